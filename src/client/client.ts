@@ -1,0 +1,512 @@
+// The MCP client: the lifecycle state machine, version negotiation and typed methods —
+// spec 2025-11-25 basic/lifecycle, server/tools, server/resources, server/prompts,
+// server/utilities/completion, server/utilities/logging.
+
+import { type CloseDetails, ConnectionClosedError, describeClose } from "../jsonrpc/errors.ts";
+import { type Params, Peer, type Progress, type RequestOptions } from "../jsonrpc/peer.ts";
+import type { Transport } from "../transport/transport.ts";
+import { canMove, type ClientState, type StateChange } from "./client-state.ts";
+import {
+  CapabilityError,
+  ClientStateError,
+  OutputValidationError,
+  ProtocolError,
+  ProtocolVersionError,
+} from "./errors.ts";
+import { OutputValidators } from "./output-validator.ts";
+import { collectPages, DEFAULT_MAX_PAGES } from "./pagination.ts";
+import {
+  featuresOf,
+  isSupportedProtocolVersion,
+  LATEST_PROTOCOL_VERSION,
+  type ProtocolVersion,
+  SUPPORTED_PROTOCOL_VERSIONS,
+} from "./protocol-version.ts";
+import type {
+  CallToolResult,
+  ClientCapabilities,
+  CompleteReference,
+  CompleteResult,
+  GetPromptResult,
+  Implementation,
+  InitializeResult,
+  JsonObject,
+  LoggingLevel,
+  LogMessage,
+  Prompt,
+  ReadResourceResult,
+  Resource,
+  ResourceTemplate,
+  ServerCapabilities,
+  Tool,
+} from "./types.ts";
+
+export interface ClientOptions {
+  /** Names the server in every error message; default: the transport's description. */
+  name?: string;
+  /** Capabilities to declare in `initialize`. Default: none. */
+  capabilities?: ClientCapabilities;
+  /** Default idle timeout of every request. Default 60 s. */
+  requestTimeoutMs?: number;
+  /** Hard maximum for a request kept alive by progress. Default 10 minutes. */
+  maxTotalTimeoutMs?: number;
+  /** Timeout of the initialize handshake. Default: requestTimeoutMs. */
+  initializeTimeoutMs?: number;
+  /** Page cap when following list cursors. Default 1000. */
+  maxPages?: number;
+}
+
+export interface CallOptions {
+  timeoutMs?: number;
+  maxTotalTimeoutMs?: number;
+  signal?: AbortSignal;
+  onProgress?: (progress: Progress) => void;
+}
+
+/** The events a Client emits; listen with `client.on(type, listener)`. */
+export interface ClientEvents {
+  statechange: StateChange;
+  /** notifications/tools/list_changed */
+  toolslistchanged: undefined;
+  /** notifications/resources/list_changed */
+  resourceslistchanged: undefined;
+  /** notifications/prompts/list_changed */
+  promptslistchanged: undefined;
+  /** notifications/resources/updated */
+  resourceupdated: { uri: string };
+  /** notifications/message */
+  log: LogMessage;
+  /** Something odd that was survived: a skipped line, an unknown response id, … */
+  problem: { message: string };
+}
+
+export type ClientEventType = keyof ClientEvents;
+
+/** Methods allowed while initializing — spec 2025-11-25 basic/lifecycle: only ping before the result. */
+const ALLOWED_BEFORE_READY = new Set(["ping"]);
+
+export class Client extends EventTarget {
+  readonly clientInfo: Implementation;
+  readonly #options: ClientOptions;
+  #state: ClientState = "new";
+  #failure: Error | undefined;
+  #transport: Transport | undefined;
+  #peer: Peer | undefined;
+  #name = "server";
+  #init: InitializeResult | undefined;
+  #version: ProtocolVersion | undefined;
+  /** The last full tool listing, by name: where outputSchemas are looked up. */
+  #tools = new Map<string, Tool>();
+  readonly #validators = new OutputValidators((message) => this.#problem(`${this.#name}: ${message}`));
+
+  constructor(clientInfo: Implementation, options: ClientOptions = {}) {
+    super();
+    this.clientInfo = clientInfo;
+    this.#options = options;
+  }
+
+  // --- state -------------------------------------------------------------------------
+
+  get state(): ClientState {
+    return this.#state;
+  }
+
+  /** What ended the connection, when state is `failed`. */
+  get failure(): Error | undefined {
+    return this.#failure;
+  }
+
+  get serverInfo(): Implementation | undefined {
+    return this.#init?.serverInfo;
+  }
+
+  /** The negotiated protocol version, once initialized. */
+  get protocolVersion(): ProtocolVersion | undefined {
+    return this.#version;
+  }
+
+  get serverCapabilities(): ServerCapabilities | undefined {
+    return this.#init?.capabilities;
+  }
+
+  get instructions(): string | undefined {
+    return this.#init?.instructions;
+  }
+
+  /** The transport this client was connected with. */
+  get transport(): Transport | undefined {
+    return this.#transport;
+  }
+
+  /** Typed listener; returns a function that removes it. */
+  on<K extends ClientEventType>(type: K, listener: (detail: ClientEvents[K]) => void): () => void {
+    const wrapped = (event: Event) => listener((event as CustomEvent<ClientEvents[K]>).detail);
+    this.addEventListener(type, wrapped);
+    return () => this.removeEventListener(type, wrapped);
+  }
+
+  #emit<K extends ClientEventType>(type: K, detail: ClientEvents[K]): void {
+    this.dispatchEvent(new CustomEvent(type, { detail }));
+  }
+
+  #problem(message: string): void {
+    this.#emit("problem", { message });
+  }
+
+  #move(to: ClientState, cause?: Error): void {
+    const from = this.#state;
+    if (from === to || !canMove(from, to)) return;
+    this.#state = to;
+    if (to === "failed") this.#failure = cause;
+    this.#emit("statechange", cause ? { from, to, cause } : { from, to });
+  }
+
+  // --- connect and close ---------------------------------------------------------------
+
+  /**
+   * Starts the transport and runs the initialize handshake — spec 2025-11-25
+   * basic/lifecycle ("Initialization"). Resolves once the client is `ready`.
+   */
+  async connect(transport: Transport, options: { signal?: AbortSignal } = {}): Promise<void> {
+    if (this.#state !== "new") {
+      throw new ClientStateError(`connect() was already called (state: ${this.#state}); create a new Client to connect again`, this.#state);
+    }
+    this.#transport = transport;
+    this.#name = this.#options.name !== undefined ? `server "${this.#options.name}"` : transport.description;
+    const peer = new Peer({
+      name: this.#name,
+      send: (message) => transport.send(message),
+      defaultTimeoutMs: this.#options.requestTimeoutMs,
+      maxTotalTimeoutMs: this.#options.maxTotalTimeoutMs,
+      onProblem: (message) => this.#problem(message),
+    });
+    this.#peer = peer;
+    this.#installNotificationHandlers(peer);
+    transport.onmessage = (message) => peer.receive(message);
+    transport.onerror = (error) => this.#problem(error.message);
+    transport.onclose = (details) => this.#onTransportClose(details);
+
+    this.#move("connecting");
+    try {
+      await transport.start();
+    } catch (error) {
+      const cause = error instanceof Error ? error : new Error(String(error));
+      peer.close({ reason: `could not start: ${cause.message}` });
+      this.#move("failed", cause);
+      throw cause;
+    }
+    // close() may have been called while the transport was starting.
+    if ((this.#state as ClientState) !== "connecting") throw this.#notReady("initialize");
+
+    this.#move("initializing");
+    try {
+      const result = await peer.request(
+        "initialize",
+        {
+          protocolVersion: LATEST_PROTOCOL_VERSION,
+          capabilities: this.#options.capabilities ?? {},
+          clientInfo: this.clientInfo,
+        },
+        { timeoutMs: this.#options.initializeTimeoutMs, signal: options.signal },
+      );
+      this.#init = this.#checkInitializeResult(result);
+      this.#version = this.#init.protocolVersion as ProtocolVersion;
+      // spec 2025-11-25 basic/lifecycle: after a successful initialize the client MUST send initialized.
+      await peer.notify("notifications/initialized");
+    } catch (error) {
+      const cause = error instanceof Error ? error : new Error(String(error));
+      this.#move("failed", cause);
+      peer.close({ reason: `initialize failed: ${cause.message}` });
+      await transport.close().catch(() => {});
+      throw cause;
+    }
+    this.#move("ready");
+  }
+
+  #checkInitializeResult(result: Params): InitializeResult {
+    const version = result.protocolVersion;
+    // spec 2025-11-25 basic/lifecycle: if the client does not support the server's version it SHOULD disconnect.
+    if (!isSupportedProtocolVersion(version)) {
+      throw new ProtocolVersionError(
+        `${this.#name} answered initialize with protocol version ${JSON.stringify(version)}, which mcpwire does not speak ` +
+          `(offered ${LATEST_PROTOCOL_VERSION}; accepts ${SUPPORTED_PROTOCOL_VERSIONS.join(", ")}); disconnected`,
+        LATEST_PROTOCOL_VERSION,
+        version,
+        SUPPORTED_PROTOCOL_VERSIONS,
+      );
+    }
+    const capabilities = result.capabilities;
+    const serverInfo = result.serverInfo;
+    if (typeof capabilities !== "object" || capabilities === null || Array.isArray(capabilities)) {
+      throw new ProtocolError(`${this.#name}: initialize result has no "capabilities" object`);
+    }
+    if (typeof serverInfo !== "object" || serverInfo === null || typeof (serverInfo as JsonObject).name !== "string") {
+      throw new ProtocolError(`${this.#name}: initialize result has no "serverInfo" with a name`);
+    }
+    return {
+      protocolVersion: version,
+      capabilities: capabilities as ServerCapabilities,
+      serverInfo: serverInfo as Implementation,
+      instructions: typeof result.instructions === "string" ? result.instructions : undefined,
+    };
+  }
+
+  /** Ends the connection (stdio: close stdin, SIGTERM, SIGKILL). Bounded; safe to call twice. */
+  async close(): Promise<void> {
+    const transport = this.#transport;
+    if (this.#state === "closed" || this.#state === "failed" || this.#state === "closing") return;
+    if (transport === undefined) {
+      this.#move("closed");
+      return;
+    }
+    this.#move("closing");
+    this.#peer?.close({ reason: "closed by the client" });
+    await transport.close();
+    this.#move("closed");
+  }
+
+  #onTransportClose(details: CloseDetails): void {
+    this.#peer?.close(details);
+    if (this.#state === "closing" || this.#state === "closed" || this.#state === "failed") return;
+    this.#move("failed", new ConnectionClosedError(`${this.#name}: connection closed: ${describeClose(details)}`, details));
+  }
+
+  // --- requests ------------------------------------------------------------------------
+
+  #notReady(method: string): Error {
+    switch (this.#state) {
+      case "new":
+        return new ClientStateError(`cannot send ${method}: the client is not connected; call connect() first`, this.#state);
+      case "connecting":
+      case "initializing":
+        return new ClientStateError(
+          `cannot send ${method} to ${this.#name} while it is ${this.#state}; wait for connect() to resolve (only ping may go before the initialize result)`,
+          this.#state,
+        );
+      case "failed":
+        return new ClientStateError(`cannot send ${method}: ${this.#failure?.message ?? `${this.#name} failed`}`, this.#state, {
+          cause: this.#failure,
+        });
+      default:
+        return new ClientStateError(`cannot send ${method}: the connection to ${this.#name} is ${this.#state}`, this.#state);
+    }
+  }
+
+  /** Sends any request; for methods the typed helpers do not cover. */
+  request(method: string, params?: Params, options?: RequestOptions): Promise<Params> {
+    const ready = this.#state === "ready" || (this.#state === "initializing" && ALLOWED_BEFORE_READY.has(method));
+    if (!ready) return Promise.reject(this.#notReady(method));
+    return this.#peer!.request(method, params, options);
+  }
+
+  /** Sends any notification. */
+  notify(method: string, params?: Params): Promise<void> {
+    if (this.#state !== "ready") return Promise.reject(this.#notReady(method));
+    return this.#peer!.notify(method, params);
+  }
+
+  #requireCapability(capability: keyof ServerCapabilities & string, method: string): void {
+    if (this.#state === "ready" && this.#init?.capabilities[capability] === undefined) {
+      throw new CapabilityError(
+        `${this.#name} did not declare the "${capability}" capability, so it does not accept ${method}`,
+        capability,
+      );
+    }
+  }
+
+  #has(capability: keyof ServerCapabilities & string): boolean {
+    return this.#init?.capabilities[capability] !== undefined;
+  }
+
+  /** spec 2025-11-25 basic/utilities/ping. Allowed while initializing. */
+  async ping(options?: RequestOptions): Promise<void> {
+    await this.request("ping", undefined, options);
+  }
+
+  /** Every tool, all pages followed. [] when the server has no tools capability. */
+  async listTools(options: RequestOptions = {}): Promise<Tool[]> {
+    if (this.#state === "ready" && !this.#has("tools")) return [];
+    const tools = await collectPages<Tool>(
+      `${this.#name}: tools/list`,
+      "tools",
+      (cursor) => this.request("tools/list", cursor === undefined ? undefined : { cursor }, options),
+      this.#options.maxPages ?? DEFAULT_MAX_PAGES,
+    );
+    const byName = new Map<string, Tool>();
+    for (const tool of tools) {
+      if (typeof tool?.name !== "string") throw new ProtocolError(`${this.#name}: tools/list returned a tool without a name`);
+      byName.set(tool.name, tool);
+    }
+    this.#tools = byName;
+    return tools;
+  }
+
+  /** The tools of the last listTools(), by name. */
+  get knownTools(): ReadonlyMap<string, Tool> {
+    return this.#tools;
+  }
+
+  /**
+   * spec 2025-11-25 server/tools ("Calling Tools"). A tool error is a result with
+   * `isError: true`; a protocol error throws RpcError. Always carries a progress token,
+   * so progress restarts the timeout and reaches onProgress.
+   */
+  async callTool(name: string, args: JsonObject = {}, options: CallOptions = {}): Promise<CallToolResult> {
+    this.#requireCapability("tools", "tools/call");
+    const result = await this.request("tools/call", { name, arguments: args }, {
+      timeoutMs: options.timeoutMs,
+      maxTotalTimeoutMs: options.maxTotalTimeoutMs,
+      signal: options.signal,
+      onProgress: options.onProgress,
+      progress: true,
+    });
+    return this.#checkToolResult(name, result);
+  }
+
+  #checkToolResult(name: string, result: Params): CallToolResult {
+    if (result.content === undefined) {
+      result.content = []; // lenient: some servers send only structuredContent
+    } else if (!Array.isArray(result.content)) {
+      throw new ProtocolError(`${this.#name}: tools/call "${name}" returned "content" that is not an array`);
+    }
+    const checked = result as CallToolResult;
+    if (checked.isError === true) return checked; // tool errors are not validated
+    const schema = this.#tools.get(name)?.outputSchema;
+    if (schema === undefined || this.#version === undefined || !featuresOf(this.#version).structuredToolOutput) {
+      return checked;
+    }
+    // spec 2025-11-25 server/tools: with an outputSchema, servers MUST return conforming structuredContent.
+    if (checked.structuredContent === undefined) {
+      throw new OutputValidationError(
+        `${this.#name}: tool "${name}" declares an outputSchema but returned no structuredContent`,
+        name,
+        [{ path: "", message: "structuredContent is missing" }],
+      );
+    }
+    const failures = this.#validators.check(name, schema, checked.structuredContent);
+    if (failures !== undefined) {
+      throw new OutputValidationError(
+        `${this.#name}: tool "${name}" returned structuredContent that does not match its outputSchema: ` +
+          failures.map((failure) => failure.message).join("; "),
+        name,
+        failures,
+      );
+    }
+    return checked;
+  }
+
+  /** spec 2025-11-25 server/resources ("Listing Resources"). [] without the resources capability. */
+  listResources(options: RequestOptions = {}): Promise<Resource[]> {
+    if (this.#state === "ready" && !this.#has("resources")) return Promise.resolve([]);
+    return collectPages<Resource>(
+      `${this.#name}: resources/list`,
+      "resources",
+      (cursor) => this.request("resources/list", cursor === undefined ? undefined : { cursor }, options),
+      this.#options.maxPages ?? DEFAULT_MAX_PAGES,
+    );
+  }
+
+  /** spec 2025-11-25 server/resources ("Resource Templates"). */
+  listResourceTemplates(options: RequestOptions = {}): Promise<ResourceTemplate[]> {
+    if (this.#state === "ready" && !this.#has("resources")) return Promise.resolve([]);
+    return collectPages<ResourceTemplate>(
+      `${this.#name}: resources/templates/list`,
+      "resourceTemplates",
+      (cursor) => this.request("resources/templates/list", cursor === undefined ? undefined : { cursor }, options),
+      this.#options.maxPages ?? DEFAULT_MAX_PAGES,
+    );
+  }
+
+  /** spec 2025-11-25 server/resources ("Reading Resources"). Not found is RpcError -32002. */
+  async readResource(uri: string, options: RequestOptions = {}): Promise<ReadResourceResult> {
+    this.#requireCapability("resources", "resources/read");
+    const result = await this.request("resources/read", { uri }, options);
+    if (!Array.isArray(result.contents)) {
+      throw new ProtocolError(`${this.#name}: resources/read "${uri}" returned no "contents" array`);
+    }
+    return result as ReadResourceResult;
+  }
+
+  /** spec 2025-11-25 server/resources ("Subscriptions"). */
+  async subscribeResource(uri: string, options: RequestOptions = {}): Promise<void> {
+    this.#requireCapability("resources", "resources/subscribe");
+    await this.request("resources/subscribe", { uri }, options);
+  }
+
+  async unsubscribeResource(uri: string, options: RequestOptions = {}): Promise<void> {
+    this.#requireCapability("resources", "resources/unsubscribe");
+    await this.request("resources/unsubscribe", { uri }, options);
+  }
+
+  /** spec 2025-11-25 server/prompts ("Listing Prompts"). [] without the prompts capability. */
+  listPrompts(options: RequestOptions = {}): Promise<Prompt[]> {
+    if (this.#state === "ready" && !this.#has("prompts")) return Promise.resolve([]);
+    return collectPages<Prompt>(
+      `${this.#name}: prompts/list`,
+      "prompts",
+      (cursor) => this.request("prompts/list", cursor === undefined ? undefined : { cursor }, options),
+      this.#options.maxPages ?? DEFAULT_MAX_PAGES,
+    );
+  }
+
+  /** spec 2025-11-25 server/prompts ("Getting a Prompt"). Argument values are strings. */
+  async getPrompt(name: string, args: Record<string, string> = {}, options: RequestOptions = {}): Promise<GetPromptResult> {
+    this.#requireCapability("prompts", "prompts/get");
+    const result = await this.request("prompts/get", { name, arguments: args }, options);
+    if (!Array.isArray(result.messages)) {
+      throw new ProtocolError(`${this.#name}: prompts/get "${name}" returned no "messages" array`);
+    }
+    return result as GetPromptResult;
+  }
+
+  /**
+   * spec 2025-11-25 server/utilities/completion. `context.arguments` carries values already
+   * chosen for other arguments.
+   */
+  async complete(
+    ref: CompleteReference,
+    argument: { name: string; value: string },
+    context?: { arguments?: Record<string, string> },
+    options: RequestOptions = {},
+  ): Promise<CompleteResult> {
+    // Before 2025-03-26 servers did not advertise completion; the method still existed.
+    if (this.#version !== undefined && featuresOf(this.#version).completionsCapability) {
+      this.#requireCapability("completions", "completion/complete");
+    }
+    const params: Params = { ref, argument };
+    if (context !== undefined) params.context = context;
+    const result = await this.request("completion/complete", params, options);
+    const completion = result.completion as CompleteResult | undefined;
+    if (typeof completion !== "object" || completion === null || !Array.isArray(completion.values)) {
+      throw new ProtocolError(`${this.#name}: completion/complete returned no "completion.values" array`);
+    }
+    return completion;
+  }
+
+  /** spec 2025-11-25 server/utilities/logging ("Setting Log Level"). */
+  async setLoggingLevel(level: LoggingLevel, options: RequestOptions = {}): Promise<void> {
+    this.#requireCapability("logging", "logging/setLevel");
+    await this.request("logging/setLevel", { level }, options);
+  }
+
+  // --- what the server sends us --------------------------------------------------------
+
+  #installNotificationHandlers(peer: Peer): void {
+    peer.setNotificationHandler("notifications/tools/list_changed", () => this.#emit("toolslistchanged", undefined));
+    peer.setNotificationHandler("notifications/resources/list_changed", () => this.#emit("resourceslistchanged", undefined));
+    peer.setNotificationHandler("notifications/prompts/list_changed", () => this.#emit("promptslistchanged", undefined));
+    peer.setNotificationHandler("notifications/resources/updated", (params) => {
+      if (typeof params?.uri === "string") this.#emit("resourceupdated", { uri: params.uri });
+      else this.#problem(`${this.#name}: notifications/resources/updated without a "uri"; ignored`);
+    });
+    peer.setNotificationHandler("notifications/message", (params) => {
+      if (typeof params?.level !== "string") {
+        this.#problem(`${this.#name}: notifications/message without a "level"; ignored`);
+        return;
+      }
+      const message: LogMessage = { level: params.level as LoggingLevel, data: params.data };
+      if (typeof params.logger === "string") message.logger = params.logger;
+      this.#emit("log", message);
+    });
+  }
+}

@@ -1,0 +1,100 @@
+// JSON-RPC 2.0 message types and the guards that tell them apart — JSON-RPC 2.0 §4-§6,
+// MCP spec 2025-11-25 basic/index ("Messages").
+
+export type RequestId = string | number;
+
+/** A request expects a response with the same id. */
+export interface JsonRpcRequest {
+  jsonrpc: "2.0";
+  id: RequestId;
+  method: string;
+  params?: Record<string, unknown>;
+}
+
+/** A notification has no id and gets no response. */
+export interface JsonRpcNotification {
+  jsonrpc: "2.0";
+  method: string;
+  params?: Record<string, unknown>;
+}
+
+/** A successful response. */
+export interface JsonRpcResultResponse {
+  jsonrpc: "2.0";
+  id: RequestId;
+  result: Record<string, unknown>;
+}
+
+/** An error response. JSON-RPC allows a null id when the request id could not be read. */
+export interface JsonRpcErrorResponse {
+  jsonrpc: "2.0";
+  id: RequestId | null;
+  error: { code: number; message: string; data?: unknown };
+}
+
+export type JsonRpcResponse = JsonRpcResultResponse | JsonRpcErrorResponse;
+export type JsonRpcMessage = JsonRpcRequest | JsonRpcNotification | JsonRpcResponse;
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function isId(value: unknown): value is RequestId {
+  return typeof value === "string" || (typeof value === "number" && Number.isFinite(value));
+}
+
+export function isRequest(message: JsonRpcMessage): message is JsonRpcRequest {
+  return "method" in message && "id" in message;
+}
+
+export function isNotification(message: JsonRpcMessage): message is JsonRpcNotification {
+  return "method" in message && !("id" in message);
+}
+
+export function isResponse(message: JsonRpcMessage): message is JsonRpcResponse {
+  return !("method" in message);
+}
+
+export function isErrorResponse(message: JsonRpcMessage): message is JsonRpcErrorResponse {
+  return "error" in message && !("method" in message);
+}
+
+/**
+ * Why a parsed JSON value is not a JSON-RPC 2.0 message, or undefined when it is one.
+ * Checks only the envelope (one pass over a handful of keys); params and results are
+ * left to whoever knows the method.
+ */
+export function whyNotJsonRpc(value: unknown): string | undefined {
+  if (!isObject(value)) return "not a JSON object";
+  if (value.jsonrpc !== "2.0") return 'missing "jsonrpc": "2.0"';
+  const method = value.method;
+  if (method !== undefined) {
+    if (typeof method !== "string") return '"method" is not a string';
+    if ("id" in value && !isId(value.id)) return '"id" is not a string or number';
+    if (value.params !== undefined && !isObject(value.params)) {
+      // MCP 2025-11-25 basic: params, when present, are an object.
+      return '"params" is not an object';
+    }
+    return undefined;
+  }
+  if ("result" in value) {
+    if (!isId(value.id)) return 'response "id" is not a string or number';
+    if ("error" in value) return 'response has both "result" and "error"';
+    if (!isObject(value.result)) return '"result" is not an object';
+    return undefined;
+  }
+  if ("error" in value) {
+    if (value.id !== null && !isId(value.id)) return 'response "id" is not a string, number or null';
+    const error = value.error;
+    if (!isObject(error) || typeof error.code !== "number" || typeof error.message !== "string") {
+      return '"error" lacks a numeric "code" and a string "message"';
+    }
+    return undefined;
+  }
+  return 'neither "method" nor "result" nor "error"';
+}
+
+/** True when the value is a JSON-RPC 2.0 message (see whyNotJsonRpc). */
+export function isJsonRpcMessage(value: unknown): value is JsonRpcMessage {
+  return whyNotJsonRpc(value) === undefined;
+}

@@ -1,0 +1,353 @@
+// One end of a JSON-RPC 2.0 connection: requests out, responses in, requests and
+// notifications in both directions — MCP spec 2025-11-25 basic/index, basic/lifecycle
+// ("Timeouts"), basic/utilities/cancellation, basic/utilities/progress, basic/utilities/ping.
+
+import {
+  type CloseDetails,
+  ConnectionClosedError,
+  describeClose,
+  ErrorCode,
+  RequestTimeoutError,
+  RpcError,
+} from "./errors.ts";
+import type {
+  JsonRpcMessage,
+  JsonRpcNotification,
+  JsonRpcRequest,
+  JsonRpcResponse,
+  RequestId,
+} from "./messages.ts";
+import { type PendingRequest, PendingRequests, type Progress } from "./pending-requests.ts";
+
+export type { Progress } from "./pending-requests.ts";
+
+export type Params = Record<string, unknown>;
+
+export interface RequestOptions {
+  /** Idle timeout: no answer (and no progress) for this long fails the request. Default 60 s. */
+  timeoutMs?: number;
+  /** Hard maximum that progress cannot extend. Default 10 minutes (or timeoutMs if larger). */
+  maxTotalTimeoutMs?: number;
+  /** Whether progress notifications restart the idle timeout. Default true. */
+  resetTimeoutOnProgress?: boolean;
+  /** Aborting it sends `notifications/cancelled` and rejects with the signal's reason. */
+  signal?: AbortSignal;
+  /** Receives this request's `notifications/progress`; implies a progress token. */
+  onProgress?: (progress: Progress) => void;
+  /** Attach a progress token even without onProgress (so progress resets the timeout). */
+  progress?: boolean;
+}
+
+export interface IncomingRequestContext {
+  requestId: RequestId;
+  method: string;
+  /** Aborted when the peer sends `notifications/cancelled` for this request, or on close. */
+  signal: AbortSignal;
+}
+
+export type RequestHandler = (
+  params: Params | undefined,
+  context: IncomingRequestContext,
+) => Params | Promise<Params>;
+
+export type NotificationHandler = (params: Params | undefined) => void;
+
+export interface PeerOptions {
+  /** Names the connection in every error message, e.g. `server "everything"`. */
+  name: string;
+  /** Hands one message to the transport. */
+  send: (message: JsonRpcMessage) => Promise<void>;
+  defaultTimeoutMs?: number;
+  maxTotalTimeoutMs?: number;
+  /** Non-fatal oddities: unknown response ids, progress going backwards, failed sends. */
+  onProblem?: (message: string) => void;
+}
+
+export const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
+export const DEFAULT_MAX_TOTAL_TIMEOUT_MS = 600_000;
+
+function seconds(ms: number): string {
+  return ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`;
+}
+
+export class Peer {
+  readonly name: string;
+  readonly #send: (message: JsonRpcMessage) => Promise<void>;
+  readonly #onProblem: (message: string) => void;
+  readonly #defaultTimeoutMs: number;
+  readonly #defaultMaxTotalMs: number;
+  readonly #pending = new PendingRequests();
+  readonly #requestHandlers = new Map<string, RequestHandler>();
+  readonly #notificationHandlers = new Map<string, NotificationHandler>();
+  /** Requests the other side sent us that our handlers are still working on. */
+  readonly #incoming = new Map<RequestId, AbortController>();
+  #closed: ConnectionClosedError | undefined;
+
+  constructor(options: PeerOptions) {
+    this.name = options.name;
+    this.#send = options.send;
+    this.#onProblem = options.onProblem ?? (() => {});
+    this.#defaultTimeoutMs = options.defaultTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+    this.#defaultMaxTotalMs = options.maxTotalTimeoutMs ?? DEFAULT_MAX_TOTAL_TIMEOUT_MS;
+    // spec 2025-11-25 basic/utilities/ping: the receiver MUST respond promptly with an empty result.
+    this.#requestHandlers.set("ping", () => ({}));
+  }
+
+  /** Requests sent and not yet answered. */
+  get pendingCount(): number {
+    return this.#pending.size;
+  }
+
+  get isClosed(): boolean {
+    return this.#closed !== undefined;
+  }
+
+  setRequestHandler(method: string, handler: RequestHandler): void {
+    this.#requestHandlers.set(method, handler);
+  }
+
+  removeRequestHandler(method: string): void {
+    this.#requestHandlers.delete(method);
+  }
+
+  setNotificationHandler(method: string, handler: NotificationHandler): void {
+    this.#notificationHandlers.set(method, handler);
+  }
+
+  /** Sends a request and resolves with its result, or rejects with RpcError and the like. */
+  request(method: string, params?: Params, options: RequestOptions = {}): Promise<Params> {
+    if (this.#closed) return Promise.reject(this.#closedError(method));
+    const signal = options.signal;
+    if (signal?.aborted) return Promise.reject(signal.reason);
+
+    const id = this.#pending.allocateId();
+    const wantsProgress = options.onProgress !== undefined || options.progress === true;
+    if (wantsProgress) {
+      // The request id doubles as the progress token: unique among active requests,
+      // as spec 2025-11-25 basic/utilities/progress requires.
+      params = { ...params, _meta: { ...(params?._meta as Params | undefined), progressToken: id } };
+    }
+    const message: JsonRpcRequest = params === undefined
+      ? { jsonrpc: "2.0", id, method }
+      : { jsonrpc: "2.0", id, method, params };
+
+    const timeoutMs = options.timeoutMs ?? this.#defaultTimeoutMs;
+    const maxTotal = Math.max(options.maxTotalTimeoutMs ?? this.#defaultMaxTotalMs, timeoutMs);
+
+    return new Promise<Params>((resolve, reject) => {
+      const entry: PendingRequest = {
+        id,
+        method,
+        resolve,
+        reject,
+        onProgress: options.onProgress,
+        timeoutMs,
+        startedAt: Date.now(),
+        hardDeadline: Date.now() + maxTotal,
+      };
+      if (wantsProgress && options.resetTimeoutOnProgress !== false) {
+        entry.onProgress = (progress) => {
+          this.#arm(entry);
+          options.onProgress?.(progress);
+        };
+      }
+      this.#arm(entry);
+      if (signal) {
+        const onAbort = () => this.#giveUp(id, signal.reason, "cancelled by the caller");
+        signal.addEventListener("abort", onAbort, { once: true });
+        entry.detach = () => signal.removeEventListener("abort", onAbort);
+      }
+      this.#pending.add(entry);
+      this.#send(message).catch((error: unknown) => {
+        const failed = this.#pending.take(id);
+        failed?.reject(error instanceof Error ? error : new Error(String(error)));
+      });
+    });
+  }
+
+  /** Sends a notification. Rejects only when the transport could not send it. */
+  notify(method: string, params?: Params): Promise<void> {
+    if (this.#closed) return Promise.reject(this.#closedError(method));
+    const message: JsonRpcNotification = params === undefined
+      ? { jsonrpc: "2.0", method }
+      : { jsonrpc: "2.0", method, params };
+    return this.#send(message);
+  }
+
+  /** Feeds one message that arrived from the other side. */
+  receive(message: JsonRpcMessage): void {
+    if ("method" in message) {
+      if ("id" in message) this.#onRequest(message);
+      else this.#onNotification(message);
+    } else {
+      this.#onResponse(message);
+    }
+  }
+
+  /**
+   * The connection ended: every pending request rejects at once with an error naming the
+   * connection and the cause; handlers still running are aborted. Idempotent.
+   */
+  close(details: CloseDetails): void {
+    if (this.#closed) return;
+    this.#closed = new ConnectionClosedError(`${this.name}: connection closed: ${describeClose(details)}`, details);
+    for (const entry of this.#pending.drain()) entry.reject(this.#closedError(entry.method));
+    for (const controller of this.#incoming.values()) controller.abort(this.#closed);
+    this.#incoming.clear();
+  }
+
+  #closedError(method: string): ConnectionClosedError {
+    const closed = this.#closed!;
+    return new ConnectionClosedError(
+      `${this.name}: ${method} failed: connection closed: ${describeClose(closed.details)}`,
+      closed.details,
+    );
+  }
+
+  /** (Re)starts the idle timer, never past the hard deadline. */
+  #arm(entry: PendingRequest): void {
+    clearTimeout(entry.timer);
+    const left = entry.hardDeadline - Date.now();
+    const idle = entry.timeoutMs <= left;
+    entry.timer = setTimeout(() => {
+      const total = entry.hardDeadline - entry.startedAt;
+      const message = idle
+        ? `${this.name}: ${entry.method} timed out after ${seconds(entry.timeoutMs)} ` +
+          (entry.onProgress ? `(no answer and no progress for ${seconds(entry.timeoutMs)})` : "with no answer") +
+          "; raise the timeout or check the server's stderr"
+        : `${this.name}: ${entry.method} timed out after its maximum total time of ${seconds(total)}; ` +
+          "progress kept it alive but it never finished; raise the maximum total timeout if that is expected";
+      this.#giveUp(
+        entry.id,
+        new RequestTimeoutError(message, entry.method, idle ? entry.timeoutMs : total, idle ? "idle" : "total"),
+        "timed out",
+      );
+    }, Math.max(0, Math.min(entry.timeoutMs, left)));
+  }
+
+  /** Stop waiting for a request: tell the server (except for initialize), reject the caller. */
+  #giveUp(id: number, error: unknown, reason: string): void {
+    const entry = this.#pending.abandon(id);
+    if (entry === undefined) return;
+    // spec 2025-11-25 basic/utilities/cancellation: the initialize request MUST NOT be cancelled.
+    if (entry.method !== "initialize" && !this.#closed) {
+      this.#send({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: id, reason } })
+        .catch((sendError: unknown) => this.#onProblem(`${this.name}: could not send notifications/cancelled: ${String(sendError)}`));
+    }
+    entry.reject(error);
+  }
+
+  #onResponse(message: JsonRpcResponse): void {
+    const entry = this.#pending.take(message.id);
+    if (entry === undefined) {
+      // A late answer to a request we cancelled or that timed out is expected; drop it.
+      if (!this.#pending.wasAbandoned(message.id)) {
+        this.#onProblem(`${this.name}: response for unknown request id ${JSON.stringify(message.id)}; ignored`);
+      }
+      return;
+    }
+    if ("error" in message) {
+      const { code, message: text, data } = message.error;
+      entry.reject(new RpcError(code, text, data));
+    } else {
+      entry.resolve(message.result);
+    }
+  }
+
+  #onNotification(message: JsonRpcNotification): void {
+    const params = message.params;
+    switch (message.method) {
+      case "notifications/progress":
+        this.#onProgress(params);
+        return;
+      case "notifications/cancelled": {
+        // spec 2025-11-25 basic/utilities/cancellation: stop the work, send no response.
+        const requestId = params?.requestId;
+        if (typeof requestId === "string" || typeof requestId === "number") {
+          const controller = this.#incoming.get(requestId);
+          if (controller) {
+            this.#incoming.delete(requestId);
+            controller.abort(new Error(`cancelled by the peer: ${String(params?.reason ?? "no reason given")}`));
+          }
+        }
+        break;
+      }
+    }
+    const handler = this.#notificationHandlers.get(message.method);
+    if (handler === undefined) return; // unknown notifications are ignored
+    try {
+      handler(params);
+    } catch (error) {
+      this.#onProblem(`${this.name}: handler for ${message.method} threw: ${String(error)}`);
+    }
+  }
+
+  #onProgress(params: Params | undefined): void {
+    const token = params?.progressToken;
+    const progress = params?.progress;
+    if (typeof progress !== "number") {
+      this.#onProblem(`${this.name}: notifications/progress without a numeric "progress"; ignored`);
+      return;
+    }
+    const entry = this.#pending.get(typeof token === "number" || typeof token === "string" ? Number(token) : null);
+    if (entry === undefined || entry.onProgress === undefined) return; // finished or not ours
+    // spec 2025-11-25 basic/utilities/progress: "The progress value MUST increase with each notification".
+    if (entry.lastProgress !== undefined && progress <= entry.lastProgress) {
+      this.#onProblem(
+        `${this.name}: progress for ${entry.method} (id ${entry.id}) did not increase (${entry.lastProgress} then ${progress})`,
+      );
+    }
+    entry.lastProgress = progress;
+    const update: Progress = { progress };
+    if (typeof params?.total === "number") update.total = params.total;
+    if (typeof params?.message === "string") update.message = params.message;
+    entry.onProgress(update);
+  }
+
+  #onRequest(message: JsonRpcRequest): void {
+    const { id, method } = message;
+    const handler = this.#requestHandlers.get(method);
+    if (handler === undefined) {
+      this.#respond({
+        jsonrpc: "2.0",
+        id,
+        error: { code: ErrorCode.MethodNotFound, message: `Method not found: ${method}` },
+      });
+      return;
+    }
+    const controller = new AbortController();
+    this.#incoming.set(id, controller);
+    const context: IncomingRequestContext = { requestId: id, method, signal: controller.signal };
+    let outcome: Params | Promise<Params>;
+    try {
+      outcome = handler(message.params, context);
+    } catch (error) {
+      outcome = Promise.reject(error);
+    }
+    Promise.resolve(outcome).then(
+      (result) => {
+        if (this.#finishIncoming(id, controller)) this.#respond({ jsonrpc: "2.0", id, result });
+      },
+      (error: unknown) => {
+        if (!this.#finishIncoming(id, controller)) return;
+        const body = error instanceof RpcError
+          ? error.toJSON()
+          : { code: ErrorCode.InternalError, message: error instanceof Error ? error.message : String(error) };
+        this.#respond({ jsonrpc: "2.0", id, error: body });
+      },
+    );
+  }
+
+  /** True when the answer should still be sent (not cancelled, connection open). */
+  #finishIncoming(id: RequestId, controller: AbortController): boolean {
+    if (this.#incoming.get(id) === controller) this.#incoming.delete(id);
+    return !controller.signal.aborted && !this.#closed;
+  }
+
+  #respond(message: JsonRpcResponse): void {
+    if (this.#closed) return;
+    this.#send(message).catch((error: unknown) =>
+      this.#onProblem(`${this.name}: could not send the response to request ${JSON.stringify(message.id)}: ${String(error)}`)
+    );
+  }
+}

@@ -1,0 +1,86 @@
+// The table of requests we sent and still wait for: id allocation, timers, progress
+// routing — MCP spec 2025-11-25 basic/lifecycle ("Timeouts") and basic/utilities/progress.
+
+import type { RequestId } from "./messages.ts";
+
+/** What `notifications/progress` carries — spec 2025-11-25 basic/utilities/progress. */
+export interface Progress {
+  progress: number;
+  total?: number;
+  message?: string;
+}
+
+export interface PendingRequest {
+  id: number;
+  method: string;
+  resolve: (result: Record<string, unknown>) => void;
+  reject: (error: unknown) => void;
+  onProgress?: (progress: Progress) => void;
+  /** The idle timer: fires when no answer (and no progress) came for `timeoutMs`. */
+  timer?: ReturnType<typeof setTimeout>;
+  timeoutMs: number;
+  startedAt: number;
+  /** Absolute deadline (ms since epoch) that progress can never push back. */
+  hardDeadline: number;
+  lastProgress?: number;
+  /** Removes the abort listener from the caller's signal. */
+  detach?: () => void;
+}
+
+/** Ids we gave up on (cancelled or timed out); a late answer to one is dropped silently. */
+const ABANDONED_KEEP = 1024;
+
+export class PendingRequests {
+  #nextId = 1;
+  readonly #byId = new Map<number, PendingRequest>();
+  readonly #abandoned = new Set<number>();
+
+  /** Integer ids, unique per connection — spec 2025-11-25 basic: "MUST NOT reuse the id". */
+  allocateId(): number {
+    return this.#nextId++;
+  }
+
+  get size(): number {
+    return this.#byId.size;
+  }
+
+  add(entry: PendingRequest): void {
+    this.#byId.set(entry.id, entry);
+  }
+
+  get(id: RequestId | null): PendingRequest | undefined {
+    return typeof id === "number" ? this.#byId.get(id) : undefined;
+  }
+
+  /** Removes an entry and clears its timer and abort listener; returns it if it was there. */
+  take(id: RequestId | null): PendingRequest | undefined {
+    const entry = this.get(id);
+    if (entry === undefined) return undefined;
+    this.#byId.delete(entry.id);
+    clearTimeout(entry.timer);
+    entry.detach?.();
+    return entry;
+  }
+
+  /** Removes an entry we stopped waiting for; its late answer will be dropped silently. */
+  abandon(id: number): PendingRequest | undefined {
+    const entry = this.take(id);
+    this.#abandoned.add(id);
+    if (this.#abandoned.size > ABANDONED_KEEP) {
+      const oldest = this.#abandoned.values().next().value;
+      if (oldest !== undefined) this.#abandoned.delete(oldest);
+    }
+    return entry;
+  }
+
+  wasAbandoned(id: RequestId | null): boolean {
+    return typeof id === "number" && this.#abandoned.has(id);
+  }
+
+  /** Removes and returns every entry (for close). */
+  drain(): PendingRequest[] {
+    const all = [...this.#byId.values()];
+    for (const entry of all) this.take(entry.id);
+    return all;
+  }
+}

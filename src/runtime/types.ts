@@ -1,0 +1,88 @@
+// The small interface behind which Node and Deno differ: child processes, environment,
+// standard streams, exit. Everything outside src/runtime/ uses only this and web standards.
+
+export interface ExitStatus {
+  /** Exit code, or null when a signal ended the process. */
+  code: number | null;
+  signal: string | null;
+}
+
+export interface SpawnRequest {
+  command: string;
+  args: string[];
+  /** The child's whole environment; nothing of ours is merged in. */
+  env: Record<string, string>;
+  cwd?: string;
+  onStdout: (chunk: Uint8Array) => void;
+  onStderr: (chunk: Uint8Array) => void;
+}
+
+/** Why a spawn failed, with a code a caller can branch on. */
+export class SpawnError extends Error {
+  override readonly name = "SpawnError";
+  /** "ENOENT" (no such command), "EACCES" (not executable), "ENOCWD" (no such cwd), or another. */
+  readonly code: string;
+
+  constructor(message: string, code: string) {
+    super(message);
+    this.code = code;
+  }
+}
+
+export interface ChildProcess {
+  readonly pid: number;
+  /** Writes to stdin; resolves once the bytes are handed to the OS, rejects on a dead pipe. */
+  write(data: string): Promise<void>;
+  /** Closes stdin (end of input for the child). */
+  closeStdin(): void;
+  /** Resolves once the process exited and its output has ended (or shortly after exit). */
+  readonly exited: Promise<ExitStatus>;
+  /** Sends a signal to the child's whole process group (it was started as a group leader). */
+  signalGroup(signal: "SIGTERM" | "SIGKILL"): void;
+  /** True while any process of the child's group is alive. */
+  groupAlive(): boolean;
+}
+
+export type StreamName = "stdout" | "stderr";
+
+export interface Runtime {
+  readonly name: "node" | "deno";
+  /** Starts a child as the leader of a new process group, with piped stdio. */
+  spawn(request: SpawnRequest): Promise<ChildProcess>;
+  /** A copy of this process's environment. */
+  env(): Record<string, string>;
+  /** The command-line arguments after the script name. */
+  args(): string[];
+  /** Writes text to stdout or stderr, waiting for the OS to take it. */
+  write(stream: StreamName, text: string): Promise<void>;
+  isTerminal(stream: StreamName): boolean;
+  exit(code: number): never;
+  /** Runs fn synchronously when this process exits (to kill child process groups). */
+  onExit(fn: () => void): void;
+  /** Runs fn on SIGINT / SIGTERM instead of dying at once. */
+  onInterrupt(fn: (signal: string) => void): void;
+}
+
+/** How long `exited` waits for the output to end after the process itself exited. */
+export const OUTPUT_GRACE_MS = 200;
+
+/** Kill every live child group when the host exits, so no server outlives us. */
+export class ChildGroups {
+  readonly #live = new Set<ChildProcess>();
+  add(child: ChildProcess): void {
+    this.#live.add(child);
+  }
+  delete(child: ChildProcess): void {
+    this.#live.delete(child);
+  }
+  killAll(): void {
+    for (const child of this.#live) {
+      try {
+        child.signalGroup("SIGKILL");
+      } catch {
+        // already gone
+      }
+    }
+    this.#live.clear();
+  }
+}

@@ -1,0 +1,239 @@
+// The stdio transport: the server is our child process; newline-delimited JSON-RPC on its
+// stdin and stdout; stderr is free-form logging — spec 2025-11-25 basic/transports ("stdio")
+// and basic/lifecycle ("Shutdown": close stdin, wait, SIGTERM, wait, SIGKILL).
+
+import type { CloseDetails } from "../jsonrpc/errors.ts";
+import { encodeLine } from "../jsonrpc/line-encoder.ts";
+import { LineDecoder } from "../jsonrpc/line-decoder.ts";
+import type { JsonRpcMessage } from "../jsonrpc/messages.ts";
+import { type ChildProcess, type ExitStatus, runtime, SpawnError } from "../runtime/mod.ts";
+import { type Transport, TransportError } from "./transport.ts";
+
+export interface StdioTransportOptions {
+  command: string;
+  args?: string[];
+  /**
+   * The child's entire environment, used exactly as given. When omitted the child gets
+   * only DEFAULT_INHERITED_ENV_VARS from ours — never our whole environment.
+   */
+  env?: Record<string, string>;
+  cwd?: string;
+  /** Budget for a graceful close before SIGKILL. Default 2000 ms. */
+  shutdownTimeoutMs?: number;
+  /** Each line the server writes to stderr (its log), as it arrives. */
+  onStderr?: (line: string) => void;
+  /** Largest stdout line accepted. Default 64 MiB. */
+  maxMessageBytes?: number;
+}
+
+/** What a child inherits when no env is given: enough to find programs and a home. */
+export const DEFAULT_INHERITED_ENV_VARS = [
+  "PATH", "HOME", "USER", "LOGNAME", "SHELL", "TERM", "LANG", "LC_ALL", "LC_CTYPE", "TMPDIR", "TZ",
+  // Windows equivalents
+  "APPDATA", "LOCALAPPDATA", "PATHEXT", "SYSTEMROOT", "SystemRoot", "TEMP", "TMP", "USERPROFILE", "COMSPEC",
+];
+
+export const DEFAULT_SHUTDOWN_TIMEOUT_MS = 2000;
+/** Time allowed after SIGKILL for the kernel to reap the group. */
+const KILL_MARGIN_MS = 2000;
+const STDERR_TAIL_LINES = 20;
+const STDERR_LINE_CHARS = 500;
+
+/** The default child environment: the DEFAULT_INHERITED_ENV_VARS we have, nothing else. */
+export function defaultChildEnv(): Record<string, string> {
+  const ours = runtime.env();
+  const env: Record<string, string> = {};
+  for (const name of DEFAULT_INHERITED_ENV_VARS) if (ours[name] !== undefined) env[name] = ours[name];
+  return env;
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** Resolves true if the promise settles within ms, false otherwise. */
+async function within(promise: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
+  const settled = await Promise.race([promise.then(() => true), timeout]);
+  clearTimeout(timer);
+  return settled;
+}
+
+function describeExit(status: ExitStatus): string {
+  return status.signal !== null
+    ? `server process was killed by ${status.signal}`
+    : `server process exited with code ${status.code}`;
+}
+
+export class StdioTransport implements Transport {
+  readonly description: string;
+  onmessage?: (message: JsonRpcMessage) => void;
+  onclose?: (details: CloseDetails) => void;
+  onerror?: (error: Error) => void;
+
+  readonly #options: StdioTransportOptions;
+  readonly #shutdownTimeoutMs: number;
+  #child: ChildProcess | undefined;
+  #decoder: LineDecoder;
+  readonly #stderrText = new TextDecoder();
+  #stderrPartial = "";
+  readonly #stderrTail: string[] = [];
+  #closing: Promise<void> | undefined;
+  #closedByUs = false;
+  #ended = false;
+
+  constructor(options: StdioTransportOptions) {
+    this.#options = options;
+    this.#shutdownTimeoutMs = options.shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS;
+    const shown = [options.command, ...(options.args ?? [])].join(" ");
+    this.description = `stdio "${shown.length > 80 ? shown.slice(0, 79) + "…" : shown}"`;
+    this.#decoder = new LineDecoder({
+      maxMessageBytes: options.maxMessageBytes,
+      onMessage: (message) => this.onmessage?.(message),
+      onProblem: (problem) =>
+        this.onerror?.(new TransportError(`${this.description}: stdout ${problem.message}`, "bad-line")),
+    });
+  }
+
+  /** The process id of the server, once started. */
+  get pid(): number | undefined {
+    return this.#child?.pid;
+  }
+
+  /** The last lines the server wrote to stderr, oldest first. */
+  get stderrTail(): string[] {
+    return [...this.#stderrTail];
+  }
+
+  async start(): Promise<void> {
+    if (this.#child) throw new TransportError(`${this.description}: already started`, "started");
+    const { command, args = [], cwd } = this.#options;
+    const env = this.#options.env ?? defaultChildEnv();
+    try {
+      this.#child = await runtime.spawn({
+        command,
+        args,
+        env,
+        cwd,
+        onStdout: (chunk) => this.#decoder.push(chunk),
+        onStderr: (chunk) => this.#onStderr(chunk),
+      });
+    } catch (error) {
+      throw this.#spawnFailure(error, env);
+    }
+    this.#child.exited.then((status) => this.#onExit(status));
+  }
+
+  #spawnFailure(error: unknown, env: Record<string, string>): TransportError {
+    const { command } = this.#options;
+    const code = error instanceof SpawnError ? error.code : "EUNKNOWN";
+    const detail = error instanceof Error ? error.message : String(error);
+    let message: string;
+    if (code === "ENOENT") {
+      message = `cannot start ${this.description}: command "${command}" not found (ENOENT); ` +
+        `check the name, or give its full path (PATH given to the server: ${env.PATH ?? "<unset>"})`;
+    } else if (code === "EACCES") {
+      message = `cannot start ${this.description}: "${command}" is not executable (EACCES); check its permissions`;
+    } else if (code === "ENOCWD") {
+      message = `cannot start ${this.description}: ${detail}; fix the server's cwd`;
+    } else {
+      message = `cannot start ${this.description}: ${detail}`;
+    }
+    return new TransportError(message, code, { cause: error });
+  }
+
+  send(message: JsonRpcMessage): Promise<void> {
+    const child = this.#child;
+    if (child === undefined || this.#ended || this.#closing) {
+      return Promise.reject(
+        new TransportError(`${this.description}: cannot send ${"method" in message ? message.method : "a response"}, the connection is ${child ? "closed" : "not started"}`, "closed"),
+      );
+    }
+    return child.write(encodeLine(message)).catch((error: unknown) => {
+      throw new TransportError(
+        `${this.description}: could not write to the server's stdin (${error instanceof Error ? error.message : String(error)}); the server has probably exited`,
+        "send-failed",
+        { cause: error },
+      );
+    });
+  }
+
+  /**
+   * spec 2025-11-25 basic/lifecycle (stdio shutdown): close the server's stdin, wait for it
+   * to exit, SIGTERM if it does not, SIGKILL if it still does not. Returns within
+   * shutdownTimeoutMs plus a small margin, with no process of the server's group left.
+   */
+  close(): Promise<void> {
+    this.#closing ??= this.#shutdown();
+    return this.#closing;
+  }
+
+  async #shutdown(): Promise<void> {
+    const child = this.#child;
+    if (child === undefined) {
+      this.#end({ reason: "closed before it started" });
+      return;
+    }
+    this.#closedByUs = true;
+    const step = this.#shutdownTimeoutMs / 2;
+    child.closeStdin();
+    if (!(await within(child.exited, step))) {
+      child.signalGroup("SIGTERM");
+      if (!(await within(child.exited, step))) {
+        child.signalGroup("SIGKILL");
+        await within(child.exited, KILL_MARGIN_MS);
+      }
+    }
+    await this.#reapGroup(child);
+    // Deliver onclose even if the exit status never arrived.
+    this.#end({ reason: "closed by the client", stderrTail: this.stderrTail });
+  }
+
+  /** Ends processes of the server's group that outlived it (grandchildren). */
+  async #reapGroup(child: ChildProcess): Promise<void> {
+    if (!child.groupAlive()) return;
+    child.signalGroup("SIGTERM");
+    for (let waited = 0; waited < 500 && child.groupAlive(); waited += 25) await delay(25);
+    if (child.groupAlive()) child.signalGroup("SIGKILL");
+  }
+
+  #onExit(status: ExitStatus): void {
+    this.#decoder.end();
+    if (this.#stderrPartial !== "") this.#stderrLine(this.#stderrPartial);
+    this.#stderrPartial = "";
+    if (!this.#closedByUs && this.#child) void this.#reapGroup(this.#child);
+    this.#end({
+      reason: this.#closedByUs ? "closed by the client" : describeExit(status),
+      exitCode: status.code,
+      signal: status.signal,
+      stderrTail: this.stderrTail,
+    });
+  }
+
+  #end(details: CloseDetails): void {
+    if (this.#ended) return;
+    this.#ended = true;
+    this.onclose?.(details);
+  }
+
+  #onStderr(chunk: Uint8Array): void {
+    const text = this.#stderrPartial + this.#stderrText.decode(chunk, { stream: true });
+    const lines = text.split("\n");
+    this.#stderrPartial = lines.pop() ?? "";
+    if (this.#stderrPartial.length > 4 * STDERR_LINE_CHARS) {
+      // A "line" that never ends: show it in pieces rather than buffer it forever.
+      lines.push(this.#stderrPartial);
+      this.#stderrPartial = "";
+    }
+    for (const line of lines) this.#stderrLine(line);
+  }
+
+  #stderrLine(raw: string): void {
+    const line = raw.endsWith("\r") ? raw.slice(0, -1) : raw;
+    this.#options.onStderr?.(line);
+    if (line.trim() === "") return;
+    this.#stderrTail.push(line.length > STDERR_LINE_CHARS ? line.slice(0, STDERR_LINE_CHARS) + "…" : line);
+    if (this.#stderrTail.length > STDERR_TAIL_LINES) this.#stderrTail.shift();
+  }
+}

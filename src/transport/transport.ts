@@ -1,0 +1,36 @@
+// What every transport offers the client: three verbs and three callbacks —
+// spec 2025-11-25 basic/transports ("Custom Transports": bidirectional JSON-RPC exchange).
+
+import type { CloseDetails } from "../jsonrpc/errors.ts";
+import type { JsonRpcMessage } from "../jsonrpc/messages.ts";
+
+export type { CloseDetails } from "../jsonrpc/errors.ts";
+
+export interface Transport {
+  /** Says what this is connected to, for error messages: `stdio "node server.js"`. */
+  readonly description: string;
+  /** Opens the connection (spawns the process, …). Rejects with TransportError. */
+  start(): Promise<void>;
+  /** Sends one message; rejects with TransportError when it cannot, never hangs forever. */
+  send(message: JsonRpcMessage): Promise<void>;
+  /** Closes the connection; bounded in time; onclose fires once. */
+  close(): Promise<void>;
+  /** Each whole message received, in order. */
+  onmessage?: (message: JsonRpcMessage) => void;
+  /** The connection ended, by us or by the other side. Called once. */
+  onclose?: (details: CloseDetails) => void;
+  /** Something went wrong that did not end the connection (a skipped line, …). */
+  onerror?: (error: Error) => void;
+}
+
+/** A transport could not start, send or receive. The message names the endpoint. */
+export class TransportError extends Error {
+  override readonly name = "TransportError";
+  /** A short machine-readable reason: "ENOENT", "send-failed", "closed", "bad-line", … */
+  readonly code: string;
+
+  constructor(message: string, code: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.code = code;
+  }
+}
