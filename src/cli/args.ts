@@ -1,0 +1,60 @@
+// A small command-line option parser: `--name value`, `--name=value`, boolean flags,
+// repeatable options, and positional words. Unknown options are errors, not ignored.
+
+export class UsageError extends Error {
+  override readonly name = "UsageError";
+}
+
+export interface OptionSpec {
+  /** "flag" takes no value; "string" takes one; "list" takes one each time it appears. */
+  kind: "flag" | "string" | "list";
+}
+
+export interface ParsedArgs {
+  flags: Set<string>;
+  values: Map<string, string>;
+  lists: Map<string, string[]>;
+  positional: string[];
+}
+
+export function parseArgs(argv: readonly string[], spec: Record<string, OptionSpec>): ParsedArgs {
+  const parsed: ParsedArgs = { flags: new Set(), values: new Map(), lists: new Map(), positional: [] };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    if (arg === "--") {
+      parsed.positional.push(...argv.slice(i + 1));
+      break;
+    }
+    if (!arg.startsWith("--")) {
+      parsed.positional.push(arg);
+      continue;
+    }
+    const eq = arg.indexOf("=");
+    const name = arg.slice(2, eq === -1 ? undefined : eq);
+    const option = spec[name];
+    if (option === undefined) {
+      const known = Object.keys(spec).map((key) => `--${key}`).join(", ");
+      throw new UsageError(`unknown option --${name} (known: ${known})`);
+    }
+    if (option.kind === "flag") {
+      if (eq !== -1) throw new UsageError(`--${name} takes no value`);
+      parsed.flags.add(name);
+      continue;
+    }
+    let value: string;
+    if (eq !== -1) value = arg.slice(eq + 1);
+    else if (i + 1 < argv.length) value = argv[++i];
+    else throw new UsageError(`--${name} needs a value`);
+    if (option.kind === "string") parsed.values.set(name, value);
+    else parsed.lists.set(name, [...(parsed.lists.get(name) ?? []), value]);
+  }
+  return parsed;
+}
+
+/** Parses a positive integer option value, or throws a UsageError naming the option. */
+export function positiveInt(name: string, value: string | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n <= 0) throw new UsageError(`--${name} must be a positive integer (got "${value}")`);
+  return n;
+}

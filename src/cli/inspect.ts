@@ -1,0 +1,203 @@
+// `mcpwire inspect`: connect to one server, show what it offers, disconnect.
+// With --trace every JSON-RPC message is printed to stderr as it crosses the wire.
+
+import { Client } from "../client/client.ts";
+import type { Implementation, Prompt, Resource, ResourceTemplate, ServerCapabilities, Tool } from "../client/types.ts";
+import type { JsonRpcMessage } from "../jsonrpc/messages.ts";
+import { runtime } from "../runtime/mod.ts";
+import { defaultChildEnv, StdioTransport } from "../transport/stdio.ts";
+import { TracingTransport } from "../transport/tracing.ts";
+import type { Transport } from "../transport/transport.ts";
+import { parseArgs, positiveInt, UsageError } from "./args.ts";
+import { splitCommandLine } from "./command-line.ts";
+import { summarizeInputSchema } from "./schema-summary.ts";
+
+export const INSPECT_USAGE = `usage: mcpwire inspect --stdio "<command> <args…>" [options]
+
+Connects to one MCP server, prints what it offers, and disconnects.
+
+options:
+  --stdio "<command line>"  run this server as a child process (stdio transport)
+  --env NAME=VALUE          set a variable in the server's environment (repeatable);
+                            the server otherwise gets only PATH, HOME, USER, LANG, TERM, …
+  --cwd DIR                 the server's working directory
+  --timeout MS              per-request timeout (default 60000)
+  --json                    print one JSON document instead of text
+  --trace                   print every JSON-RPC message, both directions, to stderr
+                            (→ sent, ← received, with milliseconds since start),
+                            and the server's stderr lines`;
+
+const CLI_INFO: Implementation = { name: "mcpwire-inspect", title: "mcpwire inspect", version: "0.1.0" };
+
+/** Everything inspect found, as printed by --json. */
+export interface InspectReport {
+  serverInfo: Implementation | undefined;
+  protocolVersion: string | undefined;
+  capabilities: ServerCapabilities | undefined;
+  instructions: string | undefined;
+  tools: Tool[];
+  resources: Resource[];
+  resourceTemplates: ResourceTemplate[];
+  prompts: Prompt[];
+  /** Lists that failed, by name, with the error message. */
+  errors: Record<string, string>;
+}
+
+function stderr(text: string): void {
+  void runtime.write("stderr", text + "\n");
+}
+
+export async function inspect(argv: readonly string[]): Promise<number> {
+  const args = parseArgs(argv, {
+    stdio: { kind: "string" },
+    env: { kind: "list" },
+    cwd: { kind: "string" },
+    timeout: { kind: "string" },
+    json: { kind: "flag" },
+    trace: { kind: "flag" },
+    help: { kind: "flag" },
+  });
+  if (args.flags.has("help")) {
+    await runtime.write("stdout", INSPECT_USAGE + "\n");
+    return 0;
+  }
+  const commandLine = args.values.get("stdio");
+  if (commandLine === undefined) throw new UsageError("inspect needs a server: --stdio \"<command> <args…>\"");
+  if (args.positional.length > 0) throw new UsageError(`unexpected argument "${args.positional[0]}"`);
+  const [command, ...commandArgs] = splitCommandLine(commandLine);
+  if (command === undefined) throw new UsageError("--stdio was given an empty command line");
+  const timeoutMs = positiveInt("timeout", args.values.get("timeout"), 60_000);
+  const trace = args.flags.has("trace");
+  const json = args.flags.has("json");
+
+  const env = defaultChildEnv();
+  for (const pair of args.lists.get("env") ?? []) {
+    const eq = pair.indexOf("=");
+    if (eq <= 0) throw new UsageError(`--env needs NAME=VALUE (got "${pair}")`);
+    env[pair.slice(0, eq)] = pair.slice(eq + 1);
+  }
+
+  const started = performance.now();
+  const stamp = () => `${(performance.now() - started).toFixed(1).padStart(8)} ms`;
+  let transport: Transport = new StdioTransport({
+    command,
+    args: commandArgs,
+    env,
+    cwd: args.values.get("cwd"),
+    onStderr: trace ? (line) => stderr(`${stamp()}   server stderr: ${line}`) : undefined,
+  });
+  if (trace) {
+    transport = new TracingTransport(transport, (direction, message: JsonRpcMessage) => {
+      stderr(`${stamp()} ${direction === "send" ? "→" : "←"} ${JSON.stringify(message)}`);
+    });
+  }
+
+  const client = new Client(CLI_INFO, { requestTimeoutMs: timeoutMs });
+  client.on("problem", ({ message }) => stderr(`warning: ${message}`));
+  client.on("log", ({ level, logger, data }) =>
+    stderr(`server log [${level}]${logger ? ` ${logger}` : ""}: ${typeof data === "string" ? data : JSON.stringify(data)}`)
+  );
+  runtime.onInterrupt(() => {
+    void client.close().finally(() => runtime.exit(130));
+  });
+
+  try {
+    await client.connect(transport);
+  } catch (error) {
+    stderr(`mcpwire inspect: ${(error as Error).message}`);
+    return 1;
+  }
+  try {
+    const report = await collect(client);
+    await runtime.write("stdout", json ? JSON.stringify(report, null, 2) + "\n" : formatReport(report));
+    return Object.keys(report.errors).length > 0 ? 1 : 0;
+  } finally {
+    await client.close();
+  }
+}
+
+async function collect(client: Client): Promise<InspectReport> {
+  const errors: Record<string, string> = {};
+  const attempt = async <T>(name: string, list: () => Promise<T[]>): Promise<T[]> => {
+    try {
+      return await list();
+    } catch (error) {
+      errors[name] = (error as Error).message;
+      return [];
+    }
+  };
+  const [tools, resources, resourceTemplates, prompts] = await Promise.all([
+    attempt("tools", () => client.listTools()),
+    attempt("resources", () => client.listResources()),
+    attempt("resourceTemplates", () => client.listResourceTemplates()),
+    attempt("prompts", () => client.listPrompts()),
+  ]);
+  return {
+    serverInfo: client.serverInfo,
+    protocolVersion: client.protocolVersion,
+    capabilities: client.serverCapabilities,
+    instructions: client.instructions,
+    tools,
+    resources,
+    resourceTemplates,
+    prompts,
+    errors,
+  };
+}
+
+function describeCapabilities(capabilities: ServerCapabilities | undefined): string {
+  if (!capabilities) return "none";
+  const parts = Object.entries(capabilities).map(([name, value]) => {
+    const flags = typeof value === "object" && value !== null
+      ? Object.entries(value).filter(([, on]) => on === true).map(([flag]) => flag)
+      : [];
+    return flags.length > 0 ? `${name} (${flags.join(", ")})` : name;
+  });
+  return parts.length > 0 ? parts.join(", ") : "none";
+}
+
+function oneLine(text: string | undefined, max = 100): string {
+  if (!text) return "";
+  const flat = text.replace(/\s+/g, " ").trim();
+  return flat.length > max ? flat.slice(0, max - 1) + "…" : flat;
+}
+
+export function formatReport(report: InspectReport): string {
+  const lines: string[] = [];
+  const info = report.serverInfo;
+  lines.push(`server        ${info ? `${info.name} ${info.version}${info.title ? ` (${info.title})` : ""}` : "?"}`);
+  lines.push(`protocol      ${report.protocolVersion ?? "?"}`);
+  lines.push(`capabilities  ${describeCapabilities(report.capabilities)}`);
+  if (report.instructions) {
+    const text = report.instructions.trim().split("\n");
+    lines.push("instructions");
+    for (const line of text.slice(0, 8)) lines.push(`  ${line}`);
+    if (text.length > 8) lines.push(`  … (${text.length - 8} more lines; --json shows all)`);
+  }
+  const section = <T>(title: string, key: string, items: T[], show: (item: T) => string) => {
+    lines.push("");
+    if (report.errors[key]) {
+      lines.push(`${title}: failed: ${report.errors[key]}`);
+      return;
+    }
+    lines.push(`${title} (${items.length})`);
+    for (const item of items) lines.push(`  ${show(item)}`);
+  };
+  section("tools", "tools", report.tools, (tool) => {
+    const title = tool.title ?? tool.annotations?.title;
+    const head = `${tool.name}${summarizeInputSchema(tool.inputSchema)}`;
+    return [head, title && title !== tool.name ? `"${title}"` : "", oneLine(tool.description) && `— ${oneLine(tool.description)}`]
+      .filter(Boolean).join(" ");
+  });
+  section("resources", "resources", report.resources, (resource) =>
+    [resource.uri, resource.mimeType ? `(${resource.mimeType})` : "", oneLine(resource.description ?? resource.name, 80) && `— ${oneLine(resource.description ?? resource.name, 80)}`]
+      .filter(Boolean).join(" "));
+  section("resource templates", "resourceTemplates", report.resourceTemplates, (template) =>
+    [template.uriTemplate, oneLine(template.description ?? template.name, 80) && `— ${oneLine(template.description ?? template.name, 80)}`]
+      .filter(Boolean).join(" "));
+  section("prompts", "prompts", report.prompts, (prompt) => {
+    const args = (prompt.arguments ?? []).map((arg) => `${arg.name}${arg.required ? "*" : ""}`).join(", ");
+    return [`${prompt.name}(${args})`, oneLine(prompt.description) && `— ${oneLine(prompt.description)}`].filter(Boolean).join(" ");
+  });
+  return lines.join("\n") + "\n";
+}

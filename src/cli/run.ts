@@ -1,0 +1,7 @@
+// Entry point of the `mcpwire` command: run the verb, exit with its code.
+//   node --import tsx src/cli/run.ts inspect --stdio "…"     deno run -A src/cli/run.ts inspect --stdio "…"
+
+import { runtime } from "../runtime/mod.ts";
+import { main } from "./main.ts";
+
+runtime.exit(await main(runtime.args()));

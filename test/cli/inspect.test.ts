@@ -1,0 +1,129 @@
+// The `mcpwire inspect` verb, run as a real child process of the runtime under test.
+
+import { execFile } from "node:child_process";
+import process from "node:process";
+import { describe, test } from "node:test";
+import assert from "node:assert/strict";
+
+const root = new URL("../../", import.meta.url).pathname;
+const runScript = new URL("../../src/cli/run.ts", import.meta.url).pathname;
+const everything = new URL("../../node_modules/@modelcontextprotocol/server-everything/dist/index.js", import.meta.url).pathname;
+const isDeno = "Deno" in globalThis;
+
+interface Outcome {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs `mcpwire <args>` with the same runtime as this test (Node via tsx, or Deno). */
+function mcpwire(...args: string[]): Promise<Outcome> {
+  const runtimeArgs = isDeno ? ["run", "-A", runScript] : ["--import", "tsx", runScript];
+  return new Promise((resolve) => {
+    execFile(process.execPath, [...runtimeArgs, ...args], { cwd: root, timeout: 60_000 }, (error, stdout, stderr) => {
+      const code = error === null ? 0 : typeof error.code === "number" ? error.code : -1;
+      resolve({ code, stdout: String(stdout), stderr: String(stderr) });
+    });
+  });
+}
+
+const everythingCommand = `node ${everything} stdio`;
+
+describe("mcpwire inspect", () => {
+  test("prints the everything server's info, version, tools, resources and prompts", async () => {
+    const { code, stdout, stderr } = await mcpwire("inspect", "--stdio", everythingCommand);
+    assert.equal(code, 0, stderr);
+    assert.match(stdout, /^server\s+mcp-servers\/everything /m);
+    assert.match(stdout, /^protocol\s+2025-11-25$/m);
+    assert.match(stdout, /^capabilities\s+.*tools \(listChanged\)/m);
+    assert.match(stdout, /^tools \(\d+\)$/m);
+    assert.match(stdout, /^ {2}echo\(message\*: string\)/m);
+    assert.match(stdout, /^ {2}get-sum\(a\*: number, b\*: number\)/m);
+    assert.match(stdout, /^resources \(\d+\)$/m);
+    assert.match(stdout, /^ {2}demo:\/\/resource\/static\/document\//m);
+    assert.match(stdout, /^prompts \(\d+\)$/m);
+    assert.match(stdout, /^ {2}args-prompt\(city\*, state\)/m);
+  });
+
+  test("--json prints one JSON document with every field", async () => {
+    const { code, stdout, stderr } = await mcpwire("inspect", "--json", "--stdio", everythingCommand);
+    assert.equal(code, 0, stderr);
+    const report = JSON.parse(stdout);
+    assert.equal(report.protocolVersion, "2025-11-25");
+    assert.equal(report.serverInfo.name, "mcp-servers/everything");
+    assert.ok(report.capabilities.tools);
+    assert.equal(typeof report.instructions, "string");
+    assert.ok(report.tools.some((tool: { name: string }) => tool.name === "echo"));
+    assert.ok(report.resources.length > 0);
+    assert.ok(report.resourceTemplates.length > 0);
+    assert.ok(report.prompts.some((prompt: { name: string }) => prompt.name === "simple-prompt"));
+    assert.deepEqual(report.errors, {});
+  });
+
+  test("--trace shows every message both ways on stderr with a direction and a time", async () => {
+    const { code, stderr } = await mcpwire("inspect", "--trace", "--stdio", everythingCommand);
+    assert.equal(code, 0, stderr);
+    const lines = stderr.split("\n");
+    const sent = lines.filter((line) => /^\s*\d+\.\d ms → \{/.test(line));
+    const received = lines.filter((line) => /^\s*\d+\.\d ms ← \{/.test(line));
+    assert.ok(sent.some((line) => line.includes('"method":"initialize"')), stderr);
+    assert.ok(sent.some((line) => line.includes('"method":"notifications/initialized"')));
+    assert.ok(sent.some((line) => line.includes('"method":"tools/list"')));
+    assert.ok(received.some((line) => line.includes('"protocolVersion":"2025-11-25"')));
+    // Every request we sent got an answer in the trace.
+    const sentIds = sent.map((line) => JSON.parse(line.slice(line.indexOf("{")))).filter((m) => "id" in m).map((m) => m.id);
+    const receivedIds = new Set(received.map((line) => JSON.parse(line.slice(line.indexOf("{")))).map((m) => m.id));
+    for (const id of sentIds) assert.ok(receivedIds.has(id), `no answer traced for id ${id}`);
+  });
+
+  test("a missing command exits 1 with a message naming the command", async () => {
+    const { code, stderr } = await mcpwire("inspect", "--stdio", "mcpwire-no-such-command --flag");
+    assert.equal(code, 1);
+    assert.match(stderr, /command "mcpwire-no-such-command" not found/);
+  });
+
+  test("a server that exits during the handshake exits 1 and reports its exit code and stderr", async () => {
+    const { code, stderr } = await mcpwire("inspect", "--stdio", `node -e "console.error('boom: no config'); process.exit(3)"`);
+    assert.equal(code, 1);
+    assert.match(stderr, /exited with code 3/);
+    assert.match(stderr, /boom: no config/);
+  });
+
+  test("--env reaches the server and nothing else of ours does", async () => {
+    // server-everything's get-env is not reachable from inspect; a tiny server prints its env on stderr.
+    const script = "console.error('SEEN=' + (process.env.MCPWIRE_TEST_VAR ?? '') + ' SECRET=' + (process.env.MCPWIRE_PARENT_ONLY ?? '')); process.exit(4)";
+    const runtimeArgs = isDeno ? ["run", "-A", runScript] : ["--import", "tsx", runScript];
+    const outcome = await new Promise<Outcome>((resolve) => {
+      execFile(
+        process.execPath,
+        [...runtimeArgs, "inspect", "--env", "MCPWIRE_TEST_VAR=hello", "--stdio", `node -e "${script}"`],
+        { cwd: root, timeout: 60_000, env: { ...process.env, MCPWIRE_PARENT_ONLY: "leaked" } },
+        (error, stdout, stderr) =>
+          resolve({ code: error && typeof error.code === "number" ? error.code : 0, stdout: String(stdout), stderr: String(stderr) }),
+      );
+    });
+    assert.equal(outcome.code, 1);
+    assert.match(outcome.stderr, /SEEN=hello SECRET=$/m);
+  });
+
+  test("usage errors exit 2 and say what is wrong", async () => {
+    const unknown = await mcpwire("inspect", "--stdio", everythingCommand, "--bogus");
+    assert.equal(unknown.code, 2);
+    assert.match(unknown.stderr, /unknown option --bogus/);
+    const missing = await mcpwire("inspect");
+    assert.equal(missing.code, 2);
+    assert.match(missing.stderr, /--stdio/);
+    const verb = await mcpwire("frobnicate");
+    assert.equal(verb.code, 2);
+    assert.match(verb.stderr, /unknown verb "frobnicate"/);
+  });
+
+  test("help and version print and exit 0", async () => {
+    const help = await mcpwire("help");
+    assert.equal(help.code, 0);
+    assert.match(help.stdout, /inspect/);
+    const version = await mcpwire("version");
+    assert.equal(version.code, 0);
+    assert.match(version.stdout, /^mcpwire \d+\.\d+\.\d+/);
+  });
+});
