@@ -13,7 +13,10 @@ export interface DecodeProblem {
 }
 
 export interface LineDecoderOptions {
-  /** Largest line accepted, in bytes; longer ones are skipped whole. Default 64 MiB. */
+  /**
+   * Largest message accepted, in bytes of UTF-8 (the line without its `\n` or `\r\n`);
+   * longer lines are skipped whole. Default 64 MiB.
+   */
   maxMessageBytes?: number;
   /** Called for each whole message, in order. */
   onMessage: (message: JsonRpcMessage) => void;
@@ -23,12 +26,23 @@ export interface LineDecoderOptions {
 
 export const DEFAULT_MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
 const PREVIEW_CHARS = 80;
+/** Enough bytes for PREVIEW_CHARS characters however wide (UTF-8 uses at most 4 a character). */
+const PREVIEW_BYTES = PREVIEW_CHARS * 4;
 const NEWLINE = 0x0a;
 const CARRIAGE_RETURN = 0x0d;
 
+/** The first PREVIEW_CHARS UTF-16 units of a line, quoted; never half a surrogate pair. */
 function preview(text: string): string {
-  const flat = text.length > PREVIEW_CHARS ? text.slice(0, PREVIEW_CHARS) + "…" : text;
-  return JSON.stringify(flat);
+  if (text.length <= PREVIEW_CHARS) return JSON.stringify(text);
+  let cut = PREVIEW_CHARS;
+  const last = text.charCodeAt(cut - 1);
+  if (last >= 0xd800 && last <= 0xdbff) cut--; // keep a pair whole: drop its first half
+  return JSON.stringify(text.slice(0, cut) + "…");
+}
+
+function tooLargeText(bytes: number, max: number): string {
+  return `line of ${bytes} bytes exceeds maxMessageBytes (${max}); skipped ` +
+    `(raise maxMessageBytes if the peer sends messages this large)`;
 }
 
 /**
@@ -39,6 +53,10 @@ function preview(text: string): string {
  * linear in the bytes received however the stream is cut. A newline byte (0x0A) never
  * occurs inside a multi-byte UTF-8 sequence, so a line is always whole UTF-8 and a
  * character split across chunks decodes correctly.
+ *
+ * The size limit applies to the message, the line without its `\n` or `\r\n`, and gives the
+ * same verdict however the stream is cut: while the newline has not arrived, one byte more
+ * than the limit is buffered, since it may turn out to be the `\r` of a CRLF.
  */
 export class LineDecoder {
   readonly maxMessageBytes: number;
@@ -52,6 +70,8 @@ export class LineDecoder {
   #discarding = false;
   #discardedBytes = 0;
   #discardPreview = "";
+  /** The last byte kept or discarded, to tell whether a line's last byte was a \r. */
+  #lastByte: number | undefined;
 
   constructor(options: LineDecoderOptions) {
     this.maxMessageBytes = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
@@ -74,12 +94,16 @@ export class LineDecoder {
         this.#keep(chunk.subarray(start));
         return;
       }
+      const tail = newline - start;
       if (this.#discarding) {
-        this.#finishDiscard(newline - start);
+        this.#finishDiscard(tail, tail > 0 ? chunk[newline - 1] : this.#lastByte);
       } else if (this.#partBytes === 0) {
         this.#line(chunk.subarray(start, newline));
-      } else if (this.#partBytes + (newline - start) > this.maxMessageBytes) {
-        this.#tooLarge(this.#partBytes + (newline - start));
+      } else if (this.#partBytes + tail > this.maxMessageBytes + 1) {
+        // Over the limit even if its last byte is the \r of a CRLF: no need to join it.
+        const last = tail > 0 ? chunk[newline - 1] : this.#lastByte;
+        const bytes = this.#partBytes + tail - (last === CARRIAGE_RETURN ? 1 : 0);
+        this.#report("too-large", tooLargeText(bytes, this.maxMessageBytes), this.#head(chunk.subarray(start, newline)));
         this.#reset();
       } else {
         this.#parts.push(chunk.subarray(start, newline));
@@ -93,7 +117,7 @@ export class LineDecoder {
 
   /** The stream ended: a last line without its newline is decoded too. */
   end(): void {
-    if (this.#discarding) this.#finishDiscard(0);
+    if (this.#discarding) this.#finishDiscard(0, this.#lastByte);
     else if (this.#partBytes > 0) {
       const line = this.#join();
       this.#reset();
@@ -102,20 +126,22 @@ export class LineDecoder {
   }
 
   #keep(view: Uint8Array): void {
+    this.#lastByte = view[view.length - 1];
     if (this.#discarding) {
       this.#discardedBytes += view.length;
       return;
     }
-    if (this.#partBytes + view.length > this.maxMessageBytes) {
+    if (this.#partBytes + view.length > this.maxMessageBytes + 1) {
       // Over the limit before the newline: stop buffering, skip to the next newline.
       this.#discarding = true;
       this.#discardedBytes = this.#partBytes + view.length;
-      this.#discardPreview = this.#text.decode((this.#parts[0] ?? view).subarray(0, PREVIEW_CHARS));
+      this.#discardPreview = this.#head(view);
       this.#reset();
       return;
     }
     // The transport may reuse its buffer after we return: keep a copy of the tail only.
-    this.#parts.push(view.slice());
+    // (Not view.slice(): on a Node Buffer, slice returns a view of the same memory.)
+    this.#parts.push(new Uint8Array(view));
     this.#partBytes += view.length;
   }
 
@@ -136,16 +162,24 @@ export class LineDecoder {
     this.#partBytes = 0;
   }
 
-  #finishDiscard(extra: number): void {
-    const bytes = this.#discardedBytes + extra;
-    this.#discarding = false;
-    this.#discardedBytes = 0;
-    this.#report("too-large", `line of ${bytes} bytes exceeds maxMessageBytes (${this.maxMessageBytes}); skipped`, this.#discardPreview);
+  /** The start of the unfinished line followed by `more`, decoded for a preview (bounded work). */
+  #head(more: Uint8Array): string {
+    const bytes = new Uint8Array(Math.min(PREVIEW_BYTES, this.#partBytes + more.length));
+    let filled = 0;
+    for (const part of [...this.#parts, more]) {
+      if (filled === bytes.length) break;
+      const take = part.subarray(0, bytes.length - filled);
+      bytes.set(take, filled);
+      filled += take.length;
+    }
+    return this.#text.decode(bytes);
   }
 
-  #tooLarge(bytes: number): void {
-    const first = this.#text.decode(this.#parts[0].subarray(0, PREVIEW_CHARS));
-    this.#report("too-large", `line of ${bytes} bytes exceeds maxMessageBytes (${this.maxMessageBytes}); skipped`, first);
+  #finishDiscard(extra: number, lastByte: number | undefined): void {
+    const bytes = this.#discardedBytes + extra - (lastByte === CARRIAGE_RETURN ? 1 : 0);
+    this.#discarding = false;
+    this.#discardedBytes = 0;
+    this.#report("too-large", tooLargeText(bytes, this.maxMessageBytes), this.#discardPreview);
   }
 
   #report(kind: DecodeProblem["kind"], what: string, text: string): void {
@@ -158,7 +192,7 @@ export class LineDecoder {
     if (end > 0 && bytes[end - 1] === CARRIAGE_RETURN) end--; // tolerate CRLF
     if (end === 0) return; // tolerate blank lines
     if (end > this.maxMessageBytes) {
-      this.#report("too-large", `line of ${end} bytes exceeds maxMessageBytes (${this.maxMessageBytes}); skipped`, this.#text.decode(bytes.subarray(0, PREVIEW_CHARS)));
+      this.#report("too-large", tooLargeText(end, this.maxMessageBytes), this.#text.decode(bytes.subarray(0, PREVIEW_BYTES)));
       return;
     }
     const text = this.#text.decode(end === bytes.length ? bytes : bytes.subarray(0, end));

@@ -86,8 +86,9 @@ export function whyNotJsonRpc(value: unknown): string | undefined {
   if ("error" in value) {
     if (value.id !== null && !isId(value.id)) return 'response "id" is not a string, number or null';
     const error = value.error;
-    if (!isObject(error) || typeof error.code !== "number" || typeof error.message !== "string") {
-      return '"error" lacks a numeric "code" and a string "message"';
+    // JSON-RPC 2.0 §5.1: "code" MUST be an integer, "message" a string.
+    if (!isObject(error) || !Number.isInteger(error.code) || typeof error.message !== "string") {
+      return '"error" lacks an integer "code" and a string "message"';
     }
     return undefined;
   }
