@@ -54,8 +54,9 @@ for (const payload of [100, 100 * 1024]) {
     });
   await bench.run();
   const mbPerSecond = (name: string) => {
-    const task = bench.getTask(name)!;
-    const meanMs = task.result?.latency?.mean ?? NaN;
+    const result = bench.getTask(name)?.result;
+    if (result === undefined || !("latency" in result)) throw new Error(`benchmark "${name}" did not complete`);
+    const meanMs = result.latency.mean;
     return (TOTAL / (1024 * 1024)) / (meanMs / 1000);
   };
   rows.push({ case: `${payload} B payloads, ${messages} messages`, mcpwire: mbPerSecond("mcpwire LineDecoder"), floor: mbPerSecond("floor (indexOf + JSON.parse)") });
