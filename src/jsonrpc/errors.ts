@@ -93,9 +93,18 @@ export class RequestTimeoutError extends Error {
   }
 }
 
-/** One line describing how a connection closed, for error messages. */
+/**
+ * One line describing how a connection closed, for error messages: the reason, the exit
+ * code or signal when the reason does not already say it, and the end of stderr.
+ */
 export function describeClose(details: CloseDetails): string {
   let text = details.reason;
+  const { exitCode, signal } = details;
+  if (typeof signal === "string" && signal !== "" && !text.includes(signal)) {
+    text += ` (killed by ${signal})`;
+  } else if (typeof exitCode === "number" && !text.includes(`code ${exitCode}`)) {
+    text += ` (exit code ${exitCode})`;
+  }
   const tail = details.stderrTail?.filter((line) => line.trim() !== "") ?? [];
   if (tail.length > 0) text += `; last stderr: ${tail.slice(-5).join(" | ")}`;
   return text;

@@ -24,7 +24,10 @@ export type { Progress } from "./pending-requests.ts";
 export type Params = Record<string, unknown>;
 
 export interface RequestOptions {
-  /** Idle timeout: no answer (and no progress) for this long fails the request. Default 60 s. */
+  /**
+   * Idle timeout: no answer (and no progress) for this long fails the request. Default 60 s.
+   * `Infinity` means no idle timeout (the hard maximum still applies if it is finite).
+   */
   timeoutMs?: number;
   /** Hard maximum that progress cannot extend. Default 10 minutes (or timeoutMs if larger). */
   maxTotalTimeoutMs?: number;
@@ -65,6 +68,9 @@ export interface PeerOptions {
 
 export const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
 export const DEFAULT_MAX_TOTAL_TIMEOUT_MS = 600_000;
+
+/** setTimeout holds a signed 32-bit delay; a longer one fires at once, so wait in steps. */
+const MAX_TIMER_DELAY_MS = 2 ** 31 - 1;
 
 function seconds(ms: number): string {
   return ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`;
@@ -135,6 +141,7 @@ export class Peer {
     const maxTotal = Math.max(options.maxTotalTimeoutMs ?? this.#defaultMaxTotalMs, timeoutMs);
 
     return new Promise<Params>((resolve, reject) => {
+      const startedAt = Date.now();
       const entry: PendingRequest = {
         id,
         method,
@@ -142,10 +149,11 @@ export class Peer {
         reject,
         onProgress: options.onProgress,
         timeoutMs,
-        startedAt: Date.now(),
-        hardDeadline: Date.now() + maxTotal,
+        startedAt,
+        hardDeadline: startedAt + maxTotal,
       };
       if (wantsProgress && options.resetTimeoutOnProgress !== false) {
+        entry.progressResetsTimeout = true;
         entry.onProgress = (progress) => {
           this.#arm(entry);
           options.onProgress?.(progress);
@@ -158,7 +166,7 @@ export class Peer {
         entry.detach = () => signal.removeEventListener("abort", onAbort);
       }
       this.#pending.add(entry);
-      this.#send(message).catch((error: unknown) => {
+      this.#sendSafely(message).catch((error: unknown) => {
         const failed = this.#pending.take(id);
         failed?.reject(error instanceof Error ? error : new Error(String(error)));
       });
@@ -171,11 +179,24 @@ export class Peer {
     const message: JsonRpcNotification = params === undefined
       ? { jsonrpc: "2.0", method }
       : { jsonrpc: "2.0", method, params };
-    return this.#send(message);
+    return this.#sendSafely(message);
   }
 
-  /** Feeds one message that arrived from the other side. */
+  /** The send function, with a synchronous throw turned into a rejection. */
+  #sendSafely(message: JsonRpcMessage): Promise<void> {
+    try {
+      return this.#send(message);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+
+  /**
+   * Feeds one message that arrived from the other side. After close() the connection is
+   * over for us: what still trickles in (a server's answers while it shuts down) is dropped.
+   */
   receive(message: JsonRpcMessage): void {
+    if (this.#closed) return;
     if ("method" in message) {
       if ("id" in message) this.#onRequest(message);
       else this.#onNotification(message);
@@ -207,22 +228,36 @@ export class Peer {
   /** (Re)starts the idle timer, never past the hard deadline. */
   #arm(entry: PendingRequest): void {
     clearTimeout(entry.timer);
-    const left = entry.hardDeadline - Date.now();
-    const idle = entry.timeoutMs <= left;
-    entry.timer = setTimeout(() => {
-      const total = entry.hardDeadline - entry.startedAt;
-      const message = idle
-        ? `${this.name}: ${entry.method} timed out after ${seconds(entry.timeoutMs)} ` +
-          (entry.onProgress ? `(no answer and no progress for ${seconds(entry.timeoutMs)})` : "with no answer") +
-          "; raise the timeout or check the server's stderr"
-        : `${this.name}: ${entry.method} timed out after its maximum total time of ${seconds(total)}; ` +
-          "progress kept it alive but it never finished; raise the maximum total timeout if that is expected";
-      this.#giveUp(
-        entry.id,
-        new RequestTimeoutError(message, entry.method, idle ? entry.timeoutMs : total, idle ? "idle" : "total"),
-        "timed out",
-      );
-    }, Math.max(0, Math.min(entry.timeoutMs, left)));
+    entry.timer = undefined;
+    const idleDeadline = Date.now() + entry.timeoutMs;
+    const idle = idleDeadline <= entry.hardDeadline;
+    this.#waitUntil(entry, Math.min(idleDeadline, entry.hardDeadline), idle);
+  }
+
+  /** Fires the timeout at `deadline`; an infinite timeout sets no timer at all. */
+  #waitUntil(entry: PendingRequest, deadline: number, idle: boolean): void {
+    if (deadline === Infinity) return;
+    const wait = Math.max(0, deadline - Date.now());
+    if (wait > MAX_TIMER_DELAY_MS) {
+      entry.timer = setTimeout(() => this.#waitUntil(entry, deadline, idle), MAX_TIMER_DELAY_MS);
+      return;
+    }
+    entry.timer = setTimeout(() => this.#timedOut(entry, idle), wait);
+  }
+
+  #timedOut(entry: PendingRequest, idle: boolean): void {
+    const total = entry.hardDeadline - entry.startedAt;
+    const message = idle
+      ? `${this.name}: ${entry.method} timed out after ${seconds(entry.timeoutMs)} ` +
+        (entry.progressResetsTimeout ? `(no answer and no progress for ${seconds(entry.timeoutMs)})` : "with no answer") +
+        "; raise the timeout or check the server's stderr"
+      : `${this.name}: ${entry.method} timed out after its maximum total time of ${seconds(total)}; ` +
+        "progress kept it alive but it never finished; raise the maximum total timeout if that is expected";
+    this.#giveUp(
+      entry.id,
+      new RequestTimeoutError(message, entry.method, idle ? entry.timeoutMs : total, idle ? "idle" : "total"),
+      "timed out",
+    );
   }
 
   /** Stop waiting for a request: tell the server (except for initialize), reject the caller. */
@@ -231,7 +266,7 @@ export class Peer {
     if (entry === undefined) return;
     // spec 2025-11-25 basic/utilities/cancellation: the initialize request MUST NOT be cancelled.
     if (entry.method !== "initialize" && !this.#closed) {
-      this.#send({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: id, reason } })
+      this.#sendSafely({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: id, reason } })
         .catch((sendError: unknown) => this.#onProblem(`${this.name}: could not send notifications/cancelled: ${String(sendError)}`));
     }
     entry.reject(error);
@@ -301,7 +336,12 @@ export class Peer {
     const update: Progress = { progress };
     if (typeof params?.total === "number") update.total = params.total;
     if (typeof params?.message === "string") update.message = params.message;
-    entry.onProgress(update);
+    try {
+      entry.onProgress(update);
+    } catch (error) {
+      // The caller's callback failed; that must not break the connection or the request.
+      this.#onProblem(`${this.name}: onProgress callback for ${entry.method} (id ${entry.id}) threw: ${String(error)}`);
+    }
   }
 
   #onRequest(message: JsonRpcRequest): void {
@@ -346,7 +386,7 @@ export class Peer {
 
   #respond(message: JsonRpcResponse): void {
     if (this.#closed) return;
-    this.#send(message).catch((error: unknown) =>
+    this.#sendSafely(message).catch((error: unknown) =>
       this.#onProblem(`${this.name}: could not send the response to request ${JSON.stringify(message.id)}: ${String(error)}`)
     );
   }

@@ -23,6 +23,8 @@ export interface PendingRequest {
   /** Absolute deadline (ms since epoch) that progress can never push back. */
   hardDeadline: number;
   lastProgress?: number;
+  /** Whether progress restarts the idle timer (then "no progress" belongs in a timeout message). */
+  progressResetsTimeout?: boolean;
   /** Removes the abort listener from the caller's signal. */
   detach?: () => void;
 }

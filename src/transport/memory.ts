@@ -1,5 +1,6 @@
 // Two linked in-process transport ends, for tests and benchmarks. Messages are handed over
-// as objects on a microtask (no serialisation), like a wire that is infinitely fast.
+// as objects on a microtask (no serialisation), like a wire that is infinitely fast:
+// in order, and what was sent before a close still arrives, before onclose.
 
 import type { CloseDetails } from "../jsonrpc/errors.ts";
 import type { JsonRpcMessage } from "../jsonrpc/messages.ts";
@@ -11,7 +12,10 @@ export class MemoryTransport implements Transport {
   onclose?: (details: CloseDetails) => void;
   onerror?: (error: Error) => void;
   #other: MemoryTransport | undefined;
+  /** No more sending, from either end. */
   #closed = false;
+  /** No more receiving: set when this end closes, or just before its onclose fires. */
+  #deaf = false;
   /** Messages sent to us before start(); delivered when we start. */
   #queue: JsonRpcMessage[] | undefined = [];
 
@@ -46,10 +50,29 @@ export class MemoryTransport implements Transport {
   }
 
   #deliver(message: JsonRpcMessage): void {
-    if (!this.#closed) this.onmessage?.(message);
+    if (this.#deaf) return;
+    try {
+      this.onmessage?.(message);
+    } catch (error) {
+      this.#report("onmessage", error);
+    }
+  }
+
+  /** A throwing callback is reported through onerror (as stdio does), never thrown into a microtask. */
+  #report(handler: string, error: unknown): void {
+    const detail = error instanceof Error ? error.message : String(error);
+    try {
+      this.onerror?.(new TransportError(`${this.description}: ${handler} handler threw: ${detail}`, "handler-threw", { cause: error }));
+    } catch {
+      // a throwing error handler has nowhere left to report to
+    }
   }
 
   close(): Promise<void> {
+    // The closing end stops listening now; the other end first receives what is already
+    // on its way (queued before this microtask), then its onclose.
+    this.#deaf = true;
+    if (this.#closed) return Promise.resolve();
     this.#end({ reason: "closed by this end" });
     this.#other!.#end({ reason: "closed by the other end" });
     return Promise.resolve();
@@ -58,6 +81,13 @@ export class MemoryTransport implements Transport {
   #end(details: CloseDetails): void {
     if (this.#closed) return;
     this.#closed = true;
-    queueMicrotask(() => this.onclose?.(details));
+    queueMicrotask(() => {
+      this.#deaf = true;
+      try {
+        this.onclose?.(details);
+      } catch (error) {
+        this.#report("onclose", error);
+      }
+    });
   }
 }

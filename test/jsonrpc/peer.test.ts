@@ -1,0 +1,700 @@
+// Tests for the Peer (src/jsonrpc/peer.ts): ids, the pending table, timeouts, cancellation,
+// progress, incoming requests and close — spec 2025-11-25 basic/index, basic/lifecycle,
+// basic/utilities/{cancellation,progress,ping}. Every test wires real parts over
+// MemoryTransport.pair(): two Peers, or a Peer and a hand-written responder.
+
+import { describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { ConnectionClosedError, ErrorCode, RequestTimeoutError, RpcError } from "../../src/jsonrpc/errors.ts";
+import type { JsonRpcMessage, JsonRpcNotification, JsonRpcRequest } from "../../src/jsonrpc/messages.ts";
+import { type Params, Peer, type Progress } from "../../src/jsonrpc/peer.ts";
+import { MemoryTransport } from "../../src/transport/memory.ts";
+
+/** Hang guard for every test: generous, never a claim about speed. */
+const GUARD = { timeout: 5000 };
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** Lets every message already in flight on a memory pair arrive (they travel on microtasks). */
+function settle(): Promise<void> {
+  return delay(0);
+}
+
+/** Resolves when the signal aborts. */
+function aborted(signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) resolve();
+    else signal.addEventListener("abort", () => resolve(), { once: true });
+  });
+}
+
+function isRequest(message: JsonRpcMessage): message is JsonRpcRequest {
+  return "method" in message && "id" in message;
+}
+
+function isNotification(message: JsonRpcMessage): message is JsonRpcNotification {
+  return "method" in message && !("id" in message);
+}
+
+function cancellations(messages: JsonRpcMessage[]): Params[] {
+  return messages
+    .filter((m): m is JsonRpcNotification => isNotification(m) && m.method === "notifications/cancelled")
+    .map((m) => m.params ?? {});
+}
+
+/** Our Peer (named like a server connection) on one end, a hand-written responder on the other. */
+async function peerAndResponder(
+  respond: (message: JsonRpcMessage, reply: (message: JsonRpcMessage) => void) => void = () => {},
+) {
+  const [ours, theirs] = MemoryTransport.pair();
+  const problems: string[] = [];
+  const peer = new Peer({
+    name: 'server "test"',
+    send: (message) => ours.send(message),
+    onProblem: (problem) => problems.push(problem),
+  });
+  ours.onmessage = (message) => peer.receive(message);
+  ours.onclose = (details) => peer.close(details);
+  /** Everything the responder received, in order. */
+  const received: JsonRpcMessage[] = [];
+  const reply = (message: JsonRpcMessage) => void theirs.send(message).catch(() => {});
+  theirs.onmessage = (message) => {
+    received.push(message);
+    respond(message, reply);
+  };
+  await ours.start();
+  await theirs.start();
+  return { peer, problems, received, reply, close: () => ours.close() };
+}
+
+/** Two Peers linked by a memory pair: `client` sends, `server` has the handler table. */
+async function twoPeers() {
+  const [a, b] = MemoryTransport.pair();
+  const clientProblems: string[] = [];
+  const serverProblems: string[] = [];
+  const client = new Peer({
+    name: 'server "test"',
+    send: (message) => a.send(message),
+    onProblem: (problem) => clientProblems.push(problem),
+  });
+  const server = new Peer({
+    name: "client",
+    send: (message) => b.send(message),
+    onProblem: (problem) => serverProblems.push(problem),
+  });
+  a.onmessage = (message) => client.receive(message);
+  b.onmessage = (message) => server.receive(message);
+  a.onclose = (details) => client.close(details);
+  b.onclose = (details) => server.close(details);
+  await a.start();
+  await b.start();
+  return { client, server, clientProblems, serverProblems, close: () => a.close() };
+}
+
+describe("Peer: ids and the pending table", () => {
+  test("request ids are distinct integers and the answer goes to the request with that id", GUARD, async () => {
+    const { peer, received, close } = await peerAndResponder((message, reply) => {
+      if (isRequest(message)) reply({ jsonrpc: "2.0", id: message.id, result: { echo: message.method } });
+    });
+    const results = await Promise.all([peer.request("a"), peer.request("b"), peer.request("c")]);
+    assert.deepEqual(results, [{ echo: "a" }, { echo: "b" }, { echo: "c" }]);
+    assert.deepEqual(await peer.request("d"), { echo: "d" });
+    const ids = received.filter(isRequest).map((m) => m.id);
+    assert.equal(ids.length, 4);
+    for (const id of ids) assert.ok(Number.isInteger(id), `id ${String(id)} is an integer`);
+    assert.equal(new Set(ids).size, 4, "no id is used twice");
+    assert.equal(peer.pendingCount, 0);
+    await close();
+  });
+
+  test("answers arriving out of order each resolve their own request", GUARD, async () => {
+    const held: JsonRpcRequest[] = [];
+    const { peer, reply, close } = await peerAndResponder((message) => {
+      if (isRequest(message)) held.push(message);
+    });
+    const first = peer.request("first");
+    const second = peer.request("second");
+    await settle();
+    assert.equal(peer.pendingCount, 2);
+    for (const request of held.reverse()) reply({ jsonrpc: "2.0", id: request.id, result: { method: request.method } });
+    assert.deepEqual(await first, { method: "first" });
+    assert.deepEqual(await second, { method: "second" });
+    await close();
+  });
+
+  test("an error response rejects with RpcError carrying its code, message and data", GUARD, async () => {
+    const { peer, close } = await peerAndResponder((message, reply) => {
+      if (isRequest(message)) {
+        reply({ jsonrpc: "2.0", id: message.id, error: { code: -32002, message: "Resource not found", data: { uri: "x://y" } } });
+      }
+    });
+    await assert.rejects(peer.request("resources/read"), (error: unknown) => {
+      assert.ok(error instanceof RpcError);
+      assert.equal(error.code, ErrorCode.ResourceNotFound);
+      assert.equal(error.message, "Resource not found");
+      assert.deepEqual(error.data, { uri: "x://y" });
+      return true;
+    });
+    await close();
+  });
+
+  test("a response to an id never used is reported via onProblem and nothing else changes", GUARD, async () => {
+    const { peer, problems, reply, close } = await peerAndResponder();
+    reply({ jsonrpc: "2.0", id: 999, result: {} });
+    await settle();
+    assert.equal(problems.length, 1);
+    assert.match(problems[0]!, /server "test".*999/);
+    assert.equal(peer.isClosed, false);
+    await close();
+  });
+
+  test("a request whose send fails rejects with the send error and leaves nothing pending", GUARD, async () => {
+    const failure = new Error("pipe broke");
+    const peer = new Peer({ name: 'server "test"', send: () => Promise.reject(failure) });
+    await assert.rejects(peer.request("tools/list", undefined, { timeoutMs: 50 }), (error: unknown) => error === failure);
+    assert.equal(peer.pendingCount, 0);
+  });
+
+  test("a send function that throws synchronously rejects the request and leaves no timer behind", GUARD, async () => {
+    const peer = new Peer({
+      name: 'server "test"',
+      send: () => {
+        throw new Error("not connected");
+      },
+    });
+    await assert.rejects(peer.request("tools/list", undefined, { timeoutMs: 30_000 }), /not connected/);
+    assert.equal(peer.pendingCount, 0);
+    await assert.rejects(peer.notify("notifications/initialized"), /not connected/);
+  });
+});
+
+describe("Peer: timeouts", () => {
+  test("no answer within timeoutMs rejects with RequestTimeoutError kind idle naming the connection and method", GUARD, async () => {
+    const { peer, close } = await peerAndResponder();
+    await assert.rejects(peer.request("tools/call", { name: "slow" }, { timeoutMs: 30 }), (error: unknown) => {
+      assert.ok(error instanceof RequestTimeoutError);
+      assert.equal(error.kind, "idle");
+      assert.equal(error.method, "tools/call");
+      assert.equal(error.timeoutMs, 30);
+      assert.match(error.message, /^server "test": tools\/call timed out after 30 ms/);
+      return true;
+    });
+    assert.equal(peer.pendingCount, 0);
+    await close();
+  });
+
+  test("a timed-out request that asked for progress says no progress came either", GUARD, async () => {
+    const { peer, close } = await peerAndResponder();
+    await assert.rejects(
+      peer.request("tools/call", {}, { timeoutMs: 20, onProgress: () => {} }),
+      /tools\/call timed out after 20 ms \(no answer and no progress for 20 ms\)/,
+    );
+    await close();
+  });
+
+  test("the Peer's defaultTimeoutMs applies when a request gives none", GUARD, async () => {
+    const [a, b] = MemoryTransport.pair();
+    const peer = new Peer({ name: 'server "test"', send: (m) => a.send(m), defaultTimeoutMs: 25 });
+    await a.start();
+    await b.start();
+    await assert.rejects(peer.request("tools/list"), (error: unknown) => {
+      assert.ok(error instanceof RequestTimeoutError);
+      assert.equal(error.timeoutMs, 25);
+      return true;
+    });
+    await a.close();
+  });
+
+  test("a timed-out request sends notifications/cancelled with its id", GUARD, async () => {
+    const { peer, received, close } = await peerAndResponder();
+    await assert.rejects(peer.request("tools/call", undefined, { timeoutMs: 20 }), RequestTimeoutError);
+    await settle();
+    const id = received.filter(isRequest)[0]!.id;
+    const cancelled = cancellations(received);
+    assert.equal(cancelled.length, 1);
+    assert.equal(cancelled[0]!.requestId, id);
+    assert.equal(typeof cancelled[0]!.reason, "string");
+    await close();
+  });
+
+  test("a late response to a timed-out request is dropped silently", GUARD, async () => {
+    const { peer, problems, received, reply, close } = await peerAndResponder();
+    await assert.rejects(peer.request("tools/call", undefined, { timeoutMs: 20 }), RequestTimeoutError);
+    const id = received.filter(isRequest)[0]!.id;
+    reply({ jsonrpc: "2.0", id, result: { late: true } });
+    reply({ jsonrpc: "2.0", id, error: { code: -32603, message: "late too" } });
+    await settle();
+    assert.deepEqual(problems, []);
+    await close();
+  });
+
+  test("progress notifications restart the idle timeout, so a slow but talkative request succeeds", GUARD, async () => {
+    const { client, server, close } = await twoPeers();
+    server.setRequestHandler("slow", async (params) => {
+      const token = (params?._meta as Params).progressToken;
+      // 12 updates 10 ms apart: well past the 50 ms idle timeout in total, never 50 ms silent.
+      for (let i = 1; i <= 12; i++) {
+        await delay(10);
+        await server.notify("notifications/progress", { progressToken: token, progress: i });
+      }
+      return { done: true };
+    });
+    const seen: number[] = [];
+    const result = await client.request("slow", {}, { timeoutMs: 50, onProgress: (p) => seen.push(p.progress) });
+    assert.deepEqual(result, { done: true });
+    assert.deepEqual(seen, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
+    await close();
+  });
+
+  test("progress: true attaches a token and resets the timeout without an onProgress callback", GUARD, async () => {
+    const { client, server, close } = await twoPeers();
+    server.setRequestHandler("slow", async (params) => {
+      const token = (params?._meta as Params | undefined)?.progressToken;
+      assert.notEqual(token, undefined);
+      for (let i = 1; i <= 8; i++) {
+        await delay(10);
+        await server.notify("notifications/progress", { progressToken: token, progress: i });
+      }
+      return { done: true };
+    });
+    assert.deepEqual(await client.request("slow", undefined, { timeoutMs: 40, progress: true }), { done: true });
+    await close();
+  });
+
+  test("with resetTimeoutOnProgress false, progress is delivered but the idle timeout still fires", GUARD, async () => {
+    const { client, server, close } = await twoPeers();
+    let handlerDone: Promise<unknown> | undefined;
+    server.setRequestHandler("slow", (params, { signal }) => {
+      const token = (params?._meta as Params).progressToken;
+      const work = (async () => {
+        for (let i = 1; !signal.aborted; i++) {
+          await server.notify("notifications/progress", { progressToken: token, progress: i });
+          await delay(5);
+        }
+        return {};
+      })();
+      handlerDone = work;
+      return work;
+    });
+    const seen: number[] = [];
+    await assert.rejects(
+      client.request("slow", {}, { timeoutMs: 40, resetTimeoutOnProgress: false, onProgress: (p) => seen.push(p.progress) }),
+      (error: unknown) => {
+        assert.ok(error instanceof RequestTimeoutError);
+        assert.equal(error.kind, "idle");
+        assert.match(error.message, /timed out after 40 ms with no answer/, "progress did come, so the message must not deny it");
+        return true;
+      },
+    );
+    assert.ok(seen.length > 0);
+    await handlerDone; // the timeout's notifications/cancelled stopped the loop
+    await close();
+  });
+
+  test("progress forever cannot pass maxTotalTimeoutMs: rejects with kind total and cancels the work", GUARD, async () => {
+    const { client, server, clientProblems, close } = await twoPeers();
+    let handlerDone: Promise<unknown> | undefined;
+    server.setRequestHandler("endless", (params, { signal }) => {
+      const token = (params?._meta as Params).progressToken;
+      const work = (async () => {
+        for (let i = 1; !signal.aborted; i++) {
+          await server.notify("notifications/progress", { progressToken: token, progress: i });
+          await delay(10);
+        }
+        return { finished: "after cancel" };
+      })();
+      handlerDone = work;
+      return work;
+    });
+    await assert.rejects(
+      client.request("endless", {}, { timeoutMs: 40, maxTotalTimeoutMs: 120, onProgress: () => {} }),
+      (error: unknown) => {
+        assert.ok(error instanceof RequestTimeoutError);
+        assert.equal(error.kind, "total");
+        assert.equal(error.timeoutMs, 120);
+        assert.match(error.message, /server "test": endless timed out after its maximum total time of 120 ms/);
+        return true;
+      },
+    );
+    await handlerDone; // ends only because notifications/cancelled aborted its signal
+    await settle();
+    assert.deepEqual(clientProblems, [], "nothing late or unknown reached the caller's side");
+    await close();
+  });
+
+  test("a timeout of Infinity never fires: a late answer still resolves", GUARD, async () => {
+    const { peer, reply, received, close } = await peerAndResponder();
+    const answer = peer.request("tools/call", undefined, { timeoutMs: Infinity });
+    await delay(30);
+    reply({ jsonrpc: "2.0", id: received.filter(isRequest)[0]!.id, result: { ok: true } });
+    assert.deepEqual(await answer, { ok: true });
+    await close();
+  });
+});
+
+describe("Peer: cancellation by AbortSignal", () => {
+  test("abort sends notifications/cancelled and rejects with the signal's reason", GUARD, async () => {
+    const { peer, received, close } = await peerAndResponder();
+    const controller = new AbortController();
+    const answer = peer.request("tools/call", { name: "x" }, { signal: controller.signal });
+    await settle();
+    const reason = new Error("the user pressed stop");
+    controller.abort(reason);
+    await assert.rejects(answer, (error: unknown) => error === reason);
+    await settle();
+    const id = received.filter(isRequest)[0]!.id;
+    const cancelled = cancellations(received);
+    assert.equal(cancelled.length, 1);
+    assert.equal(cancelled[0]!.requestId, id);
+    assert.equal(peer.pendingCount, 0);
+    await close();
+  });
+
+  test("a signal aborted before the call rejects at once and sends nothing", GUARD, async () => {
+    const { peer, received, close } = await peerAndResponder();
+    const reason = new Error("already gone");
+    await assert.rejects(peer.request("tools/call", undefined, { signal: AbortSignal.abort(reason) }), (e: unknown) => e === reason);
+    await settle();
+    assert.deepEqual(received, []);
+    await close();
+  });
+
+  test("aborting initialize rejects but never sends notifications/cancelled", GUARD, async () => {
+    const { peer, received, close } = await peerAndResponder();
+    const controller = new AbortController();
+    const answer = peer.request("initialize", { protocolVersion: "2025-11-25" }, { signal: controller.signal });
+    await settle();
+    controller.abort(new Error("stop"));
+    await assert.rejects(answer, /stop/);
+    await settle();
+    assert.deepEqual(received.map((m) => ("method" in m ? m.method : "response")), ["initialize"]);
+    await close();
+  });
+
+  test("an initialize that times out sends no notifications/cancelled either", GUARD, async () => {
+    const { peer, received, close } = await peerAndResponder();
+    await assert.rejects(peer.request("initialize", {}, { timeoutMs: 20 }), RequestTimeoutError);
+    await settle();
+    assert.deepEqual(cancellations(received), []);
+    await close();
+  });
+
+  test("a late response to a cancelled request is dropped silently", GUARD, async () => {
+    const { peer, problems, received, reply, close } = await peerAndResponder();
+    const controller = new AbortController();
+    const answer = peer.request("tools/call", undefined, { signal: controller.signal });
+    await settle();
+    controller.abort(new Error("stop"));
+    await assert.rejects(answer, /stop/);
+    reply({ jsonrpc: "2.0", id: received.filter(isRequest)[0]!.id, result: { content: [] } });
+    await settle();
+    assert.deepEqual(problems, []);
+    await close();
+  });
+
+  test("aborting after the answer arrived changes nothing and sends nothing", GUARD, async () => {
+    const { peer, received, close } = await peerAndResponder((message, reply) => {
+      if (isRequest(message)) reply({ jsonrpc: "2.0", id: message.id, result: {} });
+    });
+    const controller = new AbortController();
+    assert.deepEqual(await peer.request("ping", undefined, { signal: controller.signal }), {});
+    controller.abort();
+    await settle();
+    assert.deepEqual(cancellations(received), []);
+    await close();
+  });
+});
+
+describe("Peer: progress", () => {
+  test("concurrent requests get distinct progress tokens and each update reaches its own onProgress", GUARD, async () => {
+    const held: JsonRpcRequest[] = [];
+    const { peer, reply, close } = await peerAndResponder((message) => {
+      if (isRequest(message)) held.push(message);
+    });
+    const first: Progress[] = [];
+    const second: Progress[] = [];
+    const a = peer.request("a", { x: 1 }, { onProgress: (p) => first.push(p) });
+    const b = peer.request("b", undefined, { onProgress: (p) => second.push(p) });
+    const plain = peer.request("c");
+    await settle();
+    const token = (request: JsonRpcRequest) => (request.params?._meta as Params | undefined)?.progressToken;
+    const [ta, tb, tc] = held.map(token);
+    assert.notEqual(ta, undefined);
+    assert.notEqual(tb, undefined);
+    assert.notEqual(ta, tb);
+    assert.equal(tc, undefined, "a request without onProgress carries no token");
+    assert.equal(held[0]!.params?.x, 1, "the caller's params are kept beside _meta");
+
+    reply({ jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: tb, progress: 5, total: 10, message: "half" } });
+    reply({ jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: ta, progress: 1 } });
+    reply({ jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: ta, progress: 2 } });
+    for (const request of held) reply({ jsonrpc: "2.0", id: request.id, result: {} });
+    await Promise.all([a, b, plain]);
+    assert.deepEqual(first, [{ progress: 1 }, { progress: 2 }]);
+    assert.deepEqual(second, [{ progress: 5, total: 10, message: "half" }]);
+    await close();
+  });
+
+  test("progress that does not increase is still delivered but reported", GUARD, async () => {
+    const { peer, problems, reply, received, close } = await peerAndResponder();
+    const seen: number[] = [];
+    const answer = peer.request("tools/call", undefined, { onProgress: (p) => seen.push(p.progress) });
+    await settle();
+    const request = received.filter(isRequest)[0]!;
+    const token = (request.params?._meta as Params).progressToken;
+    for (const progress of [3, 3, 2, 4]) {
+      reply({ jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: token, progress } });
+    }
+    reply({ jsonrpc: "2.0", id: request.id, result: {} });
+    await answer;
+    assert.deepEqual(seen, [3, 3, 2, 4]);
+    assert.equal(problems.length, 2);
+    assert.match(problems[0]!, /did not increase \(3 then 3\)/);
+    assert.match(problems[1]!, /did not increase \(3 then 2\)/);
+    await close();
+  });
+
+  test("an onProgress callback that throws is reported and the request still completes", GUARD, async () => {
+    const { peer, problems, reply, received, close } = await peerAndResponder();
+    const answer = peer.request("tools/call", undefined, {
+      onProgress: () => {
+        throw new Error("callback bug");
+      },
+    });
+    await settle();
+    const request = received.filter(isRequest)[0]!;
+    const token = (request.params?._meta as Params).progressToken;
+    reply({ jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: token, progress: 1 } });
+    reply({ jsonrpc: "2.0", id: request.id, result: { ok: 1 } });
+    assert.deepEqual(await answer, { ok: 1 });
+    assert.equal(problems.length, 1);
+    assert.match(problems[0]!, /callback bug/);
+    await close();
+  });
+});
+
+describe("Peer: incoming requests and notifications", () => {
+  test("a request for a method with no handler is answered with -32601 naming the method", GUARD, async () => {
+    const { client, close } = await twoPeers();
+    await assert.rejects(client.request("sampling/createMessage"), (error: unknown) => {
+      assert.ok(error instanceof RpcError);
+      assert.equal(error.code, ErrorCode.MethodNotFound);
+      assert.match(error.message, /sampling\/createMessage/);
+      return true;
+    });
+    await close();
+  });
+
+  test("a handler's result is the response, and it receives the params and request id", GUARD, async () => {
+    const { client, server, close } = await twoPeers();
+    const contexts: Array<{ requestId: unknown; method: string }> = [];
+    server.setRequestHandler("roots/list", (params, context) => {
+      contexts.push({ requestId: context.requestId, method: context.method });
+      return { roots: [{ uri: "file:///tmp", name: String(params?.label) }] };
+    });
+    assert.deepEqual(await client.request("roots/list", { label: "tmp" }), { roots: [{ uri: "file:///tmp", name: "tmp" }] });
+    assert.equal(contexts.length, 1);
+    assert.equal(contexts[0]!.method, "roots/list");
+    assert.ok(Number.isInteger(contexts[0]!.requestId));
+    await close();
+  });
+
+  test("a handler that throws RpcError answers with its code, message and data", GUARD, async () => {
+    const { client, server, close } = await twoPeers();
+    server.setRequestHandler("elicitation/create", async () => {
+      throw new RpcError(ErrorCode.InvalidParams, "bad schema", { field: "email" });
+    });
+    await assert.rejects(client.request("elicitation/create"), (error: unknown) => {
+      assert.ok(error instanceof RpcError);
+      assert.equal(error.code, ErrorCode.InvalidParams);
+      assert.equal(error.message, "bad schema");
+      assert.deepEqual(error.data, { field: "email" });
+      return true;
+    });
+    await close();
+  });
+
+  test("a handler that throws anything else answers with -32603 and the error's message", GUARD, async () => {
+    const { client, server, close } = await twoPeers();
+    server.setRequestHandler("sync", () => {
+      throw new TypeError("cannot read x of undefined");
+    });
+    server.setRequestHandler("async", () => Promise.reject(new Error("disk full")));
+    await assert.rejects(
+      client.request("sync"),
+      (error: unknown) => error instanceof RpcError && error.code === ErrorCode.InternalError && /cannot read x/.test(error.message),
+    );
+    await assert.rejects(
+      client.request("async"),
+      (error: unknown) => error instanceof RpcError && error.code === ErrorCode.InternalError && error.message === "disk full",
+    );
+    await close();
+  });
+
+  test("ping is answered with an empty result with no handler installed", GUARD, async () => {
+    const { client, close } = await twoPeers();
+    assert.deepEqual(await client.request("ping"), {});
+    await close();
+  });
+
+  test("an incoming notifications/cancelled aborts the handler's signal and no response is sent", GUARD, async () => {
+    const [ours, theirs] = MemoryTransport.pair();
+    const peer = new Peer({ name: "client", send: (m) => ours.send(m) });
+    ours.onmessage = (m) => peer.receive(m);
+    let signal: AbortSignal | undefined;
+    peer.setRequestHandler("tools/call", async (_params, context) => {
+      signal = context.signal;
+      await aborted(context.signal);
+      return { content: [] }; // finishes after the cancel: must not be sent
+    });
+    const answers: JsonRpcMessage[] = [];
+    theirs.onmessage = (m) => answers.push(m);
+    await ours.start();
+    await theirs.start();
+    await theirs.send({ jsonrpc: "2.0", id: "req-7", method: "tools/call", params: {} });
+    await settle();
+    assert.equal(signal?.aborted, false);
+    await theirs.send({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: "req-7", reason: "user" } });
+    await settle();
+    assert.equal(signal?.aborted, true);
+    assert.match(String((signal?.reason as Error).message), /user/);
+    await settle();
+    assert.deepEqual(answers, []);
+    await ours.close();
+  });
+
+  test("a cancellation for an unknown or finished request is ignored", GUARD, async () => {
+    const { client, server, serverProblems, close } = await twoPeers();
+    server.setRequestHandler("quick", () => ({ ok: true }));
+    assert.deepEqual(await client.request("quick"), { ok: true });
+    await client.notify("notifications/cancelled", { requestId: 1 });
+    await client.notify("notifications/cancelled", { requestId: 12345 });
+    await client.notify("notifications/cancelled", {});
+    assert.deepEqual(await client.request("quick"), { ok: true });
+    assert.deepEqual(serverProblems, []);
+    await close();
+  });
+
+  test("notifications go to their handler; a throwing handler is reported; unknown ones are ignored", GUARD, async () => {
+    const { client, server, serverProblems, close } = await twoPeers();
+    const logged: unknown[] = [];
+    server.setNotificationHandler("notifications/message", (params) => logged.push(params?.data));
+    server.setNotificationHandler("notifications/broken", () => {
+      throw new Error("handler bug");
+    });
+    await client.notify("notifications/message", { level: "info", data: "hello" });
+    await client.notify("notifications/broken");
+    await client.notify("notifications/nobody-listens");
+    await settle();
+    assert.deepEqual(logged, ["hello"]);
+    assert.equal(serverProblems.length, 1);
+    assert.match(serverProblems[0]!, /notifications\/broken.*handler bug/);
+    await close();
+  });
+});
+
+describe("Peer: close", () => {
+  test("close rejects every pending request at once with ConnectionClosedError naming the connection and cause", GUARD, async () => {
+    const { peer, close } = await peerAndResponder();
+    const first = peer.request("tools/list"); // default 60 s timeout: only close can end these quickly
+    const second = peer.request("tools/call", { name: "x" });
+    await settle();
+    assert.equal(peer.pendingCount, 2);
+    const details = { reason: "server process exited with code 1", exitCode: 1, stderrTail: ["starting", "fatal: no API key"] };
+    peer.close(details);
+    assert.equal(peer.pendingCount, 0);
+    for (const [answer, method] of [[first, "tools/list"], [second, "tools/call"]] as const) {
+      await assert.rejects(answer, (error: unknown) => {
+        assert.ok(error instanceof ConnectionClosedError);
+        assert.ok(error.message.startsWith(`server "test": ${method} failed: connection closed`), error.message);
+        assert.match(error.message, /exited with code 1/);
+        assert.match(error.message, /fatal: no API key/);
+        assert.deepEqual(error.details, details);
+        return true;
+      });
+    }
+    await close();
+  });
+
+  test("the exit code and signal appear in the error even when the reason does not mention them", GUARD, async () => {
+    const peer = new Peer({ name: 'server "test"', send: () => new Promise(() => {}) });
+    const answer = peer.request("tools/list");
+    peer.close({ reason: "server process ended", exitCode: 3, signal: null });
+    await assert.rejects(answer, /server process ended.*exit code 3/);
+    const killed = new Peer({ name: 'server "k"', send: () => new Promise(() => {}) });
+    const other = killed.request("tools/list");
+    killed.close({ reason: "server process ended", exitCode: null, signal: "SIGKILL" });
+    await assert.rejects(other, /SIGKILL/);
+  });
+
+  test("requests and notifications after close reject at once with ConnectionClosedError", GUARD, async () => {
+    const { peer, close } = await peerAndResponder();
+    peer.close({ reason: "stream ended" });
+    assert.equal(peer.isClosed, true);
+    await assert.rejects(peer.request("tools/list"), (error: unknown) => {
+      assert.ok(error instanceof ConnectionClosedError);
+      assert.match(error.message, /^server "test": tools\/list failed: connection closed: stream ended/);
+      return true;
+    });
+    await assert.rejects(peer.notify("notifications/initialized"), ConnectionClosedError);
+    await close();
+  });
+
+  test("the other end closing the transport rejects pending requests with its reason", GUARD, async () => {
+    const [ours, theirs] = MemoryTransport.pair();
+    const peer = new Peer({ name: 'server "test"', send: (m) => ours.send(m) });
+    ours.onmessage = (m) => peer.receive(m);
+    ours.onclose = (details) => peer.close(details);
+    await ours.start();
+    await theirs.start();
+    const answer = peer.request("tools/call");
+    await settle();
+    await theirs.close();
+    await assert.rejects(answer, (error: unknown) => error instanceof ConnectionClosedError && /closed by the other end/.test(error.message));
+  });
+
+  test("close aborts the signals of incoming requests still being handled and sends no answer", GUARD, async () => {
+    const { client, server, close } = await twoPeers();
+    let signal: AbortSignal | undefined;
+    server.setRequestHandler("sampling/createMessage", async (_params, context) => {
+      signal = context.signal;
+      await aborted(context.signal);
+      return {};
+    });
+    const answer = client.request("sampling/createMessage");
+    await settle();
+    server.close({ reason: "closed by the client" });
+    assert.equal(signal?.aborted, true);
+    assert.ok(signal?.reason instanceof ConnectionClosedError);
+    client.close({ reason: "test over" });
+    await assert.rejects(answer, ConnectionClosedError);
+    await close();
+  });
+
+  test("messages that arrive after close are ignored: no handler runs and nothing is reported", GUARD, async () => {
+    const problems: string[] = [];
+    const peer = new Peer({ name: 'server "test"', send: () => Promise.resolve(), onProblem: (p) => problems.push(p) });
+    let handled = 0;
+    peer.setRequestHandler("sampling/createMessage", () => {
+      handled++;
+      return {};
+    });
+    const answer = peer.request("tools/list");
+    peer.close({ reason: "closed by the client" });
+    await assert.rejects(answer, ConnectionClosedError);
+    peer.receive({ jsonrpc: "2.0", id: 1, result: {} }); // the answer, arriving while the server shuts down
+    peer.receive({ jsonrpc: "2.0", id: 50, method: "sampling/createMessage", params: {} });
+    await settle();
+    assert.equal(handled, 0);
+    assert.deepEqual(problems, []);
+  });
+
+  test("close is idempotent: the first cause is kept", GUARD, async () => {
+    const peer = new Peer({ name: 'server "test"', send: () => Promise.resolve() });
+    peer.close({ reason: "first" });
+    peer.close({ reason: "second" });
+    await assert.rejects(peer.request("x"), /connection closed: first/);
+  });
+});
