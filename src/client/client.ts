@@ -82,6 +82,18 @@ export interface ClientEvents {
 
 export type ClientEventType = keyof ClientEvents;
 
+/**
+ * The Event a Client dispatches; `detail` is exactly what was emitted. (Not CustomEvent:
+ * Node turns an undefined detail into null, Deno keeps undefined.)
+ */
+export class ClientEvent<K extends ClientEventType = ClientEventType> extends Event {
+  readonly detail: ClientEvents[K];
+  constructor(type: K, detail: ClientEvents[K]) {
+    super(type);
+    this.detail = detail;
+  }
+}
+
 /** Methods allowed while initializing — spec 2025-11-25 basic/lifecycle: only ping before the result. */
 const ALLOWED_BEFORE_READY = new Set(["ping"]);
 
@@ -97,6 +109,7 @@ export class Client extends EventTarget {
   #version: ProtocolVersion | undefined;
   /** The last full tool listing, by name: where outputSchemas are looked up. */
   #tools = new Map<string, Tool>();
+  #closing: Promise<void> | undefined;
   readonly #validators = new OutputValidators((message) => this.#problem(`${this.#name}: ${message}`));
 
   constructor(clientInfo: Implementation, options: ClientOptions = {}) {
@@ -140,13 +153,13 @@ export class Client extends EventTarget {
 
   /** Typed listener; returns a function that removes it. */
   on<K extends ClientEventType>(type: K, listener: (detail: ClientEvents[K]) => void): () => void {
-    const wrapped = (event: Event) => listener((event as CustomEvent<ClientEvents[K]>).detail);
+    const wrapped = (event: Event) => listener((event as ClientEvent<K>).detail);
     this.addEventListener(type, wrapped);
     return () => this.removeEventListener(type, wrapped);
   }
 
   #emit<K extends ClientEventType>(type: K, detail: ClientEvents[K]): void {
-    this.dispatchEvent(new CustomEvent(type, { detail }));
+    this.dispatchEvent(new ClientEvent(type, detail));
   }
 
   #problem(message: string): void {
@@ -192,35 +205,60 @@ export class Client extends EventTarget {
     } catch (error) {
       const cause = error instanceof Error ? error : new Error(String(error));
       peer.close({ reason: `could not start: ${cause.message}` });
+      // A start that failed because close() stopped it ends `closed`, like the handshake below.
+      if (this.#closing !== undefined) {
+        await this.#closing.catch(() => {});
+        throw this.#closedWhileConnecting();
+      }
       this.#move("failed", cause);
       throw cause;
     }
-    // close() may have been called while the transport was starting.
-    if ((this.#state as ClientState) !== "connecting") throw this.#notReady("initialize");
+    // close() may have been called while the transport was starting, or the server died.
+    if ((this.#state as ClientState) !== "connecting") {
+      if (this.#closing !== undefined) {
+        await this.#closing.catch(() => {});
+        throw this.#closedWhileConnecting();
+      }
+      throw this.#notReady("initialize");
+    }
 
+    // spec 2025-11-25 basic/lifecycle: initialization MUST be the first interaction. The
+    // request is on its way before `initializing` is announced, so a ping sent from a
+    // statechange listener cannot overtake it.
+    const initialize = peer.request(
+      "initialize",
+      {
+        protocolVersion: LATEST_PROTOCOL_VERSION,
+        capabilities: this.#options.capabilities ?? {},
+        clientInfo: this.clientInfo,
+      },
+      { timeoutMs: this.#options.initializeTimeoutMs, signal: options.signal },
+    );
     this.#move("initializing");
     try {
-      const result = await peer.request(
-        "initialize",
-        {
-          protocolVersion: LATEST_PROTOCOL_VERSION,
-          capabilities: this.#options.capabilities ?? {},
-          clientInfo: this.clientInfo,
-        },
-        { timeoutMs: this.#options.initializeTimeoutMs, signal: options.signal },
-      );
+      const result = await initialize;
       this.#init = this.#checkInitializeResult(result);
       this.#version = this.#init.protocolVersion as ProtocolVersion;
       // spec 2025-11-25 basic/lifecycle: after a successful initialize the client MUST send initialized.
       await peer.notify("notifications/initialized");
     } catch (error) {
+      // close() during the handshake is the caller's choice, not a failure: it ends `closed`.
+      if (this.#closing !== undefined) {
+        await this.#closing.catch(() => {});
+        throw this.#closedWhileConnecting();
+      }
       const cause = error instanceof Error ? error : new Error(String(error));
       this.#move("failed", cause);
       peer.close({ reason: `initialize failed: ${cause.message}` });
       await transport.close().catch(() => {});
       throw cause;
     }
+    if (this.#closing !== undefined) throw this.#closedWhileConnecting();
     this.#move("ready");
+  }
+
+  #closedWhileConnecting(): ClientStateError {
+    return new ClientStateError(`connect() to ${this.#name} did not finish: close() was called while it was connecting`, this.#state);
   }
 
   #checkInitializeResult(result: Params): InitializeResult {
@@ -251,18 +289,30 @@ export class Client extends EventTarget {
     };
   }
 
-  /** Ends the connection (stdio: close stdin, SIGTERM, SIGKILL). Bounded; safe to call twice. */
-  async close(): Promise<void> {
+  /**
+   * Ends the connection (stdio: close stdin, SIGTERM, SIGKILL). Bounded; safe to call twice:
+   * a second call resolves when the first one has finished.
+   */
+  close(): Promise<void> {
+    if (this.#closing !== undefined) return this.#closing;
+    if (this.#state === "closed" || this.#state === "failed") return Promise.resolve();
+    this.#closing = this.#shutdown();
+    return this.#closing;
+  }
+
+  async #shutdown(): Promise<void> {
     const transport = this.#transport;
-    if (this.#state === "closed" || this.#state === "failed" || this.#state === "closing") return;
     if (transport === undefined) {
       this.#move("closed");
       return;
     }
     this.#move("closing");
     this.#peer?.close({ reason: "closed by the client" });
-    await transport.close();
-    this.#move("closed");
+    try {
+      await transport.close();
+    } finally {
+      this.#move("closed");
+    }
   }
 
   #onTransportClose(details: CloseDetails): void {
@@ -338,6 +388,7 @@ export class Client extends EventTarget {
       byName.set(tool.name, tool);
     }
     this.#tools = byName;
+    this.#validators.retain(new Set(byName.keys()));
     return tools;
   }
 

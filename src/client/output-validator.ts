@@ -30,7 +30,10 @@ interface AjvLike {
 
 // Formats are annotations by default in 2020-12; we ship no format table, so we do not
 // assert them. strict: false because servers' schemas legitimately carry extra keywords.
-const AJV_OPTIONS = { strict: false, validateFormats: false, allErrors: true, logger: false } as const;
+// addUsedSchema: false keeps a schema's `$id` out of ajv's registry: each outputSchema stands
+// alone, and a tool listed again with a changed schema under the same `$id` must compile
+// instead of failing "schema with key or id … already exists".
+const AJV_OPTIONS = { strict: false, validateFormats: false, allErrors: true, logger: false, addUsedSchema: false } as const;
 
 function createAjv(dialect: Dialect): AjvLike {
   switch (dialect) {
@@ -55,13 +58,22 @@ export interface ValidationFailure {
 
 type Compiled = { ok: true; validate: Validator } | { ok: false };
 
+interface CacheEntry {
+  /** The schema object last checked for this tool (identity: the fast path). */
+  schema: JsonObject;
+  /** Its JSON text: an identical schema from a new listing reuses the validator. */
+  text: string;
+  compiled: Compiled;
+}
+
 /**
- * Compiles each schema once, on first use, and keeps the validator for as long as the
- * schema object lives (one tool listing, across all its pages).
+ * Compiles each tool's schema once, on first use, and keeps the validator by tool name.
+ * Listing the tools again with the same schema (a new object, the same JSON) reuses it;
+ * a changed schema is compiled afresh. ajv keeps nothing of a schema once compiled.
  */
 export class OutputValidators {
   readonly #ajv = new Map<Dialect, AjvLike>();
-  readonly #compiled = new WeakMap<JsonObject, Compiled>();
+  readonly #byTool = new Map<string, CacheEntry>();
   readonly #report: (message: string) => void;
 
   /** report: told once per schema that does not compile. */
@@ -74,17 +86,28 @@ export class OutputValidators {
    * does not compile is reported once and the value passes: we cannot judge it.
    */
   check(toolName: string, schema: JsonObject, value: unknown): ValidationFailure[] | undefined {
-    let compiled = this.#compiled.get(schema);
-    if (compiled === undefined) {
-      compiled = this.#compile(toolName, schema);
-      this.#compiled.set(schema, compiled);
+    let entry = this.#byTool.get(toolName);
+    if (entry?.schema !== schema) {
+      const text = JSON.stringify(schema);
+      if (entry?.text === text) {
+        entry.schema = schema;
+      } else {
+        entry = { schema, text, compiled: this.#compile(toolName, schema) };
+        this.#byTool.set(toolName, entry);
+      }
     }
+    const compiled = entry.compiled;
     if (!compiled.ok || compiled.validate(value)) return undefined;
     return (compiled.validate.errors ?? []).map((error) => ({
       path: error.instancePath,
       message: `${error.instancePath || "(root)"} ${error.message ?? "is invalid"}` +
         (error.params && "additionalProperty" in error.params ? ` (${String(error.params.additionalProperty)})` : ""),
     }));
+  }
+
+  /** Forgets the validators of tools no longer listed. */
+  retain(toolNames: ReadonlySet<string>): void {
+    for (const name of this.#byTool.keys()) if (!toolNames.has(name)) this.#byTool.delete(name);
   }
 
   #compile(toolName: string, schema: JsonObject): Compiled {
@@ -98,17 +121,22 @@ export class OutputValidators {
       ajv = createAjv(dialect);
       this.#ajv.set(dialect, ajv);
     }
+    // The dialect is chosen; compile without `$schema`, so that spellings ajv does not
+    // register ("https://json-schema.org/draft-07/schema", no trailing "#", …) still work.
+    // A shallow copy: the server's schema object is never changed.
+    const { $schema: _dialect, ...body } = schema;
     try {
-      return { ok: true, validate: ajv.compile(schema) };
+      return { ok: true, validate: ajv.compile(body) };
     } catch (error) {
-      // Leave nothing of the broken schema in ajv's registry (an $id would block a fixed one).
+      this.#report(`tool "${toolName}": outputSchema does not compile (${(error as Error).message}); its results are not validated`);
+      return { ok: false };
+    } finally {
+      // Drop ajv's cache entry for it (keyed by the object: it would grow with every listing).
       try {
-        ajv.removeSchema(schema);
+        ajv.removeSchema(body);
       } catch {
         // it never got in
       }
-      this.#report(`tool "${toolName}": outputSchema does not compile (${(error as Error).message}); its results are not validated`);
-      return { ok: false };
     }
   }
 }
