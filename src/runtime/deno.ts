@@ -1,15 +1,19 @@
 // The Deno side of the runtime interface (see types.ts). The few Deno APIs used are typed
 // here by hand so that `tsc` (which knows no Deno) and `deno check` both accept the file.
 
+import process from "node:process";
+
 import {
   type ChildProcess,
   ChildGroups,
   type ExitStatus,
+  groupHasLiveMember,
   OUTPUT_GRACE_MS,
   type Runtime,
   SpawnError,
   type SpawnRequest,
   type StreamName,
+  type SyncFs,
 } from "./types.ts";
 
 interface DenoChild {
@@ -38,6 +42,8 @@ interface DenoApi {
   stdout: { write(bytes: Uint8Array): Promise<number>; isTerminal(): boolean };
   stderr: { write(bytes: Uint8Array): Promise<number>; isTerminal(): boolean };
   statSync(path: string): { isDirectory: boolean };
+  readDirSync(path: string): Iterable<{ name: string }>;
+  readTextFileSync(path: string): string;
   exit(code: number): never;
   addSignalListener(signal: string, fn: () => void): void;
   errors: { NotFound: new () => Error; PermissionDenied: new () => Error };
@@ -56,12 +62,38 @@ function isDirectory(path: string): boolean {
   }
 }
 
-async function pump(stream: ReadableStream<Uint8Array>, onChunk: (chunk: Uint8Array) => void): Promise<void> {
-  try {
-    for await (const chunk of stream) onChunk(chunk);
-  } catch {
-    // the pipe broke; the exit status tells the rest
-  }
+const procFs: SyncFs = {
+  readDir: (path) => Array.from(Deno.readDirSync(path), (entry) => entry.name),
+  readText: (path) => Deno.readTextFileSync(path),
+};
+
+/**
+ * Reads a stream to its end, handing each chunk on. `stop()` cancels the read (releasing
+ * the pipe even while a grandchild holds its other end); `done` settles once it is released.
+ * A throwing callback is not a broken pipe: reading goes on.
+ */
+function pump(stream: ReadableStream<Uint8Array>, onChunk: (chunk: Uint8Array) => void) {
+  const reader = stream.getReader();
+  const done = (async () => {
+    try {
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) return;
+        try {
+          onChunk(value);
+        } catch (error) {
+          queueMicrotask(() => {
+            throw error; // report it as uncaught, as Node does for a throwing 'data' listener
+          });
+        }
+      }
+    } catch {
+      // the pipe broke or we cancelled; the exit status tells the rest
+    } finally {
+      reader.releaseLock();
+    }
+  })();
+  return { done, stop: () => reader.cancel().catch(() => {}) };
 }
 
 function spawn(request: SpawnRequest): Promise<ChildProcess> {
@@ -92,17 +124,29 @@ function spawn(request: SpawnRequest): Promise<ChildProcess> {
       : "EUNKNOWN";
     return Promise.reject(new SpawnError(`spawn ${request.command}: ${(error as Error).message}`, code));
   }
-  // A detached child is unref'd by Deno; our pumps and status keep the event loop honest.
-  const outputDone = Promise.all([pump(child.stdout, request.onStdout), pump(child.stderr, request.onStderr)]);
+  const stdout = pump(child.stdout, request.onStdout);
+  const stderr = pump(child.stderr, request.onStderr);
+  const outputDone = Promise.all([stdout.done, stderr.done]);
+
+  const writer = child.stdin.getWriter();
+  writer.closed.catch(() => {}); // a broken pipe is reported by write()
+  let stdinOpen = true;
+  let stdinReleased: Promise<void> | undefined;
+  /** Closes our end of stdin for good: pending and later writes reject, the resource is freed. */
+  const releaseStdin = () => {
+    stdinOpen = false;
+    stdinReleased ??= writer.abort(new Error("the server process exited")).catch(() => {});
+    return stdinReleased;
+  };
+
   const exited: Promise<ExitStatus> = child.status.then(async (status) => {
+    // The pipe's reader is gone: a write still waiting on a full pipe must not wait forever.
+    void releaseStdin();
     let grace: ReturnType<typeof setTimeout> | undefined;
     await Promise.race([outputDone, new Promise((resolve) => (grace = setTimeout(resolve, OUTPUT_GRACE_MS)))]);
     clearTimeout(grace);
     return { code: status.signal === null ? status.code : null, signal: status.signal };
   });
-  const writer = child.stdin.getWriter();
-  writer.closed.catch(() => {}); // a broken pipe is reported by write()
-  let stdinOpen = true;
   const pid = child.pid;
   const handle: ChildProcess = {
     pid,
@@ -113,7 +157,8 @@ function spawn(request: SpawnRequest): Promise<ChildProcess> {
     closeStdin() {
       if (!stdinOpen) return;
       stdinOpen = false;
-      writer.close().catch(() => {});
+      // close() waits for queued writes to flush; if it fails, abort frees the resource.
+      stdinReleased = writer.close().catch(() => writer.abort().catch(() => {}));
     },
     exited,
     signalGroup(signal) {
@@ -125,11 +170,20 @@ function spawn(request: SpawnRequest): Promise<ChildProcess> {
     },
     groupAlive() {
       try {
-        Deno.kill(-pid, "SIGCONT"); // harmless probe: Deno has no signal 0
-        return true;
-      } catch {
-        return false;
+        process.kill(-pid, 0); // Deno.kill knows no signal 0; node:process does, in Deno too
+      } catch (error) {
+        if ((error as { code?: string }).code !== "EPERM") return false;
       }
+      return groupHasLiveMember(pid, procFs);
+    },
+    async dispose() {
+      await Promise.all([stdout.stop(), stderr.stop()]);
+      await outputDone;
+      // A write stuck on a pipe that a process outside the group holds and never reads
+      // cannot be cancelled; do not let it hold up close() for longer than the grace.
+      let grace: ReturnType<typeof setTimeout> | undefined;
+      await Promise.race([releaseStdin(), new Promise((resolve) => (grace = setTimeout(resolve, OUTPUT_GRACE_MS)))]);
+      clearTimeout(grace);
     },
   };
   groups.add(handle);

@@ -1,17 +1,19 @@
 // The Node.js side of the runtime interface (see types.ts).
 
 import { spawn as spawnChild } from "node:child_process";
-import { statSync } from "node:fs";
+import { readdirSync, readFileSync, statSync } from "node:fs";
 import process from "node:process";
 import {
   type ChildProcess,
   ChildGroups,
   type ExitStatus,
+  groupHasLiveMember,
   OUTPUT_GRACE_MS,
   type Runtime,
   SpawnError,
   type SpawnRequest,
   type StreamName,
+  type SyncFs,
 } from "./types.ts";
 
 const groups = new ChildGroups();
@@ -23,6 +25,16 @@ function isDirectory(path: string): boolean {
   } catch {
     return false;
   }
+}
+
+const procFs: SyncFs = {
+  readDir: (path) => readdirSync(path),
+  readText: (path) => readFileSync(path, "utf8"),
+};
+
+/** Node hands out Buffers, whose slice() is a view; give the caller plain Uint8Arrays. */
+function bytes(chunk: Buffer): Uint8Array {
+  return new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength);
 }
 
 function spawn(request: SpawnRequest): Promise<ChildProcess> {
@@ -43,8 +55,10 @@ function spawn(request: SpawnRequest): Promise<ChildProcess> {
     });
     // An EPIPE on a dead child's stdin must never become an uncaught exception.
     child.stdin.on("error", () => {});
-    child.stdout.on("data", request.onStdout);
-    child.stderr.on("data", request.onStderr);
+    child.stdout.on("error", () => {});
+    child.stderr.on("error", () => {});
+    child.stdout.on("data", (chunk: Buffer) => request.onStdout(bytes(chunk)));
+    child.stderr.on("data", (chunk: Buffer) => request.onStderr(bytes(chunk)));
 
     const exited = new Promise<ExitStatus>((resolveExit) => {
       let status: ExitStatus | undefined;
@@ -74,7 +88,9 @@ function spawn(request: SpawnRequest): Promise<ChildProcess> {
               rejectWrite(new Error("stdin is closed"));
               return;
             }
-            // The callback fires once the data is flushed (after 'drain' if the pipe was full).
+            // The callback fires once the data is flushed (after 'drain' if the pipe was full),
+            // or with an error when the pipe breaks or stdin is destroyed (Node destroys it
+            // when the child exits), so it never stays pending.
             child.stdin.write(data, (error) => (error ? rejectWrite(error) : resolveWrite()));
           });
         },
@@ -92,10 +108,18 @@ function spawn(request: SpawnRequest): Promise<ChildProcess> {
         groupAlive() {
           try {
             process.kill(-pid, 0);
-            return true;
-          } catch {
-            return false;
+          } catch (error) {
+            if ((error as NodeJS.ErrnoException).code !== "EPERM") return false;
           }
+          return groupHasLiveMember(pid, procFs);
+        },
+        dispose() {
+          const pipes = [child.stdin, child.stdout, child.stderr];
+          const closed = pipes.map((pipe) =>
+            pipe.closed ? undefined : new Promise<void>((resolveClose) => pipe.once("close", () => resolveClose()))
+          );
+          for (const pipe of pipes) pipe.destroy();
+          return Promise.all(closed).then(() => {});
         },
       };
       groups.add(handle);

@@ -31,16 +31,27 @@ export class SpawnError extends Error {
 
 export interface ChildProcess {
   readonly pid: number;
-  /** Writes to stdin; resolves once the bytes are handed to the OS, rejects on a dead pipe. */
+  /**
+   * Writes to stdin; resolves once the bytes are handed to the OS (waiting while the pipe is
+   * full), rejects on a dead or closed pipe. Never stays pending after the child exited.
+   */
   write(data: string): Promise<void>;
   /** Closes stdin (end of input for the child). */
   closeStdin(): void;
-  /** Resolves once the process exited and its output has ended (or shortly after exit). */
+  /**
+   * Resolves once the process exited and its output has ended (or OUTPUT_GRACE_MS after
+   * exit, when a grandchild still holds the pipes). Never rejects.
+   */
   readonly exited: Promise<ExitStatus>;
   /** Sends a signal to the child's whole process group (it was started as a group leader). */
   signalGroup(signal: "SIGTERM" | "SIGKILL"): void;
-  /** True while any process of the child's group is alive. */
+  /** True while any process of the child's group is alive (zombies do not count). */
   groupAlive(): boolean;
+  /**
+   * Stops reading the child's output and releases its pipes, even if a process outside the
+   * group still holds them. Call after the group is gone; resolves once all is released.
+   */
+  dispose(): Promise<void>;
 }
 
 export type StreamName = "stdout" | "stderr";
@@ -65,6 +76,40 @@ export interface Runtime {
 
 /** How long `exited` waits for the output to end after the process itself exited. */
 export const OUTPUT_GRACE_MS = 200;
+
+/** Reads a directory's entry names and a file's text, synchronously; throw when they cannot. */
+export interface SyncFs {
+  readDir(path: string): string[];
+  readText(path: string): string;
+}
+
+/**
+ * Whether process group `pgid` has a live member, for a caller to whom `kill(-pgid, 0)` said
+ * yes. That probe also counts zombies, and a zombie whose parent died is never reaped where
+ * PID 1 does not reap (many containers): so on Linux we look in /proc for a member that is
+ * not a zombie. Where /proc cannot be read (macOS, no permission) the probe's yes stands.
+ */
+export function groupHasLiveMember(pgid: number, fs: SyncFs): boolean {
+  let pids: string[];
+  try {
+    pids = fs.readDir("/proc");
+  } catch {
+    return true;
+  }
+  for (const pid of pids) {
+    if (!/^\d+$/.test(pid)) continue;
+    let stat: string;
+    try {
+      stat = fs.readText(`/proc/${pid}/stat`);
+    } catch {
+      continue; // exited while we looked
+    }
+    // "pid (comm) state ppid pgrp …"; comm may hold spaces and parentheses.
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    if (Number(fields[2]) === pgid && fields[0] !== "Z" && fields[0] !== "X") return true;
+  }
+  return false;
+}
 
 /** Kill every live child group when the host exits, so no server outlives us. */
 export class ChildGroups {

@@ -36,6 +36,8 @@ export const DEFAULT_INHERITED_ENV_VARS = [
 export const DEFAULT_SHUTDOWN_TIMEOUT_MS = 2000;
 /** Time allowed after SIGKILL for the kernel to reap the group. */
 const KILL_MARGIN_MS = 2000;
+/** How long grandchildren left in the group get between SIGTERM and SIGKILL. */
+const REAP_GRACE_MS = 500;
 const STDERR_TAIL_LINES = 20;
 const STDERR_LINE_CHARS = 500;
 
@@ -75,11 +77,16 @@ export class StdioTransport implements Transport {
   readonly #options: StdioTransportOptions;
   readonly #shutdownTimeoutMs: number;
   #child: ChildProcess | undefined;
+  /** Set while runtime.spawn is in flight, so a close() meanwhile can wait for the child. */
+  #spawning: Promise<unknown> | undefined;
+  #started = false;
   #decoder: LineDecoder;
   readonly #stderrText = new TextDecoder();
   #stderrPartial = "";
   readonly #stderrTail: string[] = [];
   #closing: Promise<void> | undefined;
+  /** Reaping the group and releasing the pipes after the server exited on its own. */
+  #cleanup: Promise<void> | undefined;
   #closedByUs = false;
   #ended = false;
 
@@ -90,9 +97,15 @@ export class StdioTransport implements Transport {
     this.description = `stdio "${shown.length > 80 ? shown.slice(0, 79) + "…" : shown}"`;
     this.#decoder = new LineDecoder({
       maxMessageBytes: options.maxMessageBytes,
-      onMessage: (message) => this.onmessage?.(message),
-      onProblem: (problem) =>
-        this.onerror?.(new TransportError(`${this.description}: stdout ${problem.message}`, "bad-line")),
+      onMessage: (message) => {
+        // A throwing handler must not stop the reading of stdout (and with it every later answer).
+        try {
+          this.onmessage?.(message);
+        } catch (error) {
+          this.#report(`onmessage handler threw: ${error instanceof Error ? error.message : String(error)}`, "handler-threw", error);
+        }
+      },
+      onProblem: (problem) => this.#report(`stdout ${problem.message}`, "bad-line"),
     });
   }
 
@@ -106,23 +119,39 @@ export class StdioTransport implements Transport {
     return [...this.#stderrTail];
   }
 
+  #report(what: string, code: string, cause?: unknown): void {
+    try {
+      this.onerror?.(new TransportError(`${this.description}: ${what}`, code, { cause }));
+    } catch {
+      // a throwing error handler has nowhere left to report to
+    }
+  }
+
   async start(): Promise<void> {
-    if (this.#child) throw new TransportError(`${this.description}: already started`, "started");
+    if (this.#started) throw new TransportError(`${this.description}: already started`, "started");
+    this.#started = true;
+    if (this.#closing) throw new TransportError(`${this.description}: close() was called before start()`, "closed");
     const { command, args = [], cwd } = this.#options;
     const env = this.#options.env ?? defaultChildEnv();
+    const spawning = runtime.spawn({
+      command,
+      args,
+      env,
+      cwd,
+      onStdout: (chunk) => this.#decoder.push(chunk),
+      onStderr: (chunk) => this.#onStderr(chunk),
+    });
+    this.#spawning = spawning.catch(() => {});
     try {
-      this.#child = await runtime.spawn({
-        command,
-        args,
-        env,
-        cwd,
-        onStdout: (chunk) => this.#decoder.push(chunk),
-        onStderr: (chunk) => this.#onStderr(chunk),
-      });
+      this.#child = await spawning;
     } catch (error) {
       throw this.#spawnFailure(error, env);
+    } finally {
+      this.#spawning = undefined;
     }
     this.#child.exited.then((status) => this.#onExit(status));
+    // close() was called while we were spawning: it is now ending the child.
+    if (this.#closing) throw new TransportError(`${this.description}: closed while starting`, "closed");
   }
 
   #spawnFailure(error: unknown, env: Record<string, string>): TransportError {
@@ -146,9 +175,9 @@ export class StdioTransport implements Transport {
   send(message: JsonRpcMessage): Promise<void> {
     const child = this.#child;
     if (child === undefined || this.#ended || this.#closing) {
-      return Promise.reject(
-        new TransportError(`${this.description}: cannot send ${"method" in message ? message.method : "a response"}, the connection is ${child ? "closed" : "not started"}`, "closed"),
-      );
+      const what = "method" in message ? message.method : "a response";
+      const state = child === undefined ? "not started" : this.#ended ? "closed (the server process has ended)" : "closing";
+      return Promise.reject(new TransportError(`${this.description}: cannot send ${what}, the connection is ${state}`, "closed"));
     }
     return child.write(encodeLine(message)).catch((error: unknown) => {
       throw new TransportError(
@@ -170,22 +199,32 @@ export class StdioTransport implements Transport {
   }
 
   async #shutdown(): Promise<void> {
+    if (this.#spawning) await this.#spawning; // a child that is being born must not escape
     const child = this.#child;
     if (child === undefined) {
       this.#end({ reason: "closed before it started" });
       return;
     }
+    if (this.#cleanup) {
+      // The server already exited on its own; finish reaping what it left.
+      await this.#cleanup;
+      return;
+    }
     this.#closedByUs = true;
     const step = this.#shutdownTimeoutMs / 2;
+    // 2025-11-25 lifecycle (stdio shutdown) 1: close the input stream to the server.
     child.closeStdin();
     if (!(await within(child.exited, step))) {
+      // 2: it did not exit within a reasonable time: SIGTERM.
       child.signalGroup("SIGTERM");
       if (!(await within(child.exited, step))) {
+        // 3: still there after SIGTERM: SIGKILL.
         child.signalGroup("SIGKILL");
         await within(child.exited, KILL_MARGIN_MS);
       }
     }
     await this.#reapGroup(child);
+    await child.dispose();
     // Deliver onclose even if the exit status never arrived.
     this.#end({ reason: "closed by the client", stderrTail: this.stderrTail });
   }
@@ -194,7 +233,7 @@ export class StdioTransport implements Transport {
   async #reapGroup(child: ChildProcess): Promise<void> {
     if (!child.groupAlive()) return;
     child.signalGroup("SIGTERM");
-    for (let waited = 0; waited < 500 && child.groupAlive(); waited += 25) await delay(25);
+    for (let waited = 0; waited < REAP_GRACE_MS && child.groupAlive(); waited += 25) await delay(25);
     if (child.groupAlive()) child.signalGroup("SIGKILL");
   }
 
@@ -202,7 +241,12 @@ export class StdioTransport implements Transport {
     this.#decoder.end();
     if (this.#stderrPartial !== "") this.#stderrLine(this.#stderrPartial);
     this.#stderrPartial = "";
-    if (!this.#closedByUs && this.#child) void this.#reapGroup(this.#child);
+    const child = this.#child!;
+    if (!this.#closedByUs) {
+      // Nobody will call close() on a server that died by itself: leave nothing behind.
+      this.#cleanup = this.#reapGroup(child).then(() => child.dispose());
+    }
+    // Fail the pending calls at once; cleanup goes on in the background.
     this.#end({
       reason: this.#closedByUs ? "closed by the client" : describeExit(status),
       exitCode: status.code,
@@ -214,7 +258,11 @@ export class StdioTransport implements Transport {
   #end(details: CloseDetails): void {
     if (this.#ended) return;
     this.#ended = true;
-    this.onclose?.(details);
+    try {
+      this.onclose?.(details);
+    } catch (error) {
+      this.#report(`onclose handler threw: ${error instanceof Error ? error.message : String(error)}`, "handler-threw", error);
+    }
   }
 
   #onStderr(chunk: Uint8Array): void {
@@ -231,7 +279,13 @@ export class StdioTransport implements Transport {
 
   #stderrLine(raw: string): void {
     const line = raw.endsWith("\r") ? raw.slice(0, -1) : raw;
-    this.#options.onStderr?.(line);
+    if (this.#options.onStderr) {
+      try {
+        this.#options.onStderr(line);
+      } catch (error) {
+        this.#report(`onStderr handler threw: ${error instanceof Error ? error.message : String(error)}`, "handler-threw", error);
+      }
+    }
     if (line.trim() === "") return;
     this.#stderrTail.push(line.length > STDERR_LINE_CHARS ? line.slice(0, STDERR_LINE_CHARS) + "…" : line);
     if (this.#stderrTail.length > STDERR_TAIL_LINES) this.#stderrTail.shift();
