@@ -42,7 +42,7 @@ export { MemoryTransport } from "./transport/memory.ts";
 export { TracingTransport } from "./transport/tracing.ts";
 export type { TraceDirection } from "./transport/tracing.ts";
 
-export { Client } from "./client/client.ts";
+export { Client, ClientEvent } from "./client/client.ts";
 export type { CallOptions, ClientEvents, ClientEventType, ClientOptions } from "./client/client.ts";
 export type { ClientState, StateChange } from "./client/client-state.ts";
 export {
