@@ -1,0 +1,65 @@
+// The configuration of a host, as loaded from YAML (`mcp_servers:`) or JSON (`mcpServers`),
+// after interpolation and defaults. Loading and validation live in config.ts.
+
+export type TransportKind = "stdio" | "http" | "sse";
+
+/** A configuration problem, positioned in its file where we know the place. */
+export class ConfigError extends Error {
+  override readonly name = "ConfigError";
+  readonly file?: string;
+  readonly line?: number;
+  readonly column?: number;
+  /** The server the problem belongs to, when it belongs to one. */
+  readonly server?: string;
+  /** The key path within the server, e.g. "env.API_KEY". */
+  readonly key?: string;
+
+  constructor(
+    message: string,
+    where: { file?: string; line?: number; column?: number; server?: string; key?: string } = {},
+  ) {
+    super(message);
+    this.file = where.file;
+    this.line = where.line;
+    this.column = where.column;
+    this.server = where.server;
+    this.key = where.key;
+  }
+}
+
+export interface ServerConfig {
+  /** The key under mcp_servers / mcpServers. */
+  name: string;
+  transport: TransportKind;
+  // stdio
+  command?: string;
+  args: string[];
+  /** The server's own variables (interpolated); the safe baseline is added by host/env.ts. */
+  env: Record<string, string>;
+  cwd?: string;
+  // http / sse
+  url?: string;
+  headers: Record<string, string>;
+  tools: { include?: string[]; exclude?: string[] };
+  /** False when the config says so, or when a ConfigError disabled the server (see `error`). */
+  enabled: boolean;
+  /** Tool-call timeout, ms. Config key `timeout` in seconds; default 300 s. */
+  timeoutMs: number;
+  /** Connect (spawn + initialize) timeout, ms. Config key `connect_timeout` in seconds; default 60 s. */
+  connectTimeoutMs: number;
+  /** Registered-name format, e.g. `{server}__{tool}`; default `mcp_{server}_{tool}`. */
+  naming?: string;
+  /** Why this server is disabled, when a config problem disabled it. */
+  error?: ConfigError;
+}
+
+export interface McpwireConfig {
+  servers: ServerConfig[];
+  /** The file it came from, when it came from one. */
+  file?: string;
+  /** Unknown keys and other non-fatal problems, positioned. */
+  warnings: ConfigError[];
+}
+
+export const DEFAULT_TOOL_TIMEOUT_MS = 300_000;
+export const DEFAULT_CONNECT_TIMEOUT_MS = 60_000;

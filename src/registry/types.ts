@@ -1,0 +1,77 @@
+// The shapes of the tool registry: one table for built-in and MCP tools, called the same way.
+
+import type { CallToolResult, JsonObject } from "../client/types.ts";
+import type { Progress } from "../jsonrpc/peer.ts";
+
+/** Where a registered tool comes from. The registry never parses a name back into these. */
+export type ToolOrigin =
+  | { kind: "builtin" }
+  | { kind: "mcp"; server: string; tool: string };
+
+/** Passed to every handler: cancellation, a time limit and a progress sink. */
+export interface ToolCallContext {
+  signal?: AbortSignal;
+  /** Idle timeout for this call (MCP tools: progress restarts it). */
+  timeoutMs?: number;
+  onProgress?: (progress: Progress) => void;
+}
+
+/** What a handler may return: an MCP CallToolResult, or any JSON value from a built-in. */
+export type ToolOutput = CallToolResult | unknown;
+
+export interface ToolDefinition {
+  /** Registered name, valid as an LLM function name ([A-Za-z0-9_-], at most 64 characters). */
+  name: string;
+  /** Group the tool belongs to; toolsets are enabled and disabled as a whole. Default "builtin". */
+  toolset?: string;
+  description?: string;
+  /** JSON Schema of the arguments object. Default `{ type: "object" }`. */
+  inputSchema?: JsonObject;
+  handler: (args: JsonObject, context: ToolCallContext) => ToolOutput | Promise<ToolOutput>;
+}
+
+/** A registered tool as the registry reports it. */
+export interface RegisteredTool {
+  name: string;
+  toolset: string;
+  description: string;
+  inputSchema: JsonObject;
+  origin: ToolOrigin;
+}
+
+/** The schema an LLM function-calling API takes. */
+export interface LlmToolSchema {
+  name: string;
+  description: string;
+  parameters: JsonObject;
+}
+
+export interface ToolsetInfo {
+  name: string;
+  enabled: boolean;
+  tools: number;
+}
+
+/** Names added and removed by one re-registration (a list_changed, a reconnect, a park). */
+export interface ToolsChange {
+  server: string;
+  added: string[];
+  removed: string[];
+}
+
+/** Events of a ToolRegistry; listen with `registry.on(type, listener)`. */
+export interface RegistryEvents {
+  toolschange: ToolsChange;
+  /** A tool was skipped (collision), a filter matched nothing, a re-list failed, … */
+  warning: { message: string };
+}
+
+export interface McpServerOptions {
+  /** Exact names or `*` globs on the server's original tool names; wins over exclude. `[]` registers nothing. */
+  include?: string[];
+  exclude?: string[];
+  /** Name format with `{server}` and `{tool}`; default `mcp_{server}_{tool}`. */
+  naming?: string;
+  /** Default idle timeout of this server's tool calls (ms). */
+  timeoutMs?: number;
+}
