@@ -7,6 +7,7 @@ import {
   type ChildProcess,
   ChildGroups,
   type ExitStatus,
+  FileError,
   groupHasLiveMember,
   OUTPUT_GRACE_MS,
   type Runtime,
@@ -44,9 +45,12 @@ interface DenoApi {
   statSync(path: string): { isDirectory: boolean };
   readDirSync(path: string): Iterable<{ name: string }>;
   readTextFileSync(path: string): string;
+  readTextFile(path: string): Promise<string>;
+  cwd(): string;
+  build: { os: string };
   exit(code: number): never;
   addSignalListener(signal: string, fn: () => void): void;
-  errors: { NotFound: new () => Error; PermissionDenied: new () => Error };
+  errors: { NotFound: new () => Error; PermissionDenied: new () => Error; IsADirectory: new () => Error };
 }
 
 const Deno = (globalThis as unknown as { Deno: DenoApi }).Deno;
@@ -196,6 +200,25 @@ export const denoRuntime: Runtime = {
   spawn,
   env() {
     return Deno.env.toObject();
+  },
+  os: Deno.build.os,
+  cwd() {
+    return Deno.cwd();
+  },
+  async readTextFile(path: string) {
+    try {
+      return await Deno.readTextFile(path);
+    } catch (error) {
+      const code = (error as { code?: string }).code ??
+        (error instanceof Deno.errors.NotFound
+          ? "ENOENT"
+          : error instanceof Deno.errors.PermissionDenied
+          ? "EACCES"
+          : error instanceof Deno.errors.IsADirectory
+          ? "EISDIR"
+          : "EUNKNOWN");
+      throw new FileError((error as Error).message, code, path);
+    }
   },
   args() {
     return [...Deno.args];

@@ -2,11 +2,13 @@
 
 import { spawn as spawnChild } from "node:child_process";
 import { readdirSync, readFileSync, statSync } from "node:fs";
+import { readFile } from "node:fs/promises";
 import process from "node:process";
 import {
   type ChildProcess,
   ChildGroups,
   type ExitStatus,
+  FileError,
   groupHasLiveMember,
   OUTPUT_GRACE_MS,
   type Runtime,
@@ -136,6 +138,18 @@ export const nodeRuntime: Runtime = {
     const copy: Record<string, string> = {};
     for (const [key, value] of Object.entries(process.env)) if (value !== undefined) copy[key] = value;
     return copy;
+  },
+  os: process.platform === "win32" ? "windows" : process.platform,
+  cwd() {
+    return process.cwd();
+  },
+  async readTextFile(path: string) {
+    try {
+      return await readFile(path, "utf8");
+    } catch (error) {
+      const { code, message } = error as NodeJS.ErrnoException;
+      throw new FileError(message, code ?? "EUNKNOWN", path);
+    }
   },
   args() {
     return process.argv.slice(2);

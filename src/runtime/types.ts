@@ -29,6 +29,20 @@ export class SpawnError extends Error {
   }
 }
 
+/** Why a file could not be read, with a code a caller can branch on. */
+export class FileError extends Error {
+  override readonly name = "FileError";
+  /** "ENOENT" (no such file), "EACCES" (permission denied), "EISDIR" (a directory), or another. */
+  readonly code: string;
+  readonly path: string;
+
+  constructor(message: string, code: string, path: string) {
+    super(message);
+    this.code = code;
+    this.path = path;
+  }
+}
+
 export interface ChildProcess {
   readonly pid: number;
   /**
@@ -62,6 +76,12 @@ export interface Runtime {
   spawn(request: SpawnRequest): Promise<ChildProcess>;
   /** A copy of this process's environment. */
   env(): Record<string, string>;
+  /** The operating system, in Deno's spelling: "linux", "darwin", "windows", … */
+  readonly os: string;
+  /** This process's working directory (absolute). */
+  cwd(): string;
+  /** Reads a whole file as UTF-8; rejects with a FileError carrying the OS reason. */
+  readTextFile(path: string): Promise<string>;
   /** The command-line arguments after the script name. */
   args(): string[];
   /** Writes text to stdout or stderr, waiting for the OS to take it. */
