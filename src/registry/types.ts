@@ -1,5 +1,6 @@
 // The shapes of the tool registry: one table for built-in and MCP tools, called the same way.
 
+import type { Client } from "../client/client.ts";
 import type { CallToolResult, JsonObject } from "../client/types.ts";
 import type { Progress } from "../jsonrpc/peer.ts";
 
@@ -64,6 +65,43 @@ export interface RegistryEvents {
   toolschange: ToolsChange;
   /** A tool was skipped (collision), a filter matched nothing, a re-list failed, … */
   warning: { message: string };
+  /** enableToolset / disableToolset changed a toolset's state (what list() offers changed). */
+  toolsetchange: { toolset: string; enabled: boolean };
+}
+
+export type RegistryEventType = keyof RegistryEvents;
+
+export interface ToolRegistryOptions {
+  /** Cap of the text in a dispatch() string; head and tail are kept. Default 100,000 characters. */
+  maxResultChars?: number;
+}
+
+/** What the registry needs of a client: a Client, or anything shaped like one. */
+export type McpToolClient = Pick<Client, "listTools" | "callTool" | "on">;
+
+/** One MCP tool as registerMcpServer hands it to ToolRegistry.replaceServerTools. */
+export interface McpToolEntry {
+  /** Registered name, already fitted (see naming.ts). */
+  name: string;
+  /** The server's own name of the tool. */
+  tool: string;
+  toolset: string;
+  description: string;
+  inputSchema: JsonObject;
+  handler: ToolDefinition["handler"];
+}
+
+/** The handle registerMcpServer returns; the server manager keeps one per server. */
+export interface McpServerRegistration {
+  readonly server: string;
+  /** Registered names of this server's tools now in the registry, in listing order. */
+  names(): string[];
+  /** Lists the server's tools again and re-registers by difference. Rejects when listing fails (the old tools stay). */
+  refresh(): Promise<ToolsChange>;
+  /** Swaps the client (after a reconnect) and re-lists by difference; calls from now on go to the new client. */
+  replaceClient(client: McpToolClient): Promise<ToolsChange>;
+  /** Removes every tool of this server and stops listening for list changes. Idempotent. */
+  unregister(): ToolsChange;
 }
 
 export interface McpServerOptions {

@@ -1,0 +1,234 @@
+// Registering one MCP server's tools: discover (tools/list, all pages) → filter → name →
+// collision check → a handler forwarding to client.callTool; and keeping them current when
+// the server sends notifications/tools/list_changed — spec 2025-11-25 server/tools
+// ("Listing Tools", "List Changed Notification").
+
+import type { Tool } from "../client/types.ts";
+import { filterToolNames } from "./filters.ts";
+import { DEFAULT_NAMING, namingFormatProblem, toolName } from "./naming.ts";
+import { RegistryEvent, type ToolRegistry } from "./tool-registry.ts";
+import type {
+  McpServerOptions,
+  McpServerRegistration,
+  McpToolClient,
+  McpToolEntry,
+  ToolCallContext,
+  ToolsChange,
+} from "./types.ts";
+
+export type { McpServerOptions, McpServerRegistration, McpToolClient } from "./types.ts";
+
+/** Server names registered per registry: one registration per server name. */
+const registeredServers = new WeakMap<ToolRegistry, Set<string>>();
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * Lists `client`'s tools and registers those that pass the filter into `registry`, named by
+ * `options.naming` (default `mcp_{server}_{tool}`), in toolset `mcp-<server>`. Resolves once
+ * they are registered; rejects (registering nothing) when the first listing fails or the
+ * options are unusable. From then on a tools/list_changed re-lists and re-registers by
+ * difference, emitting "toolschange" on the registry.
+ */
+export async function registerMcpServer(
+  registry: ToolRegistry,
+  serverName: string,
+  client: McpToolClient,
+  options: McpServerOptions = {},
+): Promise<McpServerRegistration> {
+  if (typeof serverName !== "string" || serverName === "") {
+    throw new TypeError("registerMcpServer: the server name must be a non-empty string (it names the server in tool names and errors)");
+  }
+  const naming = options.naming ?? DEFAULT_NAMING;
+  const problem = namingFormatProblem(naming);
+  if (problem !== undefined) throw new Error(`server "${serverName}": ${problem}`);
+  const servers = registeredServers.get(registry) ?? new Set<string>();
+  registeredServers.set(registry, servers);
+  if (servers.has(serverName)) {
+    throw new Error(
+      `server "${serverName}" is already registered with this registry; call unregister() on its registration first, ` +
+        "or replaceClient() to switch it to a new connection",
+    );
+  }
+  servers.add(serverName);
+  const registration = new McpServerBinding(registry, serverName, client, { ...options, naming }, () => servers.delete(serverName));
+  try {
+    await registration.start();
+  } catch (error) {
+    registration.unregister();
+    throw error;
+  }
+  return registration;
+}
+
+class McpServerBinding implements McpServerRegistration {
+  readonly server: string;
+  readonly #registry: ToolRegistry;
+  readonly #options: McpServerOptions & { naming: string };
+  readonly #release: () => void;
+  #client: McpToolClient;
+  #unsubscribe: () => void;
+  #active = true;
+  /** The end of the chain of listings: one runs at a time, in order. */
+  #tail: Promise<unknown> = Promise.resolve();
+  /** A list_changed re-list is queued and has not started: further notifications join it. */
+  #relistQueued = false;
+  /** Filter findings last reported (patterns matching nothing, tools in both lists), so a re-list does not repeat them. */
+  #reportedUnmatched = new Set<string>();
+
+  constructor(
+    registry: ToolRegistry,
+    server: string,
+    client: McpToolClient,
+    options: McpServerOptions & { naming: string },
+    release: () => void,
+  ) {
+    this.server = server;
+    this.#registry = registry;
+    this.#options = options;
+    this.#release = release;
+    this.#client = client;
+    this.#unsubscribe = this.#listen(client);
+  }
+
+  /** The first listing. Listening starts before it, so a change announced meanwhile is not lost. */
+  async start(): Promise<void> {
+    await this.#serial(async () => {
+      let tools: Tool[];
+      try {
+        tools = await this.#client.listTools();
+      } catch (error) {
+        throw new Error(
+          `server "${this.server}": tools/list failed, so none of its tools were registered: ${messageOf(error)}; ` +
+            "check that the server is running and declares the tools capability",
+          { cause: error },
+        );
+      }
+      this.#apply(tools);
+    });
+  }
+
+  names(): string[] {
+    return this.#registry.serverToolNames(this.server);
+  }
+
+  refresh(): Promise<ToolsChange> {
+    if (!this.#active) return Promise.reject(this.#unregisteredError("refresh()"));
+    return this.#serial(() => this.#sync(this.#client));
+  }
+
+  replaceClient(client: McpToolClient): Promise<ToolsChange> {
+    if (!this.#active) return Promise.reject(this.#unregisteredError("replaceClient()"));
+    // Calls from now on go to the new client, even before its listing is in.
+    this.#unsubscribe();
+    this.#client = client;
+    this.#unsubscribe = this.#listen(client);
+    return this.#serial(() => this.#sync(client));
+  }
+
+  unregister(): ToolsChange {
+    if (!this.#active) return { server: this.server, added: [], removed: [] };
+    this.#active = false;
+    this.#unsubscribe();
+    this.#release();
+    return this.#registry.removeServerTools(this.server);
+  }
+
+  #unregisteredError(method: string): Error {
+    return new Error(`server "${this.server}": ${method} after unregister(); register the server again with registerMcpServer`);
+  }
+
+  #listen(client: McpToolClient): () => void {
+    return client.on("toolslistchanged", () => this.#onListChanged());
+  }
+
+  /**
+   * notifications/tools/list_changed: schedule a re-list and return at once (this runs on the
+   * client's read path). A burst coalesces: one re-list runs at a time, and one more follows
+   * it if notifications came while it ran.
+   */
+  #onListChanged(): void {
+    if (!this.#active || this.#relistQueued) return;
+    this.#relistQueued = true;
+    const client = this.#client;
+    void this.#serial(async () => {
+      this.#relistQueued = false;
+      if (!this.#active || client !== this.#client) return; // replaceClient lists the new one itself
+      try {
+        await this.#sync(client);
+      } catch (error) {
+        this.#warn(
+          `server "${this.server}": re-listing tools after notifications/tools/list_changed failed: ${messageOf(error)}; ` +
+            "its previous tools stay registered",
+        );
+      }
+    });
+  }
+
+  /** Runs `task` after every listing queued before it. */
+  #serial<T>(task: () => Promise<T>): Promise<T> {
+    const run = this.#tail.then(task, task);
+    this.#tail = run.catch(() => {});
+    return run;
+  }
+
+  async #sync(client: McpToolClient): Promise<ToolsChange> {
+    const tools = await client.listTools();
+    // Unregistered, or the client was replaced while we listed: this listing is stale.
+    if (!this.#active || client !== this.#client) return { server: this.server, added: [], removed: [] };
+    return this.#apply(tools);
+  }
+
+  #apply(tools: readonly Tool[]): ToolsChange {
+    const outcome = filterToolNames(tools.map((tool) => tool.name), this.#options);
+    const unmatched = new Set<string>();
+    for (const { list, pattern } of outcome.unmatched) {
+      const key = `${list}\0${pattern}`;
+      unmatched.add(key);
+      if (!this.#reportedUnmatched.has(key)) {
+        this.#warn(
+          `server "${this.server}": tools.${list} pattern ${JSON.stringify(pattern)} matches none of its tools ` +
+            `(${tools.length === 0 ? "it lists none" : `it lists ${tools.map((tool) => tool.name).join(", ")}`}); check the spelling`,
+        );
+      }
+    }
+    for (const { tool, include, exclude } of outcome.overridden) {
+      const key = `both\0${tool}\0${include}\0${exclude}`;
+      unmatched.add(key);
+      if (!this.#reportedUnmatched.has(key)) {
+        this.#warn(
+          `server "${this.server}": tool "${tool}" matches both tools.include ${JSON.stringify(include)} and ` +
+            `tools.exclude ${JSON.stringify(exclude)}; include wins, so it is registered (remove one of the patterns to silence this)`,
+        );
+      }
+    }
+    this.#reportedUnmatched = unmatched;
+    const selected = new Set(outcome.selected);
+    const toolset = `mcp-${this.server}`;
+    const entries: McpToolEntry[] = [];
+    for (const tool of tools) {
+      if (!selected.has(tool.name)) continue;
+      const original = tool.name;
+      entries.push({
+        name: toolName(this.server, original, this.#options.naming),
+        tool: original,
+        toolset,
+        description: typeof tool.description === "string" ? tool.description : typeof tool.title === "string" ? tool.title : "",
+        inputSchema: tool.inputSchema ?? { type: "object" },
+        handler: (args, context: ToolCallContext) =>
+          this.#client.callTool(original, args, {
+            timeoutMs: context.timeoutMs ?? this.#options.timeoutMs,
+            signal: context.signal,
+            onProgress: context.onProgress,
+          }),
+      });
+    }
+    return this.#registry.replaceServerTools(this.server, entries);
+  }
+
+  #warn(message: string): void {
+    this.#registry.dispatchEvent(new RegistryEvent("warning", { message }));
+  }
+}

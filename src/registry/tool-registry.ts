@@ -1,0 +1,526 @@
+// ToolRegistry: built-in and MCP tools in one table, grouped into toolsets and called the
+// same way — dispatch() for the LLM-facing string (never rejects), call() for the typed result.
+
+import { ClientStateError } from "../client/errors.ts";
+import type { JsonObject } from "../client/types.ts";
+import { ConnectionClosedError, ErrorCode, errorCodeName, RequestTimeoutError, RpcError } from "../jsonrpc/errors.ts";
+import { isValidToolName } from "./naming.ts";
+import { formatToolResultText, errorString, isCallToolResult, resultString, formatValueText } from "./result-format.ts";
+import type {
+  LlmToolSchema,
+  McpToolEntry,
+  RegisteredTool,
+  RegistryEvents,
+  RegistryEventType,
+  ToolCallContext,
+  ToolDefinition,
+  ToolOrigin,
+  ToolOutput,
+  ToolRegistryOptions,
+  ToolsChange,
+  ToolsetInfo,
+} from "./types.ts";
+
+export const DEFAULT_TOOLSET = "builtin";
+
+/** Why call() failed; dispatch() turns every one of these into `{"error": …}`. */
+export type ToolCallErrorKind =
+  /** No tool of that name is registered. */
+  | "unknown-tool"
+  /** The tool's toolset is disabled. */
+  | "disabled"
+  /** The arguments are not a JSON object (or, in dispatch, not valid JSON). */
+  | "invalid-arguments"
+  /** The handler threw, or the server's result was unusable. */
+  | "failed"
+  /** No answer in time (MCP: the request's idle timeout; built-in: context.timeoutMs). */
+  | "timeout"
+  /** context.signal was aborted. */
+  | "cancelled"
+  /** The server answered tools/call with a JSON-RPC error. */
+  | "rpc"
+  /** The server is not connected (closed, failed, not yet ready). */
+  | "unavailable";
+
+/** call() failed. The message names the tool (and its server) and says what to do. */
+export class ToolCallError extends Error {
+  override readonly name = "ToolCallError";
+  readonly kind: ToolCallErrorKind;
+  /** The registered name that was called. */
+  readonly tool: string;
+  /** Where the tool comes from, when it was registered. */
+  readonly origin: ToolOrigin | undefined;
+  constructor(message: string, kind: ToolCallErrorKind, tool: string, origin?: ToolOrigin, options?: { cause?: unknown }) {
+    super(message, options);
+    this.kind = kind;
+    this.tool = tool;
+    this.origin = origin;
+  }
+}
+
+/** The Event a ToolRegistry dispatches; `detail` is exactly what was emitted. */
+export class RegistryEvent<K extends RegistryEventType = RegistryEventType> extends Event {
+  readonly detail: RegistryEvents[K];
+  constructor(type: K, detail: RegistryEvents[K]) {
+    super(type);
+    this.detail = detail;
+  }
+}
+
+interface Entry {
+  tool: RegisteredTool;
+  handler: ToolDefinition["handler"];
+}
+
+/** One MCP server's part of the table. */
+interface ServerTable {
+  /** Registered names this server holds, in listing order. */
+  names: Set<string>;
+  /** `tool\0name` of tools skipped last time, so a re-list does not repeat its warnings. */
+  skipped: Set<string>;
+}
+
+/** setTimeout holds a signed 32-bit delay; longer limits are treated as none. */
+const MAX_TIMER_DELAY_MS = 2 ** 31 - 1;
+
+function seconds(ms: number): string {
+  return ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`;
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** How error messages name a tool: its server and original name for MCP tools. */
+function describeTool(tool: RegisteredTool): string {
+  return tool.origin.kind === "mcp" ? `server "${tool.origin.server}", tool "${tool.origin.tool}"` : `tool "${tool.name}"`;
+}
+
+function isJsonObject(value: unknown): value is JsonObject {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+export class ToolRegistry extends EventTarget {
+  readonly #entries = new Map<string, Entry>();
+  /** Toolsets whose state was set explicitly (absent: enabled). */
+  readonly #toolsetState = new Map<string, boolean>();
+  readonly #servers = new Map<string, ServerTable>();
+  readonly #maxResultChars: number | undefined;
+
+  constructor(options: ToolRegistryOptions = {}) {
+    super();
+    this.#maxResultChars = options.maxResultChars;
+  }
+
+  // --- events --------------------------------------------------------------------------
+
+  /** Typed listener; returns a function that removes it. */
+  on<K extends RegistryEventType>(type: K, listener: (detail: RegistryEvents[K]) => void): () => void {
+    const wrapped = (event: Event) => listener((event as RegistryEvent<K>).detail);
+    this.addEventListener(type, wrapped);
+    return () => this.removeEventListener(type, wrapped);
+  }
+
+  #emit<K extends RegistryEventType>(type: K, detail: RegistryEvents[K]): void {
+    this.dispatchEvent(new RegistryEvent(type, detail));
+  }
+
+  #warn(message: string): void {
+    this.#emit("warning", { message });
+  }
+
+  // --- built-in tools ------------------------------------------------------------------
+
+  /**
+   * Registers a built-in tool. Throws on an invalid name or a duplicate built-in name. A
+   * built-in tool always wins: registered over an MCP tool, it takes the name and the MCP
+   * tool is removed (a warning and a "toolschange" event say so).
+   */
+  register(definition: ToolDefinition): void {
+    const { name } = definition;
+    if (typeof name !== "string" || !isValidToolName(name)) {
+      throw new TypeError(
+        `cannot register tool ${JSON.stringify(name)}: a tool name must be 1 to 64 characters of A-Z, a-z, 0-9, _ and - ` +
+          "(the LLM function-name rules); fitToolName() turns any string into such a name",
+      );
+    }
+    if (typeof definition.handler !== "function") {
+      throw new TypeError(`cannot register tool "${name}": its handler is not a function`);
+    }
+    const holder = this.#entries.get(name);
+    if (holder?.tool.origin.kind === "builtin") {
+      throw new Error(
+        `cannot register built-in tool "${name}": a built-in tool of that name is already registered ` +
+          `(toolset "${holder.tool.toolset}"); unregister("${name}") first or choose another name`,
+      );
+    }
+    if (holder !== undefined && holder.tool.origin.kind === "mcp") {
+      const { server, tool } = holder.tool.origin;
+      this.#entries.delete(name);
+      const table = this.#servers.get(server);
+      table?.names.delete(name);
+      table?.skipped.add(`${tool}\0${name}`);
+      this.#warn(
+        `built-in tool "${name}" replaces tool "${tool}" of server "${server}", which was registered under the same name; ` +
+          `the MCP tool is no longer available; give server "${server}" another naming to keep both`,
+      );
+      this.#emit("toolschange", { server, added: [], removed: [name] });
+    }
+    this.#entries.set(name, {
+      tool: {
+        name,
+        toolset: definition.toolset ?? DEFAULT_TOOLSET,
+        description: definition.description ?? "",
+        inputSchema: definition.inputSchema ?? { type: "object" },
+        origin: { kind: "builtin" },
+      },
+      handler: definition.handler,
+    });
+  }
+
+  /**
+   * Removes a tool, built-in or MCP. Returns whether it was registered. An MCP tool removed
+   * this way comes back when its server's tools are listed again (list_changed, refresh).
+   */
+  unregister(name: string): boolean {
+    const entry = this.#entries.get(name);
+    if (entry === undefined) return false;
+    this.#entries.delete(name);
+    const origin = entry.tool.origin;
+    if (origin.kind === "mcp") {
+      this.#servers.get(origin.server)?.names.delete(name);
+      this.#emit("toolschange", { server: origin.server, added: [], removed: [name] });
+    }
+    return true;
+  }
+
+  /** Whether a tool of that name is registered (its toolset may be disabled). */
+  has(name: string): boolean {
+    return this.#entries.has(name);
+  }
+
+  get(name: string): RegisteredTool | undefined {
+    const entry = this.#entries.get(name);
+    return entry === undefined ? undefined : copyTool(entry.tool);
+  }
+
+  /** Every registered tool, enabled or not, in registration order. */
+  tools(): RegisteredTool[] {
+    return [...this.#entries.values()].map((entry) => copyTool(entry.tool));
+  }
+
+  /**
+   * What an LLM may call: the tools of enabled toolsets as `{ name, description, parameters }`.
+   * `parameters` is the tool's own inputSchema object (not a copy): do not change it.
+   */
+  list(): LlmToolSchema[] {
+    const schemas: LlmToolSchema[] = [];
+    for (const { tool } of this.#entries.values()) {
+      if (this.#isEnabled(tool.toolset)) {
+        schemas.push({ name: tool.name, description: tool.description, parameters: tool.inputSchema });
+      }
+    }
+    return schemas;
+  }
+
+  // --- toolsets ------------------------------------------------------------------------
+
+  /** Toolsets that have tools, and those enabled or disabled by name, in first-seen order. */
+  toolsets(): ToolsetInfo[] {
+    const counts = new Map<string, number>();
+    for (const { tool } of this.#entries.values()) counts.set(tool.toolset, (counts.get(tool.toolset) ?? 0) + 1);
+    for (const name of this.#toolsetState.keys()) if (!counts.has(name)) counts.set(name, 0);
+    return [...counts].map(([name, tools]) => ({ name, enabled: this.#isEnabled(name), tools }));
+  }
+
+  /**
+   * Enables a toolset. A toolset need not have tools yet: its state is kept for tools that
+   * arrive later (a server that connects after the config said to disable it).
+   */
+  enableToolset(name: string): void {
+    this.#setToolset(name, true);
+  }
+
+  /** Disables a toolset: its tools leave list() and dispatching them is an error. */
+  disableToolset(name: string): void {
+    this.#setToolset(name, false);
+  }
+
+  #setToolset(name: string, enabled: boolean): void {
+    const before = this.#isEnabled(name);
+    this.#toolsetState.set(name, enabled);
+    if (before !== enabled) this.#emit("toolsetchange", { toolset: name, enabled });
+  }
+
+  #isEnabled(toolset: string): boolean {
+    return this.#toolsetState.get(toolset) !== false;
+  }
+
+  // --- MCP tools -----------------------------------------------------------------------
+
+  /**
+   * Makes `entries` the tools of `server`, by difference: names it held and no longer lists
+   * are removed, new names are added, names in both are updated in place. Collisions: a
+   * built-in tool always wins, and a name held by another server's tool stays with it; two
+   * entries with one name: the first keeps it. Each skipped tool is a warning (once, not
+   * again on every re-list). Emits "toolschange" when names were added or removed.
+   * registerMcpServer uses this; a host with its own discovery may too.
+   */
+  replaceServerTools(server: string, entries: readonly McpToolEntry[]): ToolsChange {
+    const table = this.#servers.get(server) ?? { names: new Set<string>(), skipped: new Set<string>() };
+    this.#servers.set(server, table);
+    const previous = table.names;
+    const next = new Set<string>();
+    const skipped = new Set<string>();
+    const added: string[] = [];
+    const skip = (entry: McpToolEntry, message: string) => {
+      const key = `${entry.tool}\0${entry.name}`;
+      if (!table.skipped.has(key)) this.#warn(message);
+      skipped.add(key);
+    };
+    for (const entry of entries) {
+      if (!isValidToolName(entry.name)) {
+        skip(entry, `server "${server}": tool "${entry.tool}" has the registered name ${JSON.stringify(entry.name)}, ` +
+          "which is not a valid LLM function name; skipped (registerMcpServer fits names; check a custom naming)");
+        continue;
+      }
+      const holder = this.#entries.get(entry.name);
+      if (next.has(entry.name) && holder?.tool.origin.kind === "mcp") {
+        skip(entry, `server "${server}": tools "${holder.tool.origin.tool}" and "${entry.tool}" both map to the name "${entry.name}"; ` +
+          `"${holder.tool.origin.tool}" keeps it and "${entry.tool}" is skipped; choose a naming that keeps them apart or exclude one`);
+        continue;
+      }
+      if (holder !== undefined && holder.tool.origin.kind === "builtin") {
+        skip(entry, `server "${server}": tool "${entry.tool}" maps to the name "${entry.name}", which the built-in tool ` +
+          `"${entry.name}" (toolset "${holder.tool.toolset}") already has; the built-in tool wins and the MCP tool is skipped; ` +
+          `give server "${server}" another naming or exclude "${entry.tool}"`);
+        continue;
+      }
+      if (holder !== undefined && holder.tool.origin.kind === "mcp" && holder.tool.origin.server !== server) {
+        skip(entry, `server "${server}": tool "${entry.tool}" maps to the name "${entry.name}", which tool ` +
+          `"${holder.tool.origin.tool}" of server "${holder.tool.origin.server}" already has; the first registered keeps it ` +
+          `and this one is skipped; give one of the servers another naming or exclude the tool`);
+        continue;
+      }
+      // Free, or held by this server's previous listing: (re)place it. Map.set keeps the position.
+      this.#entries.set(entry.name, {
+        tool: {
+          name: entry.name,
+          toolset: entry.toolset,
+          description: entry.description,
+          inputSchema: entry.inputSchema,
+          origin: { kind: "mcp", server, tool: entry.tool },
+        },
+        handler: entry.handler,
+      });
+      next.add(entry.name);
+      if (!previous.has(entry.name)) added.push(entry.name);
+    }
+    const removed = [...previous].filter((name) => !next.has(name));
+    for (const name of removed) this.#entries.delete(name);
+    table.names = next;
+    table.skipped = skipped;
+    const change: ToolsChange = { server, added, removed };
+    if (added.length > 0 || removed.length > 0) this.#emit("toolschange", change);
+    return change;
+  }
+
+  /** Removes every tool of `server` (it disconnected, was parked or unregistered). */
+  removeServerTools(server: string): ToolsChange {
+    const table = this.#servers.get(server);
+    this.#servers.delete(server);
+    const removed = table === undefined ? [] : [...table.names];
+    for (const name of removed) this.#entries.delete(name);
+    const change: ToolsChange = { server, added: [], removed };
+    if (removed.length > 0) this.#emit("toolschange", change);
+    return change;
+  }
+
+  /** Registered names of `server`'s tools, in listing order. */
+  serverToolNames(server: string): string[] {
+    return [...(this.#servers.get(server)?.names ?? [])];
+  }
+
+  // --- calling -------------------------------------------------------------------------
+
+  /**
+   * Calls a tool and gives its typed result: the CallToolResult for an MCP tool (a tool
+   * error is a result with `isError: true`, as spec 2025-11-25 server/tools has it), the
+   * handler's value for a built-in. Throws ToolCallError for everything else: unknown
+   * tool, disabled toolset, arguments that are not an object, a handler that throws, a
+   * timeout, a cancel, a JSON-RPC error, a server that is not connected.
+   */
+  async call(name: string, args: JsonObject = {}, context: ToolCallContext = {}): Promise<ToolOutput> {
+    const entry = this.#entries.get(name);
+    if (entry === undefined) {
+      throw new ToolCallError(
+        `unknown tool "${name}": no tool of that name is registered (it may have been removed when its server's tools changed); ` +
+          "call one of the listed tools",
+        "unknown-tool",
+        name,
+      );
+    }
+    const { tool } = entry;
+    if (!this.#isEnabled(tool.toolset)) {
+      throw new ToolCallError(
+        `${describeTool(tool)}: the tool is in toolset "${tool.toolset}", which is disabled; enable the toolset to call it`,
+        "disabled",
+        name,
+        tool.origin,
+      );
+    }
+    if (!isJsonObject(args)) {
+      throw new ToolCallError(
+        `${describeTool(tool)}: the arguments must be a JSON object, got ${args === null ? "null" : Array.isArray(args) ? "an array" : typeof args}`,
+        "invalid-arguments",
+        name,
+        tool.origin,
+      );
+    }
+    if (context.signal?.aborted) throw cancelled(tool, context.signal);
+    try {
+      if (tool.origin.kind === "builtin" && (context.timeoutMs !== undefined || context.signal !== undefined)) {
+        return await runBounded(entry, args, context);
+      }
+      return await entry.handler(args, context);
+    } catch (error) {
+      throw failure(error, tool, context);
+    }
+  }
+
+  /**
+   * Calls a tool and resolves to the LLM-facing string: `{"result": "<text>"}` or
+   * `{"error": "<message>"}` (see result-format.ts). Never rejects: every failure call()
+   * throws, and an MCP result with `isError: true`, becomes `{"error": …}` naming the
+   * server and tool. `args` may be the JSON text an LLM produced.
+   */
+  async dispatch(name: string, args: JsonObject | string = {}, context: ToolCallContext = {}): Promise<string> {
+    const format = { maxChars: this.#maxResultChars };
+    const tool = this.#entries.get(name)?.tool;
+    let output: ToolOutput;
+    try {
+      output = await this.call(name, parseArguments(name, tool, args), context);
+    } catch (error) {
+      return errorString(messageOf(error), format);
+    }
+    const who = tool === undefined ? `tool "${name}"` : describeTool(tool);
+    try {
+      if (isCallToolResult(output) && output.isError === true) {
+        const text = formatToolResultText(output);
+        return errorString(`${who} returned an error: ${text === "" ? "(no message)" : text}`, format);
+      }
+      return resultString(formatValueText(output), format);
+    } catch (error) {
+      return errorString(`${who} returned a value that cannot be written as JSON (${messageOf(error)}); return plain JSON data`, format);
+    }
+  }
+}
+
+function copyTool(tool: RegisteredTool): RegisteredTool {
+  return { ...tool, origin: { ...tool.origin } };
+}
+
+/** dispatch's arguments: an object as it is, a string parsed as JSON (an LLM's tool-call arguments). */
+function parseArguments(name: string, tool: RegisteredTool | undefined, args: JsonObject | string): JsonObject {
+  if (typeof args !== "string") return args;
+  const who = tool === undefined ? `tool "${name}"` : describeTool(tool);
+  let parsed: unknown;
+  try {
+    parsed = args.trim() === "" ? {} : JSON.parse(args);
+  } catch (error) {
+    throw new ToolCallError(
+      `${who}: the arguments are not valid JSON (${messageOf(error)}); send a JSON object`,
+      "invalid-arguments",
+      name,
+      tool?.origin,
+    );
+  }
+  return parsed as JsonObject; // call() checks that it is an object
+}
+
+function cancelled(tool: RegisteredTool, signal: AbortSignal): ToolCallError {
+  const reason = signal.reason;
+  const detail = reason === undefined ? "" : `: ${messageOf(reason)}`;
+  return new ToolCallError(`${describeTool(tool)}: the call was cancelled${detail}`, "cancelled", tool.name, tool.origin, { cause: reason });
+}
+
+/**
+ * A built-in handler with context.timeoutMs and context.signal enforced: the handler gets a
+ * signal that aborts on either, and the call settles at once even if the handler ignores it.
+ */
+function runBounded(entry: Entry, args: JsonObject, context: ToolCallContext): Promise<ToolOutput> {
+  const { tool } = entry;
+  const outer = context.signal;
+  const timeoutMs = context.timeoutMs;
+  return new Promise<ToolOutput>((resolve, reject) => {
+    const controller = new AbortController();
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const finish = () => {
+      clearTimeout(timer);
+      outer?.removeEventListener("abort", onAbort);
+    };
+    const onAbort = () => {
+      finish();
+      const error = cancelled(tool, outer!);
+      controller.abort(error);
+      reject(error);
+    };
+    outer?.addEventListener("abort", onAbort, { once: true });
+    if (timeoutMs !== undefined && Number.isFinite(timeoutMs) && timeoutMs <= MAX_TIMER_DELAY_MS) {
+      timer = setTimeout(() => {
+        finish();
+        const error = new ToolCallError(
+          `${describeTool(tool)}: timed out after ${seconds(timeoutMs)}; raise the timeout or check the tool's handler`,
+          "timeout",
+          tool.name,
+          tool.origin,
+        );
+        controller.abort(error);
+        reject(error);
+      }, Math.max(0, timeoutMs));
+    }
+    Promise.resolve()
+      .then(() => entry.handler(args, { ...context, signal: controller.signal }))
+      .then(
+        (value) => {
+          finish();
+          resolve(value);
+        },
+        (error: unknown) => {
+          finish();
+          reject(error);
+        },
+      );
+  });
+}
+
+/** Turns whatever a handler or the client threw into a ToolCallError naming the tool and its server. */
+function failure(error: unknown, tool: RegisteredTool, context: ToolCallContext): ToolCallError {
+  if (error instanceof ToolCallError) return error;
+  const who = describeTool(tool);
+  const make = (message: string, kind: ToolCallErrorKind) => new ToolCallError(message, kind, tool.name, tool.origin, { cause: error });
+  if (context.signal?.aborted) return cancelled(tool, context.signal);
+  let detail = messageOf(error);
+  // The client's messages start with `server "<name>": `; say it once.
+  if (tool.origin.kind === "mcp") {
+    const prefix = `server "${tool.origin.server}": `;
+    if (detail.startsWith(prefix)) detail = detail.slice(prefix.length);
+  }
+  if (error instanceof RequestTimeoutError) return make(`${who}: ${detail}`, "timeout");
+  if (error instanceof RpcError) {
+    const codeName = errorCodeName(error.code);
+    const hint = error.code === ErrorCode.InvalidParams
+      ? "; check the arguments against the tool's inputSchema"
+      : error.code === ErrorCode.MethodNotFound
+      ? "; the server does not accept tools/call for this tool"
+      : "";
+    return make(
+      `${who}: the server answered with JSON-RPC error ${error.code}${codeName === undefined ? "" : ` (${codeName})`}: ${error.message}${hint}`,
+      "rpc",
+    );
+  }
+  if (error instanceof ConnectionClosedError || error instanceof ClientStateError) {
+    return make(`${who}: ${detail}`, "unavailable");
+  }
+  return make(`${who} failed: ${detail}`, "failed");
+}
