@@ -1,0 +1,139 @@
+// The server manager: starts every configured MCP server in parallel, registers their tools
+// in one ToolRegistry, supervises each one (reconnect, park, probe) and shuts them all down.
+
+import type { Client } from "../client/client.ts";
+import type { ClientCapabilities, Implementation } from "../client/types.ts";
+import { ToolRegistry } from "../registry/tool-registry.ts";
+import type { BackoffOptions } from "./backoff.ts";
+import type { McpwireConfig } from "./config-types.ts";
+import {
+  ServerConnection,
+  type ServerEvents,
+  type ServerEventType,
+  type ServerStatus,
+  type SupervisionOptions,
+} from "./server-connection.ts";
+
+export { ServerUnavailableError } from "./server-connection.ts";
+export type { ServerEvents, ServerState, ServerStatus } from "./server-connection.ts";
+
+export interface McpManagerOptions {
+  /** The registry MCP tools go into (beside your built-in tools). Default: a new one. */
+  registry?: ToolRegistry;
+  /** Sent as clientInfo in every initialize. */
+  clientInfo?: Implementation;
+  /** Capabilities every client declares. Default: none. */
+  capabilities?: ClientCapabilities;
+  /** Delays between connect attempts. Default 1 s doubling to 60 s, ±20 % jitter. */
+  reconnectDelay?: BackoffOptions;
+  /** Retries of a server's initial connect after its first attempt failed. Default 3. */
+  connectRetries?: number;
+  /** Reconnect attempts after an unexpected disconnect before a server is parked. Default 5. */
+  maxReconnectAttempts?: number;
+  /** Time between probes of a parked server. Default 300 s. */
+  probeIntervalMs?: number;
+  /** Bound of close() over all servers. Default 10 s. */
+  closeTimeoutMs?: number;
+}
+
+export const DEFAULT_CONNECT_RETRIES = 3;
+export const DEFAULT_MAX_RECONNECT_ATTEMPTS = 5;
+export const DEFAULT_PROBE_INTERVAL_MS = 300_000;
+export const DEFAULT_CLOSE_TIMEOUT_MS = 10_000;
+/** clientInfo when none is given (the CLI passes its own, with the package version). */
+export const DEFAULT_MANAGER_CLIENT_INFO: Implementation = { name: "mcpwire", version: "0.1.0" };
+
+/** The events a McpManager emits; listen with `manager.on(type, listener)`. */
+export type ManagerEvents = ServerEvents;
+export type ManagerEventType = ServerEventType;
+
+/** The Event a McpManager dispatches; `detail` is exactly what was emitted. */
+export class ManagerEvent<K extends ManagerEventType = ManagerEventType> extends Event {
+  readonly detail: ManagerEvents[K];
+  constructor(type: K, detail: ManagerEvents[K]) {
+    super(type);
+    this.detail = detail;
+  }
+}
+
+export class McpManager extends EventTarget {
+  readonly registry: ToolRegistry;
+  readonly #connections: ServerConnection[];
+  readonly #closeTimeoutMs: number;
+  #starting: Promise<void> | undefined;
+  #closing: Promise<void> | undefined;
+
+  constructor(config: McpwireConfig, options: McpManagerOptions = {}) {
+    super();
+    this.registry = options.registry ?? new ToolRegistry();
+    this.#closeTimeoutMs = options.closeTimeoutMs ?? DEFAULT_CLOSE_TIMEOUT_MS;
+    const supervision: SupervisionOptions = {
+      clientInfo: options.clientInfo ?? DEFAULT_MANAGER_CLIENT_INFO,
+      capabilities: options.capabilities,
+      backoff: options.reconnectDelay ?? {},
+      connectRetries: options.connectRetries ?? DEFAULT_CONNECT_RETRIES,
+      maxReconnectAttempts: options.maxReconnectAttempts ?? DEFAULT_MAX_RECONNECT_ATTEMPTS,
+      probeIntervalMs: options.probeIntervalMs ?? DEFAULT_PROBE_INTERVAL_MS,
+    };
+    const emit = <K extends ManagerEventType>(type: K, detail: ManagerEvents[K]) => {
+      this.dispatchEvent(new ManagerEvent(type, detail));
+    };
+    this.#connections = config.servers.map((server) => new ServerConnection(server, this.registry, supervision, emit));
+  }
+
+  /** Typed listener; returns a function that removes it. */
+  on<K extends ManagerEventType>(type: K, listener: (detail: ManagerEvents[K]) => void): () => void {
+    const wrapped = (event: Event) => listener((event as ManagerEvent<K>).detail);
+    this.addEventListener(type, wrapped);
+    return () => this.removeEventListener(type, wrapped);
+  }
+
+  /**
+   * Starts every enabled server in parallel; each registers its tools as soon as it is
+   * ready. Resolves once every server is ready or has given up (see status()); never
+   * rejects because of a server. Calling it again returns the same promise.
+   */
+  start(): Promise<void> {
+    this.#starting ??= Promise.all(this.#connections.map((connection) => connection.start())).then(() => {});
+    return this.#starting;
+  }
+
+  /** One entry per configured server, in config order. */
+  status(): ServerStatus[] {
+    return this.#connections.map((connection) => connection.status());
+  }
+
+  /**
+   * The client of a server's current session, for what the registry does not cover
+   * (resources, prompts, ping). Undefined unless the server is ready or reconnecting.
+   */
+  client(name: string): Client | undefined {
+    return this.#connections.find((connection) => connection.name === name)?.client;
+  }
+
+  /**
+   * Closes every server in parallel — tools withdrawn, timers cleared, processes ended —
+   * bounded by closeTimeoutMs overall. Idempotent: a second call returns the same promise.
+   */
+  close(): Promise<void> {
+    this.#closing ??= this.#shutdown();
+    return this.#closing;
+  }
+
+  async #shutdown(): Promise<void> {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const pending = new Set(this.#connections);
+    const all = Promise.all(this.#connections.map((connection) => connection.close().finally(() => pending.delete(connection))));
+    const bound = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), this.#closeTimeoutMs)));
+    const finished = await Promise.race([all.then(() => true), bound]);
+    clearTimeout(timer);
+    if (!finished) {
+      for (const connection of pending) {
+        this.dispatchEvent(new ManagerEvent("problem", {
+          server: connection.name,
+          message: `server "${connection.name}" did not finish closing within ${this.#closeTimeoutMs} ms; gave up waiting for it`,
+        }));
+      }
+    }
+  }
+}

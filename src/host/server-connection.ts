@@ -1,0 +1,492 @@
+// One supervised MCP server of a McpManager: connect (bounded by connect_timeout, retried
+// with backoff), register its tools, reconnect after an unexpected disconnect, park and
+// probe when the reconnect budget is spent, close. Nothing here knows of other servers.
+
+import { Client, type ClientOptions } from "../client/client.ts";
+import { ClientStateError } from "../client/errors.ts";
+import type { ClientCapabilities, Implementation, LoggingLevel } from "../client/types.ts";
+import type { Params, RequestOptions } from "../jsonrpc/peer.ts";
+import { type McpServerRegistration, registerMcpServer } from "../registry/mcp-server.ts";
+import type { ToolRegistry } from "../registry/tool-registry.ts";
+import { StdioTransport } from "../transport/stdio.ts";
+import type { Transport } from "../transport/transport.ts";
+import { type BackoffOptions, backoffDelay } from "./backoff.ts";
+import type { ServerConfig, TransportKind } from "./config-types.ts";
+import { childEnvironment } from "./env.ts";
+
+/**
+ * Where a server is in its life:
+ * - `disabled`: never started (the config says `enabled: false`, a config error, or a transport this build lacks);
+ * - `connecting`: the initial connect (with its retries) is under way, or start() has not been called yet;
+ * - `ready`: connected, its tools registered;
+ * - `reconnecting`: the connection ended unexpectedly; its tools stay registered and fail at once;
+ * - `parked`: the reconnect budget is spent (or it never started): tools withdrawn, probed now and then;
+ * - `closed`: the manager was closed.
+ */
+export type ServerState = "disabled" | "connecting" | "ready" | "reconnecting" | "parked" | "closed";
+
+/** One server as `manager.status()` reports it. Plain JSON: safe to print with JSON.stringify. */
+export interface ServerStatus {
+  name: string;
+  transport: TransportKind;
+  state: ServerState;
+  /** The protocol version negotiated by the current (or last) session. */
+  protocolVersion?: string;
+  serverInfo?: Implementation;
+  /** How many of its tools are registered right now. */
+  tools: number;
+  /** The message of the last error met (a failed connect, a lost connection, …). */
+  lastError?: string;
+  /** Reconnect attempts since the session last proved healthy (a successful call or ping). */
+  reconnectAttempts: number;
+  /** Why the server is `disabled` or `parked`. */
+  reason?: string;
+}
+
+/** What a server reports to its manager; every detail names the server. */
+export interface ServerEvents {
+  /** Every change of state. `error` is what caused it, when something went wrong. */
+  serverstate: { server: string; from: ServerState; to: ServerState; error?: Error };
+  /** A notifications/message the server sent — spec 2025-11-25 server/utilities/logging. */
+  log: { server: string; level: LoggingLevel; logger?: string; data: unknown };
+  /** A line the server wrote to stderr (stdio servers). */
+  stderr: { server: string; line: string };
+  /** Something that went wrong and was survived: a failed connect attempt, a skipped line, … */
+  problem: { server: string; message: string };
+}
+
+export type ServerEventType = keyof ServerEvents;
+
+/** How a ServerConnection supervises its server; McpManager fills in the defaults. */
+export interface SupervisionOptions {
+  clientInfo: Implementation;
+  capabilities?: ClientCapabilities;
+  /** Delays between connect attempts (initial retries, reconnects). */
+  backoff: BackoffOptions;
+  /** Retries of the initial connect after the first attempt failed. */
+  connectRetries: number;
+  /** Reconnect attempts after an unexpected disconnect before the server is parked. */
+  maxReconnectAttempts: number;
+  /** Time between probes of a parked server. */
+  probeIntervalMs: number;
+}
+
+/**
+ * A call to a server that cannot take it right now (reconnecting, parked). Nothing was sent.
+ * A ClientStateError, so whatever handles "the client is not connected" handles this too.
+ */
+export class ServerUnavailableError extends ClientStateError {
+  readonly server: string;
+  readonly serverState: ServerState;
+  constructor(message: string, server: string, serverState: ServerState, clientState: string) {
+    super(message, clientState);
+    // ClientStateError types its name as the literal "ClientStateError"; the instance says what it is.
+    Object.defineProperty(this, "name", { value: "ServerUnavailableError", enumerable: false, configurable: true, writable: false });
+    this.server = server;
+    this.serverState = serverState;
+  }
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** A message without its leading `server "<name>": `, for quoting inside another message about that server. */
+function withoutServerPrefix(server: string, message: string): string {
+  const prefix = `server "${server}": `;
+  return message.startsWith(prefix) ? message.slice(prefix.length) : message;
+}
+
+function seconds(ms: number): string {
+  return ms >= 1000 ? `${Math.round(ms / 100) / 10} s` : `${ms} ms`;
+}
+
+/** What a SupervisedClient asks of the connection it belongs to. */
+interface Supervisor {
+  /** Why a call on `client` (which is not ready) cannot go out now, if the manager knows better than the client. */
+  unavailable(client: Client): Error | undefined;
+  /** A tools/call or ping was answered: the session is healthy. */
+  healthy(client: Client): void;
+}
+
+/**
+ * A Client that tells its connection when a call or ping succeeded (the reconnect budget
+ * resets), and that fails at once with a clear error while its server is reconnecting or
+ * parked — the registry keeps calling the client it holds, and that is where it learns why.
+ */
+class SupervisedClient extends Client {
+  readonly #supervisor: Supervisor;
+
+  constructor(clientInfo: Implementation, options: ClientOptions, supervisor: Supervisor) {
+    super(clientInfo, options);
+    this.#supervisor = supervisor;
+  }
+
+  override request(method: string, params?: Params, options?: RequestOptions): Promise<Params> {
+    if (this.state !== "ready") {
+      const unavailable = this.#supervisor.unavailable(this);
+      if (unavailable !== undefined) return Promise.reject(unavailable);
+    }
+    const answer = super.request(method, params, options);
+    if (method !== "tools/call" && method !== "ping") return answer;
+    return answer.then((result) => {
+      this.#supervisor.healthy(this);
+      return result;
+    });
+  }
+}
+
+/** Closes a client and waits until its transport has reaped what the server left behind. */
+async function endClient(client: Client): Promise<void> {
+  await client.close().catch(() => {});
+  await client.transport?.close().catch(() => {});
+}
+
+export class ServerConnection implements Supervisor {
+  readonly config: ServerConfig;
+  readonly #registry: ToolRegistry;
+  readonly #options: SupervisionOptions;
+  readonly #emit: <K extends ServerEventType>(type: K, detail: ServerEvents[K]) => void;
+
+  #state: ServerState;
+  #reason: string | undefined;
+  #lastError: string | undefined;
+  #reconnectAttempts = 0;
+  /** The current session (during a reconnect: the one that was lost). */
+  #client: SupervisedClient | undefined;
+  /** A client being connected or registered, not yet the current session. */
+  #opening: SupervisedClient | undefined;
+  #registration: McpServerRegistration | undefined;
+  /** Lost sessions whose transports are still reaping their processes. */
+  readonly #ending = new Set<Promise<void>>();
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  #wake: ((proceed: boolean) => void) | undefined;
+  #starting: Promise<void> | undefined;
+  #closing: Promise<void> | undefined;
+  #closed = false;
+
+  constructor(
+    config: ServerConfig,
+    registry: ToolRegistry,
+    options: SupervisionOptions,
+    emit: <K extends ServerEventType>(type: K, detail: ServerEvents[K]) => void,
+  ) {
+    this.config = config;
+    this.#registry = registry;
+    this.#options = options;
+    this.#emit = emit;
+    const unusable = this.#whyUnusable();
+    this.#state = unusable === undefined ? "connecting" : "disabled";
+    this.#reason = unusable;
+    if (config.error !== undefined || config.transport !== "stdio") this.#lastError = unusable;
+  }
+
+  get name(): string {
+    return this.config.name;
+  }
+
+  get state(): ServerState {
+    return this.#state;
+  }
+
+  /** The client of the current session; during a reconnect the lost one (its calls fail at once). */
+  get client(): Client | undefined {
+    return this.#state === "ready" || this.#state === "reconnecting" ? this.#client : undefined;
+  }
+
+  status(): ServerStatus {
+    const status: ServerStatus = {
+      name: this.name,
+      transport: this.config.transport,
+      state: this.#state,
+      tools: this.#registration?.names().length ?? 0,
+      reconnectAttempts: this.#reconnectAttempts,
+    };
+    const client = this.#client;
+    if (client?.protocolVersion !== undefined) status.protocolVersion = client.protocolVersion;
+    if (client?.serverInfo !== undefined) status.serverInfo = structuredClone(client.serverInfo);
+    if (this.#lastError !== undefined) status.lastError = this.#lastError;
+    if (this.#reason !== undefined && (this.#state === "disabled" || this.#state === "parked" || this.#state === "closed")) {
+      status.reason = this.#reason;
+    }
+    return status;
+  }
+
+  #whyUnusable(): string | undefined {
+    const { config } = this;
+    if (config.error !== undefined) return config.error.message;
+    if (!config.enabled) return `server "${config.name}" is disabled in the config (enabled: false)`;
+    if (config.transport !== "stdio") {
+      return `server "${config.name}": transport ${config.transport} is not supported yet by this build; use a stdio server`;
+    }
+    if (config.command === undefined || config.command === "") {
+      return `server "${config.name}": a stdio server needs a "command"; add one to its config`;
+    }
+    return undefined;
+  }
+
+  #move(to: ServerState, error?: Error): void {
+    const from = this.#state;
+    if (from === to) return;
+    this.#state = to;
+    this.#emit("serverstate", error === undefined ? { server: this.name, from, to } : { server: this.name, from, to, error });
+  }
+
+  #problem(message: string): void {
+    this.#emit("problem", { server: this.name, message });
+  }
+
+  // --- Supervisor ----------------------------------------------------------------------
+
+  unavailable(client: Client): Error | undefined {
+    const name = this.name;
+    const last = this.#lastError === undefined ? "" : withoutServerPrefix(name, this.#lastError);
+    switch (this.#state) {
+      case "reconnecting":
+        return new ServerUnavailableError(
+          `server "${name}": reconnecting (attempt ${this.#reconnectAttempts} of ${this.#options.maxReconnectAttempts}) ` +
+            `after ${last || "the connection was lost"}; the call was not sent, try again shortly`,
+          name,
+          "reconnecting",
+          client.state,
+        );
+      case "parked":
+        return new ServerUnavailableError(
+          `server "${name}": parked, ${this.#reason}` + (last ? ` (last error: ${last})` : ""),
+          name,
+          "parked",
+          client.state,
+        );
+      case "ready":
+        if (client !== this.#client && client !== this.#opening) {
+          return new ServerUnavailableError(
+            `server "${name}": this client belongs to an earlier session, and the server has reconnected since; ` +
+              `get the current one with manager.client("${name}")`,
+            name,
+            "ready",
+            client.state,
+          );
+        }
+        return undefined;
+      default:
+        return undefined; // the client's own error says it (closed, not connected, …)
+    }
+  }
+
+  healthy(client: Client): void {
+    // The budget resets once a session proves healthy: a successful call or ping.
+    if (client === this.#client && this.#state === "ready") this.#reconnectAttempts = 0;
+  }
+
+  // --- connecting ----------------------------------------------------------------------
+
+  /** The initial connect, retried with backoff. Resolves when ready or given up; never rejects. */
+  start(): Promise<void> {
+    this.#starting ??= this.#start();
+    return this.#starting;
+  }
+
+  async #start(): Promise<void> {
+    if (this.#state !== "connecting" || this.#closed) return;
+    const attempts = 1 + Math.max(0, this.#options.connectRetries);
+    for (let attempt = 1; attempt <= attempts; attempt++) {
+      if (attempt > 1 && !(await this.#sleep(backoffDelay(attempt - 1, this.#options.backoff)))) return;
+      try {
+        await this.#establish();
+        return;
+      } catch (error) {
+        if (this.#closed) return;
+        this.#lastError = messageOf(error);
+        this.#problem(`connect attempt ${attempt} of ${attempts} failed: ${this.#lastError}`);
+      }
+    }
+    this.#park(`could not start: ${attempts} connect attempt${attempts === 1 ? "" : "s"} failed`);
+  }
+
+  #transport(): Transport {
+    const { config } = this;
+    // Checked in the constructor: only stdio servers with a command get this far.
+    return new StdioTransport({
+      command: config.command!,
+      args: config.args,
+      env: childEnvironment(config.env),
+      cwd: config.cwd,
+      onStderr: (line) => this.#emit("stderr", { server: this.name, line }),
+    });
+  }
+
+  /** Spawns and initializes a new session, bounded by connect_timeout (spawn + initialize). */
+  async #open(): Promise<SupervisedClient> {
+    const timeoutMs = this.config.connectTimeoutMs;
+    const client = new SupervisedClient(
+      this.#options.clientInfo,
+      // connect_timeout bounds the handshake below; initialize itself waits as long as that.
+      { name: this.name, capabilities: this.#options.capabilities, initializeTimeoutMs: Infinity },
+      this,
+    );
+    client.on("log", ({ level, logger, data }) =>
+      this.#emit("log", logger === undefined ? { server: this.name, level, data } : { server: this.name, level, logger, data })
+    );
+    client.on("problem", ({ message }) => this.#problem(message));
+    client.on("statechange", ({ to, cause }) => {
+      if (to === "failed" && client === this.#client) this.#lost(cause);
+    });
+    this.#opening = client;
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      void client.close();
+    }, timeoutMs);
+    try {
+      await client.connect(this.#transport());
+      return client;
+    } catch (error) {
+      await endClient(client);
+      if (this.#opening === client) this.#opening = undefined;
+      if (timedOut) {
+        const transport = client.transport;
+        const tail = transport instanceof StdioTransport ? transport.stderrTail.slice(-3) : [];
+        throw new Error(
+          `server "${this.name}" did not finish connecting (spawn + initialize) within ${seconds(timeoutMs)}; ` +
+            `raise connect_timeout or check the server's stderr` + (tail.length > 0 ? ` (last stderr: ${tail.join(" | ")})` : ""),
+        );
+      }
+      throw error;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** Opens a session, registers (or re-lists) its tools and makes it current; `ready` after. */
+  async #establish(): Promise<void> {
+    const client = await this.#open();
+    try {
+      if (this.#closed) throw new Error(`server "${this.name}" was closed while connecting`);
+      const { tools, naming, timeoutMs } = this.config;
+      if (this.#registration === undefined) {
+        this.#registration = await registerMcpServer(this.#registry, this.name, client, {
+          include: tools.include,
+          exclude: tools.exclude,
+          naming,
+          timeoutMs,
+        });
+      } else {
+        // After a reconnect the tool set is re-listed and changed by difference.
+        await this.#registration.replaceClient(client);
+      }
+      if (this.#closed) throw new Error(`server "${this.name}" was closed while its tools were being registered`);
+      if (client.state !== "ready") {
+        throw client.failure ?? new Error(`server "${this.name}": the connection ended while its tools were being listed`);
+      }
+    } catch (error) {
+      if (this.#closed) {
+        this.#registration?.unregister();
+        this.#registration = undefined;
+      }
+      this.#opening = undefined;
+      await endClient(client);
+      throw error;
+    }
+    this.#opening = undefined;
+    this.#client = client;
+    if (this.#state === "parked") this.#reconnectAttempts = 0; // a probe brought it back: a fresh budget
+    this.#reason = undefined;
+    this.#move("ready");
+  }
+
+  // --- supervision ---------------------------------------------------------------------
+
+  /** The current session ended without our asking. Its pending calls have already failed. */
+  #lost(cause: Error | undefined): void {
+    if (this.#closed || this.#state !== "ready") return;
+    const lost = this.#client;
+    if (lost !== undefined) this.#track(endClient(lost));
+    this.#lastError = cause?.message ?? `server "${this.name}": the connection was lost`;
+    this.#move("reconnecting", cause);
+    void this.#reconnect();
+  }
+
+  #track(ending: Promise<void>): void {
+    this.#ending.add(ending);
+    void ending.finally(() => this.#ending.delete(ending));
+  }
+
+  async #reconnect(): Promise<void> {
+    const max = this.#options.maxReconnectAttempts;
+    while (!this.#closed) {
+      if (this.#reconnectAttempts >= max) {
+        this.#park(`gave up after ${max} reconnect attempt${max === 1 ? "" : "s"}`);
+        return;
+      }
+      this.#reconnectAttempts += 1;
+      const delayMs = backoffDelay(this.#reconnectAttempts, this.#options.backoff);
+      if (!(await this.#sleep(delayMs))) return;
+      try {
+        await this.#establish();
+        return;
+      } catch (error) {
+        if (this.#closed) return;
+        this.#lastError = messageOf(error);
+        this.#problem(`reconnect attempt ${this.#reconnectAttempts} of ${max} failed: ${this.#lastError}`);
+      }
+    }
+  }
+
+  /** Gives up for now: withdraws the tools and probes every probeIntervalMs. */
+  #park(why: string): void {
+    if (this.#closed) return;
+    this.#registration?.unregister();
+    this.#registration = undefined;
+    this.#reason = `${why}; probing every ${seconds(this.#options.probeIntervalMs)}`;
+    this.#move("parked", new Error(`server "${this.name}" ${this.#reason}; last error: ${this.#lastError ?? "none"}`));
+    void this.#probeLoop();
+  }
+
+  async #probeLoop(): Promise<void> {
+    while (!this.#closed && this.#state === "parked") {
+      if (!(await this.#sleep(this.#options.probeIntervalMs))) return;
+      try {
+        await this.#establish();
+        return;
+      } catch (error) {
+        if (this.#closed) return;
+        this.#lastError = messageOf(error);
+        this.#problem(`probe failed: ${this.#lastError}; next probe in ${seconds(this.#options.probeIntervalMs)}`);
+      }
+    }
+  }
+
+  /** Waits ms; resolves false at once if the connection is closed meanwhile. */
+  #sleep(ms: number): Promise<boolean> {
+    if (this.#closed) return Promise.resolve(false);
+    return new Promise((resolve) => {
+      this.#wake = resolve;
+      this.#timer = setTimeout(() => {
+        this.#timer = undefined;
+        this.#wake = undefined;
+        resolve(!this.#closed);
+      }, ms);
+    });
+  }
+
+  // --- closing -------------------------------------------------------------------------
+
+  /** Withdraws the tools, stops every timer and ends the server's process. Idempotent. */
+  close(): Promise<void> {
+    this.#closing ??= this.#shutdown();
+    return this.#closing;
+  }
+
+  async #shutdown(): Promise<void> {
+    this.#closed = true;
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+    this.#wake?.(false);
+    this.#wake = undefined;
+    this.#registration?.unregister();
+    this.#registration = undefined;
+    const clients = [this.#client, this.#opening].filter((client): client is SupervisedClient => client !== undefined);
+    this.#move("closed");
+    await Promise.all([...clients.map(endClient), ...this.#ending, this.#starting]);
+  }
+}

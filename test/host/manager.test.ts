@@ -1,0 +1,547 @@
+// The server manager against real child processes: start, registration, reconnect after a
+// kill, parking and probing, isolation between servers, connect_timeout, bounded close.
+
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import process from "node:process";
+import { fileURLToPath } from "node:url";
+import { ConnectionClosedError, StdioTransport } from "../../src/mod.ts";
+import type { CallToolResult } from "../../src/client/types.ts";
+import { ConfigError, type McpwireConfig, type ServerConfig } from "../../src/host/config-types.ts";
+import {
+  type ManagerEvents,
+  McpManager,
+  type McpManagerOptions,
+  type ServerState,
+  ServerUnavailableError,
+} from "../../src/host/manager.ts";
+import { ToolCallError } from "../../src/registry/tool-registry.ts";
+import type { ToolsChange } from "../../src/registry/types.ts";
+
+interface DenoTestApi {
+  test(definition: { name: string; fn: () => Promise<void>; ignore?: boolean; sanitizeOps?: boolean; sanitizeResources?: boolean }): void;
+}
+const deno = (globalThis as { Deno?: DenoTestApi }).Deno;
+
+/**
+ * One test. Under Deno a Deno.test with the op and resource sanitizers on, so a timer, pipe
+ * or child process the manager leaves behind fails it; under Node a node:test test.
+ */
+function behaviour(name: string, body: () => Promise<void>, options: { skip?: string | false } = {}): void {
+  if (deno) deno.test({ name, fn: body, ignore: Boolean(options.skip), sanitizeOps: true, sanitizeResources: true });
+  else test(name, { skip: options.skip }, body);
+}
+
+function fixture(file: string): string {
+  return fileURLToPath(new URL(`../fixtures/${file}`, import.meta.url));
+}
+
+const everything = fileURLToPath(
+  new URL("../../node_modules/@modelcontextprotocol/server-everything/dist/index.js", import.meta.url),
+);
+
+/** A stdio server config with the defaults config.ts would fill in, running a fixture. */
+function server(name: string, overrides: Partial<ServerConfig> = {}): ServerConfig {
+  return {
+    name,
+    transport: "stdio",
+    command: "node",
+    args: [fixture("manager-server.mjs")],
+    env: { MANAGER_SERVER_NAME: name },
+    headers: {},
+    tools: {},
+    enabled: true,
+    timeoutMs: 10_000,
+    connectTimeoutMs: 10_000,
+    ...overrides,
+  };
+}
+
+function config(...servers: ServerConfig[]): McpwireConfig {
+  return { servers, warnings: [] };
+}
+
+/** Test timing: millisecond backoff, no jitter, probes only when a test asks for them. */
+const FAST: McpManagerOptions = {
+  reconnectDelay: { initialMs: 20, maxMs: 80, jitter: 0 },
+  connectRetries: 0,
+  probeIntervalMs: 600_000,
+};
+
+/** Rejects if the promise has not settled within ms: a hung test fails instead of hanging. */
+async function hangGuard<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const guard = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`hang guard: ${what} did not settle within ${ms} ms`)), ms);
+  });
+  try {
+    return await Promise.race([promise, guard]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Resolves with the next serverstate event of `server` that moves to `to`. */
+function nextState(
+  manager: McpManager,
+  server: string,
+  to: ServerState,
+  ms = 10_000,
+): Promise<ManagerEvents["serverstate"]> {
+  let off = () => {};
+  const event = new Promise<ManagerEvents["serverstate"]>((resolve) => {
+    off = manager.on("serverstate", (change) => {
+      if (change.server === server && change.to === to) resolve(change);
+    });
+  });
+  return hangGuard(event, ms, `server "${server}" reaching ${to}`).finally(off);
+}
+
+/** Polls until the condition holds. */
+async function waitUntil(condition: () => boolean, what: string, ms = 10_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`hang guard: ${what} did not happen within ${ms} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/** Every serverstate event, as "server: from → to". */
+function recordStates(manager: McpManager): string[] {
+  const seen: string[] = [];
+  manager.on("serverstate", ({ server, from, to }) => seen.push(`${server}: ${from} → ${to}`));
+  return seen;
+}
+
+function statusOf(manager: McpManager, name: string) {
+  const status = manager.status().find((entry) => entry.name === name);
+  assert.ok(status, `a status for ${name}`);
+  return status;
+}
+
+function pidOf(manager: McpManager, name: string): number {
+  const transport = manager.client(name)?.transport;
+  assert.ok(transport instanceof StdioTransport, `server "${name}" has a stdio transport`);
+  assert.ok(transport.pid !== undefined);
+  return transport.pid;
+}
+
+function textOf(result: unknown): string {
+  const first = (result as CallToolResult).content[0] as { type: string; text: string };
+  assert.equal(first.type, "text");
+  return first.text;
+}
+
+const hasProc = (() => {
+  try {
+    readFileSync("/proc/self/stat", "utf8");
+    return true;
+  } catch {
+    return false;
+  }
+})();
+
+/**
+ * Whether a process is still running. kill(pid, 0) also succeeds on a zombie, and where
+ * PID 1 does not reap orphans a killed grandchild stays a zombie: on Linux a zombie is gone.
+ */
+function isRunning(pid: number): boolean {
+  if (hasProc) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+      const state = stat.slice(stat.lastIndexOf(")") + 2).split(" ")[0];
+      return state !== "Z" && state !== "X";
+    } catch {
+      return false;
+    }
+  }
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as { code?: string }).code !== "ESRCH";
+  }
+}
+
+/** Resolves with the first stderr line of `server` that matches. */
+function stderrMatch(manager: McpManager, server: string, pattern: RegExp, ms = 10_000): Promise<RegExpMatchArray> {
+  let off = () => {};
+  const found = new Promise<RegExpMatchArray>((resolve) => {
+    off = manager.on("stderr", (event) => {
+      const match = event.server === server ? event.line.match(pattern) : null;
+      if (match) resolve(match);
+    });
+  });
+  return hangGuard(found, ms, `a stderr line of "${server}" matching ${pattern}`).finally(off);
+}
+
+/** A flag file a fixture reads at start (see manager-server.mjs). */
+function flagFile(): { path: string; set(value: string): void; remove(): void } {
+  const dir = mkdtempSync(join(tmpdir(), "mcpwire-manager-"));
+  const path = join(dir, "flag");
+  writeFileSync(path, "");
+  return {
+    path,
+    set: (value) => writeFileSync(path, value),
+    remove: () => rmSync(dir, { recursive: true, force: true }),
+  };
+}
+
+// --- start ---------------------------------------------------------------------------
+
+behaviour("start() connects every enabled server in parallel and registers its tools in toolset mcp-<server>", async () => {
+  const manager = new McpManager(
+    config(
+      server("alpha"),
+      server("everything", { args: [everything, "stdio"], env: {}, tools: { include: ["echo", "get-sum"] } }),
+    ),
+    FAST,
+  );
+  const states = recordStates(manager);
+  const stderr: string[] = [];
+  manager.on("stderr", ({ server, line }) => stderr.push(`${server}: ${line}`));
+  try {
+    assert.equal(statusOf(manager, "alpha").state, "connecting", "before start()");
+    await hangGuard(manager.start(), 20_000, "start()");
+
+    const alpha = statusOf(manager, "alpha");
+    assert.equal(alpha.state, "ready");
+    assert.equal(alpha.transport, "stdio");
+    assert.equal(alpha.protocolVersion, "2025-11-25");
+    assert.equal(alpha.serverInfo?.name, "alpha");
+    assert.equal(alpha.tools, 4);
+    assert.equal(alpha.reconnectAttempts, 0);
+    assert.equal(alpha.lastError, undefined);
+    assert.deepEqual(
+      manager.registry.tools().filter((tool) => tool.toolset === "mcp-alpha").map((tool) => tool.name).sort(),
+      ["mcp_alpha_echo", "mcp_alpha_hang", "mcp_alpha_log", "mcp_alpha_pid"],
+    );
+    assert.equal(textOf(await manager.registry.call("mcp_alpha_echo", { text: "through the registry" })), "through the registry");
+
+    const ev = statusOf(manager, "everything");
+    assert.equal(ev.state, "ready");
+    assert.equal(ev.tools, 2, "include filters the server's tools");
+    assert.ok(manager.registry.has("mcp_everything_echo"));
+    assert.ok(!manager.registry.has("mcp_everything_get-env"));
+    assert.match(await manager.registry.dispatch("mcp_everything_echo", { message: "hi" }), /hi/);
+
+    assert.deepEqual(states.sort(), ["alpha: connecting → ready", "everything: connecting → ready"]);
+    assert.ok(stderr.some((line) => /^alpha: manager fixture alpha started pid \d+$/.test(line)), "stderr lines are forwarded");
+    assert.ok(manager.client("alpha"), "client(name) gives the session's client");
+    await manager.client("alpha")!.ping();
+    assert.equal(manager.client("nobody"), undefined);
+  } finally {
+    await manager.close();
+  }
+});
+
+behaviour("server log messages and problems are events naming the server", async () => {
+  const manager = new McpManager(config(server("alpha")), FAST);
+  const logs: ManagerEvents["log"][] = [];
+  manager.on("log", (event) => logs.push(event));
+  try {
+    await manager.start();
+    await manager.registry.call("mcp_alpha_log", { text: "disk almost full" });
+    assert.deepEqual(logs, [{ server: "alpha", level: "warning", logger: "fixture", data: "disk almost full" }]);
+  } finally {
+    await manager.close();
+  }
+});
+
+behaviour("a server with a config error, a disabled one and an http one stay disabled while the others start", async () => {
+  const broken = server("broken", {
+    enabled: false,
+    error: new ConfigError('server "broken": env.API_KEY uses ${API_KEY}, which is not set; set it or give a default', {
+      server: "broken",
+      key: "env.API_KEY",
+    }),
+  });
+  const manager = new McpManager(
+    config(
+      broken,
+      server("off", { enabled: false }),
+      server("remote", { transport: "http", command: undefined, args: [], url: "http://127.0.0.1:9/mcp" }),
+      server("alpha"),
+    ),
+    FAST,
+  );
+  const states = recordStates(manager);
+  try {
+    await manager.start();
+    const [brokenStatus, off, remote, alpha] = manager.status();
+    assert.equal(brokenStatus.state, "disabled");
+    assert.match(brokenStatus.reason ?? "", /API_KEY.*not set/);
+    assert.match(brokenStatus.lastError ?? "", /API_KEY/);
+    assert.equal(off.state, "disabled");
+    assert.match(off.reason ?? "", /disabled in the config \(enabled: false\)/);
+    assert.equal(remote.state, "disabled");
+    assert.equal(remote.lastError, 'server "remote": transport http is not supported yet by this build; use a stdio server');
+    assert.equal(alpha.state, "ready");
+    assert.deepEqual(states, ["alpha: connecting → ready"], "disabled servers never move");
+    assert.equal(manager.client("broken"), undefined);
+    assert.ok(!manager.registry.tools().some((tool) => tool.toolset !== "mcp-alpha"));
+  } finally {
+    await manager.close();
+  }
+});
+
+behaviour("a server that cannot start is retried with backoff, then parked; start() still resolves and the others run", async () => {
+  const manager = new McpManager(
+    config(server("alpha"), server("dead", { command: "node", args: ["-e", "process.stderr.write('no config here\\n'); process.exit(2)"] })),
+    { ...FAST, connectRetries: 2 },
+  );
+  const problems: string[] = [];
+  manager.on("problem", ({ server, message }) => problems.push(`${server}: ${message}`));
+  try {
+    await hangGuard(manager.start(), 15_000, "start()");
+    const dead = statusOf(manager, "dead");
+    assert.equal(dead.state, "parked");
+    assert.match(dead.reason ?? "", /could not start: 3 connect attempts failed; probing every/);
+    assert.match(dead.lastError ?? "", /exited with code 2/);
+    assert.match(dead.lastError ?? "", /no config here/, "the last error carries the server's stderr");
+    assert.equal(dead.tools, 0);
+    assert.deepEqual(
+      problems.filter((line) => line.startsWith("dead: connect attempt")).map((line) => line.slice(0, 32)),
+      ["dead: connect attempt 1 of 3 fai", "dead: connect attempt 2 of 3 fai", "dead: connect attempt 3 of 3 fai"],
+    );
+    assert.equal(statusOf(manager, "alpha").state, "ready");
+    assert.equal(textOf(await manager.registry.call("mcp_alpha_echo", { text: "fine" })), "fine");
+  } finally {
+    await manager.close();
+  }
+});
+
+behaviour("connect_timeout bounds a server that never answers initialize, and its process is ended", async () => {
+  const manager = new McpManager(
+    config(server("mute", { args: [fixture("manager-mute-server.mjs")], connectTimeoutMs: 400 })),
+    FAST,
+  );
+  const pid = stderrMatch(manager, "mute", /^mute pid (\d+)$/);
+  try {
+    await hangGuard(manager.start(), 10_000, "start()");
+    const status = statusOf(manager, "mute");
+    assert.equal(status.state, "parked");
+    assert.match(status.lastError ?? "", /server "mute" did not finish connecting \(spawn \+ initialize\) within 400 ms; raise connect_timeout/);
+    assert.ok(!isRunning(Number((await pid)[1])), "the server that timed out was ended");
+  } finally {
+    await manager.close();
+  }
+});
+
+// --- supervision ---------------------------------------------------------------------
+
+behaviour("a killed server: its call in flight fails at once, its tools stay and fail as reconnecting, then it comes back", async () => {
+  const flag = flagFile();
+  const manager = new McpManager(
+    config(server("alpha", { env: { MANAGER_SERVER_NAME: "alpha", MANAGER_FLAG_FILE: flag.path } })),
+    { ...FAST, reconnectDelay: { initialMs: 400, jitter: 0 } },
+  );
+  const changes: ToolsChange[] = [];
+  manager.registry.on("toolschange", (change) => changes.push(change));
+  try {
+    await manager.start();
+    const firstPid = pidOf(manager, "alpha");
+    flag.set("more"); // the restarted server has one more tool
+
+    const inFlight = manager.registry.call("mcp_alpha_hang", {});
+    const reconnecting = nextState(manager, "alpha", "reconnecting");
+    await new Promise((resolve) => setTimeout(resolve, 50)); // the call is on the wire
+    process.kill(firstPid, "SIGKILL");
+    await assert.rejects(hangGuard(inFlight, 3000, "the call in flight"), (error: Error) => {
+      assert.ok(error instanceof ToolCallError && error.kind === "unavailable", `${error.name}: ${error.message}`);
+      assert.ok(error.cause instanceof ConnectionClosedError, "the client failed it at once: the connection closed");
+      assert.match(error.message, /^server "alpha", tool "hang": tools\/call failed: connection closed: .*SIGKILL/);
+      return true;
+    });
+    const change = await reconnecting;
+    assert.match(change.error?.message ?? "", /SIGKILL/);
+
+    // During the backoff the tools stay registered and fail at once, naming the server.
+    const during = statusOf(manager, "alpha");
+    assert.equal(during.state, "reconnecting");
+    assert.equal(during.reconnectAttempts, 1);
+    assert.equal(during.tools, 4);
+    assert.ok(manager.registry.has("mcp_alpha_echo"));
+    await assert.rejects(manager.registry.call("mcp_alpha_echo", { text: "now?" }), (error: Error) => {
+      assert.ok(error instanceof ToolCallError && error.kind === "unavailable", `${error.name}: ${error.message}`);
+      assert.ok(error.cause instanceof ServerUnavailableError);
+      assert.equal(error.cause.serverState, "reconnecting");
+      assert.match(
+        error.message,
+        /^server "alpha", tool "echo": reconnecting \(attempt 1 of 5\) after connection closed: .*SIGKILL.*; the call was not sent, try again shortly$/,
+      );
+      return true;
+    });
+    assert.match(await manager.registry.dispatch("mcp_alpha_echo", { text: "now?" }), /"error".*reconnecting/);
+
+    await nextState(manager, "alpha", "ready");
+    const secondPid = pidOf(manager, "alpha");
+    assert.notEqual(secondPid, firstPid, "a new process");
+    assert.equal(statusOf(manager, "alpha").reconnectAttempts, 1, "the budget is not reset until the session proves healthy");
+    assert.equal(statusOf(manager, "alpha").tools, 5);
+    assert.deepEqual(changes.at(-1), { server: "alpha", added: ["mcp_alpha_extra"], removed: [] }, "re-listed by difference");
+    assert.equal(textOf(await manager.registry.call("mcp_alpha_pid", {})), String(secondPid));
+    assert.equal(statusOf(manager, "alpha").reconnectAttempts, 0, "a successful call resets the budget");
+  } finally {
+    await manager.close();
+    flag.remove();
+  }
+});
+
+behaviour("a ping proves the session healthy too", async () => {
+  const manager = new McpManager(config(server("alpha")), FAST);
+  try {
+    await manager.start();
+    process.kill(pidOf(manager, "alpha"), "SIGKILL");
+    await nextState(manager, "alpha", "ready");
+    assert.equal(statusOf(manager, "alpha").reconnectAttempts, 1);
+    await manager.client("alpha")!.ping();
+    assert.equal(statusOf(manager, "alpha").reconnectAttempts, 0);
+  } finally {
+    await manager.close();
+  }
+});
+
+behaviour("when the reconnect budget is spent the server is parked and its tools withdrawn; a probe brings both back", async () => {
+  const flag = flagFile();
+  const manager = new McpManager(
+    config(server("alpha", { env: { MANAGER_SERVER_NAME: "alpha", MANAGER_FLAG_FILE: flag.path } })),
+    { ...FAST, maxReconnectAttempts: 3, probeIntervalMs: 300 },
+  );
+  const states = recordStates(manager);
+  const problems: string[] = [];
+  manager.on("problem", ({ message }) => problems.push(message));
+  try {
+    await manager.start();
+    flag.set("fail"); // every restart exits at once
+    const parked = new Promise<{ status: ReturnType<typeof statusOf>; hasTool: boolean; error?: Error }>((resolve) => {
+      manager.on("serverstate", ({ to, error }) => {
+        // Read at the moment of parking: the first probe comes 300 ms later.
+        if (to === "parked") resolve({ status: statusOf(manager, "alpha"), hasTool: manager.registry.has("mcp_alpha_echo"), error });
+      });
+    });
+    process.kill(pidOf(manager, "alpha"), "SIGKILL");
+    const atPark = await hangGuard(parked, 10_000, "parking");
+    assert.equal(atPark.status.state, "parked");
+    assert.equal(atPark.status.reconnectAttempts, 3);
+    assert.equal(atPark.status.tools, 0);
+    assert.equal(atPark.hasTool, false, "its tools are withdrawn");
+    assert.match(atPark.status.reason ?? "", /^gave up after 3 reconnect attempts; probing every 300 ms$/);
+    assert.match(atPark.status.lastError ?? "", /exited with code 1.*told to fail at start/);
+    assert.match(atPark.error?.message ?? "", /server "alpha" gave up after 3 reconnect attempts/);
+    assert.equal(problems.filter((message) => message.startsWith("reconnect attempt")).length, 3);
+    assert.equal(manager.client("alpha"), undefined, "no client while parked");
+
+    flag.set(""); // the next probe finds it healthy again
+    await nextState(manager, "alpha", "ready");
+    const back = statusOf(manager, "alpha");
+    assert.equal(back.tools, 4);
+    assert.equal(back.reconnectAttempts, 0, "a probe that succeeds starts a fresh budget");
+    assert.equal(back.reason, undefined);
+    assert.equal(textOf(await manager.registry.call("mcp_alpha_echo", { text: "back" })), "back");
+    assert.deepEqual(states, [
+      "alpha: connecting → ready",
+      "alpha: ready → reconnecting",
+      "alpha: reconnecting → parked",
+      "alpha: parked → ready",
+    ]);
+  } finally {
+    await manager.close();
+    flag.remove();
+  }
+});
+
+behaviour("one crashing server never affects another", async () => {
+  const flag = flagFile();
+  const manager = new McpManager(
+    config(server("steady"), server("crashy", { env: { MANAGER_SERVER_NAME: "crashy", MANAGER_FLAG_FILE: flag.path } })),
+    { ...FAST, maxReconnectAttempts: 2 },
+  );
+  const states = recordStates(manager);
+  try {
+    await manager.start();
+    const steadyPid = pidOf(manager, "steady");
+    flag.set("fail");
+    const parked = nextState(manager, "crashy", "parked");
+    process.kill(pidOf(manager, "crashy"), "SIGKILL");
+    // The other server keeps answering while its neighbour reconnects and is parked.
+    const calls: Promise<unknown>[] = [];
+    for (let i = 0; i < 10; i++) calls.push(manager.registry.call("mcp_steady_echo", { text: `call ${i}` }));
+    await parked;
+    const answers = (await Promise.all(calls)).map(textOf);
+    assert.deepEqual(answers, Array.from({ length: 10 }, (_, i) => `call ${i}`));
+    assert.equal(textOf(await manager.registry.call("mcp_steady_pid", {})), String(steadyPid), "the same process all along");
+    assert.equal(statusOf(manager, "steady").state, "ready");
+    assert.equal(statusOf(manager, "steady").reconnectAttempts, 0);
+    assert.ok(!states.some((line) => line.startsWith("steady:") && !line.endsWith("connecting → ready")));
+    assert.ok(manager.registry.has("mcp_steady_echo"));
+    assert.ok(!manager.registry.has("mcp_crashy_echo"));
+  } finally {
+    await manager.close();
+    flag.remove();
+  }
+});
+
+// --- close ---------------------------------------------------------------------------
+
+behaviour("close() is bounded with servers that ignore SIGTERM, and leaves no process behind", async () => {
+  const manager = new McpManager(
+    config(
+      server("stubborn", { env: { MANAGER_SERVER_NAME: "stubborn", MANAGER_STUBBORN: "1" } }),
+      // Never answers initialize; it and its grandchild ignore SIGTERM.
+      server("deaf", { args: [fixture("stubborn-server.mjs")], connectTimeoutMs: 60_000 }),
+      server("alpha"),
+    ),
+    FAST,
+  );
+  const deafPids = stderrMatch(manager, "deaf", /^pids (\d+) (\d+)$/);
+  const started = manager.start();
+  try {
+    await waitUntil(() => statusOf(manager, "stubborn").state === "ready" && statusOf(manager, "alpha").state === "ready", "both ready");
+    const pids = [pidOf(manager, "stubborn"), pidOf(manager, "alpha"), ...(await deafPids).slice(1).map(Number)];
+    assert.ok(pids.every(isRunning));
+    const toolsBefore = manager.registry.tools().length;
+    assert.ok(toolsBefore > 0);
+
+    const began = Date.now();
+    await hangGuard(manager.close(), 12_000, "close()");
+    const took = Date.now() - began;
+    assert.ok(took < 10_000 + 1000, `close() took ${took} ms`);
+    for (const pid of pids) assert.ok(!isRunning(pid), `process ${pid} is gone`);
+    await hangGuard(started, 1000, "start() after close");
+    assert.deepEqual(manager.status().map((status) => status.state), ["closed", "closed", "closed"]);
+    assert.equal(manager.registry.tools().length, 0, "the tools are withdrawn");
+    assert.equal(manager.client("alpha"), undefined);
+  } finally {
+    await manager.close();
+  }
+});
+
+behaviour("close() during a reconnect backoff stops the reconnect and its timer; a second close() is the same", async () => {
+  const manager = new McpManager(config(server("alpha")), { ...FAST, reconnectDelay: { initialMs: 60_000 } });
+  try {
+    await manager.start();
+    const pid = pidOf(manager, "alpha");
+    const reconnecting = nextState(manager, "alpha", "reconnecting");
+    process.kill(pid, "SIGKILL");
+    await reconnecting;
+    const first = manager.close();
+    assert.equal(manager.close(), first, "idempotent");
+    await hangGuard(first, 5000, "close()");
+    assert.equal(statusOf(manager, "alpha").state, "closed");
+    // Under Deno the sanitizers prove the 60 s backoff timer did not outlive close().
+  } finally {
+    await manager.close();
+  }
+});
+
+behaviour("close() before start() and start() after close() do nothing harmful", async () => {
+  const manager = new McpManager(config(server("alpha")), FAST);
+  await manager.close();
+  await hangGuard(manager.start(), 2000, "start() after close()");
+  assert.equal(statusOf(manager, "alpha").state, "closed");
+  assert.equal(manager.registry.tools().length, 0);
+});
