@@ -13,10 +13,12 @@ export class ConfigError extends Error {
   readonly server?: string;
   /** The key path within the server, e.g. "env.API_KEY". */
   readonly key?: string;
+  /** The unset variable, when an unset `${VAR}` is the problem. */
+  readonly variable?: string;
 
   constructor(
     message: string,
-    where: { file?: string; line?: number; column?: number; server?: string; key?: string } = {},
+    where: { file?: string; line?: number; column?: number; server?: string; key?: string; variable?: string } = {},
   ) {
     super(message);
     this.file = where.file;
@@ -24,6 +26,7 @@ export class ConfigError extends Error {
     this.column = where.column;
     this.server = where.server;
     this.key = where.key;
+    this.variable = where.variable;
   }
 }
 
@@ -59,6 +62,8 @@ export interface McpwireConfig {
   file?: string;
   /** Unknown keys and other non-fatal problems, positioned. */
   warnings: ConfigError[];
+  /** Every problem that disabled a server, in file order (each server's `error` is its first). */
+  errors?: ConfigError[];
 }
 
 export const DEFAULT_TOOL_TIMEOUT_MS = 300_000;

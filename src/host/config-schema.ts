@@ -1,0 +1,91 @@
+// The JSON Schema (2020-12) of an mcpwire config file, YAML (`mcp_servers:`) or JSON
+// (`mcpServers`), and the words config.ts uses to say what each key expects.
+
+/** Values of `transport` and of `.mcp.json`'s `type`, and the transport each one means. */
+export const TRANSPORT_ALIASES: Readonly<Record<string, "stdio" | "http" | "sse">> = {
+  stdio: "stdio",
+  http: "http",
+  "streamable-http": "http",
+  streamableHttp: "http",
+  sse: "sse",
+};
+
+/** The keys a server entry may have, in the order messages list them. */
+export const SERVER_KEYS = [
+  "command", "args", "env", "cwd", "url", "headers", "transport", "type",
+  "tools", "enabled", "timeout", "connect_timeout", "naming",
+] as const;
+
+/** Keys of a stdio server, and of an http / sse server: the others' keys are ignored with a warning. */
+export const STDIO_KEYS: readonly string[] = ["command", "args", "env", "cwd"];
+export const HTTP_KEYS: readonly string[] = ["url", "headers"];
+
+/** Top-level keys holding the servers: YAML configs use the first, `.mcp.json` files the second. */
+export const SERVERS_KEYS = ["mcp_servers", "mcpServers"] as const;
+
+/** What a key expects, for "… must be <expected>" messages. Keys are dotted paths within a server. */
+export const EXPECTED: Readonly<Record<string, string>> = {
+  command: "a string: the program to run",
+  args: "an array of strings",
+  env: "a mapping of variable names to strings",
+  cwd: "a string: the directory to start the server in",
+  url: "a string: the server's http:// or https:// URL",
+  headers: "a mapping of header names to strings",
+  transport: 'one of "stdio", "http" or "sse"',
+  type: 'one of "stdio", "http", "streamable-http" or "sse"',
+  tools: "a mapping with include and/or exclude",
+  "tools.include": "an array of tool names or * globs",
+  "tools.exclude": "an array of tool names or * globs",
+  enabled: "true or false",
+  timeout: "a number of seconds greater than 0",
+  connect_timeout: "a number of seconds greater than 0",
+  naming: 'a name format containing {tool}, such as "mcp_{server}_{tool}" or "{server}__{tool}"',
+};
+
+/** Strings, and numbers or booleans written where a string is meant (`PORT: 8080`): kept as written. */
+const SCALAR = { type: ["string", "number", "boolean"] };
+const STRING_ARRAY = { type: "array", items: { type: "string" } };
+const SECONDS = { type: "number", exclusiveMinimum: 0 };
+
+export const SERVER_SCHEMA = {
+  type: "object",
+  properties: {
+    command: { type: "string", minLength: 1, description: "stdio: the program to run (found on PATH)" },
+    args: { type: "array", items: SCALAR, description: "stdio: its arguments" },
+    env: {
+      type: "object",
+      additionalProperties: SCALAR,
+      description: "stdio: variables added to the safe baseline environment (they win over it)",
+    },
+    cwd: { type: "string", minLength: 1, description: "stdio: working directory; relative to the config file's directory" },
+    url: { type: "string", minLength: 1, description: "http / sse: the endpoint" },
+    headers: { type: "object", additionalProperties: SCALAR, description: "http / sse: sent with every request" },
+    transport: { enum: Object.keys(TRANSPORT_ALIASES), description: "inferred from command / url when absent" },
+    type: { enum: Object.keys(TRANSPORT_ALIASES), description: "the .mcp.json spelling of transport" },
+    tools: {
+      type: "object",
+      properties: { include: STRING_ARRAY, exclude: STRING_ARRAY },
+      additionalProperties: false,
+      description: "which of the server's tools to register: exact names or * globs; include wins",
+    },
+    enabled: { type: "boolean", description: "default true" },
+    timeout: { ...SECONDS, description: "tool-call timeout in seconds, default 300" },
+    connect_timeout: { ...SECONDS, description: "spawn + initialize timeout in seconds, default 60" },
+    naming: { type: "string", pattern: "\\{tool\\}", description: "registered-name format, default mcp_{server}_{tool}" },
+  },
+  additionalProperties: false,
+} as const;
+
+const SERVERS = { type: ["object", "null"], additionalProperties: SERVER_SCHEMA } as const;
+
+export const CONFIG_SCHEMA = {
+  $schema: "https://json-schema.org/draft/2020-12/schema",
+  title: "mcpwire config",
+  type: "object",
+  properties: {
+    $schema: { type: "string" },
+    mcp_servers: SERVERS,
+    mcpServers: SERVERS,
+  },
+  additionalProperties: false,
+} as const;

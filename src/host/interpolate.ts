@@ -1,0 +1,119 @@
+// `${VAR}` interpolation of config strings: `${NAME}` is the variable's value, `${NAME:-default}`
+// is the value, or the default when NAME is unset or empty, and `$$` is a literal `$`.
+
+/** Why a string could not be interpolated. */
+export class InterpolationError extends Error {
+  override readonly name = "InterpolationError";
+  /** "unset": a `${NAME}` without a default names a variable that is not set. "syntax": a malformed `${…}`. */
+  readonly reason: "unset" | "syntax";
+  /** The unset variable (the first, when several are), for reason "unset". */
+  readonly variable?: string;
+  /** Every unset variable the string names, in order, for reason "unset". */
+  readonly variables: string[];
+
+  constructor(message: string, reason: "unset" | "syntax", variables: string[] = []) {
+    super(message);
+    this.reason = reason;
+    this.variables = variables;
+    this.variable = variables[0];
+  }
+}
+
+const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/**
+ * Replaces every `${NAME}` and `${NAME:-default}` in text with values from env.
+ *
+ * - `${NAME}`: NAME's value; an unset NAME is an InterpolationError (an empty value is used as is).
+ * - `${NAME:-default}`: NAME's value, or `default` when NAME is unset or empty (as in a POSIX
+ *   shell). The default is interpolated too, so `${A:-${B:-x}}` works.
+ * - `$$` is a literal `$` (so `$${HOME}` gives the text `${HOME}`, as in docker compose).
+ * - A `$` followed by anything else, `$HOME` included, is left alone: only braces interpolate.
+ *
+ * Throws InterpolationError naming every unset variable, or the malformed `${…}`.
+ */
+export function interpolate(text: string, env: Readonly<Record<string, string | undefined>>): string {
+  if (!text.includes("$")) return text;
+  const unset: string[] = [];
+  const value = expand(text, env, unset);
+  if (unset.length > 0) {
+    const names = unset.map((name) => "${" + name + "}");
+    const list = names.length === 1 ? names[0] : `${names.slice(0, -1).join(", ")} and ${names.at(-1)}`;
+    throw new InterpolationError(
+      `${list} ${unset.length === 1 ? "is" : "are"} not set; set ${unset.length === 1 ? "it" : "them"} in the ` +
+        `environment, or give a default with \${${unset[0]}:-default}`,
+      "unset",
+      unset,
+    );
+  }
+  return value;
+}
+
+function expand(text: string, env: Readonly<Record<string, string | undefined>>, unset: string[]): string {
+  let out = "";
+  let i = 0;
+  while (i < text.length) {
+    const dollar = text.indexOf("$", i);
+    if (dollar === -1 || dollar === text.length - 1) {
+      out += text.slice(i);
+      break;
+    }
+    out += text.slice(i, dollar);
+    const next = text[dollar + 1];
+    if (next === "$") {
+      out += "$";
+      i = dollar + 2;
+      continue;
+    }
+    if (next !== "{") {
+      out += "$";
+      i = dollar + 1;
+      continue;
+    }
+    const close = closingBrace(text, dollar + 2);
+    if (close === -1) {
+      throw new InterpolationError(
+        `"${text.slice(dollar, dollar + 20)}${text.length > dollar + 20 ? "…" : ""}" has no closing "}"; ` +
+          "write ${NAME} or ${NAME:-default}, or $${ for a literal ${",
+        "syntax",
+      );
+    }
+    const inner = text.slice(dollar + 2, close);
+    const sep = inner.indexOf(":-");
+    const name = sep === -1 ? inner : inner.slice(0, sep);
+    if (!NAME.test(name)) {
+      throw new InterpolationError(
+        `"\${${inner}}" is not a variable reference; write \${NAME} or \${NAME:-default} (NAME is letters, ` +
+          "digits and _), or $${ for a literal ${",
+        "syntax",
+      );
+    }
+    const value = env[name];
+    if (sep === -1) {
+      if (value === undefined) unset.push(name);
+      else out += value;
+    } else if (value !== undefined && value !== "") {
+      out += value;
+    } else {
+      out += expand(inner.slice(sep + 2), env, unset);
+    }
+    i = close + 1;
+  }
+  return out;
+}
+
+/** The index of the `}` that closes a `${` whose body starts at from, or -1. Nested `${…}` count. */
+function closingBrace(text: string, from: number): number {
+  let depth = 0;
+  for (let i = from; i < text.length; i++) {
+    const char = text[i];
+    if (char === "$" && (text[i + 1] === "$" || text[i + 1] === "{")) {
+      if (text[i + 1] === "{") depth++;
+      i++;
+    } else if (char === "}") {
+      if (depth === 0) return i;
+      depth--;
+    }
+  }
+  return -1;
+}
