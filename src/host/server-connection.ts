@@ -162,6 +162,8 @@ export class ServerConnection implements Supervisor {
   #timer: ReturnType<typeof setTimeout> | undefined;
   #wake: ((proceed: boolean) => void) | undefined;
   #starting: Promise<void> | undefined;
+  /** The reconnect or probe loop under way, if any. */
+  #supervising: Promise<void> | undefined;
   #closing: Promise<void> | undefined;
   #closed = false;
 
@@ -178,7 +180,8 @@ export class ServerConnection implements Supervisor {
     const unusable = this.#whyUnusable();
     this.#state = unusable === undefined ? "connecting" : "disabled";
     this.#reason = unusable;
-    if (config.error !== undefined || config.transport !== "stdio") this.#lastError = unusable;
+    // `enabled: false` is a choice, not an error; everything else that keeps a server off is one.
+    if (unusable !== undefined && (config.error !== undefined || config.enabled)) this.#lastError = unusable;
   }
 
   get name(): string {
@@ -403,7 +406,7 @@ export class ServerConnection implements Supervisor {
     if (lost !== undefined) this.#track(endClient(lost));
     this.#lastError = cause?.message ?? `server "${this.name}": the connection was lost`;
     this.#move("reconnecting", cause);
-    void this.#reconnect();
+    this.#supervising = this.#reconnect();
   }
 
   #track(ending: Promise<void>): void {
@@ -439,7 +442,7 @@ export class ServerConnection implements Supervisor {
     this.#registration = undefined;
     this.#reason = `${why}; probing every ${seconds(this.#options.probeIntervalMs)}`;
     this.#move("parked", new Error(`server "${this.name}" ${this.#reason}; last error: ${this.#lastError ?? "none"}`));
-    void this.#probeLoop();
+    this.#supervising = this.#probeLoop();
   }
 
   async #probeLoop(): Promise<void> {
@@ -487,6 +490,6 @@ export class ServerConnection implements Supervisor {
     this.#registration = undefined;
     const clients = [this.#client, this.#opening].filter((client): client is SupervisedClient => client !== undefined);
     this.#move("closed");
-    await Promise.all([...clients.map(endClient), ...this.#ending, this.#starting]);
+    await Promise.all([...clients.map(endClient), ...this.#ending, this.#starting, this.#supervising]);
   }
 }

@@ -10,6 +10,7 @@ import process from "node:process";
 import { fileURLToPath } from "node:url";
 import { ConnectionClosedError, StdioTransport } from "../../src/mod.ts";
 import type { CallToolResult } from "../../src/client/types.ts";
+import { parseConfig } from "../../src/host/config.ts";
 import { ConfigError, type McpwireConfig, type ServerConfig } from "../../src/host/config-types.ts";
 import {
   type ManagerEvents,
@@ -212,12 +213,12 @@ behaviour("start() connects every enabled server in parallel and registers its t
     assert.equal(alpha.transport, "stdio");
     assert.equal(alpha.protocolVersion, "2025-11-25");
     assert.equal(alpha.serverInfo?.name, "alpha");
-    assert.equal(alpha.tools, 4);
+    assert.equal(alpha.tools, 5);
     assert.equal(alpha.reconnectAttempts, 0);
     assert.equal(alpha.lastError, undefined);
     assert.deepEqual(
       manager.registry.tools().filter((tool) => tool.toolset === "mcp-alpha").map((tool) => tool.name).sort(),
-      ["mcp_alpha_echo", "mcp_alpha_hang", "mcp_alpha_log", "mcp_alpha_pid"],
+      ["mcp_alpha_echo", "mcp_alpha_hang", "mcp_alpha_log", "mcp_alpha_noise", "mcp_alpha_pid"],
     );
     assert.equal(textOf(await manager.registry.call("mcp_alpha_echo", { text: "through the registry" })), "through the registry");
 
@@ -241,11 +242,17 @@ behaviour("start() connects every enabled server in parallel and registers its t
 behaviour("server log messages and problems are events naming the server", async () => {
   const manager = new McpManager(config(server("alpha")), FAST);
   const logs: ManagerEvents["log"][] = [];
+  const problems: ManagerEvents["problem"][] = [];
   manager.on("log", (event) => logs.push(event));
+  manager.on("problem", (event) => problems.push(event));
   try {
     await manager.start();
     await manager.registry.call("mcp_alpha_log", { text: "disk almost full" });
     assert.deepEqual(logs, [{ server: "alpha", level: "warning", logger: "fixture", data: "disk almost full" }]);
+    assert.equal(textOf(await manager.registry.call("mcp_alpha_noise", {})), "noisy", "a bad line is survived");
+    assert.equal(problems.length, 1);
+    assert.equal(problems[0].server, "alpha");
+    assert.match(problems[0].message, /not JSON/i);
   } finally {
     await manager.close();
   }
@@ -283,6 +290,36 @@ behaviour("a server with a config error, a disabled one and an http one stay dis
     assert.deepEqual(states, ["alpha: connecting → ready"], "disabled servers never move");
     assert.equal(manager.client("broken"), undefined);
     assert.ok(!manager.registry.tools().some((tool) => tool.toolset !== "mcp-alpha"));
+  } finally {
+    await manager.close();
+  }
+});
+
+behaviour("from a YAML config: a server whose ${VAR} is unset is disabled with the config error, the other starts", async () => {
+  const yaml = [
+    "mcp_servers:",
+    "  good:",
+    "    command: node",
+    `    args: [${JSON.stringify(fixture("manager-server.mjs"))}]`,
+    "    env: { MANAGER_SERVER_NAME: good }",
+    "    tools: { include: [echo] }",
+    "  needs-key:",
+    "    command: node",
+    `    args: [${JSON.stringify(fixture("manager-server.mjs"))}]`,
+    "    env: { API_KEY: \"${MCPWIRE_TEST_UNSET_KEY}\" }",
+    "",
+  ].join("\n");
+  const parsed = parseConfig(yaml, { file: "/virtual/mcpwire.yaml", env: { PATH: process.env.PATH } });
+  const manager = new McpManager(parsed, FAST);
+  try {
+    await manager.start();
+    const [good, needsKey] = manager.status();
+    assert.equal(good.state, "ready");
+    assert.equal(good.tools, 1);
+    assert.ok(manager.registry.has("mcp_good_echo"));
+    assert.equal(needsKey.state, "disabled");
+    assert.match(needsKey.reason ?? "", /MCPWIRE_TEST_UNSET_KEY/);
+    assert.equal(needsKey.tools, 0);
   } finally {
     await manager.close();
   }
@@ -337,7 +374,7 @@ behaviour("a killed server: its call in flight fails at once, its tools stay and
   const flag = flagFile();
   const manager = new McpManager(
     config(server("alpha", { env: { MANAGER_SERVER_NAME: "alpha", MANAGER_FLAG_FILE: flag.path } })),
-    { ...FAST, reconnectDelay: { initialMs: 400, jitter: 0 } },
+    { ...FAST, reconnectDelay: { initialMs: 800, jitter: 0 } },
   );
   const changes: ToolsChange[] = [];
   manager.registry.on("toolschange", (change) => changes.push(change));
@@ -363,7 +400,7 @@ behaviour("a killed server: its call in flight fails at once, its tools stay and
     const during = statusOf(manager, "alpha");
     assert.equal(during.state, "reconnecting");
     assert.equal(during.reconnectAttempts, 1);
-    assert.equal(during.tools, 4);
+    assert.equal(during.tools, 5);
     assert.ok(manager.registry.has("mcp_alpha_echo"));
     await assert.rejects(manager.registry.call("mcp_alpha_echo", { text: "now?" }), (error: Error) => {
       assert.ok(error instanceof ToolCallError && error.kind === "unavailable", `${error.name}: ${error.message}`);
@@ -381,7 +418,7 @@ behaviour("a killed server: its call in flight fails at once, its tools stay and
     const secondPid = pidOf(manager, "alpha");
     assert.notEqual(secondPid, firstPid, "a new process");
     assert.equal(statusOf(manager, "alpha").reconnectAttempts, 1, "the budget is not reset until the session proves healthy");
-    assert.equal(statusOf(manager, "alpha").tools, 5);
+    assert.equal(statusOf(manager, "alpha").tools, 6);
     assert.deepEqual(changes.at(-1), { server: "alpha", added: ["mcp_alpha_extra"], removed: [] }, "re-listed by difference");
     assert.equal(textOf(await manager.registry.call("mcp_alpha_pid", {})), String(secondPid));
     assert.equal(statusOf(manager, "alpha").reconnectAttempts, 0, "a successful call resets the budget");
@@ -391,15 +428,23 @@ behaviour("a killed server: its call in flight fails at once, its tools stay and
   }
 });
 
-behaviour("a ping proves the session healthy too", async () => {
+behaviour("a ping proves the session healthy too; a client of an earlier session says where the current one is", async () => {
   const manager = new McpManager(config(server("alpha")), FAST);
   try {
     await manager.start();
+    const earlier = manager.client("alpha")!;
     process.kill(pidOf(manager, "alpha"), "SIGKILL");
     await nextState(manager, "alpha", "ready");
     assert.equal(statusOf(manager, "alpha").reconnectAttempts, 1);
-    await manager.client("alpha")!.ping();
+    const current = manager.client("alpha")!;
+    assert.notEqual(current, earlier);
+    await current.ping();
     assert.equal(statusOf(manager, "alpha").reconnectAttempts, 0);
+    await assert.rejects(earlier.ping(), (error: Error) => {
+      assert.ok(error instanceof ServerUnavailableError);
+      assert.match(error.message, /earlier session.*manager\.client\("alpha"\)/);
+      return true;
+    });
   } finally {
     await manager.close();
   }
@@ -438,7 +483,7 @@ behaviour("when the reconnect budget is spent the server is parked and its tools
     flag.set(""); // the next probe finds it healthy again
     await nextState(manager, "alpha", "ready");
     const back = statusOf(manager, "alpha");
-    assert.equal(back.tools, 4);
+    assert.equal(back.tools, 5);
     assert.equal(back.reconnectAttempts, 0, "a probe that succeeds starts a fresh budget");
     assert.equal(back.reason, undefined);
     assert.equal(textOf(await manager.registry.call("mcp_alpha_echo", { text: "back" })), "back");
