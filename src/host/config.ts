@@ -245,19 +245,19 @@ function buildServer(
 
   // `${VAR}` is interpolated in command, args, env, cwd, url and headers. A disabled server's
   // unset variables are no error: it keeps the text as written and is not started.
-  let interpolationFailed = false;
-  const expand = (text: string, key: Path): string => {
+  /** The text interpolated, or undefined (and reported, unless the server is disabled) when it cannot be. */
+  const tryExpand = (text: string, key: Path): string | undefined => {
     try {
       return interpolate(text, context.env);
     } catch (error) {
       if (!(error instanceof InterpolationError)) throw error;
       if (!userDisabled) {
-        interpolationFailed = true;
         report(key, "value", `"${formatKey(key)}": ${error.message}; the server is disabled until then`, error.variable);
       }
-      return text;
+      return undefined;
     }
   };
+  const expand = (text: string, key: Path): string => tryExpand(text, key) ?? text;
   /** A string, or a number or boolean as written in the file (`PORT: 8080`, `VERSION: 1.10`), interpolated. */
   const scalar = (value: unknown, key: Path): string =>
     typeof value === "string" ? expand(value, key) : context.parsed.sourceOf(at(...key)) ?? String(value);
@@ -330,13 +330,11 @@ function buildServer(
   }
   const url = get("url");
   if (typeof url === "string") {
-    const before = interpolationFailed;
-    interpolationFailed = false;
-    server.url = expand(url, ["url"]);
-    if (!interpolationFailed && server.transport !== "stdio" && !isHttpUrl(server.url)) {
-      report(["url"], "value", `"url" must be an http:// or https:// URL; it is ${describe(server.url, context.json)}`);
+    const expanded = tryExpand(url, ["url"]);
+    server.url = expanded ?? url;
+    if (expanded !== undefined && server.transport !== "stdio" && !isHttpUrl(expanded)) {
+      report(["url"], "value", `"url" must be an http:// or https:// URL; it is ${describe(expanded, context.json)}`);
     }
-    interpolationFailed ||= before;
   }
   const headers = get("headers");
   if (isObject(headers)) {
@@ -707,9 +705,9 @@ function findJsonError(text: string): { offset: number; message: string } | unde
     space();
     const char = text[i];
     if (char === "{") return members("}", () => {
-      if (text[i] !== '"') {
-        fail(text[i] === "'" ? "property names take double quotes" : `expected a double-quoted property name, found ${shown()}`);
-      }
+      if (text[i] === "/") fail("JSON has no comments; remove it (or use a YAML config, which has)");
+      if (text[i] === "'") fail("property names take double quotes");
+      if (text[i] !== '"') fail(`expected a double-quoted property name, found ${shown()}`);
       string();
       space();
       if (text[i] !== ":") fail(`expected ":" after the property name, found ${shown()}`);
