@@ -154,18 +154,7 @@ export class ToolRegistry extends EventTarget {
           `(toolset "${holder.tool.toolset}"); unregister("${name}") first or choose another name`,
       );
     }
-    if (holder !== undefined && holder.tool.origin.kind === "mcp") {
-      const { server, tool } = holder.tool.origin;
-      this.#entries.delete(name);
-      const table = this.#servers.get(server);
-      table?.names.delete(name);
-      table?.skipped.add(`${tool}\0${name}`);
-      this.#warn(
-        `built-in tool "${name}" replaces tool "${tool}" of server "${server}", which was registered under the same name; ` +
-          `the MCP tool is no longer available; give server "${server}" another naming to keep both`,
-      );
-      this.#emit("toolschange", { server, added: [], removed: [name] });
-    }
+    this.#entries.delete(name); // a replaced MCP tool's position goes too: the built-in is new
     this.#entries.set(name, {
       tool: {
         name,
@@ -176,6 +165,18 @@ export class ToolRegistry extends EventTarget {
       },
       handler: definition.handler,
     });
+    // Announced after the table is consistent, so a listener sees the built-in in place.
+    if (holder !== undefined && holder.tool.origin.kind === "mcp") {
+      const { server, tool } = holder.tool.origin;
+      const table = this.#servers.get(server);
+      table?.names.delete(name);
+      table?.skipped.add(`${tool}\0${name}`);
+      this.#warn(
+        `built-in tool "${name}" replaces tool "${tool}" of server "${server}", which was registered under the same name; ` +
+          `the MCP tool is no longer available; give server "${server}" another naming to keep both`,
+      );
+      this.#emit("toolschange", { server, added: [], removed: [name] });
+    }
   }
 
   /**
