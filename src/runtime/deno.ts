@@ -16,6 +16,7 @@ import {
   type StreamName,
   type SyncFs,
 } from "./types.ts";
+import { onWorkerEnd, receiveMessageSync, startWorkerThread, workerData } from "./worker-threads.ts";
 
 interface DenoChild {
   pid: number;
@@ -242,4 +243,9 @@ export const denoRuntime: Runtime = {
     Deno.addSignalListener("SIGINT", () => fn("SIGINT"));
     Deno.addSignalListener("SIGTERM", () => fn("SIGTERM"));
   },
+  // Deno loads a .ts entry itself; node:worker_threads rather than the web Worker, for unref().
+  startWorker: (start) => startWorkerThread(start.url, start),
+  workerData,
+  receiveMessageSync,
+  onWorkerEnd: (fn) => onWorkerEnd(groups, fn),
 };

@@ -2,7 +2,7 @@
 
 import type { Runtime } from "./types.ts";
 
-export type { ChildProcess, ExitStatus, Runtime, SpawnRequest, StreamName } from "./types.ts";
+export type { ChildProcess, ExitStatus, Runtime, SpawnRequest, StreamName, WorkerExit, WorkerStart, WorkerThread } from "./types.ts";
 export { SpawnError } from "./types.ts";
 
 const isDeno = typeof (globalThis as { Deno?: { version?: unknown } }).Deno?.version === "object";

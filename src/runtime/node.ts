@@ -16,7 +16,10 @@ import {
   type SpawnRequest,
   type StreamName,
   type SyncFs,
+  type WorkerStart,
+  type WorkerThread,
 } from "./types.ts";
+import { onWorkerEnd, receiveMessageSync, startWorkerThread, workerData } from "./worker-threads.ts";
 
 const groups = new ChildGroups();
 let exitHookInstalled = false;
@@ -131,6 +134,29 @@ function spawn(request: SpawnRequest): Promise<ChildProcess> {
   });
 }
 
+/**
+ * A worker inherits `--import tsx`, but tsx registers itself only on the main thread of a
+ * Node that cannot share loader hooks with workers (Node 20): there a .ts entry is started
+ * through a two-line bootstrap that registers tsx in the worker first. A Node that strips
+ * types itself loads the entry as it is.
+ */
+function startWorker(start: WorkerStart): WorkerThread {
+  const typescript = /\.[cm]?ts$/.test(start.url.pathname);
+  if (!typescript || (process.features as { typescript?: unknown }).typescript) return startWorkerThread(start.url, start);
+  let tsx: string;
+  try {
+    tsx = import.meta.resolve("tsx/esm/api");
+  } catch {
+    throw new Error(
+      `cannot start worker ${start.url.href}: Node ${process.version} loads TypeScript in a worker only with tsx; ` +
+        "install it (npm install --save-dev tsx) or use a Node that strips types (22.18 or later)",
+    );
+  }
+  const bootstrap = `import(${JSON.stringify(tsx)})` +
+    `.then((tsx) => { tsx.register(); return import(${JSON.stringify(start.url.href)}); });`;
+  return startWorkerThread(bootstrap, start);
+}
+
 export const nodeRuntime: Runtime = {
   name: "node",
   spawn,
@@ -171,4 +197,8 @@ export const nodeRuntime: Runtime = {
     process.on("SIGINT", () => fn("SIGINT"));
     process.on("SIGTERM", () => fn("SIGTERM"));
   },
+  startWorker,
+  workerData,
+  receiveMessageSync,
+  onWorkerEnd: (fn) => onWorkerEnd(groups, fn),
 };

@@ -92,6 +92,48 @@ export interface Runtime {
   onExit(fn: () => void): void;
   /** Runs fn on SIGINT / SIGTERM instead of dying at once. */
   onInterrupt(fn: (signal: string) => void): void;
+  /**
+   * Starts a worker thread running the module at `url` (a .ts module loads on both runtimes;
+   * on a Node without type stripping it needs tsx installed). A crash of the worker never
+   * reaches this thread as an exception: `exited` reports it.
+   */
+  startWorker(start: WorkerStart): WorkerThread;
+  /** In a worker started by startWorker: the `data` it was started with. Undefined on the main thread. */
+  workerData(): unknown;
+  /** Takes one message already queued on `port`, synchronously; never waits. Undefined when none is queued. */
+  receiveMessageSync(port: MessagePort): { message: unknown } | undefined;
+  /**
+   * In a worker: runs fn synchronously, once, as the worker ends — with the uncaught error or
+   * unhandled rejection that is ending it, or with nothing when it exits. The worker's child
+   * process groups are killed first, so no server outlives a crashed worker. (A worker
+   * terminated from outside runs nothing.)
+   */
+  onWorkerEnd(fn: (error?: unknown) => void): void;
+}
+
+export interface WorkerStart {
+  /** The worker's entry module. */
+  url: URL;
+  /** Structured-cloneable; MessagePorts in it must also be listed in `transfer`. */
+  data: unknown;
+  transfer?: MessagePort[];
+}
+
+/** How a worker thread ended. */
+export interface WorkerExit {
+  code: number;
+  /** The uncaught error that ended it, if one did. */
+  error?: Error;
+}
+
+/** A worker thread, as the thread that started it sees it. */
+export interface WorkerThread {
+  /** Settles once the worker has ended, by any cause; never rejects. */
+  readonly exited: Promise<WorkerExit>;
+  /** Stops the worker's JavaScript at once (no hooks run in it); resolves once it is gone. */
+  terminate(): Promise<void>;
+  /** Lets this process exit while the worker still runs. */
+  unref(): void;
 }
 
 /** How long `exited` waits for the output to end after the process itself exited. */

@@ -1,0 +1,380 @@
+// The sync-facing bridge's mechanism (DESIGN.md "The sync-facing bridge"): the calling thread
+// posts a call to a worker thread, blocks on Atomics.wait over a SharedArrayBuffer until the
+// worker signals, then takes the reply off a MessagePort synchronously (receiveMessageOnPort).
+// It knows nothing of MCP: the worker runs whatever SyncService it is given.
+//
+// Why a MessagePort and not the reply's bytes in the SharedArrayBuffer: a message carries any
+// structured-cloneable value of any size with no buffer to grow or chunk, and both Node and
+// Deno 2 provide receiveMessageOnPort (node:worker_threads, behind src/runtime/). The shared
+// memory only carries three counters: a signal, a heartbeat and an "ended" flag.
+
+import { runtime } from "../runtime/mod.ts";
+import type { WorkerThread } from "../runtime/mod.ts";
+
+/** Slots of the control Int32Array both threads share. */
+const SIGNAL = 0; // bumped, then notified, after every message the worker posts
+const BEAT = 1; // bumped by the worker every HEARTBEAT_MS while its event loop turns
+const ENDED = 2; // set to 1 by the worker as it ends (an uncaught error, or exit)
+const CONTROL_SLOTS = 3;
+
+/** How often the worker proves its event loop turns. */
+export const HEARTBEAT_MS = 100;
+/** A worker whose heartbeat stops for this long is declared dead (a hard crash runs no hook). */
+export const DEFAULT_SILENCE_LIMIT_MS = 5_000;
+export const DEFAULT_START_TIMEOUT_MS = 60_000;
+export const DEFAULT_CLOSE_TIMEOUT_MS = 15_000;
+/** The caller wakes at least this often while it waits, to look at the heartbeat. */
+const WAIT_SLICE_MS = 100;
+
+/** Caller → worker. */
+type CallerMessage =
+  | { type: "call"; seq: number; body: unknown }
+  | { type: "cancel"; seq: number; reason: string }
+  | { type: "close"; seq: number };
+
+/** Worker → caller. */
+type WorkerMessage =
+  | { type: "ready"; ok: true }
+  | { type: "ready"; ok: false; message: string }
+  | { type: "reply"; seq: number; ok: true; value: unknown }
+  | { type: "reply"; seq: number; ok: false; message: string }
+  | { type: "ending"; message: string };
+
+/** The workerData of a worker started by SyncWorker.start. */
+interface StartData {
+  control: SharedArrayBuffer;
+  port: MessagePort;
+  data: unknown;
+}
+
+/** What a blocking call came to. */
+export type SyncOutcome =
+  /** The worker's service answered. */
+  | { kind: "reply"; value: unknown }
+  /** The worker's service threw, or the call or its reply could not be passed between threads. */
+  | { kind: "failed"; message: string }
+  /** No reply within timeoutMs; the worker was told to cancel the call (its signal aborts). */
+  | { kind: "timeout"; timeoutMs: number }
+  /** The worker is gone (crashed, exited or stopped responding); every later call says so at once. */
+  | { kind: "ended"; message: string }
+  /** close() was called. */
+  | { kind: "closed" };
+
+/** The worker could not be started, or another misuse of the bridge. */
+export class SyncBridgeError extends Error {
+  override readonly name = "SyncBridgeError";
+}
+
+export interface SyncWorkerOptions {
+  /** Handed to the service's start() in the worker; structured-cloneable. */
+  data?: unknown;
+  /** Bound of SyncWorker.start: the worker's module loading plus its service's start(). Default 60 s. */
+  startTimeoutMs?: number;
+  /** A worker whose heartbeat stops this long is declared dead and terminated. Default 5 s. */
+  silenceLimitMs?: number;
+  /** Names the worker in error messages. Default "sync worker". */
+  label?: string;
+}
+
+export interface SyncCallOptions {
+  /** How long to block for the reply. Infinity waits as long as the worker lives. */
+  timeoutMs: number;
+  /** The reason the worker's signal aborts with on a timeout. */
+  cancelReason?: string;
+}
+
+function seconds(ms: number): string {
+  return ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`;
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** Workers still open; closed (bounded) when this process exits, so none leaves servers behind. */
+const open = new Set<SyncWorker>();
+let exitHookInstalled = false;
+
+/**
+ * The calling side: a worker thread whose service is called synchronously. Every call
+ * blocks this thread until the reply, a timeout, or the worker's end; none hangs.
+ */
+export class SyncWorker {
+  readonly label: string;
+  readonly #thread: WorkerThread;
+  readonly #port: MessagePort;
+  readonly #control: Int32Array;
+  readonly #silenceLimitMs: number;
+  #seq = 0;
+  #closed = false;
+  /** Why the worker is gone, once it is. */
+  #ended: string | undefined;
+
+  /**
+   * Starts the worker at `url` (its module calls serveSyncWorker) and blocks until its
+   * service's start() has finished. Throws a SyncBridgeError when it fails, throws, ends or
+   * takes longer than startTimeoutMs; the worker is closed then.
+   */
+  static start(url: URL, options: SyncWorkerOptions = {}): SyncWorker {
+    return new SyncWorker(url, options);
+  }
+
+  private constructor(url: URL, options: SyncWorkerOptions) {
+    this.label = options.label ?? "sync worker";
+    this.#silenceLimitMs = options.silenceLimitMs ?? DEFAULT_SILENCE_LIMIT_MS;
+    const startTimeoutMs = options.startTimeoutMs ?? DEFAULT_START_TIMEOUT_MS;
+    const control = new SharedArrayBuffer(CONTROL_SLOTS * Int32Array.BYTES_PER_ELEMENT);
+    this.#control = new Int32Array(control);
+    const { port1, port2 } = new MessageChannel();
+    this.#port = port1; // never given a listener: replies are only taken synchronously
+    const start: StartData = { control, port: port2, data: options.data };
+    try {
+      this.#thread = runtime.startWorker({ url, data: start, transfer: [port2] });
+    } catch (error) {
+      port1.close();
+      throw new SyncBridgeError(`${this.label}: could not start its worker: ${messageOf(error)}`);
+    }
+    // A worker left open must not keep the process alive; the exit hook closes it.
+    this.#thread.unref();
+    this.#thread.exited.then(({ code, error }) => {
+      this.#ended ??= error === undefined ? `it exited with code ${code}` : `it crashed: ${error.message}`;
+    });
+    open.add(this);
+    if (!exitHookInstalled) {
+      exitHookInstalled = true;
+      runtime.onExit(() => {
+        for (const worker of open) worker.close();
+      });
+    }
+
+    const ready = this.#waitFor((message) => {
+      if (message.type !== "ready") return undefined;
+      return message.ok ? { kind: "reply", value: undefined } : { kind: "failed", message: message.message };
+    }, startTimeoutMs);
+    if (ready.kind === "reply") return;
+    const why = ready.kind === "timeout"
+      ? `did not start within ${seconds(startTimeoutMs)} (startTimeoutMs); raise startTimeoutMs or find what the worker waits for`
+      : ready.kind === "ended"
+      ? `its worker ended while starting: ${ready.message}`
+      : ready.kind === "failed"
+      ? `could not start: ${ready.message}`
+      : "was closed while starting";
+    this.close();
+    throw new SyncBridgeError(`${this.label} ${why}`);
+  }
+
+  /** False once the worker is gone or closed: every call then returns at once. */
+  get alive(): boolean {
+    return !this.#closed && this.#ended === undefined;
+  }
+
+  /** Calls the worker's service with `body` and blocks for its reply, at most timeoutMs. */
+  call(body: unknown, options: SyncCallOptions): SyncOutcome {
+    if (this.#closed) return { kind: "closed" };
+    if (this.#ended !== undefined) return { kind: "ended", message: this.#ended };
+    const seq = ++this.#seq;
+    const sent = this.#post({ type: "call", seq, body });
+    if (sent !== undefined) return { kind: "failed", message: `the call could not be passed to the worker: ${sent}` };
+    const outcome = this.#waitFor((message) => {
+      if (message.type !== "reply" || message.seq !== seq) return undefined; // a late reply to an earlier call
+      return message.ok ? { kind: "reply", value: message.value } : { kind: "failed", message: message.message };
+    }, options.timeoutMs);
+    if (outcome.kind === "timeout") {
+      const reason = options.cancelReason ?? `the caller stopped waiting after ${seconds(options.timeoutMs)}`;
+      this.#post({ type: "cancel", seq, reason });
+    }
+    return outcome;
+  }
+
+  /**
+   * Runs the service's close() in the worker (at most timeoutMs), then ends the worker.
+   * Idempotent; never throws. Returns what the close request came to.
+   */
+  close(timeoutMs: number = DEFAULT_CLOSE_TIMEOUT_MS): SyncOutcome {
+    if (this.#closed) return { kind: "closed" };
+    let outcome: SyncOutcome = { kind: "ended", message: this.#ended ?? "" };
+    if (this.#ended === undefined) {
+      const seq = ++this.#seq;
+      const sent = this.#post({ type: "close", seq });
+      outcome = sent !== undefined ? { kind: "failed", message: sent } : this.#waitFor((message) => {
+        if (message.type !== "reply" || message.seq !== seq) return undefined;
+        return message.ok ? { kind: "reply", value: undefined } : { kind: "failed", message: message.message };
+      }, timeoutMs);
+    }
+    this.#closed = true;
+    this.#release();
+    return outcome;
+  }
+
+  /** Posts to the worker; returns why it failed (a value that cannot be cloned), or undefined. */
+  #post(message: CallerMessage): string | undefined {
+    try {
+      this.#port.postMessage(message);
+      return undefined;
+    } catch (error) {
+      return messageOf(error);
+    }
+  }
+
+  /** The worker is gone: remember why, stop it for good, and let every later call say so. */
+  #end(why: string): SyncOutcome {
+    this.#ended ??= why;
+    this.#release();
+    return { kind: "ended", message: this.#ended };
+  }
+
+  #release(): void {
+    if (!open.delete(this)) return;
+    void this.#thread.terminate();
+    this.#port.close();
+  }
+
+  /**
+   * Blocks until `match` accepts a message from the worker, the worker ends, or timeoutMs
+   * passes. Messages `match` does not accept (late replies of calls that timed out) are dropped.
+   */
+  #waitFor(match: (message: WorkerMessage) => SyncOutcome | undefined, timeoutMs: number): SyncOutcome {
+    const control = this.#control;
+    const deadline = performance.now() + timeoutMs;
+    let beat = Atomics.load(control, BEAT);
+    let beatSeenAt = performance.now();
+    for (;;) {
+      // Read the signal before taking messages: a message posted after we looked bumps it,
+      // so the wait below returns at once instead of sleeping through it.
+      const signal = Atomics.load(control, SIGNAL);
+      const outcome = this.#drain(match);
+      if (outcome !== undefined) return outcome;
+      if (Atomics.load(control, ENDED) === 1) {
+        return this.#drain(match) ?? this.#end("it ended without saying why");
+      }
+      if (this.#ended !== undefined) return this.#end(this.#ended);
+      const now = performance.now();
+      if (now >= deadline) return { kind: "timeout", timeoutMs };
+      const currentBeat = Atomics.load(control, BEAT);
+      if (currentBeat !== beat) {
+        beat = currentBeat;
+        beatSeenAt = now;
+      } else if (beat > 0 && now - beatSeenAt >= this.#silenceLimitMs) {
+        // Beat 0: the worker is still loading its modules; the start timeout bounds that.
+        return this.#end(`it stopped responding: no heartbeat for ${seconds(this.#silenceLimitMs)}`);
+      }
+      Atomics.wait(control, SIGNAL, signal, Math.min(deadline - now, WAIT_SLICE_MS));
+    }
+  }
+
+  #drain(match: (message: WorkerMessage) => SyncOutcome | undefined): SyncOutcome | undefined {
+    for (;;) {
+      const received = runtime.receiveMessageSync(this.#port);
+      if (received === undefined) return undefined;
+      const message = received.message as WorkerMessage;
+      if (message.type === "ending") return this.#end(message.message);
+      const outcome = match(message);
+      if (outcome !== undefined) return outcome;
+    }
+  }
+}
+
+/** What a worker serves; runs in the worker thread. */
+export interface SyncService {
+  /** Runs once, first; the caller's SyncWorker.start blocks until it settles. Gets `options.data`. */
+  start?(data: unknown): unknown;
+  /**
+   * Answers one call; may return a promise. The value must be structured-cloneable. `signal`
+   * aborts (with the cancel reason) when the caller stopped waiting.
+   */
+  call(body: unknown, signal: AbortSignal): unknown;
+  /** Runs on the caller's close(), possibly while start() is still running. */
+  close?(): unknown;
+}
+
+/**
+ * The worker side: call once in the worker's entry module. Answers the SyncWorker that
+ * started this thread, beats its heartbeat, and tells it at once when this thread dies.
+ */
+export function serveSyncWorker(service: SyncService): void {
+  const start = runtime.workerData() as Partial<StartData> | undefined;
+  if (!(start?.control instanceof SharedArrayBuffer) || start.port === undefined) {
+    throw new SyncBridgeError("serveSyncWorker() runs only in a worker started by SyncWorker.start()");
+  }
+  const control = new Int32Array(start.control);
+  const port = start.port;
+  const signalCaller = () => {
+    Atomics.add(control, SIGNAL, 1);
+    Atomics.notify(control, SIGNAL);
+  };
+  const post = (message: WorkerMessage) => {
+    port.postMessage(message);
+    signalCaller();
+  };
+
+  runtime.onWorkerEnd((error) => {
+    const why = error === undefined ? "it exited" : `it crashed: ${messageOf(error)}`;
+    try {
+      port.postMessage({ type: "ending", message: why } satisfies WorkerMessage);
+    } catch {
+      // the port is closed (after close()); the flag says enough
+    }
+    Atomics.store(control, ENDED, 1);
+    signalCaller();
+  });
+  Atomics.add(control, BEAT, 1);
+  const heartbeat = setInterval(() => Atomics.add(control, BEAT, 1), HEARTBEAT_MS);
+
+  const running = new Map<number, AbortController>();
+  const started = (async () => {
+    await service.start?.(start.data);
+  })();
+  started.then(
+    () => post({ type: "ready", ok: true }),
+    (error: unknown) => post({ type: "ready", ok: false, message: messageOf(error) }),
+  );
+
+  const reply = (seq: number, outcome: { ok: true; value: unknown } | { ok: false; message: string }) => {
+    try {
+      post({ type: "reply", seq, ...outcome });
+    } catch (error) {
+      post({ type: "reply", seq, ok: false, message: `the reply could not be passed back: ${messageOf(error)}` });
+    }
+  };
+
+  const answer = async (seq: number, body: unknown) => {
+    const controller = new AbortController();
+    running.set(seq, controller);
+    try {
+      await started;
+      reply(seq, { ok: true, value: await service.call(body, controller.signal) });
+    } catch (error) {
+      reply(seq, { ok: false, message: messageOf(error) });
+    } finally {
+      running.delete(seq);
+    }
+  };
+
+  const close = async (seq: number) => {
+    for (const controller of running.values()) controller.abort(new Error("the bridge is closing"));
+    try {
+      await service.close?.();
+      reply(seq, { ok: true, value: undefined });
+    } catch (error) {
+      reply(seq, { ok: false, message: messageOf(error) });
+    }
+    // Nothing keeps this thread alive now: it ends by itself if the caller does not end it.
+    clearInterval(heartbeat);
+    port.close();
+  };
+
+  port.onmessage = (event: MessageEvent) => {
+    const message = event.data as CallerMessage;
+    switch (message.type) {
+      case "call":
+        void answer(message.seq, message.body);
+        break;
+      case "cancel":
+        running.get(message.seq)?.abort(new Error(message.reason));
+        break;
+      case "close":
+        void close(message.seq);
+        break;
+    }
+  };
+}
