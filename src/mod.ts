@@ -59,3 +59,57 @@ export {
 export type { ProtocolVersion } from "./client/protocol-version.ts";
 export { LOGGING_LEVELS } from "./client/types.ts";
 export type * from "./client/types.ts";
+
+export { DEFAULT_TOOLSET, RegistryEvent, ToolCallError, ToolRegistry } from "./registry/tool-registry.ts";
+export type { ToolCallErrorKind } from "./registry/tool-registry.ts";
+export { registerMcpServer } from "./registry/mcp-server.ts";
+export {
+  DEFAULT_NAMING,
+  fitToolName,
+  isValidToolName,
+  MAX_TOOL_NAME_LENGTH,
+  namingFormatProblem,
+  sanitizeName,
+  toolName,
+} from "./registry/naming.ts";
+export { filterToolNames, globToRegExp, matchesAny } from "./registry/filters.ts";
+export type { FilterOutcome, ToolFilter } from "./registry/filters.ts";
+export {
+  blockText,
+  capText,
+  DEFAULT_MAX_RESULT_CHARS,
+  errorString,
+  formatToolResultText,
+  formatValueText,
+  isCallToolResult,
+  resultString,
+} from "./registry/result-format.ts";
+export type { ResultFormatOptions } from "./registry/result-format.ts";
+export type * from "./registry/types.ts";
+
+export { configSearchPaths, loadConfig, parseConfig } from "./host/config.ts";
+export type { ConfigFormat, Env as ConfigEnv, LoadConfigOptions, ParseConfigOptions } from "./host/config.ts";
+export { ConfigError, DEFAULT_CONNECT_TIMEOUT_MS, DEFAULT_TOOL_TIMEOUT_MS } from "./host/config-types.ts";
+export type { McpwireConfig, ServerConfig, TransportKind } from "./host/config-types.ts";
+export { CONFIG_SCHEMA } from "./host/config-schema.ts";
+export { interpolate, InterpolationError } from "./host/interpolate.ts";
+export {
+  CHILD_ENV_BASELINE,
+  CHILD_ENV_BASELINE_PREFIXES,
+  CHILD_ENV_BASELINE_WINDOWS,
+  childEnvironment,
+  isBaselineVariable,
+} from "./host/env.ts";
+export type { ChildEnvironmentOptions } from "./host/env.ts";
+export {
+  DEFAULT_CLOSE_TIMEOUT_MS,
+  DEFAULT_CONNECT_RETRIES,
+  DEFAULT_MAX_RECONNECT_ATTEMPTS,
+  DEFAULT_PROBE_INTERVAL_MS,
+  ManagerEvent,
+  McpManager,
+  ServerUnavailableError,
+} from "./host/manager.ts";
+export type { ManagerEventType, ManagerEvents, McpManagerOptions, ServerState, ServerStatus } from "./host/manager.ts";
+export { backoffBase, backoffDelay } from "./host/backoff.ts";
+export type { BackoffOptions } from "./host/backoff.ts";

@@ -11,6 +11,7 @@ import type { Transport } from "../transport/transport.ts";
 import { parseArgs, positiveInt, UsageError } from "./args.ts";
 import { splitCommandLine } from "./command-line.ts";
 import { summarizeInputSchema } from "./schema-summary.ts";
+import { VERSION } from "./version.ts";
 
 export const INSPECT_USAGE = `usage: mcpwire inspect --stdio "<command> <args…>" [options]
 
@@ -27,7 +28,7 @@ options:
                             (→ sent, ← received, with milliseconds since start),
                             and the server's stderr lines`;
 
-const CLI_INFO: Implementation = { name: "mcpwire-inspect", title: "mcpwire inspect", version: "0.1.0" };
+const CLI_INFO: Implementation = { name: "mcpwire-inspect", title: "mcpwire inspect", version: VERSION };
 
 /** Everything inspect found, as printed by --json. */
 export interface InspectReport {
@@ -56,6 +57,7 @@ export async function inspect(argv: readonly string[]): Promise<number> {
     json: { kind: "flag" },
     trace: { kind: "flag" },
     help: { kind: "flag" },
+    debug: { kind: "flag" },
   });
   if (args.flags.has("help")) {
     await runtime.write("stdout", INSPECT_USAGE + "\n");

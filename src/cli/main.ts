@@ -1,27 +1,52 @@
-// The `mcpwire` command: picks the verb and turns usage errors into a message and exit 2.
+// The `mcpwire` command: picks the verb; usage and config errors become one line and exit 2.
 
+import { ConfigError } from "../host/config-types.ts";
 import { runtime } from "../runtime/mod.ts";
 import { UsageError } from "./args.ts";
+import { call, CALL_USAGE } from "./call.ts";
 import { CommandLineError } from "./command-line.ts";
+import { describeConfigError } from "./host-session.ts";
 import { inspect, INSPECT_USAGE } from "./inspect.ts";
+import { servers, SERVERS_USAGE } from "./servers.ts";
+import { tools, TOOLS_USAGE } from "./tools.ts";
+import { VERSION } from "./version.ts";
 
-export const VERSION = "0.1.0";
+export { VERSION };
 
 const USAGE = `mcpwire ${VERSION} — a Model Context Protocol client
 
 usage: mcpwire <verb> [options]
 
 verbs:
-  inspect   connect to one server and show its tools, resources and prompts
-  help      show this text, or a verb's: mcpwire help inspect
+  servers   start the configured servers and show each one's status
+  tools     list the tools registered from the configured servers
+  call      call one tool: mcpwire call <registered-name> '{"arg":"value"}'
+  inspect   connect to one server given on the command line and show what it offers
+  help      show this text, or a verb's: mcpwire help call
   version   print the version
 
-${INSPECT_USAGE}`;
+Without --config the verbs servers, tools and call read ./mcpwire.yaml, ./.mcp.json,
+then $XDG_CONFIG_HOME/mcpwire/config.yaml (default ~/.config/mcpwire/config.yaml).
+--debug adds stack traces to errors.`;
+
+const VERB_USAGE: Record<string, string> = {
+  servers: SERVERS_USAGE,
+  tools: TOOLS_USAGE,
+  call: CALL_USAGE,
+  inspect: INSPECT_USAGE,
+};
 
 export async function main(argv: readonly string[]): Promise<number> {
   const [verb, ...rest] = argv;
+  const debug = rest.includes("--debug");
   try {
     switch (verb) {
+      case "servers":
+        return await servers(rest);
+      case "tools":
+        return await tools(rest);
+      case "call":
+        return await call(rest);
       case "inspect":
         return await inspect(rest);
       case "version":
@@ -32,16 +57,23 @@ export async function main(argv: readonly string[]): Promise<number> {
       case "--help":
       case "-h":
       case undefined:
-        await runtime.write("stdout", (rest[0] === "inspect" ? INSPECT_USAGE : USAGE) + "\n");
+        await runtime.write(verb === undefined ? "stderr" : "stdout", (VERB_USAGE[rest[0]] ?? USAGE) + "\n");
         return verb === undefined ? 2 : 0;
       default:
-        throw new UsageError(`unknown verb "${verb}"; verbs: inspect, help, version`);
+        throw new UsageError(`unknown verb "${verb}"; verbs: servers, tools, call, inspect, help, version`);
     }
   } catch (error) {
     if (error instanceof UsageError || error instanceof CommandLineError) {
-      await runtime.write("stderr", `mcpwire: ${error.message}\nrun "mcpwire help" for usage\n`);
+      await runtime.write("stderr", `mcpwire: ${error.message}\nrun "mcpwire help${verb && VERB_USAGE[verb] ? ` ${verb}` : ""}" for usage\n`);
       return 2;
     }
-    throw error;
+    if (error instanceof ConfigError) {
+      await runtime.write("stderr", `mcpwire: ${describeConfigError(error)}\n`);
+      return 2;
+    }
+    // Anything else is a bug or an environment failure: one line, the stack only with --debug.
+    const text = error instanceof Error ? (debug && error.stack ? error.stack : error.message) : String(error);
+    await runtime.write("stderr", `mcpwire: ${text}\n`);
+    return 3;
   }
 }

@@ -159,6 +159,8 @@ class McpServerBinding implements McpServerRegistration {
       try {
         await this.#sync(client);
       } catch (error) {
+        // Unregistered or replaced meanwhile (a shutdown closes the client): nothing to say.
+        if (!this.#active || client !== this.#client) return;
         this.#warn(
           `server "${this.server}": re-listing tools after notifications/tools/list_changed failed: ${messageOf(error)}; ` +
             "its previous tools stay registered",

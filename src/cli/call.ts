@@ -1,0 +1,101 @@
+// `mcpwire call <name> [json-args]`: one tool call through the registry, as a host makes it,
+// with progress on stderr and an exit code a script can branch on.
+
+import type { JsonObject } from "../client/types.ts";
+import { formatToolResultText, isCallToolResult } from "../registry/result-format.ts";
+import { ToolCallError } from "../registry/tool-registry.ts";
+import { runtime } from "../runtime/mod.ts";
+import { parseArgs, UsageError } from "./args.ts";
+import { stderrLine, withManager } from "./host-session.ts";
+import { ProgressDisplay } from "./progress.ts";
+
+export const CALL_USAGE = `usage: mcpwire call <registered-name> [json-args] [--config FILE] [--json] [--timeout S]
+
+Starts the configured servers and calls one tool by its registered name (see
+\`mcpwire tools\`) with a JSON object of arguments (default {}). Prints the result's text,
+or the whole result with --json. Progress goes to stderr (a bar on a terminal), and so
+do the servers' log messages.
+
+exit codes: 0 success, 1 the tool reported an error (isError), 2 usage or config error,
+            3 the server could not be reached or failed during the call, 4 timeout`;
+
+export const EXIT = { ok: 0, toolError: 1, usage: 2, server: 3, timeout: 4 } as const;
+
+function parseToolArgs(text: string | undefined): JsonObject {
+  if (text === undefined) return {};
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new UsageError(`the arguments are not valid JSON (${(error as Error).message}); pass an object like '{"message":"hi"}'`);
+  }
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    throw new UsageError(`the arguments must be a JSON object like '{"message":"hi"}', not ${Array.isArray(value) ? "an array" : JSON.stringify(value)}`);
+  }
+  return value as JsonObject;
+}
+
+export async function call(argv: readonly string[]): Promise<number> {
+  const args = parseArgs(argv, {
+    config: { kind: "string" },
+    json: { kind: "flag" },
+    timeout: { kind: "string" },
+    help: { kind: "flag" },
+    debug: { kind: "flag" },
+  });
+  if (args.flags.has("help")) {
+    await runtime.write("stdout", CALL_USAGE + "\n");
+    return 0;
+  }
+  const [name, argsText, ...extra] = args.positional;
+  if (name === undefined) throw new UsageError("call needs a tool name: mcpwire call <registered-name> [json-args]");
+  if (extra.length > 0) throw new UsageError(`unexpected argument "${extra[0]}" (put all tool arguments in one JSON object)`);
+  const toolArgs = parseToolArgs(argsText);
+  const timeoutText = args.values.get("timeout");
+  let timeoutMs: number | undefined;
+  if (timeoutText !== undefined) {
+    const seconds = Number(timeoutText);
+    if (!Number.isFinite(seconds) || seconds <= 0) throw new UsageError(`--timeout must be a positive number of seconds (got "${timeoutText}")`);
+    timeoutMs = seconds * 1000;
+  }
+
+  return await withManager({ configPath: args.values.get("config") }, async (manager) => {
+    const registry = manager.registry;
+    if (!registry.has(name)) {
+      const down = manager.status().filter((status) => status.state !== "ready" && status.state !== "disabled");
+      if (down.length > 0) {
+        for (const status of down) stderrLine(`mcpwire call: server "${status.name}" is ${status.state}: ${status.lastError ?? "no detail"}`);
+        stderrLine(`mcpwire call: no tool "${name}" is registered, and the servers above are not ready; it may be theirs`);
+        return EXIT.server;
+      }
+      const similar = registry.tools().map((tool) => tool.name).filter((candidate) => candidate.includes(name) || name.includes(candidate));
+      stderrLine(
+        `mcpwire call: no tool "${name}" is registered` +
+          (similar.length > 0 ? `; did you mean ${similar.slice(0, 5).join(", ")}?` : "; `mcpwire tools` lists them"),
+      );
+      return EXIT.usage;
+    }
+    const progress = new ProgressDisplay((text) => void runtime.write("stderr", text), runtime.isTerminal("stderr"));
+    let result: unknown;
+    try {
+      result = await registry.call(name, toolArgs, { timeoutMs, onProgress: (update) => progress.update(update) });
+    } catch (error) {
+      progress.finish();
+      stderrLine(`mcpwire call: ${(error as Error).message}`);
+      if (args.flags.has("debug") && error instanceof Error && error.stack) stderrLine(error.stack);
+      if (error instanceof ToolCallError) {
+        if (error.kind === "timeout") return EXIT.timeout;
+        if (error.kind === "invalid-arguments") return EXIT.usage;
+      }
+      return EXIT.server;
+    }
+    progress.finish();
+    if (args.flags.has("json")) {
+      await runtime.write("stdout", JSON.stringify(result, null, 2) + "\n");
+    } else {
+      const text = isCallToolResult(result) ? formatToolResultText(result) : typeof result === "string" ? result : JSON.stringify(result, null, 2);
+      await runtime.write("stdout", text.endsWith("\n") ? text : text + "\n");
+    }
+    return isCallToolResult(result) && result.isError === true ? EXIT.toolError : EXIT.ok;
+  });
+}

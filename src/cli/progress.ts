@@ -1,0 +1,40 @@
+// Shows a tool call's progress on stderr: a redrawn bar on a terminal, plain lines otherwise
+// — spec 2025-11-25 basic/utilities/progress (total may be unknown; message is optional).
+
+import type { Progress } from "../jsonrpc/peer.ts";
+
+const BAR_WIDTH = 24;
+
+export class ProgressDisplay {
+  readonly #write: (text: string) => void;
+  readonly #terminal: boolean;
+  #drawn = false;
+
+  constructor(write: (text: string) => void, terminal: boolean) {
+    this.#write = write;
+    this.#terminal = terminal;
+  }
+
+  update({ progress, total, message }: Progress): void {
+    const known = total !== undefined && total > 0;
+    const ratio = known ? Math.min(1, Math.max(0, progress / total)) : 0;
+    const amount = known ? `${Math.round(ratio * 100)}% (${progress}/${total})` : `${progress}`;
+    const text = message ? ` ${message}` : "";
+    if (!this.#terminal) {
+      this.#write(`progress ${amount}${text}\n`);
+      return;
+    }
+    const bar = known
+      ? "#".repeat(Math.round(ratio * BAR_WIDTH)).padEnd(BAR_WIDTH, ".")
+      : "~".repeat((progress % BAR_WIDTH) + 1).padEnd(BAR_WIDTH, " ");
+    // \r returns to the line start, \x1b[K clears what a longer previous line left.
+    this.#write(`\r[${bar}] ${amount}${text}\x1b[K`);
+    this.#drawn = true;
+  }
+
+  /** Ends the bar's line so that what follows starts on a fresh one. */
+  finish(): void {
+    if (this.#drawn) this.#write("\n");
+    this.#drawn = false;
+  }
+}

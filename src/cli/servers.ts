@@ -1,0 +1,39 @@
+// `mcpwire servers`: one row per configured server with its status after start-up.
+
+import { runtime } from "../runtime/mod.ts";
+import { parseArgs, UsageError } from "./args.ts";
+import { configErrors, withManager } from "./host-session.ts";
+import { clip, renderTable } from "./table.ts";
+
+export const SERVERS_USAGE = `usage: mcpwire servers [--config FILE] [--json]
+
+Starts every configured server and prints one row per server: state, transport,
+negotiated protocol version, server name and version, tool count, last error.`;
+
+export async function servers(argv: readonly string[]): Promise<number> {
+  const args = parseArgs(argv, { config: { kind: "string" }, json: { kind: "flag" }, help: { kind: "flag" }, debug: { kind: "flag" } });
+  if (args.flags.has("help")) {
+    await runtime.write("stdout", SERVERS_USAGE + "\n");
+    return 0;
+  }
+  if (args.positional.length > 0) throw new UsageError(`unexpected argument "${args.positional[0]}"`);
+  return await withManager({ configPath: args.values.get("config"), showLogs: false }, async (manager, config) => {
+    const statuses = manager.status();
+    if (args.flags.has("json")) {
+      await runtime.write("stdout", JSON.stringify(statuses, null, 2) + "\n");
+    } else {
+      const rows = statuses.map((status) => [
+        status.name,
+        status.state,
+        status.transport,
+        status.protocolVersion ?? "-",
+        status.serverInfo ? `${status.serverInfo.name} ${status.serverInfo.version}` : "-",
+        String(status.tools),
+        clip(status.lastError, 100),
+      ]);
+      await runtime.write("stdout", renderTable(["SERVER", "STATE", "TRANSPORT", "PROTOCOL", "INFO", "TOOLS", "LAST ERROR"], rows));
+    }
+    // A config error disabled a server: the rest was shown, but say so in the exit code.
+    return configErrors(config).length > 0 ? 2 : 0;
+  });
+}

@@ -1,0 +1,44 @@
+// `mcpwire tools`: every registered tool (built-in and MCP) with its toolset and description.
+
+import { runtime } from "../runtime/mod.ts";
+import { parseArgs, UsageError } from "./args.ts";
+import { configErrors, withManager } from "./host-session.ts";
+import { clip, renderTable } from "./table.ts";
+
+export const TOOLS_USAGE = `usage: mcpwire tools [--config FILE] [--json]
+
+Starts every configured server and lists the tools registered from them, by the names
+an LLM (and \`mcpwire call\`) uses. --json prints an array of
+{ name, toolset, server, tool, description, inputSchema }.`;
+
+export async function tools(argv: readonly string[]): Promise<number> {
+  const args = parseArgs(argv, { config: { kind: "string" }, json: { kind: "flag" }, help: { kind: "flag" }, debug: { kind: "flag" } });
+  if (args.flags.has("help")) {
+    await runtime.write("stdout", TOOLS_USAGE + "\n");
+    return 0;
+  }
+  if (args.positional.length > 0) throw new UsageError(`unexpected argument "${args.positional[0]}"`);
+  return await withManager({ configPath: args.values.get("config"), showLogs: false }, async (manager, config) => {
+    const registered = manager.registry.tools();
+    if (args.flags.has("json")) {
+      const list = registered.map((tool) => ({
+        name: tool.name,
+        toolset: tool.toolset,
+        server: tool.origin.kind === "mcp" ? tool.origin.server : null,
+        tool: tool.origin.kind === "mcp" ? tool.origin.tool : tool.name,
+        description: tool.description,
+        inputSchema: tool.inputSchema,
+      }));
+      await runtime.write("stdout", JSON.stringify(list, null, 2) + "\n");
+    } else {
+      const rows = registered.map((tool) => [tool.name, tool.toolset, clip(tool.description, 80)]);
+      await runtime.write("stdout", renderTable(["NAME", "TOOLSET", "DESCRIPTION"], rows));
+      const down = manager.status().filter((status) => status.state !== "ready" && status.state !== "disabled");
+      for (const status of down) {
+        void runtime.write("stderr", `warning: server "${status.name}" is ${status.state}: ${status.lastError ?? "no detail"}\n`);
+      }
+    }
+    // A config error disabled a server: the rest was shown, but say so in the exit code.
+    return configErrors(config).length > 0 ? 2 : 0;
+  });
+}
