@@ -193,7 +193,10 @@ export class SyncWorker {
   close(timeoutMs: number = DEFAULT_CLOSE_TIMEOUT_MS): SyncOutcome {
     if (this.#closed) return { kind: "closed" };
     let outcome: SyncOutcome = { kind: "ended", message: this.#ended ?? "" };
-    if (this.#ended === undefined) {
+    if (this.#ended === undefined && Atomics.load(this.#control, BEAT) === 0) {
+      // Still loading its modules: no service has started, so there is nothing to close in it.
+      outcome = { kind: "reply", value: undefined };
+    } else if (this.#ended === undefined) {
       const seq = ++this.#seq;
       const sent = this.#post({ type: "close", seq });
       outcome = sent !== undefined ? { kind: "failed", message: sent } : this.#waitFor((message) => {

@@ -1,0 +1,211 @@
+// The sync-facing bridge for hosts (DESIGN.md "The sync-facing bridge"): createSyncBridge
+// runs an McpManager in a worker thread (bridge-worker.ts) and offers its tool registry to
+// synchronous code. The blocking itself is src/registry/sync-bridge.ts.
+
+import type { JsonObject } from "../client/types.ts";
+import { SyncBridgeError, type SyncOutcome, SyncWorker } from "../registry/sync-bridge.ts";
+import type { LlmToolSchema } from "../registry/types.ts";
+import { ConfigError, DEFAULT_TOOL_TIMEOUT_MS, type McpwireConfig, type ServerConfig } from "./config-types.ts";
+import type { McpManagerOptions, ServerStatus } from "./manager.ts";
+
+export { SyncBridgeError } from "../registry/sync-bridge.ts";
+
+/** Where the bridge's servers come from: a loaded config, or a file the worker loads. */
+export type SyncBridgeSource = { config: McpwireConfig } | { configPath: string };
+
+/** The manager options that can cross into the worker (no registry, no functions). */
+export type SyncBridgeManagerOptions = Pick<
+  McpManagerOptions,
+  "clientInfo" | "capabilities" | "reconnectDelay" | "connectRetries" | "maxReconnectAttempts" | "probeIntervalMs" | "closeTimeoutMs"
+>;
+
+export interface SyncBridgeOptions {
+  /**
+   * Bound of createSyncBridge: the worker's start, loading the config and the manager's
+   * start (every server ready or given up). Default 120 s.
+   */
+  startTimeoutMs?: number;
+  /** dispatchSync's limit for a call that gives none. Default 300 s, the default tool timeout. */
+  timeoutMs?: number;
+  /** Bound of close(): the manager's close (10 s by default) and the worker's end. Default 15 s. */
+  closeTimeoutMs?: number;
+  manager?: SyncBridgeManagerOptions;
+}
+
+export interface DispatchSyncOptions {
+  /**
+   * How long dispatchSync blocks, overall. When it passes the call is cancelled in the worker
+   * (`notifications/cancelled` to the server) and an `{"error": …}` naming the limit returned.
+   * The server's own `timeout` still applies inside. Default: the bridge's `timeoutMs`.
+   */
+  timeoutMs?: number;
+}
+
+/** A tool registry run by a worker thread, called from synchronous code. */
+export interface SyncBridge {
+  /** The tools as an LLM function-calling API takes them (ToolRegistry.list()). Throws a SyncBridgeError once closed or dead. */
+  listTools(): LlmToolSchema[];
+  /**
+   * ToolRegistry.dispatch, blocking: the same `{"result": …}` / `{"error": …}` string. Never
+   * throws for anything a tool, a server or the bridge does: a timeout, a dead worker and a
+   * closed bridge are `{"error": …}` strings too.
+   */
+  dispatchSync(name: string, args?: JsonObject | string, options?: DispatchSyncOptions): string;
+  /** One entry per configured server (McpManager.status()). Throws a SyncBridgeError once closed or dead. */
+  status(): ServerStatus[];
+  /** Closes every server and ends the worker, bounded by closeTimeoutMs. Idempotent; never throws. */
+  close(): void;
+}
+
+export const DEFAULT_BRIDGE_START_TIMEOUT_MS = 120_000;
+export const DEFAULT_BRIDGE_CLOSE_TIMEOUT_MS = 15_000;
+/** listTools() and status() only read the worker's registry; an answer takes milliseconds. */
+const QUERY_TIMEOUT_MS = 10_000;
+
+const workerUrl = new URL("./bridge-worker.ts", import.meta.url);
+
+/**
+ * Starts a worker thread running an McpManager over `source`, and blocks until the manager
+ * has started (every server ready or given up; see status()). Throws a SyncBridgeError when
+ * the config cannot be loaded, the worker fails, or starting takes longer than startTimeoutMs.
+ */
+export function createSyncBridge(source: SyncBridgeSource, options: SyncBridgeOptions = {}): SyncBridge {
+  const start: BridgeStart = "config" in source
+    ? { config: configToWire(source.config), manager: options.manager ?? {} }
+    : { configPath: source.configPath, manager: options.manager ?? {} };
+  const worker = SyncWorker.start(workerUrl, {
+    data: start,
+    startTimeoutMs: options.startTimeoutMs ?? DEFAULT_BRIDGE_START_TIMEOUT_MS,
+    label: "sync bridge",
+  });
+  return new WorkerBridge(worker, options);
+}
+
+function seconds(ms: number): string {
+  return ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`;
+}
+
+class WorkerBridge implements SyncBridge {
+  readonly #worker: SyncWorker;
+  readonly #timeoutMs: number;
+  readonly #closeTimeoutMs: number;
+
+  constructor(worker: SyncWorker, options: SyncBridgeOptions) {
+    this.#worker = worker;
+    this.#timeoutMs = options.timeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS;
+    this.#closeTimeoutMs = options.closeTimeoutMs ?? DEFAULT_BRIDGE_CLOSE_TIMEOUT_MS;
+  }
+
+  listTools(): LlmToolSchema[] {
+    return this.#query({ op: "list" }, "listTools()") as LlmToolSchema[];
+  }
+
+  status(): ServerStatus[] {
+    return this.#query({ op: "status" }, "status()") as ServerStatus[];
+  }
+
+  dispatchSync(name: string, args: JsonObject | string = {}, options: DispatchSyncOptions = {}): string {
+    const timeoutMs = options.timeoutMs ?? this.#timeoutMs;
+    if (!(timeoutMs > 0)) throw new RangeError(`dispatchSync: timeoutMs must be a positive number of milliseconds, not ${timeoutMs}`);
+    const outcome = this.#worker.call({ op: "dispatch", name, args } satisfies BridgeRequest, {
+      timeoutMs,
+      cancelReason: `dispatchSync timeoutMs (${seconds(timeoutMs)}) passed`,
+    });
+    switch (outcome.kind) {
+      case "reply":
+        return outcome.value as string;
+      case "timeout":
+        return errorString(
+          `tool ${name} timed out after ${seconds(timeoutMs)} (dispatchSync timeoutMs); the call was cancelled; ` +
+            "pass a larger timeoutMs if the tool needs longer",
+        );
+      case "ended":
+        return errorString(`tool ${name} was not answered: the sync bridge's worker thread ended (${outcome.message}); create a new bridge`);
+      case "closed":
+        return errorString(`tool ${name} was not called: the sync bridge is closed; create a new bridge`);
+      case "failed":
+        return errorString(`tool ${name}: the sync bridge could not pass the call: ${outcome.message}`);
+    }
+  }
+
+  close(): void {
+    this.#worker.close(this.#closeTimeoutMs);
+  }
+
+  #query(request: BridgeRequest, what: string): unknown {
+    const outcome: SyncOutcome = this.#worker.call(request, { timeoutMs: QUERY_TIMEOUT_MS });
+    switch (outcome.kind) {
+      case "reply":
+        return outcome.value;
+      case "timeout":
+        throw new SyncBridgeError(`sync bridge: ${what} got no answer within ${seconds(outcome.timeoutMs)}; its worker thread is stuck`);
+      case "ended":
+        throw new SyncBridgeError(`sync bridge: ${what}: the worker thread ended (${outcome.message}); create a new bridge`);
+      case "closed":
+        throw new SyncBridgeError(`sync bridge: ${what} after close(); create a new bridge`);
+      case "failed":
+        throw new SyncBridgeError(`sync bridge: ${what} failed: ${outcome.message}`);
+    }
+  }
+}
+
+function errorString(message: string): string {
+  return JSON.stringify({ error: message });
+}
+
+// ---- What crosses into the worker (bridge-worker.ts); not part of the public API. ----
+
+/** The calls the worker answers. */
+export type BridgeRequest =
+  | { op: "list" }
+  | { op: "status" }
+  | { op: "dispatch"; name: string; args: JsonObject | string };
+
+/** The worker's start data. */
+export type BridgeStart =
+  & { manager: SyncBridgeManagerOptions }
+  & ({ config: WireConfig; configPath?: undefined } | { configPath: string; config?: undefined });
+
+/** A ConfigError as plain data: structured cloning keeps an Error's message, not its fields. */
+interface WireConfigError {
+  message: string;
+  file?: string;
+  line?: number;
+  column?: number;
+  server?: string;
+  key?: string;
+}
+
+type WireServerConfig = Omit<ServerConfig, "error"> & { error?: WireConfigError };
+
+export interface WireConfig {
+  servers: WireServerConfig[];
+  file?: string;
+  warnings: WireConfigError[];
+}
+
+function errorToWire(error: ConfigError): WireConfigError {
+  const { message, file, line, column, server, key } = error;
+  return { message, file, line, column, server, key };
+}
+
+function errorFromWire(wire: WireConfigError): ConfigError {
+  const { message, ...where } = wire;
+  return new ConfigError(message, where);
+}
+
+export function configToWire(config: McpwireConfig): WireConfig {
+  return {
+    file: config.file,
+    warnings: config.warnings.map(errorToWire),
+    servers: config.servers.map(({ error, ...server }) => ({ ...server, ...(error ? { error: errorToWire(error) } : {}) })),
+  };
+}
+
+export function configFromWire(wire: WireConfig): McpwireConfig {
+  return {
+    file: wire.file,
+    warnings: wire.warnings.map(errorFromWire),
+    servers: wire.servers.map(({ error, ...server }) => ({ ...server, ...(error ? { error: errorFromWire(error) } : {}) })),
+  };
+}
