@@ -1,0 +1,109 @@
+// The SSE parser: the WHATWG event-stream rules, whatever the chunking.
+
+import { describe, test } from "node:test";
+import assert from "node:assert/strict";
+import fc from "fast-check";
+import { type SseEvent, SseParser } from "../../src/transport/sse-parser.ts";
+
+const bytes = (text: string) => new TextEncoder().encode(text);
+
+function parse(chunks: (string | Uint8Array)[]): { events: SseEvent[]; retries: number[]; parser: SseParser } {
+  const events: SseEvent[] = [];
+  const retries: number[] = [];
+  const parser = new SseParser({ onEvent: (event) => events.push(event), onRetry: (ms) => retries.push(ms) });
+  for (const chunk of chunks) parser.push(typeof chunk === "string" ? bytes(chunk) : chunk);
+  parser.end();
+  return { events, retries, parser };
+}
+
+describe("SseParser", () => {
+  test("an event's data lines are joined with newlines and its type defaults to message", () => {
+    const { events } = parse(["data: one\ndata: two\n\nevent: endpoint\ndata: /messages?x=1\n\n"]);
+    assert.deepEqual(events, [
+      { type: "message", data: "one\ntwo", id: "" },
+      { type: "endpoint", data: "/messages?x=1", id: "" },
+    ]);
+  });
+
+  test("CR, LF and CRLF all end lines, also when CR and LF arrive in different chunks", () => {
+    const { events } = parse(["data: a\r", "\ndata: b\r\r", "data: c\n\r\n", "data: d\r\n\r\n"]);
+    assert.deepEqual(events.map((event) => event.data), ["a\nb", "c", "d"]);
+  });
+
+  test("comments are skipped, one space after the colon is removed, a field without colon has an empty value", () => {
+    const { events } = parse([": keep-alive\ndata:  two spaces\ndata\ndata:x\n\n"]);
+    assert.deepEqual(events.map((event) => event.data), [" two spaces\n\nx"]);
+  });
+
+  test("id is carried by later events, set by an event with no data, and ignored when it holds NUL", () => {
+    const { events, parser } = parse(["id: 7\ndata: a\n\n", "id: 8\n\n", "data: b\n\n", "id: x\0y\ndata: c\n\n"]);
+    assert.deepEqual(events.map((event) => [event.data, event.id]), [["a", "7"], ["b", "8"], ["c", "8"]]);
+    assert.equal(parser.lastEventId, "8");
+  });
+
+  test("retry is taken only when it is all digits", () => {
+    const { retries, parser } = parse(["retry: 1500\n\nretry: 2s\n\nretry:300\n\n"]);
+    assert.deepEqual(retries, [1500, 300]);
+    assert.equal(parser.retryMs, 300);
+  });
+
+  test("an event not ended by a blank line before the stream ends is discarded", () => {
+    const { events } = parse(["data: whole\n\ndata: cut off"]);
+    assert.deepEqual(events.map((event) => event.data), ["whole"]);
+  });
+
+  test("a leading byte-order mark is ignored", () => {
+    const { events } = parse([new Uint8Array([0xef, 0xbb, 0xbf, ...bytes("data: x\n\n")])]);
+    assert.deepEqual(events.map((event) => event.data), ["x"]);
+  });
+
+  test("a UTF-8 character split across chunks decodes whole", () => {
+    const encoded = bytes("data: héllo ✓ 🎉\n\n");
+    for (let cut = 1; cut < encoded.length; cut++) {
+      const { events } = parse([encoded.subarray(0, cut), encoded.subarray(cut)]);
+      assert.deepEqual(events.map((event) => event.data), ["héllo ✓ 🎉"], `cut at ${cut}`);
+    }
+  });
+
+  test("any events, with any line endings, cut into any chunks, parse to the same events", () => {
+    const line = fc.string({ unit: "grapheme" }).map((text) => text.replace(/[\r\n]/g, ""));
+    const event = fc.record({
+      type: fc.constantFrom("message", "endpoint", "ping"),
+      lines: fc.array(line, { minLength: 1, maxLength: 4 }),
+      id: fc.option(fc.stringMatching(/^[A-Za-z0-9_-]{1,8}$/), { nil: undefined }),
+    });
+    fc.assert(
+      fc.property(
+        fc.array(event, { minLength: 1, maxLength: 8 }),
+        fc.constantFrom("\n", "\r", "\r\n"),
+        fc.array(fc.nat(), { maxLength: 12 }),
+        (list, eol, cuts) => {
+          let text = "";
+          let id = "";
+          const expected: SseEvent[] = [];
+          for (const item of list) {
+            if (item.id !== undefined) {
+              text += `id: ${item.id}${eol}`;
+              id = item.id;
+            }
+            if (item.type !== "message") text += `event: ${item.type}${eol}`;
+            for (const dataLine of item.lines) text += `data: ${dataLine}${eol}`;
+            text += eol;
+            expected.push({ type: item.type, data: item.lines.join("\n"), id });
+          }
+          const encoded = bytes(text);
+          const points = [...new Set(cuts.map((cut) => cut % (encoded.length + 1)))].sort((a, b) => a - b);
+          const chunks: Uint8Array[] = [];
+          let previous = 0;
+          for (const point of points) {
+            chunks.push(encoded.subarray(previous, point));
+            previous = point;
+          }
+          chunks.push(encoded.subarray(previous));
+          assert.deepEqual(parse(chunks).events, expected);
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+});
