@@ -13,16 +13,16 @@ import type { WorkerThread } from "../runtime/mod.ts";
 
 /** Slots of the control Int32Array both threads share. */
 const SIGNAL = 0; // bumped, then notified, after every message the worker posts
-const BEAT = 1; // bumped by the worker every HEARTBEAT_MS while its event loop turns
+const BEAT = 1; // bumped by the worker every SYNC_HEARTBEAT_MS while its event loop turns
 const ENDED = 2; // set to 1 by the worker as it ends (an uncaught error, or exit)
 const CONTROL_SLOTS = 3;
 
 /** How often the worker proves its event loop turns. */
-export const HEARTBEAT_MS = 100;
+export const SYNC_HEARTBEAT_MS = 100;
 /** A worker whose heartbeat stops for this long is declared dead (a hard crash runs no hook). */
-export const DEFAULT_SILENCE_LIMIT_MS = 5_000;
-export const DEFAULT_START_TIMEOUT_MS = 60_000;
-export const DEFAULT_CLOSE_TIMEOUT_MS = 15_000;
+export const DEFAULT_SYNC_SILENCE_LIMIT_MS = 5_000;
+export const DEFAULT_SYNC_START_TIMEOUT_MS = 60_000;
+export const DEFAULT_SYNC_CLOSE_TIMEOUT_MS = 15_000;
 /** The caller wakes at least this often while it waits, to look at the heartbeat. */
 const WAIT_SLICE_MS = 100;
 
@@ -121,8 +121,8 @@ export class SyncWorker {
 
   private constructor(url: URL, options: SyncWorkerOptions) {
     this.label = options.label ?? "sync worker";
-    this.#silenceLimitMs = options.silenceLimitMs ?? DEFAULT_SILENCE_LIMIT_MS;
-    const startTimeoutMs = options.startTimeoutMs ?? DEFAULT_START_TIMEOUT_MS;
+    this.#silenceLimitMs = options.silenceLimitMs ?? DEFAULT_SYNC_SILENCE_LIMIT_MS;
+    const startTimeoutMs = options.startTimeoutMs ?? DEFAULT_SYNC_START_TIMEOUT_MS;
     const control = new SharedArrayBuffer(CONTROL_SLOTS * Int32Array.BYTES_PER_ELEMENT);
     this.#control = new Int32Array(control);
     const { port1, port2 } = new MessageChannel();
@@ -136,8 +136,10 @@ export class SyncWorker {
     }
     // A worker left open must not keep the process alive; the exit hook closes it.
     this.#thread.unref();
+    // Seen only when this thread's event loop runs between calls; a blocked wait learns it from
+    // the worker's own "ending" message, or from its heartbeat stopping.
     this.#thread.exited.then(({ code, error }) => {
-      this.#ended ??= error === undefined ? `it exited with code ${code}` : `it crashed: ${error.message}`;
+      if (!this.#closed) this.#end(error === undefined ? `it exited with code ${code}` : `it crashed: ${error.message}`);
     });
     open.add(this);
     if (!exitHookInstalled) {
@@ -190,7 +192,7 @@ export class SyncWorker {
    * Runs the service's close() in the worker (at most timeoutMs), then ends the worker.
    * Idempotent; never throws. Returns what the close request came to.
    */
-  close(timeoutMs: number = DEFAULT_CLOSE_TIMEOUT_MS): SyncOutcome {
+  close(timeoutMs: number = DEFAULT_SYNC_CLOSE_TIMEOUT_MS): SyncOutcome {
     if (this.#closed) return { kind: "closed" };
     let outcome: SyncOutcome = { kind: "ended", message: this.#ended ?? "" };
     if (this.#ended === undefined && Atomics.load(this.#control, BEAT) === 0) {
@@ -321,7 +323,7 @@ export function serveSyncWorker(service: SyncService): void {
     signalCaller();
   });
   Atomics.add(control, BEAT, 1);
-  const heartbeat = setInterval(() => Atomics.add(control, BEAT, 1), HEARTBEAT_MS);
+  const heartbeat = setInterval(() => Atomics.add(control, BEAT, 1), SYNC_HEARTBEAT_MS);
 
   const running = new Map<number, AbortController>();
   const started = (async () => {
