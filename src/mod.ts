@@ -113,3 +113,19 @@ export {
 export type { ManagerEventType, ManagerEvents, McpManagerOptions, ServerState, ServerStatus } from "./host/manager.ts";
 export { backoffBase, backoffDelay } from "./host/backoff.ts";
 export type { BackoffOptions } from "./host/backoff.ts";
+
+export {
+  createSyncBridge,
+  DEFAULT_BRIDGE_CLOSE_TIMEOUT_MS,
+  DEFAULT_BRIDGE_START_TIMEOUT_MS,
+  SyncBridgeError,
+} from "./host/sync-bridge.ts";
+export type {
+  DispatchSyncOptions,
+  SyncBridge,
+  SyncBridgeManagerOptions,
+  SyncBridgeOptions,
+  SyncBridgeSource,
+} from "./host/sync-bridge.ts";
+export { serveSyncWorker, SyncWorker } from "./registry/sync-bridge.ts";
+export type { SyncCallOptions, SyncOutcome, SyncService, SyncWorkerOptions } from "./registry/sync-bridge.ts";
