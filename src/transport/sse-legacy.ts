@@ -1,0 +1,458 @@
+// The legacy HTTP+SSE client transport: a GET opens an SSE stream whose first event,
+// `endpoint`, says where to POST our messages; the server's messages come back as `message`
+// events on that stream — spec 2024-11-05 basic/transports ("HTTP with SSE"). Deprecated by
+// Streamable HTTP (2025-03-26), still served by many servers.
+
+import type { CloseDetails } from "../jsonrpc/errors.ts";
+import { type JsonRpcMessage, whyNotJsonRpc } from "../jsonrpc/messages.ts";
+import { type SseEvent, SseParser } from "./sse-parser.ts";
+import { type Transport, TransportError } from "./transport.ts";
+
+export interface SseLegacyTransportOptions {
+  /** The SSE endpoint, e.g. `http://127.0.0.1:3001/sse`. */
+  url: string | URL;
+  /** Sent with every request, the GET and every POST (Authorization, API keys, …). */
+  headers?: Record<string, string>;
+  /** The fetch to use. Default: the global fetch. */
+  fetch?: typeof fetch;
+  /** Bound of start(): from the GET until the `endpoint` event. Default 10 s. */
+  endpointTimeoutMs?: number;
+  /** Bound of one POST, until its answer has been read. Default 60 s. */
+  postTimeoutMs?: number;
+}
+
+export const DEFAULT_ENDPOINT_TIMEOUT_MS = 10_000;
+export const DEFAULT_POST_TIMEOUT_MS = 60_000;
+/** How long close() waits for the stream reader to notice the abort. */
+const CLOSE_GRACE_MS = 2000;
+const MAX_REDIRECTS = 5;
+const BODY_START_CHARS = 200;
+
+/**
+ * An HTTP request was answered with a status we cannot use. `code` is "http-status";
+ * `status` is the number, `url` the request's URL.
+ */
+export class HttpStatusError extends TransportError {
+  readonly status: number;
+  readonly url: string;
+  constructor(message: string, status: number, url: string) {
+    super(message, "http-status");
+    this.status = status;
+    this.url = url;
+  }
+}
+
+function messageOf(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  // Node's fetch says only "fetch failed"; the reason (ECONNREFUSED, …) is in the cause.
+  const cause = error.cause;
+  if (cause instanceof Error && cause.message && !error.message.includes(cause.message)) {
+    const code = (cause as { code?: unknown }).code;
+    return `${error.message}: ${typeof code === "string" && !cause.message.includes(code) ? `${code} ` : ""}${cause.message}`;
+  }
+  return error.message;
+}
+
+function seconds(ms: number): string {
+  return ms >= 1000 ? `${Math.round(ms / 100) / 10} s` : `${ms} ms`;
+}
+
+/** A URL as shown in messages: without a password. */
+export function showUrl(url: URL): string {
+  if (url.password === "") return url.href;
+  const shown = new URL(url.href);
+  shown.password = "***";
+  return shown.href;
+}
+
+/** Resolves true if the promise settles within ms, false otherwise. */
+async function within(promise: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
+  const settled = await Promise.race([promise.then(() => true, () => true), timeout]);
+  clearTimeout(timer);
+  return settled;
+}
+
+/** The first characters of a response body (reads no more than it needs), "" when there is none. */
+export async function bodyStart(response: Response, max = BODY_START_CHARS): Promise<string> {
+  const body = response.body;
+  if (body === null) return "";
+  const reader = body.getReader();
+  const text = new TextDecoder();
+  let out = "";
+  try {
+    while (out.length <= max) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      out += text.decode(value, { stream: true });
+    }
+  } catch {
+    // a body that breaks while we read its start: show what we have
+  } finally {
+    await reader.cancel().catch(() => {});
+  }
+  const flat = out.replace(/\s+/g, " ").trim();
+  return flat.length > max ? flat.slice(0, max) + "…" : flat;
+}
+
+/**
+ * fetch, following redirects only within the origin of `url` (credentials in our headers
+ * must not travel to another host). Returns the final response and its URL.
+ */
+export async function fetchSameOrigin(
+  fetchFn: typeof fetch,
+  url: URL,
+  init: RequestInit,
+  who: string,
+): Promise<{ response: Response; url: URL }> {
+  let current = url;
+  for (let hop = 0; ; hop++) {
+    const response = await fetchFn(current, { ...init, redirect: "manual" });
+    const location = response.headers.get("location");
+    if (response.status < 300 || response.status >= 400 || response.status === 304 || location === null) {
+      return { response, url: current };
+    }
+    await response.body?.cancel().catch(() => {});
+    const next = new URL(location, current);
+    if (next.origin !== url.origin) {
+      throw new TransportError(
+        `${who}: ${init.method ?? "GET"} ${showUrl(current)} was redirected (${response.status}) to ${showUrl(next)}, ` +
+          `on origin ${next.origin}; redirects are followed only within ${url.origin}; configure the final URL if you trust it`,
+        "redirect-origin",
+      );
+    }
+    if (hop + 1 >= MAX_REDIRECTS) {
+      throw new TransportError(`${who}: ${init.method ?? "GET"} ${showUrl(url)} was redirected more than ${MAX_REDIRECTS} times`, "redirect-loop");
+    }
+    current = next;
+  }
+}
+
+/** Headers for a request: the configured ones, then ours (ours win over a differently cased duplicate). */
+function headersWith(configured: Record<string, string> | undefined, ours: Record<string, string>): Headers {
+  const headers = new Headers(configured);
+  for (const [name, value] of Object.entries(ours)) headers.set(name, value);
+  return headers;
+}
+
+type Phase = "new" | "connecting" | "waiting-for-endpoint" | "open" | "ended";
+
+export class SseLegacyTransport implements Transport {
+  readonly description: string;
+  /** The SSE stream's URL as configured. */
+  readonly url: URL;
+  onmessage?: (message: JsonRpcMessage) => void;
+  onclose?: (details: CloseDetails) => void;
+  onerror?: (error: Error) => void;
+
+  readonly #options: SseLegacyTransportOptions;
+  readonly #fetch: typeof fetch;
+  readonly #endpointTimeoutMs: number;
+  readonly #postTimeoutMs: number;
+  /** Aborts the GET stream and every POST in flight. */
+  readonly #abort = new AbortController();
+  #phase: Phase = "new";
+  #started = false;
+  /** Where messages are POSTed, from the `endpoint` event. */
+  #endpoint: URL | undefined;
+  #endpointArrived: ((endpoint: URL) => void) | undefined;
+  #endpointFailed: ((error: Error) => void) | undefined;
+  /** The loop reading the SSE stream, while it runs. */
+  #reading: Promise<void> | undefined;
+  #closing: Promise<void> | undefined;
+  #closeNotified = false;
+
+  constructor(options: SseLegacyTransportOptions) {
+    this.#options = options;
+    this.url = new URL(options.url);
+    if (this.url.protocol !== "http:" && this.url.protocol !== "https:") {
+      throw new TransportError(`sse "${showUrl(this.url)}": the URL must be http:// or https://`, "bad-url");
+    }
+    this.#fetch = options.fetch ?? fetch;
+    this.#endpointTimeoutMs = options.endpointTimeoutMs ?? DEFAULT_ENDPOINT_TIMEOUT_MS;
+    this.#postTimeoutMs = options.postTimeoutMs ?? DEFAULT_POST_TIMEOUT_MS;
+    this.description = `sse "${showUrl(this.url)}"`;
+  }
+
+  /** Where messages are POSTed, once the `endpoint` event has arrived. */
+  get endpoint(): URL | undefined {
+    return this.#endpoint;
+  }
+
+  #report(what: string, code: string, cause?: unknown): void {
+    try {
+      this.onerror?.(new TransportError(`${this.description}: ${what}`, code, { cause }));
+    } catch {
+      // a throwing error handler has nowhere left to report to
+    }
+  }
+
+  /**
+   * Opens the SSE stream and waits for the `endpoint` event, bounded by endpointTimeoutMs.
+   * Rejects with a TransportError: HttpStatusError for a status other than 2xx, code
+   * "not-sse" when the answer is not an event stream, "no-endpoint" when the endpoint event
+   * does not come, "endpoint-origin" when it names another origin.
+   */
+  async start(): Promise<void> {
+    if (this.#started) throw new TransportError(`${this.description}: already started`, "started");
+    this.#started = true;
+    if (this.#closing) throw new TransportError(`${this.description}: close() was called before start()`, "closed");
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(this.#startTimeout()), this.#endpointTimeoutMs);
+    });
+    try {
+      await Promise.race([this.#open(), timeout]);
+    } catch (error) {
+      const closing = this.#closing !== undefined;
+      this.#phase = "ended";
+      this.#abort.abort();
+      if (this.#reading) await within(this.#reading, CLOSE_GRACE_MS);
+      if (closing) throw new TransportError(`${this.description}: closed while starting`, "closed", { cause: error });
+      throw error;
+    } finally {
+      clearTimeout(timer);
+    }
+    if (this.#closing) throw new TransportError(`${this.description}: closed while starting`, "closed");
+  }
+
+  #startTimeout(): TransportError {
+    const limit = seconds(this.#endpointTimeoutMs);
+    return this.#phase === "waiting-for-endpoint"
+      ? new TransportError(
+        `${this.description}: the SSE stream opened but sent no "endpoint" event within ${limit}; ` +
+          `a legacy HTTP+SSE (2024-11-05) server sends it first; if this is a Streamable HTTP server use transport http`,
+        "no-endpoint",
+      )
+      : new TransportError(`${this.description}: GET got no answer within ${limit}; check that the server is up`, "connect-timeout");
+  }
+
+  async #open(): Promise<void> {
+    this.#phase = "connecting";
+    let opened: { response: Response; url: URL };
+    try {
+      opened = await fetchSameOrigin(
+        this.#fetch,
+        this.url,
+        { method: "GET", headers: headersWith(this.#options.headers, { Accept: "text/event-stream" }), signal: this.#abort.signal },
+        this.description,
+      );
+    } catch (error) {
+      if (error instanceof TransportError) throw error;
+      throw new TransportError(`${this.description}: cannot connect: ${messageOf(error)}; check the URL and that the server is up`, "connect-failed", {
+        cause: error,
+      });
+    }
+    const { response, url: streamUrl } = opened;
+    if (!response.ok) {
+      const start = await bodyStart(response);
+      throw new HttpStatusError(
+        `${this.description}: GET ${showUrl(streamUrl)} answered ${response.status}${response.statusText ? ` ${response.statusText}` : ""}` +
+          (start ? `: ${start}` : ""),
+        response.status,
+        streamUrl.href,
+      );
+    }
+    const type = response.headers.get("content-type") ?? "";
+    if (!/^\s*text\/event-stream\b/i.test(type) || response.body === null) {
+      const start = await bodyStart(response);
+      throw new TransportError(
+        `${this.description}: GET ${showUrl(streamUrl)} answered ${response.status} with ${type ? `content-type ${type}` : "no content-type"}, ` +
+          `not an SSE stream (text/event-stream)` + (start ? `: ${start}` : ""),
+        "not-sse",
+      );
+    }
+    this.#phase = "waiting-for-endpoint";
+    const endpoint = new Promise<URL>((resolve, reject) => {
+      this.#endpointArrived = resolve;
+      this.#endpointFailed = reject;
+    });
+    this.#reading = this.#read(response.body, streamUrl);
+    await endpoint;
+    this.#phase = "open";
+  }
+
+  async #read(body: ReadableStream<Uint8Array>, streamUrl: URL): Promise<void> {
+    const parser = new SseParser({ onEvent: (event) => this.#onEvent(event, streamUrl) });
+    const reader = body.getReader();
+    let reason = "the server ended the SSE stream";
+    try {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        parser.push(value);
+      }
+      parser.end();
+    } catch (error) {
+      reason = this.#closing ? "closed by the client" : `the SSE stream broke: ${messageOf(error)}`;
+    } finally {
+      await reader.cancel().catch(() => {});
+    }
+    this.#streamEnded(reason);
+  }
+
+  #streamEnded(reason: string): void {
+    if (this.#endpointFailed) {
+      // still waiting in start()
+      this.#endpointFailed(new TransportError(`${this.description}: ${reason} before sending the "endpoint" event`, "no-endpoint"));
+      this.#endpointFailed = undefined;
+      this.#endpointArrived = undefined;
+      return;
+    }
+    if (this.#phase !== "open") return;
+    this.#phase = "ended";
+    // 2024-11-05 transports: the stream is the connection; without it no answer can arrive.
+    this.#notifyClose({ reason: this.#closing ? "closed by the client" : reason });
+  }
+
+  #onEvent(event: SseEvent, streamUrl: URL): void {
+    switch (event.type) {
+      case "endpoint":
+        this.#onEndpoint(event.data, streamUrl);
+        return;
+      case "message":
+        this.#onMessage(event.data);
+        return;
+      default:
+        this.#report(`ignored an SSE event of type "${event.type}" (expected "endpoint" or "message")`, "bad-event");
+    }
+  }
+
+  #onEndpoint(data: string, streamUrl: URL): void {
+    if (this.#endpoint !== undefined || this.#endpointArrived === undefined) {
+      this.#report(`ignored a second "endpoint" event (${JSON.stringify(data.slice(0, 100))}); messages still go to ${showUrl(this.#endpoint ?? streamUrl)}`, "bad-event");
+      return;
+    }
+    const fail = (error: TransportError) => {
+      this.#endpointFailed?.(error);
+      this.#endpointFailed = undefined;
+      this.#endpointArrived = undefined;
+    };
+    let endpoint: URL;
+    try {
+      // 2024-11-05 transports: the endpoint is a URI, usually relative to the SSE stream's.
+      endpoint = new URL(data.trim(), streamUrl);
+    } catch {
+      fail(new TransportError(`${this.description}: the "endpoint" event's data ${JSON.stringify(data.slice(0, 100))} is not a URL`, "bad-endpoint"));
+      return;
+    }
+    if (endpoint.origin !== this.url.origin) {
+      // Our headers (credentials) and messages must not go to a host the user did not name.
+      fail(new TransportError(
+        `${this.description}: the server's "endpoint" event names ${showUrl(endpoint)}, on origin ${endpoint.origin}, ` +
+          `not the SSE stream's origin ${this.url.origin}; refusing to send messages there`,
+        "endpoint-origin",
+      ));
+      return;
+    }
+    this.#endpoint = endpoint;
+    this.#endpointArrived(endpoint);
+    this.#endpointArrived = undefined;
+    this.#endpointFailed = undefined;
+  }
+
+  #onMessage(data: string): void {
+    let value: unknown;
+    try {
+      value = JSON.parse(data);
+    } catch (error) {
+      this.#report(`skipped a "message" event that is not JSON (${messageOf(error)}): ${data.slice(0, 100)}`, "bad-message");
+      return;
+    }
+    const why = whyNotJsonRpc(value);
+    if (why !== undefined) {
+      this.#report(`skipped a "message" event that is not JSON-RPC (${why}): ${data.slice(0, 100)}`, "bad-message");
+      return;
+    }
+    // A throwing handler must not stop the reading of the stream (and with it every later answer).
+    try {
+      this.onmessage?.(value as JsonRpcMessage);
+    } catch (error) {
+      this.#report(`onmessage handler threw: ${messageOf(error)}`, "handler-threw", error);
+    }
+  }
+
+  /**
+   * POSTs one message to the endpoint; resolves once the server accepted it (2xx). The
+   * answer to a request arrives later, on the stream.
+   */
+  async send(message: JsonRpcMessage): Promise<void> {
+    const endpoint = this.#endpoint;
+    const what = "method" in message ? message.method : "a response";
+    if (endpoint === undefined || this.#phase !== "open" || this.#closing) {
+      const state = this.#closing ? "closing" : this.#phase === "ended" ? "closed (the SSE stream has ended)" : "not started";
+      throw new TransportError(`${this.description}: cannot send ${what}, the connection is ${state}`, "closed");
+    }
+    const post = new AbortController();
+    const onAbort = () => post.abort();
+    this.#abort.signal.addEventListener("abort", onAbort, { once: true });
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      post.abort();
+    }, this.#postTimeoutMs);
+    try {
+      const { response, url } = await fetchSameOrigin(
+        this.#fetch,
+        endpoint,
+        {
+          method: "POST",
+          headers: headersWith(this.#options.headers, { "Content-Type": "application/json" }),
+          body: JSON.stringify(message),
+          signal: post.signal,
+        },
+        this.description,
+      );
+      if (!response.ok) {
+        const start = await bodyStart(response);
+        throw new HttpStatusError(
+          `${this.description}: POST ${showUrl(url)} (${what}) answered ${response.status}` +
+            `${response.statusText ? ` ${response.statusText}` : ""}` + (start ? `: ${start}` : ""),
+          response.status,
+          url.href,
+        );
+      }
+      // Read the (short) acknowledgement, so the connection can be reused.
+      await response.arrayBuffer();
+    } catch (error) {
+      if (error instanceof TransportError) throw error;
+      if (timedOut) {
+        throw new TransportError(
+          `${this.description}: POST ${showUrl(endpoint)} (${what}) got no answer within ${seconds(this.#postTimeoutMs)}`,
+          "send-timeout",
+        );
+      }
+      if (this.#closing) throw new TransportError(`${this.description}: cannot send ${what}, the connection was closed`, "closed");
+      throw new TransportError(`${this.description}: POST ${showUrl(endpoint)} (${what}) failed: ${messageOf(error)}`, "send-failed", {
+        cause: error,
+      });
+    } finally {
+      clearTimeout(timer);
+      this.#abort.signal.removeEventListener("abort", onAbort);
+    }
+  }
+
+  /** Aborts the stream and every POST in flight; bounded; onclose fires once. */
+  close(): Promise<void> {
+    this.#closing ??= this.#shutdown();
+    return this.#closing;
+  }
+
+  async #shutdown(): Promise<void> {
+    this.#abort.abort();
+    if (this.#reading) await within(this.#reading, CLOSE_GRACE_MS);
+    this.#phase = "ended";
+    this.#notifyClose({ reason: this.#started ? "closed by the client" : "closed before it started" });
+  }
+
+  #notifyClose(details: CloseDetails): void {
+    if (this.#closeNotified) return;
+    this.#closeNotified = true;
+    try {
+      this.onclose?.(details);
+    } catch (error) {
+      this.#report(`onclose handler threw: ${messageOf(error)}`, "handler-threw", error);
+    }
+  }
+}
