@@ -198,6 +198,7 @@ export class Client extends EventTarget {
     transport.onmessage = (message) => peer.receive(message);
     transport.onerror = (error) => this.#problem(error.message);
     transport.onclose = (details) => this.#onTransportClose(details);
+    transport.onsessionexpired = () => this.#startNewSession(peer, transport);
 
     this.#move("connecting");
     try {
@@ -227,11 +228,7 @@ export class Client extends EventTarget {
     // statechange listener cannot overtake it.
     const initialize = peer.request(
       "initialize",
-      {
-        protocolVersion: LATEST_PROTOCOL_VERSION,
-        capabilities: this.#options.capabilities ?? {},
-        clientInfo: this.clientInfo,
-      },
+      this.#initializeParams(),
       { timeoutMs: this.#options.initializeTimeoutMs, signal: options.signal },
     );
     this.#move("initializing");
@@ -239,6 +236,8 @@ export class Client extends EventTarget {
       const result = await initialize;
       this.#init = this.#checkInitializeResult(result);
       this.#version = this.#init.protocolVersion as ProtocolVersion;
+      // spec 2025-11-25 basic/transports (Protocol Version Header): HTTP sends it from now on.
+      transport.setProtocolVersion?.(this.#version);
       // spec 2025-11-25 basic/lifecycle: after a successful initialize the client MUST send initialized.
       await peer.notify("notifications/initialized");
     } catch (error) {
@@ -255,6 +254,31 @@ export class Client extends EventTarget {
     }
     if (this.#closing !== undefined) throw this.#closedWhileConnecting();
     this.#move("ready");
+  }
+
+  #initializeParams(): Params {
+    return {
+      protocolVersion: LATEST_PROTOCOL_VERSION,
+      capabilities: this.#options.capabilities ?? {},
+      clientInfo: this.clientInfo,
+    };
+  }
+
+  /**
+   * The server ended the session (HTTP 404): run the handshake again on a new one — spec
+   * 2025-11-25 basic/transports ("Session Management" 4) and basic/lifecycle. The transport
+   * holds every other send until this settles, and closes if it rejects.
+   */
+  async #startNewSession(peer: Peer, transport: Transport): Promise<void> {
+    if (this.#state !== "ready") {
+      throw new ClientStateError(`${this.#name} ended the session while the client was ${this.#state}`, this.#state);
+    }
+    this.#problem(`${this.#name}: the server ended the session; starting a new one (initialize again)`);
+    const result = await peer.request("initialize", this.#initializeParams(), { timeoutMs: this.#options.initializeTimeoutMs });
+    this.#init = this.#checkInitializeResult(result);
+    this.#version = this.#init.protocolVersion as ProtocolVersion;
+    transport.setProtocolVersion?.(this.#version);
+    await peer.notify("notifications/initialized");
   }
 
   #closedWhileConnecting(): ClientStateError {

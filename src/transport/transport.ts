@@ -21,6 +21,18 @@ export interface Transport {
   onclose?: (details: CloseDetails) => void;
   /** Something went wrong that did not end the connection (a skipped line, …). */
   onerror?: (error: Error) => void;
+  /**
+   * Optional. The Client calls it after a successful initialize with the negotiated version
+   * (Streamable HTTP sends it as MCP-Protocol-Version — spec 2025-11-25 basic/transports).
+   */
+  setProtocolVersion?(version: string): void;
+  /**
+   * Optional, for transports with sessions (Streamable HTTP): the Client sets it to run the
+   * initialize handshake again when the server ended the session (spec 2025-11-25
+   * basic/transports, "Session Management" 4). The transport holds other sends meanwhile
+   * and closes if it rejects. A wrapping transport should pass both hooks through.
+   */
+  onsessionexpired?: () => Promise<void>;
 }
 
 /** A transport could not start, send or receive. The message names the endpoint. */

@@ -1,0 +1,95 @@
+// HTTP failures as TransportErrors, and the pieces their messages are made of: the URL as
+// shown, the HTTP status, the start of the body, the reason a fetch failed —
+// spec 2025-11-25 basic/transports ("Streamable HTTP", "Backwards Compatibility").
+
+import { TransportError } from "./transport.ts";
+
+/** How much of a response body an error message quotes. */
+export const BODY_START_CHARS = 200;
+
+/**
+ * An HTTP request was answered with a status we cannot use. `code` is "http-status" (or a
+ * more specific reason such as "session-expired"); `status` is the number, `url` the URL
+ * that answered. The automatic fallback to the legacy transport tests `status` of the first
+ * POST (400, 404, 405 — 2025-11-25 transports, "Backwards Compatibility").
+ */
+export class HttpStatusError extends TransportError {
+  readonly status: number;
+  readonly url: string;
+  /** The first characters of the response body ("" when it had none). */
+  readonly bodyStart: string;
+
+  constructor(message: string, status: number, url: string, bodyStart: string, code = "http-status") {
+    super(message, code);
+    this.status = status;
+    this.url = url;
+    this.bodyStart = bodyStart;
+  }
+}
+
+/** A URL as shown in messages: no password, and no query (it often carries a key). */
+export function showUrl(url: URL): string {
+  if (url.password === "" && url.search === "") return url.href;
+  const shown = new URL(url.href);
+  if (shown.password !== "") shown.password = "***";
+  if (shown.search !== "") shown.search = "?…";
+  return shown.href;
+}
+
+/**
+ * The first characters of a response body, whitespace folded, "" when there is none. Reads
+ * no more than it needs and always releases the body (Deno counts an unread body as a leak).
+ */
+export async function bodyStart(response: Response, max = BODY_START_CHARS): Promise<string> {
+  const body = response.body;
+  if (body === null) return "";
+  const reader = body.getReader();
+  const text = new TextDecoder();
+  let out = "";
+  try {
+    while (out.length <= max) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      out += text.decode(value, { stream: true });
+    }
+  } catch {
+    // a body that breaks while we read its start: show what we have
+  } finally {
+    await reader.cancel().catch(() => {});
+  }
+  const flat = out.replace(/\s+/g, " ").trim();
+  return flat.length > max ? flat.slice(0, max) + "…" : flat;
+}
+
+/** Releases a body we do not read (a 202's, a redirect's), so its connection is freed. */
+export async function discardBody(response: Response): Promise<void> {
+  await response.body?.cancel().catch(() => {});
+}
+
+/**
+ * Why a fetch rejected, in one line. Node says only "fetch failed" and keeps the reason
+ * (ECONNREFUSED, ENOTFOUND, …) in `cause`, sometimes an AggregateError of one per address.
+ */
+export function fetchFailureReason(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const parts = [error.message];
+  let cause: unknown = error.cause;
+  for (let depth = 0; cause instanceof Error && depth < 3; depth++) {
+    const code = (cause as { code?: unknown }).code;
+    const text = cause.message !== "" ? cause.message : cause instanceof AggregateError ? cause.errors.map(String).join(", ") : "";
+    const piece = typeof code === "string" && !text.includes(code) ? `${code} ${text}`.trim() : text;
+    if (piece !== "" && !parts.some((part) => part.includes(piece))) parts.push(piece);
+    cause = cause.cause;
+  }
+  return parts.join(": ");
+}
+
+/** What a user can do about an HTTP status, as the end of an error message. */
+export function statusAdvice(status: number): string {
+  if (status === 401 || status === 403) return "the server wants credentials: set the Authorization (or API key) header in `headers`";
+  if (status === 404) return "check the URL's path (Streamable HTTP servers usually serve /mcp)";
+  if (status === 405) return "the URL does not take this method; if it is a legacy HTTP+SSE endpoint, use the sse transport";
+  if (status === 406 || status === 415) return "the server refused our Accept or Content-Type header; it may not speak Streamable HTTP";
+  if (status >= 500) return "check the server's log";
+  return "the body above may say why";
+}
