@@ -19,7 +19,7 @@ export class HttpStatusError extends TransportError {
   /** The first characters of the response body ("" when it had none). */
   readonly bodyStart: string;
 
-  constructor(message: string, status: number, url: string, bodyStart: string, code = "http-status") {
+  constructor(message: string, status: number, url: string, bodyStart = "", code = "http-status") {
     super(message, code);
     this.status = status;
     this.url = url;

@@ -239,13 +239,14 @@ export class StreamableHttpTransport implements Transport {
 
   async #transmit(message: JsonRpcMessage): Promise<void> {
     const what = describeMessage(message);
+    // Our cancellation of a request lets go of its stream at once; the notice itself follows.
+    if (isNotification(message) && message.method === "notifications/cancelled") this.#cancel(message.params?.requestId);
     // A new session is being started: everything but its own handshake waits for it.
     if (this.#renewal !== undefined && !isHandshake(message)) {
       await this.#renewal.catch(() => {});
       const refusal = this.#refusal(message);
       if (refusal) throw refusal;
     }
-    if (isNotification(message) && message.method === "notifications/cancelled") this.#cancel(message.params?.requestId);
     const exchange = isRequest(message) ? this.#openExchange(message, what) : undefined;
     const deadline = exchange === undefined ? new LinkedAbort(this.#life, this.#timeoutMs) : undefined;
     const signal = exchange?.abort.signal ?? deadline!.signal;
@@ -500,7 +501,14 @@ export class StreamableHttpTransport implements Transport {
           "stream-broken",
         );
       }
-      current = await this.#connectGet(cursor, signal, name, why, false);
+      try {
+        current = await this.#connectGet(cursor, signal, name, why, false);
+      } catch (error) {
+        if (exchange.answered || signal.aborted || !(error instanceof TransportError)) throw error;
+        throw new TransportError(`${error.message}; the request was not sent again (it may or may not have taken effect)`, error.code, {
+          cause: error,
+        });
+      }
     }
   }
 
@@ -603,6 +611,10 @@ export class StreamableHttpTransport implements Transport {
         return { fatal: new HttpStatusError(`${said}: the server ended the session`, status, url.href, start, "session-expired") };
       }
       if (retryableStatus(status)) return { problem: `HTTP ${status}${quoteBody(start)}` };
+      if (status === 405) {
+        // Listening 3: the server offers no GET stream (so none can be resumed either).
+        return { fatal: new HttpStatusError(`${said}: the server offers no SSE stream on GET`, status, url.href, start) };
+      }
       return { fatal: new HttpStatusError(`${said}; ${statusAdvice(status)}`, status, url.href, start) };
     } catch (error) {
       if (signal.aborted) return { fatal: new TransportError(`${this.description}: ${name} was stopped`, "aborted", { cause: error }) };
