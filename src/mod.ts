@@ -40,6 +40,17 @@ export { DEFAULT_INHERITED_ENV_VARS, defaultChildEnv, StdioTransport } from "./t
 export type { StdioTransportOptions } from "./transport/stdio.ts";
 export { MemoryTransport } from "./transport/memory.ts";
 export { TracingTransport } from "./transport/tracing.ts";
+export {
+  DEFAULT_HTTP_CLOSE_TIMEOUT_MS,
+  DEFAULT_HTTP_TIMEOUT_MS,
+  StreamableHttpTransport,
+} from "./transport/streamable-http.ts";
+export type { StreamableHttpTransportOptions } from "./transport/streamable-http.ts";
+export { HttpStatusError } from "./transport/http-errors.ts";
+export { DEFAULT_RECONNECT } from "./transport/sse-reconnect.ts";
+export type { ReconnectOptions } from "./transport/sse-reconnect.ts";
+export { SseParser } from "./transport/sse-parser.ts";
+export type { SseEvent, SseParserOptions } from "./transport/sse-parser.ts";
 export type { TraceDirection } from "./transport/tracing.ts";
 
 export { Client, ClientEvent } from "./client/client.ts";

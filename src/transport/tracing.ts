@@ -29,6 +29,19 @@ export class TracingTransport implements Transport {
     return this.inner.description;
   }
 
+  // The optional hooks pass straight through, so tracing never changes behaviour.
+  setProtocolVersion(version: string): void {
+    this.inner.setProtocolVersion?.(version);
+  }
+
+  get onsessionexpired(): (() => Promise<void>) | undefined {
+    return this.inner.onsessionexpired;
+  }
+
+  set onsessionexpired(hook: (() => Promise<void>) | undefined) {
+    this.inner.onsessionexpired = hook;
+  }
+
   start(): Promise<void> {
     return this.inner.start();
   }

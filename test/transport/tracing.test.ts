@@ -1,0 +1,55 @@
+// TracingTransport: sees every message both ways and changes nothing, hooks included.
+
+import { describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { Client, MemoryTransport, Peer, TracingTransport, type JsonRpcMessage, type Transport } from "../../src/mod.ts";
+
+describe("TracingTransport", () => {
+  test("traces every message in both directions of a real handshake", async () => {
+    const [clientEnd, serverEnd] = MemoryTransport.pair();
+    const server = new Peer({ name: "test server", send: (message) => serverEnd.send(message) });
+    serverEnd.onmessage = (message) => server.receive(message);
+    server.setRequestHandler("initialize", () => ({
+      protocolVersion: "2025-11-25",
+      capabilities: {},
+      serverInfo: { name: "traced", version: "1" },
+    }));
+    await serverEnd.start();
+    const seen: [string, string][] = [];
+    const traced = new TracingTransport(clientEnd, (direction, message: JsonRpcMessage) => {
+      seen.push([direction, "method" in message ? message.method : `response ${String(message.id)}`]);
+    });
+    const client = new Client({ name: "t", version: "1" });
+    await client.connect(traced);
+    await client.ping();
+    await client.close();
+    assert.deepEqual(seen, [
+      ["send", "initialize"],
+      ["receive", "response 1"],
+      ["send", "notifications/initialized"],
+      ["send", "ping"],
+      ["receive", "response 2"],
+    ]);
+  });
+
+  test("passes setProtocolVersion and onsessionexpired through to the inner transport", async () => {
+    const versions: string[] = [];
+    const inner: Transport = {
+      description: "inner",
+      start: () => Promise.resolve(),
+      send: () => Promise.resolve(),
+      close: () => Promise.resolve(),
+      setProtocolVersion: (version) => versions.push(version),
+    };
+    const traced = new TracingTransport(inner, () => {});
+    traced.setProtocolVersion("2025-06-18");
+    assert.deepEqual(versions, ["2025-06-18"]);
+    let renewed = 0;
+    traced.onsessionexpired = () => {
+      renewed++;
+      return Promise.resolve();
+    };
+    await inner.onsessionexpired?.();
+    assert.equal(renewed, 1);
+  });
+});
