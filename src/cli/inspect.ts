@@ -1,27 +1,39 @@
 // `mcpwire inspect`: connect to one server, show what it offers, disconnect.
 // With --trace every JSON-RPC message is printed to stderr as it crosses the wire.
+// A --url without --transport follows spec 2025-11-25 basic/transports ("Backwards
+// Compatibility"): Streamable HTTP first, the legacy HTTP+SSE transport if it is refused.
 
 import { Client } from "../client/client.ts";
 import type { Implementation, Prompt, Resource, ResourceTemplate, ServerCapabilities, Tool } from "../client/types.ts";
 import type { JsonRpcMessage } from "../jsonrpc/messages.ts";
 import { runtime } from "../runtime/mod.ts";
+import { AutoHttpTransport } from "../transport/auto-http.ts";
+import { SseLegacyTransport } from "../transport/sse-legacy.ts";
 import { defaultChildEnv, StdioTransport } from "../transport/stdio.ts";
+import { StreamableHttpTransport } from "../transport/streamable-http.ts";
 import { TracingTransport } from "../transport/tracing.ts";
 import type { Transport } from "../transport/transport.ts";
-import { parseArgs, positiveInt, UsageError } from "./args.ts";
+import { type ParsedArgs, parseArgs, positiveInt, UsageError } from "./args.ts";
 import { splitCommandLine } from "./command-line.ts";
 import { summarizeInputSchema } from "./schema-summary.ts";
 import { VERSION } from "./version.ts";
 
 export const INSPECT_USAGE = `usage: mcpwire inspect --stdio "<command> <args…>" [options]
+       mcpwire inspect --url URL [--header NAME:VALUE]… [--transport auto|http|sse] [options]
 
-Connects to one MCP server, prints what it offers, and disconnects.
+Connects to one MCP server, prints what it offers and the transport used, and disconnects.
 
 options:
   --stdio "<command line>"  run this server as a child process (stdio transport)
   --env NAME=VALUE          set a variable in the server's environment (repeatable);
                             the server otherwise gets only PATH, HOME, USER, LANG, TERM, …
   --cwd DIR                 the server's working directory
+  --url URL                 reach a server over HTTP at this http:// or https:// URL
+  --header NAME:VALUE       send this header with every HTTP request (repeatable),
+                            e.g. --header "Authorization: Bearer $TOKEN"
+  --transport auto|http|sse with --url: auto (default) tries Streamable HTTP, then the
+                            legacy HTTP+SSE transport (2024-11-05) if the server refuses
+                            it with 400, 404 or 405; http or sse forces one
   --timeout MS              per-request timeout (default 60000)
   --json                    print one JSON document instead of text
   --trace                   print every JSON-RPC message, both directions, to stderr
@@ -30,8 +42,14 @@ options:
 
 const CLI_INFO: Implementation = { name: "mcpwire-inspect", title: "mcpwire inspect", version: VERSION };
 
+/** The transport inspect used: for --url with auto, the one the server was found to speak. */
+export type InspectTransport = "stdio" | "streamable-http" | "sse";
+
 /** Everything inspect found, as printed by --json. */
 export interface InspectReport {
+  transport: InspectTransport;
+  /** With --transport auto: true (the transport was chosen by the fallback algorithm). */
+  transportDetected?: boolean;
   serverInfo: Implementation | undefined;
   protocolVersion: string | undefined;
   capabilities: ServerCapabilities | undefined;
@@ -53,6 +71,9 @@ export async function inspect(argv: readonly string[]): Promise<number> {
     stdio: { kind: "string" },
     env: { kind: "list" },
     cwd: { kind: "string" },
+    url: { kind: "string" },
+    header: { kind: "list" },
+    transport: { kind: "string" },
     timeout: { kind: "string" },
     json: { kind: "flag" },
     trace: { kind: "flag" },
@@ -64,30 +85,22 @@ export async function inspect(argv: readonly string[]): Promise<number> {
     return 0;
   }
   const commandLine = args.values.get("stdio");
-  if (commandLine === undefined) throw new UsageError("inspect needs a server: --stdio \"<command> <args…>\"");
+  const url = args.values.get("url");
+  if (commandLine === undefined && url === undefined) {
+    throw new UsageError("inspect needs a server: --stdio \"<command> <args…>\" or --url URL");
+  }
+  if (commandLine !== undefined && url !== undefined) throw new UsageError("give one server: --stdio or --url, not both");
   if (args.positional.length > 0) throw new UsageError(`unexpected argument "${args.positional[0]}"`);
-  const [command, ...commandArgs] = splitCommandLine(commandLine);
-  if (command === undefined) throw new UsageError("--stdio was given an empty command line");
   const timeoutMs = positiveInt("timeout", args.values.get("timeout"), 60_000);
   const trace = args.flags.has("trace");
   const json = args.flags.has("json");
 
-  const env = defaultChildEnv();
-  for (const pair of args.lists.get("env") ?? []) {
-    const eq = pair.indexOf("=");
-    if (eq <= 0) throw new UsageError(`--env needs NAME=VALUE (got "${pair}")`);
-    env[pair.slice(0, eq)] = pair.slice(eq + 1);
-  }
-
   const started = performance.now();
   const stamp = () => `${(performance.now() - started).toFixed(1).padStart(8)} ms`;
-  let transport: Transport = new StdioTransport({
-    command,
-    args: commandArgs,
-    env,
-    cwd: args.values.get("cwd"),
-    onStderr: trace ? (line) => stderr(`${stamp()}   server stderr: ${line}`) : undefined,
-  });
+  const connection = commandLine !== undefined
+    ? stdioConnection(commandLine, args, trace ? stamp : undefined)
+    : httpConnection(url!, args);
+  let transport: Transport = connection.transport;
   if (trace) {
     transport = new TracingTransport(transport, (direction, message: JsonRpcMessage) => {
       stderr(`${stamp()} ${direction === "send" ? "→" : "←"} ${JSON.stringify(message)}`);
@@ -106,11 +119,12 @@ export async function inspect(argv: readonly string[]): Promise<number> {
   try {
     await client.connect(transport);
   } catch (error) {
-    stderr(`mcpwire inspect: ${(error as Error).message}`);
+    // Awaited: the process exits right after, and an unfinished write would be lost.
+    await runtime.write("stderr", `mcpwire inspect: ${(error as Error).message}\n`);
     return 1;
   }
   try {
-    const report = await collect(client);
+    const report = { ...connection.used(), ...(await collect(client)) };
     await runtime.write("stdout", json ? JSON.stringify(report, null, 2) + "\n" : formatReport(report));
     return Object.keys(report.errors).length > 0 ? 1 : 0;
   } finally {
@@ -118,7 +132,72 @@ export async function inspect(argv: readonly string[]): Promise<number> {
   }
 }
 
-async function collect(client: Client): Promise<InspectReport> {
+interface Connection {
+  transport: Transport;
+  /** Which transport was used, once connected. */
+  used(): Pick<InspectReport, "transport" | "transportDetected">;
+}
+
+function stdioConnection(commandLine: string, args: ParsedArgs, stamp: (() => string) | undefined): Connection {
+  if (args.values.has("transport")) throw new UsageError("--transport applies to --url; --stdio is always the stdio transport");
+  if (args.lists.has("header")) throw new UsageError("--header applies to --url servers, not to --stdio");
+  const [command, ...commandArgs] = splitCommandLine(commandLine);
+  if (command === undefined) throw new UsageError("--stdio was given an empty command line");
+  const env = defaultChildEnv();
+  for (const pair of args.lists.get("env") ?? []) {
+    const eq = pair.indexOf("=");
+    if (eq <= 0) throw new UsageError(`--env needs NAME=VALUE (got "${pair}")`);
+    env[pair.slice(0, eq)] = pair.slice(eq + 1);
+  }
+  const transport = new StdioTransport({
+    command,
+    args: commandArgs,
+    env,
+    cwd: args.values.get("cwd"),
+    onStderr: stamp ? (line) => stderr(`${stamp()}   server stderr: ${line}`) : undefined,
+  });
+  return { transport, used: () => ({ transport: "stdio" }) };
+}
+
+function httpConnection(url: string, args: ParsedArgs): Connection {
+  for (const option of ["env", "cwd"]) {
+    if (args.values.has(option) || args.lists.has(option)) throw new UsageError(`--${option} applies to --stdio servers, not to --url`);
+  }
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new UsageError(`--url needs an http:// or https:// URL (got "${url}")`);
+  }
+  if (parsed.protocol !== "http:" && parsed.protocol !== "https:") {
+    throw new UsageError(`--url needs an http:// or https:// URL (got "${url}")`);
+  }
+  const headers: Record<string, string> = {};
+  for (const pair of args.lists.get("header") ?? []) {
+    const colon = pair.indexOf(":");
+    const name = colon === -1 ? "" : pair.slice(0, colon).trim();
+    if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) throw new UsageError(`--header needs NAME:VALUE (got "${pair}")`);
+    headers[name] = pair.slice(colon + 1).trim();
+  }
+  const kind = args.values.get("transport") ?? "auto";
+  switch (kind) {
+    case "auto": {
+      const transport = new AutoHttpTransport({ url, headers });
+      return {
+        transport,
+        used: () => ({ transport: transport.kind ?? "streamable-http", transportDetected: true }),
+      };
+    }
+    case "http":
+      return { transport: new StreamableHttpTransport({ url, headers }), used: () => ({ transport: "streamable-http" }) };
+    case "sse":
+      return { transport: new SseLegacyTransport({ url, headers }), used: () => ({ transport: "sse" }) };
+    default:
+      throw new UsageError(`--transport must be auto, http or sse (got "${kind}")`);
+  }
+}
+
+async function collect(client: Client): Promise<Omit<InspectReport, "transport" | "transportDetected">> {
   const errors: Record<string, string> = {};
   const attempt = async <T>(name: string, list: () => Promise<T[]>): Promise<T[]> => {
     try {
@@ -147,6 +226,18 @@ async function collect(client: Client): Promise<InspectReport> {
   };
 }
 
+function describeTransport(report: InspectReport): string {
+  const detected = report.transportDetected ? ", detected" : "";
+  switch (report.transport) {
+    case "stdio":
+      return "stdio";
+    case "streamable-http":
+      return `streamable-http (Streamable HTTP${detected})`;
+    case "sse":
+      return `sse (legacy HTTP+SSE, 2024-11-05${report.transportDetected ? "; the server refused Streamable HTTP" : ""})`;
+  }
+}
+
 function describeCapabilities(capabilities: ServerCapabilities | undefined): string {
   if (!capabilities) return "none";
   const parts = Object.entries(capabilities).map(([name, value]) => {
@@ -169,6 +260,7 @@ export function formatReport(report: InspectReport): string {
   const info = report.serverInfo;
   lines.push(`server        ${info ? `${info.name} ${info.version}${info.title ? ` (${info.title})` : ""}` : "?"}`);
   lines.push(`protocol      ${report.protocolVersion ?? "?"}`);
+  lines.push(`transport     ${describeTransport(report)}`);
   lines.push(`capabilities  ${describeCapabilities(report.capabilities)}`);
   if (report.instructions) {
     const text = report.instructions.trim().split("\n");

@@ -1,13 +1,17 @@
 // The JSON Schema (2020-12) of an mcpwire config file, YAML (`mcp_servers:`) or JSON
 // (`mcpServers`), and the words config.ts uses to say what each key expects.
 
-/** Values of `transport` and of `.mcp.json`'s `type`, and the transport each one means. */
-export const TRANSPORT_ALIASES: Readonly<Record<string, "stdio" | "http" | "sse">> = {
+/**
+ * Values of `transport` and of `.mcp.json`'s `type`, and the transport each one means.
+ * `auto` is also what a `url` without either gets.
+ */
+export const TRANSPORT_ALIASES: Readonly<Record<string, "stdio" | "http" | "sse" | "auto">> = {
   stdio: "stdio",
   http: "http",
   "streamable-http": "http",
   streamableHttp: "http",
   sse: "sse",
+  auto: "auto",
 };
 
 /** The keys a server entry may have, in the order messages list them. */
@@ -31,8 +35,8 @@ export const EXPECTED: Readonly<Record<string, string>> = {
   cwd: "a string: the directory to start the server in",
   url: "a string: the server's http:// or https:// URL",
   headers: "a mapping of header names to strings",
-  transport: 'one of "stdio", "http" or "sse"',
-  type: 'one of "stdio", "http", "streamable-http" or "sse"',
+  transport: 'one of "stdio", "http", "sse" or "auto"',
+  type: 'one of "stdio", "http", "streamable-http", "sse" or "auto"',
   tools: "a mapping with include and/or exclude",
   "tools.include": "an array of tool names or * globs",
   "tools.exclude": "an array of tool names or * globs",
@@ -58,9 +62,12 @@ export const SERVER_SCHEMA = {
       description: "stdio: variables added to the safe baseline environment (they win over it)",
     },
     cwd: { type: "string", minLength: 1, description: "stdio: working directory; relative to the config file's directory" },
-    url: { type: "string", minLength: 1, description: "http / sse: the endpoint" },
-    headers: { type: "object", additionalProperties: SCALAR, description: "http / sse: sent with every request" },
-    transport: { enum: Object.keys(TRANSPORT_ALIASES), description: "inferred from command / url when absent" },
+    url: { type: "string", minLength: 1, description: "http / sse / auto: the endpoint" },
+    headers: { type: "object", additionalProperties: SCALAR, description: "http / sse / auto: sent with every request" },
+    transport: {
+      enum: Object.keys(TRANSPORT_ALIASES),
+      description: "stdio for a command and auto (Streamable HTTP, else legacy SSE) for a url when absent",
+    },
     type: { enum: Object.keys(TRANSPORT_ALIASES), description: "the .mcp.json spelling of transport" },
     tools: {
       type: "object",

@@ -1,7 +1,13 @@
 // The configuration of a host, as loaded from YAML (`mcp_servers:`) or JSON (`mcpServers`),
 // after interpolation and defaults. Loading and validation live in config.ts.
 
-export type TransportKind = "stdio" | "http" | "sse";
+/**
+ * How a server is reached: `stdio` (a child process), `http` (Streamable HTTP, 2025-11-25),
+ * `sse` (the legacy HTTP+SSE transport, 2024-11-05), or `auto` — a `url` whose transport the
+ * config does not name: Streamable HTTP first, legacy SSE when the server refuses it (spec
+ * 2025-11-25 basic/transports, "Backwards Compatibility").
+ */
+export type TransportKind = "stdio" | "http" | "sse" | "auto";
 
 /** A configuration problem, positioned in its file where we know the place. */
 export class ConfigError extends Error {
@@ -33,6 +39,7 @@ export class ConfigError extends Error {
 export interface ServerConfig {
   /** The key under mcp_servers / mcpServers. */
   name: string;
+  /** As configured: `auto` when a `url` has no `transport` / `type`. */
   transport: TransportKind;
   // stdio
   command?: string;

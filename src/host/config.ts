@@ -262,7 +262,9 @@ function buildServer(
   const scalar = (value: unknown, key: Path): string =>
     typeof value === "string" ? expand(value, key) : context.parsed.sourceOf(at(...key)) ?? String(value);
 
-  // Transport: `transport`, or `.mcp.json`'s `type`, or inferred from command / url.
+  // Transport: `transport`, or `.mcp.json`'s `type`, or inferred from command / url. A url
+  // alone is `auto`: spec 2025-11-25 basic/transports ("Backwards Compatibility") has the
+  // client try Streamable HTTP and fall back to the legacy SSE transport; `http` / `sse` force one.
   const named = (["transport", "type"] as const)
     .map((key) => ({ key, value: get(key), kind: transportOf(get(key)) }))
     .filter((declared) => declared.kind !== undefined);
@@ -278,7 +280,7 @@ function buildServer(
     } else if (hasCommand) {
       transport = "stdio";
     } else if (hasUrl) {
-      transport = "http";
+      transport = "auto";
     } else if (!badKeys.has("transport") && !badKeys.has("type")) {
       report(
         [],
@@ -293,13 +295,14 @@ function buildServer(
   }
   if (transport !== undefined) {
     for (const key of transport === "stdio" ? HTTP_KEYS : STDIO_KEYS) {
-      if (entry[key] !== undefined) warn([key], `"${key}" does not apply to a ${transport} server; it is ignored`);
+      const kind = transport === "auto" ? "http/sse" : transport;
+      if (entry[key] !== undefined) warn([key], `"${key}" does not apply to a ${kind} server; it is ignored`);
     }
   }
 
   const server: ServerConfig = {
     name,
-    transport: transport ?? (hasUrl ? "http" : "stdio"),
+    transport: transport ?? (hasUrl ? "auto" : "stdio"),
     args: [],
     env: {},
     headers: {},

@@ -8,7 +8,11 @@ import type { ClientCapabilities, Implementation, LoggingLevel } from "../client
 import type { Params, RequestOptions } from "../jsonrpc/peer.ts";
 import { type McpServerRegistration, registerMcpServer } from "../registry/mcp-server.ts";
 import type { ToolRegistry } from "../registry/tool-registry.ts";
+import { AutoHttpTransport } from "../transport/auto-http.ts";
+import { showUrl } from "../transport/http-errors.ts";
+import { SseLegacyTransport } from "../transport/sse-legacy.ts";
 import { StdioTransport } from "../transport/stdio.ts";
+import { StreamableHttpTransport } from "../transport/streamable-http.ts";
 import type { Transport } from "../transport/transport.ts";
 import { type BackoffOptions, backoffDelay } from "./backoff.ts";
 import type { ServerConfig, TransportKind } from "./config-types.ts";
@@ -16,7 +20,7 @@ import { childEnvironment } from "./env.ts";
 
 /**
  * Where a server is in its life:
- * - `disabled`: never started (the config says `enabled: false`, a config error, or a transport this build lacks);
+ * - `disabled`: never started (the config says `enabled: false`, a config error, or no command / url to reach it by);
  * - `connecting`: the initial connect (with its retries) is under way, or start() has not been called yet;
  * - `ready`: connected, its tools registered;
  * - `reconnecting`: the connection ended unexpectedly; its tools stay registered and fail at once;
@@ -28,6 +32,10 @@ export type ServerState = "disabled" | "connecting" | "ready" | "reconnecting" |
 /** One server as `manager.status()` reports it. Plain JSON: safe to print with JSON.stringify. */
 export interface ServerStatus {
   name: string;
+  /**
+   * The transport in use: as configured, except that a url configured without a transport
+   * (`auto`) shows what the server was found to speak, `http` or `sse`, once it has connected.
+   */
   transport: TransportKind;
   state: ServerState;
   /** The protocol version negotiated by the current (or last) session. */
@@ -152,6 +160,8 @@ export class ServerConnection implements Supervisor {
   #reason: string | undefined;
   #lastError: string | undefined;
   #reconnectAttempts = 0;
+  /** For an `auto` server: what the last session that connected turned out to use. */
+  #detected: "http" | "sse" | undefined;
   /** The current session (during a reconnect: the one that was lost). */
   #client: SupervisedClient | undefined;
   /** A client being connected or registered, not yet the current session. */
@@ -200,7 +210,7 @@ export class ServerConnection implements Supervisor {
   status(): ServerStatus {
     const status: ServerStatus = {
       name: this.name,
-      transport: this.config.transport,
+      transport: this.config.transport === "auto" ? this.#detected ?? "auto" : this.config.transport,
       state: this.#state,
       tools: this.#registration?.names().length ?? 0,
       reconnectAttempts: this.#reconnectAttempts,
@@ -220,7 +230,13 @@ export class ServerConnection implements Supervisor {
     if (config.error !== undefined) return config.error.message;
     if (!config.enabled) return `server "${config.name}" is disabled in the config (enabled: false)`;
     if (config.transport !== "stdio") {
-      return `server "${config.name}": transport ${config.transport} is not supported yet by this build; use a stdio server`;
+      if (config.url === undefined || config.url === "") {
+        return `server "${config.name}": an ${config.transport} server needs a "url"; add one to its config`;
+      }
+      if (!URL.canParse(config.url) || !/^https?:$/.test(new URL(config.url).protocol)) {
+        return `server "${config.name}": "url" must be an http:// or https:// URL, not ${JSON.stringify(config.url)}; fix its config`;
+      }
+      return undefined;
     }
     if (config.command === undefined || config.command === "") {
       return `server "${config.name}": a stdio server needs a "command"; add one to its config`;
@@ -308,14 +324,24 @@ export class ServerConnection implements Supervisor {
 
   #transport(): Transport {
     const { config } = this;
-    // Checked in the constructor: only stdio servers with a command get this far.
-    return new StdioTransport({
-      command: config.command!,
-      args: config.args,
-      env: childEnvironment(config.env),
-      cwd: config.cwd,
-      onStderr: (line) => this.#emit("stderr", { server: this.name, line }),
-    });
+    // Checked in the constructor: a stdio server has a command, the others an http(s) url.
+    // The headers (already interpolated) go with every request.
+    switch (config.transport) {
+      case "stdio":
+        return new StdioTransport({
+          command: config.command!,
+          args: config.args,
+          env: childEnvironment(config.env),
+          cwd: config.cwd,
+          onStderr: (line) => this.#emit("stderr", { server: this.name, line }),
+        });
+      case "http":
+        return new StreamableHttpTransport({ url: config.url!, headers: config.headers });
+      case "sse":
+        return new SseLegacyTransport({ url: config.url!, headers: config.headers });
+      case "auto":
+        return new AutoHttpTransport({ url: config.url!, headers: config.headers });
+    }
   }
 
   /** Spawns and initializes a new session, bounded by connect_timeout (spawn + initialize). */
@@ -348,7 +374,13 @@ export class ServerConnection implements Supervisor {
       if (this.#opening === client) this.#opening = undefined;
       if (timedOut) {
         const transport = client.transport;
-        const tail = transport instanceof StdioTransport ? transport.stderrTail.slice(-3) : [];
+        if (!(transport instanceof StdioTransport)) {
+          throw new Error(
+            `server "${this.name}" did not finish connecting (initialize over ${this.config.transport} to ${showUrl(new URL(this.config.url!))}) ` +
+              `within ${seconds(timeoutMs)}; raise connect_timeout or check that the server is up`,
+          );
+        }
+        const tail = transport.stderrTail.slice(-3);
         throw new Error(
           `server "${this.name}" did not finish connecting (spawn + initialize) within ${seconds(timeoutMs)}; ` +
             `raise connect_timeout or check the server's stderr` + (tail.length > 0 ? ` (last stderr: ${tail.join(" | ")})` : ""),
@@ -392,6 +424,10 @@ export class ServerConnection implements Supervisor {
     }
     this.#opening = undefined;
     this.#client = client;
+    const transport = client.transport;
+    if (transport instanceof AutoHttpTransport && transport.kind !== undefined) {
+      this.#detected = transport.kind === "sse" ? "sse" : "http";
+    }
     if (this.#state === "parked") this.#reconnectAttempts = 0; // a probe brought it back: a fresh budget
     this.#reason = undefined;
     this.#move("ready");

@@ -5,6 +5,8 @@
 
 import type { CloseDetails } from "../jsonrpc/errors.ts";
 import { type JsonRpcMessage, whyNotJsonRpc } from "../jsonrpc/messages.ts";
+import { bodyStart, discardBody, fetchFailureReason, HttpStatusError, showUrl } from "./http-errors.ts";
+import { fetchSameOrigin } from "./same-origin-fetch.ts";
 import { type SseEvent, SseParser } from "./sse-parser.ts";
 import { type Transport, TransportError } from "./transport.ts";
 
@@ -25,44 +27,18 @@ export const DEFAULT_ENDPOINT_TIMEOUT_MS = 10_000;
 export const DEFAULT_POST_TIMEOUT_MS = 60_000;
 /** How long close() waits for the stream reader to notice the abort. */
 const CLOSE_GRACE_MS = 2000;
-const MAX_REDIRECTS = 5;
-const BODY_START_CHARS = 200;
-
-/**
- * An HTTP request was answered with a status we cannot use. `code` is "http-status";
- * `status` is the number, `url` the request's URL.
- */
-export class HttpStatusError extends TransportError {
-  readonly status: number;
-  readonly url: string;
-  constructor(message: string, status: number, url: string) {
-    super(message, "http-status");
-    this.status = status;
-    this.url = url;
-  }
-}
-
-function messageOf(error: unknown): string {
-  if (!(error instanceof Error)) return String(error);
-  // Node's fetch says only "fetch failed"; the reason (ECONNREFUSED, …) is in the cause.
-  const cause = error.cause;
-  if (cause instanceof Error && cause.message && !error.message.includes(cause.message)) {
-    const code = (cause as { code?: unknown }).code;
-    return `${error.message}: ${typeof code === "string" && !cause.message.includes(code) ? `${code} ` : ""}${cause.message}`;
-  }
-  return error.message;
-}
 
 function seconds(ms: number): string {
   return ms >= 1000 ? `${Math.round(ms / 100) / 10} s` : `${ms} ms`;
 }
 
-/** A URL as shown in messages: without a password. */
-export function showUrl(url: URL): string {
-  if (url.password === "") return url.href;
-  const shown = new URL(url.href);
-  shown.password = "***";
-  return shown.href;
+/** `: "<body start>"`, or nothing for an empty body. */
+function quoteBody(start: string): string {
+  return start === "" ? "" : `: ${JSON.stringify(start)}`;
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }
 
 /** Resolves true if the promise settles within ms, false otherwise. */
@@ -72,61 +48,6 @@ async function within(promise: Promise<unknown>, ms: number): Promise<boolean> {
   const settled = await Promise.race([promise.then(() => true, () => true), timeout]);
   clearTimeout(timer);
   return settled;
-}
-
-/** The first characters of a response body (reads no more than it needs), "" when there is none. */
-export async function bodyStart(response: Response, max = BODY_START_CHARS): Promise<string> {
-  const body = response.body;
-  if (body === null) return "";
-  const reader = body.getReader();
-  const text = new TextDecoder();
-  let out = "";
-  try {
-    while (out.length <= max) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      out += text.decode(value, { stream: true });
-    }
-  } catch {
-    // a body that breaks while we read its start: show what we have
-  } finally {
-    await reader.cancel().catch(() => {});
-  }
-  const flat = out.replace(/\s+/g, " ").trim();
-  return flat.length > max ? flat.slice(0, max) + "…" : flat;
-}
-
-/**
- * fetch, following redirects only within the origin of `url` (credentials in our headers
- * must not travel to another host). Returns the final response and its URL.
- */
-export async function fetchSameOrigin(
-  fetchFn: typeof fetch,
-  url: URL,
-  init: RequestInit,
-  who: string,
-): Promise<{ response: Response; url: URL }> {
-  let current = url;
-  for (let hop = 0; ; hop++) {
-    const response = await fetchFn(current, { ...init, redirect: "manual" });
-    const location = response.headers.get("location");
-    if (response.status < 300 || response.status >= 400 || response.status === 304 || location === null) {
-      return { response, url: current };
-    }
-    await response.body?.cancel().catch(() => {});
-    const next = new URL(location, current);
-    if (next.origin !== url.origin) {
-      throw new TransportError(
-        `${who}: ${init.method ?? "GET"} ${showUrl(current)} was redirected (${response.status}) to ${showUrl(next)}, ` +
-          `on origin ${next.origin}; redirects are followed only within ${url.origin}; configure the final URL if you trust it`,
-        "redirect-origin",
-      );
-    }
-    if (hop + 1 >= MAX_REDIRECTS) {
-      throw new TransportError(`${who}: ${init.method ?? "GET"} ${showUrl(url)} was redirected more than ${MAX_REDIRECTS} times`, "redirect-loop");
-    }
-    current = next;
-  }
 }
 
 /** Headers for a request: the configured ones, then ours (ours win over a differently cased duplicate). */
@@ -239,8 +160,8 @@ export class SseLegacyTransport implements Transport {
         this.description,
       );
     } catch (error) {
-      if (error instanceof TransportError) throw error;
-      throw new TransportError(`${this.description}: cannot connect: ${messageOf(error)}; check the URL and that the server is up`, "connect-failed", {
+      if (error instanceof TransportError) throw error; // fetch-failed (names the reason), redirect-origin, …
+      throw new TransportError(`${this.description}: GET ${showUrl(this.url)} failed: ${fetchFailureReason(error)}`, "fetch-failed", {
         cause: error,
       });
     }
@@ -248,18 +169,19 @@ export class SseLegacyTransport implements Transport {
     if (!response.ok) {
       const start = await bodyStart(response);
       throw new HttpStatusError(
-        `${this.description}: GET ${showUrl(streamUrl)} answered ${response.status}${response.statusText ? ` ${response.statusText}` : ""}` +
-          (start ? `: ${start}` : ""),
+        `${this.description}: GET ${showUrl(streamUrl)} answered HTTP ${response.status}${quoteBody(start)}; ` +
+          `a legacy HTTP+SSE server answers it with an event stream; check the URL (often …/sse)`,
         response.status,
         streamUrl.href,
+        start,
       );
     }
     const type = response.headers.get("content-type") ?? "";
     if (!/^\s*text\/event-stream\b/i.test(type) || response.body === null) {
       const start = await bodyStart(response);
       throw new TransportError(
-        `${this.description}: GET ${showUrl(streamUrl)} answered ${response.status} with ${type ? `content-type ${type}` : "no content-type"}, ` +
-          `not an SSE stream (text/event-stream)` + (start ? `: ${start}` : ""),
+        `${this.description}: GET ${showUrl(streamUrl)} answered HTTP ${response.status} with ` +
+          `${type ? `Content-Type ${JSON.stringify(type)}` : "no Content-Type"}, not an SSE stream (text/event-stream)${quoteBody(start)}`,
         "not-sse",
       );
     }
@@ -407,24 +329,27 @@ export class SseLegacyTransport implements Transport {
       if (!response.ok) {
         const start = await bodyStart(response);
         throw new HttpStatusError(
-          `${this.description}: POST ${showUrl(url)} (${what}) answered ${response.status}` +
-            `${response.statusText ? ` ${response.statusText}` : ""}` + (start ? `: ${start}` : ""),
+          `${this.description}: ${what}: POST ${showUrl(url)} answered HTTP ${response.status}${quoteBody(start)}`,
           response.status,
           url.href,
+          start,
         );
       }
-      // Read the (short) acknowledgement, so the connection can be reused.
-      await response.arrayBuffer();
+      // The acknowledgement ("Accepted") says nothing more: release it, the answer comes on the stream.
+      await discardBody(response);
     } catch (error) {
-      if (error instanceof TransportError) throw error;
       if (timedOut) {
         throw new TransportError(
-          `${this.description}: POST ${showUrl(endpoint)} (${what}) got no answer within ${seconds(this.#postTimeoutMs)}`,
+          `${this.description}: ${what}: POST ${showUrl(endpoint)} got no answer within ${seconds(this.#postTimeoutMs)}`,
           "send-timeout",
+          { cause: error },
         );
       }
-      if (this.#closing) throw new TransportError(`${this.description}: cannot send ${what}, the connection was closed`, "closed");
-      throw new TransportError(`${this.description}: POST ${showUrl(endpoint)} (${what}) failed: ${messageOf(error)}`, "send-failed", {
+      if (this.#closing) {
+        throw new TransportError(`${this.description}: cannot send ${what}, the connection was closed`, "closed", { cause: error });
+      }
+      if (error instanceof TransportError) throw error;
+      throw new TransportError(`${this.description}: ${what}: POST ${showUrl(endpoint)} failed: ${fetchFailureReason(error)}`, "send-failed", {
         cause: error,
       });
     } finally {

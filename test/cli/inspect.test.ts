@@ -2,8 +2,9 @@
 
 import { execFile } from "node:child_process";
 import process from "node:process";
-import { describe, test } from "node:test";
+import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
+import { type HttpServerProcess, startEverything, startSseFixture } from "../fixtures/sse-servers.ts";
 
 const root = new URL("../../", import.meta.url).pathname;
 const runScript = new URL("../../src/cli/run.ts", import.meta.url).pathname;
@@ -125,5 +126,83 @@ describe("mcpwire inspect", () => {
     const version = await mcpwire("version");
     assert.equal(version.code, 0);
     assert.match(version.stdout, /^mcpwire \d+\.\d+\.\d+/);
+  });
+});
+
+describe("mcpwire inspect --url", () => {
+  let streamable: HttpServerProcess;
+  let sse: HttpServerProcess;
+  let fixture: HttpServerProcess;
+
+  before(async () => {
+    [streamable, sse, fixture] = await Promise.all([startEverything("streamableHttp"), startEverything("sse"), startSseFixture("good")]);
+  });
+
+  after(async () => {
+    await Promise.all([streamable?.stop(), sse?.stop(), fixture?.stop()]);
+  });
+
+  test("a Streamable HTTP server (server-everything streamableHttp): auto uses streamable-http and says so", async () => {
+    const { code, stdout, stderr } = await mcpwire("inspect", "--url", `${streamable.origin}/mcp`);
+    assert.equal(code, 0, stderr);
+    assert.match(stdout, /^server\s+mcp-servers\/everything /m);
+    assert.match(stdout, /^transport\s+streamable-http \(Streamable HTTP, detected\)$/m);
+    assert.match(stdout, /^ {2}echo\(message\*: string\)/m);
+    assert.match(stdout, /^prompts \(\d+\)$/m);
+  });
+
+  test("a legacy SSE server (server-everything sse): auto falls back to sse; --json reports it", async () => {
+    const { code, stdout, stderr } = await mcpwire("inspect", "--json", "--url", `${sse.origin}/sse`);
+    assert.equal(code, 0, stderr);
+    const report = JSON.parse(stdout);
+    assert.equal(report.transport, "sse");
+    assert.equal(report.transportDetected, true);
+    assert.equal(report.serverInfo.name, "mcp-servers/everything");
+    assert.ok(report.tools.some((tool: { name: string }) => tool.name === "echo"));
+    assert.deepEqual(report.errors, {});
+  });
+
+  test("--transport sse and --transport http force one; the text report names it", async () => {
+    const forcedSse = await mcpwire("inspect", "--transport", "sse", "--url", `${sse.origin}/sse`);
+    assert.equal(forcedSse.code, 0, forcedSse.stderr);
+    assert.match(forcedSse.stdout, /^transport\s+sse \(legacy HTTP\+SSE, 2024-11-05\)$/m);
+    const forcedHttp = await mcpwire("inspect", "--json", "--transport", "http", "--url", `${streamable.origin}/mcp`);
+    assert.equal(forcedHttp.code, 0, forcedHttp.stderr);
+    const report = JSON.parse(forcedHttp.stdout);
+    assert.equal(report.transport, "streamable-http");
+    assert.equal(report.transportDetected, undefined);
+  });
+
+  test("--transport http against a legacy server exits 1 with the URL and the status, and does not fall back", async () => {
+    const { code, stderr } = await mcpwire("inspect", "--transport", "http", "--url", `${sse.origin}/sse`);
+    assert.equal(code, 1);
+    assert.ok(stderr.includes(`${sse.origin}/sse`), stderr);
+    assert.match(stderr, /404/);
+  });
+
+  test("--header goes with every request, the probe and both legacy requests; --trace shows the messages", async () => {
+    const { code, stderr } = await mcpwire("inspect", "--trace", "--header", "X-Team: wire", "--header", "X-Run:7", "--url", `${fixture.origin}/sse`);
+    assert.equal(code, 0, stderr);
+    assert.match(stderr, /→ \{.*"method":"initialize"/);
+    const requests = fixture.output.filter((line) => /^(GET|POST) /.test(line));
+    assert.ok(requests.length >= 3, requests.join(" | "));
+    for (const line of requests) assert.match(line, / x-run=7 x-team=wire$/);
+  });
+
+  test("usage errors exit 2: both --stdio and --url, a bad --transport, --header or --url, --env with --url", async () => {
+    const url = `${streamable.origin}/mcp`;
+    const cases: [string[], RegExp][] = [
+      [["--stdio", everythingCommand, "--url", url], /--stdio or --url, not both/],
+      [["--url", url, "--transport", "grpc"], /--transport must be auto, http or sse \(got "grpc"\)/],
+      [["--url", url, "--header", "no-colon"], /--header needs NAME:VALUE \(got "no-colon"\)/],
+      [["--url", "ftp://example.com/mcp"], /--url needs an http:\/\/ or https:\/\/ URL/],
+      [["--url", url, "--env", "A=B"], /--env applies to --stdio servers, not to --url/],
+      [["--stdio", everythingCommand, "--transport", "sse"], /--transport applies to --url/],
+    ];
+    for (const [args, message] of cases) {
+      const outcome = await mcpwire("inspect", ...args);
+      assert.equal(outcome.code, 2, `${args.join(" ")}: ${outcome.stderr}`);
+      assert.match(outcome.stderr, message);
+    }
   });
 });

@@ -85,7 +85,7 @@ describe("YAML config (mcp_servers)", () => {
       naming: "{server}__{tool}",
     });
     const github = server(config, "github");
-    assert.equal(github.transport, "http");
+    assert.equal(github.transport, "auto", "a url without transport is tried with Streamable HTTP, then legacy SSE");
     assert.equal(github.url, "https://api.example.com/mcp");
     assert.deepEqual(github.headers, { Authorization: "Bearer ghp_x" });
     const legacy = server(config, "legacy");
@@ -245,10 +245,10 @@ describe("YAML config (mcp_servers)", () => {
 });
 
 describe("transport", () => {
-  test("is stdio for a command and http for a url when not given", () => {
+  test("is stdio for a command and auto (Streamable HTTP, else legacy SSE) for a url when not given", () => {
     const config = yaml("mcp_servers:\n  local:\n    command: node\n  remote:\n    url: https://example.com/mcp\n");
     assert.equal(server(config, "local").transport, "stdio");
-    assert.equal(server(config, "remote").transport, "http");
+    assert.equal(server(config, "remote").transport, "auto");
   });
 
   test("transport or .mcp.json's type selects it; streamable-http means http", () => {
@@ -260,6 +260,8 @@ describe("transport", () => {
         d: { type: "sse", url: "https://example.com/sse" },
         e: { transport: "sse", url: "https://example.com/sse" },
         f: { transport: "http", type: "streamable-http", url: "https://example.com/mcp" },
+        g: { transport: "auto", url: "https://example.com/mcp" },
+        h: { url: "https://example.com/mcp" },
       },
     }));
     assert.deepEqual(config.servers.map((s) => [s.name, s.transport, s.enabled]), [
@@ -269,6 +271,8 @@ describe("transport", () => {
       ["d", "sse", true],
       ["e", "sse", true],
       ["f", "http", true],
+      ["g", "auto", true],
+      ["h", "auto", true],
     ]);
   });
 
@@ -301,7 +305,7 @@ describe("transport", () => {
     assert.match(server(config, "a").error?.message ?? "", /:3:16: server "a": transport "stdio" needs "command"/);
     assert.match(server(config, "b").error?.message ?? "", /:6:16: server "b": transport "sse" needs "url"/);
     assert.match(server(config, "c").error?.message ?? "", /:10:11: server "c": "transport: http" and "type: sse" disagree; keep one/);
-    assert.match(server(config, "d").error?.message ?? "", /:13:16: server "d": "transport" must be one of "stdio", "http" or "sse"; it is the string "grpc"/);
+    assert.match(server(config, "d").error?.message ?? "", /:13:16: server "d": "transport" must be one of "stdio", "http", "sse" or "auto"; it is the string "grpc"/);
   });
 
   test("a url that is not http(s), or a naming without {tool}, is an error", () => {

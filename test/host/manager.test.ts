@@ -21,6 +21,7 @@ import {
 } from "../../src/host/manager.ts";
 import { ToolCallError } from "../../src/registry/tool-registry.ts";
 import type { ToolsChange } from "../../src/registry/types.ts";
+import { startEverything, startSseFixture } from "../fixtures/sse-servers.ts";
 
 interface DenoTestApi {
   test(definition: { name: string; fn: () => Promise<void>; ignore?: boolean; sanitizeOps?: boolean; sanitizeResources?: boolean }): void;
@@ -258,7 +259,7 @@ behaviour("server log messages and problems are events naming the server", async
   }
 });
 
-behaviour("a server with a config error, a disabled one and an http one stay disabled while the others start", async () => {
+behaviour("a server with a config error, a disabled one and an http one without a url stay disabled while the others start", async () => {
   const broken = server("broken", {
     enabled: false,
     error: new ConfigError('server "broken": env.API_KEY uses ${API_KEY}, which is not set; set it or give a default', {
@@ -270,7 +271,7 @@ behaviour("a server with a config error, a disabled one and an http one stay dis
     config(
       broken,
       server("off", { enabled: false }),
-      server("remote", { transport: "http", command: undefined, args: [], url: "http://127.0.0.1:9/mcp" }),
+      server("remote", { transport: "http", command: undefined, args: [], url: undefined }),
       server("alpha"),
     ),
     FAST,
@@ -285,7 +286,7 @@ behaviour("a server with a config error, a disabled one and an http one stay dis
     assert.equal(off.state, "disabled");
     assert.match(off.reason ?? "", /disabled in the config \(enabled: false\)/);
     assert.equal(remote.state, "disabled");
-    assert.equal(remote.lastError, 'server "remote": transport http is not supported yet by this build; use a stdio server');
+    assert.equal(remote.lastError, 'server "remote": an http server needs a "url"; add one to its config');
     assert.equal(alpha.state, "ready");
     assert.deepEqual(states, ["alpha: connecting → ready"], "disabled servers never move");
     assert.equal(manager.client("broken"), undefined);
@@ -589,4 +590,97 @@ behaviour("close() before start() and start() after close() do nothing harmful",
   await hangGuard(manager.start(), 2000, "start() after close()");
   assert.equal(statusOf(manager, "alpha").state, "closed");
   assert.equal(manager.registry.tools().length, 0);
+});
+
+// --- HTTP servers ----------------------------------------------------------------------
+
+behaviour("http, sse and url-only servers from a YAML config: each connects with its transport; status shows the one used", async () => {
+  const [sse, streamable] = await Promise.all([startEverything("sse"), startEverything("streamableHttp")]);
+  const yaml = [
+    "mcp_servers:",
+    "  legacy:",
+    "    transport: sse",
+    "    url: ${SSE_ORIGIN}/sse",
+    "    tools: { include: [echo] }",
+    "  modern:",
+    "    type: http",
+    "    url: ${HTTP_ORIGIN}/mcp",
+    "    tools: { include: [echo] }",
+    "  guess-sse:",
+    "    url: ${SSE_ORIGIN}/sse",
+    "    tools: { include: [echo] }",
+    "  guess-http:",
+    "    url: ${HTTP_ORIGIN}/mcp",
+    "    headers: { X-Api-Key: \"${API_KEY}\" }",
+    "    tools: { include: [echo] }",
+    "",
+  ].join("\n");
+  const parsed = parseConfig(yaml, {
+    file: "/virtual/mcpwire.yaml",
+    env: { SSE_ORIGIN: sse.origin, HTTP_ORIGIN: streamable.origin, API_KEY: "k-123" },
+  });
+  assert.deepEqual(parsed.errors, []);
+  assert.deepEqual(parsed.servers.map((entry) => entry.transport), ["sse", "http", "auto", "auto"]);
+  assert.deepEqual(parsed.servers[3].headers, { "X-Api-Key": "k-123" });
+  const manager = new McpManager(parsed, FAST);
+  try {
+    assert.deepEqual(manager.status().map((status) => status.transport), ["sse", "http", "auto", "auto"], "before start: as configured");
+    await hangGuard(manager.start(), 30_000, "start()");
+    const statuses = manager.status();
+    assert.deepEqual(statuses.map((status) => [status.name, status.state, status.transport]), [
+      ["legacy", "ready", "sse"],
+      ["modern", "ready", "http"],
+      ["guess-sse", "ready", "sse"],
+      ["guess-http", "ready", "http"],
+    ], JSON.stringify(statuses));
+    for (const status of statuses) {
+      assert.equal(status.serverInfo?.name, "mcp-servers/everything");
+      assert.equal(status.tools, 1);
+      assert.match(await manager.registry.dispatch(`mcp_${status.name}_echo`, { message: `via ${status.name}` }), new RegExp(`Echo: via ${status.name}`));
+    }
+  } finally {
+    await manager.close();
+    await Promise.all([sse.stop(), streamable.stop()]);
+  }
+});
+
+behaviour("an sse server whose stream ends mid-call: the call fails at once, the server reconnects and its tools work again", async () => {
+  const fixtureServer = await startSseFixture("good");
+  const manager = new McpManager(
+    config(server("legacy", { transport: "sse", command: undefined, args: [], url: `${fixtureServer.origin}/sse` })),
+    FAST,
+  );
+  try {
+    await hangGuard(manager.start(), 10_000, "start()");
+    assert.equal(statusOf(manager, "legacy").state, "ready");
+    const back = nextState(manager, "legacy", "ready");
+    const cut = await hangGuard(manager.registry.dispatch("mcp_legacy_cut", {}), 5000, "the cut call");
+    assert.match(cut, /the server ended the SSE stream/);
+    await back;
+    assert.equal(textOf(await manager.registry.call("mcp_legacy_echo", { text: "back again" })), "back again");
+    assert.equal(statusOf(manager, "legacy").transport, "sse");
+  } finally {
+    await manager.close();
+    await fixtureServer.stop();
+  }
+});
+
+behaviour("connect_timeout bounds an sse server that never sends its endpoint; the error names the transport and URL", async () => {
+  const fixtureServer = await startSseFixture("no-endpoint");
+  const manager = new McpManager(
+    config(server("mute", { transport: "sse", command: undefined, args: [], url: `${fixtureServer.origin}/sse`, connectTimeoutMs: 400 })),
+    FAST,
+  );
+  try {
+    await hangGuard(manager.start(), 10_000, "start()");
+    const status = statusOf(manager, "mute");
+    assert.equal(status.state, "parked");
+    assert.ok(
+      status.lastError?.startsWith(`server "mute" did not finish connecting (initialize over sse to ${fixtureServer.origin}/sse) within 400 ms`),
+      status.lastError,
+    );
+  } finally {
+    await manager.close();
+    await fixtureServer.stop();
+  }
 });
