@@ -49,6 +49,10 @@ export type { StreamableHttpTransportOptions } from "./transport/streamable-http
 export { HttpStatusError } from "./transport/http-errors.ts";
 export { DEFAULT_RECONNECT } from "./transport/sse-reconnect.ts";
 export type { ReconnectOptions } from "./transport/sse-reconnect.ts";
+export { DEFAULT_ENDPOINT_TIMEOUT_MS, DEFAULT_POST_TIMEOUT_MS, SseLegacyTransport } from "./transport/sse-legacy.ts";
+export type { SseLegacyTransportOptions } from "./transport/sse-legacy.ts";
+export { AutoHttpTransport } from "./transport/auto-http.ts";
+export type { AutoHttpTransportOptions, HttpTransportKind } from "./transport/auto-http.ts";
 export { SseParser } from "./transport/sse-parser.ts";
 export type { SseEvent, SseParserOptions } from "./transport/sse-parser.ts";
 export type { TraceDirection } from "./transport/tracing.ts";
