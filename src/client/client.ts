@@ -1,9 +1,10 @@
 // The MCP client: the lifecycle state machine, version negotiation and typed methods —
 // spec 2025-11-25 basic/lifecycle, server/tools, server/resources, server/prompts,
-// server/utilities/completion, server/utilities/logging.
+// server/utilities/completion, server/utilities/logging; and what the server asks of the
+// client — client/elicitation, client/sampling, client/roots.
 
-import { type CloseDetails, ConnectionClosedError, describeClose } from "../jsonrpc/errors.ts";
-import { type Params, Peer, type Progress, type RequestOptions } from "../jsonrpc/peer.ts";
+import { type CloseDetails, ConnectionClosedError, describeClose, ErrorCode, RpcError } from "../jsonrpc/errors.ts";
+import { type IncomingRequestContext, type Params, Peer, type Progress, type RequestOptions } from "../jsonrpc/peer.ts";
 import type { Transport } from "../transport/transport.ts";
 import { canMove, type ClientState, type StateChange } from "./client-state.ts";
 import {
@@ -13,7 +14,18 @@ import {
   ProtocolError,
   ProtocolVersionError,
 } from "./errors.ts";
+import {
+  applyDefaults,
+  checkElicitResult,
+  checkRequestedSchema,
+  elicitationsOf,
+  UrlElicitationRequiredError,
+  validateAnswer,
+} from "./elicitation.ts";
+import type { ClientHandlers, HandlerContext } from "./handlers.ts";
 import { OutputValidators } from "./output-validator.ts";
+import { type RootInput, toRoots } from "./roots.ts";
+import { SamplingGate, type SamplingPolicy } from "./sampling.ts";
 import { collectPages, DEFAULT_MAX_PAGES } from "./pagination.ts";
 import {
   featuresOf,
@@ -27,6 +39,8 @@ import type {
   ClientCapabilities,
   CompleteReference,
   CompleteResult,
+  ElicitationSchema,
+  ElicitResult,
   GetPromptResult,
   Implementation,
   InitializeResult,
@@ -37,6 +51,7 @@ import type {
   ReadResourceResult,
   Resource,
   ResourceTemplate,
+  Root,
   ServerCapabilities,
   Tool,
 } from "./types.ts";
@@ -44,8 +59,19 @@ import type {
 export interface ClientOptions {
   /** Names the server in every error message; default: the transport's description. */
   name?: string;
-  /** Capabilities to declare in `initialize`. Default: none. */
+  /**
+   * Extra capabilities to declare in `initialize`, merged into those the handlers declare.
+   * Declaring sampling, elicitation or roots here without its handler throws.
+   */
   capabilities?: ClientCapabilities;
+  /** What answers the server's requests; each one declares its capability. */
+  handlers?: ClientHandlers;
+  /** A static roots list (declares `roots`); absolute paths become file:// URIs. */
+  roots?: RootInput[];
+  /** Policy around the sampling handler. */
+  sampling?: SamplingPolicy;
+  /** Log messages kept while nobody listens before `ready`. Default 1000. */
+  logBufferSize?: number;
   /** Default idle timeout of every request. Default 60 s. */
   requestTimeoutMs?: number;
   /** Hard maximum for a request kept alive by progress. Default 10 minutes. */
@@ -74,8 +100,10 @@ export interface ClientEvents {
   promptslistchanged: undefined;
   /** notifications/resources/updated */
   resourceupdated: { uri: string };
-  /** notifications/message */
+  /** notifications/message; those received before `ready` reach the first listener added later. */
   log: LogMessage;
+  /** notifications/elicitation/complete for a URL-mode elicitation this client saw. */
+  elicitationcomplete: { elicitationId: string };
   /** Something odd that was survived: a skipped line, an unknown response id, … */
   problem: { message: string };
 }
@@ -111,11 +139,29 @@ export class Client extends EventTarget {
   #tools = new Map<string, Tool>();
   #closing: Promise<void> | undefined;
   readonly #validators = new OutputValidators((message) => this.#problem(`${this.#name}: ${message}`));
+  readonly #capabilities: ClientCapabilities;
+  readonly #sampling: SamplingGate | undefined;
+  #roots: Root[] | undefined;
+  /** Log messages that arrived before `ready` with no listener; bounded, oldest dropped. */
+  #earlyLogs: LogMessage[] = [];
+  #earlyLogsDropped = 0;
+  #logListeners = 0;
+  /** URL-mode elicitation ids we saw and that have not completed. */
+  readonly #openElicitations = new Set<string>();
 
   constructor(clientInfo: Implementation, options: ClientOptions = {}) {
     super();
     this.clientInfo = clientInfo;
     this.#options = options;
+    this.#roots = options.roots === undefined ? undefined : toRoots(options.roots);
+    this.#capabilities = declaredCapabilities(options);
+    const sampling = options.handlers?.sampling;
+    this.#sampling = sampling === undefined ? undefined : new SamplingGate(sampling, options.sampling);
+  }
+
+  /** What this client declares in `initialize`: what its handlers answer, plus `capabilities`. */
+  get capabilities(): ClientCapabilities {
+    return this.#capabilities;
   }
 
   // --- state -------------------------------------------------------------------------
@@ -155,7 +201,16 @@ export class Client extends EventTarget {
   on<K extends ClientEventType>(type: K, listener: (detail: ClientEvents[K]) => void): () => void {
     const wrapped = (event: Event) => listener((event as ClientEvent<K>).detail);
     this.addEventListener(type, wrapped);
-    return () => this.removeEventListener(type, wrapped);
+    if (type !== "log") return () => this.removeEventListener(type, wrapped);
+    this.#logListeners++;
+    this.#replayEarlyLogs(listener as (detail: LogMessage) => void);
+    let removed = false;
+    return () => {
+      if (removed) return;
+      removed = true;
+      this.#logListeners--;
+      this.removeEventListener(type, wrapped);
+    };
   }
 
   #emit<K extends ClientEventType>(type: K, detail: ClientEvents[K]): void {
@@ -195,6 +250,7 @@ export class Client extends EventTarget {
     });
     this.#peer = peer;
     this.#installNotificationHandlers(peer);
+    this.#installRequestHandlers(peer);
     transport.onmessage = (message) => peer.receive(message);
     transport.onerror = (error) => this.#problem(error.message);
     transport.onclose = (details) => this.#onTransportClose(details);
@@ -259,7 +315,7 @@ export class Client extends EventTarget {
   #initializeParams(): Params {
     return {
       protocolVersion: LATEST_PROTOCOL_VERSION,
-      capabilities: this.#options.capabilities ?? {},
+      capabilities: this.#capabilities,
       clientInfo: this.clientInfo,
     };
   }
@@ -370,7 +426,23 @@ export class Client extends EventTarget {
   request(method: string, params?: Params, options?: RequestOptions): Promise<Params> {
     const ready = this.#state === "ready" || (this.#state === "initializing" && ALLOWED_BEFORE_READY.has(method));
     if (!ready) return Promise.reject(this.#notReady(method));
-    return this.#peer!.request(method, params, options);
+    return this.#peer!.request(method, params, options).catch((error: unknown) => {
+      throw this.#surfaceUrlElicitation(method, error);
+    });
+  }
+
+  /** spec 2025-11-25 client/elicitation ("URL Elicitation Required Error"): -32042 carries its elicitations. */
+  #surfaceUrlElicitation(method: string, error: unknown): unknown {
+    if (!(error instanceof RpcError) || error.code !== ErrorCode.UrlElicitationRequired) return error;
+    const elicitations = elicitationsOf(error.data);
+    for (const elicitation of elicitations) this.#openElicitations.add(elicitation.elicitationId);
+    const urls = elicitations.map((elicitation) => elicitation.url).join(", ");
+    return new UrlElicitationRequiredError(
+      `${this.#name}: ${method} needs the user to complete ${elicitations.length} URL elicitation(s) first` +
+        (urls === "" ? "" : ` (${urls})`) + `: ${error.message}; open them with the user's consent, then retry`,
+      elicitations,
+      error.data,
+    );
   }
 
   /** Sends any notification. */
@@ -505,6 +577,13 @@ export class Client extends EventTarget {
   /** spec 2025-11-25 server/resources ("Subscriptions"). */
   async subscribeResource(uri: string, options: RequestOptions = {}): Promise<void> {
     this.#requireCapability("resources", "resources/subscribe");
+    // spec 2025-11-25 server/resources ("Capabilities"): subscribe is optional within resources.
+    if (this.#state === "ready" && this.#init?.capabilities.resources?.subscribe !== true) {
+      throw new CapabilityError(
+        `${this.#name} declares resources without "subscribe", so it does not accept resources/subscribe; read the resource again instead`,
+        "resources.subscribe",
+      );
+    }
     await this.request("resources/subscribe", { uri }, options);
   }
 
@@ -581,7 +660,207 @@ export class Client extends EventTarget {
       }
       const message: LogMessage = { level: params.level as LoggingLevel, data: params.data };
       if (typeof params.logger === "string") message.logger = params.logger;
+      // spec 2025-11-25 basic/lifecycle: servers may log before `initialized`; those messages
+      // are kept (the last logBufferSize of them) until someone listens.
+      if (this.#logListeners === 0 && this.#state !== "ready") {
+        this.#keepEarlyLog(message);
+        return;
+      }
       this.#emit("log", message);
     });
+    peer.setNotificationHandler("notifications/elicitation/complete", (params) => {
+      const id = params?.elicitationId;
+      // spec 2025-11-25 client/elicitation ("Completion Notifications"): MUST ignore unknown or completed ids.
+      if (typeof id !== "string" || !this.#openElicitations.delete(id)) return;
+      this.#emit("elicitationcomplete", { elicitationId: id });
+    });
   }
+
+  #keepEarlyLog(message: LogMessage): void {
+    const size = this.#options.logBufferSize ?? DEFAULT_LOG_BUFFER_SIZE;
+    this.#earlyLogs.push(message);
+    if (this.#earlyLogs.length > size) {
+      // Drop in batches so a flood costs amortised O(1) per message, memory stays bounded.
+      const excess = this.#earlyLogs.length - size;
+      if (excess >= Math.max(1, size >> 2)) {
+        this.#earlyLogs.splice(0, excess);
+        this.#earlyLogsDropped += excess;
+      }
+    }
+  }
+
+  #replayEarlyLogs(listener: (detail: LogMessage) => void): void {
+    if (this.#earlyLogs.length === 0) return;
+    const size = this.#options.logBufferSize ?? DEFAULT_LOG_BUFFER_SIZE;
+    const excess = Math.max(0, this.#earlyLogs.length - size);
+    const kept = this.#earlyLogs.slice(excess);
+    const dropped = this.#earlyLogsDropped + excess;
+    this.#earlyLogs = [];
+    this.#earlyLogsDropped = 0;
+    if (dropped > 0) {
+      this.#problem(`${this.#name}: ${dropped} log message(s) sent before anyone listened were dropped; kept the last ${kept.length}`);
+    }
+    for (const message of kept) {
+      try {
+        listener(message);
+      } catch (error) {
+        this.#problem(`${this.#name}: a log listener threw: ${String(error)}`);
+      }
+    }
+  }
+
+  // --- what the server asks us ---------------------------------------------------------
+
+  #context(context: IncomingRequestContext): HandlerContext {
+    return { server: this.#name, signal: context.signal, requestId: context.requestId };
+  }
+
+  #installRequestHandlers(peer: Peer): void {
+    const handlers = this.#options.handlers ?? {};
+    // Always answered: an undeclared mode gets -32602 (spec 2025-11-25 client/elicitation "Error Handling").
+    peer.setRequestHandler("elicitation/create", (params, context) => this.#elicit(params, context));
+    const sampling = this.#sampling;
+    if (sampling !== undefined) {
+      peer.setRequestHandler("sampling/createMessage", async (params, context) =>
+        (await sampling.run(params, this.#context(context))) as Params);
+    }
+    if (this.#capabilities.roots !== undefined) {
+      peer.setRequestHandler("roots/list", async (_params, context) => {
+        // spec 2025-11-25 client/roots ("Listing Roots").
+        const roots = handlers.roots !== undefined ? toRoots(await handlers.roots(this.#context(context))) : this.#roots ?? [];
+        return { roots };
+      });
+    }
+  }
+
+  async #elicit(params: Params | undefined, context: IncomingRequestContext): Promise<Params> {
+    const who = `${this.#name}: elicitation/create`;
+    const handlers = this.#options.handlers?.elicitation ?? {};
+    // spec 2025-11-25 client/elicitation: a request without `mode` is form mode.
+    const mode = params?.mode ?? "form";
+    const declared = this.#capabilities.elicitation;
+    if (mode !== "form" && mode !== "url") {
+      throw new RpcError(ErrorCode.InvalidParams, `${who}: unknown mode ${JSON.stringify(mode)}; this client supports "form" and "url"`);
+    }
+    if (declared?.[mode] === undefined) {
+      const modes = Object.keys(declared ?? {});
+      throw new RpcError(
+        ErrorCode.InvalidParams,
+        `${who}: this client did not declare ${mode}-mode elicitation` +
+          (modes.length === 0 ? " (it declares no elicitation)" : ` (it declares: ${modes.join(", ")})`),
+      );
+    }
+    const message = typeof params?.message === "string" ? params.message : "";
+    if (mode === "url") {
+      const url = params?.url;
+      const elicitationId = params?.elicitationId;
+      if (typeof url !== "string" || !URL.canParse(url)) {
+        throw new RpcError(ErrorCode.InvalidParams, `${who}: url mode needs a valid "url" (got ${JSON.stringify(url)})`);
+      }
+      if (typeof elicitationId !== "string") throw new RpcError(ErrorCode.InvalidParams, `${who}: url mode needs an "elicitationId"`);
+      this.#openElicitations.add(elicitationId);
+      // spec 2025-11-25 client/elicitation ("Safe URL Handling"): nothing is prefetched; the handler gets the full URL.
+      const result = this.#checkedElicitResult(who, await handlers.url!({ url, host: new URL(url).host, message, elicitationId }, this.#context(context)));
+      if (result.action !== "accept") this.#openElicitations.delete(elicitationId);
+      const { content: _content, ...rest } = result; // content belongs to form mode only
+      return rest;
+    }
+    const problem = checkRequestedSchema(params?.requestedSchema);
+    if (problem !== undefined) {
+      throw new RpcError(ErrorCode.InvalidParams, `${who}: the requestedSchema is outside the restricted form: ${problem}`);
+    }
+    const requestedSchema = params!.requestedSchema as ElicitationSchema;
+    const request = { mode: "form" as const, message, requestedSchema, ...(params?._meta !== undefined ? { _meta: params._meta as JsonObject } : {}) };
+    const result = this.#checkedElicitResult(who, await handlers.form!(request, this.#context(context)));
+    if (result.action !== "accept") {
+      const { content: _content, ...rest } = result;
+      return rest;
+    }
+    // SEP-1034 (spec 2025-11-25 client/elicitation "Requested Schema"): defaults fill omitted fields.
+    const content = applyDefaults(requestedSchema, result.content);
+    const failures = validateAnswer(requestedSchema, content);
+    if (failures !== undefined) {
+      this.#problem(`${who}: the elicitation handler's answer was not sent: ${failures.join("; ")}`);
+      throw new RpcError(
+        ErrorCode.InternalError,
+        `${who}: the client's answer does not match the requestedSchema (${failures.join("; ")}); it was not sent`,
+      );
+    }
+    return { ...result, content };
+  }
+
+  #checkedElicitResult(who: string, result: unknown): ElicitResult {
+    const checked = checkElicitResult(result);
+    if (typeof checked === "string") throw new RpcError(ErrorCode.InternalError, `${who}: ${checked}; nothing was sent`);
+    return checked;
+  }
+
+  /**
+   * Replaces the static roots and tells the server — spec 2025-11-25 client/roots ("Root
+   * List Changes"). Needs the roots capability (a `roots` list or handler at construction).
+   */
+  async setRoots(roots: RootInput[]): Promise<void> {
+    if (this.#capabilities.roots === undefined) {
+      throw new ClientStateError(
+        "setRoots(): this client did not declare roots; pass `roots` or `handlers.roots` to new Client() to offer roots",
+        this.#state,
+      );
+    }
+    this.#roots = toRoots(roots);
+    if (this.#state === "ready") await this.notify("notifications/roots/list_changed");
+  }
+
+  /** The static roots list (what roots/list answers without a roots handler). */
+  get roots(): readonly Root[] | undefined {
+    return this.#roots;
+  }
+}
+
+export const DEFAULT_LOG_BUFFER_SIZE = 1000;
+
+/**
+ * The capabilities a client declares: those its handlers answer, merged with the explicit
+ * `capabilities` option, which cannot claim a handler it does not have.
+ */
+function declaredCapabilities(options: ClientOptions): ClientCapabilities {
+  const handlers = options.handlers ?? {};
+  const explicit = options.capabilities ?? {};
+  const declared: ClientCapabilities = { ...explicit };
+  const refuse = (what: string, fix: string): never => {
+    throw new TypeError(`new Client(): the capabilities option declares ${what} but ${fix}`);
+  };
+
+  if (handlers.sampling !== undefined) {
+    const tools = options.sampling?.tools === true;
+    if (explicit.sampling?.tools !== undefined && !tools) refuse("sampling.tools", "the sampling policy does not allow tools; set sampling: { tools: true }");
+    declared.sampling = { ...explicit.sampling, ...(tools ? { tools: {} } : {}) };
+  } else if (explicit.sampling !== undefined) {
+    refuse("sampling", "there is no handlers.sampling; give a sampling handler");
+  }
+
+  const elicitation = handlers.elicitation ?? {};
+  if (explicit.elicitation !== undefined) {
+    // spec 2025-11-25 client/elicitation ("Capabilities"): an empty object means form mode.
+    const modes = Object.keys(explicit.elicitation).length === 0 ? ["form"] : Object.keys(explicit.elicitation);
+    for (const mode of modes) {
+      if ((mode === "form" || mode === "url") && elicitation[mode] === undefined) {
+        refuse(`elicitation.${mode}`, `there is no handlers.elicitation.${mode}; give a ${mode}-mode elicitation handler`);
+      }
+    }
+  }
+  if (elicitation.form !== undefined || elicitation.url !== undefined) {
+    declared.elicitation = {
+      ...(elicitation.form !== undefined ? { form: {} } : {}),
+      ...(elicitation.url !== undefined ? { url: {} } : {}),
+    };
+  } else {
+    delete declared.elicitation;
+  }
+
+  // Roots need no human or model: declared without a list or handler, roots/list answers
+  // the static list, empty until setRoots().
+  if (handlers.roots !== undefined || options.roots !== undefined || explicit.roots !== undefined) {
+    declared.roots = { ...explicit.roots, listChanged: true };
+  }
+  return declared;
 }

@@ -234,3 +234,135 @@ export interface LogMessage {
   logger?: string;
   data: unknown;
 }
+
+// --- what the server asks the client (spec 2025-11-25 client/*) --------------------------
+
+/** spec 2025-11-25 client/roots: Root. `uri` MUST be a `file://` URI for now. */
+export interface Root {
+  uri: string;
+  name?: string;
+  _meta?: JsonObject;
+  [key: string]: unknown;
+}
+
+/** One property of a form-mode requestedSchema — spec 2025-11-25 schema: PrimitiveSchemaDefinition. */
+export interface PrimitiveSchemaDefinition {
+  type: "string" | "number" | "integer" | "boolean" | "array";
+  title?: string;
+  description?: string;
+  default?: ElicitValue;
+  /** string */
+  format?: "email" | "uri" | "date" | "date-time";
+  minLength?: number;
+  maxLength?: number;
+  /** number / integer */
+  minimum?: number;
+  maximum?: number;
+  /** untitled single-select enum, and the legacy titled one with `enumNames` */
+  enum?: string[];
+  enumNames?: string[];
+  /** titled single-select enum */
+  oneOf?: { const: string; title: string }[];
+  /** multi-select enums: `items.enum` (untitled) or `items.anyOf` (titled) */
+  items?: { type?: "string"; enum?: string[]; anyOf?: { const: string; title: string }[] };
+  minItems?: number;
+  maxItems?: number;
+  [key: string]: unknown;
+}
+
+/** spec 2025-11-25 client/elicitation ("Requested Schema"): a flat object of primitives. */
+export interface ElicitationSchema {
+  $schema?: string;
+  type: "object";
+  properties: Record<string, PrimitiveSchemaDefinition>;
+  required?: string[];
+  [key: string]: unknown;
+}
+
+export type ElicitValue = string | number | boolean | string[];
+
+/** spec 2025-11-25 schema: ElicitRequestFormParams (mode defaults to "form"). */
+export interface ElicitFormRequest {
+  mode: "form";
+  message: string;
+  requestedSchema: ElicitationSchema;
+  _meta?: JsonObject;
+}
+
+/** spec 2025-11-25 schema: ElicitRequestURLParams. */
+export interface UrlElicitation {
+  mode: "url";
+  message: string;
+  url: string;
+  elicitationId: string;
+  _meta?: JsonObject;
+}
+
+/** spec 2025-11-25 schema: ElicitResult. `content` only with `accept` in form mode. */
+export interface ElicitResult {
+  action: "accept" | "decline" | "cancel";
+  content?: Record<string, ElicitValue>;
+  _meta?: JsonObject;
+  [key: string]: unknown;
+}
+
+/** spec 2025-11-25 schema: ToolUseContent / ToolResultContent (sampling with tools). */
+export interface ToolUseContent {
+  type: "tool_use";
+  id: string;
+  name: string;
+  input: JsonObject;
+  _meta?: JsonObject;
+}
+
+export interface ToolResultContent {
+  type: "tool_result";
+  toolUseId: string;
+  content: ContentBlock[];
+  structuredContent?: JsonObject;
+  isError?: boolean;
+  _meta?: JsonObject;
+}
+
+export type SamplingContent = TextContent | ImageContent | AudioContent | ToolUseContent | ToolResultContent;
+
+/** spec 2025-11-25 schema: SamplingMessage. */
+export interface SamplingMessage {
+  role: "user" | "assistant";
+  content: SamplingContent | SamplingContent[];
+  _meta?: JsonObject;
+}
+
+export interface ModelPreferences {
+  hints?: { name?: string }[];
+  costPriority?: number;
+  speedPriority?: number;
+  intelligencePriority?: number;
+}
+
+/** spec 2025-11-25 schema: CreateMessageRequestParams. */
+export interface CreateMessageRequest {
+  messages: SamplingMessage[];
+  maxTokens: number;
+  systemPrompt?: string;
+  modelPreferences?: ModelPreferences;
+  /** Soft-deprecated; mcpwire always treats it as "none" (spec 2025-11-25 client/sampling). */
+  includeContext?: "none" | "thisServer" | "allServers";
+  temperature?: number;
+  stopSequences?: string[];
+  metadata?: JsonObject;
+  tools?: Tool[];
+  toolChoice?: { mode?: "auto" | "required" | "none" };
+  _meta?: JsonObject;
+  [key: string]: unknown;
+}
+
+/** spec 2025-11-25 schema: CreateMessageResult. */
+export interface CreateMessageResult {
+  role: "user" | "assistant";
+  content: SamplingContent | SamplingContent[];
+  model: string;
+  stopReason?: "endTurn" | "stopSequence" | "maxTokens" | "toolUse" | string;
+  _meta?: JsonObject;
+  [key: string]: unknown;
+}
