@@ -15,7 +15,7 @@ import process from "node:process";
 import {
   type CallToolResult,
   Client,
-  type ClientCapabilities,
+  type ClientOptions,
   type JsonObject,
   type JsonRpcMessage,
   StreamableHttpTransport,
@@ -79,12 +79,12 @@ function bounded<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
  */
 async function withClient(
   session: Session,
-  options: { capabilities?: ClientCapabilities },
+  options: Pick<ClientOptions, "handlers">,
   body: (client: Client) => Promise<void>,
 ): Promise<void> {
   const client = new Client(
     { name: "mcpwire-conformance-client", version: "0.1.0" },
-    { name: "conformance", capabilities: options.capabilities ?? {}, requestTimeoutMs: REQUEST_TIMEOUT_MS },
+    { name: "conformance", handlers: options.handlers, requestTimeoutMs: REQUEST_TIMEOUT_MS },
   );
   client.on("statechange", ({ from, to, cause }) => log(`state ${from} → ${to}${cause ? ` (${cause.message})` : ""}`));
   client.on("problem", ({ message }) => log(`problem: ${message}`));
@@ -151,6 +151,28 @@ const sseRetry: Handler = (session) =>
     await callTool(client, tool.name, {});
   });
 
+/**
+ * elicitation-sep1034-client-defaults (SEP-1034): the tool asks, via elicitation/create, for a
+ * form whose five fields (string, integer, number, enum, boolean) all have defaults. The user
+ * here accepts without typing anything; the Client fills each omitted field from its default
+ * before answering, and the server checks what arrived.
+ */
+const elicitationDefaults: Handler = (session) =>
+  withClient(session, {
+    handlers: {
+      elicitation: {
+        form: (request) => {
+          log(`elicitation/create (form): ${JSON.stringify(request.message)}; accepting with no fields filled in`);
+          return Promise.resolve({ action: "accept", content: {} });
+        },
+      },
+    },
+  }, async (client) => {
+    const tools = await listTools(client);
+    const tool = tools.find((candidate) => candidate.name === "test_client_elicitation_defaults") ?? firstTool(tools, session.scenario);
+    await callTool(client, tool.name, {});
+  });
+
 const FOCAL_TOOL = "json_schema_2020_12_tool";
 const ECHO_TOOL = "json_schema_echo";
 
@@ -197,12 +219,7 @@ const HANDLERS: Record<string, Handler> = {
   "sse-retry": sseRetry,
   "json-schema-2020-12-preservation": jsonSchemaPreservation,
   "json-schema-ref-no-deref": jsonSchemaRefNoDeref,
-};
-
-/** Scenarios whose expectations need something the public API does not offer yet. */
-const KNOWN_GAPS: Record<string, string> = {
-  "elicitation-sep1034-client-defaults":
-    "the server sends elicitation/create; Client has no public elicitation handler (nor capability option that installs one), so it is answered with method-not-found",
+  "elicitation-sep1034-client-defaults": elicitationDefaults,
 };
 
 // --- main ------------------------------------------------------------------------------------
@@ -239,8 +256,6 @@ async function main(): Promise<number> {
   log(`scenario ${scenario}, protocol ${session.protocolVersion}, server ${url}${session.context ? `, context keys ${Object.keys(session.context).join(", ")}` : ""}`);
   const handler = HANDLERS[scenario];
   if (handler === undefined) log(`no dedicated steps for "${scenario}": connect, list tools, call the first`);
-  const gap = KNOWN_GAPS[scenario];
-  if (gap !== undefined) log(`expected to fail: ${gap}`);
   if (session.protocolVersion !== "2025-11-25") {
     log(`expected to fail: the suite speaks the ${session.protocolVersion} wire; mcpwire's Client speaks the initialize handshake (2025-11-25 and earlier) only`);
   }
