@@ -57,7 +57,26 @@ export { SseParser } from "./transport/sse-parser.ts";
 export type { SseEvent, SseParserOptions } from "./transport/sse-parser.ts";
 export type { TraceDirection } from "./transport/tracing.ts";
 
-export { Client, ClientEvent } from "./client/client.ts";
+export { Client, ClientEvent, DEFAULT_LOG_BUFFER_SIZE } from "./client/client.ts";
+export { applyDefaults, checkRequestedSchema, UrlElicitationRequiredError, validateAnswer } from "./client/elicitation.ts";
+export {
+  DEFAULT_SAMPLING_TIMEOUT_MS,
+  SAMPLING_REJECTED,
+  SamplingGate,
+  SamplingRejectedError,
+} from "./client/sampling.ts";
+export type { SamplingPolicy } from "./client/sampling.ts";
+export { pathToFileUri, toRoots } from "./client/roots.ts";
+export type { RootInput } from "./client/roots.ts";
+export type {
+  ClientHandlers,
+  ElicitationHandlers,
+  HandlerContext,
+  RootsHandler,
+  SamplingContext,
+  SamplingHandler,
+  UrlElicitationRequest,
+} from "./client/handlers.ts";
 export type { CallOptions, ClientEvents, ClientEventType, ClientOptions } from "./client/client.ts";
 export type { ClientState, StateChange } from "./client/client-state.ts";
 export {
