@@ -196,7 +196,10 @@ export class SseLegacyTransport implements Transport {
   }
 
   async #read(body: ReadableStream<Uint8Array>, streamUrl: URL): Promise<void> {
-    const parser = new SseParser({ onEvent: (event) => this.#onEvent(event, streamUrl) });
+    const parser = new SseParser({
+      onEvent: (event) => this.#onEvent(event, streamUrl),
+      onProblem: (message) => this.#report(message, "sse-event-too-large"),
+    });
     const reader = body.getReader();
     let reason = "the server ended the SSE stream";
     try {

@@ -18,7 +18,13 @@ export interface SseParserOptions {
   onRetry?: (ms: number) => void;
   /** An `id:` field (also for events that carry no data, like a priming event). */
   onId?: (id: string) => void;
+  /** Longest event (its line being read plus its data so far), in characters. Default 64 Mi. */
+  maxEventChars?: number;
+  /** An event over maxEventChars was skipped; the stream goes on at the next event. */
+  onProblem?: (message: string) => void;
 }
+
+export const DEFAULT_MAX_EVENT_CHARS = 64 * 1024 * 1024;
 
 const LF = 10;
 const CR = 13;
@@ -40,9 +46,18 @@ export class SseParser {
   #data: string[] = [];
   #lastEventId = "";
   #retryMs: number | undefined;
+  readonly #maxChars: number;
+  /** Characters of the unfinished line, and of the current event's data so far. */
+  #lineChars = 0;
+  #dataChars = 0;
+  /** Skipping the rest of an event that went over the limit, up to its blank line. */
+  #skipping = false;
+  /** While skipping: the current line had characters (so its end is not a blank line). */
+  #lineDropped = false;
 
   constructor(options: SseParserOptions) {
     this.#options = options;
+    this.#maxChars = options.maxEventChars ?? DEFAULT_MAX_EVENT_CHARS;
   }
 
   /** The id to send as Last-Event-ID when reconnecting ("" when the server gave none). */
@@ -64,7 +79,7 @@ export class SseParser {
     for (let i = start; i < chunk.length; i++) {
       const byte = chunk[i];
       if (byte !== LF && byte !== CR) continue;
-      this.#line.push(this.#text.decode(chunk.subarray(start, i), { stream: true }));
+      this.#hold(this.#text.decode(chunk.subarray(start, i), { stream: true }));
       this.#endLine();
       if (byte === CR) {
         if (i + 1 === chunk.length) this.#afterCR = true;
@@ -72,7 +87,26 @@ export class SseParser {
       }
       start = i + 1;
     }
-    if (start < chunk.length) this.#line.push(this.#text.decode(chunk.subarray(start), { stream: true }));
+    if (start < chunk.length) this.#hold(this.#text.decode(chunk.subarray(start), { stream: true }));
+  }
+
+  /** Keeps a piece of the current line, unless the event has grown past the limit. */
+  #hold(piece: string): void {
+    if (this.#skipping) {
+      if (piece.length > 0) this.#lineDropped = true;
+      return;
+    }
+    this.#lineChars += piece.length;
+    if (this.#lineChars + this.#dataChars > this.#maxChars) {
+      this.#skipping = true;
+      this.#lineDropped = true;
+      this.#line = [];
+      this.#data = [];
+      this.#dataChars = 0;
+      this.#options.onProblem?.(`an SSE event of more than ${this.#maxChars} characters was skipped (maxEventChars)`);
+      return;
+    }
+    this.#line.push(piece);
   }
 
   /**
@@ -85,19 +119,33 @@ export class SseParser {
     if (this.#line.length > 0) this.#endLine();
     this.#eventType = "";
     this.#data = [];
+    this.#dataChars = 0;
   }
 
   #endLine(): void {
     let line = this.#line.length === 1 ? this.#line[0] : this.#line.join("");
     this.#line = [];
+    this.#lineChars = 0;
+    if (this.#lineDropped) {
+      this.#lineDropped = false;
+      return; // the end of a skipped line, not a blank one
+    }
     if (this.#first) {
       this.#first = false;
       if (line.charCodeAt(0) === 0xfeff) line = line.slice(1); // a leading BOM is ignored
     }
     if (line === "") {
-      this.#dispatch();
+      if (this.#skipping) {
+        this.#skipping = false; // the oversized event ends here; the next one is read again
+        this.#eventType = "";
+        this.#data = [];
+      } else {
+        this.#dispatch();
+      }
+      this.#dataChars = 0;
       return;
     }
+    if (this.#skipping) return;
     if (line[0] === ":") return; // a comment (servers use them as keep-alives)
     const colon = line.indexOf(":");
     const field = colon === -1 ? line : line.slice(0, colon);
@@ -109,6 +157,7 @@ export class SseParser {
         break;
       case "data":
         this.#data.push(value);
+        this.#dataChars += value.length;
         break;
       case "id":
         if (!value.includes("\0")) {

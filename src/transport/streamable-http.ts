@@ -530,6 +530,7 @@ export class StreamableHttpTransport implements Transport {
         cursor.attempts = 0;
       },
       onRetry: (ms) => (cursor.retryMs = ms),
+      onProblem: (message) => this.#report(`${where}: ${message}`, "sse-event-too-large"),
     });
     const onStop = () => {
       reader.cancel().catch(() => {});

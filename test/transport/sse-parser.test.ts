@@ -107,3 +107,30 @@ describe("SseParser", () => {
     );
   });
 });
+
+describe("SseParser size limit", () => {
+  test("an event over maxEventChars is skipped and reported once; the next event decodes", () => {
+    const events: SseEvent[] = [];
+    const problems: string[] = [];
+    const parser = new SseParser({ onEvent: (event) => events.push(event), onProblem: (message) => problems.push(message), maxEventChars: 50 });
+    const big = "x".repeat(30);
+    // One oversized event spread over data lines and chunks, then a normal one.
+    for (const piece of [`data: ${big}\n`, `data: ${big.slice(0, 10)}`, `${big}\n`, "data: more\n", "\n", "data: small\n\n"]) {
+      parser.push(bytes(piece));
+    }
+    parser.end();
+    assert.deepEqual(events.map((event) => event.data), ["small"]);
+    assert.equal(problems.length, 1);
+    assert.match(problems[0], /more than 50 characters/);
+  });
+
+  test("a single line that never ends stops being buffered at the limit", () => {
+    const events: SseEvent[] = [];
+    const problems: string[] = [];
+    const parser = new SseParser({ onEvent: (event) => events.push(event), onProblem: (message) => problems.push(message), maxEventChars: 1000 });
+    for (let i = 0; i < 100; i++) parser.push(bytes(i === 0 ? "data: " + "y".repeat(100) : "y".repeat(100)));
+    parser.push(bytes("\n\ndata: after\n\n"));
+    assert.deepEqual(events.map((event) => event.data), ["after"]);
+    assert.equal(problems.length, 1);
+  });
+});
