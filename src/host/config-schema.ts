@@ -1,6 +1,8 @@
 // The JSON Schema (2020-12) of an mcpwire config file, YAML (`mcp_servers:`) or JSON
 // (`mcpServers`), and the words config.ts uses to say what each key expects.
 
+import { LOGGING_LEVELS } from "../client/types.ts";
+
 /**
  * Values of `transport` and of `.mcp.json`'s `type`, and the transport each one means.
  * `auto` is also what a `url` without either gets.
@@ -17,8 +19,11 @@ export const TRANSPORT_ALIASES: Readonly<Record<string, "stdio" | "http" | "sse"
 /** The keys a server entry may have, in the order messages list them. */
 export const SERVER_KEYS = [
   "command", "args", "env", "cwd", "url", "headers", "transport", "type",
-  "tools", "enabled", "timeout", "connect_timeout", "naming",
+  "tools", "enabled", "timeout", "connect_timeout", "naming", "log_level", "roots", "sampling",
 ] as const;
+
+/** The keys of a server's `sampling` mapping (the policy around the client's sampling handler). */
+export const SAMPLING_KEYS = ["max_tokens", "requests_per_minute", "models", "timeout", "tools"] as const;
 
 /** Keys of a stdio server, and of an http / sse server: the others' keys are ignored with a warning. */
 export const STDIO_KEYS: readonly string[] = ["command", "args", "env", "cwd"];
@@ -44,6 +49,14 @@ export const EXPECTED: Readonly<Record<string, string>> = {
   timeout: "a number of seconds greater than 0",
   connect_timeout: "a number of seconds greater than 0",
   naming: 'a name format containing {tool}, such as "mcp_{server}_{tool}" or "{server}__{tool}"',
+  log_level: `one of ${LOGGING_LEVELS.map((level) => `"${level}"`).join(", ")}`,
+  roots: "an array of absolute paths, paths relative to the config file, or file:// URIs",
+  sampling: "a mapping with max_tokens, requests_per_minute, models, timeout and/or tools",
+  "sampling.max_tokens": "a whole number of tokens greater than 0",
+  "sampling.requests_per_minute": "a whole number greater than 0",
+  "sampling.models": "an array of model names",
+  "sampling.timeout": "a number of seconds greater than 0",
+  "sampling.tools": "true or false",
 };
 
 /** Strings, and numbers or booleans written where a string is meant (`PORT: 8080`): kept as written. */
@@ -79,6 +92,24 @@ export const SERVER_SCHEMA = {
     timeout: { ...SECONDS, description: "tool-call timeout in seconds, default 300" },
     connect_timeout: { ...SECONDS, description: "spawn + initialize timeout in seconds, default 60" },
     naming: { type: "string", pattern: "\\{tool\\}", description: "registered-name format, default mcp_{server}_{tool}" },
+    log_level: { enum: [...LOGGING_LEVELS], description: "sent as logging/setLevel after connect, when the server declares logging" },
+    roots: {
+      type: "array",
+      items: { type: "string", minLength: 1 },
+      description: "directories offered to the server (roots/list); relative paths resolve against the config file's directory",
+    },
+    sampling: {
+      type: "object",
+      properties: {
+        max_tokens: { type: "integer", exclusiveMinimum: 0 },
+        requests_per_minute: { type: "integer", exclusiveMinimum: 0 },
+        models: STRING_ARRAY,
+        timeout: SECONDS,
+        tools: { type: "boolean" },
+      },
+      additionalProperties: false,
+      description: "policy around the host's sampling handler: token cap, rate limit, model allowlist, timeout (s), tools",
+    },
   },
   additionalProperties: false,
 } as const;

@@ -1,6 +1,9 @@
 // The configuration of a host, as loaded from YAML (`mcp_servers:`) or JSON (`mcpServers`),
 // after interpolation and defaults. Loading and validation live in config.ts.
 
+import type { SamplingPolicy } from "../client/sampling.ts";
+import type { LoggingLevel } from "../client/types.ts";
+
 /**
  * How a server is reached: `stdio` (a child process), `http` (Streamable HTTP, 2025-11-25),
  * `sse` (the legacy HTTP+SSE transport, 2024-11-05), or `auto` — a `url` whose transport the
@@ -59,6 +62,15 @@ export interface ServerConfig {
   connectTimeoutMs: number;
   /** Registered-name format, e.g. `{server}__{tool}`; default `mcp_{server}_{tool}`. */
   naming?: string;
+  /** Config key `log_level`: sent as logging/setLevel after connect when the server declares logging. */
+  logLevel?: LoggingLevel;
+  /**
+   * Config key `roots`: absolute paths (relative ones resolved against the config file's
+   * directory) or file:// URIs; the client offers them to the server (declares `roots`).
+   */
+  roots?: string[];
+  /** Config key `sampling`: the policy around the host's sampling handler (timeout in ms). */
+  sampling?: SamplingPolicy;
   /** Why this server is disabled, when a config problem disabled it. */
   error?: ConfigError;
 }

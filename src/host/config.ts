@@ -5,12 +5,15 @@
 import type { ErrorObject } from "ajv";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { type Document, isAlias, isMap, isScalar, isSeq, LineCounter, parseDocument } from "yaml";
+import type { SamplingPolicy } from "../client/sampling.ts";
+import type { LoggingLevel } from "../client/types.ts";
 import { runtime } from "../runtime/mod.ts";
 import { FileError } from "../runtime/types.ts";
 import {
   CONFIG_SCHEMA,
   EXPECTED,
   HTTP_KEYS,
+  SAMPLING_KEYS,
   SERVER_KEYS,
   SERVERS_KEYS,
   STDIO_KEYS,
@@ -243,7 +246,7 @@ function buildServer(
     report([], "key", `has no settings; give it "command" (a stdio server) or "url" (an http or sse server)`);
   }
 
-  // `${VAR}` is interpolated in command, args, env, cwd, url and headers. A disabled server's
+  // `${VAR}` is interpolated in command, args, env, cwd, url, headers and roots. A disabled server's
   // unset variables are no error: it keeps the text as written and is not started.
   /** The text interpolated, or undefined (and reported, unless the server is disabled) when it cannot be. */
   const tryExpand = (text: string, key: Path): string | undefined => {
@@ -354,6 +357,36 @@ function buildServer(
   if (typeof connectTimeout === "number") server.connectTimeoutMs = Math.round(connectTimeout * 1000);
   const naming = get("naming");
   if (typeof naming === "string") server.naming = naming;
+  const logLevel = get("log_level");
+  if (typeof logLevel === "string") server.logLevel = logLevel as LoggingLevel;
+  const roots = get("roots");
+  if (Array.isArray(roots)) {
+    server.roots = [];
+    for (const [index, root] of roots.entries()) {
+      const text = expand(String(root), ["roots", index]);
+      if (/^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(text)) {
+        // spec 2025-11-25 client/roots ("Root"): the uri MUST be a file:// URI for now.
+        if (!text.startsWith("file://") || !URL.canParse(text)) {
+          report(["roots", index], "value", `"roots[${index}]" must be a path or a file:// URI; it is ${describe(text, context.json)}`);
+          continue;
+        }
+        server.roots.push(text);
+      } else {
+        // A relative root, like a relative cwd, is relative to the config file's directory.
+        server.roots.push(resolvePath(directoryOf(context.file), text));
+      }
+    }
+  }
+  const sampling = get("sampling");
+  if (isObject(sampling)) {
+    const policy: SamplingPolicy = {};
+    if (typeof sampling.max_tokens === "number") policy.maxTokens = sampling.max_tokens;
+    if (typeof sampling.requests_per_minute === "number") policy.requestsPerMinute = sampling.requests_per_minute;
+    if (Array.isArray(sampling.models)) policy.models = sampling.models.map(String);
+    if (typeof sampling.timeout === "number") policy.timeoutMs = Math.round(sampling.timeout * 1000);
+    if (typeof sampling.tools === "boolean") policy.tools = sampling.tools;
+    server.sampling = policy;
+  }
   return { server, problems };
 }
 
@@ -431,7 +464,7 @@ function unknownKey(context: Context, path: Path, root: unknown): ConfigError {
   }
   const server = String(path[1]);
   const within = path.slice(2, -1);
-  const known: readonly string[] = within.length === 0 ? SERVER_KEYS : ["include", "exclude"];
+  const known: readonly string[] = within.length === 0 ? SERVER_KEYS : within[0] === "sampling" ? SAMPLING_KEYS : ["include", "exclude"];
   const keyPath = formatKey([...within, key]);
   let hint: string;
   if (within.length === 0 && key === "disabled") {

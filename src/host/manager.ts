@@ -2,10 +2,11 @@
 // in one ToolRegistry, supervises each one (reconnect, park, probe) and shuts them all down.
 
 import type { Client } from "../client/client.ts";
+import type { ClientHandlers } from "../client/handlers.ts";
 import type { ClientCapabilities, Implementation } from "../client/types.ts";
 import { ToolRegistry } from "../registry/tool-registry.ts";
 import type { BackoffOptions } from "./backoff.ts";
-import type { McpwireConfig } from "./config-types.ts";
+import type { McpwireConfig, ServerConfig } from "./config-types.ts";
 import {
   ServerConnection,
   type ServerEvents,
@@ -24,6 +25,13 @@ export interface McpManagerOptions {
   clientInfo?: Implementation;
   /** Capabilities every client declares. Default: none. */
   capabilities?: ClientCapabilities;
+  /**
+   * What answers the servers' requests (elicitation, sampling, roots): the same handlers for
+   * every server, or a function choosing them per server (undefined: none for that one).
+   * Each handler declares its capability; a server's `roots` and `sampling` config keys
+   * supply the static roots list and the sampling policy.
+   */
+  handlers?: ClientHandlers | ((server: ServerConfig) => ClientHandlers | undefined);
   /** Delays between connect attempts. Default 1 s doubling to 60 s, ±20 % jitter. */
   reconnectDelay?: BackoffOptions;
   /** Retries of a server's initial connect after its first attempt failed. Default 3. */
@@ -70,6 +78,7 @@ export class McpManager extends EventTarget {
     const supervision: SupervisionOptions = {
       clientInfo: options.clientInfo ?? DEFAULT_MANAGER_CLIENT_INFO,
       capabilities: options.capabilities,
+      handlers: options.handlers,
       backoff: options.reconnectDelay ?? {},
       connectRetries: options.connectRetries ?? DEFAULT_CONNECT_RETRIES,
       maxReconnectAttempts: options.maxReconnectAttempts ?? DEFAULT_MAX_RECONNECT_ATTEMPTS,

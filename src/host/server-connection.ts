@@ -4,6 +4,7 @@
 
 import { Client, type ClientOptions } from "../client/client.ts";
 import { ClientStateError } from "../client/errors.ts";
+import type { ClientHandlers } from "../client/handlers.ts";
 import type { ClientCapabilities, Implementation, LoggingLevel } from "../client/types.ts";
 import type { Params, RequestOptions } from "../jsonrpc/peer.ts";
 import { type McpServerRegistration, registerMcpServer } from "../registry/mcp-server.ts";
@@ -69,6 +70,8 @@ export type ServerEventType = keyof ServerEvents;
 export interface SupervisionOptions {
   clientInfo: Implementation;
   capabilities?: ClientCapabilities;
+  /** Handlers for every server, or chosen per server. */
+  handlers?: ClientHandlers | ((server: ServerConfig) => ClientHandlers | undefined);
   /** Delays between connect attempts (initial retries, reconnects). */
   backoff: BackoffOptions;
   /** Retries of the initial connect after the first attempt failed. */
@@ -347,12 +350,19 @@ export class ServerConnection implements Supervisor {
   /** Spawns and initializes a new session, bounded by connect_timeout (spawn + initialize). */
   async #open(): Promise<SupervisedClient> {
     const timeoutMs = this.config.connectTimeoutMs;
-    const client = new SupervisedClient(
-      this.#options.clientInfo,
+    const { handlers } = this.#options;
+    const { roots, sampling } = this.config;
+    const options: ClientOptions = {
+      name: this.name,
+      capabilities: this.#options.capabilities,
       // connect_timeout bounds the handshake below; initialize itself waits as long as that.
-      { name: this.name, capabilities: this.#options.capabilities, initializeTimeoutMs: Infinity },
-      this,
-    );
+      initializeTimeoutMs: Infinity,
+    };
+    const chosen = typeof handlers === "function" ? handlers(this.config) : handlers;
+    if (chosen !== undefined) options.handlers = chosen;
+    if (roots !== undefined) options.roots = roots;
+    if (sampling !== undefined) options.sampling = sampling;
+    const client = new SupervisedClient(this.#options.clientInfo, options, this);
     client.on("log", ({ level, logger, data }) =>
       this.#emit("log", logger === undefined ? { server: this.name, level, data } : { server: this.name, level, logger, data })
     );
@@ -368,6 +378,7 @@ export class ServerConnection implements Supervisor {
     }, timeoutMs);
     try {
       await client.connect(this.#transport());
+      await this.#applyLogLevel(client);
       return client;
     } catch (error) {
       await endClient(client);
@@ -389,6 +400,24 @@ export class ServerConnection implements Supervisor {
       throw error;
     } finally {
       clearTimeout(timer);
+    }
+  }
+
+  /**
+   * Config key `log_level` — spec 2025-11-25 server/utilities/logging ("Setting Log Level"):
+   * sent only to a server that declares logging; a refusal is reported, not fatal.
+   */
+  async #applyLogLevel(client: Client): Promise<void> {
+    const level = this.config.logLevel;
+    if (level === undefined) return;
+    if (client.serverCapabilities?.logging === undefined) {
+      this.#problem(`log_level "${level}" is ignored: the server does not declare the logging capability`);
+      return;
+    }
+    try {
+      await client.setLoggingLevel(level);
+    } catch (error) {
+      this.#problem(`logging/setLevel "${level}" failed: ${messageOf(error)}; the server keeps its own level`);
     }
   }
 

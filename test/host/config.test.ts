@@ -315,6 +315,70 @@ describe("transport", () => {
   });
 });
 
+describe("client features: log_level, roots, sampling", () => {
+  test("log_level, roots and sampling become the server's level, roots and sampling policy", () => {
+    const config = yaml(
+      "mcp_servers:\n  s:\n    command: node\n    log_level: warning\n" +
+        "    roots: [/srv/data, ./projects/a, \"../shared\", \"file:///opt/x%20y\", \"${HOME}/work\"]\n" +
+        "    sampling:\n      max_tokens: 500\n      requests_per_minute: 6\n      models: [m-small, m-large]\n" +
+        "      timeout: 12.5\n      tools: true\n",
+      { HOME: "/home/me" },
+    );
+    assert.deepEqual(config.warnings, []);
+    assert.deepEqual(config.errors, []);
+    const s = server(config, "s");
+    assert.equal(s.logLevel, "warning");
+    assert.deepEqual(s.roots, ["/srv/data", "/etc/mcpwire/projects/a", "/etc/shared", "file:///opt/x%20y", "/home/me/work"]);
+    assert.deepEqual(s.sampling, { maxTokens: 500, requestsPerMinute: 6, models: ["m-small", "m-large"], timeoutMs: 12_500, tools: true });
+  });
+
+  test("an invalid log_level disables the server with a positioned error listing the levels", () => {
+    const config = yaml("mcp_servers:\n  s:\n    command: node\n    log_level: verbose\n  t:\n    command: node\n");
+    const s = server(config, "s");
+    assert.equal(s.enabled, false);
+    assert.equal(
+      s.error?.message,
+      'mcpwire.yaml:4:16: server "s": "log_level" must be one of "debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"; it is the string "verbose"',
+    );
+    assert.equal(s.error?.key, "log_level");
+    assert.equal(server(config, "t").enabled, true);
+  });
+
+  test("a root that is not a path or a file:// URI, or a sampling value of the wrong kind, is a positioned error", () => {
+    const config = yaml(
+      "mcp_servers:\n  r:\n    command: node\n    roots: [/ok, \"https://example.com/x\"]\n" +
+        "  p:\n    command: node\n    sampling:\n      max_tokens: 0\n",
+    );
+    assert.equal(server(config, "r").enabled, false);
+    assert.equal(
+      server(config, "r").error?.message,
+      'mcpwire.yaml:4:18: server "r": "roots[1]" must be a path or a file:// URI; it is the string "https://example.com/x"',
+    );
+    assert.equal(server(config, "p").enabled, false);
+    assert.equal(
+      server(config, "p").error?.message,
+      'mcpwire.yaml:8:19: server "p": "sampling.max_tokens" must be a whole number of tokens greater than 0; it is the number 0',
+    );
+  });
+
+  test("an unknown key under sampling is a warning with a suggestion", () => {
+    const config = yaml("mcp_servers:\n  s:\n    command: node\n    sampling:\n      maxTokens: 10\n      rate: 3\n");
+    assert.deepEqual(config.warnings.map((w) => w.message), [
+      'mcpwire.yaml:5:7: server "s": unknown key "sampling.maxTokens" is ignored; did you mean "sampling.max_tokens"?',
+      'mcpwire.yaml:6:7: server "s": unknown key "sampling.rate" is ignored; known keys: max_tokens, requests_per_minute, models, timeout, tools',
+    ]);
+    assert.deepEqual(server(config, "s").sampling, {});
+  });
+
+  test("in .mcp.json the same keys load, and a relative root resolves against the file's directory", () => {
+    const config = json('{"mcpServers":{"s":{"command":"node","log_level":"debug","roots":["sub"],"sampling":{"timeout":1}}}}');
+    const s = server(config, "s");
+    assert.equal(s.logLevel, "debug");
+    assert.deepEqual(s.roots, ["/etc/mcpwire/sub"]);
+    assert.deepEqual(s.sampling, { timeoutMs: 1000 });
+  });
+});
+
 describe("JSON config (mcpServers)", () => {
   test("the .mcp.json sample loads, with type and ${VAR}", async () => {
     const config = await loadConfig({ path: join(FIXTURES, "mcp.json"), env: { HOME: "/home/ada" } });
@@ -340,7 +404,7 @@ describe("JSON config (mcpServers)", () => {
     const config = json('{\n  "$schema": "https://example.com/schema.json",\n  "globalShortcut": "Ctrl+Space",\n  "mcpServers": {\n    "a": { "command": "node", "autoApprove": [] }\n  }\n}\n');
     assert.deepEqual(config.warnings.map((w) => w.message), [
       '.mcp.json:3:3: unknown key "globalShortcut" is ignored; the servers go under "mcpServers"',
-      '.mcp.json:5:31: server "a": unknown key "autoApprove" is ignored; known keys: command, args, env, cwd, url, headers, transport, type, tools, enabled, timeout, connect_timeout, naming',
+      '.mcp.json:5:31: server "a": unknown key "autoApprove" is ignored; known keys: command, args, env, cwd, url, headers, transport, type, tools, enabled, timeout, connect_timeout, naming, log_level, roots, sampling',
     ]);
     assert.equal(server(config, "a").enabled, true);
   });

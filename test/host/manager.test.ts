@@ -684,3 +684,58 @@ behaviour("connect_timeout bounds an sse server that never sends its endpoint; t
     await fixtureServer.stop();
   }
 });
+
+// --- client features from config: handlers, roots, sampling policy, log_level --------
+
+behaviour("handlers chosen per server, config roots and the sampling policy reach server-everything; log_level is sent where logging is declared", async () => {
+  const asked: string[] = [];
+  const maxTokens: number[] = [];
+  const manager = new McpManager(
+    config(
+      server("everything", {
+        args: [everything, "stdio"],
+        env: {},
+        tools: { include: ["get-roots-list", "trigger-sampling-request"] },
+        logLevel: "error",
+        roots: ["/projects/alpha", "file:///projects/beta"],
+        sampling: { maxTokens: 7 },
+      }),
+      server("alpha", { logLevel: "debug" }),
+    ),
+    {
+      ...FAST,
+      handlers: (serverConfig) => {
+        asked.push(serverConfig.name);
+        if (serverConfig.name !== "everything") return undefined;
+        return {
+          sampling: async (request) => {
+            maxTokens.push(request.maxTokens);
+            return { role: "assistant", content: { type: "text", text: "from the host's model" }, model: "fixed" };
+          },
+        };
+      },
+    },
+  );
+  const problems: string[] = [];
+  manager.on("problem", ({ server, message }) => problems.push(`${server}: ${message}`));
+  try {
+    await hangGuard(manager.start(), 20_000, "start()");
+    assert.deepEqual(asked.sort(), ["alpha", "everything"], "the handlers function is asked once per server session");
+    // server-everything registers its capability-dependent tools after `initialized` (list_changed).
+    await waitUntil(() => manager.registry.has("mcp_everything_trigger-sampling-request"), "the sampling tool to appear");
+    await waitUntil(() => manager.registry.has("mcp_everything_get-roots-list"), "the roots tool to appear");
+    const roots = textOf(await manager.registry.call("mcp_everything_get-roots-list", {}));
+    assert.match(roots, /file:\/\/\/projects\/alpha/);
+    assert.match(roots, /file:\/\/\/projects\/beta/);
+    const sampled = textOf(await manager.registry.call("mcp_everything_trigger-sampling-request", { prompt: "hi", maxTokens: 100 }));
+    assert.match(sampled, /from the host's model/);
+    assert.deepEqual(maxTokens, [7], "the config's max_tokens caps the request");
+    assert.ok(!problems.some((problem) => problem.startsWith("everything:") && /log_level|setLevel/.test(problem)), problems.join("\n"));
+    assert.ok(
+      problems.includes('alpha: log_level "debug" is ignored: the server does not declare the logging capability'),
+      problems.join("\n"),
+    );
+  } finally {
+    await manager.close();
+  }
+});
