@@ -4,7 +4,6 @@
 
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { fileURLToPath } from "node:url";
 import {
   Client,
   type ClientEvents,
@@ -14,26 +13,9 @@ import {
   StdioTransport,
   type TextContent,
 } from "../../src/mod.ts";
+import { ALWAYS_LISTED, EVERYTHING } from "../../test/support/everything.ts";
 
-const EVERYTHING = fileURLToPath(
-  new URL("../../node_modules/@modelcontextprotocol/server-everything/dist/index.js", import.meta.url),
-);
 
-/** The tools the server registers for every client (others depend on client capabilities). */
-const ALWAYS_LISTED = [
-  "echo",
-  "get-annotated-message",
-  "get-env",
-  "get-resource-links",
-  "get-resource-reference",
-  "get-structured-content",
-  "get-sum",
-  "get-tiny-image",
-  "gzip-file-as-resource",
-  "toggle-simulated-logging",
-  "toggle-subscriber-updates",
-  "trigger-long-running-operation",
-];
 
 function textOf(content: { type: string }[]): string {
   return content.filter((block): block is TextContent => block.type === "text").map((block) => block.text).join("\n");

@@ -22,6 +22,7 @@ import {
   StdioTransport,
   TransportError,
 } from "../../src/mod.ts";
+import { rejection } from "../support/rejection.ts";
 
 const FIXTURE = fileURLToPath(new URL("../fixtures/client-lifecycle-server.mjs", import.meta.url));
 const CLIENT_INFO = { name: "mcpwire-tests", version: "1.0.0" };
@@ -37,16 +38,6 @@ function recordStates(client: Client): StateChange[] {
   return changes;
 }
 
-/** The error a promise rejects with; fails the test if it resolves. */
-async function rejection(promise: Promise<unknown>): Promise<Error> {
-  try {
-    await promise;
-  } catch (error) {
-    assert.ok(error instanceof Error, `rejected with a non-Error: ${String(error)}`);
-    return error;
-  }
-  assert.fail("expected a rejection, but the promise resolved");
-}
 
 interface Observed {
   beforeInitResult: string[];

@@ -9,51 +9,14 @@ import {
   Client,
   type ClientEvents,
   type ClientEventType,
-  type JsonRpcMessage,
-  MemoryTransport,
   type Params,
-  Peer,
   ProtocolError,
-  type RequestHandler,
   RpcError,
 } from "../../src/mod.ts";
+import { type InProcessServer, inProcessServer } from "../support/in-process-server.ts";
+import { rejection } from "../support/rejection.ts";
 
 const CLIENT_INFO = { name: "mcpwire-tests", version: "1.0.0" };
-
-interface TestServer {
-  clientEnd: MemoryTransport;
-  peer: Peer;
-  received: JsonRpcMessage[];
-}
-
-function testServer(capabilities: Params, handlers: Record<string, RequestHandler>): TestServer {
-  const [clientEnd, serverEnd] = MemoryTransport.pair();
-  const peer = new Peer({ name: "test server", send: (message) => serverEnd.send(message) });
-  const received: JsonRpcMessage[] = [];
-  serverEnd.onmessage = (message) => {
-    received.push(message);
-    peer.receive(message);
-  };
-  serverEnd.onclose = (details) => peer.close(details);
-  peer.setRequestHandler("initialize", () => ({
-    protocolVersion: "2025-11-25",
-    capabilities,
-    serverInfo: { name: "in-process", version: "0.0.1" },
-  }));
-  for (const [method, handler] of Object.entries(handlers)) peer.setRequestHandler(method, handler);
-  void serverEnd.start();
-  return { clientEnd, peer, received };
-}
-
-async function rejection(promise: Promise<unknown>): Promise<Error> {
-  try {
-    await promise;
-  } catch (error) {
-    assert.ok(error instanceof Error, `rejected with a non-Error: ${String(error)}`);
-    return error;
-  }
-  assert.fail("expected a rejection, but the promise resolved");
-}
 
 /** The next event of a type; rejects after a generous hang guard. */
 function nextEvent<K extends ClientEventType>(client: Client, type: K): Promise<ClientEvents[K]> {
@@ -71,11 +34,11 @@ function nextEvent<K extends ClientEventType>(client: Client, type: K): Promise<
 }
 
 describe("server notifications surface as client events", () => {
-  let server: TestServer;
+  let server: InProcessServer;
   let client: Client;
 
   before(async () => {
-    server = testServer({ tools: { listChanged: true }, resources: { subscribe: true, listChanged: true }, prompts: {}, logging: {} }, {});
+    server = inProcessServer({ tools: { listChanged: true }, resources: { subscribe: true, listChanged: true }, prompts: {}, logging: {} }, {});
     client = new Client(CLIENT_INFO, { name: "in-process" });
     await client.connect(server.clientEnd);
   });
@@ -152,11 +115,11 @@ describe("server notifications surface as client events", () => {
 });
 
 describe("resources, prompts, completion and logging against an in-process server", () => {
-  let server: TestServer;
+  let server: InProcessServer;
   let client: Client;
 
   before(async () => {
-    server = testServer({ resources: { subscribe: true }, prompts: {}, completions: {}, logging: {} }, {
+    server = inProcessServer({ resources: { subscribe: true }, prompts: {}, completions: {}, logging: {} }, {
       "resources/read": (params) => {
         if (params?.uri === "test://missing") throw new RpcError(-32002, "Resource not found", { uri: params.uri });
         if (params?.uri === "test://bad") return { content: "not contents" };

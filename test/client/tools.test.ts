@@ -7,61 +7,18 @@ import assert from "node:assert/strict";
 import {
   CapabilityError,
   Client,
-  type JsonRpcMessage,
-  MemoryTransport,
   OutputValidationError,
   type Params,
-  Peer,
   type Progress,
   ProtocolError,
   type RequestHandler,
   RpcError,
   type Tool,
 } from "../../src/mod.ts";
+import { type InProcessServer, inProcessServer, requestsFor } from "../support/in-process-server.ts";
+import { rejection } from "../support/rejection.ts";
 
 const CLIENT_INFO = { name: "mcpwire-tests", version: "1.0.0" };
-
-/** An in-process hand-written server: a Peer on the far end of a MemoryTransport pair. */
-interface TestServer {
-  clientEnd: MemoryTransport;
-  peer: Peer;
-  received: JsonRpcMessage[];
-}
-
-function testServer(capabilities: Params, handlers: Record<string, RequestHandler>, protocolVersion = "2025-11-25"): TestServer {
-  const [clientEnd, serverEnd] = MemoryTransport.pair();
-  const peer = new Peer({ name: "test server", send: (message) => serverEnd.send(message) });
-  const received: JsonRpcMessage[] = [];
-  serverEnd.onmessage = (message) => {
-    received.push(message);
-    peer.receive(message);
-  };
-  serverEnd.onclose = (details) => peer.close(details);
-  peer.setRequestHandler("initialize", () => ({
-    protocolVersion,
-    capabilities,
-    serverInfo: { name: "in-process", version: "0.0.1" },
-  }));
-  for (const [method, handler] of Object.entries(handlers)) peer.setRequestHandler(method, handler);
-  void serverEnd.start();
-  return { clientEnd, peer, received };
-}
-
-function requestsFor(server: TestServer, method: string): Params[] {
-  return server.received
-    .filter((message) => "method" in message && "id" in message && message.method === method)
-    .map((message) => ("params" in message && message.params ? message.params : {}));
-}
-
-async function rejection(promise: Promise<unknown>): Promise<Error> {
-  try {
-    await promise;
-  } catch (error) {
-    assert.ok(error instanceof Error, `rejected with a non-Error: ${String(error)}`);
-    return error;
-  }
-  assert.fail("expected a rejection, but the promise resolved");
-}
 
 function tool(name: string, outputSchema?: Params): Tool {
   return outputSchema === undefined
@@ -69,7 +26,7 @@ function tool(name: string, outputSchema?: Params): Tool {
     : { name, inputSchema: { type: "object" }, outputSchema };
 }
 
-async function connected(server: TestServer, options: { maxPages?: number } = {}): Promise<Client> {
+async function connected(server: InProcessServer, options: { maxPages?: number } = {}): Promise<Client> {
   const client = new Client(CLIENT_INFO, { name: "in-process", requestTimeoutMs: 10_000, ...options });
   await client.connect(server.clientEnd);
   return client;
@@ -82,7 +39,7 @@ describe("listTools follows cursors", () => {
       "page 2 ✓": { tools: [tool("c")], nextCursor: "3" },
       "3": { tools: [tool("d")] },
     };
-    const server = testServer({ tools: {} }, {
+    const server = inProcessServer({ tools: {} }, {
       "tools/list": (params) => pages[typeof params?.cursor === "string" ? params.cursor : "first"]!,
     });
     const client = await connected(server);
@@ -97,7 +54,7 @@ describe("listTools follows cursors", () => {
   });
 
   test("a repeated cursor is a ProtocolError naming it, not an endless loop", async () => {
-    const server = testServer({ tools: {} }, {
+    const server = inProcessServer({ tools: {} }, {
       "tools/list": () => ({ tools: [tool("again")], nextCursor: "same" }),
     });
     const client = await connected(server);
@@ -113,7 +70,7 @@ describe("listTools follows cursors", () => {
 
   test("more pages than maxPages is a ProtocolError naming the limit, after exactly maxPages requests", async () => {
     let page = 0;
-    const server = testServer({ tools: {} }, {
+    const server = inProcessServer({ tools: {} }, {
       "tools/list": () => ({ tools: [tool(`t${page}`)], nextCursor: `cursor-${++page}` }),
     });
     const client = await connected(server, { maxPages: 5 });
@@ -131,7 +88,7 @@ describe("listTools follows cursors", () => {
   test("resources, resource templates and prompts follow cursors the same way", async () => {
     const twoPages = (key: string, items: Params[]): RequestHandler => (params) =>
       params?.cursor === "next" ? { [key]: items.slice(1) } : { [key]: items.slice(0, 1), nextCursor: "next" };
-    const server = testServer({ resources: {}, prompts: {} }, {
+    const server = inProcessServer({ resources: {}, prompts: {} }, {
       "resources/list": twoPages("resources", [{ uri: "test://1", name: "one" }, { uri: "test://2", name: "two" }]),
       "resources/templates/list": twoPages("resourceTemplates", [
         { uriTemplate: "test://a/{x}", name: "a" },
@@ -150,7 +107,7 @@ describe("listTools follows cursors", () => {
   });
 
   test("a page without the list's array is a ProtocolError naming the page", async () => {
-    const server = testServer({ tools: {} }, { "tools/list": () => ({ tols: [] }) });
+    const server = inProcessServer({ tools: {} }, { "tools/list": () => ({ tols: [] }) });
     const client = await connected(server);
     try {
       const error = await rejection(client.listTools());
@@ -163,11 +120,11 @@ describe("listTools follows cursors", () => {
 });
 
 describe("callTool", () => {
-  let server: TestServer;
+  let server: InProcessServer;
   let client: Client;
 
   before(async () => {
-    server = testServer({ tools: {} }, {
+    server = inProcessServer({ tools: {} }, {
       "tools/list": () => ({ tools: [tool("slow"), tool("fails"), tool("text")] }),
       "tools/call": async (params) => {
         const token = (params?._meta as Params | undefined)?.progressToken;
@@ -234,7 +191,7 @@ describe("callTool", () => {
   });
 
   test("a server without the tools capability: listTools is [] without asking, callTool is a CapabilityError", async () => {
-    const bare = testServer({}, {});
+    const bare = inProcessServer({}, {});
     const other = await connected(bare);
     try {
       assert.deepEqual(await other.listTools(), []);
@@ -309,12 +266,12 @@ const PAGE_2: Tool[] = [
 ];
 
 describe("output validation against the listed outputSchema", () => {
-  let server: TestServer;
+  let server: InProcessServer;
   let client: Client;
   const problems: string[] = [];
 
   before(async () => {
-    server = testServer({ tools: {} }, {
+    server = inProcessServer({ tools: {} }, {
       // Each listing is a fresh copy, as it would be off the wire.
       "tools/list": (params) =>
         params?.cursor === "2" ? { tools: structuredClone(PAGE_2) } : { tools: structuredClone(PAGE_1), nextCursor: "2" },
@@ -454,7 +411,7 @@ describe("output validation against the listed outputSchema", () => {
   });
 
   test("a schema that changes between listings is compiled afresh, even under the same $id", async () => {
-    const changed = testServer({ tools: {} }, {
+    const changed = inProcessServer({ tools: {} }, {
       "tools/list": () => ({
         tools: [tool("shape", { $id: "https://example.com/schemas/shape", type: "object", required: [version === 1 ? "a" : "b"] })],
       }),
@@ -480,7 +437,7 @@ describe("output validation against the listed outputSchema", () => {
 
   test("a call made before listTools has no listed schema, so it is not validated", async () => {
     const fresh = new Client(CLIENT_INFO);
-    const unlisted = testServer({ tools: {} }, {
+    const unlisted = inProcessServer({ tools: {} }, {
       "tools/call": () => ({ content: [], structuredContent: { temperature: "not a number" } }),
     });
     await fresh.connect(unlisted.clientEnd);

@@ -5,31 +5,13 @@
 
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { fileURLToPath } from "node:url";
 import { Client, type JsonRpcMessage, type Progress, StdioTransport, type Transport } from "../../src/mod.ts";
 import { registerMcpServer } from "../../src/registry/mcp-server.ts";
 import { ToolRegistry } from "../../src/registry/tool-registry.ts";
 import type { RegistryEvents, RegistryEventType } from "../../src/registry/types.ts";
+import { ALWAYS_LISTED, EVERYTHING } from "../support/everything.ts";
 
-const EVERYTHING = fileURLToPath(
-  new URL("../../node_modules/@modelcontextprotocol/server-everything/dist/index.js", import.meta.url),
-);
 
-/** The tools the server registers for every client (others depend on client capabilities). */
-const ALWAYS_LISTED = [
-  "echo",
-  "get-annotated-message",
-  "get-env",
-  "get-resource-links",
-  "get-resource-reference",
-  "get-structured-content",
-  "get-sum",
-  "get-tiny-image",
-  "gzip-file-as-resource",
-  "toggle-simulated-logging",
-  "toggle-subscriber-updates",
-  "trigger-long-running-operation",
-];
 
 /**
  * Registered after notifications/initialized, announced with notifications/tools/list_changed
