@@ -1,24 +1,39 @@
-// Framing benchmark: newline-delimited tools/call results, fed in 64 KB chunks, through
-// our LineDecoder and through a floor that splits on "\n" and JSON.parses with no checks.
-// Run: npm run bench. Figures are ratios from one run; absolute times drift on shared machines.
+// Framing benchmark: 50 MB of newline-delimited tools/call results, fed in 64 KB chunks, decoded
+// into messages by our LineDecoder, by the SDKs' ReadBuffer (+ their message schema), and by a
+// floor that splits on "\n" with indexOf and JSON.parses each line with no checks.
 
-import { Bench } from "tinybench";
+import { Buffer } from "node:buffer";
+import { ReadBuffer as ReadBufferV1 } from "@modelcontextprotocol/sdk/shared/stdio.js";
+import { ReadBuffer as ReadBufferV2 } from "@modelcontextprotocol/client";
 import { LineDecoder } from "../src/jsonrpc/line-decoder.ts";
+import { meanMs, type Row, row } from "./common.ts";
 
 const CHUNK = 64 * 1024;
-const TOTAL = 8 * 1024 * 1024;
+const TOTAL = 50 * 1024 * 1024;
 
-function stream(payloadBytes: number): { chunks: Uint8Array[]; messages: number } {
+interface Stream {
+  chunks: Uint8Array[];
+  buffers: Buffer[];
+  messages: number;
+  bytes: number;
+}
+
+function stream(payloadBytes: number): Stream {
   const line = JSON.stringify({
     jsonrpc: "2.0",
     id: 1,
     result: { content: [{ type: "text", text: "x".repeat(payloadBytes) }] },
   }) + "\n";
-  const count = Math.max(1, Math.floor(TOTAL / line.length));
-  const bytes = new TextEncoder().encode(line.repeat(count));
+  const messages = Math.max(1, Math.floor(TOTAL / line.length));
+  const bytes = new TextEncoder().encode(line.repeat(messages));
   const chunks: Uint8Array[] = [];
-  for (let offset = 0; offset < bytes.length; offset += CHUNK) chunks.push(bytes.subarray(offset, offset + CHUNK));
-  return { chunks, messages: count };
+  const buffers: Buffer[] = [];
+  for (let offset = 0; offset < bytes.length; offset += CHUNK) {
+    const chunk = bytes.subarray(offset, offset + CHUNK);
+    chunks.push(chunk);
+    buffers.push(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+  }
+  return { chunks, buffers, messages, bytes: bytes.length };
 }
 
 function floor(chunks: Uint8Array[]): number {
@@ -39,31 +54,50 @@ function floor(chunks: Uint8Array[]): number {
   return seen;
 }
 
-const rows: { case: string; mcpwire: number; floor: number }[] = [];
-for (const payload of [100, 100 * 1024]) {
-  const { chunks, messages } = stream(payload);
-  let decoded = 0;
-  const bench = new Bench({ time: 1000 });
-  bench
-    .add("mcpwire LineDecoder", () => {
-      const decoder = new LineDecoder({ onMessage: () => decoded++ });
-      for (const chunk of chunks) decoder.push(chunk);
-    })
-    .add("floor (indexOf + JSON.parse)", () => {
-      decoded += floor(chunks);
-    });
-  await bench.run();
-  const mbPerSecond = (name: string) => {
-    const result = bench.getTask(name)?.result;
-    if (result === undefined || !("latency" in result)) throw new Error(`benchmark "${name}" did not complete`);
-    const meanMs = result.latency.mean;
-    return (TOTAL / (1024 * 1024)) / (meanMs / 1000);
-  };
-  rows.push({ case: `${payload} B payloads, ${messages} messages`, mcpwire: mbPerSecond("mcpwire LineDecoder"), floor: mbPerSecond("floor (indexOf + JSON.parse)") });
+interface SdkReadBuffer {
+  append(chunk: Buffer): void;
+  readMessage(): unknown;
 }
 
-console.log("| framing (8 MB in 64 KB chunks) | mcpwire MB/s | floor MB/s | mcpwire / floor |");
-console.log("|---|---|---|---|");
-for (const row of rows) {
-  console.log(`| ${row.case} | ${row.mcpwire.toFixed(0)} | ${row.floor.toFixed(0)} | ${(row.mcpwire / row.floor).toFixed(2)} |`);
+function sdk(make: () => SdkReadBuffer, buffers: Buffer[]): number {
+  const reader = make();
+  let seen = 0;
+  for (const buffer of buffers) {
+    reader.append(buffer);
+    while (reader.readMessage() !== null) seen++;
+  }
+  return seen;
+}
+
+export async function run(): Promise<Row[]> {
+  const rows: Row[] = [];
+  for (const payload of [100, 100 * 1024]) {
+    const s = stream(payload);
+    let seen = 0;
+    const expect = (count: number) => {
+      if (count !== s.messages) throw new Error(`framing: decoded ${count} messages, expected ${s.messages}`);
+    };
+    const means = await meanMs({
+      mcpwire: () => {
+        seen = 0;
+        const decoder = new LineDecoder({ onMessage: () => seen++ });
+        for (const chunk of s.chunks) decoder.push(chunk);
+        expect(seen);
+      },
+      sdk_v1: () => expect(sdk(() => new ReadBufferV1(), s.buffers)),
+      sdk_v2: () => expect(sdk(() => new ReadBufferV2(), s.buffers)),
+      floor: () => expect(floor(s.chunks)),
+    }, { time: 400, iterations: 2 });
+    const label = payload === 100 ? "100 B" : "100 KB";
+    const perSecond = (ms: number, amount: number) => amount / (ms / 1000);
+    const figures = (amount: number) => ({
+      mcpwire: perSecond(means.mcpwire, amount),
+      sdk_v1: perSecond(means.sdk_v1, amount),
+      sdk_v2: perSecond(means.sdk_v2, amount),
+      floor: perSecond(means.floor, amount),
+    });
+    rows.push(row("framing", `${label} payloads (${s.messages} msgs, 50 MB)`, "msg/s", figures(s.messages)));
+    rows.push(row("framing", `${label} payloads (${s.messages} msgs, 50 MB)`, "MB/s", figures(s.bytes / (1024 * 1024))));
+  }
+  return rows;
 }
