@@ -1,0 +1,60 @@
+// Sync-bridge benchmark: µs per call of dispatchSync (a worker thread running an McpManager,
+// the caller blocked on Atomics.wait) against async dispatch through an McpManager in this
+// thread, both calling bench/raw-server.mjs over stdio. The floor column is async dispatch.
+
+import process from "node:process";
+import type { McpwireConfig, ServerConfig } from "../src/host/config-types.ts";
+import { McpManager } from "../src/host/manager.ts";
+import { createSyncBridge } from "../src/host/sync-bridge.ts";
+import { type Row, row } from "./common.ts";
+import { RAW_SERVER } from "./stdio.bench.ts";
+
+const CALLS = 3000;
+const WARMUP = 300;
+const ARGS = { message: "hello" };
+
+const server: ServerConfig = {
+  name: "raw",
+  transport: "stdio",
+  command: process.execPath,
+  args: [RAW_SERVER],
+  env: {},
+  headers: {},
+  tools: {},
+  enabled: true,
+  timeoutMs: 30_000,
+  connectTimeoutMs: 20_000,
+};
+const config: McpwireConfig = { servers: [server], warnings: [] };
+
+export async function run(): Promise<Row[]> {
+  const manager = new McpManager(config);
+  await manager.start();
+  const expected = JSON.stringify({ result: "hello" });
+  for (let i = 0; i < WARMUP; i++) await manager.registry.dispatch("mcp_raw_echo", ARGS);
+  let start = performance.now();
+  for (let i = 0; i < CALLS; i++) {
+    const text = await manager.registry.dispatch("mcp_raw_echo", ARGS);
+    if (text !== expected) throw new Error(`bridge: dispatch answered ${text}`);
+  }
+  const asyncUs = ((performance.now() - start) * 1000) / CALLS;
+  await manager.close();
+
+  const bridge = createSyncBridge({ config });
+  let syncUs: number;
+  try {
+    for (let i = 0; i < WARMUP; i++) bridge.dispatchSync("mcp_raw_echo", ARGS);
+    start = performance.now();
+    for (let i = 0; i < CALLS; i++) {
+      const text = bridge.dispatchSync("mcp_raw_echo", ARGS);
+      if (text !== expected) throw new Error(`bridge: dispatchSync answered ${text}`);
+    }
+    syncUs = ((performance.now() - start) * 1000) / CALLS;
+  } finally {
+    bridge.close();
+  }
+  return [
+    row("bridge", "dispatchSync (mcpwire) vs dispatch (floor), stdio raw server", "µs/call", { mcpwire: syncUs, floor: asyncUs }, "SDKs have no sync bridge"),
+    row("bridge", "dispatchSync overhead over dispatch (target < 30)", "µs/call", { mcpwire: syncUs - asyncUs }, "SDKs have no sync bridge"),
+  ];
+}
