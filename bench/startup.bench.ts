@@ -1,0 +1,109 @@
+// Start-up and memory benchmark: spawn + initialize + tools/list against server-everything
+// (median of 10, ms), and this process's RSS per connection holding 50 stdio connections to
+// bench/raw-server.mjs (each implementation measured in a fresh child process of its own).
+
+import { execFileSync } from "node:child_process";
+import process from "node:process";
+import { fileURLToPath } from "node:url";
+import { Client as ClientV1 } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport as StdioV1 } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { Client as ClientV2 } from "@modelcontextprotocol/client";
+import { StdioClientTransport as StdioV2 } from "@modelcontextprotocol/client/stdio";
+import { Client } from "../src/client/client.ts";
+import { StdioTransport } from "../src/transport/stdio.ts";
+import { CLIENT_INFO, median, type Row, row } from "./common.ts";
+import { CONNECT, type Connection, connectFloor, type Implementation } from "./stdio.bench.ts";
+
+const EVERYTHING = fileURLToPath(new URL("../node_modules/@modelcontextprotocol/server-everything/dist/index.js", import.meta.url));
+const RUNS = 10;
+const CONNECTIONS = 50;
+const IMPLEMENTATIONS: Implementation[] = ["mcpwire", "sdk_v1", "sdk_v2", "floor"];
+
+/** Spawns server-everything, initializes, lists its tools; resolves to a close function. */
+const START: Record<Implementation, () => Promise<() => Promise<void>>> = {
+  mcpwire: async () => {
+    const client = new Client(CLIENT_INFO);
+    await client.connect(new StdioTransport({ command: process.execPath, args: [EVERYTHING, "stdio"] }));
+    if ((await client.listTools()).length === 0) throw new Error("startup: no tools");
+    return () => client.close();
+  },
+  sdk_v1: async () => {
+    const client = new ClientV1(CLIENT_INFO);
+    await client.connect(new StdioV1({ command: process.execPath, args: [EVERYTHING, "stdio"], stderr: "ignore" }));
+    if ((await client.listTools()).tools.length === 0) throw new Error("startup: no tools");
+    return () => client.close();
+  },
+  sdk_v2: async () => {
+    const client = new ClientV2(CLIENT_INFO);
+    await client.connect(new StdioV2({ command: process.execPath, args: [EVERYTHING, "stdio"], stderr: "ignore" }));
+    if ((await client.listTools()).tools.length === 0) throw new Error("startup: no tools");
+    return () => client.close();
+  },
+  floor: async () => {
+    const connection = await connectFloor(process.execPath, [EVERYTHING, "stdio"]);
+    return () => connection.close();
+  },
+};
+
+async function startupMs(name: Implementation): Promise<number> {
+  const times: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    const start = performance.now();
+    const close = await START[name]();
+    times.push(performance.now() - start);
+    await close();
+  }
+  return median(times);
+}
+
+/** In a child process: RSS growth per connection, in MB, after opening CONNECTIONS connections. */
+async function probe(name: Implementation): Promise<void> {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  const settle = async () => {
+    for (let i = 0; i < 3; i++) {
+      gc?.();
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  };
+  // One connection first, so code loaded and compiled on first use is not counted per connection.
+  const first = await CONNECT[name]();
+  await first.call("warm");
+  await settle();
+  const before = process.memoryUsage.rss();
+  const connections: Connection[] = [];
+  for (let i = 0; i < CONNECTIONS; i++) {
+    const connection = await CONNECT[name]();
+    await connection.call("hello");
+    connections.push(connection);
+  }
+  await settle();
+  const after = process.memoryUsage.rss();
+  await Promise.all([first, ...connections].map((connection) => connection.close()));
+  process.stdout.write(JSON.stringify({ perConnectionMb: (after - before) / CONNECTIONS / (1024 * 1024) }) + "\n");
+}
+
+function rssPerConnection(name: Implementation): number {
+  const self = fileURLToPath(import.meta.url);
+  const output = execFileSync(process.execPath, ["--expose-gc", "--import", "tsx", self, "--rss", name], { encoding: "utf8", timeout: 60_000 });
+  const result = JSON.parse(output.trim().split("\n").pop() ?? "{}") as { perConnectionMb?: number };
+  if (typeof result.perConnectionMb !== "number") throw new Error(`startup: the RSS probe for ${name} printed ${output}`);
+  return result.perConnectionMb;
+}
+
+export async function run(): Promise<Row[]> {
+  const startup = {} as Record<Implementation, number>;
+  for (const name of IMPLEMENTATIONS) startup[name] = await startupMs(name);
+  const rss = {} as Record<Implementation, number>;
+  for (const name of IMPLEMENTATIONS) rss[name] = rssPerConnection(name);
+  return [
+    row("startup", `spawn + initialize + tools/list, server-everything (median of ${RUNS})`, "ms", startup),
+    row("startup", `client RSS per connection, ${CONNECTIONS} stdio connections to the raw server`, "MB/conn", rss),
+  ];
+}
+
+if (process.argv[2] === "--rss") {
+  const name = process.argv[3];
+  if (!IMPLEMENTATIONS.includes(name as Implementation)) throw new Error(`startup: unknown implementation ${name}`);
+  await probe(name as Implementation);
+  process.exit(0);
+}
