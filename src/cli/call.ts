@@ -6,15 +6,25 @@ import { formatToolResultText, isCallToolResult } from "../registry/result-forma
 import { ToolCallError } from "../registry/tool-registry.ts";
 import { runtime } from "../runtime/mod.ts";
 import { parseArgs, UsageError } from "./args.ts";
-import { stderrLine, withManager } from "./host-session.ts";
+import { parseElicitMode, parseLogLevel, stderrLine, withManager } from "./host-session.ts";
 import { ProgressDisplay } from "./progress.ts";
 
 export const CALL_USAGE = `usage: mcpwire call <registered-name> [json-args] [--config FILE] [--json] [--timeout S]
+                    [--log-level LEVEL] [--elicit prompt|decline|accept-defaults]
 
 Starts the configured servers and calls one tool by its registered name (see
 \`mcpwire tools\`) with a JSON object of arguments (default {}). Prints the result's text,
 or the whole result with --json. Progress goes to stderr (a bar on a terminal), and so
-do the servers' log messages.
+do the servers' log messages, as "[server] level: message".
+
+--log-level LEVEL  asks every server that declares logging for LEVEL and above (debug,
+                   info, notice, warning, error, critical, alert, emergency); overrides
+                   the config's log_level
+--elicit MODE      how a server's request for input is answered: prompt (ask field by
+                   field on stderr, reading stdin; the default on a terminal), decline
+                   (the default otherwise), accept-defaults (accept with the schema's defaults)
+
+A server asking to sample a model is declined (code -1): mcpwire has no model yet.
 
 exit codes: 0 success, 1 the tool reported an error (isError), 2 usage or config error,
             3 the server could not be reached or failed during the call, 4 timeout`;
@@ -40,6 +50,8 @@ export async function call(argv: readonly string[]): Promise<number> {
     config: { kind: "string" },
     json: { kind: "flag" },
     timeout: { kind: "string" },
+    "log-level": { kind: "string" },
+    elicit: { kind: "string" },
     help: { kind: "flag" },
     debug: { kind: "flag" },
   });
@@ -59,7 +71,10 @@ export async function call(argv: readonly string[]): Promise<number> {
     timeoutMs = seconds * 1000;
   }
 
-  return await withManager({ configPath: args.values.get("config") }, async (manager) => {
+  const logLevel = parseLogLevel(args.values.get("log-level"));
+  const elicit = parseElicitMode(args.values.get("elicit"));
+
+  return await withManager({ configPath: args.values.get("config"), logLevel, elicit }, async (manager) => {
     const registry = manager.registry;
     if (!registry.has(name)) {
       const down = manager.status().filter((status) => status.state !== "ready" && status.state !== "disabled");

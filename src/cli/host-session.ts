@@ -1,11 +1,15 @@
 // What the host verbs (servers, tools, call) share: load the config, start the manager,
 // show what the servers say on stderr, and always shut everything down.
 
-import type { Implementation } from "../client/types.ts";
+import type { ClientHandlers } from "../client/handlers.ts";
+import { SamplingRejectedError } from "../client/sampling.ts";
+import { type Implementation, LOGGING_LEVELS, type LoggingLevel } from "../client/types.ts";
 import { loadConfig } from "../host/config.ts";
 import { ConfigError, type McpwireConfig } from "../host/config-types.ts";
 import { McpManager } from "../host/manager.ts";
 import { runtime } from "../runtime/mod.ts";
+import { UsageError } from "./args.ts";
+import { cliElicitationHandlers, ELICIT_MODES, type ElicitMode } from "./elicit-prompt.ts";
 import { VERSION } from "./version.ts";
 
 export const CLI_CLIENT_INFO: Implementation = { name: "mcpwire", title: "mcpwire CLI", version: VERSION };
@@ -31,6 +35,56 @@ export interface SessionOptions {
   configPath?: string;
   /** Print server log notifications and stderr-worthy events. Default true. */
   showLogs?: boolean;
+  /** `--log-level`: sent to every server that declares logging, over any `log_level` in the config. */
+  logLevel?: LoggingLevel;
+  /** How elicitation requests are answered. Default: prompt when stdin is a terminal, else decline. */
+  elicit?: ElicitMode;
+}
+
+/** Checks a `--log-level` value. */
+export function parseLogLevel(value: string | undefined): LoggingLevel | undefined {
+  if (value === undefined) return undefined;
+  if (!(LOGGING_LEVELS as readonly string[]).includes(value)) {
+    throw new UsageError(`--log-level must be one of ${LOGGING_LEVELS.join(", ")} (got "${value}")`);
+  }
+  return value as LoggingLevel;
+}
+
+/** Checks an `--elicit` value. */
+export function parseElicitMode(value: string | undefined): ElicitMode | undefined {
+  if (value === undefined) return undefined;
+  if (!(ELICIT_MODES as readonly string[]).includes(value)) {
+    throw new UsageError(`--elicit must be one of ${ELICIT_MODES.join(", ")} (got "${value}")`);
+  }
+  return value as ElicitMode;
+}
+
+/** What the CLI says when a server asks it to sample: it has no model (yet). */
+export const NO_MODEL_MESSAGE = "mcpwire call has no model to sample with; a later version brings LLM providers";
+
+/**
+ * The handlers every CLI session gives its servers. Sampling is declined with -1 (spec
+ * 2025-11-25 client/sampling "Error Handling": user rejection) since there is no model;
+ * elicitation prompts on a terminal, otherwise declines unless told to accept the defaults.
+ */
+export function cliHandlers(elicit: ElicitMode | undefined): ClientHandlers {
+  const lines = runtime.stdinLines();
+  const mode = elicit ?? (lines.isTerminal ? "prompt" : "decline");
+  const why = elicit === "decline"
+    ? "--elicit decline"
+    : "stdin is not a terminal (run on a terminal to answer, or pass --elicit accept-defaults or --elicit prompt)";
+  return {
+    sampling: (_request, context) => {
+      stderrLine(`mcpwire: ${context.server} asked to sample a model (sampling/createMessage); declined: ${NO_MODEL_MESSAGE}`);
+      return Promise.reject(new SamplingRejectedError(NO_MODEL_MESSAGE));
+    },
+    elicitation: cliElicitationHandlers(
+      mode,
+      { lines, echo: !lines.isTerminal, write: (text) => void runtime.write("stderr", text) },
+      (text) => stderrLine(`mcpwire: ${text}`),
+      why,
+    ),
+  };
 }
 
 /**
@@ -44,10 +98,13 @@ export async function withManager<T>(options: SessionOptions, body: (manager: Mc
   for (const error of configErrors(config)) {
     stderrLine(`error: ${describeConfigError(error)}${error.server ? ` (server "${error.server}" is disabled)` : ""}`);
   }
-  const manager = new McpManager(config, { clientInfo: CLI_CLIENT_INFO });
-  if (options.showLogs !== false) {
+  if (options.logLevel !== undefined) {
+    for (const server of config.servers) server.logLevel = options.logLevel;
+  }
+  const manager = new McpManager(config, { clientInfo: CLI_CLIENT_INFO, handlers: cliHandlers(options.elicit) });
+  if (options.showLogs !== false || options.logLevel !== undefined) {
     manager.on("log", ({ server, level, logger, data }) =>
-      stderrLine(`[${server}] ${level}${logger ? ` ${logger}` : ""}: ${typeof data === "string" ? data : JSON.stringify(data)}`)
+      stderrLine(`[${server}] ${level}: ${logger ? `${logger}: ` : ""}${typeof data === "string" ? data : JSON.stringify(data)}`)
     );
   }
   manager.registry.on("warning", ({ message }) => stderrLine(`warning: ${message}`));

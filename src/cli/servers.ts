@@ -2,22 +2,31 @@
 
 import { runtime } from "../runtime/mod.ts";
 import { parseArgs, UsageError } from "./args.ts";
-import { configErrors, withManager } from "./host-session.ts";
+import { configErrors, parseLogLevel, withManager } from "./host-session.ts";
 import { clip, renderTable } from "./table.ts";
 
-export const SERVERS_USAGE = `usage: mcpwire servers [--config FILE] [--json]
+export const SERVERS_USAGE = `usage: mcpwire servers [--config FILE] [--json] [--log-level LEVEL]
 
 Starts every configured server and prints one row per server: state, transport,
-negotiated protocol version, server name and version, tool count, last error.`;
+negotiated protocol version, server name and version, tool count, last error.
+--log-level LEVEL also shows the servers' log messages at LEVEL and above on stderr.`;
 
 export async function servers(argv: readonly string[]): Promise<number> {
-  const args = parseArgs(argv, { config: { kind: "string" }, json: { kind: "flag" }, help: { kind: "flag" }, debug: { kind: "flag" } });
+  const args = parseArgs(argv, {
+    config: { kind: "string" },
+    json: { kind: "flag" },
+    "log-level": { kind: "string" },
+    help: { kind: "flag" },
+    debug: { kind: "flag" },
+  });
   if (args.flags.has("help")) {
     await runtime.write("stdout", SERVERS_USAGE + "\n");
     return 0;
   }
   if (args.positional.length > 0) throw new UsageError(`unexpected argument "${args.positional[0]}"`);
-  return await withManager({ configPath: args.values.get("config"), showLogs: false }, async (manager, config) => {
+  const logLevel = parseLogLevel(args.values.get("log-level"));
+  // Log messages are shown only when asked for with --log-level.
+  return await withManager({ configPath: args.values.get("config"), showLogs: false, logLevel }, async (manager, config) => {
     const statuses = manager.status();
     if (args.flags.has("json")) {
       await runtime.write("stdout", JSON.stringify(statuses, null, 2) + "\n");

@@ -2,23 +2,32 @@
 
 import { runtime } from "../runtime/mod.ts";
 import { parseArgs, UsageError } from "./args.ts";
-import { configErrors, withManager } from "./host-session.ts";
+import { configErrors, parseLogLevel, withManager } from "./host-session.ts";
 import { clip, renderTable } from "./table.ts";
 
-export const TOOLS_USAGE = `usage: mcpwire tools [--config FILE] [--json]
+export const TOOLS_USAGE = `usage: mcpwire tools [--config FILE] [--json] [--log-level LEVEL]
 
 Starts every configured server and lists the tools registered from them, by the names
 an LLM (and \`mcpwire call\`) uses. --json prints an array of
-{ name, toolset, server, tool, description, inputSchema }.`;
+{ name, toolset, server, tool, description, inputSchema }. --log-level LEVEL also shows
+the servers' log messages at LEVEL and above on stderr.`;
 
 export async function tools(argv: readonly string[]): Promise<number> {
-  const args = parseArgs(argv, { config: { kind: "string" }, json: { kind: "flag" }, help: { kind: "flag" }, debug: { kind: "flag" } });
+  const args = parseArgs(argv, {
+    config: { kind: "string" },
+    json: { kind: "flag" },
+    "log-level": { kind: "string" },
+    help: { kind: "flag" },
+    debug: { kind: "flag" },
+  });
   if (args.flags.has("help")) {
     await runtime.write("stdout", TOOLS_USAGE + "\n");
     return 0;
   }
   if (args.positional.length > 0) throw new UsageError(`unexpected argument "${args.positional[0]}"`);
-  return await withManager({ configPath: args.values.get("config"), showLogs: false }, async (manager, config) => {
+  const logLevel = parseLogLevel(args.values.get("log-level"));
+  // Log messages are shown only when asked for with --log-level.
+  return await withManager({ configPath: args.values.get("config"), showLogs: false, logLevel }, async (manager, config) => {
     const registered = manager.registry.tools();
     if (args.flags.has("json")) {
       const list = registered.map((tool) => ({

@@ -9,6 +9,8 @@ import {
   type ExitStatus,
   FileError,
   groupHasLiveMember,
+  LineBuffer,
+  type LineReader,
   OUTPUT_GRACE_MS,
   type Runtime,
   SpawnError,
@@ -41,6 +43,7 @@ interface DenoApi {
   kill(pid: number, signal: string): void;
   env: { toObject(): Record<string, string> };
   args: string[];
+  stdin: { readable: ReadableStream<Uint8Array>; isTerminal(): boolean };
   stdout: { write(bytes: Uint8Array): Promise<number>; isTerminal(): boolean };
   stderr: { write(bytes: Uint8Array): Promise<number>; isTerminal(): boolean };
   statSync(path: string): { isDirectory: boolean };
@@ -233,6 +236,9 @@ export const denoRuntime: Runtime = {
   isTerminal(stream: StreamName) {
     return (stream === "stdout" ? Deno.stdout : Deno.stderr).isTerminal();
   },
+  stdinLines() {
+    return (stdinReader ??= denoStdinLines());
+  },
   exit(code: number): never {
     return Deno.exit(code);
   },
@@ -249,3 +255,28 @@ export const denoRuntime: Runtime = {
   receiveMessageSync,
   onWorkerEnd: (fn) => onWorkerEnd(groups, fn),
 };
+
+let stdinReader: LineReader | undefined;
+
+/** Deno.stdin read only while a line is awaited, so input is not read ahead of the prompt. */
+function denoStdinLines(): LineReader {
+  const buffer = new LineBuffer();
+  const decoder = new TextDecoder();
+  let reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
+  return {
+    isTerminal: Deno.stdin.isTerminal(),
+    async readLine() {
+      while (!buffer.settled) {
+        reader ??= Deno.stdin.readable.getReader();
+        const { value, done } = await reader.read().catch(() => ({ value: undefined, done: true as const }));
+        if (done) {
+          buffer.push(decoder.decode());
+          buffer.end();
+        } else {
+          buffer.push(decoder.decode(value, { stream: true }));
+        }
+      }
+      return buffer.take();
+    },
+  };
+}

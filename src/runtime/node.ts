@@ -10,6 +10,8 @@ import {
   type ExitStatus,
   FileError,
   groupHasLiveMember,
+  LineBuffer,
+  type LineReader,
   OUTPUT_GRACE_MS,
   type Runtime,
   SpawnError,
@@ -187,6 +189,9 @@ export const nodeRuntime: Runtime = {
   isTerminal(stream: StreamName) {
     return (stream === "stdout" ? process.stdout : process.stderr).isTTY === true;
   },
+  stdinLines() {
+    return (stdinReader ??= nodeStdinLines());
+  },
   exit(code: number): never {
     process.exit(code);
   },
@@ -202,3 +207,44 @@ export const nodeRuntime: Runtime = {
   receiveMessageSync,
   onWorkerEnd: (fn) => onWorkerEnd(groups, fn),
 };
+
+let stdinReader: LineReader | undefined;
+
+/** process.stdin resumed only while a line is awaited, so input is not read ahead of the prompt. */
+function nodeStdinLines(): LineReader {
+  const stdin = process.stdin;
+  const buffer = new LineBuffer();
+  const decoder = new TextDecoder();
+  let wake: (() => void) | undefined;
+  let listening = false;
+  const settle = () => {
+    const resolve = wake;
+    wake = undefined;
+    resolve?.();
+  };
+  return {
+    isTerminal: stdin.isTTY === true,
+    async readLine() {
+      if (!listening) {
+        listening = true;
+        stdin.on("data", (chunk: Buffer | string) => {
+          buffer.push(typeof chunk === "string" ? chunk : decoder.decode(chunk, { stream: true }));
+          if (buffer.settled) settle();
+        });
+        const end = () => {
+          buffer.push(decoder.decode());
+          buffer.end();
+          settle();
+        };
+        stdin.on("end", end);
+        stdin.on("error", end);
+      }
+      while (!buffer.settled) {
+        stdin.resume();
+        await new Promise<void>((resolve) => (wake = resolve));
+      }
+      stdin.pause();
+      return buffer.take();
+    },
+  };
+}

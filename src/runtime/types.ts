@@ -70,6 +70,38 @@ export interface ChildProcess {
 
 export type StreamName = "stdout" | "stderr";
 
+/** This process's standard input, read line by line (interactive prompts). */
+export interface LineReader {
+  /** Whether stdin is a terminal (a user typing), not a pipe or a file. */
+  readonly isTerminal: boolean;
+  /** The next line, without its line ending; undefined at the end of input. Reads only while asked. */
+  readLine(): Promise<string | undefined>;
+}
+
+/** Splits decoded text into lines (`\n` or `\r\n`); holds at most one partial line. */
+export class LineBuffer {
+  readonly #lines: string[] = [];
+  #partial = "";
+  #ended = false;
+  push(text: string): void {
+    const parts = (this.#partial + text).split("\n");
+    this.#partial = parts.pop()!;
+    for (const part of parts) this.#lines.push(part.endsWith("\r") ? part.slice(0, -1) : part);
+  }
+  end(): void {
+    if (this.#partial !== "") this.#lines.push(this.#partial);
+    this.#partial = "";
+    this.#ended = true;
+  }
+  /** True when a line is ready or the input has ended. */
+  get settled(): boolean {
+    return this.#lines.length > 0 || this.#ended;
+  }
+  take(): string | undefined {
+    return this.#lines.shift();
+  }
+}
+
 export interface Runtime {
   readonly name: "node" | "deno";
   /** Starts a child as the leader of a new process group, with piped stdio. */
@@ -87,6 +119,8 @@ export interface Runtime {
   /** Writes text to stdout or stderr, waiting for the OS to take it. */
   write(stream: StreamName, text: string): Promise<void>;
   isTerminal(stream: StreamName): boolean;
+  /** Standard input as lines; every call returns the same reader. */
+  stdinLines(): LineReader;
   exit(code: number): never;
   /** Runs fn synchronously when this process exits (to kill child process groups). */
   onExit(fn: () => void): void;

@@ -1,0 +1,150 @@
+// The server-to-client half through `mcpwire call`, as child processes of the runtime under
+// test: log lines with the server's name, --log-level, sampling declined with -1 (no model),
+// elicitation declined without a terminal, --elicit accept-defaults and --elicit prompt.
+
+import { execFile } from "node:child_process";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import process from "node:process";
+import { fileURLToPath } from "node:url";
+import { after, before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+
+const root = fileURLToPath(new URL("../../", import.meta.url));
+const runScript = fileURLToPath(new URL("../../src/cli/run.ts", import.meta.url));
+const everything = fileURLToPath(new URL("../../node_modules/@modelcontextprotocol/server-everything/dist/index.js", import.meta.url));
+const featuresServer = fileURLToPath(new URL("../fixtures/cli-features-server.mjs", import.meta.url));
+const isDeno = "Deno" in globalThis;
+
+interface Outcome {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs mcpwire with `input` on its stdin (a pipe, never a terminal), closed after it. */
+function mcpwire(args: string[], input = ""): Promise<Outcome> {
+  const runtimeArgs = isDeno ? ["run", "-A", runScript] : ["--import", "tsx", runScript];
+  return new Promise((resolve) => {
+    const child = execFile(process.execPath, [...runtimeArgs, ...args], { cwd: root, timeout: 90_000 }, (error, stdout, stderr) => {
+      const code = error === null ? 0 : typeof error.code === "number" ? error.code : -1;
+      resolve({ code, stdout: String(stdout), stderr: String(stderr) });
+    });
+    child.stdin?.end(input);
+  });
+}
+
+let dir = "";
+let config = "";
+
+before(async () => {
+  dir = await mkdtemp(join(tmpdir(), "mcpwire-cli-features-"));
+  config = join(dir, "mcpwire.yaml");
+  await writeFile(
+    config,
+    [
+      "mcp_servers:",
+      "  everything:",
+      "    command: node",
+      `    args: [${JSON.stringify(everything)}, "stdio"]`,
+      "    tools:",
+      '      include: ["trigger-sampling-request", "trigger-elicitation-request"]',
+      "  features:",
+      "    command: node",
+      `    args: [${JSON.stringify(featuresServer)}]`,
+      "    log_level: warning",
+      "",
+    ].join("\n"),
+  );
+});
+
+after(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe("logging", () => {
+  test("log messages go to stderr as [server] level: …, from the config's log_level up", async () => {
+    const { code, stdout, stderr } = await mcpwire(["call", "mcp_features_log", "--config", config]);
+    assert.equal(code, 0, stderr);
+    assert.equal(stdout, "level is warning\n", "log_level: warning was sent as logging/setLevel");
+    assert.match(stderr, /^\[features\] warning: fixture: a warning message$/m);
+    assert.match(stderr, /^\[features\] emergency: fixture: a emergency message$/m);
+    assert.doesNotMatch(stderr, /\] info:/);
+  });
+
+  test("--log-level overrides the config's log_level for every server", async () => {
+    const { code, stdout, stderr } = await mcpwire(["call", "mcp_features_log", "--log-level", "critical", "--config", config]);
+    assert.equal(code, 0, stderr);
+    assert.equal(stdout, "level is critical\n");
+    assert.doesNotMatch(stderr, /\] (warning|error):/);
+    assert.match(stderr, /^\[features\] critical: fixture: a critical message$/m);
+  });
+
+  test("an unknown --log-level is a usage error listing the levels", async () => {
+    const { code, stderr } = await mcpwire(["call", "mcp_features_log", "--log-level", "loud", "--config", config]);
+    assert.equal(code, 2);
+    assert.match(stderr, /--log-level must be one of debug, info, notice, warning, error, critical, alert, emergency \(got "loud"\)/);
+  });
+});
+
+describe("sampling", () => {
+  test("a sampling request is declined with -1 and a reason: the CLI has no model", async () => {
+    const { code, stdout, stderr } = await mcpwire(["call", "mcp_everything_trigger-sampling-request", '{"prompt":"hi"}', "--config", config]);
+    assert.equal(code, 1, "server-everything reports the refusal as a tool error");
+    assert.match(stdout, /-1: mcpwire call has no model to sample with; a later version brings LLM providers/);
+    assert.match(stderr, /server "everything" asked to sample a model \(sampling\/createMessage\); declined: mcpwire call has no model/);
+  });
+});
+
+describe("elicitation", () => {
+  test("without a terminal a request for input is declined, and stderr says why and what to pass", async () => {
+    const { code, stdout, stderr } = await mcpwire(["call", "mcp_everything_trigger-elicitation-request", "--config", config]);
+    assert.equal(code, 0, stderr);
+    assert.match(stdout, /User declined to provide the requested information/);
+    assert.match(stderr, /server "everything" asked for input \("Please provide inputs for the following fields:"\); declined: stdin is not a terminal .*--elicit accept-defaults/);
+  });
+
+  test("--elicit accept-defaults sends the schema's defaults to the server", async () => {
+    const { code, stdout, stderr } = await mcpwire(["call", "mcp_features_ask", "--elicit", "accept-defaults", "--config", config]);
+    assert.equal(code, 0, stderr);
+    assert.equal(stdout, 'answer: {"action":"accept","content":{"color":"blue","count":3,"subscribe":true}}\n');
+    assert.match(stderr, /server "features" asked for input \("Pick your settings"\); accepted with the schema's defaults/);
+  });
+
+  test("--elicit accept-defaults declines when a required field has no default, naming it", async () => {
+    const { code, stdout, stderr } = await mcpwire(["call", "mcp_everything_trigger-elicitation-request", "--elicit", "accept-defaults", "--config", config]);
+    assert.equal(code, 0, stderr);
+    assert.match(stdout, /User declined/);
+    assert.match(stderr, /cannot answer the required field\(s\) "name", which have no default/);
+  });
+
+  test("--elicit prompt asks field by field, naming the server; the server receives the answers with defaults filled in", async () => {
+    const answers = ["Grace Hopper", "y", "", "not-an-email", "grace@example.com", "", "", "150", "7", "", "3", "2,4", "2", "", "5", "y"];
+    const { code, stdout, stderr } = await mcpwire(
+      ["call", "mcp_everything_trigger-elicitation-request", "--elicit", "prompt", "--config", config],
+      answers.join("\n") + "\n",
+    );
+    assert.equal(code, 0, stderr);
+    assert.match(stderr, /server "everything" asks: Please provide inputs for the following fields:/);
+    assert.match(stderr, /firstLine \[It was a dark and stormy night\.\]: /, "defaults are shown");
+    assert.match(stderr, /^ {2}3\) Joey$/m, "enum choices are listed");
+    assert.match(stderr, /"email" must match format "email"/, "a bad value is re-asked");
+    assert.match(stderr, /"integer" must be <= 100/);
+    assert.match(stdout, /- Name: Grace Hopper/);
+    assert.match(stdout, /- Email: grace@example.com/);
+    assert.match(stdout, /- Favorite Integer: 7/);
+    assert.match(stdout, /- Favorite Number: 3\.14/, "an empty answer keeps the default");
+    assert.match(stdout, /"untitledSingleSelectEnum": "Joey"/);
+    assert.match(stdout, /"titledSingleSelectEnum": "hero-2"/);
+    assert.match(stdout, /"legacyTitledEnum": "pet-5"/);
+  });
+
+  test("--elicit prompt: :decline at any field declines; end of input cancels", async () => {
+    const declined = await mcpwire(["call", "mcp_features_ask", "--elicit", "prompt", "--config", config], ":decline\n");
+    assert.equal(declined.code, 0, declined.stderr);
+    assert.equal(declined.stdout, 'answer: {"action":"decline"}\n');
+    const cancelled = await mcpwire(["call", "mcp_features_ask", "--elicit", "prompt", "--config", config], "green\n");
+    assert.equal(cancelled.stdout, 'answer: {"action":"cancel"}\n');
+  });
+});
