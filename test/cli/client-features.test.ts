@@ -2,7 +2,7 @@
 // test: log lines with the server's name, --log-level, sampling declined with -1 (no model),
 // elicitation declined without a terminal, --elicit accept-defaults and --elicit prompt.
 
-import { execFile } from "node:child_process";
+import { execFile, execFileSync, spawn } from "node:child_process";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -146,5 +146,46 @@ describe("elicitation", () => {
     assert.equal(declined.stdout, 'answer: {"action":"decline"}\n');
     const cancelled = await mcpwire(["call", "mcp_features_ask", "--elicit", "prompt", "--config", config], "green\n");
     assert.equal(cancelled.stdout, 'answer: {"action":"cancel"}\n');
+  });
+});
+
+/** `script` (util-linux) runs a command on a pseudo-terminal: the CLI sees a TTY on stdin. */
+function hasScript(): boolean {
+  if (process.platform !== "linux") return false;
+  try {
+    execFileSync("script", ["--version"], { stdio: "ignore" });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const quote = (word: string) => `'${word.replaceAll("'", "'\\''")}'`;
+
+describe("elicitation on a terminal", () => {
+  test("mcpwire call asks on the terminal without any flag, and the server receives the answer", { skip: hasScript() ? false : "no util-linux script(1) here" }, async () => {
+    const runtimeArgs = isDeno ? ["run", "-A", runScript] : ["--import", "tsx", runScript];
+    const command = [process.execPath, ...runtimeArgs, "call", "mcp_features_ask", "--config", config].map(quote).join(" ");
+    const child = spawn("script", ["-qec", command, "/dev/null"], { cwd: root, stdio: ["pipe", "pipe", "pipe"] });
+    // Each answer is typed once its prompt is on the screen, as a user would.
+    const script: [RegExp, string][] = [[/color number \[blue\]: $/, "2"], [/count \[3\]: $/, "7"], [/subscribe y\/n \[true\]: $/, "n"], [/\[c\]ancel: $/, ""]];
+    let screen = "";
+    const timer = setTimeout(() => child.kill("SIGKILL"), 60_000);
+    child.stdout!.on("data", (chunk: Uint8Array) => {
+      screen += new TextDecoder().decode(chunk);
+      const next = script[0];
+      if (next !== undefined && next[0].test(screen.replaceAll("\r", ""))) {
+        script.shift();
+        child.stdin!.write(next[1] + "\r");
+      }
+    });
+    const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
+    clearTimeout(timer);
+    child.stdin!.destroy();
+    const text = screen.replaceAll("\r", "");
+    assert.equal(code, 0, text);
+    assert.match(text, /server "features" asks: Pick your settings/);
+    assert.match(text, /^ {2}2\) green$/m);
+    assert.match(text, /answer: \{"action":"accept","content":\{"color":"green","count":7,"subscribe":false\}\}/);
   });
 });
