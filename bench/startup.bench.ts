@@ -23,7 +23,7 @@ const IMPLEMENTATIONS: Implementation[] = ["mcpwire", "sdk_v1", "sdk_v2", "floor
 const START: Record<Implementation, () => Promise<() => Promise<void>>> = {
   mcpwire: async () => {
     const client = new Client(CLIENT_INFO);
-    await client.connect(new StdioTransport({ command: process.execPath, args: [EVERYTHING, "stdio"] }));
+    await client.connect(new StdioTransport({ command: process.execPath, args: [EVERYTHING, "stdio"], onStderr: () => {} }));
     if ((await client.listTools()).length === 0) throw new Error("startup: no tools");
     return () => client.close();
   },
@@ -60,16 +60,20 @@ async function startupMs(name: Implementation): Promise<number> {
 async function probe(name: Implementation): Promise<void> {
   const gc = (globalThis as { gc?: () => void }).gc;
   const settle = async () => {
-    for (let i = 0; i < 3; i++) {
+    for (let i = 0; i < 10; i++) {
       gc?.();
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      await new Promise((resolve) => setTimeout(resolve, 100));
     }
   };
-  // One connection first, so code loaded and compiled on first use is not counted per connection.
-  const first = await CONNECT[name]();
-  await first.call("warm");
+  // The baseline is taken before the first connection (a first connection's garbage, freed
+  // but kept by the allocator, would make the growth noise or even negative).
   await settle();
+  const heap = () => {
+    const usage = process.memoryUsage();
+    return usage.heapUsed + usage.external;
+  };
   const before = process.memoryUsage.rss();
+  const heapBefore = heap();
   const connections: Connection[] = [];
   for (let i = 0; i < CONNECTIONS; i++) {
     const connection = await CONNECT[name]();
@@ -78,26 +82,34 @@ async function probe(name: Implementation): Promise<void> {
   }
   await settle();
   const after = process.memoryUsage.rss();
-  await Promise.all([first, ...connections].map((connection) => connection.close()));
-  process.stdout.write(JSON.stringify({ perConnectionMb: (after - before) / CONNECTIONS / (1024 * 1024) }) + "\n");
+  const heapAfter = heap();
+  await Promise.all(connections.map((connection) => connection.close()));
+  process.stdout.write(JSON.stringify({
+    perConnectionMb: (after - before) / CONNECTIONS / (1024 * 1024),
+    heapPerConnectionMb: (heapAfter - heapBefore) / CONNECTIONS / (1024 * 1024),
+  }) + "\n");
 }
 
-function rssPerConnection(name: Implementation): number {
+function memoryPerConnection(name: Implementation): { rss: number; heap: number } {
   const self = fileURLToPath(import.meta.url);
   const output = execFileSync(process.execPath, ["--expose-gc", "--import", "tsx", self, "--rss", name], { encoding: "utf8", timeout: 60_000 });
-  const result = JSON.parse(output.trim().split("\n").pop() ?? "{}") as { perConnectionMb?: number };
-  if (typeof result.perConnectionMb !== "number") throw new Error(`startup: the RSS probe for ${name} printed ${output}`);
-  return result.perConnectionMb;
+  const result = JSON.parse(output.trim().split("\n").pop() ?? "{}") as { perConnectionMb?: number; heapPerConnectionMb?: number };
+  if (typeof result.perConnectionMb !== "number" || typeof result.heapPerConnectionMb !== "number") {
+    throw new Error(`startup: the memory probe for ${name} printed ${output}`);
+  }
+  return { rss: result.perConnectionMb, heap: result.heapPerConnectionMb };
 }
 
 export async function run(): Promise<Row[]> {
   const startup = {} as Record<Implementation, number>;
   for (const name of IMPLEMENTATIONS) startup[name] = await startupMs(name);
   const rss = {} as Record<Implementation, number>;
-  for (const name of IMPLEMENTATIONS) rss[name] = rssPerConnection(name);
+  const heap = {} as Record<Implementation, number>;
+  for (const name of IMPLEMENTATIONS) ({ rss: rss[name], heap: heap[name] } = memoryPerConnection(name));
   return [
     row("startup", `spawn + initialize + tools/list, server-everything (median of ${RUNS})`, "ms", startup),
-    row("startup", `client RSS per connection, ${CONNECTIONS} stdio connections to the raw server`, "MB/conn", rss),
+    row("startup", `client RSS per connection, ${CONNECTIONS} stdio connections to the raw server`, "MB/conn", rss, "RSS growth is noisy at this size; see the heap row"),
+    row("startup", `client JS heap + external per connection, ${CONNECTIONS} stdio connections`, "MB/conn", heap),
   ];
 }
 
