@@ -86,7 +86,7 @@ export class Peer {
   readonly #requestHandlers = new Map<string, RequestHandler>();
   readonly #notificationHandlers = new Map<string, NotificationHandler>();
   /** Requests the other side sent us that our handlers are still working on. */
-  readonly #incoming = new Map<RequestId, AbortController>();
+  readonly #incoming = new Map<RequestId, Incoming>();
   #closed: ConnectionClosedError | undefined;
 
   constructor(options: PeerOptions) {
@@ -152,13 +152,8 @@ export class Peer {
         startedAt,
         hardDeadline: startedAt + maxTotal,
       };
-      if (wantsProgress && options.resetTimeoutOnProgress !== false) {
-        entry.progressResetsTimeout = true;
-        entry.onProgress = (progress) => {
-          this.#arm(entry);
-          options.onProgress?.(progress);
-        };
-      }
+      // #onProgress re-arms the timer itself: no wrapper closure per request.
+      if (wantsProgress && options.resetTimeoutOnProgress !== false) entry.progressResetsTimeout = true;
       this.#arm(entry);
       if (signal) {
         const onAbort = () => this.#giveUp(id, signal.reason, "cancelled by the caller");
@@ -213,7 +208,7 @@ export class Peer {
     if (this.#closed) return;
     this.#closed = new ConnectionClosedError(`${this.name}: connection closed: ${describeClose(details)}`, details);
     for (const entry of this.#pending.drain()) entry.reject(this.#closedError(entry.method));
-    for (const controller of this.#incoming.values()) controller.abort(this.#closed);
+    for (const incoming of this.#incoming.values()) incoming.abort(this.#closed);
     this.#incoming.clear();
   }
 
@@ -299,10 +294,10 @@ export class Peer {
         // spec 2025-11-25 basic/utilities/cancellation: stop the work, send no response.
         const requestId = params?.requestId;
         if (typeof requestId === "string" || typeof requestId === "number") {
-          const controller = this.#incoming.get(requestId);
-          if (controller) {
+          const incoming = this.#incoming.get(requestId);
+          if (incoming) {
             this.#incoming.delete(requestId);
-            controller.abort(new Error(`cancelled by the peer: ${String(params?.reason ?? "no reason given")}`));
+            incoming.abort(new Error(`cancelled by the peer: ${String(params?.reason ?? "no reason given")}`));
           }
         }
         break;
@@ -325,7 +320,7 @@ export class Peer {
       return;
     }
     const entry = this.#pending.get(typeof token === "number" || typeof token === "string" ? Number(token) : null);
-    if (entry === undefined || entry.onProgress === undefined) return; // finished or not ours
+    if (entry === undefined || (entry.onProgress === undefined && !entry.progressResetsTimeout)) return; // finished or not ours
     // spec 2025-11-25 basic/utilities/progress: "The progress value MUST increase with each notification".
     if (entry.lastProgress !== undefined && progress <= entry.lastProgress) {
       this.#onProblem(
@@ -333,6 +328,8 @@ export class Peer {
       );
     }
     entry.lastProgress = progress;
+    if (entry.progressResetsTimeout) this.#arm(entry);
+    if (entry.onProgress === undefined) return;
     const update: Progress = { progress };
     if (typeof params?.total === "number") update.total = params.total;
     if (typeof params?.message === "string") update.message = params.message;
@@ -355,9 +352,16 @@ export class Peer {
       });
       return;
     }
-    const controller = new AbortController();
-    this.#incoming.set(id, controller);
-    const context: IncomingRequestContext = { requestId: id, method, signal: controller.signal };
+    const incoming = new Incoming();
+    this.#incoming.set(id, incoming);
+    const context: IncomingRequestContext = {
+      requestId: id,
+      method,
+      // Most handlers never look at their signal: make the AbortController only when one does.
+      get signal() {
+        return incoming.signal;
+      },
+    };
     let outcome: Params | Promise<Params>;
     try {
       outcome = handler(message.params, context);
@@ -366,10 +370,10 @@ export class Peer {
     }
     Promise.resolve(outcome).then(
       (result) => {
-        if (this.#finishIncoming(id, controller)) this.#respond({ jsonrpc: "2.0", id, result });
+        if (this.#finishIncoming(id, incoming)) this.#respond({ jsonrpc: "2.0", id, result });
       },
       (error: unknown) => {
-        if (!this.#finishIncoming(id, controller)) return;
+        if (!this.#finishIncoming(id, incoming)) return;
         const body = error instanceof RpcError
           ? error.toJSON()
           : { code: ErrorCode.InternalError, message: error instanceof Error ? error.message : String(error) };
@@ -379,9 +383,9 @@ export class Peer {
   }
 
   /** True when the answer should still be sent (not cancelled, connection open). */
-  #finishIncoming(id: RequestId, controller: AbortController): boolean {
-    if (this.#incoming.get(id) === controller) this.#incoming.delete(id);
-    return !controller.signal.aborted && !this.#closed;
+  #finishIncoming(id: RequestId, incoming: Incoming): boolean {
+    if (this.#incoming.get(id) === incoming) this.#incoming.delete(id);
+    return !incoming.aborted && !this.#closed;
   }
 
   #respond(message: JsonRpcResponse): void {
@@ -389,5 +393,27 @@ export class Peer {
     this.#sendSafely(message).catch((error: unknown) =>
       this.#onProblem(`${this.name}: could not send the response to request ${JSON.stringify(message.id)}: ${String(error)}`)
     );
+  }
+}
+
+/** A request our handler is working on: its abort state, and an AbortSignal made only when asked for. */
+class Incoming {
+  aborted = false;
+  #reason: unknown;
+  #controller: AbortController | undefined;
+
+  get signal(): AbortSignal {
+    if (this.#controller === undefined) {
+      this.#controller = new AbortController();
+      if (this.aborted) this.#controller.abort(this.#reason);
+    }
+    return this.#controller.signal;
+  }
+
+  abort(reason: unknown): void {
+    if (this.aborted) return;
+    this.aborted = true;
+    this.#reason = reason;
+    this.#controller?.abort(reason);
   }
 }
