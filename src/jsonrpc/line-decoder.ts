@@ -26,8 +26,6 @@ export interface LineDecoderOptions {
 
 export const DEFAULT_MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
 const PREVIEW_CHARS = 80;
-/** Enough bytes for PREVIEW_CHARS characters however wide (UTF-8 uses at most 4 a character). */
-const PREVIEW_BYTES = PREVIEW_CHARS * 4;
 const NEWLINE = 0x0a;
 const CARRIAGE_RETURN = 0x0d;
 
@@ -48,23 +46,28 @@ function tooLargeText(bytes: number, max: number): string {
 /**
  * Splits a byte stream into lines and each line into a JSON-RPC message.
  *
- * Only the bytes of the newest chunk are scanned for a newline: the unfinished line is kept
- * as a list of chunk views and joined once when its newline arrives, so the total work is
- * linear in the bytes received however the stream is cut. A newline byte (0x0A) never
- * occurs inside a multi-byte UTF-8 sequence, so a line is always whole UTF-8 and a
- * character split across chunks decodes correctly.
+ * Each chunk is decoded once, whole, by a streaming TextDecoder (a character split across
+ * chunks waits inside the decoder for its last bytes), and the bytes and the text are walked
+ * side by side: a newline byte (0x0A) never occurs inside a multi-byte UTF-8 sequence, so the
+ * n-th newline byte of a chunk is the n-th "\n" of its text. The bytes give each line's exact
+ * UTF-8 size, the text gives the string JSON.parse reads. Only the newest chunk is scanned, and
+ * the unfinished line is kept as text and joined once when its newline arrives, so the total
+ * work is linear in the bytes received however the stream is cut.
  *
- * The size limit applies to the message, the line without its `\n` or `\r\n`, and gives the
- * same verdict however the stream is cut: while the newline has not arrived, one byte more
- * than the limit is buffered, since it may turn out to be the `\r` of a CRLF.
+ * The size limit applies to the message, the line without its `\n` or `\r\n`, in bytes of
+ * UTF-8, and gives the same verdict however the stream is cut: while the newline has not
+ * arrived, one byte more than the limit is buffered, since it may turn out to be the `\r` of
+ * a CRLF.
  */
 export class LineDecoder {
   readonly maxMessageBytes: number;
   readonly #onMessage: (message: JsonRpcMessage) => void;
   readonly #onProblem: (problem: DecodeProblem) => void;
+  /** Streaming: holds the first bytes of a character split across chunks. Used for nothing else. */
   readonly #text = new TextDecoder("utf-8");
-  /** Views of the unfinished line, oldest first. */
-  #parts: Uint8Array[] = [];
+  /** The text of the unfinished line so far. */
+  #partial = "";
+  /** Its size in bytes (including bytes of a split character still inside the decoder). */
   #partBytes = 0;
   /** True while skipping the rest of a line that went over the size limit. */
   #discarding = false;
@@ -86,93 +89,79 @@ export class LineDecoder {
 
   /** Feed one chunk; every line it completes is decoded before push returns. */
   push(chunk: Uint8Array): void {
-    let start = 0;
     const length = chunk.length;
+    if (length === 0) return;
+    const text = this.#text.decode(chunk, { stream: true });
+    let start = 0;
+    let textStart = 0;
     while (start < length) {
       const newline = chunk.indexOf(NEWLINE, start);
       if (newline === -1) {
-        this.#keep(chunk.subarray(start));
+        this.#keep(length - start, textStart === 0 ? text : text.slice(textStart), chunk[length - 1]);
         return;
       }
+      const textNewline = text.indexOf("\n", textStart);
       const tail = newline - start;
       if (this.#discarding) {
         this.#finishDiscard(tail, tail > 0 ? chunk[newline - 1] : this.#lastByte);
       } else if (this.#partBytes === 0) {
-        this.#line(chunk.subarray(start, newline));
+        this.#line(text.slice(textStart, textNewline), tail);
       } else if (this.#partBytes + tail > this.maxMessageBytes + 1) {
         // Over the limit even if its last byte is the \r of a CRLF: no need to join it.
         const last = tail > 0 ? chunk[newline - 1] : this.#lastByte;
         const bytes = this.#partBytes + tail - (last === CARRIAGE_RETURN ? 1 : 0);
-        this.#report("too-large", tooLargeText(bytes, this.maxMessageBytes), this.#head(chunk.subarray(start, newline)));
+        this.#report("too-large", tooLargeText(bytes, this.maxMessageBytes), this.#head(text.slice(textStart, Math.min(textNewline, textStart + PREVIEW_CHARS + 1))));
         this.#reset();
       } else {
-        this.#parts.push(chunk.subarray(start, newline));
-        const line = this.#join();
+        const line = this.#partial + text.slice(textStart, textNewline);
+        const bytes = this.#partBytes + tail;
         this.#reset();
-        this.#line(line);
+        this.#line(line, bytes);
       }
       start = newline + 1;
+      textStart = textNewline + 1;
     }
   }
 
   /** The stream ended: a last line without its newline is decoded too. */
   end(): void {
+    const rest = this.#text.decode(); // flushes a character cut short by the end of the stream
     if (this.#discarding) this.#finishDiscard(0, this.#lastByte);
     else if (this.#partBytes > 0) {
-      const line = this.#join();
+      const line = this.#partial + rest;
+      const bytes = this.#partBytes;
       this.#reset();
-      this.#line(line);
+      this.#line(line, bytes);
     }
   }
 
-  #keep(view: Uint8Array): void {
-    this.#lastByte = view[view.length - 1];
+  /** Keeps the start of an unfinished line: `bytes` bytes, decoded as `text`. */
+  #keep(bytes: number, text: string, lastByte: number): void {
+    this.#lastByte = lastByte;
     if (this.#discarding) {
-      this.#discardedBytes += view.length;
+      this.#discardedBytes += bytes;
       return;
     }
-    if (this.#partBytes + view.length > this.maxMessageBytes + 1) {
+    if (this.#partBytes + bytes > this.maxMessageBytes + 1) {
       // Over the limit before the newline: stop buffering, skip to the next newline.
       this.#discarding = true;
-      this.#discardedBytes = this.#partBytes + view.length;
-      this.#discardPreview = this.#head(view);
+      this.#discardedBytes = this.#partBytes + bytes;
+      this.#discardPreview = this.#head(text.slice(0, PREVIEW_CHARS + 1));
       this.#reset();
       return;
     }
-    // The transport may reuse its buffer after we return: keep a copy of the tail only.
-    // (Not view.slice(): on a Node Buffer, slice returns a view of the same memory.)
-    this.#parts.push(new Uint8Array(view));
-    this.#partBytes += view.length;
-  }
-
-  #join(): Uint8Array {
-    if (this.#parts.length === 1) return this.#parts[0];
-    const total = this.#parts.reduce((sum, part) => sum + part.length, 0);
-    const joined = new Uint8Array(total);
-    let offset = 0;
-    for (const part of this.#parts) {
-      joined.set(part, offset);
-      offset += part.length;
-    }
-    return joined;
+    this.#partial += text;
+    this.#partBytes += bytes;
   }
 
   #reset(): void {
-    this.#parts = [];
+    this.#partial = "";
     this.#partBytes = 0;
   }
 
-  /** The start of the unfinished line followed by `more`, decoded for a preview (bounded work). */
-  #head(more: Uint8Array): string {
-    const bytes = new Uint8Array(Math.min(PREVIEW_BYTES, this.#partBytes + more.length));
-    let filled = 0;
-    for (const part of [...this.#parts, more]) {
-      if (filled === bytes.length) break;
-      const take = part.subarray(0, bytes.length - filled);
-      bytes.set(take, filled);
-      filled += take.length;
-    }
-    return this.#text.decode(bytes);
+  /** The start of the unfinished line followed by `more`, enough for a preview (bounded work). */
+  #head(more: string): string {
+    return this.#partial.length > PREVIEW_CHARS ? this.#partial.slice(0, PREVIEW_CHARS + 1) : (this.#partial + more).slice(0, PREVIEW_CHARS + 1);
   }
 
   #finishDiscard(extra: number, lastByte: number | undefined): void {
@@ -187,15 +176,19 @@ export class LineDecoder {
     this.#onProblem({ kind, message: `${what}: ${shown}`, preview: shown });
   }
 
-  #line(bytes: Uint8Array): void {
-    let end = bytes.length;
-    if (end > 0 && bytes[end - 1] === CARRIAGE_RETURN) end--; // tolerate CRLF
-    if (end === 0) return; // tolerate blank lines
-    if (end > this.maxMessageBytes) {
-      this.#report("too-large", tooLargeText(end, this.maxMessageBytes), this.#text.decode(bytes.subarray(0, PREVIEW_BYTES)));
+  /** One whole line: its text and its size in bytes, both with any \r but without the \n. */
+  #line(line: string, bytes: number): void {
+    let text = line;
+    let size = bytes;
+    if (size > 0 && text.charCodeAt(text.length - 1) === CARRIAGE_RETURN) { // tolerate CRLF
+      text = text.slice(0, -1);
+      size--;
+    }
+    if (size === 0) return; // tolerate blank lines
+    if (size > this.maxMessageBytes) {
+      this.#report("too-large", tooLargeText(size, this.maxMessageBytes), text.slice(0, PREVIEW_CHARS + 1));
       return;
     }
-    const text = this.#text.decode(end === bytes.length ? bytes : bytes.subarray(0, end));
     let value: unknown;
     try {
       value = JSON.parse(text);
