@@ -4,7 +4,7 @@
 // the user must see which server asks, and may decline or cancel at any time).
 
 import { validateAnswer } from "../client/elicitation.ts";
-import type { ElicitationHandlers } from "../client/handlers.ts";
+import type { ElicitationHandlers, UrlElicitationRequest } from "../client/handlers.ts";
 import type { ElicitationSchema, ElicitFormRequest, ElicitResult, ElicitValue, PrimitiveSchemaDefinition } from "../client/types.ts";
 
 /** What `--elicit` selects: ask on stdin, decline every request, or accept the defaults. */
@@ -200,7 +200,30 @@ export async function promptForm(request: ElicitFormRequest, server: string, io:
 }
 
 /**
- * The CLI's form-mode handler for a mode. Prompts are serialised: two servers asking at
+ * Shows a URL-mode request — the server, its message, the full URL and its host — and asks
+ * for consent. mcpwire neither opens nor fetches the URL (spec 2025-11-25 client/elicitation
+ * "Safe URL Handling"); `accept` means the user agreed to open it themselves.
+ */
+export async function promptUrl(request: UrlElicitationRequest, server: string, io: PromptIo): Promise<ElicitResult> {
+  io.write(
+    `\n${server} asks you to open a link: ${request.message}\n` +
+      `  ${request.url}\n  (host ${request.host}; mcpwire does not open or fetch it — check the host before you do)\n`,
+  );
+  try {
+    for (;;) {
+      const answer = (await ask(io, `open it yourself and continue? [y]es / [n]o (decline) / [c]ancel: `)).toLowerCase();
+      if (answer === "y" || answer === "yes") return { action: "accept" };
+      if (answer === "n" || answer === "no") return { action: "decline" };
+      if (answer === "c" || answer === "cancel") return { action: "cancel" };
+    }
+  } catch (error) {
+    if (error instanceof Stop) return { action: error.action };
+    throw error;
+  }
+}
+
+/**
+ * The CLI's form- and URL-mode handlers for a mode. Prompts are serialised: two servers asking at
  * once are asked one after the other, never interleaved.
  */
 export function cliElicitationHandlers(
@@ -224,6 +247,16 @@ export function cliElicitationHandlers(
         return Promise.resolve(result);
       }
       const answer = queue.then(() => promptForm(request, context.server, io));
+      queue = answer.catch(() => {});
+      return answer;
+    },
+    url: (request, context) => {
+      if (mode !== "prompt") {
+        // accept-defaults too: opening a link needs the user's own consent, there is no default.
+        note(`${context.server} asks you to open ${request.url} ("${request.message}"); declined: ${mode === "decline" ? declineWhy : "a link needs the user's consent (--elicit accept-defaults does not give it)"}`);
+        return Promise.resolve({ action: "decline" });
+      }
+      const answer = queue.then(() => promptUrl(request, context.server, io));
       queue = answer.catch(() => {});
       return answer;
     },

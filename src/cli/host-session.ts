@@ -72,7 +72,7 @@ export function cliHandlers(elicit: ElicitMode | undefined): ClientHandlers {
   const mode = elicit ?? (lines.isTerminal ? "prompt" : "decline");
   const why = elicit === "decline"
     ? "--elicit decline"
-    : "stdin is not a terminal (run on a terminal to answer, or pass --elicit accept-defaults or --elicit prompt)";
+    : "stdin is not a terminal (run on a terminal to answer; or pass --elicit accept-defaults for a form's defaults, or --elicit prompt to read answers from stdin)";
   return {
     sampling: (_request, context) => {
       stderrLine(`mcpwire: ${context.server} asked to sample a model (sampling/createMessage); declined: ${NO_MODEL_MESSAGE}`);

@@ -49,7 +49,7 @@ before(async () => {
       "    command: node",
       `    args: [${JSON.stringify(everything)}, "stdio"]`,
       "    tools:",
-      '      include: ["trigger-sampling-request", "trigger-elicitation-request"]',
+      '      include: ["trigger-sampling-request", "trigger-elicitation-request", "trigger-url-elicitation"]',
       "  features:",
       "    command: node",
       `    args: [${JSON.stringify(featuresServer)}]`,
@@ -161,6 +161,25 @@ function hasScript(): boolean {
 }
 
 const quote = (word: string) => `'${word.replaceAll("'", "'\\''")}'`;
+
+describe("URL-mode elicitation", () => {
+  const args = ["call", "mcp_everything_trigger-url-elicitation", '{"url":"https://example.com/authorize?state=1"}', "--config", config];
+
+  test("without a terminal a link is declined, and stderr shows the full URL", async () => {
+    const { code, stdout, stderr } = await mcpwire([...args.slice(0, 3), "--config", config]);
+    assert.equal(code, 0, stderr);
+    assert.match(stdout, /User declined to open the URL/);
+    assert.match(stderr, /server "everything" asks you to open https:\/\/example\.com\/authorize\?state=1 .*declined: stdin is not a terminal/);
+  });
+
+  test("--elicit prompt shows the URL and its host and asks for consent; yes accepts", async () => {
+    const { code, stdout, stderr } = await mcpwire([...args.slice(0, 3), "--elicit", "prompt", "--config", config], "maybe\ny\n");
+    assert.equal(code, 0, stderr);
+    assert.match(stderr, /^ {2}https:\/\/example\.com\/authorize\?state=1$/m);
+    assert.match(stderr, /host example\.com; mcpwire does not open or fetch it/);
+    assert.match(stdout, /User completed the URL elicitation flow/);
+  });
+});
 
 describe("elicitation on a terminal", () => {
   test("mcpwire call asks on the terminal without any flag, and the server receives the answer", { skip: hasScript() ? false : "no util-linux script(1) here" }, async () => {

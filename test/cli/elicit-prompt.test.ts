@@ -3,7 +3,7 @@
 
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { acceptDefaults, cliElicitationHandlers, promptForm } from "../../src/cli/elicit-prompt.ts";
+import { acceptDefaults, cliElicitationHandlers, promptForm, promptUrl } from "../../src/cli/elicit-prompt.ts";
 import type { ElicitFormRequest } from "../../src/client/types.ts";
 
 const REQUEST: ElicitFormRequest = {
@@ -73,5 +73,28 @@ describe("the non-interactive modes", () => {
     const context = { server: 'server "d"', signal: new AbortController().signal, requestId: 1 };
     assert.deepEqual(await handlers.form!(REQUEST, context), { action: "decline" });
     assert.deepEqual(notes, ['server "d" asked for input ("Set up the deploy"); declined: stdin is not a terminal']);
+  });
+});
+
+describe("promptUrl", () => {
+  const request = { url: "https://auth.example.com/start?id=7", host: "auth.example.com", message: "Sign in", elicitationId: "e1" };
+
+  test("shows the server, the full URL and its host; y accepts, n declines, end of input cancels", async () => {
+    const { written, io: prompt } = io(["y"]);
+    assert.deepEqual(await promptUrl(request, 'server "auth"', prompt), { action: "accept" });
+    const text = written.join("");
+    assert.match(text, /server "auth" asks you to open a link: Sign in/);
+    assert.match(text, /https:\/\/auth\.example\.com\/start\?id=7/);
+    assert.match(text, /host auth\.example\.com; mcpwire does not open or fetch it/);
+    assert.deepEqual(await promptUrl(request, 'server "auth"', io(["n"]).io), { action: "decline" });
+    assert.deepEqual(await promptUrl(request, 'server "auth"', io([]).io), { action: "cancel" });
+  });
+
+  test("accept-defaults never consents to a link", async () => {
+    const notes: string[] = [];
+    const handlers = cliElicitationHandlers("accept-defaults", io([]).io, (text) => notes.push(text));
+    const context = { server: 'server "auth"', signal: new AbortController().signal, requestId: 2 };
+    assert.deepEqual(await handlers.url!(request, context), { action: "decline" });
+    assert.match(notes[0], /a link needs the user's consent/);
   });
 });
