@@ -10,11 +10,13 @@ import { McpManager } from "../host/manager.ts";
 import { runtime } from "../runtime/mod.ts";
 import { UsageError } from "./args.ts";
 import { cliElicitationHandlers, ELICIT_MODES, type ElicitMode } from "./elicit-prompt.ts";
+import { interruptProgress } from "./progress.ts";
 import { VERSION } from "./version.ts";
 
 export const CLI_CLIENT_INFO: Implementation = { name: "mcpwire", title: "mcpwire CLI", version: VERSION };
 
 export function stderrLine(text: string): void {
+  interruptProgress();
   void runtime.write("stderr", text + "\n");
 }
 
@@ -80,7 +82,14 @@ export function cliHandlers(elicit: ElicitMode | undefined): ClientHandlers {
     },
     elicitation: cliElicitationHandlers(
       mode,
-      { lines, echo: !lines.isTerminal, write: (text) => void runtime.write("stderr", text) },
+      {
+        lines,
+        echo: !lines.isTerminal,
+        write: (text) => {
+          interruptProgress();
+          void runtime.write("stderr", text);
+        },
+      },
       (text) => stderrLine(`mcpwire: ${text}`),
       why,
     ),

@@ -5,6 +5,14 @@ import type { Progress } from "../jsonrpc/peer.ts";
 
 const BAR_WIDTH = 24;
 
+/** The bar whose line is open on the terminal, if any. */
+let openBar: ProgressDisplay | undefined;
+
+/** Something else is about to write to stderr (a log line, a prompt): end an open bar's line first. */
+export function interruptProgress(): void {
+  openBar?.finish();
+}
+
 export class ProgressDisplay {
   readonly #write: (text: string) => void;
   readonly #terminal: boolean;
@@ -30,11 +38,13 @@ export class ProgressDisplay {
     // \r returns to the line start, \x1b[K clears what a longer previous line left.
     this.#write(`\r[${bar}] ${amount}${text}\x1b[K`);
     this.#drawn = true;
+    openBar = this;
   }
 
   /** Ends the bar's line so that what follows starts on a fresh one. */
   finish(): void {
     if (this.#drawn) this.#write("\n");
     this.#drawn = false;
+    if (openBar === this) openBar = undefined;
   }
 }
