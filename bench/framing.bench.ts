@@ -3,6 +3,7 @@
 // floor that splits on "\n" with indexOf and JSON.parses each line with no checks.
 
 import { Buffer } from "node:buffer";
+// @ts-types="../node_modules/@modelcontextprotocol/sdk/dist/esm/shared/stdio.d.ts"
 import { ReadBuffer as ReadBufferV1 } from "@modelcontextprotocol/sdk/shared/stdio.js";
 import { ReadBuffer as ReadBufferV2 } from "@modelcontextprotocol/client";
 import { LineDecoder } from "../src/jsonrpc/line-decoder.ts";
