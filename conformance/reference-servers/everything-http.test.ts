@@ -5,69 +5,11 @@
 
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { type ChildProcess, spawn } from "node:child_process";
-import { createServer } from "node:net";
-import process from "node:process";
-import { fileURLToPath } from "node:url";
-import { Client, type ClientEvents, type ClientEventType, type Progress, RpcError, type TextContent } from "../../src/mod.ts";
+import type { ChildProcess } from "node:child_process";
+import { Client, type ClientEvents, type ClientEventType, type Progress, RpcError } from "../../src/mod.ts";
 import { StreamableHttpTransport } from "../../src/transport/streamable-http.ts";
+import { freePort, startEverything, stop, textOf } from "../../test/support/everything-http.ts";
 
-const EVERYTHING = fileURLToPath(
-  new URL("../../node_modules/@modelcontextprotocol/server-everything/dist/index.js", import.meta.url),
-);
-const START_LIMIT_MS = 15_000;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const address = probe.address();
-      const port = typeof address === "object" && address !== null ? address.port : 0;
-      probe.close(() => resolve(port));
-    });
-  });
-}
-
-/** server-everything in streamableHttp mode on `port`; resolves once it says it listens. */
-function startEverything(port: number): Promise<ChildProcess> {
-  const child = spawn("node", [EVERYTHING, "streamableHttp"], {
-    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", PORT: String(port) },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  const output: string[] = [];
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      child.kill("SIGKILL");
-      reject(new Error(`server-everything did not start within ${START_LIMIT_MS} ms: ${output.join(" | ")}`));
-    }, START_LIMIT_MS);
-    const onData = (chunk: Buffer) => {
-      output.push(String(chunk).trim());
-      if (/listening on port/i.test(String(chunk))) {
-        clearTimeout(timer);
-        resolve(child);
-      }
-    };
-    child.stdout!.on("data", () => {}); // its per-request log; read so it never blocks
-    child.stderr!.on("data", onData);
-    child.once("exit", (code) => {
-      clearTimeout(timer);
-      reject(new Error(`server-everything exited with code ${code} before listening: ${output.join(" | ")}`));
-    });
-  });
-}
-
-function stop(child: ChildProcess): Promise<void> {
-  return new Promise((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) return resolve();
-    child.once("exit", () => resolve());
-    child.kill("SIGKILL");
-  });
-}
-
-function textOf(content: { type: string }[]): string {
-  return content.filter((block): block is TextContent => block.type === "text").map((block) => block.text).join("\n");
-}
 
 /** The next event of a type; rejects after a generous hang guard. */
 function nextEvent<K extends ClientEventType>(client: Client, type: K): Promise<ClientEvents[K]> {
