@@ -1,0 +1,93 @@
+// What the host's tool-calling loop needs of a model API. Ollama, OpenAI-style Chat
+// Completions, Anthropic Messages and Gemini all share this shape: a history of messages plus
+// a list of function schemas in, text and/or tool calls out. Each provider converts the
+// neutral history below to its own wire format and back, so the Runner (src/host/runner.ts)
+// and the history it saves never depend on one provider.
+
+import type { JsonObject } from "../../client/types.ts";
+import type { LlmToolSchema } from "../../registry/types.ts";
+
+/** One tool call the model asked for. `id` is the provider's, or one we made up when it has none. */
+export interface ModelToolCall {
+  id: string;
+  /** The registered name, exactly as offered in the tool list. */
+  name: string;
+  /** The arguments as the model sent them: an object, or the raw string when it was not JSON. */
+  arguments: JsonObject | string;
+}
+
+/** The provider-neutral history. Providers convert it to their wire format on every request. */
+export type ChatMessage =
+  | { role: "user"; content: string }
+  | { role: "assistant"; content: string; toolCalls?: ModelToolCall[] }
+  | {
+    role: "tool";
+    /** The ModelToolCall.id this answers. */
+    toolCallId: string;
+    /** The tool's registered name (Gemini and Ollama correlate by name). */
+    name: string;
+    /** What the model sees: registry.dispatch's string (`{"result": …}` / `{"error": …}`). */
+    content: string;
+    isError?: boolean;
+  };
+
+export interface ChatRequest {
+  /** The system prompt, sent the way the API wants it (a message, a field, an instruction). */
+  system?: string;
+  messages: ChatMessage[];
+  /** registry.list(); empty means no tools are offered. */
+  tools: LlmToolSchema[];
+  maxTokens?: number;
+  temperature?: number;
+  /** Cancels the HTTP request. */
+  signal?: AbortSignal;
+  /** When given and the API streams, text arrives here chunk by chunk as it is generated. */
+  onText?: (chunk: string) => void;
+}
+
+export interface ChatResponse {
+  /** All the text of the answer ("" when the model only called tools). */
+  text: string;
+  /** The tool calls of this answer, in the model's order; empty for a final answer. */
+  toolCalls: ModelToolCall[];
+  /** The provider's own stop reason ("stop", "tool_calls", "end_turn", "STOP", …). */
+  stopReason?: string;
+  /** The model that answered, as the API reports it. */
+  model?: string;
+  usage?: { inputTokens?: number; outputTokens?: number };
+}
+
+/** One model API behind one model name. Implementations live beside this file, one per API. */
+export interface Provider {
+  /** "ollama" | "openai" | "anthropic" | "google". */
+  readonly name: string;
+  /** The model part of `provider/model`. */
+  readonly model: string;
+  chat(request: ChatRequest): Promise<ChatResponse>;
+}
+
+/**
+ * A provider call that failed. `retryable` is true for 429, 503, 529 and "overloaded"
+ * answers, with the server's `Retry-After` (in ms) when it gave one; the Runner retries
+ * those with backoff and ends the run with `message` otherwise.
+ */
+export class ProviderError extends Error {
+  override readonly name = "ProviderError";
+  readonly provider: string;
+  /** The HTTP status, when the API answered. */
+  readonly status?: number;
+  readonly retryable: boolean;
+  readonly retryAfterMs?: number;
+
+  constructor(
+    provider: string,
+    message: string,
+    details: { status?: number; retryable?: boolean; retryAfterMs?: number; cause?: unknown } = {},
+  ) {
+    super(message, details.cause === undefined ? undefined : { cause: details.cause });
+    this.provider = provider;
+    this.status = details.status;
+    this.retryable = details.retryable ?? false;
+    this.retryAfterMs = details.retryAfterMs;
+  }
+}
