@@ -219,6 +219,7 @@ class McpServerBinding implements McpServerRegistration {
         toolset,
         description: typeof tool.description === "string" ? tool.description : typeof tool.title === "string" ? tool.title : "",
         inputSchema: tool.inputSchema ?? { type: "object" },
+        ...(tool.annotations !== undefined ? { annotations: tool.annotations } : {}),
         handler: (args, context: ToolCallContext) =>
           this.#client.callTool(original, args, {
             timeoutMs: context.timeoutMs ?? this.#options.timeoutMs,

@@ -311,6 +311,7 @@ export class ToolRegistry extends EventTarget {
           description: entry.description,
           inputSchema: entry.inputSchema,
           origin: { kind: "mcp", server, tool: entry.tool },
+          ...(entry.annotations !== undefined ? { annotations: entry.annotations } : {}),
         },
         handler: entry.handler,
       });

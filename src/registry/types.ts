@@ -1,7 +1,7 @@
 // The shapes of the tool registry: one table for built-in and MCP tools, called the same way.
 
 import type { Client } from "../client/client.ts";
-import type { CallToolResult, JsonObject } from "../client/types.ts";
+import type { CallToolResult, JsonObject, ToolAnnotations } from "../client/types.ts";
 import type { Progress } from "../jsonrpc/peer.ts";
 
 /** Where a registered tool comes from. The registry never parses a name back into these. */
@@ -38,6 +38,8 @@ export interface RegisteredTool {
   description: string;
   inputSchema: JsonObject;
   origin: ToolOrigin;
+  /** MCP tools: the hints the server listed (readOnlyHint, destructiveHint, …) — untrusted, spec 2025-11-25 server/tools. */
+  annotations?: ToolAnnotations;
 }
 
 /** The schema an LLM function-calling API takes. */
@@ -88,6 +90,8 @@ export interface McpToolEntry {
   toolset: string;
   description: string;
   inputSchema: JsonObject;
+  /** The tool's annotations as the server listed them (hosts use readOnlyHint to decide what to confirm). */
+  annotations?: ToolAnnotations;
   handler: ToolDefinition["handler"];
 }
 
