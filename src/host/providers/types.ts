@@ -14,6 +14,11 @@ export interface ModelToolCall {
   name: string;
   /** The arguments as the model sent them: an object, or the raw string when it was not JSON. */
   arguments: JsonObject | string;
+  /**
+   * An opaque token the API wants sent back with this call in later requests (Gemini's
+   * `thoughtSignature`); absent for the APIs that have none.
+   */
+  signature?: string;
 }
 
 /** The provider-neutral history. Providers convert it to their wire format on every request. */
