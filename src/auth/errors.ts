@@ -1,0 +1,53 @@
+// The errors of the authorization layer: one class, a code to branch on, and a message that
+// says who, what happened, the detail and what to do — spec 2025-11-25 basic/authorization.
+
+/**
+ * Why authorizing to an MCP server failed or was refused.
+ *
+ * - "unsafe-url": a URL that is neither https nor loopback http (spec: communication security)
+ * - "discovery-failed": no usable protected resource or authorization server metadata
+ * - "resource-mismatch": the metadata's `resource` is not this MCP server (RFC 9728 3.3)
+ * - "issuer-mismatch": metadata whose `issuer` is not the one its URL was built from (RFC 8414 3.3)
+ * - "pkce-unsupported": the authorization server does not advertise S256
+ * - "registration-failed": no way to get a client id (none configured, no CIMD, no DCR) or DCR refused
+ * - "authorization-denied": the authorization response carried an error, or no code
+ * - "state-mismatch": the response's `state` is not ours (CSRF)
+ * - "iss-mismatch": the response's `iss` is missing or not the recorded issuer (RFC 9207)
+ * - "step-up-limit": 403 insufficient_scope again after the scopes were granted (retry limit)
+ * - "unauthorized": the server still answers 401 with a fresh token
+ * - "interaction-failed": the AuthProvider could not show the URL or get the redirect back
+ */
+export type AuthErrorCode =
+  | "unsafe-url"
+  | "discovery-failed"
+  | "resource-mismatch"
+  | "issuer-mismatch"
+  | "pkce-unsupported"
+  | "registration-failed"
+  | "authorization-denied"
+  | "state-mismatch"
+  | "iss-mismatch"
+  | "step-up-limit"
+  | "unauthorized"
+  | "interaction-failed";
+
+export class AuthError extends Error {
+  override readonly name = "AuthError";
+  readonly code: AuthErrorCode;
+
+  constructor(message: string, code: AuthErrorCode, options?: { cause?: unknown }) {
+    super(message, options);
+    this.code = code;
+  }
+}
+
+/** The codes that mean "the client refused on purpose, for the user's safety". */
+export const REFUSAL_CODES: ReadonlySet<AuthErrorCode> = new Set<AuthErrorCode>([
+  "unsafe-url",
+  "resource-mismatch",
+  "issuer-mismatch",
+  "pkce-unsupported",
+  "state-mismatch",
+  "iss-mismatch",
+  "step-up-limit",
+]);
