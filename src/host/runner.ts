@@ -508,7 +508,12 @@ function parseHistory(saved: unknown): ChatMessage[] {
             !(typeof call.arguments === "string" || isJsonObject(call.arguments))) {
             throw new HistoryError(`${where}: toolCalls[${callIndex}] needs a string "id", a string "name" and "arguments" (an object or a string)`);
           }
-          return { id: call.id, name: call.name, arguments: call.arguments as JsonObject | string };
+          return {
+            id: call.id,
+            name: call.name,
+            arguments: call.arguments as JsonObject | string,
+            ...(typeof call.signature === "string" ? { signature: call.signature } : {}),
+          };
         });
         result.push({ role: "assistant", content, toolCalls });
         open = new Set(toolCalls.map((call) => call.id));
