@@ -254,7 +254,13 @@ export const denoRuntime: Runtime = {
   workerData,
   receiveMessageSync,
   onWorkerEnd: (fn) => onWorkerEnd(groups, fn),
+  decodeUtf8: (bytes, start, end) => utf8Text.decode(bytes.subarray(start, end)),
+  indexOfByte: (bytes, value, from) => bytes.indexOf(value, from),
+  lastIndexOfByte: (bytes, value) => bytes.lastIndexOf(value),
 };
+
+/** Non-streaming; ignoreBOM keeps a U+FEFF as text, as Node's Buffer decode does. */
+const utf8Text = new TextDecoder("utf-8", { ignoreBOM: true });
 
 let stdinReader: LineReader | undefined;
 

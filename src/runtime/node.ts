@@ -4,6 +4,7 @@ import { spawn as spawnChild } from "node:child_process";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import process from "node:process";
+import { Buffer } from "node:buffer";
 import {
   type ChildProcess,
   ChildGroups,
@@ -206,7 +207,16 @@ export const nodeRuntime: Runtime = {
   workerData,
   receiveMessageSync,
   onWorkerEnd: (fn) => onWorkerEnd(groups, fn),
+  // A Buffer over the same memory (no copy): its toString and indexOf run in native code.
+  decodeUtf8: (bytes, start, end) => bufferView(bytes).toString("utf8", start, end),
+  indexOfByte: (bytes, value, from) => bufferView(bytes).indexOf(value, from),
+  lastIndexOfByte: (bytes, value) => bufferView(bytes).lastIndexOf(value),
 };
+
+/** The bytes as a Buffer sharing their memory (a view, not a copy). */
+function bufferView(bytes: Uint8Array): Buffer {
+  return Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+}
 
 let stdinReader: LineReader | undefined;
 

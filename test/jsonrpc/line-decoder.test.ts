@@ -8,6 +8,7 @@ import fc from "fast-check";
 import { type DecodeProblem, DEFAULT_MAX_MESSAGE_BYTES, LineDecoder } from "../../src/jsonrpc/line-decoder.ts";
 import { encodeLine } from "../../src/jsonrpc/line-encoder.ts";
 import { type JsonRpcMessage, whyNotJsonRpc } from "../../src/jsonrpc/messages.ts";
+import { runtime } from "../../src/runtime/mod.ts";
 
 const utf8 = new TextEncoder();
 
@@ -157,6 +158,21 @@ describe("LineDecoder: lines and chunks", () => {
       decoder.push(make(line.slice(split)));
       assert.deepEqual({ messages, problems }, { messages: [unicode], problems: [] }, first.constructor.name);
     }
+  });
+
+  test("a UTF-8 byte order mark at the start of the stream is dropped, wherever it is cut; one inside the stream is not JSON", () => {
+    const bytes = concat([new Uint8Array([0xef, 0xbb, 0xbf]), utf8.encode(encodeLine(ping) + encodeLine(pong))]);
+    for (let at = 0; at <= 4; at++) {
+      assert.deepEqual(decode([bytes.subarray(0, at), bytes.subarray(at)]), { messages: [ping, pong], problems: [] }, `cut at byte ${at}`);
+    }
+    assert.deepEqual(decode(chunksOf(bytes, 1)), { messages: [ping, pong], problems: [] });
+    const later = decode([encodeLine(ping) + "\ufeff" + encodeLine(pong)]);
+    assert.deepEqual(later.messages, [ping]);
+    assert.deepEqual(later.problems.map((problem) => problem.kind), ["not-json"]);
+    // Two bytes that only begin like a BOM are the line's own (here: invalid UTF-8, not JSON).
+    const almost = decode([new Uint8Array([0xef, 0xbb]), utf8.encode("x\n" + encodeLine(pong))]);
+    assert.deepEqual(almost.messages, [pong]);
+    assert.deepEqual(almost.problems.map((problem) => problem.preview), [JSON.stringify("\ufffdx")]);
   });
 
   test("invalid UTF-8 inside a string decodes with U+FFFD instead of stopping the stream", () => {
@@ -350,6 +366,13 @@ function meterWork(run: () => void): number {
   for (const name of ["includes", "split", "search", "match", "startsWith", "endsWith", "trim"]) patch(String.prototype, name, whole);
   patch(String.prototype, "slice", (_self, _args, result) => lengthOf(result));
   patch(String.prototype, "substring", (_self, _args, result) => lengthOf(result));
+  if (runtime.name === "node") {
+    // The decoder decodes and searches through the runtime; on Node that is Buffer's native
+    // code, which the patches above do not see (on Deno it is TextDecoder and Uint8Array's own).
+    patch(runtime, "decodeUtf8", (_self, args) => (args[2] as number) - (args[1] as number));
+    patch(runtime, "indexOfByte", (_self, args, result) => searched(args[0], args.slice(1), result));
+    patch(runtime, "lastIndexOfByte", (_self, args, result) => lengthOf(args[0]) - Math.max(0, result as number));
+  }
   const RealUint8Array = Uint8Array;
   globalThis.Uint8Array = new Proxy(RealUint8Array, {
     construct(target, args, newTarget) {
