@@ -1,0 +1,179 @@
+// Ollama's chat API (`POST /api/chat`) with tools: `message.tool_calls` (arguments as
+// objects), `role: "tool"` results, NDJSON streaming — github.com/ollama/ollama docs/api.md.
+
+import type { LlmToolSchema } from "../../registry/types.ts";
+import {
+  argumentsObject,
+  callApi,
+  type HttpSettings,
+  isObject,
+  joinUrl,
+  parseArguments,
+  type ProviderConnection,
+  readJson,
+  readNdjson,
+  streamedError,
+} from "./http.ts";
+import { type ChatMessage, type ChatRequest, type ChatResponse, type ModelToolCall, type Provider, ProviderError } from "./types.ts";
+
+export const OLLAMA_DEFAULT_HOST = "http://127.0.0.1:11434";
+const OLLAMA_DEFAULT_PORT = "11434";
+
+type Json = Record<string, unknown>;
+
+/**
+ * The base URL for an `OLLAMA_HOST` value, read the way Ollama reads it: `host`, `host:port`,
+ * `:port` or a full URL; no scheme means http, no port means 11434 (443 for https without one).
+ */
+export function ollamaBaseUrl(host: string | undefined): string {
+  const value = (host ?? "").trim();
+  if (value === "") return OLLAMA_DEFAULT_HOST;
+  const hasScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(value);
+  let text = hasScheme ? value : `http://${value.startsWith(":") ? `127.0.0.1${value}` : value}`;
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new ProviderError("ollama", `ollama: OLLAMA_HOST "${value}" is not a host, host:port or URL (e.g. 127.0.0.1:11434)`);
+  }
+  // an explicit port (even the scheme's default, which URL drops from url.port) is kept
+  const explicitPort = /^[a-z][a-z0-9+.-]*:\/\/(\[[^\]]*\]|[^/:?#]*):\d+/i.test(text);
+  if (!explicitPort && url.protocol !== "https:") url.port = OLLAMA_DEFAULT_PORT;
+  // a server listening on every address is reached on this machine's loopback
+  if (url.hostname === "0.0.0.0") url.hostname = "127.0.0.1";
+  text = url.href.replace(/\/+$/, "");
+  return text;
+}
+
+export class OllamaProvider implements Provider {
+  readonly name = "ollama";
+  readonly model: string;
+  readonly #connection: ProviderConnection;
+  readonly #http: HttpSettings;
+
+  constructor(connection: ProviderConnection) {
+    this.model = connection.model;
+    this.#connection = connection;
+    this.#http = {
+      provider: this.name,
+      fetch: connection.fetch,
+      timeoutMs: connection.timeoutMs,
+      unreachableHint: "is Ollama running? start it with `ollama serve`, or set OLLAMA_HOST to where it listens",
+      keyHint: "a proxy in front of Ollama may want api_key in the config",
+    };
+  }
+
+  async chat(request: ChatRequest): Promise<ChatResponse> {
+    const stream = request.onText !== undefined;
+    // stream defaults to true in Ollama: say it either way
+    const body: Json = { model: this.model, messages: toOllamaMessages(request.system, request.messages), stream };
+    if (request.tools.length > 0) body.tools = request.tools.map(toOllamaTool);
+    const options: Json = {};
+    if (request.temperature !== undefined) options.temperature = request.temperature;
+    if (request.maxTokens !== undefined) options.num_predict = request.maxTokens;
+    if (Object.keys(options).length > 0) body.options = options;
+    const headers: Record<string, string> = { ...this.#connection.headers };
+    if (this.#connection.apiKey !== undefined) headers.authorization = `Bearer ${this.#connection.apiKey}`;
+    return await callApi(
+      this.#http,
+      { url: joinUrl(this.#connection.baseUrl, "api/chat"), headers, body, signal: request.signal },
+      async (chunks) => {
+        const assembly = new Assembly(this.name, request.onText);
+        if (stream) await readNdjson(this.name, chunks, (value) => assembly.push(value));
+        else assembly.push(await readJson(this.name, chunks));
+        return assembly.finish();
+      },
+    );
+  }
+}
+
+/** The neutral history as Ollama messages; the system prompt is the first message. */
+export function toOllamaMessages(system: string | undefined, messages: ChatMessage[]): Json[] {
+  const out: Json[] = [];
+  if (system !== undefined && system !== "") out.push({ role: "system", content: system });
+  for (const message of messages) {
+    switch (message.role) {
+      case "user":
+        out.push({ role: "user", content: message.content });
+        break;
+      case "assistant": {
+        const entry: Json = { role: "assistant", content: message.content };
+        const calls = message.toolCalls ?? [];
+        if (calls.length > 0) {
+          entry.tool_calls = calls.map((call) => ({ function: { name: call.name, arguments: argumentsObject(call.arguments) } }));
+        }
+        out.push(entry);
+        break;
+      }
+      case "tool":
+        // Ollama correlates a result with its call by the tool's name
+        out.push({ role: "tool", content: message.content, tool_name: message.name });
+        break;
+    }
+  }
+  return out;
+}
+
+export function toOllamaTool(tool: LlmToolSchema): Json {
+  const { $schema: _schema, ...parameters } = tool.parameters;
+  if (parameters.type === undefined) parameters.type = "object";
+  return { type: "function", function: { name: tool.name, description: tool.description, parameters } };
+}
+
+/**
+ * One answer from its NDJSON lines (or the one JSON object of a non-streamed answer): each
+ * line's `message.content` is a piece of text, `message.tool_calls` come whole, and the line
+ * with `done: true` carries done_reason and the token counts. A line `{error}` ends it.
+ */
+class Assembly {
+  readonly #provider: string;
+  readonly #onText?: (chunk: string) => void;
+  #text: string[] = [];
+  #calls: ModelToolCall[] = [];
+  #done = false;
+  #stopReason?: string;
+  #model?: string;
+  #usage?: ChatResponse["usage"];
+
+  constructor(provider: string, onText?: (chunk: string) => void) {
+    this.#provider = provider;
+    this.#onText = onText;
+  }
+
+  push(value: Json): void {
+    if (value.error !== undefined) throw streamedError(this.#provider, String(value.error));
+    if (typeof value.model === "string") this.#model = value.model;
+    const message = isObject(value.message) ? value.message : {};
+    if (typeof message.content === "string" && message.content !== "") {
+      this.#text.push(message.content);
+      this.#onText?.(message.content);
+    }
+    if (Array.isArray(message.tool_calls)) {
+      for (const call of message.tool_calls) {
+        if (!isObject(call) || !isObject(call.function)) continue;
+        const args = call.function.arguments;
+        this.#calls.push({
+          // Ollama gives no ids (newer versions may): make stable ones per answer
+          id: typeof call.id === "string" && call.id !== "" ? call.id : `call_${this.#calls.length}`,
+          name: String(call.function.name ?? ""),
+          arguments: isObject(args) ? args : parseArguments(typeof args === "string" ? args : ""),
+        });
+      }
+    }
+    if (value.done === true) {
+      this.#done = true;
+      if (typeof value.done_reason === "string") this.#stopReason = value.done_reason;
+      if (typeof value.prompt_eval_count === "number" || typeof value.eval_count === "number") {
+        this.#usage = {
+          inputTokens: typeof value.prompt_eval_count === "number" ? value.prompt_eval_count : undefined,
+          outputTokens: typeof value.eval_count === "number" ? value.eval_count : undefined,
+        };
+      }
+    }
+  }
+
+  finish(): ChatResponse {
+    if (!this.#done) throw new ProviderError(this.#provider, `${this.#provider}: the answer ended before its last line (done: true); try again`);
+    return { text: this.#text.join(""), toolCalls: this.#calls, stopReason: this.#stopReason, model: this.#model, usage: this.#usage };
+  }
+}
