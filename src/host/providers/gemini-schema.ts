@@ -107,7 +107,8 @@ function convert(input: unknown, context: Context): GeminiSchema {
     const { $ref: _ref, ...rest } = node;
     if (target === undefined || context.refs.includes(ref) || context.refs.length >= MAX_REF_DEPTH) {
       const why = target === undefined ? `see ${ref}` : "recursive";
-      return { type: "OBJECT", description: joinDescription(stringOf(rest.description), why) };
+      const described = stringOf(rest.description) ?? (isJson(target) ? stringOf(target.description) : undefined);
+      return { type: "OBJECT", description: joinDescription(described, why) };
     }
     return convert({ ...(isJson(target) ? target : {}), ...rest }, { root: context.root, refs: [...context.refs, ref] });
   }

@@ -75,10 +75,15 @@ export function createProvider(modelString: string, options: CreateProviderOptio
   if (provider === "ollama") baseUrl = baseUrl === undefined ? ollamaBaseUrl(fromEnv("OLLAMA_HOST")) : ollamaBaseUrl(baseUrl);
   const custom = baseUrl !== undefined && provider !== "ollama";
   baseUrl ??= defaults.baseUrl;
+  let protocol = "";
   try {
-    new URL(baseUrl);
+    protocol = new URL(baseUrl).protocol;
   } catch {
-    throw new ProviderError(provider, `${provider}: base URL "${baseUrl}" is not a URL (e.g. http://127.0.0.1:1234/v1)`);
+    // reported below
+  }
+  // "localhost:1234" parses as a URL of scheme "localhost:"; only http and https are APIs
+  if (protocol !== "http:" && protocol !== "https:") {
+    throw new ProviderError(provider, `${provider}: base URL "${baseUrl}" is not an http(s) URL (e.g. http://127.0.0.1:1234/v1)`);
   }
   if (apiKey === undefined && !custom && provider !== "ollama") {
     throw new ProviderError(
