@@ -50,6 +50,10 @@ interface DenoApi {
   readDirSync(path: string): Iterable<{ name: string }>;
   readTextFileSync(path: string): string;
   readTextFile(path: string): Promise<string>;
+  mkdir(path: string, options: { recursive: boolean; mode: number }): Promise<void>;
+  writeTextFile(path: string, text: string, options: { mode: number; createNew: boolean }): Promise<void>;
+  rename(from: string, to: string): Promise<void>;
+  remove(path: string): Promise<void>;
   cwd(): string;
   build: { os: string };
   exit(code: number): never;
@@ -222,6 +226,25 @@ export const denoRuntime: Runtime = {
           ? "EISDIR"
           : "EUNKNOWN");
       throw new FileError((error as Error).message, code, path);
+    }
+  },
+  async writePrivateFile(path: string, text: string) {
+    const temp = `${path}.${crypto.randomUUID()}.tmp`;
+    try {
+      await Deno.mkdir(path.replace(/[\\/][^\\/]*$/, "") || "/", { recursive: true, mode: 0o700 });
+      await Deno.writeTextFile(temp, text, { mode: 0o600, createNew: true });
+      await Deno.rename(temp, path);
+    } catch (error) {
+      await Deno.remove(temp).catch(() => {});
+      throw new FileError((error as Error).message, (error as { code?: string }).code ?? "EUNKNOWN", path);
+    }
+  },
+  async removeFile(path: string) {
+    try {
+      await Deno.remove(path);
+    } catch (error) {
+      if (error instanceof Deno.errors.NotFound) return;
+      throw new FileError((error as Error).message, (error as { code?: string }).code ?? "EUNKNOWN", path);
     }
   },
   args() {

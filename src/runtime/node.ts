@@ -2,7 +2,8 @@
 
 import { spawn as spawnChild } from "node:child_process";
 import { readdirSync, readFileSync, statSync } from "node:fs";
-import { readFile } from "node:fs/promises";
+import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
+import { dirname } from "node:path";
 import process from "node:process";
 import { Buffer } from "node:buffer";
 import {
@@ -175,6 +176,26 @@ export const nodeRuntime: Runtime = {
   async readTextFile(path: string) {
     try {
       return await readFile(path, "utf8");
+    } catch (error) {
+      const { code, message } = error as NodeJS.ErrnoException;
+      throw new FileError(message, code ?? "EUNKNOWN", path);
+    }
+  },
+  async writePrivateFile(path: string, text: string) {
+    const temp = `${path}.${crypto.randomUUID()}.tmp`;
+    try {
+      await mkdir(dirname(path), { recursive: true, mode: 0o700 });
+      await writeFile(temp, text, { mode: 0o600, flag: "wx" });
+      await rename(temp, path);
+    } catch (error) {
+      await rm(temp, { force: true }).catch(() => {});
+      const { code, message } = error as NodeJS.ErrnoException;
+      throw new FileError(message, code ?? "EUNKNOWN", path);
+    }
+  },
+  async removeFile(path: string) {
+    try {
+      await rm(path, { force: true });
     } catch (error) {
       const { code, message } = error as NodeJS.ErrnoException;
       throw new FileError(message, code ?? "EUNKNOWN", path);

@@ -114,6 +114,14 @@ export interface Runtime {
   cwd(): string;
   /** Reads a whole file as UTF-8; rejects with a FileError carrying the OS reason. */
   readTextFile(path: string): Promise<string>;
+  /**
+   * Writes a file only its owner may read or write (mode 0600), atomically: a temporary file in
+   * the same directory renamed into place. Missing parent directories are made owner-only (0700).
+   * Rejects with a FileError carrying the OS reason.
+   */
+  writePrivateFile(path: string, text: string): Promise<void>;
+  /** Deletes a file; one that is not there is not an error. Rejects with a FileError. */
+  removeFile(path: string): Promise<void>;
   /** The command-line arguments after the script name. */
   args(): string[];
   /** Writes text to stdout or stderr, waiting for the OS to take it. */

@@ -1,0 +1,239 @@
+// Where client registrations and tokens outlive the process: the TokenStore interface, one in
+// memory, and one in files under the user's config directory with owner-only permissions —
+// spec 2025-11-25 basic/authorization ("Token Storage": clients MUST store tokens securely) and
+// SEP-2352 (client credentials are kept per authorization server, by issuer).
+
+import { runtime as defaultRuntime } from "../runtime/mod.ts";
+import type { Runtime } from "../runtime/types.ts";
+import { FileError } from "../runtime/types.ts";
+import type { TokenSet } from "./token-endpoint.ts";
+
+/** Client credentials registered with one authorization server (dynamic registration, or given). */
+export interface StoredClientCredentials {
+  /** SEP-2352: the authorization server they belong to; never sent to another. */
+  issuer: string;
+  clientId: string;
+  clientSecret?: string;
+  tokenEndpointAuthMethod?: string;
+  /** epoch ms (RFC 7591 3.2.1 client_secret_expires_at); absent: never. */
+  clientSecretExpiresAt?: number;
+}
+
+/** The tokens for one MCP server, and the authorization server that issued them. */
+export interface StoredTokens {
+  /** The MCP server (protected resource) URL the tokens are for. */
+  serverUrl: string;
+  issuer: string;
+  tokens: TokenSet;
+  /** epoch ms */
+  savedAt: number;
+}
+
+/**
+ * Persistence for OAuth state. Registrations are keyed by issuer; tokens by MCP server URL, with
+ * the issuer recorded, so tokens from one authorization server are never offered when another
+ * now guards the server. Implementations must keep secrets from other users (FileTokenStore: 0600).
+ */
+export interface TokenStore {
+  getClient(issuer: string): Promise<StoredClientCredentials | undefined>;
+  setClient(credentials: StoredClientCredentials): Promise<void>;
+  deleteClient(issuer: string): Promise<void>;
+  /** With `issuer`: only tokens that issuer gave. */
+  getTokens(serverUrl: string, issuer?: string): Promise<StoredTokens | undefined>;
+  setTokens(serverUrl: string, issuer: string, tokens: TokenSet): Promise<void>;
+  deleteTokens(serverUrl: string): Promise<void>;
+}
+
+/** A stored file could not be read, written or understood; the message names the file and the way out. */
+export class TokenStoreError extends Error {
+  override readonly name = "TokenStoreError";
+  readonly path: string;
+  constructor(message: string, path: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.path = path;
+  }
+}
+
+/** The key of an MCP server: its URL without fragment (RFC 8707 2: a resource has none). */
+export function serverKey(serverUrl: string): string {
+  const url = new URL(serverUrl);
+  url.hash = "";
+  return url.href;
+}
+
+/** Keeps everything in this process; gone at exit. What an AuthProvider without a store gets. */
+export class MemoryTokenStore implements TokenStore {
+  readonly #clients = new Map<string, StoredClientCredentials>();
+  readonly #tokens = new Map<string, StoredTokens>();
+
+  getClient(issuer: string): Promise<StoredClientCredentials | undefined> {
+    const found = this.#clients.get(issuer);
+    return Promise.resolve(found ? structuredClone(found) : undefined);
+  }
+  setClient(credentials: StoredClientCredentials): Promise<void> {
+    this.#clients.set(credentials.issuer, structuredClone(credentials));
+    return Promise.resolve();
+  }
+  deleteClient(issuer: string): Promise<void> {
+    this.#clients.delete(issuer);
+    return Promise.resolve();
+  }
+  getTokens(serverUrl: string, issuer?: string): Promise<StoredTokens | undefined> {
+    const found = this.#tokens.get(serverKey(serverUrl));
+    if (!found || (issuer !== undefined && found.issuer !== issuer)) return Promise.resolve(undefined);
+    return Promise.resolve(structuredClone(found));
+  }
+  setTokens(serverUrl: string, issuer: string, tokens: TokenSet): Promise<void> {
+    const key = serverKey(serverUrl);
+    this.#tokens.set(key, structuredClone({ serverUrl: key, issuer, tokens, savedAt: Date.now() }));
+    return Promise.resolve();
+  }
+  deleteTokens(serverUrl: string): Promise<void> {
+    this.#tokens.delete(serverKey(serverUrl));
+    return Promise.resolve();
+  }
+}
+
+/**
+ * The user's auth directory: `$XDG_CONFIG_HOME/mcpwire/auth`, else `~/.config/mcpwire/auth`
+ * (`%APPDATA%\mcpwire\auth` on Windows).
+ */
+export function defaultAuthDirectory(env: Record<string, string>, os: string): string {
+  const xdg = env.XDG_CONFIG_HOME;
+  // XDG Base Directory spec: a relative XDG_CONFIG_HOME is invalid and ignored.
+  if (xdg && (xdg.startsWith("/") || /^[A-Za-z]:[\\/]/.test(xdg))) return `${trimSlash(xdg)}/mcpwire/auth`;
+  if (os === "windows" && env.APPDATA) return `${trimSlash(env.APPDATA)}/mcpwire/auth`;
+  const home = env.HOME ?? env.USERPROFILE;
+  if (!home) {
+    throw new TokenStoreError(
+      "token store: no config directory (neither XDG_CONFIG_HOME nor HOME is set); set one, or give FileTokenStore a directory",
+      "",
+    );
+  }
+  return `${trimSlash(home)}/.config/mcpwire/auth`;
+}
+
+export interface FileTokenStoreOptions {
+  /** Default: defaultAuthDirectory() of this process's environment. */
+  directory?: string;
+  /** For tests; default the runtime this process runs on. */
+  runtime?: Runtime;
+}
+
+/**
+ * One JSON file per registration (`clients/`) and per MCP server (`tokens/`), each written with
+ * mode 0600 in directories of mode 0700, by an atomic rename (a reader never sees half a file).
+ * A file name is a readable part of the key plus a hash of it; the file holds the key itself.
+ */
+export class FileTokenStore implements TokenStore {
+  readonly directory: string;
+  readonly #runtime: Runtime;
+
+  constructor(options: FileTokenStoreOptions = {}) {
+    this.#runtime = options.runtime ?? defaultRuntime;
+    this.directory = trimSlash(options.directory ?? defaultAuthDirectory(this.#runtime.env(), this.#runtime.os));
+  }
+
+  async getClient(issuer: string): Promise<StoredClientCredentials | undefined> {
+    const path = await this.#path("clients", issuer);
+    const value = await this.#read(path);
+    if (value === undefined) return undefined;
+    const stored = value as Partial<StoredClientCredentials>;
+    if (typeof stored.clientId !== "string" || typeof stored.issuer !== "string") throw this.#corrupt(path, "no clientId or issuer");
+    return stored.issuer === issuer ? stored as StoredClientCredentials : undefined;
+  }
+
+  async setClient(credentials: StoredClientCredentials): Promise<void> {
+    await this.#write(await this.#path("clients", credentials.issuer), credentials);
+  }
+
+  async deleteClient(issuer: string): Promise<void> {
+    await this.#remove(await this.#path("clients", issuer));
+  }
+
+  async getTokens(serverUrl: string, issuer?: string): Promise<StoredTokens | undefined> {
+    const key = serverKey(serverUrl);
+    const path = await this.#path("tokens", key);
+    const value = await this.#read(path);
+    if (value === undefined) return undefined;
+    const stored = value as Partial<StoredTokens>;
+    if (
+      typeof stored.serverUrl !== "string" || typeof stored.issuer !== "string" ||
+      typeof stored.tokens?.accessToken !== "string" || typeof stored.tokens.tokenType !== "string"
+    ) {
+      throw this.#corrupt(path, "no serverUrl, issuer or tokens");
+    }
+    if (stored.serverUrl !== key || (issuer !== undefined && stored.issuer !== issuer)) return undefined;
+    return stored as StoredTokens;
+  }
+
+  async setTokens(serverUrl: string, issuer: string, tokens: TokenSet): Promise<void> {
+    const key = serverKey(serverUrl);
+    const entry: StoredTokens = { serverUrl: key, issuer, tokens, savedAt: Date.now() };
+    await this.#write(await this.#path("tokens", key), entry);
+  }
+
+  async deleteTokens(serverUrl: string): Promise<void> {
+    await this.#remove(await this.#path("tokens", serverKey(serverUrl)));
+  }
+
+  /** `<dir>/<kind>/<readable key>-<16 hex of sha-256(key)>.json` */
+  async #path(kind: "clients" | "tokens", key: string): Promise<string> {
+    const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(key)));
+    const hash = Array.from(digest.subarray(0, 8), (byte) => byte.toString(16).padStart(2, "0")).join("");
+    const readable = key.replace(/^[a-z]+:\/\//i, "").replace(/[^A-Za-z0-9.-]+/g, "_").slice(0, 60);
+    return `${this.directory}/${kind}/${readable}-${hash}.json`;
+  }
+
+  async #read(path: string): Promise<unknown> {
+    let text: string;
+    try {
+      text = await this.#runtime.readTextFile(path);
+    } catch (error) {
+      if (error instanceof FileError && error.code === "ENOENT") return undefined;
+      throw new TokenStoreError(
+        `token store: cannot read ${path} (${(error as Error).message}); check its owner and permissions`,
+        path,
+        { cause: error },
+      );
+    }
+    try {
+      return JSON.parse(text);
+    } catch (error) {
+      throw this.#corrupt(path, (error as Error).message, error);
+    }
+  }
+
+  async #write(path: string, value: unknown): Promise<void> {
+    try {
+      await this.#runtime.writePrivateFile(path, `${JSON.stringify(value, null, 2)}\n`);
+    } catch (error) {
+      throw new TokenStoreError(
+        `token store: cannot write ${path} (${(error as Error).message}); check that ${this.directory} is writable by you`,
+        path,
+        { cause: error },
+      );
+    }
+  }
+
+  async #remove(path: string): Promise<void> {
+    try {
+      await this.#runtime.removeFile(path);
+    } catch (error) {
+      throw new TokenStoreError(`token store: cannot delete ${path} (${(error as Error).message})`, path, { cause: error });
+    }
+  }
+
+  #corrupt(path: string, detail: string, cause?: unknown): TokenStoreError {
+    return new TokenStoreError(
+      `token store: ${path} is not a stored registration or token set (${detail}); delete it ` +
+        "(or run `mcpwire auth logout <server>`) and authorize again",
+      path,
+      cause === undefined ? undefined : { cause },
+    );
+  }
+}
+
+function trimSlash(path: string): string {
+  return path.length > 1 ? path.replace(/[\\/]+$/, "") : path;
+}
