@@ -24,6 +24,14 @@ export const SERVER_KEYS = [
 
 /** The keys of a server's `sampling` mapping (the policy around the client's sampling handler). */
 export const SAMPLING_KEYS = ["max_tokens", "requests_per_minute", "models", "timeout", "tools"] as const;
+// `sampling.model` (the provider/model serving the requests, issue 9) is in SERVER_SCHEMA too.
+
+/** Top-level keys of the LLM host (`mcpwire run` / `chat`); config.ts checks them by hand, with positions. */
+export const HOST_KEYS = ["model", "providers", "system_prompt", "max_steps", "hooks"] as const;
+/** The keys of one `providers:` entry. */
+export const PROVIDER_KEYS = ["base_url", "api_key", "timeout"] as const;
+/** The keys of one hook command. */
+export const HOOK_KEYS = ["matcher", "command", "timeout"] as const;
 
 /** Keys of a stdio server, and of an http / sse server: the others' keys are ignored with a warning. */
 export const STDIO_KEYS: readonly string[] = ["command", "args", "env", "cwd"];
@@ -51,12 +59,13 @@ export const EXPECTED: Readonly<Record<string, string>> = {
   naming: 'a name format containing {tool}, such as "mcp_{server}_{tool}" or "{server}__{tool}"',
   log_level: `one of ${LOGGING_LEVELS.map((level) => `"${level}"`).join(", ")}`,
   roots: "an array of absolute paths, paths relative to the config file, or file:// URIs",
-  sampling: "a mapping with max_tokens, requests_per_minute, models, timeout and/or tools",
+  sampling: "a mapping with max_tokens, requests_per_minute, models, timeout, tools and/or model",
   "sampling.max_tokens": "a whole number of tokens greater than 0",
   "sampling.requests_per_minute": "a whole number greater than 0",
   "sampling.models": "an array of model names",
   "sampling.timeout": "a number of seconds greater than 0",
   "sampling.tools": "true or false",
+  "sampling.model": 'a model string "provider/model", such as "ollama/qwen3" or "openai/gpt-4o"',
 };
 
 /** Strings, and numbers or booleans written where a string is meant (`PORT: 8080`): kept as written. */
@@ -106,6 +115,7 @@ export const SERVER_SCHEMA = {
         models: STRING_ARRAY,
         timeout: SECONDS,
         tools: { type: "boolean" },
+        model: { type: "string", minLength: 1 },
       },
       additionalProperties: false,
       description: "policy around the host's sampling handler: token cap, rate limit, model allowlist, timeout (s), tools",
@@ -124,6 +134,12 @@ export const CONFIG_SCHEMA = {
     $schema: { type: "string" },
     mcp_servers: SERVERS,
     mcpServers: SERVERS,
+    // The host's keys (HOST_KEYS) are checked by config.ts, which positions each problem.
+    model: {},
+    providers: {},
+    system_prompt: {},
+    max_steps: {},
+    hooks: {},
   },
   additionalProperties: false,
 } as const;

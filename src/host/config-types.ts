@@ -3,6 +3,7 @@
 
 import type { SamplingPolicy } from "../client/sampling.ts";
 import type { LoggingLevel } from "../client/types.ts";
+import type { HooksConfig } from "./hooks.ts";
 
 /**
  * How a server is reached: `stdio` (a child process), `http` (Streamable HTTP, 2025-11-25),
@@ -71,6 +72,8 @@ export interface ServerConfig {
   roots?: string[];
   /** Config key `sampling`: the policy around the host's sampling handler (timeout in ms). */
   sampling?: SamplingPolicy;
+  /** Config key `sampling.model`: the `provider/model` that serves this server's sampling requests. */
+  samplingModel?: string;
   /** Why this server is disabled, when a config problem disabled it. */
   error?: ConfigError;
 }
@@ -83,6 +86,26 @@ export interface McpwireConfig {
   warnings: ConfigError[];
   /** Every problem that disabled a server, in file order (each server's `error` is its first). */
   errors?: ConfigError[];
+  /** Top-level `model:`: the `provider/model` of `mcpwire run` / `mcpwire chat` (e.g. `openai/gpt-4o`). */
+  model?: string;
+  /** Top-level `providers:`: per provider name (`openai`, `ollama`, …) where its API is and with which key. */
+  providers?: Record<string, ProviderSettings>;
+  /** Top-level `system_prompt:`. */
+  systemPrompt?: string;
+  /** Top-level `max_steps:`: model requests per prompt, at most. */
+  maxSteps?: number;
+  /** Top-level `hooks:`: commands run at PreToolUse, PostToolUse, UserPromptSubmit and Stop. */
+  hooks?: HooksConfig;
+}
+
+/** One entry of `providers:` (`${VAR}` works in base_url and api_key). */
+export interface ProviderSettings {
+  /** Config key `base_url`: an OpenAI-compatible server, a proxy, a remote Ollama. */
+  baseUrl?: string;
+  /** Config key `api_key`, usually `${OPENAI_API_KEY}` and the like. */
+  apiKey?: string;
+  /** Config key `timeout` in seconds: how long to wait for the API's bytes. */
+  timeoutMs?: number;
 }
 
 export const DEFAULT_TOOL_TIMEOUT_MS = 300_000;
