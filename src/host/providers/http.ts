@@ -156,7 +156,7 @@ function statusAdvice(settings: HttpSettings, status: number, retryable: boolean
   if (status === 404) return "check the model name and the base URL";
   if (retryable) return "the API is busy or rate-limited; try again later";
   if (status >= 500) return "the API failed; try again later";
-  return "the message above says what the API did not accept";
+  return "the API refused the request for the reason it gives";
 }
 
 /** Whether an answer is worth retrying: 429, 503, 529, or an "overloaded" error of any status. */

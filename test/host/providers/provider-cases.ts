@@ -7,6 +7,7 @@ import assert from "node:assert/strict";
 import { createProvider } from "../../../src/host/providers/mod.ts";
 import { type ChatMessage, type ChatResponse, type Provider, ProviderError } from "../../../src/host/providers/types.ts";
 import type { LlmToolSchema } from "../../../src/registry/types.ts";
+import { rejection } from "../../support/rejection.ts";
 import { type FakeApiKind, type FakeModelApi, type FakeStep, refusedOrigin, startFakeModelApi } from "../../support/fake-model-apis.ts";
 
 export const API_KEY = "test-key-123";
@@ -53,14 +54,11 @@ export function historyAfter(prompt: string, answer: ChatResponse, results: stri
   ];
 }
 
-async function rejection(promise: Promise<unknown>): Promise<ProviderError> {
-  try {
-    await promise;
-  } catch (error) {
-    assert.ok(error instanceof ProviderError, `expected a ProviderError, got ${String(error)}`);
-    return error;
-  }
-  assert.fail("expected the call to fail");
+/** The ProviderError a call fails with. */
+async function providerError(promise: Promise<unknown>): Promise<ProviderError> {
+  const error = await rejection(promise);
+  assert.ok(error instanceof ProviderError, `expected a ProviderError, got ${String(error)}`);
+  return error;
 }
 
 export function providerBehaviours(kind: FakeApiKind, model: string): void {
@@ -159,7 +157,7 @@ export function providerBehaviours(kind: FakeApiKind, model: string): void {
 
   test(`${kind}: an error answer becomes a ProviderError with the API's own message`, async () => {
     await withApi(kind, [{ error: { status: 400, message: "The model `nope` does not exist" } }], async (api) => {
-      const error = await rejection(providerFor(model, api).chat({ messages: [{ role: "user", content: "hi" }], tools: [] }));
+      const error = await providerError(providerFor(model, api).chat({ messages: [{ role: "user", content: "hi" }], tools: [] }));
       assert.equal(error.provider, kind);
       assert.equal(error.status, 400);
       assert.equal(error.retryable, false);
@@ -171,7 +169,7 @@ export function providerBehaviours(kind: FakeApiKind, model: string): void {
   test(`${kind}: 429 with Retry-After is retryable with retryAfterMs`, async () => {
     const script: FakeStep[] = [{ error: { status: 429, message: "Rate limit reached", headers: { "retry-after": "7" } } }];
     await withApi(kind, script, async (api) => {
-      const error = await rejection(providerFor(model, api).chat({ messages: [{ role: "user", content: "hi" }], tools: [] }));
+      const error = await providerError(providerFor(model, api).chat({ messages: [{ role: "user", content: "hi" }], tools: [] }));
       assert.equal(error.status, 429);
       assert.equal(error.retryable, true);
       assert.equal(error.retryAfterMs, 7000);
@@ -181,7 +179,7 @@ export function providerBehaviours(kind: FakeApiKind, model: string): void {
 
   test(`${kind}: 503 is retryable, without Retry-After none is invented`, async () => {
     await withApi(kind, [{ error: { status: 503, message: "Service Unavailable" } }], async (api) => {
-      const error = await rejection(providerFor(model, api).chat({ messages: [{ role: "user", content: "hi" }], tools: [] }));
+      const error = await providerError(providerFor(model, api).chat({ messages: [{ role: "user", content: "hi" }], tools: [] }));
       assert.equal(error.retryable, true);
       assert.equal(error.retryAfterMs, undefined);
     });
@@ -190,7 +188,7 @@ export function providerBehaviours(kind: FakeApiKind, model: string): void {
   test(`${kind}: an error reported mid-stream is a ProviderError; "overloaded" is retryable`, async () => {
     await withApi(kind, [{ streamError: { message: "Overloaded", text: "Partial answ" } }], async (api) => {
       const chunks: string[] = [];
-      const error = await rejection(providerFor(model, api).chat({ messages: [{ role: "user", content: "hi" }], tools: [], onText: (chunk) => chunks.push(chunk) }));
+      const error = await providerError(providerFor(model, api).chat({ messages: [{ role: "user", content: "hi" }], tools: [], onText: (chunk) => chunks.push(chunk) }));
       assert.match(error.message, /Overloaded/);
       assert.equal(error.retryable, true);
       assert.equal(chunks.join(""), "Partial answ");
@@ -200,7 +198,7 @@ export function providerBehaviours(kind: FakeApiKind, model: string): void {
   test(`${kind}: a refused connection names the URL and what to do`, async () => {
     const origin = await refusedOrigin();
     const provider = createProvider(model, { baseUrl: kind === "openai" ? `${origin}/v1` : origin, apiKey: API_KEY, env: {} });
-    const error = await rejection(provider.chat({ messages: [{ role: "user", content: "hi" }], tools: [] }));
+    const error = await providerError(provider.chat({ messages: [{ role: "user", content: "hi" }], tools: [] }));
     assert.equal(error.status, undefined);
     assert.equal(error.retryable, false);
     assert.ok(error.message.includes(origin), error.message);
@@ -223,7 +221,7 @@ export function providerBehaviours(kind: FakeApiKind, model: string): void {
   test(`${kind}: a wrong API key is reported with where the key comes from`, async () => {
     await withApi(kind, [], async (api) => {
       const provider = createProvider(model, { baseUrl: api.url, apiKey: "wrong", env: {} });
-      const error = await rejection(provider.chat({ messages: [{ role: "user", content: "hi" }], tools: [] }));
+      const error = await providerError(provider.chat({ messages: [{ role: "user", content: "hi" }], tools: [] }));
       assert.ok(error.status === 401 || error.status === 403);
       assert.match(error.message, /API key/);
     });
