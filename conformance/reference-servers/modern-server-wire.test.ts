@@ -506,6 +506,33 @@ describe("modern fixture over Streamable HTTP, --era modern", () => {
     assert.deepEqual(message?.error?.data?.["supported"], [VERSION]);
   });
 
+  test("x-mcp-header: region_echo needs Mcp-Param-Region mirroring the argument (plain or =?base64?…?=)", async () => {
+    const listed = await postModern(server.url, "tools/list", { _meta: meta() });
+    const tool = (listed.message.result?.["tools"] as { name: string; inputSchema: { properties: Record<string, Record<string, unknown>> } }[])
+      .find((candidate) => candidate.name === "region_echo");
+    assert.equal(tool?.inputSchema.properties["region"]?.["x-mcp-header"], "Region");
+
+    const call = (region: string, header?: string) =>
+      fetch(server.url, {
+        method: "POST",
+        headers: { ...modernHeaders("tools/call", "region_echo"), ...(header === undefined ? {} : { "Mcp-Param-Region": header }) },
+        body: JSON.stringify({ jsonrpc: "2.0", id: `region-${header ?? "none"}`, method: "tools/call", params: { name: "region_echo", arguments: { region }, _meta: meta() } }),
+        signal: AbortSignal.timeout(WAIT_MS),
+      });
+    const missing = await call("us-west1");
+    assert.equal(missing.status, 400);
+    assert.equal((await messagesOf(missing))[0]?.error?.code, -32020);
+
+    const plain = await call("us-west1", "us-west1");
+    assert.equal(plain.status, 200);
+    assert.equal(textOf((await messagesOf(plain))[0]?.result), "region=us-west1");
+
+    // Leading/trailing spaces are not header-safe: the client sends the Base64 sentinel form.
+    const padded = await call(" padded ", `=?base64?${btoa(" padded ")}?=`);
+    assert.equal(padded.status, 200);
+    assert.equal(textOf((await messagesOf(padded))[0]?.result), "region= padded ");
+  });
+
   test("tools/list over HTTP carries ttlMs and cacheScope", async () => {
     const { message } = await postModern(server.url, "tools/list", { _meta: meta() });
     assert.equal(message.result?.["ttlMs"], 60_000);
@@ -631,5 +658,17 @@ describe("modern fixture over Streamable HTTP, --era dual", () => {
 
     const discover = await postModern(server.url, "server/discover", { _meta: meta() });
     assert.deepEqual(discover.message.result?.["supportedVersions"], [VERSION]);
+  });
+
+  test("a legacy MRTR tool cannot ask over stateless legacy HTTP: an isError result says why", async () => {
+    const response = await fetch(server.url, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", Accept: "application/json, text/event-stream", "MCP-Protocol-Version": "2025-11-25" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "ask_name", arguments: {} } }),
+      signal: AbortSignal.timeout(WAIT_MS),
+    });
+    const answer = (await messagesOf(response)).find((message) => message.id === 2);
+    assert.equal(answer?.result?.["isError"], true);
+    assert.match(textOf(answer?.result), /elicitation\/create/);
   });
 });
