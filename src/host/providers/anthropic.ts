@@ -8,6 +8,7 @@ import {
   type HttpSettings,
   isObject,
   joinUrl,
+  objectSchema,
   parseArguments,
   parseObject,
   type ProviderConnection,
@@ -115,9 +116,7 @@ export function toAnthropicMessages(messages: ChatMessage[]): Json[] {
 
 /** A registry tool as `{name, description, input_schema}`; input_schema must be an object schema. */
 export function toAnthropicTool(tool: LlmToolSchema): Json {
-  const { $schema: _schema, ...schema } = tool.parameters;
-  if (schema.type === undefined) schema.type = "object";
-  return { name: tool.name, description: tool.description, input_schema: schema };
+  return { name: tool.name, description: tool.description, input_schema: objectSchema(tool.parameters) };
 }
 
 function fromMessage(provider: string, body: Json): ChatResponse {

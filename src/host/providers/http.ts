@@ -1,6 +1,7 @@
 // One bounded, cancellable HTTP call to a model API, shared by the four providers: the
 // request, the wait for each next chunk, the API's error body turned into a ProviderError,
-// `Retry-After`, and the readers of the three body formats (JSON, SSE, NDJSON).
+// `Retry-After`, the readers of the three body formats (JSON, SSE, NDJSON), and the small
+// conversions every provider makes (tool arguments, object schemas).
 
 import { SseParser } from "../../transport/sse-parser.ts";
 import { fetchFailureReason, showUrl } from "../../transport/http-errors.ts";
@@ -308,6 +309,17 @@ export function parseArguments(text: string): Record<string, unknown> | string {
   } catch {
     return text;
   }
+}
+
+/**
+ * A tool's input schema as the function-calling APIs that take JSON Schema want it (OpenAI,
+ * Ollama, Anthropic): an object schema, without the `$schema` line some servers send.
+ */
+export function objectSchema(schema: Record<string, unknown>): Record<string, unknown> {
+  const { $schema: _schema, ...rest } = schema;
+  if (rest.type === undefined) rest.type = "object";
+  if (rest.type === "object" && rest.properties === undefined) rest.properties = {};
+  return rest;
 }
 
 /** Arguments for an API that wants an object: a raw string that is not a JSON object is kept under "arguments". */

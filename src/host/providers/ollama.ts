@@ -14,6 +14,7 @@ import {
   readNdjson,
   streamedError,
 } from "./http.ts";
+import { toOpenAiTool } from "./openai.ts";
 import { type ChatMessage, type ChatRequest, type ChatResponse, type ModelToolCall, type Provider, ProviderError } from "./types.ts";
 
 export const OLLAMA_DEFAULT_HOST = "http://127.0.0.1:11434";
@@ -114,11 +115,8 @@ export function toOllamaMessages(system: string | undefined, messages: ChatMessa
   return out;
 }
 
-export function toOllamaTool(tool: LlmToolSchema): Json {
-  const { $schema: _schema, ...parameters } = tool.parameters;
-  if (parameters.type === undefined) parameters.type = "object";
-  return { type: "function", function: { name: tool.name, description: tool.description, parameters } };
-}
+/** Ollama takes tools in the Chat Completions shape: `{type: "function", function: {name, description, parameters}}`. */
+export const toOllamaTool: (tool: LlmToolSchema) => Json = toOpenAiTool;
 
 /**
  * One answer from its NDJSON lines (or the one JSON object of a non-streamed answer): each

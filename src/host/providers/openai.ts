@@ -7,6 +7,7 @@ import {
   type HttpSettings,
   isObject,
   joinUrl,
+  objectSchema,
   parseArguments,
   parseObject,
   type ProviderConnection,
@@ -135,10 +136,7 @@ export function toOpenAiMessages(system: string | undefined, messages: ChatMessa
 
 /** A registry tool as `{type: "function", function: {name, description, parameters}}`; parameters must be an object schema. */
 export function toOpenAiTool(tool: LlmToolSchema): Json {
-  const { $schema: _schema, ...parameters } = tool.parameters;
-  if (parameters.type === undefined) parameters.type = "object";
-  if (parameters.type === "object" && parameters.properties === undefined) parameters.properties = {};
-  return { type: "function", function: { name: tool.name, description: tool.description, parameters } };
+  return { type: "function", function: { name: tool.name, description: tool.description, parameters: objectSchema(tool.parameters) } };
 }
 
 function usageOf(usage: unknown): ChatResponse["usage"] {
