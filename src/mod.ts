@@ -163,3 +163,6 @@ export type {
 } from "./host/sync-bridge.ts";
 export { serveSyncWorker, SyncWorker } from "./registry/sync-bridge.ts";
 export type { SyncCallOptions, SyncOutcome, SyncService, SyncWorkerOptions } from "./registry/sync-bridge.ts";
+
+// authorization (issue 8): OAuth for HTTP servers
+export * from "./auth/mod.ts";

@@ -6,18 +6,11 @@ import type { AuthorizationServerMetadata, HttpOptions } from "./discovery.ts";
 import { isLoopbackHost } from "./discovery.ts";
 import { AuthError } from "./errors.ts";
 import type { ClientAuthentication } from "./token-endpoint.ts";
+import type { StoredClientCredentials } from "./token-store.ts";
 import type { AuthProvider, ClientMetadata, PreRegisteredClient } from "./types.ts";
 
-/** A registration we keep: credentials from DCR, bound to the issuer that issued them. */
-export interface StoredClient {
-  /** SEP-2352: the authorization server these credentials belong to; never used with another. */
-  issuer: string;
-  clientId: string;
-  clientSecret?: string;
-  tokenEndpointAuthMethod?: string;
-  /** epoch ms; RFC 7591 3.2.1 client_secret_expires_at (0 or absent: never). */
-  clientSecretExpiresAt?: number;
-}
+/** A registration we keep: credentials from DCR, bound to the issuer that issued them (SEP-2352). */
+export type StoredClient = StoredClientCredentials;
 
 export interface ResolvedClient {
   client: ClientAuthentication;
