@@ -1,0 +1,66 @@
+// Redaction of credentials from headers, text and URLs before they reach a trace, a log or an
+// error message — spec 2025-11-25 basic/authorization ("Token Theft").
+
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { REDACTED, redactHeaders, redactText, redactUrl } from "../../src/auth/redact.ts";
+
+const JWT = "eyJhbGciOiJFUzI1NiJ9.eyJzdWIiOiJ1c2VyIn0.c2lnbmF0dXJlLWJ5dGVz";
+
+test("credential headers keep their scheme and lose their value; other headers are untouched", () => {
+  const headers = new Headers({
+    Authorization: "Bearer abcdef123456",
+    DPoP: JWT,
+    Cookie: "session=s3cr3t",
+    "Content-Type": "application/json",
+    "Mcp-Session-Id": "sess-1",
+  });
+  assert.deepEqual(redactHeaders(headers), {
+    authorization: `Bearer ${REDACTED}`,
+    dpop: REDACTED,
+    cookie: REDACTED,
+    "content-type": "application/json",
+    "mcp-session-id": "sess-1",
+  });
+  assert.deepEqual(redactHeaders({ "Proxy-Authorization": "Basic dXNlcjpwYXNzd29yZA==" }), {
+    "Proxy-Authorization": `Basic ${REDACTED}`,
+  });
+});
+
+test("token responses, form bodies and Authorization lines in text lose their secrets", () => {
+  const json = JSON.stringify({ access_token: "at-1234567890", token_type: "Bearer", refresh_token: "rt-\"q\"-1", expires_in: 60 });
+  assert.equal(
+    redactText(json),
+    `{"access_token":"${REDACTED}","token_type":"Bearer","refresh_token":"${REDACTED}","expires_in":60}`,
+  );
+  assert.equal(
+    redactText("grant_type=authorization_code&code=abc&code_verifier=xyz&client_secret=shh&redirect_uri=http%3A%2F%2Fx"),
+    `grant_type=authorization_code&code=${REDACTED}&code_verifier=${REDACTED}&client_secret=${REDACTED}&redirect_uri=http%3A%2F%2Fx`,
+  );
+  assert.equal(
+    redactText("POST /mcp Authorization: DPoP q1w2e3r4t5y6 (retry)"),
+    `POST /mcp Authorization: DPoP ${REDACTED} (retry)`,
+  );
+  assert.equal(redactText(`assertion is ${JWT}.`), `assertion is ${REDACTED}.`);
+});
+
+test("a challenge's parameters and prose stay readable", () => {
+  const challenge = 'Bearer resource_metadata="https://mcp.example.com/.well-known/oauth-protected-resource", scope="read"';
+  assert.equal(redactText(challenge), challenge);
+  assert.equal(redactText("send a Bearer token or Basic auth"), "send a Bearer token or Basic auth");
+});
+
+test("known secrets are replaced wherever they appear, short values are left alone", () => {
+  const secret = "opaque-secret-value-42";
+  assert.equal(redactText(`failed for ${secret} at noon`, [secret, undefined, "ab"]), `failed for ${REDACTED} at noon`);
+  assert.equal(redactText("a tab of ab", ["ab"]), "a tab of ab");
+});
+
+test("URLs lose the code and tokens in their query, and a password", () => {
+  assert.equal(
+    redactUrl("http://127.0.0.1:8080/callback?code=the-code&state=st&iss=https%3A%2F%2Fas"),
+    `http://127.0.0.1:8080/callback?code=${encodeURIComponent(REDACTED)}&state=st&iss=https%3A%2F%2Fas`,
+  );
+  assert.equal(redactUrl("https://user:pw@example.com/x"), `https://user:${encodeURIComponent(REDACTED)}@example.com/x`);
+  assert.equal(redactUrl("https://example.com/mcp"), "https://example.com/mcp");
+});
