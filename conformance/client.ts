@@ -22,6 +22,7 @@ import {
   type Tool,
   TracingTransport,
 } from "../src/mod.ts";
+import { conformanceAuthFetch, isExpectedRefusal } from "./client-auth.ts";
 
 /** What a scenario handler gets: where to connect and what the suite told us. */
 interface Session {
@@ -90,7 +91,11 @@ async function withClient(
   client.on("problem", ({ message }) => log(`problem: ${message}`));
   client.on("log", ({ level, data }) => log(`server log [${level}]: ${JSON.stringify(data)}`));
 
-  const transport = new TracingTransport(new StreamableHttpTransport({ url: session.url }), trace);
+  const authFetch = conformanceAuthFetch(session, log); // auth/* scenarios: OAuth (conformance/client-auth.ts)
+  const transport = new TracingTransport(
+    new StreamableHttpTransport({ url: session.url, ...(authFetch !== undefined ? { fetch: authFetch } : {}) }),
+    trace,
+  );
   try {
     log(`connecting to ${session.url}`);
     await client.connect(transport);
@@ -262,6 +267,10 @@ async function main(): Promise<number> {
   try {
     await (handler ?? generic)(session);
   } catch (error) {
+    if (isExpectedRefusal(scenario, error)) {
+      log(`scenario ${scenario}: refused as the scenario expects: ${describeError(error)}`);
+      return 0;
+    }
     process.stderr.write(`mcpwire conformance client: scenario "${scenario}" failed: ${describeError(error)}\n`);
     return 1;
   }
