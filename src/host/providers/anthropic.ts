@@ -6,8 +6,11 @@ import {
   argumentsObject,
   callApi,
   type HttpSettings,
+  isJsonAnswer,
   isObject,
+  whole,
   joinUrl,
+  madeUpCallId,
   objectSchema,
   parseArguments,
   parseObject,
@@ -68,8 +71,8 @@ export class AnthropicProvider implements Provider {
     return await callApi(
       this.#http,
       { url: joinUrl(this.#connection.baseUrl, "v1/messages"), headers, body, signal: request.signal },
-      async (chunks) => {
-        if (!stream) return fromMessage(this.name, await readJson(this.name, chunks));
+      async (chunks, response) => {
+        if (!stream || isJsonAnswer(response)) return whole(fromMessage(this.name, await readJson(this.name, chunks)), request.onText);
         const assembly = new StreamAssembly(this.name, request.onText);
         await readSse(chunks, (_type, data) => assembly.push(data));
         return assembly.finish();
@@ -130,7 +133,7 @@ function fromMessage(provider: string, body: Json): ChatResponse {
     if (block.type === "text" && typeof block.text === "string") text.push(block.text);
     if (block.type === "tool_use") {
       toolCalls.push({
-        id: String(block.id ?? `toolu_${toolCalls.length}`),
+        id: typeof block.id === "string" && block.id !== "" ? block.id : madeUpCallId("toolu"),
         name: String(block.name ?? ""),
         arguments: isObject(block.input) ? block.input : parseArguments(String(block.input ?? "")),
       });
@@ -250,7 +253,7 @@ class StreamAssembly {
       if (block.type === "tool_use") {
         const json = block.json.join("");
         toolCalls.push({
-          id: block.id !== "" ? block.id : `toolu_${toolCalls.length}`,
+          id: block.id !== "" ? block.id : madeUpCallId("toolu"),
           name: block.name,
           arguments: json === "" ? (block.input ?? {}) : parseArguments(json),
         });

@@ -4,7 +4,7 @@
 
 import type { LlmToolSchema } from "../../registry/types.ts";
 import { toGeminiParameters } from "./gemini-schema.ts";
-import { argumentsObject, callApi, type HttpSettings, isObject, joinUrl, type ProviderConnection, readJson, readSse, streamedError } from "./http.ts";
+import { argumentsObject, callApi, type HttpSettings, isJsonAnswer, isObject, joinUrl, madeUpCallId, type ProviderConnection, readJson, readSse, streamedError } from "./http.ts";
 import { type ChatMessage, type ChatRequest, type ChatResponse, type ModelToolCall, type Provider, ProviderError } from "./types.ts";
 
 export const GEMINI_BASE_URL = "https://generativelanguage.googleapis.com";
@@ -44,9 +44,9 @@ export class GoogleProvider implements Provider {
     if (stream) url.searchParams.set("alt", "sse");
     const headers: Record<string, string> = { ...this.#connection.headers };
     if (this.#connection.apiKey !== undefined) headers["x-goog-api-key"] = this.#connection.apiKey;
-    return await callApi(this.#http, { url, headers, body, signal: request.signal }, async (chunks) => {
+    return await callApi(this.#http, { url, headers, body, signal: request.signal }, async (chunks, response) => {
       const assembly = new Assembly(this.name, request.onText);
-      if (stream) await readSse(chunks, (_type, data) => assembly.push(parseChunk(this.name, data)));
+      if (stream && !isJsonAnswer(response)) await readSse(chunks, (_type, data) => assembly.push(parseChunk(this.name, data)));
       else assembly.push(await readJson(this.name, chunks));
       return assembly.finish();
     });
@@ -169,7 +169,7 @@ class Assembly {
         const call = part.functionCall;
         const toolCall: ModelToolCall = {
           // Gemini may give no id; results are matched by name, the id is ours
-          id: typeof call.id === "string" && call.id !== "" ? call.id : `call_${this.#calls.length}`,
+          id: typeof call.id === "string" && call.id !== "" ? call.id : madeUpCallId(),
           name: String(call.name ?? ""),
           arguments: isObject(call.args) ? call.args : {},
         };

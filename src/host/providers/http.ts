@@ -41,7 +41,7 @@ export interface ApiRequest {
 export async function callApi<T>(
   settings: HttpSettings,
   request: ApiRequest,
-  read: (chunks: AsyncIterable<Uint8Array>) => Promise<T>,
+  read: (chunks: AsyncIterable<Uint8Array>, response: Response) => Promise<T>,
 ): Promise<T> {
   const shown = showUrl(request.url);
   const controller = new AbortController();
@@ -119,7 +119,7 @@ export async function callApi<T>(
 
   try {
     if (!response.ok) throw await statusError(settings, response, shown, chunks());
-    return await read(chunks());
+    return await read(chunks(), response);
   } catch (error) {
     // the chunk reader already turned network failures into ProviderErrors
     if (callerSignal?.aborted) throw callerSignal.reason;
@@ -213,6 +213,20 @@ function googleRetryDelay(details: unknown): number | undefined {
     }
   }
   return undefined;
+}
+
+/**
+ * Whether a 2xx answer is one JSON document: what a server that ignores `stream: true` sends
+ * (some OpenAI-compatible ones do). Providers read it as a whole answer then.
+ */
+export function isJsonAnswer(response: Response): boolean {
+  return /^application\/json\b/i.test(response.headers.get("content-type") ?? "");
+}
+
+/** A whole (not streamed) answer, its text handed to `onText` in one piece when the caller streams. */
+export function whole<T extends { text: string }>(answer: T, onText?: (chunk: string) => void): T {
+  if (onText !== undefined && answer.text !== "") onText(answer.text);
+  return answer;
 }
 
 /** All of a body as text (at most `max` characters are kept). */
@@ -309,6 +323,14 @@ export function parseArguments(text: string): Record<string, unknown> | string {
   } catch {
     return text;
   }
+}
+
+/**
+ * An id for a tool call the API gave none (Ollama, Gemini, some compatible servers): unique
+ * across the whole history, so a saved conversation never has two calls of one id.
+ */
+export function madeUpCallId(prefix = "call"): string {
+  return `${prefix}_mcpwire_${crypto.randomUUID().replaceAll("-", "").slice(0, 16)}`;
 }
 
 /**

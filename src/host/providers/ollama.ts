@@ -8,6 +8,7 @@ import {
   type HttpSettings,
   isObject,
   joinUrl,
+  madeUpCallId,
   parseArguments,
   type ProviderConnection,
   readJson,
@@ -152,7 +153,7 @@ class Assembly {
         const args = call.function.arguments;
         this.#calls.push({
           // Ollama gives no ids (newer versions may): make stable ones per answer
-          id: typeof call.id === "string" && call.id !== "" ? call.id : `call_${this.#calls.length}`,
+          id: typeof call.id === "string" && call.id !== "" ? call.id : madeUpCallId(),
           name: String(call.function.name ?? ""),
           arguments: isObject(args) ? args : parseArguments(typeof args === "string" ? args : ""),
         });

@@ -5,8 +5,11 @@ import type { LlmToolSchema } from "../../registry/types.ts";
 import {
   callApi,
   type HttpSettings,
+  isJsonAnswer,
   isObject,
+  whole,
   joinUrl,
+  madeUpCallId,
   objectSchema,
   parseArguments,
   parseObject,
@@ -63,8 +66,8 @@ export class OpenAiProvider implements Provider {
     return await callApi(
       this.#http,
       { url: joinUrl(this.#connection.baseUrl, "chat/completions"), headers, body, signal: request.signal },
-      async (chunks) => {
-        if (!stream) return this.#fromResponse(await readJson(this.name, chunks));
+      async (chunks, response) => {
+        if (!stream || isJsonAnswer(response)) return whole(this.#fromResponse(await readJson(this.name, chunks)), request.onText);
         const assembly = new StreamAssembly(this.name, request.onText);
         await readSse(chunks, (_type, data) => assembly.push(data));
         return assembly.finish();
@@ -80,10 +83,10 @@ export class OpenAiProvider implements Provider {
     const message = choice.message;
     const toolCalls: ModelToolCall[] = [];
     if (Array.isArray(message.tool_calls)) {
-      message.tool_calls.forEach((call, index) => {
+      message.tool_calls.forEach((call) => {
         if (!isObject(call) || !isObject(call.function)) return;
         toolCalls.push({
-          id: typeof call.id === "string" && call.id !== "" ? call.id : `call_${index}`,
+          id: typeof call.id === "string" && call.id !== "" ? call.id : madeUpCallId(),
           name: String(call.function.name ?? ""),
           arguments: parseArguments(typeof call.function.arguments === "string" ? call.function.arguments : JSON.stringify(call.function.arguments ?? {})),
         });
@@ -190,7 +193,9 @@ class StreamAssembly {
     if (Array.isArray(delta.tool_calls)) {
       for (const part of delta.tool_calls) {
         if (!isObject(part)) continue;
-        const index = typeof part.index === "number" ? part.index : this.#calls.length;
+        // a delta without `index` (some compatible servers): a new call when it has an id, else the last call's
+        const startsCall = typeof part.id === "string" && part.id !== "";
+        const index = typeof part.index === "number" ? part.index : startsCall || this.#calls.length === 0 ? this.#calls.length : this.#calls.length - 1;
         const call = (this.#calls[index] ??= { id: "", name: "", args: [] });
         if (typeof part.id === "string" && part.id !== "") call.id = part.id;
         if (isObject(part.function)) {
@@ -209,7 +214,7 @@ class StreamAssembly {
       text: this.#text.join(""),
       toolCalls: this.#calls
         .filter((call) => call !== undefined)
-        .map((call, index) => ({ id: call.id !== "" ? call.id : `call_${index}`, name: call.name, arguments: parseArguments(call.args.join("")) })),
+        .map((call) => ({ id: call.id !== "" ? call.id : madeUpCallId(), name: call.name, arguments: parseArguments(call.args.join("")) })),
       stopReason: this.#stopReason,
       model: this.#model,
       usage: this.#usage,

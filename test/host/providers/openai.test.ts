@@ -114,3 +114,36 @@ test("openai: the official API gets max_completion_tokens and asks for usage in 
   assert.deepEqual(answer.usage, { inputTokens: 3, outputTokens: 1 });
   assert.equal(answer.text, "hi");
 });
+
+/** A provider whose fetch answers every request with `body` of `contentType` (a server we cannot run here). */
+function answering(body: string, contentType: string) {
+  return createProvider("openai/local", {
+    baseUrl: "http://127.0.0.1:9/v1",
+    env: {},
+    fetch: () => Promise.resolve(new Response(body, { headers: { "content-type": contentType } })),
+  });
+}
+
+test("openai: a server that ignores stream: true and answers JSON is read as a whole answer", async () => {
+  const provider = answering(JSON.stringify({ choices: [{ index: 0, message: { role: "assistant", content: "all at once" }, finish_reason: "stop" }] }), "application/json; charset=utf-8");
+  const chunks: string[] = [];
+  const answer = await provider.chat({ messages: [{ role: "user", content: "hi" }], tools: [], onText: (chunk) => chunks.push(chunk) });
+  assert.equal(answer.text, "all at once");
+  assert.deepEqual(chunks, ["all at once"]);
+});
+
+test("openai: streamed tool-call deltas without an index are joined to the call they continue", async () => {
+  const chunk = (delta: unknown, finish: string | null = null) => `data: ${JSON.stringify({ choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
+  const provider = answering(
+    chunk({ tool_calls: [{ id: "c1", type: "function", function: { name: "mcp_a_x", arguments: '{"q":' } }] }) +
+      chunk({ tool_calls: [{ function: { arguments: '"one"}' } }] }) +
+      chunk({ tool_calls: [{ id: "c2", type: "function", function: { name: "mcp_a_y", arguments: "{}" } }] }) +
+      chunk({}, "tool_calls") + "data: [DONE]\n\n",
+    "text/event-stream",
+  );
+  const answer = await provider.chat({ messages: [{ role: "user", content: "hi" }], tools: [], onText: () => {} });
+  assert.deepEqual(answer.toolCalls, [
+    { id: "c1", name: "mcp_a_x", arguments: { q: "one" } },
+    { id: "c2", name: "mcp_a_y", arguments: {} },
+  ]);
+});
