@@ -24,6 +24,8 @@ export interface HttpSettings {
   unreachableHint: string;
   /** The end of a 401/403 message: where the key comes from. */
   keyHint: string;
+  /** What to do about an error message particular to this API, when the provider knows better than the status. */
+  advice?: (status: number, message: string) => string | undefined;
 }
 
 export interface ApiRequest {
@@ -147,7 +149,7 @@ async function statusError(settings: HttpSettings, response: Response, shown: st
   const statusText = response.statusText === "" ? "" : ` ${response.statusText}`;
   return new ProviderError(
     settings.provider,
-    `${settings.provider}: ${shown} answered ${status}${statusText}: ${detail}; ${statusAdvice(settings, status, retryable)}`,
+    `${settings.provider}: ${shown} answered ${status}${statusText}: ${detail}; ${settings.advice?.(status, detail) ?? statusAdvice(settings, status, retryable)}`,
     { status, retryable, retryAfterMs },
   );
 }

@@ -62,6 +62,11 @@ export class OllamaProvider implements Provider {
       timeoutMs: connection.timeoutMs,
       unreachableHint: "is Ollama running? start it with `ollama serve`, or set OLLAMA_HOST to where it listens",
       keyHint: "a proxy in front of Ollama may want api_key in the config",
+      advice: (_status, message) => {
+        if (/not found, try pulling it/i.test(message)) return `download it with \`ollama pull ${this.model}\`, or pick one \`ollama list\` shows`;
+        if (/does not support tools/i.test(message)) return "pick a model with tool calling (qwen3, llama3.1, mistral-nemo, …), or run without MCP tools";
+        return undefined;
+      },
     };
   }
 

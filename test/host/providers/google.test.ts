@@ -4,6 +4,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { createProvider } from "../../../src/host/providers/mod.ts";
+import { ProviderError } from "../../../src/host/providers/types.ts";
 import type { LlmToolSchema } from "../../../src/registry/types.ts";
 import { startFakeModelApi } from "../../support/fake-model-apis.ts";
 import { API_KEY, ECHO_TOOL, historyAfter, providerBehaviours, providerFor, SUM_TOOL, withApi } from "./provider-cases.ts";
@@ -130,4 +131,19 @@ test("google: GEMINI_API_KEY comes from the env record; none at all is refused u
     await api.close();
   }
   assert.throws(() => createProvider("google/gemini-2.5-flash", { env: {} }), /GEMINI_API_KEY/);
+});
+
+test("google: a 429 without Retry-After takes the delay from the RetryInfo detail", async () => {
+  const body = JSON.stringify({
+    error: {
+      code: 429,
+      message: "You exceeded your current quota",
+      status: "RESOURCE_EXHAUSTED",
+      details: [{ "@type": "type.googleapis.com/google.rpc.RetryInfo", retryDelay: "17s" }],
+    },
+  });
+  await withApi("google", [{ error: { status: 429, message: "", body } }], async (api) => {
+    await assert.rejects(providerFor("google/gemini-test", api).chat({ messages: [{ role: "user", content: "hi" }], tools: [] }), (error: unknown) =>
+      error instanceof ProviderError && error.retryable && error.retryAfterMs === 17_000 && /exceeded your current quota/.test(error.message));
+  });
 });

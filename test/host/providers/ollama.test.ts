@@ -67,7 +67,7 @@ test("ollama: a model that is not pulled gives Ollama's own message", async () =
   try {
     const provider = createProvider("ollama/qwen9", { baseUrl: api.origin, env: {} });
     await assert.rejects(provider.chat({ messages: [{ role: "user", content: "hi" }], tools: [] }), (error: unknown) =>
-      error instanceof ProviderError && error.status === 404 && /model "qwen9" not found, try pulling it first/.test(error.message));
+      error instanceof ProviderError && error.status === 404 && /model "qwen9" not found, try pulling it first/.test(error.message) && /`ollama pull qwen9`/.test(error.message));
   } finally {
     await api.close();
   }
@@ -102,4 +102,15 @@ test("ollama: OLLAMA_HOST is read the way Ollama reads it", () => {
   assert.equal(ollamaBaseUrl("https://ollama.example.com"), "https://ollama.example.com");
   assert.equal(ollamaBaseUrl("https://ollama.example.com/prefix/"), "https://ollama.example.com/prefix");
   assert.throws(() => ollamaBaseUrl("http://[bad"), /OLLAMA_HOST/);
+});
+
+test("ollama: a model without tool calling says to pick another", async () => {
+  const api = await startFakeModelApi("ollama", [{ error: { status: 400, message: "registry.ollama.ai/library/gemma:2b does not support tools" } }]);
+  try {
+    const provider = createProvider("ollama/gemma:2b", { baseUrl: api.origin, env: {} });
+    await assert.rejects(provider.chat({ messages: [{ role: "user", content: "hi" }], tools: [SUM_TOOL] }), (error: unknown) =>
+      error instanceof ProviderError && /does not support tools; pick a model with tool calling/.test(error.message));
+  } finally {
+    await api.close();
+  }
 });
