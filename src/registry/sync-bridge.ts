@@ -1,21 +1,37 @@
 // The sync-facing bridge's mechanism (DESIGN.md "The sync-facing bridge"): the calling thread
 // posts a call to a worker thread, blocks on Atomics.wait over a SharedArrayBuffer until the
-// worker signals, then takes the reply off a MessagePort synchronously (receiveMessageOnPort).
-// It knows nothing of MCP: the worker runs whatever SyncService it is given.
+// worker signals, then reads the reply: from the shared memory when it is a string that fits
+// (the hot path: dispatch answers strings), otherwise off a MessagePort synchronously
+// (receiveMessageOnPort). It knows nothing of MCP: the worker runs whatever SyncService it is given.
 //
-// Why a MessagePort and not the reply's bytes in the SharedArrayBuffer: a message carries any
-// structured-cloneable value of any size with no buffer to grow or chunk, and both Node and
-// Deno 2 provide receiveMessageOnPort (node:worker_threads, behind src/runtime/). The shared
-// memory only carries three counters: a signal, a heartbeat and an "ended" flag.
+// Why a MessagePort at all: a message carries any structured-cloneable value of any size with
+// no buffer to grow or chunk, and both Node and Deno 2 provide receiveMessageOnPort
+// (node:worker_threads, behind src/runtime/). The shared memory carries counters (a signal each
+// way, a heartbeat, an "ended" flag) and one reply slot for the call the caller waits for.
+// The worker does not wait for calls with a port listener: a message event costs a turn of its
+// event loop plus the event machinery; it waits with Atomics.waitAsync on a counter the caller
+// bumps after each post, and then takes the messages off its port synchronously.
 
 import { runtime } from "../runtime/mod.ts";
 import type { WorkerThread } from "../runtime/mod.ts";
 
 /** Slots of the control Int32Array both threads share. */
-const SIGNAL = 0; // bumped, then notified, after every message the worker posts
+const SIGNAL = 0; // bumped, then notified, after every message (or slot reply) the worker posts
 const BEAT = 1; // bumped by the worker every SYNC_HEARTBEAT_MS while its event loop turns
 const ENDED = 2; // set to 1 by the worker as it ends (an uncaught error, or exit)
-const CONTROL_SLOTS = 3;
+const REQUEST = 3; // bumped, then notified, by the caller after every message it posts
+const CURRENT = 4; // the seq of the call the caller waits for: only its reply may use the slot
+const REPLY_SEQ = 5; // the seq whose reply is in the slot, stored after its bytes
+const REPLY_BYTES = 6; // the length of that reply, in bytes of UTF-8
+const CONTROL_SLOTS = 8;
+const CONTROL_BYTES = CONTROL_SLOTS * Int32Array.BYTES_PER_ELEMENT;
+/** The reply slot: a string reply up to this many bytes of UTF-8 skips the MessagePort. */
+const REPLY_SLOT_BYTES = 64 * 1024;
+
+/** Atomics.waitAsync (ES2024): both runtimes have it; the ES2023 lib this compiles against does not declare it. */
+const waitAsync = (Atomics as unknown as {
+  waitAsync(array: Int32Array, index: number, value: number): { async: false; value: string } | { async: true; value: Promise<string> };
+}).waitAsync;
 
 /** How often the worker proves its event loop turns. */
 export const SYNC_HEARTBEAT_MS = 100;
@@ -104,6 +120,7 @@ export class SyncWorker {
   readonly #thread: WorkerThread;
   readonly #port: MessagePort;
   readonly #control: Int32Array;
+  readonly #replySlot: Uint8Array;
   readonly #silenceLimitMs: number;
   #seq = 0;
   #closed = false;
@@ -123,8 +140,9 @@ export class SyncWorker {
     this.label = options.label ?? "sync worker";
     this.#silenceLimitMs = options.silenceLimitMs ?? DEFAULT_SYNC_SILENCE_LIMIT_MS;
     const startTimeoutMs = options.startTimeoutMs ?? DEFAULT_SYNC_START_TIMEOUT_MS;
-    const control = new SharedArrayBuffer(CONTROL_SLOTS * Int32Array.BYTES_PER_ELEMENT);
-    this.#control = new Int32Array(control);
+    const control = new SharedArrayBuffer(CONTROL_BYTES + REPLY_SLOT_BYTES);
+    this.#control = new Int32Array(control, 0, CONTROL_SLOTS);
+    this.#replySlot = new Uint8Array(control, CONTROL_BYTES);
     const { port1, port2 } = new MessageChannel();
     this.#port = port1; // never given a listener: replies are only taken synchronously
     const start: StartData = { control, port: port2, data: options.data };
@@ -175,12 +193,13 @@ export class SyncWorker {
     if (this.#closed) return { kind: "closed" };
     if (this.#ended !== undefined) return { kind: "ended", message: this.#ended };
     const seq = ++this.#seq;
+    Atomics.store(this.#control, CURRENT, seq);
     const sent = this.#post({ type: "call", seq, body });
     if (sent !== undefined) return { kind: "failed", message: `the call could not be passed to the worker: ${sent}` };
     const outcome = this.#waitFor((message) => {
       if (message.type !== "reply" || message.seq !== seq) return undefined; // a late reply to an earlier call
       return message.ok ? { kind: "reply", value: message.value } : { kind: "failed", message: message.message };
-    }, options.timeoutMs);
+    }, options.timeoutMs, seq);
     if (outcome.kind === "timeout") {
       const reason = options.cancelReason ?? `the caller stopped waiting after ${seconds(options.timeoutMs)}`;
       this.#post({ type: "cancel", seq, reason });
@@ -215,10 +234,12 @@ export class SyncWorker {
   #post(message: CallerMessage): string | undefined {
     try {
       this.#port.postMessage(message);
-      return undefined;
     } catch (error) {
       return messageOf(error);
     }
+    Atomics.add(this.#control, REQUEST, 1);
+    Atomics.notify(this.#control, REQUEST);
+    return undefined;
   }
 
   /** The worker is gone: remember why, stop it for good, and let every later call say so. */
@@ -237,8 +258,9 @@ export class SyncWorker {
   /**
    * Blocks until `match` accepts a message from the worker, the worker ends, or timeoutMs
    * passes. Messages `match` does not accept (late replies of calls that timed out) are dropped.
+   * With `seq`, the reply slot is looked at too.
    */
-  #waitFor(match: (message: WorkerMessage) => SyncOutcome | undefined, timeoutMs: number): SyncOutcome {
+  #waitFor(match: (message: WorkerMessage) => SyncOutcome | undefined, timeoutMs: number, seq?: number): SyncOutcome {
     const control = this.#control;
     const deadline = performance.now() + timeoutMs;
     let beat = Atomics.load(control, BEAT);
@@ -247,6 +269,12 @@ export class SyncWorker {
       // Read the signal before taking messages: a message posted after we looked bumps it,
       // so the wait below returns at once instead of sleeping through it.
       const signal = Atomics.load(control, SIGNAL);
+      if (seq !== undefined && Atomics.load(control, REPLY_SEQ) === seq) {
+        // The worker stored the bytes before the seq: they are whole. A copy, since shared
+        // memory is not for every decoder.
+        const bytes = this.#replySlot.slice(0, Atomics.load(control, REPLY_BYTES));
+        return { kind: "reply", value: runtime.decodeUtf8(bytes, 0, bytes.length) };
+      }
       const outcome = this.#drain(match);
       if (outcome !== undefined) return outcome;
       if (Atomics.load(control, ENDED) === 1) {
@@ -301,7 +329,9 @@ export function serveSyncWorker(service: SyncService): void {
   if (!(start?.control instanceof SharedArrayBuffer) || start.port === undefined) {
     throw new SyncBridgeError("serveSyncWorker() runs only in a worker started by SyncWorker.start()");
   }
-  const control = new Int32Array(start.control);
+  const control = new Int32Array(start.control, 0, CONTROL_SLOTS);
+  const replySlot = new Uint8Array(start.control, CONTROL_BYTES);
+  const utf8 = new TextEncoder();
   const port = start.port;
   const signalCaller = () => {
     Atomics.add(control, SIGNAL, 1);
@@ -335,6 +365,17 @@ export function serveSyncWorker(service: SyncService): void {
   );
 
   const reply = (seq: number, outcome: { ok: true; value: unknown } | { ok: false; message: string }) => {
+    // The call the caller waits for, answered with a string that fits: through the slot. (A late
+    // reply is not for the caller's current call, so it never overwrites the slot in use.)
+    if (outcome.ok && typeof outcome.value === "string" && Atomics.load(control, CURRENT) === seq) {
+      const { read, written } = utf8.encodeInto(outcome.value, replySlot);
+      if (read === outcome.value.length) {
+        Atomics.store(control, REPLY_BYTES, written);
+        Atomics.store(control, REPLY_SEQ, seq);
+        signalCaller();
+        return;
+      }
+    }
     try {
       post({ type: "reply", seq, ...outcome });
     } catch (error) {
@@ -365,11 +406,12 @@ export function serveSyncWorker(service: SyncService): void {
     }
     // Nothing keeps this thread alive now: it ends by itself if the caller does not end it.
     clearInterval(heartbeat);
+    listening = false;
+    Atomics.notify(control, REQUEST); // settles the pending waitAsync
     port.close();
   };
 
-  port.onmessage = (event: MessageEvent) => {
-    const message = event.data as CallerMessage;
+  const handle = (message: CallerMessage) => {
     switch (message.type) {
       case "call":
         void answer(message.seq, message.body);
@@ -382,4 +424,20 @@ export function serveSyncWorker(service: SyncService): void {
         break;
     }
   };
+
+  let listening = true;
+  const listen = (): void => {
+    if (!listening) return;
+    // Read the counter before taking messages: a post after we looked bumps it, so the
+    // wait below settles at once instead of sleeping through it.
+    const seen = Atomics.load(control, REQUEST);
+    for (let received = runtime.receiveMessageSync(port); received !== undefined; received = runtime.receiveMessageSync(port)) {
+      handle(received.message as CallerMessage);
+      if (!listening) return;
+    }
+    const waiting = waitAsync(control, REQUEST, seen);
+    if (waiting.async) void waiting.value.then(listen);
+    else queueMicrotask(listen);
+  };
+  listen();
 }

@@ -53,6 +53,23 @@ describe("a live SyncWorker", () => {
     assert.deepEqual(echoMany(worker, 3), [0, 1, 2].map((n) => ({ n, text: `call ${n}` })));
   });
 
+  test("string replies come back exact at every size around the shared reply slot's 64 KiB, multi-byte characters at its edge included", GUARD, () => {
+    const slot = 64 * 1024;
+    const values = [
+      "", "x", "é😀漢",
+      "x".repeat(slot - 1), "x".repeat(slot), "x".repeat(slot + 1),
+      "é".repeat(slot / 2 - 1), "é".repeat(slot / 2), "é".repeat(slot / 2 + 1),
+      "x".repeat(slot - 2) + "😀", "x".repeat(slot - 3) + "😀", "x".repeat(slot - 4) + "😀",
+    ];
+    for (const value of values) {
+      const outcome = worker.call({ op: "echo", value }, { timeoutMs: 10_000 });
+      assert.equal(outcome.kind, "reply");
+      assert.equal((outcome as { value: string }).value === value, true, `a string of ${value.length} UTF-16 units`);
+      // Each is followed by a small one: a large reply (through the port) never leaves a stale slot.
+      assert.deepEqual(worker.call({ op: "echo", value: "after" }, { timeoutMs: 10_000 }), { kind: "reply", value: "after" });
+    }
+  });
+
   test("a reply that never comes times out naming the limit, the worker's call is cancelled, and the next call works", GUARD, () => {
     const outcome = worker.call({ op: "hang" }, { timeoutMs: 300, cancelReason: "gave up after 300 ms (test limit)" });
     assert.deepEqual(outcome, { kind: "timeout", timeoutMs: 300 });
