@@ -1,19 +1,48 @@
 // The MCP client: the lifecycle state machine, version negotiation and typed methods —
 // spec 2025-11-25 basic/lifecycle, server/tools, server/resources, server/prompts,
 // server/utilities/completion, server/utilities/logging; and what the server asks of the
-// client — client/elicitation, client/sampling, client/roots.
+// client — client/elicitation, client/sampling, client/roots. Dual-era: the 2026-07-28
+// revision's stateless wire (spec 2026-07-28 basic/versioning, server/discover,
+// basic/patterns/mrtr, basic/patterns/subscriptions, server/utilities/caching) beside the
+// initialize handshake, chosen per server.
 
-import { type CloseDetails, ConnectionClosedError, describeClose, ErrorCode, RpcError } from "../jsonrpc/errors.ts";
+import {
+  type CloseDetails,
+  ConnectionClosedError,
+  describeClose,
+  ErrorCode,
+  RequestTimeoutError,
+  RpcError,
+} from "../jsonrpc/errors.ts";
 import { type IncomingRequestContext, type Params, Peer, type Progress, type RequestOptions } from "../jsonrpc/peer.ts";
-import type { Transport } from "../transport/transport.ts";
+import { paramHeadersOf } from "../transport/mcp-headers.ts";
+import { type Transport, TransportError } from "../transport/transport.ts";
 import { canMove, type ClientState, type StateChange } from "./client-state.ts";
 import {
   CapabilityError,
   ClientStateError,
+  HeaderMismatchError,
+  InputRoundsExceededError,
+  MissingClientCapabilityError,
+  OutcomeUnknownError,
   OutputValidationError,
   ProtocolError,
   ProtocolVersionError,
+  ResourceNotFoundError,
+  UnsupportedProtocolVersionError,
 } from "./errors.ts";
+import {
+  DEFAULT_MAX_INPUT_ROUNDS,
+  fulfilInputRequests,
+  INPUT_CAPABLE_METHODS,
+  type InputRequest,
+  isInputRequired,
+  readInputRequired,
+  retryFields,
+} from "./input-requests.ts";
+import { META_SERVER_INFO, META_SUBSCRIPTION_ID, withRequestMeta } from "./request-meta.ts";
+import { ResultCache, ttlOf } from "./result-cache.ts";
+import { ListenStream, missingFromAcknowledgment, type NotificationFilter } from "./subscriptions.ts";
 import {
   applyDefaults,
   checkElicitResult,
@@ -29,8 +58,14 @@ import { SamplingGate, type SamplingPolicy } from "./sampling.ts";
 import { collectPages, DEFAULT_MAX_PAGES } from "./pagination.ts";
 import {
   featuresOf,
+  isModernProtocolVersion,
   isSupportedProtocolVersion,
+  LATEST_MODERN_PROTOCOL_VERSION,
   LATEST_PROTOCOL_VERSION,
+  MODERN_PROTOCOL_VERSIONS,
+  type ModernProtocolVersion,
+  type ProtocolChoice,
+  type ProtocolEra,
   type ProtocolVersion,
   SUPPORTED_PROTOCOL_VERSIONS,
 } from "./protocol-version.ts";
@@ -80,6 +115,26 @@ export interface ClientOptions {
   initializeTimeoutMs?: number;
   /** Page cap when following list cursors. Default 1000. */
   maxPages?: number;
+  /**
+   * Which era to speak — spec 2026-07-28 basic/versioning. `auto` (default): server/discover
+   * first, the initialize handshake when the server does not answer it as a modern server;
+   * `modern`: the 2026-07-28 stateless wire only; `legacy`: the initialize handshake only.
+   */
+  protocol?: ProtocolChoice;
+  /** How long `auto` waits for the server/discover probe before taking the server for legacy. Default 5 s. */
+  discoverTimeoutMs?: number;
+  /** Rounds of a multi round-trip request (input_required results) before giving up. Default 10. */
+  maxInputRounds?: number;
+  /**
+   * Modern wire: keep a subscriptions/listen stream open for the list changes the server
+   * declares (and the resources subscribed to). Default true.
+   */
+  listen?: boolean;
+}
+
+/** Options of the list methods: `fresh` skips a cached result still within its ttlMs. */
+export interface ListOptions extends RequestOptions {
+  fresh?: boolean;
 }
 
 export interface CallOptions {
@@ -125,6 +180,29 @@ export class ClientEvent<K extends ClientEventType = ClientEventType> extends Ev
 /** Methods allowed while initializing — spec 2025-11-25 basic/lifecycle: only ping before the result. */
 const ALLOWED_BEFORE_READY = new Set(["ping"]);
 
+/** Default bound of the auto probe; a legacy stdio server may never answer it. */
+export const DEFAULT_DISCOVER_TIMEOUT_MS = 5000;
+
+/**
+ * Requests that can be sent again after the 2026-07-28 wire lost their answer (spec
+ * 2026-07-28 streamable-http: a broken stream loses the request): reads. tools/call only
+ * for tools annotated idempotentHint.
+ */
+const SAFE_TO_REISSUE = new Set([
+  "server/discover",
+  "tools/list",
+  "prompts/list",
+  "prompts/get",
+  "resources/list",
+  "resources/templates/list",
+  "resources/read",
+  "completion/complete",
+]);
+const MAX_REISSUES = 2;
+
+/** Cache keys of the lists each list_changed notification makes stale. */
+const LIST_KEYS = { tools: "tools/list", prompts: "prompts/list", resources: "resources/list", templates: "resources/templates/list" } as const;
+
 export class Client extends EventTarget {
   readonly clientInfo: Implementation;
   readonly #options: ClientOptions;
@@ -135,6 +213,15 @@ export class Client extends EventTarget {
   #name = "server";
   #init: InitializeResult | undefined;
   #version: ProtocolVersion | undefined;
+  /** Which wire this connection speaks, once connect() has found out. */
+  #era: ProtocolEra | undefined;
+  /** Modern wire: the level sent in each request's _meta (no logging/setLevel there). */
+  #logLevel: LoggingLevel | undefined;
+  /** Modern wire: resources subscribed to, carried by the listen stream's filter. */
+  readonly #subscribed = new Set<string>();
+  #listen: ListenStream | undefined;
+  /** Results kept while their ttlMs says they are fresh (spec 2026-07-28 caching). */
+  readonly #cache = new ResultCache();
   /** The last full tool listing, by name: where outputSchemas are looked up. */
   #tools = new Map<string, Tool>();
   #closing: Promise<void> | undefined;
@@ -179,9 +266,14 @@ export class Client extends EventTarget {
     return this.#init?.serverInfo;
   }
 
-  /** The negotiated protocol version, once initialized. */
+  /** The negotiated protocol version, once initialized (or discovered, on the modern wire). */
   get protocolVersion(): ProtocolVersion | undefined {
     return this.#version;
+  }
+
+  /** `modern` (2026-07-28, stateless) or `legacy` (the initialize handshake), once connected. */
+  get era(): ProtocolEra | undefined {
+    return this.#era;
   }
 
   get serverCapabilities(): ServerCapabilities | undefined {
@@ -255,6 +347,9 @@ export class Client extends EventTarget {
     transport.onerror = (error) => this.#problem(error.message);
     transport.onclose = (details) => this.#onTransportClose(details);
     transport.onsessionexpired = () => this.#startNewSession(peer, transport);
+    // spec 2026-07-28 streamable-http ("Custom Headers from Tool Parameters"): x-mcp-header
+    // parameters are found in the tools of the last tools/list.
+    transport.setToolSchemas?.((tool) => this.#tools.get(tool)?.inputSchema);
 
     this.#move("connecting");
     try {
@@ -278,6 +373,37 @@ export class Client extends EventTarget {
       }
       throw this.#notReady("initialize");
     }
+
+    const choice = this.#options.protocol ?? "auto";
+    if (choice !== "legacy") {
+      let modern: boolean;
+      try {
+        modern = await this.#probe(peer, transport, choice, options.signal);
+      } catch (error) {
+        if (this.#closing !== undefined) {
+          await this.#closing.catch(() => {});
+          throw this.#closedWhileConnecting();
+        }
+        const cause = error instanceof Error ? error : new Error(String(error));
+        this.#move("failed", cause);
+        peer.close({ reason: `server/discover failed: ${cause.message}` });
+        await transport.close().catch(() => {});
+        throw cause;
+      }
+      if (this.#closing !== undefined) {
+        await this.#closing.catch(() => {});
+        throw this.#closedWhileConnecting();
+      }
+      if ((this.#state as ClientState) !== "connecting") throw this.#notReady("initialize");
+      if (modern) {
+        this.#era = "modern";
+        this.#move("initializing");
+        this.#move("ready");
+        this.#startListening();
+        return;
+      }
+    }
+    this.#era = "legacy";
 
     // spec 2025-11-25 basic/lifecycle: initialization MUST be the first interaction. The
     // request is on its way before `initializing` is announced, so a ping sent from a
@@ -310,6 +436,124 @@ export class Client extends EventTarget {
     }
     if (this.#closing !== undefined) throw this.#closedWhileConnecting();
     this.#move("ready");
+  }
+
+  /**
+   * Finds out whether the server speaks the 2026-07-28 wire — spec 2026-07-28
+   * basic/versioning ("Backward Compatibility"), stdio ("Backward Compatibility"),
+   * streamable-http ("Backward Compatibility"). A DiscoverResult, or a recognized modern
+   * error, means modern (a -32022 is answered by retrying with a version from `supported`);
+   * any other error, an HTTP refusal, or silence until the timeout means legacy — unless
+   * `modern` was pinned, which then fails with what the server said.
+   */
+  async #probe(peer: Peer, transport: Transport, choice: ProtocolChoice, signal: AbortSignal | undefined): Promise<boolean> {
+    let version: ModernProtocolVersion = LATEST_MODERN_PROTOCOL_VERSION;
+    const timeoutMs = choice === "auto"
+      ? this.#options.discoverTimeoutMs ?? DEFAULT_DISCOVER_TIMEOUT_MS
+      : this.#options.initializeTimeoutMs;
+    for (let attempt = 0; ; attempt++) {
+      transport.setProtocolVersion?.(version);
+      let result: Params;
+      try {
+        result = await peer.request("server/discover", this.#modernParams(undefined, version), { timeoutMs, signal });
+      } catch (error) {
+        if (this.#closing !== undefined || peer.isClosed || signal?.aborted) throw error;
+        const typed = typedRpcError(error);
+        if (typed instanceof UnsupportedProtocolVersionError) {
+          const next = MODERN_PROTOCOL_VERSIONS.find((candidate) => typed.supported.includes(candidate));
+          if (next !== undefined && attempt === 0) {
+            version = next;
+            continue;
+          }
+          const legacy = typed.supported.some((candidate) => isSupportedProtocolVersion(candidate));
+          if (next === undefined && legacy && choice === "auto") {
+            transport.setProtocolVersion?.(undefined);
+            return false;
+          }
+          throw new ProtocolVersionError(
+            `${this.#name} does not support a protocol version mcpwire speaks: it supports ${typed.supported.join(", ") || "(none listed)"}; ` +
+              `mcpwire speaks ${[...MODERN_PROTOCOL_VERSIONS, ...SUPPORTED_PROTOCOL_VERSIONS].join(", ")}` +
+              (legacy && choice === "modern" ? `; set protocol: legacy (or auto) for this server` : ""),
+            version,
+            typed.supported,
+            [...MODERN_PROTOCOL_VERSIONS, ...SUPPORTED_PROTOCOL_VERSIONS],
+          );
+        }
+        if (typed instanceof HeaderMismatchError || typed instanceof MissingClientCapabilityError) {
+          throw new ProtocolError(`${this.#name} is a 2026-07-28 server but refused server/discover: ${typed.message}`, { cause: typed });
+        }
+        if (!meansLegacy(error)) throw error; // a dead process, a refused connection, a 5xx: no era to choose
+        if (choice === "modern") {
+          throw new ProtocolVersionError(
+            `${this.#name} did not answer server/discover as a 2026-07-28 server (${describeProbeFailure(error)}); ` +
+              `it probably speaks only the initialize handshake: set protocol: legacy (or auto) for this server`,
+            version,
+            undefined,
+            MODERN_PROTOCOL_VERSIONS,
+          );
+        }
+        // A legacy server: the handshake follows, with no version header until it has run.
+        transport.setProtocolVersion?.(undefined);
+        return false;
+      }
+      const accepted = this.#acceptDiscover(result, version, choice);
+      if (accepted === undefined) {
+        transport.setProtocolVersion?.(undefined);
+        return false;
+      }
+      if (accepted !== version) {
+        version = accepted;
+        transport.setProtocolVersion?.(version);
+      }
+      return true;
+    }
+  }
+
+  /**
+   * spec 2026-07-28 server/discover ("DiscoverResult"): picks the newest mutual modern version;
+   * undefined when the server lists none and `auto` may fall back to the handshake.
+   */
+  #acceptDiscover(result: Params, asked: ModernProtocolVersion, choice: ProtocolChoice): ModernProtocolVersion | undefined {
+    const listed = Array.isArray(result.supportedVersions) ? result.supportedVersions.filter((v): v is string => typeof v === "string") : [];
+    const version = MODERN_PROTOCOL_VERSIONS.find((candidate) => listed.includes(candidate));
+    if (version === undefined) {
+      if (choice === "auto" && listed.some((candidate) => isSupportedProtocolVersion(candidate))) return undefined;
+      throw new ProtocolVersionError(
+        `${this.#name} answered server/discover with supportedVersions ${JSON.stringify(listed)}, none of which mcpwire speaks ` +
+          `(${[...MODERN_PROTOCOL_VERSIONS, ...SUPPORTED_PROTOCOL_VERSIONS].join(", ")})`,
+        asked,
+        listed,
+        MODERN_PROTOCOL_VERSIONS,
+      );
+    }
+    const capabilities = result.capabilities;
+    if (typeof capabilities !== "object" || capabilities === null || Array.isArray(capabilities)) {
+      throw new ProtocolError(`${this.#name}: the server/discover result has no "capabilities" object`);
+    }
+    // serverInfo goes in _meta (spec 2026-07-28 basic/index); some servers put it beside the fields.
+    const meta = result._meta as JsonObject | undefined;
+    const info = meta?.[META_SERVER_INFO] ?? result.serverInfo;
+    const serverInfo = typeof info === "object" && info !== null && typeof (info as JsonObject).name === "string"
+      ? info as Implementation
+      : { name: "(server gave no serverInfo)", version: "" };
+    this.#init = {
+      protocolVersion: version,
+      capabilities: capabilities as ServerCapabilities,
+      serverInfo,
+      instructions: typeof result.instructions === "string" ? result.instructions : undefined,
+    };
+    this.#version = version;
+    return version;
+  }
+
+  /** The params of a modern request: the per-request protocol fields in `_meta`. */
+  #modernParams(params: Params | undefined, version: string, extra?: Params): Params {
+    return withRequestMeta(params as JsonObject | undefined, {
+      protocolVersion: version,
+      capabilities: this.#capabilities,
+      clientInfo: this.clientInfo,
+      logLevel: this.#logLevel,
+    }, extra as JsonObject | undefined);
   }
 
   #initializeParams(): Params {
@@ -387,6 +631,9 @@ export class Client extends EventTarget {
       return;
     }
     this.#move("closing");
+    const listen = this.#listen;
+    this.#listen = undefined;
+    void listen?.stop();
     this.#peer?.close({ reason: "closed by the client" });
     try {
       await transport.close();
@@ -396,6 +643,8 @@ export class Client extends EventTarget {
   }
 
   #onTransportClose(details: CloseDetails): void {
+    void this.#listen?.stop();
+    this.#listen = undefined;
     this.#peer?.close(details);
     if (this.#state === "closing" || this.#state === "closed" || this.#state === "failed") return;
     this.#move("failed", new ConnectionClosedError(`${this.#name}: connection closed: ${describeClose(details)}`, details));
@@ -426,9 +675,120 @@ export class Client extends EventTarget {
   request(method: string, params?: Params, options?: RequestOptions): Promise<Params> {
     const ready = this.#state === "ready" || (this.#state === "initializing" && ALLOWED_BEFORE_READY.has(method));
     if (!ready) return Promise.reject(this.#notReady(method));
+    if (this.#era === "modern") return this.#modernRequest(method, params, options ?? {});
     return this.#peer!.request(method, params, options).catch((error: unknown) => {
-      throw this.#surfaceUrlElicitation(method, error);
+      throw this.#surfaceUrlElicitation(method, typedRpcError(error));
     });
+  }
+
+  /**
+   * One request on the 2026-07-28 wire, to its final result: the protocol fields in
+   * `_meta`; a -32022 answered by retrying once with a version from `supported`; an
+   * input_required result fulfilled and retried as a new request (spec 2026-07-28 mrtr),
+   * at most maxInputRounds times; a lost response stream re-issued when that is safe.
+   */
+  async #modernRequest(method: string, params: Params | undefined, options: RequestOptions): Promise<Params> {
+    const peer = this.#peer!;
+    const who = `${this.#name}: ${method}${typeof params?.name === "string" ? ` "${params.name}"` : ""}`;
+    const maxRounds = this.#options.maxInputRounds ?? DEFAULT_MAX_INPUT_ROUNDS;
+    let extra: Params | undefined;
+    let rounds = 0;
+    let versionRetried = false;
+    let headersRefreshed = false;
+    let reissues = 0;
+    for (;;) {
+      let result: Params;
+      try {
+        result = await peer.request(method, this.#modernParams(params, this.#version!, extra), options);
+      } catch (raw) {
+        const error = typedRpcError(raw);
+        if (error instanceof UnsupportedProtocolVersionError && !versionRetried) {
+          // spec 2026-07-28 basic/versioning: select a mutually supported version and retry.
+          const next = MODERN_PROTOCOL_VERSIONS.find((candidate) => error.supported.includes(candidate));
+          if (next === undefined) {
+            throw new UnsupportedProtocolVersionError(
+              `${who}: the server no longer supports ${this.#version} (it supports ${error.supported.join(", ") || "none listed"}; ` +
+                `mcpwire speaks ${MODERN_PROTOCOL_VERSIONS.join(", ")} on this wire); reconnect with protocol: auto`,
+              error.data,
+            );
+          }
+          versionRetried = true;
+          this.#version = next;
+          this.#transport?.setProtocolVersion?.(next);
+          continue;
+        }
+        if (error instanceof HeaderMismatchError && method === "tools/call" && !headersRefreshed) {
+          // spec 2026-07-28 streamable-http ("Client Behavior"): re-list tools, then retry with the right headers.
+          headersRefreshed = true;
+          await this.listTools({ fresh: true }).catch(() => {});
+          continue;
+        }
+        if (raw instanceof TransportError && raw.code === "stream-lost") {
+          if (this.#safeToReissue(method, params) && reissues < MAX_REISSUES && !options.signal?.aborted) {
+            reissues++;
+            this.#problem(`${who}: the response stream was lost; sending the request again as a new request`);
+            continue;
+          }
+          throw new OutcomeUnknownError(
+            `${who}: the response stream broke before the answer, and the request is not safe to send again ` +
+              `(not a read, and the tool is not annotated idempotentHint): the outcome is unknown; check before retrying`,
+            method,
+            { cause: raw },
+          );
+        }
+        throw error;
+      }
+      if (!isInputRequired(result)) return result;
+      // spec 2026-07-28 mrtr ("Supported Requests"): only tools/call, prompts/get, resources/read.
+      if (!INPUT_CAPABLE_METHODS.has(method)) {
+        throw new ProtocolError(`${who}: the server answered input_required, which only tools/call, prompts/get and resources/read may`);
+      }
+      if (++rounds > maxRounds) {
+        throw new InputRoundsExceededError(
+          `${who}: the server still wanted input after ${maxRounds} round trips; stopped (raise maxInputRounds if that is expected)`,
+          method,
+          maxRounds,
+        );
+      }
+      const required = readInputRequired(who, result);
+      const responses = required.inputRequests === undefined
+        ? undefined
+        : await fulfilInputRequests(required.inputRequests, (request, key) => this.#fulfil(who, request, key, options.signal));
+      // spec 2026-07-28 mrtr ("Client Requirements" 2-4): a new request, the state echoed, nothing else carried over.
+      extra = retryFields(required, responses);
+    }
+  }
+
+  #safeToReissue(method: string, params: Params | undefined): boolean {
+    if (SAFE_TO_REISSUE.has(method)) return true;
+    if (method !== "tools/call" || typeof params?.name !== "string") return false;
+    return this.#tools.get(params.name)?.annotations?.idempotentHint === true;
+  }
+
+  /** One input request of an InputRequiredResult, answered by the same handlers a legacy server's request reaches. */
+  async #fulfil(who: string, request: InputRequest, key: string, signal: AbortSignal | undefined): Promise<JsonObject> {
+    const context: IncomingRequestContext = { requestId: key, method: request.method, signal: signal ?? new AbortController().signal };
+    try {
+      switch (request.method) {
+        case "elicitation/create":
+          return await this.#elicit(request.params, context, true) as JsonObject;
+        case "sampling/createMessage":
+          if (this.#sampling === undefined) break;
+          return await this.#sampling.run(request.params, this.#context(context)) as JsonObject;
+        case "roots/list":
+          if (this.#capabilities.roots === undefined) break;
+          return { roots: await this.#currentRoots(context) } as JsonObject;
+      }
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      throw new ProtocolError(`${who}: the server's ${request.method} input request ${JSON.stringify(key)} could not be fulfilled: ${reason}`, {
+        cause: error,
+      });
+    }
+    // spec 2026-07-28 mrtr ("Server Requirements" 7): servers MUST NOT ask for what was not declared.
+    throw new ProtocolError(
+      `${who}: the server asked for ${request.method} (input request ${JSON.stringify(key)}), a capability this client did not declare`,
+    );
   }
 
   /** spec 2025-11-25 client/elicitation ("URL Elicitation Required Error"): -32042 carries its elicitations. */
@@ -466,18 +826,53 @@ export class Client extends EventTarget {
 
   /** spec 2025-11-25 basic/utilities/ping. Allowed while initializing. */
   async ping(options?: RequestOptions): Promise<void> {
-    await this.request("ping", undefined, options);
+    // spec 2026-07-28 changelog: no ping on the modern wire; server/discover, which every
+    // modern server MUST answer, tells the same thing.
+    await this.request(this.#era === "modern" ? "server/discover" : "ping", undefined, options);
   }
 
-  /** Every tool, all pages followed. [] when the server has no tools capability. */
-  async listTools(options: RequestOptions = {}): Promise<Tool[]> {
-    if (this.#state === "ready" && !this.#has("tools")) return [];
-    const tools = await collectPages<Tool>(
-      `${this.#name}: tools/list`,
-      "tools",
-      (cursor) => this.request("tools/list", cursor === undefined ? undefined : { cursor }, options),
+  /**
+   * Every page of a list, or the cached list while its ttlMs says it is fresh — spec
+   * 2026-07-28 server/utilities/caching. The whole list is kept for the shortest ttlMs of its
+   * pages; a server that sends no ttlMs (every legacy server) is never cached.
+   */
+  async #list<T>(method: string, key: string, options: ListOptions): Promise<T[]> {
+    if (options.fresh !== true) {
+      const cached = this.#cache.get<T[]>(method);
+      if (cached !== undefined) return [...cached];
+    }
+    let ttl = Infinity;
+    const { fresh: _fresh, ...requestOptions } = options;
+    const items = await collectPages<T>(
+      `${this.#name}: ${method}`,
+      key,
+      async (cursor) => {
+        const page = await this.request(method, cursor === undefined ? undefined : { cursor }, requestOptions);
+        ttl = Math.min(ttl, ttlOf(page));
+        return page as JsonObject;
+      },
       this.#options.maxPages ?? DEFAULT_MAX_PAGES,
     );
+    this.#cache.set(method, [...items], Number.isFinite(ttl) ? ttl : 0);
+    return items;
+  }
+
+  /**
+   * Every tool, all pages followed. [] when the server has no tools capability. On the
+   * 2026-07-28 wire a tool whose x-mcp-header annotations break the rules is left out, with
+   * a problem event (spec 2026-07-28 streamable-http, "Custom Headers from Tool Parameters").
+   */
+  async listTools(options: ListOptions = {}): Promise<Tool[]> {
+    if (this.#state === "ready" && !this.#has("tools")) return [];
+    let tools = await this.#list<Tool>(LIST_KEYS.tools, "tools", options);
+    if (this.#era === "modern") {
+      tools = tools.filter((tool) => {
+        const headers = paramHeadersOf(tool?.inputSchema);
+        if (!("problem" in headers)) return true;
+        this.#problem(`${this.#name}: tool ${JSON.stringify(tool?.name)} left out: its inputSchema is invalid: ${headers.problem}`);
+        return false;
+      });
+    }
     const byName = new Map<string, Tool>();
     for (const tool of tools) {
       if (typeof tool?.name !== "string") throw new ProtocolError(`${this.#name}: tools/list returned a tool without a name`);
@@ -543,34 +938,43 @@ export class Client extends EventTarget {
   }
 
   /** spec 2025-11-25 server/resources ("Listing Resources"). [] without the resources capability. */
-  listResources(options: RequestOptions = {}): Promise<Resource[]> {
+  listResources(options: ListOptions = {}): Promise<Resource[]> {
     if (this.#state === "ready" && !this.#has("resources")) return Promise.resolve([]);
-    return collectPages<Resource>(
-      `${this.#name}: resources/list`,
-      "resources",
-      (cursor) => this.request("resources/list", cursor === undefined ? undefined : { cursor }, options),
-      this.#options.maxPages ?? DEFAULT_MAX_PAGES,
-    );
+    return this.#list<Resource>(LIST_KEYS.resources, "resources", options);
   }
 
   /** spec 2025-11-25 server/resources ("Resource Templates"). */
-  listResourceTemplates(options: RequestOptions = {}): Promise<ResourceTemplate[]> {
+  listResourceTemplates(options: ListOptions = {}): Promise<ResourceTemplate[]> {
     if (this.#state === "ready" && !this.#has("resources")) return Promise.resolve([]);
-    return collectPages<ResourceTemplate>(
-      `${this.#name}: resources/templates/list`,
-      "resourceTemplates",
-      (cursor) => this.request("resources/templates/list", cursor === undefined ? undefined : { cursor }, options),
-      this.#options.maxPages ?? DEFAULT_MAX_PAGES,
-    );
+    return this.#list<ResourceTemplate>(LIST_KEYS.templates, "resourceTemplates", options);
   }
 
-  /** spec 2025-11-25 server/resources ("Reading Resources"). Not found is RpcError -32002. */
-  async readResource(uri: string, options: RequestOptions = {}): Promise<ReadResourceResult> {
+  /**
+   * spec 2025-11-25 server/resources ("Reading Resources"). Not found is ResourceNotFoundError
+   * (code -32002 in the handshake era, -32602 on the 2026-07-28 wire). Cached while fresh
+   * (ttlMs) unless `fresh`; a notifications/resources/updated for the URI makes it stale.
+   */
+  async readResource(uri: string, options: ListOptions = {}): Promise<ReadResourceResult> {
     this.#requireCapability("resources", "resources/read");
-    const result = await this.request("resources/read", { uri }, options);
+    const key = `resources/read ${uri}`;
+    if (options.fresh !== true) {
+      const cached = this.#cache.get<ReadResourceResult>(key);
+      if (cached !== undefined) return cached;
+    }
+    const { fresh: _fresh, ...requestOptions } = options;
+    let result: Params;
+    try {
+      result = await this.request("resources/read", { uri }, requestOptions);
+    } catch (error) {
+      const notFound = error instanceof RpcError &&
+        (error.code === ErrorCode.ResourceNotFound || (this.#era === "modern" && error.code === ErrorCode.InvalidParams));
+      if (!notFound) throw error;
+      throw new ResourceNotFoundError(`${this.#name}: resources/read: no resource ${JSON.stringify(uri)}: ${error.message}`, error.code, uri, error.data);
+    }
     if (!Array.isArray(result.contents)) {
       throw new ProtocolError(`${this.#name}: resources/read "${uri}" returned no "contents" array`);
     }
+    this.#cache.set(key, result, ttlOf(result));
     return result as ReadResourceResult;
   }
 
@@ -584,12 +988,57 @@ export class Client extends EventTarget {
         "resources.subscribe",
       );
     }
+    if (this.#era === "modern") {
+      // spec 2026-07-28 subscriptions: no resources/subscribe; the URI joins the listen filter.
+      this.#subscribed.add(uri);
+      this.#updateListen();
+      return;
+    }
     await this.request("resources/subscribe", { uri }, options);
   }
 
   async unsubscribeResource(uri: string, options: RequestOptions = {}): Promise<void> {
     this.#requireCapability("resources", "resources/unsubscribe");
+    if (this.#era === "modern") {
+      this.#subscribed.delete(uri);
+      this.#updateListen();
+      return;
+    }
     await this.request("resources/unsubscribe", { uri }, options);
+  }
+
+  /** What the listen stream asks for: the list changes the server declares, and the subscribed URIs. */
+  #listenFilter(): NotificationFilter {
+    const capabilities = this.#init?.capabilities ?? {};
+    const filter: NotificationFilter = {};
+    if (capabilities.tools?.listChanged === true) filter.toolsListChanged = true;
+    if (capabilities.prompts?.listChanged === true) filter.promptsListChanged = true;
+    if (capabilities.resources?.listChanged === true) filter.resourcesListChanged = true;
+    if (this.#subscribed.size > 0) filter.resourceSubscriptions = [...this.#subscribed];
+    return filter;
+  }
+
+  /**
+   * spec 2026-07-28 basic/patterns/subscriptions: one subscriptions/listen request, open for
+   * as long as the connection, whose stream carries the change notifications opted into.
+   */
+  #startListening(): void {
+    if (this.#options.listen === false) return;
+    this.#listen = new ListenStream({
+      name: this.#name,
+      onProblem: (message) => this.#problem(message),
+      open: (filter, signal) =>
+        this.request("subscriptions/listen", { notifications: filter }, {
+          signal,
+          timeoutMs: Infinity,
+          maxTotalTimeoutMs: Infinity,
+        }) as Promise<JsonObject>,
+    });
+    this.#updateListen();
+  }
+
+  #updateListen(): void {
+    this.#listen?.update(this.#listenFilter());
   }
 
   /** spec 2025-11-25 server/prompts ("Listing Prompts"). [] without the prompts capability. */
@@ -639,19 +1088,58 @@ export class Client extends EventTarget {
 
   /** spec 2025-11-25 server/utilities/logging ("Setting Log Level"). */
   async setLoggingLevel(level: LoggingLevel, options: RequestOptions = {}): Promise<void> {
+    if (this.#era === "modern") {
+      // spec 2026-07-28 server/utilities/logging: no logging/setLevel; the level travels in
+      // every request's _meta (io.modelcontextprotocol/logLevel) from now on.
+      this.#logLevel = level;
+      return;
+    }
     this.#requireCapability("logging", "logging/setLevel");
     await this.request("logging/setLevel", { level }, options);
+  }
+
+  /** Modern wire: the log level sent with each request, if one was set. */
+  get loggingLevel(): LoggingLevel | undefined {
+    return this.#logLevel;
   }
 
   // --- what the server sends us --------------------------------------------------------
 
   #installNotificationHandlers(peer: Peer): void {
-    peer.setNotificationHandler("notifications/tools/list_changed", () => this.#emit("toolslistchanged", undefined));
-    peer.setNotificationHandler("notifications/resources/list_changed", () => this.#emit("resourceslistchanged", undefined));
-    peer.setNotificationHandler("notifications/prompts/list_changed", () => this.#emit("promptslistchanged", undefined));
+    // spec 2026-07-28 caching ("Interaction with Notifications"): a change notification makes the cached list stale.
+    peer.setNotificationHandler("notifications/tools/list_changed", () => {
+      this.#cache.delete(LIST_KEYS.tools);
+      this.#emit("toolslistchanged", undefined);
+    });
+    peer.setNotificationHandler("notifications/resources/list_changed", () => {
+      this.#cache.delete(LIST_KEYS.resources);
+      this.#cache.delete(LIST_KEYS.templates);
+      this.#emit("resourceslistchanged", undefined);
+    });
+    peer.setNotificationHandler("notifications/prompts/list_changed", () => {
+      this.#cache.delete(LIST_KEYS.prompts);
+      this.#emit("promptslistchanged", undefined);
+    });
     peer.setNotificationHandler("notifications/resources/updated", (params) => {
-      if (typeof params?.uri === "string") this.#emit("resourceupdated", { uri: params.uri });
-      else this.#problem(`${this.#name}: notifications/resources/updated without a "uri"; ignored`);
+      if (typeof params?.uri === "string") {
+        this.#cache.delete(`resources/read ${params.uri}`);
+        this.#emit("resourceupdated", { uri: params.uri });
+      } else {
+        this.#problem(`${this.#name}: notifications/resources/updated without a "uri"; ignored`);
+      }
+    });
+    // spec 2026-07-28 subscriptions ("Acknowledgment"): the first message of a listen stream.
+    peer.setNotificationHandler("notifications/subscriptions/acknowledged", (params) => {
+      const listen = this.#listen;
+      if (listen === undefined) return;
+      listen.acknowledged();
+      const missing = missingFromAcknowledgment(listen.filter, params?.notifications);
+      if (missing.length > 0) {
+        const id = (params?._meta as JsonObject | undefined)?.[META_SUBSCRIPTION_ID];
+        this.#problem(
+          `${this.#name}: subscription ${JSON.stringify(id)} was acknowledged without ${missing.join(", ")}; those changes will not be notified`,
+        );
+      }
     });
     peer.setNotificationHandler("notifications/message", (params) => {
       if (typeof params?.level !== "string") {
@@ -725,15 +1213,18 @@ export class Client extends EventTarget {
         (await sampling.run(params, this.#context(context))) as Params);
     }
     if (this.#capabilities.roots !== undefined) {
-      peer.setRequestHandler("roots/list", async (_params, context) => {
-        // spec 2025-11-25 client/roots ("Listing Roots").
-        const roots = handlers.roots !== undefined ? toRoots(await handlers.roots(this.#context(context))) : this.#roots ?? [];
-        return { roots };
-      });
+      // spec 2025-11-25 client/roots ("Listing Roots").
+      peer.setRequestHandler("roots/list", async (_params, context) => ({ roots: await this.#currentRoots(context) }));
     }
   }
 
-  async #elicit(params: Params | undefined, context: IncomingRequestContext): Promise<Params> {
+  async #currentRoots(context: IncomingRequestContext): Promise<Root[]> {
+    const handler = this.#options.handlers?.roots;
+    return handler !== undefined ? toRoots(await handler(this.#context(context))) : this.#roots ?? [];
+  }
+
+  /** `modern`: an input request of the 2026-07-28 wire, where URL mode has no elicitationId. */
+  async #elicit(params: Params | undefined, context: IncomingRequestContext, modern = false): Promise<Params> {
     const who = `${this.#name}: elicitation/create`;
     const handlers = this.#options.handlers?.elicitation ?? {};
     // spec 2025-11-25 client/elicitation: a request without `mode` is form mode.
@@ -757,11 +1248,14 @@ export class Client extends EventTarget {
       if (typeof url !== "string" || !URL.canParse(url)) {
         throw new RpcError(ErrorCode.InvalidParams, `${who}: url mode needs a valid "url" (got ${JSON.stringify(url)})`);
       }
-      if (typeof elicitationId !== "string") throw new RpcError(ErrorCode.InvalidParams, `${who}: url mode needs an "elicitationId"`);
-      this.#openElicitations.add(elicitationId);
+      if (typeof elicitationId !== "string" && !modern) {
+        throw new RpcError(ErrorCode.InvalidParams, `${who}: url mode needs an "elicitationId"`);
+      }
+      if (typeof elicitationId === "string") this.#openElicitations.add(elicitationId);
       // spec 2025-11-25 client/elicitation ("Safe URL Handling"): nothing is prefetched; the handler gets the full URL.
-      const result = this.#checkedElicitResult(who, await handlers.url!({ url, host: new URL(url).host, message, elicitationId }, this.#context(context)));
-      if (result.action !== "accept") this.#openElicitations.delete(elicitationId);
+      const request = { url, host: new URL(url).host, message, ...(typeof elicitationId === "string" ? { elicitationId } : {}) };
+      const result = this.#checkedElicitResult(who, await handlers.url!(request, this.#context(context)));
+      if (result.action !== "accept" && typeof elicitationId === "string") this.#openElicitations.delete(elicitationId);
       const { content: _content, ...rest } = result; // content belongs to form mode only
       return rest;
     }
@@ -807,7 +1301,8 @@ export class Client extends EventTarget {
       );
     }
     this.#roots = toRoots(roots);
-    if (this.#state === "ready") await this.notify("notifications/roots/list_changed");
+    // spec 2026-07-28 changelog: no roots list_changed on the modern wire; servers ask again (MRTR).
+    if (this.#state === "ready" && this.#era !== "modern") await this.notify("notifications/roots/list_changed");
   }
 
   /** The static roots list (what roots/list answers without a roots handler). */
@@ -817,6 +1312,39 @@ export class Client extends EventTarget {
 }
 
 export const DEFAULT_LOG_BUFFER_SIZE = 1000;
+
+/** The typed error for the 2026-07-28 error codes (spec 2026-07-28 basic/index "Error Codes"); others unchanged. */
+function typedRpcError(error: unknown): unknown {
+  if (!(error instanceof RpcError) || error.constructor !== RpcError) return error;
+  switch (error.code) {
+    case -32020:
+      return new HeaderMismatchError(error.message, error.data);
+    case -32021:
+      return new MissingClientCapabilityError(error.message, error.data);
+    case -32022:
+      return new UnsupportedProtocolVersionError(error.message, error.data);
+    default:
+      return error;
+  }
+}
+
+/**
+ * What a failed server/discover tells about a server that is not modern — spec 2026-07-28
+ * basic/versioning: a JSON-RPC error (any code but the modern ones), no answer in time, or
+ * an HTTP 4xx without a modern error body. Other failures are failures.
+ */
+function meansLegacy(error: unknown): boolean {
+  if (error instanceof RpcError || error instanceof RequestTimeoutError) return true;
+  if (!(error instanceof TransportError) || error.code !== "http-status") return false;
+  const status = (error as TransportError & { status?: unknown }).status;
+  return typeof status === "number" && status >= 400 && status < 500;
+}
+
+/** Why the probe did not find a modern server, in a few words. */
+function describeProbeFailure(error: unknown): string {
+  if (error instanceof RpcError) return `error ${error.code}: ${error.message}`;
+  return error instanceof Error ? error.message : String(error);
+}
 
 /**
  * The capabilities a client declares: those its handlers answer, merged with the explicit

@@ -1,5 +1,7 @@
 // Errors the client raises itself (as opposed to RpcError, which the server sent).
 
+import { RpcError } from "../jsonrpc/errors.ts";
+
 /** A method was called in a state that does not allow it (before connect, after close, …). */
 export class ClientStateError extends Error {
   override readonly name = "ClientStateError";
@@ -52,4 +54,79 @@ export class OutputValidationError extends Error {
     this.path = errors[0]?.path ?? "";
     this.errors = errors;
   }
+}
+
+// --- the error codes of the 2026-07-28 revision (spec 2026-07-28 basic/index "Error Codes") ---
+
+/**
+ * -32022: the server does not implement the protocol version of the request; `supported`
+ * lists those it does (spec 2026-07-28 basic/versioning).
+ */
+export class UnsupportedProtocolVersionError extends RpcError {
+  override readonly name = "UnsupportedProtocolVersionError";
+  readonly supported: readonly string[];
+  readonly requested: string | undefined;
+  constructor(message: string, data: unknown) {
+    super(-32022, message, data);
+    const fields = isRecord(data) ? data : {};
+    this.supported = Array.isArray(fields.supported) ? fields.supported.filter((v): v is string => typeof v === "string") : [];
+    this.requested = typeof fields.requested === "string" ? fields.requested : undefined;
+  }
+}
+
+/** -32020: HTTP headers and body disagree, or a required header is missing (spec 2026-07-28 streamable-http). */
+export class HeaderMismatchError extends RpcError {
+  override readonly name = "HeaderMismatchError";
+  constructor(message: string, data?: unknown) {
+    super(-32020, message, data);
+  }
+}
+
+/** -32021: the request needs a client capability this client did not declare; `requiredCapabilities` says which. */
+export class MissingClientCapabilityError extends RpcError {
+  override readonly name = "MissingClientCapabilityError";
+  readonly requiredCapabilities: unknown;
+  constructor(message: string, data?: unknown) {
+    super(-32021, message, data);
+    this.requiredCapabilities = isRecord(data) ? data.requiredCapabilities : undefined;
+  }
+}
+
+/** resources/read of a URI the server does not have: -32002 in the handshake era, -32602 from 2026-07-28. */
+export class ResourceNotFoundError extends RpcError {
+  override readonly name = "ResourceNotFoundError";
+  readonly uri: string;
+  constructor(message: string, code: number, uri: string, data?: unknown) {
+    super(code, message, data);
+    this.uri = uri;
+  }
+}
+
+/**
+ * A request whose response stream broke on the 2026-07-28 wire (no resumption there) and
+ * that was not safe to send again: the server may or may not have done it.
+ */
+export class OutcomeUnknownError extends Error {
+  override readonly name = "OutcomeUnknownError";
+  readonly method: string;
+  constructor(message: string, method: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.method = method;
+  }
+}
+
+/** A multi round-trip request still wanted input after the allowed number of rounds. */
+export class InputRoundsExceededError extends Error {
+  override readonly name = "InputRoundsExceededError";
+  readonly method: string;
+  readonly rounds: number;
+  constructor(message: string, method: string, rounds: number) {
+    super(message);
+    this.method = method;
+    this.rounds = rounds;
+  }
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

@@ -20,7 +20,8 @@ export interface UrlElicitationRequest {
   /** `new URL(url).host`, for "example.com wants you to open …". */
   host: string;
   message: string;
-  elicitationId: string;
+  /** The server's id for it (2025-11-25); absent on the 2026-07-28 wire, which dropped it. */
+  elicitationId?: string;
 }
 
 export interface ElicitationHandlers {

@@ -1,16 +1,38 @@
-// Protocol versions of the handshake era and what differs between them —
-// spec 2025-11-25 basic/lifecycle ("Version Negotiation").
+// Protocol versions of both eras and what differs between them — spec 2025-11-25
+// basic/lifecycle ("Version Negotiation"); spec 2026-07-28 basic/versioning (modern, legacy
+// and dual-era).
 
-/** The version we offer in `initialize`. */
+/** The version we offer in `initialize` (the legacy, handshake era). */
 export const LATEST_PROTOCOL_VERSION = "2025-11-25";
 
-/** Versions we accept in the server's answer, newest first. */
+/** Handshake-era versions we accept in the server's answer, newest first. */
 export const SUPPORTED_PROTOCOL_VERSIONS = ["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"] as const;
 
-export type ProtocolVersion = (typeof SUPPORTED_PROTOCOL_VERSIONS)[number];
+/** The stateless (modern) versions we speak, newest first: version on every request, no handshake. */
+export const MODERN_PROTOCOL_VERSIONS = ["2026-07-28"] as const;
 
-export function isSupportedProtocolVersion(version: unknown): version is ProtocolVersion {
+/** The modern version we ask for first. */
+export const LATEST_MODERN_PROTOCOL_VERSION = MODERN_PROTOCOL_VERSIONS[0];
+
+export type LegacyProtocolVersion = (typeof SUPPORTED_PROTOCOL_VERSIONS)[number];
+export type ModernProtocolVersion = (typeof MODERN_PROTOCOL_VERSIONS)[number];
+export type ProtocolVersion = LegacyProtocolVersion | ModernProtocolVersion;
+
+/**
+ * Which era to speak with a server — spec 2026-07-28 basic/versioning. `auto` probes with
+ * server/discover and falls back to the initialize handshake; `modern` and `legacy` pin one.
+ */
+export type ProtocolChoice = "auto" | "modern" | "legacy";
+
+/** The era a connection speaks, once known. */
+export type ProtocolEra = "modern" | "legacy";
+
+export function isSupportedProtocolVersion(version: unknown): version is LegacyProtocolVersion {
   return (SUPPORTED_PROTOCOL_VERSIONS as readonly unknown[]).includes(version);
+}
+
+export function isModernProtocolVersion(version: unknown): version is ModernProtocolVersion {
+  return (MODERN_PROTOCOL_VERSIONS as readonly unknown[]).includes(version);
 }
 
 /** What the negotiated version changes in the client's behaviour. */

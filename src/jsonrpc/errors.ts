@@ -35,7 +35,7 @@ export function errorCodeName(code: number): string | undefined {
  * one our request handler throws so that the peer answers with this code.
  */
 export class RpcError extends Error {
-  override readonly name = "RpcError";
+  override readonly name: string = "RpcError";
   readonly code: number;
   readonly data: unknown;
 

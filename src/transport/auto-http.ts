@@ -54,6 +54,7 @@ export class AutoHttpTransport implements Transport {
   readonly #options: AutoHttpTransportOptions;
   #onsessionexpired: (() => Promise<void>) | undefined;
   #protocolVersion: string | undefined;
+  #toolSchemas: ((tool: string) => unknown) | undefined;
   #started = false;
   /** The transport being tried, then the one chosen. */
   #candidate: Transport | undefined;
@@ -86,9 +87,15 @@ export class AutoHttpTransport implements Transport {
   }
 
   /** Passed through to the transport in use (Streamable HTTP sends it as MCP-Protocol-Version). */
-  setProtocolVersion(version: string): void {
+  setProtocolVersion(version: string | undefined): void {
     this.#protocolVersion = version;
     this.#candidate?.setProtocolVersion?.(version);
+  }
+
+  /** Passed through to the transport in use (Streamable HTTP mirrors x-mcp-header parameters). */
+  setToolSchemas(lookup: (tool: string) => unknown): void {
+    this.#toolSchemas = lookup;
+    this.#candidate?.setToolSchemas?.(lookup);
   }
 
   /** Which transport the server speaks; undefined until the first message has been sent. */
@@ -146,6 +153,14 @@ export class AutoHttpTransport implements Transport {
       this.#kind = "streamable-http";
       return;
     } catch (error) {
+      // spec 2026-07-28 basic/versioning ("Backward Compatibility"): a refused server/discover
+      // says the server is not modern; the Client decides what follows. If it falls back to
+      // initialize, that first legacy message chooses between Streamable HTTP and HTTP+SSE.
+      if ("method" in first && first.method === "server/discover") {
+        await this.#discard(streamable);
+        this.#choosing = undefined;
+        throw error;
+      }
       const status = fallbackStatus(error);
       if (status === undefined || this.#closing) {
         await this.#discard(streamable);
@@ -185,6 +200,7 @@ export class AutoHttpTransport implements Transport {
     };
     if (this.#onsessionexpired !== undefined) inner.onsessionexpired = this.#onsessionexpired;
     if (this.#protocolVersion !== undefined) inner.setProtocolVersion?.(this.#protocolVersion);
+    if (this.#toolSchemas !== undefined) inner.setToolSchemas?.(this.#toolSchemas);
   }
 
   /** Closes a transport that was tried and not chosen, without its close becoming ours. */

@@ -61,6 +61,27 @@ export async function bodyStart(response: Response, max = BODY_START_CHARS): Pro
   return flat.length > max ? flat.slice(0, max) + "…" : flat;
 }
 
+/** The whole body as text when it is at most `max` characters; undefined when longer or broken. */
+export async function bodyText(response: Response, max: number): Promise<string | undefined> {
+  const body = response.body;
+  if (body === null) return "";
+  const reader = body.getReader();
+  const text = new TextDecoder();
+  let out = "";
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return out + text.decode();
+      out += text.decode(value, { stream: true });
+      if (out.length > max) return undefined;
+    }
+  } catch {
+    return undefined;
+  } finally {
+    await reader.cancel().catch(() => {});
+  }
+}
+
 /** Releases a body we do not read (a 202's, a redirect's), so its connection is freed. */
 export async function discardBody(response: Response): Promise<void> {
   await response.body?.cancel().catch(() => {});

@@ -13,7 +13,8 @@ import {
   type RequestId,
   whyNotJsonRpc,
 } from "../jsonrpc/messages.ts";
-import { bodyStart, discardBody, fetchFailureReason, HttpStatusError, showUrl, statusAdvice } from "./http-errors.ts";
+import { bodyStart, bodyText, discardBody, fetchFailureReason, HttpStatusError, showUrl, statusAdvice } from "./http-errors.ts";
+import { requestHeaders, type ToolSchemaLookup } from "./mcp-headers.ts";
 import { fetchSameOrigin, type SameOriginResponse } from "./same-origin-fetch.ts";
 import { type SseEvent, SseParser } from "./sse-parser.ts";
 import { type ReconnectOptions, reconnectDelay, reconnectOptions, sleep } from "./sse-reconnect.ts";
@@ -53,6 +54,16 @@ export const DEFAULT_HTTP_CLOSE_TIMEOUT_MS = 2000;
 /** 2025-11-25 transports (Sending Messages) 2: the POST accepts both kinds of answer. */
 const POST_ACCEPT = "application/json, text/event-stream";
 const PREVIEW_CHARS = 80;
+/** The first revision without sessions, GET streams or resumption (version strings order as dates). */
+const STATELESS_SINCE = "2026-07-28";
+/** Error bodies larger than this are not read for a JSON-RPC error. */
+const ERROR_BODY_MAX_CHARS = 65_536;
+/**
+ * spec 2026-07-28 basic/transports/streamable-http ("Backward Compatibility"): the errors that
+ * identify a modern server in a 4xx answer — HeaderMismatch, MissingRequiredClientCapability,
+ * UnsupportedProtocolVersion (and method-not-found with a 404).
+ */
+const MODERN_ERROR_CODES = new Set([-32020, -32021, -32022]);
 
 /** One request on its way: what its answer, its cancellation and close() reach. */
 interface Exchange {
@@ -160,6 +171,11 @@ export class StreamableHttpTransport implements Transport {
   #closing: Promise<void> | undefined;
   #sessionId: string | undefined;
   #protocolVersion: string | undefined;
+  /** The 2026-07-28 wire: no session, no GET stream, no resumption; request metadata headers. */
+  #stateless = false;
+  /** A stateless exchange has succeeded: from now on any JSON-RPC error in a 4xx is the server's answer. */
+  #statelessConfirmed = false;
+  #toolSchemas: ToolSchemaLookup | undefined;
   /** Counts sessions, so a 404 from an older one asks for a resend, not another new session. */
   #epoch = 0;
   /** The handshake of a new session, while it runs. */
@@ -197,8 +213,19 @@ export class StreamableHttpTransport implements Transport {
   }
 
   /** 2025-11-25 transports (Protocol Version Header): sent on every request after initialize. */
-  setProtocolVersion(version: string): void {
+  setProtocolVersion(version: string | undefined): void {
     this.#protocolVersion = version;
+    this.#stateless = version !== undefined && version >= STATELESS_SINCE;
+  }
+
+  /** spec 2026-07-28 streamable-http ("Custom Headers from Tool Parameters"): where x-mcp-header annotations are read. */
+  setToolSchemas(lookup: ToolSchemaLookup): void {
+    this.#toolSchemas = lookup;
+  }
+
+  /** True on the 2026-07-28 wire (set through setProtocolVersion). */
+  get stateless(): boolean {
+    return this.#stateless;
   }
 
   #report(what: string, code: string, cause?: unknown): void {
@@ -240,7 +267,12 @@ export class StreamableHttpTransport implements Transport {
   async #transmit(message: JsonRpcMessage): Promise<void> {
     const what = describeMessage(message);
     // Our cancellation of a request lets go of its stream at once; the notice itself follows.
-    if (isNotification(message) && message.method === "notifications/cancelled") this.#cancel(message.params?.requestId);
+    if (isNotification(message) && message.method === "notifications/cancelled") {
+      this.#cancel(message.params?.requestId);
+      // spec 2026-07-28 streamable-http ("Cancellation"): closing the response stream IS the
+      // cancellation; no notifications/cancelled is sent.
+      if (this.#stateless) return;
+    }
     // A new session is being started: everything but its own handshake waits for it.
     if (this.#renewal !== undefined && !isHandshake(message)) {
       await this.#renewal.catch(() => {});
@@ -253,14 +285,18 @@ export class StreamableHttpTransport implements Transport {
     try {
       const body = JSON.stringify(message);
       const epoch = this.#epoch;
-      let posted = await this.#post(body, signal);
+      const extra = this.#stateless && isRequest(message) ? requestHeaders(message, this.#toolSchemas) : undefined;
+      let posted = await this.#post(body, signal, extra);
+      if (!posted.response.ok && exchange !== undefined && this.#stateless && (await this.#statelessError(posted.response, exchange))) {
+        return;
+      }
       if (!posted.response.ok) {
         const start = await bodyStart(posted.response);
         const gone = sessionGone(posted.response.status, start, posted.hadSession);
         if (!gone || isHandshake(message) || this.onsessionexpired === undefined) throw this.#statusError(what, posted, start, gone);
         // 2025-11-25 transports (Session Management) 4: start a new session, then send this again, once.
         await this.#renewSession(epoch, posted.response.status);
-        posted = await this.#post(body, signal);
+        posted = await this.#post(body, signal, extra);
         if (!posted.response.ok) {
           const again = await bodyStart(posted.response);
           throw this.#statusError(what, posted, again, sessionGone(posted.response.status, again, posted.hadSession));
@@ -269,6 +305,7 @@ export class StreamableHttpTransport implements Transport {
       if (isRequest(message) && message.method === "initialize") this.#takeSessionId(posted.response);
       if (exchange !== undefined) {
         await this.#readAnswer(exchange, posted);
+        if (this.#stateless) this.#statelessConfirmed = true;
       } else {
         // 2025-11-25 transports (Sending Messages) 4: a notification or response is answered 202, no body.
         await discardBody(posted.response);
@@ -342,9 +379,12 @@ export class StreamableHttpTransport implements Transport {
     return headers;
   }
 
-  async #post(body: string, signal: AbortSignal): Promise<SameOriginResponse & { hadSession: boolean }> {
+  async #post(body: string, signal: AbortSignal, extra?: Record<string, string>): Promise<SameOriginResponse & { hadSession: boolean }> {
     const hadSession = this.#sessionId !== undefined;
-    const init: RequestInit = { ...this.#requestInit, method: "POST", headers: this.#headersFor("POST"), body, signal };
+    const headers = this.#headersFor("POST");
+    // spec 2026-07-28 streamable-http ("Standard Request Headers", "Custom Headers from Tool Parameters").
+    if (extra !== undefined) for (const [name, value] of Object.entries(extra)) headers.set(name, value);
+    const init: RequestInit = { ...this.#requestInit, method: "POST", headers, body, signal };
     return { ...(await fetchSameOrigin(this.#fetch, this.url, init, this.description)), hadSession };
   }
 
@@ -366,6 +406,36 @@ export class StreamableHttpTransport implements Transport {
       url.href,
       start,
     );
+  }
+
+  /**
+   * spec 2026-07-28 streamable-http ("Protocol Version Header", "Backward Compatibility"): a
+   * modern server answers a bad request with 400 (or an unknown method with 404) and a
+   * JSON-RPC error. That error is the request's answer: it is delivered, and true returned.
+   * Before any stateless exchange has worked, only the errors that identify a modern server
+   * count; anything else stays an HTTP status error, which tells the Client the server is legacy.
+   */
+  async #statelessError(response: Response, exchange: Exchange): Promise<boolean> {
+    if (response.status < 400 || response.status >= 500) return false;
+    if (!isJson(response.headers.get("content-type") ?? "")) return false;
+    const text = await bodyText(response.clone(), ERROR_BODY_MAX_CHARS);
+    if (text === undefined) return false;
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      return false;
+    }
+    if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
+    const error = (value as { error?: unknown }).error;
+    if (typeof error !== "object" || error === null || typeof (error as { code?: unknown }).code !== "number") return false;
+    const code = (error as { code: number }).code;
+    const recognized = MODERN_ERROR_CODES.has(code) || (code === -32601 && response.status === 404);
+    if (!recognized && !this.#statelessConfirmed) return false;
+    await discardBody(response);
+    // The server may not have known the id (a rejected envelope): it is this request's answer.
+    this.#deliver({ jsonrpc: "2.0", id: exchange.id, error: error as { code: number; message: string; data?: unknown } });
+    return true;
   }
 
   /** 2025-11-25 transports (Session Management) 1: the session id comes with the InitializeResult. */
@@ -494,6 +564,14 @@ export class StreamableHttpTransport implements Transport {
       // 2025-11-25 transports (Sending Messages) 6: the server MAY close the connection
       // without terminating the stream; disconnection is not a cancellation.
       const why = end.kind === "broken" ? `broke (${end.reason})` : "ended";
+      // spec 2026-07-28 streamable-http ("Receiving Messages"): streams are not resumable; a
+      // broken one loses the request, which the client re-issues as a new one where safe.
+      if (this.#stateless) {
+        throw new TransportError(
+          `${this.description}: ${name} ${why} before the answer; on the 2026-07-28 wire a response stream cannot be resumed`,
+          "stream-lost",
+        );
+      }
       if (cursor.lastEventId === "") {
         throw new TransportError(
           `${this.description}: ${name} ${why} before the answer, and the server gave no event id to resume it with; ` +

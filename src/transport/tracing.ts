@@ -30,8 +30,12 @@ export class TracingTransport implements Transport {
   }
 
   // The optional hooks pass straight through, so tracing never changes behaviour.
-  setProtocolVersion(version: string): void {
+  setProtocolVersion(version: string | undefined): void {
     this.inner.setProtocolVersion?.(version);
+  }
+
+  setToolSchemas(lookup: (tool: string) => unknown): void {
+    this.inner.setToolSchemas?.(lookup);
   }
 
   get onsessionexpired(): (() => Promise<void>) | undefined {

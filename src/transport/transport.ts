@@ -22,10 +22,19 @@ export interface Transport {
   /** Something went wrong that did not end the connection (a skipped line, …). */
   onerror?: (error: Error) => void;
   /**
-   * Optional. The Client calls it after a successful initialize with the negotiated version
-   * (Streamable HTTP sends it as MCP-Protocol-Version — spec 2025-11-25 basic/transports).
+   * Optional. The Client calls it with the version of the wire: after a successful initialize,
+   * before the first 2026-07-28 request, and with undefined when a modern probe failed and the
+   * handshake follows. Streamable HTTP sends it as MCP-Protocol-Version (spec 2025-11-25
+   * basic/transports) and, from 2026-07-28 on, goes stateless.
    */
-  setProtocolVersion?(version: string): void;
+  setProtocolVersion?(version: string | undefined): void;
+  /**
+   * Optional. The Client hands over a lookup of each tool's inputSchema (its last tools/list)
+   * so that Streamable HTTP can mirror `x-mcp-header` parameters into Mcp-Param-* headers on
+   * the 2026-07-28 wire (spec 2026-07-28 basic/transports/streamable-http, "Custom Headers
+   * from Tool Parameters"). A wrapping transport should pass it through.
+   */
+  setToolSchemas?(lookup: (tool: string) => unknown): void;
   /**
    * Optional, for transports with sessions (Streamable HTTP): the Client sets it to run the
    * initialize handshake again when the server ended the session (spec 2025-11-25

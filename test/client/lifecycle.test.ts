@@ -114,7 +114,9 @@ describe("Client lifecycle against a stdio fixture server", () => {
       assert.equal(seen.initializeParams.protocolVersion, "2025-11-25");
       assert.deepEqual(seen.initializeParams.clientInfo, CLIENT_INFO);
       assert.deepEqual(seen.initializeParams.capabilities, { roots: { listChanged: true } });
-      assert.deepEqual(seen.beforeInitResult, ["initialize"]);
+      // protocol auto: the server/discover probe first (spec 2026-07-28 stdio "Backward
+      // Compatibility"); this legacy fixture refuses it, so the handshake follows, once.
+      assert.deepEqual(seen.beforeInitResult, ["server/discover", "initialize"]);
       assert.deepEqual(seen.afterInitResult, ["notifications/initialized", "tools/call"]);
     } finally {
       await client.close();
@@ -158,7 +160,7 @@ describe("Client lifecycle against a stdio fixture server", () => {
         assert.match(error.message, /only ping may go before the initialize result/);
       }
       const seen = await observed(client);
-      assert.deepEqual(seen.beforeInitResult, ["initialize", "ping"]);
+      assert.deepEqual(seen.beforeInitResult, ["server/discover", "initialize", "ping"]);
       assert.equal(seen.afterInitResult[0], "notifications/initialized");
     } finally {
       await client.close();

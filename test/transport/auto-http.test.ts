@@ -115,9 +115,15 @@ behaviour("a 405 falls back too; initialize is sent again over the legacy stream
       const seen = JSON.parse(textOf(await client.callTool("headers")));
       assert.equal(seen.get["x-team"], "wire");
       assert.equal(seen.post["x-team"], "wire");
-      // The probe, then the legacy stream, then initialize re-sent there: each with the header.
+      // The client's server/discover probe (refused: not a modern server), initialize POSTed
+      // (refused: not Streamable HTTP), the legacy stream, then initialize re-sent there: each with the header.
       const requests = server.output.filter((line) => /^(GET|POST) /.test(line));
-      assert.deepEqual(requests.slice(0, 3), ["POST /sse x-team=wire", "GET /sse x-team=wire", "POST /message x-team=wire"]);
+      assert.deepEqual(requests.slice(0, 4), [
+        "POST /sse x-team=wire",
+        "POST /sse x-team=wire",
+        "GET /sse x-team=wire",
+        "POST /message x-team=wire",
+      ]);
     } finally {
       await client.close();
     }

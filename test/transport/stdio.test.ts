@@ -50,7 +50,7 @@ async function connected(
   file: string,
   options: { client?: ConstructorParameters<typeof Client>[1]; transport?: Partial<StdioTransportOptions> } = {},
 ): Promise<{ client: Client; transport: StdioTransport; problems: string[] }> {
-  const client = new Client(clientInfo, options.client);
+  const client = new Client(clientInfo, { protocol: "legacy", ...options.client });
   const problems: string[] = [];
   client.on("problem", ({ message }) => problems.push(message));
   const transport = transportFor(file, options.transport);

@@ -128,7 +128,7 @@ async function connect(
 ): Promise<Connected> {
   const { url, log } = scenario(name);
   const transport = new StreamableHttpTransport({ url, headers: { "X-Api-Key": "key-1" }, reconnect: { initialDelayMs: 50 }, ...options });
-  const client = new Client(CLIENT_INFO, { requestTimeoutMs });
+  const client = new Client(CLIENT_INFO, { requestTimeoutMs, protocol: "legacy" });
   const problems: string[] = [];
   client.on("problem", ({ message }) => problems.push(message));
   await hangGuard(client.connect(transport), 10_000, "connect");

@@ -19,7 +19,7 @@ describe("TracingTransport", () => {
     const traced = new TracingTransport(clientEnd, (direction, message: JsonRpcMessage) => {
       seen.push([direction, "method" in message ? message.method : `response ${String(message.id)}`]);
     });
-    const client = new Client({ name: "t", version: "1" });
+    const client = new Client({ name: "t", version: "1" }, { protocol: "legacy" }); // the handshake era's exact sequence
     await client.connect(traced);
     await client.ping();
     await client.close();
@@ -33,7 +33,7 @@ describe("TracingTransport", () => {
   });
 
   test("passes setProtocolVersion and onsessionexpired through to the inner transport", async () => {
-    const versions: string[] = [];
+    const versions: (string | undefined)[] = [];
     const inner: Transport = {
       description: "inner",
       start: () => Promise.resolve(),

@@ -1,0 +1,126 @@
+// The one long-lived subscriptions/listen request of a modern connection: opened with the
+// change notifications the client wants, re-opened when the filter changes, and re-opened
+// with backoff when its stream breaks — spec 2026-07-28 basic/patterns/subscriptions.
+
+import type { JsonObject } from "./types.ts";
+
+/** spec 2026-07-28 subscriptions ("Notification Filter"). */
+export interface NotificationFilter {
+  toolsListChanged?: boolean;
+  promptsListChanged?: boolean;
+  resourcesListChanged?: boolean;
+  resourceSubscriptions?: string[];
+}
+
+export interface ListenOptions {
+  /**
+   * Sends one subscriptions/listen request with this filter; resolves with its result when
+   * the server ends the subscription gracefully, rejects when the stream breaks. Aborting
+   * `signal` cancels it (closes the stream on HTTP, notifications/cancelled on stdio).
+   */
+  open: (filter: NotificationFilter, signal: AbortSignal) => Promise<JsonObject>;
+  /** Something worth telling the user: a broken stream, a filter the server cut down. */
+  onProblem: (message: string) => void;
+  /** Names the server in messages. */
+  name: string;
+  /** First re-open delay; doubles per failure up to maxDelayMs. Default 1 s. */
+  initialDelayMs?: number;
+  /** Default 30 s. */
+  maxDelayMs?: number;
+}
+
+export function isEmptyFilter(filter: NotificationFilter): boolean {
+  return filter.toolsListChanged !== true && filter.promptsListChanged !== true && filter.resourcesListChanged !== true &&
+    (filter.resourceSubscriptions ?? []).length === 0;
+}
+
+/** What the acknowledgment left out of what was asked for, as words ("toolsListChanged", a URI). */
+export function missingFromAcknowledgment(asked: NotificationFilter, acknowledged: unknown): string[] {
+  const given = typeof acknowledged === "object" && acknowledged !== null ? acknowledged as JsonObject : {};
+  const missing: string[] = [];
+  for (const key of ["toolsListChanged", "promptsListChanged", "resourcesListChanged"] as const) {
+    if (asked[key] === true && given[key] !== true) missing.push(key);
+  }
+  const uris = Array.isArray(given.resourceSubscriptions) ? given.resourceSubscriptions : [];
+  for (const uri of asked.resourceSubscriptions ?? []) if (!uris.includes(uri)) missing.push(`resourceSubscriptions ${uri}`);
+  return missing;
+}
+
+/** Keeps one listen stream open with the current filter until stop(). */
+export class ListenStream {
+  readonly #options: ListenOptions;
+  #filter: NotificationFilter = {};
+  #current: AbortController | undefined;
+  #stopped = false;
+  #failures = 0;
+  #wake: (() => void) | undefined;
+  #loop: Promise<void> | undefined;
+
+  constructor(options: ListenOptions) {
+    this.#options = options;
+  }
+
+  get filter(): NotificationFilter {
+    return this.#filter;
+  }
+
+  /** Opens the stream with `filter`, or re-opens it when the filter changed; an empty filter closes it. */
+  update(filter: NotificationFilter): void {
+    if (this.#stopped) return;
+    if (JSON.stringify(filter) === JSON.stringify(this.#filter) && this.#loop !== undefined) return;
+    this.#filter = filter;
+    this.#current?.abort(); // the loop re-opens with the new filter
+    this.#wake?.();
+    if (this.#loop === undefined && !isEmptyFilter(filter)) this.#loop = this.#run();
+  }
+
+  /** The server acknowledged the subscription: the stream works, so backoff starts over. */
+  acknowledged(): void {
+    this.#failures = 0;
+  }
+
+  /** Ends the subscription; resolves when the loop has let go. */
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    this.#current?.abort();
+    this.#wake?.();
+    await this.#loop;
+  }
+
+  async #run(): Promise<void> {
+    while (!this.#stopped && !isEmptyFilter(this.#filter)) {
+      const controller = new AbortController();
+      this.#current = controller;
+      const filter = this.#filter;
+      let delay = 0;
+      try {
+        await this.#options.open(filter, controller.signal);
+        // Graceful closure (spec: "Graceful Closure"): the server ended it; listen again after a pause.
+        delay = this.#options.initialDelayMs ?? 1000;
+      } catch (error) {
+        if (this.#stopped) break;
+        if (controller.signal.aborted) continue; // a new filter: re-open at once
+        this.#failures++;
+        const initial = this.#options.initialDelayMs ?? 1000;
+        delay = Math.min(initial * 2 ** (this.#failures - 1), this.#options.maxDelayMs ?? 30_000);
+        this.#options.onProblem(
+          `${this.#options.name}: the subscriptions/listen stream ended (${error instanceof Error ? error.message : String(error)}); ` +
+            `listening again in ${Math.round(delay / 100) / 10} s`,
+        );
+      } finally {
+        if (this.#current === controller) this.#current = undefined;
+      }
+      if (this.#stopped) break;
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(done, delay);
+        function done() {
+          clearTimeout(timer);
+          resolve();
+        }
+        this.#wake = done;
+      });
+      this.#wake = undefined;
+    }
+    this.#loop = undefined;
+  }
+}
