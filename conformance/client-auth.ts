@@ -3,6 +3,7 @@
 // redirect_uri with code, state (and iss), so "opening" the URL is one fetch that does not
 // follow the redirect; its Location is the callback.
 
+import { extensionAuthFetch } from "./client-auth-extensions.ts";
 import { AuthError, type AuthProvider, createOAuthFetch, type JsonObject, MemoryTokenStore, REFUSAL_CODES } from "../src/mod.ts";
 
 /** The client id metadata document URL the basic-cimd scenario expects (SEP-991). */
@@ -68,6 +69,8 @@ export function conformanceAuthProvider(session: AuthSession, log: (line: string
 /** The fetch the HTTP transport gets for an auth/* scenario (undefined for the others). */
 export function conformanceAuthFetch(session: AuthSession, log: (line: string) => void): typeof fetch | undefined {
   if (!session.scenario.startsWith("auth/")) return undefined;
+  const extension = extensionAuthFetch(session, conformanceAuthProvider(session, log), log); // client-auth-extensions.ts
+  if (extension !== undefined) return extension;
   return createOAuthFetch({
     serverUrl: session.url,
     provider: conformanceAuthProvider(session, log),

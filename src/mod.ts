@@ -166,3 +166,47 @@ export type { SyncCallOptions, SyncOutcome, SyncService, SyncWorkerOptions } fro
 
 // authorization (issue 8): OAuth for HTTP servers
 export * from "./auth/mod.ts";
+export {
+  clientCredentialsGrant,
+  enterpriseManagedGrant,
+  exchangeToken,
+  GRANT_CLIENT_CREDENTIALS,
+  GRANT_JWT_BEARER,
+  GRANT_TOKEN_EXCHANGE,
+  jwtBearerGrant,
+  TOKEN_TYPE,
+  tokenEndpointOf,
+} from "./auth/grants.ts";
+export type {
+  ClientCredentialsOptions,
+  EnterpriseIdp,
+  EnterpriseManagedOptions,
+  Grant,
+  GrantRequestOptions,
+  JwtBearerOptions,
+  TokenExchangeRequest,
+  TokenExchangeResult,
+  TokenSource,
+} from "./auth/grants.ts";
+export { clientAuthentication, extensionAuth, tokenSource } from "./auth/extensions.ts";
+export type { ClientCredentialsConfig, ExtensionAuth, ExtensionConfig, ExtensionGrantConfig, TokenSourceConfig } from "./auth/extensions.ts";
+export { accessTokenHash, dpopFetch, isUseDpopNonceChallenge } from "./auth/dpop.ts";
+export type { DpopFetchOptions, DpopProofOptions } from "./auth/dpop.ts";
+export {
+  decodeJwt,
+  generateSigningKeyPair,
+  importPrivateKey,
+  importPublicKey,
+  JWS_ALGORITHMS,
+  jwkThumbprint,
+  JwtKeyError,
+  publicJwk,
+  signJwt,
+  verifyJwt,
+} from "./auth/jwt.ts";
+export type { DecodedJwt, JwsAlgorithm } from "./auth/jwt.ts";
+export { base64UrlDecode, base64UrlEncode } from "./auth/base64url.ts";
+export { basicCredentials, CLIENT_ASSERTION_TYPE, DEFAULT_TOKEN_TIMEOUT_MS } from "./auth/token-endpoint.ts";
+export { defaultAuthDirectory, serverKey } from "./auth/token-store.ts";
+export type { FileTokenStoreOptions } from "./auth/token-store.ts";
+export { REDACTED, redactHeaderValue } from "./auth/redact.ts";
