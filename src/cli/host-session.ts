@@ -1,11 +1,11 @@
 // What the host verbs (servers, tools, call) share: load the config, start the manager,
 // show what the servers say on stderr, and always shut everything down.
 
-import type { ClientHandlers } from "../client/handlers.ts";
+import type { ClientHandlers, SamplingHandler } from "../client/handlers.ts";
 import { SamplingRejectedError } from "../client/sampling.ts";
 import { type Implementation, LOGGING_LEVELS, type LoggingLevel } from "../client/types.ts";
 import { loadConfig } from "../host/config.ts";
-import { ConfigError, type McpwireConfig } from "../host/config-types.ts";
+import { ConfigError, type McpwireConfig, type ServerConfig } from "../host/config-types.ts";
 import { McpManager } from "../host/manager.ts";
 import { runtime } from "../runtime/mod.ts";
 import { UsageError } from "./args.ts";
@@ -41,6 +41,10 @@ export interface SessionOptions {
   logLevel?: LoggingLevel;
   /** How elicitation requests are answered. Default: prompt when stdin is a terminal, else decline. */
   elicit?: ElicitMode;
+  /** Runs after the config is loaded and before any server starts (run / chat resolve their model here). */
+  onConfig?: (config: McpwireConfig) => void | Promise<void>;
+  /** Per server, what serves its sampling requests (run / chat: a provider for `sampling.model`); absent: declined. */
+  sampling?: (server: ServerConfig, config: McpwireConfig) => SamplingHandler | undefined;
 }
 
 /** Checks a `--log-level` value. */
@@ -110,7 +114,14 @@ export async function withManager<T>(options: SessionOptions, body: (manager: Mc
   if (options.logLevel !== undefined) {
     for (const server of config.servers) server.logLevel = options.logLevel;
   }
-  const manager = new McpManager(config, { clientInfo: CLI_CLIENT_INFO, handlers: cliHandlers(options.elicit) });
+  await options.onConfig?.(config);
+  const base = cliHandlers(options.elicit);
+  const sampling = options.sampling;
+  const handlers = sampling === undefined ? base : (server: ServerConfig): ClientHandlers => {
+    const handler = sampling(server, config);
+    return handler === undefined ? base : { ...base, sampling: handler };
+  };
+  const manager = new McpManager(config, { clientInfo: CLI_CLIENT_INFO, handlers });
   if (options.showLogs !== false || options.logLevel !== undefined) {
     manager.on("log", ({ server, level, logger, data }) =>
       stderrLine(`[${server}] ${level}: ${logger ? `${logger}: ` : ""}${typeof data === "string" ? data : JSON.stringify(data)}`)

@@ -4,9 +4,11 @@ import { ConfigError } from "../host/config-types.ts";
 import { runtime } from "../runtime/mod.ts";
 import { UsageError } from "./args.ts";
 import { call, CALL_USAGE } from "./call.ts";
+import { chat, CHAT_USAGE } from "./chat.ts";
 import { CommandLineError } from "./command-line.ts";
 import { describeConfigError } from "./host-session.ts";
 import { inspect, INSPECT_USAGE } from "./inspect.ts";
+import { run, RUN_USAGE } from "./run-verb.ts";
 import { servers, SERVERS_USAGE } from "./servers.ts";
 import { tools, TOOLS_USAGE } from "./tools.ts";
 import { VERSION } from "./version.ts";
@@ -22,10 +24,12 @@ verbs:
   tools     list the tools registered from the configured servers
   call      call one tool: mcpwire call <registered-name> '{"arg":"value"}'
   inspect   connect to one server given on the command line and show what it offers
+  run       one prompt to a model with the servers' tools: mcpwire run -p "add 2 and 40"
+  chat      an interactive conversation with a model over the servers' tools
   help      show this text, or a verb's: mcpwire help call
   version   print the version
 
-Without --config the verbs servers, tools and call read ./mcpwire.yaml, ./.mcp.json,
+Without --config the verbs servers, tools, call, run and chat read ./mcpwire.yaml, ./.mcp.json,
 then $XDG_CONFIG_HOME/mcpwire/config.yaml (default ~/.config/mcpwire/config.yaml).
 --debug adds stack traces to errors.`;
 
@@ -34,6 +38,8 @@ const VERB_USAGE: Record<string, string> = {
   tools: TOOLS_USAGE,
   call: CALL_USAGE,
   inspect: INSPECT_USAGE,
+  run: RUN_USAGE,
+  chat: CHAT_USAGE,
 };
 
 export async function main(argv: readonly string[]): Promise<number> {
@@ -49,6 +55,10 @@ export async function main(argv: readonly string[]): Promise<number> {
         return await call(rest);
       case "inspect":
         return await inspect(rest);
+      case "run":
+        return await run(rest);
+      case "chat":
+        return await chat(rest);
       case "version":
       case "--version":
         await runtime.write("stdout", `mcpwire ${VERSION}\n`);
@@ -60,7 +70,7 @@ export async function main(argv: readonly string[]): Promise<number> {
         await runtime.write(verb === undefined ? "stderr" : "stdout", (VERB_USAGE[rest[0]] ?? USAGE) + "\n");
         return verb === undefined ? 2 : 0;
       default:
-        throw new UsageError(`unknown verb "${verb}"; verbs: servers, tools, call, inspect, help, version`);
+        throw new UsageError(`unknown verb "${verb}"; verbs: servers, tools, call, inspect, run, chat, help, version`);
     }
   } catch (error) {
     if (error instanceof UsageError || error instanceof CommandLineError) {

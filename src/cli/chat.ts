@@ -1,0 +1,142 @@
+// `mcpwire chat`: an interactive conversation with a model over the configured servers' tools
+// — the Runner's history kept from prompt to prompt, the answer streamed as it is generated,
+// and a few slash commands (/tools, /servers, /clear, /save FILE, /load FILE, /quit).
+
+import { Runner, RunnerError } from "../host/runner.ts";
+import { runtime } from "../runtime/mod.ts";
+import { parseArgs, UsageError } from "./args.ts";
+import { stderrLine } from "./host-session.ts";
+import { interruptProgress } from "./progress.ts";
+import { activityPrinter, HOST_OPTIONS, NoModelError, withHost } from "./run-verb.ts";
+import { clip, renderTable } from "./table.ts";
+
+export const CHAT_USAGE = `usage: mcpwire chat [--model M] [--config FILE] [--max-steps N]
+                    [--yes | --approve read-only|all|none] [--no-hooks] [--system TEXT]
+
+An interactive conversation with the model over the configured servers' tools. Each line
+you type is a prompt; the answer is streamed; the conversation is kept from one prompt to
+the next. Tool activity goes to stderr, and tool calls the approval policy does not let
+through are asked for (y/N). The options are those of \`mcpwire run\`.
+
+commands:
+  /tools        the tools the model is offered
+  /servers      each server's state
+  /clear        forget the conversation
+  /save FILE    write the conversation as JSON (load it again with /load FILE)
+  /load FILE    continue a saved conversation
+  /quit         leave (also end of input, Ctrl-D)`;
+
+export async function chat(argv: readonly string[]): Promise<number> {
+  const args = parseArgs(argv, HOST_OPTIONS);
+  if (args.flags.has("help")) {
+    await runtime.write("stdout", CHAT_USAGE + "\n");
+    return 0;
+  }
+  if (args.positional.length > 0) throw new UsageError(`unexpected argument "${args.positional[0]}" (type prompts once the chat starts)`);
+  const lines = runtime.stdinLines();
+  const say = (text: string) => runtime.write("stdout", text);
+  try {
+    return await withHost("chat", args, async (manager, setup) => {
+      const print = activityPrinter();
+      let streamed = false;
+      const runner = new Runner({
+        provider: setup.provider,
+        registry: manager.registry,
+        systemPrompt: setup.systemPrompt,
+        maxSteps: setup.maxSteps,
+        approve: setup.approve,
+        hooks: setup.hooks,
+        onEvent: (event) => {
+          if (event.type === "text") {
+            interruptProgress();
+            streamed = true;
+            void say(event.chunk);
+            return;
+          }
+          // Text streamed before the model turned to tools ends its line before tool activity.
+          if (event.type === "response" && streamed && event.toolCalls.length > 0) void say("\n");
+          if (event.type === "request") streamed = false;
+          print(event);
+        },
+      });
+      await say(`mcpwire chat with ${setup.modelString} — ${manager.registry.list().length} tools; /quit to leave, /tools, /servers, /clear, /save FILE\n`);
+      for (;;) {
+        if (lines.isTerminal) await runtime.write("stdout", "> ");
+        const line = await lines.readLine();
+        if (line === undefined) break;
+        const input = line.trim();
+        if (input === "") continue;
+        if (!lines.isTerminal) await say(`> ${input}\n`);
+        if (input.startsWith("/")) {
+          const [command, ...rest] = input.split(/\s+/);
+          const argument = rest.join(" ");
+          switch (command) {
+            case "/quit":
+            case "/exit":
+              return 0;
+            case "/tools": {
+              const rows = manager.registry.list().map((tool) => [tool.name, clip(tool.description, 70)]);
+              await say(rows.length === 0 ? "no tools are offered\n" : renderTable(["NAME", "DESCRIPTION"], rows));
+              continue;
+            }
+            case "/servers": {
+              const rows = manager.status().map((status) => [status.name, status.state, String(status.tools), clip(status.lastError ?? "", 60)]);
+              await say(renderTable(["SERVER", "STATE", "TOOLS", "LAST ERROR"], rows));
+              continue;
+            }
+            case "/clear":
+              runner.clearHistory();
+              await say("the conversation is cleared\n");
+              continue;
+            case "/save":
+              if (argument === "") {
+                await say("usage: /save FILE\n");
+                continue;
+              }
+              try {
+                await runtime.writePrivateFile(argument, runner.saveHistory() + "\n");
+                await say(`saved ${runner.history.length} messages to ${argument}\n`);
+              } catch (error) {
+                stderrLine(`mcpwire chat: cannot write ${argument}: ${(error as Error).message}`);
+              }
+              continue;
+            case "/load":
+              if (argument === "") {
+                await say("usage: /load FILE\n");
+                continue;
+              }
+              try {
+                runner.loadHistory(await runtime.readTextFile(argument));
+                await say(`loaded ${runner.history.length} messages from ${argument}\n`);
+              } catch (error) {
+                stderrLine(`mcpwire chat: cannot load ${argument}: ${(error as Error).message}`);
+              }
+              continue;
+            default:
+              await say(`unknown command ${command}; commands: /tools, /servers, /clear, /save FILE, /load FILE, /quit\n`);
+              continue;
+          }
+        }
+        streamed = false;
+        try {
+          const answer = await runner.run(input);
+          // A provider that does not stream gives the whole answer at the end.
+          if (!streamed) await say(answer);
+          await say("\n");
+        } catch (error) {
+          if (!(error instanceof RunnerError)) throw error;
+          if (streamed) await say("\n");
+          stderrLine(`mcpwire chat: ${error.message}`);
+          if (error.kind === "cancelled") return 130;
+        }
+      }
+      return 0;
+    });
+  } catch (error) {
+    if (error instanceof NoModelError) {
+      await runtime.write("stderr", error.message + "\n");
+      return 2;
+    }
+    throw error;
+  }
+}

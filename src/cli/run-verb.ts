@@ -1,0 +1,392 @@
+// `mcpwire run -p "prompt"`: one prompt through the Runner — the model, the configured
+// servers' tools, approval (spec 2025-11-25 server/tools: a human SHOULD confirm tool calls),
+// hooks, sampling served by a provider; the answer on stdout, tool activity on stderr.
+
+import type { SamplingHandler } from "../client/handlers.ts";
+import type { JsonObject } from "../client/types.ts";
+import { type ApprovalPolicy, approvalPolicy, type ApproveFunction, isReadOnly, parseApprovalPolicy } from "../host/approval.ts";
+import type { McpwireConfig, ServerConfig } from "../host/config-types.ts";
+import { HookConfigError, Hooks, NO_HOOKS } from "../host/hooks.ts";
+import type { McpManager } from "../host/manager.ts";
+import { providerSamplingHandler } from "../host/provider-sampling.ts";
+import { createProvider, type ProviderName } from "../host/providers/mod.ts";
+import { ollamaBaseUrl } from "../host/providers/ollama.ts";
+import type { Provider } from "../host/providers/types.ts";
+import { Runner, RunnerError, type RunnerEvent } from "../host/runner.ts";
+import { runtime } from "../runtime/mod.ts";
+import { type ParsedArgs, parseArgs, positiveInt, UsageError } from "./args.ts";
+import { parseElicitMode, parseLogLevel, stderrLine, withManager } from "./host-session.ts";
+import { interruptProgress, ProgressDisplay } from "./progress.ts";
+
+export const RUN_USAGE = `usage: mcpwire run -p "prompt" [--model M] [--config FILE] [--max-steps N] [--json]
+                   [--yes | --approve read-only|all|none] [--no-hooks] [--system TEXT]
+
+Starts the configured servers, asks the model with their tools, runs the tool calls it
+makes (through MCP), gives it the results and repeats until it answers. The answer goes to
+stdout; tool activity (name, arguments in short, duration, progress) to stderr.
+
+-p, --prompt TEXT  the prompt (or the words after the options)
+--model M          provider/model: ollama/qwen3, openai/gpt-4o, anthropic/claude-sonnet-4-5,
+                   google/gemini-2.5-flash; default: the config's model:
+--max-steps N      model requests per prompt, at most (default: max_steps: or 20)
+--json             print the whole transcript as JSON instead of the answer
+--yes              run every tool call without asking (same as --approve all)
+--approve POLICY   which tool calls run without asking: read-only (tools the server
+                   annotates readOnlyHint; the default), all, none. The rest are asked
+                   for on a terminal and refused without one; the model is told.
+--no-hooks         do not run the config's hooks
+--system TEXT      the system prompt (default: the config's system_prompt:)
+
+Keys: OPENAI_API_KEY, ANTHROPIC_API_KEY, GEMINI_API_KEY, or providers: in the config.
+Local: ollama serve, then --model ollama/qwen3. A server with sampling.model in the config
+has its sampling requests answered by that model (asked first unless --yes).
+
+exit codes: 0 answered, 1 the run ended without an answer (model error, max steps, a hook
+            blocked the prompt), 2 usage or config error, 130 interrupted`;
+
+/** The options run and chat share. */
+export const HOST_OPTIONS = {
+  config: { kind: "string" },
+  model: { kind: "string" },
+  "max-steps": { kind: "string" },
+  yes: { kind: "flag" },
+  approve: { kind: "string" },
+  "no-hooks": { kind: "flag" },
+  system: { kind: "string" },
+  "log-level": { kind: "string" },
+  elicit: { kind: "string" },
+  help: { kind: "flag" },
+  debug: { kind: "flag" },
+} as const;
+
+/** How long the Ollama probe waits when no model is configured. */
+const OLLAMA_PROBE_MS = 1500;
+
+/** No model given and none found: what to do, in one message. */
+export class NoModelError extends Error {
+  override readonly name = "NoModelError";
+}
+
+function noModelMessage(verb: string, ollama: string, config: McpwireConfig): string {
+  const where = config.file === undefined ? "the config" : config.file;
+  return `mcpwire ${verb}: no model configured (no --model, no model: in ${where}) and no Ollama answering at ${ollama}. ` +
+    "To run one locally: `ollama serve`, `ollama pull qwen3`, then --model ollama/qwen3. " +
+    "For a hosted model set OPENAI_API_KEY, ANTHROPIC_API_KEY or GEMINI_API_KEY and pass --model openai/gpt-4o (or anthropic/…, google/…); " +
+    "for an OpenAI-compatible server (LM Studio, vLLM, llama.cpp) set providers: { openai: { base_url: … } } and --model openai/<name>. " +
+    "Or put model: in the config";
+}
+
+/** The first model a local Ollama has, or undefined when none answers in time. */
+async function probeOllama(baseUrl: string): Promise<string | undefined> {
+  try {
+    const response = await fetch(new URL("/api/tags", baseUrl), { signal: AbortSignal.timeout(OLLAMA_PROBE_MS) });
+    if (!response.ok) {
+      await response.body?.cancel();
+      return undefined;
+    }
+    const body = await response.json() as { models?: Array<{ name?: unknown }> };
+    const name = body.models?.find((model) => typeof model.name === "string")?.name;
+    return typeof name === "string" ? name : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Everything a run or a chat needs once the config is read. */
+export interface HostSetup {
+  modelString: string;
+  provider: Provider;
+  makeProvider: (model: string) => Provider;
+  policy: ApprovalPolicy;
+  approve: ApproveFunction;
+  hooks: Hooks;
+  maxSteps?: number;
+  systemPrompt?: string;
+}
+
+/** The approval policy from --yes / --approve. */
+export function approvalFromArgs(args: ParsedArgs): ApprovalPolicy {
+  const text = args.values.get("approve");
+  if (args.flags.has("yes")) {
+    if (text !== undefined && text !== "all") throw new UsageError(`--yes means --approve all; it cannot go with --approve ${text}`);
+    return "all";
+  }
+  if (text === undefined) return "read-only";
+  const policy = parseApprovalPolicy(text);
+  if (policy === undefined) throw new UsageError(`--approve must be read-only, all or none (got "${text}")`);
+  return policy;
+}
+
+function shortJson(value: unknown, max = 80): string {
+  const text = typeof value === "string" ? value : JSON.stringify(value);
+  return text.length > max ? text.slice(0, max - 1) + "…" : text;
+}
+
+/** Asks y/N on the terminal (stderr), reading stdin. */
+async function askYesNo(question: string): Promise<boolean> {
+  interruptProgress();
+  await runtime.write("stderr", `${question} [y/N] `);
+  const line = await runtime.stdinLines().readLine();
+  return line !== undefined && /^\s*y(es)?\s*$/i.test(line);
+}
+
+/**
+ * Resolves the model (flag, config, or a local Ollama), the provider, approval and hooks.
+ * Throws UsageError / NoModelError with what to do.
+ */
+export async function setUpHost(verb: string, args: ParsedArgs, config: McpwireConfig): Promise<HostSetup> {
+  const env = runtime.env();
+  const settings = config.providers ?? {};
+  const makeProvider = (model: string): Provider => {
+    const name = model.slice(0, Math.max(0, model.search(/[/:]/))).toLowerCase();
+    return createProvider(model, {
+      env,
+      providers: settings as Partial<Record<ProviderName, { apiKey?: string; baseUrl?: string }>>,
+      ...(settings[name]?.timeoutMs !== undefined ? { timeoutMs: settings[name]!.timeoutMs } : {}),
+    });
+  };
+  let modelString = args.values.get("model") ?? config.model;
+  if (modelString === undefined) {
+    const base = ollamaBaseUrl(settings.ollama?.baseUrl ?? env.OLLAMA_HOST);
+    const found = await probeOllama(base);
+    if (found === undefined) throw new NoModelError(noModelMessage(verb, base, config));
+    modelString = `ollama/${found}`;
+    stderrLine(`mcpwire ${verb}: no model configured; using ${modelString}, found on the Ollama at ${base} (pass --model to choose)`);
+  }
+  let provider: Provider;
+  try {
+    provider = makeProvider(modelString);
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  const maxStepsText = args.values.get("max-steps");
+  const maxSteps = maxStepsText === undefined ? config.maxSteps : positiveInt("max-steps", maxStepsText, 20);
+  const policy = approvalFromArgs(args);
+  const terminal = runtime.stdinLines().isTerminal;
+  // spec 2025-11-25 server/tools: on a terminal a person confirms what the policy does not let through.
+  const ask: ApproveFunction | undefined = terminal
+    ? async ({ tool, arguments: input }) => {
+      const hint = isReadOnly(tool) ? "" : " (not marked read-only)";
+      return (await askYesNo(`mcpwire: allow ${tool.name}${hint} ${shortJson(input, 120)}?`))
+        ? true
+        : { approved: false, reason: "the user said no" };
+    }
+    : undefined;
+  let hooks = NO_HOOKS;
+  if (!args.flags.has("no-hooks") && config.hooks !== undefined) {
+    try {
+      hooks = new Hooks(config.hooks, {
+        model: modelString,
+        sessionId: crypto.randomUUID(),
+        onProblem: ({ message }) => stderrLine(`mcpwire: warning: ${message}`),
+      });
+    } catch (error) {
+      if (error instanceof HookConfigError) throw new UsageError(`${config.file ?? "config"}: ${error.message}`);
+      throw error;
+    }
+  }
+  return {
+    modelString,
+    provider,
+    makeProvider,
+    policy,
+    approve: approvalPolicy(policy, ask),
+    hooks,
+    ...(maxSteps !== undefined ? { maxSteps } : {}),
+    ...((args.values.get("system") ?? config.systemPrompt) !== undefined ? { systemPrompt: args.values.get("system") ?? config.systemPrompt } : {}),
+  };
+}
+
+/**
+ * The sampling handler of a server with `sampling.model`: that model answers, after the user
+ * agrees on a terminal (or always with --yes); without a terminal and --yes it is declined.
+ */
+export function samplingFor(server: ServerConfig, setup: () => HostSetup | undefined, policy: ApprovalPolicy): SamplingHandler | undefined {
+  if (server.samplingModel === undefined) return undefined;
+  return providerSamplingHandler({
+    model: server.samplingModel,
+    createProvider: (model) => {
+      const current = setup();
+      if (current === undefined) throw new Error("the host is not set up yet");
+      return current.makeProvider(model);
+    },
+    confirm: async (request, context, model) => {
+      if (policy === "all") return true;
+      if (!runtime.stdinLines().isTerminal) {
+        stderrLine(`mcpwire: ${context.server} asked to sample ${model}; declined: no terminal to confirm it (pass --yes to allow)`);
+        return false;
+      }
+      const last = request.messages.at(-1);
+      const content = last === undefined ? "" : Array.isArray(last.content) ? last.content : [last.content];
+      const text = Array.isArray(content) ? content.map((block) => (block.type === "text" ? block.text : `[${block.type}]`)).join(" ") : "";
+      return await askYesNo(`mcpwire: ${context.server} asks ${model}: ${shortJson(text, 120)} — allow?`);
+    },
+  });
+}
+
+/** Draws the Runner's events on stderr: tool name, arguments in short, duration, progress. */
+export function activityPrinter(): (event: RunnerEvent) => void {
+  const bars = new Map<string, ProgressDisplay>();
+  const write = (text: string) => void runtime.write("stderr", text);
+  return (event) => {
+    switch (event.type) {
+      case "tool-call":
+        stderrLine(`→ ${event.call.name} ${shortJson(event.arguments)}`);
+        return;
+      case "tool-progress": {
+        let bar = bars.get(event.call.id);
+        if (bar === undefined) bars.set(event.call.id, bar = new ProgressDisplay(write, runtime.isTerminal("stderr")));
+        bar.update(event.progress);
+        return;
+      }
+      case "tool-result": {
+        bars.get(event.call.id)?.finish();
+        bars.delete(event.call.id);
+        const seconds = event.durationMs >= 1000 ? `${(event.durationMs / 1000).toFixed(1)} s` : `${Math.round(event.durationMs)} ms`;
+        const detail = event.isError ? ` error: ${shortJson((JSON.parse(event.content) as { error?: string }).error ?? "", 160)}` : "";
+        stderrLine(`${event.isError ? "✗" : "←"} ${event.call.name} ${seconds}${detail}`);
+        return;
+      }
+      case "tool-rejected":
+        stderrLine(`✗ ${event.call.name}: ${shortJson((JSON.parse(event.content) as { error?: string }).error ?? "", 200)}`);
+        return;
+      case "approval-refused":
+        stderrLine(`✗ ${event.call.name} not run: ${event.reason}`);
+        return;
+      case "hook-blocked":
+        stderrLine(`✗ ${event.event} hook blocked${event.call ? ` ${event.call.name}` : ""}: ${event.reason}`);
+        return;
+      case "retry":
+        stderrLine(`mcpwire: ${event.error.message}; retrying in ${(event.delayMs / 1000).toFixed(1)} s (retry ${event.attempt})`);
+        return;
+      default:
+        return;
+    }
+  };
+}
+
+/** A transcript entry for --json: each tool call with its outcome. */
+interface ToolActivity {
+  step: number;
+  id: string;
+  name: string;
+  arguments: JsonObject | string;
+  outcome: "result" | "error" | "rejected" | "declined" | "blocked";
+  durationMs?: number;
+}
+
+/** The verbs' common frame: parse, load, set up, run `body` with the manager and the setup. */
+export async function withHost(
+  verb: string,
+  args: ParsedArgs,
+  body: (manager: McpManager, setup: HostSetup, config: McpwireConfig) => Promise<number>,
+): Promise<number> {
+  const logLevel = parseLogLevel(args.values.get("log-level"));
+  const elicit = parseElicitMode(args.values.get("elicit"));
+  const policy = approvalFromArgs(args);
+  let setup: HostSetup | undefined;
+  return await withManager({
+    configPath: args.values.get("config"),
+    logLevel,
+    elicit,
+    onConfig: async (config) => {
+      setup = await setUpHost(verb, args, config);
+    },
+    sampling: (server) => samplingFor(server, () => setup, policy),
+  }, (manager, config) => body(manager, setup!, config));
+}
+
+export async function run(argv: readonly string[]): Promise<number> {
+  // `-p` is the short form mcphost users type; the parser knows only long options.
+  const normalized = argv.map((arg) => (arg === "-p" ? "--prompt" : arg));
+  const args = parseArgs(normalized, { ...HOST_OPTIONS, prompt: { kind: "string" }, json: { kind: "flag" } });
+  if (args.flags.has("help")) {
+    await runtime.write("stdout", RUN_USAGE + "\n");
+    return 0;
+  }
+  const prompt = args.values.get("prompt") ?? (args.positional.length > 0 ? args.positional.join(" ") : undefined);
+  if (prompt === undefined || prompt.trim() === "") throw new UsageError('run needs a prompt: mcpwire run -p "add 2 and 40"');
+  const json = args.flags.has("json");
+  try {
+    return await withHost("run", args, async (manager, setup) => {
+      const activity: ToolActivity[] = [];
+      const print = activityPrinter();
+      const record = (event: RunnerEvent) => {
+        switch (event.type) {
+          case "tool-result":
+            activity.push({
+              step: event.step,
+              id: event.call.id,
+              name: event.call.name,
+              arguments: event.call.arguments,
+              outcome: event.isError ? "error" : "result",
+              durationMs: Math.round(event.durationMs),
+            });
+            return;
+          case "tool-rejected":
+          case "approval-refused":
+            activity.push({
+              step: event.step,
+              id: event.call.id,
+              name: event.call.name,
+              arguments: event.call.arguments,
+              outcome: event.type === "tool-rejected" ? "rejected" : "declined",
+            });
+            return;
+          default:
+            return;
+        }
+      };
+      const runner = new Runner({
+        provider: setup.provider,
+        registry: manager.registry,
+        systemPrompt: setup.systemPrompt,
+        maxSteps: setup.maxSteps,
+        approve: setup.approve,
+        hooks: setup.hooks,
+        onEvent: (event) => {
+          print(event);
+          record(event);
+        },
+      });
+      let answer: string;
+      try {
+        answer = await runner.run(prompt);
+      } catch (error) {
+        if (!(error instanceof RunnerError)) throw error;
+        stderrLine(`mcpwire run: ${error.message}`);
+        if (json) await writeTranscript(setup, prompt, undefined, runner, activity, error.message);
+        return error.kind === "cancelled" ? 130 : 1;
+      }
+      if (json) await writeTranscript(setup, prompt, answer, runner, activity);
+      else await runtime.write("stdout", answer.endsWith("\n") ? answer : answer + "\n");
+      return 0;
+    });
+  } catch (error) {
+    if (error instanceof NoModelError) {
+      await runtime.write("stderr", error.message + "\n");
+      return 2;
+    }
+    throw error;
+  }
+}
+
+async function writeTranscript(
+  setup: HostSetup,
+  prompt: string,
+  answer: string | undefined,
+  runner: Runner,
+  tools: ToolActivity[],
+  error?: string,
+): Promise<void> {
+  const transcript = {
+    model: setup.modelString,
+    prompt,
+    ...(answer !== undefined ? { answer } : {}),
+    ...(error !== undefined ? { error } : {}),
+    ...(setup.systemPrompt !== undefined ? { systemPrompt: setup.systemPrompt } : {}),
+    tools,
+    messages: runner.history,
+  };
+  await runtime.write("stdout", JSON.stringify(transcript, null, 2) + "\n");
+}

@@ -1,0 +1,217 @@
+// `mcpwire run` as a real child process of the runtime under test: the OpenAI provider against
+// a loopback fake OpenAI API, server-everything over stdio — tool calls, the --json transcript,
+// approval without a terminal, hooks from the config, sampling through sampling.model, limits.
+
+import { execFile } from "node:child_process";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import process from "node:process";
+import { fileURLToPath } from "node:url";
+import { after, before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { EVERYTHING } from "../support/everything.ts";
+import { type FakeModelApi, type FakeStep, refusedOrigin, startFakeModelApi } from "../support/fake-model-apis.ts";
+
+const root = fileURLToPath(new URL("../../", import.meta.url));
+const runScript = fileURLToPath(new URL("../../src/cli/run.ts", import.meta.url));
+const isDeno = "Deno" in globalThis;
+
+interface Outcome {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+let dir = "";
+let nowhere = "";
+
+function mcpwire(args: string[]): Promise<Outcome> {
+  const runtimeArgs = isDeno ? ["run", "-A", runScript] : ["--import", "tsx", runScript];
+  // No key from the environment, and no Ollama to find: the config says everything.
+  const env: Record<string, string | undefined> = { ...process.env, OLLAMA_HOST: nowhere };
+  for (const name of ["OPENAI_API_KEY", "OPENAI_BASE_URL", "ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL", "GEMINI_API_KEY", "GOOGLE_API_KEY"]) {
+    delete env[name];
+  }
+  return new Promise((resolve) => {
+    execFile(process.execPath, [...runtimeArgs, ...args], { cwd: root, timeout: 90_000, env }, (error, stdout, stderr) => {
+      const code = error === null ? 0 : typeof error.code === "number" ? error.code : -1;
+      resolve({ code, stdout: String(stdout), stderr: String(stderr) });
+    });
+  });
+}
+
+/** A config with server-everything and the fake API as the openai provider. */
+async function configFor(name: string, api: FakeModelApi | undefined, extra: string[] = [], serverExtra: string[] = []): Promise<string> {
+  const file = join(dir, `${name}.yaml`);
+  await writeFile(file, [
+    ...(api === undefined ? [] : ["providers:", "  openai:", `    base_url: ${JSON.stringify(api.url)}`]),
+    ...extra,
+    "mcp_servers:",
+    "  everything:",
+    "    command: node",
+    `    args: [${JSON.stringify(EVERYTHING)}, "stdio"]`,
+    ...serverExtra,
+    "",
+  ].join("\n"));
+  return file;
+}
+
+function lastToolResult(request: { toolResults: Array<{ content: string }> }): string {
+  return request.toolResults.at(-1)?.content ?? "(no tool result)";
+}
+
+const SUM: FakeStep[] = [
+  { toolCalls: [{ name: "mcp_everything_get-sum", arguments: { a: 2, b: 40 } }] },
+  (request) => ({ text: `Done: ${lastToolResult(request)}` }),
+];
+
+before(async () => {
+  dir = await mkdtemp(join(tmpdir(), "mcpwire-run-"));
+  nowhere = await refusedOrigin();
+});
+
+after(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe("mcpwire run", () => {
+  test("add 2 and 40: the model's call goes through mcp_everything_get-sum and the answer with 42 is on stdout", async () => {
+    const api = await startFakeModelApi("openai", SUM);
+    try {
+      const config = await configFor("sum", api);
+      const { code, stdout, stderr } = await mcpwire(["run", "-p", "add 2 and 40 with the tool", "--model", "openai/any", "--config", config]);
+      assert.equal(code, 0, stderr);
+      assert.match(stdout, /^Done: .*The sum of 2 and 40 is 42/);
+      assert.match(stderr, /→ mcp_everything_get-sum \{"a":2,"b":40\}/);
+      assert.match(stderr, /← mcp_everything_get-sum \d+ ms/);
+      assert.equal(api.requests.length, 2);
+      assert.equal(api.requests[0]!.body.model, "any");
+      const tools = api.requests[0]!.body.tools as Array<{ function: { name: string } }>;
+      assert.ok(tools.some((tool) => tool.function.name === "mcp_everything_get-sum"));
+    } finally {
+      await api.close();
+    }
+  });
+
+  test("--json prints the whole transcript; model, system_prompt and max_steps come from the config", async () => {
+    const api = await startFakeModelApi("openai", SUM);
+    try {
+      const config = await configFor("json", api, ["model: openai/from-config", "system_prompt: Be exact.", "max_steps: 4"]);
+      const { code, stdout, stderr } = await mcpwire(["run", "--json", "--config", config, "add 2 and 40"]);
+      assert.equal(code, 0, stderr);
+      const transcript = JSON.parse(stdout) as {
+        model: string;
+        answer: string;
+        systemPrompt: string;
+        tools: Array<{ name: string; outcome: string }>;
+        messages: Array<{ role: string }>;
+      };
+      assert.equal(transcript.model, "openai/from-config");
+      assert.equal(transcript.systemPrompt, "Be exact.");
+      assert.match(transcript.answer, /42/);
+      assert.deepEqual(transcript.tools.map((tool) => [tool.name, tool.outcome]), [["mcp_everything_get-sum", "result"]]);
+      assert.deepEqual(transcript.messages.map((message) => message.role), ["user", "assistant", "tool", "assistant"]);
+      assert.equal(api.requests[0]!.body.model, "from-config");
+      assert.deepEqual((api.requests[0]!.body.messages as Array<{ role: string; content: string }>)[0], { role: "system", content: "Be exact." });
+    } finally {
+      await api.close();
+    }
+  });
+
+  test("without a terminal only read-only tools run; a refused call is reported and the model told; --yes runs it", async () => {
+    const script = (): FakeStep[] => [
+      { toolCalls: [{ name: "mcp_everything_toggle-simulated-logging", arguments: {} }] },
+      (request) => ({ text: `tool said: ${lastToolResult(request)}` }),
+    ];
+    const api = await startFakeModelApi("openai", [...script(), ...script()]);
+    try {
+      const config = await configFor("approve", api);
+      const refused = await mcpwire(["run", "-p", "toggle logging", "--model", "openai/any", "--config", config]);
+      assert.equal(refused.code, 0, refused.stderr);
+      assert.match(refused.stderr, /✗ mcp_everything_toggle-simulated-logging not run: the tool is not annotated readOnlyHint/);
+      assert.match(refused.stdout, /the user declined this call/);
+      const allowed = await mcpwire(["run", "-p", "toggle logging", "--yes", "--model", "openai/any", "--config", config]);
+      assert.equal(allowed.code, 0, allowed.stderr);
+      assert.match(allowed.stdout, /tool said: .*logging/i);
+      assert.doesNotMatch(allowed.stdout, /declined/);
+    } finally {
+      await api.close();
+    }
+  });
+
+  test("a PreToolUse hook from the config blocks with its stderr; --no-hooks skips it", async () => {
+    const api = await startFakeModelApi("openai", [...SUM, ...SUM]);
+    try {
+      const config = await configFor("hooks", api, [
+        "hooks:",
+        "  PreToolUse:",
+        '    - matcher: "get-sum"',
+        "      command: \"echo 'no sums on Wednesdays' >&2; exit 2\"",
+      ]);
+      const blocked = await mcpwire(["run", "-p", "add", "--model", "openai/any", "--config", config]);
+      assert.equal(blocked.code, 0, blocked.stderr);
+      assert.match(blocked.stderr, /PreToolUse hook blocked mcp_everything_get-sum: no sums on Wednesdays/);
+      assert.match(blocked.stdout, /no sums on Wednesdays/);
+      const skipped = await mcpwire(["run", "-p", "add", "--no-hooks", "--model", "openai/any", "--config", config]);
+      assert.equal(skipped.code, 0, skipped.stderr);
+      assert.match(skipped.stdout, /is 42/);
+    } finally {
+      await api.close();
+    }
+  });
+
+  test("a server's sampling request is answered by its sampling.model through the provider (with --yes)", async () => {
+    const api = await startFakeModelApi("openai", [
+      { toolCalls: [{ name: "mcp_everything_trigger-sampling-request", arguments: { prompt: "What is 6 x 7?" } }] },
+      (request) => {
+        const messages = JSON.stringify(request.body.messages);
+        return { text: messages.includes("You are a helpful test server.") ? "sampled: 42" : "wrong request: expected the server's sampling" };
+      },
+      (request) => ({ text: `Final: ${lastToolResult(request)}` }),
+    ]);
+    try {
+      const config = await configFor("sampling", api, [], ["    sampling:", "      model: openai/sampler", "      max_tokens: 100"]);
+      const { code, stdout, stderr } = await mcpwire(["run", "-p", "sample", "--yes", "--model", "openai/any", "--config", config]);
+      assert.equal(code, 0, stderr);
+      assert.match(stdout, /Final: .*sampled: 42/);
+      assert.match(stdout, /sampler/);
+      assert.equal(api.requests[1]!.body.model, "sampler");
+    } finally {
+      await api.close();
+    }
+  });
+
+  test("--max-steps bounds the run: exit 1 with a message saying what to raise", async () => {
+    const api = await startFakeModelApi("openai", SUM);
+    try {
+      const config = await configFor("steps", api);
+      const { code, stdout, stderr } = await mcpwire(["run", "-p", "add", "--max-steps", "1", "--model", "openai/any", "--config", config]);
+      assert.equal(code, 1, stderr);
+      assert.equal(stdout, "");
+      assert.match(stderr, /mcpwire run: the model was still calling tools after 1 steps .*--max-steps/);
+    } finally {
+      await api.close();
+    }
+  });
+
+  test("no model configured and no Ollama answering: one error saying how to point at Ollama or a key, exit 2", async () => {
+    const config = await configFor("nomodel", undefined);
+    const { code, stdout, stderr } = await mcpwire(["run", "-p", "hi", "--config", config]);
+    assert.equal(code, 2, stderr);
+    assert.equal(stdout, "");
+    assert.match(stderr, /no model configured .* no Ollama answering at http:\/\/127\.0\.0\.1:\d+.*ollama serve.*--model ollama\/qwen3.*OPENAI_API_KEY/);
+    assert.doesNotMatch(stderr, /\[everything\]/, "no server is started for a run that cannot happen");
+  });
+
+  test("a hosted model without a key is a usage error naming the variable; a bad max_steps is positioned", async () => {
+    const config = await configFor("nokey", undefined);
+    const nokey = await mcpwire(["run", "-p", "hi", "--model", "anthropic/claude-sonnet-4-5", "--config", config]);
+    assert.equal(nokey.code, 2);
+    assert.match(nokey.stderr, /no API key .*ANTHROPIC_API_KEY/);
+    const bad = await configFor("badsteps", undefined, ["max_steps: 0"]);
+    const positioned = await mcpwire(["run", "-p", "hi", "--model", "openai/x", "--config", bad]);
+    assert.equal(positioned.code, 2);
+    assert.match(positioned.stderr, /badsteps\.yaml:1:12: "max_steps" must be a whole number of at least 1/);
+  });
+});
