@@ -53,6 +53,18 @@ function subscriptionIdOf(message: Message): unknown {
   return (params?.["_meta"] as Record<string, unknown> | undefined)?.["io.modelcontextprotocol/subscriptionId"];
 }
 
+/** Resolves with the child's exit code once it exits; rejects after the hang guard. */
+function exitOf(child: ChildProcess): Promise<number | null> {
+  return new Promise((resolve, reject) => {
+    if (child.exitCode !== null) return resolve(child.exitCode);
+    const timer = setTimeout(() => reject(new Error(`the server did not exit within ${WAIT_MS} ms`)), WAIT_MS);
+    child.once("exit", (code) => {
+      clearTimeout(timer);
+      resolve(code);
+    });
+  });
+}
+
 // ---------------------------------------------------------------------------------------------
 // stdio: newline-delimited JSON-RPC on the child's stdin/stdout
 
@@ -249,7 +261,7 @@ describe("modern fixture over stdio, --era modern", () => {
     assert.equal(result?.["cacheScope"], "public");
     const tools = result?.["tools"] as { name: string; annotations?: Record<string, unknown>; outputSchema?: unknown }[];
     const names = tools.map((tool) => tool.name);
-    for (const name of ["echo", "add", "ask_name", "ask_model", "ask_roots", "two_rounds", "add_tool", "touch"]) {
+    for (const name of ["echo", "add", "ask_name", "ask_model", "ask_roots", "two_rounds", "add_tool", "touch", "log_demo", "progress_demo", "region_echo", "shutdown"]) {
       assert.ok(names.includes(name), `tool ${name} missing from ${names.join(", ")}`);
     }
     assert.equal(tools.find((tool) => tool.name === "echo")?.annotations?.["idempotentHint"], true);
@@ -408,6 +420,32 @@ describe("modern fixture over stdio, --era modern", () => {
     // spec subscriptions "Cancellation": on stdio the client ends it with notifications/cancelled.
     wire.send({ method: "notifications/cancelled", params: { requestId: listenId } });
   });
+
+  test("notifications/message only for a request whose _meta names a logLevel, filtered by it", async () => {
+    const quiet = await wire.request("tools/call", { name: "log_demo", arguments: {}, _meta: meta() });
+    assert.equal(textOf(quiet.result), "logged");
+    const loud = await wire.request("tools/call", { name: "log_demo", arguments: {}, _meta: { ...meta(), "io.modelcontextprotocol/logLevel": "info" } });
+    assert.equal(textOf(loud.result), "logged");
+    // The info line of the second call arrived before its response; the debug line never does, nor anything for the first call.
+    const logs = wire.untaken.filter((m) => m.method === "notifications/message");
+    assert.deepEqual(logs.map((m) => m.params?.["data"]), ["log_demo: an info line"]);
+    // logging/setLevel is gone from the modern wire
+    assert.equal((await wire.request("logging/setLevel", { level: "debug", _meta: meta() })).error?.code, -32601);
+  });
+
+  test("a server ending on its own initiative answers its open listen request with a complete result, then exits", async () => {
+    const listenId = "listen-last";
+    wire.send({ id: listenId, method: "subscriptions/listen", params: { notifications: { toolsListChanged: true }, _meta: meta() } });
+    await wire.take((m) => m.method === "notifications/subscriptions/acknowledged" && subscriptionIdOf(m) === listenId, "acknowledgement");
+    const exited = exitOf(server.child);
+    const answer = await wire.request("tools/call", { name: "shutdown", arguments: {}, _meta: meta() });
+    assert.equal(textOf(answer.result), "shutting down");
+    // spec subscriptions "Graceful Closure": the response to the listen request, tagged with its id
+    const closing = await wire.take((m) => m.id === listenId, "the listen response");
+    assert.equal(closing.result?.["resultType"], "complete");
+    assert.equal(subscriptionIdOf(closing), listenId);
+    assert.equal(await exited, 0);
+  });
 });
 
 describe("modern fixture over stdio, --era dual", () => {
@@ -444,6 +482,12 @@ describe("modern fixture over stdio, --era dual", () => {
     wire.send({ id: ask.id, result: { action: "accept", content: { name: "Grace" } } } as Omit<Message, "jsonrpc">);
     const { result } = await call;
     assert.equal(textOf(result), "Hello, Grace");
+  });
+
+  test("closing stdin makes the server exit by itself", async () => {
+    const exited = exitOf(server.child);
+    server.child.stdin!.end();
+    assert.equal(await exited, 0);
   });
 });
 
@@ -531,6 +575,38 @@ describe("modern fixture over Streamable HTTP, --era modern", () => {
     const padded = await call(" padded ", `=?base64?${btoa(" padded ")}?=`);
     assert.equal(padded.status, 200);
     assert.equal(textOf((await messagesOf(padded))[0]?.result), "region= padded ");
+  });
+
+  test("progress and log notifications travel on the request's own SSE stream, before its response", async () => {
+    const response = await fetch(server.url, {
+      method: "POST",
+      headers: modernHeaders("tools/call", "progress_demo"),
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: "progress",
+        method: "tools/call",
+        params: { name: "progress_demo", arguments: {}, _meta: { ...meta(), progressToken: "p-1" } },
+      }),
+      signal: AbortSignal.timeout(WAIT_MS),
+    });
+    assert.match(response.headers.get("content-type") ?? "", /text\/event-stream/);
+    const messages = await messagesOf(response);
+    assert.deepEqual(messages.slice(0, -1).map((m) => m.params?.["progress"]), [1, 2, 3]);
+    assert.equal(textOf(messages.at(-1)?.result), "done after 3 steps");
+
+    const logged = await fetch(server.url, {
+      method: "POST",
+      headers: modernHeaders("tools/call", "log_demo"),
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: "log",
+        method: "tools/call",
+        params: { name: "log_demo", arguments: {}, _meta: { ...meta(), "io.modelcontextprotocol/logLevel": "debug" } },
+      }),
+      signal: AbortSignal.timeout(WAIT_MS),
+    });
+    const logMessages = await messagesOf(logged);
+    assert.deepEqual(logMessages.filter((m) => m.method === "notifications/message").map((m) => m.params?.["level"]), ["debug", "info"]);
   });
 
   test("tools/list over HTTP carries ttlMs and cacheScope", async () => {
@@ -631,6 +707,30 @@ describe("modern fixture over Streamable HTTP, --era modern", () => {
     });
     await response.body?.cancel();
     assert.equal(response.status, 403);
+  });
+
+  test("a server ending on its own initiative closes the listen stream with the listen response", async () => {
+    const listenId = "listen-http-last";
+    const response = await fetch(server.url, {
+      method: "POST",
+      headers: modernHeaders("subscriptions/listen"),
+      body: JSON.stringify({ jsonrpc: "2.0", id: listenId, method: "subscriptions/listen", params: { notifications: { toolsListChanged: true }, _meta: meta() } }),
+      signal: AbortSignal.timeout(WAIT_MS),
+    });
+    const stream = new SseReader(response.body!);
+    try {
+      assert.equal((await stream.next("acknowledgement"))?.method, "notifications/subscriptions/acknowledged");
+      const exited = exitOf(server.child);
+      await postModern(server.url, "tools/call", { name: "shutdown", arguments: {}, _meta: meta() }, "shutdown");
+      const closing = await stream.next("the listen response");
+      assert.equal(closing?.id, listenId);
+      assert.equal(closing?.result?.["resultType"], "complete");
+      assert.equal(subscriptionIdOf(closing!), listenId);
+      assert.equal(await stream.next("the end of the stream"), undefined);
+      assert.equal(await exited, 0);
+    } finally {
+      await stream.cancel();
+    }
   });
 });
 
