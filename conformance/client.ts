@@ -83,15 +83,21 @@ async function withClient(
   options: Pick<ClientOptions, "handlers">,
   body: (client: Client) => Promise<void>,
 ): Promise<void> {
+  const authFetch = conformanceAuthFetch(session, log); // auth/* scenarios: OAuth (conformance/client-auth.ts)
   const client = new Client(
     { name: "mcpwire-conformance-client", version: "0.1.0" },
-    { name: "conformance", handlers: options.handlers, requestTimeoutMs: REQUEST_TIMEOUT_MS },
+    {
+      name: "conformance",
+      handlers: options.handlers,
+      requestTimeoutMs: REQUEST_TIMEOUT_MS,
+      // the server/discover probe's wait includes a whole OAuth flow when the server answers 401
+      ...(authFetch !== undefined ? { discoverTimeoutMs: REQUEST_TIMEOUT_MS } : {}),
+    },
   );
   client.on("statechange", ({ from, to, cause }) => log(`state ${from} → ${to}${cause ? ` (${cause.message})` : ""}`));
   client.on("problem", ({ message }) => log(`problem: ${message}`));
   client.on("log", ({ level, data }) => log(`server log [${level}]: ${JSON.stringify(data)}`));
 
-  const authFetch = conformanceAuthFetch(session, log); // auth/* scenarios: OAuth (conformance/client-auth.ts)
   const transport = new TracingTransport(
     new StreamableHttpTransport({ url: session.url, ...(authFetch !== undefined ? { fetch: authFetch } : {}) }),
     trace,
@@ -99,7 +105,7 @@ async function withClient(
   try {
     log(`connecting to ${session.url}`);
     await client.connect(transport);
-    log(`ready: server ${JSON.stringify(client.serverInfo)}, protocol ${client.protocolVersion}`);
+    log(`ready: server ${JSON.stringify(client.serverInfo)}, protocol ${client.protocolVersion} (${client.era} era)`);
     await body(client);
   } finally {
     await bounded(client.close(), CLOSE_TIMEOUT_MS, "client.close()").catch((error: unknown) =>
@@ -218,6 +224,82 @@ const generic: Handler = (session) =>
     if (tools.length > 0) await callTool(client, tools[0]!.name, {});
   });
 
+/** Arguments that satisfy a tool's required properties, by type (enough for a mock server). */
+function minimalArguments(tool: Tool): JsonObject {
+  const schema = tool.inputSchema as { properties?: Record<string, { type?: unknown }>; required?: unknown };
+  const args: JsonObject = {};
+  const required = Array.isArray(schema.required) ? schema.required.filter((key): key is string => typeof key === "string") : [];
+  for (const key of required) {
+    const type = schema.properties?.[key]?.type;
+    args[key] = type === "integer" || type === "number" ? 1 : type === "boolean" ? true : type === "object" ? {} : type === "array" ? [] : "us-west1";
+  }
+  return args;
+}
+
+/**
+ * sep-2322-client-request-state (SEP-2322, multi round-trip requests): two tools answer
+ * input_required with an elicitation (one with a requestState, one without); the Client
+ * fulfils it with the elicitation handler and retries as a new request. An unrelated tool
+ * in between must carry none of that; a result without resultType is complete.
+ */
+const mrtrRequestState: Handler = (session) =>
+  withClient(session, {
+    handlers: {
+      elicitation: {
+        form: (request) => {
+          log(`input request elicitation/create (form): ${JSON.stringify(request.message)}; accepting`);
+          return Promise.resolve({ action: "accept", content: { confirmed: true } });
+        },
+      },
+    },
+  }, async (client) => {
+    const tools = await listTools(client);
+    const order = ["test_mrtr_echo_state", "test_mrtr_unrelated", "test_mrtr_no_state", "test_mrtr_no_result_type"];
+    const names = [...order.filter((name) => tools.some((tool) => tool.name === name)), ...tools.map((tool) => tool.name).filter((name) => !order.includes(name))];
+    for (const name of names) await callTool(client, name, {});
+  });
+
+/**
+ * http-standard-headers (SEP-2243): every request carries Mcp-Method, and tools/call,
+ * resources/read and prompts/get carry Mcp-Name; so use each kind of request once.
+ */
+const standardHeaders: Handler = (session) =>
+  withClient(session, {}, async (client) => {
+    const tools = await listTools(client);
+    if (tools[0] !== undefined) await callTool(client, tools[0].name, minimalArguments(tools[0]));
+    const resources = await client.listResources();
+    log(`resources/list: ${resources.length} resource(s)`);
+    if (resources[0] !== undefined) await client.readResource(resources[0].uri);
+    const prompts = await client.listPrompts();
+    log(`prompts/list: ${prompts.length} prompt(s)`);
+    if (prompts[0] !== undefined) await client.getPrompt(prompts[0].name);
+  });
+
+/**
+ * http-custom-headers (SEP-2243): the calls to make come in MCP_CONFORMANCE_CONTEXT
+ * (`toolCalls`); the transport mirrors the x-mcp-header parameters into Mcp-Param-* headers.
+ */
+const customHeaders: Handler = (session) =>
+  withClient(session, {}, async (client) => {
+    await listTools(client);
+    const calls = Array.isArray(session.context?.toolCalls) ? session.context.toolCalls as { name?: unknown; arguments?: unknown }[] : [];
+    if (calls.length === 0) throw new Error("MCP_CONFORMANCE_CONTEXT has no toolCalls to make");
+    for (const call of calls) {
+      if (typeof call.name !== "string") continue;
+      await callTool(client, call.name, (call.arguments ?? {}) as JsonObject);
+    }
+  });
+
+/**
+ * http-invalid-tool-headers (SEP-2243): tools/list offers one valid tool and many with broken
+ * x-mcp-header annotations; the Client leaves those out, so calling every tool it kept calls
+ * only the valid one.
+ */
+const invalidToolHeaders: Handler = (session) =>
+  withClient(session, {}, async (client) => {
+    for (const tool of await listTools(client)) await callTool(client, tool.name, minimalArguments(tool));
+  });
+
 const HANDLERS: Record<string, Handler> = {
   initialize,
   tools_call: toolsCall,
@@ -225,6 +307,10 @@ const HANDLERS: Record<string, Handler> = {
   "json-schema-2020-12-preservation": jsonSchemaPreservation,
   "json-schema-ref-no-deref": jsonSchemaRefNoDeref,
   "elicitation-sep1034-client-defaults": elicitationDefaults,
+  "sep-2322-client-request-state": mrtrRequestState,
+  "http-standard-headers": standardHeaders,
+  "http-custom-headers": customHeaders,
+  "http-invalid-tool-headers": invalidToolHeaders,
 };
 
 // --- main ------------------------------------------------------------------------------------
