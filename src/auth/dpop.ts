@@ -3,6 +3,7 @@
 
 import { base64UrlEncode } from "./base64url.ts";
 import { generateSigningKeyPair, type JwsAlgorithm, jwkThumbprint, publicJwk, signJwt } from "./jwt.ts";
+import { parseWwwAuthenticate } from "./www-authenticate.ts";
 
 export interface DpopProofOptions {
   /** Sent with a protected-resource request: its hash becomes the `ath` claim (RFC 9449 4.2). */
@@ -92,8 +93,9 @@ export async function accessTokenHash(accessToken: string): Promise<string> {
 /** Whether a 401 is a resource server asking for a DPoP nonce (RFC 9449 9). */
 export function isUseDpopNonceChallenge(response: Response): boolean {
   if (response.status !== 401) return false;
-  const challenge = response.headers.get("WWW-Authenticate") ?? "";
-  return /(?:^|,)\s*DPoP\b[^]*?\berror\s*=\s*"?use_dpop_nonce"?/i.test(challenge);
+  const header = response.headers.get("WWW-Authenticate");
+  if (header === null) return false;
+  return parseWwwAuthenticate(header).some((challenge) => challenge.scheme === "dpop" && challenge.params.error === "use_dpop_nonce");
 }
 
 export interface DpopFetchOptions {

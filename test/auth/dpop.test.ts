@@ -96,4 +96,6 @@ test("a second use_dpop_nonce is returned, not retried again; a Bearer 401 is no
   assert.equal(isUseDpopNonceChallenge(bearer), false);
   const dpop = new Response(null, { status: 401, headers: { "WWW-Authenticate": 'Bearer realm="x", DPoP error="use_dpop_nonce"' } });
   assert.equal(isUseDpopNonceChallenge(dpop), true);
+  const otherScheme = new Response(null, { status: 401, headers: { "WWW-Authenticate": 'DPoP realm="x", Bearer error="use_dpop_nonce"' } });
+  assert.equal(isUseDpopNonceChallenge(otherScheme), false, "the error belongs to the Bearer challenge");
 });
