@@ -69,9 +69,6 @@ export interface PeerOptions {
 export const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
 export const DEFAULT_MAX_TOTAL_TIMEOUT_MS = 600_000;
 
-/** setTimeout holds a signed 32-bit delay; a longer one fires at once, so wait in steps. */
-const MAX_TIMER_DELAY_MS = 2 ** 31 - 1;
-
 function seconds(ms: number): string {
   return ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`;
 }
@@ -82,7 +79,7 @@ export class Peer {
   readonly #onProblem: (message: string) => void;
   readonly #defaultTimeoutMs: number;
   readonly #defaultMaxTotalMs: number;
-  readonly #pending = new PendingRequests();
+  readonly #pending = new PendingRequests((entry) => this.#timedOut(entry));
   readonly #requestHandlers = new Map<string, RequestHandler>();
   readonly #notificationHandlers = new Map<string, NotificationHandler>();
   /** Requests the other side sent us that our handlers are still working on. */
@@ -142,6 +139,8 @@ export class Peer {
 
     return new Promise<Params>((resolve, reject) => {
       const startedAt = Date.now();
+      const hardDeadline = startedAt + maxTotal;
+      const idleDeadline = startedAt + timeoutMs;
       const entry: PendingRequest = {
         id,
         method,
@@ -150,11 +149,12 @@ export class Peer {
         onProgress: options.onProgress,
         timeoutMs,
         startedAt,
-        hardDeadline: startedAt + maxTotal,
+        hardDeadline,
+        deadline: Math.min(idleDeadline, hardDeadline),
+        deadlineIsIdle: idleDeadline <= hardDeadline,
       };
-      // #onProgress re-arms the timer itself: no wrapper closure per request.
+      // #onProgress moves the deadline itself: no wrapper closure per request.
       if (wantsProgress && options.resetTimeoutOnProgress !== false) entry.progressResetsTimeout = true;
-      this.#arm(entry);
       if (signal) {
         const onAbort = () => this.#giveUp(id, signal.reason, "cancelled by the caller");
         signal.addEventListener("abort", onAbort, { once: true });
@@ -220,27 +220,16 @@ export class Peer {
     );
   }
 
-  /** (Re)starts the idle timer, never past the hard deadline. */
-  #arm(entry: PendingRequest): void {
-    clearTimeout(entry.timer);
-    entry.timer = undefined;
+  /** Restarts the idle timeout (progress came), never past the hard deadline. */
+  #restartIdle(entry: PendingRequest): void {
     const idleDeadline = Date.now() + entry.timeoutMs;
-    const idle = idleDeadline <= entry.hardDeadline;
-    this.#waitUntil(entry, Math.min(idleDeadline, entry.hardDeadline), idle);
+    entry.deadlineIsIdle = idleDeadline <= entry.hardDeadline;
+    entry.deadline = Math.min(idleDeadline, entry.hardDeadline);
+    this.#pending.deadlineChanged(entry);
   }
 
-  /** Fires the timeout at `deadline`; an infinite timeout sets no timer at all. */
-  #waitUntil(entry: PendingRequest, deadline: number, idle: boolean): void {
-    if (deadline === Infinity) return;
-    const wait = Math.max(0, deadline - Date.now());
-    if (wait > MAX_TIMER_DELAY_MS) {
-      entry.timer = setTimeout(() => this.#waitUntil(entry, deadline, idle), MAX_TIMER_DELAY_MS);
-      return;
-    }
-    entry.timer = setTimeout(() => this.#timedOut(entry, idle), wait);
-  }
-
-  #timedOut(entry: PendingRequest, idle: boolean): void {
+  #timedOut(entry: PendingRequest): void {
+    const idle = entry.deadlineIsIdle;
     const total = entry.hardDeadline - entry.startedAt;
     const message = idle
       ? `${this.name}: ${entry.method} timed out after ${seconds(entry.timeoutMs)} ` +
@@ -328,7 +317,7 @@ export class Peer {
       );
     }
     entry.lastProgress = progress;
-    if (entry.progressResetsTimeout) this.#arm(entry);
+    if (entry.progressResetsTimeout) this.#restartIdle(entry);
     if (entry.onProgress === undefined) return;
     const update: Progress = { progress };
     if (typeof params?.total === "number") update.total = params.total;

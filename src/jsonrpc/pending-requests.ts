@@ -1,6 +1,7 @@
 // The table of requests we sent and still wait for: id allocation, timers, progress
 // routing — MCP spec 2025-11-25 basic/lifecycle ("Timeouts") and basic/utilities/progress.
 
+import { DeadlineTimer } from "./deadline-timer.ts";
 import type { RequestId } from "./messages.ts";
 
 /** What `notifications/progress` carries — spec 2025-11-25 basic/utilities/progress. */
@@ -16,8 +17,13 @@ export interface PendingRequest {
   resolve: (result: Record<string, unknown>) => void;
   reject: (error: unknown) => void;
   onProgress?: (progress: Progress) => void;
-  /** The idle timer: fires when no answer (and no progress) came for `timeoutMs`. */
-  timer?: ReturnType<typeof setTimeout>;
+  /**
+   * When it times out (ms since epoch; Infinity: never): no answer (and no progress) for
+   * `timeoutMs`, or the hard deadline if that comes first. Watched by the table's one timer.
+   */
+  deadline: number;
+  /** Whether `deadline` is the idle one (else it is the hard deadline). */
+  deadlineIsIdle: boolean;
   timeoutMs: number;
   startedAt: number;
   /** Absolute deadline (ms since epoch) that progress can never push back. */
@@ -36,6 +42,12 @@ export class PendingRequests {
   #nextId = 1;
   readonly #byId = new Map<number, PendingRequest>();
   readonly #abandoned = new Set<number>();
+  readonly #deadlines: DeadlineTimer<PendingRequest>;
+
+  /** `onTimeout` gets each entry whose deadline passed (still in the table: give it up). */
+  constructor(onTimeout: (entry: PendingRequest) => void) {
+    this.#deadlines = new DeadlineTimer(onTimeout);
+  }
 
   /** Integer ids, unique per connection — spec 2025-11-25 basic: "MUST NOT reuse the id". */
   allocateId(): number {
@@ -46,20 +58,27 @@ export class PendingRequests {
     return this.#byId.size;
   }
 
+  /** Adds an entry and starts watching its deadline. */
   add(entry: PendingRequest): void {
     this.#byId.set(entry.id, entry);
+    this.#deadlines.watch(entry);
+  }
+
+  /** The entry's deadline moved (progress restarted its idle timeout). */
+  deadlineChanged(entry: PendingRequest): void {
+    if (this.#byId.get(entry.id) === entry) this.#deadlines.watch(entry);
   }
 
   get(id: RequestId | null): PendingRequest | undefined {
     return typeof id === "number" ? this.#byId.get(id) : undefined;
   }
 
-  /** Removes an entry and clears its timer and abort listener; returns it if it was there. */
+  /** Removes an entry, stops watching its deadline, drops its abort listener; returns it if it was there. */
   take(id: RequestId | null): PendingRequest | undefined {
     const entry = this.get(id);
     if (entry === undefined) return undefined;
     this.#byId.delete(entry.id);
-    clearTimeout(entry.timer);
+    this.#deadlines.unwatch(entry);
     entry.detach?.();
     return entry;
   }
@@ -83,6 +102,7 @@ export class PendingRequests {
   drain(): PendingRequest[] {
     const all = [...this.#byId.values()];
     for (const entry of all) this.take(entry.id);
+    this.#deadlines.stop();
     return all;
   }
 }

@@ -58,6 +58,8 @@ interface DenoApi {
   build: { os: string };
   exit(code: number): never;
   addSignalListener(signal: string, fn: () => void): void;
+  refTimer(id: number): void;
+  unrefTimer(id: number): void;
   errors: { NotFound: new () => Error; PermissionDenied: new () => Error; IsADirectory: new () => Error };
 }
 
@@ -280,6 +282,10 @@ export const denoRuntime: Runtime = {
   decodeUtf8: (bytes, start, end) => utf8Text.decode(bytes.subarray(start, end)),
   indexOfByte: (bytes, value, from) => bytes.indexOf(value, from),
   lastIndexOfByte: (bytes, value) => bytes.lastIndexOf(value),
+  timerKeepsAlive(timer, keepAlive) {
+    if (keepAlive) Deno.refTimer(timer as unknown as number);
+    else Deno.unrefTimer(timer as unknown as number);
+  },
 };
 
 /** Non-streaming; ignoreBOM keeps a U+FEFF as text, as Node's Buffer decode does. */

@@ -232,6 +232,11 @@ export const nodeRuntime: Runtime = {
   decodeUtf8: (bytes, start, end) => bufferView(bytes).toString("utf8", start, end),
   indexOfByte: (bytes, value, from) => bufferView(bytes).indexOf(value, from),
   lastIndexOfByte: (bytes, value) => bufferView(bytes).lastIndexOf(value),
+  timerKeepsAlive(timer, keepAlive) {
+    const timeout = timer as unknown as { ref(): void; unref(): void };
+    if (keepAlive) timeout.ref();
+    else timeout.unref();
+  },
 };
 
 /** The bytes as a Buffer sharing their memory (a view, not a copy). */

@@ -161,6 +161,11 @@ export interface Runtime {
   indexOfByte(bytes: Uint8Array, value: number, from: number): number;
   /** The index of the last byte equal to `value`, or -1. */
   lastIndexOfByte(bytes: Uint8Array, value: number): number;
+  /**
+   * Whether a pending setTimeout timer keeps this process alive (the default) or not: the
+   * Peer's one shared deadline timer stays armed between requests without holding the process.
+   */
+  timerKeepsAlive(timer: ReturnType<typeof setTimeout>, keepAlive: boolean): void;
 }
 
 export interface WorkerStart {
