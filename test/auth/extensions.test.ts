@@ -4,8 +4,7 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { accessTokenHash } from "../../src/auth/dpop.ts";
 import { clientAuthentication, extensionAuth, tokenSource } from "../../src/auth/extensions.ts";
@@ -14,21 +13,13 @@ import { createOAuthFetch } from "../../src/auth/oauth-fetch.ts";
 import type { AuthProvider } from "../../src/auth/types.ts";
 import { runtime } from "../../src/runtime/mod.ts";
 import { type Answer, type SeenRequest, withLoopbackServer } from "./loopback-server.ts";
+import { withTempDir } from "./temp-dir.ts";
 
 const provider: AuthProvider = {
   redirectUri: "http://127.0.0.1:9/callback",
   clientMetadata: { redirect_uris: ["http://127.0.0.1:9/callback"] },
   openAuthorizationUrl: () => Promise.reject(new Error("no browser in this test: the grant needs none")),
 };
-
-async function withTempDir(body: (dir: string) => Promise<void>): Promise<void> {
-  const dir = await mkdtemp(join(tmpdir(), "mcpwire-ext-"));
-  try {
-    await body(dir);
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
-}
 
 test("client credentials with a private key file and DPoP: a bound token, proofs with ath and the RS nonce", async () => {
   const pair = await crypto.subtle.generateKey({ name: "ECDSA", namedCurve: "P-256" }, true, ["sign", "verify"]) as CryptoKeyPair;

@@ -4,8 +4,7 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { chmod, mkdtemp, readdir, rm, stat, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { chmod, readdir, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { TokenSet } from "../../src/auth/token-endpoint.ts";
 import {
@@ -16,6 +15,7 @@ import {
   TokenStoreError,
 } from "../../src/auth/token-store.ts";
 import { rejection } from "../support/rejection.ts";
+import { withTempDir } from "./temp-dir.ts";
 
 const posix = (await import("node:process")).default.platform !== "win32";
 
@@ -27,15 +27,6 @@ const TOKENS: TokenSet = {
   scope: "read",
   raw: { access_token: "at-secret", token_type: "Bearer" },
 };
-
-async function withTempDir(body: (dir: string) => Promise<void>): Promise<void> {
-  const dir = await mkdtemp(join(tmpdir(), "mcpwire-store-"));
-  try {
-    await body(dir);
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
-}
 
 async function roundTrips(store: TokenStore): Promise<void> {
   const server = "https://mcp.example.com/mcp";
