@@ -5,6 +5,7 @@
 import { base64Encode } from "./base64url.ts";
 import type { DpopSigner } from "./dpop.ts";
 import { signJwt } from "./jwt.ts";
+import { redactText } from "./redact.ts";
 
 /** How the client proves who it is to the token endpoint (RFC 6749 2.3, RFC 7523 2.2). */
 export type ClientAuthentication =
@@ -94,8 +95,17 @@ export async function requestToken(request: TokenRequest): Promise<TokenSet> {
       nonceRetried = true;
       continue;
     }
-    throw errorAnswer(body, response.status, endpoint, grant);
+    throw errorAnswer(body, response.status, endpoint, grant, secretsOf(request));
   }
+}
+
+/** The request's secret values: what an error message must never repeat. */
+function secretsOf(request: TokenRequest): string[] {
+  const secrets = ["code", "code_verifier", "refresh_token", "assertion", "subject_token", "actor_token"]
+    .map((name) => request.params[name])
+    .filter((value): value is string => value !== undefined);
+  if ("clientSecret" in request.client) secrets.push(request.client.clientSecret);
+  return secrets;
 }
 
 /** The form body and headers of one attempt (an assertion and a DPoP proof are made anew each time). */
@@ -252,6 +262,7 @@ function errorAnswer(
   status: number,
   endpoint: string,
   grant: string,
+  secrets: string[],
 ): OAuthError {
   const error = typeof body?.error === "string" ? body.error : undefined;
   if (error === undefined) {
@@ -261,7 +272,8 @@ function errorAnswer(
       { error: "invalid_response", status, endpoint },
     );
   }
-  const description = typeof body?.error_description === "string" ? body.error_description : undefined;
+  // A server may echo what it was sent; the message must not carry it on (spec: token theft).
+  const description = typeof body?.error_description === "string" ? redactText(body.error_description, secrets) : undefined;
   return new OAuthError(
     `token endpoint ${endpoint}: the ${grant} request was refused with ${error}` +
       `${description ? ` (${description})` : ""}, HTTP ${status}; ${advice(error, grant)}`,

@@ -116,6 +116,25 @@ test("an OAuth error answer becomes an OAuthError with code, description, status
   );
 });
 
+test("an error description that echoes a secret is redacted in the OAuthError", async () => {
+  await withLoopbackServer(
+    (request) => ({
+      status: 400,
+      body: { error: "invalid_grant", error_description: `refresh token ${request.form.get("refresh_token")} is revoked` },
+    }),
+    async (server) => {
+      const error = await rejection(requestToken({
+        tokenEndpoint: `${server.origin}/token`,
+        client: { method: "none", clientId: "c" },
+        params: { grant_type: "refresh_token", refresh_token: "rt-very-secret-1" },
+      }));
+      assert.ok(error instanceof OAuthError);
+      assert.equal(error.errorDescription, "refresh token [redacted] is revoked");
+      assert.doesNotMatch(error.message, /rt-very-secret-1/);
+    },
+  );
+});
+
 test("a malformed answer is an invalid_response OAuthError: no JSON, no token_type", async () => {
   let answer = 0;
   await withLoopbackServer(
