@@ -147,6 +147,15 @@ export {
 export type { ManagerEventType, ManagerEvents, McpManagerOptions, ServerState, ServerStatus } from "./host/manager.ts";
 export { backoffBase, backoffDelay } from "./host/backoff.ts";
 export type { BackoffOptions } from "./host/backoff.ts";
+export { DEFAULT_MAX_STEPS, HistoryError, Runner, RunnerError } from "./host/runner.ts";
+export type { RetryOptions, RunnerErrorKind, RunnerEvent, RunnerOptions, RunnerRegistry, SavedHistory } from "./host/runner.ts";
+export { APPROVAL_POLICIES, approvalPolicy, isReadOnly, parseApprovalPolicy, runsWithoutAsking } from "./host/approval.ts";
+export type { ApprovalAnswer, ApprovalPolicy, ApprovalRequest, ApproveFunction } from "./host/approval.ts";
+export { DEFAULT_HOOK_TIMEOUT_MS, HOOK_EVENTS, HookConfigError, Hooks } from "./host/hooks.ts";
+export type { HookCommand, HookEventName, HookInput, HookOutcome, HookProblem, HooksConfig, HooksOptions } from "./host/hooks.ts";
+export { chooseModel, mcpStopReason, providerSamplingHandler, toChatMessages } from "./host/provider-sampling.ts";
+export type { ProviderSamplingOptions } from "./host/provider-sampling.ts";
+export type { ProviderSettings as ConfigProviderSettings } from "./host/config-types.ts";
 
 export {
   createSyncBridge,
