@@ -77,20 +77,39 @@ export type {
   SamplingHandler,
   UrlElicitationRequest,
 } from "./client/handlers.ts";
-export type { CallOptions, ClientEvents, ClientEventType, ClientOptions } from "./client/client.ts";
+export type { CallOptions, ClientEvents, ClientEventType, ClientOptions, ListOptions } from "./client/client.ts";
+export { DEFAULT_DISCOVER_TIMEOUT_MS } from "./client/client.ts";
 export type { ClientState, StateChange } from "./client/client-state.ts";
 export {
   CapabilityError,
   ClientStateError,
+  HeaderMismatchError,
+  InputRoundsExceededError,
+  MissingClientCapabilityError,
+  OutcomeUnknownError,
   OutputValidationError,
   ProtocolError,
   ProtocolVersionError,
+  ResourceNotFoundError,
+  UnsupportedProtocolVersionError,
 } from "./client/errors.ts";
 export {
+  isModernProtocolVersion,
+  LATEST_MODERN_PROTOCOL_VERSION,
   LATEST_PROTOCOL_VERSION,
+  MODERN_PROTOCOL_VERSIONS,
   SUPPORTED_PROTOCOL_VERSIONS,
 } from "./client/protocol-version.ts";
-export type { ProtocolVersion } from "./client/protocol-version.ts";
+export type {
+  LegacyProtocolVersion,
+  ModernProtocolVersion,
+  ProtocolChoice,
+  ProtocolEra,
+  ProtocolVersion,
+} from "./client/protocol-version.ts";
+export { DEFAULT_MAX_INPUT_ROUNDS } from "./client/input-requests.ts";
+export type { NotificationFilter } from "./client/subscriptions.ts";
+export { encodeHeaderValue, paramHeadersOf } from "./transport/mcp-headers.ts";
 export { LOGGING_LEVELS } from "./client/types.ts";
 export type * from "./client/types.ts";
 
@@ -216,6 +235,6 @@ export {
 export type { DecodedJwt, JwsAlgorithm } from "./auth/jwt.ts";
 export { base64UrlDecode, base64UrlEncode } from "./auth/base64url.ts";
 export { basicCredentials, CLIENT_ASSERTION_TYPE, DEFAULT_TOKEN_TIMEOUT_MS } from "./auth/token-endpoint.ts";
-export { defaultAuthDirectory, serverKey } from "./auth/token-store.ts";
-export type { FileTokenStoreOptions } from "./auth/token-store.ts";
+export { defaultAuthDirectory, dpopSignerFor, serverKey } from "./auth/token-store.ts";
+export type { FileTokenStoreOptions, StoredDpopKey } from "./auth/token-store.ts";
 export { REDACTED, redactHeaderValue } from "./auth/redact.ts";

@@ -416,6 +416,19 @@ export class Client extends EventTarget {
     this.#move("initializing");
     try {
       const result = await initialize;
+      if (choice === "auto" && isModernProtocolVersion(result.protocolVersion)) {
+        // The probe went unanswered in time, but the server answers initialize with a modern
+        // version: it is a modern server after all. Speak that wire; no initialized follows.
+        this.#init = this.#checkInitializeResult(result, true);
+        this.#version = this.#init.protocolVersion as ProtocolVersion;
+        this.#era = "modern";
+        transport.setProtocolVersion?.(this.#version);
+        this.#problem(`${this.#name}: server/discover went unanswered, but initialize was answered with ${this.#version}; using the 2026-07-28 wire`);
+        if (this.#closing !== undefined) throw this.#closedWhileConnecting();
+        this.#move("ready");
+        this.#startListening();
+        return;
+      }
       this.#init = this.#checkInitializeResult(result);
       this.#version = this.#init.protocolVersion as ProtocolVersion;
       // spec 2025-11-25 basic/transports (Protocol Version Header): HTTP sends it from now on.
@@ -428,7 +441,7 @@ export class Client extends EventTarget {
         await this.#closing.catch(() => {});
         throw this.#closedWhileConnecting();
       }
-      const cause = error instanceof Error ? error : new Error(String(error));
+      const cause = this.#handshakeFailure(error, choice);
       this.#move("failed", cause);
       peer.close({ reason: `initialize failed: ${cause.message}` });
       await transport.close().catch(() => {});
@@ -517,7 +530,9 @@ export class Client extends EventTarget {
     const listed = Array.isArray(result.supportedVersions) ? result.supportedVersions.filter((v): v is string => typeof v === "string") : [];
     const version = MODERN_PROTOCOL_VERSIONS.find((candidate) => listed.includes(candidate));
     if (version === undefined) {
-      if (choice === "auto" && listed.some((candidate) => isSupportedProtocolVersion(candidate))) return undefined;
+      // Not a DiscoverResult we can use (some legacy servers answer unknown methods with {}):
+      // under auto the handshake decides.
+      if (choice === "auto") return undefined;
       throw new ProtocolVersionError(
         `${this.#name} answered server/discover with supportedVersions ${JSON.stringify(listed)}, none of which mcpwire speaks ` +
           `(${[...MODERN_PROTOCOL_VERSIONS, ...SUPPORTED_PROTOCOL_VERSIONS].join(", ")})`,
@@ -581,14 +596,33 @@ export class Client extends EventTarget {
     await peer.notify("notifications/initialized");
   }
 
+  /**
+   * A refused initialize, as the user should read it. spec 2026-07-28 basic/versioning: a
+   * modern-only server names its versions in the error it gives an initialize request.
+   */
+  #handshakeFailure(error: unknown, choice: ProtocolChoice): Error {
+    const typed = typedRpcError(error);
+    if (typed instanceof UnsupportedProtocolVersionError) {
+      const modern = typed.supported.some((version) => isModernProtocolVersion(version));
+      return new ProtocolVersionError(
+        `${this.#name} refused the initialize handshake: it supports ${typed.supported.join(", ") || "(none listed)"}` +
+          (modern && choice === "legacy" ? "; it speaks the 2026-07-28 wire: set protocol: auto (or modern) for this server" : ""),
+        LATEST_PROTOCOL_VERSION,
+        typed.supported,
+        SUPPORTED_PROTOCOL_VERSIONS,
+      );
+    }
+    return typed instanceof Error ? typed : new Error(String(typed));
+  }
+
   #closedWhileConnecting(): ClientStateError {
     return new ClientStateError(`connect() to ${this.#name} did not finish: close() was called while it was connecting`, this.#state);
   }
 
-  #checkInitializeResult(result: Params): InitializeResult {
+  #checkInitializeResult(result: Params, modern = false): InitializeResult {
     const version = result.protocolVersion;
     // spec 2025-11-25 basic/lifecycle: if the client does not support the server's version it SHOULD disconnect.
-    if (!isSupportedProtocolVersion(version)) {
+    if (!isSupportedProtocolVersion(version) && !(modern && isModernProtocolVersion(version))) {
       throw new ProtocolVersionError(
         `${this.#name} answered initialize with protocol version ${JSON.stringify(version)}, which mcpwire does not speak ` +
           `(offered ${LATEST_PROTOCOL_VERSION}; accepts ${SUPPORTED_PROTOCOL_VERSIONS.join(", ")}); disconnected`,
