@@ -54,6 +54,10 @@ interface DenoApi {
   writeTextFile(path: string, text: string, options: { mode: number; createNew: boolean }): Promise<void>;
   rename(from: string, to: string): Promise<void>;
   remove(path: string): Promise<void>;
+  serve(
+    options: { hostname: string; port: number; onListen?: () => void; signal?: AbortSignal },
+    handler: (request: Request) => Response | Promise<Response>,
+  ): { addr: { port: number }; finished: Promise<void>; shutdown(): Promise<void> };
   cwd(): string;
   build: { os: string };
   exit(code: number): never;
@@ -239,6 +243,14 @@ export const denoRuntime: Runtime = {
     } catch (error) {
       await Deno.remove(temp).catch(() => {});
       throw new FileError((error as Error).message, (error as { code?: string }).code ?? "EUNKNOWN", path);
+    }
+  },
+  serveLoopback(port: number, handler: (request: Request) => Response | Promise<Response>) {
+    try {
+      const server = Deno.serve({ hostname: "127.0.0.1", port, onListen: () => {} }, handler);
+      return Promise.resolve({ port: server.addr.port, close: () => server.shutdown() });
+    } catch (error) {
+      return Promise.reject(new FileError((error as Error).message, (error as { code?: string }).code ?? "EUNKNOWN", `127.0.0.1:${port}`));
     }
   },
   async removeFile(path: string) {

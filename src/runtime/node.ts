@@ -3,6 +3,7 @@
 import { spawn as spawnChild } from "node:child_process";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
+import { createServer as createHttpServer } from "node:http";
 import { dirname } from "node:path";
 import process from "node:process";
 import { Buffer } from "node:buffer";
@@ -192,6 +193,31 @@ export const nodeRuntime: Runtime = {
       const { code, message } = error as NodeJS.ErrnoException;
       throw new FileError(message, code ?? "EUNKNOWN", path);
     }
+  },
+  async serveLoopback(port: number, handler: (request: Request) => Response | Promise<Response>) {
+    const server = createHttpServer((req, res) => {
+      const request = new Request(new URL(req.url ?? "/", `http://127.0.0.1`), { method: req.method ?? "GET" });
+      Promise.resolve(handler(request)).then(async (response) => {
+        res.writeHead(response.status, Object.fromEntries(response.headers));
+        res.end(Buffer.from(await response.arrayBuffer()));
+      }, () => {
+        res.writeHead(500);
+        res.end();
+      });
+    });
+    await new Promise<void>((resolve, reject) => {
+      server.once("error", (error: NodeJS.ErrnoException) => reject(new FileError(error.message, error.code ?? "EUNKNOWN", `127.0.0.1:${port}`)));
+      server.listen(port, "127.0.0.1", () => resolve());
+    });
+    const address = server.address();
+    return {
+      port: typeof address === "object" && address !== null ? address.port : port,
+      close: () =>
+        new Promise<void>((resolve) => {
+          server.closeAllConnections();
+          server.close(() => resolve());
+        }),
+    };
   },
   async removeFile(path: string) {
     try {

@@ -122,6 +122,11 @@ export interface Runtime {
   writePrivateFile(path: string, text: string): Promise<void>;
   /** Deletes a file; one that is not there is not an error. Rejects with a FileError. */
   removeFile(path: string): Promise<void>;
+  /**
+   * An HTTP listener on 127.0.0.1 only (port 0: any free one), answering each request with
+   * `handler` — the OAuth redirect listener of `mcpwire auth login` (RFC 8252 7.3).
+   */
+  serveLoopback(port: number, handler: (request: Request) => Response | Promise<Response>): Promise<LoopbackListener>;
   /** The command-line arguments after the script name. */
   args(): string[];
   /** Writes text to stdout or stderr, waiting for the OS to take it. */
@@ -166,6 +171,13 @@ export interface Runtime {
    * Peer's one shared deadline timer stays armed between requests without holding the process.
    */
   timerKeepsAlive(timer: ReturnType<typeof setTimeout>, keepAlive: boolean): void;
+}
+
+/** A listener from serveLoopback. */
+export interface LoopbackListener {
+  readonly port: number;
+  /** Stops listening and ends open connections. */
+  close(): Promise<void>;
 }
 
 export interface WorkerStart {
