@@ -2,7 +2,7 @@
 // (sections 4.2 proof syntax, 7.1 the DPoP scheme, 8 and 9 authorization/resource server nonces).
 
 import { base64UrlEncode } from "./base64url.ts";
-import { generateSigningKeyPair, type JwsAlgorithm, jwkThumbprint, publicJwk, signJwt } from "./jwt.ts";
+import { generateSigningKeyPair, importPrivateKey, type JwsAlgorithm, jwkThumbprint, publicJwk, signJwt } from "./jwt.ts";
 import { parseWwwAuthenticate } from "./www-authenticate.ts";
 
 export interface DpopProofOptions {
@@ -31,6 +31,25 @@ export class DpopSigner {
   /** A signer with a fresh key pair (private key not extractable). */
   static async generate(algorithm: JwsAlgorithm = "ES256"): Promise<DpopSigner> {
     return await DpopSigner.fromKeyPair(await generateSigningKeyPair(algorithm), algorithm);
+  }
+
+  /**
+   * A fresh key pair for a signer that must outlive the process (a token bound to a lost key is
+   * useless): the private key as a JWK, to be kept where only the user can read it, and the signer.
+   */
+  static async generateStorable(algorithm: JwsAlgorithm = "ES256"): Promise<{ signer: DpopSigner; privateJwk: JsonWebKey }> {
+    const pair = await generateSigningKeyPair(algorithm, true);
+    const privateJwk = await crypto.subtle.exportKey("jwk", pair.privateKey);
+    return { signer: await DpopSigner.fromPrivateJwk(privateJwk, algorithm), privateJwk };
+  }
+
+  /** A signer over a stored private JWK; the key in memory is not extractable. */
+  static async fromPrivateJwk(privateJwk: JsonWebKey, algorithm: JwsAlgorithm): Promise<DpopSigner> {
+    const privateKey = await importPrivateKey(privateJwk, algorithm);
+    const jwk: JsonWebKey = privateJwk.kty === "EC"
+      ? { kty: "EC", crv: privateJwk.crv, x: privateJwk.x, y: privateJwk.y }
+      : { kty: "RSA", n: privateJwk.n, e: privateJwk.e };
+    return new DpopSigner(algorithm, privateKey, jwk, await jwkThumbprint(jwk));
   }
 
   /** A signer over an existing key pair (the public key must be extractable, to publish its JWK). */

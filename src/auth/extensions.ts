@@ -9,6 +9,7 @@ import { DpopSigner } from "./dpop.ts";
 import { clientCredentialsGrant, enterpriseManagedGrant, type Grant, jwtBearerGrant, TOKEN_TYPE, type TokenSource } from "./grants.ts";
 import { importPrivateKey, type JwsAlgorithm } from "./jwt.ts";
 import type { ClientAuthentication } from "./token-endpoint.ts";
+import { dpopSignerFor, type TokenStore } from "./token-store.ts";
 
 /** A client at an authorization server, as configured: an id and one way to prove it. */
 export interface ClientCredentialsConfig {
@@ -71,11 +72,20 @@ export interface ExtensionAuth {
   dpop?: DpopSigner;
 }
 
-/** Builds the grant and DPoP signer an ExtensionConfig describes; keys and files are read here. */
-export async function extensionAuth(config: ExtensionConfig, runtime: Runtime = defaultRuntime): Promise<ExtensionAuth> {
+/**
+ * Builds the grant and DPoP signer an ExtensionConfig describes; keys and files are read here.
+ * With `keep`, the DPoP key is the one kept in that store for that server (made and kept there
+ * the first time), so stored DPoP-bound tokens stay usable in the next run.
+ */
+export async function extensionAuth(
+  config: ExtensionConfig,
+  runtime: Runtime = defaultRuntime,
+  keep?: { store: TokenStore; serverUrl: string },
+): Promise<ExtensionAuth> {
   const result: ExtensionAuth = {};
   if (config.dpop !== undefined && config.dpop !== false) {
-    result.dpop = await DpopSigner.generate(config.dpop === true ? "ES256" : config.dpop);
+    const algorithm = config.dpop === true ? "ES256" : config.dpop;
+    result.dpop = keep !== undefined ? await dpopSignerFor(keep.store, keep.serverUrl, algorithm) : await DpopSigner.generate(algorithm);
   }
   const grant = config.grant;
   if (grant === undefined) return result;

@@ -40,12 +40,12 @@ export function signParams(algorithm: JwsAlgorithm): EcdsaParams | AlgorithmIden
   return algorithm === "ES256" ? { name: "ECDSA", hash: "SHA-256" } : { name: "RSASSA-PKCS1-v1_5" };
 }
 
-/** Generates a key pair for `algorithm`; the private key is not extractable, the public one is. */
-export async function generateSigningKeyPair(algorithm: JwsAlgorithm = "ES256"): Promise<CryptoKeyPair> {
+/** Generates a key pair for `algorithm`; the public key is extractable, the private one only when asked. */
+export async function generateSigningKeyPair(algorithm: JwsAlgorithm = "ES256", extractable = false): Promise<CryptoKeyPair> {
   const params = algorithm === "ES256"
     ? { name: "ECDSA", namedCurve: "P-256" }
     : { name: "RSASSA-PKCS1-v1_5", hash: "SHA-256", modulusLength: 2048, publicExponent: new Uint8Array([1, 0, 1]) };
-  const pair = await crypto.subtle.generateKey(params, false, ["sign", "verify"]);
+  const pair = await crypto.subtle.generateKey(params, extractable, ["sign", "verify"]);
   return pair as CryptoKeyPair;
 }
 

@@ -6,6 +6,8 @@
 import { runtime as defaultRuntime } from "../runtime/mod.ts";
 import type { Runtime } from "../runtime/types.ts";
 import { FileError } from "../runtime/types.ts";
+import { DpopSigner } from "./dpop.ts";
+import type { JwsAlgorithm } from "./jwt.ts";
 import type { TokenSet } from "./token-endpoint.ts";
 
 /** Client credentials registered with one authorization server (dynamic registration, or given). */
@@ -29,6 +31,12 @@ export interface StoredTokens {
   savedAt: number;
 }
 
+/** A DPoP private key kept for one MCP server, so its bound tokens stay usable across runs (RFC 9449). */
+export interface StoredDpopKey {
+  algorithm: JwsAlgorithm;
+  privateJwk: JsonWebKey;
+}
+
 /**
  * Persistence for OAuth state. Registrations are keyed by issuer; tokens by MCP server URL, with
  * the issuer recorded, so tokens from one authorization server are never offered when another
@@ -42,6 +50,10 @@ export interface TokenStore {
   getTokens(serverUrl: string, issuer?: string): Promise<StoredTokens | undefined>;
   setTokens(serverUrl: string, issuer: string, tokens: TokenSet): Promise<void>;
   deleteTokens(serverUrl: string): Promise<void>;
+  /** Optional: a store without these gives each run a new DPoP key (and so a new authorization). */
+  getDpopKey?(serverUrl: string): Promise<StoredDpopKey | undefined>;
+  setDpopKey?(serverUrl: string, key: StoredDpopKey): Promise<void>;
+  deleteDpopKey?(serverUrl: string): Promise<void>;
 }
 
 /** A stored file could not be read, written or understood; the message names the file and the way out. */
@@ -59,6 +71,19 @@ export function serverKey(serverUrl: string): string {
   const url = new URL(serverUrl);
   url.hash = "";
   return url.href;
+}
+
+/**
+ * The DPoP signer for one MCP server: the key kept in `store` when it can keep one, else a new
+ * key made and stored there (or only in memory, for a store without DPoP keys).
+ */
+export async function dpopSignerFor(store: TokenStore | undefined, serverUrl: string, algorithm: JwsAlgorithm = "ES256"): Promise<DpopSigner> {
+  if (store?.getDpopKey === undefined || store.setDpopKey === undefined) return await DpopSigner.generate(algorithm);
+  const kept = await store.getDpopKey(serverUrl);
+  if (kept !== undefined && kept.algorithm === algorithm) return await DpopSigner.fromPrivateJwk(kept.privateJwk, kept.algorithm);
+  const { signer, privateJwk } = await DpopSigner.generateStorable(algorithm);
+  await store.setDpopKey(serverUrl, { algorithm, privateJwk });
+  return signer;
 }
 
 /** Keeps everything in this process; gone at exit. What an AuthProvider without a store gets. */
@@ -121,7 +146,8 @@ export interface FileTokenStoreOptions {
 }
 
 /**
- * One JSON file per registration (`clients/`) and per MCP server (`tokens/`), each written with
+ * One JSON file per registration (`clients/`), per MCP server (`tokens/`) and per DPoP key
+ * (`dpop-keys/`), each written with
  * mode 0600 in directories of mode 0700, by an atomic rename (a reader never sees half a file).
  * A file name is a readable part of the key plus a hash of it; the file holds the key itself.
  */
@@ -177,8 +203,28 @@ export class FileTokenStore implements TokenStore {
     await this.#remove(await this.#path("tokens", serverKey(serverUrl)));
   }
 
+  async getDpopKey(serverUrl: string): Promise<StoredDpopKey | undefined> {
+    const path = await this.#path("dpop-keys", serverKey(serverUrl));
+    const value = await this.#read(path);
+    if (value === undefined) return undefined;
+    const stored = value as Partial<StoredDpopKey> & { serverUrl?: unknown };
+    if ((stored.algorithm !== "ES256" && stored.algorithm !== "RS256") || typeof stored.privateJwk?.d !== "string") {
+      throw this.#corrupt(path, "no algorithm or private key");
+    }
+    return stored.serverUrl === serverKey(serverUrl) ? { algorithm: stored.algorithm, privateJwk: stored.privateJwk } : undefined;
+  }
+
+  async setDpopKey(serverUrl: string, key: StoredDpopKey): Promise<void> {
+    const server = serverKey(serverUrl);
+    await this.#write(await this.#path("dpop-keys", server), { serverUrl: server, ...key });
+  }
+
+  async deleteDpopKey(serverUrl: string): Promise<void> {
+    await this.#remove(await this.#path("dpop-keys", serverKey(serverUrl)));
+  }
+
   /** `<dir>/<kind>/<readable key>-<16 hex of sha-256(key)>.json` */
-  async #path(kind: "clients" | "tokens", key: string): Promise<string> {
+  async #path(kind: "clients" | "tokens" | "dpop-keys", key: string): Promise<string> {
     const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(key)));
     const hash = Array.from(digest.subarray(0, 8), (byte) => byte.toString(16).padStart(2, "0")).join("");
     const readable = key.replace(/^[a-z]+:\/\//i, "").replace(/[^A-Za-z0-9.-]+/g, "_").slice(0, 60);

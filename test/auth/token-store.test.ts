@@ -7,8 +7,10 @@ import assert from "node:assert/strict";
 import { chmod, readdir, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { TokenSet } from "../../src/auth/token-endpoint.ts";
+import { importPublicKey, verifyJwt } from "../../src/auth/jwt.ts";
 import {
   defaultAuthDirectory,
+  dpopSignerFor,
   FileTokenStore,
   MemoryTokenStore,
   type TokenStore,
@@ -82,6 +84,26 @@ test("FileTokenStore writes files only the owner can read (0600) in directories 
     await chmod(tokenFile, 0o644);
     await store.setTokens("http://127.0.0.1:3000/mcp", "http://127.0.0.1:3001", { ...TOKENS, accessToken: "at-2" });
     assert.equal(((await stat(tokenFile)).mode & 0o777).toString(8), "600");
+  });
+});
+
+test("a DPoP key is kept per server in an owner-only file: the next run signs with the same key", async () => {
+  await withTempDir(async (dir) => {
+    const server = "https://mcp.example.com/mcp";
+    const first = await dpopSignerFor(new FileTokenStore({ directory: dir }), server);
+    const again = await dpopSignerFor(new FileTokenStore({ directory: dir }), server);
+    assert.equal(again.thumbprint, first.thumbprint, "the same key, read back");
+    const proof = await again.proof("POST", server);
+    assert.ok(await verifyJwt(proof, await importPublicKey(first.publicJwk, "ES256")), "signed by the kept private key");
+    const other = await dpopSignerFor(new FileTokenStore({ directory: dir }), "https://other.example.com/mcp");
+    assert.notEqual(other.thumbprint, first.thumbprint, "another server, another key");
+    const [file] = await readdir(join(dir, "dpop-keys"));
+    if (posix) assert.equal(((await stat(join(dir, "dpop-keys", file!))).mode & 0o777).toString(8), "600");
+    const store = new FileTokenStore({ directory: dir });
+    await store.deleteDpopKey(server);
+    assert.equal(await store.getDpopKey(server), undefined);
+    const memory = new MemoryTokenStore();
+    assert.notEqual((await dpopSignerFor(memory, server)).thumbprint, (await dpopSignerFor(memory, server)).thumbprint, "a store without DPoP keys: a new key each time");
   });
 });
 
