@@ -13,53 +13,55 @@ export interface HasDeadline {
 const MAX_TIMER_DELAY_MS = 2 ** 31 - 1;
 
 /**
- * Watches entries' deadlines with one setTimeout, armed for the earliest one it knows of.
+ * Watches the deadlines of an owner's entries with one setTimeout, armed for the earliest
+ * deadline it was told of. The owner keeps the entries (the pending-request table) and tells
+ * the timer when one is added or its deadline moved (`watch`) and when none is left (`idle`);
+ * a removed entry needs no call at all.
  *
  * A sequential caller sends a request, gets its answer, sends the next: with a timer per
  * request that is a setTimeout and a clearTimeout per call. Here a new deadline later than the
- * armed one (the usual case: the same timeout, started later) arms nothing, and an answer only
- * forgets its entry. When the timer fires it expires what is due and re-arms for the earliest
- * deadline left, so each deadline is still met. With nothing left to watch the timer stays
- * armed but no longer keeps the process alive (runtime.timerKeepsAlive), so an idle connection
- * holds the process no more than it did with no timer at all.
+ * armed one (the usual case: the same timeout, started later) arms nothing. When the timer
+ * fires it expires what is due among the owner's entries and re-arms for the earliest deadline
+ * left, so each deadline is still met. With no entry left the timer stays armed but no longer
+ * keeps the process alive (runtime.timerKeepsAlive), so an idle connection holds the process
+ * no more than it did with no timer at all.
  */
 export class DeadlineTimer<T extends HasDeadline> {
+  readonly #entries: () => Iterable<T>;
   readonly #onExpired: (entry: T) => void;
-  readonly #entries = new Set<T>();
   #timer: ReturnType<typeof setTimeout> | undefined;
   /** When the armed timer fires, in ms since the epoch; Infinity when none is armed. */
   #firesAt = Infinity;
   #keepsAlive = false;
 
-  /** `onExpired` gets each entry whose deadline passed; the entry is no longer watched then. */
-  constructor(onExpired: (entry: T) => void) {
+  /**
+   * `entries` lists the owner's current entries; `onExpired` gets each one whose deadline
+   * passed (the owner removes it).
+   */
+  constructor(entries: () => Iterable<T>, onExpired: (entry: T) => void) {
+    this.#entries = entries;
     this.#onExpired = onExpired;
   }
 
-  /** Entries watched (for tests and diagnostics). */
-  get size(): number {
-    return this.#entries.size;
+  /** Whether a timer is armed (for tests and diagnostics). */
+  get armed(): boolean {
+    return this.#timer !== undefined;
   }
 
-  /** Watches `entry` until its deadline, or its new deadline if it changed. */
+  /** An entry was added or its deadline moved: make sure the timer fires by its deadline. */
   watch(entry: T): void {
-    if (entry.deadline === Infinity) {
-      this.unwatch(entry);
-      return;
-    }
-    this.#entries.add(entry);
+    if (entry.deadline === Infinity) return;
     if (entry.deadline < this.#firesAt) this.#arm(entry.deadline);
     else if (!this.#keepsAlive) this.#keepAlive(true);
   }
 
-  /** Stops watching `entry` (answered, cancelled, failed). */
-  unwatch(entry: T): void {
-    if (this.#entries.delete(entry) && this.#entries.size === 0 && this.#keepsAlive) this.#keepAlive(false);
+  /** The owner has no entries left: the armed timer stops holding the process. */
+  idle(): void {
+    if (this.#keepsAlive) this.#keepAlive(false);
   }
 
-  /** Forgets every entry and clears the timer. */
+  /** Clears the timer (the owner is closing). */
   stop(): void {
-    this.#entries.clear();
     clearTimeout(this.#timer);
     this.#timer = undefined;
     this.#firesAt = Infinity;
@@ -88,13 +90,14 @@ export class DeadlineTimer<T extends HasDeadline> {
     const now = Date.now();
     const expired: T[] = [];
     let next = Infinity;
-    for (const entry of this.#entries) {
+    for (const entry of this.#entries()) {
       if (entry.deadline <= now) expired.push(entry);
       else if (entry.deadline < next) next = entry.deadline;
     }
-    for (const entry of expired) this.#entries.delete(entry);
     // Armed before the callbacks run, so what they watch meets an armed timer.
     if (next !== Infinity) this.#arm(next);
+    // Several due at once (a late timer on a busy loop): still in the order of their deadlines.
+    if (expired.length > 1) expired.sort((a, b) => a.deadline - b.deadline);
     for (const entry of expired) this.#onExpired(entry);
   }
 }

@@ -46,7 +46,7 @@ export class PendingRequests {
 
   /** `onTimeout` gets each entry whose deadline passed (still in the table: give it up). */
   constructor(onTimeout: (entry: PendingRequest) => void) {
-    this.#deadlines = new DeadlineTimer(onTimeout);
+    this.#deadlines = new DeadlineTimer(() => this.#byId.values(), onTimeout);
   }
 
   /** Integer ids, unique per connection — spec 2025-11-25 basic: "MUST NOT reuse the id". */
@@ -78,7 +78,7 @@ export class PendingRequests {
     const entry = this.get(id);
     if (entry === undefined) return undefined;
     this.#byId.delete(entry.id);
-    this.#deadlines.unwatch(entry);
+    if (this.#byId.size === 0) this.#deadlines.idle();
     entry.detach?.();
     return entry;
   }

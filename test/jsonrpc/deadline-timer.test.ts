@@ -17,14 +17,37 @@ interface Entry extends HasDeadline {
   name: string;
 }
 
-/** A timer that records, for each expired entry, its name and how late (ms, ≥ 0) it fired. */
+/**
+ * An owner of entries, as the pending-request table is: it adds, moves and removes entries
+ * and tells the timer. Records, for each expired entry, its name and how late (ms) it fired.
+ */
 function recorder() {
   const fired: Array<{ name: string; late: number }> = [];
+  const entries = new Set<Entry>();
   let wake: (() => void) | undefined;
-  const timer = new DeadlineTimer<Entry>((entry) => {
+  const deadlines = new DeadlineTimer<Entry>(() => entries, (entry) => {
     fired.push({ name: entry.name, late: Date.now() - entry.deadline });
+    remove(entry);
     wake?.();
   });
+  const remove = (entry: Entry) => {
+    entries.delete(entry);
+    if (entries.size === 0) deadlines.idle();
+  };
+  const timer = {
+    watch(entry: Entry) {
+      entries.add(entry);
+      deadlines.watch(entry);
+    },
+    remove,
+    stop: () => deadlines.stop(),
+    get size() {
+      return entries.size;
+    },
+    get armed() {
+      return deadlines.armed;
+    },
+  };
   const until = (count: number) =>
     new Promise<void>((resolve) => {
       const check = () => (fired.length >= count ? resolve() : (wake = check));
@@ -46,12 +69,12 @@ describe("DeadlineTimer", () => {
     assert.equal(timer.size, 0);
   });
 
-  test("an unwatched entry never expires; the others still do", GUARD, async () => {
+  test("a removed entry never expires; the others still do", GUARD, async () => {
     const { timer, fired, until, entry } = recorder();
     const first = entry("first", 10);
     timer.watch(first);
     timer.watch(entry("second", 60));
-    timer.unwatch(first);
+    timer.remove(first);
     await until(1);
     await delay(30);
     assert.deepEqual(fired.map((f) => f.name), ["second"]);
@@ -72,34 +95,45 @@ describe("DeadlineTimer", () => {
     for (const f of fired) assert.ok(f.late >= 0, `${f.name} fired ${-f.late} ms early`);
   });
 
-  test("an infinite deadline is never watched; stop() forgets everything", GUARD, async () => {
+  test("an infinite deadline arms no timer; stop() clears the timer", GUARD, async () => {
     const { timer, fired, entry } = recorder();
     timer.watch({ name: "never", deadline: Infinity });
-    assert.equal(timer.size, 0);
+    assert.equal(timer.armed, false);
     timer.watch(entry("stopped", 10));
+    assert.equal(timer.armed, true);
     timer.stop();
     await delay(40);
     assert.deepEqual(fired, []);
   });
 
-  test("with nothing left to watch, the armed timer does not keep the process alive; while something is watched it does", GUARD, async () => {
+  test("with no entry left, the armed timer does not keep the process alive; a new entry makes it hold the process again", GUARD, async () => {
     const dir = mkdtempSync(join(tmpdir(), "mcpwire-deadline-"));
     const module = new URL("../../src/jsonrpc/deadline-timer.ts", import.meta.url).href;
     const script = join(dir, "probe.mts"); // .mts: an ES module wherever it lies
     writeFileSync(script, [
       `import { DeadlineTimer } from ${JSON.stringify(module)};`,
-      `const timer = new DeadlineTimer<{ deadline: number }>(() => console.log("expired"));`,
-      `const idle = { deadline: Date.now() + 60_000 };`,
-      `timer.watch(idle);`,
-      `timer.unwatch(idle); // answered: the 60 s timer stays armed but must not hold the process`,
-      `timer.watch({ deadline: Date.now() + 300 }); // this one must keep it alive until it expires`,
+      `const entries = new Set<{ deadline: number }>();`,
+      `const timer = new DeadlineTimer(() => entries, (entry) => { entries.delete(entry); console.log("expired"); });`,
+      `const answered = { deadline: Date.now() + Number(process.argv[2]) };`,
+      `entries.add(answered);`,
+      `timer.watch(answered);`,
+      `entries.delete(answered);`,
+      `timer.idle(); // the timer stays armed but must not hold the process`,
+      `if (process.argv[3] === "again") setTimeout(() => {`,
+      `  const next = { deadline: Date.now() + 600 }; // later than the armed timer: nothing re-armed`,
+      `  entries.add(next);`,
+      `  timer.watch(next); // so the armed timer must hold the process again, and re-arm when it fires`,
+      `}, 50);`,
     ].join("\n"));
-    try {
-      const args = isDeno ? ["run", "-A", script] : ["--import", "tsx", script];
-      const stdout = await new Promise<string>((resolve, reject) => {
-        execFile(process.execPath, args, { timeout: 15_000 }, (error, out, err) => (error ? reject(new Error(`${error.message}\n${err}`)) : resolve(out)));
+    const run = (...args: string[]) =>
+      new Promise<string>((resolve, reject) => {
+        const runtimeArgs = isDeno ? ["run", "-A", script] : ["--import", "tsx", script];
+        execFile(process.execPath, [...runtimeArgs, ...args], { timeout: 15_000 }, (error, out, err) => (error ? reject(new Error(`${error.message}\n${err}`)) : resolve(out)));
       });
-      assert.equal(stdout, "expired\n");
+    try {
+      // Held by a 60 s timer, the probe would be killed by the 15 s limit (and reject).
+      assert.equal(await run("60000", "idle"), "");
+      assert.equal(await run("400", "again"), "expired\n");
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

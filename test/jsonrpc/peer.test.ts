@@ -185,6 +185,32 @@ describe("Peer: timeouts", () => {
     await close();
   });
 
+  test("requests in flight together each time out at their own limit, a shorter one sent later first, and an answered one never", GUARD, async () => {
+    const { peer, reply, received, close } = await peerAndResponder();
+    const started = Date.now();
+    const settled: Array<{ name: string; after: number; error: unknown }> = [];
+    const watch = (name: string, request: Promise<unknown>) =>
+      request.then(
+        () => settled.push({ name, after: Date.now() - started, error: undefined }),
+        (error: unknown) => settled.push({ name, after: Date.now() - started, error }),
+      );
+    const long = watch("long", peer.request("tools/call", { name: "long" }, { timeoutMs: 150 }));
+    const answered = watch("answered", peer.request("tools/call", { name: "answered" }, { timeoutMs: 60 }));
+    const short = watch("short", peer.request("tools/call", { name: "short" }, { timeoutMs: 40 }));
+    await settle();
+    reply({ jsonrpc: "2.0", id: received.filter(isRequest)[1]!.id, result: { ok: true } });
+    await Promise.all([long, answered, short]);
+    assert.deepEqual(settled.map((s) => s.name), ["answered", "short", "long"]);
+    assert.equal(settled[0]!.error, undefined);
+    for (const [index, limit] of [[1, 40], [2, 150]] as const) {
+      const { error, after } = settled[index]!;
+      assert.ok(error instanceof RequestTimeoutError && error.timeoutMs === limit, String(error));
+      assert.ok(after >= limit - 2, `timed out after ${after} ms, limit ${limit} ms`); // Date.now() has 1 ms steps
+    }
+    assert.equal(peer.pendingCount, 0);
+    await close();
+  });
+
   test("a timed-out request that asked for progress says no progress came either", GUARD, async () => {
     const { peer, close } = await peerAndResponder();
     await assert.rejects(
