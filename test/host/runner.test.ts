@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Client, StdioTransport } from "../../src/mod.ts";
 import { approvalPolicy } from "../../src/host/approval.ts";
+import { createProvider } from "../../src/host/providers/mod.ts";
 import { ProviderError } from "../../src/host/providers/types.ts";
 import { HistoryError, Runner, RunnerError, type RunnerEvent } from "../../src/host/runner.ts";
 import { registerMcpServer } from "../../src/registry/mcp-server.ts";
@@ -17,6 +18,7 @@ import { ToolRegistry } from "../../src/registry/tool-registry.ts";
 import { EVERYTHING } from "../support/everything.ts";
 import { rejection } from "../support/rejection.ts";
 import { answer, callTools, ScriptedProvider, toolResults } from "../support/scripted-provider.ts";
+import { type FakeApiKind, startFakeModelApi } from "../support/fake-model-apis.ts";
 
 const MEMORY = fileURLToPath(new URL("../../node_modules/@modelcontextprotocol/server-memory/dist/index.js", import.meta.url));
 
@@ -61,6 +63,30 @@ describe("Runner over server-everything", () => {
     const result = events.find((event) => event.type === "tool-result");
     assert.ok(result?.type === "tool-result" && !result.isError && result.durationMs >= 0);
   });
+
+  for (const kind of ["openai", "anthropic", "ollama", "google"] as FakeApiKind[]) {
+    test(`${kind}: the same run through the real provider against its fake API, streaming the answer`, async () => {
+      const api = await startFakeModelApi(kind, [
+        { toolCalls: [{ name: "mcp_everything_get-sum", arguments: { a: 2, b: 40 } }] },
+        (request) => ({ text: `Result: ${request.toolResults.at(-1)?.content ?? "none"}` }),
+      ]);
+      try {
+        const chunks: string[] = [];
+        const runner = new Runner({
+          provider: createProvider(`${kind}/test-model`, { baseUrl: api.url, env: {} }),
+          registry,
+          onEvent: (event) => event.type === "text" && chunks.push(event.chunk),
+        });
+        const text = await runner.run("add 2 and 40 with the tool");
+        assert.match(text, /The sum of 2 and 40 is 42/);
+        assert.equal(api.requests.length, 2, api.rejections.join("; "));
+        assert.match(api.requests[1]!.toolResults.at(-1)?.content ?? "", /42/);
+        if (api.requests[1]!.stream) assert.equal(chunks.join(""), text);
+      } finally {
+        await api.close();
+      }
+    });
+  }
 
   test("two tool calls in one answer both run, and their results go back in the model's order", async () => {
     const provider = new ScriptedProvider([
@@ -210,6 +236,30 @@ describe("Runner and provider errors", () => {
     assert.deepEqual(delays, [7000, 2000, 4000]);
     assert.deepEqual(events.filter((event) => event.type === "retry").map((event) => event.type === "retry" && event.attempt), [1, 2, 3]);
     assert.deepEqual(runner.history.map((message) => message.role), ["user", "assistant"], "a retried request adds nothing to the history");
+  });
+
+  test("a real 429 with Retry-After from the OpenAI API is waited out as the server asks, then the run completes", async () => {
+    const api = await startFakeModelApi("openai", [
+      { error: { status: 429, message: "Rate limit reached", headers: { "retry-after": "2" } } },
+      { error: { status: 503, message: "The server is overloaded" } },
+      { text: "ok after waiting" },
+    ]);
+    try {
+      const { delays, sleep } = recordingSleep();
+      const events: RunnerEvent[] = [];
+      const runner = new Runner({
+        provider: createProvider("openai/test-model", { baseUrl: api.url, env: {} }),
+        registry,
+        retry: { sleep },
+        onEvent: (event) => events.push(event),
+      });
+      assert.equal(await runner.run("hi"), "ok after waiting");
+      assert.deepEqual(delays, [2000, 2000]);
+      const retry = events.find((event) => event.type === "retry");
+      assert.ok(retry?.type === "retry" && retry.error.status === 429 && /Rate limit reached/.test(retry.error.message));
+    } finally {
+      await api.close();
+    }
   });
 
   test("at most 5 retries, the delay capped at 30 s; then the run ends with the provider's message", async () => {
