@@ -3,7 +3,7 @@
 // approval without a terminal, hooks from the config, sampling through sampling.model, limits.
 
 import { execFile } from "node:child_process";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import process from "node:process";
@@ -26,7 +26,7 @@ interface Outcome {
 let dir = "";
 let nowhere = "";
 
-function mcpwire(args: string[]): Promise<Outcome> {
+function mcpwire(args: string[], input?: string): Promise<Outcome> {
   const runtimeArgs = isDeno ? ["run", "-A", runScript] : ["--import", "tsx", runScript];
   // No key from the environment, and no Ollama to find: the config says everything.
   const env: Record<string, string | undefined> = { ...process.env, OLLAMA_HOST: nowhere };
@@ -34,10 +34,11 @@ function mcpwire(args: string[]): Promise<Outcome> {
     delete env[name];
   }
   return new Promise((resolve) => {
-    execFile(process.execPath, [...runtimeArgs, ...args], { cwd: root, timeout: 90_000, env }, (error, stdout, stderr) => {
+    const child = execFile(process.execPath, [...runtimeArgs, ...args], { cwd: root, timeout: 90_000, env }, (error, stdout, stderr) => {
       const code = error === null ? 0 : typeof error.code === "number" ? error.code : -1;
       resolve({ code, stdout: String(stdout), stderr: String(stderr) });
     });
+    if (input !== undefined) child.stdin?.end(input);
   });
 }
 
@@ -213,5 +214,33 @@ describe("mcpwire run", () => {
     const positioned = await mcpwire(["run", "-p", "hi", "--model", "openai/x", "--config", bad]);
     assert.equal(positioned.code, 2);
     assert.match(positioned.stderr, /badsteps\.yaml:1:12: "max_steps" must be a whole number of at least 1/);
+  });
+});
+
+describe("mcpwire chat", () => {
+  test("prompts from stdin keep one conversation; /tools, /save and /quit work; the answer is streamed to stdout", async () => {
+    const api = await startFakeModelApi("openai", [
+      ...SUM,
+      (request) => ({ text: `You asked ${(request.body.messages as unknown[]).length} messages ago… still 42` }),
+    ]);
+    try {
+      const config = await configFor("chat", api);
+      const saved = join(dir, "chat.json");
+      const input = ["add 2 and 40", "/tools", "and again?", `/save ${saved}`, "/quit", "never sent"].join("\n") + "\n";
+      const { code, stdout, stderr } = await mcpwire(["chat", "--model", "openai/any", "--config", config], input);
+      assert.equal(code, 0, stderr);
+      assert.match(stdout, /mcpwire chat with openai\/any/);
+      assert.match(stdout, /Done: .*The sum of 2 and 40 is 42/);
+      assert.match(stdout, /^mcp_everything_get-sum\s+Returns the sum of two numbers/m);
+      assert.match(stdout, /still 42/);
+      assert.equal(api.requests.length, 3, "the line after /quit is not sent");
+      // The second prompt carries the first exchange: user, assistant+call, tool, assistant, user (+ system: none).
+      assert.equal((api.requests[2]!.body.messages as unknown[]).length, 5);
+      const history = JSON.parse(await readFile(saved, "utf8")) as { format: string; messages: Array<{ role: string }> };
+      assert.equal(history.format, "mcpwire-history");
+      assert.deepEqual(history.messages.map((message) => message.role), ["user", "assistant", "tool", "assistant", "user", "assistant"]);
+    } finally {
+      await api.close();
+    }
   });
 });
