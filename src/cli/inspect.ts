@@ -3,6 +3,7 @@
 // A --url without --transport follows spec 2025-11-25 basic/transports ("Backwards
 // Compatibility"): Streamable HTTP first, the legacy HTTP+SSE transport if it is refused.
 
+import type { ProtocolEra } from "../client/protocol-version.ts";
 import { Client } from "../client/client.ts";
 import type { Implementation, Prompt, Resource, ResourceTemplate, ServerCapabilities, Tool } from "../client/types.ts";
 import type { JsonRpcMessage } from "../jsonrpc/messages.ts";
@@ -34,6 +35,10 @@ options:
   --transport auto|http|sse with --url: auto (default) tries Streamable HTTP, then the
                             legacy HTTP+SSE transport (2024-11-05) if the server refuses
                             it with 400, 404 or 405; http or sse forces one
+  --protocol auto|modern|legacy
+                            the era: auto (default) probes with server/discover and
+                            falls back to the initialize handshake; modern pins the
+                            2026-07-28 stateless wire; legacy pins the handshake
   --timeout MS              per-request timeout (default 60000)
   --json                    print one JSON document instead of text
   --trace                   print every JSON-RPC message, both directions, to stderr
@@ -52,6 +57,8 @@ export interface InspectReport {
   transportDetected?: boolean;
   serverInfo: Implementation | undefined;
   protocolVersion: string | undefined;
+  /** `modern` (2026-07-28, found by server/discover) or `legacy` (the initialize handshake). */
+  era: ProtocolEra | undefined;
   capabilities: ServerCapabilities | undefined;
   instructions: string | undefined;
   tools: Tool[];
@@ -75,6 +82,7 @@ export async function inspect(argv: readonly string[]): Promise<number> {
     header: { kind: "list" },
     transport: { kind: "string" },
     timeout: { kind: "string" },
+    protocol: { kind: "string" },
     json: { kind: "flag" },
     trace: { kind: "flag" },
     help: { kind: "flag" },
@@ -92,6 +100,10 @@ export async function inspect(argv: readonly string[]): Promise<number> {
   if (commandLine !== undefined && url !== undefined) throw new UsageError("give one server: --stdio or --url, not both");
   if (args.positional.length > 0) throw new UsageError(`unexpected argument "${args.positional[0]}"`);
   const timeoutMs = positiveInt("timeout", args.values.get("timeout"), 60_000);
+  const protocol = args.values.get("protocol") ?? "auto";
+  if (protocol !== "auto" && protocol !== "modern" && protocol !== "legacy") {
+    throw new UsageError(`--protocol takes auto, modern or legacy, not ${JSON.stringify(protocol)}`);
+  }
   const trace = args.flags.has("trace");
   const json = args.flags.has("json");
 
@@ -107,7 +119,7 @@ export async function inspect(argv: readonly string[]): Promise<number> {
     });
   }
 
-  const client = new Client(CLI_INFO, { requestTimeoutMs: timeoutMs });
+  const client = new Client(CLI_INFO, { requestTimeoutMs: timeoutMs, protocol });
   client.on("problem", ({ message }) => stderr(`warning: ${message}`));
   client.on("log", ({ level, logger, data }) =>
     stderr(`server log [${level}]${logger ? ` ${logger}` : ""}: ${typeof data === "string" ? data : JSON.stringify(data)}`)
@@ -216,6 +228,7 @@ async function collect(client: Client): Promise<Omit<InspectReport, "transport" 
   return {
     serverInfo: client.serverInfo,
     protocolVersion: client.protocolVersion,
+    era: client.era,
     capabilities: client.serverCapabilities,
     instructions: client.instructions,
     tools,
@@ -259,7 +272,8 @@ export function formatReport(report: InspectReport): string {
   const lines: string[] = [];
   const info = report.serverInfo;
   lines.push(`server        ${info ? `${info.name} ${info.version}${info.title ? ` (${info.title})` : ""}` : "?"}`);
-  lines.push(`protocol      ${report.protocolVersion ?? "?"}`);
+  const era = report.era === "modern" ? " (modern: stateless, found by server/discover)" : report.era === "legacy" ? " (legacy: initialize handshake)" : "";
+  lines.push(`protocol      ${report.protocolVersion ?? "?"}${era}`);
   lines.push(`transport     ${describeTransport(report)}`);
   lines.push(`capabilities  ${describeCapabilities(report.capabilities)}`);
   if (report.instructions) {

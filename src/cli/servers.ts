@@ -35,7 +35,7 @@ export async function servers(argv: readonly string[]): Promise<number> {
         status.name,
         status.state,
         status.transport,
-        status.protocolVersion ?? "-",
+        status.protocolVersion === undefined ? "-" : `${status.protocolVersion}${status.era === undefined ? "" : ` (${status.era})`}`,
         status.serverInfo ? `${status.serverInfo.name} ${status.serverInfo.version}` : "-",
         String(status.tools),
         clip(status.lastError, 100),

@@ -19,7 +19,7 @@ export const TRANSPORT_ALIASES: Readonly<Record<string, "stdio" | "http" | "sse"
 /** The keys a server entry may have, in the order messages list them. */
 export const SERVER_KEYS = [
   "command", "args", "env", "cwd", "url", "headers", "transport", "type",
-  "tools", "enabled", "timeout", "connect_timeout", "naming", "log_level", "roots", "sampling",
+  "tools", "enabled", "timeout", "connect_timeout", "naming", "log_level", "roots", "sampling", "protocol",
 ] as const;
 
 /** The keys of a server's `sampling` mapping (the policy around the client's sampling handler). */
@@ -58,6 +58,7 @@ export const EXPECTED: Readonly<Record<string, string>> = {
   connect_timeout: "a number of seconds greater than 0",
   naming: 'a name format containing {tool}, such as "mcp_{server}_{tool}" or "{server}__{tool}"',
   log_level: `one of ${LOGGING_LEVELS.map((level) => `"${level}"`).join(", ")}`,
+  protocol: '"auto", "modern" or "legacy"',
   roots: "an array of absolute paths, paths relative to the config file, or file:// URIs",
   sampling: "a mapping with max_tokens, requests_per_minute, models, timeout, tools and/or model",
   "sampling.max_tokens": "a whole number of tokens greater than 0",
@@ -102,6 +103,10 @@ export const SERVER_SCHEMA = {
     connect_timeout: { ...SECONDS, description: "spawn + initialize timeout in seconds, default 60" },
     naming: { type: "string", pattern: "\\{tool\\}", description: "registered-name format, default mcp_{server}_{tool}" },
     log_level: { enum: [...LOGGING_LEVELS], description: "sent as logging/setLevel after connect, when the server declares logging" },
+    protocol: {
+      enum: ["auto", "modern", "legacy"],
+      description: "the era: auto (server/discover, then the initialize handshake), modern (2026-07-28 only), legacy (handshake only)",
+    },
     roots: {
       type: "array",
       items: { type: "string", minLength: 1 },

@@ -2,6 +2,7 @@
 // after interpolation and defaults. Loading and validation live in config.ts.
 
 import type { SamplingPolicy } from "../client/sampling.ts";
+import type { ProtocolChoice } from "../client/protocol-version.ts";
 import type { LoggingLevel } from "../client/types.ts";
 import type { HooksConfig } from "./hooks.ts";
 
@@ -65,6 +66,11 @@ export interface ServerConfig {
   naming?: string;
   /** Config key `log_level`: sent as logging/setLevel after connect when the server declares logging. */
   logLevel?: LoggingLevel;
+  /**
+   * Config key `protocol`: which era to speak — `auto` (default: server/discover first, the
+   * initialize handshake when the server is not modern), `modern` (2026-07-28), `legacy`.
+   */
+  protocol?: ProtocolChoice;
   /**
    * Config key `roots`: absolute paths (relative ones resolved against the config file's
    * directory) or file:// URIs; the client offers them to the server (declares `roots`).

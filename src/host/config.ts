@@ -365,6 +365,8 @@ function buildServer(
   if (typeof naming === "string") server.naming = naming;
   const logLevel = get("log_level");
   if (typeof logLevel === "string") server.logLevel = logLevel as LoggingLevel;
+  const protocol = get("protocol");
+  if (protocol === "auto" || protocol === "modern" || protocol === "legacy") server.protocol = protocol;
   const roots = get("roots");
   if (Array.isArray(roots)) {
     server.roots = [];

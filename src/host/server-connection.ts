@@ -2,6 +2,7 @@
 // with backoff), register its tools, reconnect after an unexpected disconnect, park and
 // probe when the reconnect budget is spent, close. Nothing here knows of other servers.
 
+import type { ProtocolEra } from "../client/protocol-version.ts";
 import { Client, type ClientOptions } from "../client/client.ts";
 import { ClientStateError } from "../client/errors.ts";
 import type { ClientHandlers } from "../client/handlers.ts";
@@ -41,6 +42,8 @@ export interface ServerStatus {
   state: ServerState;
   /** The protocol version negotiated by the current (or last) session. */
   protocolVersion?: string;
+  /** `modern` (2026-07-28, stateless) or `legacy` (the initialize handshake), once connected. */
+  era?: ProtocolEra;
   serverInfo?: Implementation;
   /** How many of its tools are registered right now. */
   tools: number;
@@ -220,6 +223,7 @@ export class ServerConnection implements Supervisor {
     };
     const client = this.#client;
     if (client?.protocolVersion !== undefined) status.protocolVersion = client.protocolVersion;
+    if (client?.era !== undefined) status.era = client.era;
     if (client?.serverInfo !== undefined) status.serverInfo = structuredClone(client.serverInfo);
     if (this.#lastError !== undefined) status.lastError = this.#lastError;
     if (this.#reason !== undefined && (this.#state === "disabled" || this.#state === "parked" || this.#state === "closed")) {
@@ -351,7 +355,7 @@ export class ServerConnection implements Supervisor {
   async #open(): Promise<SupervisedClient> {
     const timeoutMs = this.config.connectTimeoutMs;
     const { handlers } = this.#options;
-    const { roots, sampling } = this.config;
+    const { roots, sampling, protocol } = this.config;
     const options: ClientOptions = {
       name: this.name,
       capabilities: this.#options.capabilities,
@@ -362,6 +366,7 @@ export class ServerConnection implements Supervisor {
     if (chosen !== undefined) options.handlers = chosen;
     if (roots !== undefined) options.roots = roots;
     if (sampling !== undefined) options.sampling = sampling;
+    if (protocol !== undefined) options.protocol = protocol;
     const client = new SupervisedClient(this.#options.clientInfo, options, this);
     client.on("log", ({ level, logger, data }) =>
       this.#emit("log", logger === undefined ? { server: this.name, level, data } : { server: this.name, level, logger, data })
