@@ -47,6 +47,12 @@ export interface OAuthFetchOptions {
   /** A grant to use instead of the authorization code flow (extensions: client credentials, …). */
   grant?: (context: GrantContext) => Promise<TokenSet>;
   onEvent?: (event: AuthEvent) => void;
+  /**
+   * Non-interactive use (a host running servers, nobody at a browser): when a new authorization
+   * would be needed (not a refresh, and no `grant`), the error this returns is thrown instead —
+   * before discovery or registration touch any server.
+   */
+  loginRequired?: (challenge: ResourceChallenge) => Error;
 }
 
 /** A fetch with OAuth, and what it holds. */
@@ -129,6 +135,7 @@ export function createOAuthFetch(options: OAuthFetchOptions): OAuthFetch {
 
   /** Discovery, client, scope, grant: one whole authorization. */
   async function authorizeNow(challenge: ResourceChallenge, previous: string | undefined, signal?: AbortSignal): Promise<void> {
+    if (options.loginRequired !== undefined && options.grant === undefined) throw options.loginRequired(challenge);
     const found = await discover(serverUrl, challenge, { ...http, ...(signal ? { signal } : {}), ...(issuerOfTokens ? { preferredIssuer: issuerOfTokens } : {}) });
     emit({
       kind: "discovered",

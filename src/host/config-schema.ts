@@ -19,7 +19,7 @@ export const TRANSPORT_ALIASES: Readonly<Record<string, "stdio" | "http" | "sse"
 /** The keys a server entry may have, in the order messages list them. */
 export const SERVER_KEYS = [
   "command", "args", "env", "cwd", "url", "headers", "transport", "type",
-  "tools", "enabled", "timeout", "connect_timeout", "naming", "log_level", "roots", "sampling", "protocol",
+  "tools", "enabled", "timeout", "connect_timeout", "naming", "log_level", "roots", "sampling", "auth", "protocol",
 ] as const;
 
 /** The keys of a server's `sampling` mapping (the policy around the client's sampling handler). */
@@ -35,7 +35,10 @@ export const HOOK_KEYS = ["matcher", "command", "timeout"] as const;
 
 /** Keys of a stdio server, and of an http / sse server: the others' keys are ignored with a warning. */
 export const STDIO_KEYS: readonly string[] = ["command", "args", "env", "cwd"];
-export const HTTP_KEYS: readonly string[] = ["url", "headers"];
+export const HTTP_KEYS: readonly string[] = ["url", "headers", "auth"];
+
+/** The keys of a server's `auth` mapping (OAuth, issue 8). */
+export const AUTH_KEYS = ["client_id", "client_secret", "issuer", "client_metadata_url", "redirect_port"] as const;
 
 /** Top-level keys holding the servers: YAML configs use the first, `.mcp.json` files the second. */
 export const SERVERS_KEYS = ["mcp_servers", "mcpServers"] as const;
@@ -66,6 +69,12 @@ export const EXPECTED: Readonly<Record<string, string>> = {
   "sampling.models": "an array of model names",
   "sampling.timeout": "a number of seconds greater than 0",
   "sampling.tools": "true or false",
+  auth: "false, or a mapping with client_id, client_secret, issuer, client_metadata_url and/or redirect_port",
+  "auth.client_id": "a string: a client id registered with the authorization server",
+  "auth.client_secret": 'a string (use ${VAR}): the registered client\'s secret',
+  "auth.issuer": "a string: the authorization server (issuer URL) client_id belongs to",
+  "auth.client_metadata_url": "a string: the https URL of the client's Client ID Metadata Document",
+  "auth.redirect_port": "a whole number from 1 to 65535: the loopback port of the OAuth redirect",
   "sampling.model": 'a model string "provider/model", such as "ollama/qwen3" or "openai/gpt-4o"',
 };
 
@@ -87,6 +96,23 @@ export const SERVER_SCHEMA = {
     cwd: { type: "string", minLength: 1, description: "stdio: working directory; relative to the config file's directory" },
     url: { type: "string", minLength: 1, description: "http / sse / auto: the endpoint" },
     headers: { type: "object", additionalProperties: SCALAR, description: "http / sse / auto: sent with every request" },
+    auth: {
+      anyOf: [
+        { const: false },
+        {
+          type: "object",
+          properties: {
+            client_id: { type: "string", minLength: 1 },
+            client_secret: { type: "string" },
+            issuer: { type: "string", minLength: 1 },
+            client_metadata_url: { type: "string", minLength: 1 },
+            redirect_port: { type: "integer", minimum: 1, maximum: 65535 },
+          },
+          additionalProperties: false,
+        },
+      ],
+      description: "http / sse / auto: OAuth (on by default); false turns it off; a pre-registered client, a CIMD URL, the redirect port",
+    },
     transport: {
       enum: Object.keys(TRANSPORT_ALIASES),
       description: "stdio for a command and auto (Streamable HTTP, else legacy SSE) for a url when absent",

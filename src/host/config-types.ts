@@ -4,6 +4,7 @@
 import type { SamplingPolicy } from "../client/sampling.ts";
 import type { ProtocolChoice } from "../client/protocol-version.ts";
 import type { LoggingLevel } from "../client/types.ts";
+import type { ServerAuthSettings } from "../auth/server-auth.ts";
 import type { HooksConfig } from "./hooks.ts";
 
 /**
@@ -55,6 +56,8 @@ export interface ServerConfig {
   // http / sse
   url?: string;
   headers: Record<string, string>;
+  /** Config key `auth` (http / sse): OAuth settings; `auth: false` turns OAuth off. Absent: on, defaults. */
+  auth?: ServerAuthSettings;
   tools: { include?: string[]; exclude?: string[] };
   /** False when the config says so, or when a ConfigError disabled the server (see `error`). */
   enabled: boolean;

@@ -14,6 +14,7 @@ import {
   EXPECTED,
   HOOK_KEYS,
   HOST_KEYS,
+  AUTH_KEYS,
   HTTP_KEYS,
   PROVIDER_KEYS,
   SAMPLING_KEYS,
@@ -352,6 +353,17 @@ function buildServer(
   if (isObject(headers)) {
     for (const [key, value] of Object.entries(headers)) server.headers[key] = scalar(value, ["headers", key]);
   }
+  const auth = get("auth");
+  if (auth === false) server.auth = { enabled: false };
+  if (isObject(auth)) {
+    // OAuth (issue 8): ${VAR} works here, so a secret can stay in the environment
+    server.auth = { enabled: true };
+    if (typeof auth.client_id === "string") server.auth.clientId = expand(auth.client_id, ["auth", "client_id"]);
+    if (typeof auth.client_secret === "string") server.auth.clientSecret = expand(auth.client_secret, ["auth", "client_secret"]);
+    if (typeof auth.issuer === "string") server.auth.issuer = expand(auth.issuer, ["auth", "issuer"]);
+    if (typeof auth.client_metadata_url === "string") server.auth.clientMetadataUrl = expand(auth.client_metadata_url, ["auth", "client_metadata_url"]);
+    if (typeof auth.redirect_port === "number") server.auth.redirectPort = auth.redirect_port;
+  }
   const tools = get("tools");
   if (isObject(tools)) {
     if (Array.isArray(tools.include)) server.tools.include = tools.include.map(String);
@@ -473,7 +485,7 @@ function unknownKey(context: Context, path: Path, root: unknown): ConfigError {
   }
   const server = String(path[1]);
   const within = path.slice(2, -1);
-  const known: readonly string[] = within.length === 0 ? SERVER_KEYS : within[0] === "sampling" ? SAMPLING_KEYS : ["include", "exclude"];
+  const known: readonly string[] = within.length === 0 ? SERVER_KEYS : within[0] === "sampling" ? SAMPLING_KEYS : within[0] === "auth" ? AUTH_KEYS : ["include", "exclude"];
   const keyPath = formatKey([...within, key]);
   let hint: string;
   if (within.length === 0 && key === "disabled") {

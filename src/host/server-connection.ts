@@ -10,6 +10,7 @@ import type { ClientCapabilities, Implementation, LoggingLevel } from "../client
 import type { Params, RequestOptions } from "../jsonrpc/peer.ts";
 import { type McpServerRegistration, registerMcpServer } from "../registry/mcp-server.ts";
 import type { ToolRegistry } from "../registry/tool-registry.ts";
+import { serverAuthFetch } from "../auth/server-auth.ts";
 import { AutoHttpTransport } from "../transport/auto-http.ts";
 import { showUrl } from "../transport/http-errors.ts";
 import { SseLegacyTransport } from "../transport/sse-legacy.ts";
@@ -343,12 +344,21 @@ export class ServerConnection implements Supervisor {
           onStderr: (line) => this.#emit("stderr", { server: this.name, line }),
         });
       case "http":
-        return new StreamableHttpTransport({ url: config.url!, headers: config.headers });
+        return new StreamableHttpTransport({ url: config.url!, headers: config.headers, ...this.#authFetch() });
       case "sse":
-        return new SseLegacyTransport({ url: config.url!, headers: config.headers });
+        return new SseLegacyTransport({ url: config.url!, headers: config.headers, ...this.#authFetch() });
       case "auto":
-        return new AutoHttpTransport({ url: config.url!, headers: config.headers });
+        return new AutoHttpTransport({ url: config.url!, headers: config.headers, ...this.#authFetch() });
     }
+  }
+
+  /** OAuth (issue 8): stored tokens, refreshed; a needed login says to run `mcpwire auth login`. Made once. */
+  #oauthFetch: typeof fetch | undefined | null = null;
+  #authFetch(): { fetch?: typeof fetch } {
+    if (this.#oauthFetch === null) {
+      this.#oauthFetch = serverAuthFetch(this.name, this.config.url!, this.config.auth ?? { enabled: true });
+    }
+    return this.#oauthFetch === undefined ? {} : { fetch: this.#oauthFetch };
   }
 
   /** Spawns and initializes a new session, bounded by connect_timeout (spawn + initialize). */
