@@ -2,7 +2,7 @@
 // a loopback fake OpenAI API, server-everything over stdio — tool calls, the --json transcript,
 // approval without a terminal, hooks from the config, sampling through sampling.model, limits.
 
-import { execFile } from "node:child_process";
+import { execFile, execFileSync, spawn } from "node:child_process";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -26,13 +26,19 @@ interface Outcome {
 let dir = "";
 let nowhere = "";
 
-function mcpwire(args: string[], input?: string): Promise<Outcome> {
-  const runtimeArgs = isDeno ? ["run", "-A", runScript] : ["--import", "tsx", runScript];
-  // No key from the environment, and no Ollama to find: the config says everything.
+/** No key from the environment, and no Ollama to find: the config says everything. */
+function childEnv(): Record<string, string | undefined> {
   const env: Record<string, string | undefined> = { ...process.env, OLLAMA_HOST: nowhere };
   for (const name of ["OPENAI_API_KEY", "OPENAI_BASE_URL", "ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL", "GEMINI_API_KEY", "GOOGLE_API_KEY"]) {
     delete env[name];
   }
+  return env;
+}
+
+const runtimeArgs = isDeno ? ["run", "-A", runScript] : ["--import", "tsx", runScript];
+
+function mcpwire(args: string[], input?: string): Promise<Outcome> {
+  const env = childEnv();
   return new Promise((resolve) => {
     const child = execFile(process.execPath, [...runtimeArgs, ...args], { cwd: root, timeout: 90_000, env }, (error, stdout, stderr) => {
       const code = error === null ? 0 : typeof error.code === "number" ? error.code : -1;
@@ -239,6 +245,54 @@ describe("mcpwire chat", () => {
       const history = JSON.parse(await readFile(saved, "utf8")) as { format: string; messages: Array<{ role: string }> };
       assert.equal(history.format, "mcpwire-history");
       assert.deepEqual(history.messages.map((message) => message.role), ["user", "assistant", "tool", "assistant", "user", "assistant"]);
+    } finally {
+      await api.close();
+    }
+  });
+});
+
+/** `script` (util-linux) runs a command on a pseudo-terminal: the CLI sees a TTY on stdin. */
+function hasScript(): boolean {
+  if (process.platform !== "linux") return false;
+  try {
+    execFileSync("script", ["--version"], { stdio: "ignore" });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const quote = (word: string) => `'${word.replaceAll("'", "'\\''")}'`;
+
+describe("mcpwire run on a terminal", () => {
+  test("a tool not annotated read-only is asked for (y/N); yes runs it", { skip: hasScript() ? false : "no util-linux script(1) here" }, async () => {
+    const api = await startFakeModelApi("openai", [
+      { toolCalls: [{ name: "mcp_everything_toggle-simulated-logging", arguments: {} }] },
+      (request) => ({ text: `tool said: ${lastToolResult(request)}` }),
+    ]);
+    try {
+      const config = await configFor("tty", api);
+      const command = [process.execPath, ...runtimeArgs, "run", "-p", "toggle logging", "--model", "openai/any", "--config", config]
+        .map(quote).join(" ");
+      const child = spawn("script", ["-qec", command, "/dev/null"], { cwd: root, stdio: ["pipe", "pipe", "pipe"], env: childEnv() });
+      let screen = "";
+      let answered = false;
+      const timer = setTimeout(() => child.kill("SIGKILL"), 60_000);
+      child.stdout!.on("data", (chunk: Uint8Array) => {
+        screen += new TextDecoder().decode(chunk);
+        if (!answered && /allow mcp_everything_toggle-simulated-logging \(not marked read-only\) \{\}\? \[y\/N\] $/.test(screen.replaceAll("\r", ""))) {
+          answered = true;
+          child.stdin!.write("y\r");
+        }
+      });
+      const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
+      clearTimeout(timer);
+      child.stdin!.destroy();
+      const text = screen.replaceAll("\r", "");
+      assert.equal(code, 0, text);
+      assert.ok(answered, text);
+      assert.match(text, /← mcp_everything_toggle-simulated-logging/);
+      assert.match(text, /tool said: .*logging/i);
     } finally {
       await api.close();
     }
