@@ -37,8 +37,8 @@ function childEnv(): Record<string, string | undefined> {
 
 const runtimeArgs = isDeno ? ["run", "-A", runScript] : ["--import", "tsx", runScript];
 
-function mcpwire(args: string[], input?: string): Promise<Outcome> {
-  const env = childEnv();
+function mcpwire(args: string[], input?: string, extraEnv: Record<string, string> = {}): Promise<Outcome> {
+  const env = { ...childEnv(), ...extraEnv };
   return new Promise((resolve) => {
     const child = execFile(process.execPath, [...runtimeArgs, ...args], { cwd: root, timeout: 90_000, env }, (error, stdout, stderr) => {
       const code = error === null ? 0 : typeof error.code === "number" ? error.code : -1;
@@ -96,6 +96,21 @@ describe("mcpwire run", () => {
       assert.equal(api.requests[0]!.body.model, "any");
       const tools = api.requests[0]!.body.tools as Array<{ function: { name: string } }>;
       assert.ok(tools.some((tool) => tool.function.name === "mcp_everything_get-sum"));
+    } finally {
+      await api.close();
+    }
+  });
+
+  test("the issue's check: examples/mcpwire.yaml with OPENAI_BASE_URL at an OpenAI-compatible server completes through get-sum", async () => {
+    const api = await startFakeModelApi("openai", SUM);
+    try {
+      const { code, stdout, stderr } = await mcpwire(
+        ["run", "-p", "add 2 and 40 with the tool", "--model", "openai/any", "--config", "examples/mcpwire.yaml"],
+        undefined,
+        { OPENAI_BASE_URL: api.url },
+      );
+      assert.equal(code, 0, stderr);
+      assert.match(stdout, /The sum of 2 and 40 is 42/);
     } finally {
       await api.close();
     }
