@@ -35,5 +35,7 @@ export { OAuthError, requestToken } from "./token-endpoint.ts";
 export type { ClientAuthentication, TokenRequest, TokenSet } from "./token-endpoint.ts";
 export { FileTokenStore, MemoryTokenStore, TokenStoreError } from "./token-store.ts";
 export type { StoredClientCredentials, StoredTokens, TokenStore } from "./token-store.ts";
+export { DEFAULT_REDIRECT_PORT, loopbackRedirectUri, serverAuthFetch, serverAuthProvider } from "./server-auth.ts";
+export type { OpenAuthorizationUrl, ServerAuthSettings } from "./server-auth.ts";
 export { DpopSigner } from "./dpop.ts";
 export { redactHeaders, redactText, redactUrl } from "./redact.ts";

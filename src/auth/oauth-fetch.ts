@@ -58,8 +58,11 @@ export interface OAuthFetchOptions {
 /** A fetch with OAuth, and what it holds. */
 export interface OAuthFetch {
   (input: string | URL | Request, init?: RequestInit): Promise<Response>;
-  /** Runs discovery and authorization now (e.g. `mcpwire auth login`), without an MCP request. */
-  authorize(signal?: AbortSignal): Promise<TokenSet>;
+  /**
+   * Runs discovery and authorization now (e.g. `mcpwire auth login`), without an MCP request;
+   * `challenge` is what an unauthenticated request's 401 said (resource_metadata, scope), if any.
+   */
+  authorize(signal?: AbortSignal, challenge?: ResourceChallenge): Promise<TokenSet>;
   /** Forgets the tokens (memory and store); the next request authorizes again. */
   logout(): Promise<void>;
   /** The current tokens, if any (to show expiry and scope; never print accessToken). */
@@ -303,9 +306,9 @@ export function createOAuthFetch(options: OAuthFetchOptions): OAuthFetch {
   };
 
   const result = wrapped as OAuthFetch;
-  result.authorize = async (signal?: AbortSignal): Promise<TokenSet> => {
+  result.authorize = async (signal?: AbortSignal, challenge: ResourceChallenge = {}): Promise<TokenSet> => {
     await load();
-    await exclusive(generation, () => authorizeNow({}, undefined, signal));
+    await exclusive(generation, () => authorizeNow(challenge, undefined, signal));
     if (tokens === undefined) throw new AuthError(`authorizing to ${serverUrl.href} produced no tokens`, "unauthorized");
     return tokens;
   };

@@ -3,6 +3,7 @@
 import { ConfigError } from "../host/config-types.ts";
 import { runtime } from "../runtime/mod.ts";
 import { UsageError } from "./args.ts";
+import { auth, AUTH_USAGE } from "./auth.ts";
 import { call, CALL_USAGE } from "./call.ts";
 import { chat, CHAT_USAGE } from "./chat.ts";
 import { CommandLineError } from "./command-line.ts";
@@ -26,6 +27,7 @@ verbs:
   inspect   connect to one server given on the command line and show what it offers
   run       one prompt to a model with the servers' tools: mcpwire run -p "add 2 and 40"
   chat      an interactive conversation with a model over the servers' tools
+  auth      OAuth for an HTTP server: mcpwire auth login|logout|status <server>
   help      show this text, or a verb's: mcpwire help call
   version   print the version
 
@@ -40,6 +42,7 @@ const VERB_USAGE: Record<string, string> = {
   inspect: INSPECT_USAGE,
   run: RUN_USAGE,
   chat: CHAT_USAGE,
+  auth: AUTH_USAGE,
 };
 
 export async function main(argv: readonly string[]): Promise<number> {
@@ -57,6 +60,8 @@ export async function main(argv: readonly string[]): Promise<number> {
         return await inspect(rest);
       case "run":
         return await run(rest);
+      case "auth":
+        return await auth(rest);
       case "chat":
         return await chat(rest);
       case "version":
@@ -70,7 +75,7 @@ export async function main(argv: readonly string[]): Promise<number> {
         await runtime.write(verb === undefined ? "stderr" : "stdout", (VERB_USAGE[rest[0]] ?? USAGE) + "\n");
         return verb === undefined ? 2 : 0;
       default:
-        throw new UsageError(`unknown verb "${verb}"; verbs: servers, tools, call, inspect, run, chat, help, version`);
+        throw new UsageError(`unknown verb "${verb}"; verbs: servers, tools, call, inspect, run, chat, auth, help, version`);
     }
   } catch (error) {
     if (error instanceof UsageError || error instanceof CommandLineError) {

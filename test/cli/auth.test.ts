@@ -1,0 +1,83 @@
+// `mcpwire auth login|logout|status` in process against the loopback OAuth fixture: the redirect
+// arrives at the real 127.0.0.1 listener (runtime.serveLoopback), the tokens land in the store,
+// and a host connection then uses them without a login — spec 2025-11-25 basic/authorization.
+
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { AuthError } from "../../src/auth/errors.ts";
+import { serverAuthFetch } from "../../src/auth/server-auth.ts";
+import { MemoryTokenStore } from "../../src/auth/token-store.ts";
+import { auth } from "../../src/cli/auth.ts";
+import { UsageError } from "../../src/cli/args.ts";
+import { startOAuthFixture } from "../fixtures/auth/oauth-servers.ts";
+import { rejection } from "../support/rejection.ts";
+
+async function withConfig(yaml: string, body: (file: string) => Promise<void>): Promise<void> {
+  const dir = await mkdtemp(join(tmpdir(), "mcpwire-auth-"));
+  try {
+    const file = join(dir, "mcpwire.yaml");
+    await writeFile(file, yaml);
+    await body(file);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+const ping = { method: "POST", headers: { "content-type": "application/json" }, body: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}' };
+
+test("a host connection without tokens says to run auth login and registers nowhere; after login it uses the stored tokens", async () => {
+  const fixture = await startOAuthFixture({ challengeScope: "mcp" });
+  try {
+    await withConfig(`mcp_servers:\n  remote:\n    url: ${fixture.mcpUrl}\n    auth:\n      redirect_port: 8976\n`, async (file) => {
+      const store = new MemoryTokenStore();
+      const hostFetch = serverAuthFetch("remote", fixture.mcpUrl, { enabled: true }, { store })!;
+      const error = await rejection(hostFetch(fixture.mcpUrl, ping));
+      assert.ok(error instanceof AuthError && error.code === "interaction-failed", String(error));
+      assert.match(error.message, /mcpwire auth login remote/);
+      assert.equal(fixture.registrations.length, 0);
+      assert.equal(fixture.as.seen.length, 0); // not even discovery
+
+      const visited: URL[] = [];
+      const code = await auth(["login", "remote", "--config", file, "--redirect-port", "0"], {
+        store,
+        // the "browser": follows the authorization server's redirect to our loopback listener
+        browser: async (url) => {
+          visited.push(url);
+          const response = await fetch(url);
+          assert.match(await response.text(), /authorization received/);
+        },
+      });
+      assert.equal(code, 0);
+      assert.equal(visited.length, 1);
+      assert.match(fixture.authorizations[0]?.get("redirect_uri") ?? "", /^http:\/\/127\.0\.0\.1:\d+\/callback$/);
+      assert.equal(fixture.authorizations[0]?.get("scope"), "mcp"); // from the probe's 401 challenge
+      const saved = await store.getTokens(fixture.mcpUrl);
+      assert.equal(saved?.issuer, fixture.issuer);
+
+      const again = serverAuthFetch("remote", fixture.mcpUrl, { enabled: true }, { store })!;
+      const response = await again(fixture.mcpUrl, ping);
+      assert.equal(response.status, 200);
+      await response.body?.cancel();
+
+      assert.equal(await auth(["logout", "remote", "--config", file], { store }), 0);
+      assert.equal(await store.getTokens(fixture.mcpUrl), undefined);
+    });
+  } finally {
+    await fixture.close();
+  }
+});
+
+test("auth login refuses a stdio server, an unknown one and auth: false, by name", async () => {
+  await withConfig(`mcp_servers:\n  local:\n    command: node\n  off:\n    url: http://127.0.0.1:9/mcp\n    auth: false\n`, async (file) => {
+    const store = new MemoryTokenStore();
+    for (const [name, pattern] of [["local", /stdio server/], ["nope", /no server "nope".*local, off/], ["off", /auth: false/]] as const) {
+      const error = await rejection(auth(["login", name, "--config", file], { store }));
+      assert.ok(error instanceof UsageError, String(error));
+      assert.match(error.message, pattern);
+    }
+    assert.equal(serverAuthFetch("off", "http://127.0.0.1:9/mcp", { enabled: false }), undefined);
+  });
+});
