@@ -2,12 +2,12 @@
 // — the Runner's history kept from prompt to prompt, the answer streamed as it is generated,
 // and a few slash commands (/tools, /servers, /clear, /save FILE, /load FILE, /quit).
 
-import { Runner, RunnerError } from "../host/runner.ts";
+import { RunnerError } from "../host/runner.ts";
 import { runtime } from "../runtime/mod.ts";
 import { parseArgs, UsageError } from "./args.ts";
 import { stderrLine } from "./host-session.ts";
 import { interruptProgress } from "./progress.ts";
-import { activityPrinter, HOST_OPTIONS, NoModelError, withHost } from "./run-verb.ts";
+import { activityPrinter, HOST_OPTIONS, hostRunner, NoModelError, withHost } from "./run-verb.ts";
 import { clip, renderTable } from "./table.ts";
 
 export const CHAT_USAGE = `usage: mcpwire chat [--model M] [--config FILE] [--max-steps N]
@@ -39,25 +39,17 @@ export async function chat(argv: readonly string[]): Promise<number> {
     return await withHost("chat", args, async (manager, setup) => {
       const print = activityPrinter();
       let streamed = false;
-      const runner = new Runner({
-        provider: setup.provider,
-        registry: manager.registry,
-        systemPrompt: setup.systemPrompt,
-        maxSteps: setup.maxSteps,
-        approve: setup.approve,
-        hooks: setup.hooks,
-        onEvent: (event) => {
-          if (event.type === "text") {
-            interruptProgress();
-            streamed = true;
-            void say(event.chunk);
-            return;
-          }
-          // Text streamed before the model turned to tools ends its line before tool activity.
-          if (event.type === "response" && streamed && event.toolCalls.length > 0) void say("\n");
-          if (event.type === "request") streamed = false;
-          print(event);
-        },
+      const runner = hostRunner(manager, setup, (event) => {
+        if (event.type === "text") {
+          interruptProgress();
+          streamed = true;
+          void say(event.chunk);
+          return;
+        }
+        // Text streamed before the model turned to tools ends its line before tool activity.
+        if (event.type === "response" && streamed && event.toolCalls.length > 0) void say("\n");
+        if (event.type === "request") streamed = false;
+        print(event);
       });
       await say(`mcpwire chat with ${setup.modelString} — ${manager.registry.list().length} tools; /quit to leave, /tools, /servers, /clear, /save FILE\n`);
       for (;;) {

@@ -275,6 +275,19 @@ interface ToolActivity {
   durationMs?: number;
 }
 
+/** The Runner of a run or a chat: the setup's model, approval and hooks over the manager's registry. */
+export function hostRunner(manager: McpManager, setup: HostSetup, onEvent: (event: RunnerEvent) => void): Runner {
+  return new Runner({
+    provider: setup.provider,
+    registry: manager.registry,
+    systemPrompt: setup.systemPrompt,
+    maxSteps: setup.maxSteps,
+    approve: setup.approve,
+    hooks: setup.hooks,
+    onEvent,
+  });
+}
+
 /** The verbs' common frame: parse, load, set up, run `body` with the manager and the setup. */
 export async function withHost(
   verb: string,
@@ -337,17 +350,9 @@ export async function run(argv: readonly string[]): Promise<number> {
             return;
         }
       };
-      const runner = new Runner({
-        provider: setup.provider,
-        registry: manager.registry,
-        systemPrompt: setup.systemPrompt,
-        maxSteps: setup.maxSteps,
-        approve: setup.approve,
-        hooks: setup.hooks,
-        onEvent: (event) => {
-          print(event);
-          record(event);
-        },
+      const runner = hostRunner(manager, setup, (event) => {
+        print(event);
+        record(event);
       });
       let answer: string;
       try {

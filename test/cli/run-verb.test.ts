@@ -2,7 +2,7 @@
 // a loopback fake OpenAI API, server-everything over stdio — tool calls, the --json transcript,
 // approval without a terminal, hooks from the config, sampling through sampling.model, limits.
 
-import { execFile, execFileSync, spawn } from "node:child_process";
+import { execFile, spawn } from "node:child_process";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -11,6 +11,7 @@ import { fileURLToPath } from "node:url";
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { EVERYTHING } from "../support/everything.ts";
+import { hasScript, shellQuote } from "../support/terminal.ts";
 import { type FakeModelApi, type FakeStep, refusedOrigin, startFakeModelApi } from "../support/fake-model-apis.ts";
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
@@ -266,19 +267,6 @@ describe("mcpwire chat", () => {
   });
 });
 
-/** `script` (util-linux) runs a command on a pseudo-terminal: the CLI sees a TTY on stdin. */
-function hasScript(): boolean {
-  if (process.platform !== "linux") return false;
-  try {
-    execFileSync("script", ["--version"], { stdio: "ignore" });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-const quote = (word: string) => `'${word.replaceAll("'", "'\\''")}'`;
-
 describe("mcpwire run on a terminal", () => {
   test("a tool not annotated read-only is asked for (y/N); yes runs it", { skip: hasScript() ? false : "no util-linux script(1) here" }, async () => {
     const api = await startFakeModelApi("openai", [
@@ -288,7 +276,7 @@ describe("mcpwire run on a terminal", () => {
     try {
       const config = await configFor("tty", api);
       const command = [process.execPath, ...runtimeArgs, "run", "-p", "toggle logging", "--model", "openai/any", "--config", config]
-        .map(quote).join(" ");
+        .map(shellQuote).join(" ");
       const child = spawn("script", ["-qec", command, "/dev/null"], { cwd: root, stdio: ["pipe", "pipe", "pipe"], env: childEnv() });
       let screen = "";
       let answered = false;
