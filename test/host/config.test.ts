@@ -113,6 +113,19 @@ describe("YAML config (mcp_servers)", () => {
     assert.equal(DEFAULT_CONNECT_TIMEOUT_MS, 60_000);
   });
 
+  test("protocol pins the era per server (auto, modern, legacy); anything else disables the server saying what is allowed", () => {
+    const config = yaml(
+      "mcp_servers:\n  a:\n    command: node\n    protocol: modern\n  b:\n    url: http://127.0.0.1:1/mcp\n    protocol: legacy\n" +
+        "  c:\n    command: node\n  d:\n    command: node\n    protocol: newest\n",
+    );
+    assert.equal(server(config, "a").protocol, "modern");
+    assert.equal(server(config, "b").protocol, "legacy");
+    assert.equal(server(config, "c").protocol, undefined, "absent means the Client's default, auto");
+    const d = server(config, "d");
+    assert.equal(d.enabled, false);
+    assert.match(d.error?.message ?? "", /server "d": "protocol" must be "auto", "modern" or "legacy"/);
+  });
+
   test("numbers and booleans where strings are meant are kept exactly as written", () => {
     const config = yaml(
       "mcp_servers:\n  s:\n    command: node\n    args: [--port, 8080, --ratio, 1.10, --verbose, true, 0x1F]\n" +
@@ -404,7 +417,7 @@ describe("JSON config (mcpServers)", () => {
     const config = json('{\n  "$schema": "https://example.com/schema.json",\n  "globalShortcut": "Ctrl+Space",\n  "mcpServers": {\n    "a": { "command": "node", "autoApprove": [] }\n  }\n}\n');
     assert.deepEqual(config.warnings.map((w) => w.message), [
       '.mcp.json:3:3: unknown key "globalShortcut" is ignored; the servers go under "mcpServers"',
-      '.mcp.json:5:31: server "a": unknown key "autoApprove" is ignored; known keys: command, args, env, cwd, url, headers, transport, type, tools, enabled, timeout, connect_timeout, naming, log_level, roots, sampling',
+      '.mcp.json:5:31: server "a": unknown key "autoApprove" is ignored; known keys: command, args, env, cwd, url, headers, transport, type, tools, enabled, timeout, connect_timeout, naming, log_level, roots, sampling, auth, protocol',
     ]);
     assert.equal(server(config, "a").enabled, true);
   });
