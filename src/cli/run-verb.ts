@@ -3,6 +3,7 @@
 // hooks, sampling served by a provider; the answer on stdout, tool activity on stderr.
 
 import type { SamplingHandler } from "../client/handlers.ts";
+import { SamplingRejectedError } from "../client/sampling.ts";
 import type { JsonObject } from "../client/types.ts";
 import { type ApprovalPolicy, approvalPolicy, type ApproveFunction, isReadOnly, parseApprovalPolicy } from "../host/approval.ts";
 import type { McpwireConfig, ServerConfig } from "../host/config-types.ts";
@@ -201,8 +202,15 @@ export async function setUpHost(verb: string, args: ParsedArgs, config: McpwireC
  * The sampling handler of a server with `sampling.model`: that model answers, after the user
  * agrees on a terminal (or always with --yes); without a terminal and --yes it is declined.
  */
-export function samplingFor(server: ServerConfig, setup: () => HostSetup | undefined, policy: ApprovalPolicy): SamplingHandler | undefined {
-  if (server.samplingModel === undefined) return undefined;
+export function samplingFor(server: ServerConfig, setup: () => HostSetup | undefined, policy: ApprovalPolicy): SamplingHandler {
+  if (server.samplingModel === undefined) {
+    // spec 2025-11-25 client/sampling ("Error Handling"): a refusal is -1, with a reason the user can act on.
+    return (_request, context) => {
+      const why = `no sampling.model is configured for server "${server.name}"; add sampling: { model: provider/model } to it to answer`;
+      stderrLine(`mcpwire: ${context.server} asked to sample a model (sampling/createMessage); declined: ${why}`);
+      return Promise.reject(new SamplingRejectedError(`the host declined: ${why}`));
+    };
+  }
   return providerSamplingHandler({
     model: server.samplingModel,
     createProvider: (model) => {
