@@ -16,6 +16,8 @@ import {
   ProtocolVersionError,
   StdioTransport,
   StreamableHttpTransport,
+  registerMcpServer,
+  ToolRegistry,
   TracingTransport,
   type Transport,
 } from "../../src/mod.ts";
@@ -174,6 +176,28 @@ for (const wire of WIRES) {
           await new Promise((resolve) => setTimeout(resolve, 100));
         }
         await updated;
+      } finally {
+        await done();
+      }
+    });
+
+    test("the registry registers the tools and re-registers them on a list change, as on the handshake wire", async () => {
+      const { client, done } = await wire.connect();
+      try {
+        const registry = new ToolRegistry();
+        await registerMcpServer(registry, "modern", client);
+        assert.ok(registry.has("mcp_modern_echo"));
+        const changed = new Promise<void>((resolve) => {
+          const off = registry.on("toolschange", ({ added }) => {
+            if (added.includes("mcp_modern_registry_tool")) {
+              off();
+              resolve();
+            }
+          });
+        });
+        await client.callTool("add_tool", { name: "registry_tool" });
+        await Promise.race([changed, new Promise((_, reject) => setTimeout(() => reject(new Error("no re-registration")), HANG_GUARD_MS))]);
+        assert.equal(await registry.dispatch("mcp_modern_echo", { message: "via the registry" }), JSON.stringify({ result: "via the registry" }));
       } finally {
         await done();
       }
