@@ -298,6 +298,20 @@ test("tokens in the store are used by a new wrapper without authorizing; logout 
   });
 });
 
+test("requests that meet the 401 together share one authorization", async () => {
+  await withFixture({}, async (fixture) => {
+    const p = provider();
+    const f = oauthFetch(fixture, p);
+    const responses = await Promise.all([1, 2, 3].map((id) => f(fixture.mcpUrl, rpc("tools/list", id))));
+    for (const response of responses) {
+      assert.equal(response.status, 200);
+      await response.body?.cancel();
+    }
+    assert.equal(p.opened.length, 1);
+    assert.equal(fixture.tokenRequests.length, 1);
+  });
+});
+
 test("the token is never sent to another origin", async () => {
   await withFixture({}, async (fixture) => {
     const f = oauthFetch(fixture, provider());
