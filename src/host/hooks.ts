@@ -99,7 +99,9 @@ export class Hooks {
 
   /**
    * Runs the commands of `event` that match, one after another; the first that exits with 2
-   * blocks and the rest do not run. Never rejects: problems go to onProblem.
+   * blocks and the rest do not run. Never rejects: problems go to onProblem. A command runs
+   * as the leader of its own process group, and whatever it leaves running in that group when
+   * it exits (or times out) is killed: a hook is a check, not a way to start a daemon.
    */
   async run(event: HookEventName, input: HookInput): Promise<HookOutcome> {
     const commands = this.#byEvent.get(event) ?? [];
