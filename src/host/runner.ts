@@ -233,6 +233,18 @@ export class Runner {
       throw new RunnerError(`the prompt was blocked by a UserPromptSubmit hook: ${submitted.reason}`, "blocked");
     }
     this.#history.push({ role: "user", content: prompt });
+    const promptIndex = this.#history.length - 1;
+    try {
+      return await this.#steps();
+    } catch (error) {
+      // No step completed: take the prompt back, so the next run does not follow a prompt
+      // that never got an answer (some APIs refuse two user messages in a row).
+      if (this.#history.length - 1 === promptIndex) this.#history.pop();
+      throw error;
+    }
+  }
+
+  async #steps(): Promise<string> {
     for (let step = 1; step <= this.#maxSteps; step++) {
       const response = await this.#request(step);
       this.#emit({

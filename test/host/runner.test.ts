@@ -288,6 +288,7 @@ describe("Runner and provider errors", () => {
     assert.ok(error instanceof RunnerError && error.kind === "provider");
     assert.match(error.message, /^model scripted\/script-1: 401 Unauthorized: invalid API key/);
     assert.deepEqual(delays, []);
+    assert.deepEqual(runner.history, [], "a prompt that got no answer is taken back");
   });
 
   test("a Retry-After longer than the Runner waits ends the run instead of hanging", async () => {
