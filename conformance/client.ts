@@ -38,6 +38,8 @@ type Handler = (session: Session) => Promise<void>;
 
 const DEFAULT_DEADLINE_MS = 25_000;
 const REQUEST_TIMEOUT_MS = 20_000;
+/** auth/*: a request's wait includes a whole OAuth flow (metadata, registration, authorize, token). */
+const AUTH_REQUEST_TIMEOUT_MS = 45_000;
 const CLOSE_TIMEOUT_MS = 3_000;
 const TRACE_LIMIT = 2_000;
 
@@ -89,11 +91,11 @@ async function withClient(
     {
       name: "conformance",
       handlers: options.handlers,
-      requestTimeoutMs: REQUEST_TIMEOUT_MS,
+      requestTimeoutMs: authFetch !== undefined ? AUTH_REQUEST_TIMEOUT_MS : REQUEST_TIMEOUT_MS,
       // The server/discover probe's bound: its wait includes a whole OAuth flow when the
       // server answers 401, and on two cores with every scenario running at once a server can
       // take seconds to answer — load, not a legacy server.
-      discoverTimeoutMs: REQUEST_TIMEOUT_MS,
+      discoverTimeoutMs: authFetch !== undefined ? AUTH_REQUEST_TIMEOUT_MS : REQUEST_TIMEOUT_MS,
     },
   );
   client.on("statechange", ({ from, to, cause }) => log(`state ${from} → ${to}${cause ? ` (${cause.message})` : ""}`));
