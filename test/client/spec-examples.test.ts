@@ -10,9 +10,11 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import {
   Client,
   type ClientOptions,
+  type CompleteReference,
   type CreateMessageRequest,
   type CreateMessageResult,
   type ElicitFormRequest,
+  type ElicitResult,
   encodeLine,
   HeaderMismatchError,
   isErrorResponse,
@@ -421,7 +423,7 @@ describe("spec examples: the client consumes resources/read, prompts/get and com
         discoverWith({ completions: {} }),
       );
       try {
-        const completion = await client.complete(params.ref as never, params.argument as { name: string; value: string });
+        const completion = await client.complete(params.ref as CompleteReference, params.argument as { name: string; value: string });
         assert.deepEqual(completion, value.completion);
         const [sent] = requestsFor(server, "completion/complete");
         assertShapedLike(sent!, request, client);
@@ -461,7 +463,7 @@ function scriptedHandlers(seen: Seen): ClientOptions {
         form: (request) => {
           seen.forms.push(request);
           const answer = FORM_ANSWERS[request.message];
-          return Promise.resolve(answer === undefined ? { action: "decline" } : structuredClone(answer) as never);
+          return Promise.resolve(answer === undefined ? { action: "decline" } : structuredClone(answer) as ElicitResult);
         },
         url: (request) => {
           seen.urls.push(request);
@@ -575,7 +577,7 @@ describe("spec examples: InputRequiredResult drives the multi round-trip path", 
 
 /** The input request examples, each as the one request of an InputRequiredResult, and the example answer the client must send. */
 function inputRequestCases(): { name: string; inputRequests: Json; expected: Json }[] {
-  const single = (request: Json, answer: Json) => ({ request: request, answer });
+  const single = (request: Json, answer: Json) => ({ request, answer });
   const cases: { name: string; pair: { request: Json; answer: Json } }[] = [];
   for (const { name, value } of examplesOf("ElicitRequest")) {
     cases.push({ name, pair: single(value, example("ElicitResult", "input-single-field.json")) });
