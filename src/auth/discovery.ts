@@ -188,7 +188,11 @@ export async function fetchProtectedResourceMetadata(
   options: HttpOptions = {},
 ): Promise<{ metadata: ProtectedResourceMetadata; url: string } | { misses: string[] }> {
   const misses: string[] = [];
-  for (const url of protectedResourceMetadataUrls(serverUrl, challenge.resourceMetadata)) {
+  // the challenge's URL first; when it fails, the well-known ones still may answer
+  const urls = challenge.resourceMetadata === undefined
+    ? protectedResourceMetadataUrls(serverUrl)
+    : [...protectedResourceMetadataUrls(serverUrl, challenge.resourceMetadata), ...protectedResourceMetadataUrls(serverUrl)];
+  for (const url of urls) {
     const got = await getJson(url, "the protected resource metadata URL", options);
     if (got.kind === "miss") {
       misses.push(got.reason);
@@ -315,6 +319,13 @@ export async function discover(
     };
   }
 
+  if (challenge.resourceMetadata !== undefined) {
+    // the server speaks RFC 9728 (its challenge named the document): not a 2025-03-26 server
+    throw new AuthError(
+      `no protected resource metadata for ${serverUrl.href}: ${prm.misses.join("; ")}; the server's 401 named ${challenge.resourceMetadata} — check that it is served`,
+      "discovery-failed",
+    );
+  }
   // spec 2025-03-26 basic/authorization: the authorization base URL is the server URL without its path
   const origin = serverUrl.origin;
   assertSafeUrl(origin, "the MCP server");

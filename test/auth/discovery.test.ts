@@ -108,3 +108,23 @@ test("a PRM without authorization_servers is a clear discovery error", async () 
     assert.ok(error instanceof AuthError, String(error));
   });
 });
+
+test("a resource_metadata URL that fails falls back to the well-known URLs; with none found it is a discovery error, not 2025-03-26", async () => {
+  await withLoopbackServer((request) => {
+    const origin = `http://${request.headers.host}`;
+    if (request.url === "/.well-known/oauth-protected-resource/mcp") return { body: { resource: `${origin}/mcp`, authorization_servers: [origin] } };
+    if (request.url === "/.well-known/oauth-authorization-server") return { body: { issuer: origin } };
+    return { status: 404 };
+  }, async (server) => {
+    const target = await discover(new URL(`${server.origin}/mcp`), { resourceMetadata: `${server.origin}/gone.json` });
+    assert.equal(target.legacy, false);
+    assert.equal(target.resourceMetadataUrl, `${server.origin}/.well-known/oauth-protected-resource/mcp`);
+    assert.deepEqual(server.seen.slice(0, 2).map((r) => r.url), ["/gone.json", "/.well-known/oauth-protected-resource/mcp"]);
+  });
+  await withLoopbackServer(() => ({ status: 404 }), async (server) => {
+    const error = await rejection(discover(new URL(`${server.origin}/mcp`), { resourceMetadata: `${server.origin}/gone.json` }));
+    assert.ok(error instanceof AuthError && error.code === "discovery-failed", String(error));
+    assert.match(error.message, /gone\.json/);
+    assert.ok(!server.seen.some((r) => r.url.includes("oauth-authorization-server")));
+  });
+});
