@@ -48,7 +48,9 @@ export async function chat(argv: readonly string[]): Promise<number> {
         }
         // Text streamed before the model turned to tools ends its line before tool activity.
         if (event.type === "response" && streamed && event.toolCalls.length > 0) void say("\n");
-        if (event.type === "request") streamed = false;
+        // A retried request starts its text again: end the interrupted line first.
+        if (event.type === "retry" && streamed) void say("\n");
+        if (event.type === "request" || event.type === "retry") streamed = false;
         print(event);
       });
       await say(`mcpwire chat with ${setup.modelString} — ${manager.registry.list().length} tools; /quit to leave, /tools, /servers, /clear, /save FILE\n`);
