@@ -478,8 +478,9 @@ export class Client extends EventTarget {
             version = next;
             continue;
           }
+          // Refused twice (or no modern version in common): a listed handshake version wins under auto.
           const legacy = typed.supported.some((candidate) => isSupportedProtocolVersion(candidate));
-          if (next === undefined && legacy && choice === "auto") {
+          if (legacy && choice === "auto") {
             transport.setProtocolVersion?.(undefined);
             return false;
           }
@@ -1061,9 +1062,10 @@ export class Client extends EventTarget {
     this.#listen = new ListenStream({
       name: this.#name,
       onProblem: (message) => this.#problem(message),
-      open: (filter, signal) =>
+      open: (filter, signal, onId) =>
         this.request("subscriptions/listen", { notifications: filter }, {
           signal,
+          onId,
           timeoutMs: Infinity,
           maxTotalTimeoutMs: Infinity,
         }) as Promise<JsonObject>,
@@ -1165,11 +1167,10 @@ export class Client extends EventTarget {
     // spec 2026-07-28 subscriptions ("Acknowledgment"): the first message of a listen stream.
     peer.setNotificationHandler("notifications/subscriptions/acknowledged", (params) => {
       const listen = this.#listen;
-      if (listen === undefined) return;
-      listen.acknowledged();
+      const id = (params?._meta as JsonObject | undefined)?.[META_SUBSCRIPTION_ID];
+      if (listen === undefined || !listen.acknowledged(id)) return; // a stream already replaced
       const missing = missingFromAcknowledgment(listen.filter, params?.notifications);
       if (missing.length > 0) {
-        const id = (params?._meta as JsonObject | undefined)?.[META_SUBSCRIPTION_ID];
         this.#problem(
           `${this.#name}: subscription ${JSON.stringify(id)} was acknowledged without ${missing.join(", ")}; those changes will not be notified`,
         );

@@ -18,7 +18,7 @@ export interface ListenOptions {
    * the server ends the subscription gracefully, rejects when the stream breaks. Aborting
    * `signal` cancels it (closes the stream on HTTP, notifications/cancelled on stdio).
    */
-  open: (filter: NotificationFilter, signal: AbortSignal) => Promise<JsonObject>;
+  open: (filter: NotificationFilter, signal: AbortSignal, onId: (id: string | number) => void) => Promise<JsonObject>;
   /** Something worth telling the user: a broken stream, a filter the server cut down. */
   onProblem: (message: string) => void;
   /** Names the server in messages. */
@@ -50,6 +50,8 @@ export function missingFromAcknowledgment(asked: NotificationFilter, acknowledge
 export class ListenStream {
   readonly #options: ListenOptions;
   #filter: NotificationFilter = {};
+  /** The JSON-RPC id of the open listen request: its subscription id (spec "Receiving Notifications"). */
+  #currentId: string | number | undefined;
   #current: AbortController | undefined;
   #stopped = false;
   #failures = 0;
@@ -74,9 +76,15 @@ export class ListenStream {
     if (this.#loop === undefined && !isEmptyFilter(filter)) this.#loop = this.#run();
   }
 
-  /** The server acknowledged the subscription: the stream works, so backoff starts over. */
-  acknowledged(): void {
+  /**
+   * The server acknowledged subscription `id`. True when that is the open one (so backoff
+   * starts over); false for a stream already replaced, whose acknowledgment says nothing now.
+   * spec 2026-07-28 subscriptions: clients MUST correlate by io.modelcontextprotocol/subscriptionId.
+   */
+  acknowledged(id: unknown): boolean {
+    if (id !== this.#currentId) return false;
     this.#failures = 0;
+    return true;
   }
 
   /** Ends the subscription; resolves when the loop has let go. */
@@ -94,7 +102,7 @@ export class ListenStream {
       const filter = this.#filter;
       let delay = 0;
       try {
-        await this.#options.open(filter, controller.signal);
+        await this.#options.open(filter, controller.signal, (id) => (this.#currentId = id));
         // Graceful closure (spec: "Graceful Closure"): the server ended it; listen again after a pause.
         delay = this.#options.initialDelayMs ?? 1000;
       } catch (error) {
@@ -108,7 +116,10 @@ export class ListenStream {
             `listening again in ${Math.round(delay / 100) / 10} s`,
         );
       } finally {
-        if (this.#current === controller) this.#current = undefined;
+        if (this.#current === controller) {
+          this.#current = undefined;
+          this.#currentId = undefined;
+        }
       }
       if (this.#stopped) break;
       await new Promise<void>((resolve) => {

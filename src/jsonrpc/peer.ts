@@ -39,6 +39,8 @@ export interface RequestOptions {
   onProgress?: (progress: Progress) => void;
   /** Attach a progress token even without onProgress (so progress resets the timeout). */
   progress?: boolean;
+  /** Told the request's id before it is sent (a subscription is named by its request id). */
+  onId?: (id: RequestId) => void;
 }
 
 export interface IncomingRequestContext {
@@ -124,6 +126,7 @@ export class Peer {
     if (signal?.aborted) return Promise.reject(signal.reason);
 
     const id = this.#pending.allocateId();
+    options.onId?.(id);
     const wantsProgress = options.onProgress !== undefined || options.progress === true;
     if (wantsProgress) {
       // The request id doubles as the progress token: unique among active requests,
@@ -357,6 +360,12 @@ export class Peer {
     } catch (error) {
       outcome = Promise.reject(error);
     }
+    if (!isThenable(outcome)) {
+      // A handler that answered synchronously (ping, an in-process server): respond now,
+      // without a promise and a microtask hop per request.
+      if (this.#finishIncoming(id, incoming)) this.#respond({ jsonrpc: "2.0", id, result: outcome });
+      return;
+    }
     Promise.resolve(outcome).then(
       (result) => {
         if (this.#finishIncoming(id, incoming)) this.#respond({ jsonrpc: "2.0", id, result });
@@ -383,6 +392,11 @@ export class Peer {
       this.#onProblem(`${this.name}: could not send the response to request ${JSON.stringify(message.id)}: ${String(error)}`)
     );
   }
+}
+
+/** Whether a handler's outcome is a promise (or promise-like) rather than the result itself. */
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return typeof (value as { then?: unknown } | null)?.then === "function";
 }
 
 /** A request our handler is working on: its abort state, and an AbortSignal made only when asked for. */
