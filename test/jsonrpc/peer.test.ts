@@ -527,6 +527,20 @@ describe("Peer: incoming requests and notifications", () => {
     await close();
   });
 
+  test("a handler that answers synchronously is responded to before receive() returns; one that throws synchronously still gets an error response", GUARD, async () => {
+    const sent: JsonRpcMessage[] = [];
+    const server = new Peer({ name: "client", send: (message) => (sent.push(message), Promise.resolve()) });
+    server.setRequestHandler("tools/list", () => ({ tools: [] }));
+    server.setRequestHandler("tools/call", () => {
+      throw new RpcError(ErrorCode.InvalidParams, "no such tool");
+    });
+    server.receive({ jsonrpc: "2.0", id: 7, method: "tools/list" });
+    assert.deepEqual(sent, [{ jsonrpc: "2.0", id: 7, result: { tools: [] } }]);
+    server.receive({ jsonrpc: "2.0", id: 8, method: "tools/call" });
+    await settle();
+    assert.deepEqual(sent[1], { jsonrpc: "2.0", id: 8, error: { code: ErrorCode.InvalidParams, message: "no such tool" } });
+  });
+
   test("a handler that throws RpcError answers with its code, message and data", GUARD, async () => {
     const { client, server, close } = await twoPeers();
     server.setRequestHandler("elicitation/create", async () => {
