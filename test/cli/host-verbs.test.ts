@@ -71,8 +71,8 @@ describe("mcpwire servers", () => {
     const { code, stdout, stderr } = await mcpwire(["servers", "--config", config]);
     assert.equal(code, 0, stderr);
     assert.match(stdout, /^SERVER\s+STATE\s+TRANSPORT/m);
-    assert.match(stdout, /^everything\s+ready\s+stdio\s+2025-11-25\s+mcp-servers\/everything \S+\s+4\b/m);
-    assert.match(stdout, /^memory\s+ready\s+stdio\s+2025-11-25\s+memory-server/m);
+    assert.match(stdout, /^everything\s+ready\s+stdio\s+2025-11-25 \(legacy\)\s+mcp-servers\/everything \S+\s+4\b/m);
+    assert.match(stdout, /^memory\s+ready\s+stdio\s+2025-11-25 \(legacy\)\s+memory-server/m);
     assert.match(stdout, /^crashy\s+ready/m);
   });
 
@@ -85,6 +85,7 @@ describe("mcpwire servers", () => {
     assert.equal(everythingStatus.state, "ready");
     assert.equal(everythingStatus.tools, 4);
     assert.equal(everythingStatus.protocolVersion, "2025-11-25");
+    assert.equal(everythingStatus.era, "legacy");
   });
 });
 
