@@ -1,12 +1,16 @@
 // `mcpwire auth login|logout|status` in process against the loopback OAuth fixture: the redirect
 // arrives at the real 127.0.0.1 listener (runtime.serveLoopback), the tokens land in the store,
-// and a host connection then uses them without a login — spec 2025-11-25 basic/authorization.
+// and a host connection then uses them without a login; then the real command as child processes
+// — spec 2025-11-25 basic/authorization.
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { spawn } from "node:child_process";
+import { mkdtemp, readdir, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import process from "node:process";
+import { fileURLToPath } from "node:url";
 import { AuthError } from "../../src/auth/errors.ts";
 import { serverAuthFetch } from "../../src/auth/server-auth.ts";
 import { MemoryTokenStore } from "../../src/auth/token-store.ts";
@@ -80,4 +84,82 @@ test("auth login refuses a stdio server, an unknown one and auth: false, by name
     }
     assert.equal(serverAuthFetch("off", "http://127.0.0.1:9/mcp", { enabled: false }), undefined);
   });
+});
+
+// --- the real command, as child processes of the runtime under test -------------------------
+
+const runScript = fileURLToPath(new URL("../../src/cli/run.ts", import.meta.url));
+const root = fileURLToPath(new URL("../../", import.meta.url));
+const isDeno = "Deno" in globalThis;
+
+interface Child {
+  code: Promise<number>;
+  stdout(): string;
+  stderr(): string;
+}
+
+function mcpwire(args: string[], env: Record<string, string>): Child {
+  const runtimeArgs = isDeno ? ["run", "-A", runScript] : ["--import", "tsx", runScript];
+  const child = spawn(process.execPath, [...runtimeArgs, ...args], { cwd: root, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  let out = "";
+  let err = "";
+  child.stdout.on("data", (chunk: Buffer) => (out += chunk.toString()));
+  child.stderr.on("data", (chunk: Buffer) => (err += chunk.toString()));
+  const timer = setTimeout(() => child.kill("SIGKILL"), 90_000);
+  return {
+    code: new Promise((resolve) => child.on("close", (code) => {
+      clearTimeout(timer);
+      resolve(code ?? -1);
+    })),
+    stdout: () => out,
+    stderr: () => err,
+  };
+}
+
+async function until<T>(what: string, probe: () => T | undefined, ms = 60_000): Promise<T> {
+  const start = Date.now();
+  for (;;) {
+    const value = probe();
+    if (value !== undefined) return value;
+    if (Date.now() - start > ms) throw new Error(`hang guard: ${what} did not happen within ${ms} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+test("mcpwire servers says to log in; auth login (--no-browser, the printed URL visited) stores 0600 tokens; then the server is ready", async () => {
+  const fixture = await startOAuthFixture({ challengeScope: "mcp" });
+  try {
+    await withConfig(`mcp_servers:\n  remote:\n    url: ${fixture.mcpUrl}\n    connect_timeout: 20\n`, async (file) => {
+      const env = { XDG_CONFIG_HOME: join(file, "..", "xdg") };
+      const before = mcpwire(["servers", "--config", file, "--json"], env);
+      assert.notEqual(await before.code, -1);
+      assert.match(before.stdout() + before.stderr(), /run `mcpwire auth login remote`/);
+      assert.equal(fixture.registrations.length, 0);
+
+      const login = mcpwire(["auth", "login", "remote", "--config", file, "--no-browser", "--redirect-port", "0", "--timeout", "60"], env);
+      const url = await until("the authorization URL on stderr", () => /^\s+(http:\/\/127\.0\.0\.1:\d+\/authorize\?\S+)$/m.exec(login.stderr())?.[1]);
+      const page = await fetch(url); // the user's browser: the AS redirects to mcpwire's listener
+      assert.match(await page.text(), /authorization received/);
+      assert.equal(await login.code, 0, login.stderr());
+      assert.match(login.stdout(), /logged in to "remote" with scope "mcp"/);
+      for (const token of fixture.tokens.keys()) assert.ok(!(login.stdout() + login.stderr()).includes(token), "an access token was printed");
+
+      const tokenDir = join(env.XDG_CONFIG_HOME, "mcpwire", "auth", "tokens");
+      const [name] = await readdir(tokenDir);
+      assert.ok(name !== undefined);
+      assert.equal((await stat(join(tokenDir, name))).mode & 0o777, 0o600);
+
+      const status = mcpwire(["auth", "status", "--config", file, "--json"], env);
+      assert.equal(await status.code, 0, status.stderr());
+      const [row] = JSON.parse(status.stdout()) as { auth: string; issuer: string; scope: string }[];
+      assert.deepEqual([row?.auth, row?.issuer, row?.scope], ["logged in", fixture.issuer, "mcp"]);
+
+      const after = mcpwire(["servers", "--config", file, "--json"], env);
+      assert.equal(await after.code, 0, after.stderr());
+      const [server] = JSON.parse(after.stdout()) as { state: string; tools: number }[];
+      assert.deepEqual([server?.state, server?.tools], ["ready", 1]);
+    });
+  } finally {
+    await fixture.close();
+  }
 });
