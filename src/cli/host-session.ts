@@ -66,7 +66,7 @@ export function parseElicitMode(value: string | undefined): ElicitMode | undefin
 }
 
 /** What the CLI says when a server asks it to sample: it has no model (yet). */
-export const NO_MODEL_MESSAGE = "mcpwire call has no model to sample with; a later version brings LLM providers";
+export const NO_MODEL_MESSAGE = "mcpwire call has no model to sample with; mcpwire run and mcpwire chat answer sampling with the server's sampling.model";
 
 /**
  * The handlers every CLI session gives its servers. Sampling is declined with -1 (spec

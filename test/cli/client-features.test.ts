@@ -92,7 +92,7 @@ describe("sampling", () => {
   test("a sampling request is declined with -1 and a reason: the CLI has no model", async () => {
     const { code, stdout, stderr } = await mcpwire(["call", "mcp_everything_trigger-sampling-request", '{"prompt":"hi"}', "--config", config]);
     assert.equal(code, 1, "server-everything reports the refusal as a tool error");
-    assert.match(stdout, /-1: mcpwire call has no model to sample with; a later version brings LLM providers/);
+    assert.match(stdout, /-1: mcpwire call has no model to sample with; mcpwire run and mcpwire chat answer sampling with the server's sampling.model/);
     assert.match(stderr, /server "everything" asked to sample a model \(sampling\/createMessage\); declined: mcpwire call has no model/);
   });
 });
