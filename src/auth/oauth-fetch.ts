@@ -210,10 +210,18 @@ export function createOAuthFetch(options: OAuthFetchOptions): OAuthFetch {
     }
   }
 
-  /** Runs `work` unless another request's authorization is under way; then waits for that one. */
+  /**
+   * Runs `work` unless another request's authorization is under way; then waits for that one
+   * and shares its outcome: its tokens, or its error (the user is not asked twice).
+   */
   async function exclusive(seen: number, work: () => Promise<void>): Promise<void> {
     while (pending !== undefined) {
-      await pending.catch(() => undefined);
+      const other = pending;
+      try {
+        await other;
+      } catch (error) {
+        if (generation === seen) throw error;
+      }
     }
     if (generation !== seen) return; // someone else got new tokens meanwhile
     pending = work();

@@ -312,6 +312,19 @@ test("requests that meet the 401 together share one authorization", async () => 
   });
 });
 
+test("when the shared authorization fails, every waiting request gets its error and the user is asked once", async () => {
+  await withFixture({ iss: "wrong" }, async (fixture) => {
+    const p = provider();
+    const f = oauthFetch(fixture, p);
+    const outcomes = await Promise.allSettled([1, 2, 3].map((id) => f(fixture.mcpUrl, rpc("tools/list", id))));
+    for (const outcome of outcomes) {
+      assert.equal(outcome.status, "rejected");
+      assert.ok(outcome.reason instanceof AuthError && outcome.reason.code === "iss-mismatch", String(outcome.reason));
+    }
+    assert.equal(p.opened.length, 1);
+  });
+});
+
 test("the token is never sent to another origin", async () => {
   await withFixture({}, async (fixture) => {
     const f = oauthFetch(fixture, provider());
