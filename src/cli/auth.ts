@@ -70,7 +70,7 @@ async function platformBrowser(url: URL): Promise<void> {
 }
 
 /** The unauthenticated probe: a 401's challenge says where the metadata is and which scope. */
-async function probe(url: string): Promise<ResourceChallenge> {
+async function probe(url: string): Promise<{ status: number | string; challenge: ResourceChallenge }> {
   try {
     const response = await fetch(url, {
       method: "POST",
@@ -79,9 +79,9 @@ async function probe(url: string): Promise<ResourceChallenge> {
       signal: AbortSignal.timeout(10_000),
     });
     await response.body?.cancel();
-    return response.status === 401 ? readResourceChallenge(response.headers) : {};
-  } catch {
-    return {};
+    return { status: response.status, challenge: response.status === 401 ? readResourceChallenge(response.headers) : {} };
+  } catch (error) {
+    return { status: error instanceof Error ? error.message : String(error), challenge: {} };
   }
 }
 
@@ -140,7 +140,11 @@ async function login(server: ServerConfig, argv: Map<string, string>, flags: Set
         if (event.kind === "client") void say(`client: ${event.clientId} (${event.source})`);
       },
     });
-    const tokens = await oauth.authorize(controller.signal, await probe(server.url!));
+    const probed = await probe(server.url!);
+    if (probed.status !== 401) {
+      await say(`note: ${server.url} answered ${typeof probed.status === "number" ? `HTTP ${probed.status}` : probed.status} to an unauthenticated request, not 401; looking for its OAuth metadata anyway`);
+    }
+    const tokens = await oauth.authorize(controller.signal, probed.challenge);
     const expiry = tokens.expiresAt !== undefined ? `, expires ${new Date(tokens.expiresAt).toISOString()}` : "";
     await runtime.write(
       "stdout",
