@@ -104,6 +104,14 @@ export const CONNECT: Record<Implementation, () => Promise<Connection>> = {
 };
 
 const IMPLEMENTATIONS: Implementation[] = ["mcpwire", "sdk_v1", "sdk_v2", "floor"];
+/** Each measurement is taken in this many slices, interleaved with the other implementations'. */
+const ROUNDS = 4;
+
+/** The list started at position `round` (mod its length). */
+function rotated<T>(list: T[], round: number): T[] {
+  const at = round % list.length;
+  return [...list.slice(at), ...list.slice(0, at)];
+}
 
 export async function run(): Promise<Row[]> {
   const rows: Row[] = [];
@@ -115,14 +123,29 @@ export async function run(): Promise<Row[]> {
     const p50 = {} as Record<Implementation, number>;
     const p99 = {} as Record<Implementation, number>;
     const flight = {} as Record<Implementation, number>;
-    for (const name of IMPLEMENTATIONS) {
-      const result = await sequential(() => connections[name].call(message), SEQUENTIAL_MS);
-      perSecond[name] = result.perSecond;
-      p50[name] = quantile(result.latenciesUs, 0.5);
-      p99[name] = quantile(result.latenciesUs, 0.99);
+    // In ROUNDS slices, each round in a rotated order: no implementation always runs first
+    // (colder JIT, children still settling) or always meets the same burst of load.
+    const latencies = Object.fromEntries(IMPLEMENTATIONS.map((name) => [name, [] as number[]])) as Record<Implementation, number[]>;
+    const seconds = Object.fromEntries(IMPLEMENTATIONS.map((name) => [name, 0])) as Record<Implementation, number>;
+    const completed = { ...seconds };
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const name of rotated(IMPLEMENTATIONS, round)) {
+        const result = await sequential(() => connections[name].call(message), SEQUENTIAL_MS / ROUNDS, round === 0 ? 200 : 20);
+        latencies[name].push(...result.latenciesUs);
+        seconds[name] += result.latenciesUs.length / result.perSecond;
+      }
+    }
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const name of rotated(IMPLEMENTATIONS, round)) {
+        const perSecondNow = await pipelined(() => connections[name].call(message), IN_FLIGHT, PIPELINED_MS / ROUNDS, round === 0 ? 200 : IN_FLIGHT);
+        completed[name] += perSecondNow * (PIPELINED_MS / ROUNDS / 1000);
+      }
     }
     for (const name of IMPLEMENTATIONS) {
-      flight[name] = await pipelined(() => connections[name].call(message), IN_FLIGHT, PIPELINED_MS);
+      perSecond[name] = latencies[name].length / seconds[name];
+      p50[name] = quantile(latencies[name], 0.5);
+      p99[name] = quantile(latencies[name], 0.99);
+      flight[name] = completed[name] / (PIPELINED_MS / 1000);
     }
     rows.push(row("stdio", `sequential, ${label}`, "calls/s", { mcpwire: perSecond.mcpwire, sdk_v1: perSecond.sdk_v1, sdk_v2: perSecond.sdk_v2, floor: perSecond.floor }));
     rows.push(row("stdio", `sequential p50, ${label}`, "µs", { mcpwire: p50.mcpwire, sdk_v1: p50.sdk_v1, sdk_v2: p50.sdk_v2, floor: p50.floor }));
