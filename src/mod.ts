@@ -166,6 +166,21 @@ export {
 export type { ManagerEventType, ManagerEvents, McpManagerOptions, ServerState, ServerStatus } from "./host/manager.ts";
 export { backoffBase, backoffDelay } from "./host/backoff.ts";
 export type { BackoffOptions } from "./host/backoff.ts";
+export {
+  AnthropicProvider,
+  createProvider,
+  DEFAULT_PROVIDER_TIMEOUT_MS,
+  GoogleProvider,
+  ModelStringError,
+  OllamaProvider,
+  OpenAiProvider,
+  parseModelString,
+  PROVIDER_NAMES,
+  toGeminiSchema,
+} from "./host/providers/mod.ts";
+export type { CreateProviderOptions, ProviderName, ProviderSettings } from "./host/providers/mod.ts";
+export { ProviderError } from "./host/providers/types.ts";
+export type { ChatMessage, ChatRequest, ChatResponse, ModelToolCall, Provider } from "./host/providers/types.ts";
 export { DEFAULT_MAX_STEPS, HistoryError, Runner, RunnerError } from "./host/runner.ts";
 export type { RetryOptions, RunnerErrorKind, RunnerEvent, RunnerOptions, RunnerRegistry, SavedHistory } from "./host/runner.ts";
 export { APPROVAL_POLICIES, approvalPolicy, isReadOnly, parseApprovalPolicy, runsWithoutAsking } from "./host/approval.ts";

@@ -79,7 +79,7 @@ describe("mcpwire servers", () => {
   test("--json prints the status of every server", async () => {
     const { code, stdout, stderr } = await mcpwire(["servers", "--json", "--config", config]);
     assert.equal(code, 0, stderr);
-    const statuses = JSON.parse(stdout) as { name: string; state: string; tools: number; protocolVersion: string }[];
+    const statuses = JSON.parse(stdout) as { name: string; state: string; tools: number; protocolVersion: string; era?: string }[];
     assert.deepEqual(statuses.map((status) => status.name).sort(), ["crashy", "everything", "memory"]);
     const everythingStatus = statuses.find((status) => status.name === "everything")!;
     assert.equal(everythingStatus.state, "ready");
