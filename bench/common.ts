@@ -61,20 +61,33 @@ export function row(
 }
 
 /** Mean time of one run of each task, in ms, measured side by side by tinybench. */
-export async function meanMs(tasks: Record<string, () => unknown>, options: { time?: number; iterations?: number } = {}): Promise<Record<string, number>> {
-  const bench = new Bench({ time: options.time ?? 1000, iterations: options.iterations ?? 5, warmupTime: 100, warmupIterations: 1 });
-  for (const [name, task] of Object.entries(tasks)) bench.add(name, task);
-  await bench.run();
-  const means: Record<string, number> = {};
-  for (const name of Object.keys(tasks)) {
-    const result = bench.getTask(name)?.result;
-    if (result === undefined || !("latency" in result)) {
-      const error = result !== undefined && "error" in result ? String(result.error) : "no result";
-      throw new Error(`benchmark "${name}" did not complete: ${error}`);
+/**
+ * Mean ms per run of each task, with tinybench. With `rounds` > 1 the time is split into that
+ * many rounds, each in a rotated order (no task always runs first, with a colder JIT, or
+ * always meets the same burst of load on a shared machine), and the rounds' means averaged.
+ */
+export async function meanMs(
+  tasks: Record<string, () => unknown>,
+  options: { time?: number; iterations?: number; rounds?: number } = {},
+): Promise<Record<string, number>> {
+  const rounds = options.rounds ?? 1;
+  const names = Object.keys(tasks);
+  const sums: Record<string, number> = Object.fromEntries(names.map((name) => [name, 0]));
+  for (let round = 0; round < rounds; round++) {
+    const bench = new Bench({ time: (options.time ?? 1000) / rounds, iterations: options.iterations ?? 5, warmupTime: 100, warmupIterations: 1 });
+    const order = [...names.slice(round % names.length), ...names.slice(0, round % names.length)];
+    for (const name of order) bench.add(name, tasks[name]);
+    await bench.run();
+    for (const name of names) {
+      const result = bench.getTask(name)?.result;
+      if (result === undefined || !("latency" in result)) {
+        const error = result !== undefined && "error" in result ? String(result.error) : "no result";
+        throw new Error(`benchmark "${name}" did not complete: ${error}`);
+      }
+      sums[name] += result.latency.mean / rounds;
     }
-    means[name] = result.latency.mean;
   }
-  return means;
+  return sums;
 }
 
 /** The q-quantile (0..1) of a list of numbers. */

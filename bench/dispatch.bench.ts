@@ -117,7 +117,7 @@ export async function run(): Promise<Row[]> {
     floor: () => {
       for (let i = 0; i < CALLS; i++) floor();
     },
-  }, { time: 1000, iterations: 5 });
+  }, { time: 1500, iterations: 5, rounds: 4 });
   await Promise.all([a.close(), b.close(), c.close()]);
   const us = (ms: number) => (ms * 1000) / CALLS;
   return [
