@@ -88,7 +88,7 @@ export async function run(): Promise<Row[]> {
       sdk_v1: () => expect(sdk(() => new ReadBufferV1(), s.buffers)),
       sdk_v2: () => expect(sdk(() => new ReadBufferV2(), s.buffers)),
       floor: () => expect(floor(s.chunks)),
-    }, { time: 400, iterations: 2 });
+    }, { time: 400, iterations: 2, rounds: 2 });
     const label = payload === 100 ? "100 B" : "100 KB";
     const perSecond = (ms: number, amount: number) => amount / (ms / 1000);
     const figures = (amount: number) => ({
