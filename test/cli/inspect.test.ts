@@ -35,7 +35,7 @@ describe("mcpwire inspect", () => {
     const { code, stdout, stderr } = await mcpwire("inspect", "--stdio", everythingCommand);
     assert.equal(code, 0, stderr);
     assert.match(stdout, /^server\s+mcp-servers\/everything /m);
-    assert.match(stdout, /^protocol\s+2025-11-25$/m);
+    assert.match(stdout, /^protocol\s+2025-11-25 \(legacy: initialize handshake\)$/m);
     assert.match(stdout, /^capabilities\s+.*tools \(listChanged\)/m);
     assert.match(stdout, /^tools \(\d+\)$/m);
     assert.match(stdout, /^ {2}echo\(message\*: string\)/m);
@@ -46,11 +46,24 @@ describe("mcpwire inspect", () => {
     assert.match(stdout, /^ {2}args-prompt\(city\*, state\)/m);
   });
 
+  test("finds the era by itself: the 2026-07-28 fixture is modern (no initialize sent), and --protocol legacy pins the handshake", async () => {
+    const modern = `node --import tsx ${new URL("../../conformance/fixtures/modern-server.ts", import.meta.url).pathname} --stdio`;
+    const found = await mcpwire("inspect", "--trace", "--stdio", modern);
+    assert.equal(found.code, 0, found.stderr);
+    assert.match(found.stdout, /^protocol\s+2026-07-28 \(modern: stateless, found by server\/discover\)$/m);
+    assert.match(found.stdout, /^server\s+mcpwire-modern-fixture /m);
+    assert.ok(!found.stderr.includes('"method":"initialize"'), "initialize was sent to a modern server");
+    const pinned = await mcpwire("inspect", "--protocol", "legacy", "--stdio", modern);
+    assert.equal(pinned.code, 1);
+    assert.match(pinned.stderr, /refused the initialize handshake: it supports 2026-07-28; .*protocol: auto/);
+  });
+
   test("--json prints one JSON document with every field", async () => {
     const { code, stdout, stderr } = await mcpwire("inspect", "--json", "--stdio", everythingCommand);
     assert.equal(code, 0, stderr);
     const report = JSON.parse(stdout);
     assert.equal(report.protocolVersion, "2025-11-25");
+    assert.equal(report.era, "legacy");
     assert.equal(report.serverInfo.name, "mcp-servers/everything");
     assert.ok(report.capabilities.tools);
     assert.equal(typeof report.instructions, "string");
