@@ -10,6 +10,12 @@ import { AuthError, type AuthProvider, createOAuthFetch, type JsonObject, Memory
 const CIMD_URL = "https://conformance-test.local/client-metadata.json";
 /** Never listened on: the mock authorization server only puts it in a Location header. */
 const REDIRECT_URI = "http://localhost:3000/callback";
+/**
+ * Each authorization request's bound (metadata, registration, authorization, token). Generous:
+ * the suite serves every scenario's servers from one process, and on two cores with all
+ * scenarios at once one answer can take over 10 s. The client's deadline bounds the whole.
+ */
+export const AUTH_STEP_TIMEOUT_MS = 30_000;
 
 /**
  * Scenarios whose point is that the client refuses (mismatched resource, issuer or iss, an
@@ -38,7 +44,7 @@ function stringField(context: JsonObject | undefined, name: string): string | un
 
 /** "Opens" the authorization URL: one GET, no redirect followed; the Location is the callback. */
 async function followOnce(url: URL, log: (line: string) => void): Promise<string> {
-  const response = await fetch(url, { redirect: "manual", signal: AbortSignal.timeout(10_000) });
+  const response = await fetch(url, { redirect: "manual", signal: AbortSignal.timeout(AUTH_STEP_TIMEOUT_MS) });
   await response.body?.cancel();
   const location = response.headers.get("location");
   if (response.status < 300 || response.status >= 400 || location === null) {
@@ -74,6 +80,7 @@ export function conformanceAuthFetch(session: AuthSession, log: (line: string) =
   return createOAuthFetch({
     serverUrl: session.url,
     provider: conformanceAuthProvider(session, log),
+    timeoutMs: AUTH_STEP_TIMEOUT_MS,
     onEvent: (event) => log(`auth: ${JSON.stringify(event)}`),
   });
 }
