@@ -352,7 +352,17 @@ export class ToolRegistry extends EventTarget {
    * tool, disabled toolset, arguments that are not an object, a handler that throws, a
    * timeout, a cancel, a JSON-RPC error, a server that is not connected.
    */
-  async call(name: string, args: JsonObject = {}, context: ToolCallContext = {}): Promise<ToolOutput> {
+  call(name: string, args: JsonObject = {}, context: ToolCallContext = {}): Promise<ToolOutput> {
+    // Not an async function: on the hot path that would add a promise and a hop per call.
+    // Every failure is still a rejection, never a synchronous throw.
+    try {
+      return this.#call(name, args, context);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+
+  #call(name: string, args: JsonObject, context: ToolCallContext): Promise<ToolOutput> {
     const entry = this.#entries.get(name);
     if (entry === undefined) {
       throw new ToolCallError(
@@ -380,14 +390,16 @@ export class ToolRegistry extends EventTarget {
       );
     }
     if (context.signal?.aborted) throw cancelled(tool, context.signal);
+    const toFailure = (error: unknown) => Promise.reject(failure(error, tool, context));
+    let outcome: ToolOutput | Promise<ToolOutput>;
     try {
-      if (tool.origin.kind === "builtin" && (context.timeoutMs !== undefined || context.signal !== undefined)) {
-        return await runBounded(entry, args, context);
-      }
-      return await entry.handler(args, context);
+      outcome = tool.origin.kind === "builtin" && (context.timeoutMs !== undefined || context.signal !== undefined)
+        ? runBounded(entry, args, context)
+        : entry.handler(args, context);
     } catch (error) {
-      throw failure(error, tool, context);
+      return toFailure(error);
     }
+    return Promise.resolve(outcome).then(undefined, toFailure);
   }
 
   /**
@@ -396,15 +408,24 @@ export class ToolRegistry extends EventTarget {
    * throws, and an MCP result with `isError: true`, becomes `{"error": …}` naming the
    * server and tool. `args` may be the JSON text an LLM produced.
    */
-  async dispatch(name: string, args: JsonObject | string = {}, context: ToolCallContext = {}): Promise<string> {
+  dispatch(name: string, args: JsonObject | string = {}, context: ToolCallContext = {}): Promise<string> {
+    // Not an async function, for the same reason as call(); it never rejects.
     const format = { maxChars: this.#maxResultChars };
     const tool = this.#entries.get(name)?.tool;
-    let output: ToolOutput;
+    let parsed: JsonObject;
     try {
-      output = await this.call(name, parseArguments(name, tool, args), context);
+      parsed = parseArguments(name, tool, args);
     } catch (error) {
-      return errorString(messageOf(error), format);
+      return Promise.resolve(errorString(messageOf(error), format));
     }
+    return this.call(name, parsed, context).then(
+      (output) => this.#format(name, tool, output, format),
+      (error: unknown) => errorString(messageOf(error), format),
+    );
+  }
+
+  /** dispatch's string for a call's output. */
+  #format(name: string, tool: RegisteredTool | undefined, output: ToolOutput, format: { maxChars: number | undefined }): string {
     const who = tool === undefined ? `tool "${name}"` : describeTool(tool);
     try {
       if (isCallToolResult(output) && output.isError === true) {
