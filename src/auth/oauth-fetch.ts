@@ -30,7 +30,9 @@ export type AuthEvent =
   | { kind: "client"; issuer: string; source: ResolvedClient["source"]; clientId: string }
   | { kind: "authorized"; issuer: string; scope?: string; expiresAt?: number; refreshable: boolean }
   | { kind: "refreshed"; issuer: string }
-  | { kind: "refresh-failed"; issuer: string; reason: string };
+  | { kind: "refresh-failed"; issuer: string; reason: string }
+  /** The store could not be read (a corrupt file, permissions): going on without stored tokens. */
+  | { kind: "store-unreadable"; reason: string };
 
 export interface OAuthFetchOptions {
   /** The MCP endpoint (the protected resource). */
@@ -111,7 +113,14 @@ export function createOAuthFetch(options: OAuthFetchOptions): OAuthFetch {
   async function load(): Promise<void> {
     if (loaded) return;
     loaded = true;
-    const saved = await store.getTokens(serverUrl.href);
+    let saved: Awaited<ReturnType<TokenStore["getTokens"]>>;
+    try {
+      saved = await store.getTokens(serverUrl.href);
+    } catch (error) {
+      // a server that needs no authorization must not fail over a broken token file
+      emit({ kind: "store-unreadable", reason: error instanceof Error ? error.message : String(error) });
+      return;
+    }
     if (saved !== undefined) {
       tokens = saved.tokens;
       issuerOfTokens = saved.issuer;

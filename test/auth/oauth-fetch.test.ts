@@ -353,3 +353,16 @@ test("a Client over Streamable HTTP connects, lists and calls through the wrappe
     }
   });
 });
+
+test("an unreadable token store does not stop requests that need no authorization; it is reported", async () => {
+  await withFixture({}, async (fixture) => {
+    const broken = new MemoryTokenStore();
+    broken.getTokens = () => Promise.reject(new Error("tokens/x.json is not JSON"));
+    const events: string[] = [];
+    const f = createOAuthFetch({ serverUrl: fixture.mcpUrl, provider: provider({ store: broken }), onEvent: (event) => events.push(event.kind) });
+    const response = await f(`${fixture.rs.origin}/.well-known/oauth-protected-resource/mcp`);
+    assert.equal(response.status, 200);
+    await response.body?.cancel();
+    assert.deepEqual(events, ["store-unreadable"]);
+  });
+});
