@@ -345,7 +345,6 @@ export class Peer {
       return;
     }
     const incoming = new Incoming();
-    this.#incoming.set(id, incoming);
     const context: IncomingRequestContext = {
       requestId: id,
       method,
@@ -362,10 +361,15 @@ export class Peer {
     }
     if (!isThenable(outcome)) {
       // A handler that answered synchronously (ping, an in-process server): respond now,
-      // without a promise and a microtask hop per request.
-      if (this.#finishIncoming(id, incoming)) this.#respond({ jsonrpc: "2.0", id, result: outcome });
+      // without a promise and a microtask hop per request. Nothing can have cancelled it in
+      // between (a notifications/cancelled arrives in a later task), so it never needed a
+      // place in #incoming; #respond sends nothing once the connection is closed.
+      this.#respond({ jsonrpc: "2.0", id, result: outcome });
       return;
     }
+    // Still running: from now on notifications/cancelled and close() can reach it.
+    if (this.#closed) incoming.abort(this.#closed);
+    else this.#incoming.set(id, incoming);
     Promise.resolve(outcome).then(
       (result) => {
         if (this.#finishIncoming(id, incoming)) this.#respond({ jsonrpc: "2.0", id, result });

@@ -658,6 +658,26 @@ describe("Peer: close", () => {
     await close();
   });
 
+  test("a handler still running when the connection closes has its signal aborted and sends nothing, also when the close came from inside it", GUARD, async () => {
+    const sent: JsonRpcMessage[] = [];
+    const server = new Peer({ name: "client", send: (message) => (sent.push(message), Promise.resolve()) });
+    const signals: AbortSignal[] = [];
+    server.setRequestHandler("slow", (_params, { signal }) => {
+      signals.push(signal);
+      return new Promise((resolve) => setTimeout(() => resolve({}), 20));
+    });
+    server.setRequestHandler("closing", (_params, { signal }) => {
+      signals.push(signal);
+      server.close({ reason: "closed by the handler" });
+      return new Promise((resolve) => setTimeout(() => resolve({}), 20));
+    });
+    server.receive({ jsonrpc: "2.0", id: 1, method: "slow" });
+    server.receive({ jsonrpc: "2.0", id: 2, method: "closing" });
+    assert.deepEqual(signals.map((signal) => signal.aborted), [true, true]);
+    await delay(40);
+    assert.deepEqual(sent, []);
+  });
+
   test("the exit code and signal appear in the error even when the reason does not mention them", GUARD, async () => {
     const peer = new Peer({ name: 'server "test"', send: () => new Promise(() => {}) });
     const answer = peer.request("tools/list");
