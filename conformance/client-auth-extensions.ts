@@ -3,6 +3,7 @@
 // scenario's MCP_CONFORMANCE_CONTEXT — ext-auth SEP-1046, SEP-990, SEP-1932, SEP-1933.
 
 import { type AuthProvider, createOAuthFetch, type ExtensionConfig, extensionAuth, type JsonObject } from "../src/mod.ts";
+import { AUTH_STEP_TIMEOUT_MS } from "./client-auth.ts";
 
 function field(context: JsonObject | undefined, name: string): string {
   const value = context?.[name];
@@ -77,6 +78,7 @@ export function extensionAuthFetch(
       serverUrl: session.url,
       provider: dpop !== undefined ? { ...provider, dpop } : provider,
       ...(grant !== undefined ? { grant } : {}),
+      timeoutMs: AUTH_STEP_TIMEOUT_MS, // each OAuth step, as in client-auth.ts: seconds per step when every scenario runs at once
       onEvent: (event) => log(`auth: ${JSON.stringify(event)}`),
     });
   };

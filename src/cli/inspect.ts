@@ -3,6 +3,7 @@
 // A --url without --transport follows spec 2025-11-25 basic/transports ("Backwards
 // Compatibility"): Streamable HTTP first, the legacy HTTP+SSE transport if it is refused.
 
+import { redactText } from "../auth/redact.ts";
 import type { ProtocolEra } from "../client/protocol-version.ts";
 import { Client } from "../client/client.ts";
 import type { Implementation, Prompt, Resource, ResourceTemplate, ServerCapabilities, Tool } from "../client/types.ts";
@@ -188,7 +189,7 @@ function httpConnection(url: string, args: ParsedArgs): Connection {
   for (const pair of args.lists.get("header") ?? []) {
     const colon = pair.indexOf(":");
     const name = colon === -1 ? "" : pair.slice(0, colon).trim();
-    if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) throw new UsageError(`--header needs NAME:VALUE (got "${pair}")`);
+    if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) throw new UsageError(`--header needs NAME:VALUE (got "${redactText(pair)}")`); // a token stays out of the message
     headers[name] = pair.slice(colon + 1).trim();
   }
   const kind = args.values.get("transport") ?? "auto";
