@@ -169,6 +169,8 @@ export class ServerConnection implements Supervisor {
   #reconnectAttempts = 0;
   /** For an `auto` server: what the last session that connected turned out to use. */
   #detected: "http" | "sse" | undefined;
+  /** The era the last session found under `protocol: auto`; a reconnect speaks it without probing. */
+  #foundEra: ProtocolEra | undefined;
   /** The current session (during a reconnect: the one that was lost). */
   #client: SupervisedClient | undefined;
   /** A client being connected or registered, not yet the current session. */
@@ -376,7 +378,11 @@ export class ServerConnection implements Supervisor {
     if (chosen !== undefined) options.handlers = chosen;
     if (roots !== undefined) options.roots = roots;
     if (sampling !== undefined) options.sampling = sampling;
-    if (protocol !== undefined) options.protocol = protocol;
+    // spec 2026-07-28 basic/versioning: the era is a property of the server; clients SHOULD
+    // cache it. Under auto, a reconnect speaks the era found last time, and probes again
+    // if that fails.
+    const cachedEra = protocol === undefined || protocol === "auto" ? this.#foundEra : undefined;
+    options.protocol = cachedEra ?? protocol ?? "auto";
     const client = new SupervisedClient(this.#options.clientInfo, options, this);
     client.on("log", ({ level, logger, data }) =>
       this.#emit("log", logger === undefined ? { server: this.name, level, data } : { server: this.name, level, logger, data })
@@ -393,9 +399,11 @@ export class ServerConnection implements Supervisor {
     }, timeoutMs);
     try {
       await client.connect(this.#transport());
+      if (protocol === undefined || protocol === "auto") this.#foundEra = client.era;
       await this.#applyLogLevel(client);
       return client;
     } catch (error) {
+      this.#foundEra = undefined; // the cached era (if any) is re-probed next time
       await endClient(client);
       if (this.#opening === client) this.#opening = undefined;
       if (timedOut) {

@@ -429,6 +429,23 @@ behaviour("a killed server: its call in flight fails at once, its tools stay and
   }
 });
 
+behaviour("the era found under protocol auto is kept: the reconnected session goes straight to initialize, no second probe", async () => {
+  const manager = new McpManager(config(server("alpha", { env: { MANAGER_SERVER_NAME: "alpha", MANAGER_RECORD: "1" } })), FAST);
+  try {
+    await manager.start();
+    const first = textOf(await manager.registry.call("mcp_alpha_received", {})).split(",");
+    assert.deepEqual(first.slice(0, 2), ["server/discover", "initialize"], "the first session probes");
+    assert.equal(statusOf(manager, "alpha").era, "legacy");
+    process.kill(pidOf(manager, "alpha"), "SIGKILL");
+    await nextState(manager, "alpha", "ready");
+    const second = textOf(await manager.registry.call("mcp_alpha_received", {})).split(",");
+    assert.equal(second[0], "initialize", `the reconnect probed again: ${second.join(",")}`);
+    assert.ok(!second.includes("server/discover"));
+  } finally {
+    await manager.close();
+  }
+});
+
 behaviour("a ping proves the session healthy too; a client of an earlier session says where the current one is", async () => {
   const manager = new McpManager(config(server("alpha")), FAST);
   try {
