@@ -227,6 +227,8 @@ export class Client extends EventTarget {
   #closing: Promise<void> | undefined;
   readonly #validators = new OutputValidators((message) => this.#problem(`${this.#name}: ${message}`));
   readonly #capabilities: ClientCapabilities;
+  /** The same, as the 2026-07-28 wire has them: roots without listChanged (that notification is gone). */
+  readonly #modernCapabilities: ClientCapabilities;
   readonly #sampling: SamplingGate | undefined;
   #roots: Root[] | undefined;
   /** Log messages that arrived before `ready` with no listener; bounded, oldest dropped. */
@@ -242,6 +244,7 @@ export class Client extends EventTarget {
     this.#options = options;
     this.#roots = options.roots === undefined ? undefined : toRoots(options.roots);
     this.#capabilities = declaredCapabilities(options);
+    this.#modernCapabilities = this.#capabilities.roots === undefined ? this.#capabilities : { ...this.#capabilities, roots: {} };
     const sampling = options.handlers?.sampling;
     this.#sampling = sampling === undefined ? undefined : new SamplingGate(sampling, options.sampling);
   }
@@ -566,7 +569,7 @@ export class Client extends EventTarget {
   #modernParams(params: Params | undefined, version: string, extra?: Params): Params {
     return withRequestMeta(params as JsonObject | undefined, {
       protocolVersion: version,
-      capabilities: this.#capabilities,
+      capabilities: this.#modernCapabilities,
       clientInfo: this.clientInfo,
       logLevel: this.#logLevel,
     }, extra as JsonObject | undefined);
