@@ -2,6 +2,7 @@
 // 401 or a 403 insufficient_scope runs discovery, registration and authorization, then retries —
 // spec 2026-07-28 basic/authorization ("Access Token Usage", "Scope Challenge Handling", "Step-Up Authorization Flow").
 
+import { retryOnReset } from "../transport/reset-retry.ts";
 import { authorizeWithCode, refreshTokens, selectScope, splitScopes } from "./authorization-code.ts";
 import { type AuthorizationTarget, discover } from "./discovery.ts";
 import { dpopFetch } from "./dpop.ts";
@@ -95,7 +96,9 @@ export function createOAuthFetch(options: OAuthFetchOptions): OAuthFetch {
   const maxStepUps = options.maxStepUps ?? DEFAULT_MAX_STEP_UPS;
   const emit = (event: AuthEvent): void => options.onEvent?.(event);
   const http = {
-    fetch: baseFetch,
+    // The authorization server's requests, once more on a connection reset (a reused
+    // keep-alive connection the server had closed); the MCP requests are the transport's.
+    fetch: retryOnReset(baseFetch),
     ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
   };
 

@@ -15,6 +15,7 @@ import {
 } from "../jsonrpc/messages.ts";
 import { bodyStart, bodyText, discardBody, fetchFailureReason, HttpStatusError, showUrl, statusAdvice } from "./http-errors.ts";
 import { requestHeaders, type ToolSchemaLookup } from "./mcp-headers.ts";
+import { retryOnReset } from "./reset-retry.ts";
 import { fetchSameOrigin, type SameOriginResponse } from "./same-origin-fetch.ts";
 import { type SseEvent, SseParser } from "./sse-parser.ts";
 import { type ReconnectOptions, reconnectDelay, reconnectOptions, sleep } from "./sse-reconnect.ts";
@@ -193,7 +194,8 @@ export class StreamableHttpTransport implements Transport {
     }
     this.description = `http "${showUrl(this.url)}"`;
     const given = options.fetch;
-    this.#fetch = given ?? ((input, init) => fetch(input, init));
+    // A keep-alive connection the server closed under us is tried once more (reset-retry.ts).
+    this.#fetch = retryOnReset(given ?? ((input, init) => fetch(input, init)));
     this.#headers = { ...options.headers };
     this.#requestInit = options.requestInit ?? {};
     this.#reconnect = reconnectOptions(options.reconnect);
