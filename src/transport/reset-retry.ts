@@ -1,7 +1,10 @@
 // A fetch that sends a request once more when the connection was reset before any answer
 // came back. The usual cause is an idle keep-alive connection the server had already closed
-// and the client reused before it saw the close (RFC 9112 9.3.1 / 9.6: a client MAY retry on
-// a new connection when the request was not processed). A busy server makes the race likely.
+// and the client reused before it saw the close, so the server never read the request (RFC
+// 9112 9.3.1 lets a client retry a request it knows was not processed). fetch cannot tell
+// that case from a server that read the request and then dropped the connection, so this
+// accepts the small risk of a second delivery in that rare case; a busy server makes the
+// keep-alive race common.
 
 /** How a connection reset shows up: Node's undici and Deno's fetch word it differently. */
 const RESET_CODES = new Set(["ECONNRESET", "EPIPE", "UND_ERR_SOCKET"]);
