@@ -1,6 +1,7 @@
 // Errors the client raises itself (as opposed to RpcError, which the server sent).
 
 import { RpcError } from "../jsonrpc/errors.ts";
+import { isObject } from "../jsonrpc/messages.ts";
 
 /** A method was called in a state that does not allow it (before connect, after close, …). */
 export class ClientStateError extends Error {
@@ -68,7 +69,7 @@ export class UnsupportedProtocolVersionError extends RpcError {
   readonly requested: string | undefined;
   constructor(message: string, data: unknown) {
     super(-32022, message, data);
-    const fields = isRecord(data) ? data : {};
+    const fields = isObject(data) ? data : {};
     this.supported = Array.isArray(fields.supported) ? fields.supported.filter((v): v is string => typeof v === "string") : [];
     this.requested = typeof fields.requested === "string" ? fields.requested : undefined;
   }
@@ -88,7 +89,7 @@ export class MissingClientCapabilityError extends RpcError {
   readonly requiredCapabilities: unknown;
   constructor(message: string, data?: unknown) {
     super(-32021, message, data);
-    this.requiredCapabilities = isRecord(data) ? data.requiredCapabilities : undefined;
+    this.requiredCapabilities = isObject(data) ? data.requiredCapabilities : undefined;
   }
 }
 
@@ -125,8 +126,4 @@ export class InputRoundsExceededError extends Error {
     this.method = method;
     this.rounds = rounds;
   }
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

@@ -2,6 +2,7 @@
 // server needs the client to fulfil (elicitation, sampling, roots) and an opaque state; the
 // client retries the original request with the answers — spec 2026-07-28 basic/patterns/mrtr.
 
+import { isObject } from "../jsonrpc/messages.ts";
 import { ProtocolError } from "./errors.ts";
 import type { JsonObject } from "./types.ts";
 
@@ -30,10 +31,6 @@ export interface InputRequired {
 /** spec 2026-07-28 (Result.resultType): absent means "complete" — earlier servers send none. */
 export function isInputRequired(result: JsonObject): boolean {
   return result.resultType === "input_required";
-}
-
-function isObject(value: unknown): value is JsonObject {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 /** Checks an input_required result's shape; `who` names the request in errors. */

@@ -2,7 +2,7 @@
 // Mcp-Name and the Mcp-Param-{Name} headers mirrored from tool parameters marked
 // `x-mcp-header` — spec 2026-07-28 basic/transports/streamable-http ("Request Metadata").
 
-import type { JsonRpcRequest } from "../jsonrpc/messages.ts";
+import { isObject, type JsonRpcRequest } from "../jsonrpc/messages.ts";
 
 type Json = Record<string, unknown>;
 
@@ -29,10 +29,6 @@ const SCHEMA_KEYWORDS_WITH_SUBSCHEMAS = [
   "propertyNames", "unevaluatedItems", "unevaluatedProperties", "dependentSchemas", "oneOf", "anyOf",
   "allOf", "not", "if", "then", "else", "$defs", "definitions",
 ] as const;
-
-function isObject(value: unknown): value is Json {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 
 const cache = new WeakMap<object, ParamHeaders>();
 
