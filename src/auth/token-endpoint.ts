@@ -5,7 +5,7 @@
 import { base64Encode } from "./base64url.ts";
 import type { DpopSigner } from "./dpop.ts";
 import { signJwt } from "./jwt.ts";
-import { redactText } from "./redact.ts";
+import { redactText } from "../common/redact.ts";
 
 /** How the client proves who it is to the token endpoint (RFC 6749 2.3, RFC 7523 2.2). */
 export type ClientAuthentication =

@@ -3,7 +3,7 @@
 // A --url without --transport follows spec 2025-11-25 basic/transports ("Backwards
 // Compatibility"): Streamable HTTP first, the legacy HTTP+SSE transport if it is refused.
 
-import { redactText } from "../auth/redact.ts";
+import { redactText } from "../common/redact.ts";
 import type { ProtocolEra } from "../client/protocol-version.ts";
 import { Client } from "../client/client.ts";
 import type { Implementation, Prompt, Resource, ResourceTemplate, ServerCapabilities, Tool } from "../client/types.ts";

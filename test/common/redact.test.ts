@@ -3,7 +3,7 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { REDACTED, redactHeaders, redactText, redactUrl } from "../../src/auth/redact.ts";
+import { REDACTED, redactHeaders, redactText, redactUrl } from "../../src/common/redact.ts";
 
 const JWT = "eyJhbGciOiJFUzI1NiJ9.eyJzdWIiOiJ1c2VyIn0.c2lnbmF0dXJlLWJ5dGVz";
 
