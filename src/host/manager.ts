@@ -4,9 +4,11 @@
 import type { Client } from "../client/client.ts";
 import type { ClientHandlers } from "../client/handlers.ts";
 import type { ClientCapabilities, Implementation } from "../client/types.ts";
+import { Redactor } from "../common/redact.ts";
 import { ToolRegistry } from "../registry/tool-registry.ts";
 import type { BackoffOptions } from "./backoff.ts";
 import type { McpwireConfig, ServerConfig } from "./config-types.ts";
+import { redactorFor } from "./secrets.ts";
 import {
   ServerConnection,
   type ServerEvents,
@@ -42,6 +44,11 @@ export interface McpManagerOptions {
   probeIntervalMs?: number;
   /** Bound of close() over all servers. Default 10 s. */
   closeTimeoutMs?: number;
+  /**
+   * The redactor every output of this manager passes through; the config's secrets are added
+   * to it. Default: a new one. Pass your own to share it with your own output paths.
+   */
+  redactor?: Redactor;
 }
 
 export const DEFAULT_CONNECT_RETRIES = 3;
@@ -66,6 +73,8 @@ export class ManagerEvent<K extends ManagerEventType = ManagerEventType> extends
 
 export class McpManager extends EventTarget {
   readonly registry: ToolRegistry;
+  /** Knows the config's secrets (and tokens as they are obtained): pass any output through `redact()`. */
+  readonly redactor: Redactor;
   readonly #connections: ServerConnection[];
   readonly #closeTimeoutMs: number;
   #starting: Promise<void> | undefined;
@@ -74,6 +83,7 @@ export class McpManager extends EventTarget {
   constructor(config: McpwireConfig, options: McpManagerOptions = {}) {
     super();
     this.registry = options.registry ?? new ToolRegistry();
+    this.redactor = redactorFor(config, options.redactor);
     this.#closeTimeoutMs = options.closeTimeoutMs ?? DEFAULT_CLOSE_TIMEOUT_MS;
     const supervision: SupervisionOptions = {
       clientInfo: options.clientInfo ?? DEFAULT_MANAGER_CLIENT_INFO,
