@@ -64,3 +64,23 @@ test("URLs lose the code and tokens in their query, and a password", () => {
   assert.equal(redactUrl("https://user:pw@example.com/x"), `https://user:${encodeURIComponent(REDACTED)}@example.com/x`);
   assert.equal(redactUrl("https://example.com/mcp"), "https://example.com/mcp");
 });
+
+test("a Redactor replaces the secrets it knows, scheme-stripped values included, longest first", async () => {
+  const { Redactor } = await import("../../src/common/redact.ts");
+  const redactor = new Redactor(["Bearer sk-live-0123456789", "env-secret-value-42", "short"]);
+  redactor.addHeaders({ "X-Custom": "custom-header-secret" });
+  const echoed = `401 Unauthorized: got authorization=sk-live-0123456789; env env-secret-value-42; ` +
+    `custom custom-header-secret; short stays`;
+  const out = redactor.redact(echoed);
+  for (const secret of ["sk-live-0123456789", "env-secret-value-42", "custom-header-secret"]) assert.ok(!out.includes(secret), out);
+  assert.ok(out.includes("short stays"), "values under 8 characters are not matched as text");
+});
+
+test("api-key fields in JSON and in header lines are redacted; fields that only describe keys are not", () => {
+  const body = JSON.stringify({ headers: { "x-api-key": "k-0123456789", authorization: "Basic dXNlcjpwYXNz" }, token_type: "Bearer", max_tokens: 1024 });
+  const out = redactText(body);
+  assert.ok(!out.includes("k-0123456789") && !out.includes("dXNlcjpwYXNz"), out);
+  assert.ok(out.includes('"token_type":"Bearer"') && out.includes('"max_tokens":1024'), out);
+  assert.equal(redactText("X-Api-Key: k-0123456789abc"), `X-Api-Key: ${REDACTED}`);
+  assert.equal(redactText("the token count is 5"), "the token count is 5");
+});
