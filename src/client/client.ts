@@ -6,6 +6,7 @@
 // basic/patterns/mrtr, basic/patterns/subscriptions, server/utilities/caching) beside the
 // initialize handshake, chosen per server.
 
+import { ContainedEventTarget, DetailEvent, type ListenerFailure } from "../common/events.ts";
 import {
   type CloseDetails,
   ConnectionClosedError,
@@ -16,7 +17,7 @@ import {
 } from "../jsonrpc/errors.ts";
 import { type IncomingRequestContext, type Params, Peer, type Progress, type RequestOptions } from "../jsonrpc/peer.ts";
 import { paramHeadersOf } from "../transport/mcp-headers.ts";
-import { type Transport, TransportError } from "../transport/transport.ts";
+import { type Transport, TransportError, UndeliverableMessageError } from "../transport/transport.ts";
 import { canMove, type ClientState, type StateChange } from "./client-state.ts";
 import {
   CapabilityError,
@@ -159,23 +160,23 @@ export interface ClientEvents {
   log: LogMessage;
   /** notifications/elicitation/complete for a URL-mode elicitation this client saw. */
   elicitationcomplete: { elicitationId: string };
-  /** Something odd that was survived: a skipped line, an unknown response id, … */
-  problem: { message: string };
+  /**
+   * Something odd that was survived: a skipped line, an unknown response id, a listener that
+   * threw (then `cause` is what it threw), …
+   */
+  problem: { message: string; cause?: unknown };
 }
 
 export type ClientEventType = keyof ClientEvents;
 
 /**
  * The Event a Client dispatches; `detail` is exactly what was emitted. (Not CustomEvent:
- * Node turns an undefined detail into null, Deno keeps undefined.)
+ * Node turns an undefined detail into null, Deno keeps undefined.) The shared DetailEvent of
+ * src/common/events.ts, typed by event name.
  */
-export class ClientEvent<K extends ClientEventType = ClientEventType> extends Event {
-  readonly detail: ClientEvents[K];
-  constructor(type: K, detail: ClientEvents[K]) {
-    super(type);
-    this.detail = detail;
-  }
-}
+export type ClientEvent<K extends ClientEventType = ClientEventType> = DetailEvent<ClientEvents[K]>;
+export const ClientEvent: new <K extends ClientEventType = ClientEventType>(type: K, detail: ClientEvents[K]) => ClientEvent<K> =
+  DetailEvent;
 
 /** Methods allowed while initializing — spec 2025-11-25 basic/lifecycle: only ping before the result. */
 const ALLOWED_BEFORE_READY = new Set(["ping"]);
@@ -203,7 +204,12 @@ const MAX_REISSUES = 2;
 /** Cache keys of the lists each list_changed notification makes stale. */
 const LIST_KEYS = { tools: "tools/list", prompts: "prompts/list", resources: "resources/list", templates: "resources/templates/list" } as const;
 
-export class Client extends EventTarget {
+/**
+ * An MCP client. Its events reach listeners through ContainedEventTarget: a listener that
+ * throws is reported as a `problem` event naming the event and what it threw, and the next
+ * listener still runs — it never becomes an uncaught exception of the host.
+ */
+export class Client extends ContainedEventTarget<ClientEvents> {
   readonly clientInfo: Implementation;
   readonly #options: ClientOptions;
   #state: ClientState = "new";
@@ -292,11 +298,13 @@ export class Client extends EventTarget {
     return this.#transport;
   }
 
-  /** Typed listener; returns a function that removes it. */
-  on<K extends ClientEventType>(type: K, listener: (detail: ClientEvents[K]) => void): () => void {
-    const wrapped = (event: Event) => listener((event as ClientEvent<K>).detail);
-    this.addEventListener(type, wrapped);
-    if (type !== "log") return () => this.removeEventListener(type, wrapped);
+  /**
+   * Typed listener; returns a function that removes it. The first `log` listener also gets
+   * the log messages that arrived before `ready` while nobody listened.
+   */
+  override on<K extends ClientEventType>(type: K, listener: (detail: ClientEvents[K]) => void): () => void {
+    const off = super.on(type, listener);
+    if (type !== "log") return off;
     this.#logListeners++;
     this.#replayEarlyLogs(listener as (detail: LogMessage) => void);
     let removed = false;
@@ -304,16 +312,17 @@ export class Client extends EventTarget {
       if (removed) return;
       removed = true;
       this.#logListeners--;
-      this.removeEventListener(type, wrapped);
+      off();
     };
   }
 
-  #emit<K extends ClientEventType>(type: K, detail: ClientEvents[K]): void {
-    this.dispatchEvent(new ClientEvent(type, detail));
+  /** A listener threw: reported as a problem, never thrown into the transport or the host. */
+  protected override listenerFailed({ type, error }: ListenerFailure): void {
+    this.emit("problem", { message: `${this.#name}: a "${type}" event listener threw: ${describeThrown(error)}`, cause: error });
   }
 
   #problem(message: string): void {
-    this.#emit("problem", { message });
+    this.emit("problem", { message });
   }
 
   #move(to: ClientState, cause?: Error): void {
@@ -321,7 +330,7 @@ export class Client extends EventTarget {
     if (from === to || !canMove(from, to)) return;
     this.#state = to;
     if (to === "failed") this.#failure = cause;
-    this.#emit("statechange", cause ? { from, to, cause } : { from, to });
+    this.emit("statechange", cause ? { from, to, cause } : { from, to });
   }
 
   // --- connect and close ---------------------------------------------------------------
@@ -347,7 +356,11 @@ export class Client extends EventTarget {
     this.#installNotificationHandlers(peer);
     this.#installRequestHandlers(peer);
     transport.onmessage = (message) => peer.receive(message);
-    transport.onerror = (error) => this.#problem(error.message);
+    transport.onerror = (error) => {
+      // A response the transport could not deliver fails its request now, with the reason.
+      if (error instanceof UndeliverableMessageError) peer.undeliverable(error.response);
+      else this.#problem(error.message);
+    };
     transport.onclose = (details) => this.#onTransportClose(details);
     transport.onsessionexpired = () => this.#startNewSession(peer, transport);
     // spec 2026-07-28 streamable-http ("Custom Headers from Tool Parameters"): x-mcp-header
@@ -1148,21 +1161,21 @@ export class Client extends EventTarget {
     // spec 2026-07-28 caching ("Interaction with Notifications"): a change notification makes the cached list stale.
     peer.setNotificationHandler("notifications/tools/list_changed", () => {
       this.#cache.delete(LIST_KEYS.tools);
-      this.#emit("toolslistchanged", undefined);
+      this.emit("toolslistchanged", undefined);
     });
     peer.setNotificationHandler("notifications/resources/list_changed", () => {
       this.#cache.delete(LIST_KEYS.resources);
       this.#cache.delete(LIST_KEYS.templates);
-      this.#emit("resourceslistchanged", undefined);
+      this.emit("resourceslistchanged", undefined);
     });
     peer.setNotificationHandler("notifications/prompts/list_changed", () => {
       this.#cache.delete(LIST_KEYS.prompts);
-      this.#emit("promptslistchanged", undefined);
+      this.emit("promptslistchanged", undefined);
     });
     peer.setNotificationHandler("notifications/resources/updated", (params) => {
       if (typeof params?.uri === "string") {
         this.#cache.delete(`resources/read ${params.uri}`);
-        this.#emit("resourceupdated", { uri: params.uri });
+        this.emit("resourceupdated", { uri: params.uri });
       } else {
         this.#problem(`${this.#name}: notifications/resources/updated without a "uri"; ignored`);
       }
@@ -1192,13 +1205,13 @@ export class Client extends EventTarget {
         this.#keepEarlyLog(message);
         return;
       }
-      this.#emit("log", message);
+      this.emit("log", message);
     });
     peer.setNotificationHandler("notifications/elicitation/complete", (params) => {
       const id = params?.elicitationId;
       // spec 2025-11-25 client/elicitation ("Completion Notifications"): MUST ignore unknown or completed ids.
       if (typeof id !== "string" || !this.#openElicitations.delete(id)) return;
-      this.#emit("elicitationcomplete", { elicitationId: id });
+      this.emit("elicitationcomplete", { elicitationId: id });
     });
   }
 
@@ -1230,7 +1243,7 @@ export class Client extends EventTarget {
       try {
         listener(message);
       } catch (error) {
-        this.#problem(`${this.#name}: a log listener threw: ${String(error)}`);
+        this.listenerFailed({ type: "log", error });
       }
     }
   }
@@ -1350,6 +1363,15 @@ export class Client extends EventTarget {
 }
 
 export const DEFAULT_LOG_BUFFER_SIZE = 1000;
+
+/** What a listener threw, as text; never throws itself (a thrown value's toString may). */
+function describeThrown(error: unknown): string {
+  try {
+    return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  } catch {
+    return "a value that cannot be shown";
+  }
+}
 
 /** The typed error for the 2026-07-28 error codes (spec 2026-07-28 basic/index "Error Codes"); others unchanged. */
 function typedRpcError(error: unknown): unknown {
