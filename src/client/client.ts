@@ -6,6 +6,7 @@
 // basic/patterns/mrtr, basic/patterns/subscriptions, server/utilities/caching) beside the
 // initialize handshake, chosen per server.
 
+import { ContainedEventTarget, DetailEvent, type ListenerFailure } from "../common/events.ts";
 import {
   type CloseDetails,
   ConnectionClosedError,
@@ -14,9 +15,16 @@ import {
   RequestTimeoutError,
   RpcError,
 } from "../jsonrpc/errors.ts";
-import { type IncomingRequestContext, type Params, Peer, type Progress, type RequestOptions } from "../jsonrpc/peer.ts";
+import {
+  DEFAULT_REQUEST_TIMEOUT_MS,
+  type IncomingRequestContext,
+  type Params,
+  Peer,
+  type Progress,
+  type RequestOptions,
+} from "../jsonrpc/peer.ts";
 import { paramHeadersOf } from "../transport/mcp-headers.ts";
-import { type Transport, TransportError } from "../transport/transport.ts";
+import { type Transport, TransportError, UndeliverableMessageError } from "../transport/transport.ts";
 import { canMove, type ClientState, type StateChange } from "./client-state.ts";
 import {
   CapabilityError,
@@ -111,7 +119,11 @@ export interface ClientOptions {
   requestTimeoutMs?: number;
   /** Hard maximum for a request kept alive by progress. Default 10 minutes. */
   maxTotalTimeoutMs?: number;
-  /** Timeout of the initialize handshake. Default: requestTimeoutMs. */
+  /**
+   * Bound of the whole connect(): starting the transport, the server/discover probe, the
+   * initialize handshake and the send of notifications/initialized (over HTTP, until its
+   * POST is accepted). Default: requestTimeoutMs.
+   */
   initializeTimeoutMs?: number;
   /** Page cap when following list cursors. Default 1000. */
   maxPages?: number;
@@ -159,23 +171,23 @@ export interface ClientEvents {
   log: LogMessage;
   /** notifications/elicitation/complete for a URL-mode elicitation this client saw. */
   elicitationcomplete: { elicitationId: string };
-  /** Something odd that was survived: a skipped line, an unknown response id, … */
-  problem: { message: string };
+  /**
+   * Something odd that was survived: a skipped line, an unknown response id, a listener that
+   * threw (then `cause` is what it threw), …
+   */
+  problem: { message: string; cause?: unknown };
 }
 
 export type ClientEventType = keyof ClientEvents;
 
 /**
  * The Event a Client dispatches; `detail` is exactly what was emitted. (Not CustomEvent:
- * Node turns an undefined detail into null, Deno keeps undefined.)
+ * Node turns an undefined detail into null, Deno keeps undefined.) The shared DetailEvent of
+ * src/common/events.ts, typed by event name.
  */
-export class ClientEvent<K extends ClientEventType = ClientEventType> extends Event {
-  readonly detail: ClientEvents[K];
-  constructor(type: K, detail: ClientEvents[K]) {
-    super(type);
-    this.detail = detail;
-  }
-}
+export type ClientEvent<K extends ClientEventType = ClientEventType> = DetailEvent<ClientEvents[K]>;
+export const ClientEvent: new <K extends ClientEventType = ClientEventType>(type: K, detail: ClientEvents[K]) => ClientEvent<K> =
+  DetailEvent;
 
 /** Methods allowed while initializing — spec 2025-11-25 basic/lifecycle: only ping before the result. */
 const ALLOWED_BEFORE_READY = new Set(["ping"]);
@@ -203,7 +215,12 @@ const MAX_REISSUES = 2;
 /** Cache keys of the lists each list_changed notification makes stale. */
 const LIST_KEYS = { tools: "tools/list", prompts: "prompts/list", resources: "resources/list", templates: "resources/templates/list" } as const;
 
-export class Client extends EventTarget {
+/**
+ * An MCP client. Its events reach listeners through ContainedEventTarget: a listener that
+ * throws is reported as a `problem` event naming the event and what it threw, and the next
+ * listener still runs — it never becomes an uncaught exception of the host.
+ */
+export class Client extends ContainedEventTarget<ClientEvents> {
   readonly clientInfo: Implementation;
   readonly #options: ClientOptions;
   #state: ClientState = "new";
@@ -292,11 +309,13 @@ export class Client extends EventTarget {
     return this.#transport;
   }
 
-  /** Typed listener; returns a function that removes it. */
-  on<K extends ClientEventType>(type: K, listener: (detail: ClientEvents[K]) => void): () => void {
-    const wrapped = (event: Event) => listener((event as ClientEvent<K>).detail);
-    this.addEventListener(type, wrapped);
-    if (type !== "log") return () => this.removeEventListener(type, wrapped);
+  /**
+   * Typed listener; returns a function that removes it. The first `log` listener also gets
+   * the log messages that arrived before `ready` while nobody listened.
+   */
+  override on<K extends ClientEventType>(type: K, listener: (detail: ClientEvents[K]) => void): () => void {
+    const off = super.on(type, listener);
+    if (type !== "log") return off;
     this.#logListeners++;
     this.#replayEarlyLogs(listener as (detail: LogMessage) => void);
     let removed = false;
@@ -304,16 +323,17 @@ export class Client extends EventTarget {
       if (removed) return;
       removed = true;
       this.#logListeners--;
-      this.removeEventListener(type, wrapped);
+      off();
     };
   }
 
-  #emit<K extends ClientEventType>(type: K, detail: ClientEvents[K]): void {
-    this.dispatchEvent(new ClientEvent(type, detail));
+  /** A listener threw: reported as a problem, never thrown into the transport or the host. */
+  protected override listenerFailed({ type, error }: ListenerFailure): void {
+    this.emit("problem", { message: `${this.#name}: a "${type}" event listener threw: ${describeThrown(error)}`, cause: error });
   }
 
   #problem(message: string): void {
-    this.#emit("problem", { message });
+    this.emit("problem", { message });
   }
 
   #move(to: ClientState, cause?: Error): void {
@@ -321,7 +341,7 @@ export class Client extends EventTarget {
     if (from === to || !canMove(from, to)) return;
     this.#state = to;
     if (to === "failed") this.#failure = cause;
-    this.#emit("statechange", cause ? { from, to, cause } : { from, to });
+    this.emit("statechange", cause ? { from, to, cause } : { from, to });
   }
 
   // --- connect and close ---------------------------------------------------------------
@@ -336,6 +356,10 @@ export class Client extends EventTarget {
     }
     this.#transport = transport;
     this.#name = this.#options.name !== undefined ? `server "${this.#options.name}"` : transport.description;
+    // initializeTimeoutMs bounds the whole connect; each step gets what is left of it.
+    const budgetMs = this.#options.initializeTimeoutMs ?? this.#options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+    const deadline = Date.now() + budgetMs;
+    const remaining = () => Math.max(0, deadline - Date.now());
     const peer = new Peer({
       name: this.#name,
       send: (message) => transport.send(message),
@@ -347,7 +371,11 @@ export class Client extends EventTarget {
     this.#installNotificationHandlers(peer);
     this.#installRequestHandlers(peer);
     transport.onmessage = (message) => peer.receive(message);
-    transport.onerror = (error) => this.#problem(error.message);
+    transport.onerror = (error) => {
+      // A response the transport could not deliver fails its request now, with the reason.
+      if (error instanceof UndeliverableMessageError) peer.undeliverable(error.response);
+      else this.#problem(error.message);
+    };
     transport.onclose = (details) => this.#onTransportClose(details);
     transport.onsessionexpired = () => this.#startNewSession(peer, transport);
     // spec 2026-07-28 streamable-http ("Custom Headers from Tool Parameters"): x-mcp-header
@@ -381,8 +409,11 @@ export class Client extends EventTarget {
     if (choice !== "legacy") {
       let modern: boolean;
       try {
-        modern = await this.#probe(peer, transport, choice, options.signal);
-      } catch (error) {
+        modern = await this.#probe(peer, transport, choice, options.signal, remaining);
+        // Unanswered until the connect's time ran out: no time is left for a handshake.
+        if (!modern && remaining() === 0) throw this.#connectTimeout("server/discover", budgetMs);
+      } catch (raw) {
+        const error = raw instanceof RequestTimeoutError && remaining() === 0 ? this.#connectTimeout("server/discover", budgetMs) : raw;
         if (this.#closing !== undefined) {
           await this.#closing.catch(() => {});
           throw this.#closedWhileConnecting();
@@ -414,7 +445,7 @@ export class Client extends EventTarget {
     const initialize = peer.request(
       "initialize",
       this.#initializeParams(),
-      { timeoutMs: this.#options.initializeTimeoutMs, signal: options.signal },
+      { timeoutMs: remaining(), signal: options.signal },
     );
     this.#move("initializing");
     try {
@@ -436,9 +467,14 @@ export class Client extends EventTarget {
       this.#version = this.#init.protocolVersion as ProtocolVersion;
       // spec 2025-11-25 basic/transports (Protocol Version Header): HTTP sends it from now on.
       transport.setProtocolVersion?.(this.#version);
-      // spec 2025-11-25 basic/lifecycle: after a successful initialize the client MUST send initialized.
-      await peer.notify("notifications/initialized");
-    } catch (error) {
+      // spec 2025-11-25 basic/lifecycle: after a successful initialize the client MUST send
+      // initialized. Over HTTP its POST waits for a 202 (spec 2025-11-25 basic/transports):
+      // that wait is part of the connect and bounded by what is left of initializeTimeoutMs.
+      await within(peer.notify("notifications/initialized"), remaining(), () => this.#connectTimeout("notifications/initialized", budgetMs));
+    } catch (raw) {
+      const error = raw instanceof RequestTimeoutError && raw.method === "initialize" && remaining() === 0
+        ? this.#connectTimeout("initialize", budgetMs)
+        : raw;
       // close() during the handshake is the caller's choice, not a failure: it ends `closed`.
       if (this.#closing !== undefined) {
         await this.#closing.catch(() => {});
@@ -462,18 +498,24 @@ export class Client extends EventTarget {
    * any other error, an HTTP refusal, or silence until the timeout means legacy — unless
    * `modern` was pinned, which then fails with what the server said.
    */
-  async #probe(peer: Peer, transport: Transport, choice: ProtocolChoice, signal: AbortSignal | undefined): Promise<boolean> {
+  async #probe(
+    peer: Peer,
+    transport: Transport,
+    choice: ProtocolChoice,
+    signal: AbortSignal | undefined,
+    remaining: () => number,
+  ): Promise<boolean> {
     let version: ModernProtocolVersion = LATEST_MODERN_PROTOCOL_VERSION;
-    const timeoutMs = choice === "auto"
-      ? this.#options.discoverTimeoutMs ?? DEFAULT_DISCOVER_TIMEOUT_MS
-      : this.#options.initializeTimeoutMs;
     for (let attempt = 0; ; attempt++) {
       transport.setProtocolVersion?.(version);
+      // Never past the connect's own bound (initializeTimeoutMs).
+      const timeoutMs = choice === "auto" ? Math.min(this.#options.discoverTimeoutMs ?? DEFAULT_DISCOVER_TIMEOUT_MS, remaining()) : remaining();
       let result: Params;
       try {
         result = await peer.request("server/discover", this.#modernParams(undefined, version), { timeoutMs, signal });
       } catch (error) {
         if (this.#closing !== undefined || peer.isClosed || signal?.aborted) throw error;
+        if (error instanceof RequestTimeoutError && remaining() === 0) throw error; // the connect's time is up
         const typed = typedRpcError(error);
         if (typed instanceof UnsupportedProtocolVersionError) {
           const next = MODERN_PROTOCOL_VERSIONS.find((candidate) => typed.supported.includes(candidate));
@@ -497,7 +539,10 @@ export class Client extends EventTarget {
           );
         }
         if (typed instanceof HeaderMismatchError || typed instanceof MissingClientCapabilityError) {
-          throw new ProtocolError(`${this.#name} is a 2026-07-28 server but refused server/discover: ${typed.message}`, { cause: typed });
+          throw new ProtocolError(`${this.#name} is a 2026-07-28 server but refused server/discover: ${typed.message}`, "refused-discover", {
+            method: "server/discover",
+            cause: typed,
+          });
         }
         if (!meansLegacy(error)) throw error; // a dead process, a refused connection, a 5xx: no era to choose
         if (choice === "modern") {
@@ -547,7 +592,7 @@ export class Client extends EventTarget {
     }
     const capabilities = result.capabilities;
     if (typeof capabilities !== "object" || capabilities === null || Array.isArray(capabilities)) {
-      throw new ProtocolError(`${this.#name}: the server/discover result has no "capabilities" object`);
+      throw new ProtocolError(`${this.#name}: the server/discover result has no "capabilities" object`, "bad-result", { method: "server/discover" });
     }
     // serverInfo goes in _meta (spec 2026-07-28 basic/index); some servers put it beside the fields.
     const meta = result._meta as JsonObject | undefined;
@@ -619,6 +664,20 @@ export class Client extends EventTarget {
     return typed instanceof Error ? typed : new Error(String(typed));
   }
 
+  /** connect() ran out of initializeTimeoutMs while waiting on `method`. */
+  #connectTimeout(method: "server/discover" | "initialize" | "notifications/initialized", budgetMs: number): RequestTimeoutError {
+    const waited = method === "notifications/initialized"
+      ? "the server did not accept notifications/initialized in time (over HTTP: no 202 to its POST)"
+      : `no answer to ${method}`;
+    return new RequestTimeoutError(
+      `${this.#name}: ${method} timed out: connect did not finish within initializeTimeoutMs (${durationText(budgetMs)}): ${waited}; ` +
+        "raise initializeTimeoutMs, or check the server's stderr",
+      method,
+      budgetMs,
+      "total",
+    );
+  }
+
   #closedWhileConnecting(): ClientStateError {
     return new ClientStateError(`connect() to ${this.#name} did not finish: close() was called while it was connecting`, this.#state);
   }
@@ -638,10 +697,10 @@ export class Client extends EventTarget {
     const capabilities = result.capabilities;
     const serverInfo = result.serverInfo;
     if (typeof capabilities !== "object" || capabilities === null || Array.isArray(capabilities)) {
-      throw new ProtocolError(`${this.#name}: initialize result has no "capabilities" object`);
+      throw new ProtocolError(`${this.#name}: initialize result has no "capabilities" object`, "bad-result", { method: "initialize" });
     }
     if (typeof serverInfo !== "object" || serverInfo === null || typeof (serverInfo as JsonObject).name !== "string") {
-      throw new ProtocolError(`${this.#name}: initialize result has no "serverInfo" with a name`);
+      throw new ProtocolError(`${this.#name}: initialize result has no "serverInfo" with a name`, "bad-result", { method: "initialize" });
     }
     return {
       protocolVersion: version,
@@ -779,7 +838,11 @@ export class Client extends EventTarget {
       if (!isInputRequired(result)) return result;
       // spec 2026-07-28 mrtr ("Supported Requests"): only tools/call, prompts/get, resources/read.
       if (!INPUT_CAPABLE_METHODS.has(method)) {
-        throw new ProtocolError(`${who}: the server answered input_required, which only tools/call, prompts/get and resources/read may`);
+        throw new ProtocolError(
+          `${who}: the server answered input_required, which only tools/call, prompts/get and resources/read may`,
+          "input-not-allowed",
+          { method },
+        );
       }
       if (++rounds > maxRounds) {
         throw new InputRoundsExceededError(
@@ -819,13 +882,14 @@ export class Client extends EventTarget {
       }
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
-      throw new ProtocolError(`${who}: the server's ${request.method} input request ${JSON.stringify(key)} could not be fulfilled: ${reason}`, {
+      throw new ProtocolError(`${who}: the server's ${request.method} input request ${JSON.stringify(key)} could not be fulfilled: ${reason}`, "input-failed", {
         cause: error,
       });
     }
     // spec 2026-07-28 mrtr ("Server Requirements" 7): servers MUST NOT ask for what was not declared.
     throw new ProtocolError(
       `${who}: the server asked for ${request.method} (input request ${JSON.stringify(key)}), a capability this client did not declare`,
+      "undeclared-capability",
     );
   }
 
@@ -883,6 +947,7 @@ export class Client extends EventTarget {
     const { fresh: _fresh, ...requestOptions } = options;
     const items = await collectPages<T>(
       `${this.#name}: ${method}`,
+      method,
       key,
       async (cursor) => {
         const page = await this.request(method, cursor === undefined ? undefined : { cursor }, requestOptions);
@@ -913,7 +978,10 @@ export class Client extends EventTarget {
     }
     const byName = new Map<string, Tool>();
     for (const tool of tools) {
-      if (typeof tool?.name !== "string") throw new ProtocolError(`${this.#name}: tools/list returned a tool without a name`);
+      // spec 2025-11-25 schema: Tool requires name (and inputSchema, left to the caller to judge).
+      if (typeof tool?.name !== "string") {
+        throw new ProtocolError(`${this.#name}: tools/list returned a tool without a name`, "bad-result", { method: "tools/list" });
+      }
       byName.set(tool.name, tool);
     }
     this.#tools = byName;
@@ -944,11 +1012,22 @@ export class Client extends EventTarget {
   }
 
   #checkToolResult(name: string, result: Params): CallToolResult {
+    const who = `${this.#name}: tools/call "${name}"`;
+    // spec 2025-11-25 schema (and 2026-07-28, 2025-06-18, 2024-11-05): CallToolResult requires
+    // `content`, an array — also beside structuredContent ("SHOULD also return the serialized JSON").
     if (result.content === undefined) {
-      result.content = []; // lenient: some servers send only structuredContent
-    } else if (!Array.isArray(result.content)) {
-      throw new ProtocolError(`${this.#name}: tools/call "${name}" returned "content" that is not an array`);
+      throw new ProtocolError(
+        `${who} returned a result without "content", which the spec requires (an array, empty if need be); ` +
+          `the server is not following the protocol: report it to its authors`,
+        "bad-result",
+        { method: "tools/call" },
+      );
     }
+    if (!Array.isArray(result.content)) {
+      throw new ProtocolError(`${who} returned "content" that is not an array (${kindOf(result.content)})`, "bad-result", { method: "tools/call" });
+    }
+    // structuredContent is left as it is: an object up to 2025-11-25, any JSON value from
+    // 2026-07-28 on (spec 2026-07-28 schema); an outputSchema judges it below.
     const checked = result as CallToolResult;
     if (checked.isError === true) return checked; // tool errors are not validated
     const schema = this.#tools.get(name)?.outputSchema;
@@ -961,18 +1040,27 @@ export class Client extends EventTarget {
         `${this.#name}: tool "${name}" declares an outputSchema but returned no structuredContent`,
         name,
         [{ path: "", message: "structuredContent is missing" }],
+        "missing",
       );
     }
-    const failures = this.#validators.check(name, schema, checked.structuredContent);
-    if (failures !== undefined) {
+    const outcome = this.#validators.judge(name, schema, checked.structuredContent);
+    if (outcome === undefined) return checked;
+    if ("unchecked" in outcome) {
       throw new OutputValidationError(
-        `${this.#name}: tool "${name}" returned structuredContent that does not match its outputSchema: ` +
-          failures.map((failure) => failure.message).join("; "),
+        `${this.#name}: tool "${name}" returned structuredContent that could not be checked against its outputSchema: ` +
+          `${outcome.unchecked}; the result is refused (ask the server's authors to return flatter data)`,
         name,
-        failures,
+        [{ path: "", message: outcome.unchecked }],
+        "unchecked",
       );
     }
-    return checked;
+    throw new OutputValidationError(
+      `${this.#name}: tool "${name}" returned structuredContent that does not match its outputSchema: ` +
+        outcome.failures.map((failure) => failure.message).join("; "),
+      name,
+      outcome.failures,
+      "mismatch",
+    );
   }
 
   /** spec 2025-11-25 server/resources ("Listing Resources"). [] without the resources capability. */
@@ -1010,7 +1098,10 @@ export class Client extends EventTarget {
       throw new ResourceNotFoundError(`${this.#name}: resources/read: no resource ${JSON.stringify(uri)}: ${error.message}`, error.code, uri, error.data);
     }
     if (!Array.isArray(result.contents)) {
-      throw new ProtocolError(`${this.#name}: resources/read "${uri}" returned no "contents" array`);
+      // spec 2025-11-25 schema: ReadResourceResult requires contents.
+      throw new ProtocolError(`${this.#name}: resources/read "${uri}" returned no "contents" array, which the spec requires`, "bad-result", {
+        method: "resources/read",
+      });
     }
     this.#cache.set(key, result, ttlOf(result));
     return result as ReadResourceResult;
@@ -1085,6 +1176,7 @@ export class Client extends EventTarget {
     if (this.#state === "ready" && !this.#has("prompts")) return Promise.resolve([]);
     return collectPages<Prompt>(
       `${this.#name}: prompts/list`,
+      "prompts/list",
       "prompts",
       (cursor) => this.request("prompts/list", cursor === undefined ? undefined : { cursor }, options),
       this.#options.maxPages ?? DEFAULT_MAX_PAGES,
@@ -1096,7 +1188,10 @@ export class Client extends EventTarget {
     this.#requireCapability("prompts", "prompts/get");
     const result = await this.request("prompts/get", { name, arguments: args }, options);
     if (!Array.isArray(result.messages)) {
-      throw new ProtocolError(`${this.#name}: prompts/get "${name}" returned no "messages" array`);
+      // spec 2025-11-25 schema: GetPromptResult requires messages.
+      throw new ProtocolError(`${this.#name}: prompts/get "${name}" returned no "messages" array, which the spec requires`, "bad-result", {
+        method: "prompts/get",
+      });
     }
     return result as GetPromptResult;
   }
@@ -1120,7 +1215,10 @@ export class Client extends EventTarget {
     const result = await this.request("completion/complete", params, options);
     const completion = result.completion as CompleteResult | undefined;
     if (typeof completion !== "object" || completion === null || !Array.isArray(completion.values)) {
-      throw new ProtocolError(`${this.#name}: completion/complete returned no "completion.values" array`);
+      // spec 2025-11-25 schema: CompleteResult requires completion.values.
+      throw new ProtocolError(`${this.#name}: completion/complete returned no "completion.values" array, which the spec requires`, "bad-result", {
+        method: "completion/complete",
+      });
     }
     return completion;
   }
@@ -1148,21 +1246,21 @@ export class Client extends EventTarget {
     // spec 2026-07-28 caching ("Interaction with Notifications"): a change notification makes the cached list stale.
     peer.setNotificationHandler("notifications/tools/list_changed", () => {
       this.#cache.delete(LIST_KEYS.tools);
-      this.#emit("toolslistchanged", undefined);
+      this.emit("toolslistchanged", undefined);
     });
     peer.setNotificationHandler("notifications/resources/list_changed", () => {
       this.#cache.delete(LIST_KEYS.resources);
       this.#cache.delete(LIST_KEYS.templates);
-      this.#emit("resourceslistchanged", undefined);
+      this.emit("resourceslistchanged", undefined);
     });
     peer.setNotificationHandler("notifications/prompts/list_changed", () => {
       this.#cache.delete(LIST_KEYS.prompts);
-      this.#emit("promptslistchanged", undefined);
+      this.emit("promptslistchanged", undefined);
     });
     peer.setNotificationHandler("notifications/resources/updated", (params) => {
       if (typeof params?.uri === "string") {
         this.#cache.delete(`resources/read ${params.uri}`);
-        this.#emit("resourceupdated", { uri: params.uri });
+        this.emit("resourceupdated", { uri: params.uri });
       } else {
         this.#problem(`${this.#name}: notifications/resources/updated without a "uri"; ignored`);
       }
@@ -1192,13 +1290,13 @@ export class Client extends EventTarget {
         this.#keepEarlyLog(message);
         return;
       }
-      this.#emit("log", message);
+      this.emit("log", message);
     });
     peer.setNotificationHandler("notifications/elicitation/complete", (params) => {
       const id = params?.elicitationId;
       // spec 2025-11-25 client/elicitation ("Completion Notifications"): MUST ignore unknown or completed ids.
       if (typeof id !== "string" || !this.#openElicitations.delete(id)) return;
-      this.#emit("elicitationcomplete", { elicitationId: id });
+      this.emit("elicitationcomplete", { elicitationId: id });
     });
   }
 
@@ -1230,7 +1328,7 @@ export class Client extends EventTarget {
       try {
         listener(message);
       } catch (error) {
-        this.#problem(`${this.#name}: a log listener threw: ${String(error)}`);
+        this.listenerFailed({ type: "log", error });
       }
     }
   }
@@ -1350,6 +1448,42 @@ export class Client extends EventTarget {
 }
 
 export const DEFAULT_LOG_BUFFER_SIZE = 1000;
+
+/** A duration for a person: "3 s", "1.5 s", "250 ms". */
+function durationText(ms: number): string {
+  return ms >= 1000 ? `${Number((ms / 1000).toFixed(1))} s` : `${ms} ms`;
+}
+
+/**
+ * The promise, or `onTimeout()` as a rejection once `ms` passed first. The promise's own
+ * later rejection is then ignored (the caller has moved on and closes what it waited on).
+ */
+function within<T>(promise: Promise<T>, ms: number, onTimeout: () => Error): Promise<T> {
+  // setTimeout holds 2^31 - 1 ms at most; beyond that (Infinity too) there is no bound.
+  if (ms >= 2 ** 31 - 1) return promise;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(onTimeout()), ms);
+  });
+  promise.catch(() => {});
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+/** What kind of JSON value this is, for error messages: "a string", "null", "an array". */
+function kindOf(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "an array";
+  return typeof value === "object" ? "an object" : `a ${typeof value}`;
+}
+
+/** What a listener threw, as text; never throws itself (a thrown value's toString may). */
+function describeThrown(error: unknown): string {
+  try {
+    return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  } catch {
+    return "a value that cannot be shown";
+  }
+}
 
 /** The typed error for the 2026-07-28 error codes (spec 2026-07-28 basic/index "Error Codes"); others unchanged. */
 function typedRpcError(error: unknown): unknown {

@@ -37,20 +37,58 @@ export class CapabilityError extends Error {
   }
 }
 
-/** The server sent a result that does not have the shape the spec gives it. */
+/**
+ * How a server broke the protocol:
+ * - `bad-result`: a result lacks what the spec requires of it, or has it in the wrong shape;
+ * - `cursor-loop`: a list's pages repeat a cursor;
+ * - `too-many-pages`: a list has more pages than maxPages;
+ * - `refused-discover`: a 2026-07-28 server refused server/discover;
+ * - `input-not-allowed`: an input_required result for a method that cannot have one;
+ * - `input-failed`: an input request of the server could not be fulfilled;
+ * - `undeclared-capability`: the server asked for a capability this client did not declare.
+ */
+export type ProtocolErrorCode =
+  | "bad-result"
+  | "cursor-loop"
+  | "too-many-pages"
+  | "refused-discover"
+  | "input-not-allowed"
+  | "input-failed"
+  | "undeclared-capability";
+
+/** The server broke the protocol: a result without the shape the spec gives it, and the like. */
 export class ProtocolError extends Error {
   override readonly name = "ProtocolError";
+  readonly code: ProtocolErrorCode;
+  /** The method whose answer broke it, when one did. */
+  readonly method: string | undefined;
+  constructor(message: string, code: ProtocolErrorCode, options: { method?: string; cause?: unknown } = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.code = code;
+    this.method = options.method;
+  }
 }
+
+/**
+ * Why a tool's result was refused against its outputSchema:
+ * - `missing`: the tool declares an outputSchema but returned no structuredContent;
+ * - `mismatch`: the structuredContent does not match the schema;
+ * - `unchecked`: the structuredContent could not be checked at all (nested too deeply for
+ *   the validator), so it is not accepted either.
+ */
+export type OutputValidationCode = "missing" | "mismatch" | "unchecked";
 
 /** A tool's structuredContent does not match the outputSchema it listed. */
 export class OutputValidationError extends Error {
   override readonly name = "OutputValidationError";
+  readonly code: OutputValidationCode;
   readonly tool: string;
   /** JSON Pointer of the first failing place in structuredContent ("" is the root). */
   readonly path: string;
   readonly errors: readonly { path: string; message: string }[];
-  constructor(message: string, tool: string, errors: readonly { path: string; message: string }[]) {
+  constructor(message: string, tool: string, errors: readonly { path: string; message: string }[], code: OutputValidationCode = "mismatch") {
     super(message);
+    this.code = code;
     this.tool = tool;
     this.path = errors[0]?.path ?? "";
     this.errors = errors;

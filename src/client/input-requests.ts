@@ -38,25 +38,26 @@ export function readInputRequired(who: string, result: JsonObject): InputRequire
   const { inputRequests, requestState } = result;
   if (inputRequests === undefined && requestState === undefined) {
     // spec 2026-07-28 mrtr ("Server Requirements" 5): at least one of the two.
-    throw new ProtocolError(`${who}: an input_required result with neither inputRequests nor requestState`);
+    throw new ProtocolError(`${who}: an input_required result with neither inputRequests nor requestState`, "bad-result");
   }
   if (requestState !== undefined && typeof requestState !== "string") {
-    throw new ProtocolError(`${who}: requestState is not a string`);
+    throw new ProtocolError(`${who}: requestState is not a string`, "bad-result");
   }
   if (inputRequests === undefined) return { requestState };
-  if (!isObject(inputRequests)) throw new ProtocolError(`${who}: inputRequests is not an object`);
+  if (!isObject(inputRequests)) throw new ProtocolError(`${who}: inputRequests is not an object`, "bad-result");
   const requests: Record<string, InputRequest> = {};
   for (const [key, request] of Object.entries(inputRequests)) {
     if (!isObject(request) || typeof request.method !== "string") {
-      throw new ProtocolError(`${who}: input request ${JSON.stringify(key)} has no method`);
+      throw new ProtocolError(`${who}: input request ${JSON.stringify(key)} has no method`, "bad-result");
     }
     if (!INPUT_REQUEST_METHODS.has(request.method)) {
       throw new ProtocolError(
         `${who}: input request ${JSON.stringify(key)} is ${JSON.stringify(request.method)}; only elicitation/create, sampling/createMessage and roots/list may be asked for`,
+        "bad-result",
       );
     }
     if (request.params !== undefined && !isObject(request.params)) {
-      throw new ProtocolError(`${who}: input request ${JSON.stringify(key)} has params that are not an object`);
+      throw new ProtocolError(`${who}: input request ${JSON.stringify(key)} has params that are not an object`, "bad-result");
     }
     requests[key] = { method: request.method, ...(request.params !== undefined ? { params: request.params } : {}) };
   }

@@ -6,7 +6,20 @@
 import { Ajv, type ValidateFunction } from "ajv";
 import { Ajv2019 } from "ajv/dist/2019.js";
 import { Ajv2020 } from "ajv/dist/2020.js";
+import { depthOf } from "../common/bounded.ts";
 import type { JsonObject } from "./types.ts";
+
+/** A depth past which a value counts as "nested too deeply" in a message (no spec limit exists). */
+const DEEP_ENOUGH = 1000;
+
+/** JSON text of a schema, or undefined when it is too deep to write (JSON.stringify recurses). */
+function jsonText(schema: JsonObject): string | undefined {
+  try {
+    return JSON.stringify(schema);
+  } catch {
+    return undefined;
+  }
+}
 
 type Dialect = "2020-12" | "2019-09" | "draft-07" | "draft-06";
 
@@ -56,13 +69,19 @@ export interface ValidationFailure {
   message: string;
 }
 
+/** What checking one value gives: the places it fails, or why it could not be checked at all. */
+export type ValidationOutcome = { failures: ValidationFailure[] } | { unchecked: string };
+
 type Compiled = { ok: true; validate: Validator } | { ok: false };
 
 interface CacheEntry {
   /** The schema object last checked for this tool (identity: the fast path). */
   schema: JsonObject;
-  /** Its JSON text: an identical schema from a new listing reuses the validator. */
-  text: string;
+  /**
+   * Its JSON text: an identical schema from a new listing reuses the validator. Undefined
+   * for a schema too deep to write as text (it is compiled afresh each listing).
+   */
+  text: string | undefined;
   compiled: Compiled;
 }
 
@@ -82,14 +101,26 @@ export class OutputValidators {
   }
 
   /**
-   * The failures of value against schema, or undefined when it matches. A schema that
-   * does not compile is reported once and the value passes: we cannot judge it.
+   * The failures of value against schema, or undefined when it matches (see `judge`; a value
+   * that could not be checked is one failure at the root saying why).
    */
   check(toolName: string, schema: JsonObject, value: unknown): ValidationFailure[] | undefined {
+    const outcome = this.judge(toolName, schema, value);
+    if (outcome === undefined) return undefined;
+    return "failures" in outcome ? outcome.failures : [{ path: "", message: `(root) could not be checked: ${outcome.unchecked}` }];
+  }
+
+  /**
+   * Whether value matches schema: undefined when it does, else its failures. A schema that
+   * does not compile is reported once and the value passes: we cannot judge it. A value the
+   * validator cannot walk (nested so deep that it runs out of stack: a server decides the
+   * depth) is `unchecked`, with the reason — never a RangeError thrown at the caller.
+   */
+  judge(toolName: string, schema: JsonObject, value: unknown): ValidationOutcome | undefined {
     let entry = this.#byTool.get(toolName);
     if (entry?.schema !== schema) {
-      const text = JSON.stringify(schema);
-      if (entry?.text === text) {
+      const text = jsonText(schema);
+      if (text !== undefined && entry?.text === text) {
         entry.schema = schema;
       } else {
         entry = { schema, text, compiled: this.#compile(toolName, schema) };
@@ -97,12 +128,24 @@ export class OutputValidators {
       }
     }
     const compiled = entry.compiled;
-    if (!compiled.ok || compiled.validate(value)) return undefined;
-    return (compiled.validate.errors ?? []).map((error) => ({
+    if (!compiled.ok) return undefined;
+    let valid: boolean;
+    try {
+      valid = compiled.validate(value);
+    } catch (error) {
+      // ajv recurses once per level of a recursive schema ($ref): 100,000 levels overflow the stack.
+      const detail = error instanceof Error ? error.message : String(error);
+      const deep = depthOf(value, DEEP_ENOUGH + 1) > DEEP_ENOUGH;
+      return {
+        unchecked: deep ? `it is nested more than ${DEEP_ENOUGH} levels deep, too deep for the validator (${detail})` : `the validator failed (${detail})`,
+      };
+    }
+    if (valid) return undefined;
+    return { failures: (compiled.validate.errors ?? []).map((error) => ({
       path: error.instancePath,
       message: `${error.instancePath || "(root)"} ${error.message ?? "is invalid"}` +
         (error.params && "additionalProperty" in error.params ? ` (${String(error.params.additionalProperty)})` : ""),
-    }));
+    })) };
   }
 
   /** Forgets the validators of tools no longer listed. */

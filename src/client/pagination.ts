@@ -12,6 +12,7 @@ export const DEFAULT_MAX_PAGES = 1000;
  */
 export async function collectPages<T>(
   what: string,
+  method: string,
   key: string,
   fetchPage: (cursor: string | undefined) => Promise<JsonObject>,
   maxPages = DEFAULT_MAX_PAGES,
@@ -23,17 +24,22 @@ export async function collectPages<T>(
     const result = await fetchPage(cursor);
     const list = result[key];
     if (!Array.isArray(list)) {
-      throw new ProtocolError(`${what}: page ${page} of the result has no "${key}" array`);
+      // spec 2025-11-25 schema: each List*Result requires its array.
+      throw new ProtocolError(`${what}: page ${page} of the result has no "${key}" array, which the spec requires`, "bad-result", { method });
     }
     for (const item of list) items.push(item as T);
     const next = result.nextCursor;
     if (next === undefined || next === null) return items;
-    if (typeof next !== "string") throw new ProtocolError(`${what}: nextCursor on page ${page} is not a string`);
+    if (typeof next !== "string") throw new ProtocolError(`${what}: nextCursor on page ${page} is not a string`, "bad-result", { method });
     if (seen.has(next)) {
-      throw new ProtocolError(`${what}: the server repeated cursor ${JSON.stringify(next)} on page ${page}; stopped to avoid a loop`);
+      throw new ProtocolError(`${what}: the server repeated cursor ${JSON.stringify(next)} on page ${page}; stopped to avoid a loop`, "cursor-loop", {
+        method,
+      });
     }
     if (page >= maxPages) {
-      throw new ProtocolError(`${what}: more than ${maxPages} pages; stopped (raise maxPages if the server really has that many)`);
+      throw new ProtocolError(`${what}: more than ${maxPages} pages; stopped (raise maxPages if the server really has that many)`, "too-many-pages", {
+        method,
+      });
     }
     seen.add(next);
     cursor = next;

@@ -2,7 +2,8 @@
 // basic/transports (stdio: one message per line); batches per JSON-RPC 2.0 §6 (MCP 2025-03-26).
 
 import { runtime } from "../runtime/mod.ts";
-import { type JsonRpcMessage, whyNotJsonRpc } from "./messages.ts";
+import type { UndeliverableResponse } from "./errors.ts";
+import { type JsonRpcMessage, type RequestId, undeliverableResponse, whyNotJsonRpc } from "./messages.ts";
 
 /** A line that was skipped, and why. The stream always goes on after one. */
 export interface DecodeProblem {
@@ -11,6 +12,14 @@ export interface DecodeProblem {
   message: string;
   /** The first characters of the offending line. */
   preview: string;
+  /**
+   * Set when the skipped line is (or, too large to read, looks like) a response to one of our
+   * requests: what a Peer needs to fail that request now (Peer.undeliverable) instead of
+   * letting it wait out its timeout. Its id is read from the line's first bytes (JSON-RPC
+   * writers put "jsonrpc" and "id" first) or, failing that, its last ones (where writers
+   * that put "result" first leave "id"); undefined when neither shows it.
+   */
+  response?: UndeliverableResponse;
 }
 
 export interface LineDecoderOptions {
@@ -27,8 +36,12 @@ export interface LineDecoderOptions {
 
 export const DEFAULT_MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
 const PREVIEW_CHARS = 80;
-/** Bytes enough for PREVIEW_CHARS + 1 characters of UTF-16 (4 bytes give at most 2 units). */
-const PREVIEW_BYTES = 4 * (PREVIEW_CHARS + 1);
+/** How much of a line's start is kept for its preview and for reading its id when it is skipped. */
+const HEAD_CHARS = 256;
+/** Bytes enough for HEAD_CHARS characters of UTF-16 (4 bytes give at most 2 units). */
+const HEAD_BYTES = 4 * HEAD_CHARS;
+/** How much of the end of a line over the limit is kept, to read an id written last. */
+const TAIL_CHARS = 128;
 const NEWLINE = 0x0a;
 const CARRIAGE_RETURN = 0x0d;
 
@@ -62,6 +75,93 @@ function wholeCharactersEnd(bytes: Uint8Array, from: number, end: number): numbe
 function tooLargeText(bytes: number, max: number): string {
   return `line of ${bytes} bytes exceeds maxMessageBytes (${max}); skipped ` +
     `(raise maxMessageBytes if the peer sends messages this large)`;
+}
+
+/** A size for a person: "73400320 bytes (70.0 MiB)". */
+function sizeText(bytes: number): string {
+  return bytes < 1024 * 1024 ? `${bytes} bytes` : `${bytes} bytes (${(bytes / (1024 * 1024)).toFixed(1)} MiB)`;
+}
+
+const NUMBER_OR_LITERAL = /-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false|null/y;
+const WHITESPACE = /[ \t\r\n]*/y;
+
+/**
+ * What the start of a line tells without parsing the rest: its top-level members are read in
+ * order while their values are short (strings, numbers, literals); the first object or array
+ * value, or the end of the text, stops the reading. A "method" member makes it a request or a
+ * notification, a "result" or "error" member a response; "id" is kept when read whole.
+ */
+export function readHead(text: string): { kind: "request" | "response" | "unknown"; id?: RequestId } {
+  let kind: "request" | "response" | "unknown" = "unknown";
+  let id: RequestId | undefined;
+  const done = () => (id === undefined ? { kind } : { kind, id });
+  const skip = (at: number) => {
+    WHITESPACE.lastIndex = at;
+    WHITESPACE.test(text);
+    return WHITESPACE.lastIndex;
+  };
+  let at = skip(0);
+  if (text[at] !== "{") return done();
+  at++;
+  for (;;) {
+    at = skip(at);
+    const key = readString(text, at);
+    if (key === undefined) return done();
+    at = skip(key.end);
+    if (text[at] !== ":") return done();
+    at = skip(at + 1);
+    if (key.value === "method") return { kind: "request" }; // a request's id is not ours to fail
+    if (key.value === "result" || key.value === "error") kind = "response";
+    const first = text[at];
+    if (first === "\"") {
+      const value = readString(text, at);
+      if (value === undefined) return done();
+      if (key.value === "id") id = value.value;
+      at = value.end;
+    } else {
+      NUMBER_OR_LITERAL.lastIndex = at;
+      const match = NUMBER_OR_LITERAL.exec(text);
+      // an object or array value, or a number the text's end may have cut: stop here
+      if (match === null || NUMBER_OR_LITERAL.lastIndex >= text.length) return done();
+      if (key.value === "id" && match[0] !== "null" && match[0] !== "true" && match[0] !== "false") id = Number(match[0]);
+      at = NUMBER_OR_LITERAL.lastIndex;
+    }
+    at = skip(at);
+    if (text[at] !== ",") return done();
+    at++;
+  }
+}
+
+/** A JSON string starting at `at`, decoded, and where it ends; undefined if cut or not a string. */
+function readString(text: string, at: number): { value: string; end: number } | undefined {
+  if (text[at] !== "\"") return undefined;
+  for (let i = at + 1; i < text.length; i++) {
+    const c = text[i];
+    if (c === "\\") i++;
+    else if (c === "\"") {
+      try {
+        return { value: JSON.parse(text.slice(at, i + 1)) as string, end: i + 1 };
+      } catch {
+        return undefined;
+      }
+    }
+  }
+  return undefined;
+}
+
+/** An `"id": <number|string>` that is the last member of the line's top-level object. */
+const TAIL_ID = /[,{][ \t\r\n]*"id"[ \t\r\n]*:[ \t\r\n]*(-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?|"(?:[^"\\]|\\.)*")[ \t\r\n]*\}[ \t\r\n]*$/;
+
+/** The id written last in a line (the member just before its final "}"), if it shows one. */
+export function readTailId(text: string): RequestId | undefined {
+  const match = TAIL_ID.exec(text);
+  if (match === null) return undefined;
+  try {
+    const id: unknown = JSON.parse(match[1]);
+    return typeof id === "string" || typeof id === "number" ? id : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -98,7 +198,10 @@ export class LineDecoder {
   /** True while skipping the rest of a line that went over the size limit. */
   #discarding = false;
   #discardedBytes = 0;
-  #discardPreview = "";
+  /** The first HEAD_CHARS characters of the line being skipped. */
+  #discardHead = "";
+  /** Its last TAIL_CHARS characters so far. */
+  #discardTail = "";
   /** The last byte kept or discarded, to tell whether a line's last byte was a \r. */
   #lastByte: number | undefined;
 
@@ -173,6 +276,7 @@ export class LineDecoder {
   #finishLine(chunk: Uint8Array, start: number, newline: number): void {
     const tail = newline - start;
     if (this.#discarding) {
+      if (tail > 0) this.#discardTail = this.#tailText(this.#discardTail, chunk, start, newline);
       this.#finishDiscard(tail, tail > 0 ? chunk[newline - 1] : this.#lastByte);
     } else if (this.#partBytes === 0) {
       this.#line(runtime.decodeUtf8(chunk, start, newline), tail);
@@ -180,7 +284,7 @@ export class LineDecoder {
       // Over the limit even if its last byte is the \r of a CRLF: no need to join it.
       const last = tail > 0 ? chunk[newline - 1] : this.#lastByte;
       const bytes = this.#partBytes + tail - (last === CARRIAGE_RETURN ? 1 : 0);
-      this.#report("too-large", tooLargeText(bytes, this.maxMessageBytes), this.#headText(chunk, start, newline));
+      this.#tooLarge(bytes, this.#headText(chunk, start, newline), this.#tailText(this.#partial, chunk, start, newline));
       this.#reset();
     } else {
       this.#appendText(chunk, start, newline, true);
@@ -214,7 +318,7 @@ export class LineDecoder {
       const bytes = newline - start;
       if (bytes > this.maxMessageBytes + 1) {
         const cr = chunk[newline - 1] === CARRIAGE_RETURN ? 1 : 0;
-        this.#report("too-large", tooLargeText(bytes - cr, this.maxMessageBytes), this.#headText(chunk, start, newline));
+        this.#tooLarge(bytes - cr, this.#headText(chunk, start, newline), this.#tailText("", chunk, start, newline));
       } else {
         this.#line(runtime.decodeUtf8(chunk, start, newline), bytes);
       }
@@ -228,13 +332,15 @@ export class LineDecoder {
     this.#lastByte = chunk[chunk.length - 1];
     if (this.#discarding) {
       this.#discardedBytes += bytes;
+      this.#discardTail = this.#tailText(this.#discardTail, chunk, start, chunk.length);
       return;
     }
     if (this.#partBytes + bytes > this.maxMessageBytes + 1) {
       // Over the limit before the newline: stop buffering, skip to the next newline.
       this.#discarding = true;
       this.#discardedBytes = this.#partBytes + bytes;
-      this.#discardPreview = this.#headText(chunk, start, chunk.length);
+      this.#discardHead = this.#headText(chunk, start, chunk.length);
+      this.#discardTail = this.#tailText(this.#partial, chunk, start, chunk.length);
       this.#reset();
       return;
     }
@@ -271,28 +377,63 @@ export class LineDecoder {
   }
 
   /**
-   * The start of the unfinished line followed by chunk[start, end), enough for a preview
-   * (bounded work: at most PREVIEW_BYTES of the chunk are decoded).
+   * The start of the unfinished line followed by chunk[start, end), enough for a preview and
+   * to read an id (bounded work: at most HEAD_BYTES of the chunk are decoded).
    */
   #headText(chunk: Uint8Array, start: number, end: number): string {
-    if (this.#partial.length > PREVIEW_CHARS) return this.#partial.slice(0, PREVIEW_CHARS + 1);
-    const head = new Uint8Array(this.#tailBytes + Math.min(end - start, PREVIEW_BYTES));
+    if (this.#partial.length >= HEAD_CHARS) return this.#partial.slice(0, HEAD_CHARS);
+    const head = new Uint8Array(this.#tailBytes + Math.min(end - start, HEAD_BYTES));
     head.set(this.#tail.subarray(0, this.#tailBytes));
     head.set(chunk.subarray(start, start + head.length - this.#tailBytes), this.#tailBytes);
     const more = runtime.decodeUtf8(head, 0, wholeCharactersEnd(head, 0, head.length));
-    return (this.#partial + more).slice(0, PREVIEW_CHARS + 1);
+    return (this.#partial + more).slice(0, HEAD_CHARS);
+  }
+
+  /**
+   * The last TAIL_CHARS characters of `before` followed by chunk[start, end) (bounded work:
+   * at most 4 × TAIL_CHARS bytes of the chunk are decoded). A character cut by where the
+   * decoding starts shows as U+FFFD, which reading an id written last never needs.
+   */
+  #tailText(before: string, chunk: Uint8Array, start: number, end: number): string {
+    const from = Math.max(start, end - 4 * TAIL_CHARS);
+    const text = runtime.decodeUtf8(chunk, from, end);
+    if (text.length >= TAIL_CHARS || from > start) return text.length > TAIL_CHARS ? text.slice(-TAIL_CHARS) : text;
+    return (before.slice(-(TAIL_CHARS - text.length)) + text);
   }
 
   #finishDiscard(extra: number, lastByte: number | undefined): void {
     const bytes = this.#discardedBytes + extra - (lastByte === CARRIAGE_RETURN ? 1 : 0);
     this.#discarding = false;
     this.#discardedBytes = 0;
-    this.#report("too-large", tooLargeText(bytes, this.maxMessageBytes), this.#discardPreview);
+    this.#tooLarge(bytes, this.#discardHead, this.#discardTail);
   }
 
-  #report(kind: DecodeProblem["kind"], what: string, text: string): void {
+  /**
+   * A line over the limit, skipped unread: reported with its size, and, unless its start shows
+   * a request or a notification, as a response that could not be delivered (with the id its
+   * first or last bytes show, if any).
+   */
+  #tooLarge(bytes: number, head: string, tail: string): void {
+    const shown = preview(head);
+    const problem: DecodeProblem = { kind: "too-large", message: `${tooLargeText(bytes, this.maxMessageBytes)}: ${shown}`, preview: shown };
+    const read = readHead(head);
+    if (read.kind !== "request") {
+      const id = read.id ?? readTailId(tail);
+      problem.response = {
+        ...(id === undefined ? {} : { id }),
+        reason: "too-large",
+        detail: `the response is ${sizeText(bytes)}, over the maxMessageBytes limit of ${sizeText(this.maxMessageBytes)}, and was skipped unread`,
+        remedy: "raise maxMessageBytes if the server's answers are this large",
+        bytes,
+        limit: this.maxMessageBytes,
+      };
+    }
+    this.#onProblem(problem);
+  }
+
+  #report(kind: DecodeProblem["kind"], what: string, text: string, response?: UndeliverableResponse): void {
     const shown = preview(text);
-    this.#onProblem({ kind, message: `${what}: ${shown}`, preview: shown });
+    this.#onProblem(response === undefined ? { kind, message: `${what}: ${shown}`, preview: shown } : { kind, message: `${what}: ${shown}`, preview: shown, response });
   }
 
   /** One whole line: its text and its size in bytes, both with any \r but without the \n. */
@@ -305,7 +446,7 @@ export class LineDecoder {
     }
     if (size === 0) return; // tolerate blank lines
     if (size > this.maxMessageBytes) {
-      this.#report("too-large", tooLargeText(size, this.maxMessageBytes), text.slice(0, PREVIEW_CHARS + 1));
+      this.#tooLarge(size, text.slice(0, HEAD_CHARS), text.slice(-TAIL_CHARS));
       return;
     }
     let value: unknown;
@@ -328,6 +469,6 @@ export class LineDecoder {
   #one(value: unknown, text: string): void {
     const why = whyNotJsonRpc(value);
     if (why === undefined) this.#onMessage(value as JsonRpcMessage);
-    else this.#report("not-jsonrpc", `line is JSON but not JSON-RPC 2.0 (${why}); skipped`, text);
+    else this.#report("not-jsonrpc", `line is JSON but not JSON-RPC 2.0 (${why}); skipped`, text, undeliverableResponse(value));
   }
 }

@@ -1,6 +1,8 @@
 // JSON-RPC 2.0 message types and the guards that tell them apart — JSON-RPC 2.0 §4-§6,
 // MCP spec 2025-11-25 basic/index ("Messages").
 
+import type { UndeliverableResponse } from "./errors.ts";
+
 export type RequestId = string | number;
 
 /** A request expects a response with the same id. */
@@ -99,4 +101,31 @@ export function whyNotJsonRpc(value: unknown): string | undefined {
 /** True when the value is a JSON-RPC 2.0 message (see whyNotJsonRpc). */
 export function isJsonRpcMessage(value: unknown): value is JsonRpcMessage {
   return whyNotJsonRpc(value) === undefined;
+}
+
+/**
+ * A response to one of our requests that is not a well-formed JSON-RPC response but whose
+ * id can be read: the request it answers should fail now, saying why, rather than wait for
+ * an answer that will never come. Undefined for anything else (a well-formed message, or
+ * one with no readable response id).
+ */
+export function undeliverableResponse(value: unknown): UndeliverableResponse | undefined {
+  if (!isObject(value) || value.jsonrpc !== "2.0" || "method" in value || !isId(value.id)) return undefined;
+  const id = value.id;
+  if ("result" in value && "error" in value) {
+    // JSON-RPC 2.0 §5: "Either the result member or error member MUST be included, but both members MUST NOT be included."
+    return { id, reason: "result-and-error", detail: 'the response carries both "result" and "error", which JSON-RPC 2.0 forbids' };
+  }
+  if ("result" in value) {
+    if (isObject(value.result)) return undefined;
+    // spec 2025-11-25 schema: JSONRPCResultResponse.result is a Result, an object.
+    const shown = value.result === null ? "null" : Array.isArray(value.result) ? "an array" : `a ${typeof value.result}`;
+    return { id, reason: "result-not-object", detail: `the response's "result" is ${shown}, not the JSON object MCP requires` };
+  }
+  if ("error" in value) {
+    const error = value.error;
+    if (isObject(error) && Number.isInteger(error.code) && typeof error.message === "string") return undefined;
+    return { id, reason: "bad-error", detail: 'the error response\'s "error" lacks an integer "code" and a string "message"' };
+  }
+  return undefined;
 }

@@ -7,15 +7,20 @@ import {
   ConnectionClosedError,
   describeClose,
   ErrorCode,
+  RequestAbortedError,
   RequestTimeoutError,
   RpcError,
+  type UndeliverableResponse,
+  UndeliverableResponseError,
 } from "./errors.ts";
-import type {
-  JsonRpcMessage,
-  JsonRpcNotification,
-  JsonRpcRequest,
-  JsonRpcResponse,
-  RequestId,
+import {
+  isObject,
+  type JsonRpcMessage,
+  type JsonRpcNotification,
+  type JsonRpcRequest,
+  type JsonRpcResponse,
+  type RequestId,
+  undeliverableResponse,
 } from "./messages.ts";
 import { type PendingRequest, PendingRequests, type Progress } from "./pending-requests.ts";
 
@@ -33,7 +38,10 @@ export interface RequestOptions {
   maxTotalTimeoutMs?: number;
   /** Whether progress notifications restart the idle timeout. Default true. */
   resetTimeoutOnProgress?: boolean;
-  /** Aborting it sends `notifications/cancelled` and rejects with the signal's reason. */
+  /**
+   * Aborting it sends `notifications/cancelled` and rejects with a RequestAbortedError naming
+   * the connection and the method, the signal's reason as its `cause`.
+   */
   signal?: AbortSignal;
   /** Receives this request's `notifications/progress`; implies a progress token. */
   onProgress?: (progress: Progress) => void;
@@ -123,7 +131,7 @@ export class Peer {
   request(method: string, params?: Params, options: RequestOptions = {}): Promise<Params> {
     if (this.#closed) return Promise.reject(this.#closedError(method));
     const signal = options.signal;
-    if (signal?.aborted) return Promise.reject(signal.reason);
+    if (signal?.aborted) return Promise.reject(this.#abortError(method, signal.reason));
 
     const id = this.#pending.allocateId();
     options.onId?.(id);
@@ -159,7 +167,7 @@ export class Peer {
       // #onProgress moves the deadline itself: no wrapper closure per request.
       if (wantsProgress && options.resetTimeoutOnProgress !== false) entry.progressResetsTimeout = true;
       if (signal) {
-        const onAbort = () => this.#giveUp(id, signal.reason, "cancelled by the caller");
+        const onAbort = () => this.#giveUp(id, this.#abortError(method, signal.reason), "cancelled by the caller");
         signal.addEventListener("abort", onAbort, { once: true });
         entry.detach = () => signal.removeEventListener("abort", onAbort);
       }
@@ -215,6 +223,53 @@ export class Peer {
     this.#incoming.clear();
   }
 
+  /**
+   * A response arrived that cannot be delivered (too large to read, or not a well-formed
+   * response): the request it answers fails now with an UndeliverableResponseError saying why,
+   * instead of waiting out its timeout. Without a readable id, the only pending request is
+   * taken to be the one it answers; with several pending, none can be chosen and the report
+   * goes to onProblem.
+   */
+  undeliverable(response: UndeliverableResponse): void {
+    if (this.#closed) return;
+    const pending = this.#pending.size;
+    const entry = response.id !== undefined ? this.#pending.take(response.id) : pending === 1 ? this.#pending.takeOnly() : undefined;
+    if (entry === undefined) {
+      const which = response.id !== undefined
+        ? `request id ${JSON.stringify(response.id)}, which is not pending`
+        : pending === 0 ? "no request (none is pending)" : `no request: its id could not be read and ${pending} are pending (they wait for their timeouts)`;
+      if (response.id === undefined || !this.#pending.wasAbandoned(response.id)) {
+        this.#onProblem(`${this.name}: a response could not be delivered (${response.detail}); it answers ${which}`);
+      }
+      return;
+    }
+    const idText = response.id !== undefined ? `id ${JSON.stringify(entry.id)}` : `id unreadable, taken as ${entry.id}, the only request pending`;
+    this.#pending.abandon(entry.id); // a late copy of the answer is dropped silently
+    entry.reject(
+      new UndeliverableResponseError(
+        `${this.name}: ${entry.method} failed: its response (${idText}) could not be delivered: ${response.detail}` +
+          (response.remedy !== undefined ? `; ${response.remedy}` : ""),
+        entry.method,
+        entry.id,
+        response,
+      ),
+    );
+  }
+
+  /** What an aborted request rejects with: who, which method, and the signal's reason. */
+  #abortError(method: string, reason: unknown): RequestAbortedError {
+    const timeout = (reason as { name?: unknown } | null)?.name === "TimeoutError";
+    const why = reason === undefined ? "no reason given" : reason instanceof Error ? reason.message : String(reason);
+    return timeout
+      ? new RequestAbortedError(
+        `${this.name}: ${method} timed out: the caller's AbortSignal fired (${why}); give it more time, or check the server's stderr`,
+        method,
+        "timeout",
+        { cause: reason },
+      )
+      : new RequestAbortedError(`${this.name}: ${method} was cancelled by the caller: ${why}`, method, "cancelled", { cause: reason });
+  }
+
   #closedError(method: string): ConnectionClosedError {
     const closed = this.#closed!;
     return new ConnectionClosedError(
@@ -260,6 +315,15 @@ export class Peer {
   }
 
   #onResponse(message: JsonRpcResponse): void {
+    // Transports that hand over objects unchecked (memory) can deliver a malformed response:
+    // it fails its request with the reason, as one the framer caught does.
+    if ("result" in message ? "error" in message || !isObject(message.result) : !isObject(message.error)) {
+      const fault = undeliverableResponse(message);
+      if (fault !== undefined) {
+        this.undeliverable(fault);
+        return;
+      }
+    }
     const entry = this.#pending.take(message.id);
     if (entry === undefined) {
       // A late answer to a request we cancelled or that timed out is expected; drop it.

@@ -83,6 +83,12 @@ export class PendingRequests {
     return entry;
   }
 
+  /** Removes and returns the one entry when exactly one is pending. */
+  takeOnly(): PendingRequest | undefined {
+    if (this.#byId.size !== 1) return undefined;
+    return this.take(this.#byId.keys().next().value!);
+  }
+
   /** Removes an entry we stopped waiting for; its late answer will be dropped silently. */
   abandon(id: number): PendingRequest | undefined {
     const entry = this.take(id);

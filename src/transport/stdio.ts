@@ -7,7 +7,7 @@ import { encodeLine } from "../jsonrpc/line-encoder.ts";
 import { LineDecoder } from "../jsonrpc/line-decoder.ts";
 import type { JsonRpcMessage } from "../jsonrpc/messages.ts";
 import { type ChildProcess, type ExitStatus, runtime, SpawnError } from "../runtime/mod.ts";
-import { type Transport, TransportError } from "./transport.ts";
+import { type Transport, TransportError, UndeliverableMessageError } from "./transport.ts";
 
 export interface StdioTransportOptions {
   command: string;
@@ -22,7 +22,10 @@ export interface StdioTransportOptions {
   shutdownTimeoutMs?: number;
   /** Each line the server writes to stderr (its log), as it arrives. */
   onStderr?: (line: string) => void;
-  /** Largest stdout line accepted. Default 64 MiB. */
+  /**
+   * Largest stdout line accepted, in bytes. Default 64 MiB. A response over it is skipped
+   * unread and its request fails at once, saying so (its id is read from the line's ends).
+   */
   maxMessageBytes?: number;
 }
 
@@ -107,7 +110,19 @@ export class StdioTransport implements Transport {
           this.#report(`onmessage handler threw: ${error instanceof Error ? error.message : String(error)}`, "handler-threw", error);
         }
       },
-      onProblem: (problem) => this.#report(`stdout ${problem.message}`, "bad-line"),
+      onProblem: (problem) => {
+        const response = problem.response;
+        if (response === undefined) {
+          this.#report(`stdout ${problem.message}`, "bad-line");
+          return;
+        }
+        // The answer to one of our requests is lost: the Client fails that request with it now.
+        if (response.reason === "too-large") {
+          response.remedy = "raise the stdio transport's maxMessageBytes option " +
+            "(StdioTransport({ maxMessageBytes })) if the server's answers are this large";
+        }
+        this.#reportError(new UndeliverableMessageError(`${this.description}: stdout ${problem.message}`, response));
+      },
     });
   }
 
@@ -122,8 +137,12 @@ export class StdioTransport implements Transport {
   }
 
   #report(what: string, code: string, cause?: unknown): void {
+    this.#reportError(new TransportError(`${this.description}: ${what}`, code, { cause }));
+  }
+
+  #reportError(error: TransportError): void {
     try {
-      this.onerror?.(new TransportError(`${this.description}: ${what}`, code, { cause }));
+      this.onerror?.(error);
     } catch {
       // a throwing error handler has nowhere left to report to
     }

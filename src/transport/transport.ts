@@ -1,10 +1,10 @@
 // What every transport offers the client: three verbs and three callbacks —
 // spec 2025-11-25 basic/transports ("Custom Transports": bidirectional JSON-RPC exchange).
 
-import type { CloseDetails } from "../jsonrpc/errors.ts";
+import type { CloseDetails, UndeliverableResponse } from "../jsonrpc/errors.ts";
 import type { JsonRpcMessage } from "../jsonrpc/messages.ts";
 
-export type { CloseDetails } from "../jsonrpc/errors.ts";
+export type { CloseDetails, UndeliverableResponse } from "../jsonrpc/errors.ts";
 
 export interface Transport {
   /** Says what this is connected to, for error messages: `stdio "node server.js"`. */
@@ -19,7 +19,11 @@ export interface Transport {
   onmessage?: (message: JsonRpcMessage) => void;
   /** The connection ended, by us or by the other side. Called once. */
   onclose?: (details: CloseDetails) => void;
-  /** Something went wrong that did not end the connection (a skipped line, …). */
+  /**
+   * Something went wrong that did not end the connection (a skipped line, …). An
+   * UndeliverableMessageError names a response to one of our requests that could not be
+   * delivered: the Client fails that request with it at once.
+   */
   onerror?: (error: Error) => void;
   /**
    * Optional. The Client calls it with the version of the wire: after a successful initialize,
@@ -53,5 +57,21 @@ export class TransportError extends Error {
   constructor(message: string, code: string, options?: { cause?: unknown }) {
     super(message, options);
     this.code = code;
+  }
+}
+
+/**
+ * A response arrived that the transport could not deliver (over its size limit, or not a
+ * well-formed response) but that answers one of our requests: reported through onerror like
+ * any skipped message, so wrapping transports pass it on unchanged, and handed by the Client
+ * to Peer.undeliverable, which fails that request now instead of letting it wait out its
+ * timeout.
+ */
+export class UndeliverableMessageError extends TransportError {
+  readonly response: UndeliverableResponse;
+
+  constructor(message: string, response: UndeliverableResponse) {
+    super(message, "undeliverable");
+    this.response = response;
   }
 }

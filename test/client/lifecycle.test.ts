@@ -23,6 +23,7 @@ import {
   TransportError,
 } from "../../src/mod.ts";
 import { rejection } from "../support/rejection.ts";
+import { RequestAbortedError } from "../../src/jsonrpc/errors.ts";
 
 const FIXTURE = fileURLToPath(new URL("../fixtures/client-lifecycle-server.mjs", import.meta.url));
 const CLIENT_INFO = { name: "mcpwire-tests", version: "1.0.0" };
@@ -373,7 +374,8 @@ describe("handshakes that do not finish", () => {
       if (to === "initializing") controller.abort(new Error("the user gave up"));
     });
     const error = await rejection(client.connect(server.clientEnd, { signal: controller.signal }));
-    assert.equal(error.message, "the user gave up");
+    assert.ok(error instanceof RequestAbortedError, `got ${error.name}: ${error.message}`);
+    assert.match(error.message, /: initialize was cancelled by the caller: the user gave up$/);
     assert.equal(client.state, "failed");
     await server.closed;
   });

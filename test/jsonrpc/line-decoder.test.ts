@@ -463,6 +463,82 @@ describe("LineDecoder: total work is linear in the bytes received", () => {
   });
 });
 
+describe("LineDecoder: a response it cannot deliver is reported with the id its ends show", () => {
+  const max = 256;
+  const filler = "é".repeat(400); // 800 bytes: over the limit however the envelope is written
+  /** The reported response of each problem, as a user of the decoder sees it. */
+  function responses(text: string, chunkSize: number) {
+    const { messages, problems } = decode(chunksOf(utf8.encode(text + "\n" + encodeLine(ping)), chunkSize), max);
+    assert.deepEqual(messages, [ping], `chunks of ${chunkSize}`);
+    return problems.map((problem) => ({ kind: problem.kind, id: problem.response?.id, reason: problem.response?.reason, attached: problem.response !== undefined }));
+  }
+  const cuts = [1, 7, 64, 255, 256, 257, 5000];
+
+  test('a too-large line with "id" among its first members: that id, however the stream is cut', () => {
+    for (const size of cuts) {
+      assert.deepEqual(responses(`{"jsonrpc":"2.0","id":17,"result":{"text":"${filler}"}}`, size), [
+        { kind: "too-large", id: 17, reason: "too-large", attached: true },
+      ], `chunks of ${size}`);
+      assert.deepEqual(responses(`{ "id" : "call-\\"7\\"", "jsonrpc": "2.0", "result": {"text":"${filler}"} }`, size), [
+        { kind: "too-large", id: 'call-"7"', reason: "too-large", attached: true },
+      ], `chunks of ${size}`);
+    }
+  });
+
+  test('a too-large line with "id" written last (result first): the id from its last bytes', () => {
+    for (const size of cuts) {
+      assert.deepEqual(responses(`{"result":{"text":"${filler}","id":99},"jsonrpc":"2.0","id":4}`, size), [
+        { kind: "too-large", id: 4, reason: "too-large", attached: true },
+      ], `chunks of ${size}`);
+      assert.deepEqual(responses(`{"result":{"text":"${filler}"},"jsonrpc":"2.0","id":4}\r`, size), [
+        { kind: "too-large", id: 4, reason: "too-large", attached: true },
+      ], `chunks of ${size} (CRLF)`);
+    }
+  });
+
+  test("an id inside the result is never taken for the response's", () => {
+    for (const size of cuts) {
+      assert.deepEqual(responses(`{"jsonrpc":"2.0","result":{"id":3,"text":"${filler}"},"tail":{"id":5}}`, size), [
+        { kind: "too-large", id: undefined, reason: "too-large", attached: true },
+      ], `chunks of ${size}`);
+    }
+  });
+
+  test("a too-large request or notification from the server is not taken for a response", () => {
+    for (const size of cuts) {
+      assert.deepEqual(responses(`{"jsonrpc":"2.0","id":1,"method":"sampling/createMessage","params":{"text":"${filler}"}}`, size), [
+        { kind: "too-large", id: undefined, reason: undefined, attached: false },
+      ], `chunks of ${size}`);
+      assert.deepEqual(responses(`{"method":"notifications/message","params":{"data":"${filler}"},"jsonrpc":"2.0","id":2}`, size), [
+        { kind: "too-large", id: undefined, reason: undefined, attached: false },
+      ], `chunks of ${size}`);
+    }
+  });
+
+  test("the report names the size, the limit and maxMessageBytes", () => {
+    const { problems } = decode([`{"jsonrpc":"2.0","id":1,"result":{"t":"${filler}"}}\n`], max);
+    const response = problems[0]!.response!;
+    assert.equal(response.limit, max);
+    assert.equal(response.bytes, utf8.encode(`{"jsonrpc":"2.0","id":1,"result":{"t":"${filler}"}}`).length);
+    assert.match(response.detail, new RegExp(`^the response is ${response.bytes} bytes, over the maxMessageBytes limit of ${max} bytes, and was skipped unread$`));
+    assert.match(response.remedy ?? "", /raise maxMessageBytes/);
+  });
+
+  test("a response with both result and error, or a result that is not an object, is reported with its id", () => {
+    const { messages, problems } = decode([
+      '{"jsonrpc":"2.0","id":8,"result":{},"error":{"code":1,"message":"m"}}\n',
+      '{"jsonrpc":"2.0","id":9,"result":"done"}\n',
+      '{"jsonrpc":"2.0","method":"x","params":[1]}\n',
+    ]);
+    assert.deepEqual(messages, []);
+    assert.deepEqual(problems.map((problem) => [problem.kind, problem.response?.id, problem.response?.reason]), [
+      ["not-jsonrpc", 8, "result-and-error"],
+      ["not-jsonrpc", 9, "result-not-object"],
+      ["not-jsonrpc", undefined, undefined],
+    ]);
+  });
+});
+
 // ---------------------------------------------------------------------------------------------
 // Properties: whatever the messages and however the stream is cut.
 

@@ -11,6 +11,7 @@ import {
   isRequest,
   isResponse,
   type JsonRpcMessage,
+  undeliverableResponse,
   whyNotJsonRpc,
 } from "../../src/jsonrpc/messages.ts";
 
@@ -191,4 +192,25 @@ describe("the message guards", () => {
     ];
     for (const [message, kind] of cases) assert.equal(kindOf(message), kind);
   });
+});
+
+describe("undeliverableResponse: a malformed response whose id can be read", () => {
+  const cases: Array<[string, unknown, { id: number | string; reason: string } | undefined]> = [
+    ["both result and error", { jsonrpc: "2.0", id: 3, result: {}, error: { code: 1, message: "m" } }, { id: 3, reason: "result-and-error" }],
+    ["a null result", { jsonrpc: "2.0", id: "a", result: null }, { id: "a", reason: "result-not-object" }],
+    ["an array result", { jsonrpc: "2.0", id: 4, result: [] }, { id: 4, reason: "result-not-object" }],
+    ["an error without a code", { jsonrpc: "2.0", id: 5, error: { message: "m" } }, { id: 5, reason: "bad-error" }],
+    ["a well-formed result (deliverable)", { jsonrpc: "2.0", id: 6, result: {} }, undefined],
+    ["a well-formed error (deliverable)", { jsonrpc: "2.0", id: 7, error: { code: 1, message: "m" } }, undefined],
+    ["a result without an id (nothing to fail)", { jsonrpc: "2.0", result: [] }, undefined],
+    ["a request (not a response)", { jsonrpc: "2.0", id: 8, method: "x", params: [] }, undefined],
+    ["no jsonrpc member", { id: 9, result: null }, undefined],
+  ];
+  for (const [what, value, expected] of cases) {
+    test(`${what}: ${expected === undefined ? "none" : expected.reason}`, () => {
+      const found = undeliverableResponse(value);
+      assert.deepEqual(found === undefined ? undefined : { id: found.id, reason: found.reason }, expected);
+      if (found !== undefined) assert.ok(found.detail.length > 0);
+    });
+  }
 });

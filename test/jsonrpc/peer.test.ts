@@ -5,7 +5,14 @@
 
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { ConnectionClosedError, ErrorCode, RequestTimeoutError, RpcError } from "../../src/jsonrpc/errors.ts";
+import {
+  ConnectionClosedError,
+  ErrorCode,
+  RequestAbortedError,
+  RequestTimeoutError,
+  RpcError,
+  UndeliverableResponseError,
+} from "../../src/jsonrpc/errors.ts";
 import type { JsonRpcMessage, JsonRpcNotification, JsonRpcRequest } from "../../src/jsonrpc/messages.ts";
 import { type Params, Peer, type Progress } from "../../src/jsonrpc/peer.ts";
 import { MemoryTransport } from "../../src/transport/memory.ts";
@@ -361,14 +368,19 @@ describe("Peer: timeouts", () => {
 });
 
 describe("Peer: cancellation by AbortSignal", () => {
-  test("abort sends notifications/cancelled and rejects with the signal's reason", GUARD, async () => {
+  test("abort sends notifications/cancelled and rejects with a RequestAbortedError naming the connection, the method and the signal's reason", GUARD, async () => {
     const { peer, received, close } = await peerAndResponder();
     const controller = new AbortController();
     const answer = peer.request("tools/call", { name: "x" }, { signal: controller.signal });
     await settle();
     const reason = new Error("the user pressed stop");
     controller.abort(reason);
-    await assert.rejects(answer, (error: unknown) => error === reason);
+    const error = await answer.then(() => assert.fail("resolved"), (e: unknown) => e);
+    assert.ok(error instanceof RequestAbortedError, String(error));
+    assert.equal(error.message, 'server "test": tools/call was cancelled by the caller: the user pressed stop');
+    assert.equal(error.kind, "cancelled");
+    assert.equal(error.method, "tools/call");
+    assert.equal(error.cause, reason);
     await settle();
     const id = received.filter(isRequest)[0]!.id;
     const cancelled = cancellations(received);
@@ -381,9 +393,21 @@ describe("Peer: cancellation by AbortSignal", () => {
   test("a signal aborted before the call rejects at once and sends nothing", GUARD, async () => {
     const { peer, received, close } = await peerAndResponder();
     const reason = new Error("already gone");
-    await assert.rejects(peer.request("tools/call", undefined, { signal: AbortSignal.abort(reason) }), (e: unknown) => e === reason);
+    await assert.rejects(
+      peer.request("tools/call", undefined, { signal: AbortSignal.abort(reason) }),
+      (e: unknown) => e instanceof RequestAbortedError && e.cause === reason && /tools\/call was cancelled by the caller: already gone/.test(e.message),
+    );
     await settle();
     assert.deepEqual(received, []);
+    await close();
+  });
+
+  test("an AbortSignal.timeout that fires is a RequestAbortedError of kind timeout naming the connection and method", GUARD, async () => {
+    const { peer, close } = await peerAndResponder();
+    const error = await peer.request("tools/call", undefined, { signal: AbortSignal.timeout(30) }).then(() => assert.fail("resolved"), (e: unknown) => e);
+    assert.ok(error instanceof RequestAbortedError, String(error));
+    assert.equal(error.kind, "timeout");
+    assert.match(error.message, /^server "test": tools\/call timed out: the caller's AbortSignal fired \(.+\); give it more time/);
     await close();
   });
 
@@ -429,6 +453,88 @@ describe("Peer: cancellation by AbortSignal", () => {
     controller.abort();
     await settle();
     assert.deepEqual(cancellations(received), []);
+    await close();
+  });
+});
+
+describe("Peer: responses that cannot be delivered fail their request at once", () => {
+  /** A responder that answers each request with `shape(id)`, sent as an object (no framer between). */
+  function answering(shape: (id: number) => Record<string, unknown>) {
+    return (message: JsonRpcMessage, reply: (message: JsonRpcMessage) => void) => {
+      if (isRequest(message)) reply(shape(message.id as number) as unknown as JsonRpcMessage);
+    };
+  }
+
+  test("a response with both result and error fails its request with an UndeliverableResponseError saying so", GUARD, async () => {
+    const { peer, close } = await peerAndResponder(
+      answering((id) => ({ jsonrpc: "2.0", id, result: { content: [] }, error: { code: -32603, message: "boom" } })),
+    );
+    const error = await peer.request("tools/call", undefined, { timeoutMs: 30_000 }).then(() => assert.fail("resolved"), (e: unknown) => e);
+    assert.ok(error instanceof UndeliverableResponseError, String(error));
+    assert.equal(error.code, "result-and-error");
+    assert.equal(error.method, "tools/call");
+    assert.match(error.message, /^server "test": tools\/call failed: its response \(id \d+\) could not be delivered: .*both "result" and "error"/);
+    assert.equal(peer.pendingCount, 0);
+    await close();
+  });
+
+  test("a result that is not an object fails its request, naming what it was", GUARD, async () => {
+    const { peer, close } = await peerAndResponder(answering((id) => ({ jsonrpc: "2.0", id, result: [1, 2] })));
+    await assert.rejects(peer.request("tools/list", undefined, { timeoutMs: 30_000 }), (error: unknown) => {
+      assert.ok(error instanceof UndeliverableResponseError, String(error));
+      assert.equal(error.code, "result-not-object");
+      assert.match(error.message, /tools\/list failed: .*"result" is an array, not the JSON object MCP requires/);
+      return true;
+    });
+    await close();
+  });
+
+  test("undeliverable() with an id fails that request only; the others still get their answers", GUARD, async () => {
+    const held: JsonRpcRequest[] = [];
+    const { peer, reply, close } = await peerAndResponder((message) => {
+      if (isRequest(message)) held.push(message);
+    });
+    const big = peer.request("resources/read", undefined, { timeoutMs: 30_000 });
+    const small = peer.request("ping", undefined, { timeoutMs: 30_000 });
+    await settle();
+    peer.undeliverable({ id: held[0]!.id, reason: "too-large", detail: "the response is 900 bytes, over 100", remedy: "raise it", bytes: 900, limit: 100 });
+    await assert.rejects(big, (error: unknown) =>
+      error instanceof UndeliverableResponseError && error.code === "too-large" && error.bytes === 900 && error.limit === 100 &&
+      error.message === `server "test": resources/read failed: its response (id ${held[0]!.id}) could not be delivered: the response is 900 bytes, over 100; raise it`);
+    reply({ jsonrpc: "2.0", id: held[1]!.id, result: {} });
+    assert.deepEqual(await small, {});
+    await close();
+  });
+
+  test("without an id, the only pending request fails; with two pending neither does and a problem says why", GUARD, async () => {
+    const { peer, problems, received, reply, close } = await peerAndResponder();
+    const only = peer.request("tools/call", undefined, { timeoutMs: 30_000 });
+    await settle();
+    peer.undeliverable({ reason: "too-large", detail: "too big" });
+    await assert.rejects(only, (error: unknown) =>
+      error instanceof UndeliverableResponseError && /id unreadable, taken as \d+, the only request pending/.test(error.message));
+
+    const first = peer.request("a", undefined, { timeoutMs: 30_000 });
+    const second = peer.request("b", undefined, { timeoutMs: 30_000 });
+    await settle();
+    peer.undeliverable({ reason: "too-large", detail: "too big" });
+    assert.equal(peer.pendingCount, 2);
+    assert.match(problems.at(-1) ?? "", /a response could not be delivered \(too big\); it answers no request: its id could not be read and 2 are pending/);
+    for (const request of received.filter(isRequest).slice(1)) reply({ jsonrpc: "2.0", id: request.id, result: {} });
+    assert.deepEqual(await Promise.all([first, second]), [{}, {}]);
+    await close();
+  });
+
+  test("a late well-formed copy of an answer that could not be delivered is dropped silently", GUARD, async () => {
+    const { peer, problems, received, reply, close } = await peerAndResponder();
+    const call = peer.request("tools/call", undefined, { timeoutMs: 30_000 });
+    await settle();
+    const id = received.filter(isRequest)[0]!.id;
+    peer.undeliverable({ id, reason: "too-large", detail: "too big" });
+    await assert.rejects(call, UndeliverableResponseError);
+    reply({ jsonrpc: "2.0", id, result: {} });
+    await settle();
+    assert.deepEqual(problems, []);
     await close();
   });
 });

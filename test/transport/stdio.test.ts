@@ -19,6 +19,7 @@ import {
   type StdioTransportOptions,
   TransportError,
 } from "../../src/mod.ts";
+import { UndeliverableMessageError } from "../../src/transport/transport.ts";
 
 const clientInfo = { name: "stdio-test", version: "0.0.0" };
 
@@ -434,4 +435,58 @@ behaviour("close() called while the server is still being spawned ends it too", 
   const pid = transport.pid;
   assert.ok(pid !== undefined, "the child was spawned");
   assert.equal(isRunning(pid), false, `server ${pid} outlived close()`);
+});
+
+// --- answers the transport cannot deliver (issue 13) --------------------------------------
+
+/** A raw transport to the hostile fixture; what it reports through onerror and onmessage. */
+async function rawHostile(maxMessageBytes: number): Promise<{ transport: StdioTransport; errors: Error[]; messages: JsonRpcMessage[] }> {
+  const transport = new StdioTransport({ command: "node", args: [fixture("hostile-answers-server.mjs")], maxMessageBytes });
+  const errors: Error[] = [];
+  const messages: JsonRpcMessage[] = [];
+  transport.onerror = (error) => errors.push(error);
+  transport.onmessage = (message) => messages.push(message);
+  await transport.start();
+  return { transport, errors, messages };
+}
+
+async function until(what: string, ready: () => boolean): Promise<void> {
+  for (let waited = 0; !ready(); waited += 20) {
+    if (waited > 15_000) assert.fail(`${what} did not happen within 15 s`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+behaviour("a stdout line over maxMessageBytes that answers a request is reported as an UndeliverableMessageError carrying the response's id, size and limit", async () => {
+  const { transport, errors, messages } = await rawHostile(4096);
+  try {
+    await transport.send({ jsonrpc: "2.0", id: 41, method: "tools/call", params: { name: "huge-id-last", arguments: { bytes: 20_000 } } });
+    await transport.send({ jsonrpc: "2.0", id: 42, method: "tools/call", params: { name: "echo", arguments: { text: "after" } } });
+    await until("the echo answer", () => messages.length > 0);
+    assert.equal(errors.length, 1, errors.map((error) => error.message).join("\n"));
+    const error = errors[0]!;
+    assert.ok(error instanceof UndeliverableMessageError, `${error.name}: ${error.message}`);
+    assert.equal(error.code, "undeliverable");
+    assert.equal(error.response.id, 41);
+    assert.equal(error.response.reason, "too-large");
+    assert.equal(error.response.limit, 4096);
+    assert.ok((error.response.bytes ?? 0) > 20_000);
+    assert.match(error.response.remedy ?? "", /^raise the stdio transport's maxMessageBytes option \(StdioTransport\(\{ maxMessageBytes \}\)\)/);
+    assert.match(error.message, /^stdio ".*hostile-answers-server\.mjs": stdout line of \d+ bytes exceeds maxMessageBytes \(4096\)/);
+    assert.deepEqual(messages, [{ jsonrpc: "2.0", id: 42, result: { content: [{ type: "text", text: "after" }] } }]);
+  } finally {
+    await transport.close();
+  }
+});
+
+behaviour("an oversized notification from the server is reported as a skipped line and fails no call", async () => {
+  const { client, problems } = await connected("hostile-answers-server.mjs", { transport: { maxMessageBytes: 4096 } });
+  try {
+    // The log notification (over the limit) comes first, then the call's own answer.
+    assert.equal(textOf(await client.callTool("log", { text: "y".repeat(10_000) })), "logged");
+    assert.equal(problems.length, 1, problems.join("\n"));
+    assert.match(problems[0]!, /stdout line of \d+ bytes exceeds maxMessageBytes \(4096\); skipped .*notifications\/message/);
+  } finally {
+    await client.close();
+  }
 });
