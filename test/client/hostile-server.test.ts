@@ -291,7 +291,7 @@ behaviour("a call ended by AbortSignal.timeout is a RequestAbortedError of kind 
 
 /** The hostile HTTP fixture: started, its port read from stdout, stopped by closing its stdin. */
 async function httpFixture(): Promise<{ origin: string; stop: () => Promise<void> }> {
-  const child: ChildProcess = spawn("node", [fixture("hostile-http-server.mjs")], {
+  const child: ChildProcess = spawn("node", [fixture("hostile-slow-ack-server.mjs")], {
     env: { PATH: process.env.PATH ?? "" },
     stdio: ["pipe", "pipe", "inherit"],
   });
