@@ -51,6 +51,8 @@ interface DenoApi {
   readTextFileSync(path: string): string;
   readTextFile(path: string): Promise<string>;
   mkdir(path: string, options: { recursive: boolean; mode: number }): Promise<void>;
+  stat(path: string): Promise<{ mode: number | null; isDirectory: boolean }>;
+  chmod(path: string, mode: number): Promise<void>;
   writeTextFile(path: string, text: string, options: { mode: number; createNew: boolean }): Promise<void>;
   rename(from: string, to: string): Promise<void>;
   remove(path: string): Promise<void>;
@@ -242,6 +244,16 @@ export const denoRuntime: Runtime = {
       await Deno.rename(temp, path);
     } catch (error) {
       await Deno.remove(temp).catch(() => {});
+      throw new FileError((error as Error).message, (error as { code?: string }).code ?? "EUNKNOWN", path);
+    }
+  },
+  async makePrivateDirectory(path: string) {
+    try {
+      await Deno.mkdir(path, { recursive: true, mode: 0o700 });
+      const { mode } = await Deno.stat(path);
+      // An existing directory keeps its mode through mkdir: a 0755 one would stay readable by all.
+      if (mode !== null && (mode & 0o777) !== 0o700) await Deno.chmod(path, 0o700);
+    } catch (error) {
       throw new FileError((error as Error).message, (error as { code?: string }).code ?? "EUNKNOWN", path);
     }
   },

@@ -2,7 +2,7 @@
 
 import { spawn as spawnChild } from "node:child_process";
 import { readdirSync, readFileSync, statSync } from "node:fs";
-import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
+import { chmod, mkdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import { createServer as createHttpServer } from "node:http";
 import { dirname } from "node:path";
 import process from "node:process";
@@ -190,6 +190,18 @@ export const nodeRuntime: Runtime = {
       await rename(temp, path);
     } catch (error) {
       await rm(temp, { force: true }).catch(() => {});
+      const { code, message } = error as NodeJS.ErrnoException;
+      throw new FileError(message, code ?? "EUNKNOWN", path);
+    }
+  },
+  async makePrivateDirectory(path: string) {
+    try {
+      await mkdir(path, { recursive: true, mode: 0o700 });
+      if (process.platform === "win32") return;
+      const { mode } = await stat(path);
+      // An existing directory keeps its mode through mkdir: a 0755 one would stay readable by all.
+      if ((mode & 0o777) !== 0o700) await chmod(path, 0o700);
+    } catch (error) {
       const { code, message } = error as NodeJS.ErrnoException;
       throw new FileError(message, code ?? "EUNKNOWN", path);
     }

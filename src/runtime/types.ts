@@ -120,6 +120,12 @@ export interface Runtime {
    * Rejects with a FileError carrying the OS reason.
    */
   writePrivateFile(path: string, text: string): Promise<void>;
+  /**
+   * Makes `path` a directory only its owner may enter (mode 0700): creates it (missing parents
+   * too, 0700) or, when it already exists with another mode, tightens it to 0700 (a no-op where
+   * there are no POSIX modes). Rejects with a FileError carrying the OS reason.
+   */
+  makePrivateDirectory(path: string): Promise<void>;
   /** Deletes a file; one that is not there is not an error. Rejects with a FileError. */
   removeFile(path: string): Promise<void>;
   /**
