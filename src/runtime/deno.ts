@@ -6,6 +6,7 @@ import process from "node:process";
 import {
   type ChildProcess,
   ChildGroups,
+  Descendants,
   type ExitStatus,
   FileError,
   groupHasLiveMember,
@@ -168,6 +169,8 @@ function spawn(request: SpawnRequest): Promise<ChildProcess> {
     return { code: status.signal === null ? status.code : null, signal: status.signal };
   });
   const pid = child.pid;
+  // Descendants that leave the group (setsid) are noted while they are still below the child.
+  const descendants = new Descendants(pid, procFs, (target, signal) => Deno.kill(target, signal));
   const handle: ChildProcess = {
     pid,
     async write(data: string) {
@@ -175,6 +178,7 @@ function spawn(request: SpawnRequest): Promise<ChildProcess> {
       await writer.write(encoder.encode(data));
     },
     closeStdin() {
+      descendants.note();
       if (!stdinOpen) return;
       stdinOpen = false;
       // close() waits for queued writes to flush; if it fails, abort frees the resource.
@@ -182,11 +186,13 @@ function spawn(request: SpawnRequest): Promise<ChildProcess> {
     },
     exited,
     signalGroup(signal) {
+      descendants.note(); // before the group is signalled: its members' children are still theirs
       try {
         Deno.kill(-pid, signal);
       } catch {
         // the group is gone
       }
+      descendants.signal(signal);
     },
     groupAlive() {
       try {
@@ -197,6 +203,7 @@ function spawn(request: SpawnRequest): Promise<ChildProcess> {
       return groupHasLiveMember(pid, procFs);
     },
     async dispose() {
+      await descendants.end();
       await Promise.all([stdout.stop(), stderr.stop()]);
       await outputDone;
       // A write stuck on a pipe that a process outside the group holds and never reads

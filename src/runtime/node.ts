@@ -10,6 +10,7 @@ import { Buffer } from "node:buffer";
 import {
   type ChildProcess,
   ChildGroups,
+  Descendants,
   type ExitStatus,
   FileError,
   groupHasLiveMember,
@@ -90,6 +91,8 @@ function spawn(request: SpawnRequest): Promise<ChildProcess> {
     });
     child.once("spawn", () => {
       const pid = child.pid!;
+      // Descendants that leave the group (setsid) are noted while they are still below the child.
+      const descendants = new Descendants(pid, procFs, (target, signal) => process.kill(target, signal));
       const handle: ChildProcess = {
         pid,
         write(data: string): Promise<void> {
@@ -105,15 +108,18 @@ function spawn(request: SpawnRequest): Promise<ChildProcess> {
           });
         },
         closeStdin() {
+          descendants.note();
           child.stdin.end();
         },
         exited,
         signalGroup(signal) {
+          descendants.note(); // before the group is signalled: its members' children are still theirs
           try {
             process.kill(-pid, signal);
           } catch {
             // the group is gone
           }
+          descendants.signal(signal);
         },
         groupAlive() {
           try {
@@ -123,7 +129,8 @@ function spawn(request: SpawnRequest): Promise<ChildProcess> {
           }
           return groupHasLiveMember(pid, procFs);
         },
-        dispose() {
+        async dispose() {
+          await descendants.end();
           const pipes = [child.stdin, child.stdout, child.stderr];
           const closed = pipes.map((pipe) =>
             pipe.closed ? undefined : new Promise<void>((resolveClose) => pipe.once("close", () => resolveClose()))
