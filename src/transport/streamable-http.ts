@@ -61,8 +61,9 @@ export interface StreamableHttpTransportOptions {
   /** Open the GET stream for server-initiated messages after initialization. Default true. */
   listen?: boolean;
   /**
-   * Largest message accepted, in bytes: a JSON answer or one SSE event. A larger answer to a
-   * request fails that request at once, naming this limit. Default 64 MiB.
+   * Largest message accepted: a JSON answer in bytes, one SSE event in characters. A larger
+   * answer to a request fails that request at once, naming this limit; another larger
+   * message is skipped and reported. Default 64 MiB.
    */
   maxMessageBytes?: number;
   /**
@@ -131,11 +132,13 @@ interface StreamCursor {
   attempts: number;
   /** Why the last attempt failed, for the give-up message. */
   lastProblem: string;
+  /** A busy server's Retry-After for the next attempt (RFC 9110 10.2.3), when it gave one. */
+  retryAfterMs?: number;
 }
 
 type PumpEnd = { kind: "ended" } | { kind: "broken"; reason: string } | { kind: "stopped" };
 
-type GetOutcome = { response: Response } | { problem: string } | { fatal: TransportError };
+type GetOutcome = { response: Response } | { problem: string; retryAfterMs?: number } | { fatal: TransportError };
 
 function describeMessage(message: JsonRpcMessage): string {
   if ("method" in message) return "id" in message ? `${message.method} (id ${JSON.stringify(message.id)})` : message.method;
@@ -174,12 +177,14 @@ function retryableStatus(status: number): boolean {
 }
 
 /**
- * The id of a JSON-RPC message from the start of its text, where JSON-RPC writers put it
- * (`{"jsonrpc":"2.0","id":7,…}` or `{"id":7,…}`); undefined when the text does not start so.
+ * The id of a JSON-RPC answer from the start of its text, where JSON-RPC writers put it
+ * (`{"jsonrpc":"2.0","id":7,…}` or `{"id":7,…}`); undefined when the text does not start so,
+ * or when a method follows the id (a request of the server's, whose ids are not ours).
  */
 function leadingId(head: string): RequestId | undefined {
   const match = /^\s*\{\s*(?:"jsonrpc"\s*:\s*"2\.0"\s*,\s*)?"id"\s*:\s*("(?:[^"\\]|\\.)*"|-?\d+)\s*[,}]/.exec(head);
   if (match === null) return undefined;
+  if (/^\s*(?:"jsonrpc"\s*:\s*"2\.0"\s*,\s*)?"method"\s*:/.test(head.slice(match[0].length))) return undefined;
   try {
     const id: unknown = JSON.parse(match[1]);
     return typeof id === "string" || typeof id === "number" ? id : undefined;
@@ -188,9 +193,9 @@ function leadingId(head: string): RequestId | undefined {
   }
 }
 
-/** True when a message's text starts with its method: a request or notification, not an answer. */
+/** True when a message's text starts with its method (after its id, if any): a request or notification, not an answer. */
 function startsWithMethod(head: string): boolean {
-  return /^\s*\{\s*(?:"jsonrpc"\s*:\s*"2\.0"\s*,\s*)?"method"\s*:/.test(head);
+  return /^\s*\{\s*(?:"jsonrpc"\s*:\s*"2\.0"\s*,\s*)?(?:"id"\s*:\s*(?:"(?:[^"\\]|\\.)*"|-?\d+)\s*,\s*)?(?:"jsonrpc"\s*:\s*"2\.0"\s*,\s*)?"method"\s*:/.test(head);
 }
 
 /**
@@ -520,6 +525,15 @@ export class StreamableHttpTransport implements Transport {
       if (exchange !== undefined) exchange.busyUntil = now + wait!;
       const waited = await sleep(wait!, signal);
       if (exchange !== undefined) exchange.busyUntil = undefined;
+      if (!waited && exchange?.cancelled && !this.#life.aborted) {
+        // The caller stopped waiting (its timeout, or a cancel) before the server's time came:
+        // its own error cannot say when the server will take requests again; this report does.
+        this.#report(
+          `${what} was given up while waiting out the server's Retry-After (HTTP ${busyName(status)}); ` +
+            `the server asked to be tried again ${retryWhen(Math.max(0, now + wait! - Date.now()))}`,
+          "busy",
+        );
+      }
       if (!waited) {
         throw new TransportError(`${this.description}: ${what}: stopped while waiting out the busy server's Retry-After`, "aborted");
       }
@@ -914,7 +928,10 @@ export class StreamableHttpTransport implements Transport {
             "reconnect-failed",
           );
         }
-        const wait = reconnectDelay(cursor.attempts, this.#reconnect, cursor.retryMs);
+        let wait = reconnectDelay(cursor.attempts, this.#reconnect, cursor.retryMs);
+        // A 429 or 503 said when to come back: not before then (within maxRetryAfterMs).
+        if (cursor.retryAfterMs !== undefined) wait = Math.max(wait, Math.min(cursor.retryAfterMs, this.#maxRetryAfterMs));
+        cursor.retryAfterMs = undefined;
         cursor.attempts++;
         if (!(await sleep(wait, signal))) throw new TransportError(`${this.description}: ${name} was stopped`, "aborted");
       }
@@ -922,6 +939,7 @@ export class StreamableHttpTransport implements Transport {
       if ("response" in outcome) return outcome.response;
       if ("fatal" in outcome) throw outcome.fatal;
       cursor.lastProblem = outcome.problem;
+      cursor.retryAfterMs = outcome.retryAfterMs;
     }
   }
 
@@ -954,7 +972,10 @@ export class StreamableHttpTransport implements Transport {
       if (sessionGone(status, start, hadSession)) {
         return { fatal: new HttpStatusError(`${said}: the server ended the session`, status, url.href, start, "session-expired") };
       }
-      if (retryableStatus(status)) return { problem: `HTTP ${status}${quoteBody(start)}` };
+      if (retryableStatus(status)) {
+        const retryAfter = isBusyStatus(status) ? retryAfterMs(response.headers) : undefined;
+        return { problem: `HTTP ${status}${quoteBody(start)}`, retryAfterMs: retryAfter };
+      }
       if (status === 405) {
         // Listening 3: the server offers no GET stream (so none can be resumed either).
         return { fatal: new HttpStatusError(`${said}: the server offers no SSE stream on GET`, status, url.href, start) };

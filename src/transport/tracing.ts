@@ -12,10 +12,12 @@ import type { Transport } from "./transport.ts";
 export type TraceDirection = "send" | "receive";
 
 /**
- * Called for each message. `message` is the message itself (do not print it as it is);
- * `text` is what to show: its JSON, bounded in depth and size, with the credentials the
- * connection knows (the inner transport's configured headers, `options.redactor`'s secrets)
- * and credential-shaped values replaced by `[redacted]`.
+ * Called for each message. `text` is what to show: its JSON, bounded in depth and size, with
+ * the credentials the connection knows (the inner transport's configured headers,
+ * `options.redactor`'s secrets) and credential-shaped values replaced by `[redacted]`.
+ * `message` is the message as it crossed the wire, or — when it held a credential — a redacted
+ * copy of it, so that printing either never shows a secret (a copy too deep or too large to
+ * rebuild from the bounded text keeps only jsonrpc, id and method, plus `redactedText`).
  */
 export type TraceFn = (direction: TraceDirection, message: JsonRpcMessage, text: string) => void;
 
@@ -34,6 +36,18 @@ interface Redacting {
 function redacting(transport: Transport): Redacting | undefined {
   const candidate = transport as Transport & Partial<Redacting>;
   return typeof candidate.redact === "function" ? (candidate as Transport & Redacting) : undefined;
+}
+
+/** The message rebuilt from its redacted text; the envelope alone when the text was cut. */
+function redactedCopy(message: JsonRpcMessage, text: string): JsonRpcMessage {
+  try {
+    return JSON.parse(text) as JsonRpcMessage;
+  } catch {
+    const envelope: Record<string, unknown> = { jsonrpc: "2.0", redactedText: text };
+    if ("id" in message) envelope.id = message.id;
+    if ("method" in message) envelope.method = message.method;
+    return envelope as unknown as JsonRpcMessage;
+  }
 }
 
 export class TracingTransport implements Transport {
@@ -71,7 +85,9 @@ export class TracingTransport implements Transport {
   }
 
   #show(direction: TraceDirection, message: JsonRpcMessage): void {
-    this.#trace(direction, message, this.redact(boundedJson(message, { maxChars: this.#maxChars })));
+    const raw = boundedJson(message, { maxChars: this.#maxChars });
+    const text = this.redact(raw);
+    this.#trace(direction, text === raw ? message : redactedCopy(message, text), text);
   }
 
   // The optional hooks pass straight through, so tracing never changes behaviour.

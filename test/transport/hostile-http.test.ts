@@ -105,6 +105,7 @@ function scenario(name: string) {
   return {
     url: `${fixture.origin}/${name}/${id}/mcp`,
     posts: async (): Promise<Posted[]> => ((await (await fetch(`${fixture.origin}/__log/${id}`)).json()) as { posts: Posted[] }).posts,
+    gets: async (): Promise<number[]> => ((await (await fetch(`${fixture.origin}/__log/${id}`)).json()) as { gets: number[] }).gets,
     restart: async (again?: "after-init" | "in-handshake") => {
       const response = await fetch(`${fixture.origin}/__restart/${id}${again ? `?again=${again}` : ""}`, { method: "POST" });
       await response.body?.cancel();
@@ -179,7 +180,8 @@ behaviour("credentials a server echoes in a JSON-RPC error (200 and 500) are red
   const { url } = scenario("echo-rpc");
   const traced: string[] = [];
   const inner = new StreamableHttpTransport({ url, headers: SECRETS });
-  const transport = new TracingTransport(inner, (_direction, _message: JsonRpcMessage, text: string) => traced.push(text));
+  // As `inspect --trace` prints: the text, and (older callers) the message as JSON.
+  const transport = new TracingTransport(inner, (_direction, message: JsonRpcMessage, text: string) => traced.push(text, JSON.stringify(message)));
   const client = new Client(CLIENT_INFO, { protocol: "legacy" });
   await hangGuard(client.connect(transport), 15_000, "connect");
   try {
@@ -190,7 +192,10 @@ behaviour("credentials a server echoes in a JSON-RPC error (200 and 500) are red
     assert.match(shown(listError), /HTTP 500/);
     assert.match(shown(listError), /\[redacted\]/);
     assertNoSecrets(shown(listError), "the 500 JSON-RPC error body of tools/list");
+    // A result is the caller's data and reaches it as sent; the trace shows it redacted.
+    assert.match(textOf(await client.callTool("whoami", {})), /key-SECRET-987654321/);
     const trace = traced.join("\n");
+    assert.match(trace, /you sent (Bearer )?\[redacted\] with key \[redacted\] and \[redacted\]"/);
     assert.match(trace, /bad call: you sent (Bearer )?\[redacted\] with key \[redacted\]/);
     assertNoSecrets(trace, "the trace");
   } finally {
@@ -265,6 +270,20 @@ behaviour("a Retry-After past the call's deadline fails the send at once with co
     assert.ok(error.retryAt instanceof Date && error.retryAt.getTime() > Date.now());
     assert.match(error.message, /503 Service Unavailable/);
     assert.match(error.message, /after this call's deadline/);
+  } finally {
+    await client.close();
+  }
+});
+
+behaviour("the GET stream waits out a 503's Retry-After before it tries again", async () => {
+  const { url, gets } = scenario("busy-get");
+  const { client } = await connected(url, { reconnect: { initialDelayMs: 50 } });
+  try {
+    const listChanged = new Promise<void>((resolve) => client.on("toolslistchanged", () => resolve()));
+    await hangGuard(listChanged, 15_000, "the list_changed notification on the reopened GET stream");
+    const seen = await gets();
+    assert.ok(seen.length >= 2);
+    assert.ok(seen[1] - seen[0] >= 900, `the GET was tried again after ${seen[1] - seen[0]} ms, before Retry-After's 1 s`);
   } finally {
     await client.close();
   }
