@@ -31,6 +31,9 @@ export function retryAfterMs(headers: Headers, now: number = Date.now()): number
   if (value === undefined || value === "") return undefined;
   // RFC 9110 10.2.3: Retry-After = HTTP-date / delay-seconds.
   if (/^\d+$/.test(value)) return Number(value) * 1000;
+  // An HTTP-date starts with the day's name (IMF-fixdate, RFC 850 and asctime forms alike);
+  // Date.parse alone would also take "1.5" or "-5" for a date.
+  if (!/^(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)/i.test(value)) return undefined;
   const date = Date.parse(value);
   if (Number.isNaN(date)) return undefined;
   return Math.max(0, date - now);

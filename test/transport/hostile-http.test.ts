@@ -354,6 +354,8 @@ behaviour("an SSE answer over maxMessageBytes fails its call at once; an oversiz
     assert.ok(Date.now() - started < 10_000, "failed at once, not at the 60 s timeout");
     assert.match(error.message, /larger than maxMessageBytes \(100000 bytes\)/);
     assert.equal(textOf(await hangGuard(client.callTool("big-log", {}), 15_000, "tools/call big-log")), "small answer");
+    // An oversized request of the server's with the same id is not taken for the call's answer.
+    assert.equal(textOf(await hangGuard(client.callTool("big-request", {}), 15_000, "tools/call big-request")), "answer after a big request");
     assert.ok(problems.some((problem) => /maxMessageBytes/.test(problem)), problems.join("\n"));
   } finally {
     await client.close();
