@@ -289,6 +289,23 @@ behaviour("the GET stream waits out a 503's Retry-After before it tries again", 
   }
 });
 
+behaviour("the legacy SSE transport waits out a 429 on its POST, and redacts an echoing JSON-RPC error", async () => {
+  const id = `h${++instances}`;
+  const transport = new SseLegacyTransport({ url: `${fixture.origin}/legacy/${id}/sse`, headers: SECRETS });
+  const client = new Client(CLIENT_INFO, { protocol: "legacy" });
+  await hangGuard(client.connect(transport), 15_000, "connect");
+  try {
+    const started = Date.now();
+    assert.equal(textOf(await hangGuard(client.callTool("echo", { text: "legacy" }), 20_000, "tools/call")), "echo: legacy");
+    assert.ok(Date.now() - started >= 900, "sent again only after Retry-After's 1 s");
+    const error = await rejection(client.callTool("whoami", {}), "tools/call whoami", 20_000);
+    assert.match(shown(error), /you sent (Bearer )?\[redacted\] with key \[redacted\] and \[redacted\]/);
+    assertNoSecrets(shown(error), "the legacy JSON-RPC error");
+  } finally {
+    await client.close();
+  }
+});
+
 // --- item: session renewal under repeated restarts -------------------------------------------
 
 behaviour("two session restarts in quick succession fail none of the calls a new session served", async () => {
