@@ -57,12 +57,20 @@ export interface TokenStore {
 }
 
 /** A stored file could not be read, written or understood; the message names the file and the way out. */
+/**
+ * Why the token store failed: a file it could not read or write, a file that holds no stored
+ * entry, or a directory it could not make owner-only.
+ */
+export type TokenStoreErrorCode = "unreadable" | "unwritable" | "corrupt" | "not-private";
+
 export class TokenStoreError extends Error {
   override readonly name = "TokenStoreError";
   readonly path: string;
-  constructor(message: string, path: string, options?: { cause?: unknown }) {
+  readonly code: TokenStoreErrorCode;
+  constructor(message: string, path: string, options?: { cause?: unknown }, code: TokenStoreErrorCode = "corrupt") {
     super(message, options);
     this.path = path;
+    this.code = code;
   }
 }
 
@@ -241,6 +249,7 @@ export class FileTokenStore implements TokenStore {
         `token store: cannot read ${path} (${(error as Error).message}); check its owner and permissions`,
         path,
         { cause: error },
+        "unreadable",
       );
     }
     try {
@@ -251,6 +260,22 @@ export class FileTokenStore implements TokenStore {
   }
 
   async #write(path: string, value: unknown): Promise<void> {
+    // spec 2025-11-25 basic/authorization ("Token Storage"): tokens stored securely. Our
+    // directories are owner-only, also when they already existed with a looser mode.
+    const folder = path.slice(0, path.lastIndexOf("/"));
+    for (const directory of [this.directory, folder]) {
+      try {
+        await this.#runtime.makePrivateDirectory(directory);
+      } catch (error) {
+        throw new TokenStoreError(
+          `token store: cannot make ${directory} a directory only you can enter (${(error as Error).message}); ` +
+            `check that it is yours, or run chmod 700 ${directory}`,
+          directory,
+          { cause: error },
+          "not-private",
+        );
+      }
+    }
     try {
       await this.#runtime.writePrivateFile(path, `${JSON.stringify(value, null, 2)}\n`);
     } catch (error) {
@@ -258,6 +283,7 @@ export class FileTokenStore implements TokenStore {
         `token store: cannot write ${path} (${(error as Error).message}); check that ${this.directory} is writable by you`,
         path,
         { cause: error },
+        "unwritable",
       );
     }
   }
@@ -266,7 +292,7 @@ export class FileTokenStore implements TokenStore {
     try {
       await this.#runtime.removeFile(path);
     } catch (error) {
-      throw new TokenStoreError(`token store: cannot delete ${path} (${(error as Error).message})`, path, { cause: error });
+      throw new TokenStoreError(`token store: cannot delete ${path} (${(error as Error).message})`, path, { cause: error }, "unwritable");
     }
   }
 

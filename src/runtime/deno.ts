@@ -6,6 +6,7 @@ import process from "node:process";
 import {
   type ChildProcess,
   ChildGroups,
+  Descendants,
   type ExitStatus,
   FileError,
   groupHasLiveMember,
@@ -51,6 +52,8 @@ interface DenoApi {
   readTextFileSync(path: string): string;
   readTextFile(path: string): Promise<string>;
   mkdir(path: string, options: { recursive: boolean; mode: number }): Promise<void>;
+  stat(path: string): Promise<{ mode: number | null; isDirectory: boolean }>;
+  chmod(path: string, mode: number): Promise<void>;
   writeTextFile(path: string, text: string, options: { mode: number; createNew: boolean }): Promise<void>;
   rename(from: string, to: string): Promise<void>;
   remove(path: string): Promise<void>;
@@ -166,6 +169,8 @@ function spawn(request: SpawnRequest): Promise<ChildProcess> {
     return { code: status.signal === null ? status.code : null, signal: status.signal };
   });
   const pid = child.pid;
+  // Descendants that leave the group (setsid) are noted while they are still below the child.
+  const descendants = new Descendants(pid, procFs, (target, signal) => Deno.kill(target, signal));
   const handle: ChildProcess = {
     pid,
     async write(data: string) {
@@ -173,6 +178,7 @@ function spawn(request: SpawnRequest): Promise<ChildProcess> {
       await writer.write(encoder.encode(data));
     },
     closeStdin() {
+      descendants.note();
       if (!stdinOpen) return;
       stdinOpen = false;
       // close() waits for queued writes to flush; if it fails, abort frees the resource.
@@ -180,11 +186,13 @@ function spawn(request: SpawnRequest): Promise<ChildProcess> {
     },
     exited,
     signalGroup(signal) {
+      descendants.note(); // before the group is signalled: its members' children are still theirs
       try {
         Deno.kill(-pid, signal);
       } catch {
         // the group is gone
       }
+      descendants.signal(signal);
     },
     groupAlive() {
       try {
@@ -195,6 +203,7 @@ function spawn(request: SpawnRequest): Promise<ChildProcess> {
       return groupHasLiveMember(pid, procFs);
     },
     async dispose() {
+      await descendants.end();
       await Promise.all([stdout.stop(), stderr.stop()]);
       await outputDone;
       // A write stuck on a pipe that a process outside the group holds and never reads
@@ -242,6 +251,16 @@ export const denoRuntime: Runtime = {
       await Deno.rename(temp, path);
     } catch (error) {
       await Deno.remove(temp).catch(() => {});
+      throw new FileError((error as Error).message, (error as { code?: string }).code ?? "EUNKNOWN", path);
+    }
+  },
+  async makePrivateDirectory(path: string) {
+    try {
+      await Deno.mkdir(path, { recursive: true, mode: 0o700 });
+      const { mode } = await Deno.stat(path);
+      // An existing directory keeps its mode through mkdir: a 0755 one would stay readable by all.
+      if (mode !== null && (mode & 0o777) !== 0o700) await Deno.chmod(path, 0o700);
+    } catch (error) {
       throw new FileError((error as Error).message, (error as { code?: string }).code ?? "EUNKNOWN", path);
     }
   },

@@ -2,7 +2,7 @@
 
 import { spawn as spawnChild } from "node:child_process";
 import { readdirSync, readFileSync, statSync } from "node:fs";
-import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
+import { chmod, mkdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import { createServer as createHttpServer } from "node:http";
 import { dirname } from "node:path";
 import process from "node:process";
@@ -10,6 +10,7 @@ import { Buffer } from "node:buffer";
 import {
   type ChildProcess,
   ChildGroups,
+  Descendants,
   type ExitStatus,
   FileError,
   groupHasLiveMember,
@@ -90,6 +91,8 @@ function spawn(request: SpawnRequest): Promise<ChildProcess> {
     });
     child.once("spawn", () => {
       const pid = child.pid!;
+      // Descendants that leave the group (setsid) are noted while they are still below the child.
+      const descendants = new Descendants(pid, procFs, (target, signal) => process.kill(target, signal));
       const handle: ChildProcess = {
         pid,
         write(data: string): Promise<void> {
@@ -105,15 +108,18 @@ function spawn(request: SpawnRequest): Promise<ChildProcess> {
           });
         },
         closeStdin() {
+          descendants.note();
           child.stdin.end();
         },
         exited,
         signalGroup(signal) {
+          descendants.note(); // before the group is signalled: its members' children are still theirs
           try {
             process.kill(-pid, signal);
           } catch {
             // the group is gone
           }
+          descendants.signal(signal);
         },
         groupAlive() {
           try {
@@ -123,7 +129,8 @@ function spawn(request: SpawnRequest): Promise<ChildProcess> {
           }
           return groupHasLiveMember(pid, procFs);
         },
-        dispose() {
+        async dispose() {
+          await descendants.end();
           const pipes = [child.stdin, child.stdout, child.stderr];
           const closed = pipes.map((pipe) =>
             pipe.closed ? undefined : new Promise<void>((resolveClose) => pipe.once("close", () => resolveClose()))
@@ -190,6 +197,18 @@ export const nodeRuntime: Runtime = {
       await rename(temp, path);
     } catch (error) {
       await rm(temp, { force: true }).catch(() => {});
+      const { code, message } = error as NodeJS.ErrnoException;
+      throw new FileError(message, code ?? "EUNKNOWN", path);
+    }
+  },
+  async makePrivateDirectory(path: string) {
+    try {
+      await mkdir(path, { recursive: true, mode: 0o700 });
+      if (process.platform === "win32") return;
+      const { mode } = await stat(path);
+      // An existing directory keeps its mode through mkdir: a 0755 one would stay readable by all.
+      if ((mode & 0o777) !== 0o700) await chmod(path, 0o700);
+    } catch (error) {
       const { code, message } = error as NodeJS.ErrnoException;
       throw new FileError(message, code ?? "EUNKNOWN", path);
     }

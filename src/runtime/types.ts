@@ -50,20 +50,29 @@ export interface ChildProcess {
    * full), rejects on a dead or closed pipe. Never stays pending after the child exited.
    */
   write(data: string): Promise<void>;
-  /** Closes stdin (end of input for the child). */
+  /**
+   * Closes stdin (end of input for the child). First notes the child's descendants (Linux), so
+   * that those that left its process group can still be ended by dispose().
+   */
   closeStdin(): void;
   /**
    * Resolves once the process exited and its output has ended (or OUTPUT_GRACE_MS after
    * exit, when a grandchild still holds the pipes). Never rejects.
    */
   readonly exited: Promise<ExitStatus>;
-  /** Sends a signal to the child's whole process group (it was started as a group leader). */
+  /**
+   * Sends a signal to the child's whole process group (it was started as a group leader), and
+   * to its descendants that left the group (a grandchild that called setsid): on Linux they are
+   * found in /proc before the group is signalled, while they are still the child's descendants.
+   */
   signalGroup(signal: "SIGTERM" | "SIGKILL"): void;
   /** True while any process of the child's group is alive (zombies do not count). */
   groupAlive(): boolean;
   /**
-   * Stops reading the child's output and releases its pipes, even if a process outside the
-   * group still holds them. Call after the group is gone; resolves once all is released.
+   * Ends the descendants noted by closeStdin() and signalGroup() that outlived the group
+   * (SIGTERM, then SIGKILL after DESCENDANT_GRACE_MS), stops reading the child's output and
+   * releases its pipes, even if a process outside the group still holds them. Call after the
+   * group is gone; resolves once all is released.
    */
   dispose(): Promise<void>;
 }
@@ -120,6 +129,12 @@ export interface Runtime {
    * Rejects with a FileError carrying the OS reason.
    */
   writePrivateFile(path: string, text: string): Promise<void>;
+  /**
+   * Makes `path` a directory only its owner may enter (mode 0700): creates it (missing parents
+   * too, 0700) or, when it already exists with another mode, tightens it to 0700 (a no-op where
+   * there are no POSIX modes). Rejects with a FileError carrying the OS reason.
+   */
+  makePrivateDirectory(path: string): Promise<void>;
   /** Deletes a file; one that is not there is not an error. Rejects with a FileError. */
   removeFile(path: string): Promise<void>;
   /**
@@ -208,6 +223,9 @@ export interface WorkerThread {
 /** How long `exited` waits for the output to end after the process itself exited. */
 export const OUTPUT_GRACE_MS = 200;
 
+/** How long dispose() gives descendants outside the group to go after SIGTERM before SIGKILL. */
+export const DESCENDANT_GRACE_MS = 1000;
+
 /** Reads a directory's entry names and a file's text, synchronously; throw when they cannot. */
 export interface SyncFs {
   readDir(path: string): string[];
@@ -240,6 +258,141 @@ export function groupHasLiveMember(pgid: number, fs: SyncFs): boolean {
     if (Number(fields[2]) === pgid && fields[0] !== "Z" && fields[0] !== "X") return true;
   }
   return false;
+}
+
+/** The fields of /proc/<pid>/stat after "pid (comm) ": state, ppid, pgrp, …; undefined once it is gone. */
+function statFields(pid: number, fs: SyncFs): string[] | undefined {
+  let stat: string;
+  try {
+    stat = fs.readText(`/proc/${pid}/stat`);
+  } catch {
+    return undefined;
+  }
+  // comm may hold spaces and parentheses: the fields start after the last ")".
+  return stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+}
+
+/** Index of starttime (field 22 of proc(5)) among statFields. */
+const START_TIME = 19;
+
+/**
+ * The descendants of one process, noted while they are its descendants (Linux /proc). A
+ * grandchild that calls setsid leaves the group, so a group signal misses it, and once its
+ * parent exits it is re-parented and no longer found under it: so they are noted early (at
+ * closeStdin, before each group signal) and remembered with their start time, which tells
+ * them from a later process given the same pid. Where /proc cannot be read it notes nothing.
+ */
+export class Descendants {
+  readonly #root: number;
+  readonly #fs: SyncFs;
+  readonly #kill: (pid: number, signal: "SIGTERM" | "SIGKILL") => void;
+  /** pid → start time, as noted. */
+  readonly #known = new Map<number, string>();
+
+  constructor(root: number, fs: SyncFs, kill: (pid: number, signal: "SIGTERM" | "SIGKILL") => void) {
+    this.#root = root;
+    this.#fs = fs;
+    this.#kill = kill;
+  }
+
+  /** Notes every process now below the root: children, their children, and so on. */
+  note(): void {
+    const queue = [this.#root];
+    const seen = new Set(queue);
+    let ppids: Map<number, number[]> | undefined;
+    for (let next = queue.shift(); next !== undefined; next = queue.shift()) {
+      let children: number[] | undefined = this.#childrenFromTasks(next);
+      if (children === undefined) children = (ppids ??= this.#parentMap()).get(next) ?? [];
+      for (const child of children) {
+        if (seen.has(child)) continue;
+        seen.add(child);
+        queue.push(child);
+        const fields = statFields(child, this.#fs);
+        if (fields !== undefined && fields[0] !== "Z" && fields[0] !== "X") this.#known.set(child, fields[START_TIME]);
+      }
+    }
+  }
+
+  /** How many noted descendants are still running (zombies do not count). */
+  alive(): number {
+    let count = 0;
+    for (const pid of this.#known.keys()) if (this.#live(pid)) count++;
+    return count;
+  }
+
+  /** Signals each noted descendant that still runs and is still the process noted. */
+  signal(signal: "SIGTERM" | "SIGKILL"): void {
+    for (const pid of this.#known.keys()) {
+      if (!this.#live(pid)) continue;
+      try {
+        this.#kill(pid, signal);
+      } catch {
+        // gone meanwhile, or not ours to signal
+      }
+    }
+  }
+
+  /** Ends the noted descendants still running: SIGTERM, then SIGKILL after graceMs. */
+  async end(graceMs: number = DESCENDANT_GRACE_MS): Promise<void> {
+    if (this.alive() === 0) return;
+    this.signal("SIGTERM");
+    for (let waited = 0; waited < graceMs && this.alive() > 0; waited += 25) await new Promise((resolve) => setTimeout(resolve, 25));
+    if (this.alive() > 0) this.signal("SIGKILL");
+    for (let waited = 0; waited < graceMs && this.alive() > 0; waited += 25) await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+
+  #live(pid: number): boolean {
+    const fields = statFields(pid, this.#fs);
+    if (fields === undefined || fields[0] === "Z" || fields[0] === "X") return false;
+    if (fields[START_TIME] !== this.#known.get(pid)) {
+      this.#known.delete(pid); // the pid now names another process
+      return false;
+    }
+    return true;
+  }
+
+  /** Children through /proc/<pid>/task/<tid>/children; undefined when the kernel offers no such file. */
+  #childrenFromTasks(pid: number): number[] | undefined {
+    let tasks: string[];
+    try {
+      tasks = this.#fs.readDir(`/proc/${pid}/task`);
+    } catch {
+      return []; // gone, or no /proc
+    }
+    const children: number[] = [];
+    for (const task of tasks) {
+      let text: string;
+      try {
+        text = this.#fs.readText(`/proc/${pid}/task/${task}/children`);
+      } catch {
+        if (tasks.length > 0 && statFields(pid, this.#fs) !== undefined) return undefined; // no children files: scan instead
+        continue;
+      }
+      for (const word of text.split(/\s+/)) if (/^\d+$/.test(word)) children.push(Number(word));
+    }
+    return children;
+  }
+
+  /** Every process's children, from the ppid field of each /proc/<pid>/stat. */
+  #parentMap(): Map<number, number[]> {
+    const map = new Map<number, number[]>();
+    let pids: string[];
+    try {
+      pids = this.#fs.readDir("/proc");
+    } catch {
+      return map;
+    }
+    for (const name of pids) {
+      if (!/^\d+$/.test(name)) continue;
+      const fields = statFields(Number(name), this.#fs);
+      if (fields === undefined) continue;
+      const ppid = Number(fields[1]);
+      const list = map.get(ppid);
+      if (list === undefined) map.set(ppid, [Number(name)]);
+      else list.push(Number(name));
+    }
+    return map;
+  }
 }
 
 /** Kill every live child group when the host exits, so no server outlives us. */

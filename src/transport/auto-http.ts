@@ -2,9 +2,11 @@
 // HTTP+SSE transport — spec 2025-11-25 basic/transports ("Backwards Compatibility", the
 // client's algorithm). A Transport like any other: the Client never knows which one it got.
 
+import { Redactor } from "../common/redact.ts";
 import type { CloseDetails } from "../jsonrpc/errors.ts";
 import type { JsonRpcMessage } from "../jsonrpc/messages.ts";
 import { showUrl } from "./http-errors.ts";
+import type { HttpSendOptions } from "./retry-after.ts";
 import { SseLegacyTransport } from "./sse-legacy.ts";
 import { StreamableHttpTransport } from "./streamable-http.ts";
 import { type Transport, TransportError } from "./transport.ts";
@@ -21,6 +23,12 @@ export interface AutoHttpTransportOptions {
   fetch?: typeof fetch;
   /** For the legacy fallback: how long to wait for the `endpoint` event. Default 10 s. */
   endpointTimeoutMs?: number;
+  /** Largest message accepted, in bytes, whichever transport is chosen. Default 64 MiB. */
+  maxMessageBytes?: number;
+  /** Longest Retry-After of a 429 or 503 that is waited out, whichever transport is chosen. Default 30 s. */
+  maxRetryAfterMs?: number;
+  /** More secrets to keep out of error messages (the host's). The values of `headers` are always kept out. */
+  redactor?: Redactor;
 }
 
 /** 2025-11-25 transports (Backwards Compatibility): the statuses that mean "try the old transport". */
@@ -63,6 +71,7 @@ export class AutoHttpTransport implements Transport {
   #choosing: Promise<void> | undefined;
   #closing: Promise<void> | undefined;
   #closeNotified = false;
+  readonly #redactor = new Redactor();
 
   constructor(options: AutoHttpTransportOptions) {
     this.#options = options;
@@ -71,6 +80,16 @@ export class AutoHttpTransport implements Transport {
       throw new TransportError(`http "${showUrl(this.url)}": the URL must be http:// or https://`, "bad-url");
     }
     this.description = `http "${showUrl(this.url)}"`;
+    this.#redactor.addHeaders(options.headers);
+  }
+
+  /**
+   * `text` with the credentials this transport knows (its configured header values, the
+   * host's secrets) and credential-shaped values replaced by `[redacted]`.
+   */
+  redact(text: string): string {
+    const own = this.#redactor.redact(text);
+    return this.#options.redactor === undefined ? own : this.#options.redactor.redact(own);
   }
 
   /**
@@ -116,21 +135,22 @@ export class AutoHttpTransport implements Transport {
     return Promise.resolve();
   }
 
-  send(message: JsonRpcMessage): Promise<void> {
+  /** Sends through the transport in use; `options.deadline` bounds the wait for a busy server (retry-after.ts). */
+  send(message: JsonRpcMessage, options: HttpSendOptions = {}): Promise<void> {
     if (this.#closing || !this.#started) {
       const what = "method" in message ? message.method : "a response";
       const state = this.#closing ? "closed" : "not started";
       return Promise.reject(new TransportError(`${this.description}: cannot send ${what}, the connection is ${state}`, "closed"));
     }
     if (this.#choosing === undefined) {
-      this.#choosing = this.#choose(message);
+      this.#choosing = this.#choose(message, options);
       return this.#choosing;
     }
     // Sent while the first message was choosing: it follows on the chosen transport.
     return this.#choosing.then(
-      () => this.#candidate!.send(message),
+      () => (this.#candidate as StreamableHttpTransport | SseLegacyTransport).send(message, options),
       (error: unknown) => {
-        throw new TransportError(`${this.description}: cannot send, no transport could be used: ${(error as Error).message}`, "closed", {
+        throw new TransportError(`${this.description}: cannot send, no transport could be used: ${this.redact((error as Error).message)}`, "closed", {
           cause: error,
         });
       },
@@ -142,14 +162,14 @@ export class AutoHttpTransport implements Transport {
    * Streamable HTTP; on 400, 404 or 405 open the GET stream, and if an `endpoint` event
    * arrives use the legacy transport and send the message again there.
    */
-  async #choose(first: JsonRpcMessage): Promise<void> {
-    const { url, headers, fetch } = this.#options;
-    const streamable = new StreamableHttpTransport({ url: this.url.href, headers, fetch });
+  async #choose(first: JsonRpcMessage, options: HttpSendOptions): Promise<void> {
+    const { url, headers, fetch, maxMessageBytes, maxRetryAfterMs, redactor } = this.#options;
+    const streamable = new StreamableHttpTransport({ url: this.url.href, headers, fetch, maxMessageBytes, maxRetryAfterMs, redactor });
     this.#use(streamable);
     let refusal: string;
     try {
       await streamable.start();
-      await streamable.send(first);
+      await streamable.send(first, options);
       this.#kind = "streamable-http";
       return;
     } catch (error) {
@@ -171,7 +191,15 @@ export class AutoHttpTransport implements Transport {
     await this.#discard(streamable);
     if (this.#closing) throw new TransportError(`${this.description}: closed while connecting`, "closed");
 
-    const legacy = new SseLegacyTransport({ url, headers, fetch, endpointTimeoutMs: this.#options.endpointTimeoutMs });
+    const legacy = new SseLegacyTransport({
+      url,
+      headers,
+      fetch,
+      endpointTimeoutMs: this.#options.endpointTimeoutMs,
+      maxMessageBytes,
+      maxRetryAfterMs,
+      redactor,
+    });
     this.#use(legacy);
     try {
       await legacy.start();
@@ -187,7 +215,7 @@ export class AutoHttpTransport implements Transport {
       );
     }
     this.#kind = "sse";
-    await legacy.send(first);
+    await legacy.send(first, options);
   }
 
   /** Makes `inner` the candidate: its messages, errors and close become ours. */

@@ -6,24 +6,46 @@ import { TransportError } from "./transport.ts";
 
 /** How much of a response body an error message quotes. */
 export const BODY_START_CHARS = 200;
+/**
+ * How much more than it quotes bodyStart reads and redacts first, so a credential that
+ * straddles the cut is still recognised whole (and not shown half).
+ */
+const BODY_REDACT_SLACK_CHARS = 8192;
+
+/** Turns text a server sent into text fit to show: credentials replaced (common/redact.ts). */
+export type RedactFn = (text: string) => string;
 
 /**
- * An HTTP request was answered with a status we cannot use. `code` is "http-status" (or a
- * more specific reason such as "session-expired"); `status` is the number, `url` the URL
- * that answered. The automatic fallback to the legacy transport tests `status` of the first
- * POST (400, 404, 405 — 2025-11-25 transports, "Backwards Compatibility").
+ * Why an HTTP answer could not be used:
+ * - "http-status": a status we cannot use (statusAdvice says what to do);
+ * - "session-expired": the server ended the session and no new one could serve the request;
+ * - "bad-content-type": a 2xx whose Content-Type is neither JSON nor an event stream;
+ * - "busy": 429 or 503 that could not be waited out (retryAt says when the server asked to be tried again);
+ * - "too-large": the answer is larger than maxMessageBytes.
+ */
+export type HttpErrorCode = "http-status" | "session-expired" | "bad-content-type" | "busy" | "too-large";
+
+/**
+ * An HTTP request was answered with a status we cannot use. `code` says why (HttpErrorCode);
+ * `status` is the number, `url` the URL that answered. The automatic fallback to the legacy
+ * transport tests `status` of the first POST (400, 404, 405 — 2025-11-25 transports,
+ * "Backwards Compatibility").
  */
 export class HttpStatusError extends TransportError {
+  declare readonly code: HttpErrorCode;
   readonly status: number;
   readonly url: string;
-  /** The first characters of the response body ("" when it had none). */
+  /** The first characters of the response body, credentials redacted ("" when it had none). */
   readonly bodyStart: string;
+  /** For "busy": when the server said it may be tried again (from Retry-After), if it said. */
+  readonly retryAt: Date | undefined;
 
-  constructor(message: string, status: number, url: string, bodyStart = "", code = "http-status") {
+  constructor(message: string, status: number, url: string, bodyStart = "", code: HttpErrorCode = "http-status", retryAt?: Date) {
     super(message, code);
     this.status = status;
     this.url = url;
     this.bodyStart = bodyStart;
+    this.retryAt = retryAt;
   }
 }
 
@@ -37,17 +59,20 @@ export function showUrl(url: URL): string {
 }
 
 /**
- * The first characters of a response body, whitespace folded, "" when there is none. Reads
- * no more than it needs and always releases the body (Deno counts an unread body as a leak).
+ * The first characters of a response body, credentials redacted (`redact`), whitespace folded,
+ * "" when there is none. A server may echo our request headers (Authorization, X-Api-Key) in
+ * an error body: what is quoted is redacted before it is cut, so a token across the cut is
+ * still found. Reads no more than it needs and always releases the body (Deno counts an unread
+ * body as a leak).
  */
-export async function bodyStart(response: Response, max = BODY_START_CHARS): Promise<string> {
+export async function bodyStart(response: Response, redact: RedactFn, max = BODY_START_CHARS): Promise<string> {
   const body = response.body;
   if (body === null) return "";
   const reader = body.getReader();
   const text = new TextDecoder();
   let out = "";
   try {
-    while (out.length <= max) {
+    while (out.length <= max + BODY_REDACT_SLACK_CHARS) {
       const { done, value } = await reader.read();
       if (done) break;
       out += text.decode(value, { stream: true });
@@ -57,7 +82,7 @@ export async function bodyStart(response: Response, max = BODY_START_CHARS): Pro
   } finally {
     await reader.cancel().catch(() => {});
   }
-  const flat = out.replace(/\s+/g, " ").trim();
+  const flat = redact(out).replace(/\s+/g, " ").trim();
   return flat.length > max ? flat.slice(0, max) + "…" : flat;
 }
 

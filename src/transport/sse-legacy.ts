@@ -3,10 +3,23 @@
 // events on that stream — spec 2024-11-05 basic/transports ("HTTP with SSE"). Deprecated by
 // Streamable HTTP (2025-03-26), still served by many servers.
 
+import { boundedJson } from "../common/bounded.ts";
+import { Redactor } from "../common/redact.ts";
 import type { CloseDetails } from "../jsonrpc/errors.ts";
-import { type JsonRpcMessage, whyNotJsonRpc } from "../jsonrpc/messages.ts";
+import { DEFAULT_MAX_MESSAGE_BYTES } from "../jsonrpc/line-decoder.ts";
+import { type JsonRpcErrorResponse, type JsonRpcMessage, whyNotJsonRpc } from "../jsonrpc/messages.ts";
 import { bodyStart, discardBody, fetchFailureReason, HttpStatusError, showUrl } from "./http-errors.ts";
+import {
+  busyName,
+  DEFAULT_MAX_RETRY_AFTER_MS,
+  type HttpSendOptions,
+  isBusyStatus,
+  MAX_BUSY_RETRIES,
+  retryAfterMs,
+  retryWhen,
+} from "./retry-after.ts";
 import { fetchSameOrigin } from "./same-origin-fetch.ts";
+import { sleep } from "./sse-reconnect.ts";
 import { type SseEvent, SseParser } from "./sse-parser.ts";
 import { type Transport, TransportError } from "./transport.ts";
 
@@ -21,6 +34,15 @@ export interface SseLegacyTransportOptions {
   endpointTimeoutMs?: number;
   /** Bound of one POST, until its answer has been read. Default 60 s. */
   postTimeoutMs?: number;
+  /** Largest message (one SSE event) accepted, in bytes; a larger one is skipped and reported. Default 64 MiB. */
+  maxMessageBytes?: number;
+  /**
+   * Longest Retry-After of a 429 or 503 to a POST that is waited out before the POST is sent
+   * again (never past postTimeoutMs or the call's deadline). Default 30 s.
+   */
+  maxRetryAfterMs?: number;
+  /** More secrets to keep out of error messages (the host's). The values of `headers` are always kept out. */
+  redactor?: Redactor;
 }
 
 export const DEFAULT_ENDPOINT_TIMEOUT_MS = 10_000;
@@ -71,6 +93,11 @@ export class SseLegacyTransport implements Transport {
   readonly #fetch: typeof fetch;
   readonly #endpointTimeoutMs: number;
   readonly #postTimeoutMs: number;
+  readonly #maxMessageBytes: number;
+  readonly #maxRetryAfterMs: number;
+  /** The configured header values (any may be a credential), kept out of every message we make. */
+  readonly #redactor = new Redactor();
+  readonly #redactFn = (text: string): string => this.redact(text);
   /** Aborts the GET stream and every POST in flight. */
   readonly #abort = new AbortController();
   #phase: Phase = "new";
@@ -94,6 +121,23 @@ export class SseLegacyTransport implements Transport {
     this.#endpointTimeoutMs = options.endpointTimeoutMs ?? DEFAULT_ENDPOINT_TIMEOUT_MS;
     this.#postTimeoutMs = options.postTimeoutMs ?? DEFAULT_POST_TIMEOUT_MS;
     this.description = `sse "${showUrl(this.url)}"`;
+    this.#maxMessageBytes = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
+    this.#maxRetryAfterMs = options.maxRetryAfterMs ?? DEFAULT_MAX_RETRY_AFTER_MS;
+    this.#redactor.addHeaders(options.headers);
+  }
+
+  /**
+   * `text` with the credentials this transport knows (its configured header values, the
+   * host's secrets) and credential-shaped values replaced by `[redacted]`.
+   */
+  redact(text: string): string {
+    const own = this.#redactor.redact(text);
+    return this.#options.redactor === undefined ? own : this.#options.redactor.redact(own);
+  }
+
+  /** Up to 100 characters of server text, redacted, quoted. */
+  #preview(text: string): string {
+    return JSON.stringify(this.redact(text.slice(0, 8292)).slice(0, 100));
   }
 
   /** Where messages are POSTed, once the `endpoint` event has arrived. */
@@ -103,7 +147,7 @@ export class SseLegacyTransport implements Transport {
 
   #report(what: string, code: string, cause?: unknown): void {
     try {
-      this.onerror?.(new TransportError(`${this.description}: ${what}`, code, { cause }));
+      this.onerror?.(new TransportError(this.redact(`${this.description}: ${what}`), code, { cause }));
     } catch {
       // a throwing error handler has nowhere left to report to
     }
@@ -167,7 +211,7 @@ export class SseLegacyTransport implements Transport {
     }
     const { response, url: streamUrl } = opened;
     if (!response.ok) {
-      const start = await bodyStart(response);
+      const start = await bodyStart(response, this.#redactFn);
       throw new HttpStatusError(
         `${this.description}: GET ${showUrl(streamUrl)} answered HTTP ${response.status}${quoteBody(start)}; ` +
           `a legacy HTTP+SSE server answers it with an event stream; check the URL (often …/sse)`,
@@ -178,7 +222,7 @@ export class SseLegacyTransport implements Transport {
     }
     const type = response.headers.get("content-type") ?? "";
     if (!/^\s*text\/event-stream\b/i.test(type) || response.body === null) {
-      const start = await bodyStart(response);
+      const start = await bodyStart(response, this.#redactFn);
       throw new TransportError(
         `${this.description}: GET ${showUrl(streamUrl)} answered HTTP ${response.status} with ` +
           `${type ? `Content-Type ${JSON.stringify(type)}` : "no Content-Type"}, not an SSE stream (text/event-stream)${quoteBody(start)}`,
@@ -198,7 +242,9 @@ export class SseLegacyTransport implements Transport {
   async #read(body: ReadableStream<Uint8Array>, streamUrl: URL): Promise<void> {
     const parser = new SseParser({
       onEvent: (event) => this.#onEvent(event, streamUrl),
-      onProblem: (message) => this.#report(message, "sse-event-too-large"),
+      maxEventChars: this.#maxMessageBytes,
+      onProblem: (message) =>
+        this.#report(`${message}; raise maxMessageBytes (an option of the sse transport) if the server sends messages this large`, "sse-event-too-large"),
     });
     const reader = body.getReader();
     let reason = "the server ended the SSE stream";
@@ -246,7 +292,7 @@ export class SseLegacyTransport implements Transport {
 
   #onEndpoint(data: string, streamUrl: URL): void {
     if (this.#endpoint !== undefined || this.#endpointArrived === undefined) {
-      this.#report(`ignored a second "endpoint" event (${JSON.stringify(data.slice(0, 100))}); messages still go to ${showUrl(this.#endpoint ?? streamUrl)}`, "bad-event");
+      this.#report(`ignored a second "endpoint" event (${this.#preview(data)}); messages still go to ${showUrl(this.#endpoint ?? streamUrl)}`, "bad-event");
       return;
     }
     const fail = (error: TransportError) => {
@@ -259,7 +305,7 @@ export class SseLegacyTransport implements Transport {
       // 2024-11-05 transports: the endpoint is a URI, usually relative to the SSE stream's.
       endpoint = new URL(data.trim(), streamUrl);
     } catch {
-      fail(new TransportError(`${this.description}: the "endpoint" event's data ${JSON.stringify(data.slice(0, 100))} is not a URL`, "bad-endpoint"));
+      fail(new TransportError(`${this.description}: the "endpoint" event's data ${this.#preview(data)} is not a URL`, "bad-endpoint"));
       return;
     }
     if (endpoint.origin !== this.url.origin) {
@@ -282,27 +328,50 @@ export class SseLegacyTransport implements Transport {
     try {
       value = JSON.parse(data);
     } catch (error) {
-      this.#report(`skipped a "message" event that is not JSON (${messageOf(error)}): ${data.slice(0, 100)}`, "bad-message");
+      this.#report(`skipped a "message" event that is not JSON (${messageOf(error)}): ${this.#preview(data)}`, "bad-message");
       return;
     }
     const why = whyNotJsonRpc(value);
     if (why !== undefined) {
-      this.#report(`skipped a "message" event that is not JSON-RPC (${why}): ${data.slice(0, 100)}`, "bad-message");
+      this.#report(`skipped a "message" event that is not JSON-RPC (${why}): ${this.#preview(data)}`, "bad-message");
       return;
+    }
+    let message = value as JsonRpcMessage;
+    // A server may echo our headers (credentials) in an error: what we pass on is redacted.
+    if ("error" in message && typeof message.error === "object" && message.error !== null) {
+      message = { ...message, error: this.#redactError(message.error) } as JsonRpcErrorResponse;
     }
     // A throwing handler must not stop the reading of the stream (and with it every later answer).
     try {
-      this.onmessage?.(value as JsonRpcMessage);
+      this.onmessage?.(message);
     } catch (error) {
       this.#report(`onmessage handler threw: ${messageOf(error)}`, "handler-threw", error);
     }
   }
 
+  /** A JSON-RPC error's message and data, with credentials a server echoed back replaced. */
+  #redactError(error: JsonRpcErrorResponse["error"]): JsonRpcErrorResponse["error"] {
+    const message = typeof error.message === "string" ? this.redact(error.message) : error.message;
+    if (error.data === undefined) return { ...error, message };
+    const text = boundedJson(error.data);
+    const shown = this.redact(text);
+    if (shown === text) return { ...error, message };
+    let data: unknown = shown;
+    try {
+      data = JSON.parse(shown);
+    } catch {
+      // cut by the bound: the redacted text stands for it
+    }
+    return { ...error, message, data };
+  }
+
   /**
    * POSTs one message to the endpoint; resolves once the server accepted it (2xx). The
-   * answer to a request arrives later, on the stream.
+   * answer to a request arrives later, on the stream. A 429 or 503 with Retry-After is
+   * waited out and the POST sent again when the wait ends within postTimeoutMs, before
+   * `options.deadline` and within maxRetryAfterMs; otherwise the error says when to retry.
    */
-  async send(message: JsonRpcMessage): Promise<void> {
+  async send(message: JsonRpcMessage, options: HttpSendOptions = {}): Promise<void> {
     const endpoint = this.#endpoint;
     const what = "method" in message ? message.method : "a response";
     if (endpoint === undefined || this.#phase !== "open" || this.#closing) {
@@ -317,20 +386,53 @@ export class SseLegacyTransport implements Transport {
       timedOut = true;
       post.abort();
     }, this.#postTimeoutMs);
+    const until = Math.min(Date.now() + this.#postTimeoutMs, options.deadline ?? Infinity);
+    const body = JSON.stringify(message);
     try {
-      const { response, url } = await fetchSameOrigin(
-        this.#fetch,
-        endpoint,
-        {
-          method: "POST",
-          headers: headersWith(this.#options.headers, { "Content-Type": "application/json" }),
-          body: JSON.stringify(message),
-          signal: post.signal,
-        },
-        this.description,
-      );
+      let answered: { response: Response; url: URL };
+      // 429 and 503 say the server did not process the POST (RFC 6585 4, RFC 9110 15.6.4):
+      // it is sent again after Retry-After (RFC 9110 10.2.3) when the wait fits.
+      for (let busy = 0; ; busy++) {
+        answered = await fetchSameOrigin(
+          this.#fetch,
+          endpoint,
+          { method: "POST", headers: headersWith(this.#options.headers, { "Content-Type": "application/json" }), body, signal: post.signal },
+          this.description,
+        );
+        const status = answered.response.status;
+        if (!isBusyStatus(status)) break;
+        const now = Date.now();
+        const wait = retryAfterMs(answered.response.headers, now);
+        const left = until - now;
+        const why = wait === undefined
+          ? "the server gave no Retry-After; try again later"
+          : busy >= MAX_BUSY_RETRIES
+          ? `it was busy ${busy + 1} times in a row; the server asks to be tried again ${retryWhen(wait, now)}`
+          : wait > left
+          ? `the server asks to be tried again ${retryWhen(wait, now)}, after this call's deadline (in ${seconds(Math.max(0, left))}); try again then`
+          : wait > this.#maxRetryAfterMs
+          ? `the server asks to be tried again ${retryWhen(wait, now)}, longer than maxRetryAfterMs (${seconds(this.#maxRetryAfterMs)}) allows to wait; try again then`
+          : undefined;
+        if (why !== undefined) {
+          const start = await bodyStart(answered.response, this.#redactFn);
+          throw new HttpStatusError(
+            `${this.description}: ${what}: POST ${showUrl(answered.url)} answered HTTP ${busyName(status)}${quoteBody(start)}; ` +
+              `the server did not process it and it was not sent again: ${why}`,
+            status,
+            answered.url.href,
+            start,
+            "busy",
+            wait === undefined ? undefined : new Date(now + wait),
+          );
+        }
+        await discardBody(answered.response);
+        if (!(await sleep(wait!, post.signal))) {
+          throw new TransportError(`${this.description}: ${what}: stopped while waiting out the busy server's Retry-After`, "aborted");
+        }
+      }
+      const { response, url } = answered;
       if (!response.ok) {
-        const start = await bodyStart(response);
+        const start = await bodyStart(response, this.#redactFn);
         throw new HttpStatusError(
           `${this.description}: ${what}: POST ${showUrl(url)} answered HTTP ${response.status}${quoteBody(start)}`,
           response.status,

@@ -20,11 +20,16 @@ export interface SseParserOptions {
   onId?: (id: string) => void;
   /** Longest event (its line being read plus its data so far), in characters. Default 64 Mi. */
   maxEventChars?: number;
-  /** An event over maxEventChars was skipped; the stream goes on at the next event. */
-  onProblem?: (message: string) => void;
+  /**
+   * An event over maxEventChars was skipped; the stream goes on at the next event. `head` is
+   * the start of its data (up to HEAD_CHARS), where a JSON-RPC writer puts the message's id.
+   */
+  onProblem?: (message: string, head: string) => void;
 }
 
 export const DEFAULT_MAX_EVENT_CHARS = 64 * 1024 * 1024;
+/** How much of a skipped event's data onProblem is given. */
+export const HEAD_CHARS = 256;
 
 const LF = 10;
 const CR = 13;
@@ -98,15 +103,31 @@ export class SseParser {
     }
     this.#lineChars += piece.length;
     if (this.#lineChars + this.#dataChars > this.#maxChars) {
+      const head = this.#head(piece);
       this.#skipping = true;
       this.#lineDropped = true;
       this.#line = [];
       this.#data = [];
       this.#dataChars = 0;
-      this.#options.onProblem?.(`an SSE event of more than ${this.#maxChars} characters was skipped (maxEventChars)`);
+      this.#options.onProblem?.(`an SSE event of more than ${this.#maxChars} characters was skipped (maxEventChars)`, head);
       return;
     }
     this.#line.push(piece);
+  }
+
+  /** The first HEAD_CHARS of the current event's data, the line being read (and `piece`) included. */
+  #head(piece: string): string {
+    let out = this.#data.length > 0 ? this.#data.join("\n").slice(0, HEAD_CHARS) : "";
+    if (out.length >= HEAD_CHARS) return out;
+    let line = "";
+    for (const part of [...this.#line, piece]) {
+      line += part.slice(0, HEAD_CHARS + 6 - line.length);
+      if (line.length >= HEAD_CHARS + 6) break;
+    }
+    const data = /^data: ?/.exec(line);
+    if (data === null) return out;
+    out += (out === "" ? "" : "\n") + line.slice(data[0].length);
+    return out.slice(0, HEAD_CHARS);
   }
 
   /**

@@ -3,11 +3,15 @@
 // what the server starts, sessions and resumable streams — spec 2025-11-25 basic/transports
 // ("Streamable HTTP"), with basic/lifecycle for the handshake that starts a session.
 
+import { boundedJson } from "../common/bounded.ts";
+import { Redactor } from "../common/redact.ts";
 import type { CloseDetails } from "../jsonrpc/errors.ts";
+import { DEFAULT_MAX_MESSAGE_BYTES } from "../jsonrpc/line-decoder.ts";
 import {
   isNotification,
   isRequest,
   isResponse,
+  type JsonRpcErrorResponse,
   type JsonRpcMessage,
   type JsonRpcRequest,
   type RequestId,
@@ -16,6 +20,15 @@ import {
 import { bodyStart, bodyText, discardBody, fetchFailureReason, HttpStatusError, showUrl, statusAdvice } from "./http-errors.ts";
 import { requestHeaders, type ToolSchemaLookup } from "./mcp-headers.ts";
 import { retryOnReset } from "./reset-retry.ts";
+import {
+  busyName,
+  DEFAULT_MAX_RETRY_AFTER_MS,
+  type HttpSendOptions,
+  isBusyStatus,
+  MAX_BUSY_RETRIES,
+  retryAfterMs,
+  retryWhen,
+} from "./retry-after.ts";
 import { fetchSameOrigin, type SameOriginResponse } from "./same-origin-fetch.ts";
 import { type SseEvent, SseParser } from "./sse-parser.ts";
 import { type ReconnectOptions, reconnectDelay, reconnectOptions, sleep } from "./sse-reconnect.ts";
@@ -47,6 +60,22 @@ export interface StreamableHttpTransportOptions {
   closeTimeoutMs?: number;
   /** Open the GET stream for server-initiated messages after initialization. Default true. */
   listen?: boolean;
+  /**
+   * Largest message accepted: a JSON answer in bytes, one SSE event in characters. A larger
+   * answer to a request fails that request at once, naming this limit; another larger
+   * message is skipped and reported. Default 64 MiB.
+   */
+  maxMessageBytes?: number;
+  /**
+   * Longest Retry-After of a 429 or 503 that is waited out before the message is sent again
+   * (never past the call's deadline). A longer one fails the send with the time to retry. Default 30 s.
+   */
+  maxRetryAfterMs?: number;
+  /**
+   * More secrets to keep out of error messages and reports (the host's). The values of
+   * `headers` and `requestInit.headers` are always kept out.
+   */
+  redactor?: Redactor;
 }
 
 export const DEFAULT_HTTP_TIMEOUT_MS = 30_000;
@@ -59,6 +88,13 @@ const PREVIEW_CHARS = 80;
 const STATELESS_SINCE = "2026-07-28";
 /** Error bodies larger than this are not read for a JSON-RPC error. */
 const ERROR_BODY_MAX_CHARS = 65_536;
+/**
+ * New sessions one message may be sent again in, when the server keeps ending them (a server
+ * restarting more than once while the message is on its way).
+ */
+const MAX_SESSION_RENEWALS = 5;
+/** Characters redacted ahead of a preview's cut, so a credential across the cut is still found whole. */
+const PREVIEW_REDACT_SLACK = 8192;
 /**
  * spec 2026-07-28 basic/transports/streamable-http ("Backward Compatibility"): the errors that
  * identify a modern server in a 4xx answer — HeaderMismatch, MissingRequiredClientCapability,
@@ -75,7 +111,16 @@ interface Exchange {
   readonly abort: LinkedAbort;
   answered: boolean;
   cancelled: boolean;
+  /** Why the request failed before its answer could be read (an answer over maxMessageBytes). */
+  failure?: Error;
+  /** While a busy server's Retry-After is waited out: when the request goes again (epoch ms). */
+  busyUntil?: number;
 }
+
+type JsonRpcErrorObject = JsonRpcErrorResponse["error"];
+
+/** A POST's answer, with what the request carried: whether a session id, and in which session. */
+type Posted = SameOriginResponse & { hadSession: boolean; epoch: number };
 
 /** Where the reading of one SSE stream stands, across its reconnections. */
 interface StreamCursor {
@@ -87,11 +132,13 @@ interface StreamCursor {
   attempts: number;
   /** Why the last attempt failed, for the give-up message. */
   lastProblem: string;
+  /** A busy server's Retry-After for the next attempt (RFC 9110 10.2.3), when it gave one. */
+  retryAfterMs?: number;
 }
 
 type PumpEnd = { kind: "ended" } | { kind: "broken"; reason: string } | { kind: "stopped" };
 
-type GetOutcome = { response: Response } | { problem: string } | { fatal: TransportError };
+type GetOutcome = { response: Response } | { problem: string; retryAfterMs?: number } | { fatal: TransportError };
 
 function describeMessage(message: JsonRpcMessage): string {
   if ("method" in message) return "id" in message ? `${message.method} (id ${JSON.stringify(message.id)})` : message.method;
@@ -111,10 +158,6 @@ function isJson(contentType: string): boolean {
   return /^\s*application\/([\w.+-]*\+)?json\b/i.test(contentType);
 }
 
-function preview(text: string): string {
-  return JSON.stringify(text.length > PREVIEW_CHARS ? text.slice(0, PREVIEW_CHARS) + "…" : text);
-}
-
 function quoteBody(start: string): string {
   return start === "" ? " with an empty body" : `: ${JSON.stringify(start)}`;
 }
@@ -131,6 +174,28 @@ function reasonOf(error: unknown): string {
 function retryableStatus(status: number): boolean {
   // 409: the SDK's server refuses a resumption while it still holds the broken connection.
   return status === 408 || status === 409 || status === 425 || status === 429 || (status >= 500 && status !== 501 && status !== 505);
+}
+
+/**
+ * The id of a JSON-RPC answer from the start of its text, where JSON-RPC writers put it
+ * (`{"jsonrpc":"2.0","id":7,…}` or `{"id":7,…}`); undefined when the text does not start so,
+ * or when a method follows the id (a request of the server's, whose ids are not ours).
+ */
+function leadingId(head: string): RequestId | undefined {
+  const match = /^\s*\{\s*(?:"jsonrpc"\s*:\s*"2\.0"\s*,\s*)?"id"\s*:\s*("(?:[^"\\]|\\.)*"|-?\d+)\s*[,}]/.exec(head);
+  if (match === null) return undefined;
+  if (/^\s*(?:"jsonrpc"\s*:\s*"2\.0"\s*,\s*)?"method"\s*:/.test(head.slice(match[0].length))) return undefined;
+  try {
+    const id: unknown = JSON.parse(match[1]);
+    return typeof id === "string" || typeof id === "number" ? id : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** True when a message's text starts with its method (after its id, if any): a request or notification, not an answer. */
+function startsWithMethod(head: string): boolean {
+  return /^\s*\{\s*(?:"jsonrpc"\s*:\s*"2\.0"\s*,\s*)?(?:"id"\s*:\s*(?:"(?:[^"\\]|\\.)*"|-?\d+)\s*,\s*)?(?:"jsonrpc"\s*:\s*"2\.0"\s*,\s*)?"method"\s*:/.test(head);
 }
 
 /**
@@ -165,6 +230,11 @@ export class StreamableHttpTransport implements Transport {
   readonly #timeoutMs: number;
   readonly #closeTimeoutMs: number;
   readonly #listen: boolean;
+  readonly #maxMessageBytes: number;
+  readonly #maxRetryAfterMs: number;
+  /** The configured header values (any may be a credential), kept out of every message we make. */
+  readonly #redactor = new Redactor();
+  readonly #hostRedactor: Redactor | undefined;
   /** Aborted when the transport ends: every fetch, stream and wait stops. */
   readonly #life = new AbortScope();
   #started = false;
@@ -202,6 +272,29 @@ export class StreamableHttpTransport implements Transport {
     this.#timeoutMs = options.timeoutMs ?? DEFAULT_HTTP_TIMEOUT_MS;
     this.#closeTimeoutMs = options.closeTimeoutMs ?? DEFAULT_HTTP_CLOSE_TIMEOUT_MS;
     this.#listen = options.listen ?? true;
+    this.#maxMessageBytes = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
+    this.#maxRetryAfterMs = options.maxRetryAfterMs ?? DEFAULT_MAX_RETRY_AFTER_MS;
+    this.#redactor.addHeaders(this.#headers);
+    for (const [, value] of new Headers(this.#requestInit.headers)) this.#redactor.add(value);
+    this.#hostRedactor = options.redactor;
+  }
+
+  /**
+   * `text` with the credentials this transport knows (its configured header values, the
+   * host's secrets) and credential-shaped values replaced by `[redacted]` — what error
+   * messages, reports and traces of this connection go through.
+   */
+  redact(text: string): string {
+    const own = this.#redactor.redact(text);
+    return this.#hostRedactor === undefined ? own : this.#hostRedactor.redact(own);
+  }
+
+  readonly #redactFn = (text: string): string => this.redact(text);
+
+  /** Up to PREVIEW_CHARS of server text, redacted, quoted. */
+  #preview(text: string): string {
+    const shown = this.redact(text.length > PREVIEW_CHARS + PREVIEW_REDACT_SLACK ? text.slice(0, PREVIEW_CHARS + PREVIEW_REDACT_SLACK) : text);
+    return JSON.stringify(shown.length > PREVIEW_CHARS ? shown.slice(0, PREVIEW_CHARS) + "…" : shown);
   }
 
   /** The session the server assigned in its initialize answer (MCP-Session-Id), if any. */
@@ -232,7 +325,7 @@ export class StreamableHttpTransport implements Transport {
 
   #report(what: string, code: string, cause?: unknown): void {
     try {
-      this.onerror?.(new TransportError(`${this.description}: ${what}`, code, { cause }));
+      this.onerror?.(new TransportError(this.redact(`${this.description}: ${what}`), code, { cause }));
     } catch {
       // a throwing error handler has nowhere left to report to
     }
@@ -258,15 +351,18 @@ export class StreamableHttpTransport implements Transport {
    * POSTs one message. For a notification or a response it resolves on the server's 202.
    * For a request it resolves once the answer has been delivered through onmessage (from
    * JSON or from the SSE stream, resumed if need be), and rejects with TransportError when
-   * the answer cannot come: an HTTP error status, a stream broken beyond resumption.
+   * the answer cannot come: an HTTP error status, a stream broken beyond resumption, an
+   * answer over maxMessageBytes. A 429 or 503 with Retry-After is waited out and the
+   * message sent again when the wait ends before `options.deadline` (and within
+   * maxRetryAfterMs); otherwise the error says when to retry.
    */
-  send(message: JsonRpcMessage): Promise<void> {
+  send(message: JsonRpcMessage, options: HttpSendOptions = {}): Promise<void> {
     const refusal = this.#refusal(message);
     if (refusal) return Promise.reject(refusal);
-    return this.#transmit(message);
+    return this.#transmit(message, options);
   }
 
-  async #transmit(message: JsonRpcMessage): Promise<void> {
+  async #transmit(message: JsonRpcMessage, options: HttpSendOptions): Promise<void> {
     const what = describeMessage(message);
     // Our cancellation of a request lets go of its stream at once; the notice itself follows.
     if (isNotification(message) && message.method === "notifications/cancelled") {
@@ -275,34 +371,31 @@ export class StreamableHttpTransport implements Transport {
       // cancellation; no notifications/cancelled is sent.
       if (this.#stateless) return;
     }
-    // A new session is being started: everything but its own handshake waits for it.
-    if (this.#renewal !== undefined && !isHandshake(message)) {
-      await this.#renewal.catch(() => {});
-      const refusal = this.#refusal(message);
-      if (refusal) throw refusal;
-    }
+    const handshake = isHandshake(message);
     const exchange = isRequest(message) ? this.#openExchange(message, what) : undefined;
     const deadline = exchange === undefined ? new LinkedAbort(this.#life, this.#timeoutMs) : undefined;
     const signal = exchange?.abort.signal ?? deadline!.signal;
+    // The time this send may take: the caller's deadline for a request, timeoutMs for the rest.
+    const until = exchange === undefined ? Date.now() + this.#timeoutMs : options.deadline;
     try {
       const body = JSON.stringify(message);
-      const epoch = this.#epoch;
       const extra = this.#stateless && isRequest(message) ? requestHeaders(message, this.#toolSchemas) : undefined;
-      let posted = await this.#post(body, signal, extra);
+      const post = () => this.#postPatiently(message, body, signal, extra, exchange, until);
+      let posted = await post();
       if (!posted.response.ok && exchange !== undefined && this.#stateless && (await this.#statelessError(posted.response, exchange))) {
         return;
       }
-      if (!posted.response.ok) {
-        const start = await bodyStart(posted.response);
+      // 2025-11-25 transports (Session Management) 4: a 404 to a request with a session id means
+      // the server ended that session: start a new one, then send this again. A server that
+      // restarts again meanwhile ends the new session too: each new session gets its turn.
+      for (let renewals = 0; !posted.response.ok; renewals++) {
+        const start = await bodyStart(posted.response, this.#redactFn);
         const gone = sessionGone(posted.response.status, start, posted.hadSession);
-        if (!gone || isHandshake(message) || this.onsessionexpired === undefined) throw this.#statusError(what, posted, start, gone);
-        // 2025-11-25 transports (Session Management) 4: start a new session, then send this again, once.
-        await this.#renewSession(epoch, posted.response.status);
-        posted = await this.#post(body, signal, extra);
-        if (!posted.response.ok) {
-          const again = await bodyStart(posted.response);
-          throw this.#statusError(what, posted, again, sessionGone(posted.response.status, again, posted.hadSession));
+        if (!gone || handshake || this.onsessionexpired === undefined || renewals >= MAX_SESSION_RENEWALS) {
+          throw this.#statusError(what, posted, start, gone, renewals);
         }
+        await this.#renewSession(posted.epoch, posted.response.status);
+        posted = await post();
       }
       if (isRequest(message) && message.method === "initialize") this.#takeSessionId(posted.response);
       if (exchange !== undefined) {
@@ -325,12 +418,16 @@ export class StreamableHttpTransport implements Transport {
 
   /** The error a send rejects with, once whatever went wrong is known. */
   #failure(error: unknown, what: string, exchange: Exchange | undefined, deadline: LinkedAbort | undefined): unknown {
+    if (exchange?.failure !== undefined) return exchange.failure;
     if (error instanceof TransportError && error.code === "session-expired") return error;
     if (this.#life.aborted) {
       return new TransportError(`${this.description}: ${what} did not finish: the transport was closed`, "closed", { cause: error });
     }
     if (exchange?.cancelled) {
-      return new TransportError(`${this.description}: ${what} was cancelled; its stream was closed`, "cancelled", { cause: error });
+      const busy = exchange.busyUntil === undefined
+        ? ""
+        : ` while it waited for a busy server's Retry-After; the server asked to be tried again ${retryWhen(Math.max(0, exchange.busyUntil - Date.now()))}`;
+      return new TransportError(`${this.description}: ${what} was cancelled${busy}; its stream was closed`, "cancelled", { cause: error });
     }
     if (deadline?.timedOut) {
       return new TransportError(
@@ -381,21 +478,99 @@ export class StreamableHttpTransport implements Transport {
     return headers;
   }
 
-  async #post(body: string, signal: AbortSignal, extra?: Record<string, string>): Promise<SameOriginResponse & { hadSession: boolean }> {
+  /**
+   * POSTs a message, waiting out a busy server: 429 and 503 say the server did not process
+   * the request (RFC 6585 4, RFC 9110 15.6.4), so it is sent again after its Retry-After
+   * (RFC 9110 10.2.3) when that ends before `until` and within maxRetryAfterMs, up to
+   * MAX_BUSY_RETRIES times; otherwise the send fails with the time the server asked for.
+   */
+  async #postPatiently(
+    message: JsonRpcMessage,
+    body: string,
+    signal: AbortSignal,
+    extra: Record<string, string> | undefined,
+    exchange: Exchange | undefined,
+    until: number | undefined,
+  ): Promise<Posted> {
+    const what = describeMessage(message);
+    for (let busy = 0; ; busy++) {
+      const posted = await this.#post(message, body, signal, extra);
+      const status = posted.response.status;
+      if (!isBusyStatus(status)) return posted;
+      const now = Date.now();
+      const wait = retryAfterMs(posted.response.headers, now);
+      const left = until === undefined ? Infinity : until - now;
+      const why = wait === undefined
+        ? "the server gave no Retry-After; try again later"
+        : busy >= MAX_BUSY_RETRIES
+        ? `it was busy ${busy + 1} times in a row; the server asks to be tried again ${retryWhen(wait, now)}`
+        : wait > left
+        ? `the server asks to be tried again ${retryWhen(wait, now)}, after this call's deadline (in ${seconds(Math.max(0, left))}); try again then`
+        : wait > this.#maxRetryAfterMs
+        ? `the server asks to be tried again ${retryWhen(wait, now)}, longer than maxRetryAfterMs (${seconds(this.#maxRetryAfterMs)}) allows to wait; try again then`
+        : undefined;
+      if (why !== undefined) {
+        const start = await bodyStart(posted.response, this.#redactFn);
+        throw new HttpStatusError(
+          `${this.description}: ${what}: POST ${showUrl(posted.url)} answered HTTP ${busyName(status)}${quoteBody(start)}; ` +
+            `the server did not process it and it was not sent again: ${why}`,
+          status,
+          posted.url.href,
+          start,
+          "busy",
+          wait === undefined ? undefined : new Date(now + wait),
+        );
+      }
+      await discardBody(posted.response);
+      if (exchange !== undefined) exchange.busyUntil = now + wait!;
+      const waited = await sleep(wait!, signal);
+      if (exchange !== undefined) exchange.busyUntil = undefined;
+      if (!waited && exchange?.cancelled && !this.#life.aborted) {
+        // The caller stopped waiting (its timeout, or a cancel) before the server's time came:
+        // its own error cannot say when the server will take requests again; this report does.
+        this.#report(
+          `${what} was given up while waiting out the server's Retry-After (HTTP ${busyName(status)}); ` +
+            `the server asked to be tried again ${retryWhen(Math.max(0, now + wait! - Date.now()))}`,
+          "busy",
+        );
+      }
+      if (!waited) {
+        throw new TransportError(`${this.description}: ${what}: stopped while waiting out the busy server's Retry-After`, "aborted");
+      }
+    }
+  }
+
+  /**
+   * One POST of a message. Anything but the handshake of a new session first waits until no
+   * new session is being started (a second restart can begin while the first renewal's
+   * waiters wake up, so this waits again until none is under way).
+   */
+  async #post(message: JsonRpcMessage, body: string, signal: AbortSignal, extra?: Record<string, string>): Promise<Posted> {
+    if (!isHandshake(message)) {
+      while (this.#renewal !== undefined) {
+        await this.#renewal.catch(() => {});
+        const refusal = this.#refusal(message);
+        if (refusal) throw refusal;
+      }
+    }
+    // Read together, with no await between them and the headers: the session this POST is in.
+    const epoch = this.#epoch;
     const hadSession = this.#sessionId !== undefined;
     const headers = this.#headersFor("POST");
     // spec 2026-07-28 streamable-http ("Standard Request Headers", "Custom Headers from Tool Parameters").
     if (extra !== undefined) for (const [name, value] of Object.entries(extra)) headers.set(name, value);
     const init: RequestInit = { ...this.#requestInit, method: "POST", headers, body, signal };
-    return { ...(await fetchSameOrigin(this.#fetch, this.url, init, this.description)), hadSession };
+    return { ...(await fetchSameOrigin(this.#fetch, this.url, init, this.description)), hadSession, epoch };
   }
 
-  #statusError(what: string, posted: SameOriginResponse, start: string, gone: boolean): HttpStatusError {
+  #statusError(what: string, posted: SameOriginResponse, start: string, gone: boolean, renewals: number): HttpStatusError {
     const { response, url } = posted;
     if (gone) {
+      const why = renewals === 0
+        ? "the server ended the session and no new one could be started for it"
+        : `the server ended the session again after ${renewals} new session(s) were started for it`;
       return new HttpStatusError(
-        `${this.description}: ${what}: POST ${showUrl(url)} answered HTTP ${response.status}${quoteBody(start)}: ` +
-          `the server ended the session and no new one could be started for it; connect again`,
+        `${this.description}: ${what}: POST ${showUrl(url)} answered HTTP ${response.status}${quoteBody(start)}: ${why}; connect again`,
         response.status,
         url.href,
         start,
@@ -436,7 +611,7 @@ export class StreamableHttpTransport implements Transport {
     if (!recognized && !this.#statelessConfirmed) return false;
     await discardBody(response);
     // The server may not have known the id (a rejected envelope): it is this request's answer.
-    this.#deliver({ jsonrpc: "2.0", id: exchange.id, error: error as { code: number; message: string; data?: unknown } });
+    this.#deliver({ jsonrpc: "2.0", id: exchange.id, error: error as JsonRpcErrorObject });
     return true;
   }
 
@@ -446,7 +621,7 @@ export class StreamableHttpTransport implements Transport {
     if (id === null) return;
     // Session Management 1: a session id MUST contain only visible ASCII (0x21 to 0x7E).
     if (!/^[\x21-\x7e]+$/.test(id)) {
-      this.#report(`the server's MCP-Session-Id ${preview(id)} has characters outside visible ASCII; using it anyway`, "bad-session-id");
+      this.#report(`the server's MCP-Session-Id ${this.#preview(id)} has characters outside visible ASCII; using it anyway`, "bad-session-id");
     }
     this.#sessionId = id;
   }
@@ -460,9 +635,9 @@ export class StreamableHttpTransport implements Transport {
       return;
     }
     if (isJson(type)) {
-      let text: string;
+      let text: string | undefined;
       try {
-        text = await response.text();
+        text = await this.#boundedText(response);
       } catch (error) {
         if (exchange.abort.signal.aborted) throw error;
         throw new TransportError(
@@ -471,10 +646,13 @@ export class StreamableHttpTransport implements Transport {
           { cause: error },
         );
       }
+      if (text === undefined) {
+        throw this.#tooLarge(`the JSON answer to ${exchange.what} (POST ${showUrl(url)}, HTTP ${response.status})`, response.status, url);
+      }
       this.#receiveJson(text, exchange);
       if (!exchange.answered) {
         throw new TransportError(
-          `${this.description}: the JSON answer to ${exchange.what} (POST ${showUrl(url)}, HTTP ${response.status}) holds no response to it: ${preview(text)}`,
+          `${this.description}: the JSON answer to ${exchange.what} (POST ${showUrl(url)}, HTTP ${response.status}) holds no response to it: ${this.#preview(text)}`,
           "no-answer",
         );
       }
@@ -488,7 +666,7 @@ export class StreamableHttpTransport implements Transport {
       if (!exchange.answered) throw new TransportError(`${this.description}: ${exchange.what} got no answer`, "no-answer");
       return;
     }
-    const start = await bodyStart(response);
+    const start = await bodyStart(response, this.#redactFn);
     throw new HttpStatusError(
       `${this.description}: ${exchange.what}: POST ${showUrl(url)} answered HTTP ${response.status} with Content-Type ` +
         `${JSON.stringify(type)}, neither application/json nor text/event-stream${quoteBody(start)}`,
@@ -505,7 +683,7 @@ export class StreamableHttpTransport implements Transport {
     try {
       value = JSON.parse(text);
     } catch {
-      throw new TransportError(`${this.description}: the answer to ${exchange.what} is not JSON: ${preview(text)}`, "bad-json");
+      throw new TransportError(`${this.description}: the answer to ${exchange.what} is not JSON: ${this.#preview(text)}`, "bad-json");
     }
     this.#receiveValue(value, `the JSON answer to ${exchange.what}`);
   }
@@ -514,7 +692,7 @@ export class StreamableHttpTransport implements Transport {
     for (const item of Array.isArray(value) ? value : [value]) {
       const why = whyNotJsonRpc(item);
       if (why !== undefined) {
-        this.#report(`${where} is not a JSON-RPC message (${why}): ${preview(JSON.stringify(item) ?? String(item))}; skipped`, "bad-message");
+        this.#report(`${where} is not a JSON-RPC message (${why}): ${this.#preview(boundedJson(item, { maxDepth: 8, maxChars: 4096 }))}; skipped`, "bad-message");
         continue;
       }
       this.#deliver(item as JsonRpcMessage);
@@ -529,14 +707,112 @@ export class StreamableHttpTransport implements Transport {
     try {
       value = JSON.parse(event.data);
     } catch {
-      this.#report(`an SSE event on ${where} is not JSON: ${preview(event.data)}; skipped`, "bad-sse-data");
+      this.#report(`an SSE event on ${where} is not JSON: ${this.#preview(event.data)}; skipped`, "bad-sse-data");
       return;
     }
     this.#receiveValue(value, `an SSE event on ${where}`);
   }
 
+  /**
+   * An HTTP answer to a request that is larger than maxMessageBytes: it is not read, and the
+   * request it answers fails at once with this.
+   */
+  #tooLarge(what: string, status: number, url: URL, detail = ""): HttpStatusError {
+    return new HttpStatusError(
+      `${this.description}: ${what} is larger than maxMessageBytes (${this.#maxMessageBytes} bytes)${detail} and was not read; ` +
+        `raise maxMessageBytes (an option of the http transport) if the server's answers are this large`,
+      status,
+      url.href,
+      "",
+      "too-large",
+    );
+  }
+
+  /**
+   * A JSON body as text when it is at most maxMessageBytes; undefined (the rest unread) when
+   * it is larger — told by Content-Length before reading when the server sent one.
+   */
+  async #boundedText(response: Response): Promise<string | undefined> {
+    const max = this.#maxMessageBytes;
+    const declared = Number(response.headers.get("content-length") ?? NaN);
+    if (declared > max) {
+      await discardBody(response);
+      return undefined;
+    }
+    const body = response.body;
+    if (body === null) return "";
+    const reader = body.getReader();
+    const chunks: Uint8Array[] = [];
+    let bytes = 0;
+    let complete = false;
+    try {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) {
+          complete = true;
+          break;
+        }
+        bytes += value.byteLength;
+        if (bytes > max) return undefined;
+        chunks.push(value);
+      }
+    } finally {
+      if (!complete) await reader.cancel().catch(() => {});
+    }
+    const whole = new Uint8Array(bytes);
+    let offset = 0;
+    for (const chunk of chunks) {
+      whole.set(chunk, offset);
+      offset += chunk.byteLength;
+    }
+    return new TextDecoder().decode(whole);
+  }
+
+  /**
+   * An SSE event over maxMessageBytes was skipped. Its request fails at once: the one whose
+   * id starts the event's data, else — on a request's own stream, for an event that is not a
+   * request or notification — that request (its answer is what the stream carries).
+   */
+  #eventTooLarge(problem: string, head: string, where: string, owner: Exchange | undefined): void {
+    const id = leadingId(head);
+    const target = id !== undefined ? this.#exchanges.get(id) : startsWithMethod(head) ? undefined : owner;
+    if (target === undefined || target.answered) {
+      this.#report(`${where}: ${problem}; raise maxMessageBytes (an option of the http transport) if the server sends messages this large`, "sse-event-too-large");
+      return;
+    }
+    target.failure = new HttpStatusError(
+      `${this.description}: the answer to ${target.what} on ${where} is larger than maxMessageBytes (${this.#maxMessageBytes} bytes) ` +
+        `and was skipped; raise maxMessageBytes (an option of the http transport) if the server's answers are this large`,
+      200,
+      this.url.href,
+      "",
+      "too-large",
+    );
+    target.abort.abort();
+  }
+
+  /** A JSON-RPC error's message and data, with credentials a server echoed back replaced. */
+  #redactError(error: JsonRpcErrorObject): JsonRpcErrorObject {
+    const message = typeof error.message === "string" ? this.redact(error.message) : error.message;
+    if (error.data === undefined) return message === error.message ? error : { ...error, message };
+    const text = boundedJson(error.data);
+    const shown = this.redact(text);
+    if (shown === text) return message === error.message ? error : { ...error, message };
+    let data: unknown = shown;
+    try {
+      data = JSON.parse(shown);
+    } catch {
+      // cut by the bound: the redacted text stands for it
+    }
+    return { ...error, message, data };
+  }
+
   /** Hands a message to onmessage; an answer also ends the wait of its request. */
   #deliver(message: JsonRpcMessage): void {
+    // A server may echo our headers (credentials) in an error: what we pass on is redacted.
+    if (isResponse(message) && "error" in message && typeof message.error === "object" && message.error !== null) {
+      message = { ...message, error: this.#redactError(message.error) } as JsonRpcErrorResponse;
+    }
     const exchange = isResponse(message) && message.id !== null ? this.#exchanges.get(message.id) : undefined;
     if (exchange !== undefined) exchange.answered = true;
     try {
@@ -560,7 +836,7 @@ export class StreamableHttpTransport implements Transport {
     const signal = exchange.abort.signal;
     let current = response;
     for (;;) {
-      const end = await this.#pump(current, cursor, signal, name);
+      const end = await this.#pump(current, cursor, signal, name, exchange);
       if (exchange.answered) return;
       if (signal.aborted) throw new TransportError(`${this.description}: ${name} was stopped`, "aborted");
       // 2025-11-25 transports (Sending Messages) 6: the server MAY close the connection
@@ -596,7 +872,7 @@ export class StreamableHttpTransport implements Transport {
    * Feeds one SSE body to the parser, delivering its messages, until it ends, breaks, or
    * `stop` aborts (which cancels the body).
    */
-  async #pump(response: Response, cursor: StreamCursor, stop: AbortSignal, where: string): Promise<PumpEnd> {
+  async #pump(response: Response, cursor: StreamCursor, stop: AbortSignal, where: string, owner?: Exchange): Promise<PumpEnd> {
     const body = response.body;
     if (body === null) return { kind: "ended" };
     const reader = body.getReader();
@@ -610,7 +886,8 @@ export class StreamableHttpTransport implements Transport {
         cursor.attempts = 0;
       },
       onRetry: (ms) => (cursor.retryMs = ms),
-      onProblem: (message) => this.#report(`${where}: ${message}`, "sse-event-too-large"),
+      maxEventChars: this.#maxMessageBytes,
+      onProblem: (message, head) => this.#eventTooLarge(message, head, where, owner),
     });
     const onStop = () => {
       reader.cancel().catch(() => {});
@@ -651,7 +928,10 @@ export class StreamableHttpTransport implements Transport {
             "reconnect-failed",
           );
         }
-        const wait = reconnectDelay(cursor.attempts, this.#reconnect, cursor.retryMs);
+        let wait = reconnectDelay(cursor.attempts, this.#reconnect, cursor.retryMs);
+        // A 429 or 503 said when to come back: not before then (within maxRetryAfterMs).
+        if (cursor.retryAfterMs !== undefined) wait = Math.max(wait, Math.min(cursor.retryAfterMs, this.#maxRetryAfterMs));
+        cursor.retryAfterMs = undefined;
         cursor.attempts++;
         if (!(await sleep(wait, signal))) throw new TransportError(`${this.description}: ${name} was stopped`, "aborted");
       }
@@ -659,6 +939,7 @@ export class StreamableHttpTransport implements Transport {
       if ("response" in outcome) return outcome.response;
       if ("fatal" in outcome) throw outcome.fatal;
       cursor.lastProblem = outcome.problem;
+      cursor.retryAfterMs = outcome.retryAfterMs;
     }
   }
 
@@ -681,7 +962,7 @@ export class StreamableHttpTransport implements Transport {
       const type = response.headers.get("content-type") ?? "";
       if (response.ok && isEventStream(type)) return { response };
       const status = response.status;
-      const start = await bodyStart(response);
+      const start = await bodyStart(response, this.#redactFn);
       const said = `${this.description}: ${name}: GET ${showUrl(url)} answered HTTP ${status}${quoteBody(start)}`;
       if (response.ok) {
         return {
@@ -691,7 +972,10 @@ export class StreamableHttpTransport implements Transport {
       if (sessionGone(status, start, hadSession)) {
         return { fatal: new HttpStatusError(`${said}: the server ended the session`, status, url.href, start, "session-expired") };
       }
-      if (retryableStatus(status)) return { problem: `HTTP ${status}${quoteBody(start)}` };
+      if (retryableStatus(status)) {
+        const retryAfter = isBusyStatus(status) ? retryAfterMs(response.headers) : undefined;
+        return { problem: `HTTP ${status}${quoteBody(start)}`, retryAfterMs: retryAfter };
+      }
       if (status === 405) {
         // Listening 3: the server offers no GET stream (so none can be resumed either).
         return { fatal: new HttpStatusError(`${said}: the server offers no SSE stream on GET`, status, url.href, start) };
@@ -768,11 +1052,26 @@ export class StreamableHttpTransport implements Transport {
     const hook = this.onsessionexpired;
     if (hook === undefined) return;
     const old = this.#sessionId;
-    this.#epoch++;
-    this.#sessionId = undefined;
-    this.#protocolVersion = undefined; // the new initialize goes without it, as the first one did
-    this.#listener?.abort();
-    const renewal = hook();
+    const forget = () => {
+      this.#epoch++;
+      this.#sessionId = undefined;
+      this.#protocolVersion = undefined; // the new initialize goes without it, as the first one did
+      this.#listener?.abort();
+    };
+    forget();
+    const renewal = (async () => {
+      for (let tries = 1; ; tries++) {
+        try {
+          return await hook();
+        } catch (error) {
+          // The server restarted again during the handshake (its notifications/initialized met
+          // a 404 for the session it had just started): start one with the server as it is now.
+          const endedAgain = error instanceof TransportError && error.code === "session-expired";
+          if (!endedAgain || tries >= MAX_SESSION_RENEWALS || this.#closing !== undefined || this.#ended) throw error;
+          forget();
+        }
+      }
+    })();
     this.#renewal = renewal;
     try {
       await renewal;
@@ -823,7 +1122,7 @@ export class StreamableHttpTransport implements Transport {
         await discardBody(response);
         return;
       }
-      const start = await bodyStart(response);
+      const start = await bodyStart(response, this.#redactFn);
       this.#report(`DELETE ${showUrl(url)} (ending session ${session}) answered HTTP ${status}${quoteBody(start)}`, "delete-failed");
     } catch {
       // The server is gone or slow: there is nothing left for us to end.

@@ -1,24 +1,73 @@
 // A transport wrapper that shows every JSON-RPC message crossing the wire, in both
-// directions, without changing any of them. Used by `mcpwire inspect --trace`.
+// directions, without changing any of them. Used by `mcpwire inspect --trace`. What it
+// shows is redacted: a server may echo our credentials back, and a trace is printed.
 
+import { boundedJson } from "../common/bounded.ts";
+import { Redactor } from "../common/redact.ts";
 import type { CloseDetails } from "../jsonrpc/errors.ts";
 import type { JsonRpcMessage } from "../jsonrpc/messages.ts";
+import type { HttpSendOptions } from "./retry-after.ts";
 import type { Transport } from "./transport.ts";
 
 export type TraceDirection = "send" | "receive";
 
+/**
+ * Called for each message. `text` is what to show: its JSON, bounded in depth and size, with
+ * the credentials the connection knows (the inner transport's configured headers,
+ * `options.redactor`'s secrets) and credential-shaped values replaced by `[redacted]`.
+ * `message` is the message as it crossed the wire, or — when it held a credential — a redacted
+ * copy of it, so that printing either never shows a secret (a copy too deep or too large to
+ * rebuild from the bounded text keeps only jsonrpc, id and method, plus `redactedText`).
+ */
+export type TraceFn = (direction: TraceDirection, message: JsonRpcMessage, text: string) => void;
+
+export interface TracingOptions {
+  /** More secrets to keep out of the trace (the host's). */
+  redactor?: Redactor;
+  /** Characters of one message's text before it is cut. Default 100,000. */
+  maxChars?: number;
+}
+
+/** A transport that can redact what it knows (the HTTP transports: their configured headers). */
+interface Redacting {
+  redact(text: string): string;
+}
+
+function redacting(transport: Transport): Redacting | undefined {
+  const candidate = transport as Transport & Partial<Redacting>;
+  return typeof candidate.redact === "function" ? (candidate as Transport & Redacting) : undefined;
+}
+
+/** The message rebuilt from its redacted text; the envelope alone when the text was cut. */
+function redactedCopy(message: JsonRpcMessage, text: string): JsonRpcMessage {
+  try {
+    return JSON.parse(text) as JsonRpcMessage;
+  } catch {
+    const envelope: Record<string, unknown> = { jsonrpc: "2.0", redactedText: text };
+    if ("id" in message) envelope.id = message.id;
+    if ("method" in message) envelope.method = message.method;
+    return envelope as unknown as JsonRpcMessage;
+  }
+}
+
 export class TracingTransport implements Transport {
   readonly inner: Transport;
-  readonly #trace: (direction: TraceDirection, message: JsonRpcMessage) => void;
+  readonly #trace: TraceFn;
+  readonly #redactor: Redactor;
+  readonly #innerRedacting: Redacting | undefined;
+  readonly #maxChars: number;
   onmessage?: (message: JsonRpcMessage) => void;
   onclose?: (details: CloseDetails) => void;
   onerror?: (error: Error) => void;
 
-  constructor(inner: Transport, trace: (direction: TraceDirection, message: JsonRpcMessage) => void) {
+  constructor(inner: Transport, trace: TraceFn, options: TracingOptions = {}) {
     this.inner = inner;
     this.#trace = trace;
+    this.#redactor = options.redactor ?? new Redactor();
+    this.#innerRedacting = redacting(inner);
+    this.#maxChars = options.maxChars ?? 100_000;
     inner.onmessage = (message) => {
-      this.#trace("receive", message);
+      this.#show("receive", message);
       this.onmessage?.(message);
     };
     inner.onclose = (details) => this.onclose?.(details);
@@ -27,6 +76,18 @@ export class TracingTransport implements Transport {
 
   get description(): string {
     return this.inner.description;
+  }
+
+  /** `text` with every credential this connection knows replaced (as the trace shows it). */
+  redact(text: string): string {
+    const inner = this.#innerRedacting?.redact(text) ?? text;
+    return this.#redactor.redact(inner);
+  }
+
+  #show(direction: TraceDirection, message: JsonRpcMessage): void {
+    const raw = boundedJson(message, { maxChars: this.#maxChars });
+    const text = this.redact(raw);
+    this.#trace(direction, text === raw ? message : redactedCopy(message, text), text);
   }
 
   // The optional hooks pass straight through, so tracing never changes behaviour.
@@ -50,9 +111,11 @@ export class TracingTransport implements Transport {
     return this.inner.start();
   }
 
-  send(message: JsonRpcMessage): Promise<void> {
-    this.#trace("send", message);
-    return this.inner.send(message);
+  /** Traces, then sends through the inner transport (with `options`, which the HTTP transports take). */
+  send(message: JsonRpcMessage, options?: HttpSendOptions): Promise<void> {
+    this.#show("send", message);
+    const send = this.inner.send as (this: Transport, message: JsonRpcMessage, options?: HttpSendOptions) => Promise<void>;
+    return options === undefined ? this.inner.send(message) : send.call(this.inner, message, options);
   }
 
   close(): Promise<void> {

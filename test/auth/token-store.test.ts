@@ -4,7 +4,7 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { chmod, readdir, stat, writeFile } from "node:fs/promises";
+import { chmod, mkdir, readdir, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { TokenSet } from "../../src/auth/token-endpoint.ts";
 import { importPublicKey, verifyJwt } from "../../src/auth/jwt.ts";
@@ -84,6 +84,27 @@ test("FileTokenStore writes files only the owner can read (0600) in directories 
     await chmod(tokenFile, 0o644);
     await store.setTokens("http://127.0.0.1:3000/mcp", "http://127.0.0.1:3001", { ...TOKENS, accessToken: "at-2" });
     assert.equal(((await stat(tokenFile)).mode & 0o777).toString(8), "600");
+  });
+});
+
+test("directories that already exist with a looser mode (0755) are tightened to 0700 on the next write", { skip: !posix }, async () => {
+  await withTempDir(async (dir) => {
+    const root = join(dir, "mcpwire", "auth");
+    const store = new FileTokenStore({ directory: root });
+    await store.setTokens("http://127.0.0.1:3000/mcp", "http://127.0.0.1:3001", TOKENS);
+    // Someone (an older version, a backup restore, a umask) left the directories open to all.
+    await chmod(root, 0o755);
+    await chmod(join(root, "tokens"), 0o755);
+    await mkdir(join(root, "clients"), { mode: 0o755 });
+    await chmod(join(root, "clients"), 0o755);
+    await store.setTokens("http://127.0.0.1:3000/mcp", "http://127.0.0.1:3001", { ...TOKENS, accessToken: "at-3" });
+    await store.setClient({ issuer: "http://127.0.0.1:3001", clientId: "cid" });
+    for (const sub of ["", "/tokens", "/clients"]) {
+      assert.equal(((await stat(root + sub)).mode & 0o777).toString(8), "700", `directory auth${sub}`);
+    }
+    const [file] = await readdir(join(root, "tokens"));
+    assert.equal(((await stat(join(root, "tokens", file!))).mode & 0o777).toString(8), "600", "the token file");
+    assert.equal((await store.getTokens("http://127.0.0.1:3000/mcp"))?.tokens.accessToken, "at-3");
   });
 });
 

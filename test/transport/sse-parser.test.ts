@@ -124,6 +124,20 @@ describe("SseParser size limit", () => {
     assert.match(problems[0], /more than 50 characters/);
   });
 
+  test("a skipped event's report carries the start of its data, where a JSON-RPC id is", () => {
+    const heads: string[] = [];
+    const events: SseEvent[] = [];
+    const parser = new SseParser({ onEvent: (event) => events.push(event), onProblem: (_message, head) => heads.push(head), maxEventChars: 300 });
+    parser.push(bytes(`data: {"jsonrpc":"2.0","id":7,"result":{"text":"${"q".repeat(500)}"}}\n\n`));
+    parser.push(bytes(`data: {"id":"a",\ndata: "result":"${"r".repeat(200)}`));
+    parser.push(bytes(`${"r".repeat(200)}"}\n\ndata: ok\n\n`));
+    assert.deepEqual(events.map((event) => event.data), ["ok"]);
+    assert.equal(heads.length, 2);
+    assert.ok(heads[0].startsWith(`{"jsonrpc":"2.0","id":7,"result":{"text":"qqq`), heads[0]);
+    assert.ok(heads[0].length <= 256);
+    assert.ok(heads[1].startsWith(`{"id":"a",\n"result":"rrr`), heads[1]);
+  });
+
   test("a single line that never ends stops being buffered at the limit", () => {
     const events: SseEvent[] = [];
     const problems: string[] = [];

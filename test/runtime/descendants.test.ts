@@ -1,0 +1,130 @@
+// No orphans after close: a descendant that left the child's process group (setsid) is found
+// through /proc before the group is signalled, and ended with it — src/runtime/types.ts
+// (Descendants), node.ts and deno.ts; spec 2025-11-25 basic/lifecycle ("Shutdown", stdio).
+// Linux only: elsewhere there is no /proc to find such a descendant in.
+
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import process from "node:process";
+import { fileURLToPath } from "node:url";
+import { Client } from "../../src/client/client.ts";
+import { runtime } from "../../src/runtime/mod.ts";
+import { StdioTransport } from "../../src/transport/stdio.ts";
+
+interface DenoTestApi {
+  test(definition: { name: string; fn: () => Promise<void>; ignore?: boolean; sanitizeOps?: boolean; sanitizeResources?: boolean }): void;
+}
+const deno = (globalThis as { Deno?: DenoTestApi }).Deno;
+
+const hasProc = (() => {
+  try {
+    readFileSync("/proc/self/stat", "utf8");
+    return true;
+  } catch {
+    return false;
+  }
+})();
+const skip = hasProc ? false : "needs Linux /proc";
+
+function behaviour(name: string, body: () => Promise<void>): void {
+  if (deno) deno.test({ name, fn: body, ignore: Boolean(skip), sanitizeOps: true, sanitizeResources: true });
+  else test(name, { skip }, body);
+}
+
+function fixture(file: string): string {
+  return fileURLToPath(new URL(`../fixtures/${file}`, import.meta.url));
+}
+
+async function hangGuard<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const guard = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`hang guard: ${what} did not settle within ${ms} ms`)), ms);
+  });
+  try {
+    return await Promise.race([promise, guard]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Whether a process runs; a zombie counts as gone (PID 1 of a container may never reap it). */
+function isRunning(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const state = stat.slice(stat.lastIndexOf(")") + 2).split(" ")[0];
+    return state !== "Z" && state !== "X";
+  } catch {
+    return false;
+  }
+}
+
+/** Ends a process the test started, if a failed assertion left it running. */
+function cleanUp(pid: number | undefined): void {
+  if (pid === undefined || !isRunning(pid)) return;
+  try {
+    process.kill(pid, "SIGKILL");
+  } catch {
+    // already gone
+  }
+}
+
+behaviour("closing a stdio server also ends its grandchild that left the process group", async () => {
+  let found: (match: RegExpMatchArray) => void = () => {};
+  const pids = new Promise<RegExpMatchArray>((resolve) => (found = resolve));
+  const transport = new StdioTransport({
+    command: "node",
+    args: [fixture("escaping-grandchild-server.mjs")],
+    onStderr: (line) => {
+      const match = line.match(/^pids (\d+) (\d+)$/);
+      if (match) found(match);
+    },
+  });
+  const client = new Client({ name: "descendants-test", version: "0.0.0" }, { protocol: "legacy" });
+  await hangGuard(client.connect(transport), 15_000, "connect");
+  let grandchild: number | undefined;
+  try {
+    const [, server, escaped] = (await hangGuard(pids, 15_000, "the server's pids")).map(Number);
+    grandchild = escaped;
+    assert.ok(isRunning(grandchild), "the grandchild runs before close");
+    await hangGuard(client.close(), 15_000, "close()");
+    assert.equal(client.state, "closed");
+    assert.equal(isRunning(server), false, `server ${server} outlived close()`);
+    assert.equal(isRunning(grandchild), false, `grandchild ${grandchild}, which left the group with setsid, outlived close()`);
+  } finally {
+    cleanUp(grandchild);
+  }
+});
+
+behaviour("signalling a child's group also signals its descendant outside the group", async () => {
+  let output = "";
+  let found: (match: RegExpMatchArray) => void = () => {};
+  const pids = new Promise<RegExpMatchArray>((resolve) => (found = resolve));
+  const child = await runtime.spawn({
+    command: "node",
+    args: [fixture("setsid-stubborn-parent.mjs")],
+    env: { PATH: process.env.PATH ?? "" },
+    onStdout: (chunk) => {
+      output += new TextDecoder().decode(chunk);
+      const match = output.match(/pids (\d+) (\d+)\n/);
+      if (match) found(match);
+    },
+    onStderr: () => {},
+  });
+  let grandchild: number | undefined;
+  try {
+    const [, parent, escaped] = (await hangGuard(pids, 15_000, "the child's pids")).map(Number);
+    grandchild = escaped;
+    assert.equal(parent, child.pid);
+    assert.ok(isRunning(grandchild), "the grandchild runs before the signal");
+    child.signalGroup("SIGTERM");
+    await hangGuard(child.exited, 15_000, "the child's exit");
+    await hangGuard(child.dispose(), 15_000, "dispose()");
+    assert.equal(child.groupAlive(), false);
+    assert.equal(isRunning(grandchild), false, `grandchild ${grandchild} outside the group outlived the group's SIGTERM`);
+  } finally {
+    cleanUp(grandchild);
+    child.signalGroup("SIGKILL");
+    await child.dispose();
+  }
+});
