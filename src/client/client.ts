@@ -362,7 +362,7 @@ export class Client extends ContainedEventTarget<ClientEvents> {
     const remaining = () => Math.max(0, deadline - Date.now());
     const peer = new Peer({
       name: this.#name,
-      send: (message) => transport.send(message),
+      send: (message, options) => (options === undefined ? transport.send(message) : transport.send(message, options)),
       defaultTimeoutMs: this.#options.requestTimeoutMs,
       maxTotalTimeoutMs: this.#options.maxTotalTimeoutMs,
       onProblem: (message) => this.#problem(message),

@@ -65,11 +65,20 @@ export type RequestHandler = (
 
 export type NotificationHandler = (params: Params | undefined) => void;
 
+/** What the peer tells the transport about one message it sends. */
+export interface SendOptions {
+  /** When the caller stops waiting for the answer (epoch milliseconds, as Date.now()). */
+  deadline?: number;
+}
+
 export interface PeerOptions {
   /** Names the connection in every error message, e.g. `server "everything"`. */
   name: string;
-  /** Hands one message to the transport. */
-  send: (message: JsonRpcMessage) => Promise<void>;
+  /**
+   * Hands one message to the transport; a request's `deadline` (epoch ms) goes with it, so a
+   * transport that must wait before sending (an HTTP Retry-After) knows how long it may.
+   */
+  send: (message: JsonRpcMessage, options?: SendOptions) => Promise<void>;
   defaultTimeoutMs?: number;
   maxTotalTimeoutMs?: number;
   /** Non-fatal oddities: unknown response ids, progress going backwards, failed sends. */
@@ -85,7 +94,7 @@ function seconds(ms: number): string {
 
 export class Peer {
   readonly name: string;
-  readonly #send: (message: JsonRpcMessage) => Promise<void>;
+  readonly #send: (message: JsonRpcMessage, options?: SendOptions) => Promise<void>;
   readonly #onProblem: (message: string) => void;
   readonly #defaultTimeoutMs: number;
   readonly #defaultMaxTotalMs: number;
@@ -172,7 +181,7 @@ export class Peer {
         entry.detach = () => signal.removeEventListener("abort", onAbort);
       }
       this.#pending.add(entry);
-      this.#sendSafely(message).catch((error: unknown) => {
+      this.#sendSafely(message, { deadline: entry.deadline }).catch((error: unknown) => {
         const failed = this.#pending.take(id);
         failed?.reject(error instanceof Error ? error : new Error(String(error)));
       });
@@ -189,9 +198,9 @@ export class Peer {
   }
 
   /** The send function, with a synchronous throw turned into a rejection. */
-  #sendSafely(message: JsonRpcMessage): Promise<void> {
+  #sendSafely(message: JsonRpcMessage, options?: SendOptions): Promise<void> {
     try {
-      return this.#send(message);
+      return options === undefined ? this.#send(message) : this.#send(message, options);
     } catch (error) {
       return Promise.reject(error);
     }

@@ -3,19 +3,18 @@
 // when to send it again — as seconds or as an HTTP-date. Such a request is sent again after
 // the wait when the wait fits in the time the caller has; otherwise the error says when.
 
+import type { SendOptions } from "./transport.ts";
+
 /** The longest Retry-After an HTTP transport waits out by default. */
 export const DEFAULT_MAX_RETRY_AFTER_MS = 30_000;
 /** How many busy answers in a row one message waits out before it gives up. */
 export const MAX_BUSY_RETRIES = 5;
 
-/** Options of one send on an HTTP transport. */
-export interface HttpSendOptions {
-  /**
-   * When the caller stops waiting for this message (epoch milliseconds, as Date.now()): a
-   * Retry-After that ends later is not waited out, and the error says when to retry instead.
-   */
-  deadline?: number;
-}
+/**
+ * Options of one send on an HTTP transport: `deadline` (epoch ms) is when the caller stops
+ * waiting; a Retry-After that ends later is not waited out, and the error says when to retry.
+ */
+export type HttpSendOptions = SendOptions;
 
 /** True for the statuses that say "not processed, try again later". */
 export function isBusyStatus(status: number): boolean {

@@ -114,8 +114,7 @@ export class TracingTransport implements Transport {
   /** Traces, then sends through the inner transport (with `options`, which the HTTP transports take). */
   send(message: JsonRpcMessage, options?: HttpSendOptions): Promise<void> {
     this.#show("send", message);
-    const send = this.inner.send as (this: Transport, message: JsonRpcMessage, options?: HttpSendOptions) => Promise<void>;
-    return options === undefined ? this.inner.send(message) : send.call(this.inner, message, options);
+    return options === undefined ? this.inner.send(message) : this.inner.send(message, options);
   }
 
   close(): Promise<void> {

@@ -3,16 +3,21 @@
 
 import type { CloseDetails, UndeliverableResponse } from "../jsonrpc/errors.ts";
 import type { JsonRpcMessage } from "../jsonrpc/messages.ts";
+import type { SendOptions } from "../jsonrpc/peer.ts";
 
 export type { CloseDetails, UndeliverableResponse } from "../jsonrpc/errors.ts";
+export type { SendOptions } from "../jsonrpc/peer.ts";
 
 export interface Transport {
   /** Says what this is connected to, for error messages: `stdio "node server.js"`. */
   readonly description: string;
   /** Opens the connection (spawns the process, …). Rejects with TransportError. */
   start(): Promise<void>;
-  /** Sends one message; rejects with TransportError when it cannot, never hangs forever. */
-  send(message: JsonRpcMessage): Promise<void>;
+  /**
+   * Sends one message; rejects with TransportError when it cannot, never hangs forever.
+   * `options.deadline` says until when the caller waits for a request's answer.
+   */
+  send(message: JsonRpcMessage, options?: SendOptions): Promise<void>;
   /** Closes the connection; bounded in time; onclose fires once. */
   close(): Promise<void>;
   /** Each whole message received, in order. */

@@ -275,6 +275,23 @@ behaviour("a Retry-After past the call's deadline fails the send at once with co
   }
 });
 
+behaviour("through the Client, a Retry-After past the call's timeout fails the call at once saying when to retry", async () => {
+  const { url, posts } = scenario("busy-date");
+  const { client } = await connected(url);
+  try {
+    // The Peer hands the request's deadline to the transport, which does not wait past it: the
+    // busy error comes, not the Peer's timeout.
+    const error = await rejection(client.callTool("echo", { text: "x" }, { timeoutMs: 800 }), "tools/call");
+    assert.ok(error instanceof HttpStatusError, `${error.name}: ${error.message}`);
+    assert.equal(error.code, "busy");
+    assert.match(error.message, /503 Service Unavailable/);
+    assert.match(error.message, /after this call's deadline/);
+    assert.equal((await posts()).filter((post) => post.method === "tools/call").length, 1, "not sent again");
+  } finally {
+    await client.close();
+  }
+});
+
 behaviour("the GET stream waits out a 503's Retry-After before it tries again", async () => {
   const { url, gets } = scenario("busy-get");
   const { client } = await connected(url, { reconnect: { initialDelayMs: 50 } });
