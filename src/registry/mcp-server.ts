@@ -226,12 +226,14 @@ class McpServerBinding implements McpServerRegistration {
             signal: context.signal,
             onProgress: context.onProgress,
           }),
+        ...(this.#options.redactor !== undefined ? { redactor: this.#options.redactor } : {}),
       });
     }
     return this.#registry.replaceServerTools(this.server, entries);
   }
 
   #warn(message: string): void {
-    this.#registry.dispatchEvent(new RegistryEvent("warning", { message }));
+    const redactor = this.#options.redactor;
+    this.#registry.dispatchEvent(new RegistryEvent("warning", { message: redactor === undefined ? message : redactor.redact(message) }));
   }
 }
