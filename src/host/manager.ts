@@ -130,9 +130,8 @@ export class McpManager extends ContainedEventTarget<ManagerEvents> {
     switch (type) {
       case "problem": {
         const problem = detail as ManagerEvents["problem"];
-        const out: ManagerEvents["problem"] = { server: problem.server, message: redactor.redact(problem.message) };
-        if (problem.error !== undefined) out.error = problem.error instanceof Error ? redactError(problem.error, redactor) : problem.error;
-        return out as ManagerEvents[K];
+        // `error` is what a listener threw: the embedder's own value, handed back as it was.
+        return { ...problem, message: redactor.redact(problem.message) } as ManagerEvents[K];
       }
       case "stderr": {
         const { server, line } = detail as ManagerEvents["stderr"];

@@ -27,25 +27,32 @@ export function redactorFor(config: McpwireConfig, redactor: Redactor = new Reda
 }
 
 /**
- * An error whose message (and stack) passed through the redactor: the same error when nothing
- * was redacted, else a copy with the same prototype (instanceof and name still hold) and the
- * same own fields, strings redacted. The original is kept nowhere in the copy (no `cause`
- * pointing back at the unredacted text).
+ * A copy of an error for an event: the same prototype (instanceof and name still hold), its
+ * message and stack passed through the redactor, its own fields too — strings redacted, plain
+ * data (a close's stderr tail, a JSON-RPC error's `data`) as a bounded redacted copy, a nested
+ * error (`cause`) copied the same way — so no field of it quotes a secret or holds server data
+ * nested without bound.
  */
-export function redactError<E extends Error>(error: E, redactor: Redactor): E {
-  const message = redactor.redact(error.message);
-  const stack = error.stack === undefined ? undefined : redactor.redact(error.stack);
-  if (message === error.message && stack === error.stack) return error;
+export function redactError<E extends Error>(error: E, redactor: Redactor, depth = 0): E {
   const copy = Object.create(Object.getPrototypeOf(error) as object) as E;
   for (const key of Object.getOwnPropertyNames(error)) {
-    if (key === "cause") continue;
     const descriptor = Object.getOwnPropertyDescriptor(error, key)!;
-    if ("value" in descriptor && typeof descriptor.value === "string") descriptor.value = redactor.redact(descriptor.value);
+    if ("value" in descriptor) descriptor.value = redactedField(descriptor.value, redactor, depth);
     Object.defineProperty(copy, key, descriptor);
   }
-  Object.defineProperty(copy, "message", { value: message, enumerable: false, configurable: true, writable: true });
-  if (stack !== undefined) Object.defineProperty(copy, "stack", { value: stack, enumerable: false, configurable: true, writable: true });
   return copy;
+}
+
+/** How deep redactError follows causes (a chain a server cannot make long, but bounded anyway). */
+const MAX_CAUSE_DEPTH = 8;
+
+function redactedField(value: unknown, redactor: Redactor, depth: number): unknown {
+  if (typeof value === "string") return redactor.redact(value);
+  if (value instanceof Error) return depth < MAX_CAUSE_DEPTH ? redactError(value, redactor, depth + 1) : redactor.redact(String(value));
+  if (value === null || typeof value !== "object") return value;
+  const prototype = Object.getPrototypeOf(value) as unknown;
+  if (Array.isArray(value) || prototype === Object.prototype || prototype === null) return redactedCopy(value, redactor);
+  return value; // an object of some class (a Headers, a Response): not server text, kept as it is
 }
 
 /**
