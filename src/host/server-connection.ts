@@ -286,7 +286,8 @@ export class ServerConnection implements Supervisor {
 
   unavailable(client: Client): Error | undefined {
     const name = this.name;
-    const last = this.#lastError === undefined ? "" : withoutServerPrefix(name, this.#lastError);
+    // This error goes to whoever called the client (the registry, an embedder): its text is redacted too.
+    const last = this.#lastError === undefined ? "" : withoutServerPrefix(name, this.#options.redactor.redact(this.#lastError));
     switch (this.#state) {
       case "reconnecting":
         return new ServerUnavailableError(

@@ -285,7 +285,8 @@ export class ToolRegistry extends ContainedEventTarget<RegistryEvents> {
     const added: string[] = [];
     const skip = (entry: McpToolEntry, message: string) => {
       const key = `${entry.tool}\0${entry.name}`;
-      if (!table.skipped.has(key)) this.#warn(message);
+      // A tool's name is the server's text: a host's redactor sees it first.
+      if (!table.skipped.has(key)) this.#warn(entry.redactor === undefined ? message : entry.redactor.redact(message));
       skipped.add(key);
     };
     for (const entry of entries) {

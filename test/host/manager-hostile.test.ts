@@ -13,6 +13,7 @@ import { join } from "node:path";
 import process from "node:process";
 import { fileURLToPath } from "node:url";
 import { FileTokenStore } from "../../src/auth/token-store.ts";
+import { ConnectionClosedError } from "../../src/jsonrpc/errors.ts";
 import type { CallToolResult } from "../../src/client/types.ts";
 import { depthMarker } from "../../src/common/bounded.ts";
 import { REDACTED } from "../../src/common/redact.ts";
@@ -233,7 +234,12 @@ behaviour("a result nested 100,000 levels deep: dispatch gives a marked, shorten
 // --- secrets ---------------------------------------------------------------------------------
 
 behaviour("an env value given to a stdio server appears in no event, status row, dispatch string or call error", async () => {
-  const manager = new McpManager(config(stdioServer("leaky", { HOSTILE_SECRET: ENV_SECRET })), QUIET);
+  // One reconnect attempt, far off: after the exit the server stays "reconnecting" while the test looks.
+  const manager = new McpManager(config(stdioServer("leaky", { HOSTILE_SECRET: ENV_SECRET })), {
+    ...QUIET,
+    maxReconnectAttempts: 1,
+    reconnectDelay: { initialMs: 600_000, maxMs: 600_000, jitter: 0 },
+  });
   const seen = record(manager);
   const secrets = [ENV_SECRET];
   const outputs: { what: string; value: unknown }[] = [];
@@ -248,9 +254,11 @@ behaviour("an env value given to a stdio server appears in no event, status row,
     assert.equal(callError.kind, "rpc");
     outputs.push({ what: "call() error", value: callError.message });
     await waitUntil(() => seen.log.length > 0 && seen.stderr.length >= 2, "the leaked log message and stderr line");
-    // Last words on stderr, then the process exits: the connection is lost, the server parked.
+    // Last words on stderr, then the process exits: the connection is lost.
     outputs.push({ what: "dispatch leak_exit", value: await manager.registry.dispatch("mcp_leaky_leak_exit", {}) });
-    await waitUntil(() => manager.status()[0].state === "parked", "the server being parked");
+    await waitUntil(() => manager.status()[0].state === "reconnecting", "the server reconnecting");
+    // A call meanwhile is refused with the last error quoted (ServerUnavailableError).
+    outputs.push({ what: "dispatch while reconnecting", value: await manager.registry.dispatch("mcp_leaky_echo", { text: "hi" }) });
     outputs.push({ what: "status()", value: manager.status() });
   } finally {
     await manager.close();
@@ -264,7 +272,9 @@ behaviour("an env value given to a stdio server appears in no event, status row,
   const lost = seen.serverstate.find((change) => change.to === "reconnecting");
   assert.ok(lost?.error, "the lost connection carries its error");
   assert.match(lost.error.message, /dying with \[redacted\] in my last words/);
-  assert.ok(seen.serverstate.some((change) => change.to === "parked" && change.error !== undefined));
+  assert.ok(lost.error instanceof ConnectionClosedError, `the redacted error keeps its class: ${lost.error.name}`);
+  assert.match((lost.error as ConnectionClosedError).details.stderrTail?.join(" | ") ?? "", /dying with \[redacted\]/);
+  assert.match(String(outputs.at(-2)!.value), /reconnecting \(attempt 1 of 1\) after .*dying with \[redacted\] in my last words.*; the call was not sent/);
   const status = outputs.at(-1)!.value as ReturnType<McpManager["status"]>;
   assert.match(status[0].lastError ?? "", /dying with \[redacted\]/);
   // And nowhere in full.
