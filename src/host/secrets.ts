@@ -37,6 +37,11 @@ export function redactError<E extends Error>(error: E, redactor: Redactor, depth
   const copy = Object.create(Object.getPrototypeOf(error) as object) as E;
   for (const key of Object.getOwnPropertyNames(error)) {
     const descriptor = Object.getOwnPropertyDescriptor(error, key)!;
+    // V8 in Deno keeps `stack` as an accessor that reads the original error's slot: read it here.
+    if (key === "stack" && !("value" in descriptor)) {
+      Object.defineProperty(copy, key, { value: redactedField(error.stack, redactor, depth), writable: true, configurable: true });
+      continue;
+    }
     if ("value" in descriptor) descriptor.value = redactedField(descriptor.value, redactor, depth);
     Object.defineProperty(copy, key, descriptor);
   }
