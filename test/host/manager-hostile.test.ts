@@ -231,6 +231,25 @@ behaviour("a result nested 100,000 levels deep: dispatch gives a marked, shorten
   }
 });
 
+behaviour("a tool whose inputSchema is nested 100,000 levels deep is skipped with a warning; the server's other tools stay", async () => {
+  const manager = new McpManager(config(stdioServer("deep", { HOSTILE_DEEP_SCHEMA: "1" })), QUIET);
+  const warnings: string[] = [];
+  manager.registry.on("warning", ({ message }) => warnings.push(message));
+  try {
+    await manager.start();
+    assert.deepEqual(warnings, [
+      'server "deep": tool "deep_schema" is skipped: its inputSchema is nested deeper than 128 levels, too deep to hand to a model; ' +
+      "fix the tool's schema on the server, or exclude the tool",
+    ]);
+    assert.equal(manager.registry.has("mcp_deep_deep_schema"), false);
+    assert.ok(manager.registry.has("mcp_deep_echo"));
+    // What a model provider does with the list: it can be written as JSON.
+    assert.ok(JSON.stringify(manager.registry.list()).includes('"mcp_deep_echo"'));
+  } finally {
+    await manager.close();
+  }
+});
+
 // --- secrets ---------------------------------------------------------------------------------
 
 behaviour("an env value given to a stdio server appears in no event, status row, dispatch string or call error", async () => {

@@ -759,3 +759,24 @@ describe("a host's redactor", () => {
   });
 });
 
+describe("a tool schema nested without bound", () => {
+  test("is skipped with one warning naming the server and tool, not repeated by a re-list; the other tools register", async () => {
+    const deepSchema = JSON.parse('{"type":"object","properties":{"x":'.repeat(1_000) + '{"type":"string"}' + "}}".repeat(1_000)) as Tool["inputSchema"];
+    const server = new TestServer([tool("ok"), tool("deep", { inputSchema: deepSchema })]);
+    const client = await server.client("s");
+    const registry = new ToolRegistry();
+    const warnings = collect(registry, "warning");
+    try {
+      const registration = await registerMcpServer(registry, "s", client);
+      assert.deepEqual(registration.names(), ["mcp_s_ok"]);
+      await registration.refresh();
+      assert.deepEqual(warnings.map((warning) => warning.message), [
+        'server "s": tool "deep" is skipped: its inputSchema is nested deeper than 128 levels, too deep to hand to a model; ' +
+        "fix the tool's schema on the server, or exclude the tool",
+      ]);
+    } finally {
+      await client.close();
+    }
+  });
+});
+
