@@ -51,6 +51,12 @@ export interface OAuthFetchOptions {
   grant?: (context: GrantContext) => Promise<TokenSet>;
   onEvent?: (event: AuthEvent) => void;
   /**
+   * Called with every token set as it is obtained (authorization, refresh, a grant) or loaded
+   * from the store, before it is used: a host adds its tokens to its Redactor here, so no trace,
+   * error message or event shows them.
+   */
+  onTokens?: (tokens: TokenSet) => void;
+  /**
    * Non-interactive use (a host running servers, nobody at a browser): when a new authorization
    * would be needed (not a refresh, and no `grant`), the error this returns is thrown instead —
    * before discovery or registration touch any server.
@@ -125,6 +131,7 @@ export function createOAuthFetch(options: OAuthFetchOptions): OAuthFetch {
       return;
     }
     if (saved !== undefined) {
+      options.onTokens?.(saved.tokens);
       tokens = saved.tokens;
       issuerOfTokens = saved.issuer;
       requestedScope = saved.tokens.scope;
@@ -141,6 +148,7 @@ export function createOAuthFetch(options: OAuthFetchOptions): OAuthFetch {
   }
 
   async function accept(found: AuthorizationTarget, fresh: TokenSet, scope: string | undefined): Promise<void> {
+    options.onTokens?.(fresh);
     tokens = fresh;
     issuerOfTokens = found.issuer;
     requestedScope = scope ?? fresh.scope;

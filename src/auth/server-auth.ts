@@ -80,7 +80,7 @@ export function serverAuthFetch(
   serverName: string,
   url: string,
   settings: ServerAuthSettings,
-  options: { store?: TokenStore } & Pick<OAuthFetchOptions, "fetch" | "onEvent" | "timeoutMs"> = {},
+  options: { store?: TokenStore } & Pick<OAuthFetchOptions, "fetch" | "onEvent" | "timeoutMs" | "onTokens"> = {},
 ): OAuthFetch | undefined {
   if (!settings.enabled) return undefined;
   let store: TokenStore;
@@ -101,5 +101,6 @@ export function serverAuthFetch(
     ...(options.fetch !== undefined ? { fetch: options.fetch } : {}),
     ...(options.onEvent !== undefined ? { onEvent: options.onEvent } : {}),
     ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+    ...(options.onTokens !== undefined ? { onTokens: options.onTokens } : {}),
   });
 }

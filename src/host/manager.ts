@@ -1,14 +1,17 @@
 // The server manager: starts every configured MCP server in parallel, registers their tools
 // in one ToolRegistry, supervises each one (reconnect, park, probe) and shuts them all down.
+// Everything it hands out — events, status() — has passed through its redactor, and server
+// data in it is a bounded copy; a listener that throws is reported, never uncaught.
 
 import type { Client } from "../client/client.ts";
 import type { ClientHandlers } from "../client/handlers.ts";
 import type { ClientCapabilities, Implementation } from "../client/types.ts";
-import { Redactor } from "../common/redact.ts";
+import { ContainedEventTarget, DetailEvent, type ListenerFailure } from "../common/events.ts";
+import type { Redactor } from "../common/redact.ts";
 import { ToolRegistry } from "../registry/tool-registry.ts";
 import type { BackoffOptions } from "./backoff.ts";
 import type { McpwireConfig, ServerConfig } from "./config-types.ts";
-import { redactorFor } from "./secrets.ts";
+import { redactedCopy, redactError, redactorFor } from "./secrets.ts";
 import {
   ServerConnection,
   type ServerEvents,
@@ -63,15 +66,21 @@ export type ManagerEvents = ServerEvents;
 export type ManagerEventType = ServerEventType;
 
 /** The Event a McpManager dispatches; `detail` is exactly what was emitted. */
-export class ManagerEvent<K extends ManagerEventType = ManagerEventType> extends Event {
-  readonly detail: ManagerEvents[K];
+export class ManagerEvent<K extends ManagerEventType = ManagerEventType> extends DetailEvent<ManagerEvents[K]> {
   constructor(type: K, detail: ManagerEvents[K]) {
-    super(type);
-    this.detail = detail;
+    super(type, detail);
   }
 }
 
-export class McpManager extends EventTarget {
+/** How deep and how large a log's `data` forwarded in a "log" event may be; the rest is marked. */
+export const LOG_DATA_BOUNDS = { maxDepth: 64, maxNodes: 100_000 } as const;
+
+/**
+ * Runs the configured servers and puts their tools in one registry. Its events reach listeners
+ * contained: a listener that throws is reported as a "problem" event (with the listener's
+ * error) and the other listeners still get the event.
+ */
+export class McpManager extends ContainedEventTarget<ManagerEvents> {
   readonly registry: ToolRegistry;
   /** Knows the config's secrets (and tokens as they are obtained): pass any output through `redact()`. */
   readonly redactor: Redactor;
@@ -79,6 +88,8 @@ export class McpManager extends EventTarget {
   readonly #closeTimeoutMs: number;
   #starting: Promise<void> | undefined;
   #closing: Promise<void> | undefined;
+  /** The server of the event being dispatched, to name it when a listener throws. */
+  #dispatching: string | undefined;
 
   constructor(config: McpwireConfig, options: McpManagerOptions = {}) {
     super();
@@ -93,18 +104,65 @@ export class McpManager extends EventTarget {
       connectRetries: options.connectRetries ?? DEFAULT_CONNECT_RETRIES,
       maxReconnectAttempts: options.maxReconnectAttempts ?? DEFAULT_MAX_RECONNECT_ATTEMPTS,
       probeIntervalMs: options.probeIntervalMs ?? DEFAULT_PROBE_INTERVAL_MS,
+      redactor: this.redactor,
     };
-    const emit = <K extends ManagerEventType>(type: K, detail: ManagerEvents[K]) => {
-      this.dispatchEvent(new ManagerEvent(type, detail));
-    };
+    const emit = <K extends ManagerEventType>(type: K, detail: ManagerEvents[K]) => this.emit(type, detail);
     this.#connections = config.servers.map((server) => new ServerConnection(server, this.registry, supervision, emit));
   }
 
-  /** Typed listener; returns a function that removes it. */
-  on<K extends ManagerEventType>(type: K, listener: (detail: ManagerEvents[K]) => void): () => void {
-    const wrapped = (event: Event) => listener((event as ManagerEvent<K>).detail);
-    this.addEventListener(type, wrapped);
-    return () => this.removeEventListener(type, wrapped);
+  /**
+   * Every event goes out here: its text through the redactor (the config's secrets, tokens,
+   * credential shapes), a log's data as a bounded copy; then to the listeners, contained.
+   */
+  protected override emit<K extends ManagerEventType>(type: K, detail: ManagerEvents[K]): void {
+    const outer = this.#dispatching;
+    this.#dispatching = detail.server;
+    try {
+      this.dispatchEvent(new ManagerEvent(type, this.#redacted(type, detail)));
+    } finally {
+      this.#dispatching = outer;
+    }
+  }
+
+  #redacted<K extends ManagerEventType>(type: K, detail: ManagerEvents[K]): ManagerEvents[K] {
+    const redactor = this.redactor;
+    // One case per event type; the casts say what `type` already proved.
+    switch (type) {
+      case "problem": {
+        const problem = detail as ManagerEvents["problem"];
+        // `error` is what a listener threw: the embedder's own value, handed back as it was.
+        return { ...problem, message: redactor.redact(problem.message) } as ManagerEvents[K];
+      }
+      case "stderr": {
+        const { server, line } = detail as ManagerEvents["stderr"];
+        return { server, line: redactor.redact(line) } as ManagerEvents[K];
+      }
+      case "log": {
+        const { server, level, logger, data } = detail as ManagerEvents["log"];
+        const out: ManagerEvents["log"] = { server, level, data: redactedCopy(data, redactor, LOG_DATA_BOUNDS) };
+        if (logger !== undefined) out.logger = redactor.redact(logger);
+        return out as ManagerEvents[K];
+      }
+      case "serverstate": {
+        const change = detail as ManagerEvents["serverstate"];
+        if (change.error === undefined) return detail;
+        return { ...change, error: redactError(change.error, redactor) } as ManagerEvents[K];
+      }
+      default:
+        return detail;
+    }
+  }
+
+  /** A listener threw: a "problem" naming the server of the event, with the listener's error. */
+  protected override listenerFailed({ type, error }: ListenerFailure): void {
+    const server = this.#dispatching ?? "";
+    const message = error instanceof Error ? error.message : String(error);
+    this.emit("problem", {
+      server,
+      message: `${server === "" ? "" : `server "${server}": `}a "${type}" listener of the manager threw: ${message}; ` +
+        "the other listeners still got the event; fix the listener (the manager carries on)",
+      error,
+    });
   }
 
   /**
@@ -119,6 +177,7 @@ export class McpManager extends EventTarget {
 
   /** One entry per configured server, in config order. */
   status(): ServerStatus[] {
+    // Each row is built from bounded, redacted copies (server-connection.ts): one server's data cannot break another's row.
     return this.#connections.map((connection) => connection.status());
   }
 
@@ -148,10 +207,10 @@ export class McpManager extends EventTarget {
     clearTimeout(timer);
     if (!finished) {
       for (const connection of pending) {
-        this.dispatchEvent(new ManagerEvent("problem", {
+        this.emit("problem", {
           server: connection.name,
           message: `server "${connection.name}" did not finish closing within ${this.#closeTimeoutMs} ms; gave up waiting for it`,
-        }));
+        });
       }
     }
   }

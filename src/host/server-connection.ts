@@ -11,6 +11,8 @@ import type { Params, RequestOptions } from "../jsonrpc/peer.ts";
 import { type McpServerRegistration, registerMcpServer } from "../registry/mcp-server.ts";
 import type { ToolRegistry } from "../registry/tool-registry.ts";
 import { serverAuthFetch } from "../auth/server-auth.ts";
+import type { TokenSet } from "../auth/token-endpoint.ts";
+import type { Redactor } from "../common/redact.ts";
 import { AutoHttpTransport } from "../transport/auto-http.ts";
 import { showUrl } from "../transport/http-errors.ts";
 import { SseLegacyTransport } from "../transport/sse-legacy.ts";
@@ -20,6 +22,7 @@ import type { Transport } from "../transport/transport.ts";
 import { type BackoffOptions, backoffDelay } from "./backoff.ts";
 import type { ServerConfig, TransportKind } from "./config-types.ts";
 import { childEnvironment } from "./env.ts";
+import { redactedCopy } from "./secrets.ts";
 
 /**
  * Where a server is in its life:
@@ -32,7 +35,11 @@ import { childEnvironment } from "./env.ts";
  */
 export type ServerState = "disabled" | "connecting" | "ready" | "reconnecting" | "parked" | "closed";
 
-/** One server as `manager.status()` reports it. Plain JSON: safe to print with JSON.stringify. */
+/**
+ * One server as `manager.status()` reports it. Plain JSON: safe to print with JSON.stringify.
+ * Its texts have passed through the manager's redactor; `serverInfo` is a bounded copy
+ * (SERVER_INFO_BOUNDS: deeper or further values are replaced by a marker string).
+ */
 export interface ServerStatus {
   name: string;
   /**
@@ -64,8 +71,11 @@ export interface ServerEvents {
   log: { server: string; level: LoggingLevel; logger?: string; data: unknown };
   /** A line the server wrote to stderr (stdio servers). */
   stderr: { server: string; line: string };
-  /** Something that went wrong and was survived: a failed connect attempt, a skipped line, … */
-  problem: { server: string; message: string };
+  /**
+   * Something that went wrong and was survived: a failed connect attempt, a skipped line, a
+   * listener that threw (`error` is what it threw; `server` is "" when the event named none).
+   */
+  problem: { server: string; message: string; error?: unknown };
 }
 
 export type ServerEventType = keyof ServerEvents;
@@ -84,7 +94,12 @@ export interface SupervisionOptions {
   maxReconnectAttempts: number;
   /** Time between probes of a parked server. */
   probeIntervalMs: number;
+  /** The manager's redactor: status texts and tool errors pass through it; OAuth tokens are added to it. */
+  redactor: Redactor;
 }
+
+/** How much of a server's `serverInfo` status() copies: an Implementation is a few short fields. */
+export const SERVER_INFO_BOUNDS = { maxDepth: 16, maxNodes: 1_000 } as const;
 
 /**
  * A call to a server that cannot take it right now (reconnecting, parked). Nothing was sent.
@@ -227,10 +242,12 @@ export class ServerConnection implements Supervisor {
     const client = this.#client;
     if (client?.protocolVersion !== undefined) status.protocolVersion = client.protocolVersion;
     if (client?.era !== undefined) status.era = client.era;
-    if (client?.serverInfo !== undefined) status.serverInfo = structuredClone(client.serverInfo);
-    if (this.#lastError !== undefined) status.lastError = this.#lastError;
+    const redactor = this.#options.redactor;
+    // A server decides how deep its serverInfo is (structuredClone of 100,000 levels overflows the stack).
+    if (client?.serverInfo !== undefined) status.serverInfo = redactedCopy(client.serverInfo, redactor, SERVER_INFO_BOUNDS);
+    if (this.#lastError !== undefined) status.lastError = redactor.redact(this.#lastError);
     if (this.#reason !== undefined && (this.#state === "disabled" || this.#state === "parked" || this.#state === "closed")) {
-      status.reason = this.#reason;
+      status.reason = redactor.redact(this.#reason);
     }
     return status;
   }
@@ -269,7 +286,8 @@ export class ServerConnection implements Supervisor {
 
   unavailable(client: Client): Error | undefined {
     const name = this.name;
-    const last = this.#lastError === undefined ? "" : withoutServerPrefix(name, this.#lastError);
+    // This error goes to whoever called the client (the registry, an embedder): its text is redacted too.
+    const last = this.#lastError === undefined ? "" : withoutServerPrefix(name, this.#options.redactor.redact(this.#lastError));
     switch (this.#state) {
       case "reconnecting":
         return new ServerUnavailableError(
@@ -358,7 +376,15 @@ export class ServerConnection implements Supervisor {
   #oauthFetch: typeof fetch | undefined | null = null;
   #authFetch(): { fetch?: typeof fetch } {
     if (this.#oauthFetch === null) {
-      this.#oauthFetch = serverAuthFetch(this.name, this.config.url!, this.config.auth ?? { enabled: true });
+      const redactor = this.#options.redactor;
+      this.#oauthFetch = serverAuthFetch(this.name, this.config.url!, this.config.auth ?? { enabled: true }, {
+        // Every token obtained or loaded is a secret every output of the host must not show.
+        onTokens: (tokens: TokenSet) => {
+          redactor.add(tokens.accessToken);
+          redactor.add(tokens.refreshToken);
+          if (typeof tokens.raw.id_token === "string") redactor.add(tokens.raw.id_token);
+        },
+      });
     }
     return this.#oauthFetch === undefined ? {} : { fetch: this.#oauthFetch };
   }
@@ -456,6 +482,7 @@ export class ServerConnection implements Supervisor {
           exclude: tools.exclude,
           naming,
           timeoutMs,
+          redactor: this.#options.redactor,
         });
       } else {
         // After a reconnect the tool set is re-listed and changed by difference.

@@ -4,6 +4,7 @@
 // ("Listing Tools", "List Changed Notification").
 
 import type { Tool } from "../client/types.ts";
+import { depthOf } from "../common/bounded.ts";
 import { filterToolNames } from "./filters.ts";
 import { DEFAULT_NAMING, namingFormatProblem, toolName } from "./naming.ts";
 import { RegistryEvent, type ToolRegistry } from "./tool-registry.ts";
@@ -17,6 +18,13 @@ import type {
 } from "./types.ts";
 
 export type { McpServerOptions, McpServerRegistration, McpToolClient } from "./types.ts";
+
+/**
+ * Deepest inputSchema registered. A model's tool schema is turned into JSON text by every
+ * provider (JSON.stringify recurses once per level); a server's schema nested deeper than this
+ * would make that overflow the stack, so the tool is skipped with a warning.
+ */
+export const MAX_INPUT_SCHEMA_DEPTH = 128;
 
 /** Server names registered per registry: one registration per server name. */
 const registeredServers = new WeakMap<ToolRegistry, Set<string>>();
@@ -206,13 +214,23 @@ class McpServerBinding implements McpServerRegistration {
         );
       }
     }
-    this.#reportedUnmatched = unmatched;
     const selected = new Set(outcome.selected);
     const toolset = `mcp-${this.server}`;
     const entries: McpToolEntry[] = [];
     for (const tool of tools) {
       if (!selected.has(tool.name)) continue;
       const original = tool.name;
+      if (tool.inputSchema !== undefined && depthOf(tool.inputSchema, MAX_INPUT_SCHEMA_DEPTH + 1) > MAX_INPUT_SCHEMA_DEPTH) {
+        const key = `deep\0${original}`;
+        unmatched.add(key);
+        if (!this.#reportedUnmatched.has(key)) {
+          this.#warn(
+            `server "${this.server}": tool "${original}" is skipped: its inputSchema is nested deeper than ${MAX_INPUT_SCHEMA_DEPTH} levels, ` +
+              "too deep to hand to a model; fix the tool's schema on the server, or exclude the tool",
+          );
+        }
+        continue;
+      }
       entries.push({
         name: toolName(this.server, original, this.#options.naming),
         tool: original,
@@ -226,12 +244,15 @@ class McpServerBinding implements McpServerRegistration {
             signal: context.signal,
             onProgress: context.onProgress,
           }),
+        ...(this.#options.redactor !== undefined ? { redactor: this.#options.redactor } : {}),
       });
     }
+    this.#reportedUnmatched = unmatched;
     return this.#registry.replaceServerTools(this.server, entries);
   }
 
   #warn(message: string): void {
-    this.#registry.dispatchEvent(new RegistryEvent("warning", { message }));
+    const redactor = this.#options.redactor;
+    this.#registry.dispatchEvent(new RegistryEvent("warning", { message: redactor === undefined ? message : redactor.redact(message) }));
   }
 }

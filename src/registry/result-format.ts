@@ -12,11 +12,24 @@
 // - resource links are listed with uri, name, mimeType (and description, size);
 // - embedded resources: text is included under a header line, blobs become placeholders;
 // - the text is capped (default 100,000 characters): head and tail are kept and the cut
-//   is marked with the number of characters removed.
+//   is marked with the number of characters removed;
+// - JSON is shown to 64 levels of nesting: a server decides how deep its structuredContent is,
+//   and JSON.stringify recurses once per level (100,000 levels is a stack overflow), so deeper
+//   levels are replaced by a marker and a line says whose result was cut.
 
 import type { CallToolResult, ContentBlock, JsonObject } from "../client/types.ts";
+import { boundedJson, DEFAULT_MAX_DEPTH, depthOf } from "../common/bounded.ts";
 
 export const DEFAULT_MAX_RESULT_CHARS = 100_000;
+/** Levels of nesting a result's JSON is shown to; deeper values become a marker. */
+export const MAX_RESULT_DEPTH = DEFAULT_MAX_DEPTH;
+/** Levels jsonEqual compares to; values nested deeper count as different. */
+const MAX_COMPARE_DEPTH = 1_000;
+
+/** Who produced a value, for the line that says it was shown shortened: `server "x", tool "y"`. */
+export interface ResultSource {
+  source?: string;
+}
 
 export interface ResultFormatOptions {
   /** Longest text kept (in UTF-16 code units, as JavaScript counts). Default 100,000. */
@@ -41,16 +54,20 @@ export function isCallToolResult(value: unknown): value is CallToolResult {
  * The text of a built-in tool's value: a string as it is, a CallToolResult as its content,
  * undefined as "", anything else as JSON.
  */
-export function formatValueText(value: unknown): string {
+export function formatValueText(value: unknown, options: ResultSource = {}): string {
   if (typeof value === "string") return value;
   if (value === undefined) return "";
-  if (isCallToolResult(value)) return formatToolResultText(value);
-  const json = JSON.stringify(value);
+  if (isCallToolResult(value)) return formatToolResultText(value, options);
+  const json = jsonText(value, "the value", options.source);
   return json === undefined ? String(value) : json;
 }
 
-/** The text of a CallToolResult: its content blocks, then structuredContent unless a text block repeats it. */
-export function formatToolResultText(result: CallToolResult): string {
+/**
+ * The text of a CallToolResult: its content blocks, then structuredContent unless a text block
+ * repeats it. Never throws for parsed JSON however deep: past 64 levels structuredContent is
+ * shown with a marker in place of the deeper levels and a line naming `options.source`.
+ */
+export function formatToolResultText(result: CallToolResult, options: ResultSource = {}): string {
   const parts: string[] = [];
   let structuredShown = result.structuredContent === undefined;
   for (const block of result.content) {
@@ -59,8 +76,29 @@ export function formatToolResultText(result: CallToolResult): string {
     }
     parts.push(blockText(block));
   }
-  if (!structuredShown) parts.push(JSON.stringify(result.structuredContent));
+  if (!structuredShown) parts.push(jsonText(result.structuredContent, "structuredContent", options.source) ?? "null");
   return parts.join("\n");
+}
+
+/**
+ * JSON.stringify(value), except for a value nested deeper than MAX_RESULT_DEPTH: that is shown
+ * to that depth, the deeper levels replaced by a marker, followed by a line saying so and naming
+ * the source. What JSON.stringify refuses for other reasons (a cycle, a BigInt) still throws.
+ */
+function jsonText(value: unknown, what: string, source: string | undefined): string | undefined {
+  if (depthOf(value, MAX_RESULT_DEPTH + 1) <= MAX_RESULT_DEPTH) return JSON.stringify(value);
+  try {
+    JSON.stringify(value); // a cycle or a BigInt is the caller's error, as for a shallow value
+  } catch (error) {
+    if (!(error instanceof RangeError)) throw error; // too deep for the stack: shown bounded below
+  }
+  return `${boundedJson(value, { maxDepth: MAX_RESULT_DEPTH, maxChars: Infinity })}\n` + deepNote(what, source);
+}
+
+/** The line after a JSON text cut at MAX_RESULT_DEPTH. */
+function deepNote(what: string, source: string | undefined): string {
+  return `[${source === undefined ? "" : `${source}: `}${what} is nested deeper than ${MAX_RESULT_DEPTH} levels; ` +
+    `the levels past ${MAX_RESULT_DEPTH} were left out]`;
 }
 
 /** One content block as text. Unknown block types get a placeholder naming the type. */
@@ -106,18 +144,26 @@ function textIsJsonOf(text: string, value: unknown): boolean {
   return jsonEqual(parsed, value);
 }
 
-/** Deep equality of JSON values; object key order does not matter. */
+/**
+ * Deep equality of JSON values; object key order does not matter. Values nested deeper than
+ * 1,000 levels count as different (the comparison never overflows the stack).
+ */
 export function jsonEqual(a: unknown, b: unknown): boolean {
+  return equalTo(a, b, 0);
+}
+
+function equalTo(a: unknown, b: unknown, depth: number): boolean {
   if (a === b) return true;
   if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
+  if (depth >= MAX_COMPARE_DEPTH) return false;
   if (Array.isArray(a) || Array.isArray(b)) {
     if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
-    return a.every((item, i) => jsonEqual(item, b[i]));
+    return a.every((item, i) => equalTo(item, b[i], depth + 1));
   }
   const aKeys = Object.keys(a).filter((key) => (a as JsonObject)[key] !== undefined);
   const bKeys = Object.keys(b).filter((key) => (b as JsonObject)[key] !== undefined);
   if (aKeys.length !== bKeys.length) return false;
-  return aKeys.every((key) => Object.hasOwn(b, key) && jsonEqual((a as JsonObject)[key], (b as JsonObject)[key]));
+  return aKeys.every((key) => Object.hasOwn(b, key) && equalTo((a as JsonObject)[key], (b as JsonObject)[key], depth + 1));
 }
 
 /** Bytes that a base64 string decodes to, without decoding it. */

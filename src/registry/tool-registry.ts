@@ -3,6 +3,8 @@
 
 import { ClientStateError } from "../client/errors.ts";
 import type { JsonObject } from "../client/types.ts";
+import { ContainedEventTarget, DetailEvent, type ListenerFailure } from "../common/events.ts";
+import type { Redactor } from "../common/redact.ts";
 import { ConnectionClosedError, ErrorCode, errorCodeName, RequestTimeoutError, RpcError } from "../jsonrpc/errors.ts";
 import { isValidToolName } from "./naming.ts";
 import { formatToolResultText, errorString, isCallToolResult, resultString, formatValueText } from "./result-format.ts";
@@ -59,17 +61,17 @@ export class ToolCallError extends Error {
 }
 
 /** The Event a ToolRegistry dispatches; `detail` is exactly what was emitted. */
-export class RegistryEvent<K extends RegistryEventType = RegistryEventType> extends Event {
-  readonly detail: RegistryEvents[K];
+export class RegistryEvent<K extends RegistryEventType = RegistryEventType> extends DetailEvent<RegistryEvents[K]> {
   constructor(type: K, detail: RegistryEvents[K]) {
-    super(type);
-    this.detail = detail;
+    super(type, detail);
   }
 }
 
 interface Entry {
   tool: RegisteredTool;
   handler: ToolDefinition["handler"];
+  /** MCP tools of a host: what the error texts of this tool pass through (the host's secrets). */
+  redactor?: Redactor;
 }
 
 /** One MCP server's part of the table. */
@@ -100,7 +102,11 @@ function isJsonObject(value: unknown): value is JsonObject {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-export class ToolRegistry extends EventTarget {
+/**
+ * The tool table. Its events reach listeners contained: a listener that throws is reported as a
+ * "warning" event carrying the listener's error, and the other listeners still get the event.
+ */
+export class ToolRegistry extends ContainedEventTarget<RegistryEvents> {
   readonly #entries = new Map<string, Entry>();
   /** Toolsets whose state was set explicitly (absent: enabled). */
   readonly #toolsetState = new Map<string, boolean>();
@@ -114,19 +120,22 @@ export class ToolRegistry extends EventTarget {
 
   // --- events --------------------------------------------------------------------------
 
-  /** Typed listener; returns a function that removes it. */
-  on<K extends RegistryEventType>(type: K, listener: (detail: RegistryEvents[K]) => void): () => void {
-    const wrapped = (event: Event) => listener((event as RegistryEvent<K>).detail);
-    this.addEventListener(type, wrapped);
-    return () => this.removeEventListener(type, wrapped);
-  }
-
-  #emit<K extends RegistryEventType>(type: K, detail: RegistryEvents[K]): void {
+  /** Dispatches a RegistryEvent (listeners added with on() or addEventListener alike are contained). */
+  protected override emit<K extends RegistryEventType>(type: K, detail: RegistryEvents[K]): void {
     this.dispatchEvent(new RegistryEvent(type, detail));
   }
 
+  /** A listener threw: said as a warning, with its error; the event still reached the other listeners. */
+  protected override listenerFailed({ type, error }: ListenerFailure): void {
+    this.emit("warning", {
+      message: `a "${type}" listener of the tool registry threw: ${messageOf(error)}; ` +
+        "the other listeners still got the event; fix the listener (the registry carries on)",
+      error,
+    });
+  }
+
   #warn(message: string): void {
-    this.#emit("warning", { message });
+    this.emit("warning", { message });
   }
 
   // --- built-in tools ------------------------------------------------------------------
@@ -175,7 +184,7 @@ export class ToolRegistry extends EventTarget {
         `built-in tool "${name}" replaces tool "${tool}" of server "${server}", which was registered under the same name; ` +
           `the MCP tool is no longer available; give server "${server}" another naming to keep both`,
       );
-      this.#emit("toolschange", { server, added: [], removed: [name] });
+      this.emit("toolschange", { server, added: [], removed: [name] });
     }
   }
 
@@ -190,7 +199,7 @@ export class ToolRegistry extends EventTarget {
     const origin = entry.tool.origin;
     if (origin.kind === "mcp") {
       this.#servers.get(origin.server)?.names.delete(name);
-      this.#emit("toolschange", { server: origin.server, added: [], removed: [name] });
+      this.emit("toolschange", { server: origin.server, added: [], removed: [name] });
     }
     return true;
   }
@@ -250,7 +259,7 @@ export class ToolRegistry extends EventTarget {
   #setToolset(name: string, enabled: boolean): void {
     const before = this.#isEnabled(name);
     this.#toolsetState.set(name, enabled);
-    if (before !== enabled) this.#emit("toolsetchange", { toolset: name, enabled });
+    if (before !== enabled) this.emit("toolsetchange", { toolset: name, enabled });
   }
 
   #isEnabled(toolset: string): boolean {
@@ -276,7 +285,8 @@ export class ToolRegistry extends EventTarget {
     const added: string[] = [];
     const skip = (entry: McpToolEntry, message: string) => {
       const key = `${entry.tool}\0${entry.name}`;
-      if (!table.skipped.has(key)) this.#warn(message);
+      // A tool's name is the server's text: a host's redactor sees it first.
+      if (!table.skipped.has(key)) this.#warn(entry.redactor === undefined ? message : entry.redactor.redact(message));
       skipped.add(key);
     };
     for (const entry of entries) {
@@ -314,6 +324,7 @@ export class ToolRegistry extends EventTarget {
           ...(entry.annotations !== undefined ? { annotations: entry.annotations } : {}),
         },
         handler: entry.handler,
+        ...(entry.redactor !== undefined ? { redactor: entry.redactor } : {}),
       });
       next.add(entry.name);
       if (!previous.has(entry.name)) added.push(entry.name);
@@ -323,7 +334,7 @@ export class ToolRegistry extends EventTarget {
     table.names = next;
     table.skipped = skipped;
     const change: ToolsChange = { server, added, removed };
-    if (added.length > 0 || removed.length > 0) this.#emit("toolschange", change);
+    if (added.length > 0 || removed.length > 0) this.emit("toolschange", change);
     return change;
   }
 
@@ -334,7 +345,7 @@ export class ToolRegistry extends EventTarget {
     const removed = table === undefined ? [] : [...table.names];
     for (const name of removed) this.#entries.delete(name);
     const change: ToolsChange = { server, added: [], removed };
-    if (removed.length > 0) this.#emit("toolschange", change);
+    if (removed.length > 0) this.emit("toolschange", change);
     return change;
   }
 
@@ -389,8 +400,8 @@ export class ToolRegistry extends EventTarget {
         tool.origin,
       );
     }
-    if (context.signal?.aborted) throw cancelled(tool, context.signal);
-    const toFailure = (error: unknown) => Promise.reject(failure(error, tool, context));
+    if (context.signal?.aborted) throw redacted(cancelled(tool, context.signal), entry.redactor);
+    const toFailure = (error: unknown) => Promise.reject(redacted(failure(error, tool, context), entry.redactor));
     let outcome: ToolOutput | Promise<ToolOutput>;
     try {
       outcome = tool.origin.kind === "builtin" && (context.timeoutMs !== undefined || context.signal !== undefined)
@@ -411,7 +422,9 @@ export class ToolRegistry extends EventTarget {
   dispatch(name: string, args: JsonObject | string = {}, context: ToolCallContext = {}): Promise<string> {
     // Not an async function, for the same reason as call(); it never rejects.
     const format = { maxChars: this.#maxResultChars };
-    const tool = this.#entries.get(name)?.tool;
+    const entry = this.#entries.get(name);
+    const tool = entry?.tool;
+    const redactor = entry?.redactor;
     let parsed: JsonObject;
     try {
       parsed = parseArguments(name, tool, args);
@@ -419,24 +432,46 @@ export class ToolRegistry extends EventTarget {
       return Promise.resolve(errorString(messageOf(error), format));
     }
     return this.call(name, parsed, context).then(
-      (output) => this.#format(name, tool, output, format),
+      (output) => this.#format(name, tool, redactor, output, format),
+      // call()'s errors are already redacted (the same ToolCallError the typed path gets)
       (error: unknown) => errorString(messageOf(error), format),
     );
   }
 
-  /** dispatch's string for a call's output. */
-  #format(name: string, tool: RegisteredTool | undefined, output: ToolOutput, format: { maxChars: number | undefined }): string {
+  /** dispatch's string for a call's output; an MCP tool's error text passes through its host's redactor. */
+  #format(
+    name: string,
+    tool: RegisteredTool | undefined,
+    redactor: Redactor | undefined,
+    output: ToolOutput,
+    format: { maxChars: number | undefined },
+  ): string {
     const who = tool === undefined ? `tool "${name}"` : describeTool(tool);
+    const redact = (text: string) => (redactor === undefined ? text : redactor.redact(text));
     try {
       if (isCallToolResult(output) && output.isError === true) {
-        const text = formatToolResultText(output);
-        return errorString(`${who} returned an error: ${text === "" ? "(no message)" : text}`, format);
+        const text = formatToolResultText(output, { source: who });
+        return errorString(redact(`${who} returned an error: ${text === "" ? "(no message)" : text}`), format);
       }
-      return resultString(formatValueText(output), format);
+      return resultString(formatValueText(output, { source: who }), format);
     } catch (error) {
-      return errorString(`${who} returned a value that cannot be written as JSON (${messageOf(error)}); return plain JSON data`, format);
+      return errorString(
+        redact(`${who} returned a value that cannot be written as JSON (${messageOf(error)}); return plain JSON data`),
+        format,
+      );
     }
   }
+}
+
+/**
+ * The error with its message passed through the host's redactor (a server's error text can quote
+ * the credentials it was sent). The same ToolCallError when nothing was redacted.
+ */
+function redacted(error: ToolCallError, redactor: Redactor | undefined): ToolCallError {
+  if (redactor === undefined) return error;
+  const message = redactor.redact(error.message);
+  if (message === error.message) return error;
+  return new ToolCallError(message, error.kind, error.tool, error.origin, { cause: error.cause });
 }
 
 function copyTool(tool: RegisteredTool): RegisteredTool {

@@ -2,6 +2,7 @@
 
 import type { Client } from "../client/client.ts";
 import type { CallToolResult, JsonObject, ToolAnnotations } from "../client/types.ts";
+import type { Redactor } from "../common/redact.ts";
 import type { Progress } from "../jsonrpc/peer.ts";
 
 /** Where a registered tool comes from. The registry never parses a name back into these. */
@@ -65,8 +66,11 @@ export interface ToolsChange {
 /** Events of a ToolRegistry; listen with `registry.on(type, listener)`. */
 export interface RegistryEvents {
   toolschange: ToolsChange;
-  /** A tool was skipped (collision), a filter matched nothing, a re-list failed, … */
-  warning: { message: string };
+  /**
+   * A tool was skipped (collision), a filter matched nothing, a re-list failed, a listener threw, …
+   * `error` is what a throwing listener threw.
+   */
+  warning: { message: string; error?: unknown };
   /** enableToolset / disableToolset changed a toolset's state (what list() offers changed). */
   toolsetchange: { toolset: string; enabled: boolean };
 }
@@ -93,6 +97,8 @@ export interface McpToolEntry {
   /** The tool's annotations as the server listed them (hosts use readOnlyHint to decide what to confirm). */
   annotations?: ToolAnnotations;
   handler: ToolDefinition["handler"];
+  /** The error texts of this tool (call()'s ToolCallError, dispatch's `{"error": …}`) pass through it. */
+  redactor?: Redactor;
 }
 
 /** The handle registerMcpServer returns; the server manager keeps one per server. */
@@ -116,4 +122,10 @@ export interface McpServerOptions {
   naming?: string;
   /** Default idle timeout of this server's tool calls (ms). */
   timeoutMs?: number;
+  /**
+   * The host's redactor: the error texts of this server's tools and the registry's warnings
+   * about it pass through it, so a server that quotes the credentials it was sent does not
+   * put them in front of a model or a log.
+   */
+  redactor?: Redactor;
 }

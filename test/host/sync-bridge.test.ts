@@ -161,6 +161,34 @@ describe("a sync bridge over server-everything and a probe server", () => {
   });
 });
 
+describe("a sync bridge over a hostile server", () => {
+  const hostile = fileURLToPath(new URL("../fixtures/hostile-host-server.mjs", import.meta.url));
+  const secret = "bridge-secret-7a5c3e1f9d";
+
+  test("a serverInfo nested 100,000 levels deep still gives every server its status row, and dispatchSync's errors are redacted", GUARD, () => {
+    const bridge = createSyncBridge({
+      config: {
+        servers: [
+          { ...stdioServer("deep", [hostile]), env: { HOSTILE_DEEP_INFO: "1", HOSTILE_SECRET: secret } },
+          stdioServer("probe", [probe]),
+        ],
+        warnings: [],
+      },
+    });
+    try {
+      const rows = bridge.status();
+      assert.deepEqual(rows.map((row) => [row.name, row.state]), [["deep", "ready"], ["probe", "ready"]]);
+      assert.match(JSON.stringify(rows[0].serverInfo), /nested deeper than 16 levels: not shown/);
+      const error = bridge.dispatchSync("mcp_deep_leak_tool_error", {});
+      assert.equal(error, JSON.stringify({ error: 'server "deep", tool "leak_tool_error" returned an error: refused: my environment holds [redacted]' }));
+      const deep = JSON.parse(bridge.dispatchSync("mcp_deep_deep_result", {})) as { result: string };
+      assert.match(deep.result, /\[server "deep", tool "deep_result": structuredContent is nested deeper than 64 levels; the levels past 64 were left out\]$/);
+    } finally {
+      bridge.close();
+    }
+  });
+});
+
 describe("a sync bridge from a config file", () => {
   const dir = mkdtempSync(join(tmpdir(), "mcpwire-bridge-"));
   after(() => rmSync(dir, { recursive: true, force: true }));

@@ -14,6 +14,7 @@ import {
   RpcError,
   type Tool,
 } from "../../src/mod.ts";
+import { Redactor, REDACTED } from "../../src/common/redact.ts";
 import { registerMcpServer } from "../../src/registry/mcp-server.ts";
 import { ToolCallError, ToolRegistry } from "../../src/registry/tool-registry.ts";
 import type { RegistryEvents, RegistryEventType } from "../../src/registry/types.ts";
@@ -727,3 +728,55 @@ describe("replaceClient and unregister", () => {
     }
   });
 });
+
+describe("a host's redactor", () => {
+  const secret = "ghp_0123456789abcdefSECRET";
+
+  test("the server's JSON-RPC errors, tool errors and the registry's warnings about it pass through it", async () => {
+    const server = new TestServer(tools("open", `leaky-${secret}`));
+    server.onCall = (name) => {
+      if (name === "open") throw new RpcError(-32000, `token ${secret} was refused`);
+      return { content: [{ type: "text", text: `your token: ${secret}` }], isError: true };
+    };
+    const client = await server.client("vault");
+    const registry = new ToolRegistry();
+    const warnings = collect(registry, "warning");
+    try {
+      await registerMcpServer(registry, "vault", client, { include: ["open", "nothing-*"], redactor: new Redactor([secret]) });
+      assert.deepEqual(warnings.map((warning) => warning.message), [
+        `server "vault": tools.include pattern "nothing-*" matches none of its tools (it lists open, leaky-${REDACTED}); check the spelling`,
+      ]);
+      assert.deepEqual(parsed(await registry.dispatch("mcp_vault_open")), {
+        error: `server "vault", tool "open": the server answered with JSON-RPC error -32000: token ${REDACTED} was refused`,
+      });
+      const error = await registry.call("mcp_vault_open").then(() => undefined, (thrown: unknown) => thrown);
+      assert.ok(error instanceof ToolCallError);
+      assert.equal(error.kind, "rpc");
+      assert.ok(!error.message.includes(secret), error.message);
+    } finally {
+      await client.close();
+    }
+  });
+});
+
+describe("a tool schema nested without bound", () => {
+  test("is skipped with one warning naming the server and tool, not repeated by a re-list; the other tools register", async () => {
+    const deepSchema = JSON.parse('{"type":"object","properties":{"x":'.repeat(1_000) + '{"type":"string"}' + "}}".repeat(1_000)) as Tool["inputSchema"];
+    const server = new TestServer([tool("ok"), tool("deep", { inputSchema: deepSchema })]);
+    const client = await server.client("s");
+    const registry = new ToolRegistry();
+    const warnings = collect(registry, "warning");
+    try {
+      const registration = await registerMcpServer(registry, "s", client);
+      assert.deepEqual(registration.names(), ["mcp_s_ok"]);
+      await registration.refresh();
+      assert.deepEqual(warnings.map((warning) => warning.message), [
+        'server "s": tool "deep" is skipped: its inputSchema is nested deeper than 128 levels, too deep to hand to a model; ' +
+        "fix the tool's schema on the server, or exclude the tool",
+      ]);
+    } finally {
+      await client.close();
+    }
+  });
+});
+

@@ -4,6 +4,7 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import type { CallToolResult } from "../../src/client/types.ts";
+import { depthMarker } from "../../src/common/bounded.ts";
 import {
   base64DecodedBytes,
   capText,
@@ -13,6 +14,7 @@ import {
   formatToolResultText,
   formatValueText,
   jsonEqual,
+  MAX_RESULT_DEPTH,
   resultString,
 } from "../../src/registry/result-format.ts";
 
@@ -183,5 +185,41 @@ describe("the envelope", () => {
     assert.equal(formatValueText(42), "42");
     assert.equal(formatValueText({ a: [1, 2] }), '{"a":[1,2]}');
     assert.equal(formatValueText({ content: [{ type: "text", text: "from content" }] }), "from content");
+  });
+});
+
+describe("depth", () => {
+  const levels = 100_000;
+  const deepText = '{"a":'.repeat(levels) + '"bottom"' + "}".repeat(levels);
+  const deep = (): unknown => JSON.parse(deepText); // JSON.parse does not recurse: any depth parses
+
+  test("structuredContent nested 100,000 levels deep is shown to 64 levels, marked, with a line naming the source", () => {
+    const text = formatToolResultText({ content: [], structuredContent: deep() as Record<string, unknown> }, { source: 'server "s", tool "t"' });
+    const [json, note] = text.split("\n");
+    assert.equal(json, '{"a":'.repeat(MAX_RESULT_DEPTH) + JSON.stringify(depthMarker(MAX_RESULT_DEPTH)) + "}".repeat(MAX_RESULT_DEPTH));
+    assert.equal(note, '[server "s", tool "t": structuredContent is nested deeper than 64 levels; the levels past 64 were left out]');
+  });
+
+  test("without a source the line says what was cut; a value of exactly 64 levels is shown whole", () => {
+    const text = formatToolResultText({ content: [], structuredContent: deep() as Record<string, unknown> });
+    assert.ok(text.endsWith("\n[structuredContent is nested deeper than 64 levels; the levels past 64 were left out]"), text.slice(-100));
+    const exact = JSON.parse('{"a":'.repeat(63) + "[1]" + "}".repeat(63)) as Record<string, unknown>;
+    assert.equal(formatToolResultText({ content: [], structuredContent: exact }), JSON.stringify(exact));
+  });
+
+  test("a text block repeating a deep structuredContent is compared without overflowing the stack", () => {
+    const text = formatToolResultText({ content: [{ type: "text", text: deepText }], structuredContent: deep() as Record<string, unknown> });
+    assert.ok(text.startsWith(deepText.slice(0, 100)));
+    assert.ok(text.includes(depthMarker(MAX_RESULT_DEPTH)));
+    assert.equal(jsonEqual(deep(), deep()), false); // past 1,000 levels values count as different
+    assert.equal(jsonEqual(JSON.parse('{"a":'.repeat(900) + "1" + "}".repeat(900)), JSON.parse('{"a":'.repeat(900) + "1" + "}".repeat(900))), true);
+  });
+
+  test("a deep built-in value: formatValueText marks it; a cycle or a BigInt still throws as before", () => {
+    assert.ok(formatValueText(deep(), { source: 'tool "x"' }).endsWith('[tool "x": the value is nested deeper than 64 levels; the levels past 64 were left out]'));
+    const cycle: Record<string, unknown> = {};
+    cycle.self = cycle;
+    assert.throws(() => formatValueText(cycle), TypeError);
+    assert.throws(() => formatValueText({ n: 1n }), TypeError);
   });
 });

@@ -4,6 +4,8 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import type { JsonObject } from "../../src/client/types.ts";
+import { depthMarker } from "../../src/common/bounded.ts";
+import { Redactor, REDACTED } from "../../src/common/redact.ts";
 import { ToolCallError, ToolRegistry } from "../../src/registry/tool-registry.ts";
 import type { RegistryEvents } from "../../src/registry/types.ts";
 
@@ -268,5 +270,92 @@ describe("events", () => {
     off();
     registry.enableToolset("x");
     assert.deepEqual(seen, [false]);
+  });
+
+  test("a listener that throws is a warning carrying its error; the other listeners still get the event", () => {
+    const registry = new ToolRegistry();
+    const bug = new Error("listener bug");
+    registry.on("toolsetchange", () => {
+      throw bug;
+    });
+    const changes: boolean[] = [];
+    registry.on("toolsetchange", ({ enabled }) => changes.push(enabled));
+    const warnings: RegistryEvents["warning"][] = [];
+    registry.on("warning", (warning) => warnings.push(warning));
+    registry.disableToolset("x");
+    assert.deepEqual(changes, [false]);
+    assert.equal(warnings.length, 1);
+    assert.equal(warnings[0].error, bug);
+    assert.match(warnings[0].message, /^a "toolsetchange" listener of the tool registry threw: listener bug; the other listeners still got the event; fix the listener/);
+  });
+
+  test("a warning listener that throws is not reported again (no loop), and addEventListener listeners are contained too", () => {
+    const registry = new ToolRegistry();
+    let calls = 0;
+    registry.addEventListener("warning", () => {
+      calls++;
+      throw new Error("warning listener bug");
+    });
+    registry.addEventListener("toolsetchange", () => {
+      throw new Error("toolset listener bug");
+    });
+    registry.disableToolset("x");
+    assert.equal(calls, 1); // the toolset listener's warning; its own failure is dropped
+    assert.equal(registry.toolsets()[0].enabled, false);
+  });
+});
+
+describe("MCP tools of a host: error texts pass through its redactor", () => {
+  const secret = "sk-live-1234567890abcdef";
+
+  function withServerTools(handler: () => unknown): ToolRegistry {
+    const registry = new ToolRegistry();
+    registry.replaceServerTools("vault", [{
+      name: "mcp_vault_open",
+      tool: "open",
+      toolset: "mcp-vault",
+      description: "",
+      inputSchema: { type: "object" },
+      handler: () => handler(),
+      redactor: new Redactor([secret]),
+    }]);
+    return registry;
+  }
+
+  test("a thrown error quoting a secret: call() and dispatch() show it redacted", async () => {
+    const registry = withServerTools(() => {
+      throw new Error(`the server said: key ${secret} refused`);
+    });
+    assert.deepEqual(parsed(await registry.dispatch("mcp_vault_open")), {
+      error: `server "vault", tool "open" failed: the server said: key ${REDACTED} refused`,
+    });
+    const error = await rejection(registry.call("mcp_vault_open"));
+    assert.equal(error.message, `server "vault", tool "open" failed: the server said: key ${REDACTED} refused`);
+    assert.equal(error.kind, "failed");
+  });
+
+  test("an isError result quoting a secret is redacted; a successful result is the server's data, as it is", async () => {
+    const failing = withServerTools(() => ({ content: [{ type: "text", text: `bad key ${secret}` }], isError: true }));
+    assert.deepEqual(parsed(await failing.dispatch("mcp_vault_open")), { error: `server "vault", tool "open" returned an error: bad key ${REDACTED}` });
+    const working = withServerTools(() => ({ content: [{ type: "text", text: `your key is ${secret}` }] }));
+    assert.deepEqual(parsed(await working.dispatch("mcp_vault_open")), { result: `your key is ${secret}` });
+  });
+
+  test("a built-in tool has no redactor: its errors are shown as they are", async () => {
+    const registry = new ToolRegistry();
+    registry.register({ name: "own", handler: () => { throw new Error(`own ${secret}`); } });
+    assert.deepEqual(parsed(await registry.dispatch("own")), { error: `tool "own" failed: own ${secret}` });
+  });
+});
+
+describe("depth", () => {
+  test("a built-in value nested 100,000 levels deep is shown to 64 levels, marked, naming the tool", async () => {
+    const registry = new ToolRegistry();
+    const deep = JSON.parse('{"a":'.repeat(100_000) + "0" + "}".repeat(100_000)) as JsonObject;
+    registry.register({ name: "deep", handler: () => deep });
+    const text = parsed(await registry.dispatch("deep")).result ?? "";
+    assert.ok(text.startsWith('{"a":{"a":'), text.slice(0, 50));
+    assert.ok(text.includes(depthMarker(64)));
+    assert.ok(text.endsWith('[tool "deep": the value is nested deeper than 64 levels; the levels past 64 were left out]'), text.slice(-120));
   });
 });
