@@ -1,17 +1,25 @@
-// The secrets a config puts in play — configured header values, the env values given to servers,
-// OAuth client secrets, model API keys — collected once so every output of the host (errors,
+// The secrets a config puts in play — configured header values, the credential env values given to
+// servers, OAuth client secrets, model API keys — collected once so every output of the host (errors,
 // events, status, stderr tails, the CLI) can be passed through one Redactor that knows them.
 
 import { type Bounds, boundedCopy } from "../common/bounded.ts";
 import { Redactor } from "../common/redact.ts";
 import type { McpwireConfig } from "./config-types.ts";
 
-/** Every credential-capable value a loaded config holds (interpolated values included). */
+/**
+ * An env variable whose name says it holds a credential (`GITHUB_TOKEN`, `OPENAI_API_KEY`,
+ * `DB_PASSWORD`, `AWS_SECRET_ACCESS_KEY`, `SESSION_COOKIE`, `PAT`). Other env values (paths,
+ * modes, hosts) are not secrets; redacting them would blank ordinary words out of messages.
+ */
+const CREDENTIAL_NAME = /(?:KEY|TOKEN|SECRET|PASS(?:WORD|WD|PHRASE)?|PWD|AUTH|CREDENTIALS?|PRIVATE|COOKIE|SESSION|(?:^|_)PAT)(?:$|_)/i;
+
+/** Every credential value a loaded config holds (interpolated values included). */
 export function configSecrets(config: McpwireConfig): string[] {
   const secrets: string[] = [];
   for (const server of config.servers) {
+    // Any header can carry a credential (X-Api-Key, a custom token header): all of them count.
     secrets.push(...Object.values(server.headers ?? {}));
-    secrets.push(...Object.values(server.env ?? {}));
+    for (const [name, value] of Object.entries(server.env ?? {})) if (CREDENTIAL_NAME.test(name)) secrets.push(value);
     if (server.auth?.clientSecret !== undefined) secrets.push(server.auth.clientSecret);
   }
   for (const provider of Object.values(config.providers ?? {})) {

@@ -57,7 +57,7 @@ describe("redactedCopy", () => {
 });
 
 describe("the config's secrets", () => {
-  test("header values, env values, OAuth client secrets and provider API keys go into the redactor", () => {
+  test("header values, credential env values, OAuth client secrets and provider API keys go into the redactor", () => {
     const config = {
       servers: [
         {
@@ -65,7 +65,7 @@ describe("the config's secrets", () => {
           transport: "http",
           url: "http://127.0.0.1:1/mcp",
           headers: { "X-Api-Key": "header-value-1234" },
-          env: { TOKEN: "env-value-56789" },
+          env: { TOKEN: "env-value-56789", GITHUB_PERSONAL_ACCESS_TOKEN: "ghp-value-24680", DATA_DIR: "/var/lib/server-data", NODE_ENV: "production" },
           auth: { enabled: true, clientSecret: "client-secret-999" },
           tools: {},
           enabled: true,
@@ -76,7 +76,9 @@ describe("the config's secrets", () => {
       providers: { openai: { apiKey: "provider-key-31337" } },
       warnings: [],
     } as unknown as McpwireConfig;
-    assert.deepEqual(configSecrets(config).sort(), ["client-secret-999", "env-value-56789", "header-value-1234", "provider-key-31337"]);
+    assert.deepEqual(configSecrets(config).sort(), ["client-secret-999", "env-value-56789", "ghp-value-24680", "header-value-1234", "provider-key-31337"]);
+    // Env values whose names do not say credential are ordinary words in messages.
+    assert.equal(redactorFor(config).redact("mode production in /var/lib/server-data"), "mode production in /var/lib/server-data");
     const redactor = redactorFor(config);
     assert.equal(
       redactor.redact("header-value-1234 env-value-56789 client-secret-999 provider-key-31337"),
