@@ -364,11 +364,11 @@ export class ServerConnection implements Supervisor {
           onStderr: (line) => this.#emit("stderr", { server: this.name, line }),
         });
       case "http":
-        return new StreamableHttpTransport({ url: config.url!, headers: config.headers, ...this.#authFetch() });
+        return new StreamableHttpTransport({ url: config.url!, headers: config.headers, redactor: this.#options.redactor, ...this.#authFetch() });
       case "sse":
-        return new SseLegacyTransport({ url: config.url!, headers: config.headers, ...this.#authFetch() });
+        return new SseLegacyTransport({ url: config.url!, headers: config.headers, redactor: this.#options.redactor, ...this.#authFetch() });
       case "auto":
-        return new AutoHttpTransport({ url: config.url!, headers: config.headers, ...this.#authFetch() });
+        return new AutoHttpTransport({ url: config.url!, headers: config.headers, redactor: this.#options.redactor, ...this.#authFetch() });
     }
   }
 
