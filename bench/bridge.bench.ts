@@ -3,9 +3,7 @@
 // thread, both calling bench/raw-server.mjs over stdio. The floor column is async dispatch.
 
 import process from "node:process";
-import type { McpwireConfig, ServerConfig } from "../src/host/config-types.ts";
-import { McpManager } from "../src/host/manager.ts";
-import { createSyncBridge } from "../src/host/sync-bridge.ts";
+import { createSyncBridge, McpManager, type McpwireConfig, type ServerConfig } from "../src/host/mod.ts";
 import { type Row, row } from "./common.ts";
 import { RAW_SERVER } from "./stdio.bench.ts";
 

@@ -12,11 +12,8 @@ import { InMemoryTransport as InMemoryTransportV1 } from "@modelcontextprotocol/
 import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { Client as ClientV2, InMemoryTransport as InMemoryTransportV2 } from "@modelcontextprotocol/client";
 import { Server as ServerV2 } from "@modelcontextprotocol/server";
-import { Client } from "../src/client/client.ts";
-import { Peer } from "../src/jsonrpc/peer.ts";
-import { MemoryTransport } from "../src/transport/memory.ts";
-import { ToolRegistry } from "../src/registry/tool-registry.ts";
-import { registerMcpServer } from "../src/registry/mcp-server.ts";
+import { Client, MemoryTransport, Peer } from "../src/mod.ts";
+import { registerMcpServer, ToolRegistry } from "../src/registry/mod.ts";
 import { CLIENT_INFO, meanMs, type Row, row } from "./common.ts";
 
 const CALLS = 2000;

@@ -6,7 +6,7 @@ import { Buffer } from "node:buffer";
 // @ts-types="../node_modules/@modelcontextprotocol/sdk/dist/esm/shared/stdio.d.ts"
 import { ReadBuffer as ReadBufferV1 } from "@modelcontextprotocol/sdk/shared/stdio.js";
 import { ReadBuffer as ReadBufferV2 } from "@modelcontextprotocol/client";
-import { LineDecoder } from "../src/jsonrpc/line-decoder.ts";
+import { LineDecoder } from "../src/mod.ts";
 import { meanMs, type Row, row } from "./common.ts";
 
 const CHUNK = 64 * 1024;

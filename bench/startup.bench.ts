@@ -1,6 +1,7 @@
 // Start-up and memory benchmark: spawn + initialize + tools/list against server-everything
 // (median of 10, ms), and this process's RSS per connection holding 50 stdio connections to
-// bench/raw-server.mjs (each implementation measured in a fresh child process of its own).
+// bench/raw-server.mjs (each implementation measured in a fresh child process of its own); then
+// whole processes (process-startup.ts): the CLI, inspect, and importing each entry.
 
 import { execFileSync } from "node:child_process";
 import process from "node:process";
@@ -11,9 +12,9 @@ import { Client as ClientV1 } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport as StdioV1 } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { Client as ClientV2 } from "@modelcontextprotocol/client";
 import { StdioClientTransport as StdioV2 } from "@modelcontextprotocol/client/stdio";
-import { Client } from "../src/client/client.ts";
-import { StdioTransport } from "../src/transport/stdio.ts";
+import { Client, StdioTransport } from "../src/mod.ts";
 import { CLIENT_INFO, median, type Row, row } from "./common.ts";
+import { processRows } from "./process-startup.ts";
 import { CONNECT, type Connection, connectFloor, type Implementation } from "./stdio.bench.ts";
 
 const EVERYTHING = fileURLToPath(new URL("../node_modules/@modelcontextprotocol/server-everything/dist/index.js", import.meta.url));
@@ -112,6 +113,7 @@ export async function run(): Promise<Row[]> {
     row("startup", `spawn + initialize + tools/list, server-everything (median of ${RUNS})`, "ms", startup),
     row("startup", `client RSS per connection, ${CONNECTIONS} stdio connections to the raw server`, "MB/conn", rss, "RSS growth is noisy at this size; see the heap row"),
     row("startup", `client JS heap + external per connection, ${CONNECTIONS} stdio connections`, "MB/conn", heap),
+    ...processRows(),
   ];
 }
 

@@ -11,8 +11,7 @@ import { Client as ClientV1 } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport as StdioV1 } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { Client as ClientV2 } from "@modelcontextprotocol/client";
 import { StdioClientTransport as StdioV2 } from "@modelcontextprotocol/client/stdio";
-import { Client } from "../src/client/client.ts";
-import { StdioTransport } from "../src/transport/stdio.ts";
+import { Client, StdioTransport } from "../src/mod.ts";
 import { CLIENT_INFO, pipelined, quantile, type Row, row, sequential } from "./common.ts";
 
 export const RAW_SERVER = fileURLToPath(new URL("./raw-server.mjs", import.meta.url));

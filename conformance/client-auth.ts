@@ -4,7 +4,8 @@
 // follow the redirect; its Location is the callback.
 
 import { extensionAuthFetch } from "./client-auth-extensions.ts";
-import { AuthError, type AuthProvider, createOAuthFetch, type JsonObject, MemoryTokenStore, REFUSAL_CODES } from "../src/mod.ts";
+import { AuthError, type AuthProvider, createOAuthFetch, MemoryTokenStore, REFUSAL_CODES } from "../src/auth/mod.ts";
+import type { JsonObject } from "../src/mod.ts";
 
 /** The client id metadata document URL the basic-cimd scenario expects (SEP-991). */
 const CIMD_URL = "https://conformance-test.local/client-metadata.json";

@@ -22,8 +22,10 @@ import { parse as parseYaml } from "yaml";
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const SUITE = join(ROOT, "node_modules", "@modelcontextprotocol", "conformance", "dist", "index.js");
 const DENO = join(ROOT, "node_modules", ".bin", process.platform === "win32" ? "deno.cmd" : "deno");
-/** esbuild, the compiler under tsx (its dependency), bundles the client for `--runtime node`. */
-const ESBUILD = join(ROOT, "node_modules", ".bin", process.platform === "win32" ? "esbuild.cmd" : "esbuild");
+/** The build's compiler; compiles the client to JavaScript for `--runtime node`. */
+const TSC = join(ROOT, "node_modules", ".bin", process.platform === "win32" ? "tsc.cmd" : "tsc");
+/** tsconfig.build.json's settings (the npm package's), for conformance/client.ts and what it imports. */
+const CLIENT_TSCONFIG = "conformance/tsconfig.client.json";
 const BASELINE = "conformance/baseline.yml";
 /** The 2026-07-28 wire changes which scenarios fail (tools_call runs stateless there). */
 const BASELINE_BY_WIRE: Record<string, string> = {
@@ -43,8 +45,9 @@ const HELP = `usage: npm run conformance [-- options]
 Runs the official MCP conformance suite (client mode) against conformance/client.ts.
 
 ours:
-  --runtime R     the scenario client's runtime. node (default): conformance/client.ts bundled
-                  by esbuild (the compiler tsx uses), run by Node. deno: client.ts run by Deno.
+  --runtime R     the scenario client's runtime. node (default): conformance/client.ts and the
+                  sources it imports compiled to JavaScript by tsc, as \`npm run build\` compiles
+                  the package, run by Node. deno: client.ts run by Deno.
                   tsx: \`node --import tsx conformance/client.ts\`, which costs ~1 s of CPU per
                   scenario to load, too much for the full suite's 48 parallel clients on 2 cores
   --no-baseline   score without a baseline (every failure counts)
@@ -130,34 +133,26 @@ function parseArgs(argv: string[]): { runtime: Runtime; baseline: boolean; suite
  * splits the command on spaces). `exec` makes the client the shell's replacement, so the
  * suite's kill at its timeout reaches the client itself rather than only the shell.
  */
-function clientCommand(runtime: Runtime, bundle: string | undefined): string {
+function clientCommand(runtime: Runtime, compiled: string | undefined): string {
   const exec = process.platform === "win32" ? "" : "exec ";
   if (runtime === "deno") return `${exec}${relative(ROOT, DENO)} run -A conformance/client.ts`;
   const node = process.execPath.includes(" ") ? "node" : process.execPath;
-  if (runtime === "tsx" || bundle === undefined) return `${exec}${node} --import tsx conformance/client.ts`;
-  return `${exec}${node} ${relative(ROOT, bundle)}`;
+  if (runtime === "tsx" || compiled === undefined) return `${exec}${node} --import tsx conformance/client.ts`;
+  return `${exec}${node} ${relative(ROOT, compiled)}`;
 }
 
 /**
- * conformance/client.ts and everything it imports as one ES module for Node: the same code tsx
- * would run, compiled once instead of in every scenario's process.
+ * conformance/client.ts and the sources it imports as JavaScript modules under `outDir` (inside
+ * the checkout, so `ajv` resolves from its node_modules), compiled once by the package's own
+ * compiler settings instead of by tsx in every scenario's process. Returns the client's path.
  */
-function bundleClient(outFile: string): void {
-  if (!existsSync(ESBUILD)) fail(`${relative(ROOT, ESBUILD)} is missing; run \`npm install\` (tsx brings it), or use --runtime tsx`);
-  const result = spawnSync(ESBUILD, [
-    "conformance/client.ts",
-    "--bundle",
-    "--platform=node",
-    "--format=esm",
-    "--target=node20",
-    `--outfile=${outFile}`,
-    "--log-level=warning",
-    // ajv and yaml are CommonJS: give their require() of Node built-ins a real require.
-    "--banner:js=import { createRequire as __mcpwireCreateRequire } from 'node:module'; const require = __mcpwireCreateRequire(import.meta.url);",
-  ], { cwd: ROOT, encoding: "utf8", timeout: 60_000 });
+function compileClient(outDir: string): string {
+  if (!existsSync(TSC)) fail(`${relative(ROOT, TSC)} is missing; run \`npm install\` (typescript is a dev dependency), or use --runtime tsx`);
+  const result = spawnSync(TSC, ["-p", CLIENT_TSCONFIG, "--outDir", outDir], { cwd: ROOT, encoding: "utf8", timeout: 120_000 });
   if (result.status !== 0) {
-    fail(`could not bundle conformance/client.ts with esbuild (${result.error?.message ?? `exit ${result.status}`}):\n${result.stderr}`);
+    fail(`could not compile conformance/client.ts (${result.error?.message ?? `tsc exit ${result.status}`}):\n${result.stdout}${result.stderr}`);
   }
+  return join(outDir, "conformance", "client.js");
 }
 
 function stripAnsi(text: string): string {
@@ -278,13 +273,10 @@ async function main(): Promise<number> {
   }
   const outPath = resolve(ROOT, outDir);
   mkdirSync(outPath, { recursive: true });
-  let bundle: string | undefined;
+  let compiled: string | undefined;
   if (!hasOption(suiteArgs, "--command")) {
-    if (runtime === "node") {
-      bundle = join(outPath, `client-${stamp}.mjs`);
-      bundleClient(bundle);
-    }
-    args.push("--command", clientCommand(runtime, bundle));
+    if (runtime === "node") compiled = compileClient(join(outPath, `client-${stamp}`));
+    args.push("--command", clientCommand(runtime, compiled));
   }
   const exitLog = join(outPath, `client-exits-${stamp}.jsonl`);
   const suiteLog = join(outPath, `suite-${stamp}.log`);
@@ -295,7 +287,7 @@ async function main(): Promise<number> {
 
   const display = args.map((arg) => (arg === SUITE ? relative(ROOT, SUITE) : arg.includes(" ") ? JSON.stringify(arg) : arg));
   process.stdout.write(`$ ${relative(ROOT, DENO)} ${display.join(" ")}\n`);
-  const runtimeNote = bundle !== undefined ? `node, conformance/client.ts bundled as ${relative(ROOT, bundle)}` : runtime;
+  const runtimeNote = compiled !== undefined ? `node, conformance/client.ts compiled to ${relative(ROOT, compiled)}` : runtime;
   process.stdout.write(`scenario client: ${runtimeNote}; results: ${relative(ROOT, outPath)}/ (the suite's stderr: ${relative(ROOT, suiteLog)})\n\n`);
 
   const started = performance.now();

@@ -1,5 +1,7 @@
 // mcpwire — a from-scratch Model Context Protocol client toolkit for Node and Deno.
-// The public entry: everything an embedder imports comes from here.
+// The root entry (`mcpwire`): the minimal client — JSON-RPC, the transports, `Client`, their
+// errors and types. It loads no yaml, model provider, OAuth or worker module; the other layers
+// have entries of their own: `mcpwire/registry`, `mcpwire/host`, `mcpwire/agent`, `mcpwire/auth`.
 
 export { ConnectionClosedError, ErrorCode, errorCodeName, RequestTimeoutError, RpcError } from "./jsonrpc/errors.ts";
 export type { CloseDetails } from "./jsonrpc/errors.ts";
@@ -53,8 +55,6 @@ export { DEFAULT_ENDPOINT_TIMEOUT_MS, DEFAULT_POST_TIMEOUT_MS, SseLegacyTranspor
 export type { SseLegacyTransportOptions } from "./transport/sse-legacy.ts";
 export { AutoHttpTransport } from "./transport/auto-http.ts";
 export type { AutoHttpTransportOptions, HttpTransportKind } from "./transport/auto-http.ts";
-export { SseParser } from "./transport/sse-parser.ts";
-export type { SseEvent, SseParserOptions } from "./transport/sse-parser.ts";
 export type { TraceDirection } from "./transport/tracing.ts";
 
 export { Client, ClientEvent, DEFAULT_LOG_BUFFER_SIZE } from "./client/client.ts";
@@ -109,147 +109,6 @@ export type {
 } from "./client/protocol-version.ts";
 export { DEFAULT_MAX_INPUT_ROUNDS } from "./client/input-requests.ts";
 export type { NotificationFilter } from "./client/subscriptions.ts";
-export { encodeHeaderValue, paramHeadersOf } from "./transport/mcp-headers.ts";
+export { paramHeadersOf } from "./transport/mcp-headers.ts";
 export { LOGGING_LEVELS } from "./client/types.ts";
 export type * from "./client/types.ts";
-
-export { DEFAULT_TOOLSET, RegistryEvent, ToolCallError, ToolRegistry } from "./registry/tool-registry.ts";
-export type { ToolCallErrorKind } from "./registry/tool-registry.ts";
-export { registerMcpServer } from "./registry/mcp-server.ts";
-export {
-  DEFAULT_NAMING,
-  fitToolName,
-  isValidToolName,
-  MAX_TOOL_NAME_LENGTH,
-  namingFormatProblem,
-  sanitizeName,
-  toolName,
-} from "./registry/naming.ts";
-export { filterToolNames, globToRegExp, matchesAny } from "./registry/filters.ts";
-export type { FilterOutcome, ToolFilter } from "./registry/filters.ts";
-export {
-  blockText,
-  capText,
-  DEFAULT_MAX_RESULT_CHARS,
-  errorString,
-  formatToolResultText,
-  formatValueText,
-  isCallToolResult,
-  resultString,
-} from "./registry/result-format.ts";
-export type { ResultFormatOptions } from "./registry/result-format.ts";
-export type * from "./registry/types.ts";
-
-export { configSearchPaths, loadConfig, parseConfig } from "./host/config.ts";
-export type { ConfigFormat, Env as ConfigEnv, LoadConfigOptions, ParseConfigOptions } from "./host/config.ts";
-export { ConfigError, DEFAULT_CONNECT_TIMEOUT_MS, DEFAULT_TOOL_TIMEOUT_MS } from "./host/config-types.ts";
-export type { McpwireConfig, ServerConfig, TransportKind } from "./host/config-types.ts";
-export { CONFIG_SCHEMA } from "./host/config-schema.ts";
-export { interpolate, InterpolationError } from "./host/interpolate.ts";
-export {
-  CHILD_ENV_BASELINE,
-  CHILD_ENV_BASELINE_PREFIXES,
-  CHILD_ENV_BASELINE_WINDOWS,
-  childEnvironment,
-  isBaselineVariable,
-} from "./host/env.ts";
-export type { ChildEnvironmentOptions } from "./host/env.ts";
-export {
-  DEFAULT_CLOSE_TIMEOUT_MS,
-  DEFAULT_CONNECT_RETRIES,
-  DEFAULT_MAX_RECONNECT_ATTEMPTS,
-  DEFAULT_PROBE_INTERVAL_MS,
-  ManagerEvent,
-  McpManager,
-  ServerUnavailableError,
-} from "./host/manager.ts";
-export type { ManagerEventType, ManagerEvents, McpManagerOptions, ServerState, ServerStatus } from "./host/manager.ts";
-export { backoffBase, backoffDelay } from "./host/backoff.ts";
-export type { BackoffOptions } from "./host/backoff.ts";
-export {
-  AnthropicProvider,
-  createProvider,
-  DEFAULT_PROVIDER_TIMEOUT_MS,
-  GoogleProvider,
-  ModelStringError,
-  OllamaProvider,
-  OpenAiProvider,
-  parseModelString,
-  PROVIDER_NAMES,
-  toGeminiSchema,
-} from "./host/providers/mod.ts";
-export type { CreateProviderOptions, ProviderName, ProviderSettings } from "./host/providers/mod.ts";
-export { ProviderError } from "./host/providers/types.ts";
-export type { ChatMessage, ChatRequest, ChatResponse, ModelToolCall, Provider } from "./host/providers/types.ts";
-export { DEFAULT_MAX_STEPS, HistoryError, Runner, RunnerError } from "./host/runner.ts";
-export type { RetryOptions, RunnerErrorKind, RunnerEvent, RunnerOptions, RunnerRegistry, SavedHistory } from "./host/runner.ts";
-export { APPROVAL_POLICIES, approvalPolicy, isReadOnly, parseApprovalPolicy, runsWithoutAsking } from "./host/approval.ts";
-export type { ApprovalAnswer, ApprovalPolicy, ApprovalRequest, ApproveFunction } from "./host/approval.ts";
-export { DEFAULT_HOOK_TIMEOUT_MS, HOOK_EVENTS, HookConfigError, Hooks } from "./host/hooks.ts";
-export type { HookCommand, HookEventName, HookInput, HookOutcome, HookProblem, HooksConfig, HooksOptions } from "./host/hooks.ts";
-export { chooseModel, mcpStopReason, providerSamplingHandler, toChatMessages } from "./host/provider-sampling.ts";
-export type { ProviderSamplingOptions } from "./host/provider-sampling.ts";
-export type { ProviderSettings as ConfigProviderSettings } from "./host/config-types.ts";
-
-export {
-  createSyncBridge,
-  DEFAULT_BRIDGE_CLOSE_TIMEOUT_MS,
-  DEFAULT_BRIDGE_START_TIMEOUT_MS,
-  SyncBridgeError,
-} from "./host/sync-bridge.ts";
-export type {
-  DispatchSyncOptions,
-  SyncBridge,
-  SyncBridgeManagerOptions,
-  SyncBridgeOptions,
-  SyncBridgeSource,
-} from "./host/sync-bridge.ts";
-export { serveSyncWorker, SyncWorker } from "./registry/sync-bridge.ts";
-export type { SyncCallOptions, SyncOutcome, SyncService, SyncWorkerOptions } from "./registry/sync-bridge.ts";
-
-// authorization (issue 8): OAuth for HTTP servers
-export * from "./auth/mod.ts";
-export {
-  clientCredentialsGrant,
-  enterpriseManagedGrant,
-  exchangeToken,
-  GRANT_CLIENT_CREDENTIALS,
-  GRANT_JWT_BEARER,
-  GRANT_TOKEN_EXCHANGE,
-  jwtBearerGrant,
-  TOKEN_TYPE,
-  tokenEndpointOf,
-} from "./auth/grants.ts";
-export type {
-  ClientCredentialsOptions,
-  EnterpriseIdp,
-  EnterpriseManagedOptions,
-  Grant,
-  GrantRequestOptions,
-  JwtBearerOptions,
-  TokenExchangeRequest,
-  TokenExchangeResult,
-  TokenSource,
-} from "./auth/grants.ts";
-export { clientAuthentication, extensionAuth, tokenSource } from "./auth/extensions.ts";
-export type { ClientCredentialsConfig, ExtensionAuth, ExtensionConfig, ExtensionGrantConfig, TokenSourceConfig } from "./auth/extensions.ts";
-export { accessTokenHash, dpopFetch, isUseDpopNonceChallenge } from "./auth/dpop.ts";
-export type { DpopFetchOptions, DpopProofOptions } from "./auth/dpop.ts";
-export {
-  decodeJwt,
-  generateSigningKeyPair,
-  importPrivateKey,
-  importPublicKey,
-  JWS_ALGORITHMS,
-  jwkThumbprint,
-  JwtKeyError,
-  publicJwk,
-  signJwt,
-  verifyJwt,
-} from "./auth/jwt.ts";
-export type { DecodedJwt, JwsAlgorithm } from "./auth/jwt.ts";
-export { base64UrlDecode, base64UrlEncode } from "./auth/base64url.ts";
-export { basicCredentials, CLIENT_ASSERTION_TYPE, DEFAULT_TOKEN_TIMEOUT_MS } from "./auth/token-endpoint.ts";
-export { defaultAuthDirectory, dpopSignerFor, serverKey } from "./auth/token-store.ts";
-export type { FileTokenStoreOptions, StoredDpopKey } from "./auth/token-store.ts";
-export { REDACTED, redactHeaderValue } from "./auth/redact.ts";

@@ -16,11 +16,10 @@ import {
   ProtocolVersionError,
   StdioTransport,
   StreamableHttpTransport,
-  registerMcpServer,
-  ToolRegistry,
   TracingTransport,
   type Transport,
 } from "../../src/mod.ts";
+import { registerMcpServer, ToolRegistry } from "../../src/registry/mod.ts";
 import { EVERYTHING } from "../../test/support/everything.ts";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));

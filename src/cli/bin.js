@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// The `mcpwire` executable for npm: loads the TypeScript sources through tsx.
+// The `mcpwire` command in a checkout (`npm start`): loads the TypeScript sources through tsx.
+// The npm package runs the compiled dist/cli/run.js instead.
 import { register } from "tsx/esm/api";
 
 register();

@@ -2,7 +2,7 @@
 // — the Runner's history kept from prompt to prompt, the answer streamed as it is generated,
 // and a few slash commands (/tools, /servers, /clear, /save FILE, /load FILE, /quit).
 
-import { RunnerError } from "../host/runner.ts";
+import { RunnerError } from "../agent/runner.ts";
 import { runtime } from "../runtime/mod.ts";
 import { parseArgs, UsageError } from "./args.ts";
 import { stderrLine } from "./host-session.ts";

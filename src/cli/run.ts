@@ -1,3 +1,4 @@
+#!/usr/bin/env node
 // Entry point of the `mcpwire` command: run the verb, exit with its code.
 //   node --import tsx src/cli/run.ts inspect --stdio "…"     deno run -A src/cli/run.ts inspect --stdio "…"
 

@@ -1,7 +1,7 @@
 // The JSON Schema (2020-12) of an mcpwire config file, YAML (`mcp_servers:`) or JSON
 // (`mcpServers`), and the words config.ts uses to say what each key expects.
 
-import { LOGGING_LEVELS } from "../client/types.ts";
+import { type JsonObject, LOGGING_LEVELS } from "../client/types.ts";
 
 /**
  * Values of `transport` and of `.mcp.json`'s `type`, and the transport each one means.
@@ -83,7 +83,8 @@ const SCALAR = { type: ["string", "number", "boolean"] };
 const STRING_ARRAY = { type: "array", items: { type: "string" } };
 const SECONDS = { type: "number", exclusiveMinimum: 0 };
 
-export const SERVER_SCHEMA = {
+/** One entry of `mcp_servers` / `mcpServers`. Typed as a plain JSON object: JSR needs explicit types on exports. */
+export const SERVER_SCHEMA: Readonly<JsonObject> = {
   type: "object",
   properties: {
     command: { type: "string", minLength: 1, description: "stdio: the program to run (found on PATH)" },

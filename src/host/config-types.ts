@@ -5,7 +5,7 @@ import type { SamplingPolicy } from "../client/sampling.ts";
 import type { ProtocolChoice } from "../client/protocol-version.ts";
 import type { LoggingLevel } from "../client/types.ts";
 import type { ServerAuthSettings } from "../auth/server-auth.ts";
-import type { HooksConfig } from "./hooks.ts";
+import type { HooksConfig } from "../agent/hooks.ts";
 
 /**
  * How a server is reached: `stdio` (a child process), `http` (Streamable HTTP, 2025-11-25),

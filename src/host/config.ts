@@ -32,7 +32,7 @@ import {
   type ServerConfig,
   type TransportKind,
 } from "./config-types.ts";
-import { HOOK_EVENTS, type HookCommand, type HooksConfig } from "./hooks.ts";
+import { HOOK_EVENTS, type HookCommand, type HooksConfig } from "../agent/hooks.ts";
 import { interpolate, InterpolationError } from "./interpolate.ts";
 
 export type ConfigFormat = "yaml" | "json";

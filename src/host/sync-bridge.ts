@@ -62,7 +62,7 @@ export const DEFAULT_BRIDGE_CLOSE_TIMEOUT_MS = 15_000;
 /** listTools() and status() only read the worker's registry; an answer takes milliseconds. */
 const QUERY_TIMEOUT_MS = 10_000;
 
-const workerUrl = new URL("./bridge-worker.ts", import.meta.url);
+const workerUrl = new URL(import.meta.url.endsWith(".js") ? "./bridge-worker.js" : "./bridge-worker.ts", import.meta.url); // compiled (dist/) or source
 
 /**
  * Starts a worker thread running an McpManager over `source`, and blocks until the manager

@@ -224,7 +224,7 @@ export const denoRuntime: Runtime = {
   env() {
     return Deno.env.toObject();
   },
-  os: Deno.build.os,
+  get os() { return Deno.build.os; }, // read when asked: this module is also loaded (unused) on Node
   cwd() {
     return Deno.cwd();
   },

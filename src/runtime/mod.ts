@@ -1,5 +1,9 @@
-// The runtime this code runs on, picked once at start-up. The only module that asks.
+// The runtime this code runs on, picked once when this module loads. The only module that asks.
+// Both implementations are imported statically (no top-level await, so Node can require() the
+// package); each touches its runtime's globals only when one of its functions is called.
 
+import { denoRuntime } from "./deno.ts";
+import { nodeRuntime } from "./node.ts";
 import type { Runtime } from "./types.ts";
 
 export type { ChildProcess, ExitStatus, Runtime, SpawnRequest, StreamName, WorkerExit, WorkerStart, WorkerThread } from "./types.ts";
@@ -7,6 +11,4 @@ export { SpawnError } from "./types.ts";
 
 const isDeno = typeof (globalThis as { Deno?: { version?: unknown } }).Deno?.version === "object";
 
-export const runtime: Runtime = isDeno
-  ? (await import("./deno.ts")).denoRuntime
-  : (await import("./node.ts")).nodeRuntime;
+export const runtime: Runtime = isDeno ? denoRuntime : nodeRuntime;

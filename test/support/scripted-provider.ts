@@ -1,7 +1,7 @@
 // Test helper: a model stand-in for the Runner's tests. It is the external API (a model we
 // cannot run here), not our code: each turn is a function of the request it receives.
 
-import type { ChatRequest, ChatResponse, ModelToolCall, Provider } from "../../src/host/providers/types.ts";
+import type { ChatRequest, ChatResponse, ModelToolCall, Provider } from "../../src/agent/providers/types.ts";
 
 export type Turn = (request: ChatRequest) => ChatResponse | Promise<ChatResponse>;
 

@@ -1,13 +1,13 @@
-// The HTTP call the providers share (src/host/providers/http.ts): Retry-After, error bodies, and the bound
+// The HTTP call the providers share (src/agent/providers/http.ts): Retry-After, error bodies, and the bound
 // on every wait (a server that never answers, one that stops mid-stream).
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { createServer, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { apiErrorOf, parseRetryAfter } from "../../../src/host/providers/http.ts";
-import { createProvider } from "../../../src/host/providers/mod.ts";
-import { ProviderError } from "../../../src/host/providers/types.ts";
+import { apiErrorOf, parseRetryAfter } from "../../../src/agent/providers/http.ts";
+import { createProvider } from "../../../src/agent/providers/mod.ts";
+import { ProviderError } from "../../../src/agent/providers/types.ts";
 
 test("Retry-After in seconds or as an HTTP date, in ms; garbage is ignored", () => {
   assert.equal(parseRetryAfter("30"), 30_000);

@@ -1,7 +1,7 @@
 // What the host's tool-calling loop needs of a model API. Ollama, OpenAI-style Chat
 // Completions, Anthropic Messages and Gemini all share this shape: a history of messages plus
 // a list of function schemas in, text and/or tool calls out. Each provider converts the
-// neutral history below to its own wire format and back, so the Runner (src/host/runner.ts)
+// neutral history below to its own wire format and back, so the Runner (src/agent/runner.ts)
 // and the history it saves never depend on one provider.
 
 import type { JsonObject } from "../../client/types.ts";

@@ -3,9 +3,9 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { ANTHROPIC_DEFAULT_MAX_TOKENS, ANTHROPIC_VERSION } from "../../../src/host/providers/anthropic.ts";
-import { createProvider } from "../../../src/host/providers/mod.ts";
-import { ProviderError } from "../../../src/host/providers/types.ts";
+import { ANTHROPIC_DEFAULT_MAX_TOKENS, ANTHROPIC_VERSION } from "../../../src/agent/providers/anthropic.ts";
+import { createProvider } from "../../../src/agent/providers/mod.ts";
+import { ProviderError } from "../../../src/agent/providers/types.ts";
 import { startFakeModelApi } from "../../support/fake-model-apis.ts";
 import { API_KEY, ECHO_TOOL, historyAfter, providerBehaviours, providerFor, SUM_TOOL, withApi } from "./provider-cases.ts";
 

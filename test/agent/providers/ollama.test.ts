@@ -3,9 +3,9 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { createProvider } from "../../../src/host/providers/mod.ts";
-import { ollamaBaseUrl } from "../../../src/host/providers/ollama.ts";
-import { ProviderError } from "../../../src/host/providers/types.ts";
+import { createProvider } from "../../../src/agent/providers/mod.ts";
+import { ollamaBaseUrl } from "../../../src/agent/providers/ollama.ts";
+import { ProviderError } from "../../../src/agent/providers/types.ts";
 import { refusedOrigin, startFakeModelApi } from "../../support/fake-model-apis.ts";
 import { ECHO_TOOL, historyAfter, providerBehaviours, SUM_TOOL } from "./provider-cases.ts";
 

@@ -4,8 +4,8 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { createProvider } from "../../../src/host/providers/mod.ts";
-import { type ChatMessage, type ChatResponse, type Provider, ProviderError } from "../../../src/host/providers/types.ts";
+import { createProvider } from "../../../src/agent/providers/mod.ts";
+import { type ChatMessage, type ChatResponse, type Provider, ProviderError } from "../../../src/agent/providers/types.ts";
 import type { LlmToolSchema } from "../../../src/registry/types.ts";
 import { rejection } from "../../support/rejection.ts";
 import { type FakeApiKind, type FakeModelApi, type FakeStep, refusedOrigin, startFakeModelApi } from "../../support/fake-model-apis.ts";

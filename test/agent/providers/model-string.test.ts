@@ -1,9 +1,9 @@
-// Model strings (src/host/providers/model-string.ts) and createProvider's choice of provider, key and base URL.
+// Model strings (src/agent/providers/model-string.ts) and createProvider's choice of provider, key and base URL.
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { createProvider, ModelStringError, parseModelString } from "../../../src/host/providers/mod.ts";
-import { ProviderError } from "../../../src/host/providers/types.ts";
+import { createProvider, ModelStringError, parseModelString } from "../../../src/agent/providers/mod.ts";
+import { ProviderError } from "../../../src/agent/providers/types.ts";
 
 test("provider/model and provider:model both name a provider", () => {
   assert.deepEqual(parseModelString("openai/gpt-4o"), { provider: "openai", model: "gpt-4o" });

@@ -3,8 +3,8 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { createProvider } from "../../../src/host/providers/mod.ts";
-import { ProviderError } from "../../../src/host/providers/types.ts";
+import { createProvider } from "../../../src/agent/providers/mod.ts";
+import { ProviderError } from "../../../src/agent/providers/types.ts";
 import type { LlmToolSchema } from "../../../src/registry/types.ts";
 import { startFakeModelApi } from "../../support/fake-model-apis.ts";
 import { API_KEY, ECHO_TOOL, historyAfter, providerBehaviours, providerFor, SUM_TOOL, withApi } from "./provider-cases.ts";

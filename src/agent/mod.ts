@@ -1,0 +1,26 @@
+// The `mcpwire/agent` entry: the LLM loop over a tool registry (Runner: history, retries,
+// hooks, approval), the model providers (Ollama, OpenAI-compatible, Anthropic, Gemini), and
+// MCP sampling answered through a provider.
+
+export { DEFAULT_MAX_STEPS, HistoryError, Runner, RunnerError } from "./runner.ts";
+export type { RetryOptions, RunnerErrorKind, RunnerEvent, RunnerOptions, RunnerRegistry, SavedHistory } from "./runner.ts";
+export { APPROVAL_POLICIES, approvalPolicy, isReadOnly, parseApprovalPolicy, runsWithoutAsking } from "./approval.ts";
+export type { ApprovalAnswer, ApprovalPolicy, ApprovalRequest, ApproveFunction } from "./approval.ts";
+export { DEFAULT_HOOK_TIMEOUT_MS, HOOK_EVENTS, HookConfigError, Hooks } from "./hooks.ts";
+export type { HookCommand, HookEventName, HookInput, HookOutcome, HookProblem, HooksConfig, HooksOptions } from "./hooks.ts";
+export { chooseModel, providerSamplingHandler } from "./provider-sampling.ts";
+export type { ProviderSamplingOptions } from "./provider-sampling.ts";
+export {
+  AnthropicProvider,
+  createProvider,
+  DEFAULT_PROVIDER_TIMEOUT_MS,
+  GoogleProvider,
+  ModelStringError,
+  OllamaProvider,
+  OpenAiProvider,
+  parseModelString,
+  PROVIDER_NAMES,
+} from "./providers/mod.ts";
+export type { CreateProviderOptions, FetchFunction, ProviderName, ProviderSettings } from "./providers/mod.ts";
+export { ProviderError } from "./providers/types.ts";
+export type { ChatMessage, ChatRequest, ChatResponse, ModelToolCall, Provider } from "./providers/types.ts";

@@ -1,0 +1,42 @@
+// The `mcpwire/host` entry: MCP servers from a config file (YAML `mcp_servers`, JSON
+// `mcpServers`), started, supervised and closed by McpManager, their tools in one registry; and
+// createSyncBridge, the same from synchronous code. Loads no model provider.
+
+export { configSearchPaths, loadConfig, parseConfig } from "./config.ts";
+export type { ConfigFormat, Env as ConfigEnv, LoadConfigOptions, ParseConfigOptions } from "./config.ts";
+export { ConfigError, DEFAULT_CONNECT_TIMEOUT_MS, DEFAULT_TOOL_TIMEOUT_MS } from "./config-types.ts";
+export type { McpwireConfig, ProviderSettings as ConfigProviderSettings, ServerConfig, TransportKind } from "./config-types.ts";
+export { CONFIG_SCHEMA } from "./config-schema.ts";
+export { interpolate, InterpolationError } from "./interpolate.ts";
+export {
+  CHILD_ENV_BASELINE,
+  CHILD_ENV_BASELINE_PREFIXES,
+  CHILD_ENV_BASELINE_WINDOWS,
+  childEnvironment,
+  isBaselineVariable,
+} from "./env.ts";
+export type { ChildEnvironmentOptions } from "./env.ts";
+export {
+  DEFAULT_CLOSE_TIMEOUT_MS,
+  DEFAULT_CONNECT_RETRIES,
+  DEFAULT_MAX_RECONNECT_ATTEMPTS,
+  DEFAULT_PROBE_INTERVAL_MS,
+  ManagerEvent,
+  McpManager,
+  ServerUnavailableError,
+} from "./manager.ts";
+export type { ManagerEvents, ManagerEventType, McpManagerOptions, ServerState, ServerStatus } from "./manager.ts";
+export type { BackoffOptions } from "./backoff.ts";
+export {
+  createSyncBridge,
+  DEFAULT_BRIDGE_CLOSE_TIMEOUT_MS,
+  DEFAULT_BRIDGE_START_TIMEOUT_MS,
+  SyncBridgeError,
+} from "./sync-bridge.ts";
+export type {
+  DispatchSyncOptions,
+  SyncBridge,
+  SyncBridgeManagerOptions,
+  SyncBridgeOptions,
+  SyncBridgeSource,
+} from "./sync-bridge.ts";

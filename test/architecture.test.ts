@@ -1,0 +1,259 @@
+// DESIGN.md's layer table and entries, kept true by reading the imports of src/: no layer
+// imports a layer above it, no runtime global outside src/runtime/, no top-level await in a
+// library module, and the entries load only what their row allows.
+
+import { describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { dirname, join, relative, resolve, sep } from "node:path";
+import { fileURLToPath } from "node:url";
+import { globalUses, importsOf, type ImportRecord, topLevelAwaits } from "./support/source-scan.ts";
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+const SRC = join(ROOT, "src");
+
+/** Bottom-up; equal ranks sit side by side and may not import each other. */
+const LAYER_RANK: Readonly<Record<string, number>> = {
+  runtime: 0,
+  common: 1,
+  jsonrpc: 2,
+  transport: 3,
+  auth: 4,
+  client: 4,
+  registry: 5,
+  agent: 6,
+  host: 7,
+  cli: 8,
+};
+/** Importable by every layer. */
+const SHARED_LAYERS = new Set(["runtime", "common"]);
+const RUNTIME_GLOBALS: ReadonlySet<string> = new Set(["process", "Deno", "Buffer"]);
+/** Executables, not library modules: they may await at top level (nothing imports them). */
+const EXECUTABLES = new Set(["src/cli/run.ts", "src/cli/bin.js"]);
+
+interface SourceFile {
+  /** Relative to the repository, with forward slashes: `src/client/client.ts`. */
+  path: string;
+  layer: string;
+  text: string;
+  imports: ImportRecord[];
+}
+
+function listSources(dir: string): string[] {
+  const out: string[] = [];
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const full = join(dir, entry.name);
+    if (entry.isDirectory()) out.push(...listSources(full));
+    else if (/\.(ts|js|mjs)$/.test(entry.name) && !entry.name.endsWith(".d.ts")) out.push(full);
+  }
+  return out;
+}
+
+const repoPath = (full: string) => relative(ROOT, full).split(sep).join("/");
+
+/** A file's layer: its folder under src/; the root entry src/mod.ts is the client's. */
+function layerOf(path: string): string {
+  const parts = path.split("/");
+  return parts.length === 2 ? "client" : parts[1];
+}
+
+const sources: SourceFile[] = listSources(SRC).sort().map((full) => {
+  const path = repoPath(full);
+  const text = readFileSync(full, "utf8");
+  return { path, layer: layerOf(path), text, imports: importsOf(text) };
+});
+const byPath = new Map(sources.map((file) => [file.path, file]));
+
+/** The repository path a relative specifier names, or undefined for a package or `node:` module. */
+function target(from: string, specifier: string): string | undefined {
+  if (!specifier.startsWith(".")) return undefined;
+  return repoPath(resolve(ROOT, dirname(from), specifier));
+}
+
+describe("the source scanner (so the rules below can fail)", () => {
+  test("imports: type-only declarations are marked, inline `type` specifiers still load the module", () => {
+    const found = importsOf([
+      `import type { A } from "./a.ts";`,
+      `import { type B } from "./b.ts";`,
+      `export type { C } from "./c.ts";`,
+      `export { d } from "./d.ts";`,
+      `export * as e from "./e.ts";`,
+      `import "./f.ts";`,
+      `const g = await import("./g.ts"); // import { h } from "./h.ts"`,
+      "const s = `import { i } from \"./i.ts\"`; const u = import.meta.url;",
+    ].join("\n"));
+    assert.deepEqual(found.map((record) => [record.specifier, record.typeOnly, record.dynamic, record.line]), [
+      ["./a.ts", true, false, 1],
+      ["./b.ts", false, false, 2],
+      ["./c.ts", true, false, 3],
+      ["./d.ts", false, false, 4],
+      ["./e.ts", false, false, 5],
+      ["./f.ts", false, false, 6],
+      ["./g.ts", false, true, 7],
+    ]);
+  });
+
+  test("top-level await: found at the top, in top-level blocks and in templates; not in functions", () => {
+    assert.deepEqual(topLevelAwaits("const a = await load();"), [1]);
+    assert.deepEqual(topLevelAwaits("if (x) {\n  await y;\n}\nfor await (const z of w) {}"), [2, 4]);
+    assert.deepEqual(topLevelAwaits("const t = `${await x}`;"), [1]);
+    assert.deepEqual(
+      topLevelAwaits([
+        "async function f(): Promise<void> { await g(); }",
+        "const h = async () => await g();",
+        "const k = { async m() { await g(); } };",
+        "class C { async n() { if (x) { await g(); } } }",
+        "run(async (v) => await v, 1);",
+        "const re = /await/; // await",
+      ].join("\n")),
+      [],
+    );
+  });
+
+  test("runtime globals: bare names and globalThis reads count; members, keys, comments and strings do not", () => {
+    const uses = globalUses(
+      [
+        "const env = process.env;",
+        "const d = (globalThis as { Deno?: unknown }).Deno;",
+        'const b = globalThis["Buffer"];',
+        "const o = { process: 1 }; o.process; // process",
+        'const s = "Deno";',
+      ].join("\n"),
+      RUNTIME_GLOBALS,
+    );
+    assert.deepEqual(uses, [{ name: "process", line: 1 }, { name: "Deno", line: 2 }, { name: "Buffer", line: 3 }]);
+  });
+});
+
+describe("the layers of DESIGN.md", () => {
+  test("src/ holds only the known layers", () => {
+    const unknown = [...new Set(sources.map((file) => file.layer))].filter((layer) => !(layer in LAYER_RANK));
+    assert.deepEqual(unknown, [], `folders under src/ that are not a layer of DESIGN.md: ${unknown.join(", ")}`);
+  });
+
+  test("no layer imports a layer above it (auth and client side by side); every relative import exists", () => {
+    const problems: string[] = [];
+    for (const file of sources) {
+      for (const record of file.imports) {
+        const path = target(file.path, record.specifier);
+        if (path === undefined) continue;
+        if (!existsSync(join(ROOT, path))) {
+          problems.push(`${file.path}:${record.line} imports "${record.specifier}", which does not exist`);
+          continue;
+        }
+        if (!path.startsWith("src/")) {
+          problems.push(`${file.path}:${record.line} imports "${record.specifier}" from outside src/`);
+          continue;
+        }
+        const layer = layerOf(path);
+        if (layer === file.layer || SHARED_LAYERS.has(layer)) continue;
+        if (!(LAYER_RANK[layer] < LAYER_RANK[file.layer])) {
+          const how = LAYER_RANK[layer] === LAYER_RANK[file.layer] ? "beside it" : "above it";
+          problems.push(`${file.path}:${record.line} (${file.layer}) imports ${path} (${layer}, ${how})`);
+        }
+      }
+    }
+    assert.deepEqual(problems, []);
+  });
+
+  test("no runtime global (process, Deno, Buffer) and no node: module outside src/runtime/", () => {
+    const problems: string[] = [];
+    for (const file of sources) {
+      if (file.layer === "runtime") continue;
+      for (const use of globalUses(file.text, RUNTIME_GLOBALS)) problems.push(`${file.path}:${use.line} uses ${use.name}`);
+      for (const record of file.imports) {
+        if (record.specifier.startsWith("node:")) problems.push(`${file.path}:${record.line} imports ${record.specifier}`);
+      }
+    }
+    assert.deepEqual(problems, [], "use src/runtime/ (runtime.env(), runtime.spawn(), …) or a web standard instead");
+  });
+
+  test("no library module awaits at top level (Node's require() of the package needs that)", () => {
+    const problems: string[] = [];
+    for (const file of sources) {
+      if (EXECUTABLES.has(file.path)) continue;
+      for (const line of topLevelAwaits(file.text)) problems.push(`${file.path}:${line}`);
+    }
+    assert.deepEqual(problems, []);
+  });
+});
+
+/** Everything loading `entry` loads: the relative modules reached and the packages named, type-only imports aside. */
+function moduleGraph(entry: string): { modules: Set<string>; packages: Set<string>; via: Map<string, string> } {
+  const modules = new Set<string>([entry]);
+  const packages = new Set<string>();
+  const via = new Map<string, string>();
+  const queue = [entry];
+  while (queue.length > 0) {
+    const path = queue.shift()!;
+    const file = byPath.get(path);
+    assert.ok(file, `${path} is not a source file`);
+    for (const record of file.imports) {
+      if (record.typeOnly) continue;
+      const next = target(path, record.specifier);
+      if (next === undefined) {
+        const name = record.specifier.startsWith("@") ? record.specifier.split("/").slice(0, 2).join("/") : record.specifier.split("/")[0];
+        if (!packages.has(name)) via.set(name, path);
+        packages.add(name);
+      } else if (!modules.has(next)) {
+        modules.add(next);
+        via.set(next, path);
+        queue.push(next);
+      }
+    }
+  }
+  return { modules, packages, via };
+}
+
+/** `a ← b ← entry`: how the entry reached `what`. */
+function chain(graph: ReturnType<typeof moduleGraph>, what: string): string {
+  const steps = [what];
+  let at = graph.via.get(what);
+  while (at !== undefined && steps.length < 50) {
+    steps.push(at);
+    at = graph.via.get(at);
+  }
+  return steps.join(" ← ");
+}
+
+const isProvider = (path: string) => path.startsWith("src/agent/providers/");
+const isAuth = (path: string) => path.startsWith("src/auth/");
+/** The sync bridge's modules (the blocking worker, the bridge, its worker's entry); src/runtime/ wraps the API itself. */
+const isWorker = (path: string) => !path.startsWith("src/runtime/") && /(worker|sync-bridge)[^/]*$/.test(path);
+
+describe("the entries of DESIGN.md", () => {
+  const rules: [entry: string, forbidden: string[]][] = [
+    ["src/mod.ts", ["yaml", "providers", "auth", "workers"]],
+    ["src/registry/mod.ts", ["yaml", "providers"]],
+    ["src/host/mod.ts", ["providers"]],
+    ["src/agent/mod.ts", []],
+    ["src/auth/mod.ts", []],
+  ];
+  for (const [entry, forbidden] of rules) {
+    test(`${entry} exists and loads no ${forbidden.join(", ") || "module outside src/ but its dependencies"}`, () => {
+      const graph = moduleGraph(entry);
+      const problems: string[] = [];
+      const packages = [...graph.packages];
+      if (forbidden.includes("yaml")) for (const name of packages.filter((p) => p === "yaml")) problems.push(chain(graph, name));
+      for (const path of graph.modules) {
+        if (
+          (forbidden.includes("providers") && isProvider(path)) ||
+          (forbidden.includes("auth") && isAuth(path)) ||
+          (forbidden.includes("workers") && isWorker(path))
+        ) {
+          problems.push(chain(graph, path));
+        }
+      }
+      const allowed = new Set(["ajv", "yaml"]);
+      for (const name of packages) if (!allowed.has(name) && !name.startsWith("node:")) problems.push(`an undeclared package: ${chain(graph, name)}`);
+      assert.deepEqual(problems, []);
+    });
+  }
+
+  test("the root entry is the client's: it reaches JSON-RPC, the transports and the client", () => {
+    const { modules } = moduleGraph("src/mod.ts");
+    for (const path of ["src/jsonrpc/peer.ts", "src/transport/stdio.ts", "src/transport/streamable-http.ts", "src/client/client.ts"]) {
+      assert.ok(modules.has(path), `src/mod.ts should load ${path}`);
+    }
+  });
+});

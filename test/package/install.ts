@@ -1,0 +1,249 @@
+// The npm package as a user meets it (issue 15): `npm pack` (prepack builds dist/), the tarball
+// installed into a scratch project outside the checkout, then every entry imported on Node 20
+// (this one), Node 22 (the `node@22` package, cached outside the checkout) and Deno,
+// `require("mcpwire")`, the `mcpwire` bin, and a TypeScript consumer under nodenext and bundler.
+// Run by `npm test` (test:package) under Node only: `node --import tsx --test test/package/install.ts`.
+// MCPWIRE_TEST_CACHE sets the cache folder (default ~/.cache/mcpwire-test).
+
+import { after, before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { execFile } from "node:child_process";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import { join, resolve } from "node:path";
+import process from "node:process";
+import { fileURLToPath } from "node:url";
+import { EVERYTHING } from "../support/everything.ts";
+
+const ROOT = resolve(fileURLToPath(new URL("../..", import.meta.url)));
+const PACKAGE = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { name: string; version: string };
+const ENTRIES: Readonly<Record<string, string>> = {
+  "mcpwire": "src/mod.ts",
+  "mcpwire/registry": "src/registry/mod.ts",
+  "mcpwire/host": "src/host/mod.ts",
+  "mcpwire/agent": "src/agent/mod.ts",
+  "mcpwire/auth": "src/auth/mod.ts",
+};
+const CACHE = process.env.MCPWIRE_TEST_CACHE ?? join(os.homedir(), ".cache", "mcpwire-test");
+const TSC = join(ROOT, "node_modules", ".bin", "tsc");
+const DENO = join(ROOT, "node_modules", ".bin", "deno");
+/** The Node running this test (20 on the machine this was written on): the bin runs on it through its shebang. */
+const THIS_NODE = `Node ${process.versions.node.split(".")[0]}`;
+const NPM = process.platform === "win32" ? "npm.cmd" : "npm";
+
+interface Outcome {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+function run(command: string, args: string[], options: { cwd: string; timeoutMs?: number; env?: NodeJS.ProcessEnv } ): Promise<Outcome> {
+  return new Promise((done) => {
+    execFile(
+      command,
+      args,
+      { cwd: options.cwd, env: options.env ?? process.env, timeout: options.timeoutMs ?? 60_000, maxBuffer: 64 * 1024 * 1024 },
+      (error, stdout, stderr) => {
+        const code = error === null ? 0 : typeof error.code === "number" ? error.code : 1;
+        done({ code, stdout, stderr: error !== null && typeof error.code !== "number" ? `${stderr}\n${error.message}` : stderr });
+      },
+    );
+  });
+}
+
+/** Asserts a zero exit, showing the command's own output when it is not. */
+function succeeded(outcome: Outcome, what: string): string {
+  assert.equal(outcome.code, 0, `${what} failed (exit ${outcome.code}):\n${outcome.stdout}\n${outcome.stderr}`);
+  return outcome.stdout;
+}
+
+/** A node binary of major version 22, installed once from npm's `node@22` package into the cache. */
+async function node22(): Promise<string> {
+  const dir = join(CACHE, "node22");
+  const binary = join(dir, "node_modules", ".bin", process.platform === "win32" ? "node.cmd" : "node");
+  if (existsSync(binary)) {
+    const version = await run(binary, ["--version"], { cwd: dir });
+    if (version.code === 0 && version.stdout.startsWith("v22.")) return binary;
+  }
+  mkdirSync(dir, { recursive: true });
+  succeeded(await run(NPM, ["install", "--prefix", dir, "--no-save", "--no-audit", "--no-fund", "node@22"], { cwd: dir, timeoutMs: 180_000 }), "npm install node@22");
+  return binary;
+}
+
+/** Every entry's export names, as the runtime that runs this script sees them. */
+const NAMES_SCRIPT = `const names = {};
+for (const entry of ${JSON.stringify(Object.keys(ENTRIES))}) names[entry] = Object.keys(await import(entry)).sort();
+console.log(JSON.stringify(names));
+`;
+
+const CONSUMER = `// A TypeScript user of every entry: the types must resolve (not any) and only entries resolve.
+import { Client, type ClientOptions, type Implementation, StdioTransport, type Tool } from "mcpwire";
+import { type LlmToolSchema, registerMcpServer, ToolRegistry } from "mcpwire/registry";
+import { createSyncBridge, loadConfig, McpManager, type McpwireConfig } from "mcpwire/host";
+import { createProvider, type Provider, Runner, type RunnerOptions } from "mcpwire/agent";
+import { createOAuthFetch, MemoryTokenStore, type TokenStore } from "mcpwire/auth";
+// @ts-expect-error not an entry: the exports map is the whole surface
+import type {} from "mcpwire/src/mod.ts";
+// @ts-expect-error not an entry: compiled files are reached through the entries only
+import type {} from "mcpwire/dist/mod.js";
+
+const info: Implementation = { name: "consumer", version: "1.0.0" };
+const options: ClientOptions = {};
+export const client: Client = new Client(info, options);
+export const transport: StdioTransport = new StdioTransport({ command: "node", args: [] });
+const registry = new ToolRegistry();
+// @ts-expect-error ToolRegistry has no such method (a type that resolved to any would allow it)
+registry.noSuchMethod();
+export const listed: LlmToolSchema[] = registry.list();
+export const load: (options?: { path?: string }) => Promise<McpwireConfig> = loadConfig;
+export const store: TokenStore = new MemoryTokenStore();
+export type Chosen = [Tool, Provider, RunnerOptions, typeof McpManager, typeof createSyncBridge, typeof registerMcpServer];
+export const factories = [createProvider, createOAuthFetch, Runner] as const;
+`;
+
+function tsconfig(resolution: "nodenext" | "bundler"): string {
+  return JSON.stringify({
+    compilerOptions: {
+      module: resolution === "nodenext" ? "nodenext" : "esnext",
+      moduleResolution: resolution,
+      target: "es2022",
+      lib: ["es2023", "dom"],
+      types: [],
+      strict: true,
+      noEmit: true,
+      skipLibCheck: false,
+    },
+    files: ["consumer.ts"],
+  });
+}
+
+describe("the npm package, packed and installed", () => {
+  const scratch = mkdtempSync(join(os.tmpdir(), "mcpwire-package-"));
+  const project = join(scratch, "project");
+  const bin = join(project, "node_modules", ".bin", process.platform === "win32" ? "mcpwire.cmd" : "mcpwire");
+  let tarballFiles: string[] = [];
+  let expectedNames: Record<string, string[]> = {};
+  let node22Binary = "";
+
+  before(async () => {
+    // prepack runs `npm run build`; its failure (a type error) is the compiler's message here
+    const [packed, node22Path] = await Promise.all([
+      run(NPM, ["pack", "--json", "--pack-destination", scratch], { cwd: ROOT, timeoutMs: 120_000 }),
+      node22(),
+    ]);
+    node22Binary = node22Path;
+    const [pack] = JSON.parse(succeeded(packed, "npm pack (prepack: npm run build)")) as { filename: string; files: { path: string }[] }[];
+    tarballFiles = pack.files.map((file) => file.path);
+    mkdirSync(project);
+    writeFileSync(join(project, "package.json"), JSON.stringify({ name: "scratch", private: true, type: "module" }));
+    const install = ["install", "--no-audit", "--no-fund", "--prefer-offline", join(scratch, pack.filename)];
+    succeeded(await run(NPM, install, { cwd: project, timeoutMs: 120_000 }), "npm install of the tarball");
+    writeFileSync(join(project, "names.mjs"), NAMES_SCRIPT);
+    for (const [entry, source] of Object.entries(ENTRIES)) expectedNames[entry] = Object.keys(await import(join(ROOT, source))).sort();
+  });
+  after(() => rmSync(scratch, { recursive: true, force: true }));
+
+  test("the tarball holds dist/, README.md, LICENSE and package.json: no sources, tests, benchmarks or fixtures", () => {
+    const stray = tarballFiles.filter((path) => !path.startsWith("dist/") && !["package.json", "README.md", "LICENSE"].includes(path));
+    assert.deepEqual(stray, []);
+    const unwanted = tarballFiles.filter((path) => /(^|\/)(test|tests|bench|fixtures|conformance|examples|\.ci)(\/|$)|\.test\.|\.ts$/.test(path) && !path.endsWith(".d.ts"));
+    assert.deepEqual(unwanted, []);
+    for (const source of Object.values(ENTRIES)) {
+      const base = source.replace(/^src\//, "dist/").replace(/\.ts$/, "");
+      assert.ok(tarballFiles.includes(`${base}.js`) && tarballFiles.includes(`${base}.d.ts`), `${base}.js and .d.ts are packed`);
+    }
+    assert.ok(tarballFiles.includes("dist/cli/run.js"));
+  });
+
+  test("the installed package depends on ajv and yaml only", () => {
+    const installed = JSON.parse(readFileSync(join(project, "node_modules", "mcpwire", "package.json"), "utf8"));
+    assert.deepEqual(Object.keys(installed.dependencies ?? {}).sort(), ["ajv", "yaml"]);
+    assert.equal(installed.bin?.mcpwire, "./dist/cli/run.js");
+    assert.match(readFileSync(join(project, "node_modules", "mcpwire", "dist", "cli", "run.js"), "utf8"), /^#!\/usr\/bin\/env node\n/);
+  });
+
+  for (const which of [THIS_NODE, "Node 22"] as const) {
+    describe(which, () => {
+      const node = () => (which === "Node 22" ? node22Binary : process.execPath);
+
+      test("runs the expected major version", async () => {
+        const version = succeeded(await run(node(), ["--version"], { cwd: project }), "node --version");
+        if (which === "Node 22") assert.match(version, /^v22\./);
+        else assert.ok(Number(version.slice(1).split(".")[0]) >= 20, `package.json engines asks for Node 20 or later, this is ${version}`);
+      });
+
+      test("imports every entry, each with the names its source exports", async () => {
+        const names = JSON.parse(succeeded(await run(node(), ["names.mjs"], { cwd: project }), "importing the entries"));
+        assert.deepEqual(names, expectedNames);
+        assert.ok(names["mcpwire"].includes("Client") && !names["mcpwire"].includes("loadConfig"));
+      });
+
+      test('require("mcpwire") loads the root entry (no top-level await on its path)', async (context) => {
+        const supported = which === "Node 22" || (process.features as { require_module?: boolean }).require_module === true;
+        if (!supported) return context.skip(`${process.version} cannot require() an ES module`);
+        const script = 'const m = require("mcpwire"); console.log(JSON.stringify(Object.keys(m).sort()))';
+        const names = JSON.parse(succeeded(await run(node(), ["--no-warnings", "-e", script], { cwd: project }), "require(\"mcpwire\")"));
+        assert.deepEqual(names, expectedNames["mcpwire"]);
+      });
+
+      test("a path outside the exports map is not exported", async () => {
+        for (const path of ["mcpwire/src/mod.ts", "mcpwire/dist/mod.js", "mcpwire/dist/cli/main.js"]) {
+          const outcome = await run(node(), ["-e", `import(${JSON.stringify(path)}).then(() => console.log("loaded"), (e) => console.log(e.code))`], { cwd: project });
+          assert.equal(outcome.stdout.trim(), "ERR_PACKAGE_PATH_NOT_EXPORTED", `${path}: ${outcome.stdout}${outcome.stderr}`);
+        }
+      });
+
+      test("the mcpwire bin reports its version and inspects server-everything over stdio", async () => {
+        // This Node runs the bin as a user's shell does (its shebang); Node 22 is named explicitly.
+        const launch = (args: string[]) => (which === THIS_NODE ? run(bin, args, { cwd: project }) : run(node(), [bin, ...args], { cwd: project }));
+        assert.equal(succeeded(await launch(["version"]), "mcpwire version").trim(), `mcpwire ${PACKAGE.version}`);
+        const inspected = JSON.parse(succeeded(await launch(["inspect", "--stdio", `${node()} ${EVERYTHING} stdio`, "--json"]), "mcpwire inspect"));
+        assert.equal(inspected.serverInfo.name, "mcp-servers/everything");
+        assert.ok(inspected.tools.some((tool: { name: string }) => tool.name === "echo"), JSON.stringify(inspected.tools));
+      });
+    });
+  }
+
+  test(`${THIS_NODE}: the host entry's sync bridge starts its compiled worker and answers dispatchSync`, async () => {
+    writeFileSync(join(project, "mcpwire.yaml"), `mcp_servers:\n  everything:\n    command: ${JSON.stringify(process.execPath)}\n    args: [${JSON.stringify(EVERYTHING)}, stdio]\n`);
+    const script = `import { createSyncBridge } from "mcpwire/host";
+const bridge = createSyncBridge({ configPath: "mcpwire.yaml" });
+try { console.log(bridge.dispatchSync("mcp_everything_echo", { message: "from the tarball" })); } finally { bridge.close(); }`;
+    writeFileSync(join(project, "bridge.mjs"), script);
+    const reply = succeeded(await run(process.execPath, ["bridge.mjs"], { cwd: project }), "the sync bridge");
+    assert.equal(reply.trim(), JSON.stringify({ result: "Echo: from the tarball" }));
+  });
+
+  test("Deno imports every installed entry with the same names", async () => {
+    writeFileSync(join(project, "names.ts"), NAMES_SCRIPT);
+    const names = JSON.parse(succeeded(await run(DENO, ["run", "-A", "names.ts"], { cwd: project }), "deno run"));
+    assert.deepEqual(names, expectedNames);
+  });
+
+  for (const resolution of ["nodenext", "bundler"] as const) {
+    test(`a TypeScript consumer of every entry type-checks under moduleResolution ${resolution}`, async () => {
+      writeFileSync(join(project, "consumer.ts"), CONSUMER);
+      writeFileSync(join(project, `tsconfig.${resolution}.json`), tsconfig(resolution));
+      succeeded(await run(TSC, ["-p", `tsconfig.${resolution}.json`], { cwd: project }), `tsc (${resolution})`);
+    });
+  }
+});
+
+describe("the build", () => {
+  test("a type error fails npm pack with the compiler's message, and leaves no dist/ and no tarball", async () => {
+    const copy = mkdtempSync(join(os.tmpdir(), "mcpwire-broken-"));
+    try {
+      cpSync(join(ROOT, "src"), join(copy, "src"), { recursive: true });
+      for (const file of ["package.json", "tsconfig.json", "tsconfig.build.json", "README.md", "LICENSE"]) cpSync(join(ROOT, file), join(copy, file));
+      symlinkSync(join(ROOT, "node_modules"), join(copy, "node_modules"), "dir");
+      writeFileSync(join(copy, "src", "mod.ts"), `${readFileSync(join(ROOT, "src", "mod.ts"), "utf8")}\nexport const broken: number = "not a number";\n`);
+      const outcome = await run(NPM, ["pack", "--json"], { cwd: copy, timeoutMs: 120_000 });
+      assert.notEqual(outcome.code, 0);
+      assert.match(`${outcome.stdout}${outcome.stderr}`, /src\/mod\.ts\(\d+,\d+\): error TS2322: Type 'string' is not assignable to type 'number'/);
+      assert.ok(!existsSync(join(copy, "dist")), "no dist/ from a failed build");
+      assert.deepEqual(readdirSync(copy).filter((name) => name.endsWith(".tgz")), []);
+    } finally {
+      rmSync(copy, { recursive: true, force: true });
+    }
+  });
+});
