@@ -3,8 +3,16 @@
 // errors and types. It loads no yaml, model provider, OAuth or worker module; the other layers
 // have entries of their own: `mcpwire/registry`, `mcpwire/host`, `mcpwire/agent`, `mcpwire/auth`.
 
-export { ConnectionClosedError, ErrorCode, errorCodeName, RequestTimeoutError, RpcError } from "./jsonrpc/errors.ts";
-export type { CloseDetails } from "./jsonrpc/errors.ts";
+export {
+  ConnectionClosedError,
+  ErrorCode,
+  errorCodeName,
+  RequestAbortedError,
+  RequestTimeoutError,
+  RpcError,
+  UndeliverableResponseError,
+} from "./jsonrpc/errors.ts";
+export type { CloseDetails, UndeliverableReason, UndeliverableResponse } from "./jsonrpc/errors.ts";
 export {
   isErrorResponse,
   isJsonRpcMessage,
@@ -34,9 +42,10 @@ export type {
   Progress,
   RequestHandler,
   RequestOptions,
+  SendOptions,
 } from "./jsonrpc/peer.ts";
 
-export { TransportError } from "./transport/transport.ts";
+export { TransportError, UndeliverableMessageError } from "./transport/transport.ts";
 export type { Transport } from "./transport/transport.ts";
 export { DEFAULT_INHERITED_ENV_VARS, defaultChildEnv, StdioTransport } from "./transport/stdio.ts";
 export type { StdioTransportOptions } from "./transport/stdio.ts";
@@ -49,13 +58,15 @@ export {
 } from "./transport/streamable-http.ts";
 export type { StreamableHttpTransportOptions } from "./transport/streamable-http.ts";
 export { HttpStatusError } from "./transport/http-errors.ts";
+export type { HttpErrorCode } from "./transport/http-errors.ts";
+export { DEFAULT_MAX_RETRY_AFTER_MS } from "./transport/retry-after.ts";
 export { DEFAULT_RECONNECT } from "./transport/sse-reconnect.ts";
 export type { ReconnectOptions } from "./transport/sse-reconnect.ts";
 export { DEFAULT_ENDPOINT_TIMEOUT_MS, DEFAULT_POST_TIMEOUT_MS, SseLegacyTransport } from "./transport/sse-legacy.ts";
 export type { SseLegacyTransportOptions } from "./transport/sse-legacy.ts";
 export { AutoHttpTransport } from "./transport/auto-http.ts";
 export type { AutoHttpTransportOptions, HttpTransportKind } from "./transport/auto-http.ts";
-export type { TraceDirection } from "./transport/tracing.ts";
+export type { TraceDirection, TraceFn, TracingOptions } from "./transport/tracing.ts";
 
 export { Client, ClientEvent, DEFAULT_LOG_BUFFER_SIZE } from "./client/client.ts";
 export { applyDefaults, checkRequestedSchema, UrlElicitationRequiredError, validateAnswer } from "./client/elicitation.ts";
@@ -93,6 +104,7 @@ export {
   ResourceNotFoundError,
   UnsupportedProtocolVersionError,
 } from "./client/errors.ts";
+export type { OutputValidationCode, ProtocolErrorCode } from "./client/errors.ts";
 export {
   isModernProtocolVersion,
   LATEST_MODERN_PROTOCOL_VERSION,

@@ -19,6 +19,7 @@ export type { OpenAuthorizationUrl, ServerAuthSettings } from "./server-auth.ts"
 
 // token stores
 export { defaultAuthDirectory, FileTokenStore, MemoryTokenStore, TokenStoreError } from "./token-store.ts";
+export type { TokenStoreErrorCode } from "./token-store.ts";
 export type { FileTokenStoreOptions, StoredClientCredentials, StoredDpopKey, StoredTokens, TokenStore } from "./token-store.ts";
 
 // grants beyond the authorization code (2026-07-28 authorization extensions)

@@ -40,3 +40,6 @@ export type {
   SyncBridgeOptions,
   SyncBridgeSource,
 } from "./sync-bridge.ts";
+// The redactor McpManager.redactor is (pass your own in McpManagerOptions.redactor to share it).
+export { REDACTED, Redactor } from "../common/redact.ts";
+export { configSecrets, redactorFor } from "./secrets.ts";

@@ -34,3 +34,5 @@ export type {
   ToolsChange,
   ToolsetInfo,
 } from "./types.ts";
+// The redactor McpServerOptions.redactor takes (credentials kept out of error texts).
+export { REDACTED, Redactor } from "../common/redact.ts";
