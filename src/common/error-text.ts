@@ -1,0 +1,11 @@
+// The text of a thrown value, whatever was thrown: an Error's message, anything else as a string.
+
+/** `error.message` for an Error, `String(value)` for anything else (never throws). */
+export function messageOf(error: unknown): string {
+  if (error instanceof Error) return error.message;
+  try {
+    return String(error);
+  } catch {
+    return Object.prototype.toString.call(error);
+  }
+}

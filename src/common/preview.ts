@@ -1,0 +1,21 @@
+// Short quotes of long text for messages: the start of a line that was not JSON, of a body, of
+// a command — cut at a limit, marked with "…", never splitting a surrogate pair.
+
+/** The first `max` UTF-16 units of `text` (one fewer when the cut would split a pair), "…" marking a cut. */
+export function clipText(text: string, max: number): string {
+  if (text.length <= max) return text;
+  let cut = Math.max(0, max);
+  const last = text.charCodeAt(cut - 1);
+  if (last >= 0xd800 && last <= 0xdbff) cut--; // keep a pair whole: drop its first half
+  return text.slice(0, cut) + "…";
+}
+
+/** clipText, quoted as a JSON string (so the quote shows where the text starts and ends). */
+export function preview(text: string, max: number): string {
+  return JSON.stringify(clipText(text, max));
+}
+
+/** clipText of `text` on one line: runs of whitespace become one space. */
+export function clipLine(text: string, max: number): string {
+  return clipText(text.replace(/\s+/g, " ").trim(), max);
+}

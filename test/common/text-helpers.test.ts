@@ -1,0 +1,40 @@
+// The small text helpers every layer shares: durations, thrown values, previews, JSON objects.
+
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { durationText } from "../../src/common/duration.ts";
+import { messageOf } from "../../src/common/error-text.ts";
+import { isObject } from "../../src/common/json.ts";
+import { clipLine, clipText, preview } from "../../src/common/preview.ts";
+
+test("durations read the same everywhere: ms under a second, seconds with one decimal from there", () => {
+  assert.equal(durationText(250), "250 ms");
+  assert.equal(durationText(999.6), "1000 ms");
+  assert.equal(durationText(1000), "1 s");
+  assert.equal(durationText(1500), "1.5 s");
+  assert.equal(durationText(1549), "1.5 s");
+  assert.equal(durationText(300_000), "300 s");
+  assert.equal(durationText(Infinity), "Infinity");
+});
+
+test("messageOf gives an Error's message and a string of anything else, never throwing", () => {
+  assert.equal(messageOf(new TypeError("bad")), "bad");
+  assert.equal(messageOf("plain"), "plain");
+  assert.equal(messageOf(42), "42");
+  assert.equal(messageOf(Object.create(null)), "[object Object]");
+});
+
+test("clips mark their cut and keep surrogate pairs whole", () => {
+  assert.equal(clipText("abcdef", 10), "abcdef");
+  assert.equal(clipText("abcdef", 3), "abc…");
+  assert.equal(clipText("ab😀cd", 3), "ab…");
+  assert.equal(preview("a\"b", 10), '"a\\"b"');
+  assert.equal(clipLine("  one\n  two  ", 20), "one two");
+});
+
+test("isObject is true for plain objects only", () => {
+  assert.ok(isObject({}));
+  assert.ok(!isObject([]));
+  assert.ok(!isObject(null));
+  assert.ok(!isObject("x"));
+});
