@@ -11,7 +11,9 @@ import { loadConfig } from "../host/config.ts";
 import type { McpwireConfig, ServerConfig } from "../host/config-types.ts";
 import { runtime } from "../runtime/mod.ts";
 import type { LoopbackListener } from "../runtime/types.ts";
+import { redactorFor } from "../host/secrets.ts";
 import { parseArgs, positiveInt, UsageError } from "./args.ts";
+import { useRedactor, write, writeJson } from "./output.ts";
 import { renderTable } from "./table.ts";
 
 export const AUTH_USAGE = `usage: mcpwire auth login <server> [--config FILE] [--no-browser] [--timeout SECONDS] [--redirect-port PORT]
@@ -37,8 +39,9 @@ export interface AuthVerbOptions {
 
 const DEFAULT_LOGIN_TIMEOUT_S = 300;
 
+/** One line on stderr: redacted (the config's secrets, token shapes), control characters visible. */
 function say(text: string): Promise<void> {
-  return runtime.write("stderr", `${text}\n`);
+  return write("stderr", `${text}\n`);
 }
 
 function httpServer(config: McpwireConfig, name: string): ServerConfig {
@@ -146,7 +149,7 @@ async function login(server: ServerConfig, argv: Map<string, string>, flags: Set
     }
     const tokens = await oauth.authorize(controller.signal, probed.challenge);
     const expiry = tokens.expiresAt !== undefined ? `, expires ${new Date(tokens.expiresAt).toISOString()}` : "";
-    await runtime.write(
+    await write(
       "stdout",
       `logged in to "${server.name}"${tokens.scope ? ` with scope "${tokens.scope}"` : ""}${expiry}${tokens.refreshToken ? " (refreshable)" : ""}\n`,
     );
@@ -174,11 +177,12 @@ export async function auth(argv: readonly string[], options: AuthVerbOptions = {
   });
   const [action, name, extra] = args.positional;
   if (args.flags.has("help") || action === undefined) {
-    await runtime.write(action === undefined && !args.flags.has("help") ? "stderr" : "stdout", AUTH_USAGE + "\n");
+    await write(action === undefined && !args.flags.has("help") ? "stderr" : "stdout", AUTH_USAGE + "\n");
     return action === undefined && !args.flags.has("help") ? 2 : 0;
   }
   if (extra !== undefined) throw new UsageError(`unexpected argument "${extra}"`);
   const config = await loadConfig({ ...(args.values.has("config") ? { path: args.values.get("config")! } : {}) });
+  useRedactor(redactorFor(config));
   switch (action) {
     case "login":
       if (name === undefined) throw new UsageError("auth login needs a server name");
@@ -187,7 +191,7 @@ export async function auth(argv: readonly string[], options: AuthVerbOptions = {
       if (name === undefined) throw new UsageError("auth logout needs a server name");
       const server = httpServer(config, name);
       await (options.store ?? defaultTokenStore()).deleteTokens(server.url!);
-      await runtime.write("stdout", `logged out of "${server.name}": its tokens are forgotten\n`);
+      await write("stdout", `logged out of "${server.name}": its tokens are forgotten\n`);
       return 0;
     }
     case "status": {
@@ -209,9 +213,9 @@ export async function auth(argv: readonly string[], options: AuthVerbOptions = {
         });
       }
       if (args.flags.has("json")) {
-        await runtime.write("stdout", JSON.stringify(rows, null, 2) + "\n");
+        await writeJson(rows);
       } else {
-        await runtime.write(
+        await write(
           "stdout",
           renderTable(
             ["SERVER", "AUTH", "ISSUER", "SCOPE", "EXPIRES", "REFRESH"],

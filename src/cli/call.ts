@@ -61,7 +61,7 @@ export async function call(argv: readonly string[]): Promise<number> {
     debug: { kind: "flag" },
   });
   if (args.flags.has("help")) {
-    await runtime.write("stdout", CALL_USAGE + "\n");
+    await write("stdout", CALL_USAGE + "\n");
     return 0;
   }
   const [name, argsText, ...extra] = args.positional;

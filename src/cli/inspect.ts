@@ -97,7 +97,7 @@ export async function inspect(argv: readonly string[]): Promise<number> {
     debug: { kind: "flag" },
   });
   if (args.flags.has("help")) {
-    await runtime.write("stdout", INSPECT_USAGE + "\n");
+    await write("stdout", INSPECT_USAGE + "\n");
     return 0;
   }
   const commandLine = args.values.get("stdio");

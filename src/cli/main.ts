@@ -67,13 +67,13 @@ export async function main(argv: readonly string[]): Promise<number> {
         return await chat(rest);
       case "version":
       case "--version":
-        await runtime.write("stdout", `mcpwire ${VERSION}\n`);
+        await write("stdout", `mcpwire ${VERSION}\n`);
         return 0;
       case "help":
       case "--help":
       case "-h":
       case undefined:
-        await runtime.write(verb === undefined ? "stderr" : "stdout", (VERB_USAGE[rest[0]] ?? USAGE) + "\n");
+        await write(verb === undefined ? "stderr" : "stdout", (VERB_USAGE[rest[0]] ?? USAGE) + "\n");
         return verb === undefined ? 2 : 0;
       default:
         throw new UsageError(`unknown verb "${verb}"; verbs: servers, tools, call, inspect, run, chat, auth, help, version`);

@@ -21,7 +21,7 @@ export async function servers(argv: readonly string[]): Promise<number> {
     debug: { kind: "flag" },
   });
   if (args.flags.has("help")) {
-    await runtime.write("stdout", SERVERS_USAGE + "\n");
+    await write("stdout", SERVERS_USAGE + "\n");
     return 0;
   }
   if (args.positional.length > 0) throw new UsageError(`unexpected argument "${args.positional[0]}"`);

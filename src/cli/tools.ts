@@ -22,7 +22,7 @@ export async function tools(argv: readonly string[]): Promise<number> {
     debug: { kind: "flag" },
   });
   if (args.flags.has("help")) {
-    await runtime.write("stdout", TOOLS_USAGE + "\n");
+    await write("stdout", TOOLS_USAGE + "\n");
     return 0;
   }
   if (args.positional.length > 0) throw new UsageError(`unexpected argument "${args.positional[0]}"`);
