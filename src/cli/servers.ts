@@ -40,7 +40,7 @@ export async function servers(argv: readonly string[]): Promise<number> {
         status.protocolVersion === undefined ? "-" : `${lineOf(status.protocolVersion)}${status.era === undefined ? "" : ` (${status.era})`}`,
         status.serverInfo ? clip(lineOf(`${status.serverInfo.name} ${status.serverInfo.version}`), 60) : "-",
         String(status.tools),
-        clip(lineOf(status.lastError ?? ""), 100),
+        clip(lineOf(status.lastError ?? ""), 200),
       ]);
       await write("stdout", renderTable(["SERVER", "STATE", "TRANSPORT", "PROTOCOL", "INFO", "TOOLS", "LAST ERROR"], rows));
     }
