@@ -10,7 +10,8 @@ import type { RegisteredTool } from "../registry/types.ts";
 import { runtime } from "../runtime/mod.ts";
 import { parseArgs, UsageError } from "./args.ts";
 import { parseElicitMode, parseLogLevel, stderrLine, withManager } from "./host-session.ts";
-import { DEEP_MARKER, DOCUMENT_BOUNDS, deeperThan, lineOf, RESULT_BOUNDS, textOf, write, writeControl, writeJson } from "./output.ts";
+import { terminalText } from "../common/terminal-text.ts";
+import { boundedText, DEEP_MARKER, DOCUMENT_BOUNDS, deeperThan, lineOf, redacted, RESULT_BOUNDS, textOf, write, writeControl, writeJson } from "./output.ts";
 import { ProgressDisplay } from "./progress.ts";
 
 export const CALL_USAGE = `usage: mcpwire call <registered-name> [json-args] [--config FILE] [--json] [--timeout S]
@@ -145,10 +146,10 @@ function describeCall(name: string, tool: RegisteredTool | undefined): string {
  */
 function resultText(result: unknown): string {
   if (typeof result === "string") return textOf(result);
-  if (!isCallToolResult(result)) return textOf(boundedJson(result, { ...RESULT_BOUNDS, indent: 2 }));
+  if (!isCallToolResult(result)) return terminalText(boundedText(boundedJson(result, { ...RESULT_BOUNDS, maxChars: 2 * RESULT_BOUNDS.maxChars, indent: 2 }), RESULT_BOUNDS));
   if (!deeperThan(result, RESULT_BOUNDS.maxDepth)) return textOf(formatToolResultText(result));
   const deep: CallToolResult = result;
-  const parts = deep.content.map((block) => (deeperThan(block, RESULT_BOUNDS.maxDepth) ? boundedJson(block, RESULT_BOUNDS) : blockText(block)));
-  if (deep.structuredContent !== undefined) parts.push(boundedJson(deep.structuredContent, RESULT_BOUNDS));
-  return textOf(parts.join("\n"));
+  const parts = deep.content.map((block) => (deeperThan(block, RESULT_BOUNDS.maxDepth) ? boundedText(block, RESULT_BOUNDS) : redacted(blockText(block))));
+  if (deep.structuredContent !== undefined) parts.push(boundedText(deep.structuredContent, RESULT_BOUNDS));
+  return terminalText(parts.join("\n"));
 }

@@ -11,7 +11,7 @@ import { terminalLine, terminalText } from "../common/terminal-text.ts";
 import { runtime } from "../runtime/mod.ts";
 
 /** Server data shown inside one line of text: a log message's data, an error's data. */
-export const LINE_BOUNDS = { maxDepth: 16, maxChars: 2_000 } as const;
+export const LINE_BOUNDS = { maxDepth: 16, maxChars: 4_000 } as const;
 /** One JSON-RPC message in a --trace line: the whole message, up to a size a terminal can take. */
 export const TRACE_BOUNDS = { maxDepth: 64, maxChars: 64_000 } as const;
 /** A result shown as text by `call`: as large as a result may be, but never deeper than this. */
@@ -45,11 +45,22 @@ export function textOf(text: unknown): string {
 }
 
 /**
- * Server data on one line: a string as itself, anything else as JSON bounded in depth and size
- * (past the bounds a marker says what was left out); redacted, control characters visible.
+ * Server data as text, at most `bounds.maxChars` characters: a string as itself, anything else as
+ * JSON bounded in depth; past a bound a marker says what was left out. Redacted before it is cut,
+ * so a secret that straddles the cut is not shown in part. Control characters are left to the caller.
  */
+export function boundedText(value: unknown, bounds: Bounds = LINE_BOUNDS): string {
+  const max = bounds.maxChars ?? LINE_BOUNDS.maxChars;
+  // Twice the budget before redaction: a secret that starts before the cut is whole in it.
+  const text = typeof value === "string" ? value.slice(0, 2 * max) : boundedJson(value, { ...bounds, maxChars: 2 * max });
+  const clean = redacted(text);
+  const longer = clean.length > max || (typeof value === "string" && value.length > 2 * max);
+  return longer ? `${clean.slice(0, max)}… [cut: more than ${max} characters]` : clean;
+}
+
+/** Server data on one line (see boundedText): redacted, bounded, every control character visible. */
 export function dataLine(value: unknown, bounds: Bounds = LINE_BOUNDS): string {
-  return lineOf(typeof value === "string" ? value : boundedJson(value, bounds));
+  return terminalLine(boundedText(value, bounds));
 }
 
 /** True when `value` is nested deeper than `maxDepth` levels (counting stops just past it). */
