@@ -40,6 +40,20 @@ describe("server text on a terminal", () => {
   });
 });
 
+describe("server text of any shape is redacted in time proportional to its length", () => {
+  test("long runs of name characters (a.a.a…, apikey-apikey-…, eyJ-eyJ-…) do not make redaction quadratic", () => {
+    useRedactor(new Redactor([SECRET]));
+    // Quadratic, 200 KB of a.a.a… took a minute, of eyJ-eyJ-… half a minute; linear, milliseconds.
+    const started = performance.now();
+    for (const unit of ["a.", "a-", "token", "apikey-", "eyJ-", '"token":"']) {
+      const text = unit.repeat(Math.ceil(200_000 / unit.length));
+      assert.equal(lineOf(text).length >= text.length - 20, true, unit);
+    }
+    const seconds = (performance.now() - started) / 1000;
+    assert.ok(seconds < 10, `${seconds.toFixed(1)} s for 1.2 MB`);
+  });
+});
+
 describe("--json documents", () => {
   test("stay valid JSON and read back as the server's text, with terminal-active characters as \\u escapes", () => {
     const value = { text: "red \u001b[31m, C1 \u009b, bidi \u202e, separator \u2028, DEL \u007f" };
