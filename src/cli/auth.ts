@@ -13,7 +13,7 @@ import { runtime } from "../runtime/mod.ts";
 import type { LoopbackListener } from "../runtime/types.ts";
 import { redactorFor } from "../host/secrets.ts";
 import { parseArgs, positiveInt, UsageError } from "./args.ts";
-import { useRedactor, write, writeJson } from "./output.ts";
+import { lineOf, useRedactor, write, writeJson } from "./output.ts";
 import { renderTable } from "./table.ts";
 
 export const AUTH_USAGE = `usage: mcpwire auth login <server> [--config FILE] [--no-browser] [--timeout SECONDS] [--redirect-port PORT]
@@ -121,7 +121,7 @@ async function login(server: ServerConfig, argv: Map<string, string>, flags: Set
   const timer = setTimeout(() => controller.abort(new Error(`no redirect within ${timeoutS} s`)), timeoutS * 1000);
   try {
     const provider = serverAuthProvider(server.name, settings, store, async (url, context) => {
-      await say(`Authorize mcpwire for server "${server.name}" at ${context.issuer}${context.scope ? ` (scope: ${context.scope})` : ""}:\n\n  ${url.href}\n`);
+      await say(`Authorize mcpwire for server "${server.name}" at ${lineOf(context.issuer)}${context.scope ? ` (scope: ${lineOf(context.scope)})` : ""}:\n\n  ${lineOf(url.href)}\n`);
       if (browser !== undefined) {
         await say("Opening the browser; if it does not open, visit the URL above.");
         await browser(url);
@@ -139,13 +139,13 @@ async function login(server: ServerConfig, argv: Map<string, string>, flags: Set
       serverUrl: server.url!,
       provider,
       onEvent: (event) => {
-        if (event.kind === "discovered") void say(`authorization server: ${event.issuer}${event.legacy ? " (2025-03-26 discovery)" : ""}`);
-        if (event.kind === "client") void say(`client: ${event.clientId} (${event.source})`);
+        if (event.kind === "discovered") void say(`authorization server: ${lineOf(event.issuer)}${event.legacy ? " (2025-03-26 discovery)" : ""}`);
+        if (event.kind === "client") void say(`client: ${lineOf(event.clientId)} (${event.source})`);
       },
     });
     const probed = await probe(server.url!);
     if (probed.status !== 401) {
-      await say(`note: ${server.url} answered ${typeof probed.status === "number" ? `HTTP ${probed.status}` : probed.status} to an unauthenticated request, not 401; looking for its OAuth metadata anyway`);
+      await say(`note: ${server.url} answered ${typeof probed.status === "number" ? `HTTP ${probed.status}` : lineOf(probed.status)} to an unauthenticated request, not 401; looking for its OAuth metadata anyway`);
     }
     const tokens = await oauth.authorize(controller.signal, probed.challenge);
     const expiry = tokens.expiresAt !== undefined ? `, expires ${new Date(tokens.expiresAt).toISOString()}` : "";
@@ -156,7 +156,7 @@ async function login(server: ServerConfig, argv: Map<string, string>, flags: Set
     return 0;
   } catch (error) {
     if (error instanceof AuthError) {
-      await say(`mcpwire: auth login ${server.name}: ${error.message}`);
+      await say(`mcpwire: auth login ${server.name}: ${lineOf(error.message)}`);
       return 1;
     }
     throw error;
@@ -222,8 +222,8 @@ export async function auth(argv: readonly string[], options: AuthVerbOptions = {
             rows.map((row) => [
               row.server,
               row.auth,
-              row.issuer ?? "-",
-              row.scope ?? "-",
+              row.issuer === null ? "-" : lineOf(row.issuer),
+              row.scope === null ? "-" : lineOf(row.scope),
               row.expiresAt === null ? "-" : `${row.expiresAt}${row.expired ? " (expired)" : ""}`,
               row.refreshable === null ? "-" : row.refreshable ? "yes" : "no",
             ]),
