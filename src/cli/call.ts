@@ -1,16 +1,14 @@
 // `mcpwire call <name> [json-args]`: one tool call through the registry, as a host makes it,
 // with progress on stderr and an exit code a script can branch on.
 
-import type { JsonObject } from "../client/types.ts";
-import type { CallToolResult } from "../client/types.ts";
-import { boundedJson } from "../common/bounded.ts";
+import type { CallToolResult, JsonObject } from "../client/types.ts";
+import { terminalText } from "../common/terminal-text.ts";
 import { blockText, formatToolResultText, isCallToolResult } from "../registry/result-format.ts";
 import { ToolCallError } from "../registry/tool-registry.ts";
 import type { RegisteredTool } from "../registry/types.ts";
 import { runtime } from "../runtime/mod.ts";
 import { parseArgs, UsageError } from "./args.ts";
 import { parseElicitMode, parseLogLevel, stderrLine, withManager } from "./host-session.ts";
-import { terminalText } from "../common/terminal-text.ts";
 import { boundedText, DEEP_MARKER, DOCUMENT_BOUNDS, deeperThan, lineOf, redacted, RESULT_BOUNDS, textOf, write, writeControl, writeJson } from "./output.ts";
 import { ProgressDisplay } from "./progress.ts";
 
@@ -146,7 +144,7 @@ function describeCall(name: string, tool: RegisteredTool | undefined): string {
  */
 function resultText(result: unknown): string {
   if (typeof result === "string") return textOf(result);
-  if (!isCallToolResult(result)) return terminalText(boundedText(boundedJson(result, { ...RESULT_BOUNDS, maxChars: 2 * RESULT_BOUNDS.maxChars, indent: 2 }), RESULT_BOUNDS));
+  if (!isCallToolResult(result)) return terminalText(boundedText(result, { ...RESULT_BOUNDS, indent: 2 }));
   if (!deeperThan(result, RESULT_BOUNDS.maxDepth)) return textOf(formatToolResultText(result));
   const deep: CallToolResult = result;
   const parts = deep.content.map((block) => (deeperThan(block, RESULT_BOUNDS.maxDepth) ? boundedText(block, RESULT_BOUNDS) : redacted(blockText(block))));

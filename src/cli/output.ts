@@ -49,7 +49,7 @@ export function textOf(text: unknown): string {
  * JSON bounded in depth; past a bound a marker says what was left out. Redacted before it is cut,
  * so a secret that straddles the cut is not shown in part. Control characters are left to the caller.
  */
-export function boundedText(value: unknown, bounds: Bounds = LINE_BOUNDS): string {
+export function boundedText(value: unknown, bounds: Bounds & { indent?: number } = LINE_BOUNDS): string {
   const max = bounds.maxChars ?? LINE_BOUNDS.maxChars;
   // Twice the budget before redaction: a secret that starts before the cut is whole in it.
   const text = typeof value === "string" ? value.slice(0, 2 * max) : boundedJson(value, { ...bounds, maxChars: 2 * max });
