@@ -183,7 +183,7 @@ function stdioConnection(commandLine: string, args: ParsedArgs, redactor: Redact
     args: commandArgs,
     env,
     cwd: args.values.get("cwd"),
-    onStderr: stamp ? (line) => stderr(`${stamp()}   server stderr: ${lineOf(line)}`) : undefined,
+    onStderr: stamp ? (line) => stderr(`${stamp()}   server stderr: ${dataLine(line)}`) : undefined,
   });
   return { transport, used: () => ({ transport: "stdio" }) };
 }
