@@ -310,7 +310,8 @@ export function formatReport(report: InspectReport): string {
       return;
     }
     lines.push(`${title} (${items.length})`);
-    for (const item of items) lines.push(`  ${show(item)}`);
+    // An entry that is not an object (a hostile or broken server's list) is named, not a crash.
+    for (const item of items) lines.push(`  ${typeof item === "object" && item !== null ? show(item) : `(not an object: ${dataLine(item)})`}`);
   };
   section("tools", "tools", report.tools, (tool) => {
     const title = tool.title ?? tool.annotations?.title;
@@ -325,7 +326,7 @@ export function formatReport(report: InspectReport): string {
     [lineOf(template.uriTemplate), oneLine(template.description ?? template.name, 80) && `— ${oneLine(template.description ?? template.name, 80)}`]
       .filter(Boolean).join(" "));
   section("prompts", "prompts", report.prompts, (prompt) => {
-    const args = (prompt.arguments ?? []).map((arg) => `${arg.name}${arg.required ? "*" : ""}`).join(", ");
+    const args = (Array.isArray(prompt.arguments) ? prompt.arguments : []).map((arg) => `${arg?.name}${arg?.required ? "*" : ""}`).join(", ");
     return [lineOf(`${prompt.name}(${args})`), oneLine(prompt.description) && `— ${oneLine(prompt.description)}`].filter(Boolean).join(" ");
   });
   return lines.join("\n") + "\n";

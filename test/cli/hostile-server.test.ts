@@ -187,6 +187,17 @@ describe("server text reaches the terminal with its escapes made visible", () =>
   });
 });
 
+describe("a list with entries that are not what they claim", () => {
+  test("inspect names an entry that is not an object and shows the rest, instead of failing", async () => {
+    const outcome = await mcpwire(["inspect", "--stdio", `${hostileCommand} --odd-lists`]);
+    assertNoRawControls(outcome, "inspect --odd-lists");
+    assert.doesNotMatch(outcome.stderr, /TypeError|is not a function/);
+    assert.match(outcome.stdout, /^prompts \(4\)\n {2}\(not an object: null\)\n {2}\(not an object: a string \\x1b\[31mred/m);
+    assert.match(outcome.stdout, /^ {2}odd\(\)$/m);
+    assert.match(outcome.stdout, /^ {2}args\(undefined, x\*\)$/m);
+  });
+});
+
 describe("URL-mode elicitation end to end", () => {
   const link = (url: string, answers: string) =>
     mcpwire(["call", "mcp_hostile_link", JSON.stringify({ url }), "--elicit", "prompt", "--config", stdioConfig], answers);
