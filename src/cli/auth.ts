@@ -11,7 +11,9 @@ import { loadConfig } from "../host/config.ts";
 import type { McpwireConfig, ServerConfig } from "../host/config-types.ts";
 import { runtime } from "../runtime/mod.ts";
 import type { LoopbackListener } from "../runtime/types.ts";
+import { redactorFor } from "../host/secrets.ts";
 import { parseArgs, positiveInt, UsageError } from "./args.ts";
+import { lineOf, useRedactor, write, writeJson } from "./output.ts";
 import { renderTable } from "./table.ts";
 
 export const AUTH_USAGE = `usage: mcpwire auth login <server> [--config FILE] [--no-browser] [--timeout SECONDS] [--redirect-port PORT]
@@ -37,8 +39,9 @@ export interface AuthVerbOptions {
 
 const DEFAULT_LOGIN_TIMEOUT_S = 300;
 
+/** One line on stderr: redacted (the config's secrets, token shapes), control characters visible. */
 function say(text: string): Promise<void> {
-  return runtime.write("stderr", `${text}\n`);
+  return write("stderr", `${text}\n`);
 }
 
 function httpServer(config: McpwireConfig, name: string): ServerConfig {
@@ -118,7 +121,7 @@ async function login(server: ServerConfig, argv: Map<string, string>, flags: Set
   const timer = setTimeout(() => controller.abort(new Error(`no redirect within ${timeoutS} s`)), timeoutS * 1000);
   try {
     const provider = serverAuthProvider(server.name, settings, store, async (url, context) => {
-      await say(`Authorize mcpwire for server "${server.name}" at ${context.issuer}${context.scope ? ` (scope: ${context.scope})` : ""}:\n\n  ${url.href}\n`);
+      await say(`Authorize mcpwire for server "${server.name}" at ${lineOf(context.issuer)}${context.scope ? ` (scope: ${lineOf(context.scope)})` : ""}:\n\n  ${lineOf(url.href)}\n`);
       if (browser !== undefined) {
         await say("Opening the browser; if it does not open, visit the URL above.");
         await browser(url);
@@ -136,24 +139,24 @@ async function login(server: ServerConfig, argv: Map<string, string>, flags: Set
       serverUrl: server.url!,
       provider,
       onEvent: (event) => {
-        if (event.kind === "discovered") void say(`authorization server: ${event.issuer}${event.legacy ? " (2025-03-26 discovery)" : ""}`);
-        if (event.kind === "client") void say(`client: ${event.clientId} (${event.source})`);
+        if (event.kind === "discovered") void say(`authorization server: ${lineOf(event.issuer)}${event.legacy ? " (2025-03-26 discovery)" : ""}`);
+        if (event.kind === "client") void say(`client: ${lineOf(event.clientId)} (${event.source})`);
       },
     });
     const probed = await probe(server.url!);
     if (probed.status !== 401) {
-      await say(`note: ${server.url} answered ${typeof probed.status === "number" ? `HTTP ${probed.status}` : probed.status} to an unauthenticated request, not 401; looking for its OAuth metadata anyway`);
+      await say(`note: ${server.url} answered ${typeof probed.status === "number" ? `HTTP ${probed.status}` : lineOf(probed.status)} to an unauthenticated request, not 401; looking for its OAuth metadata anyway`);
     }
     const tokens = await oauth.authorize(controller.signal, probed.challenge);
     const expiry = tokens.expiresAt !== undefined ? `, expires ${new Date(tokens.expiresAt).toISOString()}` : "";
-    await runtime.write(
+    await write(
       "stdout",
       `logged in to "${server.name}"${tokens.scope ? ` with scope "${tokens.scope}"` : ""}${expiry}${tokens.refreshToken ? " (refreshable)" : ""}\n`,
     );
     return 0;
   } catch (error) {
     if (error instanceof AuthError) {
-      await say(`mcpwire: auth login ${server.name}: ${error.message}`);
+      await say(`mcpwire: auth login ${server.name}: ${lineOf(error.message)}`);
       return 1;
     }
     throw error;
@@ -174,11 +177,12 @@ export async function auth(argv: readonly string[], options: AuthVerbOptions = {
   });
   const [action, name, extra] = args.positional;
   if (args.flags.has("help") || action === undefined) {
-    await runtime.write(action === undefined && !args.flags.has("help") ? "stderr" : "stdout", AUTH_USAGE + "\n");
+    await write(action === undefined && !args.flags.has("help") ? "stderr" : "stdout", AUTH_USAGE + "\n");
     return action === undefined && !args.flags.has("help") ? 2 : 0;
   }
   if (extra !== undefined) throw new UsageError(`unexpected argument "${extra}"`);
   const config = await loadConfig({ ...(args.values.has("config") ? { path: args.values.get("config")! } : {}) });
+  useRedactor(redactorFor(config));
   switch (action) {
     case "login":
       if (name === undefined) throw new UsageError("auth login needs a server name");
@@ -187,7 +191,7 @@ export async function auth(argv: readonly string[], options: AuthVerbOptions = {
       if (name === undefined) throw new UsageError("auth logout needs a server name");
       const server = httpServer(config, name);
       await (options.store ?? defaultTokenStore()).deleteTokens(server.url!);
-      await runtime.write("stdout", `logged out of "${server.name}": its tokens are forgotten\n`);
+      await write("stdout", `logged out of "${server.name}": its tokens are forgotten\n`);
       return 0;
     }
     case "status": {
@@ -209,17 +213,17 @@ export async function auth(argv: readonly string[], options: AuthVerbOptions = {
         });
       }
       if (args.flags.has("json")) {
-        await runtime.write("stdout", JSON.stringify(rows, null, 2) + "\n");
+        await writeJson(rows);
       } else {
-        await runtime.write(
+        await write(
           "stdout",
           renderTable(
             ["SERVER", "AUTH", "ISSUER", "SCOPE", "EXPIRES", "REFRESH"],
             rows.map((row) => [
               row.server,
               row.auth,
-              row.issuer ?? "-",
-              row.scope ?? "-",
+              row.issuer === null ? "-" : lineOf(row.issuer),
+              row.scope === null ? "-" : lineOf(row.scope),
               row.expiresAt === null ? "-" : `${row.expiresAt}${row.expired ? " (expired)" : ""}`,
               row.refreshable === null ? "-" : row.refreshable ? "yes" : "no",
             ]),

@@ -1,12 +1,15 @@
 // `mcpwire call <name> [json-args]`: one tool call through the registry, as a host makes it,
 // with progress on stderr and an exit code a script can branch on.
 
-import type { JsonObject } from "../client/types.ts";
-import { formatToolResultText, isCallToolResult } from "../registry/result-format.ts";
+import type { CallToolResult, JsonObject } from "../client/types.ts";
+import { terminalText } from "../common/terminal-text.ts";
+import { blockText, formatToolResultText, isCallToolResult } from "../registry/result-format.ts";
 import { ToolCallError } from "../registry/tool-registry.ts";
+import type { RegisteredTool } from "../registry/types.ts";
 import { runtime } from "../runtime/mod.ts";
 import { parseArgs, UsageError } from "./args.ts";
 import { parseElicitMode, parseLogLevel, stderrLine, withManager } from "./host-session.ts";
+import { boundedText, DEEP_MARKER, DOCUMENT_BOUNDS, deeperThan, lineOf, redacted, RESULT_BOUNDS, textOf, write, writeControl, writeJson } from "./output.ts";
 import { ProgressDisplay } from "./progress.ts";
 
 export const CALL_USAGE = `usage: mcpwire call <registered-name> [json-args] [--config FILE] [--json] [--timeout S]
@@ -14,7 +17,8 @@ export const CALL_USAGE = `usage: mcpwire call <registered-name> [json-args] [--
 
 Starts the configured servers and calls one tool by its registered name (see
 \`mcpwire tools\`) with a JSON object of arguments (default {}). Prints the result's text,
-or the whole result with --json. Progress goes to stderr (a bar on a terminal), and so
+or the whole result with --json (the text has its control characters shown as escapes such
+as \\x1b; --json carries them exactly). Progress goes to stderr (a bar on a terminal), and so
 do the servers' log messages, as "[server] level: message".
 
 --log-level LEVEL  asks every server that declares logging for LEVEL and above (debug,
@@ -56,7 +60,7 @@ export async function call(argv: readonly string[]): Promise<number> {
     debug: { kind: "flag" },
   });
   if (args.flags.has("help")) {
-    await runtime.write("stdout", CALL_USAGE + "\n");
+    await write("stdout", CALL_USAGE + "\n");
     return 0;
   }
   const [name, argsText, ...extra] = args.positional;
@@ -79,25 +83,30 @@ export async function call(argv: readonly string[]): Promise<number> {
     if (!registry.has(name)) {
       const down = manager.status().filter((status) => status.state !== "ready" && status.state !== "disabled");
       if (down.length > 0) {
-        for (const status of down) stderrLine(`mcpwire call: server "${status.name}" is ${status.state}: ${status.lastError ?? "no detail"}`);
+        for (const status of down) stderrLine(`mcpwire call: server "${lineOf(status.name)}" is ${status.state}: ${lineOf(status.lastError ?? "no detail")}`);
         stderrLine(`mcpwire call: no tool "${name}" is registered, and the servers above are not ready; it may be theirs`);
         return EXIT.server;
       }
       const similar = registry.tools().map((tool) => tool.name).filter((candidate) => candidate.includes(name) || name.includes(candidate));
       stderrLine(
-        `mcpwire call: no tool "${name}" is registered` +
-          (similar.length > 0 ? `; did you mean ${similar.slice(0, 5).join(", ")}?` : "; `mcpwire tools` lists them"),
+        `mcpwire call: no tool "${lineOf(name)}" is registered` +
+          (similar.length > 0 ? `; did you mean ${similar.slice(0, 5).map(lineOf).join(", ")}?` : "; `mcpwire tools` lists them"),
       );
       return EXIT.usage;
     }
-    const progress = new ProgressDisplay((text) => void runtime.write("stderr", text), runtime.isTerminal("stderr"));
+    const progress = new ProgressDisplay((text) => void writeControl("stderr", text), runtime.isTerminal("stderr"));
+    const tool = registry.tools().find((each) => each.name === name);
+    const who = describeCall(name, tool);
     let result: unknown;
     try {
       result = await registry.call(name, toolArgs, { timeoutMs, onProgress: (update) => progress.update(update) });
     } catch (error) {
       progress.finish();
-      stderrLine(`mcpwire call: ${(error as Error).message}`);
-      if (args.flags.has("debug") && error instanceof Error && error.stack) stderrLine(error.stack);
+      // A registry error names the tool and its server; anything else (a failure no layer
+      // below expected) gets the names here.
+      const message = error instanceof Error ? error.message : String(error);
+      stderrLine(`mcpwire call: ${error instanceof ToolCallError ? "" : `${who}: `}${lineOf(message)}`);
+      if (args.flags.has("debug") && error instanceof Error && error.stack) stderrLine(textOf(error.stack));
       if (error instanceof ToolCallError) {
         if (error.kind === "timeout") return EXIT.timeout;
         if (error.kind === "invalid-arguments") return EXIT.usage;
@@ -105,12 +114,40 @@ export async function call(argv: readonly string[]): Promise<number> {
       return EXIT.server;
     }
     progress.finish();
+    // A server chooses how deep its result is; past the bound the output marks what it left out.
+    if (deeperThan(result, DOCUMENT_BOUNDS.maxDepth)) {
+      stderrLine(
+        `mcpwire call: ${who}: the result is nested deeper than ${DOCUMENT_BOUNDS.maxDepth} levels; ` +
+          `what lies deeper is shown as "${DEEP_MARKER}"${args.flags.has("json") ? "" : " (--json shows the result as JSON)"}`,
+      );
+    }
     if (args.flags.has("json")) {
-      await runtime.write("stdout", JSON.stringify(result, null, 2) + "\n");
+      await writeJson(result);
     } else {
-      const text = isCallToolResult(result) ? formatToolResultText(result) : typeof result === "string" ? result : JSON.stringify(result, null, 2);
-      await runtime.write("stdout", text.endsWith("\n") ? text : text + "\n");
+      const text = resultText(result);
+      await write("stdout", text.endsWith("\n") ? text : text + "\n");
     }
     return isCallToolResult(result) && result.isError === true ? EXIT.toolError : EXIT.ok;
   });
+}
+
+/** `tool "echo" of server "everything"`, or the registered name when nothing more is known. */
+function describeCall(name: string, tool: RegisteredTool | undefined): string {
+  if (tool?.origin.kind === "mcp") return `server "${lineOf(tool.origin.server)}", tool "${lineOf(tool.origin.tool)}"`;
+  return `tool "${lineOf(name)}"`;
+}
+
+/**
+ * A result as text: a CallToolResult's content blocks (and structuredContent unless a text block
+ * repeats it), anything else as JSON. A result nested past the bound keeps its content blocks
+ * and shows structuredContent as bounded JSON, the deep part marked.
+ */
+function resultText(result: unknown): string {
+  if (typeof result === "string") return textOf(result);
+  if (!isCallToolResult(result)) return terminalText(boundedText(result, { ...RESULT_BOUNDS, indent: 2 }));
+  if (!deeperThan(result, RESULT_BOUNDS.maxDepth)) return textOf(formatToolResultText(result));
+  const deep: CallToolResult = result;
+  const parts = deep.content.map((block) => (deeperThan(block, RESULT_BOUNDS.maxDepth) ? boundedText(block, RESULT_BOUNDS) : redacted(blockText(block))));
+  if (deep.structuredContent !== undefined) parts.push(boundedText(deep.structuredContent, RESULT_BOUNDS));
+  return terminalText(parts.join("\n"));
 }

@@ -6,6 +6,7 @@ import { RunnerError } from "../agent/runner.ts";
 import { runtime } from "../runtime/mod.ts";
 import { parseArgs, UsageError } from "./args.ts";
 import { stderrLine } from "./host-session.ts";
+import { lineOf, textOf, write } from "./output.ts";
 import { interruptProgress } from "./progress.ts";
 import { activityPrinter, HOST_OPTIONS, hostRunner, NoModelError, withHost } from "./run-verb.ts";
 import { clip, renderTable } from "./table.ts";
@@ -29,12 +30,13 @@ commands:
 export async function chat(argv: readonly string[]): Promise<number> {
   const args = parseArgs(argv, HOST_OPTIONS);
   if (args.flags.has("help")) {
-    await runtime.write("stdout", CHAT_USAGE + "\n");
+    await write("stdout", CHAT_USAGE + "\n");
     return 0;
   }
   if (args.positional.length > 0) throw new UsageError(`unexpected argument "${args.positional[0]}" (type prompts once the chat starts)`);
   const lines = runtime.stdinLines();
-  const say = (text: string) => runtime.write("stdout", text);
+  // The model's text and the servers' names and errors: redacted, control characters visible.
+  const say = (text: string) => write("stdout", text);
   try {
     return await withHost("chat", args, async (manager, setup) => {
       const print = activityPrinter();
@@ -43,7 +45,7 @@ export async function chat(argv: readonly string[]): Promise<number> {
         if (event.type === "text") {
           interruptProgress();
           streamed = true;
-          void say(event.chunk);
+          void say(textOf(event.chunk));
           return;
         }
         // Text streamed before the model turned to tools ends its line before tool activity.
@@ -55,7 +57,7 @@ export async function chat(argv: readonly string[]): Promise<number> {
       });
       await say(`mcpwire chat with ${setup.modelString} — ${manager.registry.list().length} tools; /quit to leave, /tools, /servers, /clear, /save FILE\n`);
       for (;;) {
-        if (lines.isTerminal) await runtime.write("stdout", "> ");
+        if (lines.isTerminal) await say("> ");
         const line = await lines.readLine();
         if (line === undefined) break;
         const input = line.trim();
@@ -69,12 +71,12 @@ export async function chat(argv: readonly string[]): Promise<number> {
             case "/exit":
               return 0;
             case "/tools": {
-              const rows = manager.registry.list().map((tool) => [tool.name, clip(tool.description, 70)]);
+              const rows = manager.registry.list().map((tool) => [lineOf(tool.name), clip(lineOf(tool.description ?? ""), 70)]);
               await say(rows.length === 0 ? "no tools are offered\n" : renderTable(["NAME", "DESCRIPTION"], rows));
               continue;
             }
             case "/servers": {
-              const rows = manager.status().map((status) => [status.name, status.state, String(status.tools), clip(status.lastError ?? "", 60)]);
+              const rows = manager.status().map((status) => [lineOf(status.name), status.state, String(status.tools), clip(lineOf(status.lastError ?? ""), 60)]);
               await say(renderTable(["SERVER", "STATE", "TOOLS", "LAST ERROR"], rows));
               continue;
             }
@@ -115,12 +117,12 @@ export async function chat(argv: readonly string[]): Promise<number> {
         try {
           const answer = await runner.run(input);
           // A provider that does not stream gives the whole answer at the end.
-          if (!streamed) await say(answer);
+          if (!streamed) await say(textOf(answer));
           await say("\n");
         } catch (error) {
           if (!(error instanceof RunnerError)) throw error;
           if (streamed) await say("\n");
-          stderrLine(`mcpwire chat: ${error.message}`);
+          stderrLine(`mcpwire chat: ${lineOf(error.message)}`);
           if (error.kind === "cancelled") return 130;
         }
       }
@@ -128,7 +130,7 @@ export async function chat(argv: readonly string[]): Promise<number> {
     });
   } catch (error) {
     if (error instanceof NoModelError) {
-      await runtime.write("stderr", error.message + "\n");
+      await write("stderr", error.message + "\n");
       return 2;
     }
     throw error;

@@ -2,10 +2,13 @@
 // terminal, or declines, or accepts the schema's defaults — spec 2025-11-25
 // client/elicitation ("Requested Schema", "Response Actions", "Security Considerations":
 // the user must see which server asks, and may decline or cancel at any time).
+// Everything the server wrote (message, titles, labels, the URL) is shown with its control
+// characters made visible (cli/output.ts): a server cannot colour, move, hide or relink text.
 
 import { validateAnswer } from "../client/elicitation.ts";
 import type { ElicitationHandlers, UrlElicitationRequest } from "../client/handlers.ts";
 import type { ElicitationSchema, ElicitFormRequest, ElicitResult, ElicitValue, PrimitiveSchemaDefinition } from "../client/types.ts";
+import { lineOf, textOf } from "./output.ts";
 
 /** What `--elicit` selects: ask on stdin, decline every request, or accept the defaults. */
 export type ElicitMode = "prompt" | "decline" | "accept-defaults";
@@ -65,13 +68,13 @@ export function acceptDefaults(request: ElicitFormRequest, server: string): { re
   if (missing.length > 0) {
     return {
       result: { action: "decline" },
-      note: `${server} asked for input ("${request.message}"); declined: --elicit accept-defaults cannot answer ` +
-        `the required field(s) ${missing.map((name) => `"${name}"`).join(", ")}, which have no default; run on a terminal to answer them`,
+      note: `${server} asked for input ("${lineOf(request.message)}"); declined: --elicit accept-defaults cannot answer ` +
+        `the required field(s) ${missing.map((name) => `"${lineOf(name)}"`).join(", ")}, which have no default; run on a terminal to answer them`,
     };
   }
   return {
     result: { action: "accept", content: {} },
-    note: `${server} asked for input ("${request.message}"); accepted with the schema's defaults (--elicit accept-defaults)`,
+    note: `${server} asked for input ("${lineOf(request.message)}"); accepted with the schema's defaults (--elicit accept-defaults)`,
   };
 }
 
@@ -142,45 +145,45 @@ export async function promptForm(request: ElicitFormRequest, server: string, io:
   const schema = request.requestedSchema;
   const required = new Set(schema.required ?? []);
   io.write(
-    `\n${server} asks: ${request.message}\n` +
+    `\n${server} asks: ${textOf(request.message)}\n` +
       `  (Enter keeps the [default] or skips an optional field; type :decline to refuse, :cancel to dismiss)\n`,
   );
   const content: Record<string, ElicitValue> = {};
   try {
     for (const [name, property] of Object.entries(schema.properties)) {
       const choices = choicesOf(property);
-      const title = property.title !== undefined && property.title !== name ? `${property.title} (${name})` : name;
-      const description = property.description !== undefined ? ` — ${property.description}` : "";
+      const title = lineOf(property.title !== undefined && property.title !== name ? `${property.title} (${name})` : name);
+      const description = property.description !== undefined ? ` — ${lineOf(property.description)}` : "";
       const marks = [required.has(name) ? "required" : "", property.format ?? ""].filter((mark) => mark !== "");
-      io.write(`${title}${description}${marks.length > 0 ? ` [${marks.join(", ")}]` : ""}\n`);
+      io.write(`${title}${description}${marks.length > 0 ? ` [${lineOf(marks.join(", "))}]` : ""}\n`);
       if (choices !== undefined) {
         for (const [index, choice] of choices.entries()) {
           const label = choice.label === choice.value ? choice.label : `${choice.label} (${choice.value})`;
-          io.write(`  ${index + 1}) ${label}\n`);
+          io.write(`  ${index + 1}) ${lineOf(label)}\n`);
         }
       }
       const hint = choices === undefined
         ? property.type === "boolean" ? " y/n" : ""
         : property.type === "array" ? " numbers, comma-separated" : " number";
-      const fallback = property.default !== undefined ? ` [${shown(property.default, choices)}]` : "";
+      const fallback = property.default !== undefined ? ` [${lineOf(shown(property.default, choices))}]` : "";
       for (;;) {
-        const text = await ask(io, `  ${name}${hint}${fallback}: `);
+        const text = await ask(io, `  ${lineOf(name)}${hint}${fallback}: `);
         if (text === "") {
           if (property.default !== undefined) break; // the Client fills the default in (SEP-1034)
           if (!required.has(name)) break;
-          io.write(`  "${name}" is required; type a value, or :decline\n`);
+          io.write(`  "${lineOf(name)}" is required; type a value, or :decline\n`);
           continue;
         }
         const parsed = parseAnswer(property, text, choices);
         if ("problem" in parsed) {
-          io.write(`  ${parsed.problem}\n`);
+          io.write(`  ${lineOf(parsed.problem)}\n`);
           continue;
         }
         const value = parsed.value;
         const single: ElicitationSchema = { type: "object", properties: { [name]: property } };
         const failures = validateAnswer(single, { [name]: value });
         if (failures !== undefined) {
-          io.write(`  ${failures.join("; ")}\n`);
+          io.write(`  ${lineOf(failures.join("; "))}\n`);
           continue;
         }
         content[name] = value;
@@ -199,15 +202,62 @@ export async function promptForm(request: ElicitFormRequest, server: string, io:
   }
 }
 
+/** Whether a URL-mode link may be offered to the user: its normalized form and origin, or why not. */
+export type LinkCheck = { ok: true; href: string; origin: string } | { ok: false; why: string };
+
 /**
- * Shows a URL-mode request — the server, its message, the full URL and its host — and asks
+ * Checks a URL-mode link before the user is asked about it — spec 2025-11-25 client/elicitation
+ * ("Safe URL Handling": show the full URL and its domain; do not follow what is not safe). Only
+ * `https:` is offered, and `http:` to this machine (localhost, 127.0.0.0/8, ::1), where nothing
+ * crosses a network. `javascript:`, `file:`, `data:` and every other scheme, links with a user
+ * name or password before the host (`https://good.example@evil.example/`) and text that is not
+ * a URL are refused, each with the reason.
+ */
+export function checkLink(url: string): LinkCheck {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return { ok: false, why: "it is not a URL that can be parsed" };
+  }
+  if (parsed.protocol !== "https:" && parsed.protocol !== "http:") {
+    return { ok: false, why: `it is a "${parsed.protocol}" URL, not a web page; only https: (or http: to this machine) is offered` };
+  }
+  if (parsed.protocol === "http:" && !isLoopback(parsed.hostname)) {
+    return {
+      ok: false,
+      why: `it is plain http: to ${parsed.host}, which anyone on the way can read and change; ` +
+        "only https: (or http: to this machine: localhost, 127.0.0.0/8, ::1) is offered",
+    };
+  }
+  if (parsed.username !== "" || parsed.password !== "") {
+    return { ok: false, why: "it has a user name or password before the host (user@host), a way to make a link look like another site's" };
+  }
+  // href and origin as the URL parser normalized them: the host in punycode (no look-alike
+  // letters), control characters removed or percent-encoded.
+  return { ok: true, href: parsed.href, origin: parsed.origin };
+}
+
+/** localhost, 127.0.0.0/8 (the URL parser has already turned 2130706433 or 0x7f.1 into dotted form), ::1. */
+function isLoopback(hostname: string): boolean {
+  return hostname === "localhost" || hostname === "[::1]" || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(hostname);
+}
+
+/**
+ * Shows a URL-mode request — the server, its message, the full URL and its origin — and asks
  * for consent. mcpwire neither opens nor fetches the URL (spec 2025-11-25 client/elicitation
- * "Safe URL Handling"); `accept` means the user agreed to open it themselves.
+ * "Safe URL Handling"); `accept` means the user agreed to open it themselves. A link checkLink
+ * refuses is declined before anything is asked, with the reason.
  */
 export async function promptUrl(request: UrlElicitationRequest, server: string, io: PromptIo): Promise<ElicitResult> {
+  const link = checkLink(request.url);
+  if (!link.ok) {
+    io.write(`\n${server} asks you to open ${lineOf(request.url)} ("${lineOf(request.message)}"); declined without asking: ${link.why}\n`);
+    return { action: "decline" };
+  }
   io.write(
-    `\n${server} asks you to open a link: ${request.message}\n` +
-      `  ${request.url}\n  (host ${request.host}; mcpwire does not open or fetch it — check the host before you do)\n`,
+    `\n${server} asks you to open a link: ${lineOf(request.message)}\n` +
+      `  ${lineOf(link.href)}\n  (origin ${lineOf(link.origin)}; mcpwire does not open or fetch it — check the origin before you do)\n`,
   );
   try {
     for (;;) {
@@ -236,9 +286,7 @@ export function cliElicitationHandlers(
   return {
     form: (request, context) => {
       if (mode === "decline") {
-        note(
-          `${context.server} asked for input ("${request.message}"); declined: ${declineWhy}`,
-        );
+        note(`${context.server} asked for input ("${lineOf(request.message)}"); declined: ${declineWhy}`);
         return Promise.resolve({ action: "decline" });
       }
       if (mode === "accept-defaults") {
@@ -251,9 +299,17 @@ export function cliElicitationHandlers(
       return answer;
     },
     url: (request, context) => {
+      const link = checkLink(request.url);
+      if (!link.ok) {
+        note(`${context.server} asks you to open ${lineOf(request.url)} ("${lineOf(request.message)}"); declined without asking: ${link.why}`);
+        return Promise.resolve({ action: "decline" });
+      }
       if (mode !== "prompt") {
         // accept-defaults too: opening a link needs the user's own consent, there is no default.
-        note(`${context.server} asks you to open ${request.url} ("${request.message}"); declined: ${mode === "decline" ? declineWhy : "a link needs the user's consent (--elicit accept-defaults does not give it)"}`);
+        note(
+          `${context.server} asks you to open ${lineOf(link.href)} ("${lineOf(request.message)}"); declined: ` +
+            (mode === "decline" ? declineWhy : "a link needs the user's consent (--elicit accept-defaults does not give it)"),
+        );
         return Promise.resolve({ action: "decline" });
       }
       const answer = queue.then(() => promptUrl(request, context.server, io));

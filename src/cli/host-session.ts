@@ -7,17 +7,20 @@ import { type Implementation, LOGGING_LEVELS, type LoggingLevel } from "../clien
 import { loadConfig } from "../host/config.ts";
 import { ConfigError, type McpwireConfig, type ServerConfig } from "../host/config-types.ts";
 import { McpManager } from "../host/manager.ts";
+import { redactorFor } from "../host/secrets.ts";
 import { runtime } from "../runtime/mod.ts";
 import { UsageError } from "./args.ts";
 import { cliElicitationHandlers, ELICIT_MODES, type ElicitMode } from "./elicit-prompt.ts";
+import { dataLine, lineOf, useRedactor, write } from "./output.ts";
 import { interruptProgress } from "./progress.ts";
 import { VERSION } from "./version.ts";
 
 export const CLI_CLIENT_INFO: Implementation = { name: "mcpwire", title: "mcpwire CLI", version: VERSION };
 
+/** One line on stderr (after an open progress bar's line), redacted and with control characters visible. */
 export function stderrLine(text: string): void {
   interruptProgress();
-  void runtime.write("stderr", text + "\n");
+  void write("stderr", text + "\n");
 }
 
 /** `file:line:col: message`, as far as the error knows its place. */
@@ -81,7 +84,7 @@ export function cliHandlers(elicit: ElicitMode | undefined): ClientHandlers {
     : "stdin is not a terminal (run on a terminal to answer; or pass --elicit accept-defaults for a form's defaults, or --elicit prompt to read answers from stdin)";
   return {
     sampling: (_request, context) => {
-      stderrLine(`mcpwire: ${context.server} asked to sample a model (sampling/createMessage); declined: ${NO_MODEL_MESSAGE}`);
+      stderrLine(`mcpwire: ${lineOf(context.server)} asked to sample a model (sampling/createMessage); declined: ${NO_MODEL_MESSAGE}`);
       return Promise.reject(new SamplingRejectedError(NO_MODEL_MESSAGE));
     },
     elicitation: cliElicitationHandlers(
@@ -91,7 +94,7 @@ export function cliHandlers(elicit: ElicitMode | undefined): ClientHandlers {
         echo: !lines.isTerminal,
         write: (text) => {
           interruptProgress();
-          void runtime.write("stderr", text);
+          void write("stderr", text);
         },
       },
       (text) => stderrLine(`mcpwire: ${text}`),
@@ -106,6 +109,10 @@ export function cliHandlers(elicit: ElicitMode | undefined): ClientHandlers {
  */
 export async function withManager<T>(options: SessionOptions, body: (manager: McpManager, config: McpwireConfig) => Promise<T>): Promise<T> {
   const config = await loadConfig({ path: options.configPath });
+  // From here on every output knows the config's secrets (header values, env values, API keys);
+  // the manager adds what it learns later (tokens) to the same Redactor.
+  const redactor = redactorFor(config);
+  useRedactor(redactor);
   for (const warning of config.warnings) stderrLine(`warning: ${describeConfigError(warning)}`);
   // Per-server problems disable only that server; the others still start.
   for (const error of configErrors(config)) {
@@ -121,13 +128,15 @@ export async function withManager<T>(options: SessionOptions, body: (manager: Mc
     const handler = sampling(server, config);
     return handler === undefined ? base : { ...base, sampling: handler };
   };
-  const manager = new McpManager(config, { clientInfo: CLI_CLIENT_INFO, handlers });
+  const manager = new McpManager(config, { clientInfo: CLI_CLIENT_INFO, handlers, redactor });
+  useRedactor(manager.redactor);
   if (options.showLogs !== false || options.logLevel !== undefined) {
-    manager.on("log", ({ server, level, logger, data }) =>
-      stderrLine(`[${server}] ${level}: ${logger ? `${logger}: ` : ""}${typeof data === "string" ? data : JSON.stringify(data)}`)
-    );
+    // A log's data is the server's: one line, bounded in depth and size, shown whatever it holds.
+    manager.on("log", ({ server, level, logger, data }) => {
+      stderrLine(`[${lineOf(server)}] ${lineOf(level)}: ${logger ? `${lineOf(logger)}: ` : ""}${dataLine(data)}`);
+    });
   }
-  manager.registry.on("warning", ({ message }) => stderrLine(`warning: ${message}`));
+  manager.registry.on("warning", ({ message }) => stderrLine(`warning: ${lineOf(message)}`));
   let interrupted = false;
   runtime.onInterrupt(() => {
     if (interrupted) runtime.exit(130);

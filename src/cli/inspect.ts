@@ -3,7 +3,7 @@
 // A --url without --transport follows spec 2025-11-25 basic/transports ("Backwards
 // Compatibility"): Streamable HTTP first, the legacy HTTP+SSE transport if it is refused.
 
-import { redactText } from "../common/redact.ts";
+import { Redactor, redactText } from "../common/redact.ts";
 import type { ProtocolEra } from "../client/protocol-version.ts";
 import { Client } from "../client/client.ts";
 import type { Implementation, Prompt, Resource, ResourceTemplate, ServerCapabilities, Tool } from "../client/types.ts";
@@ -17,6 +17,7 @@ import { TracingTransport } from "../transport/tracing.ts";
 import type { Transport } from "../transport/transport.ts";
 import { type ParsedArgs, parseArgs, positiveInt, UsageError } from "./args.ts";
 import { splitCommandLine } from "./command-line.ts";
+import { dataLine, lineOf, TRACE_BOUNDS, textOf, useRedactor, write, writeJson } from "./output.ts";
 import { summarizeInputSchema } from "./schema-summary.ts";
 import { VERSION } from "./version.ts";
 
@@ -44,7 +45,12 @@ options:
   --json                    print one JSON document instead of text
   --trace                   print every JSON-RPC message, both directions, to stderr
                             (→ sent, ← received, with milliseconds since start),
-                            and the server's stderr lines`;
+                            and the server's stderr lines
+  --debug                   with an error, also print its stack
+
+What the server sends is shown with its control characters as visible escapes (\\x1b,
+\\u202e), and the values of --header and --env (and anything shaped like a token) are
+redacted from every output.`;
 
 const CLI_INFO: Implementation = { name: "mcpwire-inspect", title: "mcpwire inspect", version: VERSION };
 
@@ -70,8 +76,9 @@ export interface InspectReport {
   errors: Record<string, string>;
 }
 
+/** One line on stderr, redacted, control characters visible (server text in it already lineOf'd). */
 function stderr(text: string): void {
-  void runtime.write("stderr", text + "\n");
+  void write("stderr", text + "\n");
 }
 
 export async function inspect(argv: readonly string[]): Promise<number> {
@@ -90,7 +97,7 @@ export async function inspect(argv: readonly string[]): Promise<number> {
     debug: { kind: "flag" },
   });
   if (args.flags.has("help")) {
-    await runtime.write("stdout", INSPECT_USAGE + "\n");
+    await write("stdout", INSPECT_USAGE + "\n");
     return 0;
   }
   const commandLine = args.values.get("stdio");
@@ -107,23 +114,28 @@ export async function inspect(argv: readonly string[]): Promise<number> {
   }
   const trace = args.flags.has("trace");
   const json = args.flags.has("json");
+  const debug = args.flags.has("debug");
+  // The credentials given on the command line: redacted from every output from here on.
+  const redactor = new Redactor();
+  useRedactor(redactor);
 
   const started = performance.now();
   const stamp = () => `${(performance.now() - started).toFixed(1).padStart(8)} ms`;
   const connection = commandLine !== undefined
-    ? stdioConnection(commandLine, args, trace ? stamp : undefined)
-    : httpConnection(url!, args);
+    ? stdioConnection(commandLine, args, redactor, trace ? stamp : undefined)
+    : httpConnection(url!, args, redactor);
   let transport: Transport = connection.transport;
   if (trace) {
     transport = new TracingTransport(transport, (direction, message: JsonRpcMessage) => {
-      stderr(`${stamp()} ${direction === "send" ? "→" : "←"} ${JSON.stringify(message)}`);
+      // Bounded: a message nested 100,000 levels deep is shown marked and shortened, not a crash.
+      stderr(`${stamp()} ${direction === "send" ? "→" : "←"} ${dataLine(message, TRACE_BOUNDS)}`);
     });
   }
 
   const client = new Client(CLI_INFO, { requestTimeoutMs: timeoutMs, protocol });
-  client.on("problem", ({ message }) => stderr(`warning: ${message}`));
+  client.on("problem", ({ message }) => stderr(`warning: ${lineOf(message)}`));
   client.on("log", ({ level, logger, data }) =>
-    stderr(`server log [${level}]${logger ? ` ${logger}` : ""}: ${typeof data === "string" ? data : JSON.stringify(data)}`)
+    stderr(`server log [${lineOf(level)}]${logger ? ` ${lineOf(logger)}` : ""}: ${dataLine(data)}`)
   );
   runtime.onInterrupt(() => {
     void client.close().finally(() => runtime.exit(130));
@@ -133,12 +145,15 @@ export async function inspect(argv: readonly string[]): Promise<number> {
     await client.connect(transport);
   } catch (error) {
     // Awaited: the process exits right after, and an unfinished write would be lost.
-    await runtime.write("stderr", `mcpwire inspect: ${(error as Error).message}\n`);
+    const message = error instanceof Error ? error.message : String(error);
+    await write("stderr", `mcpwire inspect: ${lineOf(message)}\n`);
+    if (debug && error instanceof Error && error.stack) await write("stderr", textOf(error.stack) + "\n");
     return 1;
   }
   try {
     const report = { ...connection.used(), ...(await collect(client)) };
-    await runtime.write("stdout", json ? JSON.stringify(report, null, 2) + "\n" : formatReport(report));
+    if (json) await writeJson(report);
+    else await write("stdout", formatReport(report));
     return Object.keys(report.errors).length > 0 ? 1 : 0;
   } finally {
     await client.close();
@@ -151,7 +166,7 @@ interface Connection {
   used(): Pick<InspectReport, "transport" | "transportDetected">;
 }
 
-function stdioConnection(commandLine: string, args: ParsedArgs, stamp: (() => string) | undefined): Connection {
+function stdioConnection(commandLine: string, args: ParsedArgs, redactor: Redactor, stamp: (() => string) | undefined): Connection {
   if (args.values.has("transport")) throw new UsageError("--transport applies to --url; --stdio is always the stdio transport");
   if (args.lists.has("header")) throw new UsageError("--header applies to --url servers, not to --stdio");
   const [command, ...commandArgs] = splitCommandLine(commandLine);
@@ -161,18 +176,19 @@ function stdioConnection(commandLine: string, args: ParsedArgs, stamp: (() => st
     const eq = pair.indexOf("=");
     if (eq <= 0) throw new UsageError(`--env needs NAME=VALUE (got "${pair}")`);
     env[pair.slice(0, eq)] = pair.slice(eq + 1);
+    redactor.add(pair.slice(eq + 1)); // an env value given to a server is treated as a secret
   }
   const transport = new StdioTransport({
     command,
     args: commandArgs,
     env,
     cwd: args.values.get("cwd"),
-    onStderr: stamp ? (line) => stderr(`${stamp()}   server stderr: ${line}`) : undefined,
+    onStderr: stamp ? (line) => stderr(`${stamp()}   server stderr: ${dataLine(line)}`) : undefined,
   });
   return { transport, used: () => ({ transport: "stdio" }) };
 }
 
-function httpConnection(url: string, args: ParsedArgs): Connection {
+function httpConnection(url: string, args: ParsedArgs, redactor: Redactor): Connection {
   for (const option of ["env", "cwd"]) {
     if (args.values.has(option) || args.lists.has(option)) throw new UsageError(`--${option} applies to --stdio servers, not to --url`);
   }
@@ -185,6 +201,7 @@ function httpConnection(url: string, args: ParsedArgs): Connection {
   if (parsed.protocol !== "http:" && parsed.protocol !== "https:") {
     throw new UsageError(`--url needs an http:// or https:// URL (got "${url}")`);
   }
+  if (parsed.password !== "") redactor.add(decodeURIComponent(parsed.password));
   const headers: Record<string, string> = {};
   for (const pair of args.lists.get("header") ?? []) {
     const colon = pair.indexOf(":");
@@ -192,6 +209,7 @@ function httpConnection(url: string, args: ParsedArgs): Connection {
     if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) throw new UsageError(`--header needs NAME:VALUE (got "${redactText(pair)}")`); // a token stays out of the message
     headers[name] = pair.slice(colon + 1).trim();
   }
+  redactor.addHeaders(headers);
   const kind = args.values.get("transport") ?? "auto";
   switch (kind) {
     case "auto": {
@@ -260,53 +278,56 @@ function describeCapabilities(capabilities: ServerCapabilities | undefined): str
       : [];
     return flags.length > 0 ? `${name} (${flags.join(", ")})` : name;
   });
-  return parts.length > 0 ? parts.join(", ") : "none";
+  return parts.length > 0 ? lineOf(parts.join(", ")) : "none";
 }
 
-function oneLine(text: string | undefined, max = 100): string {
-  if (!text) return "";
-  const flat = text.replace(/\s+/g, " ").trim();
+/** Server text on one line, cut at `max` characters: redacted, control characters visible. */
+function oneLine(text: unknown, max = 100): string {
+  if (typeof text !== "string" || text === "") return "";
+  const flat = lineOf(text.replace(/\s+/g, " ").trim());
   return flat.length > max ? flat.slice(0, max - 1) + "…" : flat;
 }
 
 export function formatReport(report: InspectReport): string {
   const lines: string[] = [];
   const info = report.serverInfo;
-  lines.push(`server        ${info ? `${info.name} ${info.version}${info.title ? ` (${info.title})` : ""}` : "?"}`);
+  // Every string below is the server's: each is shown on its line with its escapes made visible.
+  lines.push(`server        ${info ? lineOf(`${info.name} ${info.version}${info.title ? ` (${info.title})` : ""}`) : "?"}`);
   const era = report.era === "modern" ? " (modern: stateless, found by server/discover)" : report.era === "legacy" ? " (legacy: initialize handshake)" : "";
-  lines.push(`protocol      ${report.protocolVersion ?? "?"}${era}`);
+  lines.push(`protocol      ${lineOf(report.protocolVersion ?? "?")}${era}`);
   lines.push(`transport     ${describeTransport(report)}`);
   lines.push(`capabilities  ${describeCapabilities(report.capabilities)}`);
   if (report.instructions) {
-    const text = report.instructions.trim().split("\n");
+    const text = String(report.instructions).trim().split("\n");
     lines.push("instructions");
-    for (const line of text.slice(0, 8)) lines.push(`  ${line}`);
+    for (const line of text.slice(0, 8)) lines.push(`  ${lineOf(line)}`);
     if (text.length > 8) lines.push(`  … (${text.length - 8} more lines; --json shows all)`);
   }
   const section = <T>(title: string, key: string, items: T[], show: (item: T) => string) => {
     lines.push("");
     if (report.errors[key]) {
-      lines.push(`${title}: failed: ${report.errors[key]}`);
+      lines.push(`${title}: failed: ${lineOf(report.errors[key])}`);
       return;
     }
     lines.push(`${title} (${items.length})`);
-    for (const item of items) lines.push(`  ${show(item)}`);
+    // An entry that is not an object (a hostile or broken server's list) is named, not a crash.
+    for (const item of items) lines.push(`  ${typeof item === "object" && item !== null ? show(item) : `(not an object: ${dataLine(item)})`}`);
   };
   section("tools", "tools", report.tools, (tool) => {
     const title = tool.title ?? tool.annotations?.title;
-    const head = `${tool.name}${summarizeInputSchema(tool.inputSchema)}`;
-    return [head, title && title !== tool.name ? `"${title}"` : "", oneLine(tool.description) && `— ${oneLine(tool.description)}`]
+    const head = lineOf(`${tool.name}${summarizeInputSchema(tool.inputSchema)}`);
+    return [head, title && title !== tool.name ? `"${oneLine(title)}"` : "", oneLine(tool.description) && `— ${oneLine(tool.description)}`]
       .filter(Boolean).join(" ");
   });
   section("resources", "resources", report.resources, (resource) =>
-    [resource.uri, resource.mimeType ? `(${resource.mimeType})` : "", oneLine(resource.description ?? resource.name, 80) && `— ${oneLine(resource.description ?? resource.name, 80)}`]
+    [lineOf(resource.uri), resource.mimeType ? `(${lineOf(resource.mimeType)})` : "", oneLine(resource.description ?? resource.name, 80) && `— ${oneLine(resource.description ?? resource.name, 80)}`]
       .filter(Boolean).join(" "));
   section("resource templates", "resourceTemplates", report.resourceTemplates, (template) =>
-    [template.uriTemplate, oneLine(template.description ?? template.name, 80) && `— ${oneLine(template.description ?? template.name, 80)}`]
+    [lineOf(template.uriTemplate), oneLine(template.description ?? template.name, 80) && `— ${oneLine(template.description ?? template.name, 80)}`]
       .filter(Boolean).join(" "));
   section("prompts", "prompts", report.prompts, (prompt) => {
-    const args = (prompt.arguments ?? []).map((arg) => `${arg.name}${arg.required ? "*" : ""}`).join(", ");
-    return [`${prompt.name}(${args})`, oneLine(prompt.description) && `— ${oneLine(prompt.description)}`].filter(Boolean).join(" ");
+    const args = (Array.isArray(prompt.arguments) ? prompt.arguments : []).map((arg) => `${arg?.name}${arg?.required ? "*" : ""}`).join(", ");
+    return [lineOf(`${prompt.name}(${args})`), oneLine(prompt.description) && `— ${oneLine(prompt.description)}`].filter(Boolean).join(" ");
   });
   return lines.join("\n") + "\n";
 }

@@ -9,6 +9,7 @@ import { chat, CHAT_USAGE } from "./chat.ts";
 import { CommandLineError } from "./command-line.ts";
 import { describeConfigError } from "./host-session.ts";
 import { inspect, INSPECT_USAGE } from "./inspect.ts";
+import { write } from "./output.ts";
 import { run, RUN_USAGE } from "./run-verb.ts";
 import { servers, SERVERS_USAGE } from "./servers.ts";
 import { tools, TOOLS_USAGE } from "./tools.ts";
@@ -66,29 +67,30 @@ export async function main(argv: readonly string[]): Promise<number> {
         return await chat(rest);
       case "version":
       case "--version":
-        await runtime.write("stdout", `mcpwire ${VERSION}\n`);
+        await write("stdout", `mcpwire ${VERSION}\n`);
         return 0;
       case "help":
       case "--help":
       case "-h":
       case undefined:
-        await runtime.write(verb === undefined ? "stderr" : "stdout", (VERB_USAGE[rest[0]] ?? USAGE) + "\n");
+        await write(verb === undefined ? "stderr" : "stdout", (VERB_USAGE[rest[0]] ?? USAGE) + "\n");
         return verb === undefined ? 2 : 0;
       default:
         throw new UsageError(`unknown verb "${verb}"; verbs: servers, tools, call, inspect, run, chat, auth, help, version`);
     }
   } catch (error) {
+    // Through the verb's redactor: an error may quote a server, and a server may quote a token.
     if (error instanceof UsageError || error instanceof CommandLineError) {
-      await runtime.write("stderr", `mcpwire: ${error.message}\nrun "mcpwire help${verb && VERB_USAGE[verb] ? ` ${verb}` : ""}" for usage\n`);
+      await write("stderr", `mcpwire: ${error.message}\nrun "mcpwire help${verb && VERB_USAGE[verb] ? ` ${verb}` : ""}" for usage\n`);
       return 2;
     }
     if (error instanceof ConfigError) {
-      await runtime.write("stderr", `mcpwire: ${describeConfigError(error)}\n`);
+      await write("stderr", `mcpwire: ${describeConfigError(error)}\n`);
       return 2;
     }
     // Anything else is a bug or an environment failure: one line, the stack only with --debug.
     const text = error instanceof Error ? (debug && error.stack ? error.stack : error.message) : String(error);
-    await runtime.write("stderr", `mcpwire: ${text}\n`);
+    await write("stderr", `mcpwire: ${text}\n`);
     return 3;
   }
 }

@@ -2,6 +2,7 @@
 // — spec 2025-11-25 basic/utilities/progress (total may be unknown; message is optional).
 
 import type { Progress } from "../jsonrpc/peer.ts";
+import { lineOf } from "./output.ts";
 
 const BAR_WIDTH = 24;
 
@@ -26,15 +27,16 @@ export class ProgressDisplay {
   update({ progress, total, message }: Progress): void {
     const known = total !== undefined && total > 0;
     const ratio = known ? Math.min(1, Math.max(0, progress / total)) : 0;
-    const amount = known ? `${Math.round(ratio * 100)}% (${progress}/${total})` : `${progress}`;
-    const text = message ? ` ${message}` : "";
+    // The numbers and the message are the server's: one line, control characters visible.
+    const amount = lineOf(known ? `${Math.round(ratio * 100)}% (${progress}/${total})` : `${progress}`);
+    const text = message ? ` ${lineOf(message)}` : "";
     if (!this.#terminal) {
       this.#write(`progress ${amount}${text}\n`);
       return;
     }
     const bar = known
       ? "#".repeat(Math.round(ratio * BAR_WIDTH)).padEnd(BAR_WIDTH, ".")
-      : "~".repeat((progress % BAR_WIDTH) + 1).padEnd(BAR_WIDTH, " ");
+      : "~".repeat((Number.isFinite(progress) ? Math.abs(Math.trunc(progress)) % BAR_WIDTH : 0) + 1).padEnd(BAR_WIDTH, " ");
     // \r returns to the line start, \x1b[K clears what a longer previous line left.
     this.#write(`\r[${bar}] ${amount}${text}\x1b[K`);
     this.#drawn = true;

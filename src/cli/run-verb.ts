@@ -17,6 +17,7 @@ import { Runner, RunnerError, type RunnerEvent } from "../agent/runner.ts";
 import { runtime } from "../runtime/mod.ts";
 import { type ParsedArgs, parseArgs, positiveInt, UsageError } from "./args.ts";
 import { parseElicitMode, parseLogLevel, stderrLine, withManager } from "./host-session.ts";
+import { dataLine, lineOf, textOf, write, writeControl, writeJson } from "./output.ts";
 import { interruptProgress, ProgressDisplay } from "./progress.ts";
 
 export const RUN_USAGE = `usage: mcpwire run -p "prompt" [--model M] [--config FILE] [--max-steps N] [--json]
@@ -118,15 +119,16 @@ export function approvalFromArgs(args: ParsedArgs): ApprovalPolicy {
   return policy;
 }
 
+/** Arguments or an error in short, on one line: bounded, redacted, control characters visible. */
 function shortJson(value: unknown, max = 80): string {
-  const text = typeof value === "string" ? value : JSON.stringify(value);
+  const text = dataLine(value, { maxDepth: 8, maxChars: max * 4 });
   return text.length > max ? text.slice(0, max - 1) + "…" : text;
 }
 
 /** Asks y/N on the terminal (stderr), reading stdin. */
 async function askYesNo(question: string): Promise<boolean> {
   interruptProgress();
-  await runtime.write("stderr", `${question} [y/N] `);
+  await write("stderr", `${question} [y/N] `);
   const line = await runtime.stdinLines().readLine();
   return line !== undefined && /^\s*y(es)?\s*$/i.test(line);
 }
@@ -207,7 +209,7 @@ export function samplingFor(server: ServerConfig, setup: () => HostSetup | undef
     // spec 2025-11-25 client/sampling ("Error Handling"): a refusal is -1, with a reason the user can act on.
     return (_request, context) => {
       const why = `no sampling.model is configured for server "${server.name}"; add sampling: { model: provider/model } to it to answer`;
-      stderrLine(`mcpwire: ${context.server} asked to sample a model (sampling/createMessage); declined: ${why}`);
+      stderrLine(`mcpwire: ${lineOf(context.server)} asked to sample a model (sampling/createMessage); declined: ${lineOf(why)}`);
       return Promise.reject(new SamplingRejectedError(`the host declined: ${why}`));
     };
   }
@@ -221,13 +223,13 @@ export function samplingFor(server: ServerConfig, setup: () => HostSetup | undef
     confirm: async (request, context, model) => {
       if (policy === "all") return true;
       if (!runtime.stdinLines().isTerminal) {
-        stderrLine(`mcpwire: ${context.server} asked to sample ${model}; declined: no terminal to confirm it (pass --yes to allow)`);
+        stderrLine(`mcpwire: ${lineOf(context.server)} asked to sample ${lineOf(model)}; declined: no terminal to confirm it (pass --yes to allow)`);
         return false;
       }
       const last = request.messages.at(-1);
       const content = last === undefined ? "" : Array.isArray(last.content) ? last.content : [last.content];
       const text = Array.isArray(content) ? content.map((block) => (block.type === "text" ? block.text : `[${block.type}]`)).join(" ") : "";
-      return await askYesNo(`mcpwire: ${context.server} asks ${model}: ${shortJson(text, 120)} — allow?`);
+      return await askYesNo(`mcpwire: ${lineOf(context.server)} asks ${lineOf(model)}: ${shortJson(text, 120)} — allow?`);
     },
   });
 }
@@ -235,15 +237,16 @@ export function samplingFor(server: ServerConfig, setup: () => HostSetup | undef
 /** Draws the Runner's events on stderr: tool name, arguments in short, duration, progress. */
 export function activityPrinter(): (event: RunnerEvent) => void {
   const bars = new Map<string, ProgressDisplay>();
-  const write = (text: string) => void runtime.write("stderr", text);
+  // The progress bar's own CR and erase-line; its numbers and message are sanitized by ProgressDisplay.
+  const control = (text: string) => void writeControl("stderr", text);
   return (event) => {
     switch (event.type) {
       case "tool-call":
-        stderrLine(`→ ${event.call.name} ${shortJson(event.arguments)}`);
+        stderrLine(`→ ${lineOf(event.call.name)} ${shortJson(event.arguments)}`);
         return;
       case "tool-progress": {
         let bar = bars.get(event.call.id);
-        if (bar === undefined) bars.set(event.call.id, bar = new ProgressDisplay(write, runtime.isTerminal("stderr")));
+        if (bar === undefined) bars.set(event.call.id, bar = new ProgressDisplay(control, runtime.isTerminal("stderr")));
         bar.update(event.progress);
         return;
       }
@@ -252,20 +255,20 @@ export function activityPrinter(): (event: RunnerEvent) => void {
         bars.delete(event.call.id);
         const seconds = event.durationMs >= 1000 ? `${(event.durationMs / 1000).toFixed(1)} s` : `${Math.round(event.durationMs)} ms`;
         const detail = event.isError ? ` error: ${shortJson((JSON.parse(event.content) as { error?: string }).error ?? "", 160)}` : "";
-        stderrLine(`${event.isError ? "✗" : "←"} ${event.call.name} ${seconds}${detail}`);
+        stderrLine(`${event.isError ? "✗" : "←"} ${lineOf(event.call.name)} ${seconds}${detail}`);
         return;
       }
       case "tool-rejected":
-        stderrLine(`✗ ${event.call.name}: ${shortJson((JSON.parse(event.content) as { error?: string }).error ?? "", 200)}`);
+        stderrLine(`✗ ${lineOf(event.call.name)}: ${shortJson((JSON.parse(event.content) as { error?: string }).error ?? "", 200)}`);
         return;
       case "approval-refused":
-        stderrLine(`✗ ${event.call.name} not run: ${event.reason}`);
+        stderrLine(`✗ ${lineOf(event.call.name)} not run: ${lineOf(event.reason)}`);
         return;
       case "hook-blocked":
-        stderrLine(`✗ ${event.event} hook blocked${event.call ? ` ${event.call.name}` : ""}: ${event.reason}`);
+        stderrLine(`✗ ${event.event} hook blocked${event.call ? ` ${lineOf(event.call.name)}` : ""}: ${lineOf(event.reason)}`);
         return;
       case "retry":
-        stderrLine(`mcpwire: ${event.error.message}; retrying in ${(event.delayMs / 1000).toFixed(1)} s (retry ${event.attempt})`);
+        stderrLine(`mcpwire: ${lineOf(event.error.message)}; retrying in ${(event.delayMs / 1000).toFixed(1)} s (retry ${event.attempt})`);
         return;
       default:
         return;
@@ -322,7 +325,7 @@ export async function run(argv: readonly string[]): Promise<number> {
   const normalized = argv.map((arg) => (arg === "-p" ? "--prompt" : arg));
   const args = parseArgs(normalized, { ...HOST_OPTIONS, prompt: { kind: "string" }, json: { kind: "flag" } });
   if (args.flags.has("help")) {
-    await runtime.write("stdout", RUN_USAGE + "\n");
+    await write("stdout", RUN_USAGE + "\n");
     return 0;
   }
   const prompt = args.values.get("prompt") ?? (args.positional.length > 0 ? args.positional.join(" ") : undefined);
@@ -367,17 +370,17 @@ export async function run(argv: readonly string[]): Promise<number> {
         answer = await runner.run(prompt);
       } catch (error) {
         if (!(error instanceof RunnerError)) throw error;
-        stderrLine(`mcpwire run: ${error.message}`);
+        stderrLine(`mcpwire run: ${lineOf(error.message)}`);
         if (json) await writeTranscript(setup, prompt, undefined, runner, activity, error.message);
         return error.kind === "cancelled" ? 130 : 1;
       }
       if (json) await writeTranscript(setup, prompt, answer, runner, activity);
-      else await runtime.write("stdout", answer.endsWith("\n") ? answer : answer + "\n");
+      else await write("stdout", textOf(answer.endsWith("\n") ? answer : answer + "\n"));
       return 0;
     });
   } catch (error) {
     if (error instanceof NoModelError) {
-      await runtime.write("stderr", error.message + "\n");
+      await write("stderr", error.message + "\n");
       return 2;
     }
     throw error;
@@ -401,5 +404,5 @@ async function writeTranscript(
     tools,
     messages: runner.history,
   };
-  await runtime.write("stdout", JSON.stringify(transcript, null, 2) + "\n");
+  await writeJson(transcript);
 }

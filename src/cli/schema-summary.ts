@@ -1,5 +1,12 @@
 // A one-line summary of a tool's input schema for humans: `(message*: string, count: number)`.
 // `*` marks a required property. Only the top level is shown; nested shapes get their type.
+// The schema is the server's: how deep it goes is bounded here, so it never overflows the stack.
+
+import { boundedJson } from "../common/bounded.ts";
+
+/** How many levels of items/anyOf/oneOf a type is spelled out to; deeper ones are "…". */
+const MAX_TYPE_DEPTH = 8;
+const VALUE_BOUNDS = { maxDepth: 4, maxChars: 80 };
 
 type Schema = Record<string, unknown>;
 
@@ -8,17 +15,18 @@ function isSchema(value: unknown): value is Schema {
 }
 
 /** A short type for one property schema: string, number, "a"|"b", string[], object, … */
-export function typeOf(schema: unknown): string {
+export function typeOf(schema: unknown, depth = 0): string {
   if (!isSchema(schema)) return "any";
-  if (Array.isArray(schema.enum)) return schema.enum.map((value) => JSON.stringify(value)).join("|");
-  if ("const" in schema) return JSON.stringify(schema.const);
+  if (depth >= MAX_TYPE_DEPTH) return "…";
+  if (Array.isArray(schema.enum)) return schema.enum.map((value) => boundedJson(value, VALUE_BOUNDS)).join("|");
+  if ("const" in schema) return boundedJson(schema.const, VALUE_BOUNDS);
   const type = schema.type;
-  if (type === "array") return `${typeOf(schema.items)}[]`;
+  if (type === "array") return `${typeOf(schema.items, depth + 1)}[]`;
   if (typeof type === "string") return type;
-  if (Array.isArray(type)) return type.join("|");
+  if (Array.isArray(type)) return type.map(String).join("|");
   for (const key of ["anyOf", "oneOf"] as const) {
     const options = schema[key];
-    if (Array.isArray(options)) return options.map(typeOf).join("|");
+    if (Array.isArray(options)) return options.map((option) => typeOf(option, depth + 1)).join("|");
   }
   return "any";
 }

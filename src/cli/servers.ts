@@ -3,6 +3,7 @@
 import { runtime } from "../runtime/mod.ts";
 import { parseArgs, UsageError } from "./args.ts";
 import { configErrors, parseLogLevel, withManager } from "./host-session.ts";
+import { lineOf, write, writeJson } from "./output.ts";
 import { clip, renderTable } from "./table.ts";
 
 export const SERVERS_USAGE = `usage: mcpwire servers [--config FILE] [--json] [--log-level LEVEL]
@@ -20,7 +21,7 @@ export async function servers(argv: readonly string[]): Promise<number> {
     debug: { kind: "flag" },
   });
   if (args.flags.has("help")) {
-    await runtime.write("stdout", SERVERS_USAGE + "\n");
+    await write("stdout", SERVERS_USAGE + "\n");
     return 0;
   }
   if (args.positional.length > 0) throw new UsageError(`unexpected argument "${args.positional[0]}"`);
@@ -29,18 +30,19 @@ export async function servers(argv: readonly string[]): Promise<number> {
   return await withManager({ configPath: args.values.get("config"), showLogs: false, logLevel }, async (manager, config) => {
     const statuses = manager.status();
     if (args.flags.has("json")) {
-      await runtime.write("stdout", JSON.stringify(statuses, null, 2) + "\n");
+      await writeJson(statuses);
     } else {
+      // The protocol version, server info and errors come from the servers: one line each, escapes visible.
       const rows = statuses.map((status) => [
-        status.name,
+        lineOf(status.name),
         status.state,
         status.transport,
-        status.protocolVersion === undefined ? "-" : `${status.protocolVersion}${status.era === undefined ? "" : ` (${status.era})`}`,
-        status.serverInfo ? `${status.serverInfo.name} ${status.serverInfo.version}` : "-",
+        status.protocolVersion === undefined ? "-" : `${lineOf(status.protocolVersion)}${status.era === undefined ? "" : ` (${status.era})`}`,
+        status.serverInfo ? clip(lineOf(`${status.serverInfo.name} ${status.serverInfo.version}`), 60) : "-",
         String(status.tools),
-        clip(status.lastError, 100),
+        clip(lineOf(status.lastError ?? ""), 200),
       ]);
-      await runtime.write("stdout", renderTable(["SERVER", "STATE", "TRANSPORT", "PROTOCOL", "INFO", "TOOLS", "LAST ERROR"], rows));
+      await write("stdout", renderTable(["SERVER", "STATE", "TRANSPORT", "PROTOCOL", "INFO", "TOOLS", "LAST ERROR"], rows));
     }
     // A config error disabled a server: the rest was shown, but say so in the exit code.
     return configErrors(config).length > 0 ? 2 : 0;

@@ -3,6 +3,7 @@
 import { runtime } from "../runtime/mod.ts";
 import { parseArgs, UsageError } from "./args.ts";
 import { configErrors, parseLogLevel, withManager } from "./host-session.ts";
+import { lineOf, write, writeJson } from "./output.ts";
 import { clip, renderTable } from "./table.ts";
 
 export const TOOLS_USAGE = `usage: mcpwire tools [--config FILE] [--json] [--log-level LEVEL]
@@ -21,7 +22,7 @@ export async function tools(argv: readonly string[]): Promise<number> {
     debug: { kind: "flag" },
   });
   if (args.flags.has("help")) {
-    await runtime.write("stdout", TOOLS_USAGE + "\n");
+    await write("stdout", TOOLS_USAGE + "\n");
     return 0;
   }
   if (args.positional.length > 0) throw new UsageError(`unexpected argument "${args.positional[0]}"`);
@@ -38,13 +39,14 @@ export async function tools(argv: readonly string[]): Promise<number> {
         description: tool.description,
         inputSchema: tool.inputSchema,
       }));
-      await runtime.write("stdout", JSON.stringify(list, null, 2) + "\n");
+      await writeJson(list);
     } else {
-      const rows = registered.map((tool) => [tool.name, tool.toolset, clip(tool.description, 80)]);
-      await runtime.write("stdout", renderTable(["NAME", "TOOLSET", "DESCRIPTION"], rows));
+      // Names and descriptions come from the servers: each cell is one line, escapes made visible.
+      const rows = registered.map((tool) => [lineOf(tool.name), lineOf(tool.toolset), clip(lineOf(tool.description ?? ""), 80)]);
+      await write("stdout", renderTable(["NAME", "TOOLSET", "DESCRIPTION"], rows));
       const down = manager.status().filter((status) => status.state !== "ready" && status.state !== "disabled");
       for (const status of down) {
-        void runtime.write("stderr", `warning: server "${status.name}" is ${status.state}: ${status.lastError ?? "no detail"}\n`);
+        void write("stderr", `warning: server "${lineOf(status.name)}" is ${status.state}: ${lineOf(status.lastError ?? "no detail")}\n`);
       }
     }
     // A config error disabled a server: the rest was shown, but say so in the exit code.

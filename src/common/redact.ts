@@ -41,17 +41,27 @@ const FORM_FIELD = new RegExp(`(^|[?&\\s])(${FIELD_ALTERNATIVES})=[^&\\s#"']*`, 
 const SCHEME_VALUE = /\b(Bearer|DPoP|Basic)\s+(?![A-Za-z0-9_-]+=(?:"|[A-Za-z0-9]))[A-Za-z0-9\-._~+/]{8,}=*/g;
 /**
  * An api-key-like field in JSON (`"x-api-key": "…"`, `"apiKey": "…"`, `"token": "…"`,
- * `"authorization": "…"`), whatever the case.
+ * `"authorization": "…"`), whatever the case. The name's parts around the keyword are bounded
+ * ({0,64}): unbounded, a long run of word characters (`a.a.a…`, `tokentoken…`) in server text
+ * made each match attempt scan the rest of the run — quadratic, a minute for 200 KB.
  */
 const KEY_JSON_FIELD =
-  /("(?:[\w.-]*(?:api[-_]?key|apikey|secret|token|password|passwd|authorization|credential)[\w.-]*)"\s*:\s*)"(?:[^"\\]|\\.)*"/gi;
-/** The same as a header line or an assignment in text: `X-Api-Key: …`, `api_key=…`, `token: …`. */
+  /("(?:[\w.-]{0,64}(?:api[-_]?key|apikey|secret|token|password|passwd|authorization|credential)[\w.-]{0,64})"\s*:\s*)"(?:[^"\\]|\\.)*"/gi;
+/**
+ * The same as a header line or an assignment in text: `X-Api-Key: …`, `api_key=…`, `token: …`.
+ * The name starts where a run of name characters starts (the lookbehind), so a run is tried once,
+ * not once per character.
+ */
 const KEY_TEXT_FIELD =
-  /(\b[\w.-]*(?:api[-_]?key|apikey|secret|token|password|passwd)[\w.-]*\s*[:=]\s*)(?!\[redacted\])["']?[^\s"',;&}]{8,}["']?/gi;
+  /((?<![\w.-])[\w.-]{0,64}(?:api[-_]?key|apikey|secret|token|password|passwd)[\w.-]{0,64}\s*[:=]\s*)(?!\[redacted\])["']?[^\s"',;&}]{8,}["']?/gi;
 /** Field names that talk about a credential rather than hold one (`token_type`, `api_key_url`, `max_tokens`). */
 const DESCRIBES_A_KEY = /(?:type|types|count|url|uri|endpoint|expires_in|expiry|limit|name|names|id|hint|header|s|_in)$/i;
-/** A compact JWS/JWT: three base64url parts, the first a JSON header (`eyJ`). */
-const JWT = /\beyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*/g;
+/**
+ * A compact JWS/JWT: three base64url parts, the first a JSON header (`eyJ`). It starts where a
+ * run of base64url characters starts (the lookbehind; `\b` also matched after each `-`, and
+ * `eyJ-eyJ-…` then cost a scan of the rest of the run per `eyJ`: quadratic).
+ */
+const JWT = /(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*/g;
 
 /**
  * A copy of the headers with each credential's value replaced: the scheme is kept

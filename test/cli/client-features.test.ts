@@ -172,11 +172,11 @@ describe("URL-mode elicitation", () => {
     assert.match(stderr, /server "everything" asks you to open https:\/\/example\.com\/authorize\?state=1 .*declined: stdin is not a terminal/);
   });
 
-  test("--elicit prompt shows the URL and its host and asks for consent; yes accepts", async () => {
+  test("--elicit prompt shows the URL and its origin and asks for consent; yes accepts", async () => {
     const { code, stdout, stderr } = await mcpwire([...args.slice(0, 3), "--elicit", "prompt", "--config", config], "maybe\ny\n");
     assert.equal(code, 0, stderr);
     assert.match(stderr, /^ {2}https:\/\/example\.com\/authorize\?state=1$/m);
-    assert.match(stderr, /host example\.com; mcpwire does not open or fetch it/);
+    assert.match(stderr, /origin https:\/\/example\.com; mcpwire does not open or fetch it/);
     assert.match(stdout, /User completed the URL elicitation flow/);
   });
 });
