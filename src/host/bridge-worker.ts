@@ -1,7 +1,7 @@
 // The sync bridge's worker thread, started by createSyncBridge (sync-bridge.ts): loads the
 // config, runs an McpManager, and answers listTools, dispatch, status and close.
 
-import { serveSyncWorker } from "../registry/sync-bridge.ts";
+import { serveSyncWorker } from "../registry/blocking-worker.ts";
 import { ConfigError, type McpwireConfig } from "./config-types.ts";
 import type { McpManager } from "./manager.ts";
 import { type BridgeRequest, type BridgeStart, configFromWire } from "./sync-bridge.ts";

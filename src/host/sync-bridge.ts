@@ -1,14 +1,14 @@
 // The sync-facing bridge for hosts (DESIGN.md "The sync-facing bridge"): createSyncBridge
 // runs an McpManager in a worker thread (bridge-worker.ts) and offers its tool registry to
-// synchronous code. The blocking itself is src/registry/sync-bridge.ts.
+// synchronous code. The blocking itself is src/registry/blocking-worker.ts.
 
 import type { JsonObject } from "../client/types.ts";
-import { SyncBridgeError, type SyncOutcome, SyncWorker } from "../registry/sync-bridge.ts";
+import { SyncBridgeError, type SyncOutcome, SyncWorker } from "../registry/blocking-worker.ts";
 import type { LlmToolSchema } from "../registry/types.ts";
 import { ConfigError, DEFAULT_TOOL_TIMEOUT_MS, type McpwireConfig, type ServerConfig } from "./config-types.ts";
 import type { McpManagerOptions, ServerStatus } from "./manager.ts";
 
-export { SyncBridgeError } from "../registry/sync-bridge.ts";
+export { SyncBridgeError } from "../registry/blocking-worker.ts";
 
 /** Where the bridge's servers come from: a loaded config, or a file the worker loads. */
 export type SyncBridgeSource = { config: McpwireConfig } | { configPath: string };

@@ -1,4 +1,4 @@
-// The sync-facing bridge's mechanism (DESIGN.md "The sync-facing bridge"): the calling thread
+// The blocking worker behind the sync-facing bridge (DESIGN.md "The sync-facing bridge"): the calling thread
 // posts a call to a worker thread, blocks on Atomics.wait over a SharedArrayBuffer until the
 // worker signals, then reads the reply: from the shared memory when it is a string that fits
 // (the hot path: dispatch answers strings), otherwise off a MessagePort synchronously
