@@ -10,7 +10,7 @@ import { ContainedEventTarget, DetailEvent, type ListenerFailure } from "../comm
 import type { Redactor } from "../common/redact.ts";
 import { ToolRegistry } from "../registry/tool-registry.ts";
 import type { BackoffOptions } from "./backoff.ts";
-import type { McpwireConfig, ServerConfig } from "./config-types.ts";
+import type { McpwireConfig, ServerConfig } from "./config/types.ts";
 import { redactedCopy, redactError, redactorFor } from "./secrets.ts";
 import {
   ServerConnection,

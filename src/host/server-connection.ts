@@ -20,7 +20,7 @@ import { StdioTransport } from "../transport/stdio.ts";
 import { StreamableHttpTransport } from "../transport/streamable-http.ts";
 import type { Transport } from "../transport/transport.ts";
 import { type BackoffOptions, backoffDelay } from "./backoff.ts";
-import type { ServerConfig, TransportKind } from "./config-types.ts";
+import type { ServerConfig, TransportKind } from "./config/types.ts";
 import { childEnvironment } from "./env.ts";
 import { redactedCopy } from "./secrets.ts";
 

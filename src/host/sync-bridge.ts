@@ -5,7 +5,7 @@
 import type { JsonObject } from "../client/types.ts";
 import { SyncBridgeError, type SyncOutcome, SyncWorker } from "../registry/blocking-worker.ts";
 import type { LlmToolSchema } from "../registry/types.ts";
-import { ConfigError, DEFAULT_TOOL_TIMEOUT_MS, type McpwireConfig, type ServerConfig } from "./config-types.ts";
+import { ConfigError, DEFAULT_TOOL_TIMEOUT_MS, type McpwireConfig, type ServerConfig } from "./config/types.ts";
 import type { McpManagerOptions, ServerStatus } from "./manager.ts";
 
 export { SyncBridgeError } from "../registry/blocking-worker.ts";
