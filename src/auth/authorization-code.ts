@@ -8,6 +8,7 @@ import { AuthError } from "./errors.ts";
 import { createPkce, randomToken } from "./pkce.ts";
 import { type ClientAuthentication, requestToken, type TokenSet } from "./token-endpoint.ts";
 import type { AuthorizationResponse, AuthProvider } from "./types.ts";
+import { messageOf } from "../common/error-text.ts";
 
 /** Space-separated scopes as a list, without empties or repeats, order kept. */
 export function splitScopes(scope: string | undefined): string[] {
@@ -159,7 +160,7 @@ export async function authorizeWithCode(options: AuthorizationCodeOptions): Prom
   } catch (error) {
     if (error instanceof AuthError) throw error;
     throw new AuthError(
-      `authorizing to ${target.serverUrl.href} at ${target.issuer} did not complete: ${error instanceof Error ? error.message : String(error)}`,
+      `authorizing to ${target.serverUrl.href} at ${target.issuer} did not complete: ${messageOf(error)}`,
       "interaction-failed",
       { cause: error },
     );

@@ -4,6 +4,8 @@
 
 import { AuthError } from "./errors.ts";
 import type { ResourceChallenge } from "./www-authenticate.ts";
+import { messageOf } from "../common/error-text.ts";
+import { durationText } from "../common/duration.ts";
 
 /** RFC 9728 section 2: what an MCP server says about itself as a protected resource. */
 export interface ProtectedResourceMetadata {
@@ -146,7 +148,7 @@ async function getJson(start: URL, what: string, options: HttpOptions): Promise<
         response = await fetchFn(url, { method: "GET", headers: { accept: "application/json" }, redirect: "manual", signal: controller.signal });
       } catch (error) {
         if (options.signal?.aborted) throw options.signal.reason ?? error;
-        const reason = controller.signal.aborted ? `no answer within ${timeoutMs} ms` : error instanceof Error ? error.message : String(error);
+        const reason = controller.signal.aborted ? `no answer within ${durationText(timeoutMs)}` : messageOf(error);
         return { kind: "miss", reason: `GET ${url.href}: ${reason}` };
       }
       const location = response.headers.get("location");

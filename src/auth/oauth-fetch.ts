@@ -12,6 +12,7 @@ import { type ClientAuthentication, OAuthError, type TokenSet } from "./token-en
 import type { AuthProvider } from "./types.ts";
 import { type ResourceChallenge, readResourceChallenge } from "./www-authenticate.ts";
 import { MemoryTokenStore, type TokenStore } from "./token-store.ts";
+import { messageOf } from "../common/error-text.ts";
 
 /** What a grant other than the authorization code (client credentials, JWT bearer, …) is given. */
 export interface GrantContext {
@@ -127,7 +128,7 @@ export function createOAuthFetch(options: OAuthFetchOptions): OAuthFetch {
       saved = await store.getTokens(serverUrl.href);
     } catch (error) {
       // a server that needs no authorization must not fail over a broken token file
-      emit({ kind: "store-unreadable", reason: error instanceof Error ? error.message : String(error) });
+      emit({ kind: "store-unreadable", reason: messageOf(error) });
       return;
     }
     if (saved !== undefined) {
@@ -223,7 +224,7 @@ export function createOAuthFetch(options: OAuthFetchOptions): OAuthFetch {
       return true;
     } catch (error) {
       if (error instanceof AuthError && error.code !== "discovery-failed") throw error;
-      emit({ kind: "refresh-failed", issuer: target?.issuer ?? issuerOfTokens ?? "?", reason: error instanceof OAuthError ? error.error : error instanceof Error ? error.message : String(error) });
+      emit({ kind: "refresh-failed", issuer: target?.issuer ?? issuerOfTokens ?? "?", reason: error instanceof OAuthError ? error.error : messageOf(error) });
       tokens = undefined;
       await store.deleteTokens(serverUrl.href);
       return false;

@@ -8,6 +8,8 @@ import { AuthError } from "./errors.ts";
 import type { ClientAuthentication } from "./token-endpoint.ts";
 import type { StoredClientCredentials } from "./token-store.ts";
 import type { AuthProvider, ClientMetadata, PreRegisteredClient } from "./types.ts";
+import { durationText } from "../common/duration.ts";
+import { isObject } from "../common/json.ts";
 
 /** A registration we keep: credentials from DCR, bound to the issuer that issued them (SEP-2352). */
 export type StoredClient = StoredClientCredentials;
@@ -112,7 +114,7 @@ export async function registerClient(
     text = await response.text();
   } catch (error) {
     const reason = controller.signal.aborted && !options.signal?.aborted
-      ? `no answer within ${timeoutMs} ms`
+      ? `no answer within ${durationText(timeoutMs)}`
       : error instanceof Error
       ? error.message
       : String(error);
@@ -128,7 +130,7 @@ export async function registerClient(
   let body: Record<string, unknown> | undefined;
   try {
     const parsed: unknown = JSON.parse(text);
-    if (typeof parsed === "object" && parsed !== null && !Array.isArray(parsed)) body = parsed as Record<string, unknown>;
+    if (isObject(parsed)) body = parsed;
   } catch {
     // reported below
   }

@@ -14,6 +14,8 @@
 
 import { runtime } from "../runtime/mod.ts";
 import type { WorkerThread } from "../runtime/mod.ts";
+import { durationText } from "../common/duration.ts";
+import { messageOf } from "../common/error-text.ts";
 
 /** Slots of the control Int32Array both threads share. */
 const SIGNAL = 0; // bumped, then notified, after every message (or slot reply) the worker posts
@@ -99,14 +101,6 @@ export interface SyncCallOptions {
   cancelReason?: string;
 }
 
-function seconds(ms: number): string {
-  return ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`;
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
-
 /** Workers still open; closed (bounded) when this process exits, so none leaves servers behind. */
 const open = new Set<SyncWorker>();
 let exitHookInstalled = false;
@@ -173,7 +167,7 @@ export class SyncWorker {
     }, startTimeoutMs);
     if (ready.kind === "reply") return;
     const why = ready.kind === "timeout"
-      ? `did not start within ${seconds(startTimeoutMs)} (startTimeoutMs); raise startTimeoutMs or find what the worker waits for`
+      ? `did not start within ${durationText(startTimeoutMs)} (startTimeoutMs); raise startTimeoutMs or find what the worker waits for`
       : ready.kind === "ended"
       ? `its worker ended while starting: ${ready.message}`
       : ready.kind === "failed"
@@ -201,7 +195,7 @@ export class SyncWorker {
       return message.ok ? { kind: "reply", value: message.value } : { kind: "failed", message: message.message };
     }, options.timeoutMs, seq);
     if (outcome.kind === "timeout") {
-      const reason = options.cancelReason ?? `the caller stopped waiting after ${seconds(options.timeoutMs)}`;
+      const reason = options.cancelReason ?? `the caller stopped waiting after ${durationText(options.timeoutMs)}`;
       this.#post({ type: "cancel", seq, reason });
     }
     return outcome;
@@ -289,7 +283,7 @@ export class SyncWorker {
         beatSeenAt = now;
       } else if (beat > 0 && now - beatSeenAt >= this.#silenceLimitMs) {
         // Beat 0: the worker is still loading its modules; the start timeout bounds that.
-        return this.#end(`it stopped responding: no heartbeat for ${seconds(this.#silenceLimitMs)}`);
+        return this.#end(`it stopped responding: no heartbeat for ${durationText(this.#silenceLimitMs)}`);
       }
       Atomics.wait(control, SIGNAL, signal, Math.min(deadline - now, WAIT_SLICE_MS));
     }

@@ -16,6 +16,7 @@ import type {
   ToolCallContext,
   ToolsChange,
 } from "./types.ts";
+import { messageOf } from "../common/error-text.ts";
 
 export type { McpServerOptions, McpServerRegistration, McpToolClient } from "./types.ts";
 
@@ -28,10 +29,6 @@ export const MAX_INPUT_SCHEMA_DEPTH = 128;
 
 /** Server names registered per registry: one registration per server name. */
 const registeredServers = new WeakMap<ToolRegistry, Set<string>>();
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
 
 /**
  * Lists `client`'s tools and registers those that pass the filter into `registry`, named by

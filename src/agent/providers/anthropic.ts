@@ -2,12 +2,13 @@
 // blocks back, streaming as SSE events — docs.anthropic.com/en/api/messages, …/messages-streaming.
 
 import type { LlmToolSchema } from "../../registry/types.ts";
+import { isObject } from "../../common/json.ts";
 import {
   argumentsObject,
   callApi,
   type HttpSettings,
+  httpSettings,
   isJsonAnswer,
-  isObject,
   whole,
   joinUrl,
   madeUpCallId,
@@ -45,13 +46,10 @@ export class AnthropicProvider implements Provider {
     this.model = connection.model;
     this.#connection = connection;
     this.#defaultMaxTokens = options.defaultMaxTokens ?? ANTHROPIC_DEFAULT_MAX_TOKENS;
-    this.#http = {
-      provider: this.name,
-      fetch: connection.fetch,
-      timeoutMs: connection.timeoutMs,
+    this.#http = httpSettings(this.name, connection, {
       unreachableHint: "check your network connection (or base_url, if you set one)",
       keyHint: "ANTHROPIC_API_KEY or api_key in the config",
-    };
+    });
   }
 
   async chat(request: ChatRequest): Promise<ChatResponse> {

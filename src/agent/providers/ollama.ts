@@ -2,11 +2,12 @@
 // objects), `role: "tool"` results, NDJSON streaming — github.com/ollama/ollama docs/api.md.
 
 import type { LlmToolSchema } from "../../registry/types.ts";
+import { isObject } from "../../common/json.ts";
 import {
   argumentsObject,
   callApi,
   type HttpSettings,
-  isObject,
+  httpSettings,
   joinUrl,
   madeUpCallId,
   parseArguments,
@@ -56,10 +57,7 @@ export class OllamaProvider implements Provider {
   constructor(connection: ProviderConnection) {
     this.model = connection.model;
     this.#connection = connection;
-    this.#http = {
-      provider: this.name,
-      fetch: connection.fetch,
-      timeoutMs: connection.timeoutMs,
+    this.#http = httpSettings(this.name, connection, {
       unreachableHint: "is Ollama running? start it with `ollama serve`, or set OLLAMA_HOST to where it listens",
       keyHint: "a proxy in front of Ollama may want api_key in the config",
       advice: (_status, message) => {
@@ -67,7 +65,7 @@ export class OllamaProvider implements Provider {
         if (/does not support tools/i.test(message)) return "pick a model with tool calling (qwen3, llama3.1, mistral-nemo, …), or run without MCP tools";
         return undefined;
       },
-    };
+    });
   }
 
   async chat(request: ChatRequest): Promise<ChatResponse> {

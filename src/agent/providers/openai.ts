@@ -2,11 +2,12 @@
 // server that speaks it (LM Studio, vLLM, llama.cpp server, …) — platform.openai.com/docs/api-reference/chat.
 
 import type { LlmToolSchema } from "../../registry/types.ts";
+import { isObject } from "../../common/json.ts";
 import {
   callApi,
   type HttpSettings,
+  httpSettings,
   isJsonAnswer,
-  isObject,
   whole,
   joinUrl,
   madeUpCallId,
@@ -36,15 +37,12 @@ export class OpenAiProvider implements Provider {
     this.model = connection.model;
     this.#connection = connection;
     this.#official = new URL(connection.baseUrl).hostname === "api.openai.com";
-    this.#http = {
-      provider: this.name,
-      fetch: connection.fetch,
-      timeoutMs: connection.timeoutMs,
+    this.#http = httpSettings(this.name, connection, {
       unreachableHint: this.#official
         ? "check your network connection"
         : "is the OpenAI-compatible server (LM Studio, vLLM, llama.cpp, …) running there? start it or fix base_url",
       keyHint: this.#official ? "OPENAI_API_KEY or api_key in the config" : "the server's key, as api_key in the config or OPENAI_API_KEY",
-    };
+    });
   }
 
   async chat(request: ChatRequest): Promise<ChatResponse> {
