@@ -3,10 +3,10 @@
 // Exit 0: go on. Exit 2: block, stderr is the reason. Any other exit: reported, not blocking.
 
 import type { JsonObject } from "../client/types.ts";
+import { durationText } from "../common/duration.ts";
+import { messageOf } from "../common/error-text.ts";
 import { runtime } from "../runtime/mod.ts";
 import type { ChildProcess } from "../runtime/types.ts";
-import { messageOf } from "../common/error-text.ts";
-import { durationText } from "../common/duration.ts";
 
 export const HOOK_EVENTS = ["PreToolUse", "PostToolUse", "UserPromptSubmit", "Stop"] as const;
 export type HookEventName = typeof HOOK_EVENTS[number];

@@ -12,12 +12,12 @@ import type {
   SamplingContent,
   SamplingMessage,
 } from "../client/types.ts";
+import { messageOf } from "../common/error-text.ts";
+import { isObject } from "../common/json.ts";
 import { ErrorCode, RpcError } from "../jsonrpc/errors.ts";
 import type { LlmToolSchema } from "../registry/types.ts";
 import type { ChatMessage, ChatResponse, ModelToolCall, Provider } from "./providers/types.ts";
 import { ProviderError } from "./providers/types.ts";
-import { messageOf } from "../common/error-text.ts";
-import { isObject } from "../common/json.ts";
 
 export interface ProviderSamplingOptions {
   /** The configured model (`sampling.model`, e.g. `ollama/qwen3`): used when no hint picks another. */

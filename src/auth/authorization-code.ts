@@ -2,13 +2,14 @@
 // the iss check (RFC 9207), scope selection and the refresh grant — spec 2026-07-28
 // basic/authorization ("Authorization Flow Steps", "Scope Selection Strategy", "Authorization Response Validation").
 
+import { messageOf } from "../common/error-text.ts";
+import { preview } from "../common/preview.ts";
 import type { AuthorizationTarget, HttpOptions } from "./discovery.ts";
 import type { DpopSigner } from "./dpop.ts";
 import { AuthError } from "./errors.ts";
 import { createPkce, randomToken } from "./pkce.ts";
 import { type ClientAuthentication, requestToken, type TokenSet } from "./token-endpoint.ts";
 import type { AuthorizationResponse, AuthProvider } from "./types.ts";
-import { messageOf } from "../common/error-text.ts";
 
 /** Space-separated scopes as a list, without empties or repeats, order kept. */
 export function splitScopes(scope: string | undefined): string[] {
@@ -57,7 +58,7 @@ export function readAuthorizationResponse(value: string | URL | AuthorizationRes
     url = new URL(value);
   } catch {
     throw new AuthError(
-      `the authorization redirect ${JSON.stringify(String(value).slice(0, 100))} is not a URL; paste the whole URL the browser was sent to`,
+      `the authorization redirect ${preview(String(value), 100)} is not a URL; paste the whole URL the browser was sent to`,
       "interaction-failed",
     );
   }

@@ -2,10 +2,11 @@
 // server metadata (RFC 8414, OpenID Connect Discovery) and the 2025-03-26 fallbacks — spec
 // 2026-07-28 basic/authorization/authorization-server-discovery, 2025-11-25 basic/authorization.
 
+import { durationText } from "../common/duration.ts";
+import { messageOf } from "../common/error-text.ts";
+import { preview } from "../common/preview.ts";
 import { AuthError } from "./errors.ts";
 import type { ResourceChallenge } from "./www-authenticate.ts";
-import { messageOf } from "../common/error-text.ts";
-import { durationText } from "../common/duration.ts";
 
 /** RFC 9728 section 2: what an MCP server says about itself as a protected resource. */
 export interface ProtectedResourceMetadata {
@@ -167,7 +168,7 @@ async function getJson(start: URL, what: string, options: HttpOptions): Promise<
       try {
         value = JSON.parse(text);
       } catch {
-        return { kind: "miss", reason: `GET ${url.href}: the body is not JSON (${JSON.stringify(text.slice(0, 80))})` };
+        return { kind: "miss", reason: `GET ${url.href}: the body is not JSON (${preview(text, 80)})` };
       }
       if (typeof value !== "object" || value === null || Array.isArray(value)) {
         return { kind: "miss", reason: `GET ${url.href}: the body is not a JSON object` };

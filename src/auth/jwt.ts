@@ -2,8 +2,8 @@
 // thumbprint — RFC 7515 (JWS compact serialization), RFC 7518 section 3 (algorithms), RFC 7519 (JWT),
 // RFC 7638 (thumbprint). Used by private_key_jwt client authentication, JWT grants and DPoP proofs.
 
-import { base64Encode, base64UrlDecode, base64UrlDecodeText, base64UrlEncode } from "./base64url.ts";
 import { messageOf } from "../common/error-text.ts";
+import { base64Encode, base64UrlDecode, base64UrlDecodeText, base64UrlEncode } from "./base64url.ts";
 
 /** The signing algorithms we implement: the ones the MCP authorization extensions use. */
 export type JwsAlgorithm = "ES256" | "RS256";

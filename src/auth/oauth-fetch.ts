@@ -2,6 +2,7 @@
 // 401 or a 403 insufficient_scope runs discovery, registration and authorization, then retries —
 // spec 2026-07-28 basic/authorization ("Access Token Usage", "Scope Challenge Handling", "Step-Up Authorization Flow").
 
+import { messageOf } from "../common/error-text.ts";
 import { retryOnReset } from "../transport/reset-retry.ts";
 import { authorizeWithCode, refreshTokens, selectScope, splitScopes } from "./authorization-code.ts";
 import { type AuthorizationTarget, discover } from "./discovery.ts";
@@ -12,7 +13,6 @@ import { type ClientAuthentication, OAuthError, type TokenSet } from "./token-en
 import type { AuthProvider } from "./types.ts";
 import { type ResourceChallenge, readResourceChallenge } from "./www-authenticate.ts";
 import { MemoryTokenStore, type TokenStore } from "./token-store.ts";
-import { messageOf } from "../common/error-text.ts";
 
 /** What a grant other than the authorization code (client credentials, JWT bearer, …) is given. */
 export interface GrantContext {

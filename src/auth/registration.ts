@@ -2,14 +2,16 @@
 // credentials, a Client ID Metadata Document, dynamic client registration (RFC 7591), else a
 // clear error — spec 2026-07-28 basic/authorization/client-registration (and SEP-2352 binding).
 
+import { durationText } from "../common/duration.ts";
+import { messageOf } from "../common/error-text.ts";
+import { isObject } from "../common/json.ts";
+import { preview } from "../common/preview.ts";
 import type { AuthorizationServerMetadata, HttpOptions } from "./discovery.ts";
 import { isLoopbackHost } from "./discovery.ts";
 import { AuthError } from "./errors.ts";
 import type { ClientAuthentication } from "./token-endpoint.ts";
 import type { StoredClientCredentials } from "./token-store.ts";
 import type { AuthProvider, ClientMetadata, PreRegisteredClient } from "./types.ts";
-import { durationText } from "../common/duration.ts";
-import { isObject } from "../common/json.ts";
 
 /** A registration we keep: credentials from DCR, bound to the issuer that issued them (SEP-2352). */
 export type StoredClient = StoredClientCredentials;
@@ -115,9 +117,7 @@ export async function registerClient(
   } catch (error) {
     const reason = controller.signal.aborted && !options.signal?.aborted
       ? `no answer within ${durationText(timeoutMs)}`
-      : error instanceof Error
-      ? error.message
-      : String(error);
+      : messageOf(error);
     throw new AuthError(
       `dynamic client registration at ${endpoint} failed: ${reason}; check that the authorization server is up`,
       "registration-failed",
@@ -137,7 +137,7 @@ export async function registerClient(
   if (!response.ok || body === undefined || typeof body.client_id !== "string") {
     const detail = body !== undefined && typeof body.error === "string"
       ? `${body.error}${typeof body.error_description === "string" ? `: ${body.error_description}` : ""}`
-      : JSON.stringify(text.slice(0, 200));
+      : preview(text, 200);
     throw new AuthError(
       `dynamic client registration at ${endpoint} was refused (HTTP ${response.status}, ${detail}); ` +
         `register a client with ${issuer} by hand and configure its client id (auth.client_id)`,

@@ -2,13 +2,13 @@
 // sections 2.3 and 5, OAuth 2.1 section 3.2, RFC 7523 section 2.2 (private_key_jwt), RFC 8707
 // (resource), RFC 9449 sections 5 and 8 (DPoP and its nonce); spec 2025-11-25 basic/authorization.
 
+import { durationText } from "../common/duration.ts";
+import { messageOf } from "../common/error-text.ts";
+import { isObject } from "../common/json.ts";
+import { redactText } from "../common/redact.ts";
 import { base64Encode } from "./base64url.ts";
 import type { DpopSigner } from "./dpop.ts";
 import { signJwt } from "./jwt.ts";
-import { redactText } from "../common/redact.ts";
-import { messageOf } from "../common/error-text.ts";
-import { durationText } from "../common/duration.ts";
-import { isObject } from "../common/json.ts";
 
 /** How the client proves who it is to the token endpoint (RFC 6749 2.3, RFC 7523 2.2). */
 export type ClientAuthentication =

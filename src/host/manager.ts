@@ -6,6 +6,8 @@
 import type { Client } from "../client/client.ts";
 import type { ClientHandlers } from "../client/handlers.ts";
 import type { ClientCapabilities, Implementation } from "../client/types.ts";
+import { durationText } from "../common/duration.ts";
+import { messageOf } from "../common/error-text.ts";
 import { ContainedEventTarget, DetailEvent, type ListenerFailure } from "../common/events.ts";
 import type { Redactor } from "../common/redact.ts";
 import { ToolRegistry } from "../registry/tool-registry.ts";
@@ -19,8 +21,6 @@ import {
   type ServerStatus,
   type SupervisionOptions,
 } from "./server-connection.ts";
-import { messageOf } from "../common/error-text.ts";
-import { durationText } from "../common/duration.ts";
 
 export { ServerUnavailableError } from "./server-connection.ts";
 export type { ServerEvents, ServerState, ServerStatus } from "./server-connection.ts";

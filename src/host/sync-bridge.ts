@@ -3,11 +3,11 @@
 // synchronous code. The blocking itself is src/registry/blocking-worker.ts.
 
 import type { JsonObject } from "../client/types.ts";
+import { durationText } from "../common/duration.ts";
 import { SyncBridgeError, type SyncOutcome, SyncWorker } from "../registry/blocking-worker.ts";
 import type { LlmToolSchema } from "../registry/types.ts";
 import { ConfigError, DEFAULT_TOOL_TIMEOUT_MS, type McpwireConfig, type ServerConfig } from "./config/types.ts";
 import type { McpManagerOptions, ServerStatus } from "./manager.ts";
-import { durationText } from "../common/duration.ts";
 
 export { SyncBridgeError } from "../registry/blocking-worker.ts";
 

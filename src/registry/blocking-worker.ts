@@ -12,10 +12,10 @@
 // event loop plus the event machinery; it waits with Atomics.waitAsync on a counter the caller
 // bumps after each post, and then takes the messages off its port synchronously.
 
-import { runtime } from "../runtime/mod.ts";
-import type { WorkerThread } from "../runtime/mod.ts";
 import { durationText } from "../common/duration.ts";
 import { messageOf } from "../common/error-text.ts";
+import { runtime } from "../runtime/mod.ts";
+import type { WorkerThread } from "../runtime/mod.ts";
 
 /** Slots of the control Int32Array both threads share. */
 const SIGNAL = 0; // bumped, then notified, after every message (or slot reply) the worker posts

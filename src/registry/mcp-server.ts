@@ -5,6 +5,7 @@
 
 import type { Tool } from "../client/types.ts";
 import { depthOf } from "../common/bounded.ts";
+import { messageOf } from "../common/error-text.ts";
 import { filterToolNames } from "./filters.ts";
 import { DEFAULT_NAMING, namingFormatProblem, toolName } from "./naming.ts";
 import { RegistryEvent, type ToolRegistry } from "./tool-registry.ts";
@@ -16,7 +17,6 @@ import type {
   ToolCallContext,
   ToolsChange,
 } from "./types.ts";
-import { messageOf } from "../common/error-text.ts";
 
 export type { McpServerOptions, McpServerRegistration, McpToolClient } from "./types.ts";
 

@@ -3,7 +3,10 @@
 
 import { ClientStateError } from "../client/errors.ts";
 import type { JsonObject } from "../client/types.ts";
+import { durationText } from "../common/duration.ts";
+import { messageOf } from "../common/error-text.ts";
 import { ContainedEventTarget, DetailEvent, type ListenerFailure } from "../common/events.ts";
+import { isObject } from "../common/json.ts";
 import type { Redactor } from "../common/redact.ts";
 import { ConnectionClosedError, ErrorCode, errorCodeName, RequestTimeoutError, RpcError } from "../jsonrpc/errors.ts";
 import { isValidToolName } from "./naming.ts";
@@ -22,9 +25,6 @@ import type {
   ToolsChange,
   ToolsetInfo,
 } from "./types.ts";
-import { durationText } from "../common/duration.ts";
-import { messageOf } from "../common/error-text.ts";
-import { isObject } from "../common/json.ts";
 
 export const DEFAULT_TOOLSET = "builtin";
 

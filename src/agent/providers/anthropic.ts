@@ -1,8 +1,9 @@
 // Anthropic Messages API (`POST /v1/messages`) with tools: `tool_use` blocks out, `tool_result`
 // blocks back, streaming as SSE events — docs.anthropic.com/en/api/messages, …/messages-streaming.
 
-import type { LlmToolSchema } from "../../registry/types.ts";
 import { isObject } from "../../common/json.ts";
+import { clipText } from "../../common/preview.ts";
+import type { LlmToolSchema } from "../../registry/types.ts";
 import {
   argumentsObject,
   callApi,
@@ -122,7 +123,7 @@ export function toAnthropicTool(tool: LlmToolSchema): Json {
 
 function fromMessage(provider: string, body: Json): ChatResponse {
   if (!Array.isArray(body.content)) {
-    throw new ProviderError(provider, `${provider}: the answer has no content blocks: ${JSON.stringify(body).slice(0, 200)}`);
+    throw new ProviderError(provider, `${provider}: the answer has no content blocks: ${clipText(JSON.stringify(body), 200)}`);
   }
   const text: string[] = [];
   const toolCalls: ModelToolCall[] = [];

@@ -2,9 +2,10 @@
 // function calling: `functionDeclarations` in, `functionCall` parts out, `functionResponse`
 // parts back, role `model` — ai.google.dev/api/generate-content, ai.google.dev/gemini-api/docs/function-calling.
 
+import { isObject } from "../../common/json.ts";
+import { preview } from "../../common/preview.ts";
 import type { LlmToolSchema } from "../../registry/types.ts";
 import { toGeminiParameters } from "./gemini-schema.ts";
-import { isObject } from "../../common/json.ts";
 import { argumentsObject, callApi, type HttpSettings, httpSettings, isJsonAnswer, joinUrl, madeUpCallId, type ProviderConnection, readJson, readSse, streamedError } from "./http.ts";
 import { type ChatMessage, type ChatRequest, type ChatResponse, type ModelToolCall, type Provider, ProviderError } from "./types.ts";
 
@@ -58,7 +59,7 @@ function parseChunk(provider: string, data: string): Json {
   } catch {
     // reported below
   }
-  throw new ProviderError(provider, `${provider}: a streamed chunk of the answer is not a JSON object: ${JSON.stringify(data.slice(0, 200))}`);
+  throw new ProviderError(provider, `${provider}: a streamed chunk of the answer is not a JSON object: ${preview(data, 200)}`);
 }
 
 /**

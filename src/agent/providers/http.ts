@@ -3,12 +3,12 @@
 // `Retry-After`, the readers of the three body formats (JSON, SSE, NDJSON), and the small
 // conversions every provider makes (tool arguments, object schemas).
 
-import { SseParser } from "../../transport/sse-parser.ts";
-import { fetchFailureReason, showUrl } from "../../transport/http-errors.ts";
-import { ProviderError } from "./types.ts";
 import { durationText } from "../../common/duration.ts";
 import { isObject } from "../../common/json.ts";
 import { clipLine } from "../../common/preview.ts";
+import { SseParser } from "../../transport/sse-parser.ts";
+import { fetchFailureReason, showUrl } from "../../transport/http-errors.ts";
+import { ProviderError } from "./types.ts";
 
 /** How long a call waits for the API's next bytes (the answer's start, or the next chunk). */
 export const DEFAULT_PROVIDER_TIMEOUT_MS = 300_000;

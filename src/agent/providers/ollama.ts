@@ -1,8 +1,8 @@
 // Ollama's chat API (`POST /api/chat`) with tools: `message.tool_calls` (arguments as
 // objects), `role: "tool"` results, NDJSON streaming — github.com/ollama/ollama docs/api.md.
 
-import type { LlmToolSchema } from "../../registry/types.ts";
 import { isObject } from "../../common/json.ts";
+import type { LlmToolSchema } from "../../registry/types.ts";
 import {
   argumentsObject,
   callApi,

@@ -1,8 +1,9 @@
 // OpenAI Chat Completions (`POST {base_url}/chat/completions`) with function tools, and any
 // server that speaks it (LM Studio, vLLM, llama.cpp server, …) — platform.openai.com/docs/api-reference/chat.
 
-import type { LlmToolSchema } from "../../registry/types.ts";
 import { isObject } from "../../common/json.ts";
+import { clipText } from "../../common/preview.ts";
+import type { LlmToolSchema } from "../../registry/types.ts";
 import {
   callApi,
   type HttpSettings,
@@ -76,7 +77,7 @@ export class OpenAiProvider implements Provider {
   #fromResponse(body: Json): ChatResponse {
     const choice = Array.isArray(body.choices) ? body.choices[0] : undefined;
     if (!isObject(choice) || !isObject(choice.message)) {
-      throw new ProviderError(this.name, `${this.name}: the answer has no choices[0].message: ${JSON.stringify(body).slice(0, 200)}`);
+      throw new ProviderError(this.name, `${this.name}: the answer has no choices[0].message: ${clipText(JSON.stringify(body), 200)}`);
     }
     const message = choice.message;
     const toolCalls: ModelToolCall[] = [];
