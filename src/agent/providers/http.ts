@@ -8,7 +8,7 @@ import { isObject } from "../../common/json.ts";
 import { clipLine } from "../../common/preview.ts";
 import { SseParser } from "../../transport/sse-parser.ts";
 import { fetchFailureReason, showUrl } from "../../transport/http-errors.ts";
-import { ProviderError } from "./types.ts";
+import { type ChatMessage, ProviderError } from "./types.ts";
 
 /** How long a call waits for the API's next bytes (the answer's start, or the next chunk). */
 export const DEFAULT_PROVIDER_TIMEOUT_MS = 300_000;
@@ -383,4 +383,26 @@ export function httpSettings(
   hints: Pick<HttpSettings, "unreachableHint" | "keyHint" | "advice">,
 ): HttpSettings {
   return { provider, fetch: connection.fetch, timeoutMs: connection.timeoutMs, ...hints };
+}
+
+/**
+ * The neutral history as a chat API's role/content messages (Chat Completions, Ollama): the
+ * system prompt first, user messages as they are, assistant and tool messages in the API's shape.
+ */
+export function roleMessages(
+  system: string | undefined,
+  messages: ChatMessage[],
+  shape: {
+    assistant(message: Extract<ChatMessage, { role: "assistant" }>): Record<string, unknown>;
+    tool(message: Extract<ChatMessage, { role: "tool" }>): Record<string, unknown>;
+  },
+): Record<string, unknown>[] {
+  const out: Record<string, unknown>[] = [];
+  if (system !== undefined && system !== "") out.push({ role: "system", content: system });
+  for (const message of messages) {
+    if (message.role === "user") out.push({ role: "user", content: message.content });
+    else if (message.role === "assistant") out.push(shape.assistant(message));
+    else out.push(shape.tool(message));
+  }
+  return out;
 }

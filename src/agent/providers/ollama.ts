@@ -14,6 +14,7 @@ import {
   type ProviderConnection,
   readJson,
   readNdjson,
+  roleMessages,
   streamedError,
 } from "./http.ts";
 import { toOpenAiTool } from "./openai.ts";
@@ -94,29 +95,18 @@ export class OllamaProvider implements Provider {
 
 /** The neutral history as Ollama messages; the system prompt is the first message. */
 export function toOllamaMessages(system: string | undefined, messages: ChatMessage[]): Json[] {
-  const out: Json[] = [];
-  if (system !== undefined && system !== "") out.push({ role: "system", content: system });
-  for (const message of messages) {
-    switch (message.role) {
-      case "user":
-        out.push({ role: "user", content: message.content });
-        break;
-      case "assistant": {
-        const entry: Json = { role: "assistant", content: message.content };
-        const calls = message.toolCalls ?? [];
-        if (calls.length > 0) {
-          entry.tool_calls = calls.map((call) => ({ function: { name: call.name, arguments: argumentsObject(call.arguments) } }));
-        }
-        out.push(entry);
-        break;
+  return roleMessages(system, messages, {
+    assistant: (message) => {
+      const entry: Json = { role: "assistant", content: message.content };
+      const calls = message.toolCalls ?? [];
+      if (calls.length > 0) {
+        entry.tool_calls = calls.map((call) => ({ function: { name: call.name, arguments: argumentsObject(call.arguments) } }));
       }
-      case "tool":
-        // Ollama correlates a result with its call by the tool's name
-        out.push({ role: "tool", content: message.content, tool_name: message.name });
-        break;
-    }
-  }
-  return out;
+      return entry;
+    },
+    // Ollama correlates a result with its call by the tool's name
+    tool: (message) => ({ role: "tool", content: message.content, tool_name: message.name }),
+  });
 }
 
 /** Ollama takes tools in the Chat Completions shape: `{type: "function", function: {name, description, parameters}}`. */

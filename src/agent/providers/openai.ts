@@ -18,6 +18,7 @@ import {
   type ProviderConnection,
   readJson,
   readSse,
+  roleMessages,
   streamedError,
 } from "./http.ts";
 import { type ChatMessage, type ChatRequest, type ChatResponse, type ModelToolCall, type Provider, ProviderError } from "./types.ts";
@@ -103,37 +104,23 @@ export class OpenAiProvider implements Provider {
 
 /** The neutral history as Chat Completions messages; the system prompt is the first message. */
 export function toOpenAiMessages(system: string | undefined, messages: ChatMessage[]): Json[] {
-  const out: Json[] = [];
-  if (system !== undefined && system !== "") out.push({ role: "system", content: system });
-  for (const message of messages) {
-    switch (message.role) {
-      case "user":
-        out.push({ role: "user", content: message.content });
-        break;
-      case "assistant": {
-        const calls = message.toolCalls ?? [];
-        if (calls.length === 0) {
-          out.push({ role: "assistant", content: message.content });
-          break;
-        }
-        out.push({
-          role: "assistant",
-          // content may be null beside tool_calls
-          content: message.content === "" ? null : message.content,
-          tool_calls: calls.map((call) => ({
-            id: call.id,
-            type: "function",
-            function: { name: call.name, arguments: typeof call.arguments === "string" ? call.arguments : JSON.stringify(call.arguments) },
-          })),
-        });
-        break;
-      }
-      case "tool":
-        out.push({ role: "tool", tool_call_id: message.toolCallId, content: message.content });
-        break;
-    }
-  }
-  return out;
+  return roleMessages(system, messages, {
+    assistant: (message) => {
+      const calls = message.toolCalls ?? [];
+      if (calls.length === 0) return { role: "assistant", content: message.content };
+      return {
+        role: "assistant",
+        // content may be null beside tool_calls
+        content: message.content === "" ? null : message.content,
+        tool_calls: calls.map((call) => ({
+          id: call.id,
+          type: "function",
+          function: { name: call.name, arguments: typeof call.arguments === "string" ? call.arguments : JSON.stringify(call.arguments) },
+        })),
+      };
+    },
+    tool: (message) => ({ role: "tool", tool_call_id: message.toolCallId, content: message.content }),
+  });
 }
 
 /** A registry tool as `{type: "function", function: {name, description, parameters}}`; parameters must be an object schema. */
