@@ -33,6 +33,13 @@ export interface TransportFactoryOptions {
   childEnvironment?: (env: Readonly<Record<string, string>>) => Record<string, string>;
 }
 
+/** The HTTP transport of each kind: Streamable HTTP, the legacy HTTP+SSE, or the one that tries both. */
+const HTTP_TRANSPORTS = {
+  http: StreamableHttpTransport,
+  sse: SseLegacyTransport,
+  auto: AutoHttpTransport,
+} as const satisfies Record<Exclude<TransportKind, "stdio">, unknown>;
+
 /** The transport for `server`, not yet started. Throws when it lacks its command or url. */
 export function createTransport(server: TransportDescription, options: TransportFactoryOptions = {}): Transport {
   if (server.transport === "stdio") {
@@ -54,14 +61,7 @@ export function createTransport(server: TransportDescription, options: Transport
     ...(options.redactor === undefined ? {} : { redactor: options.redactor }),
     ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
   };
-  switch (server.transport) {
-    case "http":
-      return new StreamableHttpTransport(http);
-    case "sse":
-      return new SseLegacyTransport(http);
-    case "auto":
-      return new AutoHttpTransport(http);
-  }
+  return new HTTP_TRANSPORTS[server.transport](http);
 }
 
 /** What an `auto` transport found the server to speak, once it has connected; undefined for any other transport. */
