@@ -1,8 +1,9 @@
-// The blocking worker behind the sync-facing bridge (DESIGN.md "The sync-facing bridge"): the calling thread
-// posts a call to a worker thread, blocks on Atomics.wait over a SharedArrayBuffer until the
-// worker signals, then reads the reply: from the shared memory when it is a string that fits
-// (the hot path: dispatch answers strings), otherwise off a MessagePort synchronously
-// (receiveMessageOnPort). It knows nothing of MCP: the worker runs whatever SyncService it is given.
+// A blocking worker, the mechanism of the sync-facing bridge (DESIGN.md "The sync-facing
+// bridge"): the calling thread posts a call to a worker thread, blocks on Atomics.wait over a
+// SharedArrayBuffer until the worker signals, then reads the reply: from the shared memory when
+// it is a string that fits (the hot path: dispatch answers strings), otherwise off a MessagePort
+// synchronously (receiveMessageOnPort). It knows nothing of MCP: the worker runs whatever
+// SyncService it is given.
 //
 // Why a MessagePort at all: a message carries any structured-cloneable value of any size with
 // no buffer to grow or chunk, and both Node and Deno 2 provide receiveMessageOnPort

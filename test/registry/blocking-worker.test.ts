@@ -1,5 +1,5 @@
-// Tests for the blocking worker behind the sync bridge (src/registry/blocking-worker.ts): a caller that blocks on
-// Atomics.wait until a worker thread answers, against a small test worker
+// Tests for the blocking worker behind the sync bridge (src/registry/blocking-worker.ts): a
+// caller that blocks on Atomics.wait until a worker thread answers, against a small test worker
 // (test/fixtures/bridge-test-worker.ts) that echoes, hangs, and dies in the ways a worker can.
 
 import { after, before, describe, test } from "node:test";
