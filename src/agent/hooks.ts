@@ -3,6 +3,8 @@
 // Exit 0: go on. Exit 2: block, stderr is the reason. Any other exit: reported, not blocking.
 
 import type { JsonObject } from "../client/types.ts";
+import { durationText } from "../common/duration.ts";
+import { messageOf } from "../common/error-text.ts";
 import { runtime } from "../runtime/mod.ts";
 import type { ChildProcess } from "../runtime/types.ts";
 
@@ -130,7 +132,7 @@ export class Hooks {
         },
       });
     } catch (error) {
-      report(`${event} hook "${hook.command}" could not be started: ${(error as Error).message}; check the command in hooks.${event}`);
+      report(`${event} hook "${hook.command}" could not be started: ${messageOf(error)}; check the command in hooks.${event}`);
       return { blocked: false };
     }
     // A command that does not read stdin closes the pipe; that is its business, not an error.
@@ -145,7 +147,7 @@ export class Hooks {
         child.signalGroup("SIGKILL");
         await child.exited;
         report(
-          `${event} hook "${hook.command}" did not finish within ${hook.timeoutMs / 1000} s and was killed (with its process group); ` +
+          `${event} hook "${hook.command}" did not finish within ${durationText(hook.timeoutMs)} and was killed (with its process group); ` +
             `it did not block; raise its timeout or make it faster`,
         );
         return { blocked: false };
@@ -176,7 +178,7 @@ function prepare(event: HookEventName, index: number, hook: HookCommand): Prepar
       matcher = new RegExp(hook.matcher);
     } catch (error) {
       throw new HookConfigError(
-        `hooks.${event}[${index}]: matcher ${JSON.stringify(hook.matcher)} is not a regular expression (${(error as Error).message}); ` +
+        `hooks.${event}[${index}]: matcher ${JSON.stringify(hook.matcher)} is not a regular expression (${messageOf(error)}); ` +
           `use a tool-name pattern such as "mcp_everything_.*" or "echo|get-sum"`,
       );
     }

@@ -2,8 +2,11 @@
 // hooks, approval), the model providers (Ollama, OpenAI-compatible, Anthropic, Gemini), and
 // MCP sampling answered through a provider.
 
-export { DEFAULT_MAX_STEPS, HistoryError, Runner, RunnerError } from "./runner.ts";
-export type { RetryOptions, RunnerErrorKind, RunnerEvent, RunnerOptions, RunnerRegistry, SavedHistory } from "./runner.ts";
+export { DEFAULT_MAX_STEPS, Runner, RunnerError } from "./runner.ts";
+export type { RunnerErrorKind, RunnerEvent, RunnerOptions, RunnerRegistry } from "./runner.ts";
+export { HistoryError } from "./history.ts";
+export type { SavedHistory } from "./history.ts";
+export type { RetryOptions } from "./model-retry.ts";
 export { APPROVAL_POLICIES, approvalPolicy, isReadOnly, parseApprovalPolicy, runsWithoutAsking } from "./approval.ts";
 export type { ApprovalAnswer, ApprovalPolicy, ApprovalRequest, ApproveFunction } from "./approval.ts";
 export { DEFAULT_HOOK_TIMEOUT_MS, HOOK_EVENTS, HookConfigError, Hooks } from "./hooks.ts";

@@ -12,6 +12,8 @@ import type {
   SamplingContent,
   SamplingMessage,
 } from "../client/types.ts";
+import { messageOf } from "../common/error-text.ts";
+import { isObject } from "../common/json.ts";
 import { ErrorCode, RpcError } from "../jsonrpc/errors.ts";
 import type { LlmToolSchema } from "../registry/types.ts";
 import type { ChatMessage, ChatResponse, ModelToolCall, Provider } from "./providers/types.ts";
@@ -73,7 +75,7 @@ export function providerSamplingHandler(options: ProviderSamplingOptions): Sampl
     try {
       provider = options.createProvider(modelString);
     } catch (error) {
-      throw new RpcError(ErrorCode.InternalError, `${who}: the client cannot use model "${modelString}": ${(error as Error).message}`);
+      throw new RpcError(ErrorCode.InternalError, `${who}: the client cannot use model "${modelString}": ${messageOf(error)}`);
     }
     const { messages, system } = toChatMessages(request, who);
     let response: ChatResponse;
@@ -88,7 +90,7 @@ export function providerSamplingHandler(options: ProviderSamplingOptions): Sampl
       });
     } catch (error) {
       if (context.signal.aborted) throw error;
-      const detail = error instanceof ProviderError ? error.message : `${(error as Error).message}`;
+      const detail = error instanceof ProviderError ? error.message : messageOf(error);
       throw new RpcError(ErrorCode.InternalError, `${who}: the client's model ${modelString} failed: ${detail}`);
     }
     return toResult(response, context.allowedModels !== undefined ? chosen : response.model ?? provider.model);
@@ -186,7 +188,7 @@ function toResult(response: ChatResponse, model: string): CreateMessageResult {
 function safeObject(text: string): JsonObject {
   try {
     const value: unknown = JSON.parse(text);
-    return typeof value === "object" && value !== null && !Array.isArray(value) ? value as JsonObject : { value: value as never };
+    return isObject(value) ? value as JsonObject : { value: value as never };
   } catch {
     return { text };
   }

@@ -5,29 +5,19 @@
 
 import { OutputValidators } from "../client/output-validator.ts";
 import type { JsonObject } from "../client/types.ts";
+import { messageOf } from "../common/error-text.ts";
+import { isObject } from "../common/json.ts";
 import type { Progress } from "../jsonrpc/peer.ts";
 import { errorString } from "../registry/result-format.ts";
 import type { ToolRegistry } from "../registry/tool-registry.ts";
 import type { RegisteredTool } from "../registry/types.ts";
 import type { ApprovalAnswer, ApproveFunction } from "./approval.ts";
 import { type HookEventName, type HookInput, type HookOutcome, Hooks, NO_HOOKS } from "./hooks.ts";
+import { historyText, parseHistory, type SavedHistory } from "./history.ts";
+import { ModelRetry, type RetryOptions } from "./model-retry.ts";
 import { type ChatMessage, type ChatResponse, type ModelToolCall, type Provider, ProviderError } from "./providers/types.ts";
 
 export const DEFAULT_MAX_STEPS = 20;
-
-/** Retries of a retryable provider error: 1 s doubling to 30 s, at most 5, Retry-After honoured. */
-export interface RetryOptions {
-  /** Default 5. */
-  maxRetries?: number;
-  /** Delay before the first retry, ms. Default 1000. */
-  initialDelayMs?: number;
-  /** Cap of the doubling, ms. Default 30 000. */
-  maxDelayMs?: number;
-  /** A Retry-After longer than this ends the run instead of waiting. Default 120 000 ms. */
-  maxRetryAfterMs?: number;
-  /** How to wait; tests pass one that does not sleep. Rejects when the signal aborts. */
-  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
-}
 
 /** What the registry must offer the Runner (a ToolRegistry, or anything shaped like one). */
 export type RunnerRegistry = Pick<ToolRegistry, "list" | "get" | "dispatch">;
@@ -90,46 +80,6 @@ export class RunnerError extends Error {
   }
 }
 
-/** A history that loadHistory() cannot take. */
-export class HistoryError extends Error {
-  override readonly name = "HistoryError";
-}
-
-/** The JSON saveHistory() writes. */
-export interface SavedHistory {
-  format: "mcpwire-history";
-  version: 1;
-  systemPrompt?: string;
-  messages: ChatMessage[];
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
-
-function isJsonObject(value: unknown): value is JsonObject {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-function defaultSleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal!.reason);
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener("abort", onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener("abort", onAbort, { once: true });
-  });
-}
-
-function seconds(ms: number): string {
-  return ms % 1000 === 0 ? `${ms / 1000} s` : `${(ms / 1000).toFixed(1)} s`;
-}
-
 export class Runner {
   readonly #provider: Provider;
   readonly #registry: RunnerRegistry;
@@ -139,7 +89,7 @@ export class Runner {
   readonly #approve: ApproveFunction | undefined;
   readonly #hooks: Hooks;
   readonly #signal: AbortSignal | undefined;
-  readonly #retry: Required<Omit<RetryOptions, "sleep">> & Pick<RetryOptions, "sleep">;
+  readonly #retry: ModelRetry;
   readonly #options: RunnerOptions;
   /** Input-schema validators, compiled once per tool (the output-schema machinery, reused). */
   readonly #validators: OutputValidators;
@@ -167,13 +117,7 @@ export class Runner {
     this.#approve = options.approve;
     this.#hooks = options.hooks ?? NO_HOOKS;
     this.#signal = options.signal;
-    this.#retry = {
-      maxRetries: options.retry?.maxRetries ?? 5,
-      initialDelayMs: options.retry?.initialDelayMs ?? 1000,
-      maxDelayMs: options.retry?.maxDelayMs ?? 30_000,
-      maxRetryAfterMs: options.retry?.maxRetryAfterMs ?? 120_000,
-      sleep: options.retry?.sleep,
-    };
+    this.#retry = new ModelRetry(options.retry);
     this.#validators = new OutputValidators(() => {
       // A schema ajv cannot compile is not our argument check to make: the server checks.
     });
@@ -191,13 +135,7 @@ export class Runner {
 
   /** The history as JSON text, for loadHistory() later (also by another provider). */
   saveHistory(): string {
-    const saved: SavedHistory = {
-      format: "mcpwire-history",
-      version: 1,
-      ...(this.#systemPrompt !== undefined ? { systemPrompt: this.#systemPrompt } : {}),
-      messages: this.#history,
-    };
-    return JSON.stringify(saved, null, 2);
+    return historyText(this.#history, this.#systemPrompt);
   }
 
   /**
@@ -303,40 +241,18 @@ export class Runner {
         if (!(error instanceof ProviderError)) {
           throw new RunnerError(`model ${who}: the request failed: ${messageOf(error)}`, "provider", { cause: error });
         }
-        if (!error.retryable) throw new RunnerError(`model ${who}: ${error.message}`, "provider", { cause: error });
-        if (attempt >= this.#retry.maxRetries) {
-          throw new RunnerError(
-            `model ${who}: still failing after ${this.#retry.maxRetries} retries: ${error.message}; try again later`,
-            "provider",
-            { cause: error },
-          );
-        }
-        const delayMs = this.#delay(attempt, error, who);
+        const next = this.#retry.next(attempt, error, who);
+        if ("giveUp" in next) throw new RunnerError(next.giveUp, "provider", { cause: error });
+        const { delayMs } = next;
         this.#emit({ type: "retry", step, attempt: attempt + 1, delayMs, error });
         try {
-          await (this.#retry.sleep ?? defaultSleep)(delayMs, this.#signal);
+          await this.#retry.wait(delayMs, this.#signal);
         } catch (reason) {
           this.#checkCancelled(reason);
           throw reason;
         }
       }
     }
-  }
-
-  /** Retry `attempt` (0-based): the server's Retry-After when it gave one, else 1 s · 2^attempt up to 30 s. */
-  #delay(attempt: number, error: ProviderError, who: string): number {
-    if (error.retryAfterMs !== undefined && error.retryAfterMs >= 0) {
-      if (error.retryAfterMs > this.#retry.maxRetryAfterMs) {
-        throw new RunnerError(
-          `model ${who}: ${error.message}; the server asks to retry after ${seconds(error.retryAfterMs)}, ` +
-            `longer than the ${seconds(this.#retry.maxRetryAfterMs)} we wait; try again later`,
-          "provider",
-          { cause: error },
-        );
-      }
-      return error.retryAfterMs;
-    }
-    return Math.min(this.#retry.maxDelayMs, this.#retry.initialDelayMs * 2 ** attempt);
   }
 
   // --- tools ---------------------------------------------------------------------------
@@ -461,99 +377,8 @@ function parseToolArguments(tool: RegisteredTool, raw: JsonObject | string): Jso
       return `${describeTool(tool)}: the arguments are not valid JSON (${messageOf(error)}); send one JSON object matching the tool's inputSchema`;
     }
   }
-  if (!isJsonObject(value)) {
+  if (!isObject(value)) {
     return `${describeTool(tool)}: the arguments must be a JSON object, got ${value === null ? "null" : Array.isArray(value) ? "an array" : typeof value}`;
   }
   return value;
-}
-
-// --- history validation ----------------------------------------------------------------
-
-function parseHistory(saved: unknown): ChatMessage[] {
-  let value = saved;
-  if (typeof value === "string") {
-    try {
-      value = JSON.parse(value);
-    } catch (error) {
-      throw new HistoryError(`the history is not valid JSON (${messageOf(error)}); load what saveHistory() wrote`);
-    }
-  }
-  let messages: unknown;
-  if (Array.isArray(value)) {
-    messages = value;
-  } else if (isJsonObject(value)) {
-    if (value.format !== "mcpwire-history") {
-      throw new HistoryError(`the history has no "format": "mcpwire-history"; load what saveHistory() wrote`);
-    }
-    if (value.version !== 1) {
-      throw new HistoryError(`the history has version ${JSON.stringify(value.version)}; this mcpwire reads version 1`);
-    }
-    messages = value.messages;
-    if (!Array.isArray(messages)) throw new HistoryError(`the history's "messages" must be an array`);
-  } else {
-    throw new HistoryError("the history must be saveHistory()'s JSON object or an array of messages");
-  }
-  const result: ChatMessage[] = [];
-  /** Tool-call ids of the latest assistant message that have no result yet. */
-  let open = new Set<string>();
-  (messages as unknown[]).forEach((message, index) => {
-    const where = `history message ${index}`;
-    if (!isJsonObject(message)) throw new HistoryError(`${where} is not an object`);
-    const content = message.content;
-    if (message.role !== "tool" && open.size > 0) {
-      throw new HistoryError(`${where}: the tool calls ${[...open].join(", ")} of the assistant message before it have no result`);
-    }
-    if (typeof content !== "string") throw new HistoryError(`${where} (role ${JSON.stringify(message.role)}) needs a string "content"`);
-    switch (message.role) {
-      case "user":
-        result.push({ role: "user", content });
-        return;
-      case "assistant": {
-        const calls = message.toolCalls;
-        if (calls === undefined) {
-          result.push({ role: "assistant", content });
-          return;
-        }
-        if (!Array.isArray(calls)) throw new HistoryError(`${where}: "toolCalls" must be an array`);
-        const toolCalls: ModelToolCall[] = calls.map((call, callIndex) => {
-          if (!isJsonObject(call) || typeof call.id !== "string" || typeof call.name !== "string" ||
-            !(typeof call.arguments === "string" || isJsonObject(call.arguments))) {
-            throw new HistoryError(`${where}: toolCalls[${callIndex}] needs a string "id", a string "name" and "arguments" (an object or a string)`);
-          }
-          return {
-            id: call.id,
-            name: call.name,
-            arguments: call.arguments as JsonObject | string,
-            ...(typeof call.signature === "string" ? { signature: call.signature } : {}),
-          };
-        });
-        result.push({ role: "assistant", content, toolCalls });
-        open = new Set(toolCalls.map((call) => call.id));
-        return;
-      }
-      case "tool": {
-        if (typeof message.toolCallId !== "string" || typeof message.name !== "string") {
-          throw new HistoryError(`${where}: a tool message needs a string "toolCallId" and "name"`);
-        }
-        if (!open.has(message.toolCallId)) {
-          throw new HistoryError(
-            `${where}: tool result "${message.toolCallId}" answers no tool call of the assistant message before it`,
-          );
-        }
-        open.delete(message.toolCallId);
-        result.push({
-          role: "tool",
-          toolCallId: message.toolCallId,
-          name: message.name,
-          content,
-          ...(message.isError === true ? { isError: true } : {}),
-        });
-        return;
-      }
-      default:
-        throw new HistoryError(`${where} has role ${JSON.stringify(message.role)}; roles are "user", "assistant" and "tool"`);
-    }
-  });
-  if (open.size > 0) throw new HistoryError(`the history ends with tool calls that have no result (${[...open].join(", ")})`);
-  return result;
 }

@@ -2,6 +2,8 @@
 // the iss check (RFC 9207), scope selection and the refresh grant — spec 2026-07-28
 // basic/authorization ("Authorization Flow Steps", "Scope Selection Strategy", "Authorization Response Validation").
 
+import { messageOf } from "../common/error-text.ts";
+import { preview } from "../common/preview.ts";
 import type { AuthorizationTarget, HttpOptions } from "./discovery.ts";
 import type { DpopSigner } from "./dpop.ts";
 import { AuthError } from "./errors.ts";
@@ -56,7 +58,7 @@ export function readAuthorizationResponse(value: string | URL | AuthorizationRes
     url = new URL(value);
   } catch {
     throw new AuthError(
-      `the authorization redirect ${JSON.stringify(String(value).slice(0, 100))} is not a URL; paste the whole URL the browser was sent to`,
+      `the authorization redirect ${preview(String(value), 100)} is not a URL; paste the whole URL the browser was sent to`,
       "interaction-failed",
     );
   }
@@ -159,7 +161,7 @@ export async function authorizeWithCode(options: AuthorizationCodeOptions): Prom
   } catch (error) {
     if (error instanceof AuthError) throw error;
     throw new AuthError(
-      `authorizing to ${target.serverUrl.href} at ${target.issuer} did not complete: ${error instanceof Error ? error.message : String(error)}`,
+      `authorizing to ${target.serverUrl.href} at ${target.issuer} did not complete: ${messageOf(error)}`,
       "interaction-failed",
       { cause: error },
     );

@@ -1,6 +1,8 @@
 // base64url without padding (RFC 4648 section 5), the encoding of JWS parts, PKCE challenges and
 // DPoP thumbprints — RFC 7515 section 2 ("Base64url Encoding"); plus plain base64 for HTTP Basic.
 
+import { preview } from "../common/preview.ts";
+
 const encoder = new TextEncoder();
 
 /** Bytes (or a string, taken as UTF-8) as base64url without `=` padding. */
@@ -11,7 +13,7 @@ export function base64UrlEncode(input: Uint8Array | string): string {
 /** Decodes base64url (padding optional); throws a TypeError on characters outside the alphabet. */
 export function base64UrlDecode(text: string): Uint8Array {
   if (!/^[A-Za-z0-9_-]*={0,2}$/.test(text)) {
-    throw new TypeError(`not base64url: ${JSON.stringify(text.length > 40 ? `${text.slice(0, 40)}…` : text)}`);
+    throw new TypeError(`not base64url: ${preview(text, 40)}`);
   }
   const standard = text.replace(/=+$/, "").replace(/-/g, "+").replace(/_/g, "/");
   if (standard.length % 4 === 1) throw new TypeError("not base64url: impossible length");

@@ -2,6 +2,9 @@
 // server metadata (RFC 8414, OpenID Connect Discovery) and the 2025-03-26 fallbacks — spec
 // 2026-07-28 basic/authorization/authorization-server-discovery, 2025-11-25 basic/authorization.
 
+import { durationText } from "../common/duration.ts";
+import { messageOf } from "../common/error-text.ts";
+import { preview } from "../common/preview.ts";
 import { AuthError } from "./errors.ts";
 import type { ResourceChallenge } from "./www-authenticate.ts";
 
@@ -146,7 +149,7 @@ async function getJson(start: URL, what: string, options: HttpOptions): Promise<
         response = await fetchFn(url, { method: "GET", headers: { accept: "application/json" }, redirect: "manual", signal: controller.signal });
       } catch (error) {
         if (options.signal?.aborted) throw options.signal.reason ?? error;
-        const reason = controller.signal.aborted ? `no answer within ${timeoutMs} ms` : error instanceof Error ? error.message : String(error);
+        const reason = controller.signal.aborted ? `no answer within ${durationText(timeoutMs)}` : messageOf(error);
         return { kind: "miss", reason: `GET ${url.href}: ${reason}` };
       }
       const location = response.headers.get("location");
@@ -165,7 +168,7 @@ async function getJson(start: URL, what: string, options: HttpOptions): Promise<
       try {
         value = JSON.parse(text);
       } catch {
-        return { kind: "miss", reason: `GET ${url.href}: the body is not JSON (${JSON.stringify(text.slice(0, 80))})` };
+        return { kind: "miss", reason: `GET ${url.href}: the body is not JSON (${preview(text, 80)})` };
       }
       if (typeof value !== "object" || value === null || Array.isArray(value)) {
         return { kind: "miss", reason: `GET ${url.href}: the body is not a JSON object` };

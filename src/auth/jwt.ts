@@ -2,6 +2,7 @@
 // thumbprint — RFC 7515 (JWS compact serialization), RFC 7518 section 3 (algorithms), RFC 7519 (JWT),
 // RFC 7638 (thumbprint). Used by private_key_jwt client authentication, JWT grants and DPoP proofs.
 
+import { messageOf } from "../common/error-text.ts";
 import { base64Encode, base64UrlDecode, base64UrlDecodeText, base64UrlEncode } from "./base64url.ts";
 
 /** The signing algorithms we implement: the ones the MCP authorization extensions use. */
@@ -106,7 +107,7 @@ export async function importPrivateKey(key: string | JsonWebKey, algorithm: JwsA
   } catch (error) {
     if (error instanceof JwtKeyError) throw error;
     throw new JwtKeyError(
-      `private key: could not import it as an ${algorithm} key (${(error as Error).message}); ` +
+      `private key: could not import it as an ${algorithm} key (${messageOf(error)}); ` +
         `give a PKCS#8 PEM or a JWK of a ${algorithm === "ES256" ? "P-256 EC" : "RSA"} key`,
     );
   }
@@ -129,7 +130,7 @@ export async function importPublicKey(key: string | JsonWebKey, algorithm: JwsAl
     );
   } catch (error) {
     if (error instanceof JwtKeyError) throw error;
-    throw new JwtKeyError(`public key: could not import it as an ${algorithm} key (${(error as Error).message})`);
+    throw new JwtKeyError(`public key: could not import it as an ${algorithm} key (${messageOf(error)})`);
   }
 }
 
@@ -178,7 +179,7 @@ function asJwk(key: string | JsonWebKey): JsonWebKey | undefined {
   try {
     return JSON.parse(text) as JsonWebKey;
   } catch (error) {
-    throw new JwtKeyError(`key: looks like a JWK but is not valid JSON (${(error as Error).message})`);
+    throw new JwtKeyError(`key: looks like a JWK but is not valid JSON (${messageOf(error)})`);
   }
 }
 

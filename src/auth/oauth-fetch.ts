@@ -2,6 +2,7 @@
 // 401 or a 403 insufficient_scope runs discovery, registration and authorization, then retries —
 // spec 2026-07-28 basic/authorization ("Access Token Usage", "Scope Challenge Handling", "Step-Up Authorization Flow").
 
+import { messageOf } from "../common/error-text.ts";
 import { retryOnReset } from "../transport/reset-retry.ts";
 import { authorizeWithCode, refreshTokens, selectScope, splitScopes } from "./authorization-code.ts";
 import { type AuthorizationTarget, discover } from "./discovery.ts";
@@ -127,7 +128,7 @@ export function createOAuthFetch(options: OAuthFetchOptions): OAuthFetch {
       saved = await store.getTokens(serverUrl.href);
     } catch (error) {
       // a server that needs no authorization must not fail over a broken token file
-      emit({ kind: "store-unreadable", reason: error instanceof Error ? error.message : String(error) });
+      emit({ kind: "store-unreadable", reason: messageOf(error) });
       return;
     }
     if (saved !== undefined) {
@@ -223,7 +224,7 @@ export function createOAuthFetch(options: OAuthFetchOptions): OAuthFetch {
       return true;
     } catch (error) {
       if (error instanceof AuthError && error.code !== "discovery-failed") throw error;
-      emit({ kind: "refresh-failed", issuer: target?.issuer ?? issuerOfTokens ?? "?", reason: error instanceof OAuthError ? error.error : error instanceof Error ? error.message : String(error) });
+      emit({ kind: "refresh-failed", issuer: target?.issuer ?? issuerOfTokens ?? "?", reason: error instanceof OAuthError ? error.error : messageOf(error) });
       tokens = undefined;
       await store.deleteTokens(serverUrl.href);
       return false;

@@ -2,6 +2,10 @@
 // credentials, a Client ID Metadata Document, dynamic client registration (RFC 7591), else a
 // clear error — spec 2026-07-28 basic/authorization/client-registration (and SEP-2352 binding).
 
+import { durationText } from "../common/duration.ts";
+import { messageOf } from "../common/error-text.ts";
+import { isObject } from "../common/json.ts";
+import { preview } from "../common/preview.ts";
 import type { AuthorizationServerMetadata, HttpOptions } from "./discovery.ts";
 import { isLoopbackHost } from "./discovery.ts";
 import { AuthError } from "./errors.ts";
@@ -112,10 +116,8 @@ export async function registerClient(
     text = await response.text();
   } catch (error) {
     const reason = controller.signal.aborted && !options.signal?.aborted
-      ? `no answer within ${timeoutMs} ms`
-      : error instanceof Error
-      ? error.message
-      : String(error);
+      ? `no answer within ${durationText(timeoutMs)}`
+      : messageOf(error);
     throw new AuthError(
       `dynamic client registration at ${endpoint} failed: ${reason}; check that the authorization server is up`,
       "registration-failed",
@@ -128,14 +130,14 @@ export async function registerClient(
   let body: Record<string, unknown> | undefined;
   try {
     const parsed: unknown = JSON.parse(text);
-    if (typeof parsed === "object" && parsed !== null && !Array.isArray(parsed)) body = parsed as Record<string, unknown>;
+    if (isObject(parsed)) body = parsed;
   } catch {
     // reported below
   }
   if (!response.ok || body === undefined || typeof body.client_id !== "string") {
     const detail = body !== undefined && typeof body.error === "string"
       ? `${body.error}${typeof body.error_description === "string" ? `: ${body.error_description}` : ""}`
-      : JSON.stringify(text.slice(0, 200));
+      : preview(text, 200);
     throw new AuthError(
       `dynamic client registration at ${endpoint} was refused (HTTP ${response.status}, ${detail}); ` +
         `register a client with ${issuer} by hand and configure its client id (auth.client_id)`,

@@ -2,10 +2,13 @@
 // sections 2.3 and 5, OAuth 2.1 section 3.2, RFC 7523 section 2.2 (private_key_jwt), RFC 8707
 // (resource), RFC 9449 sections 5 and 8 (DPoP and its nonce); spec 2025-11-25 basic/authorization.
 
+import { durationText } from "../common/duration.ts";
+import { messageOf } from "../common/error-text.ts";
+import { isObject } from "../common/json.ts";
+import { redactText } from "../common/redact.ts";
 import { base64Encode } from "./base64url.ts";
 import type { DpopSigner } from "./dpop.ts";
 import { signJwt } from "./jwt.ts";
-import { redactText } from "../common/redact.ts";
 
 /** How the client proves who it is to the token endpoint (RFC 6749 2.3, RFC 7523 2.2). */
 export type ClientAuthentication =
@@ -158,7 +161,7 @@ async function post(request: TokenRequest): Promise<Response> {
   } catch (error) {
     if (timeout.aborted && !request.signal?.aborted) {
       throw new OAuthError(
-        `token endpoint ${endpoint}: the ${grant} request got no answer within ${timeoutMs / 1000} s; ` +
+        `token endpoint ${endpoint}: the ${grant} request got no answer within ${durationText(timeoutMs)}; ` +
           "check that the authorization server is up, or raise the timeout",
         { error: "timeout", endpoint },
         { cause: error },
@@ -166,7 +169,7 @@ async function post(request: TokenRequest): Promise<Response> {
     }
     if (request.signal?.aborted) throw request.signal.reason ?? error;
     throw new OAuthError(
-      `token endpoint ${endpoint}: the ${grant} request failed (${(error as Error).message}); ` +
+      `token endpoint ${endpoint}: the ${grant} request failed (${messageOf(error)}); ` +
         "check the token_endpoint in the authorization server's metadata (a redirect is refused)",
       { error: "request_failed", endpoint },
       { cause: error },
@@ -216,16 +219,14 @@ async function readJson(
   } catch (error) {
     throw new OAuthError(
       `token endpoint ${endpoint}: the answer to the ${grant} request (HTTP ${response.status}) broke off ` +
-        `(${(error as Error).message}); try again`,
+        `(${messageOf(error)}); try again`,
       { error: "invalid_response", status: response.status, endpoint },
       { cause: error },
     );
   }
   try {
     const value: unknown = JSON.parse(text);
-    return typeof value === "object" && value !== null && !Array.isArray(value)
-      ? value as Record<string, unknown>
-      : undefined;
+    return isObject(value) ? value : undefined;
   } catch {
     return undefined;
   }

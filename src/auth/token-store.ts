@@ -3,6 +3,7 @@
 // spec 2025-11-25 basic/authorization ("Token Storage": clients MUST store tokens securely) and
 // SEP-2352 (client credentials are kept per authorization server, by issuer).
 
+import { messageOf } from "../common/error-text.ts";
 import { runtime as defaultRuntime } from "../runtime/mod.ts";
 import type { Runtime } from "../runtime/types.ts";
 import { FileError } from "../runtime/types.ts";
@@ -246,7 +247,7 @@ export class FileTokenStore implements TokenStore {
     } catch (error) {
       if (error instanceof FileError && error.code === "ENOENT") return undefined;
       throw new TokenStoreError(
-        `token store: cannot read ${path} (${(error as Error).message}); check its owner and permissions`,
+        `token store: cannot read ${path} (${messageOf(error)}); check its owner and permissions`,
         path,
         { cause: error },
         "unreadable",
@@ -255,7 +256,7 @@ export class FileTokenStore implements TokenStore {
     try {
       return JSON.parse(text);
     } catch (error) {
-      throw this.#corrupt(path, (error as Error).message, error);
+      throw this.#corrupt(path, messageOf(error), error);
     }
   }
 
@@ -268,7 +269,7 @@ export class FileTokenStore implements TokenStore {
         await this.#runtime.makePrivateDirectory(directory);
       } catch (error) {
         throw new TokenStoreError(
-          `token store: cannot make ${directory} a directory only you can enter (${(error as Error).message}); ` +
+          `token store: cannot make ${directory} a directory only you can enter (${messageOf(error)}); ` +
             `check that it is yours, or run chmod 700 ${directory}`,
           directory,
           { cause: error },
@@ -280,7 +281,7 @@ export class FileTokenStore implements TokenStore {
       await this.#runtime.writePrivateFile(path, `${JSON.stringify(value, null, 2)}\n`);
     } catch (error) {
       throw new TokenStoreError(
-        `token store: cannot write ${path} (${(error as Error).message}); check that ${this.directory} is writable by you`,
+        `token store: cannot write ${path} (${messageOf(error)}); check that ${this.directory} is writable by you`,
         path,
         { cause: error },
         "unwritable",
@@ -292,7 +293,7 @@ export class FileTokenStore implements TokenStore {
     try {
       await this.#runtime.removeFile(path);
     } catch (error) {
-      throw new TokenStoreError(`token store: cannot delete ${path} (${(error as Error).message})`, path, { cause: error }, "unwritable");
+      throw new TokenStoreError(`token store: cannot delete ${path} (${messageOf(error)})`, path, { cause: error }, "unwritable");
     }
   }
 

@@ -4,8 +4,8 @@
 import type { ClientHandlers, SamplingHandler } from "../client/handlers.ts";
 import { SamplingRejectedError } from "../client/sampling.ts";
 import { type Implementation, LOGGING_LEVELS, type LoggingLevel } from "../client/types.ts";
-import { loadConfig } from "../host/config.ts";
-import { ConfigError, type McpwireConfig, type ServerConfig } from "../host/config-types.ts";
+import { loadConfig } from "../host/config/load.ts";
+import { ConfigError, type McpwireConfig, type ServerConfig } from "../host/config/types.ts";
 import { McpManager } from "../host/manager.ts";
 import { redactorFor } from "../host/secrets.ts";
 import { runtime } from "../runtime/mod.ts";

@@ -1,6 +1,6 @@
 // The `mcpwire` command: picks the verb; usage and config errors become one line and exit 2.
 
-import { ConfigError } from "../host/config-types.ts";
+import { ConfigError } from "../host/config/types.ts";
 import { runtime } from "../runtime/mod.ts";
 import { UsageError } from "./args.ts";
 import { auth, AUTH_USAGE } from "./auth.ts";

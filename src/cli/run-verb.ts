@@ -6,7 +6,7 @@ import type { SamplingHandler } from "../client/handlers.ts";
 import { SamplingRejectedError } from "../client/sampling.ts";
 import type { JsonObject } from "../client/types.ts";
 import { type ApprovalPolicy, approvalPolicy, type ApproveFunction, isReadOnly, parseApprovalPolicy } from "../agent/approval.ts";
-import type { McpwireConfig, ServerConfig } from "../host/config-types.ts";
+import type { McpwireConfig, ServerConfig } from "../host/config/types.ts";
 import { HookConfigError, Hooks, NO_HOOKS } from "../agent/hooks.ts";
 import type { McpManager } from "../host/manager.ts";
 import { providerSamplingHandler } from "../agent/provider-sampling.ts";

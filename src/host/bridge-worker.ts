@@ -1,8 +1,8 @@
 // The sync bridge's worker thread, started by createSyncBridge (sync-bridge.ts): loads the
 // config, runs an McpManager, and answers listTools, dispatch, status and close.
 
-import { serveSyncWorker } from "../registry/sync-bridge.ts";
-import { ConfigError, type McpwireConfig } from "./config-types.ts";
+import { serveSyncWorker } from "../registry/blocking-worker.ts";
+import { ConfigError, type McpwireConfig } from "./config/types.ts";
 import type { McpManager } from "./manager.ts";
 import { type BridgeRequest, type BridgeStart, configFromWire } from "./sync-bridge.ts";
 
@@ -21,7 +21,7 @@ serveSyncWorker({
     const start = data as BridgeStart;
     // Imported here rather than above: a module that fails to load is then an error the
     // caller reads in createSyncBridge's exception, not a worker that dies before it can say so.
-    const [{ McpManager }, { loadConfig }] = await Promise.all([import("./manager.ts"), import("./config.ts")]);
+    const [{ McpManager }, { loadConfig }] = await Promise.all([import("./manager.ts"), import("./config/load.ts")]);
     let config: McpwireConfig;
     try {
       config = start.config !== undefined ? configFromWire(start.config) : await loadConfig({ path: start.configPath });

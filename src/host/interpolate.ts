@@ -1,6 +1,8 @@
 // `${VAR}` interpolation of config strings: `${NAME}` is the variable's value, `${NAME:-default}`
 // is the value, or the default when NAME is unset or empty, and `$$` is a literal `$`.
 
+import { clipText } from "../common/preview.ts";
+
 /** Why a string could not be interpolated. */
 export class InterpolationError extends Error {
   override readonly name = "InterpolationError";
@@ -73,7 +75,7 @@ function expand(text: string, env: Readonly<Record<string, string | undefined>>,
     const close = closingBrace(text, dollar + 2);
     if (close === -1) {
       throw new InterpolationError(
-        `"${text.slice(dollar, dollar + 20)}${text.length > dollar + 20 ? "…" : ""}" has no closing "}"; ` +
+        `"${clipText(text.slice(dollar), 20)}" has no closing "}"; ` +
           "write ${NAME} or ${NAME:-default}, or $${ for a literal ${",
         "syntax",
       );

@@ -6,11 +6,13 @@
 import type { Client } from "../client/client.ts";
 import type { ClientHandlers } from "../client/handlers.ts";
 import type { ClientCapabilities, Implementation } from "../client/types.ts";
+import { durationText } from "../common/duration.ts";
+import { messageOf } from "../common/error-text.ts";
 import { ContainedEventTarget, DetailEvent, type ListenerFailure } from "../common/events.ts";
 import type { Redactor } from "../common/redact.ts";
 import { ToolRegistry } from "../registry/tool-registry.ts";
 import type { BackoffOptions } from "./backoff.ts";
-import type { McpwireConfig, ServerConfig } from "./config-types.ts";
+import type { McpwireConfig, ServerConfig } from "./config/types.ts";
 import { redactedCopy, redactError, redactorFor } from "./secrets.ts";
 import {
   ServerConnection,
@@ -156,7 +158,7 @@ export class McpManager extends ContainedEventTarget<ManagerEvents> {
   /** A listener threw: a "problem" naming the server of the event, with the listener's error. */
   protected override listenerFailed({ type, error }: ListenerFailure): void {
     const server = this.#dispatching ?? "";
-    const message = error instanceof Error ? error.message : String(error);
+    const message = messageOf(error);
     this.emit("problem", {
       server,
       message: `${server === "" ? "" : `server "${server}": `}a "${type}" listener of the manager threw: ${message}; ` +
@@ -209,7 +211,7 @@ export class McpManager extends ContainedEventTarget<ManagerEvents> {
       for (const connection of pending) {
         this.emit("problem", {
           server: connection.name,
-          message: `server "${connection.name}" did not finish closing within ${this.#closeTimeoutMs} ms; gave up waiting for it`,
+          message: `server "${connection.name}" did not finish closing within ${durationText(this.#closeTimeoutMs)}; gave up waiting for it`,
         });
       }
     }

@@ -2,11 +2,15 @@
 // `mcpServers`), started, supervised and closed by McpManager, their tools in one registry; and
 // createSyncBridge, the same from synchronous code. Loads no model provider.
 
-export { configSearchPaths, loadConfig, parseConfig } from "./config.ts";
-export type { ConfigFormat, Env as ConfigEnv, LoadConfigOptions, ParseConfigOptions } from "./config.ts";
-export { ConfigError, DEFAULT_CONNECT_TIMEOUT_MS, DEFAULT_TOOL_TIMEOUT_MS } from "./config-types.ts";
-export type { McpwireConfig, ProviderSettings as ConfigProviderSettings, ServerConfig, TransportKind } from "./config-types.ts";
-export { CONFIG_SCHEMA } from "./config-schema.ts";
+export { configSearchPaths, loadConfig } from "./config/load.ts";
+export type { LoadConfigOptions } from "./config/load.ts";
+export { parseConfig } from "./config/parse.ts";
+export type { ParseConfigOptions } from "./config/parse.ts";
+export type { ConfigFormat } from "./config/syntax.ts";
+export type { Env as ConfigEnv } from "./config/context.ts";
+export { ConfigError, DEFAULT_CONNECT_TIMEOUT_MS, DEFAULT_TOOL_TIMEOUT_MS } from "./config/types.ts";
+export type { McpwireConfig, ProviderSettings as ConfigProviderSettings, ServerConfig, TransportKind } from "./config/types.ts";
+export { CONFIG_SCHEMA } from "./config/schema.ts";
 export { interpolate, InterpolationError } from "./interpolate.ts";
 export {
   CHILD_ENV_BASELINE,

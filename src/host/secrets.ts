@@ -4,7 +4,7 @@
 
 import { type Bounds, boundedCopy } from "../common/bounded.ts";
 import { Redactor } from "../common/redact.ts";
-import type { McpwireConfig } from "./config-types.ts";
+import type { McpwireConfig } from "./config/types.ts";
 
 /**
  * An env variable whose name says it holds a credential (`GITHUB_TOKEN`, `OPENAI_API_KEY`,

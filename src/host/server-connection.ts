@@ -7,22 +7,21 @@ import { Client, type ClientOptions } from "../client/client.ts";
 import { ClientStateError } from "../client/errors.ts";
 import type { ClientHandlers } from "../client/handlers.ts";
 import type { ClientCapabilities, Implementation, LoggingLevel } from "../client/types.ts";
+import { durationText } from "../common/duration.ts";
+import { messageOf } from "../common/error-text.ts";
+import type { Redactor } from "../common/redact.ts";
 import type { Params, RequestOptions } from "../jsonrpc/peer.ts";
 import { type McpServerRegistration, registerMcpServer } from "../registry/mcp-server.ts";
 import type { ToolRegistry } from "../registry/tool-registry.ts";
 import { serverAuthFetch } from "../auth/server-auth.ts";
 import type { TokenSet } from "../auth/token-endpoint.ts";
-import type { Redactor } from "../common/redact.ts";
-import { AutoHttpTransport } from "../transport/auto-http.ts";
 import { showUrl } from "../transport/http-errors.ts";
-import { SseLegacyTransport } from "../transport/sse-legacy.ts";
 import { StdioTransport } from "../transport/stdio.ts";
-import { StreamableHttpTransport } from "../transport/streamable-http.ts";
 import type { Transport } from "../transport/transport.ts";
 import { type BackoffOptions, backoffDelay } from "./backoff.ts";
-import type { ServerConfig, TransportKind } from "./config-types.ts";
-import { childEnvironment } from "./env.ts";
+import type { ServerConfig, TransportKind } from "./config/types.ts";
 import { redactedCopy } from "./secrets.ts";
+import { createTransport, detectedTransport } from "./transport-factory.ts";
 
 /**
  * Where a server is in its life:
@@ -117,18 +116,10 @@ export class ServerUnavailableError extends ClientStateError {
   }
 }
 
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
-
 /** A message without its leading `server "<name>": `, for quoting inside another message about that server. */
 function withoutServerPrefix(server: string, message: string): string {
   const prefix = `server "${server}": `;
   return message.startsWith(prefix) ? message.slice(prefix.length) : message;
-}
-
-function seconds(ms: number): string {
-  return ms >= 1000 ? `${Math.round(ms / 100) / 10} s` : `${ms} ms`;
 }
 
 /** What a SupervisedClient asks of the connection it belongs to. */
@@ -338,43 +329,23 @@ export class ServerConnection implements Supervisor {
     const attempts = 1 + Math.max(0, this.#options.connectRetries);
     for (let attempt = 1; attempt <= attempts; attempt++) {
       if (attempt > 1 && !(await this.#sleep(backoffDelay(attempt - 1, this.#options.backoff)))) return;
-      try {
-        await this.#establish();
-        return;
-      } catch (error) {
-        if (this.#closed) return;
-        this.#lastError = messageOf(error);
-        this.#problem(`connect attempt ${attempt} of ${attempts} failed: ${this.#lastError}`);
-      }
+      if (await this.#attempt((error) => `connect attempt ${attempt} of ${attempts} failed: ${error}`)) return;
     }
     this.#park(`could not start: ${attempts} connect attempt${attempts === 1 ? "" : "s"} failed`);
   }
 
+  /** A new transport for this server; checked in the constructor: a stdio server has a command, the others an http(s) url. */
   #transport(): Transport {
-    const { config } = this;
-    // Checked in the constructor: a stdio server has a command, the others an http(s) url.
-    // The headers (already interpolated) go with every request.
-    switch (config.transport) {
-      case "stdio":
-        return new StdioTransport({
-          command: config.command!,
-          args: config.args,
-          env: childEnvironment(config.env),
-          cwd: config.cwd,
-          onStderr: (line) => this.#emit("stderr", { server: this.name, line }),
-        });
-      case "http":
-        return new StreamableHttpTransport({ url: config.url!, headers: config.headers, redactor: this.#options.redactor, ...this.#authFetch() });
-      case "sse":
-        return new SseLegacyTransport({ url: config.url!, headers: config.headers, redactor: this.#options.redactor, ...this.#authFetch() });
-      case "auto":
-        return new AutoHttpTransport({ url: config.url!, headers: config.headers, redactor: this.#options.redactor, ...this.#authFetch() });
+    const redactor = this.#options.redactor;
+    if (this.config.transport === "stdio") {
+      return createTransport(this.config, { onStderr: (line) => this.#emit("stderr", { server: this.name, line }) });
     }
+    return createTransport(this.config, { redactor, fetch: this.#authFetch() });
   }
 
   /** OAuth (issue 8): stored tokens, refreshed; a needed login says to run `mcpwire auth login`. Made once. */
   #oauthFetch: typeof fetch | undefined | null = null;
-  #authFetch(): { fetch?: typeof fetch } {
+  #authFetch(): typeof fetch | undefined {
     if (this.#oauthFetch === null) {
       const redactor = this.#options.redactor;
       this.#oauthFetch = serverAuthFetch(this.name, this.config.url!, this.config.auth ?? { enabled: true }, {
@@ -386,7 +357,24 @@ export class ServerConnection implements Supervisor {
         },
       });
     }
-    return this.#oauthFetch === undefined ? {} : { fetch: this.#oauthFetch };
+    return this.#oauthFetch;
+  }
+
+  /**
+   * One try at a session (#establish). True when it is ready, or when the connection was
+   * closed meanwhile (either way the caller's loop is over); false after a failure, which is
+   * kept as the last error and reported in the words of `failed`.
+   */
+  async #attempt(failed: (error: string) => string): Promise<boolean> {
+    try {
+      await this.#establish();
+      return true;
+    } catch (error) {
+      if (this.#closed) return true;
+      this.#lastError = messageOf(error);
+      this.#problem(failed(this.#lastError));
+      return false;
+    }
   }
 
   /** Spawns and initializes a new session, bounded by connect_timeout (spawn + initialize). */
@@ -437,12 +425,12 @@ export class ServerConnection implements Supervisor {
         if (!(transport instanceof StdioTransport)) {
           throw new Error(
             `server "${this.name}" did not finish connecting (initialize over ${this.config.transport} to ${showUrl(new URL(this.config.url!))}) ` +
-              `within ${seconds(timeoutMs)}; raise connect_timeout or check that the server is up`,
+              `within ${durationText(timeoutMs)}; raise connect_timeout or check that the server is up`,
           );
         }
         const tail = transport.stderrTail.slice(-3);
         throw new Error(
-          `server "${this.name}" did not finish connecting (spawn + initialize) within ${seconds(timeoutMs)}; ` +
+          `server "${this.name}" did not finish connecting (spawn + initialize) within ${durationText(timeoutMs)}; ` +
             `raise connect_timeout or check the server's stderr` + (tail.length > 0 ? ` (last stderr: ${tail.join(" | ")})` : ""),
         );
       }
@@ -503,10 +491,7 @@ export class ServerConnection implements Supervisor {
     }
     this.#opening = undefined;
     this.#client = client;
-    const transport = client.transport;
-    if (transport instanceof AutoHttpTransport && transport.kind !== undefined) {
-      this.#detected = transport.kind === "sse" ? "sse" : "http";
-    }
+    this.#detected = detectedTransport(client.transport) ?? this.#detected;
     if (this.#state === "parked") this.#reconnectAttempts = 0; // a probe brought it back: a fresh budget
     this.#reason = undefined;
     this.#move("ready");
@@ -539,14 +524,7 @@ export class ServerConnection implements Supervisor {
       this.#reconnectAttempts += 1;
       const delayMs = backoffDelay(this.#reconnectAttempts, this.#options.backoff);
       if (!(await this.#sleep(delayMs))) return;
-      try {
-        await this.#establish();
-        return;
-      } catch (error) {
-        if (this.#closed) return;
-        this.#lastError = messageOf(error);
-        this.#problem(`reconnect attempt ${this.#reconnectAttempts} of ${max} failed: ${this.#lastError}`);
-      }
+      if (await this.#attempt((error) => `reconnect attempt ${this.#reconnectAttempts} of ${max} failed: ${error}`)) return;
     }
   }
 
@@ -555,7 +533,7 @@ export class ServerConnection implements Supervisor {
     if (this.#closed) return;
     this.#registration?.unregister();
     this.#registration = undefined;
-    this.#reason = `${why}; probing every ${seconds(this.#options.probeIntervalMs)}`;
+    this.#reason = `${why}; probing every ${durationText(this.#options.probeIntervalMs)}`;
     this.#move("parked", new Error(`server "${this.name}" ${this.#reason}; last error: ${this.#lastError ?? "none"}`));
     this.#supervising = this.#probeLoop();
   }
@@ -563,14 +541,7 @@ export class ServerConnection implements Supervisor {
   async #probeLoop(): Promise<void> {
     while (!this.#closed && this.#state === "parked") {
       if (!(await this.#sleep(this.#options.probeIntervalMs))) return;
-      try {
-        await this.#establish();
-        return;
-      } catch (error) {
-        if (this.#closed) return;
-        this.#lastError = messageOf(error);
-        this.#problem(`probe failed: ${this.#lastError}; next probe in ${seconds(this.#options.probeIntervalMs)}`);
-      }
+      if (await this.#attempt((error) => `probe failed: ${error}; next probe in ${durationText(this.#options.probeIntervalMs)}`)) return;
     }
   }
 

@@ -1,14 +1,15 @@
 // The sync-facing bridge for hosts (DESIGN.md "The sync-facing bridge"): createSyncBridge
 // runs an McpManager in a worker thread (bridge-worker.ts) and offers its tool registry to
-// synchronous code. The blocking itself is src/registry/sync-bridge.ts.
+// synchronous code. The blocking itself is src/registry/blocking-worker.ts.
 
 import type { JsonObject } from "../client/types.ts";
-import { SyncBridgeError, type SyncOutcome, SyncWorker } from "../registry/sync-bridge.ts";
+import { durationText } from "../common/duration.ts";
+import { SyncBridgeError, type SyncOutcome, SyncWorker } from "../registry/blocking-worker.ts";
 import type { LlmToolSchema } from "../registry/types.ts";
-import { ConfigError, DEFAULT_TOOL_TIMEOUT_MS, type McpwireConfig, type ServerConfig } from "./config-types.ts";
+import { ConfigError, DEFAULT_TOOL_TIMEOUT_MS, type McpwireConfig, type ServerConfig } from "./config/types.ts";
 import type { McpManagerOptions, ServerStatus } from "./manager.ts";
 
-export { SyncBridgeError } from "../registry/sync-bridge.ts";
+export { SyncBridgeError } from "../registry/blocking-worker.ts";
 
 /** Where the bridge's servers come from: a loaded config, or a file the worker loads. */
 export type SyncBridgeSource = { config: McpwireConfig } | { configPath: string };
@@ -81,10 +82,6 @@ export function createSyncBridge(source: SyncBridgeSource, options: SyncBridgeOp
   return new WorkerBridge(worker, options);
 }
 
-function seconds(ms: number): string {
-  return ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`;
-}
-
 class WorkerBridge implements SyncBridge {
   readonly #worker: SyncWorker;
   readonly #timeoutMs: number;
@@ -109,14 +106,14 @@ class WorkerBridge implements SyncBridge {
     if (!(timeoutMs > 0)) throw new RangeError(`dispatchSync: timeoutMs must be a positive number of milliseconds, not ${timeoutMs}`);
     const outcome = this.#worker.call({ op: "dispatch", name, args } satisfies BridgeRequest, {
       timeoutMs,
-      cancelReason: `dispatchSync timeoutMs (${seconds(timeoutMs)}) passed`,
+      cancelReason: `dispatchSync timeoutMs (${durationText(timeoutMs)}) passed`,
     });
     switch (outcome.kind) {
       case "reply":
         return outcome.value as string;
       case "timeout":
         return errorString(
-          `tool ${name} timed out after ${seconds(timeoutMs)} (dispatchSync timeoutMs); the call was cancelled; ` +
+          `tool ${name} timed out after ${durationText(timeoutMs)} (dispatchSync timeoutMs); the call was cancelled; ` +
             "pass a larger timeoutMs if the tool needs longer",
         );
       case "ended":
@@ -138,7 +135,7 @@ class WorkerBridge implements SyncBridge {
       case "reply":
         return outcome.value;
       case "timeout":
-        throw new SyncBridgeError(`sync bridge: ${what} got no answer within ${seconds(outcome.timeoutMs)}; its worker thread is stuck`);
+        throw new SyncBridgeError(`sync bridge: ${what} got no answer within ${durationText(outcome.timeoutMs)}; its worker thread is stuck`);
       case "ended":
         throw new SyncBridgeError(`sync bridge: ${what}: the worker thread ended (${outcome.message}); create a new bridge`);
       case "closed":

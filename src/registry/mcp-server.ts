@@ -5,6 +5,7 @@
 
 import type { Tool } from "../client/types.ts";
 import { depthOf } from "../common/bounded.ts";
+import { messageOf } from "../common/error-text.ts";
 import { filterToolNames } from "./filters.ts";
 import { DEFAULT_NAMING, namingFormatProblem, toolName } from "./naming.ts";
 import { RegistryEvent, type ToolRegistry } from "./tool-registry.ts";
@@ -28,10 +29,6 @@ export const MAX_INPUT_SCHEMA_DEPTH = 128;
 
 /** Server names registered per registry: one registration per server name. */
 const registeredServers = new WeakMap<ToolRegistry, Set<string>>();
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
 
 /**
  * Lists `client`'s tools and registers those that pass the filter into `registry`, named by

@@ -3,7 +3,10 @@
 
 import { ClientStateError } from "../client/errors.ts";
 import type { JsonObject } from "../client/types.ts";
+import { durationText } from "../common/duration.ts";
+import { messageOf } from "../common/error-text.ts";
 import { ContainedEventTarget, DetailEvent, type ListenerFailure } from "../common/events.ts";
+import { isObject } from "../common/json.ts";
 import type { Redactor } from "../common/redact.ts";
 import { ConnectionClosedError, ErrorCode, errorCodeName, RequestTimeoutError, RpcError } from "../jsonrpc/errors.ts";
 import { isValidToolName } from "./naming.ts";
@@ -85,21 +88,9 @@ interface ServerTable {
 /** setTimeout holds a signed 32-bit delay; longer limits are treated as none. */
 const MAX_TIMER_DELAY_MS = 2 ** 31 - 1;
 
-function seconds(ms: number): string {
-  return ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`;
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
-
 /** How error messages name a tool: its server and original name for MCP tools. */
 function describeTool(tool: RegisteredTool): string {
   return tool.origin.kind === "mcp" ? `server "${tool.origin.server}", tool "${tool.origin.tool}"` : `tool "${tool.name}"`;
-}
-
-function isJsonObject(value: unknown): value is JsonObject {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 /**
@@ -392,7 +383,7 @@ export class ToolRegistry extends ContainedEventTarget<RegistryEvents> {
         tool.origin,
       );
     }
-    if (!isJsonObject(args)) {
+    if (!isObject(args)) {
       throw new ToolCallError(
         `${describeTool(tool)}: the arguments must be a JSON object, got ${args === null ? "null" : Array.isArray(args) ? "an array" : typeof args}`,
         "invalid-arguments",
@@ -528,7 +519,7 @@ function runBounded(entry: Entry, args: JsonObject, context: ToolCallContext): P
       timer = setTimeout(() => {
         finish();
         const error = new ToolCallError(
-          `${describeTool(tool)}: timed out after ${seconds(timeoutMs)}; raise the timeout or check the tool's handler`,
+          `${describeTool(tool)}: timed out after ${durationText(timeoutMs)}; raise the timeout or check the tool's handler`,
           "timeout",
           tool.name,
           tool.origin,

@@ -130,7 +130,7 @@ describe("Hooks", () => {
     );
     const outcome = await hooks.run("PreToolUse", { toolName: "t", toolInput: {} });
     assert.equal(outcome.blocked, false);
-    assert.match(problems[0]?.message ?? "", /did not finish within 0.3 s and was killed/);
+    assert.match(problems[0]?.message ?? "", /did not finish within 300 ms and was killed/);
     assert.ok(existsSync(pidFile));
     const pid = Number(readFileSync(pidFile, "utf8"));
     for (let i = 0; i < 50 && alive(pid); i++) await new Promise((resolve) => setTimeout(resolve, 20));

@@ -5,7 +5,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { loopbackRedirectUri, serverAuthProvider } from "../../src/auth/server-auth.ts";
 import { MemoryTokenStore } from "../../src/auth/token-store.ts";
-import { parseConfig } from "../../src/host/config.ts";
+import { parseConfig } from "../../src/host/config/parse.ts";
 
 function load(yaml: string, env: Record<string, string> = {}) {
   return parseConfig(yaml, { file: "/tmp/mcpwire.yaml", env, displayName: "mcpwire.yaml" });

@@ -10,7 +10,7 @@ import process from "node:process";
 import { fileURLToPath } from "node:url";
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { parseConfig } from "../../src/host/config.ts";
+import { parseConfig } from "../../src/host/config/parse.ts";
 import { EVERYTHING } from "../support/everything.ts";
 import { hasScript, shellQuote } from "../support/terminal.ts";
 import { type FakeModelApi, type FakeStep, refusedOrigin, startFakeModelApi } from "../support/fake-model-apis.ts";

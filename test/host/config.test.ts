@@ -7,14 +7,15 @@ import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:f
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { configSearchPaths, loadConfig, parseConfig } from "../../src/host/config.ts";
+import { configSearchPaths, loadConfig } from "../../src/host/config/load.ts";
+import { parseConfig } from "../../src/host/config/parse.ts";
 import {
   ConfigError,
   DEFAULT_CONNECT_TIMEOUT_MS,
   DEFAULT_TOOL_TIMEOUT_MS,
   type McpwireConfig,
   type ServerConfig,
-} from "../../src/host/config-types.ts";
+} from "../../src/host/config/types.ts";
 
 const FIXTURES = fileURLToPath(new URL("../fixtures/config/", import.meta.url));
 const REPO = fileURLToPath(new URL("../../", import.meta.url)).replace(/\/$/, "");

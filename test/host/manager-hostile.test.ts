@@ -17,7 +17,7 @@ import { ConnectionClosedError } from "../../src/jsonrpc/errors.ts";
 import type { CallToolResult } from "../../src/client/types.ts";
 import { depthMarker } from "../../src/common/bounded.ts";
 import { REDACTED } from "../../src/common/redact.ts";
-import type { McpwireConfig, ServerConfig } from "../../src/host/config-types.ts";
+import type { McpwireConfig, ServerConfig } from "../../src/host/config/types.ts";
 import { type ManagerEvents, McpManager, type McpManagerOptions } from "../../src/host/manager.ts";
 import { ToolCallError } from "../../src/registry/tool-registry.ts";
 

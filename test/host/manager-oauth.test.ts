@@ -12,7 +12,7 @@ import process from "node:process";
 import { createOAuthFetch } from "../../src/auth/oauth-fetch.ts";
 import { FileTokenStore } from "../../src/auth/token-store.ts";
 import { REDACTED } from "../../src/common/redact.ts";
-import type { ServerConfig } from "../../src/host/config-types.ts";
+import type { ServerConfig } from "../../src/host/config/types.ts";
 import { McpManager } from "../../src/host/manager.ts";
 import { startOAuthFixture } from "../fixtures/auth/oauth-servers.ts";
 

@@ -10,8 +10,8 @@ import process from "node:process";
 import { fileURLToPath } from "node:url";
 import { ConnectionClosedError, StdioTransport } from "../../src/mod.ts";
 import type { CallToolResult } from "../../src/client/types.ts";
-import { parseConfig } from "../../src/host/config.ts";
-import { ConfigError, type McpwireConfig, type ServerConfig } from "../../src/host/config-types.ts";
+import { parseConfig } from "../../src/host/config/parse.ts";
+import { ConfigError, type McpwireConfig, type ServerConfig } from "../../src/host/config/types.ts";
 import {
   type ManagerEvents,
   McpManager,
@@ -45,7 +45,7 @@ const everything = fileURLToPath(
   new URL("../../node_modules/@modelcontextprotocol/server-everything/dist/index.js", import.meta.url),
 );
 
-/** A stdio server config with the defaults config.ts would fill in, running a fixture. */
+/** A stdio server config with the defaults parseConfig would fill in, running a fixture. */
 function server(name: string, overrides: Partial<ServerConfig> = {}): ServerConfig {
   return {
     name,

@@ -5,7 +5,7 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { depthMarker } from "../../src/common/bounded.ts";
 import { REDACTED, Redactor } from "../../src/common/redact.ts";
-import type { McpwireConfig } from "../../src/host/config-types.ts";
+import type { McpwireConfig } from "../../src/host/config/types.ts";
 import { configSecrets, redactedCopy, redactError, redactorFor } from "../../src/host/secrets.ts";
 import { ConnectionClosedError, RpcError } from "../../src/jsonrpc/errors.ts";
 

@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import process from "node:process";
 import { fileURLToPath } from "node:url";
-import type { McpwireConfig, ServerConfig } from "../../src/host/config-types.ts";
+import type { McpwireConfig, ServerConfig } from "../../src/host/config/types.ts";
 import { createSyncBridge, type SyncBridge, SyncBridgeError } from "../../src/host/sync-bridge.ts";
 
 const GUARD = { timeout: 30_000 };

@@ -1,13 +1,15 @@
 // Anthropic Messages API (`POST /v1/messages`) with tools: `tool_use` blocks out, `tool_result`
 // blocks back, streaming as SSE events — docs.anthropic.com/en/api/messages, …/messages-streaming.
 
+import { isObject } from "../../common/json.ts";
+import { clipText } from "../../common/preview.ts";
 import type { LlmToolSchema } from "../../registry/types.ts";
 import {
   argumentsObject,
   callApi,
   type HttpSettings,
+  httpSettings,
   isJsonAnswer,
-  isObject,
   whole,
   joinUrl,
   madeUpCallId,
@@ -45,13 +47,10 @@ export class AnthropicProvider implements Provider {
     this.model = connection.model;
     this.#connection = connection;
     this.#defaultMaxTokens = options.defaultMaxTokens ?? ANTHROPIC_DEFAULT_MAX_TOKENS;
-    this.#http = {
-      provider: this.name,
-      fetch: connection.fetch,
-      timeoutMs: connection.timeoutMs,
+    this.#http = httpSettings(this.name, connection, {
       unreachableHint: "check your network connection (or base_url, if you set one)",
       keyHint: "ANTHROPIC_API_KEY or api_key in the config",
-    };
+    });
   }
 
   async chat(request: ChatRequest): Promise<ChatResponse> {
@@ -124,7 +123,7 @@ export function toAnthropicTool(tool: LlmToolSchema): Json {
 
 function fromMessage(provider: string, body: Json): ChatResponse {
   if (!Array.isArray(body.content)) {
-    throw new ProviderError(provider, `${provider}: the answer has no content blocks: ${JSON.stringify(body).slice(0, 200)}`);
+    throw new ProviderError(provider, `${provider}: the answer has no content blocks: ${clipText(JSON.stringify(body), 200)}`);
   }
   const text: string[] = [];
   const toolCalls: ModelToolCall[] = [];

@@ -16,6 +16,8 @@
 // - what cannot be said (a number enum, an unsupported format, a non-string const) goes into
 //   the description, so the model still reads it; everything else is dropped.
 
+import { isObject } from "../../common/json.ts";
+
 export type GeminiType = "STRING" | "NUMBER" | "INTEGER" | "BOOLEAN" | "ARRAY" | "OBJECT";
 
 export interface GeminiSchema {
@@ -83,10 +85,6 @@ interface Context {
   refs: string[];
 }
 
-function isJson(value: unknown): value is Json {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
 function anyValue(description?: string): GeminiSchema {
   return { type: "STRING", description: joinDescription(description, "any JSON value") };
 }
@@ -97,7 +95,7 @@ function joinDescription(...parts: (string | undefined)[]): string | undefined {
 }
 
 function convert(input: unknown, context: Context): GeminiSchema {
-  if (!isJson(input)) return anyValue(); // `true`, `{}` as a boolean schema, or nonsense
+  if (!isObject(input)) return anyValue(); // `true`, `{}` as a boolean schema, or nonsense
   let node = input;
 
   // $ref: inline a local reference, with the referring node's own keywords on top.
@@ -107,10 +105,10 @@ function convert(input: unknown, context: Context): GeminiSchema {
     const { $ref: _ref, ...rest } = node;
     if (target === undefined || context.refs.includes(ref) || context.refs.length >= MAX_REF_DEPTH) {
       const why = target === undefined ? `see ${ref}` : "recursive";
-      const described = stringOf(rest.description) ?? (isJson(target) ? stringOf(target.description) : undefined);
+      const described = stringOf(rest.description) ?? (isObject(target) ? stringOf(target.description) : undefined);
       return { type: "OBJECT", description: joinDescription(described, why) };
     }
-    return convert({ ...(isJson(target) ? target : {}), ...rest }, { root: context.root, refs: [...context.refs, ref] });
+    return convert({ ...(isObject(target) ? target : {}), ...rest }, { root: context.root, refs: [...context.refs, ref] });
   }
 
   if (Array.isArray(node.allOf)) node = mergeAllOf(node, context);
@@ -122,17 +120,17 @@ function convert(input: unknown, context: Context): GeminiSchema {
   const union = Array.isArray(node.anyOf) ? node.anyOf : Array.isArray(node.oneOf) ? node.oneOf : undefined;
   if (union !== undefined) {
     const branches = union.filter((branch) => {
-      const isNull = isJson(branch) && branch.type === "null";
+      const isNull = isObject(branch) && branch.type === "null";
       if (isNull) nullable = true;
       return !isNull;
     });
     if (branches.length === 1) {
-      const single = convert({ ...(isJson(branches[0]) ? branches[0] : {}), ...withoutUndefined({ description }) }, context);
+      const single = convert({ ...(isObject(branches[0]) ? branches[0] : {}), ...withoutUndefined({ description }) }, context);
       return withNullable(single, nullable || single.nullable === true);
     }
     if (branches.length > 1) {
       // a branch that allows anything makes the union allow anything
-      if (branches.some((branch) => !isJson(branch) || Object.keys(branch).length === 0)) return withNullable(anyValue(description), nullable);
+      if (branches.some((branch) => !isObject(branch) || Object.keys(branch).length === 0)) return withNullable(anyValue(description), nullable);
       const converted = branches.map((branch) => convert(branch, context));
       return withNullable({ anyOf: converted, ...withoutUndefined({ description }) }, nullable);
     }
@@ -161,7 +159,7 @@ function convert(input: unknown, context: Context): GeminiSchema {
   }
 
   if (types.length === 0) {
-    if (isJson(node.properties)) types = ["object"];
+    if (isObject(node.properties)) types = ["object"];
     else if ("items" in node) types = ["array"];
     else if (values !== undefined && values.length > 0) types = [jsonType(values[0])];
   }
@@ -199,13 +197,13 @@ function convert(input: unknown, context: Context): GeminiSchema {
       break;
     case "ARRAY":
       // spec: ARRAY needs `items`; a tuple's (`prefixItems`, array `items`) cannot be said, so any value
-      out.items = isJson(node.items) ? convert(node.items, context) : anyValue();
+      out.items = isObject(node.items) ? convert(node.items, context) : anyValue();
       copyNumber(node, out, "minItems");
       copyNumber(node, out, "maxItems");
       if (node.uniqueItems === true) notes.push("items are unique");
       break;
     case "OBJECT": {
-      const properties = isJson(node.properties) ? node.properties : {};
+      const properties = isObject(node.properties) ? node.properties : {};
       const names = Object.keys(properties);
       if (names.length > 0) {
         out.properties = {};
@@ -263,15 +261,15 @@ function jsonType(value: unknown): string {
 function mergeAllOf(node: Json, context: Context): Json {
   const { allOf, ...rest } = node;
   const merged: Json = { ...rest };
-  const properties: Json = isJson(rest.properties) ? { ...rest.properties } : {};
+  const properties: Json = isObject(rest.properties) ? { ...rest.properties } : {};
   const required = new Set<string>(Array.isArray(rest.required) ? rest.required.filter((name): name is string => typeof name === "string") : []);
   for (let part of allOf as unknown[]) {
-    if (isJson(part) && typeof part.$ref === "string" && part.$ref.startsWith("#") && !context.refs.includes(part.$ref)) {
+    if (isObject(part) && typeof part.$ref === "string" && part.$ref.startsWith("#") && !context.refs.includes(part.$ref)) {
       const target = resolvePointer(context.root, part.$ref);
-      if (isJson(target)) part = { ...target, ...part, $ref: undefined };
+      if (isObject(target)) part = { ...target, ...part, $ref: undefined };
     }
-    if (!isJson(part)) continue;
-    if (isJson(part.properties)) for (const [name, value] of Object.entries(part.properties)) properties[name] ??= value;
+    if (!isObject(part)) continue;
+    if (isObject(part.properties)) for (const [name, value] of Object.entries(part.properties)) properties[name] ??= value;
     if (Array.isArray(part.required)) for (const name of part.required) if (typeof name === "string") required.add(name);
     for (const [key, value] of Object.entries(part)) {
       if (key !== "properties" && key !== "required" && key !== "$ref" && value !== undefined && !(key in merged)) merged[key] = value;
@@ -289,7 +287,7 @@ function resolvePointer(root: unknown, ref: string): unknown {
   let at: unknown = root;
   for (const raw of ref.slice(2).split("/")) {
     const key = decodeURIComponent(raw).replace(/~1/g, "/").replace(/~0/g, "~");
-    if (!isJson(at) || !(key in at)) return undefined;
+    if (!isObject(at) || !(key in at)) return undefined;
     at = at[key];
   }
   return at;

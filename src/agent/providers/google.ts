@@ -2,9 +2,11 @@
 // function calling: `functionDeclarations` in, `functionCall` parts out, `functionResponse`
 // parts back, role `model` — ai.google.dev/api/generate-content, ai.google.dev/gemini-api/docs/function-calling.
 
+import { isObject } from "../../common/json.ts";
+import { preview } from "../../common/preview.ts";
 import type { LlmToolSchema } from "../../registry/types.ts";
 import { toGeminiParameters } from "./gemini-schema.ts";
-import { argumentsObject, callApi, type HttpSettings, isJsonAnswer, isObject, joinUrl, madeUpCallId, type ProviderConnection, readJson, readSse, streamedError } from "./http.ts";
+import { argumentsObject, callApi, type HttpSettings, httpSettings, isJsonAnswer, joinUrl, madeUpCallId, type ProviderConnection, readJson, readSse, streamedError } from "./http.ts";
 import { type ChatMessage, type ChatRequest, type ChatResponse, type ModelToolCall, type Provider, ProviderError } from "./types.ts";
 
 export const GEMINI_BASE_URL = "https://generativelanguage.googleapis.com";
@@ -21,13 +23,10 @@ export class GoogleProvider implements Provider {
     // "models/gemini-2.5-flash" (the API's resource name) and "gemini-2.5-flash" are the same model
     this.model = connection.model.replace(/^models\//, "");
     this.#connection = connection;
-    this.#http = {
-      provider: this.name,
-      fetch: connection.fetch,
-      timeoutMs: connection.timeoutMs,
+    this.#http = httpSettings(this.name, connection, {
       unreachableHint: "check your network connection (or base_url, if you set one)",
       keyHint: "GEMINI_API_KEY or api_key in the config",
-    };
+    });
   }
 
   async chat(request: ChatRequest): Promise<ChatResponse> {
@@ -60,7 +59,7 @@ function parseChunk(provider: string, data: string): Json {
   } catch {
     // reported below
   }
-  throw new ProviderError(provider, `${provider}: a streamed chunk of the answer is not a JSON object: ${JSON.stringify(data.slice(0, 200))}`);
+  throw new ProviderError(provider, `${provider}: a streamed chunk of the answer is not a JSON object: ${preview(data, 200)}`);
 }
 
 /**

@@ -3,9 +3,12 @@
 // `Retry-After`, the readers of the three body formats (JSON, SSE, NDJSON), and the small
 // conversions every provider makes (tool arguments, object schemas).
 
+import { durationText } from "../../common/duration.ts";
+import { isObject } from "../../common/json.ts";
+import { clipLine } from "../../common/preview.ts";
 import { SseParser } from "../../transport/sse-parser.ts";
 import { fetchFailureReason, showUrl } from "../../transport/http-errors.ts";
-import { ProviderError } from "./types.ts";
+import { type ChatMessage, ProviderError } from "./types.ts";
 
 /** How long a call waits for the API's next bytes (the answer's start, or the next chunk). */
 export const DEFAULT_PROVIDER_TIMEOUT_MS = 300_000;
@@ -68,7 +71,7 @@ export async function callApi<T>(
     if (timedOut) {
       return new ProviderError(
         settings.provider,
-        `${settings.provider}: no ${stage === "connect" ? "answer" : "further data"} from ${shown} within ${seconds(settings.timeoutMs)}; ` +
+        `${settings.provider}: no ${stage === "connect" ? "answer" : "further data"} from ${shown} within ${durationText(settings.timeoutMs)}; ` +
           "the model may be slow to load or stuck — raise the provider timeout or try again",
         { cause: error },
       );
@@ -309,10 +312,6 @@ export function streamedError(provider: string, message: string, type?: string):
   );
 }
 
-export function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
 /**
  * A tool call's arguments as the model sent them: the object when the text is a JSON object
  * (an empty text means no arguments), the raw text otherwise — the Runner reports that to the model.
@@ -353,13 +352,8 @@ export function argumentsObject(args: Record<string, unknown> | string): Record<
   return typeof parsed === "string" ? { arguments: parsed } : parsed;
 }
 
-function seconds(ms: number): string {
-  return ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`;
-}
-
 function quote(text: string): string {
-  const flat = text.replace(/\s+/g, " ").trim();
-  return JSON.stringify(flat.length > QUOTED_BODY_CHARS ? flat.slice(0, QUOTED_BODY_CHARS) + "…" : flat);
+  return JSON.stringify(clipLine(text, QUOTED_BODY_CHARS));
 }
 
 /** `base` with `path` appended (a base URL's own path is kept: `http://h/v1` + `chat/completions`). */
@@ -380,4 +374,35 @@ export interface ProviderConnection {
   timeoutMs: number;
   /** Extra headers sent with every request (a proxy's, an organization's). */
   headers?: Record<string, string>;
+}
+
+/** A provider's HttpSettings over its connection: its name, the connection's fetch and timeout, and its own hints. */
+export function httpSettings(
+  provider: string,
+  connection: ProviderConnection,
+  hints: Pick<HttpSettings, "unreachableHint" | "keyHint" | "advice">,
+): HttpSettings {
+  return { provider, fetch: connection.fetch, timeoutMs: connection.timeoutMs, ...hints };
+}
+
+/**
+ * The neutral history as a chat API's role/content messages (Chat Completions, Ollama): the
+ * system prompt first, user messages as they are, assistant and tool messages in the API's shape.
+ */
+export function roleMessages(
+  system: string | undefined,
+  messages: ChatMessage[],
+  shape: {
+    assistant(message: Extract<ChatMessage, { role: "assistant" }>): Record<string, unknown>;
+    tool(message: Extract<ChatMessage, { role: "tool" }>): Record<string, unknown>;
+  },
+): Record<string, unknown>[] {
+  const out: Record<string, unknown>[] = [];
+  if (system !== undefined && system !== "") out.push({ role: "system", content: system });
+  for (const message of messages) {
+    if (message.role === "user") out.push({ role: "user", content: message.content });
+    else if (message.role === "assistant") out.push(shape.assistant(message));
+    else out.push(shape.tool(message));
+  }
+  return out;
 }

@@ -1,18 +1,20 @@
 // Ollama's chat API (`POST /api/chat`) with tools: `message.tool_calls` (arguments as
 // objects), `role: "tool"` results, NDJSON streaming — github.com/ollama/ollama docs/api.md.
 
+import { isObject } from "../../common/json.ts";
 import type { LlmToolSchema } from "../../registry/types.ts";
 import {
   argumentsObject,
   callApi,
   type HttpSettings,
-  isObject,
+  httpSettings,
   joinUrl,
   madeUpCallId,
   parseArguments,
   type ProviderConnection,
   readJson,
   readNdjson,
+  roleMessages,
   streamedError,
 } from "./http.ts";
 import { toOpenAiTool } from "./openai.ts";
@@ -56,10 +58,7 @@ export class OllamaProvider implements Provider {
   constructor(connection: ProviderConnection) {
     this.model = connection.model;
     this.#connection = connection;
-    this.#http = {
-      provider: this.name,
-      fetch: connection.fetch,
-      timeoutMs: connection.timeoutMs,
+    this.#http = httpSettings(this.name, connection, {
       unreachableHint: "is Ollama running? start it with `ollama serve`, or set OLLAMA_HOST to where it listens",
       keyHint: "a proxy in front of Ollama may want api_key in the config",
       advice: (_status, message) => {
@@ -67,7 +66,7 @@ export class OllamaProvider implements Provider {
         if (/does not support tools/i.test(message)) return "pick a model with tool calling (qwen3, llama3.1, mistral-nemo, …), or run without MCP tools";
         return undefined;
       },
-    };
+    });
   }
 
   async chat(request: ChatRequest): Promise<ChatResponse> {
@@ -96,29 +95,18 @@ export class OllamaProvider implements Provider {
 
 /** The neutral history as Ollama messages; the system prompt is the first message. */
 export function toOllamaMessages(system: string | undefined, messages: ChatMessage[]): Json[] {
-  const out: Json[] = [];
-  if (system !== undefined && system !== "") out.push({ role: "system", content: system });
-  for (const message of messages) {
-    switch (message.role) {
-      case "user":
-        out.push({ role: "user", content: message.content });
-        break;
-      case "assistant": {
-        const entry: Json = { role: "assistant", content: message.content };
-        const calls = message.toolCalls ?? [];
-        if (calls.length > 0) {
-          entry.tool_calls = calls.map((call) => ({ function: { name: call.name, arguments: argumentsObject(call.arguments) } }));
-        }
-        out.push(entry);
-        break;
+  return roleMessages(system, messages, {
+    assistant: (message) => {
+      const entry: Json = { role: "assistant", content: message.content };
+      const calls = message.toolCalls ?? [];
+      if (calls.length > 0) {
+        entry.tool_calls = calls.map((call) => ({ function: { name: call.name, arguments: argumentsObject(call.arguments) } }));
       }
-      case "tool":
-        // Ollama correlates a result with its call by the tool's name
-        out.push({ role: "tool", content: message.content, tool_name: message.name });
-        break;
-    }
-  }
-  return out;
+      return entry;
+    },
+    // Ollama correlates a result with its call by the tool's name
+    tool: (message) => ({ role: "tool", content: message.content, tool_name: message.name }),
+  });
 }
 
 /** Ollama takes tools in the Chat Completions shape: `{type: "function", function: {name, description, parameters}}`. */

@@ -1,12 +1,14 @@
 // OpenAI Chat Completions (`POST {base_url}/chat/completions`) with function tools, and any
 // server that speaks it (LM Studio, vLLM, llama.cpp server, …) — platform.openai.com/docs/api-reference/chat.
 
+import { isObject } from "../../common/json.ts";
+import { clipText } from "../../common/preview.ts";
 import type { LlmToolSchema } from "../../registry/types.ts";
 import {
   callApi,
   type HttpSettings,
+  httpSettings,
   isJsonAnswer,
-  isObject,
   whole,
   joinUrl,
   madeUpCallId,
@@ -16,6 +18,7 @@ import {
   type ProviderConnection,
   readJson,
   readSse,
+  roleMessages,
   streamedError,
 } from "./http.ts";
 import { type ChatMessage, type ChatRequest, type ChatResponse, type ModelToolCall, type Provider, ProviderError } from "./types.ts";
@@ -36,15 +39,12 @@ export class OpenAiProvider implements Provider {
     this.model = connection.model;
     this.#connection = connection;
     this.#official = new URL(connection.baseUrl).hostname === "api.openai.com";
-    this.#http = {
-      provider: this.name,
-      fetch: connection.fetch,
-      timeoutMs: connection.timeoutMs,
+    this.#http = httpSettings(this.name, connection, {
       unreachableHint: this.#official
         ? "check your network connection"
         : "is the OpenAI-compatible server (LM Studio, vLLM, llama.cpp, …) running there? start it or fix base_url",
       keyHint: this.#official ? "OPENAI_API_KEY or api_key in the config" : "the server's key, as api_key in the config or OPENAI_API_KEY",
-    };
+    });
   }
 
   async chat(request: ChatRequest): Promise<ChatResponse> {
@@ -78,7 +78,7 @@ export class OpenAiProvider implements Provider {
   #fromResponse(body: Json): ChatResponse {
     const choice = Array.isArray(body.choices) ? body.choices[0] : undefined;
     if (!isObject(choice) || !isObject(choice.message)) {
-      throw new ProviderError(this.name, `${this.name}: the answer has no choices[0].message: ${JSON.stringify(body).slice(0, 200)}`);
+      throw new ProviderError(this.name, `${this.name}: the answer has no choices[0].message: ${clipText(JSON.stringify(body), 200)}`);
     }
     const message = choice.message;
     const toolCalls: ModelToolCall[] = [];
@@ -104,37 +104,23 @@ export class OpenAiProvider implements Provider {
 
 /** The neutral history as Chat Completions messages; the system prompt is the first message. */
 export function toOpenAiMessages(system: string | undefined, messages: ChatMessage[]): Json[] {
-  const out: Json[] = [];
-  if (system !== undefined && system !== "") out.push({ role: "system", content: system });
-  for (const message of messages) {
-    switch (message.role) {
-      case "user":
-        out.push({ role: "user", content: message.content });
-        break;
-      case "assistant": {
-        const calls = message.toolCalls ?? [];
-        if (calls.length === 0) {
-          out.push({ role: "assistant", content: message.content });
-          break;
-        }
-        out.push({
-          role: "assistant",
-          // content may be null beside tool_calls
-          content: message.content === "" ? null : message.content,
-          tool_calls: calls.map((call) => ({
-            id: call.id,
-            type: "function",
-            function: { name: call.name, arguments: typeof call.arguments === "string" ? call.arguments : JSON.stringify(call.arguments) },
-          })),
-        });
-        break;
-      }
-      case "tool":
-        out.push({ role: "tool", tool_call_id: message.toolCallId, content: message.content });
-        break;
-    }
-  }
-  return out;
+  return roleMessages(system, messages, {
+    assistant: (message) => {
+      const calls = message.toolCalls ?? [];
+      if (calls.length === 0) return { role: "assistant", content: message.content };
+      return {
+        role: "assistant",
+        // content may be null beside tool_calls
+        content: message.content === "" ? null : message.content,
+        tool_calls: calls.map((call) => ({
+          id: call.id,
+          type: "function",
+          function: { name: call.name, arguments: typeof call.arguments === "string" ? call.arguments : JSON.stringify(call.arguments) },
+        })),
+      };
+    },
+    tool: (message) => ({ role: "tool", tool_call_id: message.toolCallId, content: message.content }),
+  });
 }
 
 /** A registry tool as `{type: "function", function: {name, description, parameters}}`; parameters must be an object schema. */

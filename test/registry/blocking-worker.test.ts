@@ -1,10 +1,10 @@
-// Tests for the sync bridge's mechanism (src/registry/sync-bridge.ts): a caller that blocks on
-// Atomics.wait until a worker thread answers, against a small test worker
+// Tests for the blocking worker behind the sync bridge (src/registry/blocking-worker.ts): a
+// caller that blocks on Atomics.wait until a worker thread answers, against a small test worker
 // (test/fixtures/bridge-test-worker.ts) that echoes, hangs, and dies in the ways a worker can.
 
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { serveSyncWorker, SyncBridgeError, SyncWorker, type SyncWorkerOptions } from "../../src/registry/sync-bridge.ts";
+import { serveSyncWorker, SyncBridgeError, SyncWorker, type SyncWorkerOptions } from "../../src/registry/blocking-worker.ts";
 
 const GUARD = { timeout: 20_000 };
 const testWorker = new URL("../fixtures/bridge-test-worker.ts", import.meta.url);

@@ -1,8 +1,9 @@
-// The sync-facing bridge's mechanism (DESIGN.md "The sync-facing bridge"): the calling thread
-// posts a call to a worker thread, blocks on Atomics.wait over a SharedArrayBuffer until the
-// worker signals, then reads the reply: from the shared memory when it is a string that fits
-// (the hot path: dispatch answers strings), otherwise off a MessagePort synchronously
-// (receiveMessageOnPort). It knows nothing of MCP: the worker runs whatever SyncService it is given.
+// A blocking worker, the mechanism of the sync-facing bridge (DESIGN.md "The sync-facing
+// bridge"): the calling thread posts a call to a worker thread, blocks on Atomics.wait over a
+// SharedArrayBuffer until the worker signals, then reads the reply: from the shared memory when
+// it is a string that fits (the hot path: dispatch answers strings), otherwise off a MessagePort
+// synchronously (receiveMessageOnPort). It knows nothing of MCP: the worker runs whatever
+// SyncService it is given.
 //
 // Why a MessagePort at all: a message carries any structured-cloneable value of any size with
 // no buffer to grow or chunk, and both Node and Deno 2 provide receiveMessageOnPort
@@ -12,6 +13,8 @@
 // event loop plus the event machinery; it waits with Atomics.waitAsync on a counter the caller
 // bumps after each post, and then takes the messages off its port synchronously.
 
+import { durationText } from "../common/duration.ts";
+import { messageOf } from "../common/error-text.ts";
 import { runtime } from "../runtime/mod.ts";
 import type { WorkerThread } from "../runtime/mod.ts";
 
@@ -99,14 +102,6 @@ export interface SyncCallOptions {
   cancelReason?: string;
 }
 
-function seconds(ms: number): string {
-  return ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`;
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
-
 /** Workers still open; closed (bounded) when this process exits, so none leaves servers behind. */
 const open = new Set<SyncWorker>();
 let exitHookInstalled = false;
@@ -173,7 +168,7 @@ export class SyncWorker {
     }, startTimeoutMs);
     if (ready.kind === "reply") return;
     const why = ready.kind === "timeout"
-      ? `did not start within ${seconds(startTimeoutMs)} (startTimeoutMs); raise startTimeoutMs or find what the worker waits for`
+      ? `did not start within ${durationText(startTimeoutMs)} (startTimeoutMs); raise startTimeoutMs or find what the worker waits for`
       : ready.kind === "ended"
       ? `its worker ended while starting: ${ready.message}`
       : ready.kind === "failed"
@@ -201,7 +196,7 @@ export class SyncWorker {
       return message.ok ? { kind: "reply", value: message.value } : { kind: "failed", message: message.message };
     }, options.timeoutMs, seq);
     if (outcome.kind === "timeout") {
-      const reason = options.cancelReason ?? `the caller stopped waiting after ${seconds(options.timeoutMs)}`;
+      const reason = options.cancelReason ?? `the caller stopped waiting after ${durationText(options.timeoutMs)}`;
       this.#post({ type: "cancel", seq, reason });
     }
     return outcome;
@@ -289,7 +284,7 @@ export class SyncWorker {
         beatSeenAt = now;
       } else if (beat > 0 && now - beatSeenAt >= this.#silenceLimitMs) {
         // Beat 0: the worker is still loading its modules; the start timeout bounds that.
-        return this.#end(`it stopped responding: no heartbeat for ${seconds(this.#silenceLimitMs)}`);
+        return this.#end(`it stopped responding: no heartbeat for ${durationText(this.#silenceLimitMs)}`);
       }
       Atomics.wait(control, SIGNAL, signal, Math.min(deadline - now, WAIT_SLICE_MS));
     }

@@ -1,7 +1,7 @@
 // The JSON Schema (2020-12) of an mcpwire config file, YAML (`mcp_servers:`) or JSON
-// (`mcpServers`), and the words config.ts uses to say what each key expects.
+// (`mcpServers`), and the words config/messages.ts uses to say what each key expects.
 
-import { type JsonObject, LOGGING_LEVELS } from "../client/types.ts";
+import { type JsonObject, LOGGING_LEVELS } from "../../client/types.ts";
 
 /**
  * Values of `transport` and of `.mcp.json`'s `type`, and the transport each one means.
@@ -26,7 +26,7 @@ export const SERVER_KEYS = [
 export const SAMPLING_KEYS = ["max_tokens", "requests_per_minute", "models", "timeout", "tools"] as const;
 // `sampling.model` (the provider/model serving the requests, issue 9) is in SERVER_SCHEMA too.
 
-/** Top-level keys of the LLM host (`mcpwire run` / `chat`); config.ts checks them by hand, with positions. */
+/** Top-level keys of the LLM host (`mcpwire run` / `chat`); config/host-settings.ts checks them by hand, with positions. */
 export const HOST_KEYS = ["model", "providers", "system_prompt", "max_steps", "hooks"] as const;
 /** The keys of one `providers:` entry. */
 export const PROVIDER_KEYS = ["base_url", "api_key", "timeout"] as const;
@@ -166,7 +166,7 @@ export const CONFIG_SCHEMA = {
     $schema: { type: "string" },
     mcp_servers: SERVERS,
     mcpServers: SERVERS,
-    // The host's keys (HOST_KEYS) are checked by config.ts, which positions each problem.
+    // The host's keys (HOST_KEYS) are checked by config/host-settings.ts, which positions each problem.
     model: {},
     providers: {},
     system_prompt: {},

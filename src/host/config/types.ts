@@ -1,11 +1,11 @@
 // The configuration of a host, as loaded from YAML (`mcp_servers:`) or JSON (`mcpServers`),
-// after interpolation and defaults. Loading and validation live in config.ts.
+// after interpolation and defaults. Finding, parsing and validating a file live beside it in config/.
 
-import type { SamplingPolicy } from "../client/sampling.ts";
-import type { ProtocolChoice } from "../client/protocol-version.ts";
-import type { LoggingLevel } from "../client/types.ts";
-import type { ServerAuthSettings } from "../auth/server-auth.ts";
-import type { HooksConfig } from "../agent/hooks.ts";
+import type { SamplingPolicy } from "../../client/sampling.ts";
+import type { ProtocolChoice } from "../../client/protocol-version.ts";
+import type { LoggingLevel } from "../../client/types.ts";
+import type { ServerAuthSettings } from "../../auth/server-auth.ts";
+import type { HooksConfig } from "../../agent/hooks.ts";
 
 /**
  * How a server is reached: `stdio` (a child process), `http` (Streamable HTTP, 2025-11-25),

@@ -1,0 +1,147 @@
+// The LLM host's top-level keys: model, providers, system_prompt, max_steps, hooks (read by
+// `mcpwire run` / `chat`; a manager ignores them).
+
+import { HOOK_EVENTS, type HookCommand, type HooksConfig } from "../../agent/hooks.ts";
+import { messageOf } from "../../common/error-text.ts";
+import { isObject } from "../../common/json.ts";
+import { interpolate, InterpolationError } from "../interpolate.ts";
+import { type Context, describe, problem } from "./context.ts";
+import { suggest } from "./messages.ts";
+import { HOOK_KEYS, PROVIDER_KEYS } from "./schema.ts";
+import { isHttpUrl } from "./server.ts";
+import type { Path } from "./syntax.ts";
+import type { McpwireConfig, ProviderSettings } from "./types.ts";
+
+export type HostSettings = Pick<McpwireConfig, "model" | "providers" | "systemPrompt" | "maxSteps" | "hooks">;
+
+/**
+ * The host's keys, checked by hand so that every problem is positioned. A wrong value is a
+ * ConfigError for the whole file (the run could not do what the file asks); an unknown key
+ * inside them, or an unset `${VAR}` in a provider's base_url / api_key, is a warning.
+ */
+export function hostSettings(context: Context, root: Record<string, unknown>): HostSettings {
+  const keys = new HostKeys(context);
+  const settings: HostSettings = {};
+  if (root.model !== undefined && root.model !== null) {
+    settings.model = keys.text(root.model, ["model"], 'a model string "provider/model", such as "ollama/qwen3" or "openai/gpt-4o"');
+  }
+  if (root.system_prompt !== undefined && root.system_prompt !== null) {
+    settings.systemPrompt = keys.text(root.system_prompt, ["system_prompt"], "a string");
+  }
+  if (root.max_steps !== undefined && root.max_steps !== null) {
+    const value = root.max_steps;
+    if (typeof value !== "number" || !Number.isInteger(value) || value < 1) {
+      keys.fail(["max_steps"], `"max_steps" must be a whole number of at least 1; it is ${describe(value, context.json)}`);
+    }
+    settings.maxSteps = value as number;
+  }
+  if (root.providers !== undefined && root.providers !== null) settings.providers = providersOf(keys, root.providers);
+  if (root.hooks !== undefined && root.hooks !== null) settings.hooks = hooksOf(keys, root.hooks);
+  return settings;
+}
+
+/** The checks every host key makes, each failure or warning positioned at its key. */
+class HostKeys {
+  constructor(readonly context: Context) {}
+
+  fail(path: Path, detail: string): never {
+    throw problem(this.context, this.context.parsed.locate(path), detail);
+  }
+
+  warnUnknown(path: Path, known: readonly string[]): void {
+    const key = String(path.at(-1));
+    const guess = suggest(key, known);
+    this.context.warnings.push(problem(
+      this.context,
+      this.context.parsed.locate(path, "key"),
+      `unknown key "${path.join(".")}" is ignored; ${guess ? `did you mean "${guess}"?` : `known keys: ${known.join(", ")}`}`,
+    ));
+  }
+
+  /** A number of seconds greater than 0, in ms. */
+  seconds(value: unknown, path: Path): number {
+    if (typeof value !== "number" || !(value > 0) || !Number.isFinite(value)) {
+      this.fail(path, `"${path.join(".")}" must be a number of seconds greater than 0; it is ${describe(value, this.context.json)}`);
+    }
+    return Math.round((value as number) * 1000);
+  }
+
+  /** A string that is not blank; `what` says what it must be. */
+  text(value: unknown, path: Path, what: string): string {
+    if (typeof value !== "string" || value.trim() === "") {
+      this.fail(path, `"${path.join(".")}" must be ${what}; it is ${describe(value, this.context.json)}`);
+    }
+    return value as string;
+  }
+}
+
+/** `providers:` — each provider's base_url, api_key (both interpolated) and timeout. */
+function providersOf(keys: HostKeys, providers: unknown): Record<string, ProviderSettings> {
+  const { context } = keys;
+  if (!isObject(providers)) keys.fail(["providers"], `"providers" must be a mapping of provider names (openai, ollama, anthropic, google) to settings`);
+  const result: Record<string, ProviderSettings> = {};
+  for (const [name, raw] of Object.entries(providers as Record<string, unknown>)) {
+    const at = (key: string): Path => ["providers", name, key];
+    if (!isObject(raw)) keys.fail(["providers", name], `"providers.${name}" must be a mapping with base_url, api_key and/or timeout`);
+    const entry = raw as Record<string, unknown>;
+    const provider: ProviderSettings = {};
+    for (const key of Object.keys(entry)) if (!(PROVIDER_KEYS as readonly string[]).includes(key)) keys.warnUnknown(at(key), PROVIDER_KEYS);
+    const expanded = (key: "base_url" | "api_key"): string | undefined => {
+      const value = entry[key];
+      if (value === undefined || value === null) return undefined;
+      const written = keys.text(value, at(key), "a string");
+      try {
+        return interpolate(written, context.env);
+      } catch (error) {
+        if (!(error instanceof InterpolationError)) throw error;
+        context.warnings.push(problem(context, context.parsed.locate(at(key)), `"providers.${name}.${key}": ${error.message}; it is left unset`, {
+          variable: error.variable,
+        }));
+        return undefined;
+      }
+    };
+    const baseUrl = expanded("base_url");
+    if (baseUrl !== undefined) {
+      if (!isHttpUrl(baseUrl)) keys.fail(at("base_url"), `"providers.${name}.base_url" must be an http:// or https:// URL; it is ${JSON.stringify(baseUrl)}`);
+      provider.baseUrl = baseUrl;
+    }
+    const apiKey = expanded("api_key");
+    if (apiKey !== undefined && apiKey !== "") provider.apiKey = apiKey;
+    if (entry.timeout !== undefined) provider.timeoutMs = keys.seconds(entry.timeout, at("timeout"));
+    result[name] = provider;
+  }
+  return result;
+}
+
+/** `hooks:` — for each event, a list of { matcher, command, timeout }. */
+function hooksOf(keys: HostKeys, hooks: unknown): HooksConfig {
+  if (!isObject(hooks)) keys.fail(["hooks"], `"hooks" must be a mapping of events (${HOOK_EVENTS.join(", ")}) to lists of commands`);
+  const result: HooksConfig = {};
+  for (const [event, list] of Object.entries(hooks as Record<string, unknown>)) {
+    if (!(HOOK_EVENTS as readonly string[]).includes(event)) {
+      keys.warnUnknown(["hooks", event], HOOK_EVENTS);
+      continue;
+    }
+    if (!Array.isArray(list)) keys.fail(["hooks", event], `"hooks.${event}" must be a list of { matcher, command, timeout }`);
+    result[event as keyof HooksConfig] = (list as unknown[]).map((raw, index) => hookOf(keys, `hooks.${event}[${index}]`, ["hooks", event, index], raw));
+  }
+  return result;
+}
+
+function hookOf(keys: HostKeys, where: string, path: Path, raw: unknown): HookCommand {
+  if (!isObject(raw)) keys.fail(path, `"${where}" must be a mapping with "command" (and optional "matcher", "timeout")`);
+  const entry = raw as Record<string, unknown>;
+  for (const key of Object.keys(entry)) if (!(HOOK_KEYS as readonly string[]).includes(key)) keys.warnUnknown([...path, key], HOOK_KEYS);
+  const command: HookCommand = { command: keys.text(entry.command, [...path, "command"], "a shell command") };
+  if (entry.matcher !== undefined && entry.matcher !== null) {
+    const matcher = String(keys.text(entry.matcher, [...path, "matcher"], "a regular expression on tool names"));
+    try {
+      new RegExp(matcher);
+    } catch (error) {
+      keys.fail([...path, "matcher"], `"${where}.matcher" is not a regular expression (${messageOf(error)})`);
+    }
+    command.matcher = matcher;
+  }
+  if (entry.timeout !== undefined) command.timeoutMs = keys.seconds(entry.timeout, [...path, "timeout"]);
+  return command;
+}
