@@ -9,10 +9,8 @@ import { Client } from "../client/client.ts";
 import type { Implementation, Prompt, Resource, ResourceTemplate, ServerCapabilities, Tool } from "../client/types.ts";
 import type { JsonRpcMessage } from "../jsonrpc/messages.ts";
 import { runtime } from "../runtime/mod.ts";
-import { AutoHttpTransport } from "../transport/auto-http.ts";
-import { SseLegacyTransport } from "../transport/sse-legacy.ts";
-import { defaultChildEnv, StdioTransport } from "../transport/stdio.ts";
-import { StreamableHttpTransport } from "../transport/streamable-http.ts";
+import { createTransport, detectedTransport } from "../host/transport-factory.ts";
+import { defaultChildEnv } from "../transport/stdio.ts";
 import { TracingTransport } from "../transport/tracing.ts";
 import type { Transport } from "../transport/transport.ts";
 import { type ParsedArgs, parseArgs, positiveInt, UsageError } from "./args.ts";
@@ -178,13 +176,14 @@ function stdioConnection(commandLine: string, args: ParsedArgs, redactor: Redact
     env[pair.slice(0, eq)] = pair.slice(eq + 1);
     redactor.add(pair.slice(eq + 1)); // an env value given to a server is treated as a secret
   }
-  const transport = new StdioTransport({
-    command,
-    args: commandArgs,
-    env,
-    cwd: args.values.get("cwd"),
-    onStderr: stamp ? (line) => stderr(`${stamp()}   server stderr: ${dataLine(line)}`) : undefined,
-  });
+  // inspect's child environment is the transport's default baseline plus the --env pairs.
+  const transport = createTransport(
+    { transport: "stdio", command, args: commandArgs, env, cwd: args.values.get("cwd") },
+    {
+      childEnvironment: (given) => ({ ...given }),
+      ...(stamp ? { onStderr: (line: string) => void stderr(`${stamp()}   server stderr: ${dataLine(line)}`) } : {}),
+    },
+  );
   return { transport, used: () => ({ transport: "stdio" }) };
 }
 
@@ -211,21 +210,15 @@ function httpConnection(url: string, args: ParsedArgs, redactor: Redactor): Conn
   }
   redactor.addHeaders(headers);
   const kind = args.values.get("transport") ?? "auto";
-  switch (kind) {
-    case "auto": {
-      const transport = new AutoHttpTransport({ url, headers });
-      return {
-        transport,
-        used: () => ({ transport: transport.kind ?? "streamable-http", transportDetected: true }),
-      };
-    }
-    case "http":
-      return { transport: new StreamableHttpTransport({ url, headers }), used: () => ({ transport: "streamable-http" }) };
-    case "sse":
-      return { transport: new SseLegacyTransport({ url, headers }), used: () => ({ transport: "sse" }) };
-    default:
-      throw new UsageError(`--transport must be auto, http or sse (got "${kind}")`);
+  if (kind !== "auto" && kind !== "http" && kind !== "sse") throw new UsageError(`--transport must be auto, http or sse (got "${kind}")`);
+  const transport = createTransport({ transport: kind, url, headers }, { redactor });
+  if (kind === "auto") {
+    return {
+      transport,
+      used: () => ({ transport: detectedTransport(transport) === "sse" ? "sse" : "streamable-http", transportDetected: true }),
+    };
   }
+  return { transport, used: () => ({ transport: kind === "sse" ? "sse" : "streamable-http" }) };
 }
 
 async function collect(client: Client): Promise<Omit<InspectReport, "transport" | "transportDetected">> {
