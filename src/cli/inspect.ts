@@ -12,7 +12,7 @@ import { runtime } from "../runtime/mod.ts";
 import { AutoHttpTransport } from "../transport/auto-http.ts";
 import { SseLegacyTransport } from "../transport/sse-legacy.ts";
 import { defaultChildEnv, StdioTransport } from "../transport/stdio.ts";
-import { StreamableHttpTransport } from "../transport/streamable-http.ts";
+import { StreamableHttpTransport } from "../transport/streamable-http/mod.ts";
 import { TracingTransport } from "../transport/tracing.ts";
 import type { Transport } from "../transport/transport.ts";
 import { type ParsedArgs, parseArgs, positiveInt, UsageError } from "./args.ts";

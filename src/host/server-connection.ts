@@ -17,7 +17,7 @@ import { AutoHttpTransport } from "../transport/auto-http.ts";
 import { showUrl } from "../transport/http-errors.ts";
 import { SseLegacyTransport } from "../transport/sse-legacy.ts";
 import { StdioTransport } from "../transport/stdio.ts";
-import { StreamableHttpTransport } from "../transport/streamable-http.ts";
+import { StreamableHttpTransport } from "../transport/streamable-http/mod.ts";
 import type { Transport } from "../transport/transport.ts";
 import { type BackoffOptions, backoffDelay } from "./backoff.ts";
 import type { ServerConfig, TransportKind } from "./config-types.ts";

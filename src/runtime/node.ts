@@ -19,6 +19,7 @@ import {
   OUTPUT_GRACE_MS,
   type Runtime,
   SpawnError,
+  spawnErrorCode,
   type SpawnRequest,
   type StreamName,
   type SyncFs,
@@ -87,7 +88,7 @@ function spawn(request: SpawnRequest): Promise<ChildProcess> {
     });
 
     child.once("error", (error: NodeJS.ErrnoException) => {
-      reject(new SpawnError(error.message, error.code ?? "EUNKNOWN"));
+      reject(new SpawnError(error.message, spawnErrorCode(error.code)));
     });
     child.once("spawn", () => {
       const pid = child.pid!;

@@ -17,13 +17,23 @@ export interface SpawnRequest {
   onStderr: (chunk: Uint8Array) => void;
 }
 
+/**
+ * Why a spawn failed: "ENOENT" (no such command), "EACCES" (not executable), "ENOCWD" (no such
+ * cwd), "EUNKNOWN" (the runtime gave no code), or another of the system's error names ("E…").
+ */
+export type SpawnErrorCode = "ENOENT" | "EACCES" | "ENOCWD" | "EUNKNOWN" | `E${Uppercase<string>}`;
+
+/** A system error name as a SpawnErrorCode: "EUNKNOWN" when there is none (or it is not an "E…" name). */
+export function spawnErrorCode(code: string | undefined): SpawnErrorCode {
+  return code !== undefined && /^E[A-Z0-9_]+$/.test(code) ? (code as SpawnErrorCode) : "EUNKNOWN";
+}
+
 /** Why a spawn failed, with a code a caller can branch on. */
 export class SpawnError extends Error {
   override readonly name = "SpawnError";
-  /** "ENOENT" (no such command), "EACCES" (not executable), "ENOCWD" (no such cwd), or another. */
-  readonly code: string;
+  readonly code: SpawnErrorCode;
 
-  constructor(message: string, code: string) {
+  constructor(message: string, code: SpawnErrorCode) {
     super(message);
     this.code = code;
   }

@@ -2,6 +2,9 @@
 // shown, the HTTP status, the start of the body, the reason a fetch failed —
 // spec 2025-11-25 basic/transports ("Streamable HTTP", "Backwards Compatibility").
 
+import { boundedJson } from "../common/bounded.ts";
+import { clipLine, preview } from "../common/preview.ts";
+import type { JsonRpcErrorResponse } from "../jsonrpc/messages.ts";
 import { TransportError } from "./transport.ts";
 
 /** How much of a response body an error message quotes. */
@@ -49,6 +52,46 @@ export class HttpStatusError extends TransportError {
   }
 }
 
+/**
+ * The URL of an HTTP transport, checked: only http:// and https:// are taken. `kind` names
+ * the transport in the error ("http", "sse"), as its description does.
+ */
+export function httpUrl(url: string | URL, kind: string): URL {
+  const parsed = new URL(url);
+  if (parsed.protocol !== "http:" && parsed.protocol !== "https:") {
+    throw new TransportError(`${kind} "${showUrl(parsed)}": the URL must be http:// or https://`, "bad-url");
+  }
+  return parsed;
+}
+
+/**
+ * Up to `max` characters of text a server sent, credentials redacted, quoted (common/preview.ts).
+ * A little more than is shown is redacted first, so a credential across the cut is still found whole.
+ */
+export function redactedPreview(text: string, redact: RedactFn, max: number): string {
+  const slack = max + BODY_REDACT_SLACK_CHARS;
+  return preview(redact(text.length > slack ? text.slice(0, slack) : text), max);
+}
+
+/**
+ * A JSON-RPC error's message and data with the credentials a server echoed back replaced (a
+ * server may echo our headers in an error); the error itself when nothing needed replacing.
+ */
+export function redactRpcError(error: JsonRpcErrorResponse["error"], redact: RedactFn): JsonRpcErrorResponse["error"] {
+  const message = typeof error.message === "string" ? redact(error.message) : error.message;
+  if (error.data === undefined) return message === error.message ? error : { ...error, message };
+  const text = boundedJson(error.data);
+  const shown = redact(text);
+  if (shown === text) return message === error.message ? error : { ...error, message };
+  let data: unknown = shown;
+  try {
+    data = JSON.parse(shown);
+  } catch {
+    // cut by the bound: the redacted text stands for it
+  }
+  return { ...error, message, data };
+}
+
 /** A URL as shown in messages: no password, and no query (it often carries a key). */
 export function showUrl(url: URL): string {
   if (url.password === "" && url.search === "") return url.href;
@@ -82,8 +125,7 @@ export async function bodyStart(response: Response, redact: RedactFn, max = BODY
   } finally {
     await reader.cancel().catch(() => {});
   }
-  const flat = redact(out).replace(/\s+/g, " ").trim();
-  return flat.length > max ? flat.slice(0, max) + "…" : flat;
+  return clipLine(redact(out), max);
 }
 
 /** The whole body as text when it is at most `max` characters; undefined when longer or broken. */

@@ -13,7 +13,7 @@ import { Client } from "../../src/client/client.ts";
 import type { JsonRpcMessage } from "../../src/jsonrpc/messages.ts";
 import { HttpStatusError } from "../../src/transport/http-errors.ts";
 import { SseLegacyTransport } from "../../src/transport/sse-legacy.ts";
-import { StreamableHttpTransport, type StreamableHttpTransportOptions } from "../../src/transport/streamable-http.ts";
+import { StreamableHttpTransport, type StreamableHttpTransportOptions } from "../../src/transport/streamable-http/mod.ts";
 import { TracingTransport } from "../../src/transport/tracing.ts";
 
 const FIXTURE = fileURLToPath(new URL("../fixtures/hostile-http-server.mjs", import.meta.url));
