@@ -3,10 +3,10 @@
 // client's algorithm). A Transport like any other: the Client never knows which one it got.
 
 import { messageOf } from "../common/error-text.ts";
-import { Redactor } from "../common/redact.ts";
+import type { Redactor } from "../common/redact.ts";
 import type { JsonRpcMessage } from "../jsonrpc/messages.ts";
 import { TransportWrapper } from "./http-hooks.ts";
-import { httpUrl, showUrl } from "./http-errors.ts";
+import { connectionRedaction, httpUrl, type RedactFn, showUrl } from "./http-errors.ts";
 import { methodOf } from "./lifecycle.ts";
 import type { HttpSendOptions } from "./retry-after.ts";
 import { SseLegacyTransport } from "./sse-legacy.ts";
@@ -68,14 +68,15 @@ export class AutoHttpTransport extends TransportWrapper {
   #kind: HttpTransportKind | undefined;
   /** The first send, which chooses the transport. */
   #choosing: Promise<void> | undefined;
-  readonly #redactor = new Redactor();
+  /** Keeps the configured header values and the host's secrets out of every message we make. */
+  readonly #redact: RedactFn;
 
   constructor(options: AutoHttpTransportOptions) {
     super();
     this.#options = options;
     this.url = httpUrl(options.url, "http");
     this.description = `http "${showUrl(this.url)}"`;
-    this.#redactor.addHeaders(options.headers);
+    this.#redact = connectionRedaction(Object.values(options.headers ?? {}), options.redactor);
   }
 
   /**
@@ -83,8 +84,7 @@ export class AutoHttpTransport extends TransportWrapper {
    * host's secrets) and credential-shaped values replaced by `[redacted]`.
    */
   redact(text: string): string {
-    const own = this.#redactor.redact(text);
-    return this.#options.redactor === undefined ? own : this.#options.redactor.redact(own);
+    return this.#redact(text);
   }
 
   protected override redactReport(text: string): string {

@@ -4,6 +4,7 @@
 
 import { boundedJson } from "../common/bounded.ts";
 import { clipLine, preview } from "../common/preview.ts";
+import { Redactor } from "../common/redact.ts";
 import type { JsonRpcErrorResponse } from "../jsonrpc/messages.ts";
 import { TransportError } from "./transport.ts";
 
@@ -50,6 +51,19 @@ export class HttpStatusError extends TransportError {
     this.bodyStart = bodyStart;
     this.retryAt = retryAt;
   }
+}
+
+/**
+ * The redaction of one HTTP connection: the values of its configured headers (any may be a
+ * credential) and credential-shaped values, then the host's secrets (`host`). What its error
+ * messages, reports and traces go through.
+ */
+export function connectionRedaction(headers: Iterable<string>, host: Redactor | undefined): RedactFn {
+  const own = new Redactor(headers);
+  return (text) => {
+    const shown = own.redact(text);
+    return host === undefined ? shown : host.redact(shown);
+  };
 }
 
 /**

@@ -5,10 +5,21 @@
 
 import { durationText } from "../common/duration.ts";
 import { messageOf } from "../common/error-text.ts";
-import { Redactor } from "../common/redact.ts";
+import type { Redactor } from "../common/redact.ts";
 import { DEFAULT_MAX_MESSAGE_BYTES } from "../jsonrpc/line-decoder.ts";
 import { type JsonRpcErrorResponse, type JsonRpcMessage, whyNotJsonRpc } from "../jsonrpc/messages.ts";
-import { bodyStart, discardBody, fetchFailureReason, HttpStatusError, httpUrl, redactedPreview, redactRpcError, showUrl } from "./http-errors.ts";
+import {
+  bodyStart,
+  connectionRedaction,
+  discardBody,
+  fetchFailureReason,
+  HttpStatusError,
+  httpUrl,
+  type RedactFn,
+  redactedPreview,
+  redactRpcError,
+  showUrl,
+} from "./http-errors.ts";
 import { methodOf, TransportBase, within } from "./lifecycle.ts";
 import { DEFAULT_MAX_RETRY_AFTER_MS, type HttpSendOptions, sendPatiently } from "./retry-after.ts";
 import { fetchSameOrigin } from "./same-origin-fetch.ts";
@@ -67,9 +78,8 @@ export class SseLegacyTransport extends TransportBase {
   readonly #postTimeoutMs: number;
   readonly #maxMessageBytes: number;
   readonly #maxRetryAfterMs: number;
-  /** The configured header values (any may be a credential), kept out of every message we make. */
-  readonly #redactor = new Redactor();
-  readonly #redactFn = (text: string): string => this.redact(text);
+  /** Keeps the configured header values and the host's secrets out of every message we make. */
+  readonly #redact: RedactFn;
   /** Aborts the GET stream and every POST in flight. */
   readonly #abort = new AbortController();
   #phase: Phase = "new";
@@ -90,7 +100,7 @@ export class SseLegacyTransport extends TransportBase {
     this.description = `sse "${showUrl(this.url)}"`;
     this.#maxMessageBytes = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
     this.#maxRetryAfterMs = options.maxRetryAfterMs ?? DEFAULT_MAX_RETRY_AFTER_MS;
-    this.#redactor.addHeaders(options.headers);
+    this.#redact = connectionRedaction(Object.values(options.headers ?? {}), options.redactor);
   }
 
   /**
@@ -98,8 +108,7 @@ export class SseLegacyTransport extends TransportBase {
    * host's secrets) and credential-shaped values replaced by `[redacted]`.
    */
   redact(text: string): string {
-    const own = this.#redactor.redact(text);
-    return this.#options.redactor === undefined ? own : this.#options.redactor.redact(own);
+    return this.#redact(text);
   }
 
   protected override redactReport(text: string): string {
@@ -108,7 +117,7 @@ export class SseLegacyTransport extends TransportBase {
 
   /** Up to 100 characters of server text, redacted, quoted. */
   #preview(text: string): string {
-    return redactedPreview(text, this.#redactFn, 100);
+    return redactedPreview(text, this.#redact, 100);
   }
 
   /** Where messages are POSTed, once the `endpoint` event has arrived. */
@@ -173,7 +182,7 @@ export class SseLegacyTransport extends TransportBase {
     }
     const { response, url: streamUrl } = opened;
     if (!response.ok) {
-      const start = await bodyStart(response, this.#redactFn);
+      const start = await bodyStart(response, this.#redact);
       throw new HttpStatusError(
         `${this.description}: GET ${showUrl(streamUrl)} answered HTTP ${response.status}${quoteBody(start)}; ` +
           `a legacy HTTP+SSE server answers it with an event stream; check the URL (often …/sse)`,
@@ -184,7 +193,7 @@ export class SseLegacyTransport extends TransportBase {
     }
     const type = response.headers.get("content-type") ?? "";
     if (!/^\s*text\/event-stream\b/i.test(type) || response.body === null) {
-      const start = await bodyStart(response, this.#redactFn);
+      const start = await bodyStart(response, this.#redact);
       throw new TransportError(
         `${this.description}: GET ${showUrl(streamUrl)} answered HTTP ${response.status} with ` +
           `${type ? `Content-Type ${JSON.stringify(type)}` : "no Content-Type"}, not an SSE stream (text/event-stream)${quoteBody(start)}`,
@@ -301,7 +310,7 @@ export class SseLegacyTransport extends TransportBase {
     let message = value as JsonRpcMessage;
     // A server may echo our headers (credentials) in an error: what we pass on is redacted.
     if ("error" in message && typeof message.error === "object" && message.error !== null) {
-      message = { ...message, error: redactRpcError(message.error, this.#redactFn) } as JsonRpcErrorResponse;
+      message = { ...message, error: redactRpcError(message.error, this.#redact) } as JsonRpcErrorResponse;
     }
     // A throwing handler must not stop the reading of the stream (and with it every later answer).
     this.receive(message);
@@ -345,12 +354,12 @@ export class SseLegacyTransport extends TransportBase {
         until,
         maxRetryAfterMs: this.#maxRetryAfterMs,
         signal: post.signal,
-        redact: this.#redactFn,
+        redact: this.#redact,
         quoteBody,
       });
       const { response, url } = answered;
       if (!response.ok) {
-        const start = await bodyStart(response, this.#redactFn);
+        const start = await bodyStart(response, this.#redact);
         throw new HttpStatusError(
           `${this.description}: ${what}: POST ${showUrl(url)} answered HTTP ${response.status}${quoteBody(start)}`,
           response.status,

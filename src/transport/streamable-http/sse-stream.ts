@@ -35,6 +35,14 @@ export interface StreamContext {
   eventTooLarge(problem: string, head: string, where: string, owner: Exchange | undefined): void;
 }
 
+/** How the GET stream's listening ends when the stream cannot go on. */
+export interface ListenEnds {
+  /** The server ended the session (a 404 to the GET): a new one must be started. */
+  sessionGone(status: number): void;
+  /** The stream cannot be (re)opened; server-initiated messages will not arrive. */
+  failed(error: unknown): void;
+}
+
 /** A fresh cursor, for a stream that has not been read yet. */
 export function newCursor(): StreamCursor {
   return { lastEventId: "", retryMs: undefined, attempts: 0, lastProblem: "" };
@@ -169,6 +177,77 @@ export class SseStreams {
       return { problem: `${shown} failed: ${fetchFailureReason(error instanceof TransportError ? error.cause ?? error : error)}` };
     } finally {
       limit.dispose();
+    }
+  }
+
+  /**
+   * Reads a request's SSE stream until its answer. A stream that ends or breaks first is
+   * resumed with a GET carrying Last-Event-ID when it had event ids (2025-11-25 transports,
+   * Resumability and Redelivery); otherwise the request fails — sending it again could do
+   * its work twice.
+   */
+  async follow(exchange: Exchange, response: Response, stateless: boolean): Promise<void> {
+    const cursor = newCursor();
+    const name = `the SSE stream answering ${exchange.what}`;
+    const signal = exchange.abort.signal;
+    let current = response;
+    for (;;) {
+      const end = await this.pump(current, cursor, signal, name, exchange);
+      if (exchange.answered) return;
+      if (signal.aborted) throw new TransportError(`${this.#context.description}: ${name} was stopped`, "aborted");
+      // 2025-11-25 transports (Sending Messages) 6: the server MAY close the connection
+      // without terminating the stream; disconnection is not a cancellation.
+      const why = end.kind === "broken" ? `broke (${end.reason})` : "ended";
+      // spec 2026-07-28 streamable-http ("Receiving Messages"): streams are not resumable; a
+      // broken one loses the request, which the client re-issues as a new one where safe.
+      if (stateless) {
+        throw new TransportError(
+          `${this.#context.description}: ${name} ${why} before the answer; on the 2026-07-28 wire a response stream cannot be resumed`,
+          "stream-lost",
+        );
+      }
+      if (cursor.lastEventId === "") {
+        throw new TransportError(
+          `${this.#context.description}: ${name} ${why} before the answer, and the server gave no event id to resume it with; ` +
+            `the request was not sent again (it may or may not have taken effect)`,
+          "stream-broken",
+        );
+      }
+      try {
+        current = await this.connect(cursor, signal, name, why, false);
+      } catch (error) {
+        if (exchange.answered || signal.aborted || !(error instanceof TransportError)) throw error;
+        throw new TransportError(`${error.message}; the request was not sent again (it may or may not have taken effect)`, error.code, {
+          cause: error,
+        });
+      }
+    }
+  }
+
+  /**
+   * 2025-11-25 transports (Listening for Messages from the Server): GET the endpoint; 405
+   * means the server offers no such stream, which is fine. The server MAY close the stream
+   * at any time; it is reopened (after the server's retry interval when given), resuming
+   * from the last event id when there was one. It ends when `signal` aborts, or through `ends`.
+   */
+  async listen(signal: AbortSignal, ends: ListenEnds): Promise<void> {
+    const cursor = newCursor();
+    const name = "the GET stream for server messages";
+    let why = "could not be opened";
+    for (let first = true; ; first = false) {
+      let response: Response;
+      try {
+        response = await this.connect(cursor, signal, name, why, first);
+      } catch (error) {
+        if (signal.aborted) return;
+        if (error instanceof HttpStatusError && error.status === 405) return; // Listening 3: no stream offered
+        if (error instanceof HttpStatusError && error.code === "session-expired") ends.sessionGone(error.status);
+        else ends.failed(error);
+        return;
+      }
+      const end = await this.pump(response, cursor, signal, name);
+      if (signal.aborted) return;
+      why = end.kind === "broken" ? `broke (${end.reason})` : "ended";
     }
   }
 }

@@ -6,7 +6,6 @@
 import { boundedJson } from "../../common/bounded.ts";
 import { durationText } from "../../common/duration.ts";
 import { messageOf } from "../../common/error-text.ts";
-import { Redactor } from "../../common/redact.ts";
 import type { CloseDetails } from "../../jsonrpc/errors.ts";
 import { DEFAULT_MAX_MESSAGE_BYTES } from "../../jsonrpc/line-decoder.ts";
 import {
@@ -21,16 +20,17 @@ import {
 } from "../../jsonrpc/messages.ts";
 import {
   bodyStart,
+  connectionRedaction,
   discardBody,
   fetchFailureReason,
   HttpStatusError,
   httpUrl,
+  type RedactFn,
   redactedPreview,
   redactRpcError,
   showUrl,
-  statusAdvice,
 } from "../http-errors.ts";
-import { within } from "../lifecycle.ts";
+import { TransportBase, within } from "../lifecycle.ts";
 import { requestHeaders, type ToolSchemaLookup } from "../mcp-headers.ts";
 import { retryOnReset } from "../reset-retry.ts";
 import { busyName, DEFAULT_MAX_RETRY_AFTER_MS, type HttpSendOptions, retryWhen, sendPatiently } from "../retry-after.ts";
@@ -38,11 +38,11 @@ import { fetchSameOrigin, type SameOriginResponse } from "../same-origin-fetch.t
 import type { SseEvent } from "../sse-parser.ts";
 import { type ReconnectOptions, reconnectOptions } from "../sse-reconnect.ts";
 import { type HttpTransportHooks, TransportError } from "../transport.ts";
-import { TransportBase } from "../lifecycle.ts";
 import { AbortScope, aborted, LinkedAbort } from "./abort.ts";
 import { DEFAULT_HTTP_CLOSE_TIMEOUT_MS, DEFAULT_HTTP_TIMEOUT_MS, type StreamableHttpTransportOptions } from "./options.ts";
+import { Session } from "./session.ts";
+import { SseStreams } from "./sse-stream.ts";
 import { isStatelessVersion, modernError } from "./stateless.ts";
-import { newCursor, SseStreams } from "./sse-stream.ts";
 import {
   boundedText,
   describeMessage,
@@ -52,13 +52,13 @@ import {
   isJson,
   leadingId,
   MAX_SESSION_RENEWALS,
-  type JsonRpcErrorObject,
+  postStatusError,
   type Posted,
   PREVIEW_CHARS,
   quoteBody,
   sessionGone,
   startsWithMethod,
-  type StreamCursor,
+  tooLargeError,
 } from "./wire.ts";
 
 /** 2025-11-25 transports (Sending Messages) 2: the POST accepts both kinds of answer. */
@@ -89,14 +89,14 @@ export class StreamableHttpTransport extends TransportBase implements HttpTransp
   readonly #listen: boolean;
   readonly #maxMessageBytes: number;
   readonly #maxRetryAfterMs: number;
-  /** The configured header values (any may be a credential), kept out of every message we make. */
-  readonly #redactor = new Redactor();
-  readonly #hostRedactor: Redactor | undefined;
+  /** Keeps the configured header values and the host's secrets out of every message we make. */
+  readonly #redact: RedactFn;
   /** Aborted when the transport ends: every fetch, stream and wait stops. */
   readonly #life = new AbortScope();
   /** Reads and reopens the SSE streams (sse-stream.ts). */
   readonly #streams: SseStreams;
-  #sessionId: string | undefined;
+  /** The session the server assigned, its renewal and its end (session.ts). */
+  readonly #session: Session;
   #protocolVersion: string | undefined;
   /** The 2026-07-28 wire: no session, no GET stream, no resumption; request metadata headers. */
   #stateless = false;
@@ -104,9 +104,7 @@ export class StreamableHttpTransport extends TransportBase implements HttpTransp
   #statelessConfirmed = false;
   #toolSchemas: ToolSchemaLookup | undefined;
   /** Counts sessions, so a 404 from an older one asks for a resend, not another new session. */
-  #epoch = 0;
   /** The handshake of a new session, while it runs. */
-  #renewal: Promise<void> | undefined;
   readonly #exchanges = new Map<RequestId, Exchange>();
   /** Stops the GET stream (close, new session). */
   #listener: LinkedAbort | undefined;
@@ -128,9 +126,8 @@ export class StreamableHttpTransport extends TransportBase implements HttpTransp
     this.#listen = options.listen ?? true;
     this.#maxMessageBytes = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
     this.#maxRetryAfterMs = options.maxRetryAfterMs ?? DEFAULT_MAX_RETRY_AFTER_MS;
-    this.#redactor.addHeaders(this.#headers);
-    for (const [, value] of new Headers(this.#requestInit.headers)) this.#redactor.add(value);
-    this.#hostRedactor = options.redactor;
+    const requestInitValues = [...new Headers(this.#requestInit.headers)].map(([, value]) => value);
+    this.#redact = connectionRedaction([...Object.values(this.#headers), ...requestInitValues], options.redactor);
     const transport = this;
     this.#streams = new SseStreams({
       description: this.description,
@@ -142,12 +139,31 @@ export class StreamableHttpTransport extends TransportBase implements HttpTransp
       maxRetryAfterMs: this.#maxRetryAfterMs,
       maxMessageBytes: this.#maxMessageBytes,
       get sessionId() {
-        return transport.#sessionId;
+        return transport.#session.id;
       },
       headersFor: (method) => this.#headersFor(method),
-      redact: this.#redactFn,
+      redact: this.#redact,
       receiveEvent: (event, where) => this.#receiveEvent(event, where),
       eventTooLarge: (problem, head, where, owner) => this.#eventTooLarge(problem, head, where, owner),
+    });
+    this.#session = new Session({
+      description: this.description,
+      get renew() {
+        return transport.onsessionexpired;
+      },
+      isOver: () => this.closing || this.closed,
+      forget: () => {
+        this.#protocolVersion = undefined; // the new initialize goes without it, as the first one did
+        this.#listener?.abort();
+      },
+      end: (reason) => this.#end({ reason }),
+      report: (what, code) => this.report(what, code),
+      preview: (text) => this.#preview(text),
+      deleteRequest: (session, signal) => ({ ...this.#requestInit, method: "DELETE", headers: this.#headersFor("DELETE", session), signal }),
+      fetch: this.#fetch,
+      url: this.url,
+      closeTimeoutMs: this.#closeTimeoutMs,
+      redact: this.#redact,
     });
   }
 
@@ -157,11 +173,8 @@ export class StreamableHttpTransport extends TransportBase implements HttpTransp
    * messages, reports and traces of this connection go through.
    */
   redact(text: string): string {
-    const own = this.#redactor.redact(text);
-    return this.#hostRedactor === undefined ? own : this.#hostRedactor.redact(own);
+    return this.#redact(text);
   }
-
-  readonly #redactFn = (text: string): string => this.redact(text);
 
   protected override redactReport(text: string): string {
     return this.redact(text);
@@ -169,12 +182,12 @@ export class StreamableHttpTransport extends TransportBase implements HttpTransp
 
   /** Up to PREVIEW_CHARS of server text, redacted, quoted. */
   #preview(text: string): string {
-    return redactedPreview(text, this.#redactFn, PREVIEW_CHARS);
+    return redactedPreview(text, this.#redact, PREVIEW_CHARS);
   }
 
   /** The session the server assigned in its initialize answer (MCP-Session-Id), if any. */
   get sessionId(): string | undefined {
-    return this.#sessionId;
+    return this.#session.id;
   }
 
   /** What MCP-Protocol-Version carries (set by the Client after initialize). */
@@ -258,15 +271,15 @@ export class StreamableHttpTransport extends TransportBase implements HttpTransp
       // the server ended that session: start a new one, then send this again. A server that
       // restarts again meanwhile ends the new session too: each new session gets its turn.
       for (let renewals = 0; !posted.response.ok; renewals++) {
-        const start = await bodyStart(posted.response, this.#redactFn);
+        const start = await bodyStart(posted.response, this.#redact);
         const gone = sessionGone(posted.response.status, start, posted.hadSession);
         if (!gone || handshake || this.onsessionexpired === undefined || renewals >= MAX_SESSION_RENEWALS) {
-          throw this.#statusError(what, posted, start, gone, renewals);
+          throw postStatusError(this.description, what, posted, start, gone, renewals);
         }
-        await this.#renewSession(posted.epoch, posted.response.status);
+        await this.#session.renew(posted.epoch, posted.response.status);
         posted = await post();
       }
-      if (isRequest(message) && message.method === "initialize") this.#takeSessionId(posted.response);
+      if (isRequest(message) && message.method === "initialize") this.#session.take(posted.response);
       if (exchange !== undefined) {
         await this.#readAnswer(exchange, posted);
         if (this.#stateless) this.#statelessConfirmed = true;
@@ -330,7 +343,7 @@ export class StreamableHttpTransport extends TransportBase implements HttpTransp
   }
 
   /** Headers for one request: requestInit's, then the configured ones, then ours. */
-  #headersFor(method: "POST" | "GET" | "DELETE", sessionId = this.#sessionId): Headers {
+  #headersFor(method: "POST" | "GET" | "DELETE", sessionId = this.#session.id): Headers {
     const headers = new Headers(this.#requestInit.headers);
     for (const [name, value] of Object.entries(this.#headers)) headers.set(name, value);
     if (method === "POST") {
@@ -364,7 +377,7 @@ export class StreamableHttpTransport extends TransportBase implements HttpTransp
       until,
       maxRetryAfterMs: this.#maxRetryAfterMs,
       signal,
-      redact: this.#redactFn,
+      redact: this.#redact,
       quoteBody,
       onWait: (resumeAt) => {
         if (exchange !== undefined) exchange.busyUntil = resumeAt;
@@ -389,15 +402,15 @@ export class StreamableHttpTransport extends TransportBase implements HttpTransp
    */
   async #post(message: JsonRpcMessage, body: string, signal: AbortSignal, extra?: Record<string, string>): Promise<Posted> {
     if (!isHandshake(message)) {
-      while (this.#renewal !== undefined) {
-        await this.#renewal.catch(() => {});
+      while (this.#session.renewal !== undefined) {
+        await this.#session.renewal.catch(() => {});
         const refusal = this.#refusal(message);
         if (refusal) throw refusal;
       }
     }
     // Read together, with no await between them and the headers: the session this POST is in.
-    const epoch = this.#epoch;
-    const hadSession = this.#sessionId !== undefined;
+    const epoch = this.#session.epoch;
+    const hadSession = this.#session.id !== undefined;
     const headers = this.#headersFor("POST");
     // spec 2026-07-28 streamable-http ("Standard Request Headers", "Custom Headers from Tool Parameters").
     if (extra !== undefined) for (const [name, value] of Object.entries(extra)) headers.set(name, value);
@@ -405,45 +418,12 @@ export class StreamableHttpTransport extends TransportBase implements HttpTransp
     return { ...(await fetchSameOrigin(this.#fetch, this.url, init, this.description)), hadSession, epoch };
   }
 
-  #statusError(what: string, posted: SameOriginResponse, start: string, gone: boolean, renewals: number): HttpStatusError {
-    const { response, url } = posted;
-    if (gone) {
-      const why = renewals === 0
-        ? "the server ended the session and no new one could be started for it"
-        : `the server ended the session again after ${renewals} new session(s) were started for it`;
-      return new HttpStatusError(
-        `${this.description}: ${what}: POST ${showUrl(url)} answered HTTP ${response.status}${quoteBody(start)}: ${why}; connect again`,
-        response.status,
-        url.href,
-        start,
-        "session-expired",
-      );
-    }
-    return new HttpStatusError(
-      `${this.description}: ${what}: POST ${showUrl(url)} answered HTTP ${response.status}${quoteBody(start)}; ${statusAdvice(response.status)}`,
-      response.status,
-      url.href,
-      start,
-    );
-  }
-
-  /** 2025-11-25 transports (Session Management) 1: the session id comes with the InitializeResult. */
-  #takeSessionId(response: Response): void {
-    const id = response.headers.get("mcp-session-id");
-    if (id === null) return;
-    // Session Management 1: a session id MUST contain only visible ASCII (0x21 to 0x7E).
-    if (!/^[\x21-\x7e]+$/.test(id)) {
-      this.report(`the server's MCP-Session-Id ${this.#preview(id)} has characters outside visible ASCII; using it anyway`, "bad-session-id");
-    }
-    this.#sessionId = id;
-  }
-
   /** 2025-11-25 transports (Sending Messages) 5: the answer is one JSON object or an SSE stream. */
   async #readAnswer(exchange: Exchange, posted: SameOriginResponse): Promise<void> {
     const { response, url } = posted;
     const type = response.headers.get("content-type") ?? "";
     if (isEventStream(type)) {
-      await this.#followStream(exchange, response);
+      await this.#streams.follow(exchange, response, this.#stateless);
       return;
     }
     if (isJson(type)) {
@@ -459,7 +439,13 @@ export class StreamableHttpTransport extends TransportBase implements HttpTransp
         );
       }
       if (text === undefined) {
-        throw this.#tooLarge(`the JSON answer to ${exchange.what} (POST ${showUrl(url)}, HTTP ${response.status})`, response.status, url);
+        throw tooLargeError(
+          `${this.description}: the JSON answer to ${exchange.what} (POST ${showUrl(url)}, HTTP ${response.status})`,
+          this.#maxMessageBytes,
+          response.status,
+          url,
+          "not read",
+        );
       }
       this.#receiveJson(text, exchange);
       if (!exchange.answered) {
@@ -478,7 +464,7 @@ export class StreamableHttpTransport extends TransportBase implements HttpTransp
       if (!exchange.answered) throw new TransportError(`${this.description}: ${exchange.what} got no answer`, "no-answer");
       return;
     }
-    const start = await bodyStart(response, this.#redactFn);
+    const start = await bodyStart(response, this.#redact);
     throw new HttpStatusError(
       `${this.description}: ${exchange.what}: POST ${showUrl(url)} answered HTTP ${response.status} with Content-Type ` +
         `${JSON.stringify(type)}, neither application/json nor text/event-stream${quoteBody(start)}`,
@@ -526,21 +512,6 @@ export class StreamableHttpTransport extends TransportBase implements HttpTransp
   }
 
   /**
-   * An HTTP answer to a request that is larger than maxMessageBytes: it is not read, and the
-   * request it answers fails at once with this.
-   */
-  #tooLarge(what: string, status: number, url: URL, detail = ""): HttpStatusError {
-    return new HttpStatusError(
-      `${this.description}: ${what} is larger than maxMessageBytes (${this.#maxMessageBytes} bytes)${detail} and was not read; ` +
-        `raise maxMessageBytes (an option of the http transport) if the server's answers are this large`,
-      status,
-      url.href,
-      "",
-      "too-large",
-    );
-  }
-
-  /**
    * An SSE event over maxMessageBytes was skipped. Its request fails at once: the one whose
    * id starts the event's data, else — on a request's own stream, for an event that is not a
    * request or notification — that request (its answer is what the stream carries).
@@ -552,14 +523,7 @@ export class StreamableHttpTransport extends TransportBase implements HttpTransp
       this.report(`${where}: ${problem}; raise maxMessageBytes (an option of the http transport) if the server sends messages this large`, "sse-event-too-large");
       return;
     }
-    target.failure = new HttpStatusError(
-      `${this.description}: the answer to ${target.what} on ${where} is larger than maxMessageBytes (${this.#maxMessageBytes} bytes) ` +
-        `and was skipped; raise maxMessageBytes (an option of the http transport) if the server's answers are this large`,
-      200,
-      this.url.href,
-      "",
-      "too-large",
-    );
+    target.failure = tooLargeError(`${this.description}: the answer to ${target.what} on ${where}`, this.#maxMessageBytes, 200, this.url, "skipped");
     target.abort.abort();
   }
 
@@ -567,57 +531,13 @@ export class StreamableHttpTransport extends TransportBase implements HttpTransp
   #deliver(message: JsonRpcMessage): void {
     // A server may echo our headers (credentials) in an error: what we pass on is redacted.
     if (isResponse(message) && "error" in message && typeof message.error === "object" && message.error !== null) {
-      message = { ...message, error: redactRpcError(message.error, this.#redactFn) } as JsonRpcErrorResponse;
+      message = { ...message, error: redactRpcError(message.error, this.#redact) } as JsonRpcErrorResponse;
     }
     const exchange = isResponse(message) && message.id !== null ? this.#exchanges.get(message.id) : undefined;
     if (exchange !== undefined) exchange.answered = true;
     this.receive(message);
     // After onmessage, so the caller has its answer before the stream is let go.
     exchange?.abort.abort();
-  }
-
-  /**
-   * Reads a request's SSE stream until its answer. A stream that ends or breaks first is
-   * resumed with a GET carrying Last-Event-ID when it had event ids (2025-11-25 transports,
-   * Resumability and Redelivery); otherwise the request fails — sending it again could do
-   * its work twice.
-   */
-  async #followStream(exchange: Exchange, response: Response): Promise<void> {
-    const cursor = newCursor();
-    const name = `the SSE stream answering ${exchange.what}`;
-    const signal = exchange.abort.signal;
-    let current = response;
-    for (;;) {
-      const end = await this.#streams.pump(current, cursor, signal, name, exchange);
-      if (exchange.answered) return;
-      if (signal.aborted) throw new TransportError(`${this.description}: ${name} was stopped`, "aborted");
-      // 2025-11-25 transports (Sending Messages) 6: the server MAY close the connection
-      // without terminating the stream; disconnection is not a cancellation.
-      const why = end.kind === "broken" ? `broke (${end.reason})` : "ended";
-      // spec 2026-07-28 streamable-http ("Receiving Messages"): streams are not resumable; a
-      // broken one loses the request, which the client re-issues as a new one where safe.
-      if (this.#stateless) {
-        throw new TransportError(
-          `${this.description}: ${name} ${why} before the answer; on the 2026-07-28 wire a response stream cannot be resumed`,
-          "stream-lost",
-        );
-      }
-      if (cursor.lastEventId === "") {
-        throw new TransportError(
-          `${this.description}: ${name} ${why} before the answer, and the server gave no event id to resume it with; ` +
-            `the request was not sent again (it may or may not have taken effect)`,
-          "stream-broken",
-        );
-      }
-      try {
-        current = await this.#streams.connect(cursor, signal, name, why, false);
-      } catch (error) {
-        if (exchange.answered || signal.aborted || !(error instanceof TransportError)) throw error;
-        throw new TransportError(`${error.message}; the request was not sent again (it may or may not have taken effect)`, error.code, {
-          cause: error,
-        });
-      }
-    }
   }
 
   /** Opens the GET stream for server-initiated messages (replacing an earlier one). */
@@ -627,93 +547,18 @@ export class StreamableHttpTransport extends TransportBase implements HttpTransp
     this.#listener?.dispose();
     const listener = new LinkedAbort(this.#life);
     this.#listener = listener;
-    const task = this.#listenLoop(listener, this.#epoch).finally(() => {
+    const epoch = this.#session.epoch;
+    const task = this.#streams.listen(listener.signal, {
+      // a failure of the renewal closes the transport
+      sessionGone: (status) => void this.#session.renew(epoch, status).catch(() => {}),
+      failed: (error) => {
+        this.report(`${messageOf(error).replace(`${this.description}: `, "")}; server-initiated messages will not arrive`, "get-stream-failed", error);
+      },
+    }).finally(() => {
       this.#background.delete(task);
       listener.dispose();
     });
     this.#background.add(task);
-  }
-
-  /**
-   * 2025-11-25 transports (Listening for Messages from the Server): GET the endpoint; 405
-   * means the server offers no such stream, which is fine. The server MAY close the stream
-   * at any time; it is reopened (after the server's retry interval when given), resuming
-   * from the last event id when there was one.
-   */
-  async #listenLoop(listener: LinkedAbort, epoch: number): Promise<void> {
-    const cursor = newCursor();
-    const name = "the GET stream for server messages";
-    const signal = listener.signal;
-    let why = "could not be opened";
-    for (let first = true; ; first = false) {
-      let response: Response;
-      try {
-        response = await this.#streams.connect(cursor, signal, name, why, first);
-      } catch (error) {
-        if (signal.aborted) return;
-        if (error instanceof HttpStatusError && error.status === 405) return; // Listening 3: no stream offered
-        if (error instanceof HttpStatusError && error.code === "session-expired") {
-          this.#renewSession(epoch, error.status).catch(() => {}); // a failure closes the transport
-          return;
-        }
-        this.report(`${messageOf(error).replace(`${this.description}: `, "")}; server-initiated messages will not arrive`, "get-stream-failed", error);
-        return;
-      }
-      const end = await this.#streams.pump(response, cursor, signal, name);
-      if (signal.aborted) return;
-      why = end.kind === "broken" ? `broke (${end.reason})` : "ended";
-    }
-  }
-
-  /**
-   * The server ended session `epoch` (2025-11-25 transports, Session Management 3-4). The
-   * first to notice starts a new one through onsessionexpired; the others wait for it.
-   * Rejects (and the transport closes) when the new session cannot be started.
-   */
-  async #renewSession(epoch: number, status: number): Promise<void> {
-    if (epoch !== this.#epoch) {
-      await this.#renewal?.catch(() => {});
-      if (this.closed || this.closing) {
-        throw new TransportError(`${this.description}: the connection closed while a new session was being started`, "closed");
-      }
-      return;
-    }
-    const hook = this.onsessionexpired;
-    if (hook === undefined) return;
-    const old = this.#sessionId;
-    const forget = () => {
-      this.#epoch++;
-      this.#sessionId = undefined;
-      this.#protocolVersion = undefined; // the new initialize goes without it, as the first one did
-      this.#listener?.abort();
-    };
-    forget();
-    const renewal = (async () => {
-      for (let tries = 1; ; tries++) {
-        try {
-          return await hook();
-        } catch (error) {
-          // The server restarted again during the handshake (its notifications/initialized met
-          // a 404 for the session it had just started): start one with the server as it is now.
-          const endedAgain = error instanceof TransportError && error.code === "session-expired";
-          if (!endedAgain || tries >= MAX_SESSION_RENEWALS || this.closing || this.closed) throw error;
-          forget();
-        }
-      }
-    })();
-    this.#renewal = renewal;
-    try {
-      await renewal;
-    } catch (error) {
-      if (this.closing || this.closed) {
-        throw new TransportError(`${this.description}: the connection closed while a new session was being started`, "closed", { cause: error });
-      }
-      const reason = `the server ended session ${old ?? "(none)"} (HTTP ${status}) and a new session could not be started: ${messageOf(error)}`;
-      this.#end({ reason });
-      throw new TransportError(`${this.description}: ${reason}`, "session-expired", { cause: error });
-    } finally {
-      if (this.#renewal === renewal) this.#renewal = undefined;
-    }
   }
 
   /**
@@ -722,37 +567,13 @@ export class StreamableHttpTransport extends TransportBase implements HttpTransp
    * fine). Bounded by closeTimeoutMs; onclose fires once.
    */
   protected async shutdown(): Promise<void> {
-    const session = this.#sessionId;
     const wasEnded = this.closed;
     // First stop everything, so no stream tries to reconnect when the session ends.
     this.#stopAll();
-    if (session !== undefined && !wasEnded) await this.#deleteSession(session);
+    if (!wasEnded) await this.#session.delete();
     // The readers were cancelled; let them notice, within the close budget.
     if (this.#background.size > 0) await within(Promise.allSettled([...this.#background]), this.#closeTimeoutMs);
     this.#end({ reason: this.started ? "closed by the client" : "closed before it started" });
-  }
-
-  async #deleteSession(session: string): Promise<void> {
-    const limit = new LinkedAbort(undefined, this.#closeTimeoutMs);
-    try {
-      const { response, url } = await fetchSameOrigin(
-        this.#fetch,
-        this.url,
-        { ...this.#requestInit, method: "DELETE", headers: this.#headersFor("DELETE", session), signal: limit.signal },
-        this.description,
-      );
-      const status = response.status;
-      if (response.ok || status === 404 || status === 405) {
-        await discardBody(response);
-        return;
-      }
-      const start = await bodyStart(response, this.#redactFn);
-      this.report(`DELETE ${showUrl(url)} (ending session ${session}) answered HTTP ${status}${quoteBody(start)}`, "delete-failed");
-    } catch {
-      // The server is gone or slow: there is nothing left for us to end.
-    } finally {
-      limit.dispose();
-    }
   }
 
   #stopAll(): void {

@@ -4,7 +4,7 @@
 // ("Streamable HTTP").
 
 import type { JsonRpcErrorResponse, JsonRpcMessage, RequestId } from "../../jsonrpc/messages.ts";
-import { discardBody } from "../http-errors.ts";
+import { discardBody, HttpStatusError, showUrl, statusAdvice } from "../http-errors.ts";
 import type { SameOriginResponse } from "../same-origin-fetch.ts";
 import type { TransportError } from "../transport.ts";
 import type { LinkedAbort } from "./abort.ts";
@@ -153,4 +153,30 @@ export async function boundedText(response: Response, max: number): Promise<stri
     offset += chunk.byteLength;
   }
   return new TextDecoder().decode(whole);
+}
+
+/** The error of a POST answered with a status we cannot use; `gone` when it said the server ended the session. */
+export function postStatusError(description: string, what: string, posted: SameOriginResponse, start: string, gone: boolean, renewals: number): HttpStatusError {
+  const { response, url } = posted;
+  const said = `${description}: ${what}: POST ${showUrl(url)} answered HTTP ${response.status}${quoteBody(start)}`;
+  if (!gone) return new HttpStatusError(`${said}; ${statusAdvice(response.status)}`, response.status, url.href, start);
+  const why = renewals === 0
+    ? "the server ended the session and no new one could be started for it"
+    : `the server ended the session again after ${renewals} new session(s) were started for it`;
+  return new HttpStatusError(`${said}: ${why}; connect again`, response.status, url.href, start, "session-expired");
+}
+
+/**
+ * An answer to a request larger than maxMessageBytes (`what` names it, from the description
+ * on): it was not read (or, an SSE event, skipped), and the request it answers fails with this.
+ */
+export function tooLargeError(what: string, maxMessageBytes: number, status: number, url: URL, fate: "not read" | "skipped"): HttpStatusError {
+  return new HttpStatusError(
+    `${what} is larger than maxMessageBytes (${maxMessageBytes} bytes) and was ${fate}; ` +
+      `raise maxMessageBytes (an option of the http transport) if the server's answers are this large`,
+    status,
+    url.href,
+    "",
+    "too-large",
+  );
 }
