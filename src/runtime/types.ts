@@ -242,6 +242,45 @@ export interface SyncFs {
   readText(path: string): string;
 }
 
+/** The part of a ChildProcess that acts on its process group, the same on every runtime. */
+export interface ProcessGroup extends Pick<ChildProcess, "signalGroup" | "groupAlive"> {
+  /** The child's descendants, noted while they are still below it (so those that leave the group can be ended). */
+  readonly descendants: Descendants;
+}
+
+/**
+ * The process group led by child `pid`: `kill` sends a signal to a pid (negative: a group),
+ * `probe` is `kill(pid, 0)` (which throws when there is no such process, EPERM when it is not ours).
+ */
+export function processGroup(
+  pid: number,
+  fs: SyncFs,
+  kill: (target: number, signal: "SIGTERM" | "SIGKILL") => void,
+  probe: (target: number) => void,
+): ProcessGroup {
+  const descendants = new Descendants(pid, fs, kill);
+  return {
+    descendants,
+    signalGroup(signal) {
+      descendants.note(); // before the group is signalled: its members' children are still theirs
+      try {
+        kill(-pid, signal);
+      } catch {
+        // the group is gone
+      }
+      descendants.signal(signal);
+    },
+    groupAlive() {
+      try {
+        probe(-pid);
+      } catch (error) {
+        if ((error as { code?: unknown }).code !== "EPERM") return false;
+      }
+      return groupHasLiveMember(pid, fs);
+    },
+  };
+}
+
 /**
  * Whether process group `pgid` has a live member, for a caller to whom `kill(-pgid, 0)` said
  * yes. That probe also counts zombies, and a zombie whose parent died is never reaped where

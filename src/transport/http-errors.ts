@@ -123,41 +123,36 @@ export function showUrl(url: URL): string {
  * body as a leak).
  */
 export async function bodyStart(response: Response, redact: RedactFn, max = BODY_START_CHARS): Promise<string> {
-  const body = response.body;
-  if (body === null) return "";
-  const reader = body.getReader();
-  const text = new TextDecoder();
-  let out = "";
-  try {
-    while (out.length <= max + BODY_REDACT_SLACK_CHARS) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      out += text.decode(value, { stream: true });
-    }
-  } catch {
-    // a body that breaks while we read its start: show what we have
-  } finally {
-    await reader.cancel().catch(() => {});
-  }
-  return clipLine(redact(out), max);
+  // A body that breaks while we read its start: show what we have.
+  const { text } = await readText(response, max + BODY_REDACT_SLACK_CHARS);
+  return clipLine(redact(text), max);
 }
 
 /** The whole body as text when it is at most `max` characters; undefined when longer or broken. */
 export async function bodyText(response: Response, max: number): Promise<string | undefined> {
+  const { text, ended } = await readText(response, max);
+  return ended === "whole" ? text : undefined;
+}
+
+/**
+ * A body's text, read until its end ("whole"), until past `limit` characters ("cut"), or until
+ * it broke ("broken"); the body is always released.
+ */
+async function readText(response: Response, limit: number): Promise<{ text: string; ended: "whole" | "cut" | "broken" }> {
   const body = response.body;
-  if (body === null) return "";
+  if (body === null) return { text: "", ended: "whole" };
   const reader = body.getReader();
-  const text = new TextDecoder();
-  let out = "";
+  const decoder = new TextDecoder();
+  let text = "";
   try {
-    for (;;) {
+    while (text.length <= limit) {
       const { done, value } = await reader.read();
-      if (done) return out + text.decode();
-      out += text.decode(value, { stream: true });
-      if (out.length > max) return undefined;
+      if (done) return { text: text + decoder.decode(), ended: "whole" };
+      text += decoder.decode(value, { stream: true });
     }
+    return { text, ended: "cut" };
   } catch {
-    return undefined;
+    return { text, ended: "broken" };
   } finally {
     await reader.cancel().catch(() => {});
   }
