@@ -6,7 +6,7 @@ import { messageOf } from "../common/error-text.ts";
 import type { Redactor } from "../common/redact.ts";
 import type { JsonRpcMessage } from "../jsonrpc/messages.ts";
 import { TransportWrapper } from "./http-hooks.ts";
-import { connectionRedaction, httpUrl, type RedactFn, showUrl } from "./http-errors.ts";
+import { connectionRedaction, HttpStatusError, httpUrl, type RedactFn, showUrl } from "./http-errors.ts";
 import { methodOf } from "./lifecycle.ts";
 import type { HttpSendOptions } from "./retry-after.ts";
 import { SseLegacyTransport } from "./sse-legacy.ts";
@@ -37,15 +37,15 @@ export interface AutoHttpTransportOptions {
 const FALLBACK_STATUSES = new Set([400, 404, 405]);
 
 /** "POST <url> answered HTTP 405: "<body start>"", from the refusal of the first POST. */
-function describeRefusal(error: Error, url: URL, status: number): string {
-  const body = (error as Error & { bodyStart?: unknown }).bodyStart;
-  return `POST ${showUrl(url)} answered HTTP ${status}` + (typeof body === "string" && body !== "" ? `: ${JSON.stringify(body)}` : "");
+function describeRefusal(error: HttpStatusError, url: URL): string {
+  const body = error.bodyStart;
+  return `POST ${showUrl(url)} answered HTTP ${error.status}` + (body !== "" ? `: ${JSON.stringify(body)}` : "");
 }
 
-function fallbackStatus(error: unknown): number | undefined {
-  if (!(error instanceof TransportError) || error.code !== "http-status") return undefined;
-  const status = (error as TransportError & { status?: unknown }).status;
-  return typeof status === "number" && FALLBACK_STATUSES.has(status) ? status : undefined;
+/** The first POST's refusal when it means "try the old transport", else undefined. */
+function fallbackRefusal(error: unknown): HttpStatusError | undefined {
+  if (!(error instanceof HttpStatusError) || error.code !== "http-status") return undefined;
+  return FALLBACK_STATUSES.has(error.status) ? error : undefined;
 }
 
 /** A transport's message without its leading `<description>: `, to quote inside ours. */
@@ -149,12 +149,12 @@ export class AutoHttpTransport extends TransportWrapper {
         this.#choosing = undefined;
         throw error;
       }
-      const status = fallbackStatus(error);
-      if (status === undefined || this.closing) {
+      const refused = fallbackRefusal(error);
+      if (refused === undefined || this.closing) {
         await this.#discard(streamable);
         throw error;
       }
-      refusal = describeRefusal(error as Error, this.url, status);
+      refusal = describeRefusal(refused, this.url);
     }
     await this.#discard(streamable);
     if (this.closing) throw new TransportError(`${this.description}: closed while connecting`, "closed");

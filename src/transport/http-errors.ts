@@ -5,7 +5,8 @@
 import { boundedJson } from "../common/bounded.ts";
 import { clipLine, preview } from "../common/preview.ts";
 import { Redactor } from "../common/redact.ts";
-import type { JsonRpcErrorResponse } from "../jsonrpc/messages.ts";
+import { isObject } from "../common/json.ts";
+import type { JsonRpcErrorResponse, JsonRpcMessage } from "../jsonrpc/messages.ts";
 import { TransportError } from "./transport.ts";
 
 /** How much of a response body an error message quotes. */
@@ -91,7 +92,7 @@ export function redactedPreview(text: string, redact: RedactFn, max: number): st
  * A JSON-RPC error's message and data with the credentials a server echoed back replaced (a
  * server may echo our headers in an error); the error itself when nothing needed replacing.
  */
-export function redactRpcError(error: JsonRpcErrorResponse["error"], redact: RedactFn): JsonRpcErrorResponse["error"] {
+function redactRpcError(error: JsonRpcErrorResponse["error"], redact: RedactFn): JsonRpcErrorResponse["error"] {
   const message = typeof error.message === "string" ? redact(error.message) : error.message;
   if (error.data === undefined) return message === error.message ? error : { ...error, message };
   const text = boundedJson(error.data);
@@ -104,6 +105,12 @@ export function redactRpcError(error: JsonRpcErrorResponse["error"], redact: Red
     // cut by the bound: the redacted text stands for it
   }
   return { ...error, message, data };
+}
+
+/** A message as it is passed on: a JSON-RPC error's message and data with echoed credentials replaced. */
+export function redactMessage(message: JsonRpcMessage, redact: RedactFn): JsonRpcMessage {
+  if (!("error" in message) || !isObject(message.error)) return message;
+  return { ...message, error: redactRpcError(message.error, redact) } as JsonRpcErrorResponse;
 }
 
 /** A URL as shown in messages: no password, and no query (it often carries a key). */

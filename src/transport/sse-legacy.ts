@@ -7,7 +7,7 @@ import { durationText } from "../common/duration.ts";
 import { messageOf } from "../common/error-text.ts";
 import type { Redactor } from "../common/redact.ts";
 import { DEFAULT_MAX_MESSAGE_BYTES } from "../jsonrpc/line-decoder.ts";
-import { type JsonRpcErrorResponse, type JsonRpcMessage, whyNotJsonRpc } from "../jsonrpc/messages.ts";
+import { type JsonRpcMessage, whyNotJsonRpc } from "../jsonrpc/messages.ts";
 import {
   bodyStart,
   connectionRedaction,
@@ -17,7 +17,7 @@ import {
   httpUrl,
   type RedactFn,
   redactedPreview,
-  redactRpcError,
+  redactMessage,
   showUrl,
 } from "./http-errors.ts";
 import { methodOf, TransportBase, within } from "./lifecycle.ts";
@@ -307,13 +307,9 @@ export class SseLegacyTransport extends TransportBase {
       this.report(`skipped a "message" event that is not JSON-RPC (${why}): ${this.#preview(data)}`, "bad-message");
       return;
     }
-    let message = value as JsonRpcMessage;
     // A server may echo our headers (credentials) in an error: what we pass on is redacted.
-    if ("error" in message && typeof message.error === "object" && message.error !== null) {
-      message = { ...message, error: redactRpcError(message.error, this.#redact) } as JsonRpcErrorResponse;
-    }
     // A throwing handler must not stop the reading of the stream (and with it every later answer).
-    this.receive(message);
+    this.receive(redactMessage(value as JsonRpcMessage, this.#redact));
   }
 
   /**

@@ -132,11 +132,6 @@ export class TransportError extends Error {
   }
 }
 
-/** True for the error of a transport that is closed or closing ("closed"): what a send after close() fails with. */
-export function isTransportClosed(error: unknown): error is TransportError {
-  return error instanceof TransportError && error.code === "closed";
-}
-
 /**
  * A response arrived that the transport could not deliver (over its size limit, or not a
  * well-formed response) but that answers one of our requests: reported through onerror like

@@ -12,7 +12,6 @@ import {
   isNotification,
   isRequest,
   isResponse,
-  type JsonRpcErrorResponse,
   type JsonRpcMessage,
   type JsonRpcRequest,
   type RequestId,
@@ -27,7 +26,7 @@ import {
   httpUrl,
   type RedactFn,
   redactedPreview,
-  redactRpcError,
+  redactMessage,
   showUrl,
 } from "../http-errors.ts";
 import { TransportBase, within } from "../lifecycle.ts";
@@ -530,9 +529,7 @@ export class StreamableHttpTransport extends TransportBase implements HttpTransp
   /** Hands a message to onmessage; an answer also ends the wait of its request. */
   #deliver(message: JsonRpcMessage): void {
     // A server may echo our headers (credentials) in an error: what we pass on is redacted.
-    if (isResponse(message) && "error" in message && typeof message.error === "object" && message.error !== null) {
-      message = { ...message, error: redactRpcError(message.error, this.#redact) } as JsonRpcErrorResponse;
-    }
+    message = redactMessage(message, this.#redact);
     const exchange = isResponse(message) && message.id !== null ? this.#exchanges.get(message.id) : undefined;
     if (exchange !== undefined) exchange.answered = true;
     this.receive(message);
