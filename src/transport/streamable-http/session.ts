@@ -13,7 +13,7 @@ import { MAX_SESSION_RENEWALS, quoteBody } from "./wire.ts";
 export interface SessionContext {
   readonly description: string;
   /** The Client's hook that runs the initialize handshake again (onsessionexpired), if set. */
-  readonly renew: (() => Promise<void>) | undefined;
+  renewHook(): (() => Promise<void>) | undefined;
   /** close() was called, or the connection ended. */
   isOver(): boolean;
   /** Forgets what belonged to the ended session: the negotiated version, the GET stream. */
@@ -76,7 +76,7 @@ export class Session {
       }
       return;
     }
-    const hook = context.renew;
+    const hook = context.renewHook();
     if (hook === undefined) return;
     const old = this.id;
     this.#forget();

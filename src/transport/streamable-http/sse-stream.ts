@@ -26,7 +26,7 @@ export interface StreamContext {
   /** Largest SSE event accepted, in characters. */
   readonly maxMessageBytes: number;
   /** The session a GET goes in, if any (a 404 then means the server ended it). */
-  readonly sessionId: string | undefined;
+  sessionId(): string | undefined;
   headersFor(method: "GET"): Headers;
   redact: RedactFn;
   /** One whole event of the stream named `where`. */
@@ -133,7 +133,7 @@ export class SseStreams {
   }
 
   async #open(lastEventId: string, signal: AbortSignal, name: string): Promise<GetOutcome> {
-    const hadSession = this.#context.sessionId !== undefined;
+    const hadSession = this.#context.sessionId() !== undefined;
     const headers = this.#context.headersFor("GET");
     // 2025-11-25 transports (Resumability and Redelivery) 2: resume with the last event id.
     if (lastEventId !== "") headers.set("Last-Event-ID", lastEventId);

@@ -102,8 +102,7 @@ export class StreamableHttpTransport extends TransportBase implements HttpTransp
   /** A stateless exchange has succeeded: from now on any JSON-RPC error in a 4xx is the server's answer. */
   #statelessConfirmed = false;
   #toolSchemas: ToolSchemaLookup | undefined;
-  /** Counts sessions, so a 404 from an older one asks for a resend, not another new session. */
-  /** The handshake of a new session, while it runs. */
+  /** The requests on their way, by id: what their answers, cancellations and close() reach. */
   readonly #exchanges = new Map<RequestId, Exchange>();
   /** Stops the GET stream (close, new session). */
   #listener: LinkedAbort | undefined;
@@ -127,7 +126,6 @@ export class StreamableHttpTransport extends TransportBase implements HttpTransp
     this.#maxRetryAfterMs = options.maxRetryAfterMs ?? DEFAULT_MAX_RETRY_AFTER_MS;
     const requestInitValues = [...new Headers(this.#requestInit.headers)].map(([, value]) => value);
     this.#redact = connectionRedaction([...Object.values(this.#headers), ...requestInitValues], options.redactor);
-    const transport = this;
     this.#streams = new SseStreams({
       description: this.description,
       url: this.url,
@@ -137,9 +135,7 @@ export class StreamableHttpTransport extends TransportBase implements HttpTransp
       reconnect: this.#reconnect,
       maxRetryAfterMs: this.#maxRetryAfterMs,
       maxMessageBytes: this.#maxMessageBytes,
-      get sessionId() {
-        return transport.#session.id;
-      },
+      sessionId: () => this.#session.id,
       headersFor: (method) => this.#headersFor(method),
       redact: this.#redact,
       receiveEvent: (event, where) => this.#receiveEvent(event, where),
@@ -147,9 +143,7 @@ export class StreamableHttpTransport extends TransportBase implements HttpTransp
     });
     this.#session = new Session({
       description: this.description,
-      get renew() {
-        return transport.onsessionexpired;
-      },
+      renewHook: () => this.onsessionexpired,
       isOver: () => this.closing || this.closed,
       forget: () => {
         this.#protocolVersion = undefined; // the new initialize goes without it, as the first one did
