@@ -46,7 +46,7 @@ export type {
 } from "./jsonrpc/peer.ts";
 
 export { TransportError, UndeliverableMessageError } from "./transport/transport.ts";
-export type { Transport } from "./transport/transport.ts";
+export type { ClientTransport, HttpTransportHooks, Transport, TransportErrorCode } from "./transport/transport.ts";
 export { DEFAULT_INHERITED_ENV_VARS, defaultChildEnv, StdioTransport } from "./transport/stdio.ts";
 export type { StdioTransportOptions } from "./transport/stdio.ts";
 export { MemoryTransport } from "./transport/memory.ts";
@@ -55,8 +55,8 @@ export {
   DEFAULT_HTTP_CLOSE_TIMEOUT_MS,
   DEFAULT_HTTP_TIMEOUT_MS,
   StreamableHttpTransport,
-} from "./transport/streamable-http.ts";
-export type { StreamableHttpTransportOptions } from "./transport/streamable-http.ts";
+} from "./transport/streamable-http/mod.ts";
+export type { StreamableHttpTransportOptions } from "./transport/streamable-http/mod.ts";
 export { HttpStatusError } from "./transport/http-errors.ts";
 export type { HttpErrorCode } from "./transport/http-errors.ts";
 export { DEFAULT_MAX_RETRY_AFTER_MS } from "./transport/retry-after.ts";

@@ -252,7 +252,7 @@ describe("the entries of DESIGN.md", () => {
 
   test("the root entry is the client's: it reaches JSON-RPC, the transports and the client", () => {
     const { modules } = moduleGraph("src/mod.ts");
-    for (const path of ["src/jsonrpc/peer.ts", "src/transport/stdio.ts", "src/transport/streamable-http.ts", "src/client/client.ts"]) {
+    for (const path of ["src/jsonrpc/peer.ts", "src/transport/stdio.ts", "src/transport/streamable-http/mod.ts", "src/client/client.ts"]) {
       assert.ok(modules.has(path), `src/mod.ts should load ${path}`);
     }
   });

@@ -7,7 +7,7 @@ import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import type { ChildProcess } from "node:child_process";
 import { Client, type ClientEvents, type ClientEventType, type Progress, RpcError } from "../../src/mod.ts";
-import { StreamableHttpTransport } from "../../src/transport/streamable-http.ts";
+import { StreamableHttpTransport } from "../../src/transport/streamable-http/mod.ts";
 import { freePort, startEverything, stop, textOf } from "../../test/support/everything-http.ts";
 
 

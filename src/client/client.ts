@@ -24,7 +24,7 @@ import {
   type RequestOptions,
 } from "../jsonrpc/peer.ts";
 import { paramHeadersOf } from "../transport/mcp-headers.ts";
-import { type Transport, TransportError, UndeliverableMessageError } from "../transport/transport.ts";
+import { type ClientTransport, TransportError, UndeliverableMessageError } from "../transport/transport.ts";
 import { canMove, type ClientState, type StateChange } from "./client-state.ts";
 import {
   CapabilityError,
@@ -225,7 +225,7 @@ export class Client extends ContainedEventTarget<ClientEvents> {
   readonly #options: ClientOptions;
   #state: ClientState = "new";
   #failure: Error | undefined;
-  #transport: Transport | undefined;
+  #transport: ClientTransport | undefined;
   #peer: Peer | undefined;
   #name = "server";
   #init: InitializeResult | undefined;
@@ -305,7 +305,7 @@ export class Client extends ContainedEventTarget<ClientEvents> {
   }
 
   /** The transport this client was connected with. */
-  get transport(): Transport | undefined {
+  get transport(): ClientTransport | undefined {
     return this.#transport;
   }
 
@@ -350,7 +350,7 @@ export class Client extends ContainedEventTarget<ClientEvents> {
    * Starts the transport and runs the initialize handshake — spec 2025-11-25
    * basic/lifecycle ("Initialization"). Resolves once the client is `ready`.
    */
-  async connect(transport: Transport, options: { signal?: AbortSignal } = {}): Promise<void> {
+  async connect(transport: ClientTransport, options: { signal?: AbortSignal } = {}): Promise<void> {
     if (this.#state !== "new") {
       throw new ClientStateError(`connect() was already called (state: ${this.#state}); create a new Client to connect again`, this.#state);
     }
@@ -500,7 +500,7 @@ export class Client extends ContainedEventTarget<ClientEvents> {
    */
   async #probe(
     peer: Peer,
-    transport: Transport,
+    transport: ClientTransport,
     choice: ProtocolChoice,
     signal: AbortSignal | undefined,
     remaining: () => number,
@@ -633,7 +633,7 @@ export class Client extends ContainedEventTarget<ClientEvents> {
    * 2025-11-25 basic/transports ("Session Management" 4) and basic/lifecycle. The transport
    * holds every other send until this settles, and closes if it rejects.
    */
-  async #startNewSession(peer: Peer, transport: Transport): Promise<void> {
+  async #startNewSession(peer: Peer, transport: ClientTransport): Promise<void> {
     if (this.#state !== "ready") {
       throw new ClientStateError(`${this.#name} ended the session while the client was ${this.#state}`, this.#state);
     }

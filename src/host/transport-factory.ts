@@ -6,7 +6,7 @@ import type { Redactor } from "../common/redact.ts";
 import { AutoHttpTransport } from "../transport/auto-http.ts";
 import { SseLegacyTransport } from "../transport/sse-legacy.ts";
 import { StdioTransport } from "../transport/stdio.ts";
-import { StreamableHttpTransport } from "../transport/streamable-http.ts";
+import { StreamableHttpTransport } from "../transport/streamable-http/mod.ts";
 import type { Transport } from "../transport/transport.ts";
 import type { ServerConfig, TransportKind } from "./config/types.ts";
 import { childEnvironment } from "./env.ts";

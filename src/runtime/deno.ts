@@ -6,13 +6,12 @@ import process from "node:process";
 import {
   type ChildProcess,
   ChildGroups,
-  Descendants,
   type ExitStatus,
   FileError,
-  groupHasLiveMember,
   LineBuffer,
   type LineReader,
   OUTPUT_GRACE_MS,
+  processGroup,
   type Runtime,
   SpawnError,
   type SpawnRequest,
@@ -170,7 +169,9 @@ function spawn(request: SpawnRequest): Promise<ChildProcess> {
   });
   const pid = child.pid;
   // Descendants that leave the group (setsid) are noted while they are still below the child.
-  const descendants = new Descendants(pid, procFs, (target, signal) => Deno.kill(target, signal));
+  // Deno.kill knows no signal 0; node:process does, in Deno too.
+  const group = processGroup(pid, procFs, (target, signal) => Deno.kill(target, signal), (target) => process.kill(target, 0));
+  const { descendants } = group;
   const handle: ChildProcess = {
     pid,
     async write(data: string) {
@@ -185,23 +186,8 @@ function spawn(request: SpawnRequest): Promise<ChildProcess> {
       stdinReleased = writer.close().catch(() => writer.abort().catch(() => {}));
     },
     exited,
-    signalGroup(signal) {
-      descendants.note(); // before the group is signalled: its members' children are still theirs
-      try {
-        Deno.kill(-pid, signal);
-      } catch {
-        // the group is gone
-      }
-      descendants.signal(signal);
-    },
-    groupAlive() {
-      try {
-        process.kill(-pid, 0); // Deno.kill knows no signal 0; node:process does, in Deno too
-      } catch (error) {
-        if ((error as { code?: string }).code !== "EPERM") return false;
-      }
-      return groupHasLiveMember(pid, procFs);
-    },
+    signalGroup: group.signalGroup,
+    groupAlive: group.groupAlive,
     async dispose() {
       await descendants.end();
       await Promise.all([stdout.stop(), stderr.stop()]);

@@ -10,15 +10,15 @@ import { Buffer } from "node:buffer";
 import {
   type ChildProcess,
   ChildGroups,
-  Descendants,
   type ExitStatus,
   FileError,
-  groupHasLiveMember,
   LineBuffer,
   type LineReader,
   OUTPUT_GRACE_MS,
+  processGroup,
   type Runtime,
   SpawnError,
+  spawnErrorCode,
   type SpawnRequest,
   type StreamName,
   type SyncFs,
@@ -87,12 +87,13 @@ function spawn(request: SpawnRequest): Promise<ChildProcess> {
     });
 
     child.once("error", (error: NodeJS.ErrnoException) => {
-      reject(new SpawnError(error.message, error.code ?? "EUNKNOWN"));
+      reject(new SpawnError(error.message, spawnErrorCode(error.code)));
     });
     child.once("spawn", () => {
       const pid = child.pid!;
       // Descendants that leave the group (setsid) are noted while they are still below the child.
-      const descendants = new Descendants(pid, procFs, (target, signal) => process.kill(target, signal));
+      const group = processGroup(pid, procFs, (target, signal) => process.kill(target, signal), (target) => process.kill(target, 0));
+      const { descendants } = group;
       const handle: ChildProcess = {
         pid,
         write(data: string): Promise<void> {
@@ -112,23 +113,8 @@ function spawn(request: SpawnRequest): Promise<ChildProcess> {
           child.stdin.end();
         },
         exited,
-        signalGroup(signal) {
-          descendants.note(); // before the group is signalled: its members' children are still theirs
-          try {
-            process.kill(-pid, signal);
-          } catch {
-            // the group is gone
-          }
-          descendants.signal(signal);
-        },
-        groupAlive() {
-          try {
-            process.kill(-pid, 0);
-          } catch (error) {
-            if ((error as NodeJS.ErrnoException).code !== "EPERM") return false;
-          }
-          return groupHasLiveMember(pid, procFs);
-        },
+        signalGroup: group.signalGroup,
+        groupAlive: group.groupAlive,
         async dispose() {
           await descendants.end();
           const pipes = [child.stdin, child.stdout, child.stderr];

@@ -17,13 +17,23 @@ export interface SpawnRequest {
   onStderr: (chunk: Uint8Array) => void;
 }
 
+/**
+ * Why a spawn failed: "ENOENT" (no such command), "EACCES" (not executable), "ENOCWD" (no such
+ * cwd), "EUNKNOWN" (the runtime gave no code), or another of the system's error names ("E…").
+ */
+export type SpawnErrorCode = "ENOENT" | "EACCES" | "ENOCWD" | "EUNKNOWN" | `E${Uppercase<string>}`;
+
+/** A system error name as a SpawnErrorCode: "EUNKNOWN" when there is none (or it is not an "E…" name). */
+export function spawnErrorCode(code: string | undefined): SpawnErrorCode {
+  return code !== undefined && /^E[A-Z0-9_]+$/.test(code) ? (code as SpawnErrorCode) : "EUNKNOWN";
+}
+
 /** Why a spawn failed, with a code a caller can branch on. */
 export class SpawnError extends Error {
   override readonly name = "SpawnError";
-  /** "ENOENT" (no such command), "EACCES" (not executable), "ENOCWD" (no such cwd), or another. */
-  readonly code: string;
+  readonly code: SpawnErrorCode;
 
-  constructor(message: string, code: string) {
+  constructor(message: string, code: SpawnErrorCode) {
     super(message);
     this.code = code;
   }
@@ -230,6 +240,45 @@ export const DESCENDANT_GRACE_MS = 1000;
 export interface SyncFs {
   readDir(path: string): string[];
   readText(path: string): string;
+}
+
+/** The part of a ChildProcess that acts on its process group, the same on every runtime. */
+export interface ProcessGroup extends Pick<ChildProcess, "signalGroup" | "groupAlive"> {
+  /** The child's descendants, noted while they are still below it (so those that leave the group can be ended). */
+  readonly descendants: Descendants;
+}
+
+/**
+ * The process group led by child `pid`: `kill` sends a signal to a pid (negative: a group),
+ * `probe` is `kill(pid, 0)` (which throws when there is no such process, EPERM when it is not ours).
+ */
+export function processGroup(
+  pid: number,
+  fs: SyncFs,
+  kill: (target: number, signal: "SIGTERM" | "SIGKILL") => void,
+  probe: (target: number) => void,
+): ProcessGroup {
+  const descendants = new Descendants(pid, fs, kill);
+  return {
+    descendants,
+    signalGroup(signal) {
+      descendants.note(); // before the group is signalled: its members' children are still theirs
+      try {
+        kill(-pid, signal);
+      } catch {
+        // the group is gone
+      }
+      descendants.signal(signal);
+    },
+    groupAlive() {
+      try {
+        probe(-pid);
+      } catch (error) {
+        if ((error as { code?: unknown }).code !== "EPERM") return false;
+      }
+      return groupHasLiveMember(pid, fs);
+    },
+  };
 }
 
 /**

@@ -2,13 +2,15 @@
 // HTTP+SSE transport — spec 2025-11-25 basic/transports ("Backwards Compatibility", the
 // client's algorithm). A Transport like any other: the Client never knows which one it got.
 
-import { Redactor } from "../common/redact.ts";
-import type { CloseDetails } from "../jsonrpc/errors.ts";
+import { messageOf } from "../common/error-text.ts";
+import type { Redactor } from "../common/redact.ts";
 import type { JsonRpcMessage } from "../jsonrpc/messages.ts";
-import { showUrl } from "./http-errors.ts";
+import { TransportWrapper } from "./http-hooks.ts";
+import { connectionRedaction, HttpStatusError, httpUrl, type RedactFn, showUrl } from "./http-errors.ts";
+import { methodOf } from "./lifecycle.ts";
 import type { HttpSendOptions } from "./retry-after.ts";
 import { SseLegacyTransport } from "./sse-legacy.ts";
-import { StreamableHttpTransport } from "./streamable-http.ts";
+import { StreamableHttpTransport } from "./streamable-http/mod.ts";
 import { type Transport, TransportError } from "./transport.ts";
 
 /** The transport an AutoHttpTransport chose. */
@@ -35,15 +37,15 @@ export interface AutoHttpTransportOptions {
 const FALLBACK_STATUSES = new Set([400, 404, 405]);
 
 /** "POST <url> answered HTTP 405: "<body start>"", from the refusal of the first POST. */
-function describeRefusal(error: Error, url: URL, status: number): string {
-  const body = (error as Error & { bodyStart?: unknown }).bodyStart;
-  return `POST ${showUrl(url)} answered HTTP ${status}` + (typeof body === "string" && body !== "" ? `: ${JSON.stringify(body)}` : "");
+function describeRefusal(error: HttpStatusError, url: URL): string {
+  const body = error.bodyStart;
+  return `POST ${showUrl(url)} answered HTTP ${error.status}` + (body !== "" ? `: ${JSON.stringify(body)}` : "");
 }
 
-function fallbackStatus(error: unknown): number | undefined {
-  if (!(error instanceof TransportError) || error.code !== "http-status") return undefined;
-  const status = (error as TransportError & { status?: unknown }).status;
-  return typeof status === "number" && FALLBACK_STATUSES.has(status) ? status : undefined;
+/** The first POST's refusal when it means "try the old transport", else undefined. */
+function fallbackRefusal(error: unknown): HttpStatusError | undefined {
+  if (!(error instanceof HttpStatusError) || error.code !== "http-status") return undefined;
+  return FALLBACK_STATUSES.has(error.status) ? error : undefined;
 }
 
 /** A transport's message without its leading `<description>: `, to quote inside ours. */
@@ -52,35 +54,29 @@ function unprefixed(message: string, transport: Transport): string {
   return message.startsWith(prefix) ? message.slice(prefix.length) : message;
 }
 
-export class AutoHttpTransport implements Transport {
+/**
+ * The shared lifecycle (lifecycle.ts) around whichever transport is tried or chosen; the HTTP
+ * hooks pass through to it (http-hooks.ts).
+ */
+export class AutoHttpTransport extends TransportWrapper {
   readonly description: string;
   readonly url: URL;
-  onmessage?: (message: JsonRpcMessage) => void;
-  onclose?: (details: CloseDetails) => void;
-  onerror?: (error: Error) => void;
 
   readonly #options: AutoHttpTransportOptions;
-  #onsessionexpired: (() => Promise<void>) | undefined;
-  #protocolVersion: string | undefined;
-  #toolSchemas: ((tool: string) => unknown) | undefined;
-  #started = false;
   /** The transport being tried, then the one chosen. */
-  #candidate: Transport | undefined;
+  #candidate: StreamableHttpTransport | SseLegacyTransport | undefined;
   #kind: HttpTransportKind | undefined;
   /** The first send, which chooses the transport. */
   #choosing: Promise<void> | undefined;
-  #closing: Promise<void> | undefined;
-  #closeNotified = false;
-  readonly #redactor = new Redactor();
+  /** Keeps the configured header values and the host's secrets out of every message we make. */
+  readonly #redact: RedactFn;
 
   constructor(options: AutoHttpTransportOptions) {
+    super();
     this.#options = options;
-    this.url = new URL(options.url);
-    if (this.url.protocol !== "http:" && this.url.protocol !== "https:") {
-      throw new TransportError(`http "${showUrl(this.url)}": the URL must be http:// or https://`, "bad-url");
-    }
+    this.url = httpUrl(options.url, "http");
     this.description = `http "${showUrl(this.url)}"`;
-    this.#redactor.addHeaders(options.headers);
+    this.#redact = connectionRedaction(Object.values(options.headers ?? {}), options.redactor);
   }
 
   /**
@@ -88,33 +84,11 @@ export class AutoHttpTransport implements Transport {
    * host's secrets) and credential-shaped values replaced by `[redacted]`.
    */
   redact(text: string): string {
-    const own = this.#redactor.redact(text);
-    return this.#options.redactor === undefined ? own : this.#options.redactor.redact(own);
+    return this.#redact(text);
   }
 
-  /**
-   * Passed through to the transport in use (Streamable HTTP runs it when the server ended
-   * the session; the legacy transport has no sessions).
-   */
-  get onsessionexpired(): (() => Promise<void>) | undefined {
-    return this.#onsessionexpired;
-  }
-
-  set onsessionexpired(handler: (() => Promise<void>) | undefined) {
-    this.#onsessionexpired = handler;
-    if (this.#candidate !== undefined) this.#candidate.onsessionexpired = handler;
-  }
-
-  /** Passed through to the transport in use (Streamable HTTP sends it as MCP-Protocol-Version). */
-  setProtocolVersion(version: string | undefined): void {
-    this.#protocolVersion = version;
-    this.#candidate?.setProtocolVersion?.(version);
-  }
-
-  /** Passed through to the transport in use (Streamable HTTP mirrors x-mcp-header parameters). */
-  setToolSchemas(lookup: (tool: string) => unknown): void {
-    this.#toolSchemas = lookup;
-    this.#candidate?.setToolSchemas?.(lookup);
+  protected override redactReport(text: string): string {
+    return this.redact(text);
   }
 
   /** Which transport the server speaks; undefined until the first message has been sent. */
@@ -129,28 +103,22 @@ export class AutoHttpTransport implements Transport {
 
   /** Nothing goes over the wire yet: the first message (initialize) is the probe. */
   start(): Promise<void> {
-    if (this.#started) return Promise.reject(new TransportError(`${this.description}: already started`, "started"));
-    this.#started = true;
-    if (this.#closing) return Promise.reject(new TransportError(`${this.description}: close() was called before start()`, "closed"));
-    return Promise.resolve();
+    const refused = this.claimStart();
+    return refused ? Promise.reject(refused) : Promise.resolve();
   }
 
   /** Sends through the transport in use; `options.deadline` bounds the wait for a busy server (retry-after.ts). */
   send(message: JsonRpcMessage, options: HttpSendOptions = {}): Promise<void> {
-    if (this.#closing || !this.#started) {
-      const what = "method" in message ? message.method : "a response";
-      const state = this.#closing ? "closed" : "not started";
-      return Promise.reject(new TransportError(`${this.description}: cannot send ${what}, the connection is ${state}`, "closed"));
-    }
+    if (this.closing || !this.started) return Promise.reject(this.refusal(methodOf(message), this.closing ? "closed" : "not started"));
     if (this.#choosing === undefined) {
       this.#choosing = this.#choose(message, options);
       return this.#choosing;
     }
     // Sent while the first message was choosing: it follows on the chosen transport.
     return this.#choosing.then(
-      () => (this.#candidate as StreamableHttpTransport | SseLegacyTransport).send(message, options),
+      () => this.#candidate!.send(message, options),
       (error: unknown) => {
-        throw new TransportError(`${this.description}: cannot send, no transport could be used: ${this.redact((error as Error).message)}`, "closed", {
+        throw new TransportError(`${this.description}: cannot send, no transport could be used: ${this.redact(messageOf(error))}`, "closed", {
           cause: error,
         });
       },
@@ -181,15 +149,15 @@ export class AutoHttpTransport implements Transport {
         this.#choosing = undefined;
         throw error;
       }
-      const status = fallbackStatus(error);
-      if (status === undefined || this.#closing) {
+      const refused = fallbackRefusal(error);
+      if (refused === undefined || this.closing) {
         await this.#discard(streamable);
         throw error;
       }
-      refusal = describeRefusal(error as Error, this.url, status);
+      refusal = describeRefusal(refused, this.url);
     }
     await this.#discard(streamable);
-    if (this.#closing) throw new TransportError(`${this.description}: closed while connecting`, "closed");
+    if (this.closing) throw new TransportError(`${this.description}: closed while connecting`, "closed");
 
     const legacy = new SseLegacyTransport({
       url,
@@ -205,8 +173,8 @@ export class AutoHttpTransport implements Transport {
       await legacy.start();
     } catch (error) {
       await this.#discard(legacy);
-      if (this.#closing) throw new TransportError(`${this.description}: closed while connecting`, "closed", { cause: error });
-      const legacyError = error instanceof TransportError ? error : new TransportError(String(error), "connect-failed");
+      if (this.closing) throw new TransportError(`${this.description}: closed while connecting`, "closed", { cause: error });
+      const legacyError = error instanceof TransportError ? error : new TransportError(messageOf(error), "connect-failed");
       throw new TransportError(
         `${this.description}: not a Streamable HTTP server (${refusal}), ` +
           `and not a legacy HTTP+SSE server either (${unprefixed(legacyError.message, legacy)}); check the URL`,
@@ -218,54 +186,33 @@ export class AutoHttpTransport implements Transport {
     await legacy.send(first, options);
   }
 
-  /** Makes `inner` the candidate: its messages, errors and close become ours. */
-  #use(inner: Transport): void {
+  /** Makes `inner` the candidate: its messages, errors and close become ours, the HTTP hooks its. */
+  #use(inner: StreamableHttpTransport | SseLegacyTransport): void {
     this.#candidate = inner;
     inner.onmessage = (message) => this.onmessage?.(message);
     inner.onerror = (error) => this.onerror?.(error);
     inner.onclose = (details) => {
-      if (this.#candidate === inner) this.#notifyClose(details);
+      if (this.#candidate === inner) this.notifyClose(details);
     };
-    if (this.#onsessionexpired !== undefined) inner.onsessionexpired = this.#onsessionexpired;
-    if (this.#protocolVersion !== undefined) inner.setProtocolVersion?.(this.#protocolVersion);
-    if (this.#toolSchemas !== undefined) inner.setToolSchemas?.(this.#toolSchemas);
+    this.hooks.attach(inner);
   }
 
   /** Closes a transport that was tried and not chosen, without its close becoming ours. */
-  async #discard(inner: Transport): Promise<void> {
+  async #discard(inner: StreamableHttpTransport | SseLegacyTransport): Promise<void> {
     if (this.#candidate === inner) this.#candidate = undefined;
     inner.onmessage = undefined;
     inner.onerror = undefined;
     inner.onclose = undefined;
-    inner.onsessionexpired = undefined;
+    this.hooks.detach(inner);
     await inner.close().catch(() => {});
   }
 
   /** Closes whichever transport is in use or being tried; bounded by its close; onclose fires once. */
-  close(): Promise<void> {
-    this.#closing ??= this.#shutdown();
-    return this.#closing;
-  }
-
-  async #shutdown(): Promise<void> {
+  protected async shutdown(): Promise<void> {
     const inner = this.#candidate;
     if (inner !== undefined) await inner.close().catch(() => {});
     // A probe under way ends once its transport is closed.
     await this.#choosing?.catch(() => {});
-    this.#notifyClose({ reason: this.#started ? "closed by the client" : "closed before it started" });
-  }
-
-  #notifyClose(details: CloseDetails): void {
-    if (this.#closeNotified) return;
-    this.#closeNotified = true;
-    try {
-      this.onclose?.(details);
-    } catch (error) {
-      try {
-        this.onerror?.(new TransportError(`${this.description}: onclose handler threw: ${(error as Error).message}`, "handler-threw", { cause: error }));
-      } catch {
-        // nowhere left to report to
-      }
-    }
+    this.notifyClose({ reason: this.started ? "closed by the client" : "closed before it started" });
   }
 }

@@ -2,6 +2,11 @@
 // shown, the HTTP status, the start of the body, the reason a fetch failed —
 // spec 2025-11-25 basic/transports ("Streamable HTTP", "Backwards Compatibility").
 
+import { boundedJson } from "../common/bounded.ts";
+import { clipLine, preview } from "../common/preview.ts";
+import { Redactor } from "../common/redact.ts";
+import { isObject } from "../common/json.ts";
+import type { JsonRpcErrorResponse, JsonRpcMessage } from "../jsonrpc/messages.ts";
 import { TransportError } from "./transport.ts";
 
 /** How much of a response body an error message quotes. */
@@ -49,6 +54,65 @@ export class HttpStatusError extends TransportError {
   }
 }
 
+/**
+ * The redaction of one HTTP connection: the values of its configured headers (any may be a
+ * credential) and credential-shaped values, then the host's secrets (`host`). What its error
+ * messages, reports and traces go through.
+ */
+export function connectionRedaction(headers: Iterable<string>, host: Redactor | undefined): RedactFn {
+  const own = new Redactor(headers);
+  return (text) => {
+    const shown = own.redact(text);
+    return host === undefined ? shown : host.redact(shown);
+  };
+}
+
+/**
+ * The URL of an HTTP transport, checked: only http:// and https:// are taken. `kind` names
+ * the transport in the error ("http", "sse"), as its description does.
+ */
+export function httpUrl(url: string | URL, kind: string): URL {
+  const parsed = new URL(url);
+  if (parsed.protocol !== "http:" && parsed.protocol !== "https:") {
+    throw new TransportError(`${kind} "${showUrl(parsed)}": the URL must be http:// or https://`, "bad-url");
+  }
+  return parsed;
+}
+
+/**
+ * Up to `max` characters of text a server sent, credentials redacted, quoted (common/preview.ts).
+ * A little more than is shown is redacted first, so a credential across the cut is still found whole.
+ */
+export function redactedPreview(text: string, redact: RedactFn, max: number): string {
+  const slack = max + BODY_REDACT_SLACK_CHARS;
+  return preview(redact(text.length > slack ? text.slice(0, slack) : text), max);
+}
+
+/**
+ * A JSON-RPC error's message and data with the credentials a server echoed back replaced (a
+ * server may echo our headers in an error); the error itself when nothing needed replacing.
+ */
+function redactRpcError(error: JsonRpcErrorResponse["error"], redact: RedactFn): JsonRpcErrorResponse["error"] {
+  const message = typeof error.message === "string" ? redact(error.message) : error.message;
+  if (error.data === undefined) return message === error.message ? error : { ...error, message };
+  const text = boundedJson(error.data);
+  const shown = redact(text);
+  if (shown === text) return message === error.message ? error : { ...error, message };
+  let data: unknown = shown;
+  try {
+    data = JSON.parse(shown);
+  } catch {
+    // cut by the bound: the redacted text stands for it
+  }
+  return { ...error, message, data };
+}
+
+/** A message as it is passed on: a JSON-RPC error's message and data with echoed credentials replaced. */
+export function redactMessage(message: JsonRpcMessage, redact: RedactFn): JsonRpcMessage {
+  if (!("error" in message) || !isObject(message.error)) return message;
+  return { ...message, error: redactRpcError(message.error, redact) } as JsonRpcErrorResponse;
+}
+
 /** A URL as shown in messages: no password, and no query (it often carries a key). */
 export function showUrl(url: URL): string {
   if (url.password === "" && url.search === "") return url.href;
@@ -66,42 +130,36 @@ export function showUrl(url: URL): string {
  * body as a leak).
  */
 export async function bodyStart(response: Response, redact: RedactFn, max = BODY_START_CHARS): Promise<string> {
-  const body = response.body;
-  if (body === null) return "";
-  const reader = body.getReader();
-  const text = new TextDecoder();
-  let out = "";
-  try {
-    while (out.length <= max + BODY_REDACT_SLACK_CHARS) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      out += text.decode(value, { stream: true });
-    }
-  } catch {
-    // a body that breaks while we read its start: show what we have
-  } finally {
-    await reader.cancel().catch(() => {});
-  }
-  const flat = redact(out).replace(/\s+/g, " ").trim();
-  return flat.length > max ? flat.slice(0, max) + "…" : flat;
+  // A body that breaks while we read its start: show what we have.
+  const { text } = await readText(response, max + BODY_REDACT_SLACK_CHARS);
+  return clipLine(redact(text), max);
 }
 
 /** The whole body as text when it is at most `max` characters; undefined when longer or broken. */
 export async function bodyText(response: Response, max: number): Promise<string | undefined> {
+  const { text, ended } = await readText(response, max);
+  return ended === "whole" ? text : undefined;
+}
+
+/**
+ * A body's text, read until its end ("whole"), until past `limit` characters ("cut"), or until
+ * it broke ("broken"); the body is always released.
+ */
+async function readText(response: Response, limit: number): Promise<{ text: string; ended: "whole" | "cut" | "broken" }> {
   const body = response.body;
-  if (body === null) return "";
+  if (body === null) return { text: "", ended: "whole" };
   const reader = body.getReader();
-  const text = new TextDecoder();
-  let out = "";
+  const decoder = new TextDecoder();
+  let text = "";
   try {
-    for (;;) {
+    while (text.length <= limit) {
       const { done, value } = await reader.read();
-      if (done) return out + text.decode();
-      out += text.decode(value, { stream: true });
-      if (out.length > max) return undefined;
+      if (done) return { text: text + decoder.decode(), ended: "whole" };
+      text += decoder.decode(value, { stream: true });
     }
+    return { text, ended: "cut" };
   } catch {
-    return undefined;
+    return { text, ended: "broken" };
   } finally {
     await reader.cancel().catch(() => {});
   }

@@ -4,22 +4,21 @@
 
 import type { CloseDetails } from "../jsonrpc/errors.ts";
 import type { JsonRpcMessage } from "../jsonrpc/messages.ts";
-import { type Transport, TransportError } from "./transport.ts";
+import { TransportBase } from "./lifecycle.ts";
+import { TransportError } from "./transport.ts";
 
-export class MemoryTransport implements Transport {
+export class MemoryTransport extends TransportBase {
   readonly description: string;
-  onmessage?: (message: JsonRpcMessage) => void;
-  onclose?: (details: CloseDetails) => void;
-  onerror?: (error: Error) => void;
   #other: MemoryTransport | undefined;
   /** No more sending, from either end. */
-  #closed = false;
+  #ended = false;
   /** No more receiving: set when this end closes, or just before its onclose fires. */
   #deaf = false;
   /** Messages sent to us before start(); delivered when we start. */
   #queue: JsonRpcMessage[] | undefined = [];
 
   private constructor(description: string) {
+    super();
     this.description = description;
   }
 
@@ -32,6 +31,7 @@ export class MemoryTransport implements Transport {
     return [a, b];
   }
 
+  /** Delivers what was sent before; unlike the wire transports, a second start() is harmless. */
   start(): Promise<void> {
     const queued = this.#queue;
     this.#queue = undefined;
@@ -41,7 +41,7 @@ export class MemoryTransport implements Transport {
 
   send(message: JsonRpcMessage): Promise<void> {
     const other = this.#other!;
-    if (this.#closed || other.#closed) {
+    if (this.#ended || other.#ended) {
       return Promise.reject(new TransportError(`${this.description}: cannot send, the pair is closed`, "closed"));
     }
     if (other.#queue) other.#queue.push(message);
@@ -49,45 +49,27 @@ export class MemoryTransport implements Transport {
     return Promise.resolve();
   }
 
+  /** A throwing onmessage is reported through onerror (lifecycle.ts), never thrown into a microtask. */
   #deliver(message: JsonRpcMessage): void {
-    if (this.#deaf) return;
-    try {
-      this.onmessage?.(message);
-    } catch (error) {
-      this.#report("onmessage", error);
-    }
+    if (!this.#deaf) this.receive(message);
   }
 
-  /** A throwing callback is reported through onerror (as stdio does), never thrown into a microtask. */
-  #report(handler: string, error: unknown): void {
-    const detail = error instanceof Error ? error.message : String(error);
-    try {
-      this.onerror?.(new TransportError(`${this.description}: ${handler} handler threw: ${detail}`, "handler-threw", { cause: error }));
-    } catch {
-      // a throwing error handler has nowhere left to report to
-    }
-  }
-
-  close(): Promise<void> {
+  protected shutdown(): Promise<void> {
     // The closing end stops listening now; the other end first receives what is already
     // on its way (queued before this microtask), then its onclose.
     this.#deaf = true;
-    if (this.#closed) return Promise.resolve();
+    if (this.#ended) return Promise.resolve();
     this.#end({ reason: "closed by this end" });
     this.#other!.#end({ reason: "closed by the other end" });
     return Promise.resolve();
   }
 
   #end(details: CloseDetails): void {
-    if (this.#closed) return;
-    this.#closed = true;
+    if (this.#ended) return;
+    this.#ended = true;
     queueMicrotask(() => {
       this.#deaf = true;
-      try {
-        this.onclose?.(details);
-      } catch (error) {
-        this.#report("onclose", error);
-      }
+      this.notifyClose(details);
     });
   }
 }

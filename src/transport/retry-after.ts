@@ -3,7 +3,11 @@
 // when to send it again — as seconds or as an HTTP-date. Such a request is sent again after
 // the wait when the wait fits in the time the caller has; otherwise the error says when.
 
-import type { SendOptions } from "./transport.ts";
+import { durationText } from "../common/duration.ts";
+import { bodyStart, discardBody, HttpStatusError, type RedactFn, showUrl } from "./http-errors.ts";
+import type { SameOriginResponse } from "./same-origin-fetch.ts";
+import { sleep } from "./sse-reconnect.ts";
+import { type SendOptions, TransportError } from "./transport.ts";
 
 /** The longest Retry-After an HTTP transport waits out by default. */
 export const DEFAULT_MAX_RETRY_AFTER_MS = 30_000;
@@ -41,10 +45,79 @@ export function retryAfterMs(headers: Headers, now: number = Date.now()): number
 /** "after 120 s (at 2026-12-03T10:31:05Z)", for a message that says when to retry. */
 export function retryWhen(waitMs: number, now: number = Date.now()): string {
   const at = new Date(now + waitMs).toISOString().replace(/\.\d+Z$/, "Z");
-  return `after ${waitMs >= 1000 ? `${Math.round(waitMs / 100) / 10} s` : `${waitMs} ms`} (at ${at})`;
+  return `after ${durationText(waitMs)} (at ${at})`;
 }
 
 /** The name of a busy status, for messages. */
 export function busyName(status: number): string {
   return status === 429 ? "429 Too Many Requests" : "503 Service Unavailable";
+}
+
+/** How one message is POSTed patiently: what to send again, and the limits of the waiting. */
+export interface PatientSend<T extends SameOriginResponse> {
+  /** The transport's description, for messages. */
+  description: string;
+  /** The message, for messages: "tools/call (id 4)". */
+  what: string;
+  /** One POST of the message. */
+  post: () => Promise<T>;
+  /** When the caller stops waiting (epoch ms); undefined for no limit. */
+  until: number | undefined;
+  maxRetryAfterMs: number;
+  /** Stops a wait (close, cancellation). */
+  signal: AbortSignal;
+  redact: RedactFn;
+  /** How the transport quotes a body's start in a message. */
+  quoteBody: (start: string) => string;
+  /** Told when a wait begins (the time the message goes again) and ends (undefined). */
+  onWait?: (resumeAt: number | undefined) => void;
+  /** Told when `signal` cut a wait short, with the time the server had asked for. */
+  onStopped?: (resumeAt: number, status: number) => void;
+}
+
+/**
+ * POSTs a message, waiting out a busy server: 429 and 503 say the server did not process the
+ * request (RFC 6585 4, RFC 9110 15.6.4), so it is sent again after its Retry-After (RFC 9110
+ * 10.2.3) when that ends before `until` and within maxRetryAfterMs, up to MAX_BUSY_RETRIES
+ * times; otherwise it fails with an HttpStatusError "busy" that says when the server asked to
+ * be tried again. Resolves with the first answer that is not busy.
+ */
+export async function sendPatiently<T extends SameOriginResponse>(send: PatientSend<T>): Promise<T> {
+  for (let busy = 0; ; busy++) {
+    const answered = await send.post();
+    const status = answered.response.status;
+    if (!isBusyStatus(status)) return answered;
+    const now = Date.now();
+    const wait = retryAfterMs(answered.response.headers, now);
+    const left = send.until === undefined ? Infinity : send.until - now;
+    const why = wait === undefined
+      ? "the server gave no Retry-After; try again later"
+      : busy >= MAX_BUSY_RETRIES
+      ? `it was busy ${busy + 1} times in a row; the server asks to be tried again ${retryWhen(wait, now)}`
+      : wait > left
+      ? `the server asks to be tried again ${retryWhen(wait, now)}, after this call's deadline (in ${durationText(Math.max(0, left))}); try again then`
+      : wait > send.maxRetryAfterMs
+      ? `the server asks to be tried again ${retryWhen(wait, now)}, longer than maxRetryAfterMs (${durationText(send.maxRetryAfterMs)}) allows to wait; try again then`
+      : undefined;
+    if (why !== undefined || wait === undefined) {
+      const start = await bodyStart(answered.response, send.redact);
+      throw new HttpStatusError(
+        `${send.description}: ${send.what}: POST ${showUrl(answered.url)} answered HTTP ${busyName(status)}${send.quoteBody(start)}; ` +
+          `the server did not process it and it was not sent again: ${why}`,
+        status,
+        answered.url.href,
+        start,
+        "busy",
+        wait === undefined ? undefined : new Date(now + wait),
+      );
+    }
+    await discardBody(answered.response);
+    send.onWait?.(now + wait);
+    const waited = await sleep(wait, send.signal);
+    send.onWait?.(undefined);
+    if (!waited) {
+      send.onStopped?.(now + wait, status);
+      throw new TransportError(`${send.description}: ${send.what}: stopped while waiting out the busy server's Retry-After`, "aborted");
+    }
+  }
 }

@@ -2,12 +2,14 @@
 // stdin and stdout; stderr is free-form logging — spec 2025-11-25 basic/transports ("stdio")
 // and basic/lifecycle ("Shutdown": close stdin, wait, SIGTERM, wait, SIGKILL).
 
-import type { CloseDetails } from "../jsonrpc/errors.ts";
+import { messageOf } from "../common/error-text.ts";
+import { clipText } from "../common/preview.ts";
 import { encodeLine } from "../jsonrpc/line-encoder.ts";
 import { LineDecoder } from "../jsonrpc/line-decoder.ts";
 import type { JsonRpcMessage } from "../jsonrpc/messages.ts";
 import { type ChildProcess, type ExitStatus, runtime, SpawnError } from "../runtime/mod.ts";
-import { type Transport, TransportError, UndeliverableMessageError } from "./transport.ts";
+import { methodOf, TransportBase, within } from "./lifecycle.ts";
+import { TransportError, UndeliverableMessageError } from "./transport.ts";
 
 export interface StdioTransportOptions {
   command: string;
@@ -56,64 +58,44 @@ function delay(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
-/** Resolves true if the promise settles within ms, false otherwise. */
-async function within(promise: Promise<unknown>, ms: number): Promise<boolean> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const timeout = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
-  const settled = await Promise.race([promise.then(() => true), timeout]);
-  clearTimeout(timer);
-  return settled;
-}
-
 function describeExit(status: ExitStatus): string {
   return status.signal !== null
     ? `server process was killed by ${status.signal}`
     : `server process exited with code ${status.code}`;
 }
 
-export class StdioTransport implements Transport {
+export class StdioTransport extends TransportBase {
   readonly description: string;
-  onmessage?: (message: JsonRpcMessage) => void;
-  onclose?: (details: CloseDetails) => void;
-  onerror?: (error: Error) => void;
 
   readonly #options: StdioTransportOptions;
   readonly #shutdownTimeoutMs: number;
   #child: ChildProcess | undefined;
   /** Set while runtime.spawn is in flight, so a close() meanwhile can wait for the child. */
   #spawning: Promise<unknown> | undefined;
-  #started = false;
   #decoder: LineDecoder;
   readonly #stderrText = new TextDecoder();
   #stderrPartial = "";
   readonly #stderrTail: string[] = [];
-  #closing: Promise<void> | undefined;
   /** Reaping the group and releasing the pipes after the server exited on its own. */
   #cleanup: Promise<void> | undefined;
   #closedByUs = false;
-  #ended = false;
   /** Lines waiting for this tick's write to stdin. */
   #batch: { lines: string[]; written: Promise<void> } | undefined;
 
   constructor(options: StdioTransportOptions) {
+    super();
     this.#options = options;
     this.#shutdownTimeoutMs = options.shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS;
     const shown = [options.command, ...(options.args ?? [])].join(" ");
-    this.description = `stdio "${shown.length > 80 ? shown.slice(0, 79) + "…" : shown}"`;
+    this.description = `stdio "${clipText(shown, 80)}"`;
     this.#decoder = new LineDecoder({
       maxMessageBytes: options.maxMessageBytes,
-      onMessage: (message) => {
-        // A throwing handler must not stop the reading of stdout (and with it every later answer).
-        try {
-          this.onmessage?.(message);
-        } catch (error) {
-          this.#report(`onmessage handler threw: ${error instanceof Error ? error.message : String(error)}`, "handler-threw", error);
-        }
-      },
+      // A throwing handler must not stop the reading of stdout (and with it every later answer).
+      onMessage: (message) => this.receive(message),
       onProblem: (problem) => {
         const response = problem.response;
         if (response === undefined) {
-          this.#report(`stdout ${problem.message}`, "bad-line");
+          this.report(`stdout ${problem.message}`, "bad-line");
           return;
         }
         // The answer to one of our requests is lost: the Client fails that request with it now.
@@ -121,7 +103,7 @@ export class StdioTransport implements Transport {
           response.remedy = "raise the stdio transport's maxMessageBytes option " +
             "(StdioTransport({ maxMessageBytes })) if the server's answers are this large";
         }
-        this.#reportError(new UndeliverableMessageError(`${this.description}: stdout ${problem.message}`, response));
+        this.reportError(new UndeliverableMessageError(`${this.description}: stdout ${problem.message}`, response));
       },
     });
   }
@@ -136,22 +118,9 @@ export class StdioTransport implements Transport {
     return [...this.#stderrTail];
   }
 
-  #report(what: string, code: string, cause?: unknown): void {
-    this.#reportError(new TransportError(`${this.description}: ${what}`, code, { cause }));
-  }
-
-  #reportError(error: TransportError): void {
-    try {
-      this.onerror?.(error);
-    } catch {
-      // a throwing error handler has nowhere left to report to
-    }
-  }
-
   async start(): Promise<void> {
-    if (this.#started) throw new TransportError(`${this.description}: already started`, "started");
-    this.#started = true;
-    if (this.#closing) throw new TransportError(`${this.description}: close() was called before start()`, "closed");
+    const refused = this.claimStart();
+    if (refused) throw refused;
     const { command, args = [], cwd } = this.#options;
     const env = this.#options.env ?? defaultChildEnv();
     const spawning = runtime.spawn({
@@ -172,13 +141,13 @@ export class StdioTransport implements Transport {
     }
     this.#child.exited.then((status) => this.#onExit(status));
     // close() was called while we were spawning: it is now ending the child.
-    if (this.#closing) throw new TransportError(`${this.description}: closed while starting`, "closed");
+    if (this.closing) throw new TransportError(`${this.description}: closed while starting`, "closed");
   }
 
   #spawnFailure(error: unknown, env: Record<string, string>): TransportError {
     const { command } = this.#options;
     const code = error instanceof SpawnError ? error.code : "EUNKNOWN";
-    const detail = error instanceof Error ? error.message : String(error);
+    const detail = messageOf(error);
     let message: string;
     if (code === "ENOENT") {
       message = `cannot start ${this.description}: command "${command}" not found (ENOENT); ` +
@@ -195,10 +164,9 @@ export class StdioTransport implements Transport {
 
   send(message: JsonRpcMessage): Promise<void> {
     const child = this.#child;
-    if (child === undefined || this.#ended || this.#closing) {
-      const what = "method" in message ? message.method : "a response";
-      const state = child === undefined ? "not started" : this.#ended ? "closed (the server process has ended)" : "closing";
-      return Promise.reject(new TransportError(`${this.description}: cannot send ${what}, the connection is ${state}`, "closed"));
+    if (child === undefined || this.closed || this.closing) {
+      const state = child === undefined ? "not started" : this.closed ? "closed (the server process has ended)" : "closing";
+      return Promise.reject(this.refusal(methodOf(message), state));
     }
     // Lines sent in the same tick go to stdin in one write: one system call for a burst of
     // concurrent requests instead of one per message. Order is kept; every sender of the
@@ -217,7 +185,7 @@ export class StdioTransport implements Transport {
     this.#batch = undefined;
     return child.write(lines.length === 1 ? lines[0] : lines.join("")).catch((error: unknown) => {
       throw new TransportError(
-        `${this.description}: could not write to the server's stdin (${error instanceof Error ? error.message : String(error)}); the server has probably exited`,
+        `${this.description}: could not write to the server's stdin (${messageOf(error)}); the server has probably exited`,
         "send-failed",
         { cause: error },
       );
@@ -229,16 +197,11 @@ export class StdioTransport implements Transport {
    * to exit, SIGTERM if it does not, SIGKILL if it still does not. Returns within
    * shutdownTimeoutMs plus a small margin, with no process of the server's group left.
    */
-  close(): Promise<void> {
-    this.#closing ??= this.#shutdown();
-    return this.#closing;
-  }
-
-  async #shutdown(): Promise<void> {
+  protected async shutdown(): Promise<void> {
     if (this.#spawning) await this.#spawning; // a child that is being born must not escape
     const child = this.#child;
     if (child === undefined) {
-      this.#end({ reason: "closed before it started" });
+      this.notifyClose({ reason: "closed before it started" });
       return;
     }
     if (this.#cleanup) {
@@ -262,7 +225,7 @@ export class StdioTransport implements Transport {
     await this.#reapGroup(child);
     await child.dispose();
     // Deliver onclose even if the exit status never arrived.
-    this.#end({ reason: "closed by the client", stderrTail: this.stderrTail });
+    this.notifyClose({ reason: "closed by the client", stderrTail: this.stderrTail });
   }
 
   /** Ends processes of the server's group that outlived it (grandchildren). */
@@ -283,22 +246,12 @@ export class StdioTransport implements Transport {
       this.#cleanup = this.#reapGroup(child).then(() => child.dispose());
     }
     // Fail the pending calls at once; cleanup goes on in the background.
-    this.#end({
+    this.notifyClose({
       reason: this.#closedByUs ? "closed by the client" : describeExit(status),
       exitCode: status.code,
       signal: status.signal,
       stderrTail: this.stderrTail,
     });
-  }
-
-  #end(details: CloseDetails): void {
-    if (this.#ended) return;
-    this.#ended = true;
-    try {
-      this.onclose?.(details);
-    } catch (error) {
-      this.#report(`onclose handler threw: ${error instanceof Error ? error.message : String(error)}`, "handler-threw", error);
-    }
   }
 
   #onStderr(chunk: Uint8Array): void {
@@ -319,11 +272,11 @@ export class StdioTransport implements Transport {
       try {
         this.#options.onStderr(line);
       } catch (error) {
-        this.#report(`onStderr handler threw: ${error instanceof Error ? error.message : String(error)}`, "handler-threw", error);
+        this.report(`onStderr handler threw: ${messageOf(error)}`, "handler-threw", error);
       }
     }
     if (line.trim() === "") return;
-    this.#stderrTail.push(line.length > STDERR_LINE_CHARS ? line.slice(0, STDERR_LINE_CHARS) + "…" : line);
+    this.#stderrTail.push(clipText(line, STDERR_LINE_CHARS));
     if (this.#stderrTail.length > STDERR_TAIL_LINES) this.#stderrTail.shift();
   }
 }

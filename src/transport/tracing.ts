@@ -4,10 +4,10 @@
 
 import { boundedJson } from "../common/bounded.ts";
 import { Redactor } from "../common/redact.ts";
-import type { CloseDetails } from "../jsonrpc/errors.ts";
 import type { JsonRpcMessage } from "../jsonrpc/messages.ts";
+import { TransportWrapper } from "./http-hooks.ts";
 import type { HttpSendOptions } from "./retry-after.ts";
-import type { Transport } from "./transport.ts";
+import type { ClientTransport } from "./transport.ts";
 
 export type TraceDirection = "send" | "receive";
 
@@ -33,9 +33,9 @@ interface Redacting {
   redact(text: string): string;
 }
 
-function redacting(transport: Transport): Redacting | undefined {
-  const candidate = transport as Transport & Partial<Redacting>;
-  return typeof candidate.redact === "function" ? (candidate as Transport & Redacting) : undefined;
+function redacting(transport: ClientTransport): Redacting | undefined {
+  const candidate = transport as ClientTransport & Partial<Redacting>;
+  return typeof candidate.redact === "function" ? (candidate as ClientTransport & Redacting) : undefined;
 }
 
 /** The message rebuilt from its redacted text; the envelope alone when the text was cut. */
@@ -50,17 +50,19 @@ function redactedCopy(message: JsonRpcMessage, text: string): JsonRpcMessage {
   }
 }
 
-export class TracingTransport implements Transport {
-  readonly inner: Transport;
+/**
+ * The wrapper's lifecycle is the shared one (lifecycle.ts) around the inner transport's: its
+ * messages, errors and close become ours; the HTTP hooks pass through (http-hooks.ts).
+ */
+export class TracingTransport extends TransportWrapper {
+  readonly inner: ClientTransport;
   readonly #trace: TraceFn;
   readonly #redactor: Redactor;
   readonly #innerRedacting: Redacting | undefined;
   readonly #maxChars: number;
-  onmessage?: (message: JsonRpcMessage) => void;
-  onclose?: (details: CloseDetails) => void;
-  onerror?: (error: Error) => void;
 
-  constructor(inner: Transport, trace: TraceFn, options: TracingOptions = {}) {
+  constructor(inner: ClientTransport, trace: TraceFn, options: TracingOptions = {}) {
+    super();
     this.inner = inner;
     this.#trace = trace;
     this.#redactor = options.redactor ?? new Redactor();
@@ -68,10 +70,11 @@ export class TracingTransport implements Transport {
     this.#maxChars = options.maxChars ?? 100_000;
     inner.onmessage = (message) => {
       this.#show("receive", message);
-      this.onmessage?.(message);
+      this.receive(message);
     };
-    inner.onclose = (details) => this.onclose?.(details);
-    inner.onerror = (error) => this.onerror?.(error);
+    inner.onclose = (details) => this.notifyClose(details);
+    inner.onerror = (error) => this.reportError(error);
+    this.hooks.attach(inner);
   }
 
   get description(): string {
@@ -84,31 +87,19 @@ export class TracingTransport implements Transport {
     return this.#redactor.redact(inner);
   }
 
+  protected override redactReport(text: string): string {
+    return this.redact(text);
+  }
+
   #show(direction: TraceDirection, message: JsonRpcMessage): void {
     const raw = boundedJson(message, { maxChars: this.#maxChars });
     const text = this.redact(raw);
     this.#trace(direction, text === raw ? message : redactedCopy(message, text), text);
   }
 
-  // The optional hooks pass straight through, so tracing never changes behaviour.
-  setProtocolVersion(version: string | undefined): void {
-    this.inner.setProtocolVersion?.(version);
-  }
-
-  setToolSchemas(lookup: (tool: string) => unknown): void {
-    this.inner.setToolSchemas?.(lookup);
-  }
-
-  get onsessionexpired(): (() => Promise<void>) | undefined {
-    return this.inner.onsessionexpired;
-  }
-
-  set onsessionexpired(hook: (() => Promise<void>) | undefined) {
-    this.inner.onsessionexpired = hook;
-  }
-
   start(): Promise<void> {
-    return this.inner.start();
+    const refused = this.claimStart();
+    return refused ? Promise.reject(refused) : this.inner.start();
   }
 
   /** Traces, then sends through the inner transport (with `options`, which the HTTP transports take). */
@@ -117,7 +108,7 @@ export class TracingTransport implements Transport {
     return options === undefined ? this.inner.send(message) : this.inner.send(message, options);
   }
 
-  close(): Promise<void> {
+  protected shutdown(): Promise<void> {
     return this.inner.close();
   }
 }

@@ -4,6 +4,8 @@
 import type { CloseDetails, UndeliverableResponse } from "../jsonrpc/errors.ts";
 import type { JsonRpcMessage } from "../jsonrpc/messages.ts";
 import type { SendOptions } from "../jsonrpc/peer.ts";
+import type { SpawnErrorCode } from "../runtime/mod.ts";
+import type { HttpErrorCode } from "./http-errors.ts";
 
 export type { CloseDetails, UndeliverableResponse } from "../jsonrpc/errors.ts";
 export type { SendOptions } from "../jsonrpc/peer.ts";
@@ -30,36 +32,101 @@ export interface Transport {
    * delivered: the Client fails that request with it at once.
    */
   onerror?: (error: Error) => void;
+}
+
+/**
+ * What only the HTTP transports (Streamable HTTP, and the wrappers around it) take from the
+ * Client, besides the verbs of Transport: the wire's version, the tools' schemas, and a way to
+ * start a new session. A transport that has them implements this interface too; the Client
+ * calls them when they are there. A wrapping transport passes them through in one place
+ * (HttpHooksRelay, http-hooks.ts).
+ */
+export interface HttpTransportHooks {
   /**
-   * Optional. The Client calls it with the version of the wire: after a successful initialize,
-   * before the first 2026-07-28 request, and with undefined when a modern probe failed and the
+   * The Client calls it with the version of the wire: after a successful initialize, before
+   * the first 2026-07-28 request, and with undefined when a modern probe failed and the
    * handshake follows. Streamable HTTP sends it as MCP-Protocol-Version (spec 2025-11-25
    * basic/transports) and, from 2026-07-28 on, goes stateless.
    */
-  setProtocolVersion?(version: string | undefined): void;
+  setProtocolVersion(version: string | undefined): void;
   /**
-   * Optional. The Client hands over a lookup of each tool's inputSchema (its last tools/list)
-   * so that Streamable HTTP can mirror `x-mcp-header` parameters into Mcp-Param-* headers on
-   * the 2026-07-28 wire (spec 2026-07-28 basic/transports/streamable-http, "Custom Headers
-   * from Tool Parameters"). A wrapping transport should pass it through.
+   * The Client hands over a lookup of each tool's inputSchema (its last tools/list) so that
+   * Streamable HTTP can mirror `x-mcp-header` parameters into Mcp-Param-* headers on the
+   * 2026-07-28 wire (spec 2026-07-28 basic/transports/streamable-http, "Custom Headers from
+   * Tool Parameters").
    */
-  setToolSchemas?(lookup: (tool: string) => unknown): void;
+  setToolSchemas(lookup: (tool: string) => unknown): void;
   /**
-   * Optional, for transports with sessions (Streamable HTTP): the Client sets it to run the
-   * initialize handshake again when the server ended the session (spec 2025-11-25
-   * basic/transports, "Session Management" 4). The transport holds other sends meanwhile
-   * and closes if it rejects. A wrapping transport should pass both hooks through.
+   * For transports with sessions (Streamable HTTP): the Client sets it to run the initialize
+   * handshake again when the server ended the session (spec 2025-11-25 basic/transports,
+   * "Session Management" 4). The transport holds other sends meanwhile and closes if it rejects.
    */
   onsessionexpired?: () => Promise<void>;
 }
 
-/** A transport could not start, send or receive. The message names the endpoint. */
+/** A transport as the Client holds it: the verbs of Transport, and the HTTP hooks when it has them. */
+export type ClientTransport = Transport & Partial<HttpTransportHooks>;
+
+/**
+ * Why a transport failed or reported, as one named value to test for (never a message to match):
+ * - the lifecycle: "started" (start() called twice), "closed" (the connection is closed or
+ *   closing: the one value a closed transport's sends fail with), "handler-threw" (our own
+ *   onmessage, onclose or onStderr handler threw), "aborted", "cancelled", "timeout";
+ * - stdio: a SpawnErrorCode ("ENOENT", "EACCES", "ENOCWD", …) when the server could not be
+ *   started, "send-failed" (stdin refused a write), "bad-line" (stdout wrote a line that is not JSON-RPC);
+ * - any transport: "undeliverable" (UndeliverableMessageError: an answer to one of our requests could not be delivered);
+ * - HTTP: "bad-url", "fetch-failed", "redirect-origin", "redirect-loop", an HttpErrorCode
+ *   ("http-status", "session-expired", "bad-content-type", "busy", "too-large");
+ * - Streamable HTTP: "body-broken", "no-answer", "bad-json", "bad-message", "bad-sse-data",
+ *   "sse-event-too-large", "stream-lost" (2026-07-28: a response stream broke; it cannot be
+ *   resumed), "stream-broken", "reconnect-failed", "get-stream-failed", "delete-failed", "bad-session-id";
+ * - legacy HTTP+SSE: "connect-failed", "connect-timeout", "not-sse", "no-endpoint", "bad-endpoint",
+ *   "endpoint-origin", "bad-event", "send-timeout".
+ */
+export type TransportErrorCode =
+  | "started"
+  | "closed"
+  | "handler-threw"
+  | "aborted"
+  | "cancelled"
+  | "timeout"
+  | SpawnErrorCode
+  | "send-failed"
+  | "bad-line"
+  | "undeliverable"
+  | "bad-url"
+  | "fetch-failed"
+  | "redirect-origin"
+  | "redirect-loop"
+  | HttpErrorCode
+  | "body-broken"
+  | "no-answer"
+  | "bad-json"
+  | "bad-message"
+  | "bad-sse-data"
+  | "sse-event-too-large"
+  | "stream-lost"
+  | "stream-broken"
+  | "reconnect-failed"
+  | "get-stream-failed"
+  | "delete-failed"
+  | "bad-session-id"
+  | "connect-failed"
+  | "connect-timeout"
+  | "not-sse"
+  | "no-endpoint"
+  | "bad-endpoint"
+  | "endpoint-origin"
+  | "bad-event"
+  | "send-timeout";
+
+/** A transport could not start, send or receive. The message names the endpoint; `code` says why. */
 export class TransportError extends Error {
   override readonly name = "TransportError";
-  /** A short machine-readable reason: "ENOENT", "send-failed", "closed", "bad-line", … */
-  readonly code: string;
+  /** Why, as a named value: "closed", "send-failed", "ENOENT", "http-status", … (TransportErrorCode). */
+  readonly code: TransportErrorCode;
 
-  constructor(message: string, code: string, options?: { cause?: unknown }) {
+  constructor(message: string, code: TransportErrorCode, options?: { cause?: unknown }) {
     super(message, options);
     this.code = code;
   }

@@ -10,7 +10,7 @@ import { createOAuthFetch, type OAuthFetchOptions } from "../../src/auth/oauth-f
 import { MemoryTokenStore } from "../../src/auth/token-store.ts";
 import type { AuthProvider, PreRegisteredClient } from "../../src/auth/types.ts";
 import { Client } from "../../src/client/client.ts";
-import { StreamableHttpTransport } from "../../src/transport/streamable-http.ts";
+import { StreamableHttpTransport } from "../../src/transport/streamable-http/mod.ts";
 import { type OAuthFixture, type OAuthFixtureOptions, startOAuthFixture } from "../fixtures/auth/oauth-servers.ts";
 import { rejection } from "../support/rejection.ts";
 

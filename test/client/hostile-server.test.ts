@@ -13,7 +13,7 @@ import { fileURLToPath } from "node:url";
 import { Client, type ClientOptions, type LogMessage, OutputValidationError, ProtocolError, RequestTimeoutError, StdioTransport } from "../../src/mod.ts";
 import { DetailEvent } from "../../src/common/events.ts";
 import { RequestAbortedError, UndeliverableResponseError } from "../../src/jsonrpc/errors.ts";
-import { StreamableHttpTransport } from "../../src/transport/streamable-http.ts";
+import { StreamableHttpTransport } from "../../src/transport/streamable-http/mod.ts";
 
 const CLIENT_INFO = { name: "hostile-test", version: "0.0.0" };
 /** The timeout every call here would otherwise wait out: the assertions say "well before it". */

@@ -8,7 +8,7 @@ import { Client } from "../../src/client/client.ts";
 import type { CloseDetails } from "../../src/jsonrpc/errors.ts";
 import { AutoHttpTransport } from "../../src/transport/auto-http.ts";
 import { SseLegacyTransport } from "../../src/transport/sse-legacy.ts";
-import { StreamableHttpTransport } from "../../src/transport/streamable-http.ts";
+import { StreamableHttpTransport } from "../../src/transport/streamable-http/mod.ts";
 import { TransportError } from "../../src/transport/transport.ts";
 import { freePort, type HttpServerProcess, startEverything, startSseFixture } from "../fixtures/sse-servers.ts";
 

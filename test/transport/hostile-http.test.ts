@@ -13,7 +13,7 @@ import { Client } from "../../src/client/client.ts";
 import type { JsonRpcMessage } from "../../src/jsonrpc/messages.ts";
 import { HttpStatusError } from "../../src/transport/http-errors.ts";
 import { SseLegacyTransport } from "../../src/transport/sse-legacy.ts";
-import { StreamableHttpTransport, type StreamableHttpTransportOptions } from "../../src/transport/streamable-http.ts";
+import { StreamableHttpTransport, type StreamableHttpTransportOptions } from "../../src/transport/streamable-http/mod.ts";
 import { TracingTransport } from "../../src/transport/tracing.ts";
 
 const FIXTURE = fileURLToPath(new URL("../fixtures/hostile-http-server.mjs", import.meta.url));
@@ -247,7 +247,8 @@ behaviour("a Retry-After longer than maxRetryAfterMs fails the call at once, say
   const { client } = await connected(url, { maxRetryAfterMs: 5000 });
   try {
     const started = Date.now();
-    const error = await rejection(client.callTool("echo", { text: "x" }), "tools/call");
+    // A call that would wait two hours: the hour the server asks for fits its deadline, not maxRetryAfterMs.
+    const error = await rejection(client.callTool("echo", { text: "x" }, { timeoutMs: 7_200_000 }), "tools/call");
     assert.ok(Date.now() - started < 10_000, "failed at once, not at the call's timeout");
     assert.match(error.message, /429 Too Many Requests/);
     assert.match(error.message, /tried again after 3600 s \(at \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ\)/);

@@ -12,7 +12,7 @@ import { Client } from "../../src/client/client.ts";
 import { RequestTimeoutError } from "../../src/jsonrpc/errors.ts";
 import type { Progress } from "../../src/jsonrpc/peer.ts";
 import { HttpStatusError } from "../../src/transport/http-errors.ts";
-import { StreamableHttpTransport, type StreamableHttpTransportOptions } from "../../src/transport/streamable-http.ts";
+import { StreamableHttpTransport, type StreamableHttpTransportOptions } from "../../src/transport/streamable-http/mod.ts";
 import { TransportError } from "../../src/transport/transport.ts";
 
 const FIXTURE = fileURLToPath(new URL("../fixtures/http-mcp-server.mjs", import.meta.url));

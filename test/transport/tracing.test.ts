@@ -2,7 +2,7 @@
 
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { Client, MemoryTransport, Peer, TracingTransport, type JsonRpcMessage, type Transport } from "../../src/mod.ts";
+import { type ClientTransport, Client, MemoryTransport, Peer, TracingTransport, type JsonRpcMessage } from "../../src/mod.ts";
 
 describe("TracingTransport", () => {
   test("traces every message in both directions of a real handshake", async () => {
@@ -34,7 +34,7 @@ describe("TracingTransport", () => {
 
   test("passes setProtocolVersion and onsessionexpired through to the inner transport", async () => {
     const versions: (string | undefined)[] = [];
-    const inner: Transport = {
+    const inner: ClientTransport = {
       description: "inner",
       start: () => Promise.resolve(),
       send: () => Promise.resolve(),

@@ -1,0 +1,79 @@
+// How a wrapping transport (tracing, auto-http) passes the HTTP-only hooks of the Client on to
+// the transport it wraps, in one place — spec 2025-11-25 basic/transports (the
+// MCP-Protocol-Version header, "Session Management") and 2026-07-28 streamable-http ("Custom
+// Headers from Tool Parameters").
+
+import { TransportBase } from "./lifecycle.ts";
+import type { ClientTransport, HttpTransportHooks } from "./transport.ts";
+
+/**
+ * Remembers what the Client handed a wrapper (the wire's version, the tool-schema lookup, the
+ * session-expired hook) and hands it to the wrapped transport: at once when one is attached,
+ * and again to each transport attached later (auto-http tries one, then another).
+ */
+export class HttpHooksRelay implements HttpTransportHooks {
+  #target: ClientTransport | undefined;
+  #version: string | undefined;
+  #toolSchemas: ((tool: string) => unknown) | undefined;
+  #sessionExpired: (() => Promise<void>) | undefined;
+
+  /** Makes `target` the transport that receives the hooks, and hands it those already given. */
+  attach(target: ClientTransport): void {
+    this.#target = target;
+    if (this.#sessionExpired !== undefined) target.onsessionexpired = this.#sessionExpired;
+    if (this.#version !== undefined) target.setProtocolVersion?.(this.#version);
+    if (this.#toolSchemas !== undefined) target.setToolSchemas?.(this.#toolSchemas);
+  }
+
+  /** Stops handing hooks to `target` and takes its session-expired hook back. */
+  detach(target: ClientTransport): void {
+    if (this.#target === target) this.#target = undefined;
+    target.onsessionexpired = undefined;
+  }
+
+  setProtocolVersion(version: string | undefined): void {
+    this.#version = version;
+    this.#target?.setProtocolVersion?.(version);
+  }
+
+  setToolSchemas(lookup: (tool: string) => unknown): void {
+    this.#toolSchemas = lookup;
+    this.#target?.setToolSchemas?.(lookup);
+  }
+
+  get onsessionexpired(): (() => Promise<void>) | undefined {
+    return this.#sessionExpired;
+  }
+
+  set onsessionexpired(hook: (() => Promise<void>) | undefined) {
+    this.#sessionExpired = hook;
+    if (this.#target !== undefined) this.#target.onsessionexpired = hook;
+  }
+}
+
+/**
+ * The base of a transport that wraps others (tracing, auto-http): the shared lifecycle
+ * (lifecycle.ts), and the HTTP hooks of the Client passed through `hooks` to whichever
+ * transport is wrapped, so tracing or choosing a transport never changes what the Client can
+ * ask of an HTTP transport.
+ */
+export abstract class TransportWrapper extends TransportBase implements HttpTransportHooks {
+  /** Hands the hooks to the wrapped transport: attach() it once known. */
+  protected readonly hooks = new HttpHooksRelay();
+
+  setProtocolVersion(version: string | undefined): void {
+    this.hooks.setProtocolVersion(version);
+  }
+
+  setToolSchemas(lookup: (tool: string) => unknown): void {
+    this.hooks.setToolSchemas(lookup);
+  }
+
+  get onsessionexpired(): (() => Promise<void>) | undefined {
+    return this.hooks.onsessionexpired;
+  }
+
+  set onsessionexpired(hook: (() => Promise<void>) | undefined) {
+    this.hooks.onsessionexpired = hook;
+  }
+}
