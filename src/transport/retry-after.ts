@@ -94,10 +94,11 @@ export async function sendPatiently<T extends SameOriginResponse>(send: PatientS
       ? "the server gave no Retry-After; try again later"
       : busy >= MAX_BUSY_RETRIES
       ? `it was busy ${busy + 1} times in a row; the server asks to be tried again ${retryWhen(wait, now)}`
+      // Name the tighter of the two bounds the wait broke: the setting or the call's deadline.
+      : wait > send.maxRetryAfterMs && send.maxRetryAfterMs <= left
+      ? `the server asks to be tried again ${retryWhen(wait, now)}, longer than maxRetryAfterMs (${durationText(send.maxRetryAfterMs)}) allows to wait; try again then`
       : wait > left
       ? `the server asks to be tried again ${retryWhen(wait, now)}, after this call's deadline (in ${durationText(Math.max(0, left))}); try again then`
-      : wait > send.maxRetryAfterMs
-      ? `the server asks to be tried again ${retryWhen(wait, now)}, longer than maxRetryAfterMs (${durationText(send.maxRetryAfterMs)}) allows to wait; try again then`
       : undefined;
     if (why !== undefined || wait === undefined) {
       const start = await bodyStart(answered.response, send.redact);
