@@ -1,18 +1,9 @@
 // The `mcpwire` command: picks the verb; usage and config errors become one line and exit 2.
 
 import { ConfigError } from "../host/config/types.ts";
-import { runtime } from "../runtime/mod.ts";
 import { UsageError } from "./args.ts";
-import { auth, AUTH_USAGE } from "./auth.ts";
-import { call, CALL_USAGE } from "./call.ts";
-import { chat, CHAT_USAGE } from "./chat.ts";
 import { CommandLineError } from "./command-line.ts";
-import { describeConfigError } from "./host-session.ts";
-import { inspect, INSPECT_USAGE } from "./inspect.ts";
 import { write } from "./output.ts";
-import { run, RUN_USAGE } from "./run-verb.ts";
-import { servers, SERVERS_USAGE } from "./servers.ts";
-import { tools, TOOLS_USAGE } from "./tools.ts";
 import { VERSION } from "./version.ts";
 
 export { VERSION };
@@ -36,35 +27,54 @@ Without --config the verbs servers, tools, call, run and chat read ./mcpwire.yam
 then $XDG_CONFIG_HOME/mcpwire/config.yaml (default ~/.config/mcpwire/config.yaml).
 --debug adds stack traces to errors.`;
 
-const VERB_USAGE: Record<string, string> = {
-  servers: SERVERS_USAGE,
-  tools: TOOLS_USAGE,
-  call: CALL_USAGE,
-  inspect: INSPECT_USAGE,
-  run: RUN_USAGE,
-  chat: CHAT_USAGE,
-  auth: AUTH_USAGE,
+/** A verb: the function that runs it and its usage text. */
+type Verb = { run: (args: string[]) => Promise<number>; usage: string };
+
+// Each verb's module is loaded only when that verb runs (or its help is asked for): `mcpwire
+// version` does not load the client, the manager, yaml or a provider.
+const VERBS: Record<string, () => Promise<Verb>> = {
+  servers: async () => {
+    const verb = await import("./servers.ts");
+    return { run: verb.servers, usage: verb.SERVERS_USAGE };
+  },
+  tools: async () => {
+    const verb = await import("./tools.ts");
+    return { run: verb.tools, usage: verb.TOOLS_USAGE };
+  },
+  call: async () => {
+    const verb = await import("./call.ts");
+    return { run: verb.call, usage: verb.CALL_USAGE };
+  },
+  inspect: async () => {
+    const verb = await import("./inspect.ts");
+    return { run: verb.inspect, usage: verb.INSPECT_USAGE };
+  },
+  run: async () => {
+    const verb = await import("./run-verb.ts");
+    return { run: verb.run, usage: verb.RUN_USAGE };
+  },
+  chat: async () => {
+    const verb = await import("./chat.ts");
+    return { run: verb.chat, usage: verb.CHAT_USAGE };
+  },
+  auth: async () => {
+    const verb = await import("./auth.ts");
+    return { run: verb.auth, usage: verb.AUTH_USAGE };
+  },
 };
+
+/** The loader of a verb's module; undefined for anything that is not a verb (`constructor` included). */
+function verbLoader(name: string | undefined): (() => Promise<Verb>) | undefined {
+  return name !== undefined && Object.hasOwn(VERBS, name) ? VERBS[name] : undefined;
+}
 
 export async function main(argv: readonly string[]): Promise<number> {
   const [verb, ...rest] = argv;
   const debug = rest.includes("--debug");
   try {
+    const load = verbLoader(verb);
+    if (load !== undefined) return await (await load()).run(rest);
     switch (verb) {
-      case "servers":
-        return await servers(rest);
-      case "tools":
-        return await tools(rest);
-      case "call":
-        return await call(rest);
-      case "inspect":
-        return await inspect(rest);
-      case "run":
-        return await run(rest);
-      case "auth":
-        return await auth(rest);
-      case "chat":
-        return await chat(rest);
       case "version":
       case "--version":
         await write("stdout", `mcpwire ${VERSION}\n`);
@@ -73,7 +83,7 @@ export async function main(argv: readonly string[]): Promise<number> {
       case "--help":
       case "-h":
       case undefined:
-        await write(verb === undefined ? "stderr" : "stdout", (VERB_USAGE[rest[0]] ?? USAGE) + "\n");
+        await write(verb === undefined ? "stderr" : "stdout", ((await verbLoader(rest[0])?.())?.usage ?? USAGE) + "\n");
         return verb === undefined ? 2 : 0;
       default:
         throw new UsageError(`unknown verb "${verb}"; verbs: servers, tools, call, inspect, run, chat, auth, help, version`);
@@ -81,10 +91,11 @@ export async function main(argv: readonly string[]): Promise<number> {
   } catch (error) {
     // Through the verb's redactor: an error may quote a server, and a server may quote a token.
     if (error instanceof UsageError || error instanceof CommandLineError) {
-      await write("stderr", `mcpwire: ${error.message}\nrun "mcpwire help${verb && VERB_USAGE[verb] ? ` ${verb}` : ""}" for usage\n`);
+      await write("stderr", `mcpwire: ${error.message}\nrun "mcpwire help${verbLoader(verb) ? ` ${verb}` : ""}" for usage\n`);
       return 2;
     }
     if (error instanceof ConfigError) {
+      const { describeConfigError } = await import("./host-session.ts");
       await write("stderr", `mcpwire: ${describeConfigError(error)}\n`);
       return 2;
     }
