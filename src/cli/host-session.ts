@@ -139,9 +139,9 @@ export async function withManager<T>(options: SessionOptions, body: (manager: Mc
   manager.registry.on("warning", ({ message }) => stderrLine(`warning: ${lineOf(message)}`));
   let interrupted = false;
   runtime.onInterrupt(() => {
-    if (interrupted) runtime.exit(130);
+    if (interrupted) runtime.exit(130); // a second Ctrl-C: at once
     interrupted = true;
-    void manager.close().finally(() => runtime.exit(130));
+    void manager.close().then(() => runtime.flush()).finally(() => runtime.exit(130));
   });
   try {
     await manager.start();

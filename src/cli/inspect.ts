@@ -136,7 +136,7 @@ export async function inspect(argv: readonly string[]): Promise<number> {
     stderr(`server log [${lineOf(level)}]${logger ? ` ${lineOf(logger)}` : ""}: ${dataLine(data)}`)
   );
   runtime.onInterrupt(() => {
-    void client.close().finally(() => runtime.exit(130));
+    void client.close().then(() => runtime.flush()).finally(() => runtime.exit(130));
   });
 
   try {

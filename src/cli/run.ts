@@ -5,4 +5,6 @@
 import { runtime } from "../runtime/mod.ts";
 import { main } from "./main.ts";
 
-runtime.exit(await main(runtime.args()));
+const code = await main(runtime.args());
+await runtime.flush(); // what was written reaches the reader before the process ends
+runtime.exit(code);

@@ -17,6 +17,7 @@ import {
   type SpawnRequest,
   type StreamName,
   type SyncFs,
+  OutputQueue,
 } from "./types.ts";
 import { onWorkerEnd, receiveMessageSync, startWorkerThread, workerData } from "./worker-threads.ts";
 
@@ -72,6 +73,14 @@ interface DenoApi {
 const Deno = (globalThis as unknown as { Deno: DenoApi }).Deno;
 const groups = new ChildGroups();
 const encoder = new TextEncoder();
+
+/** stdout and stderr: Deno's writes are async and may be partial, so they are queued per stream. */
+const output = new OutputQueue(async (stream, text) => {
+  const target = stream === "stdout" ? Deno.stdout : Deno.stderr;
+  const bytes = encoder.encode(text);
+  let offset = 0;
+  while (offset < bytes.length) offset += await target.write(bytes.subarray(offset));
+}, { serialize: true });
 let exitHookInstalled = false;
 
 function isDirectory(path: string): boolean {
@@ -269,11 +278,11 @@ export const denoRuntime: Runtime = {
   args() {
     return [...Deno.args];
   },
-  async write(stream: StreamName, text: string) {
-    const target = stream === "stdout" ? Deno.stdout : Deno.stderr;
-    const bytes = encoder.encode(text);
-    let offset = 0;
-    while (offset < bytes.length) offset += await target.write(bytes.subarray(offset));
+  write(stream: StreamName, text: string) {
+    return output.write(stream, text);
+  },
+  flush(timeoutMs?: number) {
+    return output.flush(timeoutMs);
   },
   isTerminal(stream: StreamName) {
     return (stream === "stdout" ? Deno.stdout : Deno.stderr).isTerminal();

@@ -24,6 +24,7 @@ import {
   type SyncFs,
   type WorkerStart,
   type WorkerThread,
+  OutputQueue,
 } from "./types.ts";
 import { onWorkerEnd, receiveMessageSync, startWorkerThread, workerData } from "./worker-threads.ts";
 
@@ -236,8 +237,10 @@ export const nodeRuntime: Runtime = {
     return process.argv.slice(2);
   },
   write(stream: StreamName, text: string) {
-    const target = stream === "stdout" ? process.stdout : process.stderr;
-    return new Promise((resolve) => target.write(text, () => resolve()));
+    return output.write(stream, text);
+  },
+  flush(timeoutMs?: number) {
+    return output.flush(timeoutMs);
   },
   isTerminal(stream: StreamName) {
     return (stream === "stdout" ? process.stdout : process.stderr).isTTY === true;
@@ -276,6 +279,15 @@ function bufferView(bytes: Uint8Array): Buffer {
 }
 
 let stdinReader: LineReader | undefined;
+
+/**
+ * stdout and stderr: Node queues a write when the pipe is full, and process.exit() drops the
+ * queue; each write is handed over at once (Node keeps their order), flush() waits for the last.
+ */
+const output = new OutputQueue((stream, text) => {
+  const target = stream === "stdout" ? process.stdout : process.stderr;
+  return new Promise((resolve) => target.write(text, () => resolve()));
+}, { serialize: false });
 
 /** process.stdin resumed only while a line is awaited, so input is not read ahead of the prompt. */
 function nodeStdinLines(): LineReader {

@@ -154,11 +154,20 @@ export interface Runtime {
   serveLoopback(port: number, handler: (request: Request) => Response | Promise<Response>): Promise<LoopbackListener>;
   /** The command-line arguments after the script name. */
   args(): string[];
-  /** Writes text to stdout or stderr, waiting for the OS to take it. */
+  /**
+   * Writes text to stdout or stderr, after the writes before it (never interleaved with them);
+   * resolves once the OS took it.
+   */
   write(stream: StreamName, text: string): Promise<void>;
+  /**
+   * Resolves once every write so far was taken by the OS, or after `timeoutMs` (default 2 s) when
+   * a reader stopped reading. Call before exit(): the process ending drops output not yet taken.
+   */
+  flush(timeoutMs?: number): Promise<void>;
   isTerminal(stream: StreamName): boolean;
   /** Standard input as lines; every call returns the same reader. */
   stdinLines(): LineReader;
+  /** Ends the process at once; output not yet flushed may be lost (see flush). */
   exit(code: number): never;
   /** Runs fn synchronously when this process exits (to kill child process groups). */
   onExit(fn: () => void): void;
@@ -462,5 +471,38 @@ export class ChildGroups {
       }
     }
     this.#live.clear();
+  }
+}
+
+/** The default bound of Runtime.flush(). */
+export const DEFAULT_FLUSH_TIMEOUT_MS = 2000;
+
+/**
+ * The writes to stdout and stderr, so that flush() can wait for the last of them, bounded. With
+ * `serialize`, each stream's writes run one after another (a runtime whose async write can be
+ * cut into partial writes, which must not interleave with the next); without, each is handed
+ * over at once (a runtime that keeps the order itself).
+ */
+export class OutputQueue {
+  readonly #tails: Record<StreamName, Promise<void>> = { stdout: Promise.resolve(), stderr: Promise.resolve() };
+  readonly #writeNow: (stream: StreamName, text: string) => Promise<void>;
+  readonly #serialize: boolean;
+
+  constructor(writeNow: (stream: StreamName, text: string) => Promise<void>, options: { serialize: boolean }) {
+    this.#writeNow = writeNow;
+    this.#serialize = options.serialize;
+  }
+
+  write(stream: StreamName, text: string): Promise<void> {
+    const written = this.#serialize ? this.#tails[stream].then(() => this.#writeNow(stream, text)) : this.#writeNow(stream, text);
+    // A failed write (a closed pipe) fails its caller, not the writes after it.
+    this.#tails[stream] = written.catch(() => {});
+    return written;
+  }
+
+  flush(timeoutMs: number = DEFAULT_FLUSH_TIMEOUT_MS): Promise<void> {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const bound = new Promise<void>((resolve) => (timer = setTimeout(resolve, timeoutMs)));
+    return Promise.race([Promise.all([this.#tails.stdout, this.#tails.stderr]).then(() => {}), bound]).finally(() => clearTimeout(timer));
   }
 }
