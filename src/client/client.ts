@@ -728,10 +728,11 @@ export class Client extends ContainedEventTarget<ClientEvents> {
       return;
     }
     this.#move("closing");
-    const listen = this.#listen;
-    this.#listen = undefined;
-    void listen?.stop();
+    // The peer closes first: every pending request, the listen request included, ends here,
+    // so stopping the listen stream sends no notifications/cancelled into a transport that
+    // is closing (a close the user asked for reports nothing).
     this.#peer?.close({ reason: "closed by the client" });
+    await this.#stopListening();
     try {
       await transport.close();
     } finally {
@@ -740,9 +741,9 @@ export class Client extends ContainedEventTarget<ClientEvents> {
   }
 
   #onTransportClose(details: CloseDetails): void {
-    void this.#listen?.stop();
-    this.#listen = undefined;
+    // The transport is gone: close the peer before the listen stream, which then has nothing to cancel.
     this.#peer?.close(details);
+    void this.#stopListening();
     if (this.#state === "closing" || this.#state === "closed" || this.#state === "failed") return;
     this.#move("failed", new ConnectionClosedError(`${this.#name}: connection closed: ${describeClose(details)}`, details));
   }
@@ -1165,6 +1166,13 @@ export class Client extends ContainedEventTarget<ClientEvents> {
         }) as Promise<JsonObject>,
     });
     this.#updateListen();
+  }
+
+  /** Ends the listen stream, if one is open; resolves when its loop has let go. */
+  #stopListening(): Promise<void> {
+    const listen = this.#listen;
+    this.#listen = undefined;
+    return listen?.stop() ?? Promise.resolve();
   }
 
   #updateListen(): void {
