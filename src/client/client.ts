@@ -24,6 +24,7 @@ import {
   type RequestOptions,
 } from "../jsonrpc/peer.ts";
 import { paramHeadersOf } from "../transport/mcp-headers.ts";
+import { SseLegacyTransport } from "../transport/sse-legacy.ts";
 import { type Transport, TransportError, UndeliverableMessageError } from "../transport/transport.ts";
 import { canMove, type ClientState, type StateChange } from "./client-state.ts";
 import {
@@ -405,7 +406,22 @@ export class Client extends ContainedEventTarget<ClientEvents> {
       throw this.#notReady("initialize");
     }
 
-    const choice = this.#options.protocol ?? "auto";
+    // The legacy HTTP+SSE transport (2024-11-05) carries the handshake era only: no probe over it.
+    const handshakeOnly = carriesHandshakeOnly(transport);
+    const choice = handshakeOnly ? "legacy" : this.#options.protocol ?? "auto";
+    if (handshakeOnly && this.#options.protocol === "modern") {
+      const cause = new ProtocolVersionError(
+        `${this.#name}: protocol: modern needs the 2026-07-28 wire, which the legacy HTTP+SSE transport (2024-11-05) cannot carry; ` +
+          `set protocol: auto (or legacy) for this server, or connect to its Streamable HTTP endpoint`,
+        LATEST_MODERN_PROTOCOL_VERSION,
+        undefined,
+        SUPPORTED_PROTOCOL_VERSIONS,
+      );
+      this.#move("failed", cause);
+      peer.close({ reason: cause.message });
+      await transport.close().catch(() => {});
+      throw cause;
+    }
     if (choice !== "legacy") {
       let modern: boolean;
       try {
@@ -1518,6 +1534,18 @@ function meansLegacy(error: unknown): boolean {
   if (!(error instanceof TransportError) || error.code !== "http-status") return false;
   const status = (error as TransportError & { status?: unknown }).status;
   return typeof status === "number" && status >= 400 && status < 500;
+}
+
+/**
+ * Whether `transport` is (or wraps: a TracingTransport, an AutoHttpTransport that chose sse) the
+ * legacy HTTP+SSE transport, which carries only the handshake era — spec 2024-11-05
+ * basic/transports ("HTTP with SSE"); the 2026-07-28 wire needs Streamable HTTP or stdio.
+ */
+function carriesHandshakeOnly(transport: Transport): boolean {
+  for (let current: Transport | undefined = transport; current !== undefined; current = (current as { inner?: Transport }).inner) {
+    if (current instanceof SseLegacyTransport) return true;
+  }
+  return false;
 }
 
 /** Why the probe did not find a modern server, in a few words. */
