@@ -3,12 +3,9 @@
 // client/elicitation ("Requested Schema", "URL Elicitation Required Error").
 
 import { Ajv2020 } from "ajv/dist/2020.js";
+import { isObject } from "../common/json.ts";
 import { ErrorCode, RpcError } from "../jsonrpc/errors.ts";
 import type { ElicitationSchema, ElicitResult, ElicitValue, JsonObject, UrlElicitation } from "./types.ts";
-
-function isObject(value: unknown): value is JsonObject {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 
 function isStringArray(value: unknown): value is string[] {
   return Array.isArray(value) && value.every((item) => typeof item === "string");

@@ -1,7 +1,7 @@
 // Errors the client raises itself (as opposed to RpcError, which the server sent).
 
 import { RpcError } from "../jsonrpc/errors.ts";
-import { isObject } from "../jsonrpc/messages.ts";
+import { isObject } from "../common/json.ts";
 
 /** A method was called in a state that does not allow it (before connect, after close, …). */
 export class ClientStateError extends Error {
@@ -163,5 +163,20 @@ export class InputRoundsExceededError extends Error {
     super(message);
     this.method = method;
     this.rounds = rounds;
+  }
+}
+
+/** The typed error for the 2026-07-28 error codes (spec 2026-07-28 basic/index "Error Codes"); others unchanged. */
+export function typedRpcError(error: unknown): unknown {
+  if (!(error instanceof RpcError) || error.constructor !== RpcError) return error;
+  switch (error.code) {
+    case -32020:
+      return new HeaderMismatchError(error.message, error.data);
+    case -32021:
+      return new MissingClientCapabilityError(error.message, error.data);
+    case -32022:
+      return new UnsupportedProtocolVersionError(error.message, error.data);
+    default:
+      return error;
   }
 }
