@@ -11,16 +11,14 @@ import { ContainedEventTarget, type ListenerFailure } from "../common/events.ts"
 import { messageOf } from "../common/error-text.ts";
 import { type CloseDetails, ConnectionClosedError, describeClose, ErrorCode, RpcError } from "../jsonrpc/errors.ts";
 import { DEFAULT_REQUEST_TIMEOUT_MS, type Params, Peer, type RequestOptions } from "../jsonrpc/peer.ts";
-import { paramHeadersOf } from "../transport/mcp-headers.ts";
 import { type Transport, UndeliverableMessageError } from "../transport/transport.ts";
 import type { ClientEvents, ClientEventType } from "./client-events.ts";
 import { type CallOptions, type ClientOptions, declaredCapabilities, type ListOptions } from "./client-options.ts";
-import { canMove, type ClientState } from "./client-state.ts";
-import { elicitationsOf, UrlElicitationRequiredError } from "./elicitation.ts";
+import { canMove, type ClientState, notReadyError } from "./client-state.ts";
+import { surfaceUrlElicitation } from "./elicitation.ts";
 import {
   CapabilityError,
   ClientStateError,
-  OutputValidationError,
   ProtocolError,
   ResourceNotFoundError,
   typedRpcError,
@@ -29,7 +27,7 @@ import { DEFAULT_MAX_INPUT_ROUNDS } from "./input-requests.ts";
 import { modernRequest, type ModernWire } from "./modern-request.ts";
 import { checkInitializeResult, DEFAULT_DISCOVER_TIMEOUT_MS, Negotiation } from "./negotiation.ts";
 import { OutputValidators } from "./output-validator.ts";
-import { collectPages, DEFAULT_MAX_PAGES } from "./pagination.ts";
+import { cachedPages, collectPages, DEFAULT_MAX_PAGES } from "./pagination.ts";
 import {
   featuresOf,
   LATEST_PROTOCOL_VERSION,
@@ -41,9 +39,10 @@ import { withRequestMeta } from "./request-meta.ts";
 import { LIST_KEYS, readKey, ResultCache, ttlOf } from "./result-cache.ts";
 import { type RootInput, toRoots } from "./roots.ts";
 import { SamplingGate } from "./sampling.ts";
+import { checkToolResult, indexTools } from "./tools.ts";
 import { DEFAULT_LOG_BUFFER_SIZE, ServerNotifications } from "./server-notifications.ts";
 import { ServerRequests } from "./server-requests.ts";
-import { ListenStream, listenFilter } from "./subscriptions.ts";
+import { Subscriptions } from "./subscriptions.ts";
 import type {
   CallToolResult,
   ClientCapabilities,
@@ -89,9 +88,8 @@ export class Client extends ContainedEventTarget<ClientEvents> {
   #era: ProtocolEra | undefined;
   /** Modern wire: the level sent in each request's _meta (no logging/setLevel there). */
   #logLevel: LoggingLevel | undefined;
-  /** Modern wire: resources subscribed to, carried by the listen stream's filter. */
-  readonly #subscribed = new Set<string>();
-  #listen: ListenStream | undefined;
+  /** Modern wire: the listen stream and the resources subscribed to, which its filter carries. */
+  readonly #subscriptions = new Subscriptions();
   /** Results kept while their ttlMs says they are fresh (spec 2026-07-28 caching). */
   readonly #cache = new ResultCache();
   /** The last full tool listing, by name: where outputSchemas are looked up. */
@@ -131,7 +129,7 @@ export class Client extends ContainedEventTarget<ClientEvents> {
       emit: (type, detail) => this.emit(type, detail),
       name,
       cache: this.#cache,
-      listen: () => this.#listen,
+      listen: () => this.#subscriptions.stream,
       openElicitations: this.#openElicitations,
       ready: () => this.#state === "ready",
       logBufferSize: options.logBufferSize ?? DEFAULT_LOG_BUFFER_SIZE,
@@ -394,7 +392,7 @@ export class Client extends ContainedEventTarget<ClientEvents> {
     // so stopping the listen stream sends no notifications/cancelled into a transport that
     // is closing (a close the user asked for reports nothing).
     this.#peer?.close({ reason: "closed by the client" });
-    await this.#stopListening();
+    await this.#subscriptions.stop();
     try {
       await transport.close();
     } finally {
@@ -405,7 +403,7 @@ export class Client extends ContainedEventTarget<ClientEvents> {
   #onTransportClose(details: CloseDetails): void {
     // The transport is gone: close the peer before the listen stream, which then has nothing to cancel.
     this.#peer?.close(details);
-    void this.#stopListening();
+    void this.#subscriptions.stop();
     if (this.#state === "closing" || this.#state === "closed" || this.#state === "failed") return;
     this.#move("failed", new ConnectionClosedError(`${this.#name}: connection closed: ${describeClose(details)}`, details));
   }
@@ -413,22 +411,7 @@ export class Client extends ContainedEventTarget<ClientEvents> {
   // --- requests ------------------------------------------------------------------------
 
   #notReady(method: string): Error {
-    switch (this.#state) {
-      case "new":
-        return new ClientStateError(`cannot send ${method}: the client is not connected; call connect() first`, this.#state);
-      case "connecting":
-      case "initializing":
-        return new ClientStateError(
-          `cannot send ${method} to ${this.#name} while it is ${this.#state}; wait for connect() to resolve (only ping may go before the initialize result)`,
-          this.#state,
-        );
-      case "failed":
-        return new ClientStateError(`cannot send ${method}: ${this.#failure?.message ?? `${this.#name} failed`}`, this.#state, {
-          cause: this.#failure,
-        });
-      default:
-        return new ClientStateError(`cannot send ${method}: the connection to ${this.#name} is ${this.#state}`, this.#state);
-    }
+    return notReadyError(method, this.#state, this.#name, this.#failure);
   }
 
   /** Sends any request; for methods the typed helpers do not cover. */
@@ -437,22 +420,8 @@ export class Client extends ContainedEventTarget<ClientEvents> {
     if (!ready) return Promise.reject(this.#notReady(method));
     if (this.#era === "modern") return modernRequest(this.#modernWire, method, params, options ?? {});
     return this.#peer!.request(method, params, options).catch((error: unknown) => {
-      throw this.#surfaceUrlElicitation(method, typedRpcError(error));
+      throw surfaceUrlElicitation(`${this.#name}: ${method}`, typedRpcError(error), this.#openElicitations);
     });
-  }
-
-  /** spec 2025-11-25 client/elicitation ("URL Elicitation Required Error"): -32042 carries its elicitations. */
-  #surfaceUrlElicitation(method: string, error: unknown): unknown {
-    if (!(error instanceof RpcError) || error.code !== ErrorCode.UrlElicitationRequired) return error;
-    const elicitations = elicitationsOf(error.data);
-    for (const elicitation of elicitations) this.#openElicitations.add(elicitation.elicitationId);
-    const urls = elicitations.map((elicitation) => elicitation.url).join(", ");
-    return new UrlElicitationRequiredError(
-      `${this.#name}: ${method} needs the user to complete ${elicitations.length} URL elicitation(s) first` +
-        (urls === "" ? "" : ` (${urls})`) + `: ${error.message}; open them with the user's consent, then retry`,
-      elicitations,
-      error.data,
-    );
   }
 
   /** Sends any notification. */
@@ -481,31 +450,17 @@ export class Client extends ContainedEventTarget<ClientEvents> {
     await this.request(this.#era === "modern" ? "server/discover" : "ping", undefined, options);
   }
 
-  /**
-   * Every page of a list, or the cached list while its ttlMs says it is fresh — spec
-   * 2026-07-28 server/utilities/caching. The whole list is kept for the shortest ttlMs of its
-   * pages; a server that sends no ttlMs (every legacy server) is never cached.
-   */
-  async #list<T>(method: string, key: string, options: ListOptions): Promise<T[]> {
-    if (options.fresh !== true) {
-      const cached = this.#cache.get<T[]>(method);
-      if (cached !== undefined) return [...cached];
-    }
-    let ttl = Infinity;
-    const { fresh: _fresh, ...requestOptions } = options;
-    const items = await collectPages<T>(
+  /** Every page of a list, or the cached list while fresh (pagination.ts cachedPages). */
+  #list<T>(method: string, key: string, options: ListOptions): Promise<T[]> {
+    const { fresh, ...requestOptions } = options;
+    return cachedPages<T>(
+      this.#cache,
       `${this.#name}: ${method}`,
       method,
       key,
-      async (cursor) => {
-        const page = await this.request(method, cursor === undefined ? undefined : { cursor }, requestOptions);
-        ttl = Math.min(ttl, ttlOf(page));
-        return page as JsonObject;
-      },
-      this.#options.maxPages ?? DEFAULT_MAX_PAGES,
+      (cursor) => this.request(method, cursor === undefined ? undefined : { cursor }, requestOptions),
+      { fresh: fresh === true, maxPages: this.#options.maxPages ?? DEFAULT_MAX_PAGES },
     );
-    this.#cache.set(method, [...items], Number.isFinite(ttl) ? ttl : 0);
-    return items;
   }
 
   /**
@@ -515,23 +470,8 @@ export class Client extends ContainedEventTarget<ClientEvents> {
    */
   async listTools(options: ListOptions = {}): Promise<Tool[]> {
     if (this.#state === "ready" && !this.#has("tools")) return [];
-    let tools = await this.#list<Tool>(LIST_KEYS.tools, "tools", options);
-    if (this.#era === "modern") {
-      tools = tools.filter((tool) => {
-        const headers = paramHeadersOf(tool?.inputSchema);
-        if (!("problem" in headers)) return true;
-        this.#problem(`${this.#name}: tool ${JSON.stringify(tool?.name)} left out: its inputSchema is invalid: ${headers.problem}`);
-        return false;
-      });
-    }
-    const byName = new Map<string, Tool>();
-    for (const tool of tools) {
-      // spec 2025-11-25 schema: Tool requires name (and inputSchema, left to the caller to judge).
-      if (typeof tool?.name !== "string") {
-        throw new ProtocolError(`${this.#name}: tools/list returned a tool without a name`, "bad-result", { method: "tools/list" });
-      }
-      byName.set(tool.name, tool);
-    }
+    const listed = await this.#list<Tool>(LIST_KEYS.tools, "tools", options);
+    const { tools, byName } = indexTools(this.#name, listed, this.#era === "modern", (message) => this.#problem(message));
     this.#tools = byName;
     this.#validators.retain(new Set(byName.keys()));
     return tools;
@@ -556,60 +496,17 @@ export class Client extends ContainedEventTarget<ClientEvents> {
       onProgress: options.onProgress,
       progress: true,
     });
-    return this.#checkToolResult(name, result);
+    const version = this.#version;
+    // Structured output came with 2025-06-18; before it an outputSchema means nothing.
+    const structured = version !== undefined && featuresOf(version).structuredToolOutput;
+    return checkToolResult(result, {
+      server: this.#name,
+      tool: name,
+      outputSchema: structured ? this.#tools.get(name)?.outputSchema : undefined,
+      validators: this.#validators,
+    });
   }
 
-  #checkToolResult(name: string, result: Params): CallToolResult {
-    const who = `${this.#name}: tools/call "${name}"`;
-    // spec 2025-11-25 schema (and 2026-07-28, 2025-06-18, 2024-11-05): CallToolResult requires
-    // `content`, an array — also beside structuredContent ("SHOULD also return the serialized JSON").
-    if (result.content === undefined) {
-      throw new ProtocolError(
-        `${who} returned a result without "content", which the spec requires (an array, empty if need be); ` +
-          `the server is not following the protocol: report it to its authors`,
-        "bad-result",
-        { method: "tools/call" },
-      );
-    }
-    if (!Array.isArray(result.content)) {
-      throw new ProtocolError(`${who} returned "content" that is not an array (${kindOf(result.content)})`, "bad-result", { method: "tools/call" });
-    }
-    // structuredContent is left as it is: an object up to 2025-11-25, any JSON value from
-    // 2026-07-28 on (spec 2026-07-28 schema); an outputSchema judges it below.
-    const checked = result as CallToolResult;
-    if (checked.isError === true) return checked; // tool errors are not validated
-    const schema = this.#tools.get(name)?.outputSchema;
-    if (schema === undefined || this.#version === undefined || !featuresOf(this.#version).structuredToolOutput) {
-      return checked;
-    }
-    // spec 2025-11-25 server/tools: with an outputSchema, servers MUST return conforming structuredContent.
-    if (checked.structuredContent === undefined) {
-      throw new OutputValidationError(
-        `${this.#name}: tool "${name}" declares an outputSchema but returned no structuredContent`,
-        name,
-        [{ path: "", message: "structuredContent is missing" }],
-        "missing",
-      );
-    }
-    const outcome = this.#validators.judge(name, schema, checked.structuredContent);
-    if (outcome === undefined) return checked;
-    if ("unchecked" in outcome) {
-      throw new OutputValidationError(
-        `${this.#name}: tool "${name}" returned structuredContent that could not be checked against its outputSchema: ` +
-          `${outcome.unchecked}; the result is refused (ask the server's authors to return flatter data)`,
-        name,
-        [{ path: "", message: outcome.unchecked }],
-        "unchecked",
-      );
-    }
-    throw new OutputValidationError(
-      `${this.#name}: tool "${name}" returned structuredContent that does not match its outputSchema: ` +
-        outcome.failures.map((failure) => failure.message).join("; "),
-      name,
-      outcome.failures,
-      "mismatch",
-    );
-  }
 
   /** spec 2025-11-25 server/resources ("Listing Resources"). [] without the resources capability. */
   listResources(options: ListOptions = {}): Promise<Resource[]> {
@@ -667,8 +564,7 @@ export class Client extends ContainedEventTarget<ClientEvents> {
     }
     if (this.#era === "modern") {
       // spec 2026-07-28 subscriptions: no resources/subscribe; the URI joins the listen filter.
-      this.#subscribed.add(uri);
-      this.#updateListen();
+      this.#subscriptions.subscribe(uri);
       return;
     }
     await this.request("resources/subscribe", { uri }, options);
@@ -677,42 +573,21 @@ export class Client extends ContainedEventTarget<ClientEvents> {
   async unsubscribeResource(uri: string, options: RequestOptions = {}): Promise<void> {
     this.#requireCapability("resources", "resources/unsubscribe");
     if (this.#era === "modern") {
-      this.#subscribed.delete(uri);
-      this.#updateListen();
+      this.#subscriptions.unsubscribe(uri);
       return;
     }
     await this.request("resources/unsubscribe", { uri }, options);
   }
 
-  /**
-   * spec 2026-07-28 basic/patterns/subscriptions: one subscriptions/listen request, open for
-   * as long as the connection, whose stream carries the change notifications opted into.
-   */
+  /** spec 2026-07-28 basic/patterns/subscriptions: the listen stream, unless the `listen` option is false. */
   #startListening(): void {
     if (this.#options.listen === false) return;
-    this.#listen = new ListenStream({
+    this.#subscriptions.start(this.#init?.capabilities ?? {}, {
       name: this.#name,
       onProblem: (message) => this.#problem(message),
       open: (filter, signal, onId) =>
-        this.request("subscriptions/listen", { notifications: filter }, {
-          signal,
-          onId,
-          timeoutMs: Infinity,
-          maxTotalTimeoutMs: Infinity,
-        }),
+        this.request("subscriptions/listen", { notifications: filter }, { signal, onId, timeoutMs: Infinity, maxTotalTimeoutMs: Infinity }),
     });
-    this.#updateListen();
-  }
-
-  /** Ends the listen stream, if one is open; resolves when its loop has let go. */
-  #stopListening(): Promise<void> {
-    const listen = this.#listen;
-    this.#listen = undefined;
-    return listen?.stop() ?? Promise.resolve();
-  }
-
-  #updateListen(): void {
-    this.#listen?.update(listenFilter(this.#init?.capabilities ?? {}, this.#subscribed));
   }
 
   /** spec 2025-11-25 server/prompts ("Listing Prompts"). [] without the prompts capability. */
@@ -804,13 +679,6 @@ export class Client extends ContainedEventTarget<ClientEvents> {
   get roots(): readonly Root[] | undefined {
     return this.#roots;
   }
-}
-
-/** What kind of JSON value this is, for error messages: "a string", "null", "an array". */
-function kindOf(value: unknown): string {
-  if (value === null) return "null";
-  if (Array.isArray(value)) return "an array";
-  return typeof value === "object" ? "an object" : `a ${typeof value}`;
 }
 
 /** What a listener threw, as text; never throws itself (a thrown value's toString may). */

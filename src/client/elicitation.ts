@@ -163,3 +163,21 @@ export function elicitationsOf(data: unknown): UrlElicitation[] {
     typeof item.message === "string"
   );
 }
+
+/**
+ * spec 2025-11-25 client/elicitation ("URL Elicitation Required Error"): a -32042 as the
+ * UrlElicitationRequiredError naming what to open; its elicitation ids join `opened` (so their
+ * completion notifications are recognized). Any other error is returned unchanged.
+ */
+export function surfaceUrlElicitation(who: string, error: unknown, opened: Set<string>): unknown {
+  if (!(error instanceof RpcError) || error.code !== ErrorCode.UrlElicitationRequired) return error;
+  const elicitations = elicitationsOf(error.data);
+  for (const elicitation of elicitations) opened.add(elicitation.elicitationId);
+  const urls = elicitations.map((elicitation) => elicitation.url).join(", ");
+  return new UrlElicitationRequiredError(
+    `${who} needs the user to complete ${elicitations.length} URL elicitation(s) first` +
+      (urls === "" ? "" : ` (${urls})`) + `: ${error.message}; open them with the user's consent, then retry`,
+    elicitations,
+    error.data,
+  );
+}

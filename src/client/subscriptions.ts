@@ -147,3 +147,48 @@ export class ListenStream {
     this.#loop = undefined;
   }
 }
+
+/**
+ * The 2026-07-28 wire's subscriptions of one connection — spec 2026-07-28
+ * basic/patterns/subscriptions: one subscriptions/listen request, open for as long as the
+ * connection, whose stream carries the list changes the server declares and the resources
+ * subscribed to (there is no resources/subscribe on that wire).
+ */
+export class Subscriptions {
+  readonly #subscribed = new Set<string>();
+  #capabilities: ServerCapabilities = {};
+  #stream: ListenStream | undefined;
+
+  /** The open listen stream, if any. */
+  get stream(): ListenStream | undefined {
+    return this.#stream;
+  }
+
+  /** Opens the listen stream for what `capabilities` declare (and the URIs subscribed to). */
+  start(capabilities: ServerCapabilities, options: ListenOptions): void {
+    this.#capabilities = capabilities;
+    this.#stream = new ListenStream(options);
+    this.#update();
+  }
+
+  subscribe(uri: string): void {
+    this.#subscribed.add(uri);
+    this.#update();
+  }
+
+  unsubscribe(uri: string): void {
+    this.#subscribed.delete(uri);
+    this.#update();
+  }
+
+  /** Ends the listen stream, if one is open; resolves when its loop has let go. */
+  stop(): Promise<void> {
+    const stream = this.#stream;
+    this.#stream = undefined;
+    return stream?.stop() ?? Promise.resolve();
+  }
+
+  #update(): void {
+    this.#stream?.update(listenFilter(this.#capabilities, this.#subscribed));
+  }
+}
