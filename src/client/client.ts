@@ -25,7 +25,7 @@ import {
 } from "./errors.ts";
 import { DEFAULT_MAX_INPUT_ROUNDS } from "./input-requests.ts";
 import { modernRequest, type ModernWire } from "./modern-request.ts";
-import { checkInitializeResult, DEFAULT_DISCOVER_TIMEOUT_MS, Negotiation } from "./negotiation.ts";
+import { DEFAULT_DISCOVER_TIMEOUT_MS, handshakeAgain, Negotiation } from "./negotiation.ts";
 import { OutputValidators } from "./output-validator.ts";
 import { cachedPages, collectPages, DEFAULT_MAX_PAGES } from "./pagination.ts";
 import {
@@ -104,8 +104,8 @@ export class Client extends ContainedEventTarget<ClientEvents> {
   readonly #openElicitations = new Set<string>();
   readonly #serverRequests: ServerRequests;
   readonly #serverNotifications: ServerNotifications;
-  /** The 2026-07-28 request loop's view of this client. */
-  readonly #modernWire: ModernWire;
+  /** The 2026-07-28 request loop's view of this client, once connected on that wire. */
+  #modernWire: ModernWire | undefined;
 
   constructor(clientInfo: Implementation, options: ClientOptions = {}) {
     super();
@@ -135,26 +135,6 @@ export class Client extends ContainedEventTarget<ClientEvents> {
       logBufferSize: options.logBufferSize ?? DEFAULT_LOG_BUFFER_SIZE,
       listenerFailed: (error) => this.listenerFailed({ type: "log", error }),
     });
-    const client = this;
-    this.#modernWire = {
-      get name() {
-        return client.#name;
-      },
-      get peer() {
-        return client.#peer!;
-      },
-      maxInputRounds: options.maxInputRounds ?? DEFAULT_MAX_INPUT_ROUNDS,
-      version: () => this.#version as ModernProtocolVersion,
-      retryWith: (version) => {
-        this.#version = version;
-        this.#transport?.setProtocolVersion?.(version);
-      },
-      params: (params, extra) => this.#modernParams(params, this.#version!, extra),
-      relistTools: () => this.listTools({ fresh: true }),
-      idempotentTool: (tool) => this.#tools.get(tool)?.annotations?.idempotentHint === true,
-      fulfil: (who, request, key, signal) => this.#serverRequests.fulfil(who, request, key, signal),
-      onProblem: (message) => this.#problem(message),
-    };
   }
 
   /** What this client declares in `initialize`: what its handlers answer, plus `capabilities`. */
@@ -298,9 +278,29 @@ export class Client extends ContainedEventTarget<ClientEvents> {
       await transport.close().catch(() => {});
       throw cause;
     }
+    if (this.#era === "modern") this.#modernWire = this.#modernWireOf(peer);
     this.#move("initializing");
     this.#move("ready");
     if (this.#era === "modern") this.#startListening();
+  }
+
+  /** What the 2026-07-28 request loop (modern-request.ts) needs of this client. */
+  #modernWireOf(peer: Peer): ModernWire {
+    return {
+      name: this.#name,
+      peer,
+      maxInputRounds: this.#options.maxInputRounds ?? DEFAULT_MAX_INPUT_ROUNDS,
+      version: () => this.#version as ModernProtocolVersion,
+      retryWith: (version) => {
+        this.#version = version;
+        this.#transport?.setProtocolVersion?.(version);
+      },
+      params: (params, extra) => this.#modernParams(params, this.#version!, extra),
+      relistTools: () => this.listTools({ fresh: true }),
+      idempotentTool: (tool) => this.#tools.get(tool)?.annotations?.idempotentHint === true,
+      fulfil: (who, request, key, signal) => this.#serverRequests.fulfil(who, request, key, signal),
+      onProblem: (message) => this.#problem(message),
+    };
   }
 
   /** A new Peer on `transport`, with this client's handlers and the transport's events wired to it. */
@@ -355,19 +355,16 @@ export class Client extends ContainedEventTarget<ClientEvents> {
 
   /**
    * The server ended the session (HTTP 404): run the handshake again on a new one — spec
-   * 2025-11-25 basic/transports ("Session Management" 4) and basic/lifecycle. The transport
-   * holds every other send until this settles, and closes if it rejects.
+   * 2025-11-25 basic/transports ("Session Management" 4). The transport holds every other
+   * send until this settles, and closes if it rejects.
    */
   async #startNewSession(peer: Peer, transport: Transport): Promise<void> {
     if (this.#state !== "ready") {
       throw new ClientStateError(`${this.#name} ended the session while the client was ${this.#state}`, this.#state);
     }
     this.#problem(`${this.#name}: the server ended the session; starting a new one (initialize again)`);
-    const result = await peer.request("initialize", this.#initializeParams(), { timeoutMs: this.#options.initializeTimeoutMs });
-    this.#init = checkInitializeResult(this.#name, result);
+    this.#init = await handshakeAgain(this.#name, peer, transport, this.#initializeParams(), this.#options.initializeTimeoutMs);
     this.#version = this.#init.protocolVersion as ProtocolVersion;
-    transport.setProtocolVersion?.(this.#version);
-    await peer.notify("notifications/initialized");
   }
 
   /**
@@ -418,7 +415,7 @@ export class Client extends ContainedEventTarget<ClientEvents> {
   request(method: string, params?: Params, options?: RequestOptions): Promise<Params> {
     const ready = this.#state === "ready" || (this.#state === "initializing" && ALLOWED_BEFORE_READY.has(method));
     if (!ready) return Promise.reject(this.#notReady(method));
-    if (this.#era === "modern") return modernRequest(this.#modernWire, method, params, options ?? {});
+    if (this.#modernWire !== undefined) return modernRequest(this.#modernWire, method, params, options ?? {});
     return this.#peer!.request(method, params, options).catch((error: unknown) => {
       throw surfaceUrlElicitation(`${this.#name}: ${method}`, typedRpcError(error), this.#openElicitations);
     });

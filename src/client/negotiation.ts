@@ -311,8 +311,25 @@ function carriesHandshakeOnly(transport: Transport): boolean {
   return false;
 }
 
+/**
+ * The initialize handshake once more, on a new session (the server ended the old one, HTTP 404)
+ * — spec 2025-11-25 basic/transports ("Session Management" 4) and basic/lifecycle.
+ */
+export async function handshakeAgain(
+  name: string,
+  peer: Peer,
+  transport: Transport,
+  initializeParams: Params,
+  timeoutMs: number | undefined,
+): Promise<InitializeResult> {
+  const init = checkInitializeResult(name, await peer.request("initialize", initializeParams, { timeoutMs }));
+  transport.setProtocolVersion?.(init.protocolVersion);
+  await peer.notify("notifications/initialized");
+  return init;
+}
+
 /** An InitializeResult checked against the spec's shape, or the error that says what is wrong. */
-export function checkInitializeResult(name: string, result: Params, modern = false): InitializeResult {
+function checkInitializeResult(name: string, result: Params, modern = false): InitializeResult {
   const version = result.protocolVersion;
   // spec 2025-11-25 basic/lifecycle: if the client does not support the server's version it SHOULD disconnect.
   if (!isSupportedProtocolVersion(version) && !(modern && isModernProtocolVersion(version))) {
