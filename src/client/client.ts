@@ -268,14 +268,9 @@ export class Client extends ContainedEventTarget<ClientEvents> {
         throw new ClientStateError(`connect() to ${this.#name} did not finish: close() was called while it was connecting`, this.#state);
       }
       const cause = error instanceof Error ? error : new Error(messageOf(error));
-      if (!started) {
-        peer.close({ reason: `could not start: ${cause.message}` });
-        this.#move("failed", cause);
-        throw cause;
-      }
+      peer.close({ reason: started ? `${negotiation.step} failed: ${cause.message}` : `could not start: ${cause.message}` });
       this.#move("failed", cause);
-      peer.close({ reason: `${negotiation.step} failed: ${cause.message}` });
-      await transport.close().catch(() => {});
+      if (started) await transport.close().catch(() => {});
       throw cause;
     }
     if (this.#era === "modern") this.#modernWire = this.#modernWireOf(peer);
