@@ -9,23 +9,11 @@ import { describe, test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { type ModernHttpServer, MODERN_SERVER, startModernHttp } from "../../conformance/fixtures/modern-server-launch.ts";
 import { Client, type JsonRpcMessage, StdioTransport, StreamableHttpTransport, TracingTransport, type Transport } from "../../src/mod.ts";
+import { hangGuard } from "../support/hang-guard.ts";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const INFO = { name: "mcpwire-quiet-close-test", version: "1.0.0" };
 const HANG_GUARD_MS = 30_000;
-
-/** Rejects if the promise has not settled within HANG_GUARD_MS: a hung test fails instead of hanging. */
-async function hangGuard<T>(promise: Promise<T>, what: string): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const guard = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`hang guard: ${what} did not settle within ${HANG_GUARD_MS} ms`)), HANG_GUARD_MS);
-  });
-  try {
-    return await Promise.race([promise, guard]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
 
 /** Resolves once `sent` holds a subscriptions/listen request (the stream the close must end quietly). */
 async function listenSent(sent: string[]): Promise<void> {
@@ -48,14 +36,14 @@ async function problemsOfAClose(transport: Transport): Promise<{ problems: strin
   client.on("problem", ({ message }) => problems.push(message));
   client.on("statechange", ({ to }) => states.push(to));
   try {
-    await hangGuard(client.connect(traced), "connect");
+    await hangGuard(client.connect(traced), HANG_GUARD_MS, "connect");
     assert.equal(client.era, "modern");
     assert.equal(client.serverCapabilities?.tools?.listChanged, true, "the fixture should declare tools.listChanged");
     await listenSent(sent);
     // Let the listen request reach the server and its stream open.
-    await hangGuard(client.listTools(), "tools/list");
+    await hangGuard(client.listTools(), HANG_GUARD_MS, "tools/list");
   } finally {
-    await hangGuard(client.close(), "close");
+    await hangGuard(client.close(), HANG_GUARD_MS, "close");
   }
   // A failed send would be reported when its write or POST is refused: give it time to show.
   await new Promise((resolve) => setTimeout(resolve, 300));

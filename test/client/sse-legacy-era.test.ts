@@ -17,23 +17,11 @@ import {
   type Transport,
 } from "../../src/mod.ts";
 import { type HttpServerProcess, startSseFixture } from "../fixtures/sse-servers.ts";
+import { hangGuard } from "../support/hang-guard.ts";
 import { rejection } from "../support/rejection.ts";
 
 const INFO = { name: "mcpwire-sse-era-test", version: "1.0.0" };
 const HANG_GUARD_MS = 20_000;
-
-/** Rejects if the promise has not settled within HANG_GUARD_MS: a hung test fails instead of hanging. */
-async function hangGuard<T>(promise: Promise<T>, what: string): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const guard = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`hang guard: ${what} did not settle within ${HANG_GUARD_MS} ms`)), HANG_GUARD_MS);
-  });
-  try {
-    return await Promise.race([promise, guard]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
 
 /** Runs body against the legacy SSE fixture, stopping it afterwards whatever happens. */
 async function withLegacyServer(body: (server: HttpServerProcess) => Promise<void>): Promise<void> {
@@ -66,7 +54,7 @@ test("protocol auto over SseLegacyTransport: no server/discover, the initialize 
     const { transport, sent } = recorded(new SseLegacyTransport({ url: `${server.origin}/sse` }));
     const { client: made, problems } = client({ protocol: "auto" });
     try {
-      await hangGuard(made.connect(transport), "connect");
+      await hangGuard(made.connect(transport), HANG_GUARD_MS, "connect");
       assert.equal(made.era, "legacy");
       assert.equal(made.protocolVersion, "2024-11-05");
       assert.equal(sent[0], "initialize");
@@ -84,7 +72,7 @@ test("protocol modern over SseLegacyTransport fails with a ProtocolVersionError 
     const { transport, sent } = recorded(new SseLegacyTransport({ url: `${server.origin}/sse` }));
     const { client: made } = client({ protocol: "modern" });
     try {
-      const error = await hangGuard(rejection(made.connect(transport)), "connect");
+      const error = await hangGuard(rejection(made.connect(transport)), HANG_GUARD_MS, "connect");
       assert.ok(error instanceof ProtocolVersionError, `not a ProtocolVersionError: ${error}`);
       assert.match(error.message, /legacy HTTP\+SSE transport/);
       assert.match(error.message, /protocol: auto \(or legacy\)/);
@@ -101,7 +89,7 @@ test("protocol auto over AutoHttpTransport to a legacy SSE server: sse is chosen
     const auto = new AutoHttpTransport({ url: `${server.origin}/sse` });
     const { client: made, problems } = client({ protocol: "auto" });
     try {
-      await hangGuard(made.connect(auto), "connect");
+      await hangGuard(made.connect(auto), HANG_GUARD_MS, "connect");
       assert.equal(auto.kind, "sse");
       assert.ok(auto.inner instanceof SseLegacyTransport);
       assert.equal(made.era, "legacy");
@@ -118,7 +106,7 @@ test("protocol modern over AutoHttpTransport to a legacy SSE server fails with a
     const auto = new AutoHttpTransport({ url: `${server.origin}/sse` });
     const { client: made } = client({ protocol: "modern" });
     try {
-      const error = await hangGuard(rejection(made.connect(auto)), "connect");
+      const error = await hangGuard(rejection(made.connect(auto)), HANG_GUARD_MS, "connect");
       assert.ok(error instanceof ProtocolVersionError, `not a ProtocolVersionError: ${error}`);
       assert.match(error.message, /protocol: legacy \(or auto\)/);
       assert.equal(made.state, "failed");
