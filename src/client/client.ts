@@ -499,7 +499,6 @@ export class Client extends ContainedEventTarget<ClientEvents> {
     });
   }
 
-
   /** spec 2025-11-25 server/resources ("Listing Resources"). [] without the resources capability. */
   listResources(options: ListOptions = {}): Promise<Resource[]> {
     if (this.#state === "ready" && !this.#has("resources")) return Promise.resolve([]);
