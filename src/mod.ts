@@ -68,7 +68,9 @@ export { AutoHttpTransport } from "./transport/auto-http.ts";
 export type { AutoHttpTransportOptions, HttpTransportKind } from "./transport/auto-http.ts";
 export type { TraceDirection, TraceFn, TracingOptions } from "./transport/tracing.ts";
 
-export { Client, ClientEvent, DEFAULT_LOG_BUFFER_SIZE } from "./client/client.ts";
+export { Client } from "./client/client.ts";
+export { ClientEvent } from "./client/client-events.ts";
+export { DEFAULT_LOG_BUFFER_SIZE } from "./client/server-notifications.ts";
 export { applyDefaults, checkRequestedSchema, UrlElicitationRequiredError, validateAnswer } from "./client/elicitation.ts";
 export {
   DEFAULT_SAMPLING_TIMEOUT_MS,
@@ -88,8 +90,9 @@ export type {
   SamplingHandler,
   UrlElicitationRequest,
 } from "./client/handlers.ts";
-export type { CallOptions, ClientEvents, ClientEventType, ClientOptions, ListOptions } from "./client/client.ts";
-export { DEFAULT_DISCOVER_TIMEOUT_MS } from "./client/client.ts";
+export type { ClientEvents, ClientEventType } from "./client/client-events.ts";
+export type { CallOptions, ClientOptions, ListOptions } from "./client/client-options.ts";
+export { DEFAULT_DISCOVER_TIMEOUT_MS } from "./client/negotiation.ts";
 export type { ClientState, StateChange } from "./client/client-state.ts";
 export {
   CapabilityError,

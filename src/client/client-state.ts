@@ -1,6 +1,8 @@
 // The client's lifecycle states — spec 2025-11-25 basic/lifecycle (initialization,
 // operation, shutdown), plus `failed` for a connection that ended without our asking.
 
+import { ClientStateError } from "./errors.ts";
+
 export type ClientState = "new" | "connecting" | "initializing" | "ready" | "closing" | "closed" | "failed";
 
 /** Which state may follow which. `failed` is reachable from every state before `closed`. */
@@ -23,4 +25,25 @@ export interface StateChange {
   to: ClientState;
   /** For `failed`: what went wrong. */
   cause?: Error;
+}
+
+/**
+ * Why `method` cannot be sent to `server` in `state`, as the error the caller gets — spec
+ * 2025-11-25 basic/lifecycle: only ping before the initialize result.
+ */
+export function notReadyError(method: string, state: ClientState, server: string, failure: Error | undefined): ClientStateError {
+  switch (state) {
+    case "new":
+      return new ClientStateError(`cannot send ${method}: the client is not connected; call connect() first`, state);
+    case "connecting":
+    case "initializing":
+      return new ClientStateError(
+        `cannot send ${method} to ${server} while it is ${state}; wait for connect() to resolve (only ping may go before the initialize result)`,
+        state,
+      );
+    case "failed":
+      return new ClientStateError(`cannot send ${method}: ${failure?.message ?? `${server} failed`}`, state, { cause: failure });
+    default:
+      return new ClientStateError(`cannot send ${method}: the connection to ${server} is ${state}`, state);
+  }
 }

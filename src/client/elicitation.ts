@@ -3,12 +3,9 @@
 // client/elicitation ("Requested Schema", "URL Elicitation Required Error").
 
 import { Ajv2020 } from "ajv/dist/2020.js";
+import { isObject } from "../common/json.ts";
 import { ErrorCode, RpcError } from "../jsonrpc/errors.ts";
 import type { ElicitationSchema, ElicitResult, ElicitValue, JsonObject, UrlElicitation } from "./types.ts";
-
-function isObject(value: unknown): value is JsonObject {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 
 function isStringArray(value: unknown): value is string[] {
   return Array.isArray(value) && value.every((item) => typeof item === "string");
@@ -164,5 +161,23 @@ export function elicitationsOf(data: unknown): UrlElicitation[] {
   return data.elicitations.filter((item): item is UrlElicitation =>
     isObject(item) && item.mode === "url" && typeof item.url === "string" && typeof item.elicitationId === "string" &&
     typeof item.message === "string"
+  );
+}
+
+/**
+ * spec 2025-11-25 client/elicitation ("URL Elicitation Required Error"): a -32042 as the
+ * UrlElicitationRequiredError naming what to open; its elicitation ids join `opened` (so their
+ * completion notifications are recognized). Any other error is returned unchanged.
+ */
+export function surfaceUrlElicitation(who: string, error: unknown, opened: Set<string>): unknown {
+  if (!(error instanceof RpcError) || error.code !== ErrorCode.UrlElicitationRequired) return error;
+  const elicitations = elicitationsOf(error.data);
+  for (const elicitation of elicitations) opened.add(elicitation.elicitationId);
+  const urls = elicitations.map((elicitation) => elicitation.url).join(", ");
+  return new UrlElicitationRequiredError(
+    `${who} needs the user to complete ${elicitations.length} URL elicitation(s) first` +
+      (urls === "" ? "" : ` (${urls})`) + `: ${error.message}; open them with the user's consent, then retry`,
+    elicitations,
+    error.data,
   );
 }

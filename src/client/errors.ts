@@ -1,7 +1,7 @@
 // Errors the client raises itself (as opposed to RpcError, which the server sent).
 
-import { RpcError } from "../jsonrpc/errors.ts";
-import { isObject } from "../jsonrpc/messages.ts";
+import { RequestError, RpcError } from "../jsonrpc/errors.ts";
+import { isObject } from "../common/json.ts";
 
 /** A method was called in a state that does not allow it (before connect, after close, …). */
 export class ClientStateError extends Error {
@@ -145,23 +145,31 @@ export class ResourceNotFoundError extends RpcError {
  * A request whose response stream broke on the 2026-07-28 wire (no resumption there) and
  * that was not safe to send again: the server may or may not have done it.
  */
-export class OutcomeUnknownError extends Error {
+export class OutcomeUnknownError extends RequestError {
   override readonly name = "OutcomeUnknownError";
-  readonly method: string;
-  constructor(message: string, method: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.method = method;
-  }
 }
 
 /** A multi round-trip request still wanted input after the allowed number of rounds. */
-export class InputRoundsExceededError extends Error {
+export class InputRoundsExceededError extends RequestError {
   override readonly name = "InputRoundsExceededError";
-  readonly method: string;
   readonly rounds: number;
   constructor(message: string, method: string, rounds: number) {
-    super(message);
-    this.method = method;
+    super(message, method);
     this.rounds = rounds;
+  }
+}
+
+/** The typed error for the 2026-07-28 error codes (spec 2026-07-28 basic/index "Error Codes"); others unchanged. */
+export function typedRpcError(error: unknown): unknown {
+  if (!(error instanceof RpcError) || error.constructor !== RpcError) return error;
+  switch (error.code) {
+    case -32020:
+      return new HeaderMismatchError(error.message, error.data);
+    case -32021:
+      return new MissingClientCapabilityError(error.message, error.data);
+    case -32022:
+      return new UnsupportedProtocolVersionError(error.message, error.data);
+    default:
+      return error;
   }
 }

@@ -2,7 +2,7 @@
 // server needs the client to fulfil (elicitation, sampling, roots) and an opaque state; the
 // client retries the original request with the answers — spec 2026-07-28 basic/patterns/mrtr.
 
-import { isObject } from "../jsonrpc/messages.ts";
+import { isObject } from "../common/json.ts";
 import { ProtocolError } from "./errors.ts";
 import type { JsonObject } from "./types.ts";
 

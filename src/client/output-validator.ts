@@ -7,6 +7,7 @@ import { Ajv, type ValidateFunction } from "ajv";
 import { Ajv2019 } from "ajv/dist/2019.js";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { depthOf } from "../common/bounded.ts";
+import { messageOf } from "../common/error-text.ts";
 import type { JsonObject } from "./types.ts";
 
 /** A depth past which a value counts as "nested too deeply" in a message (no spec limit exists). */
@@ -134,7 +135,7 @@ export class OutputValidators {
       valid = compiled.validate(value);
     } catch (error) {
       // ajv recurses once per level of a recursive schema ($ref): 100,000 levels overflow the stack.
-      const detail = error instanceof Error ? error.message : String(error);
+      const detail = messageOf(error);
       const deep = depthOf(value, DEEP_ENOUGH + 1) > DEEP_ENOUGH;
       return {
         unchecked: deep ? `it is nested more than ${DEEP_ENOUGH} levels deep, too deep for the validator (${detail})` : `the validator failed (${detail})`,

@@ -1,7 +1,9 @@
 // Following `nextCursor` through every page of a list result — spec 2025-11-25
-// server/utilities/pagination (cursors are opaque; an absent nextCursor ends the list).
+// server/utilities/pagination (cursors are opaque; an absent nextCursor ends the list); the whole
+// list kept while fresh — spec 2026-07-28 server/utilities/caching.
 
 import { ProtocolError } from "./errors.ts";
+import { type ResultCache, ttlOf } from "./result-cache.ts";
 import type { JsonObject } from "./types.ts";
 
 export const DEFAULT_MAX_PAGES = 1000;
@@ -44,4 +46,31 @@ export async function collectPages<T>(
     seen.add(next);
     cursor = next;
   }
+}
+
+/**
+ * Every page of a list (collectPages), or the cached list while its ttlMs says it is fresh.
+ * The whole list is kept under `method` for the shortest ttlMs of its pages; a server that
+ * sends no ttlMs (every legacy server) is never cached. `fresh` skips the cached list.
+ */
+export async function cachedPages<T>(
+  cache: ResultCache,
+  what: string,
+  method: string,
+  key: string,
+  fetchPage: (cursor: string | undefined) => Promise<JsonObject>,
+  options: { fresh: boolean; maxPages: number },
+): Promise<T[]> {
+  if (!options.fresh) {
+    const cached = cache.get<T[]>(method);
+    if (cached !== undefined) return [...cached];
+  }
+  let ttl = Infinity;
+  const items = await collectPages<T>(what, method, key, async (cursor) => {
+    const page = await fetchPage(cursor);
+    ttl = Math.min(ttl, ttlOf(page));
+    return page;
+  }, options.maxPages);
+  cache.set(method, [...items], Number.isFinite(ttl) ? ttl : 0);
+  return items;
 }

@@ -2,6 +2,7 @@
 // version and the client's capabilities in `_meta`, and usually the client's identity —
 // spec 2026-07-28 basic/index ("_meta", "Per-request protocol fields").
 
+import { isObject } from "../common/json.ts";
 import type { ClientCapabilities, Implementation, JsonObject, LoggingLevel } from "./types.ts";
 
 export const META_PROTOCOL_VERSION = "io.modelcontextprotocol/protocolVersion";
@@ -27,7 +28,7 @@ export interface RequestMeta {
 export function withRequestMeta(params: JsonObject | undefined, meta: RequestMeta, extra?: JsonObject): JsonObject {
   const given = params?._meta;
   const fields: JsonObject = {
-    ...(typeof given === "object" && given !== null && !Array.isArray(given) ? given as JsonObject : {}),
+    ...(isObject(given) ? given : {}),
     [META_PROTOCOL_VERSION]: meta.protocolVersion,
     [META_CLIENT_CAPABILITIES]: meta.capabilities,
     [META_CLIENT_INFO]: meta.clientInfo,

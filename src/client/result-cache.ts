@@ -8,6 +8,14 @@ export function ttlOf(result: Record<string, unknown>): number {
   return typeof ttl === "number" && Number.isFinite(ttl) && ttl > 0 ? ttl : 0;
 }
 
+/** Cache keys of the lists each list_changed notification makes stale. */
+export const LIST_KEYS = { tools: "tools/list", prompts: "prompts/list", resources: "resources/list", templates: "resources/templates/list" } as const;
+
+/** The cache key of one resources/read (notifications/resources/updated makes it stale). */
+export function readKey(uri: string): string {
+  return `resources/read ${uri}`;
+}
+
 interface Entry {
   value: unknown;
   /** t_received + ttlMs. */

@@ -2,6 +2,7 @@
 // tools only when declared — spec 2025-11-25 client/sampling ("Tools in Sampling",
 // "Error Handling", "Security Considerations": clients SHOULD implement rate limiting).
 
+import { isObject } from "../common/json.ts";
 import { ErrorCode, RpcError } from "../jsonrpc/errors.ts";
 import type { HandlerContext, SamplingHandler } from "./handlers.ts";
 import type { CreateMessageRequest, CreateMessageResult, JsonObject } from "./types.ts";
@@ -29,10 +30,6 @@ export class SamplingRejectedError extends RpcError {
   constructor(message = "User rejected sampling request") {
     super(SAMPLING_REJECTED, message);
   }
-}
-
-function isObject(value: unknown): value is JsonObject {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 /** Runs one server's sampling requests through the policy, then the handler. */

@@ -2,7 +2,10 @@
 // change notifications the client wants, re-opened when the filter changes, and re-opened
 // with backoff when its stream breaks — spec 2026-07-28 basic/patterns/subscriptions.
 
-import type { JsonObject } from "./types.ts";
+import { durationText } from "../common/duration.ts";
+import { messageOf } from "../common/error-text.ts";
+import { isObject } from "../common/json.ts";
+import type { ServerCapabilities } from "./types.ts";
 
 /** spec 2026-07-28 subscriptions ("Notification Filter"). */
 export interface NotificationFilter {
@@ -18,7 +21,7 @@ export interface ListenOptions {
    * the server ends the subscription gracefully, rejects when the stream breaks. Aborting
    * `signal` cancels it (closes the stream on HTTP, notifications/cancelled on stdio).
    */
-  open: (filter: NotificationFilter, signal: AbortSignal, onId: (id: string | number) => void) => Promise<JsonObject>;
+  open: (filter: NotificationFilter, signal: AbortSignal, onId: (id: string | number) => void) => Promise<unknown>;
   /** Something worth telling the user: a broken stream, a filter the server cut down. */
   onProblem: (message: string) => void;
   /** Names the server in messages. */
@@ -34,9 +37,19 @@ export function isEmptyFilter(filter: NotificationFilter): boolean {
     (filter.resourceSubscriptions ?? []).length === 0;
 }
 
+/** What a listen stream asks for: the list changes the server declares, and the subscribed URIs. */
+export function listenFilter(capabilities: ServerCapabilities, subscribed: ReadonlySet<string>): NotificationFilter {
+  const filter: NotificationFilter = {};
+  if (capabilities.tools?.listChanged === true) filter.toolsListChanged = true;
+  if (capabilities.prompts?.listChanged === true) filter.promptsListChanged = true;
+  if (capabilities.resources?.listChanged === true) filter.resourcesListChanged = true;
+  if (subscribed.size > 0) filter.resourceSubscriptions = [...subscribed];
+  return filter;
+}
+
 /** What the acknowledgment left out of what was asked for, as words ("toolsListChanged", a URI). */
 export function missingFromAcknowledgment(asked: NotificationFilter, acknowledged: unknown): string[] {
-  const given = typeof acknowledged === "object" && acknowledged !== null ? acknowledged as JsonObject : {};
+  const given = isObject(acknowledged) ? acknowledged : {};
   const missing: string[] = [];
   for (const key of ["toolsListChanged", "promptsListChanged", "resourcesListChanged"] as const) {
     if (asked[key] === true && given[key] !== true) missing.push(key);
@@ -112,8 +125,7 @@ export class ListenStream {
         const initial = this.#options.initialDelayMs ?? 1000;
         delay = Math.min(initial * 2 ** (this.#failures - 1), this.#options.maxDelayMs ?? 30_000);
         this.#options.onProblem(
-          `${this.#options.name}: the subscriptions/listen stream ended (${error instanceof Error ? error.message : String(error)}); ` +
-            `listening again in ${Math.round(delay / 100) / 10} s`,
+          `${this.#options.name}: the subscriptions/listen stream ended (${messageOf(error)}); listening again in ${durationText(delay)}`,
         );
       } finally {
         if (this.#current === controller) {
@@ -133,5 +145,50 @@ export class ListenStream {
       this.#wake = undefined;
     }
     this.#loop = undefined;
+  }
+}
+
+/**
+ * The 2026-07-28 wire's subscriptions of one connection — spec 2026-07-28
+ * basic/patterns/subscriptions: one subscriptions/listen request, open for as long as the
+ * connection, whose stream carries the list changes the server declares and the resources
+ * subscribed to (there is no resources/subscribe on that wire).
+ */
+export class Subscriptions {
+  readonly #subscribed = new Set<string>();
+  #capabilities: ServerCapabilities = {};
+  #stream: ListenStream | undefined;
+
+  /** The open listen stream, if any. */
+  get stream(): ListenStream | undefined {
+    return this.#stream;
+  }
+
+  /** Opens the listen stream for what `capabilities` declare (and the URIs subscribed to). */
+  start(capabilities: ServerCapabilities, options: ListenOptions): void {
+    this.#capabilities = capabilities;
+    this.#stream = new ListenStream(options);
+    this.#update();
+  }
+
+  subscribe(uri: string): void {
+    this.#subscribed.add(uri);
+    this.#update();
+  }
+
+  unsubscribe(uri: string): void {
+    this.#subscribed.delete(uri);
+    this.#update();
+  }
+
+  /** Ends the listen stream, if one is open; resolves when its loop has let go. */
+  stop(): Promise<void> {
+    const stream = this.#stream;
+    this.#stream = undefined;
+    return stream?.stop() ?? Promise.resolve();
+  }
+
+  #update(): void {
+    this.#stream?.update(listenFilter(this.#capabilities, this.#subscribed));
   }
 }

@@ -101,16 +101,9 @@ export interface AudioContent {
   _meta?: JsonObject;
 }
 
-export interface ResourceLink {
+/** spec 2025-11-25 schema: ResourceLink — a Resource in a content block. */
+export interface ResourceLink extends Resource {
   type: "resource_link";
-  uri: string;
-  name: string;
-  title?: string;
-  description?: string;
-  mimeType?: string;
-  size?: number;
-  annotations?: Annotations;
-  _meta?: JsonObject;
 }
 
 export interface TextResourceContents {

@@ -79,17 +79,29 @@ export class ConnectionClosedError extends Error {
   }
 }
 
-/** A request got no answer in time — spec 2025-11-25 basic/lifecycle ("Timeouts"). */
-export class RequestTimeoutError extends Error {
-  override readonly name = "RequestTimeoutError";
+/**
+ * One request failed without an error response from the other side (it timed out, was aborted,
+ * its answer could not be delivered, …): the base of those errors, naming the request's method.
+ */
+export class RequestError extends Error {
+  override readonly name: string = "RequestError";
   readonly method: string;
+
+  constructor(message: string, method: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.method = method;
+  }
+}
+
+/** A request got no answer in time — spec 2025-11-25 basic/lifecycle ("Timeouts"). */
+export class RequestTimeoutError extends RequestError {
+  override readonly name = "RequestTimeoutError";
   readonly timeoutMs: number;
   /** "idle": no answer or progress for timeoutMs; "total": the hard maximum was reached. */
   readonly kind: "idle" | "total";
 
   constructor(message: string, method: string, timeoutMs: number, kind: "idle" | "total") {
-    super(message);
-    this.method = method;
+    super(message, method);
     this.timeoutMs = timeoutMs;
     this.kind = kind;
   }
@@ -126,19 +138,17 @@ export interface UndeliverableResponse {
  * A request failed because its answer arrived and could not be delivered (too large, or not
  * a well-formed response). It fails at once, instead of waiting out its timeout.
  */
-export class UndeliverableResponseError extends Error {
+export class UndeliverableResponseError extends RequestError {
   override readonly name = "UndeliverableResponseError";
   readonly code: UndeliverableReason;
-  readonly method: string;
   readonly requestId: RequestId;
   /** too-large: the message's size and the limit, in bytes. */
   readonly bytes: number | undefined;
   readonly limit: number | undefined;
 
   constructor(message: string, method: string, requestId: RequestId, response: UndeliverableResponse) {
-    super(message);
+    super(message, method);
     this.code = response.reason;
-    this.method = method;
     this.requestId = requestId;
     this.bytes = response.bytes;
     this.limit = response.limit;
@@ -149,14 +159,12 @@ export class UndeliverableResponseError extends Error {
  * The caller's AbortSignal ended a request. `kind` is `timeout` when the signal's reason is a
  * TimeoutError (AbortSignal.timeout), `cancelled` otherwise; `cause` is the signal's reason.
  */
-export class RequestAbortedError extends Error {
+export class RequestAbortedError extends RequestError {
   override readonly name = "RequestAbortedError";
-  readonly method: string;
   readonly kind: "cancelled" | "timeout";
 
   constructor(message: string, method: string, kind: "cancelled" | "timeout", options: { cause: unknown }) {
-    super(message, options);
-    this.method = method;
+    super(message, method, options);
     this.kind = kind;
   }
 }

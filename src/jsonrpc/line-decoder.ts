@@ -1,6 +1,7 @@
 // Newline-delimited JSON-RPC decoding: bytes in, whole messages out — MCP spec 2025-11-25
 // basic/transports (stdio: one message per line); batches per JSON-RPC 2.0 §6 (MCP 2025-03-26).
 
+import { preview } from "../common/preview.ts";
 import { runtime } from "../runtime/mod.ts";
 import type { UndeliverableResponse } from "./errors.ts";
 import { type JsonRpcMessage, type RequestId, undeliverableResponse, whyNotJsonRpc } from "./messages.ts";
@@ -44,15 +45,6 @@ const HEAD_BYTES = 4 * HEAD_CHARS;
 const TAIL_CHARS = 128;
 const NEWLINE = 0x0a;
 const CARRIAGE_RETURN = 0x0d;
-
-/** The first PREVIEW_CHARS UTF-16 units of a line, quoted; never half a surrogate pair. */
-function preview(text: string): string {
-  if (text.length <= PREVIEW_CHARS) return JSON.stringify(text);
-  let cut = PREVIEW_CHARS;
-  const last = text.charCodeAt(cut - 1);
-  if (last >= 0xd800 && last <= 0xdbff) cut--; // keep a pair whole: drop its first half
-  return JSON.stringify(text.slice(0, cut) + "…");
-}
 
 /** How many bytes the UTF-8 sequence led by `lead` has (1 for a byte that cannot lead one). */
 function sequenceLength(lead: number): number {
@@ -414,7 +406,7 @@ export class LineDecoder {
    * first or last bytes show, if any).
    */
   #tooLarge(bytes: number, head: string, tail: string): void {
-    const shown = preview(head);
+    const shown = preview(head, PREVIEW_CHARS);
     const problem: DecodeProblem = { kind: "too-large", message: `${tooLargeText(bytes, this.maxMessageBytes)}: ${shown}`, preview: shown };
     const read = readHead(head);
     if (read.kind !== "request") {
@@ -432,7 +424,7 @@ export class LineDecoder {
   }
 
   #report(kind: DecodeProblem["kind"], what: string, text: string, response?: UndeliverableResponse): void {
-    const shown = preview(text);
+    const shown = preview(text, PREVIEW_CHARS);
     this.#onProblem(response === undefined ? { kind, message: `${what}: ${shown}`, preview: shown } : { kind, message: `${what}: ${shown}`, preview: shown, response });
   }
 

@@ -2,6 +2,9 @@
 // notifications in both directions — MCP spec 2025-11-25 basic/index, basic/lifecycle
 // ("Timeouts"), basic/utilities/cancellation, basic/utilities/progress, basic/utilities/ping.
 
+import { durationText } from "../common/duration.ts";
+import { messageOf } from "../common/error-text.ts";
+import { isObject } from "../common/json.ts";
 import {
   type CloseDetails,
   ConnectionClosedError,
@@ -14,7 +17,6 @@ import {
   UndeliverableResponseError,
 } from "./errors.ts";
 import {
-  isObject,
   type JsonRpcMessage,
   type JsonRpcNotification,
   type JsonRpcRequest,
@@ -87,10 +89,6 @@ export interface PeerOptions {
 
 export const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
 export const DEFAULT_MAX_TOTAL_TIMEOUT_MS = 600_000;
-
-function seconds(ms: number): string {
-  return ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`;
-}
 
 export class Peer {
   readonly name: string;
@@ -183,7 +181,7 @@ export class Peer {
       this.#pending.add(entry);
       this.#sendSafely(message, { deadline: entry.deadline }).catch((error: unknown) => {
         const failed = this.#pending.take(id);
-        failed?.reject(error instanceof Error ? error : new Error(String(error)));
+        failed?.reject(error instanceof Error ? error : new Error(messageOf(error)));
       });
     });
   }
@@ -268,7 +266,7 @@ export class Peer {
   /** What an aborted request rejects with: who, which method, and the signal's reason. */
   #abortError(method: string, reason: unknown): RequestAbortedError {
     const timeout = (reason as { name?: unknown } | null)?.name === "TimeoutError";
-    const why = reason === undefined ? "no reason given" : reason instanceof Error ? reason.message : String(reason);
+    const why = reason === undefined ? "no reason given" : messageOf(reason);
     return timeout
       ? new RequestAbortedError(
         `${this.name}: ${method} timed out: the caller's AbortSignal fired (${why}); give it more time, or check the server's stderr`,
@@ -299,10 +297,10 @@ export class Peer {
     const idle = entry.deadlineIsIdle;
     const total = entry.hardDeadline - entry.startedAt;
     const message = idle
-      ? `${this.name}: ${entry.method} timed out after ${seconds(entry.timeoutMs)} ` +
-        (entry.progressResetsTimeout ? `(no answer and no progress for ${seconds(entry.timeoutMs)})` : "with no answer") +
+      ? `${this.name}: ${entry.method} timed out after ${durationText(entry.timeoutMs)} ` +
+        (entry.progressResetsTimeout ? `(no answer and no progress for ${durationText(entry.timeoutMs)})` : "with no answer") +
         "; raise the timeout or check the server's stderr"
-      : `${this.name}: ${entry.method} timed out after its maximum total time of ${seconds(total)}; ` +
+      : `${this.name}: ${entry.method} timed out after its maximum total time of ${durationText(total)}; ` +
         "progress kept it alive but it never finished; raise the maximum total timeout if that is expected";
     this.#giveUp(
       entry.id,
@@ -318,7 +316,7 @@ export class Peer {
     // spec 2025-11-25 basic/utilities/cancellation: the initialize request MUST NOT be cancelled.
     if (entry.method !== "initialize" && !this.#closed) {
       this.#sendSafely({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: id, reason } })
-        .catch((sendError: unknown) => this.#onProblem(`${this.name}: could not send notifications/cancelled: ${String(sendError)}`));
+        .catch((sendError: unknown) => this.#onProblem(`${this.name}: could not send notifications/cancelled: ${messageOf(sendError)}`));
     }
     entry.reject(error);
   }
@@ -373,7 +371,7 @@ export class Peer {
     try {
       handler(params);
     } catch (error) {
-      this.#onProblem(`${this.name}: handler for ${message.method} threw: ${String(error)}`);
+      this.#onProblem(`${this.name}: handler for ${message.method} threw: ${messageOf(error)}`);
     }
   }
 
@@ -402,7 +400,7 @@ export class Peer {
       entry.onProgress(update);
     } catch (error) {
       // The caller's callback failed; that must not break the connection or the request.
-      this.#onProblem(`${this.name}: onProgress callback for ${entry.method} (id ${entry.id}) threw: ${String(error)}`);
+      this.#onProblem(`${this.name}: onProgress callback for ${entry.method} (id ${entry.id}) threw: ${messageOf(error)}`);
     }
   }
 
@@ -451,7 +449,7 @@ export class Peer {
         if (!this.#finishIncoming(id, incoming)) return;
         const body = error instanceof RpcError
           ? error.toJSON()
-          : { code: ErrorCode.InternalError, message: error instanceof Error ? error.message : String(error) };
+          : { code: ErrorCode.InternalError, message: messageOf(error) };
         this.#respond({ jsonrpc: "2.0", id, error: body });
       },
     );
@@ -466,7 +464,7 @@ export class Peer {
   #respond(message: JsonRpcResponse): void {
     if (this.#closed) return;
     this.#sendSafely(message).catch((error: unknown) =>
-      this.#onProblem(`${this.name}: could not send the response to request ${JSON.stringify(message.id)}: ${String(error)}`)
+      this.#onProblem(`${this.name}: could not send the response to request ${JSON.stringify(message.id)}: ${messageOf(error)}`)
     );
   }
 }

@@ -2,7 +2,8 @@
 // Mcp-Name and the Mcp-Param-{Name} headers mirrored from tool parameters marked
 // `x-mcp-header` — spec 2026-07-28 basic/transports/streamable-http ("Request Metadata").
 
-import { isObject, type JsonRpcRequest } from "../jsonrpc/messages.ts";
+import { isObject } from "../common/json.ts";
+import type { JsonRpcRequest } from "../jsonrpc/messages.ts";
 
 type Json = Record<string, unknown>;
 

@@ -192,6 +192,17 @@ describe("Peer: timeouts", () => {
     await close();
   });
 
+  test("a limit of a second or more is named in seconds, as every layer names it (1100 ms reads 1.1 s)", GUARD, async () => {
+    const { peer, close } = await peerAndResponder();
+    await assert.rejects(peer.request("tools/call", { name: "slow" }, { timeoutMs: 1100, progress: true }), (error: unknown) => {
+      assert.ok(error instanceof RequestTimeoutError);
+      assert.equal(error.timeoutMs, 1100);
+      assert.match(error.message, /^server "test": tools\/call timed out after 1\.1 s \(no answer and no progress for 1\.1 s\)/);
+      return true;
+    });
+    await close();
+  });
+
   test("requests in flight together each time out at their own limit, a shorter one sent later first, and an answered one never", GUARD, async () => {
     const { peer, reply, received, close } = await peerAndResponder();
     const started = Date.now();

@@ -1,0 +1,114 @@
+// What a Client is made with: its options, and the capabilities they declare — spec 2025-11-25
+// basic/lifecycle ("Capability Negotiation"), client/sampling, client/elicitation, client/roots.
+
+import type { Progress, RequestOptions } from "../jsonrpc/peer.ts";
+import type { ClientHandlers } from "./handlers.ts";
+import type { ProtocolChoice } from "./protocol-version.ts";
+import type { RootInput } from "./roots.ts";
+import type { SamplingPolicy } from "./sampling.ts";
+import type { ClientCapabilities } from "./types.ts";
+
+export interface ClientOptions {
+  /** Names the server in every error message; default: the transport's description. */
+  name?: string;
+  /**
+   * Extra capabilities to declare in `initialize`, merged into those the handlers declare.
+   * Declaring sampling, elicitation or roots here without its handler throws.
+   */
+  capabilities?: ClientCapabilities;
+  /** What answers the server's requests; each one declares its capability. */
+  handlers?: ClientHandlers;
+  /** A static roots list (declares `roots`); absolute paths become file:// URIs. */
+  roots?: RootInput[];
+  /** Policy around the sampling handler. */
+  sampling?: SamplingPolicy;
+  /** Log messages kept while nobody listens before `ready`. Default 1000. */
+  logBufferSize?: number;
+  /** Default idle timeout of every request. Default 60 s. */
+  requestTimeoutMs?: number;
+  /** Hard maximum for a request kept alive by progress. Default 10 minutes. */
+  maxTotalTimeoutMs?: number;
+  /**
+   * Bound of the whole connect(): starting the transport, the server/discover probe, the
+   * initialize handshake and the send of notifications/initialized (over HTTP, until its
+   * POST is accepted). Default: requestTimeoutMs.
+   */
+  initializeTimeoutMs?: number;
+  /** Page cap when following list cursors. Default 1000. */
+  maxPages?: number;
+  /**
+   * Which era to speak — spec 2026-07-28 basic/versioning. `auto` (default): server/discover
+   * first, the initialize handshake when the server does not answer it as a modern server;
+   * `modern`: the 2026-07-28 stateless wire only; `legacy`: the initialize handshake only.
+   * Over the legacy HTTP+SSE transport only the handshake is spoken (`auto` sends no probe).
+   */
+  protocol?: ProtocolChoice;
+  /** How long `auto` waits for the server/discover probe before taking the server for legacy. Default 5 s. */
+  discoverTimeoutMs?: number;
+  /** Rounds of a multi round-trip request (input_required results) before giving up. Default 10. */
+  maxInputRounds?: number;
+  /**
+   * Modern wire: keep a subscriptions/listen stream open for the list changes the server
+   * declares (and the resources subscribed to). Default true.
+   */
+  listen?: boolean;
+}
+
+/** Options of the list methods: `fresh` skips a cached result still within its ttlMs. */
+export interface ListOptions extends RequestOptions {
+  fresh?: boolean;
+}
+
+export interface CallOptions {
+  timeoutMs?: number;
+  maxTotalTimeoutMs?: number;
+  signal?: AbortSignal;
+  onProgress?: (progress: Progress) => void;
+}
+
+/**
+ * The capabilities a client declares: those its handlers answer, merged with the explicit
+ * `capabilities` option, which cannot claim a handler it does not have.
+ */
+export function declaredCapabilities(options: ClientOptions): ClientCapabilities {
+  const handlers = options.handlers ?? {};
+  const explicit = options.capabilities ?? {};
+  const declared: ClientCapabilities = { ...explicit };
+  const refuse = (what: string, fix: string): never => {
+    throw new TypeError(`new Client(): the capabilities option declares ${what} but ${fix}`);
+  };
+
+  if (handlers.sampling !== undefined) {
+    const tools = options.sampling?.tools === true;
+    if (explicit.sampling?.tools !== undefined && !tools) refuse("sampling.tools", "the sampling policy does not allow tools; set sampling: { tools: true }");
+    declared.sampling = { ...explicit.sampling, ...(tools ? { tools: {} } : {}) };
+  } else if (explicit.sampling !== undefined) {
+    refuse("sampling", "there is no handlers.sampling; give a sampling handler");
+  }
+
+  const elicitation = handlers.elicitation ?? {};
+  if (explicit.elicitation !== undefined) {
+    // spec 2025-11-25 client/elicitation ("Capabilities"): an empty object means form mode.
+    const modes = Object.keys(explicit.elicitation).length === 0 ? ["form"] : Object.keys(explicit.elicitation);
+    for (const mode of modes) {
+      if ((mode === "form" || mode === "url") && elicitation[mode] === undefined) {
+        refuse(`elicitation.${mode}`, `there is no handlers.elicitation.${mode}; give a ${mode}-mode elicitation handler`);
+      }
+    }
+  }
+  if (elicitation.form !== undefined || elicitation.url !== undefined) {
+    declared.elicitation = {
+      ...(elicitation.form !== undefined ? { form: {} } : {}),
+      ...(elicitation.url !== undefined ? { url: {} } : {}),
+    };
+  } else {
+    delete declared.elicitation;
+  }
+
+  // Roots need no human or model: declared without a list or handler, roots/list answers
+  // the static list, empty until setRoots().
+  if (handlers.roots !== undefined || options.roots !== undefined || explicit.roots !== undefined) {
+    declared.roots = { ...explicit.roots, listChanged: true };
+  }
+  return declared;
+}

@@ -1,0 +1,139 @@
+// One request on the 2026-07-28 stateless wire, to its final result: the protocol fields in
+// `_meta`, a version retry, multi round-trip input, a lost stream re-issued when that is safe —
+// spec 2026-07-28 basic/index ("Per-request protocol fields"), basic/versioning,
+// basic/patterns/mrtr, basic/transports (streamable-http: a broken stream loses the request).
+
+import type { Params, Peer, RequestOptions } from "../jsonrpc/peer.ts";
+import { TransportError } from "../transport/transport.ts";
+import {
+  HeaderMismatchError,
+  InputRoundsExceededError,
+  OutcomeUnknownError,
+  ProtocolError,
+  typedRpcError,
+  UnsupportedProtocolVersionError,
+} from "./errors.ts";
+import { fulfilInputRequests, INPUT_CAPABLE_METHODS, type InputRequest, isInputRequired, readInputRequired, retryFields } from "./input-requests.ts";
+import { MODERN_PROTOCOL_VERSIONS, type ModernProtocolVersion } from "./protocol-version.ts";
+import type { JsonObject } from "./types.ts";
+
+/**
+ * Requests that can be sent again after the 2026-07-28 wire lost their answer (spec
+ * 2026-07-28 streamable-http: a broken stream loses the request): reads. tools/call only
+ * for tools annotated idempotentHint.
+ */
+const SAFE_TO_REISSUE: ReadonlySet<string> = new Set([
+  "server/discover",
+  "tools/list",
+  "prompts/list",
+  "prompts/get",
+  "resources/list",
+  "resources/templates/list",
+  "resources/read",
+  "completion/complete",
+]);
+const MAX_REISSUES = 2;
+
+/** What the request loop needs from the Client that runs it. */
+export interface ModernWire {
+  /** Names the server in messages. */
+  name: string;
+  peer: Peer;
+  maxInputRounds: number;
+  /** The version requests are sent at; `retryWith` moves the connection to another one. */
+  version(): ModernProtocolVersion;
+  retryWith(version: ModernProtocolVersion): void;
+  /** `params` with the per-request protocol fields in `_meta`, plus `extra` (an MRTR retry's fields). */
+  params(params: Params | undefined, extra: Params | undefined): Params;
+  /** Lists the tools again (their x-mcp-header annotations), after a -32020 to tools/call. */
+  relistTools(): Promise<unknown>;
+  /** Whether the tool is annotated idempotentHint (so a lost tools/call may be sent again). */
+  idempotentTool(name: string): boolean;
+  /** Answers one input request with the handlers a legacy server's request reaches. */
+  fulfil(who: string, request: InputRequest, key: string, signal: AbortSignal | undefined): Promise<JsonObject>;
+  onProblem(message: string): void;
+}
+
+/**
+ * One request on the 2026-07-28 wire, to its final result: a -32022 answered by retrying once
+ * with a version from `supported`; an input_required result fulfilled and retried as a new
+ * request (spec 2026-07-28 mrtr), at most maxInputRounds times; a lost response stream
+ * re-issued when that is safe.
+ */
+export async function modernRequest(wire: ModernWire, method: string, params: Params | undefined, options: RequestOptions): Promise<Params> {
+  const who = `${wire.name}: ${method}${typeof params?.name === "string" ? ` "${params.name}"` : ""}`;
+  let extra: Params | undefined;
+  let rounds = 0;
+  let versionRetried = false;
+  let headersRefreshed = false;
+  let reissues = 0;
+  for (;;) {
+    let result: Params;
+    try {
+      result = await wire.peer.request(method, wire.params(params, extra), options);
+    } catch (raw) {
+      const error = typedRpcError(raw);
+      if (error instanceof UnsupportedProtocolVersionError && !versionRetried) {
+        // spec 2026-07-28 basic/versioning: select a mutually supported version and retry.
+        const next = MODERN_PROTOCOL_VERSIONS.find((candidate) => error.supported.includes(candidate));
+        if (next === undefined) {
+          throw new UnsupportedProtocolVersionError(
+            `${who}: the server no longer supports ${wire.version()} (it supports ${error.supported.join(", ") || "none listed"}; ` +
+              `mcpwire speaks ${MODERN_PROTOCOL_VERSIONS.join(", ")} on this wire); reconnect with protocol: auto`,
+            error.data,
+          );
+        }
+        versionRetried = true;
+        wire.retryWith(next);
+        continue;
+      }
+      if (error instanceof HeaderMismatchError && method === "tools/call" && !headersRefreshed) {
+        // spec 2026-07-28 streamable-http ("Client Behavior"): re-list tools, then retry with the right headers.
+        headersRefreshed = true;
+        await wire.relistTools().catch(() => {});
+        continue;
+      }
+      if (raw instanceof TransportError && raw.code === "stream-lost") {
+        if (safeToReissue(wire, method, params) && reissues < MAX_REISSUES && !options.signal?.aborted) {
+          reissues++;
+          wire.onProblem(`${who}: the response stream was lost; sending the request again as a new request`);
+          continue;
+        }
+        throw new OutcomeUnknownError(
+          `${who}: the response stream broke before the answer, and the request is not safe to send again ` +
+            `(not a read, and the tool is not annotated idempotentHint): the outcome is unknown; check before retrying`,
+          method,
+          { cause: raw },
+        );
+      }
+      throw error;
+    }
+    if (!isInputRequired(result)) return result;
+    // spec 2026-07-28 mrtr ("Supported Requests"): only tools/call, prompts/get, resources/read.
+    if (!INPUT_CAPABLE_METHODS.has(method)) {
+      throw new ProtocolError(
+        `${who}: the server answered input_required, which only tools/call, prompts/get and resources/read may`,
+        "input-not-allowed",
+        { method },
+      );
+    }
+    if (++rounds > wire.maxInputRounds) {
+      throw new InputRoundsExceededError(
+        `${who}: the server still wanted input after ${wire.maxInputRounds} round trips; stopped (raise maxInputRounds if that is expected)`,
+        method,
+        wire.maxInputRounds,
+      );
+    }
+    const required = readInputRequired(who, result);
+    const responses = required.inputRequests === undefined
+      ? undefined
+      : await fulfilInputRequests(required.inputRequests, (request, key) => wire.fulfil(who, request, key, options.signal));
+    // spec 2026-07-28 mrtr ("Client Requirements" 2-4): a new request, the state echoed, nothing else carried over.
+    extra = retryFields(required, responses);
+  }
+}
+
+function safeToReissue(wire: ModernWire, method: string, params: Params | undefined): boolean {
+  if (SAFE_TO_REISSUE.has(method)) return true;
+  return method === "tools/call" && typeof params?.name === "string" && wire.idempotentTool(params.name);
+}

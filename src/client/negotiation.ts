@@ -1,0 +1,410 @@
+// Era and version negotiation: which wire a connection speaks and the handshake that settles it —
+// spec 2025-11-25 basic/lifecycle ("Initialization", "Version Negotiation"); spec 2026-07-28
+// basic/versioning ("Backward Compatibility"), server/discover; 2024-11-05 basic/transports
+// ("HTTP with SSE": the legacy transport carries the handshake era only).
+
+import { durationText } from "../common/duration.ts";
+import { messageOf } from "../common/error-text.ts";
+import { isObject } from "../common/json.ts";
+import { RequestTimeoutError, RpcError } from "../jsonrpc/errors.ts";
+import type { Params, Peer } from "../jsonrpc/peer.ts";
+import { SseLegacyTransport } from "../transport/sse-legacy.ts";
+import { type ClientTransport, TransportError } from "../transport/transport.ts";
+import {
+  HeaderMismatchError,
+  MissingClientCapabilityError,
+  ProtocolError,
+  ProtocolVersionError,
+  typedRpcError,
+  UnsupportedProtocolVersionError,
+} from "./errors.ts";
+import {
+  isModernProtocolVersion,
+  isSupportedProtocolVersion,
+  LATEST_MODERN_PROTOCOL_VERSION,
+  LATEST_PROTOCOL_VERSION,
+  MODERN_PROTOCOL_VERSIONS,
+  type ModernProtocolVersion,
+  type ProtocolChoice,
+  type ProtocolEra,
+  SUPPORTED_PROTOCOL_VERSIONS,
+} from "./protocol-version.ts";
+import { META_SERVER_INFO } from "./request-meta.ts";
+import type { Implementation, InitializeResult, ServerCapabilities } from "./types.ts";
+
+/** Default bound of the auto probe; a legacy stdio server may never answer it. */
+export const DEFAULT_DISCOVER_TIMEOUT_MS = 5000;
+
+/** What a negotiation is doing: choosing the era, probing, or running the handshake. */
+export type NegotiationStep = "connect" | "server/discover" | "initialize";
+
+/** What a negotiation needs from the Client that runs it. */
+export interface NegotiationContext {
+  /** Names the server in messages (`server "github"`). */
+  name: string;
+  peer: Peer;
+  transport: ClientTransport;
+  /** The `protocol` option. */
+  choice: ProtocolChoice;
+  discoverTimeoutMs: number;
+  /** The bound of the whole connect (initializeTimeoutMs), and when it runs out (epoch ms). */
+  budgetMs: number;
+  deadline: number;
+  signal: AbortSignal | undefined;
+  /** True once close() was called. */
+  closing(): boolean;
+  /** Throws when the connect cannot go on (close() was called, or the connection ended). */
+  proceed(): void;
+  /** The params of a 2026-07-28 request sent at `version` (the protocol fields in `_meta`). */
+  modernParams(version: ModernProtocolVersion): Params;
+  /** The params of the initialize request. */
+  initializeParams: Params;
+  /** The server's answer is known: a DiscoverResult or an InitializeResult, checked. */
+  found(init: InitializeResult): void;
+  /** The initialize request is on its way (the handshake era): `initializing` may be announced. */
+  handshaking(): void;
+  onProblem(message: string): void;
+}
+
+/**
+ * One connect's negotiation: the era to speak (the probe under `auto`), then the initialize
+ * handshake when the server is not modern. `step` says where a failure happened.
+ */
+export class Negotiation {
+  readonly #context: NegotiationContext;
+  #step: NegotiationStep = "connect";
+
+  constructor(context: NegotiationContext) {
+    this.#context = context;
+  }
+
+  get step(): NegotiationStep {
+    return this.#step;
+  }
+
+  /** Settles the era; rejects with the error a user should read (a timeout names initializeTimeoutMs). */
+  async run(): Promise<ProtocolEra> {
+    const choice = eraChoice(this.#context);
+    if (choice !== "legacy") {
+      this.#step = "server/discover";
+      const modern = await this.#discover(choice);
+      this.#context.proceed();
+      if (modern) return "modern";
+    }
+    this.#step = "initialize";
+    return await this.#handshake(choice);
+  }
+
+  #remaining(): number {
+    return Math.max(0, this.#context.deadline - Date.now());
+  }
+
+  async #discover(choice: ProtocolChoice): Promise<boolean> {
+    try {
+      const modern = await this.#probe(choice);
+      // Unanswered until the connect's time ran out: no time is left for a handshake.
+      if (!modern && this.#remaining() === 0) throw this.#timeout("server/discover");
+      return modern;
+    } catch (raw) {
+      const error = raw instanceof RequestTimeoutError && this.#remaining() === 0 ? this.#timeout("server/discover") : raw;
+      throw error instanceof Error ? error : new Error(messageOf(error));
+    }
+  }
+
+  /**
+   * Finds out whether the server speaks the 2026-07-28 wire — spec 2026-07-28
+   * basic/versioning ("Backward Compatibility"), stdio ("Backward Compatibility"),
+   * streamable-http ("Backward Compatibility"). A DiscoverResult, or a recognized modern
+   * error, means modern (a -32022 is answered by retrying with a version from `supported`);
+   * any other error, an HTTP refusal, or silence until the timeout means legacy — unless
+   * `modern` was pinned, which then fails with what the server said.
+   */
+  async #probe(choice: ProtocolChoice): Promise<boolean> {
+    const { name, peer, transport, signal } = this.#context;
+    let version: ModernProtocolVersion = LATEST_MODERN_PROTOCOL_VERSION;
+    for (let attempt = 0; ; attempt++) {
+      transport.setProtocolVersion?.(version);
+      // Never past the connect's own bound (initializeTimeoutMs).
+      const timeoutMs = choice === "auto" ? Math.min(this.#context.discoverTimeoutMs, this.#remaining()) : this.#remaining();
+      let result: Params;
+      try {
+        result = await peer.request("server/discover", this.#context.modernParams(version), { timeoutMs, signal });
+      } catch (error) {
+        if (this.#context.closing() || peer.isClosed || signal?.aborted) throw error;
+        if (error instanceof RequestTimeoutError && this.#remaining() === 0) throw error; // the connect's time is up
+        const typed = typedRpcError(error);
+        if (typed instanceof UnsupportedProtocolVersionError) {
+          const next = MODERN_PROTOCOL_VERSIONS.find((candidate) => typed.supported.includes(candidate));
+          if (next !== undefined && attempt === 0) {
+            version = next;
+            continue;
+          }
+          // Refused twice (or no modern version in common): a listed handshake version wins under auto.
+          const legacy = typed.supported.some((candidate) => isSupportedProtocolVersion(candidate));
+          if (legacy && choice === "auto") {
+            transport.setProtocolVersion?.(undefined);
+            return false;
+          }
+          throw new ProtocolVersionError(
+            `${name} does not support a protocol version mcpwire speaks: it supports ${typed.supported.join(", ") || "(none listed)"}; ` +
+              `mcpwire speaks ${[...MODERN_PROTOCOL_VERSIONS, ...SUPPORTED_PROTOCOL_VERSIONS].join(", ")}` +
+              (legacy && choice === "modern" ? `; set protocol: legacy (or auto) for this server` : ""),
+            version,
+            typed.supported,
+            [...MODERN_PROTOCOL_VERSIONS, ...SUPPORTED_PROTOCOL_VERSIONS],
+          );
+        }
+        if (typed instanceof HeaderMismatchError || typed instanceof MissingClientCapabilityError) {
+          throw new ProtocolError(`${name} is a 2026-07-28 server but refused server/discover: ${typed.message}`, "refused-discover", {
+            method: "server/discover",
+            cause: typed,
+          });
+        }
+        if (!meansLegacy(error)) throw error; // a dead process, a refused connection, a 5xx: no era to choose
+        if (choice === "modern") {
+          throw new ProtocolVersionError(
+            `${name} did not answer server/discover as a 2026-07-28 server (${describeProbeFailure(error)}); ` +
+              `it probably speaks only the initialize handshake: set protocol: legacy (or auto) for this server`,
+            version,
+            undefined,
+            MODERN_PROTOCOL_VERSIONS,
+          );
+        }
+        // A legacy server: the handshake follows, with no version header until it has run.
+        transport.setProtocolVersion?.(undefined);
+        return false;
+      }
+      const accepted = this.#acceptDiscover(result, version, choice);
+      if (accepted === undefined) {
+        transport.setProtocolVersion?.(undefined);
+        return false;
+      }
+      if (accepted !== version) transport.setProtocolVersion?.(accepted);
+      return true;
+    }
+  }
+
+  /**
+   * spec 2026-07-28 server/discover ("DiscoverResult"): picks the newest mutual modern version;
+   * undefined when the server lists none and `auto` may fall back to the handshake.
+   */
+  #acceptDiscover(result: Params, asked: ModernProtocolVersion, choice: ProtocolChoice): ModernProtocolVersion | undefined {
+    const { name } = this.#context;
+    const listed = Array.isArray(result.supportedVersions) ? result.supportedVersions.filter((v): v is string => typeof v === "string") : [];
+    const version = MODERN_PROTOCOL_VERSIONS.find((candidate) => listed.includes(candidate));
+    if (version === undefined) {
+      // Not a DiscoverResult we can use (some legacy servers answer unknown methods with {}):
+      // under auto the handshake decides.
+      if (choice === "auto") return undefined;
+      throw new ProtocolVersionError(
+        `${name} answered server/discover with supportedVersions ${JSON.stringify(listed)}, none of which mcpwire speaks ` +
+          `(${[...MODERN_PROTOCOL_VERSIONS, ...SUPPORTED_PROTOCOL_VERSIONS].join(", ")})`,
+        asked,
+        listed,
+        MODERN_PROTOCOL_VERSIONS,
+      );
+    }
+    const capabilities = result.capabilities;
+    if (!isObject(capabilities)) {
+      throw new ProtocolError(`${name}: the server/discover result has no "capabilities" object`, "bad-result", { method: "server/discover" });
+    }
+    // serverInfo goes in _meta (spec 2026-07-28 basic/index); some servers put it beside the fields.
+    const meta = isObject(result._meta) ? result._meta : undefined;
+    const info = meta?.[META_SERVER_INFO] ?? result.serverInfo;
+    const serverInfo = isObject(info) && typeof info.name === "string"
+      ? info as unknown as Implementation
+      : { name: "(server gave no serverInfo)", version: "" };
+    this.#context.found({
+      protocolVersion: version,
+      capabilities: capabilities as ServerCapabilities,
+      serverInfo,
+      instructions: typeof result.instructions === "string" ? result.instructions : undefined,
+    });
+    return version;
+  }
+
+  /**
+   * spec 2025-11-25 basic/lifecycle ("Initialization"): initialize, then initialized. The
+   * request is on its way before `initializing` is announced, so a ping sent from a
+   * statechange listener cannot overtake it.
+   */
+  async #handshake(choice: ProtocolChoice): Promise<ProtocolEra> {
+    const { name, peer, transport } = this.#context;
+    const initialize = peer.request("initialize", this.#context.initializeParams, {
+      timeoutMs: this.#remaining(),
+      signal: this.#context.signal,
+    });
+    this.#context.handshaking();
+    try {
+      const result = await initialize;
+      if (choice === "auto" && isModernProtocolVersion(result.protocolVersion)) {
+        // The probe went unanswered in time, but the server answers initialize with a modern
+        // version: it is a modern server after all. Speak that wire; no initialized follows.
+        const init = checkInitializeResult(name, result, true);
+        this.#context.found(init);
+        transport.setProtocolVersion?.(init.protocolVersion);
+        this.#context.onProblem(
+          `${name}: server/discover went unanswered, but initialize was answered with ${init.protocolVersion}; using the 2026-07-28 wire`,
+        );
+        return "modern";
+      }
+      const init = checkInitializeResult(name, result);
+      this.#context.found(init);
+      // spec 2025-11-25 basic/transports (Protocol Version Header): HTTP sends it from now on.
+      transport.setProtocolVersion?.(init.protocolVersion);
+      // spec 2025-11-25 basic/lifecycle: after a successful initialize the client MUST send
+      // initialized. Over HTTP its POST waits for a 202 (spec 2025-11-25 basic/transports):
+      // that wait is part of the connect and bounded by what is left of initializeTimeoutMs.
+      await within(peer.notify("notifications/initialized"), this.#remaining(), () => this.#timeout("notifications/initialized"));
+      return "legacy";
+    } catch (raw) {
+      const error = raw instanceof RequestTimeoutError && raw.method === "initialize" && this.#remaining() === 0
+        ? this.#timeout("initialize")
+        : raw;
+      throw handshakeFailure(name, error, choice);
+    }
+  }
+
+  /** connect() ran out of initializeTimeoutMs while waiting on `method`. */
+  #timeout(method: "server/discover" | "initialize" | "notifications/initialized"): RequestTimeoutError {
+    const { name, budgetMs } = this.#context;
+    const waited = method === "notifications/initialized"
+      ? "the server did not accept notifications/initialized in time (over HTTP: no 202 to its POST)"
+      : `no answer to ${method}`;
+    return new RequestTimeoutError(
+      `${name}: ${method} timed out: connect did not finish within initializeTimeoutMs (${durationText(budgetMs)}): ${waited}; ` +
+        "raise initializeTimeoutMs, or check the server's stderr",
+      method,
+      budgetMs,
+      "total",
+    );
+  }
+}
+
+/**
+ * The era choice that holds over this transport: the legacy HTTP+SSE transport carries the
+ * handshake era only, so `auto` over it is `legacy` (no probe) and `modern` is refused.
+ */
+function eraChoice({ name, transport, choice }: NegotiationContext): ProtocolChoice {
+  if (!carriesHandshakeOnly(transport)) return choice;
+  if (choice === "modern") {
+    throw new ProtocolVersionError(
+      `${name}: protocol: modern needs the 2026-07-28 wire, which the legacy HTTP+SSE transport (2024-11-05) cannot carry; ` +
+        `set protocol: auto (or legacy) for this server, or connect to its Streamable HTTP endpoint`,
+      LATEST_MODERN_PROTOCOL_VERSION,
+      undefined,
+      SUPPORTED_PROTOCOL_VERSIONS,
+    );
+  }
+  return "legacy";
+}
+
+/**
+ * Whether `transport` is (or wraps: a TracingTransport, an AutoHttpTransport that chose sse) the
+ * legacy HTTP+SSE transport — spec 2024-11-05 basic/transports ("HTTP with SSE"); the
+ * 2026-07-28 wire needs Streamable HTTP or stdio.
+ */
+function carriesHandshakeOnly(transport: ClientTransport): boolean {
+  for (let current: ClientTransport | undefined = transport; current !== undefined; current = (current as { inner?: ClientTransport }).inner) {
+    if (current instanceof SseLegacyTransport) return true;
+  }
+  return false;
+}
+
+/**
+ * The initialize handshake once more, on a new session (the server ended the old one, HTTP 404)
+ * — spec 2025-11-25 basic/transports ("Session Management" 4) and basic/lifecycle.
+ */
+export async function handshakeAgain(
+  name: string,
+  peer: Peer,
+  transport: ClientTransport,
+  initializeParams: Params,
+  timeoutMs: number | undefined,
+): Promise<InitializeResult> {
+  const init = checkInitializeResult(name, await peer.request("initialize", initializeParams, { timeoutMs }));
+  transport.setProtocolVersion?.(init.protocolVersion);
+  await peer.notify("notifications/initialized");
+  return init;
+}
+
+/** An InitializeResult checked against the spec's shape, or the error that says what is wrong. */
+function checkInitializeResult(name: string, result: Params, modern = false): InitializeResult {
+  const version = result.protocolVersion;
+  // spec 2025-11-25 basic/lifecycle: if the client does not support the server's version it SHOULD disconnect.
+  if (!isSupportedProtocolVersion(version) && !(modern && isModernProtocolVersion(version))) {
+    throw new ProtocolVersionError(
+      `${name} answered initialize with protocol version ${JSON.stringify(version)}, which mcpwire does not speak ` +
+        `(offered ${LATEST_PROTOCOL_VERSION}; accepts ${SUPPORTED_PROTOCOL_VERSIONS.join(", ")}); disconnected`,
+      LATEST_PROTOCOL_VERSION,
+      version,
+      SUPPORTED_PROTOCOL_VERSIONS,
+    );
+  }
+  const capabilities = result.capabilities;
+  const serverInfo = result.serverInfo;
+  if (!isObject(capabilities)) {
+    throw new ProtocolError(`${name}: initialize result has no "capabilities" object`, "bad-result", { method: "initialize" });
+  }
+  if (!isObject(serverInfo) || typeof serverInfo.name !== "string") {
+    throw new ProtocolError(`${name}: initialize result has no "serverInfo" with a name`, "bad-result", { method: "initialize" });
+  }
+  return {
+    protocolVersion: version,
+    capabilities: capabilities as ServerCapabilities,
+    serverInfo: serverInfo as unknown as Implementation,
+    instructions: typeof result.instructions === "string" ? result.instructions : undefined,
+  };
+}
+
+/**
+ * A refused initialize, as the user should read it. spec 2026-07-28 basic/versioning: a
+ * modern-only server names its versions in the error it gives an initialize request.
+ */
+function handshakeFailure(name: string, error: unknown, choice: ProtocolChoice): Error {
+  const typed = typedRpcError(error);
+  if (typed instanceof UnsupportedProtocolVersionError) {
+    const modern = typed.supported.some((version) => isModernProtocolVersion(version));
+    return new ProtocolVersionError(
+      `${name} refused the initialize handshake: it supports ${typed.supported.join(", ") || "(none listed)"}` +
+        (modern && choice === "legacy" ? "; it speaks the 2026-07-28 wire: set protocol: auto (or modern) for this server" : ""),
+      LATEST_PROTOCOL_VERSION,
+      typed.supported,
+      SUPPORTED_PROTOCOL_VERSIONS,
+    );
+  }
+  return typed instanceof Error ? typed : new Error(messageOf(typed));
+}
+
+/**
+ * What a failed server/discover tells about a server that is not modern — spec 2026-07-28
+ * basic/versioning: a JSON-RPC error (any code but the modern ones), no answer in time, or
+ * an HTTP 4xx without a modern error body. Other failures are failures.
+ */
+function meansLegacy(error: unknown): boolean {
+  if (error instanceof RpcError || error instanceof RequestTimeoutError) return true;
+  if (!(error instanceof TransportError) || error.code !== "http-status") return false;
+  const status = (error as TransportError & { status?: unknown }).status;
+  return typeof status === "number" && status >= 400 && status < 500;
+}
+
+/** Why the probe did not find a modern server, in a few words. */
+function describeProbeFailure(error: unknown): string {
+  if (error instanceof RpcError) return `error ${error.code}: ${error.message}`;
+  return messageOf(error);
+}
+
+/**
+ * The promise, or `onTimeout()` as a rejection once `ms` passed first. The promise's own
+ * later rejection is then ignored (the caller has moved on and closes what it waited on).
+ */
+function within<T>(promise: Promise<T>, ms: number, onTimeout: () => Error): Promise<T> {
+  // setTimeout holds 2^31 - 1 ms at most; beyond that (Infinity too) there is no bound.
+  if (ms >= 2 ** 31 - 1) return promise;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(onTimeout()), ms);
+  });
+  promise.catch(() => {});
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
