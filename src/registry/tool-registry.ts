@@ -99,6 +99,8 @@ function describeTool(tool: RegisteredTool): string {
  */
 export class ToolRegistry extends ContainedEventTarget<RegistryEvents> {
   readonly #entries = new Map<string, Entry>();
+  /** Per tool, how results name it (see #sourceOf). */
+  readonly #sources = new WeakMap<RegisteredTool, { source: string }>();
   /** Toolsets whose state was set explicitly (absent: enabled). */
   readonly #toolsetState = new Map<string, boolean>();
   readonly #servers = new Map<string, ServerTable>();
@@ -437,21 +439,33 @@ export class ToolRegistry extends ContainedEventTarget<RegistryEvents> {
     output: ToolOutput,
     format: { maxChars: number | undefined },
   ): string {
-    const who = tool === undefined ? `tool "${name}"` : describeTool(tool);
-    const redact = (text: string) => (redactor === undefined ? text : redactor.redact(text));
+    // The hot path: no closure and no new string per call; `who` is made once per tool.
+    const source = tool === undefined ? { source: `tool "${name}"` } : this.#sourceOf(tool);
     try {
       if (isCallToolResult(output) && output.isError === true) {
-        const text = formatToolResultText(output, { source: who });
-        return errorString(redact(`${who} returned an error: ${text === "" ? "(no message)" : text}`), format);
+        const text = formatToolResultText(output, source);
+        return errorString(redactWith(redactor, `${source.source} returned an error: ${text === "" ? "(no message)" : text}`), format);
       }
-      return resultString(formatValueText(output, { source: who }), format);
+      return resultString(formatValueText(output, source), format);
     } catch (error) {
       return errorString(
-        redact(`${who} returned a value that cannot be written as JSON (${messageOf(error)}); return plain JSON data`),
+        redactWith(redactor, `${source.source} returned a value that cannot be written as JSON (${messageOf(error)}); return plain JSON data`),
         format,
       );
     }
   }
+
+  /** How results name a tool (`server "x", tool "y"`), made once per registered tool. */
+  #sourceOf(tool: RegisteredTool): { source: string } {
+    let source = this.#sources.get(tool);
+    if (source === undefined) this.#sources.set(tool, (source = { source: describeTool(tool) }));
+    return source;
+  }
+}
+
+/** `text` through the host's redactor, when the tool has one. */
+function redactWith(redactor: Redactor | undefined, text: string): string {
+  return redactor === undefined ? text : redactor.redact(text);
 }
 
 /**
