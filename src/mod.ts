@@ -72,6 +72,7 @@ export { Client } from "./client/client.ts";
 export { ClientEvent } from "./client/client-events.ts";
 export { DEFAULT_LOG_BUFFER_SIZE } from "./client/server-notifications.ts";
 export { applyDefaults, checkRequestedSchema, UrlElicitationRequiredError, validateAnswer } from "./client/elicitation.ts";
+export { loadJsonSchema } from "./client/json-schema.ts";
 export {
   DEFAULT_SAMPLING_TIMEOUT_MS,
   SAMPLING_REJECTED,

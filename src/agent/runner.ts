@@ -4,6 +4,7 @@
 // of spec 2025-11-25 server/tools ("User Interaction Model", "Security Considerations").
 
 import { OutputValidators } from "../client/output-validator.ts";
+import { loadJsonSchema } from "../client/json-schema.ts";
 import type { JsonObject } from "../client/types.ts";
 import { messageOf } from "../common/error-text.ts";
 import { isObject } from "../common/json.ts";
@@ -277,6 +278,7 @@ export class Runner {
     if (typeof parsed === "string") return reject(parsed);
     const args = parsed;
 
+    await loadJsonSchema();
     const problems = this.#validators.check(`input:${tool.name}`, tool.inputSchema, args);
     if (problems !== undefined) {
       return reject(

@@ -6,6 +6,7 @@
 // characters made visible (cli/output.ts): a server cannot colour, move, hide or relink text.
 
 import { validateAnswer } from "../client/elicitation.ts";
+import { loadJsonSchema } from "../client/json-schema.ts";
 import type { ElicitationHandlers, UrlElicitationRequest } from "../client/handlers.ts";
 import type { ElicitationSchema, ElicitFormRequest, ElicitResult, ElicitValue, PrimitiveSchemaDefinition } from "../client/types.ts";
 import { lineOf, textOf } from "./output.ts";
@@ -181,6 +182,7 @@ export async function promptForm(request: ElicitFormRequest, server: string, io:
         }
         const value = parsed.value;
         const single: ElicitationSchema = { type: "object", properties: { [name]: property } };
+        await loadJsonSchema();
         const failures = validateAnswer(single, { [name]: value });
         if (failures !== undefined) {
           io.write(`  ${lineOf(failures.join("; "))}\n`);

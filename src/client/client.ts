@@ -39,6 +39,7 @@ import { withRequestMeta } from "./request-meta.ts";
 import { LIST_KEYS, readKey, ResultCache, ttlOf } from "./result-cache.ts";
 import { type RootInput, toRoots } from "./roots.ts";
 import { SamplingGate } from "./sampling.ts";
+import { loadJsonSchema } from "./json-schema.ts";
 import { checkToolResult, indexTools } from "./tools.ts";
 import { DEFAULT_LOG_BUFFER_SIZE, ServerNotifications } from "./server-notifications.ts";
 import { ServerRequests } from "./server-requests.ts";
@@ -491,12 +492,9 @@ export class Client extends ContainedEventTarget<ClientEvents> {
     const version = this.#version;
     // Structured output came with 2025-06-18; before it an outputSchema means nothing.
     const structured = version !== undefined && featuresOf(version).structuredToolOutput;
-    return checkToolResult(result, {
-      server: this.#name,
-      tool: name,
-      outputSchema: structured ? this.#tools.get(name)?.outputSchema : undefined,
-      validators: this.#validators,
-    });
+    const outputSchema = structured ? this.#tools.get(name)?.outputSchema : undefined;
+    if (outputSchema !== undefined) await loadJsonSchema(); // once per process; at once after that
+    return checkToolResult(result, { server: this.#name, tool: name, outputSchema, validators: this.#validators });
   }
 
   /** spec 2025-11-25 server/resources ("Listing Resources"). [] without the resources capability. */

@@ -2,9 +2,10 @@
 // answer validated before it is sent; plus the -32042 error — spec 2025-11-25
 // client/elicitation ("Requested Schema", "URL Elicitation Required Error").
 
-import { Ajv2020 } from "ajv/dist/2020.js";
+import type { Ajv2020 } from "ajv/dist/2020.js";
 import { isObject } from "../common/json.ts";
 import { ErrorCode, RpcError } from "../jsonrpc/errors.ts";
+import { jsonSchemaEngines } from "./json-schema.ts";
 import type { ElicitationSchema, ElicitResult, ElicitValue, JsonObject, UrlElicitation } from "./types.ts";
 
 function isStringArray(value: unknown): value is string[] {
@@ -107,7 +108,7 @@ let ajv: Ajv2020 | undefined;
 function validatorAjv(): Ajv2020 {
   if (ajv === undefined) {
     // strict: false because `enumNames` and other annotations are not 2020-12 keywords.
-    ajv = new Ajv2020({ strict: false, allErrors: true, logger: false, addUsedSchema: false });
+    ajv = new (jsonSchemaEngines().Ajv2020)({ strict: false, allErrors: true, logger: false, addUsedSchema: false });
     for (const [name, check] of Object.entries(FORMATS)) ajv.addFormat(name, { type: "string", validate: check });
   }
   return ajv;
@@ -115,7 +116,8 @@ function validatorAjv(): Ajv2020 {
 
 /**
  * Why an accepted answer does not match the requestedSchema (one line per failure), or
- * undefined when it matches. Fields outside the schema are failures too.
+ * undefined when it matches. Fields outside the schema are failures too. The validator must be
+ * loaded first: `await loadJsonSchema()` (the Client does before it calls this).
  */
 export function validateAnswer(schema: ElicitationSchema, content: Record<string, ElicitValue>): string[] | undefined {
   const { $schema: _dialect, ...rest } = schema;

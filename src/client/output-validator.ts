@@ -3,10 +3,9 @@
 // JSON Schema 2020-12 is the default dialect (spec 2025-11-25 basic: "JSON Schema Usage");
 // a schema's `$schema` selects draft-07, draft-06 or 2019-09 instead.
 
-import { Ajv, type ValidateFunction } from "ajv";
-import { Ajv2019 } from "ajv/dist/2019.js";
-import { Ajv2020 } from "ajv/dist/2020.js";
+import type { ValidateFunction } from "ajv";
 import { depthOf } from "../common/bounded.ts";
+import { jsonSchemaEngines } from "./json-schema.ts";
 import { messageOf } from "../common/error-text.ts";
 import type { JsonObject } from "./types.ts";
 
@@ -49,7 +48,9 @@ interface AjvLike {
 // instead of failing "schema with key or id … already exists".
 const AJV_OPTIONS = { strict: false, validateFormats: false, allErrors: true, logger: false, addUsedSchema: false } as const;
 
+/** An engine for the dialect (the validator must be loaded: see json-schema.ts). */
 function createAjv(dialect: Dialect): AjvLike {
+  const { Ajv, Ajv2019, Ajv2020 } = jsonSchemaEngines();
   switch (dialect) {
     case "2020-12":
       return new Ajv2020(AJV_OPTIONS);

@@ -6,6 +6,7 @@ import { messageOf } from "../common/error-text.ts";
 import { ErrorCode, RpcError } from "../jsonrpc/errors.ts";
 import type { IncomingRequestContext, Params, Peer } from "../jsonrpc/peer.ts";
 import { applyDefaults, checkElicitResult, checkRequestedSchema, validateAnswer } from "./elicitation.ts";
+import { loadJsonSchema } from "./json-schema.ts";
 import { ProtocolError } from "./errors.ts";
 import type { ClientHandlers, HandlerContext } from "./handlers.ts";
 import type { InputRequest } from "./input-requests.ts";
@@ -134,6 +135,7 @@ export class ServerRequests {
     if (result.action !== "accept") return withoutContent(result);
     // SEP-1034 (spec 2025-11-25 client/elicitation "Requested Schema"): defaults fill omitted fields.
     const content = applyDefaults(requestedSchema, result.content);
+    await loadJsonSchema();
     const failures = validateAnswer(requestedSchema, content);
     if (failures !== undefined) {
       this.#options.onProblem(`${who}: the elicitation handler's answer was not sent: ${failures.join("; ")}`);
