@@ -6,7 +6,7 @@
 import { durationText } from "../common/duration.ts";
 import { messageOf } from "../common/error-text.ts";
 import type { Redactor } from "../common/redact.ts";
-import { DEFAULT_MAX_MESSAGE_BYTES } from "../jsonrpc/line-decoder.ts";
+import { DEFAULT_MAX_MESSAGE_BYTES, readHead } from "../jsonrpc/line-decoder.ts";
 import { type JsonRpcMessage, whyNotJsonRpc } from "../jsonrpc/messages.ts";
 import {
   bodyStart,
@@ -24,7 +24,7 @@ import { methodOf, TransportBase, within } from "./lifecycle.ts";
 import { DEFAULT_MAX_RETRY_AFTER_MS, type HttpSendOptions, sendPatiently } from "./retry-after.ts";
 import { fetchSameOrigin } from "./same-origin-fetch.ts";
 import { type SseEvent, SseParser } from "./sse-parser.ts";
-import { TransportError } from "./transport.ts";
+import { TransportError, UndeliverableMessageError } from "./transport.ts";
 
 export interface SseLegacyTransportOptions {
   /** The SSE endpoint, e.g. `http://127.0.0.1:3001/sse`. */
@@ -210,12 +210,33 @@ export class SseLegacyTransport extends TransportBase {
     this.#phase = "open";
   }
 
+  /**
+   * An event over maxMessageBytes was skipped. spec 2024-11-05 basic/transports: every answer comes
+   * on this one stream, so an answer over the limit fails its request at once — the Client finds
+   * it by the id read from the event's first bytes (or, with none, takes its only pending
+   * request); a request or notification of the server's is only reported.
+   */
+  #eventTooLarge(problem: string, head: string): void {
+    const remedy = "raise maxMessageBytes (an option of the sse transport) if the server sends messages this large";
+    const read = readHead(head);
+    if (read.kind === "request") {
+      this.report(`${problem}; ${remedy}`, "sse-event-too-large");
+      return;
+    }
+    this.reportError(new UndeliverableMessageError(this.redactReport(`${this.description}: ${problem}; ${remedy}`), {
+      ...(read.id === undefined ? {} : { id: read.id }),
+      reason: "too-large",
+      detail: `the response is over the maxMessageBytes limit of ${this.#maxMessageBytes} characters and was skipped unread`,
+      remedy,
+      limit: this.#maxMessageBytes,
+    }));
+  }
+
   async #read(body: ReadableStream<Uint8Array>, streamUrl: URL): Promise<void> {
     const parser = new SseParser({
       onEvent: (event) => this.#onEvent(event, streamUrl),
       maxEventChars: this.#maxMessageBytes,
-      onProblem: (message) =>
-        this.report(`${message}; raise maxMessageBytes (an option of the sse transport) if the server sends messages this large`, "sse-event-too-large"),
+      onProblem: (message, head) => this.#eventTooLarge(message, head),
     });
     const reader = body.getReader();
     let reason = "the server ended the SSE stream";

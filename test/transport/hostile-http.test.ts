@@ -11,6 +11,7 @@ import process from "node:process";
 import { fileURLToPath } from "node:url";
 import { Client } from "../../src/client/client.ts";
 import type { JsonRpcMessage } from "../../src/jsonrpc/messages.ts";
+import { UndeliverableResponseError } from "../../src/jsonrpc/errors.ts";
 import { HttpStatusError } from "../../src/transport/http-errors.ts";
 import { SseLegacyTransport } from "../../src/transport/sse-legacy.ts";
 import { StreamableHttpTransport, type StreamableHttpTransportOptions } from "../../src/transport/streamable-http/mod.ts";
@@ -302,6 +303,25 @@ behaviour("the GET stream waits out a 503's Retry-After before it tries again", 
     const seen = await gets();
     assert.ok(seen.length >= 2);
     assert.ok(seen[1] - seen[0] >= 900, `the GET was tried again after ${seen[1] - seen[0]} ms, before Retry-After's 1 s`);
+  } finally {
+    await client.close();
+  }
+});
+
+behaviour("the legacy SSE transport: an answer over maxMessageBytes fails its call at once, naming the limit", async () => {
+  const id = `h${++instances}`;
+  const transport = new SseLegacyTransport({ url: `${fixture.origin}/legacy/${id}/sse`, maxMessageBytes: 100_000 });
+  const client = new Client(CLIENT_INFO, { protocol: "legacy", requestTimeoutMs: 60_000 });
+  await hangGuard(client.connect(transport), 15_000, "connect");
+  try {
+    const started = Date.now();
+    const error = await rejection(client.callTool("big", {}), "tools/call big", 20_000);
+    assert.ok(error instanceof UndeliverableResponseError, `${error.name}: ${error.message}`);
+    assert.equal(error.code, "too-large");
+    assert.match(error.message, /maxMessageBytes/);
+    assert.ok(Date.now() - started < 30_000, "failed at once, not at the call's 60 s timeout");
+    // The connection goes on: the next call is answered.
+    assert.equal(textOf(await hangGuard(client.callTool("echo", { text: "after" }), 20_000, "tools/call")), "echo: after");
   } finally {
     await client.close();
   }
