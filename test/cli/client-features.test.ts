@@ -2,7 +2,7 @@
 // test: log lines with the server's name, --log-level, sampling declined with -1 (no model),
 // elicitation declined without a terminal, --elicit accept-defaults and --elicit prompt.
 
-import { execFile, execFileSync, spawn } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -10,30 +10,13 @@ import process from "node:process";
 import { fileURLToPath } from "node:url";
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
+import { EVERYTHING as everything } from "../support/everything.ts";
+import { mcpwire as runMcpwire, root, runtimeArgs } from "../support/cli-runner.ts";
 
-const root = fileURLToPath(new URL("../../", import.meta.url));
-const runScript = fileURLToPath(new URL("../../src/cli/run.ts", import.meta.url));
-const everything = fileURLToPath(new URL("../../node_modules/@modelcontextprotocol/server-everything/dist/index.js", import.meta.url));
 const featuresServer = fileURLToPath(new URL("../fixtures/cli-features-server.mjs", import.meta.url));
-const isDeno = "Deno" in globalThis;
-
-interface Outcome {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
 
 /** Runs mcpwire with `input` on its stdin (a pipe, never a terminal), closed after it. */
-function mcpwire(args: string[], input = ""): Promise<Outcome> {
-  const runtimeArgs = isDeno ? ["run", "-A", runScript] : ["--import", "tsx", runScript];
-  return new Promise((resolve) => {
-    const child = execFile(process.execPath, [...runtimeArgs, ...args], { cwd: root, timeout: 90_000 }, (error, stdout, stderr) => {
-      const code = error === null ? 0 : typeof error.code === "number" ? error.code : -1;
-      resolve({ code, stdout: String(stdout), stderr: String(stderr) });
-    });
-    child.stdin?.end(input);
-  });
-}
+const mcpwire = (args: string[], input = "") => runMcpwire(args, { input });
 
 let dir = "";
 let config = "";
@@ -183,7 +166,6 @@ describe("URL-mode elicitation", () => {
 
 describe("elicitation on a terminal", () => {
   test("mcpwire call asks on the terminal without any flag, and the server receives the answer", { skip: hasScript() ? false : "no util-linux script(1) here" }, async () => {
-    const runtimeArgs = isDeno ? ["run", "-A", runScript] : ["--import", "tsx", runScript];
     const command = [process.execPath, ...runtimeArgs, "call", "mcp_features_ask", "--config", config].map(quote).join(" ");
     const child = spawn("script", ["-qec", command, "/dev/null"], { cwd: root, stdio: ["pipe", "pipe", "pipe"] });
     // Each answer is typed once its prompt is on the screen, as a user would.

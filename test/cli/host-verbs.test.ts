@@ -1,7 +1,6 @@
 // The config-driven verbs — servers, tools, call — run as real child processes of the
 // runtime under test, against real servers, checking what a user sees and the exit codes.
 
-import { execFile } from "node:child_process";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -9,29 +8,13 @@ import process from "node:process";
 import { fileURLToPath } from "node:url";
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
+import { EVERYTHING as everything } from "../support/everything.ts";
+import { mcpwire as runMcpwire } from "../support/cli-runner.ts";
 
-const root = fileURLToPath(new URL("../../", import.meta.url));
-const runScript = fileURLToPath(new URL("../../src/cli/run.ts", import.meta.url));
-const everything = fileURLToPath(new URL("../../node_modules/@modelcontextprotocol/server-everything/dist/index.js", import.meta.url));
 const memory = fileURLToPath(new URL("../../node_modules/@modelcontextprotocol/server-memory/dist/index.js", import.meta.url));
 const crashServer = fileURLToPath(new URL("../fixtures/crash-server.mjs", import.meta.url));
-const isDeno = "Deno" in globalThis;
 
-interface Outcome {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-function mcpwire(args: string[], env: Record<string, string | undefined> = process.env): Promise<Outcome> {
-  const runtimeArgs = isDeno ? ["run", "-A", runScript] : ["--import", "tsx", runScript];
-  return new Promise((resolve) => {
-    execFile(process.execPath, [...runtimeArgs, ...args], { cwd: root, timeout: 90_000, env }, (error, stdout, stderr) => {
-      const code = error === null ? 0 : typeof error.code === "number" ? error.code : -1;
-      resolve({ code, stdout: String(stdout), stderr: String(stderr) });
-    });
-  });
-}
+const mcpwire = (args: string[], env: Record<string, string | undefined> = process.env) => runMcpwire(args, { env });
 
 let dir = "";
 let config = "";

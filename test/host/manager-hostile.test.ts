@@ -4,14 +4,11 @@
 // no event, no status row and no dispatch string. Real child processes: the hand-written
 // hostile-host-server.mjs (stdio) and hostile-host-http-server.mjs (Streamable HTTP on loopback).
 
-import { test } from "node:test";
 import assert from "node:assert/strict";
-import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import process from "node:process";
-import { fileURLToPath } from "node:url";
 import { FileTokenStore } from "../../src/auth/token-store.ts";
 import { ConnectionClosedError } from "../../src/jsonrpc/errors.ts";
 import type { CallToolResult } from "../../src/client/types.ts";
@@ -20,20 +17,11 @@ import { REDACTED } from "../../src/common/redact.ts";
 import type { McpwireConfig, ServerConfig } from "../../src/host/config/types.ts";
 import { type ManagerEvents, McpManager, type McpManagerOptions } from "../../src/host/manager.ts";
 import { ToolCallError } from "../../src/registry/tool-registry.ts";
+import { behaviour } from "../support/behaviour.ts";
+import { fixturePath, startPortFixture } from "../support/fixture-process.ts";
+import { waitUntil } from "../support/polling.ts";
 
-interface DenoTestApi {
-  test(definition: { name: string; fn: () => Promise<void>; sanitizeOps?: boolean; sanitizeResources?: boolean }): void;
-}
-const deno = (globalThis as { Deno?: DenoTestApi }).Deno;
-
-/** One test; under Deno with the op and resource sanitizers on (a child or timer left behind fails it). */
-function behaviour(name: string, body: () => Promise<void>): void {
-  if (deno) deno.test({ name, fn: body, sanitizeOps: true, sanitizeResources: true });
-  else test(name, body);
-}
-
-const HOSTILE = fileURLToPath(new URL("../fixtures/hostile-host-server.mjs", import.meta.url));
-const HOSTILE_HTTP = fileURLToPath(new URL("../fixtures/hostile-host-http-server.mjs", import.meta.url));
+const HOSTILE = fixturePath("hostile-host-server.mjs");
 
 /** The secrets in play: each must never be seen in any output of the host. */
 const ENV_SECRET = "env-secret-3f9a1c7e5b";
@@ -66,15 +54,6 @@ const QUIET: McpManagerOptions = {
   maxReconnectAttempts: 0,
   probeIntervalMs: 600_000,
 };
-
-/** Polls until the condition holds (no tight timing: 2 shared cores). */
-async function waitUntil(condition: () => boolean, what: string, ms = 15_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`hang guard: ${what} did not happen within ${ms} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 
 type Seen = { [K in keyof ManagerEvents]: ManagerEvents[K][] };
 
@@ -128,7 +107,7 @@ behaviour("a listener that throws is a problem event carrying its error; the oth
   try {
     await manager.start();
     assert.equal(manager.status()[0].state, "ready");
-    await waitUntil(() => seen.stderr.length > 0, "the stderr line at start");
+    await waitUntil(() => seen.stderr.length > 0, "the stderr line at start", 15_000);
     const fromStderr = seen.problem.find((problem) => problem.error === bug);
     assert.ok(fromStderr, `no problem carries the stderr listener's error; problems: ${seen.problem.map((p) => p.message).join(" / ")}`);
     assert.equal(fromStderr.server, "alpha");
@@ -158,7 +137,7 @@ behaviour("a problem listener that throws does not loop: the failure is dropped 
   const seen = record(manager);
   try {
     await manager.start();
-    await waitUntil(() => seen.problem.length > 0, "the stderr listener's failure as a problem");
+    await waitUntil(() => seen.problem.length > 0, "the stderr listener's failure as a problem", 15_000);
     // The stderr listener's failure reached the problem listeners once; the throwing problem
     // listener's own failure was not reported again (that would loop).
     assert.equal(seen.problem.length, 1);
@@ -195,7 +174,7 @@ behaviour("log data nested 100,000 levels deep reaches listeners as a bounded co
   try {
     await manager.start();
     assert.equal(await manager.registry.dispatch("mcp_deep_deep_log", {}), JSON.stringify({ result: "logged" }));
-    await waitUntil(() => printed.length > 0, "the deep log message");
+    await waitUntil(() => printed.length > 0, "the deep log message", 15_000);
     assert.match(printed[0], /^deep: \{"a":\{"a":/);
     assert.ok(printed[0].includes(depthMarker(64)), `no depth marker in ${printed[0].slice(0, 300)}`);
     assert.equal(seen.log[0].logger, "deep");
@@ -264,7 +243,7 @@ behaviour("an env value given to a stdio server appears in no event, status row,
   const outputs: { what: string; value: unknown }[] = [];
   try {
     await manager.start();
-    await waitUntil(() => seen.stderr.length > 0, "the stderr line at start");
+    await waitUntil(() => seen.stderr.length > 0, "the stderr line at start", 15_000);
     for (const tool of ["leak_log", "leak_tool_error", "leak_rpc_error", "leak_stderr"]) {
       outputs.push({ what: `dispatch ${tool}`, value: await manager.registry.dispatch(`mcp_leaky_${tool}`, {}) });
     }
@@ -272,10 +251,10 @@ behaviour("an env value given to a stdio server appears in no event, status row,
     assert.ok(callError instanceof ToolCallError, String(callError));
     assert.equal(callError.kind, "rpc");
     outputs.push({ what: "call() error", value: callError.message });
-    await waitUntil(() => seen.log.length > 0 && seen.stderr.length >= 2, "the leaked log message and stderr line");
+    await waitUntil(() => seen.log.length > 0 && seen.stderr.length >= 2, "the leaked log message and stderr line", 15_000);
     // Last words on stderr, then the process exits: the connection is lost.
     outputs.push({ what: "dispatch leak_exit", value: await manager.registry.dispatch("mcp_leaky_leak_exit", {}) });
-    await waitUntil(() => manager.status()[0].state === "reconnecting", "the server reconnecting");
+    await waitUntil(() => manager.status()[0].state === "reconnecting", "the server reconnecting", 15_000);
     // A call meanwhile is refused with the last error quoted (ServerUnavailableError).
     outputs.push({ what: "dispatch while reconnecting", value: await manager.registry.dispatch("mcp_leaky_echo", { text: "hi" }) });
     outputs.push({ what: "status()", value: manager.status() });
@@ -301,42 +280,12 @@ behaviour("an env value given to a stdio server appears in no event, status row,
   for (const [type, details] of Object.entries(seen)) assertNoSecret(`a "${type}" event`, details, secrets);
 });
 
-/** hostile-host-http-server.mjs on a loopback port. */
-async function startHttpFixture(): Promise<{ origin: string; stop: () => Promise<void> }> {
-  const child: ChildProcess = spawn("node", [HOSTILE_HTTP], { stdio: ["ignore", "pipe", "inherit"] });
-  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-  const port = await new Promise<number>((resolve, reject) => {
-    let text = "";
-    const timer = setTimeout(() => reject(new Error(`${HOSTILE_HTTP} printed no port within 15 s: ${text}`)), 15_000);
-    child.stdout!.on("data", (chunk: Uint8Array) => {
-      text += new TextDecoder().decode(chunk);
-      const match = /PORT (\d+)/.exec(text);
-      if (match) {
-        clearTimeout(timer);
-        resolve(Number(match[1]));
-      }
-    });
-    child.once("exit", (code) => {
-      clearTimeout(timer);
-      reject(new Error(`${HOSTILE_HTTP} exited with code ${code} before it listened`));
-    });
-  });
-  return {
-    origin: `http://127.0.0.1:${port}`,
-    stop: async () => {
-      child.kill("SIGTERM");
-      await exited;
-      child.stdout!.destroy();
-    },
-  };
-}
-
 behaviour("a configured header and a stored OAuth token, echoed back by an HTTP server, appear in no event, status row or dispatch string", async () => {
   const home = mkdtempSync(join(tmpdir(), "mcpwire-hostile-"));
   const before = process.env.XDG_CONFIG_HOME;
   // The host's token store lives under XDG_CONFIG_HOME; the token is loaded from there, as after `mcpwire auth login`.
   process.env.XDG_CONFIG_HOME = home;
-  const http = await startHttpFixture();
+  const http = await startPortFixture("hostile-host-http-server.mjs", { env: process.env, stopWith: "SIGTERM", startLimitMs: 15_000 });
   const echoUrl = `${http.origin}/echo/mcp`;
   const failUrl = `${http.origin}/fail/mcp`;
   const store = new FileTokenStore({ directory: join(home, "mcpwire", "auth") });

@@ -3,7 +3,6 @@
 // server and protected MCP endpoint of test/fixtures/auth/oauth-servers.ts, with the host's own
 // file token store (as after `mcpwire auth login`).
 
-import { test } from "node:test";
 import assert from "node:assert/strict";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -15,16 +14,7 @@ import { REDACTED } from "../../src/common/redact.ts";
 import type { ServerConfig } from "../../src/host/config/types.ts";
 import { McpManager } from "../../src/host/manager.ts";
 import { startOAuthFixture } from "../fixtures/auth/oauth-servers.ts";
-
-interface DenoTestApi {
-  test(definition: { name: string; fn: () => Promise<void>; sanitizeOps?: boolean; sanitizeResources?: boolean }): void;
-}
-const deno = (globalThis as { Deno?: DenoTestApi }).Deno;
-
-function behaviour(name: string, body: () => Promise<void>): void {
-  if (deno) deno.test({ name, fn: body, sanitizeOps: true, sanitizeResources: true });
-  else test(name, body);
-}
+import { behaviour } from "../support/behaviour.ts";
 
 const REDIRECT = "http://127.0.0.1:8976/callback";
 

@@ -1,13 +1,11 @@
 // The server manager against real child processes: start, registration, reconnect after a
 // kill, parking and probing, isolation between servers, connect_timeout, bounded close.
 
-import { test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import process from "node:process";
-import { fileURLToPath } from "node:url";
 import { ConnectionClosedError, StdioTransport } from "../../src/mod.ts";
 import type { CallToolResult } from "../../src/client/types.ts";
 import { parseConfig } from "../../src/host/config/parse.ts";
@@ -22,28 +20,13 @@ import {
 import { ToolCallError } from "../../src/registry/tool-registry.ts";
 import type { ToolsChange } from "../../src/registry/types.ts";
 import { startEverything, startSseFixture } from "../fixtures/sse-servers.ts";
+import { behaviour } from "../support/behaviour.ts";
+import { EVERYTHING as everything } from "../support/everything.ts";
+import { fixturePath as fixture } from "../support/fixture-process.ts";
+import { hangGuard } from "../support/hang-guard.ts";
+import { waitUntil } from "../support/polling.ts";
+import { isRunning } from "../support/processes.ts";
 
-interface DenoTestApi {
-  test(definition: { name: string; fn: () => Promise<void>; ignore?: boolean; sanitizeOps?: boolean; sanitizeResources?: boolean }): void;
-}
-const deno = (globalThis as { Deno?: DenoTestApi }).Deno;
-
-/**
- * One test. Under Deno a Deno.test with the op and resource sanitizers on, so a timer, pipe
- * or child process the manager leaves behind fails it; under Node a node:test test.
- */
-function behaviour(name: string, body: () => Promise<void>, options: { skip?: string | false } = {}): void {
-  if (deno) deno.test({ name, fn: body, ignore: Boolean(options.skip), sanitizeOps: true, sanitizeResources: true });
-  else test(name, { skip: options.skip }, body);
-}
-
-function fixture(file: string): string {
-  return fileURLToPath(new URL(`../fixtures/${file}`, import.meta.url));
-}
-
-const everything = fileURLToPath(
-  new URL("../../node_modules/@modelcontextprotocol/server-everything/dist/index.js", import.meta.url),
-);
 
 /** A stdio server config with the defaults parseConfig would fill in, running a fixture. */
 function server(name: string, overrides: Partial<ServerConfig> = {}): ServerConfig {
@@ -73,19 +56,6 @@ const FAST: McpManagerOptions = {
   probeIntervalMs: 600_000,
 };
 
-/** Rejects if the promise has not settled within ms: a hung test fails instead of hanging. */
-async function hangGuard<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const guard = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`hang guard: ${what} did not settle within ${ms} ms`)), ms);
-  });
-  try {
-    return await Promise.race([promise, guard]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
 /** Resolves with the next serverstate event of `server` that moves to `to`. */
 function nextState(
   manager: McpManager,
@@ -100,15 +70,6 @@ function nextState(
     });
   });
   return hangGuard(event, ms, `server "${server}" reaching ${to}`).finally(off);
-}
-
-/** Polls until the condition holds. */
-async function waitUntil(condition: () => boolean, what: string, ms = 10_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`hang guard: ${what} did not happen within ${ms} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
 }
 
 /** Every serverstate event, as "server: from → to". */
@@ -135,37 +96,6 @@ function textOf(result: unknown): string {
   const first = (result as CallToolResult).content[0] as { type: string; text: string };
   assert.equal(first.type, "text");
   return first.text;
-}
-
-const hasProc = (() => {
-  try {
-    readFileSync("/proc/self/stat", "utf8");
-    return true;
-  } catch {
-    return false;
-  }
-})();
-
-/**
- * Whether a process is still running. kill(pid, 0) also succeeds on a zombie, and where
- * PID 1 does not reap orphans a killed grandchild stays a zombie: on Linux a zombie is gone.
- */
-function isRunning(pid: number): boolean {
-  if (hasProc) {
-    try {
-      const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-      const state = stat.slice(stat.lastIndexOf(")") + 2).split(" ")[0];
-      return state !== "Z" && state !== "X";
-    } catch {
-      return false;
-    }
-  }
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as { code?: string }).code !== "ESRCH";
-  }
 }
 
 /** Resolves with the first stderr line of `server` that matches. */

@@ -27,7 +27,7 @@
 
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
-import { freePort } from "../fixtures/sse-servers.ts";
+import { freePort } from "./fixture-process.ts";
 
 export type FakeApiKind = "openai" | "anthropic" | "ollama" | "google";
 
