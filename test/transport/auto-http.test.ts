@@ -9,7 +9,7 @@ import { AutoHttpTransport } from "../../src/transport/auto-http.ts";
 import { SseLegacyTransport } from "../../src/transport/sse-legacy.ts";
 import { StreamableHttpTransport } from "../../src/transport/streamable-http/mod.ts";
 import { TransportError } from "../../src/transport/transport.ts";
-import { type HttpServerProcess, startEverything, startSseFixture, withServer } from "../fixtures/sse-servers.ts";
+import { startEverything, startSseFixture, withServer } from "../fixtures/sse-servers.ts";
 import { behaviour } from "../support/behaviour.ts";
 import { freePort } from "../support/fixture-process.ts";
 import { hangGuard } from "../support/hang-guard.ts";
