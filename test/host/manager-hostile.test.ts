@@ -14,12 +14,13 @@ import { ConnectionClosedError } from "../../src/jsonrpc/errors.ts";
 import type { CallToolResult } from "../../src/client/types.ts";
 import { depthMarker } from "../../src/common/bounded.ts";
 import { REDACTED } from "../../src/common/redact.ts";
-import type { McpwireConfig, ServerConfig } from "../../src/host/config/types.ts";
+import type { ServerConfig } from "../../src/host/config/types.ts";
 import { type ManagerEvents, McpManager, type McpManagerOptions } from "../../src/host/manager.ts";
 import { ToolCallError } from "../../src/registry/tool-registry.ts";
 import { behaviour } from "../support/behaviour.ts";
 import { fixturePath, startPortFixture } from "../support/fixture-process.ts";
 import { waitUntil } from "../support/polling.ts";
+import { configOf, serverConfig, stdioServerConfig } from "../support/server-config.ts";
 
 const HOSTILE = fixturePath("hostile-host-server.mjs");
 
@@ -29,22 +30,7 @@ const HEADER_SECRET = "hdr-secret-8d2e4b6a1c";
 const TOKEN_SECRET = "tok-secret-5e7c9a2b4d6f";
 
 function stdioServer(name: string, env: Record<string, string> = {}): ServerConfig {
-  return {
-    name,
-    transport: "stdio",
-    command: "node",
-    args: [HOSTILE],
-    env,
-    headers: {},
-    tools: {},
-    enabled: true,
-    timeoutMs: 10_000,
-    connectTimeoutMs: 10_000,
-  };
-}
-
-function config(...servers: ServerConfig[]): McpwireConfig {
-  return { servers, warnings: [] };
+  return stdioServerConfig(name, [HOSTILE], { env });
 }
 
 /** No retries, no probes while a test runs: each failure is seen once. */
@@ -94,7 +80,7 @@ function assertNoSecret(what: string, value: unknown, secrets: string[]): void {
 // --- listeners ---------------------------------------------------------------------------
 
 behaviour("a listener that throws is a problem event carrying its error; the other listeners still get the event", async () => {
-  const manager = new McpManager(config(stdioServer("alpha", { HOSTILE_SECRET: ENV_SECRET })), QUIET);
+  const manager = new McpManager(configOf(stdioServer("alpha", { HOSTILE_SECRET: ENV_SECRET })), QUIET);
   const bug = new Error("listener bug: cannot read the line");
   manager.on("stderr", () => {
     throw bug;
@@ -125,7 +111,7 @@ behaviour("a listener that throws is a problem event carrying its error; the oth
 });
 
 behaviour("a problem listener that throws does not loop: the failure is dropped and the others still hear every problem", async () => {
-  const manager = new McpManager(config(stdioServer("alpha")), QUIET);
+  const manager = new McpManager(configOf(stdioServer("alpha")), QUIET);
   let thrown = 0;
   manager.on("problem", () => {
     thrown++;
@@ -151,7 +137,7 @@ behaviour("a problem listener that throws does not loop: the failure is dropped 
 // --- depth ---------------------------------------------------------------------------------
 
 behaviour("a serverInfo nested 100,000 levels deep: status() gives every server its row, the deep part marked", async () => {
-  const manager = new McpManager(config(stdioServer("deep", { HOSTILE_DEEP_INFO: "1" }), stdioServer("plain")), QUIET);
+  const manager = new McpManager(configOf(stdioServer("deep", { HOSTILE_DEEP_INFO: "1" }), stdioServer("plain")), QUIET);
   try {
     await manager.start();
     const rows = manager.status();
@@ -167,7 +153,7 @@ behaviour("a serverInfo nested 100,000 levels deep: status() gives every server 
 });
 
 behaviour("log data nested 100,000 levels deep reaches listeners as a bounded copy they can print", async () => {
-  const manager = new McpManager(config(stdioServer("deep")), QUIET);
+  const manager = new McpManager(configOf(stdioServer("deep")), QUIET);
   const printed: string[] = [];
   manager.on("log", ({ server, data }) => printed.push(`${server}: ${JSON.stringify(data)}`));
   const seen = record(manager);
@@ -185,7 +171,7 @@ behaviour("log data nested 100,000 levels deep reaches listeners as a bounded co
 });
 
 behaviour("a result nested 100,000 levels deep: dispatch gives a marked, shortened rendering naming the server and tool", async () => {
-  const manager = new McpManager(config(stdioServer("deep")), QUIET);
+  const manager = new McpManager(configOf(stdioServer("deep")), QUIET);
   try {
     await manager.start();
     const result = JSON.parse(await manager.registry.dispatch("mcp_deep_deep_result", {})) as { result: string };
@@ -211,7 +197,7 @@ behaviour("a result nested 100,000 levels deep: dispatch gives a marked, shorten
 });
 
 behaviour("a tool whose inputSchema is nested 100,000 levels deep is skipped with a warning; the server's other tools stay", async () => {
-  const manager = new McpManager(config(stdioServer("deep", { HOSTILE_DEEP_SCHEMA: "1" })), QUIET);
+  const manager = new McpManager(configOf(stdioServer("deep", { HOSTILE_DEEP_SCHEMA: "1" })), QUIET);
   const warnings: string[] = [];
   manager.registry.on("warning", ({ message }) => warnings.push(message));
   try {
@@ -233,7 +219,7 @@ behaviour("a tool whose inputSchema is nested 100,000 levels deep is skipped wit
 
 behaviour("an env value given to a stdio server appears in no event, status row, dispatch string or call error", async () => {
   // One reconnect attempt, far off: after the exit the server stays "reconnecting" while the test looks.
-  const manager = new McpManager(config(stdioServer("leaky", { HOSTILE_SECRET: ENV_SECRET })), {
+  const manager = new McpManager(configOf(stdioServer("leaky", { HOSTILE_SECRET: ENV_SECRET })), {
     ...QUIET,
     maxReconnectAttempts: 1,
     reconnectDelay: { initialMs: 600_000, maxMs: 600_000, jitter: 0 },
@@ -292,19 +278,8 @@ behaviour("a configured header and a stored OAuth token, echoed back by an HTTP 
   for (const url of [echoUrl, failUrl]) {
     await store.setTokens(url, http.origin, { accessToken: TOKEN_SECRET, tokenType: "Bearer", raw: {} });
   }
-  const httpServer = (name: string, url: string): ServerConfig => ({
-    name,
-    transport: "http",
-    url,
-    args: [],
-    env: {},
-    headers: { "X-Api-Key": HEADER_SECRET },
-    tools: {},
-    enabled: true,
-    timeoutMs: 10_000,
-    connectTimeoutMs: 10_000,
-  });
-  const manager = new McpManager(config(httpServer("echo", echoUrl), httpServer("fail", failUrl)), QUIET);
+  const httpServer = (name: string, url: string) => serverConfig({ name, transport: "http", url, headers: { "X-Api-Key": HEADER_SECRET } });
+  const manager = new McpManager(configOf(httpServer("echo", echoUrl), httpServer("fail", failUrl)), QUIET);
   const seen = record(manager);
   const secrets = [HEADER_SECRET, TOKEN_SECRET];
   const outputs: { what: string; value: unknown }[] = [];

@@ -2,7 +2,7 @@
 // zombie counts as gone: where PID 1 does not reap orphans, as in many containers, a killed
 // grandchild stays a zombie for ever), else from kill(pid, 0).
 
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import process from "node:process";
 
 /** Whether this machine has a Linux /proc to read processes from. */
@@ -37,4 +37,30 @@ export function isRunning(pid: number): boolean {
   } catch (error) {
     return (error as { code?: string }).code !== "ESRCH";
   }
+}
+
+/** A process as /proc shows it. */
+export interface Proc {
+  pid: number;
+  /** R, S, Z, … */
+  state: string;
+  /** Its command line, arguments separated by spaces. */
+  cmdline: string;
+}
+
+/** The child processes of `parent` (this process by default), from /proc. */
+export function childProcesses(parent = process.pid): Proc[] {
+  const found: Proc[] = [];
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const [state, ppid] = procStat(Number(entry)) ?? [];
+      if (Number(ppid) !== parent) continue;
+      const cmdline = readFileSync(`/proc/${entry}/cmdline`, "utf8").replaceAll("\0", " ");
+      found.push({ pid: Number(entry), state, cmdline });
+    } catch {
+      // exited while we looked
+    }
+  }
+  return found;
 }
