@@ -2,48 +2,33 @@
 // test: log lines with the server's name, --log-level, sampling declined with -1 (no model),
 // elicitation declined without a terminal, --elicit accept-defaults and --elicit prompt.
 
-import { execFileSync, spawn } from "node:child_process";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { spawn } from "node:child_process";
 import process from "node:process";
 import { fileURLToPath } from "node:url";
-import { after, before, describe, test } from "node:test";
+import { before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { EVERYTHING as everything } from "../support/everything.ts";
-import { mcpwire as runMcpwire, root, runtimeArgs } from "../support/cli-runner.ts";
+import { everythingYaml, mcpwire as runMcpwire, root, runtimeArgs, scratchDir, writeConfig } from "../support/cli-runner.ts";
+import { hasScript, shellQuote as quote } from "../support/terminal.ts";
 
 const featuresServer = fileURLToPath(new URL("../fixtures/cli-features-server.mjs", import.meta.url));
 
 /** Runs mcpwire with `input` on its stdin (a pipe, never a terminal), closed after it. */
 const mcpwire = (args: string[], input = "") => runMcpwire(args, { input });
 
-let dir = "";
+const scratch = scratchDir("mcpwire-cli-features-");
 let config = "";
 
 before(async () => {
-  dir = await mkdtemp(join(tmpdir(), "mcpwire-cli-features-"));
-  config = join(dir, "mcpwire.yaml");
-  await writeFile(
-    config,
-    [
-      "mcp_servers:",
-      "  everything:",
-      "    command: node",
-      `    args: [${JSON.stringify(everything)}, "stdio"]`,
-      "    tools:",
-      '      include: ["trigger-sampling-request", "trigger-elicitation-request", "trigger-url-elicitation"]',
-      "  features:",
-      "    command: node",
-      `    args: [${JSON.stringify(featuresServer)}]`,
-      "    log_level: warning",
-      "",
-    ].join("\n"),
-  );
-});
-
-after(async () => {
-  await rm(dir, { recursive: true, force: true });
+  config = await writeConfig(scratch.path, "mcpwire.yaml", [
+    "mcp_servers:",
+    ...everythingYaml(),
+    "    tools:",
+    '      include: ["trigger-sampling-request", "trigger-elicitation-request", "trigger-url-elicitation"]',
+    "  features:",
+    "    command: node",
+    `    args: [${JSON.stringify(featuresServer)}]`,
+    "    log_level: warning",
+  ]);
 });
 
 describe("logging", () => {
@@ -131,19 +116,6 @@ describe("elicitation", () => {
     assert.equal(cancelled.stdout, 'answer: {"action":"cancel"}\n');
   });
 });
-
-/** `script` (util-linux) runs a command on a pseudo-terminal: the CLI sees a TTY on stdin. */
-function hasScript(): boolean {
-  if (process.platform !== "linux") return false;
-  try {
-    execFileSync("script", ["--version"], { stdio: "ignore" });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-const quote = (word: string) => `'${word.replaceAll("'", "'\\''")}'`;
 
 describe("URL-mode elicitation", () => {
   const args = ["call", "mcp_everything_trigger-url-elicitation", '{"url":"https://example.com/authorize?state=1"}', "--config", config];

@@ -1,52 +1,38 @@
 // The config-driven verbs — servers, tools, call — run as real child processes of the
 // runtime under test, against real servers, checking what a user sees and the exit codes.
 
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import process from "node:process";
 import { fileURLToPath } from "node:url";
-import { after, before, describe, test } from "node:test";
+import { before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { EVERYTHING as everything } from "../support/everything.ts";
-import { mcpwire as runMcpwire } from "../support/cli-runner.ts";
+import { everythingYaml, mcpwire as runMcpwire, scratchDir, writeConfig } from "../support/cli-runner.ts";
 
 const memory = fileURLToPath(new URL("../../node_modules/@modelcontextprotocol/server-memory/dist/index.js", import.meta.url));
 const crashServer = fileURLToPath(new URL("../fixtures/crash-server.mjs", import.meta.url));
 
 const mcpwire = (args: string[], env: Record<string, string | undefined> = process.env) => runMcpwire(args, { env });
 
-let dir = "";
+const scratch = scratchDir("mcpwire-cli-");
 let config = "";
 
 before(async () => {
-  dir = await mkdtemp(join(tmpdir(), "mcpwire-cli-"));
-  config = join(dir, "mcpwire.yaml");
-  await writeFile(
-    config,
-    [
-      "mcp_servers:",
-      "  everything:",
-      "    command: node",
-      `    args: [${JSON.stringify(everything)}, "stdio"]`,
-      "    tools:",
-      '      include: ["echo", "get-sum", "trigger-long-running-operation", "get-env"]',
-      "  memory:",
-      "    command: node",
-      `    args: [${JSON.stringify(memory)}]`,
-      "    env:",
-      `      MEMORY_FILE_PATH: ${JSON.stringify(join(dir, "memory.jsonl"))}`,
-      "    naming: \"{server}__{tool}\"",
-      "  crashy:",
-      "    command: node",
-      `    args: [${JSON.stringify(crashServer)}]`,
-      "",
-    ].join("\n"),
-  );
-});
-
-after(async () => {
-  await rm(dir, { recursive: true, force: true });
+  config = await writeConfig(scratch.path, "mcpwire.yaml", [
+    "mcp_servers:",
+    ...everythingYaml(),
+    "    tools:",
+    '      include: ["echo", "get-sum", "trigger-long-running-operation", "get-env"]',
+    "  memory:",
+    "    command: node",
+    `    args: [${JSON.stringify(memory)}]`,
+    "    env:",
+    `      MEMORY_FILE_PATH: ${JSON.stringify(join(scratch.path, "memory.jsonl"))}`,
+    "    naming: \"{server}__{tool}\"",
+    "  crashy:",
+    "    command: node",
+    `    args: [${JSON.stringify(crashServer)}]`,
+  ]);
 });
 
 describe("mcpwire servers", () => {
@@ -142,14 +128,14 @@ describe("mcpwire call", () => {
     const badJson = await mcpwire(["call", "mcp_everything_echo", "{message:", "--config", config]);
     assert.equal(badJson.code, 2);
     assert.match(badJson.stderr, /not valid JSON/);
-    const missing = await mcpwire(["call", "mcp_everything_echo", "--config", join(dir, "absent.yaml")]);
+    const missing = await mcpwire(["call", "mcp_everything_echo", "--config", join(scratch.path, "absent.yaml")]);
     assert.equal(missing.code, 2);
     assert.match(missing.stderr, /absent\.yaml/);
     assert.match(missing.stderr, /not found/);
   });
 
   test("a config error names the file, line and column and exits 2", async () => {
-    const broken = join(dir, "broken.yaml");
+    const broken = join(scratch.path, "broken.yaml");
     await writeFile(broken, "mcp_servers:\n  x:\n    command: node\n    args: 7\n");
     const { code, stderr } = await mcpwire(["tools", "--config", broken]);
     assert.equal(code, 2);

@@ -5,14 +5,13 @@
 // at what a user would see on stdout and stderr.
 
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import process from "node:process";
 import { fileURLToPath } from "node:url";
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { mcpwire as runMcpwire, type Outcome } from "../support/cli-runner.ts";
+import { mcpwire as runMcpwire, type Outcome, scratchDir, writeConfig } from "../support/cli-runner.ts";
 
 const hostileServer = fileURLToPath(new URL("../fixtures/hostile-cli-server.mjs", import.meta.url));
 const hostileHttpServer = fileURLToPath(new URL("../fixtures/hostile-cli-http-server.mjs", import.meta.url));
@@ -49,29 +48,19 @@ function longestLine(text: string): number {
   return Math.max(0, ...text.split("\n").map((line) => line.length));
 }
 
-let dir = "";
+const scratch = scratchDir("mcpwire-cli-hostile-");
 let stdioConfig = "";
 const hostileCommand = `node ${hostileServer}`;
 
 before(async () => {
-  dir = await mkdtemp(join(tmpdir(), "mcpwire-cli-hostile-"));
-  stdioConfig = join(dir, "stdio.yaml");
-  await writeFile(
-    stdioConfig,
-    [
-      "mcp_servers:",
-      "  hostile:",
-      "    command: node",
-      `    args: [${JSON.stringify(hostileServer)}]`,
-      "    env:",
-      `      HOSTILE_SECRET: ${JSON.stringify(ENV_SECRET)}`,
-      "",
-    ].join("\n"),
-  );
-});
-
-after(async () => {
-  await rm(dir, { recursive: true, force: true });
+  stdioConfig = await writeConfig(scratch.path, "stdio.yaml", [
+    "mcp_servers:",
+    "  hostile:",
+    "    command: node",
+    `    args: [${JSON.stringify(hostileServer)}]`,
+    "    env:",
+    `      HOSTILE_SECRET: ${JSON.stringify(ENV_SECRET)}`,
+  ]);
 });
 
 describe("a server cannot crash the CLI with deep JSON", () => {
@@ -249,9 +238,9 @@ describe("no credential is printed", () => {
       "    env:",
       `      HOSTILE_SECRET: ${JSON.stringify(ENV_SECRET)}`,
     ];
-    okConfig = join(dir, "ok.yaml");
+    okConfig = join(scratch.path, "ok.yaml");
     await writeFile(okConfig, ["mcp_servers:", ...httpServer("rpc", "rpc"), ...stdioServer("leaky", []), ""].join("\n"));
-    allConfig = join(dir, "all.yaml");
+    allConfig = join(scratch.path, "all.yaml");
     await writeFile(
       allConfig,
       ["mcp_servers:", ...httpServer("rpc", "rpc"), ...httpServer("broken", "500"), ...stdioServer("leaky", []), ...stdioServer("dying", ["--die-at-start"]), ""].join("\n"),

@@ -1,9 +1,15 @@
 // Test helper: running the mcpwire CLI (src/cli/run.ts) as a child process with the same
-// runtime as the test (Node via tsx, or Deno), capturing stdout, stderr and the exit code.
+// runtime as the test (Node via tsx, or Deno), capturing stdout, stderr and the exit code; a
+// scratch directory for its config files.
 
+import { after, before } from "node:test";
 import { type ChildProcess, execFile, spawn } from "node:child_process";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import process from "node:process";
 import { fileURLToPath } from "node:url";
+import { EVERYTHING } from "./everything.ts";
 
 /** The repository root, the CLI's working directory. */
 export const root = fileURLToPath(new URL("../../", import.meta.url));
@@ -76,4 +82,28 @@ export function startMcpwire(args: string[], env: Record<string, string> = {}, t
     stdout: () => out,
     stderr: () => err,
   };
+}
+
+/** For a test file: a scratch directory (`path`), made before its tests and removed after them. */
+export function scratchDir(prefix: string): { readonly path: string } {
+  const scratch = { path: "" };
+  before(async () => {
+    scratch.path = await mkdtemp(join(tmpdir(), prefix));
+  });
+  after(async () => {
+    await rm(scratch.path, { recursive: true, force: true });
+  });
+  return scratch;
+}
+
+/** Writes a config file of these YAML lines (and a final newline) as `dir/name`; returns its path. */
+export async function writeConfig(dir: string, name: string, lines: string[]): Promise<string> {
+  const file = join(dir, name);
+  await writeFile(file, [...lines, ""].join("\n"));
+  return file;
+}
+
+/** YAML lines (under mcp_servers:) for server-everything over stdio, named "everything". */
+export function everythingYaml(): string[] {
+  return ["  everything:", "    command: node", `    args: [${JSON.stringify(EVERYTHING)}, "stdio"]`];
 }
