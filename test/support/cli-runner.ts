@@ -2,9 +2,10 @@
 // runtime as the test (Node via tsx, or Deno), capturing stdout, stderr and the exit code; a
 // scratch directory for its config files.
 
-import { after, before } from "node:test";
+import { after } from "node:test";
 import { type ChildProcess, execFile, spawn } from "node:child_process";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdtempSync } from "node:fs";
+import { rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import process from "node:process";
@@ -84,16 +85,16 @@ export function startMcpwire(args: string[], env: Record<string, string> = {}, t
   };
 }
 
-/** For a test file: a scratch directory (`path`), made before its tests and removed after them. */
+/**
+ * For a test file: a scratch directory (`path`), made at once (so that every before hook can
+ * use it, whatever order a runtime gives hooks) and removed after the file's tests.
+ */
 export function scratchDir(prefix: string): { readonly path: string } {
-  const scratch = { path: "" };
-  before(async () => {
-    scratch.path = await mkdtemp(join(tmpdir(), prefix));
-  });
+  const path = mkdtempSync(join(tmpdir(), prefix));
   after(async () => {
-    await rm(scratch.path, { recursive: true, force: true });
+    await rm(path, { recursive: true, force: true });
   });
-  return scratch;
+  return { path };
 }
 
 /** Writes a config file of these YAML lines (and a final newline) as `dir/name`; returns its path. */
