@@ -2,17 +2,14 @@
 // commands: JSON on stdin, exit 2 blocks with stderr as the reason, other exits are reported,
 // a timeout kills the process group; with the Runner over server-everything.
 
-import { after, before, describe, test } from "node:test";
+import { after, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Client, StdioTransport } from "../../src/mod.ts";
 import { HookConfigError, type HookProblem, Hooks } from "../../src/agent/hooks.ts";
 import { Runner, RunnerError, type RunnerEvent } from "../../src/agent/runner.ts";
-import { registerMcpServer } from "../../src/registry/mcp-server.ts";
-import { ToolRegistry } from "../../src/registry/tool-registry.ts";
-import { EVERYTHING } from "../support/everything.ts";
+import { everythingRegistry } from "../support/everything.ts";
 import { rejection } from "../support/rejection.ts";
 import { answer, callTools, ScriptedProvider, toolResults } from "../support/scripted-provider.ts";
 
@@ -31,17 +28,7 @@ function alive(pid: number): boolean {
 }
 
 describe("hooks around the Runner's tool calls", () => {
-  const client = new Client({ name: "mcpwire-tests", version: "1.0.0" }, { name: "everything", requestTimeoutMs: 20_000 });
-  const registry = new ToolRegistry();
-
-  before(async () => {
-    await client.connect(new StdioTransport({ command: "node", args: [EVERYTHING, "stdio"] }));
-    await registerMcpServer(registry, "everything", client);
-  });
-
-  after(async () => {
-    await client.close();
-  });
+  const { registry } = everythingRegistry();
 
   test("a PreToolUse hook exiting 2 blocks the matching call with its stderr as the reason; another tool runs", async () => {
     const hooks = new Hooks({

@@ -16,7 +16,7 @@ import { HistoryError } from "../../src/agent/history.ts";
 import { Runner, RunnerError, type RunnerEvent } from "../../src/agent/runner.ts";
 import { registerMcpServer } from "../../src/registry/mcp-server.ts";
 import { ToolRegistry } from "../../src/registry/tool-registry.ts";
-import { EVERYTHING } from "../support/everything.ts";
+import { everythingRegistry } from "../support/everything.ts";
 import { rejection } from "../support/rejection.ts";
 import { answer, callTools, ScriptedProvider, toolResults } from "../support/scripted-provider.ts";
 import { type FakeApiKind, startFakeModelApi } from "../support/fake-model-apis.ts";
@@ -34,17 +34,7 @@ function parsedResult(text: string): { result?: string; error?: string } {
 }
 
 describe("Runner over server-everything", () => {
-  const client = new Client({ name: "mcpwire-tests", version: "1.0.0" }, { name: "everything", requestTimeoutMs: 20_000 });
-  const registry = new ToolRegistry();
-
-  before(async () => {
-    await client.connect(new StdioTransport({ command: "node", args: [EVERYTHING, "stdio"] }));
-    await registerMcpServer(registry, "everything", client);
-  });
-
-  after(async () => {
-    await client.close();
-  });
+  const { registry } = everythingRegistry();
 
   test("add 2 and 40: the model calls mcp_everything_get-sum, sees its result and answers with 42", async () => {
     const provider = new ScriptedProvider([

@@ -2,7 +2,8 @@
 // request and answers with what the test's handler returns — a hand-written token endpoint or
 // protected resource for the auth tests.
 
-import { createServer, type IncomingMessage } from "node:http";
+import { createServer } from "node:http";
+import { readBody } from "../support/http-body.ts";
 
 export interface SeenRequest {
   method: string;
@@ -85,13 +86,4 @@ export async function withLoopbackServer(handler: Handler, body: (server: Loopba
   } finally {
     await server.close();
   }
-}
-
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (chunk: Buffer) => chunks.push(chunk));
-    req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
-    req.on("error", reject);
-  });
 }

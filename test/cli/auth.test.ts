@@ -5,12 +5,9 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import { mkdtemp, readdir, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import process from "node:process";
-import { fileURLToPath } from "node:url";
 import { AuthError } from "../../src/auth/errors.ts";
 import { serverAuthFetch } from "../../src/auth/server-auth.ts";
 import { MemoryTokenStore } from "../../src/auth/token-store.ts";
@@ -18,6 +15,8 @@ import { auth } from "../../src/cli/auth.ts";
 import { UsageError } from "../../src/cli/args.ts";
 import { startOAuthFixture } from "../fixtures/auth/oauth-servers.ts";
 import { rejection } from "../support/rejection.ts";
+import { startMcpwire as mcpwire } from "../support/cli-runner.ts";
+import { until } from "../support/polling.ts";
 
 async function withConfig(yaml: string, body: (file: string) => Promise<void>): Promise<void> {
   const dir = await mkdtemp(join(tmpdir(), "mcpwire-auth-"));
@@ -88,43 +87,6 @@ test("auth login refuses a stdio server, an unknown one and auth: false, by name
 
 // --- the real command, as child processes of the runtime under test -------------------------
 
-const runScript = fileURLToPath(new URL("../../src/cli/run.ts", import.meta.url));
-const root = fileURLToPath(new URL("../../", import.meta.url));
-const isDeno = "Deno" in globalThis;
-
-interface Child {
-  code: Promise<number>;
-  stdout(): string;
-  stderr(): string;
-}
-
-function mcpwire(args: string[], env: Record<string, string>): Child {
-  const runtimeArgs = isDeno ? ["run", "-A", runScript] : ["--import", "tsx", runScript];
-  const child = spawn(process.execPath, [...runtimeArgs, ...args], { cwd: root, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
-  let out = "";
-  let err = "";
-  child.stdout.on("data", (chunk: Buffer) => (out += chunk.toString()));
-  child.stderr.on("data", (chunk: Buffer) => (err += chunk.toString()));
-  const timer = setTimeout(() => child.kill("SIGKILL"), 90_000);
-  return {
-    code: new Promise((resolve) => child.on("close", (code) => {
-      clearTimeout(timer);
-      resolve(code ?? -1);
-    })),
-    stdout: () => out,
-    stderr: () => err,
-  };
-}
-
-async function until<T>(what: string, probe: () => T | undefined, ms = 60_000): Promise<T> {
-  const start = Date.now();
-  for (;;) {
-    const value = probe();
-    if (value !== undefined) return value;
-    if (Date.now() - start > ms) throw new Error(`hang guard: ${what} did not happen within ${ms} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 test("mcpwire servers says to log in; auth login (--no-browser, the printed URL visited) stores 0600 tokens; then the server is ready", async () => {
   const fixture = await startOAuthFixture({ challengeScope: "mcp" });

@@ -2,65 +2,33 @@
 // test: log lines with the server's name, --log-level, sampling declined with -1 (no model),
 // elicitation declined without a terminal, --elicit accept-defaults and --elicit prompt.
 
-import { execFile, execFileSync, spawn } from "node:child_process";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { spawn } from "node:child_process";
 import process from "node:process";
 import { fileURLToPath } from "node:url";
-import { after, before, describe, test } from "node:test";
+import { before, describe, test } from "node:test";
 import assert from "node:assert/strict";
+import { everythingYaml, mcpwire as runMcpwire, root, runtimeArgs, scratchDir, writeConfig } from "../support/cli-runner.ts";
+import { hasScript, shellQuote as quote } from "../support/terminal.ts";
 
-const root = fileURLToPath(new URL("../../", import.meta.url));
-const runScript = fileURLToPath(new URL("../../src/cli/run.ts", import.meta.url));
-const everything = fileURLToPath(new URL("../../node_modules/@modelcontextprotocol/server-everything/dist/index.js", import.meta.url));
 const featuresServer = fileURLToPath(new URL("../fixtures/cli-features-server.mjs", import.meta.url));
-const isDeno = "Deno" in globalThis;
-
-interface Outcome {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
 
 /** Runs mcpwire with `input` on its stdin (a pipe, never a terminal), closed after it. */
-function mcpwire(args: string[], input = ""): Promise<Outcome> {
-  const runtimeArgs = isDeno ? ["run", "-A", runScript] : ["--import", "tsx", runScript];
-  return new Promise((resolve) => {
-    const child = execFile(process.execPath, [...runtimeArgs, ...args], { cwd: root, timeout: 90_000 }, (error, stdout, stderr) => {
-      const code = error === null ? 0 : typeof error.code === "number" ? error.code : -1;
-      resolve({ code, stdout: String(stdout), stderr: String(stderr) });
-    });
-    child.stdin?.end(input);
-  });
-}
+const mcpwire = (args: string[], input = "") => runMcpwire(args, { input });
 
-let dir = "";
+const scratch = scratchDir("mcpwire-cli-features-");
 let config = "";
 
 before(async () => {
-  dir = await mkdtemp(join(tmpdir(), "mcpwire-cli-features-"));
-  config = join(dir, "mcpwire.yaml");
-  await writeFile(
-    config,
-    [
-      "mcp_servers:",
-      "  everything:",
-      "    command: node",
-      `    args: [${JSON.stringify(everything)}, "stdio"]`,
-      "    tools:",
-      '      include: ["trigger-sampling-request", "trigger-elicitation-request", "trigger-url-elicitation"]',
-      "  features:",
-      "    command: node",
-      `    args: [${JSON.stringify(featuresServer)}]`,
-      "    log_level: warning",
-      "",
-    ].join("\n"),
-  );
-});
-
-after(async () => {
-  await rm(dir, { recursive: true, force: true });
+  config = await writeConfig(scratch.path, "mcpwire.yaml", [
+    "mcp_servers:",
+    ...everythingYaml(),
+    "    tools:",
+    '      include: ["trigger-sampling-request", "trigger-elicitation-request", "trigger-url-elicitation"]',
+    "  features:",
+    "    command: node",
+    `    args: [${JSON.stringify(featuresServer)}]`,
+    "    log_level: warning",
+  ]);
 });
 
 describe("logging", () => {
@@ -149,19 +117,6 @@ describe("elicitation", () => {
   });
 });
 
-/** `script` (util-linux) runs a command on a pseudo-terminal: the CLI sees a TTY on stdin. */
-function hasScript(): boolean {
-  if (process.platform !== "linux") return false;
-  try {
-    execFileSync("script", ["--version"], { stdio: "ignore" });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-const quote = (word: string) => `'${word.replaceAll("'", "'\\''")}'`;
-
 describe("URL-mode elicitation", () => {
   const args = ["call", "mcp_everything_trigger-url-elicitation", '{"url":"https://example.com/authorize?state=1"}', "--config", config];
 
@@ -183,7 +138,6 @@ describe("URL-mode elicitation", () => {
 
 describe("elicitation on a terminal", () => {
   test("mcpwire call asks on the terminal without any flag, and the server receives the answer", { skip: hasScript() ? false : "no util-linux script(1) here" }, async () => {
-    const runtimeArgs = isDeno ? ["run", "-A", runScript] : ["--import", "tsx", runScript];
     const command = [process.execPath, ...runtimeArgs, "call", "mcp_features_ask", "--config", config].map(quote).join(" ");
     const child = spawn("script", ["-qec", command, "/dev/null"], { cwd: root, stdio: ["pipe", "pipe", "pipe"] });
     // Each answer is typed once its prompt is on the screen, as a user would.

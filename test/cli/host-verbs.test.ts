@@ -1,69 +1,38 @@
 // The config-driven verbs — servers, tools, call — run as real child processes of the
 // runtime under test, against real servers, checking what a user sees and the exit codes.
 
-import { execFile } from "node:child_process";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import process from "node:process";
 import { fileURLToPath } from "node:url";
-import { after, before, describe, test } from "node:test";
+import { before, describe, test } from "node:test";
 import assert from "node:assert/strict";
+import { everythingYaml, mcpwire as runMcpwire, scratchDir, writeConfig } from "../support/cli-runner.ts";
 
-const root = fileURLToPath(new URL("../../", import.meta.url));
-const runScript = fileURLToPath(new URL("../../src/cli/run.ts", import.meta.url));
-const everything = fileURLToPath(new URL("../../node_modules/@modelcontextprotocol/server-everything/dist/index.js", import.meta.url));
 const memory = fileURLToPath(new URL("../../node_modules/@modelcontextprotocol/server-memory/dist/index.js", import.meta.url));
 const crashServer = fileURLToPath(new URL("../fixtures/crash-server.mjs", import.meta.url));
-const isDeno = "Deno" in globalThis;
 
-interface Outcome {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
+const mcpwire = (args: string[], env: Record<string, string | undefined> = process.env) => runMcpwire(args, { env });
 
-function mcpwire(args: string[], env: Record<string, string | undefined> = process.env): Promise<Outcome> {
-  const runtimeArgs = isDeno ? ["run", "-A", runScript] : ["--import", "tsx", runScript];
-  return new Promise((resolve) => {
-    execFile(process.execPath, [...runtimeArgs, ...args], { cwd: root, timeout: 90_000, env }, (error, stdout, stderr) => {
-      const code = error === null ? 0 : typeof error.code === "number" ? error.code : -1;
-      resolve({ code, stdout: String(stdout), stderr: String(stderr) });
-    });
-  });
-}
-
-let dir = "";
+const scratch = scratchDir("mcpwire-cli-");
 let config = "";
 
 before(async () => {
-  dir = await mkdtemp(join(tmpdir(), "mcpwire-cli-"));
-  config = join(dir, "mcpwire.yaml");
-  await writeFile(
-    config,
-    [
-      "mcp_servers:",
-      "  everything:",
-      "    command: node",
-      `    args: [${JSON.stringify(everything)}, "stdio"]`,
-      "    tools:",
-      '      include: ["echo", "get-sum", "trigger-long-running-operation", "get-env"]',
-      "  memory:",
-      "    command: node",
-      `    args: [${JSON.stringify(memory)}]`,
-      "    env:",
-      `      MEMORY_FILE_PATH: ${JSON.stringify(join(dir, "memory.jsonl"))}`,
-      "    naming: \"{server}__{tool}\"",
-      "  crashy:",
-      "    command: node",
-      `    args: [${JSON.stringify(crashServer)}]`,
-      "",
-    ].join("\n"),
-  );
-});
-
-after(async () => {
-  await rm(dir, { recursive: true, force: true });
+  config = await writeConfig(scratch.path, "mcpwire.yaml", [
+    "mcp_servers:",
+    ...everythingYaml(),
+    "    tools:",
+    '      include: ["echo", "get-sum", "trigger-long-running-operation", "get-env"]',
+    "  memory:",
+    "    command: node",
+    `    args: [${JSON.stringify(memory)}]`,
+    "    env:",
+    `      MEMORY_FILE_PATH: ${JSON.stringify(join(scratch.path, "memory.jsonl"))}`,
+    "    naming: \"{server}__{tool}\"",
+    "  crashy:",
+    "    command: node",
+    `    args: [${JSON.stringify(crashServer)}]`,
+  ]);
 });
 
 describe("mcpwire servers", () => {
@@ -159,14 +128,14 @@ describe("mcpwire call", () => {
     const badJson = await mcpwire(["call", "mcp_everything_echo", "{message:", "--config", config]);
     assert.equal(badJson.code, 2);
     assert.match(badJson.stderr, /not valid JSON/);
-    const missing = await mcpwire(["call", "mcp_everything_echo", "--config", join(dir, "absent.yaml")]);
+    const missing = await mcpwire(["call", "mcp_everything_echo", "--config", join(scratch.path, "absent.yaml")]);
     assert.equal(missing.code, 2);
     assert.match(missing.stderr, /absent\.yaml/);
     assert.match(missing.stderr, /not found/);
   });
 
   test("a config error names the file, line and column and exits 2", async () => {
-    const broken = join(dir, "broken.yaml");
+    const broken = join(scratch.path, "broken.yaml");
     await writeFile(broken, "mcp_servers:\n  x:\n    command: node\n    args: 7\n");
     const { code, stderr } = await mcpwire(["tools", "--config", broken]);
     assert.equal(code, 2);

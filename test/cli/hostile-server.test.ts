@@ -4,20 +4,17 @@
 // runtime under test against hand-written servers (stdio, and HTTP on loopback) and looks only
 // at what a user would see on stdout and stderr.
 
-import { type ChildProcess, execFile, spawn } from "node:child_process";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { type ChildProcess, spawn } from "node:child_process";
+import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import process from "node:process";
 import { fileURLToPath } from "node:url";
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
+import { mcpwire as runMcpwire, type Outcome, scratchDir, writeConfig } from "../support/cli-runner.ts";
 
-const root = fileURLToPath(new URL("../../", import.meta.url));
-const runScript = fileURLToPath(new URL("../../src/cli/run.ts", import.meta.url));
 const hostileServer = fileURLToPath(new URL("../fixtures/hostile-cli-server.mjs", import.meta.url));
 const hostileHttpServer = fileURLToPath(new URL("../fixtures/hostile-cli-http-server.mjs", import.meta.url));
-const isDeno = "Deno" in globalThis;
 
 /** The credentials in play: an HTTP server's configured headers and a stdio server's env value. */
 const TOKEN = "hostile-bearer-token-5f2c9a7e1b";
@@ -32,23 +29,8 @@ const SHOWN = String.raw`\x1b[31mred\x1b[0m \x1b]8;;https://evil.example/\x07goo
 /** Characters a terminal acts on (TAB and LF are ordinary text). */
 const RAW_CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
 
-interface Outcome {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
 /** Runs `mcpwire <args>` with the same runtime as this test; `input` is its stdin (a pipe, closed after it). */
-function mcpwire(args: string[], input = ""): Promise<Outcome> {
-  const runtimeArgs = isDeno ? ["run", "-A", runScript] : ["--import", "tsx", runScript];
-  return new Promise((resolve) => {
-    const child = execFile(process.execPath, [...runtimeArgs, ...args], { cwd: root, timeout: 90_000, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
-      const code = error === null ? 0 : typeof error.code === "number" ? error.code : -1;
-      resolve({ code, stdout: String(stdout), stderr: String(stderr) });
-    });
-    child.stdin?.end(input);
-  });
-}
+const mcpwire = (args: string[], input = "") => runMcpwire(args, { input, maxBuffer: 64 * 1024 * 1024 });
 
 function assertNoRawControls(outcome: Outcome, what: string): void {
   const found = RAW_CONTROL.exec(outcome.stdout + outcome.stderr);
@@ -66,29 +48,19 @@ function longestLine(text: string): number {
   return Math.max(0, ...text.split("\n").map((line) => line.length));
 }
 
-let dir = "";
+const scratch = scratchDir("mcpwire-cli-hostile-");
 let stdioConfig = "";
 const hostileCommand = `node ${hostileServer}`;
 
 before(async () => {
-  dir = await mkdtemp(join(tmpdir(), "mcpwire-cli-hostile-"));
-  stdioConfig = join(dir, "stdio.yaml");
-  await writeFile(
-    stdioConfig,
-    [
-      "mcp_servers:",
-      "  hostile:",
-      "    command: node",
-      `    args: [${JSON.stringify(hostileServer)}]`,
-      "    env:",
-      `      HOSTILE_SECRET: ${JSON.stringify(ENV_SECRET)}`,
-      "",
-    ].join("\n"),
-  );
-});
-
-after(async () => {
-  await rm(dir, { recursive: true, force: true });
+  stdioConfig = await writeConfig(scratch.path, "stdio.yaml", [
+    "mcp_servers:",
+    "  hostile:",
+    "    command: node",
+    `    args: [${JSON.stringify(hostileServer)}]`,
+    "    env:",
+    `      HOSTILE_SECRET: ${JSON.stringify(ENV_SECRET)}`,
+  ]);
 });
 
 describe("a server cannot crash the CLI with deep JSON", () => {
@@ -266,9 +238,9 @@ describe("no credential is printed", () => {
       "    env:",
       `      HOSTILE_SECRET: ${JSON.stringify(ENV_SECRET)}`,
     ];
-    okConfig = join(dir, "ok.yaml");
+    okConfig = join(scratch.path, "ok.yaml");
     await writeFile(okConfig, ["mcp_servers:", ...httpServer("rpc", "rpc"), ...stdioServer("leaky", []), ""].join("\n"));
-    allConfig = join(dir, "all.yaml");
+    allConfig = join(scratch.path, "all.yaml");
     await writeFile(
       allConfig,
       ["mcp_servers:", ...httpServer("rpc", "rpc"), ...httpServer("broken", "500"), ...stdioServer("leaky", []), ...stdioServer("dying", ["--die-at-start"]), ""].join("\n"),

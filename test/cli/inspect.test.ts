@@ -5,28 +5,12 @@ import process from "node:process";
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { type HttpServerProcess, startEverything, startSseFixture } from "../fixtures/sse-servers.ts";
+import { EVERYTHING as everything } from "../support/everything.ts";
+import { mcpwire as runMcpwire, type Outcome, root, runtimeArgs } from "../support/cli-runner.ts";
 
-const root = new URL("../../", import.meta.url).pathname;
-const runScript = new URL("../../src/cli/run.ts", import.meta.url).pathname;
-const everything = new URL("../../node_modules/@modelcontextprotocol/server-everything/dist/index.js", import.meta.url).pathname;
-const isDeno = "Deno" in globalThis;
-
-interface Outcome {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
 
 /** Runs `mcpwire <args>` with the same runtime as this test (Node via tsx, or Deno). */
-function mcpwire(...args: string[]): Promise<Outcome> {
-  const runtimeArgs = isDeno ? ["run", "-A", runScript] : ["--import", "tsx", runScript];
-  return new Promise((resolve) => {
-    execFile(process.execPath, [...runtimeArgs, ...args], { cwd: root, timeout: 60_000 }, (error, stdout, stderr) => {
-      const code = error === null ? 0 : typeof error.code === "number" ? error.code : -1;
-      resolve({ code, stdout: String(stdout), stderr: String(stderr) });
-    });
-  });
-}
+const mcpwire = (...args: string[]) => runMcpwire(args, { timeoutMs: 60_000 });
 
 const everythingCommand = `node ${everything} stdio`;
 
@@ -106,7 +90,6 @@ describe("mcpwire inspect", () => {
   test("--env reaches the server and nothing else of ours does", async () => {
     // server-everything's get-env is not reachable from inspect; a tiny server prints its env on stderr.
     const script = "console.error('SEEN=' + (process.env.MCPWIRE_TEST_VAR ?? '') + ' SECRET=' + (process.env.MCPWIRE_PARENT_ONLY ?? '')); process.exit(4)";
-    const runtimeArgs = isDeno ? ["run", "-A", runScript] : ["--import", "tsx", runScript];
     const outcome = await new Promise<Outcome>((resolve) => {
       execFile(
         process.execPath,

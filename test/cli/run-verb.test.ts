@@ -2,30 +2,19 @@
 // a loopback fake OpenAI API, server-everything over stdio — tool calls, the --json transcript,
 // approval without a terminal, hooks from the config, sampling through sampling.model, limits.
 
-import { execFile, spawn } from "node:child_process";
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { spawn } from "node:child_process";
+import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import process from "node:process";
-import { fileURLToPath } from "node:url";
-import { after, before, describe, test } from "node:test";
+import { before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { parseConfig } from "../../src/host/config/parse.ts";
-import { EVERYTHING } from "../support/everything.ts";
 import { hasScript, shellQuote } from "../support/terminal.ts";
 import { type FakeModelApi, type FakeStep, refusedOrigin, startFakeModelApi } from "../support/fake-model-apis.ts";
+import { everythingYaml, mcpwire as runMcpwire, root, runtimeArgs, scratchDir, writeConfig } from "../support/cli-runner.ts";
 
-const root = fileURLToPath(new URL("../../", import.meta.url));
-const runScript = fileURLToPath(new URL("../../src/cli/run.ts", import.meta.url));
-const isDeno = "Deno" in globalThis;
 
-interface Outcome {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-let dir = "";
+const scratch = scratchDir("mcpwire-run-");
 let nowhere = "";
 
 /** No key from the environment, and no Ollama to find: the config says everything. */
@@ -37,33 +26,17 @@ function childEnv(): Record<string, string | undefined> {
   return env;
 }
 
-const runtimeArgs = isDeno ? ["run", "-A", runScript] : ["--import", "tsx", runScript];
-
-function mcpwire(args: string[], input?: string, extraEnv: Record<string, string> = {}): Promise<Outcome> {
-  const env = { ...childEnv(), ...extraEnv };
-  return new Promise((resolve) => {
-    const child = execFile(process.execPath, [...runtimeArgs, ...args], { cwd: root, timeout: 90_000, env }, (error, stdout, stderr) => {
-      const code = error === null ? 0 : typeof error.code === "number" ? error.code : -1;
-      resolve({ code, stdout: String(stdout), stderr: String(stderr) });
-    });
-    if (input !== undefined) child.stdin?.end(input);
-  });
-}
+const mcpwire = (args: string[], input?: string, extraEnv: Record<string, string> = {}) => runMcpwire(args, { input, env: { ...childEnv(), ...extraEnv } });
 
 /** A config with server-everything and the fake API as the openai provider. */
 async function configFor(name: string, api: FakeModelApi | undefined, extra: string[] = [], serverExtra: string[] = []): Promise<string> {
-  const file = join(dir, `${name}.yaml`);
-  await writeFile(file, [
+  return await writeConfig(scratch.path, `${name}.yaml`, [
     ...(api === undefined ? [] : ["providers:", "  openai:", `    base_url: ${JSON.stringify(api.url)}`]),
     ...extra,
     "mcp_servers:",
-    "  everything:",
-    "    command: node",
-    `    args: [${JSON.stringify(EVERYTHING)}, "stdio"]`,
+    ...everythingYaml(),
     ...serverExtra,
-    "",
-  ].join("\n"));
-  return file;
+  ]);
 }
 
 function lastToolResult(request: { toolResults: Array<{ content: string }> }): string {
@@ -76,12 +49,7 @@ const SUM: FakeStep[] = [
 ];
 
 before(async () => {
-  dir = await mkdtemp(join(tmpdir(), "mcpwire-run-"));
   nowhere = await refusedOrigin();
-});
-
-after(async () => {
-  await rm(dir, { recursive: true, force: true });
 });
 
 describe("mcpwire run", () => {
@@ -248,7 +216,7 @@ describe("mcpwire chat", () => {
     ]);
     try {
       const config = await configFor("chat", api);
-      const saved = join(dir, "chat.json");
+      const saved = join(scratch.path, "chat.json");
       const input = ["add 2 and 40", "/tools", "and again?", `/save ${saved}`, "/quit", "never sent"].join("\n") + "\n";
       const { code, stdout, stderr } = await mcpwire(["chat", "--model", "openai/any", "--config", config], input);
       assert.equal(code, 0, stderr);

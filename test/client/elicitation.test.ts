@@ -4,55 +4,22 @@
 
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { fileURLToPath } from "node:url";
 import {
   Client,
   type ElicitFormRequest,
-  type JsonRpcMessage,
-  MemoryTransport,
-  type Params,
-  Peer,
   RpcError,
   StdioTransport,
   type TextContent,
 } from "../../src/mod.ts";
 import { UrlElicitationRequiredError } from "../../src/client/elicitation.ts";
 import type { UrlElicitationRequest } from "../../src/client/handlers.ts";
+import { EVERYTHING } from "../support/everything.ts";
+import { type InProcessServer as TestServer, inProcessServer } from "../support/in-process-server.ts";
+import { rpcRejection } from "../support/rejection.ts";
 
 const CLIENT_INFO = { name: "mcpwire-tests", version: "1.0.0" };
-const EVERYTHING = fileURLToPath(
-  new URL("../../node_modules/@modelcontextprotocol/server-everything/dist/index.js", import.meta.url),
-);
 
-interface TestServer {
-  clientEnd: MemoryTransport;
-  peer: Peer;
-  initializeParams: () => Params | undefined;
-}
-
-function testServer(): TestServer {
-  const [clientEnd, serverEnd] = MemoryTransport.pair();
-  const peer = new Peer({ name: "test server", send: (message) => serverEnd.send(message) });
-  let initializeParams: Params | undefined;
-  serverEnd.onmessage = (message: JsonRpcMessage) => peer.receive(message);
-  serverEnd.onclose = (details) => peer.close(details);
-  peer.setRequestHandler("initialize", (params) => {
-    initializeParams = params;
-    return { protocolVersion: "2025-11-25", capabilities: { tools: {} }, serverInfo: { name: "in-process", version: "0.0.1" } };
-  });
-  void serverEnd.start();
-  return { clientEnd, peer, initializeParams: () => initializeParams };
-}
-
-async function rpcRejection(promise: Promise<unknown>): Promise<RpcError> {
-  try {
-    await promise;
-  } catch (error) {
-    assert.ok(error instanceof RpcError, `expected an RpcError, got ${String(error)}`);
-    return error;
-  }
-  assert.fail("expected a rejection, but the promise resolved");
-}
+const testServer = () => inProcessServer({ tools: {} }, {});
 
 const FLAT_SCHEMA = {
   type: "object",

@@ -4,37 +4,20 @@
 // reason, results of the wrong shape are typed errors naming server, method and detail, and
 // timeouts bound what they promise to — spec 2025-11-25 basic/lifecycle, server/tools.
 
-import { test } from "node:test";
 import assert from "node:assert/strict";
-import { type ChildProcess, spawn } from "node:child_process";
-import type { Buffer } from "node:buffer";
 import process from "node:process";
-import { fileURLToPath } from "node:url";
 import { Client, type ClientOptions, type LogMessage, OutputValidationError, ProtocolError, RequestTimeoutError, StdioTransport } from "../../src/mod.ts";
 import { DetailEvent } from "../../src/common/events.ts";
 import { RequestAbortedError, UndeliverableResponseError } from "../../src/jsonrpc/errors.ts";
 import { StreamableHttpTransport } from "../../src/transport/streamable-http/mod.ts";
+import { behaviour } from "../support/behaviour.ts";
+import { fixturePath as fixture, startPortFixture } from "../support/fixture-process.ts";
 
 const CLIENT_INFO = { name: "hostile-test", version: "0.0.0" };
 /** The timeout every call here would otherwise wait out: the assertions say "well before it". */
 const CALL_TIMEOUT_MS = 60_000;
 /** "At once", on a loaded two-core machine: far below CALL_TIMEOUT_MS, far above real need. */
 const AT_ONCE_MS = 20_000;
-
-interface DenoTestApi {
-  test(definition: { name: string; fn: () => Promise<void>; sanitizeOps?: boolean; sanitizeResources?: boolean }): void;
-}
-const deno = (globalThis as { Deno?: DenoTestApi }).Deno;
-
-/** One test; under Deno with the op and resource sanitizers on, so a pipe or timer left open fails it. */
-function behaviour(name: string, body: () => Promise<void>): void {
-  if (deno) deno.test({ name, fn: body, sanitizeOps: true, sanitizeResources: true });
-  else test(name, body);
-}
-
-function fixture(file: string): string {
-  return fileURLToPath(new URL(`../fixtures/${file}`, import.meta.url));
-}
 
 /** A client connected over stdio to the hostile fixture, as a user would set it up. */
 async function hostile(
@@ -290,33 +273,7 @@ behaviour("a call ended by AbortSignal.timeout is a RequestAbortedError of kind 
 });
 
 /** The hostile HTTP fixture: started, its port read from stdout, stopped by closing its stdin. */
-async function httpFixture(): Promise<{ origin: string; stop: () => Promise<void> }> {
-  const child: ChildProcess = spawn("node", [fixture("hostile-slow-ack-server.mjs")], {
-    env: { PATH: process.env.PATH ?? "" },
-    stdio: ["pipe", "pipe", "inherit"],
-  });
-  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-  const port = await new Promise<number>((resolve, reject) => {
-    let text = "";
-    const timer = setTimeout(() => reject(new Error("the hostile HTTP fixture did not start within 15 s")), 15_000);
-    child.stdout!.on("data", (chunk: Buffer) => {
-      text += String(chunk);
-      const match = text.match(/PORT (\d+)/);
-      if (match) {
-        clearTimeout(timer);
-        resolve(Number(match[1]));
-      }
-    });
-  });
-  return {
-    origin: `http://127.0.0.1:${port}`,
-    stop: async () => {
-      child.stdin!.end();
-      child.stdout!.destroy();
-      await exited;
-    },
-  };
-}
+const httpFixture = () => startPortFixture("hostile-slow-ack-server.mjs", { env: { PATH: process.env.PATH ?? "" }, stopWith: "stdin", startLimitMs: 15_000 });
 
 behaviour("initializeTimeoutMs bounds the whole connect: a server holding the 202 of notifications/initialized fails it in time, naming the step", async () => {
   const server = await httpFixture();

@@ -4,7 +4,6 @@
 
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { fileURLToPath } from "node:url";
 import {
   Client,
   type CreateMessageRequest,
@@ -12,17 +11,15 @@ import {
   MemoryTransport,
   type Params,
   Peer,
-  RpcError,
   StdioTransport,
   type TextContent,
 } from "../../src/mod.ts";
 import type { ClientOptions } from "../../src/client/client.ts";
 import { SamplingRejectedError } from "../../src/client/sampling.ts";
+import { EVERYTHING } from "../support/everything.ts";
+import { rpcRejection } from "../support/rejection.ts";
 
 const CLIENT_INFO = { name: "mcpwire-tests", version: "1.0.0" };
-const EVERYTHING = fileURLToPath(
-  new URL("../../node_modules/@modelcontextprotocol/server-everything/dist/index.js", import.meta.url),
-);
 const ANSWER = { role: "assistant" as const, content: { type: "text" as const, text: "42" }, model: "test-model", stopReason: "endTurn" };
 const REQUEST = { messages: [{ role: "user", content: { type: "text", text: "hi" } }], maxTokens: 500 };
 
@@ -39,16 +36,6 @@ async function connected(options: ClientOptions): Promise<{ client: Client; peer
   const client = new Client(CLIENT_INFO, { name: "in-process", ...options });
   await client.connect(clientEnd);
   return { client, peer, init: () => init };
-}
-
-async function rpcRejection(promise: Promise<unknown>): Promise<RpcError> {
-  try {
-    await promise;
-  } catch (error) {
-    assert.ok(error instanceof RpcError, `expected an RpcError, got ${String(error)}`);
-    return error;
-  }
-  assert.fail("expected a rejection, but the promise resolved");
 }
 
 describe("sampling policy against an in-process server", () => {

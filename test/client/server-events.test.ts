@@ -7,7 +7,6 @@ import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import {
   Client,
-  type ClientEvents,
   type ClientEventType,
   type Params,
   ProtocolError,
@@ -15,23 +14,9 @@ import {
 } from "../../src/mod.ts";
 import { type InProcessServer, inProcessServer } from "../support/in-process-server.ts";
 import { rejection } from "../support/rejection.ts";
+import { nextEvent } from "../support/events.ts";
 
 const CLIENT_INFO = { name: "mcpwire-tests", version: "1.0.0" };
-
-/** The next event of a type; rejects after a generous hang guard. */
-function nextEvent<K extends ClientEventType>(client: Client, type: K): Promise<ClientEvents[K]> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      off();
-      reject(new Error(`no "${type}" event within 5 s`));
-    }, 5000);
-    const off = client.on(type, (detail) => {
-      clearTimeout(timer);
-      off();
-      resolve(detail);
-    });
-  });
-}
 
 describe("server notifications surface as client events", () => {
   let server: InProcessServer;

@@ -39,6 +39,7 @@ import {
 } from "../../src/mod.ts";
 import { requestHeaders } from "../../src/transport/mcp-headers.ts";
 import { type InProcessServer, inProcessServer, requestsFor } from "../support/in-process-server.ts";
+import { nextEvent as nextEventOf } from "../support/events.ts";
 
 type Json = Record<string, unknown>;
 
@@ -828,22 +829,8 @@ describe("spec examples: Streamable HTTP request metadata headers", () => {
 // --- 4. subscriptions/listen ------------------------------------------------------------------
 
 /** Resolves with the first event of `type`; rejects after the hang guard. */
-function nextEvent<K extends "toolslistchanged" | "promptslistchanged" | "resourceslistchanged" | "resourceupdated" | "log">(
-  client: Client,
-  type: K,
-): Promise<unknown> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      off();
-      reject(new Error(`no ${type} event within ${HANG_GUARD_MS} ms`));
-    }, HANG_GUARD_MS);
-    const off = client.on(type, (detail) => {
-      clearTimeout(timer);
-      off();
-      resolve(detail);
-    });
-  });
-}
+const nextEvent = (client: Client, type: "toolslistchanged" | "promptslistchanged" | "resourceslistchanged" | "resourceupdated" | "log"): Promise<unknown> =>
+  nextEventOf(client, type, HANG_GUARD_MS);
 
 interface Listens {
   handler: RequestHandler;

@@ -4,36 +4,25 @@
 // no event, no status row and no dispatch string. Real child processes: the hand-written
 // hostile-host-server.mjs (stdio) and hostile-host-http-server.mjs (Streamable HTTP on loopback).
 
-import { test } from "node:test";
 import assert from "node:assert/strict";
-import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import process from "node:process";
-import { fileURLToPath } from "node:url";
 import { FileTokenStore } from "../../src/auth/token-store.ts";
 import { ConnectionClosedError } from "../../src/jsonrpc/errors.ts";
 import type { CallToolResult } from "../../src/client/types.ts";
 import { depthMarker } from "../../src/common/bounded.ts";
 import { REDACTED } from "../../src/common/redact.ts";
-import type { McpwireConfig, ServerConfig } from "../../src/host/config/types.ts";
+import type { ServerConfig } from "../../src/host/config/types.ts";
 import { type ManagerEvents, McpManager, type McpManagerOptions } from "../../src/host/manager.ts";
 import { ToolCallError } from "../../src/registry/tool-registry.ts";
+import { behaviour } from "../support/behaviour.ts";
+import { fixturePath, startPortFixture } from "../support/fixture-process.ts";
+import { waitUntil } from "../support/polling.ts";
+import { configOf, serverConfig, stdioServerConfig } from "../support/server-config.ts";
 
-interface DenoTestApi {
-  test(definition: { name: string; fn: () => Promise<void>; sanitizeOps?: boolean; sanitizeResources?: boolean }): void;
-}
-const deno = (globalThis as { Deno?: DenoTestApi }).Deno;
-
-/** One test; under Deno with the op and resource sanitizers on (a child or timer left behind fails it). */
-function behaviour(name: string, body: () => Promise<void>): void {
-  if (deno) deno.test({ name, fn: body, sanitizeOps: true, sanitizeResources: true });
-  else test(name, body);
-}
-
-const HOSTILE = fileURLToPath(new URL("../fixtures/hostile-host-server.mjs", import.meta.url));
-const HOSTILE_HTTP = fileURLToPath(new URL("../fixtures/hostile-host-http-server.mjs", import.meta.url));
+const HOSTILE = fixturePath("hostile-host-server.mjs");
 
 /** The secrets in play: each must never be seen in any output of the host. */
 const ENV_SECRET = "env-secret-3f9a1c7e5b";
@@ -41,22 +30,7 @@ const HEADER_SECRET = "hdr-secret-8d2e4b6a1c";
 const TOKEN_SECRET = "tok-secret-5e7c9a2b4d6f";
 
 function stdioServer(name: string, env: Record<string, string> = {}): ServerConfig {
-  return {
-    name,
-    transport: "stdio",
-    command: "node",
-    args: [HOSTILE],
-    env,
-    headers: {},
-    tools: {},
-    enabled: true,
-    timeoutMs: 10_000,
-    connectTimeoutMs: 10_000,
-  };
-}
-
-function config(...servers: ServerConfig[]): McpwireConfig {
-  return { servers, warnings: [] };
+  return stdioServerConfig(name, [HOSTILE], { env });
 }
 
 /** No retries, no probes while a test runs: each failure is seen once. */
@@ -66,15 +40,6 @@ const QUIET: McpManagerOptions = {
   maxReconnectAttempts: 0,
   probeIntervalMs: 600_000,
 };
-
-/** Polls until the condition holds (no tight timing: 2 shared cores). */
-async function waitUntil(condition: () => boolean, what: string, ms = 15_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`hang guard: ${what} did not happen within ${ms} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 
 type Seen = { [K in keyof ManagerEvents]: ManagerEvents[K][] };
 
@@ -115,7 +80,7 @@ function assertNoSecret(what: string, value: unknown, secrets: string[]): void {
 // --- listeners ---------------------------------------------------------------------------
 
 behaviour("a listener that throws is a problem event carrying its error; the other listeners still get the event", async () => {
-  const manager = new McpManager(config(stdioServer("alpha", { HOSTILE_SECRET: ENV_SECRET })), QUIET);
+  const manager = new McpManager(configOf(stdioServer("alpha", { HOSTILE_SECRET: ENV_SECRET })), QUIET);
   const bug = new Error("listener bug: cannot read the line");
   manager.on("stderr", () => {
     throw bug;
@@ -128,7 +93,7 @@ behaviour("a listener that throws is a problem event carrying its error; the oth
   try {
     await manager.start();
     assert.equal(manager.status()[0].state, "ready");
-    await waitUntil(() => seen.stderr.length > 0, "the stderr line at start");
+    await waitUntil(() => seen.stderr.length > 0, "the stderr line at start", 15_000);
     const fromStderr = seen.problem.find((problem) => problem.error === bug);
     assert.ok(fromStderr, `no problem carries the stderr listener's error; problems: ${seen.problem.map((p) => p.message).join(" / ")}`);
     assert.equal(fromStderr.server, "alpha");
@@ -146,7 +111,7 @@ behaviour("a listener that throws is a problem event carrying its error; the oth
 });
 
 behaviour("a problem listener that throws does not loop: the failure is dropped and the others still hear every problem", async () => {
-  const manager = new McpManager(config(stdioServer("alpha")), QUIET);
+  const manager = new McpManager(configOf(stdioServer("alpha")), QUIET);
   let thrown = 0;
   manager.on("problem", () => {
     thrown++;
@@ -158,7 +123,7 @@ behaviour("a problem listener that throws does not loop: the failure is dropped 
   const seen = record(manager);
   try {
     await manager.start();
-    await waitUntil(() => seen.problem.length > 0, "the stderr listener's failure as a problem");
+    await waitUntil(() => seen.problem.length > 0, "the stderr listener's failure as a problem", 15_000);
     // The stderr listener's failure reached the problem listeners once; the throwing problem
     // listener's own failure was not reported again (that would loop).
     assert.equal(seen.problem.length, 1);
@@ -172,7 +137,7 @@ behaviour("a problem listener that throws does not loop: the failure is dropped 
 // --- depth ---------------------------------------------------------------------------------
 
 behaviour("a serverInfo nested 100,000 levels deep: status() gives every server its row, the deep part marked", async () => {
-  const manager = new McpManager(config(stdioServer("deep", { HOSTILE_DEEP_INFO: "1" }), stdioServer("plain")), QUIET);
+  const manager = new McpManager(configOf(stdioServer("deep", { HOSTILE_DEEP_INFO: "1" }), stdioServer("plain")), QUIET);
   try {
     await manager.start();
     const rows = manager.status();
@@ -188,14 +153,14 @@ behaviour("a serverInfo nested 100,000 levels deep: status() gives every server 
 });
 
 behaviour("log data nested 100,000 levels deep reaches listeners as a bounded copy they can print", async () => {
-  const manager = new McpManager(config(stdioServer("deep")), QUIET);
+  const manager = new McpManager(configOf(stdioServer("deep")), QUIET);
   const printed: string[] = [];
   manager.on("log", ({ server, data }) => printed.push(`${server}: ${JSON.stringify(data)}`));
   const seen = record(manager);
   try {
     await manager.start();
     assert.equal(await manager.registry.dispatch("mcp_deep_deep_log", {}), JSON.stringify({ result: "logged" }));
-    await waitUntil(() => printed.length > 0, "the deep log message");
+    await waitUntil(() => printed.length > 0, "the deep log message", 15_000);
     assert.match(printed[0], /^deep: \{"a":\{"a":/);
     assert.ok(printed[0].includes(depthMarker(64)), `no depth marker in ${printed[0].slice(0, 300)}`);
     assert.equal(seen.log[0].logger, "deep");
@@ -206,7 +171,7 @@ behaviour("log data nested 100,000 levels deep reaches listeners as a bounded co
 });
 
 behaviour("a result nested 100,000 levels deep: dispatch gives a marked, shortened rendering naming the server and tool", async () => {
-  const manager = new McpManager(config(stdioServer("deep")), QUIET);
+  const manager = new McpManager(configOf(stdioServer("deep")), QUIET);
   try {
     await manager.start();
     const result = JSON.parse(await manager.registry.dispatch("mcp_deep_deep_result", {})) as { result: string };
@@ -232,7 +197,7 @@ behaviour("a result nested 100,000 levels deep: dispatch gives a marked, shorten
 });
 
 behaviour("a tool whose inputSchema is nested 100,000 levels deep is skipped with a warning; the server's other tools stay", async () => {
-  const manager = new McpManager(config(stdioServer("deep", { HOSTILE_DEEP_SCHEMA: "1" })), QUIET);
+  const manager = new McpManager(configOf(stdioServer("deep", { HOSTILE_DEEP_SCHEMA: "1" })), QUIET);
   const warnings: string[] = [];
   manager.registry.on("warning", ({ message }) => warnings.push(message));
   try {
@@ -254,7 +219,7 @@ behaviour("a tool whose inputSchema is nested 100,000 levels deep is skipped wit
 
 behaviour("an env value given to a stdio server appears in no event, status row, dispatch string or call error", async () => {
   // One reconnect attempt, far off: after the exit the server stays "reconnecting" while the test looks.
-  const manager = new McpManager(config(stdioServer("leaky", { HOSTILE_SECRET: ENV_SECRET })), {
+  const manager = new McpManager(configOf(stdioServer("leaky", { HOSTILE_SECRET: ENV_SECRET })), {
     ...QUIET,
     maxReconnectAttempts: 1,
     reconnectDelay: { initialMs: 600_000, maxMs: 600_000, jitter: 0 },
@@ -264,7 +229,7 @@ behaviour("an env value given to a stdio server appears in no event, status row,
   const outputs: { what: string; value: unknown }[] = [];
   try {
     await manager.start();
-    await waitUntil(() => seen.stderr.length > 0, "the stderr line at start");
+    await waitUntil(() => seen.stderr.length > 0, "the stderr line at start", 15_000);
     for (const tool of ["leak_log", "leak_tool_error", "leak_rpc_error", "leak_stderr"]) {
       outputs.push({ what: `dispatch ${tool}`, value: await manager.registry.dispatch(`mcp_leaky_${tool}`, {}) });
     }
@@ -272,10 +237,10 @@ behaviour("an env value given to a stdio server appears in no event, status row,
     assert.ok(callError instanceof ToolCallError, String(callError));
     assert.equal(callError.kind, "rpc");
     outputs.push({ what: "call() error", value: callError.message });
-    await waitUntil(() => seen.log.length > 0 && seen.stderr.length >= 2, "the leaked log message and stderr line");
+    await waitUntil(() => seen.log.length > 0 && seen.stderr.length >= 2, "the leaked log message and stderr line", 15_000);
     // Last words on stderr, then the process exits: the connection is lost.
     outputs.push({ what: "dispatch leak_exit", value: await manager.registry.dispatch("mcp_leaky_leak_exit", {}) });
-    await waitUntil(() => manager.status()[0].state === "reconnecting", "the server reconnecting");
+    await waitUntil(() => manager.status()[0].state === "reconnecting", "the server reconnecting", 15_000);
     // A call meanwhile is refused with the last error quoted (ServerUnavailableError).
     outputs.push({ what: "dispatch while reconnecting", value: await manager.registry.dispatch("mcp_leaky_echo", { text: "hi" }) });
     outputs.push({ what: "status()", value: manager.status() });
@@ -301,61 +266,20 @@ behaviour("an env value given to a stdio server appears in no event, status row,
   for (const [type, details] of Object.entries(seen)) assertNoSecret(`a "${type}" event`, details, secrets);
 });
 
-/** hostile-host-http-server.mjs on a loopback port. */
-async function startHttpFixture(): Promise<{ origin: string; stop: () => Promise<void> }> {
-  const child: ChildProcess = spawn("node", [HOSTILE_HTTP], { stdio: ["ignore", "pipe", "inherit"] });
-  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-  const port = await new Promise<number>((resolve, reject) => {
-    let text = "";
-    const timer = setTimeout(() => reject(new Error(`${HOSTILE_HTTP} printed no port within 15 s: ${text}`)), 15_000);
-    child.stdout!.on("data", (chunk: Uint8Array) => {
-      text += new TextDecoder().decode(chunk);
-      const match = /PORT (\d+)/.exec(text);
-      if (match) {
-        clearTimeout(timer);
-        resolve(Number(match[1]));
-      }
-    });
-    child.once("exit", (code) => {
-      clearTimeout(timer);
-      reject(new Error(`${HOSTILE_HTTP} exited with code ${code} before it listened`));
-    });
-  });
-  return {
-    origin: `http://127.0.0.1:${port}`,
-    stop: async () => {
-      child.kill("SIGTERM");
-      await exited;
-      child.stdout!.destroy();
-    },
-  };
-}
-
 behaviour("a configured header and a stored OAuth token, echoed back by an HTTP server, appear in no event, status row or dispatch string", async () => {
   const home = mkdtempSync(join(tmpdir(), "mcpwire-hostile-"));
   const before = process.env.XDG_CONFIG_HOME;
   // The host's token store lives under XDG_CONFIG_HOME; the token is loaded from there, as after `mcpwire auth login`.
   process.env.XDG_CONFIG_HOME = home;
-  const http = await startHttpFixture();
+  const http = await startPortFixture("hostile-host-http-server.mjs", { env: process.env, stopWith: "SIGTERM", startLimitMs: 15_000 });
   const echoUrl = `${http.origin}/echo/mcp`;
   const failUrl = `${http.origin}/fail/mcp`;
   const store = new FileTokenStore({ directory: join(home, "mcpwire", "auth") });
   for (const url of [echoUrl, failUrl]) {
     await store.setTokens(url, http.origin, { accessToken: TOKEN_SECRET, tokenType: "Bearer", raw: {} });
   }
-  const httpServer = (name: string, url: string): ServerConfig => ({
-    name,
-    transport: "http",
-    url,
-    args: [],
-    env: {},
-    headers: { "X-Api-Key": HEADER_SECRET },
-    tools: {},
-    enabled: true,
-    timeoutMs: 10_000,
-    connectTimeoutMs: 10_000,
-  });
-  const manager = new McpManager(config(httpServer("echo", echoUrl), httpServer("fail", failUrl)), QUIET);
+  const httpServer = (name: string, url: string) => serverConfig({ name, transport: "http", url, headers: { "X-Api-Key": HEADER_SECRET } });
+  const manager = new McpManager(configOf(httpServer("echo", echoUrl), httpServer("fail", failUrl)), QUIET);
   const seen = record(manager);
   const secrets = [HEADER_SECRET, TOKEN_SECRET];
   const outputs: { what: string; value: unknown }[] = [];

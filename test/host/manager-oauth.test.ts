@@ -3,7 +3,6 @@
 // server and protected MCP endpoint of test/fixtures/auth/oauth-servers.ts, with the host's own
 // file token store (as after `mcpwire auth login`).
 
-import { test } from "node:test";
 import assert from "node:assert/strict";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -12,19 +11,10 @@ import process from "node:process";
 import { createOAuthFetch } from "../../src/auth/oauth-fetch.ts";
 import { FileTokenStore } from "../../src/auth/token-store.ts";
 import { REDACTED } from "../../src/common/redact.ts";
-import type { ServerConfig } from "../../src/host/config/types.ts";
 import { McpManager } from "../../src/host/manager.ts";
 import { startOAuthFixture } from "../fixtures/auth/oauth-servers.ts";
-
-interface DenoTestApi {
-  test(definition: { name: string; fn: () => Promise<void>; sanitizeOps?: boolean; sanitizeResources?: boolean }): void;
-}
-const deno = (globalThis as { Deno?: DenoTestApi }).Deno;
-
-function behaviour(name: string, body: () => Promise<void>): void {
-  if (deno) deno.test({ name, fn: body, sanitizeOps: true, sanitizeResources: true });
-  else test(name, body);
-}
+import { behaviour } from "../support/behaviour.ts";
+import { serverConfig } from "../support/server-config.ts";
 
 const REDIRECT = "http://127.0.0.1:8976/callback";
 
@@ -55,18 +45,7 @@ behaviour("a token loaded from the store and the one a refresh brings are both a
     // The server forgets that access token: the manager's first request meets a 401 and refreshes.
     fixture.tokens.clear();
 
-    const server: ServerConfig = {
-      name: "guarded",
-      transport: "http",
-      url: fixture.mcpUrl,
-      args: [],
-      env: {},
-      headers: {},
-      tools: {},
-      enabled: true,
-      timeoutMs: 10_000,
-      connectTimeoutMs: 10_000,
-    };
+    const server = serverConfig({ name: "guarded", transport: "http", url: fixture.mcpUrl });
     manager = new McpManager({ servers: [server], warnings: [] }, { connectRetries: 0, probeIntervalMs: 600_000 });
     await manager.start();
     assert.equal(manager.status()[0].state, "ready", manager.status()[0].lastError);

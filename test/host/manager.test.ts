@@ -1,17 +1,15 @@
 // The server manager against real child processes: start, registration, reconnect after a
 // kill, parking and probing, isolation between servers, connect_timeout, bounded close.
 
-import { test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import process from "node:process";
-import { fileURLToPath } from "node:url";
 import { ConnectionClosedError, StdioTransport } from "../../src/mod.ts";
 import type { CallToolResult } from "../../src/client/types.ts";
 import { parseConfig } from "../../src/host/config/parse.ts";
-import { ConfigError, type McpwireConfig, type ServerConfig } from "../../src/host/config/types.ts";
+import { ConfigError, type ServerConfig } from "../../src/host/config/types.ts";
 import {
   type ManagerEvents,
   McpManager,
@@ -22,48 +20,18 @@ import {
 import { ToolCallError } from "../../src/registry/tool-registry.ts";
 import type { ToolsChange } from "../../src/registry/types.ts";
 import { startEverything, startSseFixture } from "../fixtures/sse-servers.ts";
+import { behaviour } from "../support/behaviour.ts";
+import { EVERYTHING as everything } from "../support/everything.ts";
+import { fixturePath as fixture } from "../support/fixture-process.ts";
+import { hangGuard } from "../support/hang-guard.ts";
+import { waitUntil } from "../support/polling.ts";
+import { isRunning } from "../support/processes.ts";
+import { configOf, stdioServerConfig } from "../support/server-config.ts";
 
-interface DenoTestApi {
-  test(definition: { name: string; fn: () => Promise<void>; ignore?: boolean; sanitizeOps?: boolean; sanitizeResources?: boolean }): void;
-}
-const deno = (globalThis as { Deno?: DenoTestApi }).Deno;
-
-/**
- * One test. Under Deno a Deno.test with the op and resource sanitizers on, so a timer, pipe
- * or child process the manager leaves behind fails it; under Node a node:test test.
- */
-function behaviour(name: string, body: () => Promise<void>, options: { skip?: string | false } = {}): void {
-  if (deno) deno.test({ name, fn: body, ignore: Boolean(options.skip), sanitizeOps: true, sanitizeResources: true });
-  else test(name, { skip: options.skip }, body);
-}
-
-function fixture(file: string): string {
-  return fileURLToPath(new URL(`../fixtures/${file}`, import.meta.url));
-}
-
-const everything = fileURLToPath(
-  new URL("../../node_modules/@modelcontextprotocol/server-everything/dist/index.js", import.meta.url),
-);
 
 /** A stdio server config with the defaults parseConfig would fill in, running a fixture. */
 function server(name: string, overrides: Partial<ServerConfig> = {}): ServerConfig {
-  return {
-    name,
-    transport: "stdio",
-    command: "node",
-    args: [fixture("manager-server.mjs")],
-    env: { MANAGER_SERVER_NAME: name },
-    headers: {},
-    tools: {},
-    enabled: true,
-    timeoutMs: 10_000,
-    connectTimeoutMs: 10_000,
-    ...overrides,
-  };
-}
-
-function config(...servers: ServerConfig[]): McpwireConfig {
-  return { servers, warnings: [] };
+  return stdioServerConfig(name, [fixture("manager-server.mjs")], { env: { MANAGER_SERVER_NAME: name }, ...overrides });
 }
 
 /** Test timing: millisecond backoff, no jitter, probes only when a test asks for them. */
@@ -72,19 +40,6 @@ const FAST: McpManagerOptions = {
   connectRetries: 0,
   probeIntervalMs: 600_000,
 };
-
-/** Rejects if the promise has not settled within ms: a hung test fails instead of hanging. */
-async function hangGuard<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const guard = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`hang guard: ${what} did not settle within ${ms} ms`)), ms);
-  });
-  try {
-    return await Promise.race([promise, guard]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
 
 /** Resolves with the next serverstate event of `server` that moves to `to`. */
 function nextState(
@@ -100,15 +55,6 @@ function nextState(
     });
   });
   return hangGuard(event, ms, `server "${server}" reaching ${to}`).finally(off);
-}
-
-/** Polls until the condition holds. */
-async function waitUntil(condition: () => boolean, what: string, ms = 10_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`hang guard: ${what} did not happen within ${ms} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
 }
 
 /** Every serverstate event, as "server: from → to". */
@@ -135,37 +81,6 @@ function textOf(result: unknown): string {
   const first = (result as CallToolResult).content[0] as { type: string; text: string };
   assert.equal(first.type, "text");
   return first.text;
-}
-
-const hasProc = (() => {
-  try {
-    readFileSync("/proc/self/stat", "utf8");
-    return true;
-  } catch {
-    return false;
-  }
-})();
-
-/**
- * Whether a process is still running. kill(pid, 0) also succeeds on a zombie, and where
- * PID 1 does not reap orphans a killed grandchild stays a zombie: on Linux a zombie is gone.
- */
-function isRunning(pid: number): boolean {
-  if (hasProc) {
-    try {
-      const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-      const state = stat.slice(stat.lastIndexOf(")") + 2).split(" ")[0];
-      return state !== "Z" && state !== "X";
-    } catch {
-      return false;
-    }
-  }
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as { code?: string }).code !== "ESRCH";
-  }
 }
 
 /** Resolves with the first stderr line of `server` that matches. */
@@ -196,7 +111,7 @@ function flagFile(): { path: string; set(value: string): void; remove(): void } 
 
 behaviour("start() connects every enabled server in parallel and registers its tools in toolset mcp-<server>", async () => {
   const manager = new McpManager(
-    config(
+    configOf(
       server("alpha"),
       server("everything", { args: [everything, "stdio"], env: {}, tools: { include: ["echo", "get-sum"] } }),
     ),
@@ -241,7 +156,7 @@ behaviour("start() connects every enabled server in parallel and registers its t
 });
 
 behaviour("server log messages and problems are events naming the server", async () => {
-  const manager = new McpManager(config(server("alpha")), FAST);
+  const manager = new McpManager(configOf(server("alpha")), FAST);
   const logs: ManagerEvents["log"][] = [];
   const problems: ManagerEvents["problem"][] = [];
   manager.on("log", (event) => logs.push(event));
@@ -268,7 +183,7 @@ behaviour("a server with a config error, a disabled one and an http one without 
     }),
   });
   const manager = new McpManager(
-    config(
+    configOf(
       broken,
       server("off", { enabled: false }),
       server("remote", { transport: "http", command: undefined, args: [], url: undefined }),
@@ -328,7 +243,7 @@ behaviour("from a YAML config: a server whose ${VAR} is unset is disabled with t
 
 behaviour("a server that cannot start is retried with backoff, then parked; start() still resolves and the others run", async () => {
   const manager = new McpManager(
-    config(server("alpha"), server("dead", { command: "node", args: ["-e", "process.stderr.write('no config here\\n'); process.exit(2)"] })),
+    configOf(server("alpha"), server("dead", { command: "node", args: ["-e", "process.stderr.write('no config here\\n'); process.exit(2)"] })),
     { ...FAST, connectRetries: 2 },
   );
   const problems: string[] = [];
@@ -354,7 +269,7 @@ behaviour("a server that cannot start is retried with backoff, then parked; star
 
 behaviour("connect_timeout bounds a server that never answers initialize, and its process is ended", async () => {
   const manager = new McpManager(
-    config(server("mute", { args: [fixture("manager-mute-server.mjs")], connectTimeoutMs: 400 })),
+    configOf(server("mute", { args: [fixture("manager-mute-server.mjs")], connectTimeoutMs: 400 })),
     FAST,
   );
   const pid = stderrMatch(manager, "mute", /^mute pid (\d+)$/);
@@ -374,7 +289,7 @@ behaviour("connect_timeout bounds a server that never answers initialize, and it
 behaviour("a killed server: its call in flight fails at once, its tools stay and fail as reconnecting, then it comes back", async () => {
   const flag = flagFile();
   const manager = new McpManager(
-    config(server("alpha", { env: { MANAGER_SERVER_NAME: "alpha", MANAGER_FLAG_FILE: flag.path } })),
+    configOf(server("alpha", { env: { MANAGER_SERVER_NAME: "alpha", MANAGER_FLAG_FILE: flag.path } })),
     { ...FAST, reconnectDelay: { initialMs: 800, jitter: 0 } },
   );
   const changes: ToolsChange[] = [];
@@ -430,7 +345,7 @@ behaviour("a killed server: its call in flight fails at once, its tools stay and
 });
 
 behaviour("the era found under protocol auto is kept: the reconnected session goes straight to initialize, no second probe", async () => {
-  const manager = new McpManager(config(server("alpha", { env: { MANAGER_SERVER_NAME: "alpha", MANAGER_RECORD: "1" } })), FAST);
+  const manager = new McpManager(configOf(server("alpha", { env: { MANAGER_SERVER_NAME: "alpha", MANAGER_RECORD: "1" } })), FAST);
   try {
     await manager.start();
     const first = textOf(await manager.registry.call("mcp_alpha_received", {})).split(",");
@@ -447,7 +362,7 @@ behaviour("the era found under protocol auto is kept: the reconnected session go
 });
 
 behaviour("a ping proves the session healthy too; a client of an earlier session says where the current one is", async () => {
-  const manager = new McpManager(config(server("alpha")), FAST);
+  const manager = new McpManager(configOf(server("alpha")), FAST);
   try {
     await manager.start();
     const earlier = manager.client("alpha")!;
@@ -471,7 +386,7 @@ behaviour("a ping proves the session healthy too; a client of an earlier session
 behaviour("when the reconnect budget is spent the server is parked and its tools withdrawn; a probe brings both back", async () => {
   const flag = flagFile();
   const manager = new McpManager(
-    config(server("alpha", { env: { MANAGER_SERVER_NAME: "alpha", MANAGER_FLAG_FILE: flag.path } })),
+    configOf(server("alpha", { env: { MANAGER_SERVER_NAME: "alpha", MANAGER_FLAG_FILE: flag.path } })),
     { ...FAST, maxReconnectAttempts: 3, probeIntervalMs: 300 },
   );
   const states = recordStates(manager);
@@ -520,7 +435,7 @@ behaviour("when the reconnect budget is spent the server is parked and its tools
 behaviour("one crashing server never affects another", async () => {
   const flag = flagFile();
   const manager = new McpManager(
-    config(server("steady"), server("crashy", { env: { MANAGER_SERVER_NAME: "crashy", MANAGER_FLAG_FILE: flag.path } })),
+    configOf(server("steady"), server("crashy", { env: { MANAGER_SERVER_NAME: "crashy", MANAGER_FLAG_FILE: flag.path } })),
     { ...FAST, maxReconnectAttempts: 2 },
   );
   const states = recordStates(manager);
@@ -552,7 +467,7 @@ behaviour("one crashing server never affects another", async () => {
 
 behaviour("close() is bounded with servers that ignore SIGTERM, and leaves no process behind", async () => {
   const manager = new McpManager(
-    config(
+    configOf(
       server("stubborn", { env: { MANAGER_SERVER_NAME: "stubborn", MANAGER_STUBBORN: "1" } }),
       // Never answers initialize; it and its grandchild ignore SIGTERM.
       server("deaf", { args: [fixture("stubborn-server.mjs")], connectTimeoutMs: 60_000 }),
@@ -584,7 +499,7 @@ behaviour("close() is bounded with servers that ignore SIGTERM, and leaves no pr
 });
 
 behaviour("close() during a reconnect backoff stops the reconnect and its timer; a second close() is the same", async () => {
-  const manager = new McpManager(config(server("alpha")), { ...FAST, reconnectDelay: { initialMs: 60_000 } });
+  const manager = new McpManager(configOf(server("alpha")), { ...FAST, reconnectDelay: { initialMs: 60_000 } });
   try {
     await manager.start();
     const pid = pidOf(manager, "alpha");
@@ -602,7 +517,7 @@ behaviour("close() during a reconnect backoff stops the reconnect and its timer;
 });
 
 behaviour("close() before start() and start() after close() do nothing harmful", async () => {
-  const manager = new McpManager(config(server("alpha")), FAST);
+  const manager = new McpManager(configOf(server("alpha")), FAST);
   await manager.close();
   await hangGuard(manager.start(), 2000, "start() after close()");
   assert.equal(statusOf(manager, "alpha").state, "closed");
@@ -664,7 +579,7 @@ behaviour("http, sse and url-only servers from a YAML config: each connects with
 behaviour("an sse server whose stream ends mid-call: the call fails at once, the server reconnects and its tools work again", async () => {
   const fixtureServer = await startSseFixture("good");
   const manager = new McpManager(
-    config(server("legacy", { transport: "sse", command: undefined, args: [], url: `${fixtureServer.origin}/sse` })),
+    configOf(server("legacy", { transport: "sse", command: undefined, args: [], url: `${fixtureServer.origin}/sse` })),
     FAST,
   );
   try {
@@ -685,7 +600,7 @@ behaviour("an sse server whose stream ends mid-call: the call fails at once, the
 behaviour("connect_timeout bounds an sse server that never sends its endpoint; the error names the transport and URL", async () => {
   const fixtureServer = await startSseFixture("no-endpoint");
   const manager = new McpManager(
-    config(server("mute", { transport: "sse", command: undefined, args: [], url: `${fixtureServer.origin}/sse`, connectTimeoutMs: 400 })),
+    configOf(server("mute", { transport: "sse", command: undefined, args: [], url: `${fixtureServer.origin}/sse`, connectTimeoutMs: 400 })),
     FAST,
   );
   try {
@@ -708,7 +623,7 @@ behaviour("handlers chosen per server, config roots and the sampling policy reac
   const asked: string[] = [];
   const maxTokens: number[] = [];
   const manager = new McpManager(
-    config(
+    configOf(
       server("everything", {
         args: [everything, "stdio"],
         env: {},

@@ -6,66 +6,31 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import process from "node:process";
 import { fileURLToPath } from "node:url";
-import type { McpwireConfig, ServerConfig } from "../../src/host/config/types.ts";
+import type { McpwireConfig } from "../../src/host/config/types.ts";
 import { createSyncBridge, type SyncBridge, SyncBridgeError } from "../../src/host/sync-bridge.ts";
+import { childProcesses, type Proc } from "../support/processes.ts";
+import { stdioServerConfig } from "../support/server-config.ts";
+import { EVERYTHING as everything } from "../support/everything.ts";
 
 const GUARD = { timeout: 30_000 };
 const root = fileURLToPath(new URL("../..", import.meta.url));
-const everything = fileURLToPath(new URL("../../node_modules/@modelcontextprotocol/server-everything/dist/index.js", import.meta.url));
 const probe = fileURLToPath(new URL("../fixtures/bridge-probe-server.mjs", import.meta.url));
 
-function stdioServer(name: string, args: string[]): ServerConfig {
-  return {
-    name,
-    transport: "stdio",
-    command: "node",
-    args,
-    env: {},
-    headers: {},
-    tools: {},
-    enabled: true,
-    timeoutMs: 30_000,
-    connectTimeoutMs: 20_000,
-  };
-}
+const stdioServer = (name: string, args: string[]) => stdioServerConfig(name, args, { timeoutMs: 30_000, connectTimeoutMs: 20_000 });
 
 const config: McpwireConfig = {
   servers: [stdioServer("everything", [everything, "stdio"]), stdioServer("probe", [probe])],
   warnings: [],
 };
 
-interface Proc {
-  pid: number;
-  state: string;
-  cmdline: string;
-}
-
-/** This process's child processes, from /proc (our servers are started by the worker thread, in this process). */
-function children(): Proc[] {
-  const found: Proc[] = [];
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
-      const [state, ppid] = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      if (Number(ppid) !== process.pid) continue;
-      const cmdline = readFileSync(`/proc/${entry}/cmdline`, "utf8").replaceAll("\0", " ");
-      found.push({ pid: Number(entry), state, cmdline });
-    } catch {
-      // exited while we looked
-    }
-  }
-  return found;
-}
-
 /** Our server processes that are still alive (a zombie has ended; PID 1 here may never reap it). */
 function liveServers(): Proc[] {
-  return children().filter((child) => child.state !== "Z" && (child.cmdline.includes(everything) || child.cmdline.includes(probe)));
+  return childProcesses().filter((child) => child.state !== "Z" && (child.cmdline.includes(everything) || child.cmdline.includes(probe)));
 }
 
 /** True when `pid` is gone or a zombie. */
@@ -147,7 +112,7 @@ describe("a sync bridge over server-everything and a probe server", () => {
 
   test("close() ends every server process; afterwards dispatchSync returns an error string and queries throw", GUARD, () => {
     const servers = liveServers();
-    assert.equal(servers.length, 2, `two live servers before close: ${JSON.stringify(children())}`);
+    assert.equal(servers.length, 2, `two live servers before close: ${JSON.stringify(childProcesses())}`);
     bridge.close();
     assert.deepEqual(liveServers(), []);
     for (const server of servers) assert.ok(ended(server.pid), `server ${server.pid} has ended`);

@@ -8,8 +8,9 @@ import assert from "node:assert/strict";
 import { Client, type JsonRpcMessage, type Progress, StdioTransport, type Transport } from "../../src/mod.ts";
 import { registerMcpServer } from "../../src/registry/mcp-server.ts";
 import { ToolRegistry } from "../../src/registry/tool-registry.ts";
-import type { RegistryEvents, RegistryEventType } from "../../src/registry/types.ts";
+import type { RegistryEventType } from "../../src/registry/types.ts";
 import { ALWAYS_LISTED, EVERYTHING } from "../support/everything.ts";
+import { nextEvent as nextEventOf } from "../support/events.ts";
 
 
 
@@ -29,19 +30,7 @@ function parsed(text: string): { result?: string; error?: string } {
   return value;
 }
 
-function nextEvent<K extends RegistryEventType>(registry: ToolRegistry, type: K): Promise<RegistryEvents[K]> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      off();
-      reject(new Error(`no "${type}" event within 10 s`));
-    }, 10_000);
-    const off = registry.on(type, (detail) => {
-      clearTimeout(timer);
-      off();
-      resolve(detail);
-    });
-  });
-}
+const nextEvent = <K extends RegistryEventType>(registry: ToolRegistry, type: K) => nextEventOf(registry, type, 10_000);
 
 describe("server-everything tools in a registry", () => {
   const client = new Client({ name: "mcpwire-tests", version: "1.0.0" }, { name: "everything", requestTimeoutMs: 20_000 });

@@ -18,6 +18,7 @@ import { Redactor, REDACTED } from "../../src/common/redact.ts";
 import { registerMcpServer } from "../../src/registry/mcp-server.ts";
 import { ToolCallError, ToolRegistry } from "../../src/registry/tool-registry.ts";
 import type { RegistryEvents, RegistryEventType } from "../../src/registry/types.ts";
+import { nextEvent } from "../support/events.ts";
 
 const CLIENT_INFO = { name: "mcpwire-tests", version: "1.0.0" };
 
@@ -103,21 +104,6 @@ function collect<K extends RegistryEventType>(registry: ToolRegistry, type: K): 
   const seen: RegistryEvents[K][] = [];
   registry.on(type, (detail) => seen.push(detail));
   return seen;
-}
-
-/** The next event of a type; rejects after a generous hang guard. */
-function nextEvent<K extends RegistryEventType>(registry: ToolRegistry, type: K): Promise<RegistryEvents[K]> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      off();
-      reject(new Error(`no "${type}" event within 5 s`));
-    }, 5000);
-    const off = registry.on(type, (detail) => {
-      clearTimeout(timer);
-      off();
-      resolve(detail);
-    });
-  });
 }
 
 /** Lets every message already sent (microtasks) arrive. */

@@ -3,61 +3,17 @@
 // (Descendants), node.ts and deno.ts; spec 2025-11-25 basic/lifecycle ("Shutdown", stdio).
 // Linux only: elsewhere there is no /proc to find such a descendant in.
 
-import { test } from "node:test";
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
 import process from "node:process";
-import { fileURLToPath } from "node:url";
 import { Client } from "../../src/client/client.ts";
 import { runtime } from "../../src/runtime/mod.ts";
 import { StdioTransport } from "../../src/transport/stdio.ts";
+import { behaviour } from "../support/behaviour.ts";
+import { fixturePath as fixture } from "../support/fixture-process.ts";
+import { hangGuard } from "../support/hang-guard.ts";
+import { hasProc, isRunning } from "../support/processes.ts";
 
-interface DenoTestApi {
-  test(definition: { name: string; fn: () => Promise<void>; ignore?: boolean; sanitizeOps?: boolean; sanitizeResources?: boolean }): void;
-}
-const deno = (globalThis as { Deno?: DenoTestApi }).Deno;
-
-const hasProc = (() => {
-  try {
-    readFileSync("/proc/self/stat", "utf8");
-    return true;
-  } catch {
-    return false;
-  }
-})();
 const skip = hasProc ? false : "needs Linux /proc";
-
-function behaviour(name: string, body: () => Promise<void>): void {
-  if (deno) deno.test({ name, fn: body, ignore: Boolean(skip), sanitizeOps: true, sanitizeResources: true });
-  else test(name, { skip }, body);
-}
-
-function fixture(file: string): string {
-  return fileURLToPath(new URL(`../fixtures/${file}`, import.meta.url));
-}
-
-async function hangGuard<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const guard = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`hang guard: ${what} did not settle within ${ms} ms`)), ms);
-  });
-  try {
-    return await Promise.race([promise, guard]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
-/** Whether a process runs; a zombie counts as gone (PID 1 of a container may never reap it). */
-function isRunning(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    const state = stat.slice(stat.lastIndexOf(")") + 2).split(" ")[0];
-    return state !== "Z" && state !== "X";
-  } catch {
-    return false;
-  }
-}
 
 /** Ends a process the test started, if a failed assertion left it running. */
 function cleanUp(pid: number | undefined): void {
@@ -94,7 +50,7 @@ behaviour("closing a stdio server also ends its grandchild that left the process
   } finally {
     cleanUp(grandchild);
   }
-});
+}, { skip });
 
 behaviour("signalling a child's group also signals its descendant outside the group", async () => {
   let output = "";
@@ -127,4 +83,4 @@ behaviour("signalling a child's group also signals its descendant outside the gr
     child.signalGroup("SIGKILL");
     await child.dispose();
   }
-});
+}, { skip });

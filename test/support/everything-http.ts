@@ -2,24 +2,14 @@
 // port (a fixed port, so a test can kill it and start it again in the same place).
 
 import { type ChildProcess, spawn } from "node:child_process";
-import { createServer } from "node:net";
 import process from "node:process";
 import type { TextContent } from "../../src/mod.ts";
 import { EVERYTHING } from "./everything.ts";
+import { freePort, killed as stop } from "./fixture-process.ts";
+
+export { freePort, stop };
 
 const START_LIMIT_MS = 15_000;
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const address = probe.address();
-      const port = typeof address === "object" && address !== null ? address.port : 0;
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 /** server-everything in streamableHttp mode on `port`; resolves once it says it listens. */
 export function startEverything(port: number): Promise<ChildProcess> {
@@ -46,14 +36,6 @@ export function startEverything(port: number): Promise<ChildProcess> {
       clearTimeout(timer);
       reject(new Error(`server-everything exited with code ${code} before listening: ${output.join(" | ")}`));
     });
-  });
-}
-
-export function stop(child: ChildProcess): Promise<void> {
-  return new Promise((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) return resolve();
-    child.once("exit", () => resolve());
-    child.kill("SIGKILL");
   });
 }
 

@@ -1,7 +1,12 @@
 // Test helper: where the reference server @modelcontextprotocol/server-everything lives, and
-// the tools it lists for every client (others appear only with client capabilities).
+// the tools it lists for every client (others appear only with client capabilities), and a
+// registry of its tools for a describe block.
 
+import { after, before } from "node:test";
 import { fileURLToPath } from "node:url";
+import { Client, StdioTransport } from "../../src/mod.ts";
+import { registerMcpServer } from "../../src/registry/mcp-server.ts";
+import { ToolRegistry } from "../../src/registry/tool-registry.ts";
 
 export const EVERYTHING = fileURLToPath(
   new URL("../../node_modules/@modelcontextprotocol/server-everything/dist/index.js", import.meta.url),
@@ -21,3 +26,22 @@ export const ALWAYS_LISTED = [
   "toggle-subscriber-updates",
   "trigger-long-running-operation",
 ];
+
+/**
+ * For a describe block: a client of server-everything over stdio, connected before its tests
+ * and closed after them, its tools registered as server "everything" in a fresh registry.
+ */
+export function everythingRegistry(): { client: Client; registry: ToolRegistry } {
+  const client = new Client({ name: "mcpwire-tests", version: "1.0.0" }, { name: "everything", requestTimeoutMs: 20_000 });
+  const registry = new ToolRegistry();
+
+  before(async () => {
+    await client.connect(new StdioTransport({ command: "node", args: [EVERYTHING, "stdio"] }));
+    await registerMcpServer(registry, "everything", client);
+  });
+
+  after(async () => {
+    await client.close();
+  });
+  return { client, registry };
+}

@@ -27,7 +27,8 @@
 
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
-import { freePort } from "../fixtures/sse-servers.ts";
+import { freePort } from "./fixture-process.ts";
+import { readBody } from "./http-body.ts";
 
 export type FakeApiKind = "openai" | "anthropic" | "ollama" | "google";
 
@@ -680,15 +681,6 @@ const google: Adapter = {
 const ADAPTERS: Readonly<Record<FakeApiKind, Adapter>> = { openai, anthropic, ollama, google };
 
 // ---------------------------------------------------------------- the server
-
-function readBody(request: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    request.on("data", (chunk: Buffer) => chunks.push(chunk));
-    request.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
-    request.on("error", reject);
-  });
-}
 
 /** Starts one fake API on 127.0.0.1 (an ephemeral port) that answers from `script`. */
 export async function startFakeModelApi(kind: FakeApiKind, script: FakeStep[], options: FakeApiOptions = {}): Promise<FakeModelApi> {

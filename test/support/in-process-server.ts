@@ -11,6 +11,8 @@ export interface InProcessServer {
   peer: Peer;
   /** Every message the server received, in order. */
   received: JsonRpcMessage[];
+  /** The params of the client's initialize request, once it came. */
+  initializeParams: () => Params | undefined;
 }
 
 export function inProcessServer(
@@ -26,14 +28,14 @@ export function inProcessServer(
     peer.receive(message);
   };
   serverEnd.onclose = (details) => peer.close(details);
-  peer.setRequestHandler("initialize", () => ({
-    protocolVersion,
-    capabilities,
-    serverInfo: { name: "in-process", version: "0.0.1" },
-  }));
+  let initializeParams: Params | undefined;
+  peer.setRequestHandler("initialize", (params) => {
+    initializeParams = params;
+    return { protocolVersion, capabilities, serverInfo: { name: "in-process", version: "0.0.1" } };
+  });
   for (const [method, handler] of Object.entries(handlers)) peer.setRequestHandler(method, handler);
   void serverEnd.start();
-  return { clientEnd, peer, received };
+  return { clientEnd, peer, received, initializeParams: () => initializeParams };
 }
 
 /** The params of every request of one method the server received. */

@@ -2,7 +2,6 @@
 // 2025-11-25 basic/transports ("Backwards Compatibility"): against server-everything in both
 // HTTP modes, and against test/fixtures/sse-legacy-server.mjs for the fault cases.
 
-import { test } from "node:test";
 import assert from "node:assert/strict";
 import { Client } from "../../src/client/client.ts";
 import type { CloseDetails } from "../../src/jsonrpc/errors.ts";
@@ -10,41 +9,12 @@ import { AutoHttpTransport } from "../../src/transport/auto-http.ts";
 import { SseLegacyTransport } from "../../src/transport/sse-legacy.ts";
 import { StreamableHttpTransport } from "../../src/transport/streamable-http/mod.ts";
 import { TransportError } from "../../src/transport/transport.ts";
-import { freePort, type HttpServerProcess, startEverything, startSseFixture } from "../fixtures/sse-servers.ts";
+import { startEverything, startSseFixture, withServer } from "../fixtures/sse-servers.ts";
+import { behaviour } from "../support/behaviour.ts";
+import { freePort } from "../support/fixture-process.ts";
+import { hangGuard } from "../support/hang-guard.ts";
 
 const clientInfo = { name: "auto-http-test", version: "0.0.0" };
-
-interface DenoTestApi {
-  test(definition: { name: string; fn: () => Promise<void>; sanitizeOps?: boolean; sanitizeResources?: boolean }): void;
-}
-const deno = (globalThis as { Deno?: DenoTestApi }).Deno;
-
-/** One test; under Deno with the op and resource sanitizers on, so a body or timer left open fails it. */
-function behaviour(name: string, body: () => Promise<void>): void {
-  if (deno) deno.test({ name, fn: body, sanitizeOps: true, sanitizeResources: true });
-  else test(name, body);
-}
-
-async function hangGuard<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const guard = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`hang guard: ${what} did not settle within ${ms} ms`)), ms);
-  });
-  try {
-    return await Promise.race([promise, guard]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
-async function withServer(start: Promise<HttpServerProcess>, body: (server: HttpServerProcess) => Promise<void>): Promise<void> {
-  const server = await start;
-  try {
-    await body(server);
-  } finally {
-    await server.stop();
-  }
-}
 
 function textOf(result: { content: { type: string }[] }): string {
   return result.content.map((block) => (block as { text?: string }).text ?? "").join("\n");

@@ -4,11 +4,8 @@
 // over the size limit — spec 2025-11-25 basic/transports ("Streamable HTTP", "Session
 // Management"), RFC 9110 10.2.3 (Retry-After). Each test asserts what a user sees.
 
-import { after, test } from "node:test";
+import { after } from "node:test";
 import assert from "node:assert/strict";
-import { type ChildProcess, spawn } from "node:child_process";
-import process from "node:process";
-import { fileURLToPath } from "node:url";
 import { Client } from "../../src/client/client.ts";
 import type { JsonRpcMessage } from "../../src/jsonrpc/messages.ts";
 import { UndeliverableResponseError } from "../../src/jsonrpc/errors.ts";
@@ -16,79 +13,15 @@ import { HttpStatusError } from "../../src/transport/http-errors.ts";
 import { SseLegacyTransport } from "../../src/transport/sse-legacy.ts";
 import { StreamableHttpTransport, type StreamableHttpTransportOptions } from "../../src/transport/streamable-http/mod.ts";
 import { TracingTransport } from "../../src/transport/tracing.ts";
+import { behaviour, deno } from "../support/behaviour.ts";
+import { startPortFixture } from "../support/fixture-process.ts";
+import { guardedRejection as rejection, hangGuard } from "../support/hang-guard.ts";
 
-const FIXTURE = fileURLToPath(new URL("../fixtures/hostile-http-server.mjs", import.meta.url));
 const CLIENT_INFO = { name: "mcpwire-tests", version: "1.0.0" };
-
-interface DenoTestApi {
-  test(definition: { name: string; fn: () => Promise<void>; sanitizeOps?: boolean; sanitizeResources?: boolean }): void;
-}
-const deno = (globalThis as { Deno?: DenoTestApi }).Deno;
-
-/** One test; under Deno with the op and resource sanitizers on, so a body or timer left open fails it. */
-function behaviour(name: string, body: () => Promise<void>): void {
-  if (deno) deno.test({ name, fn: body, sanitizeOps: true, sanitizeResources: true });
-  else test(name, body);
-}
-
-async function hangGuard<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const guard = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`hang guard: ${what} did not settle within ${ms} ms`)), ms);
-  });
-  try {
-    return await Promise.race([promise, guard]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
-/** The error a promise rejects with (within a hang guard); fails the test if it resolves. */
-async function rejection(promise: Promise<unknown>, what: string, ms = 15_000): Promise<Error> {
-  try {
-    await hangGuard(promise, ms, what);
-  } catch (error) {
-    assert.ok(error instanceof Error, `rejected with a non-Error: ${String(error)}`);
-    assert.doesNotMatch(error.message, /^hang guard/);
-    return error;
-  }
-  assert.fail(`${what} resolved`);
-}
 
 // --- the fixture process -------------------------------------------------------------
 
-async function startFixture(): Promise<{ origin: string; stop: () => Promise<void> }> {
-  const child: ChildProcess = spawn("node", [FIXTURE], {
-    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "" },
-    stdio: ["ignore", "pipe", "inherit"],
-  });
-  const port = await new Promise<number>((resolve, reject) => {
-    let text = "";
-    const timer = setTimeout(() => reject(new Error("the fixture server did not start within 10 s")), 10_000);
-    child.stdout!.on("data", (chunk: Uint8Array) => {
-      text += new TextDecoder().decode(chunk);
-      const match = text.match(/PORT (\d+)/);
-      if (match) {
-        clearTimeout(timer);
-        child.stdout!.destroy();
-        resolve(Number(match[1]));
-      }
-    });
-    child.once("exit", (code) => {
-      clearTimeout(timer);
-      reject(new Error(`the fixture server exited with code ${code}`));
-    });
-  });
-  const stop = () =>
-    new Promise<void>((resolve) => {
-      if (child.exitCode !== null || child.signalCode !== null) return resolve();
-      child.once("exit", () => resolve());
-      child.kill("SIGKILL");
-    });
-  return { origin: `http://127.0.0.1:${port}`, stop };
-}
-
-const fixture = await startFixture();
+const fixture = await startPortFixture("hostile-http-server.mjs");
 if (!deno) after(() => fixture.stop()); // under Deno: the last test, at the end of this file
 
 interface Posted {

@@ -2,7 +2,6 @@
 // (test/fixtures/sse-legacy-server.mjs), over real HTTP on loopback — spec 2024-11-05
 // basic/transports ("HTTP with SSE"). server-everything in sse mode is in conformance/.
 
-import { test } from "node:test";
 import assert from "node:assert/strict";
 import { Client } from "../../src/client/client.ts";
 import { type CloseDetails, ConnectionClosedError } from "../../src/jsonrpc/errors.ts";
@@ -10,43 +9,15 @@ import type { JsonRpcMessage } from "../../src/jsonrpc/messages.ts";
 import { TransportError } from "../../src/transport/transport.ts";
 import { HttpStatusError } from "../../src/transport/http-errors.ts";
 import { SseLegacyTransport } from "../../src/transport/sse-legacy.ts";
-import { freePort, type HttpServerProcess, type SseFixtureMode, startSseFixture } from "../fixtures/sse-servers.ts";
+import { type HttpServerProcess, type SseFixtureMode, startSseFixture, withServer } from "../fixtures/sse-servers.ts";
+import { behaviour } from "../support/behaviour.ts";
+import { freePort } from "../support/fixture-process.ts";
+import { hangGuard } from "../support/hang-guard.ts";
 
 const clientInfo = { name: "sse-legacy-test", version: "0.0.0" };
 
-interface DenoTestApi {
-  test(definition: { name: string; fn: () => Promise<void>; sanitizeOps?: boolean; sanitizeResources?: boolean }): void;
-}
-const deno = (globalThis as { Deno?: DenoTestApi }).Deno;
-
-/** One test; under Deno with the op and resource sanitizers on, so a body or timer left open fails it. */
-function behaviour(name: string, body: () => Promise<void>): void {
-  if (deno) deno.test({ name, fn: body, sanitizeOps: true, sanitizeResources: true });
-  else test(name, body);
-}
-
-/** Rejects if the promise has not settled within ms: a hung test fails instead of hanging. */
-async function hangGuard<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const guard = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`hang guard: ${what} did not settle within ${ms} ms`)), ms);
-  });
-  try {
-    return await Promise.race([promise, guard]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
 /** Runs body with a fixture server in `mode`, stopping it afterwards whatever happens. */
-async function withFixture(mode: SseFixtureMode, body: (server: HttpServerProcess) => Promise<void>): Promise<void> {
-  const server = await startSseFixture(mode);
-  try {
-    await body(server);
-  } finally {
-    await server.stop();
-  }
-}
+const withFixture = (mode: SseFixtureMode, body: (server: HttpServerProcess) => Promise<void>) => withServer(startSseFixture(mode), body);
 
 /** A client connected to the fixture's stream, as a user would set it up. */
 async function connected(

@@ -2,11 +2,8 @@
 // well-behaved and not — spec 2025-11-25 basic/transports ("stdio") and basic/lifecycle
 // ("Shutdown"). The fixtures are plain JavaScript run with `node`, under Node and Deno alike.
 
-import { test } from "node:test";
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
 import process from "node:process";
-import { fileURLToPath } from "node:url";
 import {
   type CloseDetails,
   Client,
@@ -20,27 +17,13 @@ import {
   TransportError,
 } from "../../src/mod.ts";
 import { UndeliverableMessageError } from "../../src/transport/transport.ts";
+import { behaviour } from "../support/behaviour.ts";
+import { fixturePath as fixture } from "../support/fixture-process.ts";
+import { hangGuard } from "../support/hang-guard.ts";
+import { waitUntil } from "../support/polling.ts";
+import { hasProc, isRunning, procStat } from "../support/processes.ts";
 
 const clientInfo = { name: "stdio-test", version: "0.0.0" };
-
-interface DenoTestApi {
-  test(definition: { name: string; fn: () => Promise<void>; ignore?: boolean; sanitizeOps?: boolean; sanitizeResources?: boolean }): void;
-}
-const deno = (globalThis as { Deno?: DenoTestApi }).Deno;
-
-/**
- * Registers one test. Under Deno it is a Deno.test with the op and resource sanitizers on,
- * so a pipe, child process or timer left behind fails it: Deno 2's node:test runs no
- * sanitizers, and Deno.test runs them only when asked. Under Node it is a node:test test.
- */
-function behaviour(name: string, body: () => Promise<void>, options: { skip?: string | false } = {}): void {
-  if (deno) deno.test({ name, fn: body, ignore: Boolean(options.skip), sanitizeOps: true, sanitizeResources: true });
-  else test(name, { skip: options.skip }, body);
-}
-
-function fixture(file: string): string {
-  return fileURLToPath(new URL(`../fixtures/${file}`, import.meta.url));
-}
 
 function transportFor(file: string, options: Partial<StdioTransportOptions> = {}): StdioTransport {
   return new StdioTransport({ command: "node", ...options, args: [fixture(file), ...(options.args ?? [])] });
@@ -59,60 +42,10 @@ async function connected(
   return { client, transport, problems };
 }
 
-/** Rejects if the promise has not settled within ms: a hung test fails instead of hanging. */
-async function hangGuard<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const guard = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`hang guard: ${what} did not settle within ${ms} ms`)), ms);
-  });
-  try {
-    return await Promise.race([promise, guard]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
 function textOf(result: { content: unknown[] }): string {
   const first = result.content[0] as { type: string; text: string };
   assert.equal(first.type, "text");
   return first.text;
-}
-
-const hasProc = (() => {
-  try {
-    readFileSync("/proc/self/stat", "utf8");
-    return true;
-  } catch {
-    return false;
-  }
-})();
-
-/** "pid (comm) state ppid pgrp …" of a live process, or undefined once it is gone. */
-function procStat(pid: number): string[] | undefined {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    return stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  } catch {
-    return undefined;
-  }
-}
-
-/**
- * Whether a process is still running. kill(pid, 0) also succeeds on a zombie, and where PID 1
- * does not reap orphans (as in many containers) a killed grandchild stays a zombie for ever:
- * so on Linux a zombie counts as gone.
- */
-function isRunning(pid: number): boolean {
-  if (hasProc) {
-    const stat = procStat(pid);
-    return stat !== undefined && stat[0] !== "Z" && stat[0] !== "X";
-  }
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as { code?: string }).code !== "ESRCH";
-  }
 }
 
 /** Resolves with the first stderr line matching, through the onStderr option. */
@@ -450,19 +383,12 @@ async function rawHostile(maxMessageBytes: number): Promise<{ transport: StdioTr
   return { transport, errors, messages };
 }
 
-async function until(what: string, ready: () => boolean): Promise<void> {
-  for (let waited = 0; !ready(); waited += 20) {
-    if (waited > 15_000) assert.fail(`${what} did not happen within 15 s`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
-
 behaviour("a stdout line over maxMessageBytes that answers a request is reported as an UndeliverableMessageError carrying the response's id, size and limit", async () => {
   const { transport, errors, messages } = await rawHostile(4096);
   try {
     await transport.send({ jsonrpc: "2.0", id: 41, method: "tools/call", params: { name: "huge-id-last", arguments: { bytes: 20_000 } } });
     await transport.send({ jsonrpc: "2.0", id: 42, method: "tools/call", params: { name: "echo", arguments: { text: "after" } } });
-    await until("the echo answer", () => messages.length > 0);
+    await waitUntil(() => messages.length > 0, "the echo answer", 15_000);
     assert.equal(errors.length, 1, errors.map((error) => error.message).join("\n"));
     const error = errors[0]!;
     assert.ok(error instanceof UndeliverableMessageError, `${error.name}: ${error.message}`);

@@ -2,56 +2,19 @@
 // server that misbehaves on request — spec 2025-11-25 basic/transports ("Streamable HTTP":
 // sending, listening, resumability, sessions, protocol version header) and basic/lifecycle.
 
-import { after, test } from "node:test";
+import { after } from "node:test";
 import assert from "node:assert/strict";
-import { type ChildProcess, spawn } from "node:child_process";
-import { createServer } from "node:net";
-import process from "node:process";
-import { fileURLToPath } from "node:url";
 import { Client } from "../../src/client/client.ts";
 import { RequestTimeoutError } from "../../src/jsonrpc/errors.ts";
 import type { Progress } from "../../src/jsonrpc/peer.ts";
 import { HttpStatusError } from "../../src/transport/http-errors.ts";
 import { StreamableHttpTransport, type StreamableHttpTransportOptions } from "../../src/transport/streamable-http/mod.ts";
 import { TransportError } from "../../src/transport/transport.ts";
+import { behaviour, deno } from "../support/behaviour.ts";
+import { freePort, startPortFixture } from "../support/fixture-process.ts";
+import { guardedRejection as rejection, hangGuard } from "../support/hang-guard.ts";
 
-const FIXTURE = fileURLToPath(new URL("../fixtures/http-mcp-server.mjs", import.meta.url));
 const CLIENT_INFO = { name: "mcpwire-tests", version: "1.0.0" };
-
-interface DenoTestApi {
-  test(definition: { name: string; fn: () => Promise<void>; sanitizeOps?: boolean; sanitizeResources?: boolean }): void;
-}
-const deno = (globalThis as { Deno?: DenoTestApi }).Deno;
-
-/** One test; under Deno with the op and resource sanitizers on, so a body or timer left open fails it. */
-function behaviour(name: string, body: () => Promise<void>): void {
-  if (deno) deno.test({ name, fn: body, sanitizeOps: true, sanitizeResources: true });
-  else test(name, body);
-}
-
-async function hangGuard<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const guard = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`hang guard: ${what} did not settle within ${ms} ms`)), ms);
-  });
-  try {
-    return await Promise.race([promise, guard]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
-/** The error a promise rejects with (within a hang guard); fails the test if it resolves. */
-async function rejection(promise: Promise<unknown>, what: string): Promise<Error> {
-  try {
-    await hangGuard(promise, 15_000, what);
-  } catch (error) {
-    assert.ok(error instanceof Error, `rejected with a non-Error: ${String(error)}`);
-    assert.doesNotMatch(error.message, /^hang guard/);
-    return error;
-  }
-  assert.fail(`${what} resolved`);
-}
 
 // --- the fixture process -------------------------------------------------------------
 
@@ -65,38 +28,7 @@ interface Seen {
   at: number;
 }
 
-async function startFixture(): Promise<{ origin: string; stop: () => Promise<void> }> {
-  const child: ChildProcess = spawn("node", [FIXTURE], {
-    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "" },
-    stdio: ["ignore", "pipe", "inherit"],
-  });
-  const port = await new Promise<number>((resolve, reject) => {
-    let text = "";
-    const timer = setTimeout(() => reject(new Error("the fixture server did not start within 10 s")), 10_000);
-    child.stdout!.on("data", (chunk: Buffer) => {
-      text += String(chunk);
-      const match = text.match(/PORT (\d+)/);
-      if (match) {
-        clearTimeout(timer);
-        child.stdout!.destroy();
-        resolve(Number(match[1]));
-      }
-    });
-    child.once("exit", (code) => {
-      clearTimeout(timer);
-      reject(new Error(`the fixture server exited with code ${code}`));
-    });
-  });
-  const stop = () =>
-    new Promise<void>((resolve) => {
-      if (child.exitCode !== null || child.signalCode !== null) return resolve();
-      child.once("exit", () => resolve());
-      child.kill("SIGKILL");
-    });
-  return { origin: `http://127.0.0.1:${port}`, stop };
-}
-
-const fixture = await startFixture();
+const fixture = await startPortFixture("http-mcp-server.mjs");
 if (!deno) after(() => fixture.stop()); // under Deno: the last test, at the end of this file
 
 let instances = 0;
@@ -165,18 +97,6 @@ async function eventually(log: () => Promise<Seen[]>, found: (log: Seen[]) => bo
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
   assert.fail(`the server never saw ${what}`);
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const address = probe.address();
-      const port = typeof address === "object" && address !== null ? address.port : 0;
-      probe.close(() => resolve(port));
-    });
-  });
 }
 
 // --- sending messages ------------------------------------------------------------------

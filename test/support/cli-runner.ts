@@ -1,0 +1,110 @@
+// Test helper: running the mcpwire CLI (src/cli/run.ts) as a child process with the same
+// runtime as the test (Node via tsx, or Deno), capturing stdout, stderr and the exit code; a
+// scratch directory for its config files.
+
+import { after } from "node:test";
+import { type ChildProcess, execFile, spawn } from "node:child_process";
+import { mkdtempSync } from "node:fs";
+import { rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import process from "node:process";
+import { fileURLToPath } from "node:url";
+import { EVERYTHING } from "./everything.ts";
+
+/** The repository root, the CLI's working directory. */
+export const root = fileURLToPath(new URL("../../", import.meta.url));
+const runScript = fileURLToPath(new URL("../../src/cli/run.ts", import.meta.url));
+/** What follows process.execPath to run the CLI with this runtime. */
+export const runtimeArgs = "Deno" in globalThis ? ["run", "-A", runScript] : ["--import", "tsx", runScript];
+
+export interface Outcome {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+export interface RunOptions {
+  /** Written to its stdin, which is then closed; without it stdin is a pipe left open. */
+  input?: string;
+  /** Its environment; default this process's. */
+  env?: Record<string, string | undefined>;
+  /** Killed after this long; default 90 s. */
+  timeoutMs?: number;
+  /** The most stdout or stderr kept before it is killed; default execFile's (1 MiB). */
+  maxBuffer?: number;
+}
+
+/** Runs `mcpwire <args>` to its end; the exit code is -1 when it was killed. */
+export function mcpwire(args: string[], options: RunOptions = {}): Promise<Outcome> {
+  return new Promise((resolve) => {
+    const child = execFile(
+      process.execPath,
+      [...runtimeArgs, ...args],
+      {
+        cwd: root,
+        timeout: options.timeoutMs ?? 90_000,
+        ...(options.env === undefined ? {} : { env: options.env }),
+        ...(options.maxBuffer === undefined ? {} : { maxBuffer: options.maxBuffer }),
+      },
+      (error, stdout, stderr) => {
+        const code = error === null ? 0 : typeof error.code === "number" ? error.code : -1;
+        resolve({ code, stdout: String(stdout), stderr: String(stderr) });
+      },
+    );
+    if (options.input !== undefined) child.stdin?.end(options.input);
+  });
+}
+
+/** A CLI still running: its exit code once it ends, and its output so far. */
+export interface RunningCli {
+  child: ChildProcess;
+  code: Promise<number>;
+  stdout(): string;
+  stderr(): string;
+}
+
+/** Starts `mcpwire <args>` (stdin closed, this process's env plus `env`), killed after `timeoutMs`. */
+export function startMcpwire(args: string[], env: Record<string, string> = {}, timeoutMs = 90_000): RunningCli {
+  const child = spawn(process.execPath, [...runtimeArgs, ...args], { cwd: root, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  let out = "";
+  let err = "";
+  child.stdout.on("data", (chunk: Uint8Array) => (out += new TextDecoder().decode(chunk)));
+  child.stderr.on("data", (chunk: Uint8Array) => (err += new TextDecoder().decode(chunk)));
+  const timer = setTimeout(() => child.kill("SIGKILL"), timeoutMs);
+  return {
+    child,
+    code: new Promise((resolve) =>
+      child.on("close", (code) => {
+        clearTimeout(timer);
+        resolve(code ?? -1);
+      })
+    ),
+    stdout: () => out,
+    stderr: () => err,
+  };
+}
+
+/**
+ * For a test file: a scratch directory (`path`), made at once (so that every before hook can
+ * use it, whatever order a runtime gives hooks) and removed after the file's tests.
+ */
+export function scratchDir(prefix: string): { readonly path: string } {
+  const path = mkdtempSync(join(tmpdir(), prefix));
+  after(async () => {
+    await rm(path, { recursive: true, force: true });
+  });
+  return { path };
+}
+
+/** Writes a config file of these YAML lines (and a final newline) as `dir/name`; returns its path. */
+export async function writeConfig(dir: string, name: string, lines: string[]): Promise<string> {
+  const file = join(dir, name);
+  await writeFile(file, [...lines, ""].join("\n"));
+  return file;
+}
+
+/** YAML lines (under mcp_servers:) for server-everything over stdio, named "everything". */
+export function everythingYaml(): string[] {
+  return ["  everything:", "    command: node", `    args: [${JSON.stringify(EVERYTHING)}, "stdio"]`];
+}
