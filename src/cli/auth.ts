@@ -15,6 +15,7 @@ import { redactorFor } from "../host/secrets.ts";
 import { parseArgs, positiveInt, UsageError } from "./args.ts";
 import { lineOf, useRedactor, write, writeJson } from "./output.ts";
 import { renderTable } from "./table.ts";
+import { messageOf } from "../common/error-text.ts";
 
 export const AUTH_USAGE = `usage: mcpwire auth login <server> [--config FILE] [--no-browser] [--timeout SECONDS] [--redirect-port PORT]
        mcpwire auth logout <server> [--config FILE]
@@ -84,7 +85,7 @@ async function probe(url: string): Promise<{ status: number | string; challenge:
     await response.body?.cancel();
     return { status: response.status, challenge: response.status === 401 ? readResourceChallenge(response.headers) : {} };
   } catch (error) {
-    return { status: error instanceof Error ? error.message : String(error), challenge: {} };
+    return { status: messageOf(error), challenge: {} };
   }
 }
 
@@ -113,7 +114,7 @@ async function login(server: ServerConfig, argv: Map<string, string>, flags: Set
     });
   } catch (error) {
     throw new UsageError(
-      `cannot listen for the OAuth redirect on 127.0.0.1:${port} (${error instanceof Error ? error.message : String(error)}); ` +
+      `cannot listen for the OAuth redirect on 127.0.0.1:${port} (${messageOf(error)}); ` +
         `set auth.redirect_port for "${server.name}" or pass --redirect-port`,
     );
   }

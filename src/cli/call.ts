@@ -11,6 +11,7 @@ import { parseArgs, UsageError } from "./args.ts";
 import { parseElicitMode, parseLogLevel, stderrLine, withManager } from "./host-session.ts";
 import { boundedText, DEEP_MARKER, DOCUMENT_BOUNDS, deeperThan, lineOf, redacted, RESULT_BOUNDS, textOf, write, writeControl, writeJson } from "./output.ts";
 import { ProgressDisplay } from "./progress.ts";
+import { messageOf } from "../common/error-text.ts";
 
 export const CALL_USAGE = `usage: mcpwire call <registered-name> [json-args] [--config FILE] [--json] [--timeout S]
                     [--log-level LEVEL] [--elicit prompt|decline|accept-defaults]
@@ -104,7 +105,7 @@ export async function call(argv: readonly string[]): Promise<number> {
       progress.finish();
       // A registry error names the tool and its server; anything else (a failure no layer
       // below expected) gets the names here.
-      const message = error instanceof Error ? error.message : String(error);
+      const message = messageOf(error);
       stderrLine(`mcpwire call: ${error instanceof ToolCallError ? "" : `${who}: `}${lineOf(message)}`);
       if (args.flags.has("debug") && error instanceof Error && error.stack) stderrLine(textOf(error.stack));
       if (error instanceof ToolCallError) {

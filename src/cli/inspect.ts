@@ -18,6 +18,7 @@ import { splitCommandLine } from "./command-line.ts";
 import { dataLine, lineOf, TRACE_BOUNDS, textOf, useRedactor, write, writeJson } from "./output.ts";
 import { summarizeInputSchema } from "./schema-summary.ts";
 import { VERSION } from "./version.ts";
+import { messageOf } from "../common/error-text.ts";
 
 export const INSPECT_USAGE = `usage: mcpwire inspect --stdio "<command> <args…>" [options]
        mcpwire inspect --url URL [--header NAME:VALUE]… [--transport auto|http|sse] [options]
@@ -143,7 +144,7 @@ export async function inspect(argv: readonly string[]): Promise<number> {
     await client.connect(transport);
   } catch (error) {
     // Awaited: the process exits right after, and an unfinished write would be lost.
-    const message = error instanceof Error ? error.message : String(error);
+    const message = messageOf(error);
     await write("stderr", `mcpwire inspect: ${lineOf(message)}\n`);
     if (debug && error instanceof Error && error.stack) await write("stderr", textOf(error.stack) + "\n");
     return 1;

@@ -33,34 +33,13 @@ type Verb = { run: (args: string[]) => Promise<number>; usage: string };
 // Each verb's module is loaded only when that verb runs (or its help is asked for): `mcpwire
 // version` does not load the client, the manager, yaml or a provider.
 const VERBS: Record<string, () => Promise<Verb>> = {
-  servers: async () => {
-    const verb = await import("./servers.ts");
-    return { run: verb.servers, usage: verb.SERVERS_USAGE };
-  },
-  tools: async () => {
-    const verb = await import("./tools.ts");
-    return { run: verb.tools, usage: verb.TOOLS_USAGE };
-  },
-  call: async () => {
-    const verb = await import("./call.ts");
-    return { run: verb.call, usage: verb.CALL_USAGE };
-  },
-  inspect: async () => {
-    const verb = await import("./inspect.ts");
-    return { run: verb.inspect, usage: verb.INSPECT_USAGE };
-  },
-  run: async () => {
-    const verb = await import("./run-verb.ts");
-    return { run: verb.run, usage: verb.RUN_USAGE };
-  },
-  chat: async () => {
-    const verb = await import("./chat.ts");
-    return { run: verb.chat, usage: verb.CHAT_USAGE };
-  },
-  auth: async () => {
-    const verb = await import("./auth.ts");
-    return { run: verb.auth, usage: verb.AUTH_USAGE };
-  },
+  servers: () => import("./servers.ts").then((verb) => ({ run: verb.servers, usage: verb.SERVERS_USAGE })),
+  tools: () => import("./tools.ts").then((verb) => ({ run: verb.tools, usage: verb.TOOLS_USAGE })),
+  call: () => import("./call.ts").then((verb) => ({ run: verb.call, usage: verb.CALL_USAGE })),
+  inspect: () => import("./inspect.ts").then((verb) => ({ run: verb.inspect, usage: verb.INSPECT_USAGE })),
+  run: () => import("./run-verb.ts").then((verb) => ({ run: verb.run, usage: verb.RUN_USAGE })),
+  chat: () => import("./chat.ts").then((verb) => ({ run: verb.chat, usage: verb.CHAT_USAGE })),
+  auth: () => import("./auth.ts").then((verb) => ({ run: verb.auth, usage: verb.AUTH_USAGE })),
 };
 
 /** The loader of a verb's module; undefined for anything that is not a verb (`constructor` included). */

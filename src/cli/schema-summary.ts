@@ -3,6 +3,7 @@
 // The schema is the server's: how deep it goes is bounded here, so it never overflows the stack.
 
 import { boundedJson } from "../common/bounded.ts";
+import { isObject } from "../common/json.ts";
 
 /** How many levels of items/anyOf/oneOf a type is spelled out to; deeper ones are "…". */
 const MAX_TYPE_DEPTH = 8;
@@ -10,13 +11,10 @@ const VALUE_BOUNDS = { maxDepth: 4, maxChars: 80 };
 
 type Schema = Record<string, unknown>;
 
-function isSchema(value: unknown): value is Schema {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 
 /** A short type for one property schema: string, number, "a"|"b", string[], object, … */
 export function typeOf(schema: unknown, depth = 0): string {
-  if (!isSchema(schema)) return "any";
+  if (!isObject(schema)) return "any";
   if (depth >= MAX_TYPE_DEPTH) return "…";
   if (Array.isArray(schema.enum)) return schema.enum.map((value) => boundedJson(value, VALUE_BOUNDS)).join("|");
   if ("const" in schema) return boundedJson(schema.const, VALUE_BOUNDS);
@@ -32,7 +30,7 @@ export function typeOf(schema: unknown, depth = 0): string {
 }
 
 export function summarizeInputSchema(schema: unknown): string {
-  if (!isSchema(schema) || !isSchema(schema.properties)) return "()";
+  if (!isObject(schema) || !isObject(schema.properties)) return "()";
   const required = new Set(Array.isArray(schema.required) ? schema.required : []);
   const parts = Object.entries(schema.properties).map(
     ([name, property]) => `${name}${required.has(name) ? "*" : ""}: ${typeOf(property)}`,

@@ -179,7 +179,8 @@ export class Peer {
         entry.detach = () => signal.removeEventListener("abort", onAbort);
       }
       this.#pending.add(entry);
-      this.#sendSafely(message, { deadline: entry.deadline }).catch((error: unknown) => {
+      // The entry itself is the SendOptions (its deadline, kept current): no object per request.
+      this.#sendSafely(message, entry).catch((error: unknown) => {
         const failed = this.#pending.take(id);
         failed?.reject(error instanceof Error ? error : new Error(messageOf(error)));
       });
