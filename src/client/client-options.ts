@@ -2,6 +2,7 @@
 // basic/lifecycle ("Capability Negotiation"), client/sampling, client/elicitation, client/roots.
 
 import type { Progress, RequestOptions } from "../jsonrpc/peer.ts";
+import { declaredExtensions, type ExtensionOptions, withExtensions } from "./extensions.ts";
 import type { ClientHandlers } from "./handlers.ts";
 import type { ProtocolChoice } from "./protocol-version.ts";
 import type { RootInput } from "./roots.ts";
@@ -52,6 +53,12 @@ export interface ClientOptions {
    * declares (and the resources subscribed to). Default true.
    */
   listen?: boolean;
+  /**
+   * Extensions to declare or turn off — spec 2026-07-28 basic/versioning ("Extension
+   * Negotiation"). Those mcpwire implements are on by default; `false` turns one off, a
+   * settings object declares any extension as given.
+   */
+  extensions?: ExtensionOptions;
 }
 
 /** Options of the list methods: `fresh` skips a cached result still within its ttlMs. */
@@ -110,5 +117,5 @@ export function declaredCapabilities(options: ClientOptions): ClientCapabilities
   if (handlers.roots !== undefined || options.roots !== undefined || explicit.roots !== undefined) {
     declared.roots = { ...explicit.roots, listChanged: true };
   }
-  return declared;
+  return withExtensions(declared, declaredExtensions(options.extensions, explicit.extensions));
 }

@@ -16,6 +16,7 @@ import type { ClientEvents, ClientEventType } from "./client-events.ts";
 import { type CallOptions, type ClientOptions, declaredCapabilities, type ListOptions } from "./client-options.ts";
 import { canMove, type ClientState, notReadyError } from "./client-state.ts";
 import { surfaceUrlElicitation } from "./elicitation.ts";
+import { negotiatedExtension } from "./extensions.ts";
 import {
   CapabilityError,
   ClientStateError,
@@ -170,6 +171,14 @@ export class Client extends ContainedEventTarget<ClientEvents> {
 
   get serverCapabilities(): ServerCapabilities | undefined {
     return this.#init?.capabilities;
+  }
+
+  /**
+   * The server's settings of an extension when both sides declared it, else undefined —
+   * spec 2026-07-28 basic/versioning ("Extension Negotiation"). See `EXTENSIONS`.
+   */
+  extension(id: string): JsonObject | undefined {
+    return negotiatedExtension(this.#capabilities.extensions ?? {}, this.#init?.capabilities, id);
   }
 
   get instructions(): string | undefined {

@@ -27,6 +27,8 @@ export interface ClientCapabilities {
   sampling?: { context?: JsonObject; tools?: JsonObject };
   elicitation?: { form?: JsonObject; url?: JsonObject };
   experimental?: Record<string, JsonObject>;
+  /** spec 2026-07-28 basic/versioning ("Extension Negotiation"): identifier → settings. */
+  extensions?: Record<string, JsonObject>;
   [key: string]: unknown;
 }
 
@@ -38,6 +40,8 @@ export interface ServerCapabilities {
   logging?: JsonObject;
   completions?: JsonObject;
   experimental?: Record<string, JsonObject>;
+  /** spec 2026-07-28 basic/versioning ("Extension Negotiation"): identifier → settings. */
+  extensions?: Record<string, JsonObject>;
   [key: string]: unknown;
 }
 
