@@ -242,6 +242,7 @@ class McpServerBinding implements McpServerRegistration {
             onProgress: context.onProgress,
           }),
         ...(this.#options.redactor !== undefined ? { redactor: this.#options.redactor } : {}),
+        ...(this.#options.resultFiles !== undefined ? { resultFiles: this.#options.resultFiles } : {}),
       });
     }
     this.#reportedUnmatched = unmatched;

@@ -16,7 +16,15 @@ export {
   isCallToolResult,
   resultString,
 } from "./result-format.ts";
-export type { ResultFormatOptions } from "./result-format.ts";
+export type { ResultFormatOptions, ResultTextOptions } from "./result-format.ts";
+export {
+  DEFAULT_MAX_RESULT_AGE_MS,
+  DEFAULT_MAX_RESULT_FILES,
+  defaultResultsDirectory,
+  ResultFileError,
+  ResultFiles,
+} from "./result-files.ts";
+export type { ResultFileErrorCode, ResultFilesOptions, SavedFile } from "./result-files.ts";
 export type {
   LlmToolSchema,
   McpServerOptions,

@@ -12,7 +12,9 @@
 // - resource links are listed with uri, name, mimeType (and description, size);
 // - embedded resources: text is included under a header line, blobs become placeholders;
 // - the text is capped (default 100,000 characters): head and tail are kept and the cut
-//   is marked with the number of characters removed;
+//   is marked with the number of characters removed; with result files (result-files.ts) the
+//   whole text is also written to a file named on the first line, and binary blocks are
+//   saved as files shown with their path;
 // - JSON is shown to 64 levels of nesting: a server decides how deep its structuredContent is,
 //   and JSON.stringify recurses once per level (100,000 levels is a stack overflow), so deeper
 //   levels are replaced by a marker and a line says whose result was cut.
@@ -29,6 +31,11 @@ const MAX_COMPARE_DEPTH = 1_000;
 /** Who produced a value, for the line that says it was shown shortened: `server "x", tool "y"`. */
 export interface ResultSource {
   source?: string;
+}
+
+/** How formatToolResultText shows blocks saved as files (see result-files.ts): block → path. */
+export interface ResultTextOptions extends ResultSource {
+  savedFiles?: ReadonlyMap<ContentBlock, string>;
 }
 
 export interface ResultFormatOptions {
@@ -54,7 +61,7 @@ export function isCallToolResult(value: unknown): value is CallToolResult {
  * The text of a built-in tool's value: a string as it is, a CallToolResult as its content,
  * undefined as "", anything else as JSON.
  */
-export function formatValueText(value: unknown, options: ResultSource = {}): string {
+export function formatValueText(value: unknown, options: ResultTextOptions = {}): string {
   if (typeof value === "string") return value;
   if (value === undefined) return "";
   if (isCallToolResult(value)) return formatToolResultText(value, options);
@@ -67,14 +74,15 @@ export function formatValueText(value: unknown, options: ResultSource = {}): str
  * repeats it. Never throws for parsed JSON however deep: past 64 levels structuredContent is
  * shown with a marker in place of the deeper levels and a line naming `options.source`.
  */
-export function formatToolResultText(result: CallToolResult, options: ResultSource = {}): string {
+export function formatToolResultText(result: CallToolResult, options: ResultTextOptions = {}): string {
   const parts: string[] = [];
   let structuredShown = result.structuredContent === undefined;
+  const saved = options.savedFiles;
   for (const block of result.content) {
     if (!structuredShown && block.type === "text" && textIsJsonOf(block.text, result.structuredContent)) {
       structuredShown = true;
     }
-    parts.push(blockText(block));
+    parts.push(blockText(block, saved?.get(block)));
   }
   if (!structuredShown) parts.push(jsonText(result.structuredContent, "structuredContent", options.source) ?? "null");
   return parts.join("\n");
@@ -101,14 +109,18 @@ function deepNote(what: string, source: string | undefined): string {
     `the levels past ${MAX_RESULT_DEPTH} were left out]`;
 }
 
-/** One content block as text. Unknown block types get a placeholder naming the type. */
-export function blockText(block: ContentBlock): string {
+/**
+ * One content block as text. Unknown block types get a placeholder naming the type. A binary
+ * block saved as a file (`savedPath`) is shown with its path, for the model to hand on.
+ */
+export function blockText(block: ContentBlock, savedPath?: string): string {
+  const saved = savedPath === undefined ? "" : `, saved to ${savedPath}`;
   switch (block.type) {
     case "text":
       return typeof block.text === "string" ? block.text : "";
     case "image":
     case "audio":
-      return `[${block.type}: ${block.mimeType ?? "unknown type"}, ${formatBytes(base64DecodedBytes(block.data))}]`;
+      return `[${block.type}: ${block.mimeType ?? "unknown type"}, ${formatBytes(base64DecodedBytes(block.data))}${saved}]`;
     case "resource_link": {
       const fields = [`uri=${JSON.stringify(block.uri)}`, `name=${JSON.stringify(block.name)}`];
       if (block.title !== undefined) fields.push(`title=${JSON.stringify(block.title)}`);
@@ -124,7 +136,7 @@ export function blockText(block: ContentBlock): string {
         return `[resource: ${resource.uri}${type}]\n${resource.text}`;
       }
       const blob = "blob" in resource && typeof resource.blob === "string" ? resource.blob : "";
-      return `[resource: ${resource.uri}${type}, ${formatBytes(base64DecodedBytes(blob))}]`;
+      return `[resource: ${resource.uri}${type}, ${formatBytes(base64DecodedBytes(blob))}${saved}]`;
     }
     default:
       return `[${String((block as { type?: unknown }).type)} content]`;
@@ -212,6 +224,16 @@ export function capText(text: string, maxChars: number = DEFAULT_MAX_RESULT_CHAR
     capped = text.slice(0, headEnd) + cutMarker(tailStart - headEnd) + text.slice(tailStart);
   }
   return capped;
+}
+
+/**
+ * A text over `maxChars` whose whole is in a file: a first line naming the file and the size,
+ * then the head and the tail (capText), all within `maxChars`.
+ */
+export function capTextWithFile(text: string, path: string, maxChars: number = DEFAULT_MAX_RESULT_CHARS): string {
+  const note = `[the result is ${text.length.toLocaleString("en-US")} characters, over the ${maxChars.toLocaleString("en-US")} shown here; ` +
+    `the whole of it is in the file ${path}; below are its head and its tail]\n`;
+  return note + capText(text, Math.max(0, maxChars - note.length));
 }
 
 function cutMarker(cut: number): string {

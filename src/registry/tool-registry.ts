@@ -2,7 +2,7 @@
 // same way — dispatch() for the LLM-facing string (never rejects), call() for the typed result.
 
 import { ClientStateError } from "../client/errors.ts";
-import type { JsonObject } from "../client/types.ts";
+import type { CallToolResult, JsonObject } from "../client/types.ts";
 import { durationText } from "../common/duration.ts";
 import { messageOf } from "../common/error-text.ts";
 import { ContainedEventTarget, DetailEvent, type ListenerFailure } from "../common/events.ts";
@@ -10,7 +10,8 @@ import { isObject } from "../common/json.ts";
 import type { Redactor } from "../common/redact.ts";
 import { ConnectionClosedError, ErrorCode, errorCodeName, RequestTimeoutError, RpcError } from "../jsonrpc/errors.ts";
 import { isValidToolName } from "./naming.ts";
-import { formatToolResultText, errorString, isCallToolResult, resultString, formatValueText } from "./result-format.ts";
+import { formatToolResultText, errorString, isCallToolResult, resultString, formatValueText, type ResultTextOptions } from "./result-format.ts";
+import { type ResultFiles, resultWithFiles } from "./result-files.ts";
 import type {
   LlmToolSchema,
   McpToolEntry,
@@ -75,6 +76,8 @@ interface Entry {
   handler: ToolDefinition["handler"];
   /** MCP tools of a host: what the error texts of this tool pass through (the host's secrets). */
   redactor?: Redactor;
+  /** Where this tool's long results and binary blocks are saved; false: nowhere (the registry's default otherwise). */
+  resultFiles?: ResultFiles | false;
 }
 
 /** One MCP server's part of the table. */
@@ -105,10 +108,12 @@ export class ToolRegistry extends ContainedEventTarget<RegistryEvents> {
   readonly #toolsetState = new Map<string, boolean>();
   readonly #servers = new Map<string, ServerTable>();
   readonly #maxResultChars: number | undefined;
+  readonly #resultFiles: ResultFiles | undefined;
 
   constructor(options: ToolRegistryOptions = {}) {
     super();
     this.#maxResultChars = options.maxResultChars;
+    this.#resultFiles = options.resultFiles;
   }
 
   // --- events --------------------------------------------------------------------------
@@ -318,6 +323,7 @@ export class ToolRegistry extends ContainedEventTarget<RegistryEvents> {
         },
         handler: entry.handler,
         ...(entry.redactor !== undefined ? { redactor: entry.redactor } : {}),
+        ...(entry.resultFiles !== undefined ? { resultFiles: entry.resultFiles } : {}),
       });
       next.add(entry.name);
       if (!previous.has(entry.name)) added.push(entry.name);
@@ -424,8 +430,9 @@ export class ToolRegistry extends ContainedEventTarget<RegistryEvents> {
     } catch (error) {
       return Promise.resolve(errorString(messageOf(error), format));
     }
+    const files = entry?.resultFiles ?? this.#resultFiles;
     return this.call(name, parsed, context).then(
-      (output) => this.#format(name, tool, redactor, output, format),
+      (output) => files ? this.#formatWithFiles(name, tool, redactor, output, format, files) : this.#format(name, tool, redactor, output, format),
       // call()'s errors are already redacted (the same ToolCallError the typed path gets)
       (error: unknown) => errorString(messageOf(error), format),
     );
@@ -442,17 +449,40 @@ export class ToolRegistry extends ContainedEventTarget<RegistryEvents> {
     // The hot path: no closure and no new string per call; `who` is made once per tool.
     const source = tool === undefined ? { source: `tool "${name}"` } : this.#sourceOf(tool);
     try {
-      if (isCallToolResult(output) && output.isError === true) {
-        const text = formatToolResultText(output, source);
-        return errorString(redactWith(redactor, `${source.source} returned an error: ${text === "" ? "(no message)" : text}`), format);
-      }
+      if (isCallToolResult(output) && output.isError === true) return errorString(toolErrorText(source, redactor, output), format);
       return resultString(formatValueText(output, source), format);
     } catch (error) {
-      return errorString(
-        redactWith(redactor, `${source.source} returned a value that cannot be written as JSON (${messageOf(error)}); return plain JSON data`),
-        format,
-      );
+      return errorString(unwritableText(source, redactor, error), format);
     }
+  }
+
+  /** #format, with long texts and binary blocks saved by `files`; a save that fails is a warning and the cut string. */
+  #formatWithFiles(
+    name: string,
+    tool: RegisteredTool | undefined,
+    redactor: Redactor | undefined,
+    output: ToolOutput,
+    format: { maxChars: number | undefined },
+    files: ResultFiles,
+  ): Promise<string> {
+    const source = tool === undefined ? { source: `tool "${name}"` } : this.#sourceOf(tool);
+    const label = tool?.origin.kind === "mcp" ? `${tool.origin.server}-${tool.origin.tool}` : name;
+    return resultWithFiles(output, {
+      files,
+      label,
+      source: source.source,
+      ...(format.maxChars !== undefined ? { maxChars: format.maxChars } : {}),
+      text: (savedFiles) => {
+        const options = savedFiles === undefined ? source : { ...source, savedFiles };
+        try {
+          if (isCallToolResult(output) && output.isError === true) return { text: toolErrorText(options, redactor, output), isError: true };
+          return { text: formatValueText(output, options), isError: false };
+        } catch (error) {
+          return { text: unwritableText(source, redactor, error), isError: true };
+        }
+      },
+      warn: (message) => this.#warn(redactWith(redactor, message)),
+    });
   }
 
   /** How results name a tool (`server "x", tool "y"`), made once per registered tool. */
@@ -461,6 +491,17 @@ export class ToolRegistry extends ContainedEventTarget<RegistryEvents> {
     if (source === undefined) this.#sources.set(tool, (source = { source: describeTool(tool) }));
     return source;
   }
+}
+
+/** The `{"error": …}` text of an MCP result with isError. */
+function toolErrorText(source: ResultTextOptions & { source: string }, redactor: Redactor | undefined, output: CallToolResult): string {
+  const text = formatToolResultText(output, source);
+  return redactWith(redactor, `${source.source} returned an error: ${text === "" ? "(no message)" : text}`);
+}
+
+/** The `{"error": …}` text of a value JSON cannot write. */
+function unwritableText(source: { source: string }, redactor: Redactor | undefined, error: unknown): string {
+  return redactWith(redactor, `${source.source} returned a value that cannot be written as JSON (${messageOf(error)}); return plain JSON data`);
 }
 
 /** `text` through the host's redactor, when the tool has one. */

@@ -4,6 +4,7 @@ import type { Client } from "../client/client.ts";
 import type { CallToolResult, JsonObject, ToolAnnotations } from "../client/types.ts";
 import type { Redactor } from "../common/redact.ts";
 import type { Progress } from "../jsonrpc/peer.ts";
+import type { ResultFiles } from "./result-files.ts";
 
 /** Where a registered tool comes from. The registry never parses a name back into these. */
 export type ToolOrigin =
@@ -80,6 +81,11 @@ export type RegistryEventType = keyof RegistryEvents;
 export interface ToolRegistryOptions {
   /** Cap of the text in a dispatch() string; head and tail are kept. Default 100,000 characters. */
   maxResultChars?: number;
+  /**
+   * Where dispatch() saves a result over the cap (whole) and binary blocks (images, audio,
+   * blobs), for every tool without its own setting (McpToolEntry.resultFiles). Default: none.
+   */
+  resultFiles?: ResultFiles;
 }
 
 /** What the registry needs of a client: a Client, or anything shaped like one. */
@@ -99,6 +105,8 @@ export interface McpToolEntry {
   handler: ToolDefinition["handler"];
   /** The error texts of this tool (call()'s ToolCallError, dispatch's `{"error": …}`) pass through it. */
   redactor?: Redactor;
+  /** Where dispatch() saves this tool's long results and binary blocks; false: nowhere. Default: the registry's. */
+  resultFiles?: ResultFiles | false;
 }
 
 /** The handle registerMcpServer returns; the server manager keeps one per server. */
@@ -128,4 +136,6 @@ export interface McpServerOptions {
    * put them in front of a model or a log.
    */
   redactor?: Redactor;
+  /** Where dispatch() saves this server's long results and binary blocks; false: nowhere. Default: the registry's. */
+  resultFiles?: ResultFiles | false;
 }

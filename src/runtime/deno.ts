@@ -7,6 +7,7 @@ import {
   type ChildProcess,
   ChildGroups,
   type ExitStatus,
+  type FileEntry,
   FileError,
   LineBuffer,
   type LineReader,
@@ -55,6 +56,9 @@ interface DenoApi {
   stat(path: string): Promise<{ mode: number | null; isDirectory: boolean }>;
   chmod(path: string, mode: number): Promise<void>;
   writeTextFile(path: string, text: string, options: { mode: number; createNew: boolean }): Promise<void>;
+  writeFile(path: string, data: Uint8Array, options: { mode: number; createNew: boolean }): Promise<void>;
+  readDir(path: string): AsyncIterable<{ name: string; isFile: boolean }>;
+  lstat(path: string): Promise<{ isFile: boolean; mtime: Date | null; size: number }>;
   rename(from: string, to: string): Promise<void>;
   remove(path: string): Promise<void>;
   serve(
@@ -238,11 +242,12 @@ export const denoRuntime: Runtime = {
       throw new FileError((error as Error).message, code, path);
     }
   },
-  async writePrivateFile(path: string, text: string) {
+  async writePrivateFile(path: string, data: string | Uint8Array) {
     const temp = `${path}.${crypto.randomUUID()}.tmp`;
     try {
       await Deno.mkdir(path.replace(/[\\/][^\\/]*$/, "") || "/", { recursive: true, mode: 0o700 });
-      await Deno.writeTextFile(temp, text, { mode: 0o600, createNew: true });
+      if (typeof data === "string") await Deno.writeTextFile(temp, data, { mode: 0o600, createNew: true });
+      else await Deno.writeFile(temp, data, { mode: 0o600, createNew: true });
       await Deno.rename(temp, path);
     } catch (error) {
       await Deno.remove(temp).catch(() => {});
@@ -274,6 +279,24 @@ export const denoRuntime: Runtime = {
       if (error instanceof Deno.errors.NotFound) return;
       throw new FileError((error as Error).message, (error as { code?: string }).code ?? "EUNKNOWN", path);
     }
+  },
+  async listFiles(path: string) {
+    const files: FileEntry[] = [];
+    try {
+      for await (const entry of Deno.readDir(path)) {
+        if (!entry.isFile) continue;
+        try {
+          const info = await Deno.lstat(`${path}/${entry.name}`);
+          files.push({ name: entry.name, mtimeMs: info.mtime?.getTime() ?? 0, size: info.size });
+        } catch {
+          // removed while we looked
+        }
+      }
+    } catch (error) {
+      const code = (error as { code?: string }).code ?? (error instanceof Deno.errors.NotFound ? "ENOENT" : "EUNKNOWN");
+      throw new FileError((error as Error).message, code, path);
+    }
+    return files;
   },
   args() {
     return [...Deno.args];

@@ -2,7 +2,7 @@
 
 import { spawn as spawnChild } from "node:child_process";
 import { readdirSync, readFileSync, statSync } from "node:fs";
-import { chmod, mkdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
+import { chmod, lstat, mkdir, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import { createServer as createHttpServer } from "node:http";
 import { dirname } from "node:path";
 import process from "node:process";
@@ -11,6 +11,7 @@ import {
   type ChildProcess,
   ChildGroups,
   type ExitStatus,
+  type FileEntry,
   FileError,
   LineBuffer,
   type LineReader,
@@ -176,11 +177,11 @@ export const nodeRuntime: Runtime = {
       throw new FileError(message, code ?? "EUNKNOWN", path);
     }
   },
-  async writePrivateFile(path: string, text: string) {
+  async writePrivateFile(path: string, data: string | Uint8Array) {
     const temp = `${path}.${crypto.randomUUID()}.tmp`;
     try {
       await mkdir(dirname(path), { recursive: true, mode: 0o700 });
-      await writeFile(temp, text, { mode: 0o600, flag: "wx" });
+      await writeFile(temp, data, { mode: 0o600, flag: "wx" });
       await rename(temp, path);
     } catch (error) {
       await rm(temp, { force: true }).catch(() => {});
@@ -228,6 +229,24 @@ export const nodeRuntime: Runtime = {
   async removeFile(path: string) {
     try {
       await rm(path, { force: true });
+    } catch (error) {
+      const { code, message } = error as NodeJS.ErrnoException;
+      throw new FileError(message, code ?? "EUNKNOWN", path);
+    }
+  },
+  async listFiles(path: string) {
+    try {
+      const names = await readdir(path);
+      const files: FileEntry[] = [];
+      for (const name of names) {
+        try {
+          const info = await lstat(`${path}/${name}`);
+          if (info.isFile()) files.push({ name, mtimeMs: info.mtimeMs, size: info.size });
+        } catch {
+          // removed while we looked
+        }
+      }
+      return files;
     } catch (error) {
       const { code, message } = error as NodeJS.ErrnoException;
       throw new FileError(message, code ?? "EUNKNOWN", path);

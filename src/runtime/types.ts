@@ -136,9 +136,9 @@ export interface Runtime {
   /**
    * Writes a file only its owner may read or write (mode 0600), atomically: a temporary file in
    * the same directory renamed into place. Missing parent directories are made owner-only (0700).
-   * Rejects with a FileError carrying the OS reason.
+   * Rejects with a FileError carrying the OS reason. `data` is UTF-8 text or raw bytes.
    */
-  writePrivateFile(path: string, text: string): Promise<void>;
+  writePrivateFile(path: string, data: string | Uint8Array): Promise<void>;
   /**
    * Makes `path` a directory only its owner may enter (mode 0700): creates it (missing parents
    * too, 0700) or, when it already exists with another mode, tightens it to 0700 (a no-op where
@@ -147,6 +147,11 @@ export interface Runtime {
   makePrivateDirectory(path: string): Promise<void>;
   /** Deletes a file; one that is not there is not an error. Rejects with a FileError. */
   removeFile(path: string): Promise<void>;
+  /**
+   * The regular files directly in a directory, with their last change time (ms since the
+   * epoch) and size in bytes; subdirectories and links are left out. Rejects with a FileError.
+   */
+  listFiles(path: string): Promise<FileEntry[]>;
   /**
    * An HTTP listener on 127.0.0.1 only (port 0: any free one), answering each request with
    * `handler` — the OAuth redirect listener of `mcpwire auth login` (RFC 8252 7.3).
@@ -205,6 +210,13 @@ export interface Runtime {
    * Peer's one shared deadline timer stays armed between requests without holding the process.
    */
   timerKeepsAlive(timer: ReturnType<typeof setTimeout>, keepAlive: boolean): void;
+}
+
+/** One file from Runtime.listFiles. */
+export interface FileEntry {
+  name: string;
+  mtimeMs: number;
+  size: number;
 }
 
 /** A listener from serveLoopback. */
