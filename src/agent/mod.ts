@@ -7,6 +7,16 @@ export type { RunnerErrorKind, RunnerEvent, RunnerOptions, RunnerRegistry } from
 export { HistoryError } from "./history.ts";
 export type { SavedHistory } from "./history.ts";
 export type { RetryOptions } from "./model-retry.ts";
+export {
+  DEFAULT_TOOL_SEARCH_MAX_BYTES,
+  DEFAULT_TOOL_SEARCH_MAX_TOOLS,
+  DEFAULT_TOOL_SEARCH_RESULTS,
+  definitionBytes,
+  TOOL_SEARCH_MODES,
+  TOOL_SEARCH_NAME,
+  ToolSearch,
+} from "./tool-search.ts";
+export type { ToolOffer, ToolSearchMode, ToolSearchOptions } from "./tool-search.ts";
 export { APPROVAL_POLICIES, approvalPolicy, isReadOnly, parseApprovalPolicy, runsWithoutAsking } from "./approval.ts";
 export type { ApprovalAnswer, ApprovalPolicy, ApprovalRequest, ApproveFunction } from "./approval.ts";
 export { DEFAULT_HOOK_TIMEOUT_MS, HOOK_EVENTS, HookConfigError, Hooks } from "./hooks.ts";

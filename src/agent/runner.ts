@@ -16,6 +16,7 @@ import type { ApprovalAnswer, ApproveFunction } from "./approval.ts";
 import { type HookEventName, type HookInput, type HookOutcome, Hooks, NO_HOOKS } from "./hooks.ts";
 import { historyText, parseHistory, type SavedHistory } from "./history.ts";
 import { ModelRetry, type RetryOptions } from "./model-retry.ts";
+import { ToolSearch, type ToolSearchOptions } from "./tool-search.ts";
 import { type ChatMessage, type ChatResponse, type ModelToolCall, type Provider, ProviderError } from "./providers/types.ts";
 
 export const DEFAULT_MAX_STEPS = 20;
@@ -43,11 +44,16 @@ export interface RunnerOptions {
   temperature?: number;
   /** Idle timeout of each tool call (MCP: progress restarts it). Default: the server's. */
   toolTimeoutMs?: number;
+  /**
+   * Tool search (tool-search.ts): past a budget of tools, the model gets a search tool instead
+   * of every MCP tool's schema. Default: mode "auto" (40 tools or 40,000 bytes); false: off.
+   */
+  toolSearch?: ToolSearchOptions | false;
 }
 
 /** What happened, step by step. `step` counts model requests within one run(), from 1. */
 export type RunnerEvent =
-  | { type: "request"; step: number; messages: number; tools: number }
+  | { type: "request"; step: number; messages: number; tools: number; deferredTools?: number }
   | { type: "text"; step: number; chunk: string }
   | { type: "response"; step: number; text: string; toolCalls: ModelToolCall[]; stopReason?: string; model?: string }
   | { type: "retry"; step: number; attempt: number; delayMs: number; error: ProviderError }
@@ -94,6 +100,7 @@ export class Runner {
   readonly #options: RunnerOptions;
   /** Input-schema validators, compiled once per tool (the output-schema machinery, reused). */
   readonly #validators: OutputValidators;
+  readonly #toolSearch: ToolSearch;
   #history: ChatMessage[] = [];
   #running = false;
   #callCounter = 0;
@@ -119,6 +126,7 @@ export class Runner {
     this.#hooks = options.hooks ?? NO_HOOKS;
     this.#signal = options.signal;
     this.#retry = new ModelRetry(options.retry);
+    this.#toolSearch = new ToolSearch(options.toolSearch);
     this.#validators = new OutputValidators(() => {
       // A schema ajv cannot compile is not our argument check to make: the server checks.
     });
@@ -132,6 +140,7 @@ export class Runner {
   /** Forgets the conversation. */
   clearHistory(): void {
     this.#history = [];
+    this.#toolSearch.reset();
   }
 
   /** The history as JSON text, for loadHistory() later (also by another provider). */
@@ -146,6 +155,7 @@ export class Runner {
    */
   loadHistory(saved: string | SavedHistory | ChatMessage[]): void {
     this.#history = parseHistory(saved);
+    this.#toolSearch.reset();
   }
 
   /**
@@ -222,10 +232,10 @@ export class Runner {
   // --- the model -----------------------------------------------------------------------
 
   async #request(step: number): Promise<ChatResponse> {
-    const tools = this.#registry.list();
+    const { tools, deferred } = this.#toolSearch.offer(this.#registry);
     for (let attempt = 0;; attempt++) {
       this.#checkCancelled();
-      this.#emit({ type: "request", step, messages: this.#history.length, tools: tools.length });
+      this.#emit({ type: "request", step, messages: this.#history.length, tools: tools.length, ...(deferred > 0 ? { deferredTools: deferred } : {}) });
       try {
         return await this.#provider.chat({
           ...(this.#systemPrompt !== undefined ? { system: this.#systemPrompt } : {}),
@@ -265,9 +275,12 @@ export class Runner {
       this.#emit({ type: "tool-rejected", step, call, content });
       return { role: "tool", toolCallId: call.id, name: call.name, content, isError: true };
     };
+    if (this.#toolSearch.handles(call.name)) return this.#search(call, step);
     const tool = this.#registry.get(call.name);
-    const offered = this.#registry.list();
+    const offered = this.#toolSearch.offer(this.#registry).tools;
     if (tool === undefined || !offered.some((schema) => schema.name === call.name)) {
+      const held = this.#toolSearch.notYetOffered(call.name, this.#registry);
+      if (held !== undefined) return reject(held);
       const names = offered.map((schema) => schema.name);
       return reject(
         `unknown tool "${call.name}": no tool of that name is offered; call one of: ` +
@@ -325,6 +338,15 @@ export class Runner {
       content = errorString(`"${tool.name}" ran, but a PostToolUse hook blocked its result: ${post.reason}`);
       isError = true;
     }
+    return { role: "tool", toolCallId: call.id, name: call.name, content, ...(isError ? { isError: true } : {}) };
+  }
+
+  /** The search tool's call: answered here (it reads only the registry), reported like any tool call. */
+  #search(call: ModelToolCall, step: number): ChatMessage {
+    this.#emit({ type: "tool-call", step, call, arguments: typeof call.arguments === "string" ? {} : call.arguments });
+    const started = performance.now();
+    const { content, isError } = this.#toolSearch.answer(call.arguments, this.#registry);
+    this.#emit({ type: "tool-result", step, call, content, isError, durationMs: performance.now() - started });
     return { role: "tool", toolCallId: call.id, name: call.name, content, ...(isError ? { isError: true } : {}) };
   }
 

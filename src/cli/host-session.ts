@@ -48,6 +48,8 @@ export interface SessionOptions {
   onConfig?: (config: McpwireConfig) => void | Promise<void>;
   /** Per server, what serves its sampling requests (run / chat: a provider for `sampling.model`); absent: declined. */
   sampling?: (server: ServerConfig, config: McpwireConfig) => SamplingHandler | undefined;
+  /** Long results and binary content saved as files, per the config's `results:` (run / chat). */
+  resultFiles?: boolean;
 }
 
 /** Checks a `--log-level` value. */
@@ -128,7 +130,7 @@ export async function withManager<T>(options: SessionOptions, body: (manager: Mc
     const handler = sampling(server, config);
     return handler === undefined ? base : { ...base, sampling: handler };
   };
-  const manager = new McpManager(config, { clientInfo: CLI_CLIENT_INFO, handlers, redactor });
+  const manager = new McpManager(config, { clientInfo: CLI_CLIENT_INFO, handlers, redactor, resultFiles: options.resultFiles === true });
   useRedactor(manager.redactor);
   if (options.showLogs !== false || options.logLevel !== undefined) {
     // A log's data is the server's: one line, bounded in depth and size, shown whatever it holds.

@@ -14,6 +14,7 @@ import { createProvider, type ProviderName } from "../agent/providers/mod.ts";
 import { ollamaBaseUrl } from "../agent/providers/ollama.ts";
 import type { Provider } from "../agent/providers/types.ts";
 import { Runner, RunnerError, type RunnerEvent } from "../agent/runner.ts";
+import type { ToolSearchOptions } from "../agent/tool-search.ts";
 import { runtime } from "../runtime/mod.ts";
 import { type ParsedArgs, parseArgs, positiveInt, UsageError } from "./args.ts";
 import { parseElicitMode, parseLogLevel, stderrLine, withManager } from "./host-session.ts";
@@ -104,6 +105,8 @@ export interface HostSetup {
   hooks: Hooks;
   maxSteps?: number;
   systemPrompt?: string;
+  /** The config's `tool_search:` (default: search past the budget). */
+  toolSearch?: ToolSearchOptions;
 }
 
 /** The approval policy from --yes / --approve. */
@@ -196,6 +199,7 @@ export async function setUpHost(verb: string, args: ParsedArgs, config: McpwireC
     approve: approvalPolicy(policy, ask),
     hooks,
     ...(maxSteps !== undefined ? { maxSteps } : {}),
+    ...(config.toolSearch !== undefined ? { toolSearch: config.toolSearch } : {}),
     ...((args.values.get("system") ?? config.systemPrompt) !== undefined ? { systemPrompt: args.values.get("system") ?? config.systemPrompt } : {}),
   };
 }
@@ -295,6 +299,7 @@ export function hostRunner(manager: McpManager, setup: HostSetup, onEvent: (even
     maxSteps: setup.maxSteps,
     approve: setup.approve,
     hooks: setup.hooks,
+    ...(setup.toolSearch !== undefined ? { toolSearch: setup.toolSearch } : {}),
     onEvent,
   });
 }
@@ -317,6 +322,7 @@ export async function withHost(
       setup = await setUpHost(verb, args, config);
     },
     sampling: (server) => samplingFor(server, () => setup, policy),
+    resultFiles: true,
   }, (manager, config) => body(manager, setup!, config));
 }
 

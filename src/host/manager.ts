@@ -13,6 +13,7 @@ import type { Redactor } from "../common/redact.ts";
 import { ToolRegistry } from "../registry/tool-registry.ts";
 import type { BackoffOptions } from "./backoff.ts";
 import type { McpwireConfig, ServerConfig } from "./config/types.ts";
+import { resultFilesChooser } from "./result-settings.ts";
 import { redactedCopy, redactError, redactorFor } from "./secrets.ts";
 import {
   ServerConnection,
@@ -54,6 +55,12 @@ export interface McpManagerOptions {
    * to it. Default: a new one. Pass your own to share it with your own output paths.
    */
   redactor?: Redactor;
+  /**
+   * Save long results and binary content (images, audio, blobs) as files, as the config's
+   * `results:` keys say (directory, per-server off switch): the model gets the head, the tail
+   * and the path. Default false (`mcpwire run` and `chat` turn it on).
+   */
+  resultFiles?: boolean;
 }
 
 export const DEFAULT_CONNECT_RETRIES = 3;
@@ -107,6 +114,7 @@ export class McpManager extends ContainedEventTarget<ManagerEvents> {
       maxReconnectAttempts: options.maxReconnectAttempts ?? DEFAULT_MAX_RECONNECT_ATTEMPTS,
       probeIntervalMs: options.probeIntervalMs ?? DEFAULT_PROBE_INTERVAL_MS,
       redactor: this.redactor,
+      ...(options.resultFiles === true ? { resultFiles: resultFilesChooser(config) } : {}),
     };
     const emit = <K extends ManagerEventType>(type: K, detail: ManagerEvents[K]) => this.emit(type, detail);
     this.#connections = config.servers.map((server) => new ServerConnection(server, this.registry, supervision, emit));

@@ -12,6 +12,7 @@ import { messageOf } from "../common/error-text.ts";
 import type { Redactor } from "../common/redact.ts";
 import type { Params, RequestOptions } from "../jsonrpc/peer.ts";
 import { type McpServerRegistration, registerMcpServer } from "../registry/mcp-server.ts";
+import type { ResultFiles } from "../registry/result-files.ts";
 import type { ToolRegistry } from "../registry/tool-registry.ts";
 import { serverAuthFetch } from "../auth/server-auth.ts";
 import type { TokenSet } from "../auth/token-endpoint.ts";
@@ -95,6 +96,8 @@ export interface SupervisionOptions {
   probeIntervalMs: number;
   /** The manager's redactor: status texts and tool errors pass through it; OAuth tokens are added to it. */
   redactor: Redactor;
+  /** Per server, where long results and binary content are saved (false or absent: nowhere). */
+  resultFiles?: (server: ServerConfig) => ResultFiles | false;
 }
 
 /** How much of a server's `serverInfo` status() copies: an Implementation is a few short fields. */
@@ -471,6 +474,7 @@ export class ServerConnection implements Supervisor {
           naming,
           timeoutMs,
           redactor: this.#options.redactor,
+          ...(this.#options.resultFiles !== undefined ? { resultFiles: this.#options.resultFiles(this.config) } : {}),
         });
       } else {
         // After a reconnect the tool set is re-listed and changed by difference.

@@ -1,18 +1,20 @@
-// The LLM host's top-level keys: model, providers, system_prompt, max_steps, hooks (read by
-// `mcpwire run` / `chat`; a manager ignores them).
+// The LLM host's top-level keys: model, providers, system_prompt, max_steps, hooks, tool_search,
+// results (read by `mcpwire run` / `chat`; a manager ignores them).
 
 import { HOOK_EVENTS, type HookCommand, type HooksConfig } from "../../agent/hooks.ts";
+import { TOOL_SEARCH_MODES, type ToolSearchMode, type ToolSearchOptions } from "../../agent/tool-search.ts";
 import { messageOf } from "../../common/error-text.ts";
 import { isObject } from "../../common/json.ts";
 import { interpolate, InterpolationError } from "../interpolate.ts";
 import { type Context, describe, problem } from "./context.ts";
 import { suggest } from "./messages.ts";
-import { HOOK_KEYS, PROVIDER_KEYS } from "./schema.ts";
-import { isHttpUrl } from "./server.ts";
+import { directoryOf, resolvePath } from "./paths.ts";
+import { HOOK_KEYS, PROVIDER_KEYS, RESULTS_KEYS, TOOL_SEARCH_KEYS } from "./schema.ts";
+import { homePath, isHttpUrl } from "./server.ts";
 import type { Path } from "./syntax.ts";
-import type { McpwireConfig, ProviderSettings } from "./types.ts";
+import type { McpwireConfig, ProviderSettings, ResultsSettings } from "./types.ts";
 
-export type HostSettings = Pick<McpwireConfig, "model" | "providers" | "systemPrompt" | "maxSteps" | "hooks">;
+export type HostSettings = Pick<McpwireConfig, "model" | "providers" | "systemPrompt" | "maxSteps" | "hooks" | "toolSearch" | "results">;
 
 /**
  * The host's keys, checked by hand so that every problem is positioned. A wrong value is a
@@ -37,6 +39,8 @@ export function hostSettings(context: Context, root: Record<string, unknown>): H
   }
   if (root.providers !== undefined && root.providers !== null) settings.providers = providersOf(keys, root.providers);
   if (root.hooks !== undefined && root.hooks !== null) settings.hooks = hooksOf(keys, root.hooks);
+  if (root.tool_search !== undefined && root.tool_search !== null) settings.toolSearch = toolSearchOf(keys, root.tool_search);
+  if (root.results !== undefined && root.results !== null) settings.results = resultsOf(keys, root.results);
   return settings;
 }
 
@@ -64,6 +68,14 @@ class HostKeys {
       this.fail(path, `"${path.join(".")}" must be a number of seconds greater than 0; it is ${describe(value, this.context.json)}`);
     }
     return Math.round((value as number) * 1000);
+  }
+
+  /** A whole number of at least `min`. */
+  count(value: unknown, path: Path, min: number): number {
+    if (typeof value !== "number" || !Number.isInteger(value) || value < min) {
+      this.fail(path, `"${path.join(".")}" must be a whole number of at least ${min}; it is ${describe(value, this.context.json)}`);
+    }
+    return value as number;
   }
 
   /** A string that is not blank; `what` says what it must be. */
@@ -144,4 +156,67 @@ function hookOf(keys: HostKeys, where: string, path: Path, raw: unknown): HookCo
   }
   if (entry.timeout !== undefined) command.timeoutMs = keys.seconds(entry.timeout, [...path, "timeout"]);
   return command;
+}
+
+/** `tool_search:` — true (always), false (off), a mode, or { mode, max_tools, max_schema_bytes, max_results }. */
+function toolSearchOf(keys: HostKeys, raw: unknown): ToolSearchOptions {
+  const modes = TOOL_SEARCH_MODES.map((mode) => `"${mode}"`).join(", ");
+  if (raw === true) return { mode: "always" };
+  if (raw === false) return { mode: "off" };
+  if (typeof raw === "string") return { mode: modeOf(keys, raw, ["tool_search"]) };
+  if (!isObject(raw)) {
+    keys.fail(["tool_search"], `"tool_search" must be true, false, one of ${modes}, or a mapping with ${TOOL_SEARCH_KEYS.join(", ")}; ` +
+      `it is ${describe(raw, keys.context.json)}`);
+  }
+  const entry = raw as Record<string, unknown>;
+  for (const key of Object.keys(entry)) if (!(TOOL_SEARCH_KEYS as readonly string[]).includes(key)) keys.warnUnknown(["tool_search", key], TOOL_SEARCH_KEYS);
+  const options: ToolSearchOptions = {};
+  if (entry.mode !== undefined && entry.mode !== null) options.mode = modeOf(keys, entry.mode, ["tool_search", "mode"]);
+  if (entry.max_tools !== undefined) options.maxTools = keys.count(entry.max_tools, ["tool_search", "max_tools"], 0);
+  if (entry.max_schema_bytes !== undefined) options.maxSchemaBytes = keys.count(entry.max_schema_bytes, ["tool_search", "max_schema_bytes"], 0);
+  if (entry.max_results !== undefined) options.maxResults = keys.count(entry.max_results, ["tool_search", "max_results"], 1);
+  return options;
+}
+
+function modeOf(keys: HostKeys, value: unknown, path: Path): ToolSearchMode {
+  if (typeof value !== "string" || !(TOOL_SEARCH_MODES as readonly string[]).includes(value)) {
+    keys.fail(path, `"${path.join(".")}" must be one of ${TOOL_SEARCH_MODES.map((mode) => `"${mode}"`).join(", ")}; it is ${describe(value, keys.context.json)}`);
+  }
+  return value as ToolSearchMode;
+}
+
+/** `results:` — true, false, or { enabled, directory, max_files, max_age_days }. */
+function resultsOf(keys: HostKeys, raw: unknown): ResultsSettings {
+  const { context } = keys;
+  if (typeof raw === "boolean") return { enabled: raw };
+  if (!isObject(raw)) {
+    keys.fail(["results"], `"results" must be true, false, or a mapping with ${RESULTS_KEYS.join(", ")}; it is ${describe(raw, context.json)}`);
+  }
+  const entry = raw as Record<string, unknown>;
+  for (const key of Object.keys(entry)) if (!(RESULTS_KEYS as readonly string[]).includes(key)) keys.warnUnknown(["results", key], RESULTS_KEYS);
+  const settings: ResultsSettings = { enabled: true };
+  if (entry.enabled !== undefined) {
+    if (typeof entry.enabled !== "boolean") keys.fail(["results", "enabled"], `"results.enabled" must be true or false; it is ${describe(entry.enabled, context.json)}`);
+    settings.enabled = entry.enabled as boolean;
+  }
+  if (entry.directory !== undefined && entry.directory !== null) {
+    const written = keys.text(entry.directory, ["results", "directory"], "a string: the directory result files go to");
+    let expanded: string;
+    try {
+      expanded = interpolate(written, context.env);
+    } catch (error) {
+      if (!(error instanceof InterpolationError)) throw error;
+      keys.fail(["results", "directory"], `"results.directory": ${error.message}`);
+    }
+    settings.directory = resolvePath(directoryOf(context.file ?? "."), homePath(expanded, context.env));
+  }
+  if (entry.max_files !== undefined) settings.maxFiles = keys.count(entry.max_files, ["results", "max_files"], 1);
+  if (entry.max_age_days !== undefined) {
+    const days = entry.max_age_days;
+    if (typeof days !== "number" || !(days > 0) || !Number.isFinite(days)) {
+      keys.fail(["results", "max_age_days"], `"results.max_age_days" must be a number of days greater than 0; it is ${describe(days, context.json)}`);
+    }
+    settings.maxAgeMs = Math.round((days as number) * 24 * 60 * 60 * 1000);
+  }
+  return settings;
 }

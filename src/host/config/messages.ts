@@ -1,7 +1,7 @@
 // The messages of schema findings: what a key must be, and an unknown key with the known key it
 // most likely meant (same letters modulo case and `_`/`-`, another client's name for it, or a typo).
 
-import { AUTH_KEYS, EXPECTED, HOST_KEYS, SAMPLING_KEYS, SERVER_KEYS } from "./schema.ts";
+import { AUTH_KEYS, EXPECTED, HOST_KEYS, SAMPLING_KEYS, SERVER_KEYS, SERVER_RESULTS_KEYS } from "./schema.ts";
 import { type Context, describe, formatKey, problem } from "./context.ts";
 import type { Path } from "./syntax.ts";
 import type { ConfigError } from "./types.ts";
@@ -36,7 +36,7 @@ export function unknownKey(context: Context, path: Path, root: unknown): ConfigE
   }
   const server = String(path[1]);
   const within = path.slice(2, -1);
-  const known: readonly string[] = within.length === 0 ? SERVER_KEYS : within[0] === "sampling" ? SAMPLING_KEYS : within[0] === "auth" ? AUTH_KEYS : ["include", "exclude"];
+  const known: readonly string[] = within.length === 0 ? SERVER_KEYS : within[0] === "sampling" ? SAMPLING_KEYS : within[0] === "auth" ? AUTH_KEYS : within[0] === "results" ? SERVER_RESULTS_KEYS : ["include", "exclude"];
   const keyPath = formatKey([...within, key]);
   let hint: string;
   if (within.length === 0 && key === "disabled") {

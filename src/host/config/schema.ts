@@ -20,14 +20,22 @@ export const TRANSPORT_ALIASES: Readonly<Record<string, "stdio" | "http" | "sse"
 export const SERVER_KEYS = [
   "command", "args", "env", "cwd", "url", "headers", "transport", "type",
   "tools", "enabled", "timeout", "connect_timeout", "naming", "log_level", "roots", "sampling", "auth", "protocol",
+  "results",
 ] as const;
+
+/** The keys of a server's `results` mapping (result files, issue 18). */
+export const SERVER_RESULTS_KEYS = ["enabled", "directory"] as const;
 
 /** The keys of a server's `sampling` mapping (the policy around the client's sampling handler). */
 export const SAMPLING_KEYS = ["max_tokens", "requests_per_minute", "models", "timeout", "tools"] as const;
 // `sampling.model` (the provider/model serving the requests, issue 9) is in SERVER_SCHEMA too.
 
 /** Top-level keys of the LLM host (`mcpwire run` / `chat`); config/host-settings.ts checks them by hand, with positions. */
-export const HOST_KEYS = ["model", "providers", "system_prompt", "max_steps", "hooks"] as const;
+export const HOST_KEYS = ["model", "providers", "system_prompt", "max_steps", "hooks", "tool_search", "results"] as const;
+/** The keys of `tool_search:` (issue 18). */
+export const TOOL_SEARCH_KEYS = ["mode", "max_tools", "max_schema_bytes", "max_results"] as const;
+/** The keys of the top-level `results:` (issue 18). */
+export const RESULTS_KEYS = ["enabled", "directory", "max_files", "max_age_days"] as const;
 /** The keys of one `providers:` entry. */
 export const PROVIDER_KEYS = ["base_url", "api_key", "timeout"] as const;
 /** The keys of one hook command. */
@@ -76,6 +84,9 @@ export const EXPECTED: Readonly<Record<string, string>> = {
   "auth.client_metadata_url": "a string: the https URL of the client's Client ID Metadata Document",
   "auth.redirect_port": "a whole number from 1 to 65535: the loopback port of the OAuth redirect",
   "sampling.model": 'a model string "provider/model", such as "ollama/qwen3" or "openai/gpt-4o"',
+  results: "true, false, or a mapping with enabled and/or directory",
+  "results.enabled": "true or false",
+  "results.directory": "a string: the directory this server's result files go to",
 };
 
 /** Strings, and numbers or booleans written where a string is meant (`PORT: 8080`): kept as written. */
@@ -152,6 +163,17 @@ export const SERVER_SCHEMA: Readonly<JsonObject> = {
       additionalProperties: false,
       description: "policy around the host's sampling handler: token cap, rate limit, model allowlist, timeout (s), tools",
     },
+    results: {
+      anyOf: [
+        { type: "boolean" },
+        {
+          type: "object",
+          properties: { enabled: { type: "boolean" }, directory: { type: "string", minLength: 1 } },
+          additionalProperties: false,
+        },
+      ],
+      description: "run / chat: false keeps this server's long results and binary content out of result files; directory: its own",
+    },
   },
   additionalProperties: false,
 } as const;
@@ -172,6 +194,8 @@ export const CONFIG_SCHEMA = {
     system_prompt: {},
     max_steps: {},
     hooks: {},
+    tool_search: {},
+    results: {},
   },
   additionalProperties: false,
 } as const;

@@ -51,6 +51,7 @@ export function buildServer(
   readOptions(entry, server);
   readRoots(entry, server);
   readSampling(entry, server);
+  readResults(entry, server);
   return { server, problems: entry.problems };
 }
 
@@ -289,4 +290,22 @@ function readSampling(entry: ServerEntry, server: ServerConfig): void {
   if (typeof sampling.tools === "boolean") policy.tools = sampling.tools;
   server.sampling = policy;
   if (typeof sampling.model === "string") server.samplingModel = sampling.model;
+}
+
+/** results: whether this server's long results and binary content go to result files, and where (issue 18). */
+function readResults(entry: ServerEntry, server: ServerConfig): void {
+  const results = entry.get("results");
+  if (typeof results === "boolean") server.results = { enabled: results };
+  if (!isObject(results)) return;
+  server.results = { enabled: results.enabled !== false };
+  if (typeof results.directory === "string") {
+    const text = entry.tryExpand(results.directory, ["results", "directory"]);
+    if (text !== undefined) server.results.directory = entry.path(homePath(text, entry.context.env));
+  }
+}
+
+/** `~/x` as $HOME/x (a directory written for the user's shell habits); anything else as it is. */
+export function homePath(text: string, env: Readonly<Record<string, string | undefined>>): string {
+  const home = env.HOME ?? env.USERPROFILE;
+  return (text === "~" || text.startsWith("~/")) && home ? home + text.slice(1) : text;
 }

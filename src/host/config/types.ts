@@ -6,6 +6,7 @@ import type { ProtocolChoice } from "../../client/protocol-version.ts";
 import type { LoggingLevel } from "../../client/types.ts";
 import type { ServerAuthSettings } from "../../auth/server-auth.ts";
 import type { HooksConfig } from "../../agent/hooks.ts";
+import type { ToolSearchOptions } from "../../agent/tool-search.ts";
 
 /**
  * How a server is reached: `stdio` (a child process), `http` (Streamable HTTP, 2025-11-25),
@@ -83,6 +84,12 @@ export interface ServerConfig {
   sampling?: SamplingPolicy;
   /** Config key `sampling.model`: the `provider/model` that serves this server's sampling requests. */
   samplingModel?: string;
+  /**
+   * Config key `results`: `false` keeps this server's long results and binary content out of
+   * result files (the cut string and descriptions only); `{ directory }` gives it its own
+   * directory. Absent: the top-level `results:` setting.
+   */
+  results?: { enabled: boolean; directory?: string };
   /** Why this server is disabled, when a config problem disabled it. */
   error?: ConfigError;
 }
@@ -105,6 +112,22 @@ export interface McpwireConfig {
   maxSteps?: number;
   /** Top-level `hooks:`: commands run at PreToolUse, PostToolUse, UserPromptSubmit and Stop. */
   hooks?: HooksConfig;
+  /** Top-level `tool_search:` (run / chat): past a budget of tools, the model searches for the ones it needs. */
+  toolSearch?: ToolSearchOptions;
+  /** Top-level `results:` (run / chat): where long results and binary content are saved as files, and for how long. */
+  results?: ResultsSettings;
+}
+
+/** The top-level `results:` key. */
+export interface ResultsSettings {
+  /** `results: false` (or `enabled: false`): no files; a long result is cut to its head and tail. */
+  enabled: boolean;
+  /** Config key `directory`; default `$XDG_CACHE_HOME/mcpwire/results` (`~/.cache/mcpwire/results`). */
+  directory?: string;
+  /** Config key `max_files`: our files kept at most (default 200). */
+  maxFiles?: number;
+  /** Config key `max_age_days`, in ms: older files are deleted (default 7 days). */
+  maxAgeMs?: number;
 }
 
 /** One entry of `providers:` (`${VAR}` works in base_url and api_key). */
