@@ -74,7 +74,7 @@ export class ToolSearch {
   readonly #found = new Set<string>();
   /** The search tool's name in the last offer, or undefined when the last offer had none. */
   #active: string | undefined;
-  /** The last budget check: the list it was made for, and its answer. */
+  /** The last budget check: the list it was made for, and its answer (measured again only when the tools change). */
   #measured: { list: LlmToolSchema[]; over: boolean } | undefined;
 
   constructor(options: ToolSearchOptions | false = {}) {
@@ -182,11 +182,11 @@ export class ToolSearch {
     return { content: resultString(text), isError: false };
   }
 
-  /** Whether the list is past the budget (measured once per list the registry hands out). */
+  /** Whether the list is past the budget. */
   #searching(all: LlmToolSchema[]): boolean {
     if (this.#mode === "off") return false;
     if (this.#mode === "always") return true;
-    if (this.#measured?.list !== all) {
+    if (this.#measured === undefined || !sameTools(this.#measured.list, all)) {
       this.#measured = { list: all, over: all.length > this.#maxTools || definitionBytes(all) > this.#maxBytes };
     }
     return this.#measured.over;
@@ -217,6 +217,15 @@ export class ToolSearch {
 /** The bytes of the tool definitions as JSON (UTF-8): the measure of the budget. */
 export function definitionBytes(tools: readonly LlmToolSchema[]): number {
   return new TextEncoder().encode(JSON.stringify(tools)).length;
+}
+
+/** Whether two lists hold the same tools: names, descriptions and schema objects (the registry hands out its own). */
+function sameTools(a: readonly LlmToolSchema[], b: readonly LlmToolSchema[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) {
+    if (a[i].name !== b[i].name || a[i].description !== b[i].description || a[i].parameters !== b[i].parameters) return false;
+  }
+  return true;
 }
 
 function whole(what: string, value: number | undefined, fallback: number, min: number): number {
