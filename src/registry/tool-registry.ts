@@ -11,6 +11,7 @@ import type { Redactor } from "../common/redact.ts";
 import { ConnectionClosedError, ErrorCode, errorCodeName, RequestTimeoutError, RpcError } from "../jsonrpc/errors.ts";
 import { isValidToolName } from "./naming.ts";
 import { formatToolResultText, errorString, isCallToolResult, resultString, formatValueText } from "./result-format.ts";
+import { copyUi, offeredToModel } from "./visibility.ts";
 import type {
   LlmToolSchema,
   McpToolEntry,
@@ -213,13 +214,14 @@ export class ToolRegistry extends ContainedEventTarget<RegistryEvents> {
   }
 
   /**
-   * What an LLM may call: the tools of enabled toolsets as `{ name, description, parameters }`.
+   * What an LLM may call: the tools of enabled toolsets as `{ name, description, parameters }`,
+   * without app-only tools (MCP Apps visibility, see visibility.ts).
    * `parameters` is the tool's own inputSchema object (not a copy): do not change it.
    */
   list(): LlmToolSchema[] {
     const schemas: LlmToolSchema[] = [];
     for (const { tool } of this.#entries.values()) {
-      if (this.#isEnabled(tool.toolset)) {
+      if (this.#isEnabled(tool.toolset) && offeredToModel(tool)) {
         schemas.push({ name: tool.name, description: tool.description, parameters: tool.inputSchema });
       }
     }
@@ -315,6 +317,7 @@ export class ToolRegistry extends ContainedEventTarget<RegistryEvents> {
           inputSchema: entry.inputSchema,
           origin: { kind: "mcp", server, tool: entry.tool },
           ...(entry.annotations !== undefined ? { annotations: entry.annotations } : {}),
+          ...(entry.ui !== undefined ? { ui: entry.ui } : {}),
         },
         handler: entry.handler,
         ...(entry.redactor !== undefined ? { redactor: entry.redactor } : {}),
@@ -480,7 +483,7 @@ function redacted(error: ToolCallError, redactor: Redactor | undefined): ToolCal
 }
 
 function copyTool(tool: RegisteredTool): RegisteredTool {
-  return { ...tool, origin: { ...tool.origin } };
+  return { ...tool, origin: { ...tool.origin }, ...(tool.ui !== undefined ? { ui: copyUi(tool.ui) } : {}) };
 }
 
 /** dispatch's arguments: an object as it is, a string parsed as JSON (an LLM's tool-call arguments). */
