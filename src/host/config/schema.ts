@@ -2,6 +2,7 @@
 // (`mcpServers`), and the words config/messages.ts uses to say what each key expects.
 
 import { type JsonObject, LOGGING_LEVELS } from "../../client/types.ts";
+import { EXTENSIONS_EXPECTED } from "./extensions.ts";
 
 /**
  * Values of `transport` and of `.mcp.json`'s `type`, and the transport each one means.
@@ -20,6 +21,7 @@ export const TRANSPORT_ALIASES: Readonly<Record<string, "stdio" | "http" | "sse"
 export const SERVER_KEYS = [
   "command", "args", "env", "cwd", "url", "headers", "transport", "type",
   "tools", "enabled", "timeout", "connect_timeout", "naming", "log_level", "roots", "sampling", "auth", "protocol",
+  "extensions",
 ] as const;
 
 /** The keys of a server's `sampling` mapping (the policy around the client's sampling handler). */
@@ -27,7 +29,7 @@ export const SAMPLING_KEYS = ["max_tokens", "requests_per_minute", "models", "ti
 // `sampling.model` (the provider/model serving the requests, issue 9) is in SERVER_SCHEMA too.
 
 /** Top-level keys of the LLM host (`mcpwire run` / `chat`); config/host-settings.ts checks them by hand, with positions. */
-export const HOST_KEYS = ["model", "providers", "system_prompt", "max_steps", "hooks"] as const;
+export const HOST_KEYS = ["model", "providers", "system_prompt", "max_steps", "hooks", "extensions"] as const;
 /** The keys of one `providers:` entry. */
 export const PROVIDER_KEYS = ["base_url", "api_key", "timeout"] as const;
 /** The keys of one hook command. */
@@ -76,6 +78,7 @@ export const EXPECTED: Readonly<Record<string, string>> = {
   "auth.client_metadata_url": "a string: the https URL of the client's Client ID Metadata Document",
   "auth.redirect_port": "a whole number from 1 to 65535: the loopback port of the OAuth redirect",
   "sampling.model": 'a model string "provider/model", such as "ollama/qwen3" or "openai/gpt-4o"',
+  extensions: EXTENSIONS_EXPECTED,
 };
 
 /** Strings, and numbers or booleans written where a string is meant (`PORT: 8080`): kept as written. */
@@ -139,6 +142,11 @@ export const SERVER_SCHEMA: Readonly<JsonObject> = {
       items: { type: "string", minLength: 1 },
       description: "directories offered to the server (roots/list); relative paths resolve against the config file's directory",
     },
+    extensions: {
+      type: "object",
+      additionalProperties: { type: "boolean" },
+      description: "extensions on (default) or off for this server: tasks, skills, apps or an identifier → true / false",
+    },
     sampling: {
       type: "object",
       properties: {
@@ -172,6 +180,8 @@ export const CONFIG_SCHEMA = {
     system_prompt: {},
     max_steps: {},
     hooks: {},
+    // Top-level extensions (every server) are checked by config/extensions.ts, positioned.
+    extensions: {},
   },
   additionalProperties: false,
 } as const;

@@ -83,6 +83,11 @@ export interface ServerConfig {
   sampling?: SamplingPolicy;
   /** Config key `sampling.model`: the `provider/model` that serves this server's sampling requests. */
   samplingModel?: string;
+  /**
+   * Config key `extensions` (merged over the top level's): extension identifier → on/off. The
+   * extensions mcpwire implements are on unless turned off (host/config/extensions.ts).
+   */
+  extensions?: Record<string, boolean>;
   /** Why this server is disabled, when a config problem disabled it. */
   error?: ConfigError;
 }
@@ -105,6 +110,8 @@ export interface McpwireConfig {
   maxSteps?: number;
   /** Top-level `hooks:`: commands run at PreToolUse, PostToolUse, UserPromptSubmit and Stop. */
   hooks?: HooksConfig;
+  /** Top-level `extensions:`: identifier → on/off for every server (a server's own entry wins). */
+  extensions?: Record<string, boolean>;
 }
 
 /** One entry of `providers:` (`${VAR}` works in base_url and api_key). */
