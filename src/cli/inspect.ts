@@ -17,6 +17,8 @@ import { type ParsedArgs, parseArgs, positiveInt, UsageError } from "./args.ts";
 import { splitCommandLine } from "./command-line.ts";
 import { dataLine, lineOf, TRACE_BOUNDS, textOf, useRedactor, write, writeJson } from "./output.ts";
 import { summarizeInputSchema } from "./schema-summary.ts";
+import { APP_ONLY_MARK, type AppsReport, collectApps, formatApps } from "./inspect-apps.ts";
+import { isAppOnly } from "../client/apps.ts";
 import { VERSION } from "./version.ts";
 import { messageOf } from "../common/error-text.ts";
 
@@ -56,8 +58,8 @@ const CLI_INFO: Implementation = { name: "mcpwire-inspect", title: "mcpwire insp
 /** The transport inspect used: for --url with auto, the one the server was found to speak. */
 export type InspectTransport = "stdio" | "streamable-http" | "sse";
 
-/** Everything inspect found, as printed by --json. */
-export interface InspectReport {
+/** Everything inspect found, as printed by --json (`apps`: the tools with an MCP Apps UI, see inspect-apps.ts). */
+export interface InspectReport extends AppsReport {
   transport: InspectTransport;
   /** With --transport auto: true (the transport was chosen by the fallback algorithm). */
   transportDetected?: boolean;
@@ -239,6 +241,7 @@ async function collect(client: Client): Promise<Omit<InspectReport, "transport" 
     attempt("prompts", () => client.listPrompts()),
   ]);
   return {
+    ...(await collectApps(client, tools)),
     serverInfo: client.serverInfo,
     protocolVersion: client.protocolVersion,
     era: client.era,
@@ -309,10 +312,11 @@ export function formatReport(report: InspectReport): string {
   };
   section("tools", "tools", report.tools, (tool) => {
     const title = tool.title ?? tool.annotations?.title;
-    const head = lineOf(`${tool.name}${summarizeInputSchema(tool.inputSchema)}`);
+    const head = lineOf(`${tool.name}${summarizeInputSchema(tool.inputSchema)}`) + (isAppOnly(tool) ? APP_ONLY_MARK : "");
     return [head, title && title !== tool.name ? `"${oneLine(title)}"` : "", oneLine(tool.description) && `— ${oneLine(tool.description)}`]
       .filter(Boolean).join(" ");
   });
+  lines.push(...formatApps(report));
   section("resources", "resources", report.resources, (resource) =>
     [lineOf(resource.uri), resource.mimeType ? `(${lineOf(resource.mimeType)})` : "", oneLine(resource.description ?? resource.name, 80) && `— ${oneLine(resource.description ?? resource.name, 80)}`]
       .filter(Boolean).join(" "));
