@@ -49,6 +49,10 @@ options:
                             and the server's stderr lines
   --debug                   with an error, also print its stack
 
+Tools with MCP Apps metadata get an "apps" section: each tool's ui:// resource read and
+checked (type, size, _meta.ui) or why it was refused; a tool for the app only is marked
+[app only] (it is never offered to a model).
+
 What the server sends is shown with its control characters as visible escapes (\\x1b,
 \\u202e), and the values of --header and --env (and anything shaped like a token) are
 redacted from every output.`;
