@@ -7,7 +7,7 @@ import { EXTENSIONS } from "../client/extensions.ts";
 import type { JsonObject, Tool } from "../client/types.ts";
 import { messageOf } from "../common/error-text.ts";
 import { isObject } from "../common/json.ts";
-import { dataLine, lineOf } from "./output.ts";
+import { dataLine, lineOf, textOf, write, writeJson } from "./output.ts";
 
 /** UI resources read at most per inspect (a server may list thousands of tools). */
 export const MAX_UI_READS = 32;
@@ -75,4 +75,29 @@ export function formatApps(report: AppsReport): string[] {
     lines.push(`${head}: ${details.join(", ")}`);
   }
   return lines;
+}
+
+/**
+ * `inspect --ui TOOL`: the HTML document of the tool's UI resource on stdout (server text:
+ * redacted, control characters visible), or with --json `{ tool, uri, mimeType, meta, html }`.
+ * Exit 0; 1 with the reason on stderr when the tool is not listed or its resource is refused.
+ */
+export async function showToolUi(client: Client, name: string, json: boolean): Promise<number> {
+  const tools = await client.listTools();
+  const tool = tools.find((each) => isObject(each) && each.name === name);
+  if (tool === undefined) {
+    const withUi = tools.filter((each) => isObject(each) && typeof each.name === "string" && toolUi(each) !== undefined).map((each) => each.name);
+    await write("stderr", `mcpwire inspect: the server lists no tool ${lineOf(JSON.stringify(name))}; ` +
+      `tools with a UI: ${withUi.length === 0 ? "none" : lineOf(withUi.join(", "))}\n`);
+    return 1;
+  }
+  try {
+    const resource = await readToolUi(client, tool);
+    if (json) await writeJson({ tool: name, uri: resource.uri, mimeType: resource.mimeType, meta: resource.meta ?? null, html: resource.html });
+    else await write("stdout", textOf(resource.html) + (resource.html.endsWith("\n") ? "" : "\n"));
+    return 0;
+  } catch (error) {
+    await write("stderr", `mcpwire inspect: ${lineOf(messageOf(error))}\n`);
+    return 1;
+  }
 }

@@ -17,7 +17,7 @@ import { type ParsedArgs, parseArgs, positiveInt, UsageError } from "./args.ts";
 import { splitCommandLine } from "./command-line.ts";
 import { dataLine, lineOf, TRACE_BOUNDS, textOf, useRedactor, write, writeJson } from "./output.ts";
 import { summarizeInputSchema } from "./schema-summary.ts";
-import { APP_ONLY_MARK, type AppsReport, collectApps, formatApps } from "./inspect-apps.ts";
+import { APP_ONLY_MARK, type AppsReport, collectApps, formatApps, showToolUi } from "./inspect-apps.ts";
 import { isAppOnly } from "../client/apps.ts";
 import { VERSION } from "./version.ts";
 import { messageOf } from "../common/error-text.ts";
@@ -44,6 +44,8 @@ options:
                             2026-07-28 stateless wire; legacy pins the handshake
   --timeout MS              per-request timeout (default 60000)
   --json                    print one JSON document instead of text
+  --ui TOOL                 print the HTML of TOOL's MCP Apps UI resource (ui://) instead
+                            of the report (with --json: { tool, uri, mimeType, meta, html })
   --trace                   print every JSON-RPC message, both directions, to stderr
                             (→ sent, ← received, with milliseconds since start),
                             and the server's stderr lines
@@ -97,6 +99,7 @@ export async function inspect(argv: readonly string[]): Promise<number> {
     timeout: { kind: "string" },
     protocol: { kind: "string" },
     json: { kind: "flag" },
+    ui: { kind: "string" },
     trace: { kind: "flag" },
     help: { kind: "flag" },
     debug: { kind: "flag" },
@@ -156,6 +159,8 @@ export async function inspect(argv: readonly string[]): Promise<number> {
     return 1;
   }
   try {
+    const uiTool = args.values.get("ui");
+    if (uiTool !== undefined) return await showToolUi(client, uiTool, json);
     const report = { ...connection.used(), ...(await collect(client)) };
     if (json) await writeJson(report);
     else await write("stdout", formatReport(report));

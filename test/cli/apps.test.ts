@@ -52,6 +52,31 @@ describe("mcpwire inspect: tools' UI resources", () => {
     assert.equal(byTool.has("plain_echo"), false, "a tool without UI metadata is not an app");
   });
 
+  test("--ui TOOL prints the HTML of the tool's UI resource", async () => {
+    const { code, stdout, stderr } = await mcpwire("inspect", "--ui", "refresh_dashboard", "--stdio", `node ${FIXTURE}`);
+    assert.equal(code, 0, stderr);
+    assert.equal(stdout, "<!DOCTYPE html><html><head><title>Dashboard</title></head><body><h1>Dashboard</h1></body></html>\n");
+    const asJson = await mcpwire("inspect", "--json", "--ui", "legacy_widget", "--stdio", `node ${FIXTURE}`);
+    assert.equal(asJson.code, 0, asJson.stderr);
+    assert.deepEqual(JSON.parse(asJson.stdout), {
+      tool: "legacy_widget",
+      uri: "ui://apps-fixture/legacy.html",
+      mimeType: "text/html; profile=mcp-app",
+      meta: null,
+      html: "<html><body>legacy ✓</body></html>",
+    });
+  });
+
+  test("--ui of a resource that is not HTML, or of an unknown tool, exits 1 saying why", async () => {
+    const refused = await mcpwire("inspect", "--ui", "broken_widget", "--stdio", `node ${FIXTURE}`);
+    assert.equal(refused.code, 1);
+    assert.equal(refused.stdout, "");
+    assert.match(refused.stderr, /^mcpwire inspect: server "apps-fixture": tool "broken_widget": UI resource "ui:\/\/apps-fixture\/data\.json" is not an MCP App: its mimeType is "application\/json", not HTML/m);
+    const unknown = await mcpwire("inspect", "--ui", "nope", "--stdio", `node ${FIXTURE}`);
+    assert.equal(unknown.code, 1);
+    assert.match(unknown.stderr, /the server lists no tool "nope"; tools with a UI: show_dashboard, refresh_dashboard, legacy_widget/);
+  });
+
   test("a server without Apps tools prints no apps section", async () => {
     const { code, stdout, stderr } = await mcpwire("inspect", "--stdio", `node ${fixturePath("echo-server.mjs")}`);
     assert.equal(code, 0, stderr);
