@@ -14,8 +14,7 @@ Starts every configured server and lists the tools registered from them, by the 
 an LLM (and \`mcpwire call\`) uses. --json prints an array of
 { name, toolset, server, tool, description, inputSchema, appOnly }. A tool marked
 [app only] is for its server's MCP App: callable by name, never offered to a model.
---log-level LEVEL also shows
-the servers' log messages at LEVEL and above on stderr.`;
+--log-level LEVEL also shows the servers' log messages at LEVEL and above on stderr.`;
 
 export async function tools(argv: readonly string[]): Promise<number> {
   const args = parseArgs(argv, {
