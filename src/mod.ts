@@ -94,6 +94,20 @@ export type {
 export type { ClientEvents, ClientEventType } from "./client/client-events.ts";
 export type { CallOptions, ClientOptions, ListOptions } from "./client/client-options.ts";
 export { defaultExtensions, EXTENSIONS, type ExtensionOptions, type KnownExtension } from "./client/extensions.ts";
+// MCP Apps (io.modelcontextprotocol/ui): a tool's UI metadata and its ui:// resource.
+export {
+  APP_MIME_TYPE,
+  AppResourceError,
+  isAppCallable,
+  isAppOnly,
+  readToolUi,
+  toolUi,
+  type AppResource,
+  type AppResourceErrorCode,
+  type ReadToolUiOptions,
+  type ToolUi,
+  type ToolVisibility,
+} from "./client/apps.ts";
 export { DEFAULT_DISCOVER_TIMEOUT_MS } from "./client/negotiation.ts";
 export type { ClientState, StateChange } from "./client/client-state.ts";
 export {

@@ -17,6 +17,8 @@ import { type ParsedArgs, parseArgs, positiveInt, UsageError } from "./args.ts";
 import { splitCommandLine } from "./command-line.ts";
 import { dataLine, lineOf, TRACE_BOUNDS, textOf, useRedactor, write, writeJson } from "./output.ts";
 import { summarizeInputSchema } from "./schema-summary.ts";
+import { APP_ONLY_MARK, type AppsReport, collectApps, formatApps, showToolUi } from "./inspect-apps.ts";
+import { isAppOnly } from "../client/apps.ts";
 import { VERSION } from "./version.ts";
 import { messageOf } from "../common/error-text.ts";
 
@@ -42,10 +44,16 @@ options:
                             2026-07-28 stateless wire; legacy pins the handshake
   --timeout MS              per-request timeout (default 60000)
   --json                    print one JSON document instead of text
+  --ui TOOL                 print the HTML of TOOL's MCP Apps UI resource (ui://) instead
+                            of the report (with --json: { tool, uri, mimeType, meta, html })
   --trace                   print every JSON-RPC message, both directions, to stderr
                             (→ sent, ← received, with milliseconds since start),
                             and the server's stderr lines
   --debug                   with an error, also print its stack
+
+Tools with MCP Apps metadata get an "apps" section: each tool's ui:// resource read and
+checked (type, size, _meta.ui) or why it was refused; a tool for the app only is marked
+[app only] (it is never offered to a model).
 
 What the server sends is shown with its control characters as visible escapes (\\x1b,
 \\u202e), and the values of --header and --env (and anything shaped like a token) are
@@ -56,8 +64,8 @@ const CLI_INFO: Implementation = { name: "mcpwire-inspect", title: "mcpwire insp
 /** The transport inspect used: for --url with auto, the one the server was found to speak. */
 export type InspectTransport = "stdio" | "streamable-http" | "sse";
 
-/** Everything inspect found, as printed by --json. */
-export interface InspectReport {
+/** Everything inspect found, as printed by --json (`apps`: the tools with an MCP Apps UI, see inspect-apps.ts). */
+export interface InspectReport extends AppsReport {
   transport: InspectTransport;
   /** With --transport auto: true (the transport was chosen by the fallback algorithm). */
   transportDetected?: boolean;
@@ -91,6 +99,7 @@ export async function inspect(argv: readonly string[]): Promise<number> {
     timeout: { kind: "string" },
     protocol: { kind: "string" },
     json: { kind: "flag" },
+    ui: { kind: "string" },
     trace: { kind: "flag" },
     help: { kind: "flag" },
     debug: { kind: "flag" },
@@ -150,6 +159,8 @@ export async function inspect(argv: readonly string[]): Promise<number> {
     return 1;
   }
   try {
+    const uiTool = args.values.get("ui");
+    if (uiTool !== undefined) return await showToolUi(client, uiTool, json);
     const report = { ...connection.used(), ...(await collect(client)) };
     if (json) await writeJson(report);
     else await write("stdout", formatReport(report));
@@ -239,6 +250,7 @@ async function collect(client: Client): Promise<Omit<InspectReport, "transport" 
     attempt("prompts", () => client.listPrompts()),
   ]);
   return {
+    ...(await collectApps(client, tools)),
     serverInfo: client.serverInfo,
     protocolVersion: client.protocolVersion,
     era: client.era,
@@ -309,10 +321,11 @@ export function formatReport(report: InspectReport): string {
   };
   section("tools", "tools", report.tools, (tool) => {
     const title = tool.title ?? tool.annotations?.title;
-    const head = lineOf(`${tool.name}${summarizeInputSchema(tool.inputSchema)}`);
+    const head = lineOf(`${tool.name}${summarizeInputSchema(tool.inputSchema)}`) + (isAppOnly(tool) ? APP_ONLY_MARK : "");
     return [head, title && title !== tool.name ? `"${oneLine(title)}"` : "", oneLine(tool.description) && `— ${oneLine(tool.description)}`]
       .filter(Boolean).join(" ");
   });
+  lines.push(...formatApps(report));
   section("resources", "resources", report.resources, (resource) =>
     [lineOf(resource.uri), resource.mimeType ? `(${lineOf(resource.mimeType)})` : "", oneLine(resource.description ?? resource.name, 80) && `— ${oneLine(resource.description ?? resource.name, 80)}`]
       .filter(Boolean).join(" "));

@@ -1,6 +1,8 @@
 // `mcpwire tools`: every registered tool (built-in and MCP) with its toolset and description.
 
 import { runtime } from "../runtime/mod.ts";
+import { isAppOnlyTool } from "../registry/visibility.ts";
+import { APP_ONLY_MARK } from "./inspect-apps.ts";
 import { parseArgs, UsageError } from "./args.ts";
 import { configErrors, parseLogLevel, withManager } from "./host-session.ts";
 import { lineOf, write, writeJson } from "./output.ts";
@@ -10,8 +12,9 @@ export const TOOLS_USAGE = `usage: mcpwire tools [--config FILE] [--json] [--log
 
 Starts every configured server and lists the tools registered from them, by the names
 an LLM (and \`mcpwire call\`) uses. --json prints an array of
-{ name, toolset, server, tool, description, inputSchema }. --log-level LEVEL also shows
-the servers' log messages at LEVEL and above on stderr.`;
+{ name, toolset, server, tool, description, inputSchema, appOnly }. A tool marked
+[app only] is for its server's MCP App: callable by name, never offered to a model.
+--log-level LEVEL also shows the servers' log messages at LEVEL and above on stderr.`;
 
 export async function tools(argv: readonly string[]): Promise<number> {
   const args = parseArgs(argv, {
@@ -38,11 +41,12 @@ export async function tools(argv: readonly string[]): Promise<number> {
         tool: tool.origin.kind === "mcp" ? tool.origin.tool : tool.name,
         description: tool.description,
         inputSchema: tool.inputSchema,
+        appOnly: isAppOnlyTool(tool),
       }));
       await writeJson(list);
     } else {
       // Names and descriptions come from the servers: each cell is one line, escapes made visible.
-      const rows = registered.map((tool) => [lineOf(tool.name), lineOf(tool.toolset), clip(lineOf(tool.description ?? ""), 80)]);
+      const rows = registered.map((tool) => [lineOf(tool.name) + (isAppOnlyTool(tool) ? APP_ONLY_MARK : ""), lineOf(tool.toolset), clip(lineOf(tool.description ?? ""), 80)]);
       await write("stdout", renderTable(["NAME", "TOOLSET", "DESCRIPTION"], rows));
       const down = manager.status().filter((status) => status.state !== "ready" && status.state !== "disabled");
       for (const status of down) {

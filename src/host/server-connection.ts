@@ -20,6 +20,7 @@ import { showUrl } from "../transport/http-errors.ts";
 import { StdioTransport } from "../transport/stdio.ts";
 import type { Transport } from "../transport/transport.ts";
 import { type BackoffOptions, backoffDelay } from "./backoff.ts";
+import { clientExtensions } from "./config/extensions.ts";
 import type { ServerConfig, TransportKind } from "./config/types.ts";
 import { redactedCopy } from "./secrets.ts";
 import { createTransport, detectedTransport } from "./transport-factory.ts";
@@ -395,6 +396,7 @@ export class ServerConnection implements Supervisor {
     if (chosen !== undefined) options.handlers = chosen;
     if (roots !== undefined) options.roots = roots;
     if (sampling !== undefined) options.sampling = sampling;
+    options.extensions = clientExtensions(this.config); // config `extensions`: those turned off
     // spec 2026-07-28 basic/versioning: the era is a property of the server; clients SHOULD
     // cache it. Under auto, a reconnect speaks the era found last time, and probes again
     // if that fails.

@@ -9,6 +9,7 @@ import { messageOf } from "../common/error-text.ts";
 import { filterToolNames } from "./filters.ts";
 import { DEFAULT_NAMING, namingFormatProblem, toolName } from "./naming.ts";
 import { RegistryEvent, type ToolRegistry } from "./tool-registry.ts";
+import { uiEntry } from "./visibility.ts";
 import type {
   McpServerOptions,
   McpServerRegistration,
@@ -235,6 +236,7 @@ class McpServerBinding implements McpServerRegistration {
         description: typeof tool.description === "string" ? tool.description : typeof tool.title === "string" ? tool.title : "",
         inputSchema: tool.inputSchema ?? { type: "object" },
         ...(tool.annotations !== undefined ? { annotations: tool.annotations } : {}),
+        ...uiEntry(tool),
         handler: (args, context: ToolCallContext) =>
           this.#client.callTool(original, args, {
             timeoutMs: context.timeoutMs ?? this.#options.timeoutMs,

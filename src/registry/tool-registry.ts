@@ -12,6 +12,7 @@ import { ConnectionClosedError, ErrorCode, errorCodeName, RequestTimeoutError, R
 import { isValidToolName } from "./naming.ts";
 import { formatToolResultText, errorString, isCallToolResult, resultString, formatValueText, type ResultTextOptions } from "./result-format.ts";
 import { type ResultFiles, resultWithFiles } from "./result-files.ts";
+import { copyUi, offeredToModel } from "./visibility.ts";
 import type {
   LlmToolSchema,
   McpToolEntry,
@@ -218,13 +219,14 @@ export class ToolRegistry extends ContainedEventTarget<RegistryEvents> {
   }
 
   /**
-   * What an LLM may call: the tools of enabled toolsets as `{ name, description, parameters }`.
+   * What an LLM may call: the tools of enabled toolsets as `{ name, description, parameters }`,
+   * without app-only tools (MCP Apps visibility, see visibility.ts).
    * `parameters` is the tool's own inputSchema object (not a copy): do not change it.
    */
   list(): LlmToolSchema[] {
     const schemas: LlmToolSchema[] = [];
     for (const { tool } of this.#entries.values()) {
-      if (this.#isEnabled(tool.toolset)) {
+      if (this.#isEnabled(tool.toolset) && offeredToModel(tool)) {
         schemas.push({ name: tool.name, description: tool.description, parameters: tool.inputSchema });
       }
     }
@@ -320,6 +322,7 @@ export class ToolRegistry extends ContainedEventTarget<RegistryEvents> {
           inputSchema: entry.inputSchema,
           origin: { kind: "mcp", server, tool: entry.tool },
           ...(entry.annotations !== undefined ? { annotations: entry.annotations } : {}),
+          ...(entry.ui !== undefined ? { ui: entry.ui } : {}),
         },
         handler: entry.handler,
         ...(entry.redactor !== undefined ? { redactor: entry.redactor } : {}),
@@ -521,7 +524,7 @@ function redacted(error: ToolCallError, redactor: Redactor | undefined): ToolCal
 }
 
 function copyTool(tool: RegisteredTool): RegisteredTool {
-  return { ...tool, origin: { ...tool.origin } };
+  return { ...tool, origin: { ...tool.origin }, ...(tool.ui !== undefined ? { ui: copyUi(tool.ui) } : {}) };
 }
 
 /** dispatch's arguments: an object as it is, a string parsed as JSON (an LLM's tool-call arguments). */

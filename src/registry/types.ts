@@ -1,5 +1,6 @@
 // The shapes of the tool registry: one table for built-in and MCP tools, called the same way.
 
+import type { ToolUi } from "../client/apps.ts";
 import type { Client } from "../client/client.ts";
 import type { CallToolResult, JsonObject, ToolAnnotations } from "../client/types.ts";
 import type { Redactor } from "../common/redact.ts";
@@ -42,6 +43,11 @@ export interface RegisteredTool {
   origin: ToolOrigin;
   /** MCP tools: the hints the server listed (readOnlyHint, destructiveHint, …) — untrusted, spec 2025-11-25 server/tools. */
   annotations?: ToolAnnotations;
+  /**
+   * MCP tools with MCP Apps metadata (`_meta.ui`): their UI resource and visibility. A tool
+   * whose visibility lacks "model" is app-only: callable by name, never in list() (registry/visibility.ts).
+   */
+  ui?: ToolUi;
 }
 
 /** The schema an LLM function-calling API takes. */
@@ -102,6 +108,8 @@ export interface McpToolEntry {
   inputSchema: JsonObject;
   /** The tool's annotations as the server listed them (hosts use readOnlyHint to decide what to confirm). */
   annotations?: ToolAnnotations;
+  /** The tool's MCP Apps metadata; an app-only tool is registered but left out of list(). */
+  ui?: ToolUi;
   handler: ToolDefinition["handler"];
   /** The error texts of this tool (call()'s ToolCallError, dispatch's `{"error": …}`) pass through it. */
   redactor?: Redactor;

@@ -18,6 +18,7 @@ import type { ClientOptions } from "../../src/client/client.ts";
 import { SamplingRejectedError } from "../../src/client/sampling.ts";
 import { EVERYTHING } from "../support/everything.ts";
 import { rpcRejection } from "../support/rejection.ts";
+import { coreCapabilities } from "../support/capabilities.ts";
 
 const CLIENT_INFO = { name: "mcpwire-tests", version: "1.0.0" };
 const ANSWER = { role: "assistant" as const, content: { type: "text" as const, text: "42" }, model: "test-model", stopReason: "endTurn" };
@@ -41,9 +42,9 @@ async function connected(options: ClientOptions): Promise<{ client: Client; peer
 describe("sampling policy against an in-process server", () => {
   test("a handler declares sampling; sampling.tools only when the policy allows tools; none without a handler", async () => {
     const { client, init } = await connected({ handlers: { sampling: async () => ANSWER } });
-    assert.deepEqual(init()?.capabilities, { sampling: {} });
+    assert.deepEqual(coreCapabilities(init()?.capabilities), { sampling: {} });
     await client.close();
-    assert.deepEqual(new Client(CLIENT_INFO, { handlers: { sampling: async () => ANSWER }, sampling: { tools: true } }).capabilities, {
+    assert.deepEqual(coreCapabilities(new Client(CLIENT_INFO, { handlers: { sampling: async () => ANSWER }, sampling: { tools: true } }).capabilities), {
       sampling: { tools: {} },
     });
     const bare = await connected({});

@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { configSearchPaths, loadConfig } from "../../src/host/config/load.ts";
 import { parseConfig } from "../../src/host/config/parse.ts";
+import { SERVER_KEYS } from "../../src/host/config/schema.ts";
 import {
   ConfigError,
   DEFAULT_CONNECT_TIMEOUT_MS,
@@ -418,7 +419,7 @@ describe("JSON config (mcpServers)", () => {
     const config = json('{\n  "$schema": "https://example.com/schema.json",\n  "globalShortcut": "Ctrl+Space",\n  "mcpServers": {\n    "a": { "command": "node", "autoApprove": [] }\n  }\n}\n');
     assert.deepEqual(config.warnings.map((w) => w.message), [
       '.mcp.json:3:3: unknown key "globalShortcut" is ignored; the servers go under "mcpServers"',
-      '.mcp.json:5:31: server "a": unknown key "autoApprove" is ignored; known keys: command, args, env, cwd, url, headers, transport, type, tools, enabled, timeout, connect_timeout, naming, log_level, roots, sampling, auth, protocol, results',
+      `.mcp.json:5:31: server "a": unknown key "autoApprove" is ignored; known keys: ${SERVER_KEYS.join(", ")}`,
     ]);
     assert.equal(server(config, "a").enabled, true);
   });

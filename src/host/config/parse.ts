@@ -5,6 +5,7 @@
 import { isObject } from "../../common/json.ts";
 import { runtime } from "../../runtime/mod.ts";
 import { byPosition, type Context, describe, type Env, formatKey, problem } from "./context.ts";
+import { applyTopLevelExtensions } from "./extensions.ts";
 import { hostSettings } from "./host-settings.ts";
 import { schemaMessage, unknownKey } from "./messages.ts";
 import { SERVERS_KEYS } from "./schema.ts";
@@ -56,9 +57,10 @@ export function parseConfig(text: string, options: ParseConfigOptions): McpwireC
     result.push(server);
   }
   const host = hostSettings(context, root);
+  const extensions = applyTopLevelExtensions(context, root, result);
   context.warnings.sort(byPosition);
   errors.sort(byPosition);
-  return { servers: result, file: options.file, warnings: context.warnings, errors, ...host };
+  return { servers: result, file: options.file, warnings: context.warnings, errors, ...host, ...extensions };
 }
 
 /** The text parsed in its format; a syntax error throws, the parser's warnings are kept. */

@@ -2,6 +2,7 @@
 // (`mcpServers`), and the words config/messages.ts uses to say what each key expects.
 
 import { type JsonObject, LOGGING_LEVELS } from "../../client/types.ts";
+import { EXTENSIONS_EXPECTED } from "./extensions.ts";
 
 /**
  * Values of `transport` and of `.mcp.json`'s `type`, and the transport each one means.
@@ -21,6 +22,7 @@ export const SERVER_KEYS = [
   "command", "args", "env", "cwd", "url", "headers", "transport", "type",
   "tools", "enabled", "timeout", "connect_timeout", "naming", "log_level", "roots", "sampling", "auth", "protocol",
   "results",
+  "extensions",
 ] as const;
 
 /** The keys of a server's `results` mapping (result files, issue 18). */
@@ -31,7 +33,7 @@ export const SAMPLING_KEYS = ["max_tokens", "requests_per_minute", "models", "ti
 // `sampling.model` (the provider/model serving the requests, issue 9) is in SERVER_SCHEMA too.
 
 /** Top-level keys of the LLM host (`mcpwire run` / `chat`); config/host-settings.ts checks them by hand, with positions. */
-export const HOST_KEYS = ["model", "providers", "system_prompt", "max_steps", "hooks", "tool_search", "results"] as const;
+export const HOST_KEYS = ["model", "providers", "system_prompt", "max_steps", "hooks", "tool_search", "results", "extensions"] as const;
 /** The keys of `tool_search:` (issue 18). */
 export const TOOL_SEARCH_KEYS = ["mode", "max_tools", "max_schema_bytes", "max_results"] as const;
 /** The keys of the top-level `results:` (issue 18). */
@@ -87,6 +89,7 @@ export const EXPECTED: Readonly<Record<string, string>> = {
   results: "true, false, or a mapping with enabled and/or directory",
   "results.enabled": "true or false",
   "results.directory": "a string: the directory this server's result files go to",
+  extensions: EXTENSIONS_EXPECTED,
 };
 
 /** Strings, and numbers or booleans written where a string is meant (`PORT: 8080`): kept as written. */
@@ -150,6 +153,11 @@ export const SERVER_SCHEMA: Readonly<JsonObject> = {
       items: { type: "string", minLength: 1 },
       description: "directories offered to the server (roots/list); relative paths resolve against the config file's directory",
     },
+    extensions: {
+      type: "object",
+      additionalProperties: { type: "boolean" },
+      description: "extensions on (default) or off for this server: tasks, skills, apps or an identifier → true / false",
+    },
     sampling: {
       type: "object",
       properties: {
@@ -196,6 +204,8 @@ export const CONFIG_SCHEMA = {
     hooks: {},
     tool_search: {},
     results: {},
+    // Top-level extensions (every server) are checked by config/extensions.ts, positioned.
+    extensions: {},
   },
   additionalProperties: false,
 } as const;

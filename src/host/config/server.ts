@@ -8,6 +8,7 @@ import type { LoggingLevel } from "../../client/types.ts";
 import { isObject } from "../../common/json.ts";
 import { interpolate, InterpolationError } from "../interpolate.ts";
 import { type Context, describe, formatKey, problem } from "./context.ts";
+import { extensionChoices } from "./extensions.ts";
 import { directoryOf, resolvePath } from "./paths.ts";
 import { HTTP_KEYS, STDIO_KEYS, TRANSPORT_ALIASES } from "./schema.ts";
 import type { Path } from "./syntax.ts";
@@ -239,7 +240,7 @@ function readHttp(entry: ServerEntry, server: ServerConfig): void {
   }
 }
 
-/** tools, timeout, connect_timeout, naming, log_level, protocol. */
+/** tools, timeout, connect_timeout, naming, log_level, protocol, extensions. */
 function readOptions(entry: ServerEntry, server: ServerConfig): void {
   const tools = entry.get("tools");
   if (isObject(tools)) {
@@ -256,6 +257,13 @@ function readOptions(entry: ServerEntry, server: ServerConfig): void {
   if (typeof logLevel === "string") server.logLevel = logLevel as LoggingLevel;
   const protocol = entry.get("protocol");
   if (protocol === "auto" || protocol === "modern" || protocol === "legacy") server.protocol = protocol;
+  const extensions = entry.get("extensions");
+  if (isObject(extensions)) {
+    server.extensions = extensionChoices(extensions, "extensions", {
+      problem: (name, detail) => entry.report(["extensions", name], "key", detail),
+      warning: (name, detail) => entry.warn(["extensions", name], detail),
+    });
+  }
 }
 
 /** roots: paths (relative ones, like a relative cwd, against the config file's directory) or file:// URIs. */

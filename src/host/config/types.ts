@@ -90,6 +90,11 @@ export interface ServerConfig {
    * directory. Absent: the top-level `results:` setting.
    */
   results?: { enabled: boolean; directory?: string };
+  /**
+   * Config key `extensions` (merged over the top level's): extension identifier → on/off. The
+   * extensions mcpwire implements are on unless turned off (host/config/extensions.ts).
+   */
+  extensions?: Record<string, boolean>;
   /** Why this server is disabled, when a config problem disabled it. */
   error?: ConfigError;
 }
@@ -116,6 +121,8 @@ export interface McpwireConfig {
   toolSearch?: ToolSearchOptions;
   /** Top-level `results:` (run / chat): where long results and binary content are saved as files, and for how long. */
   results?: ResultsSettings;
+  /** Top-level `extensions:`: identifier → on/off for every server (a server's own entry wins). */
+  extensions?: Record<string, boolean>;
 }
 
 /** The top-level `results:` key. */
