@@ -41,23 +41,23 @@ const FLAT_SCHEMA = {
 describe("declared capabilities follow the handlers", () => {
   test("a form handler declares elicitation.form only; a url handler adds elicitation.url", async () => {
     const formOnly = new Client(CLIENT_INFO, { handlers: { elicitation: { form: async () => ({ action: "decline" }) } } });
-    assert.deepEqual(formOnly.capabilities, { elicitation: { form: {} } });
+    assert.deepEqual(formOnly.capabilities, { elicitation: { form: {} }, extensions: { "io.modelcontextprotocol/tasks": {} } });
     const both = new Client(CLIENT_INFO, {
       handlers: { elicitation: { form: async () => ({ action: "decline" }), url: async () => ({ action: "decline" }) } },
     });
-    assert.deepEqual(both.capabilities, { elicitation: { form: {}, url: {} } });
+    assert.deepEqual(both.capabilities, { elicitation: { form: {}, url: {} }, extensions: { "io.modelcontextprotocol/tasks": {} } });
 
     const server = testServer();
     await both.connect(server.clientEnd);
     try {
-      assert.deepEqual(server.initializeParams()?.capabilities, { elicitation: { form: {}, url: {} } });
+      assert.deepEqual(server.initializeParams()?.capabilities, { elicitation: { form: {}, url: {} }, extensions: { "io.modelcontextprotocol/tasks": {} } });
     } finally {
       await both.close();
     }
   });
 
   test("no handlers declare nothing; declaring elicitation or sampling without its handler throws at construction", () => {
-    assert.deepEqual(new Client(CLIENT_INFO).capabilities, {});
+    assert.deepEqual(new Client(CLIENT_INFO).capabilities, { extensions: { "io.modelcontextprotocol/tasks": {} } }); // the tasks extension is on by default
     assert.throws(() => new Client(CLIENT_INFO, { capabilities: { elicitation: {} } }), /elicitation\.form.*handlers\.elicitation\.form/);
     assert.throws(
       () => new Client(CLIENT_INFO, { capabilities: { elicitation: { url: {} } }, handlers: { elicitation: { form: async () => ({ action: "cancel" }) } } }),
