@@ -8,6 +8,7 @@ import {
   CapabilityError,
   Client,
   type ClientOptions,
+  MissingClientCapabilityError,
   ProtocolError,
   StdioTransport,
   StreamableHttpTransport,
@@ -124,6 +125,15 @@ describe("bad input on the 2026-07-28 wire", () => {
       assert.equal(error.taskId, "task-1-die");
       assert.match(error.message, /resumeTask\("task-1-die"\)/);
       assert.equal(client.state, "failed");
+    });
+  });
+
+  test("-32021 naming the tasks extension is a MissingClientCapabilityError that says so", async () => {
+    await withHostile([], async (client) => {
+      const error = await guardedRejection(client.callTool("needs_ext"), "a call needing the extension");
+      assert.ok(error instanceof MissingClientCapabilityError, String(error));
+      assert.equal(error.code, -32021);
+      assert.match(error.message, /server "hostile": tools\/call "needs_ext".*io\.modelcontextprotocol\/tasks/);
     });
   });
 
