@@ -37,6 +37,8 @@ export type ExtensionOptions = Record<string, JsonObject | boolean>;
 const DEFAULT_SETTINGS: ReadonlyMap<string, JsonObject> = new Map<string, JsonObject>([
   // ext-apps 2026-01-26 "Client (Host) Capabilities": mimeTypes is REQUIRED (client/apps.ts).
   [EXTENSIONS.apps, { mimeTypes: ["text/html;profile=mcp-app"] }],
+  // Tasks extension ("Capability Negotiation"): no settings are defined; {} declares support.
+  [EXTENSIONS.tasks, {}],
 ]);
 
 /** The identifiers on by default, for documentation and the CLI. */

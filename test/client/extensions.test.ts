@@ -1,7 +1,7 @@
 // Extension negotiation — spec 2026-07-28 basic/versioning ("Extension Negotiation").
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { declaredExtensions, EXTENSIONS, negotiatedExtension, serverExtensions, withExtensions } from "../../src/client/extensions.ts";
+import { declaredExtensions, defaultExtensions, EXTENSIONS, negotiatedExtension, serverExtensions, withExtensions } from "../../src/client/extensions.ts";
 import { Client } from "../../src/client/client.ts";
 
 describe("extension negotiation", () => {
@@ -32,6 +32,15 @@ describe("extension negotiation", () => {
     assert.deepEqual(negotiatedExtension({ "a.b/c": {} }, server, "a.b/c"), { x: 1 });
     assert.equal(negotiatedExtension({}, server, "a.b/c"), undefined);
     assert.equal(negotiatedExtension({ "a.b/c": {} }, {}, "a.b/c"), undefined);
+  });
+
+  it("declares the extensions mcpwire implements by default, each one off-switchable", () => {
+    for (const id of [EXTENSIONS.tasks, EXTENSIONS.apps]) {
+      assert.ok(defaultExtensions().includes(id), id);
+      assert.ok(declaredExtensions(undefined)[id] !== undefined, id);
+      assert.equal(declaredExtensions({ [id]: false })[id], undefined, id);
+    }
+    assert.deepEqual(declaredExtensions(undefined)[EXTENSIONS.apps], { mimeTypes: ["text/html;profile=mcp-app"] });
   });
 
   it("a Client declares its extensions in its capabilities", () => {
