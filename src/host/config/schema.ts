@@ -172,6 +172,8 @@ export const CONFIG_SCHEMA = {
     system_prompt: {},
     max_steps: {},
     hooks: {},
+    // Other apps' servers to import (config/imports.ts checks the names, with positions).
+    imports: {},
   },
   additionalProperties: false,
 } as const;

@@ -85,6 +85,16 @@ export interface ServerConfig {
   samplingModel?: string;
   /** Why this server is disabled, when a config problem disabled it. */
   error?: ConfigError;
+  /** Where an imported server came from (another app's config file); absent for the config's own servers. */
+  origin?: ServerOrigin;
+}
+
+/** The app and file an imported server was read from (config/imports.ts). */
+export interface ServerOrigin {
+  /** The app as `imports:` and `--import` name it: `claude-desktop`, `cursor`, `codex`, … */
+  app: string;
+  /** The file, absolute. */
+  file: string;
 }
 
 export interface McpwireConfig {
@@ -105,6 +115,8 @@ export interface McpwireConfig {
   maxSteps?: number;
   /** Top-level `hooks:`: commands run at PreToolUse, PostToolUse, UserPromptSubmit and Stop. */
   hooks?: HooksConfig;
+  /** Top-level `imports:`: the apps whose servers are imported too (`cursor`, `claude-desktop`, … or `all`). */
+  imports?: string[];
 }
 
 /** One entry of `providers:` (`${VAR}` works in base_url and api_key). */
