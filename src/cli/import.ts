@@ -77,6 +77,7 @@ export async function importVerb(argv: readonly string[]): Promise<number> {
         return "(not read: see below)";
     }
     if (file.servers.length === 0) return "(no servers)";
+    if (file.file === own?.file) return `${file.servers.map((server) => server.name).join(", ")} (your config)`;
     return file.servers.map((server) => `${server.name}${serverNote(server, imported)}`).join(", ");
   };
   const rows = files.map((file) => [file.app, file.scope, lineOf(file.display), lineOf(serversText(file))]);

@@ -33,6 +33,8 @@ export interface RunOptions {
   timeoutMs?: number;
   /** The most stdout or stderr kept before it is killed; default execFile's (1 MiB). */
   maxBuffer?: number;
+  /** Its working directory; default the repository root. */
+  cwd?: string;
 }
 
 /** Runs `mcpwire <args>` to its end; the exit code is -1 when it was killed. */
@@ -42,7 +44,7 @@ export function mcpwire(args: string[], options: RunOptions = {}): Promise<Outco
       process.execPath,
       [...runtimeArgs, ...args],
       {
-        cwd: root,
+        cwd: options.cwd ?? root,
         timeout: options.timeoutMs ?? 90_000,
         ...(options.env === undefined ? {} : { env: options.env }),
         ...(options.maxBuffer === undefined ? {} : { maxBuffer: options.maxBuffer }),

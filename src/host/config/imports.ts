@@ -77,6 +77,8 @@ export function mergeImports(
     }
   }
   for (const file of files) {
+    // Claude Code's ./.mcp.json may be our own config already: read once, as ours.
+    if (file.file === config.file) continue;
     const skipped = new Set<string>();
     const clashes: ConfigError[] = [];
     for (const server of file.servers) {
