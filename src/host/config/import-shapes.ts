@@ -246,12 +246,12 @@ function convertVariables(value: string, key: Path, context: ShapeContext, shape
         return name === undefined ? "$$" : `\${${name}}`;
       });
     case "editor":
-      return value.replace(/\$\{([^}]*)\}|\$/g, (all, inner?: string) => {
+      return value.replace(/\$\{([^}]*)\}|\$/g, (_all, inner?: string) => {
         if (inner === undefined) return "$$";
         const resolved = editorVariable(inner, context);
         if (resolved !== undefined) return resolved;
         shaped.problems.push({ key, message: editorVariableProblem(inner, key, context) });
-        return "$" + all; // kept as written, as text
+        return ""; // the server is disabled; nothing of it is used
       });
   }
 }

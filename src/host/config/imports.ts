@@ -30,8 +30,8 @@ export interface ImportedFile {
   servers: ServerConfig[];
   /** What went wrong with the file or its servers, and keys ignored; each positioned where known. */
   problems: ConfigError[];
-  /** `file:line:col` of a server's entry (for messages). */
-  place(server: string): string;
+  /** `file:line:col` of a server's entry (for messages), and that line and column. */
+  place(server: string): { text: string; line?: number; column?: number };
 }
 
 export interface ReadImportsOptions {
@@ -89,9 +89,10 @@ export function mergeImports(
         continue;
       }
       skipped.add(server.name);
+      const place = file.place(server.name);
       clashes.push(new ConfigError(
-        `${file.place(server.name)}: server "${server.name}" of ${file.app} is not imported: ${holder} has a server of that name, which wins`,
-        { file: file.file, server: server.name },
+        `${place.text}: server "${server.name}" of ${file.app} is not imported: ${holder} has a server of that name, which wins`,
+        { file: file.file, line: place.line, column: place.column, server: server.name },
       ));
     }
     // A skipped server's own problems do not matter any more.
@@ -121,7 +122,7 @@ async function readImportFile(source: ImportSource, cwd: string, env: Env): Prom
     problems: [],
     place(server: string) {
       const position = parsed?.locate([...source.serversPath, server], "key");
-      return position ? `${display}:${position.line}:${position.column}` : display;
+      return position ? { text: `${display}:${position.line}:${position.column}`, ...position } : { text: display };
     },
   };
   let text: string;
