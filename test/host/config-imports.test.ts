@@ -129,6 +129,16 @@ describe("each app's shape", () => {
     assert.ok(!config.servers.some((s) => s.name === "elsewhere"), "another project's servers are not imported");
   });
 
+  test("claude-code: the project's ./.mcp.json is imported when our own config is another file", async () => {
+    const { project, place, write, load } = sandbox();
+    place(project, ".mcp.json", "project-mcp.json");
+    const own = write(project, "mcpwire.yaml", "mcp_servers:\n  mine:\n    command: node\n");
+    const config = await load(["claude-code"], { MODE: "prod" });
+    assert.equal(config.file, own);
+    assert.deepEqual(config.servers.map((s) => [s.name, s.origin?.app]), [["mine", undefined], ["project-tool", "claude-code"]]);
+    assert.deepEqual(server(config, "project-tool").env, { MODE: "prod" });
+  });
+
   test("claude-code: an unset ${VAR} disables that server, positioned in ~/.claude.json", async () => {
     const { home, place, load } = sandbox();
     place(home, ".claude.json", "claude.json");

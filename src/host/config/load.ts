@@ -29,7 +29,9 @@ export interface LoadConfigOptions {
 /**
  * Reads and parses a config file: `path` when given (a missing or unreadable file is a
  * ConfigError naming it and the OS reason), else the first of configSearchPaths() that exists
- * (none → a ConfigError listing where it looked). See parseConfig for what is checked.
+ * (none → a ConfigError listing where it looked, unless `imports` are asked for). See
+ * parseConfig for what is checked. Then the servers of the apps its `imports:` and `imports`
+ * name are added after its own (config/imports.ts); their problems are warnings.
  */
 export async function loadConfig(options: LoadConfigOptions = {}): Promise<McpwireConfig> {
   const env = options.env ?? runtime.env();
