@@ -45,7 +45,7 @@ export async function importVerb(argv: readonly string[]): Promise<number> {
   const own = await ownConfig(args.values.get("config"));
   const ownServers = own?.servers.filter((server) => server.origin === undefined) ?? [];
   const ownName = own?.file === undefined ? undefined : displayPath(own.file, cwd, env.HOME);
-  const merged = mergeImports({ servers: ownServers, warnings: [] }, files, { ownName, missingWarning: false });
+  const merged = mergeImports({ servers: ownServers, warnings: [], file: own?.file }, files, { ownName, missingWarning: false });
   const imported = new Set(merged.servers.filter((server) => server.origin !== undefined));
   // Problems quote the apps' files; their secrets (env values, headers) stay out of the output.
   useRedactor(redactorFor({ servers: files.flatMap((file) => file.servers), warnings: [] }));

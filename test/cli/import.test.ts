@@ -116,6 +116,15 @@ describe("mcpwire import --list", () => {
     assert.deepEqual(list[0].problems, []);
   });
 
+  test("Claude Code's ./.mcp.json that is our own config is shown as such, not as clashes", async () => {
+    const { elsewhere, run } = sandbox();
+    writeFileSync(join(elsewhere, ".mcp.json"), JSON.stringify({ mcpServers: { p: { command: "node" } } }));
+    const { code, stdout, stderr } = await run(["import", "--list", "claude-code"]);
+    assert.equal(code, 0, stderr);
+    assert.match(stdout, /^claude-code\s+project\s+\.\/\.mcp\.json\s+p \(your config\)$/m);
+    assert.doesNotMatch(stdout, /problems:/);
+  });
+
   test("a VS Code ${input:…} is named with its file and server", async () => {
     const { elsewhere, run } = sandbox();
     mkdirSync(join(elsewhere, ".vscode"));

@@ -2,12 +2,10 @@
 // and macOS paths; HOME, XDG_CONFIG_HOME and CODEX_HOME respected), their format and the key the
 // servers are under. The `imports:` key of our own config names these apps.
 
-import { isObject } from "../../common/json.ts";
 import { runtime } from "../../runtime/mod.ts";
-import { type Context, describe, problem } from "./context.ts";
+import { type Context, describe, type Env, problem } from "./context.ts";
 import { suggest } from "./messages.ts";
 import { isAbsolutePath, resolvePath, WINDOWS } from "./paths.ts";
-import type { Env } from "./context.ts";
 
 /** The apps, as `imports:` and `--import` name them. */
 export const IMPORT_APPS = ["claude-desktop", "claude-code", "cursor", "vscode", "windsurf", "gemini-cli", "codex"] as const;
@@ -180,9 +178,4 @@ export function importsOf(context: Context, root: Record<string, unknown>): stri
     names.push(name);
   }
   return names;
-}
-
-/** Whether a value is a mapping of server names (or absent). */
-export function isServersMapping(value: unknown): value is Record<string, unknown> | undefined {
-  return value === undefined || isObject(value);
 }
