@@ -13,6 +13,7 @@ import { runtime } from "../runtime/mod.ts";
 import type { LoopbackListener } from "../runtime/types.ts";
 import { redactorFor } from "../host/secrets.ts";
 import { parseArgs, positiveInt, UsageError } from "./args.ts";
+import { IMPORT_OPTION, importOption } from "./host-session.ts";
 import { lineOf, useRedactor, write, writeJson } from "./output.ts";
 import { renderTable } from "./table.ts";
 import { messageOf } from "../common/error-text.ts";
@@ -170,6 +171,7 @@ async function login(server: ServerConfig, argv: Map<string, string>, flags: Set
 export async function auth(argv: readonly string[], options: AuthVerbOptions = {}): Promise<number> {
   const args = parseArgs(argv, {
     config: { kind: "string" },
+    import: IMPORT_OPTION,
     json: { kind: "flag" },
     "no-browser": { kind: "flag" },
     timeout: { kind: "string" },
@@ -182,7 +184,7 @@ export async function auth(argv: readonly string[], options: AuthVerbOptions = {
     return action === undefined && !args.flags.has("help") ? 2 : 0;
   }
   if (extra !== undefined) throw new UsageError(`unexpected argument "${extra}"`);
-  const config = await loadConfig({ ...(args.values.has("config") ? { path: args.values.get("config")! } : {}) });
+  const config = await loadConfig({ ...(args.values.has("config") ? { path: args.values.get("config")! } : {}), imports: importOption(args) });
   useRedactor(redactorFor(config));
   switch (action) {
     case "login":

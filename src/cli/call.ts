@@ -8,13 +8,13 @@ import { ToolCallError } from "../registry/tool-registry.ts";
 import type { RegisteredTool } from "../registry/types.ts";
 import { runtime } from "../runtime/mod.ts";
 import { parseArgs, UsageError } from "./args.ts";
-import { parseElicitMode, parseLogLevel, stderrLine, withManager } from "./host-session.ts";
+import { IMPORT_OPTION, importOption, parseElicitMode, parseLogLevel, stderrLine, withManager } from "./host-session.ts";
 import { boundedText, DEEP_MARKER, DOCUMENT_BOUNDS, deeperThan, lineOf, redacted, RESULT_BOUNDS, textOf, write, writeControl, writeJson } from "./output.ts";
 import { ProgressDisplay } from "./progress.ts";
 import { messageOf } from "../common/error-text.ts";
 
 export const CALL_USAGE = `usage: mcpwire call <registered-name> [json-args] [--config FILE] [--json] [--timeout S]
-                    [--log-level LEVEL] [--elicit prompt|decline|accept-defaults]
+                    [--import APP[,APP]] [--log-level LEVEL] [--elicit prompt|decline|accept-defaults]
 
 Starts the configured servers and calls one tool by its registered name (see
 \`mcpwire tools\`) with a JSON object of arguments (default {}). Prints the result's text,
@@ -53,6 +53,7 @@ function parseToolArgs(text: string | undefined): JsonObject {
 export async function call(argv: readonly string[]): Promise<number> {
   const args = parseArgs(argv, {
     config: { kind: "string" },
+    import: IMPORT_OPTION,
     json: { kind: "flag" },
     timeout: { kind: "string" },
     "log-level": { kind: "string" },
@@ -79,7 +80,7 @@ export async function call(argv: readonly string[]): Promise<number> {
   const logLevel = parseLogLevel(args.values.get("log-level"));
   const elicit = parseElicitMode(args.values.get("elicit"));
 
-  return await withManager({ configPath: args.values.get("config"), logLevel, elicit }, async (manager) => {
+  return await withManager({ configPath: args.values.get("config"), imports: importOption(args), logLevel, elicit }, async (manager) => {
     const registry = manager.registry;
     if (!registry.has(name)) {
       const down = manager.status().filter((status) => status.state !== "ready" && status.state !== "disabled");

@@ -12,7 +12,7 @@ import { activityPrinter, HOST_OPTIONS, hostRunner, NoModelError, withHost } fro
 import { clip, renderTable } from "./table.ts";
 
 export const CHAT_USAGE = `usage: mcpwire chat [--model M] [--config FILE] [--max-steps N]
-                    [--yes | --approve read-only|all|none] [--no-hooks] [--system TEXT]
+                    [--yes | --approve read-only|all|none] [--no-hooks] [--system TEXT] [--import APP[,APP]]
 
 An interactive conversation with the model over the configured servers' tools. Each line
 you type is a prompt; the answer is streamed; the conversation is kept from one prompt to

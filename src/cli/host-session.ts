@@ -4,12 +4,13 @@
 import type { ClientHandlers, SamplingHandler } from "../client/handlers.ts";
 import { SamplingRejectedError } from "../client/sampling.ts";
 import { type Implementation, LOGGING_LEVELS, type LoggingLevel } from "../client/types.ts";
+import { resolveImportApps, unknownAppText } from "../host/config/import-sources.ts";
 import { loadConfig } from "../host/config/load.ts";
 import { ConfigError, type McpwireConfig, type ServerConfig } from "../host/config/types.ts";
 import { McpManager } from "../host/manager.ts";
 import { redactorFor } from "../host/secrets.ts";
 import { runtime } from "../runtime/mod.ts";
-import { UsageError } from "./args.ts";
+import { type ParsedArgs, UsageError } from "./args.ts";
 import { cliElicitationHandlers, ELICIT_MODES, type ElicitMode } from "./elicit-prompt.ts";
 import { dataLine, lineOf, useRedactor, write } from "./output.ts";
 import { interruptProgress } from "./progress.ts";
@@ -27,6 +28,8 @@ export function stderrLine(text: string): void {
 export function describeConfigError(error: ConfigError): string {
   if (error.file === undefined) return error.message;
   if (error.message.includes(error.file)) return error.message;
+  // Already positioned as the file was named to the user (`mcpwire.yaml:4:5: …`, `~/.cursor/mcp.json:3:7: …`).
+  if (error.line !== undefined && error.message.includes(`:${error.line}:${error.column}: `)) return error.message;
   const place = [error.file, error.line, error.column].filter((part) => part !== undefined).join(":");
   return `${place}: ${error.message}`;
 }
@@ -38,6 +41,8 @@ export function configErrors(config: McpwireConfig): ConfigError[] {
 
 export interface SessionOptions {
   configPath?: string;
+  /** `--import`: apps whose servers are imported too (see importOption). */
+  imports?: string[];
   /** Print server log notifications and stderr-worthy events. Default true. */
   showLogs?: boolean;
   /** `--log-level`: sent to every server that declares logging, over any `log_level` in the config. */
@@ -50,6 +55,20 @@ export interface SessionOptions {
   sampling?: (server: ServerConfig, config: McpwireConfig) => SamplingHandler | undefined;
   /** Long results and binary content saved as files, per the config's `results:` (run / chat). */
   resultFiles?: boolean;
+}
+
+/** The option every verb that loads the config takes besides --config: `--import NAME[,NAME]`, repeatable. */
+export const IMPORT_OPTION = { kind: "list" } as const;
+
+/** `--import` values as app names (commas split them); an unknown one is a UsageError with a guess. */
+export function importOption(args: ParsedArgs): string[] | undefined {
+  const values = args.lists.get("import");
+  if (values === undefined) return undefined;
+  const names = values.flatMap((value) => value.split(",")).map((name) => name.trim()).filter((name) => name !== "");
+  if (names.length === 0) throw new UsageError("--import needs an app name, such as --import cursor or --import claude-desktop,cursor");
+  const { unknown } = resolveImportApps(names);
+  if (unknown.length > 0) throw new UsageError(`--import: ${unknownAppText(unknown[0].name, unknown[0].guess)}`);
+  return names;
 }
 
 /** Checks a `--log-level` value. */
@@ -110,7 +129,7 @@ export function cliHandlers(elicit: ElicitMode | undefined): ClientHandlers {
  * `body`, and closes the manager whatever happens. Config warnings go to stderr.
  */
 export async function withManager<T>(options: SessionOptions, body: (manager: McpManager, config: McpwireConfig) => Promise<T>): Promise<T> {
-  const config = await loadConfig({ path: options.configPath });
+  const config = await loadConfig({ path: options.configPath, imports: options.imports });
   // From here on every output knows the config's secrets (header values, env values, API keys);
   // the manager adds what it learns later (tokens) to the same Redactor.
   const redactor = redactorFor(config);

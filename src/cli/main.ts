@@ -20,11 +20,14 @@ verbs:
   run       one prompt to a model with the servers' tools: mcpwire run -p "add 2 and 40"
   chat      an interactive conversation with a model over the servers' tools
   auth      OAuth for an HTTP server: mcpwire auth login|logout|status <server>
+  import    show the servers other apps configured that --import would add: mcpwire import --list
   help      show this text, or a verb's: mcpwire help call
   version   print the version
 
 Without --config the verbs servers, tools, call, run and chat read ./mcpwire.yaml, ./.mcp.json,
-then $XDG_CONFIG_HOME/mcpwire/config.yaml (default ~/.config/mcpwire/config.yaml).
+~/.mcp.json, then $XDG_CONFIG_HOME/mcpwire/config.yaml (default ~/.config/mcpwire/config.yaml).
+--import APP[,APP] adds the servers of claude-desktop, claude-code, cursor, vscode, windsurf,
+gemini-cli or codex (or all).
 --debug adds stack traces to errors.`;
 
 /** A verb: the function that runs it and its usage text. */
@@ -40,6 +43,7 @@ const VERBS: Record<string, () => Promise<Verb>> = {
   run: () => import("./run-verb.ts").then((verb) => ({ run: verb.run, usage: verb.RUN_USAGE })),
   chat: () => import("./chat.ts").then((verb) => ({ run: verb.chat, usage: verb.CHAT_USAGE })),
   auth: () => import("./auth.ts").then((verb) => ({ run: verb.auth, usage: verb.AUTH_USAGE })),
+  import: () => import("./import.ts").then((verb) => ({ run: verb.importVerb, usage: verb.IMPORT_USAGE })),
 };
 
 /** The loader of a verb's module; undefined for anything that is not a verb (`constructor` included). */
@@ -65,7 +69,7 @@ export async function main(argv: readonly string[]): Promise<number> {
         await write(verb === undefined ? "stderr" : "stdout", ((await verbLoader(rest[0])?.())?.usage ?? USAGE) + "\n");
         return verb === undefined ? 2 : 0;
       default:
-        throw new UsageError(`unknown verb "${verb}"; verbs: servers, tools, call, inspect, run, chat, auth, help, version`);
+        throw new UsageError(`unknown verb "${verb}"; verbs: servers, tools, call, inspect, run, chat, auth, import, help, version`);
     }
   } catch (error) {
     // Through the verb's redactor: an error may quote a server, and a server may quote a token.

@@ -17,12 +17,12 @@ import { Runner, RunnerError, type RunnerEvent } from "../agent/runner.ts";
 import type { ToolSearchOptions } from "../agent/tool-search.ts";
 import { runtime } from "../runtime/mod.ts";
 import { type ParsedArgs, parseArgs, positiveInt, UsageError } from "./args.ts";
-import { parseElicitMode, parseLogLevel, stderrLine, withManager } from "./host-session.ts";
+import { IMPORT_OPTION, importOption, parseElicitMode, parseLogLevel, stderrLine, withManager } from "./host-session.ts";
 import { dataLine, lineOf, textOf, write, writeControl, writeJson } from "./output.ts";
 import { interruptProgress, ProgressDisplay } from "./progress.ts";
 
 export const RUN_USAGE = `usage: mcpwire run -p "prompt" [--model M] [--config FILE] [--max-steps N] [--json]
-                   [--yes | --approve read-only|all|none] [--no-hooks] [--system TEXT]
+                   [--yes | --approve read-only|all|none] [--no-hooks] [--system TEXT] [--import APP[,APP]]
 
 Starts the configured servers, asks the model with their tools, runs the tool calls it
 makes (through MCP), gives it the results and repeats until it answers. The answer goes to
@@ -50,6 +50,7 @@ exit codes: 0 answered, 1 the run ended without an answer (model error, max step
 /** The options run and chat share. */
 export const HOST_OPTIONS = {
   config: { kind: "string" },
+  import: IMPORT_OPTION,
   model: { kind: "string" },
   "max-steps": { kind: "string" },
   yes: { kind: "flag" },
@@ -316,6 +317,7 @@ export async function withHost(
   let setup: HostSetup | undefined;
   return await withManager({
     configPath: args.values.get("config"),
+    imports: importOption(args),
     logLevel,
     elicit,
     onConfig: async (config) => {

@@ -2,19 +2,24 @@
 
 import { runtime } from "../runtime/mod.ts";
 import { parseArgs, UsageError } from "./args.ts";
-import { configErrors, parseLogLevel, withManager } from "./host-session.ts";
+import { displayPath } from "../host/config/imports.ts";
+import { configErrors, IMPORT_OPTION, importOption, parseLogLevel, withManager } from "./host-session.ts";
 import { lineOf, write, writeJson } from "./output.ts";
 import { clip, renderTable } from "./table.ts";
 
-export const SERVERS_USAGE = `usage: mcpwire servers [--config FILE] [--json] [--log-level LEVEL]
+export const SERVERS_USAGE = `usage: mcpwire servers [--config FILE] [--import APP[,APP]] [--json] [--log-level LEVEL]
 
 Starts every configured server and prints one row per server: state, transport,
-negotiated protocol version, server name and version, tool count, last error.
+negotiated protocol version, server name and version, tool count, where it is configured
+(the config file, or the app and file it was imported from), last error.
+--import APP[,APP] adds the servers of other apps (claude-desktop, claude-code, cursor, vscode,
+windsurf, gemini-cli, codex, or all); see mcpwire import --list.
 --log-level LEVEL also shows the servers' log messages at LEVEL and above on stderr.`;
 
 export async function servers(argv: readonly string[]): Promise<number> {
   const args = parseArgs(argv, {
     config: { kind: "string" },
+    import: IMPORT_OPTION,
     json: { kind: "flag" },
     "log-level": { kind: "string" },
     help: { kind: "flag" },
@@ -27,10 +32,22 @@ export async function servers(argv: readonly string[]): Promise<number> {
   if (args.positional.length > 0) throw new UsageError(`unexpected argument "${args.positional[0]}"`);
   const logLevel = parseLogLevel(args.values.get("log-level"));
   // Log messages are shown only when asked for with --log-level.
-  return await withManager({ configPath: args.values.get("config"), showLogs: false, logLevel }, async (manager, config) => {
+  return await withManager({ configPath: args.values.get("config"), imports: importOption(args), showLogs: false, logLevel }, async (manager, config) => {
     const statuses = manager.status();
+    // Where each server is configured: an imported one names its app and file.
+    const origins = new Map(config.servers.map((server) => [server.name, server.origin]));
+    const cwd = runtime.cwd();
+    const home = runtime.env().HOME;
+    const originText = (name: string): string => {
+      const origin = origins.get(name);
+      if (origin !== undefined) return `${origin.app} ${displayPath(origin.file, cwd, home)}`;
+      return config.file === undefined ? "-" : displayPath(config.file, cwd, home);
+    };
     if (args.flags.has("json")) {
-      await writeJson(statuses);
+      await writeJson(statuses.map((status) => {
+        const origin = origins.get(status.name);
+        return origin === undefined ? status : { ...status, origin };
+      }));
     } else {
       // The protocol version, server info and errors come from the servers: one line each, escapes visible.
       const rows = statuses.map((status) => [
@@ -40,9 +57,10 @@ export async function servers(argv: readonly string[]): Promise<number> {
         status.protocolVersion === undefined ? "-" : `${lineOf(status.protocolVersion)}${status.era === undefined ? "" : ` (${status.era})`}`,
         status.serverInfo ? clip(lineOf(`${status.serverInfo.name} ${status.serverInfo.version}`), 60) : "-",
         String(status.tools),
+        lineOf(originText(status.name)),
         clip(lineOf(status.lastError ?? ""), 200),
       ]);
-      await write("stdout", renderTable(["SERVER", "STATE", "TRANSPORT", "PROTOCOL", "INFO", "TOOLS", "LAST ERROR"], rows));
+      await write("stdout", renderTable(["SERVER", "STATE", "TRANSPORT", "PROTOCOL", "INFO", "TOOLS", "ORIGIN", "LAST ERROR"], rows));
     }
     // A config error disabled a server: the rest was shown, but say so in the exit code.
     return configErrors(config).length > 0 ? 2 : 0;

@@ -4,11 +4,11 @@ import { runtime } from "../runtime/mod.ts";
 import { isAppOnlyTool } from "../registry/visibility.ts";
 import { APP_ONLY_MARK } from "./inspect-apps.ts";
 import { parseArgs, UsageError } from "./args.ts";
-import { configErrors, parseLogLevel, withManager } from "./host-session.ts";
+import { configErrors, IMPORT_OPTION, importOption, parseLogLevel, withManager } from "./host-session.ts";
 import { lineOf, write, writeJson } from "./output.ts";
 import { clip, renderTable } from "./table.ts";
 
-export const TOOLS_USAGE = `usage: mcpwire tools [--config FILE] [--json] [--log-level LEVEL]
+export const TOOLS_USAGE = `usage: mcpwire tools [--config FILE] [--import APP[,APP]] [--json] [--log-level LEVEL]
 
 Starts every configured server and lists the tools registered from them, by the names
 an LLM (and \`mcpwire call\`) uses. --json prints an array of
@@ -19,6 +19,7 @@ an LLM (and \`mcpwire call\`) uses. --json prints an array of
 export async function tools(argv: readonly string[]): Promise<number> {
   const args = parseArgs(argv, {
     config: { kind: "string" },
+    import: IMPORT_OPTION,
     json: { kind: "flag" },
     "log-level": { kind: "string" },
     help: { kind: "flag" },
@@ -31,7 +32,7 @@ export async function tools(argv: readonly string[]): Promise<number> {
   if (args.positional.length > 0) throw new UsageError(`unexpected argument "${args.positional[0]}"`);
   const logLevel = parseLogLevel(args.values.get("log-level"));
   // Log messages are shown only when asked for with --log-level.
-  return await withManager({ configPath: args.values.get("config"), showLogs: false, logLevel }, async (manager, config) => {
+  return await withManager({ configPath: args.values.get("config"), imports: importOption(args), showLogs: false, logLevel }, async (manager, config) => {
     const registered = manager.registry.tools();
     if (args.flags.has("json")) {
       const list = registered.map((tool) => ({

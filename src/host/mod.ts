@@ -11,6 +11,11 @@ export type { Env as ConfigEnv } from "./config/context.ts";
 export { ConfigError, DEFAULT_CONNECT_TIMEOUT_MS, DEFAULT_TOOL_TIMEOUT_MS } from "./config/types.ts";
 export type { McpwireConfig, ProviderSettings as ConfigProviderSettings, ServerConfig, TransportKind } from "./config/types.ts";
 export { CONFIG_SCHEMA } from "./config/schema.ts";
+export { IMPORT_APPS, importSources } from "./config/import-sources.ts";
+export type { ImportApp, ImportScope, ImportSource } from "./config/import-sources.ts";
+export { mergeImports, readImports } from "./config/imports.ts";
+export type { ImportedFile, ReadImportsOptions } from "./config/imports.ts";
+export type { ServerOrigin } from "./config/types.ts";
 export { interpolate, InterpolationError } from "./interpolate.ts";
 export {
   CHILD_ENV_BASELINE,

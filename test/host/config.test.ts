@@ -556,6 +556,7 @@ describe("loadConfig: files and the lookup order", () => {
     assert.deepEqual(configSearchPaths({ cwd, env: { HOME: home } }), [
       join(cwd, "mcpwire.yaml"),
       join(cwd, ".mcp.json"),
+      join(home, ".mcp.json"),
       join(home, ".config", "mcpwire", "config.yaml"),
     ]);
   });
@@ -567,7 +568,8 @@ describe("loadConfig: files and the lookup order", () => {
     assert.equal(
       error.message,
       `no config file found; looked for ${join(cwd, "mcpwire.yaml")}, ${join(cwd, ".mcp.json")}, ` +
-        `${join(xdg, "mcpwire", "config.yaml")}; create mcpwire.yaml or pass --config FILE`,
+        `${join(xdg, "mcpwire", "config.yaml")}; create mcpwire.yaml or pass --config FILE ` +
+        `(or use servers other apps have: --import APP, see mcpwire import --list)`,
     );
   });
 

@@ -15,8 +15,13 @@ import { EVERYTHING } from "./everything.ts";
 /** The repository root, the CLI's working directory. */
 export const root = fileURLToPath(new URL("../../", import.meta.url));
 const runScript = fileURLToPath(new URL("../../src/cli/run.ts", import.meta.url));
-/** What follows process.execPath to run the CLI with this runtime. */
-export const runtimeArgs = "Deno" in globalThis ? ["run", "-A", runScript] : ["--import", "tsx", runScript];
+/**
+ * What follows process.execPath to run the CLI with this runtime. The loader and the Deno config
+ * are named absolutely, so that the CLI also runs from another working directory.
+ */
+export const runtimeArgs = "Deno" in globalThis
+  ? ["run", "-A", "--config", fileURLToPath(new URL("../../deno.json", import.meta.url)), runScript]
+  : ["--import", import.meta.resolve("tsx"), runScript];
 
 export interface Outcome {
   code: number;
@@ -33,6 +38,8 @@ export interface RunOptions {
   timeoutMs?: number;
   /** The most stdout or stderr kept before it is killed; default execFile's (1 MiB). */
   maxBuffer?: number;
+  /** Its working directory; default the repository root. */
+  cwd?: string;
 }
 
 /** Runs `mcpwire <args>` to its end; the exit code is -1 when it was killed. */
@@ -42,7 +49,7 @@ export function mcpwire(args: string[], options: RunOptions = {}): Promise<Outco
       process.execPath,
       [...runtimeArgs, ...args],
       {
-        cwd: root,
+        cwd: options.cwd ?? root,
         timeout: options.timeoutMs ?? 90_000,
         ...(options.env === undefined ? {} : { env: options.env }),
         ...(options.maxBuffer === undefined ? {} : { maxBuffer: options.maxBuffer }),

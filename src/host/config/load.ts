@@ -1,10 +1,13 @@
 // Finding and reading a config file: `--config FILE`, or the first of the places searched
-// (`mcpwire.yaml`, `.mcp.json`, `$XDG_CONFIG_HOME/mcpwire/config.yaml`). Parsing is parse.ts.
+// (`mcpwire.yaml`, `.mcp.json`, `~/.mcp.json`, `$XDG_CONFIG_HOME/mcpwire/config.yaml`); then the
+// servers of other apps it (or the caller) asks to import. Parsing is parse.ts, imports imports.ts.
 
 import { messageOf } from "../../common/error-text.ts";
 import { runtime } from "../../runtime/mod.ts";
 import { FileError } from "../../runtime/types.ts";
 import type { Env } from "./context.ts";
+import { ALL_APPS, resolveImportApps, unknownAppText } from "./import-sources.ts";
+import { displayPath, mergeImports, readImports } from "./imports.ts";
 import { parseConfig } from "./parse.ts";
 import { isAbsolutePath, resolvePath, WINDOWS } from "./paths.ts";
 import { ConfigError, type McpwireConfig } from "./types.ts";
@@ -16,16 +19,40 @@ export interface LoadConfigOptions {
   cwd?: string;
   /** What `${VAR}` reads, and where XDG_CONFIG_HOME / HOME come from. Default: this process's environment. */
   env?: Env;
+  /**
+   * Apps whose servers are imported too (`--import`), after the config's own `imports:`: names of
+   * IMPORT_APPS, or `all`. With imports, no config file at all is no error (the imports are the config).
+   */
+  imports?: readonly string[];
 }
 
 /**
  * Reads and parses a config file: `path` when given (a missing or unreadable file is a
  * ConfigError naming it and the OS reason), else the first of configSearchPaths() that exists
- * (none → a ConfigError listing where it looked). See parseConfig for what is checked.
+ * (none → a ConfigError listing where it looked, unless `imports` are asked for). See
+ * parseConfig for what is checked. Then the servers of the apps its `imports:` and `imports`
+ * name are added after its own (config/imports.ts); their problems are warnings.
  */
 export async function loadConfig(options: LoadConfigOptions = {}): Promise<McpwireConfig> {
   const env = options.env ?? runtime.env();
   const cwd = options.cwd ?? runtime.cwd();
+  const asked = options.imports ?? [];
+  const unknown = resolveImportApps(asked).unknown;
+  if (unknown.length > 0) throw new ConfigError(unknownAppText(unknown[0].name, unknown[0].guess));
+  const own = await loadOwnConfig(options.path, cwd, env, asked.length > 0);
+  const names = [...(own.imports ?? []), ...asked];
+  if (names.length === 0) return own;
+  const { apps } = resolveImportApps(names);
+  const files = await readImports(apps, { cwd, env });
+  const ownName = own.file === undefined ? undefined : displayPath(own.file, cwd, env.HOME);
+  // `all` tries every app: one not installed is no news.
+  const missingWarning = !names.some((name) => name.trim().toLowerCase() === ALL_APPS);
+  return mergeImports(own, files, { ownName, missingWarning });
+}
+
+/** The config file itself; with `optional`, none found is an empty config instead of an error. */
+async function loadOwnConfig(path: string | undefined, cwd: string, env: Env, optional: boolean): Promise<McpwireConfig> {
+  const options = { path, cwd, env };
   if (options.path !== undefined) {
     const file = resolvePath(cwd, options.path);
     let text: string;
@@ -49,14 +76,17 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Mcpwi
     const displayName = index === 0 ? "mcpwire.yaml" : index === 1 ? ".mcp.json" : file;
     return parseConfig(text, { file, env, displayName });
   }
+  if (optional) return { servers: [], warnings: [], errors: [] };
   throw new ConfigError(
-    `no config file found; looked for ${candidates.join(", ")}; create mcpwire.yaml or pass --config FILE`,
+    `no config file found; looked for ${candidates.join(", ")}; create mcpwire.yaml or pass --config FILE ` +
+      `(or use servers other apps have: --import APP, see mcpwire import --list)`,
   );
 }
 
 /**
  * Where loadConfig looks when no path is given, in order: `mcpwire.yaml` and `.mcp.json` in
- * cwd, then `$XDG_CONFIG_HOME/mcpwire/config.yaml` (XDG_CONFIG_HOME defaults to `~/.config`).
+ * cwd, `~/.mcp.json` (mcphost's default, where its users keep their servers), then
+ * `$XDG_CONFIG_HOME/mcpwire/config.yaml` (XDG_CONFIG_HOME defaults to `~/.config`).
  */
 export function configSearchPaths(options: { cwd?: string; env?: Env } = {}): string[] {
   const cwd = options.cwd ?? runtime.cwd();
@@ -64,6 +94,11 @@ export function configSearchPaths(options: { cwd?: string; env?: Env } = {}): st
   const paths = [resolvePath(cwd, "mcpwire.yaml"), resolvePath(cwd, ".mcp.json")];
   const xdg = env.XDG_CONFIG_HOME;
   const home = env.HOME || (WINDOWS ? env.USERPROFILE : undefined);
+  // The same file once, when the working directory is the home directory.
+  if (home) {
+    const homeMcp = resolvePath(home, ".mcp.json");
+    if (!paths.includes(homeMcp)) paths.push(homeMcp);
+  }
   // XDG base directory spec: a relative XDG_CONFIG_HOME is invalid and ignored.
   const configHome = xdg && isAbsolutePath(xdg) ? xdg : home ? resolvePath(home, ".config") : undefined;
   if (configHome !== undefined) paths.push(resolvePath(configHome, "mcpwire/config.yaml"));

@@ -27,7 +27,7 @@ export function unknownKey(context: Context, path: Path, root: unknown): ConfigE
   const location = context.parsed.locate(path, "key");
   if (path.length === 1) {
     const known = context.json ? ["mcpServers", "mcp_servers"] : ["mcp_servers", "mcpServers"];
-    const guess = suggest(key, [...known, ...HOST_KEYS]);
+    const guess = suggest(key, [...known, ...HOST_KEYS, "imports"]);
     return problem(
       context,
       location,

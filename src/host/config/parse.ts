@@ -7,6 +7,7 @@ import { runtime } from "../../runtime/mod.ts";
 import { byPosition, type Context, describe, type Env, formatKey, problem } from "./context.ts";
 import { applyTopLevelExtensions } from "./extensions.ts";
 import { hostSettings } from "./host-settings.ts";
+import { importsOf } from "./import-sources.ts";
 import { schemaMessage, unknownKey } from "./messages.ts";
 import { SERVERS_KEYS } from "./schema.ts";
 import { buildServer } from "./server.ts";
@@ -40,12 +41,26 @@ interface SchemaFindings {
  */
 export function parseConfig(text: string, options: ParseConfigOptions): McpwireConfig {
   const context = parsedContext(text, options);
-  const { root, serversKey, servers } = serversOf(context);
-  const findings = schemaFindings(context, root, serversKey);
+  const { root, serversKey } = serversOf(context);
+  const { servers: result, errors } = buildServers(context, root, serversKey);
+  const host = hostSettings(context, root);
+  const extensions = applyTopLevelExtensions(context, root, result);
+  const imports = importsOf(context, root);
+  context.warnings.sort(byPosition);
+  return { servers: result, file: options.file, warnings: context.warnings, errors, ...host, ...extensions, ...(imports ? { imports } : {}) };
+}
 
+/**
+ * Checks and builds every server of `root[serversKey]`: a server with a problem is disabled
+ * (`error` is its first), the others are ready to start. Also used for servers imported from
+ * other apps' files (config/imports.ts), already in mcpwire's keys.
+ */
+export function buildServers(context: Context, root: Record<string, unknown>, serversKey: string): { servers: ServerConfig[]; errors: ConfigError[] } {
+  const findings = schemaFindings(context, root, serversKey);
   const result: ServerConfig[] = [];
   const errors: ConfigError[] = [];
-  for (const [name, entry] of Object.entries(servers ?? {})) {
+  const servers = root[serversKey];
+  for (const [name, entry] of Object.entries(isObject(servers) ? servers : {})) {
     const found = findings.get(name) ?? { errors: [], badKeys: new Set<string>() };
     const { server, problems } = buildServer(context, serversKey, name, entry, found.errors, found.badKeys);
     problems.sort(byPosition);
@@ -56,11 +71,8 @@ export function parseConfig(text: string, options: ParseConfigOptions): McpwireC
     errors.push(...problems);
     result.push(server);
   }
-  const host = hostSettings(context, root);
-  const extensions = applyTopLevelExtensions(context, root, result);
-  context.warnings.sort(byPosition);
   errors.sort(byPosition);
-  return { servers: result, file: options.file, warnings: context.warnings, errors, ...host, ...extensions };
+  return { servers: result, errors };
 }
 
 /** The text parsed in its format; a syntax error throws, the parser's warnings are kept. */

@@ -206,6 +206,8 @@ export const CONFIG_SCHEMA = {
     results: {},
     // Top-level extensions (every server) are checked by config/extensions.ts, positioned.
     extensions: {},
+    // Other apps' servers to import (config/imports.ts checks the names, with positions).
+    imports: {},
   },
   additionalProperties: false,
 } as const;

@@ -97,6 +97,16 @@ export interface ServerConfig {
   extensions?: Record<string, boolean>;
   /** Why this server is disabled, when a config problem disabled it. */
   error?: ConfigError;
+  /** Where an imported server came from (another app's config file); absent for the config's own servers. */
+  origin?: ServerOrigin;
+}
+
+/** The app and file an imported server was read from (config/imports.ts). */
+export interface ServerOrigin {
+  /** The app as `imports:` and `--import` name it: `claude-desktop`, `cursor`, `codex`, … */
+  app: string;
+  /** The file, absolute. */
+  file: string;
 }
 
 export interface McpwireConfig {
@@ -123,6 +133,8 @@ export interface McpwireConfig {
   results?: ResultsSettings;
   /** Top-level `extensions:`: identifier → on/off for every server (a server's own entry wins). */
   extensions?: Record<string, boolean>;
+  /** Top-level `imports:`: the apps whose servers are imported too (`cursor`, `claude-desktop`, … or `all`). */
+  imports?: string[];
 }
 
 /** The top-level `results:` key. */

@@ -1,0 +1,443 @@
+// Servers imported from other apps' config files (import-sources.ts says where, import-shapes.ts
+// how each app writes them): each file read and parsed (JSON with comments allowed, or TOML), its
+// servers built as our own are, each keeping its origin. A broken file or server is a positioned
+// warning (`file:line:col`) and never stops the others; our own config wins a name clash.
+
+import { messageOf } from "../../common/error-text.ts";
+import { isObject } from "../../common/json.ts";
+import { runtime } from "../../runtime/mod.ts";
+import { FileError } from "../../runtime/types.ts";
+import { type Context, describe, type Env, problem } from "./context.ts";
+import { findJsonError } from "./json-error.ts";
+import { homeOf, type ImportApp, type ImportScope, type ImportSource, importSources } from "./import-sources.ts";
+import { type Shaped, shapeServer } from "./import-shapes.ts";
+import { buildServers } from "./parse.ts";
+import type { Parsed, Path, Position } from "./syntax.ts";
+import { parseJson } from "./syntax.ts";
+import { ConfigError, DEFAULT_CONNECT_TIMEOUT_MS, DEFAULT_TOOL_TIMEOUT_MS, type McpwireConfig, type ServerConfig } from "./types.ts";
+
+/** What one app's file gave. */
+export interface ImportedFile {
+  app: ImportApp;
+  /** Absolute path. */
+  file: string;
+  /** How messages name it: `./.cursor/mcp.json`, `~/.codex/config.toml`. */
+  display: string;
+  scope: ImportScope;
+  /** `missing`: no such file (not a problem); `unreadable` / `broken`: see `problems`. */
+  state: "found" | "missing" | "unreadable" | "broken";
+  /** Its servers in file order, each with `origin`; one with a problem is disabled (`error`). */
+  servers: ServerConfig[];
+  /** What went wrong with the file or its servers, and keys ignored; each positioned where known. */
+  problems: ConfigError[];
+  /** `file:line:col` of a server's entry (for messages), and that line and column. */
+  place(server: string): { text: string; line?: number; column?: number };
+}
+
+export interface ReadImportsOptions {
+  /** The project directory. Default: this process's working directory. */
+  cwd?: string;
+  /** Where HOME, XDG_CONFIG_HOME, CODEX_HOME and `${VAR}` come from. Default: this process's environment. */
+  env?: Env;
+  /** runtime.os spelling; default this system's. */
+  os?: string;
+}
+
+/** Reads every file of every app, in order (apps as given; each app's files most specific first). */
+export async function readImports(apps: readonly ImportApp[], options: ReadImportsOptions = {}): Promise<ImportedFile[]> {
+  const cwd = options.cwd ?? runtime.cwd();
+  const env = options.env ?? runtime.env();
+  const files: ImportedFile[] = [];
+  for (const app of apps) {
+    for (const source of importSources(app, { cwd, env, os: options.os })) files.push(await readImportFile(source, cwd, env));
+  }
+  return files;
+}
+
+/**
+ * `config` with the imported servers added after its own. A name already taken (by the config,
+ * or by an app earlier in the list or a more specific file) is skipped with a warning; the
+ * files' problems become warnings. `missingWarning`: say so when an app has no file at all.
+ */
+export function mergeImports(
+  config: McpwireConfig,
+  files: readonly ImportedFile[],
+  options: { ownName?: string; missingWarning?: boolean } = {},
+): McpwireConfig {
+  const servers = [...config.servers];
+  const warnings = [...config.warnings];
+  const holders = new Map<string, string>();
+  for (const server of config.servers) holders.set(server.name, options.ownName ?? "your mcpwire config");
+  if (options.missingWarning !== false) {
+    for (const app of new Set(files.map((file) => file.app))) {
+      const own = files.filter((file) => file.app === app);
+      if (own.every((file) => file.state === "missing")) {
+        warnings.push(new ConfigError(`${app}: no config file found to import servers from; looked for ${own.map((file) => file.display).join(", ")}`));
+      }
+    }
+  }
+  for (const file of files) {
+    // Claude Code's ./.mcp.json may be our own config already: read once, as ours.
+    if (file.file === config.file) continue;
+    const skipped = new Set<string>();
+    const clashes: ConfigError[] = [];
+    for (const server of file.servers) {
+      const holder = holders.get(server.name);
+      if (holder === undefined) {
+        holders.set(server.name, `${file.app} (${file.display})`);
+        // Our top-level `extensions:` holds for imported servers too (their own files have no such key).
+        servers.push(config.extensions === undefined ? server : { ...server, extensions: { ...config.extensions, ...server.extensions } });
+        continue;
+      }
+      skipped.add(server.name);
+      const place = file.place(server.name);
+      clashes.push(new ConfigError(
+        `${place.text}: server "${server.name}" of ${file.app} is not imported: ${holder} has a server of that name, which wins`,
+        { file: file.file, line: place.line, column: place.column, server: server.name },
+      ));
+    }
+    // A skipped server's own problems do not matter any more.
+    warnings.push(...file.problems.filter((item) => item.server === undefined || !skipped.has(item.server)), ...clashes);
+  }
+  return { ...config, servers, warnings };
+}
+
+/** `~/x` for a file under the home directory, `./x` under the project; else as it is. */
+export function displayPath(file: string, cwd: string, home: string | undefined, scope?: ImportScope): string {
+  if (scope !== "user" && file.startsWith(cwd.endsWith("/") ? cwd : cwd + "/")) return "./" + file.slice(cwd.length).replace(/^[\\/]+/, "");
+  if (home && file.startsWith(home.endsWith("/") ? home : home + "/")) return "~/" + file.slice(home.length).replace(/^[\\/]+/, "");
+  return file;
+}
+
+async function readImportFile(source: ImportSource, cwd: string, env: Env): Promise<ImportedFile> {
+  const home = homeOf(env);
+  const display = displayPath(source.file, cwd, home, source.scope);
+  let parsed: Parsed | undefined;
+  const imported: ImportedFile = {
+    app: source.app,
+    file: source.file,
+    display,
+    scope: source.scope,
+    state: "found",
+    servers: [],
+    problems: [],
+    place(server: string) {
+      const position = parsed?.locate([...source.serversPath, server], "key");
+      return position ? { text: `${display}:${position.line}:${position.column}`, ...position } : { text: display };
+    },
+  };
+  let text: string;
+  try {
+    text = await runtime.readTextFile(source.file);
+  } catch (error) {
+    if (error instanceof FileError && (error.code === "ENOENT" || error.code === "ENOTDIR")) return { ...imported, state: "missing" };
+    const code = error instanceof FileError ? error.code : "EUNKNOWN";
+    imported.state = "unreadable";
+    imported.problems.push(new ConfigError(
+      `${display}: cannot read ${source.app}'s config ${source.file} (${code}: ${messageOf(error)}); its servers are not imported`,
+      { file: source.file },
+    ));
+    return imported;
+  }
+  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+  parsed = source.format === "toml" ? await tomlParsed(text) : jsonParsed(text);
+  const context: Context = { file: source.file, display, parsed, json: source.format === "json", env, warnings: [] };
+  if (parsed.syntaxError) {
+    const { offset, message } = parsed.syntaxError;
+    imported.state = "broken";
+    const error = problem(context, parsed.positionAt(offset), `invalid ${source.format === "toml" ? "TOML" : "JSON"} in ${source.app}'s config: ${message}; its servers are not imported`);
+    imported.problems.push(error);
+    return imported;
+  }
+  const servers = valueAt(parsed.value, source.serversPath);
+  if (servers === undefined || servers === null) return imported;
+  const key = source.serversPath.join(".");
+  if (!isObject(servers)) {
+    imported.problems.push(problem(
+      context,
+      parsed.locate(source.serversPath),
+      `"${key}" must be a mapping of server names to their settings; it is ${describe(servers, context.json)}; no server is imported from this file`,
+      { key },
+    ));
+    return imported;
+  }
+  const built = buildImported(source, servers, parsed, context, cwd, home);
+  imported.servers = built.servers;
+  imported.problems.push(...built.problems);
+  return imported;
+}
+
+/** The servers of one file, built through buildServers with positions in the app's own keys. */
+function buildImported(
+  source: ImportSource,
+  servers: Record<string, unknown>,
+  parsed: Parsed,
+  outer: Context,
+  cwd: string,
+  home: string | undefined,
+): { servers: ServerConfig[]; problems: ConfigError[] } {
+  const shapes = new Map<string, Shaped>();
+  const at = (name: string, key: Path): Path => [...source.serversPath, name, ...key];
+  // buildServers reports at ["mcpServers", name, ourKey…]; that is found at the app's key.
+  const context: Context = {
+    ...outer,
+    parsed: {
+      ...parsed,
+      locate: (path, which) => parsed.locate(appPath(path), which),
+      sourceOf: (path) => parsed.sourceOf(appPath(path)),
+    },
+  };
+  function appPath(path: Path): Path {
+    if (path[0] !== "mcpServers" || path.length < 2) return [...source.serversPath, ...path];
+    const name = String(path[1]);
+    return at(name, sourcePath(shapes.get(name), path.slice(2)));
+  }
+  const origin = { app: source.app, file: source.file };
+  const ready: Record<string, unknown> = {};
+  const stubs = new Map<string, ServerConfig>();
+  const problems: ConfigError[] = [];
+  const disable = (server: ServerConfig, errors: ConfigError[]) => {
+    server.enabled = false;
+    server.error ??= errors[0];
+    for (const error of errors) {
+      const said = /\bdisabled\b/.test(error.message);
+      problems.push(new ConfigError(said ? error.message : `${error.message} (server "${server.name}" of ${source.app} is disabled)`, error));
+    }
+  };
+  for (const [name, raw] of Object.entries(servers)) {
+    if (!isObject(raw)) {
+      const stub = stubServer(name, origin);
+      disable(stub, [problem(context, parsed.locate(at(name, [])), `must be a mapping of its settings (command, args, env, or a url); it is ${describe(raw, context.json)}`, { server: name })]);
+      stubs.set(name, stub);
+      continue;
+    }
+    const shaped = shapeServer(raw, { app: source.app, cwd, home, env: outer.env });
+    shapes.set(name, shaped);
+    for (const warning of shaped.warnings) {
+      problems.push(problem(context, parsed.locate(at(name, warning.key), "key"), warning.message, { server: name, key: warning.key.join(".") }));
+    }
+    if (shaped.problems.some((item) => item.unknownShape)) {
+      const stub = stubServer(name, origin);
+      disable(stub, shaped.problems.map((item) => shapeProblem(context, parsed, at(name, item.key), name, item.key, item.message)));
+      stubs.set(name, stub);
+      continue;
+    }
+    ready[name] = shaped.entry;
+  }
+  const built = buildServers(context, { mcpServers: ready }, "mcpServers");
+  problems.push(...context.warnings);
+  const byName = new Map(built.servers.map((server) => [server.name, server]));
+  const result: ServerConfig[] = [];
+  for (const name of Object.keys(servers)) {
+    const stub = stubs.get(name);
+    if (stub !== undefined) {
+      result.push(stub);
+      continue;
+    }
+    const server = byName.get(name)!;
+    server.origin = origin;
+    const shaped = shapes.get(name)!;
+    const errors = [
+      ...shaped.problems.map((item) => shapeProblem(context, parsed, at(name, item.key), name, item.key, item.message)),
+      ...built.errors.filter((error) => error.server === name),
+    ];
+    if (errors.length > 0) {
+      server.error = undefined;
+      disable(server, errors);
+    }
+    result.push(server);
+  }
+  return { servers: result, problems };
+}
+
+function shapeProblem(context: Context, parsed: Parsed, path: Path, server: string, key: Path, message: string): ConfigError {
+  return problem(context, parsed.locate(path, key.length === 0 ? "key" : "value"), message, { server, key: key.length === 0 ? undefined : key.join(".") });
+}
+
+/** Our key path within a server → the app's, through the shape's renames (longest known prefix). */
+function sourcePath(shaped: Shaped | undefined, path: Path): Path {
+  if (shaped === undefined) return path;
+  for (let length = path.length; length > 0; length--) {
+    const from = shaped.sourceKeys[path.slice(0, length).join(".")];
+    if (from !== undefined) return [...from, ...path.slice(length)];
+  }
+  return path;
+}
+
+/** A server that could not be read at all: listed, disabled, with its origin. */
+function stubServer(name: string, origin: { app: string; file: string }): ServerConfig {
+  return {
+    name,
+    transport: "stdio",
+    args: [],
+    env: {},
+    headers: {},
+    tools: {},
+    enabled: false,
+    timeoutMs: DEFAULT_TOOL_TIMEOUT_MS,
+    connectTimeoutMs: DEFAULT_CONNECT_TIMEOUT_MS,
+    origin,
+  };
+}
+
+function valueAt(root: unknown, path: readonly string[]): unknown {
+  let node = root;
+  for (const key of path) node = isObject(node) && Object.hasOwn(node, key) ? node[key] : undefined;
+  return node;
+}
+
+/** Line and column (1-based) of an offset. */
+function positionIn(text: string, offset: number): Position {
+  let line = 1;
+  let start = 0;
+  for (let i = text.indexOf("\n"); i !== -1 && i < offset; i = text.indexOf("\n", i + 1)) {
+    line++;
+    start = i + 1;
+  }
+  return { line, column: offset - start + 1 };
+}
+
+/**
+ * JSON as these apps read it: comments and trailing commas allowed (VS Code, Cursor and Gemini
+ * CLI write them), blanked out so that offsets stay those of the file. Positions of keys are
+ * worked out only when a message needs one (~/.claude.json can be large).
+ */
+function jsonParsed(original: string): Parsed {
+  const text = withoutComments(original);
+  let positions: Parsed | undefined;
+  const located = () => (positions ??= parseJson(text));
+  const parsed: Parsed = {
+    value: undefined,
+    warnings: [],
+    positionAt: (offset) => positionIn(text, offset),
+    locate: (path, which) => located().locate(path, which),
+    sourceOf: (path) => located().sourceOf(path),
+  };
+  try {
+    parsed.value = JSON.parse(text);
+  } catch (error) {
+    parsed.syntaxError = findJsonError(text) ?? { offset: 0, message: messageOf(error) };
+  }
+  return parsed;
+}
+
+/** `//` and `/* *\/` comments, and a comma before `}` or `]`, as spaces (line breaks kept). */
+export function withoutComments(text: string): string {
+  if (!text.includes("/") && !/,\s*[}\]]/.test(text)) return text;
+  const out = text.split("");
+  let lastComma = -1;
+  for (let i = 0; i < text.length; i++) {
+    const char = text[i];
+    if (char === '"') {
+      lastComma = -1;
+      for (i++; i < text.length && text[i] !== '"'; i++) if (text[i] === "\\") i++;
+    } else if (char === "/" && text[i + 1] === "/") {
+      for (; i < text.length && text[i] !== "\n"; i++) out[i] = " ";
+    } else if (char === "/" && text[i + 1] === "*") {
+      const end = text.indexOf("*/", i + 2);
+      const stop = end === -1 ? text.length : end + 2;
+      for (; i < stop; i++) if (text[i] !== "\n") out[i] = " ";
+      i--;
+    } else if (char === ",") {
+      lastComma = i;
+    } else if ((char === "}" || char === "]") && lastComma !== -1) {
+      out[lastComma] = " ";
+      lastComma = -1;
+    } else if (!/\s/.test(char)) {
+      lastComma = -1;
+    }
+  }
+  return out.join("");
+}
+
+/** TOML (Codex): smol-toml, loaded only now; positions of tables and keys found by scanning the lines. */
+async function tomlParsed(text: string): Promise<Parsed> {
+  const { parse, TomlError } = await import("smol-toml");
+  const offsets = tomlKeyOffsets(text);
+  const find = (path: Path): number | undefined => {
+    for (let length = path.length; length > 0; length--) {
+      const offset = offsets.get(path.slice(0, length).map(String).join("\0"));
+      if (offset !== undefined) return offset;
+    }
+    return undefined;
+  };
+  const parsed: Parsed = {
+    value: undefined,
+    warnings: [],
+    positionAt: (offset) => positionIn(text, offset),
+    locate: (path) => {
+      const offset = find(path);
+      return offset === undefined ? undefined : positionIn(text, offset);
+    },
+    sourceOf: () => undefined,
+  };
+  try {
+    parsed.value = plain(parse(text));
+  } catch (error) {
+    if (!(error instanceof TomlError)) throw error;
+    const lines = text.split("\n");
+    const offset = lines.slice(0, error.line - 1).reduce((sum, line) => sum + line.length + 1, 0) + error.column - 1;
+    parsed.syntaxError = { offset, message: error.message.split("\n")[0].replace(/^Invalid TOML document: /, "") };
+  }
+  return parsed;
+}
+
+/** Offset of each table header (`[a.b]`) and key (`c = …`, `c.d = …`) by its full key path. */
+function tomlKeyOffsets(text: string): Map<string, number> {
+  const offsets = new Map<string, number>();
+  const segment = /\s*(?:"((?:[^"\\]|\\.)*)"|'([^']*)'|([A-Za-z0-9_-]+))\s*/y;
+  const keys = (line: string, from: number): { keys: string[]; end: number } | undefined => {
+    const found: string[] = [];
+    let at = from;
+    for (;;) {
+      segment.lastIndex = at;
+      const match = segment.exec(line);
+      if (match === null) return undefined;
+      found.push(match[1] ?? match[2] ?? match[3]);
+      at = segment.lastIndex;
+      if (line[at] !== ".") return { keys: found, end: at };
+      at++;
+    }
+  };
+  let table: string[] = [];
+  let offset = 0;
+  let inMultiline = false;
+  for (const line of text.split("\n")) {
+    const start = offset;
+    offset += line.length + 1;
+    const quotes = (line.match(/"""|'''/g) ?? []).length;
+    if (inMultiline) {
+      if (quotes % 2 === 1) inMultiline = false;
+      continue;
+    }
+    const indent = line.length - line.trimStart().length;
+    const header = /^\s*\[\[?/.exec(line);
+    if (header) {
+      const parsed = keys(line, header[0].length);
+      if (parsed) {
+        table = parsed.keys;
+        const id = table.join("\0");
+        if (!offsets.has(id)) offsets.set(id, start + indent);
+      }
+    } else {
+      const parsed = keys(line, 0);
+      if (parsed && line[parsed.end] === "=") {
+        const id = [...table, ...parsed.keys].join("\0");
+        if (!offsets.has(id)) offsets.set(id, start + indent);
+      }
+    }
+    if (quotes % 2 === 1) inMultiline = true;
+  }
+  return offsets;
+}
+
+/** smol-toml's tables (null prototype) as plain objects. */
+function plain(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(plain);
+  if (value !== null && typeof value === "object" && !(value instanceof Date)) {
+    const out: Record<string, unknown> = {};
+    for (const [key, item] of Object.entries(value)) out[key] = plain(item);
+    return out;
+  }
+  return value;
+}
