@@ -4,6 +4,7 @@
 import { isObject } from "../../common/json.ts";
 import { clipText } from "../../common/preview.ts";
 import type { LlmToolSchema } from "../../registry/types.ts";
+import { AnswerAssembly } from "./answer-assembly.ts";
 import {
   argumentsObject,
   callApi,
@@ -171,27 +172,18 @@ interface Block {
  * content_block_stop, then message_delta (stop_reason, output usage) and message_stop.
  * `ping` events are keep-alives; an `error` event ends the stream.
  */
-class StreamAssembly {
-  readonly #provider: string;
-  readonly #onText?: (chunk: string) => void;
+class StreamAssembly extends AnswerAssembly<string> {
   readonly #blocks: Block[] = [];
-  #model?: string;
-  #stopReason?: string;
   #inputTokens?: number;
   #outputTokens?: number;
   #stopped = false;
 
-  constructor(provider: string, onText?: (chunk: string) => void) {
-    this.#provider = provider;
-    this.#onText = onText;
-  }
-
   push(data: string): void {
-    const event = parseObject(this.#provider, data, "a streamed event");
+    const event = parseObject(this.provider, data, "a streamed event");
     switch (event.type) {
       case "message_start": {
         const message = isObject(event.message) ? event.message : {};
-        if (typeof message.model === "string") this.#model = message.model;
+        if (typeof message.model === "string") this.model = message.model;
         const usage = usageOf(message.usage);
         this.#inputTokens = usage?.inputTokens;
         this.#outputTokens = usage?.outputTokens;
@@ -216,7 +208,7 @@ class StreamAssembly {
         if (block === undefined) break;
         if (delta.type === "text_delta" && typeof delta.text === "string") {
           block.text.push(delta.text);
-          if (delta.text !== "") this.#onText?.(delta.text);
+          this.streamed(delta.text);
         } else if (delta.type === "input_json_delta" && typeof delta.partial_json === "string") {
           block.json.push(delta.partial_json);
         }
@@ -224,7 +216,7 @@ class StreamAssembly {
       }
       case "message_delta": {
         const delta = isObject(event.delta) ? event.delta : {};
-        if (typeof delta.stop_reason === "string") this.#stopReason = delta.stop_reason;
+        if (typeof delta.stop_reason === "string") this.stopReason = delta.stop_reason;
         const usage = usageOf(event.usage);
         if (usage?.outputTokens !== undefined) this.#outputTokens = usage.outputTokens;
         break;
@@ -234,7 +226,7 @@ class StreamAssembly {
         break;
       case "error": {
         const error = isObject(event.error) ? event.error : {};
-        throw streamedError(this.#provider, String(error.message ?? "unknown error"), typeof error.type === "string" ? error.type : undefined);
+        throw streamedError(this.provider, String(error.message ?? "unknown error"), typeof error.type === "string" ? error.type : undefined);
       }
       // ping, content_block_stop and event types added later need nothing
     }
@@ -242,7 +234,7 @@ class StreamAssembly {
 
   finish(): ChatResponse {
     if (!this.#stopped) {
-      throw new ProviderError(this.#provider, `${this.#provider}: the streamed answer ended before message_stop; try again`);
+      throw new ProviderError(this.provider, `${this.provider}: the streamed answer ended before message_stop; try again`);
     }
     const text: string[] = [];
     const toolCalls: ModelToolCall[] = [];
@@ -261,8 +253,8 @@ class StreamAssembly {
     return {
       text: text.join(""),
       toolCalls,
-      stopReason: this.#stopReason,
-      model: this.#model,
+      stopReason: this.stopReason,
+      model: this.model,
       usage: this.#inputTokens === undefined && this.#outputTokens === undefined ? undefined : { inputTokens: this.#inputTokens, outputTokens: this.#outputTokens },
     };
   }

@@ -5,6 +5,7 @@
 import { isObject } from "../../common/json.ts";
 import { preview } from "../../common/preview.ts";
 import type { LlmToolSchema } from "../../registry/types.ts";
+import { AnswerAssembly } from "./answer-assembly.ts";
 import { toGeminiParameters } from "./gemini-schema.ts";
 import { argumentsObject, callApi, type HttpSettings, httpSettings, isJsonAnswer, joinUrl, madeUpCallId, type ProviderConnection, readJson, readSse, streamedError } from "./http.ts";
 import { type ChatMessage, type ChatRequest, type ChatResponse, type ModelToolCall, type Provider, ProviderError } from "./types.ts";
@@ -124,31 +125,21 @@ export function toGeminiFunction(tool: LlmToolSchema): Json {
  * GenerateContentResponse with the next parts): text parts, whole functionCall parts,
  * finishReason and usageMetadata in the last chunk.
  */
-class Assembly {
-  readonly #provider: string;
-  readonly #onText?: (chunk: string) => void;
+class Assembly extends AnswerAssembly<Json> {
   #text: string[] = [];
   #calls: ModelToolCall[] = [];
-  #stopReason?: string;
-  #model?: string;
-  #usage?: ChatResponse["usage"];
   #blockReason?: string;
   #sawCandidate = false;
 
-  constructor(provider: string, onText?: (chunk: string) => void) {
-    this.#provider = provider;
-    this.#onText = onText;
-  }
-
   push(chunk: Json): void {
     if (isObject(chunk.error)) {
-      throw streamedError(this.#provider, String(chunk.error.message ?? JSON.stringify(chunk.error)), typeof chunk.error.status === "string" ? chunk.error.status : undefined);
+      throw streamedError(this.provider, String(chunk.error.message ?? JSON.stringify(chunk.error)), typeof chunk.error.status === "string" ? chunk.error.status : undefined);
     }
-    if (typeof chunk.modelVersion === "string") this.#model = chunk.modelVersion;
+    if (typeof chunk.modelVersion === "string") this.model = chunk.modelVersion;
     if (isObject(chunk.promptFeedback) && typeof chunk.promptFeedback.blockReason === "string") this.#blockReason = chunk.promptFeedback.blockReason;
     const usage = chunk.usageMetadata;
     if (isObject(usage)) {
-      this.#usage = {
+      this.usage = {
         inputTokens: typeof usage.promptTokenCount === "number" ? usage.promptTokenCount : undefined,
         outputTokens: typeof usage.candidatesTokenCount === "number" ? usage.candidatesTokenCount : undefined,
       };
@@ -156,13 +147,13 @@ class Assembly {
     const candidate = Array.isArray(chunk.candidates) ? chunk.candidates[0] : undefined;
     if (!isObject(candidate)) return;
     this.#sawCandidate = true;
-    if (typeof candidate.finishReason === "string") this.#stopReason = candidate.finishReason;
+    if (typeof candidate.finishReason === "string") this.stopReason = candidate.finishReason;
     const parts = isObject(candidate.content) && Array.isArray(candidate.content.parts) ? candidate.content.parts : [];
     for (const part of parts) {
       if (!isObject(part)) continue;
       if (typeof part.text === "string" && part.thought !== true) {
         this.#text.push(part.text);
-        if (part.text !== "") this.#onText?.(part.text);
+        this.streamed(part.text);
       }
       if (isObject(part.functionCall)) {
         const call = part.functionCall;
@@ -180,13 +171,13 @@ class Assembly {
 
   finish(): ChatResponse {
     if (this.#blockReason !== undefined && !this.#sawCandidate) {
-      throw new ProviderError(this.#provider, `${this.#provider}: the prompt was blocked (${this.#blockReason}); rephrase it or check the conversation`);
+      throw new ProviderError(this.provider, `${this.provider}: the prompt was blocked (${this.#blockReason}); rephrase it or check the conversation`);
     }
-    if (!this.#sawCandidate) throw new ProviderError(this.#provider, `${this.#provider}: the answer has no candidates; try again`);
+    if (!this.#sawCandidate) throw new ProviderError(this.provider, `${this.provider}: the answer has no candidates; try again`);
     const text = this.#text.join("");
-    if (text === "" && this.#calls.length === 0 && this.#stopReason !== undefined && this.#stopReason !== "STOP") {
-      throw new ProviderError(this.#provider, `${this.#provider}: the model stopped (${this.#stopReason}) without an answer; rephrase the prompt or raise max_tokens`);
+    if (text === "" && this.#calls.length === 0 && this.stopReason !== undefined && this.stopReason !== "STOP") {
+      throw new ProviderError(this.provider, `${this.provider}: the model stopped (${this.stopReason}) without an answer; rephrase the prompt or raise max_tokens`);
     }
-    return { text, toolCalls: this.#calls, stopReason: this.#stopReason, model: this.#model, usage: this.#usage };
+    return { text, toolCalls: this.#calls, stopReason: this.stopReason, model: this.model, usage: this.usage };
   }
 }

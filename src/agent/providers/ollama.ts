@@ -3,6 +3,7 @@
 
 import { isObject } from "../../common/json.ts";
 import type { LlmToolSchema } from "../../registry/types.ts";
+import { AnswerAssembly } from "./answer-assembly.ts";
 import {
   argumentsObject,
   callApi,
@@ -117,28 +118,18 @@ export const toOllamaTool: (tool: LlmToolSchema) => Json = toOpenAiTool;
  * line's `message.content` is a piece of text, `message.tool_calls` come whole, and the line
  * with `done: true` carries done_reason and the token counts. A line `{error}` ends it.
  */
-class Assembly {
-  readonly #provider: string;
-  readonly #onText?: (chunk: string) => void;
+class Assembly extends AnswerAssembly<Json> {
   #text: string[] = [];
   #calls: ModelToolCall[] = [];
   #done = false;
-  #stopReason?: string;
-  #model?: string;
-  #usage?: ChatResponse["usage"];
-
-  constructor(provider: string, onText?: (chunk: string) => void) {
-    this.#provider = provider;
-    this.#onText = onText;
-  }
 
   push(value: Json): void {
-    if (value.error !== undefined) throw streamedError(this.#provider, String(value.error));
-    if (typeof value.model === "string") this.#model = value.model;
+    if (value.error !== undefined) throw streamedError(this.provider, String(value.error));
+    if (typeof value.model === "string") this.model = value.model;
     const message = isObject(value.message) ? value.message : {};
     if (typeof message.content === "string" && message.content !== "") {
       this.#text.push(message.content);
-      this.#onText?.(message.content);
+      this.streamed(message.content);
     }
     if (Array.isArray(message.tool_calls)) {
       for (const call of message.tool_calls) {
@@ -154,9 +145,9 @@ class Assembly {
     }
     if (value.done === true) {
       this.#done = true;
-      if (typeof value.done_reason === "string") this.#stopReason = value.done_reason;
+      if (typeof value.done_reason === "string") this.stopReason = value.done_reason;
       if (typeof value.prompt_eval_count === "number" || typeof value.eval_count === "number") {
-        this.#usage = {
+        this.usage = {
           inputTokens: typeof value.prompt_eval_count === "number" ? value.prompt_eval_count : undefined,
           outputTokens: typeof value.eval_count === "number" ? value.eval_count : undefined,
         };
@@ -165,7 +156,7 @@ class Assembly {
   }
 
   finish(): ChatResponse {
-    if (!this.#done) throw new ProviderError(this.#provider, `${this.#provider}: the answer ended before its last line (done: true); try again`);
-    return { text: this.#text.join(""), toolCalls: this.#calls, stopReason: this.#stopReason, model: this.#model, usage: this.#usage };
+    if (!this.#done) throw new ProviderError(this.provider, `${this.provider}: the answer ended before its last line (done: true); try again`);
+    return { text: this.#text.join(""), toolCalls: this.#calls, stopReason: this.stopReason, model: this.model, usage: this.usage };
   }
 }

@@ -4,6 +4,7 @@
 import { isObject } from "../../common/json.ts";
 import { clipText } from "../../common/preview.ts";
 import type { LlmToolSchema } from "../../registry/types.ts";
+import { AnswerAssembly } from "./answer-assembly.ts";
 import {
   callApi,
   type HttpSettings,
@@ -140,41 +141,31 @@ function usageOf(usage: unknown): ChatResponse["usage"] {
  * A streamed answer put together: `data:` chunks of `choices[0].delta`, text as it comes,
  * tool calls by `index` (the id and name in their first delta, the arguments in pieces), `[DONE]` at the end.
  */
-class StreamAssembly {
-  readonly #provider: string;
-  readonly #onText?: (chunk: string) => void;
+class StreamAssembly extends AnswerAssembly<string> {
   #text: string[] = [];
   #calls: { id: string; name: string; args: string[] }[] = [];
-  #stopReason?: string;
-  #model?: string;
-  #usage?: ChatResponse["usage"];
   #done = false;
-
-  constructor(provider: string, onText?: (chunk: string) => void) {
-    this.#provider = provider;
-    this.#onText = onText;
-  }
 
   push(data: string): void {
     if (data.trim() === "[DONE]") {
       this.#done = true;
       return;
     }
-    const chunk = parseObject(this.#provider, data, "a streamed chunk");
+    const chunk = parseObject(this.provider, data, "a streamed chunk");
     if (chunk.error !== undefined) {
       const error = isObject(chunk.error) ? chunk.error : { message: String(chunk.error) };
-      throw streamedError(this.#provider, String(error.message ?? JSON.stringify(error)), typeof error.type === "string" ? error.type : undefined);
+      throw streamedError(this.provider, String(error.message ?? JSON.stringify(error)), typeof error.type === "string" ? error.type : undefined);
     }
-    if (typeof chunk.model === "string") this.#model = chunk.model;
-    if (isObject(chunk.usage)) this.#usage = usageOf(chunk.usage);
+    if (typeof chunk.model === "string") this.model = chunk.model;
+    if (isObject(chunk.usage)) this.usage = usageOf(chunk.usage);
     const choice = Array.isArray(chunk.choices) ? chunk.choices[0] : undefined;
     if (!isObject(choice)) return;
-    if (typeof choice.finish_reason === "string") this.#stopReason = choice.finish_reason;
+    if (typeof choice.finish_reason === "string") this.stopReason = choice.finish_reason;
     const delta = choice.delta;
     if (!isObject(delta)) return;
     if (typeof delta.content === "string" && delta.content !== "") {
       this.#text.push(delta.content);
-      this.#onText?.(delta.content);
+      this.streamed(delta.content);
     }
     if (Array.isArray(delta.tool_calls)) {
       for (const part of delta.tool_calls) {
@@ -193,17 +184,17 @@ class StreamAssembly {
   }
 
   finish(): ChatResponse {
-    if (!this.#done && this.#stopReason === undefined) {
-      throw new ProviderError(this.#provider, `${this.#provider}: the streamed answer ended before its last chunk ([DONE]); try again`);
+    if (!this.#done && this.stopReason === undefined) {
+      throw new ProviderError(this.provider, `${this.provider}: the streamed answer ended before its last chunk ([DONE]); try again`);
     }
     return {
       text: this.#text.join(""),
       toolCalls: this.#calls
         .filter((call) => call !== undefined)
         .map((call) => ({ id: call.id !== "" ? call.id : madeUpCallId(), name: call.name, arguments: parseArguments(call.args.join("")) })),
-      stopReason: this.#stopReason,
-      model: this.#model,
-      usage: this.#usage,
+      stopReason: this.stopReason,
+      model: this.model,
+      usage: this.usage,
     };
   }
 }
