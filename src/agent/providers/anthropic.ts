@@ -6,10 +6,9 @@ import { clipText } from "../../common/preview.ts";
 import type { LlmToolSchema } from "../../registry/types.ts";
 import { AnswerAssembly } from "./answer-assembly.ts";
 import {
+  AlternatingTurns,
   argumentsObject,
   callApi,
-  type HttpSettings,
-  httpSettings,
   isJsonAnswer,
   whole,
   joinUrl,
@@ -22,7 +21,8 @@ import {
   readSse,
   streamedError,
 } from "./http.ts";
-import { type ChatMessage, type ChatRequest, type ChatResponse, type ModelToolCall, type Provider, ProviderError } from "./types.ts";
+import { HttpProvider } from "./http-provider.ts";
+import { type ChatMessage, type ChatRequest, type ChatResponse, type ModelToolCall, ProviderError } from "./types.ts";
 
 export const ANTHROPIC_BASE_URL = "https://api.anthropic.com";
 /** The API version header every request carries. */
@@ -37,21 +37,15 @@ export interface AnthropicOptions {
   defaultMaxTokens?: number;
 }
 
-export class AnthropicProvider implements Provider {
-  readonly name = "anthropic";
-  readonly model: string;
-  readonly #connection: ProviderConnection;
-  readonly #http: HttpSettings;
+export class AnthropicProvider extends HttpProvider {
   readonly #defaultMaxTokens: number;
 
   constructor(connection: ProviderConnection, options: AnthropicOptions = {}) {
-    this.model = connection.model;
-    this.#connection = connection;
-    this.#defaultMaxTokens = options.defaultMaxTokens ?? ANTHROPIC_DEFAULT_MAX_TOKENS;
-    this.#http = httpSettings(this.name, connection, {
+    super("anthropic", connection, {
       unreachableHint: "check your network connection (or base_url, if you set one)",
       keyHint: "ANTHROPIC_API_KEY or api_key in the config",
     });
+    this.#defaultMaxTokens = options.defaultMaxTokens ?? ANTHROPIC_DEFAULT_MAX_TOKENS;
   }
 
   async chat(request: ChatRequest): Promise<ChatResponse> {
@@ -66,11 +60,10 @@ export class AnthropicProvider implements Provider {
     if (request.tools.length > 0) body.tools = request.tools.map(toAnthropicTool);
     if (request.temperature !== undefined) body.temperature = request.temperature;
     if (stream) body.stream = true;
-    const headers: Record<string, string> = { "anthropic-version": ANTHROPIC_VERSION, ...this.#connection.headers };
-    if (this.#connection.apiKey !== undefined) headers["x-api-key"] = this.#connection.apiKey;
+    const headers = { "anthropic-version": ANTHROPIC_VERSION, ...this.headers("x-api-key") };
     return await callApi(
-      this.#http,
-      { url: joinUrl(this.#connection.baseUrl, "v1/messages"), headers, body, signal: request.signal },
+      this.http,
+      { url: joinUrl(this.connection.baseUrl, "v1/messages"), headers, body, signal: request.signal },
       async (chunks, response) => {
         if (!stream || isJsonAnswer(response)) return whole(fromMessage(this.name, await readJson(this.name, chunks)), request.onText);
         const assembly = new StreamAssembly(this.name, request.onText);
@@ -87,21 +80,15 @@ export class AnthropicProvider implements Provider {
  * joined, as the API wants user and assistant turns to alternate.
  */
 export function toAnthropicMessages(messages: ChatMessage[]): Json[] {
-  const out: { role: "user" | "assistant"; content: Json[] }[] = [];
-  const add = (role: "user" | "assistant", blocks: Json[]) => {
-    if (blocks.length === 0) return;
-    const last = out[out.length - 1];
-    if (last !== undefined && last.role === role) last.content.push(...blocks);
-    else out.push({ role, content: blocks });
-  };
+  const turns = new AlternatingTurns<"user" | "assistant">();
   for (const message of messages) {
     switch (message.role) {
       case "user":
         // the API refuses empty text blocks
-        add("user", message.content === "" ? [] : [{ type: "text", text: message.content }]);
+        turns.add("user", message.content === "" ? [] : [{ type: "text", text: message.content }]);
         break;
       case "assistant":
-        add("assistant", [
+        turns.add("assistant", [
           ...(message.content === "" ? [] : [{ type: "text", text: message.content }]),
           ...(message.toolCalls ?? []).map((call) => ({ type: "tool_use", id: call.id, name: call.name, input: argumentsObject(call.arguments) })),
         ]);
@@ -109,12 +96,12 @@ export function toAnthropicMessages(messages: ChatMessage[]): Json[] {
       case "tool": {
         const result: Json = { type: "tool_result", tool_use_id: message.toolCallId, content: message.content };
         if (message.isError === true) result.is_error = true;
-        add("user", [result]);
+        turns.add("user", [result]);
         break;
       }
     }
   }
-  return out;
+  return turns.as("content");
 }
 
 /** A registry tool as `{name, description, input_schema}`; input_schema must be an object schema. */

@@ -7,8 +7,6 @@ import { AnswerAssembly } from "./answer-assembly.ts";
 import {
   argumentsObject,
   callApi,
-  type HttpSettings,
-  httpSettings,
   joinUrl,
   madeUpCallId,
   parseArguments,
@@ -18,8 +16,9 @@ import {
   roleMessages,
   streamedError,
 } from "./http.ts";
+import { HttpProvider } from "./http-provider.ts";
 import { toOpenAiTool } from "./openai.ts";
-import { type ChatMessage, type ChatRequest, type ChatResponse, type ModelToolCall, type Provider, ProviderError } from "./types.ts";
+import { type ChatMessage, type ChatRequest, type ChatResponse, type ModelToolCall, ProviderError } from "./types.ts";
 
 export const OLLAMA_DEFAULT_HOST = "http://127.0.0.1:11434";
 const OLLAMA_DEFAULT_PORT = "11434";
@@ -50,16 +49,9 @@ export function ollamaBaseUrl(host: string | undefined): string {
   return text;
 }
 
-export class OllamaProvider implements Provider {
-  readonly name = "ollama";
-  readonly model: string;
-  readonly #connection: ProviderConnection;
-  readonly #http: HttpSettings;
-
+export class OllamaProvider extends HttpProvider {
   constructor(connection: ProviderConnection) {
-    this.model = connection.model;
-    this.#connection = connection;
-    this.#http = httpSettings(this.name, connection, {
+    super("ollama", connection, {
       unreachableHint: "is Ollama running? start it with `ollama serve`, or set OLLAMA_HOST to where it listens",
       keyHint: "a proxy in front of Ollama may want api_key in the config",
       advice: (_status, message) => {
@@ -79,11 +71,9 @@ export class OllamaProvider implements Provider {
     if (request.temperature !== undefined) options.temperature = request.temperature;
     if (request.maxTokens !== undefined) options.num_predict = request.maxTokens;
     if (Object.keys(options).length > 0) body.options = options;
-    const headers: Record<string, string> = { ...this.#connection.headers };
-    if (this.#connection.apiKey !== undefined) headers.authorization = `Bearer ${this.#connection.apiKey}`;
     return await callApi(
-      this.#http,
-      { url: joinUrl(this.#connection.baseUrl, "api/chat"), headers, body, signal: request.signal },
+      this.http,
+      { url: joinUrl(this.connection.baseUrl, "api/chat"), headers: this.headers("authorization"), body, signal: request.signal },
       async (chunks) => {
         const assembly = new Assembly(this.name, request.onText);
         if (stream) await readNdjson(this.name, chunks, (value) => assembly.push(value));

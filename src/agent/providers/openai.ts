@@ -7,8 +7,6 @@ import type { LlmToolSchema } from "../../registry/types.ts";
 import { AnswerAssembly } from "./answer-assembly.ts";
 import {
   callApi,
-  type HttpSettings,
-  httpSettings,
   isJsonAnswer,
   whole,
   joinUrl,
@@ -22,30 +20,26 @@ import {
   roleMessages,
   streamedError,
 } from "./http.ts";
-import { type ChatMessage, type ChatRequest, type ChatResponse, type ModelToolCall, type Provider, ProviderError } from "./types.ts";
+import { HttpProvider } from "./http-provider.ts";
+import { type ChatMessage, type ChatRequest, type ChatResponse, type ModelToolCall, ProviderError } from "./types.ts";
 
 export const OPENAI_BASE_URL = "https://api.openai.com/v1";
 
 type Json = Record<string, unknown>;
 
-export class OpenAiProvider implements Provider {
-  readonly name = "openai";
-  readonly model: string;
-  readonly #connection: ProviderConnection;
-  readonly #http: HttpSettings;
+export class OpenAiProvider extends HttpProvider {
   /** api.openai.com itself, where newer parameter names apply; false for compatible servers. */
   readonly #official: boolean;
 
   constructor(connection: ProviderConnection) {
-    this.model = connection.model;
-    this.#connection = connection;
-    this.#official = new URL(connection.baseUrl).hostname === "api.openai.com";
-    this.#http = httpSettings(this.name, connection, {
-      unreachableHint: this.#official
+    const official = new URL(connection.baseUrl).hostname === "api.openai.com";
+    super("openai", connection, {
+      unreachableHint: official
         ? "check your network connection"
         : "is the OpenAI-compatible server (LM Studio, vLLM, llama.cpp, …) running there? start it or fix base_url",
-      keyHint: this.#official ? "OPENAI_API_KEY or api_key in the config" : "the server's key, as api_key in the config or OPENAI_API_KEY",
+      keyHint: official ? "OPENAI_API_KEY or api_key in the config" : "the server's key, as api_key in the config or OPENAI_API_KEY",
     });
+    this.#official = official;
   }
 
   async chat(request: ChatRequest): Promise<ChatResponse> {
@@ -62,11 +56,9 @@ export class OpenAiProvider implements Provider {
       // the usage arrives in a last chunk only when asked for (not every compatible server knows the option)
       if (this.#official) body.stream_options = { include_usage: true };
     }
-    const headers: Record<string, string> = { ...this.#connection.headers };
-    if (this.#connection.apiKey !== undefined) headers.authorization = `Bearer ${this.#connection.apiKey}`;
     return await callApi(
-      this.#http,
-      { url: joinUrl(this.#connection.baseUrl, "chat/completions"), headers, body, signal: request.signal },
+      this.http,
+      { url: joinUrl(this.connection.baseUrl, "chat/completions"), headers: this.headers("authorization"), body, signal: request.signal },
       async (chunks, response) => {
         if (!stream || isJsonAnswer(response)) return whole(this.#fromResponse(await readJson(this.name, chunks)), request.onText);
         const assembly = new StreamAssembly(this.name, request.onText);
