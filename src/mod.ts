@@ -59,6 +59,7 @@ export {
 export type { StreamableHttpTransportOptions } from "./transport/streamable-http/mod.ts";
 export { HttpStatusError } from "./transport/http-errors.ts";
 export type { HttpErrorCode } from "./transport/http-errors.ts";
+export type { HttpConnectionOptions } from "./transport/http-options.ts";
 export { DEFAULT_MAX_RETRY_AFTER_MS } from "./transport/retry-after.ts";
 export { DEFAULT_RECONNECT } from "./transport/sse-reconnect.ts";
 export type { ReconnectOptions } from "./transport/sse-reconnect.ts";

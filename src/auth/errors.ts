@@ -1,6 +1,8 @@
 // The errors of the authorization layer: one class, a code to branch on, and a message that
 // says who, what happened, the detail and what to do — spec 2025-11-25 basic/authorization.
 
+import { CodedError } from "../common/coded-error.ts";
+
 /**
  * Why authorizing to an MCP server failed or was refused.
  *
@@ -31,14 +33,8 @@ export type AuthErrorCode =
   | "unauthorized"
   | "interaction-failed";
 
-export class AuthError extends Error {
+export class AuthError extends CodedError<AuthErrorCode> {
   override readonly name = "AuthError";
-  readonly code: AuthErrorCode;
-
-  constructor(message: string, code: AuthErrorCode, options?: { cause?: unknown }) {
-    super(message, options);
-    this.code = code;
-  }
 }
 
 /** The codes that mean "the client refused on purpose, for the user's safety". */

@@ -89,16 +89,16 @@ export async function requestToken(request: TokenRequest): Promise<TokenSet> {
   for (;;) {
     const response = await post(request);
     request.dpop?.noteResponse(endpoint, response);
-    const body = await readJson(response, endpoint, grant);
-    if (response.ok) return tokenSet(body, response.status, endpoint, grant);
-    const error = typeof body?.error === "string" ? body.error : undefined;
+    const answer = await readAnswer(response, endpoint, grant);
+    if (response.ok) return tokenSet(answer);
+    const error = typeof answer.body?.error === "string" ? answer.body.error : undefined;
     // spec RFC 9449 8: the AS asks for a nonce with 400 use_dpop_nonce and a DPoP-Nonce header;
     // the client retries once with a proof carrying it.
     if (error === "use_dpop_nonce" && request.dpop && !nonceRetried && response.headers.get("DPoP-Nonce")) {
       nonceRetried = true;
       continue;
     }
-    throw errorAnswer(body, response.status, endpoint, grant, secretsOf(request));
+    throw errorAnswer(answer, secretsOf(request));
   }
 }
 
@@ -208,11 +208,15 @@ async function clientAssertion(
   return await signJwt(header, payload, client.privateKey, client.algorithm);
 }
 
-async function readJson(
-  response: Response,
-  endpoint: string,
-  grant: string,
-): Promise<Record<string, unknown> | undefined> {
+/** One answer of a token endpoint: what its messages name (endpoint, grant, status) and its JSON body, if an object. */
+interface TokenAnswer {
+  endpoint: string;
+  grant: string;
+  status: number;
+  body: Record<string, unknown> | undefined;
+}
+
+async function readAnswer(response: Response, endpoint: string, grant: string): Promise<TokenAnswer> {
   let text: string;
   try {
     text = await response.text();
@@ -224,20 +228,17 @@ async function readJson(
       { cause: error },
     );
   }
+  let body: Record<string, unknown> | undefined;
   try {
     const value: unknown = JSON.parse(text);
-    return isObject(value) ? value : undefined;
+    if (isObject(value)) body = value;
   } catch {
-    return undefined;
+    // not JSON: no body
   }
+  return { endpoint, grant, status: response.status, body };
 }
 
-function tokenSet(
-  body: Record<string, unknown> | undefined,
-  status: number,
-  endpoint: string,
-  grant: string,
-): TokenSet {
+function tokenSet({ endpoint, grant, status, body }: TokenAnswer): TokenSet {
   // spec RFC 6749 5.1: access_token and token_type are REQUIRED; expires_in in seconds.
   const malformed = (what: string): OAuthError =>
     new OAuthError(
@@ -258,13 +259,7 @@ function tokenSet(
   return tokens;
 }
 
-function errorAnswer(
-  body: Record<string, unknown> | undefined,
-  status: number,
-  endpoint: string,
-  grant: string,
-  secrets: string[],
-): OAuthError {
+function errorAnswer({ endpoint, grant, status, body }: TokenAnswer, secrets: string[]): OAuthError {
   const error = typeof body?.error === "string" ? body.error : undefined;
   if (error === undefined) {
     return new OAuthError(

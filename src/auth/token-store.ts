@@ -3,6 +3,7 @@
 // spec 2025-11-25 basic/authorization ("Token Storage": clients MUST store tokens securely) and
 // SEP-2352 (client credentials are kept per authorization server, by issuer).
 
+import { CodedError } from "../common/coded-error.ts";
 import { messageOf } from "../common/error-text.ts";
 import { runtime as defaultRuntime } from "../runtime/mod.ts";
 import type { Runtime } from "../runtime/types.ts";
@@ -64,14 +65,10 @@ export interface TokenStore {
  */
 export type TokenStoreErrorCode = "unreadable" | "unwritable" | "corrupt" | "not-private";
 
-export class TokenStoreError extends Error {
+export class TokenStoreError extends CodedError<TokenStoreErrorCode> {
   override readonly name = "TokenStoreError";
-  readonly path: string;
-  readonly code: TokenStoreErrorCode;
-  constructor(message: string, path: string, options?: { cause?: unknown }, code: TokenStoreErrorCode = "corrupt") {
-    super(message, options);
-    this.path = path;
-    this.code = code;
+  constructor(message: string, readonly path: string, options?: { cause?: unknown }, code: TokenStoreErrorCode = "corrupt") {
+    super(message, code, options);
   }
 }
 

@@ -3,12 +3,13 @@
 // and a few slash commands (/tools, /servers, /clear, /save FILE, /load FILE, /quit).
 
 import { RunnerError } from "../agent/runner.ts";
+import { messageOf } from "../common/error-text.ts";
 import { runtime } from "../runtime/mod.ts";
 import { parseArgs, UsageError } from "./args.ts";
 import { stderrLine } from "./host-session.ts";
 import { lineOf, textOf, write } from "./output.ts";
 import { interruptProgress } from "./progress.ts";
-import { activityPrinter, HOST_OPTIONS, hostRunner, NoModelError, withHost } from "./run-verb.ts";
+import { activityPrinter, HOST_OPTIONS, hostRunner, withHost } from "./run-verb.ts";
 import { clip, renderTable } from "./table.ts";
 
 export const CHAT_USAGE = `usage: mcpwire chat [--model M] [--config FILE] [--max-steps N]
@@ -37,102 +38,86 @@ export async function chat(argv: readonly string[]): Promise<number> {
   const lines = runtime.stdinLines();
   // The model's text and the servers' names and errors: redacted, control characters visible.
   const say = (text: string) => write("stdout", text);
-  try {
-    return await withHost("chat", args, async (manager, setup) => {
-      const print = activityPrinter();
-      let streamed = false;
-      const runner = hostRunner(manager, setup, (event) => {
-        if (event.type === "text") {
-          interruptProgress();
-          streamed = true;
-          void say(textOf(event.chunk));
-          return;
-        }
-        // Text streamed before the model turned to tools ends its line before tool activity.
-        if (event.type === "response" && streamed && event.toolCalls.length > 0) void say("\n");
-        // A retried request starts its text again: end the interrupted line first.
-        if (event.type === "retry" && streamed) void say("\n");
-        if (event.type === "request" || event.type === "retry") streamed = false;
-        print(event);
-      });
-      await say(`mcpwire chat with ${setup.modelString} — ${manager.registry.list().length} tools; /quit to leave, /tools, /servers, /clear, /save FILE\n`);
-      for (;;) {
-        if (lines.isTerminal) await say("> ");
-        const line = await lines.readLine();
-        if (line === undefined) break;
-        const input = line.trim();
-        if (input === "") continue;
-        if (!lines.isTerminal) await say(`> ${input}\n`);
-        if (input.startsWith("/")) {
-          const [command, ...rest] = input.split(/\s+/);
-          const argument = rest.join(" ");
-          switch (command) {
-            case "/quit":
-            case "/exit":
-              return 0;
-            case "/tools": {
-              const rows = manager.registry.list().map((tool) => [lineOf(tool.name), clip(lineOf(tool.description ?? ""), 70)]);
-              await say(rows.length === 0 ? "no tools are offered\n" : renderTable(["NAME", "DESCRIPTION"], rows));
-              continue;
-            }
-            case "/servers": {
-              const rows = manager.status().map((status) => [lineOf(status.name), status.state, String(status.tools), clip(lineOf(status.lastError ?? ""), 60)]);
-              await say(renderTable(["SERVER", "STATE", "TOOLS", "LAST ERROR"], rows));
-              continue;
-            }
-            case "/clear":
-              runner.clearHistory();
-              await say("the conversation is cleared\n");
-              continue;
-            case "/save":
-              if (argument === "") {
-                await say("usage: /save FILE\n");
-                continue;
-              }
-              try {
-                await runtime.writePrivateFile(argument, runner.saveHistory() + "\n");
-                await say(`saved ${runner.history.length} messages to ${argument}\n`);
-              } catch (error) {
-                stderrLine(`mcpwire chat: cannot write ${argument}: ${(error as Error).message}`);
-              }
-              continue;
-            case "/load":
-              if (argument === "") {
-                await say("usage: /load FILE\n");
-                continue;
-              }
-              try {
-                runner.loadHistory(await runtime.readTextFile(argument));
-                await say(`loaded ${runner.history.length} messages from ${argument}\n`);
-              } catch (error) {
-                stderrLine(`mcpwire chat: cannot load ${argument}: ${(error as Error).message}`);
-              }
-              continue;
-            default:
-              await say(`unknown command ${command}; commands: /tools, /servers, /clear, /save FILE, /load FILE, /quit\n`);
-              continue;
+  return await withHost("chat", args, async (manager, setup) => {
+    const print = activityPrinter();
+    let streamed = false;
+    const runner = hostRunner(manager, setup, (event) => {
+      if (event.type === "text") {
+        interruptProgress();
+        streamed = true;
+        void say(textOf(event.chunk));
+        return;
+      }
+      // Text streamed before the model turned to tools ends its line before tool activity.
+      if (event.type === "response" && streamed && event.toolCalls.length > 0) void say("\n");
+      // A retried request starts its text again: end the interrupted line first.
+      if (event.type === "retry" && streamed) void say("\n");
+      if (event.type === "request" || event.type === "retry") streamed = false;
+      print(event);
+    });
+    await say(`mcpwire chat with ${setup.modelString} — ${manager.registry.list().length} tools; /quit to leave, /tools, /servers, /clear, /save FILE\n`);
+    for (;;) {
+      if (lines.isTerminal) await say("> ");
+      const line = await lines.readLine();
+      if (line === undefined) break;
+      const input = line.trim();
+      if (input === "") continue;
+      if (!lines.isTerminal) await say(`> ${input}\n`);
+      if (input.startsWith("/")) {
+        const [command, ...rest] = input.split(/\s+/);
+        const argument = rest.join(" ");
+        switch (command) {
+          case "/quit":
+          case "/exit":
+            return 0;
+          case "/tools": {
+            const rows = manager.registry.list().map((tool) => [lineOf(tool.name), clip(lineOf(tool.description ?? ""), 70)]);
+            await say(rows.length === 0 ? "no tools are offered\n" : renderTable(["NAME", "DESCRIPTION"], rows));
+            continue;
           }
-        }
-        streamed = false;
-        try {
-          const answer = await runner.run(input);
-          // A provider that does not stream gives the whole answer at the end.
-          if (!streamed) await say(textOf(answer));
-          await say("\n");
-        } catch (error) {
-          if (!(error instanceof RunnerError)) throw error;
-          if (streamed) await say("\n");
-          stderrLine(`mcpwire chat: ${lineOf(error.message)}`);
-          if (error.kind === "cancelled") return 130;
+          case "/servers": {
+            const rows = manager.status().map((status) => [lineOf(status.name), status.state, String(status.tools), clip(lineOf(status.lastError ?? ""), 60)]);
+            await say(renderTable(["SERVER", "STATE", "TOOLS", "LAST ERROR"], rows));
+            continue;
+          }
+          case "/clear":
+            runner.clearHistory();
+            await say("the conversation is cleared\n");
+            continue;
+          case "/save":
+          case "/load": {
+            if (argument === "") {
+              await say(`usage: ${command} FILE\n`);
+              continue;
+            }
+            const saving = command === "/save";
+            try {
+              if (saving) await runtime.writePrivateFile(argument, runner.saveHistory() + "\n");
+              else runner.loadHistory(await runtime.readTextFile(argument));
+              await say(`${saving ? "saved" : "loaded"} ${runner.history.length} messages ${saving ? "to" : "from"} ${argument}\n`);
+            } catch (error) {
+              stderrLine(`mcpwire chat: cannot ${saving ? "write" : "load"} ${argument}: ${messageOf(error)}`);
+            }
+            continue;
+          }
+          default:
+            await say(`unknown command ${command}; commands: /tools, /servers, /clear, /save FILE, /load FILE, /quit\n`);
+            continue;
         }
       }
-      return 0;
-    });
-  } catch (error) {
-    if (error instanceof NoModelError) {
-      await write("stderr", error.message + "\n");
-      return 2;
+      streamed = false;
+      try {
+        const answer = await runner.run(input);
+        // A provider that does not stream gives the whole answer at the end.
+        if (!streamed) await say(textOf(answer));
+        await say("\n");
+      } catch (error) {
+        if (!(error instanceof RunnerError)) throw error;
+        if (streamed) await say("\n");
+        stderrLine(`mcpwire chat: ${lineOf(error.message)}`);
+        if (error.kind === "cancelled") return 130;
+      }
     }
-    throw error;
-  }
+    return 0;
+  });
 }

@@ -305,7 +305,10 @@ export function hostRunner(manager: McpManager, setup: HostSetup, onEvent: (even
   });
 }
 
-/** The verbs' common frame: parse, load, set up, run `body` with the manager and the setup. */
+/**
+ * The verbs' common frame: parse, load, set up, run `body` with the manager and the setup. No
+ * model found is said on stderr with what to do, and exits 2.
+ */
 export async function withHost(
   verb: string,
   args: ParsedArgs,
@@ -315,17 +318,25 @@ export async function withHost(
   const elicit = parseElicitMode(args.values.get("elicit"));
   const policy = approvalFromArgs(args);
   let setup: HostSetup | undefined;
-  return await withManager({
-    configPath: args.values.get("config"),
-    imports: importOption(args),
-    logLevel,
-    elicit,
-    onConfig: async (config) => {
-      setup = await setUpHost(verb, args, config);
-    },
-    sampling: (server) => samplingFor(server, () => setup, policy),
-    resultFiles: true,
-  }, (manager, config) => body(manager, setup!, config));
+  try {
+    return await withManager({
+      configPath: args.values.get("config"),
+      imports: importOption(args),
+      logLevel,
+      elicit,
+      onConfig: async (config) => {
+        setup = await setUpHost(verb, args, config);
+      },
+      sampling: (server) => samplingFor(server, () => setup, policy),
+      resultFiles: true,
+    }, (manager, config) => body(manager, setup!, config));
+  } catch (error) {
+    if (error instanceof NoModelError) {
+      await write("stderr", error.message + "\n");
+      return 2;
+    }
+    throw error;
+  }
 }
 
 export async function run(argv: readonly string[]): Promise<number> {
@@ -339,60 +350,52 @@ export async function run(argv: readonly string[]): Promise<number> {
   const prompt = args.values.get("prompt") ?? (args.positional.length > 0 ? args.positional.join(" ") : undefined);
   if (prompt === undefined || prompt.trim() === "") throw new UsageError('run needs a prompt: mcpwire run -p "add 2 and 40"');
   const json = args.flags.has("json");
-  try {
-    return await withHost("run", args, async (manager, setup) => {
-      const activity: ToolActivity[] = [];
-      const print = activityPrinter();
-      const record = (event: RunnerEvent) => {
-        switch (event.type) {
-          case "tool-result":
-            activity.push({
-              step: event.step,
-              id: event.call.id,
-              name: event.call.name,
-              arguments: event.call.arguments,
-              outcome: event.isError ? "error" : "result",
-              durationMs: Math.round(event.durationMs),
-            });
-            return;
-          case "tool-rejected":
-          case "approval-refused":
-            activity.push({
-              step: event.step,
-              id: event.call.id,
-              name: event.call.name,
-              arguments: event.call.arguments,
-              outcome: event.type === "tool-rejected" ? "rejected" : "declined",
-            });
-            return;
-          default:
-            return;
-        }
-      };
-      const runner = hostRunner(manager, setup, (event) => {
-        print(event);
-        record(event);
-      });
-      let answer: string;
-      try {
-        answer = await runner.run(prompt);
-      } catch (error) {
-        if (!(error instanceof RunnerError)) throw error;
-        stderrLine(`mcpwire run: ${lineOf(error.message)}`);
-        if (json) await writeTranscript(setup, prompt, undefined, runner, activity, error.message);
-        return error.kind === "cancelled" ? 130 : 1;
+  return await withHost("run", args, async (manager, setup) => {
+    const activity: ToolActivity[] = [];
+    const print = activityPrinter();
+    const record = (event: RunnerEvent) => {
+      switch (event.type) {
+        case "tool-result":
+          activity.push({
+            step: event.step,
+            id: event.call.id,
+            name: event.call.name,
+            arguments: event.call.arguments,
+            outcome: event.isError ? "error" : "result",
+            durationMs: Math.round(event.durationMs),
+          });
+          return;
+        case "tool-rejected":
+        case "approval-refused":
+          activity.push({
+            step: event.step,
+            id: event.call.id,
+            name: event.call.name,
+            arguments: event.call.arguments,
+            outcome: event.type === "tool-rejected" ? "rejected" : "declined",
+          });
+          return;
+        default:
+          return;
       }
-      if (json) await writeTranscript(setup, prompt, answer, runner, activity);
-      else await write("stdout", textOf(answer.endsWith("\n") ? answer : answer + "\n"));
-      return 0;
+    };
+    const runner = hostRunner(manager, setup, (event) => {
+      print(event);
+      record(event);
     });
-  } catch (error) {
-    if (error instanceof NoModelError) {
-      await write("stderr", error.message + "\n");
-      return 2;
+    let answer: string;
+    try {
+      answer = await runner.run(prompt);
+    } catch (error) {
+      if (!(error instanceof RunnerError)) throw error;
+      stderrLine(`mcpwire run: ${lineOf(error.message)}`);
+      if (json) await writeTranscript(setup, prompt, undefined, runner, activity, error.message);
+      return error.kind === "cancelled" ? 130 : 1;
     }
-    throw error;
-  }
+    if (json) await writeTranscript(setup, prompt, answer, runner, activity);
+    else await write("stdout", textOf(answer.endsWith("\n") ? answer : answer + "\n"));
+    return 0;
+  });
 }
 
 async function writeTranscript(

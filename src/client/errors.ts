@@ -1,15 +1,14 @@
 // Errors the client raises itself (as opposed to RpcError, which the server sent).
 
 import { RequestError, RpcError } from "../jsonrpc/errors.ts";
+import { CodedError } from "../common/coded-error.ts";
 import { isObject } from "../common/json.ts";
 
 /** A method was called in a state that does not allow it (before connect, after close, …). */
 export class ClientStateError extends Error {
   override readonly name = "ClientStateError";
-  readonly state: string;
-  constructor(message: string, state: string, options?: { cause?: unknown }) {
+  constructor(message: string, readonly state: string, options?: { cause?: unknown }) {
     super(message, options);
-    this.state = state;
   }
 }
 
@@ -30,10 +29,8 @@ export class ProtocolVersionError extends Error {
 /** The server did not declare the capability a method needs. */
 export class CapabilityError extends Error {
   override readonly name = "CapabilityError";
-  readonly capability: string;
-  constructor(message: string, capability: string) {
+  constructor(message: string, readonly capability: string) {
     super(message);
-    this.capability = capability;
   }
 }
 
@@ -61,14 +58,12 @@ export type ProtocolErrorCode =
   | "bad-task";
 
 /** The server broke the protocol: a result without the shape the spec gives it, and the like. */
-export class ProtocolError extends Error {
+export class ProtocolError extends CodedError<ProtocolErrorCode> {
   override readonly name = "ProtocolError";
-  readonly code: ProtocolErrorCode;
   /** The method whose answer broke it, when one did. */
   readonly method: string | undefined;
   constructor(message: string, code: ProtocolErrorCode, options: { method?: string; cause?: unknown } = {}) {
-    super(message, options.cause === undefined ? undefined : { cause: options.cause });
-    this.code = code;
+    super(message, code, options.cause === undefined ? undefined : { cause: options.cause });
     this.method = options.method;
   }
 }
@@ -83,16 +78,14 @@ export class ProtocolError extends Error {
 export type OutputValidationCode = "missing" | "mismatch" | "unchecked";
 
 /** A tool's structuredContent does not match the outputSchema it listed. */
-export class OutputValidationError extends Error {
+export class OutputValidationError extends CodedError<OutputValidationCode> {
   override readonly name = "OutputValidationError";
-  readonly code: OutputValidationCode;
   readonly tool: string;
   /** JSON Pointer of the first failing place in structuredContent ("" is the root). */
   readonly path: string;
   readonly errors: readonly { path: string; message: string }[];
   constructor(message: string, tool: string, errors: readonly { path: string; message: string }[], code: OutputValidationCode = "mismatch") {
-    super(message);
-    this.code = code;
+    super(message, code);
     this.tool = tool;
     this.path = errors[0]?.path ?? "";
     this.errors = errors;

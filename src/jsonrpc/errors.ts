@@ -71,11 +71,9 @@ export interface CloseDetails {
  */
 export class ConnectionClosedError extends Error {
   override readonly name = "ConnectionClosedError";
-  readonly details: CloseDetails;
 
-  constructor(message: string, details: CloseDetails) {
+  constructor(message: string, readonly details: CloseDetails) {
     super(message);
-    this.details = details;
   }
 }
 
@@ -85,11 +83,9 @@ export class ConnectionClosedError extends Error {
  */
 export class RequestError extends Error {
   override readonly name: string = "RequestError";
-  readonly method: string;
 
-  constructor(message: string, method: string, options?: { cause?: unknown }) {
+  constructor(message: string, readonly method: string, options?: { cause?: unknown }) {
     super(message, options);
-    this.method = method;
   }
 }
 

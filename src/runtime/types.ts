@@ -1,6 +1,8 @@
 // The small interface behind which Node and Deno differ: child processes, environment,
 // standard streams, exit. Everything outside src/runtime/ uses only this and web standards.
 
+import { CodedError } from "../common/coded-error.ts";
+
 export interface ExitStatus {
   /** Exit code, or null when a signal ended the process. */
   code: number | null;
@@ -29,27 +31,16 @@ export function spawnErrorCode(code: string | undefined): SpawnErrorCode {
 }
 
 /** Why a spawn failed, with a code a caller can branch on. */
-export class SpawnError extends Error {
+export class SpawnError extends CodedError<SpawnErrorCode> {
   override readonly name = "SpawnError";
-  readonly code: SpawnErrorCode;
-
-  constructor(message: string, code: SpawnErrorCode) {
-    super(message);
-    this.code = code;
-  }
 }
 
 /** Why a file could not be read, with a code a caller can branch on. */
-export class FileError extends Error {
+export class FileError extends CodedError<string> {
   override readonly name = "FileError";
-  /** "ENOENT" (no such file), "EACCES" (permission denied), "EISDIR" (a directory), or another. */
-  readonly code: string;
-  readonly path: string;
-
-  constructor(message: string, code: string, path: string) {
-    super(message);
-    this.code = code;
-    this.path = path;
+  /** `code`: "ENOENT" (no such file), "EACCES" (permission denied), "EISDIR" (a directory), or another. */
+  constructor(message: string, code: string, readonly path: string) {
+    super(message, code);
   }
 }
 

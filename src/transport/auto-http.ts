@@ -3,10 +3,10 @@
 // client's algorithm). A Transport like any other: the Client never knows which one it got.
 
 import { messageOf } from "../common/error-text.ts";
-import type { Redactor } from "../common/redact.ts";
 import type { JsonRpcMessage } from "../jsonrpc/messages.ts";
 import { TransportWrapper } from "./http-hooks.ts";
 import { connectionRedaction, HttpStatusError, httpUrl, type RedactFn, showUrl } from "./http-errors.ts";
+import type { HttpConnectionOptions } from "./http-options.ts";
 import { methodOf } from "./lifecycle.ts";
 import type { HttpSendOptions } from "./retry-after.ts";
 import { SseLegacyTransport } from "./sse-legacy.ts";
@@ -16,21 +16,10 @@ import { type Transport, TransportError } from "./transport.ts";
 /** The transport an AutoHttpTransport chose. */
 export type HttpTransportKind = "streamable-http" | "sse";
 
-export interface AutoHttpTransportOptions {
-  /** The server's URL: a Streamable HTTP endpoint (`…/mcp`) or a legacy SSE endpoint (`…/sse`). */
-  url: string | URL;
-  /** Sent with every request, whichever transport is chosen. */
-  headers?: Record<string, string>;
-  /** The fetch to use. Default: the global fetch. */
-  fetch?: typeof fetch;
+/** `url` may be either kind of endpoint; the connection options apply to whichever transport is chosen. */
+export interface AutoHttpTransportOptions extends HttpConnectionOptions {
   /** For the legacy fallback: how long to wait for the `endpoint` event. Default 10 s. */
   endpointTimeoutMs?: number;
-  /** Largest message accepted, in bytes, whichever transport is chosen. Default 64 MiB. */
-  maxMessageBytes?: number;
-  /** Longest Retry-After of a 429 or 503 that is waited out, whichever transport is chosen. Default 30 s. */
-  maxRetryAfterMs?: number;
-  /** More secrets to keep out of error messages (the host's). The values of `headers` are always kept out. */
-  redactor?: Redactor;
 }
 
 /** 2025-11-25 transports (Backwards Compatibility): the statuses that mean "try the old transport". */

@@ -5,7 +5,6 @@
 
 import { durationText } from "../common/duration.ts";
 import { messageOf } from "../common/error-text.ts";
-import type { Redactor } from "../common/redact.ts";
 import { DEFAULT_MAX_MESSAGE_BYTES, readHead } from "../jsonrpc/line-decoder.ts";
 import { type JsonRpcMessage, whyNotJsonRpc } from "../jsonrpc/messages.ts";
 import {
@@ -20,32 +19,19 @@ import {
   redactMessage,
   showUrl,
 } from "./http-errors.ts";
+import type { HttpConnectionOptions } from "./http-options.ts";
 import { methodOf, TransportBase, within } from "./lifecycle.ts";
 import { DEFAULT_MAX_RETRY_AFTER_MS, type HttpSendOptions, sendPatiently } from "./retry-after.ts";
 import { fetchSameOrigin } from "./same-origin-fetch.ts";
 import { type SseEvent, SseParser } from "./sse-parser.ts";
 import { TransportError, UndeliverableMessageError } from "./transport.ts";
 
-export interface SseLegacyTransportOptions {
-  /** The SSE endpoint, e.g. `http://127.0.0.1:3001/sse`. */
-  url: string | URL;
-  /** Sent with every request, the GET and every POST (Authorization, API keys, …). */
-  headers?: Record<string, string>;
-  /** The fetch to use. Default: the global fetch. */
-  fetch?: typeof fetch;
+/** `url` is the SSE endpoint (`…/sse`); a message over maxMessageBytes is one SSE event, skipped and reported. */
+export interface SseLegacyTransportOptions extends HttpConnectionOptions {
   /** Bound of start(): from the GET until the `endpoint` event. Default 10 s. */
   endpointTimeoutMs?: number;
   /** Bound of one POST, until its answer has been read. Default 60 s. */
   postTimeoutMs?: number;
-  /** Largest message (one SSE event) accepted, in bytes; a larger one is skipped and reported. Default 64 MiB. */
-  maxMessageBytes?: number;
-  /**
-   * Longest Retry-After of a 429 or 503 to a POST that is waited out before the POST is sent
-   * again (never past postTimeoutMs or the call's deadline). Default 30 s.
-   */
-  maxRetryAfterMs?: number;
-  /** More secrets to keep out of error messages (the host's). The values of `headers` are always kept out. */
-  redactor?: Redactor;
 }
 
 export const DEFAULT_ENDPOINT_TIMEOUT_MS = 10_000;

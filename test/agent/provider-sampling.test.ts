@@ -4,12 +4,13 @@
 
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { Client, type CreateMessageRequest, RpcError, StdioTransport, type TextContent } from "../../src/mod.ts";
+import { type CreateMessageRequest, RpcError } from "../../src/mod.ts";
 import type { SamplingContext } from "../../src/client/handlers.ts";
 import { SAMPLING_REJECTED } from "../../src/client/sampling.ts";
 import { chooseModel, providerSamplingHandler, toChatMessages } from "../../src/agent/provider-sampling.ts";
 import { createProvider } from "../../src/agent/providers/mod.ts";
-import { EVERYTHING } from "../support/everything.ts";
+import { everythingClient, untilListed } from "../support/everything.ts";
+import { textOf } from "../support/everything-http.ts";
 import { rejection } from "../support/rejection.ts";
 import { type FakeModelApi, startFakeModelApi } from "../support/fake-model-apis.ts";
 
@@ -25,37 +26,27 @@ const REQUEST: CreateMessageRequest = {
 
 describe("server-everything's trigger-sampling-request answered by a provider", () => {
   let api: FakeModelApi;
-  let client: Client;
+  const client = everythingClient({
+    handlers: {
+      sampling: providerSamplingHandler({
+        model: "openai/gpt-test",
+        createProvider: (model) => createProvider(model, { baseUrl: api.url, env: {} }),
+      }),
+    },
+    sampling: { maxTokens: 64 },
+  });
 
   before(async () => {
     api = await startFakeModelApi("openai", [
       (request) => ({ text: `42 (asked: ${JSON.stringify(request.body.messages).includes("What is 6 x 7?")})` }),
     ]);
-    client = new Client({ name: "mcpwire-tests", version: "1.0.0" }, {
-      name: "everything",
-      requestTimeoutMs: 20_000,
-      handlers: {
-        sampling: providerSamplingHandler({
-          model: "openai/gpt-test",
-          createProvider: (model) => createProvider(model, { baseUrl: api.url, env: {} }),
-        }),
-      },
-      sampling: { maxTokens: 64 },
-    });
-    await client.connect(new StdioTransport({ command: "node", args: [EVERYTHING, "stdio"], onStderr: () => {} }));
   });
 
-  after(async () => {
-    await client.close();
-    await api.close();
-  });
+  after(() => api.close());
 
   test("the server's request goes to the model as a chat request and the answer comes back as a CreateMessageResult", async () => {
-    for (let attempt = 0; attempt < 50 && !(await client.listTools()).some((tool) => tool.name === "trigger-sampling-request"); attempt++) {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    const result = await client.callTool("trigger-sampling-request", { prompt: "What is 6 x 7?", maxTokens: 200 });
-    const text = result.content.filter((block): block is TextContent => block.type === "text").map((block) => block.text).join("\n");
+    await untilListed(client, "trigger-sampling-request");
+    const text = textOf((await client.callTool("trigger-sampling-request", { prompt: "What is 6 x 7?", maxTokens: 200 })).content);
     assert.match(text, /"text": "42 \(asked: true\)"/);
     assert.match(text, /"model": "gpt-test"/);
     assert.match(text, /"stopReason": "endTurn"/);

@@ -5,9 +5,9 @@
 import { spawn } from "node:child_process";
 import process from "node:process";
 import { fileURLToPath } from "node:url";
-import { before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { everythingYaml, mcpwire as runMcpwire, root, runtimeArgs, scratchDir, writeConfig } from "../support/cli-runner.ts";
+import { everythingConfig, mcpwire as runMcpwire, root, runtimeArgs } from "../support/cli-runner.ts";
 import { hasScript, shellQuote as quote } from "../support/terminal.ts";
 
 const featuresServer = fileURLToPath(new URL("../fixtures/cli-features-server.mjs", import.meta.url));
@@ -15,21 +15,12 @@ const featuresServer = fileURLToPath(new URL("../fixtures/cli-features-server.mj
 /** Runs mcpwire with `input` on its stdin (a pipe, never a terminal), closed after it. */
 const mcpwire = (args: string[], input = "") => runMcpwire(args, { input });
 
-const scratch = scratchDir("mcpwire-cli-features-");
-let config = "";
-
-before(async () => {
-  config = await writeConfig(scratch.path, "mcpwire.yaml", [
-    "mcp_servers:",
-    ...everythingYaml(),
-    "    tools:",
-    '      include: ["trigger-sampling-request", "trigger-elicitation-request", "trigger-url-elicitation"]',
-    "  features:",
-    "    command: node",
-    `    args: [${JSON.stringify(featuresServer)}]`,
-    "    log_level: warning",
-  ]);
-});
+const { config } = everythingConfig("mcpwire-cli-features-", ["trigger-sampling-request", "trigger-elicitation-request", "trigger-url-elicitation"], () => [
+  "  features:",
+  "    command: node",
+  `    args: [${JSON.stringify(featuresServer)}]`,
+  "    log_level: warning",
+]);
 
 describe("logging", () => {
   test("log messages go to stderr as [server] level: …, from the config's log_level up", async () => {

@@ -5,35 +5,27 @@ import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import process from "node:process";
 import { fileURLToPath } from "node:url";
-import { before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { everythingYaml, mcpwire as runMcpwire, scratchDir, writeConfig } from "../support/cli-runner.ts";
+import { everythingConfig, mcpwire as runMcpwire } from "../support/cli-runner.ts";
 
 const memory = fileURLToPath(new URL("../../node_modules/@modelcontextprotocol/server-memory/dist/index.js", import.meta.url));
 const crashServer = fileURLToPath(new URL("../fixtures/crash-server.mjs", import.meta.url));
 
 const mcpwire = (args: string[], env: Record<string, string | undefined> = process.env) => runMcpwire(args, { env });
 
-const scratch = scratchDir("mcpwire-cli-");
-let config = "";
-
-before(async () => {
-  config = await writeConfig(scratch.path, "mcpwire.yaml", [
-    "mcp_servers:",
-    ...everythingYaml(),
-    "    tools:",
-    '      include: ["echo", "get-sum", "trigger-long-running-operation", "get-env"]',
-    "  memory:",
-    "    command: node",
-    `    args: [${JSON.stringify(memory)}]`,
-    "    env:",
-    `      MEMORY_FILE_PATH: ${JSON.stringify(join(scratch.path, "memory.jsonl"))}`,
-    "    naming: \"{server}__{tool}\"",
-    "  crashy:",
-    "    command: node",
-    `    args: [${JSON.stringify(crashServer)}]`,
-  ]);
-});
+const scratch = everythingConfig("mcpwire-cli-", ["echo", "get-sum", "trigger-long-running-operation", "get-env"], (folder) => [
+  "  memory:",
+  "    command: node",
+  `    args: [${JSON.stringify(memory)}]`,
+  "    env:",
+  `      MEMORY_FILE_PATH: ${JSON.stringify(join(folder, "memory.jsonl"))}`,
+  "    naming: \"{server}__{tool}\"",
+  "  crashy:",
+  "    command: node",
+  `    args: [${JSON.stringify(crashServer)}]`,
+]);
+const { config } = scratch;
 
 describe("mcpwire servers", () => {
   test("prints one row per server with state, protocol and tool count", async () => {

@@ -8,12 +8,11 @@ import {
   Client,
   type ElicitFormRequest,
   RpcError,
-  StdioTransport,
-  type TextContent,
 } from "../../src/mod.ts";
 import { UrlElicitationRequiredError } from "../../src/client/elicitation.ts";
 import type { UrlElicitationRequest } from "../../src/client/handlers.ts";
-import { EVERYTHING } from "../support/everything.ts";
+import { everythingClient, untilListed } from "../support/everything.ts";
+import { textOf } from "../support/everything-http.ts";
 import { type InProcessServer as TestServer, inProcessServer } from "../support/in-process-server.ts";
 import { rpcRejection } from "../support/rejection.ts";
 import { coreCapabilities } from "../support/capabilities.ts";
@@ -220,41 +219,21 @@ describe("URL mode against an in-process server", () => {
   });
 });
 
-function textOf(content: { type: string }[]): string {
-  return content.filter((block): block is TextContent => block.type === "text").map((block) => block.text).join("\n");
-}
-
 describe("server-everything over stdio", () => {
-  let client: Client;
   const asked: ElicitFormRequest[] = [];
   const urls: UrlElicitationRequest[] = [];
-
-  before(async () => {
-    client = new Client(CLIENT_INFO, {
-      name: "everything",
-      requestTimeoutMs: 20_000,
-      handlers: {
-        elicitation: {
-          // Deterministic: answer only the required field; defaults fill the rest (SEP-1034).
-          form: async (request) => (asked.push(request), { action: "accept", content: { name: "Ada Lovelace" } }),
-          url: async (request) => (urls.push(request), { action: "accept" }),
-        },
+  const client = everythingClient({
+    handlers: {
+      elicitation: {
+        // Deterministic: answer only the required field; defaults fill the rest (SEP-1034).
+        form: async (request) => (asked.push(request), { action: "accept", content: { name: "Ada Lovelace" } }),
+        url: async (request) => (urls.push(request), { action: "accept" }),
       },
-    });
-    await client.connect(new StdioTransport({ command: "node", args: [EVERYTHING, "stdio"], onStderr: () => {} }));
+    },
   });
-  after(() => client.close());
-
-  async function waitForTool(name: string): Promise<void> {
-    for (let attempt = 0; attempt < 50; attempt++) {
-      if ((await client.listTools()).some((tool) => tool.name === name)) return;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    assert.fail(`server-everything never listed ${name}`);
-  }
 
   test("trigger-elicitation-request: the schema passes the restricted form and the server receives the answer with defaults", async () => {
-    await waitForTool("trigger-elicitation-request");
+    await untilListed(client, "trigger-elicitation-request");
     const result = await client.callTool("trigger-elicitation-request");
     assert.equal(asked.length, 1);
     const text = textOf(result.content);
@@ -266,7 +245,7 @@ describe("server-everything over stdio", () => {
   });
 
   test("trigger-url-elicitation: the handler gets the URL; with errorPath the call fails with -32042 and its elicitations", async () => {
-    await waitForTool("trigger-url-elicitation");
+    await untilListed(client, "trigger-url-elicitation");
     const result = await client.callTool("trigger-url-elicitation", { url: "https://example.com/flow", elicitationId: "fixed-id" });
     assert.match(textOf(result.content), /User completed the URL elicitation flow/);
     assert.deepEqual(urls.at(-1), {

@@ -3,9 +3,8 @@
 // basic/utilities/progress (non-increasing progress is reported), server/resources
 // ("Subscriptions": only when the server declares subscribe).
 
-import { after, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { fileURLToPath } from "node:url";
 import {
   CapabilityError,
   Client,
@@ -15,13 +14,10 @@ import {
   type Params,
   Peer,
   type Progress,
-  StdioTransport,
 } from "../../src/mod.ts";
+import { everythingClient } from "../support/everything.ts";
 
 const CLIENT_INFO = { name: "mcpwire-tests", version: "1.0.0" };
-const EVERYTHING = fileURLToPath(
-  new URL("../../node_modules/@modelcontextprotocol/server-everything/dist/index.js", import.meta.url),
-);
 
 /** A server that logs `early` messages before answering initialize. */
 function chattyServer(early: number, capabilities: Params = { logging: {} }): { clientEnd: MemoryTransport; peer: Peer } {
@@ -125,12 +121,7 @@ describe("progress and subscriptions", () => {
 });
 
 describe("logging against server-everything over stdio", () => {
-  let client: Client;
-  before(async () => {
-    client = new Client(CLIENT_INFO, { name: "everything", requestTimeoutMs: 20_000 });
-    await client.connect(new StdioTransport({ command: "node", args: [EVERYTHING, "stdio"], onStderr: () => {} }));
-  });
-  after(() => client.close());
+  const client = everythingClient();
 
   test("toggle-simulated-logging at level debug sends a log message with level and data", async () => {
     await client.setLoggingLevel("debug");

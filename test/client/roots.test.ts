@@ -1,17 +1,15 @@
 // Roots from the client's side — spec 2025-11-25 client/roots: a static list (paths become
 // file:// URIs) or a handler answers roots/list; setRoots() sends list_changed.
 
-import { after, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { fileURLToPath } from "node:url";
-import { Client, type JsonRpcMessage, MemoryTransport, Peer, StdioTransport, type TextContent } from "../../src/mod.ts";
+import { Client, type JsonRpcMessage, MemoryTransport, Peer } from "../../src/mod.ts";
 import { pathToFileUri, toRoots } from "../../src/client/roots.ts";
 import { coreCapabilities } from "../support/capabilities.ts";
+import { everythingClient, untilListed } from "../support/everything.ts";
+import { textOf } from "../support/everything-http.ts";
 
 const CLIENT_INFO = { name: "mcpwire-tests", version: "1.0.0" };
-const EVERYTHING = fileURLToPath(
-  new URL("../../node_modules/@modelcontextprotocol/server-everything/dist/index.js", import.meta.url),
-);
 
 function testServer(): { clientEnd: MemoryTransport; peer: Peer; notifications: string[] } {
   const [clientEnd, serverEnd] = MemoryTransport.pair();
@@ -72,27 +70,17 @@ describe("roots", () => {
 });
 
 describe("roots against server-everything over stdio", () => {
-  let client: Client;
-  before(async () => {
-    client = new Client(CLIENT_INFO, { name: "everything", requestTimeoutMs: 20_000, roots: [{ uri: "/projects/first", name: "first" }] });
-    await client.connect(new StdioTransport({ command: "node", args: [EVERYTHING, "stdio"], onStderr: () => {} }));
-  });
-  after(() => client.close());
-
-  const text = (content: { type: string }[]) =>
-    content.filter((block): block is TextContent => block.type === "text").map((block) => block.text).join("\n");
+  const client = everythingClient({ roots: [{ uri: "/projects/first", name: "first" }] });
 
   test("get-roots-list shows our roots, and the new ones after setRoots()", async () => {
-    for (let attempt = 0; attempt < 50 && !(await client.listTools()).some((tool) => tool.name === "get-roots-list"); attempt++) {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    const first = text((await client.callTool("get-roots-list")).content);
+    await untilListed(client, "get-roots-list");
+    const first = textOf((await client.callTool("get-roots-list")).content);
     assert.match(first, /1\. first\n\s+URI: file:\/\/\/projects\/first/);
     await client.setRoots([{ uri: "/projects/second", name: "second" }]);
     // The server asks roots/list again when it sees list_changed; poll until it has.
     let latest = "";
     for (let attempt = 0; attempt < 50 && !/1\. second/.test(latest); attempt++) {
-      latest = text((await client.callTool("get-roots-list")).content);
+      latest = textOf((await client.callTool("get-roots-list")).content);
       if (!/1\. second/.test(latest)) await new Promise((resolve) => setTimeout(resolve, 100));
     }
     assert.match(latest, /1\. second\n\s+URI: file:\/\/\/projects\/second/);

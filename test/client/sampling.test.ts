@@ -2,7 +2,7 @@
 // handler (token cap, rate limit, model allowlist, timeout, tools only when declared,
 // includeContext ignored) and a user rejection answered with -1.
 
-import { after, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import {
   Client,
@@ -11,12 +11,11 @@ import {
   MemoryTransport,
   type Params,
   Peer,
-  StdioTransport,
-  type TextContent,
 } from "../../src/mod.ts";
 import type { ClientOptions } from "../../src/client/client.ts";
 import { SamplingRejectedError } from "../../src/client/sampling.ts";
-import { EVERYTHING } from "../support/everything.ts";
+import { everythingClient, untilListed } from "../support/everything.ts";
+import { textOf } from "../support/everything-http.ts";
 import { rpcRejection } from "../support/rejection.ts";
 import { coreCapabilities } from "../support/capabilities.ts";
 
@@ -134,30 +133,20 @@ describe("sampling policy against an in-process server", () => {
 });
 
 describe("sampling against server-everything over stdio", () => {
-  let client: Client;
   const seen: CreateMessageRequest[] = [];
-  before(async () => {
-    client = new Client(CLIENT_INFO, {
-      name: "everything",
-      requestTimeoutMs: 20_000,
-      handlers: {
-        sampling: async (request) => {
-          seen.push(request);
-          return { role: "assistant", content: { type: "text", text: `echo ${request.maxTokens}` }, model: "deterministic", stopReason: "endTurn" };
-        },
+  const client = everythingClient({
+    handlers: {
+      sampling: async (request) => {
+        seen.push(request);
+        return { role: "assistant", content: { type: "text", text: `echo ${request.maxTokens}` }, model: "deterministic", stopReason: "endTurn" };
       },
-      sampling: { maxTokens: 50 },
-    });
-    await client.connect(new StdioTransport({ command: "node", args: [EVERYTHING, "stdio"], onStderr: () => {} }));
+    },
+    sampling: { maxTokens: 50 },
   });
-  after(() => client.close());
 
   test("trigger-sampling-request reaches the handler with the cap applied and returns its answer", async () => {
-    for (let attempt = 0; attempt < 50 && !(await client.listTools()).some((tool) => tool.name === "trigger-sampling-request"); attempt++) {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    const result = await client.callTool("trigger-sampling-request", { prompt: "What is 6 x 7?", maxTokens: 200 });
-    const text = result.content.filter((block): block is TextContent => block.type === "text").map((block) => block.text).join("\n");
+    await untilListed(client, "trigger-sampling-request");
+    const text = textOf((await client.callTool("trigger-sampling-request", { prompt: "What is 6 x 7?", maxTokens: 200 })).content);
     assert.match(text, /"text": "echo 50"/);
     assert.match(text, /"model": "deterministic"/);
     assert.equal(seen[0]?.systemPrompt, "You are a helpful test server.");

@@ -16,6 +16,7 @@ import {
 import type { JsonRpcMessage, JsonRpcNotification, JsonRpcRequest } from "../../src/jsonrpc/messages.ts";
 import { type Params, Peer, type Progress } from "../../src/jsonrpc/peer.ts";
 import { MemoryTransport } from "../../src/transport/memory.ts";
+import { startedPair } from "../support/memory-pair.ts";
 
 /** Hang guard for every test: generous, never a claim about speed. */
 const GUARD = { timeout: 5000 };
@@ -78,7 +79,6 @@ async function peerAndResponder(
 
 /** Two Peers linked by a memory pair: `client` sends, `server` has the handler table. */
 async function twoPeers() {
-  const [a, b] = MemoryTransport.pair();
   const clientProblems: string[] = [];
   const serverProblems: string[] = [];
   const client = new Peer({
@@ -91,12 +91,7 @@ async function twoPeers() {
     send: (message) => b.send(message),
     onProblem: (problem) => serverProblems.push(problem),
   });
-  a.onmessage = (message) => client.receive(message);
-  b.onmessage = (message) => server.receive(message);
-  a.onclose = (details) => client.close(details);
-  b.onclose = (details) => server.close(details);
-  await a.start();
-  await b.start();
+  const [a, b] = await startedPair(client, server);
   return { client, server, clientProblems, serverProblems, close: () => a.close() };
 }
 

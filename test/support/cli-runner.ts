@@ -2,7 +2,7 @@
 // runtime as the test (Node via tsx, or Deno), capturing stdout, stderr and the exit code; a
 // scratch directory for its config files.
 
-import { after } from "node:test";
+import { after, before } from "node:test";
 import { type ChildProcess, execFile, spawn } from "node:child_process";
 import { mkdtempSync } from "node:fs";
 import { rm, writeFile } from "node:fs/promises";
@@ -114,4 +114,23 @@ export async function writeConfig(dir: string, name: string, lines: string[]): P
 /** YAML lines (under mcp_servers:) for server-everything over stdio, named "everything". */
 export function everythingYaml(): string[] {
   return ["  everything:", "    command: node", `    args: [${JSON.stringify(EVERYTHING)}, "stdio"]`];
+}
+
+/**
+ * A scratch folder (scratchDir) whose `mcpwire.yaml`, written before the file's tests, lists
+ * server-everything offering only the tools `include`, then the servers `more(folder)` gives
+ * (YAML lines under mcp_servers:). `path` is the folder, `config` the file.
+ */
+export function everythingConfig(
+  prefix: string,
+  include: readonly string[],
+  more: (folder: string) => string[] = () => [],
+): { readonly path: string; readonly config: string } {
+  const scratch = scratchDir(prefix);
+  const config = join(scratch.path, "mcpwire.yaml");
+  before(async () => {
+    const servers = ["mcp_servers:", ...everythingYaml(), "    tools:", `      include: ${JSON.stringify(include)}`, ...more(scratch.path)];
+    await writeConfig(scratch.path, "mcpwire.yaml", servers);
+  });
+  return { path: scratch.path, config };
 }

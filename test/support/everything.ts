@@ -1,10 +1,11 @@
 // Test helper: where the reference server @modelcontextprotocol/server-everything lives, and
 // the tools it lists for every client (others appear only with client capabilities), and a
-// registry of its tools for a describe block.
+// client of it or a registry of its tools for a describe block.
 
 import { after, before } from "node:test";
+import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
-import { Client, StdioTransport } from "../../src/mod.ts";
+import { Client, type ClientOptions, StdioTransport } from "../../src/mod.ts";
 import { registerMcpServer } from "../../src/registry/mcp-server.ts";
 import { ToolRegistry } from "../../src/registry/tool-registry.ts";
 
@@ -44,4 +45,30 @@ export function everythingRegistry(): { client: Client; registry: ToolRegistry }
     await client.close();
   });
   return { client, registry };
+}
+
+/**
+ * For a describe block: a client of server-everything over stdio with these options (named
+ * "everything", 20 s a request, the server's stderr dropped), connected before its tests and
+ * closed after them.
+ */
+export function everythingClient(options: ClientOptions = {}): Client {
+  const client = new Client({ name: "mcpwire-tests", version: "1.0.0" }, { name: "everything", requestTimeoutMs: 20_000, ...options });
+  before(async () => {
+    await client.connect(new StdioTransport({ command: "node", args: [EVERYTHING, "stdio"], onStderr: () => {} }));
+  });
+  after(() => client.close());
+  return client;
+}
+
+/**
+ * Waits (5 s at most) until `client`'s server lists `tool`: server-everything lists its
+ * trigger tools only once it has seen the client's capabilities, a moment after connecting.
+ */
+export async function untilListed(client: Client, tool: string): Promise<void> {
+  for (let attempt = 0; attempt < 50; attempt++) {
+    if ((await client.listTools()).some((listed) => listed.name === tool)) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  assert.fail(`server-everything never listed ${tool}`);
 }

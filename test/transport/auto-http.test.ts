@@ -46,35 +46,28 @@ async function connectFailure(url: string): Promise<{ error: TransportError; tra
   assert.fail("connect() resolved");
 }
 
-behaviour("server-everything in sse mode: the POST is refused (404), the GET stream sends an endpoint, sse is chosen", async () => {
-  await withServer(startEverything("sse"), async (server) => {
-    const { client, transport, problems } = await connectAuto(`${server.origin}/sse`);
-    try {
-      assert.equal(transport.kind, "sse");
-      assert.ok(transport.inner instanceof SseLegacyTransport);
-      assert.equal(client.serverInfo?.name, "mcp-servers/everything");
-      assert.equal(textOf(await client.callTool("echo", { message: "chosen: sse" })), "Echo: chosen: sse");
-      assert.deepEqual(problems, [], "the refused probe is not a problem");
-    } finally {
-      await client.close();
-    }
-  });
-});
+/** server-everything in each of its HTTP modes, and what the automatic choice makes of it. */
+const EVERYTHING_MODES = [
+  { mode: "sse", path: "/sse", how: "the POST is refused (404), the GET stream sends an endpoint", kind: "sse", inner: SseLegacyTransport },
+  { mode: "streamableHttp", path: "/mcp", how: "the POST is accepted", kind: "streamable-http", inner: StreamableHttpTransport },
+] as const;
 
-behaviour("server-everything in streamableHttp mode: the POST is accepted, streamable-http is chosen", async () => {
-  await withServer(startEverything("streamableHttp"), async (server) => {
-    const { client, transport, problems } = await connectAuto(`${server.origin}/mcp`);
-    try {
-      assert.equal(transport.kind, "streamable-http");
-      assert.ok(transport.inner instanceof StreamableHttpTransport);
-      assert.equal(client.serverInfo?.name, "mcp-servers/everything");
-      assert.equal(textOf(await client.callTool("echo", { message: "chosen: streamable" })), "Echo: chosen: streamable");
-      assert.deepEqual(problems, []);
-    } finally {
-      await client.close();
-    }
+for (const { mode, path, how, kind, inner } of EVERYTHING_MODES) {
+  behaviour(`server-everything in ${mode} mode: ${how}, ${kind} is chosen`, async () => {
+    await withServer(startEverything(mode), async (server) => {
+      const { client, transport, problems } = await connectAuto(`${server.origin}${path}`);
+      try {
+        assert.equal(transport.kind, kind);
+        assert.ok(transport.inner instanceof inner);
+        assert.equal(client.serverInfo?.name, "mcp-servers/everything");
+        assert.equal(textOf(await client.callTool("echo", { message: `chosen: ${kind}` })), `Echo: chosen: ${kind}`);
+        assert.deepEqual(problems, [], "a refused probe is not a problem");
+      } finally {
+        await client.close();
+      }
+    });
   });
-});
+}
 
 behaviour("a 405 falls back too; initialize is sent again over the legacy stream and the headers go on every request", async () => {
   await withServer(startSseFixture("good"), async (server) => {

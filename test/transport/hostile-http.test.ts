@@ -88,27 +88,18 @@ function textOf(result: { content: { type: string }[] }): string {
 
 // --- item: tokens never quoted -----------------------------------------------------------
 
-behaviour("credentials a server echoes in a 401 body are shown as [redacted] in the error", async () => {
-  const { url } = scenario("echo-401");
-  const client = new Client(CLIENT_INFO, { protocol: "legacy" });
-  const error = await rejection(client.connect(new StreamableHttpTransport({ url, headers: SECRETS })), "connect");
-  const text = shown(error);
-  assert.match(text, /HTTP 401/);
-  assert.match(text, /\[redacted\]/);
-  assertNoSecrets(text, "the 401 error");
-  await client.close();
-});
-
-behaviour("credentials a server echoes in a 500 JSON body are shown as [redacted] in the error", async () => {
-  const { url } = scenario("echo-500");
-  const client = new Client(CLIENT_INFO, { protocol: "legacy" });
-  const error = await rejection(client.connect(new StreamableHttpTransport({ url, headers: SECRETS })), "connect");
-  const text = shown(error);
-  assert.match(text, /HTTP 500/);
-  assert.match(text, /\[redacted\]/);
-  assertNoSecrets(text, "the 500 error");
-  await client.close();
-});
+for (const { status, body } of [{ status: 401, body: "body" }, { status: 500, body: "JSON body" }]) {
+  behaviour(`credentials a server echoes in a ${status} ${body} are shown as [redacted] in the error`, async () => {
+    const { url } = scenario(`echo-${status}`);
+    const client = new Client(CLIENT_INFO, { protocol: "legacy" });
+    const error = await rejection(client.connect(new StreamableHttpTransport({ url, headers: SECRETS })), "connect");
+    const text = shown(error);
+    assert.match(text, new RegExp(`HTTP ${status}`));
+    assert.match(text, /\[redacted\]/);
+    assertNoSecrets(text, `the ${status} error`);
+    await client.close();
+  });
+}
 
 behaviour("credentials a server echoes in a JSON-RPC error (200 and 500) are redacted, and in the trace", async () => {
   const { url } = scenario("echo-rpc");

@@ -10,7 +10,7 @@ import { AutoHttpTransport } from "../../src/transport/auto-http.ts";
 import { MemoryTransport } from "../../src/transport/memory.ts";
 import { StreamableHttpTransport } from "../../src/transport/streamable-http/mod.ts";
 import { TracingTransport } from "../../src/transport/tracing.ts";
-import { type ClientTransport, type Transport, TransportError } from "../../src/transport/transport.ts";
+import { type Transport, TransportError } from "../../src/transport/transport.ts";
 
 const GUARD = { timeout: 5000 };
 // Nothing listens there: these transports do not touch the wire before the first send.
@@ -102,24 +102,5 @@ describe("the HTTP hooks of wrapping transports", () => {
     await assert.rejects(auto.send({ jsonrpc: "2.0", id: 1, method: "ping" }), (error: unknown) => code(error) === "http-status");
     assert.deepEqual(sent, ["2025-11-25"]);
     await auto.close();
-  });
-
-  test("TracingTransport passes setToolSchemas and clears onsessionexpired through to the inner transport", GUARD, () => {
-    const lookups: ((tool: string) => unknown)[] = [];
-    const inner: ClientTransport = {
-      description: "inner",
-      start: () => Promise.resolve(),
-      send: () => Promise.resolve(),
-      close: () => Promise.resolve(),
-      setToolSchemas: (lookup) => lookups.push(lookup),
-    };
-    const traced = new TracingTransport(inner, () => {});
-    const lookup = (tool: string) => ({ tool });
-    traced.setToolSchemas(lookup);
-    assert.deepEqual(lookups, [lookup]);
-    traced.onsessionexpired = () => Promise.resolve();
-    assert.equal(typeof inner.onsessionexpired, "function");
-    traced.onsessionexpired = undefined;
-    assert.equal(inner.onsessionexpired, undefined);
   });
 });

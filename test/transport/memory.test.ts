@@ -7,6 +7,7 @@ import type { CloseDetails } from "../../src/jsonrpc/errors.ts";
 import type { JsonRpcMessage } from "../../src/jsonrpc/messages.ts";
 import { MemoryTransport } from "../../src/transport/memory.ts";
 import { TransportError } from "../../src/transport/transport.ts";
+import { startedPair } from "../support/memory-pair.ts";
 
 const GUARD = { timeout: 5000 };
 
@@ -25,17 +26,14 @@ function numbers(messages: JsonRpcMessage[]): unknown[] {
 
 /** A started pair that records what each end receives and each onclose. */
 async function recordedPair() {
-  const [a, b] = MemoryTransport.pair();
   const atA: JsonRpcMessage[] = [];
   const atB: JsonRpcMessage[] = [];
   const closesA: CloseDetails[] = [];
   const closesB: CloseDetails[] = [];
-  a.onmessage = (m) => atA.push(m);
-  b.onmessage = (m) => atB.push(m);
-  a.onclose = (d) => closesA.push(d);
-  b.onclose = (d) => closesB.push(d);
-  await a.start();
-  await b.start();
+  const [a, b] = await startedPair(
+    { receive: (m) => atA.push(m), close: (d) => closesA.push(d) },
+    { receive: (m) => atB.push(m), close: (d) => closesB.push(d) },
+  );
   return { a, b, atA, atB, closesA, closesB };
 }
 

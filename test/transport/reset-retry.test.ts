@@ -2,28 +2,36 @@
 // connection — against a real loopback server that drops the connection of chosen requests.
 
 import assert from "node:assert/strict";
-import { createServer, type Server } from "node:http";
+import { createServer, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { describe, test } from "node:test";
 import { isConnectionReset, retryOnReset } from "../../src/transport/reset-retry.ts";
 import { Client, StreamableHttpTransport } from "../../src/mod.ts";
+import { readBody } from "../support/http-body.ts";
 
-/** A server that drops the connection (no answer) of the requests `drop` picks, and answers the rest. */
-async function startServer(drop: (count: number, body: string) => boolean): Promise<{ url: string; bodies: string[]; close: () => Promise<void> }> {
+/** Answers with the request's own body. */
+function echo(body: string, res: ServerResponse): void {
+  res.writeHead(200, { "Content-Type": "application/json" });
+  res.end(body === "" ? "{}" : body);
+}
+
+/**
+ * A server that drops the connection (no answer) of the requests `drop` picks, and hands the
+ * rest to `answer` (by default their body is sent back).
+ */
+async function startServer(
+  drop: (count: number, body: string) => boolean,
+  answer: (body: string, res: ServerResponse) => void = echo,
+): Promise<{ url: string; bodies: string[]; close: () => Promise<void> }> {
   const bodies: string[] = [];
-  const server: Server = createServer((req, res) => {
-    let body = "";
-    req.setEncoding("utf8");
-    req.on("data", (chunk: string) => (body += chunk));
-    req.on("end", () => {
-      bodies.push(body);
-      if (drop(bodies.length, body)) {
-        req.socket.destroy();
-        return;
-      }
-      res.writeHead(200, { "Content-Type": "application/json" });
-      res.end(body === "" ? "{}" : body);
-    });
+  const server: Server = createServer(async (req, res) => {
+    const body = await readBody(req);
+    bodies.push(body);
+    if (drop(bodies.length, body)) {
+      req.socket.destroy();
+      return;
+    }
+    answer(body, res);
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
@@ -95,45 +103,36 @@ describe("retryOnReset", () => {
   test("the Streamable HTTP transport survives a reset connection: the request goes again and is answered", async () => {
     // Every POST of tools/call has its connection dropped the first time it arrives.
     const seen = new Set<string>();
-    const bodies: string[] = [];
-    const server: Server = createServer((req, res) => {
-      let text = "";
-      req.setEncoding("utf8");
-      req.on("data", (chunk: string) => (text += chunk));
-      req.on("end", () => {
-        bodies.push(text);
-        const message = JSON.parse(text);
-        if (message.method === "tools/call" && !seen.has(String(message.id))) {
-          seen.add(String(message.id));
-          req.socket.destroy();
-          return;
-        }
-        const reply = (result: unknown) => {
-          res.writeHead(200, { "Content-Type": "application/json" });
-          res.end(JSON.stringify({ jsonrpc: "2.0", id: message.id, result }));
-        };
-        if (message.id === undefined) return void res.writeHead(202).end();
-        if (message.method === "initialize") {
-          return reply({ protocolVersion: "2025-11-25", capabilities: { tools: {} }, serverInfo: { name: "resetting", version: "1" } });
-        }
-        if (message.method === "tools/list") return reply({ tools: [{ name: "echo", inputSchema: { type: "object" } }] });
-        if (message.method === "tools/call") return reply({ content: [{ type: "text", text: "answered" }] });
-        res.writeHead(404, { "Content-Type": "application/json" });
-        res.end(JSON.stringify({ jsonrpc: "2.0", id: message.id, error: { code: -32601, message: "no" } }));
-      });
+    const firstCall = (_count: number, body: string) => {
+      const message = JSON.parse(body);
+      if (message.method !== "tools/call" || seen.has(String(message.id))) return false;
+      seen.add(String(message.id));
+      return true;
+    };
+    const server = await startServer(firstCall, (body, res) => {
+      const message = JSON.parse(body);
+      const reply = (result: unknown) => {
+        res.writeHead(200, { "Content-Type": "application/json" });
+        res.end(JSON.stringify({ jsonrpc: "2.0", id: message.id, result }));
+      };
+      if (message.id === undefined) return void res.writeHead(202).end();
+      if (message.method === "initialize") {
+        return reply({ protocolVersion: "2025-11-25", capabilities: { tools: {} }, serverInfo: { name: "resetting", version: "1" } });
+      }
+      if (message.method === "tools/list") return reply({ tools: [{ name: "echo", inputSchema: { type: "object" } }] });
+      if (message.method === "tools/call") return reply({ content: [{ type: "text", text: "answered" }] });
+      res.writeHead(404, { "Content-Type": "application/json" });
+      res.end(JSON.stringify({ jsonrpc: "2.0", id: message.id, error: { code: -32601, message: "no" } }));
     });
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    const { port } = server.address() as AddressInfo;
     const client = new Client({ name: "t", version: "1" }, { protocol: "legacy" });
     try {
-      await client.connect(new StreamableHttpTransport({ url: `http://127.0.0.1:${port}/mcp`, listen: false }));
+      await client.connect(new StreamableHttpTransport({ url: `${server.url}mcp`, listen: false }));
       const result = await client.callTool("echo", {});
       assert.deepEqual(result.content, [{ type: "text", text: "answered" }]);
-      assert.equal(bodies.filter((body) => body.includes('"tools/call"')).length, 2);
+      assert.equal(server.bodies.filter((body) => body.includes('"tools/call"')).length, 2);
     } finally {
       await client.close();
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await server.close();
     }
   });
 });

@@ -32,18 +32,23 @@ describe("TracingTransport", () => {
     ]);
   });
 
-  test("passes setProtocolVersion and onsessionexpired through to the inner transport", async () => {
+  test("passes setProtocolVersion, setToolSchemas and onsessionexpired (set, then cleared) through to the inner transport", async () => {
     const versions: (string | undefined)[] = [];
+    const lookups: ((tool: string) => unknown)[] = [];
     const inner: ClientTransport = {
       description: "inner",
       start: () => Promise.resolve(),
       send: () => Promise.resolve(),
       close: () => Promise.resolve(),
       setProtocolVersion: (version) => versions.push(version),
+      setToolSchemas: (lookup) => lookups.push(lookup),
     };
     const traced = new TracingTransport(inner, () => {});
     traced.setProtocolVersion("2025-06-18");
     assert.deepEqual(versions, ["2025-06-18"]);
+    const lookup = (tool: string) => ({ tool });
+    traced.setToolSchemas(lookup);
+    assert.deepEqual(lookups, [lookup]);
     let renewed = 0;
     traced.onsessionexpired = () => {
       renewed++;
@@ -51,5 +56,7 @@ describe("TracingTransport", () => {
     };
     await inner.onsessionexpired?.();
     assert.equal(renewed, 1);
+    traced.onsessionexpired = undefined;
+    assert.equal(inner.onsessionexpired, undefined);
   });
 });

@@ -4,11 +4,11 @@
 import { isObject } from "../../common/json.ts";
 import { clipText } from "../../common/preview.ts";
 import type { LlmToolSchema } from "../../registry/types.ts";
+import { AnswerAssembly } from "./answer-assembly.ts";
 import {
+  AlternatingTurns,
   argumentsObject,
   callApi,
-  type HttpSettings,
-  httpSettings,
   isJsonAnswer,
   whole,
   joinUrl,
@@ -21,7 +21,8 @@ import {
   readSse,
   streamedError,
 } from "./http.ts";
-import { type ChatMessage, type ChatRequest, type ChatResponse, type ModelToolCall, type Provider, ProviderError } from "./types.ts";
+import { HttpProvider } from "./http-provider.ts";
+import { type ChatMessage, type ChatRequest, type ChatResponse, type ModelToolCall, ProviderError } from "./types.ts";
 
 export const ANTHROPIC_BASE_URL = "https://api.anthropic.com";
 /** The API version header every request carries. */
@@ -36,21 +37,15 @@ export interface AnthropicOptions {
   defaultMaxTokens?: number;
 }
 
-export class AnthropicProvider implements Provider {
-  readonly name = "anthropic";
-  readonly model: string;
-  readonly #connection: ProviderConnection;
-  readonly #http: HttpSettings;
+export class AnthropicProvider extends HttpProvider {
   readonly #defaultMaxTokens: number;
 
   constructor(connection: ProviderConnection, options: AnthropicOptions = {}) {
-    this.model = connection.model;
-    this.#connection = connection;
-    this.#defaultMaxTokens = options.defaultMaxTokens ?? ANTHROPIC_DEFAULT_MAX_TOKENS;
-    this.#http = httpSettings(this.name, connection, {
+    super("anthropic", connection, {
       unreachableHint: "check your network connection (or base_url, if you set one)",
       keyHint: "ANTHROPIC_API_KEY or api_key in the config",
     });
+    this.#defaultMaxTokens = options.defaultMaxTokens ?? ANTHROPIC_DEFAULT_MAX_TOKENS;
   }
 
   async chat(request: ChatRequest): Promise<ChatResponse> {
@@ -65,11 +60,10 @@ export class AnthropicProvider implements Provider {
     if (request.tools.length > 0) body.tools = request.tools.map(toAnthropicTool);
     if (request.temperature !== undefined) body.temperature = request.temperature;
     if (stream) body.stream = true;
-    const headers: Record<string, string> = { "anthropic-version": ANTHROPIC_VERSION, ...this.#connection.headers };
-    if (this.#connection.apiKey !== undefined) headers["x-api-key"] = this.#connection.apiKey;
+    const headers = { "anthropic-version": ANTHROPIC_VERSION, ...this.headers("x-api-key") };
     return await callApi(
-      this.#http,
-      { url: joinUrl(this.#connection.baseUrl, "v1/messages"), headers, body, signal: request.signal },
+      this.http,
+      { url: joinUrl(this.connection.baseUrl, "v1/messages"), headers, body, signal: request.signal },
       async (chunks, response) => {
         if (!stream || isJsonAnswer(response)) return whole(fromMessage(this.name, await readJson(this.name, chunks)), request.onText);
         const assembly = new StreamAssembly(this.name, request.onText);
@@ -86,21 +80,15 @@ export class AnthropicProvider implements Provider {
  * joined, as the API wants user and assistant turns to alternate.
  */
 export function toAnthropicMessages(messages: ChatMessage[]): Json[] {
-  const out: { role: "user" | "assistant"; content: Json[] }[] = [];
-  const add = (role: "user" | "assistant", blocks: Json[]) => {
-    if (blocks.length === 0) return;
-    const last = out[out.length - 1];
-    if (last !== undefined && last.role === role) last.content.push(...blocks);
-    else out.push({ role, content: blocks });
-  };
+  const turns = new AlternatingTurns<"user" | "assistant">();
   for (const message of messages) {
     switch (message.role) {
       case "user":
         // the API refuses empty text blocks
-        add("user", message.content === "" ? [] : [{ type: "text", text: message.content }]);
+        turns.add("user", message.content === "" ? [] : [{ type: "text", text: message.content }]);
         break;
       case "assistant":
-        add("assistant", [
+        turns.add("assistant", [
           ...(message.content === "" ? [] : [{ type: "text", text: message.content }]),
           ...(message.toolCalls ?? []).map((call) => ({ type: "tool_use", id: call.id, name: call.name, input: argumentsObject(call.arguments) })),
         ]);
@@ -108,12 +96,12 @@ export function toAnthropicMessages(messages: ChatMessage[]): Json[] {
       case "tool": {
         const result: Json = { type: "tool_result", tool_use_id: message.toolCallId, content: message.content };
         if (message.isError === true) result.is_error = true;
-        add("user", [result]);
+        turns.add("user", [result]);
         break;
       }
     }
   }
-  return out;
+  return turns.as("content");
 }
 
 /** A registry tool as `{name, description, input_schema}`; input_schema must be an object schema. */
@@ -171,27 +159,18 @@ interface Block {
  * content_block_stop, then message_delta (stop_reason, output usage) and message_stop.
  * `ping` events are keep-alives; an `error` event ends the stream.
  */
-class StreamAssembly {
-  readonly #provider: string;
-  readonly #onText?: (chunk: string) => void;
+class StreamAssembly extends AnswerAssembly<string> {
   readonly #blocks: Block[] = [];
-  #model?: string;
-  #stopReason?: string;
   #inputTokens?: number;
   #outputTokens?: number;
   #stopped = false;
 
-  constructor(provider: string, onText?: (chunk: string) => void) {
-    this.#provider = provider;
-    this.#onText = onText;
-  }
-
   push(data: string): void {
-    const event = parseObject(this.#provider, data, "a streamed event");
+    const event = parseObject(this.provider, data, "a streamed event");
     switch (event.type) {
       case "message_start": {
         const message = isObject(event.message) ? event.message : {};
-        if (typeof message.model === "string") this.#model = message.model;
+        if (typeof message.model === "string") this.model = message.model;
         const usage = usageOf(message.usage);
         this.#inputTokens = usage?.inputTokens;
         this.#outputTokens = usage?.outputTokens;
@@ -216,7 +195,7 @@ class StreamAssembly {
         if (block === undefined) break;
         if (delta.type === "text_delta" && typeof delta.text === "string") {
           block.text.push(delta.text);
-          if (delta.text !== "") this.#onText?.(delta.text);
+          this.streamed(delta.text);
         } else if (delta.type === "input_json_delta" && typeof delta.partial_json === "string") {
           block.json.push(delta.partial_json);
         }
@@ -224,7 +203,7 @@ class StreamAssembly {
       }
       case "message_delta": {
         const delta = isObject(event.delta) ? event.delta : {};
-        if (typeof delta.stop_reason === "string") this.#stopReason = delta.stop_reason;
+        if (typeof delta.stop_reason === "string") this.stopReason = delta.stop_reason;
         const usage = usageOf(event.usage);
         if (usage?.outputTokens !== undefined) this.#outputTokens = usage.outputTokens;
         break;
@@ -234,7 +213,7 @@ class StreamAssembly {
         break;
       case "error": {
         const error = isObject(event.error) ? event.error : {};
-        throw streamedError(this.#provider, String(error.message ?? "unknown error"), typeof error.type === "string" ? error.type : undefined);
+        throw streamedError(this.provider, String(error.message ?? "unknown error"), typeof error.type === "string" ? error.type : undefined);
       }
       // ping, content_block_stop and event types added later need nothing
     }
@@ -242,7 +221,7 @@ class StreamAssembly {
 
   finish(): ChatResponse {
     if (!this.#stopped) {
-      throw new ProviderError(this.#provider, `${this.#provider}: the streamed answer ended before message_stop; try again`);
+      throw new ProviderError(this.provider, `${this.provider}: the streamed answer ended before message_stop; try again`);
     }
     const text: string[] = [];
     const toolCalls: ModelToolCall[] = [];
@@ -261,8 +240,8 @@ class StreamAssembly {
     return {
       text: text.join(""),
       toolCalls,
-      stopReason: this.#stopReason,
-      model: this.#model,
+      stopReason: this.stopReason,
+      model: this.model,
       usage: this.#inputTokens === undefined && this.#outputTokens === undefined ? undefined : { inputTokens: this.#inputTokens, outputTokens: this.#outputTokens },
     };
   }

@@ -5,28 +5,21 @@
 import { isObject } from "../../common/json.ts";
 import { preview } from "../../common/preview.ts";
 import type { LlmToolSchema } from "../../registry/types.ts";
+import { AnswerAssembly } from "./answer-assembly.ts";
 import { toGeminiParameters } from "./gemini-schema.ts";
-import { argumentsObject, callApi, type HttpSettings, httpSettings, isJsonAnswer, joinUrl, madeUpCallId, type ProviderConnection, readJson, readSse, streamedError } from "./http.ts";
-import { type ChatMessage, type ChatRequest, type ChatResponse, type ModelToolCall, type Provider, ProviderError } from "./types.ts";
+import { AlternatingTurns, argumentsObject, callApi, isJsonAnswer, joinUrl, madeUpCallId, type ProviderConnection, readJson, readSse, streamedError } from "./http.ts";
+import { HttpProvider } from "./http-provider.ts";
+import { type ChatMessage, type ChatRequest, type ChatResponse, type ModelToolCall, ProviderError } from "./types.ts";
 
 export const GEMINI_BASE_URL = "https://generativelanguage.googleapis.com";
 
 type Json = Record<string, unknown>;
 
-export class GoogleProvider implements Provider {
-  readonly name = "google";
-  readonly model: string;
-  readonly #connection: ProviderConnection;
-  readonly #http: HttpSettings;
-
+export class GoogleProvider extends HttpProvider {
   constructor(connection: ProviderConnection) {
+    const hints = { unreachableHint: "check your network connection (or base_url, if you set one)", keyHint: "GEMINI_API_KEY or api_key in the config" };
     // "models/gemini-2.5-flash" (the API's resource name) and "gemini-2.5-flash" are the same model
-    this.model = connection.model.replace(/^models\//, "");
-    this.#connection = connection;
-    this.#http = httpSettings(this.name, connection, {
-      unreachableHint: "check your network connection (or base_url, if you set one)",
-      keyHint: "GEMINI_API_KEY or api_key in the config",
-    });
+    super("google", connection, hints, connection.model.replace(/^models\//, ""));
   }
 
   async chat(request: ChatRequest): Promise<ChatResponse> {
@@ -38,12 +31,10 @@ export class GoogleProvider implements Provider {
     if (request.maxTokens !== undefined) generationConfig.maxOutputTokens = request.maxTokens;
     if (request.temperature !== undefined) generationConfig.temperature = request.temperature;
     if (Object.keys(generationConfig).length > 0) body.generationConfig = generationConfig;
-    const url = joinUrl(this.#connection.baseUrl, `v1beta/models/${this.model}:${stream ? "streamGenerateContent" : "generateContent"}`);
+    const url = joinUrl(this.connection.baseUrl, `v1beta/models/${this.model}:${stream ? "streamGenerateContent" : "generateContent"}`);
     // without alt=sse the stream is one JSON array, readable only at its end
     if (stream) url.searchParams.set("alt", "sse");
-    const headers: Record<string, string> = { ...this.#connection.headers };
-    if (this.#connection.apiKey !== undefined) headers["x-goog-api-key"] = this.#connection.apiKey;
-    return await callApi(this.#http, { url, headers, body, signal: request.signal }, async (chunks, response) => {
+    return await callApi(this.http, { url, headers: this.headers("x-goog-api-key"), body, signal: request.signal }, async (chunks, response) => {
       const assembly = new Assembly(this.name, request.onText);
       if (stream && !isJsonAnswer(response)) await readSse(chunks, (_type, data) => assembly.push(parseChunk(this.name, data)));
       else assembly.push(await readJson(this.name, chunks));
@@ -68,20 +59,14 @@ function parseChunk(provider: string, data: string): Json {
  * responses as the turn had calls); consecutive turns of one role are joined.
  */
 export function toGeminiContents(messages: ChatMessage[]): Json[] {
-  const out: { role: "user" | "model"; parts: Json[] }[] = [];
-  const add = (role: "user" | "model", parts: Json[]) => {
-    if (parts.length === 0) return;
-    const last = out[out.length - 1];
-    if (last !== undefined && last.role === role) last.parts.push(...parts);
-    else out.push({ role, parts });
-  };
+  const turns = new AlternatingTurns<"user" | "model">();
   for (const message of messages) {
     switch (message.role) {
       case "user":
-        add("user", message.content === "" ? [] : [{ text: message.content }]);
+        turns.add("user", message.content === "" ? [] : [{ text: message.content }]);
         break;
       case "assistant":
-        add("model", [
+        turns.add("model", [
           ...(message.content === "" ? [] : [{ text: message.content }]),
           ...(message.toolCalls ?? []).map((call) => {
             const part: Json = { functionCall: { name: call.name, args: argumentsObject(call.arguments) } };
@@ -93,11 +78,11 @@ export function toGeminiContents(messages: ChatMessage[]): Json[] {
         break;
       case "tool":
         // Gemini correlates a response with its call by name; `response` must be a JSON object
-        add("user", [{ functionResponse: { name: message.name, response: responseObject(message.content) } }]);
+        turns.add("user", [{ functionResponse: { name: message.name, response: responseObject(message.content) } }]);
         break;
     }
   }
-  return out;
+  return turns.as("parts");
 }
 
 /** The registry's result string (`{"result": …}` / `{"error": …}`) as the object Gemini wants. */
@@ -124,31 +109,21 @@ export function toGeminiFunction(tool: LlmToolSchema): Json {
  * GenerateContentResponse with the next parts): text parts, whole functionCall parts,
  * finishReason and usageMetadata in the last chunk.
  */
-class Assembly {
-  readonly #provider: string;
-  readonly #onText?: (chunk: string) => void;
+class Assembly extends AnswerAssembly<Json> {
   #text: string[] = [];
   #calls: ModelToolCall[] = [];
-  #stopReason?: string;
-  #model?: string;
-  #usage?: ChatResponse["usage"];
   #blockReason?: string;
   #sawCandidate = false;
 
-  constructor(provider: string, onText?: (chunk: string) => void) {
-    this.#provider = provider;
-    this.#onText = onText;
-  }
-
   push(chunk: Json): void {
     if (isObject(chunk.error)) {
-      throw streamedError(this.#provider, String(chunk.error.message ?? JSON.stringify(chunk.error)), typeof chunk.error.status === "string" ? chunk.error.status : undefined);
+      throw streamedError(this.provider, String(chunk.error.message ?? JSON.stringify(chunk.error)), typeof chunk.error.status === "string" ? chunk.error.status : undefined);
     }
-    if (typeof chunk.modelVersion === "string") this.#model = chunk.modelVersion;
+    if (typeof chunk.modelVersion === "string") this.model = chunk.modelVersion;
     if (isObject(chunk.promptFeedback) && typeof chunk.promptFeedback.blockReason === "string") this.#blockReason = chunk.promptFeedback.blockReason;
     const usage = chunk.usageMetadata;
     if (isObject(usage)) {
-      this.#usage = {
+      this.usage = {
         inputTokens: typeof usage.promptTokenCount === "number" ? usage.promptTokenCount : undefined,
         outputTokens: typeof usage.candidatesTokenCount === "number" ? usage.candidatesTokenCount : undefined,
       };
@@ -156,13 +131,13 @@ class Assembly {
     const candidate = Array.isArray(chunk.candidates) ? chunk.candidates[0] : undefined;
     if (!isObject(candidate)) return;
     this.#sawCandidate = true;
-    if (typeof candidate.finishReason === "string") this.#stopReason = candidate.finishReason;
+    if (typeof candidate.finishReason === "string") this.stopReason = candidate.finishReason;
     const parts = isObject(candidate.content) && Array.isArray(candidate.content.parts) ? candidate.content.parts : [];
     for (const part of parts) {
       if (!isObject(part)) continue;
       if (typeof part.text === "string" && part.thought !== true) {
         this.#text.push(part.text);
-        if (part.text !== "") this.#onText?.(part.text);
+        this.streamed(part.text);
       }
       if (isObject(part.functionCall)) {
         const call = part.functionCall;
@@ -180,13 +155,13 @@ class Assembly {
 
   finish(): ChatResponse {
     if (this.#blockReason !== undefined && !this.#sawCandidate) {
-      throw new ProviderError(this.#provider, `${this.#provider}: the prompt was blocked (${this.#blockReason}); rephrase it or check the conversation`);
+      throw new ProviderError(this.provider, `${this.provider}: the prompt was blocked (${this.#blockReason}); rephrase it or check the conversation`);
     }
-    if (!this.#sawCandidate) throw new ProviderError(this.#provider, `${this.#provider}: the answer has no candidates; try again`);
+    if (!this.#sawCandidate) throw new ProviderError(this.provider, `${this.provider}: the answer has no candidates; try again`);
     const text = this.#text.join("");
-    if (text === "" && this.#calls.length === 0 && this.#stopReason !== undefined && this.#stopReason !== "STOP") {
-      throw new ProviderError(this.#provider, `${this.#provider}: the model stopped (${this.#stopReason}) without an answer; rephrase the prompt or raise max_tokens`);
+    if (text === "" && this.#calls.length === 0 && this.stopReason !== undefined && this.stopReason !== "STOP") {
+      throw new ProviderError(this.provider, `${this.provider}: the model stopped (${this.stopReason}) without an answer; rephrase the prompt or raise max_tokens`);
     }
-    return { text, toolCalls: this.#calls, stopReason: this.#stopReason, model: this.#model, usage: this.#usage };
+    return { text, toolCalls: this.#calls, stopReason: this.stopReason, model: this.model, usage: this.usage };
   }
 }

@@ -386,6 +386,26 @@ export function httpSettings(
 }
 
 /**
+ * Turns whose roles alternate, as the Messages and Gemini APIs want them: `add` joins its items
+ * to the last turn when that has the same role, and adds nothing for no items.
+ */
+export class AlternatingTurns<Role extends string> {
+  readonly #turns: { role: Role; items: Record<string, unknown>[] }[] = [];
+
+  add(role: Role, items: Record<string, unknown>[]): void {
+    if (items.length === 0) return;
+    const last = this.#turns[this.#turns.length - 1];
+    if (last !== undefined && last.role === role) last.items.push(...items);
+    else this.#turns.push({ role, items });
+  }
+
+  /** The turns as `{role, [key]: items}` (`content` for Messages, `parts` for Gemini). */
+  as(key: string): Record<string, unknown>[] {
+    return this.#turns.map(({ role, items }) => ({ role, [key]: items }));
+  }
+}
+
+/**
  * The neutral history as a chat API's role/content messages (Chat Completions, Ollama): the
  * system prompt first, user messages as they are, assistant and tool messages in the API's shape.
  */

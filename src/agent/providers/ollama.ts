@@ -3,11 +3,10 @@
 
 import { isObject } from "../../common/json.ts";
 import type { LlmToolSchema } from "../../registry/types.ts";
+import { AnswerAssembly } from "./answer-assembly.ts";
 import {
   argumentsObject,
   callApi,
-  type HttpSettings,
-  httpSettings,
   joinUrl,
   madeUpCallId,
   parseArguments,
@@ -17,8 +16,9 @@ import {
   roleMessages,
   streamedError,
 } from "./http.ts";
+import { HttpProvider } from "./http-provider.ts";
 import { toOpenAiTool } from "./openai.ts";
-import { type ChatMessage, type ChatRequest, type ChatResponse, type ModelToolCall, type Provider, ProviderError } from "./types.ts";
+import { type ChatMessage, type ChatRequest, type ChatResponse, type ModelToolCall, ProviderError } from "./types.ts";
 
 export const OLLAMA_DEFAULT_HOST = "http://127.0.0.1:11434";
 const OLLAMA_DEFAULT_PORT = "11434";
@@ -49,16 +49,9 @@ export function ollamaBaseUrl(host: string | undefined): string {
   return text;
 }
 
-export class OllamaProvider implements Provider {
-  readonly name = "ollama";
-  readonly model: string;
-  readonly #connection: ProviderConnection;
-  readonly #http: HttpSettings;
-
+export class OllamaProvider extends HttpProvider {
   constructor(connection: ProviderConnection) {
-    this.model = connection.model;
-    this.#connection = connection;
-    this.#http = httpSettings(this.name, connection, {
+    super("ollama", connection, {
       unreachableHint: "is Ollama running? start it with `ollama serve`, or set OLLAMA_HOST to where it listens",
       keyHint: "a proxy in front of Ollama may want api_key in the config",
       advice: (_status, message) => {
@@ -78,11 +71,9 @@ export class OllamaProvider implements Provider {
     if (request.temperature !== undefined) options.temperature = request.temperature;
     if (request.maxTokens !== undefined) options.num_predict = request.maxTokens;
     if (Object.keys(options).length > 0) body.options = options;
-    const headers: Record<string, string> = { ...this.#connection.headers };
-    if (this.#connection.apiKey !== undefined) headers.authorization = `Bearer ${this.#connection.apiKey}`;
     return await callApi(
-      this.#http,
-      { url: joinUrl(this.#connection.baseUrl, "api/chat"), headers, body, signal: request.signal },
+      this.http,
+      { url: joinUrl(this.connection.baseUrl, "api/chat"), headers: this.headers("authorization"), body, signal: request.signal },
       async (chunks) => {
         const assembly = new Assembly(this.name, request.onText);
         if (stream) await readNdjson(this.name, chunks, (value) => assembly.push(value));
@@ -117,28 +108,18 @@ export const toOllamaTool: (tool: LlmToolSchema) => Json = toOpenAiTool;
  * line's `message.content` is a piece of text, `message.tool_calls` come whole, and the line
  * with `done: true` carries done_reason and the token counts. A line `{error}` ends it.
  */
-class Assembly {
-  readonly #provider: string;
-  readonly #onText?: (chunk: string) => void;
+class Assembly extends AnswerAssembly<Json> {
   #text: string[] = [];
   #calls: ModelToolCall[] = [];
   #done = false;
-  #stopReason?: string;
-  #model?: string;
-  #usage?: ChatResponse["usage"];
-
-  constructor(provider: string, onText?: (chunk: string) => void) {
-    this.#provider = provider;
-    this.#onText = onText;
-  }
 
   push(value: Json): void {
-    if (value.error !== undefined) throw streamedError(this.#provider, String(value.error));
-    if (typeof value.model === "string") this.#model = value.model;
+    if (value.error !== undefined) throw streamedError(this.provider, String(value.error));
+    if (typeof value.model === "string") this.model = value.model;
     const message = isObject(value.message) ? value.message : {};
     if (typeof message.content === "string" && message.content !== "") {
       this.#text.push(message.content);
-      this.#onText?.(message.content);
+      this.streamed(message.content);
     }
     if (Array.isArray(message.tool_calls)) {
       for (const call of message.tool_calls) {
@@ -154,9 +135,9 @@ class Assembly {
     }
     if (value.done === true) {
       this.#done = true;
-      if (typeof value.done_reason === "string") this.#stopReason = value.done_reason;
+      if (typeof value.done_reason === "string") this.stopReason = value.done_reason;
       if (typeof value.prompt_eval_count === "number" || typeof value.eval_count === "number") {
-        this.#usage = {
+        this.usage = {
           inputTokens: typeof value.prompt_eval_count === "number" ? value.prompt_eval_count : undefined,
           outputTokens: typeof value.eval_count === "number" ? value.eval_count : undefined,
         };
@@ -165,7 +146,7 @@ class Assembly {
   }
 
   finish(): ChatResponse {
-    if (!this.#done) throw new ProviderError(this.#provider, `${this.#provider}: the answer ended before its last line (done: true); try again`);
-    return { text: this.#text.join(""), toolCalls: this.#calls, stopReason: this.#stopReason, model: this.#model, usage: this.#usage };
+    if (!this.#done) throw new ProviderError(this.provider, `${this.provider}: the answer ended before its last line (done: true); try again`);
+    return { text: this.#text.join(""), toolCalls: this.#calls, stopReason: this.stopReason, model: this.model, usage: this.usage };
   }
 }

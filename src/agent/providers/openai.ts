@@ -4,10 +4,9 @@
 import { isObject } from "../../common/json.ts";
 import { clipText } from "../../common/preview.ts";
 import type { LlmToolSchema } from "../../registry/types.ts";
+import { AnswerAssembly } from "./answer-assembly.ts";
 import {
   callApi,
-  type HttpSettings,
-  httpSettings,
   isJsonAnswer,
   whole,
   joinUrl,
@@ -21,30 +20,26 @@ import {
   roleMessages,
   streamedError,
 } from "./http.ts";
-import { type ChatMessage, type ChatRequest, type ChatResponse, type ModelToolCall, type Provider, ProviderError } from "./types.ts";
+import { HttpProvider } from "./http-provider.ts";
+import { type ChatMessage, type ChatRequest, type ChatResponse, type ModelToolCall, ProviderError } from "./types.ts";
 
 export const OPENAI_BASE_URL = "https://api.openai.com/v1";
 
 type Json = Record<string, unknown>;
 
-export class OpenAiProvider implements Provider {
-  readonly name = "openai";
-  readonly model: string;
-  readonly #connection: ProviderConnection;
-  readonly #http: HttpSettings;
+export class OpenAiProvider extends HttpProvider {
   /** api.openai.com itself, where newer parameter names apply; false for compatible servers. */
   readonly #official: boolean;
 
   constructor(connection: ProviderConnection) {
-    this.model = connection.model;
-    this.#connection = connection;
-    this.#official = new URL(connection.baseUrl).hostname === "api.openai.com";
-    this.#http = httpSettings(this.name, connection, {
-      unreachableHint: this.#official
+    const official = new URL(connection.baseUrl).hostname === "api.openai.com";
+    super("openai", connection, {
+      unreachableHint: official
         ? "check your network connection"
         : "is the OpenAI-compatible server (LM Studio, vLLM, llama.cpp, …) running there? start it or fix base_url",
-      keyHint: this.#official ? "OPENAI_API_KEY or api_key in the config" : "the server's key, as api_key in the config or OPENAI_API_KEY",
+      keyHint: official ? "OPENAI_API_KEY or api_key in the config" : "the server's key, as api_key in the config or OPENAI_API_KEY",
     });
+    this.#official = official;
   }
 
   async chat(request: ChatRequest): Promise<ChatResponse> {
@@ -61,11 +56,9 @@ export class OpenAiProvider implements Provider {
       // the usage arrives in a last chunk only when asked for (not every compatible server knows the option)
       if (this.#official) body.stream_options = { include_usage: true };
     }
-    const headers: Record<string, string> = { ...this.#connection.headers };
-    if (this.#connection.apiKey !== undefined) headers.authorization = `Bearer ${this.#connection.apiKey}`;
     return await callApi(
-      this.#http,
-      { url: joinUrl(this.#connection.baseUrl, "chat/completions"), headers, body, signal: request.signal },
+      this.http,
+      { url: joinUrl(this.connection.baseUrl, "chat/completions"), headers: this.headers("authorization"), body, signal: request.signal },
       async (chunks, response) => {
         if (!stream || isJsonAnswer(response)) return whole(this.#fromResponse(await readJson(this.name, chunks)), request.onText);
         const assembly = new StreamAssembly(this.name, request.onText);
@@ -140,41 +133,31 @@ function usageOf(usage: unknown): ChatResponse["usage"] {
  * A streamed answer put together: `data:` chunks of `choices[0].delta`, text as it comes,
  * tool calls by `index` (the id and name in their first delta, the arguments in pieces), `[DONE]` at the end.
  */
-class StreamAssembly {
-  readonly #provider: string;
-  readonly #onText?: (chunk: string) => void;
+class StreamAssembly extends AnswerAssembly<string> {
   #text: string[] = [];
   #calls: { id: string; name: string; args: string[] }[] = [];
-  #stopReason?: string;
-  #model?: string;
-  #usage?: ChatResponse["usage"];
   #done = false;
-
-  constructor(provider: string, onText?: (chunk: string) => void) {
-    this.#provider = provider;
-    this.#onText = onText;
-  }
 
   push(data: string): void {
     if (data.trim() === "[DONE]") {
       this.#done = true;
       return;
     }
-    const chunk = parseObject(this.#provider, data, "a streamed chunk");
+    const chunk = parseObject(this.provider, data, "a streamed chunk");
     if (chunk.error !== undefined) {
       const error = isObject(chunk.error) ? chunk.error : { message: String(chunk.error) };
-      throw streamedError(this.#provider, String(error.message ?? JSON.stringify(error)), typeof error.type === "string" ? error.type : undefined);
+      throw streamedError(this.provider, String(error.message ?? JSON.stringify(error)), typeof error.type === "string" ? error.type : undefined);
     }
-    if (typeof chunk.model === "string") this.#model = chunk.model;
-    if (isObject(chunk.usage)) this.#usage = usageOf(chunk.usage);
+    if (typeof chunk.model === "string") this.model = chunk.model;
+    if (isObject(chunk.usage)) this.usage = usageOf(chunk.usage);
     const choice = Array.isArray(chunk.choices) ? chunk.choices[0] : undefined;
     if (!isObject(choice)) return;
-    if (typeof choice.finish_reason === "string") this.#stopReason = choice.finish_reason;
+    if (typeof choice.finish_reason === "string") this.stopReason = choice.finish_reason;
     const delta = choice.delta;
     if (!isObject(delta)) return;
     if (typeof delta.content === "string" && delta.content !== "") {
       this.#text.push(delta.content);
-      this.#onText?.(delta.content);
+      this.streamed(delta.content);
     }
     if (Array.isArray(delta.tool_calls)) {
       for (const part of delta.tool_calls) {
@@ -193,17 +176,17 @@ class StreamAssembly {
   }
 
   finish(): ChatResponse {
-    if (!this.#done && this.#stopReason === undefined) {
-      throw new ProviderError(this.#provider, `${this.#provider}: the streamed answer ended before its last chunk ([DONE]); try again`);
+    if (!this.#done && this.stopReason === undefined) {
+      throw new ProviderError(this.provider, `${this.provider}: the streamed answer ended before its last chunk ([DONE]); try again`);
     }
     return {
       text: this.#text.join(""),
       toolCalls: this.#calls
         .filter((call) => call !== undefined)
         .map((call) => ({ id: call.id !== "" ? call.id : madeUpCallId(), name: call.name, arguments: parseArguments(call.args.join("")) })),
-      stopReason: this.#stopReason,
-      model: this.#model,
-      usage: this.#usage,
+      stopReason: this.stopReason,
+      model: this.model,
+      usage: this.usage,
     };
   }
 }

@@ -1,16 +1,10 @@
 // The options of the Streamable HTTP client transport and their defaults — spec 2025-11-25
 // basic/transports ("Streamable HTTP").
 
-import type { Redactor } from "../../common/redact.ts";
+import type { HttpConnectionOptions } from "../http-options.ts";
 import type { ReconnectOptions } from "../sse-reconnect.ts";
 
-export interface StreamableHttpTransportOptions {
-  /** The MCP endpoint, e.g. `http://127.0.0.1:3001/mcp`. */
-  url: string | URL;
-  /** Sent with every request: each POST, GET and DELETE (Authorization, API keys, …). */
-  headers?: Record<string, string>;
-  /** The fetch to use. Default: the global fetch. */
-  fetch?: typeof fetch;
+export interface StreamableHttpTransportOptions extends HttpConnectionOptions {
   /** How broken SSE streams are reconnected. Default DEFAULT_RECONNECT (10 attempts, up to 30 s apart). */
   reconnect?: Partial<ReconnectOptions>;
   /**
@@ -30,22 +24,6 @@ export interface StreamableHttpTransportOptions {
   closeTimeoutMs?: number;
   /** Open the GET stream for server-initiated messages after initialization. Default true. */
   listen?: boolean;
-  /**
-   * Largest message accepted: a JSON answer in bytes, one SSE event in characters. A larger
-   * answer to a request fails that request at once, naming this limit; another larger
-   * message is skipped and reported. Default 64 MiB.
-   */
-  maxMessageBytes?: number;
-  /**
-   * Longest Retry-After of a 429 or 503 that is waited out before the message is sent again
-   * (never past the call's deadline). A longer one fails the send with the time to retry. Default 30 s.
-   */
-  maxRetryAfterMs?: number;
-  /**
-   * More secrets to keep out of error messages and reports (the host's). The values of
-   * `headers` and `requestInit.headers` are always kept out.
-   */
-  redactor?: Redactor;
 }
 
 export const DEFAULT_HTTP_TIMEOUT_MS = 30_000;

@@ -72,11 +72,16 @@ test("a stream that stops sending is given up on after the timeout between chunk
   });
 });
 
-test("a stream cut before its end is an error, not a short answer", async () => {
-  const handler = (response: ServerResponse) => {
-    response.writeHead(200, { "content-type": "text/event-stream" });
-    response.end('data: {"choices":[{"index":0,"delta":{"content":"half"},"finish_reason":null}]}\n\n');
+/** A handler that answers 200 with this content type and body, whole. */
+function answering(contentType: string, body: string): (response: ServerResponse) => void {
+  return (response) => {
+    response.writeHead(200, { "content-type": contentType });
+    response.end(body);
   };
+}
+
+test("a stream cut before its end is an error, not a short answer", async () => {
+  const handler = answering("text/event-stream", 'data: {"choices":[{"index":0,"delta":{"content":"half"},"finish_reason":null}]}\n\n');
   await withServer(handler, async (origin) => {
     const provider = createProvider("openai/x", { baseUrl: `${origin}/v1`, env: {} });
     await assert.rejects(provider.chat({ messages: [{ role: "user", content: "hi" }], tools: [], onText: () => {} }), /ended before its last chunk/);
@@ -94,11 +99,7 @@ test("aborting during the wait ends the call at once with the signal's reason", 
 });
 
 test("an answer that is not JSON is reported with its start and a hint about the base URL", async () => {
-  const handler = (response: ServerResponse) => {
-    response.writeHead(200, { "content-type": "text/html" });
-    response.end("<html>a web page, not an API</html>");
-  };
-  await withServer(handler, async (origin) => {
+  await withServer(answering("text/html", "<html>a web page, not an API</html>"), async (origin) => {
     const provider = createProvider("openai/x", { baseUrl: `${origin}/v1`, env: {} });
     await assert.rejects(provider.chat({ messages: [{ role: "user", content: "hi" }], tools: [] }), /not JSON: "<html>a web page, not an API<\/html>"; check the base URL/);
   });
