@@ -47,3 +47,8 @@ export type {
 // The redactor McpManager.redactor is (pass your own in McpManagerOptions.redactor to share it).
 export { REDACTED, Redactor } from "../common/redact.ts";
 export { configSecrets, redactorFor } from "./secrets.ts";
+// Skills (io.modelcontextprotocol/skills): here and not in the root entry, since verifying a
+// SKILL.md parses its YAML frontmatter.
+export { ServerSkills, sha256Digest, SkillError } from "../client/skills.ts";
+export type { LoadedSkill, ServerSkillsOptions, Skill, SkillErrorCode, SkillFile, SkillFrontmatter, SkillListing, SkillResource, SkillsClient } from "../client/skills.ts";
+export { MAX_SKILL_BYTES, MAX_SKILL_RESOURCES, skillNameProblem } from "../client/skill-entry.ts";
