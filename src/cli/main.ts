@@ -20,6 +20,7 @@ verbs:
   run       one prompt to a model with the servers' tools: mcpwire run -p "add 2 and 40"
   chat      an interactive conversation with a model over the servers' tools
   auth      OAuth for an HTTP server: mcpwire auth login|logout|status <server>
+  skills    list the servers' skills; mcpwire skills show <server> <skill> prints one
   help      show this text, or a verb's: mcpwire help call
   version   print the version
 
@@ -40,6 +41,7 @@ const VERBS: Record<string, () => Promise<Verb>> = {
   run: () => import("./run-verb.ts").then((verb) => ({ run: verb.run, usage: verb.RUN_USAGE })),
   chat: () => import("./chat.ts").then((verb) => ({ run: verb.chat, usage: verb.CHAT_USAGE })),
   auth: () => import("./auth.ts").then((verb) => ({ run: verb.auth, usage: verb.AUTH_USAGE })),
+  skills: () => import("./skills.ts").then((verb) => ({ run: verb.skills, usage: verb.SKILLS_USAGE })),
 };
 
 /** The loader of a verb's module; undefined for anything that is not a verb (`constructor` included). */
@@ -65,7 +67,7 @@ export async function main(argv: readonly string[]): Promise<number> {
         await write(verb === undefined ? "stderr" : "stdout", ((await verbLoader(rest[0])?.())?.usage ?? USAGE) + "\n");
         return verb === undefined ? 2 : 0;
       default:
-        throw new UsageError(`unknown verb "${verb}"; verbs: servers, tools, call, inspect, run, chat, auth, help, version`);
+        throw new UsageError(`unknown verb "${verb}"; verbs: servers, tools, call, inspect, run, chat, auth, skills, help, version`);
     }
   } catch (error) {
     // Through the verb's redactor: an error may quote a server, and a server may quote a token.
