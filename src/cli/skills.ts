@@ -24,10 +24,12 @@ sha256 digest, frontmatter) and printed; --file PATH prints one of its files ins
 (relative to the skill's root, verified too). <skill> is the skill's name, its path
 (acme/billing/refunds) when names repeat, or its SKILL.md URI.
 
---json prints { skills: [...], refused: [...] } (show: the loaded skill as an object).
+--json prints { skills: [...], refused: [{ server, skill, refusal, message }] } (show: the
+loaded skill as an object).
 
 exit codes: 0 listed / shown, 1 a skill or file refused (digest, size, frontmatter, path), or
-            the server serves no skills, 2 usage or config error`;
+            a server's listing failed (it serves no skills, or answers skills/list with an
+            error; the other servers are still listed), 2 usage or config error`;
 
 const OPTIONS = {
   config: { kind: "string" },
@@ -93,11 +95,20 @@ export async function skills(argv: readonly string[]): Promise<number> {
 async function listSkills(manager: McpManager, named: string | undefined, json: boolean): Promise<number> {
   const listed: { server: string; skill: Skill }[] = [];
   const refused: SkillError[] = [];
+  const failed: SkillError[] = [];
   for (const server of serversOf(manager, named)) {
-    const listing = await skillsOf(manager, server).list();
-    for (const skill of listing.skills) listed.push({ server, skill });
-    refused.push(...listing.refused);
+    try {
+      const listing = await skillsOf(manager, server).list();
+      for (const skill of listing.skills) listed.push({ server, skill });
+      refused.push(...listing.refused);
+    } catch (error) {
+      // One server's failure (it declared the extension and answers -32601, …) does not hide the others'.
+      if (named !== undefined || !(error instanceof SkillError)) throw error;
+      failed.push(error);
+    }
   }
+  for (const error of failed) await write("stderr", `mcpwire skills: ${lineOf(error.message)}\n`);
+  const code = failed.length > 0 ? 1 : 0;
   if (json) {
     await writeJson({
       skills: listed.map(({ server, skill }) => ({
@@ -108,9 +119,10 @@ async function listSkills(manager: McpManager, named: string | undefined, json: 
         frontmatter: skill.frontmatter,
         resources: skill.resources,
       })),
-      refused: refused.map((error) => ({ server: error.server, skill: error.skill ?? null, code: error.code, message: error.message })),
+      // `refusal`, not `code`: a member named like an OAuth code is redacted on output.
+      refused: refused.map((error) => ({ server: error.server, skill: error.skill ?? null, refusal: error.code, message: error.message })),
     });
-    return 0;
+    return code;
   }
   // Names, descriptions and URIs are the servers' text: one line each, escapes visible.
   const rows = listed.map(({ server, skill }) => [
@@ -122,7 +134,7 @@ async function listSkills(manager: McpManager, named: string | undefined, json: 
   ]);
   await write("stdout", renderTable(["SERVER", "SKILL", "DESCRIPTION", "FILES", "URI"], rows));
   for (const error of refused) await write("stderr", `refused: ${lineOf(error.message)}\n`);
-  return 0;
+  return code;
 }
 
 /** The listed skill `wanted` names: by name when one has it, else by path or URI. */
