@@ -16,6 +16,9 @@ import type { UrlElicitationRequest } from "../../src/client/handlers.ts";
 import { EVERYTHING } from "../support/everything.ts";
 import { type InProcessServer as TestServer, inProcessServer } from "../support/in-process-server.ts";
 import { rpcRejection } from "../support/rejection.ts";
+import { declaredExtensions } from "../../src/client/extensions.ts";
+/** The extensions every Client declares unless told otherwise (src/client/extensions.ts DEFAULT_SETTINGS). */
+const DEFAULT_EXTENSIONS = { extensions: declaredExtensions(undefined) };
 
 const CLIENT_INFO = { name: "mcpwire-tests", version: "1.0.0" };
 
@@ -41,23 +44,23 @@ const FLAT_SCHEMA = {
 describe("declared capabilities follow the handlers", () => {
   test("a form handler declares elicitation.form only; a url handler adds elicitation.url", async () => {
     const formOnly = new Client(CLIENT_INFO, { handlers: { elicitation: { form: async () => ({ action: "decline" }) } } });
-    assert.deepEqual(formOnly.capabilities, { elicitation: { form: {} } });
+    assert.deepEqual(formOnly.capabilities, { elicitation: { form: {} }, ...DEFAULT_EXTENSIONS });
     const both = new Client(CLIENT_INFO, {
       handlers: { elicitation: { form: async () => ({ action: "decline" }), url: async () => ({ action: "decline" }) } },
     });
-    assert.deepEqual(both.capabilities, { elicitation: { form: {}, url: {} } });
+    assert.deepEqual(both.capabilities, { elicitation: { form: {}, url: {} }, ...DEFAULT_EXTENSIONS });
 
     const server = testServer();
     await both.connect(server.clientEnd);
     try {
-      assert.deepEqual(server.initializeParams()?.capabilities, { elicitation: { form: {}, url: {} } });
+      assert.deepEqual(server.initializeParams()?.capabilities, { elicitation: { form: {}, url: {} }, ...DEFAULT_EXTENSIONS });
     } finally {
       await both.close();
     }
   });
 
   test("no handlers declare nothing; declaring elicitation or sampling without its handler throws at construction", () => {
-    assert.deepEqual(new Client(CLIENT_INFO).capabilities, {});
+    assert.deepEqual(new Client(CLIENT_INFO).capabilities, DEFAULT_EXTENSIONS);
     assert.throws(() => new Client(CLIENT_INFO, { capabilities: { elicitation: {} } }), /elicitation\.form.*handlers\.elicitation\.form/);
     assert.throws(
       () => new Client(CLIENT_INFO, { capabilities: { elicitation: { url: {} } }, handlers: { elicitation: { form: async () => ({ action: "cancel" }) } } }),

@@ -36,7 +36,8 @@ describe("extension negotiation", () => {
 
   it("a Client declares its extensions in its capabilities", () => {
     const client = new Client({ name: "t", version: "1" }, { extensions: { "com.example/thing": {} } });
-    assert.deepEqual(client.capabilities.extensions, { "com.example/thing": {} });
+    assert.deepEqual(client.capabilities.extensions, { ...declaredExtensions(undefined), "com.example/thing": {} });
+    assert.deepEqual((client.capabilities.extensions as Record<string, unknown> | undefined)?.[EXTENSIONS.skills], {}, "skills is on by default");
     assert.equal(client.extension("com.example/thing"), undefined);
   });
 });

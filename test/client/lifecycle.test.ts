@@ -24,6 +24,9 @@ import {
 } from "../../src/mod.ts";
 import { rejection } from "../support/rejection.ts";
 import { RequestAbortedError } from "../../src/jsonrpc/errors.ts";
+import { declaredExtensions } from "../../src/client/extensions.ts";
+/** The extensions every Client declares unless told otherwise (src/client/extensions.ts DEFAULT_SETTINGS). */
+const DEFAULT_EXTENSIONS = { extensions: declaredExtensions(undefined) };
 
 const FIXTURE = fileURLToPath(new URL("../fixtures/client-lifecycle-server.mjs", import.meta.url));
 const CLIENT_INFO = { name: "mcpwire-tests", version: "1.0.0" };
@@ -114,7 +117,7 @@ describe("Client lifecycle against a stdio fixture server", () => {
       const seen = await observed(client);
       assert.equal(seen.initializeParams.protocolVersion, "2025-11-25");
       assert.deepEqual(seen.initializeParams.clientInfo, CLIENT_INFO);
-      assert.deepEqual(seen.initializeParams.capabilities, { roots: { listChanged: true } });
+      assert.deepEqual(seen.initializeParams.capabilities, { roots: { listChanged: true }, ...DEFAULT_EXTENSIONS });
       // protocol auto: the server/discover probe first (spec 2026-07-28 stdio "Backward
       // Compatibility"); this legacy fixture refuses it, so the handshake follows, once.
       assert.deepEqual(seen.beforeInitResult, ["server/discover", "initialize"]);

@@ -6,6 +6,9 @@ import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
 import { Client, type JsonRpcMessage, MemoryTransport, Peer, StdioTransport, type TextContent } from "../../src/mod.ts";
 import { pathToFileUri, toRoots } from "../../src/client/roots.ts";
+import { declaredExtensions } from "../../src/client/extensions.ts";
+/** The extensions every Client declares unless told otherwise (src/client/extensions.ts DEFAULT_SETTINGS). */
+const DEFAULT_EXTENSIONS = { extensions: declaredExtensions(undefined) };
 
 const CLIENT_INFO = { name: "mcpwire-tests", version: "1.0.0" };
 const EVERYTHING = fileURLToPath(
@@ -41,7 +44,7 @@ describe("roots", () => {
   test("a static list declares roots.listChanged and answers roots/list; setRoots() sends list_changed", async () => {
     const server = testServer();
     const client = new Client(CLIENT_INFO, { roots: [{ uri: "/work/a", name: "a" }] });
-    assert.deepEqual(client.capabilities, { roots: { listChanged: true } });
+    assert.deepEqual(client.capabilities, { roots: { listChanged: true }, ...DEFAULT_EXTENSIONS });
     await client.connect(server.clientEnd);
     try {
       assert.deepEqual(await server.peer.request("roots/list"), { roots: [{ uri: "file:///work/a", name: "a" }] });

@@ -18,6 +18,9 @@ import type { ClientOptions } from "../../src/client/client.ts";
 import { SamplingRejectedError } from "../../src/client/sampling.ts";
 import { EVERYTHING } from "../support/everything.ts";
 import { rpcRejection } from "../support/rejection.ts";
+import { declaredExtensions } from "../../src/client/extensions.ts";
+/** The extensions every Client declares unless told otherwise (src/client/extensions.ts DEFAULT_SETTINGS). */
+const DEFAULT_EXTENSIONS = { extensions: declaredExtensions(undefined) };
 
 const CLIENT_INFO = { name: "mcpwire-tests", version: "1.0.0" };
 const ANSWER = { role: "assistant" as const, content: { type: "text" as const, text: "42" }, model: "test-model", stopReason: "endTurn" };
@@ -41,10 +44,11 @@ async function connected(options: ClientOptions): Promise<{ client: Client; peer
 describe("sampling policy against an in-process server", () => {
   test("a handler declares sampling; sampling.tools only when the policy allows tools; none without a handler", async () => {
     const { client, init } = await connected({ handlers: { sampling: async () => ANSWER } });
-    assert.deepEqual(init()?.capabilities, { sampling: {} });
+    assert.deepEqual(init()?.capabilities, { sampling: {}, ...DEFAULT_EXTENSIONS });
     await client.close();
     assert.deepEqual(new Client(CLIENT_INFO, { handlers: { sampling: async () => ANSWER }, sampling: { tools: true } }).capabilities, {
       sampling: { tools: {} },
+      ...DEFAULT_EXTENSIONS,
     });
     const bare = await connected({});
     const error = await rpcRejection(bare.peer.request("sampling/createMessage", REQUEST));
