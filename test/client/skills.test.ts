@@ -15,7 +15,7 @@ import { type PortFixture, startPortFixture } from "../support/fixture-process.t
 import { hangGuard } from "../support/hang-guard.ts";
 
 const CLIENT_INFO = { name: "mcpwire-tests", version: "1.0.0" };
-export const SKILLS_SERVER = fileURLToPath(new URL("../../conformance/fixtures/skills-server.mjs", import.meta.url));
+const SKILLS_SERVER = fileURLToPath(new URL("../../conformance/fixtures/skills-server.mjs", import.meta.url));
 const SKILLS_FIXTURE = "../../conformance/fixtures/skills-server.mjs"; // relative to test/fixtures/
 
 /** A Client connected to the fixture over stdio with `args`, named "docs". */
