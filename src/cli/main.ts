@@ -24,7 +24,7 @@ verbs:
   help      show this text, or a verb's: mcpwire help call
   version   print the version
 
-Without --config the verbs servers, tools, call, run and chat read ./mcpwire.yaml, ./.mcp.json,
+Without --config the verbs servers, tools, call, run, chat and skills read ./mcpwire.yaml, ./.mcp.json,
 then $XDG_CONFIG_HOME/mcpwire/config.yaml (default ~/.config/mcpwire/config.yaml).
 --debug adds stack traces to errors.`;
 
