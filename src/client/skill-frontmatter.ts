@@ -27,10 +27,10 @@ export interface ParsedSkillFile {
 export async function parseSkillFile(text: string): Promise<ParsedSkillFile | string> {
   const source = text.startsWith("\uFEFF") ? text.slice(1) : text;
   const open = /^---[ \t]*\r?\n/.exec(source);
-  if (open === null) return "it does not begin with a --- line opening YAML frontmatter";
+  if (open === null) return "does not begin with a --- line opening YAML frontmatter";
   const rest = source.slice(open[0].length);
   const close = /^---[ \t]*(\r?\n|$)/m.exec(rest);
-  if (close === null) return "its frontmatter has no closing --- line";
+  if (close === null) return "has no --- line closing its frontmatter";
   const yamlText = rest.slice(0, close.index);
   const body = rest.slice(close.index + close[0].length);
   const { parse } = await loadYaml();
@@ -39,9 +39,9 @@ export async function parseSkillFile(text: string): Promise<ParsedSkillFile | st
     // Plain JSON values only (no custom tags), as the entry renders the frontmatter.
     value = parse(yamlText, { uniqueKeys: true, maxAliasCount: 100 });
   } catch (error) {
-    return `its frontmatter is not valid YAML (${messageOf(error).split("\n")[0]})`;
+    return `has frontmatter that is not valid YAML (${messageOf(error).split("\n")[0]})`;
   }
-  if (!isObject(value)) return "its frontmatter is not a YAML mapping";
+  if (!isObject(value)) return "has frontmatter that is not a YAML mapping";
   return { frontmatter: value, body };
 }
 

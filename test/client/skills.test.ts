@@ -7,8 +7,8 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
-import { Client, EXTENSIONS, StdioTransport, StreamableHttpTransport } from "../../src/mod.ts";
-import { type LoadedSkill, ServerSkills, type Skill, SkillError } from "../../src/client/skills.ts";
+import { Client, EXTENSIONS, MemoryTransport, Peer, StdioTransport, StreamableHttpTransport } from "../../src/mod.ts";
+import { type LoadedSkill, ServerSkills, sha256Digest, type Skill, SkillError } from "../../src/client/skills.ts";
 import { checkSkillEntry, resolveSkillPath, skillNameProblem } from "../../src/client/skill-entry.ts";
 import { frontmatterDifferences, parseSkillFile } from "../../src/client/skill-frontmatter.ts";
 import { type PortFixture, startPortFixture } from "../support/fixture-process.ts";
@@ -118,7 +118,7 @@ describe("skills: the entry checks", () => {
     assert.deepEqual(frontmatterDifferences(parsed.frontmatter, { name: "a", description: "c", metadata: { version: 1 } }), ["description", "metadata"]);
     assert.deepEqual(frontmatterDifferences({ name: "a" }, { name: "a", license: "MIT" }), ["license"]);
     assert.match(String(await parseSkillFile("# no frontmatter\n")), /does not begin/);
-    assert.match(String(await parseSkillFile("---\nname: a\n")), /no closing/);
+    assert.match(String(await parseSkillFile("---\nname: a\n")), /no --- line closing/);
     assert.match(String(await parseSkillFile("---\n- a\n---\n")), /not a YAML mapping/);
     assert.match(String(await parseSkillFile("---\na: [\n---\n")), /not valid YAML/);
   });
@@ -293,4 +293,79 @@ describe("skills over Streamable HTTP (both eras)", () => {
       }
     });
   }
+});
+
+describe("skills: content the fixture does not serve (an in-process server)", () => {
+  const encoder = new TextEncoder();
+  /** A legacy in-process server with one skill "bin" whose files are `files` (uri → text or { blob }), listed with the digests of `listed`. */
+  async function serve(listed: Record<string, Uint8Array>, served: Record<string, { text: string } | { blob: string }>): Promise<Client> {
+    const [clientEnd, serverEnd] = MemoryTransport.pair();
+    const peer = new Peer({ name: "in-process", send: (message) => serverEnd.send(message) });
+    serverEnd.onmessage = (message) => peer.receive(message);
+    const resources = await Promise.all(Object.entries(listed).map(async ([uri, bytes]) => ({ uri, digest: await sha256Digest(bytes), size: bytes.length })));
+    peer.setRequestHandler("initialize", () => ({
+      protocolVersion: "2025-11-25",
+      capabilities: { resources: {}, extensions: { [EXTENSIONS.skills]: {} } },
+      serverInfo: { name: "in-process", version: "0" },
+    }));
+    peer.setRequestHandler("skills/list", () => ({
+      skills: [{ uri: "skill://bin/SKILL.md", frontmatter: { name: "bin", description: "Binary files" }, resources }],
+    }));
+    peer.setRequestHandler("resources/read", (params) => {
+      const uri = String(params?.uri);
+      return { contents: [{ uri, ...served[uri] }] };
+    });
+    void serverEnd.start();
+    const client = new Client(CLIENT_INFO, { name: "mem", protocol: "legacy" });
+    await hangGuard(client.connect(clientEnd), 10_000, "connect");
+    return client;
+  }
+  const SKILL_MD = "---\nname: bin\ndescription: Binary files\n---\nBody\n";
+
+  test("a base64 blob is verified on its raw bytes; bytes that are not UTF-8 have no text", async () => {
+    const logo = new Uint8Array([0, 255, 1, 128]);
+    const client = await serve(
+      { "skill://bin/SKILL.md": encoder.encode(SKILL_MD), "skill://bin/logo.bin": logo },
+      { "skill://bin/SKILL.md": { text: SKILL_MD }, "skill://bin/logo.bin": { blob: btoa(String.fromCharCode(...logo)) } },
+    );
+    try {
+      const skills = new ServerSkills(client, { server: "mem" });
+      const loaded = await skills.load((await skills.list()).skills[0]!);
+      const file = await skills.readFile(loaded, "logo.bin");
+      assert.deepEqual([...file.bytes], [0, 255, 1, 128]);
+      assert.equal(file.text, undefined);
+      assert.equal(file.verified, true);
+    } finally {
+      await client.close();
+    }
+  });
+
+  test("a blob that is not base64 is bad-content", async () => {
+    const client = await serve(
+      { "skill://bin/SKILL.md": encoder.encode(SKILL_MD), "skill://bin/logo.bin": new Uint8Array([1]) },
+      { "skill://bin/SKILL.md": { text: SKILL_MD }, "skill://bin/logo.bin": { blob: "not base64 !!" } },
+    );
+    try {
+      const skills = new ServerSkills(client, { server: "mem" });
+      const loaded = await skills.load((await skills.list()).skills[0]!);
+      const error = await refusal(skills.readFile(loaded, "logo.bin"));
+      assert.equal(error.code, "bad-content");
+      assert.match(error.message, /server "mem": skill "bin" .*no text or base64 blob/);
+    } finally {
+      await client.close();
+    }
+  });
+
+  test("a SKILL.md without frontmatter (its digest matching) is bad-frontmatter", async () => {
+    const plain = "# Just markdown\n";
+    const client = await serve({ "skill://bin/SKILL.md": encoder.encode(plain) }, { "skill://bin/SKILL.md": { text: plain } });
+    try {
+      const skills = new ServerSkills(client, { server: "mem" });
+      const error = await refusal(skills.load((await skills.list()).skills[0]!));
+      assert.equal(error.code, "bad-frontmatter");
+      assert.match(error.message, /SKILL.md does not begin with a --- line/);
+    } finally {
+      await client.close();
+    }
+  });
 });
