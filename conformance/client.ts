@@ -304,6 +304,41 @@ const invalidToolHeaders: Handler = (session) =>
     for (const tool of await listTools(client)) await callTool(client, tool.name, minimalArguments(tool));
   });
 
+/**
+ * sep-2640-client-no-prefetch (Skills extension): a host lists the server's skills and shows
+ * them, and reads none of their files until one is loaded (skills.mdx "Lazy Retrieval").
+ */
+const skillsList: Handler = (session) =>
+  withClient(session, {}, async (client) => {
+    const { ServerSkills } = await import("../src/host/mod.ts"); // skills parse YAML: not in the root entry
+    const { skills, refused } = await new ServerSkills(client, { server: "conformance" }).list();
+    log(`skills/list: ${skills.map((skill) => `${skill.frontmatter.name} (${skill.uri})`).join(", ") || "none"}`);
+    for (const error of refused) log(`refused: ${error.message}`);
+  });
+
+/**
+ * sep-2640-client-verify-digest, -verify-size, -verify-frontmatter: a host loads the listed
+ * skill (SKILL.md read and verified against the entry: size, digest, frontmatter) and then reads
+ * its other files. When the SKILL.md fails verification the skill is refused (a SkillError) and
+ * nothing more of it is read: that refusal is the host doing its job, so the client exits 0.
+ */
+const skillsLoad: Handler = (session) =>
+  withClient(session, {}, async (client) => {
+    const { ServerSkills, SkillError } = await import("../src/host/mod.ts"); // skills parse YAML: not in the root entry
+    const skills = new ServerSkills(client, { server: "conformance" });
+    const listing = await skills.list();
+    const skill = listing.skills[0];
+    if (skill === undefined) throw new Error(`the server listed no loadable skill${listing.refused[0] ? ` (${listing.refused[0].message})` : ""}`);
+    try {
+      const loaded = await skills.load(skill);
+      log(`loaded skill "${skill.frontmatter.name}": ${loaded.text.length} characters, files ${loaded.files.join(", ") || "none"}`);
+      for (const path of loaded.files) log(`read ${path}: ${(await skills.readFile(loaded, path)).bytes.length} bytes, verified`);
+    } catch (error) {
+      if (!(error instanceof SkillError)) throw error;
+      log(`skill refused (${error.code}): ${error.message}`);
+    }
+  });
+
 const HANDLERS: Record<string, Handler> = {
   initialize,
   tools_call: toolsCall,
@@ -315,6 +350,10 @@ const HANDLERS: Record<string, Handler> = {
   "http-standard-headers": standardHeaders,
   "http-custom-headers": customHeaders,
   "http-invalid-tool-headers": invalidToolHeaders,
+  "sep-2640-client-no-prefetch": skillsList,
+  "sep-2640-client-verify-digest": skillsLoad,
+  "sep-2640-client-verify-size": skillsLoad,
+  "sep-2640-client-verify-frontmatter": skillsLoad,
 };
 
 // --- main ------------------------------------------------------------------------------------

@@ -17,6 +17,7 @@ import { type HookEventName, type HookInput, type HookOutcome, Hooks, NO_HOOKS }
 import { historyText, parseHistory, type SavedHistory } from "./history.ts";
 import { ModelRetry, type RetryOptions } from "./model-retry.ts";
 import { ToolSearch, type ToolSearchOptions } from "./tool-search.ts";
+import { systemWithSkills } from "./skills-prompt.ts";
 import { type ChatMessage, type ChatResponse, type ModelToolCall, type Provider, ProviderError } from "./providers/types.ts";
 
 export const DEFAULT_MAX_STEPS = 20;
@@ -238,7 +239,7 @@ export class Runner {
       this.#emit({ type: "request", step, messages: this.#history.length, tools: tools.length, ...(deferred > 0 ? { deferredTools: deferred } : {}) });
       try {
         return await this.#provider.chat({
-          ...(this.#systemPrompt !== undefined ? { system: this.#systemPrompt } : {}),
+          ...systemWithSkills(this.#systemPrompt, this.#registry, tools), // the prompt, and the skills on offer (skills-prompt.ts)
           messages: this.#history,
           tools,
           ...(this.#options.maxTokens !== undefined ? { maxTokens: this.#options.maxTokens } : {}),

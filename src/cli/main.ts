@@ -21,10 +21,11 @@ verbs:
   chat      an interactive conversation with a model over the servers' tools
   auth      OAuth for an HTTP server: mcpwire auth login|logout|status <server>
   import    show the servers other apps configured that --import would add: mcpwire import --list
+  skills    list the servers' skills; mcpwire skills show <server> <skill> prints one
   help      show this text, or a verb's: mcpwire help call
   version   print the version
 
-Without --config the verbs servers, tools, call, run and chat read ./mcpwire.yaml, ./.mcp.json,
+Without --config the verbs servers, tools, call, run, chat and skills read ./mcpwire.yaml, ./.mcp.json,
 ~/.mcp.json, then $XDG_CONFIG_HOME/mcpwire/config.yaml (default ~/.config/mcpwire/config.yaml).
 --import APP[,APP] adds the servers of claude-desktop, claude-code, cursor, vscode, windsurf,
 gemini-cli or codex (or all).
@@ -44,6 +45,7 @@ const VERBS: Record<string, () => Promise<Verb>> = {
   chat: () => import("./chat.ts").then((verb) => ({ run: verb.chat, usage: verb.CHAT_USAGE })),
   auth: () => import("./auth.ts").then((verb) => ({ run: verb.auth, usage: verb.AUTH_USAGE })),
   import: () => import("./import.ts").then((verb) => ({ run: verb.importVerb, usage: verb.IMPORT_USAGE })),
+  skills: () => import("./skills.ts").then((verb) => ({ run: verb.skills, usage: verb.SKILLS_USAGE })),
 };
 
 /** The loader of a verb's module; undefined for anything that is not a verb (`constructor` included). */
@@ -69,7 +71,7 @@ export async function main(argv: readonly string[]): Promise<number> {
         await write(verb === undefined ? "stderr" : "stdout", ((await verbLoader(rest[0])?.())?.usage ?? USAGE) + "\n");
         return verb === undefined ? 2 : 0;
       default:
-        throw new UsageError(`unknown verb "${verb}"; verbs: servers, tools, call, inspect, run, chat, auth, import, help, version`);
+        throw new UsageError(`unknown verb "${verb}"; verbs: servers, tools, call, inspect, run, chat, auth, import, skills, help, version`);
     }
   } catch (error) {
     // Through the verb's redactor: an error may quote a server, and a server may quote a token.

@@ -39,6 +39,7 @@ const DEFAULT_SETTINGS: ReadonlyMap<string, JsonObject> = new Map<string, JsonOb
   [EXTENSIONS.apps, { mimeTypes: ["text/html;profile=mcp-app"] }],
   // Tasks extension ("Capability Negotiation"): no settings are defined; {} declares support.
   [EXTENSIONS.tasks, {}],
+  [EXTENSIONS.skills, {}], // src/client/skills.ts (ServerSkills)
 ]);
 
 /** The identifiers on by default, for documentation and the CLI. */

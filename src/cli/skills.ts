@@ -1,0 +1,184 @@
+// `mcpwire skills [SERVER]`: the skills the configured servers serve (Skills extension,
+// io.modelcontextprotocol/skills — ext-skills skills.mdx "Listing Skills"), read from their entries
+// only; `mcpwire skills show <server> <skill>` loads one (SKILL.md verified) and prints it.
+
+import { EXTENSIONS } from "../client/extensions.ts";
+import { skillRoot } from "../client/skill-entry.ts";
+import { ServerSkills, type Skill, SkillError } from "../client/skills.ts";
+import type { McpManager } from "../host/manager.ts";
+import { parseArgs, UsageError } from "./args.ts";
+import { configErrors, IMPORT_OPTION, importOption, parseLogLevel, withManager } from "./host-session.ts";
+import { lineOf, textOf, write, writeJson } from "./output.ts";
+import { clip, renderTable } from "./table.ts";
+
+export const SKILLS_USAGE = `usage: mcpwire skills [SERVER] [--config FILE] [--import APP[,APP]] [--json] [--log-level LEVEL]
+       mcpwire skills show <server> <skill> [--file PATH] [--config FILE] [--json]
+
+Starts the configured servers and lists the skills of those that serve them (the Skills
+extension, ${EXTENSIONS.skills}): server, name, description, files. Listing reads no skill
+file. Entries that break the spec (a missing name or description, a bad name, a file outside
+the skill, over the 16 MiB limit) are refused with the reason on stderr.
+
+show loads one skill: its SKILL.md is read and verified against the listed entry (size,
+sha256 digest, frontmatter) and printed; --file PATH prints one of its files instead
+(relative to the skill's root, verified too). <skill> is the skill's name, its path
+(acme/billing/refunds) when names repeat, or its SKILL.md URI.
+
+--json prints { skills: [...], refused: [{ server, skill, refusal, message }] } (show: the
+loaded skill as an object).
+
+exit codes: 0 listed / shown, 1 a skill or file refused (digest, size, frontmatter, path), or
+            a server's listing failed (it serves no skills, or answers skills/list with an
+            error; the other servers are still listed), 2 usage or config error`;
+
+const OPTIONS = {
+  config: { kind: "string" },
+  import: IMPORT_OPTION,
+  json: { kind: "flag" },
+  file: { kind: "string" },
+  "log-level": { kind: "string" },
+  help: { kind: "flag" },
+  debug: { kind: "flag" },
+} as const;
+
+/** The skill's path without its scheme: `acme/billing/refunds`. */
+function pathOf(skill: Skill): string {
+  const root = skillRoot(skill.uri);
+  return root.slice(root.indexOf("://") + 3);
+}
+
+/** The servers to ask: the one named, or every ready one whose client negotiated skills. */
+function serversOf(manager: McpManager, named: string | undefined): string[] {
+  const statuses = manager.status();
+  if (named !== undefined) {
+    if (!statuses.some((status) => status.name === named)) {
+      throw new UsageError(`no server "${named}" in the config (servers: ${statuses.map((status) => status.name).join(", ") || "none"})`);
+    }
+    return [named];
+  }
+  return statuses.filter((status) => status.state === "ready" && manager.client(status.name)?.extension(EXTENSIONS.skills) !== undefined).map((status) => status.name);
+}
+
+function skillsOf(manager: McpManager, server: string): ServerSkills {
+  const client = manager.client(server);
+  if (client === undefined) {
+    const status = manager.status().find((entry) => entry.name === server);
+    throw new SkillError(`server "${server}" is ${status?.state ?? "not running"}${status?.lastError ? `: ${status.lastError}` : ""}`, "not-declared", { server });
+  }
+  return new ServerSkills(client, { server });
+}
+
+export async function skills(argv: readonly string[]): Promise<number> {
+  const args = parseArgs(argv, OPTIONS);
+  if (args.flags.has("help")) {
+    await write("stdout", SKILLS_USAGE + "\n");
+    return 0;
+  }
+  const [first, ...rest] = args.positional;
+  const show = first === "show";
+  if (show && rest.length !== 2) throw new UsageError("skills show needs a server and a skill: mcpwire skills show <server> <skill>");
+  if (!show && rest.length > 0) throw new UsageError(`unexpected argument "${rest[0]}"`);
+  if (!show && args.values.has("file")) throw new UsageError("--file goes with skills show");
+  const logLevel = parseLogLevel(args.values.get("log-level"));
+  return await withManager({ configPath: args.values.get("config"), imports: importOption(args), showLogs: false, logLevel }, async (manager, config) => {
+    const configCode = configErrors(config).length > 0 ? 2 : 0;
+    try {
+      const code = show ? await showSkill(manager, rest[0]!, rest[1]!, args.values.get("file"), args.flags.has("json")) : await listSkills(manager, first, args.flags.has("json"));
+      return Math.max(code, configCode);
+    } catch (error) {
+      if (!(error instanceof SkillError)) throw error;
+      await write("stderr", `mcpwire skills: ${lineOf(error.message)}\n`);
+      return 1;
+    }
+  });
+}
+
+async function listSkills(manager: McpManager, named: string | undefined, json: boolean): Promise<number> {
+  const listed: { server: string; skill: Skill }[] = [];
+  const refused: SkillError[] = [];
+  const failed: SkillError[] = [];
+  for (const server of serversOf(manager, named)) {
+    try {
+      const listing = await skillsOf(manager, server).list();
+      for (const skill of listing.skills) listed.push({ server, skill });
+      refused.push(...listing.refused);
+    } catch (error) {
+      // One server's failure (it declared the extension and answers -32601, …) does not hide the others'.
+      if (named !== undefined || !(error instanceof SkillError)) throw error;
+      failed.push(error);
+    }
+  }
+  for (const error of failed) await write("stderr", `mcpwire skills: ${lineOf(error.message)}\n`);
+  const code = failed.length > 0 ? 1 : 0;
+  if (json) {
+    await writeJson({
+      skills: listed.map(({ server, skill }) => ({
+        server,
+        name: skill.frontmatter.name,
+        description: skill.frontmatter.description,
+        uri: skill.uri,
+        frontmatter: skill.frontmatter,
+        resources: skill.resources,
+      })),
+      // `refusal`, not `code`: a member named like an OAuth code is redacted on output.
+      refused: refused.map((error) => ({ server: error.server, skill: error.skill ?? null, refusal: error.code, message: error.message })),
+    });
+    return code;
+  }
+  // Names, descriptions and URIs are the servers' text: one line each, escapes visible.
+  const rows = listed.map(({ server, skill }) => [
+    lineOf(server),
+    lineOf(skill.frontmatter.name),
+    clip(lineOf(skill.frontmatter.description), 70),
+    skill.resources === "dynamic" ? "dynamic" : String(skill.resources.length),
+    lineOf(skill.uri),
+  ]);
+  await write("stdout", renderTable(["SERVER", "SKILL", "DESCRIPTION", "FILES", "URI"], rows));
+  for (const error of refused) await write("stderr", `refused: ${lineOf(error.message)}\n`);
+  return code;
+}
+
+/** The listed skill `wanted` names: by name when one has it, else by path or URI. */
+function findSkill(server: string, skills: Skill[], wanted: string): Skill {
+  const exact = skills.filter((skill) => skill.uri === wanted || pathOf(skill) === wanted);
+  if (exact.length === 1) return exact[0]!;
+  const named = skills.filter((skill) => skill.frontmatter.name === wanted);
+  if (named.length === 1) return named[0]!;
+  if (named.length > 1) {
+    throw new UsageError(`server "${server}" has ${named.length} skills named "${wanted}"; name one by its path: ${named.map(pathOf).join(", ")}`);
+  }
+  throw new UsageError(`server "${server}" lists no skill "${wanted}" (its skills: ${skills.map((skill) => skill.frontmatter.name).join(", ") || "none"})`);
+}
+
+async function showSkill(manager: McpManager, server: string, wanted: string, file: string | undefined, json: boolean): Promise<number> {
+  serversOf(manager, server);
+  const serverSkills = skillsOf(manager, server);
+  const listing = await serverSkills.list();
+  let skill: Skill;
+  try {
+    skill = findSkill(server, listing.skills, wanted);
+  } catch (error) {
+    // A refused entry is named as refused, with its reason, rather than as missing.
+    const refusal = listing.refused.find((entry) => entry.skill === wanted || entry.skill?.includes(`://${wanted}/`));
+    if (refusal !== undefined) throw refusal;
+    throw error;
+  }
+  const loaded = await serverSkills.load(skill);
+  if (file !== undefined) {
+    const read = await serverSkills.readFile(loaded, file);
+    if (json) {
+      await writeJson({ server, skill: skill.uri, path: read.path, uri: read.uri, mimeType: read.mimeType ?? null, verified: read.verified, text: read.text ?? null, bytes: read.bytes.length });
+    } else {
+      await write("stdout", read.text !== undefined ? textOf(read.text.endsWith("\n") ? read.text : `${read.text}\n`) : `(binary, ${read.bytes.length} bytes)\n`);
+    }
+    return 0;
+  }
+  if (json) {
+    await writeJson({ server, uri: skill.uri, frontmatter: skill.frontmatter, verified: loaded.verified, files: loaded.files, text: loaded.text });
+    return 0;
+  }
+  const files = loaded.files.length === 0 ? "" : `; files: ${loaded.files.map(lineOf).join(", ")}`;
+  await write("stderr", `skill "${lineOf(skill.frontmatter.name)}" from server "${lineOf(server)}" (${lineOf(skill.uri)}), ${loaded.verified ? "verified" : "unverified (dynamic)"}${files}\n`);
+  await write("stdout", textOf(loaded.text.endsWith("\n") ? loaded.text : `${loaded.text}\n`));
+  return 0;
+}

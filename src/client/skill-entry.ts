@@ -1,0 +1,222 @@
+// A Skill entry of the Skills extension (io.modelcontextprotocol/skills, SEP-2640) and what a
+// host checks of it before it fetches anything — ext-skills specification/stable/skills.mdx
+// ("Skill Entries", "Resource Mapping", "Names", "Resources", "Limits"), and the refusals
+// (SkillError) every skill check raises.
+
+import { isObject } from "../common/json.ts";
+
+/** skills.mdx "Limits": resources per skill, SKILL.md included. */
+export const MAX_SKILL_RESOURCES = 512;
+/** skills.mdx "Limits": the sum of `size` over a skill's resources (16 MiB). */
+export const MAX_SKILL_BYTES = 16 * 1024 * 1024;
+/** Agent Skills specification: `description` is 1 to 1024 characters. */
+export const MAX_SKILL_DESCRIPTION_CHARS = 1024;
+
+/** A file of a skill, with the digest and size of its raw bytes (skills.mdx "Skill Entries"). */
+export interface SkillResource {
+  uri: string;
+  /** `sha256:` and 64 lowercase hex digits. */
+  digest: string;
+  size: number;
+}
+
+/** The skill's SKILL.md frontmatter as the entry renders it; `name` and `description` always present. */
+export interface SkillFrontmatter {
+  name: string;
+  description: string;
+  [field: string]: unknown;
+}
+
+/** One skill as skills/list and skills/get describe it, checked. */
+export interface Skill {
+  /** Resource URI of the skill's SKILL.md. */
+  uri: string;
+  frontmatter: SkillFrontmatter;
+  /** Every file of the skill, or "dynamic" when the server can publish no stable digests. */
+  resources: SkillResource[] | "dynamic";
+}
+
+/**
+ * Why a skill was refused:
+ * - `not-declared`: the server (or this client) did not declare the extension, so skills/* is not sent;
+ * - `not-implemented`: the server declared the extension but answered skills/* with -32601;
+ * - `not-found`: no such skill (skills/get answered -32602, or no listed skill has the name);
+ * - `bad-entry`: the entry lacks what the spec requires (uri, frontmatter, resources, a digest…);
+ * - `missing-field`: the frontmatter has no `name` or no `description`;
+ * - `bad-name`: the name breaks the Agent Skills naming rules, or is not the URI's final path segment;
+ * - `too-large`: the skill is over a limit (512 files, 16 MiB), or a file is larger than it says;
+ * - `outside-skill`: a path or URI that leaves the skill's directory (`../`, another skill's root);
+ * - `unlisted`: a file the held entry does not list (a verification failure, skills.mdx "The Acting Window");
+ * - `digest-mismatch`: the bytes read do not hash to the entry's digest;
+ * - `size-mismatch`: the bytes read are not as many as the entry's size;
+ * - `bad-frontmatter`: the SKILL.md read does not begin with YAML frontmatter that parses to an object;
+ * - `frontmatter-mismatch`: the SKILL.md's frontmatter differs from the entry's;
+ * - `bad-content`: resources/read answered without the file's text or bytes.
+ */
+export type SkillErrorCode =
+  | "not-declared"
+  | "not-implemented"
+  | "not-found"
+  | "bad-entry"
+  | "missing-field"
+  | "bad-name"
+  | "too-large"
+  | "outside-skill"
+  | "unlisted"
+  | "digest-mismatch"
+  | "size-mismatch"
+  | "bad-frontmatter"
+  | "frontmatter-mismatch"
+  | "bad-content";
+
+/** A skill refused, with the server, the skill and what was wrong. The connection is not affected. */
+export class SkillError extends Error {
+  override readonly name = "SkillError";
+  readonly code: SkillErrorCode;
+  /** The host's label of the server. */
+  readonly server: string;
+  /** The skill's SKILL.md URI (or its name, when no URI is known). */
+  readonly skill: string | undefined;
+  /** The file concerned, when one is. */
+  readonly file: string | undefined;
+  constructor(message: string, code: SkillErrorCode, where: { server: string; skill?: string; file?: string }, options?: { cause?: unknown }) {
+    super(message, options);
+    this.code = code;
+    this.server = where.server;
+    this.skill = where.skill;
+    this.file = where.file;
+  }
+}
+
+const SKILL_FILE = "SKILL.md";
+const DIGEST = /^sha256:[0-9a-f]{64}$/;
+/** Agent Skills specification, `name`: lowercase letters, digits and single hyphens, not at either end. */
+const SKILL_NAME = /^[a-z0-9]+(-[a-z0-9]+)*$/;
+
+/** The problem with a skill name under the Agent Skills naming rules, or undefined when it is fine. */
+export function skillNameProblem(name: string): string | undefined {
+  if (name.length === 0 || name.length > 64) return `is ${name.length} characters long (1 to 64 allowed)`;
+  if (!SKILL_NAME.test(name)) {
+    return "is not lowercase letters, digits and single hyphens (no leading, trailing or consecutive hyphen)";
+  }
+  return undefined;
+}
+
+/** `skill://a/b/SKILL.md` → `skill://a/b`: the skill's root directory (skills.mdx "Resource Mapping"). */
+export function skillRoot(uri: string): string {
+  return uri.endsWith(`/${SKILL_FILE}`) ? uri.slice(0, -SKILL_FILE.length - 1) : uri;
+}
+
+/** The final path segment of a SKILL.md URI's root: the skill's name by the spec's path rule. */
+export function finalSegment(uri: string): string | undefined {
+  const root = skillRoot(uri);
+  const scheme = root.indexOf("://");
+  const path = scheme < 0 ? root : root.slice(scheme + 3);
+  return path.split("/").filter((segment) => segment !== "").at(-1);
+}
+
+/** True when a `/`-separated path has a `.` or `..` segment (plain or percent-encoded) or a backslash. */
+function hasDotSegment(path: string): boolean {
+  return path.split("/").some((segment) => {
+    const decoded = segment.replace(/%2e/gi, ".");
+    return decoded === "." || decoded === ".." || segment.includes("\\");
+  });
+}
+
+/**
+ * The URI of `path` inside the skill whose SKILL.md is `skillUri` — skills.mdx "Relative
+ * References": resolved against the skill's root as a filesystem path would be. A path that
+ * leaves the root (`../x`, an absolute path, a URI of its own) is undefined.
+ */
+export function resolveSkillPath(skillUri: string, path: string): string | undefined {
+  const relative = path.startsWith("./") ? path.slice(2) : path;
+  if (relative === "" || relative.startsWith("/") || /^[A-Za-z][A-Za-z0-9+.-]*:/.test(relative) || hasDotSegment(relative)) return undefined;
+  return `${skillRoot(skillUri)}/${relative}`;
+}
+
+/** Whether `uri` is the skill's SKILL.md or a file inside its directory (no dot segments). */
+export function isInsideSkill(skillUri: string, uri: string): boolean {
+  if (uri === skillUri) return true;
+  const root = `${skillRoot(skillUri)}/`;
+  return uri.startsWith(root) && uri.length > root.length && !hasDotSegment(uri.slice(root.length));
+}
+
+/** A file's path relative to the skill's root (`references/GUIDE.md`). */
+export function skillPath(skillUri: string, uri: string): string {
+  const root = `${skillRoot(skillUri)}/`;
+  return uri.startsWith(root) ? uri.slice(root.length) : uri;
+}
+
+/**
+ * Checks one entry from skills/list or skills/get before anything of it is fetched:
+ * skills.mdx "Skill Entries" (shape), "Resource Mapping" (final segment = name, naming rules),
+ * "Resources" (complete, SKILL.md listed, files inside the skill, digests), "Limits".
+ * Throws a SkillError naming the server and the skill.
+ */
+export function checkSkillEntry(server: string, value: unknown): Skill {
+  const uri = isObject(value) && typeof value.uri === "string" ? value.uri : undefined;
+  const rawName = isObject(value) && isObject(value.frontmatter) && typeof value.frontmatter.name === "string" ? value.frontmatter.name : undefined;
+  const who = `server "${server}": skill ${uri !== undefined ? JSON.stringify(uri) : rawName !== undefined ? JSON.stringify(rawName) : "(no uri)"}`;
+  const where = { server, skill: uri ?? rawName };
+  const refuse = (code: SkillErrorCode, detail: string): never => {
+    throw new SkillError(`${who}: ${detail}; the skill is not loaded (the server must fix its entry)`, code, where);
+  };
+  if (!isObject(value)) return refuse("bad-entry", "the entry is not an object");
+  if (uri === undefined || uri === "") return refuse("bad-entry", 'the entry has no "uri"');
+  if (!uri.endsWith(`/${SKILL_FILE}`)) return refuse("bad-entry", `the uri does not end in /${SKILL_FILE}`);
+  if (hasDotSegment(uri.slice(uri.indexOf("://") + 3))) return refuse("outside-skill", "the uri has a . or .. path segment");
+
+  const frontmatter = value.frontmatter;
+  if (!isObject(frontmatter)) return refuse("bad-entry", 'the entry has no "frontmatter" object');
+  for (const field of ["name", "description"] as const) {
+    const text = frontmatter[field];
+    if (typeof text !== "string" || text.trim() === "") {
+      refuse("missing-field", `the frontmatter has no "${field}" (the Agent Skills specification requires name and description)`);
+    }
+  }
+  const name = frontmatter.name as string;
+  const description = frontmatter.description as string;
+  if (description.length > MAX_SKILL_DESCRIPTION_CHARS) {
+    refuse("bad-entry", `the description is ${description.length} characters, over the Agent Skills limit of ${MAX_SKILL_DESCRIPTION_CHARS}`);
+  }
+  const nameProblem = skillNameProblem(name);
+  if (nameProblem !== undefined) refuse("bad-name", `the name ${JSON.stringify(name)} ${nameProblem}`);
+  const segment = finalSegment(uri);
+  if (segment !== name) {
+    refuse("bad-name", `the name ${JSON.stringify(name)} is not the uri's final path segment ${JSON.stringify(segment ?? "")}`);
+  }
+
+  const resources = value.resources;
+  // skills.mdx "Resources": an entry without resources, or with anything but an array or "dynamic", MUST NOT be loaded.
+  if (resources === "dynamic") return { uri, frontmatter: frontmatter as SkillFrontmatter, resources };
+  if (!Array.isArray(resources)) return refuse("bad-entry", '"resources" is neither an array nor "dynamic"');
+  if (resources.length > MAX_SKILL_RESOURCES) {
+    refuse("too-large", `it lists ${resources.length} files, over the limit of ${MAX_SKILL_RESOURCES} per skill`);
+  }
+  const files: SkillResource[] = [];
+  const seen = new Set<string>();
+  let total = 0;
+  for (const [index, item] of resources.entries()) {
+    if (!isObject(item) || typeof item.uri !== "string") return refuse("bad-entry", `resources[${index}] has no "uri"`);
+    const file = item.uri;
+    if (!isInsideSkill(uri, file)) {
+      refuse("outside-skill", `resources[${index}] ${JSON.stringify(file)} is not inside the skill's directory ${JSON.stringify(skillRoot(uri))}`);
+    }
+    if (seen.has(file)) refuse("bad-entry", `resources lists ${JSON.stringify(file)} twice`);
+    seen.add(file);
+    if (typeof item.digest !== "string" || !DIGEST.test(item.digest)) {
+      refuse("bad-entry", `the digest of ${JSON.stringify(file)} is not "sha256:" and 64 lowercase hex digits`);
+    }
+    const size = item.size;
+    if (typeof size !== "number" || !Number.isSafeInteger(size) || size < 0) {
+      return refuse("bad-entry", `the size of ${JSON.stringify(file)} is not a whole number of bytes`);
+    }
+    if (size > MAX_SKILL_BYTES) refuse("too-large", `${JSON.stringify(file)} is ${size} bytes, over the ${MAX_SKILL_BYTES}-byte (16 MiB) limit per skill`);
+    total += size;
+    files.push({ uri: file, digest: item.digest as string, size });
+  }
+  if (total > MAX_SKILL_BYTES) refuse("too-large", `its files total ${total} bytes, over the ${MAX_SKILL_BYTES}-byte (16 MiB) limit per skill`);
+  if (!seen.has(uri)) refuse("bad-entry", `resources does not list the skill's own ${SKILL_FILE}, so it cannot be verified`);
+  return { uri, frontmatter: frontmatter as SkillFrontmatter, resources: files };
+}
+
