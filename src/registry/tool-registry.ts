@@ -10,6 +10,7 @@ import { isObject } from "../common/json.ts";
 import type { Redactor } from "../common/redact.ts";
 import { ConnectionClosedError, ErrorCode, errorCodeName, RequestTimeoutError, RpcError } from "../jsonrpc/errors.ts";
 import { isValidToolName } from "./naming.ts";
+import { didYouMean, suggestNames } from "./suggest.ts";
 import { formatToolResultText, errorString, isCallToolResult, resultString, formatValueText } from "./result-format.ts";
 import type {
   LlmToolSchema,
@@ -369,9 +370,10 @@ export class ToolRegistry extends ContainedEventTarget<RegistryEvents> {
   #call(name: string, args: JsonObject, context: ToolCallContext): Promise<ToolOutput> {
     const entry = this.#entries.get(name);
     if (entry === undefined) {
+      const suggestion = didYouMean(this.#suggestions(name));
       throw new ToolCallError(
         `unknown tool "${name}": no tool of that name is registered (it may have been removed when its server's tools changed); ` +
-          "call one of the listed tools",
+          (suggestion === "" ? "call one of the listed tools" : `${suggestion} (or call another of the listed tools)`),
         "unknown-tool",
         name,
       );
@@ -404,6 +406,12 @@ export class ToolRegistry extends ContainedEventTarget<RegistryEvents> {
       return toFailure(error);
     }
     return Promise.resolve(outcome).then(undefined, toFailure);
+  }
+
+  /** The callable names nearest to an unknown `name` (see suggest.ts): tools of enabled toolsets only. */
+  #suggestions(name: string): string[] {
+    const callable = [...this.#entries.values()].filter((entry) => this.#isEnabled(entry.tool.toolset)).map((entry) => entry.tool.name);
+    return suggestNames(name, callable);
   }
 
   /**
