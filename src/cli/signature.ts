@@ -323,3 +323,26 @@ function wrap(text: string, columns: number, hang: string): string[] {
   if (current !== "") lines.push(current);
   return lines.map((line, index) => (index === 0 ? line : hang + line));
 }
+
+// --- a listing ---------------------------------------------------------------------------------
+
+/** A registered tool as the listing needs it: its server (null for a built-in) with the rest. */
+export interface ListedTool extends SignatureTool {
+  server: string | null;
+}
+
+/**
+ * Every tool's signature, grouped under a `// server "name": N tools` line per server, a blank
+ * line between tools; ends with a newline. Empty groups are not shown.
+ */
+export function signatureListing(tools: readonly ListedTool[], options: SignatureOptions = {}): string {
+  const groups = new Map<string | null, ListedTool[]>();
+  for (const tool of tools) groups.set(tool.server, [...(groups.get(tool.server) ?? []), tool]);
+  const blocks: string[] = [];
+  for (const [server, members] of groups) {
+    const count = `${members.length} tool${members.length === 1 ? "" : "s"}`;
+    blocks.push(`// ${server === null ? "built-in tools" : `server ${lineOf(JSON.stringify(server))}`}: ${count}`);
+    for (const tool of members) blocks.push(toolSignature(tool, options));
+  }
+  return blocks.length === 0 ? "" : blocks.join("\n\n") + "\n";
+}
