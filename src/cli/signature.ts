@@ -143,19 +143,19 @@ function typeAt(schema: unknown, depth: number): string {
   if (schema === false) return "never";
   if (!isObject(schema)) return "unknown";
   if (depth >= MAX_DEPTH) return "…";
-  if (Array.isArray(schema.enum)) return union(schema.enum.map(literal));
+  if (Array.isArray(schema.enum)) return union(schema.enum.slice(0, MAX_MEMBERS + 1).map(literal));
   if ("const" in schema) return literal(schema.const);
   if (typeof schema.$ref === "string") return lineOf(clipText(schema.$ref.slice(schema.$ref.lastIndexOf("/") + 1) || "unknown", MAX_LITERAL_CHARS));
   for (const key of ["anyOf", "oneOf"] as const) {
     const options = schema[key];
-    if (Array.isArray(options) && options.length > 0) return union(options.map((option) => typeAt(option, depth + 1)));
+    if (Array.isArray(options) && options.length > 0) return union(options.slice(0, MAX_MEMBERS + 1).map((option) => typeAt(option, depth + 1)));
   }
   if (Array.isArray(schema.allOf) && schema.allOf.length > 0) {
     return [...new Set(schema.allOf.slice(0, MAX_MEMBERS).map((part) => grouped(typeAt(part, depth + 1))))].join(" & ");
   }
   const kinds = kindsOf(schema);
   if (kinds.length === 0) return "unknown";
-  return union(kinds.map((kind) => kindType(kind, schema, depth)));
+  return union(kinds.slice(0, MAX_MEMBERS + 1).map((kind) => kindType(kind, schema, depth)));
 }
 
 function kindType(kind: string, schema: Schema, depth: number): string {

@@ -65,9 +65,9 @@ function scoreOf(input: string, inputSegments: string[], name: string): Scored |
   if (candidate === input) return { name, tier: TIER.spelling, distance: 0 };
   if (candidate.endsWith("_" + input)) return { name, tier: TIER.suffix, distance: candidate.length - input.length };
   // Edits, counted on what differs after a shared start (`mcp_everything_`), against the whole
-  // name and against each of its tails at a segment boundary (a bare name with a typo).
+  // name and against its tail of as many segments as the input has (a bare name with a typo).
   let distance = Infinity;
-  for (const tail of tailsOf(candidate)) {
+  for (const tail of [candidate, tailOf(candidate, input.split("_").length)]) {
     const [a, b] = afterSharedPrefix(input, tail);
     const edits = editDistance(a, b);
     if (edits <= allowedEdits(Math.max(a.length, b.length)) && edits < distance) distance = edits;
@@ -93,11 +93,10 @@ function segmentsOf(name: string): string[] {
   return name.split("_").filter((segment) => segment.length > 1);
 }
 
-/** The name and each of its tails that starts after a `_`: a_b_c → a_b_c, b_c, c. */
-function tailsOf(name: string): string[] {
-  const tails = [name];
-  for (let i = name.indexOf("_"); i !== -1 && i < name.length - 1; i = name.indexOf("_", i + 1)) tails.push(name.slice(i + 1));
-  return tails;
+/** The last `count` `_`-separated parts of a name (the whole name when it has no more). */
+function tailOf(name: string, count: number): string {
+  const parts = name.split("_");
+  return parts.length <= count ? name : parts.slice(parts.length - count).join("_");
 }
 
 /** The two strings without the start they share up to its last `_` (a whole shared prefix segment). */
