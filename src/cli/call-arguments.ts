@@ -7,12 +7,14 @@
 // Everything here fails before a request is sent, naming the argument and what to write.
 
 import type { JsonObject } from "../client/types.ts";
+import { boundedJson } from "../common/bounded.ts";
 import { isObject } from "../common/json.ts";
 import { clipText } from "../common/preview.ts";
 import { didYouMean, suggestNames } from "../registry/suggest.ts";
 import { runtime } from "../runtime/mod.ts";
 import { FileError } from "../runtime/types.ts";
 import { UsageError } from "./args.ts";
+import { type Loose, parseLoose, plainValue } from "./loose-value.ts";
 import { schemaType } from "./signature.ts";
 
 /** What was wrong with the arguments; each is a usage error (exit 2) found before the call. */
@@ -68,6 +70,13 @@ export interface TypedArguments {
 export const MAX_ARGS_FILE_CHARS = 16 * 1024 * 1024;
 /** Levels of a schema followed when typing or checking a value; deeper is taken as it is. */
 const MAX_SCHEMA_DEPTH = 32;
+/**
+ * Schema nodes visited while typing one command line's arguments. A server's schema can nest
+ * anyOf in anyOf so that trying every branch takes forever; past this budget a value is taken
+ * as it is (JSON, else text) and judging it is left to the server.
+ */
+const MAX_STEPS = 100_000;
+let steps = 0;
 /** Enum members named in a message. */
 const MAX_CHOICES = 10;
 
@@ -161,6 +170,7 @@ export function typeArguments(given: GivenArguments, inputSchema: unknown, who: 
   const schema = isObject(inputSchema) ? inputSchema : {};
   const properties = isObject(schema.properties) ? schema.properties : {};
   const warnings: string[] = [];
+  steps = 0;
   let args: JsonObject;
   if (given.form === "none") args = {};
   else if (given.form === "object") args = given.value;
@@ -213,20 +223,20 @@ const NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 function typeValue(text: string, schema: unknown, path: string, who: string, depth: number): unknown {
   const readings = readingsOf(text, schema, depth);
   if (readings.length === 0) throw mismatch(text, schema, path, who);
-  return readings.reduce((best, reading) => (reading.rank < best.rank ? reading : best)).value;
+  return best(readings).value;
 }
 
 function readingsOf(text: string, schema: unknown, depth: number): Reading[] {
-  if (!isObject(schema) || depth >= MAX_SCHEMA_DEPTH) return [anyReading(text)];
+  if (++steps > MAX_STEPS || !isObject(schema) || depth >= MAX_SCHEMA_DEPTH) return [anyReading(text)];
   if (Array.isArray(schema.enum)) return literalReadings(text, schema.enum);
   if ("const" in schema) return literalReadings(text, [schema.const]);
   for (const key of ["anyOf", "oneOf"] as const) {
     const options = schema[key];
-    if (Array.isArray(options) && options.length > 0) return options.flatMap((option) => readingsOf(text, option, depth + 1));
+    if (Array.isArray(options) && options.length > 0) return onePerRank(options.map((option) => readingsOf(text, option, depth + 1)));
   }
   const kinds = kindsOf(schema);
   if (kinds.length === 0) return [anyReading(text)];
-  return kinds.flatMap((kind) => kindReadings(text, kind, schema, depth));
+  return onePerRank(kinds.map((kind) => kindReadings(text, kind, schema, depth)));
 }
 
 function kindReadings(text: string, kind: string, schema: Record<string, unknown>, depth: number): Reading[] {
@@ -244,13 +254,13 @@ function kindReadings(text: string, kind: string, schema: Record<string, unknown
       if (!Number.isFinite(value) || (kind === "integer" && !Number.isInteger(value))) return [];
       return [{ value, rank: RANK[kind] }];
     }
-    case "array": {
-      const value = arrayValue(text, schema.items, depth);
-      return value === undefined ? [] : [{ value, rank: RANK.array }];
-    }
+    case "array":
     case "object": {
-      const value = parseJson(text);
-      return isObject(value) && fits(value, schema, depth) ? [{ value: value as JsonObject, rank: RANK.object }] : [];
+      // JSON first (`tags='["a","b"]'`); else the loose form a shell leaves (`[x,y]`, `{k:1}`).
+      const json = parseJson(text);
+      if (json !== undefined && isKind(json, kind) && fits(json, schema, depth)) return [{ value: json, rank: RANK[kind] }];
+      const loose = parseLoose(text);
+      return loose === undefined || loose.kind !== kind ? [] : looseReadings(loose, schema, depth).filter((reading) => isKind(reading.value, kind));
     }
     default:
       return [anyReading(text)];
@@ -260,7 +270,9 @@ function kindReadings(text: string, kind: string, schema: Record<string, unknown
 /** What a schema that says nothing of its type gets: the JSON value when the text is JSON, else the text. */
 function anyReading(text: string): Reading {
   const value = parseJson(text);
-  return { value: value === undefined ? text : value, rank: RANK.any };
+  if (value !== undefined) return { value, rank: RANK.any };
+  const loose = /^\s*[[{]/.test(text) ? parseLoose(text) : undefined;
+  return { value: loose === undefined ? text : plainValue(loose), rank: RANK.any };
 }
 
 /** The enum (or const) member the text names: itself as a string, or as JSON (`3`, `true`, `null`). */
@@ -268,30 +280,8 @@ function literalReadings(text: string, members: unknown[]): Reading[] {
   if (members.includes(text)) return [{ value: text, rank: RANK.literal }];
   const value = parseJson(text);
   if (value === undefined) return [];
-  const json = JSON.stringify(value);
-  return members.some((member) => typeof member !== "string" && JSON.stringify(member) === json) ? [{ value, rank: RANK.literal }] : [];
-}
-
-/**
- * An array from `[x,y]`: JSON when it is JSON and its items fit, else a bare list split at commas,
- * each item typed by the `items` schema (`ids=[1,2]` under string items is ["1","2"]).
- */
-function arrayValue(text: string, items: unknown, depth: number): unknown[] | undefined {
-  const trimmed = text.trim();
-  if (!trimmed.startsWith("[") || !trimmed.endsWith("]")) return undefined;
-  const json = parseJson(trimmed);
-  if (Array.isArray(json) && json.every((item) => fits(item, items, depth + 1))) return json;
-  const inner = trimmed.slice(1, -1).trim();
-  if (inner === "") return [];
-  if (/[[\]{}]/.test(inner)) return undefined; // nested values need JSON
-  const values: unknown[] = [];
-  for (const raw of inner.split(",")) {
-    const item = raw.trim().replace(/^"(.*)"$|^'(.*)'$/s, "$1$2");
-    const readings = readingsOf(item, items, depth + 1);
-    if (readings.length === 0) return undefined;
-    values.push(readings.reduce((best, reading) => (reading.rank < best.rank ? reading : best)).value);
-  }
-  return values;
+  const json = jsonKey(value);
+  return members.some((member) => typeof member !== "string" && jsonKey(member) === json) ? [{ value, rank: RANK.literal }] : [];
 }
 
 /** `key:=JSON`: the JSON value as written, checked against the property's type. */
@@ -304,6 +294,62 @@ function jsonPair(pair: ArgumentPair, schema: unknown, who: string): unknown {
   return value;
 }
 
+// --- the loose form ----------------------------------------------------------------------------
+
+/** The readings of a loose value under a schema: scalars typed as readingsOf types text. */
+function looseReadings(node: Loose, schema: unknown, depth: number): Reading[] {
+  if (node.kind === "scalar") {
+    if (!node.quoted) return readingsOf(node.text, schema, depth);
+    if (!isObject(schema)) return [{ value: node.text, rank: RANK.any }];
+    const readings = readingsOf(node.text, schema, depth);
+    const string = readings.find((reading) => typeof reading.value === "string");
+    return string === undefined ? readings : [string];
+  }
+  if (++steps > MAX_STEPS || !isObject(schema) || depth >= MAX_SCHEMA_DEPTH) return [{ value: plainValue(node), rank: RANK.any }];
+  if (Array.isArray(schema.enum) || "const" in schema) {
+    const value = plainValue(node);
+    return fits(value, schema, depth) ? [{ value, rank: RANK.literal }] : [];
+  }
+  for (const key of ["anyOf", "oneOf"] as const) {
+    const options = schema[key];
+    if (Array.isArray(options) && options.length > 0) return onePerRank(options.map((option) => looseReadings(node, option, depth + 1)));
+  }
+  const kinds = kindsOf(schema);
+  if (kinds.length === 0) return [{ value: plainValue(node), rank: RANK.any }];
+  if (node.kind === "array" && kinds.includes("array")) {
+    const items: unknown[] = [];
+    for (const item of node.items) {
+      const readings = looseReadings(item, schema.items, depth + 1);
+      if (readings.length === 0) return [];
+      items.push(best(readings).value);
+    }
+    return [{ value: items, rank: RANK.array }];
+  }
+  if (node.kind === "object" && kinds.includes("object")) {
+    const properties = isObject(schema.properties) ? schema.properties : {};
+    const object: Record<string, unknown> = {};
+    for (const [key, member] of node.entries) {
+      const property = Object.hasOwn(properties, key) ? properties[key] : isObject(schema.additionalProperties) ? schema.additionalProperties : undefined;
+      const readings = looseReadings(member, property, depth + 1);
+      if (readings.length === 0) return [];
+      object[key] = best(readings).value;
+    }
+    return fits(object, schema, depth) ? [{ value: object, rank: RANK.object }] : [];
+  }
+  return [];
+}
+
+/** The readings of several branches, the first of each rank only: a list never longer than the ranks. */
+function onePerRank(lists: Reading[][]): Reading[] {
+  const byRank = new Map<number, Reading>();
+  for (const list of lists) for (const reading of list) if (!byRank.has(reading.rank)) byRank.set(reading.rank, reading);
+  return [...byRank.values()];
+}
+
+function best(readings: Reading[]): Reading {
+  return readings.reduce((chosen, reading) => (reading.rank < chosen.rank ? reading : chosen));
+}
+
 // --- checking a JSON value ---------------------------------------------------------------------
 
 /**
@@ -312,10 +358,12 @@ function jsonPair(pair: ArgumentPair, schema: unknown, who: string): unknown {
  */
 function fits(value: unknown, schema: unknown, depth: number): boolean {
   if (schema === false) return false;
-  if (!isObject(schema) || depth >= MAX_SCHEMA_DEPTH) return true;
-  const json = JSON.stringify(value);
-  if (Array.isArray(schema.enum)) return schema.enum.some((member) => JSON.stringify(member) === json);
-  if ("const" in schema) return JSON.stringify(schema.const) === json;
+  if (++steps > MAX_STEPS || !isObject(schema) || depth >= MAX_SCHEMA_DEPTH) return true;
+  if (Array.isArray(schema.enum)) {
+    const json = jsonKey(value);
+    return schema.enum.some((member) => jsonKey(member) === json);
+  }
+  if ("const" in schema) return jsonKey(schema.const) === jsonKey(value);
   for (const key of ["anyOf", "oneOf"] as const) {
     const options = schema[key];
     if (Array.isArray(options) && options.length > 0) return options.some((option) => fits(value, option, depth + 1));
@@ -330,6 +378,11 @@ function fits(value: unknown, schema: unknown, depth: number): boolean {
     return Object.entries(value).every(([key, member]) => !Object.hasOwn(properties, key) || fits(member, properties[key], depth + 1));
   }
   return true;
+}
+
+/** A value as JSON text for comparing (enum members), bounded in depth: a deep value cannot overflow the stack. */
+function jsonKey(value: unknown): string {
+  return boundedJson(value, { maxDepth: MAX_SCHEMA_DEPTH, maxChars: 100_000 });
 }
 
 function isKind(value: unknown, kind: string): boolean {
@@ -367,7 +420,7 @@ function kindsOf(schema: Record<string, unknown>): string[] {
 function mismatch(text: string, schema: unknown, path: string, who: string): CallArgumentsError {
   const value = clipText(text, 80);
   const expected = isObject(schema) && Array.isArray(schema.enum)
-    ? `is not one of ${schema.enum.slice(0, MAX_CHOICES).map((member) => clipText(JSON.stringify(member) ?? "?", 60)).join(", ")}${schema.enum.length > MAX_CHOICES ? ", …" : ""}`
+    ? `is not one of ${schema.enum.slice(0, MAX_CHOICES).map((member) => boundedJson(member, { maxDepth: 4, maxChars: 60 })).join(", ")}${schema.enum.length > MAX_CHOICES ? ", …" : ""}`
     : `does not fit ${path}: ${clipText(schemaType(schema), 300)}`;
   return new CallArgumentsError(`${who}: argument ${path}=${value} ${expected}; ${hintFor(path, schema)}`, "type-mismatch");
 }
@@ -399,12 +452,19 @@ function quote(word: string): string {
   return JSON.stringify(clipText(word, 80));
 }
 
+/** The last text parsed and its value: schema branches ask for the same text again and again. */
+let lastParsed: { text: string; value: unknown } | undefined;
+
 function parseJson(text: string): unknown {
+  if (lastParsed?.text === text) return lastParsed.value;
+  let value: unknown;
   try {
-    return JSON.parse(text);
+    value = JSON.parse(text);
   } catch {
-    return undefined;
+    value = undefined;
   }
+  lastParsed = { text, value };
+  return value;
 }
 
 /** Text that must be one JSON object: the argument, a file or stdin (`source` names it). */

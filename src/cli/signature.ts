@@ -31,11 +31,18 @@ const MAX_TYPE_CHARS = 600;
 const MAX_DESCRIPTION_CHARS = 2_000;
 const MAX_PARAM_DESCRIPTION_CHARS = 500;
 const MAX_LITERAL_CHARS = 40;
+/**
+ * Schema nodes visited for one signature (or one schemaType): anyOf nested in anyOf would take
+ * forever to spell out in full; past the budget the rest is `…`.
+ */
+const MAX_VISITS = 20_000;
+let visits = 0;
 
 type Schema = Record<string, unknown>;
 
 /** One tool: its description as a doc comment, then its signature; lines joined, no final newline. */
 export function toolSignature(tool: SignatureTool, options: SignatureOptions = {}): string {
+  visits = 0;
   const width = Math.max(40, options.width ?? DEFAULT_WIDTH);
   const schema = isObject(tool.inputSchema) ? tool.inputSchema : {};
   const params = parametersOf(schema);
@@ -44,6 +51,7 @@ export function toolSignature(tool: SignatureTool, options: SignatureOptions = {
 
 /** A schema as one TypeScript-style type: `string`, `"a" | "b"`, `{ k: number; n?: string[] }`. */
 export function schemaType(schema: unknown): string {
+  visits = 0;
   return clipText(typeAt(schema, 0), MAX_TYPE_CHARS);
 }
 
@@ -142,7 +150,7 @@ function kindsOf(schema: Schema): string[] {
 function typeAt(schema: unknown, depth: number): string {
   if (schema === false) return "never";
   if (!isObject(schema)) return "unknown";
-  if (depth >= MAX_DEPTH) return "…";
+  if (depth >= MAX_DEPTH || ++visits > MAX_VISITS) return "…";
   if (Array.isArray(schema.enum)) return union(schema.enum.slice(0, MAX_MEMBERS + 1).map(literal));
   if ("const" in schema) return literal(schema.const);
   if (typeof schema.$ref === "string") return lineOf(clipText(schema.$ref.slice(schema.$ref.lastIndexOf("/") + 1) || "unknown", MAX_LITERAL_CHARS));

@@ -137,6 +137,15 @@ describe("typing by the schema", () => {
     assert.deepEqual(typed(['nested={"k":1}']).args, { nested: { k: 1 } });
   });
 
+  test("the loose form a shell leaves of JSON ({k:1}, [{k:1}]) is typed by the schema", () => {
+    assert.deepEqual(typed(["nested={k:1}"]).args, { nested: { k: 1 } });
+    assert.deepEqual(typed(["pairs=[{k:1}, {k:2}]"]).args, { pairs: [{ k: 1 }, { k: 2 }] });
+    assert.deepEqual(typed(['tags=["a b",c]']).args, { tags: ["a b", "c"] });
+    assert.deepEqual(typed(["loose={x:[1,a],y:'2'}"]).args, { loose: { x: [1, "a"], y: "2" } });
+    const strings = { type: "object", properties: { o: { type: "object", properties: { name: { type: "string" } } } } };
+    assert.deepEqual(typed(["o={name:2}"], strings).args, { o: { name: "2" } });
+  });
+
   test("a type list: null when written null, else the string", () => {
     assert.deepEqual(typed(["maybe=null"]).args, { maybe: null });
     assert.deepEqual(typed(["maybe=2"]).args, { maybe: "2" });
@@ -197,6 +206,17 @@ describe("values that do not fit", () => {
     rejects(() => typed(['nested={"j":1}']), "type-mismatch", /does not fit nested/);
   });
 
+  test("a loose value that is not well formed", () => {
+    rejects(() => typed(["tags=[a,,b]"]), "type-mismatch", /tags=\[a,,b\] does not fit/);
+    rejects(() => typed(["nested={k:1"]), "type-mismatch", /does not fit nested/);
+    rejects(() => typed(["nested={k:1,k:2}"]), "type-mismatch", /does not fit nested/);
+    rejects(() => typed(["nested={k:x}"]), "type-mismatch", /does not fit nested: \{ k: number \}/);
+  });
+
+  test("brackets nested 100,000 deep are refused, not a stack overflow", () => {
+    rejects(() => typed([`tags=${"[".repeat(100_000)}${"]".repeat(100_000)}`]), "type-mismatch", /does not fit tags/);
+  });
+
   test("an enum property given a value outside it", () => {
     rejects(() => typed(["mode=medium"]), "type-mismatch", /mode=medium is not one of "fast", "slow"/);
     rejects(() => typed(["level=4"]), "type-mismatch", /level=4 is not one of 1, 2, 3/);
@@ -205,6 +225,24 @@ describe("values that do not fit", () => {
   test("key:=JSON that is not JSON, or not of the type", () => {
     rejects(() => typed(["a:=abc"]), "not-json", /a:= needs a JSON value/);
     rejects(() => typed(['a:="2"']), "type-mismatch", /does not fit a: number/);
+  });
+});
+
+describe("a hostile server's schema", () => {
+  test("anyOf nested in anyOf (2^40 branches) types a value within a bounded effort", () => {
+    let bomb: Record<string, unknown> = { type: "number" };
+    for (let i = 0; i < 40; i++) bomb = { anyOf: [bomb, bomb] };
+    assert.deepEqual(typed(["x=2", "y=[1,2]"], { type: "object", properties: { x: bomb, y: { type: "array", items: bomb } } }).args, { x: 2, y: [1, 2] });
+  });
+
+  test("a schema nested 100,000 levels deep does not overflow the stack", () => {
+    let deep: Record<string, unknown> = { type: "string" };
+    for (let i = 0; i < 100_000; i++) deep = { type: "array", items: deep };
+    // Arrays all the way down: [[a]] is two levels short of it.
+    rejects(() => typed(["x=[[a]]"], { type: "object", properties: { x: deep } }), "type-mismatch", /does not fit x: …(\[\])+;/);
+    // Past the depth the typing follows, a value is taken as written (the server judges it).
+    const { args } = typed([`x=${"[".repeat(40)}a${"]".repeat(40)}`], { type: "object", properties: { x: deep } });
+    assert.equal(JSON.stringify(args), `{"x":${"[".repeat(40)}"a"${"]".repeat(40)}}`);
   });
 });
 

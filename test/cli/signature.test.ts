@@ -160,8 +160,17 @@ describe("a hostile server's schema and text", () => {
     assert.match(text, /d\?: …\[\]\[\]\[\]/);
   });
 
+  test("anyOf nested in anyOf (2^40 branches) is cut short, not spelled out", () => {
+    let bomb: Record<string, unknown> = { type: "string" };
+    for (let i = 0; i < 40; i++) bomb = { anyOf: [bomb, { ...bomb, description: String(i) }] };
+    const text = toolSignature({ name: "t", inputSchema: { type: "object", properties: { x: bomb } } });
+    assert.match(text, /^t\(x\?: /m);
+    assert.ok(text.length < 10_000, String(text.length));
+  });
+
   test("thousands of properties and enum members are bounded", () => {
-    const properties = Object.fromEntries(Array.from({ length: 5_000 }, (_, i) => [`p${i}`, { enum: Array.from({ length: 5_000 }, (_, j) => j) }]));
+    const members = Array.from({ length: 5_000 }, (_, j) => j);
+    const properties = Object.fromEntries(Array.from({ length: 5_000 }, (_, i) => [`p${i}`, { enum: members }]));
     const text = toolSignature({ name: "t", inputSchema: { type: "object", properties } });
     assert.match(text, /…4960 more/);
     assert.ok(text.length < 200_000, String(text.length));
