@@ -21,8 +21,8 @@ export const CALL_USAGE = `usage: mcpwire call <registered-name> [key=value… |
 Starts the configured servers and calls one tool by its registered name (see
 \`mcpwire tools\`, or \`mcpwire tools --signatures\` for its parameters). The arguments are
   key=value words  typed by the tool's input schema: a=2 b=40 flag=true name=hi
-                   tags=[x,y] or tags='["x","y"]', nested='{"k":1}'; a string parameter
-                   keeps 2 as "2"; key:=JSON takes a JSON value as written
+                   tags=[x,y] or tags='["x","y"]', nested='{"k":1}' or nested={k:1};
+                   a string parameter keeps 2 as "2"; key:=JSON takes a JSON value as written
   one JSON object  '{"a":2,"b":40}'
   --args-file F    a file holding one JSON object; - reads it from stdin
 (none: {}). A value that does not fit its type, a repeated key or a missing required argument

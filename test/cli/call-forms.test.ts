@@ -3,13 +3,15 @@
 // --signatures`: the CLI as a child process against the real server-everything (and the example
 // config's filesystem server).
 
-import { writeFile } from "node:fs/promises";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { everythingYaml, mcpwire, scratchDir, writeConfig } from "../support/cli-runner.ts";
 
 const EXAMPLE = "examples/mcpwire.yaml";
+const FILESYSTEM = fileURLToPath(new URL("../../node_modules/@modelcontextprotocol/server-filesystem/dist/index.js", import.meta.url));
 const scratch = scratchDir("mcpwire-call-forms-");
 let config = "";
 
@@ -30,6 +32,21 @@ describe("mcpwire call with key=value arguments", () => {
     // The filesystem server's root is examples/: one path is read, the other named as missing.
     assert.match(stdout, /mcp_servers:/);
     assert.match(stdout, /examples\/absent\.yaml: Error/);
+  });
+
+  test("objects in an array written as a shell leaves them ({k:v} without quotes), and a boolean", async () => {
+    // The shell turns edits=[{"oldText":"hello",…}] into edits=[{oldText:hello,…}]; dryRun=true keeps the file.
+    const dir = join(scratch.path, "files");
+    await mkdir(dir, { recursive: true });
+    await writeFile(join(dir, "notes.txt"), "hello world\n");
+    const fsConfig = await writeConfig(scratch.path, "fs.yaml", ["mcp_servers:", "  fs:", "    command: node", `    args: [${JSON.stringify(FILESYSTEM)}, ${JSON.stringify(dir)}]`]);
+    const { code, stdout, stderr } = await mcpwire([
+      "call", "mcp_fs_edit_file", `path=${join(dir, "notes.txt")}`, "edits=[{oldText:hello,newText:goodbye}]", "dryRun=true", "--config", fsConfig,
+    ]);
+    assert.equal(code, 0, stderr);
+    assert.match(stdout, /^-hello world$/m);
+    assert.match(stdout, /^\+goodbye world$/m);
+    assert.equal(await readFile(join(dir, "notes.txt"), "utf8"), "hello world\n", "dryRun=true was sent as the boolean true");
   });
 
   test("a string parameter keeps 2 as the text 2", async () => {
