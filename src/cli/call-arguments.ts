@@ -175,7 +175,7 @@ export function typeArguments(given: GivenArguments, inputSchema: unknown, who: 
   if (given.form === "none") args = {};
   else if (given.form === "object") args = given.value;
   else {
-    args = {};
+    const entries: [string, unknown][] = [];
     for (const pair of given.pairs) {
       let property: unknown;
       if (Object.hasOwn(properties, pair.key)) property = properties[pair.key];
@@ -188,16 +188,21 @@ export function typeArguments(given: GivenArguments, inputSchema: unknown, who: 
         warnings.push(`${who}: "${pair.key}" is not a parameter its schema lists (${listed}); sent as given${near === "" ? "" : `; ${near}`}`);
         property = isObject(schema.additionalProperties) ? schema.additionalProperties : undefined;
       }
-      args[pair.key] = pair.json ? jsonPair(pair, property, who) : typeValue(pair.text, property, pair.key, who, 0);
+      entries.push([pair.key, pair.json ? jsonPair(pair, property, who) : typeValue(pair.text, property, pair.key, who, 0)]);
     }
+    // fromEntries: every key an own property, `__proto__` included.
+    args = Object.fromEntries(entries);
   }
   const required = Array.isArray(schema.required) ? schema.required.filter((name): name is string => typeof name === "string") : [];
   const missing = required.filter((name) => !Object.hasOwn(args, name));
   if (missing.length > 0) {
-    const described = missing.map((name) => `${name} (${schemaType(properties[name])}${describedAs(properties[name])})`);
+    const shown = missing.slice(0, MAX_CHOICES);
+    const more = missing.length > shown.length ? ` and ${missing.length - shown.length} more` : "";
+    const own = (name: string) => (Object.hasOwn(properties, name) ? properties[name] : undefined);
+    const described = shown.map((name) => `${name} (${schemaType(own(name))}${describedAs(own(name))})`);
     throw new CallArgumentsError(
-      `${who}: missing the required argument${missing.length === 1 ? "" : "s"} ${described.join(", ")}; ` +
-        `add ${missing.map((name) => `${name}=…`).join(" ")} (\`mcpwire tools --signatures\` shows every parameter)`,
+      `${who}: missing the required argument${missing.length === 1 ? "" : "s"} ${described.join(", ")}${more}; ` +
+        `add ${shown.map((name) => `${name}=…`).join(" ")} (\`mcpwire tools --signatures\` shows every parameter)`,
       "missing-required",
     );
   }
@@ -327,13 +332,14 @@ function looseReadings(node: Loose, schema: unknown, depth: number): Reading[] {
   }
   if (node.kind === "object" && kinds.includes("object")) {
     const properties = isObject(schema.properties) ? schema.properties : {};
-    const object: Record<string, unknown> = {};
+    const entries: [string, unknown][] = [];
     for (const [key, member] of node.entries) {
       const property = Object.hasOwn(properties, key) ? properties[key] : isObject(schema.additionalProperties) ? schema.additionalProperties : undefined;
       const readings = looseReadings(member, property, depth + 1);
       if (readings.length === 0) return [];
-      object[key] = best(readings).value;
+      entries.push([key, best(readings).value]);
     }
+    const object = Object.fromEntries(entries);
     return fits(object, schema, depth) ? [{ value: object, rank: RANK.object }] : [];
   }
   return [];

@@ -166,6 +166,13 @@ describe("typing by the schema", () => {
     assert.deepEqual(typed(["loose=hello"]).args, { loose: "hello" });
   });
 
+  test("a key named __proto__ is an argument like any other", () => {
+    const { args } = typed(["__proto__=1", 'loose={__proto__:2}'], undefined);
+    assert.deepEqual(Object.keys(args), ["__proto__", "loose"]);
+    assert.equal(Object.getPrototypeOf(args), Object.prototype);
+    assert.equal(JSON.stringify(args), '{"__proto__":1,"loose":{"__proto__":2}}');
+  });
+
   test("key:=JSON takes the JSON value as written", () => {
     assert.deepEqual(typed(['name:="2"', "loose:=[1,2]"]).args, { name: "2", loose: [1, 2] });
   });
@@ -255,6 +262,10 @@ describe("required and unknown parameters", () => {
 
   test("several missing required arguments are all named", () => {
     rejects(() => typed([], sum), "missing-required", /missing the required arguments a \(number\), b \(number: Second number\); add a=… b=…/);
+  });
+
+  test("a required name the schema does not describe (constructor) is named all the same", () => {
+    rejects(() => typed([], { type: "object", required: ["constructor"] }), "missing-required", /missing the required argument constructor \(unknown\)/);
   });
 
   test("the JSON form is checked for required arguments too", () => {
