@@ -1,4 +1,4 @@
-// `mcpwire call <name> [json-args]`: one tool call through the registry, as a host makes it,
+// `mcpwire call <name> [key=value… | json-object | --args-file F]`: one tool call through the registry, as a host makes it,
 // with progress on stderr and an exit code a script can branch on.
 
 import type { CallToolResult, JsonObject } from "../client/types.ts";
@@ -11,16 +11,26 @@ import { parseArgs, UsageError } from "./args.ts";
 import { IMPORT_OPTION, importOption, parseElicitMode, parseLogLevel, stderrLine, withManager } from "./host-session.ts";
 import { boundedText, DEEP_MARKER, DOCUMENT_BOUNDS, deeperThan, lineOf, redacted, RESULT_BOUNDS, textOf, write, writeControl, writeJson } from "./output.ts";
 import { ProgressDisplay } from "./progress.ts";
+import { CallArgumentsError, type GivenArguments, parseArgumentWords, readArgumentsFile, typeArguments } from "./call-arguments.ts";
+import { didYouMean, suggestNames } from "../registry/suggest.ts";
 import { messageOf } from "../common/error-text.ts";
 
-export const CALL_USAGE = `usage: mcpwire call <registered-name> [json-args] [--config FILE] [--json] [--timeout S]
-                    [--import APP[,APP]] [--log-level LEVEL] [--elicit prompt|decline|accept-defaults]
+export const CALL_USAGE = `usage: mcpwire call <registered-name> [key=value… | 'json-object' | --args-file FILE|-]
+                    [--config FILE] [--import APP[,APP]] [--json] [--timeout S] [--log-level LEVEL]
+                    [--elicit prompt|decline|accept-defaults]
 
 Starts the configured servers and calls one tool by its registered name (see
-\`mcpwire tools\`) with a JSON object of arguments (default {}). Prints the result's text,
-or the whole result with --json (the text has its control characters shown as escapes such
-as \\x1b; --json carries them exactly). Progress goes to stderr (a bar on a terminal), and so
-do the servers' log messages, as "[server] level: message".
+\`mcpwire tools\`, or \`mcpwire tools --signatures\` for its parameters). The arguments are
+  key=value words  typed by the tool's input schema: a=2 b=40 flag=true name=hi
+                   tags=[x,y] or tags='["x","y"]', nested='{"k":1}' or nested={k:1};
+                   a string parameter keeps 2 as "2"; key:=JSON takes a JSON value as written
+  one JSON object  '{"a":2,"b":40}'
+  --args-file F    a file holding one JSON object; - reads it from stdin
+(none: {}). A value that does not fit its type, a repeated key or a missing required argument
+is an error before anything is sent; a misspelt tool name gets the nearest registered names.
+Prints the result's text, or the whole result with --json (the text has its control
+characters shown as escapes such as \\x1b; --json carries them exactly). Progress goes to
+stderr (a bar on a terminal), and so do the servers' log messages, as "[server] level: message".
 
 --log-level LEVEL  asks every server that declares logging for LEVEL and above (debug,
                    info, notice, warning, error, critical, alert, emergency); overrides
@@ -36,20 +46,6 @@ exit codes: 0 success, 1 the tool reported an error (isError), 2 usage or config
 
 export const EXIT = { ok: 0, toolError: 1, usage: 2, server: 3, timeout: 4 } as const;
 
-function parseToolArgs(text: string | undefined): JsonObject {
-  if (text === undefined) return {};
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (error) {
-    throw new UsageError(`the arguments are not valid JSON (${(error as Error).message}); pass an object like '{"message":"hi"}'`);
-  }
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    throw new UsageError(`the arguments must be a JSON object like '{"message":"hi"}', not ${Array.isArray(value) ? "an array" : JSON.stringify(value)}`);
-  }
-  return value as JsonObject;
-}
-
 export async function call(argv: readonly string[]): Promise<number> {
   const args = parseArgs(argv, {
     config: { kind: "string" },
@@ -58,6 +54,7 @@ export async function call(argv: readonly string[]): Promise<number> {
     timeout: { kind: "string" },
     "log-level": { kind: "string" },
     elicit: { kind: "string" },
+    "args-file": { kind: "string" },
     help: { kind: "flag" },
     debug: { kind: "flag" },
   });
@@ -65,10 +62,10 @@ export async function call(argv: readonly string[]): Promise<number> {
     await write("stdout", CALL_USAGE + "\n");
     return 0;
   }
-  const [name, argsText, ...extra] = args.positional;
-  if (name === undefined) throw new UsageError("call needs a tool name: mcpwire call <registered-name> [json-args]");
-  if (extra.length > 0) throw new UsageError(`unexpected argument "${extra[0]}" (put all tool arguments in one JSON object)`);
-  const toolArgs = parseToolArgs(argsText);
+  const [name, ...words] = args.positional;
+  if (name === undefined) throw new UsageError("call needs a tool name: mcpwire call <registered-name> [key=value…]");
+  // The arguments' form is checked (and an args file read) before any server starts.
+  const given = await givenArguments(words, args.values.get("args-file"));
   const timeoutText = args.values.get("timeout");
   let timeoutMs: number | undefined;
   if (timeoutText !== undefined) {
@@ -89,16 +86,24 @@ export async function call(argv: readonly string[]): Promise<number> {
         stderrLine(`mcpwire call: no tool "${name}" is registered, and the servers above are not ready; it may be theirs`);
         return EXIT.server;
       }
-      const similar = registry.tools().map((tool) => tool.name).filter((candidate) => candidate.includes(name) || name.includes(candidate));
-      stderrLine(
-        `mcpwire call: no tool "${lineOf(name)}" is registered` +
-          (similar.length > 0 ? `; did you mean ${similar.slice(0, 5).map(lineOf).join(", ")}?` : "; `mcpwire tools` lists them"),
-      );
+      const near = didYouMean(suggestNames(name, registry.tools().map((tool) => tool.name)));
+      stderrLine(`mcpwire call: no tool "${lineOf(name)}" is registered; ${near === "" ? "" : `${lineOf(near)} `}\`mcpwire tools\` lists them`);
+      return EXIT.usage;
+    }
+    const tool = registry.tools().find((each) => each.name === name);
+    const who = describeCall(name, tool);
+    // Typed by the tool's schema and checked before anything is sent.
+    let toolArgs: JsonObject;
+    try {
+      const typed = typeArguments(given, tool?.inputSchema, who);
+      for (const warning of typed.warnings) stderrLine(`mcpwire call: warning: ${lineOf(warning)}`);
+      toolArgs = typed.args;
+    } catch (error) {
+      if (!(error instanceof CallArgumentsError)) throw error;
+      stderrLine(`mcpwire call: ${lineOf(error.message)}`);
       return EXIT.usage;
     }
     const progress = new ProgressDisplay((text) => void writeControl("stderr", text), runtime.isTerminal("stderr"));
-    const tool = registry.tools().find((each) => each.name === name);
-    const who = describeCall(name, tool);
     let result: unknown;
     try {
       result = await registry.call(name, toolArgs, { timeoutMs, onProgress: (update) => progress.update(update) });
@@ -131,6 +136,15 @@ export async function call(argv: readonly string[]): Promise<number> {
     }
     return isCallToolResult(result) && result.isError === true ? EXIT.toolError : EXIT.ok;
   });
+}
+
+/** The arguments as given on the command line: key=value words, one JSON object, or an args file. */
+function givenArguments(words: string[], argsFile: string | undefined): Promise<GivenArguments> | GivenArguments {
+  if (argsFile === undefined) return parseArgumentWords(words);
+  if (words.length > 0) {
+    throw new CallArgumentsError(`--args-file cannot be combined with arguments on the command line (got "${words[0]}"); give one or the other`, "mixed-forms");
+  }
+  return readArgumentsFile(argsFile);
 }
 
 /** `tool "echo" of server "everything"`, or the registered name when nothing more is known. */

@@ -14,8 +14,8 @@ usage: mcpwire <verb> [options]
 
 verbs:
   servers   start the configured servers and show each one's status
-  tools     list the tools registered from the configured servers
-  call      call one tool: mcpwire call <registered-name> '{"arg":"value"}'
+  tools     list the tools registered from the configured servers (--signatures: as signatures)
+  call      call one tool: mcpwire call <registered-name> key=value… (or '{"key":"value"}')
   inspect   connect to one server given on the command line and show what it offers
   run       one prompt to a model with the servers' tools: mcpwire run -p "add 2 and 40"
   chat      an interactive conversation with a model over the servers' tools

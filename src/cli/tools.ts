@@ -7,13 +7,20 @@ import { parseArgs, UsageError } from "./args.ts";
 import { configErrors, IMPORT_OPTION, importOption, parseLogLevel, withManager } from "./host-session.ts";
 import { lineOf, write, writeJson } from "./output.ts";
 import { clip, renderTable } from "./table.ts";
+import { signatureListing } from "./signature.ts";
+import type { McpwireConfig } from "../host/config/types.ts";
+import type { ServerStatus } from "../host/manager.ts";
+import { didYouMean, suggestNames } from "../registry/suggest.ts";
 
-export const TOOLS_USAGE = `usage: mcpwire tools [--config FILE] [--import APP[,APP]] [--json] [--log-level LEVEL]
+export const TOOLS_USAGE = `usage: mcpwire tools [SERVER] [--signatures | --json] [--config FILE] [--import APP[,APP]] [--log-level LEVEL]
 
-Starts every configured server and lists the tools registered from them, by the names
-an LLM (and \`mcpwire call\`) uses. --json prints an array of
-{ name, toolset, server, tool, description, inputSchema, appOnly }. A tool marked
-[app only] is for its server's MCP App: callable by name, never offered to a model.
+Starts every configured server (only SERVER, when given) and lists the tools registered from
+them, by the names an LLM (and \`mcpwire call\`) uses. --signatures prints each tool as a
+TypeScript-style signature under its description: required parameters first, optional ones
+as \`name?: type\`, enums as unions of literals (\`"a" | "b"\`), arrays as \`T[]\`, objects as
+\`{ k: T }\`, with each parameter's description, bounds and default as \`@param\` lines.
+--json prints an array of { name, toolset, server, tool, description, inputSchema, appOnly }.
+A tool marked [app only] is for its server's MCP App: callable by name, never offered to a model.
 --log-level LEVEL also shows the servers' log messages at LEVEL and above on stderr.`;
 
 export async function tools(argv: readonly string[]): Promise<number> {
@@ -21,6 +28,7 @@ export async function tools(argv: readonly string[]): Promise<number> {
     config: { kind: "string" },
     import: IMPORT_OPTION,
     json: { kind: "flag" },
+    signatures: { kind: "flag" },
     "log-level": { kind: "string" },
     help: { kind: "flag" },
     debug: { kind: "flag" },
@@ -29,12 +37,25 @@ export async function tools(argv: readonly string[]): Promise<number> {
     await write("stdout", TOOLS_USAGE + "\n");
     return 0;
   }
-  if (args.positional.length > 0) throw new UsageError(`unexpected argument "${args.positional[0]}"`);
+  const [server, extra] = args.positional;
+  if (extra !== undefined) throw new UsageError(`unexpected argument "${extra}" (tools takes at most one server name)`);
+  if (args.flags.has("signatures") && args.flags.has("json")) throw new UsageError("--signatures and --json cannot be combined; choose one");
   const logLevel = parseLogLevel(args.values.get("log-level"));
-  // Log messages are shown only when asked for with --log-level.
-  return await withManager({ configPath: args.values.get("config"), imports: importOption(args), showLogs: false, logLevel }, async (manager, config) => {
-    const registered = manager.registry.tools();
-    if (args.flags.has("json")) {
+  // Log messages are shown only when asked for with --log-level; with SERVER, only that server starts.
+  const onConfig = server === undefined ? undefined : (config: McpwireConfig) => onlyServer(config, server);
+  return await withManager({ configPath: args.values.get("config"), imports: importOption(args), showLogs: false, logLevel, onConfig }, async (manager, config) => {
+    const registered = manager.registry.tools().filter((tool) => server === undefined || (tool.origin.kind === "mcp" && tool.origin.server === server));
+    if (args.flags.has("signatures")) {
+      // The outputSchema is the client's (the registry keeps inputs only): a return type where a server listed one.
+      const listed = registered.map((tool) => ({
+        name: tool.name,
+        description: tool.description,
+        inputSchema: tool.inputSchema,
+        server: tool.origin.kind === "mcp" ? tool.origin.server : null,
+        outputSchema: tool.origin.kind === "mcp" ? manager.client(tool.origin.server)?.knownTools.get(tool.origin.tool)?.outputSchema : undefined,
+      }));
+      await write("stdout", signatureListing(listed));
+    } else if (args.flags.has("json")) {
       const list = registered.map((tool) => ({
         name: tool.name,
         toolset: tool.toolset,
@@ -49,12 +70,27 @@ export async function tools(argv: readonly string[]): Promise<number> {
       // Names and descriptions come from the servers: each cell is one line, escapes made visible.
       const rows = registered.map((tool) => [lineOf(tool.name) + (isAppOnlyTool(tool) ? APP_ONLY_MARK : ""), lineOf(tool.toolset), clip(lineOf(tool.description ?? ""), 80)]);
       await write("stdout", renderTable(["NAME", "TOOLSET", "DESCRIPTION"], rows));
-      const down = manager.status().filter((status) => status.state !== "ready" && status.state !== "disabled");
-      for (const status of down) {
-        void write("stderr", `warning: server "${lineOf(status.name)}" is ${status.state}: ${lineOf(status.lastError ?? "no detail")}\n`);
-      }
+      warnDown(manager.status());
     }
+    if (args.flags.has("signatures")) warnDown(manager.status());
     // A config error disabled a server: the rest was shown, but say so in the exit code.
-    return configErrors(config).length > 0 ? 2 : 0;
+    return configErrors(config).some((error) => server === undefined || error.server === undefined || error.server === server) ? 2 : 0;
   });
+}
+
+/** A warning on stderr for each server that is neither ready nor disabled. */
+function warnDown(statuses: ServerStatus[]): void {
+  for (const status of statuses.filter((each) => each.state !== "ready" && each.state !== "disabled")) {
+    void write("stderr", `warning: server "${lineOf(status.name)}" is ${status.state}: ${lineOf(status.lastError ?? "no detail")}\n`);
+  }
+}
+
+/** `tools SERVER`: the other servers are not started; a name the config does not hold is a usage error. */
+function onlyServer(config: McpwireConfig, name: string): void {
+  if (!config.servers.some((server) => server.name === name)) {
+    const near = didYouMean(suggestNames(name, config.servers.map((server) => server.name)));
+    const names = config.servers.map((server) => server.name).join(", ");
+    throw new UsageError(`no server "${name}" is configured${near === "" ? "" : `; ${near}`} (configured: ${names === "" ? "none" : names})`);
+  }
+  for (const server of config.servers) if (server.name !== name) server.enabled = false;
 }

@@ -13,6 +13,7 @@ import { isValidToolName } from "./naming.ts";
 import { formatToolResultText, errorString, isCallToolResult, resultString, formatValueText, type ResultTextOptions } from "./result-format.ts";
 import { type ResultFiles, resultWithFiles } from "./result-files.ts";
 import { copyUi, offeredToModel } from "./visibility.ts";
+import { didYouMean, suggestNames } from "./suggest.ts";
 import type {
   LlmToolSchema,
   McpToolEntry,
@@ -378,9 +379,10 @@ export class ToolRegistry extends ContainedEventTarget<RegistryEvents> {
   #call(name: string, args: JsonObject, context: ToolCallContext): Promise<ToolOutput> {
     const entry = this.#entries.get(name);
     if (entry === undefined) {
+      const suggestion = didYouMean(this.#suggestions(name));
       throw new ToolCallError(
         `unknown tool "${name}": no tool of that name is registered (it may have been removed when its server's tools changed); ` +
-          "call one of the listed tools",
+          (suggestion === "" ? "call one of the listed tools" : `${suggestion} (or call another of the listed tools)`),
         "unknown-tool",
         name,
       );
@@ -413,6 +415,15 @@ export class ToolRegistry extends ContainedEventTarget<RegistryEvents> {
       return toFailure(error);
     }
     return Promise.resolve(outcome).then(undefined, toFailure);
+  }
+
+  /** The callable names nearest to an unknown `name` (see suggest.ts): tools of enabled toolsets only. */
+  #suggestions(name: string): string[] {
+    // Only what a model is offered: app-only tools (MCP Apps) are never named to it.
+    const callable = [...this.#entries.values()]
+      .filter((entry) => this.#isEnabled(entry.tool.toolset) && offeredToModel(entry.tool))
+      .map((entry) => entry.tool.name);
+    return suggestNames(name, callable);
   }
 
   /**

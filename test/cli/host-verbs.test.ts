@@ -108,7 +108,8 @@ describe("mcpwire call", () => {
   });
 
   test("a tool error (isError) exits 1 with its text", async () => {
-    const { code, stdout } = await mcpwire(["call", "mcp_everything_echo", "{}", "--config", config]);
+    // A JSON object is sent untyped: the server's own validation answers with isError.
+    const { code, stdout } = await mcpwire(["call", "mcp_everything_echo", '{"message":5}', "--config", config]);
     assert.equal(code, 1);
     assert.match(stdout, /message/);
   });

@@ -1,0 +1,171 @@
+// `mcpwire call` arguments as people write them — key=value typed by the tool's schema, JSON on
+// stdin or in a file — and `did you mean` for a misspelt tool, `mcpwire tools SERVER
+// --signatures`: the CLI as a child process against the real server-everything (and the example
+// config's filesystem server).
+
+import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { everythingYaml, mcpwire, scratchDir, writeConfig } from "../support/cli-runner.ts";
+
+const EXAMPLE = "examples/mcpwire.yaml";
+const FILESYSTEM = fileURLToPath(new URL("../../node_modules/@modelcontextprotocol/server-filesystem/dist/index.js", import.meta.url));
+const scratch = scratchDir("mcpwire-call-forms-");
+let config = "";
+
+before(async () => {
+  config = await writeConfig(scratch.path, "mcpwire.yaml", ["mcp_servers:", ...everythingYaml()]);
+});
+
+describe("mcpwire call with key=value arguments", () => {
+  test("get-sum a=2 b=40 with the example config prints 42", async () => {
+    const { code, stdout, stderr } = await mcpwire(["call", "mcp_everything_get-sum", "a=2", "b=40", "--config", EXAMPLE]);
+    assert.equal(code, 0, stderr);
+    assert.match(stdout, /\b42\b/);
+  });
+
+  test("an array written [x,y] reaches the server as an array of strings", async () => {
+    const { code, stdout, stderr } = await mcpwire(["call", "mcp_filesystem_read_multiple_files", "paths=[mcpwire.yaml, examples/absent.yaml]", "--config", EXAMPLE]);
+    assert.equal(code, 0, stderr);
+    // The filesystem server's root is examples/: one path is read, the other named as missing.
+    assert.match(stdout, /mcp_servers:/);
+    assert.match(stdout, /examples\/absent\.yaml: Error/);
+  });
+
+  test("objects in an array written as a shell leaves them ({k:v} without quotes), and a boolean", async () => {
+    // The shell turns edits=[{"oldText":"hello",…}] into edits=[{oldText:hello,…}]; dryRun=true keeps the file.
+    const dir = join(scratch.path, "files");
+    await mkdir(dir, { recursive: true });
+    await writeFile(join(dir, "notes.txt"), "hello world\n");
+    const fsConfig = await writeConfig(scratch.path, "fs.yaml", ["mcp_servers:", "  fs:", "    command: node", `    args: [${JSON.stringify(FILESYSTEM)}, ${JSON.stringify(dir)}]`]);
+    const { code, stdout, stderr } = await mcpwire([
+      "call", "mcp_fs_edit_file", `path=${join(dir, "notes.txt")}`, "edits=[{oldText:hello,newText:goodbye}]", "dryRun=true", "--config", fsConfig,
+    ]);
+    assert.equal(code, 0, stderr);
+    assert.match(stdout, /^-hello world$/m);
+    assert.match(stdout, /^\+goodbye world$/m);
+    assert.equal(await readFile(join(dir, "notes.txt"), "utf8"), "hello world\n", "dryRun=true was sent as the boolean true");
+  });
+
+  test("a string parameter keeps 2 as the text 2", async () => {
+    const { code, stdout, stderr } = await mcpwire(["call", "mcp_everything_echo", "message=2", "--config", config]);
+    assert.equal(code, 0, stderr);
+    assert.equal(stdout, "Echo: 2\n");
+  });
+
+  test("an enum value with a space, from its list", async () => {
+    const { code, stdout, stderr } = await mcpwire(["call", "mcp_everything_get-structured-content", "location=New York", "--json", "--config", config]);
+    assert.equal(code, 0, stderr);
+    assert.equal(typeof JSON.parse(stdout).structuredContent.temperature, "number");
+  });
+
+  test("a value that does not fit its type exits 2 before the call, naming it", async () => {
+    const { code, stdout, stderr } = await mcpwire(["call", "mcp_everything_get-sum", "a=two", "b=40", "--config", config]);
+    assert.equal(code, 2);
+    assert.equal(stdout, "");
+    assert.match(stderr, /server "everything", tool "get-sum": argument a=two does not fit a: number; write a number/);
+  });
+
+  test("a value outside an enum exits 2, listing the choices", async () => {
+    const { code, stderr } = await mcpwire(["call", "mcp_everything_get-structured-content", "location=Paris", "--config", config]);
+    assert.equal(code, 2);
+    assert.match(stderr, /location=Paris is not one of "New York", "Chicago", "Los Angeles"/);
+  });
+
+  test("a missing required argument is named before the call goes out", async () => {
+    const { code, stdout, stderr } = await mcpwire(["call", "mcp_everything_get-sum", "a=2", "--config", config]);
+    assert.equal(code, 2);
+    assert.equal(stdout, "");
+    assert.match(stderr, /missing the required argument b \(number: Second number\); add b=…/);
+  });
+
+  test("a duplicate key exits 2 before any server starts (the config is not even read)", async () => {
+    const { code, stderr } = await mcpwire(["call", "mcp_everything_get-sum", "a=1", "a=2", "--config", join(scratch.path, "absent.yaml")]);
+    assert.equal(code, 2);
+    assert.match(stderr, /argument "a" is given twice/);
+    assert.doesNotMatch(stderr, /absent\.yaml/);
+  });
+
+  test("a word that is not key=value exits 2", async () => {
+    const { code, stderr } = await mcpwire(["call", "mcp_everything_get-sum", "a=1", "40", "--config", config]);
+    assert.equal(code, 2);
+    assert.match(stderr, /argument "40" is not key=value/);
+  });
+});
+
+describe("mcpwire call --args-file", () => {
+  test("- reads the JSON object from stdin", async () => {
+    const { code, stdout, stderr } = await mcpwire(["call", "mcp_everything_get-sum", "--args-file", "-", "--config", config], { input: '{"a": 2,\n "b": 40}\n' });
+    assert.equal(code, 0, stderr);
+    assert.match(stdout, /\b42\b/);
+  });
+
+  test("a file holding the JSON object", async () => {
+    const file = join(scratch.path, "args.json");
+    await writeFile(file, '{"message": "from a file"}');
+    const { code, stdout, stderr } = await mcpwire(["call", "mcp_everything_echo", "--args-file", file, "--config", config]);
+    assert.equal(code, 0, stderr);
+    assert.equal(stdout, "Echo: from a file\n");
+  });
+
+  test("a file that does not exist exits 2 before any server starts", async () => {
+    const { code, stderr } = await mcpwire(["call", "mcp_everything_echo", "--args-file", join(scratch.path, "nope.json"), "--config", join(scratch.path, "absent.yaml")]);
+    assert.equal(code, 2);
+    assert.match(stderr, /cannot read --args-file ".*nope\.json": no such file/);
+  });
+
+  test("stdin that is not JSON exits 2", async () => {
+    const { code, stderr } = await mcpwire(["call", "mcp_everything_echo", "--args-file", "-", "--config", config], { input: "message=hi\n" });
+    assert.equal(code, 2);
+    assert.match(stderr, /stdin \(--args-file -\) is not valid JSON/);
+  });
+
+  test("an args file with arguments on the command line exits 2", async () => {
+    const { code, stderr } = await mcpwire(["call", "mcp_everything_echo", "message=hi", "--args-file", "-", "--config", config], { input: "{}" });
+    assert.equal(code, 2);
+    assert.match(stderr, /--args-file cannot be combined/);
+  });
+});
+
+describe("did you mean", () => {
+  test("an underscore for the hyphen gets the registered name", async () => {
+    const { code, stderr } = await mcpwire(["call", "mcp_everything_get_sum", "a=2", "b=40", "--config", config]);
+    assert.equal(code, 2);
+    assert.match(stderr, /no tool "mcp_everything_get_sum" is registered; did you mean "mcp_everything_get-sum"\?/);
+  });
+
+  test("a bare tool name gets the prefixed name", async () => {
+    const { code, stderr } = await mcpwire(["call", "get-sum", "a=2", "b=40", "--config", config]);
+    assert.equal(code, 2);
+    assert.match(stderr, /did you mean "mcp_everything_get-sum"\?/);
+  });
+
+  test("a misspelt server name for tools SERVER", async () => {
+    const { code, stderr } = await mcpwire(["tools", "everythin", "--config", config]);
+    assert.equal(code, 2);
+    assert.match(stderr, /no server "everythin" is configured; did you mean "everything"\?/);
+  });
+});
+
+describe("mcpwire tools --signatures", () => {
+  test("tools everything --signatures prints each tool as a signature with its description", async () => {
+    const { code, stdout, stderr } = await mcpwire(["tools", "everything", "--signatures", "--config", EXAMPLE]);
+    assert.equal(code, 0, stderr);
+    assert.match(stdout, /^\/\/ server "everything": \d+ tools$/m);
+    assert.match(stdout, /\/\*\*\n \* Returns the sum of two numbers\n \*\n \* @param a First number\n \* @param b Second number\n \*\/\nmcp_everything_get-sum\(a: number, b: number\)\n/);
+    assert.match(stdout, /^mcp_everything_echo\(message: string\)$/m);
+    assert.match(stdout, /^mcp_everything_trigger-long-running-operation\(duration\?: number, steps\?: number\)$/m);
+    assert.match(stdout, /^  messageType: "error" \| "success" \| "debug",$/m);
+    // The outputSchema the server listed is the return type.
+    assert.match(stdout, /^\): \{ temperature: number; conditions: string; humidity: number \}$/m);
+    assert.doesNotMatch(stdout, /mcp_filesystem_|mcp_memory_/, "only the server asked for");
+  });
+
+  test("--signatures with --json is a usage error", async () => {
+    const { code, stderr } = await mcpwire(["tools", "--signatures", "--json", "--config", config]);
+    assert.equal(code, 2);
+    assert.match(stderr, /cannot be combined/);
+  });
+});
