@@ -8,7 +8,7 @@ import { ToolCallError } from "../registry/tool-registry.ts";
 import type { RegisteredTool } from "../registry/types.ts";
 import { runtime } from "../runtime/mod.ts";
 import { parseArgs, UsageError } from "./args.ts";
-import { IMPORT_OPTION, importOption, parseElicitMode, parseLogLevel, stderrLine, withManager } from "./host-session.ts";
+import { SESSION_OPTIONS, importOption, parseElicitMode, parseLogLevel, stderrLine, withManager } from "./host-session.ts";
 import { boundedText, DEEP_MARKER, DOCUMENT_BOUNDS, deeperThan, lineOf, redacted, RESULT_BOUNDS, textOf, write, writeControl, writeJson } from "./output.ts";
 import { ProgressDisplay } from "./progress.ts";
 import { CallArgumentsError, type GivenArguments, parseArgumentWords, readArgumentsFile, typeArguments } from "./call-arguments.ts";
@@ -48,15 +48,11 @@ export const EXIT = { ok: 0, toolError: 1, usage: 2, server: 3, timeout: 4 } as 
 
 export async function call(argv: readonly string[]): Promise<number> {
   const args = parseArgs(argv, {
-    config: { kind: "string" },
-    import: IMPORT_OPTION,
+    ...SESSION_OPTIONS,
     json: { kind: "flag" },
     timeout: { kind: "string" },
-    "log-level": { kind: "string" },
     elicit: { kind: "string" },
     "args-file": { kind: "string" },
-    help: { kind: "flag" },
-    debug: { kind: "flag" },
   });
   if (args.flags.has("help")) {
     await write("stdout", CALL_USAGE + "\n");

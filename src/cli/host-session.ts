@@ -60,6 +60,18 @@ export interface SessionOptions {
 /** The option every verb that loads the config takes besides --config: `--import NAME[,NAME]`, repeatable. */
 export const IMPORT_OPTION = { kind: "list" } as const;
 
+/**
+ * The options of every verb that starts the configured servers: where the config is, the
+ * apps imported, the servers' log level, --help and --debug. Each verb adds its own.
+ */
+export const SESSION_OPTIONS = {
+  config: { kind: "string" },
+  import: IMPORT_OPTION,
+  "log-level": { kind: "string" },
+  help: { kind: "flag" },
+  debug: { kind: "flag" },
+} as const;
+
 /** `--import` values as app names (commas split them); an unknown one is a UsageError with a guess. */
 export function importOption(args: ParsedArgs): string[] | undefined {
   const values = args.lists.get("import");

@@ -18,7 +18,7 @@ import { Runner, RunnerError, type RunnerEvent } from "../agent/runner.ts";
 import type { ToolSearchOptions } from "../agent/tool-search.ts";
 import { runtime } from "../runtime/mod.ts";
 import { type ParsedArgs, parseArgs, positiveInt, UsageError } from "./args.ts";
-import { IMPORT_OPTION, importOption, parseElicitMode, parseLogLevel, stderrLine, withManager } from "./host-session.ts";
+import { SESSION_OPTIONS, importOption, parseElicitMode, parseLogLevel, stderrLine, withManager } from "./host-session.ts";
 import { dataLine, lineOf, textOf, write, writeControl, writeJson } from "./output.ts";
 import { interruptProgress, ProgressDisplay } from "./progress.ts";
 
@@ -50,18 +50,14 @@ exit codes: 0 answered, 1 the run ended without an answer (model error, max step
 
 /** The options run and chat share. */
 export const HOST_OPTIONS = {
-  config: { kind: "string" },
-  import: IMPORT_OPTION,
+  ...SESSION_OPTIONS,
   model: { kind: "string" },
   "max-steps": { kind: "string" },
   yes: { kind: "flag" },
   approve: { kind: "string" },
   "no-hooks": { kind: "flag" },
   system: { kind: "string" },
-  "log-level": { kind: "string" },
   elicit: { kind: "string" },
-  help: { kind: "flag" },
-  debug: { kind: "flag" },
 } as const;
 
 /** How long the Ollama probe waits when no model is configured. */

@@ -3,7 +3,7 @@
 import { runtime } from "../runtime/mod.ts";
 import { parseArgs, UsageError } from "./args.ts";
 import { displayPath } from "../host/config/imports.ts";
-import { configErrors, IMPORT_OPTION, importOption, parseLogLevel, withManager } from "./host-session.ts";
+import { configErrors, SESSION_OPTIONS, importOption, parseLogLevel, withManager } from "./host-session.ts";
 import { lineOf, write, writeJson } from "./output.ts";
 import { clip, renderTable } from "./table.ts";
 
@@ -17,14 +17,7 @@ windsurf, gemini-cli, codex, or all); see mcpwire import --list.
 --log-level LEVEL also shows the servers' log messages at LEVEL and above on stderr.`;
 
 export async function servers(argv: readonly string[]): Promise<number> {
-  const args = parseArgs(argv, {
-    config: { kind: "string" },
-    import: IMPORT_OPTION,
-    json: { kind: "flag" },
-    "log-level": { kind: "string" },
-    help: { kind: "flag" },
-    debug: { kind: "flag" },
-  });
+  const args = parseArgs(argv, { ...SESSION_OPTIONS, json: { kind: "flag" } });
   if (args.flags.has("help")) {
     await write("stdout", SERVERS_USAGE + "\n");
     return 0;

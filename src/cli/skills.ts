@@ -7,7 +7,7 @@ import { skillRoot } from "../client/skill-entry.ts";
 import { ServerSkills, type Skill, SkillError } from "../client/skills.ts";
 import type { McpManager } from "../host/manager.ts";
 import { parseArgs, UsageError } from "./args.ts";
-import { configErrors, IMPORT_OPTION, importOption, parseLogLevel, withManager } from "./host-session.ts";
+import { configErrors, SESSION_OPTIONS, importOption, parseLogLevel, withManager } from "./host-session.ts";
 import { lineOf, textOf, write, writeJson } from "./output.ts";
 import { clip, renderTable } from "./table.ts";
 
@@ -31,15 +31,7 @@ exit codes: 0 listed / shown, 1 a skill or file refused (digest, size, frontmatt
             a server's listing failed (it serves no skills, or answers skills/list with an
             error; the other servers are still listed), 2 usage or config error`;
 
-const OPTIONS = {
-  config: { kind: "string" },
-  import: IMPORT_OPTION,
-  json: { kind: "flag" },
-  file: { kind: "string" },
-  "log-level": { kind: "string" },
-  help: { kind: "flag" },
-  debug: { kind: "flag" },
-} as const;
+const OPTIONS = { ...SESSION_OPTIONS, json: { kind: "flag" }, file: { kind: "string" } } as const;
 
 /** The skill's path without its scheme: `acme/billing/refunds`. */
 function pathOf(skill: Skill): string {

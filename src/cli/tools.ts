@@ -4,7 +4,7 @@ import { runtime } from "../runtime/mod.ts";
 import { isAppOnlyTool } from "../registry/visibility.ts";
 import { APP_ONLY_MARK } from "./inspect-apps.ts";
 import { parseArgs, UsageError } from "./args.ts";
-import { configErrors, IMPORT_OPTION, importOption, parseLogLevel, withManager } from "./host-session.ts";
+import { configErrors, SESSION_OPTIONS, importOption, parseLogLevel, withManager } from "./host-session.ts";
 import { lineOf, write, writeJson } from "./output.ts";
 import { clip, renderTable } from "./table.ts";
 import { signatureListing } from "./signature.ts";
@@ -24,15 +24,7 @@ A tool marked [app only] is for its server's MCP App: callable by name, never of
 --log-level LEVEL also shows the servers' log messages at LEVEL and above on stderr.`;
 
 export async function tools(argv: readonly string[]): Promise<number> {
-  const args = parseArgs(argv, {
-    config: { kind: "string" },
-    import: IMPORT_OPTION,
-    json: { kind: "flag" },
-    signatures: { kind: "flag" },
-    "log-level": { kind: "string" },
-    help: { kind: "flag" },
-    debug: { kind: "flag" },
-  });
+  const args = parseArgs(argv, { ...SESSION_OPTIONS, json: { kind: "flag" }, signatures: { kind: "flag" } });
   if (args.flags.has("help")) {
     await write("stdout", TOOLS_USAGE + "\n");
     return 0;
