@@ -18,6 +18,13 @@ import { textOf } from "../support/everything-http.ts";
 import { fixturePath, startPortFixture } from "../support/fixture-process.ts";
 import { guardedRejection, hangGuard } from "../support/hang-guard.ts";
 
+/** `error` is a TaskError with this code, about this task. */
+function assertTaskError(error: unknown, code: TaskError["code"], taskId: string): asserts error is TaskError {
+  assert.ok(error instanceof TaskError, String(error));
+  assert.equal(error.code, code);
+  assert.equal(error.taskId, taskId);
+}
+
 const CLIENT_INFO = { name: "mcpwire-tests", version: "1.0.0" };
 const GUARD_MS = 15_000;
 
@@ -58,9 +65,7 @@ describe("bad input on the 2026-07-28 wire", () => {
   test("a taskId that tasks/get then calls unknown is a TaskError unknown-task naming the id", async () => {
     await withHostile([], async (client) => {
       const error = await guardedRejection(client.callTool("vanishing"), "a vanishing task");
-      assert.ok(error instanceof TaskError, String(error));
-      assert.equal(error.code, "unknown-task");
-      assert.equal(error.taskId, "task-1-vanishing");
+      assertTaskError(error, "unknown-task", "task-1-vanishing");
       assert.match(error.message, /task-1-vanishing/);
     });
   });
@@ -138,9 +143,7 @@ describe("bad input on the 2026-07-28 wire", () => {
   test("a stdio server that dies while a task runs: the task is reported lost with its id, not retried", async () => {
     await withHostile([], async (client) => {
       const error = await guardedRejection(client.callTool("die"), "a task whose server died");
-      assert.ok(error instanceof TaskError, String(error));
-      assert.equal(error.code, "lost");
-      assert.equal(error.taskId, "task-1-die");
+      assertTaskError(error, "lost", "task-1-die");
       assert.match(error.message, /resumeTask\("task-1-die"\)/);
       assert.equal(client.state, "failed");
     });
