@@ -93,6 +93,7 @@ export type {
 } from "./client/handlers.ts";
 export type { ClientEvents, ClientEventType } from "./client/client-events.ts";
 export type { CallOptions, ClientOptions, ListOptions } from "./client/client-options.ts";
+export type { TaskReceiverOptions } from "./client/task-store.ts";
 export { defaultExtensions, EXTENSIONS, type ExtensionOptions, type KnownExtension } from "./client/extensions.ts";
 export { DEFAULT_DISCOVER_TIMEOUT_MS } from "./client/negotiation.ts";
 export type { ClientState, StateChange } from "./client/client-state.ts";
