@@ -111,6 +111,9 @@ export {
   UnsupportedProtocolVersionError,
 } from "./client/errors.ts";
 export type { OutputValidationCode, ProtocolErrorCode } from "./client/errors.ts";
+// Tasks (spec 2025-11-25 basic/utilities/tasks; the 2026-07-28 io.modelcontextprotocol/tasks extension)
+export { TaskError, TaskFailedError, type TaskErrorCode } from "./client/errors.ts";
+export type { TaskInfo, TaskResultOptions, TaskStatus, TaskStatusUpdate, ToolTask } from "./client/tasks.ts";
 export {
   isModernProtocolVersion,
   LATEST_MODERN_PROTOCOL_VERSION,

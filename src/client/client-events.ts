@@ -4,6 +4,7 @@
 
 import { DetailEvent } from "../common/events.ts";
 import type { StateChange } from "./client-state.ts";
+import type { TaskStatusUpdate } from "./tasks.ts";
 import type { LogMessage } from "./types.ts";
 
 /** The events a Client emits; listen with `client.on(type, listener)`. */
@@ -21,6 +22,8 @@ export interface ClientEvents {
   log: LogMessage;
   /** notifications/elicitation/complete for a URL-mode elicitation this client saw. */
   elicitationcomplete: { elicitationId: string };
+  /** A task of this client changed status (spec 2025-11-25 basic/utilities/tasks); `server` is the client's name option. */
+  taskStatus: TaskStatusUpdate & { server?: string };
   /**
    * Something odd that was survived: a skipped line, an unknown response id, a listener that
    * threw (then `cause` is what it threw), …

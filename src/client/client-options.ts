@@ -8,6 +8,7 @@ import type { ProtocolChoice } from "./protocol-version.ts";
 import type { RootInput } from "./roots.ts";
 import type { SamplingPolicy } from "./sampling.ts";
 import type { TaskReceiverOptions } from "./task-store.ts";
+import type { TaskStatusUpdate } from "./tasks.ts";
 import type { ClientCapabilities } from "./types.ts";
 
 export interface ClientOptions {
@@ -74,10 +75,24 @@ export interface ListOptions extends RequestOptions {
 }
 
 export interface CallOptions {
+  /**
+   * Idle timeout of the request. When the server runs the call as a task, the bound of the
+   * task's whole life (then the task is cancelled); without it a task lives up to maxTotalTimeoutMs.
+   */
   timeoutMs?: number;
   maxTotalTimeoutMs?: number;
+  /** Aborts the call; for a task that sends tasks/cancel (never notifications/cancelled). */
   signal?: AbortSignal;
   onProgress?: (progress: Progress) => void;
+  /**
+   * spec 2025-11-25 basic/utilities/tasks: ask for a task when the tool's taskSupport is
+   * "optional" (a `required` tool is always one), with the wanted ttl. The 2026-07-28 server decides alone.
+   */
+  task?: boolean | { ttlMs?: number };
+  /** Each status change of the call's task (status, statusMessage). */
+  onTaskStatus?: (update: TaskStatusUpdate) => void;
+  /** Upper bound of a task's polling interval, whatever the server suggests. Default 10 s. */
+  maxPollIntervalMs?: number;
 }
 
 /**

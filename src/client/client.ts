@@ -16,7 +16,7 @@ import type { ClientEvents, ClientEventType } from "./client-events.ts";
 import { type CallOptions, type ClientOptions, declaredCapabilities, type ListOptions, modernCapabilities } from "./client-options.ts";
 import { canMove, type ClientState, notReadyError } from "./client-state.ts";
 import { surfaceUrlElicitation } from "./elicitation.ts";
-import { negotiatedExtension } from "./extensions.ts";
+import { EXTENSIONS, negotiatedExtension } from "./extensions.ts";
 import {
   CapabilityError,
   ClientStateError,
@@ -45,6 +45,8 @@ import { checkToolResult, indexTools } from "./tools.ts";
 import { DEFAULT_LOG_BUFFER_SIZE, ServerNotifications } from "./server-notifications.ts";
 import { ServerRequests } from "./server-requests.ts";
 import { Subscriptions } from "./subscriptions.ts";
+import { TaskCalls } from "./task-calls.ts";
+import type { TaskInfo, TaskWire, ToolTask } from "./tasks.ts";
 import type {
   CallToolResult,
   ClientCapabilities,
@@ -108,6 +110,8 @@ export class Client extends ContainedEventTarget<ClientEvents> {
   readonly #serverNotifications: ServerNotifications;
   /** The 2026-07-28 request loop's view of this client, once connected on that wire. */
   #modernWire: ModernWire | undefined;
+  /** Tool calls that may run as tasks, and tasks by id (task-calls.ts). */
+  readonly #tasks: TaskCalls;
 
   constructor(clientInfo: Implementation, options: ClientOptions = {}) {
     super();
@@ -137,6 +141,14 @@ export class Client extends ContainedEventTarget<ClientEvents> {
       ready: () => this.#state === "ready",
       logBufferSize: options.logBufferSize ?? DEFAULT_LOG_BUFFER_SIZE,
       listenerFailed: (error) => this.listenerFailed({ type: "log", error }),
+      taskHint: (params) => this.#tasks.hint(params),
+    });
+    this.#tasks = new TaskCalls({
+      wire: () => this.#taskWire(),
+      tool: (tool) => this.#tools.get(tool),
+      listTools: () => this.listTools({ fresh: true }),
+      capabilities: () => this.#init?.capabilities,
+      defaultLifeMs: () => this.#options.maxTotalTimeoutMs,
     });
   }
 
@@ -305,6 +317,37 @@ export class Client extends ContainedEventTarget<ClientEvents> {
       relistTools: () => this.listTools({ fresh: true }),
       idempotentTool: (tool) => this.#tools.get(tool)?.annotations?.idempotentHint === true,
       fulfil: (who, request, key, signal) => this.#serverRequests.fulfil(who, request, key, signal),
+      onProblem: (message) => this.#problem(message),
+      // tasks extension ("Supported Methods"): a task result only for tools/call, only when declared.
+      taskMethods: this.#capabilities.extensions?.[EXTENSIONS.tasks] !== undefined ? new Set(["tools/call"]) : new Set(),
+    };
+  }
+
+  /** What tasks (task-calls.ts, tool-task.ts) need of this client. */
+  #taskWire(): TaskWire {
+    const client = this;
+    return {
+      get name() {
+        return client.#name;
+      },
+      get era() {
+        return client.#era === "modern" ? "modern" : "legacy";
+      },
+      request: (method, params, options) => this.request(method, params, options),
+      fulfil: (who, request, key, signal) => this.#serverRequests.fulfil(who, request, key, signal),
+      finish: (result, tool) => this.#toolResult(tool, result),
+      canCancel: () => this.#era === "modern" || this.#init?.capabilities.tasks?.cancel !== undefined,
+      watch: (taskId, wake) => {
+        const unwatch = this.#tasks.watch(taskId, wake);
+        if (this.#era !== "modern") return unwatch;
+        // tasks extension ("Task Status Notifications"): the task id joins the listen filter.
+        this.#subscriptions.watchTask(taskId);
+        return () => {
+          unwatch();
+          this.#subscriptions.unwatchTask(taskId);
+        };
+      },
+      emit: (update) => this.emit("taskStatus", this.#options.name === undefined ? update : { ...update, server: this.#options.name }),
       onProblem: (message) => this.#problem(message),
     };
   }
@@ -490,17 +533,34 @@ export class Client extends ContainedEventTarget<ClientEvents> {
   /**
    * spec 2025-11-25 server/tools ("Calling Tools"). A tool error is a result with
    * `isError: true`; a protocol error throws RpcError. Always carries a progress token,
-   * so progress restarts the timeout and reaches onProgress.
+   * so progress restarts the timeout and reaches onProgress. When the server runs the call
+   * as a task (spec 2025-11-25 basic/utilities/tasks; the 2026-07-28 tasks extension) it is
+   * polled to its final result; see CallOptions.task, onTaskStatus and timeoutMs.
    */
   async callTool(name: string, args: JsonObject = {}, options: CallOptions = {}): Promise<CallToolResult> {
     this.#requireCapability("tools", "tools/call");
-    const result = await this.request("tools/call", { name, arguments: args }, {
-      timeoutMs: options.timeoutMs,
-      maxTotalTimeoutMs: options.maxTotalTimeoutMs,
-      signal: options.signal,
-      onProgress: options.onProgress,
-      progress: true,
-    });
+    return await this.#tasks.call(name, args, options);
+  }
+
+  /** Starts a tool call and returns its task handle (or the direct answer as one: `direct`). */
+  async startToolTask(name: string, args: JsonObject = {}, options: CallOptions = {}): Promise<ToolTask> {
+    this.#requireCapability("tools", "tools/call");
+    return await this.#tasks.start(name, args, options);
+  }
+
+  /** A handle on a task known by id (persisted by the host across a restart); `tool` checks its result's outputSchema. */
+  resumeTask(taskId: string, options: { tool?: string } = {}): ToolTask {
+    return this.#tasks.resume(taskId, options);
+  }
+
+  /** spec 2025-11-25 tasks ("Listing Tasks"); a TaskError `unsupported` on the 2026-07-28 wire. */
+  listTasks(options: RequestOptions = {}): Promise<TaskInfo[]> {
+    return this.#tasks.list(options);
+  }
+
+  /** A tools/call answer checked: its shape, and structuredContent against the tool's outputSchema. */
+  async #toolResult(name: string | undefined, result: Params): Promise<CallToolResult> {
+    if (name === undefined) return checkToolResult(result, { server: this.#name, tool: "(resumed task)", outputSchema: undefined, validators: this.#validators });
     const version = this.#version;
     // Structured output came with 2025-06-18; before it an outputSchema means nothing.
     const structured = version !== undefined && featuresOf(version).structuredToolOutput;

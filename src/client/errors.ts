@@ -45,7 +45,9 @@ export class CapabilityError extends Error {
  * - `refused-discover`: a 2026-07-28 server refused server/discover;
  * - `input-not-allowed`: an input_required result for a method that cannot have one;
  * - `input-failed`: an input request of the server could not be fulfilled;
- * - `undeclared-capability`: the server asked for a capability this client did not declare.
+ * - `undeclared-capability`: the server asked for a capability this client did not declare;
+ * - `task-not-allowed`: a task result (`resultType: "task"`) for a method that cannot have one;
+ * - `bad-task`: a task in the wrong shape, or whose status went back from a terminal state.
  */
 export type ProtocolErrorCode =
   | "bad-result"
@@ -54,7 +56,9 @@ export type ProtocolErrorCode =
   | "refused-discover"
   | "input-not-allowed"
   | "input-failed"
-  | "undeclared-capability";
+  | "undeclared-capability"
+  | "task-not-allowed"
+  | "bad-task";
 
 /** The server broke the protocol: a result without the shape the spec gives it, and the like. */
 export class ProtocolError extends Error {
@@ -125,8 +129,9 @@ export class HeaderMismatchError extends RpcError {
 export class MissingClientCapabilityError extends RpcError {
   override readonly name = "MissingClientCapabilityError";
   readonly requiredCapabilities: unknown;
-  constructor(message: string, data?: unknown) {
-    super(-32021, message, data);
+  /** -32021 (2026-07-28 core) or -32003 (the tasks extension's text names it so). */
+  constructor(message: string, data?: unknown, code: -32021 | -32003 = -32021) {
+    super(code, message, data);
     this.requiredCapabilities = isObject(data) ? data.requiredCapabilities : undefined;
   }
 }
@@ -167,9 +172,53 @@ export function typedRpcError(error: unknown): unknown {
       return new HeaderMismatchError(error.message, error.data);
     case -32021:
       return new MissingClientCapabilityError(error.message, error.data);
+    case -32003:
+      // The tasks extension (SEP-2663) names the missing-capability error -32003; same meaning.
+      return new MissingClientCapabilityError(error.message, error.data, -32003);
     case -32022:
       return new UnsupportedProtocolVersionError(error.message, error.data);
     default:
       return error;
+  }
+}
+
+// --- tasks (spec 2025-11-25 basic/utilities/tasks; the io.modelcontextprotocol/tasks extension) ---
+
+/**
+ * Why a task did not give a result:
+ * - `cancelled`: the task ended `cancelled` (on the server, or by our tasks/cancel);
+ * - `timeout`: the call's timeout ran out while the task ran (the task was cancelled);
+ * - `aborted`: the caller's signal aborted (the task was cancelled);
+ * - `lost`: the connection ended while the task ran; the task may still run on the server;
+ * - `unknown-task`: the server does not know the task id (expired, or never created);
+ * - `unsupported`: the server or wire has no such task operation (tasks/list on 2026-07-28,
+ *   tasks/cancel without the capability).
+ */
+export type TaskErrorCode = "cancelled" | "timeout" | "aborted" | "lost" | "unknown-task" | "unsupported";
+
+/** A task that ended without a result, or a task operation that cannot be done. */
+export class TaskError extends Error {
+  override readonly name = "TaskError";
+  readonly code: TaskErrorCode;
+  /** The task's id ("" when no task was created). */
+  readonly taskId: string;
+  constructor(message: string, code: TaskErrorCode, taskId: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.code = code;
+    this.taskId = taskId;
+  }
+}
+
+/**
+ * A task that ended `failed`: the JSON-RPC error the underlying request gave (its `code`,
+ * `message`, `data`). A tool that completed with `isError: true` is not this: that is a
+ * completed task whose result says so (spec 2026-07-28 tasks extension, "Task Execution Errors").
+ */
+export class TaskFailedError extends RpcError {
+  override readonly name = "TaskFailedError";
+  readonly taskId: string;
+  constructor(message: string, code: number, taskId: string, data?: unknown) {
+    super(code, message, data);
+    this.taskId = taskId;
   }
 }

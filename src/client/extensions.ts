@@ -34,7 +34,10 @@ export type ExtensionOptions = Record<string, JsonObject | boolean>;
  * An extension is listed here once its client side exists, so a server never sees a claim
  * the client cannot keep.
  */
-const DEFAULT_SETTINGS: ReadonlyMap<string, JsonObject> = new Map<string, JsonObject>([]);
+const DEFAULT_SETTINGS: ReadonlyMap<string, JsonObject> = new Map<string, JsonObject>([
+  // Tasks extension ("Capability Negotiation"): no settings are defined; {} declares support.
+  [EXTENSIONS.tasks, {}],
+]);
 
 /** The identifiers on by default, for documentation and the CLI. */
 export function defaultExtensions(): string[] {

@@ -31,6 +31,8 @@ const SAFE_TO_REISSUE: ReadonlySet<string> = new Set([
   "resources/templates/list",
   "resources/read",
   "completion/complete",
+  // tasks extension ("Task Polling"): a poll is a read.
+  "tasks/get",
 ]);
 const MAX_REISSUES = 2;
 
@@ -52,6 +54,8 @@ export interface ModernWire {
   /** Answers one input request with the handlers a legacy server's request reaches. */
   fulfil(who: string, request: InputRequest, key: string, signal: AbortSignal | undefined): Promise<JsonObject>;
   onProblem(message: string): void;
+  /** The methods a task result (`resultType: "task"`) may answer: tools/call when the tasks extension is declared. */
+  taskMethods: ReadonlySet<string>;
 }
 
 /**
@@ -107,6 +111,17 @@ export async function modernRequest(wire: ModernWire, method: string, params: Pa
         );
       }
       throw error;
+    }
+    if (result.resultType === "task" && !wire.taskMethods.has(method)) {
+      // tasks extension ("Capability Negotiation"): a CreateTaskResult to an unsupported request
+      // (or to a client that did not declare the extension) MUST be taken as an invalid response.
+      throw new ProtocolError(
+        `${who}: the server answered with a task (resultType "task"), which ` +
+          (wire.taskMethods.size === 0 ? "this client did not accept (the tasks extension is off)" : `only ${[...wire.taskMethods].join(", ")} may`) +
+          `; the server is not following the tasks extension: report it to its authors`,
+        "task-not-allowed",
+        { method },
+      );
     }
     if (!isInputRequired(result)) return result;
     // spec 2026-07-28 mrtr ("Supported Requests"): only tools/call, prompts/get, resources/read.

@@ -13,6 +13,8 @@ export interface NotificationFilter {
   promptsListChanged?: boolean;
   resourcesListChanged?: boolean;
   resourceSubscriptions?: string[];
+  /** tasks extension ("Task Status Notifications"): notifications/tasks for these task ids. */
+  taskIds?: string[];
 }
 
 export interface ListenOptions {
@@ -34,16 +36,17 @@ export interface ListenOptions {
 
 export function isEmptyFilter(filter: NotificationFilter): boolean {
   return filter.toolsListChanged !== true && filter.promptsListChanged !== true && filter.resourcesListChanged !== true &&
-    (filter.resourceSubscriptions ?? []).length === 0;
+    (filter.resourceSubscriptions ?? []).length === 0 && (filter.taskIds ?? []).length === 0;
 }
 
 /** What a listen stream asks for: the list changes the server declares, and the subscribed URIs. */
-export function listenFilter(capabilities: ServerCapabilities, subscribed: ReadonlySet<string>): NotificationFilter {
+export function listenFilter(capabilities: ServerCapabilities, subscribed: ReadonlySet<string>, tasks: ReadonlySet<string> = new Set()): NotificationFilter {
   const filter: NotificationFilter = {};
   if (capabilities.tools?.listChanged === true) filter.toolsListChanged = true;
   if (capabilities.prompts?.listChanged === true) filter.promptsListChanged = true;
   if (capabilities.resources?.listChanged === true) filter.resourcesListChanged = true;
   if (subscribed.size > 0) filter.resourceSubscriptions = [...subscribed];
+  if (tasks.size > 0) filter.taskIds = [...tasks];
   return filter;
 }
 
@@ -56,6 +59,8 @@ export function missingFromAcknowledgment(asked: NotificationFilter, acknowledge
   }
   const uris = Array.isArray(given.resourceSubscriptions) ? given.resourceSubscriptions : [];
   for (const uri of asked.resourceSubscriptions ?? []) if (!uris.includes(uri)) missing.push(`resourceSubscriptions ${uri}`);
+  const taskIds = Array.isArray(given.taskIds) ? given.taskIds : [];
+  for (const id of asked.taskIds ?? []) if (!taskIds.includes(id)) missing.push(`taskIds ${id}`);
   return missing;
 }
 
@@ -156,6 +161,8 @@ export class ListenStream {
  */
 export class Subscriptions {
   readonly #subscribed = new Set<string>();
+  /** Task ids whose notifications/tasks the stream asks for (counted: several waiters may watch one). */
+  readonly #tasks = new Map<string, number>();
   #capabilities: ServerCapabilities = {};
   #stream: ListenStream | undefined;
 
@@ -181,6 +188,19 @@ export class Subscriptions {
     this.#update();
   }
 
+  /** Asks for notifications/tasks of `taskId` (tasks extension "Task Status Notifications"). */
+  watchTask(taskId: string): void {
+    this.#tasks.set(taskId, (this.#tasks.get(taskId) ?? 0) + 1);
+    this.#update();
+  }
+
+  unwatchTask(taskId: string): void {
+    const count = (this.#tasks.get(taskId) ?? 0) - 1;
+    if (count > 0) this.#tasks.set(taskId, count);
+    else this.#tasks.delete(taskId);
+    this.#update();
+  }
+
   /** Ends the listen stream, if one is open; resolves when its loop has let go. */
   stop(): Promise<void> {
     const stream = this.#stream;
@@ -189,6 +209,6 @@ export class Subscriptions {
   }
 
   #update(): void {
-    this.#stream?.update(listenFilter(this.#capabilities, this.#subscribed));
+    this.#stream?.update(listenFilter(this.#capabilities, this.#subscribed, new Set(this.#tasks.keys())));
   }
 }

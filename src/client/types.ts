@@ -46,6 +46,8 @@ export interface ServerCapabilities {
   logging?: JsonObject;
   completions?: JsonObject;
   experimental?: Record<string, JsonObject>;
+  /** spec 2025-11-25 basic/utilities/tasks ("Server Capabilities"); gone on the 2026-07-28 wire. */
+  tasks?: { list?: JsonObject; cancel?: JsonObject; requests?: { tools?: { call?: JsonObject } } };
   /** spec 2026-07-28 basic/versioning ("Extension Negotiation"): identifier → settings. */
   extensions?: Record<string, JsonObject>;
   [key: string]: unknown;
@@ -82,6 +84,8 @@ export interface Tool {
   outputSchema?: JsonObject;
   annotations?: ToolAnnotations;
   icons?: Icon[];
+  /** spec 2025-11-25 basic/utilities/tasks ("Tool-Level Negotiation"): absent means forbidden. */
+  execution?: { taskSupport?: "required" | "optional" | "forbidden" };
   _meta?: JsonObject;
   [key: string]: unknown;
 }

@@ -121,7 +121,8 @@ export type ToolSchemaLookup = (tool: string) => unknown;
 
 /**
  * The headers one POST carries for this request beyond the protocol version: Mcp-Method on
- * every request; Mcp-Name for tools/call, resources/read and prompts/get; Mcp-Param-* for
+ * every request; Mcp-Name for tools/call, resources/read, prompts/get and the task id of
+ * tasks/get, tasks/update and tasks/cancel; Mcp-Param-* for
  * the tool's annotated parameters present in the arguments ("Client Behavior").
  */
 export function requestHeaders(message: JsonRpcRequest, toolSchema?: ToolSchemaLookup): Record<string, string> {
@@ -131,6 +132,9 @@ export function requestHeaders(message: JsonRpcRequest, toolSchema?: ToolSchemaL
     if (typeof params?.name === "string") headers["Mcp-Name"] = encodeHeaderValue(params.name);
   } else if (message.method === "resources/read") {
     if (typeof params?.uri === "string") headers["Mcp-Name"] = encodeHeaderValue(params.uri);
+  } else if (message.method === "tasks/get" || message.method === "tasks/update" || message.method === "tasks/cancel") {
+    // tasks extension ("Streamable HTTP: Routing Headers"): Mcp-Name is the task id.
+    if (typeof params?.taskId === "string") headers["Mcp-Name"] = encodeHeaderValue(params.taskId);
   }
   if (message.method === "tools/call" && typeof params?.name === "string" && toolSchema !== undefined) {
     const found = paramHeadersOf(toolSchema(params.name));

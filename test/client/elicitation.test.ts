@@ -43,23 +43,23 @@ describe("declared capabilities follow the handlers", () => {
     const formOnly = new Client(CLIENT_INFO, { handlers: { elicitation: { form: async () => ({ action: "decline" }) } } });
     // With a handler the client also runs the request as a task (spec 2025-11-25 basic/utilities/tasks).
     const tasks = { list: {}, cancel: {}, requests: { elicitation: { create: {} } } };
-    assert.deepEqual(formOnly.capabilities, { elicitation: { form: {} }, tasks });
+    assert.deepEqual(formOnly.capabilities, { elicitation: { form: {} }, tasks, extensions: { "io.modelcontextprotocol/tasks": {} } });
     const both = new Client(CLIENT_INFO, {
       handlers: { elicitation: { form: async () => ({ action: "decline" }), url: async () => ({ action: "decline" }) } },
     });
-    assert.deepEqual(both.capabilities, { elicitation: { form: {}, url: {} }, tasks });
+    assert.deepEqual(both.capabilities, { elicitation: { form: {}, url: {} }, tasks, extensions: { "io.modelcontextprotocol/tasks": {} } });
 
     const server = testServer();
     await both.connect(server.clientEnd);
     try {
-      assert.deepEqual(server.initializeParams()?.capabilities, { elicitation: { form: {}, url: {} }, tasks });
+      assert.deepEqual(server.initializeParams()?.capabilities, { elicitation: { form: {}, url: {} }, tasks, extensions: { "io.modelcontextprotocol/tasks": {} } });
     } finally {
       await both.close();
     }
   });
 
   test("no handlers declare nothing; declaring elicitation or sampling without its handler throws at construction", () => {
-    assert.deepEqual(new Client(CLIENT_INFO).capabilities, {});
+    assert.deepEqual(new Client(CLIENT_INFO).capabilities, { extensions: { "io.modelcontextprotocol/tasks": {} } }); // the tasks extension is on by default
     assert.throws(() => new Client(CLIENT_INFO, { capabilities: { elicitation: {} } }), /elicitation\.form.*handlers\.elicitation\.form/);
     assert.throws(
       () => new Client(CLIENT_INFO, { capabilities: { elicitation: { url: {} } }, handlers: { elicitation: { form: async () => ({ action: "cancel" }) } } }),

@@ -36,7 +36,7 @@ describe("extension negotiation", () => {
 
   it("a Client declares its extensions in its capabilities", () => {
     const client = new Client({ name: "t", version: "1" }, { extensions: { "com.example/thing": {} } });
-    assert.deepEqual(client.capabilities.extensions, { "com.example/thing": {} });
+    assert.deepEqual(client.capabilities.extensions, { "io.modelcontextprotocol/tasks": {}, "com.example/thing": {} });
     assert.equal(client.extension("com.example/thing"), undefined);
   });
 });

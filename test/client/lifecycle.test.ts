@@ -114,7 +114,7 @@ describe("Client lifecycle against a stdio fixture server", () => {
       const seen = await observed(client);
       assert.equal(seen.initializeParams.protocolVersion, "2025-11-25");
       assert.deepEqual(seen.initializeParams.clientInfo, CLIENT_INFO);
-      assert.deepEqual(seen.initializeParams.capabilities, { roots: { listChanged: true } });
+      assert.deepEqual(seen.initializeParams.capabilities, { roots: { listChanged: true }, extensions: { "io.modelcontextprotocol/tasks": {} } });
       // protocol auto: the server/discover probe first (spec 2026-07-28 stdio "Backward
       // Compatibility"); this legacy fixture refuses it, so the handshake follows, once.
       assert.deepEqual(seen.beforeInitResult, ["server/discover", "initialize"]);

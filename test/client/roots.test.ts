@@ -41,7 +41,7 @@ describe("roots", () => {
   test("a static list declares roots.listChanged and answers roots/list; setRoots() sends list_changed", async () => {
     const server = testServer();
     const client = new Client(CLIENT_INFO, { roots: [{ uri: "/work/a", name: "a" }] });
-    assert.deepEqual(client.capabilities, { roots: { listChanged: true } });
+    assert.deepEqual(client.capabilities, { roots: { listChanged: true }, extensions: { "io.modelcontextprotocol/tasks": {} } });
     await client.connect(server.clientEnd);
     try {
       assert.deepEqual(await server.peer.request("roots/list"), { roots: [{ uri: "file:///work/a", name: "a" }] });

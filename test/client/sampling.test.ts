@@ -43,11 +43,12 @@ describe("sampling policy against an in-process server", () => {
     const { client, init } = await connected({ handlers: { sampling: async () => ANSWER } });
     // With a handler the client also runs the request as a task (spec 2025-11-25 basic/utilities/tasks).
     const tasks = { list: {}, cancel: {}, requests: { sampling: { createMessage: {} } } };
-    assert.deepEqual(init()?.capabilities, { sampling: {}, tasks });
+    assert.deepEqual(init()?.capabilities, { sampling: {}, tasks, extensions: { "io.modelcontextprotocol/tasks": {} } });
     await client.close();
     assert.deepEqual(new Client(CLIENT_INFO, { handlers: { sampling: async () => ANSWER }, sampling: { tools: true } }).capabilities, {
       sampling: { tools: {} },
       tasks,
+      extensions: { "io.modelcontextprotocol/tasks": {} },
     });
     const bare = await connected({});
     const error = await rpcRejection(bare.peer.request("sampling/createMessage", REQUEST));

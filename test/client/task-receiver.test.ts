@@ -82,7 +82,7 @@ describe("the tasks capability follows the handlers", () => {
 
   test("tasks cannot be declared by hand, and the 2026-07-28 wire carries none", () => {
     assert.throws(() => new Client(CLIENT_INFO, { capabilities: { tasks: { list: {} } } }), /declares tasks.*taskReceiver option/);
-    const declared = declaredCapabilities({ handlers: { sampling }, roots: ["/tmp"] });
+    const declared = declaredCapabilities({ handlers: { sampling }, roots: ["/tmp"], extensions: { "io.modelcontextprotocol/tasks": false } });
     assert.deepEqual(modernCapabilities(declared), { sampling: {}, roots: {} });
   });
 

@@ -1,0 +1,214 @@
+// A client's tool calls that may run as tasks, and its tasks by id — spec 2025-11-25
+// basic/utilities/tasks ("Tool-Level Negotiation", "Creating Tasks", "Listing Tasks", "Task
+// Notifications"); the io.modelcontextprotocol/tasks extension ("Capability Negotiation",
+// "Task Creation", "Task Status Notifications"). One task's polling: tool-task.ts.
+
+import { isObject } from "../common/json.ts";
+import type { Params, RequestOptions } from "../jsonrpc/peer.ts";
+import type { CallOptions } from "./client-options.ts";
+import { MissingClientCapabilityError, TaskError, CapabilityError } from "./errors.ts";
+import { EXTENSIONS } from "./extensions.ts";
+import { collectPages, DEFAULT_MAX_PAGES } from "./pagination.ts";
+import { createdTask, readTask, type TaskInfo, taskPlan, type TaskView, type TaskWire, type ToolTask } from "./tasks.ts";
+import { DEFAULT_TASK_LIFE_MS, DirectTask, ServerTask } from "./tool-task.ts";
+import type { CallToolResult, JsonObject, ServerCapabilities, Tool } from "./types.ts";
+
+/** What the tool calls need of the Client. */
+export interface TaskCallsOptions {
+  /** The wire of the connected client (its request() refuses when not ready). */
+  wire(): TaskWire;
+  /** The tool as the last tools/list gave it. */
+  tool(name: string): Tool | undefined;
+  /** Lists the tools (to learn a tool's execution.taskSupport before its first call). */
+  listTools(): Promise<unknown>;
+  /** The server's capabilities (2025-11-25: tasks.requests.tools.call, tasks.list, tasks.cancel). */
+  capabilities(): ServerCapabilities | undefined;
+  /** A task's life when the call gives no timeoutMs: the client's maxTotalTimeoutMs, else 10 minutes. */
+  defaultLifeMs(): number | undefined;
+}
+
+/** Starts tool calls (as tasks when the server and the tool say so), resumes and lists tasks. */
+export class TaskCalls {
+  readonly #options: TaskCallsOptions;
+  /** Who waits for a status notification of a task, by task id. */
+  readonly #watchers = new Map<string, Set<() => void>>();
+
+  constructor(options: TaskCallsOptions) {
+    this.#options = options;
+  }
+
+  /**
+   * The final CallToolResult, whether the server answered at once or through a task. For a
+   * task, the call's timeout (timeoutMs, else maxTotalTimeoutMs) spans its whole life.
+   */
+  async call(name: string, args: JsonObject, options: CallOptions): Promise<CallToolResult> {
+    const started = Date.now();
+    const created = await this.#create(name, args, options);
+    if (created instanceof DirectTask) return await created.result();
+    const life = options.timeoutMs ?? options.maxTotalTimeoutMs ?? this.#options.defaultLifeMs() ?? DEFAULT_TASK_LIFE_MS;
+    return await created.result({
+      signal: options.signal,
+      timeoutMs: Math.max(1, life - (Date.now() - started)),
+      onTaskStatus: options.onTaskStatus,
+      maxPollIntervalMs: options.maxPollIntervalMs,
+    });
+  }
+
+  /** The call started: a task handle, or the direct answer wrapped as one. */
+  start(name: string, args: JsonObject, options: CallOptions): Promise<ToolTask> {
+    return this.#create(name, args, options);
+  }
+
+  /** A handle on a task known by id (persisted across a restart); polling starts with result(). */
+  resume(taskId: string, options: { tool?: string } = {}): ToolTask {
+    if (typeof taskId !== "string" || taskId.length === 0) throw new TypeError("resumeTask(): give the task id the server returned (a non-empty string)");
+    return new ServerTask(this.#options.wire(), taskId, options.tool);
+  }
+
+  /** spec 2025-11-25 tasks ("Listing Tasks"); the 2026-07-28 extension has no tasks/list. */
+  async list(options: RequestOptions): Promise<TaskInfo[]> {
+    const wire = this.#options.wire();
+    if (wire.era === "modern") {
+      throw new TaskError(
+        `${wire.name}: the tasks extension of the 2026-07-28 wire has no tasks/list; keep the task ids you started (and resume them with resumeTask)`,
+        "unsupported",
+        "",
+      );
+    }
+    if (!isObject(this.#options.capabilities()?.tasks?.list)) {
+      throw new CapabilityError(`${wire.name} does not declare tasks.list, so it does not accept tasks/list`, "tasks.list");
+    }
+    const raw = await collectPages<unknown>(
+      `${wire.name}: tasks/list`,
+      "tasks/list",
+      "tasks",
+      (cursor) => wire.request("tasks/list", cursor === undefined ? {} : { cursor }, options),
+      DEFAULT_MAX_PAGES,
+    );
+    return raw.map((task) => readTask(`${wire.name}: tasks/list`, task, "legacy").info);
+  }
+
+  /** A status notification arrived (2025-11-25 notifications/tasks/status, 2026-07-28 notifications/tasks): a hint to poll now. */
+  hint(params: Params | undefined): void {
+    const taskId = params?.taskId;
+    if (typeof taskId !== "string") return;
+    for (const wake of this.#watchers.get(taskId) ?? []) wake();
+  }
+
+  /** Calls `wake` on each status notification of `taskId` until the returned function is called. */
+  watch(taskId: string, wake: () => void): () => void {
+    let set = this.#watchers.get(taskId);
+    if (set === undefined) this.#watchers.set(taskId, (set = new Set()));
+    set.add(wake);
+    return () => {
+      set.delete(wake);
+      if (set.size === 0 && this.#watchers.get(taskId) === set) this.#watchers.delete(taskId);
+    };
+  }
+
+  async #create(name: string, args: JsonObject, options: CallOptions): Promise<ServerTask | DirectTask> {
+    const wire = this.#options.wire();
+    const who = `${wire.name}: tools/call "${name}"`;
+    const params: Params = { name, arguments: args };
+    const requestOptions: RequestOptions = {
+      timeoutMs: options.timeoutMs,
+      maxTotalTimeoutMs: options.maxTotalTimeoutMs,
+      signal: options.signal,
+      onProgress: options.onProgress,
+      progress: true,
+    };
+    let asked = false;
+    if (wire.era === "legacy") {
+      const capabilities = this.#options.capabilities();
+      let tool = this.#options.tool(name);
+      if (tool === undefined && isObject(capabilities?.tasks?.requests?.tools?.call)) {
+        // The tool's execution.taskSupport decides; learn it before the first call.
+        await this.#options.listTools().catch(() => {});
+        tool = this.#options.tool(name);
+      }
+      if (taskPlan(wire.name, tool, capabilities, options.task !== undefined && options.task !== false) === "task") {
+        asked = true;
+        const ttlMs = typeof options.task === "object" ? options.task.ttlMs : undefined;
+        // spec 2025-11-25 tasks ("Creating Tasks"): the task field, with the wanted ttl.
+        params.task = ttlMs === undefined ? {} : { ttl: ttlMs };
+        // A task-augmented request is never cancelled with notifications/cancelled (spec
+        // 2025-11-25 basic/utilities/cancellation): an abort waits for the task id, then tasks/cancel.
+        delete requestOptions.signal;
+      }
+    }
+    let raw: Params;
+    try {
+      const sent = wire.request("tools/call", params, requestOptions);
+      raw = asked && options.signal !== undefined ? await abortable(sent, options.signal, (late) => this.#cancelLate(wire, who, late)) : await sent;
+    } catch (error) {
+      throw explainMissingCapability(who, error);
+    }
+    const view = createdTask(who, raw, wire.era, asked);
+    if (view === undefined) return new DirectTask(await wire.finish(raw, name));
+    return new ServerTask(wire, view.info.taskId, name, seedOf(view, wire.era));
+  }
+
+  /** The caller aborted before the task id came back: cancel the task it turns out to be. */
+  #cancelLate(wire: TaskWire, who: string, raw: Params): void {
+    const view = (() => {
+      try {
+        return createdTask(who, raw, wire.era, true);
+      } catch {
+        return undefined;
+      }
+    })();
+    if (view === undefined) return;
+    void new ServerTask(wire, view.info.taskId, undefined).cancel().catch(() => {
+      wire.onProblem(`${who}: the call was aborted; tasks/cancel of its task ${JSON.stringify(view.info.taskId)} failed, so it may run on`);
+    });
+  }
+}
+
+/**
+ * The creating answer as the first state seen: 2025-11-25 any status; 2026-07-28 only
+ * `working` (a CreateTaskResult does not inline a result or input requests, so those need a poll).
+ */
+function seedOf(view: TaskView, era: "legacy" | "modern"): TaskView | undefined {
+  return era === "legacy" || view.info.status === "working" ? view : undefined;
+}
+
+/** `sent`, or a TaskError `aborted` once the signal aborts; a late answer goes to `late`. */
+function abortable(sent: Promise<Params>, signal: AbortSignal, late: (raw: Params) => void): Promise<Params> {
+  return new Promise<Params>((resolve, reject) => {
+    let aborted = false;
+    const onAbort = () => {
+      aborted = true;
+      reject(new TaskError("tools/call was aborted by the caller before the server answered", "aborted", ""));
+    };
+    if (signal.aborted) onAbort();
+    else signal.addEventListener("abort", onAbort, { once: true });
+    sent.then(
+      (raw) => {
+        signal.removeEventListener("abort", onAbort);
+        if (aborted) late(raw);
+        else resolve(raw);
+      },
+      (error: unknown) => {
+        signal.removeEventListener("abort", onAbort);
+        reject(error);
+      },
+    );
+  });
+}
+
+/**
+ * -32021 (2026-07-28 core) or -32003 (the tasks extension's text) naming the tasks extension:
+ * the server needs it and this client turned it off — spec extension ("Capability Negotiation").
+ */
+function explainMissingCapability(who: string, error: unknown): unknown {
+  if (!(error instanceof MissingClientCapabilityError)) return error;
+  const required = error.requiredCapabilities;
+  const extensions = isObject(required) && isObject(required.extensions) ? required.extensions : {};
+  if (!(EXTENSIONS.tasks in extensions)) return error;
+  return new MissingClientCapabilityError(
+    `${who}: the server runs this only as a task and needs the tasks extension (${EXTENSIONS.tasks}), which this client did not declare; ` +
+      `do not turn it off (extensions: { "${EXTENSIONS.tasks}": true })`,
+    error.data,
+    error.code === -32003 ? -32003 : -32021,
+  );
+}
