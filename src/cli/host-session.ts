@@ -48,6 +48,8 @@ export interface SessionOptions {
   onConfig?: (config: McpwireConfig) => void | Promise<void>;
   /** Per server, what serves its sampling requests (run / chat: a provider for `sampling.model`); absent: declined. */
   sampling?: (server: ServerConfig, config: McpwireConfig) => SamplingHandler | undefined;
+  /** Runs on the first Ctrl-C before the servers are closed (call: cancels its task); bound it yourself. */
+  onInterrupt?: () => Promise<void>;
 }
 
 /** Checks a `--log-level` value. */
@@ -141,7 +143,8 @@ export async function withManager<T>(options: SessionOptions, body: (manager: Mc
   runtime.onInterrupt(() => {
     if (interrupted) runtime.exit(130); // a second Ctrl-C: at once
     interrupted = true;
-    void manager.close().then(() => runtime.flush()).finally(() => runtime.exit(130));
+    const before = options.onInterrupt?.().catch(() => {}) ?? Promise.resolve();
+    void before.then(() => manager.close()).then(() => runtime.flush()).finally(() => runtime.exit(130));
   });
   try {
     await manager.start();

@@ -238,7 +238,7 @@ function readHttp(entry: ServerEntry, server: ServerConfig): void {
   }
 }
 
-/** tools, timeout, connect_timeout, naming, log_level, protocol. */
+/** tools, timeout, connect_timeout, naming, log_level, protocol, tasks. */
 function readOptions(entry: ServerEntry, server: ServerConfig): void {
   const tools = entry.get("tools");
   if (isObject(tools)) {
@@ -255,6 +255,8 @@ function readOptions(entry: ServerEntry, server: ServerConfig): void {
   if (typeof logLevel === "string") server.logLevel = logLevel as LoggingLevel;
   const protocol = entry.get("protocol");
   if (protocol === "auto" || protocol === "modern" || protocol === "legacy") server.protocol = protocol;
+  const tasks = entry.get("tasks");
+  if (tasks === "auto" || tasks === "always" || tasks === "never") server.tasks = tasks;
 }
 
 /** roots: paths (relative ones, like a relative cwd, against the config file's directory) or file:// URIs. */
