@@ -218,7 +218,7 @@ function describeCall(name: string, tool: RegisteredTool | undefined): string {
  * repeats it), anything else as JSON. A result nested past the bound keeps its content blocks
  * and shows structuredContent as bounded JSON, the deep part marked.
  */
-function resultText(result: unknown): string {
+export function resultText(result: unknown): string {
   if (typeof result === "string") return textOf(result);
   if (!isCallToolResult(result)) return terminalText(boundedText(result, { ...RESULT_BOUNDS, indent: 2 }));
   if (!deeperThan(result, RESULT_BOUNDS.maxDepth)) return textOf(formatToolResultText(result));
