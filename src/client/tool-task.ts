@@ -173,6 +173,8 @@ export class ServerTask implements ToolTask {
     let outcome: { done: boolean; value?: CallToolResult; error?: unknown } | undefined;
     let outcomeWait: Promise<unknown> | undefined;
     let waitingFor = "tasks/get";
+    /** An input request could not be answered: the task cannot go on, so it is cancelled. */
+    let answerFailed = false;
     let failures = 0;
     const until = <T>(promise: Promise<T>): Promise<T> => raced(promise, stop.signal);
     try {
@@ -193,6 +195,7 @@ export class ServerTask implements ToolTask {
             const answering = this.#answer(view.inputRequests ?? {}, stop.signal);
             if (answering !== undefined) {
               answering.catch((error: unknown) => {
+                answerFailed = true;
                 outcome = { done: true, error };
                 wake?.();
               });
@@ -252,7 +255,7 @@ export class ServerTask implements ToolTask {
     } catch (error) {
       const reason = stop.signal.reason as StopReason | undefined;
       if (stop.signal.aborted && (error === reason || reason === "timeout" || reason === "aborted")) throw await this.#stopped(reason!, lifeMs, waitingFor);
-      if (error instanceof ProtocolError && error.code === "input-failed") await this.#cancelQuietly();
+      if (answerFailed) await this.#cancelQuietly();
       throw error;
     } finally {
       clearTimeout(timer);

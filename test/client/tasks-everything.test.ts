@@ -150,8 +150,9 @@ describe("tasks on the 2025-11-25 wire: server-everything over stdio", () => {
 describe("tasks on the 2025-11-25 wire: server-everything over Streamable HTTP", () => {
   let child: ChildProcess | undefined;
   let client: Client;
+  let port = 0;
   before(async () => {
-    const port = await freePort();
+    port = await freePort();
     child = await startEverything(port);
     client = new Client(CLIENT_INFO, { name: "everything-http", requestTimeoutMs: 20_000 });
     await client.connect(new StreamableHttpTransport({ url: `http://127.0.0.1:${port}/mcp` }));
@@ -170,5 +171,24 @@ describe("tasks on the 2025-11-25 wire: server-everything over Streamable HTTP",
     );
     assert.match(textOf(result.content), /Research Report: http/);
     assert.equal(statuses.at(-1), "completed");
+  });
+
+  test("a task of another session is unknown to server-everything: resumeTask says so, naming the id", async () => {
+    // server-everything keeps tasks per session, so a host restart cannot resume them there
+    // (tasks-modern.test.ts resumes one across clients on a server that keeps them).
+    const first = new Client(CLIENT_INFO, { name: "before-restart", requestTimeoutMs: 20_000 });
+    await first.connect(new StreamableHttpTransport({ url: `http://127.0.0.1:${port}/mcp` }));
+    const { taskId } = await first.startToolTask(TOOL, { topic: "restart" });
+    await first.close();
+    const second = new Client(CLIENT_INFO, { name: "after-restart", requestTimeoutMs: 20_000 });
+    await second.connect(new StreamableHttpTransport({ url: `http://127.0.0.1:${port}/mcp` }));
+    try {
+      const error = await guardedRejection(second.resumeTask(taskId, { tool: TOOL }).result({ timeoutMs: 30_000 }), "a task of another session");
+      assert.ok(error instanceof TaskError);
+      assert.equal(error.code, "unknown-task");
+      assert.ok(error.message.includes(taskId));
+    } finally {
+      await second.close();
+    }
   });
 });

@@ -41,7 +41,7 @@ async function withHostile(args: string[], body: (client: Client, problems: stri
   }
 }
 
-async function seen(client: Client): Promise<{ cancels: string[]; updates: { keys: string[] }[]; gets: number }> {
+async function seen(client: Client): Promise<{ cancels: string[]; updates: { keys: string[] }[]; gets: number; ttls: (number | null)[] }> {
   return (await client.callTool("seen")).structuredContent as never;
 }
 
@@ -117,6 +117,24 @@ describe("bad input on the 2026-07-28 wire", () => {
     });
   });
 
+  test("an input request the handler cannot answer fails the call with a ProtocolError and cancels the task", async () => {
+    await withHostile([], async (client) => {
+      const error = await guardedRejection(client.callTool("repeat_keys"), "an unanswerable input request");
+      assert.ok(error instanceof ProtocolError, String(error));
+      assert.equal(error.code, "input-failed");
+      assert.match(error.message, /"k1"/);
+      assert.deepEqual((await seen(client)).cancels, ["task-1-repeat_keys"]);
+    }, {
+      handlers: {
+        elicitation: {
+          form: () => {
+            throw new Error("no human at the keyboard");
+          },
+        },
+      },
+    });
+  });
+
   test("a stdio server that dies while a task runs: the task is reported lost with its id, not retried", async () => {
     await withHostile([], async (client) => {
       const error = await guardedRejection(client.callTool("die"), "a task whose server died");
@@ -174,6 +192,25 @@ describe("bad input on the 2025-11-25 wire", () => {
       assert.equal(error.capability, "tasks.requests.tools.call");
       assert.match(error.message, /server "hostile".*tool "required_tool"/);
       assert.equal((await seen(client)).gets, 0);
+    });
+  });
+
+  test("an optional tool runs as a task only when the call asks, with the ttl asked for", async () => {
+    await withHostile(["--era", "legacy"], async (client) => {
+      await client.listTools();
+      assert.equal(textOf((await client.callTool("optional_tool")).content), "optional_tool answered directly");
+      assert.equal((await seen(client)).gets, 0);
+      const result = await client.callTool("optional_tool", {}, { task: { ttlMs: 4321 } });
+      assert.equal(textOf(result.content), "optional_tool ran as a task");
+      assert.deepEqual((await seen(client)).ttls, [4321]);
+    });
+  });
+
+  test("notifications/tasks/status wakes the poller before the suggested pollInterval", async () => {
+    await withHostile(["--era", "legacy"], async (client) => {
+      // The fixture suggests polling every 60 s; its notification ends the wait long before.
+      const result = await hangGuard(client.callTool("notify_legacy", {}, { maxPollIntervalMs: 60_000 }), GUARD_MS, "notify_legacy");
+      assert.equal(textOf(result.content), "notified");
     });
   });
 

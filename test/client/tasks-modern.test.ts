@@ -164,6 +164,7 @@ describe("tasks extension over stdio", () => {
 
 describe("tasks extension over Streamable HTTP", () => {
   let child: ChildProcess | undefined;
+  let url = "";
   const client = modernClient("tasks-http");
   before(async () => {
     child = spawn("node", ["--import", "tsx", TASKS_SERVER, "--http", "--port", "0"], {
@@ -186,7 +187,8 @@ describe("tasks extension over Streamable HTTP", () => {
       20_000,
       "the tasks fixture over HTTP to print its port",
     );
-    await client.connect(new StreamableHttpTransport({ url: `http://127.0.0.1:${port}/mcp` }));
+    url = `http://127.0.0.1:${port}/mcp`;
+    await client.connect(new StreamableHttpTransport({ url }));
   });
   after(async () => {
     await client.close();
@@ -197,6 +199,18 @@ describe("tasks extension over Streamable HTTP", () => {
     }
   });
   sharedBehaviour(() => client);
+
+  test("a task id kept by the host is resumed by a new client (a host restart)", async () => {
+    const task = await client.startToolTask("slow_job", { steps: 2 });
+    const restarted = modernClient("tasks-http-restarted");
+    await restarted.connect(new StreamableHttpTransport({ url }));
+    try {
+      const result = await hangGuard(restarted.resumeTask(task.taskId, { tool: "slow_job" }).result(), GUARD_MS, "a resumed task");
+      assert.equal(textOf(result.content), "slow_job done after 2 polls");
+    } finally {
+      await restarted.close();
+    }
+  });
 
   test("Mcp-Name carries the task id on tasks/get, tasks/update and tasks/cancel", async () => {
     const { mcpNames } = await seen(client);
