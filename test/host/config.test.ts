@@ -418,7 +418,7 @@ describe("JSON config (mcpServers)", () => {
     const config = json('{\n  "$schema": "https://example.com/schema.json",\n  "globalShortcut": "Ctrl+Space",\n  "mcpServers": {\n    "a": { "command": "node", "autoApprove": [] }\n  }\n}\n');
     assert.deepEqual(config.warnings.map((w) => w.message), [
       '.mcp.json:3:3: unknown key "globalShortcut" is ignored; the servers go under "mcpServers"',
-      '.mcp.json:5:31: server "a": unknown key "autoApprove" is ignored; known keys: command, args, env, cwd, url, headers, transport, type, tools, enabled, timeout, connect_timeout, naming, log_level, roots, sampling, auth, protocol',
+      '.mcp.json:5:31: server "a": unknown key "autoApprove" is ignored; known keys: command, args, env, cwd, url, headers, transport, type, tools, enabled, timeout, connect_timeout, naming, log_level, roots, sampling, auth, protocol, tasks',
     ]);
     assert.equal(server(config, "a").enabled, true);
   });
