@@ -33,6 +33,18 @@ describe("mcpwire call on a task tool", () => {
     assert.doesNotMatch(stderr, /requires task augmentation/);
   });
 
+  test("an input_required task asks through --elicit prompt and goes on with the answer", async () => {
+    const { code, stdout, stderr } = await mcpwire(
+      ["call", RESEARCH[0]!, '{"topic":"python","ambiguous":true}', "--elicit", "prompt", "--config", "examples/mcpwire.yaml"],
+      { input: "1\n\n" },
+    );
+    assert.equal(code, 0, stderr);
+    assert.match(stderr, /^task [\w-]+: input_required — Found multiple interpretations for "python"/m);
+    assert.match(stderr, /server "everything" asks: The research query "python" could have multiple interpretations/);
+    assert.match(stderr, /^task [\w-]+: working — Continuing with interpretation: "programming"\.\.\.$/m);
+    assert.match(stdout, /^# Research Report: python \(programming\)$/m);
+  });
+
   test("Ctrl-C cancels the running task (tasks/cancel) and exits 130", async () => {
     const child = spawn(process.execPath, [...runtimeArgs, "call", ...RESEARCH, "--config", "examples/mcpwire.yaml"], { cwd: root, stdio: ["ignore", "pipe", "pipe"] });
     let stderr = "";
