@@ -87,12 +87,6 @@ export class TaskStore {
     this.#options = options;
   }
 
-  /** Tasks held now (running and finished, not yet expired). */
-  get size(): number {
-    this.#sweep();
-    return this.#tasks.size;
-  }
-
   /**
    * Accepts a task-augmented request: starts `run` and returns the CreateTaskResult at once —
    * spec 2025-11-25 basic/utilities/tasks ("Result Retrieval" 1: as soon as possible).
