@@ -94,6 +94,7 @@ export type {
 } from "./client/handlers.ts";
 export type { ClientEvents, ClientEventType } from "./client/client-events.ts";
 export type { CallOptions, ClientOptions, ListOptions } from "./client/client-options.ts";
+export type { TaskReceiverOptions } from "./client/task-store.ts";
 export { defaultExtensions, EXTENSIONS, type ExtensionOptions, type KnownExtension } from "./client/extensions.ts";
 // MCP Apps (io.modelcontextprotocol/ui): a tool's UI metadata and its ui:// resource.
 export {

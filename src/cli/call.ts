@@ -8,6 +8,7 @@ import { ToolCallError } from "../registry/tool-registry.ts";
 import type { RegisteredTool } from "../registry/types.ts";
 import { runtime } from "../runtime/mod.ts";
 import { parseArgs, UsageError } from "./args.ts";
+import type { McpManager } from "../host/manager.ts";
 import { SESSION_OPTIONS, importOption, parseElicitMode, parseLogLevel, stderrLine, withManager } from "./host-session.ts";
 import { boundedText, DEEP_MARKER, DOCUMENT_BOUNDS, deeperThan, lineOf, redacted, RESULT_BOUNDS, textOf, write, writeControl, writeJson } from "./output.ts";
 import { ProgressDisplay } from "./progress.ts";
@@ -17,7 +18,7 @@ import { messageOf } from "../common/error-text.ts";
 
 export const CALL_USAGE = `usage: mcpwire call <registered-name> [key=value… | 'json-object' | --args-file FILE|-]
                     [--config FILE] [--import APP[,APP]] [--json] [--timeout S] [--log-level LEVEL]
-                    [--elicit prompt|decline|accept-defaults]
+                    [--elicit prompt|decline|accept-defaults] [--detach]
 
 Starts the configured servers and calls one tool by its registered name (see
 \`mcpwire tools\`, or \`mcpwire tools --signatures\` for its parameters). The arguments are
@@ -39,12 +40,18 @@ stderr (a bar on a terminal), and so do the servers' log messages, as "[server] 
                    field on stderr, reading stdin; the default on a terminal), decline
                    (the default otherwise), accept-defaults (accept with the schema's defaults)
 
+--detach           start the call as a task, print its task id and exit (the task runs on;
+                   see \`mcpwire task\`); a tool the server answers at once prints its result
+
+A tool the server runs as a task (2025-11-25 execution.taskSupport, the server's tasks config
+key) shows its status on stderr like progress; Ctrl-C cancels the task (tasks/cancel).
 A server asking to sample a model is declined (code -1): mcpwire has no model yet.
 
 exit codes: 0 success, 1 the tool reported an error (isError), 2 usage or config error,
-            3 the server could not be reached or failed during the call, 4 timeout`;
+            3 the server could not be reached or failed during the call, 4 timeout,
+            130 interrupted (Ctrl-C; a task is cancelled first)`;
 
-export const EXIT = { ok: 0, toolError: 1, usage: 2, server: 3, timeout: 4 } as const;
+export const EXIT = { ok: 0, toolError: 1, usage: 2, server: 3, timeout: 4, interrupted: 130 } as const;
 
 export async function call(argv: readonly string[]): Promise<number> {
   const args = parseArgs(argv, {
@@ -53,6 +60,7 @@ export async function call(argv: readonly string[]): Promise<number> {
     timeout: { kind: "string" },
     elicit: { kind: "string" },
     "args-file": { kind: "string" },
+    detach: { kind: "flag" },
   });
   if (args.flags.has("help")) {
     await write("stdout", CALL_USAGE + "\n");
@@ -73,7 +81,14 @@ export async function call(argv: readonly string[]): Promise<number> {
   const logLevel = parseLogLevel(args.values.get("log-level"));
   const elicit = parseElicitMode(args.values.get("elicit"));
 
-  return await withManager({ configPath: args.values.get("config"), imports: importOption(args), logLevel, elicit }, async (manager) => {
+  // Ctrl-C cancels a call that runs as a task (tasks/cancel) before the servers are closed.
+  const interrupt = new AbortController();
+  let running: Promise<unknown> | undefined;
+  const onInterrupt = async () => {
+    interrupt.abort(new Error("interrupted (Ctrl-C)"));
+    if (running !== undefined) await settledWithin(running, INTERRUPT_GRACE_MS);
+  };
+  return await withManager({ configPath: args.values.get("config"), imports: importOption(args), logLevel, elicit, onInterrupt }, async (manager) => {
     const registry = manager.registry;
     if (!registry.has(name)) {
       const down = manager.status().filter((status) => status.state !== "ready" && status.state !== "disabled");
@@ -102,7 +117,20 @@ export async function call(argv: readonly string[]): Promise<number> {
     const progress = new ProgressDisplay((text) => void writeControl("stderr", text), runtime.isTerminal("stderr"));
     let result: unknown;
     try {
-      result = await registry.call(name, toolArgs, { timeoutMs, onProgress: (update) => progress.update(update) });
+      if (args.flags.has("detach")) {
+        const detached = await detach(manager, tool, toolArgs, timeoutMs);
+        if (detached === undefined) return EXIT.server;
+        if (typeof detached === "string") return EXIT.ok;
+        result = detached.result;
+      } else {
+        running = registry.call(name, toolArgs, {
+          timeoutMs,
+          signal: interrupt.signal,
+          onProgress: (update) => progress.update(update),
+          onTaskStatus: (update) => progress.task(update),
+        });
+        result = await running;
+      }
     } catch (error) {
       progress.finish();
       // A registry error names the tool and its server; anything else (a failure no layer
@@ -110,6 +138,7 @@ export async function call(argv: readonly string[]): Promise<number> {
       const message = messageOf(error);
       stderrLine(`mcpwire call: ${error instanceof ToolCallError ? "" : `${who}: `}${lineOf(message)}`);
       if (args.flags.has("debug") && error instanceof Error && error.stack) stderrLine(textOf(error.stack));
+      if (interrupt.signal.aborted) return EXIT.interrupted;
       if (error instanceof ToolCallError) {
         if (error.kind === "timeout") return EXIT.timeout;
         if (error.kind === "invalid-arguments") return EXIT.usage;
@@ -143,6 +172,52 @@ function givenArguments(words: string[], argsFile: string | undefined): Promise<
   return readArgumentsFile(argsFile);
 }
 
+/** How long Ctrl-C waits for a task's tasks/cancel before the servers are closed. */
+const INTERRUPT_GRACE_MS = 5000;
+
+/** Resolves when `promise` settles or `ms` pass, whichever is first; never rejects. */
+async function settledWithin(promise: Promise<unknown>, ms: number): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  await Promise.race([promise.then(() => {}, () => {}), new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]);
+  clearTimeout(timer);
+}
+
+/**
+ * --detach: starts the tool as a task and prints its id (stdout) with how to follow it
+ * (stderr). Returns the id; the direct answer when the server gave one at once (printed as a
+ * result by the caller); undefined when it could not start.
+ */
+async function detach(
+  manager: McpManager,
+  tool: RegisteredTool | undefined,
+  toolArgs: JsonObject,
+  timeoutMs: number | undefined,
+): Promise<string | { result: unknown } | undefined> {
+  if (tool?.origin.kind !== "mcp") {
+    stderrLine(`mcpwire call: --detach needs an MCP tool; "${lineOf(tool?.name ?? "")}" is not one`);
+    return undefined;
+  }
+  const { server, tool: original } = tool.origin;
+  const client = manager.client(server);
+  if (client === undefined) {
+    stderrLine(`mcpwire call: server "${lineOf(server)}" is not connected`);
+    return undefined;
+  }
+  const task = await client.startToolTask(original, toolArgs, { task: true, ...(timeoutMs !== undefined ? { timeoutMs } : {}) });
+  if (task.direct) {
+    stderrLine(`mcpwire call: server "${lineOf(server)}" answered tool "${lineOf(original)}" at once, without a task; its result follows`);
+    return { result: await task.result() };
+  }
+  await write("stdout", `${lineOf(task.taskId)}\n`);
+  const stdio = manager.status().find((status) => status.name === server)?.transport === "stdio";
+  stderrLine(
+    `mcpwire call: task ${lineOf(task.taskId)} started on server "${lineOf(server)}"; ` +
+      `follow it with: mcpwire task wait ${lineOf(server)} ${lineOf(task.taskId)}` +
+      (stdio ? ` (server "${lineOf(server)}" runs over stdio as a child of this command, so the task ends when it exits)` : ""),
+  );
+  return task.taskId;
+}
+
 /** `tool "echo" of server "everything"`, or the registered name when nothing more is known. */
 function describeCall(name: string, tool: RegisteredTool | undefined): string {
   if (tool?.origin.kind === "mcp") return `server "${lineOf(tool.origin.server)}", tool "${lineOf(tool.origin.tool)}"`;
@@ -154,7 +229,7 @@ function describeCall(name: string, tool: RegisteredTool | undefined): string {
  * repeats it), anything else as JSON. A result nested past the bound keeps its content blocks
  * and shows structuredContent as bounded JSON, the deep part marked.
  */
-function resultText(result: unknown): string {
+export function resultText(result: unknown): string {
   if (typeof result === "string") return textOf(result);
   if (!isCallToolResult(result)) return terminalText(boundedText(result, { ...RESULT_BOUNDS, indent: 2 }));
   if (!deeperThan(result, RESULT_BOUNDS.maxDepth)) return textOf(formatToolResultText(result));

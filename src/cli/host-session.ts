@@ -55,6 +55,8 @@ export interface SessionOptions {
   sampling?: (server: ServerConfig, config: McpwireConfig) => SamplingHandler | undefined;
   /** Long results and binary content saved as files, per the config's `results:` (run / chat). */
   resultFiles?: boolean;
+  /** Runs on the first Ctrl-C before the servers are closed (call: cancels its task); bound it yourself. */
+  onInterrupt?: () => Promise<void>;
 }
 
 /** The option every verb that loads the config takes besides --config: `--import NAME[,NAME]`, repeatable. */
@@ -174,7 +176,8 @@ export async function withManager<T>(options: SessionOptions, body: (manager: Mc
   runtime.onInterrupt(() => {
     if (interrupted) runtime.exit(130); // a second Ctrl-C: at once
     interrupted = true;
-    void manager.close().then(() => runtime.flush()).finally(() => runtime.exit(130));
+    const before = options.onInterrupt?.().catch(() => {}) ?? Promise.resolve();
+    void before.then(() => manager.close()).then(() => runtime.flush()).finally(() => runtime.exit(130));
   });
   try {
     await manager.start();

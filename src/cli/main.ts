@@ -16,6 +16,7 @@ verbs:
   servers   start the configured servers and show each one's status
   tools     list the tools registered from the configured servers (--signatures: as signatures)
   call      call one tool: mcpwire call <registered-name> key=value… (or '{"key":"value"}')
+  task      a tool call running as a task: mcpwire task get|wait|cancel <server> <task-id>, task list <server>
   inspect   connect to one server given on the command line and show what it offers
   run       one prompt to a model with the servers' tools: mcpwire run -p "add 2 and 40"
   chat      an interactive conversation with a model over the servers' tools
@@ -40,6 +41,7 @@ const VERBS: Record<string, () => Promise<Verb>> = {
   servers: () => import("./servers.ts").then((verb) => ({ run: verb.servers, usage: verb.SERVERS_USAGE })),
   tools: () => import("./tools.ts").then((verb) => ({ run: verb.tools, usage: verb.TOOLS_USAGE })),
   call: () => import("./call.ts").then((verb) => ({ run: verb.call, usage: verb.CALL_USAGE })),
+  task: () => import("./task.ts").then((verb) => ({ run: verb.task, usage: verb.TASK_USAGE })),
   inspect: () => import("./inspect.ts").then((verb) => ({ run: verb.inspect, usage: verb.INSPECT_USAGE })),
   run: () => import("./run-verb.ts").then((verb) => ({ run: verb.run, usage: verb.RUN_USAGE })),
   chat: () => import("./chat.ts").then((verb) => ({ run: verb.chat, usage: verb.CHAT_USAGE })),
@@ -71,7 +73,7 @@ export async function main(argv: readonly string[]): Promise<number> {
         await write(verb === undefined ? "stderr" : "stdout", ((await verbLoader(rest[0])?.())?.usage ?? USAGE) + "\n");
         return verb === undefined ? 2 : 0;
       default:
-        throw new UsageError(`unknown verb "${verb}"; verbs: servers, tools, call, inspect, run, chat, auth, import, skills, help, version`);
+        throw new UsageError(`unknown verb "${verb}"; verbs: servers, tools, call, task, inspect, run, chat, auth, import, skills, help, version`);
     }
   } catch (error) {
     // Through the verb's redactor: an error may quote a server, and a server may quote a token.

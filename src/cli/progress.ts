@@ -1,6 +1,8 @@
 // Shows a tool call's progress on stderr: a redrawn bar on a terminal, plain lines otherwise
-// — spec 2025-11-25 basic/utilities/progress (total may be unknown; message is optional).
+// — spec 2025-11-25 basic/utilities/progress (total may be unknown; message is optional); and
+// the status of a call that runs as a task (spec 2025-11-25 basic/utilities/tasks) the same way.
 
+import type { TaskStatusUpdate } from "../client/tasks.ts";
 import type { Progress } from "../jsonrpc/peer.ts";
 import { lineOf } from "./output.ts";
 
@@ -39,6 +41,21 @@ export class ProgressDisplay {
       : "~".repeat((Number.isFinite(progress) ? Math.abs(Math.trunc(progress)) % BAR_WIDTH : 0) + 1).padEnd(BAR_WIDTH, " ");
     // \r returns to the line start, \x1b[K clears what a longer previous line left.
     this.#write(`\r[${bar}] ${amount}${text}\x1b[K`);
+    this.#drawn = true;
+    openBar = this;
+  }
+
+  /**
+   * A task's status changed: a line per change off a terminal (`task <id>: working — Gathering
+   * sources...`), the redrawn line on one. The id, status and message are the server's text.
+   */
+  task({ taskId, status, statusMessage }: TaskStatusUpdate): void {
+    const text = `task ${lineOf(taskId)}: ${lineOf(status)}${statusMessage ? ` — ${lineOf(statusMessage)}` : ""}`;
+    if (!this.#terminal) {
+      this.#write(`${text}\n`);
+      return;
+    }
+    this.#write(`\r${text}\x1b[K`);
     this.#drawn = true;
     openBar = this;
   }

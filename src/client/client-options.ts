@@ -7,6 +7,7 @@ import type { ClientHandlers } from "./handlers.ts";
 import type { ProtocolChoice } from "./protocol-version.ts";
 import type { RootInput } from "./roots.ts";
 import type { SamplingPolicy } from "./sampling.ts";
+import type { TaskReceiverOptions } from "./task-store.ts";
 import type { TaskStatusUpdate } from "./tasks.ts";
 import type { ClientCapabilities } from "./types.ts";
 
@@ -60,6 +61,12 @@ export interface ClientOptions {
    * settings object declares any extension as given.
    */
   extensions?: ExtensionOptions;
+  /**
+   * The server's task-augmented sampling/elicitation requests (spec 2025-11-25
+   * basic/utilities/tasks): how many tasks are kept and for how long. `false` declares no
+   * `tasks` capability, so those requests are answered directly. On by default.
+   */
+  taskReceiver?: TaskReceiverOptions | false;
 }
 
 /** Options of the list methods: `fresh` skips a cached result still within its ttlMs. */
@@ -132,5 +139,26 @@ export function declaredCapabilities(options: ClientOptions): ClientCapabilities
   if (handlers.roots !== undefined || options.roots !== undefined || explicit.roots !== undefined) {
     declared.roots = { ...explicit.roots, listChanged: true };
   }
+
+  // spec 2025-11-25 basic/utilities/tasks ("Client Capabilities"): what the client can run as
+  // a task, from its handlers; tasks/list and tasks/cancel serve those tasks.
+  if (explicit.tasks !== undefined) refuse("tasks", "the client declares tasks itself from its handlers; use the taskReceiver option (false declares none)");
+  const taskRequests = {
+    ...(declared.sampling !== undefined ? { sampling: { createMessage: {} } } : {}),
+    ...(declared.elicitation !== undefined ? { elicitation: { create: {} } } : {}),
+  };
+  if (options.taskReceiver !== false && Object.keys(taskRequests).length > 0) {
+    declared.tasks = { list: {}, cancel: {}, requests: taskRequests };
+  }
   return withExtensions(declared, declaredExtensions(options.extensions, explicit.extensions));
+}
+
+/**
+ * The capabilities as the 2026-07-28 wire has them: roots without listChanged (that
+ * notification is gone) and no `tasks` (spec 2026-07-28 changelog item 6: tasks moved to the
+ * io.modelcontextprotocol/tasks extension, and servers send no requests of their own).
+ */
+export function modernCapabilities(declared: ClientCapabilities): ClientCapabilities {
+  const { tasks: _tasks, ...modern } = declared;
+  return modern.roots === undefined ? modern : { ...modern, roots: {} };
 }

@@ -13,7 +13,7 @@ import { type CloseDetails, ConnectionClosedError, describeClose, ErrorCode, Rpc
 import { DEFAULT_REQUEST_TIMEOUT_MS, type Params, Peer, type RequestOptions } from "../jsonrpc/peer.ts";
 import { type ClientTransport, UndeliverableMessageError } from "../transport/transport.ts";
 import type { ClientEvents, ClientEventType } from "./client-events.ts";
-import { type CallOptions, type ClientOptions, declaredCapabilities, type ListOptions } from "./client-options.ts";
+import { type CallOptions, type ClientOptions, declaredCapabilities, type ListOptions, modernCapabilities } from "./client-options.ts";
 import { canMove, type ClientState, notReadyError } from "./client-state.ts";
 import { surfaceUrlElicitation } from "./elicitation.ts";
 import { EXTENSIONS, negotiatedExtension } from "./extensions.ts";
@@ -101,7 +101,7 @@ export class Client extends ContainedEventTarget<ClientEvents> {
   #closing: Promise<void> | undefined;
   readonly #validators = new OutputValidators((message) => this.#problem(`${this.#name}: ${message}`));
   readonly #capabilities: ClientCapabilities;
-  /** The same, as the 2026-07-28 wire has them: roots without listChanged (that notification is gone). */
+  /** The same, as the 2026-07-28 wire has them (client-options.ts modernCapabilities). */
   readonly #modernCapabilities: ClientCapabilities;
   #roots: Root[] | undefined;
   /** URL-mode elicitation ids we saw and that have not completed. */
@@ -119,7 +119,7 @@ export class Client extends ContainedEventTarget<ClientEvents> {
     this.#options = options;
     this.#roots = options.roots === undefined ? undefined : toRoots(options.roots);
     this.#capabilities = declaredCapabilities(options);
-    this.#modernCapabilities = this.#capabilities.roots === undefined ? this.#capabilities : { ...this.#capabilities, roots: {} };
+    this.#modernCapabilities = modernCapabilities(this.#capabilities);
     const sampling = options.handlers?.sampling;
     const name = () => this.#name;
     this.#serverRequests = new ServerRequests({
@@ -129,6 +129,7 @@ export class Client extends ContainedEventTarget<ClientEvents> {
       roots: () => this.#roots,
       name,
       openElicitations: this.#openElicitations,
+      taskReceiver: options.taskReceiver,
       onProblem: (message) => this.#problem(message),
     });
     this.#serverNotifications = new ServerNotifications({
@@ -437,6 +438,7 @@ export class Client extends ContainedEventTarget<ClientEvents> {
     // so stopping the listen stream sends no notifications/cancelled into a transport that
     // is closing (a close the user asked for reports nothing).
     this.#peer?.close({ reason: "closed by the client" });
+    this.#serverRequests.close("the client closed the connection");
     await this.#subscriptions.stop();
     try {
       await transport.close();
@@ -448,6 +450,7 @@ export class Client extends ContainedEventTarget<ClientEvents> {
   #onTransportClose(details: CloseDetails): void {
     // The transport is gone: close the peer before the listen stream, which then has nothing to cancel.
     this.#peer?.close(details);
+    this.#serverRequests.close(`the connection closed (${describeClose(details)})`);
     void this.#subscriptions.stop();
     if (this.#state === "closing" || this.#state === "closed" || this.#state === "failed") return;
     this.#move("failed", new ConnectionClosedError(`${this.#name}: connection closed: ${describeClose(details)}`, details));

@@ -26,6 +26,12 @@ export interface ClientCapabilities {
   roots?: { listChanged?: boolean };
   sampling?: { context?: JsonObject; tools?: JsonObject };
   elicitation?: { form?: JsonObject; url?: JsonObject };
+  /** spec 2025-11-25 basic/utilities/tasks ("Client Capabilities"): what the server may ask as a task. */
+  tasks?: {
+    list?: JsonObject;
+    cancel?: JsonObject;
+    requests?: { sampling?: { createMessage?: JsonObject }; elicitation?: { create?: JsonObject } };
+  };
   experimental?: Record<string, JsonObject>;
   /** spec 2026-07-28 basic/versioning ("Extension Negotiation"): identifier → settings. */
   extensions?: Record<string, JsonObject>;

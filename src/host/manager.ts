@@ -153,6 +153,12 @@ export class McpManager extends ContainedEventTarget<ManagerEvents> {
         if (logger !== undefined) out.logger = redactor.redact(logger);
         return out as ManagerEvents[K];
       }
+      case "taskStatus": {
+        // The status message is the server's text.
+        const update = detail as ManagerEvents["taskStatus"];
+        if (update.statusMessage === undefined) return detail;
+        return { ...update, statusMessage: redactor.redact(update.statusMessage) } as ManagerEvents[K];
+      }
       case "serverstate": {
         const change = detail as ManagerEvents["serverstate"];
         if (change.error === undefined) return detail;

@@ -5,6 +5,8 @@
 import type { ProtocolEra } from "../client/protocol-version.ts";
 import { Client, type ClientOptions } from "../client/client.ts";
 import { ClientStateError } from "../client/errors.ts";
+import { EXTENSIONS } from "../client/extensions.ts";
+import type { TaskStatusUpdate } from "../client/tasks.ts";
 import type { ClientHandlers } from "../client/handlers.ts";
 import type { ClientCapabilities, Implementation, LoggingLevel } from "../client/types.ts";
 import { durationText } from "../common/duration.ts";
@@ -77,6 +79,8 @@ export interface ServerEvents {
    * listener that threw (`error` is what it threw; `server` is "" when the event named none).
    */
   problem: { server: string; message: string; error?: unknown };
+  /** A tool call running as a task changed status — spec 2025-11-25 basic/utilities/tasks. */
+  taskStatus: TaskStatusUpdate & { server: string };
 }
 
 export type ServerEventType = keyof ServerEvents;
@@ -397,6 +401,8 @@ export class ServerConnection implements Supervisor {
     if (roots !== undefined) options.roots = roots;
     if (sampling !== undefined) options.sampling = sampling;
     options.extensions = clientExtensions(this.config); // config `extensions`: those turned off
+    // Config key `tasks: never`: no task on the 2026-07-28 wire either (the extension is not declared).
+    if (this.config.tasks === "never") options.extensions = { ...options.extensions, [EXTENSIONS.tasks]: false };
     // spec 2026-07-28 basic/versioning: the era is a property of the server; clients SHOULD
     // cache it. Under auto, a reconnect speaks the era found last time, and probes again
     // if that fails.
@@ -407,6 +413,9 @@ export class ServerConnection implements Supervisor {
       this.#emit("log", logger === undefined ? { server: this.name, level, data } : { server: this.name, level, logger, data })
     );
     client.on("problem", ({ message }) => this.#problem(message));
+    client.on("taskStatus", ({ taskId, status, statusMessage }) =>
+      this.#emit("taskStatus", statusMessage === undefined ? { server: this.name, taskId, status } : { server: this.name, taskId, status, statusMessage })
+    );
     client.on("statechange", ({ to, cause }) => {
       if (to === "failed" && client === this.#client) this.#lost(cause);
     });
@@ -468,13 +477,14 @@ export class ServerConnection implements Supervisor {
     const client = await this.#open();
     try {
       if (this.#closed) throw new Error(`server "${this.name}" was closed while connecting`);
-      const { tools, naming, timeoutMs } = this.config;
+      const { tools, naming, timeoutMs, tasks } = this.config;
       if (this.#registration === undefined) {
         this.#registration = await registerMcpServer(this.#registry, this.name, client, {
           include: tools.include,
           exclude: tools.exclude,
           naming,
           timeoutMs,
+          ...(tasks !== undefined ? { tasks } : {}),
           redactor: this.#options.redactor,
           ...(this.#options.resultFiles !== undefined ? { resultFiles: this.#options.resultFiles(this.config) } : {}),
         });

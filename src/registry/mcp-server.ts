@@ -6,6 +6,7 @@
 import type { Tool } from "../client/types.ts";
 import { depthOf } from "../common/bounded.ts";
 import { messageOf } from "../common/error-text.ts";
+import { isObject } from "../common/json.ts";
 import { filterToolNames } from "./filters.ts";
 import { DEFAULT_NAMING, namingFormatProblem, toolName } from "./naming.ts";
 import { RegistryEvent, type ToolRegistry } from "./tool-registry.ts";
@@ -229,6 +230,13 @@ class McpServerBinding implements McpServerRegistration {
         }
         continue;
       }
+      const unfit = this.#taskProblem(tool);
+      if (unfit !== undefined) {
+        const key = `task\0${original}\0${unfit}`;
+        unmatched.add(key);
+        if (!this.#reportedUnmatched.has(key)) this.#warn(`server "${this.server}": tool "${original}" is skipped: ${unfit}`);
+        continue;
+      }
       entries.push({
         name: toolName(this.server, original, this.#options.naming),
         tool: original,
@@ -242,6 +250,8 @@ class McpServerBinding implements McpServerRegistration {
             timeoutMs: context.timeoutMs ?? this.#options.timeoutMs,
             signal: context.signal,
             onProgress: context.onProgress,
+            ...(this.#options.tasks === "always" ? { task: true } : {}),
+            ...(context.onTaskStatus !== undefined ? { onTaskStatus: context.onTaskStatus } : {}),
           }),
         ...(this.#options.redactor !== undefined ? { redactor: this.#options.redactor } : {}),
         ...(this.#options.resultFiles !== undefined ? { resultFiles: this.#options.resultFiles } : {}),
@@ -249,6 +259,23 @@ class McpServerBinding implements McpServerRegistration {
     }
     this.#reportedUnmatched = unmatched;
     return this.#registry.replaceServerTools(this.server, entries);
+  }
+
+  /**
+   * Why a tool cannot be offered, when it must run as a task and cannot — spec 2025-11-25
+   * basic/utilities/tasks ("Tool-Level Negotiation" 1, 2.3): a "required" tool of a server
+   * without tasks.requests.tools.call (or with `tasks: never`) could never be called.
+   */
+  #taskProblem(tool: Tool): string | undefined {
+    if (tool.execution?.taskSupport !== "required") return undefined;
+    if (this.#options.tasks === "never") {
+      return 'it must run as a task (execution.taskSupport: "required") and this server has tasks: never; set tasks: auto to offer it';
+    }
+    // The 2026-07-28 wire has no per-tool negotiation: the server runs a task when it chooses.
+    if (this.#client.era === "modern") return undefined;
+    if (isObject(this.#client.serverCapabilities?.tasks?.requests?.tools?.call)) return undefined;
+    return 'it must run as a task (execution.taskSupport: "required") but the server does not declare tasks.requests.tools.call, ' +
+      "so it could never be called; report it to the server's authors";
   }
 
   #warn(message: string): void {

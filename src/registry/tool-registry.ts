@@ -1,7 +1,7 @@
 // ToolRegistry: built-in and MCP tools in one table, grouped into toolsets and called the
 // same way — dispatch() for the LLM-facing string (never rejects), call() for the typed result.
 
-import { ClientStateError } from "../client/errors.ts";
+import { ClientStateError, TaskError } from "../client/errors.ts";
 import type { CallToolResult, JsonObject } from "../client/types.ts";
 import { durationText } from "../common/duration.ts";
 import { messageOf } from "../common/error-text.ts";
@@ -617,7 +617,13 @@ function failure(error: unknown, tool: RegisteredTool, context: ToolCallContext)
   if (error instanceof ToolCallError) return error;
   const who = describeTool(tool);
   const make = (message: string, kind: ToolCallErrorKind) => new ToolCallError(message, kind, tool.name, tool.origin, { cause: error });
-  if (context.signal?.aborted) return cancelled(tool, context.signal);
+  if (context.signal?.aborted) {
+    const stopped = cancelled(tool, context.signal);
+    // A call that ran as a task says what became of the task (tasks/cancel sent, or it had ended).
+    if (!(error instanceof TaskError) || error.taskId === "") return stopped;
+    const detail = error.message.replace(/^server "[^"]*": /, "");
+    return new ToolCallError(`${stopped.message} (${detail})`, "cancelled", tool.name, tool.origin, { cause: error });
+  }
   let detail = messageOf(error);
   // The client's messages start with `server "<name>": `; say it once.
   if (tool.origin.kind === "mcp") {
@@ -625,6 +631,9 @@ function failure(error: unknown, tool: RegisteredTool, context: ToolCallContext)
     if (detail.startsWith(prefix)) detail = detail.slice(prefix.length);
   }
   if (error instanceof RequestTimeoutError) return make(`${who}: ${detail}`, "timeout");
+  // A call that ran as a task: its life outran the timeout, or the connection ended under it.
+  if (error instanceof TaskError && error.code === "timeout") return make(`${who}: ${detail}`, "timeout");
+  if (error instanceof TaskError && error.code === "lost") return make(`${who}: ${detail}`, "unavailable");
   if (error instanceof RpcError) {
     const codeName = errorCodeName(error.code);
     const hint = error.code === ErrorCode.InvalidParams

@@ -2,6 +2,7 @@
 
 import type { ToolUi } from "../client/apps.ts";
 import type { Client } from "../client/client.ts";
+import type { TaskStatusUpdate } from "../client/tasks.ts";
 import type { CallToolResult, JsonObject, ToolAnnotations } from "../client/types.ts";
 import type { Redactor } from "../common/redact.ts";
 import type { Progress } from "../jsonrpc/peer.ts";
@@ -18,6 +19,8 @@ export interface ToolCallContext {
   /** Idle timeout for this call (MCP tools: progress restarts it). */
   timeoutMs?: number;
   onProgress?: (progress: Progress) => void;
+  /** MCP tools run as a task (spec 2025-11-25 basic/utilities/tasks): each status change of the task. */
+  onTaskStatus?: (update: TaskStatusUpdate) => void;
 }
 
 /** What a handler may return: an MCP CallToolResult, or any JSON value from a built-in. */
@@ -94,8 +97,21 @@ export interface ToolRegistryOptions {
   resultFiles?: ResultFiles;
 }
 
-/** What the registry needs of a client: a Client, or anything shaped like one. */
-export type McpToolClient = Pick<Client, "listTools" | "callTool" | "on">;
+/**
+ * What the registry needs of a client: a Client, or anything shaped like one. Without
+ * `serverCapabilities` a tool that must run as a task is taken for one the server cannot run.
+ */
+export type McpToolClient = Pick<Client, "listTools" | "callTool" | "on"> & Partial<Pick<Client, "serverCapabilities" | "era">>;
+
+/**
+ * Which tools run as tasks (config key `tasks`) — spec 2025-11-25 basic/utilities/tasks
+ * ("Tool-Level Negotiation"): `auto` (default) runs a tool whose execution.taskSupport is
+ * "required" as a task and an "optional" one directly; `always` runs both as tasks; `never`
+ * runs none as a task, so "required" tools are not registered. Only when the server declares
+ * tasks.requests.tools.call; on the 2026-07-28 wire the server decides (`never` turns the
+ * tasks extension off).
+ */
+export type TaskMode = "auto" | "always" | "never";
 
 /** One MCP tool as registerMcpServer hands it to ToolRegistry.replaceServerTools. */
 export interface McpToolEntry {
@@ -136,8 +152,10 @@ export interface McpServerOptions {
   exclude?: string[];
   /** Name format with `{server}` and `{tool}`; default `mcp_{server}_{tool}`. */
   naming?: string;
-  /** Default idle timeout of this server's tool calls (ms). */
+  /** Default idle timeout of this server's tool calls (ms); a task's whole life when the call runs as one. */
   timeoutMs?: number;
+  /** Which tools run as tasks; default `auto`. See TaskMode. */
+  tasks?: TaskMode;
   /**
    * The host's redactor: the error texts of this server's tools and the registry's warnings
    * about it pass through it, so a server that quotes the credentials it was sent does not

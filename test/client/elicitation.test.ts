@@ -41,16 +41,18 @@ const FLAT_SCHEMA = {
 describe("declared capabilities follow the handlers", () => {
   test("a form handler declares elicitation.form only; a url handler adds elicitation.url", async () => {
     const formOnly = new Client(CLIENT_INFO, { handlers: { elicitation: { form: async () => ({ action: "decline" }) } } });
-    assert.deepEqual(coreCapabilities(formOnly.capabilities), { elicitation: { form: {} } });
+    // With a handler the client also runs the request as a task (spec 2025-11-25 basic/utilities/tasks).
+    const tasks = { list: {}, cancel: {}, requests: { elicitation: { create: {} } } };
+    assert.deepEqual(coreCapabilities(formOnly.capabilities), { elicitation: { form: {} }, tasks });
     const both = new Client(CLIENT_INFO, {
       handlers: { elicitation: { form: async () => ({ action: "decline" }), url: async () => ({ action: "decline" }) } },
     });
-    assert.deepEqual(coreCapabilities(both.capabilities), { elicitation: { form: {}, url: {} } });
+    assert.deepEqual(coreCapabilities(both.capabilities), { elicitation: { form: {}, url: {} }, tasks });
 
     const server = testServer();
     await both.connect(server.clientEnd);
     try {
-      assert.deepEqual(coreCapabilities(server.initializeParams()?.capabilities), { elicitation: { form: {}, url: {} } });
+      assert.deepEqual(coreCapabilities(server.initializeParams()?.capabilities), { elicitation: { form: {}, url: {} }, tasks });
     } finally {
       await both.close();
     }

@@ -41,10 +41,13 @@ async function connected(options: ClientOptions): Promise<{ client: Client; peer
 describe("sampling policy against an in-process server", () => {
   test("a handler declares sampling; sampling.tools only when the policy allows tools; none without a handler", async () => {
     const { client, init } = await connected({ handlers: { sampling: async () => ANSWER } });
-    assert.deepEqual(coreCapabilities(init()?.capabilities), { sampling: {} });
+    // With a handler the client also runs the request as a task (spec 2025-11-25 basic/utilities/tasks).
+    const tasks = { list: {}, cancel: {}, requests: { sampling: { createMessage: {} } } };
+    assert.deepEqual(coreCapabilities(init()?.capabilities), { sampling: {}, tasks });
     await client.close();
     assert.deepEqual(coreCapabilities(new Client(CLIENT_INFO, { handlers: { sampling: async () => ANSWER }, sampling: { tools: true } }).capabilities), {
       sampling: { tools: {} },
+      tasks,
     });
     const bare = await connected({});
     const error = await rpcRejection(bare.peer.request("sampling/createMessage", REQUEST));

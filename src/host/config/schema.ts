@@ -23,6 +23,7 @@ export const SERVER_KEYS = [
   "tools", "enabled", "timeout", "connect_timeout", "naming", "log_level", "roots", "sampling", "auth", "protocol",
   "results",
   "extensions",
+  "tasks",
 ] as const;
 
 /** The keys of a server's `results` mapping (result files, issue 18). */
@@ -72,6 +73,7 @@ export const EXPECTED: Readonly<Record<string, string>> = {
   naming: 'a name format containing {tool}, such as "mcp_{server}_{tool}" or "{server}__{tool}"',
   log_level: `one of ${LOGGING_LEVELS.map((level) => `"${level}"`).join(", ")}`,
   protocol: '"auto", "modern" or "legacy"',
+  tasks: '"auto" (tools that require a task run as one), "always" (tools that allow a task run as one) or "never"',
   roots: "an array of absolute paths, paths relative to the config file, or file:// URIs",
   sampling: "a mapping with max_tokens, requests_per_minute, models, timeout, tools and/or model",
   "sampling.max_tokens": "a whole number of tokens greater than 0",
@@ -147,6 +149,11 @@ export const SERVER_SCHEMA: Readonly<JsonObject> = {
     protocol: {
       enum: ["auto", "modern", "legacy"],
       description: "the era: auto (server/discover, then the initialize handshake), modern (2026-07-28 only), legacy (handshake only)",
+    },
+    tasks: {
+      enum: ["auto", "always", "never"],
+      description:
+        "which tools run as tasks (2025-11-25 execution.taskSupport): auto (default: those that require it), always (those that allow it), never (tools that require a task are not offered)",
     },
     roots: {
       type: "array",

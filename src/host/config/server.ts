@@ -240,7 +240,7 @@ function readHttp(entry: ServerEntry, server: ServerConfig): void {
   }
 }
 
-/** tools, timeout, connect_timeout, naming, log_level, protocol, extensions. */
+/** tools, timeout, connect_timeout, naming, log_level, protocol, extensions, tasks. */
 function readOptions(entry: ServerEntry, server: ServerConfig): void {
   const tools = entry.get("tools");
   if (isObject(tools)) {
@@ -264,6 +264,8 @@ function readOptions(entry: ServerEntry, server: ServerConfig): void {
       warning: (name, detail) => entry.warn(["extensions", name], detail),
     });
   }
+  const tasks = entry.get("tasks");
+  if (tasks === "auto" || tasks === "always" || tasks === "never") server.tasks = tasks;
 }
 
 /** roots: paths (relative ones, like a relative cwd, against the config file's directory) or file:// URIs. */

@@ -7,6 +7,7 @@ import type { LoggingLevel } from "../../client/types.ts";
 import type { ServerAuthSettings } from "../../auth/server-auth.ts";
 import type { HooksConfig } from "../../agent/hooks.ts";
 import type { ToolSearchOptions } from "../../agent/tool-search.ts";
+import type { TaskMode } from "../../registry/types.ts";
 
 /**
  * How a server is reached: `stdio` (a child process), `http` (Streamable HTTP, 2025-11-25),
@@ -75,6 +76,12 @@ export interface ServerConfig {
    * initialize handshake when the server is not modern), `modern` (2026-07-28), `legacy`.
    */
   protocol?: ProtocolChoice;
+  /**
+   * Config key `tasks`: which tools run as tasks — `auto` (default: a tool whose
+   * execution.taskSupport is "required"), `always` (also "optional" ones), `never` (none;
+   * "required" tools are not offered, and the 2026-07-28 tasks extension is turned off).
+   */
+  tasks?: TaskMode;
   /**
    * Config key `roots`: absolute paths (relative ones resolved against the config file's
    * directory) or file:// URIs; the client offers them to the server (declares `roots`).

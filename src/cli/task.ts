@@ -1,0 +1,179 @@
+// `mcpwire task get|wait|cancel <server> <task-id>` and `mcpwire task list <server>`: a tool
+// call running as a task on a configured server, known by its id (`mcpwire call --detach`
+// prints it) — spec 2025-11-25 basic/utilities/tasks; the 2026-07-28 tasks extension, which has
+// no tasks/list.
+
+import { CapabilityError, TaskError, TaskFailedError } from "../client/errors.ts";
+import type { TaskInfo } from "../client/tasks.ts";
+import type { McpManager } from "../host/manager.ts";
+import { durationText } from "../common/duration.ts";
+import { messageOf } from "../common/error-text.ts";
+import { runtime } from "../runtime/mod.ts";
+import { parseArgs, UsageError } from "./args.ts";
+import { EXIT, resultText } from "./call.ts";
+import { importOption, parseLogLevel, SESSION_OPTIONS, stderrLine, withManager } from "./host-session.ts";
+import { lineOf, textOf, write, writeControl, writeJson } from "./output.ts";
+import { ProgressDisplay } from "./progress.ts";
+import { clip, renderTable } from "./table.ts";
+
+export const TASK_USAGE = `usage: mcpwire task get|wait|cancel <server> <task-id> [--config FILE] [--import APP[,APP]] [--json] [--timeout S]
+       mcpwire task list <server> [--config FILE] [--import APP[,APP]] [--json]
+
+A tool call that runs as a task on a configured server, by its task id (\`mcpwire call
+--detach\` prints one):
+  get      the task's status once: status, message, created, last updated, ttl, poll interval
+  wait     poll the task to its end and print its result like \`mcpwire call\` (status on
+           stderr; Ctrl-C cancels the task)
+  cancel   cancel the task (tasks/cancel)
+  list     the server's tasks (2025-11-25 servers that declare tasks.list; the 2026-07-28
+           tasks extension has no list)
+
+A server reached over stdio is a child of this command: a task it ran for an earlier command
+ended with that command. Over HTTP a task outlives the command that started it, for its ttl.
+
+--json             the task (get, cancel, list) or the whole result (wait) as JSON
+--timeout S        wait: stop waiting after S seconds and cancel the task
+
+exit codes: 0 success, 1 the task failed or its tool reported an error, 2 usage or config
+            error, 3 the server could not be reached or does not know the task, 4 timeout,
+            130 interrupted`;
+
+const ACTIONS = ["get", "wait", "cancel", "list"] as const;
+type Action = (typeof ACTIONS)[number];
+
+export async function task(argv: readonly string[]): Promise<number> {
+  const args = parseArgs(argv, {
+    ...SESSION_OPTIONS,
+    json: { kind: "flag" },
+    timeout: { kind: "string" },
+  });
+  if (args.flags.has("help")) {
+    await write("stdout", TASK_USAGE + "\n");
+    return 0;
+  }
+  const [action, server, taskId, ...extra] = args.positional;
+  if (action === undefined || !(ACTIONS as readonly string[]).includes(action)) {
+    throw new UsageError(`task needs one of ${ACTIONS.join(", ")}${action === undefined ? "" : ` (got "${action}")`}: mcpwire task get <server> <task-id>`);
+  }
+  if (server === undefined) throw new UsageError(`task ${action} needs a server name (as in the config)`);
+  if (action === "list" ? taskId !== undefined : taskId === undefined) {
+    throw new UsageError(action === "list" ? `unexpected argument "${taskId}": task list takes a server only` : `task ${action} needs a task id: mcpwire task ${action} ${server} <task-id>`);
+  }
+  if (extra.length > 0) throw new UsageError(`unexpected argument "${extra[0]}"`);
+  const timeoutText = args.values.get("timeout");
+  let timeoutMs: number | undefined;
+  if (timeoutText !== undefined) {
+    const seconds = Number(timeoutText);
+    if (!Number.isFinite(seconds) || seconds <= 0) throw new UsageError(`--timeout must be a positive number of seconds (got "${timeoutText}")`);
+    timeoutMs = seconds * 1000;
+  }
+  const json = args.flags.has("json");
+
+  const interrupt = new AbortController();
+  let running: Promise<unknown> | undefined;
+  const onInterrupt = async () => {
+    interrupt.abort(new Error("interrupted (Ctrl-C)"));
+    await running?.then(() => {}, () => {});
+  };
+  return await withManager({ configPath: args.values.get("config"), imports: importOption(args), showLogs: false, logLevel: parseLogLevel(args.values.get("log-level")), onInterrupt }, async (manager) => {
+    const client = connected(manager, server);
+    if (client === undefined) return EXIT.server;
+    try {
+      running = act(action as Action, client, taskId ?? "", { json, timeoutMs, signal: interrupt.signal });
+      return (await running) as number;
+    } catch (error) {
+      if (interrupt.signal.aborted) return EXIT.interrupted;
+      stderrLine(`mcpwire task ${action}: ${lineOf(messageOf(error))}`);
+      if (args.flags.has("debug") && error instanceof Error && error.stack) stderrLine(textOf(error.stack));
+      if (error instanceof TaskError) {
+        if (error.code === "timeout") return EXIT.timeout;
+        if (error.code === "unsupported") return EXIT.usage;
+        if (error.code === "cancelled") return EXIT.toolError;
+      }
+      if (error instanceof TaskFailedError) return EXIT.toolError;
+      if (error instanceof CapabilityError) return EXIT.usage;
+      return EXIT.server;
+    }
+  });
+}
+
+type Connected = NonNullable<ReturnType<McpManager["client"]>>;
+
+/** The server's client, or undefined (said on stderr) when it is not configured or not connected. */
+function connected(manager: McpManager, server: string): Connected | undefined {
+  const status = manager.status().find((each) => each.name === server);
+  if (status === undefined) {
+    const names = manager.status().map((each) => `"${lineOf(each.name)}"`).join(", ");
+    stderrLine(`mcpwire task: no server "${lineOf(server)}" in the config${names === "" ? "" : ` (it has ${names})`}`);
+    return undefined;
+  }
+  const client = manager.client(server);
+  if (client === undefined || status.state !== "ready") {
+    stderrLine(`mcpwire task: server "${lineOf(server)}" is ${status.state}: ${lineOf(status.lastError ?? "no detail")}`);
+    return undefined;
+  }
+  return client;
+}
+
+async function act(
+  action: Action,
+  client: Connected,
+  taskId: string,
+  options: { json: boolean; timeoutMs: number | undefined; signal: AbortSignal },
+): Promise<number> {
+  switch (action) {
+    case "get": {
+      const info = await client.resumeTask(taskId).status();
+      if (options.json) await writeJson(info);
+      else await write("stdout", describe(info));
+      return EXIT.ok;
+    }
+    case "cancel": {
+      const handle = client.resumeTask(taskId);
+      await handle.cancel();
+      const info = await handle.status().catch(() => undefined);
+      if (options.json) await writeJson(info ?? { taskId, status: "cancelled" });
+      else await write("stdout", `task ${lineOf(taskId)} cancelled${info === undefined ? "" : `: now ${lineOf(info.status)}`}\n`);
+      return EXIT.ok;
+    }
+    case "list": {
+      const tasks = await client.listTasks();
+      if (options.json) await writeJson(tasks);
+      else if (tasks.length === 0) await write("stdout", `${lineOf(client.serverInfo?.name ?? "the server")} lists no tasks\n`);
+      else {
+        const rows = tasks.map((info) => [lineOf(info.taskId), info.status, lineOf(info.createdAt ?? "-"), clip(lineOf(info.statusMessage ?? ""), 80)]);
+        await write("stdout", renderTable(["TASK", "STATUS", "CREATED", "MESSAGE"], rows));
+      }
+      return EXIT.ok;
+    }
+    case "wait": {
+      const progress = new ProgressDisplay((text) => void writeControl("stderr", text), runtime.isTerminal("stderr"));
+      try {
+        const result = await client.resumeTask(taskId).result({
+          signal: options.signal,
+          ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+          onTaskStatus: (update) => progress.task(update),
+        });
+        progress.finish();
+        if (options.json) await writeJson(result);
+        else {
+          const text = resultText(result);
+          await write("stdout", text.endsWith("\n") ? text : text + "\n");
+        }
+        return result.isError === true ? EXIT.toolError : EXIT.ok;
+      } finally {
+        progress.finish();
+      }
+    }
+  }
+}
+
+/** A task as lines: its id and status, then what else the server said about it. */
+function describe(info: TaskInfo): string {
+  const lines = [`task ${lineOf(info.taskId)}: ${info.status}${info.statusMessage ? ` — ${lineOf(info.statusMessage)}` : ""}`];
+  if (info.createdAt !== undefined) lines.push(`  created       ${lineOf(info.createdAt)}`);
+  if (info.lastUpdatedAt !== undefined) lines.push(`  last updated  ${lineOf(info.lastUpdatedAt)}`);
+  if (info.ttlMs !== undefined) lines.push(`  ttl           ${info.ttlMs === null ? "unlimited" : durationText(info.ttlMs)}`);
+  if (info.pollIntervalMs !== undefined) lines.push(`  poll every    ${durationText(info.pollIntervalMs)}`);
+  return lines.join("\n") + "\n";
+}
