@@ -14,6 +14,7 @@ import { hangGuard } from "../support/hang-guard.ts";
 import { type InProcessServer, inProcessServer } from "../support/in-process-server.ts";
 import { waitUntil } from "../support/polling.ts";
 import { rpcRejection } from "../support/rejection.ts";
+import { coreCapabilities } from "../support/capabilities.ts";
 
 const CLIENT_INFO = { name: "mcpwire-tests", version: "1.0.0" };
 const ANSWER: CreateMessageResult = { role: "assistant", content: { type: "text", text: "42" }, model: "test-model", stopReason: "endTurn" };
@@ -83,7 +84,8 @@ describe("the tasks capability follows the handlers", () => {
   test("tasks cannot be declared by hand, and the 2026-07-28 wire carries none", () => {
     assert.throws(() => new Client(CLIENT_INFO, { capabilities: { tasks: { list: {} } } }), /declares tasks.*taskReceiver option/);
     const declared = declaredCapabilities({ handlers: { sampling }, roots: ["/tmp"], extensions: { "io.modelcontextprotocol/tasks": false } });
-    assert.deepEqual(modernCapabilities(declared), { sampling: {}, roots: {} });
+    assert.deepEqual(coreCapabilities(modernCapabilities(declared)), { sampling: {}, roots: {} });
+    assert.equal((modernCapabilities(declared).extensions as Params | undefined)?.["io.modelcontextprotocol/tasks"], undefined);
   });
 
   test("the initialize request carries the tasks capability", async () => {
