@@ -11,7 +11,10 @@
 
 import process from "node:process";
 import { MessageChannel, Worker } from "node:worker_threads";
-import { createSyncBridge, McpManager, type McpwireConfig, type ServerConfig } from "../src/host/mod.ts";
+import type { McpwireConfig, ServerConfig } from "../src/host/mod.ts";
+import { mcpwireHost } from "./subject.ts";
+
+const { createSyncBridge, McpManager } = mcpwireHost;
 import { cpuSince, type Figures, median, type MeasureOptions, type RoundBench, type Row, type Samples, spread } from "./common.ts";
 import { RAW_SERVER } from "./stdio.bench.ts";
 

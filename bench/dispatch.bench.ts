@@ -12,8 +12,10 @@ import { InMemoryTransport as InMemoryTransportV1 } from "@modelcontextprotocol/
 import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { Client as ClientV2, InMemoryTransport as InMemoryTransportV2 } from "@modelcontextprotocol/client";
 import { Server as ServerV2 } from "@modelcontextprotocol/server";
-import { Client, MemoryTransport, Peer } from "../src/mod.ts";
-import { registerMcpServer, ToolRegistry } from "../src/registry/mod.ts";
+import { mcpwire, mcpwireRegistry } from "./subject.ts";
+
+const { Client, MemoryTransport, Peer } = mcpwire;
+const { registerMcpServer, ToolRegistry } = mcpwireRegistry;
 import process from "node:process";
 import { CLIENT_INFO, type Comparator, COMPARATORS, cpuSince, type Figures, type MeasureOptions, type RoundBench, type Row, roundsRow, type Samples } from "./common.ts";
 

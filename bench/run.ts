@@ -2,6 +2,7 @@
 // several); `--rounds N` sets the rounds, `--quick` makes a short smoke run. framing, dispatch,
 // stdio and bridge measure each comparator in its own fresh process per round, the rounds
 // interleaved (A B C D, B C D A, …); startup runs as it did (its own fresh processes).
+// mcpwire is measured as users run it, compiled (dist/, built first); `--source` measures src/.
 // Prints a markdown table (medians, the ratios' min–max, CPU per call), then each target with
 // its goal and whether the median meets it; overwrites bench/results.json with the same rows.
 
@@ -25,17 +26,19 @@ function isBench(name: string): name is BenchName {
 }
 
 function usage(message: string): never {
-  console.error(`bench: ${message}\nusage: npm run bench -- [--rounds N] [--quick] [${BENCHES.join("|")} …]`);
+  console.error(`bench: ${message}\nusage: npm run bench -- [--rounds N] [--quick] [--source] [${BENCHES.join("|")} …]`);
   process.exit(2);
 }
 
-function parseArgs(argv: string[]): { chosen: BenchName[]; rounds: number; quick: boolean } {
+function parseArgs(argv: string[]): { chosen: BenchName[]; rounds: number; quick: boolean; source: boolean } {
   const names: BenchName[] = [];
   let rounds: number | undefined;
   let quick = false;
+  let source = false;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (arg === "--quick") quick = true;
+    else if (arg === "--source") source = true;
     else if (arg === "--rounds" || arg.startsWith("--rounds=")) {
       const value = arg === "--rounds" ? argv[++i] : arg.slice("--rounds=".length);
       const n = Number(value);
@@ -44,7 +47,7 @@ function parseArgs(argv: string[]): { chosen: BenchName[]; rounds: number; quick
     } else if (isBench(arg)) names.push(arg);
     else usage(`unknown argument "${arg}"`);
   }
-  return { chosen: names.length === 0 ? [...BENCHES] : names, rounds: rounds ?? (quick ? QUICK_ROUNDS : DEFAULT_ROUNDS), quick };
+  return { chosen: names.length === 0 ? [...BENCHES] : names, rounds: rounds ?? (quick ? QUICK_ROUNDS : DEFAULT_ROUNDS), quick, source };
 }
 
 function denoVersion(): string {
@@ -188,7 +191,13 @@ function judge(rows: Row[]): string[] {
   return lines;
 }
 
-const { chosen, rounds, quick } = parseArgs(process.argv.slice(2));
+const { chosen, rounds, quick, source } = parseArgs(process.argv.slice(2));
+// What is measured: the compiled package (bench/subject.ts), built now, unless --source.
+if (source) process.env.MCPWIRE_BENCH_SOURCE = "1";
+else {
+  console.error("bench: npm run build (the benchmarks measure dist/, what users run; --source measures src/ through tsx)");
+  execFileSync("npm", ["run", "build"], { cwd: fileURLToPath(new URL("..", import.meta.url)), stdio: ["ignore", "ignore", "inherit"], timeout: 300_000 });
+}
 const cpus = os.cpus();
 const machine = `${cpus[0]?.model ?? "unknown cpu"} × ${cpus.length}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, ${os.type()} ${os.release()}`;
 const load = () => os.loadavg()[0].toFixed(1);
@@ -201,11 +210,11 @@ for (const name of chosen) {
   rows.push(...(name === "startup" ? await runOld(name) : await runRounds(name, rounds, quick)));
   console.error(`bench: ${name} took ${((performance.now() - t0) / 1000).toFixed(1)} s`);
 }
-const results = { machine, node: process.version, deno: denoVersion(), rounds, quick, load_average: { start: Number(loadAtStart), end: Number(load()) }, rows };
+const results = { machine, node: process.version, deno: denoVersion(), measured: source ? "src through tsx" : "dist (npm run build)", rounds, quick, load_average: { start: Number(loadAtStart), end: Number(load()) }, rows };
 writeFileSync(new URL("./results.json", import.meta.url), JSON.stringify(results, null, 2) + "\n");
 
 console.log(`machine: ${machine}; node ${process.version}; ${results.deno}; total ${((performance.now() - started) / 1000).toFixed(0)} s; load average ${loadAtStart} at the start, ${load()} at the end`);
-console.log(`${rounds} rounds${quick ? " (quick: short slices, a smoke run)" : ""}; framing, dispatch, stdio and bridge: each comparator in its own fresh process per round, rounds interleaved; figures are medians over the rounds`);
+console.log(`${rounds} rounds${quick ? " (quick: short slices, a smoke run)" : ""}; mcpwire measured from ${results.measured}; framing, dispatch, stdio and bridge: each comparator in its own fresh process per round, rounds interleaved; figures are medians over the rounds`);
 console.log("ratios: > 1 means mcpwire is better (throughput ours/theirs; time and memory theirs/ours); the median of the per-round ratios, min–max over the rounds in brackets\n");
 console.log("| bench | case | unit | mcpwire | sdk v1 | sdk v2 | floor | vs sdk v1 (min–max) | vs floor (min–max) | CPU µs per call: mcpwire · v1 · v2 · floor |");
 console.log("|---|---|---|---|---|---|---|---|---|---|");
