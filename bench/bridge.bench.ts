@@ -36,8 +36,8 @@ const server: ServerConfig = {
 };
 const config: McpwireConfig = { servers: [server], warnings: [] };
 
-type Case = "dispatchSync" | "dispatch" | "pingpong-port" | "pingpong-slot";
-const CASES: readonly Case[] = ["dispatchSync", "dispatch", "pingpong-port", "pingpong-slot"];
+type Case = "dispatchSync" | "dispatch" | "pingpong-port" | "pingpong-slot" | "pingpong-slot-spin";
+const CASES: readonly Case[] = ["dispatchSync", "dispatch", "pingpong-port", "pingpong-slot", "pingpong-slot-spin"];
 
 /** Runs `batch` (CALLS calls) once uncounted, then until the time is spent: wall and CPU µs per call. */
 async function timed(batch: () => unknown, options: MeasureOptions): Promise<Figures> {
@@ -83,7 +83,7 @@ async function measureSync(options: MeasureOptions): Promise<Figures> {
 }
 
 /** The ping-pong floor: the caller's half, as SyncWorker.call does it. */
-async function measurePingPong(mode: "port" | "slot", options: MeasureOptions): Promise<Figures> {
+async function measurePingPong(mode: "port" | "slot" | "slot-spin", options: MeasureOptions): Promise<Figures> {
   const CONTROL_BYTES = 8 * 4;
   const SLOT_BYTES = 64 * 1024;
   const SIGNAL = 0;
@@ -143,6 +143,8 @@ function measure(name: string, options: MeasureOptions): Promise<Figures> {
       return measurePingPong("port", options);
     case "pingpong-slot":
       return measurePingPong("slot", options);
+    case "pingpong-slot-spin":
+      return measurePingPong("slot-spin", options);
   }
   throw new Error(`bridge: unknown case ${name}`);
 }
@@ -186,6 +188,7 @@ function report(samples: Samples, rounds: number): Row[] {
     line("dispatchSync overhead over dispatch (target ≤ 50)", "µs/call", overhead, null, "per round: dispatchSync − dispatch", { mcpwire: overheadCpu }),
     line("thread ping-pong floor, call as a port message (the bridge's way)", "µs/call", get("pingpong-port", "us"), null, "two wake-ups, nothing behind", { mcpwire: get("pingpong-port", "cpu") }),
     line("thread ping-pong floor, call in shared memory (no port message)", "µs/call", get("pingpong-slot", "us"), null, "two wake-ups, nothing behind", { mcpwire: get("pingpong-slot", "cpu") }),
+    line("thread ping-pong, call in shared memory, worker spinning 50 µs after each reply", "µs/call", get("pingpong-slot-spin", "us"), null, "one wake-up when the next call comes within the spin", { mcpwire: get("pingpong-slot-spin", "cpu") }),
   ];
 }
 

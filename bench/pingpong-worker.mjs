@@ -3,7 +3,11 @@
 // MessagePort for the call), with nothing behind it — it answers each call with the same string.
 // Modes (workerData.mode): "port" — the call comes as a port message, taken synchronously after
 // an Atomics.waitAsync on the request counter wakes the worker (the bridge's way);
-// "slot" — the call's bytes come in shared memory too, no port message either way.
+// "slot" — the call's bytes come in shared memory too, no port message either way;
+// "slot-spin" — as "slot", and after each reply the worker spins on the request counter for up
+// to SPIN_US (the next call of a caller in a loop comes within microseconds), answering a call
+// that comes meanwhile without going back to its event loop: one wake-up less per call, paid
+// in CPU while it spins.
 
 import { receiveMessageOnPort, workerData } from "node:worker_threads";
 
@@ -19,6 +23,7 @@ const callSlot = new Uint8Array(buffer, controlBytes + slotBytes, slotBytes);
 const utf8 = new TextEncoder();
 const text = new TextDecoder();
 const ANSWER = JSON.stringify({ result: "hello" });
+const SPIN_US = 50;
 
 function reply(seq) {
   const { written } = utf8.encodeInto(ANSWER, replySlot);
@@ -41,9 +46,22 @@ function listen() {
       reply(received.message.seq);
     }
   } else if (now !== seen) {
-    if (now < 0) return; // close
-    JSON.parse(text.decode(callSlot.slice(0, Atomics.load(control, CALL_BYTES))));
-    reply(now);
+    let current = now;
+    for (;;) {
+      JSON.parse(text.decode(callSlot.slice(0, Atomics.load(control, CALL_BYTES))));
+      reply(current);
+      if (mode !== "slot-spin") break;
+      const until = performance.now() + SPIN_US / 1000;
+      let next = current;
+      while ((next = Atomics.load(control, REQUEST)) === current && performance.now() < until);
+      if (next === current) break;
+      current = next;
+    }
+    seen = current;
+    const waiting = Atomics.waitAsync(control, REQUEST, current);
+    if (waiting.async) waiting.value.then(listen);
+    else queueMicrotask(listen);
+    return;
   }
   seen = now;
   const waiting = Atomics.waitAsync(control, REQUEST, now);

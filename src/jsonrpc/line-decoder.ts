@@ -44,12 +44,6 @@ const HEAD_BYTES = 4 * HEAD_CHARS;
 /** How much of the end of a line over the limit is kept, to read an id written last. */
 const TAIL_CHARS = 128;
 const NEWLINE = 0x0a;
-const EMPTY = new Uint8Array(0);
-/**
- * The unfinished-line buffer is kept for the next line up to this size (no allocation and no
- * garbage per long line); one grown past it for a longer line is let go once that line is done.
- */
-const PART_KEEP_BYTES = 256 * 1024;
 const CARRIAGE_RETURN = 0x0d;
 
 /** How many bytes the UTF-8 sequence led by `lead` has (1 for a byte that cannot lead one). */
@@ -184,12 +178,12 @@ export class LineDecoder {
   readonly maxMessageBytes: number;
   readonly #onMessage: (message: JsonRpcMessage) => void;
   readonly #onProblem: (problem: DecodeProblem) => void;
-  /**
-   * The bytes of the unfinished line, in #part[0, #partBytes): one buffer that grows by
-   * doubling (so the copying is linear), decoded once, whole, when the newline arrives.
-   */
-  #part = EMPTY;
-  /** The unfinished line's size in bytes. */
+  /** The text of the unfinished line so far, up to its last whole character. */
+  #partial = "";
+  /** The first bytes of a character split across chunks, in #tail[0, #tailBytes). */
+  readonly #tail = new Uint8Array(4);
+  #tailBytes = 0;
+  /** The unfinished line's size in bytes (#partial's bytes and #tail's). */
   #partBytes = 0;
   /** True until the first byte arrived: a UTF-8 BOM there is dropped (as TextDecoder does). */
   #atStart = true;
@@ -243,7 +237,7 @@ export class LineDecoder {
     if (this.#discarding) this.#finishDiscard(0, this.#lastByte);
     else if (this.#partBytes > 0) {
       // A character cut short by the end of the stream decodes as U+FFFD.
-      const line = runtime.decodeUtf8(this.#part, 0, this.#partBytes);
+      const line = this.#partial + runtime.decodeUtf8(this.#tail, 0, this.#tailBytes);
       const bytes = this.#partBytes;
       this.#reset();
       this.#line(line, bytes);
@@ -262,7 +256,8 @@ export class LineDecoder {
       return i;
     }
     if (i === chunk.length) { // a BOM so far, but not yet all of it: hold it back
-      this.#append(chunk, 0, i);
+      this.#tail.set(chunk.subarray(0, i), seen);
+      this.#tailBytes = this.#partBytes = seen + i;
       return i;
     }
     this.#atStart = false; // not a BOM: what was held back is the line's start
@@ -281,12 +276,12 @@ export class LineDecoder {
       // Over the limit even if its last byte is the \r of a CRLF: no need to join it.
       const last = tail > 0 ? chunk[newline - 1] : this.#lastByte;
       const bytes = this.#partBytes + tail - (last === CARRIAGE_RETURN ? 1 : 0);
-      this.#tooLarge(bytes, this.#headText(chunk, start, newline), this.#tailText(this.#partTail(), chunk, start, newline));
+      this.#tooLarge(bytes, this.#headText(chunk, start, newline), this.#tailText(this.#partial, chunk, start, newline));
       this.#reset();
     } else {
-      this.#append(chunk, start, newline);
+      this.#appendText(chunk, start, newline, true);
+      const line = this.#partial;
       const bytes = this.#partBytes;
-      const line = runtime.decodeUtf8(this.#part, 0, bytes);
       this.#reset();
       this.#line(line, bytes);
     }
@@ -337,45 +332,53 @@ export class LineDecoder {
       this.#discarding = true;
       this.#discardedBytes = this.#partBytes + bytes;
       this.#discardHead = this.#headText(chunk, start, chunk.length);
-      this.#discardTail = this.#tailText(this.#partTail(), chunk, start, chunk.length);
+      this.#discardTail = this.#tailText(this.#partial, chunk, start, chunk.length);
       this.#reset();
       return;
     }
-    this.#append(chunk, start, chunk.length);
+    this.#appendText(chunk, start, chunk.length, false);
   }
 
-  /** Adds chunk[start, end) to the unfinished line's bytes, growing the buffer by doubling. */
-  #append(chunk: Uint8Array, start: number, end: number): void {
-    const needed = this.#partBytes + (end - start);
-    if (needed > this.#part.length) {
-      const grown = new Uint8Array(Math.max(needed, Math.min(2 * this.#part.length, this.maxMessageBytes + 1)));
-      grown.set(this.#part.subarray(0, this.#partBytes));
-      this.#part = grown;
+  /**
+   * Adds chunk[start, end) to the unfinished line as text. Without `final`, a character cut by
+   * the chunk's end is held back as bytes (#tail) until its last bytes arrive.
+   */
+  #appendText(chunk: Uint8Array, start: number, end: number, final: boolean): void {
+    this.#partBytes += end - start;
+    let from = start;
+    if (this.#tailBytes > 0) {
+      // Complete the held character with the continuation bytes (10xxxxxx) that start this chunk.
+      const want = sequenceLength(this.#tail[0]);
+      while (this.#tailBytes < want && from < end && (chunk[from] & 0xc0) === 0x80) this.#tail[this.#tailBytes++] = chunk[from++];
+      if (this.#tailBytes < want && from === end && !final) return; // still not whole
+      this.#partial += runtime.decodeUtf8(this.#tail, 0, this.#tailBytes); // whole, or invalid: U+FFFD
+      this.#tailBytes = 0;
     }
-    this.#part.set(chunk.subarray(start, end), this.#partBytes);
-    this.#partBytes = needed;
+    const cut = final ? end : wholeCharactersEnd(chunk, from, end);
+    if (cut > from) this.#partial += runtime.decodeUtf8(chunk, from, cut);
+    if (cut < end) {
+      this.#tail.set(chunk.subarray(cut, end));
+      this.#tailBytes = end - cut;
+    }
   }
 
   #reset(): void {
+    this.#partial = "";
+    this.#tailBytes = 0;
     this.#partBytes = 0;
-    if (this.#part.length > PART_KEEP_BYTES) this.#part = EMPTY; // a long line's buffer is not kept
-  }
-
-  /** The end of the unfinished line as text, enough to read an id written last (bounded). */
-  #partTail(): string {
-    return runtime.decodeUtf8(this.#part, Math.max(0, this.#partBytes - 4 * TAIL_CHARS), this.#partBytes);
   }
 
   /**
    * The start of the unfinished line followed by chunk[start, end), enough for a preview and
-   * to read an id (bounded work: at most HEAD_BYTES are decoded).
+   * to read an id (bounded work: at most HEAD_BYTES of the chunk are decoded).
    */
   #headText(chunk: Uint8Array, start: number, end: number): string {
-    const held = Math.min(this.#partBytes, HEAD_BYTES);
-    const head = new Uint8Array(held + Math.min(end - start, HEAD_BYTES - held));
-    head.set(this.#part.subarray(0, held));
-    head.set(chunk.subarray(start, start + head.length - held), held);
-    return runtime.decodeUtf8(head, 0, wholeCharactersEnd(head, 0, head.length)).slice(0, HEAD_CHARS);
+    if (this.#partial.length >= HEAD_CHARS) return this.#partial.slice(0, HEAD_CHARS);
+    const head = new Uint8Array(this.#tailBytes + Math.min(end - start, HEAD_BYTES));
+    head.set(this.#tail.subarray(0, this.#tailBytes));
+    head.set(chunk.subarray(start, start + head.length - this.#tailBytes), this.#tailBytes);
+    const more = runtime.decodeUtf8(head, 0, wholeCharactersEnd(head, 0, head.length));
+    return (this.#partial + more).slice(0, HEAD_CHARS);
   }
 
   /**
