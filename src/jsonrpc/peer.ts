@@ -102,6 +102,13 @@ export class Peer {
   /** Requests the other side sent us that our handlers are still working on. */
   readonly #incoming = new Map<RequestId, Incoming>();
   #closed: ConnectionClosedError | undefined;
+  /** The resolvers #capture took from the promise request() just made. */
+  #resolveNext: ((result: Params) => void) | undefined;
+  #rejectNext: ((error: unknown) => void) | undefined;
+  readonly #capture = (resolve: (result: Params) => void, reject: (error: unknown) => void): void => {
+    this.#resolveNext = resolve;
+    this.#rejectNext = reject;
+  };
   /** The last send promise of a request, and the ids of the requests it carries (#watchSend). */
   #lastSend: Promise<void> | undefined;
   #lastSendIds: number[] = [];
@@ -156,33 +163,39 @@ export class Peer {
     const timeoutMs = options.timeoutMs ?? this.#defaultTimeoutMs;
     const maxTotal = Math.max(options.maxTotalTimeoutMs ?? this.#defaultMaxTotalMs, timeoutMs);
 
-    return new Promise<Params>((resolve, reject) => {
-      const startedAt = Date.now();
-      const hardDeadline = startedAt + maxTotal;
-      const idleDeadline = startedAt + timeoutMs;
-      const entry: PendingRequest = {
-        id,
-        method,
-        resolve,
-        reject,
-        onProgress: options.onProgress,
-        timeoutMs,
-        startedAt,
-        hardDeadline,
-        deadline: Math.min(idleDeadline, hardDeadline),
-        deadlineIsIdle: idleDeadline <= hardDeadline,
-      };
-      // #onProgress moves the deadline itself: no wrapper closure per request.
-      if (wantsProgress && options.resetTimeoutOnProgress !== false) entry.progressResetsTimeout = true;
-      if (signal) {
-        const onAbort = () => this.#giveUp(id, this.#abortError(method, signal.reason), "cancelled by the caller");
-        signal.addEventListener("abort", onAbort, { once: true });
-        entry.detach = () => signal.removeEventListener("abort", onAbort);
-      }
-      this.#pending.add(entry);
-      // The entry itself is the SendOptions (its deadline, kept current): no object per request.
-      this.#watchSend(this.#sendSafely(message, entry), id);
-    });
+    // One executor for every request (#capture): no closure, and no context for one to close
+    // over, per request. Nothing below throws, so the promise settles only through the entry.
+    const promise = new Promise<Params>(this.#capture);
+    const startedAt = Date.now();
+    const hardDeadline = startedAt + maxTotal;
+    const idleDeadline = startedAt + timeoutMs;
+    const entry: PendingRequest = {
+      id,
+      method,
+      resolve: this.#resolveNext!,
+      reject: this.#rejectNext!,
+      onProgress: options.onProgress,
+      timeoutMs,
+      startedAt,
+      hardDeadline,
+      deadline: Math.min(idleDeadline, hardDeadline),
+      deadlineIsIdle: idleDeadline <= hardDeadline,
+    };
+    this.#resolveNext = this.#rejectNext = undefined;
+    // #onProgress moves the deadline itself: no wrapper closure per request.
+    if (wantsProgress && options.resetTimeoutOnProgress !== false) entry.progressResetsTimeout = true;
+    if (signal) this.#watchSignal(entry, signal);
+    this.#pending.add(entry);
+    // The entry itself is the SendOptions (its deadline, kept current): no object per request.
+    this.#watchSend(this.#sendSafely(message, entry), id);
+    return promise;
+  }
+
+  /** The caller's signal aborting gives the request up (cancelled by the caller). */
+  #watchSignal(entry: PendingRequest, signal: AbortSignal): void {
+    const onAbort = () => this.#giveUp(entry.id, this.#abortError(entry.method, signal.reason), "cancelled by the caller");
+    signal.addEventListener("abort", onAbort, { once: true });
+    entry.detach = () => signal.removeEventListener("abort", onAbort);
   }
 
   /**
