@@ -4,8 +4,9 @@
 //   both calling bench/raw-server.mjs over stdio;
 // - ping-pong floors built the way src/registry/blocking-worker.ts is (SharedArrayBuffer
 //   counters, Atomics.wait in the caller, Atomics.waitAsync in the worker, a reply slot), with
-//   nothing behind them: "port" passes the call as a MessagePort message (the bridge's way),
-//   "slot" passes it in shared memory too. What they cost is the price of the two thread
+//   nothing behind them: "port" passes the call as a MessagePort message (the bridge's former
+//   way), "slot" in shared memory (its way now), "slot-spin" as "slot" with the worker spinning
+//   briefly after each reply. What they cost is the price of the two thread
 //   wake-ups a blocking call needs, the least dispatchSync can add over dispatch.
 // µs per call (wall) and CPU µs per call (the whole process, every thread; not the server's).
 
@@ -186,8 +187,8 @@ function report(samples: Samples, rounds: number): Row[] {
   return [
     line("dispatchSync (mcpwire) vs dispatch (floor), stdio raw server", "µs/call", sync, async, "SDKs have no sync bridge", { mcpwire: get("dispatchSync", "cpu"), floor: get("dispatch", "cpu") }),
     line("dispatchSync overhead over dispatch (target ≤ 50)", "µs/call", overhead, null, "per round: dispatchSync − dispatch", { mcpwire: overheadCpu }),
-    line("thread ping-pong floor, call as a port message (the bridge's way)", "µs/call", get("pingpong-port", "us"), null, "two wake-ups, nothing behind", { mcpwire: get("pingpong-port", "cpu") }),
-    line("thread ping-pong floor, call in shared memory (no port message)", "µs/call", get("pingpong-slot", "us"), null, "two wake-ups, nothing behind", { mcpwire: get("pingpong-slot", "cpu") }),
+    line("thread ping-pong floor, call as a port message (the bridge's former way)", "µs/call", get("pingpong-port", "us"), null, "two wake-ups, nothing behind", { mcpwire: get("pingpong-port", "cpu") }),
+    line("thread ping-pong floor, call in shared memory (the bridge's way: no port message)", "µs/call", get("pingpong-slot", "us"), null, "two wake-ups, nothing behind", { mcpwire: get("pingpong-slot", "cpu") }),
     line("thread ping-pong, call in shared memory, worker spinning 50 µs after each reply", "µs/call", get("pingpong-slot-spin", "us"), null, "one wake-up when the next call comes within the spin", { mcpwire: get("pingpong-slot-spin", "cpu") }),
   ];
 }

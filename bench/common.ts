@@ -201,8 +201,11 @@ export function quantile(values: number[], q: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
 }
 
+/** The median; for an even count, the mean of the two middle values. */
 export function median(values: number[]): number {
-  return quantile(values, 0.5);
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
 }
 
 /** Calls `call` one after another for `ms` after a warm-up; calls/s and per-call latencies in µs. */

@@ -11,7 +11,7 @@
 // (node:worker_threads, behind src/runtime/). The shared memory carries counters (a signal each
 // way, a heartbeat, an "ended" flag), one call slot and one reply slot for the call the caller
 // waits for (no structured clone, no port message on either side for a JSON call and a string
-// reply: about a tenth less CPU per dispatchSync, bench/README.md).
+// reply: less CPU per dispatchSync on both threads, bench/README.md).
 // The worker does not wait for calls with a port listener: a message event costs a turn of its
 // event loop plus the event machinery; it waits with Atomics.waitAsync on a counter the caller
 // bumps after each post, and then takes the messages off its port synchronously.
