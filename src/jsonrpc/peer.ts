@@ -88,6 +88,8 @@ export interface PeerOptions {
 }
 
 export const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
+/** Most requests one send-failure handler watches (Peer #watchSend). */
+const SEND_GROUP_MAX = 1024;
 export const DEFAULT_MAX_TOTAL_TIMEOUT_MS = 600_000;
 
 export class Peer {
@@ -205,24 +207,21 @@ export class Peer {
    * and a derived promise per request.
    */
   #watchSend(sent: Promise<void>, id: number): void {
-    if (sent === this.#lastSend) {
+    // A group is capped, so a transport that returns one shared promise for every send does
+    // not grow one list forever.
+    if (sent === this.#lastSend && this.#lastSendIds.length < SEND_GROUP_MAX) {
       this.#lastSendIds.push(id);
       return;
     }
     const ids = [id];
     this.#lastSend = sent;
     this.#lastSendIds = ids;
-    // Once settled the group is closed (a transport that returns one shared promise for every
-    // send must not grow one list forever); a later send starts a new one.
-    sent.then(() => this.#sendSettled(sent), (error: unknown) => {
-      this.#sendSettled(sent);
+    sent.then(undefined, (error: unknown) => {
+      // Its handler has run: a later send with the same (already rejected) promise needs one of its own.
+      if (this.#lastSend === sent) this.#lastSend = undefined;
       const reason = error instanceof Error ? error : new Error(messageOf(error));
       for (const failedId of ids) this.#pending.take(failedId)?.reject(reason);
     });
-  }
-
-  #sendSettled(sent: Promise<void>): void {
-    if (this.#lastSend === sent) this.#lastSend = undefined;
   }
 
   /** Sends a notification. Rejects only when the transport could not send it. */
