@@ -2,7 +2,6 @@
 // above 1 always means mcpwire is better (throughput: ours / theirs; time or memory: theirs / ours).
 
 import process from "node:process";
-import { Bench } from "tinybench";
 
 export type Unit = "msg/s" | "MB/s" | "µs/call" | "calls/s" | "µs" | "ms" | "MB/conn";
 
@@ -164,35 +163,6 @@ export function roundsRow(
 export function cpuSince(since: NodeJS.CpuUsage): number {
   const used = process.cpuUsage(since);
   return used.user + used.system;
-}
-
-/**
- * Mean ms per run of each task, with tinybench. With `rounds` > 1 the time is split into that
- * many rounds, each in a rotated order (no task always runs first, with a colder JIT, or
- * always meets the same burst of load on a shared machine), and the rounds' means averaged.
- */
-export async function meanMs(
-  tasks: Record<string, () => unknown>,
-  options: { time?: number; iterations?: number; rounds?: number } = {},
-): Promise<Record<string, number>> {
-  const rounds = options.rounds ?? 1;
-  const names = Object.keys(tasks);
-  const sums: Record<string, number> = Object.fromEntries(names.map((name) => [name, 0]));
-  for (let round = 0; round < rounds; round++) {
-    const bench = new Bench({ time: (options.time ?? 1000) / rounds, iterations: options.iterations ?? 5, warmupTime: 100, warmupIterations: 1 });
-    const order = [...names.slice(round % names.length), ...names.slice(0, round % names.length)];
-    for (const name of order) bench.add(name, tasks[name]);
-    await bench.run();
-    for (const name of names) {
-      const result = bench.getTask(name)?.result;
-      if (result === undefined || !("latency" in result)) {
-        const error = result !== undefined && "error" in result ? String(result.error) : "no result";
-        throw new Error(`benchmark "${name}" did not complete: ${error}`);
-      }
-      sums[name] += result.latency.mean / rounds;
-    }
-  }
-  return sums;
 }
 
 /** The q-quantile (0..1) of a list of numbers. */

@@ -1,6 +1,7 @@
 // In-process dispatch benchmark: one tool call at a time, µs per call — our
 // registry.dispatch → Client → MemoryTransport → in-process handler; SDK v1 and v2 Client +
 // InMemoryTransport + Server; and a floor of JSON.stringify + JSON.parse each way + a Map lookup.
+// Each comparator measures in its own fresh process per round (bench/run.ts, child.ts).
 
 // @ts-types="../node_modules/@modelcontextprotocol/sdk/dist/esm/client/index.d.ts"
 import { Client as ClientV1 } from "@modelcontextprotocol/sdk/client/index.js";

@@ -1,6 +1,8 @@
 // Stdio round-trip benchmark against bench/raw-server.mjs (a child process): sequential
 // tools/call (calls/s, p50, p99) and 64 calls in flight (calls/s), 100 B and 100 KB payloads —
 // our Client + StdioTransport, SDK v1 and v2 clients, and a raw floor client (no validation).
+// Each comparator measures in its own fresh process per round (bench/run.ts, child.ts), with
+// its client's CPU time per call beside the wall figures.
 
 import { spawn } from "node:child_process";
 import process from "node:process";
