@@ -1,6 +1,7 @@
 // In-process dispatch benchmark: one tool call at a time, µs per call — our
 // registry.dispatch → Client → MemoryTransport → in-process handler; SDK v1 and v2 Client +
 // InMemoryTransport + Server; and a floor of JSON.stringify + JSON.parse each way + a Map lookup.
+// Each comparator measures in its own fresh process per round (bench/run.ts, child.ts).
 
 // @ts-types="../node_modules/@modelcontextprotocol/sdk/dist/esm/client/index.d.ts"
 import { Client as ClientV1 } from "@modelcontextprotocol/sdk/client/index.js";
@@ -12,9 +13,12 @@ import { InMemoryTransport as InMemoryTransportV1 } from "@modelcontextprotocol/
 import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { Client as ClientV2, InMemoryTransport as InMemoryTransportV2 } from "@modelcontextprotocol/client";
 import { Server as ServerV2 } from "@modelcontextprotocol/server";
-import { Client, MemoryTransport, Peer } from "../src/mod.ts";
-import { registerMcpServer, ToolRegistry } from "../src/registry/mod.ts";
-import { CLIENT_INFO, meanMs, type Row, row } from "./common.ts";
+import { mcpwire, mcpwireRegistry } from "./subject.ts";
+
+const { Client, MemoryTransport, Peer } = mcpwire;
+const { registerMcpServer, ToolRegistry } = mcpwireRegistry;
+import process from "node:process";
+import { CLIENT_INFO, type Comparator, COMPARATORS, cpuSince, type Figures, type MeasureOptions, type RoundBench, type Row, roundsRow, type Samples } from "./common.ts";
 
 const CALLS = 2000;
 const SERVER_INFO = { name: "in-process-bench", version: "0.0.1" };
@@ -99,30 +103,48 @@ function floorSetup(): () => unknown {
   };
 }
 
-export async function run(): Promise<Row[]> {
-  const a = await ours();
-  const b = await sdkV1();
-  const c = await sdkV2();
-  const floor = floorSetup();
-  const loop = (call: () => Promise<unknown>) => async () => {
-    for (let i = 0; i < CALLS; i++) await call();
-  };
-  const means = await meanMs({
-    mcpwire: loop(a.call),
-    sdk_v1: loop(b.call),
-    sdk_v2: loop(c.call),
-    floor: () => {
-      for (let i = 0; i < CALLS; i++) floor();
-    },
-  }, { time: 1500, iterations: 5, rounds: 4 });
-  await Promise.all([a.close(), b.close(), c.close()]);
-  const us = (ms: number) => (ms * 1000) / CALLS;
-  return [
-    row("dispatch", "in-process tools/call, sequential", "µs/call", {
-      mcpwire: us(means.mcpwire),
-      sdk_v1: us(means.sdk_v1),
-      sdk_v2: us(means.sdk_v2),
-      floor: us(means.floor),
-    }),
-  ];
+const CONNECT: Record<Comparator, () => Promise<{ call: () => unknown; close: () => Promise<void> }>> = {
+  mcpwire: ours,
+  sdk_v1: sdkV1,
+  sdk_v2: sdkV2,
+  floor: () => Promise.resolve({ call: floorSetup(), close: () => Promise.resolve() }),
+};
+
+/**
+ * In a fresh process: one comparator, CALLS calls at a time (awaited one after another),
+ * one uncounted batch, then batches until the time is spent: µs per call, wall and CPU.
+ */
+async function measure(name: string, options: MeasureOptions): Promise<Figures> {
+  const comparator = name as Comparator;
+  const connection = await CONNECT[comparator]();
+  // The floor is synchronous: no await (and no microtask hop) per call.
+  const batch = comparator === "floor"
+    ? () => {
+      for (let i = 0; i < CALLS; i++) connection.call();
+      return Promise.resolve();
+    }
+    : async () => {
+      for (let i = 0; i < CALLS; i++) await connection.call();
+    };
+  try {
+    await batch();
+    await batch();
+    const budget = options.quick ? 300 : 1500;
+    let calls = 0;
+    const cpu = process.cpuUsage();
+    const start = performance.now();
+    while (calls < 3 * CALLS || performance.now() - start < budget) {
+      await batch();
+      calls += CALLS;
+    }
+    return { us: ((performance.now() - start) * 1000) / calls, cpu: cpuSince(cpu) / calls };
+  } finally {
+    await connection.close();
+  }
 }
+
+function report(samples: Samples, rounds: number): Row[] {
+  return [roundsRow("dispatch", "in-process tools/call, sequential", "µs/call", samples, "us", { cpu: "cpu", rounds })];
+}
+
+export const bench: RoundBench = { comparators: COMPARATORS, measure, report };

@@ -1,13 +1,17 @@
 // Framing benchmark: 50 MB of newline-delimited tools/call results, fed in 64 KB chunks, decoded
 // into messages by our LineDecoder, by the SDKs' ReadBuffer (+ their message schema), and by a
-// floor that splits on "\n" with indexOf and JSON.parses each line with no checks.
+// floor that splits on "\n" with indexOf and JSON.parses each line with no checks. Each
+// comparator runs in its own fresh process per round (bench/run.ts).
 
 import { Buffer } from "node:buffer";
 // @ts-types="../node_modules/@modelcontextprotocol/sdk/dist/esm/shared/stdio.d.ts"
 import { ReadBuffer as ReadBufferV1 } from "@modelcontextprotocol/sdk/shared/stdio.js";
 import { ReadBuffer as ReadBufferV2 } from "@modelcontextprotocol/client";
-import { LineDecoder } from "../src/mod.ts";
-import { meanMs, type Row, row } from "./common.ts";
+import { mcpwire } from "./subject.ts";
+
+const { LineDecoder } = mcpwire;
+import process from "node:process";
+import { type Comparator, COMPARATORS, cpuSince, type Figures, type MeasureOptions, type RoundBench, type Row, roundsRow, type Samples } from "./common.ts";
 
 const CHUNK = 64 * 1024;
 const TOTAL = 50 * 1024 * 1024;
@@ -70,35 +74,64 @@ function sdk(make: () => SdkReadBuffer, buffers: Buffer[]): number {
   return seen;
 }
 
-export async function run(): Promise<Row[]> {
-  const rows: Row[] = [];
-  for (const payload of [100, 100 * 1024]) {
+const PAYLOADS = [["100 B", 100], ["100 KB", 100 * 1024]] as const;
+
+/** One pass over the whole stream by `comparator`; the messages it decoded. */
+function pass(comparator: Comparator, s: Stream): number {
+  switch (comparator) {
+    case "mcpwire": {
+      let seen = 0;
+      const decoder = new LineDecoder({ onMessage: () => seen++ });
+      for (const chunk of s.chunks) decoder.push(chunk);
+      return seen;
+    }
+    case "sdk_v1":
+      return sdk(() => new ReadBufferV1(), s.buffers);
+    case "sdk_v2":
+      return sdk(() => new ReadBufferV2(), s.buffers);
+    case "floor":
+      return floor(s.chunks);
+  }
+}
+
+/**
+ * In a fresh process: for each payload, one uncounted pass (JIT warm-up), then passes until
+ * the time is spent (at least 3): msg/s, MB/s and CPU µs per message of this process.
+ */
+async function measure(name: string, options: MeasureOptions): Promise<Figures> {
+  const comparator = name as Comparator;
+  const figures: Figures = {};
+  const budget = options.quick ? 300 : 1500;
+  for (const [label, payload] of PAYLOADS) {
     const s = stream(payload);
-    let seen = 0;
-    const expect = (count: number) => {
-      if (count !== s.messages) throw new Error(`framing: decoded ${count} messages, expected ${s.messages}`);
+    const check = (count: number) => {
+      if (count !== s.messages) throw new Error(`framing: ${comparator} decoded ${count} messages, expected ${s.messages}`);
     };
-    const means = await meanMs({
-      mcpwire: () => {
-        seen = 0;
-        const decoder = new LineDecoder({ onMessage: () => seen++ });
-        for (const chunk of s.chunks) decoder.push(chunk);
-        expect(seen);
-      },
-      sdk_v1: () => expect(sdk(() => new ReadBufferV1(), s.buffers)),
-      sdk_v2: () => expect(sdk(() => new ReadBufferV2(), s.buffers)),
-      floor: () => expect(floor(s.chunks)),
-    }, { time: 400, iterations: 2, rounds: 2 });
-    const label = payload === 100 ? "100 B" : "100 KB";
-    const perSecond = (ms: number, amount: number) => amount / (ms / 1000);
-    const figures = (amount: number) => ({
-      mcpwire: perSecond(means.mcpwire, amount),
-      sdk_v1: perSecond(means.sdk_v1, amount),
-      sdk_v2: perSecond(means.sdk_v2, amount),
-      floor: perSecond(means.floor, amount),
-    });
-    rows.push(row("framing", `${label} payloads (${s.messages} msgs, 50 MB)`, "msg/s", figures(s.messages)));
-    rows.push(row("framing", `${label} payloads (${s.messages} msgs, 50 MB)`, "MB/s", figures(s.bytes / (1024 * 1024))));
+    check(pass(comparator, s));
+    let passes = 0;
+    const cpu = process.cpuUsage();
+    const start = performance.now();
+    while (passes < 3 || performance.now() - start < budget) {
+      check(pass(comparator, s));
+      passes++;
+    }
+    const seconds = (performance.now() - start) / 1000;
+    figures[`msg ${label}`] = (passes * s.messages) / seconds;
+    figures[`mb ${label}`] = (passes * s.bytes) / (1024 * 1024) / seconds;
+    figures[`cpu ${label}`] = cpuSince(cpu) / (passes * s.messages);
+    figures[`messages ${label}`] = s.messages;
+  }
+  return figures;
+}
+
+function report(samples: Samples, rounds: number): Row[] {
+  const rows: Row[] = [];
+  for (const [label] of PAYLOADS) {
+    const messages = samples.mcpwire?.[`messages ${label}`]?.[0] ?? 0;
+    rows.push(roundsRow("framing", `${label} payloads (${messages} msgs, 50 MB)`, "msg/s", samples, `msg ${label}`, { cpu: `cpu ${label}`, rounds }));
+    rows.push(roundsRow("framing", `${label} payloads (${messages} msgs, 50 MB)`, "MB/s", samples, `mb ${label}`, { rounds }));
   }
   return rows;
 }
+
+export const bench: RoundBench = { comparators: COMPARATORS, measure, report };

@@ -1,23 +1,53 @@
 // The benchmark entry: `npm run bench` runs every benchmark, `npm run bench -- framing` one (or
-// several); prints a markdown table and overwrites bench/results.json with the same rows.
+// several); `--rounds N` sets the rounds, `--quick` makes a short smoke run. framing, dispatch,
+// stdio and bridge measure each comparator in its own fresh process per round, the rounds
+// interleaved (A B C D, B C D A, …); startup runs as it did (its own fresh processes).
+// mcpwire is measured as users run it, compiled (dist/, built first); `--source` measures src/.
+// Prints a markdown table (medians, the ratios' min–max, CPU per call), then each target with
+// its goal and whether the median meets it; overwrites bench/results.json with the same rows.
 
-import { execFileSync } from "node:child_process";
+import { execFile, execFileSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import os from "node:os";
 import process from "node:process";
 import { fileURLToPath } from "node:url";
-import type { Row } from "./common.ts";
+import type { Figures, MeasureOptions, RoundBench, Row, Samples, Spread } from "./common.ts";
 
-const BENCHES = ["framing", "dispatch", "stdio", "bridge", "startup"] as const;
+const ROUND_BENCHES = ["framing", "dispatch", "stdio", "bridge"] as const;
+const BENCHES = [...ROUND_BENCHES, "startup"] as const;
 type BenchName = typeof BENCHES[number];
+const DEFAULT_ROUNDS = 7;
+const QUICK_ROUNDS = 3;
+/** A child that takes longer than this is killed and its round counted as missing. */
+const CHILD_TIMEOUT_MS = 180_000;
 
 function isBench(name: string): name is BenchName {
   return (BENCHES as readonly string[]).includes(name);
 }
 
-async function load(name: BenchName): Promise<() => Promise<Row[]>> {
-  const module: { run: () => Promise<Row[]> } = await import(`./${name}.bench.ts`);
-  return module.run;
+function usage(message: string): never {
+  console.error(`bench: ${message}\nusage: npm run bench -- [--rounds N] [--quick] [--source] [${BENCHES.join("|")} …]`);
+  process.exit(2);
+}
+
+function parseArgs(argv: string[]): { chosen: BenchName[]; rounds: number; quick: boolean; source: boolean } {
+  const names: BenchName[] = [];
+  let rounds: number | undefined;
+  let quick = false;
+  let source = false;
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    if (arg === "--quick") quick = true;
+    else if (arg === "--source") source = true;
+    else if (arg === "--rounds" || arg.startsWith("--rounds=")) {
+      const value = arg === "--rounds" ? argv[++i] : arg.slice("--rounds=".length);
+      const n = Number(value);
+      if (!Number.isInteger(n) || n < 1) usage(`--rounds takes a whole number ≥ 1, not "${value}"`);
+      rounds = n;
+    } else if (isBench(arg)) names.push(arg);
+    else usage(`unknown argument "${arg}"`);
+  }
+  return { chosen: names.length === 0 ? [...BENCHES] : names, rounds: rounds ?? (quick ? QUICK_ROUNDS : DEFAULT_ROUNDS), quick, source };
 }
 
 function denoVersion(): string {
@@ -29,43 +59,173 @@ function denoVersion(): string {
   }
 }
 
-function figure(value: number | null): string {
-  if (value === null) return "—";
+const CHILD = fileURLToPath(new URL("./child.ts", import.meta.url));
+
+/** One comparator's figures, measured in a fresh process; null (and a line on stderr) if it failed. */
+function measureInChild(bench: string, comparator: string, options: MeasureOptions): Promise<Figures | null> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      ["--import", "tsx", CHILD, bench, comparator, JSON.stringify(options)],
+      { encoding: "utf8", timeout: CHILD_TIMEOUT_MS, maxBuffer: 16 * 1024 * 1024 },
+      (error, stdout, stderr) => {
+        const line = stdout.split("\n").find((text) => text.startsWith("BENCH-FIGURES "));
+        if (error !== null || line === undefined) {
+          console.error(`bench: ${bench} ${comparator} failed: ${error?.message ?? "no figures printed"}\n${stderr.slice(-2000)}`);
+          resolve(null);
+          return;
+        }
+        resolve(JSON.parse(line.slice("BENCH-FIGURES ".length)) as Figures);
+      },
+    );
+  });
+}
+
+/** Every comparator once per round, each in a fresh process, the order rotated each round. */
+async function runRounds(name: string, rounds: number, quick: boolean): Promise<Row[]> {
+  const module: { bench: RoundBench } = await import(`./${name}.bench.ts`);
+  const { comparators } = module.bench;
+  const samples: Samples = {};
+  for (let round = 0; round < rounds; round++) {
+    const at = round % comparators.length;
+    const order = [...comparators.slice(at), ...comparators.slice(0, at)];
+    for (const comparator of order) {
+      const figures = await measureInChild(name, comparator, { quick });
+      const mine = samples[comparator] ??= {};
+      // A failed round stays a hole (NaN): round i of one comparator is still paired with round i of another.
+      const keys = figures === null ? Object.keys(mine) : Object.keys(figures);
+      for (const key of keys) {
+        const list = mine[key] ??= [];
+        while (list.length < round) list.push(NaN);
+        list.push(figures?.[key] ?? NaN);
+      }
+    }
+    console.error(`bench: ${name} round ${round + 1}/${rounds} done`);
+  }
+  return module.bench.report(samples, rounds);
+}
+
+async function runOld(name: "startup"): Promise<Row[]> {
+  const module: { run: () => Promise<Row[]> } = await import(`./${name}.bench.ts`);
+  return module.run();
+}
+
+function figure(value: number | null | undefined): string {
+  if (value === null || value === undefined || !Number.isFinite(value)) return "—";
   if (Math.abs(value) >= 100) return Math.round(value).toLocaleString("en-US");
   if (Math.abs(value) >= 10) return value.toFixed(1);
   return value.toFixed(2);
 }
 
-function ratioText(value: number | null): string {
-  return value === null ? "—" : `${value.toFixed(2)}×`;
+function ratioText(value: number | null, range?: Spread | null): string {
+  if (value === null) return "—";
+  return range === undefined || range === null ? `${value.toFixed(2)}×` : `${value.toFixed(2)}× (${range[0].toFixed(2)}–${range[1].toFixed(2)})`;
 }
 
-const wanted = process.argv.slice(2);
-for (const name of wanted) {
-  if (!isBench(name)) {
-    console.error(`bench: unknown benchmark "${name}"; choose from ${BENCHES.join(", ")}`);
-    process.exit(2);
-  }
+function cpuText(r: Row): string {
+  if (r.cpu_us === undefined) return "";
+  return [r.cpu_us.mcpwire, r.cpu_us.sdk_v1, r.cpu_us.sdk_v2, r.cpu_us.floor].map(figure).join(" · ");
 }
-const chosen: BenchName[] = wanted.length === 0 ? [...BENCHES] : wanted.filter(isBench);
+
+// ---- targets (issue 19): judged on the median; the spread is printed beside it ----
+
+interface Target {
+  name: string;
+  goal: string;
+  bench: string;
+  /** The row's case, from its start. */
+  case: string;
+  /** What is judged: a ratio column, or the row's own mcpwire figure. */
+  field: "ratio_vs_floor" | "ratio_vs_sdk_v1" | "value";
+  atLeast?: number;
+  atMost?: number;
+  /** Other figures shown beside it: the row's case start and which field. */
+  also?: { label: string; case: string; field: "mcpwire" | "floor" | "ratio_vs_floor" }[];
+}
+
+const TARGETS: Target[] = [
+  { name: "stdio 64 in flight, 100 B vs floor", goal: "≥ 0.90×", bench: "stdio", case: "64 in flight, 100 B", field: "ratio_vs_floor", atLeast: 0.9 },
+  { name: "stdio 64 in flight, 100 B vs SDK v1", goal: "≥ 1.80×", bench: "stdio", case: "64 in flight, 100 B", field: "ratio_vs_sdk_v1", atLeast: 1.8 },
+  {
+    name: "stdio sequential, 100 B vs floor",
+    goal: "≥ 0.95×",
+    bench: "stdio",
+    case: "sequential, 100 B",
+    field: "ratio_vs_floor",
+    atLeast: 0.95,
+    also: [{ label: "p99 µs ours", case: "sequential p99, 100 B", field: "mcpwire" }, { label: "p99 µs floor", case: "sequential p99, 100 B", field: "floor" }],
+  },
+  { name: "framing 100 KB vs SDK v1", goal: "≥ 1.50×", bench: "framing", case: "100 KB payloads", field: "ratio_vs_sdk_v1", atLeast: 1.5 },
+  {
+    name: "dispatchSync overhead over dispatch",
+    goal: "≤ 50 µs",
+    bench: "bridge",
+    case: "dispatchSync overhead",
+    field: "value",
+    atMost: 50,
+    also: [{ label: "ping-pong floor µs (port)", case: "thread ping-pong floor, call as a port", field: "mcpwire" }, {
+      label: "ping-pong floor µs (shared memory)",
+      case: "thread ping-pong floor, call in shared",
+      field: "mcpwire",
+    }],
+  },
+  { name: "in-process dispatch vs SDK v1", goal: "≥ 5× (keep)", bench: "dispatch", case: "in-process tools/call", field: "ratio_vs_sdk_v1", atLeast: 5 },
+];
+
+function judge(rows: Row[]): string[] {
+  const lines = ["| target | goal | median | min–max over rounds | met? | beside it |", "|---|---|---|---|---|---|"];
+  for (const target of TARGETS) {
+    const found = rows.find((r) => r.bench === target.bench && r.case.startsWith(target.case));
+    if (found === undefined) continue;
+    const value = target.field === "value" ? found.mcpwire : found[target.field];
+    const range = target.field === "value" ? found.spread?.mcpwire : target.field === "ratio_vs_floor" ? found.ratio_vs_floor_spread : found.ratio_vs_sdk_v1_spread;
+    const unit = target.field === "value" ? "" : "×";
+    const met = value === null ? "—" : (target.atLeast !== undefined ? value >= target.atLeast : value <= target.atMost!) ? "met" : "not met";
+    const beside = (target.also ?? []).map((also) => {
+      const other = rows.find((r) => r.bench === target.bench && r.case.startsWith(also.case));
+      return `${also.label} ${figure(other?.[also.field] ?? null)}`;
+    }).join("; ");
+    const rangeText = range === undefined || range === null ? "—" : `${figure(range[0])}${unit}–${figure(range[1])}${unit}`;
+    lines.push(`| ${target.name} | ${target.goal} | ${figure(value)}${value === null ? "" : unit} | ${rangeText} | ${met} | ${beside} |`);
+  }
+  return lines;
+}
+
+const { chosen, rounds, quick, source } = parseArgs(process.argv.slice(2));
+// What is measured: the compiled package (bench/subject.ts), built now, unless --source.
+if (source) process.env.MCPWIRE_BENCH_SOURCE = "1";
+else {
+  console.error("bench: npm run build (the benchmarks measure dist/, what users run; --source measures src/ through tsx)");
+  execFileSync("npm", ["run", "build"], { cwd: fileURLToPath(new URL("..", import.meta.url)), stdio: ["ignore", "ignore", "inherit"], timeout: 300_000 });
+}
 const cpus = os.cpus();
 const machine = `${cpus[0]?.model ?? "unknown cpu"} × ${cpus.length}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, ${os.type()} ${os.release()}`;
+const load = () => os.loadavg()[0].toFixed(1);
+const loadAtStart = load();
 const rows: Row[] = [];
 const started = performance.now();
 for (const name of chosen) {
   const t0 = performance.now();
   console.error(`bench: ${name}…`);
-  rows.push(...await (await load(name))());
+  rows.push(...(name === "startup" ? await runOld(name) : await runRounds(name, rounds, quick)));
   console.error(`bench: ${name} took ${((performance.now() - t0) / 1000).toFixed(1)} s`);
 }
-const results = { machine, node: process.version, deno: denoVersion(), rows };
+const results = { machine, node: process.version, deno: denoVersion(), measured: source ? "src through tsx" : "dist (npm run build)", rounds, quick, load_average: { start: Number(loadAtStart), end: Number(load()) }, rows };
 writeFileSync(new URL("./results.json", import.meta.url), JSON.stringify(results, null, 2) + "\n");
 
-console.log(`machine: ${machine}; node ${process.version}; ${results.deno}; total ${((performance.now() - started) / 1000).toFixed(0)} s`);
-console.log("ratios: > 1 means mcpwire is better (throughput ours/theirs; time and memory theirs/ours)\n");
-console.log("| bench | case | unit | mcpwire | sdk v1 | sdk v2 | floor | vs sdk v1 | vs floor |");
-console.log("|---|---|---|---|---|---|---|---|---|");
+console.log(`machine: ${machine}; node ${process.version}; ${results.deno}; total ${((performance.now() - started) / 1000).toFixed(0)} s; load average ${loadAtStart} at the start, ${load()} at the end`);
+console.log(`${rounds} rounds${quick ? " (quick: short slices, a smoke run)" : ""}; mcpwire measured from ${results.measured}; framing, dispatch, stdio and bridge: each comparator in its own fresh process per round, rounds interleaved; figures are medians over the rounds`);
+console.log("ratios: > 1 means mcpwire is better (throughput ours/theirs; time and memory theirs/ours); the median of the per-round ratios, min–max over the rounds in brackets\n");
+console.log("| bench | case | unit | mcpwire | sdk v1 | sdk v2 | floor | vs sdk v1 (min–max) | vs floor (min–max) | CPU µs per call: mcpwire · v1 · v2 · floor |");
+console.log("|---|---|---|---|---|---|---|---|---|---|");
 for (const r of rows) {
-  console.log(`| ${r.bench} | ${r.case}${r.note === undefined ? "" : ` (${r.note})`} | ${r.unit} | ${figure(r.mcpwire)} | ${figure(r.sdk_v1)} | ${figure(r.sdk_v2)} | ${figure(r.floor)} | ${ratioText(r.ratio_vs_sdk_v1)} | ${ratioText(r.ratio_vs_floor)} |`);
+  console.log(
+    `| ${r.bench} | ${r.case}${r.note === undefined ? "" : ` (${r.note})`} | ${r.unit} | ${figure(r.mcpwire)} | ${figure(r.sdk_v1)} | ${figure(r.sdk_v2)} | ${figure(r.floor)} | ${ratioText(r.ratio_vs_sdk_v1, r.ratio_vs_sdk_v1_spread)} | ${ratioText(r.ratio_vs_floor, r.ratio_vs_floor_spread)} | ${cpuText(r)} |`,
+  );
+}
+const judged = judge(rows);
+if (judged.length > 2) {
+  console.log("\ntargets (issue 19), judged on the median:\n");
+  for (const line of judged) console.log(line);
 }
 process.exit(0);

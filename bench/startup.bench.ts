@@ -12,7 +12,9 @@ import { Client as ClientV1 } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport as StdioV1 } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { Client as ClientV2 } from "@modelcontextprotocol/client";
 import { StdioClientTransport as StdioV2 } from "@modelcontextprotocol/client/stdio";
-import { Client, StdioTransport } from "../src/mod.ts";
+import { mcpwire } from "./subject.ts";
+
+const { Client, StdioTransport } = mcpwire;
 import { CLIENT_INFO, median, type Row, row } from "./common.ts";
 import { processRows } from "./process-startup.ts";
 import { CONNECT, type Connection, connectFloor, type Implementation } from "./stdio.bench.ts";

@@ -1,6 +1,8 @@
 // Stdio round-trip benchmark against bench/raw-server.mjs (a child process): sequential
 // tools/call (calls/s, p50, p99) and 64 calls in flight (calls/s), 100 B and 100 KB payloads —
 // our Client + StdioTransport, SDK v1 and v2 clients, and a raw floor client (no validation).
+// Each comparator measures in its own fresh process per round (bench/run.ts, child.ts), with
+// its client's CPU time per call beside the wall figures.
 
 import { spawn } from "node:child_process";
 import process from "node:process";
@@ -11,8 +13,24 @@ import { Client as ClientV1 } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport as StdioV1 } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { Client as ClientV2 } from "@modelcontextprotocol/client";
 import { StdioClientTransport as StdioV2 } from "@modelcontextprotocol/client/stdio";
-import { Client, StdioTransport } from "../src/mod.ts";
-import { CLIENT_INFO, pipelined, quantile, type Row, row, sequential } from "./common.ts";
+import { mcpwire } from "./subject.ts";
+
+const { Client, StdioTransport } = mcpwire;
+import {
+  CLIENT_INFO,
+  type Comparator,
+  COMPARATORS,
+  cpuSince,
+  type Figures,
+  type MeasureOptions,
+  pipelined,
+  quantile,
+  type RoundBench,
+  type Row,
+  roundsRow,
+  type Samples,
+  sequential,
+} from "./common.ts";
 
 export const RAW_SERVER = fileURLToPath(new URL("./raw-server.mjs", import.meta.url));
 const SEQUENTIAL_MS = 1000;
@@ -24,7 +42,7 @@ export interface Connection {
   close(): Promise<void>;
 }
 
-export type Implementation = "mcpwire" | "sdk_v1" | "sdk_v2" | "floor";
+export type Implementation = Comparator;
 
 export async function connectOurs(): Promise<Connection> {
   const client = new Client(CLIENT_INFO);
@@ -102,55 +120,52 @@ export const CONNECT: Record<Implementation, () => Promise<Connection>> = {
   floor: () => connectFloor(),
 };
 
-const IMPLEMENTATIONS: Implementation[] = ["mcpwire", "sdk_v1", "sdk_v2", "floor"];
-/** Each measurement is taken in this many slices, interleaved with the other implementations'. */
-const ROUNDS = 4;
+/** Each comparator in its own fresh process per round (bench/run.ts); the payloads and figures. */
+const PAYLOADS = [["100 B", 100], ["100 KB", 100 * 1024]] as const;
 
-/** The list started at position `round` (mod its length). */
-function rotated<T>(list: T[], round: number): T[] {
-  const at = round % list.length;
-  return [...list.slice(at), ...list.slice(0, at)];
+/**
+ * In a fresh process: connect one client of `comparator` to its own raw server, then for each
+ * payload sequential calls (calls/s, p50, p99, CPU µs per call) and IN_FLIGHT calls in flight
+ * (calls/s, CPU µs per call). CPU is this process's (the client's), user + system.
+ */
+async function measure(name: string, options: MeasureOptions): Promise<Figures> {
+  const comparator = name as Comparator;
+  const ms = options.quick ? 300 : SEQUENTIAL_MS;
+  const connection = await CONNECT[comparator]();
+  const figures: Figures = {};
+  try {
+    for (const [label, bytes] of PAYLOADS) {
+      const message = "x".repeat(bytes);
+      const call = () => connection.call(message);
+      // Warm-up for both loops before either is measured.
+      await sequential(call, 0, 300);
+      await pipelined(call, IN_FLIGHT, 0, 10 * IN_FLIGHT);
+      let cpu = process.cpuUsage();
+      const seq = await sequential(call, ms, 0);
+      figures[`seq ${label}`] = seq.perSecond;
+      figures[`seq cpu ${label}`] = cpuSince(cpu) / seq.latenciesUs.length;
+      figures[`p50 ${label}`] = quantile(seq.latenciesUs, 0.5);
+      figures[`p99 ${label}`] = quantile(seq.latenciesUs, 0.99);
+      cpu = process.cpuUsage();
+      const flight = await pipelined(call, IN_FLIGHT, options.quick ? 300 : PIPELINED_MS, 0);
+      figures[`flight ${label}`] = flight.perSecond;
+      figures[`flight cpu ${label}`] = cpuSince(cpu) / Math.max(1, flight.calls);
+    }
+  } finally {
+    await connection.close();
+  }
+  return figures;
 }
 
-export async function run(): Promise<Row[]> {
+function report(samples: Samples, rounds: number): Row[] {
   const rows: Row[] = [];
-  const connections = {} as Record<Implementation, Connection>;
-  for (const name of IMPLEMENTATIONS) connections[name] = await CONNECT[name]();
-  for (const [label, bytes] of [["100 B", 100], ["100 KB", 100 * 1024]] as const) {
-    const message = "x".repeat(bytes);
-    const perSecond = {} as Record<Implementation, number>;
-    const p50 = {} as Record<Implementation, number>;
-    const p99 = {} as Record<Implementation, number>;
-    const flight = {} as Record<Implementation, number>;
-    // In ROUNDS slices, each round in a rotated order: no implementation always runs first
-    // (colder JIT, children still settling) or always meets the same burst of load.
-    const latencies = Object.fromEntries(IMPLEMENTATIONS.map((name) => [name, [] as number[]])) as Record<Implementation, number[]>;
-    const seconds = Object.fromEntries(IMPLEMENTATIONS.map((name) => [name, 0])) as Record<Implementation, number>;
-    const completed = { ...seconds };
-    for (let round = 0; round < ROUNDS; round++) {
-      for (const name of rotated(IMPLEMENTATIONS, round)) {
-        const result = await sequential(() => connections[name].call(message), SEQUENTIAL_MS / ROUNDS, round === 0 ? 200 : 20);
-        latencies[name].push(...result.latenciesUs);
-        seconds[name] += result.latenciesUs.length / result.perSecond;
-      }
-    }
-    for (let round = 0; round < ROUNDS; round++) {
-      for (const name of rotated(IMPLEMENTATIONS, round)) {
-        const perSecondNow = await pipelined(() => connections[name].call(message), IN_FLIGHT, PIPELINED_MS / ROUNDS, round === 0 ? 200 : IN_FLIGHT);
-        completed[name] += perSecondNow * (PIPELINED_MS / ROUNDS / 1000);
-      }
-    }
-    for (const name of IMPLEMENTATIONS) {
-      perSecond[name] = latencies[name].length / seconds[name];
-      p50[name] = quantile(latencies[name], 0.5);
-      p99[name] = quantile(latencies[name], 0.99);
-      flight[name] = completed[name] / (PIPELINED_MS / 1000);
-    }
-    rows.push(row("stdio", `sequential, ${label}`, "calls/s", { mcpwire: perSecond.mcpwire, sdk_v1: perSecond.sdk_v1, sdk_v2: perSecond.sdk_v2, floor: perSecond.floor }));
-    rows.push(row("stdio", `sequential p50, ${label}`, "µs", { mcpwire: p50.mcpwire, sdk_v1: p50.sdk_v1, sdk_v2: p50.sdk_v2, floor: p50.floor }));
-    rows.push(row("stdio", `sequential p99, ${label}`, "µs", { mcpwire: p99.mcpwire, sdk_v1: p99.sdk_v1, sdk_v2: p99.sdk_v2, floor: p99.floor }));
-    rows.push(row("stdio", `${IN_FLIGHT} in flight, ${label}`, "calls/s", { mcpwire: flight.mcpwire, sdk_v1: flight.sdk_v1, sdk_v2: flight.sdk_v2, floor: flight.floor }));
+  for (const [label] of PAYLOADS) {
+    rows.push(roundsRow("stdio", `sequential, ${label}`, "calls/s", samples, `seq ${label}`, { cpu: `seq cpu ${label}`, rounds }));
+    rows.push(roundsRow("stdio", `sequential p50, ${label}`, "µs", samples, `p50 ${label}`, { rounds }));
+    rows.push(roundsRow("stdio", `sequential p99, ${label}`, "µs", samples, `p99 ${label}`, { rounds }));
+    rows.push(roundsRow("stdio", `${IN_FLIGHT} in flight, ${label}`, "calls/s", samples, `flight ${label}`, { cpu: `flight cpu ${label}`, rounds }));
   }
-  await Promise.all(IMPLEMENTATIONS.map((name) => connections[name].close()));
   return rows;
 }
+
+export const bench: RoundBench = { comparators: COMPARATORS, measure, report };

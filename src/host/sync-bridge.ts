@@ -107,6 +107,8 @@ class WorkerBridge implements SyncBridge {
     const outcome = this.#worker.call({ op: "dispatch", name, args } satisfies BridgeRequest, {
       timeoutMs,
       cancelReason: `dispatchSync timeoutMs (${durationText(timeoutMs)}) passed`,
+      // JsonObject arguments or a JSON string: plain JSON, so the call may cross in shared memory.
+      json: true,
     });
     switch (outcome.kind) {
       case "reply":

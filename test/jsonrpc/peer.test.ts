@@ -159,6 +159,26 @@ describe("Peer: ids and the pending table", () => {
     assert.equal(peer.pendingCount, 0);
   });
 
+  test("requests that share one send promise (a batched write) all reject when it fails, also when it was already rejected", GUARD, async () => {
+    const failure = new Error("pipe broke");
+    let shared: Promise<void> | undefined;
+    let release: (error: Error) => void = () => {};
+    // One promise per tick, as the stdio transport's batched write hands out.
+    const batched = new Peer({
+      name: 'server "test"',
+      send: () => (shared ??= new Promise<void>((_resolve, reject) => (release = reject))),
+    });
+    const first = Array.from({ length: 5 }, () => batched.request("tools/list", undefined, { timeoutMs: 30_000 }));
+    release(failure);
+    for (const request of first) await assert.rejects(request, (error: unknown) => error === failure);
+    assert.equal(batched.pendingCount, 0);
+    // The same promise again, already rejected and its handler run: each later request fails too.
+    for (let i = 0; i < 3; i++) {
+      await assert.rejects(batched.request("tools/list", undefined, { timeoutMs: 30_000 }), (error: unknown) => error === failure);
+    }
+    assert.equal(batched.pendingCount, 0);
+  });
+
   test("a send function that throws synchronously rejects the request and leaves no timer behind", GUARD, async () => {
     const peer = new Peer({
       name: 'server "test"',
