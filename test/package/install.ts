@@ -155,9 +155,10 @@ describe("the npm package, packed and installed", () => {
     assert.ok(tarballFiles.includes("dist/cli/run.js"));
   });
 
-  test("the installed package depends on ajv and yaml only", () => {
+  test("the installed package depends on ajv, yaml and smol-toml only", () => {
     const installed = JSON.parse(readFileSync(join(project, "node_modules", "mcpwire", "package.json"), "utf8"));
-    assert.deepEqual(Object.keys(installed.dependencies ?? {}).sort(), ["ajv", "yaml"]);
+    // smol-toml: Codex's config.toml for config imports, loaded only when a TOML file is read.
+    assert.deepEqual(Object.keys(installed.dependencies ?? {}).sort(), ["ajv", "smol-toml", "yaml"]);
     assert.equal(installed.bin?.mcpwire, "./dist/cli/run.js");
     assert.match(readFileSync(join(project, "node_modules", "mcpwire", "dist", "cli", "run.js"), "utf8"), /^#!\/usr\/bin\/env node\n/);
   });
