@@ -51,6 +51,14 @@ export function parseArgs(argv: readonly string[], spec: Record<string, OptionSp
   return parsed;
 }
 
+/** A `--NAME S` option in seconds as milliseconds (undefined when absent), or a UsageError naming it. */
+export function secondsOption(name: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const seconds = Number(value);
+  if (!Number.isFinite(seconds) || seconds <= 0) throw new UsageError(`--${name} must be a positive number of seconds (got "${value}")`);
+  return seconds * 1000;
+}
+
 /** Parses a positive integer option value, or throws a UsageError naming the option. */
 export function positiveInt(name: string, value: string | undefined, fallback: number): number {
   if (value === undefined) return fallback;

@@ -7,7 +7,7 @@ import { blockText, formatToolResultText, isCallToolResult } from "../registry/r
 import { ToolCallError } from "../registry/tool-registry.ts";
 import type { RegisteredTool } from "../registry/types.ts";
 import { runtime } from "../runtime/mod.ts";
-import { parseArgs, UsageError } from "./args.ts";
+import { parseArgs, secondsOption, UsageError } from "./args.ts";
 import type { McpManager } from "../host/manager.ts";
 import { SESSION_OPTIONS, importOption, parseElicitMode, parseLogLevel, stderrLine, withManager } from "./host-session.ts";
 import { boundedText, DEEP_MARKER, DOCUMENT_BOUNDS, deeperThan, lineOf, redacted, RESULT_BOUNDS, textOf, write, writeControl, writeJson } from "./output.ts";
@@ -70,13 +70,7 @@ export async function call(argv: readonly string[]): Promise<number> {
   if (name === undefined) throw new UsageError("call needs a tool name: mcpwire call <registered-name> [key=value…]");
   // The arguments' form is checked (and an args file read) before any server starts.
   const given = await givenArguments(words, args.values.get("args-file"));
-  const timeoutText = args.values.get("timeout");
-  let timeoutMs: number | undefined;
-  if (timeoutText !== undefined) {
-    const seconds = Number(timeoutText);
-    if (!Number.isFinite(seconds) || seconds <= 0) throw new UsageError(`--timeout must be a positive number of seconds (got "${timeoutText}")`);
-    timeoutMs = seconds * 1000;
-  }
+  const timeoutMs = secondsOption("timeout", args.values.get("timeout"));
 
   const logLevel = parseLogLevel(args.values.get("log-level"));
   const elicit = parseElicitMode(args.values.get("elicit"));

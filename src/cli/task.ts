@@ -9,7 +9,7 @@ import type { McpManager } from "../host/manager.ts";
 import { durationText } from "../common/duration.ts";
 import { messageOf } from "../common/error-text.ts";
 import { runtime } from "../runtime/mod.ts";
-import { parseArgs, UsageError } from "./args.ts";
+import { parseArgs, secondsOption, UsageError } from "./args.ts";
 import { EXIT, resultText } from "./call.ts";
 import { importOption, parseLogLevel, SESSION_OPTIONS, stderrLine, withManager } from "./host-session.ts";
 import { lineOf, textOf, write, writeControl, writeJson } from "./output.ts";
@@ -60,13 +60,7 @@ export async function task(argv: readonly string[]): Promise<number> {
     throw new UsageError(action === "list" ? `unexpected argument "${taskId}": task list takes a server only` : `task ${action} needs a task id: mcpwire task ${action} ${server} <task-id>`);
   }
   if (extra.length > 0) throw new UsageError(`unexpected argument "${extra[0]}"`);
-  const timeoutText = args.values.get("timeout");
-  let timeoutMs: number | undefined;
-  if (timeoutText !== undefined) {
-    const seconds = Number(timeoutText);
-    if (!Number.isFinite(seconds) || seconds <= 0) throw new UsageError(`--timeout must be a positive number of seconds (got "${timeoutText}")`);
-    timeoutMs = seconds * 1000;
-  }
+  const timeoutMs = secondsOption("timeout", args.values.get("timeout"));
   const json = args.flags.has("json");
 
   const interrupt = new AbortController();
