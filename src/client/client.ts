@@ -324,7 +324,12 @@ export class Client extends ContainedEventTarget<ClientEvents> {
   }
 
   /** What tasks (task-calls.ts, tool-task.ts) need of this client. */
+  /** Made once: its getters and functions read the client's state when called. */
+  #wire: TaskWire | undefined;
   #taskWire(): TaskWire {
+    return this.#wire ??= this.#makeTaskWire();
+  }
+  #makeTaskWire(): TaskWire {
     const client = this;
     return {
       get name() {
@@ -559,14 +564,16 @@ export class Client extends ContainedEventTarget<ClientEvents> {
   }
 
   /** A tools/call answer checked: its shape, and structuredContent against the tool's outputSchema. */
-  async #toolResult(name: string | undefined, result: Params): Promise<CallToolResult> {
+  /** Checked at once (no promise) unless an outputSchema needs the validator loaded first. */
+  #toolResult(name: string | undefined, result: Params): CallToolResult | Promise<CallToolResult> {
     if (name === undefined) return checkToolResult(result, { server: this.#name, tool: "(resumed task)", outputSchema: undefined, validators: this.#validators });
     const version = this.#version;
     // Structured output came with 2025-06-18; before it an outputSchema means nothing.
     const structured = version !== undefined && featuresOf(version).structuredToolOutput;
     const outputSchema = structured ? this.#tools.get(name)?.outputSchema : undefined;
-    if (outputSchema !== undefined) await loadJsonSchema(); // once per process; at once after that
-    return checkToolResult(result, { server: this.#name, tool: name, outputSchema, validators: this.#validators });
+    const check = { server: this.#name, tool: name, outputSchema, validators: this.#validators };
+    if (outputSchema === undefined) return checkToolResult(result, check);
+    return loadJsonSchema().then(() => checkToolResult(result, check)); // loads once per process
   }
 
   /** spec 2025-11-25 server/resources ("Listing Resources"). [] without the resources capability. */

@@ -44,7 +44,7 @@ export class TaskCalls {
   async call(name: string, args: JsonObject, options: CallOptions): Promise<CallToolResult> {
     const started = Date.now();
     const created = await this.#create(name, args, options);
-    if (created instanceof DirectTask) return await created.result();
+    if (!(created instanceof ServerTask)) return created; // answered at once (the common case)
     const life = options.timeoutMs ?? options.maxTotalTimeoutMs ?? this.#options.defaultLifeMs() ?? DEFAULT_TASK_LIFE_MS;
     return await created.result({
       signal: options.signal,
@@ -55,8 +55,9 @@ export class TaskCalls {
   }
 
   /** The call started: a task handle, or the direct answer wrapped as one. */
-  start(name: string, args: JsonObject, options: CallOptions): Promise<ToolTask> {
-    return this.#create(name, args, options);
+  async start(name: string, args: JsonObject, options: CallOptions): Promise<ToolTask> {
+    const created = await this.#create(name, args, options);
+    return created instanceof ServerTask ? created : new DirectTask(created);
   }
 
   /** A handle on a task known by id (persisted across a restart); polling starts with result(). */
@@ -106,7 +107,8 @@ export class TaskCalls {
     };
   }
 
-  async #create(name: string, args: JsonObject, options: CallOptions): Promise<ServerTask | DirectTask> {
+  /** A task handle, or the direct answer, checked (no handle: most calls are answered at once). */
+  async #create(name: string, args: JsonObject, options: CallOptions): Promise<ServerTask | CallToolResult> {
     const wire = this.#options.wire();
     const who = `${wire.name}: tools/call "${name}"`;
     const params: Params = { name, arguments: args };
@@ -144,7 +146,7 @@ export class TaskCalls {
       throw explainMissingCapability(who, error);
     }
     const view = createdTask(who, raw, wire.era, asked);
-    if (view === undefined) return new DirectTask(await wire.finish(raw, name));
+    if (view === undefined) return await wire.finish(raw, name);
     return new ServerTask(wire, view.info.taskId, name, seedOf(view, wire.era));
   }
 

@@ -78,7 +78,7 @@ export interface TaskWire {
   /** 2026-07-28: answers one input request with the client's handlers. */
   fulfil(who: string, request: InputRequest, key: string, signal: AbortSignal | undefined): Promise<JsonObject>;
   /** The final CallToolResult of `tool` (shape and outputSchema checks). */
-  finish(result: Params, tool: string | undefined): Promise<CallToolResult>;
+  finish(result: Params, tool: string | undefined): CallToolResult | Promise<CallToolResult>;
   /** Whether tasks/cancel may be sent (2025-11-25: the server declared tasks.cancel). */
   canCancel(): boolean;
   /** Calls `wake` when a status notification for `taskId` arrives; returns the unsubscribe. */

@@ -43,6 +43,12 @@ export const DEFAULT_SHUTDOWN_TIMEOUT_MS = 2000;
 const KILL_MARGIN_MS = 2000;
 /** How long grandchildren left in the group get between SIGTERM and SIGKILL. */
 const REAP_GRACE_MS = 500;
+/**
+ * Most lines, and most UTF-16 units (about the 64 KiB of a Linux pipe), written to stdin
+ * together: past them a batch goes at once instead of at the end of the tick.
+ */
+const BATCH_MAX_LINES = 16;
+const BATCH_MAX_CHARS = 64 * 1024;
 const STDERR_TAIL_LINES = 20;
 const STDERR_LINE_CHARS = 500;
 
@@ -64,6 +70,15 @@ function describeExit(status: ExitStatus): string {
     : `server process exited with code ${status.code}`;
 }
 
+/** Lines waiting for one write to stdin, and the promise their senders share. */
+interface WriteBatch {
+  lines: string[];
+  chars: number;
+  written: Promise<void>;
+  /** Settles `written` with the write's outcome. */
+  settle(written: Promise<void>): void;
+}
+
 export class StdioTransport extends TransportBase {
   readonly description: string;
 
@@ -80,7 +95,7 @@ export class StdioTransport extends TransportBase {
   #cleanup: Promise<void> | undefined;
   #closedByUs = false;
   /** Lines waiting for this tick's write to stdin. */
-  #batch: { lines: string[]; written: Promise<void> } | undefined;
+  #batch: WriteBatch | undefined;
 
   constructor(options: StdioTransportOptions) {
     super();
@@ -168,28 +183,40 @@ export class StdioTransport extends TransportBase {
       const state = child === undefined ? "not started" : this.closed ? "closed (the server process has ended)" : "closing";
       return Promise.reject(this.refusal(methodOf(message), state));
     }
-    // Lines sent in the same tick go to stdin in one write: one system call for a burst of
-    // concurrent requests instead of one per message. Order is kept; every sender of the
-    // batch sees that one write's outcome.
+    // Lines sent in the same tick go to stdin together: one system call for up to
+    // BATCH_MAX_LINES messages instead of one each. A full batch goes at once, so the server
+    // starts on it while we encode the next (one batch of a whole burst made the two processes
+    // take turns). Order is kept; every sender of a batch sees that one write's outcome.
     let batch = this.#batch;
-    if (batch === undefined) {
-      const lines: string[] = [];
-      batch = { lines, written: Promise.resolve().then(() => this.#flush(child, lines)) };
-      this.#batch = batch;
-    }
-    batch.lines.push(encodeLine(message));
+    if (batch === undefined) batch = this.#batch = this.#newBatch(child);
+    const line = encodeLine(message);
+    batch.lines.push(line);
+    batch.chars += line.length;
+    if (batch.lines.length >= BATCH_MAX_LINES || batch.chars >= BATCH_MAX_CHARS) this.#flush(child, batch);
     return batch.written;
   }
 
-  #flush(child: ChildProcess, lines: string[]): Promise<void> {
+  /** A batch that goes at the end of this tick unless it fills up first. */
+  #newBatch(child: ChildProcess): WriteBatch {
+    let settle!: (written: Promise<void>) => void;
+    const written = new Promise<void>((resolve) => (settle = resolve));
+    const batch: WriteBatch = { lines: [], chars: 0, written, settle };
+    queueMicrotask(() => {
+      if (this.#batch === batch) this.#flush(child, batch);
+    });
+    return batch;
+  }
+
+  #flush(child: ChildProcess, batch: WriteBatch): void {
     this.#batch = undefined;
-    return child.write(lines.length === 1 ? lines[0] : lines.join("")).catch((error: unknown) => {
+    const { lines } = batch;
+    batch.settle(child.write(lines.length === 1 ? lines[0] : lines.join("")).catch((error: unknown) => {
       throw new TransportError(
         `${this.description}: could not write to the server's stdin (${messageOf(error)}); the server has probably exited`,
         "send-failed",
         { cause: error },
       );
-    });
+    }));
   }
 
   /**

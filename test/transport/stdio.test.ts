@@ -172,6 +172,35 @@ behaviour("100 concurrent calls over one connection are all answered, each with 
   }
 });
 
+behaviour("a burst of sends in one tick goes to stdin in writes of at most 16 lines or 64 KiB, in order, each sender sharing its write's outcome", async () => {
+  const transport = transportFor("echo-server.mjs");
+  const answers = new Map<number, JsonRpcMessage>();
+  transport.onmessage = (message) => {
+    if ("id" in message && typeof message.id === "number") answers.set(message.id, message);
+  };
+  await transport.start();
+  try {
+    const ping = (id: number, extra = "") => transport.send({ jsonrpc: "2.0", id, method: "ping", ...(extra ? { params: { extra } } : {}) });
+    // 40 small lines in one tick: three writes (16, 16, 8); then a 70 000-character line, alone.
+    const small = Array.from({ length: 40 }, (_, i) => ping(i + 1));
+    const big = ping(41, "z".repeat(70_000));
+    const after = ping(42);
+    assert.equal(new Set(small.slice(0, 16)).size, 1);
+    assert.equal(new Set(small.slice(16, 32)).size, 1);
+    assert.equal(new Set(small.slice(32)).size, 1);
+    assert.notEqual(small[0], small[16]);
+    assert.notEqual(small[16], small[32]);
+    // The big line fills the third batch past 64 KiB, so it leaves with it; the next starts anew.
+    assert.equal(big, small[32]);
+    assert.notEqual(after, big);
+    await Promise.all([...small, big, after]);
+    await waitUntil(() => answers.size === 42, "the 42 pings answered");
+    for (let id = 1; id <= 42; id++) assert.ok(answers.has(id), `ping ${id} answered`);
+  } finally {
+    await transport.close();
+  }
+});
+
 behaviour("lines on stdout that are not JSON, or JSON but not JSON-RPC, are reported as problems and skipped", async () => {
   const { client, transport, problems } = await connected("noisy-stdout-server.mjs");
   try {
