@@ -136,7 +136,9 @@ export class Hooks {
       return { blocked: false };
     }
     // A command that does not read stdin closes the pipe; that is its business, not an error.
-    child.write(stdin).then(() => child.closeStdin(), () => {});
+    child.write(stdin, (error) => {
+      if (error === undefined) child.closeStdin();
+    });
     let timer: ReturnType<typeof setTimeout> | undefined;
     const timedOut = new Promise<"timeout">((resolve) => {
       timer = setTimeout(() => resolve("timeout"), hook.timeoutMs);

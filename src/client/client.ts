@@ -542,9 +542,14 @@ export class Client extends ContainedEventTarget<ClientEvents> {
    * as a task (spec 2025-11-25 basic/utilities/tasks; the 2026-07-28 tasks extension) it is
    * polled to its final result; see CallOptions.task, onTaskStatus and timeoutMs.
    */
-  async callTool(name: string, args: JsonObject = {}, options: CallOptions = {}): Promise<CallToolResult> {
-    this.#requireCapability("tools", "tools/call");
-    return await this.#tasks.call(name, args, options);
+  callTool(name: string, args: JsonObject = {}, options: CallOptions = {}): Promise<CallToolResult> {
+    // No async frame here: this is every tool call's path (task-calls.ts #create).
+    try {
+      this.#requireCapability("tools", "tools/call");
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return this.#tasks.call(name, args, options);
   }
 
   /** Starts a tool call and returns its task handle (or the direct answer as one: `direct`). */

@@ -9,7 +9,7 @@ import type { CallOptions } from "./client-options.ts";
 import { MissingClientCapabilityError, TaskError, CapabilityError } from "./errors.ts";
 import { EXTENSIONS } from "./extensions.ts";
 import { collectPages, DEFAULT_MAX_PAGES } from "./pagination.ts";
-import { createdTask, readTask, type TaskInfo, taskPlan, type TaskView, type TaskWire, type ToolTask } from "./tasks.ts";
+import { createdTask, readTask, type TaskInfo, type TaskPlan, taskPlan, type TaskView, type TaskWire, type ToolTask } from "./tasks.ts";
 import { DEFAULT_TASK_LIFE_MS, DirectTask, ServerTask } from "./tool-task.ts";
 import type { CallToolResult, JsonObject, ServerCapabilities, Tool } from "./types.ts";
 
@@ -41,23 +41,15 @@ export class TaskCalls {
    * The final CallToolResult, whether the server answered at once or through a task. For a
    * task, the call's timeout (timeoutMs, else maxTotalTimeoutMs) spans its whole life.
    */
-  async call(name: string, args: JsonObject, options: CallOptions): Promise<CallToolResult> {
+  call(name: string, args: JsonObject, options: CallOptions): Promise<CallToolResult> {
     const started = Date.now();
-    const created = await this.#create(name, args, options);
-    if (!(created instanceof ServerTask)) return created; // answered at once (the common case)
-    const life = options.timeoutMs ?? options.maxTotalTimeoutMs ?? this.#options.defaultLifeMs() ?? DEFAULT_TASK_LIFE_MS;
-    return await created.result({
-      signal: options.signal,
-      timeoutMs: Math.max(1, life - (Date.now() - started)),
-      onTaskStatus: options.onTaskStatus,
-      maxPollIntervalMs: options.maxPollIntervalMs,
-    });
+    return this.#create(name, args, options, (task) => this.#follow(task, options, started));
   }
 
   /** The call started: a task handle, or the direct answer wrapped as one. */
   async start(name: string, args: JsonObject, options: CallOptions): Promise<ToolTask> {
-    const created = await this.#create(name, args, options);
-    return created instanceof ServerTask ? created : new DirectTask(created);
+    const created = await this.#create(name, args, options, (task): ToolTask => task);
+    return created instanceof ServerTask ? created : new DirectTask(created as CallToolResult);
   }
 
   /** A handle on a task known by id (persisted across a restart); polling starts with result(). */
@@ -107,9 +99,32 @@ export class TaskCalls {
     };
   }
 
-  /** A task handle, or the direct answer, checked (no handle: most calls are answered at once). */
-  async #create(name: string, args: JsonObject, options: CallOptions): Promise<ServerTask | CallToolResult> {
+  /** A task polled to its end, within what is left of the call's time. */
+  #follow(task: ServerTask, options: CallOptions, started: number): Promise<CallToolResult> {
+    const life = options.timeoutMs ?? options.maxTotalTimeoutMs ?? this.#options.defaultLifeMs() ?? DEFAULT_TASK_LIFE_MS;
+    return task.result({
+      signal: options.signal,
+      timeoutMs: Math.max(1, life - (Date.now() - started)),
+      onTaskStatus: options.onTaskStatus,
+      maxPollIntervalMs: options.maxPollIntervalMs,
+    });
+  }
+
+  /**
+   * Sends the tools/call. A direct answer comes back checked; a task goes to `onTask`. (Plain
+   * promise chains, no async frames: most calls are answered at once, and this is their path.)
+   */
+  #create<T>(name: string, args: JsonObject, options: CallOptions, onTask: (task: ServerTask) => T | Promise<T>): Promise<CallToolResult | T> {
     const wire = this.#options.wire();
+    if (wire.era === "legacy" && this.#options.tool(name) === undefined && isObject(this.#options.capabilities()?.tasks?.requests?.tools?.call)) {
+      // spec 2025-11-25 tasks ("Tool-Level Negotiation"): the tool's execution.taskSupport
+      // decides; learn it before the first call.
+      return this.#options.listTools().catch(() => {}).then(() => this.#send(wire, name, args, options, onTask));
+    }
+    return this.#send(wire, name, args, options, onTask);
+  }
+
+  #send<T>(wire: TaskWire, name: string, args: JsonObject, options: CallOptions, onTask: (task: ServerTask) => T | Promise<T>): Promise<CallToolResult | T> {
     const who = `${wire.name}: tools/call "${name}"`;
     const params: Params = { name, arguments: args };
     const requestOptions: RequestOptions = {
@@ -121,33 +136,34 @@ export class TaskCalls {
     };
     let asked = false;
     if (wire.era === "legacy") {
-      const capabilities = this.#options.capabilities();
-      let tool = this.#options.tool(name);
-      if (tool === undefined && isObject(capabilities?.tasks?.requests?.tools?.call)) {
-        // The tool's execution.taskSupport decides; learn it before the first call.
-        await this.#options.listTools().catch(() => {});
-        tool = this.#options.tool(name);
+      let plan: TaskPlan;
+      try {
+        plan = taskPlan(wire.name, this.#options.tool(name), this.#options.capabilities(), options.task !== undefined && options.task !== false);
+      } catch (error) {
+        return Promise.reject(error);
       }
-      if (taskPlan(wire.name, tool, capabilities, options.task !== undefined && options.task !== false) === "task") {
+      if (plan === "task") {
         asked = true;
         const ttlMs = typeof options.task === "object" ? options.task.ttlMs : undefined;
         // spec 2025-11-25 tasks ("Creating Tasks"): the task field, with the wanted ttl.
         params.task = ttlMs === undefined ? {} : { ttl: ttlMs };
         // A task-augmented request is never cancelled with notifications/cancelled (spec
         // 2025-11-25 basic/utilities/cancellation): an abort waits for the task id, then tasks/cancel.
-        delete requestOptions.signal;
+        requestOptions.signal = undefined;
       }
     }
-    let raw: Params;
-    try {
-      const sent = wire.request("tools/call", params, requestOptions);
-      raw = asked && options.signal !== undefined ? await abortable(sent, options.signal, (late) => this.#cancelLate(wire, who, late)) : await sent;
-    } catch (error) {
-      throw explainMissingCapability(who, error);
-    }
-    const view = createdTask(who, raw, wire.era, asked);
-    if (view === undefined) return await wire.finish(raw, name);
-    return new ServerTask(wire, view.info.taskId, name, seedOf(view, wire.era));
+    const sent = wire.request("tools/call", params, requestOptions);
+    const answered = asked && options.signal !== undefined ? abortable(sent, options.signal, (late) => this.#cancelLate(wire, who, late)) : sent;
+    return answered.then(
+      (raw) => {
+        const view = createdTask(who, raw, wire.era, asked);
+        if (view === undefined) return wire.finish(raw, name);
+        return onTask(new ServerTask(wire, view.info.taskId, name, seedOf(view, wire.era)));
+      },
+      (error: unknown) => {
+        throw explainMissingCapability(who, error);
+      },
+    );
   }
 
   /** The caller aborted before the task id came back: cancel the task it turns out to be. */

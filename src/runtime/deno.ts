@@ -187,9 +187,12 @@ function spawn(request: SpawnRequest): Promise<ChildProcess> {
   const { descendants } = group;
   const handle: ChildProcess = {
     pid,
-    async write(data: string) {
-      if (!stdinOpen) throw new Error("stdin is closed");
-      await writer.write(encoder.encode(data));
+    write(data: string, done: (error?: Error) => void) {
+      if (!stdinOpen) {
+        queueMicrotask(() => done(new Error("stdin is closed")));
+        return;
+      }
+      writer.write(encoder.encode(data)).then(() => done(), (error: unknown) => done(error instanceof Error ? error : new Error(String(error))));
     },
     closeStdin() {
       descendants.note();

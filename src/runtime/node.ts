@@ -98,17 +98,15 @@ function spawn(request: SpawnRequest): Promise<ChildProcess> {
       const { descendants } = group;
       const handle: ChildProcess = {
         pid,
-        write(data: string): Promise<void> {
-          return new Promise((resolveWrite, rejectWrite) => {
-            if (child.stdin.destroyed || !child.stdin.writable) {
-              rejectWrite(new Error("stdin is closed"));
-              return;
-            }
-            // The callback fires once the data is flushed (after 'drain' if the pipe was full),
-            // or with an error when the pipe breaks or stdin is destroyed (Node destroys it
-            // when the child exits), so it never stays pending.
-            child.stdin.write(data, (error) => (error ? rejectWrite(error) : resolveWrite()));
-          });
+        write(data: string, done: (error?: Error) => void): void {
+          if (child.stdin.destroyed || !child.stdin.writable) {
+            queueMicrotask(() => done(new Error("stdin is closed")));
+            return;
+          }
+          // The callback fires once the data is flushed (after 'drain' if the pipe was full),
+          // or with an error when the pipe breaks or stdin is destroyed (Node destroys it
+          // when the child exits), so it is never left uncalled.
+          child.stdin.write(data, (error) => done(error ?? undefined));
         },
         closeStdin() {
           descendants.note();

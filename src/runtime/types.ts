@@ -47,10 +47,12 @@ export class FileError extends CodedError<string> {
 export interface ChildProcess {
   readonly pid: number;
   /**
-   * Writes to stdin; resolves once the bytes are handed to the OS (waiting while the pipe is
-   * full), rejects on a dead or closed pipe. Never stays pending after the child exited.
+   * Writes to stdin; calls `done` once the bytes are handed to the OS (waiting while the pipe
+   * is full), with an error on a dead or closed pipe; always later, never from inside write(),
+   * and never left uncalled after the child exited. (A callback, not a promise: the stdio
+   * transport writes a batch of lines per call and settles their shared promise itself.)
    */
-  write(data: string): Promise<void>;
+  write(data: string, done: (error?: Error) => void): void;
   /**
    * Closes stdin (end of input for the child). First notes the child's descendants (Linux), so
    * that those that left its process group can still be ended by dispose().

@@ -75,8 +75,8 @@ interface WriteBatch {
   lines: string[];
   chars: number;
   written: Promise<void>;
-  /** Settles `written` with the write's outcome. */
-  settle(written: Promise<void>): void;
+  /** The write's callback: settles `written`. */
+  done(error?: Error): void;
 }
 
 export class StdioTransport extends TransportBase {
@@ -198,9 +198,25 @@ export class StdioTransport extends TransportBase {
 
   /** A batch that goes at the end of this tick unless it fills up first. */
   #newBatch(child: ChildProcess): WriteBatch {
-    let settle!: (written: Promise<void>) => void;
-    const written = new Promise<void>((resolve) => (settle = resolve));
-    const batch: WriteBatch = { lines: [], chars: 0, written, settle };
+    let resolve!: () => void;
+    let reject!: (error: TransportError) => void;
+    const written = new Promise<void>((resolveWritten, rejectWritten) => {
+      resolve = resolveWritten;
+      reject = rejectWritten;
+    });
+    const batch: WriteBatch = {
+      lines: [],
+      chars: 0,
+      written,
+      done: (error) => {
+        if (error === undefined) return resolve();
+        reject(new TransportError(
+          `${this.description}: could not write to the server's stdin (${messageOf(error)}); the server has probably exited`,
+          "send-failed",
+          { cause: error },
+        ));
+      },
+    };
     queueMicrotask(() => {
       if (this.#batch === batch) this.#flush(child, batch);
     });
@@ -210,13 +226,7 @@ export class StdioTransport extends TransportBase {
   #flush(child: ChildProcess, batch: WriteBatch): void {
     this.#batch = undefined;
     const { lines } = batch;
-    batch.settle(child.write(lines.length === 1 ? lines[0] : lines.join("")).catch((error: unknown) => {
-      throw new TransportError(
-        `${this.description}: could not write to the server's stdin (${messageOf(error)}); the server has probably exited`,
-        "send-failed",
-        { cause: error },
-      );
-    }));
+    child.write(lines.length === 1 ? lines[0] : lines.join(""), batch.done);
   }
 
   /**
