@@ -139,12 +139,29 @@ interface Target {
   field: "ratio_vs_floor" | "ratio_vs_sdk_v1" | "value";
   atLeast?: number;
   atMost?: number;
-  /** Other figures shown beside it: the row's case start and which field. */
-  also?: { label: string; case: string; field: "mcpwire" | "floor" | "ratio_vs_floor" }[];
+  /**
+   * Other figures shown beside it (the cost in the way, measured in the same run): the row's
+   * case start and which of its figures.
+   */
+  also?: { label: string; case: string; pick: (row: Row) => number | null | undefined }[];
 }
 
+/** Beside a stdio target: the client's CPU per call, ours and the floor's (what a call costs us). */
+const CLIENT_CPU = (rowCase: string): NonNullable<Target["also"]> => [
+  { label: "client CPU µs/call ours", case: rowCase, pick: (r) => r.cpu_us?.mcpwire },
+  { label: "floor", case: rowCase, pick: (r) => r.cpu_us?.floor },
+];
+
 const TARGETS: Target[] = [
-  { name: "stdio 64 in flight, 100 B vs floor", goal: "≥ 0.90×", bench: "stdio", case: "64 in flight, 100 B", field: "ratio_vs_floor", atLeast: 0.9 },
+  {
+    name: "stdio 64 in flight, 100 B vs floor",
+    goal: "≥ 0.90×",
+    bench: "stdio",
+    case: "64 in flight, 100 B",
+    field: "ratio_vs_floor",
+    atLeast: 0.9,
+    also: CLIENT_CPU("64 in flight, 100 B"),
+  },
   { name: "stdio 64 in flight, 100 B vs SDK v1", goal: "≥ 1.80×", bench: "stdio", case: "64 in flight, 100 B", field: "ratio_vs_sdk_v1", atLeast: 1.8 },
   {
     name: "stdio sequential, 100 B vs floor",
@@ -153,9 +170,25 @@ const TARGETS: Target[] = [
     case: "sequential, 100 B",
     field: "ratio_vs_floor",
     atLeast: 0.95,
-    also: [{ label: "p99 µs ours", case: "sequential p99, 100 B", field: "mcpwire" }, { label: "p99 µs floor", case: "sequential p99, 100 B", field: "floor" }],
+    also: [
+      { label: "p99 µs ours", case: "sequential p99, 100 B", pick: (r) => r.mcpwire },
+      { label: "p99 µs floor", case: "sequential p99, 100 B", pick: (r) => r.floor },
+      ...CLIENT_CPU("sequential, 100 B"),
+    ],
   },
-  { name: "framing 100 KB vs SDK v1", goal: "≥ 1.50×", bench: "framing", case: "100 KB payloads", field: "ratio_vs_sdk_v1", atLeast: 1.5 },
+  {
+    name: "framing 100 KB vs SDK v1",
+    goal: "≥ 1.50×",
+    bench: "framing",
+    case: "100 KB payloads",
+    field: "ratio_vs_sdk_v1",
+    atLeast: 1.5,
+    also: [
+      { label: "CPU µs/msg ours", case: "100 KB payloads", pick: (r) => r.cpu_us?.mcpwire },
+      { label: "SDK v1", case: "100 KB payloads", pick: (r) => r.cpu_us?.sdk_v1 },
+      { label: "JSON.parse alone", case: "100 KB: JSON.parse alone", pick: (r) => r.mcpwire },
+    ],
+  },
   {
     name: "dispatchSync overhead over dispatch",
     goal: "≤ 50 µs",
@@ -163,11 +196,12 @@ const TARGETS: Target[] = [
     case: "dispatchSync overhead",
     field: "value",
     atMost: 50,
-    also: [{ label: "ping-pong floor µs (port)", case: "thread ping-pong floor, call as a port", field: "mcpwire" }, {
-      label: "ping-pong floor µs (shared memory)",
-      case: "thread ping-pong floor, call in shared",
-      field: "mcpwire",
-    }],
+    also: [
+      { label: "ping-pong floor µs (port)", case: "thread ping-pong floor, call as a port", pick: (r) => r.mcpwire },
+      { label: "ping-pong floor µs (shared memory)", case: "thread ping-pong floor, call in shared", pick: (r) => r.mcpwire },
+      { label: "CPU µs/call dispatchSync", case: "dispatchSync (mcpwire)", pick: (r) => r.cpu_us?.mcpwire },
+      { label: "dispatch", case: "dispatchSync (mcpwire)", pick: (r) => r.cpu_us?.floor },
+    ],
   },
   { name: "in-process dispatch vs SDK v1", goal: "≥ 5× (keep)", bench: "dispatch", case: "in-process tools/call", field: "ratio_vs_sdk_v1", atLeast: 5 },
 ];
@@ -183,7 +217,7 @@ function judge(rows: Row[]): string[] {
     const met = value === null ? "—" : (target.atLeast !== undefined ? value >= target.atLeast : value <= target.atMost!) ? "met" : "not met";
     const beside = (target.also ?? []).map((also) => {
       const other = rows.find((r) => r.bench === target.bench && r.case.startsWith(also.case));
-      return `${also.label} ${figure(other?.[also.field] ?? null)}`;
+      return `${also.label} ${figure((other === undefined ? undefined : also.pick(other)) ?? null)}`;
     }).join("; ");
     const rangeText = range === undefined || range === null ? "—" : `${figure(range[0])}${unit}–${figure(range[1])}${unit}`;
     lines.push(`| ${target.name} | ${target.goal} | ${figure(value)}${value === null ? "" : unit} | ${rangeText} | ${met} | ${beside} |`);

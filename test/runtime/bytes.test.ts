@@ -33,6 +33,25 @@ describe("runtime.decodeUtf8", () => {
     }
   });
 
+  test("long runs (the ASCII fast path's sizes, and around its threshold) decode as TextDecoder decodes them", () => {
+    const decoder = new TextDecoder();
+    for (const size of [1023, 1024, 1025, 100_000]) {
+      const ascii = "{\"x\":\"" + "a~\\u0001 ".repeat(size).slice(0, size - 8) + "\"}";
+      const variants: [string, Uint8Array][] = [
+        ["all ASCII", utf8.encode(ascii)],
+        ["one non-ASCII character at the end", utf8.encode(ascii.slice(0, -2) + "é\"}")],
+        ["one non-ASCII character at the start", utf8.encode("漢" + ascii)],
+        ["a 0x80 byte in the middle (invalid)", Uint8Array.from([...utf8.encode(ascii.slice(0, size >> 1)), 0x80, ...utf8.encode(ascii.slice(size >> 1))])],
+        ["a 0xff byte at the end (invalid)", Uint8Array.from([...utf8.encode(ascii), 0xff])],
+      ];
+      for (const [what, raw] of variants) {
+        const bytes = inTheMiddle(raw);
+        assert.equal(runtime.decodeUtf8(bytes, 0, bytes.length), decoder.decode(raw), `${size} bytes, ${what}`);
+        assert.equal(runtime.decodeUtf8(bytes, 3, bytes.length - 2), decoder.decode(raw.subarray(3, raw.length - 2)), `${size} bytes, ${what}, a sub-range`);
+      }
+    }
+  });
+
   test("a byte order mark is kept as U+FEFF (the framer decides what to do with it)", () => {
     const bytes = utf8.encode("\ufeff{}");
     assert.equal(runtime.decodeUtf8(bytes, 0, bytes.length), "\ufeff{}");
