@@ -365,6 +365,7 @@ export class Client extends ContainedEventTarget<ClientEvents> {
       defaultTimeoutMs: this.#options.requestTimeoutMs,
       maxTotalTimeoutMs: this.#options.maxTotalTimeoutMs,
       onProblem: (message) => this.#problem(message),
+      mapError: (method, error) => surfaceUrlElicitation(`${this.#name}: ${method}`, typedRpcError(error), this.#openElicitations),
     });
     this.#peer = peer;
     this.#serverNotifications.install(peer);
@@ -472,9 +473,8 @@ export class Client extends ContainedEventTarget<ClientEvents> {
     const ready = this.#state === "ready" || (this.#state === "initializing" && ALLOWED_BEFORE_READY.has(method));
     if (!ready) return Promise.reject(this.#notReady(method));
     if (this.#modernWire !== undefined) return modernRequest(this.#modernWire, method, params, options ?? {});
-    return this.#peer!.request(method, params, options).catch((error: unknown) => {
-      throw surfaceUrlElicitation(`${this.#name}: ${method}`, typedRpcError(error), this.#openElicitations);
-    });
+    // Its errors are typed by the peer's mapError (connect()).
+    return this.#peer!.request(method, params, options);
   }
 
   /** Sends any notification. */

@@ -85,6 +85,11 @@ export interface PeerOptions {
   maxTotalTimeoutMs?: number;
   /** Non-fatal oddities: unknown response ids, progress going backwards, failed sends. */
   onProblem?: (message: string) => void;
+  /**
+   * What a failed request rejects with, given its method and the error (a layer above types
+   * RpcError codes here, without a promise and a closure more per request).
+   */
+  mapError?: (method: string, error: unknown) => unknown;
 }
 
 export const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
@@ -96,6 +101,7 @@ export class Peer {
   readonly name: string;
   readonly #send: (message: JsonRpcMessage, options?: SendOptions) => Promise<void>;
   readonly #onProblem: (message: string) => void;
+  readonly #mapError: ((method: string, error: unknown) => unknown) | undefined;
   readonly #defaultTimeoutMs: number;
   readonly #defaultMaxTotalMs: number;
   readonly #pending = new PendingRequests((entry) => this.#timedOut(entry));
@@ -119,6 +125,7 @@ export class Peer {
     this.name = options.name;
     this.#send = options.send;
     this.#onProblem = options.onProblem ?? (() => {});
+    this.#mapError = options.mapError;
     this.#defaultTimeoutMs = options.defaultTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
     this.#defaultMaxTotalMs = options.maxTotalTimeoutMs ?? DEFAULT_MAX_TOTAL_TIMEOUT_MS;
     // spec 2025-11-25 basic/utilities/ping: the receiver MUST respond promptly with an empty result.
@@ -148,9 +155,9 @@ export class Peer {
 
   /** Sends a request and resolves with its result, or rejects with RpcError and the like. */
   request(method: string, params?: Params, options: RequestOptions = {}): Promise<Params> {
-    if (this.#closed) return Promise.reject(this.#closedError(method));
+    if (this.#closed) return Promise.reject(this.#failure(method, this.#closedError(method)));
     const signal = options.signal;
-    if (signal?.aborted) return Promise.reject(this.#abortError(method, signal.reason));
+    if (signal?.aborted) return Promise.reject(this.#failure(method, this.#abortError(method, signal.reason)));
 
     const id = this.#pending.allocateId();
     options.onId?.(id);
@@ -220,7 +227,10 @@ export class Peer {
       // Its handler has run: a later send with the same (already rejected) promise needs one of its own.
       if (this.#lastSend === sent) this.#lastSend = undefined;
       const reason = error instanceof Error ? error : new Error(messageOf(error));
-      for (const failedId of ids) this.#pending.take(failedId)?.reject(reason);
+      for (const failedId of ids) {
+        const entry = this.#pending.take(failedId);
+        if (entry !== undefined) this.#reject(entry, reason);
+      }
     });
   }
 
@@ -263,7 +273,7 @@ export class Peer {
   close(details: CloseDetails): void {
     if (this.#closed) return;
     this.#closed = new ConnectionClosedError(`${this.name}: connection closed: ${describeClose(details)}`, details);
-    for (const entry of this.#pending.drain()) entry.reject(this.#closedError(entry.method));
+    for (const entry of this.#pending.drain()) this.#reject(entry, this.#closedError(entry.method));
     for (const incoming of this.#incoming.values()) incoming.abort(this.#closed);
     this.#incoming.clear();
   }
@@ -290,7 +300,8 @@ export class Peer {
     }
     const idText = response.id !== undefined ? `id ${JSON.stringify(entry.id)}` : `id unreadable, taken as ${entry.id}, the only request pending`;
     this.#pending.abandon(entry.id); // a late copy of the answer is dropped silently
-    entry.reject(
+    this.#reject(
+      entry,
       new UndeliverableResponseError(
         `${this.name}: ${entry.method} failed: its response (${idText}) could not be delivered: ${response.detail}` +
           (response.remedy !== undefined ? `; ${response.remedy}` : ""),
@@ -299,6 +310,15 @@ export class Peer {
         response,
       ),
     );
+  }
+
+  /** Fails a request with `error`, as mapError makes it. */
+  #reject(entry: PendingRequest, error: unknown): void {
+    entry.reject(this.#failure(entry.method, error));
+  }
+
+  #failure(method: string, error: unknown): unknown {
+    return this.#mapError === undefined ? error : this.#mapError(method, error);
   }
 
   /** What an aborted request rejects with: who, which method, and the signal's reason. */
@@ -356,7 +376,7 @@ export class Peer {
       this.#sendSafely({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: id, reason } })
         .catch((sendError: unknown) => this.#onProblem(`${this.name}: could not send notifications/cancelled: ${messageOf(sendError)}`));
     }
-    entry.reject(error);
+    this.#reject(entry, error);
   }
 
   #onResponse(message: JsonRpcResponse): void {
@@ -379,7 +399,7 @@ export class Peer {
     }
     if ("error" in message) {
       const { code, message: text, data } = message.error;
-      entry.reject(new RpcError(code, text, data));
+      this.#reject(entry, new RpcError(code, text, data));
     } else {
       entry.resolve(message.result);
     }
