@@ -351,7 +351,9 @@ export interface SyncService {
   start?(data: unknown): unknown;
   /**
    * Answers one call; may return a promise. The value must be structured-cloneable. `signal`
-   * aborts (with the cancel reason) when the caller stopped waiting.
+   * aborts (with the cancel reason) when the caller stopped waiting. Calls that end uncancelled
+   * may be handed the same signal, one after another: remove the abort listeners you add once
+   * the call is over (a signal that aborted is never handed out again).
    */
   call(body: unknown, signal: AbortSignal): unknown;
   /** Runs on the caller's close(), possibly while start() is still running. */
@@ -422,8 +424,15 @@ export function serveSyncWorker(service: SyncService): void {
     }
   };
 
+  /**
+   * A controller whose call ended without being cancelled, for the next call: the caller makes
+   * one call at a time, so making an AbortController (and its signal) per call is mostly waste.
+   * Only a controller no call holds is kept; one that aborted is never reused.
+   */
+  let spare: AbortController | undefined;
   const answer = async (seq: number, body: unknown) => {
-    const controller = new AbortController();
+    const controller = spare ?? new AbortController();
+    spare = undefined;
     running.set(seq, controller);
     try {
       await started;
@@ -432,6 +441,7 @@ export function serveSyncWorker(service: SyncService): void {
       reply(seq, { ok: false, message: messageOf(error) });
     } finally {
       running.delete(seq);
+      if (!controller.signal.aborted) spare = controller;
     }
   };
 

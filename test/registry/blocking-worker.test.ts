@@ -81,6 +81,22 @@ describe("a live SyncWorker", () => {
     assert.equal(worker.alive, true);
   });
 
+  test("calls that end uncancelled may share their signal; a cancelled call's aborted signal is never handed to a later call", GUARD, () => {
+    const signalOf = () => {
+      const outcome = worker.call({ op: "signal" }, { timeoutMs: 10_000 });
+      assert.equal(outcome.kind, "reply");
+      return (outcome as { value: { id: number; aborted: boolean } }).value;
+    };
+    const first = signalOf();
+    assert.deepEqual(signalOf(), first, "an uncancelled call's controller is reused");
+    assert.equal(first.aborted, false);
+    assert.equal(worker.call({ op: "slow", ms: 200, value: "late" }, { timeoutMs: 20 }).kind, "timeout");
+    const after = signalOf();
+    assert.equal(after.aborted, false);
+    assert.notEqual(after.id, first.id, "the timed-out call held the shared controller and was aborted: a new one is made");
+    assert.deepEqual(signalOf(), after);
+  });
+
   test("the late reply of a call that timed out is never taken for a later call's reply", GUARD, () => {
     assert.equal(worker.call({ op: "slow", ms: 300, value: "late" }, { timeoutMs: 20 }).kind, "timeout");
     // Answered before the late reply arrives…
