@@ -16,7 +16,7 @@ import type { McpwireConfig, ServerConfig } from "../src/host/mod.ts";
 import { mcpwireHost } from "./subject.ts";
 
 const { createSyncBridge, McpManager } = mcpwireHost;
-import { cpuSince, type Figures, median, type MeasureOptions, type RoundBench, type Row, type Samples, spread } from "./common.ts";
+import { type Figures, median, type MeasureOptions, type RoundBench, type Row, type Samples, spread, timedBatches } from "./common.ts";
 import { RAW_SERVER } from "./stdio.bench.ts";
 
 const CALLS = 1000;
@@ -48,18 +48,8 @@ const CASES: readonly Case[] = ["dispatchSync", "dispatch", "pingpong-port", "pi
  * calls over hours; both are measured settled, after the same number of calls.
  */
 const WARMUP_CALLS = 20_000;
-async function timed(batch: () => unknown, options: MeasureOptions): Promise<Figures> {
-  const warmup = options.quick ? CALLS : WARMUP_CALLS;
-  for (let done = 0; done < warmup; done += CALLS) await batch();
-  const budget = options.quick ? 300 : 1500;
-  let calls = 0;
-  const cpu = process.cpuUsage();
-  const start = performance.now();
-  while (calls < 3 * CALLS || performance.now() - start < budget) {
-    await batch();
-    calls += CALLS;
-  }
-  return { us: ((performance.now() - start) * 1000) / calls, cpu: cpuSince(cpu) / calls };
+function timed(batch: () => unknown, options: MeasureOptions): Promise<Figures> {
+  return timedBatches(batch, CALLS, options.quick ? 1 : Math.ceil(WARMUP_CALLS / CALLS), options);
 }
 
 async function measureDispatch(options: MeasureOptions): Promise<Figures> {

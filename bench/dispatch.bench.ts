@@ -17,8 +17,7 @@ import { mcpwire, mcpwireRegistry } from "./subject.ts";
 
 const { Client, MemoryTransport, Peer } = mcpwire;
 const { registerMcpServer, ToolRegistry } = mcpwireRegistry;
-import process from "node:process";
-import { CLIENT_INFO, type Comparator, COMPARATORS, cpuSince, type Figures, type MeasureOptions, type RoundBench, type Row, roundsRow, type Samples } from "./common.ts";
+import { CLIENT_INFO, type Comparator, COMPARATORS, type Figures, type MeasureOptions, type RoundBench, type Row, roundsRow, type Samples, timedBatches } from "./common.ts";
 
 const CALLS = 2000;
 const SERVER_INFO = { name: "in-process-bench", version: "0.0.1" };
@@ -127,17 +126,7 @@ async function measure(name: string, options: MeasureOptions): Promise<Figures> 
       for (let i = 0; i < CALLS; i++) await connection.call();
     };
   try {
-    await batch();
-    await batch();
-    const budget = options.quick ? 300 : 1500;
-    let calls = 0;
-    const cpu = process.cpuUsage();
-    const start = performance.now();
-    while (calls < 3 * CALLS || performance.now() - start < budget) {
-      await batch();
-      calls += CALLS;
-    }
-    return { us: ((performance.now() - start) * 1000) / calls, cpu: cpuSince(cpu) / calls };
+    return await timedBatches(batch, CALLS, 2, options);
   } finally {
     await connection.close();
   }

@@ -8,7 +8,7 @@
 // client-events.ts, client-options.ts.
 
 import { ContainedEventTarget, type ListenerFailure } from "../common/events.ts";
-import { messageOf } from "../common/error-text.ts";
+import { errorOf } from "../common/error-text.ts";
 import { type CloseDetails, ConnectionClosedError, describeClose, ErrorCode, RpcError } from "../jsonrpc/errors.ts";
 import { DEFAULT_REQUEST_TIMEOUT_MS, type Params, Peer, type RequestOptions } from "../jsonrpc/peer.ts";
 import { type ClientTransport, UndeliverableMessageError } from "../transport/transport.ts";
@@ -290,7 +290,7 @@ export class Client extends ContainedEventTarget<ClientEvents> {
         await this.#closing.catch(() => {});
         throw new ClientStateError(`connect() to ${this.#name} did not finish: close() was called while it was connecting`, this.#state);
       }
-      const cause = error instanceof Error ? error : new Error(messageOf(error));
+      const cause = errorOf(error);
       peer.close({ reason: started ? `${negotiation.step} failed: ${cause.message}` : `could not start: ${cause.message}` });
       this.#move("failed", cause);
       if (started) await transport.close().catch(() => {});
@@ -323,8 +323,7 @@ export class Client extends ContainedEventTarget<ClientEvents> {
     };
   }
 
-  /** What tasks (task-calls.ts, tool-task.ts) need of this client. */
-  /** Made once: its getters and functions read the client's state when called. */
+  /** What tasks (task-calls.ts, tool-task.ts) need of this client, made once: its getters and functions read the client's state when called. */
   #wire: TaskWire | undefined;
   #taskWire(): TaskWire {
     return this.#wire ??= this.#makeTaskWire();
@@ -568,8 +567,10 @@ export class Client extends ContainedEventTarget<ClientEvents> {
     return this.#tasks.list(options);
   }
 
-  /** A tools/call answer checked: its shape, and structuredContent against the tool's outputSchema. */
-  /** Checked at once (no promise) unless an outputSchema needs the validator loaded first. */
+  /**
+   * A tools/call answer checked: its shape, and structuredContent against the tool's
+   * outputSchema. At once (no promise) unless an outputSchema needs the validator loaded first.
+   */
   #toolResult(name: string | undefined, result: Params): CallToolResult | Promise<CallToolResult> {
     if (name === undefined) return checkToolResult(result, { server: this.#name, tool: "(resumed task)", outputSchema: undefined, validators: this.#validators });
     const version = this.#version;

@@ -4,7 +4,7 @@
 // ("HTTP with SSE": the legacy transport carries the handshake era only).
 
 import { durationText } from "../common/duration.ts";
-import { messageOf } from "../common/error-text.ts";
+import { errorOf, messageOf } from "../common/error-text.ts";
 import { isObject } from "../common/json.ts";
 import { RequestTimeoutError, RpcError } from "../jsonrpc/errors.ts";
 import type { Params, Peer } from "../jsonrpc/peer.ts";
@@ -107,7 +107,7 @@ export class Negotiation {
       return modern;
     } catch (raw) {
       const error = raw instanceof RequestTimeoutError && this.#remaining() === 0 ? this.#timeout("server/discover") : raw;
-      throw error instanceof Error ? error : new Error(messageOf(error));
+      throw errorOf(error);
     }
   }
 
@@ -373,7 +373,7 @@ function handshakeFailure(name: string, error: unknown, choice: ProtocolChoice):
       SUPPORTED_PROTOCOL_VERSIONS,
     );
   }
-  return typed instanceof Error ? typed : new Error(messageOf(typed));
+  return errorOf(typed);
 }
 
 /**

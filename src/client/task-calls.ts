@@ -48,8 +48,8 @@ export class TaskCalls {
 
   /** The call started: a task handle, or the direct answer wrapped as one. */
   async start(name: string, args: JsonObject, options: CallOptions): Promise<ToolTask> {
-    const created = await this.#create(name, args, options, (task): ToolTask => task);
-    return created instanceof ServerTask ? created : new DirectTask(created as CallToolResult);
+    const created = await this.#create(name, args, options, (task) => task);
+    return created instanceof ServerTask ? created : new DirectTask(created);
   }
 
   /** A handle on a task known by id (persisted across a restart); polling starts with result(). */

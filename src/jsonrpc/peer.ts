@@ -3,7 +3,7 @@
 // ("Timeouts"), basic/utilities/cancellation, basic/utilities/progress, basic/utilities/ping.
 
 import { durationText } from "../common/duration.ts";
-import { messageOf } from "../common/error-text.ts";
+import { errorOf, messageOf } from "../common/error-text.ts";
 import { isObject } from "../common/json.ts";
 import {
   type CloseDetails,
@@ -226,7 +226,7 @@ export class Peer {
     sent.then(undefined, (error: unknown) => {
       // Its handler has run: a later send with the same (already rejected) promise needs one of its own.
       if (this.#lastSend === sent) this.#lastSend = undefined;
-      const reason = error instanceof Error ? error : new Error(messageOf(error));
+      const reason = errorOf(error);
       for (const failedId of ids) {
         const entry = this.#pending.take(failedId);
         if (entry !== undefined) this.#reject(entry, reason);

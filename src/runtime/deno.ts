@@ -2,6 +2,7 @@
 // here by hand so that `tsc` (which knows no Deno) and `deno check` both accept the file.
 
 import process from "node:process";
+import { errorOf } from "../common/error-text.ts";
 
 import {
   type ChildProcess,
@@ -192,7 +193,7 @@ function spawn(request: SpawnRequest): Promise<ChildProcess> {
         queueMicrotask(() => done(new Error("stdin is closed")));
         return;
       }
-      writer.write(encoder.encode(data)).then(() => done(), (error: unknown) => done(error instanceof Error ? error : new Error(String(error))));
+      writer.write(encoder.encode(data)).then(() => done(), (error: unknown) => done(errorOf(error)));
     },
     closeStdin() {
       descendants.note();
