@@ -98,6 +98,8 @@ const MAX_STATUS_MESSAGE = 4096;
 export const DEFAULT_POLL_INTERVAL_MS = 1000;
 export const MIN_POLL_INTERVAL_MS = 100;
 export const DEFAULT_MAX_POLL_INTERVAL_MS = 10_000;
+/** A status notification shortens the wait for the next tasks/get to no less than this (or the interval, if shorter). */
+export const NOTIFIED_POLL_FLOOR_MS = 100;
 
 /** The 2025-11-25 related-task meta key (spec "Associating Task-Related Messages"). */
 export const META_RELATED_TASK = "io.modelcontextprotocol/related-task";

@@ -13,6 +13,7 @@ import { fulfilInputRequests, type InputRequest } from "./input-requests.ts";
 import {
   DEFAULT_MAX_POLL_INTERVAL_MS,
   isTerminal,
+  NOTIFIED_POLL_FLOOR_MS,
   pollDelay,
   readTask,
   type TaskInfo,
@@ -149,11 +150,16 @@ export class ServerTask implements ToolTask {
     const onAbort = () => stop.abort("aborted" satisfies StopReason);
     if (options.signal?.aborted) onAbort();
     else options.signal?.addEventListener("abort", onAbort, { once: true });
+    /** Ends the wait at once: an input answer failed. */
     let wake: (() => void) | undefined;
-    let woken = false;
+    /** A status notification came: the wait ends early, but not before the floor (see below). */
+    let hint: (() => void) | undefined;
+    let hinted = false;
+    /** When the last tasks/get was sent (or the run began): the floor is counted from it. */
+    let polledAt = Date.now();
     const unwatch = this.#wire.watch(this.taskId, () => {
-      woken = true;
-      wake?.();
+      hinted = true;
+      hint?.();
     });
     let reported = "";
     const report = (info: TaskInfo) => {
@@ -226,25 +232,45 @@ export class ServerTask implements ToolTask {
             `${this.#who}: the server suggested polling every ${JSON.stringify(view.info.pollIntervalMs)} ms; polling every ${durationText(delay.ms)} instead`,
           );
         }
-        if (!woken) {
-          await new Promise<void>((resolve) => {
-            const timeout = setTimeout(done, delay.ms);
-            const settle = () => done();
-            stop.signal.addEventListener("abort", settle, { once: true });
-            void outcomeWait?.then(settle);
-            function done() {
-              clearTimeout(timeout);
-              stop.signal.removeEventListener("abort", settle);
-              resolve();
-            }
-            wake = done;
-          });
-        }
-        wake = undefined;
-        woken = false;
+        // spec 2025-11-25 tasks ("Task Status Notification") and the extension ("Task Status
+        // Notifications"): a notification is a hint to poll sooner, never a reason to poll more
+        // often than once per floor since the last tasks/get — a server that notifies before every
+        // answer would otherwise be polled in a tight loop. Polls per task stay within
+        // life / floor + 1, whatever the server sends.
+        const floorMs = Math.min(NOTIFIED_POLL_FLOOR_MS, delay.ms);
+        await new Promise<void>((resolve) => {
+          let due = Date.now() + delay.ms;
+          let timeout: ReturnType<typeof setTimeout> | undefined;
+          let finished = false;
+          const settle = () => done();
+          const schedule = (at: number) => {
+            clearTimeout(timeout);
+            due = at;
+            timeout = setTimeout(done, Math.max(0, at - Date.now()));
+          };
+          stop.signal.addEventListener("abort", settle, { once: true });
+          void outcomeWait?.then(settle);
+          function done() {
+            if (finished) return; // a late settle of an earlier wait's outcomeWait
+            finished = true;
+            clearTimeout(timeout);
+            stop.signal.removeEventListener("abort", settle);
+            wake = hint = undefined;
+            resolve();
+          }
+          wake = done;
+          hint = () => {
+            const at = Math.max(Date.now(), polledAt + floorMs);
+            if (at < due) schedule(at);
+          };
+          schedule(due);
+          if (hinted) hint();
+        });
+        hinted = false;
         if (stop.signal.aborted) throw stop.signal.reason;
         if (outcome?.done) continue;
         try {
+          polledAt = Date.now();
           view = await until(this.#get());
           failures = 0;
         } catch (error) {

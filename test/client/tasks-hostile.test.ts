@@ -27,6 +27,8 @@ function assertTaskError(error: unknown, code: TaskError["code"], taskId: string
 
 const CLIENT_INFO = { name: "mcpwire-tests", version: "1.0.0" };
 const GUARD_MS = 15_000;
+/** The least wait a task status notification leaves before the next tasks/get (src/client/tasks.ts NOTIFIED_POLL_FLOOR_MS). */
+const NOTIFIED_POLL_FLOOR_MS = 100;
 
 /** A connected client of the hostile fixture (started with `args`), closed after `body`. */
 async function withHostile(args: string[], body: (client: Client, problems: string[]) => Promise<void>, options: ClientOptions = {}): Promise<void> {
@@ -50,6 +52,24 @@ async function withHostile(args: string[], body: (client: Client, problems: stri
 
 async function seen(client: Client): Promise<{ cancels: string[]; updates: { keys: string[] }[]; gets: number; ttls: (number | null)[] }> {
   return (await client.callTool("seen")).structuredContent as never;
+}
+
+
+/**
+ * Calls notify_storm (a task that works for 1.5 s and sends a status notification ahead of
+ * every tasks/get answer, suggesting a 1 s interval) and checks the polls stayed bounded: a
+ * notification shortens the wait to no less than NOTIFIED_POLL_FLOOR_MS since the last poll,
+ * so the polls are at most one per floor over the call (about 15 here; thousands unbounded).
+ */
+async function assertStormBounded(client: Client): Promise<void> {
+  const began = Date.now();
+  const result = await hangGuard(client.callTool("notify_storm"), GUARD_MS, "notify_storm");
+  const elapsed = Date.now() - began;
+  assert.equal(textOf(result.content), "storm over");
+  const { gets } = await seen(client);
+  assert.ok(gets <= Math.floor(elapsed / NOTIFIED_POLL_FLOOR_MS) + 3, `${gets} tasks/get in ${elapsed} ms`);
+  // The notifications still shortened the 1 s interval the server suggested.
+  assert.ok(gets > 2, `${gets} tasks/get`);
 }
 
 describe("bad input on the 2026-07-28 wire", () => {
@@ -158,6 +178,10 @@ describe("bad input on the 2026-07-28 wire", () => {
     });
   });
 
+  test("a notifications/tasks ahead of every tasks/get answer does not make a poll storm", async () => {
+    await withHostile([], (client) => assertStormBounded(client));
+  });
+
   test("over HTTP a dropped stream while polling: polling goes on to the result", async () => {
     const server = await startPortFixture("tasks-hostile-server.mjs", { args: ["--http"] });
     const client = new Client(CLIENT_INFO, { name: "hostile-http", protocol: "modern", requestTimeoutMs: 5_000 });
@@ -215,6 +239,10 @@ describe("bad input on the 2025-11-25 wire", () => {
       const result = await hangGuard(client.callTool("notify_legacy", {}, { maxPollIntervalMs: 60_000 }), GUARD_MS, "notify_legacy");
       assert.equal(textOf(result.content), "notified");
     });
+  });
+
+  test("a notifications/tasks/status ahead of every tasks/get answer does not make a poll storm", async () => {
+    await withHostile(["--era", "legacy"], (client) => assertStormBounded(client));
   });
 
   test("listTasks without tasks.list is a CapabilityError; cancel without tasks.cancel a TaskError unsupported", async () => {
