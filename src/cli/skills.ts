@@ -3,7 +3,7 @@
 // only; `mcpwire skills show <server> <skill>` loads one (SKILL.md verified) and prints it.
 
 import { EXTENSIONS } from "../client/extensions.ts";
-import { skillRoot } from "../client/skill-entry.ts";
+import { checkedSkillPath, skillRoot } from "../client/skill-entry.ts";
 import { ServerSkills, type Skill, SkillError } from "../client/skills.ts";
 import type { McpManager } from "../host/manager.ts";
 import { parseArgs, UsageError } from "./args.ts";
@@ -71,11 +71,22 @@ export async function skills(argv: readonly string[]): Promise<number> {
   if (show && rest.length !== 2) throw new UsageError("skills show needs a server and a skill: mcpwire skills show <server> <skill>");
   if (!show && rest.length > 0) throw new UsageError(`unexpected argument "${rest[0]}"`);
   if (!show && args.values.has("file")) throw new UsageError("--file goes with skills show");
+  const file = args.values.get("file");
+  if (show && file !== undefined) {
+    // A path that could leave the skill is refused before any server is started (the same check readFile makes).
+    try {
+      checkedSkillPath(file, `server "${rest[0]!}": skill "${rest[1]!}"`, { server: rest[0]!, skill: rest[1]! });
+    } catch (error) {
+      if (!(error instanceof SkillError)) throw error;
+      await write("stderr", `mcpwire skills: ${lineOf(error.message)}\n`);
+      return 1;
+    }
+  }
   const logLevel = parseLogLevel(args.values.get("log-level"));
   return await withManager({ configPath: args.values.get("config"), imports: importOption(args), showLogs: false, logLevel }, async (manager, config) => {
     const configCode = configErrors(config).length > 0 ? 2 : 0;
     try {
-      const code = show ? await showSkill(manager, rest[0]!, rest[1]!, args.values.get("file"), args.flags.has("json")) : await listSkills(manager, first, args.flags.has("json"));
+      const code = show ? await showSkill(manager, rest[0]!, rest[1]!, file, args.flags.has("json")) : await listSkills(manager, first, args.flags.has("json"));
       return Math.max(code, configCode);
     } catch (error) {
       if (!(error instanceof SkillError)) throw error;

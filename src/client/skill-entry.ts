@@ -45,7 +45,8 @@ export interface Skill {
  * - `missing-field`: the frontmatter has no `name` or no `description`;
  * - `bad-name`: the name breaks the Agent Skills naming rules, or is not the URI's final path segment;
  * - `too-large`: the skill is over a limit (512 files, 16 MiB), or a file is larger than it says;
- * - `outside-skill`: a path or URI that leaves the skill's directory (`../`, another skill's root);
+ * - `outside-skill`: a path or URI that leaves the skill's directory (`../`, another skill's root), or
+ *   could (an encoded separator or dot segment, a backslash, NUL, a path that does not decode);
  * - `unlisted`: a file the held entry does not list (a verification failure, skills.mdx "The Acting Window");
  * - `digest-mismatch`: the bytes read do not hash to the entry's digest;
  * - `size-mismatch`: the bytes read are not as many as the entry's size;
@@ -115,23 +116,80 @@ export function finalSegment(uri: string): string | undefined {
   return path.split("/").filter((segment) => segment !== "").at(-1);
 }
 
-/** True when a `/`-separated path has a `.` or `..` segment (plain or percent-encoded) or a backslash. */
+/**
+ * What is wrong with one `/`-separated segment of a skill file's path or URI, or undefined.
+ * The segment is percent-decoded once (as a server maps a URI to a file): a `.` or `..` segment,
+ * a `/` or `\\` (a separator, plain or encoded: `..%2f`, `%2e%2e%5c`), a control character (NUL
+ * among them, plain or `%00`), or a segment that does not decode is refused — each is a way a
+ * path could reach outside the skill's directory on the server.
+ */
+function segmentProblem(segment: string): string | undefined {
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(segment);
+  } catch {
+    return `its segment ${JSON.stringify(segment)} is not valid percent-encoded UTF-8`;
+  }
+  const shown = decoded === segment ? JSON.stringify(segment) : `${JSON.stringify(segment)} (decoded ${JSON.stringify(decoded)})`;
+  if (decoded === "." || decoded === "..") return `its segment ${shown} is a dot segment ("." or ".."), which leaves the skill's directory or hides where the path goes`;
+  if (decoded.includes("/") || decoded.includes("\\")) {
+    return `its segment ${shown} holds a "/" or "\\", a separator that a server may follow out of the skill's directory`;
+  }
+  if (/[\u0000-\u001f\u007f]/.test(decoded)) return `its segment ${shown} holds a control character (NUL or another)`;
+  return undefined;
+}
+
+/** True when a `/`-separated path has a segment segmentProblem refuses. */
 function hasDotSegment(path: string): boolean {
-  return path.split("/").some((segment) => {
-    const decoded = segment.replace(/%2e/gi, ".");
-    return decoded === "." || decoded === ".." || segment.includes("\\");
-  });
+  return path.split("/").some((segment) => segmentProblem(segment) !== undefined);
+}
+
+/** A file path relative to a skill's root, checked: what to send, or why not. */
+export type SkillPathCheck = { ok: true; relative: string } | { ok: false; problem: string };
+
+/**
+ * Checks a file path that a model, a user or a skill gives relative to a skill's root
+ * (`references/GUIDE.md`) — skills.mdx "Relative References", "The Acting Window". One leading
+ * `./` is dropped; the rest is checked segment by segment (segmentProblem, each segment
+ * decoded once) and `relative` is exactly the text checked: it is what is sent, never a
+ * decoded or otherwise rewritten form. Every entry point (ServerSkills.readFile, the
+ * `mcp_<server>_skill` loader, `mcpwire skills show --file`) goes through this one check.
+ */
+export function checkSkillPath(path: string): SkillPathCheck {
+  const relative = path.startsWith("./") ? path.slice(2) : path;
+  if (relative === "") return { ok: false, problem: "it is empty" };
+  if (relative.startsWith("/")) return { ok: false, problem: `it starts with "/", which leaves the skill's directory` };
+  if (/^[A-Za-z][A-Za-z0-9+.-]*:/.test(relative)) return { ok: false, problem: "it is a URI of its own, which leaves the skill's directory" };
+  for (const segment of relative.split("/")) {
+    const problem = segmentProblem(segment);
+    if (problem !== undefined) return { ok: false, problem };
+  }
+  return { ok: true, relative };
+}
+
+/**
+ * The path a caller gave for a file of a skill, checked (checkSkillPath), as the text to send;
+ * a path refused is a SkillError `outside-skill` from `who` (`server "docs": skill "x"`).
+ */
+export function checkedSkillPath(path: string, who: string, where: { server: string; skill?: string }): string {
+  const checked = checkSkillPath(path);
+  if (checked.ok) return checked.relative;
+  throw new SkillError(
+    `${who}: the path ${JSON.stringify(path)} is refused: ${checked.problem}; only files inside the skill's directory can be read, ` +
+      `by a plain relative path such as "references/GUIDE.md"`,
+    "outside-skill",
+    { ...where, file: path },
+  );
 }
 
 /**
  * The URI of `path` inside the skill whose SKILL.md is `skillUri` — skills.mdx "Relative
  * References": resolved against the skill's root as a filesystem path would be. A path that
- * leaves the root (`../x`, an absolute path, a URI of its own) is undefined.
+ * leaves the root (`../x`, an absolute path, a URI of its own) or may (checkSkillPath) is undefined.
  */
 export function resolveSkillPath(skillUri: string, path: string): string | undefined {
-  const relative = path.startsWith("./") ? path.slice(2) : path;
-  if (relative === "" || relative.startsWith("/") || /^[A-Za-z][A-Za-z0-9+.-]*:/.test(relative) || hasDotSegment(relative)) return undefined;
-  return `${skillRoot(skillUri)}/${relative}`;
+  const checked = checkSkillPath(path);
+  return checked.ok ? `${skillRoot(skillUri)}/${checked.relative}` : undefined;
 }
 
 /** Whether `uri` is the skill's SKILL.md or a file inside its directory (no dot segments). */

@@ -10,14 +10,15 @@ import type { Client } from "./client.ts";
 import { EXTENSIONS } from "./extensions.ts";
 import { collectPages, DEFAULT_MAX_PAGES } from "./pagination.ts";
 import {
+  checkedSkillPath,
   checkSkillEntry,
   isInsideSkill,
   MAX_SKILL_BYTES,
-  resolveSkillPath,
   type Skill,
   SkillError,
   type SkillErrorCode,
   skillPath,
+  skillRoot,
   type SkillResource,
 } from "./skill-entry.ts";
 import { frontmatterDifferences, parseSkillFile } from "./skill-frontmatter.ts";
@@ -230,8 +231,9 @@ export class ServerSkills {
   async readFile(loaded: LoadedSkill, path: string, options: { signal?: AbortSignal; timeoutMs?: number } = {}): Promise<SkillFile> {
     const { skill } = loaded;
     const who = `server "${this.server}": skill "${skill.frontmatter.name}" (${skill.uri})`;
-    const uri = resolveSkillPath(skill.uri, path);
-    if (uri === undefined || !isInsideSkill(skill.uri, uri)) {
+    // The path is checked once and the text checked is the text sent (checkSkillPath).
+    const uri = `${skillRoot(skill.uri)}/${checkedSkillPath(path, who, { server: this.server, skill: skill.uri })}`;
+    if (!isInsideSkill(skill.uri, uri)) {
       throw this.#error(`${who}: the path ${JSON.stringify(path)} leaves the skill's directory; only files inside it can be read`, "outside-skill", skill.uri, path);
     }
     let listed: SkillResource | undefined;

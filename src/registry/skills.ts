@@ -8,7 +8,7 @@ import type { JsonObject } from "../client/types.ts";
 import { clipText } from "../common/preview.ts";
 import type { Redactor } from "../common/redact.ts";
 import { type LoadedSkill, ServerSkills, type Skill, SkillError, type SkillsClient } from "../client/skills.ts";
-import { skillRoot } from "../client/skill-entry.ts";
+import { checkedSkillPath, skillRoot } from "../client/skill-entry.ts";
 import { DEFAULT_NAMING, toolName } from "./naming.ts";
 import { type OfferedSkill, skillCatalogOf } from "./skill-catalog.ts";
 import { RegistryEvent, type ToolRegistry } from "./tool-registry.ts";
@@ -186,6 +186,10 @@ class McpSkillsBinding implements McpSkillsRegistration {
         { server: this.server, ...(typeof key === "string" ? { skill: key } : {}) },
       );
     }
+    const file = args.file;
+    const wantsFile = typeof file === "string" && file !== "" && file !== "SKILL.md";
+    // A path the model made up that could leave the skill is refused before anything is read.
+    if (wantsFile) checkedSkillPath(file, `server "${this.server}": skill "${skill.frontmatter.name}" (${skill.uri})`, { server: this.server, skill: skill.uri });
     const skills = this.#skills();
     const origin = `skill "${skill.frontmatter.name}" from MCP server "${this.server}" (${skill.uri})`;
     let loaded = this.#loaded.get(key as string);
@@ -194,8 +198,7 @@ class McpSkillsBinding implements McpSkillsRegistration {
       loaded = await skills.load(skill);
       this.#loaded.set(key as string, loaded);
     }
-    const file = args.file;
-    if (typeof file === "string" && file !== "" && file !== "SKILL.md") {
+    if (wantsFile) {
       const read = await skills.readFile(loaded, file);
       const content = read.text ?? `(binary, ${read.bytes.length} bytes${read.mimeType ? `, ${read.mimeType}` : ""})`;
       return `[File "${read.path}" of ${origin}${read.verified ? ", verified" : ", unverified: the server publishes no digests for this skill"}]\n\n${content}`;

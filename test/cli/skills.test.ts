@@ -4,6 +4,8 @@
 
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import process from "node:process";
 import { fileURLToPath } from "node:url";
 import { mcpwire as runMcpwire, scratchDir, writeConfig } from "../support/cli-runner.ts";
@@ -86,7 +88,24 @@ describe("mcpwire skills", () => {
     assert.match(file.stdout, /PELICAN/);
     const escape = await mcpwire(["skills", "show", "docs", "git-workflow", "--file", "../acme/billing/refunds/SKILL.md", "--config", config]);
     assert.equal(escape.code, 1);
-    assert.match(escape.stderr, /the path "\.\.\/acme\/billing\/refunds\/SKILL.md" leaves the skill's directory/);
+    assert.match(escape.stderr, /the path "\.\.\/acme\/billing\/refunds\/SKILL.md" is refused: .*leaves the skill's directory/);
+  });
+
+  test("show --file with an encoded separator or a NUL is refused, exit 1, and the server is asked nothing for it", async () => {
+    const record = join(scratch.path, "asked.log");
+    const recorded = await writeConfig(scratch.path, "recorded.yaml", ["mcp_servers:", ...stdioServer("docs", ["--record", record])]);
+    for (const file of ["..%2fsecret%2fSKILL.md", "%2e%2e%2fsecret%2fSKILL.md", "..%5csecret%5cSKILL.md", "data.csv%00.md"]) {
+      const { code, stdout, stderr } = await mcpwire(["skills", "show", "docs", "daily", "--file", file, "--config", recorded]);
+      assert.equal(code, 1, stderr);
+      assert.equal(stdout, "");
+      assert.match(stderr, /^mcpwire skills: server "docs": skill "daily": the path ".*" is refused: its segment .* \(decoded /, file);
+    }
+    const asked = existsSync(record) ? readFileSync(record, "utf8") : "";
+    assert.doesNotMatch(asked, /secret|%00/);
+    // The same server serves a plain path of the same skill, and the record shows it.
+    const plain = await mcpwire(["skills", "show", "docs", "daily", "--file", "data.csv", "--config", recorded]);
+    assert.equal(plain.code, 0, plain.stderr);
+    assert.match(readFileSync(record, "utf8"), /resources\/read skill:\/\/reports\/daily\/data\.csv/);
   });
 
   test("show refuses a tampered, a padded and a drifted skill, and names a refused entry's reason", async () => {

@@ -6,6 +6,8 @@
 
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Client, EXTENSIONS, MemoryTransport, Peer, StdioTransport, StreamableHttpTransport } from "../../src/mod.ts";
 import { type LoadedSkill, ServerSkills, sha256Digest, type Skill, SkillError } from "../../src/client/skills.ts";
@@ -13,6 +15,7 @@ import { checkSkillEntry, resolveSkillPath, skillNameProblem } from "../../src/c
 import { frontmatterDifferences, parseSkillFile } from "../../src/client/skill-frontmatter.ts";
 import { type PortFixture, startPortFixture } from "../support/fixture-process.ts";
 import { hangGuard } from "../support/hang-guard.ts";
+import { scratchDir } from "../support/cli-runner.ts";
 
 const CLIENT_INFO = { name: "mcpwire-tests", version: "1.0.0" };
 const SKILLS_SERVER = fileURLToPath(new URL("../../conformance/fixtures/skills-server.mjs", import.meta.url));
@@ -40,6 +43,24 @@ function byName(skills: Skill[], name: string): Skill {
   assert.ok(found, `no listed skill "${name}" (listed: ${skills.map((skill) => skill.frontmatter.name).join(", ")})`);
   return found;
 }
+
+/**
+ * File paths that look like one segment but hide a way out of the skill once decoded (each
+ * segment decoded once, as a server maps a URI to a file), a NUL, or do not decode at all.
+ */
+const ENCODED_ESCAPES = [
+  "..%2fsecret%2fSKILL.md",
+  "%2e%2e%2fsecret%2fSKILL.md",
+  "%2E%2E%2Fsecret%2FSKILL.md",
+  "..%5csecret%5cSKILL.md",
+  "%2e%2e%5csecret",
+  "data.csv%00.md",
+  "data.csv\u0000.md",
+  "references%2fGUIDE.md",
+  ".%2e/secret",
+  "%zz.md",
+  "%E0%A4%A.md",
+];
 
 describe("skills: the entry checks", () => {
   const entry = (fields: Record<string, unknown>) => ({
@@ -104,8 +125,17 @@ describe("skills: the entry checks", () => {
   test("relative paths resolve against the skill's root; ../ and absolute paths do not resolve", () => {
     assert.equal(resolveSkillPath("skill://acme/billing/refunds/SKILL.md", "references/GUIDE.md"), "skill://acme/billing/refunds/references/GUIDE.md");
     assert.equal(resolveSkillPath("skill://a/SKILL.md", "./x.md"), "skill://a/x.md");
-    for (const path of ["../b/SKILL.md", "x/../../b", "/etc/passwd", "skill://b/SKILL.md", "x/%2e%2e/y", "a\\..\\b", ""]) {
-      assert.equal(resolveSkillPath("skill://a/SKILL.md", path), undefined, path);
+    for (const path of ["../b/SKILL.md", "x/../../b", "/etc/passwd", "skill://b/SKILL.md", "x/%2e%2e/y", "a\\..\\b", "", ...ENCODED_ESCAPES]) {
+      assert.equal(resolveSkillPath("skill://a/SKILL.md", path), undefined, JSON.stringify(path));
+    }
+    // What is checked is what is sent: an encoded name that decodes to a plain one is kept as given.
+    assert.equal(resolveSkillPath("skill://a/SKILL.md", "my%20notes.md"), "skill://a/my%20notes.md");
+  });
+
+  test("a listed file whose uri hides a separator or a NUL is outside-skill", () => {
+    const listed = (uri: string) => entry({ resources: [...entry({}).resources, { uri, digest: `sha256:${"b".repeat(64)}`, size: 1 }] });
+    for (const uri of ["skill://git-workflow/..%2fsecret%2fSKILL.md", "skill://git-workflow/..%5csecret", "skill://git-workflow/a%00.md"]) {
+      assert.equal(code(listed(uri)), "outside-skill", uri);
     }
   });
 
@@ -224,6 +254,29 @@ describe("skills over stdio (both eras)", () => {
       });
     });
   }
+});
+
+describe("skills: encoded separators in a file path never reach the server", () => {
+  const scratch = scratchDir("mcpwire-skills-client-");
+  test("ServerSkills.readFile refuses each with outside-skill and sends no resources/read for it", async () => {
+    const record = join(scratch.path, "asked.log");
+    const client = await stdioClient(["--record", record]);
+    try {
+      const skills = new ServerSkills(client, { server: "docs" });
+      const loaded = await skills.load(byName((await skills.list()).skills, "daily"));
+      for (const path of ENCODED_ESCAPES) {
+        const error = await refusal(skills.readFile(loaded, path));
+        assert.equal(error.code, "outside-skill", JSON.stringify(path));
+        assert.equal(error.file, path);
+        assert.match(error.message, /^server "docs": skill "daily" \(skill:\/\/reports\/daily\/SKILL.md\): the path ".*" is refused: /);
+      }
+      assert.match((await skills.readFile(loaded, "data.csv")).text ?? "", /today,42/);
+    } finally {
+      await client.close();
+    }
+    const reads = readFileSync(record, "utf8").split("\n").filter((line) => line.startsWith("resources/read"));
+    assert.deepEqual(reads, ["resources/read skill://reports/daily/SKILL.md", "resources/read skill://reports/daily/data.csv"]);
+  });
 });
 
 describe("skills: servers that do not serve them", () => {

@@ -5,6 +5,8 @@
 
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Client, StdioTransport } from "../../src/mod.ts";
 import { ToolRegistry } from "../../src/registry/tool-registry.ts";
@@ -15,6 +17,7 @@ import { Runner } from "../../src/agent/runner.ts";
 import { withSkillsPrompt } from "../../src/agent/skills-prompt.ts";
 import { answer, callTools, ScriptedProvider, toolResults } from "../support/scripted-provider.ts";
 import { hangGuard } from "../support/hang-guard.ts";
+import { scratchDir } from "../support/cli-runner.ts";
 
 const CLIENT_INFO = { name: "mcpwire-tests", version: "1.0.0" };
 const SKILLS_SERVER = fileURLToPath(new URL("../../conformance/fixtures/skills-server.mjs", import.meta.url));
@@ -134,6 +137,29 @@ describe("skills in the registry", () => {
       assert.equal(broken.state, "ready");
     } finally {
       await broken.close();
+    }
+  });
+});
+
+describe("the skill loader and encoded separators", () => {
+  const scratch = scratchDir("mcpwire-skills-registry-");
+  test("a file path that hides a way out (..%2f, %2e%2e%2f, ..%5c, NUL) is an error to the model; nothing is read for it", async () => {
+    const record = join(scratch.path, "asked.log");
+    const client = await connect("docs", ["--record", record]);
+    try {
+      const registry = new ToolRegistry();
+      await registerMcpSkills(registry, "docs", client);
+      for (const file of ["..%2fsecret%2fSKILL.md", "%2e%2e%2fsecret%2fSKILL.md", "..%5csecret%5cSKILL.md", "data.csv%00.md", "data.csv\u0000.md", "%zz"]) {
+        const outcome = parse(await registry.dispatch("mcp_docs_skill", { skill: "daily", file }));
+        assert.match(outcome.error ?? "(no error)", /server "docs": skill "daily" .*: the path ".*" is refused: /, JSON.stringify(file));
+      }
+      const read = (text: string) => text.split("\n").filter((line) => line.startsWith("resources/read"));
+      assert.deepEqual(read(readFileSync(record, "utf8")), []);
+      const data = parse(await registry.dispatch("mcp_docs_skill", { skill: "daily", file: "data.csv" }));
+      assert.match(data.result ?? "", /today,42/);
+      assert.deepEqual(read(readFileSync(record, "utf8")), ["resources/read skill://reports/daily/SKILL.md", "resources/read skill://reports/daily/data.csv"]);
+    } finally {
+      await client.close();
     }
   });
 });
