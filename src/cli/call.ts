@@ -118,6 +118,8 @@ export async function call(argv: readonly string[]): Promise<number> {
         result = detached.result;
       } else {
         running = registry.call(name, toolArgs, {
+          // A person named the tool: MCP Apps visibility (which keeps app-only tools from a model) does not apply.
+          caller: "user",
           timeoutMs,
           signal: interrupt.signal,
           onProgress: (update) => progress.update(update),

@@ -43,7 +43,11 @@ serveSyncWorker({
         return manager.status();
       case "dispatch":
         // The caller's timeout bounds the call; the abort it sends on a timeout cancels it here.
-        return manager.registry.dispatch(request.name, request.args, { signal });
+        return manager.registry.dispatch(request.name, request.args, {
+          signal,
+          ...(request.caller !== undefined ? { caller: request.caller } : {}),
+          ...(request.appServer !== undefined ? { appServer: request.appServer } : {}),
+        });
     }
   },
 

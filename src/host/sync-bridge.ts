@@ -5,7 +5,7 @@
 import type { JsonObject } from "../client/types.ts";
 import { durationText } from "../common/duration.ts";
 import { SyncBridgeError, type SyncOutcome, SyncWorker } from "../registry/blocking-worker.ts";
-import type { LlmToolSchema } from "../registry/types.ts";
+import type { LlmToolSchema, ToolCaller } from "../registry/types.ts";
 import { ConfigError, DEFAULT_TOOL_TIMEOUT_MS, type McpwireConfig, type ServerConfig } from "./config/types.ts";
 import type { McpManagerOptions, ServerStatus } from "./manager.ts";
 
@@ -40,6 +40,14 @@ export interface DispatchSyncOptions {
    * The server's own `timeout` still applies inside. Default: the bridge's `timeoutMs`.
    */
   timeoutMs?: number;
+  /**
+   * Who the call is for (ToolRegistry's ToolCallContext.caller). Default "model": an app-only
+   * tool (MCP Apps visibility ["app"]) is refused with an `{"error": …}`; a host calling it for
+   * the server's app passes "app" (and `appServer`).
+   */
+  caller?: ToolCaller;
+  /** With caller "app": the server whose app asks. */
+  appServer?: string;
 }
 
 /** A tool registry run by a worker thread, called from synchronous code. */
@@ -104,7 +112,10 @@ class WorkerBridge implements SyncBridge {
   dispatchSync(name: string, args: JsonObject | string = {}, options: DispatchSyncOptions = {}): string {
     const timeoutMs = options.timeoutMs ?? this.#timeoutMs;
     if (!(timeoutMs > 0)) throw new RangeError(`dispatchSync: timeoutMs must be a positive number of milliseconds, not ${timeoutMs}`);
-    const outcome = this.#worker.call({ op: "dispatch", name, args } satisfies BridgeRequest, {
+    const request: BridgeRequest = { op: "dispatch", name, args };
+    if (options.caller !== undefined) request.caller = options.caller;
+    if (options.appServer !== undefined) request.appServer = options.appServer;
+    const outcome = this.#worker.call(request, {
       timeoutMs,
       cancelReason: `dispatchSync timeoutMs (${durationText(timeoutMs)}) passed`,
       // JsonObject arguments or a JSON string: plain JSON, so the call may cross in shared memory.
@@ -158,7 +169,7 @@ function errorString(message: string): string {
 export type BridgeRequest =
   | { op: "list" }
   | { op: "status" }
-  | { op: "dispatch"; name: string; args: JsonObject | string };
+  | { op: "dispatch"; name: string; args: JsonObject | string; caller?: ToolCaller; appServer?: string };
 
 /** The worker's start data. */
 export type BridgeStart =

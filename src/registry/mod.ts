@@ -37,6 +37,7 @@ export type {
   RegistryEvents,
   RegistryEventType,
   ToolCallContext,
+  ToolCaller,
   ToolDefinition,
   ToolOrigin,
   ToolOutput,

@@ -12,7 +12,7 @@ import { ConnectionClosedError, ErrorCode, errorCodeName, RequestTimeoutError, R
 import { isValidToolName } from "./naming.ts";
 import { formatToolResultText, errorString, isCallToolResult, resultString, formatValueText, type ResultTextOptions } from "./result-format.ts";
 import { type ResultFiles, resultWithFiles } from "./result-files.ts";
-import { copyUi, offeredToModel } from "./visibility.ts";
+import { callerRefusal, copyUi, offeredToModel } from "./visibility.ts";
 import { didYouMean, suggestNames } from "./suggest.ts";
 import type {
   LlmToolSchema,
@@ -48,7 +48,12 @@ export type ToolCallErrorKind =
   /** The server answered tools/call with a JSON-RPC error. */
   | "rpc"
   /** The server is not connected (closed, failed, not yet ready). */
-  | "unavailable";
+  | "unavailable"
+  /**
+   * The tool's MCP Apps visibility leaves out the caller (ToolCallContext.caller): an app-only
+   * tool called for a model, a model-only tool called for an app, another server's tool for an app.
+   */
+  | "not-visible";
 
 /** call() failed. The message names the tool (and its server) and says what to do. */
 export class ToolCallError extends Error {
@@ -363,8 +368,9 @@ export class ToolRegistry extends ContainedEventTarget<RegistryEvents> {
    * Calls a tool and gives its typed result: the CallToolResult for an MCP tool (a tool
    * error is a result with `isError: true`, as spec 2025-11-25 server/tools has it), the
    * handler's value for a built-in. Throws ToolCallError for everything else: unknown
-   * tool, disabled toolset, arguments that are not an object, a handler that throws, a
-   * timeout, a cancel, a JSON-RPC error, a server that is not connected.
+   * tool, disabled toolset, a tool not for this caller (`not-visible`: an app-only tool
+   * unless `context.caller` is "app"), arguments that are not an object, a handler that
+   * throws, a timeout, a cancel, a JSON-RPC error, a server that is not connected.
    */
   call(name: string, args: JsonObject = {}, context: ToolCallContext = {}): Promise<ToolOutput> {
     // Not an async function: on the hot path that would add a promise and a hop per call.
@@ -395,6 +401,12 @@ export class ToolRegistry extends ContainedEventTarget<RegistryEvents> {
         name,
         tool.origin,
       );
+    }
+    // ext-apps apps.mdx "Visibility": an app-only tool is never called for a model (dispatch is
+    // what an embedder hands a model's tool calls to), a model-only one never for an app.
+    if (tool.ui !== undefined || context.caller === "app") {
+      const refusal = callerRefusal(tool, context.caller ?? "model", context.appServer);
+      if (refusal !== undefined) throw new ToolCallError(`${describeTool(tool)}: ${refusal}`, "not-visible", name, tool.origin);
     }
     if (!isObject(args)) {
       throw new ToolCallError(

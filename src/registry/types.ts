@@ -14,7 +14,21 @@ export type ToolOrigin =
   | { kind: "mcp"; server: string; tool: string };
 
 /** Passed to every handler: cancellation, a time limit and a progress sink. */
+/**
+ * Who a call is made for — ext-apps specification/2026-01-26/apps.mdx ("Visibility"):
+ * - `model` (the default): an agent's tool call, or one an embedder passes on from a model;
+ *   a tool whose visibility leaves out "model" (app-only) is refused;
+ * - `app`: a server's MCP App (its UI), through the host; a tool whose visibility leaves out
+ *   "app" is refused, and with `appServer` so is any tool of another server;
+ * - `user`: a person who named the tool (`mcpwire call`): visibility does not apply.
+ */
+export type ToolCaller = "model" | "app" | "user";
+
 export interface ToolCallContext {
+  /** Who the call is for; default "model" (see ToolCaller). */
+  caller?: ToolCaller;
+  /** With caller "app": the server whose app asks (apps.mdx: an app calls tools of its own server only). */
+  appServer?: string;
   signal?: AbortSignal;
   /** Idle timeout for this call (MCP tools: progress restarts it). */
   timeoutMs?: number;

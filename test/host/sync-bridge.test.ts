@@ -154,6 +154,22 @@ describe("a sync bridge over a hostile server", () => {
   });
 });
 
+describe("a sync bridge and MCP Apps visibility", () => {
+  const apps = fileURLToPath(new URL("../fixtures/apps-server.mjs", import.meta.url));
+
+  test("dispatchSync refuses an app-only tool unless the caller is the app; a tool for model and app runs", GUARD, () => {
+    const bridge = createSyncBridge({ config: { servers: [stdioServer("apps", [apps])], warnings: [] } });
+    try {
+      const refused = JSON.parse(bridge.dispatchSync("mcp_apps_refresh_dashboard", {})) as { error?: string };
+      assert.match(refused.error ?? "(no error)", /^server "apps", tool "refresh_dashboard": the tool is for its server's app only/);
+      assert.equal(bridge.dispatchSync("mcp_apps_refresh_dashboard", {}, { caller: "app", appServer: "apps" }), JSON.stringify({ result: "dashboard refreshed" }));
+      assert.doesNotMatch(bridge.dispatchSync("mcp_apps_show_dashboard", {}), /"error"/);
+    } finally {
+      bridge.close();
+    }
+  });
+});
+
 describe("a sync bridge from a config file", () => {
   const dir = mkdtempSync(join(tmpdir(), "mcpwire-bridge-"));
   after(() => rmSync(dir, { recursive: true, force: true }));

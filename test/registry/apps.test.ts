@@ -7,9 +7,10 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { Client, EXTENSIONS, StdioTransport } from "../../src/mod.ts";
 import { Runner } from "../../src/agent/runner.ts";
-import { isAppOnlyTool, registerMcpServer, ToolRegistry } from "../../src/registry/mod.ts";
+import { isAppOnlyTool, registerMcpServer, ToolCallError, ToolRegistry } from "../../src/registry/mod.ts";
 import { fixturePath } from "../support/fixture-process.ts";
 import { hangGuard } from "../support/hang-guard.ts";
+import { inProcessServer, requestsFor } from "../support/in-process-server.ts";
 import { answer, callTools, ScriptedProvider, toolResults } from "../support/scripted-provider.ts";
 
 const CLIENT_INFO = { name: "mcpwire-apps-registry-tests", version: "1.0.0" };
@@ -52,8 +53,33 @@ for (const setting of ["on", "off"] as const) {
       assert.equal(registry.get("mcp_apps_legacy_widget")?.ui?.resourceUri, "ui://apps-fixture/legacy.html");
     });
 
-    it("it dispatches by name (the host calls it for the app)", async () => {
-      assert.equal(await registry.dispatch("mcp_apps_refresh_dashboard", {}), JSON.stringify({ result: "dashboard refreshed" }));
+    it("dispatch and call refuse it for a model (the default caller), naming the tool and why", async () => {
+      const error = JSON.parse(await registry.dispatch("mcp_apps_refresh_dashboard", {})).error as string;
+      assert.match(error, /^server "apps", tool "refresh_dashboard": the tool is for its server's app only \(MCP Apps visibility \["app"\]\), so it is not called for a model/);
+      await assert.rejects(registry.call("mcp_apps_refresh_dashboard", {}), (rejection: unknown) =>
+        rejection instanceof ToolCallError && rejection.kind === "not-visible" && rejection.tool === "mcp_apps_refresh_dashboard" &&
+        /app only/.test(rejection.message));
+      await assert.rejects(registry.call("mcp_apps_refresh_dashboard", {}, { caller: "model" }), ToolCallError);
+    });
+
+    it("with caller \"app\" it runs (the host calls it for the server's app); a person naming it (caller \"user\") runs it too", async () => {
+      assert.equal(await registry.dispatch("mcp_apps_refresh_dashboard", {}, { caller: "app" }), JSON.stringify({ result: "dashboard refreshed" }));
+      assert.equal(await registry.dispatch("mcp_apps_refresh_dashboard", {}, { caller: "app", appServer: "apps" }), JSON.stringify({ result: "dashboard refreshed" }));
+      assert.match(textOf(await registry.call("mcp_apps_refresh_dashboard", {}, { caller: "app" })), /dashboard refreshed/);
+      assert.match(textOf(await registry.call("mcp_apps_refresh_dashboard", {}, { caller: "user" })), /dashboard refreshed/);
+    });
+
+    it("the app of another server may not call it", async () => {
+      const error = JSON.parse(await registry.dispatch("mcp_apps_refresh_dashboard", {}, { caller: "app", appServer: "other" })).error as string;
+      assert.match(error, /the app of server "other" may call only its own server's tools/);
+    });
+
+    it("a tool for model and app (visibility [\"model\",\"app\"]) runs for either; a tool without UI metadata too", async () => {
+      for (const caller of [undefined, "model", "app"] as const) {
+        const context = caller === undefined ? {} : { caller };
+        assert.doesNotMatch(await registry.dispatch("mcp_apps_show_dashboard", {}, context), /"error"/, String(caller));
+        assert.doesNotMatch(await registry.dispatch("mcp_apps_plain_echo", { text: "hi" }, context), /"error"/, String(caller));
+      }
     });
 
     it("a copy from tools() cannot change the registry's entry", () => {
@@ -62,6 +88,35 @@ for (const setting of ["on", "off"] as const) {
     });
   });
 }
+
+/** The text of a CallToolResult's content. */
+function textOf(output: unknown): string {
+  const content = (output as { content?: Array<{ type: string; text?: string }> }).content ?? [];
+  return content.map((block) => block.text ?? "").join("");
+}
+
+describe("a tool for the model only, called for an app", () => {
+  it("is refused (apps.mdx: a host MUST reject an app's tools/call of a tool whose visibility leaves out \"app\")", async () => {
+    // An in-process server listing one tool with visibility ["model"] (the apps fixture has none).
+    const server = inProcessServer({ tools: {} }, {
+      "tools/list": () => ({ tools: [{ name: "report", inputSchema: { type: "object" }, _meta: { ui: { visibility: ["model"] } } }] }),
+      "tools/call": () => ({ content: [{ type: "text", text: "report made" }] }),
+    });
+    const client = new Client(CLIENT_INFO, { name: "models", protocol: "legacy", requestTimeoutMs: 10_000 });
+    await hangGuard(client.connect(server.clientEnd), 15_000, "connect");
+    try {
+      const registry = new ToolRegistry();
+      await registerMcpServer(registry, "models", client);
+      assert.match(textOf(await registry.call("mcp_models_report", {})), /report made/);
+      const error = JSON.parse(await registry.dispatch("mcp_models_report", {}, { caller: "app" })).error as string;
+      assert.match(error, /^server "models", tool "report": the tool is not callable by an app \(MCP Apps visibility \["model"\] leaves out "app"\)/);
+      await assert.rejects(registry.call("mcp_models_report", {}, { caller: "app" }), (rejection: unknown) => rejection instanceof ToolCallError && rejection.kind === "not-visible");
+      assert.equal(requestsFor(server, "tools/call").length, 1);
+    } finally {
+      await client.close();
+    }
+  });
+});
 
 describe("a model that names an app-only tool anyway", () => {
   const registry = new ToolRegistry();
