@@ -7,6 +7,8 @@
 
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
+import { join } from "node:path";
+import process from "node:process";
 import { Runner, type RunnerEvent } from "../../src/agent/runner.ts";
 import { ToolDefinitionCap } from "../../src/agent/tool-definition-cap.ts";
 import { TOOL_SEARCH_NAME } from "../../src/agent/tool-search.ts";
@@ -15,6 +17,8 @@ import { parseConfig } from "../../src/host/config/parse.ts";
 import { ConfigError, type McpwireConfig } from "../../src/host/config/types.ts";
 import { McpManager } from "../../src/host/manager.ts";
 import type { LlmToolSchema } from "../../src/registry/types.ts";
+import { mcpwire, scratchDir, writeConfig } from "../support/cli-runner.ts";
+import { refusedOrigin, startFakeModelApi } from "../support/fake-model-apis.ts";
 import { fixturePath } from "../support/fixture-process.ts";
 import { hangGuard } from "../support/hang-guard.ts";
 import { answer, callTools, ScriptedProvider, toolResults } from "../support/scripted-provider.ts";
@@ -219,5 +223,61 @@ describe("tool_definitions in the config", () => {
     assert.match(config.warnings.map((warning) => warning.message).join("\n"), /unknown key "tool_definitions\.max_description_byte" is ignored; did you mean "max_description_bytes"\?/);
     assert.deepEqual(config.toolDefinitions, {});
     assert.equal(yaml("").toolDefinitions, undefined);
+  });
+});
+
+describe("mcpwire run with the huge tool (a loopback fake OpenAI API)", () => {
+  const scratch = scratchDir("mcpwire-tool-cap-cli-");
+  let nowhere = "";
+  before(async () => {
+    nowhere = await refusedOrigin();
+  });
+
+  async function runWith(extra: string[]) {
+    const api = await startFakeModelApi("openai", [
+      { toolCalls: [{ name: "mcp_huge_query_warehouse", arguments: { sql: "SELECT 2", database: "ops" } }] },
+      { text: "done" },
+    ]);
+    try {
+      const config = await writeConfig(scratch.path, `case-${extra.length}.yaml`, [
+        "providers:",
+        "  openai:",
+        `    base_url: ${JSON.stringify(api.url)}`,
+        ...extra,
+        "mcp_servers:",
+        "  huge:",
+        "    command: node",
+        `    args: [${JSON.stringify(HUGE)}]`,
+      ]);
+      const env: Record<string, string | undefined> = { ...process.env, OLLAMA_HOST: nowhere, XDG_CACHE_HOME: join(scratch.path, "cache") };
+      for (const name of ["OPENAI_API_KEY", "OPENAI_BASE_URL", "ANTHROPIC_API_KEY", "GEMINI_API_KEY", "GOOGLE_API_KEY"]) delete env[name];
+      const outcome = await mcpwire(["run", "-p", "query the warehouse", "--model", "openai/any", "--yes", "--config", config], { env });
+      return { ...outcome, requests: api.requests };
+    } finally {
+      await api.close();
+    }
+  }
+
+  const toolIn = (body: Record<string, unknown>) =>
+    (body.tools as Array<{ function: { name: string; description: string; parameters: Record<string, unknown> } }>)
+      .find((tool) => tool.function.name === TOOL)!.function;
+
+  test("the request carries the capped definition; stderr has the warning once; tool_definitions changes the cap", async () => {
+    const first = await runWith([]);
+    assert.equal(first.code, 0, first.stderr);
+    assert.equal(first.requests.length, 2);
+    for (const request of first.requests) {
+      const tool = toolIn(request.body);
+      assert.match(tool.description, /^QUERY-HEAD .* … \[description cut at 2 KB by mcpwire; the whole is 547\.6 KB\]\n\[input schema reduced/s);
+      assert.ok(bytes(JSON.stringify(request.body)) < 30_000, `a request of ${bytes(JSON.stringify(request.body))} bytes`);
+    }
+    assert.match(first.requests[1]!.toolResults.at(-1)!.content, /ran \\"SELECT 2\\" in ops/);
+    const lines = first.stderr.split("\n").filter((line) => line.includes("the model is offered its description"));
+    assert.equal(lines.length, 1, first.stderr);
+    assert.match(lines[0]!, /^mcpwire: warning: server "huge", tool "query_warehouse": the model is offered its description of 547\.6 KB cut to 2 KB/);
+
+    const second = await runWith(["tool_definitions:", "  max_description_bytes: 1024"]);
+    assert.equal(second.code, 0, second.stderr);
+    assert.match(toolIn(second.requests[0]!.body).description, / … \[description cut at 1 KB by mcpwire; the whole is 547\.6 KB\]/);
   });
 });
