@@ -289,7 +289,11 @@ export const denoRuntime: Runtime = {
     }
   },
   userId() {
-    return Deno.uid() ?? undefined;
+    try {
+      return Deno.uid() ?? undefined;
+    } catch {
+      return undefined; // without --allow-sys=uid: unknown, as on Windows
+    }
   },
   async removeFile(path: string) {
     try {

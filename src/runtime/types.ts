@@ -144,7 +144,7 @@ export interface Runtime {
    * FileError for any other failure.
    */
   linkInfo(path: string): Promise<LinkInfo | undefined>;
-  /** The user id this process runs as; undefined where there are none (Windows). */
+  /** The user id this process runs as; undefined where there are none (Windows) or it may not be read (Deno without --allow-sys). */
   userId(): number | undefined;
   /** Deletes a file; one that is not there is not an error. Rejects with a FileError. */
   removeFile(path: string): Promise<void>;
