@@ -17,9 +17,12 @@ export const DEFAULT_MAX_DESCRIPTION_BYTES = 2048;
 export const DEFAULT_MAX_TOOL_SCHEMA_BYTES = 16_384;
 
 export interface ToolDefinitionLimits {
-  /** Bytes (UTF-8) of a tool's description, at most (the cut marked). Default 2,048. */
+  /**
+   * Bytes (UTF-8) of a tool's description, at most, the cut marked (a note that the schema was
+   * reduced comes after it). At least 256; default 2,048.
+   */
   maxDescriptionBytes?: number;
-  /** Bytes of a tool's input schema as JSON before it is offered reduced. Default 16,384. */
+  /** Bytes of a tool's input schema as JSON before it is offered reduced. At least 256; default 16,384. */
   maxSchemaBytes?: number;
 }
 
