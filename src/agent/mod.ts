@@ -17,6 +17,8 @@ export {
   ToolSearch,
 } from "./tool-search.ts";
 export type { ToolOffer, ToolSearchMode, ToolSearchOptions } from "./tool-search.ts";
+export { DEFAULT_MAX_DESCRIPTION_BYTES, DEFAULT_MAX_TOOL_SCHEMA_BYTES, ToolDefinitionCap } from "./tool-definition-cap.ts";
+export type { SchemaReduction, ToolDefinitionCut, ToolDefinitionLimits } from "./tool-definition-cap.ts";
 export { APPROVAL_POLICIES, approvalPolicy, isReadOnly, parseApprovalPolicy, runsWithoutAsking } from "./approval.ts";
 export type { ApprovalAnswer, ApprovalPolicy, ApprovalRequest, ApproveFunction } from "./approval.ts";
 export { DEFAULT_HOOK_TIMEOUT_MS, HOOK_EVENTS, HookConfigError, Hooks } from "./hooks.ts";

@@ -16,6 +16,7 @@ import type { ApprovalAnswer, ApproveFunction } from "./approval.ts";
 import { type HookEventName, type HookInput, type HookOutcome, Hooks, NO_HOOKS } from "./hooks.ts";
 import { historyText, parseHistory, type SavedHistory } from "./history.ts";
 import { ModelRetry, type RetryOptions } from "./model-retry.ts";
+import { ToolDefinitionCap, type ToolDefinitionLimits } from "./tool-definition-cap.ts";
 import { ToolSearch, type ToolSearchOptions } from "./tool-search.ts";
 import { systemWithSkills } from "./skills-prompt.ts";
 import { type ChatMessage, type ChatResponse, type ModelToolCall, type Provider, ProviderError } from "./providers/types.ts";
@@ -50,6 +51,12 @@ export interface RunnerOptions {
    * of every MCP tool's schema. Default: mode "auto" (40 tools or 40,000 bytes); false: off.
    */
   toolSearch?: ToolSearchOptions | false;
+  /**
+   * What a model is offered of each tool, at most (tool-definition-cap.ts): its description
+   * (default 2 KB, the cut marked) and its input schema (default 16 KB of JSON, else offered
+   * reduced). The registry's definitions stay whole. false: no cap.
+   */
+  toolDefinitions?: ToolDefinitionLimits | false;
 }
 
 /** What happened, step by step. `step` counts model requests within one run(), from 1. */
@@ -64,7 +71,9 @@ export type RunnerEvent =
   | { type: "tool-rejected"; step: number; call: ModelToolCall; content: string }
   | { type: "approval-refused"; step: number; call: ModelToolCall; reason: string }
   | { type: "hook-blocked"; step: number; event: HookEventName; call?: ModelToolCall; reason: string; command?: string }
-  | { type: "done"; step: number; text: string };
+  | { type: "done"; step: number; text: string }
+  /** Something the user should know that is not an error of the run: a tool's definition cut for the model (once per tool). */
+  | { type: "warning"; step: number; message: string };
 
 export type RunnerErrorKind =
   /** The model still asked for tools after maxSteps requests. */
@@ -102,6 +111,9 @@ export class Runner {
   /** Input-schema validators, compiled once per tool (the output-schema machinery, reused). */
   readonly #validators: OutputValidators;
   readonly #toolSearch: ToolSearch;
+  readonly #cap: ToolDefinitionCap;
+  /** The registry as the model sees it: each tool's definition capped (what tool search offers and searches). */
+  readonly #offered: RunnerRegistry;
   #history: ChatMessage[] = [];
   #running = false;
   #callCounter = 0;
@@ -128,6 +140,13 @@ export class Runner {
     this.#signal = options.signal;
     this.#retry = new ModelRetry(options.retry);
     this.#toolSearch = new ToolSearch(options.toolSearch);
+    this.#cap = new ToolDefinitionCap(options.toolDefinitions);
+    const registry = options.registry;
+    this.#offered = {
+      list: () => registry.list().map((schema) => this.#cap.apply(schema)),
+      get: (name) => registry.get(name),
+      dispatch: (...args) => registry.dispatch(...args),
+    };
     this.#validators = new OutputValidators(() => {
       // A schema ajv cannot compile is not our argument check to make: the server checks.
     });
@@ -233,7 +252,8 @@ export class Runner {
   // --- the model -----------------------------------------------------------------------
 
   async #request(step: number): Promise<ChatResponse> {
-    const { tools, deferred } = this.#toolSearch.offer(this.#registry);
+    const { tools, deferred } = this.#toolSearch.offer(this.#offered);
+    for (const tool of tools) this.#warnCut(tool.name, step);
     for (let attempt = 0;; attempt++) {
       this.#checkCancelled();
       this.#emit({ type: "request", step, messages: this.#history.length, tools: tools.length, ...(deferred > 0 ? { deferredTools: deferred } : {}) });
@@ -278,9 +298,9 @@ export class Runner {
     };
     if (this.#toolSearch.handles(call.name)) return this.#search(call, step);
     const tool = this.#registry.get(call.name);
-    const offered = this.#toolSearch.offer(this.#registry).tools;
+    const offered = this.#toolSearch.offer(this.#offered).tools;
     if (tool === undefined || !offered.some((schema) => schema.name === call.name)) {
-      const held = this.#toolSearch.notYetOffered(call.name, this.#registry);
+      const held = this.#toolSearch.notYetOffered(call.name, this.#offered);
       if (held !== undefined) return reject(held);
       const names = offered.map((schema) => schema.name);
       return reject(
@@ -346,9 +366,18 @@ export class Runner {
   #search(call: ModelToolCall, step: number): ChatMessage {
     this.#emit({ type: "tool-call", step, call, arguments: typeof call.arguments === "string" ? {} : call.arguments });
     const started = performance.now();
-    const { content, isError } = this.#toolSearch.answer(call.arguments, this.#registry);
+    const { content, isError } = this.#toolSearch.answer(call.arguments, this.#offered);
+    for (const name of this.#toolSearch.found()) this.#warnCut(name, step); // the tools it found, as the model is offered them
     this.#emit({ type: "tool-result", step, call, content, isError, durationMs: performance.now() - started });
     return { role: "tool", toolCallId: call.id, name: call.name, content, ...(isError ? { isError: true } : {}) };
+  }
+
+  /** The warning for a tool whose definition the model is offered cut, once per tool. */
+  #warnCut(name: string, step: number): void {
+    if (this.#cap.cutOf(name) === undefined) return;
+    const tool = this.#registry.get(name);
+    const message = this.#cap.warningOnce(name, tool === undefined ? `tool "${name}"` : describeTool(tool));
+    if (message !== undefined) this.#emit({ type: "warning", step, message });
   }
 
   // --- hooks, events, cancellation -----------------------------------------------------

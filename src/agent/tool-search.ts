@@ -3,6 +3,7 @@
 // every schema; each MCP tool a search finds is offered, with its full schema, from the next
 // model request on, and stays offered until the history is cleared. Found tools are called like
 // any other: approval, hooks, the input-schema check and the names are the Runner's, unchanged.
+// (The Runner hands it the tools as a model is offered them: capped, tool-definition-cap.ts.)
 // (The deferral pattern of Kit, the Vercel AI SDK and Anthropic's tool search tool; the host
 // side of spec 2025-11-25 server/tools, which leaves to the host which tools a model sees.)
 
@@ -25,6 +26,8 @@ export const DEFAULT_TOOL_SEARCH_RESULTS = 8;
 const MAX_LIMIT = 25;
 /** Characters of a tool's description a search answer shows. */
 const SHORT_DESCRIPTION = 160;
+/** Parameter names a search answer lists per tool; its definition, offered next step, has them all. */
+const SHORT_PARAMETERS = 20;
 
 export type ToolSearchMode =
   /** Search when the tools exceed the budget (the default). */
@@ -174,8 +177,9 @@ export class ToolSearch {
     const lines = hits.map(({ schema, server }) => {
       const params = Object.keys(propertiesOf(schema.parameters));
       const description = clipLine(schema.description, SHORT_DESCRIPTION);
+      const shown = params.length > SHORT_PARAMETERS ? `${params.slice(0, SHORT_PARAMETERS).join(", ")}, … (${params.length} in all)` : params.join(", ");
       return `- ${schema.name} (server ${server}): ${description === "" ? "(no description)" : description}` +
-        (params.length === 0 ? "" : ` [parameters: ${params.join(", ")}]`);
+        (params.length === 0 ? "" : ` [parameters: ${shown}]`);
     });
     const text = `${hits.length === 1 ? "1 tool matches" : `${hits.length} tools match`} ${JSON.stringify(query)}; ` +
       "from your next step on they are offered to you with their full schemas, so call them by these names:\n" + lines.join("\n");

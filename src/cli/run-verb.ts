@@ -15,6 +15,7 @@ import { createProvider, type ProviderName } from "../agent/providers/mod.ts";
 import { ollamaBaseUrl } from "../agent/providers/ollama.ts";
 import type { Provider } from "../agent/providers/types.ts";
 import { Runner, RunnerError, type RunnerEvent } from "../agent/runner.ts";
+import type { ToolDefinitionLimits } from "../agent/tool-definition-cap.ts";
 import type { ToolSearchOptions } from "../agent/tool-search.ts";
 import { runtime } from "../runtime/mod.ts";
 import { type ParsedArgs, parseArgs, positiveInt, UsageError } from "./args.ts";
@@ -105,6 +106,8 @@ export interface HostSetup {
   systemPrompt?: string;
   /** The config's `tool_search:` (default: search past the budget). */
   toolSearch?: ToolSearchOptions;
+  /** The config's `tool_definitions:` (default: 2 KB of description, 16 KB of schema per tool). */
+  toolDefinitions?: ToolDefinitionLimits | false;
 }
 
 /** The approval policy from --yes / --approve. */
@@ -198,6 +201,7 @@ export async function setUpHost(verb: string, args: ParsedArgs, config: McpwireC
     hooks,
     ...(maxSteps !== undefined ? { maxSteps } : {}),
     ...(config.toolSearch !== undefined ? { toolSearch: config.toolSearch } : {}),
+    ...(config.toolDefinitions !== undefined ? { toolDefinitions: config.toolDefinitions } : {}),
     ...((args.values.get("system") ?? config.systemPrompt) !== undefined ? { systemPrompt: args.values.get("system") ?? config.systemPrompt } : {}),
   };
 }
@@ -269,6 +273,9 @@ export function activityPrinter(): (event: RunnerEvent) => void {
       case "hook-blocked":
         stderrLine(`✗ ${event.event} hook blocked${event.call ? ` ${lineOf(event.call.name)}` : ""}: ${lineOf(event.reason)}`);
         return;
+      case "warning":
+        stderrLine(`mcpwire: warning: ${lineOf(event.message)}`);
+        return;
       case "retry":
         stderrLine(`mcpwire: ${lineOf(event.error.message)}; retrying in ${(event.delayMs / 1000).toFixed(1)} s (retry ${event.attempt})`);
         return;
@@ -298,6 +305,7 @@ export function hostRunner(manager: McpManager, setup: HostSetup, onEvent: (even
     approve: setup.approve,
     hooks: setup.hooks,
     ...(setup.toolSearch !== undefined ? { toolSearch: setup.toolSearch } : {}),
+    ...(setup.toolDefinitions !== undefined ? { toolDefinitions: setup.toolDefinitions } : {}),
     onEvent,
   });
 }

@@ -7,12 +7,18 @@
 // registry owns (dispatch() and the blocking worker's dispatchSync() both use it); the host
 // only chooses the directory and which servers use it (config `results:`). Files go through
 // src/runtime/ (mode 0600 in a 0700 directory, written by an atomic rename).
+//
+// The directory must be a real directory owned by this user: a symbolic link (or one another
+// user owns) is refused before anything is changed or written there — else whoever placed the
+// link chooses which directory is chmod'ed to 0700 and filled. Its parents may be links (a
+// ~/.cache moved to another disk is common). A file is written under a fresh random name
+// opened exclusively ('wx') and renamed into place: a link at either name is never followed.
 
 import type { CallToolResult, ContentBlock } from "../client/types.ts";
 import { messageOf } from "../common/error-text.ts";
 import { capTextWithFile, DEFAULT_MAX_RESULT_CHARS, errorString, isCallToolResult, resultString } from "./result-format.ts";
 import { runtime as currentRuntime } from "../runtime/mod.ts";
-import type { Runtime } from "../runtime/types.ts";
+import type { LinkInfo, Runtime } from "../runtime/types.ts";
 
 /** Files kept at most in the directory; the oldest of ours go first. */
 export const DEFAULT_MAX_RESULT_FILES = 200;
@@ -33,6 +39,8 @@ export type ResultFileErrorCode =
   | "no-directory"
   /** The directory could not be made, or the file could not be written in it. */
   | "unwritable"
+  /** The directory is a symbolic link, not a directory, or not this user's own; nothing was written. */
+  | "unsafe-directory"
   /** An image, audio or blob block whose data is not base64. */
   | "invalid-data";
 
@@ -147,9 +155,14 @@ export class ResultFiles {
     }
     const path = `${directory}/${fileName(label, extension)}`;
     try {
+      // Checked before makePrivateDirectory (which chmods what a link points to) and after (a
+      // link swapped in while it was made, or a mode it could not tighten).
+      await this.#checkDirectory(directory, false);
       await this.#runtime.makePrivateDirectory(directory);
+      await this.#checkDirectory(directory, true);
       await this.#runtime.writePrivateFile(path, bytes);
     } catch (error) {
+      if (error instanceof ResultFileError) throw error;
       throw new ResultFileError(
         `cannot write to the results directory ${directory} (${messageOf(error)}); ` +
           "make it writable, or set results.directory to another place, or results: false",
@@ -162,6 +175,22 @@ export class ResultFiles {
   }
 
   /**
+   * Rejects with an "unsafe-directory" ResultFileError when `directory` is a symbolic link, not
+   * a directory, owned by another user or (once made) writable by others. Nothing there is fine
+   * unless `made` (it was to be made just now).
+   */
+  async #checkDirectory(directory: string, made: boolean): Promise<void> {
+    const info = await this.#runtime.linkInfo(directory);
+    const reason = info === undefined ? (made ? "it vanished as it was made" : undefined) : unsafeReason(info, this.#runtime.userId(), made);
+    if (reason === undefined) return;
+    throw new ResultFileError(
+      `refusing the results directory ${directory}: ${reason}, and result files go only in a real directory of this user's own; ` +
+        "replace it with such a directory, or set results.directory to another place, or results: false",
+      "unsafe-directory",
+    );
+  }
+
+  /**
    * Deletes our files (only names this class gives) older than maxAgeMs, then the oldest beyond
    * maxFiles. Never rejects: a file that cannot be deleted stays.
    */
@@ -169,6 +198,7 @@ export class ResultFiles {
     if (this.#directory === undefined) return;
     let files;
     try {
+      await this.#checkDirectory(this.#directory, true); // never lists or deletes through a link
       files = (await this.#runtime.listFiles(this.#directory)).filter((file) => OUR_FILE.test(file.name));
     } catch {
       return;
@@ -179,6 +209,16 @@ export class ResultFiles {
       await this.#runtime.removeFile(`${this.#directory}/${file.name}`).catch(() => {});
     }
   }
+}
+
+/** Why a directory is not one to write result files in; undefined when it is. */
+function unsafeReason(info: LinkInfo, userId: number | undefined, made: boolean): string | undefined {
+  if (info.kind === "symlink") return "it is a symbolic link";
+  if (info.kind !== "directory") return "it is not a directory";
+  if (info.uid !== null && userId !== undefined && info.uid !== userId) return `it is owned by user id ${info.uid}, not by this user (${userId})`;
+  // Once made private (0700) no one else may write in it.
+  if (made && info.mode !== null && (info.mode & 0o022) !== 0) return `others may write in it (mode ${info.mode.toString(8).padStart(4, "0")})`;
+  return undefined;
 }
 
 /** `20261203-114512-<label>-<8 hex>.<ext>`, the label cut to characters safe in a file name. */

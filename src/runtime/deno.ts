@@ -9,6 +9,7 @@ import {
   ChildGroups,
   type ExitStatus,
   type FileEntry,
+  type LinkInfo,
   FileError,
   LineBuffer,
   type LineReader,
@@ -59,7 +60,8 @@ interface DenoApi {
   writeTextFile(path: string, text: string, options: { mode: number; createNew: boolean }): Promise<void>;
   writeFile(path: string, data: Uint8Array, options: { mode: number; createNew: boolean }): Promise<void>;
   readDir(path: string): AsyncIterable<{ name: string; isFile: boolean }>;
-  lstat(path: string): Promise<{ isFile: boolean; mtime: Date | null; size: number }>;
+  lstat(path: string): Promise<{ isFile: boolean; isDirectory: boolean; isSymlink: boolean; mtime: Date | null; size: number; uid: number | null; mode: number | null }>;
+  uid(): number | null;
   rename(from: string, to: string): Promise<void>;
   remove(path: string): Promise<void>;
   serve(
@@ -274,6 +276,23 @@ export const denoRuntime: Runtime = {
       return Promise.resolve({ port: server.addr.port, close: () => server.shutdown() });
     } catch (error) {
       return Promise.reject(new FileError((error as Error).message, (error as { code?: string }).code ?? "EUNKNOWN", `127.0.0.1:${port}`));
+    }
+  },
+  async linkInfo(path: string): Promise<LinkInfo | undefined> {
+    try {
+      const info = await Deno.lstat(path);
+      const kind = info.isSymlink ? "symlink" : info.isDirectory ? "directory" : info.isFile ? "file" : "other";
+      return { kind, uid: info.uid, mode: info.mode === null ? null : info.mode & 0o777 };
+    } catch (error) {
+      if (error instanceof Deno.errors.NotFound) return undefined;
+      throw new FileError((error as Error).message, (error as { code?: string }).code ?? "EUNKNOWN", path);
+    }
+  },
+  userId() {
+    try {
+      return Deno.uid() ?? undefined;
+    } catch {
+      return undefined; // without --allow-sys=uid: unknown, as on Windows
     }
   },
   async removeFile(path: string) {

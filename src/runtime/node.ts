@@ -12,6 +12,7 @@ import {
   ChildGroups,
   type ExitStatus,
   type FileEntry,
+  type LinkInfo,
   FileError,
   LineBuffer,
   type LineReader,
@@ -223,6 +224,21 @@ export const nodeRuntime: Runtime = {
           server.close(() => resolve());
         }),
     };
+  },
+  async linkInfo(path: string): Promise<LinkInfo | undefined> {
+    try {
+      const info = await lstat(path);
+      const kind = info.isSymbolicLink() ? "symlink" : info.isDirectory() ? "directory" : info.isFile() ? "file" : "other";
+      const posix = process.platform !== "win32";
+      return { kind, uid: posix ? info.uid : null, mode: posix ? info.mode & 0o777 : null };
+    } catch (error) {
+      const { code, message } = error as NodeJS.ErrnoException;
+      if (code === "ENOENT") return undefined;
+      throw new FileError(message, code ?? "EUNKNOWN", path);
+    }
+  },
+  userId() {
+    return process.getuid?.();
   },
   async removeFile(path: string) {
     try {

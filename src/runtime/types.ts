@@ -138,6 +138,14 @@ export interface Runtime {
    * there are no POSIX modes). Rejects with a FileError carrying the OS reason.
    */
   makePrivateDirectory(path: string): Promise<void>;
+  /**
+   * What is at `path` itself, a link not followed (lstat): its kind, owner and permission bits
+   * (null where the OS has none, Windows). Undefined when nothing is there; rejects with a
+   * FileError for any other failure.
+   */
+  linkInfo(path: string): Promise<LinkInfo | undefined>;
+  /** The user id this process runs as; undefined where there are none (Windows) or it may not be read (Deno without --allow-sys). */
+  userId(): number | undefined;
   /** Deletes a file; one that is not there is not an error. Rejects with a FileError. */
   removeFile(path: string): Promise<void>;
   /**
@@ -210,6 +218,15 @@ export interface FileEntry {
   name: string;
   mtimeMs: number;
   size: number;
+}
+
+/** What Runtime.linkInfo found at a path, the path itself (a symbolic link is not followed). */
+export interface LinkInfo {
+  kind: "file" | "directory" | "symlink" | "other";
+  /** The owner's user id; null where the OS has none. */
+  uid: number | null;
+  /** The permission bits (mode & 0o777); null where the OS has none. */
+  mode: number | null;
 }
 
 /** A listener from serveLoopback. */

@@ -1,9 +1,9 @@
 // `mcpwire run` end to end (a real child process, the OpenAI provider against a loopback fake
 // OpenAI API, the 200-tool fixture server over stdio): tool search on by default past the budget,
 // off with `tool_search: false`; a long result saved under $XDG_CACHE_HOME/mcpwire/results (a
-// temporary directory here), or not at all with `results: false`.
+// temporary directory here), or not at all with `results: false`, nor through a symbolic link there.
 
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import process from "node:process";
 import { before, test } from "node:test";
@@ -26,9 +26,10 @@ function childEnv(cache: string): Record<string, string | undefined> {
 }
 
 let cases = 0;
-async function runWith(steps: FakeStep[], extra: string[]) {
+async function runWith(steps: FakeStep[], extra: string[], prepare?: (cache: string) => void) {
   const api = await startFakeModelApi("openai", steps);
   const dir = join(scratch.path, `case-${++cases}`);
+  prepare?.(dir);
   try {
     const config = await writeConfig(scratch.path, `case-${cases}.yaml`, [
       "providers:",
@@ -85,4 +86,25 @@ test("run: tool_search: false sends every tool's schema; results: false writes n
   assert.ok(!names(requests[0]!.body).includes("search_tools"));
   assert.match(lastResult(requests[1]!), /characters cut/);
   assert.ok(!existsSync(cache) || readdirSync(cache).length === 0);
+});
+
+test("run: a $XDG_CACHE_HOME/mcpwire/results that is a symbolic link is refused: not chmod'ed, nothing written, a warning, the cut result", {
+  skip: process.platform === "win32",
+}, async () => {
+  const victim = join(scratch.path, "victim");
+  const { code, stderr, requests, cache } = await runWith([
+    { toolCalls: [{ name: "mcp_many_export_issue", arguments: { owner: "octo", repo: "demo", id: 1 } }] },
+    { text: "done" },
+  ], ["tool_search: false"], (dir) => {
+    mkdirSync(victim, { recursive: true });
+    chmodSync(victim, 0o755);
+    mkdirSync(join(dir, "mcpwire"), { recursive: true });
+    symlinkSync(victim, join(dir, "mcpwire", "results"));
+  });
+  assert.equal(code, 0, stderr);
+  assert.equal(statSync(victim).mode & 0o777, 0o755, "the directory the link points to is not chmod'ed");
+  assert.deepEqual(readdirSync(victim), [], "nothing is written through the link");
+  assert.ok(stderr.includes(`refusing the results directory ${cache}: it is a symbolic link`), stderr);
+  assert.match(lastResult(requests[1]!), /characters cut/);
+  assert.ok(!lastResult(requests[1]!).includes("in the file"));
 });

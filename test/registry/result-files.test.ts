@@ -5,14 +5,17 @@
 
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { chmodSync, chownSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ToolRegistry } from "../../src/registry/tool-registry.ts";
 import { defaultResultsDirectory, ResultFileError, ResultFiles } from "../../src/registry/result-files.ts";
+import { runtime } from "../../src/runtime/mod.ts";
 import { hangGuard } from "../support/hang-guard.ts";
 
 const POSIX = process.platform !== "win32";
+/** Only root can give a directory to another user (chown). */
+const ROOT = POSIX && process.getuid?.() === 0;
 
 function resultOf(text: string): { result?: string; error?: string } {
   return JSON.parse(text) as { result?: string; error?: string };
@@ -232,5 +235,126 @@ describe("dispatch with result files", () => {
     const registry = new ToolRegistry();
     registry.register({ name: "dump", handler: () => ({ content: [{ type: "image", data: "iVBORw0K", mimeType: "image/png" }] }) });
     assert.equal(resultOf(await registry.dispatch("dump")).result, "[image: image/png, 6 bytes]");
+  });
+});
+
+describe("a results directory that is not this user's own", () => {
+  const LONG = "HEAD-START " + "0123456789".repeat(25_000) + " TAIL-END";
+
+  /** A directory of mode 0755 holding one file of the user's, to point a link at. */
+  function victim(): string {
+    const target = join(root, `victim-${++counter}`);
+    mkdirSync(target, { recursive: true });
+    chmodSync(target, 0o755);
+    writeFileSync(join(target, "keep.txt"), "the user's own file");
+    return target;
+  }
+
+  async function dispatchLong(directory: string) {
+    const registry = new ToolRegistry({ resultFiles: new ResultFiles({ directory }) });
+    const warnings: string[] = [];
+    registry.on("warning", ({ message }) => warnings.push(message));
+    registry.register({ name: "dump", handler: () => LONG });
+    const { result } = resultOf(await hangGuard(registry.dispatch("dump"), 10_000, "dispatch"));
+    return { result: result!, warnings };
+  }
+
+  test("a symbolic link: what it points to is not chmod'ed nor written in; the cut string, and a warning naming the path and why", { skip: !POSIX }, async () => {
+    const target = victim();
+    const directory = join(root, `case-${++counter}`, "mcpwire", "results");
+    mkdirSync(join(directory, ".."), { recursive: true });
+    symlinkSync(target, directory);
+    const { result, warnings } = await dispatchLong(directory);
+    assert.equal(mode(target), 0o755, "not chmod'ed");
+    assert.deepEqual(readdirSync(target), ["keep.txt"], "nothing written through the link");
+    assert.ok(lstatSync(directory).isSymbolicLink(), "the link is left as it was");
+    // The fallback of an unwritable directory: the plain cut, head first, no file line.
+    assert.ok(result.length <= 100_000 && result.startsWith("HEAD-START"));
+    assert.match(result, /\[… [\d,]+ characters cut …\]/);
+    assert.equal(warnings.length, 1);
+    assert.ok(warnings[0]!.includes(`refusing the results directory ${directory}: it is a symbolic link`), warnings[0]);
+    assert.match(warnings[0]!, /^tool "dump": its result of 250,020 characters was not saved whole .*set results\.directory to another place.*the model got its head and tail only$/);
+  });
+
+  test("the refusal is a ResultFileError with code unsafe-directory", { skip: !POSIX }, async () => {
+    const directory = join(root, `link-${++counter}`);
+    symlinkSync(victim(), directory);
+    const error = await new ResultFiles({ directory }).saveText("x", "t").then(() => assert.fail("saved"), (reason: unknown) => reason);
+    assert.ok(error instanceof ResultFileError && error.code === "unsafe-directory", String(error));
+  });
+
+  test("binary content is not saved through a link either: described, with a warning", { skip: !POSIX }, async () => {
+    const target = victim();
+    const directory = join(root, `link-${++counter}`);
+    symlinkSync(target, directory);
+    const registry = new ToolRegistry({ resultFiles: new ResultFiles({ directory }) });
+    const warnings: string[] = [];
+    registry.on("warning", ({ message }) => warnings.push(message));
+    registry.register({ name: "pic", handler: () => ({ content: [{ type: "image", data: "iVBORw0K", mimeType: "image/png" }] }) });
+    assert.equal(resultOf(await registry.dispatch("pic")).result, "[image: image/png, 6 bytes]");
+    assert.deepEqual(readdirSync(target), ["keep.txt"]);
+    assert.equal(warnings.length, 1);
+    assert.match(warnings[0]!, /its image content \(image\/png\) was not saved: refusing the results directory .*: it is a symbolic link/);
+  });
+
+  test("pruning never lists or deletes through a link", { skip: !POSIX }, async () => {
+    const target = victim();
+    const ours = "20200101-000000-t-0123abcd.txt"; // a name pruning would take for ours, months old
+    writeFileSync(join(target, ours), "old");
+    utimesSync(join(target, ours), new Date("2020-01-01"), new Date("2020-01-01"));
+    const directory = join(root, `link-${++counter}`);
+    symlinkSync(target, directory);
+    await new ResultFiles({ directory, maxAgeMs: 1000 }).prune();
+    assert.deepEqual(readdirSync(target).sort(), [ours, "keep.txt"].sort());
+  });
+
+  test("a directory owned by another user: not chmod'ed, nothing written; the cut string and a warning", { skip: !ROOT }, async () => {
+    const directory = victim();
+    chownSync(directory, 4242, 4242);
+    const { result, warnings } = await dispatchLong(directory);
+    assert.equal(mode(directory), 0o755);
+    assert.deepEqual(readdirSync(directory), ["keep.txt"]);
+    assert.ok(result.startsWith("HEAD-START"));
+    assert.equal(warnings.length, 1);
+    assert.ok(warnings[0]!.includes(`refusing the results directory ${directory}: it is owned by user id 4242, not by this user (0)`), warnings[0]);
+  });
+
+  test("a link in a parent is followed (a ~/.cache on another disk): the results directory made under it is used", { skip: !POSIX }, async () => {
+    const disk = join(root, `disk-${++counter}`);
+    mkdirSync(disk);
+    const cache = join(root, `cache-${counter}`);
+    symlinkSync(disk, cache);
+    const saved = await new ResultFiles({ directory: join(cache, "mcpwire", "results") }).saveText("kept", "t");
+    assert.equal(readFileSync(saved.path, "utf8"), "kept");
+    assert.equal(mode(join(disk, "mcpwire", "results")), 0o700);
+  });
+});
+
+describe("runtime.writePrivateFile does not follow a link at its path", () => {
+  for (const what of ["a symbolic link", "a file"] as const) {
+    test(`${what} already at the path is replaced, never written through`, { skip: !POSIX }, async () => {
+      const target = join(root, `outside-${++counter}.txt`);
+      writeFileSync(target, "outside");
+      const directory = join(root, `case-${counter}`);
+      mkdirSync(directory);
+      const path = join(directory, "20261203-114512-t-0123abcd.txt");
+      if (what === "a symbolic link") symlinkSync(target, path);
+      else writeFileSync(path, "before");
+      await runtime.writePrivateFile(path, "the result");
+      assert.equal(readFileSync(target, "utf8"), "outside");
+      assert.ok(lstatSync(path).isFile());
+      assert.equal(readFileSync(path, "utf8"), "the result");
+      assert.equal(mode(path), 0o600);
+    });
+  }
+
+  test("linkInfo tells a link from a directory, with owner and mode; nothing there is undefined", { skip: !POSIX }, async () => {
+    const directory = join(root, `info-${++counter}`);
+    mkdirSync(directory, { mode: 0o750 });
+    chmodSync(directory, 0o750);
+    symlinkSync(directory, `${directory}.link`);
+    assert.deepEqual(await runtime.linkInfo(directory), { kind: "directory", uid: runtime.userId(), mode: 0o750 });
+    assert.equal((await runtime.linkInfo(`${directory}.link`))?.kind, "symlink");
+    assert.equal(await runtime.linkInfo(join(directory, "none")), undefined);
   });
 });

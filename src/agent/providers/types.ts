@@ -40,7 +40,7 @@ export interface ChatRequest {
   /** The system prompt, sent the way the API wants it (a message, a field, an instruction). */
   system?: string;
   messages: ChatMessage[];
-  /** registry.list(); empty means no tools are offered. */
+  /** The tools offered: registry.list() as the Runner offers it (tool search, each definition capped); empty means none. */
   tools: LlmToolSchema[];
   maxTokens?: number;
   temperature?: number;

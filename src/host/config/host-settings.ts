@@ -1,7 +1,8 @@
 // The LLM host's top-level keys: model, providers, system_prompt, max_steps, hooks, tool_search,
-// results (read by `mcpwire run` / `chat`; a manager ignores them).
+// tool_definitions, results (read by `mcpwire run` / `chat`; a manager ignores them).
 
 import { HOOK_EVENTS, type HookCommand, type HooksConfig } from "../../agent/hooks.ts";
+import type { ToolDefinitionLimits } from "../../agent/tool-definition-cap.ts";
 import { TOOL_SEARCH_MODES, type ToolSearchMode, type ToolSearchOptions } from "../../agent/tool-search.ts";
 import { messageOf } from "../../common/error-text.ts";
 import { isObject } from "../../common/json.ts";
@@ -9,12 +10,12 @@ import { interpolate, InterpolationError } from "../interpolate.ts";
 import { type Context, describe, problem } from "./context.ts";
 import { suggest } from "./messages.ts";
 import { directoryOf, resolvePath } from "./paths.ts";
-import { HOOK_KEYS, PROVIDER_KEYS, RESULTS_KEYS, TOOL_SEARCH_KEYS } from "./schema.ts";
+import { HOOK_KEYS, PROVIDER_KEYS, RESULTS_KEYS, TOOL_DEFINITIONS_KEYS, TOOL_SEARCH_KEYS } from "./schema.ts";
 import { homePath, isHttpUrl } from "./server.ts";
 import type { Path } from "./syntax.ts";
 import type { McpwireConfig, ProviderSettings, ResultsSettings } from "./types.ts";
 
-export type HostSettings = Pick<McpwireConfig, "model" | "providers" | "systemPrompt" | "maxSteps" | "hooks" | "toolSearch" | "results">;
+export type HostSettings = Pick<McpwireConfig, "model" | "providers" | "systemPrompt" | "maxSteps" | "hooks" | "toolSearch" | "toolDefinitions" | "results">;
 
 /**
  * The host's keys, checked by hand so that every problem is positioned. A wrong value is a
@@ -40,6 +41,7 @@ export function hostSettings(context: Context, root: Record<string, unknown>): H
   if (root.providers !== undefined && root.providers !== null) settings.providers = providersOf(keys, root.providers);
   if (root.hooks !== undefined && root.hooks !== null) settings.hooks = hooksOf(keys, root.hooks);
   if (root.tool_search !== undefined && root.tool_search !== null) settings.toolSearch = toolSearchOf(keys, root.tool_search);
+  if (root.tool_definitions !== undefined && root.tool_definitions !== null) settings.toolDefinitions = toolDefinitionsOf(keys, root.tool_definitions);
   if (root.results !== undefined && root.results !== null) settings.results = resultsOf(keys, root.results);
   return settings;
 }
@@ -176,6 +178,25 @@ function toolSearchOf(keys: HostKeys, raw: unknown): ToolSearchOptions {
   if (entry.max_schema_bytes !== undefined) options.maxSchemaBytes = keys.count(entry.max_schema_bytes, ["tool_search", "max_schema_bytes"], 0);
   if (entry.max_results !== undefined) options.maxResults = keys.count(entry.max_results, ["tool_search", "max_results"], 1);
   return options;
+}
+
+/** `tool_definitions:` — false (no cap), or { max_description_bytes, max_schema_bytes } (each at least 256). */
+function toolDefinitionsOf(keys: HostKeys, raw: unknown): ToolDefinitionLimits | false {
+  if (raw === false) return false;
+  if (!isObject(raw)) {
+    keys.fail(["tool_definitions"], `"tool_definitions" must be false or a mapping with ${TOOL_DEFINITIONS_KEYS.join(", ")}; ` +
+      `it is ${describe(raw, keys.context.json)}`);
+  }
+  const entry = raw as Record<string, unknown>;
+  for (const key of Object.keys(entry)) {
+    if (!(TOOL_DEFINITIONS_KEYS as readonly string[]).includes(key)) keys.warnUnknown(["tool_definitions", key], TOOL_DEFINITIONS_KEYS);
+  }
+  const limits: ToolDefinitionLimits = {};
+  if (entry.max_description_bytes !== undefined) {
+    limits.maxDescriptionBytes = keys.count(entry.max_description_bytes, ["tool_definitions", "max_description_bytes"], 256);
+  }
+  if (entry.max_schema_bytes !== undefined) limits.maxSchemaBytes = keys.count(entry.max_schema_bytes, ["tool_definitions", "max_schema_bytes"], 256);
+  return limits;
 }
 
 function modeOf(keys: HostKeys, value: unknown, path: Path): ToolSearchMode {

@@ -7,6 +7,7 @@ import type { LoggingLevel } from "../../client/types.ts";
 import type { ServerAuthSettings } from "../../auth/server-auth.ts";
 import type { HooksConfig } from "../../agent/hooks.ts";
 import type { ToolSearchOptions } from "../../agent/tool-search.ts";
+import type { ToolDefinitionLimits } from "../../agent/tool-definition-cap.ts";
 import type { TaskMode } from "../../registry/types.ts";
 
 /**
@@ -136,6 +137,8 @@ export interface McpwireConfig {
   hooks?: HooksConfig;
   /** Top-level `tool_search:` (run / chat): past a budget of tools, the model searches for the ones it needs. */
   toolSearch?: ToolSearchOptions;
+  /** Top-level `tool_definitions:` (run / chat): what a model is offered of each tool, at most; false: no cap. */
+  toolDefinitions?: ToolDefinitionLimits | false;
   /** Top-level `results:` (run / chat): where long results and binary content are saved as files, and for how long. */
   results?: ResultsSettings;
   /** Top-level `extensions:`: identifier → on/off for every server (a server's own entry wins). */
