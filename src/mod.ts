@@ -45,6 +45,9 @@ export type {
   SendOptions,
 } from "./jsonrpc/peer.ts";
 
+// A misspelt or missing option of a constructor (StdioTransport, Client, …).
+export { InvalidOptionsError } from "./common/options.ts";
+export type { InvalidOptionsCode } from "./common/options.ts";
 export { TransportError, UndeliverableMessageError } from "./transport/transport.ts";
 export type { ClientTransport, HttpTransportHooks, Transport, TransportErrorCode } from "./transport/transport.ts";
 export { DEFAULT_INHERITED_ENV_VARS, defaultChildEnv, StdioTransport } from "./transport/stdio.ts";

@@ -3,6 +3,7 @@
 // and basic/lifecycle ("Shutdown": close stdin, wait, SIGTERM, wait, SIGKILL).
 
 import { messageOf } from "../common/error-text.ts";
+import { checkOptions, optionNames } from "../common/options.ts";
 import { clipText } from "../common/preview.ts";
 import { encodeLine } from "../jsonrpc/line-encoder.ts";
 import { LineDecoder } from "../jsonrpc/line-decoder.ts";
@@ -50,6 +51,11 @@ export interface StdioTransportOptions {
  * @deprecated Use CHILD_ENV_BASELINE and isBaselineVariable (transport/child-env.ts), the one list.
  */
 export const DEFAULT_INHERITED_ENV_VARS: readonly string[] = [...CHILD_ENV_BASELINE, ...CHILD_ENV_BASELINE_WINDOWS];
+
+/** Every option StdioTransport reads (checked by its constructor). */
+const STDIO_OPTIONS = optionNames<StdioTransportOptions>({
+  command: true, args: true, env: true, envMode: true, cwd: true, shutdownTimeoutMs: true, onStderr: true, maxMessageBytes: true,
+});
 
 export const DEFAULT_SHUTDOWN_TIMEOUT_MS = 2000;
 /** Time allowed after SIGKILL for the kernel to reap the group. */
@@ -119,6 +125,7 @@ export class StdioTransport extends TransportBase {
 
   constructor(options: StdioTransportOptions) {
     super();
+    checkOptions("StdioTransport", options, STDIO_OPTIONS, ["command"]);
     this.#options = options;
     this.#shutdownTimeoutMs = options.shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS;
     const shown = [options.command, ...(options.args ?? [])].join(" ");
