@@ -321,7 +321,8 @@ export class StdioTransport extends TransportBase {
 
   /**
    * A shell's exit 127 with "not found" on stderr (`sh: 1: mcp-server-everything: not found`, as
-   * from `npx`): a command the server runs was not found; say which PATH it searched.
+   * from `npx`): a command the server runs was not found; say which PATH it searched. POSIX
+   * (Shell Command Language, "Command Search and Execution"): 127 when a command is not found.
    */
   #notFoundHint(status: ExitStatus): string {
     if (status.code !== 127 || !this.#stderrTail.some((line) => /not found|no such file/i.test(line))) return "";
