@@ -9,13 +9,16 @@ import {
   AutoHttpTransport,
   Client,
   InvalidOptionsError as RootInvalidOptionsError,
+  LineDecoder,
   MemoryTransport,
+  Peer,
+  SamplingGate,
   SseLegacyTransport,
   StdioTransport,
   StreamableHttpTransport,
   TracingTransport,
 } from "../../src/mod.ts";
-import { ResultFiles, ToolRegistry } from "../../src/registry/mod.ts";
+import { registerMcpServer, ResultFiles, ToolRegistry } from "../../src/registry/mod.ts";
 import { createSyncBridge, McpManager, parseConfig, ServerSkills } from "../../src/host/mod.ts";
 
 const INFO = { name: "options-test", version: "0.0.0" };
@@ -95,6 +98,21 @@ test("McpManager, ServerSkills, createSyncBridge: a misspelt option is named wit
   );
 });
 
+test("Peer, LineDecoder, SamplingGate, registerMcpServer: a misspelt option is named with its fix", async () => {
+  const send = () => Promise.resolve();
+  refused(() => new Peer(loose({ name: "p", send, defaultTimeout: 5 })), 'Peer: unknown option "defaultTimeout" (did you mean "defaultTimeoutMs"?)');
+  refused(() => new Peer(loose({ send })), 'Peer: required option "name" is missing');
+  refused(() => new LineDecoder(loose({ onmessage: () => {} })), 'LineDecoder: unknown option "onmessage" (did you mean "onMessage"?)', 'required option "onMessage" is missing');
+  const sampler = () => Promise.reject(new Error("unused"));
+  refused(() => new SamplingGate(sampler, loose({ maxToken: 5 })), 'SamplingGate: unknown option "maxToken" (did you mean "maxTokens"?)');
+  const client = { listTools: () => Promise.reject(new Error("not listed")) } as never;
+  await assert.rejects(registerMcpServer(new ToolRegistry(), "s", client, loose({ exlude: ["x"] })), (error: unknown) => {
+    assert.ok(error instanceof InvalidOptionsError, String(error));
+    assert.match(error.message, /registerMcpServer: unknown option "exlude" \(did you mean "exclude"\?\)/);
+    return true;
+  });
+});
+
 test("valid options, every key the options types name, still construct", async () => {
   const [inner] = MemoryTransport.pair();
   const stdio = new StdioTransport({
@@ -115,6 +133,9 @@ test("valid options, every key the options types name, still construct", async (
   const manager = new McpManager(config, { connectRetries: 1, closeTimeoutMs: 10 });
   await manager.close();
   new ServerSkills(new Client(INFO), { server: "docs", maxPages: 2 });
+  new Peer({ name: "p", send: () => Promise.resolve(), defaultTimeoutMs: 10, maxTotalTimeoutMs: 10, onProblem: () => {}, mapError: (_, e) => e });
+  new LineDecoder({ onMessage: () => {}, onProblem: () => {}, maxMessageBytes: 10 });
+  new SamplingGate(() => Promise.reject(new Error("unused")), { maxTokens: 1, requestsPerMinute: 1, models: [], timeoutMs: 1, tools: false });
 });
 
 test("checkOptions: undefined is no options; a non-object is refused; inherited keys are not options", () => {
