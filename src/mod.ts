@@ -45,10 +45,22 @@ export type {
   SendOptions,
 } from "./jsonrpc/peer.ts";
 
+// A misspelt or missing option of a constructor (StdioTransport, Client, …).
+export { InvalidOptionsError } from "./common/options.ts";
+export type { InvalidOptionsCode } from "./common/options.ts";
 export { TransportError, UndeliverableMessageError } from "./transport/transport.ts";
 export type { ClientTransport, HttpTransportHooks, Transport, TransportErrorCode } from "./transport/transport.ts";
 export { DEFAULT_INHERITED_ENV_VARS, defaultChildEnv, StdioTransport } from "./transport/stdio.ts";
 export type { StdioTransportOptions } from "./transport/stdio.ts";
+export {
+  CHILD_ENV_BASELINE,
+  CHILD_ENV_BASELINE_PREFIXES,
+  CHILD_ENV_BASELINE_WINDOWS,
+  childEnvironment,
+  ENV_MODES,
+  isBaselineVariable,
+} from "./transport/child-env.ts";
+export type { ChildEnvironmentOptions, EnvMode } from "./transport/child-env.ts";
 export { MemoryTransport } from "./transport/memory.ts";
 export { TracingTransport } from "./transport/tracing.ts";
 export {

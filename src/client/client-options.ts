@@ -1,6 +1,7 @@
 // What a Client is made with: its options, and the capabilities they declare — spec 2025-11-25
 // basic/lifecycle ("Capability Negotiation"), client/sampling, client/elicitation, client/roots.
 
+import { optionNames } from "../common/options.ts";
 import type { Progress, RequestOptions } from "../jsonrpc/peer.ts";
 import { declaredExtensions, type ExtensionOptions, withExtensions } from "./extensions.ts";
 import type { ClientHandlers } from "./handlers.ts";
@@ -68,6 +69,13 @@ export interface ClientOptions {
    */
   taskReceiver?: TaskReceiverOptions | false;
 }
+
+/** Every option a Client reads (its constructor checks them). */
+export const CLIENT_OPTIONS = optionNames<ClientOptions>({
+  name: true, capabilities: true, handlers: true, roots: true, sampling: true, logBufferSize: true, requestTimeoutMs: true,
+  maxTotalTimeoutMs: true, initializeTimeoutMs: true, maxPages: true, protocol: true, discoverTimeoutMs: true,
+  maxInputRounds: true, listen: true, extensions: true, taskReceiver: true,
+});
 
 /** Options of the list methods: `fresh` skips a cached result still within its ttlMs. */
 export interface ListOptions extends RequestOptions {

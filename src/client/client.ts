@@ -9,11 +9,12 @@
 
 import { ContainedEventTarget, type ListenerFailure } from "../common/events.ts";
 import { errorOf } from "../common/error-text.ts";
+import { checkOptions } from "../common/options.ts";
 import { type CloseDetails, ConnectionClosedError, describeClose, ErrorCode, RpcError } from "../jsonrpc/errors.ts";
 import { DEFAULT_REQUEST_TIMEOUT_MS, type Params, Peer, type RequestOptions } from "../jsonrpc/peer.ts";
 import { type ClientTransport, UndeliverableMessageError } from "../transport/transport.ts";
 import type { ClientEvents, ClientEventType } from "./client-events.ts";
-import { type CallOptions, type ClientOptions, declaredCapabilities, type ListOptions, modernCapabilities } from "./client-options.ts";
+import { type CallOptions, CLIENT_OPTIONS, type ClientOptions, declaredCapabilities, type ListOptions, modernCapabilities } from "./client-options.ts";
 import { canMove, type ClientState, notReadyError } from "./client-state.ts";
 import { surfaceUrlElicitation } from "./elicitation.ts";
 import { EXTENSIONS, negotiatedExtension } from "./extensions.ts";
@@ -115,6 +116,7 @@ export class Client extends ContainedEventTarget<ClientEvents> {
 
   constructor(clientInfo: Implementation, options: ClientOptions = {}) {
     super();
+    checkOptions("Client", options, CLIENT_OPTIONS);
     this.clientInfo = clientInfo;
     this.#options = options;
     this.#roots = options.roots === undefined ? undefined : toRoots(options.roots);

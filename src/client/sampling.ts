@@ -3,6 +3,7 @@
 // "Error Handling", "Security Considerations": clients SHOULD implement rate limiting).
 
 import { isObject } from "../common/json.ts";
+import { checkOptions, optionNames } from "../common/options.ts";
 import { ErrorCode, RpcError } from "../jsonrpc/errors.ts";
 import type { HandlerContext, SamplingHandler } from "./handlers.ts";
 import type { CreateMessageRequest, CreateMessageResult, JsonObject } from "./types.ts";
@@ -32,6 +33,9 @@ export class SamplingRejectedError extends RpcError {
   }
 }
 
+/** Every setting of a SamplingPolicy (the SamplingGate constructor checks them). */
+const SAMPLING_POLICY_OPTIONS = optionNames<SamplingPolicy>({ maxTokens: true, requestsPerMinute: true, models: true, timeoutMs: true, tools: true });
+
 /** Runs one server's sampling requests through the policy, then the handler. */
 export class SamplingGate {
   readonly #policy: SamplingPolicy;
@@ -41,6 +45,7 @@ export class SamplingGate {
   readonly #recent: number[] = [];
 
   constructor(handler: SamplingHandler, policy: SamplingPolicy = {}, now: () => number = Date.now) {
+    checkOptions("SamplingGate", policy, SAMPLING_POLICY_OPTIONS);
     this.#handler = handler;
     this.#policy = policy;
     this.#now = now;

@@ -5,6 +5,7 @@
 // "Reading Skill Content", "Integrity and Verification"). Nothing is fetched before it is asked
 // for ("Lazy Retrieval"): listing reads no file; load() reads SKILL.md only.
 
+import { checkOptions, optionNames } from "../common/options.ts";
 import { ErrorCode, RpcError } from "../jsonrpc/errors.ts";
 import type { Client } from "./client.ts";
 import { EXTENSIONS } from "./extensions.ts";
@@ -83,6 +84,9 @@ export async function sha256Digest(bytes: Uint8Array): Promise<string> {
   return hex;
 }
 
+/** Every option ServerSkills reads (its constructor checks them). */
+const SERVER_SKILLS_OPTIONS = optionNames<ServerSkillsOptions>({ server: true, maxPages: true });
+
 /** One server's skills. Every method refuses with a SkillError; none closes the connection. */
 export class ServerSkills {
   readonly server: string;
@@ -92,6 +96,7 @@ export class ServerSkills {
   readonly #dynamicBytes = new WeakMap<LoadedSkill, number>();
 
   constructor(client: SkillsClient, options: ServerSkillsOptions = {}) {
+    checkOptions("ServerSkills", options, SERVER_SKILLS_OPTIONS);
     this.#client = client;
     this.server = options.server ?? client.serverInfo?.name ?? "server";
     this.#maxPages = options.maxPages ?? DEFAULT_MAX_PAGES;

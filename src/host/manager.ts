@@ -9,6 +9,7 @@ import type { ClientCapabilities, Implementation } from "../client/types.ts";
 import { durationText } from "../common/duration.ts";
 import { messageOf } from "../common/error-text.ts";
 import { ContainedEventTarget, DetailEvent, type ListenerFailure } from "../common/events.ts";
+import { checkOptions, optionNames } from "../common/options.ts";
 import type { Redactor } from "../common/redact.ts";
 import { ToolRegistry } from "../registry/tool-registry.ts";
 import type { BackoffOptions } from "./backoff.ts";
@@ -84,6 +85,12 @@ export class ManagerEvent<K extends ManagerEventType = ManagerEventType> extends
 /** How deep and how large a log's `data` forwarded in a "log" event may be; the rest is marked. */
 export const LOG_DATA_BOUNDS = { maxDepth: 64, maxNodes: 100_000 } as const;
 
+/** Every option an McpManager reads (its constructor checks them). */
+const MANAGER_OPTIONS = optionNames<McpManagerOptions>({
+  registry: true, clientInfo: true, capabilities: true, handlers: true, reconnectDelay: true, connectRetries: true,
+  maxReconnectAttempts: true, probeIntervalMs: true, closeTimeoutMs: true, redactor: true, resultFiles: true,
+});
+
 /**
  * Runs the configured servers and puts their tools in one registry. Its events reach listeners
  * contained: a listener that throws is reported as a "problem" event (with the listener's
@@ -102,6 +109,7 @@ export class McpManager extends ContainedEventTarget<ManagerEvents> {
 
   constructor(config: McpwireConfig, options: McpManagerOptions = {}) {
     super();
+    checkOptions("McpManager", options, MANAGER_OPTIONS);
     this.registry = options.registry ?? new ToolRegistry();
     this.redactor = redactorFor(config, options.redactor);
     this.#closeTimeoutMs = options.closeTimeoutMs ?? DEFAULT_CLOSE_TIMEOUT_MS;

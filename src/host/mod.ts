@@ -49,6 +49,8 @@ export type {
   SyncBridgeOptions,
   SyncBridgeSource,
 } from "./sync-bridge.ts";
+// A misspelt or missing option of a constructor (McpManager, createSyncBridge, ServerSkills).
+export { InvalidOptionsError } from "../common/options.ts";
 // The redactor McpManager.redactor is (pass your own in McpManagerOptions.redactor to share it).
 export { REDACTED, Redactor } from "../common/redact.ts";
 export { configSecrets, redactorFor } from "./secrets.ts";

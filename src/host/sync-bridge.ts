@@ -4,6 +4,7 @@
 
 import type { JsonObject } from "../client/types.ts";
 import { durationText } from "../common/duration.ts";
+import { checkOptions, optionNames } from "../common/options.ts";
 import { SyncBridgeError, type SyncOutcome, SyncWorker } from "../registry/blocking-worker.ts";
 import type { LlmToolSchema, ToolCaller } from "../registry/types.ts";
 import { ConfigError, DEFAULT_TOOL_TIMEOUT_MS, type McpwireConfig, type ServerConfig } from "./config/types.ts";
@@ -73,12 +74,21 @@ const QUERY_TIMEOUT_MS = 10_000;
 
 const workerUrl = new URL(import.meta.url.endsWith(".js") ? "./bridge-worker.js" : "./bridge-worker.ts", import.meta.url); // compiled (dist/) or source
 
+/** Every option createSyncBridge reads, and those of its manager (checked before the worker starts). */
+const SYNC_BRIDGE_OPTIONS = optionNames<SyncBridgeOptions>({ startTimeoutMs: true, timeoutMs: true, closeTimeoutMs: true, manager: true });
+const SYNC_BRIDGE_MANAGER_OPTIONS = optionNames<SyncBridgeManagerOptions>({
+  clientInfo: true, capabilities: true, reconnectDelay: true, connectRetries: true, maxReconnectAttempts: true, probeIntervalMs: true,
+  closeTimeoutMs: true,
+});
+
 /**
  * Starts a worker thread running an McpManager over `source`, and blocks until the manager
  * has started (every server ready or given up; see status()). Throws a SyncBridgeError when
  * the config cannot be loaded, the worker fails, or starting takes longer than startTimeoutMs.
  */
 export function createSyncBridge(source: SyncBridgeSource, options: SyncBridgeOptions = {}): SyncBridge {
+  checkOptions("createSyncBridge", options, SYNC_BRIDGE_OPTIONS);
+  checkOptions("createSyncBridge: manager", options.manager, SYNC_BRIDGE_MANAGER_OPTIONS);
   const start: BridgeStart = "config" in source
     ? { config: configToWire(source.config), manager: options.manager ?? {} }
     : { configPath: source.configPath, manager: options.manager ?? {} };

@@ -48,7 +48,9 @@ export function createTransport(server: TransportDescription, options: Transport
     return new StdioTransport({
       command: server.command,
       args: [...(server.args ?? [])],
+      // The factory's childEnvironment made the whole environment: the transport adds nothing.
       env: environment(server.env ?? {}),
+      envMode: "exact",
       cwd: server.cwd,
       ...(options.onStderr === undefined ? {} : { onStderr: options.onStderr }),
     });

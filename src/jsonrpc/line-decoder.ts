@@ -1,6 +1,7 @@
 // Newline-delimited JSON-RPC decoding: bytes in, whole messages out — MCP spec 2025-11-25
 // basic/transports (stdio: one message per line); batches per JSON-RPC 2.0 §6 (MCP 2025-03-26).
 
+import { checkOptions, optionNames } from "../common/options.ts";
 import { preview } from "../common/preview.ts";
 import { runtime } from "../runtime/mod.ts";
 import type { UndeliverableResponse } from "./errors.ts";
@@ -156,6 +157,9 @@ export function readTailId(text: string): RequestId | undefined {
   }
 }
 
+/** Every option a LineDecoder reads (its constructor checks them). */
+const LINE_DECODER_OPTIONS = optionNames<LineDecoderOptions>({ maxMessageBytes: true, onMessage: true, onProblem: true });
+
 /**
  * Splits a byte stream into lines and each line into a JSON-RPC message.
  *
@@ -198,6 +202,7 @@ export class LineDecoder {
   #lastByte: number | undefined;
 
   constructor(options: LineDecoderOptions) {
+    checkOptions("LineDecoder", options, LINE_DECODER_OPTIONS, ["onMessage"]);
     this.maxMessageBytes = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
     this.#onMessage = options.onMessage;
     this.#onProblem = options.onProblem ?? (() => {});

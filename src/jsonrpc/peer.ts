@@ -5,6 +5,7 @@
 import { durationText } from "../common/duration.ts";
 import { errorOf, messageOf } from "../common/error-text.ts";
 import { isObject } from "../common/json.ts";
+import { checkOptions, optionNames } from "../common/options.ts";
 import {
   type CloseDetails,
   ConnectionClosedError,
@@ -96,6 +97,10 @@ export const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
 /** Most requests one send-failure handler watches (Peer #watchSend). */
 const SEND_GROUP_MAX = 1024;
 export const DEFAULT_MAX_TOTAL_TIMEOUT_MS = 600_000;
+/** Every option a Peer reads (its constructor checks them). */
+const PEER_OPTIONS = optionNames<PeerOptions>({
+  name: true, send: true, defaultTimeoutMs: true, maxTotalTimeoutMs: true, onProblem: true, mapError: true,
+});
 
 export class Peer {
   readonly name: string;
@@ -122,6 +127,7 @@ export class Peer {
   #lastSendIds: number[] = [];
 
   constructor(options: PeerOptions) {
+    checkOptions("Peer", options, PEER_OPTIONS, ["name", "send"]);
     this.name = options.name;
     this.#send = options.send;
     this.#onProblem = options.onProblem ?? (() => {});

@@ -7,6 +7,7 @@ import type { Tool } from "../client/types.ts";
 import { depthOf } from "../common/bounded.ts";
 import { messageOf } from "../common/error-text.ts";
 import { isObject } from "../common/json.ts";
+import { checkOptions, optionNames } from "../common/options.ts";
 import { filterToolNames } from "./filters.ts";
 import { DEFAULT_NAMING, namingFormatProblem, toolName } from "./naming.ts";
 import { RegistryEvent, type ToolRegistry } from "./tool-registry.ts";
@@ -29,6 +30,11 @@ export type { McpServerOptions, McpServerRegistration, McpToolClient } from "./t
  */
 export const MAX_INPUT_SCHEMA_DEPTH = 128;
 
+/** Every option registerMcpServer reads (checked before anything is listed). */
+const MCP_SERVER_OPTIONS = optionNames<McpServerOptions>({
+  include: true, exclude: true, naming: true, timeoutMs: true, tasks: true, redactor: true, resultFiles: true,
+});
+
 /** Server names registered per registry: one registration per server name. */
 const registeredServers = new WeakMap<ToolRegistry, Set<string>>();
 
@@ -48,6 +54,7 @@ export async function registerMcpServer(
   if (typeof serverName !== "string" || serverName === "") {
     throw new TypeError("registerMcpServer: the server name must be a non-empty string (it names the server in tool names and errors)");
   }
+  checkOptions("registerMcpServer", options, MCP_SERVER_OPTIONS);
   const naming = options.naming ?? DEFAULT_NAMING;
   const problem = namingFormatProblem(naming);
   if (problem !== undefined) throw new Error(`server "${serverName}": ${problem}`);

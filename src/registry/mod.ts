@@ -45,5 +45,7 @@ export type {
   ToolsChange,
   ToolsetInfo,
 } from "./types.ts";
+// A misspelt or missing option of a constructor (ToolRegistry, ResultFiles).
+export { InvalidOptionsError } from "../common/options.ts";
 // The redactor McpServerOptions.redactor takes (credentials kept out of error texts).
 export { REDACTED, Redactor } from "../common/redact.ts";

@@ -16,6 +16,7 @@
 
 import type { CallToolResult, ContentBlock } from "../client/types.ts";
 import { messageOf } from "../common/error-text.ts";
+import { checkOptions, optionNames } from "../common/options.ts";
 import { capTextWithFile, DEFAULT_MAX_RESULT_CHARS, errorString, isCallToolResult, resultString } from "./result-format.ts";
 import { runtime as currentRuntime } from "../runtime/mod.ts";
 import type { LinkInfo, Runtime } from "../runtime/types.ts";
@@ -101,6 +102,9 @@ export interface SavedFile {
   bytes: number;
 }
 
+/** Every option ResultFiles reads (its constructor checks them). */
+const RESULT_FILES_OPTIONS = optionNames<ResultFilesOptions>({ directory: true, maxFiles: true, maxAgeMs: true });
+
 /**
  * One results directory. Each save makes the directory (0700) when needed, writes the file
  * (0600) and prunes our older files by age and count. A save that fails rejects with a
@@ -113,6 +117,7 @@ export class ResultFiles {
   readonly #runtime: Runtime;
 
   constructor(options: ResultFilesOptions = {}) {
+    checkOptions("ResultFiles", options, RESULT_FILES_OPTIONS);
     const maxFiles = options.maxFiles ?? DEFAULT_MAX_RESULT_FILES;
     const maxAgeMs = options.maxAgeMs ?? DEFAULT_MAX_RESULT_AGE_MS;
     if (!Number.isInteger(maxFiles) || maxFiles < 1) throw new RangeError(`ResultFiles: maxFiles must be a whole number of at least 1 (got ${String(options.maxFiles)})`);

@@ -4,6 +4,11 @@
 // get them wrong: `_` for `-` and case (`mcp_everything_get_sum`), the bare tool name without its
 // `mcp_<server>_` prefix (`get-sum`), a few typed characters off (`get-smu`), or only the start.
 
+import { editDistance } from "../common/nearest-name.ts";
+
+// The edit distance is common to every "did you mean" (common/nearest-name.ts); exported here too.
+export { editDistance };
+
 /** How many names a suggestion offers at most, by default. */
 export const MAX_SUGGESTIONS = 3;
 /** Longer input is cut before comparing: edit distance costs the product of the two lengths. */
@@ -112,25 +117,4 @@ function afterSharedPrefix(a: string, b: string): [string, string] {
 /** About one edit in three characters of what differs, at least one; none under three (any `a` is one edit from `b`). */
 function allowedEdits(length: number): number {
   return length < 3 ? 0 : Math.max(1, Math.floor(length / 3));
-}
-
-/** Edits (insert, delete, replace, swap two neighbours) from `a` to `b`: optimal string alignment. */
-export function editDistance(a: string, b: string): number {
-  if (a === b) return 0;
-  if (a.length === 0) return b.length;
-  if (b.length === 0) return a.length;
-  let before = new Array<number>(b.length + 1).fill(0); // row i-2
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j); // row i-1
-  let current = new Array<number>(b.length + 1).fill(0);
-  for (let i = 1; i <= a.length; i++) {
-    current[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      let value = Math.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) value = Math.min(value, before[j - 2] + 1);
-      current[j] = value;
-    }
-    [before, previous, current] = [previous, current, before];
-  }
-  return previous[b.length];
 }

@@ -7,6 +7,7 @@ import { durationText } from "../common/duration.ts";
 import { messageOf } from "../common/error-text.ts";
 import { ContainedEventTarget, DetailEvent, type ListenerFailure } from "../common/events.ts";
 import { isObject } from "../common/json.ts";
+import { checkOptions, optionNames } from "../common/options.ts";
 import type { Redactor } from "../common/redact.ts";
 import { ConnectionClosedError, ErrorCode, errorCodeName, RequestTimeoutError, RpcError } from "../jsonrpc/errors.ts";
 import { isValidToolName } from "./naming.ts";
@@ -103,6 +104,9 @@ function describeTool(tool: RegisteredTool): string {
   return tool.origin.kind === "mcp" ? `server "${tool.origin.server}", tool "${tool.origin.tool}"` : `tool "${tool.name}"`;
 }
 
+/** Every option a ToolRegistry reads (its constructor checks them). */
+const TOOL_REGISTRY_OPTIONS = optionNames<ToolRegistryOptions>({ maxResultChars: true, resultFiles: true });
+
 /**
  * The tool table. Its events reach listeners contained: a listener that throws is reported as a
  * "warning" event carrying the listener's error, and the other listeners still get the event.
@@ -119,6 +123,7 @@ export class ToolRegistry extends ContainedEventTarget<RegistryEvents> {
 
   constructor(options: ToolRegistryOptions = {}) {
     super();
+    checkOptions("ToolRegistry", options, TOOL_REGISTRY_OPTIONS);
     this.#maxResultChars = options.maxResultChars;
     this.#resultFiles = options.resultFiles;
   }

@@ -3,6 +3,7 @@
 // client's algorithm). A Transport like any other: the Client never knows which one it got.
 
 import { messageOf } from "../common/error-text.ts";
+import { checkOptions, optionNames } from "../common/options.ts";
 import type { JsonRpcMessage } from "../jsonrpc/messages.ts";
 import { TransportWrapper } from "./http-hooks.ts";
 import { connectionRedaction, HttpStatusError, httpUrl, type RedactFn, showUrl } from "./http-errors.ts";
@@ -12,6 +13,11 @@ import type { HttpSendOptions } from "./retry-after.ts";
 import { SseLegacyTransport } from "./sse-legacy.ts";
 import { StreamableHttpTransport } from "./streamable-http/mod.ts";
 import { type Transport, TransportError } from "./transport.ts";
+
+/** Every option AutoHttpTransport reads (checked by its constructor). */
+const AUTO_HTTP_OPTIONS = optionNames<AutoHttpTransportOptions>({
+  url: true, headers: true, fetch: true, maxMessageBytes: true, maxRetryAfterMs: true, redactor: true, endpointTimeoutMs: true,
+});
 
 /** The transport an AutoHttpTransport chose. */
 export type HttpTransportKind = "streamable-http" | "sse";
@@ -62,6 +68,7 @@ export class AutoHttpTransport extends TransportWrapper {
 
   constructor(options: AutoHttpTransportOptions) {
     super();
+    checkOptions("AutoHttpTransport", options, AUTO_HTTP_OPTIONS, ["url"]);
     this.#options = options;
     this.url = httpUrl(options.url, "http");
     this.description = `http "${showUrl(this.url)}"`;

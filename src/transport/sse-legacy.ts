@@ -5,6 +5,7 @@
 
 import { durationText } from "../common/duration.ts";
 import { messageOf } from "../common/error-text.ts";
+import { checkOptions, optionNames } from "../common/options.ts";
 import { DEFAULT_MAX_MESSAGE_BYTES, readHead } from "../jsonrpc/line-decoder.ts";
 import { type JsonRpcMessage, whyNotJsonRpc } from "../jsonrpc/messages.ts";
 import {
@@ -27,6 +28,11 @@ import { type SseEvent, SseParser } from "./sse-parser.ts";
 import { TransportError, UndeliverableMessageError } from "./transport.ts";
 
 /** `url` is the SSE endpoint (`…/sse`); a message over maxMessageBytes is one SSE event, skipped and reported. */
+/** Every option SseLegacyTransport reads (checked by its constructor). */
+const SSE_LEGACY_OPTIONS = optionNames<SseLegacyTransportOptions>({
+  url: true, headers: true, fetch: true, maxMessageBytes: true, maxRetryAfterMs: true, redactor: true, endpointTimeoutMs: true, postTimeoutMs: true,
+});
+
 export interface SseLegacyTransportOptions extends HttpConnectionOptions {
   /** Bound of start(): from the GET until the `endpoint` event. Default 10 s. */
   endpointTimeoutMs?: number;
@@ -78,6 +84,7 @@ export class SseLegacyTransport extends TransportBase {
 
   constructor(options: SseLegacyTransportOptions) {
     super();
+    checkOptions("SseLegacyTransport", options, SSE_LEGACY_OPTIONS, ["url"]);
     this.#options = options;
     this.url = httpUrl(options.url, "sse");
     this.#fetch = options.fetch ?? fetch;

@@ -3,11 +3,20 @@
 // and basic/lifecycle ("Shutdown": close stdin, wait, SIGTERM, wait, SIGKILL).
 
 import { messageOf } from "../common/error-text.ts";
+import { checkOptions, optionNames } from "../common/options.ts";
 import { clipText } from "../common/preview.ts";
 import { encodeLine } from "../jsonrpc/line-encoder.ts";
 import { LineDecoder } from "../jsonrpc/line-decoder.ts";
 import type { JsonRpcMessage } from "../jsonrpc/messages.ts";
 import { type ChildProcess, type ExitStatus, runtime, SpawnError } from "../runtime/mod.ts";
+import {
+  CHILD_ENV_BASELINE,
+  CHILD_ENV_BASELINE_WINDOWS,
+  childEnvironment,
+  type EnvMode,
+  environmentFor,
+  variableOf,
+} from "./child-env.ts";
 import { methodOf, TransportBase, within } from "./lifecycle.ts";
 import { TransportError, UndeliverableMessageError } from "./transport.ts";
 
@@ -15,10 +24,16 @@ export interface StdioTransportOptions {
   command: string;
   args?: string[];
   /**
-   * The child's entire environment, used exactly as given. When omitted the child gets
-   * only DEFAULT_INHERITED_ENV_VARS from ours — never our whole environment.
+   * Variables for the child. By default (`envMode: "baseline"`) they go on top of a safe
+   * baseline of ours (CHILD_ENV_BASELINE: PATH, HOME, USER, LANG, TERM, … and `XDG_*`), the way
+   * a config file's `env` does — never our whole environment.
    */
   env?: Record<string, string>;
+  /**
+   * How the child's environment is made from `env`: "baseline" (default) the baseline of ours
+   * plus `env`; "exact" `env` alone, exactly as given; "inherit" our whole environment plus `env`.
+   */
+  envMode?: EnvMode;
   cwd?: string;
   /** Budget for a graceful close before SIGKILL. Default 2000 ms. */
   shutdownTimeoutMs?: number;
@@ -31,12 +46,16 @@ export interface StdioTransportOptions {
   maxMessageBytes?: number;
 }
 
-/** What a child inherits when no env is given: enough to find programs and a home. */
-export const DEFAULT_INHERITED_ENV_VARS = [
-  "PATH", "HOME", "USER", "LOGNAME", "SHELL", "TERM", "LANG", "LC_ALL", "LC_CTYPE", "TMPDIR", "TZ",
-  // Windows equivalents
-  "APPDATA", "LOCALAPPDATA", "PATHEXT", "SYSTEMROOT", "SystemRoot", "TEMP", "TMP", "USERPROFILE", "COMSPEC",
-];
+/**
+ * The names of the baseline a child inherits (POSIX and Windows; `XDG_*` too, as a family).
+ * @deprecated Use CHILD_ENV_BASELINE and isBaselineVariable (transport/child-env.ts), the one list.
+ */
+export const DEFAULT_INHERITED_ENV_VARS: readonly string[] = [...CHILD_ENV_BASELINE, ...CHILD_ENV_BASELINE_WINDOWS];
+
+/** Every option StdioTransport reads (checked by its constructor). */
+const STDIO_OPTIONS = optionNames<StdioTransportOptions>({
+  command: true, args: true, env: true, envMode: true, cwd: true, shutdownTimeoutMs: true, onStderr: true, maxMessageBytes: true,
+});
 
 export const DEFAULT_SHUTDOWN_TIMEOUT_MS = 2000;
 /** Time allowed after SIGKILL for the kernel to reap the group. */
@@ -51,13 +70,18 @@ const BATCH_MAX_LINES = 16;
 const BATCH_MAX_CHARS = 64 * 1024;
 const STDERR_TAIL_LINES = 20;
 const STDERR_LINE_CHARS = 500;
+/** Most characters of the PATH shown in a "command not found" error. */
+const PATH_SHOWN_CHARS = 1000;
 
-/** The default child environment: the DEFAULT_INHERITED_ENV_VARS we have, nothing else. */
+/** The default child environment: the baseline variables we have (childEnvironment()), nothing else. */
 export function defaultChildEnv(): Record<string, string> {
-  const ours = runtime.env();
-  const env: Record<string, string> = {};
-  for (const name of DEFAULT_INHERITED_ENV_VARS) if (ours[name] !== undefined) env[name] = ours[name];
-  return env;
+  return childEnvironment();
+}
+
+/** `PATH searched: …` for a "not found" message: the child's PATH as given, whole up to a bound. */
+function pathSearched(env: Record<string, string>): string {
+  const path = variableOf(env, "PATH");
+  return path === undefined ? "no PATH was set for it" : `PATH searched: ${clipText(path, PATH_SHOWN_CHARS)}`;
 }
 
 function delay(ms: number): Promise<void> {
@@ -96,9 +120,12 @@ export class StdioTransport extends TransportBase {
   #closedByUs = false;
   /** Lines waiting for this tick's write to stdin. */
   #batch: WriteBatch | undefined;
+  /** The environment the child was started with (for a "not found" message). */
+  #env: Record<string, string> = {};
 
   constructor(options: StdioTransportOptions) {
     super();
+    checkOptions("StdioTransport", options, STDIO_OPTIONS, ["command"]);
     this.#options = options;
     this.#shutdownTimeoutMs = options.shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS;
     const shown = [options.command, ...(options.args ?? [])].join(" ");
@@ -137,7 +164,8 @@ export class StdioTransport extends TransportBase {
     const refused = this.claimStart();
     if (refused) throw refused;
     const { command, args = [], cwd } = this.#options;
-    const env = this.#options.env ?? defaultChildEnv();
+    const env = environmentFor(this.#options.envMode ?? "baseline", this.#options.env);
+    this.#env = env;
     const spawning = runtime.spawn({
       command,
       args,
@@ -165,8 +193,8 @@ export class StdioTransport extends TransportBase {
     const detail = messageOf(error);
     let message: string;
     if (code === "ENOENT") {
-      message = `cannot start ${this.description}: command "${command}" not found (ENOENT); ` +
-        `check the name, or give its full path (PATH given to the server: ${env.PATH ?? "<unset>"})`;
+      message = `cannot start ${this.description}: command "${command}" not found (ENOENT; ${pathSearched(env)}); ` +
+        `check the name, give its full path, or set PATH in the transport's env`;
     } else if (code === "EACCES") {
       message = `cannot start ${this.description}: "${command}" is not executable (EACCES); check its permissions`;
     } else if (code === "ENOCWD") {
@@ -284,11 +312,21 @@ export class StdioTransport extends TransportBase {
     }
     // Fail the pending calls at once; cleanup goes on in the background.
     this.notifyClose({
-      reason: this.#closedByUs ? "closed by the client" : describeExit(status),
+      reason: this.#closedByUs ? "closed by the client" : describeExit(status) + this.#notFoundHint(status),
       exitCode: status.code,
       signal: status.signal,
       stderrTail: this.stderrTail,
     });
+  }
+
+  /**
+   * A shell's exit 127 with "not found" on stderr (`sh: 1: mcp-server-everything: not found`, as
+   * from `npx`): a command the server runs was not found; say which PATH it searched. POSIX
+   * (Shell Command Language, "Command Search and Execution"): 127 when a command is not found.
+   */
+  #notFoundHint(status: ExitStatus): string {
+    if (status.code !== 127 || !this.#stderrTail.some((line) => /not found|no such file/i.test(line))) return "";
+    return ` (a command it runs was not found; ${pathSearched(this.#env)})`;
   }
 
   #onStderr(chunk: Uint8Array): void {

@@ -3,6 +3,7 @@
 // shows is redacted: a server may echo our credentials back, and a trace is printed.
 
 import { boundedJson } from "../common/bounded.ts";
+import { checkOptions, optionNames } from "../common/options.ts";
 import { Redactor } from "../common/redact.ts";
 import type { JsonRpcMessage } from "../jsonrpc/messages.ts";
 import { TransportWrapper } from "./http-hooks.ts";
@@ -50,6 +51,9 @@ function redactedCopy(message: JsonRpcMessage, text: string): JsonRpcMessage {
   }
 }
 
+/** Every option a TracingTransport reads (its constructor checks them). */
+const TRACING_OPTIONS = optionNames<TracingOptions>({ redactor: true, maxChars: true });
+
 /**
  * The wrapper's lifecycle is the shared one (lifecycle.ts) around the inner transport's: its
  * messages, errors and close become ours; the HTTP hooks pass through (http-hooks.ts).
@@ -63,6 +67,7 @@ export class TracingTransport extends TransportWrapper {
 
   constructor(inner: ClientTransport, trace: TraceFn, options: TracingOptions = {}) {
     super();
+    checkOptions("TracingTransport", options, TRACING_OPTIONS);
     this.inner = inner;
     this.#trace = trace;
     this.#redactor = options.redactor ?? new Redactor();

@@ -117,6 +117,17 @@ function tsconfig(resolution: "nodenext" | "bundler"): string {
   });
 }
 
+// Node's require() of an ES module (unflagged from 20.19 and 22.12) is what `require("mcpwire")`
+// needs: engines must not promise it to an older Node (20.18 fails with ERR_REQUIRE_ESM).
+test("package.json engines asks for a Node that can require() the package (^20.19.0 || >=22.12.0)", () => {
+  const engines = (JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { engines?: { node?: string } }).engines;
+  assert.equal(engines?.node, "^20.19.0 || >=22.12.0");
+  const [major, minor] = process.versions.node.split(".").map(Number);
+  const allowed = (major === 20 && minor >= 19) || (major === 22 && minor >= 12) || major > 22;
+  // The require() test below relies on this: a Node that engines allows has require(esm).
+  if (allowed) assert.equal((process.features as { require_module?: boolean }).require_module, true, process.version);
+});
+
 describe("the npm package, packed and installed", () => {
   const scratch = mkdtempSync(join(os.tmpdir(), "mcpwire-package-"));
   const project = join(scratch, "project");
@@ -170,7 +181,7 @@ describe("the npm package, packed and installed", () => {
       test("runs the expected major version", async () => {
         const version = succeeded(await run(node(), ["--version"], { cwd: project }), "node --version");
         if (which === "Node 22") assert.match(version, /^v22\./);
-        else assert.ok(Number(version.slice(1).split(".")[0]) >= 20, `package.json engines asks for Node 20 or later, this is ${version}`);
+        else assert.ok(Number(version.slice(1).split(".")[0]) >= 20, `package.json engines asks for Node 20.19 or later, this is ${version}`);
       });
 
       test("imports every entry, each with the names its source exports", async () => {

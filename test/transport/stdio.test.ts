@@ -8,8 +8,8 @@ import {
   type CloseDetails,
   Client,
   ConnectionClosedError,
-  DEFAULT_INHERITED_ENV_VARS,
   defaultChildEnv,
+  isBaselineVariable,
   type JsonRpcMessage,
   type Progress,
   StdioTransport,
@@ -75,11 +75,11 @@ behaviour("the server runs as the leader of its own process group", async () => 
   }
 }, { skip: !hasProc && "needs /proc" });
 
-behaviour("the child's environment is exactly the env given: it sees a variable passed, not one only in ours", async () => {
+behaviour("with envMode exact the child's environment is exactly the env given: it sees a variable passed, not one only in ours", async () => {
   process.env.MCPWIRE_TEST_PARENT_ONLY = "parent";
   try {
     const { client } = await connected("echo-server.mjs", {
-      transport: { env: { PATH: process.env.PATH ?? "/usr/bin:/bin", MCPWIRE_TEST_GIVEN: "given" } },
+      transport: { env: { PATH: process.env.PATH ?? "/usr/bin:/bin", MCPWIRE_TEST_GIVEN: "given" }, envMode: "exact" },
     });
     try {
       const childEnv = JSON.parse(textOf(await client.callTool("env"))) as Record<string, string>;
@@ -94,7 +94,7 @@ behaviour("the child's environment is exactly the env given: it sees a variable 
   }
 });
 
-behaviour("without env the child gets only DEFAULT_INHERITED_ENV_VARS from ours", async () => {
+behaviour("without env the child gets only the baseline variables of ours", async () => {
   process.env.MCPWIRE_TEST_PARENT_ONLY = "parent";
   try {
     const { client } = await connected("echo-server.mjs");
@@ -102,7 +102,7 @@ behaviour("without env the child gets only DEFAULT_INHERITED_ENV_VARS from ours"
       const childEnv = JSON.parse(textOf(await client.callTool("env"))) as Record<string, string>;
       assert.equal(childEnv.MCPWIRE_TEST_PARENT_ONLY, undefined);
       for (const name of Object.keys(childEnv)) {
-        assert.ok(DEFAULT_INHERITED_ENV_VARS.includes(name), `${name} is not in DEFAULT_INHERITED_ENV_VARS`);
+        assert.ok(isBaselineVariable(name), `${name} is not in the baseline`);
       }
       assert.deepEqual(childEnv, defaultChildEnv());
       assert.equal(childEnv.PATH, process.env.PATH);

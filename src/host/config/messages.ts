@@ -1,6 +1,7 @@
 // The messages of schema findings: what a key must be, and an unknown key with the known key it
 // most likely meant (same letters modulo case and `_`/`-`, another client's name for it, or a typo).
 
+import { editDistance } from "../../common/nearest-name.ts";
 import { AUTH_KEYS, EXPECTED, HOST_KEYS, SAMPLING_KEYS, SERVER_KEYS, SERVER_RESULTS_KEYS } from "./schema.ts";
 import { type Context, describe, formatKey, problem } from "./context.ts";
 import type { Path } from "./syntax.ts";
@@ -82,16 +83,4 @@ export function suggest(key: string, known: readonly string[]): string | undefin
     }
   }
   return best;
-}
-
-function editDistance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, index) => index);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++) {
-      current[j] = Math.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
-    }
-    previous = current;
-  }
-  return previous[b.length];
 }

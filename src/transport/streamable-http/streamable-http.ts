@@ -6,6 +6,7 @@
 import { boundedJson } from "../../common/bounded.ts";
 import { durationText } from "../../common/duration.ts";
 import { messageOf } from "../../common/error-text.ts";
+import { checkOptions, optionNames } from "../../common/options.ts";
 import type { CloseDetails } from "../../jsonrpc/errors.ts";
 import { DEFAULT_MAX_MESSAGE_BYTES } from "../../jsonrpc/line-decoder.ts";
 import {
@@ -60,6 +61,12 @@ import {
   tooLargeError,
 } from "./wire.ts";
 
+/** Every option StreamableHttpTransport reads (checked by its constructor). */
+const STREAMABLE_HTTP_OPTIONS = optionNames<StreamableHttpTransportOptions>({
+  url: true, headers: true, fetch: true, maxMessageBytes: true, maxRetryAfterMs: true, redactor: true,
+  reconnect: true, requestInit: true, timeoutMs: true, closeTimeoutMs: true, listen: true,
+});
+
 /** 2025-11-25 transports (Sending Messages) 2: the POST accepts both kinds of answer. */
 const POST_ACCEPT = "application/json, text/event-stream";
 
@@ -111,6 +118,7 @@ export class StreamableHttpTransport extends TransportBase implements HttpTransp
 
   constructor(options: StreamableHttpTransportOptions) {
     super();
+    checkOptions("StreamableHttpTransport", options, STREAMABLE_HTTP_OPTIONS, ["url"]);
     this.url = httpUrl(options.url, "http");
     this.description = `http "${showUrl(this.url)}"`;
     const given = options.fetch;
