@@ -1,6 +1,7 @@
 // The child-environment policy: a stdio server gets a safe baseline of our environment plus
 // its configured `env`, and nothing else — no tokens or keys we happen to hold leak into it.
 
+import { setOwn } from "../common/json.ts";
 import { runtime } from "../runtime/mod.ts";
 
 /**
@@ -51,7 +52,7 @@ export function childEnvironment(
   const windows = options.windows ?? runtime.os === "windows";
   const env: Record<string, string> = {};
   for (const [name, value] of Object.entries(parentEnv)) {
-    if (value !== undefined && isBaselineVariable(name, { windows })) env[name] = value;
+    if (value !== undefined && isBaselineVariable(name, { windows })) setOwn(env, name, value);
   }
   for (const [name, value] of Object.entries(serverEnv)) {
     if (windows) {
@@ -59,7 +60,7 @@ export function childEnvironment(
       const upper = name.toUpperCase();
       for (const existing of Object.keys(env)) if (existing !== name && existing.toUpperCase() === upper) delete env[existing];
     }
-    env[name] = value;
+    setOwn(env, name, value); // `__proto__` is a variable name like any other
   }
   return env;
 }

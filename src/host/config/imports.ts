@@ -4,7 +4,7 @@
 // warning (`file:line:col`) and never stops the others; our own config wins a name clash.
 
 import { messageOf } from "../../common/error-text.ts";
-import { isObject } from "../../common/json.ts";
+import { isObject, nameTable, setOwn } from "../../common/json.ts";
 import { runtime } from "../../runtime/mod.ts";
 import { FileError } from "../../runtime/types.ts";
 import { type Context, describe, type Env, problem } from "./context.ts";
@@ -193,7 +193,8 @@ function buildImported(
     return at(name, sourcePath(shapes.get(name), path.slice(2)));
   }
   const origin = { app: source.app, file: source.file };
-  const ready: Record<string, unknown> = {};
+  // Names from the file: `__proto__` or `constructor` is a server like any other.
+  const ready = nameTable();
   const stubs = new Map<string, ServerConfig>();
   const problems: ConfigError[] = [];
   const disable = (server: ServerConfig, errors: ConfigError[]) => {
@@ -222,7 +223,7 @@ function buildImported(
       stubs.set(name, stub);
       continue;
     }
-    ready[name] = shaped.entry;
+    setOwn(ready, name, shaped.entry);
   }
   const built = buildServers(context, { mcpServers: ready }, "mcpServers");
   problems.push(...context.warnings);
@@ -436,7 +437,7 @@ function plain(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(plain);
   if (value !== null && typeof value === "object" && !(value instanceof Date)) {
     const out: Record<string, unknown> = {};
-    for (const [key, item] of Object.entries(value)) out[key] = plain(item);
+    for (const [key, item] of Object.entries(value)) setOwn(out, key, plain(item));
     return out;
   }
   return value;
