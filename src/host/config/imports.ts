@@ -357,14 +357,29 @@ export function withoutComments(text: string): string {
     }
   }
   if (ranges.length === 0) return text;
-  const parts: string[] = [];
+  // Joined a thousand pieces at a time, so that the many small slices do not all live at once.
+  const chunks: string[] = [];
+  let parts: string[] = [];
   let copied = 0;
   for (let r = 0; r < ranges.length; r += 2) {
-    parts.push(text.slice(copied, ranges[r]), text.slice(ranges[r], ranges[r + 1]).replace(/[^\n]/g, " "));
-    copied = ranges[r + 1];
+    const [from, to] = [ranges[r], ranges[r + 1]];
+    const blanked = text.slice(from, to);
+    parts.push(text.slice(copied, from), blanked.includes("\n") ? blanked.replace(/[^\n]/g, " ") : spaces(to - from));
+    copied = to;
+    if (parts.length >= 2048) {
+      chunks.push(parts.join(""));
+      parts = [];
+    }
   }
   parts.push(text.slice(copied));
-  return parts.join("");
+  chunks.push(parts.join(""));
+  return chunks.join("");
+}
+
+const SPACES = " ".repeat(256);
+
+function spaces(length: number): string {
+  return length <= SPACES.length ? SPACES.slice(0, length) : " ".repeat(length);
 }
 
 const QUOTE = 0x22, BACKSLASH = 0x5c, SLASH = 0x2f, STAR = 0x2a, COMMA = 0x2c, CLOSE_BRACE = 0x7d, CLOSE_BRACKET = 0x5d;
