@@ -9,6 +9,10 @@ import { childEnvironment } from "../../src/host/env.ts";
 import { interpolate, InterpolationError } from "../../src/host/interpolate.ts";
 import { McpManager } from "../../src/host/manager.ts";
 import type { CallToolResult } from "../../src/client/types.ts";
+import { fulfilInputRequests, readInputRequired } from "../../src/client/input-requests.ts";
+import { boundedCopy } from "../../src/common/bounded.ts";
+import { Redactor, redactHeaders } from "../../src/common/redact.ts";
+import { redactedCopy } from "../../src/host/secrets.ts";
 import { fixturePath } from "../support/fixture-process.ts";
 import { hangGuard } from "../support/hang-guard.ts";
 import { configOf, stdioServerConfig } from "../support/server-config.ts";
@@ -92,4 +96,26 @@ test("servers named __proto__ and constructor whose tools are named __proto__, c
   } finally {
     await manager.close();
   }
+});
+
+test("a server's input requests keyed __proto__ and constructor are each asked and answered under their keys", async () => {
+  const result = JSON.parse(`{"resultType": "input_required", "inputRequests": {"__proto__": {"method": "roots/list"}, "constructor": {"method": "roots/list"}}}`);
+  const { inputRequests } = readInputRequired("server \"s\": tools/call", result);
+  assert.deepEqual(Object.keys(inputRequests!), ["__proto__", "constructor"]);
+  const responses = await fulfilInputRequests(inputRequests!, async (_request, key) => ({ roots: [{ uri: `file:///${key}` }] }));
+  assert.deepEqual(Object.entries(responses).map(([key, value]) => [key, (value.roots as { uri: string }[])[0].uri]), [
+    ["__proto__", "file:///__proto__"],
+    ["constructor", "file:///constructor"],
+  ]);
+});
+
+test("copies of server data (bounded, redacted) and redacted headers keep a __proto__ key as a key", () => {
+  const data = JSON.parse(`{"__proto__": {"polluted": true}, "constructor": "c"}`);
+  for (const copy of [boundedCopy(data), redactedCopy(data, new Redactor())]) {
+    assert.equal(Object.getPrototypeOf(copy), Object.prototype);
+    assert.equal((copy as { polluted?: boolean }).polluted, undefined);
+    assert.deepEqual(Object.keys(copy), ["__proto__", "constructor"]);
+  }
+  const headers = redactHeaders(own([["__proto__", "x"], ["authorization", "Bearer abc"]]));
+  assert.deepEqual(Object.entries(headers), [["__proto__", "x"], ["authorization", "Bearer [redacted]"]]);
 });
