@@ -14,7 +14,7 @@ export function nameTable<T = unknown>(): Record<string, T> {
 }
 
 /** `table[key] = value` as an own property, `__proto__` too (an assignment would set the prototype). */
-export function setOwn<T>(table: Record<string, T>, key: string, value: T): void {
+export function setOwn<T>(table: Record<string, T>, key: string, value: NoInfer<T>): void {
   Object.defineProperty(table, key, { value, writable: true, enumerable: true, configurable: true });
 }
 

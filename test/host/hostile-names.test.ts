@@ -13,6 +13,11 @@ import { fulfilInputRequests, readInputRequired } from "../../src/client/input-r
 import { boundedCopy } from "../../src/common/bounded.ts";
 import { Redactor, redactHeaders } from "../../src/common/redact.ts";
 import { redactedCopy } from "../../src/host/secrets.ts";
+import { applyDefaults } from "../../src/client/elicitation.ts";
+import { serverExtensions } from "../../src/client/extensions.ts";
+import type { ElicitationSchema, ServerCapabilities } from "../../src/client/types.ts";
+import { toGeminiParameters } from "../../src/agent/providers/gemini-schema.ts";
+import { jsonDocument } from "../../src/cli/output.ts";
 import { fixturePath } from "../support/fixture-process.ts";
 import { hangGuard } from "../support/hang-guard.ts";
 import { configOf, stdioServerConfig } from "../support/server-config.ts";
@@ -118,4 +123,29 @@ test("copies of server data (bounded, redacted) and redacted headers keep a __pr
   }
   const headers = redactHeaders(own([["__proto__", "x"], ["authorization", "Bearer abc"]]));
   assert.deepEqual(Object.entries(headers), [["__proto__", "x"], ["authorization", "Bearer [redacted]"]]);
+});
+
+test("elicitation defaults fill fields named __proto__ and constructor", () => {
+  const schema = JSON.parse(`{"type": "object", "properties": {"__proto__": {"type": "string", "default": "p"}, "constructor": {"type": "string", "default": "c"}}}`) as ElicitationSchema;
+  assert.deepEqual(Object.entries(applyDefaults(schema, {})), [["__proto__", "p"], ["constructor", "c"]]);
+});
+
+test("a server's extension named __proto__ is an extension id, not the table's prototype", () => {
+  const capabilities = JSON.parse(`{"extensions": {"__proto__": {"x": 1}, "io.example/y": {}}}`) as ServerCapabilities;
+  const extensions = serverExtensions(capabilities);
+  assert.deepEqual(Object.keys(extensions), ["__proto__", "io.example/y"]);
+  assert.equal(Object.getPrototypeOf(extensions), Object.prototype);
+});
+
+test("Gemini parameters named __proto__ and constructor are kept, also through allOf", () => {
+  const tool = JSON.parse(`{"type": "object", "properties": {"__proto__": {"type": "string"}, "constructor": {"type": "number"}}, "required": ["__proto__"]}`);
+  const gemini = toGeminiParameters(tool)!;
+  assert.deepEqual(Object.keys(gemini.properties ?? {}), ["__proto__", "constructor"]);
+  assert.deepEqual(gemini.required, ["__proto__"]);
+  const merged = toGeminiParameters(JSON.parse(`{"allOf": [{"type": "object", "properties": {"constructor": {"type": "string"}}}]}`))!;
+  assert.deepEqual(Object.keys(merged.properties ?? {}), ["constructor"]);
+});
+
+test("--json output keeps a __proto__ member of a result", () => {
+  assert.deepEqual(JSON.parse(jsonDocument(JSON.parse(`{"__proto__": {"a": 1}, "b": 2}`))), JSON.parse(`{"__proto__": {"a": 1}, "b": 2}`));
 });
