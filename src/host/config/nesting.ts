@@ -84,7 +84,7 @@ function yamlBlockLine(text: string, start: number, blocks: number[], limit: num
     const marker = i;
     i += 2;
     while (text[i] === " " || text[i] === "\t") i++;
-    blocks.push(indent + (i - start - indent));
+    blocks.push(i - start); // the entry's content column
     if (blocks.length > limit) return { next: i, beyond: marker };
   }
   return { next: i };
