@@ -9,6 +9,7 @@ import { validateAnswer } from "../client/elicitation.ts";
 import { loadJsonSchema } from "../client/json-schema.ts";
 import type { ElicitationHandlers, UrlElicitationRequest } from "../client/handlers.ts";
 import type { ElicitationSchema, ElicitFormRequest, ElicitResult, ElicitValue, PrimitiveSchemaDefinition } from "../client/types.ts";
+import { setOwn } from "../common/json.ts";
 import { lineOf, textOf } from "./output.ts";
 
 /** What `--elicit` selects: ask on stdin, decline every request, or accept the defaults. */
@@ -188,7 +189,7 @@ export async function promptForm(request: ElicitFormRequest, server: string, io:
           io.write(`  ${lineOf(failures.join("; "))}\n`);
           continue;
         }
-        content[name] = value;
+        setOwn(content, name, value); // the server's field names: `__proto__` is a field
         break;
       }
     }

@@ -3,6 +3,7 @@
 // A --url without --transport follows spec 2025-11-25 basic/transports ("Backwards
 // Compatibility"): Streamable HTTP first, the legacy HTTP+SSE transport if it is refused.
 
+import { setOwn } from "../common/json.ts";
 import { Redactor, redactText } from "../common/redact.ts";
 import type { ProtocolEra } from "../client/protocol-version.ts";
 import { Client } from "../client/client.ts";
@@ -185,7 +186,7 @@ function stdioConnection(commandLine: string, args: ParsedArgs, redactor: Redact
   for (const pair of args.lists.get("env") ?? []) {
     const eq = pair.indexOf("=");
     if (eq <= 0) throw new UsageError(`--env needs NAME=VALUE (got "${pair}")`);
-    env[pair.slice(0, eq)] = pair.slice(eq + 1);
+    setOwn(env, pair.slice(0, eq), pair.slice(eq + 1));
     redactor.add(pair.slice(eq + 1)); // an env value given to a server is treated as a secret
   }
   // inspect's child environment is the transport's default baseline plus the --env pairs.
@@ -218,7 +219,7 @@ function httpConnection(url: string, args: ParsedArgs, redactor: Redactor): Conn
     const colon = pair.indexOf(":");
     const name = colon === -1 ? "" : pair.slice(0, colon).trim();
     if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) throw new UsageError(`--header needs NAME:VALUE (got "${redactText(pair)}")`); // a token stays out of the message
-    headers[name] = pair.slice(colon + 1).trim();
+    setOwn(headers, name, pair.slice(colon + 1).trim());
   }
   redactor.addHeaders(headers);
   const kind = args.values.get("transport") ?? "auto";

@@ -6,6 +6,7 @@
 // renderings (common/bounded.ts), so its depth and size cannot overflow the stack or the screen.
 
 import { boundedCopy, boundedJson, type Bounds, depthMarker, depthOf } from "../common/bounded.ts";
+import { setOwn } from "../common/json.ts";
 import { Redactor } from "../common/redact.ts";
 import { terminalLine, terminalText } from "../common/terminal-text.ts";
 import { runtime } from "../runtime/mod.ts";
@@ -102,7 +103,7 @@ function redactStrings(value: unknown): unknown {
   if (value === null || typeof value !== "object") return value;
   if (Array.isArray(value)) return value.map(redactStrings);
   const out: Record<string, unknown> = {};
-  for (const [key, member] of Object.entries(value)) out[redacted(key)] = redactStrings(member);
+  for (const [key, member] of Object.entries(value)) setOwn(out, redacted(key), redactStrings(member)); // `__proto__` stays a key
   return out;
 }
 

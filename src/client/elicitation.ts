@@ -3,7 +3,7 @@
 // client/elicitation ("Requested Schema", "URL Elicitation Required Error").
 
 import type { Ajv2020 } from "ajv/dist/2020.js";
-import { isObject } from "../common/json.ts";
+import { isObject, setOwn } from "../common/json.ts";
 import { ErrorCode, RpcError } from "../jsonrpc/errors.ts";
 import { jsonSchemaEngines } from "./json-schema.ts";
 import type { ElicitationSchema, ElicitResult, ElicitValue, JsonObject, UrlElicitation } from "./types.ts";
@@ -87,8 +87,9 @@ export function checkRequestedSchema(schema: unknown): string | undefined {
 export function applyDefaults(schema: ElicitationSchema, content: Record<string, ElicitValue> = {}): Record<string, ElicitValue> {
   const filled: Record<string, ElicitValue> = { ...content };
   for (const [name, property] of Object.entries(schema.properties)) {
-    if (filled[name] === undefined && property.default !== undefined) {
-      filled[name] = Array.isArray(property.default) ? [...property.default] : property.default;
+    // Property names are the server's: `constructor` is a field, never Object.prototype's.
+    if ((!Object.hasOwn(filled, name) || filled[name] === undefined) && property.default !== undefined) {
+      setOwn(filled, name, Array.isArray(property.default) ? [...property.default] : property.default);
     }
   }
   return filled;

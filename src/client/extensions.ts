@@ -7,7 +7,7 @@
 // Handshake era (2025-11-25 and earlier): the map travels in `initialize`'s capabilities.
 // 2026-07-28: in every request's `_meta` client capabilities, and in server/discover's answer.
 
-import { isObject } from "../common/json.ts";
+import { isObject, setOwn } from "../common/json.ts";
 import type { ClientCapabilities, JsonObject, ServerCapabilities } from "./types.ts";
 
 /** The official extensions mcpwire implements, by identifier. */
@@ -89,7 +89,7 @@ export function serverExtensions(capabilities: ServerCapabilities | undefined): 
   const out: Record<string, JsonObject> = {};
   if (!isObject(declared)) return out;
   for (const [id, settings] of Object.entries(declared)) {
-    if (isObject(settings)) out[id] = settings;
+    if (isObject(settings)) setOwn(out, id, settings); // the server's ids: `__proto__` is an id, not our prototype
   }
   return out;
 }

@@ -2,7 +2,7 @@
 // server needs the client to fulfil (elicitation, sampling, roots) and an opaque state; the
 // client retries the original request with the answers — spec 2026-07-28 basic/patterns/mrtr.
 
-import { isObject } from "../common/json.ts";
+import { isObject, setOwn } from "../common/json.ts";
 import { ProtocolError } from "./errors.ts";
 import type { JsonObject } from "./types.ts";
 
@@ -59,7 +59,8 @@ export function readInputRequired(who: string, result: JsonObject): InputRequire
     if (request.params !== undefined && !isObject(request.params)) {
       throw new ProtocolError(`${who}: input request ${JSON.stringify(key)} has params that are not an object`, "bad-result");
     }
-    requests[key] = { method: request.method, ...(request.params !== undefined ? { params: request.params } : {}) };
+    // A key is the server's: `__proto__` is a key like any other.
+    setOwn(requests, key, { method: request.method, ...(request.params !== undefined ? { params: request.params } : {}) });
   }
   return requestState === undefined ? { inputRequests: requests } : { inputRequests: requests, requestState };
 }
@@ -75,7 +76,7 @@ export async function fulfilInputRequests(
   const keys = Object.keys(requests);
   const answers = await Promise.all(keys.map((key) => fulfil(requests[key]!, key)));
   const responses: Record<string, JsonObject> = {};
-  keys.forEach((key, index) => (responses[key] = answers[index]!));
+  keys.forEach((key, index) => setOwn(responses, key, answers[index]!));
   return responses;
 }
 

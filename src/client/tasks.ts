@@ -4,7 +4,7 @@
 // docs/specification/draft/tasks.mdx). This file: the shapes, reading a task off the wire, and
 // when a tools/call becomes a task. The handle and its polling: tool-task.ts; the calls: task-calls.ts.
 
-import { isObject } from "../common/json.ts";
+import { isObject, setOwn } from "../common/json.ts";
 import type { Params, RequestOptions } from "../jsonrpc/peer.ts";
 import { CapabilityError, ProtocolError } from "./errors.ts";
 import type { InputRequest } from "./input-requests.ts";
@@ -158,7 +158,7 @@ function readInputRequests(who: string, value: unknown): Record<string, InputReq
     if (request.params !== undefined && !isObject(request.params)) {
       throw new ProtocolError(`${who}: input request ${JSON.stringify(key)} has params that are not an object`, "bad-task");
     }
-    requests[key] = { method: request.method, ...(request.params !== undefined ? { params: request.params } : {}) };
+    setOwn(requests, key, { method: request.method, ...(request.params !== undefined ? { params: request.params } : {}) });
   }
   return requests;
 }

@@ -5,6 +5,7 @@
 
 import { durationText } from "../common/duration.ts";
 import { messageOf } from "../common/error-text.ts";
+import { setOwn } from "../common/json.ts";
 import { ConnectionClosedError, ErrorCode, RequestTimeoutError, RpcError } from "../jsonrpc/errors.ts";
 import type { Params } from "../jsonrpc/peer.ts";
 import { TransportError } from "../transport/transport.ts";
@@ -355,7 +356,7 @@ export class ServerTask implements ToolTask {
     if (fresh.length === 0) return undefined;
     for (const key of fresh) this.#answered.add(key);
     const asked: Record<string, InputRequest> = {};
-    for (const key of fresh) asked[key] = requests[key]!;
+    for (const key of fresh) setOwn(asked, key, requests[key]!);
     const who = `${this.#who}: input_required`;
     return (async () => {
       const inputResponses = await fulfilInputRequests(asked, (request, key) => this.#wire.fulfil(who, request, key, signal));

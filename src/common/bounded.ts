@@ -3,6 +3,8 @@
 // structuredClone recurse once per level, so 100,000 levels is a stack overflow. These walk with a
 // depth limit and a size budget and mark what they left out, so the text always names the cut.
 
+import { setOwn } from "./json.ts";
+
 /** How deep and how large a rendering or copy may be. */
 export type Bounds = {
   /** Levels of objects/arrays kept; deeper values become a marker. Default 64. */
@@ -112,7 +114,7 @@ export function boundedCopy<T>(value: T, bounds: Bounds = {}): T {
       const copy: Record<string, unknown> = {};
       for (const key of Object.keys(item)) {
         const member = walk((item as Record<string, unknown>)[key], depth + 1);
-        if (member !== undefined) copy[key] = member;
+        if (member !== undefined) setOwn(copy, key, member); // a `__proto__` key stays a key
       }
       out = copy;
     }

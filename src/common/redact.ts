@@ -3,6 +3,8 @@
 // form and JSON fields, query parameters, `Bearer …`, JWTs, api-key fields) are replaced — spec
 // 2025-11-25 basic/authorization ("Token Theft": tokens must not leak), OAuth 2.1 section 7.
 
+import { setOwn } from "./json.ts";
+
 /** What a secret is replaced with. */
 export const REDACTED = "[redacted]";
 
@@ -70,7 +72,7 @@ const JWT = /(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]+\.[A-Za-z0-9_
 export function redactHeaders(headers: Headers | Record<string, string>): Record<string, string> {
   const out: Record<string, string> = {};
   const entries = headers instanceof Headers ? [...headers.entries()] : Object.entries(headers);
-  for (const [name, value] of entries) out[name] = redactHeaderValue(name, value);
+  for (const [name, value] of entries) setOwn(out, name, redactHeaderValue(name, value));
   return out;
 }
 

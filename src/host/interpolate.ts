@@ -90,7 +90,8 @@ function expand(text: string, env: Readonly<Record<string, string | undefined>>,
         "syntax",
       );
     }
-    const value = env[name];
+    // Own variables only: `${constructor}` is an unset variable, not Object.prototype's.
+    const value = Object.hasOwn(env, name) ? env[name] : undefined;
     if (sep === -1) {
       if (value === undefined) unset.push(name);
       else out += value;

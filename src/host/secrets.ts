@@ -3,6 +3,7 @@
 // events, status, stderr tails, the CLI) can be passed through one Redactor that knows them.
 
 import { type Bounds, boundedCopy } from "../common/bounded.ts";
+import { setOwn } from "../common/json.ts";
 import { Redactor } from "../common/redact.ts";
 import type { McpwireConfig } from "./config/types.ts";
 
@@ -83,7 +84,7 @@ export function redactedCopy<T>(value: T, redactor: Redactor, bounds: Bounds = {
     if (Array.isArray(item)) return item.map(walk);
     const out: Record<string, unknown> = {};
     for (const [key, member] of Object.entries(item)) {
-      out[key] = typeof member === "string" ? redactMember(key, member, redactor) : walk(member);
+      setOwn(out, key, typeof member === "string" ? redactMember(key, member, redactor) : walk(member));
     }
     return out;
   };

@@ -3,6 +3,7 @@
 // token or key we happen to hold leaks into it. The one list of that baseline: StdioTransport's
 // default and the host's config (host/env.ts) both use it.
 
+import { setOwn } from "../common/json.ts";
 import { runtime } from "../runtime/mod.ts";
 
 /**
@@ -64,7 +65,7 @@ export function childEnvironment(
   const windows = options.windows ?? runtime.os === "windows";
   const env: Record<string, string> = {};
   for (const [name, value] of Object.entries(parentEnv)) {
-    if (value !== undefined && isBaselineVariable(name, { windows })) env[name] = value;
+    if (value !== undefined && isBaselineVariable(name, { windows })) setOwn(env, name, value);
   }
   return overlay(env, serverEnv, windows);
 }
@@ -76,10 +77,10 @@ export function environmentFor(
   parentEnv: Readonly<Record<string, string | undefined>> = runtime.env(),
   options: ChildEnvironmentOptions = {},
 ): Record<string, string> {
-  if (mode === "exact") return { ...env };
+  if (mode === "exact") return overlay({}, env, false);
   if (mode === "baseline") return childEnvironment(env, parentEnv, options);
   const ours: Record<string, string> = {};
-  for (const [name, value] of Object.entries(parentEnv)) if (value !== undefined) ours[name] = value;
+  for (const [name, value] of Object.entries(parentEnv)) if (value !== undefined) setOwn(ours, name, value);
   return overlay(ours, env, options.windows ?? runtime.os === "windows");
 }
 
@@ -91,7 +92,7 @@ function overlay(base: Record<string, string>, env: Readonly<Record<string, stri
       const upper = name.toUpperCase();
       for (const existing of Object.keys(base)) if (existing !== name && existing.toUpperCase() === upper) delete base[existing];
     }
-    base[name] = value;
+    setOwn(base, name, value); // `__proto__` is a variable name like any other
   }
   return base;
 }

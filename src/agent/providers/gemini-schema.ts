@@ -16,7 +16,7 @@
 // - what cannot be said (a number enum, an unsupported format, a non-string const) goes into
 //   the description, so the model still reads it; everything else is dropped.
 
-import { isObject } from "../../common/json.ts";
+import { isObject, setOwn } from "../../common/json.ts";
 
 export type GeminiType = "STRING" | "NUMBER" | "INTEGER" | "BOOLEAN" | "ARRAY" | "OBJECT";
 
@@ -207,7 +207,8 @@ function convert(input: unknown, context: Context): GeminiSchema {
       const names = Object.keys(properties);
       if (names.length > 0) {
         out.properties = {};
-        for (const name of names) out.properties[name] = convert(properties[name], context);
+        // The server's parameter names: `__proto__` is a parameter like any other.
+        for (const name of names) setOwn(out.properties, name, convert(properties[name], context));
         // spec: every `required` name must be one of `properties`
         const required = Array.isArray(node.required) ? node.required.filter((name): name is string => typeof name === "string" && names.includes(name)) : [];
         if (required.length > 0) out.required = [...new Set(required)];
@@ -269,10 +270,10 @@ function mergeAllOf(node: Json, context: Context): Json {
       if (isObject(target)) part = { ...target, ...part, $ref: undefined };
     }
     if (!isObject(part)) continue;
-    if (isObject(part.properties)) for (const [name, value] of Object.entries(part.properties)) properties[name] ??= value;
+    if (isObject(part.properties)) for (const [name, value] of Object.entries(part.properties)) if (!Object.hasOwn(properties, name)) setOwn(properties, name, value);
     if (Array.isArray(part.required)) for (const name of part.required) if (typeof name === "string") required.add(name);
     for (const [key, value] of Object.entries(part)) {
-      if (key !== "properties" && key !== "required" && key !== "$ref" && value !== undefined && !(key in merged)) merged[key] = value;
+      if (key !== "properties" && key !== "required" && key !== "$ref" && value !== undefined && !Object.hasOwn(merged, key)) setOwn(merged, key, value);
     }
   }
   if (Object.keys(properties).length > 0) merged.properties = properties;
@@ -287,7 +288,7 @@ function resolvePointer(root: unknown, ref: string): unknown {
   let at: unknown = root;
   for (const raw of ref.slice(2).split("/")) {
     const key = decodeURIComponent(raw).replace(/~1/g, "/").replace(/~0/g, "~");
-    if (!isObject(at) || !(key in at)) return undefined;
+    if (!isObject(at) || !Object.hasOwn(at, key)) return undefined;
     at = at[key];
   }
   return at;

@@ -5,7 +5,7 @@ import { HOOK_EVENTS, type HookCommand, type HooksConfig } from "../../agent/hoo
 import type { ToolDefinitionLimits } from "../../agent/tool-definition-cap.ts";
 import { TOOL_SEARCH_MODES, type ToolSearchMode, type ToolSearchOptions } from "../../agent/tool-search.ts";
 import { messageOf } from "../../common/error-text.ts";
-import { isObject } from "../../common/json.ts";
+import { isObject, setOwn } from "../../common/json.ts";
 import { interpolate, InterpolationError } from "../interpolate.ts";
 import { type Context, describe, problem } from "./context.ts";
 import { suggest } from "./messages.ts";
@@ -122,7 +122,7 @@ function providersOf(keys: HostKeys, providers: unknown): Record<string, Provide
     const apiKey = expanded("api_key");
     if (apiKey !== undefined && apiKey !== "") provider.apiKey = apiKey;
     if (entry.timeout !== undefined) provider.timeoutMs = keys.seconds(entry.timeout, at("timeout"));
-    result[name] = provider;
+    setOwn(result, name, provider);
   }
   return result;
 }

@@ -3,7 +3,7 @@
 // `bearer_token_env_var`, …) and its variables (`${env:X}`, `$X`, VS Code's `${input:…}`) turned
 // into what config/server.ts reads, with `${VAR}` where the app meant the environment.
 
-import { isObject } from "../../common/json.ts";
+import { isObject, nameTable, ownValue, setOwn } from "../../common/json.ts";
 import type { Env } from "./context.ts";
 import type { ImportApp } from "./import-sources.ts";
 import { resolvePath } from "./paths.ts";
@@ -75,7 +75,7 @@ const VARIABLES: Readonly<Record<ImportApp, Variables>> = {
 
 /** Reads one server entry of `app`'s file (an object; the caller reports anything else). */
 export function shapeServer(raw: Record<string, unknown>, context: ShapeContext): Shaped {
-  const shaped: Shaped = { entry: {}, sourceKeys: {}, problems: [], warnings: [] };
+  const shaped: Shaped = { entry: {}, sourceKeys: nameTable(), problems: [], warnings: [] };
   const { app } = context;
   const text = (value: string, key: Path): string => convertVariables(value, key, context, shaped);
   const strings = (value: unknown, key: Path): unknown =>
@@ -83,7 +83,7 @@ export function shapeServer(raw: Record<string, unknown>, context: ShapeContext)
   const mapping = (value: unknown, key: Path): unknown => {
     if (!isObject(value)) return value;
     const out: Record<string, unknown> = {};
-    for (const [name, item] of Object.entries(value)) out[name] = typeof item === "string" ? text(item, [...key, name]) : item;
+    for (const [name, item] of Object.entries(value)) setOwn(out, name, typeof item === "string" ? text(item, [...key, name]) : item);
     return out;
   };
   const put = (ours: string, value: unknown, from: Path) => {
@@ -112,8 +112,10 @@ export function shapeServer(raw: Record<string, unknown>, context: ShapeContext)
       }
       case "cwd": {
         // Relative to the project: these apps run from there (our own config's are relative to the file).
-        const cwd = typeof value === "string" ? text(value, [key]) : value;
-        put("cwd", typeof cwd === "string" && !cwd.includes("${") ? resolvePath(context.cwd, cwd) : cwd, [key]);
+        // A literal app's `${` is text, not a variable: its path is resolved as written.
+        const literal = typeof value === "string" && VARIABLES[app] === "literal";
+        const cwd = typeof value === "string" ? text(literal ? resolvePath(context.cwd, value) : value, [key]) : value;
+        put("cwd", typeof cwd === "string" && !literal && !cwd.includes("${") ? resolvePath(context.cwd, cwd) : cwd, [key]);
         continue;
       }
       case "url":
@@ -216,7 +218,9 @@ function shapeAppKey(app: ImportApp, key: string, value: unknown, raw: Record<st
       // Variables passed on from mcpwire's environment, when it has them.
       if (!Array.isArray(value)) return true;
       const env: Record<string, unknown> = isObject(shaped.entry.env) ? { ...shaped.entry.env } : {};
-      for (const name of value) if (typeof name === "string" && context.env[name] !== undefined && env[name] === undefined) env[name] = `\${${name}}`;
+      for (const name of value) {
+        if (typeof name === "string" && ownValue(context.env, name) !== undefined && ownValue(env, name) === undefined) setOwn(env, name, `\${${name}}`);
+      }
       put("env", env, ["env"]);
       return true;
     }
@@ -238,7 +242,7 @@ function convertVariables(value: string, key: Path, context: ShapeContext, shape
     case "shell":
       return value;
     case "literal":
-      return value.replaceAll("$", "$$");
+      return literalText(value);
     case "dollar":
       // Gemini CLI: $VAR and ${VAR} name variables; any other $ is itself.
       return value.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)|\$/g, (_all, braced?: string, bare?: string) => {
@@ -256,9 +260,17 @@ function convertVariables(value: string, key: Path, context: ShapeContext, shape
   }
 }
 
+/**
+ * Text kept as written through interpolation: each `$` doubled, as interpolate.ts reads `$$`.
+ * (Not `replaceAll("$", "$$")`: in a replacement string `$$` stands for one `$`.)
+ */
+function literalText(value: string): string {
+  return value.split("$").join("$$");
+}
+
 /** `${env:NAME}`, `${userHome}`, `${workspaceFolder}`, … in mcpwire's syntax; undefined for one we cannot resolve. */
 function editorVariable(inner: string, context: ShapeContext): string | undefined {
-  const literal = (text: string) => text.replaceAll("$", "$$");
+  const literal = literalText;
   const env = /^env:([A-Za-z_][A-Za-z0-9_]*)$/.exec(inner);
   if (env) return `\${${env[1]}}`;
   switch (inner) {

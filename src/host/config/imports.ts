@@ -4,7 +4,7 @@
 // warning (`file:line:col`) and never stops the others; our own config wins a name clash.
 
 import { messageOf } from "../../common/error-text.ts";
-import { isObject } from "../../common/json.ts";
+import { isObject, nameTable, setOwn } from "../../common/json.ts";
 import { runtime } from "../../runtime/mod.ts";
 import { FileError } from "../../runtime/types.ts";
 import { type Context, describe, type Env, problem } from "./context.ts";
@@ -13,7 +13,7 @@ import { homeOf, type ImportApp, type ImportScope, type ImportSource, importSour
 import { type Shaped, shapeServer } from "./import-shapes.ts";
 import { buildServers } from "./parse.ts";
 import type { Parsed, Path, Position } from "./syntax.ts";
-import { parseJson } from "./syntax.ts";
+import { parseJson, tooDeep } from "./syntax.ts";
 import { ConfigError, DEFAULT_CONNECT_TIMEOUT_MS, DEFAULT_TOOL_TIMEOUT_MS, type McpwireConfig, type ServerConfig } from "./types.ts";
 
 /** What one app's file gave. */
@@ -193,7 +193,8 @@ function buildImported(
     return at(name, sourcePath(shapes.get(name), path.slice(2)));
   }
   const origin = { app: source.app, file: source.file };
-  const ready: Record<string, unknown> = {};
+  // Names from the file: `__proto__` or `constructor` is a server like any other.
+  const ready = nameTable();
   const stubs = new Map<string, ServerConfig>();
   const problems: ConfigError[] = [];
   const disable = (server: ServerConfig, errors: ConfigError[]) => {
@@ -222,7 +223,7 @@ function buildImported(
       stubs.set(name, stub);
       continue;
     }
-    ready[name] = shaped.entry;
+    setOwn(ready, name, shaped.entry);
   }
   const built = buildServers(context, { mcpServers: ready }, "mcpServers");
   problems.push(...context.warnings);
@@ -304,6 +305,8 @@ function positionIn(text: string, offset: number): Position {
  */
 function jsonParsed(original: string): Parsed {
   const text = withoutComments(original);
+  const deep = tooDeep(text, "json");
+  if (deep) return deep;
   let positions: Parsed | undefined;
   const located = () => (positions ??= parseJson(text));
   const parsed: Parsed = {
@@ -321,37 +324,76 @@ function jsonParsed(original: string): Parsed {
   return parsed;
 }
 
-/** `//` and `/* *\/` comments, and a comma before `}` or `]`, as spaces (line breaks kept). */
+/**
+ * `//` and `/* *\/` comments, and a comma before `}` or `]`, as spaces (line breaks kept). One
+ * pass over the text, the output built from slices of it: ~/.claude.json can be tens of MB.
+ */
 export function withoutComments(text: string): string {
   if (!text.includes("/") && !/,\s*[}\]]/.test(text)) return text;
-  const out = text.split("");
+  /** Ranges to blank, as start, end pairs in text order. */
+  const ranges: number[] = [];
   let lastComma = -1;
+  /** Where in `ranges` the comments after lastComma begin (a trailing comma's range goes before them). */
+  let afterComma = 0;
   for (let i = 0; i < text.length; i++) {
-    const char = text[i];
-    if (char === '"') {
+    const char = text.charCodeAt(i);
+    if (char === QUOTE) {
       lastComma = -1;
-      for (i++; i < text.length && text[i] !== '"'; i++) if (text[i] === "\\") i++;
-    } else if (char === "/" && text[i + 1] === "/") {
-      for (; i < text.length && text[i] !== "\n"; i++) out[i] = " ";
-    } else if (char === "/" && text[i + 1] === "*") {
-      const end = text.indexOf("*/", i + 2);
-      const stop = end === -1 ? text.length : end + 2;
-      for (; i < stop; i++) if (text[i] !== "\n") out[i] = " ";
-      i--;
-    } else if (char === ",") {
+      for (i++; i < text.length && text.charCodeAt(i) !== QUOTE; i++) if (text.charCodeAt(i) === BACKSLASH) i++;
+    } else if (char === SLASH && (text.charCodeAt(i + 1) === SLASH || text.charCodeAt(i + 1) === STAR)) {
+      const line = text.charCodeAt(i + 1) === SLASH;
+      const end = line ? text.indexOf("\n", i) : text.indexOf("*/", i + 2);
+      const stop = end === -1 ? text.length : line ? end : end + 2;
+      ranges.push(i, stop);
+      i = stop - 1;
+    } else if (char === COMMA) {
       lastComma = i;
-    } else if ((char === "}" || char === "]") && lastComma !== -1) {
-      out[lastComma] = " ";
+      afterComma = ranges.length;
+    } else if ((char === CLOSE_BRACE || char === CLOSE_BRACKET) && lastComma !== -1) {
+      ranges.splice(afterComma, 0, lastComma, lastComma + 1);
       lastComma = -1;
-    } else if (!/\s/.test(char)) {
+    } else if (!isSpace(char)) {
       lastComma = -1;
     }
   }
-  return out.join("");
+  if (ranges.length === 0) return text;
+  // Joined a thousand pieces at a time, so that the many small slices do not all live at once.
+  const chunks: string[] = [];
+  let parts: string[] = [];
+  let copied = 0;
+  for (let r = 0; r < ranges.length; r += 2) {
+    const [from, to] = [ranges[r], ranges[r + 1]];
+    const blanked = text.slice(from, to);
+    parts.push(text.slice(copied, from), blanked.includes("\n") ? blanked.replace(/[^\n]/g, " ") : spaces(to - from));
+    copied = to;
+    if (parts.length >= 2048) {
+      chunks.push(parts.join(""));
+      parts = [];
+    }
+  }
+  parts.push(text.slice(copied));
+  chunks.push(parts.join(""));
+  return chunks.join("");
+}
+
+const SPACES = " ".repeat(256);
+
+function spaces(length: number): string {
+  return length <= SPACES.length ? SPACES.slice(0, length) : " ".repeat(length);
+}
+
+const QUOTE = 0x22, BACKSLASH = 0x5c, SLASH = 0x2f, STAR = 0x2a, COMMA = 0x2c, CLOSE_BRACE = 0x7d, CLOSE_BRACKET = 0x5d;
+
+/** Whether a UTF-16 unit is what `/\s/` matches (ASCII at once, the rest through the RegExp). */
+function isSpace(char: number): boolean {
+  if (char === 0x20 || (char >= 0x09 && char <= 0x0d)) return true;
+  return char > 0x7f && /\s/.test(String.fromCharCode(char));
 }
 
 /** TOML (Codex): smol-toml, loaded only now; positions of tables and keys found by scanning the lines. */
 async function tomlParsed(text: string): Promise<Parsed> {
+  const deep = tooDeep(text, "toml");
+  if (deep) return deep;
   const { parse, TomlError } = await import("smol-toml");
   const offsets = tomlKeyOffsets(text);
   const find = (path: Path): number | undefined => {
@@ -436,7 +478,7 @@ function plain(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(plain);
   if (value !== null && typeof value === "object" && !(value instanceof Date)) {
     const out: Record<string, unknown> = {};
-    for (const [key, item] of Object.entries(value)) out[key] = plain(item);
+    for (const [key, item] of Object.entries(value)) setOwn(out, key, plain(item));
     return out;
   }
   return value;

@@ -5,7 +5,7 @@
 
 import type { SamplingPolicy } from "../../client/sampling.ts";
 import type { LoggingLevel } from "../../client/types.ts";
-import { isObject } from "../../common/json.ts";
+import { isObject, setOwn } from "../../common/json.ts";
 import { interpolate, InterpolationError } from "../interpolate.ts";
 import { type Context, describe, formatKey, problem } from "./context.ts";
 import { extensionChoices } from "./extensions.ts";
@@ -206,7 +206,7 @@ function readProcess(entry: ServerEntry, server: ServerConfig): void {
         entry.report(["env", key], "key", `"env" has a variable name ${JSON.stringify(key)}; a name must be non-empty, without "="`);
         continue;
       }
-      server.env[key] = entry.scalar(value, ["env", key]);
+      setOwn(server.env, key, entry.scalar(value, ["env", key]));
     }
   }
   const cwd = entry.get("cwd");
@@ -225,7 +225,7 @@ function readHttp(entry: ServerEntry, server: ServerConfig): void {
   }
   const headers = entry.get("headers");
   if (isObject(headers)) {
-    for (const [key, value] of Object.entries(headers)) server.headers[key] = entry.scalar(value, ["headers", key]);
+    for (const [key, value] of Object.entries(headers)) setOwn(server.headers, key, entry.scalar(value, ["headers", key]));
   }
   const auth = entry.get("auth");
   if (auth === false) server.auth = { enabled: false };

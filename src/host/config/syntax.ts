@@ -4,6 +4,7 @@
 import { type Document, isAlias, isMap, isScalar, isSeq, LineCounter, parseDocument } from "yaml";
 import { messageOf } from "../../common/error-text.ts";
 import { findJsonError } from "./json-error.ts";
+import { nestingBeyond, nestingMessage, type NestingSyntax } from "./nesting.ts";
 
 export type ConfigFormat = "yaml" | "json";
 
@@ -35,6 +36,8 @@ export function formatOf(file: string, text: string): ConfigFormat {
 }
 
 export function parseYaml(text: string): Parsed {
+  const deep = tooDeep(text, "yaml");
+  if (deep) return deep;
   const counter = new LineCounter();
   // merge: `<<: *defaults` shares settings between servers, as agent configs often do.
   const doc = parseDocument(text, { lineCounter: counter, prettyErrors: false, merge: true, uniqueKeys: true });
@@ -57,6 +60,8 @@ export function parseYaml(text: string): Parsed {
 export function parseJson(text: string): Parsed {
   // JSON.parse gives the value (JSON's own rules, e.g. the last of duplicate keys wins); the
   // same text read as YAML (a superset of JSON) gives positions.
+  const deep = tooDeep(text, "json");
+  if (deep) return deep;
   const counter = new LineCounter();
   const doc = parseDocument(text, { lineCounter: counter, prettyErrors: false, uniqueKeys: true });
   const parsed = locator(doc, counter);
@@ -74,6 +79,32 @@ export function parseJson(text: string): Parsed {
     parsed.warnings.push({ offset: error.pos[0], message: `${name} appears twice in one object; the last one is used` });
   }
   return parsed;
+}
+
+/**
+ * A text nested beyond MAX_CONFIG_NESTING, as a syntax error at the place it goes too deep,
+ * found before the yaml package (which recurses per level) reads it; undefined when it is fine.
+ */
+export function tooDeep(text: string, syntax: NestingSyntax): Parsed | undefined {
+  const offset = nestingBeyond(text, syntax);
+  if (offset === undefined) return undefined;
+  const positionAt = (at: number): Position => {
+    let line = 1;
+    let start = 0;
+    for (let i = text.indexOf("\n"); i !== -1 && i < at; i = text.indexOf("\n", i + 1)) {
+      line++;
+      start = i + 1;
+    }
+    return { line, column: at - start + 1 };
+  };
+  return {
+    value: undefined,
+    syntaxError: { offset, message: nestingMessage() },
+    warnings: [],
+    positionAt,
+    locate: () => undefined,
+    sourceOf: () => undefined,
+  };
 }
 
 function locator(doc: Document, counter: LineCounter): Parsed {

@@ -1,0 +1,57 @@
+// The CLI with hostile config files (issue 24 items 8, 9): nesting deep enough to abort Node in
+// the yaml position lookup, and imported servers named __proto__/constructor. Files are written
+// under a temporary HOME and working directory, never the real ones.
+
+import assert from "node:assert/strict";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import process from "node:process";
+import { test } from "node:test";
+import { mcpwire, scratchDir } from "../support/cli-runner.ts";
+import { fixturePath } from "../support/fixture-process.ts";
+
+const scratch = scratchDir("mcpwire-config-hostile-cli-");
+let count = 0;
+
+function sandbox() {
+  const root = join(scratch.path, String(count++));
+  const home = join(root, "home");
+  const work = join(root, "work");
+  mkdirSync(home, { recursive: true });
+  mkdirSync(work, { recursive: true });
+  const env: Record<string, string | undefined> = { ...process.env, HOME: home, XDG_CONFIG_HOME: join(home, ".config"), CODEX_HOME: undefined };
+  const write = (base: string, path: string, text: string) => {
+    const file = join(base, path);
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, text);
+    return file;
+  };
+  return { home, work, write, run: (args: string[]) => mcpwire(args, { env, cwd: work }) };
+}
+
+const DEEP = `{"mcpServers": {"deep": {"command": "node", "x": ${"[".repeat(900)}${"]".repeat(900)}}}}`;
+
+test("900-deep JSON in the config and in an imported ./.mcp.json: exit 2 (config error) naming file:line:col and the limit, not an abort (134)", async () => {
+  const { work, write, run } = sandbox();
+  write(work, ".mcp.json", DEEP);
+  write(work, "deep.json", DEEP);
+  const { code, stdout, stderr } = await run(["servers", "--config", "deep.json", "--import", "claude-code"]);
+  assert.equal(code, 2, stderr);
+  assert.equal(stdout, "");
+  assert.match(stderr, /^mcpwire: deep\.json:1:\d+: invalid JSON: nested more than 100 levels/m);
+  assert.doesNotMatch(stderr, /FATAL ERROR/);
+});
+
+test("a deep imported file is a warning; the user's own servers and the imported servers named __proto__ and constructor are listed", async () => {
+  const { home, work, write, run } = sandbox();
+  write(work, ".mcp.json", DEEP);
+  const server = JSON.stringify({ command: "node", args: [fixturePath("names-server.mjs")] });
+  write(home, ".config/Claude/claude_desktop_config.json", `{"mcpServers": {"__proto__": ${server}, "constructor": ${server}}}`);
+  write(work, "mine.yaml", `mcp_servers:\n  mine:\n    command: node\n    args: [${JSON.stringify(fixturePath("names-server.mjs"))}]\n`);
+  const { code, stdout, stderr } = await run(["tools", "--config", "mine.yaml", "--import", "claude-code,claude-desktop"]);
+  assert.equal(code, 0, stderr);
+  assert.match(stderr, /\.\/\.mcp\.json:1:\d+: invalid JSON in claude-code's config: nested more than 100 levels/);
+  for (const name of ["mcp_mine_argv", "mcp___proto___argv", "mcp___proto_____proto__", "mcp_constructor_constructor", "mcp_constructor_toString"]) {
+    assert.match(stdout, new RegExp(`^${name}\\s`, "m"), `${name} in\n${stdout}`);
+  }
+});
