@@ -7,7 +7,7 @@
 // Everything here fails before a request is sent, naming the argument and what to write.
 
 import type { JsonObject } from "../client/types.ts";
-import { boundedJson } from "../common/bounded.ts";
+import { boundedJson, DEFAULT_MAX_DEPTH, depthOf, jsonTextDepth } from "../common/bounded.ts";
 import { isObject } from "../common/json.ts";
 import { clipText } from "../common/preview.ts";
 import { didYouMean, suggestNames } from "../registry/suggest.ts";
@@ -35,6 +35,8 @@ export type CallArgumentsErrorCode =
   | "missing-required"
   /** A key the schema does not list, where it allows no others (additionalProperties: false). */
   | "unknown-parameter"
+  /** The arguments (or one of them) are nested deeper than MAX_ARGUMENTS_DEPTH levels. */
+  | "too-deep"
   /** The args file could not be read (missing, a directory, no permission), or stdin was too long. */
   | "args-file";
 
@@ -68,6 +70,16 @@ export interface TypedArguments {
 
 /** The longest args file or stdin read: arguments, not a data channel. */
 export const MAX_ARGS_FILE_CHARS = 16 * 1024 * 1024;
+/**
+ * Levels of nesting the arguments may have, the object itself being the first: as deep as a
+ * result is shown (common/bounded.ts). Deeper arguments are refused before they are parsed or
+ * sent: JSON.stringify of the request recurses once per level, and overflows the stack (Node,
+ * about 5,000 levels) long before 16 MiB of `[[[…]]]` ends.
+ */
+export const MAX_ARGUMENTS_DEPTH = DEFAULT_MAX_DEPTH;
+/** What is said of arguments nested too deep. */
+const tooDeep = `nested deeper than ${MAX_ARGUMENTS_DEPTH} levels, the most mcpwire sends as a tool's arguments; ` +
+  "flatten it, or pass the deep part as a JSON string or in a file the tool reads";
 /** Levels of a schema followed when typing or checking a value; deeper is taken as it is. */
 const MAX_SCHEMA_DEPTH = 32;
 /**
@@ -123,19 +135,22 @@ export const RUNTIME_SOURCES: ArgumentSources = {
   stdin: readStdin,
 };
 
-/** All of stdin (to its end), at most MAX_ARGS_FILE_CHARS. */
+/**
+ * All of stdin (to its end), at most MAX_ARGS_FILE_CHARS: the pieces as they arrive, joined
+ * once at the end (linear however the input is cut); past the limit the reading stops at once.
+ */
 async function readStdin(): Promise<string> {
-  const lines = runtime.stdinLines();
+  const input = runtime.stdinLines();
   const parts: string[] = [];
   let length = 0;
-  for (let line = await lines.readLine(); line !== undefined; line = await lines.readLine()) {
-    parts.push(line);
-    length += line.length + 1;
+  for (let text = await input.readText(); text !== undefined; text = await input.readText()) {
+    length += text.length;
     if (length > MAX_ARGS_FILE_CHARS) {
       throw new CallArgumentsError(`stdin (--args-file -) is longer than ${MAX_ARGS_FILE_CHARS} characters; arguments that large belong in a file the tool reads`, "args-file");
     }
+    parts.push(text);
   }
-  return parts.join("\n");
+  return parts.join("");
 }
 
 /**
@@ -188,7 +203,12 @@ export function typeArguments(given: GivenArguments, inputSchema: unknown, who: 
         warnings.push(`${who}: "${pair.key}" is not a parameter its schema lists (${listed}); sent as given${near === "" ? "" : `; ${near}`}`);
         property = isObject(schema.additionalProperties) ? schema.additionalProperties : undefined;
       }
-      entries.push([pair.key, pair.json ? jsonPair(pair, property, who) : typeValue(pair.text, property, pair.key, who, 0)]);
+      const value = pair.json ? jsonPair(pair, property, who) : typeValue(pair.text, property, pair.key, who, 0);
+      // The value is one level below the arguments object.
+      if (depthOf(value, MAX_ARGUMENTS_DEPTH) >= MAX_ARGUMENTS_DEPTH) {
+        throw new CallArgumentsError(`${who}: argument ${pair.key} is ${tooDeep}`, "too-deep");
+      }
+      entries.push([pair.key, value]);
     }
     // fromEntries: every key an own property, `__proto__` included.
     args = Object.fromEntries(entries);
@@ -473,8 +493,12 @@ function parseJson(text: string): unknown {
   return value;
 }
 
-/** Text that must be one JSON object: the argument, a file or stdin (`source` names it). */
+/**
+ * Text that must be one JSON object: the argument, a file or stdin (`source` names it). Its
+ * depth is counted in the text first, so that nothing deeper than MAX_ARGUMENTS_DEPTH is parsed.
+ */
 function jsonObject(text: string, source: string): JsonObject {
+  if (jsonTextDepth(text, MAX_ARGUMENTS_DEPTH + 1) > MAX_ARGUMENTS_DEPTH) throw new CallArgumentsError(`${source} is ${tooDeep}`, "too-deep");
   let value: unknown;
   try {
     value = JSON.parse(text);

@@ -139,6 +139,44 @@ export function depthOf(value: unknown, limit: number = DEFAULT_MAX_DEPTH + 1): 
   return deepest;
 }
 
+/**
+ * The nesting depth of JSON text, counting no further than `limit`, found without parsing it:
+ * one pass, nothing allocated, brackets inside strings skipped. For text that is not JSON it
+ * counts brackets all the same (JSON.parse judges the rest). Lets text too deep for a later
+ * recursive step (JSON.stringify of a request, a schema walk) be refused before it is parsed.
+ */
+export function jsonTextDepth(text: string, limit: number = DEFAULT_MAX_DEPTH + 1): number {
+  let depth = 0;
+  let deepest = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code === QUOTE) {
+      // To the closing quote: one not preceded by an odd number of backslashes.
+      let end = text.indexOf('"', i + 1);
+      while (end !== -1) {
+        let backslashes = 0;
+        while (text.charCodeAt(end - 1 - backslashes) === BACKSLASH) backslashes++;
+        if (backslashes % 2 === 0) break;
+        end = text.indexOf('"', end + 1);
+      }
+      if (end === -1) return deepest;
+      i = end;
+    } else if (code === OPEN_BRACKET || code === OPEN_BRACE) {
+      if (++depth > deepest && (deepest = depth) >= limit) return deepest;
+    } else if (code === CLOSE_BRACKET || code === CLOSE_BRACE) {
+      depth--;
+    }
+  }
+  return deepest;
+}
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const OPEN_BRACKET = 0x5b;
+const CLOSE_BRACKET = 0x5d;
+const OPEN_BRACE = 0x7b;
+const CLOSE_BRACE = 0x7d;
+
 function primitiveJson(item: unknown): string | undefined {
   switch (typeof item) {
     case "string":

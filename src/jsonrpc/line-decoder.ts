@@ -15,11 +15,12 @@ export interface DecodeProblem {
   /** The first characters of the offending line. */
   preview: string;
   /**
-   * Set when the skipped line is (or, too large to read, looks like) a response to one of our
-   * requests: what a Peer needs to fail that request now (Peer.undeliverable) instead of
+   * Set when the skipped line is (or, too large to read, shows itself as) a response to one of
+   * our requests: what a Peer needs to fail that request now (Peer.undeliverable) instead of
    * letting it wait out its timeout. Its id is read from the line's first bytes (JSON-RPC
    * writers put "jsonrpc" and "id" first) or, failing that, its last ones (where writers
-   * that put "result" first leave "id"); undefined when neither shows it.
+   * that put "result" first leave "id"); undefined when neither shows it. A line too large to
+   * read that starts with neither "result"/"error" nor a readable id is not taken for one.
    */
   response?: UndeliverableResponse;
 }
@@ -65,15 +66,23 @@ function wholeCharactersEnd(bytes: Uint8Array, from: number, end: number): numbe
   return end;
 }
 
-function tooLargeText(bytes: number, max: number): string {
-  return `line of ${bytes} bytes exceeds maxMessageBytes (${max}); skipped ` +
-    `(raise maxMessageBytes if the peer sends messages this large)`;
+/** What a line over the limit is said to be: `why` says why no request fails for it, when none does. */
+function tooLargeText(bytes: number, max: number, why?: string): string {
+  const remedy = "raise maxMessageBytes if the peer sends messages this large";
+  return `line of ${bytes} bytes exceeds maxMessageBytes (${max}); skipped${why === undefined ? ` (${remedy})` : `: ${why}`}`;
 }
 
 /** A size for a person: "73400320 bytes (70.0 MiB)". */
 function sizeText(bytes: number): string {
   return bytes < 1024 * 1024 ? `${bytes} bytes` : `${bytes} bytes (${(bytes / (1024 * 1024)).toFixed(1)} MiB)`;
 }
+
+/** A line that starts as a JSON-RPC message (`{`) or batch (`[{`); `[info] …` is a log line. */
+const JSON_START = /^[ \t\r]*(?:\{|\[[ \t\r]*\{)/;
+const NOT_A_MESSAGE = "it does not start as a JSON-RPC message, so it is output and no request fails for it " +
+  "(on stdio a server's log belongs on stderr)";
+const NO_RESPONSE_SIGNS = 'its start shows no response ("result", "error" or an "id"), so no request fails for it ' +
+  "(raise maxMessageBytes if the peer sends messages this large)";
 
 const NUMBER_OR_LITERAL = /-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false|null/y;
 const WHITESPACE = /[ \t\r\n]*/y;
@@ -406,26 +415,36 @@ export class LineDecoder {
   }
 
   /**
-   * A line over the limit, skipped unread: reported with its size, and, unless its start shows
-   * a request or a notification, as a response that could not be delivered (with the id its
-   * first or last bytes show, if any).
+   * A line over the limit, skipped unread: reported with its size, and as a response that
+   * could not be delivered only when it shows itself one — a "result" or "error" member among
+   * its first, or an id read from its first or last bytes. A line that does not start as a
+   * JSON-RPC message (a server printing a huge log line to stdout), or whose start shows
+   * neither, is output skipped, failing no request: the real answer may follow on the next
+   * line, and a response that hid both is only waited for until its request's timeout.
    */
   #tooLarge(bytes: number, head: string, tail: string): void {
     const shown = preview(head, PREVIEW_CHARS);
-    const problem: DecodeProblem = { kind: "too-large", message: `${tooLargeText(bytes, this.maxMessageBytes)}: ${shown}`, preview: shown };
     const read = readHead(head);
-    if (read.kind !== "request") {
-      const id = read.id ?? readTailId(tail);
-      problem.response = {
+    const json = JSON_START.test(head);
+    const id = read.kind === "request" ? undefined : read.id ?? (json ? readTailId(tail) : undefined);
+    if (read.kind === "request" || (read.kind === "unknown" && id === undefined)) {
+      const why = read.kind === "request" ? undefined : json ? NO_RESPONSE_SIGNS : NOT_A_MESSAGE;
+      this.#onProblem({ kind: "too-large", message: `${tooLargeText(bytes, this.maxMessageBytes, why)}: ${shown}`, preview: shown });
+      return;
+    }
+    this.#onProblem({
+      kind: "too-large",
+      message: `${tooLargeText(bytes, this.maxMessageBytes)}: ${shown}`,
+      preview: shown,
+      response: {
         ...(id === undefined ? {} : { id }),
         reason: "too-large",
         detail: `the response is ${sizeText(bytes)}, over the maxMessageBytes limit of ${sizeText(this.maxMessageBytes)}, and was skipped unread`,
         remedy: "raise maxMessageBytes if the server's answers are this large",
         bytes,
         limit: this.maxMessageBytes,
-      };
-    }
-    this.#onProblem(problem);
+      },
+    });
   }
 
   #report(kind: DecodeProblem["kind"], what: string, text: string, response?: UndeliverableResponse): void {

@@ -365,25 +365,33 @@ const utf8Text = new TextDecoder("utf-8", { ignoreBOM: true });
 
 let stdinReader: LineReader | undefined;
 
-/** Deno.stdin read only while a line is awaited, so input is not read ahead of the prompt. */
+/** Deno.stdin read only while input is awaited, so input is not read ahead of the prompt. */
 function denoStdinLines(): LineReader {
   const buffer = new LineBuffer();
   const decoder = new TextDecoder();
   let reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
+  /** Reads until `ready()`. */
+  const readUntil = async (ready: () => boolean) => {
+    while (!ready()) {
+      reader ??= Deno.stdin.readable.getReader();
+      const { value, done } = await reader.read().catch(() => ({ value: undefined, done: true as const }));
+      if (done) {
+        buffer.push(decoder.decode());
+        buffer.end();
+      } else {
+        buffer.push(decoder.decode(value, { stream: true }));
+      }
+    }
+  };
   return {
     isTerminal: Deno.stdin.isTerminal(),
     async readLine() {
-      while (!buffer.settled) {
-        reader ??= Deno.stdin.readable.getReader();
-        const { value, done } = await reader.read().catch(() => ({ value: undefined, done: true as const }));
-        if (done) {
-          buffer.push(decoder.decode());
-          buffer.end();
-        } else {
-          buffer.push(decoder.decode(value, { stream: true }));
-        }
-      }
+      await readUntil(() => buffer.settled);
       return buffer.take();
+    },
+    async readText() {
+      await readUntil(() => buffer.holdsText || buffer.ended);
+      return buffer.holdsText ? buffer.takeText() : undefined;
     },
   };
 }

@@ -322,7 +322,7 @@ const output = new OutputQueue((stream, text) => {
   return new Promise((resolve) => target.write(text, () => resolve()));
 }, { serialize: false });
 
-/** process.stdin resumed only while a line is awaited, so input is not read ahead of the prompt. */
+/** process.stdin resumed only while input is awaited, so input is not read ahead of the prompt. */
 function nodeStdinLines(): LineReader {
   const stdin = process.stdin;
   const buffer = new LineBuffer();
@@ -334,29 +334,39 @@ function nodeStdinLines(): LineReader {
     wake = undefined;
     resolve?.();
   };
+  const listen = () => {
+    if (listening) return;
+    listening = true;
+    stdin.on("data", (chunk: Buffer | string) => {
+      buffer.push(typeof chunk === "string" ? chunk : decoder.decode(chunk, { stream: true }));
+      settle();
+    });
+    const end = () => {
+      buffer.push(decoder.decode());
+      buffer.end();
+      settle();
+    };
+    stdin.on("end", end);
+    stdin.on("error", end);
+  };
+  /** Reads until `ready()` (stdin paused again before returning). */
+  const readUntil = async (ready: () => boolean) => {
+    listen();
+    while (!ready()) {
+      stdin.resume();
+      await new Promise<void>((resolve) => (wake = resolve));
+    }
+    stdin.pause();
+  };
   return {
     isTerminal: stdin.isTTY === true,
     async readLine() {
-      if (!listening) {
-        listening = true;
-        stdin.on("data", (chunk: Buffer | string) => {
-          buffer.push(typeof chunk === "string" ? chunk : decoder.decode(chunk, { stream: true }));
-          if (buffer.settled) settle();
-        });
-        const end = () => {
-          buffer.push(decoder.decode());
-          buffer.end();
-          settle();
-        };
-        stdin.on("end", end);
-        stdin.on("error", end);
-      }
-      while (!buffer.settled) {
-        stdin.resume();
-        await new Promise<void>((resolve) => (wake = resolve));
-      }
-      stdin.pause();
+      await readUntil(() => buffer.settled);
       return buffer.take();
+    },
+    async readText() {
+      await readUntil(() => buffer.holdsText || buffer.ended);
+      return buffer.holdsText ? buffer.takeText() : undefined;
     },
   };
 }

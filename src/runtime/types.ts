@@ -82,35 +82,86 @@ export interface ChildProcess {
 
 export type StreamName = "stdout" | "stderr";
 
-/** This process's standard input, read line by line (interactive prompts). */
+/** This process's standard input, read line by line (interactive prompts) or as it comes (`--args-file -`). */
 export interface LineReader {
   /** Whether stdin is a terminal (a user typing), not a pipe or a file. */
   readonly isTerminal: boolean;
   /** The next line, without its line ending; undefined at the end of input. Reads only while asked. */
   readLine(): Promise<string | undefined>;
+  /**
+   * The input that has arrived and not been read yet, exactly as it came (what readLine left
+   * buffered first), waiting for more when there is none; undefined at the end of input. Reads
+   * only while asked: a caller that stops asking (a size limit reached) stops the reading.
+   */
+  readText(): Promise<string | undefined>;
 }
 
-/** Splits decoded text into lines (`\n` or `\r\n`); holds at most one partial line. */
+/**
+ * Decoded text split into lines (`\n` or `\r\n`), or handed back as it came (takeText). Each
+ * character is scanned once: a chunk without a line end is kept as one more piece of the
+ * partial line, never joined to it and searched again, so the work is linear in the input
+ * however it is cut.
+ */
 export class LineBuffer {
-  readonly #lines: string[] = [];
-  #partial = "";
+  /** Whole lines as they came (a `\r` before the `\n` still on), from #next on not yet taken. */
+  #lines: string[] = [];
+  #next = 0;
+  /** The partial line, in the pieces it arrived in. */
+  #pieces: string[] = [];
   #ended = false;
   push(text: string): void {
-    const parts = (this.#partial + text).split("\n");
-    this.#partial = parts.pop()!;
-    for (const part of parts) this.#lines.push(part.endsWith("\r") ? part.slice(0, -1) : part);
+    let start = 0;
+    for (let newline = text.indexOf("\n"); newline !== -1; newline = text.indexOf("\n", start)) {
+      const end = text.slice(start, newline);
+      if (this.#pieces.length === 0) this.#lines.push(end);
+      else {
+        this.#pieces.push(end);
+        this.#lines.push(this.#pieces.join(""));
+        this.#pieces = [];
+      }
+      start = newline + 1;
+    }
+    if (start < text.length) this.#pieces.push(start === 0 ? text : text.slice(start));
   }
   end(): void {
-    if (this.#partial !== "") this.#lines.push(this.#partial);
-    this.#partial = "";
     this.#ended = true;
   }
   /** True when a line is ready or the input has ended. */
   get settled(): boolean {
-    return this.#lines.length > 0 || this.#ended;
+    return this.#next < this.#lines.length || this.#ended;
   }
+  /** True when text has arrived that was not taken yet, a line or part of one. */
+  get holdsText(): boolean {
+    return this.#next < this.#lines.length || this.#pieces.length > 0;
+  }
+  /** True once the input has ended (text may still wait to be taken). */
+  get ended(): boolean {
+    return this.#ended;
+  }
+  /** The next line without its line ending; at the end of input, the last one without a newline. */
   take(): string | undefined {
-    return this.#lines.shift();
+    if (this.#next < this.#lines.length) {
+      const line = this.#lines[this.#next++];
+      if (this.#next === this.#lines.length) this.#clearLines();
+      return line.endsWith("\r") ? line.slice(0, -1) : line;
+    }
+    if (!this.#ended || this.#pieces.length === 0) return undefined;
+    const last = this.#pieces.join("");
+    this.#pieces = [];
+    return last;
+  }
+  /** All the text not taken yet, as it came (line endings included); "" when there is none. */
+  takeText(): string {
+    let text = "";
+    if (this.#next < this.#lines.length) text = this.#lines.slice(this.#next).join("\n") + "\n";
+    this.#clearLines();
+    if (this.#pieces.length > 0) text += this.#pieces.join("");
+    this.#pieces = [];
+    return text;
+  }
+  #clearLines(): void {
+    this.#lines = [];
+    this.#next = 0;
   }
 }
 

@@ -207,13 +207,18 @@ export class SseLegacyTransport extends TransportBase {
    * An event over maxMessageBytes was skipped. spec 2024-11-05 basic/transports: every answer comes
    * on this one stream, so an answer over the limit fails its request at once — the Client finds
    * it by the id read from the event's first bytes (or, with none, takes its only pending
-   * request); a request or notification of the server's is only reported.
+   * request). An event whose start shows no response ("result", "error" or an id: a request or
+   * notification of the server's, a log printed into the stream) is only reported.
    */
   #eventTooLarge(problem: string, head: string): void {
     const remedy = "raise maxMessageBytes (an option of the sse transport) if the server sends messages this large";
     const read = readHead(head);
     if (read.kind === "request") {
       this.report(`${problem}; ${remedy}`, "sse-event-too-large");
+      return;
+    }
+    if (read.kind === "unknown" && read.id === undefined) {
+      this.report(`${problem}; its start shows no response ("result", "error" or an "id"), so no request fails for it; ${remedy}`, "sse-event-too-large");
       return;
     }
     this.reportError(new UndeliverableMessageError(this.redactReport(`${this.description}: ${problem}; ${remedy}`), {

@@ -11,6 +11,7 @@ import { after } from "node:test";
 import {
   CallArgumentsError,
   type CallArgumentsErrorCode,
+  MAX_ARGUMENTS_DEPTH,
   parseArgumentWords,
   readArgumentsFile,
   typeArguments,
@@ -326,5 +327,39 @@ describe("--args-file", () => {
     const list = join(dir, "list.json");
     writeFileSync(list, "[1]");
     await rejectsAsync(() => readArgumentsFile(list, files), "not-object", /must be a JSON object/);
+  });
+});
+
+describe("arguments nested too deep", () => {
+  const dir = mkdtempSync(join(tmpdir(), "mcpwire-call-deep-"));
+  after(() => rmSync(dir, { recursive: true, force: true }));
+  /** `{"a":[[[…]]]}`: the arguments object, and `levels` levels of arrays in it. */
+  const deep = (levels: number) => `{"a":${"[".repeat(levels)}${"]".repeat(levels)}}`;
+  const tooDeep = new RegExp(`is nested deeper than ${MAX_ARGUMENTS_DEPTH} levels, the most mcpwire sends as a tool's arguments; flatten it`);
+
+  test("100,000 levels in the JSON argument, an args file or stdin: a usage error naming the limit, not a stack overflow", async () => {
+    rejects(() => parseArgumentWords([deep(100_000)]), "too-deep", new RegExp(`^the JSON argument ${tooDeep.source}`));
+    const path = join(dir, "deep.json");
+    writeFileSync(path, deep(100_000));
+    const sources = { file: (file: string) => runtime.readTextFile(file), stdin: () => Promise.resolve(deep(100_000)) };
+    await rejectsAsync(() => readArgumentsFile(path, sources), "too-deep", new RegExp(`^--args-file ".*deep\\.json" ${tooDeep.source}`));
+    await rejectsAsync(() => readArgumentsFile("-", sources), "too-deep", new RegExp(`^stdin \\(--args-file -\\) ${tooDeep.source}`));
+    // A top-level array is as deep: the depth is told before the shape.
+    rejects(() => parseArgumentWords(["[".repeat(100_000) + "]".repeat(100_000)]), "too-deep", tooDeep);
+  });
+
+  test("arguments exactly as deep as the limit are taken", () => {
+    assert.equal(typed([deep(MAX_ARGUMENTS_DEPTH - 1)], {}).args.a !== undefined, true);
+    rejects(() => parseArgumentWords([deep(MAX_ARGUMENTS_DEPTH)]), "too-deep", tooDeep);
+  });
+
+  test("a key=value or key:=JSON value too deep is refused naming the argument", () => {
+    const levels = (n: number) => "[".repeat(n) + "]".repeat(n);
+    rejects(() => typed([`loose:=${levels(100_000)}`]), "too-deep", new RegExp(`^server "s", tool "t": argument loose ${tooDeep.source}`));
+    rejects(() => typed([`loose=${levels(100_000)}`]), "too-deep", /argument loose is nested deeper/);
+    rejects(() => typed([`loose=${levels(MAX_ARGUMENTS_DEPTH)}`]), "too-deep", /argument loose is nested deeper/);
+    assert.equal(JSON.stringify(typed([`loose=${levels(MAX_ARGUMENTS_DEPTH - 1)}`]).args.loose), levels(MAX_ARGUMENTS_DEPTH - 1));
+    // Text that only looks deep stays text where the schema asks for a string.
+    assert.equal(typed([`name=${levels(100_000)}`]).args.name, levels(100_000));
   });
 });

@@ -8,7 +8,9 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { everythingYaml, mcpwire, scratchDir, writeConfig } from "../support/cli-runner.ts";
+import { spawn } from "node:child_process";
+import process from "node:process";
+import { everythingYaml, mcpwire, type Outcome, root, runtimeArgs, scratchDir, writeConfig } from "../support/cli-runner.ts";
 
 const EXAMPLE = "examples/mcpwire.yaml";
 const FILESYSTEM = fileURLToPath(new URL("../../node_modules/@modelcontextprotocol/server-filesystem/dist/index.js", import.meta.url));
@@ -122,6 +124,35 @@ describe("mcpwire call --args-file", () => {
     assert.match(stderr, /stdin \(--args-file -\) is not valid JSON/);
   });
 
+  // `{"message":[[[…]]]}`: deep enough to overflow the stack of JSON.stringify when the request is sent.
+  const deepArguments = (levels: number) => `{"message":${"[".repeat(levels)}${"]".repeat(levels)}}`;
+  const tooDeep = /is nested deeper than 64 levels, the most mcpwire sends as a tool's arguments; flatten it/;
+
+  test("arguments 100,000 levels deep in a file or on stdin exit 2 naming the depth limit, not a stack overflow", async () => {
+    const file = join(scratch.path, "deep.json");
+    await writeFile(file, deepArguments(100_000));
+    for (const [args, input, source] of [[["--args-file", file], undefined, /--args-file ".*deep\.json"/], [["--args-file", "-"], deepArguments(100_000), /stdin \(--args-file -\)/]] as const) {
+      const { code, stderr } = await mcpwire(["call", "mcp_everything_echo", ...args, "--config", config], input === undefined ? {} : { input });
+      assert.equal(code, 2, stderr);
+      assert.match(stderr, source);
+      assert.match(stderr, tooDeep);
+      assert.doesNotMatch(stderr, /call stack/);
+    }
+  });
+
+  test("a JSON argument 60,000 levels deep (as much as one argument may hold) exits 2 naming the depth limit", async () => {
+    const { code, stderr } = await mcpwire(["call", "mcp_everything_echo", deepArguments(60_000), "--config", config]);
+    assert.equal(code, 2, stderr);
+    assert.match(stderr, /the JSON argument is nested deeper than 64 levels/);
+    assert.doesNotMatch(stderr, /call stack/);
+  });
+
+  test("stdin longer than the limit is refused, naming the limit", async () => {
+    const { code, stderr } = await feeding(["call", "mcp_everything_echo", "--args-file", "-", "--config", config], `{"message":"${"x".repeat(17 * 1024 * 1024)}"}`);
+    assert.equal(code, 2, stderr);
+    assert.match(stderr, /^mcpwire: stdin \(--args-file -\) is longer than 16777216 characters; arguments that large belong in a file the tool reads$/m);
+  });
+
   test("an args file with arguments on the command line exits 2", async () => {
     const { code, stderr } = await mcpwire(["call", "mcp_everything_echo", "message=hi", "--args-file", "-", "--config", config], { input: "{}" });
     assert.equal(code, 2);
@@ -169,3 +200,24 @@ describe("mcpwire tools --signatures", () => {
     assert.match(stderr, /cannot be combined/);
   });
 });
+
+/**
+ * Runs `mcpwire <args>` with `input` written to its stdin as it reads it. The CLI may stop
+ * reading and exit before all of it is written: the broken pipe that leaves is expected.
+ */
+function feeding(args: string[], input: string): Promise<Outcome> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [...runtimeArgs, ...args], { cwd: root, stdio: ["pipe", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.setEncoding("utf8").on("data", (text: string) => (stdout += text));
+    child.stderr.setEncoding("utf8").on("data", (text: string) => (stderr += text));
+    child.stdin.on("error", () => {});
+    child.stdin.end(input);
+    const timer = setTimeout(() => child.kill("SIGKILL"), 90_000);
+    child.on("close", (code) => {
+      clearTimeout(timer);
+      resolve({ code: code ?? -1, stdout, stderr });
+    });
+  });
+}

@@ -3,7 +3,7 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { boundedCopy, boundedJson, depthMarker, depthOf } from "../../src/common/bounded.ts";
+import { boundedCopy, boundedJson, depthMarker, depthOf, jsonTextDepth } from "../../src/common/bounded.ts";
 
 /** `{"a":{"a":…}}` nested `depth` levels, built without recursion. */
 function nested(depth: number): unknown {
@@ -71,4 +71,25 @@ test("depthOf counts up to its limit only", () => {
   assert.equal(depthOf("x"), 0);
   assert.equal(depthOf({ a: [1] }), 2);
   assert.equal(depthOf(nested(100_000), 50), 50);
+});
+
+test("jsonTextDepth counts the nesting of JSON text as depthOf counts the parsed value, brackets in strings aside", () => {
+  const texts = [
+    "1",
+    '"[[{{"',
+    "[]",
+    '{"a":[1,{"b":"]]}}"}],"c":{}}',
+    '["\\"", "\\\\", "[\\"]", [[["x"]]]]',
+    JSON.stringify(nested(40)),
+    ' { "k" : [ [ ] ] } ',
+  ];
+  for (const text of texts) assert.equal(jsonTextDepth(text, 1000), depthOf(JSON.parse(text), 1000), text);
+});
+
+test("jsonTextDepth stops counting at its limit: 100,000 levels of [ are read only to the limit", () => {
+  const deep = "[".repeat(100_000) + "]".repeat(100_000);
+  assert.equal(jsonTextDepth(deep, 65), 65);
+  assert.equal(jsonTextDepth(`{"a":${deep}}`, 65), 65);
+  assert.equal(jsonTextDepth(`["${"[".repeat(100_000)}"]`, 65), 1, "brackets inside a string are text");
+  assert.equal(jsonTextDepth('["unterminated [[[[', 65), 1);
 });

@@ -515,6 +515,35 @@ describe("LineDecoder: a response it cannot deliver is reported with the id its 
     }
   });
 
+  test("a too-large line that does not start as a JSON-RPC message (a log line on stdout) is skipped output, not taken for a response, even with an id at its end", () => {
+    for (const size of cuts) {
+      for (const line of [`[info] cache state: ${filler}`, `  ${filler} {"jsonrpc":"2.0","id":4}`, `"${filler}"`]) {
+        assert.deepEqual(responses(line, size), [
+          { kind: "too-large", id: undefined, reason: undefined, attached: false },
+        ], `chunks of ${size}: ${line.slice(0, 20)}`);
+      }
+    }
+    const { problems } = decode([`[info] ${filler}\n`], max);
+    assert.match(problems[0]!.message, /^line of \d+ bytes exceeds maxMessageBytes \(256\); skipped: it does not start as a JSON-RPC message, so it is output and no request fails for it/);
+  });
+
+  test('a too-large JSON line whose start shows no "result", "error" or "id", and whose end no id, is not taken for a response', () => {
+    for (const size of cuts) {
+      assert.deepEqual(responses(`{"level":"info","msg":"state","state":{"text":"${filler}"}}`, size), [
+        { kind: "too-large", id: undefined, reason: undefined, attached: false },
+      ], `chunks of ${size}`);
+      // An id read from either end is enough, "result" or not.
+      assert.deepEqual(responses(`{"jsonrpc":"2.0","id":6,"data":{"text":"${filler}"}}`, size), [
+        { kind: "too-large", id: 6, reason: "too-large", attached: true },
+      ], `chunks of ${size}`);
+      assert.deepEqual(responses(`{"data":{"text":"${filler}"},"id":7}`, size), [
+        { kind: "too-large", id: 7, reason: "too-large", attached: true },
+      ], `chunks of ${size}`);
+    }
+    const { problems } = decode([`{"level":"info","msg":"${filler}"}\n`], max);
+    assert.match(problems[0]!.message, /; skipped: its start shows no response \("result", "error" or an "id"\), so no request fails for it/);
+  });
+
   test("the report names the size, the limit and maxMessageBytes", () => {
     const { problems } = decode([`{"jsonrpc":"2.0","id":1,"result":{"t":"${filler}"}}\n`], max);
     const response = problems[0]!.response!;

@@ -434,6 +434,31 @@ behaviour("a stdout line over maxMessageBytes that answers a request is reported
   }
 });
 
+behaviour("a 5 MB log line on stdout (not JSON) with one call pending fails no call: the answer on the next line arrives, the line is reported as skipped output", async () => {
+  const { client, problems } = await connected("hostile-answers-server.mjs", { transport: { maxMessageBytes: 4096 } });
+  try {
+    assert.equal(textOf(await client.callTool("noise", { bytes: 5 * 1024 * 1024 })), "answer after noise");
+    assert.equal(problems.length, 1, problems.join("\n"));
+    assert.match(
+      problems[0]!,
+      /stdout line of \d+ bytes exceeds maxMessageBytes \(4096\); skipped: it does not start as a JSON-RPC message, so it is output and no request fails for it \(on stdio a server's log belongs on stderr\): "\[info\] cache state: xxx/,
+    );
+  } finally {
+    await client.close();
+  }
+});
+
+behaviour("an oversized JSON log record on stdout whose start shows no result, error or id fails no call either", async () => {
+  const { client, problems } = await connected("hostile-answers-server.mjs", { transport: { maxMessageBytes: 4096 } });
+  try {
+    assert.equal(textOf(await client.callTool("noise-json", { bytes: 100_000 })), "answer after noise");
+    assert.equal(problems.length, 1, problems.join("\n"));
+    assert.match(problems[0]!, /stdout line of \d+ bytes exceeds maxMessageBytes \(4096\); skipped: its start shows no response \("result", "error" or an "id"\), so no request fails for it/);
+  } finally {
+    await client.close();
+  }
+});
+
 behaviour("an oversized notification from the server is reported as a skipped line and fails no call", async () => {
   const { client, problems } = await connected("hostile-answers-server.mjs", { transport: { maxMessageBytes: 4096 } });
   try {
