@@ -2,7 +2,7 @@
 // what each would run and read; `--list` shows the approvals, `--revoke FILE` forgets one.
 
 import { existingProjectFiles, readProjectFile } from "../host/config/project-files.ts";
-import { ProjectTrustStore, defaultTrustFile, projectDigest } from "../host/config/project-trust.ts";
+import { defaultTrustFile, ProjectGate, projectDigest, ProjectTrustStore } from "../host/config/project-trust.ts";
 import { resolvePath } from "../host/config/paths.ts";
 import { ConfigError } from "../host/config/types.ts";
 import { runtime } from "../runtime/mod.ts";
@@ -66,6 +66,10 @@ export async function trust(argv: readonly string[]): Promise<number> {
     ? await Promise.all(args.positional.map((path) => readProjectFile(resolvePath(cwd, path), { cwd, env })))
     : await existingProjectFiles(importOption(args) ?? [], { cwd, env });
   if (summaries.length === 0) {
+    if (new ProjectGate({ cwd, env }).inHome) {
+      await write("stdout", "nothing to approve: this is your home directory, and the configs in it are your own\n");
+      return 0;
+    }
     throw new ConfigError(
       `no project config in ${cwd} to approve (looked for ./mcpwire.yaml and ./.mcp.json${args.lists.has("import") ? " and the apps' project files" : ""}); ` +
         "name the file: mcpwire trust FILE",
