@@ -101,6 +101,9 @@ describe("a project's config on the command line", () => {
     const listed = await run(["trust", "--list"]);
     assert.match(listed.stdout, /\.mcp\.json\s+changed since \(asks again\)/);
     assert.match(listed.stdout, /\.cursor\/mcp\.json\s+approved/);
+    const revoked = await run(["trust", "--revoke", ".cursor/mcp.json"]);
+    assert.equal(revoked.code, 0, revoked.stderr);
+    assert.doesNotMatch((await run(["trust", "--list"])).stdout, /cursor/);
   });
 
   test("--trust-project and MCPWIRE_TRUST_PROJECT=1 run it for one run and approve nothing", async () => {

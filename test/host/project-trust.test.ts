@@ -167,6 +167,38 @@ describe("a project's config is used only once approved", () => {
   });
 });
 
+describe("what a refused project file is shown to hold", () => {
+  test("each app's way of naming variables: Codex's env_vars and *_env_var keys, Gemini's $VAR, VS Code's ${env:NAME}", async () => {
+    const { home, project, env, read, write } = sandbox();
+    write(home, ".config/mcpwire/config.yaml", "imports: [codex, gemini-cli, vscode]\nmcp_servers: {}\n");
+    write(project, ".codex/config.toml", [
+      "[mcp_servers.docs]",
+      'command = "docs-server"',
+      'args = ["--token", "literal$X"]',
+      'env_vars = ["SOME_SECRET"]',
+      "[mcp_servers.remote]",
+      'url = "https://example.com/mcp"',
+      'bearer_token_env_var = "GITHUB_TOKEN"',
+      'env_http_headers = { "X-Key" = "API_KEY" }',
+      "",
+    ].join("\n"));
+    write(project, ".gemini/settings.json", { mcpServers: { gem: { httpUrl: "https://example.com/$REGION/mcp" } } });
+    write(project, ".vscode/mcp.json", `{ // comments are allowed\n "servers": { "v": { "command": "v", "env": { "T": "\${env:VS_TOKEN}" } } } }`);
+    const config = await loadConfig({ cwd: project, env });
+    const shown = Object.fromEntries(config.warnings.filter((item) => item.code === "untrusted-project").map((item) => [item.project!.app, item.project!]));
+    assert.deepEqual(shown.codex.servers, [
+      { name: "docs", command: "docs-server", args: ["--token", "literal$X"] },
+      { name: "remote", args: [], url: "https://example.com/mcp" },
+    ]);
+    assert.deepEqual(shown.codex.variables, ["API_KEY", "GITHUB_TOKEN", "SOME_SECRET"]);
+    assert.deepEqual(shown["gemini-cli"].servers, [{ name: "gem", args: [], url: "https://example.com/$REGION/mcp" }]);
+    assert.deepEqual(shown["gemini-cli"].variables, ["REGION"]);
+    assert.deepEqual(shown.vscode.variables, ["VS_TOKEN"]);
+    assert.deepEqual(config.servers, []);
+    assert.ok(!read.has("SOME_SECRET") && !read.has("GITHUB_TOKEN"));
+  });
+});
+
 describe("the trust file", () => {
   test("keeps one approval per file, at most MAX_TRUSTED_PROJECTS, the oldest dropped first", async () => {
     const { trustFile } = sandbox();
