@@ -7,13 +7,12 @@ import { createOAuthFetch } from "../auth/oauth-fetch.ts";
 import { DEFAULT_REDIRECT_PORT, defaultTokenStore, type ServerAuthSettings, serverAuthProvider } from "../auth/server-auth.ts";
 import type { TokenStore } from "../auth/token-store.ts";
 import { readResourceChallenge, type ResourceChallenge } from "../auth/www-authenticate.ts";
-import { loadConfig } from "../host/config/load.ts";
 import type { McpwireConfig, ServerConfig } from "../host/config/types.ts";
 import { runtime } from "../runtime/mod.ts";
 import type { LoopbackListener } from "../runtime/types.ts";
 import { redactorFor } from "../host/secrets.ts";
 import { parseArgs, positiveInt, UsageError } from "./args.ts";
-import { IMPORT_OPTION, importOption } from "./host-session.ts";
+import { configSource, IMPORT_OPTION, loadCliConfig } from "./host-session.ts";
 import { lineOf, useRedactor, write, writeJson } from "./output.ts";
 import { renderTable } from "./table.ts";
 import { messageOf } from "../common/error-text.ts";
@@ -172,6 +171,7 @@ export async function auth(argv: readonly string[], options: AuthVerbOptions = {
   const args = parseArgs(argv, {
     config: { kind: "string" },
     import: IMPORT_OPTION,
+    "trust-project": { kind: "flag" },
     json: { kind: "flag" },
     "no-browser": { kind: "flag" },
     timeout: { kind: "string" },
@@ -184,7 +184,7 @@ export async function auth(argv: readonly string[], options: AuthVerbOptions = {
     return action === undefined && !args.flags.has("help") ? 2 : 0;
   }
   if (extra !== undefined) throw new UsageError(`unexpected argument "${extra}"`);
-  const config = await loadConfig({ ...(args.values.has("config") ? { path: args.values.get("config")! } : {}), imports: importOption(args) });
+  const config = await loadCliConfig(configSource(args));
   useRedactor(redactorFor(config));
   switch (action) {
     case "login":

@@ -9,7 +9,7 @@ import type { RegisteredTool } from "../registry/types.ts";
 import { runtime } from "../runtime/mod.ts";
 import { parseArgs, secondsOption, UsageError } from "./args.ts";
 import type { McpManager } from "../host/manager.ts";
-import { SESSION_OPTIONS, importOption, parseElicitMode, parseLogLevel, stderrLine, withManager } from "./host-session.ts";
+import { SESSION_OPTIONS, configSource, parseElicitMode, parseLogLevel, stderrLine, withManager } from "./host-session.ts";
 import { boundedText, DEEP_MARKER, DOCUMENT_BOUNDS, deeperThan, lineOf, redacted, RESULT_BOUNDS, textOf, write, writeControl, writeJson } from "./output.ts";
 import { ProgressDisplay } from "./progress.ts";
 import { CallArgumentsError, type GivenArguments, parseArgumentWords, readArgumentsFile, typeArguments } from "./call-arguments.ts";
@@ -82,7 +82,7 @@ export async function call(argv: readonly string[]): Promise<number> {
     interrupt.abort(new Error("interrupted (Ctrl-C)"));
     if (running !== undefined) await settledWithin(running, INTERRUPT_GRACE_MS);
   };
-  return await withManager({ configPath: args.values.get("config"), imports: importOption(args), logLevel, elicit, onInterrupt }, async (manager) => {
+  return await withManager({ ...configSource(args), logLevel, elicit, onInterrupt }, async (manager) => {
     const registry = manager.registry;
     if (!registry.has(name)) {
       const down = manager.status().filter((status) => status.state !== "ready" && status.state !== "disabled");

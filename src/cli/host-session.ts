@@ -14,6 +14,7 @@ import { type ParsedArgs, UsageError } from "./args.ts";
 import { cliElicitationHandlers, ELICIT_MODES, type ElicitMode } from "./elicit-prompt.ts";
 import { dataLine, lineOf, useRedactor, write } from "./output.ts";
 import { interruptProgress } from "./progress.ts";
+import { cliProjectTrust } from "./project-trust-prompt.ts";
 import { VERSION } from "./version.ts";
 
 export const CLI_CLIENT_INFO: Implementation = { name: "mcpwire", title: "mcpwire CLI", version: VERSION };
@@ -43,6 +44,8 @@ export interface SessionOptions {
   configPath?: string;
   /** `--import`: apps whose servers are imported too (see importOption). */
   imports?: string[];
+  /** `--trust-project`: use the project's configs (./mcpwire.yaml, ./.mcp.json, ./.cursor/…) for this run unasked. */
+  trustProject?: boolean;
   /** Print server log notifications and stderr-worthy events. Default true. */
   showLogs?: boolean;
   /** `--log-level`: sent to every server that declares logging, over any `log_level` in the config. */
@@ -69,10 +72,25 @@ export const IMPORT_OPTION = { kind: "list" } as const;
 export const SESSION_OPTIONS = {
   config: { kind: "string" },
   import: IMPORT_OPTION,
+  "trust-project": { kind: "flag" },
   "log-level": { kind: "string" },
   help: { kind: "flag" },
   debug: { kind: "flag" },
 } as const;
+
+/** Where the config comes from, as every verb's options say: --config, --import, --trust-project. */
+export function configSource(args: ParsedArgs): Pick<SessionOptions, "configPath" | "imports" | "trustProject"> {
+  return { configPath: args.values.get("config"), imports: importOption(args), trustProject: args.flags.has("trust-project") };
+}
+
+/**
+ * Loads the config as every verb does: a project's config (found in the working directory, or a
+ * project file of an import) only once approved — on a terminal the user is asked; without one
+ * it is refused with the command that approves it (host/config/project-trust.ts).
+ */
+export function loadCliConfig(source: Pick<SessionOptions, "configPath" | "imports" | "trustProject">): Promise<McpwireConfig> {
+  return loadConfig({ path: source.configPath, imports: source.imports, trust: cliProjectTrust(source.trustProject === true) });
+}
 
 /** `--import` values as app names (commas split them); an unknown one is a UsageError with a guess. */
 export function importOption(args: ParsedArgs): string[] | undefined {
@@ -143,7 +161,7 @@ export function cliHandlers(elicit: ElicitMode | undefined): ClientHandlers {
  * `body`, and closes the manager whatever happens. Config warnings go to stderr.
  */
 export async function withManager<T>(options: SessionOptions, body: (manager: McpManager, config: McpwireConfig) => Promise<T>): Promise<T> {
-  const config = await loadConfig({ path: options.configPath, imports: options.imports });
+  const config = await loadCliConfig(options);
   // From here on every output knows the config's secrets (header values, env values, API keys);
   // the manager adds what it learns later (tokens) to the same Redactor.
   const redactor = redactorFor(config);

@@ -8,6 +8,7 @@ import { loadConfig } from "../host/config/load.ts";
 import { redactorFor } from "../host/secrets.ts";
 import { runtime } from "../runtime/mod.ts";
 import { parseArgs, UsageError } from "./args.ts";
+import { TRUST_PROJECT_VARIABLE } from "./project-trust-prompt.ts";
 import { lineOf, useRedactor, write, writeJson } from "./output.ts";
 import { renderTable } from "./table.ts";
 
@@ -27,6 +28,7 @@ export async function importVerb(argv: readonly string[]): Promise<number> {
   const args = parseArgs(argv, {
     list: { kind: "flag" },
     config: { kind: "string" },
+    "trust-project": { kind: "flag" },
     json: { kind: "flag" },
     help: { kind: "flag" },
     debug: { kind: "flag" },
@@ -41,8 +43,10 @@ export async function importVerb(argv: readonly string[]): Promise<number> {
   const cwd = runtime.cwd();
   const env = runtime.env();
   const chosen: readonly ImportApp[] = names.length === 0 ? IMPORT_APPS : apps;
-  const files = await readImports(chosen, { cwd, env });
-  const own = await ownConfig(args.values.get("config"));
+  // A listing asks nobody: a project file not approved is shown as such, its servers unbuilt.
+  const trust = args.flags.has("trust-project") || ["1", "true", "yes"].includes((env[TRUST_PROJECT_VARIABLE] ?? "").trim().toLowerCase()) ? "all" : "refuse";
+  const files = await readImports(chosen, { cwd, env, trust });
+  const own = await ownConfig(args.values.get("config"), trust);
   const ownServers = own?.servers.filter((server) => server.origin === undefined) ?? [];
   const ownName = own?.file === undefined ? undefined : displayPath(own.file, cwd, env.HOME);
   const merged = mergeImports({ servers: ownServers, warnings: [], file: own?.file }, files, { ownName, missingWarning: false });
@@ -75,6 +79,8 @@ export async function importVerb(argv: readonly string[]): Promise<number> {
       case "unreadable":
       case "broken":
         return "(not read: see below)";
+      case "untrusted":
+        return `(not approved: ${file.untrusted?.servers.map((server) => server.name).join(", ") || "no servers"}; see below)`;
     }
     if (file.servers.length === 0) return "(no servers)";
     if (file.file === own?.file) return `${file.servers.map((server) => server.name).join(", ")} (your config)`;
@@ -95,9 +101,9 @@ function serverNote(server: ServerConfig, imported: ReadonlySet<ServerConfig>): 
 }
 
 /** The user's own config (its servers win a clash), when there is one; a --config given must load. */
-async function ownConfig(path: string | undefined): Promise<McpwireConfig | undefined> {
+async function ownConfig(path: string | undefined, trust: "all" | "refuse"): Promise<McpwireConfig | undefined> {
   try {
-    return await loadConfig({ path });
+    return await loadConfig({ path, trust });
   } catch (error) {
     if (path === undefined && error instanceof ConfigError) return undefined;
     throw error;

@@ -23,6 +23,7 @@ verbs:
   auth      OAuth for an HTTP server: mcpwire auth login|logout|status <server>
   import    show the servers other apps configured that --import would add: mcpwire import --list
   skills    list the servers' skills; mcpwire skills show <server> <skill> prints one
+  trust     approve this directory's project config (./.mcp.json, ./mcpwire.yaml, ./.cursor/…) after seeing what it runs
   help      show this text, or a verb's: mcpwire help call
   version   print the version
 
@@ -30,6 +31,9 @@ Without --config the verbs servers, tools, call, run, chat and skills read ./mcp
 ~/.mcp.json, then $XDG_CONFIG_HOME/mcpwire/config.yaml (default ~/.config/mcpwire/config.yaml).
 --import APP[,APP] adds the servers of claude-desktop, claude-code, cursor, vscode, windsurf,
 gemini-cli or codex (or all).
+A config in the working directory (and an app's project file there) is used only once you
+approve it: asked on a terminal, else refused; mcpwire trust approves it, --trust-project (or
+MCPWIRE_TRUST_PROJECT=1) trusts it for one run.
 --debug adds stack traces to errors.`;
 
 /** A verb: the function that runs it and its usage text. */
@@ -48,6 +52,7 @@ const VERBS: Record<string, () => Promise<Verb>> = {
   auth: () => import("./auth.ts").then((verb) => ({ run: verb.auth, usage: verb.AUTH_USAGE })),
   import: () => import("./import.ts").then((verb) => ({ run: verb.importVerb, usage: verb.IMPORT_USAGE })),
   skills: () => import("./skills.ts").then((verb) => ({ run: verb.skills, usage: verb.SKILLS_USAGE })),
+  trust: () => import("./trust.ts").then((verb) => ({ run: verb.trust, usage: verb.TRUST_USAGE })),
 };
 
 /** The loader of a verb's module; undefined for anything that is not a verb (`constructor` included). */
@@ -73,7 +78,7 @@ export async function main(argv: readonly string[]): Promise<number> {
         await write(verb === undefined ? "stderr" : "stdout", ((await verbLoader(rest[0])?.())?.usage ?? USAGE) + "\n");
         return verb === undefined ? 2 : 0;
       default:
-        throw new UsageError(`unknown verb "${verb}"; verbs: servers, tools, call, task, inspect, run, chat, auth, import, skills, help, version`);
+        throw new UsageError(`unknown verb "${verb}"; verbs: servers, tools, call, task, inspect, run, chat, auth, import, skills, trust, help, version`);
     }
   } catch (error) {
     // Through the verb's redactor: an error may quote a server, and a server may quote a token.
@@ -84,6 +89,11 @@ export async function main(argv: readonly string[]): Promise<number> {
     if (error instanceof ConfigError) {
       const { describeConfigError } = await import("./host-session.ts");
       await write("stderr", `mcpwire: ${describeConfigError(error)}\n`);
+      // A project config refused: what it would have run and read, so the user can judge it.
+      if (error.code === "untrusted-project" && error.project !== undefined) {
+        const { projectSummaryText } = await import("./project-trust-prompt.ts");
+        await write("stderr", `${projectSummaryText(error.project)}\n`);
+      }
       return 2;
     }
     // Anything else is a bug or an environment failure: one line, the stack only with --debug.

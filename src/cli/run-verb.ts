@@ -19,7 +19,7 @@ import type { ToolDefinitionLimits } from "../agent/tool-definition-cap.ts";
 import type { ToolSearchOptions } from "../agent/tool-search.ts";
 import { runtime } from "../runtime/mod.ts";
 import { type ParsedArgs, parseArgs, positiveInt, UsageError } from "./args.ts";
-import { SESSION_OPTIONS, importOption, parseElicitMode, parseLogLevel, stderrLine, withManager } from "./host-session.ts";
+import { SESSION_OPTIONS, configSource, parseElicitMode, parseLogLevel, stderrLine, withManager } from "./host-session.ts";
 import { dataLine, lineOf, textOf, write, writeControl, writeJson } from "./output.ts";
 import { interruptProgress, ProgressDisplay } from "./progress.ts";
 
@@ -325,8 +325,7 @@ export async function withHost(
   let setup: HostSetup | undefined;
   try {
     return await withManager({
-      configPath: args.values.get("config"),
-      imports: importOption(args),
+      ...configSource(args),
       logLevel,
       elicit,
       onConfig: async (config) => {

@@ -3,7 +3,7 @@
 import { runtime } from "../runtime/mod.ts";
 import { parseArgs, UsageError } from "./args.ts";
 import { displayPath } from "../host/config/imports.ts";
-import { configErrors, SESSION_OPTIONS, importOption, parseLogLevel, withManager } from "./host-session.ts";
+import { configErrors, SESSION_OPTIONS, configSource, parseLogLevel, withManager } from "./host-session.ts";
 import { lineOf, write, writeJson } from "./output.ts";
 import { clip, renderTable } from "./table.ts";
 
@@ -25,7 +25,7 @@ export async function servers(argv: readonly string[]): Promise<number> {
   if (args.positional.length > 0) throw new UsageError(`unexpected argument "${args.positional[0]}"`);
   const logLevel = parseLogLevel(args.values.get("log-level"));
   // Log messages are shown only when asked for with --log-level.
-  return await withManager({ configPath: args.values.get("config"), imports: importOption(args), showLogs: false, logLevel }, async (manager, config) => {
+  return await withManager({ ...configSource(args), showLogs: false, logLevel }, async (manager, config) => {
     const statuses = manager.status();
     // Where each server is configured: an imported one names its app and file.
     const origins = new Map(config.servers.map((server) => [server.name, server.origin]));

@@ -7,7 +7,7 @@ import { checkedSkillPath, skillRoot } from "../client/skill-entry.ts";
 import { ServerSkills, type Skill, SkillError } from "../client/skills.ts";
 import type { McpManager } from "../host/manager.ts";
 import { parseArgs, UsageError } from "./args.ts";
-import { configErrors, SESSION_OPTIONS, importOption, parseLogLevel, withManager } from "./host-session.ts";
+import { configErrors, SESSION_OPTIONS, configSource, parseLogLevel, withManager } from "./host-session.ts";
 import { lineOf, textOf, write, writeJson } from "./output.ts";
 import { clip, renderTable } from "./table.ts";
 
@@ -83,7 +83,7 @@ export async function skills(argv: readonly string[]): Promise<number> {
     }
   }
   const logLevel = parseLogLevel(args.values.get("log-level"));
-  return await withManager({ configPath: args.values.get("config"), imports: importOption(args), showLogs: false, logLevel }, async (manager, config) => {
+  return await withManager({ ...configSource(args), showLogs: false, logLevel }, async (manager, config) => {
     const configCode = configErrors(config).length > 0 ? 2 : 0;
     try {
       const code = show ? await showSkill(manager, rest[0]!, rest[1]!, file, args.flags.has("json")) : await listSkills(manager, first, args.flags.has("json"));

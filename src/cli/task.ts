@@ -11,7 +11,7 @@ import { messageOf } from "../common/error-text.ts";
 import { runtime } from "../runtime/mod.ts";
 import { parseArgs, secondsOption, UsageError } from "./args.ts";
 import { EXIT, resultText } from "./call.ts";
-import { importOption, parseLogLevel, SESSION_OPTIONS, stderrLine, withManager } from "./host-session.ts";
+import { configSource, parseLogLevel, SESSION_OPTIONS, stderrLine, withManager } from "./host-session.ts";
 import { lineOf, textOf, write, writeControl, writeJson } from "./output.ts";
 import { ProgressDisplay } from "./progress.ts";
 import { clip, renderTable } from "./table.ts";
@@ -69,7 +69,7 @@ export async function task(argv: readonly string[]): Promise<number> {
     interrupt.abort(new Error("interrupted (Ctrl-C)"));
     await running?.then(() => {}, () => {});
   };
-  return await withManager({ configPath: args.values.get("config"), imports: importOption(args), showLogs: false, logLevel: parseLogLevel(args.values.get("log-level")), onInterrupt }, async (manager) => {
+  return await withManager({ ...configSource(args), showLogs: false, logLevel: parseLogLevel(args.values.get("log-level")), onInterrupt }, async (manager) => {
     const client = connected(manager, server);
     if (client === undefined) return EXIT.server;
     try {

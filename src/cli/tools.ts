@@ -4,7 +4,7 @@ import { runtime } from "../runtime/mod.ts";
 import { isAppOnlyTool } from "../registry/visibility.ts";
 import { APP_ONLY_MARK } from "./inspect-apps.ts";
 import { parseArgs, UsageError } from "./args.ts";
-import { configErrors, SESSION_OPTIONS, importOption, parseLogLevel, withManager } from "./host-session.ts";
+import { configErrors, SESSION_OPTIONS, configSource, parseLogLevel, withManager } from "./host-session.ts";
 import { lineOf, write, writeJson } from "./output.ts";
 import { clip, renderTable } from "./table.ts";
 import { signatureListing } from "./signature.ts";
@@ -35,7 +35,7 @@ export async function tools(argv: readonly string[]): Promise<number> {
   const logLevel = parseLogLevel(args.values.get("log-level"));
   // Log messages are shown only when asked for with --log-level; with SERVER, only that server starts.
   const onConfig = server === undefined ? undefined : (config: McpwireConfig) => onlyServer(config, server);
-  return await withManager({ configPath: args.values.get("config"), imports: importOption(args), showLogs: false, logLevel, onConfig }, async (manager, config) => {
+  return await withManager({ ...configSource(args), showLogs: false, logLevel, onConfig }, async (manager, config) => {
     const registered = manager.registry.tools().filter((tool) => server === undefined || (tool.origin.kind === "mcp" && tool.origin.server === server));
     if (args.flags.has("signatures")) {
       // The outputSchema is the client's (the registry keeps inputs only): a return type where a server listed one.

@@ -7,7 +7,7 @@ import { durationText } from "../common/duration.ts";
 import { checkOptions, optionNames } from "../common/options.ts";
 import { SyncBridgeError, type SyncOutcome, SyncWorker } from "../registry/blocking-worker.ts";
 import type { LlmToolSchema, ToolCaller } from "../registry/types.ts";
-import { ConfigError, DEFAULT_TOOL_TIMEOUT_MS, type McpwireConfig, type ServerConfig } from "./config/types.ts";
+import { ConfigError, type ConfigErrorCode, DEFAULT_TOOL_TIMEOUT_MS, type McpwireConfig, type ServerConfig } from "./config/types.ts";
 import type { McpManagerOptions, ServerStatus } from "./manager.ts";
 
 export { SyncBridgeError } from "../registry/blocking-worker.ts";
@@ -189,6 +189,7 @@ export type BridgeStart =
 /** A ConfigError as plain data: structured cloning keeps an Error's message, not its fields. */
 interface WireConfigError {
   message: string;
+  code?: ConfigErrorCode;
   file?: string;
   line?: number;
   column?: number;
@@ -205,8 +206,8 @@ export interface WireConfig {
 }
 
 function errorToWire(error: ConfigError): WireConfigError {
-  const { message, file, line, column, server, key } = error;
-  return { message, file, line, column, server, key };
+  const { message, code, file, line, column, server, key } = error;
+  return { message, code, file, line, column, server, key };
 }
 
 function errorFromWire(wire: WireConfigError): ConfigError {

@@ -59,13 +59,14 @@ describe("servers from elsewhere on the command line", () => {
     const { write, run, elsewhere } = sandbox();
     write(".cursor/mcp.json", { mcpServers: { cur: everything(), mine: { command: "not-this-one" } } });
     writeFileSync(join(elsewhere, "mcpwire.yaml"), `mcp_servers:\n  mine:\n    command: node\n    args: [${JSON.stringify(EVERYTHING)}, stdio]\n`);
-    const { code, stdout, stderr } = await run(["servers", "--import", "cursor"]);
+    // About origins, not trust: the project's ./mcpwire.yaml is trusted for the run.
+    const { code, stdout, stderr } = await run(["servers", "--import", "cursor", "--trust-project"]);
     assert.equal(code, 0, stderr);
     assert.match(stdout, /^SERVER\s+STATE\s+TRANSPORT\s+PROTOCOL\s+INFO\s+TOOLS\s+ORIGIN\s+LAST ERROR/m);
     assert.match(stdout, /^cur\s+ready\s+stdio\s.*\scursor ~\/\.cursor\/mcp\.json/m);
     assert.match(stdout, /^mine\s+ready\s+stdio\s.*\s\.\/mcpwire\.yaml/m);
     assert.match(stderr, /^warning: ~\/\.cursor\/mcp\.json:\d+:\d+: server "mine" of cursor is not imported: \.\/mcpwire\.yaml has a server of that name, which wins$/m);
-    const json = await run(["servers", "--import", "cursor", "--json"]);
+    const json = await run(["servers", "--import", "cursor", "--json", "--trust-project"]);
     const statuses = JSON.parse(json.stdout) as { name: string; origin?: { app: string; file: string } }[];
     assert.equal(statuses.find((status) => status.name === "cur")?.origin?.app, "cursor");
     assert.equal(statuses.find((status) => status.name === "mine")?.origin, undefined);
@@ -119,7 +120,7 @@ describe("mcpwire import --list", () => {
   test("Claude Code's ./.mcp.json that is our own config is shown as such, not as clashes", async () => {
     const { elsewhere, run } = sandbox();
     writeFileSync(join(elsewhere, ".mcp.json"), JSON.stringify({ mcpServers: { p: { command: "node" } } }));
-    const { code, stdout, stderr } = await run(["import", "--list", "claude-code"]);
+    const { code, stdout, stderr } = await run(["import", "--list", "claude-code", "--trust-project"]);
     assert.equal(code, 0, stderr);
     assert.match(stdout, /^claude-code\s+project\s+\.\/\.mcp\.json\s+p \(your config\)$/m);
     assert.doesNotMatch(stdout, /problems:/);
@@ -132,9 +133,19 @@ describe("mcpwire import --list", () => {
       join(elsewhere, ".vscode", "mcp.json"),
       `{\n  "inputs": [{ "type": "promptString", "id": "key", "password": true }],\n  "servers": {\n    "api": { "type": "http", "url": "https://example.com/mcp", "headers": { "X-Key": "\${input:key}" } }\n  }\n}\n`,
     );
-    const { code, stdout, stderr } = await run(["import", "--list", "vscode"]);
+    const { code, stdout, stderr } = await run(["import", "--list", "vscode", "--trust-project"]);
     assert.equal(code, 0, stderr);
     assert.match(stdout, /^vscode\s+project\s+\.\/\.vscode\/mcp\.json\s+api \(disabled\)$/m);
     assert.match(stdout, /^ {2}\.\/\.vscode\/mcp\.json:4:\d+: server "api": "headers\.X-Key" uses \$\{input:key\}, a value VS Code asks for in a prompt/m);
+  });
+
+  test("a project file not approved is listed as such, its servers unbuilt, with the command that approves it", async () => {
+    const { elsewhere, run } = sandbox();
+    mkdirSync(join(elsewhere, ".vscode"));
+    writeFileSync(join(elsewhere, ".vscode", "mcp.json"), JSON.stringify({ servers: { api: { type: "http", url: "https://example.com/mcp" } } }));
+    const { code, stdout, stderr } = await run(["import", "--list", "vscode"]);
+    assert.equal(code, 0, stderr);
+    assert.match(stdout, /^vscode\s+project\s+\.\/\.vscode\/mcp\.json\s+\(not approved: api; see below\)$/m);
+    assert.match(stdout, /^ {2}\.\/\.vscode\/mcp\.json \(.*\) is vscode's project config, not approved by you yet, so its servers are not imported; approve it with "mcpwire trust \.\/\.vscode\/mcp\.json"/m);
   });
 });

@@ -39,8 +39,10 @@ function sandbox() {
     writeFileSync(file, text);
     return file;
   };
+  // These tests are about each app's shape, not project trust (test/host/project-trust.test.ts):
+  // the project's files (./.cursor/mcp.json, …) are trusted for them.
   const load = (imports: string[], extraEnv: Record<string, string> = {}, path?: string) =>
-    loadConfig({ cwd: project, env: { ...env, ...extraEnv }, imports, ...(path ? { path } : {}) });
+    loadConfig({ cwd: project, env: { ...env, ...extraEnv }, imports, trust: "all", ...(path ? { path } : {}) });
   return { home, project, env, place, write, load };
 }
 
@@ -82,7 +84,8 @@ describe("~/.mcp.json in the lookup order", () => {
     const { home, project, env, write } = sandbox();
     write(home, ".mcp.json", JSON.stringify({ mcpServers: { from_home: { command: "node" } } }));
     write(project, ".mcp.json", JSON.stringify({ mcpServers: { from_project: { command: "node" } } }));
-    assert.deepEqual((await loadConfig({ cwd: project, env })).servers.map((s) => s.name), ["from_project"]);
+    // Approved (trust: "all"): this test is about the lookup order.
+    assert.deepEqual((await loadConfig({ cwd: project, env, trust: "all" })).servers.map((s) => s.name), ["from_project"]);
     const empty = sandbox();
     await assert.rejects(loadConfig({ cwd: empty.project, env: empty.env }), (error: unknown) => {
       assert.ok(error instanceof ConfigError);

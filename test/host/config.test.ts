@@ -534,15 +534,17 @@ describe("loadConfig: files and the lookup order", () => {
     const cwd = tempDir();
     const xdg = tempDir();
     const env = { XDG_CONFIG_HOME: xdg, HOME: "/nonexistent-home" };
+    // The lookup order, not project trust (test/host/project-trust.test.ts): the project's files are trusted here.
+    const trust = "all";
     mkdirSync(join(xdg, "mcpwire"));
     writeFileSync(join(xdg, "mcpwire", "config.yaml"), yamlServer("from_xdg"));
-    assert.equal((await loadConfig({ cwd, env })).servers[0].name, "from_xdg");
+    assert.equal((await loadConfig({ cwd, env, trust })).servers[0].name, "from_xdg");
     writeFileSync(join(cwd, ".mcp.json"), jsonServer("from_mcp_json"));
-    const fromJson = await loadConfig({ cwd, env });
+    const fromJson = await loadConfig({ cwd, env, trust });
     assert.equal(fromJson.servers[0].name, "from_mcp_json");
     assert.equal(fromJson.file, join(cwd, ".mcp.json"));
     writeFileSync(join(cwd, "mcpwire.yaml"), yamlServer("from_mcpwire_yaml"));
-    const fromYaml = await loadConfig({ cwd, env });
+    const fromYaml = await loadConfig({ cwd, env, trust });
     assert.equal(fromYaml.servers[0].name, "from_mcpwire_yaml");
     assert.equal(fromYaml.file, join(cwd, "mcpwire.yaml"));
   });

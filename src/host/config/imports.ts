@@ -12,6 +12,8 @@ import { findJsonError } from "./json-error.ts";
 import { homeOf, type ImportApp, type ImportScope, type ImportSource, importSources } from "./import-sources.ts";
 import { type Shaped, shapeServer } from "./import-shapes.ts";
 import { buildServers } from "./parse.ts";
+import type { ProjectConfigSummary } from "./project-summary.ts";
+import { ProjectGate, type ProjectTrust, untrustedImportWarning } from "./project-trust.ts";
 import type { Parsed, Path, Position } from "./syntax.ts";
 import { parseJson, tooDeep } from "./syntax.ts";
 import { ConfigError, DEFAULT_CONNECT_TIMEOUT_MS, DEFAULT_TOOL_TIMEOUT_MS, type McpwireConfig, type ServerConfig } from "./types.ts";
@@ -24,8 +26,14 @@ export interface ImportedFile {
   /** How messages name it: `./.cursor/mcp.json`, `~/.codex/config.toml`. */
   display: string;
   scope: ImportScope;
-  /** `missing`: no such file (not a problem); `unreadable` / `broken`: see `problems`. */
-  state: "found" | "missing" | "unreadable" | "broken";
+  /**
+   * `missing`: no such file (not a problem); `unreadable` / `broken`: see `problems`;
+   * `untrusted`: a project file the user has not approved (config/project-trust.ts): nothing of
+   * it was built, `untrusted` says what it holds.
+   */
+  state: "found" | "missing" | "unreadable" | "broken" | "untrusted";
+  /** For `untrusted`: its servers, commands and variables, read without expanding anything. */
+  untrusted?: ProjectConfigSummary;
   /** Its servers in file order, each with `origin`; one with a problem is disabled (`error`). */
   servers: ServerConfig[];
   /** What went wrong with the file or its servers, and keys ignored; each positioned where known. */
@@ -41,17 +49,46 @@ export interface ReadImportsOptions {
   env?: Env;
   /** runtime.os spelling; default this system's. */
   os?: string;
+  /** Project files (scope `project`): as loadConfig's `trust`; default `refuse` (only approved ones are read). */
+  trust?: ProjectTrust;
+  /** Where approvals are kept; default defaultTrustFile(env). */
+  trustFile?: string;
 }
 
-/** Reads every file of every app, in order (apps as given; each app's files most specific first). */
+/**
+ * Reads every file of every app, in order (apps as given; each app's files most specific first).
+ * A project file (`./.cursor/mcp.json`, …) not approved is `untrusted`, its servers not built.
+ */
 export async function readImports(apps: readonly ImportApp[], options: ReadImportsOptions = {}): Promise<ImportedFile[]> {
   const cwd = options.cwd ?? runtime.cwd();
   const env = options.env ?? runtime.env();
+  return await readImportsThrough(apps, cwd, env, new ProjectGate({ cwd, env, trust: options.trust, trustFile: options.trustFile }), { os: options.os });
+}
+
+/**
+ * readImports with the gate of a whole load (config/load.ts), so that a file is asked about once.
+ * `ownFile`, the config already loaded, is not read again (mergeImports leaves it out anyway).
+ */
+export async function readImportsThrough(
+  apps: readonly ImportApp[],
+  cwd: string,
+  env: Env,
+  gate: ProjectGate,
+  options: { os?: string; ownFile?: string } = {},
+): Promise<ImportedFile[]> {
   const files: ImportedFile[] = [];
   for (const app of apps) {
-    for (const source of importSources(app, { cwd, env, os: options.os })) files.push(await readImportFile(source, cwd, env));
+    for (const source of importSources(app, { cwd, env, os: options.os })) {
+      files.push(source.file === options.ownFile ? ownFileEntry(source, cwd, env) : await readImportFile(source, cwd, env, gate));
+    }
   }
   return files;
+}
+
+/** The config itself met as an app's file (Claude Code's ./.mcp.json): found, nothing of it read twice. */
+function ownFileEntry(source: ImportSource, cwd: string, env: Env): ImportedFile {
+  const display = displayPath(source.file, cwd, homeOf(env), source.scope);
+  return { app: source.app, file: source.file, display, scope: source.scope, state: "found", servers: [], problems: [], place: () => ({ text: display }) };
 }
 
 /**
@@ -109,7 +146,7 @@ export function displayPath(file: string, cwd: string, home: string | undefined,
   return file;
 }
 
-async function readImportFile(source: ImportSource, cwd: string, env: Env): Promise<ImportedFile> {
+async function readImportFile(source: ImportSource, cwd: string, env: Env, gate: ProjectGate): Promise<ImportedFile> {
   const home = homeOf(env);
   const display = displayPath(source.file, cwd, home, source.scope);
   let parsed: Parsed | undefined;
@@ -139,8 +176,26 @@ async function readImportFile(source: ImportSource, cwd: string, env: Env): Prom
     ));
     return imported;
   }
+  const read = text;
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   parsed = source.format === "toml" ? await tomlParsed(text) : jsonParsed(text);
+  // A project's file (it came with the repository) is used only once approved: before that its
+  // servers are not built, so no variable is read for them (config/project-trust.ts).
+  if (source.scope === "project" && !gate.inHome) {
+    const decision = await gate.admit({
+      file: source.file,
+      display,
+      text: read,
+      value: parsed.value,
+      app: source.app,
+      serversPath: source.serversPath,
+      ...(parsed.syntaxError ? { problem: `it does not parse: ${parsed.syntaxError.message}` } : {}),
+    });
+    if (!decision.trusted) {
+      imported.problems.push(untrustedImportWarning(decision.summary, source.app, decision.changed));
+      return { ...imported, state: "untrusted", untrusted: decision.summary };
+    }
+  }
   const context: Context = { file: source.file, display, parsed, json: source.format === "json", env, warnings: [] };
   if (parsed.syntaxError) {
     const { offset, message } = parsed.syntaxError;
@@ -303,7 +358,7 @@ function positionIn(text: string, offset: number): Position {
  * CLI write them), blanked out so that offsets stay those of the file. Positions of keys are
  * worked out only when a message needs one (~/.claude.json can be large).
  */
-function jsonParsed(original: string): Parsed {
+export function jsonParsed(original: string): Parsed {
   const text = withoutComments(original);
   const deep = tooDeep(text, "json");
   if (deep) return deep;
@@ -391,7 +446,7 @@ function isSpace(char: number): boolean {
 }
 
 /** TOML (Codex): smol-toml, loaded only now; positions of tables and keys found by scanning the lines. */
-async function tomlParsed(text: string): Promise<Parsed> {
+export async function tomlParsed(text: string): Promise<Parsed> {
   const deep = tooDeep(text, "toml");
   if (deep) return deep;
   const { parse, TomlError } = await import("smol-toml");

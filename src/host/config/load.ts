@@ -1,15 +1,18 @@
 // Finding and reading a config file: `--config FILE`, or the first of the places searched
 // (`mcpwire.yaml`, `.mcp.json`, `~/.mcp.json`, `$XDG_CONFIG_HOME/mcpwire/config.yaml`); then the
-// servers of other apps it (or the caller) asks to import. Parsing is parse.ts, imports imports.ts.
+// servers of other apps it (or the caller) asks to import. Parsing is parse.ts, imports imports.ts;
+// a project's files (those found in the working directory) go through project-trust.ts first.
 
 import { messageOf } from "../../common/error-text.ts";
 import { runtime } from "../../runtime/mod.ts";
 import { FileError } from "../../runtime/types.ts";
 import type { Env } from "./context.ts";
 import { ALL_APPS, resolveImportApps, unknownAppText } from "./import-sources.ts";
-import { displayPath, mergeImports, readImports } from "./imports.ts";
+import { displayPath, mergeImports, readImportsThrough } from "./imports.ts";
 import { parseConfig } from "./parse.ts";
 import { isAbsolutePath, resolvePath, WINDOWS } from "./paths.ts";
+import { ProjectGate, type ProjectTrust, untrustedConfigError } from "./project-trust.ts";
+import { formatOf, parseYaml } from "./syntax.ts";
 import { ConfigError, type McpwireConfig } from "./types.ts";
 
 export interface LoadConfigOptions {
@@ -24,6 +27,17 @@ export interface LoadConfigOptions {
    * IMPORT_APPS, or `all`. With imports, no config file at all is no error (the imports are the config).
    */
   imports?: readonly string[];
+  /**
+   * Whether a project's config may be used: one found in `cwd` (not `path`, and not when `cwd` is
+   * HOME) or a project file an import reads (`./.cursor/mcp.json`, …). `refuse` (the default):
+   * only files the user approved before, by path and content hash (`mcpwire trust`); `all`: every
+   * one, for this call; a function: asked about each file not approved yet, true records the
+   * approval. Refused, the config found in `cwd` is a ConfigError with code `untrusted-project`
+   * (nothing in it was run or expanded); a refused import file is left out with a warning.
+   */
+  trust?: ProjectTrust;
+  /** Where approvals are kept; default `$XDG_CONFIG_HOME/mcpwire/trusted-projects.json` (defaultTrustFile). */
+  trustFile?: string;
 }
 
 /**
@@ -39,19 +53,24 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Mcpwi
   const asked = options.imports ?? [];
   const unknown = resolveImportApps(asked).unknown;
   if (unknown.length > 0) throw new ConfigError(unknownAppText(unknown[0].name, unknown[0].guess));
-  const own = await loadOwnConfig(options.path, cwd, env, asked.length > 0);
+  const gate = new ProjectGate({ cwd, env, trust: options.trust, trustFile: options.trustFile });
+  const own = await loadOwnConfig(options.path, cwd, env, asked.length > 0, gate);
   const names = [...(own.imports ?? []), ...asked];
   if (names.length === 0) return own;
   const { apps } = resolveImportApps(names);
-  const files = await readImports(apps, { cwd, env });
+  const files = await readImportsThrough(apps, cwd, env, gate, { ownFile: own.file });
   const ownName = own.file === undefined ? undefined : displayPath(own.file, cwd, env.HOME);
   // `all` tries every app: one not installed is no news.
   const missingWarning = !names.some((name) => name.trim().toLowerCase() === ALL_APPS);
   return mergeImports(own, files, { ownName, missingWarning });
 }
 
-/** The config file itself; with `optional`, none found is an empty config instead of an error. */
-async function loadOwnConfig(path: string | undefined, cwd: string, env: Env, optional: boolean): Promise<McpwireConfig> {
+/**
+ * The config file itself; with `optional`, none found is an empty config instead of an error. A
+ * file found in the working directory is a project's: the gate admits it before it is parsed
+ * with `env`.
+ */
+async function loadOwnConfig(path: string | undefined, cwd: string, env: Env, optional: boolean, gate: ProjectGate): Promise<McpwireConfig> {
   const options = { path, cwd, env };
   if (options.path !== undefined) {
     const file = resolvePath(cwd, options.path);
@@ -74,6 +93,10 @@ async function loadOwnConfig(path: string | undefined, cwd: string, env: Env, op
     }
     // The two in the working directory are named as a user there would name them.
     const displayName = index === 0 ? "mcpwire.yaml" : index === 1 ? ".mcp.json" : file;
+    if (index < 2 && !gate.inHome) {
+      const decision = await gate.admit(projectConfigFile(file, displayName, text));
+      if (!decision.trusted) throw untrustedConfigError(decision.summary, decision.changed);
+    }
     return parseConfig(text, { file, env, displayName });
   }
   if (optional) return { servers: [], warnings: [], errors: [] };
@@ -103,6 +126,20 @@ export function configSearchPaths(options: { cwd?: string; env?: Env } = {}): st
   const configHome = xdg && isAbsolutePath(xdg) ? xdg : home ? resolvePath(home, ".config") : undefined;
   if (configHome !== undefined) paths.push(resolvePath(configHome, "mcpwire/config.yaml"));
   return paths;
+}
+
+/** Our own config's text as the gate sees it: parsed (no `${VAR}` read), the servers under mcp_servers / mcpServers. */
+export function projectConfigFile(file: string, display: string, text: string): { file: string; display: string; text: string; value: unknown; problem?: string } {
+  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  if (formatOf(file, body) === "json") {
+    try {
+      return { file, display, text, value: JSON.parse(body) };
+    } catch (error) {
+      return { file, display, text, value: undefined, problem: `it is not JSON: ${messageOf(error)}` };
+    }
+  }
+  const parsed = parseYaml(body);
+  return { file, display, text, value: parsed.value, ...(parsed.syntaxError ? { problem: `it is not YAML: ${parsed.syntaxError.message}` } : {}) };
 }
 
 function unreadable(shown: string, file: string, error: unknown, todo: string): ConfigError {

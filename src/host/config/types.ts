@@ -9,6 +9,8 @@ import type { HooksConfig } from "../../agent/hooks.ts";
 import type { ToolSearchOptions } from "../../agent/tool-search.ts";
 import type { ToolDefinitionLimits } from "../../agent/tool-definition-cap.ts";
 import type { TaskMode } from "../../registry/types.ts";
+import { CodedError } from "../../common/coded-error.ts";
+import type { ProjectConfigSummary } from "./project-summary.ts";
 
 /**
  * How a server is reached: `stdio` (a child process), `http` (Streamable HTTP, 2025-11-25),
@@ -18,8 +20,16 @@ import type { TaskMode } from "../../registry/types.ts";
  */
 export type TransportKind = "stdio" | "http" | "sse" | "auto";
 
+/**
+ * Why a config could not be used: `invalid` (its content: syntax, types, an unset variable;
+ * the default), `untrusted-project` (a project's config the user has not approved, see
+ * config/project-trust.ts; `project` says what it holds), `trust-store` (the file of approvals
+ * cannot be read or written).
+ */
+export type ConfigErrorCode = "invalid" | "untrusted-project" | "trust-store";
+
 /** A configuration problem, positioned in its file where we know the place. */
-export class ConfigError extends Error {
+export class ConfigError extends CodedError<ConfigErrorCode> {
   override readonly name = "ConfigError";
   readonly file?: string;
   readonly line?: number;
@@ -30,18 +40,31 @@ export class ConfigError extends Error {
   readonly key?: string;
   /** The unset variable, when an unset `${VAR}` is the problem. */
   readonly variable?: string;
+  /** For `untrusted-project`: what the file would run and read, read without running or reading anything. */
+  readonly project?: ProjectConfigSummary;
 
   constructor(
     message: string,
-    where: { file?: string; line?: number; column?: number; server?: string; key?: string; variable?: string } = {},
+    where: {
+      file?: string;
+      line?: number;
+      column?: number;
+      server?: string;
+      key?: string;
+      variable?: string;
+      code?: ConfigErrorCode;
+      project?: ProjectConfigSummary;
+      cause?: unknown;
+    } = {},
   ) {
-    super(message);
+    super(message, where.code ?? "invalid", where.cause === undefined ? undefined : { cause: where.cause });
     this.file = where.file;
     this.line = where.line;
     this.column = where.column;
     this.server = where.server;
     this.key = where.key;
     this.variable = where.variable;
+    this.project = where.project;
   }
 }
 
