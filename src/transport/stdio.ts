@@ -128,6 +128,14 @@ export class StdioTransport extends TransportBase {
     return this.#child?.pid;
   }
 
+  /**
+   * A new transport with these same options, not started: the same server started again as a
+   * new process (the Client's restart of a server that exited on the server/discover probe).
+   */
+  fresh(): StdioTransport {
+    return new StdioTransport(this.#options);
+  }
+
   /** The last lines the server wrote to stderr, oldest first. */
   get stderrTail(): string[] {
     return [...this.#stderrTail];

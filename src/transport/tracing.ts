@@ -60,11 +60,13 @@ export class TracingTransport extends TransportWrapper {
   readonly #redactor: Redactor;
   readonly #innerRedacting: Redacting | undefined;
   readonly #maxChars: number;
+  readonly #options: TracingOptions;
 
   constructor(inner: ClientTransport, trace: TraceFn, options: TracingOptions = {}) {
     super();
     this.inner = inner;
     this.#trace = trace;
+    this.#options = options;
     this.#redactor = options.redactor ?? new Redactor();
     this.#innerRedacting = redacting(inner);
     this.#maxChars = options.maxChars ?? 100_000;
@@ -79,6 +81,12 @@ export class TracingTransport extends TransportWrapper {
 
   get description(): string {
     return this.inner.description;
+  }
+
+  /** The inner transport's fresh() one, traced the same way; undefined when the inner transport makes none. */
+  fresh(): TracingTransport | undefined {
+    const inner = this.inner.fresh?.();
+    return inner === undefined ? undefined : new TracingTransport(inner, this.#trace, this.#options);
   }
 
   /** `text` with every credential this connection knows replaced (as the trace shows it). */
