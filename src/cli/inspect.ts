@@ -10,6 +10,7 @@ import type { Implementation, Prompt, Resource, ResourceTemplate, ServerCapabili
 import type { JsonRpcMessage } from "../jsonrpc/messages.ts";
 import { runtime } from "../runtime/mod.ts";
 import { createTransport, detectedTransport } from "../host/transport-factory.ts";
+import { defaultEraCache } from "../host/era-cache.ts";
 import { defaultChildEnv } from "../transport/stdio.ts";
 import { TracingTransport } from "../transport/tracing.ts";
 import type { Transport } from "../transport/transport.ts";
@@ -140,7 +141,9 @@ export async function inspect(argv: readonly string[]): Promise<number> {
     });
   }
 
-  const client = new Client(CLI_INFO, { requestTimeoutMs: timeoutMs, protocol });
+  // The era cache (host/era-cache.ts) under auto: a server found legacy before is not probed again.
+  const eraCache = protocol === "auto" ? defaultEraCache() : undefined;
+  const client = new Client(CLI_INFO, { requestTimeoutMs: timeoutMs, protocol, ...(eraCache === undefined ? {} : { eraCache }) });
   client.on("problem", ({ message }) => stderr(`warning: ${lineOf(message)}`));
   client.on("log", ({ level, logger, data }) =>
     stderr(`server log [${lineOf(level)}]${logger ? ` ${lineOf(logger)}` : ""}: ${dataLine(data)}`)

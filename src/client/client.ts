@@ -260,6 +260,9 @@ export class Client extends ContainedEventTarget<ClientEvents> {
       peer,
       transport,
       choice: this.#options.protocol ?? "auto",
+      eraCache: this.#options.eraCache !== undefined && transport.serverKey !== undefined
+        ? { cache: this.#options.eraCache, key: transport.serverKey }
+        : undefined,
       discoverTimeoutMs: this.#options.discoverTimeoutMs ?? DEFAULT_DISCOVER_TIMEOUT_MS,
       budgetMs,
       deadline: Date.now() + budgetMs,

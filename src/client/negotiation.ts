@@ -30,6 +30,7 @@ import {
   SUPPORTED_PROTOCOL_VERSIONS,
 } from "./protocol-version.ts";
 import { META_SERVER_INFO } from "./request-meta.ts";
+import { type EraCacheEntry, rememberedEra, rememberEra } from "./era-cache.ts";
 import type { Implementation, InitializeResult, ServerCapabilities } from "./types.ts";
 
 /** Default bound of the auto probe; a legacy stdio server may never answer it. */
@@ -46,6 +47,8 @@ export interface NegotiationContext {
   transport: ClientTransport;
   /** The `protocol` option. */
   choice: ProtocolChoice;
+  /** Where the era is remembered under `auto`, and this server's key there. */
+  eraCache: EraCacheEntry | undefined;
   discoverTimeoutMs: number;
   /** The bound of the whole connect (initializeTimeoutMs), and when it runs out (epoch ms). */
   budgetMs: number;
@@ -83,6 +86,8 @@ export class Negotiation {
   #transport: ClientTransport;
   #choice: ProtocolChoice | undefined;
   #restarted = false;
+  /** The handshake runs because the cache remembered a legacy era (not because a probe said so). */
+  #fromCache = false;
 
   constructor(context: NegotiationContext) {
     this.#context = context;
@@ -100,13 +105,57 @@ export class Negotiation {
    * The Client then lets the close end the probe without failing the connect.
    */
   get restartsOnClose(): boolean {
-    return this.#step === "server/discover" && this.#choice === "auto" && !this.#restarted &&
-      typeof this.#transport.fresh === "function";
+    const probing = this.#step === "server/discover" && this.#choice === "auto";
+    const remembered = this.#step === "initialize" && this.#fromCache;
+    return (probing || remembered) && !this.#restarted && typeof this.#transport.fresh === "function";
   }
 
-  /** Settles the era; rejects with the error a user should read (a timeout names initializeTimeoutMs). */
+  /**
+   * Settles the era; rejects with the error a user should read (a timeout names
+   * initializeTimeoutMs). Under `auto` with an era cache: a remembered legacy era goes straight
+   * to the handshake; the era found is recorded.
+   */
   async run(): Promise<ProtocolEra> {
     const choice = this.#choice = eraChoice(this.#context);
+    const cache = choice === "auto" ? this.#context.eraCache : undefined;
+    let stored = cache === undefined ? undefined : await rememberedEra(cache);
+    let era: ProtocolEra | undefined;
+    if (cache !== undefined && stored === "legacy") {
+      era = await this.#rememberedLegacy(cache);
+      if (era === undefined) stored = undefined; // forgotten: found afresh below
+    }
+    era ??= await this.#negotiate(choice);
+    if (cache !== undefined && era !== stored) await rememberEra(cache, era);
+    return era;
+  }
+
+  /**
+   * The handshake, for a server remembered as legacy; undefined when that failed in a way that
+   * says the era may have changed (an error answer to initialize, or a process that exited on
+   * it): the entry is forgotten and the era is to be found afresh — spec 2026-07-28
+   * basic/versioning: "re-probing if the cached assumption later fails".
+   */
+  async #rememberedLegacy(cache: EraCacheEntry): Promise<ProtocolEra | undefined> {
+    this.#fromCache = true;
+    this.#step = "initialize";
+    try {
+      return await this.#handshake("auto");
+    } catch (error) {
+      this.#fromCache = false;
+      await rememberEra(cache, undefined);
+      const { closing, signal, name } = this.#context;
+      const exited = error instanceof ConnectionClosedError;
+      const refused = error instanceof RpcError || error instanceof ProtocolVersionError;
+      if (closing() || signal?.aborted || this.#remaining() === 0 || !(exited || refused)) throw error;
+      if (exited && (this.#restarted || typeof this.#transport.fresh !== "function")) throw error;
+      this.#context.onProblem(`${name}: the legacy era remembered for it failed (${messageOf(error)}); finding its era afresh`);
+      if (exited) await this.#restart();
+      return undefined;
+    }
+  }
+
+  /** The era found by asking the server: the probe under `auto` (or `modern`), then the handshake if it is not modern. */
+  async #negotiate(choice: ProtocolChoice): Promise<ProtocolEra> {
     if (choice !== "legacy") {
       this.#step = "server/discover";
       const outcome = await this.#discover(choice);

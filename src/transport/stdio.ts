@@ -136,6 +136,12 @@ export class StdioTransport extends TransportBase {
     return new StdioTransport(this.#options);
   }
 
+  /** The same command line run in the same directory is the same server (Transport.serverKey). */
+  get serverKey(): string {
+    const { command, args = [], cwd } = this.#options;
+    return JSON.stringify(["stdio", cwd ?? runtime.cwd(), command, ...args]);
+  }
+
   /** The last lines the server wrote to stderr, oldest first. */
   get stderrTail(): string[] {
     return [...this.#stderrTail];

@@ -83,6 +83,10 @@ export class TracingTransport extends TransportWrapper {
     return this.inner.description;
   }
 
+  get serverKey(): string | undefined {
+    return this.inner.serverKey;
+  }
+
   /** The inner transport's fresh() one, traced the same way; undefined when the inner transport makes none. */
   fresh(): TracingTransport | undefined {
     const inner = this.inner.fresh?.();

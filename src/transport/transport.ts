@@ -41,6 +41,12 @@ export interface Transport {
    * Compatibility"). Transports that cannot start their server again leave it out.
    */
   fresh?(): Transport | undefined;
+  /**
+   * Identifies the server across connections, for a cache of what is known about it (the
+   * Client's `eraCache`): stdio its command line and working directory, HTTP its URL's origin
+   * and path. It may hold a secret (a token among the args): store a digest of it, not the text.
+   */
+  readonly serverKey?: string;
 }
 
 /**
