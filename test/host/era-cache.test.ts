@@ -9,7 +9,6 @@ import { join } from "node:path";
 import process from "node:process";
 import { defaultEraCache, defaultEraCacheFile, FileEraCache, MAX_ERA_CACHE_BYTES, MAX_ERA_CACHE_ENTRIES } from "../../src/host/era-cache.ts";
 import { runtime } from "../../src/runtime/mod.ts";
-import "../support/test-env.ts";
 
 function scratch(): { dir: string; file: string; remove(): void } {
   const dir = mkdtempSync(join(tmpdir(), "mcpwire-era-file-"));

@@ -1,25 +1,24 @@
 // Test helper, imported for its effect by the support modules of tests that run the host or the
-// CLI: this process (and every process it starts with its environment) gets a scratch
-// XDG_CACHE_HOME and the era cache off (MCPWIRE_ERA_CACHE=off, src/host/era-cache.ts), so no test
-// writes the user's ~/.cache, and an era remembered by one test never changes what another sends.
-// A test of the era cache turns it on in the environment it gives (eraCacheEnv).
+// CLI: the era cache (src/host/era-cache.ts) is off in this process and in every process it
+// starts with its environment (MCPWIRE_ERA_CACHE=off), so no test writes the user's
+// ~/.cache/mcpwire/eras.json and an era remembered by one test never changes what another sends.
+// A test of the era cache turns it on, in a scratch directory, in the environment it gives
+// (eraCacheEnv).
 
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { homedir } from "node:os";
 import { join } from "node:path";
 import process from "node:process";
 
-const KEY = "MCPWIRE_TEST_CACHE_HOME";
+process.env.MCPWIRE_ERA_CACHE = "off";
 
-if (process.env[KEY] === undefined) {
-  const home = mkdtempSync(join(tmpdir(), "mcpwire-test-cache-"));
-  process.env[KEY] = home;
-  process.env.XDG_CACHE_HOME = home;
-  process.env.MCPWIRE_ERA_CACHE = "off";
-  process.on("exit", () => rmSync(home, { recursive: true, force: true }));
-}
-
-/** This process's environment with the era cache on, kept in `cacheHome` (its XDG_CACHE_HOME). */
+/**
+ * This process's environment with the era cache on, kept under `cacheHome` (its XDG_CACHE_HOME).
+ * Deno keeps its own cache under XDG_CACHE_HOME too: DENO_DIR names the one in use, so a CLI
+ * run by Deno does not start from an empty cache.
+ */
 export function eraCacheEnv(cacheHome: string): Record<string, string | undefined> {
-  return { ...process.env, XDG_CACHE_HOME: cacheHome, MCPWIRE_ERA_CACHE: "on" };
+  const deno = "Deno" in globalThis
+    ? { DENO_DIR: process.env.DENO_DIR ?? join(process.env.XDG_CACHE_HOME ?? join(homedir(), ".cache"), "deno") }
+    : {};
+  return { ...process.env, ...deno, XDG_CACHE_HOME: cacheHome, MCPWIRE_ERA_CACHE: "on" };
 }
