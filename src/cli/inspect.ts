@@ -41,8 +41,10 @@ options:
                             it with 400, 404 or 405; http or sse forces one
   --protocol auto|modern|legacy
                             the era: auto (default) probes with server/discover and
-                            falls back to the initialize handshake; modern pins the
-                            2026-07-28 stateless wire; legacy pins the handshake
+                            falls back to the initialize handshake, and remembers the
+                            era found in $XDG_CACHE_HOME/mcpwire/eras.json (off with
+                            MCPWIRE_ERA_CACHE=off); modern pins the 2026-07-28
+                            stateless wire; legacy pins the handshake
   --timeout MS              per-request timeout (default 60000)
   --json                    print one JSON document instead of text
   --ui TOOL                 print the HTML of TOOL's MCP Apps UI resource (ui://) instead
