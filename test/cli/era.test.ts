@@ -103,8 +103,8 @@ describe("the era cache of the CLI", () => {
 
 describe("a server that dies at start", () => {
   test("inspect reports its exit code and stderr, not the probe", async () => {
-    const script = "node -e \"console.error('fatal: no API key set'); process.exit(1)\"";
-    const inspect = await mcpwire(["inspect", "--stdio", script]);
+    const fixture = fixturePath("exit-at-start-server.mjs");
+    const inspect = await mcpwire(["inspect", "--stdio", `node ${fixture}`]);
     assert.equal(inspect.code, 1);
     assert.match(inspect.stderr, /stopped during the initialize handshake: server process exited with code 1; last stderr: fatal: no API key set/);
     assert.doesNotMatch(inspect.stderr, /server\/discover/);

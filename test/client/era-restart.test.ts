@@ -83,11 +83,10 @@ describe("a stdio server that exits on the server/discover probe", () => {
 
 describe("a server that exits at start", () => {
   test("is reported by its exit code and stderr, without naming the probe", async () => {
-    const script = "console.error('fatal: no API key set'); process.exit(1)";
     const client = new Client(CLIENT_INFO, { name: "broken" });
     const states: StateChange[] = [];
     client.on("statechange", (change) => states.push(change));
-    const error = await rejection(client.connect(new StdioTransport({ command: "node", args: ["-e", script] })));
+    const error = await rejection(client.connect(new StdioTransport({ command: "node", args: [fixturePath("exit-at-start-server.mjs")] })));
     assert.ok(error instanceof ConnectionClosedError, `${error}`);
     assert.match(error.message, /^server "broken" stopped during the initialize handshake: server process exited with code 1; last stderr: fatal: no API key set$/);
     assert.doesNotMatch(error.message, /server\/discover/);
