@@ -36,6 +36,9 @@ export class MemoryEraCache implements EraCache {
   }
 }
 
+/** How long a connect waits for the cache (a file read or write) before going on without it. */
+export const ERA_CACHE_TIMEOUT_MS = 2000;
+
 /** One cache and the key of one server in it, as a connect uses them. */
 export interface EraCacheEntry {
   cache: EraCache;
@@ -44,20 +47,25 @@ export interface EraCacheEntry {
 
 /** The remembered era, or undefined when there is none or the cache failed. */
 export async function rememberedEra({ cache, key }: EraCacheEntry): Promise<ProtocolEra | undefined> {
-  try {
-    const era = await cache.get(key);
-    return era === "modern" || era === "legacy" ? era : undefined;
-  } catch {
-    return undefined;
-  }
+  const era = await bounded(() => cache.get(key));
+  return era === "modern" || era === "legacy" ? era : undefined;
 }
 
-/** Records (or, with undefined, forgets) the era; a failing cache is ignored. */
+/** Records (or, with undefined, forgets) the era; a failing or slow cache is ignored. */
 export async function rememberEra({ cache, key }: EraCacheEntry, era: ProtocolEra | undefined): Promise<void> {
+  // A cache that cannot record costs a probe next time, nothing more.
+  await bounded(() => (era === undefined ? cache.forget(key) : cache.set(key, era)));
+}
+
+/** What `operation` gives within ERA_CACHE_TIMEOUT_MS; undefined when it throws or takes longer. */
+async function bounded<T>(operation: () => T | Promise<T>): Promise<T | undefined> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), ERA_CACHE_TIMEOUT_MS)));
   try {
-    if (era === undefined) await cache.forget(key);
-    else await cache.set(key, era);
+    return await Promise.race([Promise.resolve().then(operation), late]);
   } catch {
-    // a cache that cannot record costs a probe next time, nothing more
+    return undefined;
+  } finally {
+    clearTimeout(timer);
   }
 }
