@@ -8,7 +8,8 @@ import assert from "node:assert/strict";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Client, ConnectionClosedError, type StateChange, StdioTransport } from "../../src/mod.ts";
+import process from "node:process";
+import { Client, ClientStateError, ConnectionClosedError, type StateChange, StdioTransport } from "../../src/mod.ts";
 import { fixturePath } from "../support/fixture-process.ts";
 import { rejection } from "../support/rejection.ts";
 
@@ -78,6 +79,23 @@ describe("a stdio server that exits on the server/discover probe", () => {
       await client.close();
       log.remove();
     }
+  });
+});
+
+describe("closing around the restart", () => {
+  test("close() as the first process exits ends the client closed, with no process left", async () => {
+    const client = new Client(CLIENT_INFO, { name: "rusty" });
+    const onStderr = (line: string) => {
+      if (line.includes("expect initialized request")) void client.close();
+    };
+    const states: StateChange[] = [];
+    client.on("statechange", (change) => states.push(change));
+    const error = await rejection(client.connect(new StdioTransport({ command: "node", args: [FIXTURE], onStderr })));
+    assert.ok(error instanceof ClientStateError, `${error}`);
+    assert.equal(client.state, "closed");
+    assert.deepEqual(states.map(({ to }) => to), ["connecting", "closing", "closed"]);
+    const pid = (client.transport as StdioTransport).pid;
+    if (pid !== undefined) assert.throws(() => process.kill(pid, 0), "the server process is gone");
   });
 });
 
