@@ -82,6 +82,8 @@ export type { AutoHttpTransportOptions, HttpTransportKind } from "./transport/au
 export type { TraceDirection, TraceFn, TracingOptions } from "./transport/tracing.ts";
 
 export { Client } from "./client/client.ts";
+export { MemoryEraCache } from "./client/era-cache.ts";
+export type { EraCache } from "./client/era-cache.ts";
 export { ClientEvent } from "./client/client-events.ts";
 export { DEFAULT_LOG_BUFFER_SIZE } from "./client/server-notifications.ts";
 export { applyDefaults, checkRequestedSchema, UrlElicitationRequiredError, validateAnswer } from "./client/elicitation.ts";

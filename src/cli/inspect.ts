@@ -11,6 +11,7 @@ import type { Implementation, Prompt, Resource, ResourceTemplate, ServerCapabili
 import type { JsonRpcMessage } from "../jsonrpc/messages.ts";
 import { runtime } from "../runtime/mod.ts";
 import { createTransport, detectedTransport } from "../host/transport-factory.ts";
+import { defaultEraCache } from "../host/era-cache.ts";
 import { defaultChildEnv } from "../transport/stdio.ts";
 import { TracingTransport } from "../transport/tracing.ts";
 import type { Transport } from "../transport/transport.ts";
@@ -41,8 +42,10 @@ options:
                             it with 400, 404 or 405; http or sse forces one
   --protocol auto|modern|legacy
                             the era: auto (default) probes with server/discover and
-                            falls back to the initialize handshake; modern pins the
-                            2026-07-28 stateless wire; legacy pins the handshake
+                            falls back to the initialize handshake, and remembers the
+                            era found in $XDG_CACHE_HOME/mcpwire/eras.json (off with
+                            MCPWIRE_ERA_CACHE=off); modern pins the 2026-07-28
+                            stateless wire; legacy pins the handshake
   --timeout MS              per-request timeout (default 60000)
   --json                    print one JSON document instead of text
   --ui TOOL                 print the HTML of TOOL's MCP Apps UI resource (ui://) instead
@@ -141,7 +144,9 @@ export async function inspect(argv: readonly string[]): Promise<number> {
     });
   }
 
-  const client = new Client(CLI_INFO, { requestTimeoutMs: timeoutMs, protocol });
+  // The era cache (host/era-cache.ts) under auto: a server found legacy before is not probed again.
+  const eraCache = protocol === "auto" ? defaultEraCache() : undefined;
+  const client = new Client(CLI_INFO, { requestTimeoutMs: timeoutMs, protocol, ...(eraCache === undefined ? {} : { eraCache }) });
   client.on("problem", ({ message }) => stderr(`warning: ${lineOf(message)}`));
   client.on("log", ({ level, logger, data }) =>
     stderr(`server log [${lineOf(level)}]${logger ? ` ${lineOf(logger)}` : ""}: ${dataLine(data)}`)

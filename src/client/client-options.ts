@@ -3,6 +3,7 @@
 
 import { optionNames } from "../common/options.ts";
 import type { Progress, RequestOptions } from "../jsonrpc/peer.ts";
+import type { EraCache } from "./era-cache.ts";
 import { declaredExtensions, type ExtensionOptions, withExtensions } from "./extensions.ts";
 import type { ClientHandlers } from "./handlers.ts";
 import type { ProtocolChoice } from "./protocol-version.ts";
@@ -49,6 +50,15 @@ export interface ClientOptions {
   protocol?: ProtocolChoice;
   /** How long `auto` waits for the server/discover probe before taking the server for legacy. Default 5 s. */
   discoverTimeoutMs?: number;
+  /**
+   * Where the era found under `protocol: auto` is remembered, by the transport's serverKey (a
+   * transport without one is not remembered) — spec 2026-07-28 basic/versioning: clients
+   * SHOULD cache it, MAY persist it. A remembered legacy era goes straight to initialize; one
+   * that fails is forgotten and the era found afresh. `modern` and `legacy` skip it. Default:
+   * none (every connect probes); MemoryEraCache keeps eras for this process, the host's
+   * FileEraCache across runs.
+   */
+  eraCache?: EraCache;
   /** Rounds of a multi round-trip request (input_required results) before giving up. Default 10. */
   maxInputRounds?: number;
   /**

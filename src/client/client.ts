@@ -113,6 +113,10 @@ export class Client extends ContainedEventTarget<ClientEvents> {
   #modernWire: ModernWire | undefined;
   /** Tool calls that may run as tasks, and tasks by id (task-calls.ts). */
   readonly #tasks: TaskCalls;
+  /** The era negotiation of connect(), while it runs. */
+  #negotiation: Negotiation | undefined;
+  /** How the connection ended while connect() ran: connect() fails with it, in its own words. */
+  #lostWhileConnecting: CloseDetails | undefined;
 
   constructor(clientInfo: Implementation, options: ClientOptions = {}) {
     super();
@@ -258,6 +262,9 @@ export class Client extends ContainedEventTarget<ClientEvents> {
       peer,
       transport,
       choice: this.#options.protocol ?? "auto",
+      eraCache: this.#options.eraCache !== undefined && transport.serverKey !== undefined
+        ? { cache: this.#options.eraCache, key: transport.serverKey }
+        : undefined,
       discoverTimeoutMs: this.#options.discoverTimeoutMs ?? DEFAULT_DISCOVER_TIMEOUT_MS,
       budgetMs,
       deadline: Date.now() + budgetMs,
@@ -266,6 +273,7 @@ export class Client extends ContainedEventTarget<ClientEvents> {
       proceed: () => this.#proceed(),
       modernParams: (version) => this.#modernParams(undefined, version),
       initializeParams: this.#initializeParams(),
+      restart: () => this.#restart(),
       found: (init) => {
         this.#init = init;
         this.#version = init.protocolVersion as ProtocolVersion;
@@ -278,6 +286,7 @@ export class Client extends ContainedEventTarget<ClientEvents> {
     });
 
     this.#move("connecting");
+    this.#negotiation = negotiation;
     let started = false;
     try {
       await transport.start();
@@ -293,12 +302,15 @@ export class Client extends ContainedEventTarget<ClientEvents> {
         throw new ClientStateError(`connect() to ${this.#name} did not finish: close() was called while it was connecting`, this.#state);
       }
       const cause = errorOf(error);
-      peer.close({ reason: started ? `${negotiation.step} failed: ${cause.message}` : `could not start: ${cause.message}` });
+      // After a restart (negotiation.ts) the peer and transport are the new ones.
+      this.#peer?.close({ reason: started ? `${negotiation.step} failed: ${cause.message}` : `could not start: ${cause.message}` });
       this.#move("failed", cause);
-      if (started) await transport.close().catch(() => {});
+      if (started) await this.#transport?.close().catch(() => {});
       throw cause;
+    } finally {
+      this.#negotiation = undefined;
     }
-    if (this.#era === "modern") this.#modernWire = this.#modernWireOf(peer);
+    if (this.#era === "modern") this.#modernWire = this.#modernWireOf(this.#peer!);
     this.#move("initializing");
     this.#move("ready");
     if (this.#era === "modern") this.#startListening();
@@ -385,10 +397,32 @@ export class Client extends ContainedEventTarget<ClientEvents> {
     return peer;
   }
 
+  /**
+   * The server exited on the server/discover probe (negotiation.ts): the same server on a fresh
+   * transport, with a new Peer. The new transport is this client's at once, so a close() from
+   * now on closes it (and a start() after that close is refused).
+   */
+  async #restart(): Promise<{ peer: Peer; transport: ClientTransport }> {
+    const old = this.#transport!;
+    const transport = old.fresh?.();
+    if (transport === undefined) throw new ClientStateError(`${this.#name}: its transport cannot start the server again`, this.#state);
+    old.onmessage = undefined;
+    old.onerror = undefined;
+    old.onclose = undefined;
+    this.#transport = transport;
+    const peer = this.#attach(transport);
+    await old.close().catch(() => {}); // reaps what the exited process left behind
+    this.#proceed();
+    await transport.start();
+    return { peer, transport };
+  }
+
   /** Throws when connect() cannot go on: close() was called, or the connection ended under it. */
   #proceed(): void {
     if (this.#closing !== undefined) throw new ClientStateError(`close() was called while connecting to ${this.#name}`, this.#state);
     if (this.#state !== "connecting" && this.#state !== "initializing") throw this.#notReady("initialize");
+    const lost = this.#lostWhileConnecting;
+    if (lost !== undefined) throw new ConnectionClosedError(`${this.#name}: connection closed: ${describeClose(lost)}`, lost);
   }
 
   /** The params of a modern request: the per-request protocol fields in `_meta`. */
@@ -457,8 +491,17 @@ export class Client extends ContainedEventTarget<ClientEvents> {
   #onTransportClose(details: CloseDetails): void {
     // The transport is gone: close the peer before the listen stream, which then has nothing to cancel.
     this.#peer?.close(details);
+    const connecting = this.#negotiation !== undefined && this.#closing === undefined &&
+      (this.#state === "connecting" || this.#state === "initializing");
+    // The server exited on the era probe: the negotiation starts it again, the connect goes on.
+    if (connecting && this.#negotiation?.restartsOnClose === true) return;
     this.#serverRequests.close(`the connection closed (${describeClose(details)})`);
     void this.#subscriptions.stop();
+    if (connecting) {
+      // connect() fails with the step that met the close (negotiation.ts says how the server ended).
+      this.#lostWhileConnecting = details;
+      return;
+    }
     if (this.#state === "closing" || this.#state === "closed" || this.#state === "failed") return;
     this.#move("failed", new ConnectionClosedError(`${this.#name}: connection closed: ${describeClose(details)}`, details));
   }

@@ -6,7 +6,7 @@
 import { durationText } from "../common/duration.ts";
 import { errorOf, messageOf } from "../common/error-text.ts";
 import { isObject } from "../common/json.ts";
-import { RequestTimeoutError, RpcError } from "../jsonrpc/errors.ts";
+import { type CloseDetails, ConnectionClosedError, describeClose, RequestTimeoutError, RpcError } from "../jsonrpc/errors.ts";
 import type { Params, Peer } from "../jsonrpc/peer.ts";
 import { SseLegacyTransport } from "../transport/sse-legacy.ts";
 import { type ClientTransport, TransportError } from "../transport/transport.ts";
@@ -30,6 +30,7 @@ import {
   SUPPORTED_PROTOCOL_VERSIONS,
 } from "./protocol-version.ts";
 import { META_SERVER_INFO } from "./request-meta.ts";
+import { type EraCacheEntry, rememberedEra, rememberEra } from "./era-cache.ts";
 import type { Implementation, InitializeResult, ServerCapabilities } from "./types.ts";
 
 /** Default bound of the auto probe; a legacy stdio server may never answer it. */
@@ -46,6 +47,8 @@ export interface NegotiationContext {
   transport: ClientTransport;
   /** The `protocol` option. */
   choice: ProtocolChoice;
+  /** Where the era is remembered under `auto`, and this server's key there. */
+  eraCache: EraCacheEntry | undefined;
   discoverTimeoutMs: number;
   /** The bound of the whole connect (initializeTimeoutMs), and when it runs out (epoch ms). */
   budgetMs: number;
@@ -59,6 +62,11 @@ export interface NegotiationContext {
   modernParams(version: ModernProtocolVersion): Params;
   /** The params of the initialize request. */
   initializeParams: Params;
+  /**
+   * Starts the server again on `transport.fresh()` (the old transport's process exited on the
+   * probe) and attaches a new Peer to it; resolves once it is started.
+   */
+  restart(): Promise<{ peer: Peer; transport: ClientTransport }>;
   /** The server's answer is known: a DiscoverResult or an InitializeResult, checked. */
   found(init: InitializeResult): void;
   /** The initialize request is on its way (the handshake era): `initializing` may be announced. */
@@ -73,38 +81,115 @@ export interface NegotiationContext {
 export class Negotiation {
   readonly #context: NegotiationContext;
   #step: NegotiationStep = "connect";
+  /** The connection in use: the context's, or after a restart the new one. */
+  #peer: Peer;
+  #transport: ClientTransport;
+  #choice: ProtocolChoice | undefined;
+  #restarted = false;
+  /** The handshake runs because the cache remembered a legacy era (not because a probe said so). */
+  #fromCache = false;
 
   constructor(context: NegotiationContext) {
     this.#context = context;
+    this.#peer = context.peer;
+    this.#transport = context.transport;
   }
 
   get step(): NegotiationStep {
     return this.#step;
   }
 
-  /** Settles the era; rejects with the error a user should read (a timeout names initializeTimeoutMs). */
+  /**
+   * True while a close of the connection would be answered by starting the server again: the
+   * `auto` probe is in flight on a transport that can make a fresh one, and no restart was made.
+   * The Client then lets the close end the probe without failing the connect.
+   */
+  get restartsOnClose(): boolean {
+    const probing = this.#step === "server/discover" && this.#choice === "auto";
+    const remembered = this.#step === "initialize" && this.#fromCache;
+    return (probing || remembered) && !this.#restarted && typeof this.#transport.fresh === "function";
+  }
+
+  /**
+   * Settles the era; rejects with the error a user should read (a timeout names
+   * initializeTimeoutMs). Under `auto` with an era cache: a remembered legacy era goes straight
+   * to the handshake; the era found is recorded.
+   */
   async run(): Promise<ProtocolEra> {
-    const choice = eraChoice(this.#context);
+    const choice = this.#choice = eraChoice(this.#context);
+    const cache = choice === "auto" ? this.#context.eraCache : undefined;
+    let stored = cache === undefined ? undefined : await rememberedEra(cache);
+    let era: ProtocolEra | undefined;
+    if (cache !== undefined && stored === "legacy") {
+      era = await this.#rememberedLegacy(cache);
+      if (era === undefined) stored = undefined; // forgotten: found afresh below
+    }
+    era ??= await this.#negotiate(choice);
+    if (cache !== undefined && era !== stored) await rememberEra(cache, era);
+    return era;
+  }
+
+  /**
+   * The handshake, for a server remembered as legacy; undefined when that failed in a way that
+   * says the era may have changed (an error answer to initialize, or a process that exited on
+   * it): the entry is forgotten and the era is to be found afresh — spec 2026-07-28
+   * basic/versioning: "re-probing if the cached assumption later fails".
+   */
+  async #rememberedLegacy(cache: EraCacheEntry): Promise<ProtocolEra | undefined> {
+    this.#fromCache = true;
+    this.#step = "initialize";
+    try {
+      return await this.#handshake("auto");
+    } catch (error) {
+      this.#fromCache = false;
+      await rememberEra(cache, undefined);
+      const { closing, signal, name } = this.#context;
+      const exited = error instanceof ConnectionClosedError;
+      const refused = error instanceof RpcError || error instanceof ProtocolVersionError;
+      if (closing() || signal?.aborted || this.#remaining() === 0 || !(exited || refused)) throw error;
+      if (exited && (this.#restarted || typeof this.#transport.fresh !== "function")) throw error;
+      this.#context.onProblem(`${name}: the legacy era remembered for it failed (${messageOf(error)}); finding its era afresh`);
+      if (exited) await this.#restart();
+      return undefined;
+    }
+  }
+
+  /** The era found by asking the server: the probe under `auto` (or `modern`), then the handshake if it is not modern. */
+  async #negotiate(choice: ProtocolChoice): Promise<ProtocolEra> {
     if (choice !== "legacy") {
       this.#step = "server/discover";
-      const modern = await this.#discover(choice);
+      const outcome = await this.#discover(choice);
       this.#context.proceed();
-      if (modern) return "modern";
+      if (outcome === "modern") return "modern";
+      if (outcome === "exited") await this.#restart();
     }
     this.#step = "initialize";
     return await this.#handshake(choice);
+  }
+
+  /**
+   * The server exited on the probe without answering it (rmcp servers exit when the first
+   * message is not initialize): a legacy server. Start it once more for the handshake.
+   */
+  async #restart(): Promise<void> {
+    this.#restarted = true;
+    this.#step = "connect";
+    const { peer, transport } = await this.#context.restart();
+    this.#peer = peer;
+    this.#transport = transport;
+    this.#context.proceed();
   }
 
   #remaining(): number {
     return Math.max(0, this.#context.deadline - Date.now());
   }
 
-  async #discover(choice: ProtocolChoice): Promise<boolean> {
+  async #discover(choice: ProtocolChoice): Promise<ProbeOutcome> {
     try {
-      const modern = await this.#probe(choice);
+      const outcome = await this.#probe(choice);
       // Unanswered until the connect's time ran out: no time is left for a handshake.
-      if (!modern && this.#remaining() === 0) throw this.#timeout("server/discover");
-      return modern;
+      if (outcome !== "modern" && this.#remaining() === 0) throw this.#timeout("server/discover");
+      return outcome;
     } catch (raw) {
       const error = raw instanceof RequestTimeoutError && this.#remaining() === 0 ? this.#timeout("server/discover") : raw;
       throw errorOf(error);
@@ -117,10 +202,14 @@ export class Negotiation {
    * streamable-http ("Backward Compatibility"). A DiscoverResult, or a recognized modern
    * error, means modern (a -32022 is answered by retrying with a version from `supported`);
    * any other error, an HTTP refusal, or silence until the timeout means legacy — unless
-   * `modern` was pinned, which then fails with what the server said.
+   * `modern` was pinned, which then fails with what the server said. A server process that
+   * exits on the probe is legacy too (`exited`: it is started again) when the transport can
+   * start it again (restartsOnClose).
    */
-  async #probe(choice: ProtocolChoice): Promise<boolean> {
-    const { name, peer, transport, signal } = this.#context;
+  async #probe(choice: ProtocolChoice): Promise<ProbeOutcome> {
+    const { name, signal } = this.#context;
+    const peer = this.#peer;
+    const transport = this.#transport;
     let version: ModernProtocolVersion = LATEST_MODERN_PROTOCOL_VERSION;
     for (let attempt = 0; ; attempt++) {
       transport.setProtocolVersion?.(version);
@@ -130,7 +219,12 @@ export class Negotiation {
       try {
         result = await peer.request("server/discover", this.#context.modernParams(version), { timeoutMs, signal });
       } catch (error) {
-        if (this.#context.closing() || peer.isClosed || signal?.aborted) throw error;
+        if (this.#context.closing() || signal?.aborted) throw error;
+        if (error instanceof ConnectionClosedError) {
+          if (this.restartsOnClose) return "exited";
+          throw exitedOnProbe(name, error, choice);
+        }
+        if (peer.isClosed) throw error;
         if (error instanceof RequestTimeoutError && this.#remaining() === 0) throw error; // the connect's time is up
         const typed = typedRpcError(error);
         if (typed instanceof UnsupportedProtocolVersionError) {
@@ -143,7 +237,7 @@ export class Negotiation {
           const legacy = typed.supported.some((candidate) => isSupportedProtocolVersion(candidate));
           if (legacy && choice === "auto") {
             transport.setProtocolVersion?.(undefined);
-            return false;
+            return "legacy";
           }
           throw new ProtocolVersionError(
             `${name} does not support a protocol version mcpwire speaks: it supports ${typed.supported.join(", ") || "(none listed)"}; ` +
@@ -172,15 +266,15 @@ export class Negotiation {
         }
         // A legacy server: the handshake follows, with no version header until it has run.
         transport.setProtocolVersion?.(undefined);
-        return false;
+        return "legacy";
       }
       const accepted = this.#acceptDiscover(result, version, choice);
       if (accepted === undefined) {
         transport.setProtocolVersion?.(undefined);
-        return false;
+        return "legacy";
       }
       if (accepted !== version) transport.setProtocolVersion?.(accepted);
-      return true;
+      return "modern";
     }
   }
 
@@ -229,7 +323,9 @@ export class Negotiation {
    * statechange listener cannot overtake it.
    */
   async #handshake(choice: ProtocolChoice): Promise<ProtocolEra> {
-    const { name, peer, transport } = this.#context;
+    const { name } = this.#context;
+    const peer = this.#peer;
+    const transport = this.#transport;
     const initialize = peer.request("initialize", this.#context.initializeParams, {
       timeoutMs: this.#remaining(),
       signal: this.#context.signal,
@@ -280,6 +376,9 @@ export class Negotiation {
     );
   }
 }
+
+/** What the probe found: a modern server, a legacy one, or a process that exited on it (to start again). */
+type ProbeOutcome = "modern" | "legacy" | "exited";
 
 /**
  * The era choice that holds over this transport: the legacy HTTP+SSE transport carries the
@@ -362,6 +461,10 @@ function checkInitializeResult(name: string, result: Params, modern = false): In
  * modern-only server names its versions in the error it gives an initialize request.
  */
 function handshakeFailure(name: string, error: unknown, choice: ProtocolChoice): Error {
+  // The server process ended: say so, with its exit and stderr, not as a failed request.
+  if (error instanceof ConnectionClosedError && processEnded(error.details)) {
+    return new ConnectionClosedError(`${name} stopped during the initialize handshake: ${describeClose(error.details)}`, error.details);
+  }
   const typed = typedRpcError(error);
   if (typed instanceof UnsupportedProtocolVersionError) {
     const modern = typed.supported.some((version) => isModernProtocolVersion(version));
@@ -386,6 +489,26 @@ function meansLegacy(error: unknown): boolean {
   if (!(error instanceof TransportError) || error.code !== "http-status") return false;
   const status = (error as TransportError & { status?: unknown }).status;
   return typeof status === "number" && status >= 400 && status < 500;
+}
+
+/** Whether a connection ended because its server process did (stdio): it has an exit code or a signal. */
+function processEnded(details: CloseDetails): boolean {
+  return typeof details.exitCode === "number" || (typeof details.signal === "string" && details.signal !== "");
+}
+
+/**
+ * The connection closed on the server/discover probe and the server is not started again
+ * (`modern` pinned, or a transport that cannot): the probe is the likely cause, so say so.
+ */
+function exitedOnProbe(name: string, error: ConnectionClosedError, choice: ProtocolChoice): ConnectionClosedError {
+  if (!processEnded(error.details)) return error;
+  const fix = choice === "modern"
+    ? "it probably speaks only the initialize handshake: set protocol: legacy (or auto) for this server"
+    : "if it speaks only the initialize handshake, set protocol: legacy for this server";
+  return new ConnectionClosedError(
+    `${name} stopped on server/discover, the first message of the 2026-07-28 era probe: ${describeClose(error.details)}; ${fix}`,
+    error.details,
+  );
 }
 
 /** Why the probe did not find a modern server, in a few words. */

@@ -23,6 +23,8 @@ import {
   type ServerStatus,
   type SupervisionOptions,
 } from "./server-connection.ts";
+import type { EraCache } from "../client/era-cache.ts";
+import { defaultEraCache } from "./era-cache.ts";
 
 export { ServerUnavailableError } from "./server-connection.ts";
 export type { ServerEvents, ServerState, ServerStatus } from "./server-connection.ts";
@@ -62,6 +64,13 @@ export interface McpManagerOptions {
    * and the path. Default false (`mcpwire run` and `chat` turn it on).
    */
   resultFiles?: boolean;
+  /**
+   * Where the era of each server found under `protocol: auto` is remembered (era-cache.ts),
+   * so later runs skip the server/discover probe for a legacy server. Default: the file
+   * `$XDG_CACHE_HOME/mcpwire/eras.json` (else `~/.cache/mcpwire/eras.json`), unless the
+   * environment has MCPWIRE_ERA_CACHE=off; false: none (every connect probes).
+   */
+  eraCache?: EraCache | false;
 }
 
 export const DEFAULT_CONNECT_RETRIES = 3;
@@ -123,6 +132,7 @@ export class McpManager extends ContainedEventTarget<ManagerEvents> {
       probeIntervalMs: options.probeIntervalMs ?? DEFAULT_PROBE_INTERVAL_MS,
       redactor: this.redactor,
       ...(options.resultFiles === true ? { resultFiles: resultFilesChooser(config) } : {}),
+      eraCache: options.eraCache === false ? undefined : options.eraCache ?? defaultEraCache(),
     };
     const emit = <K extends ManagerEventType>(type: K, detail: ManagerEvents[K]) => this.emit(type, detail);
     this.#connections = config.servers.map((server) => new ServerConnection(server, this.registry, supervision, emit));

@@ -40,6 +40,7 @@ export {
 } from "./manager.ts";
 export type { ManagerEvents, ManagerEventType, McpManagerOptions, ServerState, ServerStatus } from "./manager.ts";
 export type { BackoffOptions } from "./backoff.ts";
+export { defaultEraCache, defaultEraCacheFile, ERA_CACHE_ENV, FileEraCache, MAX_ERA_CACHE_ENTRIES } from "./era-cache.ts";
 export {
   createSyncBridge,
   DEFAULT_BRIDGE_CLOSE_TIMEOUT_MS,

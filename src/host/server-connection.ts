@@ -5,6 +5,7 @@
 import type { ProtocolEra } from "../client/protocol-version.ts";
 import { Client, type ClientOptions } from "../client/client.ts";
 import { ClientStateError } from "../client/errors.ts";
+import type { EraCache } from "../client/era-cache.ts";
 import { EXTENSIONS } from "../client/extensions.ts";
 import type { TaskStatusUpdate } from "../client/tasks.ts";
 import type { ClientHandlers } from "../client/handlers.ts";
@@ -103,6 +104,8 @@ export interface SupervisionOptions {
   redactor: Redactor;
   /** Per server, where long results and binary content are saved (false or absent: nowhere). */
   resultFiles?: (server: ServerConfig) => ResultFiles | false;
+  /** Where the era found under `protocol: auto` is remembered across runs (none: every connect probes). */
+  eraCache?: EraCache;
 }
 
 /** How much of a server's `serverInfo` status() copies: an Implementation is a few short fields. */
@@ -408,6 +411,8 @@ export class ServerConnection implements Supervisor {
     // if that fails.
     const cachedEra = protocol === undefined || protocol === "auto" ? this.#foundEra : undefined;
     options.protocol = cachedEra ?? protocol ?? "auto";
+    // Across runs: the era cache (era-cache.ts), keyed by the command line or the URL.
+    if (this.#options.eraCache !== undefined) options.eraCache = this.#options.eraCache;
     const client = new SupervisedClient(this.#options.clientInfo, options, this);
     client.on("log", ({ level, logger, data }) =>
       this.#emit("log", logger === undefined ? { server: this.name, level, data } : { server: this.name, level, logger, data })

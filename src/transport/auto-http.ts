@@ -87,6 +87,11 @@ export class AutoHttpTransport extends TransportWrapper {
     return this.redact(text);
   }
 
+  /** The URL's origin and path (Transport.serverKey), as Streamable HTTP gives it. */
+  get serverKey(): string {
+    return JSON.stringify(["http", `${this.url.origin}${this.url.pathname}`]);
+  }
+
   /** Which transport the server speaks; undefined until the first message has been sent. */
   get kind(): HttpTransportKind | undefined {
     return this.#kind;

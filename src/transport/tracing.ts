@@ -64,12 +64,14 @@ export class TracingTransport extends TransportWrapper {
   readonly #redactor: Redactor;
   readonly #innerRedacting: Redacting | undefined;
   readonly #maxChars: number;
+  readonly #options: TracingOptions;
 
   constructor(inner: ClientTransport, trace: TraceFn, options: TracingOptions = {}) {
     super();
     checkOptions("TracingTransport", options, TRACING_OPTIONS);
     this.inner = inner;
     this.#trace = trace;
+    this.#options = options;
     this.#redactor = options.redactor ?? new Redactor();
     this.#innerRedacting = redacting(inner);
     this.#maxChars = options.maxChars ?? 100_000;
@@ -84,6 +86,16 @@ export class TracingTransport extends TransportWrapper {
 
   get description(): string {
     return this.inner.description;
+  }
+
+  get serverKey(): string | undefined {
+    return this.inner.serverKey;
+  }
+
+  /** The inner transport's fresh() one, traced the same way; undefined when the inner transport makes none. */
+  fresh(): TracingTransport | undefined {
+    const inner = this.inner.fresh?.();
+    return inner === undefined ? undefined : new TracingTransport(inner, this.#trace, this.#options);
   }
 
   /** `text` with every credential this connection knows replaced (as the trace shows it). */

@@ -33,6 +33,20 @@ export interface Transport {
    * delivered: the Client fails that request with it at once.
    */
   onerror?: (error: Error) => void;
+  /**
+   * A new transport to the same server, not started, made with this one's options (stdio: the
+   * same command line, environment, cwd and stderr listener); undefined when it cannot make one.
+   * The Client calls it at most once per connect, to start again a server that exited on the
+   * server/discover probe: a legacy server (spec 2026-07-28 basic/transports/stdio, "Backward
+   * Compatibility"). Transports that cannot start their server again leave it out.
+   */
+  fresh?(): Transport | undefined;
+  /**
+   * Identifies the server across connections, for a cache of what is known about it (the
+   * Client's `eraCache`): stdio its command line and working directory, HTTP its URL's origin
+   * and path. It may hold a secret (a token among the args): store a digest of it, not the text.
+   */
+  readonly serverKey?: string;
 }
 
 /**

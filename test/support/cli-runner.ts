@@ -2,6 +2,7 @@
 // runtime as the test (Node via tsx, or Deno), capturing stdout, stderr and the exit code; a
 // scratch directory for its config files.
 
+import "./test-env.ts"; // the era cache off (test-env.ts)
 import { after, before } from "node:test";
 import { type ChildProcess, execFile, spawn } from "node:child_process";
 import { mkdtempSync } from "node:fs";

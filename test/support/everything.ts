@@ -2,6 +2,7 @@
 // the tools it lists for every client (others appear only with client capabilities), and a
 // client of it or a registry of its tools for a describe block.
 
+import "./test-env.ts"; // the era cache off (test-env.ts)
 import { after, before } from "node:test";
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";

@@ -2,6 +2,7 @@
 // fixture's path, a free loopback port, and a server that prints `PORT <n>` once it listens,
 // started, waited for and stopped.
 
+import "./test-env.ts"; // the era cache off (test-env.ts)
 import { type ChildProcess, spawn, type StdioOptions } from "node:child_process";
 import { createServer } from "node:net";
 import process from "node:process";

@@ -1,6 +1,7 @@
 // Test helper: a promise raced against a timer, so a hung test fails naming what hung
 // instead of hanging the run.
 
+import "./test-env.ts"; // the era cache off (test-env.ts)
 import assert from "node:assert/strict";
 
 /** Rejects if the promise has not settled within ms: a hung test fails instead of hanging. */

@@ -1,6 +1,7 @@
 // Test helper: host server configs as parseConfig would fill them in (defaults for every field
 // a test does not care about), for tests that build a McpManager or a sync bridge directly.
 
+import "./test-env.ts"; // the era cache off (test-env.ts)
 import type { McpwireConfig, ServerConfig } from "../../src/host/config/types.ts";
 
 /** A server config: `fields` over parseConfig's defaults, with 10 s timeouts. */

@@ -1,0 +1,160 @@
+// The Client's era cache (the eraCache option) — spec 2026-07-28 basic/versioning ("Backward
+// Compatibility"): clients SHOULD cache the era of a server and MAY persist it, "re-probing if
+// the cached assumption later fails". Real child processes for stdio; an in-process modern
+// server for a remembered era that no longer holds.
+
+import { describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import {
+  Client,
+  type ClientTransport,
+  type EraCache,
+  MemoryEraCache,
+  MemoryTransport,
+  Peer,
+  type ProtocolEra,
+  RpcError,
+  StdioTransport,
+} from "../../src/mod.ts";
+import { fixturePath } from "../support/fixture-process.ts";
+
+const FIXTURE = fixturePath("initialize-first-server.mjs");
+const CLIENT_INFO = { name: "mcpwire-tests", version: "1.0.0" };
+
+/** A scratch file the fixture logs the methods it receives to. */
+function methodLog(): { path: string; methods(): string[]; remove(): void } {
+  const dir = mkdtempSync(join(tmpdir(), "mcpwire-era-cache-"));
+  const path = join(dir, "methods.log");
+  return {
+    path,
+    methods: () => {
+      try {
+        return readFileSync(path, "utf8").split("\n").filter((line) => line !== "");
+      } catch {
+        return [];
+      }
+    },
+    remove: () => rmSync(dir, { recursive: true, force: true }),
+  };
+}
+
+/** An EraCache that records what it was asked. */
+class RecordingCache implements EraCache {
+  readonly calls: string[] = [];
+  readonly #inner = new MemoryEraCache();
+  get(key: string): ProtocolEra | undefined {
+    this.calls.push("get");
+    return this.#inner.get(key);
+  }
+  set(key: string, era: ProtocolEra): void {
+    this.calls.push(`set ${era}`);
+    this.#inner.set(key, era);
+  }
+  forget(key: string): void {
+    this.calls.push("forget");
+    this.#inner.forget(key);
+  }
+}
+
+async function connectedEra(transport: ClientTransport, options: ConstructorParameters<typeof Client>[1]): Promise<Client> {
+  const client = new Client(CLIENT_INFO, options);
+  await client.connect(transport);
+  return client;
+}
+
+describe("the era cache of a Client", () => {
+  test("a server remembered as legacy is not probed: the second connect sends initialize first", async () => {
+    const log = methodLog();
+    const eraCache = new RecordingCache();
+    const transport = () => new StdioTransport({ command: "node", args: [FIXTURE, "--log", log.path] });
+    try {
+      const first = await connectedEra(transport(), { eraCache });
+      assert.equal(first.era, "legacy");
+      await first.close();
+      assert.deepEqual(log.methods(), ["server/discover", "initialize", "notifications/initialized"]);
+
+      const second = await connectedEra(transport(), { eraCache });
+      assert.equal(second.era, "legacy");
+      assert.deepEqual((await second.listTools()).map((tool) => tool.name), ["echo"]);
+      await second.close();
+      assert.deepEqual(log.methods().slice(3), ["initialize", "notifications/initialized", "tools/list"]);
+      assert.deepEqual(eraCache.calls, ["get", "set legacy", "get"]);
+    } finally {
+      log.remove();
+    }
+  });
+
+  test("a server that ignores the probe costs the discover wait once", async () => {
+    const log = methodLog();
+    const eraCache = new MemoryEraCache();
+    const transport = () => new StdioTransport({ command: "node", args: [FIXTURE, "--silent", "--log", log.path] });
+    try {
+      const first = await connectedEra(transport(), { eraCache, discoverTimeoutMs: 200 });
+      await first.close();
+      // The probe timed out and was cancelled (spec 2025-11-25 basic/utilities/cancellation).
+      assert.deepEqual(log.methods(), ["server/discover", "notifications/cancelled", "initialize", "notifications/initialized"]);
+      // The wait would be a minute: only a connect that skips the probe finishes.
+      const second = await connectedEra(transport(), { eraCache, discoverTimeoutMs: 60_000 });
+      assert.equal(second.era, "legacy");
+      await second.close();
+      assert.deepEqual(log.methods().slice(4), ["initialize", "notifications/initialized"]);
+    } finally {
+      log.remove();
+    }
+  });
+
+  test("a remembered legacy era that fails (initialize refused by a modern server) is forgotten and the era found afresh", async () => {
+    const [clientEnd, serverEnd] = MemoryTransport.pair();
+    Object.defineProperty(clientEnd, "serverKey", { value: "in-process modern server" });
+    const server = new Peer({ name: "modern server", send: (message) => serverEnd.send(message) });
+    const received: string[] = [];
+    serverEnd.onmessage = (message) => {
+      if ("method" in message) received.push(message.method);
+      server.receive(message);
+    };
+    serverEnd.onclose = (details) => server.close(details);
+    server.setRequestHandler("initialize", () => {
+      throw new RpcError(-32601, "Method not found: initialize (this server speaks 2026-07-28)");
+    });
+    server.setRequestHandler("server/discover", () => ({
+      resultType: "complete",
+      supportedVersions: ["2026-07-28"],
+      capabilities: { tools: {} },
+      _meta: { "io.modelcontextprotocol/serverInfo": { name: "modern", version: "1.0.0" } },
+    }));
+    void serverEnd.start();
+    const eraCache = new RecordingCache();
+    eraCache.set("in-process modern server", "legacy");
+    eraCache.calls.length = 0;
+    const problems: string[] = [];
+    const client = new Client(CLIENT_INFO, { eraCache, listen: false });
+    client.on("problem", ({ message }) => problems.push(message));
+    try {
+      await client.connect(clientEnd);
+      assert.equal(client.state, "ready");
+      assert.equal(client.era, "modern");
+      assert.equal(client.serverInfo?.name, "modern");
+      assert.deepEqual(received, ["initialize", "server/discover"]);
+      assert.deepEqual(eraCache.calls, ["get", "forget", "set modern"]);
+      assert.ok(problems.some((message) => /the legacy era remembered for it failed/.test(message)), problems.join("\n"));
+    } finally {
+      await client.close();
+    }
+  });
+
+  test("protocol legacy or modern neither reads nor writes the cache", async () => {
+    const log = methodLog();
+    const eraCache = new RecordingCache();
+    try {
+      const client = await connectedEra(new StdioTransport({ command: "node", args: [FIXTURE, "--log", log.path] }), { eraCache, protocol: "legacy" });
+      await client.close();
+      assert.deepEqual(eraCache.calls, []);
+      assert.deepEqual(log.methods(), ["initialize", "notifications/initialized"]);
+    } finally {
+      log.remove();
+    }
+  });
+});

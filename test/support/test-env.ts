@@ -1,0 +1,24 @@
+// Test helper, imported for its effect by the support modules of tests that run the host or the
+// CLI: the era cache (src/host/era-cache.ts) is off in this process and in every process it
+// starts with its environment (MCPWIRE_ERA_CACHE=off), so no test writes the user's
+// ~/.cache/mcpwire/eras.json and an era remembered by one test never changes what another sends.
+// A test of the era cache turns it on, in a scratch directory, in the environment it gives
+// (eraCacheEnv).
+
+import { homedir } from "node:os";
+import { join } from "node:path";
+import process from "node:process";
+
+process.env.MCPWIRE_ERA_CACHE = "off";
+
+/**
+ * This process's environment with the era cache on, kept under `cacheHome` (its XDG_CACHE_HOME).
+ * Deno keeps its own cache under XDG_CACHE_HOME too: DENO_DIR names the one in use, so a CLI
+ * run by Deno does not start from an empty cache.
+ */
+export function eraCacheEnv(cacheHome: string): Record<string, string | undefined> {
+  const deno = "Deno" in globalThis
+    ? { DENO_DIR: process.env.DENO_DIR ?? join(process.env.XDG_CACHE_HOME ?? join(homedir(), ".cache"), "deno") }
+    : {};
+  return { ...process.env, ...deno, XDG_CACHE_HOME: cacheHome, MCPWIRE_ERA_CACHE: "on" };
+}
