@@ -84,7 +84,7 @@ export interface ClientOptions {
 export const CLIENT_OPTIONS = optionNames<ClientOptions>({
   name: true, capabilities: true, handlers: true, roots: true, sampling: true, logBufferSize: true, requestTimeoutMs: true,
   maxTotalTimeoutMs: true, initializeTimeoutMs: true, maxPages: true, protocol: true, discoverTimeoutMs: true,
-  maxInputRounds: true, listen: true, extensions: true, taskReceiver: true,
+  maxInputRounds: true, listen: true, extensions: true, taskReceiver: true, eraCache: true,
 });
 
 /** Options of the list methods: `fresh` skips a cached result still within its ttlMs. */

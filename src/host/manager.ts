@@ -97,7 +97,7 @@ export const LOG_DATA_BOUNDS = { maxDepth: 64, maxNodes: 100_000 } as const;
 /** Every option an McpManager reads (its constructor checks them). */
 const MANAGER_OPTIONS = optionNames<McpManagerOptions>({
   registry: true, clientInfo: true, capabilities: true, handlers: true, reconnectDelay: true, connectRetries: true,
-  maxReconnectAttempts: true, probeIntervalMs: true, closeTimeoutMs: true, redactor: true, resultFiles: true,
+  maxReconnectAttempts: true, probeIntervalMs: true, closeTimeoutMs: true, redactor: true, resultFiles: true, eraCache: true,
 });
 
 /**
