@@ -110,6 +110,12 @@ export async function call(argv: readonly string[]): Promise<number> {
       return EXIT.usage;
     }
     const progress = new ProgressDisplay((text) => void writeControl("stderr", text), runtime.isTerminal("stderr"));
+    // What the tool's server does wrong during the call (a result the protocol does not allow,
+    // a line that is not JSON-RPC) is survived by the client and said here as a warning.
+    const server = tool?.origin.kind === "mcp" ? tool.origin.server : undefined;
+    const stopWarning = manager.on("problem", (problem) => {
+      if (problem.server === server) stderrLine(`mcpwire call: warning: ${lineOf(problem.message)}`);
+    });
     let result: unknown;
     try {
       if (args.flags.has("detach")) {
@@ -139,6 +145,8 @@ export async function call(argv: readonly string[]): Promise<number> {
         if (error.kind === "invalid-arguments") return EXIT.usage;
       }
       return EXIT.server;
+    } finally {
+      stopWarning();
     }
     progress.finish();
     // A server chooses how deep its result is; past the bound the output marks what it left out.

@@ -230,6 +230,9 @@ export class Client extends ContainedEventTarget<ClientEvents> {
     this.emit("problem", { message });
   }
 
+  /** #problem as a value, made once (handed to every tool result's check). */
+  readonly #reportProblem = (message: string): void => this.#problem(message);
+
   #move(to: ClientState, cause?: Error): void {
     const from = this.#state;
     if (from === to || !canMove(from, to)) return;
@@ -593,12 +596,17 @@ export class Client extends ContainedEventTarget<ClientEvents> {
    * outputSchema. At once (no promise) unless an outputSchema needs the validator loaded first.
    */
   #toolResult(name: string | undefined, result: Params): CallToolResult | Promise<CallToolResult> {
-    if (name === undefined) return checkToolResult(result, { server: this.#name, tool: "(resumed task)", outputSchema: undefined, validators: this.#validators });
     const version = this.#version;
     // Structured output came with 2025-06-18; before it an outputSchema means nothing.
-    const structured = version !== undefined && featuresOf(version).structuredToolOutput;
+    const features = version === undefined ? undefined : featuresOf(version);
+    const structured = features?.structuredToolOutput === true;
+    const objectOnly = structured && !features!.anyJsonStructuredContent ? version : undefined;
+    const onProblem = this.#reportProblem;
+    if (name === undefined) {
+      return checkToolResult(result, { server: this.#name, tool: "(resumed task)", outputSchema: undefined, validators: this.#validators, objectOnly, onProblem });
+    }
     const outputSchema = structured ? this.#tools.get(name)?.outputSchema : undefined;
-    const check = { server: this.#name, tool: name, outputSchema, validators: this.#validators };
+    const check = { server: this.#name, tool: name, outputSchema, validators: this.#validators, objectOnly, onProblem };
     if (outputSchema === undefined) return checkToolResult(result, check);
     return loadJsonSchema().then(() => checkToolResult(result, check)); // loads once per process
   }

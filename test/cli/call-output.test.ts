@@ -52,3 +52,22 @@ describe("mcpwire call prints a result once", { timeout: 120_000 }, () => {
     assert.equal(stdout, JSON.stringify({ temperature: 22, tags: ["a", "b"] }, null, 2) + "\n");
   });
 });
+
+describe("mcpwire call and a structuredContent its protocol version does not allow", { timeout: 120_000 }, () => {
+  test("2025-11-25, an array: a warning naming the server, the tool and the rule; the text is printed unchanged, exit 0", async () => {
+    const { code, stdout, stderr } = await mcpwire(["call", "mcp_sc_array"]);
+    assert.equal(code, 0, stderr);
+    assert.equal(stdout, "2 users: Alice and Bob\n");
+    assert.match(
+      stderr,
+      /^mcpwire call: warning: server "sc": tools\/call "array" returned structuredContent that is not a JSON object \(an array\), which protocol 2025-11-25 requires/m,
+    );
+  });
+
+  test("2026-07-28, an array: allowed there, no warning", async () => {
+    const { code, stdout, stderr } = await mcpwire(["call", "mcp_modern_array"]);
+    assert.equal(code, 0, stderr);
+    assert.equal(stdout, "2 users: Alice and Bob\n");
+    assert.doesNotMatch(stderr, /warning/);
+  });
+});
