@@ -46,7 +46,8 @@ stderr (a bar on a terminal), and so do the servers' log messages, as "[server] 
 
 A tool the server runs as a task (2025-11-25 execution.taskSupport, the server's tasks config
 key) shows its status on stderr like progress; Ctrl-C cancels the task (tasks/cancel).
-A server asking to sample a model is declined (code -1): mcpwire has no model yet.
+A server asking to sample a model is declined (code -1), naming what is missing: the server's
+sampling.model, which only mcpwire run and mcpwire chat answer with.
 
 exit codes: 0 success, 1 the tool reported an error (isError), 2 usage or config error,
             3 the server could not be reached or failed during the call, 4 timeout,
