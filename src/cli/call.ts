@@ -3,7 +3,7 @@
 
 import type { CallToolResult, JsonObject } from "../client/types.ts";
 import { terminalText } from "../common/terminal-text.ts";
-import { blockText, formatToolResultText, isCallToolResult } from "../registry/result-format.ts";
+import { blockText, isCallToolResult } from "../registry/result-format.ts";
 import { ToolCallError } from "../registry/tool-registry.ts";
 import type { RegisteredTool } from "../registry/types.ts";
 import { runtime } from "../runtime/mod.ts";
@@ -29,7 +29,8 @@ Starts the configured servers and calls one tool by its registered name (see
   --args-file F    a file holding one JSON object; - reads it from stdin
 (none: {}). A value that does not fit its type, a repeated key or a missing required argument
 is an error before anything is sent; a misspelt tool name gets the nearest registered names.
-Prints the result's text, or the whole result with --json (the text has its control
+Prints the result's text content for people (its structuredContent, pretty-printed, only when
+it has no text), or the whole result with --json for machines (the text has its control
 characters shown as escapes such as \\x1b; --json carries them exactly). Progress goes to
 stderr (a bar on a terminal), and so do the servers' log messages, as "[server] level: message".
 
@@ -45,7 +46,8 @@ stderr (a bar on a terminal), and so do the servers' log messages, as "[server] 
 
 A tool the server runs as a task (2025-11-25 execution.taskSupport, the server's tasks config
 key) shows its status on stderr like progress; Ctrl-C cancels the task (tasks/cancel).
-A server asking to sample a model is declined (code -1): mcpwire has no model yet.
+A server asking to sample a model is declined (code -1), naming what is missing: the server's
+sampling.model, which only mcpwire run and mcpwire chat answer with.
 
 exit codes: 0 success, 1 the tool reported an error (isError), 2 usage or config error,
             3 the server could not be reached or failed during the call, 4 timeout,
@@ -109,6 +111,12 @@ export async function call(argv: readonly string[]): Promise<number> {
       return EXIT.usage;
     }
     const progress = new ProgressDisplay((text) => void writeControl("stderr", text), runtime.isTerminal("stderr"));
+    // What the tool's server does wrong during the call (a result the protocol does not allow,
+    // a line that is not JSON-RPC) is survived by the client and said here as a warning.
+    const server = tool?.origin.kind === "mcp" ? tool.origin.server : undefined;
+    const stopWarning = manager.on("problem", (problem) => {
+      if (problem.server === server) stderrLine(`mcpwire call: warning: ${lineOf(problem.message)}`);
+    });
     let result: unknown;
     try {
       if (args.flags.has("detach")) {
@@ -140,10 +148,12 @@ export async function call(argv: readonly string[]): Promise<number> {
         if (error.kind === "invalid-arguments") return EXIT.usage;
       }
       return EXIT.server;
+    } finally {
+      stopWarning();
     }
     progress.finish();
     // A server chooses how deep its result is; past the bound the output marks what it left out.
-    if (deeperThan(result, DOCUMENT_BOUNDS.maxDepth)) {
+    if (deeperThan(args.flags.has("json") ? result : shownPart(result), DOCUMENT_BOUNDS.maxDepth)) {
       stderrLine(
         `mcpwire call: ${who}: the result is nested deeper than ${DOCUMENT_BOUNDS.maxDepth} levels; ` +
           `what lies deeper is shown as "${DEEP_MARKER}"${args.flags.has("json") ? "" : " (--json shows the result as JSON)"}`,
@@ -221,16 +231,27 @@ function describeCall(name: string, tool: RegisteredTool | undefined): string {
 }
 
 /**
- * A result as text: a CallToolResult's content blocks (and structuredContent unless a text block
- * repeats it), anything else as JSON. A result nested past the bound keeps its content blocks
- * and shows structuredContent as bounded JSON, the deep part marked.
+ * Whether people are shown a CallToolResult's structuredContent: only when no text block says
+ * the result (spec 2025-11-25 server/tools: the text SHOULD carry it too), so it is printed once.
+ */
+function showsStructured(result: CallToolResult): boolean {
+  return result.structuredContent !== undefined && !result.content.some((block) => block?.type === "text");
+}
+
+/** The part of a result `call` prints for people (resultText): what its depth is judged on. */
+export function shownPart(result: unknown): unknown {
+  return isCallToolResult(result) && !showsStructured(result) ? result.content : result;
+}
+
+/**
+ * A result as text for people: a CallToolResult's content blocks, or, when none of them is
+ * text, those blocks and its structuredContent pretty-printed (--json prints the whole result);
+ * anything else as JSON. A value nested past the bound is shown to it, the deep part marked.
  */
 export function resultText(result: unknown): string {
   if (typeof result === "string") return textOf(result);
   if (!isCallToolResult(result)) return terminalText(boundedText(result, { ...RESULT_BOUNDS, indent: 2 }));
-  if (!deeperThan(result, RESULT_BOUNDS.maxDepth)) return textOf(formatToolResultText(result));
-  const deep: CallToolResult = result;
-  const parts = deep.content.map((block) => (deeperThan(block, RESULT_BOUNDS.maxDepth) ? boundedText(block, RESULT_BOUNDS) : redacted(blockText(block))));
-  if (deep.structuredContent !== undefined) parts.push(boundedText(deep.structuredContent, RESULT_BOUNDS));
+  const parts = result.content.map((block) => (deeperThan(block, RESULT_BOUNDS.maxDepth) ? boundedText(block, RESULT_BOUNDS) : redacted(blockText(block))));
+  if (showsStructured(result)) parts.push(boundedText(result.structuredContent, { ...RESULT_BOUNDS, indent: 2 }));
   return terminalText(parts.join("\n"));
 }

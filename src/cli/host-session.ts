@@ -125,8 +125,34 @@ export function parseElicitMode(value: string | undefined): ElicitMode | undefin
 export const NO_MODEL_MESSAGE = "mcpwire call has no model to sample with; mcpwire run and mcpwire chat answer sampling with the server's sampling.model";
 
 /**
+ * Why `server`'s sampling request finds no model here, and the config that gives it one: its
+ * `sampling.model`, which only `mcpwire run` and `chat` use — named when set, asked for when not.
+ */
+export function noModelMessage(server: ServerConfig, config: Pick<McpwireConfig, "file">): string {
+  const who = `server "${server.name}"`;
+  if (server.samplingModel !== undefined) {
+    return `mcpwire call has no model to sample with; mcpwire run and mcpwire chat answer ${who}'s sampling with its sampling.model (${server.samplingModel})`;
+  }
+  const where = server.origin === undefined && config.file !== undefined ? ` in ${config.file}` : "";
+  return `mcpwire call has no model to sample with, and ${who} has no sampling.model configured: ` +
+    `add sampling: { model: provider/model } (e.g. ollama/qwen3) to ${who}${where}, then mcpwire run or mcpwire chat answer its sampling with that model`;
+}
+
+/**
+ * A sampling handler that declines with -1 (spec 2025-11-25 client/sampling "Error Handling":
+ * user rejection) and `message`, which the server gets and stderr shows.
+ */
+export function decliningSampling(message: string): SamplingHandler {
+  return (_request, context) => {
+    stderrLine(`mcpwire: ${lineOf(context.server)} asked to sample a model (sampling/createMessage); declined: ${lineOf(message)}`);
+    return Promise.reject(new SamplingRejectedError(message));
+  };
+}
+
+/**
  * The handlers every CLI session gives its servers. Sampling is declined with -1 (spec
- * 2025-11-25 client/sampling "Error Handling": user rejection) since there is no model;
+ * 2025-11-25 client/sampling "Error Handling": user rejection) since there is no model
+ * (withManager names each server's missing config instead of NO_MODEL_MESSAGE);
  * elicitation prompts on a terminal, otherwise declines unless told to accept the defaults.
  */
 export function cliHandlers(elicit: ElicitMode | undefined): ClientHandlers {
@@ -136,10 +162,7 @@ export function cliHandlers(elicit: ElicitMode | undefined): ClientHandlers {
     ? "--elicit decline"
     : "stdin is not a terminal (run on a terminal to answer; or pass --elicit accept-defaults for a form's defaults, or --elicit prompt to read answers from stdin)";
   return {
-    sampling: (_request, context) => {
-      stderrLine(`mcpwire: ${lineOf(context.server)} asked to sample a model (sampling/createMessage); declined: ${NO_MODEL_MESSAGE}`);
-      return Promise.reject(new SamplingRejectedError(NO_MODEL_MESSAGE));
-    },
+    sampling: decliningSampling(NO_MODEL_MESSAGE),
     elicitation: cliElicitationHandlers(
       mode,
       {
@@ -177,9 +200,11 @@ export async function withManager<T>(options: SessionOptions, body: (manager: Mc
   await options.onConfig?.(config);
   const base = cliHandlers(options.elicit);
   const sampling = options.sampling;
-  const handlers = sampling === undefined ? base : (server: ServerConfig): ClientHandlers => {
-    const handler = sampling(server, config);
-    return handler === undefined ? base : { ...base, sampling: handler };
+  // A server's sampling request finds a model only where the verb gives one (run, chat); the
+  // others decline it with the config that server lacks.
+  const handlers = (server: ServerConfig): ClientHandlers => {
+    const handler = sampling?.(server, config);
+    return { ...base, sampling: handler ?? decliningSampling(noModelMessage(server, config)) };
   };
   const manager = new McpManager(config, { clientInfo: CLI_CLIENT_INFO, handlers, redactor, resultFiles: options.resultFiles === true });
   useRedactor(manager.redactor);

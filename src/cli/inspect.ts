@@ -7,7 +7,7 @@ import { setOwn } from "../common/json.ts";
 import { Redactor, redactText } from "../common/redact.ts";
 import type { ProtocolEra } from "../client/protocol-version.ts";
 import { Client } from "../client/client.ts";
-import type { Implementation, Prompt, Resource, ResourceTemplate, ServerCapabilities, Tool } from "../client/types.ts";
+import type { ClientCapabilities, Implementation, Prompt, Resource, ResourceTemplate, ServerCapabilities, Tool } from "../client/types.ts";
 import type { JsonRpcMessage } from "../jsonrpc/messages.ts";
 import { runtime } from "../runtime/mod.ts";
 import { createTransport, detectedTransport } from "../host/transport-factory.ts";
@@ -78,6 +78,11 @@ export interface InspectReport extends AppsReport {
   /** `modern` (2026-07-28, found by server/discover) or `legacy` (the initialize handshake). */
   era: ProtocolEra | undefined;
   capabilities: ServerCapabilities | undefined;
+  /**
+   * What inspect declared to the server: no sampling, elicitation or roots (it answers none),
+   * so a server that lists tools by the client's capabilities may list more to another client.
+   */
+  clientCapabilities: ClientCapabilities;
   instructions: string | undefined;
   tools: Tool[];
   resources: Resource[];
@@ -261,6 +266,7 @@ async function collect(client: Client): Promise<Omit<InspectReport, "transport" 
     protocolVersion: client.protocolVersion,
     era: client.era,
     capabilities: client.serverCapabilities,
+    clientCapabilities: client.capabilities,
     instructions: client.instructions,
     tools,
     resources,
@@ -291,6 +297,23 @@ function describeCapabilities(capabilities: ServerCapabilities | undefined): str
     return flags.length > 0 ? `${name} (${flags.join(", ")})` : name;
   });
   return parts.length > 0 ? lineOf(parts.join(", ")) : "none";
+}
+
+/** The client capabilities a server may list more tools for (server-everything: its sampling, elicitation and roots tools). */
+const TOOL_GATING_CAPABILITIES = ["sampling", "elicitation", "roots"] as const;
+
+/**
+ * The line under the tools that says which of those capabilities inspect did not declare: a
+ * server may offer a client that declares them more tools (spec 2025-11-25 basic/lifecycle
+ * "Capability Negotiation"), so `mcpwire tools`, which declares sampling and elicitation, can
+ * count more tools than inspect.
+ */
+function undeclaredNote(report: InspectReport): string | undefined {
+  const missing = TOOL_GATING_CAPABILITIES.filter((name) => report.clientCapabilities?.[name] === undefined);
+  if (missing.length === 0) return undefined;
+  const names = missing.length === 1 ? missing[0] : `${missing.slice(0, -1).join(", ")} or ${missing.at(-1)}`;
+  return `  (inspect declares no ${names} capability: a server may list more tools to a client that does; ` +
+    "`mcpwire tools` declares sampling and elicitation)";
 }
 
 /** Server text on one line, cut at `max` characters: redacted, control characters visible. */
@@ -331,6 +354,8 @@ export function formatReport(report: InspectReport): string {
     return [head, title && title !== tool.name ? `"${oneLine(title)}"` : "", oneLine(tool.description) && `— ${oneLine(tool.description)}`]
       .filter(Boolean).join(" ");
   });
+  const note = undeclaredNote(report);
+  if (note !== undefined && report.capabilities?.tools !== undefined && !report.errors.tools) lines.push(note);
   lines.push(...formatApps(report));
   section("resources", "resources", report.resources, (resource) =>
     [lineOf(resource.uri), resource.mimeType ? `(${lineOf(resource.mimeType)})` : "", oneLine(resource.description ?? resource.name, 80) && `— ${oneLine(resource.description ?? resource.name, 80)}`]

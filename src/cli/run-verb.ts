@@ -3,7 +3,6 @@
 // hooks, sampling served by a provider; the answer on stdout, tool activity on stderr.
 
 import type { SamplingHandler } from "../client/handlers.ts";
-import { SamplingRejectedError } from "../client/sampling.ts";
 import type { JsonObject } from "../client/types.ts";
 import { type ApprovalPolicy, approvalPolicy, type ApproveFunction, isReadOnly, parseApprovalPolicy } from "../agent/approval.ts";
 import type { McpwireConfig, ServerConfig } from "../host/config/types.ts";
@@ -19,7 +18,7 @@ import type { ToolDefinitionLimits } from "../agent/tool-definition-cap.ts";
 import type { ToolSearchOptions } from "../agent/tool-search.ts";
 import { runtime } from "../runtime/mod.ts";
 import { type ParsedArgs, parseArgs, positiveInt, UsageError } from "./args.ts";
-import { SESSION_OPTIONS, configSource, parseElicitMode, parseLogLevel, stderrLine, withManager } from "./host-session.ts";
+import { configSource, decliningSampling, parseElicitMode, parseLogLevel, SESSION_OPTIONS, stderrLine, withManager } from "./host-session.ts";
 import { dataLine, lineOf, textOf, write, writeControl, writeJson } from "./output.ts";
 import { interruptProgress, ProgressDisplay } from "./progress.ts";
 
@@ -213,11 +212,7 @@ export async function setUpHost(verb: string, args: ParsedArgs, config: McpwireC
 export function samplingFor(server: ServerConfig, setup: () => HostSetup | undefined, policy: ApprovalPolicy): SamplingHandler {
   if (server.samplingModel === undefined) {
     // spec 2025-11-25 client/sampling ("Error Handling"): a refusal is -1, with a reason the user can act on.
-    return (_request, context) => {
-      const why = `no sampling.model is configured for server "${server.name}"; add sampling: { model: provider/model } to it to answer`;
-      stderrLine(`mcpwire: ${lineOf(context.server)} asked to sample a model (sampling/createMessage); declined: ${lineOf(why)}`);
-      return Promise.reject(new SamplingRejectedError(`the host declined: ${why}`));
-    };
+    return decliningSampling(`the host declined: no sampling.model is configured for server "${server.name}"; add sampling: { model: provider/model } to it to answer`);
   }
   return providerSamplingHandler({
     model: server.samplingModel,

@@ -12,6 +12,7 @@ import { errorOf } from "../common/error-text.ts";
 import { checkOptions } from "../common/options.ts";
 import { type CloseDetails, ConnectionClosedError, describeClose, ErrorCode, RpcError } from "../jsonrpc/errors.ts";
 import { DEFAULT_REQUEST_TIMEOUT_MS, type Params, Peer, type RequestOptions } from "../jsonrpc/peer.ts";
+import { within } from "../transport/lifecycle.ts";
 import { type ClientTransport, UndeliverableMessageError } from "../transport/transport.ts";
 import type { ClientEvents, ClientEventType } from "./client-events.ts";
 import { type CallOptions, CLIENT_OPTIONS, type ClientOptions, declaredCapabilities, type ListOptions, modernCapabilities } from "./client-options.ts";
@@ -70,6 +71,9 @@ import type {
 
 /** The options of `new Client()`, beside the class they configure. */
 export type { ClientOptions } from "./client-options.ts";
+
+/** How long close() waits for the notifications/cancelled of the listen stream to be written. */
+const LISTEN_CANCEL_MS = 1000;
 
 /** Methods allowed while initializing — spec 2025-11-25 basic/lifecycle: only ping before the result. */
 const ALLOWED_BEFORE_READY = new Set(["ping"]);
@@ -231,6 +235,9 @@ export class Client extends ContainedEventTarget<ClientEvents> {
   #problem(message: string): void {
     this.emit("problem", { message });
   }
+
+  /** #problem as a value, made once (handed to every tool result's check). */
+  readonly #reportProblem = (message: string): void => this.#problem(message);
 
   #move(to: ClientState, cause?: Error): void {
     const from = this.#state;
@@ -475,9 +482,10 @@ export class Client extends ContainedEventTarget<ClientEvents> {
       return;
     }
     this.#move("closing");
-    // The peer closes first: every pending request, the listen request included, ends here,
-    // so stopping the listen stream sends no notifications/cancelled into a transport that
-    // is closing (a close the user asked for reports nothing).
+    await this.#cancelListen();
+    // The peer closes next: every pending request, the listen request included, ends here,
+    // so stopping the listen stream sends no second notifications/cancelled into a transport
+    // that is closing (a close the user asked for reports nothing).
     this.#peer?.close({ reason: "closed by the client" });
     this.#serverRequests.close("the client closed the connection");
     await this.#subscriptions.stop();
@@ -486,6 +494,22 @@ export class Client extends ContainedEventTarget<ClientEvents> {
     } finally {
       this.#move("closed");
     }
+  }
+
+  /**
+   * spec 2026-07-28 basic/patterns/subscriptions ("Cancellation"): the client ends its listen
+   * stream with notifications/cancelled naming the listen request (on HTTP the transport
+   * closes that request's stream instead), before the connection closes — on stdio before
+   * stdin closes (basic/transports/stdio "Shutdown"), so a server that waits for its listens
+   * to end exits at once instead of at SIGTERM. Bounded; a send that fails is not reported:
+   * the connection is going anyway.
+   */
+  async #cancelListen(): Promise<void> {
+    const id = this.#subscriptions.release();
+    const peer = this.#peer;
+    if (id === undefined || peer === undefined || this.#era !== "modern") return;
+    const sent = peer.notify("notifications/cancelled", { requestId: id, reason: "the client is closing the connection" });
+    await within(sent.catch(() => {}), LISTEN_CANCEL_MS);
   }
 
   #onTransportClose(details: CloseDetails): void {
@@ -617,12 +641,17 @@ export class Client extends ContainedEventTarget<ClientEvents> {
    * outputSchema. At once (no promise) unless an outputSchema needs the validator loaded first.
    */
   #toolResult(name: string | undefined, result: Params): CallToolResult | Promise<CallToolResult> {
-    if (name === undefined) return checkToolResult(result, { server: this.#name, tool: "(resumed task)", outputSchema: undefined, validators: this.#validators });
     const version = this.#version;
     // Structured output came with 2025-06-18; before it an outputSchema means nothing.
-    const structured = version !== undefined && featuresOf(version).structuredToolOutput;
+    const features = version === undefined ? undefined : featuresOf(version);
+    const structured = features?.structuredToolOutput === true;
+    const objectOnly = structured && !features!.anyJsonStructuredContent ? version : undefined;
+    const onProblem = this.#reportProblem;
+    if (name === undefined) {
+      return checkToolResult(result, { server: this.#name, tool: "(resumed task)", outputSchema: undefined, validators: this.#validators, objectOnly, onProblem });
+    }
     const outputSchema = structured ? this.#tools.get(name)?.outputSchema : undefined;
-    const check = { server: this.#name, tool: name, outputSchema, validators: this.#validators };
+    const check = { server: this.#name, tool: name, outputSchema, validators: this.#validators, objectOnly, onProblem };
     if (outputSchema === undefined) return checkToolResult(result, check);
     return loadJsonSchema().then(() => checkToolResult(result, check)); // loads once per process
   }

@@ -41,6 +41,8 @@ export interface ProtocolFeatures {
   structuredToolOutput: boolean;
   /** 2025-03-26 added the `completions` capability; before it completion was not advertised. */
   completionsCapability: boolean;
+  /** 2026-07-28: `structuredContent` may be any JSON value; from 2025-06-18 to 2025-11-25 it is an object. */
+  anyJsonStructuredContent: boolean;
 }
 
 /** Version strings are dates (YYYY-MM-DD), so they order as strings. */
@@ -48,5 +50,6 @@ export function featuresOf(version: ProtocolVersion): ProtocolFeatures {
   return {
     structuredToolOutput: version >= "2025-06-18",
     completionsCapability: version >= "2025-03-26",
+    anyJsonStructuredContent: version >= "2026-07-28",
   };
 }

@@ -105,6 +105,17 @@ export class ListenStream {
     return true;
   }
 
+  /**
+   * Stops re-opening (and reporting) without cancelling: returns the id of the listen request
+   * still open, for a caller that ends it on the wire itself (Client.close) before the
+   * connection goes. stop() then lets the loop go.
+   */
+  release(): string | number | undefined {
+    this.#stopped = true;
+    this.#wake?.();
+    return this.#currentId;
+  }
+
   /** Ends the subscription; resolves when the loop has let go. */
   async stop(): Promise<void> {
     this.#stopped = true;
@@ -199,6 +210,11 @@ export class Subscriptions {
     if (count > 0) this.#tasks.set(taskId, count);
     else this.#tasks.delete(taskId);
     this.#update();
+  }
+
+  /** See ListenStream.release: the open listen request's id, the stream no longer re-opened. */
+  release(): string | number | undefined {
+    return this.#stream?.release();
   }
 
   /** Ends the listen stream, if one is open; resolves when its loop has let go. */

@@ -4,6 +4,7 @@
 // 2025-11-25 server/tools ("Listing Tools", "Tool Result", "Output Schema"), schema Tool and
 // CallToolResult; spec 2026-07-28 streamable-http ("Custom Headers from Tool Parameters").
 
+import { isObject } from "../common/json.ts";
 import type { Params } from "../jsonrpc/peer.ts";
 import { paramHeadersOf } from "../transport/mcp-headers.ts";
 import { OutputValidationError, ProtocolError } from "./errors.ts";
@@ -47,10 +48,16 @@ export interface ToolResultCheck {
   /** The tool's outputSchema from the last tools/list; undefined skips the structured check. */
   outputSchema: JsonObject | undefined;
   validators: OutputValidators;
+  /**
+   * The negotiated version, when it says structuredContent is a JSON object (2025-06-18 to
+   * 2025-11-25): any other value is reported through `onProblem` and the result kept as it is.
+   */
+  objectOnly?: string;
+  onProblem?: (message: string) => void;
 }
 
 /** The result as a CallToolResult, or the ProtocolError / OutputValidationError that says what is wrong. */
-export function checkToolResult(result: Params, { server, tool, outputSchema, validators }: ToolResultCheck): CallToolResult {
+export function checkToolResult(result: Params, { server, tool, outputSchema, validators, objectOnly, onProblem }: ToolResultCheck): CallToolResult {
   const who = `${server}: tools/call "${tool}"`;
   // spec 2025-11-25 schema (and 2026-07-28, 2025-06-18, 2024-11-05): CallToolResult requires
   // `content`, an array — also beside structuredContent ("SHOULD also return the serialized JSON").
@@ -66,9 +73,21 @@ export function checkToolResult(result: Params, { server, tool, outputSchema, va
     throw new ProtocolError(`${who} returned "content" that is not an array (${kindOf(result.content)})`, "bad-result", { method: "tools/call" });
   }
   // structuredContent is left as it is: an object up to 2025-11-25, any JSON value from
-  // 2026-07-28 on (spec 2026-07-28 schema); an outputSchema judges it below.
+  // 2026-07-28 on (spec 2026-07-28 server/tools "Structured Content"); an outputSchema judges it below.
   const checked = result as CallToolResult;
-  if (checked.isError === true || outputSchema === undefined) return checked; // tool errors are not validated
+  if (checked.isError === true || outputSchema === undefined) {
+    // spec 2025-11-25 server/tools ("Structured Content"; schema CallToolResult): a JSON object.
+    // Without an outputSchema to refuse it, the result stands, its text content unchanged.
+    const structured: unknown = checked.structuredContent;
+    if (objectOnly !== undefined && structured !== undefined && !isObject(structured)) {
+      onProblem?.(
+        `${who} returned structuredContent that is not a JSON object (${kindOf(structured)}), which protocol ${objectOnly} ` +
+          `requires (spec ${objectOnly} server/tools, "Structured Content"); the result is used as it is, its text content unchanged; ` +
+          `the server is not following the protocol: report it to its authors`,
+      );
+    }
+    return checked; // tool errors are not validated
+  }
   // spec 2025-11-25 server/tools: with an outputSchema, servers MUST return conforming structuredContent.
   if (checked.structuredContent === undefined) {
     throw new OutputValidationError(

@@ -8,6 +8,7 @@ import { fileURLToPath } from "node:url";
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { everythingConfig, mcpwire as runMcpwire, root, runtimeArgs } from "../support/cli-runner.ts";
+import { EVERYTHING } from "../support/everything.ts";
 import { hasScript, shellQuote as quote } from "../support/terminal.ts";
 
 const featuresServer = fileURLToPath(new URL("../fixtures/cli-features-server.mjs", import.meta.url));
@@ -20,6 +21,14 @@ const { config } = everythingConfig("mcpwire-cli-features-", ["trigger-sampling-
   "    command: node",
   `    args: [${JSON.stringify(featuresServer)}]`,
   "    log_level: warning",
+  // server-everything again, with a sampling.model that only run and chat use.
+  "  modelled:",
+  "    command: node",
+  `    args: [${JSON.stringify(EVERYTHING)}, "stdio"]`,
+  "    tools:",
+  '      include: ["trigger-sampling-request"]',
+  "    sampling:",
+  "      model: ollama/qwen3",
 ]);
 
 describe("logging", () => {
@@ -48,11 +57,22 @@ describe("logging", () => {
 });
 
 describe("sampling", () => {
-  test("a sampling request is declined with -1 and a reason: the CLI has no model", async () => {
+  test("a sampling request is declined with -1 and a reason naming the config the server lacks: its sampling.model", async () => {
     const { code, stdout, stderr } = await mcpwire(["call", "mcp_everything_trigger-sampling-request", '{"prompt":"hi"}', "--config", config]);
     assert.equal(code, 1, "server-everything reports the refusal as a tool error");
-    assert.match(stdout, /-1: mcpwire call has no model to sample with; mcpwire run and mcpwire chat answer sampling with the server's sampling.model/);
-    assert.match(stderr, /server "everything" asked to sample a model \(sampling\/createMessage\); declined: mcpwire call has no model/);
+    const reason = 'mcpwire call has no model to sample with, and server "everything" has no sampling.model configured: ' +
+      `add sampling: { model: provider/model } (e.g. ollama/qwen3) to server "everything" in ${config}, ` +
+      "then mcpwire run or mcpwire chat answer its sampling with that model";
+    assert.ok(stdout.includes(`-1: ${reason}`), `the server was not told what is missing:\n${stdout}`);
+    assert.ok(stderr.includes(`server "everything" asked to sample a model (sampling/createMessage); declined: ${reason}`), stderr);
+  });
+
+  test("a server with a sampling.model is told that only run and chat use it, naming the model", async () => {
+    const { code, stdout, stderr } = await mcpwire(["call", "mcp_modelled_trigger-sampling-request", '{"prompt":"hi"}', "--config", config]);
+    assert.equal(code, 1, stderr);
+    const reason = "mcpwire call has no model to sample with; mcpwire run and mcpwire chat answer server \"modelled\"'s sampling with its sampling.model (ollama/qwen3)";
+    assert.ok(stdout.includes(`-1: ${reason}`), stdout);
+    assert.ok(stderr.includes(`declined: ${reason}`), stderr);
   });
 });
 

@@ -30,6 +30,22 @@ describe("mcpwire inspect", () => {
     assert.match(stdout, /^ {2}args-prompt\(city\*, state\)/m);
   });
 
+  test("says which client capabilities it does not declare, by which a server may list more tools (`tools` counts more)", async () => {
+    // server-everything lists its sampling, elicitation and roots tools only to a client that
+    // declares those capabilities; inspect declares none of them.
+    const { code, stdout, stderr } = await mcpwire("inspect", "--stdio", everythingCommand);
+    assert.equal(code, 0, stderr);
+    assert.match(
+      stdout,
+      /^tools \(\d+\)\n(?: {2}\S.*\n)+ {2}\(inspect declares no sampling, elicitation or roots capability: a server may list more tools to a client that does; `mcpwire tools` declares sampling and elicitation\)$/m,
+    );
+    assert.doesNotMatch(stdout, /trigger-sampling-request/);
+    const json = await mcpwire("inspect", "--json", "--stdio", everythingCommand);
+    assert.equal(json.code, 0, json.stderr);
+    const declared = JSON.parse(json.stdout).clientCapabilities as Record<string, unknown>;
+    for (const name of ["sampling", "elicitation", "roots"]) assert.equal(declared[name], undefined, name);
+  });
+
   test("finds the era by itself: the 2026-07-28 fixture is modern (no initialize sent), and --protocol legacy pins the handshake", async () => {
     const modern = `node --import tsx ${new URL("../../conformance/fixtures/modern-server.ts", import.meta.url).pathname} --stdio`;
     const found = await mcpwire("inspect", "--trace", "--stdio", modern);

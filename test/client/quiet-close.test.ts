@@ -7,10 +7,14 @@
 
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import process from "node:process";
 import { fileURLToPath } from "node:url";
 import { type ModernHttpServer, MODERN_SERVER, startModernHttp } from "../../conformance/fixtures/modern-server-launch.ts";
 import { Client, ConnectionClosedError, type JsonRpcMessage, StdioTransport, StreamableHttpTransport, TracingTransport, type Transport } from "../../src/mod.ts";
+import { fixturePath } from "../support/fixture-process.ts";
 import { hangGuard } from "../support/hang-guard.ts";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
@@ -91,6 +95,43 @@ describe("a 2026-07-28 connection whose listen stream is open ends without a fal
       assert.deepEqual(problems.filter((problem) => problem.includes("notifications/cancelled")), []);
     } finally {
       await hangGuard(client.close(), HANG_GUARD_MS, "close");
+    }
+  });
+});
+
+describe("closing a 2026-07-28 stdio connection ends its listen stream first", { timeout: 60_000 }, () => {
+  test("close() sends notifications/cancelled naming the listen request before stdin closes; the server exits at once, unsignalled", async () => {
+    // spec 2026-07-28 basic/patterns/subscriptions ("Cancellation"): on stdio the client ends a
+    // listen with notifications/cancelled; basic/transports/stdio ("Shutdown"): then stdin closes.
+    const dir = mkdtempSync(join(tmpdir(), "mcpwire-listen-close-"));
+    const events = join(dir, "events");
+    try {
+      const stdio = new StdioTransport({ command: "node", args: [fixturePath("listen-hold-server.mjs"), events], shutdownTimeoutMs: 4000 });
+      const client = new Client(INFO);
+      const problems: string[] = [];
+      const states: string[] = [];
+      client.on("problem", ({ message }) => problems.push(message));
+      client.on("statechange", ({ to }) => states.push(to));
+      const sent: string[] = [];
+      try {
+        await hangGuard(client.connect(new TracingTransport(stdio, (direction, message) => {
+          if (direction === "send" && "method" in message) sent.push(message.method);
+        })), HANG_GUARD_MS, "connect");
+        assert.equal(client.era, "modern");
+        await listenSent(sent);
+        await hangGuard(client.listTools(), HANG_GUARD_MS, "tools/list"); // the listen request has reached the server
+      } finally {
+        await hangGuard(client.close(), HANG_GUARD_MS, "close");
+      }
+      const lines = readFileSync(events, "utf8").trim().split("\n");
+      const listen = lines.find((line) => line.startsWith("listen "));
+      assert.ok(listen !== undefined, `the server saw no listen: ${lines.join(", ")}`);
+      const id = listen.slice("listen ".length);
+      assert.deepEqual(lines, [`listen ${id}`, `cancelled ${id}`, "stdin-end", "exit 0"], "cancel, then EOF, then a clean exit (no SIGTERM)");
+      assert.deepEqual(problems, [], "a close the user asked for reports nothing");
+      assert.deepEqual(states.slice(-2), ["closing", "closed"]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });

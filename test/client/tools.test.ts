@@ -13,8 +13,10 @@ import {
   ProtocolError,
   type RequestHandler,
   RpcError,
+  StdioTransport,
   type Tool,
 } from "../../src/mod.ts";
+import { fixturePath } from "../support/fixture-process.ts";
 import { type InProcessServer, inProcessServer, requestsFor } from "../support/in-process-server.ts";
 import { rejection } from "../support/rejection.ts";
 
@@ -446,6 +448,73 @@ describe("output validation against the listed outputSchema", () => {
       assert.deepEqual(result.structuredContent, { temperature: "not a number" });
     } finally {
       await fresh.close();
+    }
+  });
+});
+
+describe("structuredContent that is not a JSON object", () => {
+  // spec 2025-11-25 server/tools ("Structured Content"): a JSON object; spec 2026-07-28
+  // server/tools: any JSON value. A value the negotiated version does not allow is a protocol
+  // problem the client survives: the result is returned as it is, its text unchanged.
+  async function fixtureClient(modern: boolean): Promise<{ client: Client; problems: string[] }> {
+    const client = new Client(CLIENT_INFO, { name: "sc", requestTimeoutMs: 10_000, protocol: modern ? "modern" : "legacy" });
+    const problems: string[] = [];
+    client.on("problem", ({ message }) => problems.push(message));
+    const args = [fixturePath("structured-content-server.mjs"), ...(modern ? ["--modern"] : [])];
+    await client.connect(new StdioTransport({ command: "node", args }));
+    await client.listTools();
+    return { client, problems };
+  }
+
+  test("2025-11-25: an array, a string, a number or null is reported as a problem naming the tool and the kind; the result stands", async () => {
+    const { client, problems } = await fixtureClient(false);
+    try {
+      assert.equal(client.protocolVersion, "2025-11-25");
+      const expected: Record<string, [unknown, string, string]> = {
+        array: [[{ name: "Alice" }, { name: "Bob" }], "2 users: Alice and Bob", "an array"],
+        string: ["plain", "the answer is plain", "a string"],
+        number: [42, "forty-two", "a number"],
+        null: [null, "nothing", "null"],
+      };
+      for (const [name, [structured, text, kind]] of Object.entries(expected)) {
+        problems.length = 0;
+        const result = await client.callTool(name);
+        assert.deepEqual(result.content, [{ type: "text", text }], name);
+        assert.deepEqual(result.structuredContent, structured, name);
+        assert.equal(problems.length, 1, `${name}: ${problems.join("; ")}`);
+        assert.match(problems[0]!, new RegExp(`^server "sc": tools/call "${name}" returned structuredContent that is not a JSON object \\(${kind}\\), which protocol 2025-11-25 requires`));
+      }
+      problems.length = 0;
+      await client.callTool("words");
+      assert.deepEqual(problems, [], "an object is not reported");
+    } finally {
+      await client.close();
+    }
+  });
+
+  test("2025-11-25 with an outputSchema: the schema decides, as for any mismatch (OutputValidationError), and no second report", async () => {
+    const { client, problems } = await fixtureClient(false);
+    try {
+      const error = await rejection(client.callTool("typed-array"));
+      assert.ok(error instanceof OutputValidationError, `got ${error.name}: ${error.message}`);
+      assert.match(error.message, /tool "typed-array" returned structuredContent that does not match its outputSchema/);
+      assert.deepEqual(problems, []);
+    } finally {
+      await client.close();
+    }
+  });
+
+  test("2026-07-28: any JSON value is allowed, nothing is reported", async () => {
+    const { client, problems } = await fixtureClient(true);
+    try {
+      assert.equal(client.era, "modern");
+      for (const name of ["array", "string", "number", "null"]) {
+        const result = await client.callTool(name);
+        assert.notEqual(result.structuredContent, undefined, name);
+      }
+      assert.deepEqual(problems, []);
+    } finally {
+      await client.close();
     }
   });
 });
