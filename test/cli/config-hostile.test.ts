@@ -48,7 +48,7 @@ test("a deep imported file is a warning; the user's own servers and the imported
   const server = JSON.stringify({ command: "node", args: [fixturePath("names-server.mjs")] });
   write(home, ".config/Claude/claude_desktop_config.json", `{"mcpServers": {"__proto__": ${server}, "constructor": ${server}}}`);
   write(work, "mine.yaml", `mcp_servers:\n  mine:\n    command: node\n    args: [${JSON.stringify(fixturePath("names-server.mjs"))}]\n`);
-  const { code, stdout, stderr } = await run(["tools", "--config", "mine.yaml", "--import", "claude-code,claude-desktop"]);
+  const { code, stdout, stderr } = await run(["tools", "--config", "mine.yaml", "--import", "claude-code,claude-desktop", "--trust-project"]);
   assert.equal(code, 0, stderr);
   assert.match(stderr, /\.\/\.mcp\.json:1:\d+: invalid JSON in claude-code's config: nested more than 100 levels/);
   for (const name of ["mcp_mine_argv", "mcp___proto___argv", "mcp___proto_____proto__", "mcp_constructor_constructor", "mcp_constructor_toString"]) {

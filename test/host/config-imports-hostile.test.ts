@@ -36,7 +36,8 @@ function sandbox() {
     writeFileSync(file, text);
     return file;
   };
-  const load = (imports: string[], path?: string) => loadConfig({ cwd: project, env, imports, ...(path ? { path } : {}) });
+  // The project files here are the test's own: trusted, so that what is tested is the reading (project-trust.test.ts tests the refusal).
+  const load = (imports: string[], path?: string) => loadConfig({ cwd: project, env, imports, trust: "all", ...(path ? { path } : {}) });
   return { home, project, env, write, load };
 }
 
