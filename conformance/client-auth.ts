@@ -4,7 +4,8 @@
 // follow the redirect; its Location is the callback.
 
 import { extensionAuthFetch } from "./client-auth-extensions.ts";
-import { AuthError, type AuthProvider, createOAuthFetch, MemoryTokenStore, REFUSAL_CODES } from "../src/auth/mod.ts";
+import { AuthError, type AuthProvider, createOAuthFetch, MemoryTokenStore } from "../src/auth/mod.ts";
+import { REFUSAL_CODES } from "../src/auth/errors.ts";
 import type { JsonObject } from "../src/mod.ts";
 
 /** The client id metadata document URL the basic-cimd scenario expects (SEP-991). */

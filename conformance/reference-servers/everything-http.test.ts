@@ -6,7 +6,8 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import type { ChildProcess } from "node:child_process";
-import { Client, type ClientEvents, type ClientEventType, type Progress, RpcError } from "../../src/mod.ts";
+import { Client, type ClientEvents, type Progress, RpcError } from "../../src/mod.ts";
+import type { ClientEventType } from "../../src/client/client-events.ts";
 import { StreamableHttpTransport } from "../../src/transport/streamable-http/mod.ts";
 import { freePort, startEverything, stop, textOf } from "../../test/support/everything-http.ts";
 

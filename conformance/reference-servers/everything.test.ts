@@ -4,15 +4,8 @@
 
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import {
-  Client,
-  type ClientEvents,
-  type ClientEventType,
-  type Progress,
-  RpcError,
-  StdioTransport,
-  type TextContent,
-} from "../../src/mod.ts";
+import { Client, type ClientEvents, type Progress, RpcError, StdioTransport, type TextContent } from "../../src/mod.ts";
+import type { ClientEventType } from "../../src/client/client-events.ts";
 import { ALWAYS_LISTED, EVERYTHING } from "../../test/support/everything.ts";
 
 

@@ -8,7 +8,8 @@ import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { Client, type ClientEvents, defaultChildEnv, StdioTransport } from "../../src/mod.ts";
+import { Client, type ClientEvents, StdioTransport } from "../../src/mod.ts";
+import { defaultChildEnv } from "../../src/transport/stdio.ts";
 
 const MEMORY = fileURLToPath(new URL("../../node_modules/@modelcontextprotocol/server-memory/dist/index.js", import.meta.url));
 

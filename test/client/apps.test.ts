@@ -6,18 +6,9 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
-import {
-  APP_MIME_TYPE,
-  AppResourceError,
-  Client,
-  EXTENSIONS,
-  isAppCallable,
-  isAppOnly,
-  readToolUi,
-  StdioTransport,
-  type Tool,
-  toolUi,
-} from "../../src/mod.ts";
+import { AppResourceError, Client, isAppCallable, readToolUi, StdioTransport, type Tool, toolUi } from "../../src/mod.ts";
+import { APP_MIME_TYPE, isAppOnly } from "../../src/client/apps.ts";
+import { EXTENSIONS } from "../../src/client/extensions.ts";
 import { mimeTypeProblem } from "../../src/client/apps.ts";
 import { fixturePath } from "../support/fixture-process.ts";
 import { guardedRejection, hangGuard } from "../support/hang-guard.ts";

@@ -16,12 +16,12 @@ import {
   type Params,
   Peer,
   ProtocolVersionError,
-  type RequestHandler,
   RequestTimeoutError,
   type StateChange,
   StdioTransport,
   TransportError,
 } from "../../src/mod.ts";
+import type { RequestHandler } from "../../src/jsonrpc/peer.ts";
 import { rejection } from "../support/rejection.ts";
 import { RequestAbortedError } from "../../src/jsonrpc/errors.ts";
 import { coreCapabilities } from "../support/capabilities.ts";

@@ -5,13 +5,8 @@
 
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import {
-  Client,
-  type ClientEventType,
-  type Params,
-  ProtocolError,
-  RpcError,
-} from "../../src/mod.ts";
+import { Client, type Params, ProtocolError, RpcError } from "../../src/mod.ts";
+import type { ClientEventType } from "../../src/client/client-events.ts";
 import { type InProcessServer, inProcessServer } from "../support/in-process-server.ts";
 import { rejection } from "../support/rejection.ts";
 import { nextEvent } from "../support/events.ts";

@@ -10,33 +10,29 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import {
   Client,
   type ClientOptions,
-  type CompleteReference,
   type CreateMessageRequest,
   type CreateMessageResult,
   type ElicitFormRequest,
   type ElicitResult,
-  encodeLine,
   HeaderMismatchError,
-  isErrorResponse,
-  isNotification,
-  isRequest,
-  isResponse,
   type JsonRpcMessage,
   type JsonRpcRequest,
-  LineDecoder,
   type LogMessage,
   MissingClientCapabilityError,
   type Params,
-  paramHeadersOf,
   type Progress,
   ProtocolVersionError,
-  type RequestHandler,
-  RpcError,
   type Root,
+  RpcError,
   UnsupportedProtocolVersionError,
-  type UrlElicitationRequest,
-  whyNotJsonRpc,
 } from "../../src/mod.ts";
+import type { CompleteReference } from "../../src/client/types.ts";
+import { encodeLine } from "../../src/jsonrpc/line-encoder.ts";
+import { isErrorResponse, isNotification, isRequest, isResponse, whyNotJsonRpc } from "../../src/jsonrpc/messages.ts";
+import { LineDecoder } from "../../src/jsonrpc/line-decoder.ts";
+import { paramHeadersOf } from "../../src/transport/mcp-headers.ts";
+import type { RequestHandler } from "../../src/jsonrpc/peer.ts";
+import type { UrlElicitationRequest } from "../../src/client/handlers.ts";
 import { requestHeaders } from "../../src/transport/mcp-headers.ts";
 import { type InProcessServer, inProcessServer, requestsFor } from "../support/in-process-server.ts";
 import { nextEvent as nextEventOf } from "../support/events.ts";

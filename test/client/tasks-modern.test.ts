@@ -11,7 +11,6 @@ import process from "node:process";
 import { fileURLToPath } from "node:url";
 import {
   Client,
-  EXTENSIONS,
   MissingClientCapabilityError,
   StdioTransport,
   StreamableHttpTransport,
@@ -19,6 +18,7 @@ import {
   TaskFailedError,
   type TaskStatusUpdate,
 } from "../../src/mod.ts";
+import { EXTENSIONS } from "../../src/client/extensions.ts";
 import { textOf } from "../support/everything-http.ts";
 import { guardedRejection, hangGuard } from "../support/hang-guard.ts";
 

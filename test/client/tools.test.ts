@@ -11,11 +11,11 @@ import {
   type Params,
   type Progress,
   ProtocolError,
-  type RequestHandler,
   RpcError,
   StdioTransport,
   type Tool,
 } from "../../src/mod.ts";
+import type { RequestHandler } from "../../src/jsonrpc/peer.ts";
 import { fixturePath } from "../support/fixture-process.ts";
 import { type InProcessServer, inProcessServer, requestsFor } from "../support/in-process-server.ts";
 import { rejection } from "../support/rejection.ts";

@@ -9,15 +9,15 @@ import {
   AutoHttpTransport,
   Client,
   InvalidOptionsError as RootInvalidOptionsError,
-  LineDecoder,
   MemoryTransport,
   Peer,
-  SamplingGate,
   SseLegacyTransport,
   StdioTransport,
   StreamableHttpTransport,
   TracingTransport,
 } from "../../src/mod.ts";
+import { LineDecoder } from "../../src/jsonrpc/line-decoder.ts";
+import { SamplingGate } from "../../src/client/sampling.ts";
 import { registerMcpServer, ResultFiles, ToolRegistry } from "../../src/registry/mod.ts";
 import { createSyncBridge, McpManager, parseConfig, ServerSkills } from "../../src/host/mod.ts";
 

@@ -5,7 +5,8 @@
 
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { Client, EXTENSIONS, StdioTransport } from "../../src/mod.ts";
+import { Client, StdioTransport } from "../../src/mod.ts";
+import { EXTENSIONS } from "../../src/client/extensions.ts";
 import { Runner } from "../../src/agent/runner.ts";
 import { isAppOnlyTool, registerMcpServer, ToolCallError, ToolRegistry } from "../../src/registry/mod.ts";
 import { fixturePath } from "../support/fixture-process.ts";

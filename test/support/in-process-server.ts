@@ -2,7 +2,8 @@
 // MemoryTransport pair that answers initialize and whatever handlers a test gives it, and
 // records every message it receives.
 
-import { type JsonRpcMessage, MemoryTransport, type Params, Peer, type RequestHandler } from "../../src/mod.ts";
+import { type JsonRpcMessage, MemoryTransport, type Params, Peer } from "../../src/mod.ts";
+import type { RequestHandler } from "../../src/jsonrpc/peer.ts";
 
 export interface InProcessServer {
   /** Give this to `client.connect()`. */

@@ -5,17 +5,17 @@
 import assert from "node:assert/strict";
 import process from "node:process";
 import {
-  type CloseDetails,
   Client,
+  type CloseDetails,
   ConnectionClosedError,
-  defaultChildEnv,
-  isBaselineVariable,
   type JsonRpcMessage,
   type Progress,
   StdioTransport,
   type StdioTransportOptions,
   TransportError,
 } from "../../src/mod.ts";
+import { defaultChildEnv } from "../../src/transport/stdio.ts";
+import { isBaselineVariable } from "../../src/transport/child-env.ts";
 import { UndeliverableMessageError } from "../../src/transport/transport.ts";
 import { behaviour } from "../support/behaviour.ts";
 import { fixturePath as fixture } from "../support/fixture-process.ts";
