@@ -177,8 +177,8 @@ export function summaryOf(doc: string): string {
     paragraph.push(line.trim());
   }
   const joined = paragraph.join(" ");
-  // a sentence ends at `.`, `!` or `?` before a capital, a quote or the end ("e.g. a" goes on)
-  const end = joined.search(/[.!?](?=\s+[A-Z`"'(]|$)/);
+  // a sentence ends at `.`, `!` or `?` before a space or the end, but not at "e.g." or "i.e."
+  const end = joined.search(/(?<!\b(?:e\.g|i\.e))[.!?](?=\s|$)/);
   return (end === -1 ? joined : joined.slice(0, end + 1)).trim();
 }
 

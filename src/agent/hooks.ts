@@ -9,6 +9,7 @@ import { runtime } from "../runtime/mod.ts";
 import type { ChildProcess } from "../runtime/types.ts";
 
 export const HOOK_EVENTS = ["PreToolUse", "PostToolUse", "UserPromptSubmit", "Stop"] as const;
+/** The event a hook runs at: `PreToolUse`, `PostToolUse`, `UserPromptSubmit` or `Stop`. */
 export type HookEventName = typeof HOOK_EVENTS[number];
 
 /** Hook commands run at most this long by default; then their process group is killed. */
@@ -57,6 +58,7 @@ export interface HookOutcome {
   command?: string;
 }
 
+/** Options of Hooks: the working directory, environment, session and model the commands are told, and where problems go. */
 export interface HooksOptions {
   /** Working directory of the commands. Default: ours. */
   cwd?: string;

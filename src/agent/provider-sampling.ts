@@ -19,6 +19,7 @@ import type { LlmToolSchema } from "../registry/types.ts";
 import type { ChatMessage, ChatResponse, ModelToolCall, Provider } from "./providers/types.ts";
 import { ProviderError } from "./providers/types.ts";
 
+/** Options of providerSamplingHandler: the default model, and how a provider is made for the model chosen. */
 export interface ProviderSamplingOptions {
   /** The configured model (`sampling.model`, e.g. `ollama/qwen3`): used when no hint picks another. */
   model: string;

@@ -26,6 +26,7 @@ export const DEFAULT_MAX_STEPS = 20;
 /** What the registry must offer the Runner (a ToolRegistry, or anything shaped like one). */
 export type RunnerRegistry = Pick<ToolRegistry, "list" | "get" | "dispatch">;
 
+/** Options of a Runner: the provider, the registry, steps, retries, hooks, approval, tool search. */
 export interface RunnerOptions {
   provider: Provider;
   registry: RunnerRegistry;
@@ -75,6 +76,7 @@ export type RunnerEvent =
   /** Something the user should know that is not an error of the run: a tool's definition cut for the model (once per tool). */
   | { type: "warning"; step: number; message: string };
 
+/** Why a run ended without an answer. */
 export type RunnerErrorKind =
   /** The model still asked for tools after maxSteps requests. */
   | "max-steps"
@@ -97,6 +99,7 @@ export class RunnerError extends Error {
   }
 }
 
+/** The LLM loop: sends the history and the registry's tools to a model, runs the tool calls it asks for, repeats. */
 export class Runner {
   readonly #provider: Provider;
   readonly #registry: RunnerRegistry;

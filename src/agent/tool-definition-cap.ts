@@ -16,6 +16,7 @@ export const DEFAULT_MAX_DESCRIPTION_BYTES = 2048;
 /** Bytes of a tool's input schema (JSON, UTF-8) a model is offered before it is reduced: 16 KB. */
 export const DEFAULT_MAX_TOOL_SCHEMA_BYTES = 16_384;
 
+/** The byte limits on one tool's description and input schema as offered to a model. */
 export interface ToolDefinitionLimits {
   /**
    * Bytes (UTF-8) of a tool's description, at most, the cut marked (a note that the schema was

@@ -29,6 +29,7 @@ const SHORT_DESCRIPTION = 160;
 /** Parameter names a search answer lists per tool; its definition, offered next step, has them all. */
 const SHORT_PARAMETERS = 20;
 
+/** When the tool search replaces the full tool list: `auto`, `always` or `off`. */
 export type ToolSearchMode =
   /** Search when the tools exceed the budget (the default). */
   | "auto"
@@ -39,6 +40,7 @@ export type ToolSearchMode =
 
 export const TOOL_SEARCH_MODES: readonly ToolSearchMode[] = ["auto", "always", "off"];
 
+/** Options of the tool search: its mode, and the tool count and bytes that turn it on. */
 export interface ToolSearchOptions {
   /** Default "auto". */
   mode?: ToolSearchMode;

@@ -117,6 +117,7 @@ export function isUseDpopNonceChallenge(response: Response): boolean {
   return parseWwwAuthenticate(header).some((challenge) => challenge.scheme === "dpop" && challenge.params.error === "use_dpop_nonce");
 }
 
+/** Options of dpopFetch: the signer, the token, and the fetch to use. */
 export interface DpopFetchOptions {
   signer: DpopSigner;
   /** The DPoP-bound access token, sent as `Authorization: DPoP <token>` (RFC 9449 7.1). */

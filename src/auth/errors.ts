@@ -33,6 +33,7 @@ export type AuthErrorCode =
   | "unauthorized"
   | "interaction-failed";
 
+/** Authorizing to an MCP server failed or was refused; `code` says why. */
 export class AuthError extends CodedError<AuthErrorCode> {
   override readonly name = "AuthError";
 }

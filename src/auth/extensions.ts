@@ -59,6 +59,7 @@ export type ExtensionGrantConfig =
     };
   };
 
+/** An `auth:` extension setting of a config: the grant and DPoP to use. */
 export interface ExtensionConfig {
   /** A grant in place of the authorization code flow; absent: the user authorizes in a browser. */
   grant?: ExtensionGrantConfig;

@@ -67,6 +67,7 @@ function scoped(params: Record<string, string>, scope: string | undefined): Reco
   return scope === undefined || scope === "" ? params : { ...params, scope };
 }
 
+/** Options of clientCredentialsGrant: the client and how it authenticates. */
 export interface ClientCredentialsOptions extends GrantRequestOptions {
   /**
    * How the client authenticates (client_secret_basic, client_secret_post, private_key_jwt).
@@ -101,6 +102,7 @@ export function clientCredentialsGrant(options: ClientCredentialsOptions = {}): 
   };
 }
 
+/** Options of jwtBearerGrant: the assertion and the client. */
 export interface JwtBearerOptions extends GrantRequestOptions {
   /** The JWT the authorization server trusts (a workload identity token, an ID-JAG, …). */
   assertion: TokenSource;
@@ -204,6 +206,7 @@ export interface EnterpriseIdp {
   subjectTokenType?: string;
 }
 
+/** Options of enterpriseManagedGrant: the enterprise IdP and the user's token. */
 export interface EnterpriseManagedOptions extends GrantRequestOptions {
   idp: EnterpriseIdp;
   /** The client at the MCP server's authorization server. Default: the one the fetch wrapper resolves. */

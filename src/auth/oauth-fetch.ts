@@ -36,6 +36,7 @@ export type AuthEvent =
   /** The store could not be read (a corrupt file, permissions): going on without stored tokens. */
   | { kind: "store-unreadable"; reason: string };
 
+/** Options of createOAuthFetch: the MCP server's URL, the AuthProvider, the fetch to wrap, and the timeouts. */
 export interface OAuthFetchOptions {
   /** The MCP endpoint (the protected resource). */
   serverUrl: string | URL;

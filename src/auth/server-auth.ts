@@ -29,6 +29,7 @@ export function loopbackRedirectUri(port: number): string {
   return `http://127.0.0.1:${port}/callback`;
 }
 
+/** Shows the user the authorization URL and resolves to where the redirect came back. */
 export type OpenAuthorizationUrl = (url: URL, context: AuthorizationContext) => Promise<string | URL | AuthorizationResponse>;
 
 /**

@@ -65,6 +65,7 @@ export interface TokenStore {
  */
 export type TokenStoreErrorCode = "unreadable" | "unwritable" | "corrupt" | "not-private";
 
+/** The token store could not read or write; `code` says why. */
 export class TokenStoreError extends CodedError<TokenStoreErrorCode> {
   override readonly name = "TokenStoreError";
   constructor(message: string, readonly path: string, options?: { cause?: unknown }, code: TokenStoreErrorCode = "corrupt") {
@@ -144,6 +145,7 @@ export function defaultAuthDirectory(env: Record<string, string>, os: string): s
   return `${trimSlash(home)}/.config/mcpwire/auth`;
 }
 
+/** Options of FileTokenStore: the directory it keeps its files in. */
 export interface FileTokenStoreOptions {
   /** Default: defaultAuthDirectory() of this process's environment. */
   directory?: string;

@@ -13,6 +13,7 @@ import type { TaskReceiverOptions } from "./task-store.ts";
 import type { TaskStatusUpdate } from "./tasks.ts";
 import type { ClientCapabilities } from "./types.ts";
 
+/** Options of a Client: capabilities and their handlers, roots, sampling policy, the era to speak, timeouts, extensions. */
 export interface ClientOptions {
   /** Names the server in every error message; default: the transport's description. */
   name?: string;
@@ -92,6 +93,7 @@ export interface ListOptions extends RequestOptions {
   fresh?: boolean;
 }
 
+/** Options of `callTool` and `startToolTask`: timeouts, cancellation, progress, and the task a call may run as. */
 export interface CallOptions {
   /**
    * Idle timeout of the request. When the server runs the call as a task, the bound of the

@@ -3,6 +3,7 @@
 
 import { ClientStateError } from "./errors.ts";
 
+/** Where a Client is in its lifecycle; every change is a `statechange` event. */
 export type ClientState = "new" | "connecting" | "initializing" | "ready" | "closing" | "closed" | "failed";
 
 /** Which state may follow which. `failed` is reachable from every state before `closed`. */
@@ -20,6 +21,7 @@ export function canMove(from: ClientState, to: ClientState): boolean {
   return NEXT[from].includes(to);
 }
 
+/** A `statechange` event: the state left, the state entered, and the error for `failed`. */
 export interface StateChange {
   from: ClientState;
   to: ClientState;

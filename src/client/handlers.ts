@@ -24,6 +24,7 @@ export interface UrlElicitationRequest {
   elicitationId?: string;
 }
 
+/** The handlers of `elicitation/create`, one per mode: `form` and `url`. */
 export interface ElicitationHandlers {
   /**
    * Form mode. The schema was checked against the restricted form before this is called.

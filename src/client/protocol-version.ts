@@ -16,6 +16,7 @@ export const LATEST_MODERN_PROTOCOL_VERSION = MODERN_PROTOCOL_VERSIONS[0];
 
 export type LegacyProtocolVersion = (typeof SUPPORTED_PROTOCOL_VERSIONS)[number];
 export type ModernProtocolVersion = (typeof MODERN_PROTOCOL_VERSIONS)[number];
+/** A protocol version mcpwire speaks: a handshake-era one or a 2026-07-28 (stateless) one. */
 export type ProtocolVersion = LegacyProtocolVersion | ModernProtocolVersion;
 
 /**

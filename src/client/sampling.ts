@@ -8,6 +8,7 @@ import { ErrorCode, RpcError } from "../jsonrpc/errors.ts";
 import type { HandlerContext, SamplingHandler } from "./handlers.ts";
 import type { CreateMessageRequest, CreateMessageResult, JsonObject } from "./types.ts";
 
+/** The limits on a server's sampling requests: tokens, rate, models, tools, timeout. */
 export interface SamplingPolicy {
   /** Cap on `maxTokens`: a larger request is lowered to this before the handler sees it. */
   maxTokens?: number;

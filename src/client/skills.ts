@@ -66,6 +66,7 @@ export interface SkillFile {
   verified: boolean;
 }
 
+/** Options of ServerSkills: the server's name for messages, and the page limit of a listing. */
 export interface ServerSkillsOptions {
   /** The host's label of the server, used in every error (default: its serverInfo name). */
   server?: string;

@@ -1,6 +1,7 @@
 // The MCP shapes the client sends and receives — spec 2025-11-25 schema/schema.json.
 // Only what the client reads is typed precisely; every object keeps unknown extra fields.
 
+/** A JSON object: tool arguments, `_meta`, structured content. */
 export type JsonObject = Record<string, unknown>;
 
 /** spec 2025-11-25 schema: Implementation (clientInfo / serverInfo). */
@@ -90,6 +91,7 @@ export interface Tool {
   [key: string]: unknown;
 }
 
+/** spec 2025-11-25 schema: TextContent. */
 export interface TextContent {
   type: "text";
   text: string;
@@ -97,6 +99,7 @@ export interface TextContent {
   _meta?: JsonObject;
 }
 
+/** spec 2025-11-25 schema: ImageContent (base64 data and its MIME type). */
 export interface ImageContent {
   type: "image";
   /** base64 */
@@ -170,6 +173,7 @@ export interface Resource {
   [key: string]: unknown;
 }
 
+/** spec 2025-11-25 server/resources: ResourceTemplate. */
 export interface ResourceTemplate {
   uriTemplate: string;
   name: string;
@@ -182,6 +186,7 @@ export interface ResourceTemplate {
   [key: string]: unknown;
 }
 
+/** spec 2025-11-25 server/resources: ReadResourceResult. */
 export interface ReadResourceResult {
   contents: ResourceContents[];
   _meta?: JsonObject;
@@ -211,6 +216,7 @@ export interface PromptMessage {
   content: ContentBlock;
 }
 
+/** spec 2025-11-25 server/prompts: GetPromptResult. */
 export interface GetPromptResult {
   description?: string;
   messages: PromptMessage[];
@@ -233,6 +239,7 @@ export interface CompleteResult {
 export const LOGGING_LEVELS = [
   "debug", "info", "notice", "warning", "error", "critical", "alert", "emergency",
 ] as const;
+/** A syslog severity (`debug` … `emergency`) of `notifications/message` and `logging/setLevel`. */
 export type LoggingLevel = (typeof LOGGING_LEVELS)[number];
 
 /** What `notifications/message` carries. */

@@ -1,6 +1,7 @@
 // Reconnect delays: exponential backoff with jitter — 1 s doubling to 60 s, each delay
 // spread ±20 % so that many servers that died together do not all come back in step.
 
+/** The reconnect delays of a supervised server: the first, the longest, and the jitter. */
 export interface BackoffOptions {
   /** Delay before the first retry. Default 1000 ms. */
   initialMs?: number;

@@ -29,6 +29,7 @@ import { defaultEraCache } from "./era-cache.ts";
 export { ServerUnavailableError } from "./server-connection.ts";
 export type { ServerEvents, ServerState, ServerStatus } from "./server-connection.ts";
 
+/** Options of an McpManager: the registry, handlers, timeouts, supervision, era cache and redactor. */
 export interface McpManagerOptions {
   /** The registry MCP tools go into (beside your built-in tools). Default: a new one. */
   registry?: ToolRegistry;
@@ -82,6 +83,7 @@ export const DEFAULT_MANAGER_CLIENT_INFO: Implementation = { name: "mcpwire", ve
 
 /** The events a McpManager emits; listen with `manager.on(type, listener)`. */
 export type ManagerEvents = ServerEvents;
+/** The name of an event of an McpManager. */
 export type ManagerEventType = ServerEventType;
 
 /** The Event a McpManager dispatches; `detail` is exactly what was emitted. */

@@ -21,6 +21,7 @@ export type SyncBridgeManagerOptions = Pick<
   "clientInfo" | "capabilities" | "reconnectDelay" | "connectRetries" | "maxReconnectAttempts" | "probeIntervalMs" | "closeTimeoutMs"
 >;
 
+/** Options of createSyncBridge: timeouts, and the manager options passed to the worker. */
 export interface SyncBridgeOptions {
   /**
    * Bound of createSyncBridge: the worker's start, loading the config and the manager's
@@ -34,6 +35,7 @@ export interface SyncBridgeOptions {
   manager?: SyncBridgeManagerOptions;
 }
 
+/** Options of `dispatchSync`: how long the caller blocks at most. */
 export interface DispatchSyncOptions {
   /**
    * How long dispatchSync blocks, overall. When it passes the call is cancelled in the worker

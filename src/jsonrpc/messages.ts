@@ -3,6 +3,7 @@
 
 import type { UndeliverableResponse } from "./errors.ts";
 
+/** The id of a JSON-RPC request. */
 export type RequestId = string | number;
 
 /** A request expects a response with the same id. */
@@ -34,7 +35,9 @@ export interface JsonRpcErrorResponse {
   error: { code: number; message: string; data?: unknown };
 }
 
+/** A response: a result or an error. */
 export type JsonRpcResponse = JsonRpcResultResponse | JsonRpcErrorResponse;
+/** Any JSON-RPC 2.0 message: a request, a notification or a response. */
 export type JsonRpcMessage = JsonRpcRequest | JsonRpcNotification | JsonRpcResponse;
 
 import { isObject } from "../common/json.ts";

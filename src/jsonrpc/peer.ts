@@ -29,8 +29,10 @@ import { type PendingRequest, PendingRequests, type Progress } from "./pending-r
 
 export type { Progress } from "./pending-requests.ts";
 
+/** The params of a request or notification, and the result of a request: a JSON object. */
 export type Params = Record<string, unknown>;
 
+/** Options of one request: its timeouts, an AbortSignal, and a progress callback. */
 export interface RequestOptions {
   /**
    * Idle timeout: no answer (and no progress) for this long fails the request. Default 60 s.
@@ -74,6 +76,7 @@ export interface SendOptions {
   deadline?: number;
 }
 
+/** Options of a Peer: its name, how it sends, default and maximum timeouts, and where problems go. */
 export interface PeerOptions {
   /** Names the connection in every error message, e.g. `server "everything"`. */
   name: string;
@@ -102,6 +105,7 @@ const PEER_OPTIONS = optionNames<PeerOptions>({
   name: true, send: true, defaultTimeoutMs: true, maxTotalTimeoutMs: true, onProblem: true, mapError: true,
 });
 
+/** One side of a JSON-RPC connection: ids, the pending table, deadlines, cancellation, progress and the handler tables. */
 export class Peer {
   readonly name: string;
   readonly #send: (message: JsonRpcMessage, options?: SendOptions) => Promise<void>;

@@ -1,6 +1,7 @@
 // Which of a server's tools get registered: `include` and `exclude` lists of exact names or
 // `*` globs, matched against the server's original tool names (never the registered ones).
 
+/** Which of a server's tools to register: `include` and `exclude` lists of original names. */
 export interface ToolFilter {
   /** When present, only tools matching one of these are registered; wins over exclude. `[]` registers nothing. */
   include?: string[];

@@ -26,6 +26,7 @@ export const DEFAULT_MAX_RESULT_FILES = 200;
 /** Age past which our files are deleted: 7 days. */
 export const DEFAULT_MAX_RESULT_AGE_MS = 7 * 24 * 60 * 60 * 1000;
 
+/** Options of ResultFiles: the directory, and how many files and how old they may be. */
 export interface ResultFilesOptions {
   /** Where the files go. Default: defaultResultsDirectory() of this process's environment. */
   directory?: string;
@@ -35,6 +36,7 @@ export interface ResultFilesOptions {
   maxAgeMs?: number;
 }
 
+/** Why a result file could not be saved. */
 export type ResultFileErrorCode =
   /** No directory was given and neither XDG_CACHE_HOME nor HOME says where one goes. */
   | "no-directory"

@@ -38,6 +38,7 @@ export interface ResultTextOptions extends ResultSource {
   savedFiles?: ReadonlyMap<ContentBlock, string>;
 }
 
+/** How long the LLM's string of a result may be. */
 export interface ResultFormatOptions {
   /** Longest text kept (in UTF-16 code units, as JavaScript counts). Default 100,000. */
   maxChars?: number;
@@ -48,6 +49,7 @@ export function resultString(text: string, options: ResultFormatOptions = {}): s
   return JSON.stringify({ result: capText(text, options.maxChars) });
 }
 
+/** The `{"error": …}` string a caller hands to the LLM for a failed call. */
 export function errorString(message: string, options: ResultFormatOptions = {}): string {
   return JSON.stringify({ error: capText(message, options.maxChars) });
 }

@@ -13,6 +13,7 @@ import { DEFAULT_NAMING, toolName } from "./naming.ts";
 import { type OfferedSkill, skillCatalogOf } from "./skill-catalog.ts";
 import { RegistryEvent, type ToolRegistry } from "./tool-registry.ts";
 
+/** Options of registerMcpSkills: how the loader tool is named, and the redactor. */
 export interface McpSkillsOptions {
   /** Name format of the loader tool, with `{server}` and `{tool}` (the tool is "skill"); default `mcp_{server}_{tool}`. */
   naming?: string;

@@ -24,6 +24,7 @@ export type ToolOrigin =
  */
 export type ToolCaller = "model" | "app" | "user";
 
+/** What a tool's handler gets besides its arguments: the signal, progress, who calls. */
 export interface ToolCallContext {
   /** Who the call is for; default "model" (see ToolCaller). */
   caller?: ToolCaller;
@@ -40,6 +41,7 @@ export interface ToolCallContext {
 /** What a handler may return: an MCP CallToolResult, or any JSON value from a built-in. */
 export type ToolOutput = CallToolResult | unknown;
 
+/** A built-in tool: its name, description, input schema, toolset and handler. */
 export interface ToolDefinition {
   /** Registered name, valid as an LLM function name ([A-Za-z0-9_-], at most 64 characters). */
   name: string;
@@ -74,6 +76,7 @@ export interface LlmToolSchema {
   parameters: JsonObject;
 }
 
+/** One toolset as `registry.toolsets()` reports it: its name, whether it is on, its tools. */
 export interface ToolsetInfo {
   name: string;
   enabled: boolean;
@@ -99,8 +102,10 @@ export interface RegistryEvents {
   toolsetchange: { toolset: string; enabled: boolean };
 }
 
+/** The name of an event of a ToolRegistry. */
 export type RegistryEventType = keyof RegistryEvents;
 
+/** Options of a ToolRegistry: result formatting and the result files. */
 export interface ToolRegistryOptions {
   /** Cap of the text in a dispatch() string; head and tail are kept. Default 100,000 characters. */
   maxResultChars?: number;
@@ -160,6 +165,7 @@ export interface McpServerRegistration {
   unregister(): ToolsChange;
 }
 
+/** Options of registerMcpServer: which tools, how they are named, timeouts, and which run as tasks. */
 export interface McpServerOptions {
   /** Exact names or `*` globs on the server's original tool names; wins over exclude. `[]` registers nothing. */
   include?: string[];

@@ -7,6 +7,7 @@ import type { JsonRpcMessage } from "../jsonrpc/messages.ts";
 import { TransportBase } from "./lifecycle.ts";
 import { TransportError } from "./transport.ts";
 
+/** One end of an in-process pair of transports (`MemoryTransport.pair()`), for tests and benchmarks. */
 export class MemoryTransport extends TransportBase {
   readonly description: string;
   #other: MemoryTransport | undefined;

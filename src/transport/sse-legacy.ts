@@ -33,6 +33,7 @@ const SSE_LEGACY_OPTIONS = optionNames<SseLegacyTransportOptions>({
   url: true, headers: true, fetch: true, maxMessageBytes: true, maxRetryAfterMs: true, redactor: true, endpointTimeoutMs: true, postTimeoutMs: true,
 });
 
+/** Options of SseLegacyTransport: the SSE URL, reconnection, and the shared HTTP options. */
 export interface SseLegacyTransportOptions extends HttpConnectionOptions {
   /** Bound of start(): from the GET until the `endpoint` event. Default 10 s. */
   endpointTimeoutMs?: number;
@@ -59,6 +60,7 @@ function headersWith(configured: Record<string, string> | undefined, ours: Recor
 
 type Phase = "new" | "connecting" | "waiting-for-endpoint" | "open" | "ended";
 
+/** The HTTP+SSE transport of spec 2024-11-05: a GET event stream for answers, a POST per message. */
 export class SseLegacyTransport extends TransportBase {
   readonly description: string;
   /** The SSE stream's URL as configured. */

@@ -20,6 +20,7 @@ import {
 import { methodOf, TransportBase, within } from "./lifecycle.ts";
 import { TransportError, UndeliverableMessageError } from "./transport.ts";
 
+/** Options of StdioTransport: the command, its arguments, environment and working directory, and the bounds. */
 export interface StdioTransportOptions {
   command: string;
   args?: string[];
@@ -103,6 +104,7 @@ interface WriteBatch {
   done(error?: Error): void;
 }
 
+/** A server run as a child process, one JSON-RPC message per line on its stdin and stdout. */
 export class StdioTransport extends TransportBase {
   readonly description: string;
 

@@ -22,6 +22,7 @@ export type TraceDirection = "send" | "receive";
  */
 export type TraceFn = (direction: TraceDirection, message: JsonRpcMessage, text: string) => void;
 
+/** Options of TracingTransport: how each traced message is redacted and cut. */
 export interface TracingOptions {
   /** More secrets to keep out of the trace (the host's). */
   redactor?: Redactor;

@@ -11,6 +11,7 @@ import type { HttpErrorCode } from "./http-errors.ts";
 export type { CloseDetails, UndeliverableResponse } from "../jsonrpc/errors.ts";
 export type { SendOptions } from "../jsonrpc/peer.ts";
 
+/** What a Client or Peer sends and receives messages through: start, send, close, and the callbacks. */
 export interface Transport {
   /** Says what this is connected to, for error messages: `stdio "node server.js"`. */
   readonly description: string;

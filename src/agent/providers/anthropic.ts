@@ -37,6 +37,7 @@ export interface AnthropicOptions {
   defaultMaxTokens?: number;
 }
 
+/** The Anthropic Messages API as a Provider. */
 export class AnthropicProvider extends HttpProvider {
   readonly #defaultMaxTokens: number;
 

@@ -15,6 +15,7 @@ export const GEMINI_BASE_URL = "https://generativelanguage.googleapis.com";
 
 type Json = Record<string, unknown>;
 
+/** The Gemini API as a Provider. */
 export class GoogleProvider extends HttpProvider {
   constructor(connection: ProviderConnection) {
     const hints = { unreachableHint: "check your network connection (or base_url, if you set one)", keyHint: "GEMINI_API_KEY or api_key in the config" };

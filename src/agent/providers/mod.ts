@@ -25,6 +25,7 @@ export interface ProviderSettings {
   headers?: Record<string, string>;
 }
 
+/** Options of createProvider: the provider settings, and the environment and fetch to use. */
 export interface CreateProviderOptions extends ProviderSettings {
   /**
    * Where keys and hosts come from when not given: OPENAI_API_KEY, OPENAI_BASE_URL,

@@ -3,6 +3,7 @@
 
 /** The providers mcpwire speaks to, by the name a model string starts with. */
 export const PROVIDER_NAMES = ["ollama", "openai", "anthropic", "google"] as const;
+/** The name a model string starts with (`ollama/…`, `openai/…`, `anthropic/…`, `google/…`). */
 export type ProviderName = (typeof PROVIDER_NAMES)[number];
 
 /** Other names accepted before the separator, for the provider they mean. */

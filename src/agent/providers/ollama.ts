@@ -49,6 +49,7 @@ export function ollamaBaseUrl(host: string | undefined): string {
   return text;
 }
 
+/** A local Ollama server's chat API as a Provider. */
 export class OllamaProvider extends HttpProvider {
   constructor(connection: ProviderConnection) {
     super("ollama", connection, {

@@ -27,6 +27,7 @@ export const OPENAI_BASE_URL = "https://api.openai.com/v1";
 
 type Json = Record<string, unknown>;
 
+/** An OpenAI-compatible chat completions API as a Provider. */
 export class OpenAiProvider extends HttpProvider {
   /** api.openai.com itself, where newer parameter names apply; false for compatible servers. */
   readonly #official: boolean;

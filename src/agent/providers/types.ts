@@ -36,6 +36,7 @@ export type ChatMessage =
     isError?: boolean;
   };
 
+/** One request to a model: the history, the tools offered, and the limits. */
 export interface ChatRequest {
   /** The system prompt, sent the way the API wants it (a message, a field, an instruction). */
   system?: string;
@@ -50,6 +51,7 @@ export interface ChatRequest {
   onText?: (chunk: string) => void;
 }
 
+/** A model's answer: text, tool calls, and why it stopped. */
 export interface ChatResponse {
   /** All the text of the answer ("" when the model only called tools). */
   text: string;

@@ -15,6 +15,7 @@ import { ProjectGate, type ProjectTrust, untrustedConfigError } from "./project-
 import { formatOf, parseYaml } from "./syntax.ts";
 import { ConfigError, type McpwireConfig } from "./types.ts";
 
+/** Options of loadConfig: the file, the directory, the environment, imports and project trust. */
 export interface LoadConfigOptions {
   /** The config file (`--config`); it must exist. Without it, configSearchPaths() are tried in order. */
   path?: string;

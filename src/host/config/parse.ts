@@ -15,6 +15,7 @@ import { type ConfigFormat, formatOf, parseJson, parseYaml } from "./syntax.ts";
 import type { ConfigError, McpwireConfig, ServerConfig } from "./types.ts";
 import { pathOf, validate, valueAt } from "./validate.ts";
 
+/** Options of parseConfig: the format, the file name for messages, and the environment. */
 export interface ParseConfigOptions {
   /** The file the text came from: positions name it, relative `cwd`s resolve against its directory. */
   file: string;

@@ -68,6 +68,7 @@ export class ConfigError extends CodedError<ConfigErrorCode> {
   }
 }
 
+/** One server of a config file, checked and interpolated. */
 export interface ServerConfig {
   /** The key under mcp_servers / mcpServers. */
   name: string;
@@ -140,6 +141,7 @@ export interface ServerOrigin {
   file: string;
 }
 
+/** A parsed config file: the servers, and the host settings beside them. */
 export interface McpwireConfig {
   servers: ServerConfig[];
   /** The file it came from, when it came from one. */

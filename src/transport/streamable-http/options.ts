@@ -4,6 +4,7 @@
 import type { HttpConnectionOptions } from "../http-options.ts";
 import type { ReconnectOptions } from "../sse-reconnect.ts";
 
+/** Options of StreamableHttpTransport: the endpoint URL, reconnection, and the shared HTTP options. */
 export interface StreamableHttpTransportOptions extends HttpConnectionOptions {
   /** How broken SSE streams are reconnected. Default DEFAULT_RECONNECT (10 attempts, up to 30 s apart). */
   reconnect?: Partial<ReconnectOptions>;
