@@ -359,11 +359,18 @@ function exportedNames(file: string, seen = new Set<string>()): Set<string> {
   return names;
 }
 
+/** Case-insensitive, then by code unit: the same order on every runtime (no locale). */
+function byName(a: string, b: string): number {
+  const x = a.toLowerCase();
+  const y = b.toLowerCase();
+  return x < y ? -1 : x > y ? 1 : a < b ? -1 : a > b ? 1 : 0;
+}
+
 /** The public names of an entry, sorted, each with its kind, doc summary and declaring file. */
 export function apiOf(entry: string): ApiName[] {
   cache.clear();
   return [...exportedNames(entry)]
-    .sort((a, b) => a.localeCompare(b, "en"))
+    .sort(byName)
     .map((name) => ({ name, ...resolveName(entry, name)! }));
 }
 

@@ -1,0 +1,102 @@
+// The public API, pinned: each entry's names are those its committed report (api/*.api.md)
+// lists, within its budget (root 120, the others 60), each with a doc comment, and no entry
+// re-exports another's. After changing an entry or a doc comment on what it exports, run
+// `npm run api` and commit the report with the change.
+
+import { describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { type ApiName, apiOf, ENTRIES, reportOf, ROOT, summaryOf } from "../scripts/api-report.ts";
+
+/** The names a report lists, from its `- \`name\` — …` lines. */
+function namesIn(report: string): string[] {
+  return [...report.matchAll(/^- `([^`]+)`/gm)].map((match) => match[1]);
+}
+
+const apis = new Map<string, ApiName[]>(ENTRIES.map((entry) => [entry.specifier, apiOf(entry.source)]));
+
+describe("the API report reader (so the checks below can fail)", () => {
+  const fixture = apiOf("test/fixtures/api/entry.ts");
+  const byName = new Map(fixture.map((name) => [name.name, name]));
+
+  test("reads export lists, renames, type-only exports, `export *` and `export type *`; nothing else", () => {
+    assert.deepEqual(fixture.map((name) => name.name), ["Alpha", "Both", "Delta", "EPSILON", "Eta", "Gamma", "local", "renamed", "undocumented", "Zeta"]);
+  });
+
+  test("each name has its declaration's kind and whether it is a type only", () => {
+    const kinds = Object.fromEntries(fixture.map((name) => [name.name, `${name.kind}${name.typeOnly ? " (type only)" : ""}`]));
+    assert.deepEqual(kinds, {
+      Alpha: "class",
+      Both: "const + type",
+      Delta: "interface (type only)",
+      EPSILON: "const",
+      Eta: "type (type only)",
+      Gamma: "class (type only)",
+      local: "function",
+      renamed: "function",
+      undocumented: "const",
+      Zeta: "abstract class",
+    });
+    assert.equal(byName.get("Zeta")?.file, "test/fixtures/api/star.ts");
+  });
+
+  test("the doc is the first sentence of the declaration's doc comment, on one line", () => {
+    assert.equal(byName.get("Alpha")?.doc, "A class.");
+    assert.equal(byName.get("Gamma")?.doc, "A class exported as a type only, e.g. for a signature.");
+    assert.equal(byName.get("undocumented")?.doc, "");
+    assert.equal(summaryOf("/**\n * Why it failed:\n * - `a`: one;\n * - `b`: two.\n */"), "Why it failed:");
+  });
+});
+
+describe("the public API of each entry", () => {
+  for (const entry of ENTRIES) {
+    const names = apis.get(entry.specifier)!;
+
+    test(`${entry.specifier}: ${entry.report} lists exactly what ${entry.source} exports`, () => {
+      const path = join(ROOT, entry.report);
+      assert.ok(existsSync(path), `${entry.report} is missing: run \`npm run api\``);
+      const committed = readFileSync(path, "utf8");
+      const listed = new Set(namesIn(committed));
+      const exported = new Set(names.map((name) => name.name));
+      const added = [...exported].filter((name) => !listed.has(name));
+      const removed = [...listed].filter((name) => !exported.has(name));
+      assert.deepEqual(
+        { added, removed },
+        { added: [], removed: [] },
+        `${entry.source} exports names its report does not list, or no longer exports names it lists: ` +
+          "if that is meant, run `npm run api` and commit the report (and the README's migration table for a removal)",
+      );
+      assert.equal(committed, reportOf(entry), `${entry.report} is out of date (a kind or a doc comment changed): run \`npm run api\``);
+    });
+
+    test(`${entry.specifier}: at most ${entry.limit} names`, () => {
+      assert.ok(names.length <= entry.limit, `${entry.specifier} exports ${names.length} names, over its ${entry.limit}: move helpers and internals out`);
+    });
+
+    test(`${entry.specifier}: every name has a doc comment saying what it is`, () => {
+      const undocumented = names.filter((name) => name.doc === "").map((name) => `${name.name} (${name.file})`);
+      assert.deepEqual(undocumented, [], "add a one-line /** … */ on each declaration");
+    });
+
+    test(`${entry.specifier}: the values it exports at run time are the report's values`, async () => {
+      const loaded = Object.keys(await import(pathToFileURL(join(ROOT, entry.source)).href)).sort();
+      const values = names.filter((name) => !name.typeOnly && !/^(type|interface)$/.test(name.kind)).map((name) => name.name).sort();
+      assert.deepEqual(loaded, values);
+    });
+  }
+
+  test("no entry re-exports another entry's name (import it from the entry that owns it)", () => {
+    const owner = new Map<string, string>();
+    const twice: string[] = [];
+    for (const [specifier, names] of apis) {
+      for (const { name } of names) {
+        const first = owner.get(name);
+        if (first === undefined) owner.set(name, specifier);
+        else twice.push(`${name}: ${first} and ${specifier}`);
+      }
+    }
+    assert.deepEqual(twice, []);
+  });
+});
