@@ -4,7 +4,7 @@
 // have entries of their own: `mcpwire/registry`, `mcpwire/host`, `mcpwire/agent`, `mcpwire/auth`.
 // What an embedder names, and nothing internal: api/mcpwire.api.md lists it (`npm run api`).
 
-// JSON-RPC 2.0: messages, errors and the Peer
+// JSON-RPC 2.0: messages, errors, the line framer and the Peer
 export {
   ConnectionClosedError,
   ErrorCode,
@@ -21,6 +21,7 @@ export type {
   JsonRpcResponse,
   RequestId,
 } from "./jsonrpc/messages.ts";
+export { LineDecoder } from "./jsonrpc/line-decoder.ts";
 export { Peer } from "./jsonrpc/peer.ts";
 export type { Params, PeerOptions, Progress, RequestOptions, SendOptions } from "./jsonrpc/peer.ts";
 
@@ -54,6 +55,7 @@ export type { ClientEvents } from "./client/client-events.ts";
 export type { ClientState, StateChange } from "./client/client-state.ts";
 export { MemoryEraCache } from "./client/era-cache.ts";
 export type { EraCache } from "./client/era-cache.ts";
+export { EXTENSIONS } from "./client/extensions.ts";
 export type { ExtensionOptions } from "./client/extensions.ts";
 export type { ElicitationHandlers, HandlerContext, RootsHandler, SamplingHandler } from "./client/handlers.ts";
 export { UrlElicitationRequiredError } from "./client/elicitation.ts";
@@ -82,10 +84,11 @@ export type { TaskErrorCode } from "./client/errors.ts";
 export type { TaskInfo, TaskStatus, TaskStatusUpdate, ToolTask } from "./client/tasks.ts";
 
 // MCP Apps (io.modelcontextprotocol/ui): a tool's UI metadata and its ui:// resource.
-export { AppResourceError, isAppCallable, readToolUi, toolUi } from "./client/apps.ts";
+export { AppResourceError, isAppCallable, isAppOnly, readToolUi, toolUi } from "./client/apps.ts";
 export type { AppResource, AppResourceErrorCode, ToolUi, ToolVisibility } from "./client/apps.ts";
 
-// The MCP types an embedder names most (spec 2025-11-25 schema); the rest are in src/client/types.ts
+// The MCP types an embedder names most (spec 2025-11-25 schema); the others are reachable
+// through these (`CallToolResult["content"][number]`).
 export type {
   CallToolResult,
   ClientCapabilities,

@@ -11,9 +11,13 @@ export { parseConfig } from "./config/parse.ts";
 export type { ParseConfigOptions } from "./config/parse.ts";
 export { ConfigError } from "./config/types.ts";
 export type { ConfigErrorCode, McpwireConfig, ServerConfig, TransportKind } from "./config/types.ts";
-export { ProjectTrustStore } from "./config/project-trust.ts";
+export { projectDigest, ProjectTrustStore } from "./config/project-trust.ts";
 export type { ProjectApprover, ProjectTrust, TrustedProject } from "./config/project-trust.ts";
 export type { ProjectConfigSummary, ProjectServerSummary } from "./config/project-summary.ts";
+// servers of other apps (Claude, Cursor, VS Code, …), for a host that merges them itself
+export { mergeImports, readImports } from "./config/imports.ts";
+export type { ImportedFile } from "./config/imports.ts";
+export type { ImportApp } from "./config/import-sources.ts";
 
 // the server manager
 export { ManagerEvent, McpManager, ServerUnavailableError } from "./manager.ts";

@@ -9,6 +9,7 @@ import { isAbsolutePath, resolvePath, WINDOWS } from "./paths.ts";
 
 /** The apps, as `imports:` and `--import` name them. */
 export const IMPORT_APPS = ["claude-desktop", "claude-code", "cursor", "vscode", "windsurf", "gemini-cli", "codex"] as const;
+/** An app whose MCP servers can be imported: `claude-desktop`, `claude-code`, `cursor`, `vscode`, `windsurf`, `gemini-cli` or `codex`. */
 export type ImportApp = (typeof IMPORT_APPS)[number];
 
 /** `all` in `imports:` or `--import`: every app above. */
