@@ -7,9 +7,9 @@ import { Buffer } from "node:buffer";
 // @ts-types="../node_modules/@modelcontextprotocol/sdk/dist/esm/shared/stdio.d.ts"
 import { ReadBuffer as ReadBufferV1 } from "@modelcontextprotocol/sdk/shared/stdio.js";
 import { ReadBuffer as ReadBufferV2 } from "@modelcontextprotocol/client";
-import { mcpwireLineDecoder } from "./subject.ts";
+import { mcpwire } from "./subject.ts";
 
-const { LineDecoder } = mcpwireLineDecoder;
+const { LineDecoder } = mcpwire;
 import process from "node:process";
 import { type Comparator, COMPARATORS, cpuSince, type Figures, type MeasureOptions, type RoundBench, type Row, roundsRow, type Samples } from "./common.ts";
 

@@ -6,7 +6,6 @@
 
 import process from "node:process";
 import type * as HostModule from "../src/host/mod.ts";
-import type * as LineDecoderModule from "../src/jsonrpc/line-decoder.ts";
 import type * as MainModule from "../src/mod.ts";
 import type * as RegistryModule from "../src/registry/mod.ts";
 
@@ -15,10 +14,7 @@ export const fromSource = process.env.MCPWIRE_BENCH_SOURCE === "1";
 const main = (fromSource ? "../src/mod.ts" : "../dist/mod.js") as string;
 const registry = (fromSource ? "../src/registry/mod.ts" : "../dist/registry/mod.js") as string;
 const host = (fromSource ? "../src/host/mod.ts" : "../dist/host/mod.js") as string;
-const lineDecoder = (fromSource ? "../src/jsonrpc/line-decoder.ts" : "../dist/jsonrpc/line-decoder.js") as string;
 
 export const mcpwire = (await import(main)) as typeof MainModule;
 export const mcpwireRegistry = (await import(registry)) as typeof RegistryModule;
 export const mcpwireHost = (await import(host)) as typeof HostModule;
-/** The framer is internal (in no entry): the framing benchmark loads its module by path. */
-export const mcpwireLineDecoder = (await import(lineDecoder)) as typeof LineDecoderModule;

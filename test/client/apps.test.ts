@@ -6,9 +6,18 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
-import { AppResourceError, Client, isAppCallable, readToolUi, StdioTransport, type Tool, toolUi } from "../../src/mod.ts";
-import { APP_MIME_TYPE, isAppOnly } from "../../src/client/apps.ts";
-import { EXTENSIONS } from "../../src/client/extensions.ts";
+import {
+  AppResourceError,
+  Client,
+  EXTENSIONS,
+  isAppCallable,
+  isAppOnly,
+  readToolUi,
+  StdioTransport,
+  type Tool,
+  toolUi,
+} from "../../src/mod.ts";
+import { APP_MIME_TYPE } from "../../src/client/apps.ts";
 import { mimeTypeProblem } from "../../src/client/apps.ts";
 import { fixturePath } from "../support/fixture-process.ts";
 import { guardedRejection, hangGuard } from "../support/hang-guard.ts";

@@ -17,6 +17,7 @@ import {
   HeaderMismatchError,
   type JsonRpcMessage,
   type JsonRpcRequest,
+  LineDecoder,
   type LogMessage,
   MissingClientCapabilityError,
   type Params,
@@ -29,7 +30,6 @@ import {
 import type { CompleteReference } from "../../src/client/types.ts";
 import { encodeLine } from "../../src/jsonrpc/line-encoder.ts";
 import { isErrorResponse, isNotification, isRequest, isResponse, whyNotJsonRpc } from "../../src/jsonrpc/messages.ts";
-import { LineDecoder } from "../../src/jsonrpc/line-decoder.ts";
 import { paramHeadersOf } from "../../src/transport/mcp-headers.ts";
 import type { RequestHandler } from "../../src/jsonrpc/peer.ts";
 import type { UrlElicitationRequest } from "../../src/client/handlers.ts";

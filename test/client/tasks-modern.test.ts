@@ -11,6 +11,7 @@ import process from "node:process";
 import { fileURLToPath } from "node:url";
 import {
   Client,
+  EXTENSIONS,
   MissingClientCapabilityError,
   StdioTransport,
   StreamableHttpTransport,
@@ -18,7 +19,6 @@ import {
   TaskFailedError,
   type TaskStatusUpdate,
 } from "../../src/mod.ts";
-import { EXTENSIONS } from "../../src/client/extensions.ts";
 import { textOf } from "../support/everything-http.ts";
 import { guardedRejection, hangGuard } from "../support/hang-guard.ts";
 

@@ -9,6 +9,7 @@ import {
   AutoHttpTransport,
   Client,
   InvalidOptionsError as RootInvalidOptionsError,
+  LineDecoder,
   MemoryTransport,
   Peer,
   SseLegacyTransport,
@@ -16,7 +17,6 @@ import {
   StreamableHttpTransport,
   TracingTransport,
 } from "../../src/mod.ts";
-import { LineDecoder } from "../../src/jsonrpc/line-decoder.ts";
 import { SamplingGate } from "../../src/client/sampling.ts";
 import { registerMcpServer, ResultFiles, ToolRegistry } from "../../src/registry/mod.ts";
 import { createSyncBridge, McpManager, parseConfig, ServerSkills } from "../../src/host/mod.ts";

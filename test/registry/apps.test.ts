@@ -5,8 +5,7 @@
 
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { Client, StdioTransport } from "../../src/mod.ts";
-import { EXTENSIONS } from "../../src/client/extensions.ts";
+import { Client, EXTENSIONS, StdioTransport } from "../../src/mod.ts";
 import { Runner } from "../../src/agent/runner.ts";
 import { isAppOnlyTool, registerMcpServer, ToolCallError, ToolRegistry } from "../../src/registry/mod.ts";
 import { fixturePath } from "../support/fixture-process.ts";
