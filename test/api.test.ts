@@ -5,8 +5,11 @@
 
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync, readFileSync } from "node:fs";
+import { execFile } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
+import process from "node:process";
 import { pathToFileURL } from "node:url";
 import { type ApiName, apiOf, ENTRIES, reportOf, ROOT, summaryOf } from "../scripts/api-report.ts";
 
@@ -53,7 +56,59 @@ describe("the API report reader (so the checks below can fail)", () => {
   });
 });
 
+/** What `deno doc --json` says each entry exports: name → its kinds (`class`, `typeAlias`, …) and whether one has a doc. */
+async function denoDoc(): Promise<Map<string, Map<string, { kinds: string[]; doc: boolean }>>> {
+  const denoDir = mkdtempSync(join(tmpdir(), "mcpwire-api-deno-")); // deno doc writes analysis caches there
+  try {
+    const stdout = await new Promise<string>((resolve, reject) => {
+      execFile(
+        join(ROOT, "node_modules", ".bin", "deno"),
+        ["doc", "--json", ...ENTRIES.map((entry) => entry.source)],
+        { cwd: ROOT, env: { ...process.env, DENO_DIR: denoDir, NO_COLOR: "1" }, maxBuffer: 256 * 1024 * 1024, timeout: 60_000 },
+        (error, out) => (error ? reject(error) : resolve(out)),
+      );
+    });
+    type Symbol = { name: string; declarations: { kind: string; jsDoc?: { doc?: string } }[] };
+    const nodes = (JSON.parse(stdout) as { nodes: Record<string, { symbols: Symbol[] }> }).nodes;
+    const out = new Map<string, Map<string, { kinds: string[]; doc: boolean }>>();
+    for (const entry of ENTRIES) {
+      const symbols = nodes[pathToFileURL(join(ROOT, entry.source)).href]?.symbols ?? [];
+      out.set(entry.specifier, new Map(symbols.map((symbol) => [symbol.name, {
+        kinds: [...new Set(symbol.declarations.map((d) => d.kind))].sort(),
+        doc: symbol.declarations.some((d) => (d.jsDoc?.doc ?? "").trim() !== ""),
+      }])));
+    }
+    return out;
+  } finally {
+    rmSync(denoDir, { recursive: true, force: true });
+  }
+}
+
+/** Our kinds in `deno doc`'s words. */
+const DENO_KIND: Readonly<Record<string, string>> = {
+  class: "class",
+  "abstract class": "class",
+  function: "function",
+  const: "variable",
+  variable: "variable",
+  type: "typeAlias",
+  interface: "interface",
+  enum: "enum",
+  namespace: "namespace",
+};
+
 describe("the public API of each entry", () => {
+  test("the reader agrees with `deno doc` (Deno's TypeScript parser) on every name, its kind and whether it has a doc", async () => {
+    const theirs = await denoDoc();
+    for (const entry of ENTRIES) {
+      const ours = new Map(apis.get(entry.specifier)!.map((name) => [name.name, {
+        kinds: [...new Set(name.kind.split(" + ").map((kind) => DENO_KIND[kind] ?? kind))].sort(),
+        doc: name.doc !== "",
+      }]));
+      assert.deepEqual(ours, theirs.get(entry.specifier), `${entry.source}: scripts/api-report.ts reads it differently from deno doc`);
+    }
+  });
+
   for (const entry of ENTRIES) {
     const names = apis.get(entry.specifier)!;
 
