@@ -73,10 +73,13 @@ async function denoDoc(): Promise<Map<string, Map<string, { kinds: string[]; doc
     const out = new Map<string, Map<string, { kinds: string[]; doc: boolean }>>();
     for (const entry of ENTRIES) {
       const symbols = nodes[pathToFileURL(join(ROOT, entry.source)).href]?.symbols ?? [];
-      out.set(entry.specifier, new Map(symbols.map((symbol) => [symbol.name, {
-        kinds: [...new Set(symbol.declarations.map((d) => d.kind))].sort(),
-        doc: symbol.declarations.some((d) => (d.jsDoc?.doc ?? "").trim() !== ""),
-      }])));
+      out.set(
+        entry.specifier,
+        new Map(symbols.map((symbol) => [symbol.name, {
+          kinds: [...new Set(symbol.declarations.map((d) => d.kind))].sort(),
+          doc: symbol.declarations.some((d) => (d.jsDoc?.doc ?? "").trim() !== ""),
+        }])),
+      );
     }
     return out;
   } finally {
