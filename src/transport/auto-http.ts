@@ -50,6 +50,8 @@ function unprefixed(message: string, transport: Transport): string {
 }
 
 /**
+ * A transport for an HTTP URL whose kind is not known: Streamable HTTP tried first, the legacy HTTP+SSE one as the fallback.
+ *
  * The shared lifecycle (lifecycle.ts) around whichever transport is tried or chosen; the HTTP
  * hooks pass through to it (http-hooks.ts).
  */

@@ -56,6 +56,8 @@ function redactedCopy(message: JsonRpcMessage, text: string): JsonRpcMessage {
 const TRACING_OPTIONS = optionNames<TracingOptions>({ redactor: true, maxChars: true });
 
 /**
+ * A wrapper around another transport that shows every message crossing it, redacted, changing none.
+ *
  * The wrapper's lifecycle is the shared one (lifecycle.ts) around the inner transport's: its
  * messages, errors and close become ours; the HTTP hooks pass through (http-hooks.ts).
  */

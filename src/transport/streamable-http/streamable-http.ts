@@ -71,6 +71,8 @@ const STREAMABLE_HTTP_OPTIONS = optionNames<StreamableHttpTransportOptions>({
 const POST_ACCEPT = "application/json, text/event-stream";
 
 /**
+ * The Streamable HTTP transport — spec 2025-11-25 basic/transports, and the stateless mode of 2026-07-28.
+ *
  * The shared lifecycle (lifecycle.ts) with what Streamable HTTP adds: the POST of each message
  * and the reading of its answer, sessions and their renewal, the GET stream, and the
  * HTTP-only hooks of the Client (HttpTransportHooks).
