@@ -3,6 +3,7 @@
 
 import process from "node:process";
 import { errorOf } from "../common/error-text.ts";
+import { within } from "../common/timing.ts";
 
 import {
   type ChildProcess,
@@ -213,9 +214,7 @@ function spawn(request: SpawnRequest): Promise<ChildProcess> {
       await outputDone;
       // A write stuck on a pipe that a process outside the group holds and never reads
       // cannot be cancelled; do not let it hold up close() for longer than the grace.
-      let grace: ReturnType<typeof setTimeout> | undefined;
-      await Promise.race([releaseStdin(), new Promise((resolve) => (grace = setTimeout(resolve, OUTPUT_GRACE_MS)))]);
-      clearTimeout(grace);
+      await within(releaseStdin(), OUTPUT_GRACE_MS);
     },
   };
   groups.add(handle);

@@ -2,6 +2,7 @@
 // standard streams, exit. Everything outside src/runtime/ uses only this and web standards.
 
 import { CodedError } from "../common/coded-error.ts";
+import { sleep, within } from "../common/timing.ts";
 
 export interface ExitStatus {
   /** Exit code, or null when a signal ended the process. */
@@ -467,9 +468,9 @@ export class Descendants {
   async end(graceMs: number = DESCENDANT_GRACE_MS): Promise<void> {
     if (this.alive() === 0) return;
     this.signal("SIGTERM");
-    for (let waited = 0; waited < graceMs && this.alive() > 0; waited += 25) await new Promise((resolve) => setTimeout(resolve, 25));
+    for (let waited = 0; waited < graceMs && this.alive() > 0; waited += 25) await sleep(25);
     if (this.alive() > 0) this.signal("SIGKILL");
-    for (let waited = 0; waited < graceMs && this.alive() > 0; waited += 25) await new Promise((resolve) => setTimeout(resolve, 25));
+    for (let waited = 0; waited < graceMs && this.alive() > 0; waited += 25) await sleep(25);
   }
 
   #live(pid: number): boolean {
@@ -574,8 +575,7 @@ export class OutputQueue {
   }
 
   flush(timeoutMs: number = DEFAULT_FLUSH_TIMEOUT_MS): Promise<void> {
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const bound = new Promise<void>((resolve) => (timer = setTimeout(resolve, timeoutMs)));
-    return Promise.race([Promise.all([this.#tails.stdout, this.#tails.stderr]).then(() => {}), bound]).finally(() => clearTimeout(timer));
+    // The tails never reject (a failed write fails its caller only).
+    return within(Promise.all([this.#tails.stdout, this.#tails.stderr]), timeoutMs).then(() => {});
   }
 }

@@ -5,6 +5,7 @@
 import { messageOf } from "../common/error-text.ts";
 import { checkOptions, optionNames } from "../common/options.ts";
 import { clipText } from "../common/preview.ts";
+import { sleep, within } from "../common/timing.ts";
 import { encodeLine } from "../jsonrpc/line-encoder.ts";
 import { LineDecoder } from "../jsonrpc/line-decoder.ts";
 import type { JsonRpcMessage } from "../jsonrpc/messages.ts";
@@ -17,7 +18,7 @@ import {
   environmentFor,
   variableOf,
 } from "./child-env.ts";
-import { methodOf, TransportBase, within } from "./lifecycle.ts";
+import { methodOf, TransportBase } from "./lifecycle.ts";
 import { TransportError, UndeliverableMessageError } from "./transport.ts";
 
 export interface StdioTransportOptions {
@@ -82,10 +83,6 @@ export function defaultChildEnv(): Record<string, string> {
 function pathSearched(env: Record<string, string>): string {
   const path = variableOf(env, "PATH");
   return path === undefined ? "no PATH was set for it" : `PATH searched: ${clipText(path, PATH_SHOWN_CHARS)}`;
-}
-
-function delay(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 function describeExit(status: ExitStatus): string {
@@ -311,7 +308,7 @@ export class StdioTransport extends TransportBase {
   async #reapGroup(child: ChildProcess): Promise<void> {
     if (!child.groupAlive()) return;
     child.signalGroup("SIGTERM");
-    for (let waited = 0; waited < REAP_GRACE_MS && child.groupAlive(); waited += 25) await delay(25);
+    for (let waited = 0; waited < REAP_GRACE_MS && child.groupAlive(); waited += 25) await sleep(25);
     if (child.groupAlive()) child.signalGroup("SIGKILL");
   }
 
