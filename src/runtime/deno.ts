@@ -5,24 +5,11 @@ import process from "node:process";
 import { errorOf } from "../common/error-text.ts";
 import { within } from "../common/timing.ts";
 
-import {
-  type ChildProcess,
-  ChildGroups,
-  type ExitStatus,
-  type FileEntry,
-  type LinkInfo,
-  FileError,
-  LineBuffer,
-  type LineReader,
-  OUTPUT_GRACE_MS,
-  processGroup,
-  type Runtime,
-  SpawnError,
-  type SpawnRequest,
-  type StreamName,
-  type SyncFs,
-  OutputQueue,
-} from "./types.ts";
+import { LineBuffer } from "../common/line-buffer.ts";
+import type { ChildProcess, ExitStatus, FileEntry, LinkInfo, LineReader, Runtime, SpawnRequest, StreamName } from "./types.ts";
+import { FileError, SpawnError } from "./errors.ts";
+import { OutputQueue } from "./output-queue.ts";
+import { ChildGroups, OUTPUT_GRACE_MS, processGroup, type SyncFs } from "./process-group.ts";
 import { onWorkerEnd, receiveMessageSync, startWorkerThread, workerData } from "./worker-threads.ts";
 
 interface DenoChild {

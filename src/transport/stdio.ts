@@ -4,6 +4,7 @@
 
 import { messageOf } from "../common/error-text.ts";
 import { checkOptions, optionNames } from "../common/options.ts";
+import { LineBuffer } from "../common/line-buffer.ts";
 import { clipText } from "../common/preview.ts";
 import { sleep, within } from "../common/timing.ts";
 import { encodeLine } from "../jsonrpc/line-encoder.ts";
@@ -85,6 +86,11 @@ function pathSearched(env: Record<string, string>): string {
   return path === undefined ? "no PATH was set for it" : `PATH searched: ${clipText(path, PATH_SHOWN_CHARS)}`;
 }
 
+/** The text without one `\r` at its end (a CRLF line cut before its `\n`). */
+function withoutReturn(text: string): string {
+  return text.endsWith("\r") ? text.slice(0, -1) : text;
+}
+
 function describeExit(status: ExitStatus): string {
   return status.signal !== null
     ? `server process was killed by ${status.signal}`
@@ -110,7 +116,7 @@ export class StdioTransport extends TransportBase {
   #spawning: Promise<unknown> | undefined;
   #decoder: LineDecoder;
   readonly #stderrText = new TextDecoder();
-  #stderrPartial = "";
+  readonly #stderrLines = new LineBuffer();
   readonly #stderrTail: string[] = [];
   /** Reaping the group and releasing the pipes after the server exited on its own. */
   #cleanup: Promise<void> | undefined;
@@ -314,8 +320,8 @@ export class StdioTransport extends TransportBase {
 
   #onExit(status: ExitStatus): void {
     this.#decoder.end();
-    if (this.#stderrPartial !== "") this.#stderrLine(this.#stderrPartial);
-    this.#stderrPartial = "";
+    const last = this.#stderrLines.takeText();
+    if (last !== "") this.#stderrLine(withoutReturn(last));
     const child = this.#child!;
     if (!this.#closedByUs) {
       // Nobody will call close() on a server that died by itself: leave nothing behind.
@@ -341,19 +347,15 @@ export class StdioTransport extends TransportBase {
   }
 
   #onStderr(chunk: Uint8Array): void {
-    const text = this.#stderrPartial + this.#stderrText.decode(chunk, { stream: true });
-    const lines = text.split("\n");
-    this.#stderrPartial = lines.pop() ?? "";
-    if (this.#stderrPartial.length > 4 * STDERR_LINE_CHARS) {
-      // A "line" that never ends: show it in pieces rather than buffer it forever.
-      lines.push(this.#stderrPartial);
-      this.#stderrPartial = "";
-    }
-    for (const line of lines) this.#stderrLine(line);
+    const lines = this.#stderrLines;
+    lines.push(this.#stderrText.decode(chunk, { stream: true }));
+    for (let line = lines.take(); line !== undefined; line = lines.take()) this.#stderrLine(line);
+    // A "line" that never ends: show it in pieces rather than buffer it forever.
+    if (lines.partialLength > 4 * STDERR_LINE_CHARS) this.#stderrLine(withoutReturn(lines.takeText()));
   }
 
-  #stderrLine(raw: string): void {
-    const line = raw.endsWith("\r") ? raw.slice(0, -1) : raw;
+  /** One line of the child's stderr, its line ending already off. */
+  #stderrLine(line: string): void {
     if (this.#options.onStderr) {
       try {
         this.#options.onStderr(line);

@@ -6,7 +6,7 @@
 import { messageOf } from "../../common/error-text.ts";
 import { isObject, nameTable, setOwn } from "../../common/json.ts";
 import { runtime } from "../../runtime/mod.ts";
-import { FileError } from "../../runtime/types.ts";
+import { FileError } from "../../runtime/errors.ts";
 import { type Context, describe, type Env, problem } from "./context.ts";
 import { findJsonError } from "./json-error.ts";
 import { homeOf, type ImportApp, type ImportScope, type ImportSource, importSources } from "./import-sources.ts";
