@@ -116,7 +116,7 @@ export async function chat(argv: readonly string[]): Promise<number> {
         if (!(error instanceof RunnerError)) throw error;
         if (streamed) await say("\n");
         stderrLine(`mcpwire chat: ${lineOf(error.message)}`);
-        if (error.kind === "cancelled") return 130;
+        if (error.code === "cancelled") return 130;
       }
     }
     return 0;

@@ -392,7 +392,7 @@ export async function run(argv: readonly string[]): Promise<number> {
       if (!(error instanceof RunnerError)) throw error;
       stderrLine(`mcpwire run: ${lineOf(error.message)}`);
       if (json) await writeTranscript(setup, prompt, undefined, runner, activity, error.message);
-      return error.kind === "cancelled" ? 130 : 1;
+      return error.code === "cancelled" ? 130 : 1;
     }
     if (json) await writeTranscript(setup, prompt, answer, runner, activity);
     else await write("stdout", textOf(answer.endsWith("\n") ? answer : answer + "\n"));
