@@ -5,7 +5,7 @@
 
 import { isObject } from "../../common/json.ts";
 import { clipText } from "../../common/preview.ts";
-import type { ImportApp } from "./import-sources.ts";
+import type { ImportApp } from "./import-apps.ts";
 
 /** One server of a project file, as written (no `${VAR}` expanded). */
 export interface ProjectServerSummary {

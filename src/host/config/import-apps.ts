@@ -1,0 +1,5 @@
+// The apps whose MCP servers mcpwire can import, by name (where each keeps them: import-sources.ts).
+
+/** The apps, as `imports:` and `--import` name them. */
+export const IMPORT_APPS = ["claude-desktop", "claude-code", "cursor", "vscode", "windsurf", "gemini-cli", "codex"] as const;
+export type ImportApp = (typeof IMPORT_APPS)[number];
