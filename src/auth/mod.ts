@@ -44,8 +44,8 @@ export type {
   TokenExchangeResult,
   TokenSource,
 } from "./grants.ts";
-export { extensionAuth } from "./extensions.ts";
-export type { ClientCredentialsConfig, ExtensionAuth, ExtensionConfig, ExtensionGrantConfig, TokenSourceConfig } from "./extensions.ts";
+export { extensionAuth } from "./extension-grants.ts";
+export type { ClientCredentialsConfig, ExtensionAuth, ExtensionConfig, ExtensionGrantConfig, TokenSourceConfig } from "./extension-grants.ts";
 
 // DPoP and the keys it signs with
 export { dpopFetch, DpopSigner } from "./dpop.ts";

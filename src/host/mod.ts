@@ -40,7 +40,7 @@ export {
 } from "./manager.ts";
 export type { ManagerEvents, ManagerEventType, McpManagerOptions, ServerState, ServerStatus } from "./manager.ts";
 export type { BackoffOptions } from "./backoff.ts";
-export { defaultEraCache, defaultEraCacheFile, ERA_CACHE_ENV, FileEraCache, MAX_ERA_CACHE_ENTRIES } from "./era-cache.ts";
+export { defaultEraCache, defaultEraCacheFile, ERA_CACHE_ENV, FileEraCache, MAX_ERA_CACHE_ENTRIES } from "./file-era-cache.ts";
 export {
   createSyncBridge,
   DEFAULT_BRIDGE_CLOSE_TIMEOUT_MS,
@@ -64,8 +64,8 @@ export { configSecrets, redactorFor } from "./secrets.ts";
 export { ServerSkills, sha256Digest, SkillError } from "../client/skills.ts";
 export type { LoadedSkill, ServerSkillsOptions, Skill, SkillErrorCode, SkillFile, SkillFrontmatter, SkillListing, SkillResource, SkillsClient } from "../client/skills.ts";
 export { MAX_SKILL_BYTES, MAX_SKILL_RESOURCES, skillNameProblem } from "../client/skill-entry.ts";
-export { offerManagerSkills } from "./skills.ts";
-export { registerMcpSkills } from "../registry/skills.ts";
-export type { McpSkillsOptions, McpSkillsRegistration, SkillsClientSource } from "../registry/skills.ts";
+export { offerManagerSkills } from "./manager-skills.ts";
+export { registerMcpSkills } from "../registry/skill-tool.ts";
+export type { McpSkillsOptions, McpSkillsRegistration, SkillsClientSource } from "../registry/skill-tool.ts";
 export { existingSkillCatalog, SkillCatalog, skillCatalogOf } from "../registry/skill-catalog.ts";
 export type { OfferedSkill } from "../registry/skill-catalog.ts";

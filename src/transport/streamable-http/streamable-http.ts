@@ -40,7 +40,7 @@ import type { SseEvent } from "../sse-parser.ts";
 import { type ReconnectOptions, reconnectOptions } from "../sse-reconnect.ts";
 import { type HttpTransportHooks, TransportError } from "../transport.ts";
 import { AbortScope, aborted, LinkedAbort } from "./abort.ts";
-import { DEFAULT_HTTP_CLOSE_TIMEOUT_MS, DEFAULT_HTTP_TIMEOUT_MS, type StreamableHttpTransportOptions } from "./options.ts";
+import { DEFAULT_HTTP_CLOSE_TIMEOUT_MS, DEFAULT_HTTP_TIMEOUT_MS, type StreamableHttpTransportOptions } from "./streamable-http-options.ts";
 import { Session } from "./session.ts";
 import { SseStreams } from "./sse-stream.ts";
 import { isStatelessVersion, modernError } from "./stateless.ts";
