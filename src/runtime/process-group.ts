@@ -70,14 +70,8 @@ export function groupHasLiveMember(pgid: number, fs: SyncFs): boolean {
   }
   for (const pid of pids) {
     if (!/^\d+$/.test(pid)) continue;
-    let stat: string;
-    try {
-      stat = fs.readText(`/proc/${pid}/stat`);
-    } catch {
-      continue; // exited while we looked
-    }
-    // "pid (comm) state ppid pgrp …"; comm may hold spaces and parentheses.
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    const fields = statFields(Number(pid), fs);
+    if (fields === undefined) continue; // exited while we looked
     if (Number(fields[2]) === pgid && fields[0] !== "Z" && fields[0] !== "X") return true;
   }
   return false;
