@@ -258,3 +258,86 @@ describe("the entries of DESIGN.md", () => {
     }
   });
 });
+
+/**
+ * The import cycles of a graph (file → the files it imports), one per strongly connected
+ * component, each as the files in order with the first again at the end: `a → b → a`.
+ */
+function importCycles(graph: ReadonlyMap<string, readonly string[]>): string[][] {
+  let counter = 0;
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const components: string[][] = [];
+  const visit = (node: string) => {
+    index.set(node, counter);
+    low.set(node, counter++);
+    stack.push(node);
+    onStack.add(node);
+    for (const next of graph.get(node) ?? []) {
+      if (!graph.has(next)) continue;
+      if (!index.has(next)) {
+        visit(next);
+        low.set(node, Math.min(low.get(node)!, low.get(next)!));
+      } else if (onStack.has(next)) {
+        low.set(node, Math.min(low.get(node)!, index.get(next)!));
+      }
+    }
+    if (low.get(node) !== index.get(node)) return;
+    const component: string[] = [];
+    let member: string;
+    do {
+      member = stack.pop()!;
+      onStack.delete(member);
+      component.push(member);
+    } while (member !== node);
+    if (component.length > 1 || (graph.get(node) ?? []).includes(node)) components.push(component);
+  };
+  for (const node of [...graph.keys()].sort()) if (!index.has(node)) visit(node);
+  // One concrete cycle per component: the shortest way from its first file back to it.
+  return components.map((component) => {
+    const members = new Set(component);
+    const start = [...component].sort()[0];
+    const cameFrom = new Map<string, string>();
+    const queue = [start];
+    while (queue.length > 0) {
+      const node = queue.shift()!;
+      for (const next of graph.get(node) ?? []) {
+        if (!members.has(next) || cameFrom.has(next)) continue;
+        cameFrom.set(next, node);
+        if (next === start) queue.length = 0;
+        else queue.push(next);
+      }
+    }
+    const back: string[] = [];
+    for (let node = cameFrom.get(start)!; node !== start; node = cameFrom.get(node)!) back.push(node);
+    return [start, ...back.reverse(), start];
+  });
+}
+
+describe("import cycles", () => {
+  test("the cycle finder finds a cycle through any kind of import, and none in a tree", () => {
+    const cycles = importCycles(new Map([
+      ["a", ["b", "d"]],
+      ["b", ["c"]],
+      ["c", ["a"]],
+      ["d", []],
+      ["e", ["e"]],
+    ]));
+    assert.deepEqual(cycles.map((cycle) => cycle.join(" → ")).sort(), ["a → b → c → a", "e → e"]);
+    assert.deepEqual(importCycles(new Map([["a", ["b", "c"]], ["b", ["c"]], ["c", []]])), []);
+  });
+
+  test("no module in src/ imports itself through others (type-only and dynamic imports included)", () => {
+    // A type-only cycle loads nothing at run time, but it still means neither file can be read
+    // (or moved) without the other: the shared type belongs in the lower of the two.
+    const graph = new Map<string, string[]>();
+    for (const file of sources) {
+      const targets = file.imports.map((record) => target(file.path, record.specifier)).filter((path): path is string => path !== undefined && byPath.has(path));
+      graph.set(file.path, targets);
+    }
+    const cycles = importCycles(graph).map((cycle) => cycle.join(" → "));
+    assert.deepEqual(cycles, [], `import cycles in src/ (move the shared type or helper to the lower module):\n${cycles.join("\n")}`);
+  });
+});

@@ -5,6 +5,7 @@
 import type { JsonObject } from "../client/types.ts";
 import { durationText } from "../common/duration.ts";
 import { messageOf } from "../common/error-text.ts";
+import { within } from "../common/timing.ts";
 import { runtime } from "../runtime/mod.ts";
 import type { ChildProcess } from "../runtime/types.ts";
 
@@ -141,13 +142,9 @@ export class Hooks {
     child.write(stdin, (error) => {
       if (error === undefined) child.closeStdin();
     });
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const timedOut = new Promise<"timeout">((resolve) => {
-      timer = setTimeout(() => resolve("timeout"), hook.timeoutMs);
-    });
     try {
-      const status = await Promise.race([child.exited, timedOut]);
-      if (status === "timeout") {
+      // exited never rejects: within says only whether it came in time.
+      if (!(await within(child.exited, hook.timeoutMs))) {
         child.signalGroup("SIGKILL");
         await child.exited;
         report(
@@ -156,6 +153,7 @@ export class Hooks {
         );
         return { blocked: false };
       }
+      const status = await child.exited;
       const text = decode(stderr).trim();
       if (status.code === 0) return { blocked: false };
       if (status.code === 2) {
@@ -165,7 +163,6 @@ export class Hooks {
       report(`${event} hook "${hook.command}" ${how}${text === "" ? "" : `: ${text}`}; it did not block (only exit code 2 blocks)`);
       return { blocked: false };
     } finally {
-      clearTimeout(timer);
       if (child.groupAlive()) child.signalGroup("SIGKILL");
       await child.dispose();
     }

@@ -3,6 +3,7 @@
 // Retry-After honoured unless it asks for longer than we are willing to wait.
 
 import { durationText } from "../common/duration.ts";
+import { sleep } from "../common/timing.ts";
 import type { ProviderError } from "./providers/types.ts";
 
 /** Retries of a retryable provider error: 1 s doubling to 30 s, at most 5, Retry-After honoured. */
@@ -64,19 +65,4 @@ export class ModelRetry {
   wait(ms: number, signal: AbortSignal | undefined): Promise<void> {
     return this.#sleep(ms, signal);
   }
-}
-
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal!.reason);
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener("abort", onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener("abort", onAbort, { once: true });
-  });
 }

@@ -6,6 +6,7 @@
 import { OutputValidators } from "../client/output-validator.ts";
 import { loadJsonSchema } from "../client/json-schema.ts";
 import type { JsonObject } from "../client/types.ts";
+import { CodedError } from "../common/coded-error.ts";
 import { messageOf } from "../common/error-text.ts";
 import { isObject } from "../common/json.ts";
 import type { Progress } from "../jsonrpc/peer.ts";
@@ -89,13 +90,12 @@ export type RunnerErrorKind =
   /** run() was called while a run was in progress. */
   | "busy";
 
-/** A run that did not end with an answer. The history keeps every complete step. */
-export class RunnerError extends Error {
+/** A run that did not end with an answer (`code` says why). The history keeps every complete step. */
+export class RunnerError extends CodedError<RunnerErrorKind> {
   override readonly name = "RunnerError";
-  readonly kind: RunnerErrorKind;
-  constructor(message: string, kind: RunnerErrorKind, options?: { cause?: unknown }) {
-    super(message, options);
-    this.kind = kind;
+  /** The same as `code`, under the name it had first. */
+  get kind(): RunnerErrorKind {
+    return this.code;
   }
 }
 

@@ -12,7 +12,10 @@ import { isObject } from "../common/json.ts";
 import { clipLine } from "../common/preview.ts";
 import { errorString, resultString } from "../registry/result-format.ts";
 import type { LlmToolSchema } from "../registry/types.ts";
-import type { RunnerRegistry } from "./runner.ts";
+import type { ToolRegistry } from "../registry/tool-registry.ts";
+
+/** What tool search reads of the registry (the Runner's registry offers it). */
+export type SearchedRegistry = Pick<ToolRegistry, "list" | "get">;
 
 /** The search tool's name; `mcpwire_search_tools` when a registered tool already has it. */
 export const TOOL_SEARCH_NAME = "search_tools";
@@ -107,7 +110,7 @@ export class ToolSearch {
    * The tools to offer: all of them under the budget; past it, the search tool, the built-in
    * tools and the MCP tools found so far (in the registry's order, so the list stays stable).
    */
-  offer(registry: RunnerRegistry): ToolOffer {
+  offer(registry: SearchedRegistry): ToolOffer {
     const all = registry.list();
     if (!this.#searching(all)) {
       this.#active = undefined;
@@ -140,7 +143,7 @@ export class ToolSearch {
    * the tool is counted as found (its schema is offered from the next step). Undefined when
    * `name` is not such a tool.
    */
-  notYetOffered(name: string, registry: RunnerRegistry): string | undefined {
+  notYetOffered(name: string, registry: SearchedRegistry): string | undefined {
     if (this.#active === undefined || this.#found.has(name)) return undefined;
     const tool = registry.get(name);
     if (tool === undefined || tool.origin.kind !== "mcp" || !registry.list().some((schema) => schema.name === name)) return undefined;
@@ -151,7 +154,7 @@ export class ToolSearch {
   }
 
   /** Runs the search tool: the tool message's content (`{"result": …}` or `{"error": …}`). */
-  answer(args: JsonObject | string, registry: RunnerRegistry): { content: string; isError: boolean } {
+  answer(args: JsonObject | string, registry: SearchedRegistry): { content: string; isError: boolean } {
     const name = this.#active ?? TOOL_SEARCH_NAME;
     let value: unknown = args;
     if (typeof args === "string") {
@@ -199,7 +202,7 @@ export class ToolSearch {
   }
 
   /** The search tool's definition; its description says what is held back, by server. */
-  #schema(name: string, all: LlmToolSchema[], registry: RunnerRegistry): LlmToolSchema {
+  #schema(name: string, all: LlmToolSchema[], registry: SearchedRegistry): LlmToolSchema {
     const servers = serverCounts(registry, all, this.#found);
     const held = [...servers.values()].reduce((sum, count) => sum + count, 0);
     const listed = [...servers].slice(0, 20).map(([server, count]) => `${server} (${count})`).join(", ");
@@ -241,7 +244,7 @@ function whole(what: string, value: number | undefined, fallback: number, min: n
 }
 
 /** Held-back tools per server, in registry order. */
-function serverCounts(registry: RunnerRegistry, all: LlmToolSchema[], found: Set<string>): Map<string, number> {
+function serverCounts(registry: SearchedRegistry, all: LlmToolSchema[], found: Set<string>): Map<string, number> {
   const counts = new Map<string, number>();
   for (const schema of all) {
     if (found.has(schema.name)) continue;
@@ -252,7 +255,7 @@ function serverCounts(registry: RunnerRegistry, all: LlmToolSchema[], found: Set
 }
 
 /** The answer to a query that matched nothing: what to try, and which servers there are. */
-function noMatch(query: string, registry: RunnerRegistry): string {
+function noMatch(query: string, registry: SearchedRegistry): string {
   const counts = serverCounts(registry, registry.list(), new Set());
   const servers = [...counts].slice(0, 10).map(([server, count]) => `${server} (${count} tools)`).join(", ");
   return `No tool matches ${JSON.stringify(query)}. Try fewer or broader words: a verb such as read, list, create, search or get, ` +
@@ -288,7 +291,7 @@ function propertiesOf(schema: JsonObject): Record<string, unknown> {
   return isObject(schema.properties) ? schema.properties : {};
 }
 
-function index(registry: RunnerRegistry): Indexed[] {
+function index(registry: SearchedRegistry): Indexed[] {
   return registry.list().map((schema) => {
     const origin = registry.get(schema.name)?.origin;
     const server = origin?.kind === "mcp" ? origin.server : undefined;

@@ -35,8 +35,8 @@ export type {
   TokenExchangeResult,
   TokenSource,
 } from "./grants.ts";
-export { extensionAuth } from "./extensions.ts";
-export type { ExtensionAuth, ExtensionConfig } from "./extensions.ts";
+export { extensionAuth } from "./extension-grants.ts";
+export type { ExtensionAuth, ExtensionConfig } from "./extension-grants.ts";
 
 // DPoP and the keys it signs with
 export { dpopFetch, DpopSigner } from "./dpop.ts";

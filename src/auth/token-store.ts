@@ -7,7 +7,7 @@ import { CodedError } from "../common/coded-error.ts";
 import { messageOf } from "../common/error-text.ts";
 import { runtime as defaultRuntime } from "../runtime/mod.ts";
 import type { Runtime } from "../runtime/types.ts";
-import { FileError } from "../runtime/types.ts";
+import { FileError } from "../runtime/errors.ts";
 import { DpopSigner } from "./dpop.ts";
 import type { JwsAlgorithm } from "./jwt.ts";
 import type { TokenSet } from "./token-endpoint.ts";

@@ -12,7 +12,7 @@ import { isObject } from "../common/json.ts";
 import { clipText } from "../common/preview.ts";
 import { didYouMean, suggestNames } from "../registry/suggest.ts";
 import { runtime } from "../runtime/mod.ts";
-import { FileError } from "../runtime/types.ts";
+import { FileError } from "../runtime/errors.ts";
 import { UsageError } from "./args.ts";
 import { type Loose, parseLoose, plainValue } from "./loose-value.ts";
 import { schemaType } from "./signature.ts";

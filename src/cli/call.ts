@@ -3,6 +3,7 @@
 
 import type { CallToolResult, JsonObject } from "../client/types.ts";
 import { terminalText } from "../common/terminal-text.ts";
+import { within } from "../common/timing.ts";
 import { blockText, isCallToolResult } from "../registry/result-format.ts";
 import { ToolCallError } from "../registry/tool-registry.ts";
 import type { RegisteredTool } from "../registry/types.ts";
@@ -82,7 +83,7 @@ export async function call(argv: readonly string[]): Promise<number> {
   let running: Promise<unknown> | undefined;
   const onInterrupt = async () => {
     interrupt.abort(new Error("interrupted (Ctrl-C)"));
-    if (running !== undefined) await settledWithin(running, INTERRUPT_GRACE_MS);
+    if (running !== undefined) await within(running, INTERRUPT_GRACE_MS);
   };
   return await withManager({ ...configSource(args), logLevel, elicit, onInterrupt }, async (manager) => {
     const registry = manager.registry;
@@ -180,13 +181,6 @@ function givenArguments(words: string[], argsFile: string | undefined): Promise<
 
 /** How long Ctrl-C waits for a task's tasks/cancel before the servers are closed. */
 const INTERRUPT_GRACE_MS = 5000;
-
-/** Resolves when `promise` settles or `ms` pass, whichever is first; never rejects. */
-async function settledWithin(promise: Promise<unknown>, ms: number): Promise<void> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  await Promise.race([promise.then(() => {}, () => {}), new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]);
-  clearTimeout(timer);
-}
 
 /**
  * --detach: starts the tool as a task and prints its id (stdout) with how to follow it

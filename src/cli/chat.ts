@@ -10,7 +10,8 @@ import { stderrLine } from "./host-session.ts";
 import { lineOf, textOf, write } from "./output.ts";
 import { interruptProgress } from "./progress.ts";
 import { activityPrinter, HOST_OPTIONS, hostRunner, withHost } from "./run-verb.ts";
-import { clip, renderTable } from "./table.ts";
+import { fitLine } from "../common/preview.ts";
+import { renderTable } from "./table.ts";
 
 export const CHAT_USAGE = `usage: mcpwire chat [--model M] [--config FILE] [--max-steps N]
                     [--yes | --approve read-only|all|none] [--no-hooks] [--system TEXT] [--import APP[,APP]]
@@ -71,12 +72,12 @@ export async function chat(argv: readonly string[]): Promise<number> {
           case "/exit":
             return 0;
           case "/tools": {
-            const rows = manager.registry.list().map((tool) => [lineOf(tool.name), clip(lineOf(tool.description ?? ""), 70)]);
+            const rows = manager.registry.list().map((tool) => [lineOf(tool.name), fitLine(lineOf(tool.description ?? ""), 70)]);
             await say(rows.length === 0 ? "no tools are offered\n" : renderTable(["NAME", "DESCRIPTION"], rows));
             continue;
           }
           case "/servers": {
-            const rows = manager.status().map((status) => [lineOf(status.name), status.state, String(status.tools), clip(lineOf(status.lastError ?? ""), 60)]);
+            const rows = manager.status().map((status) => [lineOf(status.name), status.state, String(status.tools), fitLine(lineOf(status.lastError ?? ""), 60)]);
             await say(renderTable(["SERVER", "STATE", "TOOLS", "LAST ERROR"], rows));
             continue;
           }
@@ -115,7 +116,7 @@ export async function chat(argv: readonly string[]): Promise<number> {
         if (!(error instanceof RunnerError)) throw error;
         if (streamed) await say("\n");
         stderrLine(`mcpwire chat: ${lineOf(error.message)}`);
-        if (error.kind === "cancelled") return 130;
+        if (error.code === "cancelled") return 130;
       }
     }
     return 0;

@@ -11,7 +11,7 @@ import type { ClientCapabilities, Implementation, Prompt, Resource, ResourceTemp
 import type { JsonRpcMessage } from "../jsonrpc/messages.ts";
 import { runtime } from "../runtime/mod.ts";
 import { createTransport, detectedTransport } from "../host/transport-factory.ts";
-import { defaultEraCache } from "../host/era-cache.ts";
+import { defaultEraCache } from "../host/file-era-cache.ts";
 import { defaultChildEnv } from "../transport/stdio.ts";
 import { TracingTransport } from "../transport/tracing.ts";
 import type { Transport } from "../transport/transport.ts";
@@ -149,7 +149,7 @@ export async function inspect(argv: readonly string[]): Promise<number> {
     });
   }
 
-  // The era cache (host/era-cache.ts) under auto: a server found legacy before is not probed again.
+  // The era cache (host/file-era-cache.ts) under auto: a server found legacy before is not probed again.
   const eraCache = protocol === "auto" ? defaultEraCache() : undefined;
   const client = new Client(CLI_INFO, { requestTimeoutMs: timeoutMs, protocol, ...(eraCache === undefined ? {} : { eraCache }) });
   client.on("problem", ({ message }) => stderr(`warning: ${lineOf(message)}`));

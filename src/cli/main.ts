@@ -43,7 +43,7 @@ type Verb = { run: (args: string[]) => Promise<number>; usage: string };
 // version` does not load the client, the manager, yaml or a provider.
 const VERBS: Record<string, () => Promise<Verb>> = {
   servers: () => import("./servers.ts").then((verb) => ({ run: verb.servers, usage: verb.SERVERS_USAGE })),
-  tools: () => import("./tools.ts").then((verb) => ({ run: verb.tools, usage: verb.TOOLS_USAGE })),
+  tools: () => import("./tools-verb.ts").then((verb) => ({ run: verb.tools, usage: verb.TOOLS_USAGE })),
   call: () => import("./call.ts").then((verb) => ({ run: verb.call, usage: verb.CALL_USAGE })),
   task: () => import("./task.ts").then((verb) => ({ run: verb.task, usage: verb.TASK_USAGE })),
   inspect: () => import("./inspect.ts").then((verb) => ({ run: verb.inspect, usage: verb.INSPECT_USAGE })),
@@ -51,7 +51,7 @@ const VERBS: Record<string, () => Promise<Verb>> = {
   chat: () => import("./chat.ts").then((verb) => ({ run: verb.chat, usage: verb.CHAT_USAGE })),
   auth: () => import("./auth.ts").then((verb) => ({ run: verb.auth, usage: verb.AUTH_USAGE })),
   import: () => import("./import.ts").then((verb) => ({ run: verb.importVerb, usage: verb.IMPORT_USAGE })),
-  skills: () => import("./skills.ts").then((verb) => ({ run: verb.skills, usage: verb.SKILLS_USAGE })),
+  skills: () => import("./skills-verb.ts").then((verb) => ({ run: verb.skills, usage: verb.SKILLS_USAGE })),
   trust: () => import("./trust.ts").then((verb) => ({ run: verb.trust, usage: verb.TRUST_USAGE })),
 };
 

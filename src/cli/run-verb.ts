@@ -8,7 +8,7 @@ import { type ApprovalPolicy, approvalPolicy, type ApproveFunction, isReadOnly, 
 import type { McpwireConfig, ServerConfig } from "../host/config/types.ts";
 import { HookConfigError, Hooks, NO_HOOKS } from "../agent/hooks.ts";
 import type { McpManager } from "../host/manager.ts";
-import { offerManagerSkills } from "../host/skills.ts";
+import { offerManagerSkills } from "../host/manager-skills.ts";
 import { providerSamplingHandler } from "../agent/provider-sampling.ts";
 import { createProvider, type ProviderName } from "../agent/providers/mod.ts";
 import { ollamaBaseUrl } from "../agent/providers/ollama.ts";
@@ -329,7 +329,7 @@ export async function withHost(
       sampling: (server) => samplingFor(server, () => setup, policy),
       resultFiles: true,
     }, async (manager, config) => {
-      await offerManagerSkills(manager); // skills: names up front, loaded through mcp_<server>_skill (host/skills.ts)
+      await offerManagerSkills(manager); // skills: names up front, loaded through mcp_<server>_skill (host/manager-skills.ts)
       return await body(manager, setup!, config);
     });
   } catch (error) {
@@ -392,7 +392,7 @@ export async function run(argv: readonly string[]): Promise<number> {
       if (!(error instanceof RunnerError)) throw error;
       stderrLine(`mcpwire run: ${lineOf(error.message)}`);
       if (json) await writeTranscript(setup, prompt, undefined, runner, activity, error.message);
-      return error.kind === "cancelled" ? 130 : 1;
+      return error.code === "cancelled" ? 130 : 1;
     }
     if (json) await writeTranscript(setup, prompt, answer, runner, activity);
     else await write("stdout", textOf(answer.endsWith("\n") ? answer : answer + "\n"));

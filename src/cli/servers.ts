@@ -5,7 +5,8 @@ import { parseArgs, UsageError } from "./args.ts";
 import { displayPath } from "../host/config/imports.ts";
 import { configErrors, SESSION_OPTIONS, configSource, parseLogLevel, withManager } from "./host-session.ts";
 import { lineOf, write, writeJson } from "./output.ts";
-import { clip, renderTable } from "./table.ts";
+import { fitLine } from "../common/preview.ts";
+import { renderTable } from "./table.ts";
 
 export const SERVERS_USAGE = `usage: mcpwire servers [--config FILE] [--import APP[,APP]] [--json] [--log-level LEVEL]
 
@@ -48,10 +49,10 @@ export async function servers(argv: readonly string[]): Promise<number> {
         status.state,
         status.transport,
         status.protocolVersion === undefined ? "-" : `${lineOf(status.protocolVersion)}${status.era === undefined ? "" : ` (${status.era})`}`,
-        status.serverInfo ? clip(lineOf(`${status.serverInfo.name} ${status.serverInfo.version}`), 60) : "-",
+        status.serverInfo ? fitLine(lineOf(`${status.serverInfo.name} ${status.serverInfo.version}`), 60) : "-",
         String(status.tools),
         lineOf(originText(status.name)),
-        clip(lineOf(status.lastError ?? ""), 200),
+        fitLine(lineOf(status.lastError ?? ""), 200),
       ]);
       await write("stdout", renderTable(["SERVER", "STATE", "TRANSPORT", "PROTOCOL", "INFO", "TOOLS", "ORIGIN", "LAST ERROR"], rows));
     }

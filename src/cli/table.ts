@@ -6,10 +6,3 @@ export function renderTable(header: string[], rows: string[][]): string {
     cells.map((cell, column) => (column === cells.length - 1 ? cell : cell.padEnd(widths[column]))).join("  ").trimEnd();
   return [line(header), ...rows.map(line)].join("\n") + "\n";
 }
-
-/** Cuts text to max characters on one line, marking the cut. */
-export function clip(text: string | undefined, max: number): string {
-  if (!text) return "";
-  const flat = text.replace(/\s+/g, " ").trim();
-  return flat.length > max ? flat.slice(0, max - 1) + "…" : flat;
-}

@@ -14,7 +14,8 @@ import { EXIT, resultText } from "./call.ts";
 import { configSource, parseLogLevel, SESSION_OPTIONS, stderrLine, withManager } from "./host-session.ts";
 import { lineOf, textOf, write, writeControl, writeJson } from "./output.ts";
 import { ProgressDisplay } from "./progress.ts";
-import { clip, renderTable } from "./table.ts";
+import { fitLine } from "../common/preview.ts";
+import { renderTable } from "./table.ts";
 
 export const TASK_USAGE = `usage: mcpwire task get|wait|cancel <server> <task-id> [--config FILE] [--import APP[,APP]] [--json] [--timeout S]
        mcpwire task list <server> [--config FILE] [--import APP[,APP]] [--json]
@@ -135,7 +136,7 @@ async function act(
       if (options.json) await writeJson(tasks);
       else if (tasks.length === 0) await write("stdout", `${lineOf(client.serverInfo?.name ?? "the server")} lists no tasks\n`);
       else {
-        const rows = tasks.map((info) => [lineOf(info.taskId), info.status, lineOf(info.createdAt ?? "-"), clip(lineOf(info.statusMessage ?? ""), 80)]);
+        const rows = tasks.map((info) => [lineOf(info.taskId), info.status, lineOf(info.createdAt ?? "-"), fitLine(lineOf(info.statusMessage ?? ""), 80)]);
         await write("stdout", renderTable(["TASK", "STATUS", "CREATED", "MESSAGE"], rows));
       }
       return EXIT.ok;

@@ -12,7 +12,7 @@ import { errorOf } from "../common/error-text.ts";
 import { checkOptions } from "../common/options.ts";
 import { type CloseDetails, ConnectionClosedError, describeClose, ErrorCode, RpcError } from "../jsonrpc/errors.ts";
 import { DEFAULT_REQUEST_TIMEOUT_MS, type Params, Peer, type RequestOptions } from "../jsonrpc/peer.ts";
-import { within } from "../transport/lifecycle.ts";
+import { within } from "../common/timing.ts";
 import { type ClientTransport, UndeliverableMessageError } from "../transport/transport.ts";
 import type { ClientEvents, ClientEventType } from "./client-events.ts";
 import { type CallOptions, CLIENT_OPTIONS, type ClientOptions, declaredCapabilities, type ListOptions, modernCapabilities } from "./client-options.ts";

@@ -6,6 +6,7 @@
 import { durationText } from "../common/duration.ts";
 import { errorOf, messageOf } from "../common/error-text.ts";
 import { isObject } from "../common/json.ts";
+import { withTimeout } from "../common/timing.ts";
 import { type CloseDetails, ConnectionClosedError, describeClose, RequestTimeoutError, RpcError } from "../jsonrpc/errors.ts";
 import type { Params, Peer } from "../jsonrpc/peer.ts";
 import { SseLegacyTransport } from "../transport/sse-legacy.ts";
@@ -351,7 +352,7 @@ export class Negotiation {
       // spec 2025-11-25 basic/lifecycle: after a successful initialize the client MUST send
       // initialized. Over HTTP its POST waits for a 202 (spec 2025-11-25 basic/transports):
       // that wait is part of the connect and bounded by what is left of initializeTimeoutMs.
-      await within(peer.notify("notifications/initialized"), this.#remaining(), () => this.#timeout("notifications/initialized"));
+      await withTimeout(peer.notify("notifications/initialized"), this.#remaining(), () => this.#timeout("notifications/initialized"));
       return "legacy";
     } catch (raw) {
       const error = raw instanceof RequestTimeoutError && raw.method === "initialize" && this.#remaining() === 0
@@ -515,19 +516,4 @@ function exitedOnProbe(name: string, error: ConnectionClosedError, choice: Proto
 function describeProbeFailure(error: unknown): string {
   if (error instanceof RpcError) return `error ${error.code}: ${error.message}`;
   return messageOf(error);
-}
-
-/**
- * The promise, or `onTimeout()` as a rejection once `ms` passed first. The promise's own
- * later rejection is then ignored (the caller has moved on and closes what it waited on).
- */
-function within<T>(promise: Promise<T>, ms: number, onTimeout: () => Error): Promise<T> {
-  // setTimeout holds 2^31 - 1 ms at most; beyond that (Infinity too) there is no bound.
-  if (ms >= 2 ** 31 - 1) return promise;
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(onTimeout()), ms);
-  });
-  promise.catch(() => {});
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }

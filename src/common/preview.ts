@@ -17,5 +17,15 @@ export function preview(text: string, max: number): string {
 
 /** clipText of `text` on one line: runs of whitespace become one space. */
 export function clipLine(text: string, max: number): string {
-  return clipText(text.replace(/\s+/g, " ").trim(), max);
+  return clipText(oneLine(text), max);
+}
+
+/** `text` on one line in at most `width` units, the "…" of a cut included (a table column's width). */
+export function fitLine(text: string, width: number): string {
+  const flat = oneLine(text);
+  return flat.length <= width ? flat : clipText(flat, width - 1);
+}
+
+function oneLine(text: string): string {
+  return text.replace(/\s+/g, " ").trim();
 }

@@ -24,7 +24,7 @@ import {
   type SupervisionOptions,
 } from "./server-connection.ts";
 import type { EraCache } from "../client/era-cache.ts";
-import { defaultEraCache } from "./era-cache.ts";
+import { defaultEraCache } from "./file-era-cache.ts";
 
 export { ServerUnavailableError } from "./server-connection.ts";
 export type { ServerEvents, ServerState, ServerStatus } from "./server-connection.ts";
@@ -66,7 +66,7 @@ export interface McpManagerOptions {
    */
   resultFiles?: boolean;
   /**
-   * Where the era of each server found under `protocol: auto` is remembered (era-cache.ts),
+   * Where the era of each server found under `protocol: auto` is remembered (file-era-cache.ts),
    * so later runs skip the server/discover probe for a legacy server. Default: the file
    * `$XDG_CACHE_HOME/mcpwire/eras.json` (else `~/.cache/mcpwire/eras.json`), unless the
    * environment has MCPWIRE_ERA_CACHE=off; false: none (every connect probes).

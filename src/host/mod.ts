@@ -23,7 +23,7 @@ export type { ImportApp } from "./config/import-sources.ts";
 export { ManagerEvent, McpManager, ServerUnavailableError } from "./manager.ts";
 export type { ManagerEvents, ManagerEventType, McpManagerOptions, ServerState, ServerStatus } from "./manager.ts";
 export type { BackoffOptions } from "./backoff.ts";
-export { defaultEraCache, FileEraCache } from "./era-cache.ts";
+export { defaultEraCache, FileEraCache } from "./file-era-cache.ts";
 
 // the sync bridge
 export { createSyncBridge, SyncBridgeError } from "./sync-bridge.ts";
@@ -33,8 +33,8 @@ export type { DispatchSyncOptions, SyncBridge, SyncBridgeManagerOptions, SyncBri
 // SKILL.md parses its YAML frontmatter.
 export { ServerSkills, SkillError } from "../client/skills.ts";
 export type { LoadedSkill, ServerSkillsOptions, Skill, SkillErrorCode, SkillFile, SkillListing, SkillsClient } from "../client/skills.ts";
-export { offerManagerSkills } from "./skills.ts";
-export { registerMcpSkills } from "../registry/skills.ts";
-export type { McpSkillsOptions, McpSkillsRegistration } from "../registry/skills.ts";
+export { offerManagerSkills } from "./manager-skills.ts";
+export { registerMcpSkills } from "../registry/skill-tool.ts";
+export type { McpSkillsOptions, McpSkillsRegistration } from "../registry/skill-tool.ts";
 export { SkillCatalog, skillCatalogOf } from "../registry/skill-catalog.ts";
 export type { OfferedSkill } from "../registry/skill-catalog.ts";

@@ -23,7 +23,7 @@ import { showUrl } from "../transport/http-errors.ts";
 import { StdioTransport } from "../transport/stdio.ts";
 import type { Transport } from "../transport/transport.ts";
 import { type BackoffOptions, backoffDelay } from "./backoff.ts";
-import { clientExtensions } from "./config/extensions.ts";
+import { clientExtensions } from "./config/extensions-key.ts";
 import type { ServerConfig, TransportKind } from "./config/types.ts";
 import { redactedCopy } from "./secrets.ts";
 import { createTransport, detectedTransport } from "./transport-factory.ts";

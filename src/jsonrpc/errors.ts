@@ -1,7 +1,10 @@
 // JSON-RPC 2.0 error codes and the error a peer answers with — JSON-RPC 2.0 §5.1,
 // MCP spec 2025-11-25 basic/index ("Responses" and "Error codes").
 
-import type { RequestId } from "./messages.ts";
+import type { RequestId, UndeliverableReason, UndeliverableResponse } from "./messages.ts";
+
+// Defined beside the messages (the framer reads them from a message); errors is their old home.
+export type { UndeliverableReason, UndeliverableResponse } from "./messages.ts";
 
 /** Error codes defined by JSON-RPC 2.0 and by MCP. */
 export const ErrorCode = {
@@ -101,33 +104,6 @@ export class RequestTimeoutError extends RequestError {
     this.timeoutMs = timeoutMs;
     this.kind = kind;
   }
-}
-
-/**
- * Why an answer to one of our requests could not be handed to its caller:
- * - `too-large`: the message was over the transport's size limit and was skipped unread;
- * - `result-and-error`: it carried both `result` and `error` (JSON-RPC 2.0 §5: exactly one);
- * - `result-not-object`: its `result` was not a JSON object (spec 2025-11-25 schema: `Result` is an object);
- * - `bad-error`: its `error` lacked an integer `code` and a string `message` (JSON-RPC 2.0 §5.1).
- */
-export type UndeliverableReason = "too-large" | "result-and-error" | "result-not-object" | "bad-error";
-
-/** A response that arrived but cannot be delivered: what a transport or the framer tells the Peer. */
-export interface UndeliverableResponse {
-  /**
-   * The id read from the message (for a message over the size limit, from its first bytes);
-   * undefined when none could be read — then the Peer fails its only pending request, if it
-   * has exactly one.
-   */
-  id?: RequestId;
-  reason: UndeliverableReason;
-  /** What was wrong, one clause, naming neither the connection nor the method. */
-  detail: string;
-  /** What the user can do about it, when there is something ("raise maxMessageBytes …"). */
-  remedy?: string;
-  /** too-large: the message's size and the limit, in bytes. */
-  bytes?: number;
-  limit?: number;
 }
 
 /**

@@ -1,8 +1,6 @@
 // JSON-RPC 2.0 message types and the guards that tell them apart — JSON-RPC 2.0 §4-§6,
 // MCP spec 2025-11-25 basic/index ("Messages").
 
-import type { UndeliverableResponse } from "./errors.ts";
-
 /** The id of a JSON-RPC request. */
 export type RequestId = string | number;
 
@@ -39,6 +37,33 @@ export interface JsonRpcErrorResponse {
 export type JsonRpcResponse = JsonRpcResultResponse | JsonRpcErrorResponse;
 /** Any JSON-RPC 2.0 message: a request, a notification or a response. */
 export type JsonRpcMessage = JsonRpcRequest | JsonRpcNotification | JsonRpcResponse;
+
+/**
+ * Why an answer to one of our requests could not be handed to its caller:
+ * - `too-large`: the message was over the transport's size limit and was skipped unread;
+ * - `result-and-error`: it carried both `result` and `error` (JSON-RPC 2.0 §5: exactly one);
+ * - `result-not-object`: its `result` was not a JSON object (spec 2025-11-25 schema: `Result` is an object);
+ * - `bad-error`: its `error` lacked an integer `code` and a string `message` (JSON-RPC 2.0 §5.1).
+ */
+export type UndeliverableReason = "too-large" | "result-and-error" | "result-not-object" | "bad-error";
+
+/** A response that arrived but cannot be delivered: what a transport or the framer tells the Peer. */
+export interface UndeliverableResponse {
+  /**
+   * The id read from the message (for a message over the size limit, from its first bytes);
+   * undefined when none could be read — then the Peer fails its only pending request, if it
+   * has exactly one.
+   */
+  id?: RequestId;
+  reason: UndeliverableReason;
+  /** What was wrong, one clause, naming neither the connection nor the method. */
+  detail: string;
+  /** What the user can do about it, when there is something ("raise maxMessageBytes …"). */
+  remedy?: string;
+  /** too-large: the message's size and the limit, in bytes. */
+  bytes?: number;
+  limit?: number;
+}
 
 import { isObject } from "../common/json.ts";
 

@@ -15,6 +15,7 @@
 // opened exclusively ('wx') and renamed into place: a link at either name is never followed.
 
 import type { CallToolResult, ContentBlock } from "../client/types.ts";
+import { CodedError } from "../common/coded-error.ts";
 import { messageOf } from "../common/error-text.ts";
 import { checkOptions, optionNames } from "../common/options.ts";
 import { capTextWithFile, DEFAULT_MAX_RESULT_CHARS, errorString, isCallToolResult, resultString } from "./result-format.ts";
@@ -48,13 +49,8 @@ export type ResultFileErrorCode =
   | "invalid-data";
 
 /** A result or a block could not be saved; the registry falls back to the cut string and warns. */
-export class ResultFileError extends Error {
+export class ResultFileError extends CodedError<ResultFileErrorCode> {
   override readonly name = "ResultFileError";
-  readonly code: ResultFileErrorCode;
-  constructor(message: string, code: ResultFileErrorCode, options?: { cause?: unknown }) {
-    super(message, options);
-    this.code = code;
-  }
 }
 
 /**

@@ -3,25 +3,13 @@
 
 import process from "node:process";
 import { errorOf } from "../common/error-text.ts";
+import { within } from "../common/timing.ts";
 
-import {
-  type ChildProcess,
-  ChildGroups,
-  type ExitStatus,
-  type FileEntry,
-  type LinkInfo,
-  FileError,
-  LineBuffer,
-  type LineReader,
-  OUTPUT_GRACE_MS,
-  processGroup,
-  type Runtime,
-  SpawnError,
-  type SpawnRequest,
-  type StreamName,
-  type SyncFs,
-  OutputQueue,
-} from "./types.ts";
+import { LineBuffer } from "../common/line-buffer.ts";
+import type { ChildProcess, ExitStatus, FileEntry, LinkInfo, LineReader, Runtime, SpawnRequest, StreamName } from "./types.ts";
+import { FileError, SpawnError } from "./errors.ts";
+import { OutputQueue } from "./output-queue.ts";
+import { ChildGroups, OUTPUT_GRACE_MS, processGroup, type SyncFs } from "./process-group.ts";
 import { onWorkerEnd, receiveMessageSync, startWorkerThread, workerData } from "./worker-threads.ts";
 
 interface DenoChild {
@@ -213,9 +201,7 @@ function spawn(request: SpawnRequest): Promise<ChildProcess> {
       await outputDone;
       // A write stuck on a pipe that a process outside the group holds and never reads
       // cannot be cancelled; do not let it hold up close() for longer than the grace.
-      let grace: ReturnType<typeof setTimeout> | undefined;
-      await Promise.race([releaseStdin(), new Promise((resolve) => (grace = setTimeout(resolve, OUTPUT_GRACE_MS)))]);
-      clearTimeout(grace);
+      await within(releaseStdin(), OUTPUT_GRACE_MS);
     },
   };
   groups.add(handle);

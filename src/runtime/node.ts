@@ -7,27 +7,11 @@ import { createServer as createHttpServer } from "node:http";
 import { dirname } from "node:path";
 import process from "node:process";
 import { Buffer, isAscii } from "node:buffer";
-import {
-  type ChildProcess,
-  ChildGroups,
-  type ExitStatus,
-  type FileEntry,
-  type LinkInfo,
-  FileError,
-  LineBuffer,
-  type LineReader,
-  OUTPUT_GRACE_MS,
-  processGroup,
-  type Runtime,
-  SpawnError,
-  spawnErrorCode,
-  type SpawnRequest,
-  type StreamName,
-  type SyncFs,
-  type WorkerStart,
-  type WorkerThread,
-  OutputQueue,
-} from "./types.ts";
+import { LineBuffer } from "../common/line-buffer.ts";
+import type { ChildProcess, ExitStatus, FileEntry, LinkInfo, LineReader, Runtime, SpawnRequest, StreamName, WorkerStart, WorkerThread } from "./types.ts";
+import { FileError, SpawnError, spawnErrorCode } from "./errors.ts";
+import { OutputQueue } from "./output-queue.ts";
+import { ChildGroups, OUTPUT_GRACE_MS, processGroup, type SyncFs } from "./process-group.ts";
 import { onWorkerEnd, receiveMessageSync, startWorkerThread, workerData } from "./worker-threads.ts";
 
 const groups = new ChildGroups();

@@ -12,7 +12,8 @@ import {
   Worker,
   workerData as startData,
 } from "node:worker_threads";
-import type { ChildGroups, WorkerExit, WorkerStart, WorkerThread } from "./types.ts";
+import type { ChildGroups } from "./process-group.ts";
+import type { WorkerExit, WorkerStart, WorkerThread } from "./types.ts";
 
 /** Starts `entry` (a module URL, or code to eval that imports one) with `start.data` as its workerData. */
 export function startWorkerThread(entry: URL | string, start: WorkerStart): WorkerThread {

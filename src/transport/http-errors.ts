@@ -7,7 +7,10 @@ import { clipLine, preview } from "../common/preview.ts";
 import { Redactor } from "../common/redact.ts";
 import { isObject } from "../common/json.ts";
 import type { JsonRpcErrorResponse, JsonRpcMessage } from "../jsonrpc/messages.ts";
-import { TransportError } from "./transport.ts";
+import { type HttpErrorCode, TransportError } from "./transport.ts";
+
+// Defined beside TransportErrorCode (which includes it); this is its old home.
+export type { HttpErrorCode } from "./transport.ts";
 
 /** How much of a response body an error message quotes. */
 export const BODY_START_CHARS = 200;
@@ -19,16 +22,6 @@ const BODY_REDACT_SLACK_CHARS = 8192;
 
 /** Turns text a server sent into text fit to show: credentials replaced (common/redact.ts). */
 export type RedactFn = (text: string) => string;
-
-/**
- * Why an HTTP answer could not be used:
- * - "http-status": a status we cannot use (statusAdvice says what to do);
- * - "session-expired": the server ended the session and no new one could serve the request;
- * - "bad-content-type": a 2xx whose Content-Type is neither JSON nor an event stream;
- * - "busy": 429 or 503 that could not be waited out (retryAt says when the server asked to be tried again);
- * - "too-large": the answer is larger than maxMessageBytes.
- */
-export type HttpErrorCode = "http-status" | "session-expired" | "bad-content-type" | "busy" | "too-large";
 
 /**
  * An HTTP request was answered with a status we cannot use. `code` says why (HttpErrorCode);

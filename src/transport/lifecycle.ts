@@ -118,12 +118,3 @@ export abstract class TransportBase implements Transport {
 export function methodOf(message: JsonRpcMessage): string {
   return "method" in message ? message.method : "a response";
 }
-
-/** Resolves true if the promise settles (either way) within ms, false otherwise; leaves no timer behind. */
-export async function within(promise: Promise<unknown>, ms: number): Promise<boolean> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const timeout = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
-  const settled = await Promise.race([promise.then(() => true, () => true), timeout]);
-  clearTimeout(timer);
-  return settled;
-}

@@ -4,9 +4,9 @@
 // the wait when the wait fits in the time the caller has; otherwise the error says when.
 
 import { durationText } from "../common/duration.ts";
+import { sleep } from "../common/timing.ts";
 import { bodyStart, discardBody, HttpStatusError, type RedactFn, showUrl } from "./http-errors.ts";
 import type { SameOriginResponse } from "./same-origin-fetch.ts";
-import { sleep } from "./sse-reconnect.ts";
 import { type SendOptions, TransportError } from "./transport.ts";
 
 /** The longest Retry-After an HTTP transport waits out by default. */
@@ -114,7 +114,7 @@ export async function sendPatiently<T extends SameOriginResponse>(send: PatientS
     }
     await discardBody(answered.response);
     send.onWait?.(now + wait);
-    const waited = await sleep(wait, send.signal);
+    const waited = await sleep(wait, send.signal).then(() => true, () => false);
     send.onWait?.(undefined);
     if (!waited) {
       send.onStopped?.(now + wait, status);

@@ -21,7 +21,8 @@ import {
   showUrl,
 } from "./http-errors.ts";
 import type { HttpConnectionOptions } from "./http-options.ts";
-import { methodOf, TransportBase, within } from "./lifecycle.ts";
+import { methodOf, TransportBase } from "./lifecycle.ts";
+import { within } from "../common/timing.ts";
 import { DEFAULT_MAX_RETRY_AFTER_MS, type HttpSendOptions, sendPatiently } from "./retry-after.ts";
 import { fetchSameOrigin } from "./same-origin-fetch.ts";
 import { type SseEvent, SseParser } from "./sse-parser.ts";

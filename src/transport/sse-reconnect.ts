@@ -36,19 +36,3 @@ export function reconnectDelay(attempt: number, options: ReconnectOptions, serve
   if (serverRetryMs !== undefined) return serverRetryMs;
   return Math.min(options.maxDelayMs, options.initialDelayMs * 2 ** attempt);
 }
-
-/** Waits ms, or less if the signal aborts first (then resolves false). Leaves no timer behind. */
-export function sleep(ms: number, signal: AbortSignal): Promise<boolean> {
-  if (signal.aborted) return Promise.resolve(false);
-  return new Promise((resolve) => {
-    const onAbort = () => {
-      clearTimeout(timer);
-      resolve(false);
-    };
-    const timer = setTimeout(() => {
-      signal.removeEventListener("abort", onAbort);
-      resolve(true);
-    }, ms);
-    signal.addEventListener("abort", onAbort, { once: true });
-  });
-}

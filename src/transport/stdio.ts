@@ -4,7 +4,9 @@
 
 import { messageOf } from "../common/error-text.ts";
 import { checkOptions, optionNames } from "../common/options.ts";
+import { LineBuffer } from "../common/line-buffer.ts";
 import { clipText } from "../common/preview.ts";
+import { sleep, within } from "../common/timing.ts";
 import { encodeLine } from "../jsonrpc/line-encoder.ts";
 import { LineDecoder } from "../jsonrpc/line-decoder.ts";
 import type { JsonRpcMessage } from "../jsonrpc/messages.ts";
@@ -17,7 +19,7 @@ import {
   environmentFor,
   variableOf,
 } from "./child-env.ts";
-import { methodOf, TransportBase, within } from "./lifecycle.ts";
+import { methodOf, TransportBase } from "./lifecycle.ts";
 import { TransportError, UndeliverableMessageError } from "./transport.ts";
 
 /** Options of StdioTransport: the command, its arguments, environment and working directory, and the bounds. */
@@ -85,8 +87,9 @@ function pathSearched(env: Record<string, string>): string {
   return path === undefined ? "no PATH was set for it" : `PATH searched: ${clipText(path, PATH_SHOWN_CHARS)}`;
 }
 
-function delay(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
+/** The text without one `\r` at its end (a CRLF line cut before its `\n`). */
+function withoutReturn(text: string): string {
+  return text.endsWith("\r") ? text.slice(0, -1) : text;
 }
 
 function describeExit(status: ExitStatus): string {
@@ -115,7 +118,7 @@ export class StdioTransport extends TransportBase {
   #spawning: Promise<unknown> | undefined;
   #decoder: LineDecoder;
   readonly #stderrText = new TextDecoder();
-  #stderrPartial = "";
+  readonly #stderrLines = new LineBuffer();
   readonly #stderrTail: string[] = [];
   /** Reaping the group and releasing the pipes after the server exited on its own. */
   #cleanup: Promise<void> | undefined;
@@ -313,14 +316,14 @@ export class StdioTransport extends TransportBase {
   async #reapGroup(child: ChildProcess): Promise<void> {
     if (!child.groupAlive()) return;
     child.signalGroup("SIGTERM");
-    for (let waited = 0; waited < REAP_GRACE_MS && child.groupAlive(); waited += 25) await delay(25);
+    for (let waited = 0; waited < REAP_GRACE_MS && child.groupAlive(); waited += 25) await sleep(25);
     if (child.groupAlive()) child.signalGroup("SIGKILL");
   }
 
   #onExit(status: ExitStatus): void {
     this.#decoder.end();
-    if (this.#stderrPartial !== "") this.#stderrLine(this.#stderrPartial);
-    this.#stderrPartial = "";
+    const last = this.#stderrLines.takeText();
+    if (last !== "") this.#stderrLine(withoutReturn(last));
     const child = this.#child!;
     if (!this.#closedByUs) {
       // Nobody will call close() on a server that died by itself: leave nothing behind.
@@ -346,19 +349,15 @@ export class StdioTransport extends TransportBase {
   }
 
   #onStderr(chunk: Uint8Array): void {
-    const text = this.#stderrPartial + this.#stderrText.decode(chunk, { stream: true });
-    const lines = text.split("\n");
-    this.#stderrPartial = lines.pop() ?? "";
-    if (this.#stderrPartial.length > 4 * STDERR_LINE_CHARS) {
-      // A "line" that never ends: show it in pieces rather than buffer it forever.
-      lines.push(this.#stderrPartial);
-      this.#stderrPartial = "";
-    }
-    for (const line of lines) this.#stderrLine(line);
+    const lines = this.#stderrLines;
+    lines.push(this.#stderrText.decode(chunk, { stream: true }));
+    for (let line = lines.take(); line !== undefined; line = lines.take()) this.#stderrLine(line);
+    // A "line" that never ends: show it in pieces rather than buffer it forever.
+    if (lines.partialLength > 4 * STDERR_LINE_CHARS) this.#stderrLine(withoutReturn(lines.takeText()));
   }
 
-  #stderrLine(raw: string): void {
-    const line = raw.endsWith("\r") ? raw.slice(0, -1) : raw;
+  /** One line of the child's stderr, its line ending already off. */
+  #stderrLine(line: string): void {
     if (this.#options.onStderr) {
       try {
         this.#options.onStderr(line);

@@ -6,7 +6,6 @@ import type { CloseDetails, UndeliverableResponse } from "../jsonrpc/errors.ts";
 import type { JsonRpcMessage } from "../jsonrpc/messages.ts";
 import type { SendOptions } from "../jsonrpc/peer.ts";
 import type { SpawnErrorCode } from "../runtime/mod.ts";
-import type { HttpErrorCode } from "./http-errors.ts";
 
 export type { CloseDetails, UndeliverableResponse } from "../jsonrpc/errors.ts";
 export type { SendOptions } from "../jsonrpc/peer.ts";
@@ -82,6 +81,16 @@ export interface HttpTransportHooks {
 
 /** A transport as the Client holds it: the verbs of Transport, and the HTTP hooks when it has them. */
 export type ClientTransport = Transport & Partial<HttpTransportHooks>;
+
+/**
+ * Why an HTTP answer could not be used:
+ * - "http-status": a status we cannot use (statusAdvice says what to do);
+ * - "session-expired": the server ended the session and no new one could serve the request;
+ * - "bad-content-type": a 2xx whose Content-Type is neither JSON nor an event stream;
+ * - "busy": 429 or 503 that could not be waited out (retryAt says when the server asked to be tried again);
+ * - "too-large": the answer is larger than maxMessageBytes.
+ */
+export type HttpErrorCode = "http-status" | "session-expired" | "bad-content-type" | "busy" | "too-large";
 
 /**
  * Why a transport failed or reported, as one named value to test for (never a message to match):

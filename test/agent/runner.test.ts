@@ -128,7 +128,8 @@ describe("Runner over server-everything", () => {
     const runner = new Runner({ provider, registry, maxSteps: 3 });
     const error = await rejection(runner.run("loop"));
     assert.ok(error instanceof RunnerError);
-    assert.equal(error.kind, "max-steps");
+    assert.equal(error.code, "max-steps");
+    assert.equal(error.kind, "max-steps", "kind stays, the same as code");
     assert.match(error.message, /after 3 steps.*max_steps/);
     assert.equal(provider.requests.length, 3);
   });

@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { durationText } from "../../src/common/duration.ts";
 import { messageOf } from "../../src/common/error-text.ts";
 import { isObject } from "../../src/common/json.ts";
-import { clipLine, clipText, preview } from "../../src/common/preview.ts";
+import { clipLine, clipText, fitLine, preview } from "../../src/common/preview.ts";
 
 test("durations read the same everywhere: ms under a second, seconds with one decimal from there", () => {
   assert.equal(durationText(250), "250 ms");
@@ -30,6 +30,13 @@ test("clips mark their cut and keep surrogate pairs whole", () => {
   assert.equal(clipText("ab😀cd", 3), "ab…");
   assert.equal(preview("a\"b", 10), '"a\\"b"');
   assert.equal(clipLine("  one\n  two  ", 20), "one two");
+});
+
+test("fitLine fits a table column: at most `width` characters, the cut's mark included", () => {
+  assert.equal(fitLine("  one\n  two  ", 7), "one two");
+  assert.equal(fitLine("one two three", 7), "one tw…");
+  assert.equal(fitLine("ab😀cd", 4), "ab…");
+  assert.equal(fitLine("", 5), "");
 });
 
 test("isObject is true for plain objects only", () => {

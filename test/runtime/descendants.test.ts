@@ -1,5 +1,5 @@
 // No orphans after close: a descendant that left the child's process group (setsid) is found
-// through /proc before the group is signalled, and ended with it — src/runtime/types.ts
+// through /proc before the group is signalled, and ended with it — src/runtime/process-group.ts
 // (Descendants), node.ts and deno.ts; spec 2025-11-25 basic/lifecycle ("Shutdown", stdio).
 // Linux only: elsewhere there is no /proc to find such a descendant in.
 

@@ -1,5 +1,5 @@
 // Test helper, imported for its effect by the support modules of tests that run the host or the
-// CLI: the era cache (src/host/era-cache.ts) is off in this process and in every process it
+// CLI: the era cache (src/host/file-era-cache.ts) is off in this process and in every process it
 // starts with its environment (MCPWIRE_ERA_CACHE=off), so no test writes the user's
 // ~/.cache/mcpwire/eras.json and an era remembered by one test never changes what another sends.
 // A test of the era cache turns it on, in a scratch directory, in the environment it gives

@@ -5,6 +5,7 @@
 
 import { durationText } from "../../common/duration.ts";
 import { isObject } from "../../common/json.ts";
+import { LineBuffer } from "../../common/line-buffer.ts";
 import { clipLine } from "../../common/preview.ts";
 import { SseParser } from "../../transport/sse-parser.ts";
 import { fetchFailureReason, showUrl } from "../../transport/http-errors.ts";
@@ -271,22 +272,20 @@ export async function readSse(chunks: AsyncIterable<Uint8Array>, onEvent: (type:
 /** Newline-delimited JSON (Ollama's stream), each line's value handed to `onValue`. */
 export async function readNdjson(provider: string, chunks: AsyncIterable<Uint8Array>, onValue: (value: Record<string, unknown>) => void): Promise<void> {
   const decoder = new TextDecoder();
-  let pending = "";
-  const line = (text: string) => {
-    const trimmed = text.trim();
-    if (trimmed === "") return;
-    onValue(parseObject(provider, trimmed, "a streamed line"));
+  const lines = new LineBuffer();
+  const takeLines = () => {
+    for (let text = lines.take(); text !== undefined; text = lines.take()) {
+      const trimmed = text.trim();
+      if (trimmed !== "") onValue(parseObject(provider, trimmed, "a streamed line"));
+    }
   };
   for await (const chunk of chunks) {
-    pending += decoder.decode(chunk, { stream: true });
-    let newline = pending.indexOf("\n");
-    while (newline !== -1) {
-      line(pending.slice(0, newline));
-      pending = pending.slice(newline + 1);
-      newline = pending.indexOf("\n");
-    }
+    lines.push(decoder.decode(chunk, { stream: true }));
+    takeLines();
   }
-  line(pending + decoder.decode());
+  lines.push(decoder.decode());
+  lines.end();
+  takeLines();
 }
 
 /** One streamed JSON value (an SSE event's data, an NDJSON line) that must be an object. */

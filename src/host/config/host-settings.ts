@@ -8,7 +8,7 @@ import { messageOf } from "../../common/error-text.ts";
 import { isObject, setOwn } from "../../common/json.ts";
 import { interpolate, InterpolationError } from "../interpolate.ts";
 import { type Context, describe, problem } from "./context.ts";
-import { suggest } from "./messages.ts";
+import { suggest } from "./schema-messages.ts";
 import { directoryOf, resolvePath } from "./paths.ts";
 import { HOOK_KEYS, PROVIDER_KEYS, RESULTS_KEYS, TOOL_DEFINITIONS_KEYS, TOOL_SEARCH_KEYS } from "./schema.ts";
 import { homePath, isHttpUrl } from "./server.ts";

@@ -4,13 +4,11 @@
 
 import { runtime } from "../../runtime/mod.ts";
 import { type Context, describe, type Env, problem } from "./context.ts";
-import { suggest } from "./messages.ts";
+import { suggest } from "./schema-messages.ts";
+import { IMPORT_APPS, type ImportApp } from "./import-apps.ts";
 import { isAbsolutePath, resolvePath, WINDOWS } from "./paths.ts";
 
-/** The apps, as `imports:` and `--import` name them. */
-export const IMPORT_APPS = ["claude-desktop", "claude-code", "cursor", "vscode", "windsurf", "gemini-cli", "codex"] as const;
-/** An app whose MCP servers can be imported: `claude-desktop`, `claude-code`, `cursor`, `vscode`, `windsurf`, `gemini-cli` or `codex`. */
-export type ImportApp = (typeof IMPORT_APPS)[number];
+export { IMPORT_APPS, type ImportApp } from "./import-apps.ts";
 
 /** `all` in `imports:` or `--import`: every app above. */
 export const ALL_APPS = "all";

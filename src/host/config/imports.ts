@@ -6,7 +6,7 @@
 import { messageOf } from "../../common/error-text.ts";
 import { isObject, nameTable, setOwn } from "../../common/json.ts";
 import { runtime } from "../../runtime/mod.ts";
-import { FileError } from "../../runtime/types.ts";
+import { FileError } from "../../runtime/errors.ts";
 import { type Context, describe, type Env, problem } from "./context.ts";
 import { findJsonError } from "./json-error.ts";
 import { homeOf, type ImportApp, type ImportScope, type ImportSource, importSources } from "./import-sources.ts";
@@ -14,8 +14,8 @@ import { type Shaped, shapeServer } from "./import-shapes.ts";
 import { buildServers } from "./parse.ts";
 import type { ProjectConfigSummary } from "./project-summary.ts";
 import { ProjectGate, type ProjectTrust, untrustedImportWarning } from "./project-trust.ts";
-import type { Parsed, Path, Position } from "./syntax.ts";
-import { parseJson, tooDeep } from "./syntax.ts";
+import type { Parsed, Path } from "./syntax.ts";
+import { parseJson, positionIn, tooDeep } from "./syntax.ts";
 import { ConfigError, DEFAULT_CONNECT_TIMEOUT_MS, DEFAULT_TOOL_TIMEOUT_MS, type McpwireConfig, type ServerConfig } from "./types.ts";
 
 /** What one app's file gave. */
@@ -340,17 +340,6 @@ function valueAt(root: unknown, path: readonly string[]): unknown {
   let node = root;
   for (const key of path) node = isObject(node) && Object.hasOwn(node, key) ? node[key] : undefined;
   return node;
-}
-
-/** Line and column (1-based) of an offset. */
-function positionIn(text: string, offset: number): Position {
-  let line = 1;
-  let start = 0;
-  for (let i = text.indexOf("\n"); i !== -1 && i < offset; i = text.indexOf("\n", i + 1)) {
-    line++;
-    start = i + 1;
-  }
-  return { line, column: offset - start + 1 };
 }
 
 /**

@@ -5,7 +5,7 @@
 
 import { messageOf } from "../../common/error-text.ts";
 import { runtime } from "../../runtime/mod.ts";
-import { FileError } from "../../runtime/types.ts";
+import { FileError } from "../../runtime/errors.ts";
 import type { Env } from "./context.ts";
 import { ALL_APPS, resolveImportApps, unknownAppText } from "./import-sources.ts";
 import { displayPath, mergeImports, readImportsThrough } from "./imports.ts";

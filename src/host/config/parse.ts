@@ -5,10 +5,10 @@
 import { isObject } from "../../common/json.ts";
 import { runtime } from "../../runtime/mod.ts";
 import { byPosition, type Context, describe, type Env, formatKey, problem } from "./context.ts";
-import { applyTopLevelExtensions } from "./extensions.ts";
+import { applyTopLevelExtensions } from "./extensions-key.ts";
 import { hostSettings } from "./host-settings.ts";
 import { importsOf } from "./import-sources.ts";
-import { schemaMessage, unknownKey } from "./messages.ts";
+import { schemaMessage, unknownKey } from "./schema-messages.ts";
 import { SERVERS_KEYS } from "./schema.ts";
 import { buildServer } from "./server.ts";
 import { type ConfigFormat, formatOf, parseJson, parseYaml } from "./syntax.ts";

@@ -4,7 +4,7 @@
 
 import { messageOf } from "../../common/error-text.ts";
 import { runtime } from "../../runtime/mod.ts";
-import { FileError } from "../../runtime/types.ts";
+import { FileError } from "../../runtime/errors.ts";
 import type { Env } from "./context.ts";
 import { homeOf, IMPORT_APPS, type ImportSource, importSources, resolveImportApps } from "./import-sources.ts";
 import { displayPath, jsonParsed, tomlParsed } from "./imports.ts";

@@ -4,7 +4,8 @@
 // shows this to the user before the file is used).
 
 import { isObject } from "../../common/json.ts";
-import type { ImportApp } from "./import-sources.ts";
+import { clipText } from "../../common/preview.ts";
+import type { ImportApp } from "./import-apps.ts";
 
 /** One server of a project file, as written (no `${VAR}` expanded). */
 export interface ProjectServerSummary {
@@ -146,5 +147,5 @@ function at(root: unknown, path: readonly string[]): unknown {
 }
 
 function clip(text: string): string {
-  return text.length > MAX_CHARS ? `${text.slice(0, MAX_CHARS)}…` : text;
+  return clipText(text, MAX_CHARS);
 }

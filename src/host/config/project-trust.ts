@@ -10,7 +10,7 @@ import { sha256Digest } from "../../client/skills.ts";
 import { messageOf } from "../../common/error-text.ts";
 import { isObject } from "../../common/json.ts";
 import { runtime } from "../../runtime/mod.ts";
-import { FileError } from "../../runtime/types.ts";
+import { FileError } from "../../runtime/errors.ts";
 import type { Env } from "./context.ts";
 import { homeOf } from "./import-sources.ts";
 import { isAbsolutePath, resolvePath } from "./paths.ts";

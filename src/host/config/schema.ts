@@ -1,8 +1,8 @@
 // The JSON Schema (2020-12) of an mcpwire config file, YAML (`mcp_servers:`) or JSON
-// (`mcpServers`), and the words config/messages.ts uses to say what each key expects.
+// (`mcpServers`), and the words config/schema-messages.ts uses to say what each key expects.
 
 import { type JsonObject, LOGGING_LEVELS } from "../../client/types.ts";
-import { EXTENSIONS_EXPECTED } from "./extensions.ts";
+import { EXTENSIONS_EXPECTED } from "./extensions-key.ts";
 
 /**
  * Values of `transport` and of `.mcp.json`'s `type`, and the transport each one means.
@@ -214,7 +214,7 @@ export const CONFIG_SCHEMA = {
     tool_search: {},
     tool_definitions: {},
     results: {},
-    // Top-level extensions (every server) are checked by config/extensions.ts, positioned.
+    // Top-level extensions (every server) are checked by config/extensions-key.ts, positioned.
     extensions: {},
     // Other apps' servers to import (config/imports.ts checks the names, with positions).
     imports: {},

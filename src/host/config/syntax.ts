@@ -16,6 +16,17 @@ export interface Position {
   column: number;
 }
 
+/** Line and column (1-based) of an offset in `text`, counting lines by `\n`. */
+export function positionIn(text: string, offset: number): Position {
+  let line = 1;
+  let start = 0;
+  for (let i = text.indexOf("\n"); i !== -1 && i < offset; i = text.indexOf("\n", i + 1)) {
+    line++;
+    start = i + 1;
+  }
+  return { line, column: offset - start + 1 };
+}
+
 export interface Parsed {
   /** The whole document as plain data (undefined after a syntax error). */
   value: unknown;
@@ -88,20 +99,11 @@ export function parseJson(text: string): Parsed {
 export function tooDeep(text: string, syntax: NestingSyntax): Parsed | undefined {
   const offset = nestingBeyond(text, syntax);
   if (offset === undefined) return undefined;
-  const positionAt = (at: number): Position => {
-    let line = 1;
-    let start = 0;
-    for (let i = text.indexOf("\n"); i !== -1 && i < at; i = text.indexOf("\n", i + 1)) {
-      line++;
-      start = i + 1;
-    }
-    return { line, column: at - start + 1 };
-  };
   return {
     value: undefined,
     syntaxError: { offset, message: nestingMessage() },
     warnings: [],
-    positionAt,
+    positionAt: (at) => positionIn(text, at),
     locate: () => undefined,
     sourceOf: () => undefined,
   };

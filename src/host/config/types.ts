@@ -124,7 +124,7 @@ export interface ServerConfig {
   results?: { enabled: boolean; directory?: string };
   /**
    * Config key `extensions` (merged over the top level's): extension identifier → on/off. The
-   * extensions mcpwire implements are on unless turned off (host/config/extensions.ts).
+   * extensions mcpwire implements are on unless turned off (host/config/extensions-key.ts).
    */
   extensions?: Record<string, boolean>;
   /** Why this server is disabled, when a config problem disabled it. */

@@ -4,11 +4,12 @@
 // from the Server", "Resumability and Redelivery").
 
 import { durationText } from "../../common/duration.ts";
+import { sleep } from "../../common/timing.ts";
 import { bodyStart, fetchFailureReason, HttpStatusError, type RedactFn, showUrl, statusAdvice } from "../http-errors.ts";
 import { isBusyStatus, retryAfterMs } from "../retry-after.ts";
 import { fetchSameOrigin } from "../same-origin-fetch.ts";
 import { type SseEvent, SseParser } from "../sse-parser.ts";
-import { type ReconnectOptions, reconnectDelay, sleep } from "../sse-reconnect.ts";
+import { type ReconnectOptions, reconnectDelay } from "../sse-reconnect.ts";
 import { TransportError } from "../transport.ts";
 import { LinkedAbort } from "./abort.ts";
 import { type Exchange, type GetOutcome, isEventStream, type PumpEnd, quoteBody, retryableStatus, sessionGone, type StreamCursor } from "./wire.ts";
@@ -122,7 +123,7 @@ export class SseStreams {
         if (cursor.retryAfterMs !== undefined) wait = Math.max(wait, Math.min(cursor.retryAfterMs, this.#context.maxRetryAfterMs));
         cursor.retryAfterMs = undefined;
         cursor.attempts++;
-        if (!(await sleep(wait, signal))) throw new TransportError(`${this.#context.description}: ${name} was stopped`, "aborted");
+        if (!(await sleep(wait, signal).then(() => true, () => false))) throw new TransportError(`${this.#context.description}: ${name} was stopped`, "aborted");
       }
       const outcome = await this.#open(cursor.lastEventId, signal, name);
       if ("response" in outcome) return outcome.response;

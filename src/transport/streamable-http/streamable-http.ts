@@ -7,6 +7,7 @@ import { boundedJson } from "../../common/bounded.ts";
 import { durationText } from "../../common/duration.ts";
 import { messageOf } from "../../common/error-text.ts";
 import { checkOptions, optionNames } from "../../common/options.ts";
+import { within } from "../../common/timing.ts";
 import type { CloseDetails } from "../../jsonrpc/errors.ts";
 import { DEFAULT_MAX_MESSAGE_BYTES } from "../../jsonrpc/line-decoder.ts";
 import {
@@ -30,7 +31,7 @@ import {
   redactMessage,
   showUrl,
 } from "../http-errors.ts";
-import { TransportBase, within } from "../lifecycle.ts";
+import { TransportBase } from "../lifecycle.ts";
 import { requestHeaders, type ToolSchemaLookup } from "../mcp-headers.ts";
 import { retryOnReset } from "../reset-retry.ts";
 import { busyName, DEFAULT_MAX_RETRY_AFTER_MS, type HttpSendOptions, retryWhen, sendPatiently } from "../retry-after.ts";
@@ -39,7 +40,7 @@ import type { SseEvent } from "../sse-parser.ts";
 import { type ReconnectOptions, reconnectOptions } from "../sse-reconnect.ts";
 import { type HttpTransportHooks, TransportError } from "../transport.ts";
 import { AbortScope, aborted, LinkedAbort } from "./abort.ts";
-import { DEFAULT_HTTP_CLOSE_TIMEOUT_MS, DEFAULT_HTTP_TIMEOUT_MS, type StreamableHttpTransportOptions } from "./options.ts";
+import { DEFAULT_HTTP_CLOSE_TIMEOUT_MS, DEFAULT_HTTP_TIMEOUT_MS, type StreamableHttpTransportOptions } from "./streamable-http-options.ts";
 import { Session } from "./session.ts";
 import { SseStreams } from "./sse-stream.ts";
 import { isStatelessVersion, modernError } from "./stateless.ts";

@@ -1,11 +1,11 @@
-// Tests for LineBuffer (src/runtime/types.ts), which splits this process's stdin into lines for
+// Tests for LineBuffer (src/common/line-buffer.ts), which splits this process's stdin into lines for
 // prompts and hands it back whole for `mcpwire call --args-file -`: lines however the text is
 // cut, the text unchanged, and each character scanned once (a 24 MB line on stdin once took
 // 8 s and 400 MB because every chunk re-scanned the partial line before it).
 
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { LineBuffer } from "../../src/runtime/types.ts";
+import { LineBuffer } from "../../src/common/line-buffer.ts";
 
 /** The text cut into pieces of `size` characters. */
 function piecesOf(text: string, size: number): string[] {
@@ -63,6 +63,20 @@ describe("LineBuffer", () => {
       assert.equal(buffer.ended, true);
       assert.equal(buffer.take(), undefined);
     }
+  });
+
+  test("partialLength counts the line begun and not ended, and is 0 once it is taken", () => {
+    const buffer = new LineBuffer();
+    buffer.push("ab");
+    buffer.push("cd\nef");
+    assert.equal(buffer.partialLength, 2);
+    buffer.push("gh");
+    assert.equal(buffer.partialLength, 4);
+    assert.equal(buffer.take(), "abcd");
+    assert.equal(buffer.takeText(), "efgh");
+    assert.equal(buffer.partialLength, 0);
+    buffer.push("i\n");
+    assert.equal(buffer.partialLength, 0);
   });
 
   test("each character is scanned once: a long line in small pieces costs what the line costs", () => {

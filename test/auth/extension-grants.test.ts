@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { accessTokenHash } from "../../src/auth/dpop.ts";
-import { clientAuthentication, extensionAuth, tokenSource } from "../../src/auth/extensions.ts";
+import { clientAuthentication, extensionAuth, tokenSource } from "../../src/auth/extension-grants.ts";
 import { decodeJwt, importPublicKey, pemEncode, verifyJwt } from "../../src/auth/jwt.ts";
 import { createOAuthFetch } from "../../src/auth/oauth-fetch.ts";
 import type { AuthProvider } from "../../src/auth/types.ts";

@@ -11,7 +11,7 @@ import { fileURLToPath } from "node:url";
 import { Client, StdioTransport } from "../../src/mod.ts";
 import { ToolRegistry } from "../../src/registry/tool-registry.ts";
 import { registerMcpServer } from "../../src/registry/mcp-server.ts";
-import { registerMcpSkills } from "../../src/registry/skills.ts";
+import { registerMcpSkills } from "../../src/registry/skill-tool.ts";
 import { existingSkillCatalog } from "../../src/registry/skill-catalog.ts";
 import { Runner } from "../../src/agent/runner.ts";
 import { withSkillsPrompt } from "../../src/agent/skills-prompt.ts";

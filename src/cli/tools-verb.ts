@@ -6,7 +6,8 @@ import { APP_ONLY_MARK } from "./inspect-apps.ts";
 import { parseArgs, UsageError } from "./args.ts";
 import { configErrors, SESSION_OPTIONS, configSource, parseLogLevel, withManager } from "./host-session.ts";
 import { lineOf, write, writeJson } from "./output.ts";
-import { clip, renderTable } from "./table.ts";
+import { fitLine } from "../common/preview.ts";
+import { renderTable } from "./table.ts";
 import { signatureListing } from "./signature.ts";
 import type { McpwireConfig } from "../host/config/types.ts";
 import type { ServerStatus } from "../host/manager.ts";
@@ -60,7 +61,7 @@ export async function tools(argv: readonly string[]): Promise<number> {
       await writeJson(list);
     } else {
       // Names and descriptions come from the servers: each cell is one line, escapes made visible.
-      const rows = registered.map((tool) => [lineOf(tool.name) + (isAppOnlyTool(tool) ? APP_ONLY_MARK : ""), lineOf(tool.toolset), clip(lineOf(tool.description ?? ""), 80)]);
+      const rows = registered.map((tool) => [lineOf(tool.name) + (isAppOnlyTool(tool) ? APP_ONLY_MARK : ""), lineOf(tool.toolset), fitLine(lineOf(tool.description ?? ""), 80)]);
       await write("stdout", renderTable(["NAME", "TOOLSET", "DESCRIPTION"], rows));
       warnDown(manager.status());
     }

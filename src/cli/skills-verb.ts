@@ -9,7 +9,8 @@ import type { McpManager } from "../host/manager.ts";
 import { parseArgs, UsageError } from "./args.ts";
 import { configErrors, SESSION_OPTIONS, configSource, parseLogLevel, withManager } from "./host-session.ts";
 import { lineOf, textOf, write, writeJson } from "./output.ts";
-import { clip, renderTable } from "./table.ts";
+import { fitLine } from "../common/preview.ts";
+import { renderTable } from "./table.ts";
 
 export const SKILLS_USAGE = `usage: mcpwire skills [SERVER] [--config FILE] [--import APP[,APP]] [--json] [--log-level LEVEL]
        mcpwire skills show <server> <skill> [--file PATH] [--config FILE] [--json]
@@ -132,7 +133,7 @@ async function listSkills(manager: McpManager, named: string | undefined, json: 
   const rows = listed.map(({ server, skill }) => [
     lineOf(server),
     lineOf(skill.frontmatter.name),
-    clip(lineOf(skill.frontmatter.description), 70),
+    fitLine(lineOf(skill.frontmatter.description), 70),
     skill.resources === "dynamic" ? "dynamic" : String(skill.resources.length),
     lineOf(skill.uri),
   ]);

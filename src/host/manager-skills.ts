@@ -1,10 +1,10 @@
 // The manager's servers' skills offered through its registry: each ready server that declared
 // the Skills extension (io.modelcontextprotocol/skills) gets its loader tool and its entries in
-// the registry's SkillCatalog (registry/skills.ts). A server whose listing fails is a warning.
+// the registry's SkillCatalog (registry/skill-tool.ts). A server whose listing fails is a warning.
 
 import { EXTENSIONS } from "../client/extensions.ts";
 import { messageOf } from "../common/error-text.ts";
-import { type McpSkillsRegistration, registerMcpSkills } from "../registry/skills.ts";
+import { type McpSkillsRegistration, registerMcpSkills } from "../registry/skill-tool.ts";
 import { RegistryEvent } from "../registry/tool-registry.ts";
 import type { McpManager } from "./manager.ts";
 
