@@ -7,6 +7,7 @@
 //
 //   node --import tsx bench/plain-path.ts          prints the figures and the functions by name
 //   node --import tsx bench/plain-path.ts --json   one line "PLAIN-PATH {…}" per era (bench/run.ts reads it)
+//   … --show                                       with each function's opening text
 //   … --era legacy|modern                          one era only (each era in a fresh process measures alike)
 
 import { Session } from "node:inspector";
@@ -63,8 +64,8 @@ function post<T>(session: Session, method: string, params?: object): Promise<T> 
   });
 }
 
-/** The src/ functions that ran since the last take, as `file:function@offset`. */
-function ranFunctions(scripts: ScriptCoverage[]): Map<string, string> {
+/** The src/ functions that ran since the last take, as `file:function@offset`; `sources` adds each one's opening text. */
+function ranFunctions(scripts: ScriptCoverage[], sources?: Map<string, string>): Map<string, string> {
   const ran = new Map<string, string>();
   for (const script of scripts) {
     if (!script.url.startsWith(SRC)) continue;
@@ -74,7 +75,8 @@ function ranFunctions(scripts: ScriptCoverage[]): Map<string, string> {
       if (whole === undefined || whole.count === 0) continue;
       // tsx (esbuild keepNames) adds a __name() helper to each file: not ours.
       if (fn.functionName.startsWith("__")) continue;
-      ran.set(`${file}@${whole.startOffset}`, `${file}:${fn.functionName || "(anonymous)"}`);
+      const text = sources?.get(script.url)?.slice(whole.startOffset, whole.startOffset + 70).replace(/\s+/g, " ");
+      ran.set(`${file}@${whole.startOffset}`, `${file}:${fn.functionName || "(anonymous)"}${text === undefined ? "" : `  ${text}`}`);
     }
   }
   return ran;
@@ -84,7 +86,7 @@ function ranFunctions(scripts: ScriptCoverage[]): Map<string, string> {
  * `calls` plain calls after a warm-up, measured: the distinct src/ functions and files that ran.
  * The warm-up's coverage is taken (and so reset) before the measured calls start.
  */
-export async function measurePlainPath(era: PlainPathEra, calls = 200): Promise<PlainPathFigures> {
+export async function measurePlainPath(era: PlainPathEra, calls = 200, options: { show?: boolean } = {}): Promise<PlainPathFigures> {
   const client = new Client({ name: "plain-path", version: "0.0.1" }, { name: "raw", protocol: era });
   const transport = new StdioTransport({ command: process.execPath, args: era === "modern" ? [RAW_SERVER, "--modern"] : [RAW_SERVER] });
   const session = new Session();
@@ -99,13 +101,23 @@ export async function measurePlainPath(era: PlainPathEra, calls = 200): Promise<
       if (text !== expected) throw new Error(`plain path: unexpected answer ${text}`);
     };
     await post(session, "Profiler.enable");
+    if (options.show === true) await post(session, "Debugger.enable");
     await post(session, "Profiler.startPreciseCoverage", { callCount: true, detailed: true });
     for (let i = 0; i < WARM_UP_CALLS; i++) await call();
     await post(session, "Profiler.takePreciseCoverage"); // resets the counts: the warm-up is left out
     for (let i = 0; i < calls; i++) await call();
     const { result } = await post<{ result: ScriptCoverage[] }>(session, "Profiler.takePreciseCoverage");
     await post(session, "Profiler.stopPreciseCoverage");
-    const ran = ranFunctions(result);
+    let sources: Map<string, string> | undefined;
+    if (options.show === true) {
+      sources = new Map();
+      for (const script of result) {
+        if (!script.url.startsWith(SRC)) continue;
+        const id = (script as ScriptCoverage & { scriptId: string }).scriptId;
+        sources.set(script.url, (await post<{ scriptSource: string }>(session, "Debugger.getScriptSource", { scriptId: id })).scriptSource);
+      }
+    }
+    const ran = ranFunctions(result, sources);
     const list = [...ran.values()].sort();
     const files = new Set(list.map((entry) => entry.slice(0, entry.indexOf(":"))));
     return { era, calls, functions: ran.size, files: files.size, list };
@@ -120,7 +132,7 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
   const only = at === -1 ? undefined : process.argv[at + 1];
   for (const era of ["legacy", "modern"] as const) {
     if (only !== undefined && only !== era) continue;
-    const figures = await measurePlainPath(era);
+    const figures = await measurePlainPath(era, 200, { show: process.argv.includes("--show") });
     if (process.argv.includes("--json")) {
       console.log(`PLAIN-PATH ${JSON.stringify(figures)}`);
       continue;

@@ -52,6 +52,18 @@ export class TaskCalls {
     return created instanceof ServerTask ? created : new DirectTask(created);
   }
 
+  /**
+   * A plain tools/call (client.ts callTool) that the server answered with a task — the
+   * tasks extension ("Task Creation"): the server decides — polled to its end, within what is
+   * left of the call's time (from `started`).
+   */
+  answered(name: string, raw: Params, options: CallOptions, started: number): Promise<CallToolResult> {
+    const wire = this.#options.wire();
+    const view = createdTask(`${wire.name}: tools/call "${name}"`, raw, wire.era, false);
+    if (view === undefined) return Promise.resolve(wire.finish(raw, name));
+    return this.#follow(new ServerTask(wire, view.info.taskId, name, seedOf(view, wire.era)), options, started);
+  }
+
   /** A handle on a task known by id (persisted across a restart); polling starts with result(). */
   resume(taskId: string, options: { tool?: string } = {}): ToolTask {
     if (typeof taskId !== "string" || taskId.length === 0) throw new TypeError("resumeTask(): give the task id the server returned (a non-empty string)");
@@ -218,7 +230,7 @@ function abortable(sent: Promise<Params>, signal: AbortSignal, late: (raw: Param
  * -32021 (2026-07-28 core) or -32003 (the tasks extension's text) naming the tasks extension:
  * the server needs it and this client turned it off — spec extension ("Capability Negotiation").
  */
-function explainMissingCapability(who: string, error: unknown): unknown {
+export function explainMissingCapability(who: string, error: unknown): unknown {
   if (!(error instanceof MissingClientCapabilityError)) return error;
   const required = error.requiredCapabilities;
   const extensions = isObject(required) && isObject(required.extensions) ? required.extensions : {};
