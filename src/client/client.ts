@@ -28,18 +28,17 @@ import {
   typedRpcError,
 } from "./errors.ts";
 import { DEFAULT_MAX_INPUT_ROUNDS } from "./input-requests.ts";
-import { modernRequest, type ModernWire } from "./modern-request.ts";
+import { modernRequest, type ModernWire, withRequestMeta } from "./modern-request.ts";
 import { DEFAULT_DISCOVER_TIMEOUT_MS, handshakeAgain, Negotiation } from "./negotiation.ts";
 import { OutputValidators } from "./output-validator.ts";
 import { cachedPages, collectPages, DEFAULT_MAX_PAGES } from "./pagination.ts";
 import {
   featuresOf,
   LATEST_PROTOCOL_VERSION,
-  type ModernProtocolVersion,
   type ProtocolEra,
   type ProtocolVersion,
 } from "./protocol-version.ts";
-import { type RequestMeta, withRequestMeta } from "./request-meta.ts";
+import type { RequestMeta } from "./request-meta.ts";
 import { LIST_KEYS, readKey, ResultCache, ttlOf } from "./result-cache.ts";
 import { type RootInput, toRoots } from "./roots.ts";
 import { SamplingGate } from "./sampling.ts";

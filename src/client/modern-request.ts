@@ -15,7 +15,7 @@ import {
 } from "./errors.ts";
 import { fulfilInputRequests, INPUT_CAPABLE_METHODS, type InputRequest, readInputRequired, retryFields } from "./input-requests.ts";
 import { MODERN_PROTOCOL_VERSIONS, type ModernProtocolVersion } from "./protocol-version.ts";
-import { type RequestMeta, withRequestMeta } from "./request-meta.ts";
+import { META_CLIENT_CAPABILITIES, META_CLIENT_INFO, META_LOG_LEVEL, META_PROTOCOL_VERSION, type RequestMeta } from "./request-meta.ts";
 import type { JsonObject } from "./types.ts";
 
 /**
@@ -158,4 +158,21 @@ export async function modernRequest(wire: ModernWire, method: string, params: Pa
 function safeToReissue(wire: ModernWire, method: string, params: Params | undefined): boolean {
   if (SAFE_TO_REISSUE.has(method)) return true;
   return method === "tools/call" && typeof params?.name === "string" && wire.idempotentTool(params.name);
+}
+
+/**
+ * The params of a modern request: the caller's params, its `_meta` kept (a progress token,
+ * trace context) with the protocol fields set, plus `extra` (the inputResponses and
+ * requestState of a multi round-trip retry).
+ */
+export function withRequestMeta(params: JsonObject | undefined, meta: RequestMeta, extra?: JsonObject): JsonObject {
+  const given = params?._meta;
+  const fields: JsonObject = {
+    ...(typeof given === "object" && given !== null && !Array.isArray(given) ? given : {}), // isObject, inline
+    [META_PROTOCOL_VERSION]: meta.protocolVersion,
+    [META_CLIENT_CAPABILITIES]: meta.capabilities,
+    [META_CLIENT_INFO]: meta.clientInfo,
+  };
+  if (meta.logLevel !== undefined) fields[META_LOG_LEVEL] = meta.logLevel;
+  return { ...params, ...extra, _meta: fields };
 }

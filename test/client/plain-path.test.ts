@@ -40,5 +40,8 @@ for (const era of ["legacy", "modern"] as const) {
     assert.ok(figures.functions > 0, "the coverage saw the call");
     assert.ok(figures.functions <= ceiling.functions, `at most ${ceiling.functions} functions per plain call; ${shown}`);
     assert.ok(figures.files <= ceiling.files, `at most ${ceiling.files} files per plain call; ${shown}`);
+    // No task, skills or apps code runs on a call that is not a task, and no host code.
+    const extensions = figures.list.filter((entry) => /^(client\/(tasks?[/.-]|task-|tool-task|skills?[/.-]|skill-|apps)|host\/)/.test(entry));
+    assert.deepEqual(extensions, [], `no extension code on the plain path; ${shown}`);
   }, { skip: NODE_ONLY });
 }
