@@ -108,7 +108,7 @@ export type {
 } from "./client/handlers.ts";
 export type { ClientEvents, ClientEventType } from "./client/client-events.ts";
 export type { CallOptions, ClientOptions, ListOptions } from "./client/client-options.ts";
-export type { TaskReceiverOptions } from "./client/task-store.ts";
+export type { TaskReceiverOptions } from "./client/tasks/task-store.ts";
 export { defaultExtensions, EXTENSIONS, type ExtensionOptions, type KnownExtension } from "./client/extensions.ts";
 // MCP Apps (io.modelcontextprotocol/ui): a tool's UI metadata and its ui:// resource.
 export {
@@ -123,7 +123,7 @@ export {
   type ReadToolUiOptions,
   type ToolUi,
   type ToolVisibility,
-} from "./client/apps.ts";
+} from "./client/apps/apps.ts";
 export { DEFAULT_DISCOVER_TIMEOUT_MS } from "./client/negotiation.ts";
 export type { ClientState, StateChange } from "./client/client-state.ts";
 export {
@@ -142,7 +142,7 @@ export {
 export type { OutputValidationCode, ProtocolErrorCode } from "./client/errors.ts";
 // Tasks (spec 2025-11-25 basic/utilities/tasks; the 2026-07-28 io.modelcontextprotocol/tasks extension)
 export { TaskError, TaskFailedError, type TaskErrorCode } from "./client/errors.ts";
-export type { TaskInfo, TaskResultOptions, TaskStatus, TaskStatusUpdate, ToolTask } from "./client/tasks.ts";
+export type { TaskInfo, TaskResultOptions, TaskStatus, TaskStatusUpdate, ToolTask } from "./client/tasks/tasks.ts";
 export {
   isModernProtocolVersion,
   LATEST_MODERN_PROTOCOL_VERSION,

@@ -10,8 +10,8 @@ import type { ClientHandlers } from "./handlers.ts";
 import type { ProtocolChoice } from "./protocol-version.ts";
 import type { RootInput } from "./roots.ts";
 import type { SamplingPolicy } from "./sampling.ts";
-import type { TaskReceiverOptions } from "./task-store.ts";
-import type { TaskStatusUpdate } from "./tasks.ts";
+import type { TaskReceiverOptions } from "./tasks/task-store.ts";
+import type { TaskStatusUpdate } from "./tasks/tasks.ts";
 import type { ClientCapabilities } from "./types.ts";
 
 export interface ClientOptions {

@@ -47,8 +47,8 @@ import { checkToolResult, indexTools } from "./tools.ts";
 import { DEFAULT_LOG_BUFFER_SIZE, ServerNotifications } from "./server-notifications.ts";
 import { ServerRequests } from "./server-requests.ts";
 import { Subscriptions } from "./subscriptions.ts";
-import { explainMissingCapability, TaskCalls } from "./task-calls.ts";
-import type { TaskInfo, TaskWire, ToolTask } from "./tasks.ts";
+import { explainMissingCapability, TaskCalls } from "./tasks/task-calls.ts";
+import type { TaskInfo, TaskWire, ToolTask } from "./tasks/tasks.ts";
 import type {
   CallToolResult,
   ClientCapabilities,
@@ -115,7 +115,7 @@ export class Client extends ContainedEventTarget<ClientEvents> {
   readonly #serverNotifications: ServerNotifications;
   /** The 2026-07-28 request loop's view of this client, once connected on that wire. */
   #modernWire: ModernWire | undefined;
-  /** Tool calls that may run as tasks, and tasks by id (task-calls.ts). */
+  /** Tool calls that may run as tasks, and tasks by id (tasks/task-calls.ts). */
   readonly #tasks: TaskCalls;
   /** The era negotiation of connect(), while it runs. */
   #negotiation: Negotiation | undefined;
@@ -127,7 +127,7 @@ export class Client extends ContainedEventTarget<ClientEvents> {
   #objectOnly: ProtocolVersion | undefined;
   /**
    * 2025-11-25 tasks ("Tool-Level Negotiation"): the server declares tasks.requests.tools.call,
-   * so a tools/call goes through the tasks extension (task-calls.ts), which decides per tool.
+   * so a tools/call goes through the tasks extension (tasks/task-calls.ts), which decides per tool.
    */
   #taskCalls = false;
   /** tools/call and ping requests answered with a result (answeredCalls). */
@@ -376,7 +376,7 @@ export class Client extends ContainedEventTarget<ClientEvents> {
     };
   }
 
-  /** What tasks (task-calls.ts, tool-task.ts) need of this client, made once: its getters and functions read the client's state when called. */
+  /** What tasks (tasks/task-calls.ts, tasks/tool-task.ts) need of this client, made once: its getters and functions read the client's state when called. */
   #wire: TaskWire | undefined;
   #taskWire(): TaskWire {
     return this.#wire ??= this.#makeTaskWire();

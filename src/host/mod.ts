@@ -61,9 +61,9 @@ export { REDACTED, Redactor } from "../common/redact.ts";
 export { configSecrets, redactorFor } from "./secrets.ts";
 // Skills (io.modelcontextprotocol/skills): here and not in the root entry, since verifying a
 // SKILL.md parses its YAML frontmatter.
-export { ServerSkills, sha256Digest, SkillError } from "../client/skills.ts";
-export type { LoadedSkill, ServerSkillsOptions, Skill, SkillErrorCode, SkillFile, SkillFrontmatter, SkillListing, SkillResource, SkillsClient } from "../client/skills.ts";
-export { MAX_SKILL_BYTES, MAX_SKILL_RESOURCES, skillNameProblem } from "../client/skill-entry.ts";
+export { ServerSkills, sha256Digest, SkillError } from "../client/skills/skills.ts";
+export type { LoadedSkill, ServerSkillsOptions, Skill, SkillErrorCode, SkillFile, SkillFrontmatter, SkillListing, SkillResource, SkillsClient } from "../client/skills/skills.ts";
+export { MAX_SKILL_BYTES, MAX_SKILL_RESOURCES, skillNameProblem } from "../client/skills/skill-entry.ts";
 export { offerManagerSkills } from "./skills.ts";
 export { registerMcpSkills } from "../registry/skills.ts";
 export type { McpSkillsOptions, McpSkillsRegistration, SkillsClientSource } from "../registry/skills.ts";

@@ -7,7 +7,7 @@ import { Client, type ClientOptions } from "../client/client.ts";
 import { ClientStateError } from "../client/errors.ts";
 import type { EraCache } from "../client/era-cache.ts";
 import { EXTENSIONS } from "../client/extensions.ts";
-import type { TaskStatusUpdate } from "../client/tasks.ts";
+import type { TaskStatusUpdate } from "../client/tasks/tasks.ts";
 import type { ClientHandlers } from "../client/handlers.ts";
 import type { ClientCapabilities, Implementation, LoggingLevel } from "../client/types.ts";
 import { durationText } from "../common/duration.ts";

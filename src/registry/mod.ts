@@ -6,7 +6,7 @@ export { DEFAULT_TOOLSET, RegistryEvent, ToolCallError, ToolRegistry } from "./t
 export type { ToolCallErrorKind } from "./tool-registry.ts";
 export { registerMcpServer } from "./mcp-server.ts";
 export { isAppOnlyTool, offeredToModel } from "./visibility.ts";
-export type { ToolUi, ToolVisibility } from "../client/apps.ts";
+export type { ToolUi, ToolVisibility } from "../client/apps/apps.ts";
 export { DEFAULT_NAMING, fitToolName, isValidToolName, MAX_TOOL_NAME_LENGTH, namingFormatProblem, sanitizeName, toolName } from "./naming.ts";
 export { filterToolNames } from "./filters.ts";
 export type { FilterOutcome, ToolFilter } from "./filters.ts";

@@ -3,15 +3,15 @@
 // Notifications"); the io.modelcontextprotocol/tasks extension ("Capability Negotiation",
 // "Task Creation", "Task Status Notifications"). One task's polling: tool-task.ts.
 
-import { isObject } from "../common/json.ts";
-import type { Params, RequestOptions } from "../jsonrpc/peer.ts";
-import type { CallOptions } from "./client-options.ts";
-import { MissingClientCapabilityError, TaskError, CapabilityError } from "./errors.ts";
-import { EXTENSIONS } from "./extensions.ts";
-import { collectPages, DEFAULT_MAX_PAGES } from "./pagination.ts";
+import { isObject } from "../../common/json.ts";
+import type { Params, RequestOptions } from "../../jsonrpc/peer.ts";
+import type { CallOptions } from "../client-options.ts";
+import { MissingClientCapabilityError, TaskError, CapabilityError } from "../errors.ts";
+import { EXTENSIONS } from "../extensions.ts";
+import { collectPages, DEFAULT_MAX_PAGES } from "../pagination.ts";
 import { createdTask, readTask, type TaskInfo, type TaskPlan, taskPlan, type TaskView, type TaskWire, type ToolTask } from "./tasks.ts";
 import { DEFAULT_TASK_LIFE_MS, DirectTask, ServerTask } from "./tool-task.ts";
-import type { CallToolResult, JsonObject, ServerCapabilities, Tool } from "./types.ts";
+import type { CallToolResult, JsonObject, ServerCapabilities, Tool } from "../types.ts";
 
 /** What the tool calls need of the Client. */
 export interface TaskCallsOptions {
