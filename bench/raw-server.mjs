@@ -1,7 +1,12 @@
 // A hand-written newline JSON-RPC MCP server for the stdio benchmarks (no SDK): answers
 // initialize, ping, tools/list (one "echo" tool) and tools/call echo; ignores notifications.
+// With `--modern` it also answers server/discover (spec 2026-07-28 basic/versioning), so a
+// client speaks the 2026-07-28 wire to it, and holds subscriptions/listen open unanswered.
 
 import process from "node:process";
+
+const MODERN = process.argv.includes("--modern");
+const SERVER_INFO = { name: "raw-bench-server", version: "0.0.1" };
 
 const TOOLS = [{
   name: "echo",
@@ -11,11 +16,14 @@ const TOOLS = [{
 
 function answer(message) {
   switch (message.method) {
+    case "server/discover":
+      if (!MODERN) return undefined;
+      return { supportedVersions: ["2026-07-28"], capabilities: { tools: {} }, _meta: { "io.modelcontextprotocol/serverInfo": SERVER_INFO } };
     case "initialize":
       return {
         protocolVersion: message.params?.protocolVersion ?? "2025-11-25",
         capabilities: { tools: {} },
-        serverInfo: { name: "raw-bench-server", version: "0.0.1" },
+        serverInfo: SERVER_INFO,
       };
     case "ping":
       return {};
@@ -41,6 +49,7 @@ process.stdin.on("data", (chunk) => {
     if (line.trim() === "") continue;
     const message = JSON.parse(line);
     if (message.id === undefined || message.method === undefined) continue; // notification or response
+    if (MODERN && message.method === "subscriptions/listen") continue; // held open until the client cancels it
     const result = answer(message);
     out += JSON.stringify(result === undefined
       ? { jsonrpc: "2.0", id: message.id, error: { code: -32601, message: `method not found: ${message.method}` } }

@@ -14,7 +14,7 @@ import { fileURLToPath } from "node:url";
 import type { Figures, MeasureOptions, RoundBench, Row, Samples, Spread } from "./common.ts";
 
 const ROUND_BENCHES = ["framing", "dispatch", "stdio", "bridge"] as const;
-const BENCHES = [...ROUND_BENCHES, "startup"] as const;
+const BENCHES = [...ROUND_BENCHES, "startup", "plainpath"] as const;
 type BenchName = typeof BENCHES[number];
 const DEFAULT_ROUNDS = 7;
 const QUICK_ROUNDS = 3;
@@ -110,8 +110,33 @@ async function runOld(name: "startup"): Promise<Row[]> {
   return module.run();
 }
 
+/**
+ * Functions per plain call (issue 25): the distinct src/ functions and files one
+ * registry.dispatch runs, by V8 precise coverage (plain-path.ts), in a fresh process. A count,
+ * not a time: it does not move with load, so one run is enough.
+ */
+function runPlainPath(): Row[] {
+  const rows: Row[] = [];
+  const lines = ["legacy", "modern"].flatMap((era) =>
+    execFileSync(process.execPath, ["--import", "tsx", fileURLToPath(new URL("./plain-path.ts", import.meta.url)), "--json", "--era", era], {
+      encoding: "utf8",
+      timeout: CHILD_TIMEOUT_MS,
+    }).split("\n")
+  );
+  for (const line of lines) {
+    if (!line.startsWith("PLAIN-PATH ")) continue;
+    const figures = JSON.parse(line.slice("PLAIN-PATH ".length)) as { era: string; calls: number; functions: number; files: number };
+    const wire = figures.era === "legacy" ? "handshake era" : "2026-07-28 wire";
+    const base = { bench: "plainpath", sdk_v1: null, sdk_v2: null, floor: null, ratio_vs_sdk_v1: null, ratio_vs_floor: null, note: `src/ by V8 coverage over ${figures.calls} calls` };
+    rows.push({ ...base, case: `functions per plain call, ${wire}`, unit: "functions", mcpwire: figures.functions });
+    rows.push({ ...base, case: `files per plain call, ${wire}`, unit: "files", mcpwire: figures.files });
+  }
+  return rows;
+}
+
 function figure(value: number | null | undefined): string {
   if (value === null || value === undefined || !Number.isFinite(value)) return "—";
+  if (Number.isInteger(value) && Math.abs(value) < 100) return String(value); // counts (functions, files)
   if (Math.abs(value) >= 100) return Math.round(value).toLocaleString("en-US");
   if (Math.abs(value) >= 10) return value.toFixed(1);
   return value.toFixed(2);
@@ -204,6 +229,11 @@ const TARGETS: Target[] = [
     ],
   },
   { name: "in-process dispatch vs SDK v1", goal: "≥ 5× (keep)", bench: "dispatch", case: "in-process tools/call", field: "ratio_vs_sdk_v1", atLeast: 5 },
+  // issue 25: a plain tool call runs few of our functions (bench/plain-path.ts).
+  { name: "functions per plain call, handshake era", goal: "≤ 40", bench: "plainpath", case: "functions per plain call, handshake", field: "value", atMost: 40 },
+  { name: "files per plain call, handshake era", goal: "≤ 14", bench: "plainpath", case: "files per plain call, handshake", field: "value", atMost: 14 },
+  { name: "functions per plain call, 2026-07-28 wire", goal: "≤ 40", bench: "plainpath", case: "functions per plain call, 2026-07-28", field: "value", atMost: 40 },
+  { name: "files per plain call, 2026-07-28 wire", goal: "≤ 14", bench: "plainpath", case: "files per plain call, 2026-07-28", field: "value", atMost: 14 },
 ];
 
 function judge(rows: Row[]): string[] {
@@ -241,7 +271,7 @@ const started = performance.now();
 for (const name of chosen) {
   const t0 = performance.now();
   console.error(`bench: ${name}…`);
-  rows.push(...(name === "startup" ? await runOld(name) : await runRounds(name, rounds, quick)));
+  rows.push(...(name === "startup" ? await runOld(name) : name === "plainpath" ? runPlainPath() : await runRounds(name, rounds, quick)));
   console.error(`bench: ${name} took ${((performance.now() - t0) / 1000).toFixed(1)} s`);
 }
 const results = { machine, node: process.version, deno: denoVersion(), measured: source ? "src through tsx" : "dist (npm run build)", rounds, quick, load_average: { start: Number(loadAtStart), end: Number(load()) }, rows };
@@ -259,7 +289,7 @@ for (const r of rows) {
 }
 const judged = judge(rows);
 if (judged.length > 2) {
-  console.log("\ntargets (issue 19), judged on the median:\n");
+  console.log("\ntargets (issues 19 and 25), judged on the median:\n");
   for (const line of judged) console.log(line);
 }
 process.exit(0);

@@ -1,7 +1,7 @@
 // `mcpwire inspect`'s MCP Apps part — ext-apps specification/2026-01-26/apps.mdx: each tool
 // with UI metadata, who may see it, and its ui:// resource read and checked (or why not).
 
-import { type AppResourceErrorCode, isAppOnly, readToolUi, toolUi } from "../client/apps.ts";
+import { type AppResourceErrorCode, isAppOnly, readToolUi, toolUi } from "../client/apps/apps.ts";
 import type { Client } from "../client/client.ts";
 import { EXTENSIONS } from "../client/extensions.ts";
 import type { JsonObject, Tool } from "../client/types.ts";

@@ -20,7 +20,7 @@ import { splitCommandLine } from "./command-line.ts";
 import { dataLine, lineOf, TRACE_BOUNDS, textOf, useRedactor, write, writeJson } from "./output.ts";
 import { summarizeInputSchema } from "./schema-summary.ts";
 import { APP_ONLY_MARK, type AppsReport, collectApps, formatApps, showToolUi } from "./inspect-apps.ts";
-import { isAppOnly } from "../client/apps.ts";
+import { isAppOnly } from "../client/apps/apps.ts";
 import { VERSION } from "./version.ts";
 import { messageOf } from "../common/error-text.ts";
 

@@ -2,7 +2,7 @@
 // — spec 2025-11-25 basic/utilities/progress (total may be unknown; message is optional); and
 // the status of a call that runs as a task (spec 2025-11-25 basic/utilities/tasks) the same way.
 
-import type { TaskStatusUpdate } from "../client/tasks.ts";
+import type { TaskStatusUpdate } from "../client/tasks/tasks.ts";
 import type { Progress } from "../jsonrpc/peer.ts";
 import { lineOf } from "./output.ts";
 

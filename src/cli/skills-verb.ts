@@ -3,8 +3,8 @@
 // only; `mcpwire skills show <server> <skill>` loads one (SKILL.md verified) and prints it.
 
 import { EXTENSIONS } from "../client/extensions.ts";
-import { checkedSkillPath, skillRoot } from "../client/skill-entry.ts";
-import { ServerSkills, type Skill, SkillError } from "../client/skills.ts";
+import { checkedSkillPath, skillRoot } from "../client/skills/skill-entry.ts";
+import { ServerSkills, type Skill, SkillError } from "../client/skills/skills.ts";
 import type { McpManager } from "../host/manager.ts";
 import { parseArgs, UsageError } from "./args.ts";
 import { configErrors, SESSION_OPTIONS, configSource, parseLogLevel, withManager } from "./host-session.ts";

@@ -4,7 +4,7 @@
 // no tasks/list.
 
 import { CapabilityError, TaskError, TaskFailedError } from "../client/errors.ts";
-import type { TaskInfo } from "../client/tasks.ts";
+import type { TaskInfo } from "../client/tasks/tasks.ts";
 import type { McpManager } from "../host/manager.ts";
 import { durationText } from "../common/duration.ts";
 import { messageOf } from "../common/error-text.ts";

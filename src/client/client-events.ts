@@ -4,7 +4,7 @@
 
 import { DetailEvent } from "../common/events.ts";
 import type { StateChange } from "./client-state.ts";
-import type { TaskStatusUpdate } from "./tasks.ts";
+import type { TaskStatusUpdate } from "./tasks/tasks.ts";
 import type { LogMessage } from "./types.ts";
 
 /** The events a Client emits; listen with `client.on(type, listener)`. */

@@ -3,14 +3,15 @@
 
 import { optionNames } from "../common/options.ts";
 import type { Progress, RequestOptions } from "../jsonrpc/peer.ts";
+import type { ClientState } from "./client-state.ts";
 import type { EraCache } from "./era-cache.ts";
 import { declaredExtensions, type ExtensionOptions, withExtensions } from "./extensions.ts";
 import type { ClientHandlers } from "./handlers.ts";
 import type { ProtocolChoice } from "./protocol-version.ts";
 import type { RootInput } from "./roots.ts";
 import type { SamplingPolicy } from "./sampling.ts";
-import type { TaskReceiverOptions } from "./task-store.ts";
-import type { TaskStatusUpdate } from "./tasks.ts";
+import type { TaskReceiverOptions } from "./tasks/task-store.ts";
+import type { TaskStatusUpdate } from "./tasks/tasks.ts";
 import type { ClientCapabilities } from "./types.ts";
 
 /** Options of a Client: capabilities and their handlers, roots, sampling policy, the era to speak, timeouts, extensions. */
@@ -79,13 +80,19 @@ export interface ClientOptions {
    * `tasks` capability, so those requests are answered directly. On by default.
    */
   taskReceiver?: TaskReceiverOptions | false;
+  /**
+   * For a host that supervises the connection (reconnects, parks): why a request cannot go out
+   * while this client is not ready, in the host's words (`server "x": reconnecting …`). Asked
+   * only when the client is not ready; undefined leaves the client's own error.
+   */
+  unavailable?: (state: ClientState) => Error | undefined;
 }
 
 /** Every option a Client reads (its constructor checks them). */
 export const CLIENT_OPTIONS = optionNames<ClientOptions>({
   name: true, capabilities: true, handlers: true, roots: true, sampling: true, logBufferSize: true, requestTimeoutMs: true,
   maxTotalTimeoutMs: true, initializeTimeoutMs: true, maxPages: true, protocol: true, discoverTimeoutMs: true,
-  maxInputRounds: true, listen: true, extensions: true, taskReceiver: true, eraCache: true,
+  maxInputRounds: true, listen: true, extensions: true, taskReceiver: true, eraCache: true, unavailable: true,
 });
 
 /** Options of the list methods: `fresh` skips a cached result still within its ttlMs. */

@@ -9,6 +9,7 @@
 
 import { ContainedEventTarget, type ListenerFailure } from "../common/events.ts";
 import { errorOf } from "../common/error-text.ts";
+import { isObject } from "../common/json.ts";
 import { checkOptions } from "../common/options.ts";
 import { type CloseDetails, ConnectionClosedError, describeClose, ErrorCode, RpcError } from "../jsonrpc/errors.ts";
 import { DEFAULT_REQUEST_TIMEOUT_MS, type Params, Peer, type RequestOptions } from "../jsonrpc/peer.ts";
@@ -27,18 +28,17 @@ import {
   typedRpcError,
 } from "./errors.ts";
 import { DEFAULT_MAX_INPUT_ROUNDS } from "./input-requests.ts";
-import { modernRequest, type ModernWire } from "./modern-request.ts";
+import { modernRequest, type ModernWire, withRequestMeta } from "./modern-request.ts";
 import { DEFAULT_DISCOVER_TIMEOUT_MS, handshakeAgain, Negotiation } from "./negotiation.ts";
 import { OutputValidators } from "./output-validator.ts";
 import { cachedPages, collectPages, DEFAULT_MAX_PAGES } from "./pagination.ts";
 import {
   featuresOf,
   LATEST_PROTOCOL_VERSION,
-  type ModernProtocolVersion,
   type ProtocolEra,
   type ProtocolVersion,
 } from "./protocol-version.ts";
-import { withRequestMeta } from "./request-meta.ts";
+import type { RequestMeta } from "./request-meta.ts";
 import { LIST_KEYS, readKey, ResultCache, ttlOf } from "./result-cache.ts";
 import { type RootInput, toRoots } from "./roots.ts";
 import { SamplingGate } from "./sampling.ts";
@@ -47,8 +47,8 @@ import { checkToolResult, indexTools } from "./tools.ts";
 import { DEFAULT_LOG_BUFFER_SIZE, ServerNotifications } from "./server-notifications.ts";
 import { ServerRequests } from "./server-requests.ts";
 import { Subscriptions } from "./subscriptions.ts";
-import { TaskCalls } from "./task-calls.ts";
-import type { TaskInfo, TaskWire, ToolTask } from "./tasks.ts";
+import { explainMissingCapability, TaskCalls } from "./tasks/task-calls.ts";
+import type { TaskInfo, TaskWire, ToolTask } from "./tasks/tasks.ts";
 import type {
   CallToolResult,
   ClientCapabilities,
@@ -115,10 +115,23 @@ export class Client extends ContainedEventTarget<ClientEvents> {
   readonly #serverNotifications: ServerNotifications;
   /** The 2026-07-28 request loop's view of this client, once connected on that wire. */
   #modernWire: ModernWire | undefined;
-  /** Tool calls that may run as tasks, and tasks by id (task-calls.ts). */
+  /** Tool calls that may run as tasks, and tasks by id (tasks/task-calls.ts). */
   readonly #tasks: TaskCalls;
   /** The era negotiation of connect(), while it runs. */
   #negotiation: Negotiation | undefined;
+  /**
+   * What a tool result is checked for at the negotiated version (#setVersion): whether an
+   * outputSchema applies (2025-06-18 on), and the version when structuredContent must be an object.
+   */
+  #structuredOutput = false;
+  #objectOnly: ProtocolVersion | undefined;
+  /**
+   * 2025-11-25 tasks ("Tool-Level Negotiation"): the server declares tasks.requests.tools.call,
+   * so a tools/call goes through the tasks extension (tasks/task-calls.ts), which decides per tool.
+   */
+  #taskCalls = false;
+  /** tools/call and ping requests answered with a result (answeredCalls). */
+  #answered = 0;
   /** How the connection ended while connect() ran: connect() fails with it, in its own words. */
   #lostWhileConnecting: CloseDetails | undefined;
 
@@ -281,10 +294,7 @@ export class Client extends ContainedEventTarget<ClientEvents> {
       modernParams: (version) => this.#modernParams(undefined, version),
       initializeParams: this.#initializeParams(),
       restart: () => this.#restart(),
-      found: (init) => {
-        this.#init = init;
-        this.#version = init.protocolVersion as ProtocolVersion;
-      },
+      found: (init) => this.#found(init),
       handshaking: () => {
         this.#era = "legacy";
         this.#move("initializing");
@@ -302,6 +312,7 @@ export class Client extends ContainedEventTarget<ClientEvents> {
       this.#proceed();
       this.#era = await negotiation.run();
       this.#proceed();
+      if (this.#era === "legacy" && this.#init !== undefined) this.#taskCalls = declaresTaskCalls(this.#init);
     } catch (error) {
       // close() while connecting is the caller's choice, not a failure: it ends `closed`.
       if (this.#closing !== undefined) {
@@ -323,18 +334,39 @@ export class Client extends ContainedEventTarget<ClientEvents> {
     if (this.#era === "modern") this.#startListening();
   }
 
+  /** The server's initialize result (or discover result): its capabilities and version. */
+  #found(init: InitializeResult): void {
+    this.#init = init;
+    this.#setVersion(init.protocolVersion as ProtocolVersion);
+    if (this.#era === "legacy") this.#taskCalls = declaresTaskCalls(init);
+  }
+
+  /** The negotiated version, and what it says about tool results (read on every call). */
+  #setVersion(version: ProtocolVersion): void {
+    this.#version = version;
+    // Structured output came with 2025-06-18; before it an outputSchema means nothing.
+    const features = featuresOf(version);
+    this.#structuredOutput = features.structuredToolOutput === true;
+    this.#objectOnly = this.#structuredOutput && !features.anyJsonStructuredContent ? version : undefined;
+    if (this.#modernWire !== undefined) this.#modernWire.meta = this.#requestMeta();
+  }
+
+  /** The per-request protocol fields of the 2026-07-28 wire, as they are now. */
+  #requestMeta(): RequestMeta {
+    return { protocolVersion: this.#version!, capabilities: this.#modernCapabilities, clientInfo: this.clientInfo, logLevel: this.#logLevel };
+  }
+
   /** What the 2026-07-28 request loop (modern-request.ts) needs of this client. */
   #modernWireOf(peer: Peer): ModernWire {
     return {
       name: this.#name,
       peer,
       maxInputRounds: this.#options.maxInputRounds ?? DEFAULT_MAX_INPUT_ROUNDS,
-      version: () => this.#version as ModernProtocolVersion,
+      meta: this.#requestMeta(),
       retryWith: (version) => {
-        this.#version = version;
+        this.#setVersion(version);
         this.#transport?.setProtocolVersion?.(version);
       },
-      params: (params, extra) => this.#modernParams(params, this.#version!, extra),
       relistTools: () => this.listTools({ fresh: true }),
       idempotentTool: (tool) => this.#tools.get(tool)?.annotations?.idempotentHint === true,
       fulfil: (who, request, key, signal) => this.#serverRequests.fulfil(who, request, key, signal),
@@ -344,7 +376,7 @@ export class Client extends ContainedEventTarget<ClientEvents> {
     };
   }
 
-  /** What tasks (task-calls.ts, tool-task.ts) need of this client, made once: its getters and functions read the client's state when called. */
+  /** What tasks (tasks/task-calls.ts, tasks/tool-task.ts) need of this client, made once: its getters and functions read the client's state when called. */
   #wire: TaskWire | undefined;
   #taskWire(): TaskWire {
     return this.#wire ??= this.#makeTaskWire();
@@ -381,7 +413,8 @@ export class Client extends ContainedEventTarget<ClientEvents> {
   #attach(transport: ClientTransport): Peer {
     const peer = new Peer({
       name: this.#name,
-      send: (message, options) => (options === undefined ? transport.send(message) : transport.send(message, options)),
+      // The transport's own send, bound: no closure of ours between the peer and the transport.
+      send: transport.send.bind(transport),
       defaultTimeoutMs: this.#options.requestTimeoutMs,
       maxTotalTimeoutMs: this.#options.maxTotalTimeoutMs,
       onProblem: (message) => this.#problem(message),
@@ -390,7 +423,7 @@ export class Client extends ContainedEventTarget<ClientEvents> {
     this.#peer = peer;
     this.#serverNotifications.install(peer);
     this.#serverRequests.install(peer);
-    transport.onmessage = (message) => peer.receive(message);
+    transport.onmessage = peer.receive.bind(peer);
     transport.onerror = (error) => {
       // A response the transport could not deliver fails its request now, with the reason.
       if (error instanceof UndeliverableMessageError) peer.undeliverable(error.response);
@@ -460,8 +493,7 @@ export class Client extends ContainedEventTarget<ClientEvents> {
       throw new ClientStateError(`${this.#name} ended the session while the client was ${this.#state}`, this.#state);
     }
     this.#problem(`${this.#name}: the server ended the session; starting a new one (initialize again)`);
-    this.#init = await handshakeAgain(this.#name, peer, transport, this.#initializeParams(), this.#options.initializeTimeoutMs);
-    this.#version = this.#init.protocolVersion as ProtocolVersion;
+    this.#found(await handshakeAgain(this.#name, peer, transport, this.#initializeParams(), this.#options.initializeTimeoutMs));
   }
 
   /**
@@ -536,13 +568,32 @@ export class Client extends ContainedEventTarget<ClientEvents> {
     return notReadyError(method, this.#state, this.#name, this.#failure);
   }
 
+  /** Why a request cannot go out now: the host's reason (ClientOptions.unavailable) if it has one, else the client's. */
+  #refused(method: string): Error {
+    return (this.#state !== "ready" ? this.#options.unavailable?.(this.#state) : undefined) ?? this.#notReady(method);
+  }
+
   /** Sends any request; for methods the typed helpers do not cover. */
   request(method: string, params?: Params, options?: RequestOptions): Promise<Params> {
     const ready = this.#state === "ready" || (this.#state === "initializing" && ALLOWED_BEFORE_READY.has(method));
-    if (!ready) return Promise.reject(this.#notReady(method));
-    if (this.#modernWire !== undefined) return modernRequest(this.#modernWire, method, params, options ?? {});
+    if (!ready) return Promise.reject(this.#refused(method));
     // Its errors are typed by the peer's mapError (connect()).
-    return this.#peer!.request(method, params, options);
+    const answer = this.#modernWire !== undefined
+      ? modernRequest(this.#modernWire, method, params, options ?? {})
+      : this.#peer!.request(method, params, options);
+    if (method !== "tools/call" && method !== "ping") return answer;
+    return answer.then((result) => {
+      this.#answered++;
+      return result;
+    });
+  }
+
+  /**
+   * tools/call and ping requests answered with a result on this connection (a tool error
+   * counts: the server answered). A host reads it as proof that the session is healthy.
+   */
+  get answeredCalls(): number {
+    return this.#answered;
   }
 
   /** Sends any notification. */
@@ -611,13 +662,37 @@ export class Client extends ContainedEventTarget<ClientEvents> {
    * polled to its final result; see CallOptions.task, onTaskStatus and timeoutMs.
    */
   callTool(name: string, args: JsonObject = {}, options: CallOptions = {}): Promise<CallToolResult> {
-    // No async frame here: this is every tool call's path (task-calls.ts #create).
-    try {
-      this.#requireCapability("tools", "tools/call");
-    } catch (error) {
-      return Promise.reject(error);
+    // The plain path (no async frame, no task code): the request straight to the peer (or the
+    // 2026-07-28 request loop), the answer checked here. Tasks start only when the server
+    // runs tools/call as tasks (2025-11-25), the tool requires one, or the answer is one.
+    if (this.#state !== "ready") return Promise.reject(this.#refused("tools/call"));
+    if (this.#init?.capabilities.tools === undefined) {
+      return Promise.reject(new CapabilityError(`${this.#name} did not declare the "tools" capability, so it does not accept tools/call`, "tools"));
     }
-    return this.#tasks.call(name, args, options);
+    if (this.#taskCalls || this.#tools.get(name)?.execution?.taskSupport === "required") return this.#tasks.call(name, args, options);
+    const params: Params = { name, arguments: args };
+    const requestOptions: RequestOptions = {
+      timeoutMs: options.timeoutMs,
+      maxTotalTimeoutMs: options.maxTotalTimeoutMs,
+      signal: options.signal,
+      onProgress: options.onProgress,
+      progress: true,
+    };
+    const modern = this.#modernWire;
+    const started = modern === undefined ? 0 : Date.now();
+    const sent = modern === undefined ? this.#peer!.request("tools/call", params, requestOptions) : modernRequest(modern, "tools/call", params, requestOptions);
+    return sent.then(
+      (result) => {
+        this.#answered++;
+        // tasks extension ("Task Creation"): the server chose to run the call as a task.
+        if (modern !== undefined && result.resultType === "task") return this.#tasks.answered(name, result, options, started);
+        const outputSchema = this.#structuredOutput ? this.#tools.get(name)?.outputSchema : undefined;
+        const check = { server: this.#name, tool: name, outputSchema, validators: this.#validators, objectOnly: this.#objectOnly, onProblem: this.#reportProblem };
+        if (outputSchema === undefined) return checkToolResult(result, check);
+        return loadJsonSchema().then(() => checkToolResult(result, check)); // loads once per process
+      },
+      (error: unknown) => Promise.reject(explainMissingCapability(`${this.#name}: tools/call "${name}"`, error)),
+    );
   }
 
   /** Starts a tool call and returns its task handle (or the direct answer as one: `direct`). */
@@ -641,11 +716,8 @@ export class Client extends ContainedEventTarget<ClientEvents> {
    * outputSchema. At once (no promise) unless an outputSchema needs the validator loaded first.
    */
   #toolResult(name: string | undefined, result: Params): CallToolResult | Promise<CallToolResult> {
-    const version = this.#version;
-    // Structured output came with 2025-06-18; before it an outputSchema means nothing.
-    const features = version === undefined ? undefined : featuresOf(version);
-    const structured = features?.structuredToolOutput === true;
-    const objectOnly = structured && !features!.anyJsonStructuredContent ? version : undefined;
+    const structured = this.#structuredOutput;
+    const objectOnly = this.#objectOnly;
     const onProblem = this.#reportProblem;
     if (name === undefined) {
       return checkToolResult(result, { server: this.#name, tool: "(resumed task)", outputSchema: undefined, validators: this.#validators, objectOnly, onProblem });
@@ -796,6 +868,7 @@ export class Client extends ContainedEventTarget<ClientEvents> {
       // spec 2026-07-28 server/utilities/logging: no logging/setLevel; the level travels in
       // every request's _meta (io.modelcontextprotocol/logLevel) from now on.
       this.#logLevel = level;
+      if (this.#modernWire !== undefined) this.#modernWire.meta = this.#requestMeta();
       return;
     }
     this.#requireCapability("logging", "logging/setLevel");
@@ -827,6 +900,11 @@ export class Client extends ContainedEventTarget<ClientEvents> {
   get roots(): readonly Root[] | undefined {
     return this.#roots;
   }
+}
+
+/** 2025-11-25 tasks ("Server Capabilities"): whether the server runs tools/call as tasks at all. */
+function declaresTaskCalls(init: InitializeResult): boolean {
+  return isObject(init.capabilities?.tasks?.requests?.tools?.call);
 }
 
 /** What a listener threw, as text; never throws itself (a thrown value's toString may). */

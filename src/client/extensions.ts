@@ -35,11 +35,11 @@ export type ExtensionOptions = Record<string, JsonObject | boolean>;
  * the client cannot keep.
  */
 const DEFAULT_SETTINGS: ReadonlyMap<string, JsonObject> = new Map<string, JsonObject>([
-  // ext-apps 2026-01-26 "Client (Host) Capabilities": mimeTypes is REQUIRED (client/apps.ts).
+  // ext-apps 2026-01-26 "Client (Host) Capabilities": mimeTypes is REQUIRED (client/apps/apps.ts).
   [EXTENSIONS.apps, { mimeTypes: ["text/html;profile=mcp-app"] }],
   // Tasks extension ("Capability Negotiation"): no settings are defined; {} declares support.
   [EXTENSIONS.tasks, {}],
-  [EXTENSIONS.skills, {}], // src/client/skills.ts (ServerSkills)
+  [EXTENSIONS.skills, {}], // src/client/skills/skills.ts (ServerSkills)
 ]);
 
 /** The identifiers on by default, for documentation and the CLI. */

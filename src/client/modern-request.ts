@@ -13,8 +13,9 @@ import {
   typedRpcError,
   UnsupportedProtocolVersionError,
 } from "./errors.ts";
-import { fulfilInputRequests, INPUT_CAPABLE_METHODS, type InputRequest, isInputRequired, readInputRequired, retryFields } from "./input-requests.ts";
+import { fulfilInputRequests, INPUT_CAPABLE_METHODS, type InputRequest, readInputRequired, retryFields } from "./input-requests.ts";
 import { MODERN_PROTOCOL_VERSIONS, type ModernProtocolVersion } from "./protocol-version.ts";
+import { META_CLIENT_CAPABILITIES, META_CLIENT_INFO, META_LOG_LEVEL, META_PROTOCOL_VERSION, type RequestMeta } from "./request-meta.ts";
 import type { JsonObject } from "./types.ts";
 
 /**
@@ -36,17 +37,22 @@ const SAFE_TO_REISSUE: ReadonlySet<string> = new Set([
 ]);
 const MAX_REISSUES = 2;
 
-/** What the request loop needs from the Client that runs it. */
+/**
+ * What the request loop needs from the Client that runs it. A plain request reads only its
+ * fields (no call back into the client); the functions serve the rarer turns.
+ */
 export interface ModernWire {
   /** Names the server in messages. */
   name: string;
   peer: Peer;
   maxInputRounds: number;
-  /** The version requests are sent at; `retryWith` moves the connection to another one. */
-  version(): ModernProtocolVersion;
+  /**
+   * The per-request protocol fields each request carries in `_meta` (its version is the one
+   * requests are sent at); the client keeps it current (a version retry, a new log level).
+   */
+  meta: RequestMeta;
+  /** Moves the connection to another version (a -32022 retry); `meta.protocolVersion` follows. */
   retryWith(version: ModernProtocolVersion): void;
-  /** `params` with the per-request protocol fields in `_meta`, plus `extra` (an MRTR retry's fields). */
-  params(params: Params | undefined, extra: Params | undefined): Params;
   /** Lists the tools again (their x-mcp-header annotations), after a -32020 to tools/call. */
   relistTools(): Promise<unknown>;
   /** Whether the tool is annotated idempotentHint (so a lost tools/call may be sent again). */
@@ -74,7 +80,7 @@ export async function modernRequest(wire: ModernWire, method: string, params: Pa
   for (;;) {
     let result: Params;
     try {
-      result = await wire.peer.request(method, wire.params(params, extra), options);
+      result = await wire.peer.request(method, withRequestMeta(params, wire.meta, extra), options);
     } catch (raw) {
       const error = typedRpcError(raw);
       if (error instanceof UnsupportedProtocolVersionError && !versionRetried) {
@@ -82,7 +88,7 @@ export async function modernRequest(wire: ModernWire, method: string, params: Pa
         const next = MODERN_PROTOCOL_VERSIONS.find((candidate) => error.supported.includes(candidate));
         if (next === undefined) {
           throw new UnsupportedProtocolVersionError(
-            `${who}: the server no longer supports ${wire.version()} (it supports ${error.supported.join(", ") || "none listed"}; ` +
+            `${who}: the server no longer supports ${wire.meta.protocolVersion} (it supports ${error.supported.join(", ") || "none listed"}; ` +
               `mcpwire speaks ${MODERN_PROTOCOL_VERSIONS.join(", ")} on this wire); reconnect with protocol: auto`,
             error.data,
           );
@@ -123,7 +129,8 @@ export async function modernRequest(wire: ModernWire, method: string, params: Pa
         { method },
       );
     }
-    if (!isInputRequired(result)) return result;
+    // input-requests.ts isInputRequired, inline: this is every request's path.
+    if (result.resultType !== "input_required") return result;
     // spec 2026-07-28 mrtr ("Supported Requests"): only tools/call, prompts/get, resources/read.
     if (!INPUT_CAPABLE_METHODS.has(method)) {
       throw new ProtocolError(
@@ -151,4 +158,21 @@ export async function modernRequest(wire: ModernWire, method: string, params: Pa
 function safeToReissue(wire: ModernWire, method: string, params: Params | undefined): boolean {
   if (SAFE_TO_REISSUE.has(method)) return true;
   return method === "tools/call" && typeof params?.name === "string" && wire.idempotentTool(params.name);
+}
+
+/**
+ * The params of a modern request: the caller's params, its `_meta` kept (a progress token,
+ * trace context) with the protocol fields set, plus `extra` (the inputResponses and
+ * requestState of a multi round-trip retry).
+ */
+export function withRequestMeta(params: JsonObject | undefined, meta: RequestMeta, extra?: JsonObject): JsonObject {
+  const given = params?._meta;
+  const fields: JsonObject = {
+    ...(typeof given === "object" && given !== null && !Array.isArray(given) ? given : {}), // isObject, inline
+    [META_PROTOCOL_VERSION]: meta.protocolVersion,
+    [META_CLIENT_CAPABILITIES]: meta.capabilities,
+    [META_CLIENT_INFO]: meta.clientInfo,
+  };
+  if (meta.logLevel !== undefined) fields[META_LOG_LEVEL] = meta.logLevel;
+  return { ...params, ...extra, _meta: fields };
 }

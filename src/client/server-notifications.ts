@@ -29,7 +29,7 @@ export interface ServerNotificationsOptions {
   logBufferSize: number;
   /** Reports what a log listener threw while early messages were replayed to it. */
   listenerFailed(error: unknown): void;
-  /** A task status notification: a hint to poll that task now (task-calls.ts). */
+  /** A task status notification: a hint to poll that task now (tasks/task-calls.ts). */
   taskHint?(params: JsonObject | undefined): void;
 }
 

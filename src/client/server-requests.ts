@@ -1,6 +1,6 @@
 // What a server asks of the client — spec 2025-11-25 client/elicitation, client/sampling,
 // client/roots: the handlers installed on the Peer for the capabilities the client declared,
-// the same handlers run as tasks when the server asks (basic/utilities/tasks, task-store.ts),
+// the same handlers run as tasks when the server asks (basic/utilities/tasks, tasks/task-store.ts),
 // and answering the input requests of a 2026-07-28 server (basic/patterns/mrtr).
 
 import { messageOf } from "../common/error-text.ts";
@@ -13,7 +13,7 @@ import type { ClientHandlers, HandlerContext } from "./handlers.ts";
 import type { InputRequest } from "./input-requests.ts";
 import { toRoots } from "./roots.ts";
 import type { SamplingGate } from "./sampling.ts";
-import { type TaskReceiverOptions, TaskStore } from "./task-store.ts";
+import { type TaskReceiverOptions, TaskStore } from "./tasks/task-store.ts";
 import type { ClientCapabilities, ElicitationSchema, ElicitResult, JsonObject, Root } from "./types.ts";
 
 /** What answering the server needs from the Client. */

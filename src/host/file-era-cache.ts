@@ -6,7 +6,7 @@
 
 import type { EraCache } from "../client/era-cache.ts";
 import type { ProtocolEra } from "../client/protocol-version.ts";
-import { sha256Digest } from "../client/skills.ts";
+import { sha256Digest } from "../client/skills/skills.ts";
 import { isObject } from "../common/json.ts";
 import { runtime as defaultRuntime } from "../runtime/mod.ts";
 import type { Runtime } from "../runtime/types.ts";

@@ -31,8 +31,8 @@ export type { DispatchSyncOptions, SyncBridge, SyncBridgeManagerOptions, SyncBri
 
 // Skills (io.modelcontextprotocol/skills): here and not in the root entry, since verifying a
 // SKILL.md parses its YAML frontmatter.
-export { ServerSkills, SkillError } from "../client/skills.ts";
-export type { LoadedSkill, ServerSkillsOptions, Skill, SkillErrorCode, SkillFile, SkillListing, SkillsClient } from "../client/skills.ts";
+export { ServerSkills, SkillError } from "../client/skills/skills.ts";
+export type { LoadedSkill, ServerSkillsOptions, Skill, SkillErrorCode, SkillFile, SkillListing, SkillsClient } from "../client/skills/skills.ts";
 export { offerManagerSkills } from "./manager-skills.ts";
 export { registerMcpSkills } from "../registry/skill-tool.ts";
 export type { McpSkillsOptions, McpSkillsRegistration } from "../registry/skill-tool.ts";

@@ -7,13 +7,12 @@ import { Client, type ClientOptions } from "../client/client.ts";
 import { ClientStateError } from "../client/errors.ts";
 import type { EraCache } from "../client/era-cache.ts";
 import { EXTENSIONS } from "../client/extensions.ts";
-import type { TaskStatusUpdate } from "../client/tasks.ts";
+import type { TaskStatusUpdate } from "../client/tasks/tasks.ts";
 import type { ClientHandlers } from "../client/handlers.ts";
 import type { ClientCapabilities, Implementation, LoggingLevel } from "../client/types.ts";
 import { durationText } from "../common/duration.ts";
 import { messageOf } from "../common/error-text.ts";
 import type { Redactor } from "../common/redact.ts";
-import type { Params, RequestOptions } from "../jsonrpc/peer.ts";
 import { type McpServerRegistration, registerMcpServer } from "../registry/mcp-server.ts";
 import type { ResultFiles } from "../registry/result-files.ts";
 import type { ToolRegistry } from "../registry/tool-registry.ts";
@@ -133,48 +132,20 @@ function withoutServerPrefix(server: string, message: string): string {
   return message.startsWith(prefix) ? message.slice(prefix.length) : message;
 }
 
-/** What a SupervisedClient asks of the connection it belongs to. */
-interface Supervisor {
-  /** Why a call on `client` (which is not ready) cannot go out now, if the manager knows better than the client. */
-  unavailable(client: Client): Error | undefined;
-  /** A tools/call or ping was answered: the session is healthy. */
-  healthy(client: Client): void;
-}
-
-/**
- * A Client that tells its connection when a call or ping succeeded (the reconnect budget
- * resets), and that fails at once with a clear error while its server is reconnecting or
- * parked — the registry keeps calling the client it holds, and that is where it learns why.
- */
-class SupervisedClient extends Client {
-  readonly #supervisor: Supervisor;
-
-  constructor(clientInfo: Implementation, options: ClientOptions, supervisor: Supervisor) {
-    super(clientInfo, options);
-    this.#supervisor = supervisor;
-  }
-
-  override request(method: string, params?: Params, options?: RequestOptions): Promise<Params> {
-    if (this.state !== "ready") {
-      const unavailable = this.#supervisor.unavailable(this);
-      if (unavailable !== undefined) return Promise.reject(unavailable);
-    }
-    const answer = super.request(method, params, options);
-    if (method !== "tools/call" && method !== "ping") return answer;
-    return answer.then((result) => {
-      this.#supervisor.healthy(this);
-      return result;
-    });
-  }
-}
-
 /** Closes a client and waits until its transport has reaped what the server left behind. */
 async function endClient(client: Client): Promise<void> {
   await client.close().catch(() => {});
   await client.transport?.close().catch(() => {});
 }
 
-export class ServerConnection implements Supervisor {
+/**
+ * One configured server: its sessions (a Client each), supervised at the connection level —
+ * the client's state changes say when a session is lost, its answered tools/call and ping
+ * (Client.answeredCalls) that it proved healthy, and its `unavailable` option lets a call on
+ * it fail at once with a clear error while the server is reconnecting or parked (the registry
+ * keeps calling the client it holds, and that is where it learns why).
+ */
+export class ServerConnection {
   readonly config: ServerConfig;
   readonly #registry: ToolRegistry;
   readonly #options: SupervisionOptions;
@@ -189,9 +160,11 @@ export class ServerConnection implements Supervisor {
   /** The era the last session found under `protocol: auto`; a reconnect speaks it without probing. */
   #foundEra: ProtocolEra | undefined;
   /** The current session (during a reconnect: the one that was lost). */
-  #client: SupervisedClient | undefined;
+  #client: Client | undefined;
+  /** The current session's answeredCalls when it became current: more means it proved healthy. */
+  #answeredAtStart = 0;
   /** A client being connected or registered, not yet the current session. */
-  #opening: SupervisedClient | undefined;
+  #opening: Client | undefined;
   #registration: McpServerRegistration | undefined;
   /** Lost sessions whose transports are still reaping their processes. */
   readonly #ending = new Set<Promise<void>>();
@@ -234,6 +207,7 @@ export class ServerConnection implements Supervisor {
   }
 
   status(): ServerStatus {
+    this.#settleHealth();
     const status: ServerStatus = {
       name: this.name,
       transport: this.config.transport === "auto" ? this.#detected ?? "auto" : this.config.transport,
@@ -284,9 +258,10 @@ export class ServerConnection implements Supervisor {
     this.#emit("problem", { server: this.name, message });
   }
 
-  // --- Supervisor ----------------------------------------------------------------------
+  // --- supervision of a session ------------------------------------------------------
 
-  unavailable(client: Client): Error | undefined {
+  /** Why a call on `client` (which is not ready) cannot go out now, if the manager knows better than the client. */
+  #unavailable(client: Client): Error | undefined {
     const name = this.name;
     // This error goes to whoever called the client (the registry, an embedder): its text is redacted too.
     const last = this.#lastError === undefined ? "" : withoutServerPrefix(name, this.#options.redactor.redact(this.#lastError));
@@ -322,9 +297,9 @@ export class ServerConnection implements Supervisor {
     }
   }
 
-  healthy(client: Client): void {
-    // The budget resets once a session proves healthy: a successful call or ping.
-    if (client === this.#client && this.#state === "ready") this.#reconnectAttempts = 0;
+  /** The budget resets once the current session proves healthy: a tools/call or ping answered while it is ready. */
+  #settleHealth(): void {
+    if (this.#state === "ready" && this.#client !== undefined && this.#client.answeredCalls > this.#answeredAtStart) this.#reconnectAttempts = 0;
   }
 
   // --- connecting ----------------------------------------------------------------------
@@ -389,7 +364,7 @@ export class ServerConnection implements Supervisor {
   }
 
   /** Spawns and initializes a new session, bounded by connect_timeout (spawn + initialize). */
-  async #open(): Promise<SupervisedClient> {
+  async #open(): Promise<Client> {
     const timeoutMs = this.config.connectTimeoutMs;
     const { handlers } = this.#options;
     const { roots, sampling, protocol } = this.config;
@@ -413,7 +388,9 @@ export class ServerConnection implements Supervisor {
     options.protocol = cachedEra ?? protocol ?? "auto";
     // Across runs: the era cache (era-cache.ts), keyed by the command line or the URL.
     if (this.#options.eraCache !== undefined) options.eraCache = this.#options.eraCache;
-    const client = new SupervisedClient(this.#options.clientInfo, options, this);
+    // A call while the server reconnects or is parked fails at once, saying so.
+    options.unavailable = () => this.#unavailable(client);
+    const client = new Client(this.#options.clientInfo, options);
     client.on("log", ({ level, logger, data }) =>
       this.#emit("log", logger === undefined ? { server: this.name, level, data } : { server: this.name, level, logger, data })
     );
@@ -512,6 +489,7 @@ export class ServerConnection implements Supervisor {
     }
     this.#opening = undefined;
     this.#client = client;
+    this.#answeredAtStart = client.answeredCalls;
     this.#detected = detectedTransport(client.transport) ?? this.#detected;
     if (this.#state === "parked") this.#reconnectAttempts = 0; // a probe brought it back: a fresh budget
     this.#reason = undefined;
@@ -523,6 +501,7 @@ export class ServerConnection implements Supervisor {
   /** The current session ended without our asking. Its pending calls have already failed. */
   #lost(cause: Error | undefined): void {
     if (this.#closed || this.#state !== "ready") return;
+    this.#settleHealth();
     const lost = this.#client;
     if (lost !== undefined) this.#track(endClient(lost));
     this.#lastError = cause?.message ?? `server "${this.name}": the connection was lost`;
@@ -595,7 +574,7 @@ export class ServerConnection implements Supervisor {
     this.#wake = undefined;
     this.#registration?.unregister();
     this.#registration = undefined;
-    const clients = [this.#client, this.#opening].filter((client): client is SupervisedClient => client !== undefined);
+    const clients = [this.#client, this.#opening].filter((client): client is Client => client !== undefined);
     this.#move("closed");
     await Promise.all([...clients.map(endClient), ...this.#ending, this.#starting, this.#supervising]);
   }

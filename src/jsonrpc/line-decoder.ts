@@ -479,7 +479,10 @@ export class LineDecoder {
       for (const item of value) this.#one(item, text);
       return;
     }
-    this.#one(value, text);
+    // #one, inline: every line's path.
+    const why = whyNotJsonRpc(value);
+    if (why === undefined) this.#onMessage(value as JsonRpcMessage);
+    else this.#report("not-jsonrpc", `line is JSON but not JSON-RPC 2.0 (${why}); skipped`, text, undeliverableResponse(value));
   }
 
   #one(value: unknown, text: string): void {

@@ -92,8 +92,10 @@ export function isErrorResponse(message: JsonRpcMessage): message is JsonRpcErro
  * Checks only the envelope (one pass over a handful of keys); params and results are
  * left to whoever knows the method.
  */
-export function whyNotJsonRpc(value: unknown): string | undefined {
-  if (!isObject(value)) return "not a JSON object";
+export function whyNotJsonRpc(raw: unknown): string | undefined {
+  // isObject and isId inline where every message passes (the first check, a response).
+  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) return "not a JSON object";
+  const value = raw as Record<string, unknown>;
   if (value.jsonrpc !== "2.0") return 'missing "jsonrpc": "2.0"';
   const method = value.method;
   if (method !== undefined) {
@@ -106,9 +108,11 @@ export function whyNotJsonRpc(value: unknown): string | undefined {
     return undefined;
   }
   if ("result" in value) {
-    if (!isId(value.id)) return 'response "id" is not a string or number';
+    const id = value.id;
+    if (typeof id !== "string" && !(typeof id === "number" && Number.isFinite(id))) return 'response "id" is not a string or number';
     if ("error" in value) return 'response has both "result" and "error"';
-    if (!isObject(value.result)) return '"result" is not an object';
+    const result = value.result;
+    if (typeof result !== "object" || result === null || Array.isArray(result)) return '"result" is not an object';
     return undefined;
   }
   if ("error" in value) {

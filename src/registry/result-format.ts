@@ -84,7 +84,8 @@ export function formatToolResultText(result: CallToolResult, options: ResultText
     if (!structuredShown && block.type === "text" && textIsJsonOf(block.text, result.structuredContent)) {
       structuredShown = true;
     }
-    parts.push(blockText(block, saved?.get(block)));
+    // A text block (blockText's first case, inline: nearly every result is one) as it is.
+    parts.push(block.type === "text" ? (typeof block.text === "string" ? block.text : "") : blockText(block, saved?.get(block)));
   }
   if (!structuredShown) parts.push(jsonText(result.structuredContent, "structuredContent", options.source) ?? "null");
   return parts.join("\n");

@@ -7,8 +7,8 @@
 import type { JsonObject } from "../client/types.ts";
 import { clipText } from "../common/preview.ts";
 import type { Redactor } from "../common/redact.ts";
-import { type LoadedSkill, ServerSkills, type Skill, SkillError, type SkillsClient } from "../client/skills.ts";
-import { checkedSkillPath, skillRoot } from "../client/skill-entry.ts";
+import { type LoadedSkill, ServerSkills, type Skill, SkillError, type SkillsClient } from "../client/skills/skills.ts";
+import { checkedSkillPath, skillRoot } from "../client/skills/skill-entry.ts";
 import { DEFAULT_NAMING, toolName } from "./naming.ts";
 import { type OfferedSkill, skillCatalogOf } from "./skill-catalog.ts";
 import { RegistryEvent, type ToolRegistry } from "./tool-registry.ts";

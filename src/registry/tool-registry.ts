@@ -11,7 +11,7 @@ import { checkOptions, optionNames } from "../common/options.ts";
 import type { Redactor } from "../common/redact.ts";
 import { ConnectionClosedError, ErrorCode, errorCodeName, RequestTimeoutError, RpcError } from "../jsonrpc/errors.ts";
 import { isValidToolName } from "./naming.ts";
-import { formatToolResultText, errorString, isCallToolResult, resultString, formatValueText, type ResultTextOptions } from "./result-format.ts";
+import { capText, DEFAULT_MAX_RESULT_CHARS, errorString, formatToolResultText, formatValueText, isCallToolResult, resultString, type ResultTextOptions } from "./result-format.ts";
 import { type ResultFiles, resultWithFiles } from "./result-files.ts";
 import { callerRefusal, copyUi, offeredToModel } from "./visibility.ts";
 import { didYouMean, suggestNames } from "./suggest.ts";
@@ -399,7 +399,7 @@ export class ToolRegistry extends ContainedEventTarget<RegistryEvents> {
       );
     }
     const { tool } = entry;
-    if (!this.#isEnabled(tool.toolset)) {
+    if (this.#toolsetState.get(tool.toolset) === false) { // #isEnabled, inline: every call's path
       throw new ToolCallError(
         `${describeTool(tool)}: the tool is in toolset "${tool.toolset}", which is disabled; enable the toolset to call it`,
         "disabled",
@@ -413,7 +413,7 @@ export class ToolRegistry extends ContainedEventTarget<RegistryEvents> {
       const refusal = callerRefusal(tool, context.caller ?? "model", context.appServer);
       if (refusal !== undefined) throw new ToolCallError(`${describeTool(tool)}: ${refusal}`, "not-visible", name, tool.origin);
     }
-    if (!isObject(args)) {
+    if (typeof args !== "object" || args === null || Array.isArray(args)) { // !isObject(args), inline: every call's path
       throw new ToolCallError(
         `${describeTool(tool)}: the arguments must be a JSON object, got ${args === null ? "null" : Array.isArray(args) ? "an array" : typeof args}`,
         "invalid-arguments",
@@ -455,14 +455,15 @@ export class ToolRegistry extends ContainedEventTarget<RegistryEvents> {
     const entry = this.#entries.get(name);
     const tool = entry?.tool;
     const redactor = entry?.redactor;
-    let parsed: JsonObject;
+    let called: Promise<ToolOutput>;
     try {
-      parsed = parseArguments(name, tool, args);
+      // call(), without its frame: #call's throws are caught here the same way.
+      called = this.#call(name, typeof args === "string" ? parseArguments(name, tool, args) : args, context);
     } catch (error) {
       return Promise.resolve(errorString(messageOf(error), format));
     }
     const files = entry?.resultFiles ?? this.#resultFiles;
-    return this.call(name, parsed, context).then(
+    return called.then(
       (output) => files ? this.#formatWithFiles(name, tool, redactor, output, format, files) : this.#format(name, tool, redactor, output, format),
       // call()'s errors are already redacted (the same ToolCallError the typed path gets)
       (error: unknown) => errorString(messageOf(error), format),
@@ -478,9 +479,15 @@ export class ToolRegistry extends ContainedEventTarget<RegistryEvents> {
     format: { maxChars: number | undefined },
   ): string {
     // The hot path: no closure and no new string per call; `who` is made once per tool.
-    const source = tool === undefined ? { source: `tool "${name}"` } : this.#sourceOf(tool);
+    const source = tool === undefined ? { source: `tool "${name}"` } : this.#sources.get(tool) ?? this.#sourceOf(tool);
     try {
-      if (isCallToolResult(output) && output.isError === true) return errorString(toolErrorText(source, redactor, output), format);
+      // An MCP result (isCallToolResult, inline): its text, capped only when it is long.
+      if (typeof output === "object" && output !== null && Array.isArray((output as CallToolResult).content)) {
+        if ((output as CallToolResult).isError === true) return errorString(toolErrorText(source, redactor, output as CallToolResult), format);
+        const text = formatToolResultText(output as CallToolResult, source);
+        const maxChars = format.maxChars ?? DEFAULT_MAX_RESULT_CHARS;
+        return JSON.stringify({ result: text.length <= maxChars ? text : capText(text, maxChars) });
+      }
       return resultString(formatValueText(output, source), format);
     } catch (error) {
       return errorString(unwritableText(source, redactor, error), format);

@@ -1,8 +1,8 @@
 // The shapes of the tool registry: one table for built-in and MCP tools, called the same way.
 
-import type { ToolUi } from "../client/apps.ts";
+import type { ToolUi } from "../client/apps/apps.ts";
 import type { Client } from "../client/client.ts";
-import type { TaskStatusUpdate } from "../client/tasks.ts";
+import type { TaskStatusUpdate } from "../client/tasks/tasks.ts";
 import type { CallToolResult, JsonObject, ToolAnnotations } from "../client/types.ts";
 import type { Redactor } from "../common/redact.ts";
 import type { Progress } from "../jsonrpc/peer.ts";

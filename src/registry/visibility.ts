@@ -11,7 +11,7 @@
 // a tool is a plain tool (apps.mdx: "tool behaves as standard tool"), but a tool the server
 // marked for its app only is still never offered to a model.
 
-import { type ToolUi, toolUi } from "../client/apps.ts";
+import { type ToolUi, toolUi } from "../client/apps/apps.ts";
 import type { Tool } from "../client/types.ts";
 import type { McpToolEntry, RegisteredTool, ToolCaller } from "./types.ts";
 

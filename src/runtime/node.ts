@@ -55,7 +55,8 @@ function spawn(request: SpawnRequest): Promise<ChildProcess> {
     child.stdin.on("error", () => {});
     child.stdout.on("error", () => {});
     child.stderr.on("error", () => {});
-    child.stdout.on("data", (chunk: Buffer) => request.onStdout(bytes(chunk)));
+    // bytes(chunk), inline: every answer's path.
+    child.stdout.on("data", (chunk: Buffer) => request.onStdout(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength)));
     child.stderr.on("data", (chunk: Buffer) => request.onStderr(bytes(chunk)));
 
     const exited = new Promise<ExitStatus>((resolveExit) => {
@@ -281,7 +282,9 @@ export const nodeRuntime: Runtime = {
   onWorkerEnd: (fn) => onWorkerEnd(groups, fn),
   // A Buffer over the same memory (no copy): its toString and indexOf run in native code.
   decodeUtf8,
-  indexOfByte: (bytes, value, from) => bufferView(bytes).indexOf(value, from),
+  // (bufferView, inline: every chunk's path.)
+  indexOfByte: (bytes, value, from) =>
+    (Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)).indexOf(value, from),
   lastIndexOfByte: (bytes, value) => bufferView(bytes).lastIndexOf(value),
   timerKeepsAlive(timer, keepAlive) {
     const timeout = timer as unknown as { ref(): void; unref(): void };
@@ -364,7 +367,7 @@ const ASCII_CHECK_BYTES = 1024;
  * Node's UTF-8 decoder; anything else decodes as UTF-8 (U+FFFD for invalid sequences).
  */
 function decodeUtf8(bytes: Uint8Array, start: number, end: number): string {
-  const view = bufferView(bytes);
+  const view = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength); // bufferView, inline
   if (end - start >= ASCII_CHECK_BYTES && isAscii(view.subarray(start, end))) return view.toString("latin1", start, end);
   return view.toString("utf8", start, end);
 }

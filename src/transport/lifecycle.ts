@@ -51,6 +51,11 @@ export abstract class TransportBase implements Transport {
     return this.#closing !== undefined;
   }
 
+  /** close() has been called or onclose has fired: nothing more may be sent (one check on every send's path). */
+  protected get ending(): boolean {
+    return this.#closing !== undefined || this.#closeNotified;
+  }
+
   /** onclose has fired: the connection is over. */
   protected get closed(): boolean {
     return this.#closeNotified;

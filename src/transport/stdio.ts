@@ -7,7 +7,6 @@ import { checkOptions, optionNames } from "../common/options.ts";
 import { LineBuffer } from "../common/line-buffer.ts";
 import { clipText } from "../common/preview.ts";
 import { sleep, within } from "../common/timing.ts";
-import { encodeLine } from "../jsonrpc/line-encoder.ts";
 import { LineDecoder } from "../jsonrpc/line-decoder.ts";
 import type { JsonRpcMessage } from "../jsonrpc/messages.ts";
 import { type ChildProcess, type ExitStatus, runtime, SpawnError } from "../runtime/mod.ts";
@@ -138,7 +137,7 @@ export class StdioTransport extends TransportBase {
     this.#decoder = new LineDecoder({
       maxMessageBytes: options.maxMessageBytes,
       // A throwing handler must not stop the reading of stdout (and with it every later answer).
-      onMessage: (message) => this.receive(message),
+      onMessage: this.receive.bind(this),
       onProblem: (problem) => {
         const response = problem.response;
         if (response === undefined) {
@@ -190,7 +189,7 @@ export class StdioTransport extends TransportBase {
       args,
       env,
       cwd,
-      onStdout: (chunk) => this.#decoder.push(chunk),
+      onStdout: this.#decoder.push.bind(this.#decoder),
       onStderr: (chunk) => this.#onStderr(chunk),
     });
     this.#spawning = spawning.catch(() => {});
@@ -226,7 +225,7 @@ export class StdioTransport extends TransportBase {
 
   send(message: JsonRpcMessage): Promise<void> {
     const child = this.#child;
-    if (child === undefined || this.closed || this.closing) {
+    if (child === undefined || this.ending) {
       const state = child === undefined ? "not started" : this.closed ? "closed (the server process has ended)" : "closing";
       return Promise.reject(this.refusal(methodOf(message), state));
     }
@@ -236,7 +235,7 @@ export class StdioTransport extends TransportBase {
     // take turns). Order is kept; every sender of a batch sees that one write's outcome.
     let batch = this.#batch;
     if (batch === undefined) batch = this.#batch = this.#newBatch(child);
-    const line = encodeLine(message);
+    const line = JSON.stringify(message) + "\n"; // line-encoder.ts encodeLine, inline: every send's path
     batch.lines.push(line);
     batch.chars += line.length;
     if (batch.lines.length >= BATCH_MAX_LINES || batch.chars >= BATCH_MAX_CHARS) this.#flush(child, batch);

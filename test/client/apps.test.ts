@@ -17,8 +17,8 @@ import {
   type Tool,
   toolUi,
 } from "../../src/mod.ts";
-import { APP_MIME_TYPE } from "../../src/client/apps.ts";
-import { mimeTypeProblem } from "../../src/client/apps.ts";
+import { APP_MIME_TYPE } from "../../src/client/apps/apps.ts";
+import { mimeTypeProblem } from "../../src/client/apps/apps.ts";
 import { fixturePath } from "../support/fixture-process.ts";
 import { guardedRejection, hangGuard } from "../support/hang-guard.ts";
 

@@ -7,7 +7,7 @@ import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { Client, type ClientTransport, type ElicitResult, StdioTransport, StreamableHttpTransport, type TextContent } from "../../src/mod.ts";
 import type { ClientOptions } from "../../src/client/client.ts";
-import { RELATED_TASK_META } from "../../src/client/task-store.ts";
+import { RELATED_TASK_META } from "../../src/client/tasks/task-store.ts";
 import { EVERYTHING } from "../support/everything.ts";
 import { hangGuard } from "../support/hang-guard.ts";
 import { type HttpServerProcess, startEverything } from "../fixtures/sse-servers.ts";

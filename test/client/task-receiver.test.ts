@@ -9,7 +9,7 @@ import { Client, type CreateMessageRequest, type CreateMessageResult, type Param
 import type { ClientOptions } from "../../src/client/client.ts";
 import { declaredCapabilities, modernCapabilities } from "../../src/client/client-options.ts";
 import { SamplingRejectedError } from "../../src/client/sampling.ts";
-import { RELATED_TASK_META } from "../../src/client/task-store.ts";
+import { RELATED_TASK_META } from "../../src/client/tasks/task-store.ts";
 import { hangGuard } from "../support/hang-guard.ts";
 import { type InProcessServer, inProcessServer } from "../support/in-process-server.ts";
 import { waitUntil } from "../support/polling.ts";

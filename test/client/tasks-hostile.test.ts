@@ -27,7 +27,7 @@ function assertTaskError(error: unknown, code: TaskError["code"], taskId: string
 
 const CLIENT_INFO = { name: "mcpwire-tests", version: "1.0.0" };
 const GUARD_MS = 15_000;
-/** The least wait a task status notification leaves before the next tasks/get (src/client/tasks.ts NOTIFIED_POLL_FLOOR_MS). */
+/** The least wait a task status notification leaves before the next tasks/get (src/client/tasks/tasks.ts NOTIFIED_POLL_FLOOR_MS). */
 const NOTIFIED_POLL_FLOOR_MS = 100;
 
 /** A connected client of the hostile fixture (started with `args`), closed after `body`. */

@@ -6,7 +6,7 @@
 // for it. The user's own files (under HOME, `--config FILE`) are trusted as they are.
 // Approvals live in `$XDG_CONFIG_HOME/mcpwire/trusted-projects.json` (0600, atomic, bounded).
 
-import { sha256Digest } from "../../client/skills.ts";
+import { sha256Digest } from "../../client/skills/skills.ts";
 import { messageOf } from "../../common/error-text.ts";
 import { isObject } from "../../common/json.ts";
 import { runtime } from "../../runtime/mod.ts";

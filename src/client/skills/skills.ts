@@ -5,11 +5,11 @@
 // "Reading Skill Content", "Integrity and Verification"). Nothing is fetched before it is asked
 // for ("Lazy Retrieval"): listing reads no file; load() reads SKILL.md only.
 
-import { checkOptions, optionNames } from "../common/options.ts";
-import { ErrorCode, RpcError } from "../jsonrpc/errors.ts";
-import type { Client } from "./client.ts";
-import { EXTENSIONS } from "./extensions.ts";
-import { collectPages, DEFAULT_MAX_PAGES } from "./pagination.ts";
+import { checkOptions, optionNames } from "../../common/options.ts";
+import { ErrorCode, RpcError } from "../../jsonrpc/errors.ts";
+import type { Client } from "../client.ts";
+import { EXTENSIONS } from "../extensions.ts";
+import { collectPages, DEFAULT_MAX_PAGES } from "../pagination.ts";
 import {
   checkedSkillPath,
   checkSkillEntry,
@@ -23,7 +23,7 @@ import {
   type SkillResource,
 } from "./skill-entry.ts";
 import { frontmatterDifferences, parseSkillFile } from "./skill-frontmatter.ts";
-import type { JsonObject, ResourceContents } from "./types.ts";
+import type { JsonObject, ResourceContents } from "../types.ts";
 
 export { SkillError } from "./skill-entry.ts";
 export type { Skill, SkillErrorCode, SkillFrontmatter, SkillResource } from "./skill-entry.ts";

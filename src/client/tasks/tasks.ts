@@ -4,11 +4,11 @@
 // docs/specification/draft/tasks.mdx). This file: the shapes, reading a task off the wire, and
 // when a tools/call becomes a task. The handle and its polling: tool-task.ts; the calls: task-calls.ts.
 
-import { isObject, setOwn } from "../common/json.ts";
-import type { Params, RequestOptions } from "../jsonrpc/peer.ts";
-import { CapabilityError, ProtocolError } from "./errors.ts";
-import type { InputRequest } from "./input-requests.ts";
-import type { CallToolResult, JsonObject, ServerCapabilities, Tool } from "./types.ts";
+import { isObject, setOwn } from "../../common/json.ts";
+import type { Params, RequestOptions } from "../../jsonrpc/peer.ts";
+import { CapabilityError, ProtocolError } from "../errors.ts";
+import type { InputRequest } from "../input-requests.ts";
+import type { CallToolResult, JsonObject, ServerCapabilities, Tool } from "../types.ts";
 
 /** spec 2025-11-25 tasks ("Task Status Lifecycle"); the extension keeps the same five. */
 export type TaskStatus = "working" | "input_required" | "completed" | "failed" | "cancelled";

@@ -6,12 +6,12 @@
 // ("If host does not support MCP Apps, tool behaves as standard tool"), but its visibility
 // still holds: a tool the server marked for the app only is never offered to a model.
 
-import { clipText } from "../common/preview.ts";
-import { messageOf } from "../common/error-text.ts";
-import { isObject } from "../common/json.ts";
-import type { ListOptions } from "./client-options.ts";
-import { ResourceNotFoundError } from "./errors.ts";
-import type { JsonObject, ReadResourceResult, Tool } from "./types.ts";
+import { clipText } from "../../common/preview.ts";
+import { messageOf } from "../../common/error-text.ts";
+import { isObject } from "../../common/json.ts";
+import type { ListOptions } from "../client-options.ts";
+import { ResourceNotFoundError } from "../errors.ts";
+import type { JsonObject, ReadResourceResult, Tool } from "../types.ts";
 
 /** apps.mdx "UI Resource Format": the one content type of the 2026-01-26 MVP. */
 export const APP_MIME_TYPE = "text/html;profile=mcp-app";

@@ -3,15 +3,15 @@
 // Notifications"); the io.modelcontextprotocol/tasks extension ("Capability Negotiation",
 // "Task Creation", "Task Status Notifications"). One task's polling: tool-task.ts.
 
-import { isObject } from "../common/json.ts";
-import type { Params, RequestOptions } from "../jsonrpc/peer.ts";
-import type { CallOptions } from "./client-options.ts";
-import { MissingClientCapabilityError, TaskError, CapabilityError } from "./errors.ts";
-import { EXTENSIONS } from "./extensions.ts";
-import { collectPages, DEFAULT_MAX_PAGES } from "./pagination.ts";
+import { isObject } from "../../common/json.ts";
+import type { Params, RequestOptions } from "../../jsonrpc/peer.ts";
+import type { CallOptions } from "../client-options.ts";
+import { MissingClientCapabilityError, TaskError, CapabilityError } from "../errors.ts";
+import { EXTENSIONS } from "../extensions.ts";
+import { collectPages, DEFAULT_MAX_PAGES } from "../pagination.ts";
 import { createdTask, readTask, type TaskInfo, type TaskPlan, taskPlan, type TaskView, type TaskWire, type ToolTask } from "./tasks.ts";
 import { DEFAULT_TASK_LIFE_MS, DirectTask, ServerTask } from "./tool-task.ts";
-import type { CallToolResult, JsonObject, ServerCapabilities, Tool } from "./types.ts";
+import type { CallToolResult, JsonObject, ServerCapabilities, Tool } from "../types.ts";
 
 /** What the tool calls need of the Client. */
 export interface TaskCallsOptions {
@@ -50,6 +50,18 @@ export class TaskCalls {
   async start(name: string, args: JsonObject, options: CallOptions): Promise<ToolTask> {
     const created = await this.#create(name, args, options, (task) => task);
     return created instanceof ServerTask ? created : new DirectTask(created);
+  }
+
+  /**
+   * A plain tools/call (client.ts callTool) that the server answered with a task — the
+   * tasks extension ("Task Creation"): the server decides — polled to its end, within what is
+   * left of the call's time (from `started`).
+   */
+  answered(name: string, raw: Params, options: CallOptions, started: number): Promise<CallToolResult> {
+    const wire = this.#options.wire();
+    const view = createdTask(`${wire.name}: tools/call "${name}"`, raw, wire.era, false);
+    if (view === undefined) return Promise.resolve(wire.finish(raw, name));
+    return this.#follow(new ServerTask(wire, view.info.taskId, name, seedOf(view, wire.era)), options, started);
   }
 
   /** A handle on a task known by id (persisted across a restart); polling starts with result(). */
@@ -218,7 +230,7 @@ function abortable(sent: Promise<Params>, signal: AbortSignal, late: (raw: Param
  * -32021 (2026-07-28 core) or -32003 (the tasks extension's text) naming the tasks extension:
  * the server needs it and this client turned it off — spec extension ("Capability Negotiation").
  */
-function explainMissingCapability(who: string, error: unknown): unknown {
+export function explainMissingCapability(who: string, error: unknown): unknown {
   if (!(error instanceof MissingClientCapabilityError)) return error;
   const required = error.requiredCapabilities;
   const extensions = isObject(required) && isObject(required.extensions) ? required.extensions : {};

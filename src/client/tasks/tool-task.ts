@@ -3,14 +3,14 @@
 // the io.modelcontextprotocol/tasks extension ("Task Polling", "Task Update Requests", "Task
 // Cancellation", "Error Handling"). The shapes and the wire it runs on: tasks.ts.
 
-import { durationText } from "../common/duration.ts";
-import { messageOf } from "../common/error-text.ts";
-import { setOwn } from "../common/json.ts";
-import { ConnectionClosedError, ErrorCode, RequestTimeoutError, RpcError } from "../jsonrpc/errors.ts";
-import type { Params } from "../jsonrpc/peer.ts";
-import { TransportError } from "../transport/transport.ts";
-import { ClientStateError, OutcomeUnknownError, ProtocolError, TaskError, TaskFailedError } from "./errors.ts";
-import { fulfilInputRequests, type InputRequest } from "./input-requests.ts";
+import { durationText } from "../../common/duration.ts";
+import { messageOf } from "../../common/error-text.ts";
+import { setOwn } from "../../common/json.ts";
+import { ConnectionClosedError, ErrorCode, RequestTimeoutError, RpcError } from "../../jsonrpc/errors.ts";
+import type { Params } from "../../jsonrpc/peer.ts";
+import { TransportError } from "../../transport/transport.ts";
+import { ClientStateError, OutcomeUnknownError, ProtocolError, TaskError, TaskFailedError } from "../errors.ts";
+import { fulfilInputRequests, type InputRequest } from "../input-requests.ts";
 import {
   DEFAULT_MAX_POLL_INTERVAL_MS,
   isTerminal,
@@ -24,7 +24,7 @@ import {
   type TaskWire,
   type ToolTask,
 } from "./tasks.ts";
-import type { CallToolResult } from "./types.ts";
+import type { CallToolResult } from "../types.ts";
 
 /** A task's life when result() is given no timeoutMs (like a request's maxTotalTimeoutMs). */
 export const DEFAULT_TASK_LIFE_MS = 10 * 60_000;

@@ -3,7 +3,7 @@
 // ("Skill Entries", "Resource Mapping", "Names", "Resources", "Limits"), and the refusals
 // (SkillError) every skill check raises.
 
-import { isObject } from "../common/json.ts";
+import { isObject } from "../../common/json.ts";
 
 /** skills.mdx "Limits": resources per skill, SKILL.md included. */
 export const MAX_SKILL_RESOURCES = 512;

@@ -4,11 +4,11 @@
 // tasks/get, tasks/result, tasks/list and tasks/cancel, with notifications/tasks/status when it
 // changes. Tasks are kept for their ttl, and only so many at once.
 
-import { durationText } from "../common/duration.ts";
-import { messageOf } from "../common/error-text.ts";
-import { isObject } from "../common/json.ts";
-import { ErrorCode, RpcError } from "../jsonrpc/errors.ts";
-import type { Params } from "../jsonrpc/peer.ts";
+import { durationText } from "../../common/duration.ts";
+import { messageOf } from "../../common/error-text.ts";
+import { isObject } from "../../common/json.ts";
+import { ErrorCode, RpcError } from "../../jsonrpc/errors.ts";
+import type { Params } from "../../jsonrpc/peer.ts";
 
 /** spec 2025-11-25 basic/utilities/tasks ("Related Task Metadata"). */
 export const RELATED_TASK_META = "io.modelcontextprotocol/related-task";
