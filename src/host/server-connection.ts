@@ -386,7 +386,7 @@ export class ServerConnection {
     // if that fails.
     const cachedEra = protocol === undefined || protocol === "auto" ? this.#foundEra : undefined;
     options.protocol = cachedEra ?? protocol ?? "auto";
-    // Across runs: the era cache (era-cache.ts), keyed by the command line or the URL.
+    // Across runs: the era cache (file-era-cache.ts), keyed by the command line or the URL.
     if (this.#options.eraCache !== undefined) options.eraCache = this.#options.eraCache;
     // A call while the server reconnects or is parked fails at once, saying so.
     options.unavailable = () => this.#unavailable(client);
