@@ -52,10 +52,16 @@ function sleepSync(ms: number): void {
 /** Compiles src/ into `out` (JavaScript only: no declarations, maps or type check). */
 function compile(out: string): void {
   const tsc = join(ROOT, "node_modules", "typescript", "bin", "tsc");
-  execFileSync(process.execPath, [
-    tsc, "-p", join(ROOT, "tsconfig.build.json"), "--outDir", out,
-    "--noCheck", "--noEmitOnError", "false", "--declaration", "false", "--sourceMap", "false", "--inlineSources", "false",
-  ], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"], timeout: WAIT_MS });
+  try {
+    execFileSync(process.execPath, [
+      tsc, "-p", join(ROOT, "tsconfig.build.json"), "--outDir", out,
+      "--noCheck", "--noEmitOnError", "false", "--declaration", "false", "--sourceMap", "false", "--inlineSources", "false",
+    ], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"], timeout: WAIT_MS });
+  } catch (error) {
+    const { stdout, stderr } = error as { stdout?: Uint8Array; stderr?: Uint8Array };
+    const output = new TextDecoder().decode(stdout ?? new Uint8Array()) + new TextDecoder().decode(stderr ?? new Uint8Array());
+    throw new Error(`compiled-cli: tsc could not compile src/ for the CLI tests (MCPWIRE_TEST_CLI=source runs the sources through tsx):\n${output}`, { cause: error });
+  }
 }
 
 /** Removes the builds of other contents of src/ made over an hour ago (no run still uses them), keeping `keep`. */
