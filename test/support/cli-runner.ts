@@ -1,6 +1,9 @@
-// Test helper: running the mcpwire CLI (src/cli/run.ts) as a child process with the same
-// runtime as the test (Node via tsx, or Deno), capturing stdout, stderr and the exit code; a
-// scratch directory for its config files.
+// Test helper: running the mcpwire CLI as a child process with the same runtime as the test,
+// capturing stdout, stderr and the exit code; a scratch directory for its config files. Under
+// Deno the CLI is src/cli/run.ts (Deno caches what it transpiled); under Node it is src/
+// compiled to JavaScript once per content of src/ (compiled-cli.ts), since tsx would transpile
+// the sources again in every run. MCPWIRE_TEST_CLI=source runs src/cli/run.ts through tsx
+// instead (source-bin.test.ts always does).
 
 import "./test-env.ts"; // the era cache off (test-env.ts)
 import { after, before } from "node:test";
@@ -11,18 +14,21 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import process from "node:process";
 import { fileURLToPath } from "node:url";
+import { compiledCli } from "./compiled-cli.ts";
 import { EVERYTHING } from "./everything.ts";
 
 /** The repository root, the CLI's working directory. */
 export const root = fileURLToPath(new URL("../../", import.meta.url));
 const runScript = fileURLToPath(new URL("../../src/cli/run.ts", import.meta.url));
 /**
- * What follows process.execPath to run the CLI with this runtime. The loader and the Deno config
- * are named absolutely, so that the CLI also runs from another working directory.
+ * What follows process.execPath to run src/cli/run.ts with this runtime. The loader and the Deno
+ * config are named absolutely, so that the CLI also runs from another working directory.
  */
-export const runtimeArgs = "Deno" in globalThis
+export const sourceArgs = "Deno" in globalThis
   ? ["run", "-A", "--config", fileURLToPath(new URL("../../deno.json", import.meta.url)), runScript]
   : ["--import", import.meta.resolve("tsx"), runScript];
+/** What follows process.execPath to run the CLI in these tests: the compiled CLI under Node (see above). */
+export const runtimeArgs = "Deno" in globalThis || process.env.MCPWIRE_TEST_CLI === "source" ? sourceArgs : [compiledCli()];
 
 export interface Outcome {
   code: number;
