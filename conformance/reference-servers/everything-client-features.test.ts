@@ -5,7 +5,6 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import type { ChildProcess } from "node:child_process";
-import process from "node:process";
 import { Client, type CreateMessageRequest, type ElicitFormRequest } from "../../src/mod.ts";
 import { StreamableHttpTransport } from "../../src/transport/streamable-http/mod.ts";
 import { freePort, startEverything, stop, textOf } from "../../test/support/everything-http.ts";

@@ -14,7 +14,7 @@ import { errorString } from "../registry/result-format.ts";
 import type { ToolRegistry } from "../registry/tool-registry.ts";
 import type { RegisteredTool } from "../registry/types.ts";
 import type { ApprovalAnswer, ApproveFunction } from "./approval.ts";
-import { type HookEventName, type HookInput, type HookOutcome, Hooks, NO_HOOKS } from "./hooks.ts";
+import { type HookEventName, type HookInput, type HookOutcome, type Hooks, NO_HOOKS } from "./hooks.ts";
 import { historyText, parseHistory, type SavedHistory } from "./history.ts";
 import { ModelRetry, type RetryOptions } from "./model-retry.ts";
 import { ToolDefinitionCap, type ToolDefinitionLimits } from "./tool-definition-cap.ts";

@@ -6,7 +6,7 @@ import { SamplingRejectedError } from "../client/sampling.ts";
 import { type Implementation, LOGGING_LEVELS, type LoggingLevel } from "../client/types.ts";
 import { resolveImportApps, unknownAppText } from "../host/config/import-sources.ts";
 import { loadConfig } from "../host/config/load.ts";
-import { ConfigError, type McpwireConfig, type ServerConfig } from "../host/config/types.ts";
+import type { ConfigError, McpwireConfig, ServerConfig } from "../host/config/types.ts";
 import { McpManager } from "../host/manager.ts";
 import { redactorFor } from "../host/secrets.ts";
 import { runtime } from "../runtime/mod.ts";

@@ -1,6 +1,5 @@
 // `mcpwire tools`: every registered tool (built-in and MCP) with its toolset and description.
 
-import { runtime } from "../runtime/mod.ts";
 import { isAppOnlyTool } from "../registry/visibility.ts";
 import { APP_ONLY_MARK } from "./inspect-apps.ts";
 import { parseArgs, UsageError } from "./args.ts";

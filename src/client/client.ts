@@ -382,6 +382,7 @@ export class Client extends ContainedEventTarget<ClientEvents> {
     return this.#wire ??= this.#makeTaskWire();
   }
   #makeTaskWire(): TaskWire {
+    // deno-lint-ignore no-this-alias -- the getters below read the client's private fields
     const client = this;
     return {
       get name() {

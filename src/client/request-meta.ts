@@ -3,7 +3,7 @@
 // spec 2026-07-28 basic/index ("_meta", "Per-request protocol fields"). withRequestMeta, which
 // puts them in a request, is in modern-request.ts (on every request's path).
 
-import type { ClientCapabilities, Implementation, JsonObject, LoggingLevel } from "./types.ts";
+import type { ClientCapabilities, Implementation, LoggingLevel } from "./types.ts";
 
 export const META_PROTOCOL_VERSION = "io.modelcontextprotocol/protocolVersion";
 export const META_CLIENT_CAPABILITIES = "io.modelcontextprotocol/clientCapabilities";

@@ -6,7 +6,6 @@ import type { CallToolResult, JsonObject } from "../client/types.ts";
 import { durationText } from "../common/duration.ts";
 import { messageOf } from "../common/error-text.ts";
 import { ContainedEventTarget, DetailEvent, type ListenerFailure } from "../common/events.ts";
-import { isObject } from "../common/json.ts";
 import { checkOptions, optionNames } from "../common/options.ts";
 import type { Redactor } from "../common/redact.ts";
 import { ConnectionClosedError, ErrorCode, errorCodeName, RequestTimeoutError, RpcError } from "../jsonrpc/errors.ts";

@@ -188,7 +188,7 @@ describe("mcpwire tools --signatures", () => {
     assert.match(stdout, /\/\*\*\n \* Returns the sum of two numbers\n \*\n \* @param a First number\n \* @param b Second number\n \*\/\nmcp_everything_get-sum\(a: number, b: number\)\n/);
     assert.match(stdout, /^mcp_everything_echo\(message: string\)$/m);
     assert.match(stdout, /^mcp_everything_trigger-long-running-operation\(duration\?: number, steps\?: number\)$/m);
-    assert.match(stdout, /^  messageType: "error" \| "success" \| "debug",$/m);
+    assert.match(stdout, /^ {2}messageType: "error" \| "success" \| "debug",$/m);
     // The outputSchema the server listed is the return type.
     assert.match(stdout, /^\): \{ temperature: number; conditions: string; humidity: number \}$/m);
     assert.doesNotMatch(stdout, /mcp_filesystem_|mcp_memory_/, "only the server asked for");

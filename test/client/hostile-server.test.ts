@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import process from "node:process";
 import { Client, type ClientOptions, type LogMessage, OutputValidationError, ProtocolError, RequestTimeoutError, StdioTransport } from "../../src/mod.ts";
-import { DetailEvent } from "../../src/common/events.ts";
+import type { DetailEvent } from "../../src/common/events.ts";
 import { RequestAbortedError, UndeliverableResponseError } from "../../src/jsonrpc/errors.ts";
 import { StreamableHttpTransport } from "../../src/transport/streamable-http/mod.ts";
 import { behaviour } from "../support/behaviour.ts";

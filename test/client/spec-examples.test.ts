@@ -355,6 +355,7 @@ describe("spec examples: the client consumes the CallToolResult examples", () =>
   test("ProgressNotification/progress-message.json reaches onProgress of the call its progressToken names", async () => {
     const progress = asObject(example("ProgressNotification").params);
     const final = example("CallToolResult", "result-with-unstructured-text.json");
+    // deno-lint-ignore prefer-const -- assigned once below, read by the handler declared before it
     let server: InProcessServer | undefined;
     const { client, server: started } = await connectModern({
       "tools/call": async (params) => {

@@ -133,7 +133,7 @@ describe("the npm package, packed and installed", () => {
   const project = join(scratch, "project");
   const bin = join(project, "node_modules", ".bin", process.platform === "win32" ? "mcpwire.cmd" : "mcpwire");
   let tarballFiles: string[] = [];
-  let expectedNames: Record<string, string[]> = {};
+  const expectedNames: Record<string, string[]> = {};
   let node22Binary = "";
 
   before(async () => {

@@ -149,6 +149,7 @@ export function displayPath(file: string, cwd: string, home: string | undefined,
 async function readImportFile(source: ImportSource, cwd: string, env: Env, gate: ProjectGate): Promise<ImportedFile> {
   const home = homeOf(env);
   const display = displayPath(source.file, cwd, home, source.scope);
+  // deno-lint-ignore prefer-const -- assigned once below, read by the closure declared before it
   let parsed: Parsed | undefined;
   const imported: ImportedFile = {
     app: source.app,
