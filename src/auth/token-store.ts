@@ -11,6 +11,7 @@ import { FileError } from "../runtime/errors.ts";
 import { DpopSigner } from "./dpop.ts";
 import type { JwsAlgorithm } from "./jwt.ts";
 import type { TokenSet } from "./token-endpoint.ts";
+import { mcpwireDirectory, trimSlash } from "../common/user-dirs.ts";
 
 /** Client credentials registered with one authorization server (dynamic registration, or given). */
 export interface StoredClientCredentials {
@@ -131,18 +132,14 @@ export class MemoryTokenStore implements TokenStore {
  * (`%APPDATA%\mcpwire\auth` on Windows).
  */
 export function defaultAuthDirectory(env: Record<string, string>, os: string): string {
-  const xdg = env.XDG_CONFIG_HOME;
-  // XDG Base Directory spec: a relative XDG_CONFIG_HOME is invalid and ignored.
-  if (xdg && (xdg.startsWith("/") || /^[A-Za-z]:[\\/]/.test(xdg))) return `${trimSlash(xdg)}/mcpwire/auth`;
-  if (os === "windows" && env.APPDATA) return `${trimSlash(env.APPDATA)}/mcpwire/auth`;
-  const home = env.HOME ?? env.USERPROFILE;
-  if (!home) {
+  const directory = mcpwireDirectory("config", env, os);
+  if (directory === undefined) {
     throw new TokenStoreError(
       "token store: no config directory (neither XDG_CONFIG_HOME nor HOME is set); set one, or give FileTokenStore a directory",
       "",
     );
   }
-  return `${trimSlash(home)}/.config/mcpwire/auth`;
+  return `${directory}/auth`;
 }
 
 /** Options of FileTokenStore: the directory it keeps its files in. */
@@ -306,6 +303,3 @@ export class FileTokenStore implements TokenStore {
   }
 }
 
-function trimSlash(path: string): string {
-  return path.length > 1 ? path.replace(/[\\/]+$/, "") : path;
-}

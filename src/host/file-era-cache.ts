@@ -10,6 +10,7 @@ import { sha256Digest } from "../client/skills/skills.ts";
 import { isObject } from "../common/json.ts";
 import { runtime as defaultRuntime } from "../runtime/mod.ts";
 import type { Runtime } from "../runtime/types.ts";
+import { mcpwireDirectory } from "../common/user-dirs.ts";
 
 /** Servers remembered at most; past it the entries recorded longest ago are dropped. */
 export const MAX_ERA_CACHE_ENTRIES = 256;
@@ -32,12 +33,8 @@ interface Entry {
  * (`%LOCALAPPDATA%\mcpwire\eras.json` on Windows). Undefined when the environment names no home.
  */
 export function defaultEraCacheFile(env: Record<string, string>, os: string): string | undefined {
-  const xdg = env.XDG_CACHE_HOME;
-  // XDG Base Directory spec: a relative XDG_CACHE_HOME is invalid and ignored.
-  if (xdg && (xdg.startsWith("/") || /^[A-Za-z]:[\\/]/.test(xdg))) return `${trimSlash(xdg)}/mcpwire/eras.json`;
-  if (os === "windows" && env.LOCALAPPDATA) return `${trimSlash(env.LOCALAPPDATA)}/mcpwire/eras.json`;
-  const home = env.HOME ?? env.USERPROFILE;
-  return home ? `${trimSlash(home)}/.cache/mcpwire/eras.json` : undefined;
+  const directory = mcpwireDirectory("cache", env, os);
+  return directory === undefined ? undefined : `${directory}/eras.json`;
 }
 
 /**
@@ -51,9 +48,6 @@ export function defaultEraCache(runtime: Runtime = defaultRuntime): FileEraCache
   return path === undefined ? undefined : new FileEraCache(path, { runtime });
 }
 
-function trimSlash(path: string): string {
-  return path.length > 1 ? path.replace(/[\\/]+$/, "") : path;
-}
 
 /**
  * An EraCache in one JSON file: `{ "version": 1, "eras": { "<sha256 of the key>": { "era",

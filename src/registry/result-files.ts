@@ -21,6 +21,7 @@ import { checkOptions, optionNames } from "../common/options.ts";
 import { capTextWithFile, DEFAULT_MAX_RESULT_CHARS, errorString, isCallToolResult, resultString } from "./result-format.ts";
 import { runtime as currentRuntime } from "../runtime/mod.ts";
 import type { LinkInfo, Runtime } from "../runtime/types.ts";
+import { mcpwireDirectory } from "../common/user-dirs.ts";
 
 /** Files kept at most in the directory; the oldest of ours go first. */
 export const DEFAULT_MAX_RESULT_FILES = 200;
@@ -59,17 +60,10 @@ export class ResultFileError extends CodedError<ResultFileErrorCode> {
  * environment names no home.
  */
 export function defaultResultsDirectory(env: Record<string, string>, os: string): string | undefined {
-  const xdg = env.XDG_CACHE_HOME;
-  // XDG Base Directory spec: a relative XDG_CACHE_HOME is invalid and ignored.
-  if (xdg && (xdg.startsWith("/") || /^[A-Za-z]:[\\/]/.test(xdg))) return `${trimSlash(xdg)}/mcpwire/results`;
-  if (os === "windows" && env.LOCALAPPDATA) return `${trimSlash(env.LOCALAPPDATA)}/mcpwire/results`;
-  const home = env.HOME ?? env.USERPROFILE;
-  return home ? `${trimSlash(home)}/.cache/mcpwire/results` : undefined;
+  const directory = mcpwireDirectory("cache", env, os);
+  return directory === undefined ? undefined : `${directory}/results`;
 }
 
-function trimSlash(path: string): string {
-  return path.length > 1 ? path.replace(/[\\/]+$/, "") : path;
-}
 
 /** Our file names: `20261203-114512-<label>-<8 hex>.<ext>`; pruning touches only these. */
 const OUR_FILE = /^\d{8}-\d{6}-[A-Za-z0-9_.-]*-[0-9a-f]{8}\.[a-z0-9]+$/;

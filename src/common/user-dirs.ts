@@ -1,0 +1,27 @@
+// Where mcpwire keeps a user's files — the XDG Base Directory spec: `$XDG_CACHE_HOME` or
+// `$XDG_CONFIG_HOME` (a relative one is invalid and ignored), else `~/.cache` or `~/.config`;
+// on Windows `%LOCALAPPDATA%` or `%APPDATA%`. Only text: the environment is passed in.
+
+/** `cache` for what can be made again (results, eras), `config` for what the user decided (tokens). */
+export type UserDirectoryKind = "cache" | "config";
+
+const PLACES = {
+  cache: { xdg: "XDG_CACHE_HOME", windows: "LOCALAPPDATA", home: ".cache" },
+  config: { xdg: "XDG_CONFIG_HOME", windows: "APPDATA", home: ".config" },
+} as const;
+
+/** `<base>/mcpwire` for `kind`, or undefined when neither the XDG variable nor a home says where. */
+export function mcpwireDirectory(kind: UserDirectoryKind, env: Readonly<Record<string, string | undefined>>, os: string): string | undefined {
+  const place = PLACES[kind];
+  const xdg = env[place.xdg];
+  if (xdg && (xdg.startsWith("/") || /^[A-Za-z]:[\\/]/.test(xdg))) return `${trimSlash(xdg)}/mcpwire`;
+  const windows = env[place.windows];
+  if (os === "windows" && windows) return `${trimSlash(windows)}/mcpwire`;
+  const home = env.HOME ?? env.USERPROFILE;
+  return home ? `${trimSlash(home)}/${place.home}/mcpwire` : undefined;
+}
+
+/** A path without its trailing separators (`/` stays `/`). */
+export function trimSlash(path: string): string {
+  return path.length > 1 ? path.replace(/[\\/]+$/, "") : path;
+}
