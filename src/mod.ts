@@ -25,6 +25,10 @@ export { LineDecoder } from "./jsonrpc/line-decoder.ts";
 export { Peer } from "./jsonrpc/peer.ts";
 export type { Params, PeerOptions, Progress, RequestOptions, SendOptions } from "./jsonrpc/peer.ts";
 
+// The base of every mcpwire error: test `code`, a named value (README "Errors").
+export { McpwireError } from "./common/mcpwire-error.ts";
+export type { McpwireErrorOptions } from "./common/mcpwire-error.ts";
+
 // A misspelt or missing option of a constructor (StdioTransport, Client, …).
 export { InvalidOptionsError } from "./common/options.ts";
 export type { InvalidOptionsCode } from "./common/options.ts";

@@ -6,7 +6,7 @@
 import { OutputValidators } from "../client/output-validator.ts";
 import { loadJsonSchema } from "../client/json-schema.ts";
 import type { JsonObject } from "../client/types.ts";
-import { CodedError } from "../common/coded-error.ts";
+import { McpwireError } from "../common/mcpwire-error.ts";
 import { messageOf } from "../common/error-text.ts";
 import { isObject } from "../common/json.ts";
 import type { Progress } from "../jsonrpc/peer.ts";
@@ -91,7 +91,7 @@ export type RunnerErrorKind =
   | "busy";
 
 /** A run that did not end with an answer (`code` says why). The history keeps every complete step. */
-export class RunnerError extends CodedError<RunnerErrorKind> {
+export class RunnerError extends McpwireError<RunnerErrorKind> {
   override readonly name = "RunnerError";
   /** The same as `code`, under the name it had first. */
   get kind(): RunnerErrorKind {

@@ -1,7 +1,7 @@
 // The errors of the authorization layer: one class, a code to branch on, and a message that
 // says who, what happened, the detail and what to do — spec 2025-11-25 basic/authorization.
 
-import { CodedError } from "../common/coded-error.ts";
+import { McpwireError } from "../common/mcpwire-error.ts";
 
 /**
  * Why authorizing to an MCP server failed or was refused.
@@ -34,7 +34,7 @@ export type AuthErrorCode =
   | "interaction-failed";
 
 /** Authorizing to an MCP server failed or was refused; `code` says why. */
-export class AuthError extends CodedError<AuthErrorCode> {
+export class AuthError extends McpwireError<AuthErrorCode> {
   override readonly name = "AuthError";
 }
 

@@ -3,7 +3,7 @@
 // spec 2025-11-25 basic/authorization ("Token Storage": clients MUST store tokens securely) and
 // SEP-2352 (client credentials are kept per authorization server, by issuer).
 
-import { CodedError } from "../common/coded-error.ts";
+import { McpwireError } from "../common/mcpwire-error.ts";
 import { messageOf } from "../common/error-text.ts";
 import { runtime as defaultRuntime } from "../runtime/mod.ts";
 import type { Runtime } from "../runtime/types.ts";
@@ -67,7 +67,7 @@ export interface TokenStore {
 export type TokenStoreErrorCode = "unreadable" | "unwritable" | "corrupt" | "not-private";
 
 /** The token store could not read or write; `code` says why. */
-export class TokenStoreError extends CodedError<TokenStoreErrorCode> {
+export class TokenStoreError extends McpwireError<TokenStoreErrorCode> {
   override readonly name = "TokenStoreError";
   constructor(message: string, readonly path: string, options?: { cause?: unknown }, code: TokenStoreErrorCode = "corrupt") {
     super(message, code, options);

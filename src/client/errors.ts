@@ -1,7 +1,7 @@
 // Errors the client raises itself (as opposed to RpcError, which the server sent).
 
 import { RequestError, RpcError } from "../jsonrpc/errors.ts";
-import { CodedError } from "../common/coded-error.ts";
+import { McpwireError } from "../common/mcpwire-error.ts";
 import { isObject } from "../common/json.ts";
 
 /** A method was called in a state that does not allow it (before connect, after close, …). */
@@ -58,7 +58,7 @@ export type ProtocolErrorCode =
   | "bad-task";
 
 /** The server broke the protocol: a result without the shape the spec gives it, and the like. */
-export class ProtocolError extends CodedError<ProtocolErrorCode> {
+export class ProtocolError extends McpwireError<ProtocolErrorCode> {
   override readonly name = "ProtocolError";
   /** The method whose answer broke it, when one did. */
   readonly method: string | undefined;
@@ -78,7 +78,7 @@ export class ProtocolError extends CodedError<ProtocolErrorCode> {
 export type OutputValidationCode = "missing" | "mismatch" | "unchecked";
 
 /** A tool's structuredContent does not match the outputSchema it listed. */
-export class OutputValidationError extends CodedError<OutputValidationCode> {
+export class OutputValidationError extends McpwireError<OutputValidationCode> {
   override readonly name = "OutputValidationError";
   readonly tool: string;
   /** JSON Pointer of the first failing place in structuredContent ("" is the root). */

@@ -3,7 +3,7 @@
 // and the nearest known option, not a runtime's error about an undefined value further on.
 // Only constructors call it, never a per-message path.
 
-import { CodedError } from "./coded-error.ts";
+import { McpwireError } from "./mcpwire-error.ts";
 import { isObject } from "./json.ts";
 import { nearestName } from "./nearest-name.ts";
 
@@ -11,7 +11,7 @@ import { nearestName } from "./nearest-name.ts";
 export type InvalidOptionsCode = "invalid-options";
 
 /** An options object with an unknown key or without a required one; `unknown` and `missing` name them. */
-export class InvalidOptionsError extends CodedError<InvalidOptionsCode> {
+export class InvalidOptionsError extends McpwireError<InvalidOptionsCode> {
   override readonly name = "InvalidOptionsError";
   /** Who took the options: `StdioTransport`, `Client`, … */
   readonly who: string;

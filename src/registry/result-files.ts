@@ -15,7 +15,7 @@
 // opened exclusively ('wx') and renamed into place: a link at either name is never followed.
 
 import type { CallToolResult, ContentBlock } from "../client/types.ts";
-import { CodedError } from "../common/coded-error.ts";
+import { McpwireError } from "../common/mcpwire-error.ts";
 import { messageOf } from "../common/error-text.ts";
 import { checkOptions, optionNames } from "../common/options.ts";
 import { capTextWithFile, DEFAULT_MAX_RESULT_CHARS, errorString, isCallToolResult, resultString } from "./result-format.ts";
@@ -50,7 +50,7 @@ export type ResultFileErrorCode =
   | "invalid-data";
 
 /** A result or a block could not be saved; the registry falls back to the cut string and warns. */
-export class ResultFileError extends CodedError<ResultFileErrorCode> {
+export class ResultFileError extends McpwireError<ResultFileErrorCode> {
   override readonly name = "ResultFileError";
 }
 

@@ -1,7 +1,7 @@
 // What every transport offers the client: three verbs and three callbacks —
 // spec 2025-11-25 basic/transports ("Custom Transports": bidirectional JSON-RPC exchange).
 
-import { CodedError } from "../common/coded-error.ts";
+import { McpwireError } from "../common/mcpwire-error.ts";
 import type { CloseDetails, UndeliverableResponse } from "../jsonrpc/errors.ts";
 import type { JsonRpcMessage } from "../jsonrpc/messages.ts";
 import type { SendOptions } from "../jsonrpc/peer.ts";
@@ -146,7 +146,7 @@ export type TransportErrorCode =
   | "send-timeout";
 
 /** A transport could not start, send or receive. The message names the endpoint; `code` says why. */
-export class TransportError extends CodedError<TransportErrorCode> {
+export class TransportError extends McpwireError<TransportErrorCode> {
   override readonly name = "TransportError";
 }
 

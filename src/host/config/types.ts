@@ -9,7 +9,7 @@ import type { HooksConfig } from "../../agent/hooks.ts";
 import type { ToolSearchOptions } from "../../agent/tool-search.ts";
 import type { ToolDefinitionLimits } from "../../agent/tool-definition-cap.ts";
 import type { TaskMode } from "../../registry/types.ts";
-import { CodedError } from "../../common/coded-error.ts";
+import { McpwireError } from "../../common/mcpwire-error.ts";
 import type { ProjectConfigSummary } from "./project-summary.ts";
 
 /**
@@ -29,7 +29,7 @@ export type TransportKind = "stdio" | "http" | "sse" | "auto";
 export type ConfigErrorCode = "invalid" | "untrusted-project" | "trust-store";
 
 /** A configuration problem, positioned in its file where we know the place. */
-export class ConfigError extends CodedError<ConfigErrorCode> {
+export class ConfigError extends McpwireError<ConfigErrorCode> {
   override readonly name = "ConfigError";
   readonly file?: string;
   readonly line?: number;
