@@ -56,7 +56,7 @@ export class LineBuffer {
   /** The next line without its line ending; at the end of input, the last one without a newline. */
   take(): string | undefined {
     if (this.#next < this.#lines.length) {
-      const line = this.#lines[this.#next++];
+      const line = this.#lines[this.#next++]!; // #next < length, checked above
       if (this.#next === this.#lines.length) this.#clearLines();
       return line.endsWith("\r") ? line.slice(0, -1) : line;
     }

@@ -13,13 +13,13 @@ export function editDistance(a: string, b: string): number {
     current[0] = i;
     for (let j = 1; j <= b.length; j++) {
       const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      let value = Math.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) value = Math.min(value, before[j - 2] + 1);
+      let value = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) value = Math.min(value, before[j - 2]! + 1);
       current[j] = value;
     }
     [before, previous, current] = [previous, current, before];
   }
-  return previous[b.length];
+  return previous[b.length]!;
 }
 
 /** Longer names are cut before comparing: edit distance costs the product of the two lengths. */

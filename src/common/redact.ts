@@ -122,7 +122,7 @@ export class Redactor {
     this.#secrets.add(secret);
     // A header value `Bearer abc…` is also known by its credential alone.
     const scheme = /^[A-Za-z][A-Za-z0-9-]*\s+(\S{8,})$/.exec(secret);
-    if (scheme) this.#secrets.add(scheme[1]);
+    if (scheme?.[1] !== undefined) this.#secrets.add(scheme[1]);
   }
 
   /** Adds every value of a header map whose value could be a credential (all of them: any header can carry one). */

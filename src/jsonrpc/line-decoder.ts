@@ -59,7 +59,7 @@ function sequenceLength(lead: number): number {
  */
 function wholeCharactersEnd(bytes: Uint8Array, from: number, end: number): number {
   for (let i = end - 1; i >= from && i >= end - 3; i--) {
-    const byte = bytes[i];
+    const byte = bytes[i]!; // from <= i < end
     if ((byte & 0xc0) === 0x80) continue; // a continuation byte: the lead is further back
     return byte >= 0xc0 && end - i < sequenceLength(byte) ? i : end;
   }
@@ -157,7 +157,7 @@ const TAIL_ID = /[,{][ \t\r\n]*"id"[ \t\r\n]*:[ \t\r\n]*(-?\d+(?:\.\d+)?(?:[eE][
 /** The id written last in a line (the member just before its final "}"), if it shows one. */
 export function readTailId(text: string): RequestId | undefined {
   const match = TAIL_ID.exec(text);
-  if (match === null) return undefined;
+  if (match?.[1] === undefined) return undefined;
   try {
     const id: unknown = JSON.parse(match[1]);
     return typeof id === "string" || typeof id === "number" ? id : undefined;
@@ -362,8 +362,8 @@ export class LineDecoder {
     let from = start;
     if (this.#tailBytes > 0) {
       // Complete the held character with the continuation bytes (10xxxxxx) that start this chunk.
-      const want = sequenceLength(this.#tail[0]);
-      while (this.#tailBytes < want && from < end && (chunk[from] & 0xc0) === 0x80) this.#tail[this.#tailBytes++] = chunk[from++];
+      const want = sequenceLength(this.#tail[0]!); // #tailBytes > 0
+      while (this.#tailBytes < want && from < end && (chunk[from]! & 0xc0) === 0x80) this.#tail[this.#tailBytes++] = chunk[from++]!;
       if (this.#tailBytes < want && from === end && !final) return; // still not whole
       this.#partial += runtime.decodeUtf8(this.#tail, 0, this.#tailBytes); // whole, or invalid: U+FFFD
       this.#tailBytes = 0;

@@ -180,7 +180,7 @@ export class Peer {
       const copy: Params = {};
       if (params !== undefined) {
         const keys = Object.keys(params);
-        for (let i = 0; i < keys.length; i++) copy[keys[i]] = params[keys[i]];
+        for (let i = 0; i < keys.length; i++) copy[keys[i]!] = params[keys[i]!];
       }
       const meta = copy._meta as Params | undefined;
       copy._meta = meta === undefined || meta === null || typeof meta !== "object" ? { progressToken: id } : { ...meta, progressToken: id };

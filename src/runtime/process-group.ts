@@ -125,7 +125,7 @@ export class Descendants {
         seen.add(child);
         queue.push(child);
         const fields = statFields(child, this.#fs);
-        if (fields !== undefined && fields[0] !== "Z" && fields[0] !== "X") this.#known.set(child, fields[START_TIME]);
+        if (fields?.[START_TIME] !== undefined && fields[0] !== "Z" && fields[0] !== "X") this.#known.set(child, fields[START_TIME]);
       }
     }
   }

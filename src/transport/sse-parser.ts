@@ -144,7 +144,7 @@ export class SseParser {
   }
 
   #endLine(): void {
-    let line = this.#line.length === 1 ? this.#line[0] : this.#line.join("");
+    let line = this.#line.length === 1 ? this.#line[0]! : this.#line.join("");
     this.#line = [];
     this.#lineChars = 0;
     if (this.#lineDropped) {

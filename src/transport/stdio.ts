@@ -272,7 +272,7 @@ export class StdioTransport extends TransportBase {
   #flush(child: ChildProcess, batch: WriteBatch): void {
     this.#batch = undefined;
     const { lines } = batch;
-    child.write(lines.length === 1 ? lines[0] : lines.join(""), batch.done);
+    child.write(lines.length === 1 ? lines[0]! : lines.join(""), batch.done);
   }
 
   /**

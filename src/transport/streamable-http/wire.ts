@@ -90,7 +90,7 @@ export function retryableStatus(status: number): boolean {
  */
 export function leadingId(head: string): RequestId | undefined {
   const match = /^\s*\{\s*(?:"jsonrpc"\s*:\s*"2\.0"\s*,\s*)?"id"\s*:\s*("(?:[^"\\]|\\.)*"|-?\d+)\s*[,}]/.exec(head);
-  if (match === null) return undefined;
+  if (match?.[1] === undefined) return undefined;
   if (/^\s*(?:"jsonrpc"\s*:\s*"2\.0"\s*,\s*)?"method"\s*:/.test(head.slice(match[0].length))) return undefined;
   try {
     const id: unknown = JSON.parse(match[1]);
