@@ -231,8 +231,9 @@ export function definitionBytes(tools: readonly LlmToolSchema[]): number {
 /** Whether two lists hold the same tools: names, descriptions and schema objects (the registry hands out its own). */
 function sameTools(a: readonly LlmToolSchema[], b: readonly LlmToolSchema[]): boolean {
   if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) {
-    if (a[i].name !== b[i].name || a[i].description !== b[i].description || a[i].parameters !== b[i].parameters) return false;
+  for (const [i, x] of a.entries()) {
+    const y = b[i];
+    if (y === undefined || x.name !== y.name || x.description !== y.description || x.parameters !== y.parameters) return false;
   }
   return true;
 }

@@ -227,7 +227,7 @@ function fileName(label: string, extension: string): string {
 }
 
 function extensionOf(mimeType: string | undefined): string {
-  const type = mimeType?.split(";")[0].trim().toLowerCase() ?? "";
+  const type = mimeType?.split(";")[0]?.trim().toLowerCase() ?? "";
   return EXTENSIONS[type] ?? "bin";
 }
 

@@ -163,14 +163,15 @@ function convert(input: unknown, context: Context): GeminiSchema {
     else if ("items" in node) types = ["array"];
     else if (values !== undefined && values.length > 0) types = [jsonType(values[0])];
   }
-  if (types.length === 0) return withNullable(anyValue(joinDescription(description, ...notes)), nullable);
+  const [first] = types;
+  const type = first === undefined ? undefined : TYPES[first];
+  if (type === undefined) return withNullable(anyValue(joinDescription(description, ...notes)), nullable);
 
   if (types.length > 1) {
     const branches = types.map((type) => convert({ ...node, type, description: undefined, nullable: undefined }, context));
     return withNullable({ anyOf: branches, ...withoutUndefined({ description: joinDescription(description, ...notes) }) }, nullable);
   }
 
-  const type = TYPES[types[0]];
   const out: GeminiSchema = { type };
   if (enumStrings !== undefined && type === "STRING") out.enum = enumStrings;
   else if (enumStrings !== undefined) notes.push(`one of: ${enumStrings.map((value) => JSON.stringify(value)).join(", ")}`);

@@ -194,12 +194,12 @@ export async function readToolUi(client: AppResourceClient, tool: Tool, options:
  */
 export function mimeTypeProblem(mimeType: unknown): string | undefined {
   if (typeof mimeType !== "string" || mimeType.trim() === "") return "it has no mimeType";
-  const [type, ...parameters] = mimeType.split(";");
+  const [type = "", ...parameters] = mimeType.split(";");
   const shown = JSON.stringify(clipText(mimeType, 80));
   if (type.trim().toLowerCase() !== "text/html") return `its mimeType is ${shown}, not HTML`;
   const profile = parameters
     .map((parameter) => parameter.split("="))
-    .find(([name]) => name.trim().toLowerCase() === "profile");
+    .find(([name = ""]) => name.trim().toLowerCase() === "profile");
   const value = profile?.[1]?.trim().replace(/^"(.*)"$/, "$1");
   if (value !== "mcp-app") return `its mimeType is ${shown}, HTML without profile=mcp-app`;
   return undefined;
