@@ -36,7 +36,7 @@ export interface ExtensionReporter {
 export function extensionChoices(mapping: Record<string, unknown>, where: string, report: ExtensionReporter): Record<string, boolean> {
   const choices: Record<string, boolean> = {};
   for (const [name, value] of Object.entries(mapping)) {
-    const id = Object.hasOwn(SHORT_NAMES, name) ? SHORT_NAMES[name] : name;
+    const id = Object.hasOwn(SHORT_NAMES, name) ? SHORT_NAMES[name] ?? name : name;
     if (!IDENTIFIER.test(id)) {
       report.problem(name, `"${where}.${name}" is not an extension; use ${Object.keys(SHORT_NAMES).join(", ")} or a full identifier such as "${EXTENSIONS.apps}"`);
       continue;

@@ -133,12 +133,13 @@ export function resolveImportApps(names: readonly string[]): { apps: ImportApp[]
   const unknown: { name: string; guess?: string }[] = [];
   for (const name of names) {
     const key = name.trim().toLowerCase();
+    const alias = Object.hasOwn(APP_ALIASES, key) ? APP_ALIASES[key] : undefined;
     const found: readonly ImportApp[] | undefined = key === ALL_APPS
       ? IMPORT_APPS
       : (IMPORT_APPS as readonly string[]).includes(key)
       ? [key as ImportApp]
-      : Object.hasOwn(APP_ALIASES, key)
-      ? [APP_ALIASES[key]]
+      : alias !== undefined
+      ? [alias]
       : undefined;
     if (found === undefined) unknown.push({ name, guess: suggest(key, [...IMPORT_APPS, ALL_APPS]) });
     else for (const app of found) if (!apps.includes(app)) apps.push(app);
@@ -171,7 +172,7 @@ export function importsOf(context: Context, root: Record<string, unknown>): stri
     const { unknown } = resolveImportApps([name]);
     if (unknown.length > 0) {
       const at = Array.isArray(value) ? ["imports", index] : ["imports"];
-      context.warnings.push(problem(context, context.parsed.locate(at), `${unknownAppText(name, unknown[0].guess)}; it is ignored`));
+      context.warnings.push(problem(context, context.parsed.locate(at), `${unknownAppText(name, unknown[0]?.guess)}; it is ignored`));
       continue;
     }
     names.push(name);

@@ -408,6 +408,7 @@ export function withoutComments(text: string): string {
   let copied = 0;
   for (let r = 0; r < ranges.length; r += 2) {
     const [from, to] = [ranges[r], ranges[r + 1]];
+    if (from === undefined || to === undefined) break; // never: ranges holds [from, to) pairs
     const blanked = text.slice(from, to);
     parts.push(text.slice(copied, from), blanked.includes("\n") ? blanked.replace(/[^\n]/g, " ") : spaces(to - from));
     copied = to;
@@ -464,7 +465,7 @@ export async function tomlParsed(text: string): Promise<Parsed> {
     if (!(error instanceof TomlError)) throw error;
     const lines = text.split("\n");
     const offset = lines.slice(0, error.line - 1).reduce((sum, line) => sum + line.length + 1, 0) + error.column - 1;
-    parsed.syntaxError = { offset, message: error.message.split("\n")[0].replace(/^Invalid TOML document: /, "") };
+    parsed.syntaxError = { offset, message: (error.message.split("\n")[0] ?? "").replace(/^Invalid TOML document: /, "") };
   }
   return parsed;
 }
@@ -480,7 +481,7 @@ function tomlKeyOffsets(text: string): Map<string, number> {
       segment.lastIndex = at;
       const match = segment.exec(line);
       if (match === null) return undefined;
-      found.push(match[1] ?? match[2] ?? match[3]);
+      found.push(match[1] ?? match[2] ?? match[3] ?? "");
       at = segment.lastIndex;
       if (line[at] !== ".") return { keys: found, end: at };
       at++;

@@ -21,7 +21,7 @@ export function findJsonError(text: string): { offset: number; message: string }
     i++; // the opening quote
     for (;;) {
       if (i >= text.length) fail("a string is not closed; add the closing \"");
-      const char = text[i];
+      const char = text[i]!; // i < text.length: fail() threw otherwise
       if (char === '"') return void i++;
       if (char < " ") fail("a raw control character (a line break or tab?) inside a string; write it as \\n or \\t");
       if (char === "\\") {
@@ -51,7 +51,7 @@ export function findJsonError(text: string): { offset: number; message: string }
     if (char === '"') return string();
     const number = /-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?/y;
     number.lastIndex = i;
-    if ((char === "-" || (char >= "0" && char <= "9")) && number.test(text)) return void (i = number.lastIndex);
+    if ((char === "-" || (char !== undefined && char >= "0" && char <= "9")) && number.test(text)) return void (i = number.lastIndex);
     for (const literal of ["true", "false", "null"]) if (text.startsWith(literal, i)) return void (i += literal.length);
     if (char === "/") fail("JSON has no comments; remove it (or use a YAML config, which has)");
     if (char === "'") fail("strings take double quotes in JSON");

@@ -53,7 +53,7 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Mcpwi
   const cwd = options.cwd ?? runtime.cwd();
   const asked = options.imports ?? [];
   const unknown = resolveImportApps(asked).unknown;
-  if (unknown.length > 0) throw new ConfigError(unknownAppText(unknown[0].name, unknown[0].guess));
+  if (unknown[0] !== undefined) throw new ConfigError(unknownAppText(unknown[0].name, unknown[0].guess));
   const gate = new ProjectGate({ cwd, env, trust: options.trust, trustFile: options.trustFile });
   const own = await loadOwnConfig(options.path, cwd, env, asked.length > 0, gate);
   const names = [...(own.imports ?? []), ...asked];

@@ -33,14 +33,14 @@ export function nestingBeyond(text: string, syntax: NestingSyntax, limit = MAX_C
       if (++flow + blocks.length > limit) return i;
     } else if (char === "]" || char === "}") {
       if (flow > 0) flow--;
-    } else if (char === "#" && syntax !== "json" && (i === 0 || /\s/.test(text[i - 1]))) {
+    } else if (char === "#" && syntax !== "json" && (i === 0 || /\s/.test(text.charAt(i - 1)))) {
       const end = text.indexOf("\n", i);
       if (end === -1) break;
       i = end - 1;
     } else if (char === '"' || char === "'") {
       // YAML: a quote opens a string only where a value starts (`it's` is plain text). JSON has no `'` strings.
       if (syntax === "json" && char === "'") continue;
-      if (syntax === "yaml" && i > 0 && !/[\s[{,:]/.test(text[i - 1])) continue;
+      if (syntax === "yaml" && i > 0 && !/[\s[{,:]/.test(text.charAt(i - 1))) continue;
       i = stringEnd(text, i, syntax) - 1;
     }
   }
@@ -49,7 +49,7 @@ export function nestingBeyond(text: string, syntax: NestingSyntax, limit = MAX_C
 
 /** The offset just past the string that starts at `start` (the text's end when it never closes). */
 function stringEnd(text: string, start: number, syntax: NestingSyntax): number {
-  const quote = text[start];
+  const quote = text.charAt(start);
   if (syntax === "toml" && text.startsWith(quote.repeat(3), start)) {
     const end = text.indexOf(quote.repeat(3), start + 3);
     return end === -1 ? text.length : end + 3;
@@ -77,7 +77,7 @@ function yamlBlockLine(text: string, start: number, blocks: number[], limit: num
   while (text[i] === " ") i++;
   if (i >= text.length || text[i] === "\n" || text[i] === "\r" || text[i] === "#") return { next: i };
   const indent = i - start;
-  while (blocks.length > 0 && blocks[blocks.length - 1] >= indent) blocks.pop();
+  while (blocks.length > 0 && blocks[blocks.length - 1]! >= indent) blocks.pop();
   blocks.push(indent);
   if (blocks.length > limit) return { next: i, beyond: i };
   while ((text[i] === "-" || text[i] === "?") && (text[i + 1] === " " || text[i + 1] === "\t")) {

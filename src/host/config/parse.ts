@@ -111,7 +111,7 @@ function serversOf(context: Context): { root: Record<string, unknown>; serversKe
     );
   }
   const present = SERVERS_KEYS.filter((key) => key in root);
-  if (present.length === 0) {
+  if (present[0] === undefined) {
     const keys = Object.keys(root);
     const found = keys.length === 0 ? "" : `; found ${keys.map((key) => `"${key}"`).join(", ")}`;
     throw problem(
@@ -120,7 +120,7 @@ function serversOf(context: Context): { root: Record<string, unknown>; serversKe
       `no "mcp_servers" key; put the servers under "mcp_servers:" (YAML) or "mcpServers" (JSON)${found}`,
     );
   }
-  if (present.length === 2) {
+  if (present[1] !== undefined) {
     throw problem(context, parsed.locate([present[1]], "key"), `both "mcp_servers" and "mcpServers" are present; keep one`);
   }
   const serversKey = present[0];

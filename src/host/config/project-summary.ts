@@ -104,7 +104,7 @@ function variablesOf(text: string, app: ImportApp | undefined, servers: unknown)
     : app === "claude-desktop" || app === "codex"
     ? undefined
     : /\$\{([A-Za-z_][A-Za-z0-9_]*)(?=:-|\})/g;
-  if (pattern !== undefined) for (const match of text.matchAll(pattern)) names.add(match[1]);
+  if (pattern !== undefined) for (const [, name] of text.matchAll(pattern)) if (name !== undefined) names.add(name);
   if (app === "codex" && isObject(servers)) {
     for (const entry of Object.values(servers)) {
       if (!isObject(entry)) continue;

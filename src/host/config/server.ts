@@ -155,12 +155,13 @@ function transportOf(entry: ServerEntry): TransportKind | undefined {
   const named = (["transport", "type"] as const)
     .map((key) => ({ key, value: entry.get(key), kind: transportKind(entry.get(key)) }))
     .filter((declared) => declared.kind !== undefined);
-  if (named.length === 2 && named[0].kind !== named[1].kind) {
-    entry.report(["type"], "value", `"transport: ${named[0].value}" and "type: ${named[1].value}" disagree; keep one`);
+  const [first, second] = named;
+  if (first !== undefined && second !== undefined && first.kind !== second.kind) {
+    entry.report(["type"], "value", `"transport: ${first.value}" and "type: ${second.value}" disagree; keep one`);
   }
   const hasCommand = entry.has("command");
   const hasUrl = entry.has("url");
-  let transport: TransportKind | undefined = named[0]?.kind;
+  let transport: TransportKind | undefined = first?.kind;
   if (transport === undefined && isObject(entry.raw)) {
     if (hasCommand && hasUrl) {
       entry.report([], "key", `has both "command" and "url"; remove one, or say which with transport: stdio, http or sse`);
@@ -175,10 +176,10 @@ function transportOf(entry: ServerEntry): TransportKind | undefined {
         `has neither "command" (to run a stdio server) nor "url" (to reach an http or sse server); add one`,
       );
     }
-  } else if (transport === "stdio" && !hasCommand) {
-    entry.report([named[0].key], "value", `transport "stdio" needs "command": the program to run`);
-  } else if (transport !== undefined && transport !== "stdio" && !hasUrl) {
-    entry.report([named[0].key], "value", `transport "${transport}" needs "url": the server's endpoint`);
+  } else if (first?.kind === "stdio" && !hasCommand) {
+    entry.report([first.key], "value", `transport "stdio" needs "command": the program to run`);
+  } else if (first !== undefined && transport !== "stdio" && !hasUrl) {
+    entry.report([first.key], "value", `transport "${transport}" needs "url": the server's endpoint`);
   }
   if (transport !== undefined) {
     for (const key of transport === "stdio" ? HTTP_KEYS : STDIO_KEYS) {

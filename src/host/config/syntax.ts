@@ -53,8 +53,8 @@ export function parseYaml(text: string): Parsed {
   // merge: `<<: *defaults` shares settings between servers, as agent configs often do.
   const doc = parseDocument(text, { lineCounter: counter, prettyErrors: false, merge: true, uniqueKeys: true });
   const parsed = locator(doc, counter);
-  if (doc.errors.length > 0) {
-    const [first] = doc.errors;
+  const [first] = doc.errors;
+  if (first !== undefined) {
     const more = doc.errors.length > 1 ? ` (and ${doc.errors.length - 1} more problem${doc.errors.length > 2 ? "s" : ""})` : "";
     parsed.syntaxError = { offset: first.pos[0], message: first.message + more };
     return parsed;
