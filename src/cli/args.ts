@@ -20,7 +20,7 @@ export interface ParsedArgs {
 export function parseArgs(argv: readonly string[], spec: Record<string, OptionSpec>): ParsedArgs {
   const parsed: ParsedArgs = { flags: new Set(), values: new Map(), lists: new Map(), positional: [] };
   for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i];
+    const arg = argv[i]!; // i < argv.length
     if (arg === "--") {
       parsed.positional.push(...argv.slice(i + 1));
       break;
@@ -43,7 +43,7 @@ export function parseArgs(argv: readonly string[], spec: Record<string, OptionSp
     }
     let value: string;
     if (eq !== -1) value = arg.slice(eq + 1);
-    else if (i + 1 < argv.length) value = argv[++i];
+    else if (i + 1 < argv.length) value = argv[++i]!;
     else throw new UsageError(`--${name} needs a value`);
     if (option.kind === "string") parsed.values.set(name, value);
     else parsed.lists.set(name, [...(parsed.lists.get(name) ?? []), value]);

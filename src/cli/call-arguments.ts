@@ -100,7 +100,8 @@ const EXAMPLE = `a=2 name=hi tags=[x,y] or '{"a":2}'`;
  */
 export function parseArgumentWords(words: readonly string[]): GivenArguments {
   if (words.length === 0) return { form: "none" };
-  if (words.length === 1 && /^\s*[[{]/.test(words[0])) return { form: "object", value: jsonObject(words[0], "the JSON argument") };
+  const [first = ""] = words;
+  if (words.length === 1 && /^\s*[[{]/.test(first)) return { form: "object", value: jsonObject(first, "the JSON argument") };
   const pairs: ArgumentPair[] = [];
   const seen = new Set<string>();
   for (const word of words) {

@@ -18,7 +18,7 @@ export function splitCommandLine(line: string): string[] {
       else word += ch;
     } else if (quote === '"') {
       if (ch === '"') quote = undefined;
-      else if (ch === "\\" && i + 1 < line.length && '"\\$`'.includes(line[i + 1])) word += line[++i];
+      else if (ch === "\\" && i + 1 < line.length && '"\\$`'.includes(line.charAt(i + 1))) word += line[++i];
       else word += ch;
     } else if (ch === "'" || ch === '"') {
       quote = ch;

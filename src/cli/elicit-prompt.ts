@@ -106,7 +106,7 @@ function parseAnswer(property: PrimitiveSchemaDefinition, text: string, choices:
   if (choices !== undefined) {
     const pick = (word: string): string | undefined => {
       const index = Number(word);
-      if (Number.isInteger(index) && index >= 1 && index <= choices.length) return choices[index - 1].value;
+      if (Number.isInteger(index) && index >= 1 && index <= choices.length) return choices[index - 1]?.value;
       return choices.find((choice) => choice.value === word || choice.label.toLowerCase() === word.toLowerCase())?.value;
     };
     if (property.type === "array") {

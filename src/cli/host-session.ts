@@ -99,7 +99,7 @@ export function importOption(args: ParsedArgs): string[] | undefined {
   const names = values.flatMap((value) => value.split(",")).map((name) => name.trim()).filter((name) => name !== "");
   if (names.length === 0) throw new UsageError("--import needs an app name, such as --import cursor or --import claude-desktop,cursor");
   const { unknown } = resolveImportApps(names);
-  if (unknown.length > 0) throw new UsageError(`--import: ${unknownAppText(unknown[0].name, unknown[0].guess)}`);
+  if (unknown[0] !== undefined) throw new UsageError(`--import: ${unknownAppText(unknown[0].name, unknown[0].guess)}`);
   return names;
 }
 

@@ -39,7 +39,7 @@ export async function importVerb(argv: readonly string[]): Promise<number> {
   }
   const names = args.positional.flatMap((word) => word.split(",")).map((name) => name.trim()).filter((name) => name !== "");
   const { apps, unknown } = resolveImportApps(names);
-  if (unknown.length > 0) throw new UsageError(unknownAppText(unknown[0].name, unknown[0].guess));
+  if (unknown[0] !== undefined) throw new UsageError(unknownAppText(unknown[0].name, unknown[0].guess));
   const cwd = runtime.cwd();
   const env = runtime.env();
   const chosen: readonly ImportApp[] = names.length === 0 ? IMPORT_APPS : apps;

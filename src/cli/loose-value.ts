@@ -15,7 +15,7 @@ const MAX_LOOSE_DEPTH = 64;
 export function parseLoose(text: string): Loose | undefined {
   let at = 0;
   const space = () => {
-    while (at < text.length && /\s/.test(text[at])) at++;
+    while (at < text.length && /\s/.test(text.charAt(at))) at++;
   };
   const quoted = (): string | undefined => {
     const quote = text[at];
@@ -30,7 +30,7 @@ export function parseLoose(text: string): Loose | undefined {
   };
   const bare = (stops: string): string => {
     const start = at;
-    while (at < text.length && !stops.includes(text[at])) at++;
+    while (at < text.length && !stops.includes(text.charAt(at))) at++;
     return text.slice(start, at).trim();
   };
   const value = (depth: number, stops: string): Loose | undefined => {

@@ -256,7 +256,7 @@ function docComment(description: string, params: Parameter[], width: number): st
     if (line !== "") tags.push(...wrap(`@param ${param.label.replace(/^"|"$/g, "")} ${lineOf(line)}`, width - 3, "  "));
   }
   if (body.length === 0 && tags.length === 0) return [];
-  if (tags.length === 0 && body.length === 1 && body[0].length + 7 <= width) return [`/** ${body[0]} */`];
+  if (tags.length === 0 && body.length === 1 && body[0]!.length + 7 <= width) return [`/** ${body[0]} */`];
   const lines = [...body, ...(body.length > 0 && tags.length > 0 ? [""] : []), ...tags];
   return ["/**", ...lines.map((line) => (line === "" ? " *" : ` * ${line}`)), " */"];
 }
