@@ -15,7 +15,7 @@ import { type ApiName, apiOf, ENTRIES, reportOf, ROOT, summaryOf } from "../scri
 
 /** The names a report lists, from its `- \`name\` — …` lines. */
 function namesIn(report: string): string[] {
-  return [...report.matchAll(/^- `([^`]+)`/gm)].map((match) => match[1]);
+  return [...report.matchAll(/^- `([^`]+)`/gm)].map((match) => match[1]!);
 }
 
 /** Types a signature of two entries needs, allowed in both (prefer `import type` from the owner in user code). */

@@ -54,7 +54,7 @@ const repoPath = (full: string) => relative(ROOT, full).split(sep).join("/");
 /** A file's layer: its folder under src/; the root entry src/mod.ts is the client's. */
 function layerOf(path: string): string {
   const parts = path.split("/");
-  return parts.length === 2 ? "client" : parts[1];
+  return parts.length === 2 ? "client" : parts[1]!;
 }
 
 const sources: SourceFile[] = listSources(SRC).sort().map((full) => {
@@ -147,7 +147,7 @@ describe("the layers of DESIGN.md", () => {
         }
         const layer = layerOf(path);
         if (layer === file.layer || SHARED_LAYERS.has(layer)) continue;
-        if (!(LAYER_RANK[layer] < LAYER_RANK[file.layer])) {
+        if (!(LAYER_RANK[layer]! < LAYER_RANK[file.layer]!)) {
           const how = LAYER_RANK[layer] === LAYER_RANK[file.layer] ? "beside it" : "above it";
           problems.push(`${file.path}:${record.line} (${file.layer}) imports ${path} (${layer}, ${how})`);
         }
@@ -192,7 +192,7 @@ function moduleGraph(entry: string): { modules: Set<string>; packages: Set<strin
       if (record.typeOnly) continue;
       const next = target(path, record.specifier);
       if (next === undefined) {
-        const name = record.specifier.startsWith("@") ? record.specifier.split("/").slice(0, 2).join("/") : record.specifier.split("/")[0];
+        const name = record.specifier.startsWith("@") ? record.specifier.split("/").slice(0, 2).join("/") : record.specifier.split("/")[0]!;
         if (!packages.has(name)) via.set(name, path);
         packages.add(name);
       } else if (!modules.has(next)) {
@@ -298,7 +298,7 @@ function importCycles(graph: ReadonlyMap<string, readonly string[]>): string[][]
   // One concrete cycle per component: the shortest way from its first file back to it.
   return components.map((component) => {
     const members = new Set(component);
-    const start = [...component].sort()[0];
+    const start = [...component].sort()[0]!;
     const cameFrom = new Map<string, string>();
     const queue = [start];
     while (queue.length > 0) {

@@ -277,7 +277,7 @@ describe("required and unknown parameters", () => {
     const { args, warnings } = typed(["count=1", "cuont=3"], { type: "object", properties: { count: { type: "number" }, name: {} } });
     assert.deepEqual(args, { count: 1, cuont: 3 });
     assert.equal(warnings.length, 1);
-    assert.match(warnings[0], /"cuont" is not a parameter its schema lists \(it lists count, name\); sent as given; did you mean "count"\?/);
+    assert.match(warnings[0]!, /"cuont" is not a parameter its schema lists \(it lists count, name\); sent as given; did you mean "count"\?/);
   });
 
   test("a key the schema does not list is refused where no others are allowed", () => {

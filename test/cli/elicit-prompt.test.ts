@@ -95,7 +95,7 @@ describe("promptUrl", () => {
     const handlers = cliElicitationHandlers("accept-defaults", io([]).io, (text) => notes.push(text));
     const context = { server: 'server "auth"', signal: new AbortController().signal, requestId: 2 };
     assert.deepEqual(await handlers.url!(request, context), { action: "decline" });
-    assert.match(notes[0], /a link needs the user's consent/);
+    assert.match(notes[0]!, /a link needs the user's consent/);
   });
 });
 
@@ -139,7 +139,7 @@ describe("URL-mode links are checked before the user is asked", () => {
     const handlers = cliElicitationHandlers("prompt", io(["y"]).io, (text) => notes.push(text));
     const context = { server: 'server "x"', signal: new AbortController().signal, requestId: 3 };
     assert.deepEqual(await handlers.url!({ url: "file:///home/me/.ssh/id_rsa", host: "", message: "Open" }, context), { action: "decline" });
-    assert.match(notes[0], /^server "x" asks you to open file:\/\/\/home\/me\/\.ssh\/id_rsa \("Open"\); declined without asking: it is a "file:" URL/);
+    assert.match(notes[0]!, /^server "x" asks you to open file:\/\/\/home\/me\/\.ssh\/id_rsa \("Open"\); declined without asking: it is a "file:" URL/);
   });
 
   test("the message and URL are shown with their escapes visible: an OSC 8 hyperlink cannot pose as another host", async () => {

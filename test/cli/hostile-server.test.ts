@@ -84,7 +84,7 @@ describe("a server cannot crash the CLI with deep JSON", () => {
     assert.equal(json.code, 0, json.stderr);
     assert.match(json.stderr, /mcpwire call: server "hostile", tool "deep-result": the result is nested deeper than 64 levels/);
     const result = JSON.parse(json.stdout) as { content: { text: string }[]; structuredContent: unknown };
-    assert.equal(result.content[0].text, "deep below");
+    assert.equal(result.content[0]!.text, "deep below");
     let level = result.structuredContent;
     let depth = 0;
     while (typeof level === "object" && level !== null) {
@@ -331,6 +331,6 @@ describe("no credential is printed", () => {
 
     const json = await mcpwire(["call", "--json", "mcp_leaky_secret", "--config", okConfig]);
     assertNoSecrets(json, "call --json mcp_leaky_secret");
-    assert.equal((JSON.parse(json.stdout) as { content: { text: string }[] }).content[0].text, "tool failed with key [redacted]");
+    assert.equal((JSON.parse(json.stdout) as { content: { text: string }[] }).content[0]!.text, "tool failed with key [redacted]");
   });
 });

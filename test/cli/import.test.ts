@@ -113,8 +113,8 @@ describe("mcpwire import --list", () => {
     assert.equal(code, 0, stderr);
     const list = JSON.parse(stdout) as { app: string; file: string; state: string; servers: { name: string; transport: string; imported: boolean }[]; problems: string[] }[];
     assert.deepEqual(list.map((entry) => [entry.app, entry.file, entry.state]), [["windsurf", join(home, ".codeium", "windsurf", "mcp_config.json"), "found"]]);
-    assert.deepEqual(list[0].servers, [{ name: "zap", transport: "auto", enabled: true, imported: true }]);
-    assert.deepEqual(list[0].problems, []);
+    assert.deepEqual(list[0]!.servers, [{ name: "zap", transport: "auto", enabled: true, imported: true }]);
+    assert.deepEqual(list[0]!.problems, []);
   });
 
   test("Claude Code's ./.mcp.json that is our own config is shown as such, not as clashes", async () => {

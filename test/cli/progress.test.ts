@@ -25,8 +25,8 @@ describe("ProgressDisplay", () => {
     progress.update({ progress: 2, total: 2, message: "done" });
     progress.finish();
     assert.equal(out.length, 3);
-    assert.match(out[0], /^\r\[#{12}\.{12}\] 50% \(1\/2\)\x1b\[K$/);
-    assert.match(out[1], /^\r\[#{24}\] 100% \(2\/2\) done\x1b\[K$/);
+    assert.match(out[0]!, /^\r\[#{12}\.{12}\] 50% \(1\/2\)\x1b\[K$/);
+    assert.match(out[1]!, /^\r\[#{24}\] 100% \(2\/2\) done\x1b\[K$/);
     assert.equal(out[2], "\n");
   });
 

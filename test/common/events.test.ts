@@ -34,7 +34,7 @@ test("a throwing on() listener is reported as a problem and the next listener st
   await new Promise((resolve) => setTimeout(resolve, 20));
   assert.deepEqual(seen, [1, 2]);
   assert.equal(problems.length, 2);
-  assert.match(problems[0], /"tick" listener threw: Error: listener bug/);
+  assert.match(problems[0]!, /"tick" listener threw: Error: listener bug/);
 });
 
 test("plain addEventListener listeners and handleEvent objects are contained too, and can be removed", async () => {

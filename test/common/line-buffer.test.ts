@@ -108,7 +108,7 @@ function countingScans(work: () => void): number {
   const regexp = RegExp.prototype as unknown as Record<string, (...args: unknown[]) => unknown>;
   const saved: Array<[Record<string, (...args: unknown[]) => unknown>, string, (...args: unknown[]) => unknown]> = [];
   const wrap = (target: Record<string, (...args: unknown[]) => unknown>, name: string, cost: (self: unknown, args: unknown[], result: unknown) => number) => {
-    const original = target[name];
+    const original = target[name]!;
     saved.push([target, name, original]);
     target[name] = function (this: unknown, ...args: unknown[]) {
       const result = original.apply(this, args);

@@ -192,7 +192,7 @@ function reference(text: string): string {
   const out = text.split("");
   let lastComma = -1;
   for (let i = 0; i < text.length; i++) {
-    const char = text[i];
+    const char = text[i]!;
     if (char === '"') {
       lastComma = -1;
       for (i++; i < text.length && text[i] !== '"'; i++) if (text[i] === "\\") i++;
@@ -230,8 +230,8 @@ describe("withoutComments", () => {
       assert.equal(withoutComments(text), reference(text), JSON.stringify(text));
       assert.equal(withoutComments(text).length, text.length);
     }
-    assert.deepEqual(JSON.parse(withoutComments(cases[0])), { a: "//not a comment", b: [1, 2] });
-    assert.deepEqual(JSON.parse(withoutComments(cases[1])), { a: 'quote " // still a string', b: 1 });
+    assert.deepEqual(JSON.parse(withoutComments(cases[0]!)), { a: "//not a comment", b: [1, 2] });
+    assert.deepEqual(JSON.parse(withoutComments(cases[1]!)), { a: 'quote " // still a string', b: 1 });
   });
 
   test("agrees with the reference on random text of JSON's punctuation, comments and spaces", () => {

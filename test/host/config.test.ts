@@ -175,7 +175,7 @@ describe("YAML config (mcp_servers)", () => {
     assert.deepEqual(config.errors?.map((error) => [error.key, error.line]), [["enabled", 4], ["timeout", 5], ["env", 6]]);
     assert.equal(s.error, config.errors?.[0]);
     assert.match(s.error?.message ?? "", /"enabled" must be true or false; it is the string "yes please"/);
-    assert.match(config.errors?.[2].message ?? "", /"env" must be a mapping of variable names to strings; it is a list/);
+    assert.match(config.errors?.[2]?.message ?? "", /"env" must be a mapping of variable names to strings; it is a list/);
   });
 
   test("unknown keys are positioned warnings with a suggestion; the servers still load", async () => {
@@ -449,13 +449,13 @@ describe("JSON config (mcpServers)", () => {
 
   test("the format follows the extension, else the first character; format overrides both", () => {
     const text = '{"mcpServers": {"a": {"command": "node"}}}';
-    assert.equal(parseConfig(text, { file: "servers.conf", env: {} }).servers[0].command, "node");
+    assert.equal(parseConfig(text, { file: "servers.conf", env: {} }).servers[0]!.command, "node");
     const asYaml = parseConfig("mcp_servers:\n  a:\n    command: node\n", { file: "servers.conf", env: {} });
-    assert.equal(asYaml.servers[0].command, "node");
+    assert.equal(asYaml.servers[0]!.command, "node");
     // JSON read as YAML parses; as JSON, a YAML comment does not.
     assert.match(fatal(() => parseConfig("# x\n{}", { file: "a.yaml", format: "json", env: {} })).message, /^a\.yaml:1:1: invalid JSON/);
     // A YAML file may use mcpServers too: both keys are read in both formats.
-    assert.equal(parseConfig("mcpServers:\n  a:\n    command: node\n", { file: "a.yaml", env: {} }).servers[0].command, "node");
+    assert.equal(parseConfig("mcpServers:\n  a:\n    command: node\n", { file: "a.yaml", env: {} }).servers[0]!.command, "node");
   });
 });
 
@@ -538,14 +538,14 @@ describe("loadConfig: files and the lookup order", () => {
     const trust = "all";
     mkdirSync(join(xdg, "mcpwire"));
     writeFileSync(join(xdg, "mcpwire", "config.yaml"), yamlServer("from_xdg"));
-    assert.equal((await loadConfig({ cwd, env, trust })).servers[0].name, "from_xdg");
+    assert.equal((await loadConfig({ cwd, env, trust })).servers[0]!.name, "from_xdg");
     writeFileSync(join(cwd, ".mcp.json"), jsonServer("from_mcp_json"));
     const fromJson = await loadConfig({ cwd, env, trust });
-    assert.equal(fromJson.servers[0].name, "from_mcp_json");
+    assert.equal(fromJson.servers[0]!.name, "from_mcp_json");
     assert.equal(fromJson.file, join(cwd, ".mcp.json"));
     writeFileSync(join(cwd, "mcpwire.yaml"), yamlServer("from_mcpwire_yaml"));
     const fromYaml = await loadConfig({ cwd, env, trust });
-    assert.equal(fromYaml.servers[0].name, "from_mcpwire_yaml");
+    assert.equal(fromYaml.servers[0]!.name, "from_mcpwire_yaml");
     assert.equal(fromYaml.file, join(cwd, "mcpwire.yaml"));
   });
 
@@ -554,7 +554,7 @@ describe("loadConfig: files and the lookup order", () => {
     const home = tempDir();
     mkdirSync(join(home, ".config", "mcpwire"), { recursive: true });
     writeFileSync(join(home, ".config", "mcpwire", "config.yaml"), yamlServer("from_home"));
-    assert.equal((await loadConfig({ cwd, env: { HOME: home } })).servers[0].name, "from_home");
+    assert.equal((await loadConfig({ cwd, env: { HOME: home } })).servers[0]!.name, "from_home");
     assert.deepEqual(configSearchPaths({ cwd, env: { HOME: home } }), [
       join(cwd, "mcpwire.yaml"),
       join(cwd, ".mcp.json"),

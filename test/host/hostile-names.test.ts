@@ -108,7 +108,7 @@ test("a server's input requests keyed __proto__ and constructor are each asked a
   const { inputRequests } = readInputRequired("server \"s\": tools/call", result);
   assert.deepEqual(Object.keys(inputRequests!), ["__proto__", "constructor"]);
   const responses = await fulfilInputRequests(inputRequests!, async (_request, key) => ({ roots: [{ uri: `file:///${key}` }] }));
-  assert.deepEqual(Object.entries(responses).map(([key, value]) => [key, (value.roots as { uri: string }[])[0].uri]), [
+  assert.deepEqual(Object.entries(responses).map(([key, value]) => [key, (value.roots as { uri: string }[])[0]!.uri]), [
     ["__proto__", "file:///__proto__"],
     ["constructor", "file:///constructor"],
   ]);

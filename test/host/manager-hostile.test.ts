@@ -93,7 +93,7 @@ behaviour("a listener that throws is a problem event carrying its error; the oth
   const seen = record(manager);
   try {
     await manager.start();
-    assert.equal(manager.status()[0].state, "ready");
+    assert.equal(manager.status()[0]!.state, "ready");
     await waitUntil(() => seen.stderr.length > 0, "the stderr line at start", 15_000);
     const fromStderr = seen.problem.find((problem) => problem.error === bug);
     assert.ok(fromStderr, `no problem carries the stderr listener's error; problems: ${seen.problem.map((p) => p.message).join(" / ")}`);
@@ -129,7 +129,7 @@ behaviour("a problem listener that throws does not loop: the failure is dropped 
     // listener's own failure was not reported again (that would loop).
     assert.equal(seen.problem.length, 1);
     assert.equal(thrown, 1);
-    assert.match(seen.problem[0].message, /"stderr" listener of the manager threw: stderr listener bug/);
+    assert.match(seen.problem[0]!.message, /"stderr" listener of the manager threw: stderr listener bug/);
   } finally {
     await manager.close();
   }
@@ -145,9 +145,9 @@ behaviour("a serverInfo nested 100,000 levels deep: status() gives every server 
     assert.deepEqual(rows.map((row) => [row.name, row.state]), [["deep", "ready"], ["plain", "ready"]]);
     const text = JSON.stringify(rows); // what `mcpwire servers --json` prints: it must not overflow
     assert.ok(text.includes(depthMarker(16)), `no depth marker in ${text.slice(0, 400)}`);
-    assert.equal(rows[0].serverInfo?.name, "hostile");
-    assert.equal(rows[0].serverInfo?.version, "6.6.6");
-    assert.deepEqual(rows[1].serverInfo, { name: "hostile", version: "6.6.6" });
+    assert.equal(rows[0]!.serverInfo?.name, "hostile");
+    assert.equal(rows[0]!.serverInfo?.version, "6.6.6");
+    assert.deepEqual(rows[1]!.serverInfo, { name: "hostile", version: "6.6.6" });
   } finally {
     await manager.close();
   }
@@ -162,9 +162,9 @@ behaviour("log data nested 100,000 levels deep reaches listeners as a bounded co
     await manager.start();
     assert.equal(await manager.registry.dispatch("mcp_deep_deep_log", {}), JSON.stringify({ result: "logged" }));
     await waitUntil(() => printed.length > 0, "the deep log message", 15_000);
-    assert.match(printed[0], /^deep: \{"a":\{"a":/);
-    assert.ok(printed[0].includes(depthMarker(64)), `no depth marker in ${printed[0].slice(0, 300)}`);
-    assert.equal(seen.log[0].logger, "deep");
+    assert.match(printed[0]!, /^deep: \{"a":\{"a":/);
+    assert.ok(printed[0]!.includes(depthMarker(64)), `no depth marker in ${printed[0]!.slice(0, 300)}`);
+    assert.equal(seen.log[0]!.logger, "deep");
     assert.deepEqual(seen.problem, []);
   } finally {
     await manager.close();
@@ -190,7 +190,7 @@ behaviour("a result nested 100,000 levels deep: dispatch gives a marked, shorten
 
     // The typed result is the server's, whole: the bound is on the text, not on the data.
     const typed = await manager.registry.call("mcp_deep_deep_result", {}) as CallToolResult;
-    assert.equal(typed.content[0].type, "text");
+    assert.equal(typed.content[0]!.type, "text");
     assert.equal(typeof typed.structuredContent, "object");
   } finally {
     await manager.close();
@@ -241,7 +241,7 @@ behaviour("an env value given to a stdio server appears in no event, status row,
     await waitUntil(() => seen.log.length > 0 && seen.stderr.length >= 2, "the leaked log message and stderr line", 15_000);
     // Last words on stderr, then the process exits: the connection is lost.
     outputs.push({ what: "dispatch leak_exit", value: await manager.registry.dispatch("mcp_leaky_leak_exit", {}) });
-    await waitUntil(() => manager.status()[0].state === "reconnecting", "the server reconnecting", 15_000);
+    await waitUntil(() => manager.status()[0]!.state === "reconnecting", "the server reconnecting", 15_000);
     // A call meanwhile is refused with the last error quoted (ServerUnavailableError).
     outputs.push({ what: "dispatch while reconnecting", value: await manager.registry.dispatch("mcp_leaky_echo", { text: "hi" }) });
     outputs.push({ what: "status()", value: manager.status() });
@@ -249,11 +249,11 @@ behaviour("an env value given to a stdio server appears in no event, status row,
     await manager.close();
   }
   // What was there to leak was seen — redacted, not missing.
-  assert.match(String(outputs[1].value), /refused: my environment holds \[redacted\]/);
-  assert.match(String(outputs[2].value), /JSON-RPC error -32000: internal error with \[redacted\]/);
+  assert.match(String(outputs[1]!.value), /refused: my environment holds \[redacted\]/);
+  assert.match(String(outputs[2]!.value), /JSON-RPC error -32000: internal error with \[redacted\]/);
   assert.ok(seen.stderr.some(({ line }) => line === `hostile fixture started; my secret is ${REDACTED}`));
-  assert.deepEqual(seen.log[0].data, { message: `the secret is ${REDACTED}`, nested: [{ value: REDACTED }] });
-  assert.equal(seen.log[0].logger, `logger ${REDACTED}`);
+  assert.deepEqual(seen.log[0]!.data, { message: `the secret is ${REDACTED}`, nested: [{ value: REDACTED }] });
+  assert.equal(seen.log[0]!.logger, `logger ${REDACTED}`);
   const lost = seen.serverstate.find((change) => change.to === "reconnecting");
   assert.ok(lost?.error, "the lost connection carries its error");
   assert.match(lost.error.message, /dying with \[redacted\] in my last words/);
@@ -261,7 +261,7 @@ behaviour("an env value given to a stdio server appears in no event, status row,
   assert.match((lost.error as ConnectionClosedError).details.stderrTail?.join(" | ") ?? "", /dying with \[redacted\]/);
   assert.match(String(outputs.at(-2)!.value), /reconnecting \(attempt 1 of 1\) after .*dying with \[redacted\] in my last words.*; the call was not sent/);
   const status = outputs.at(-1)!.value as ReturnType<McpManager["status"]>;
-  assert.match(status[0].lastError ?? "", /dying with \[redacted\]/);
+  assert.match(status[0]!.lastError ?? "", /dying with \[redacted\]/);
   // And nowhere in full.
   for (const { what, value } of outputs) assertNoSecret(what, value, secrets);
   for (const [type, details] of Object.entries(seen)) assertNoSecret(`a "${type}" event`, details, secrets);
@@ -298,12 +298,12 @@ behaviour("a configured header and a stored OAuth token, echoed back by an HTTP 
     else process.env.XDG_CONFIG_HOME = before;
     rmSync(home, { recursive: true, force: true });
   }
-  const status = outputs[0].value as ReturnType<McpManager["status"]>;
+  const status = outputs[0]!.value as ReturnType<McpManager["status"]>;
   assert.deepEqual(status.map((row) => [row.name, row.state]), [["echo", "ready"], ["fail", "parked"]]);
   // The server did get both credentials, and quoted them: what we show has them redacted.
-  assert.match(String(outputs[1].value), /you sent authorization=Bearer \[redacted\] x-api-key=\[redacted\]/);
-  assert.match(String(outputs[2].value), /returned an error: you sent authorization=Bearer \[redacted\] x-api-key=\[redacted\]/);
-  assert.match(status[1].lastError ?? "", /500/);
+  assert.match(String(outputs[1]!.value), /you sent authorization=Bearer \[redacted\] x-api-key=\[redacted\]/);
+  assert.match(String(outputs[2]!.value), /returned an error: you sent authorization=Bearer \[redacted\] x-api-key=\[redacted\]/);
+  assert.match(status[1]!.lastError ?? "", /500/);
   assert.ok(seen.problem.some(({ server, message }) => server === "fail" && /connect attempt 1 of 1 failed/.test(message)));
   for (const { what, value } of outputs) assertNoSecret(what, value, secrets);
   for (const [type, details] of Object.entries(seen)) assertNoSecret(`a "${type}" event`, details, secrets);

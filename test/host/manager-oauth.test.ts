@@ -48,7 +48,7 @@ behaviour("a token loaded from the store and the one a refresh brings are both a
     const server = serverConfig({ name: "guarded", transport: "http", url: fixture.mcpUrl });
     manager = new McpManager({ servers: [server], warnings: [] }, { connectRetries: 0, probeIntervalMs: 600_000 });
     await manager.start();
-    assert.equal(manager.status()[0].state, "ready", manager.status()[0].lastError);
+    assert.equal(manager.status()[0]!.state, "ready", manager.status()[0]!.lastError);
     assert.deepEqual(fixture.tokenRequests.map((request) => request.form.get("grant_type")), ["authorization_code", "refresh_token"]);
     const fresh = [...fixture.tokens.keys()];
     assert.equal(fresh.length, 1);

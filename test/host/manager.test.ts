@@ -167,8 +167,8 @@ behaviour("server log messages and problems are events naming the server", async
     assert.deepEqual(logs, [{ server: "alpha", level: "warning", logger: "fixture", data: "disk almost full" }]);
     assert.equal(textOf(await manager.registry.call("mcp_alpha_noise", {})), "noisy", "a bad line is survived");
     assert.equal(problems.length, 1);
-    assert.equal(problems[0].server, "alpha");
-    assert.match(problems[0].message, /not JSON/i);
+    assert.equal(problems[0]!.server, "alpha");
+    assert.match(problems[0]!.message, /not JSON/i);
   } finally {
     await manager.close();
   }
@@ -195,6 +195,7 @@ behaviour("a server with a config error, a disabled one and an http one without 
   try {
     await manager.start();
     const [brokenStatus, off, remote, alpha] = manager.status();
+    assert.ok(brokenStatus && off && remote && alpha);
     assert.equal(brokenStatus.state, "disabled");
     assert.match(brokenStatus.reason ?? "", /API_KEY.*not set/);
     assert.match(brokenStatus.lastError ?? "", /API_KEY/);
@@ -230,6 +231,7 @@ behaviour("from a YAML config: a server whose ${VAR} is unset is disabled with t
   try {
     await manager.start();
     const [good, needsKey] = manager.status();
+    assert.ok(good && needsKey);
     assert.equal(good.state, "ready");
     assert.equal(good.tools, 1);
     assert.ok(manager.registry.has("mcp_good_echo"));
@@ -553,7 +555,7 @@ behaviour("http, sse and url-only servers from a YAML config: each connects with
   });
   assert.deepEqual(parsed.errors, []);
   assert.deepEqual(parsed.servers.map((entry) => entry.transport), ["sse", "http", "auto", "auto"]);
-  assert.deepEqual(parsed.servers[3].headers, { "X-Api-Key": "k-123" });
+  assert.deepEqual(parsed.servers[3]!.headers, { "X-Api-Key": "k-123" });
   const manager = new McpManager(parsed, FAST);
   try {
     assert.deepEqual(manager.status().map((status) => status.transport), ["sse", "http", "auto", "auto"], "before start: as configured");

@@ -109,9 +109,9 @@ describe("a project's config is used only once approved", () => {
     const no = await refusal(loadConfig({ cwd: project, env, trust: (summary) => (asked.push(summary), false) }));
     assert.equal(no.code, "untrusted-project");
     assert.equal(asked.length, 1);
-    assert.equal(asked[0].servers[0].command, "node");
+    assert.equal(asked[0]!.servers[0]!.command, "node");
     const config = await loadConfig({ cwd: project, env, trust: (summary) => (asked.push(summary), true) });
-    assert.equal(config.servers[0].args[0], SECRET);
+    assert.equal(config.servers[0]!.args[0], SECRET);
     assert.equal(statSync(trustFile).mode & 0o777, 0o600);
     // Recorded: the next load asks nobody.
     await loadConfig({ cwd: project, env, trust: () => assert.fail("asked again") });
@@ -121,22 +121,22 @@ describe("a project's config is used only once approved", () => {
   test("trust: all loads it for the call and records nothing", async () => {
     const { project, env, write, trustFile } = sandbox();
     write(project, ".mcp.json", { mcpServers: { ok: { command: "node" } } });
-    assert.equal((await loadConfig({ cwd: project, env, trust: "all" })).servers[0].name, "ok");
+    assert.equal((await loadConfig({ cwd: project, env, trust: "all" })).servers[0]!.name, "ok");
     assert.throws(() => statSync(trustFile), /ENOENT/);
   });
 
   test("the user's own files are trusted: --config FILE, ~/.mcp.json, the XDG config, and ./.mcp.json when the working directory is HOME", async () => {
     const { home, project, env, write } = sandbox();
     write(project, ".mcp.json", { mcpServers: { explicit: { command: "node", args: ["${SOME_SECRET}"] } } });
-    assert.equal((await loadConfig({ cwd: project, env, path: ".mcp.json" })).servers[0].args[0], SECRET);
+    assert.equal((await loadConfig({ cwd: project, env, path: ".mcp.json" })).servers[0]!.args[0], SECRET);
     const other = join(project, "..", "elsewhere");
     mkdirSync(other);
     write(home, ".mcp.json", { mcpServers: { mine: { command: "node" } } });
-    assert.equal((await loadConfig({ cwd: other, env })).servers[0].name, "mine");
-    assert.equal((await loadConfig({ cwd: home, env })).servers[0].name, "mine");
+    assert.equal((await loadConfig({ cwd: other, env })).servers[0]!.name, "mine");
+    assert.equal((await loadConfig({ cwd: home, env })).servers[0]!.name, "mine");
     rmSync(join(home, ".mcp.json"));
     write(home, ".config/mcpwire/config.yaml", "mcp_servers:\n  xdg:\n    command: node\n");
-    assert.equal((await loadConfig({ cwd: other, env })).servers[0].name, "xdg");
+    assert.equal((await loadConfig({ cwd: other, env })).servers[0]!.name, "xdg");
   });
 
   test("an app's project file an import reads is left out with a warning until approved; the user's own imports load", async () => {
@@ -210,7 +210,7 @@ describe("the trust file", () => {
     await store.approve("/p/new", "sha256:22");
     const list = await store.list();
     assert.equal(list.length, MAX_TRUSTED_PROJECTS);
-    assert.equal(list[0].file, "/p/1");
+    assert.equal(list[0]!.file, "/p/1");
     assert.deepEqual(list.filter((entry) => entry.file === "/p/new").map((entry) => entry.digest), ["sha256:22"]);
     assert.equal(await store.revoke("/p/new"), true);
     assert.equal(await store.revoke("/p/new"), false);

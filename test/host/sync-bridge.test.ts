@@ -72,8 +72,8 @@ describe("a sync bridge over server-everything and a probe server", () => {
       { name: "everything", state: "ready" },
       { name: "probe", state: "ready" },
     ]);
-    assert.ok(status[0].tools > 0);
-    assert.equal(status[1].tools, 2);
+    assert.ok(status[0]!.tools > 0);
+    assert.equal(status[1]!.tools, 2);
   });
 
   test("a plain synchronous function calls dispatchSync in a loop: 20 echoes, each with its own reply", GUARD, () => {
@@ -106,7 +106,7 @@ describe("a sync bridge over server-everything and a probe server", () => {
     const seen = JSON.parse(bridge.dispatchSync("mcp_probe_cancellations", {})) as { result: string };
     const cancellations = JSON.parse(seen.result) as { requestId: number; reason?: string }[];
     assert.equal(cancellations.length, 1);
-    assert.equal(typeof cancellations[0].requestId, "number");
+    assert.equal(typeof cancellations[0]!.requestId, "number");
     assert.deepEqual(echoAll(bridge, 2), [JSON.stringify({ result: "Echo: message 1" }), JSON.stringify({ result: "Echo: message 2" })]);
   });
 
@@ -143,7 +143,7 @@ describe("a sync bridge over a hostile server", () => {
     try {
       const rows = bridge.status();
       assert.deepEqual(rows.map((row) => [row.name, row.state]), [["deep", "ready"], ["probe", "ready"]]);
-      assert.match(JSON.stringify(rows[0].serverInfo), /nested deeper than 16 levels: not shown/);
+      assert.match(JSON.stringify(rows[0]!.serverInfo), /nested deeper than 16 levels: not shown/);
       const error = bridge.dispatchSync("mcp_deep_leak_tool_error", {});
       assert.equal(error, JSON.stringify({ error: 'server "deep", tool "leak_tool_error" returned an error: refused: my environment holds [redacted]' }));
       const deep = JSON.parse(bridge.dispatchSync("mcp_deep_deep_result", {})) as { result: string };

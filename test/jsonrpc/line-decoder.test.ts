@@ -186,32 +186,32 @@ describe("LineDecoder: bad lines are reported and skipped", () => {
     const { messages, problems } = decode(["hello, I am a log line\n" + encodeLine(ping)]);
     assert.deepEqual(messages, [ping]);
     assert.equal(problems.length, 1);
-    assert.equal(problems[0].kind, "not-json");
-    assert.equal(problems[0].preview, '"hello, I am a log line"');
-    assert.equal(problems[0].message, 'line is not JSON; skipped: "hello, I am a log line"');
+    assert.equal(problems[0]!.kind, "not-json");
+    assert.equal(problems[0]!.preview, '"hello, I am a log line"');
+    assert.equal(problems[0]!.message, 'line is not JSON; skipped: "hello, I am a log line"');
   });
 
   test("JSON that is not JSON-RPC is reported with the reason, and the next line still decodes", () => {
     const { messages, problems } = decode(['{"hello":1}\n42\n"text"\n{"jsonrpc":"1.0","method":"x"}\n' + encodeLine(ping)]);
     assert.deepEqual(messages, [ping]);
     assert.deepEqual(problems.map((problem) => problem.kind), ["not-jsonrpc", "not-jsonrpc", "not-jsonrpc", "not-jsonrpc"]);
-    assert.equal(problems[0].message, 'line is JSON but not JSON-RPC 2.0 (missing "jsonrpc": "2.0"); skipped: "{\\"hello\\":1}"');
-    assert.match(problems[1].message, /not a JSON object/);
-    assert.match(problems[3].message, /missing "jsonrpc": "2\.0"/);
+    assert.equal(problems[0]!.message, 'line is JSON but not JSON-RPC 2.0 (missing "jsonrpc": "2.0"); skipped: "{\\"hello\\":1}"');
+    assert.match(problems[1]!.message, /not a JSON object/);
+    assert.match(problems[3]!.message, /missing "jsonrpc": "2\.0"/);
   });
 
   test("a long bad line's preview is cut to 80 characters with an ellipsis", () => {
     const line = "x".repeat(5000);
     const { problems } = decode([line + "\n"]);
     assert.equal(problems.length, 1);
-    assert.equal(problems[0].preview, JSON.stringify("x".repeat(80) + "…"));
-    assert.ok(problems[0].message.length < 200, "the report stays short");
+    assert.equal(problems[0]!.preview, JSON.stringify("x".repeat(80) + "…"));
+    assert.ok(problems[0]!.message.length < 200, "the report stays short");
   });
 
   test("a preview never ends in half an emoji", () => {
     for (const lead of ["", "a"]) {
       const { problems } = decode([lead + "😀".repeat(100) + "\n"]);
-      const shown: string = JSON.parse(problems[0].preview);
+      const shown: string = JSON.parse(problems[0]!.preview);
       assert.equal(LONE_SURROGATE.test(shown), false, JSON.stringify(shown));
       assert.ok(shown.endsWith("😀…"));
     }
@@ -242,8 +242,8 @@ describe("LineDecoder: batches", () => {
     const { messages, problems } = decode(["[]\n" + encodeLine(ping)]);
     assert.deepEqual(messages, [ping]);
     assert.equal(problems.length, 1);
-    assert.equal(problems[0].kind, "not-jsonrpc");
-    assert.match(problems[0].message, /empty batch/);
+    assert.equal(problems[0]!.kind, "not-jsonrpc");
+    assert.match(problems[0]!.message, /empty batch/);
   });
 });
 
@@ -261,9 +261,9 @@ describe("LineDecoder: maxMessageBytes", () => {
     const { messages, problems } = decode([encodeLine(big) + encodeLine(ping)], max);
     assert.deepEqual(messages, [ping]);
     assert.equal(problems.length, 1);
-    assert.equal(problems[0].kind, "too-large");
-    assert.match(problems[0].message, new RegExp(`^line of ${bigBytes} bytes exceeds maxMessageBytes \\(64\\); skipped`));
-    assert.match(problems[0].preview, /^"\{\\"jsonrpc\\":\\"2\.0\\"/);
+    assert.equal(problems[0]!.kind, "too-large");
+    assert.match(problems[0]!.message, new RegExp(`^line of ${bigBytes} bytes exceeds maxMessageBytes \\(64\\); skipped`));
+    assert.match(problems[0]!.preview, /^"\{\\"jsonrpc\\":\\"2\.0\\"/);
   });
 
   test("an oversized line spread over many chunks is reported once, buffering stays bounded, and the stream resynchronises at the next newline", () => {
@@ -277,9 +277,9 @@ describe("LineDecoder: maxMessageBytes", () => {
       decoder.end();
       assert.deepEqual(messages, [ping, pong], `chunks of ${size}`);
       assert.equal(problems.length, 1, `chunks of ${size}`);
-      assert.equal(problems[0].kind, "too-large");
-      assert.match(problems[0].message, new RegExp(`^line of ${bigBytes} bytes exceeds`), `chunks of ${size}`);
-      assert.match(problems[0].preview, /^"\{\\"jsonrpc\\":\\"2\.0\\"/, `chunks of ${size}`);
+      assert.equal(problems[0]!.kind, "too-large");
+      assert.match(problems[0]!.message, new RegExp(`^line of ${bigBytes} bytes exceeds`), `chunks of ${size}`);
+      assert.match(problems[0]!.preview, /^"\{\\"jsonrpc\\":\\"2\.0\\"/, `chunks of ${size}`);
       assert.ok(mostBuffered <= max + 1, `chunks of ${size}: buffered ${mostBuffered} bytes`);
     }
   });
@@ -687,7 +687,7 @@ describe("LineDecoder: properties", () => {
         const bytes = utf8.encode(lines.map((each) => JSON.stringify(each.message) + each.lineEnd).join(""));
         const { messages, problems } = decode(cut(bytes, offsets), max);
         const sizes = lines.map((each) => utf8.encode(JSON.stringify(each.message)).length);
-        assert.deepEqual(messages, lines.filter((_, i) => sizes[i] <= max).map((each) => each.message));
+        assert.deepEqual(messages, lines.filter((_, i) => sizes[i]! <= max).map((each) => each.message));
         assert.deepEqual(
           problems.map((problem) => problem.message.slice(0, problem.message.indexOf(" exceeds"))),
           sizes.filter((size) => size > max).map((size) => `line of ${size} bytes`),

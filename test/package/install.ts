@@ -122,7 +122,7 @@ function tsconfig(resolution: "nodenext" | "bundler"): string {
 test("package.json engines asks for a Node that can require() the package (^20.19.0 || >=22.12.0)", () => {
   const engines = (JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { engines?: { node?: string } }).engines;
   assert.equal(engines?.node, "^20.19.0 || >=22.12.0");
-  const [major, minor] = process.versions.node.split(".").map(Number);
+  const [major = 0, minor = 0] = process.versions.node.split(".").map(Number);
   const allowed = (major === 20 && minor >= 19) || (major === 22 && minor >= 12) || major > 22;
   // The require() test below relies on this: a Node that engines allows has require(esm).
   if (allowed) assert.equal((process.features as { require_module?: boolean }).require_module, true, process.version);
@@ -144,6 +144,7 @@ describe("the npm package, packed and installed", () => {
     ]);
     node22Binary = node22Path;
     const [pack] = JSON.parse(succeeded(packed, "npm pack (prepack: npm run build)")) as { filename: string; files: { path: string }[] }[];
+    assert.ok(pack, "npm pack --json lists the tarball");
     tarballFiles = pack.files.map((file) => file.path);
     mkdirSync(project);
     writeFileSync(join(project, "package.json"), JSON.stringify({ name: "scratch", private: true, type: "module" }));
@@ -187,7 +188,7 @@ describe("the npm package, packed and installed", () => {
       test("imports every entry, each with the names its source exports", async () => {
         const names = JSON.parse(succeeded(await run(node(), ["names.mjs"], { cwd: project }), "importing the entries"));
         assert.deepEqual(names, expectedNames);
-        assert.ok(names["mcpwire"].includes("Client") && !names["mcpwire"].includes("loadConfig"));
+        assert.ok(names["mcpwire"]!.includes("Client") && !names["mcpwire"]!.includes("loadConfig"));
       });
 
       test('require("mcpwire") loads the root entry (no top-level await on its path)', async (context) => {

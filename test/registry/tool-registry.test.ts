@@ -285,8 +285,8 @@ describe("events", () => {
     registry.disableToolset("x");
     assert.deepEqual(changes, [false]);
     assert.equal(warnings.length, 1);
-    assert.equal(warnings[0].error, bug);
-    assert.match(warnings[0].message, /^a "toolsetchange" listener of the tool registry threw: listener bug; the other listeners still got the event; fix the listener/);
+    assert.equal(warnings[0]!.error, bug);
+    assert.match(warnings[0]!.message, /^a "toolsetchange" listener of the tool registry threw: listener bug; the other listeners still got the event; fix the listener/);
   });
 
   test("a warning listener that throws is not reported again (no loop), and addEventListener listeners are contained too", () => {
@@ -301,7 +301,7 @@ describe("events", () => {
     });
     registry.disableToolset("x");
     assert.equal(calls, 1); // the toolset listener's warning; its own failure is dropped
-    assert.equal(registry.toolsets()[0].enabled, false);
+    assert.equal(registry.toolsets()[0]!.enabled, false);
   });
 });
 

@@ -41,6 +41,7 @@ behaviour("closing a stdio server also ends its grandchild that left the process
   let grandchild: number | undefined;
   try {
     const [, server, escaped] = (await hangGuard(pids, 15_000, "the server's pids")).map(Number);
+    assert.ok(server !== undefined && escaped !== undefined, "the pids line names two processes");
     grandchild = escaped;
     assert.ok(isRunning(grandchild), "the grandchild runs before close");
     await hangGuard(client.close(), 15_000, "close()");
@@ -70,6 +71,7 @@ behaviour("signalling a child's group also signals its descendant outside the gr
   let grandchild: number | undefined;
   try {
     const [, parent, escaped] = (await hangGuard(pids, 15_000, "the child's pids")).map(Number);
+    assert.ok(parent !== undefined && escaped !== undefined, "the pids line names two processes");
     grandchild = escaped;
     assert.equal(parent, child.pid);
     assert.ok(isRunning(grandchild), "the grandchild runs before the signal");

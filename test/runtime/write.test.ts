@@ -35,6 +35,6 @@ for (const [name, command, args] of [
     assert.equal(code, 0);
     const lines = text.split("\n").filter((line) => line !== "");
     assert.equal(lines.length, 2000, `got ${lines.length} lines`);
-    for (let i = 0; i < lines.length; i++) assert.ok(lines[i].startsWith(`line ${String(i).padStart(4, "0")} `), `line ${i}: ${lines[i].slice(0, 20)}`);
+    for (let i = 0; i < lines.length; i++) assert.ok(lines[i]!.startsWith(`line ${String(i).padStart(4, "0")} `), `line ${i}: ${lines[i]!.slice(0, 20)}`);
   });
 }

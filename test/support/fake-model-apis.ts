@@ -249,8 +249,8 @@ const openai: Adapter = {
   toolResults(body) {
     const messages = Array.isArray(body.messages) ? body.messages.filter(isJson) : [];
     const out: FakeToolResult[] = [];
-    for (let i = messages.length - 1; i >= 0 && messages[i].role === "tool"; i--) {
-      out.unshift({ id: String(messages[i].tool_call_id), content: String(messages[i].content) });
+    for (let i = messages.length - 1; i >= 0 && messages[i]!.role === "tool"; i--) {
+      out.unshift({ id: String(messages[i]!.tool_call_id), content: String(messages[i]!.content) });
     }
     return out;
   },
@@ -464,8 +464,8 @@ const ollama: Adapter = {
   toolResults(body) {
     const messages = Array.isArray(body.messages) ? body.messages.filter(isJson) : [];
     const out: FakeToolResult[] = [];
-    for (let i = messages.length - 1; i >= 0 && messages[i].role === "tool"; i--) {
-      out.unshift({ ...(typeof messages[i].tool_name === "string" ? { name: messages[i].tool_name as string } : {}), content: String(messages[i].content ?? "") });
+    for (let i = messages.length - 1; i >= 0 && messages[i]!.role === "tool"; i--) {
+      out.unshift({ ...(typeof messages[i]!.tool_name === "string" ? { name: messages[i]!.tool_name as string } : {}), content: String(messages[i]!.content ?? "") });
     }
     return out;
   },

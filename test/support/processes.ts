@@ -55,7 +55,7 @@ export function childProcesses(parent = process.pid): Proc[] {
     if (!/^\d+$/.test(entry)) continue;
     try {
       const [state, ppid] = procStat(Number(entry)) ?? [];
-      if (Number(ppid) !== parent) continue;
+      if (state === undefined || Number(ppid) !== parent) continue;
       const cmdline = readFileSync(`/proc/${entry}/cmdline`, "utf8").replaceAll("\0", " ");
       found.push({ pid: Number(entry), state, cmdline });
     } catch {

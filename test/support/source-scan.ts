@@ -58,7 +58,7 @@ export function tokenize(source: string): Token[] {
   };
 
   while (i < source.length) {
-    const c = source[i];
+    const c = source[i]!;
     if (c === "\n") {
       line++;
       i++;
@@ -91,17 +91,17 @@ export function tokenize(source: string): Token[] {
         j++;
       }
       j++;
-      while (j < source.length && IDENT_PART.test(source[j])) j++;
+      while (j < source.length && IDENT_PART.test(source[j]!)) j++;
       push("regex", source.slice(i, j));
       i = j;
     } else if (IDENT_START.test(c)) {
       let j = i + 1;
-      while (j < source.length && IDENT_PART.test(source[j])) j++;
+      while (j < source.length && IDENT_PART.test(source[j]!)) j++;
       push("ident", source.slice(i, j));
       i = j;
     } else if (/\d/.test(c) || (c === "." && /\d/.test(source[i + 1] ?? ""))) {
       let j = i + 1;
-      while (j < source.length && /[\w.]/.test(source[j])) j++;
+      while (j < source.length && /[\w.]/.test(source[j]!)) j++;
       push("number", source.slice(i, j));
       i = j;
     } else if (c === "{") {
@@ -141,17 +141,17 @@ export function importsOf(source: string): ImportRecord[] {
   const tokens = tokenize(source);
   const found: ImportRecord[] = [];
   for (let i = 0; i < tokens.length; i++) {
-    const token = tokens[i];
+    const token = tokens[i]!;
     if (token.kind !== "ident" || isMemberAccess(tokens[i - 1])) continue;
     if (token.text === "import") {
       const next = tokens[i + 1];
       if (is(next, "punct", "(")) {
-        if (is(tokens[i + 2], "string")) found.push({ specifier: tokens[i + 2].text, typeOnly: false, dynamic: true, line: token.line });
+        if (is(tokens[i + 2], "string")) found.push({ specifier: tokens[i + 2]!.text, typeOnly: false, dynamic: true, line: token.line });
         continue;
       }
       if (is(next, "punct", ".")) continue; // import.meta
       if (is(next, "string")) {
-        found.push({ specifier: next.text, typeOnly: false, dynamic: false, line: token.line });
+        found.push({ specifier: next!.text, typeOnly: false, dynamic: false, line: token.line });
         continue;
       }
       const typeOnly = is(next, "ident", "type") && !is(tokens[i + 2], "ident", "from") && !is(tokens[i + 2], "punct", ",");
@@ -168,7 +168,7 @@ export function importsOf(source: string): ImportRecord[] {
           if (is(tokens[j], "punct", "}") && --depth === 0) break;
         }
         if (is(tokens[j + 1], "ident", "from") && is(tokens[j + 2], "string")) {
-          found.push({ specifier: tokens[j + 2].text, typeOnly, dynamic: false, line: token.line });
+          found.push({ specifier: tokens[j + 2]!.text, typeOnly, dynamic: false, line: token.line });
         }
       } else if (is(tokens[j], "punct", "*")) {
         const from = fromClause(tokens, j);
@@ -183,7 +183,7 @@ export function importsOf(source: string): ImportRecord[] {
 function fromClause(tokens: Token[], start: number): string | undefined {
   for (let j = start; j < tokens.length - 1; j++) {
     if (is(tokens[j], "punct", ";")) return undefined;
-    if (is(tokens[j], "ident", "from") && is(tokens[j + 1], "string")) return tokens[j + 1].text;
+    if (is(tokens[j], "ident", "from") && is(tokens[j + 1], "string")) return tokens[j + 1]!.text;
   }
   return undefined;
 }
@@ -207,8 +207,8 @@ export function topLevelAwaits(source: string): number[] {
   const lines: number[] = [];
   let lastClosedParen = -1;
   for (let i = 0; i < tokens.length; i++) {
-    const token = tokens[i];
-    const top = frames[frames.length - 1];
+    const token = tokens[i]!;
+    const top = frames[frames.length - 1]!;
     if (token.kind === "punct") {
       switch (token.text) {
         case "(":
@@ -265,7 +265,7 @@ export function globalUses(source: string, names: ReadonlySet<string>): GlobalUs
   const tokens = tokenize(source);
   const uses: GlobalUse[] = [];
   for (let i = 0; i < tokens.length; i++) {
-    const token = tokens[i];
+    const token = tokens[i]!;
     const previous = tokens[i - 1];
     if (token.kind === "ident" && names.has(token.text)) {
       if (isMemberAccess(previous)) {

@@ -147,7 +147,7 @@ behaviour("a 429 with Retry-After: 1 is waited out and the call succeeds", async
     assert.equal(textOf(await hangGuard(client.callTool("echo", { text: "later" }), 20_000, "tools/call")), "echo: later");
     const calls = (await posts()).filter((post) => post.method === "tools/call");
     assert.equal(calls.length, 2, "sent once more after the wait");
-    assert.ok(calls[1].at - calls[0].at >= 900, `sent again after ${calls[1].at - calls[0].at} ms, before Retry-After's 1 s`);
+    assert.ok(calls[1]!.at - calls[0]!.at >= 900, `sent again after ${calls[1]!.at - calls[0]!.at} ms, before Retry-After's 1 s`);
   } finally {
     await client.close();
   }
@@ -161,7 +161,7 @@ behaviour("a 503 with Retry-After as an HTTP-date is waited out and the call suc
     const calls = (await posts()).filter((post) => post.method === "tools/call");
     assert.equal(calls.length, 2);
     // The date has one-second resolution: 2 s ahead, floored, is at least 1 s.
-    assert.ok(calls[1].at - calls[0].at >= 900, `sent again after ${calls[1].at - calls[0].at} ms`);
+    assert.ok(calls[1]!.at - calls[0]!.at >= 900, `sent again after ${calls[1]!.at - calls[0]!.at} ms`);
   } finally {
     await client.close();
   }
@@ -226,7 +226,7 @@ behaviour("the GET stream waits out a 503's Retry-After before it tries again", 
     await hangGuard(listChanged, 15_000, "the list_changed notification on the reopened GET stream");
     const seen = await gets();
     assert.ok(seen.length >= 2);
-    assert.ok(seen[1] - seen[0] >= 900, `the GET was tried again after ${seen[1] - seen[0]} ms, before Retry-After's 1 s`);
+    assert.ok(seen[1]! - seen[0]! >= 900, `the GET was tried again after ${seen[1]! - seen[0]!} ms, before Retry-After's 1 s`);
   } finally {
     await client.close();
   }

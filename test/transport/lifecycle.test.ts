@@ -69,8 +69,8 @@ describe("the shared transport lifecycle", () => {
       await transport.close(); // neither throw escapes
       assert.equal(errors.length, 1);
       assert.equal(code(errors[0]), "handler-threw");
-      assert.match(errors[0].message, /onclose handler threw: boom in onclose/);
-      assert.ok(errors[0].message.startsWith(`${transport.description}: `), errors[0].message);
+      assert.match(errors[0]!.message, /onclose handler threw: boom in onclose/);
+      assert.ok(errors[0]!.message.startsWith(`${transport.description}: `), errors[0]!.message);
     });
   }
 

@@ -185,8 +185,8 @@ behaviour("message events that are not JSON or not JSON-RPC are reported and ski
     try {
       assert.equal(textOf(await client.callTool("garbage")), "after garbage");
       assert.equal(problems.length, 2, problems.join("\n"));
-      assert.match(problems[0], /skipped a "message" event that is not JSON .*\{not json/);
-      assert.match(problems[1], /skipped a "message" event that is not JSON-RPC \(missing "jsonrpc": "2.0"\)/);
+      assert.match(problems[0]!, /skipped a "message" event that is not JSON .*\{not json/);
+      assert.match(problems[1]!, /skipped a "message" event that is not JSON-RPC \(missing "jsonrpc": "2.0"\)/);
       assert.equal(client.state, "ready");
     } finally {
       await client.close();

@@ -121,7 +121,7 @@ describe("SseParser size limit", () => {
     parser.end();
     assert.deepEqual(events.map((event) => event.data), ["small"]);
     assert.equal(problems.length, 1);
-    assert.match(problems[0], /more than 50 characters/);
+    assert.match(problems[0]!, /more than 50 characters/);
   });
 
   test("a skipped event's report carries the start of its data, where a JSON-RPC id is", () => {
@@ -133,9 +133,9 @@ describe("SseParser size limit", () => {
     parser.push(bytes(`${"r".repeat(200)}"}\n\ndata: ok\n\n`));
     assert.deepEqual(events.map((event) => event.data), ["ok"]);
     assert.equal(heads.length, 2);
-    assert.ok(heads[0].startsWith(`{"jsonrpc":"2.0","id":7,"result":{"text":"qqq`), heads[0]);
-    assert.ok(heads[0].length <= 256);
-    assert.ok(heads[1].startsWith(`{"id":"a",\n"result":"rrr`), heads[1]);
+    assert.ok(heads[0]!.startsWith(`{"jsonrpc":"2.0","id":7,"result":{"text":"qqq`), heads[0]);
+    assert.ok(heads[0]!.length <= 256);
+    assert.ok(heads[1]!.startsWith(`{"id":"a",\n"result":"rrr`), heads[1]);
   });
 
   test("a single line that never ends stops being buffered at the limit", () => {

@@ -254,8 +254,8 @@ behaviour("an onmessage handler that throws is reported through onerror and read
     await hangGuard(bothAnswered, 10_000, "the second answer");
     assert.deepEqual(received.map((message) => "id" in message && message.id), [1, 2]);
     assert.equal(errors.length, 1);
-    assert.equal(errors[0].code, "handler-threw");
-    assert.match(errors[0].message, /onmessage handler threw: handler bug/);
+    assert.equal(errors[0]!.code, "handler-threw");
+    assert.match(errors[0]!.message, /onmessage handler threw: handler bug/);
   } finally {
     await transport.close();
   }
@@ -339,6 +339,7 @@ behaviour("close() kills a server that ignores stdin close and SIGTERM, and its 
   transport.onclose = (details) => (closed = details);
   await transport.start();
   const [, server, grandchild] = (await hangGuard(pids.line, 10_000, "the stubborn server's pids")).map(Number);
+  assert.ok(server !== undefined && grandchild !== undefined, "the pids line names two processes");
   assert.equal(server, transport.pid);
   assert.ok(isRunning(server) && isRunning(grandchild));
   // A request the server will never answer is in flight while we close.
@@ -362,6 +363,7 @@ behaviour("a connect that fails during initialize closes the server and leaves n
   const abort = new AbortController();
   const connecting = client.connect(transport, { signal: abort.signal });
   const [, server, grandchild] = (await hangGuard(pids.line, 10_000, "the stubborn server's pids")).map(Number);
+  assert.ok(server !== undefined && grandchild !== undefined, "the pids line names two processes");
   abort.abort(new Error("gave up waiting for initialize"));
   await assert.rejects(hangGuard(connecting, 10_000, "connect()"), /gave up waiting for initialize/);
   assert.equal(client.state, "failed");
@@ -373,6 +375,7 @@ behaviour("close() returns and releases the pipes even when a grandchild outside
   const pids = stderrLine(/^pids (\d+) (\d+)$/);
   const { client, transport } = await connected("escaping-grandchild-server.mjs", { transport: { onStderr: pids.onStderr } });
   const [, server, grandchild] = (await hangGuard(pids.line, 10_000, "the server's pids")).map(Number);
+  assert.ok(server !== undefined && grandchild !== undefined, "the pids line names two processes");
   try {
     await hangGuard(client.close(), 10_000, "close()");
     assert.equal(client.state, "closed");

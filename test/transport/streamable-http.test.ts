@@ -127,6 +127,7 @@ behaviour("the session id from the initialize answer and the negotiated version 
     await client.close();
     const seen = requests(await log());
     const [initialize, ...later] = seen;
+    assert.ok(initialize);
     assert.equal(initialize.body?.method, "initialize");
     assert.equal(initialize.headers?.["mcp-session-id"], undefined, "initialize carried a session id");
     assert.equal(initialize.headers?.["mcp-protocol-version"], undefined, "initialize carried a protocol version");
@@ -148,7 +149,7 @@ behaviour("close() sends DELETE with the session id; a GET answered 405 is no pr
     assert.equal(client.state, "closed");
     const deletes = requests(await log()).filter((request) => request.method === "DELETE");
     assert.equal(deletes.length, 1);
-    assert.equal(deletes[0].headers?.["mcp-session-id"], session);
+    assert.equal(deletes[0]!.headers?.["mcp-session-id"], session);
     assert.deepEqual(problems, []);
   });
 });
@@ -253,8 +254,8 @@ behaviour("resuming gives up after reconnect.maxRetries attempts, backing off, a
     const resumes = seen.filter((entry) => entry.method === "GET" && entry.headers?.["last-event-id"] === "g1");
     assert.equal(resumes.length, 3);
     // Backoff from 40 ms, doubling: the second gap at least 80 ms, the third at least 160 ms.
-    assert.ok(resumes[1].at - resumes[0].at >= 70, `gap ${resumes[1].at - resumes[0].at}`);
-    assert.ok(resumes[2].at - resumes[1].at >= 150, `gap ${resumes[2].at - resumes[1].at}`);
+    assert.ok(resumes[1]!.at - resumes[0]!.at >= 70, `gap ${resumes[1]!.at - resumes[0]!.at}`);
+    assert.ok(resumes[2]!.at - resumes[1]!.at >= 150, `gap ${resumes[2]!.at - resumes[1]!.at}`);
     assert.equal(posts(seen, "tools/call").length, 1);
   }, { reconnect: { maxRetries: 3, initialDelayMs: 40 } });
 });
@@ -286,7 +287,7 @@ behaviour("a call that times out closes its stream and is cancelled; close() doe
       (entries) => entries.some((entry) => entry.note === "stream-aborted") && posts(entries, "notifications/cancelled").length > 0,
       "the stream let go and notifications/cancelled",
     );
-    assert.equal(posts(seen, "notifications/cancelled")[0].body?.params?.requestId, posts(seen, "tools/call")[0].body?.id);
+    assert.equal(posts(seen, "notifications/cancelled")[0]!.body?.params?.requestId, posts(seen, "tools/call")[0]!.body?.id);
     await hangGuard(client.close(), 5000, "close with a DELETE that is never answered");
     assert.equal(client.state, "closed");
   }, { closeTimeoutMs: 300 });
@@ -304,10 +305,10 @@ behaviour("a 404 for the session starts a new one: the client initializes again 
     const seen = await log();
     const initializes = posts(seen, "initialize");
     assert.equal(initializes.length, 2);
-    assert.equal(initializes[1].headers?.["mcp-session-id"], undefined, "the new initialize carried the old session id");
+    assert.equal(initializes[1]!.headers?.["mcp-session-id"], undefined, "the new initialize carried the old session id");
     const echoes = posts(seen, "tools/call").filter((request) => request.body?.params?.name === "echo");
     assert.deepEqual(echoes.map((request) => request.headers?.["mcp-session-id"]), [first, transport.sessionId]);
-    assert.equal(echoes[1].headers?.["mcp-protocol-version"], "2025-11-25");
+    assert.equal(echoes[1]!.headers?.["mcp-protocol-version"], "2025-11-25");
     assert.ok(problems.some((problem) => /ended the session; starting a new one/.test(problem)), problems.join("\n"));
   });
 });

@@ -14,7 +14,7 @@ providerBehaviours("anthropic", "anthropic/claude-test");
 test("anthropic: the request has the system field, max_tokens, input_schema and the version header", async () => {
   await withApi("anthropic", [{ text: "hi" }], async (api) => {
     await providerFor("anthropic/claude-test", api).chat({ system: "Be terse.", messages: [{ role: "user", content: "hello" }], tools: [SUM_TOOL] });
-    const request = api.requests[0];
+    const request = api.requests[0]!;
     assert.equal(request.path, "/v1/messages");
     assert.equal(request.headers["x-api-key"], API_KEY);
     assert.equal(request.headers["anthropic-version"], ANTHROPIC_VERSION);
@@ -22,6 +22,7 @@ test("anthropic: the request has the system field, max_tokens, input_schema and 
     assert.equal(request.body.max_tokens, ANTHROPIC_DEFAULT_MAX_TOKENS);
     assert.deepEqual(request.body.messages, [{ role: "user", content: [{ type: "text", text: "hello" }] }]);
     const [tool] = request.body.tools as Record<string, unknown>[];
+    assert.ok(tool);
     assert.equal(tool.name, SUM_TOOL.name);
     assert.equal((tool.input_schema as Record<string, unknown>).type, "object");
     assert.equal((tool.input_schema as Record<string, unknown>).$schema, undefined);
@@ -39,28 +40,28 @@ test("anthropic: the results of one turn's calls go back as tool_result blocks o
     assert.equal(first.stopReason, "tool_use");
     assert.equal(first.text, "I'll use both.");
     const history = historyAfter("go", first, ['{"result":3}', '{"error":"echo failed"}']);
-    const last = history[history.length - 1];
+    const last = history[history.length - 1]!;
     if (last.role === "tool") last.isError = true;
     await provider.chat({ messages: history, tools: [SUM_TOOL, ECHO_TOOL], maxTokens: 256 });
     assert.deepEqual(api.rejections, []);
-    const messages = api.requests[1].body.messages as Record<string, unknown>[];
+    const messages = api.requests[1]!.body.messages as Record<string, unknown>[];
     assert.equal(messages.length, 3, "user, assistant, one user message with both results");
     assert.deepEqual(messages[1], {
       role: "assistant",
       content: [
         { type: "text", text: "I'll use both." },
-        { type: "tool_use", id: first.toolCalls[0].id, name: SUM_TOOL.name, input: { a: 1, b: 2 } },
-        { type: "tool_use", id: first.toolCalls[1].id, name: ECHO_TOOL.name, input: { message: "x" } },
+        { type: "tool_use", id: first.toolCalls[0]!.id, name: SUM_TOOL.name, input: { a: 1, b: 2 } },
+        { type: "tool_use", id: first.toolCalls[1]!.id, name: ECHO_TOOL.name, input: { message: "x" } },
       ],
     });
     assert.deepEqual(messages[2], {
       role: "user",
       content: [
-        { type: "tool_result", tool_use_id: first.toolCalls[0].id, content: '{"result":3}' },
-        { type: "tool_result", tool_use_id: first.toolCalls[1].id, content: '{"error":"echo failed"}', is_error: true },
+        { type: "tool_result", tool_use_id: first.toolCalls[0]!.id, content: '{"result":3}' },
+        { type: "tool_result", tool_use_id: first.toolCalls[1]!.id, content: '{"error":"echo failed"}', is_error: true },
       ],
     });
-    assert.equal(api.requests[1].body.max_tokens, 256);
+    assert.equal(api.requests[1]!.body.max_tokens, 256);
   });
 });
 
@@ -70,8 +71,8 @@ test("anthropic: a follow-up prompt after tool results joins the same user turn,
     const first = await provider.chat({ messages: [{ role: "user", content: "go" }], tools: [SUM_TOOL] });
     await provider.chat({ messages: [...historyAfter("go", first, ['{"result":2}']), { role: "user", content: "and now?" }], tools: [SUM_TOOL] });
     assert.deepEqual(api.rejections, []);
-    const messages = api.requests[1].body.messages as { content: { type: string }[] }[];
-    assert.deepEqual(messages[2].content.map((block) => block.type), ["tool_result", "text"]);
+    const messages = api.requests[1]!.body.messages as { content: { type: string }[] }[];
+    assert.deepEqual(messages[2]!.content.map((block) => block.type), ["tool_result", "text"]);
   });
 });
 

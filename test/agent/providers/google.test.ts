@@ -34,7 +34,7 @@ const NO_ARGS_TOOL: LlmToolSchema = { name: "mcp_everything_get-tiny-image", des
 test("google: the request is generateContent with systemInstruction, functionDeclarations and the key header", async () => {
   await withApi("google", [{ text: "hi" }], async (api) => {
     await providerFor("google/gemini-test", api).chat({ system: "Be kind.", messages: [{ role: "user", content: "hello" }], tools: [SUM_TOOL, NO_ARGS_TOOL], maxTokens: 99, temperature: 1 });
-    const request = api.requests[0];
+    const request = api.requests[0]!;
     assert.equal(request.path, "/v1beta/models/gemini-test:generateContent");
     assert.equal(request.headers["x-goog-api-key"], API_KEY);
     assert.deepEqual(request.body.systemInstruction, { parts: [{ text: "Be kind." }] });
@@ -61,8 +61,8 @@ test("google: streaming uses streamGenerateContent?alt=sse", async () => {
   await withApi("google", [{ text: "streamed text" }], async (api) => {
     const chunks: string[] = [];
     await providerFor("google/models/gemini-test", api).chat({ messages: [{ role: "user", content: "hi" }], tools: [], onText: (chunk) => chunks.push(chunk) });
-    assert.equal(api.requests[0].path, "/v1beta/models/gemini-test:streamGenerateContent");
-    assert.equal(api.requests[0].query, "?alt=sse");
+    assert.equal(api.requests[0]!.path, "/v1beta/models/gemini-test:streamGenerateContent");
+    assert.equal(api.requests[0]!.query, "?alt=sse");
     assert.equal(chunks.join(""), "streamed text");
   });
 });
@@ -84,7 +84,7 @@ test("google: function calls come back as functionResponse parts of one user tur
     const first = await provider.chat({ messages: [{ role: "user", content: "go" }], tools: [SUM_TOOL, ECHO_TOOL] });
     await provider.chat({ messages: historyAfter("go", first, ['{"result":3}', "plain text, not JSON"]), tools: [SUM_TOOL, ECHO_TOOL] });
     assert.deepEqual(api.rejections, []);
-    assert.deepEqual((api.requests[1].body.contents as unknown[]).slice(1), [
+    assert.deepEqual((api.requests[1]!.body.contents as unknown[]).slice(1), [
       { role: "model", parts: [{ functionCall: { name: SUM_TOOL.name, args: { a: 1, b: 2 } } }, { functionCall: { name: ECHO_TOOL.name, args: { message: "e" } } }] },
       { role: "user", parts: [
         { functionResponse: { name: SUM_TOOL.name, response: { result: 3 } } },
@@ -108,7 +108,7 @@ test("google: a function call's thoughtSignature is kept and sent back with it",
   await withApi("google", script, async (api) => {
     const provider = providerFor("google/gemini-test", api);
     const first = await provider.chat({ messages: [{ role: "user", content: "go" }], tools: [SUM_TOOL], onText: () => {} });
-    assert.equal(first.toolCalls[0].signature, "c2lnbmF0dXJl");
+    assert.equal(first.toolCalls[0]!.signature, "c2lnbmF0dXJl");
     const second = await provider.chat({ messages: historyAfter("go", first, ['{"result":2}']), tools: [SUM_TOOL] });
     assert.deepEqual(api.rejections, []);
     assert.equal(second.text, "2");

@@ -20,8 +20,8 @@ test("ollama: tool calls go back with object arguments and results as role tool 
     const provider = createProvider("ollama:qwen3:8b", { baseUrl: api.origin, env: {} });
     assert.equal(provider.model, "qwen3:8b");
     const first = await provider.chat({ system: "sys", messages: [{ role: "user", content: "add" }], tools: [SUM_TOOL, ECHO_TOOL], temperature: 0.2, maxTokens: 64 });
-    const body = api.requests[0].body;
-    assert.equal(api.requests[0].path, "/api/chat");
+    const body = api.requests[0]!.body;
+    assert.equal(api.requests[0]!.path, "/api/chat");
     assert.equal(body.model, "qwen3:8b");
     assert.equal(body.stream, false, "stream: false is said when not streaming (Ollama's default is true)");
     assert.deepEqual(body.options, { temperature: 0.2, num_predict: 64 });
@@ -31,7 +31,7 @@ test("ollama: tool calls go back with object arguments and results as role tool 
 
     await provider.chat({ messages: historyAfter("add", first, ['{"result":42}', '{"result":"Echo: m"}']), tools: [SUM_TOOL, ECHO_TOOL] });
     assert.deepEqual(api.rejections, []);
-    assert.deepEqual((api.requests[1].body.messages as unknown[]).slice(1), [
+    assert.deepEqual((api.requests[1]!.body.messages as unknown[]).slice(1), [
       { role: "assistant", content: "", tool_calls: [
         { function: { name: SUM_TOOL.name, arguments: { a: 2, b: 40 } } },
         { function: { name: ECHO_TOOL.name, arguments: { message: "m" } } },

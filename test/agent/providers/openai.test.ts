@@ -14,9 +14,9 @@ test("openai: the request is Chat Completions with function tools, the system pr
   await withApi("openai", [{ toolCalls: [{ id: "call_abc", name: SUM_TOOL.name, arguments: { a: 2, b: 40 } }] }, { text: "42" }], async (api) => {
     const provider = providerFor("openai/gpt-test", api);
     const first = await provider.chat({ system: "You add.", messages: [{ role: "user", content: "2+40?" }], tools: [SUM_TOOL], maxTokens: 100, temperature: 0 });
-    const body = api.requests[0].body;
-    assert.equal(api.requests[0].path, "/v1/chat/completions");
-    assert.equal(api.requests[0].headers.authorization, `Bearer ${API_KEY}`);
+    const body = api.requests[0]!.body;
+    assert.equal(api.requests[0]!.path, "/v1/chat/completions");
+    assert.equal(api.requests[0]!.headers.authorization, `Bearer ${API_KEY}`);
     assert.equal(body.model, "gpt-test");
     assert.deepEqual(body.messages, [{ role: "system", content: "You add." }, { role: "user", content: "2+40?" }]);
     assert.deepEqual(body.tools, [{
@@ -35,22 +35,22 @@ test("openai: the request is Chat Completions with function tools, the system pr
     assert.equal(body.max_tokens, 100, "a compatible server gets max_tokens");
     assert.equal(body.temperature, 0);
     assert.equal(first.stopReason, "tool_calls");
-    assert.equal(first.toolCalls[0].id, "call_abc");
+    assert.equal(first.toolCalls[0]!.id, "call_abc");
 
     await provider.chat({ messages: historyAfter("2+40?", first, ['{"result":42}']), tools: [SUM_TOOL] });
-    const messages = api.requests[1].body.messages as unknown[];
+    const messages = api.requests[1]!.body.messages as unknown[];
     assert.deepEqual(messages.slice(1), [
       { role: "assistant", content: null, tool_calls: [{ id: "call_abc", type: "function", function: { name: SUM_TOOL.name, arguments: '{"a":2,"b":40}' } }] },
       { role: "tool", tool_call_id: "call_abc", content: '{"result":42}' },
     ]);
-    assert.deepEqual(api.requests[1].toolResults, [{ id: "call_abc", content: '{"result":42}' }]);
+    assert.deepEqual(api.requests[1]!.toolResults, [{ id: "call_abc", content: '{"result":42}' }]);
   });
 });
 
 test("openai: arguments that are not JSON are kept as the raw string", async () => {
   await withApi("openai", [{ toolCalls: [{ name: SUM_TOOL.name, arguments: "{a: 2" }] }], async (api) => {
     const answer = await providerFor("openai/gpt-test", api).chat({ messages: [{ role: "user", content: "x" }], tools: [SUM_TOOL] });
-    assert.equal(answer.toolCalls[0].arguments, "{a: 2");
+    assert.equal(answer.toolCalls[0]!.arguments, "{a: 2");
   });
 });
 
@@ -70,7 +70,7 @@ test("openai: a custom base_url needs no key and sends no Authorization", async 
   try {
     const provider = createProvider("openai/llama-3.2", { baseUrl: api.url, env: {} });
     assert.equal((await provider.chat({ messages: [{ role: "user", content: "hi" }], tools: [] })).text, "local model here");
-    assert.equal(api.requests[0].headers.authorization, undefined);
+    assert.equal(api.requests[0]!.headers.authorization, undefined);
   } finally {
     await api.close();
   }
@@ -107,10 +107,10 @@ test("openai: the official API gets max_completion_tokens and asks for usage in 
     },
   });
   const answer = await provider.chat({ messages: [{ role: "user", content: "hi" }], tools: [], maxTokens: 50, onText: () => {} });
-  assert.equal(seen[0].url, "https://api.openai.com/v1/chat/completions");
-  assert.equal(seen[0].body.max_completion_tokens, 50);
-  assert.equal(seen[0].body.max_tokens, undefined);
-  assert.deepEqual(seen[0].body.stream_options, { include_usage: true });
+  assert.equal(seen[0]!.url, "https://api.openai.com/v1/chat/completions");
+  assert.equal(seen[0]!.body.max_completion_tokens, 50);
+  assert.equal(seen[0]!.body.max_tokens, undefined);
+  assert.deepEqual(seen[0]!.body.stream_options, { include_usage: true });
   assert.deepEqual(answer.usage, { inputTokens: 3, outputTokens: 1 });
   assert.equal(answer.text, "hi");
 });

@@ -50,7 +50,7 @@ export function historyAfter(prompt: string, answer: ChatResponse, results: stri
   return [
     { role: "user", content: prompt },
     { role: "assistant", content: answer.text, toolCalls: answer.toolCalls },
-    ...answer.toolCalls.map((call, i): ChatMessage => ({ role: "tool", toolCallId: call.id, name: call.name, content: results[i] })),
+    ...answer.toolCalls.map((call, i): ChatMessage => ({ role: "tool", toolCallId: call.id, name: call.name, content: results[i]! })),
   ];
 }
 
@@ -72,8 +72,8 @@ export function providerBehaviours(kind: FakeApiKind, model: string): void {
       assert.equal(answer.usage?.inputTokens, 10);
       assert.equal(answer.usage?.outputTokens, 5);
       assert.deepEqual(api.rejections, []);
-      assert.equal(api.requests[0].stream, false);
-      assert.equal(JSON.stringify(api.requests[0].body).includes("Be brief."), true, "the system prompt is sent");
+      assert.equal(api.requests[0]!.stream, false);
+      assert.equal(JSON.stringify(api.requests[0]!.body).includes("Be brief."), true, "the system prompt is sent");
     });
   });
 
@@ -90,15 +90,15 @@ export function providerBehaviours(kind: FakeApiKind, model: string): void {
       const prompt = "add 2 and 40 with the tool";
       const first = await provider.chat({ messages: [{ role: "user", content: prompt }], tools: [SUM_TOOL, ECHO_TOOL] });
       assert.equal(first.toolCalls.length, 1);
-      assert.equal(first.toolCalls[0].name, SUM_TOOL.name);
-      assert.deepEqual(first.toolCalls[0].arguments, { a: 2, b: 40 });
-      assert.notEqual(first.toolCalls[0].id, "");
+      assert.equal(first.toolCalls[0]!.name, SUM_TOOL.name);
+      assert.deepEqual(first.toolCalls[0]!.arguments, { a: 2, b: 40 });
+      assert.notEqual(first.toolCalls[0]!.id, "");
 
       const second = await provider.chat({ messages: historyAfter(prompt, first, ['{"result":42}']), tools: [SUM_TOOL, ECHO_TOOL] });
       assert.deepEqual(api.rejections, [], "the fake API accepted both requests");
       assert.equal(second.text, "The sum is 42.");
       assert.deepEqual(second.toolCalls, []);
-      assert.equal(api.requests[1].toolResults.length, 1);
+      assert.equal(api.requests[1]!.toolResults.length, 1);
     });
   });
 
@@ -138,7 +138,7 @@ export function providerBehaviours(kind: FakeApiKind, model: string): void {
       const provider = providerFor(model, api);
       const chunks: string[] = [];
       const answer = await provider.chat({ messages: [{ role: "user", content: "stream" }], tools: [], onText: (chunk) => chunks.push(chunk) });
-      assert.equal(api.requests[0].stream, true);
+      assert.equal(api.requests[0]!.stream, true);
       assert.ok(chunks.length > 1, `the text came in ${chunks.length} chunk(s)`);
       assert.equal(chunks.join(""), "Streaming works, piece by piece.");
       assert.equal(answer.text, "Streaming works, piece by piece.");
