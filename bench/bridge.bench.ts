@@ -153,7 +153,7 @@ function report(samples: Samples, rounds: number): Row[] {
   const med = (values: number[]) => (values.length === 0 ? null : median(values));
   const line = (name: string, unit: "µs/call", mcpwire: number[], floor: number[] | null, note: string, cpu?: { mcpwire: number[]; floor?: number[] }): Row => {
     const ratios: number[] = [];
-    if (floor !== null) for (let i = 0; i < Math.min(mcpwire.length, floor.length); i++) ratios.push(floor[i] / mcpwire[i]);
+    if (floor !== null) for (let i = 0; i < Math.min(mcpwire.length, floor.length); i++) ratios.push(floor[i]! / mcpwire[i]!);
     const s = spread(ratios);
     const result: Row = {
       bench: "bridge",

@@ -9,5 +9,5 @@ import type { MeasureOptions, RoundBench } from "./common.ts";
 const [name, comparator, optionsJson] = process.argv.slice(2);
 const module: { bench: RoundBench } = await import(`./${name}.bench.ts`);
 const options = JSON.parse(optionsJson ?? "{}") as MeasureOptions;
-const figures = await module.bench.measure(comparator, options);
+const figures = await module.bench.measure(comparator!, options);
 process.stdout.write(`BENCH-FIGURES ${JSON.stringify(figures)}\n`, () => process.exit(0));

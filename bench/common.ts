@@ -131,7 +131,7 @@ export function roundsRow(
     const b = samples[theirs]?.[figure] ?? [];
     const ratios: number[] = [];
     for (let i = 0; i < Math.min(a.length, b.length); i++) {
-      const r = ratio(unit, a[i], b[i]);
+      const r = ratio(unit, a[i]!, b[i]!);
       if (r !== null && Number.isFinite(r)) ratios.push(r);
     }
     return ratios.length === 0 ? { median: null, spread: null } : { median: median(ratios), spread: spread(ratios) };
@@ -187,14 +187,14 @@ export async function timedBatches(batch: () => unknown, calls: number, warmupBa
 /** The q-quantile (0..1) of a list of numbers. */
 export function quantile(values: number[], q: number): number {
   const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
 }
 
 /** The median; for an even count, the mean of the two middle values. */
 export function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 }
 
 /** Calls `call` one after another for `ms` after a warm-up; calls/s and per-call latencies in µs. */

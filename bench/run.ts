@@ -36,7 +36,7 @@ function parseArgs(argv: string[]): { chosen: BenchName[]; rounds: number; quick
   let quick = false;
   let source = false;
   for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i];
+    const arg = argv[i]!;
     if (arg === "--quick") quick = true;
     else if (arg === "--source") source = true;
     else if (arg === "--rounds" || arg.startsWith("--rounds=")) {
@@ -53,7 +53,7 @@ function parseArgs(argv: string[]): { chosen: BenchName[]; rounds: number; quick
 function denoVersion(): string {
   try {
     const deno = fileURLToPath(new URL("../node_modules/.bin/deno", import.meta.url));
-    return execFileSync(deno, ["--version"], { encoding: "utf8" }).split("\n")[0].trim();
+    return execFileSync(deno, ["--version"], { encoding: "utf8" }).split("\n")[0]!.trim();
   } catch {
     return "absent";
   }
@@ -264,7 +264,7 @@ else {
 }
 const cpus = os.cpus();
 const machine = `${cpus[0]?.model ?? "unknown cpu"} × ${cpus.length}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, ${os.type()} ${os.release()}`;
-const load = () => os.loadavg()[0].toFixed(1);
+const load = () => os.loadavg()[0]!.toFixed(1);
 const loadAtStart = load();
 const rows: Row[] = [];
 const started = performance.now();

@@ -58,7 +58,7 @@ function lex(source: string): Token[] {
   let i = 0;
   const push = (kind: Token["kind"], text: string) => tokens.push({ kind, text, depth: stack.length });
   const significant = () => {
-    for (let k = tokens.length - 1; k >= 0; k--) if (tokens[k].kind !== "doc") return tokens[k];
+    for (let k = tokens.length - 1; k >= 0; k--) if (tokens[k]!.kind !== "doc") return tokens[k];
     return undefined;
   };
   const template = () => {
@@ -76,7 +76,7 @@ function lex(source: string): Token[] {
     }
   };
   while (i < source.length) {
-    const c = source[i];
+    const c = source[i]!;
     if (/\s/.test(c)) i++;
     else if (c === "/" && source[i + 1] === "/") {
       while (i < source.length && source[i] !== "\n") i++;
@@ -106,12 +106,12 @@ function lex(source: string): Token[] {
         j++;
       }
       j++;
-      while (j < source.length && IDENT_PART.test(source[j])) j++;
+      while (j < source.length && IDENT_PART.test(source[j]!)) j++;
       push("other", source.slice(i, j));
       i = j;
     } else if (IDENT_START.test(c) || c === "#") {
       let j = i + 1;
-      while (j < source.length && IDENT_PART.test(source[j])) j++;
+      while (j < source.length && IDENT_PART.test(source[j]!)) j++;
       push("ident", source.slice(i, j));
       i = j;
     } else if (c === "{" || c === "(" || c === "[") {
@@ -196,7 +196,7 @@ function moduleExports(file: string): ModuleExports {
   const exportedDeclarations: string[] = [];
 
   for (let i = 0; i < tokens.length; i++) {
-    const token = tokens[i];
+    const token = tokens[i]!;
     if (token.depth !== 0 || token.kind !== "ident") continue;
     const previous = tokens[i - 1];
     // a statement starts after `;`, `}` or a doc comment at the top level, or at the start
@@ -212,12 +212,12 @@ function moduleExports(file: string): ModuleExports {
     }
     if (
       exported &&
-      (tokens[j].text === "{" || tokens[j].text === "*" || (tokens[j].text === "type" && (tokens[j + 1].text === "{" || tokens[j + 1].text === "*")))
+      (tokens[j]!.text === "{" || tokens[j]!.text === "*" || (tokens[j]!.text === "type" && (tokens[j + 1]!.text === "{" || tokens[j + 1]!.text === "*")))
     ) {
       readExportClause(tokens, j, file, found, localLists);
       continue;
     }
-    while (MODIFIERS.has(tokens[j]?.text ?? "") && tokens[j].kind === "ident") j++;
+    while (MODIFIERS.has(tokens[j]?.text ?? "") && tokens[j]!.kind === "ident") j++;
     const keyword = tokens[j];
     if (keyword?.kind !== "ident" || !DECLARATION_KEYWORDS.has(keyword.text)) continue;
     let kind = keyword.text;
@@ -272,20 +272,20 @@ function resolveSpecifier(file: string, specifier: string): string | undefined {
 function readImport(tokens: Token[], start: number, file: string, imported: Map<string, { from: string; name: string }>) {
   let j = start + 1;
   const names: [local: string, remote: string][] = [];
-  for (; j < tokens.length && tokens[j].text !== ";" && !(tokens[j].text === "from" && tokens[j + 1]?.kind === "string"); j++) {
-    if (tokens[j].text !== "{") continue;
-    for (j++; tokens[j].text !== "}"; j++) {
-      if (tokens[j].text === "," || tokens[j].text === "type") continue;
-      const remote = tokens[j].text;
+  for (; j < tokens.length && tokens[j]!.text !== ";" && !(tokens[j]!.text === "from" && tokens[j + 1]?.kind === "string"); j++) {
+    if (tokens[j]!.text !== "{") continue;
+    for (j++; tokens[j]!.text !== "}"; j++) {
+      if (tokens[j]!.text === "," || tokens[j]!.text === "type") continue;
+      const remote = tokens[j]!.text;
       let local = remote;
       if (tokens[j + 1]?.text === "as") {
-        local = tokens[j + 2].text;
+        local = tokens[j + 2]!.text;
         j += 2;
       }
       names.push([local, remote]);
     }
   }
-  const from = tokens[j]?.text === "from" ? resolveSpecifier(file, tokens[j + 1].text) : undefined;
+  const from = tokens[j]?.text === "from" ? resolveSpecifier(file, tokens[j + 1]!.text) : undefined;
   if (from === undefined) return;
   for (const [local, remote] of names) imported.set(local, { from, name: remote });
 }
@@ -299,33 +299,33 @@ function readExportClause(
   localLists: { local: string; exported: string; typeOnly: boolean }[],
 ) {
   let j = start;
-  const clauseTypeOnly = tokens[j].text === "type";
+  const clauseTypeOnly = tokens[j]!.text === "type";
   if (clauseTypeOnly) j++;
-  if (tokens[j].text === "*") {
-    if (tokens[j + 1].text === "as") throw new Error(`${file}: \`export * as\` is not read by scripts/api-report.ts`);
-    const from = resolveSpecifier(file, tokens[j + 2].text);
+  if (tokens[j]!.text === "*") {
+    if (tokens[j + 1]!.text === "as") throw new Error(`${file}: \`export * as\` is not read by scripts/api-report.ts`);
+    const from = resolveSpecifier(file, tokens[j + 2]!.text);
     if (from !== undefined) found.stars.push({ from, typeOnly: clauseTypeOnly });
     return;
   }
   const names: { local: string; exported: string; typeOnly: boolean }[] = [];
-  for (j++; tokens[j].text !== "}"; j++) {
-    if (tokens[j].text === ",") continue;
+  for (j++; tokens[j]!.text !== "}"; j++) {
+    if (tokens[j]!.text === ",") continue;
     let typeOnly = clauseTypeOnly;
-    if (tokens[j].text === "type" && tokens[j + 1].kind === "ident" && tokens[j + 1].text !== "as") {
+    if (tokens[j]!.text === "type" && tokens[j + 1]!.kind === "ident" && tokens[j + 1]!.text !== "as") {
       typeOnly = true;
       j++;
     }
-    const local = tokens[j].text;
+    const local = tokens[j]!.text;
     let exported = local;
     if (tokens[j + 1]?.text === "as") {
-      exported = tokens[j + 2].text;
+      exported = tokens[j + 2]!.text;
       j += 2;
     }
     names.push({ local, exported, typeOnly });
   }
   if (tokens[j + 1]?.text === "from") {
-    const from = resolveSpecifier(file, tokens[j + 2].text);
-    if (from === undefined) throw new Error(`${file}: re-exports a package's names (${tokens[j + 2].text})`);
+    const from = resolveSpecifier(file, tokens[j + 2]!.text);
+    if (from === undefined) throw new Error(`${file}: re-exports a package's names (${tokens[j + 2]!.text})`);
     for (const { local, exported, typeOnly } of names) found.reexports.set(exported, { from, name: local, typeOnly });
   } else {
     localLists.push(...names);

@@ -110,7 +110,7 @@ describe("server-everything over legacy HTTP+SSE", () => {
     const prompts = await client.listPrompts();
     assert.ok(prompts.some((prompt) => prompt.name === "args-prompt"), `prompts: ${prompts.map((prompt) => prompt.name).join(", ")}`);
     const result = await client.getPrompt("args-prompt", { city: "Paris", state: "Texas" });
-    const message = result.messages[0];
+    const message = result.messages[0]!;
     assert.ok(message.content.type === "text");
     assert.equal(message.content.text, "What's weather in Paris, Texas?");
   });
