@@ -260,12 +260,12 @@ behaviour("a call ended by AbortSignal.timeout is a RequestAbortedError of kind 
   try {
     const { error, ms } = await failure(client.callTool("slow", { ms: 30_000 }, { signal: AbortSignal.timeout(300) }));
     assert.ok(error instanceof RequestAbortedError, `${error.name}: ${error.message}`);
-    assert.equal(error.kind, "timeout");
+    assert.equal(error.code, "timeout");
     assert.equal(error.method, "tools/call");
     assert.match(error.message, /^server "hostile": tools\/call timed out: the caller's AbortSignal fired \(.+\); give it more time, or check the server's stderr$/);
     assert.ok(ms < AT_ONCE_MS, `took ${ms} ms`);
     const cancelled = await failure(client.callTool("slow", { ms: 30_000 }, { signal: AbortSignal.abort(new Error("user pressed stop")) }));
-    assert.ok(cancelled.error instanceof RequestAbortedError && cancelled.error.kind === "cancelled");
+    assert.ok(cancelled.error instanceof RequestAbortedError && cancelled.error.code === "cancelled");
     assert.equal(cancelled.error.message, 'server "hostile": tools/call was cancelled by the caller: user pressed stop');
   } finally {
     await client.close();
