@@ -515,6 +515,6 @@ function exitedOnProbe(name: string, error: ConnectionClosedError, choice: Proto
 
 /** Why the probe did not find a modern server, in a few words. */
 function describeProbeFailure(error: unknown): string {
-  if (error instanceof RpcError) return `error ${error.code}: ${error.message}`;
+  if (error instanceof RpcError) return `error ${error.rpcCode}: ${error.message}`;
   return messageOf(error);
 }

@@ -302,7 +302,7 @@ describe("tasks/cancel, tasks/list and bad requests", () => {
       await waitUntil(() => held.signals.length === 1, "the sampling handler ran");
       let gone: number | undefined;
       await waitUntil(() => {
-        void server.peer.request("tasks/get", { taskId: task.taskId }).catch((error) => (gone = error.code));
+        void server.peer.request("tasks/get", { taskId: task.taskId }).catch((error) => (gone = error.rpcCode));
         return gone !== undefined;
       }, "the task was deleted after its ttl");
       assert.equal(gone, -32602);

@@ -497,7 +497,7 @@ describe("Peer: responses that cannot be delivered fail their request at once", 
     );
     const error = await peer.request("tools/call", undefined, { timeoutMs: 30_000 }).then(() => assert.fail("resolved"), (e: unknown) => e);
     assert.ok(error instanceof UndeliverableResponseError, String(error));
-    assert.equal(error.code, "result-and-error");
+    assert.deepEqual([error.code, error.reason], ["undeliverable", "result-and-error"]);
     assert.equal(error.method, "tools/call");
     assert.match(error.message, /^server "test": tools\/call failed: its response \(id \d+\) could not be delivered: .*both "result" and "error"/);
     assert.equal(peer.pendingCount, 0);
@@ -508,7 +508,7 @@ describe("Peer: responses that cannot be delivered fail their request at once", 
     const { peer, close } = await peerAndResponder(answering((id) => ({ jsonrpc: "2.0", id, result: [1, 2] })));
     await assert.rejects(peer.request("tools/list", undefined, { timeoutMs: 30_000 }), (error: unknown) => {
       assert.ok(error instanceof UndeliverableResponseError, String(error));
-      assert.equal(error.code, "result-not-object");
+      assert.deepEqual([error.code, error.reason], ["undeliverable", "result-not-object"]);
       assert.match(error.message, /tools\/list failed: .*"result" is an array, not the JSON object MCP requires/);
       return true;
     });

@@ -43,7 +43,7 @@ export async function modernError(response: Response, confirmed: boolean): Promi
   if (!isObject(value)) return undefined;
   const error = value.error;
   if (!isObject(error) || typeof error.code !== "number") return undefined;
-  const recognized = MODERN_ERROR_CODES.has(error.code) || (error.rpcCode === -32601 && response.status === 404);
+  const recognized = MODERN_ERROR_CODES.has(error.code) || (error.code === -32601 && response.status === 404);
   if (!recognized && !confirmed) return undefined;
   return error as JsonRpcErrorObject;
 }
