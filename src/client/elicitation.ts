@@ -150,6 +150,7 @@ export function checkElicitResult(result: unknown): ElicitResult | string {
  * RpcError, so `instanceof RpcError` and `.rpcCode` keep working; code "url-elicitation-required".
  */
 export class UrlElicitationRequiredError extends RpcError<"url-elicitation-required"> {
+  override readonly name = "UrlElicitationRequiredError";
   /** The URL-mode elicitations to complete, then retry the request. */
   readonly elicitations: readonly UrlElicitation[];
   constructor(message: string, options: RpcErrorOptions & { elicitations: readonly UrlElicitation[] }) {

@@ -29,6 +29,7 @@ export const SAMPLING_REJECTED = -1;
 
 /** Throw this from a sampling handler when the user says no; the server gets code -1. */
 export class SamplingRejectedError extends RpcError<"user-rejected"> {
+  override readonly name = "SamplingRejectedError";
   constructor(message = "User rejected sampling request") {
     super(message, SAMPLING_REJECTED);
   }
