@@ -34,8 +34,8 @@ export type AuthorizationErrorCode =
   | "interaction-failed";
 
 /**
- * Why a token endpoint request failed (OAuthError's codes; its `error` field keeps the RFC 6749
- * error or ours):
+ * Why a token endpoint request failed (OAuthError's codes). Its `error` field keeps the RFC 6749
+ * error, or ours:
  * - "token-refused": the endpoint answered with an RFC 6749 5.2 error (`error`: "invalid_grant", …);
  * - "invalid-response": an answer that is not a token response, or broke off (`error`: "invalid_response");
  * - "fetch-failed": the request got no answer: the fetch itself failed (`error`: "request_failed");
@@ -44,17 +44,22 @@ export type AuthorizationErrorCode =
 export type OAuthErrorCode = "token-refused" | "invalid-response" | "fetch-failed" | "timeout";
 
 /**
- * Every code of the auth layer, one union: an AuthError's (AuthorizationErrorCode), an
- * OAuthError's (OAuthErrorCode), a TokenStoreError's ("unreadable", "unwritable", "corrupt",
- * "not-private") and a JwtKeyError's ("invalid-key": a key that cannot be read or does not fit).
+ * Why the token store failed: a file it could not read or write, a file that holds no stored
+ * entry, a directory it could not make owner-only, or no directory to keep it in ("no-directory":
+ * neither XDG_CONFIG_HOME nor HOME is set).
+ */
+export type TokenStoreErrorCode = "unreadable" | "unwritable" | "corrupt" | "not-private" | "no-directory";
+
+/**
+ * Every code of the auth layer, one union. An AuthError's (AuthorizationErrorCode), an
+ * OAuthError's (OAuthErrorCode), a TokenStoreError's (TokenStoreErrorCode: "unreadable",
+ * "unwritable", "corrupt", "not-private", "no-directory") and a JwtKeyError's ("invalid-key":
+ * a key that cannot be read or does not fit).
  */
 export type AuthErrorCode =
   | AuthorizationErrorCode
   | OAuthErrorCode
-  | "unreadable"
-  | "unwritable"
-  | "corrupt"
-  | "not-private"
+  | TokenStoreErrorCode
   | "invalid-key";
 
 /** Authorizing to an MCP server failed or was refused; `code` says why. */

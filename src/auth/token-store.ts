@@ -11,6 +11,7 @@ import { FileError } from "../runtime/errors.ts";
 import { DpopSigner } from "./dpop.ts";
 import type { JwsAlgorithm } from "./jwt.ts";
 import type { TokenSet } from "./token-endpoint.ts";
+import type { TokenStoreErrorCode } from "./errors.ts";
 import { mcpwireDirectory, trimSlash } from "../common/user-dirs.ts";
 
 /** Client credentials registered with one authorization server (dynamic registration, or given). */
@@ -59,12 +60,8 @@ export interface TokenStore {
   deleteDpopKey?(serverUrl: string): Promise<void>;
 }
 
-/**
- * Why the token store failed: a file it could not read or write, a file that holds no stored
- * entry, a directory it could not make owner-only, or no directory to keep it in ("no-directory":
- * neither XDG_CONFIG_HOME nor HOME is set).
- */
-export type TokenStoreErrorCode = "unreadable" | "unwritable" | "corrupt" | "not-private" | "no-directory";
+// Defined with the layer's other codes (errors.ts); exported here too, beside its class.
+export type { TokenStoreErrorCode } from "./errors.ts";
 
 /** The token store could not read or write; `code` says why, `path` names the file ("" when there is none). */
 export class TokenStoreError extends McpwireError<TokenStoreErrorCode> {

@@ -64,8 +64,8 @@ export type RpcErrorCode =
   | "application-error";
 
 /**
- * Why a request to the other side failed, by name, never to be read from the message:
- * an RpcErrorCode when the other side answered with an error; else
+ * Every code of the jsonrpc layer: why a request to the other side failed, by name (never read
+ * the message). An RpcErrorCode when the other side answered with an error; else
  * - "connection-closed": the connection ended before the answer (ConnectionClosedError);
  * - "timeout": no answer in time, or the caller's AbortSignal.timeout fired (RequestTimeoutError, RequestAbortedError);
  * - "cancelled": the caller's AbortSignal ended it (RequestAbortedError);
