@@ -13,7 +13,7 @@ export {
   RpcError,
   UndeliverableResponseError,
 } from "./jsonrpc/errors.ts";
-export type { CloseDetails, UndeliverableReason, UndeliverableResponse } from "./jsonrpc/errors.ts";
+export type { CloseDetails, JsonRpcErrorCode, UndeliverableReason, UndeliverableResponse } from "./jsonrpc/errors.ts";
 export type {
   JsonRpcMessage,
   JsonRpcNotification,
@@ -29,9 +29,8 @@ export type { Params, PeerOptions, Progress, RequestOptions, SendOptions } from 
 export { McpwireError } from "./common/mcpwire-error.ts";
 export type { McpwireErrorOptions } from "./common/mcpwire-error.ts";
 
-// A misspelt or missing option of a constructor (StdioTransport, Client, …).
+// A misspelt or missing option of a constructor (StdioTransport, Client, …): code "invalid-options".
 export { InvalidOptionsError } from "./common/options.ts";
-export type { InvalidOptionsCode } from "./common/options.ts";
 
 // Transports
 export { TransportError, UndeliverableMessageError } from "./transport/transport.ts";

@@ -137,7 +137,7 @@ describe("server-everything over stdio", () => {
   test("reading a resource that does not exist throws RpcError with the server's code and message", async () => {
     await assert.rejects(client.readResource("demo://no/such/resource"), (error: unknown) => {
       assert.ok(error instanceof RpcError);
-      assert.equal(typeof error.code, "number");
+      assert.equal(typeof error.rpcCode, "number");
       assert.match(error.message, /not found/);
       return true;
     });

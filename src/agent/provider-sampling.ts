@@ -76,7 +76,7 @@ export function providerSamplingHandler(options: ProviderSamplingOptions): Sampl
     try {
       provider = options.createProvider(modelString);
     } catch (error) {
-      throw new RpcError(ErrorCode.InternalError, `${who}: the client cannot use model "${modelString}": ${messageOf(error)}`);
+      throw new RpcError(`${who}: the client cannot use model "${modelString}": ${messageOf(error)}`, ErrorCode.InternalError);
     }
     const { messages, system } = toChatMessages(request, who);
     let response: ChatResponse;
@@ -92,7 +92,7 @@ export function providerSamplingHandler(options: ProviderSamplingOptions): Sampl
     } catch (error) {
       if (context.signal.aborted) throw error;
       const detail = error instanceof ProviderError ? error.message : messageOf(error);
-      throw new RpcError(ErrorCode.InternalError, `${who}: the client's model ${modelString} failed: ${detail}`);
+      throw new RpcError(`${who}: the client's model ${modelString} failed: ${detail}`, ErrorCode.InternalError);
     }
     return toResult(response, context.allowedModels !== undefined ? chosen : response.model ?? provider.model);
   };
@@ -123,7 +123,7 @@ export function toChatMessages(request: CreateMessageRequest, who = "sampling/cr
   const names = new Map<string, string>();
   for (const [index, message] of request.messages.entries()) {
     if (message?.role !== "user" && message?.role !== "assistant") {
-      throw new RpcError(ErrorCode.InvalidParams, `${who}: messages[${index}] has role ${JSON.stringify(message?.role)}; use "user" or "assistant"`);
+      throw new RpcError(`${who}: messages[${index}] has role ${JSON.stringify(message?.role)}; use "user" or "assistant"`, ErrorCode.InvalidParams);
     }
     const content = blocks(message);
     const text = content.map(describeBlock).filter((part) => part !== "").join("\n");

@@ -4,7 +4,7 @@
 import { McpwireError } from "../common/mcpwire-error.ts";
 
 /**
- * Why authorizing to an MCP server failed or was refused.
+ * Why authorizing to an MCP server failed or was refused (AuthError's codes).
  *
  * - "unsafe-url": a URL that is neither https nor loopback http (spec: communication security)
  * - "discovery-failed": no usable protected resource or authorization server metadata
@@ -19,7 +19,7 @@ import { McpwireError } from "../common/mcpwire-error.ts";
  * - "unauthorized": the server still answers 401 with a fresh token
  * - "interaction-failed": the AuthProvider could not show the URL or get the redirect back
  */
-export type AuthErrorCode =
+export type AuthorizationErrorCode =
   | "unsafe-url"
   | "discovery-failed"
   | "resource-mismatch"
@@ -33,13 +33,42 @@ export type AuthErrorCode =
   | "unauthorized"
   | "interaction-failed";
 
+/**
+ * Why a token endpoint request failed (OAuthError's codes). Its `error` field keeps the RFC 6749
+ * error, or ours:
+ * - "token-refused": the endpoint answered with an RFC 6749 5.2 error (`error`: "invalid_grant", …);
+ * - "invalid-response": an answer that is not a token response, or broke off (`error`: "invalid_response");
+ * - "fetch-failed": the request got no answer: the fetch itself failed (`error`: "request_failed");
+ * - "timeout": no answer in time (`error`: "timeout").
+ */
+export type OAuthErrorCode = "token-refused" | "invalid-response" | "fetch-failed" | "timeout";
+
+/**
+ * Why the token store failed: a file it could not read or write, a file that holds no stored
+ * entry, a directory it could not make owner-only, or no directory to keep it in ("no-directory":
+ * neither XDG_CONFIG_HOME nor HOME is set).
+ */
+export type TokenStoreErrorCode = "unreadable" | "unwritable" | "corrupt" | "not-private" | "no-directory";
+
+/**
+ * Every code of the auth layer, one union. An AuthError's (AuthorizationErrorCode), an
+ * OAuthError's (OAuthErrorCode), a TokenStoreError's (TokenStoreErrorCode: "unreadable",
+ * "unwritable", "corrupt", "not-private", "no-directory") and a JwtKeyError's ("invalid-key":
+ * a key that cannot be read or does not fit).
+ */
+export type AuthErrorCode =
+  | AuthorizationErrorCode
+  | OAuthErrorCode
+  | TokenStoreErrorCode
+  | "invalid-key";
+
 /** Authorizing to an MCP server failed or was refused; `code` says why. */
-export class AuthError extends McpwireError<AuthErrorCode> {
+export class AuthError extends McpwireError<AuthorizationErrorCode> {
   override readonly name = "AuthError";
 }
 
 /** The codes that mean "the client refused on purpose, for the user's safety". */
-export const REFUSAL_CODES: ReadonlySet<AuthErrorCode> = new Set<AuthErrorCode>([
+export const REFUSAL_CODES: ReadonlySet<AuthErrorCode> = new Set<AuthorizationErrorCode>([
   "unsafe-url",
   "resource-mismatch",
   "issuer-mismatch",

@@ -3,6 +3,7 @@
 // RFC 7638 (thumbprint). Used by private_key_jwt client authentication, JWT grants and DPoP proofs.
 
 import { messageOf } from "../common/error-text.ts";
+import { McpwireError, type McpwireErrorOptions } from "../common/mcpwire-error.ts";
 import { base64Encode, base64UrlDecode, base64UrlDecodeText, base64UrlEncode } from "./base64url.ts";
 
 /** The signing algorithms we implement: the ones the MCP authorization extensions use. */
@@ -13,8 +14,12 @@ export const JWS_ALGORITHMS: readonly JwsAlgorithm[] = ["ES256", "RS256"];
 export type JsonObject = Record<string, unknown>;
 
 /** A key could not be read or does not fit the algorithm; the message says what to give instead. */
-export class JwtKeyError extends Error {
+export class JwtKeyError extends McpwireError<"invalid-key"> {
   override readonly name = "JwtKeyError";
+  /** Code "invalid-key", its only one. */
+  constructor(message: string, options?: McpwireErrorOptions) {
+    super(message, "invalid-key", options);
+  }
 }
 
 /** A compact JWT split into its parts, not verified. */
@@ -109,6 +114,7 @@ export async function importPrivateKey(key: string | JsonWebKey, algorithm: JwsA
     throw new JwtKeyError(
       `private key: could not import it as an ${algorithm} key (${messageOf(error)}); ` +
         `give a PKCS#8 PEM or a JWK of a ${algorithm === "ES256" ? "P-256 EC" : "RSA"} key`,
+      { cause: error },
     );
   }
 }
@@ -130,7 +136,7 @@ export async function importPublicKey(key: string | JsonWebKey, algorithm: JwsAl
     );
   } catch (error) {
     if (error instanceof JwtKeyError) throw error;
-    throw new JwtKeyError(`public key: could not import it as an ${algorithm} key (${messageOf(error)})`);
+    throw new JwtKeyError(`public key: could not import it as an ${algorithm} key (${messageOf(error)})`, { cause: error });
   }
 }
 
@@ -179,7 +185,7 @@ function asJwk(key: string | JsonWebKey): JsonWebKey | undefined {
   try {
     return JSON.parse(text) as JsonWebKey;
   } catch (error) {
-    throw new JwtKeyError(`key: looks like a JWK but is not valid JSON (${messageOf(error)})`);
+    throw new JwtKeyError(`key: looks like a JWK but is not valid JSON (${messageOf(error)})`, { cause: error });
   }
 }
 

@@ -5,7 +5,7 @@
 // The names: api/auth.api.md.
 
 export { AuthError } from "./errors.ts";
-export type { AuthErrorCode } from "./errors.ts";
+export type { AuthErrorCode, AuthorizationErrorCode, OAuthErrorCode } from "./errors.ts";
 export type {
   AuthorizationContext,
   AuthorizationResponse,

@@ -2,12 +2,14 @@
 // sections 2.3 and 5, OAuth 2.1 section 3.2, RFC 7523 section 2.2 (private_key_jwt), RFC 8707
 // (resource), RFC 9449 sections 5 and 8 (DPoP and its nonce); spec 2025-11-25 basic/authorization.
 
+import { McpwireError } from "../common/mcpwire-error.ts";
 import { durationText } from "../common/duration.ts";
 import { messageOf } from "../common/error-text.ts";
 import { isObject } from "../common/json.ts";
 import { redactText } from "../common/redact.ts";
 import { base64Encode } from "./base64url.ts";
 import type { DpopSigner } from "./dpop.ts";
+import type { OAuthErrorCode } from "./errors.ts";
 import { signJwt } from "./jwt.ts";
 
 /** How the client proves who it is to the token endpoint (RFC 6749 2.3, RFC 7523 2.2). */
@@ -53,7 +55,7 @@ export const DEFAULT_TOKEN_TIMEOUT_MS = 30_000;
 const ASSERTION_LIFETIME_S = 300;
 
 /** An OAuth error answer (RFC 6749 5.2) or a malformed one: error, error_description, status, endpoint. */
-export class OAuthError extends Error {
+export class OAuthError extends McpwireError<OAuthErrorCode> {
   override readonly name = "OAuthError";
   /** The RFC 6749 5.2 error code ("invalid_grant", …), or ours: "invalid_response", "request_failed", "timeout". */
   readonly error: string;
@@ -64,14 +66,14 @@ export class OAuthError extends Error {
 
   constructor(
     message: string,
-    details: { error: string; errorDescription?: string; status?: number; endpoint: string },
-    options?: { cause?: unknown },
+    code: OAuthErrorCode,
+    options: { error: string; errorDescription?: string; status?: number; endpoint: string; cause?: unknown },
   ) {
-    super(message, options);
-    this.error = details.error;
-    this.errorDescription = details.errorDescription;
-    this.status = details.status;
-    this.endpoint = details.endpoint;
+    super(message, code, options);
+    this.error = options.error;
+    this.errorDescription = options.errorDescription;
+    this.status = options.status;
+    this.endpoint = options.endpoint;
   }
 }
 
@@ -163,16 +165,16 @@ async function post(request: TokenRequest): Promise<Response> {
       throw new OAuthError(
         `token endpoint ${endpoint}: the ${grant} request got no answer within ${durationText(timeoutMs)}; ` +
           "check that the authorization server is up, or raise the timeout",
-        { error: "timeout", endpoint },
-        { cause: error },
+        "timeout",
+        { error: "timeout", endpoint, cause: error },
       );
     }
     if (request.signal?.aborted) throw request.signal.reason ?? error;
     throw new OAuthError(
       `token endpoint ${endpoint}: the ${grant} request failed (${messageOf(error)}); ` +
         "check the token_endpoint in the authorization server's metadata (a redirect is refused)",
-      { error: "request_failed", endpoint },
-      { cause: error },
+      "fetch-failed",
+      { error: "request_failed", endpoint, cause: error },
     );
   }
 }
@@ -224,8 +226,8 @@ async function readAnswer(response: Response, endpoint: string, grant: string): 
     throw new OAuthError(
       `token endpoint ${endpoint}: the answer to the ${grant} request (HTTP ${response.status}) broke off ` +
         `(${messageOf(error)}); try again`,
-      { error: "invalid_response", status: response.status, endpoint },
-      { cause: error },
+      "invalid-response",
+      { error: "invalid_response", status: response.status, endpoint, cause: error },
     );
   }
   let body: Record<string, unknown> | undefined;
@@ -244,6 +246,7 @@ function tokenSet({ endpoint, grant, status, body }: TokenAnswer): TokenSet {
     new OAuthError(
       `token endpoint ${endpoint}: the answer to the ${grant} request (HTTP ${status}) ${what}; ` +
         "the authorization server does not follow RFC 6749 5.1 — report it to its operator",
+      "invalid-response",
       { error: "invalid_response", status, endpoint },
     );
   if (!body) throw malformed("is not a JSON object");
@@ -265,6 +268,7 @@ function errorAnswer({ endpoint, grant, status, body }: TokenAnswer, secrets: st
     return new OAuthError(
       `token endpoint ${endpoint}: the ${grant} request failed with HTTP ${status} and no OAuth error ` +
         "in the answer; check the token_endpoint URL and the authorization server's logs",
+      "invalid-response",
       { error: "invalid_response", status, endpoint },
     );
   }
@@ -273,6 +277,7 @@ function errorAnswer({ endpoint, grant, status, body }: TokenAnswer, secrets: st
   return new OAuthError(
     `token endpoint ${endpoint}: the ${grant} request was refused with ${error}` +
       `${description ? ` (${description})` : ""}, HTTP ${status}; ${advice(error, grant)}`,
+    "token-refused",
     { error, errorDescription: description, status, endpoint },
   );
 }

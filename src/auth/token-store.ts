@@ -11,6 +11,7 @@ import { FileError } from "../runtime/errors.ts";
 import { DpopSigner } from "./dpop.ts";
 import type { JwsAlgorithm } from "./jwt.ts";
 import type { TokenSet } from "./token-endpoint.ts";
+import type { TokenStoreErrorCode } from "./errors.ts";
 import { mcpwireDirectory, trimSlash } from "../common/user-dirs.ts";
 
 /** Client credentials registered with one authorization server (dynamic registration, or given). */
@@ -59,18 +60,17 @@ export interface TokenStore {
   deleteDpopKey?(serverUrl: string): Promise<void>;
 }
 
-/** A stored file could not be read, written or understood; the message names the file and the way out. */
-/**
- * Why the token store failed: a file it could not read or write, a file that holds no stored
- * entry, or a directory it could not make owner-only.
- */
-export type TokenStoreErrorCode = "unreadable" | "unwritable" | "corrupt" | "not-private";
+// Defined with the layer's other codes (errors.ts); exported here too, beside its class.
+export type { TokenStoreErrorCode } from "./errors.ts";
 
-/** The token store could not read or write; `code` says why. */
+/** The token store could not read or write; `code` says why, `path` names the file ("" when there is none). */
 export class TokenStoreError extends McpwireError<TokenStoreErrorCode> {
   override readonly name = "TokenStoreError";
-  constructor(message: string, readonly path: string, options?: { cause?: unknown }, code: TokenStoreErrorCode = "corrupt") {
+  /** The file or directory concerned ("" when there is none). */
+  readonly path: string;
+  constructor(message: string, code: TokenStoreErrorCode, options: { path: string; cause?: unknown }) {
     super(message, code, options);
+    this.path = options.path;
   }
 }
 
@@ -136,7 +136,8 @@ export function defaultAuthDirectory(env: Record<string, string>, os: string): s
   if (directory === undefined) {
     throw new TokenStoreError(
       "token store: no config directory (neither XDG_CONFIG_HOME nor HOME is set); set one, or give FileTokenStore a directory",
-      "",
+      "no-directory",
+      { path: "" },
     );
   }
   return `${directory}/auth`;
@@ -244,9 +245,8 @@ export class FileTokenStore implements TokenStore {
       if (error instanceof FileError && error.code === "ENOENT") return undefined;
       throw new TokenStoreError(
         `token store: cannot read ${path} (${messageOf(error)}); check its owner and permissions`,
-        path,
-        { cause: error },
         "unreadable",
+        { path, cause: error },
       );
     }
     try {
@@ -267,9 +267,8 @@ export class FileTokenStore implements TokenStore {
         throw new TokenStoreError(
           `token store: cannot make ${directory} a directory only you can enter (${messageOf(error)}); ` +
             `check that it is yours, or run chmod 700 ${directory}`,
-          directory,
-          { cause: error },
           "not-private",
+          { path: directory, cause: error },
         );
       }
     }
@@ -278,9 +277,8 @@ export class FileTokenStore implements TokenStore {
     } catch (error) {
       throw new TokenStoreError(
         `token store: cannot write ${path} (${messageOf(error)}); check that ${this.directory} is writable by you`,
-        path,
-        { cause: error },
         "unwritable",
+        { path, cause: error },
       );
     }
   }
@@ -289,7 +287,7 @@ export class FileTokenStore implements TokenStore {
     try {
       await this.#runtime.removeFile(path);
     } catch (error) {
-      throw new TokenStoreError(`token store: cannot delete ${path} (${messageOf(error)})`, path, { cause: error }, "unwritable");
+      throw new TokenStoreError(`token store: cannot delete ${path} (${messageOf(error)})`, "unwritable", { path, cause: error });
     }
   }
 
@@ -297,8 +295,8 @@ export class FileTokenStore implements TokenStore {
     return new TokenStoreError(
       `token store: ${path} is not a stored registration or token set (${detail}); delete it ` +
         "(or run `mcpwire auth logout <server>`) and authorize again",
-      path,
-      cause === undefined ? undefined : { cause },
+      "corrupt",
+      { path, cause },
     );
   }
 }

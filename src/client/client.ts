@@ -463,7 +463,7 @@ export class Client extends ContainedEventTarget<ClientEvents> {
     if (this.#closing !== undefined) throw new ClientStateError(`close() was called while connecting to ${this.#name}`, this.#state);
     if (this.#state !== "connecting" && this.#state !== "initializing") throw this.#notReady("initialize");
     const lost = this.#lostWhileConnecting;
-    if (lost !== undefined) throw new ConnectionClosedError(`${this.#name}: connection closed: ${describeClose(lost)}`, lost);
+    if (lost !== undefined) throw new ConnectionClosedError(`${this.#name}: connection closed: ${describeClose(lost)}`, { details: lost });
   }
 
   /** The params of a modern request: the per-request protocol fields in `_meta`. */
@@ -560,7 +560,7 @@ export class Client extends ContainedEventTarget<ClientEvents> {
       return;
     }
     if (this.#state === "closing" || this.#state === "closed" || this.#state === "failed") return;
-    this.#move("failed", new ConnectionClosedError(`${this.#name}: connection closed: ${describeClose(details)}`, details));
+    this.#move("failed", new ConnectionClosedError(`${this.#name}: connection closed: ${describeClose(details)}`, { details }));
   }
 
   // --- requests ------------------------------------------------------------------------
@@ -759,9 +759,9 @@ export class Client extends ContainedEventTarget<ClientEvents> {
       result = await this.request("resources/read", { uri }, requestOptions);
     } catch (error) {
       const notFound = error instanceof RpcError &&
-        (error.code === ErrorCode.ResourceNotFound || (this.#era === "modern" && error.code === ErrorCode.InvalidParams));
+        (error.rpcCode === ErrorCode.ResourceNotFound || (this.#era === "modern" && error.rpcCode === ErrorCode.InvalidParams));
       if (!notFound) throw error;
-      throw new ResourceNotFoundError(`${this.#name}: resources/read: no resource ${JSON.stringify(uri)}: ${error.message}`, error.code, uri, error.data);
+      throw new ResourceNotFoundError(`${this.#name}: resources/read: no resource ${JSON.stringify(uri)}: ${error.message}`, error.rpcCode, { uri, data: error.data, cause: error });
     }
     if (!Array.isArray(result.contents)) {
       // spec 2025-11-25 schema: ReadResourceResult requires contents.

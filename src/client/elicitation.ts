@@ -4,7 +4,7 @@
 
 import type { Ajv2020 } from "ajv/dist/2020.js";
 import { isObject, setOwn } from "../common/json.ts";
-import { ErrorCode, RpcError } from "../jsonrpc/errors.ts";
+import { ErrorCode, RpcError, type RpcErrorOptions } from "../jsonrpc/errors.ts";
 import { jsonSchemaEngines } from "./json-schema.ts";
 import type { ElicitationSchema, ElicitResult, ElicitValue, JsonObject, UrlElicitation } from "./types.ts";
 
@@ -147,14 +147,15 @@ export function checkElicitResult(result: unknown): ElicitResult | string {
 /**
  * -32042: the server needs the user to complete URL-mode elicitations before it can
  * answer — spec 2025-11-25 client/elicitation ("URL Elicitation Required Error"). An
- * RpcError, so `instanceof RpcError` and `.code` keep working.
+ * RpcError, so `instanceof RpcError` and `.rpcCode` keep working; code "url-elicitation-required".
  */
-export class UrlElicitationRequiredError extends RpcError {
+export class UrlElicitationRequiredError extends RpcError<"url-elicitation-required"> {
+  override readonly name = "UrlElicitationRequiredError";
   /** The URL-mode elicitations to complete, then retry the request. */
   readonly elicitations: readonly UrlElicitation[];
-  constructor(message: string, elicitations: readonly UrlElicitation[], data?: unknown) {
-    super(ErrorCode.UrlElicitationRequired, message, data);
-    this.elicitations = elicitations;
+  constructor(message: string, options: RpcErrorOptions & { elicitations: readonly UrlElicitation[] }) {
+    super(message, ErrorCode.UrlElicitationRequired, options, "url-elicitation-required");
+    this.elicitations = options.elicitations;
   }
 }
 
@@ -173,14 +174,13 @@ export function elicitationsOf(data: unknown): UrlElicitation[] {
  * completion notifications are recognized). Any other error is returned unchanged.
  */
 export function surfaceUrlElicitation(who: string, error: unknown, opened: Set<string>): unknown {
-  if (!(error instanceof RpcError) || error.code !== ErrorCode.UrlElicitationRequired) return error;
+  if (!(error instanceof RpcError) || error.rpcCode !== ErrorCode.UrlElicitationRequired) return error;
   const elicitations = elicitationsOf(error.data);
   for (const elicitation of elicitations) opened.add(elicitation.elicitationId);
   const urls = elicitations.map((elicitation) => elicitation.url).join(", ");
   return new UrlElicitationRequiredError(
     `${who} needs the user to complete ${elicitations.length} URL elicitation(s) first` +
       (urls === "" ? "" : ` (${urls})`) + `: ${error.message}; open them with the user's consent, then retry`,
-    elicitations,
-    error.data,
+    { elicitations, data: error.data, cause: error },
   );
 }

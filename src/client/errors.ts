@@ -1,6 +1,6 @@
 // Errors the client raises itself (as opposed to RpcError, which the server sent).
 
-import { RequestError, RpcError } from "../jsonrpc/errors.ts";
+import { RequestError, type RequestErrorOptions, RpcError, type RpcErrorOptions } from "../jsonrpc/errors.ts";
 import { McpwireError } from "../common/mcpwire-error.ts";
 import { isObject } from "../common/json.ts";
 
@@ -96,80 +96,95 @@ export class OutputValidationError extends McpwireError<OutputValidationCode> {
 
 /**
  * -32022: the server does not implement the protocol version of the request; `supported`
- * lists those it does (spec 2026-07-28 basic/versioning).
+ * lists those it does (spec 2026-07-28 basic/versioning). Code "unsupported-protocol-version".
  */
-export class UnsupportedProtocolVersionError extends RpcError {
+export class UnsupportedProtocolVersionError extends RpcError<"unsupported-protocol-version"> {
   override readonly name = "UnsupportedProtocolVersionError";
   readonly supported: readonly string[];
   readonly requested: string | undefined;
-  constructor(message: string, data: unknown) {
-    super(-32022, message, data);
-    const fields = isObject(data) ? data : {};
+  constructor(message: string, options: RpcErrorOptions = {}) {
+    super(message, -32022, options, "unsupported-protocol-version");
+    const fields = isObject(options.data) ? options.data : {};
     this.supported = Array.isArray(fields.supported) ? fields.supported.filter((v): v is string => typeof v === "string") : [];
     this.requested = typeof fields.requested === "string" ? fields.requested : undefined;
   }
 }
 
-/** -32020: HTTP headers and body disagree, or a required header is missing (spec 2026-07-28 streamable-http). */
-export class HeaderMismatchError extends RpcError {
+/**
+ * -32020: HTTP headers and body disagree, or a required header is missing (spec 2026-07-28
+ * streamable-http). Code "header-mismatch".
+ */
+export class HeaderMismatchError extends RpcError<"header-mismatch"> {
   override readonly name = "HeaderMismatchError";
-  constructor(message: string, data?: unknown) {
-    super(-32020, message, data);
+  constructor(message: string, options: RpcErrorOptions = {}) {
+    super(message, -32020, options, "header-mismatch");
   }
 }
 
-/** -32021: the request needs a client capability this client did not declare; `requiredCapabilities` says which. */
-export class MissingClientCapabilityError extends RpcError {
+/**
+ * -32021: the request needs a client capability this client did not declare;
+ * `requiredCapabilities` says which. Code "missing-client-capability".
+ */
+export class MissingClientCapabilityError extends RpcError<"missing-client-capability"> {
   override readonly name = "MissingClientCapabilityError";
   readonly requiredCapabilities: unknown;
-  /** -32021 (2026-07-28 core) or -32003 (the tasks extension's text names it so). */
-  constructor(message: string, data?: unknown, code: -32021 | -32003 = -32021) {
-    super(code, message, data);
-    this.requiredCapabilities = isObject(data) ? data.requiredCapabilities : undefined;
+  /** rpcCode -32021 (2026-07-28 core) or -32003 (the tasks extension's text names it so). */
+  constructor(message: string, options: RpcErrorOptions & { rpcCode?: -32021 | -32003 } = {}) {
+    super(message, options.rpcCode ?? -32021, options, "missing-client-capability");
+    this.requiredCapabilities = isObject(options.data) ? options.data.requiredCapabilities : undefined;
   }
 }
 
-/** resources/read of a URI the server does not have: -32002 in the handshake era, -32602 from 2026-07-28. */
-export class ResourceNotFoundError extends RpcError {
+/**
+ * resources/read of a URI the server does not have: rpcCode -32002 in the handshake era,
+ * -32602 from 2026-07-28. Code "resource-not-found" for both.
+ */
+export class ResourceNotFoundError extends RpcError<"resource-not-found"> {
   override readonly name = "ResourceNotFoundError";
   readonly uri: string;
-  constructor(message: string, code: number, uri: string, data?: unknown) {
-    super(code, message, data);
-    this.uri = uri;
+  constructor(message: string, rpcCode: number, options: RpcErrorOptions & { uri: string }) {
+    super(message, rpcCode, options, "resource-not-found");
+    this.uri = options.uri;
   }
 }
 
 /**
  * A request whose response stream broke on the 2026-07-28 wire (no resumption there) and
- * that was not safe to send again: the server may or may not have done it.
+ * that was not safe to send again: the server may or may not have done it. Code "outcome-unknown".
  */
-export class OutcomeUnknownError extends RequestError {
+export class OutcomeUnknownError extends RequestError<"outcome-unknown"> {
   override readonly name = "OutcomeUnknownError";
+  constructor(message: string, options: RequestErrorOptions) {
+    super(message, "outcome-unknown", options);
+  }
 }
 
-/** A multi round-trip request still wanted input after the allowed number of rounds. */
-export class InputRoundsExceededError extends RequestError {
+/**
+ * A multi round-trip request still wanted input after the allowed number of rounds. Code
+ * "input-rounds-exceeded".
+ */
+export class InputRoundsExceededError extends RequestError<"input-rounds-exceeded"> {
   override readonly name = "InputRoundsExceededError";
   readonly rounds: number;
-  constructor(message: string, method: string, rounds: number) {
-    super(message, method);
-    this.rounds = rounds;
+  constructor(message: string, options: RequestErrorOptions & { rounds: number }) {
+    super(message, "input-rounds-exceeded", options);
+    this.rounds = options.rounds;
   }
 }
 
 /** The typed error for the 2026-07-28 error codes (spec 2026-07-28 basic/index "Error Codes"); others unchanged. */
 export function typedRpcError(error: unknown): unknown {
   if (!(error instanceof RpcError) || error.constructor !== RpcError) return error;
-  switch (error.code) {
+  switch (error.rpcCode) {
     case -32020:
-      return new HeaderMismatchError(error.message, error.data);
+      return new HeaderMismatchError(error.message, { data: error.data });
     case -32021:
-      return new MissingClientCapabilityError(error.message, error.data);
+      return new MissingClientCapabilityError(error.message, { data: error.data });
     case -32003:
       // The tasks extension (SEP-2663) names the missing-capability error -32003; same meaning.
-      return new MissingClientCapabilityError(error.message, error.data, -32003);
+      return new MissingClientCapabilityError(error.message, { data: error.data, rpcCode: -32003 });
     case -32022:
-      return new UnsupportedProtocolVersionError(error.message, error.data);
+      return new UnsupportedProtocolVersionError(error.message, { data: error.data });
     default:
       return error;
   }
@@ -203,15 +218,16 @@ export class TaskError extends Error {
 }
 
 /**
- * A task that ended `failed`: the JSON-RPC error the underlying request gave (its `code`,
- * `message`, `data`). A tool that completed with `isError: true` is not this: that is a
- * completed task whose result says so (spec 2026-07-28 tasks extension, "Task Execution Errors").
+ * A task that ended `failed`: the JSON-RPC error the underlying request gave (its `rpcCode`,
+ * `message`, `data`; `code` names the number as for any RpcError). A tool that completed with
+ * `isError: true` is not this: that is a completed task whose result says so (spec 2026-07-28
+ * tasks extension, "Task Execution Errors").
  */
 export class TaskFailedError extends RpcError {
   override readonly name = "TaskFailedError";
   readonly taskId: string;
-  constructor(message: string, code: number, taskId: string, data?: unknown) {
-    super(code, message, data);
-    this.taskId = taskId;
+  constructor(message: string, rpcCode: number, options: RpcErrorOptions & { taskId: string }) {
+    super(message, rpcCode, options);
+    this.taskId = options.taskId;
   }
 }

@@ -90,7 +90,7 @@ export async function modernRequest(wire: ModernWire, method: string, params: Pa
           throw new UnsupportedProtocolVersionError(
             `${who}: the server no longer supports ${wire.meta.protocolVersion} (it supports ${error.supported.join(", ") || "none listed"}; ` +
               `mcpwire speaks ${MODERN_PROTOCOL_VERSIONS.join(", ")} on this wire); reconnect with protocol: auto`,
-            error.data,
+            { data: error.data, cause: error },
           );
         }
         versionRetried = true;
@@ -112,8 +112,7 @@ export async function modernRequest(wire: ModernWire, method: string, params: Pa
         throw new OutcomeUnknownError(
           `${who}: the response stream broke before the answer, and the request is not safe to send again ` +
             `(not a read, and the tool is not annotated idempotentHint): the outcome is unknown; check before retrying`,
-          method,
-          { cause: raw },
+          { method, cause: raw },
         );
       }
       throw error;
@@ -142,8 +141,7 @@ export async function modernRequest(wire: ModernWire, method: string, params: Pa
     if (++rounds > wire.maxInputRounds) {
       throw new InputRoundsExceededError(
         `${who}: the server still wanted input after ${wire.maxInputRounds} round trips; stopped (raise maxInputRounds if that is expected)`,
-        method,
-        wire.maxInputRounds,
+        { method, rounds: wire.maxInputRounds },
       );
     }
     const required = readInputRequired(who, result);

@@ -371,9 +371,7 @@ export class Negotiation {
     return new RequestTimeoutError(
       `${name}: ${method} timed out: connect did not finish within initializeTimeoutMs (${durationText(budgetMs)}): ${waited}; ` +
         "raise initializeTimeoutMs, or check the server's stderr",
-      method,
-      budgetMs,
-      "total",
+      { method, timeoutMs: budgetMs, kind: "total" },
     );
   }
 }
@@ -464,7 +462,10 @@ function checkInitializeResult(name: string, result: Params, modern = false): In
 function handshakeFailure(name: string, error: unknown, choice: ProtocolChoice): Error {
   // The server process ended: say so, with its exit and stderr, not as a failed request.
   if (error instanceof ConnectionClosedError && processEnded(error.details)) {
-    return new ConnectionClosedError(`${name} stopped during the initialize handshake: ${describeClose(error.details)}`, error.details);
+    return new ConnectionClosedError(`${name} stopped during the initialize handshake: ${describeClose(error.details)}`, {
+      details: error.details,
+      cause: error,
+    });
   }
   const typed = typedRpcError(error);
   if (typed instanceof UnsupportedProtocolVersionError) {
@@ -508,12 +509,12 @@ function exitedOnProbe(name: string, error: ConnectionClosedError, choice: Proto
     : "if it speaks only the initialize handshake, set protocol: legacy for this server";
   return new ConnectionClosedError(
     `${name} stopped on server/discover, the first message of the 2026-07-28 era probe: ${describeClose(error.details)}; ${fix}`,
-    error.details,
+    { details: error.details, cause: error },
   );
 }
 
 /** Why the probe did not find a modern server, in a few words. */
 function describeProbeFailure(error: unknown): string {
-  if (error instanceof RpcError) return `error ${error.code}: ${error.message}`;
+  if (error instanceof RpcError) return `error ${error.rpcCode}: ${error.message}`;
   return messageOf(error);
 }

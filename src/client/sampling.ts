@@ -28,9 +28,10 @@ export const DEFAULT_SAMPLING_TIMEOUT_MS = 300_000;
 export const SAMPLING_REJECTED = -1;
 
 /** Throw this from a sampling handler when the user says no; the server gets code -1. */
-export class SamplingRejectedError extends RpcError {
+export class SamplingRejectedError extends RpcError<"user-rejected"> {
+  override readonly name = "SamplingRejectedError";
   constructor(message = "User rejected sampling request") {
-    super(SAMPLING_REJECTED, message);
+    super(message, SAMPLING_REJECTED);
   }
 }
 
@@ -65,8 +66,8 @@ export class SamplingGate {
     const timedOut = new Promise<never>((_, reject) => {
       timer = setTimeout(() => {
         const error = new RpcError(
-          ErrorCode.InternalError,
           `${who}: the client's sampling handler did not answer within ${timeoutMs} ms; try again or ask the user to raise sampling.timeoutMs`,
+          ErrorCode.InternalError,
         );
         controller.abort(error);
         reject(error);
@@ -90,17 +91,17 @@ export class SamplingGate {
 
   #checkRequest(who: string, params: JsonObject | undefined): CreateMessageRequest {
     if (!isObject(params) || !Array.isArray(params.messages)) {
-      throw new RpcError(ErrorCode.InvalidParams, `${who}: params need a "messages" array`);
+      throw new RpcError(`${who}: params need a "messages" array`, ErrorCode.InvalidParams);
     }
     if (typeof params.maxTokens !== "number" || !(params.maxTokens > 0)) {
-      throw new RpcError(ErrorCode.InvalidParams, `${who}: params need a positive "maxTokens"`);
+      throw new RpcError(`${who}: params need a positive "maxTokens"`, ErrorCode.InvalidParams);
     }
     // spec 2025-11-25 client/sampling ("Tools in Sampling"): servers MUST NOT send tools
     // unless the client declared sampling.tools; we refuse them as invalid params.
     if (!this.#policy.tools && (params.tools !== undefined || params.toolChoice !== undefined)) {
       throw new RpcError(
-        ErrorCode.InvalidParams,
         `${who}: the request has "tools"/"toolChoice" but this client did not declare the sampling.tools capability; send it without tools`,
+        ErrorCode.InvalidParams,
       );
     }
     const request = { ...params } as CreateMessageRequest;
@@ -121,8 +122,8 @@ export class SamplingGate {
     if (this.#recent.length >= limit) {
       const retryInS = Math.ceil((this.#recent[0]! + 60_000 - now) / 1000);
       throw new RpcError(
-        SAMPLING_REJECTED,
         `${who}: rejected by the client's rate limit (${limit} sampling requests per minute); retry in ${retryInS} s`,
+        SAMPLING_REJECTED,
       );
     }
     this.#recent.push(now);
@@ -130,7 +131,7 @@ export class SamplingGate {
 
   #checkResult(who: string, result: unknown): CreateMessageResult {
     const invalid = (detail: string) =>
-      new RpcError(ErrorCode.InternalError, `${who}: the client's sampling handler ${detail}; nothing was sent`);
+      new RpcError(`${who}: the client's sampling handler ${detail}; nothing was sent`, ErrorCode.InternalError);
     if (!isObject(result)) throw invalid("returned no object");
     if (result.role !== "assistant" && result.role !== "user") throw invalid(`returned role ${JSON.stringify(result.role)}`);
     if (typeof result.model !== "string") throw invalid(`returned no "model" name`);

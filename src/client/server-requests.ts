@@ -149,14 +149,14 @@ export class ServerRequests {
     const mode = params?.mode ?? "form";
     const declared = this.#options.capabilities.elicitation;
     if (mode !== "form" && mode !== "url") {
-      throw new RpcError(ErrorCode.InvalidParams, `${who}: unknown mode ${JSON.stringify(mode)}; this client supports "form" and "url"`);
+      throw new RpcError(`${who}: unknown mode ${JSON.stringify(mode)}; this client supports "form" and "url"`, ErrorCode.InvalidParams);
     }
     if (declared?.[mode] === undefined) {
       const modes = Object.keys(declared ?? {});
       throw new RpcError(
-        ErrorCode.InvalidParams,
         `${who}: this client did not declare ${mode}-mode elicitation` +
           (modes.length === 0 ? " (it declares no elicitation)" : ` (it declares: ${modes.join(", ")})`),
+        ErrorCode.InvalidParams,
       );
     }
     const message = typeof params?.message === "string" ? params.message : "";
@@ -164,10 +164,10 @@ export class ServerRequests {
       const url = params?.url;
       const elicitationId = params?.elicitationId;
       if (typeof url !== "string" || !URL.canParse(url)) {
-        throw new RpcError(ErrorCode.InvalidParams, `${who}: url mode needs a valid "url" (got ${JSON.stringify(url)})`);
+        throw new RpcError(`${who}: url mode needs a valid "url" (got ${JSON.stringify(url)})`, ErrorCode.InvalidParams);
       }
       if (typeof elicitationId !== "string" && !modern) {
-        throw new RpcError(ErrorCode.InvalidParams, `${who}: url mode needs an "elicitationId"`);
+        throw new RpcError(`${who}: url mode needs an "elicitationId"`, ErrorCode.InvalidParams);
       }
       if (typeof elicitationId === "string") opened.add(elicitationId);
       // spec 2025-11-25 client/elicitation ("Safe URL Handling"): nothing is prefetched; the handler gets the full URL.
@@ -178,7 +178,7 @@ export class ServerRequests {
     }
     const problem = checkRequestedSchema(params?.requestedSchema);
     if (problem !== undefined) {
-      throw new RpcError(ErrorCode.InvalidParams, `${who}: the requestedSchema is outside the restricted form: ${problem}`);
+      throw new RpcError(`${who}: the requestedSchema is outside the restricted form: ${problem}`, ErrorCode.InvalidParams);
     }
     const requestedSchema = params!.requestedSchema as ElicitationSchema;
     const request = { mode: "form" as const, message, requestedSchema, ...(params?._meta !== undefined ? { _meta: params._meta as JsonObject } : {}) };
@@ -191,8 +191,8 @@ export class ServerRequests {
     if (failures !== undefined) {
       this.#options.onProblem(`${who}: the elicitation handler's answer was not sent: ${failures.join("; ")}`);
       throw new RpcError(
-        ErrorCode.InternalError,
         `${who}: the client's answer does not match the requestedSchema (${failures.join("; ")}); it was not sent`,
+        ErrorCode.InternalError,
       );
     }
     return { ...result, content };
@@ -201,7 +201,7 @@ export class ServerRequests {
 
 function checkedElicitResult(who: string, result: unknown): ElicitResult {
   const checked = checkElicitResult(result);
-  if (typeof checked === "string") throw new RpcError(ErrorCode.InternalError, `${who}: ${checked}; nothing was sent`);
+  if (typeof checked === "string") throw new RpcError(`${who}: ${checked}; nothing was sent`, ErrorCode.InternalError);
   return checked;
 }
 

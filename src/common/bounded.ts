@@ -3,6 +3,7 @@
 // structuredClone recurse once per level, so 100,000 levels is a stack overflow. These walk with a
 // depth limit and a size budget and mark what they left out, so the text always names the cut.
 
+import { McpwireError } from "./mcpwire-error.ts";
 import { setOwn } from "./json.ts";
 
 /** How deep and how large a rendering or copy may be. */
@@ -24,7 +25,13 @@ export function depthMarker(maxDepth: number): string {
   return `[nested deeper than ${maxDepth} levels: not shown]`;
 }
 
-class Budget extends Error {}
+/** Internal: thrown by boundedJson's walk when the text is over maxChars, caught there (never escapes). */
+class Budget extends McpwireError<"over-budget"> {
+  override readonly name = "Budget";
+  constructor(maxChars: number) {
+    super(`boundedJson: the text is over ${maxChars} characters`, "over-budget");
+  }
+}
 
 /**
  * JSON text of `value`, never throwing: values past `maxDepth` levels become a marker string,
@@ -42,7 +49,7 @@ export function boundedJson(value: unknown, bounds: Bounds & { indent?: number }
   const put = (text: string) => {
     parts.push(text);
     length += text.length;
-    if (length > maxChars) throw new Budget();
+    if (length > maxChars) throw new Budget(maxChars);
   };
   const newline = (depth: number) => (indent > 0 ? "\n" + " ".repeat(indent * depth) : "");
   const walk = (item: unknown, depth: number): void => {

@@ -300,7 +300,7 @@ export class Peer {
    */
   close(details: CloseDetails): void {
     if (this.#closed) return;
-    this.#closed = new ConnectionClosedError(`${this.name}: connection closed: ${describeClose(details)}`, details);
+    this.#closed = new ConnectionClosedError(`${this.name}: connection closed: ${describeClose(details)}`, { details });
     for (const entry of this.#pending.drain()) this.#reject(entry, this.#closedError(entry.method));
     for (const incoming of this.#incoming.values()) incoming.abort(this.#closed);
     this.#incoming.clear();
@@ -333,9 +333,7 @@ export class Peer {
       new UndeliverableResponseError(
         `${this.name}: ${entry.method} failed: its response (${idText}) could not be delivered: ${response.detail}` +
           (response.remedy !== undefined ? `; ${response.remedy}` : ""),
-        entry.method,
-        entry.id,
-        response,
+        { method: entry.method, requestId: entry.id, response },
       ),
     );
   }
@@ -356,18 +354,17 @@ export class Peer {
     return timeout
       ? new RequestAbortedError(
         `${this.name}: ${method} timed out: the caller's AbortSignal fired (${why}); give it more time, or check the server's stderr`,
-        method,
         "timeout",
-        { cause: reason },
+        { method, cause: reason },
       )
-      : new RequestAbortedError(`${this.name}: ${method} was cancelled by the caller: ${why}`, method, "cancelled", { cause: reason });
+      : new RequestAbortedError(`${this.name}: ${method} was cancelled by the caller: ${why}`, "cancelled", { method, cause: reason });
   }
 
   #closedError(method: string): ConnectionClosedError {
     const closed = this.#closed!;
     return new ConnectionClosedError(
       `${this.name}: ${method} failed: connection closed: ${describeClose(closed.details)}`,
-      closed.details,
+      { details: closed.details },
     );
   }
 
@@ -390,7 +387,7 @@ export class Peer {
         "progress kept it alive but it never finished; raise the maximum total timeout if that is expected";
     this.#giveUp(
       entry.id,
-      new RequestTimeoutError(message, entry.method, idle ? entry.timeoutMs : total, idle ? "idle" : "total"),
+      new RequestTimeoutError(message, { method: entry.method, timeoutMs: idle ? entry.timeoutMs : total, kind: idle ? "idle" : "total" }),
       "timed out",
     );
   }
@@ -429,7 +426,7 @@ export class Peer {
     }
     if ("error" in message) {
       const { code, message: text, data } = message.error;
-      this.#reject(entry, new RpcError(code, text, data));
+      this.#reject(entry, new RpcError(text, code, { data }));
     } else {
       entry.resolve(message.result);
     }

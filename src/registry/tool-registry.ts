@@ -658,14 +658,14 @@ function failure(error: unknown, tool: RegisteredTool, context: ToolCallContext)
   if (error instanceof TaskError && error.code === "timeout") return make(`${who}: ${detail}`, "timeout");
   if (error instanceof TaskError && error.code === "lost") return make(`${who}: ${detail}`, "unavailable");
   if (error instanceof RpcError) {
-    const codeName = errorCodeName(error.code);
-    const hint = error.code === ErrorCode.InvalidParams
+    const codeName = errorCodeName(error.rpcCode);
+    const hint = error.rpcCode === ErrorCode.InvalidParams
       ? "; check the arguments against the tool's inputSchema"
-      : error.code === ErrorCode.MethodNotFound
+      : error.rpcCode === ErrorCode.MethodNotFound
       ? "; the server does not accept tools/call for this tool"
       : "";
     return make(
-      `${who}: the server answered with JSON-RPC error ${error.code}${codeName === undefined ? "" : ` (${codeName})`}: ${error.message}${hint}`,
+      `${who}: the server answered with JSON-RPC error ${error.rpcCode}${codeName === undefined ? "" : ` (${codeName})`}: ${error.message}${hint}`,
       "rpc",
     );
   }

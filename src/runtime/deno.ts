@@ -7,7 +7,7 @@ import { within } from "../common/timing.ts";
 
 import { LineBuffer } from "../common/line-buffer.ts";
 import type { ChildProcess, ExitStatus, FileEntry, LinkInfo, LineReader, Runtime, SpawnRequest, StreamName } from "./types.ts";
-import { FileError, SpawnError } from "./errors.ts";
+import { FileError, fileErrorCode, SpawnError } from "./errors.ts";
 import { OutputQueue } from "./output-queue.ts";
 import { ChildGroups, OUTPUT_GRACE_MS, processGroup, type SyncFs } from "./process-group.ts";
 import { onWorkerEnd, receiveMessageSync, startWorkerThread, workerData } from "./worker-threads.ts";
@@ -231,7 +231,7 @@ export const denoRuntime: Runtime = {
           : error instanceof Deno.errors.IsADirectory
           ? "EISDIR"
           : "EUNKNOWN");
-      throw new FileError((error as Error).message, code, path);
+      throw new FileError((error as Error).message, fileErrorCode(code), { path, cause: error });
     }
   },
   async writePrivateFile(path: string, data: string | Uint8Array) {
@@ -243,7 +243,7 @@ export const denoRuntime: Runtime = {
       await Deno.rename(temp, path);
     } catch (error) {
       await Deno.remove(temp).catch(() => {});
-      throw new FileError((error as Error).message, (error as { code?: string }).code ?? "EUNKNOWN", path);
+      throw new FileError((error as Error).message, fileErrorCode((error as { code?: string }).code), { path, cause: error });
     }
   },
   async makePrivateDirectory(path: string) {
@@ -253,7 +253,7 @@ export const denoRuntime: Runtime = {
       // An existing directory keeps its mode through mkdir: a 0755 one would stay readable by all.
       if (mode !== null && (mode & 0o777) !== 0o700) await Deno.chmod(path, 0o700);
     } catch (error) {
-      throw new FileError((error as Error).message, (error as { code?: string }).code ?? "EUNKNOWN", path);
+      throw new FileError((error as Error).message, fileErrorCode((error as { code?: string }).code), { path, cause: error });
     }
   },
   serveLoopback(port: number, handler: (request: Request) => Response | Promise<Response>) {
@@ -261,7 +261,7 @@ export const denoRuntime: Runtime = {
       const server = Deno.serve({ hostname: "127.0.0.1", port, onListen: () => {} }, handler);
       return Promise.resolve({ port: server.addr.port, close: () => server.shutdown() });
     } catch (error) {
-      return Promise.reject(new FileError((error as Error).message, (error as { code?: string }).code ?? "EUNKNOWN", `127.0.0.1:${port}`));
+      return Promise.reject(new FileError((error as Error).message, fileErrorCode((error as { code?: string }).code), { path: `127.0.0.1:${port}`, cause: error }));
     }
   },
   async linkInfo(path: string): Promise<LinkInfo | undefined> {
@@ -271,7 +271,7 @@ export const denoRuntime: Runtime = {
       return { kind, uid: info.uid, mode: info.mode === null ? null : info.mode & 0o777 };
     } catch (error) {
       if (error instanceof Deno.errors.NotFound) return undefined;
-      throw new FileError((error as Error).message, (error as { code?: string }).code ?? "EUNKNOWN", path);
+      throw new FileError((error as Error).message, fileErrorCode((error as { code?: string }).code), { path, cause: error });
     }
   },
   userId() {
@@ -286,7 +286,7 @@ export const denoRuntime: Runtime = {
       await Deno.remove(path);
     } catch (error) {
       if (error instanceof Deno.errors.NotFound) return;
-      throw new FileError((error as Error).message, (error as { code?: string }).code ?? "EUNKNOWN", path);
+      throw new FileError((error as Error).message, fileErrorCode((error as { code?: string }).code), { path, cause: error });
     }
   },
   async listFiles(path: string) {
@@ -303,7 +303,7 @@ export const denoRuntime: Runtime = {
       }
     } catch (error) {
       const code = (error as { code?: string }).code ?? (error instanceof Deno.errors.NotFound ? "ENOENT" : "EUNKNOWN");
-      throw new FileError((error as Error).message, code, path);
+      throw new FileError((error as Error).message, fileErrorCode(code), { path, cause: error });
     }
     return files;
   },

@@ -9,7 +9,7 @@ import process from "node:process";
 import { Buffer, isAscii } from "node:buffer";
 import { LineBuffer } from "../common/line-buffer.ts";
 import type { ChildProcess, ExitStatus, FileEntry, LinkInfo, LineReader, Runtime, SpawnRequest, StreamName, WorkerStart, WorkerThread } from "./types.ts";
-import { FileError, SpawnError, spawnErrorCode } from "./errors.ts";
+import { FileError, fileErrorCode, SpawnError, spawnErrorCode } from "./errors.ts";
 import { OutputQueue } from "./output-queue.ts";
 import { ChildGroups, OUTPUT_GRACE_MS, processGroup, type SyncFs } from "./process-group.ts";
 import { onWorkerEnd, receiveMessageSync, startWorkerThread, workerData } from "./worker-threads.ts";
@@ -158,7 +158,7 @@ export const nodeRuntime: Runtime = {
       return await readFile(path, "utf8");
     } catch (error) {
       const { code, message } = error as NodeJS.ErrnoException;
-      throw new FileError(message, code ?? "EUNKNOWN", path);
+      throw new FileError(message, fileErrorCode(code), { path, cause: error });
     }
   },
   async writePrivateFile(path: string, data: string | Uint8Array) {
@@ -170,7 +170,7 @@ export const nodeRuntime: Runtime = {
     } catch (error) {
       await rm(temp, { force: true }).catch(() => {});
       const { code, message } = error as NodeJS.ErrnoException;
-      throw new FileError(message, code ?? "EUNKNOWN", path);
+      throw new FileError(message, fileErrorCode(code), { path, cause: error });
     }
   },
   async makePrivateDirectory(path: string) {
@@ -182,7 +182,7 @@ export const nodeRuntime: Runtime = {
       if ((mode & 0o777) !== 0o700) await chmod(path, 0o700);
     } catch (error) {
       const { code, message } = error as NodeJS.ErrnoException;
-      throw new FileError(message, code ?? "EUNKNOWN", path);
+      throw new FileError(message, fileErrorCode(code), { path, cause: error });
     }
   },
   async serveLoopback(port: number, handler: (request: Request) => Response | Promise<Response>) {
@@ -197,7 +197,7 @@ export const nodeRuntime: Runtime = {
       });
     });
     await new Promise<void>((resolve, reject) => {
-      server.once("error", (error: NodeJS.ErrnoException) => reject(new FileError(error.message, error.code ?? "EUNKNOWN", `127.0.0.1:${port}`)));
+      server.once("error", (error: NodeJS.ErrnoException) => reject(new FileError(error.message, fileErrorCode(error.code), { path: `127.0.0.1:${port}`, cause: error })));
       server.listen(port, "127.0.0.1", () => resolve());
     });
     const address = server.address();
@@ -219,7 +219,7 @@ export const nodeRuntime: Runtime = {
     } catch (error) {
       const { code, message } = error as NodeJS.ErrnoException;
       if (code === "ENOENT") return undefined;
-      throw new FileError(message, code ?? "EUNKNOWN", path);
+      throw new FileError(message, fileErrorCode(code), { path, cause: error });
     }
   },
   userId() {
@@ -230,7 +230,7 @@ export const nodeRuntime: Runtime = {
       await rm(path, { force: true });
     } catch (error) {
       const { code, message } = error as NodeJS.ErrnoException;
-      throw new FileError(message, code ?? "EUNKNOWN", path);
+      throw new FileError(message, fileErrorCode(code), { path, cause: error });
     }
   },
   async listFiles(path: string) {
@@ -248,7 +248,7 @@ export const nodeRuntime: Runtime = {
       return files;
     } catch (error) {
       const { code, message } = error as NodeJS.ErrnoException;
-      throw new FileError(message, code ?? "EUNKNOWN", path);
+      throw new FileError(message, fileErrorCode(code), { path, cause: error });
     }
   },
   args() {

@@ -30,6 +30,7 @@ export type RedactFn = (text: string) => string;
  * "Backwards Compatibility").
  */
 export class HttpStatusError extends TransportError {
+  override readonly name = "HttpStatusError";
   declare readonly code: HttpErrorCode;
   readonly status: number;
   readonly url: string;
@@ -38,12 +39,16 @@ export class HttpStatusError extends TransportError {
   /** For "busy": when the server said it may be tried again (from Retry-After), if it said. */
   readonly retryAt: Date | undefined;
 
-  constructor(message: string, status: number, url: string, bodyStart = "", code: HttpErrorCode = "http-status", retryAt?: Date) {
-    super(message, code);
-    this.status = status;
-    this.url = url;
-    this.bodyStart = bodyStart;
-    this.retryAt = retryAt;
+  constructor(
+    message: string,
+    code: HttpErrorCode,
+    options: { status: number; url: string; bodyStart?: string; retryAt?: Date; cause?: unknown },
+  ) {
+    super(message, code, options);
+    this.status = options.status;
+    this.url = options.url;
+    this.bodyStart = options.bodyStart ?? "";
+    this.retryAt = options.retryAt;
   }
 }
 

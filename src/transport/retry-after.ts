@@ -105,11 +105,8 @@ export async function sendPatiently<T extends SameOriginResponse>(send: PatientS
       throw new HttpStatusError(
         `${send.description}: ${send.what}: POST ${showUrl(answered.url)} answered HTTP ${busyName(status)}${send.quoteBody(start)}; ` +
           `the server did not process it and it was not sent again: ${why}`,
-        status,
-        answered.url.href,
-        start,
         "busy",
-        wait === undefined ? undefined : new Date(now + wait),
+        { status, url: answered.url.href, bodyStart: start, retryAt: wait === undefined ? undefined : new Date(now + wait) },
       );
     }
     await discardBody(answered.response);

@@ -182,9 +182,8 @@ export class SseLegacyTransport extends TransportBase {
       throw new HttpStatusError(
         `${this.description}: GET ${showUrl(streamUrl)} answered HTTP ${response.status}${quoteBody(start)}; ` +
           `a legacy HTTP+SSE server answers it with an event stream; check the URL (often …/sse)`,
-        response.status,
-        streamUrl.href,
-        start,
+        "http-status",
+        { status: response.status, url: streamUrl.href, bodyStart: start },
       );
     }
     const type = response.headers.get("content-type") ?? "";
@@ -224,13 +223,17 @@ export class SseLegacyTransport extends TransportBase {
       this.report(`${problem}; its start shows no response ("result", "error" or an "id"), so no request fails for it; ${remedy}`, "sse-event-too-large");
       return;
     }
-    this.reportError(new UndeliverableMessageError(this.redactReport(`${this.description}: ${problem}; ${remedy}`), {
-      ...(read.id === undefined ? {} : { id: read.id }),
-      reason: "too-large",
-      detail: `the response is over the maxMessageBytes limit of ${this.#maxMessageBytes} characters and was skipped unread`,
-      remedy,
-      limit: this.#maxMessageBytes,
-    }));
+    this.reportError(
+      new UndeliverableMessageError(this.redactReport(`${this.description}: ${problem}; ${remedy}`), {
+        response: {
+          ...(read.id === undefined ? {} : { id: read.id }),
+          reason: "too-large",
+          detail: `the response is over the maxMessageBytes limit of ${this.#maxMessageBytes} characters and was skipped unread`,
+          remedy,
+          limit: this.#maxMessageBytes,
+        },
+      }),
+    );
   }
 
   async #read(body: ReadableStream<Uint8Array>, streamUrl: URL): Promise<void> {
@@ -380,9 +383,8 @@ export class SseLegacyTransport extends TransportBase {
         const start = await bodyStart(response, this.#redact);
         throw new HttpStatusError(
           `${this.description}: ${what}: POST ${showUrl(url)} answered HTTP ${response.status}${quoteBody(start)}`,
-          response.status,
-          url.href,
-          start,
+          "http-status",
+          { status: response.status, url: url.href, bodyStart: start },
         );
       }
       // The acknowledgement ("Accepted") says nothing more: release it, the answer comes on the stream.

@@ -149,7 +149,7 @@ export class StdioTransport extends TransportBase {
           response.remedy = "raise the stdio transport's maxMessageBytes option " +
             "(StdioTransport({ maxMessageBytes })) if the server's answers are this large";
         }
-        this.reportError(new UndeliverableMessageError(`${this.description}: stdout ${problem.message}`, response));
+        this.reportError(new UndeliverableMessageError(`${this.description}: stdout ${problem.message}`, { response }));
       },
     });
   }

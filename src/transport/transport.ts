@@ -147,7 +147,7 @@ export type TransportErrorCode =
 
 /** A transport could not start, send or receive. The message names the endpoint; `code` says why. */
 export class TransportError extends McpwireError<TransportErrorCode> {
-  override readonly name = "TransportError";
+  override readonly name: string = "TransportError";
 }
 
 /**
@@ -158,10 +158,13 @@ export class TransportError extends McpwireError<TransportErrorCode> {
  * timeout.
  */
 export class UndeliverableMessageError extends TransportError {
+  override readonly name = "UndeliverableMessageError";
+  /** What could not be delivered: the request id, the reason, the detail (Peer.undeliverable takes it). */
   readonly response: UndeliverableResponse;
 
-  constructor(message: string, response: UndeliverableResponse) {
-    super(message, "undeliverable");
-    this.response = response;
+  /** Code "undeliverable", its only one. */
+  constructor(message: string, options: { response: UndeliverableResponse; cause?: unknown }) {
+    super(message, "undeliverable", options);
+    this.response = options.response;
   }
 }

@@ -101,7 +101,7 @@ describe("provider sampling: models, refusals, failures", () => {
         confirm: (_request, _context, model) => (asked.push(model), false),
       });
       const error = await rejection(handler(REQUEST, context()));
-      assert.ok(error instanceof RpcError && error.code === SAMPLING_REJECTED);
+      assert.ok(error instanceof RpcError && error.rpcCode === SAMPLING_REJECTED);
       assert.deepEqual(asked, ["openai/gpt-test"]);
       assert.equal(api.requests.length, 0);
     } finally {
@@ -117,7 +117,7 @@ describe("provider sampling: models, refusals, failures", () => {
         createProvider: (model) => createProvider(model, { baseUrl: api.url, env: {} }),
       });
       const error = await rejection(handler(REQUEST, context()));
-      assert.ok(error instanceof RpcError && error.code === -32603);
+      assert.ok(error instanceof RpcError && error.rpcCode === -32603);
       assert.match(error.message, /server "t": sampling\/createMessage: the client's model openai\/gpt-test failed: .*context length exceeded/);
     } finally {
       await api.close();

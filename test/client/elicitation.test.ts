@@ -77,13 +77,13 @@ describe("declared capabilities follow the handlers", () => {
       const error = await rpcRejection(server.peer.request("elicitation/create", {
         mode: "url", message: "open it", url: "https://example.com/x", elicitationId: "e1",
       }));
-      assert.equal(error.code, -32602);
+      assert.equal(error.rpcCode, -32602);
       assert.match(error.message, /did not declare url-mode elicitation/);
       const none = new Client(CLIENT_INFO);
       const other = testServer();
       await none.connect(other.clientEnd);
       const noForm = await rpcRejection(other.peer.request("elicitation/create", { message: "hi", requestedSchema: { type: "object", properties: {} } }));
-      assert.equal(noForm.code, -32602);
+      assert.equal(noForm.rpcCode, -32602);
       await none.close();
       assert.equal(calls, 0);
     } finally {
@@ -135,19 +135,19 @@ describe("form mode against an in-process server", () => {
       message: "nested",
       requestedSchema: { type: "object", properties: { address: { type: "object", properties: { city: { type: "string" } } } } },
     }));
-    assert.equal(error.code, -32602);
+    assert.equal(error.rpcCode, -32602);
     assert.match(error.message, /server "in-process": elicitation\/create: .*property "address" is a nested object/);
     const arrayOfObjects = await rpcRejection(server.peer.request("elicitation/create", {
       message: "array", requestedSchema: { type: "object", properties: { list: { type: "array", items: { type: "object" } } } },
     }));
-    assert.equal(arrayOfObjects.code, -32602);
+    assert.equal(arrayOfObjects.rpcCode, -32602);
     assert.equal(calls, before);
   });
 
   test("an answer that fails the schema is not sent: the server gets an error and a problem is reported", async () => {
     answer = async () => ({ action: "accept", content: { name: "Ada", age: -3, email: "not-an-email", status: "gone" } });
     const error = await rpcRejection(server.peer.request("elicitation/create", { message: "bad", requestedSchema: FLAT_SCHEMA }));
-    assert.equal(error.code, -32603);
+    assert.equal(error.rpcCode, -32603);
     assert.match(error.message, /does not match the requestedSchema/);
     assert.match(error.message, /"age"/);
     assert.match(error.message, /"email"/);
@@ -192,7 +192,7 @@ describe("URL mode against an in-process server", () => {
       await client.ping();
       assert.deepEqual(completions, ["el-1"]);
       const bad = await rpcRejection(server.peer.request("elicitation/create", { mode: "url", message: "m", url: "not a url", elicitationId: "e2" }));
-      assert.equal(bad.code, -32602);
+      assert.equal(bad.rpcCode, -32602);
     } finally {
       await client.close();
     }
@@ -202,14 +202,14 @@ describe("URL mode against an in-process server", () => {
     const server = testServer();
     const elicitation = { mode: "url", message: "Authorize", url: "https://example.com/auth", elicitationId: "pre-1" };
     server.peer.setRequestHandler("tools/call", () => {
-      throw new RpcError(-32042, "This request requires browser-based authorization.", { elicitations: [elicitation] });
+      throw new RpcError("This request requires browser-based authorization.", -32042, { data: { elicitations: [elicitation] } });
     });
     const client = new Client(CLIENT_INFO, { name: "auth", handlers: { elicitation: { url: async () => ({ action: "decline" }) } } });
     await client.connect(server.clientEnd);
     try {
       const error = await rpcRejection(client.callTool("needs-auth"));
       assert.ok(error instanceof UrlElicitationRequiredError);
-      assert.equal(error.code, -32042);
+      assert.equal(error.rpcCode, -32042);
       assert.deepEqual(error.elicitations, [elicitation]);
       assert.match(error.message, /server "auth": tools\/call needs the user to complete 1 URL elicitation\(s\) first \(https:\/\/example.com\/auth\)/);
       const completed = new Promise((resolve) => client.on("elicitationcomplete", resolve));

@@ -117,7 +117,7 @@ describe("the era cache of a Client", () => {
     };
     serverEnd.onclose = (details) => server.close(details);
     server.setRequestHandler("initialize", () => {
-      throw new RpcError(-32601, "Method not found: initialize (this server speaks 2026-07-28)");
+      throw new RpcError("Method not found: initialize (this server speaks 2026-07-28)", -32601);
     });
     server.setRequestHandler("server/discover", () => ({
       resultType: "complete",

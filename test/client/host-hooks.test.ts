@@ -17,7 +17,7 @@ function server() {
     "tools/call": (params) => {
       if (params?.name === "ok") return { content: [{ type: "text", text: "fine" }] };
       if (params?.name === "fails") return { content: [{ type: "text", text: "the tool could not" }], isError: true };
-      throw new RpcError(-32602, `Unknown tool: ${String(params?.name)}`);
+      throw new RpcError(`Unknown tool: ${String(params?.name)}`, -32602);
     },
   });
 }

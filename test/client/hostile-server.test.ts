@@ -140,7 +140,7 @@ for (const [tool, how] of [["huge", "its id read from the line's first bytes"], 
     try {
       const { error, ms } = await failure(client.callTool(tool, { bytes: 300_000 }));
       assert.ok(error instanceof UndeliverableResponseError, `${error.name}: ${error.message}`);
-      assert.equal(error.code, "too-large");
+      assert.deepEqual([error.code, error.reason], ["undeliverable", "too-large"]);
       assert.equal(error.method, "tools/call");
       assert.equal(error.limit, LIMIT);
       assert.ok(error.bytes !== undefined && error.bytes > 300_000, String(error.bytes));
@@ -184,7 +184,7 @@ behaviour("a response carrying both result and error fails its call at once with
   try {
     const { error, ms } = await failure(client.callTool("both"));
     assert.ok(error instanceof UndeliverableResponseError, `${error.name}: ${error.message}`);
-    assert.equal(error.code, "result-and-error");
+    assert.deepEqual([error.code, error.reason], ["undeliverable", "result-and-error"]);
     assert.match(error.message, /^server "hostile": tools\/call failed: its response \(id \d+\) could not be delivered: the response carries both "result" and "error", which JSON-RPC 2\.0 forbids$/);
     assert.ok(ms < AT_ONCE_MS, `took ${ms} ms`);
   } finally {
@@ -197,7 +197,7 @@ behaviour("a result that is not a JSON object fails its call at once, saying wha
   try {
     const { error, ms } = await failure(client.callTool("not-object"));
     assert.ok(error instanceof UndeliverableResponseError, `${error.name}: ${error.message}`);
-    assert.equal(error.code, "result-not-object");
+    assert.deepEqual([error.code, error.reason], ["undeliverable", "result-not-object"]);
     assert.match(error.message, /^server "hostile": tools\/call failed: .*"result" is a string, not the JSON object MCP requires$/);
     assert.ok(ms < AT_ONCE_MS, `took ${ms} ms`);
   } finally {
@@ -260,12 +260,12 @@ behaviour("a call ended by AbortSignal.timeout is a RequestAbortedError of kind 
   try {
     const { error, ms } = await failure(client.callTool("slow", { ms: 30_000 }, { signal: AbortSignal.timeout(300) }));
     assert.ok(error instanceof RequestAbortedError, `${error.name}: ${error.message}`);
-    assert.equal(error.kind, "timeout");
+    assert.equal(error.code, "timeout");
     assert.equal(error.method, "tools/call");
     assert.match(error.message, /^server "hostile": tools\/call timed out: the caller's AbortSignal fired \(.+\); give it more time, or check the server's stderr$/);
     assert.ok(ms < AT_ONCE_MS, `took ${ms} ms`);
     const cancelled = await failure(client.callTool("slow", { ms: 30_000 }, { signal: AbortSignal.abort(new Error("user pressed stop")) }));
-    assert.ok(cancelled.error instanceof RequestAbortedError && cancelled.error.kind === "cancelled");
+    assert.ok(cancelled.error instanceof RequestAbortedError && cancelled.error.code === "cancelled");
     assert.equal(cancelled.error.message, 'server "hostile": tools/call was cancelled by the caller: user pressed stop');
   } finally {
     await client.close();

@@ -63,7 +63,7 @@ describe("roots", () => {
     const bare = testServer();
     const none = new Client(CLIENT_INFO);
     await none.connect(bare.clientEnd);
-    await assert.rejects(bare.peer.request("roots/list"), (error: { code?: number }) => error.code === -32601);
+    await assert.rejects(bare.peer.request("roots/list"), (error: { rpcCode?: number }) => error.rpcCode === -32601);
     await assert.rejects(none.setRoots(["/x"]), /did not declare roots/);
     await none.close();
   });

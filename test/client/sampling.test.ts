@@ -51,7 +51,7 @@ describe("sampling policy against an in-process server", () => {
     });
     const bare = await connected({});
     const error = await rpcRejection(bare.peer.request("sampling/createMessage", REQUEST));
-    assert.equal(error.code, -32601);
+    assert.equal(error.rpcCode, -32601);
     await bare.client.close();
   });
 
@@ -77,7 +77,7 @@ describe("sampling policy against an in-process server", () => {
     const withTools = { ...REQUEST, tools: [{ name: "t", inputSchema: { type: "object" } }], toolChoice: { mode: "auto" } };
     const { client, peer } = await connected({ handlers: { sampling: async () => (calls++, ANSWER) } });
     const error = await rpcRejection(peer.request("sampling/createMessage", withTools));
-    assert.equal(error.code, -32602);
+    assert.equal(error.rpcCode, -32602);
     assert.match(error.message, /did not declare the sampling.tools capability/);
     assert.equal(calls, 0);
     await client.close();
@@ -95,12 +95,12 @@ describe("sampling policy against an in-process server", () => {
     });
     try {
       const rejected = await rpcRejection(peer.request("sampling/createMessage", REQUEST));
-      assert.equal(rejected.code, -1);
+      assert.equal(rejected.rpcCode, -1);
       assert.equal(rejected.message, "User rejected sampling request");
       reject = false;
       assert.deepEqual(await peer.request("sampling/createMessage", REQUEST), ANSWER);
       const limited = await rpcRejection(peer.request("sampling/createMessage", REQUEST));
-      assert.equal(limited.code, -1);
+      assert.equal(limited.rpcCode, -1);
       assert.match(limited.message, /server "in-process": sampling\/createMessage: rejected by the client's rate limit \(2 sampling requests per minute\); retry in \d+ s/);
     } finally {
       await client.close();

@@ -101,7 +101,7 @@ describe("resources, prompts, completion and logging against an in-process serve
   before(async () => {
     server = inProcessServer({ resources: { subscribe: true }, prompts: {}, completions: {}, logging: {} }, {
       "resources/read": (params) => {
-        if (params?.uri === "test://missing") throw new RpcError(-32002, "Resource not found", { uri: params.uri });
+        if (params?.uri === "test://missing") throw new RpcError("Resource not found", -32002, { data: { uri: params.uri } });
         if (params?.uri === "test://bad") return { content: "not contents" };
         return { contents: [{ uri: params?.uri, mimeType: "text/plain", text: "hello" }] };
       },
@@ -129,7 +129,7 @@ describe("resources, prompts, completion and logging against an in-process serve
     assert.deepEqual(result.contents, [{ uri: "test://here", mimeType: "text/plain", text: "hello" }]);
     const error = await rejection(client.readResource("test://missing"));
     assert.ok(error instanceof RpcError);
-    assert.equal(error.code, -32002);
+    assert.equal(error.rpcCode, -32002);
   });
 
   test("a resources/read result without a contents array is a ProtocolError naming the uri", async () => {

@@ -653,7 +653,7 @@ describe("spec examples: the client's handlers answer the input request examples
 function failWith(errorExample: Json): RequestHandler {
   const error = asObject(errorExample.error ?? errorExample);
   return () => {
-    throw new RpcError(error.code as number, error.message as string, error.data);
+    throw new RpcError(error.message as string, error.code as number, { data: error.data });
   };
 }
 
@@ -674,7 +674,7 @@ describe("spec examples: the error examples surface as their typed errors", () =
     try {
       const error = await rejection(client.listTools());
       assert.ok(error instanceof UnsupportedProtocolVersionError, `got ${String(error)}`);
-      assert.equal(error.code, -32022);
+      assert.equal(error.rpcCode, -32022);
       assert.deepEqual(error.supported, data.supported);
       assert.equal(error.requested, data.requested);
       assert.match(error.message, /Unsupported protocol version/);
@@ -724,7 +724,7 @@ describe("spec examples: the error examples surface as their typed errors", () =
       const call = callFor({});
       const error = await rejection(client.callTool(call.name, call.arguments));
       assert.ok(error instanceof MissingClientCapabilityError, `got ${String(error)}`);
-      assert.equal(error.code, -32021);
+      assert.equal(error.rpcCode, -32021);
       assert.deepEqual(error.requiredCapabilities, asObject(asObject(errorExample.error).data).requiredCapabilities);
       assert.equal(requestsFor(server, "tools/call").length, 1);
     } finally {
@@ -748,7 +748,7 @@ describe("spec examples: the error examples surface as their typed errors", () =
       const call = callFor({});
       const error = await rejection(client.callTool(call.name, call.arguments));
       assert.ok(error instanceof HeaderMismatchError, `got ${String(error)}`);
-      assert.equal(error.code, -32020);
+      assert.equal(error.rpcCode, -32020);
       assert.match(error.message, /Mcp-Name header value 'foo' does not match body value 'bar'/);
       assert.equal(requestsFor(server, "tools/call").length, 2);
       assert.equal(requestsFor(server, "tools/list").length, 2, "a fresh tools/list before the retry");
@@ -844,7 +844,7 @@ function listens(): Listens {
       new Promise<Params>((resolve, reject) => {
         opened.push({ params: params ?? {}, id: context.requestId, end: resolve });
         waiting.get(opened.length - 1)?.();
-        context.signal.addEventListener("abort", () => reject(new RpcError(-32800, "cancelled")), { once: true });
+        context.signal.addEventListener("abort", () => reject(new RpcError("cancelled", -32800)), { once: true });
       }),
     nth(n) {
       if (opened[n] !== undefined) return Promise.resolve(opened[n]!);

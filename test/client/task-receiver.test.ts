@@ -144,7 +144,7 @@ describe("a task-augmented sampling request", () => {
     try {
       const task = await createTask(server, "sampling/createMessage", { ...SAMPLE, task: {} });
       const error = await rpcRejection(server.peer.request("tasks/result", { taskId: task.taskId }));
-      assert.equal(error.code, -1);
+      assert.equal(error.rpcCode, -1);
       assert.equal(error.message, "the user said no");
       const failed = await server.peer.request("tasks/get", { taskId: task.taskId });
       assert.equal(failed.status, "failed");
@@ -161,7 +161,7 @@ describe("a task-augmented sampling request", () => {
       assert.equal((await server.peer.request("tasks/result", { taskId: first.taskId })).model, "test-model");
       const second = await createTask(server, "sampling/createMessage", { ...SAMPLE, task: {} });
       const error = await rpcRejection(server.peer.request("tasks/result", { taskId: second.taskId }));
-      assert.equal(error.code, -1);
+      assert.equal(error.rpcCode, -1);
       assert.match(error.message, /rate limit/);
     } finally {
       await client.close();
@@ -183,7 +183,7 @@ describe("a task-augmented sampling request", () => {
       // spec 2025-11-25 basic/utilities/tasks ("Task Support and Handling" 1).
       const answer = await server.peer.request("sampling/createMessage", { ...SAMPLE, task: { ttl: 1000 } });
       assert.equal(answer.model, "test-model");
-      assert.equal((await rpcRejection(server.peer.request("tasks/get", { taskId: "x" }))).code, -32601);
+      assert.equal((await rpcRejection(server.peer.request("tasks/get", { taskId: "x" }))).rpcCode, -32601);
     } finally {
       await client.close();
     }
@@ -204,7 +204,7 @@ describe("a task-augmented elicitation request", () => {
 
       const bad = await createTask(server, "elicitation/create", { ...FORM, task: {} });
       const error = await rpcRejection(server.peer.request("tasks/result", { taskId: bad.taskId }));
-      assert.equal(error.code, -32603);
+      assert.equal(error.rpcCode, -32603);
       assert.match(error.message, /does not match the requestedSchema/);
     } finally {
       await client.close();
@@ -215,7 +215,7 @@ describe("a task-augmented elicitation request", () => {
     const { client, server } = await connect({ handlers: { elicitation: { form: async () => ({ action: "decline" }) } } });
     try {
       const task = await createTask(server, "elicitation/create", { mode: "url", url: "https://example.com", elicitationId: "e1", message: "go", task: {} });
-      assert.equal((await rpcRejection(server.peer.request("tasks/result", { taskId: task.taskId }))).code, -32602);
+      assert.equal((await rpcRejection(server.peer.request("tasks/result", { taskId: task.taskId }))).rpcCode, -32602);
     } finally {
       await client.close();
     }
@@ -238,10 +238,10 @@ describe("tasks/cancel, tasks/list and bad requests", () => {
       assert.equal((await server.peer.request("tasks/get", { taskId: task.taskId })).status, "cancelled");
 
       const again = await rpcRejection(server.peer.request("tasks/cancel", { taskId: task.taskId }));
-      assert.equal(again.code, -32602);
+      assert.equal(again.rpcCode, -32602);
       assert.match(again.message, /already in terminal status "cancelled"/);
       const result = await rpcRejection(server.peer.request("tasks/result", { taskId: task.taskId }));
-      assert.equal(result.code, -32602);
+      assert.equal(result.rpcCode, -32602);
       assert.match(result.message, /was cancelled .* it has no result/);
       assert.deepEqual(statusNotes(server, task.taskId as string).map((note) => note.status), ["cancelled"]);
     } finally {
@@ -254,9 +254,9 @@ describe("tasks/cancel, tasks/list and bad requests", () => {
     try {
       for (const method of ["tasks/get", "tasks/result", "tasks/cancel"]) {
         const unknown = await rpcRejection(server.peer.request(method, { taskId: "no-such-task" }));
-        assert.equal(unknown.code, -32602, method);
+        assert.equal(unknown.rpcCode, -32602, method);
         assert.match(unknown.message, /no task "no-such-task"/);
-        assert.equal((await rpcRejection(server.peer.request(method, {}))).code, -32602, method);
+        assert.equal((await rpcRejection(server.peer.request(method, {}))).rpcCode, -32602, method);
       }
     } finally {
       await client.close();
@@ -268,7 +268,7 @@ describe("tasks/cancel, tasks/list and bad requests", () => {
     try {
       for (const task of [5, "soon", { ttl: -1 }, { ttl: "long" }]) {
         const error = await rpcRejection(server.peer.request("sampling/createMessage", { ...SAMPLE, task }));
-        assert.equal(error.code, -32602, JSON.stringify(task));
+        assert.equal(error.rpcCode, -32602, JSON.stringify(task));
       }
       assert.deepEqual((await server.peer.request("tasks/list", {})).tasks, []);
     } finally {
@@ -287,7 +287,7 @@ describe("tasks/cancel, tasks/list and bad requests", () => {
       assert.equal(second.nextCursor, undefined);
       const listed = [...(first.tasks as Params[]), ...(second.tasks as Params[])].map((task) => task.taskId);
       assert.deepEqual(listed, ids);
-      assert.equal((await rpcRejection(server.peer.request("tasks/list", { cursor: "not-ours" }))).code, -32602);
+      assert.equal((await rpcRejection(server.peer.request("tasks/list", { cursor: "not-ours" }))).rpcCode, -32602);
     } finally {
       await client.close();
     }
@@ -302,7 +302,7 @@ describe("tasks/cancel, tasks/list and bad requests", () => {
       await waitUntil(() => held.signals.length === 1, "the sampling handler ran");
       let gone: number | undefined;
       await waitUntil(() => {
-        void server.peer.request("tasks/get", { taskId: task.taskId }).catch((error) => (gone = error.code));
+        void server.peer.request("tasks/get", { taskId: task.taskId }).catch((error) => (gone = error.rpcCode));
         return gone !== undefined;
       }, "the task was deleted after its ttl");
       assert.equal(gone, -32602);
@@ -331,7 +331,7 @@ describe("tasks/cancel, tasks/list and bad requests", () => {
       const first = await createTask(server, "sampling/createMessage", { ...SAMPLE, task: {} });
       await createTask(server, "sampling/createMessage", { ...SAMPLE, task: {} });
       const refused = await rpcRejection(server.peer.request("sampling/createMessage", { ...SAMPLE, task: {} }));
-      assert.equal(refused.code, -32603);
+      assert.equal(refused.rpcCode, -32603);
       assert.match(refused.message, /already runs 2 tasks for the server, its limit; wait for one to finish or cancel one/);
 
       await waitUntil(() => held.pending.length === 2, "both handlers ran");

@@ -173,7 +173,7 @@ describe("bad input on the 2026-07-28 wire", () => {
     await withHostile([], async (client) => {
       const error = await guardedRejection(client.callTool("needs_ext"), "a call needing the extension");
       assert.ok(error instanceof MissingClientCapabilityError, String(error));
-      assert.equal(error.code, -32021);
+      assert.equal(error.rpcCode, -32021);
       assert.match(error.message, /server "hostile": tools\/call "needs_ext".*io\.modelcontextprotocol\/tasks/);
     });
   });

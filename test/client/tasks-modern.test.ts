@@ -74,7 +74,7 @@ function sharedBehaviour(client: () => Client) {
   test("failed is a TaskFailedError carrying the JSON-RPC error; a completed isError result is a result", async () => {
     const error = await guardedRejection(client().callTool("fail_job"), "fail_job");
     assert.ok(error instanceof TaskFailedError, String(error));
-    assert.equal(error.code, -32603);
+    assert.equal(error.rpcCode, -32603);
     assert.match(error.message, /upstream exploded/);
     assert.ok(error.taskId.length > 0);
     const result = await client().callTool("tool_error");
@@ -153,7 +153,7 @@ describe("tasks extension over stdio", () => {
     try {
       const error = await guardedRejection(off.callTool("slow_job"), "slow_job without the extension");
       assert.ok(error instanceof MissingClientCapabilityError, String(error));
-      assert.equal(error.code, -32003);
+      assert.equal(error.rpcCode, -32003);
       assert.match(error.message, /io\.modelcontextprotocol\/tasks/);
       assert.match(error.message, /tasks-off/);
     } finally {

@@ -140,7 +140,7 @@ describe("callTool", () => {
           case "text":
             return { content: [{ type: "text", text: `token ${typeof token}` }] };
           default:
-            throw new RpcError(-32602, `Unknown tool: ${String(params?.name)}`, { tool: params?.name });
+            throw new RpcError(`Unknown tool: ${String(params?.name)}`, -32602, { data: { tool: params?.name } });
         }
       },
     });
@@ -175,7 +175,7 @@ describe("callTool", () => {
   test("a protocol error is thrown as RpcError with the server's code, message and data", async () => {
     const error = await rejection(client.callTool("no-such-tool"));
     assert.ok(error instanceof RpcError);
-    assert.equal(error.code, -32602);
+    assert.equal(error.rpcCode, -32602);
     assert.equal(error.message, "Unknown tool: no-such-tool");
     assert.deepEqual(error.data, { tool: "no-such-tool" });
     assert.equal(client.state, "ready");

@@ -14,8 +14,7 @@ const SECRET = "s3cret-value-0042";
 describe("redactError", () => {
   test("the copy keeps the error's class and fields; message, stack and fields are redacted", () => {
     const error = new ConnectionClosedError(`connection closed; last stderr: token ${SECRET}`, {
-      reason: `exited, said ${SECRET}`,
-      stderrTail: [`token ${SECRET}`, "bye"],
+      details: { reason: `exited, said ${SECRET}`, stderrTail: [`token ${SECRET}`, "bye"] },
     });
     const copy = redactError(error, new Redactor([SECRET]));
     assert.ok(copy instanceof ConnectionClosedError);
@@ -28,7 +27,7 @@ describe("redactError", () => {
 
   test("a JSON-RPC error's data is a bounded, redacted copy, and a cause is copied the same way", () => {
     const deep = JSON.parse('{"a":'.repeat(100_000) + "1" + "}".repeat(100_000)) as unknown;
-    const error = new Error("outer", { cause: new RpcError(-32000, `inner ${SECRET}`, { env: SECRET, deep }) });
+    const error = new Error("outer", { cause: new RpcError(`inner ${SECRET}`, -32000, { data: { env: SECRET, deep } }) });
     const copy = redactError(error, new Redactor([SECRET]));
     const cause = copy.cause as RpcError;
     assert.ok(cause instanceof RpcError);

@@ -134,7 +134,7 @@ describe("Peer: ids and the pending table", () => {
     });
     await assert.rejects(peer.request("resources/read"), (error: unknown) => {
       assert.ok(error instanceof RpcError);
-      assert.equal(error.code, ErrorCode.ResourceNotFound);
+      assert.equal(error.rpcCode, ErrorCode.ResourceNotFound);
       assert.equal(error.message, "Resource not found");
       assert.deepEqual(error.data, { uri: "x://y" });
       return true;
@@ -404,7 +404,7 @@ describe("Peer: cancellation by AbortSignal", () => {
     const error = await answer.then(() => assert.fail("resolved"), (e: unknown) => e);
     assert.ok(error instanceof RequestAbortedError, String(error));
     assert.equal(error.message, 'server "test": tools/call was cancelled by the caller: the user pressed stop');
-    assert.equal(error.kind, "cancelled");
+    assert.equal(error.code, "cancelled");
     assert.equal(error.method, "tools/call");
     assert.equal(error.cause, reason);
     await settle();
@@ -432,7 +432,7 @@ describe("Peer: cancellation by AbortSignal", () => {
     const { peer, close } = await peerAndResponder();
     const error = await peer.request("tools/call", undefined, { signal: AbortSignal.timeout(30) }).then(() => assert.fail("resolved"), (e: unknown) => e);
     assert.ok(error instanceof RequestAbortedError, String(error));
-    assert.equal(error.kind, "timeout");
+    assert.equal(error.code, "timeout");
     assert.match(error.message, /^server "test": tools\/call timed out: the caller's AbortSignal fired \(.+\); give it more time/);
     await close();
   });
@@ -497,7 +497,7 @@ describe("Peer: responses that cannot be delivered fail their request at once", 
     );
     const error = await peer.request("tools/call", undefined, { timeoutMs: 30_000 }).then(() => assert.fail("resolved"), (e: unknown) => e);
     assert.ok(error instanceof UndeliverableResponseError, String(error));
-    assert.equal(error.code, "result-and-error");
+    assert.deepEqual([error.code, error.reason], ["undeliverable", "result-and-error"]);
     assert.equal(error.method, "tools/call");
     assert.match(error.message, /^server "test": tools\/call failed: its response \(id \d+\) could not be delivered: .*both "result" and "error"/);
     assert.equal(peer.pendingCount, 0);
@@ -508,7 +508,7 @@ describe("Peer: responses that cannot be delivered fail their request at once", 
     const { peer, close } = await peerAndResponder(answering((id) => ({ jsonrpc: "2.0", id, result: [1, 2] })));
     await assert.rejects(peer.request("tools/list", undefined, { timeoutMs: 30_000 }), (error: unknown) => {
       assert.ok(error instanceof UndeliverableResponseError, String(error));
-      assert.equal(error.code, "result-not-object");
+      assert.deepEqual([error.code, error.reason], ["undeliverable", "result-not-object"]);
       assert.match(error.message, /tools\/list failed: .*"result" is an array, not the JSON object MCP requires/);
       return true;
     });
@@ -525,7 +525,7 @@ describe("Peer: responses that cannot be delivered fail their request at once", 
     await settle();
     peer.undeliverable({ id: held[0]!.id, reason: "too-large", detail: "the response is 900 bytes, over 100", remedy: "raise it", bytes: 900, limit: 100 });
     await assert.rejects(big, (error: unknown) =>
-      error instanceof UndeliverableResponseError && error.code === "too-large" && error.bytes === 900 && error.limit === 100 &&
+      error instanceof UndeliverableResponseError && error.code === "undeliverable" && error.reason === "too-large" && error.bytes === 900 && error.limit === 100 &&
       error.message === `server "test": resources/read failed: its response (id ${held[0]!.id}) could not be delivered: the response is 900 bytes, over 100; raise it`);
     reply({ jsonrpc: "2.0", id: held[1]!.id, result: {} });
     assert.deepEqual(await small, {});
@@ -638,7 +638,7 @@ describe("Peer: incoming requests and notifications", () => {
     const { client, close } = await twoPeers();
     await assert.rejects(client.request("sampling/createMessage"), (error: unknown) => {
       assert.ok(error instanceof RpcError);
-      assert.equal(error.code, ErrorCode.MethodNotFound);
+      assert.equal(error.rpcCode, ErrorCode.MethodNotFound);
       assert.match(error.message, /sampling\/createMessage/);
       return true;
     });
@@ -664,7 +664,7 @@ describe("Peer: incoming requests and notifications", () => {
     const server = new Peer({ name: "client", send: (message) => (sent.push(message), Promise.resolve()) });
     server.setRequestHandler("tools/list", () => ({ tools: [] }));
     server.setRequestHandler("tools/call", () => {
-      throw new RpcError(ErrorCode.InvalidParams, "no such tool");
+      throw new RpcError("no such tool", ErrorCode.InvalidParams);
     });
     server.receive({ jsonrpc: "2.0", id: 7, method: "tools/list" });
     assert.deepEqual(sent, [{ jsonrpc: "2.0", id: 7, result: { tools: [] } }]);
@@ -676,11 +676,11 @@ describe("Peer: incoming requests and notifications", () => {
   test("a handler that throws RpcError answers with its code, message and data", GUARD, async () => {
     const { client, server, close } = await twoPeers();
     server.setRequestHandler("elicitation/create", async () => {
-      throw new RpcError(ErrorCode.InvalidParams, "bad schema", { field: "email" });
+      throw new RpcError("bad schema", ErrorCode.InvalidParams, { data: { field: "email" } });
     });
     await assert.rejects(client.request("elicitation/create"), (error: unknown) => {
       assert.ok(error instanceof RpcError);
-      assert.equal(error.code, ErrorCode.InvalidParams);
+      assert.equal(error.rpcCode, ErrorCode.InvalidParams);
       assert.equal(error.message, "bad schema");
       assert.deepEqual(error.data, { field: "email" });
       return true;
@@ -696,11 +696,11 @@ describe("Peer: incoming requests and notifications", () => {
     server.setRequestHandler("async", () => Promise.reject(new Error("disk full")));
     await assert.rejects(
       client.request("sync"),
-      (error: unknown) => error instanceof RpcError && error.code === ErrorCode.InternalError && /cannot read x/.test(error.message),
+      (error: unknown) => error instanceof RpcError && error.rpcCode === ErrorCode.InternalError && /cannot read x/.test(error.message),
     );
     await assert.rejects(
       client.request("async"),
-      (error: unknown) => error instanceof RpcError && error.code === ErrorCode.InternalError && error.message === "disk full",
+      (error: unknown) => error instanceof RpcError && error.rpcCode === ErrorCode.InternalError && error.message === "disk full",
     );
     await close();
   });

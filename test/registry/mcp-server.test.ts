@@ -215,7 +215,7 @@ describe("discovery and naming", () => {
 
   test("a failing first listing rejects naming the server, registers nothing and frees the name", async () => {
     const server = new TestServer(tools("a"));
-    server.listError = new RpcError(-32603, "database down");
+    server.listError = new RpcError("database down", -32603);
     const client = await server.client("flaky");
     const registry = new ToolRegistry();
     try {
@@ -463,7 +463,7 @@ describe("notifications/tools/list_changed", () => {
     const registry = new ToolRegistry();
     const registration = await registerMcpServer(registry, "shaky", client);
     try {
-      server.listError = new RpcError(-32603, "index rebuilding");
+      server.listError = new RpcError("index rebuilding", -32603);
       const warning = nextEvent(registry, "warning");
       await server.announce();
       assert.match(
@@ -548,7 +548,7 @@ describe("calls to MCP tools", () => {
   test("a JSON-RPC error names server, tool, code and what to check", async () => {
     const server = new TestServer(tools("strict"));
     server.onCall = () => {
-      throw new RpcError(-32602, "missing argument q");
+      throw new RpcError("missing argument q", -32602);
     };
     const client = await server.client("api");
     const registry = new ToolRegistry();
@@ -721,7 +721,7 @@ describe("a host's redactor", () => {
   test("the server's JSON-RPC errors, tool errors and the registry's warnings about it pass through it", async () => {
     const server = new TestServer(tools("open", `leaky-${secret}`));
     server.onCall = (name) => {
-      if (name === "open") throw new RpcError(-32000, `token ${secret} was refused`);
+      if (name === "open") throw new RpcError(`token ${secret} was refused`, -32000);
       return { content: [{ type: "text", text: `your token: ${secret}` }], isError: true };
     };
     const client = await server.client("vault");

@@ -241,7 +241,7 @@ behaviour("the legacy SSE transport: an answer over maxMessageBytes fails its ca
     const started = Date.now();
     const error = await rejection(client.callTool("big", {}), "tools/call big", 20_000);
     assert.ok(error instanceof UndeliverableResponseError, `${error.name}: ${error.message}`);
-    assert.equal(error.code, "too-large");
+    assert.deepEqual([error.code, error.reason], ["undeliverable", "too-large"]);
     assert.match(error.message, /maxMessageBytes/);
     assert.ok(Date.now() - started < 30_000, "failed at once, not at the call's 60 s timeout");
     // The connection goes on: the next call is answered.

@@ -128,7 +128,7 @@ export class ServerSkills {
 
   /** A server error of skills/*, typed: -32601 from a server that declared the extension is a broken promise. */
   #rpcFailure(method: string, error: unknown, skill?: string): unknown {
-    if (error instanceof RpcError && error.code === ErrorCode.MethodNotFound) {
+    if (error instanceof RpcError && error.rpcCode === ErrorCode.MethodNotFound) {
       return this.#error(
         `server "${this.server}" declares the skills extension (${SKILLS}) but answered ${method} with -32601 (method not found): ` +
           `${error.message}; the server does not implement what it declared — report it to the server's maintainers, ` +
@@ -179,7 +179,7 @@ export class ServerSkills {
     try {
       result = await this.#client.request("skills/get", { uri }, options);
     } catch (error) {
-      if (error instanceof RpcError && error.code === ErrorCode.InvalidParams) {
+      if (error instanceof RpcError && error.rpcCode === ErrorCode.InvalidParams) {
         throw this.#error(`server "${this.server}" serves no skill at ${JSON.stringify(uri)} (skills/get: ${error.message})`, "not-found", uri, undefined, error);
       }
       throw this.#rpcFailure("skills/get", error, uri);

@@ -238,7 +238,6 @@ export function explainMissingCapability(who: string, error: unknown): unknown {
   return new MissingClientCapabilityError(
     `${who}: the server runs this only as a task and needs the tasks extension (${EXTENSIONS.tasks}), which this client did not declare; ` +
       `do not turn it off (extensions: { "${EXTENSIONS.tasks}": true })`,
-    error.data,
-    error.code === -32003 ? -32003 : -32021,
+    { data: error.data, rpcCode: error.rpcCode === -32003 ? -32003 : -32021, cause: error },
   );
 }

@@ -94,13 +94,13 @@ export class TaskStore {
   create(method: string, taskParams: unknown, run: TaskRun): Params {
     const who = `${this.#options.name()}: ${method}`;
     if (!isObject(taskParams)) {
-      throw new RpcError(ErrorCode.InvalidParams, `${who}: "task" must be an object ({ "ttl": milliseconds }), got ${JSON.stringify(taskParams)}`);
+      throw new RpcError(`${who}: "task" must be an object ({ "ttl": milliseconds }), got ${JSON.stringify(taskParams)}`, ErrorCode.InvalidParams);
     }
     const requested = taskParams.ttl;
     if (requested !== undefined && (typeof requested !== "number" || !Number.isFinite(requested) || requested <= 0)) {
-      throw new RpcError(ErrorCode.InvalidParams, `${who}: "task.ttl" must be a positive number of milliseconds, got ${JSON.stringify(requested)}`);
+      throw new RpcError(`${who}: "task.ttl" must be a positive number of milliseconds, got ${JSON.stringify(requested)}`, ErrorCode.InvalidParams);
     }
-    if (this.#closed) throw new RpcError(ErrorCode.InternalError, `${who}: the connection is closing; no task was created`);
+    if (this.#closed) throw new RpcError(`${who}: the connection is closing; no task was created`, ErrorCode.InternalError);
     this.#makeRoom(who);
     // spec 2025-11-25 basic/utilities/tasks ("TTL and Resource Management" 3): the receiver MAY
     // override the requested ttl; ours has a ceiling ("Resource Management": maximum ttl).
@@ -132,7 +132,7 @@ export class TaskStore {
     try {
       outcome = { result: await run(stored.controller.signal) };
     } catch (error) {
-      outcome = { error: error instanceof RpcError ? error : new RpcError(ErrorCode.InternalError, messageOf(error)) };
+      outcome = { error: error instanceof RpcError ? error : new RpcError(messageOf(error), ErrorCode.InternalError) };
     }
     // spec 2025-11-25 basic/utilities/tasks ("Task Cancellation" 3): a cancelled task stays
     // cancelled; a forgotten one tells nobody.
@@ -182,16 +182,16 @@ export class TaskStore {
         signal.removeEventListener("abort", onAbort!);
       }
       // The server cancelled its tasks/result (or the connection ended): the peer sends nothing.
-      if (signal.aborted) throw new RpcError(ErrorCode.InternalError, `tasks/result for task ${taskId} was cancelled`);
+      if (signal.aborted) throw new RpcError(`tasks/result for task ${taskId} was cancelled`, ErrorCode.InternalError);
     }
     const outcome = stored.outcome;
     if (outcome === undefined) {
       const why = stored.task.status === "cancelled"
         ? `was cancelled (${stored.task.statusMessage ?? "tasks/cancel"}) before it finished`
         : `was stopped before it finished (${stored.gone ?? "no outcome"})`;
-      throw new RpcError(ErrorCode.InvalidParams, `${this.#options.name()}: tasks/result: task ${taskId} (${stored.method}) ${why}; it has no result`);
+      throw new RpcError(`${this.#options.name()}: tasks/result: task ${taskId} (${stored.method}) ${why}; it has no result`, ErrorCode.InvalidParams);
     }
-    if ("error" in outcome) throw new RpcError(outcome.error.code, outcome.error.message, outcome.error.data);
+    if ("error" in outcome) throw new RpcError(outcome.error.message, outcome.error.rpcCode, { data: outcome.error.data });
     const meta = isObject(outcome.result._meta) ? outcome.result._meta : {};
     // spec 2025-11-25 basic/utilities/tasks ("Related Task Metadata"): tasks/result MUST carry it.
     return { ...outcome.result, _meta: { ...meta, [RELATED_TASK_META]: { taskId } } };
@@ -204,7 +204,7 @@ export class TaskStore {
     let after = 0;
     if (cursor !== undefined) {
       if (typeof cursor !== "string" || !/^\d{1,15}$/.test(cursor)) {
-        throw new RpcError(ErrorCode.InvalidParams, `${this.#options.name()}: tasks/list: invalid cursor ${JSON.stringify(cursor)}; pass a nextCursor this client returned`);
+        throw new RpcError(`${this.#options.name()}: tasks/list: invalid cursor ${JSON.stringify(cursor)}; pass a nextCursor this client returned`, ErrorCode.InvalidParams);
       }
       after = Number(cursor);
     }
@@ -228,11 +228,11 @@ export class TaskStore {
     const stored = this.#find("tasks/cancel", params);
     const { task } = stored;
     if (isTerminal(task.status)) {
-      throw new RpcError(ErrorCode.InvalidParams, `${this.#options.name()}: tasks/cancel: cannot cancel task ${task.taskId}: already in terminal status "${task.status}"`);
+      throw new RpcError(`${this.#options.name()}: tasks/cancel: cannot cancel task ${task.taskId}: already in terminal status "${task.status}"`, ErrorCode.InvalidParams);
     }
     // The status is cancelled before the answer; the handler is then told to stop.
     this.#move(stored, "cancelled", "The task was cancelled by request (tasks/cancel).");
-    stored.controller.abort(new RpcError(ErrorCode.InternalError, `task ${task.taskId} was cancelled by the server (tasks/cancel)`));
+    stored.controller.abort(new RpcError(`task ${task.taskId} was cancelled by the server (tasks/cancel)`, ErrorCode.InternalError));
     return { ...task };
   }
 
@@ -249,13 +249,13 @@ export class TaskStore {
     this.#sweep();
     const taskId = params?.taskId;
     if (typeof taskId !== "string") {
-      throw new RpcError(ErrorCode.InvalidParams, `${this.#options.name()}: ${method} needs a string "taskId", got ${JSON.stringify(taskId)}`);
+      throw new RpcError(`${this.#options.name()}: ${method} needs a string "taskId", got ${JSON.stringify(taskId)}`, ErrorCode.InvalidParams);
     }
     const stored = this.#tasks.get(taskId);
     if (stored === undefined) {
       throw new RpcError(
-        ErrorCode.InvalidParams,
         `${this.#options.name()}: ${method}: Failed to retrieve task: no task ${JSON.stringify(taskId.slice(0, 100))} (never created here, or deleted after its ttl)`,
+        ErrorCode.InvalidParams,
       );
     }
     return stored;
@@ -278,7 +278,7 @@ export class TaskStore {
   #drop(stored: StoredTask, reason: string): void {
     if (!isTerminal(stored.task.status)) {
       stored.gone = reason;
-      stored.controller.abort(new RpcError(ErrorCode.InternalError, `task ${stored.task.taskId} (${stored.method}) was stopped: ${reason}`));
+      stored.controller.abort(new RpcError(`task ${stored.task.taskId} (${stored.method}) was stopped: ${reason}`, ErrorCode.InternalError));
     }
     stored.settle();
   }
@@ -299,8 +299,8 @@ export class TaskStore {
       return;
     }
     throw new RpcError(
-      ErrorCode.InternalError,
       `${who}: this client already runs ${max} tasks for the server, its limit; wait for one to finish or cancel one (tasks/cancel)`,
+      ErrorCode.InternalError,
     );
   }
 }

@@ -121,7 +121,7 @@ export class ServerTask implements ToolTask {
 
   /** A task request's failure, as what the caller should see. */
   #failed(method: string, error: unknown): unknown {
-    if (error instanceof RpcError && error.constructor === RpcError && error.code === ErrorCode.InvalidParams) {
+    if (error instanceof RpcError && error.constructor === RpcError && error.rpcCode === ErrorCode.InvalidParams) {
       // spec extension "Error Handling": an invalid or nonexistent taskId is -32602.
       return new TaskError(
         `${this.#who}: the server does not know this task (${method}: ${error.message}); it expired (ttl) or was never created — start the call again`,
@@ -320,7 +320,10 @@ export class ServerTask implements ToolTask {
   async #modernOutcome(view: TaskView): Promise<CallToolResult> {
     if (view.info.status === "failed") {
       const error = view.error!;
-      throw new TaskFailedError(`${this.#who}: the task failed: ${error.message} (JSON-RPC error ${error.code})`, error.code, this.taskId, error.data);
+      throw new TaskFailedError(`${this.#who}: the task failed: ${error.message} (JSON-RPC error ${error.code})`, error.code, {
+        taskId: this.taskId,
+        data: error.data,
+      });
     }
     return await this.#wire.finish(view.result!, this.#tool);
   }
@@ -336,7 +339,11 @@ export class ServerTask implements ToolTask {
       raw = await this.#wire.request("tasks/result", { taskId: this.taskId }, { timeoutMs: limit, maxTotalTimeoutMs: limit, progress: true });
     } catch (error) {
       if (error instanceof RpcError && error.constructor === RpcError) {
-        throw new TaskFailedError(`${this.#who}: the task failed: ${error.message} (JSON-RPC error ${error.code})`, error.code, this.taskId, error.data);
+        throw new TaskFailedError(`${this.#who}: the task failed: ${error.message} (JSON-RPC error ${error.rpcCode})`, error.rpcCode, {
+          taskId: this.taskId,
+          data: error.data,
+          cause: error,
+        });
       }
       if (error instanceof RequestTimeoutError) {
         throw new TaskError(`${this.#who}: tasks/result did not answer within ${durationText(error.timeoutMs)}`, "timeout", this.taskId, { cause: error });

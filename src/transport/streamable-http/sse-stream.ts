@@ -156,11 +156,11 @@ export class SseStreams {
       const said = `${this.#context.description}: ${name}: GET ${showUrl(url)} answered HTTP ${status}${quoteBody(start)}`;
       if (response.ok) {
         return {
-          fatal: new HttpStatusError(`${said}, with Content-Type ${JSON.stringify(type)} instead of text/event-stream`, status, url.href, start, "bad-content-type"),
+          fatal: new HttpStatusError(`${said}, with Content-Type ${JSON.stringify(type)} instead of text/event-stream`, "bad-content-type", { status, url: url.href, bodyStart: start }),
         };
       }
       if (sessionGone(status, start, hadSession)) {
-        return { fatal: new HttpStatusError(`${said}: the server ended the session`, status, url.href, start, "session-expired") };
+        return { fatal: new HttpStatusError(`${said}: the server ended the session`, "session-expired", { status, url: url.href, bodyStart: start }) };
       }
       if (retryableStatus(status)) {
         const retryAfter = isBusyStatus(status) ? retryAfterMs(response.headers) : undefined;
@@ -168,9 +168,9 @@ export class SseStreams {
       }
       if (status === 405) {
         // Listening 3: the server offers no GET stream (so none can be resumed either).
-        return { fatal: new HttpStatusError(`${said}: the server offers no SSE stream on GET`, status, url.href, start) };
+        return { fatal: new HttpStatusError(`${said}: the server offers no SSE stream on GET`, "http-status", { status, url: url.href, bodyStart: start }) };
       }
-      return { fatal: new HttpStatusError(`${said}; ${statusAdvice(status)}`, status, url.href, start) };
+      return { fatal: new HttpStatusError(`${said}; ${statusAdvice(status)}`, "http-status", { status, url: url.href, bodyStart: start }) };
     } catch (error) {
       if (signal.aborted) return { fatal: new TransportError(`${this.#context.description}: ${name} was stopped`, "aborted", { cause: error }) };
       if (limit.timedOut) return { problem: `${shown} got no answer within ${durationText(this.#context.timeoutMs)}` };

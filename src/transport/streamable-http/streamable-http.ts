@@ -477,10 +477,8 @@ export class StreamableHttpTransport extends TransportBase implements HttpTransp
     throw new HttpStatusError(
       `${this.description}: ${exchange.what}: POST ${showUrl(url)} answered HTTP ${response.status} with Content-Type ` +
         `${JSON.stringify(type)}, neither application/json nor text/event-stream${quoteBody(start)}`,
-      response.status,
-      url.href,
-      start,
       "bad-content-type",
+      { status: response.status, url: url.href, bodyStart: start },
     );
   }
 

@@ -159,11 +159,11 @@ export async function boundedText(response: Response, max: number): Promise<stri
 export function postStatusError(description: string, what: string, posted: SameOriginResponse, start: string, gone: boolean, renewals: number): HttpStatusError {
   const { response, url } = posted;
   const said = `${description}: ${what}: POST ${showUrl(url)} answered HTTP ${response.status}${quoteBody(start)}`;
-  if (!gone) return new HttpStatusError(`${said}; ${statusAdvice(response.status)}`, response.status, url.href, start);
+  if (!gone) return new HttpStatusError(`${said}; ${statusAdvice(response.status)}`, "http-status", { status: response.status, url: url.href, bodyStart: start });
   const why = renewals === 0
     ? "the server ended the session and no new one could be started for it"
     : `the server ended the session again after ${renewals} new session(s) were started for it`;
-  return new HttpStatusError(`${said}: ${why}; connect again`, response.status, url.href, start, "session-expired");
+  return new HttpStatusError(`${said}: ${why}; connect again`, "session-expired", { status: response.status, url: url.href, bodyStart: start });
 }
 
 /**
@@ -174,9 +174,7 @@ export function tooLargeError(what: string, maxMessageBytes: number, status: num
   return new HttpStatusError(
     `${what} is larger than maxMessageBytes (${maxMessageBytes} bytes) and was ${fate}; ` +
       `raise maxMessageBytes (an option of the http transport) if the server's answers are this large`,
-    status,
-    url.href,
-    "",
     "too-large",
+    { status, url: url.href },
   );
 }
