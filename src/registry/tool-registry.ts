@@ -22,7 +22,6 @@ import type {
   RegistryEventType,
   ToolCallContext,
   ToolDefinition,
-  ToolOrigin,
   ToolOutput,
   ToolRegistryOptions,
   ToolsChange,
