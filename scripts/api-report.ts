@@ -7,12 +7,14 @@
 // Why not the compiler: the installed TypeScript 7 is the native compiler, whose JavaScript API
 // is `unstable/*` and drives a child process; api-extractor needs TypeScript 5's API. Our entries
 // are `export` lists and our declarations start at column 0 of a module, so a small lexer is
-// enough, fast (a few milliseconds), and runs unchanged under Node and Deno.
+// enough, fast (a few milliseconds), and runs unchanged under Node and Deno: the architecture
+// test's tokenizer (test/support/source-scan.ts), with doc comments kept.
 
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import process from "node:process";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { type Token, tokenize } from "../test/support/source-scan.ts";
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 
@@ -36,108 +38,6 @@ export interface ApiName {
   doc: string;
   /** The repository path of the declaration. */
   file: string;
-}
-
-// ---- lexer -------------------------------------------------------------------------------
-
-interface Token {
-  kind: "ident" | "string" | "punct" | "other" | "doc";
-  text: string;
-  /** Bracket depth before the token: 0 is a module's top level. */
-  depth: number;
-}
-
-const IDENT_START = /[A-Za-z_$\u0080-\uffff]/;
-const IDENT_PART = /[\w$\u0080-\uffff]/;
-const BEFORE_EXPRESSION = new Set(["return", "typeof", "instanceof", "in", "of", "new", "delete", "void", "throw", "case", "do", "else", "yield", "await"]);
-
-/** The tokens of a module with their depth; `/** … *\/` comments are kept as `doc` tokens, others dropped. */
-function lex(source: string): Token[] {
-  const tokens: Token[] = [];
-  const stack: string[] = []; // "{", "(", "[", or "${" (a template's substitution)
-  let i = 0;
-  const push = (kind: Token["kind"], text: string) => tokens.push({ kind, text, depth: stack.length });
-  const significant = () => {
-    for (let k = tokens.length - 1; k >= 0; k--) if (tokens[k]!.kind !== "doc") return tokens[k];
-    return undefined;
-  };
-  const template = () => {
-    while (i < source.length) {
-      const c = source[i];
-      if (c === "\\") i += 2;
-      else if (c === "`") {
-        i++;
-        return;
-      } else if (c === "$" && source[i + 1] === "{") {
-        i += 2;
-        stack.push("${");
-        return;
-      } else i++;
-    }
-  };
-  while (i < source.length) {
-    const c = source[i]!;
-    if (/\s/.test(c)) i++;
-    else if (c === "/" && source[i + 1] === "/") {
-      while (i < source.length && source[i] !== "\n") i++;
-    } else if (c === "/" && source[i + 1] === "*") {
-      const end = source.indexOf("*/", i + 2);
-      const stop = end === -1 ? source.length : end + 2;
-      if (source[i + 2] === "*" && source[i + 3] !== "/") push("doc", source.slice(i, stop));
-      i = stop;
-    } else if (c === "'" || c === '"') {
-      let j = i + 1;
-      while (j < source.length && source[j] !== c && source[j] !== "\n") j += source[j] === "\\" ? 2 : 1;
-      push("string", source.slice(i + 1, j));
-      i = j + 1;
-    } else if (c === "`") {
-      i++;
-      push("string", "`");
-      template();
-    } else if (c === "/" && regexMayStart(significant())) {
-      let j = i + 1;
-      let inClass = false;
-      while (j < source.length && source[j] !== "\n") {
-        const d = source[j];
-        if (d === "\\") j++;
-        else if (d === "[") inClass = true;
-        else if (d === "]") inClass = false;
-        else if (d === "/" && !inClass) break;
-        j++;
-      }
-      j++;
-      while (j < source.length && IDENT_PART.test(source[j]!)) j++;
-      push("other", source.slice(i, j));
-      i = j;
-    } else if (IDENT_START.test(c) || c === "#") {
-      let j = i + 1;
-      while (j < source.length && IDENT_PART.test(source[j]!)) j++;
-      push("ident", source.slice(i, j));
-      i = j;
-    } else if (c === "{" || c === "(" || c === "[") {
-      push("punct", c);
-      stack.push(c);
-      i++;
-    } else if (c === "}" || c === ")" || c === "]") {
-      i++;
-      if (stack.pop() === "${") template();
-      else push("punct", c);
-    } else if (c === "=" && source[i + 1] === ">") {
-      push("punct", "=>");
-      i += 2;
-    } else {
-      push(/\d/.test(c) ? "other" : "punct", c);
-      i++;
-    }
-  }
-  return tokens;
-}
-
-function regexMayStart(previous: Token | undefined): boolean {
-  if (previous === undefined) return true;
-  if (previous.kind === "punct") return previous.text !== ")" && previous.text !== "]" && previous.text !== "}";
-  if (previous.kind === "ident") return BEFORE_EXPRESSION.has(previous.text);
-  return false;
 }
 
 // ---- modules -----------------------------------------------------------------------------
@@ -188,7 +88,7 @@ const cache = new Map<string, ModuleExports>();
 function moduleExports(file: string): ModuleExports {
   const known = cache.get(file);
   if (known !== undefined) return known;
-  const tokens = lex(readFileSync(join(ROOT, file), "utf8"));
+  const tokens = tokenize(readFileSync(join(ROOT, file), "utf8"), { docs: true }); // with their depth and doc comments
   const declared = new Map<string, Declaration[]>();
   const imported = new Map<string, { from: string; name: string }>();
   const found: ModuleExports = { local: new Map(), reexports: new Map(), stars: [] };

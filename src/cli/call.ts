@@ -5,7 +5,7 @@ import type { CallToolResult, JsonObject } from "../client/types.ts";
 import { terminalText } from "../common/terminal-text.ts";
 import { within } from "../common/timing.ts";
 import { blockText, isCallToolResult } from "../registry/result-format.ts";
-import { ToolCallError } from "../registry/tool-registry.ts";
+import { ToolCallError } from "../registry/tool-call-error.ts";
 import type { RegisteredTool } from "../registry/types.ts";
 import { runtime } from "../runtime/mod.ts";
 import { parseArgs, secondsOption, UsageError } from "./args.ts";
@@ -145,8 +145,8 @@ export async function call(argv: readonly string[]): Promise<number> {
       if (args.flags.has("debug") && error instanceof Error && error.stack) stderrLine(textOf(error.stack));
       if (interrupt.signal.aborted) return EXIT.interrupted;
       if (error instanceof ToolCallError) {
-        if (error.kind === "timeout") return EXIT.timeout;
-        if (error.kind === "invalid-arguments") return EXIT.usage;
+        if (error.code === "timeout") return EXIT.timeout;
+        if (error.code === "invalid-arguments") return EXIT.usage;
       }
       return EXIT.server;
     } finally {

@@ -5,12 +5,13 @@
 import type { JsonObject } from "../client/types.ts";
 import { durationText } from "../common/duration.ts";
 import { checkOptions, optionNames } from "../common/options.ts";
-import { SyncBridgeError, type SyncOutcome, SyncWorker } from "../registry/blocking-worker.ts";
+import { type SyncOutcome, SyncWorker } from "../registry/blocking-worker.ts";
+import { SyncBridgeError } from "../registry/registry-errors.ts";
 import type { LlmToolSchema, ToolCaller } from "../registry/types.ts";
 import { ConfigError, type ConfigErrorCode, DEFAULT_TOOL_TIMEOUT_MS, type McpwireConfig, type ServerConfig } from "./config/types.ts";
 import type { McpManagerOptions, ServerStatus } from "./manager.ts";
 
-export { SyncBridgeError } from "../registry/blocking-worker.ts";
+export { SyncBridgeError } from "../registry/registry-errors.ts";
 
 /** Where the bridge's servers come from: a loaded config, or a file the worker loads. */
 export type SyncBridgeSource = { config: McpwireConfig } | { configPath: string };
@@ -160,13 +161,13 @@ class WorkerBridge implements SyncBridge {
       case "reply":
         return outcome.value;
       case "timeout":
-        throw new SyncBridgeError(`sync bridge: ${what} got no answer within ${durationText(outcome.timeoutMs)}; its worker thread is stuck`);
+        throw new SyncBridgeError(`sync bridge: ${what} got no answer within ${durationText(outcome.timeoutMs)}; its worker thread is stuck`, "timeout");
       case "ended":
-        throw new SyncBridgeError(`sync bridge: ${what}: the worker thread ended (${outcome.message}); create a new bridge`);
+        throw new SyncBridgeError(`sync bridge: ${what}: the worker thread ended (${outcome.message}); create a new bridge`, "worker-ended");
       case "closed":
-        throw new SyncBridgeError(`sync bridge: ${what} after close(); create a new bridge`);
+        throw new SyncBridgeError(`sync bridge: ${what} after close(); create a new bridge`, "closed");
       case "failed":
-        throw new SyncBridgeError(`sync bridge: ${what} failed: ${outcome.message}`);
+        throw new SyncBridgeError(`sync bridge: ${what} failed: ${outcome.message}`, "failed");
     }
   }
 }

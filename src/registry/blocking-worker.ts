@@ -20,6 +20,7 @@ import { durationText } from "../common/duration.ts";
 import { messageOf } from "../common/error-text.ts";
 import { runtime } from "../runtime/mod.ts";
 import type { WorkerThread } from "../runtime/mod.ts";
+import { SyncBridgeError } from "./registry-errors.ts";
 
 /** Slots of the control Int32Array both threads share. */
 const SIGNAL = 0; // bumped, then notified, after every message (or slot reply) the worker posts
@@ -87,11 +88,6 @@ export type SyncOutcome =
   | { kind: "ended"; message: string }
   /** close() was called. */
   | { kind: "closed" };
-
-/** The worker could not be started, or another misuse of the bridge. */
-export class SyncBridgeError extends Error {
-  override readonly name = "SyncBridgeError";
-}
 
 export interface SyncWorkerOptions {
   /** Handed to the service's start() in the worker; structured-cloneable. */
@@ -162,7 +158,7 @@ export class SyncWorker {
       this.#thread = runtime.startWorker({ url, data: start, transfer: [port2] });
     } catch (error) {
       port1.close();
-      throw new SyncBridgeError(`${this.label}: could not start its worker: ${messageOf(error)}`);
+      throw new SyncBridgeError(`${this.label}: could not start its worker: ${messageOf(error)}`, "start-failed", { cause: error });
     }
     // A worker left open must not keep the process alive; the exit hook closes it.
     this.#thread.unref();
@@ -192,7 +188,8 @@ export class SyncWorker {
       ? `could not start: ${ready.message}`
       : "was closed while starting";
     this.close();
-    throw new SyncBridgeError(`${this.label} ${why}`);
+    const code = ready.kind === "timeout" ? "timeout" : ready.kind === "ended" ? "worker-ended" : ready.kind === "failed" ? "start-failed" : "closed";
+    throw new SyncBridgeError(`${this.label} ${why}`, code);
   }
 
   /** False once the worker is gone or closed: every call then returns at once. */
@@ -367,7 +364,7 @@ export interface SyncService {
 export function serveSyncWorker(service: SyncService): void {
   const start = runtime.workerData() as Partial<StartData> | undefined;
   if (!(start?.control instanceof SharedArrayBuffer) || start.port === undefined) {
-    throw new SyncBridgeError("serveSyncWorker() runs only in a worker started by SyncWorker.start()");
+    throw new SyncBridgeError("serveSyncWorker() runs only in a worker started by SyncWorker.start()", "not-in-worker");
   }
   const control = new Int32Array(start.control, 0, CONTROL_SLOTS);
   const replySlot = new Uint8Array(start.control, CONTROL_BYTES, REPLY_SLOT_BYTES);

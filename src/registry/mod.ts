@@ -2,8 +2,10 @@
 // registerMcpServer (discover → filter → name → register), tool names, and result formatting
 // for an LLM. Loads no yaml and no model provider. The names: api/registry.api.md.
 
-export { RegistryEvent, ToolCallError, ToolRegistry } from "./tool-registry.ts";
-export type { ToolCallErrorKind } from "./tool-registry.ts";
+export { RegistryEvent, ToolRegistry } from "./tool-registry.ts";
+export { ToolCallError } from "./tool-call-error.ts";
+export { ResultFileError } from "./registry-errors.ts";
+export type { RegistryErrorCode, ResultFileErrorCode, ToolCallErrorCode } from "./registry-errors.ts";
 export type {
   LlmToolSchema,
   McpServerOptions,
@@ -29,8 +31,8 @@ export { filterToolNames } from "./filters.ts";
 export type { FilterOutcome, ToolFilter } from "./filters.ts";
 export { errorString, formatToolResultText, resultString } from "./result-format.ts";
 export type { ResultFormatOptions, ResultTextOptions } from "./result-format.ts";
-export { ResultFileError, ResultFiles } from "./result-files.ts";
-export type { ResultFileErrorCode, ResultFilesOptions, SavedFile } from "./result-files.ts";
+export { ResultFiles } from "./result-files.ts";
+export type { ResultFilesOptions, SavedFile } from "./result-files.ts";
 // The redactor McpServerOptions.redactor takes (credentials kept out of error texts); the host's
 // McpManager.redactor is one too.
 export { Redactor } from "../common/redact.ts";

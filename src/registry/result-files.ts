@@ -15,13 +15,13 @@
 // opened exclusively ('wx') and renamed into place: a link at either name is never followed.
 
 import type { CallToolResult, ContentBlock } from "../client/types.ts";
-import { McpwireError } from "../common/mcpwire-error.ts";
 import { messageOf } from "../common/error-text.ts";
 import { checkOptions, optionNames } from "../common/options.ts";
 import { capTextWithFile, DEFAULT_MAX_RESULT_CHARS, errorString, isCallToolResult, resultString } from "./result-format.ts";
 import { runtime as currentRuntime } from "../runtime/mod.ts";
 import type { LinkInfo, Runtime } from "../runtime/types.ts";
 import { mcpwireDirectory } from "../common/user-dirs.ts";
+import { ResultFileError } from "./registry-errors.ts";
 
 /** Files kept at most in the directory; the oldest of ours go first. */
 export const DEFAULT_MAX_RESULT_FILES = 200;
@@ -36,22 +36,6 @@ export interface ResultFilesOptions {
   maxFiles?: number;
   /** Delete our files older than this (ms). Default 7 days. */
   maxAgeMs?: number;
-}
-
-/** Why a result file could not be saved. */
-export type ResultFileErrorCode =
-  /** No directory was given and neither XDG_CACHE_HOME nor HOME says where one goes. */
-  | "no-directory"
-  /** The directory could not be made, or the file could not be written in it. */
-  | "unwritable"
-  /** The directory is a symbolic link, not a directory, or not this user's own; nothing was written. */
-  | "unsafe-directory"
-  /** An image, audio or blob block whose data is not base64. */
-  | "invalid-data";
-
-/** A result or a block could not be saved; the registry falls back to the cut string and warns. */
-export class ResultFileError extends McpwireError<ResultFileErrorCode> {
-  override readonly name = "ResultFileError";
 }
 
 /**
@@ -137,7 +121,7 @@ export class ResultFiles {
     try {
       bytes = decodeBase64(data);
     } catch (error) {
-      return Promise.reject(new ResultFileError(`the ${mimeType ?? "binary"} data is not valid base64 (${messageOf(error)}); it was not saved`, "invalid-data"));
+      return Promise.reject(new ResultFileError(`the ${mimeType ?? "binary"} data is not valid base64 (${messageOf(error)}); it was not saved`, "invalid-data", { cause: error }));
     }
     return this.#save(bytes, label, extensionOf(mimeType));
   }

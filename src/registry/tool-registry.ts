@@ -1,16 +1,16 @@
 // ToolRegistry: built-in and MCP tools in one table, grouped into toolsets and called the
 // same way — dispatch() for the LLM-facing string (never rejects), call() for the typed result.
 
-import { ClientStateError, TaskError } from "../client/errors.ts";
 import type { CallToolResult, JsonObject } from "../client/types.ts";
-import { durationText } from "../common/duration.ts";
 import { messageOf } from "../common/error-text.ts";
 import { ContainedEventTarget, DetailEvent, type ListenerFailure } from "../common/events.ts";
 import { checkOptions, optionNames } from "../common/options.ts";
 import type { Redactor } from "../common/redact.ts";
-import { ConnectionClosedError, ErrorCode, errorCodeName, RequestTimeoutError, RpcError } from "../jsonrpc/errors.ts";
+import { runBounded } from "./bounded-call.ts";
+import { cancelled, describeTool, failure, redacted, redactWith, toolErrorText, unwritableText } from "./call-failure.ts";
 import { isValidToolName } from "./naming.ts";
-import { capText, DEFAULT_MAX_RESULT_CHARS, errorString, formatToolResultText, formatValueText, isCallToolResult, resultString, type ResultTextOptions } from "./result-format.ts";
+import { ToolCallError } from "./tool-call-error.ts";
+import { capText, DEFAULT_MAX_RESULT_CHARS, errorString, formatToolResultText, formatValueText, isCallToolResult, resultString } from "./result-format.ts";
 import { type ResultFiles, resultWithFiles } from "./result-files.ts";
 import { callerRefusal, copyUi, offeredToModel } from "./visibility.ts";
 import { didYouMean, suggestNames } from "./suggest.ts";
@@ -22,7 +22,6 @@ import type {
   RegistryEventType,
   ToolCallContext,
   ToolDefinition,
-  ToolOrigin,
   ToolOutput,
   ToolRegistryOptions,
   ToolsChange,
@@ -30,46 +29,6 @@ import type {
 } from "./types.ts";
 
 export const DEFAULT_TOOLSET = "builtin";
-
-/** Why call() failed; dispatch() turns every one of these into `{"error": …}`. */
-export type ToolCallErrorKind =
-  /** No tool of that name is registered. */
-  | "unknown-tool"
-  /** The tool's toolset is disabled. */
-  | "disabled"
-  /** The arguments are not a JSON object (or, in dispatch, not valid JSON). */
-  | "invalid-arguments"
-  /** The handler threw, or the server's result was unusable. */
-  | "failed"
-  /** No answer in time (MCP: the request's idle timeout; built-in: context.timeoutMs). */
-  | "timeout"
-  /** context.signal was aborted. */
-  | "cancelled"
-  /** The server answered tools/call with a JSON-RPC error. */
-  | "rpc"
-  /** The server is not connected (closed, failed, not yet ready). */
-  | "unavailable"
-  /**
-   * The tool's MCP Apps visibility leaves out the caller (ToolCallContext.caller): an app-only
-   * tool called for a model, a model-only tool called for an app, another server's tool for an app.
-   */
-  | "not-visible";
-
-/** call() failed. The message names the tool (and its server) and says what to do. */
-export class ToolCallError extends Error {
-  override readonly name = "ToolCallError";
-  readonly kind: ToolCallErrorKind;
-  /** The registered name that was called. */
-  readonly tool: string;
-  /** Where the tool comes from, when it was registered. */
-  readonly origin: ToolOrigin | undefined;
-  constructor(message: string, kind: ToolCallErrorKind, tool: string, origin?: ToolOrigin, options?: { cause?: unknown }) {
-    super(message, options);
-    this.kind = kind;
-    this.tool = tool;
-    this.origin = origin;
-  }
-}
 
 /** The Event a ToolRegistry dispatches; `detail` is exactly what was emitted. */
 export class RegistryEvent<K extends RegistryEventType = RegistryEventType> extends DetailEvent<RegistryEvents[K]> {
@@ -93,14 +52,6 @@ interface ServerTable {
   names: Set<string>;
   /** `tool\0name` of tools skipped last time, so a re-list does not repeat its warnings. */
   skipped: Set<string>;
-}
-
-/** setTimeout holds a signed 32-bit delay; longer limits are treated as none. */
-const MAX_TIMER_DELAY_MS = 2 ** 31 - 1;
-
-/** How error messages name a tool: its server and original name for MCP tools. */
-function describeTool(tool: RegisteredTool): string {
-  return tool.origin.kind === "mcp" ? `server "${tool.origin.server}", tool "${tool.origin.tool}"` : `tool "${tool.name}"`;
 }
 
 /** Every option a ToolRegistry reads (its constructor checks them). */
@@ -394,7 +345,7 @@ export class ToolRegistry extends ContainedEventTarget<RegistryEvents> {
         `unknown tool "${name}": no tool of that name is registered (it may have been removed when its server's tools changed); ` +
           (suggestion === "" ? "call one of the listed tools" : `${suggestion} (or call another of the listed tools)`),
         "unknown-tool",
-        name,
+        { tool: name },
       );
     }
     const { tool } = entry;
@@ -402,22 +353,20 @@ export class ToolRegistry extends ContainedEventTarget<RegistryEvents> {
       throw new ToolCallError(
         `${describeTool(tool)}: the tool is in toolset "${tool.toolset}", which is disabled; enable the toolset to call it`,
         "disabled",
-        name,
-        tool.origin,
+        { tool: name, origin: tool.origin },
       );
     }
     // ext-apps apps.mdx "Visibility": an app-only tool is never called for a model (dispatch is
     // what an embedder hands a model's tool calls to), a model-only one never for an app.
     if (tool.ui !== undefined || context.caller === "app") {
       const refusal = callerRefusal(tool, context.caller ?? "model", context.appServer);
-      if (refusal !== undefined) throw new ToolCallError(`${describeTool(tool)}: ${refusal}`, "not-visible", name, tool.origin);
+      if (refusal !== undefined) throw new ToolCallError(`${describeTool(tool)}: ${refusal}`, "not-visible", { tool: name, origin: tool.origin });
     }
     if (typeof args !== "object" || args === null || Array.isArray(args)) { // !isObject(args), inline: every call's path
       throw new ToolCallError(
         `${describeTool(tool)}: the arguments must be a JSON object, got ${args === null ? "null" : Array.isArray(args) ? "an array" : typeof args}`,
         "invalid-arguments",
-        name,
-        tool.origin,
+        { tool: name, origin: tool.origin },
       );
     }
     if (context.signal?.aborted) throw redacted(cancelled(tool, context.signal), entry.redactor);
@@ -425,7 +374,7 @@ export class ToolRegistry extends ContainedEventTarget<RegistryEvents> {
     let outcome: ToolOutput | Promise<ToolOutput>;
     try {
       outcome = tool.origin.kind === "builtin" && (context.timeoutMs !== undefined || context.signal !== undefined)
-        ? runBounded(entry, args, context)
+        ? runBounded(tool, entry.handler, args, context)
         : entry.handler(args, context);
     } catch (error) {
       return toFailure(error);
@@ -530,33 +479,6 @@ export class ToolRegistry extends ContainedEventTarget<RegistryEvents> {
   }
 }
 
-/** The `{"error": …}` text of an MCP result with isError. */
-function toolErrorText(source: ResultTextOptions & { source: string }, redactor: Redactor | undefined, output: CallToolResult): string {
-  const text = formatToolResultText(output, source);
-  return redactWith(redactor, `${source.source} returned an error: ${text === "" ? "(no message)" : text}`);
-}
-
-/** The `{"error": …}` text of a value JSON cannot write. */
-function unwritableText(source: { source: string }, redactor: Redactor | undefined, error: unknown): string {
-  return redactWith(redactor, `${source.source} returned a value that cannot be written as JSON (${messageOf(error)}); return plain JSON data`);
-}
-
-/** `text` through the host's redactor, when the tool has one. */
-function redactWith(redactor: Redactor | undefined, text: string): string {
-  return redactor === undefined ? text : redactor.redact(text);
-}
-
-/**
- * The error with its message passed through the host's redactor (a server's error text can quote
- * the credentials it was sent). The same ToolCallError when nothing was redacted.
- */
-function redacted(error: ToolCallError, redactor: Redactor | undefined): ToolCallError {
-  if (redactor === undefined) return error;
-  const message = redactor.redact(error.message);
-  if (message === error.message) return error;
-  return new ToolCallError(message, error.kind, error.tool, error.origin, { cause: error.cause });
-}
-
 function copyTool(tool: RegisteredTool): RegisteredTool {
   return { ...tool, origin: { ...tool.origin }, ...(tool.ui !== undefined ? { ui: copyUi(tool.ui) } : {}) };
 }
@@ -572,105 +494,9 @@ function parseArguments(name: string, tool: RegisteredTool | undefined, args: Js
     throw new ToolCallError(
       `${who}: the arguments are not valid JSON (${messageOf(error)}); send a JSON object`,
       "invalid-arguments",
-      name,
-      tool?.origin,
+      { tool: name, origin: tool?.origin },
     );
   }
   return parsed as JsonObject; // call() checks that it is an object
 }
 
-function cancelled(tool: RegisteredTool, signal: AbortSignal): ToolCallError {
-  const reason = signal.reason;
-  const detail = reason === undefined ? "" : `: ${messageOf(reason)}`;
-  return new ToolCallError(`${describeTool(tool)}: the call was cancelled${detail}`, "cancelled", tool.name, tool.origin, { cause: reason });
-}
-
-/**
- * A built-in handler with context.timeoutMs and context.signal enforced: the handler gets a
- * signal that aborts on either, and the call settles at once even if the handler ignores it.
- */
-function runBounded(entry: Entry, args: JsonObject, context: ToolCallContext): Promise<ToolOutput> {
-  const { tool } = entry;
-  const outer = context.signal;
-  const timeoutMs = context.timeoutMs;
-  return new Promise<ToolOutput>((resolve, reject) => {
-    const controller = new AbortController();
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const finish = () => {
-      clearTimeout(timer);
-      outer?.removeEventListener("abort", onAbort);
-    };
-    const onAbort = () => {
-      finish();
-      const error = cancelled(tool, outer!);
-      controller.abort(error);
-      reject(error);
-    };
-    outer?.addEventListener("abort", onAbort, { once: true });
-    if (timeoutMs !== undefined && Number.isFinite(timeoutMs) && timeoutMs <= MAX_TIMER_DELAY_MS) {
-      timer = setTimeout(() => {
-        finish();
-        const error = new ToolCallError(
-          `${describeTool(tool)}: timed out after ${durationText(timeoutMs)}; raise the timeout or check the tool's handler`,
-          "timeout",
-          tool.name,
-          tool.origin,
-        );
-        controller.abort(error);
-        reject(error);
-      }, Math.max(0, timeoutMs));
-    }
-    Promise.resolve()
-      .then(() => entry.handler(args, { ...context, signal: controller.signal }))
-      .then(
-        (value) => {
-          finish();
-          resolve(value);
-        },
-        (error: unknown) => {
-          finish();
-          reject(error);
-        },
-      );
-  });
-}
-
-/** Turns whatever a handler or the client threw into a ToolCallError naming the tool and its server. */
-function failure(error: unknown, tool: RegisteredTool, context: ToolCallContext): ToolCallError {
-  if (error instanceof ToolCallError) return error;
-  const who = describeTool(tool);
-  const make = (message: string, kind: ToolCallErrorKind) => new ToolCallError(message, kind, tool.name, tool.origin, { cause: error });
-  if (context.signal?.aborted) {
-    const stopped = cancelled(tool, context.signal);
-    // A call that ran as a task says what became of the task (tasks/cancel sent, or it had ended).
-    if (!(error instanceof TaskError) || error.taskId === "") return stopped;
-    const detail = error.message.replace(/^server "[^"]*": /, "");
-    return new ToolCallError(`${stopped.message} (${detail})`, "cancelled", tool.name, tool.origin, { cause: error });
-  }
-  let detail = messageOf(error);
-  // The client's messages start with `server "<name>": `; say it once.
-  if (tool.origin.kind === "mcp") {
-    const prefix = `server "${tool.origin.server}": `;
-    if (detail.startsWith(prefix)) detail = detail.slice(prefix.length);
-  }
-  if (error instanceof RequestTimeoutError) return make(`${who}: ${detail}`, "timeout");
-  // A call that ran as a task: its life outran the timeout, or the connection ended under it.
-  if (error instanceof TaskError && error.code === "timeout") return make(`${who}: ${detail}`, "timeout");
-  if (error instanceof TaskError && error.code === "lost") return make(`${who}: ${detail}`, "unavailable");
-  if (error instanceof RpcError) {
-    const codeName = errorCodeName(error.rpcCode);
-    const hint = error.rpcCode === ErrorCode.InvalidParams
-      ? "; check the arguments against the tool's inputSchema"
-      : error.rpcCode === ErrorCode.MethodNotFound
-      ? "; the server does not accept tools/call for this tool"
-      : "";
-    return make(
-      `${who}: the server answered with JSON-RPC error ${error.rpcCode}${codeName === undefined ? "" : ` (${codeName})`}: ${error.message}${hint}`,
-      "rpc",
-    );
-  }
-  if (error instanceof ConnectionClosedError || error instanceof ClientStateError) {
-    return make(`${who}: ${detail}`, "unavailable");
-  }
-  return make(`${who} failed: ${detail}`, "failed");
-}

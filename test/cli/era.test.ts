@@ -10,6 +10,7 @@ import { join } from "node:path";
 import process from "node:process";
 import { mcpwire, scratchDir, writeConfig } from "../support/cli-runner.ts";
 import { fixturePath } from "../support/fixture-process.ts";
+import { loggedMethods } from "../support/method-log.ts";
 import { eraCacheEnv } from "../support/test-env.ts";
 
 const FIXTURE = fixturePath("initialize-first-server.mjs");
@@ -26,14 +27,7 @@ async function setup(name: string, flags: string[] = []): Promise<{ config: stri
     "    command: node",
     `    args: ${JSON.stringify([FIXTURE, ...flags, "--log", log])}`,
   ]);
-  const methods = () => {
-    try {
-      return readFileSync(log, "utf8").split("\n").filter((line) => line !== "");
-    } catch {
-      return [];
-    }
-  };
-  return { config, log, cache: join(folder, "cache"), methods };
+  return { config, log, cache: join(folder, "cache"), methods: () => loggedMethods(log) };
 }
 
 describe("a server that exits unless initialize comes first", () => {

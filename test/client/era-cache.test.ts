@@ -5,9 +5,6 @@
 
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import {
   Client,
   type ClientTransport,
@@ -20,26 +17,10 @@ import {
   StdioTransport,
 } from "../../src/mod.ts";
 import { fixturePath } from "../support/fixture-process.ts";
+import { methodLog } from "../support/method-log.ts";
 
 const FIXTURE = fixturePath("initialize-first-server.mjs");
 const CLIENT_INFO = { name: "mcpwire-tests", version: "1.0.0" };
-
-/** A scratch file the fixture logs the methods it receives to. */
-function methodLog(): { path: string; methods(): string[]; remove(): void } {
-  const dir = mkdtempSync(join(tmpdir(), "mcpwire-era-cache-"));
-  const path = join(dir, "methods.log");
-  return {
-    path,
-    methods: () => {
-      try {
-        return readFileSync(path, "utf8").split("\n").filter((line) => line !== "");
-      } catch {
-        return [];
-      }
-    },
-    remove: () => rmSync(dir, { recursive: true, force: true }),
-  };
-}
 
 /** An EraCache that records what it was asked. */
 class RecordingCache implements EraCache {
@@ -67,7 +48,7 @@ async function connectedEra(transport: ClientTransport, options: ConstructorPara
 
 describe("the era cache of a Client", () => {
   test("a server remembered as legacy is not probed: the second connect sends initialize first", async () => {
-    const log = methodLog();
+    const log = methodLog("mcpwire-era-cache-");
     const eraCache = new RecordingCache();
     const transport = () => new StdioTransport({ command: "node", args: [FIXTURE, "--log", log.path] });
     try {
@@ -88,7 +69,7 @@ describe("the era cache of a Client", () => {
   });
 
   test("a server that ignores the probe costs the discover wait once", async () => {
-    const log = methodLog();
+    const log = methodLog("mcpwire-era-cache-");
     const eraCache = new MemoryEraCache();
     const transport = () => new StdioTransport({ command: "node", args: [FIXTURE, "--silent", "--log", log.path] });
     try {
@@ -146,7 +127,7 @@ describe("the era cache of a Client", () => {
   });
 
   test("protocol legacy or modern neither reads nor writes the cache", async () => {
-    const log = methodLog();
+    const log = methodLog("mcpwire-era-cache-");
     const eraCache = new RecordingCache();
     try {
       const client = await connectedEra(new StdioTransport({ command: "node", args: [FIXTURE, "--log", log.path] }), { eraCache, protocol: "legacy" });

@@ -5,37 +5,18 @@
 
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import process from "node:process";
 import { Client, ClientStateError, ConnectionClosedError, type StateChange, StdioTransport } from "../../src/mod.ts";
 import { fixturePath } from "../support/fixture-process.ts";
+import { methodLog } from "../support/method-log.ts";
 import { rejection } from "../support/rejection.ts";
 
 const FIXTURE = fixturePath("initialize-first-server.mjs");
 const CLIENT_INFO = { name: "mcpwire-tests", version: "1.0.0" };
 
-/** A scratch file the fixture logs the methods it receives to, and a reader of it. */
-function methodLog(): { path: string; methods(): string[]; remove(): void } {
-  const dir = mkdtempSync(join(tmpdir(), "mcpwire-era-restart-"));
-  const path = join(dir, "methods.log");
-  return {
-    path,
-    methods: () => {
-      try {
-        return readFileSync(path, "utf8").split("\n").filter((line) => line !== "");
-      } catch {
-        return [];
-      }
-    },
-    remove: () => rmSync(dir, { recursive: true, force: true }),
-  };
-}
-
 describe("a stdio server that exits on the server/discover probe", () => {
   test("protocol auto starts it again once and speaks the handshake: connect, list, call and close work", async () => {
-    const log = methodLog();
+    const log = methodLog("mcpwire-era-restart-");
     const stderr: string[] = [];
     const first = new StdioTransport({ command: "node", args: [FIXTURE, "--log", log.path], onStderr: (line) => stderr.push(line) });
     const client = new Client(CLIENT_INFO, { name: "rusty" });
@@ -65,7 +46,7 @@ describe("a stdio server that exits on the server/discover probe", () => {
   });
 
   test("protocol modern does not start it again, and says the probe is the likely cause", async () => {
-    const log = methodLog();
+    const log = methodLog("mcpwire-era-restart-");
     const client = new Client(CLIENT_INFO, { name: "rusty", protocol: "modern" });
     try {
       const error = await rejection(client.connect(new StdioTransport({ command: "node", args: [FIXTURE, "--log", log.path] })));

@@ -16,7 +16,7 @@ import { depthMarker } from "../../src/common/bounded.ts";
 import { REDACTED } from "../../src/common/redact.ts";
 import type { ServerConfig } from "../../src/host/config/types.ts";
 import { type ManagerEvents, McpManager, type McpManagerOptions } from "../../src/host/manager.ts";
-import { ToolCallError } from "../../src/registry/tool-registry.ts";
+import { ToolCallError } from "../../src/registry/tool-call-error.ts";
 import { behaviour } from "../support/behaviour.ts";
 import { fixturePath, startPortFixture } from "../support/fixture-process.ts";
 import { waitUntil } from "../support/polling.ts";
@@ -236,7 +236,7 @@ behaviour("an env value given to a stdio server appears in no event, status row,
     }
     const callError = await manager.registry.call("mcp_leaky_leak_rpc_error", {}).then(() => undefined, (error: unknown) => error);
     assert.ok(callError instanceof ToolCallError, String(callError));
-    assert.equal(callError.kind, "rpc");
+    assert.equal(callError.code, "rpc");
     outputs.push({ what: "call() error", value: callError.message });
     await waitUntil(() => seen.log.length > 0 && seen.stderr.length >= 2, "the leaked log message and stderr line", 15_000);
     // Last words on stderr, then the process exits: the connection is lost.

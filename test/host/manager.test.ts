@@ -17,7 +17,7 @@ import {
   type ServerState,
   ServerUnavailableError,
 } from "../../src/host/manager.ts";
-import { ToolCallError } from "../../src/registry/tool-registry.ts";
+import { ToolCallError } from "../../src/registry/tool-call-error.ts";
 import type { ToolsChange } from "../../src/registry/types.ts";
 import { startEverything, startSseFixture } from "../fixtures/sse-servers.ts";
 import { behaviour } from "../support/behaviour.ts";
@@ -306,7 +306,7 @@ behaviour("a killed server: its call in flight fails at once, its tools stay and
     await new Promise((resolve) => setTimeout(resolve, 50)); // the call is on the wire
     process.kill(firstPid, "SIGKILL");
     await assert.rejects(hangGuard(inFlight, 3000, "the call in flight"), (error: Error) => {
-      assert.ok(error instanceof ToolCallError && error.kind === "unavailable", `${error.name}: ${error.message}`);
+      assert.ok(error instanceof ToolCallError && error.code === "unavailable", `${error.name}: ${error.message}`);
       assert.ok(error.cause instanceof ConnectionClosedError, "the client failed it at once: the connection closed");
       assert.match(error.message, /^server "alpha", tool "hang": tools\/call failed: connection closed: .*SIGKILL/);
       return true;
@@ -321,7 +321,7 @@ behaviour("a killed server: its call in flight fails at once, its tools stay and
     assert.equal(during.tools, 5);
     assert.ok(manager.registry.has("mcp_alpha_echo"));
     await assert.rejects(manager.registry.call("mcp_alpha_echo", { text: "now?" }), (error: Error) => {
-      assert.ok(error instanceof ToolCallError && error.kind === "unavailable", `${error.name}: ${error.message}`);
+      assert.ok(error instanceof ToolCallError && error.code === "unavailable", `${error.name}: ${error.message}`);
       assert.ok(error.cause instanceof ServerUnavailableError);
       assert.equal(error.cause.serverState, "reconnecting");
       assert.match(

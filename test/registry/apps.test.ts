@@ -57,7 +57,7 @@ for (const setting of ["on", "off"] as const) {
       const error = JSON.parse(await registry.dispatch("mcp_apps_refresh_dashboard", {})).error as string;
       assert.match(error, /^server "apps", tool "refresh_dashboard": the tool is for its server's app only \(MCP Apps visibility \["app"\]\), so it is not called for a model/);
       await assert.rejects(registry.call("mcp_apps_refresh_dashboard", {}), (rejection: unknown) =>
-        rejection instanceof ToolCallError && rejection.kind === "not-visible" && rejection.tool === "mcp_apps_refresh_dashboard" &&
+        rejection instanceof ToolCallError && rejection.code === "not-visible" && rejection.tool === "mcp_apps_refresh_dashboard" &&
         /app only/.test(rejection.message));
       await assert.rejects(registry.call("mcp_apps_refresh_dashboard", {}, { caller: "model" }), ToolCallError);
     });
@@ -110,7 +110,7 @@ describe("a tool for the model only, called for an app", () => {
       assert.match(textOf(await registry.call("mcp_models_report", {})), /report made/);
       const error = JSON.parse(await registry.dispatch("mcp_models_report", {}, { caller: "app" })).error as string;
       assert.match(error, /^server "models", tool "report": the tool is not callable by an app \(MCP Apps visibility \["model"\] leaves out "app"\)/);
-      await assert.rejects(registry.call("mcp_models_report", {}, { caller: "app" }), (rejection: unknown) => rejection instanceof ToolCallError && rejection.kind === "not-visible");
+      await assert.rejects(registry.call("mcp_models_report", {}, { caller: "app" }), (rejection: unknown) => rejection instanceof ToolCallError && rejection.code === "not-visible");
       assert.equal(requestsFor(server, "tools/call").length, 1);
     } finally {
       await client.close();

@@ -4,7 +4,8 @@
 
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { serveSyncWorker, SyncBridgeError, SyncWorker, type SyncWorkerOptions } from "../../src/registry/blocking-worker.ts";
+import { serveSyncWorker, SyncWorker, type SyncWorkerOptions } from "../../src/registry/blocking-worker.ts";
+import { SyncBridgeError } from "../../src/registry/registry-errors.ts";
 
 const GUARD = { timeout: 20_000 };
 const testWorker = new URL("../fixtures/bridge-test-worker.ts", import.meta.url);

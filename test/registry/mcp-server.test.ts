@@ -16,7 +16,8 @@ import {
 } from "../../src/mod.ts";
 import { Redactor, REDACTED } from "../../src/common/redact.ts";
 import { registerMcpServer } from "../../src/registry/mcp-server.ts";
-import { ToolCallError, ToolRegistry } from "../../src/registry/tool-registry.ts";
+import { ToolCallError } from "../../src/registry/tool-call-error.ts";
+import { ToolRegistry } from "../../src/registry/tool-registry.ts";
 import type { RegistryEvents, RegistryEventType } from "../../src/registry/types.ts";
 import { nextEvent } from "../support/events.ts";
 
@@ -560,7 +561,7 @@ describe("calls to MCP tools", () => {
       });
       const error = await registry.call("mcp_api_strict").then(() => undefined, (e: unknown) => e);
       assert.ok(error instanceof ToolCallError);
-      assert.equal(error.kind, "rpc");
+      assert.equal(error.code, "rpc");
       assert.ok(error.cause instanceof RpcError);
     } finally {
       await client.close();
@@ -579,7 +580,7 @@ describe("calls to MCP tools", () => {
       // The context's timeoutMs wins over the server's.
       const thrown = await registry.call("mcp_mute_hang", {}, { timeoutMs: 30 }).then(() => undefined, (e: unknown) => e);
       assert.ok(thrown instanceof ToolCallError);
-      assert.equal(thrown.kind, "timeout");
+      assert.equal(thrown.code, "timeout");
       assert.match(thrown.message, /after 30 ms/);
       // The server was told both calls were given up.
       await settle();
@@ -624,7 +625,7 @@ describe("calls to MCP tools", () => {
     assert.match(after.error ?? "", /^server "gone", tool "hang": cannot send tools\/call: the connection to server "gone" is closed/);
     const thrown = await registry.call("mcp_gone_hang").then(() => undefined, (e: unknown) => e);
     assert.ok(thrown instanceof ToolCallError);
-    assert.equal(thrown.kind, "unavailable");
+    assert.equal(thrown.code, "unavailable");
   });
 
   test("a disabled mcp-<server> toolset leaves list() and refuses dispatch", async () => {
@@ -737,7 +738,7 @@ describe("a host's redactor", () => {
       });
       const error = await registry.call("mcp_vault_open").then(() => undefined, (thrown: unknown) => thrown);
       assert.ok(error instanceof ToolCallError);
-      assert.equal(error.kind, "rpc");
+      assert.equal(error.code, "rpc");
       assert.ok(!error.message.includes(secret), error.message);
     } finally {
       await client.close();

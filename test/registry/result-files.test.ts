@@ -9,7 +9,8 @@ import { chmodSync, chownSync, existsSync, lstatSync, mkdirSync, mkdtempSync, re
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ToolRegistry } from "../../src/registry/tool-registry.ts";
-import { defaultResultsDirectory, ResultFileError, ResultFiles } from "../../src/registry/result-files.ts";
+import { ResultFileError } from "../../src/registry/registry-errors.ts";
+import { defaultResultsDirectory, ResultFiles } from "../../src/registry/result-files.ts";
 import { runtime } from "../../src/runtime/mod.ts";
 import { hangGuard } from "../support/hang-guard.ts";
 

@@ -5,7 +5,8 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { didYouMean, editDistance, suggestNames } from "../../src/registry/suggest.ts";
-import { ToolCallError, ToolRegistry } from "../../src/registry/tool-registry.ts";
+import { ToolCallError } from "../../src/registry/tool-call-error.ts";
+import { ToolRegistry } from "../../src/registry/tool-registry.ts";
 
 const NAMES = [
   "mcp_everything_echo",
@@ -94,7 +95,7 @@ describe("the registry's unknown-tool error", () => {
   test("call() names the nearest registered tool", async () => {
     const error = await registry.call("get-weather").then(() => undefined, (caught: unknown) => caught);
     assert.ok(error instanceof ToolCallError);
-    assert.equal(error.kind, "unknown-tool");
+    assert.equal(error.code, "unknown-tool");
     assert.match(error.message, /unknown tool "get-weather".*did you mean "get_weather"\?/);
   });
 

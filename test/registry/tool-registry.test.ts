@@ -6,7 +6,8 @@ import assert from "node:assert/strict";
 import type { JsonObject } from "../../src/client/types.ts";
 import { depthMarker } from "../../src/common/bounded.ts";
 import { Redactor, REDACTED } from "../../src/common/redact.ts";
-import { ToolCallError, ToolRegistry } from "../../src/registry/tool-registry.ts";
+import { ToolCallError } from "../../src/registry/tool-call-error.ts";
+import { ToolRegistry } from "../../src/registry/tool-registry.ts";
 import type { RegistryEvents } from "../../src/registry/types.ts";
 
 function parsed(text: string): { result?: string; error?: string } {
@@ -118,7 +119,7 @@ describe("toolsets", () => {
     r.disableToolset("alpha");
     const { error } = parsed(await r.dispatch("a1"));
     assert.match(error ?? "", /tool "a1": the tool is in toolset "alpha", which is disabled; enable the toolset to call it/);
-    assert.equal((await rejection(r.call("a1"))).kind, "disabled");
+    assert.equal((await rejection(r.call("a1"))).code, "disabled");
     r.enableToolset("alpha");
     assert.deepEqual(parsed(await r.dispatch("a1")), { result: "a1" });
   });
@@ -158,14 +159,14 @@ describe("call() gives the typed result", () => {
     assert.deepEqual(seen, { args: { a: 2, b: 3 }, hasSignal: false });
   });
 
-  test("failures throw ToolCallError with a kind and the tool's name", async () => {
+  test("failures throw ToolCallError with a code and the tool's name", async () => {
     const registry = new ToolRegistry();
     registry.register({ name: "boom", handler: () => { throw new Error("kaput"); } });
     const unknown = await rejection(registry.call("missing"));
-    assert.equal(unknown.kind, "unknown-tool");
+    assert.equal(unknown.code, "unknown-tool");
     assert.equal(unknown.tool, "missing");
     const failed = await rejection(registry.call("boom"));
-    assert.equal(failed.kind, "failed");
+    assert.equal(failed.code, "failed");
     assert.equal(failed.message, 'tool "boom" failed: kaput');
     assert.equal((failed.cause as Error).message, "kaput");
     assert.deepEqual(failed.origin, { kind: "builtin" });
@@ -219,7 +220,7 @@ describe("dispatch() never rejects", () => {
     const { error } = parsed(await registry.dispatch("slow", {}, { timeoutMs: 50 }));
     assert.match(error ?? "", /^tool "slow": timed out after 50 ms; raise the timeout/);
     await aborted;
-    assert.equal((await rejection(registry.call("slow", {}, { timeoutMs: 20 }))).kind, "timeout");
+    assert.equal((await rejection(registry.call("slow", {}, { timeoutMs: 20 }))).code, "timeout");
   });
 
   test("an aborted signal: before the call and during it", async () => {
@@ -331,7 +332,7 @@ describe("MCP tools of a host: error texts pass through its redactor", () => {
     });
     const error = await rejection(registry.call("mcp_vault_open"));
     assert.equal(error.message, `server "vault", tool "open" failed: the server said: key ${REDACTED} refused`);
-    assert.equal(error.kind, "failed");
+    assert.equal(error.code, "failed");
   });
 
   test("an isError result quoting a secret is redacted; a successful result is the server's data, as it is", async () => {

@@ -1,12 +1,21 @@
 // A small TypeScript tokenizer for the architecture test: the imports of a module (static,
 // re-exports, dynamic; type-only ones marked), its top-level awaits, and its uses of runtime
 // globals. Enough of the language to read our own sources; no type information.
+// scripts/api-report.ts reads the public API with the same tokenizer (with doc comments kept).
 
 export interface Token {
-  kind: "ident" | "string" | "punct" | "number" | "regex";
+  /** "doc": a `/** … *\/` comment, kept only when tokenize() is asked for them. */
+  kind: "ident" | "string" | "punct" | "number" | "regex" | "doc";
   /** For a string: its contents between the quotes; otherwise the token's text. */
   text: string;
   line: number;
+  /** Bracket depth before the token (`{`, `(`, `[` and a template's `${`): 0 is a module's top level. */
+  depth: number;
+}
+
+/** What tokenize() keeps beyond the code: doc comments (scripts/api-report.ts reads them). */
+export interface TokenizeOptions {
+  docs?: boolean;
 }
 
 export interface ImportRecord {
@@ -24,14 +33,23 @@ const PUNCTUATORS = ["...", "=>", "?."];
 const IDENT_START = /[A-Za-z_$#\u0080-\uffff]/;
 const IDENT_PART = /[\w$\u0080-\uffff]/;
 
-/** The tokens of `source`; a template literal's `${…}` comes out as parentheses around its tokens. */
-export function tokenize(source: string): Token[] {
+/**
+ * The tokens of `source`; a template literal's `${…}` comes out as parentheses around its tokens.
+ * Comments are dropped, except `/** … *\/` ones as "doc" tokens when `options.docs` is set.
+ */
+export function tokenize(source: string, options: TokenizeOptions = {}): Token[] {
   const tokens: Token[] = [];
-  // What each open `{` or `${` was, so a `}` knows whether it resumes a template literal.
-  const braces: ("brace" | "template")[] = [];
+  // What each open bracket was, so a `}` knows whether it resumes a template literal.
+  const open: ("{" | "(" | "[" | "${")[] = [];
   let i = 0;
   let line = 1;
-  const push = (kind: Token["kind"], text: string) => tokens.push({ kind, text, line });
+  /** The last token that is not a doc comment (what a `/` follows). */
+  let previous: Token | undefined;
+  const push = (kind: Token["kind"], text: string) => {
+    const token = { kind, text, line, depth: open.length };
+    tokens.push(token);
+    if (kind !== "doc") previous = token;
+  };
 
   const readTemplate = () => {
     // at the character after "`" or after the "}" that closed a "${"
@@ -49,8 +67,8 @@ export function tokenize(source: string): Token[] {
       }
       if (c === "$" && source[i + 1] === "{") {
         i += 2;
-        braces.push("template");
         push("punct", "(");
+        open.push("${");
         return;
       }
       i++;
@@ -69,6 +87,7 @@ export function tokenize(source: string): Token[] {
     } else if (c === "/" && source[i + 1] === "*") {
       const end = source.indexOf("*/", i + 2);
       const stop = end === -1 ? source.length : end + 2;
+      if (options.docs && source[i + 2] === "*" && source[i + 3] !== "/") push("doc", source.slice(i, stop));
       for (let k = i; k < stop; k++) if (source[k] === "\n") line++;
       i = stop;
     } else if (c === "'" || c === '"') {
@@ -79,7 +98,7 @@ export function tokenize(source: string): Token[] {
     } else if (c === "`") {
       i++;
       readTemplate();
-    } else if (c === "/" && regexMayStart(tokens[tokens.length - 1])) {
+    } else if (c === "/" && regexMayStart(previous)) {
       let j = i + 1;
       let inClass = false;
       while (j < source.length && source[j] !== "\n") {
@@ -104,17 +123,17 @@ export function tokenize(source: string): Token[] {
       while (j < source.length && /[\w.]/.test(source[j]!)) j++;
       push("number", source.slice(i, j));
       i = j;
-    } else if (c === "{") {
-      braces.push("brace");
-      push("punct", "{");
+    } else if (c === "{" || c === "(" || c === "[") {
+      push("punct", c);
+      open.push(c);
       i++;
-    } else if (c === "}") {
+    } else if (c === "}" || c === ")" || c === "]") {
       i++;
-      if (braces.pop() === "template") {
+      if (open.pop() === "${") {
         push("punct", ")");
         readTemplate();
       } else {
-        push("punct", "}");
+        push("punct", c);
       }
     } else {
       const long = PUNCTUATORS.find((p) => source.startsWith(p, i));

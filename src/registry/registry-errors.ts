@@ -1,0 +1,68 @@
+// The registry layer's errors: every code they carry in one union, RegistryErrorCode, and the
+// classes (each an McpwireError with the subset of codes it uses). ToolCallError, which carries the
+// tool and its origin, is in tool-call-error.ts (types.ts, which it reads, reads result files).
+
+import { McpwireError } from "../common/mcpwire-error.ts";
+
+/** Why call() failed; dispatch() turns every one of these into `{"error": …}`. */
+export type ToolCallErrorCode =
+  /** No tool of that name is registered. */
+  | "unknown-tool"
+  /** The tool's toolset is disabled. */
+  | "disabled"
+  /** The arguments are not a JSON object (or, in dispatch, not valid JSON). */
+  | "invalid-arguments"
+  /** The handler threw, or the server's result was unusable. */
+  | "failed"
+  /** No answer in time (MCP: the request's idle timeout; built-in: context.timeoutMs). */
+  | "timeout"
+  /** context.signal was aborted. */
+  | "cancelled"
+  /** The server answered tools/call with a JSON-RPC error. */
+  | "rpc"
+  /** The server is not connected (closed, failed, not yet ready). */
+  | "unavailable"
+  /**
+   * The tool's MCP Apps visibility leaves out the caller (ToolCallContext.caller): an app-only
+   * tool called for a model, a model-only tool called for an app, another server's tool for an app.
+   */
+  | "not-visible";
+
+/** Why a result file could not be saved. */
+export type ResultFileErrorCode =
+  /** No directory was given and neither XDG_CACHE_HOME nor HOME says where one goes. */
+  | "no-directory"
+  /** The directory could not be made, or the file could not be written in it. */
+  | "unwritable"
+  /** The directory is a symbolic link, not a directory, or not this user's own; nothing was written. */
+  | "unsafe-directory"
+  /** An image, audio or blob block whose data is not base64. */
+  | "invalid-data";
+
+/** Why a call across the sync bridge (a blocking worker thread) failed. */
+export type SyncBridgeErrorCode =
+  /** The worker thread could not be started, or its service's start() threw. */
+  | "start-failed"
+  /** No answer within the bound (startTimeoutMs, or a call's timeoutMs). */
+  | "timeout"
+  /** The worker thread is gone (crashed, exited, stopped responding). */
+  | "worker-ended"
+  /** The bridge was closed (before or while the call was made). */
+  | "closed"
+  /** The worker's service threw, or the call or its reply could not cross between threads. */
+  | "failed"
+  /** serveSyncWorker() was called outside a worker started by SyncWorker.start(). */
+  | "not-in-worker";
+
+/** Every code an error of the registry layer carries. */
+export type RegistryErrorCode = ToolCallErrorCode | ResultFileErrorCode | SyncBridgeErrorCode;
+
+/** A result or a block could not be saved; the registry falls back to the cut string and warns. */
+export class ResultFileError extends McpwireError<ResultFileErrorCode> {
+  override readonly name = "ResultFileError";
+}
+
+/** The worker could not be started, or a call across the bridge failed or misused it. */
+export class SyncBridgeError extends McpwireError<SyncBridgeErrorCode> {
+  override readonly name = "SyncBridgeError";
+}
