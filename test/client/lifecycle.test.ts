@@ -158,6 +158,7 @@ describe("Client lifecycle against a stdio fixture server", () => {
         const error = await pending!;
         assert.ok(error instanceof ClientStateError);
         assert.equal(error.state, "initializing");
+        assert.equal(error.code, "connecting");
         assert.match(error.message, /while it is initializing/);
         assert.match(error.message, /only ping may go before the initialize result/);
       }
@@ -231,6 +232,7 @@ describe("Client lifecycle against a stdio fixture server", () => {
       const error = await rejection(call());
       assert.ok(error instanceof ClientStateError, `${method}: got ${error.name}`);
       assert.equal(error.state, "closed");
+      assert.equal(error.code, "closed");
       assert.equal(error.message, `cannot send ${method}: the connection to server "fixture" is closed`);
     }
   });
@@ -240,6 +242,7 @@ describe("Client lifecycle against a stdio fixture server", () => {
     const error = await rejection(client.callTool("echo"));
     assert.ok(error instanceof ClientStateError);
     assert.equal(error.state, "new");
+    assert.equal(error.code, "not-connected");
     assert.match(error.message, /call connect\(\) first/);
   });
 

@@ -177,7 +177,7 @@ behaviour("server log messages and problems are events naming the server", async
 behaviour("a server with a config error, a disabled one and an http one without a url stay disabled while the others start", async () => {
   const broken = server("broken", {
     enabled: false,
-    error: new ConfigError('server "broken": env.API_KEY uses ${API_KEY}, which is not set; set it or give a default', {
+    error: new ConfigError('server "broken": env.API_KEY uses ${API_KEY}, which is not set; set it or give a default', "invalid-config", {
       server: "broken",
       key: "env.API_KEY",
     }),
