@@ -322,6 +322,7 @@ behaviour("a killed server: its call in flight fails at once, its tools stay and
       assert.ok(error instanceof ToolCallError && error.kind === "unavailable", `${error.name}: ${error.message}`);
       assert.ok(error.cause instanceof ServerUnavailableError);
       assert.equal(error.cause.serverState, "reconnecting");
+      assert.equal(error.cause.code, "server-reconnecting");
       assert.match(
         error.message,
         /^server "alpha", tool "echo": reconnecting \(attempt 1 of 5\) after connection closed: .*SIGKILL.*; the call was not sent, try again shortly$/,
@@ -375,6 +376,7 @@ behaviour("a ping proves the session healthy too; a client of an earlier session
     assert.equal(statusOf(manager, "alpha").reconnectAttempts, 0);
     await assert.rejects(earlier.ping(), (error: Error) => {
       assert.ok(error instanceof ServerUnavailableError);
+      assert.equal(error.code, "stale-client");
       assert.match(error.message, /earlier session.*manager\.client\("alpha"\)/);
       return true;
     });
