@@ -392,6 +392,7 @@ describe("handshakes that do not finish", () => {
     await client.close();
     const error = await connecting;
     assert.ok(error instanceof ClientStateError, `got ${error.name}: ${error.message}`);
+    assert.equal(error.code, "closed-while-connecting");
     assert.match(error.message, /close\(\) was called while it was connecting/);
     assert.equal(client.state, "closed");
     assert.deepEqual(changes.map(({ to }) => to), ["connecting", "closing", "closed"]);
@@ -409,6 +410,7 @@ describe("handshakes that do not finish", () => {
     const error = await rejection(client.connect(server.clientEnd));
     await closing;
     assert.ok(error instanceof ClientStateError, `got ${error.name}: ${error.message}`);
+    assert.equal(error.code, "closed-while-connecting");
     assert.match(error.message, /close\(\) was called while it was connecting/);
     assert.equal(client.state, "closed");
     assert.deepEqual(states, ["connecting", "initializing", "closing", "closed"]);
