@@ -78,17 +78,16 @@ export {
   ResourceNotFoundError,
   UnsupportedProtocolVersionError,
 } from "./client/errors.ts";
-export type { OutputValidationCode, ProtocolErrorCode } from "./client/errors.ts";
+export type { ClientErrorCode } from "./client/errors.ts";
 export type { ProtocolChoice, ProtocolEra, ProtocolVersion } from "./client/protocol-version.ts";
 
 // Tasks (spec 2025-11-25 basic/utilities/tasks; the 2026-07-28 io.modelcontextprotocol/tasks extension)
 export { TaskError, TaskFailedError } from "./client/errors.ts";
-export type { TaskErrorCode } from "./client/errors.ts";
 export type { TaskInfo, TaskStatus, TaskStatusUpdate, ToolTask } from "./client/tasks/tasks.ts";
 
 // MCP Apps (io.modelcontextprotocol/ui): a tool's UI metadata and its ui:// resource.
 export { AppResourceError, isAppCallable, isAppOnly, readToolUi, toolUi } from "./client/apps/apps.ts";
-export type { AppResource, AppResourceErrorCode, ToolUi, ToolVisibility } from "./client/apps/apps.ts";
+export type { AppResource, ToolUi, ToolVisibility } from "./client/apps/apps.ts";
 
 // The MCP types an embedder names most (spec 2025-11-25 schema); the others are reachable
 // through these (`CallToolResult["content"][number]`).

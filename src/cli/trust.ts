@@ -73,6 +73,7 @@ export async function trust(argv: readonly string[]): Promise<number> {
     throw new ConfigError(
       `no project config in ${cwd} to approve (looked for ./mcpwire.yaml and ./.mcp.json${args.lists.has("import") ? " and the apps' project files" : ""}); ` +
         "name the file: mcpwire trust FILE",
+      "config-not-found",
     );
   }
   for (const summary of summaries) {

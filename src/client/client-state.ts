@@ -36,16 +36,17 @@ export interface StateChange {
 export function notReadyError(method: string, state: ClientState, server: string, failure: Error | undefined): ClientStateError {
   switch (state) {
     case "new":
-      return new ClientStateError(`cannot send ${method}: the client is not connected; call connect() first`, state);
+      return new ClientStateError(`cannot send ${method}: the client is not connected; call connect() first`, "not-connected", { state });
     case "connecting":
     case "initializing":
       return new ClientStateError(
         `cannot send ${method} to ${server} while it is ${state}; wait for connect() to resolve (only ping may go before the initialize result)`,
-        state,
+        "connecting",
+        { state },
       );
     case "failed":
-      return new ClientStateError(`cannot send ${method}: ${failure?.message ?? `${server} failed`}`, state, { cause: failure });
+      return new ClientStateError(`cannot send ${method}: ${failure?.message ?? `${server} failed`}`, "failed", { state, cause: failure });
     default:
-      return new ClientStateError(`cannot send ${method}: the connection to ${server} is ${state}`, state);
+      return new ClientStateError(`cannot send ${method}: the connection to ${server} is ${state}`, "closed", { state });
   }
 }

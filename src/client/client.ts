@@ -270,7 +270,7 @@ export class Client extends ContainedEventTarget<ClientEvents> {
    */
   async connect(transport: ClientTransport, options: { signal?: AbortSignal } = {}): Promise<void> {
     if (this.#state !== "new") {
-      throw new ClientStateError(`connect() was already called (state: ${this.#state}); create a new Client to connect again`, this.#state);
+      throw new ClientStateError(`connect() was already called (state: ${this.#state}); create a new Client to connect again`, "already-connected", { state: this.#state });
     }
     this.#transport = transport;
     this.#name = this.#options.name !== undefined ? `server "${this.#options.name}"` : transport.description;
@@ -317,7 +317,7 @@ export class Client extends ContainedEventTarget<ClientEvents> {
       // close() while connecting is the caller's choice, not a failure: it ends `closed`.
       if (this.#closing !== undefined) {
         await this.#closing.catch(() => {});
-        throw new ClientStateError(`connect() to ${this.#name} did not finish: close() was called while it was connecting`, this.#state);
+        throw new ClientStateError(`connect() to ${this.#name} did not finish: close() was called while it was connecting`, "closed-while-connecting", { state: this.#state });
       }
       const cause = errorOf(error);
       // After a restart (negotiation.ts) the peer and transport are the new ones.
@@ -446,7 +446,7 @@ export class Client extends ContainedEventTarget<ClientEvents> {
   async #restart(): Promise<{ peer: Peer; transport: ClientTransport }> {
     const old = this.#transport!;
     const transport = old.fresh?.();
-    if (transport === undefined) throw new ClientStateError(`${this.#name}: its transport cannot start the server again`, this.#state);
+    if (transport === undefined) throw new ClientStateError(`${this.#name}: its transport cannot start the server again`, "cannot-restart", { state: this.#state });
     old.onmessage = undefined;
     old.onerror = undefined;
     old.onclose = undefined;
@@ -460,7 +460,7 @@ export class Client extends ContainedEventTarget<ClientEvents> {
 
   /** Throws when connect() cannot go on: close() was called, or the connection ended under it. */
   #proceed(): void {
-    if (this.#closing !== undefined) throw new ClientStateError(`close() was called while connecting to ${this.#name}`, this.#state);
+    if (this.#closing !== undefined) throw new ClientStateError(`close() was called while connecting to ${this.#name}`, "closed-while-connecting", { state: this.#state });
     if (this.#state !== "connecting" && this.#state !== "initializing") throw this.#notReady("initialize");
     const lost = this.#lostWhileConnecting;
     if (lost !== undefined) throw new ConnectionClosedError(`${this.#name}: connection closed: ${describeClose(lost)}`, { details: lost });
@@ -491,7 +491,7 @@ export class Client extends ContainedEventTarget<ClientEvents> {
    */
   async #startNewSession(peer: Peer, transport: ClientTransport): Promise<void> {
     if (this.#state !== "ready") {
-      throw new ClientStateError(`${this.#name} ended the session while the client was ${this.#state}`, this.#state);
+      throw new ClientStateError(`${this.#name} ended the session while the client was ${this.#state}`, "session-ended", { state: this.#state });
     }
     this.#problem(`${this.#name}: the server ended the session; starting a new one (initialize again)`);
     this.#found(await handshakeAgain(this.#name, peer, transport, this.#initializeParams(), this.#options.initializeTimeoutMs));
@@ -607,7 +607,7 @@ export class Client extends ContainedEventTarget<ClientEvents> {
     if (this.#state === "ready" && this.#init?.capabilities[capability] === undefined) {
       throw new CapabilityError(
         `${this.#name} did not declare the "${capability}" capability, so it does not accept ${method}`,
-        capability,
+        { capability },
       );
     }
   }
@@ -668,7 +668,7 @@ export class Client extends ContainedEventTarget<ClientEvents> {
     // runs tools/call as tasks (2025-11-25), the tool requires one, or the answer is one.
     if (this.#state !== "ready") return Promise.reject(this.#refused("tools/call"));
     if (this.#init?.capabilities.tools === undefined) {
-      return Promise.reject(new CapabilityError(`${this.#name} did not declare the "tools" capability, so it does not accept tools/call`, "tools"));
+      return Promise.reject(new CapabilityError(`${this.#name} did not declare the "tools" capability, so it does not accept tools/call`, { capability: "tools" }));
     }
     if (this.#taskCalls || this.#tools.get(name)?.execution?.taskSupport === "required") return this.#tasks.call(name, args, options);
     const params: Params = { name, arguments: args };
@@ -780,7 +780,7 @@ export class Client extends ContainedEventTarget<ClientEvents> {
     if (this.#state === "ready" && this.#init?.capabilities.resources?.subscribe !== true) {
       throw new CapabilityError(
         `${this.#name} declares resources without "subscribe", so it does not accept resources/subscribe; read the resource again instead`,
-        "resources.subscribe",
+        { capability: "resources.subscribe" },
       );
     }
     if (this.#era === "modern") {
@@ -889,7 +889,8 @@ export class Client extends ContainedEventTarget<ClientEvents> {
     if (this.#capabilities.roots === undefined) {
       throw new ClientStateError(
         "setRoots(): this client did not declare roots; pass `roots` or `handlers.roots` to new Client() to offer roots",
-        this.#state,
+        "roots-not-declared",
+        { state: this.#state },
       );
     }
     this.#roots = toRoots(roots);

@@ -4,33 +4,80 @@ import { RequestError, type RequestErrorOptions, RpcError, type RpcErrorOptions 
 import { McpwireError } from "../common/mcpwire-error.ts";
 import { isObject } from "../common/json.ts";
 
+/**
+ * Why a method cannot run in the client's state (`state` says which state it was):
+ * - `not-connected`: before connect();
+ * - `connecting`: a request other than ping before connect() resolved (spec 2025-11-25 basic/lifecycle);
+ * - `failed`: the connection failed or ended without our asking (`cause` says how);
+ * - `closed`: after close() (closing or closed);
+ * - `already-connected`: connect() called a second time;
+ * - `closed-while-connecting`: close() was called while connect() ran;
+ * - `cannot-restart`: the server must be started again and its transport cannot do that;
+ * - `session-ended`: the server ended the session while the client was not ready;
+ * - `roots-not-declared`: setRoots() on a client that did not declare roots.
+ */
+export type ClientStateErrorCode =
+  | "not-connected"
+  | "connecting"
+  | "failed"
+  | "closed"
+  | "already-connected"
+  | "closed-while-connecting"
+  | "cannot-restart"
+  | "session-ended"
+  | "roots-not-declared";
+
 /** A method was called in a state that does not allow it (before connect, after close, …). */
-export class ClientStateError extends Error {
-  override readonly name = "ClientStateError";
-  constructor(message: string, readonly state: string, options?: { cause?: unknown }) {
-    super(message, options);
+export class ClientStateError<C extends string = ClientStateErrorCode> extends McpwireError<C> {
+  override readonly name: string = "ClientStateError";
+  /** The client's state when it was refused (a ClientState: `new`, `failed`, `closed`, …). */
+  readonly state: string;
+  constructor(message: string, code: C, options: { state: string; cause?: unknown }) {
+    super(message, code, options);
+    this.state = options.state;
   }
 }
 
-/** The server answered initialize with a protocol version we do not speak. */
-export class ProtocolVersionError extends Error {
+/**
+ * Why no protocol version could be agreed:
+ * - `no-common-version`: the server speaks none of the versions mcpwire speaks (it refused
+ *   ours, listed others, or answered initialize with another);
+ * - `era-not-carried`: `protocol: modern` over the legacy HTTP+SSE transport, which carries
+ *   only the handshake era.
+ */
+export type ProtocolVersionErrorCode = "no-common-version" | "era-not-carried";
+
+/** The server and mcpwire have no protocol version in common (spec 2025-11-25 basic/lifecycle, 2026-07-28 basic/versioning). */
+export class ProtocolVersionError extends McpwireError<ProtocolVersionErrorCode> {
   override readonly name = "ProtocolVersionError";
+  /** The version mcpwire offered. */
   readonly offered: string;
+  /** What the server answered or listed. */
   readonly received: unknown;
+  /** The versions mcpwire would have accepted. */
   readonly supported: readonly string[];
-  constructor(message: string, offered: string, received: unknown, supported: readonly string[]) {
-    super(message);
-    this.offered = offered;
-    this.received = received;
-    this.supported = supported;
+  constructor(
+    message: string,
+    code: ProtocolVersionErrorCode,
+    options: { offered: string; received: unknown; supported: readonly string[]; cause?: unknown },
+  ) {
+    super(message, code, options);
+    this.offered = options.offered;
+    this.received = options.received;
+    this.supported = options.supported;
   }
 }
 
-/** The server did not declare the capability a method needs. */
-export class CapabilityError extends Error {
+/** The one code of CapabilityError: the server did not declare the capability a method needs. */
+export type CapabilityErrorCode = "missing-server-capability";
+
+/** The server did not declare the capability a method needs (`capability` names it: `tools`, `tasks.list`, …). */
+export class CapabilityError extends McpwireError<CapabilityErrorCode> {
   override readonly name = "CapabilityError";
-  constructor(message: string, readonly capability: string) {
-    super(message);
+  readonly capability: string;
+  constructor(message: string, options: { capability: string; cause?: unknown }) {
+    super(message, "missing-server-capability", options);
+    this.capability = options.capability;
   }
 }
 
@@ -63,19 +110,19 @@ export class ProtocolError extends McpwireError<ProtocolErrorCode> {
   /** The method whose answer broke it, when one did. */
   readonly method: string | undefined;
   constructor(message: string, code: ProtocolErrorCode, options: { method?: string; cause?: unknown } = {}) {
-    super(message, code, options.cause === undefined ? undefined : { cause: options.cause });
+    super(message, code, options);
     this.method = options.method;
   }
 }
 
 /**
  * Why a tool's result was refused against its outputSchema:
- * - `missing`: the tool declares an outputSchema but returned no structuredContent;
- * - `mismatch`: the structuredContent does not match the schema;
- * - `unchecked`: the structuredContent could not be checked at all (nested too deeply for
- *   the validator), so it is not accepted either.
+ * - `output-missing`: the tool declares an outputSchema but returned no structuredContent;
+ * - `output-mismatch`: the structuredContent does not match the schema;
+ * - `output-unchecked`: the structuredContent could not be checked at all (nested too deeply
+ *   for the validator), so it is not accepted either.
  */
-export type OutputValidationCode = "missing" | "mismatch" | "unchecked";
+export type OutputValidationCode = "output-missing" | "output-mismatch" | "output-unchecked";
 
 /** A tool's structuredContent does not match the outputSchema it listed. */
 export class OutputValidationError extends McpwireError<OutputValidationCode> {
@@ -84,11 +131,15 @@ export class OutputValidationError extends McpwireError<OutputValidationCode> {
   /** JSON Pointer of the first failing place in structuredContent ("" is the root). */
   readonly path: string;
   readonly errors: readonly { path: string; message: string }[];
-  constructor(message: string, tool: string, errors: readonly { path: string; message: string }[], code: OutputValidationCode = "mismatch") {
-    super(message, code);
-    this.tool = tool;
-    this.path = errors[0]?.path ?? "";
-    this.errors = errors;
+  constructor(
+    message: string,
+    code: OutputValidationCode,
+    options: { tool: string; errors: readonly { path: string; message: string }[]; cause?: unknown },
+  ) {
+    super(message, code, options);
+    this.tool = options.tool;
+    this.path = options.errors[0]?.path ?? "";
+    this.errors = options.errors;
   }
 }
 
@@ -205,15 +256,13 @@ export function typedRpcError(error: unknown): unknown {
 export type TaskErrorCode = "cancelled" | "timeout" | "aborted" | "lost" | "unknown-task" | "unsupported";
 
 /** A task that ended without a result, or a task operation that cannot be done. */
-export class TaskError extends Error {
+export class TaskError extends McpwireError<TaskErrorCode> {
   override readonly name = "TaskError";
-  readonly code: TaskErrorCode;
   /** The task's id ("" when no task was created). */
   readonly taskId: string;
-  constructor(message: string, code: TaskErrorCode, taskId: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.code = code;
-    this.taskId = taskId;
+  constructor(message: string, code: TaskErrorCode, options: { taskId?: string; cause?: unknown } = {}) {
+    super(message, code, options);
+    this.taskId = options.taskId ?? "";
   }
 }
 
@@ -231,3 +280,68 @@ export class TaskFailedError extends RpcError {
     this.taskId = options.taskId;
   }
 }
+
+// --- the extensions' refusals (their classes live with them: skills/skill-entry.ts, apps/apps.ts) ---
+
+/**
+ * Why a skill was refused:
+ * - `not-declared`: the server (or this client) did not declare the extension, so skills/* is not sent;
+ * - `not-implemented`: the server declared the extension but answered skills/* with -32601;
+ * - `not-found`: no such skill (skills/get answered -32602, or no listed skill has the name);
+ * - `bad-entry`: the entry lacks what the spec requires (uri, frontmatter, resources, a digest…);
+ * - `missing-field`: the frontmatter has no `name` or no `description`;
+ * - `bad-name`: the name breaks the Agent Skills naming rules, or is not the URI's final path segment;
+ * - `too-large`: the skill is over a limit (512 files, 16 MiB), or a file is larger than it says;
+ * - `outside-skill`: a path or URI that leaves the skill's directory (`../`, another skill's root), or
+ *   could (an encoded separator or dot segment, a backslash, NUL, a path that does not decode);
+ * - `unlisted`: a file the held entry does not list (a verification failure, skills.mdx "The Acting Window");
+ * - `digest-mismatch`: the bytes read do not hash to the entry's digest;
+ * - `size-mismatch`: the bytes read are not as many as the entry's size;
+ * - `bad-frontmatter`: the SKILL.md read does not begin with YAML frontmatter that parses to an object;
+ * - `frontmatter-mismatch`: the SKILL.md's frontmatter differs from the entry's;
+ * - `bad-content`: resources/read answered without the file's text or bytes.
+ */
+export type SkillErrorCode =
+  | "not-declared"
+  | "not-implemented"
+  | "not-found"
+  | "bad-entry"
+  | "missing-field"
+  | "bad-name"
+  | "too-large"
+  | "outside-skill"
+  | "unlisted"
+  | "digest-mismatch"
+  | "size-mismatch"
+  | "bad-frontmatter"
+  | "frontmatter-mismatch"
+  | "bad-content";
+
+/**
+ * Why a tool's UI resource was refused:
+ * - `no-ui-resource`: the tool names no UI resource;
+ * - `not-ui-uri`: the URI it names does not use the `ui://` scheme;
+ * - `not-found`: the server has no resource at that URI (apps.mdx: it MUST exist);
+ * - `read-failed`: resources/read failed otherwise (an error, no resources capability, …);
+ * - `no-content`: the result holds no text or base64 blob to read;
+ * - `not-html`: the content is not HTML of the MCP App type (`text/html;profile=mcp-app`).
+ */
+export type AppResourceErrorCode = "no-ui-resource" | "not-ui-uri" | "not-found" | "read-failed" | "no-content" | "not-html";
+
+/**
+ * Every code of the client layer's own errors (ClientStateError, ProtocolVersionError,
+ * CapabilityError, ProtocolError, OutputValidationError, TaskError, SkillError,
+ * AppResourceError, OutcomeUnknownError, InputRoundsExceededError); the codes of RpcError
+ * and its subclasses are JsonRpcErrorCode's.
+ */
+export type ClientErrorCode =
+  | "outcome-unknown"
+  | "input-rounds-exceeded"
+  | ClientStateErrorCode
+  | ProtocolVersionErrorCode
+  | CapabilityErrorCode
+  | ProtocolErrorCode
+  | OutputValidationCode
+  | TaskErrorCode
+  | SkillErrorCode
+  | AppResourceErrorCode;

@@ -244,9 +244,8 @@ export class Negotiation {
             `${name} does not support a protocol version mcpwire speaks: it supports ${typed.supported.join(", ") || "(none listed)"}; ` +
               `mcpwire speaks ${[...MODERN_PROTOCOL_VERSIONS, ...SUPPORTED_PROTOCOL_VERSIONS].join(", ")}` +
               (legacy && choice === "modern" ? `; set protocol: legacy (or auto) for this server` : ""),
-            version,
-            typed.supported,
-            [...MODERN_PROTOCOL_VERSIONS, ...SUPPORTED_PROTOCOL_VERSIONS],
+            "no-common-version",
+            { offered: version, received: typed.supported, supported: [...MODERN_PROTOCOL_VERSIONS, ...SUPPORTED_PROTOCOL_VERSIONS], cause: typed },
           );
         }
         if (typed instanceof HeaderMismatchError || typed instanceof MissingClientCapabilityError) {
@@ -260,9 +259,8 @@ export class Negotiation {
           throw new ProtocolVersionError(
             `${name} did not answer server/discover as a 2026-07-28 server (${describeProbeFailure(error)}); ` +
               `it probably speaks only the initialize handshake: set protocol: legacy (or auto) for this server`,
-            version,
-            undefined,
-            MODERN_PROTOCOL_VERSIONS,
+            "no-common-version",
+            { offered: version, received: undefined, supported: MODERN_PROTOCOL_VERSIONS, cause: error },
           );
         }
         // A legacy server: the handshake follows, with no version header until it has run.
@@ -294,9 +292,8 @@ export class Negotiation {
       throw new ProtocolVersionError(
         `${name} answered server/discover with supportedVersions ${JSON.stringify(listed)}, none of which mcpwire speaks ` +
           `(${[...MODERN_PROTOCOL_VERSIONS, ...SUPPORTED_PROTOCOL_VERSIONS].join(", ")})`,
-        asked,
-        listed,
-        MODERN_PROTOCOL_VERSIONS,
+        "no-common-version",
+        { offered: asked, received: listed, supported: MODERN_PROTOCOL_VERSIONS },
       );
     }
     const capabilities = result.capabilities;
@@ -389,9 +386,8 @@ function eraChoice({ name, transport, choice }: NegotiationContext): ProtocolCho
     throw new ProtocolVersionError(
       `${name}: protocol: modern needs the 2026-07-28 wire, which the legacy HTTP+SSE transport (2024-11-05) cannot carry; ` +
         `set protocol: auto (or legacy) for this server, or connect to its Streamable HTTP endpoint`,
-      LATEST_MODERN_PROTOCOL_VERSION,
-      undefined,
-      SUPPORTED_PROTOCOL_VERSIONS,
+      "era-not-carried",
+      { offered: LATEST_MODERN_PROTOCOL_VERSION, received: undefined, supported: SUPPORTED_PROTOCOL_VERSIONS },
     );
   }
   return "legacy";
@@ -434,9 +430,8 @@ function checkInitializeResult(name: string, result: Params, modern = false): In
     throw new ProtocolVersionError(
       `${name} answered initialize with protocol version ${JSON.stringify(version)}, which mcpwire does not speak ` +
         `(offered ${LATEST_PROTOCOL_VERSION}; accepts ${SUPPORTED_PROTOCOL_VERSIONS.join(", ")}); disconnected`,
-      LATEST_PROTOCOL_VERSION,
-      version,
-      SUPPORTED_PROTOCOL_VERSIONS,
+      "no-common-version",
+      { offered: LATEST_PROTOCOL_VERSION, received: version, supported: SUPPORTED_PROTOCOL_VERSIONS },
     );
   }
   const capabilities = result.capabilities;
@@ -473,9 +468,8 @@ function handshakeFailure(name: string, error: unknown, choice: ProtocolChoice):
     return new ProtocolVersionError(
       `${name} refused the initialize handshake: it supports ${typed.supported.join(", ") || "(none listed)"}` +
         (modern && choice === "legacy" ? "; it speaks the 2026-07-28 wire: set protocol: auto (or modern) for this server" : ""),
-      LATEST_PROTOCOL_VERSION,
-      typed.supported,
-      SUPPORTED_PROTOCOL_VERSIONS,
+      "no-common-version",
+      { offered: LATEST_PROTOCOL_VERSION, received: typed.supported, supported: SUPPORTED_PROTOCOL_VERSIONS, cause: typed },
     );
   }
   return errorOf(typed);

@@ -92,9 +92,8 @@ export function checkToolResult(result: Params, { server, tool, outputSchema, va
   if (checked.structuredContent === undefined) {
     throw new OutputValidationError(
       `${server}: tool "${tool}" declares an outputSchema but returned no structuredContent`,
-      tool,
-      [{ path: "", message: "structuredContent is missing" }],
-      "missing",
+      "output-missing",
+      { tool, errors: [{ path: "", message: "structuredContent is missing" }] },
     );
   }
   const outcome = validators.judge(tool, outputSchema, checked.structuredContent);
@@ -103,17 +102,15 @@ export function checkToolResult(result: Params, { server, tool, outputSchema, va
     throw new OutputValidationError(
       `${server}: tool "${tool}" returned structuredContent that could not be checked against its outputSchema: ` +
         `${outcome.unchecked}; the result is refused (ask the server's authors to return flatter data)`,
-      tool,
-      [{ path: "", message: outcome.unchecked }],
-      "unchecked",
+      "output-unchecked",
+      { tool, errors: [{ path: "", message: outcome.unchecked }] },
     );
   }
   throw new OutputValidationError(
     `${server}: tool "${tool}" returned structuredContent that does not match its outputSchema: ` +
       outcome.failures.map((failure) => failure.message).join("; "),
-    tool,
-    outcome.failures,
-    "mismatch",
+    "output-mismatch",
+    { tool, errors: outcome.failures },
   );
 }
 

@@ -2,22 +2,23 @@
 // is the value, or the default when NAME is unset or empty, and `$$` is a literal `$`.
 
 import { clipText } from "../common/preview.ts";
+import { McpwireError } from "../common/mcpwire-error.ts";
+
+/** Why a string could not be interpolated: `unset-variable` (a `${NAME}` without a default names an unset variable), `bad-interpolation` (a malformed `${…}`). */
+export type InterpolationErrorCode = "unset-variable" | "bad-interpolation";
 
 /** Why a string could not be interpolated. */
-export class InterpolationError extends Error {
+export class InterpolationError extends McpwireError<InterpolationErrorCode> {
   override readonly name = "InterpolationError";
-  /** "unset": a `${NAME}` without a default names a variable that is not set. "syntax": a malformed `${…}`. */
-  readonly reason: "unset" | "syntax";
-  /** The unset variable (the first, when several are), for reason "unset". */
+  /** The unset variable (the first, when several are), for `unset-variable`. */
   readonly variable?: string;
-  /** Every unset variable the string names, in order, for reason "unset". */
+  /** Every unset variable the string names, in order, for `unset-variable`. */
   readonly variables: string[];
 
-  constructor(message: string, reason: "unset" | "syntax", variables: string[] = []) {
-    super(message);
-    this.reason = reason;
-    this.variables = variables;
-    this.variable = variables[0];
+  constructor(message: string, code: InterpolationErrorCode, options: { variables?: string[]; cause?: unknown } = {}) {
+    super(message, code, options);
+    this.variables = options.variables ?? [];
+    this.variable = this.variables[0];
   }
 }
 
@@ -44,8 +45,8 @@ export function interpolate(text: string, env: Readonly<Record<string, string | 
     throw new InterpolationError(
       `${list} ${unset.length === 1 ? "is" : "are"} not set; set ${unset.length === 1 ? "it" : "them"} in the ` +
         `environment, or give a default with \${${unset[0]}:-default}`,
-      "unset",
-      unset,
+      "unset-variable",
+      { variables: unset },
     );
   }
   return value;
@@ -77,7 +78,7 @@ function expand(text: string, env: Readonly<Record<string, string | undefined>>,
       throw new InterpolationError(
         `"${clipText(text.slice(dollar), 20)}" has no closing "}"; ` +
           "write ${NAME} or ${NAME:-default}, or $${ for a literal ${",
-        "syntax",
+        "bad-interpolation",
       );
     }
     const inner = text.slice(dollar + 2, close);
@@ -87,7 +88,7 @@ function expand(text: string, env: Readonly<Record<string, string | undefined>>,
       throw new InterpolationError(
         `"\${${inner}}" is not a variable reference; write \${NAME} or \${NAME:-default} (NAME is letters, ` +
           "digits and _), or $${ for a literal ${",
-        "syntax",
+        "bad-interpolation",
       );
     }
     // Own variables only: `${constructor}` is an unset variable, not Object.prototype's.

@@ -111,18 +111,26 @@ export interface SupervisionOptions {
 export const SERVER_INFO_BOUNDS = { maxDepth: 16, maxNodes: 1_000 } as const;
 
 /**
+ * Why a server cannot take a call right now:
+ * - `server-reconnecting`: the manager is reconnecting it;
+ * - `server-parked`: the manager gave up reconnecting for now and probes it now and then;
+ * - `stale-client`: the client belongs to an earlier session; the server has reconnected since.
+ */
+export type ServerUnavailableCode = "server-reconnecting" | "server-parked" | "stale-client";
+
+/**
  * A call to a server that cannot take it right now (reconnecting, parked). Nothing was sent.
  * A ClientStateError, so whatever handles "the client is not connected" handles this too.
  */
-export class ServerUnavailableError extends ClientStateError {
+export class ServerUnavailableError extends ClientStateError<ServerUnavailableCode> {
+  override readonly name: string = "ServerUnavailableError";
   readonly server: string;
+  /** The server's state in the manager (`reconnecting`, `parked`, `ready`); `state` is its client's. */
   readonly serverState: ServerState;
-  constructor(message: string, server: string, serverState: ServerState, clientState: string) {
-    super(message, clientState);
-    // ClientStateError types its name as the literal "ClientStateError"; the instance says what it is.
-    Object.defineProperty(this, "name", { value: "ServerUnavailableError", enumerable: false, configurable: true, writable: false });
-    this.server = server;
-    this.serverState = serverState;
+  constructor(message: string, code: ServerUnavailableCode, options: { server: string; serverState: ServerState; state: string; cause?: unknown }) {
+    super(message, code, options);
+    this.server = options.server;
+    this.serverState = options.serverState;
   }
 }
 
@@ -270,25 +278,22 @@ export class ServerConnection {
         return new ServerUnavailableError(
           `server "${name}": reconnecting (attempt ${this.#reconnectAttempts} of ${this.#options.maxReconnectAttempts}) ` +
             `after ${last || "the connection was lost"}; the call was not sent, try again shortly`,
-          name,
-          "reconnecting",
-          client.state,
+          "server-reconnecting",
+          { server: name, serverState: "reconnecting", state: client.state },
         );
       case "parked":
         return new ServerUnavailableError(
           `server "${name}": parked, ${this.#reason}` + (last ? ` (last error: ${last})` : ""),
-          name,
-          "parked",
-          client.state,
+          "server-parked",
+          { server: name, serverState: "parked", state: client.state },
         );
       case "ready":
         if (client !== this.#client && client !== this.#opening) {
           return new ServerUnavailableError(
             `server "${name}": this client belongs to an earlier session, and the server has reconnected since; ` +
               `get the current one with manager.client("${name}")`,
-            name,
-            "ready",
-            client.state,
+            "stale-client",
+            { server: name, serverState: "ready", state: client.state },
           );
         }
         return undefined;

@@ -214,8 +214,8 @@ function errorToWire(error: ConfigError): WireConfigError {
 }
 
 function errorFromWire(wire: WireConfigError): ConfigError {
-  const { message, ...where } = wire;
-  return new ConfigError(message, where);
+  const { message, code, ...where } = wire;
+  return new ConfigError(message, code ?? "invalid-config", where);
 }
 
 export function configToWire(config: McpwireConfig): WireConfig {

@@ -239,7 +239,7 @@ behaviour("structuredContent nested 100,000 levels against a recursive outputSch
     await client.listTools();
     const { error } = await failure(client.callTool("deep", { depth: 100_000 }));
     assert.ok(error instanceof OutputValidationError, `${error.name}: ${error.message}`);
-    assert.equal(error.code, "unchecked");
+    assert.equal(error.code, "output-unchecked");
     assert.equal(error.tool, "deep");
     assert.match(
       error.message,

@@ -158,6 +158,7 @@ describe("Client lifecycle against a stdio fixture server", () => {
         const error = await pending!;
         assert.ok(error instanceof ClientStateError);
         assert.equal(error.state, "initializing");
+        assert.equal(error.code, "connecting");
         assert.match(error.message, /while it is initializing/);
         assert.match(error.message, /only ping may go before the initialize result/);
       }
@@ -231,6 +232,7 @@ describe("Client lifecycle against a stdio fixture server", () => {
       const error = await rejection(call());
       assert.ok(error instanceof ClientStateError, `${method}: got ${error.name}`);
       assert.equal(error.state, "closed");
+      assert.equal(error.code, "closed");
       assert.equal(error.message, `cannot send ${method}: the connection to server "fixture" is closed`);
     }
   });
@@ -240,6 +242,7 @@ describe("Client lifecycle against a stdio fixture server", () => {
     const error = await rejection(client.callTool("echo"));
     assert.ok(error instanceof ClientStateError);
     assert.equal(error.state, "new");
+    assert.equal(error.code, "not-connected");
     assert.match(error.message, /call connect\(\) first/);
   });
 
@@ -389,6 +392,7 @@ describe("handshakes that do not finish", () => {
     await client.close();
     const error = await connecting;
     assert.ok(error instanceof ClientStateError, `got ${error.name}: ${error.message}`);
+    assert.equal(error.code, "closed-while-connecting");
     assert.match(error.message, /close\(\) was called while it was connecting/);
     assert.equal(client.state, "closed");
     assert.deepEqual(changes.map(({ to }) => to), ["connecting", "closing", "closed"]);
@@ -406,6 +410,7 @@ describe("handshakes that do not finish", () => {
     const error = await rejection(client.connect(server.clientEnd));
     await closing;
     assert.ok(error instanceof ClientStateError, `got ${error.name}: ${error.message}`);
+    assert.equal(error.code, "closed-while-connecting");
     assert.match(error.message, /close\(\) was called while it was connecting/);
     assert.equal(client.state, "closed");
     assert.deepEqual(states, ["connecting", "initializing", "closing", "closed"]);

@@ -68,7 +68,7 @@ test("the same in YAML", () => {
 test("${constructor} and ${toString} are unset variables, not Object.prototype's functions", () => {
   assert.throws(() => interpolate("a ${constructor} b", {}), (error: unknown) => {
     assert.ok(error instanceof InterpolationError);
-    assert.equal(error.reason, "unset");
+    assert.equal(error.code, "unset-variable");
     assert.deepEqual(error.variables, ["constructor"]);
     return true;
   });

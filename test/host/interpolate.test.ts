@@ -46,7 +46,7 @@ describe("interpolate", () => {
 
   test("an unset variable without a default throws, naming the variable and how to fix it", () => {
     const error = unsetError("Bearer ${GITHUB_TOKEN}");
-    assert.equal(error.reason, "unset");
+    assert.equal(error.code, "unset-variable");
     assert.equal(error.variable, "GITHUB_TOKEN");
     assert.match(error.message, /\$\{GITHUB_TOKEN\} is not set/);
     assert.match(error.message, /\$\{GITHUB_TOKEN:-default\}/);
@@ -77,7 +77,7 @@ describe("interpolate", () => {
         assert.fail(`${text} did not throw`);
       } catch (error) {
         assert.ok(error instanceof InterpolationError, `${text}: ${error}`);
-        assert.equal(error.reason, "syntax", text);
+        assert.equal(error.code, "bad-interpolation", text);
         assert.match(error.message, /\$\{NAME\}/, text);
         assert.match(error.message, /\$\$\{ for a literal/, text);
       }

@@ -177,7 +177,7 @@ behaviour("server log messages and problems are events naming the server", async
 behaviour("a server with a config error, a disabled one and an http one without a url stay disabled while the others start", async () => {
   const broken = server("broken", {
     enabled: false,
-    error: new ConfigError('server "broken": env.API_KEY uses ${API_KEY}, which is not set; set it or give a default', {
+    error: new ConfigError('server "broken": env.API_KEY uses ${API_KEY}, which is not set; set it or give a default', "invalid-config", {
       server: "broken",
       key: "env.API_KEY",
     }),
@@ -324,6 +324,7 @@ behaviour("a killed server: its call in flight fails at once, its tools stay and
       assert.ok(error instanceof ToolCallError && error.code === "unavailable", `${error.name}: ${error.message}`);
       assert.ok(error.cause instanceof ServerUnavailableError);
       assert.equal(error.cause.serverState, "reconnecting");
+      assert.equal(error.cause.code, "server-reconnecting");
       assert.match(
         error.message,
         /^server "alpha", tool "echo": reconnecting \(attempt 1 of 5\) after connection closed: .*SIGKILL.*; the call was not sent, try again shortly$/,
@@ -377,6 +378,7 @@ behaviour("a ping proves the session healthy too; a client of an earlier session
     assert.equal(statusOf(manager, "alpha").reconnectAttempts, 0);
     await assert.rejects(earlier.ping(), (error: Error) => {
       assert.ok(error instanceof ServerUnavailableError);
+      assert.equal(error.code, "stale-client");
       assert.match(error.message, /earlier session.*manager\.client\("alpha"\)/);
       return true;
     });

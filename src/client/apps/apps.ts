@@ -10,7 +10,8 @@ import { clipText } from "../../common/preview.ts";
 import { messageOf } from "../../common/error-text.ts";
 import { isObject } from "../../common/json.ts";
 import type { ListOptions } from "../client-options.ts";
-import { ResourceNotFoundError } from "../errors.ts";
+import { McpwireError } from "../../common/mcpwire-error.ts";
+import { type AppResourceErrorCode, ResourceNotFoundError } from "../errors.ts";
 import type { JsonObject, ReadResourceResult, Tool } from "../types.ts";
 
 /** apps.mdx "UI Resource Format": the one content type of the 2026-01-26 MVP. */
@@ -74,35 +75,24 @@ export function isAppCallable(tool: Pick<Tool, "_meta">): boolean {
   return (toolUi(tool)?.visibility ?? DEFAULT_VISIBILITY).includes("app");
 }
 
-/**
- * Why a tool's UI resource was refused:
- * - `no-ui-resource`: the tool names no UI resource;
- * - `not-ui-uri`: the URI it names does not use the `ui://` scheme;
- * - `not-found`: the server has no resource at that URI (apps.mdx: it MUST exist);
- * - `read-failed`: resources/read failed otherwise (an error, no resources capability, …);
- * - `no-content`: the result holds no text or base64 blob to read;
- * - `not-html`: the content is not HTML of the MCP App type (`text/html;profile=mcp-app`).
- */
-export type AppResourceErrorCode = "no-ui-resource" | "not-ui-uri" | "not-found" | "read-failed" | "no-content" | "not-html";
-
 /** A tool's UI resource could not be read as an MCP App. The connection is unaffected. */
-export class AppResourceError extends Error {
+export class AppResourceError extends McpwireError<AppResourceErrorCode> {
   override readonly name = "AppResourceError";
-  readonly code: AppResourceErrorCode;
   /** The server, as the caller named it (or its serverInfo name). */
   readonly server: string;
   /** The tool whose UI resource it is. */
   readonly tool: string;
   /** The URI the tool named, when it named one. */
   readonly uri: string | undefined;
-  constructor(message: string, code: AppResourceErrorCode, where: { server: string; tool: string; uri?: string }, options?: { cause?: unknown }) {
-    super(message, options);
-    this.code = code;
-    this.server = where.server;
-    this.tool = where.tool;
-    this.uri = where.uri;
+  constructor(message: string, code: AppResourceErrorCode, options: { server: string; tool: string; uri?: string; cause?: unknown }) {
+    super(message, code, options);
+    this.server = options.server;
+    this.tool = options.tool;
+    this.uri = options.uri;
   }
 }
+
+export type { AppResourceErrorCode };
 
 /** A tool's UI resource, read and checked. */
 export interface AppResource {
@@ -150,7 +140,7 @@ export async function readToolUi(client: AppResourceClient, tool: Tool, options:
   const where = { server, tool: toolName, uri };
   const shown = JSON.stringify(clipText(uri, 200));
   const refuse = (code: AppResourceErrorCode, detail: string, cause?: unknown): never => {
-    throw new AppResourceError(`${who}: UI resource ${shown} ${detail}`, code, where, cause === undefined ? undefined : { cause });
+    throw new AppResourceError(`${who}: UI resource ${shown} ${detail}`, code, { ...where, cause });
   };
   // apps.mdx "Content Requirements": URI MUST start with ui:// scheme.
   if (!uri.startsWith(UI_SCHEME)) refuse("not-ui-uri", `does not use the ${UI_SCHEME} scheme, which an MCP App resource must; it was not read`);

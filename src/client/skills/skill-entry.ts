@@ -4,6 +4,8 @@
 // (SkillError) every skill check raises.
 
 import { isObject } from "../../common/json.ts";
+import { McpwireError } from "../../common/mcpwire-error.ts";
+import type { SkillErrorCode } from "../errors.ts";
 
 /** skills.mdx "Limits": resources per skill, SKILL.md included. */
 export const MAX_SKILL_RESOURCES = 512;
@@ -36,58 +38,24 @@ export interface Skill {
   resources: SkillResource[] | "dynamic";
 }
 
-/**
- * Why a skill was refused:
- * - `not-declared`: the server (or this client) did not declare the extension, so skills/* is not sent;
- * - `not-implemented`: the server declared the extension but answered skills/* with -32601;
- * - `not-found`: no such skill (skills/get answered -32602, or no listed skill has the name);
- * - `bad-entry`: the entry lacks what the spec requires (uri, frontmatter, resources, a digest…);
- * - `missing-field`: the frontmatter has no `name` or no `description`;
- * - `bad-name`: the name breaks the Agent Skills naming rules, or is not the URI's final path segment;
- * - `too-large`: the skill is over a limit (512 files, 16 MiB), or a file is larger than it says;
- * - `outside-skill`: a path or URI that leaves the skill's directory (`../`, another skill's root), or
- *   could (an encoded separator or dot segment, a backslash, NUL, a path that does not decode);
- * - `unlisted`: a file the held entry does not list (a verification failure, skills.mdx "The Acting Window");
- * - `digest-mismatch`: the bytes read do not hash to the entry's digest;
- * - `size-mismatch`: the bytes read are not as many as the entry's size;
- * - `bad-frontmatter`: the SKILL.md read does not begin with YAML frontmatter that parses to an object;
- * - `frontmatter-mismatch`: the SKILL.md's frontmatter differs from the entry's;
- * - `bad-content`: resources/read answered without the file's text or bytes.
- */
-export type SkillErrorCode =
-  | "not-declared"
-  | "not-implemented"
-  | "not-found"
-  | "bad-entry"
-  | "missing-field"
-  | "bad-name"
-  | "too-large"
-  | "outside-skill"
-  | "unlisted"
-  | "digest-mismatch"
-  | "size-mismatch"
-  | "bad-frontmatter"
-  | "frontmatter-mismatch"
-  | "bad-content";
-
 /** A skill refused, with the server, the skill and what was wrong. The connection is not affected. */
-export class SkillError extends Error {
+export class SkillError extends McpwireError<SkillErrorCode> {
   override readonly name = "SkillError";
-  readonly code: SkillErrorCode;
   /** The host's label of the server. */
   readonly server: string;
   /** The skill's SKILL.md URI (or its name, when no URI is known). */
   readonly skill: string | undefined;
   /** The file concerned, when one is. */
   readonly file: string | undefined;
-  constructor(message: string, code: SkillErrorCode, where: { server: string; skill?: string; file?: string }, options?: { cause?: unknown }) {
-    super(message, options);
-    this.code = code;
-    this.server = where.server;
-    this.skill = where.skill;
-    this.file = where.file;
+  constructor(message: string, code: SkillErrorCode, options: { server: string; skill?: string; file?: string; cause?: unknown }) {
+    super(message, code, options);
+    this.server = options.server;
+    this.skill = options.skill;
+    this.file = options.file;
   }
 }
+
+export type { SkillErrorCode };
 
 const SKILL_FILE = "SKILL.md";
 const DIGEST = /^sha256:[0-9a-f]{64}$/;

@@ -109,9 +109,7 @@ export class ServerSkills {
   }
 
   #error(message: string, code: SkillErrorCode, skill?: string, file?: string, cause?: unknown): SkillError {
-    return new SkillError(message, code, { server: this.server, ...(skill !== undefined ? { skill } : {}), ...(file !== undefined ? { file } : {}) }, {
-      cause,
-    });
+    return new SkillError(message, code, { server: this.server, ...(skill !== undefined ? { skill } : {}), ...(file !== undefined ? { file } : {}), cause });
   }
 
   /** skills.mdx "Capability Negotiation": clients issue skills/* only after observing the server's declaration. */

@@ -77,11 +77,10 @@ export class TaskCalls {
       throw new TaskError(
         `${wire.name}: the tasks extension of the 2026-07-28 wire has no tasks/list; keep the task ids you started (and resume them with resumeTask)`,
         "unsupported",
-        "",
       );
     }
     if (!isObject(this.#options.capabilities()?.tasks?.list)) {
-      throw new CapabilityError(`${wire.name} does not declare tasks.list, so it does not accept tasks/list`, "tasks.list");
+      throw new CapabilityError(`${wire.name} does not declare tasks.list, so it does not accept tasks/list`, { capability: "tasks.list" });
     }
     const raw = await collectPages<unknown>(
       `${wire.name}: tasks/list`,
@@ -208,7 +207,7 @@ function abortable(sent: Promise<Params>, signal: AbortSignal, late: (raw: Param
     let aborted = false;
     const onAbort = () => {
       aborted = true;
-      reject(new TaskError("tools/call was aborted by the caller before the server answered", "aborted", ""));
+      reject(new TaskError("tools/call was aborted by the caller before the server answered", "aborted"));
     };
     if (signal.aborted) onAbort();
     else signal.addEventListener("abort", onAbort, { once: true });

@@ -189,7 +189,7 @@ export function taskPlan(server: string, tool: Tool | undefined, capabilities: S
       throw new CapabilityError(
         `${server}: tool "${tool!.name}" requires running as a task (execution.taskSupport: "required"), but the server does not declare ` +
           `tasks.requests.tools.call, so it cannot be called; the server contradicts itself: report it to its authors`,
-        "tasks.requests.tools.call",
+        { capability: "tasks.requests.tools.call" },
       );
     }
     return "direct";

@@ -79,7 +79,7 @@ export class ServerTask implements ToolTask {
       throw new TaskError(
         `${this.#who}: the server does not declare tasks.cancel, so the task cannot be cancelled; it runs until it ends or its ttl passes`,
         "unsupported",
-        this.taskId,
+        { taskId: this.taskId },
       );
     }
     try {
@@ -126,8 +126,7 @@ export class ServerTask implements ToolTask {
       return new TaskError(
         `${this.#who}: the server does not know this task (${method}: ${error.message}); it expired (ttl) or was never created — start the call again`,
         "unknown-task",
-        this.taskId,
-        { cause: error },
+        { taskId: this.taskId, cause: error },
       );
     }
     if (error instanceof ConnectionClosedError || (error instanceof ClientStateError && (error.state === "failed" || error.state === "closed"))) {
@@ -135,8 +134,7 @@ export class ServerTask implements ToolTask {
         `${this.#who}: the connection ended while the task ran (${error.message}); the task may still run on the server — ` +
           `it was not retried: after reconnecting, client.resumeTask(${JSON.stringify(this.taskId)}) picks it up`,
         "lost",
-        this.taskId,
-        { cause: error },
+        { taskId: this.taskId, cause: error },
       );
     }
     return error;
@@ -194,7 +192,7 @@ export class ServerTask implements ToolTask {
         }
         const status = view.info.status;
         if (status === "cancelled") {
-          throw new TaskError(`${this.#who}: the task was cancelled${view.info.statusMessage ? ` (${view.info.statusMessage})` : ""}`, "cancelled", this.taskId);
+          throw new TaskError(`${this.#who}: the task was cancelled${view.info.statusMessage ? ` (${view.info.statusMessage})` : ""}`, "cancelled", { taskId: this.taskId });
         }
         if (this.#wire.era === "modern") {
           if (isTerminal(status)) return await this.#modernOutcome(view);
@@ -298,13 +296,13 @@ export class ServerTask implements ToolTask {
     if (!ended) await this.#cancelQuietly();
     const state = last === undefined ? "" : ` (last status: ${last})`;
     if (reason === "aborted") {
-      return new TaskError(`${this.#who}: aborted by the caller${ended ? "" : "; tasks/cancel sent"}${state}`, "aborted", this.taskId);
+      return new TaskError(`${this.#who}: aborted by the caller${ended ? "" : "; tasks/cancel sent"}${state}`, "aborted", { taskId: this.taskId });
     }
     return new TaskError(
       `${this.#who}: did not finish within ${durationText(lifeMs)} (waiting for ${waitingFor})${state}` +
         `${ended ? "" : "; tasks/cancel sent"}; raise the call's timeoutMs if the task needs longer`,
       "timeout",
-      this.taskId,
+      { taskId: this.taskId },
     );
   }
 
@@ -346,7 +344,7 @@ export class ServerTask implements ToolTask {
         });
       }
       if (error instanceof RequestTimeoutError) {
-        throw new TaskError(`${this.#who}: tasks/result did not answer within ${durationText(error.timeoutMs)}`, "timeout", this.taskId, { cause: error });
+        throw new TaskError(`${this.#who}: tasks/result did not answer within ${durationText(error.timeoutMs)}`, "timeout", { taskId: this.taskId, cause: error });
       }
       throw this.#failed("tasks/result", error);
     }

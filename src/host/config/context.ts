@@ -26,7 +26,7 @@ export function problem(
 ): ConfigError {
   const place = position ? `${context.display}:${position.line}:${position.column}` : context.display;
   const who = where.server === undefined ? "" : `server "${where.server}"${/^(has|must) /.test(detail) ? " " : ": "}`;
-  return new ConfigError(`${place}: ${who}${detail}`, { file: context.file, ...position, ...where });
+  return new ConfigError(`${place}: ${who}${detail}`, "invalid-config", { file: context.file, ...position, ...where });
 }
 
 export function byPosition(a: ConfigError, b: ConfigError): number {

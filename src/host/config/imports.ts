@@ -109,7 +109,7 @@ export function mergeImports(
     for (const app of new Set(files.map((file) => file.app))) {
       const own = files.filter((file) => file.app === app);
       if (own.every((file) => file.state === "missing")) {
-        warnings.push(new ConfigError(`${app}: no config file found to import servers from; looked for ${own.map((file) => file.display).join(", ")}`));
+        warnings.push(new ConfigError(`${app}: no config file found to import servers from; looked for ${own.map((file) => file.display).join(", ")}`, "config-not-found"));
       }
     }
   }
@@ -130,6 +130,7 @@ export function mergeImports(
       const place = file.place(server.name);
       clashes.push(new ConfigError(
         `${place.text}: server "${server.name}" of ${file.app} is not imported: ${holder} has a server of that name, which wins`,
+        "invalid-config",
         { file: file.file, line: place.line, column: place.column, server: server.name },
       ));
     }
@@ -173,7 +174,8 @@ async function readImportFile(source: ImportSource, cwd: string, env: Env, gate:
     imported.state = "unreadable";
     imported.problems.push(new ConfigError(
       `${display}: cannot read ${source.app}'s config ${source.file} (${code}: ${messageOf(error)}); its servers are not imported`,
-      { file: source.file },
+      "unreadable-config",
+      { file: source.file, cause: error },
     ));
     return imported;
   }
@@ -258,7 +260,7 @@ function buildImported(
     server.error ??= errors[0];
     for (const error of errors) {
       const said = /\bdisabled\b/.test(error.message);
-      problems.push(new ConfigError(said ? error.message : `${error.message} (server "${server.name}" of ${source.app} is disabled)`, error));
+      problems.push(new ConfigError(said ? error.message : `${error.message} (server "${server.name}" of ${source.app} is disabled)`, error.code, error));
     }
   };
   for (const [name, raw] of Object.entries(servers)) {

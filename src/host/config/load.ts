@@ -53,7 +53,7 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Mcpwi
   const cwd = options.cwd ?? runtime.cwd();
   const asked = options.imports ?? [];
   const unknown = resolveImportApps(asked).unknown;
-  if (unknown[0] !== undefined) throw new ConfigError(unknownAppText(unknown[0].name, unknown[0].guess));
+  if (unknown[0] !== undefined) throw new ConfigError(unknownAppText(unknown[0].name, unknown[0].guess), "invalid-config");
   const gate = new ProjectGate({ cwd, env, trust: options.trust, trustFile: options.trustFile });
   const own = await loadOwnConfig(options.path, cwd, env, asked.length > 0, gate);
   const names = [...(own.imports ?? []), ...asked];
@@ -104,6 +104,7 @@ async function loadOwnConfig(path: string | undefined, cwd: string, env: Env, op
   throw new ConfigError(
     `no config file found; looked for ${candidates.join(", ")}; create mcpwire.yaml or pass --config FILE ` +
       `(or use servers other apps have: --import APP, see mcpwire import --list)`,
+    "config-not-found",
   );
 }
 
@@ -148,7 +149,7 @@ function unreadable(shown: string, file: string, error: unknown, todo: string): 
   const reason = READ_FAILURES[code] ?? messageOf(error);
   const where = shown === file ? `"${file}"` : `"${shown}" (${file})`;
   const what = code === "ENOENT" ? `config file ${where} not found: ${reason}` : `cannot read config file ${where}: ${reason}`;
-  return new ConfigError(`${what} (${code}); ${todo}`, { file });
+  return new ConfigError(`${what} (${code}); ${todo}`, code === "ENOENT" ? "config-not-found" : "unreadable-config", { file, cause: error });
 }
 
 const READ_FAILURES: Readonly<Record<string, string>> = {

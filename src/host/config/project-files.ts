@@ -59,7 +59,7 @@ export async function readProjectFile(file: string, options: ProjectFilesOptions
     text = await runtime.readTextFile(file);
   } catch (error) {
     if (optional && error instanceof FileError && (error.code === "ENOENT" || error.code === "ENOTDIR")) return undefined;
-    throw new ConfigError(`cannot read ${file} (${messageOf(error)}); check the path`, { file, cause: error });
+    throw new ConfigError(`cannot read ${file} (${messageOf(error)}); check the path`, "unreadable-config", { file, cause: error });
   }
   const digest = await projectDigest(text);
   const source = appSourceOf(file, options);

@@ -132,7 +132,7 @@ export class ProjectTrustStore {
   }
 
   #error(detail: string, cause?: unknown): ConfigError {
-    return new ConfigError(`project trust: ${detail}`, { code: "trust-store", ...(this.file === undefined ? {} : { file: this.file }), cause });
+    return new ConfigError(`project trust: ${detail}`, "trust-store", { ...(this.file === undefined ? {} : { file: this.file }), cause });
   }
 }
 
@@ -205,7 +205,8 @@ export function untrustedConfigError(summary: ProjectConfigSummary, changed: boo
   return new ConfigError(
     `${summary.display} is a project config (${summary.file}) ${state}: mcpwire starts nothing from it and reads no variable for it ` +
       `until you approve it; ${approveHint(summary.display)}; or use a config of your own with --config FILE`,
-    { code: "untrusted-project", file: summary.file, project: summary },
+    "untrusted-project",
+    { file: summary.file, project: summary },
   );
 }
 
@@ -214,6 +215,7 @@ export function untrustedImportWarning(summary: ProjectConfigSummary, app: strin
   const state = changed ? "changed since you approved it" : "not approved by you yet";
   return new ConfigError(
     `${summary.display} (${summary.file}) is ${app}'s project config, ${state}, so its servers are not imported; ${approveHint(summary.display)}`,
-    { code: "untrusted-project", file: summary.file, project: summary },
+    "untrusted-project",
+    { file: summary.file, project: summary },
   );
 }

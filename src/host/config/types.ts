@@ -21,12 +21,13 @@ import type { ProjectConfigSummary } from "./project-summary.ts";
 export type TransportKind = "stdio" | "http" | "sse" | "auto";
 
 /**
- * Why a config could not be used: `invalid` (its content: syntax, types, an unset variable;
- * the default), `untrusted-project` (a project's config the user has not approved, see
- * config/project-trust.ts; `project` says what it holds), `trust-store` (the file of approvals
- * cannot be read or written).
+ * Why a config could not be used: `invalid-config` (its content: syntax, types, an unset
+ * variable, a name clash), `config-not-found` (no config file where one was looked for),
+ * `unreadable-config` (a config file that exists but cannot be read), `untrusted-project` (a
+ * project's config the user has not approved, see config/project-trust.ts; `project` says what
+ * it holds), `trust-store` (the file of approvals cannot be read or written).
  */
-export type ConfigErrorCode = "invalid" | "untrusted-project" | "trust-store";
+export type ConfigErrorCode = "invalid-config" | "config-not-found" | "unreadable-config" | "untrusted-project" | "trust-store";
 
 /** A configuration problem, positioned in its file where we know the place. */
 export class ConfigError extends McpwireError<ConfigErrorCode> {
@@ -45,6 +46,7 @@ export class ConfigError extends McpwireError<ConfigErrorCode> {
 
   constructor(
     message: string,
+    code: ConfigErrorCode,
     where: {
       file?: string;
       line?: number;
@@ -52,12 +54,11 @@ export class ConfigError extends McpwireError<ConfigErrorCode> {
       server?: string;
       key?: string;
       variable?: string;
-      code?: ConfigErrorCode;
       project?: ProjectConfigSummary;
       cause?: unknown;
     } = {},
   ) {
-    super(message, where.code ?? "invalid", where.cause === undefined ? undefined : { cause: where.cause });
+    super(message, code, where);
     this.file = where.file;
     this.line = where.line;
     this.column = where.column;
