@@ -167,7 +167,7 @@ export async function setUpHost(verb: string, args: ParsedArgs, config: McpwireC
   try {
     provider = makeProvider(modelString);
   } catch (error) {
-    throw new UsageError((error as Error).message);
+    throw new UsageError((error as Error).message, "usage", { cause: error });
   }
   const maxStepsText = args.values.get("max-steps");
   const maxSteps = maxStepsText === undefined ? config.maxSteps : positiveInt("max-steps", maxStepsText, 20);
