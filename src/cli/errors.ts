@@ -29,5 +29,5 @@ export type CallArgumentsErrorCode =
 /** A UsageError's code: "usage" for a command line that cannot run, or what was wrong with `mcpwire call`'s arguments. */
 export type UsageErrorCode = "usage" | CallArgumentsErrorCode;
 
-/** Every code of the CLI's errors: a UsageError's (CallArgumentsError's included) or NoModelError's "no-model". */
-export type CliErrorCode = UsageErrorCode | "no-model";
+/** Every code of the CLI's errors: a UsageError's (CallArgumentsError's included) or NoModelError's "no-model-configured". */
+export type CliErrorCode = UsageErrorCode | "no-model-configured";

@@ -64,11 +64,11 @@ export const HOST_OPTIONS = {
 /** How long the Ollama probe waits when no model is configured. */
 const OLLAMA_PROBE_MS = 1500;
 
-/** No model given and none found: what to do, in one message (`code` "no-model"; the CLI exits 2). */
-export class NoModelError extends McpwireError<"no-model"> {
+/** No model given and none found: what to do, in one message (`code` "no-model-configured"; the CLI exits 2). */
+export class NoModelError extends McpwireError<"no-model-configured"> {
   override readonly name = "NoModelError";
   constructor(message: string, options?: McpwireErrorOptions) {
-    super(message, "no-model", options);
+    super(message, "no-model-configured", options);
   }
 }
 

@@ -60,9 +60,9 @@ describe("CLI error codes", () => {
     coded(thrown(() => typeArguments(parseArgumentWords(["n=x"]), schema, "tool t")), CallArgumentsError, "type-mismatch");
   });
 
-  test("NoModelError: no-model, when no model is given and no Ollama answers", async () => {
+  test("NoModelError: no-model-configured, when no model is given and no Ollama answers", async () => {
     const settings = config({ providers: { ollama: { baseUrl: await refusedOrigin() } } });
-    const error = coded(await rejection(setUpHost("run", parseArgs([], HOST_OPTIONS), settings)), NoModelError, "no-model");
+    const error = coded(await rejection(setUpHost("run", parseArgs([], HOST_OPTIONS), settings)), NoModelError, "no-model-configured");
     assert.match(error.message, /no model configured/);
   });
 
