@@ -4,11 +4,18 @@
 import type { JsonObject } from "../client/types.ts";
 import { messageOf } from "../common/error-text.ts";
 import { isObject } from "../common/json.ts";
+import { McpwireError, type McpwireErrorOptions } from "../common/mcpwire-error.ts";
 import type { ChatMessage, ModelToolCall } from "./providers/types.ts";
 
-/** A history that loadHistory() cannot take. */
-export class HistoryError extends Error {
+/** HistoryError's one code: the saved history is not one loadHistory() can take. */
+export type HistoryErrorCode = "invalid-history";
+
+/** A history that loadHistory() cannot take (`code` "invalid-history"; the message says where and what). */
+export class HistoryError extends McpwireError<HistoryErrorCode> {
   override readonly name = "HistoryError";
+  constructor(message: string, options?: McpwireErrorOptions) {
+    super(message, "invalid-history", options);
+  }
 }
 
 /** The JSON saveHistory() writes. */
@@ -41,7 +48,7 @@ export function parseHistory(saved: unknown): ChatMessage[] {
     try {
       value = JSON.parse(value);
     } catch (error) {
-      throw new HistoryError(`the history is not valid JSON (${messageOf(error)}); load what saveHistory() wrote`);
+      throw new HistoryError(`the history is not valid JSON (${messageOf(error)}); load what saveHistory() wrote`, { cause: error });
     }
   }
   let messages: unknown;

@@ -5,6 +5,7 @@
 import type { JsonObject } from "../client/types.ts";
 import { durationText } from "../common/duration.ts";
 import { messageOf } from "../common/error-text.ts";
+import { McpwireError, type McpwireErrorOptions } from "../common/mcpwire-error.ts";
 import { within } from "../common/timing.ts";
 import { runtime } from "../runtime/mod.ts";
 import type { ChildProcess } from "../runtime/types.ts";
@@ -73,9 +74,15 @@ export interface HooksOptions {
   model?: string;
 }
 
-/** A hook config that cannot be used (a matcher that is not a regular expression, …). */
-export class HookConfigError extends Error {
+/** HookConfigError's one code: a configured hook cannot be used. */
+export type HookConfigErrorCode = "invalid-hook";
+
+/** A hook config that cannot be used (a matcher that is not a regular expression, …); `code` "invalid-hook". */
+export class HookConfigError extends McpwireError<HookConfigErrorCode> {
   override readonly name = "HookConfigError";
+  constructor(message: string, options?: McpwireErrorOptions) {
+    super(message, "invalid-hook", options);
+  }
 }
 
 interface Prepared {
@@ -181,6 +188,7 @@ function prepare(event: HookEventName, index: number, hook: HookCommand): Prepar
       throw new HookConfigError(
         `hooks.${event}[${index}]: matcher ${JSON.stringify(hook.matcher)} is not a regular expression (${messageOf(error)}); ` +
           `use a tool-name pattern such as "mcp_everything_.*" or "echo|get-sum"`,
+        { cause: error },
       );
     }
   }

@@ -4,7 +4,8 @@
 
 // the runner
 export { Runner, RunnerError } from "./runner.ts";
-export type { RunnerErrorKind, RunnerEvent, RunnerOptions, RunnerRegistry } from "./runner.ts";
+export type { RunnerEvent, RunnerOptions, RunnerRegistry } from "./runner.ts";
+export type { AgentErrorCode } from "./errors.ts";
 export { HistoryError } from "./history.ts";
 export type { SavedHistory } from "./history.ts";
 export type { RetryOptions } from "./model-retry.ts";

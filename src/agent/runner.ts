@@ -78,7 +78,7 @@ export type RunnerEvent =
   | { type: "warning"; step: number; message: string };
 
 /** Why a run ended without an answer. */
-export type RunnerErrorKind =
+export type RunnerErrorCode =
   /** The model still asked for tools after maxSteps requests. */
   | "max-steps"
   /** The provider failed (not retryable, or retries used up). `cause` is the ProviderError. */
@@ -91,12 +91,8 @@ export type RunnerErrorKind =
   | "busy";
 
 /** A run that did not end with an answer (`code` says why). The history keeps every complete step. */
-export class RunnerError extends McpwireError<RunnerErrorKind> {
+export class RunnerError extends McpwireError<RunnerErrorCode> {
   override readonly name = "RunnerError";
-  /** The same as `code`, under the name it had first. */
-  get kind(): RunnerErrorKind {
-    return this.code;
-  }
 }
 
 /** The LLM loop: sends the history and the registry's tools to a model, runs the tool calls it asks for, repeats. */

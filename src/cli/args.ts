@@ -1,8 +1,19 @@
 // A small command-line option parser: `--name value`, `--name=value`, boolean flags,
 // repeatable options, and positional words. Unknown options are errors, not ignored.
 
-export class UsageError extends Error {
-  override readonly name = "UsageError";
+import { McpwireError, type McpwireErrorOptions } from "../common/mcpwire-error.ts";
+import type { UsageErrorCode } from "./errors.ts";
+
+/**
+ * A command line mcpwire cannot run (an unknown option, a missing value, a bad quote, …): the
+ * CLI prints the message and a pointer to the verb's help, and exits 2. `code` is "usage",
+ * or what was wrong with `mcpwire call`'s arguments (CallArgumentsError).
+ */
+export class UsageError extends McpwireError<UsageErrorCode> {
+  override readonly name: string = "UsageError";
+  constructor(message: string, code: UsageErrorCode = "usage", options?: McpwireErrorOptions) {
+    super(message, code, options);
+  }
 }
 
 export interface OptionSpec {

@@ -116,6 +116,8 @@ async function login(server: ServerConfig, argv: Map<string, string>, flags: Set
     throw new UsageError(
       `cannot listen for the OAuth redirect on 127.0.0.1:${port} (${messageOf(error)}); ` +
         `set auth.redirect_port for "${server.name}" or pass --redirect-port`,
+      "usage",
+      { cause: error },
     );
   }
   const controller = new AbortController();

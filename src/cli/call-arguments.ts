@@ -9,42 +9,22 @@
 import type { JsonObject } from "../client/types.ts";
 import { boundedJson, DEFAULT_MAX_DEPTH, depthOf, jsonTextDepth } from "../common/bounded.ts";
 import { isObject } from "../common/json.ts";
+import type { McpwireErrorOptions } from "../common/mcpwire-error.ts";
 import { clipText } from "../common/preview.ts";
 import { didYouMean, suggestNames } from "../registry/suggest.ts";
 import { runtime } from "../runtime/mod.ts";
 import { FileError } from "../runtime/errors.ts";
 import { UsageError } from "./args.ts";
+import type { CallArgumentsErrorCode } from "./errors.ts";
 import { type Loose, parseLoose, plainValue } from "./loose-value.ts";
 import { schemaType } from "./signature.ts";
 
-/** What was wrong with the arguments; each is a usage error (exit 2) found before the call. */
-export type CallArgumentsErrorCode =
-  /** The JSON argument, a `key:=JSON` value or the args file is not JSON. */
-  | "not-json"
-  /** The JSON (argument or file) is not an object. */
-  | "not-object"
-  /** A word is neither `key=value` nor one JSON object. */
-  | "not-a-pair"
-  /** The same key was given twice. */
-  | "duplicate-key"
-  /** A JSON object and `key=value` words (or an args file) were given together. */
-  | "mixed-forms"
-  /** A value does not fit the type the schema gives its property. */
-  | "type-mismatch"
-  /** A property the schema requires was not given. */
-  | "missing-required"
-  /** A key the schema does not list, where it allows no others (additionalProperties: false). */
-  | "unknown-parameter"
-  /** The arguments (or one of them) are nested deeper than MAX_ARGUMENTS_DEPTH levels. */
-  | "too-deep"
-  /** The args file could not be read (missing, a directory, no permission), or stdin was too long. */
-  | "args-file";
-
+/** Arguments of `mcpwire call` that cannot be used: a usage error (exit 2) found before the call; `code` says what was wrong. */
 export class CallArgumentsError extends UsageError {
-  readonly code: CallArgumentsErrorCode;
-  constructor(message: string, code: CallArgumentsErrorCode) {
-    super(message);
-    this.code = code;
+  override readonly name: string = "CallArgumentsError";
+  declare readonly code: CallArgumentsErrorCode;
+  constructor(message: string, code: CallArgumentsErrorCode, options?: McpwireErrorOptions) {
+    super(message, code, options);
   }
 }
 
@@ -168,7 +148,7 @@ export async function readArgumentsFile(path: string, read: ArgumentSources = RU
     const reason = error instanceof FileError
       ? error.code === "ENOENT" ? "no such file" : error.code === "EISDIR" ? "it is a directory" : error.code === "EACCES" ? "permission denied" : error.message
       : error instanceof Error ? error.message : String(error);
-    throw new CallArgumentsError(`cannot read ${source}: ${reason}; give a JSON file of the arguments, or - for stdin`, "args-file");
+    throw new CallArgumentsError(`cannot read ${source}: ${reason}; give a JSON file of the arguments, or - for stdin`, "args-file", { cause: error });
   }
   if (text.length > MAX_ARGS_FILE_CHARS) {
     throw new CallArgumentsError(`${source} is longer than ${MAX_ARGS_FILE_CHARS} characters; arguments that large belong in a file the tool reads`, "args-file");

@@ -2,9 +2,7 @@
 // command and its arguments, the way a POSIX shell would for quotes and backslashes.
 // No variables, globs or pipes: the command is run directly, never through a shell.
 
-export class CommandLineError extends Error {
-  override readonly name = "CommandLineError";
-}
+import { UsageError } from "./args.ts";
 
 export function splitCommandLine(line: string): string[] {
   const words: string[] = [];
@@ -35,7 +33,7 @@ export function splitCommandLine(line: string): string[] {
       inWord = true;
     }
   }
-  if (quote !== undefined) throw new CommandLineError(`unterminated ${quote} quote in command line: ${line}`);
+  if (quote !== undefined) throw new UsageError(`unterminated ${quote} quote in command line: ${line}`);
   if (inWord) words.push(word);
   return words;
 }

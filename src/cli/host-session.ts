@@ -179,6 +179,19 @@ export function cliHandlers(elicit: ElicitMode | undefined): ClientHandlers {
   };
 }
 
+/** The variable that sets the first delay (ms, doubling after) before a server that failed to start or died is started again. */
+export const RECONNECT_DELAY_VARIABLE = "MCPWIRE_RECONNECT_DELAY_MS";
+
+/** MCPWIRE_RECONNECT_DELAY_MS as the manager's `reconnectDelay.initialMs`; undefined when unset (the manager's 1 s). */
+function reconnectDelayMs(): number | undefined {
+  const text = runtime.env()[RECONNECT_DELAY_VARIABLE]?.trim();
+  if (text === undefined || text === "") return undefined;
+  if (!/^\d+$/.test(text) || !Number.isSafeInteger(Number(text))) {
+    throw new UsageError(`${RECONNECT_DELAY_VARIABLE} must be a whole number of milliseconds (got "${text}"); unset it for the default of 1000`);
+  }
+  return Number(text);
+}
+
 /**
  * Loads the config (ConfigError propagates: exit 2), starts every enabled server, runs
  * `body`, and closes the manager whatever happens. Config warnings go to stderr.
@@ -206,7 +219,14 @@ export async function withManager<T>(options: SessionOptions, body: (manager: Mc
     const handler = sampling?.(server, config);
     return { ...base, sampling: handler ?? decliningSampling(noModelMessage(server, config)) };
   };
-  const manager = new McpManager(config, { clientInfo: CLI_CLIENT_INFO, handlers, redactor, resultFiles: options.resultFiles === true });
+  const initialMs = reconnectDelayMs();
+  const manager = new McpManager(config, {
+    clientInfo: CLI_CLIENT_INFO,
+    handlers,
+    redactor,
+    resultFiles: options.resultFiles === true,
+    ...(initialMs !== undefined ? { reconnectDelay: { initialMs } } : {}),
+  });
   useRedactor(manager.redactor);
   if (options.showLogs !== false || options.logLevel !== undefined) {
     // A log's data is the server's: one line, bounded in depth and size, shown whatever it holds.

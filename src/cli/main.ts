@@ -2,7 +2,6 @@
 
 import { ConfigError } from "../host/config/types.ts";
 import { UsageError } from "./args.ts";
-import { CommandLineError } from "./command-line.ts";
 import { write } from "./output.ts";
 import { VERSION } from "./version.ts";
 
@@ -82,7 +81,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     }
   } catch (error) {
     // Through the verb's redactor: an error may quote a server, and a server may quote a token.
-    if (error instanceof UsageError || error instanceof CommandLineError) {
+    if (error instanceof UsageError) {
       await write("stderr", `mcpwire: ${error.message}\nrun "mcpwire help${verbLoader(verb) ? ` ${verb}` : ""}" for usage\n`);
       return 2;
     }

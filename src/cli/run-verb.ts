@@ -16,6 +16,7 @@ import type { Provider } from "../agent/providers/types.ts";
 import { Runner, RunnerError, type RunnerEvent } from "../agent/runner.ts";
 import type { ToolDefinitionLimits } from "../agent/tool-definition-cap.ts";
 import type { ToolSearchOptions } from "../agent/tool-search.ts";
+import { McpwireError, type McpwireErrorOptions } from "../common/mcpwire-error.ts";
 import { runtime } from "../runtime/mod.ts";
 import { type ParsedArgs, parseArgs, positiveInt, UsageError } from "./args.ts";
 import { configSource, decliningSampling, parseElicitMode, parseLogLevel, SESSION_OPTIONS, stderrLine, withManager } from "./host-session.ts";
@@ -63,9 +64,12 @@ export const HOST_OPTIONS = {
 /** How long the Ollama probe waits when no model is configured. */
 const OLLAMA_PROBE_MS = 1500;
 
-/** No model given and none found: what to do, in one message. */
-export class NoModelError extends Error {
+/** No model given and none found: what to do, in one message (`code` "no-model-configured"; the CLI exits 2). */
+export class NoModelError extends McpwireError<"no-model-configured"> {
   override readonly name = "NoModelError";
+  constructor(message: string, options?: McpwireErrorOptions) {
+    super(message, "no-model-configured", options);
+  }
 }
 
 function noModelMessage(verb: string, ollama: string, config: McpwireConfig): string {
@@ -163,7 +167,7 @@ export async function setUpHost(verb: string, args: ParsedArgs, config: McpwireC
   try {
     provider = makeProvider(modelString);
   } catch (error) {
-    throw new UsageError((error as Error).message);
+    throw new UsageError((error as Error).message, "usage", { cause: error });
   }
   const maxStepsText = args.values.get("max-steps");
   const maxSteps = maxStepsText === undefined ? config.maxSteps : positiveInt("max-steps", maxStepsText, 20);
@@ -187,7 +191,7 @@ export async function setUpHost(verb: string, args: ParsedArgs, config: McpwireC
         onProblem: ({ message }) => stderrLine(`mcpwire: warning: ${message}`),
       });
     } catch (error) {
-      if (error instanceof HookConfigError) throw new UsageError(`${config.file ?? "config"}: ${error.message}`);
+      if (error instanceof HookConfigError) throw new UsageError(`${config.file ?? "config"}: ${error.message}`, "usage", { cause: error });
       throw error;
     }
   }

@@ -71,7 +71,7 @@ describe("hooks around the Runner's tool calls", () => {
     const provider = new ScriptedProvider([answer("never")]);
     const runner = new Runner({ provider, registry, hooks });
     const error = await rejection(runner.run("tell me the secret"));
-    assert.ok(error instanceof RunnerError && error.kind === "blocked");
+    assert.ok(error instanceof RunnerError && error.code === "blocked");
     assert.match(error.message, /UserPromptSubmit hook: no secrets in prompts/);
     assert.equal(provider.requests.length, 0);
     assert.deepEqual(runner.history, []);

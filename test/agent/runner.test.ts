@@ -129,7 +129,6 @@ describe("Runner over server-everything", () => {
     const error = await rejection(runner.run("loop"));
     assert.ok(error instanceof RunnerError);
     assert.equal(error.code, "max-steps");
-    assert.equal(error.kind, "max-steps", "kind stays, the same as code");
     assert.match(error.message, /after 3 steps.*max_steps/);
     assert.equal(provider.requests.length, 3);
   });
@@ -212,13 +211,13 @@ describe("Runner and provider errors", () => {
     const { delays, sleep } = recordingSleep();
     const provider = new ScriptedProvider([
       () => {
-        throw new ProviderError("scripted", "429 Too Many Requests", { status: 429, retryable: true, retryAfterMs: 7000 });
+        throw new ProviderError("429 Too Many Requests", "api-error", { provider: "scripted", status: 429, retryable: true, retryAfterMs: 7000 });
       },
       () => {
-        throw new ProviderError("scripted", "503 overloaded", { status: 503, retryable: true });
+        throw new ProviderError("503 overloaded", "api-error", { provider: "scripted", status: 503, retryable: true });
       },
       () => {
-        throw new ProviderError("scripted", "529 overloaded", { status: 529, retryable: true });
+        throw new ProviderError("529 overloaded", "api-error", { provider: "scripted", status: 529, retryable: true });
       },
       answer("finally"),
     ]);
@@ -257,13 +256,13 @@ describe("Runner and provider errors", () => {
   test("at most 5 retries, the delay capped at 30 s; then the run ends with the provider's message", async () => {
     const { delays, sleep } = recordingSleep();
     const failing = () => {
-      throw new ProviderError("scripted", "503 Service Unavailable", { status: 503, retryable: true });
+      throw new ProviderError("503 Service Unavailable", "api-error", { provider: "scripted", status: 503, retryable: true });
     };
     const provider = new ScriptedProvider(Array.from({ length: 8 }, () => failing));
     const runner = new Runner({ provider, registry, retry: { sleep, initialDelayMs: 8000 } });
     const error = await rejection(runner.run("hi"));
     assert.ok(error instanceof RunnerError);
-    assert.equal(error.kind, "provider");
+    assert.equal(error.code, "provider");
     assert.match(error.message, /after 5 retries: 503 Service Unavailable/);
     assert.ok(error.cause instanceof ProviderError);
     assert.deepEqual(delays, [8000, 16000, 30000, 30000, 30000]);
@@ -273,11 +272,11 @@ describe("Runner and provider errors", () => {
   test("a provider error that is not retryable ends the run at once with its message", async () => {
     const { delays, sleep } = recordingSleep();
     const provider = new ScriptedProvider([() => {
-      throw new ProviderError("scripted", "401 Unauthorized: invalid API key; set OPENAI_API_KEY", { status: 401 });
+      throw new ProviderError("401 Unauthorized: invalid API key; set OPENAI_API_KEY", "api-error", { provider: "scripted", status: 401 });
     }]);
     const runner = new Runner({ provider, registry, retry: { sleep } });
     const error = await rejection(runner.run("hi"));
-    assert.ok(error instanceof RunnerError && error.kind === "provider");
+    assert.ok(error instanceof RunnerError && error.code === "provider");
     assert.match(error.message, /^model scripted\/script-1: 401 Unauthorized: invalid API key/);
     assert.deepEqual(delays, []);
     assert.deepEqual(runner.history, [], "a prompt that got no answer is taken back");
@@ -285,7 +284,7 @@ describe("Runner and provider errors", () => {
 
   test("a Retry-After longer than the Runner waits ends the run instead of hanging", async () => {
     const provider = new ScriptedProvider([() => {
-      throw new ProviderError("scripted", "429 Too Many Requests", { status: 429, retryable: true, retryAfterMs: 3_600_000 });
+      throw new ProviderError("429 Too Many Requests", "api-error", { provider: "scripted", status: 429, retryable: true, retryAfterMs: 3_600_000 });
     }]);
     const runner = new Runner({ provider, registry, retry: recordingSleep() });
     const error = await rejection(runner.run("hi"));
@@ -302,7 +301,7 @@ describe("Runner and provider errors", () => {
     ]);
     const runner = new Runner({ provider, registry, signal: controller.signal });
     const error = await rejection(runner.run("hi"));
-    assert.ok(error instanceof RunnerError && error.kind === "cancelled");
+    assert.ok(error instanceof RunnerError && error.code === "cancelled");
     assert.match(error.message, /Ctrl-C/);
   });
 

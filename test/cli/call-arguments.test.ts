@@ -10,13 +10,13 @@ import { join } from "node:path";
 import { after } from "node:test";
 import {
   CallArgumentsError,
-  type CallArgumentsErrorCode,
   MAX_ARGUMENTS_DEPTH,
   parseArgumentWords,
   readArgumentsFile,
   typeArguments,
 } from "../../src/cli/call-arguments.ts";
 import { UsageError } from "../../src/cli/args.ts";
+import type { CallArgumentsErrorCode } from "../../src/cli/errors.ts";
 import { runtime } from "../../src/runtime/mod.ts";
 
 const WHO = 'server "s", tool "t"';

@@ -3,7 +3,7 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { parseArgs, positiveInt, UsageError } from "../../src/cli/args.ts";
-import { CommandLineError, splitCommandLine } from "../../src/cli/command-line.ts";
+import { splitCommandLine } from "../../src/cli/command-line.ts";
 import { summarizeInputSchema } from "../../src/cli/schema-summary.ts";
 
 describe("splitCommandLine", () => {
@@ -16,8 +16,9 @@ describe("splitCommandLine", () => {
   test("an empty quoted word is still a word", () => {
     assert.deepEqual(splitCommandLine(`cmd "" x`), ["cmd", "", "x"]);
   });
-  test("an unterminated quote is an error naming the quote", () => {
-    assert.throws(() => splitCommandLine(`node "server.js`), CommandLineError);
+  test("an unterminated quote is a usage error naming the quote", () => {
+    assert.throws(() => splitCommandLine(`node "server.js`), (error: unknown) =>
+      error instanceof UsageError && error.code === "usage" && /unterminated " quote/.test(error.message));
   });
 });
 

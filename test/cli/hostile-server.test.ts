@@ -29,8 +29,12 @@ const SHOWN = String.raw`\x1b[31mred\x1b[0m \x1b]8;;https://evil.example/\x07goo
 /** Characters a terminal acts on (TAB and LF are ordinary text). */
 const RAW_CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
 
-/** Runs `mcpwire <args>` with the same runtime as this test; `input` is its stdin (a pipe, closed after it). */
-const mcpwire = (args: string[], input = "") => runMcpwire(args, { input, maxBuffer: 64 * 1024 * 1024 });
+/**
+ * Runs `mcpwire <args>` with the same runtime as this test; `input` is its stdin (a pipe, closed after it).
+ * A server that dies at start is tried again at once (MCPWIRE_RECONNECT_DELAY_MS=0), not after 1, 2 and 4 s.
+ */
+const mcpwire = (args: string[], input = "") =>
+  runMcpwire(args, { input, maxBuffer: 64 * 1024 * 1024, env: { ...process.env, MCPWIRE_RECONNECT_DELAY_MS: "0" } });
 
 function assertNoRawControls(outcome: Outcome, what: string): void {
   const found = RAW_CONTROL.exec(outcome.stdout + outcome.stderr);

@@ -34,6 +34,8 @@ function sandbox() {
     SOME_SECRET: SECRET,
     MCPWIRE_TRUST_PROJECT: undefined,
     CODEX_HOME: undefined,
+    // the project's servers exit at once: tried again without the 1, 2 and 4 s waits
+    MCPWIRE_RECONNECT_DELAY_MS: "0",
   };
   const write = (base: string, path: string, value: unknown): string => {
     const file = join(base, path);

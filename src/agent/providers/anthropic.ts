@@ -112,7 +112,7 @@ export function toAnthropicTool(tool: LlmToolSchema): Json {
 
 function fromMessage(provider: string, body: Json): ChatResponse {
   if (!Array.isArray(body.content)) {
-    throw new ProviderError(provider, `${provider}: the answer has no content blocks: ${clipText(JSON.stringify(body), 200)}`);
+    throw new ProviderError(`${provider}: the answer has no content blocks: ${clipText(JSON.stringify(body), 200)}`, "invalid-answer", { provider });
   }
   const text: string[] = [];
   const toolCalls: ModelToolCall[] = [];
@@ -222,7 +222,7 @@ class StreamAssembly extends AnswerAssembly<string> {
 
   finish(): ChatResponse {
     if (!this.#stopped) {
-      throw new ProviderError(this.provider, `${this.provider}: the streamed answer ended before message_stop; try again`);
+      throw new ProviderError(`${this.provider}: the streamed answer ended before message_stop; try again`, "incomplete-answer", { provider: this.provider });
     }
     const text: string[] = [];
     const toolCalls: ModelToolCall[] = [];

@@ -51,7 +51,7 @@ function parseChunk(provider: string, data: string): Json {
   } catch {
     // reported below
   }
-  throw new ProviderError(provider, `${provider}: a streamed chunk of the answer is not a JSON object: ${preview(data, 200)}`);
+  throw new ProviderError(`${provider}: a streamed chunk of the answer is not a JSON object: ${preview(data, 200)}`, "invalid-answer", { provider });
 }
 
 /**
@@ -156,12 +156,18 @@ class Assembly extends AnswerAssembly<Json> {
 
   finish(): ChatResponse {
     if (this.#blockReason !== undefined && !this.#sawCandidate) {
-      throw new ProviderError(this.provider, `${this.provider}: the prompt was blocked (${this.#blockReason}); rephrase it or check the conversation`);
+      throw new ProviderError(`${this.provider}: the prompt was blocked (${this.#blockReason}); rephrase it or check the conversation`, "prompt-blocked", {
+        provider: this.provider,
+      });
     }
-    if (!this.#sawCandidate) throw new ProviderError(this.provider, `${this.provider}: the answer has no candidates; try again`);
+    if (!this.#sawCandidate) throw new ProviderError(`${this.provider}: the answer has no candidates; try again`, "invalid-answer", { provider: this.provider });
     const text = this.#text.join("");
     if (text === "" && this.#calls.length === 0 && this.stopReason !== undefined && this.stopReason !== "STOP") {
-      throw new ProviderError(this.provider, `${this.provider}: the model stopped (${this.stopReason}) without an answer; rephrase the prompt or raise max_tokens`);
+      throw new ProviderError(
+        `${this.provider}: the model stopped (${this.stopReason}) without an answer; rephrase the prompt or raise max_tokens`,
+        "empty-answer",
+        { provider: this.provider },
+      );
     }
     return { text, toolCalls: this.#calls, stopReason: this.stopReason, model: this.model, usage: this.usage };
   }

@@ -71,23 +71,23 @@ export async function callApi<T>(
     if (error instanceof ProviderError) return error;
     if (timedOut) {
       return new ProviderError(
-        settings.provider,
         `${settings.provider}: no ${stage === "connect" ? "answer" : "further data"} from ${shown} within ${durationText(settings.timeoutMs)}; ` +
           "the model may be slow to load or stuck — raise the provider timeout or try again",
-        { cause: error },
+        "timeout",
+        { provider: settings.provider, cause: error },
       );
     }
     if (stage === "connect") {
       return new ProviderError(
-        settings.provider,
         `${settings.provider}: could not connect to ${shown} (${fetchFailureReason(error)}); ${settings.unreachableHint}`,
-        { cause: error },
+        "connect-failed",
+        { provider: settings.provider, cause: error },
       );
     }
     return new ProviderError(
-      settings.provider,
       `${settings.provider}: the answer from ${shown} broke off (${fetchFailureReason(error)}); try again`,
-      { cause: error },
+      "body-broken",
+      { provider: settings.provider, cause: error },
     );
   };
 
@@ -152,9 +152,9 @@ async function statusError(settings: HttpSettings, response: Response, shown: st
   const detail = message ?? (text.trim() === "" ? "(no body)" : quote(text));
   const statusText = response.statusText === "" ? "" : ` ${response.statusText}`;
   return new ProviderError(
-    settings.provider,
     `${settings.provider}: ${shown} answered ${status}${statusText}: ${detail}; ${settings.advice?.(status, detail) ?? statusAdvice(settings, status, retryable)}`,
-    { status, retryable, retryAfterMs },
+    "api-error",
+    { provider: settings.provider, status, retryable, retryAfterMs },
   );
 }
 
@@ -256,9 +256,9 @@ export async function readJson(provider: string, chunks: AsyncIterable<Uint8Arra
   try {
     value = JSON.parse(text);
   } catch {
-    throw new ProviderError(provider, `${provider}: the API answered with something that is not JSON: ${quote(text)}; check the base URL`);
+    throw new ProviderError(`${provider}: the API answered with something that is not JSON: ${quote(text)}; check the base URL`, "invalid-answer", { provider });
   }
-  if (!isObject(value)) throw new ProviderError(provider, `${provider}: the API answered with JSON that is not an object: ${quote(text)}`);
+  if (!isObject(value)) throw new ProviderError(`${provider}: the API answered with JSON that is not an object: ${quote(text)}`, "invalid-answer", { provider });
   return value;
 }
 
@@ -294,9 +294,9 @@ export function parseObject(provider: string, text: string, what: string): Recor
   try {
     value = JSON.parse(text);
   } catch {
-    throw new ProviderError(provider, `${provider}: ${what} of the answer is not JSON: ${quote(text)}`);
+    throw new ProviderError(`${provider}: ${what} of the answer is not JSON: ${quote(text)}`, "invalid-answer", { provider });
   }
-  if (!isObject(value)) throw new ProviderError(provider, `${provider}: ${what} of the answer is not a JSON object: ${quote(text)}`);
+  if (!isObject(value)) throw new ProviderError(`${provider}: ${what} of the answer is not a JSON object: ${quote(text)}`, "invalid-answer", { provider });
   return value;
 }
 
@@ -304,10 +304,10 @@ export function parseObject(provider: string, text: string, what: string): Recor
 export function streamedError(provider: string, message: string, type?: string): ProviderError {
   const retryable = isRetryable(undefined, `${type ?? ""} ${message}`);
   return new ProviderError(
-    provider,
     `${provider}: the API reported an error while streaming: ${message}${type === undefined ? "" : ` (${type})`}` +
       (retryable ? "; the API is busy, try again later" : ""),
-    { retryable },
+    "api-error",
+    { provider, retryable },
   );
 }
 

@@ -84,18 +84,19 @@ export function createProvider(modelString: string, options: CreateProviderOptio
   }
   // "localhost:1234" parses as a URL of scheme "localhost:"; only http and https are APIs
   if (protocol !== "http:" && protocol !== "https:") {
-    throw new ProviderError(provider, `${provider}: base URL "${baseUrl}" is not an http(s) URL (e.g. http://127.0.0.1:1234/v1)`);
+    throw new ProviderError(`${provider}: base URL "${baseUrl}" is not an http(s) URL (e.g. http://127.0.0.1:1234/v1)`, "invalid-options", { provider });
   }
   if (apiKey === undefined && !custom && provider !== "ollama") {
     throw new ProviderError(
-      provider,
       `${provider}: no API key for model "${modelString}": set ${defaults.keyVariables.join(" or ")}, or api_key in the config` +
         (provider === "openai" ? "; for a local OpenAI-compatible server set base_url instead" : ""),
+      "missing-api-key",
+      { provider },
     );
   }
 
   const timeoutMs = options.timeoutMs ?? DEFAULT_PROVIDER_TIMEOUT_MS;
-  if (!(timeoutMs > 0)) throw new ProviderError(provider, `${provider}: timeout must be a positive number of ms, got ${timeoutMs}`);
+  if (!(timeoutMs > 0)) throw new ProviderError(`${provider}: timeout must be a positive number of ms, got ${timeoutMs}`, "invalid-options", { provider });
   const headers = { ...configured.headers, ...options.headers };
   const connection: ProviderConnection = {
     model,

@@ -1,6 +1,8 @@
 // Model strings: `provider/model` or `provider:model` (`openai/gpt-4o`, `ollama:qwen3:8b`,
 // `anthropic/claude-sonnet-4-5`, `google/gemini-2.5-flash`), as the CLI's --model and the config take them.
 
+import { McpwireError } from "../../common/mcpwire-error.ts";
+
 /** The providers mcpwire speaks to, by the name a model string starts with. */
 export const PROVIDER_NAMES = ["ollama", "openai", "anthropic", "google"] as const;
 /** The name a model string starts with (`ollama/…`, `openai/…`, `anthropic/…`, `google/…`). */
@@ -15,8 +17,16 @@ export interface ModelString {
   model: string;
 }
 
-/** A model string that names no known provider, or no model. */
-export class ModelStringError extends Error {
+/**
+ * Why a model string cannot be used:
+ * - `no-provider`: no `/` or `:`, so no provider is named (`gpt-4o`);
+ * - `unknown-provider`: the part before the separator is not a provider mcpwire speaks to;
+ * - `no-model`: nothing after the separator (`openai/`).
+ */
+export type ModelStringErrorCode = "no-provider" | "unknown-provider" | "no-model";
+
+/** A model string that names no known provider, or no model (`code` says which). */
+export class ModelStringError extends McpwireError<ModelStringErrorCode> {
   override readonly name = "ModelStringError";
 }
 
@@ -36,6 +46,7 @@ export function parseModelString(text: string): ModelString {
   if (at === -1) {
     throw new ModelStringError(
       `model "${value}" names no provider: write it as provider/model (e.g. ollama/${value || "qwen3:8b"} or openai/${value || "gpt-4o"}); known providers: ${known}`,
+      "no-provider",
     );
   }
   const prefix = value.slice(0, at).toLowerCase();
@@ -44,9 +55,9 @@ export function parseModelString(text: string): ModelString {
   if (provider === undefined) {
     // `qwen3:8b` alone looks like an Ollama name with its tag
     const guess = value[at] === ":" ? `; did you mean ollama/${value}?` : "";
-    throw new ModelStringError(`model "${value}": unknown provider "${value.slice(0, at)}"; known providers: ${known}${guess}`);
+    throw new ModelStringError(`model "${value}": unknown provider "${value.slice(0, at)}"; known providers: ${known}${guess}`, "unknown-provider");
   }
-  if (model === "") throw new ModelStringError(`model "${value}" names no model after "${value.slice(0, at + 1)}" (e.g. ${provider}/${exampleModel(provider)})`);
+  if (model === "") throw new ModelStringError(`model "${value}" names no model after "${value.slice(0, at + 1)}" (e.g. ${provider}/${exampleModel(provider)})`, "no-model");
   return { provider, model };
 }
 

@@ -38,7 +38,7 @@ export function ollamaBaseUrl(host: string | undefined): string {
   try {
     url = new URL(text);
   } catch {
-    throw new ProviderError("ollama", `ollama: OLLAMA_HOST "${value}" is not a host, host:port or URL (e.g. 127.0.0.1:11434)`);
+    throw new ProviderError(`ollama: OLLAMA_HOST "${value}" is not a host, host:port or URL (e.g. 127.0.0.1:11434)`, "invalid-options", { provider: "ollama" });
   }
   // an explicit port (even the scheme's default, which URL drops from url.port) is kept
   const explicitPort = /^[a-z][a-z0-9+.-]*:\/\/(\[[^\]]*\]|[^/:?#]*):\d+/i.test(text);
@@ -147,7 +147,7 @@ class Assembly extends AnswerAssembly<Json> {
   }
 
   finish(): ChatResponse {
-    if (!this.#done) throw new ProviderError(this.provider, `${this.provider}: the answer ended before its last line (done: true); try again`);
+    if (!this.#done) throw new ProviderError(`${this.provider}: the answer ended before its last line (done: true); try again`, "incomplete-answer", { provider: this.provider });
     return { text: this.#text.join(""), toolCalls: this.#calls, stopReason: this.stopReason, model: this.model, usage: this.usage };
   }
 }

@@ -72,7 +72,7 @@ export class OpenAiProvider extends HttpProvider {
   #fromResponse(body: Json): ChatResponse {
     const choice = Array.isArray(body.choices) ? body.choices[0] : undefined;
     if (!isObject(choice) || !isObject(choice.message)) {
-      throw new ProviderError(this.name, `${this.name}: the answer has no choices[0].message: ${clipText(JSON.stringify(body), 200)}`);
+      throw new ProviderError(`${this.name}: the answer has no choices[0].message: ${clipText(JSON.stringify(body), 200)}`, "invalid-answer", { provider: this.name });
     }
     const message = choice.message;
     const toolCalls: ModelToolCall[] = [];
@@ -178,7 +178,7 @@ class StreamAssembly extends AnswerAssembly<string> {
 
   finish(): ChatResponse {
     if (!this.#done && this.stopReason === undefined) {
-      throw new ProviderError(this.provider, `${this.provider}: the streamed answer ended before its last chunk ([DONE]); try again`);
+      throw new ProviderError(`${this.provider}: the streamed answer ended before its last chunk ([DONE]); try again`, "incomplete-answer", { provider: this.provider });
     }
     return {
       text: this.#text.join(""),

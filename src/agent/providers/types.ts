@@ -5,6 +5,7 @@
 // and the history it saves never depend on one provider.
 
 import type { JsonObject } from "../../client/types.ts";
+import { McpwireError } from "../../common/mcpwire-error.ts";
 import type { LlmToolSchema } from "../../registry/types.ts";
 
 /** One tool call the model asked for. `id` is the provider's, or one we made up when it has none. */
@@ -74,11 +75,52 @@ export interface Provider {
 }
 
 /**
- * A provider call that failed. `retryable` is true for 429, 503, 529 and "overloaded"
- * answers, with the server's `Retry-After` (in ms) when it gave one; the Runner retries
- * those with backoff and ends the run with `message` otherwise.
+ * Why a provider call failed:
+ * - `invalid-options`: a base URL that is not http(s), a timeout that is not positive, an
+ *   OLLAMA_HOST that is not a host;
+ * - `missing-api-key`: a hosted API and no key for it;
+ * - `connect-failed`: the API could not be reached;
+ * - `timeout`: no answer, or no further data, within the provider timeout;
+ * - `body-broken`: the answer broke off (the connection failed while it was read);
+ * - `api-error`: the API answered with an error — a non-2xx status (`status` has it) or an
+ *   error reported inside a stream;
+ * - `invalid-answer`: an answer that is not JSON, or lacks what every answer has (choices,
+ *   content blocks, candidates);
+ * - `incomplete-answer`: a streamed answer that ended before its last chunk;
+ * - `prompt-blocked`: the API blocked the prompt (Gemini's blockReason);
+ * - `empty-answer`: the model stopped (a safety or length stop) without text or tool calls.
  */
-export class ProviderError extends Error {
+export type ProviderErrorCode =
+  | "invalid-options"
+  | "missing-api-key"
+  | "connect-failed"
+  | "timeout"
+  | "body-broken"
+  | "api-error"
+  | "invalid-answer"
+  | "incomplete-answer"
+  | "prompt-blocked"
+  | "empty-answer";
+
+/** What a ProviderError carries besides its message and code. */
+export interface ProviderErrorOptions {
+  /** The provider's name ("openai", "anthropic", …). */
+  provider: string;
+  /** The HTTP status, when the API answered with one. */
+  status?: number;
+  /** Whether the Runner should retry (429, 503, 529, "overloaded"). Default false. */
+  retryable?: boolean;
+  /** The server's Retry-After, in ms. */
+  retryAfterMs?: number;
+  cause?: unknown;
+}
+
+/**
+ * A provider call that failed (`code` says why). `retryable` is true for 429, 503, 529 and
+ * "overloaded" answers, with the server's `Retry-After` (in ms) when it gave one; the Runner
+ * retries those with backoff and ends the run with `message` otherwise.
+ */
+export class ProviderError extends McpwireError<ProviderErrorCode> {
   override readonly name = "ProviderError";
   readonly provider: string;
   /** The HTTP status, when the API answered. */
@@ -86,15 +128,11 @@ export class ProviderError extends Error {
   readonly retryable: boolean;
   readonly retryAfterMs?: number;
 
-  constructor(
-    provider: string,
-    message: string,
-    details: { status?: number; retryable?: boolean; retryAfterMs?: number; cause?: unknown } = {},
-  ) {
-    super(message, details.cause === undefined ? undefined : { cause: details.cause });
-    this.provider = provider;
-    this.status = details.status;
-    this.retryable = details.retryable ?? false;
-    this.retryAfterMs = details.retryAfterMs;
+  constructor(message: string, code: ProviderErrorCode, options: ProviderErrorOptions) {
+    super(message, code, options);
+    this.provider = options.provider;
+    this.status = options.status;
+    this.retryable = options.retryable ?? false;
+    this.retryAfterMs = options.retryAfterMs;
   }
 }

@@ -54,7 +54,7 @@ test("a server that never answers is given up on after the timeout, with a messa
   await withServer(() => {}, async (origin) => {
     const provider = createProvider("openai/x", { baseUrl: `${origin}/v1`, env: {}, timeoutMs: 200 });
     await assert.rejects(provider.chat({ messages: [{ role: "user", content: "hi" }], tools: [] }), (error: unknown) =>
-      error instanceof ProviderError && /no answer from .* within 200 ms/.test(error.message) && /raise the provider timeout/.test(error.message));
+      error instanceof ProviderError && error.code === "timeout" && /no answer from .* within 200 ms/.test(error.message) && /raise the provider timeout/.test(error.message));
   });
 });
 
@@ -67,7 +67,7 @@ test("a stream that stops sending is given up on after the timeout between chunk
     const provider = createProvider("ollama/m", { baseUrl: origin, env: {}, timeoutMs: 300 });
     const chunks: string[] = [];
     await assert.rejects(provider.chat({ messages: [{ role: "user", content: "hi" }], tools: [], onText: (chunk) => chunks.push(chunk) }), (error: unknown) =>
-      error instanceof ProviderError && /no further data from .* within 300 ms/.test(error.message));
+      error instanceof ProviderError && error.code === "timeout" && /no further data from .* within 300 ms/.test(error.message));
     assert.deepEqual(chunks, ["par"]);
   });
 });

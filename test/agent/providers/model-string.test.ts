@@ -22,7 +22,7 @@ test("only the first separator splits: Ollama tags and slashed model names stay 
 
 test("an unknown provider is an error listing the known ones", () => {
   assert.throws(() => parseModelString("mistral/large"), (error: unknown) =>
-    error instanceof ModelStringError && /unknown provider "mistral"/.test(error.message) && /ollama, openai, anthropic, google/.test(error.message));
+    error instanceof ModelStringError && error.code === "unknown-provider" && /unknown provider "mistral"/.test(error.message) && /ollama, openai, anthropic, google/.test(error.message));
 });
 
 test("an Ollama name without its provider suggests ollama/", () => {

@@ -67,7 +67,7 @@ test("ollama: a model that is not pulled gives Ollama's own message", async () =
   try {
     const provider = createProvider("ollama/qwen9", { baseUrl: api.origin, env: {} });
     await assert.rejects(provider.chat({ messages: [{ role: "user", content: "hi" }], tools: [] }), (error: unknown) =>
-      error instanceof ProviderError && error.status === 404 && /model "qwen9" not found, try pulling it first/.test(error.message) && /`ollama pull qwen9`/.test(error.message));
+      error instanceof ProviderError && error.code === "api-error" && error.status === 404 && /model "qwen9" not found, try pulling it first/.test(error.message) && /`ollama pull qwen9`/.test(error.message));
   } finally {
     await api.close();
   }
@@ -87,7 +87,7 @@ test("ollama: nothing listening says to start Ollama or set OLLAMA_HOST", async 
   const origin = await refusedOrigin();
   const provider = createProvider("ollama/qwen3", { env: { OLLAMA_HOST: origin } });
   await assert.rejects(provider.chat({ messages: [{ role: "user", content: "hi" }], tools: [] }), (error: unknown) =>
-    error instanceof ProviderError && error.message.includes(`${origin}/api/chat`) && /ollama serve/.test(error.message) && /OLLAMA_HOST/.test(error.message));
+    error instanceof ProviderError && error.code === "connect-failed" && error.message.includes(`${origin}/api/chat`) && /ollama serve/.test(error.message) && /OLLAMA_HOST/.test(error.message));
 });
 
 test("ollama: OLLAMA_HOST is read the way Ollama reads it", () => {

@@ -59,7 +59,7 @@ test("openai: the fake refuses a tool message that answers no call, as the API d
     const provider = providerFor("openai/gpt-test", api);
     await assert.rejects(
       provider.chat({ messages: [{ role: "user", content: "x" }, { role: "tool", toolCallId: "call_missing", name: "t", content: "{}" }], tools: [] }),
-      (error: unknown) => error instanceof ProviderError && error.status === 400 && /preceeding message with 'tool_calls'/.test(error.message),
+      (error: unknown) => error instanceof ProviderError && error.code === "api-error" && error.status === 400 && /preceeding message with 'tool_calls'/.test(error.message),
     );
     assert.equal(api.rejections.length, 1);
   });
@@ -89,7 +89,7 @@ test("openai: OPENAI_API_KEY and OPENAI_BASE_URL come from the env record given"
 
 test("openai: api.openai.com without a key is refused up front, naming OPENAI_API_KEY and base_url", () => {
   assert.throws(() => createProvider("openai/gpt-4o", { env: {} }), (error: unknown) =>
-    error instanceof ProviderError && /OPENAI_API_KEY/.test(error.message) && /base_url/.test(error.message));
+    error instanceof ProviderError && error.code === "missing-api-key" && /OPENAI_API_KEY/.test(error.message) && /base_url/.test(error.message));
 });
 
 test("openai: the official API gets max_completion_tokens and asks for usage in the stream", async () => {
