@@ -83,7 +83,7 @@ export async function task(argv: readonly string[]): Promise<number> {
       if (error instanceof TaskError) {
         if (error.code === "timeout") return EXIT.timeout;
         if (error.code === "unsupported") return EXIT.usage;
-        if (error.code === "cancelled") return EXIT.toolError;
+        if (error.code === "task-cancelled") return EXIT.toolError;
       }
       if (error instanceof TaskFailedError) return EXIT.toolError;
       if (error instanceof CapabilityError) return EXIT.usage;

@@ -245,15 +245,16 @@ export function typedRpcError(error: unknown): unknown {
 
 /**
  * Why a task did not give a result:
- * - `cancelled`: the task ended `cancelled` (on the server, or by our tasks/cancel);
+ * - `task-cancelled`: the task ended `cancelled` (on the server, or by another tasks/cancel);
  * - `timeout`: the call's timeout ran out while the task ran (the task was cancelled);
- * - `aborted`: the caller's signal aborted (the task was cancelled);
+ * - `cancelled`: the caller's signal aborted (the task was cancelled): the code every layer
+ *   gives a call its caller stopped;
  * - `lost`: the connection ended while the task ran; the task may still run on the server;
  * - `unknown-task`: the server does not know the task id (expired, or never created);
  * - `unsupported`: the server or wire has no such task operation (tasks/list on 2026-07-28,
  *   tasks/cancel without the capability).
  */
-export type TaskErrorCode = "cancelled" | "timeout" | "aborted" | "lost" | "unknown-task" | "unsupported";
+export type TaskErrorCode = "task-cancelled" | "timeout" | "cancelled" | "lost" | "unknown-task" | "unsupported";
 
 /** A task that ended without a result, or a task operation that cannot be done. */
 export class TaskError extends McpwireError<TaskErrorCode> {

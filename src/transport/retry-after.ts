@@ -115,7 +115,7 @@ export async function sendPatiently<T extends SameOriginResponse>(send: PatientS
     send.onWait?.(undefined);
     if (!waited) {
       send.onStopped?.(now + wait, status);
-      throw new TransportError(`${send.description}: ${send.what}: stopped while waiting out the busy server's Retry-After`, "aborted");
+      throw new TransportError(`${send.description}: ${send.what}: stopped while waiting out the busy server's Retry-After`, "cancelled");
     }
   }
 }

@@ -33,7 +33,7 @@ export async function fetchSameOrigin(
     try {
       response = await fetchFn(current, { ...init, redirect: "manual" });
     } catch (error) {
-      if (init.signal?.aborted) throw new TransportError(`${who}: ${method} ${showUrl(current)} was aborted`, "aborted", { cause: error });
+      if (init.signal?.aborted) throw new TransportError(`${who}: ${method} ${showUrl(current)} was aborted`, "cancelled", { cause: error });
       throw new TransportError(
         `${who}: ${method} ${showUrl(current)} failed: ${fetchFailureReason(error)}; is the server running and is the URL right?`,
         "fetch-failed",

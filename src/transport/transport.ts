@@ -96,7 +96,7 @@ export type HttpErrorCode = "http-status" | "session-expired" | "bad-content-typ
  * Why a transport failed or reported, as one named value to test for (never a message to match):
  * - the lifecycle: "started" (start() called twice), "closed" (the connection is closed or
  *   closing: the one value a closed transport's sends fail with), "handler-threw" (our own
- *   onmessage, onclose or onStderr handler threw), "aborted", "cancelled", "timeout";
+ *   onmessage, onclose or onStderr handler threw), "cancelled" (the caller's signal aborted it), "timeout";
  * - stdio: a SpawnErrorCode ("ENOENT", "EACCES", "ENOCWD", …) when the server could not be
  *   started, "send-failed" (stdin refused a write), "bad-line" (stdout wrote a line that is not JSON-RPC);
  * - any transport: "undeliverable" (UndeliverableMessageError: an answer to one of our requests could not be delivered);
@@ -112,7 +112,6 @@ export type TransportErrorCode =
   | "started"
   | "closed"
   | "handler-threw"
-  | "aborted"
   | "cancelled"
   | "timeout"
   | SpawnErrorCode

@@ -123,7 +123,7 @@ describe("client errors: McpwireError with a named code", () => {
     const task = coded(new TaskError("t", "lost", { taskId: "task-1", cause }), TaskError, "lost");
     assert.equal(task.taskId, "task-1");
     assert.equal(task.cause, cause);
-    assert.equal(coded(new TaskError("t", "aborted"), TaskError, "aborted").taskId, "");
+    assert.equal(coded(new TaskError("t", "cancelled"), TaskError, "cancelled").taskId, "");
     const protocol = coded(new ProtocolError("p", "bad-result", { method: "tools/list", cause }), ProtocolError, "bad-result");
     assert.equal(protocol.method, "tools/list");
     assert.equal(protocol.cause, cause);

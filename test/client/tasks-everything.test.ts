@@ -110,7 +110,7 @@ describe("tasks on the 2025-11-25 wire: server-everything over stdio", () => {
     });
     const error = await guardedRejection(result, "an aborted task");
     assert.ok(error instanceof TaskError);
-    assert.equal(error.code, "aborted");
+    assert.equal(error.code, "cancelled");
     assert.equal(error.taskId, task.taskId);
     const sent = methods().slice(before);
     assert.ok(sent.includes("tasks/cancel"), sent.join(" "));

@@ -90,7 +90,7 @@ function sharedBehaviour(client: () => Client) {
     assert.equal((await task.status()).status, "cancelled");
     const error = await guardedRejection(task.result(), "a cancelled task's result");
     assert.ok(error instanceof TaskError);
-    assert.equal(error.code, "cancelled");
+    assert.equal(error.code, "task-cancelled");
     assert.ok((await seen(client())).cancels.includes(task.taskId));
   });
 
@@ -102,7 +102,7 @@ function sharedBehaviour(client: () => Client) {
     });
     const error = await guardedRejection(call, "an aborted task");
     assert.ok(error instanceof TaskError);
-    assert.equal(error.code, "aborted");
+    assert.equal(error.code, "cancelled");
     assert.ok((await seen(client())).cancels.includes(error.taskId));
   });
 

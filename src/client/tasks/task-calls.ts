@@ -207,7 +207,7 @@ function abortable(sent: Promise<Params>, signal: AbortSignal, late: (raw: Param
     let aborted = false;
     const onAbort = () => {
       aborted = true;
-      reject(new TaskError("tools/call was aborted by the caller before the server answered", "aborted"));
+      reject(new TaskError("tools/call was aborted by the caller before the server answered", "cancelled"));
     };
     if (signal.aborted) onAbort();
     else signal.addEventListener("abort", onAbort, { once: true });

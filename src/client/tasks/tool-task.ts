@@ -192,7 +192,7 @@ export class ServerTask implements ToolTask {
         }
         const status = view.info.status;
         if (status === "cancelled") {
-          throw new TaskError(`${this.#who}: the task was cancelled${view.info.statusMessage ? ` (${view.info.statusMessage})` : ""}`, "cancelled", { taskId: this.taskId });
+          throw new TaskError(`${this.#who}: the task was cancelled${view.info.statusMessage ? ` (${view.info.statusMessage})` : ""}`, "task-cancelled", { taskId: this.taskId });
         }
         if (this.#wire.era === "modern") {
           if (isTerminal(status)) return await this.#modernOutcome(view);
@@ -296,7 +296,7 @@ export class ServerTask implements ToolTask {
     if (!ended) await this.#cancelQuietly();
     const state = last === undefined ? "" : ` (last status: ${last})`;
     if (reason === "aborted") {
-      return new TaskError(`${this.#who}: aborted by the caller${ended ? "" : "; tasks/cancel sent"}${state}`, "aborted", { taskId: this.taskId });
+      return new TaskError(`${this.#who}: aborted by the caller${ended ? "" : "; tasks/cancel sent"}${state}`, "cancelled", { taskId: this.taskId });
     }
     return new TaskError(
       `${this.#who}: did not finish within ${durationText(lifeMs)} (waiting for ${waitingFor})${state}` +

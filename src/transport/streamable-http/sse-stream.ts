@@ -123,7 +123,7 @@ export class SseStreams {
         if (cursor.retryAfterMs !== undefined) wait = Math.max(wait, Math.min(cursor.retryAfterMs, this.#context.maxRetryAfterMs));
         cursor.retryAfterMs = undefined;
         cursor.attempts++;
-        if (!(await sleep(wait, signal).then(() => true, () => false))) throw new TransportError(`${this.#context.description}: ${name} was stopped`, "aborted");
+        if (!(await sleep(wait, signal).then(() => true, () => false))) throw new TransportError(`${this.#context.description}: ${name} was stopped`, "cancelled");
       }
       const outcome = await this.#open(cursor.lastEventId, signal, name);
       if ("response" in outcome) return outcome.response;
@@ -172,7 +172,7 @@ export class SseStreams {
       }
       return { fatal: new HttpStatusError(`${said}; ${statusAdvice(status)}`, "http-status", { status, url: url.href, bodyStart: start }) };
     } catch (error) {
-      if (signal.aborted) return { fatal: new TransportError(`${this.#context.description}: ${name} was stopped`, "aborted", { cause: error }) };
+      if (signal.aborted) return { fatal: new TransportError(`${this.#context.description}: ${name} was stopped`, "cancelled", { cause: error }) };
       if (limit.timedOut) return { problem: `${shown} got no answer within ${durationText(this.#context.timeoutMs)}` };
       if (error instanceof TransportError && error.code.startsWith("redirect")) return { fatal: error };
       return { problem: `${shown} failed: ${fetchFailureReason(error instanceof TransportError ? error.cause ?? error : error)}` };
@@ -195,7 +195,7 @@ export class SseStreams {
     for (;;) {
       const end = await this.pump(current, cursor, signal, name, exchange);
       if (exchange.answered) return;
-      if (signal.aborted) throw new TransportError(`${this.#context.description}: ${name} was stopped`, "aborted");
+      if (signal.aborted) throw new TransportError(`${this.#context.description}: ${name} was stopped`, "cancelled");
       // 2025-11-25 transports (Sending Messages) 6: the server MAY close the connection
       // without terminating the stream; disconnection is not a cancellation.
       const why = end.kind === "broken" ? `broke (${end.reason})` : "ended";
