@@ -1,18 +1,25 @@
-// What a Client is made with: its options, and the capabilities they declare — spec 2025-11-25
-// basic/lifecycle ("Capability Negotiation"), client/sampling, client/elicitation, client/roots.
+// What a Client is made with: its options — spec 2025-11-25 basic/lifecycle ("Capability
+// Negotiation"), client/sampling, client/elicitation, client/roots. The capabilities they
+// declare: client-capabilities.ts.
 
 import { optionNames } from "../common/options.ts";
 import type { Progress, RequestOptions } from "../jsonrpc/peer.ts";
 import type { ClientState } from "./client-state.ts";
 import type { EraCache } from "./era-cache.ts";
-import { declaredExtensions, type ExtensionOptions, withExtensions } from "./extensions.ts";
 import type { ClientHandlers } from "./handlers.ts";
 import type { ProtocolChoice } from "./protocol-version.ts";
 import type { RootInput } from "./roots.ts";
 import type { SamplingPolicy } from "./sampling.ts";
 import type { TaskReceiverOptions } from "./tasks/task-store.ts";
 import type { TaskStatusUpdate } from "./tasks/tasks.ts";
-import type { ClientCapabilities } from "./types.ts";
+import type { ClientCapabilities, JsonObject } from "./types.ts";
+
+/**
+ * A client's extension choices: an identifier to the settings object it declares, `true`
+ * for the default settings of an extension mcpwire implements, `false` to turn one off.
+ * Extensions mcpwire implements are on unless turned off here (extensions.ts).
+ */
+export type ExtensionOptions = Record<string, JsonObject | boolean>;
 
 /** Options of a Client: capabilities and their handlers, roots, sampling policy, the era to speak, timeouts, extensions. */
 export interface ClientOptions {
@@ -120,72 +127,4 @@ export interface CallOptions {
   onTaskStatus?: (update: TaskStatusUpdate) => void;
   /** Upper bound of a task's polling interval, whatever the server suggests. Default 10 s. */
   maxPollIntervalMs?: number;
-}
-
-/**
- * The capabilities a client declares: those its handlers answer, merged with the explicit
- * `capabilities` option, which cannot claim a handler it does not have.
- */
-export function declaredCapabilities(options: ClientOptions): ClientCapabilities {
-  const handlers = options.handlers ?? {};
-  const explicit = options.capabilities ?? {};
-  const declared: ClientCapabilities = { ...explicit };
-  const refuse = (what: string, fix: string): never => {
-    throw new TypeError(`new Client(): the capabilities option declares ${what} but ${fix}`);
-  };
-
-  if (handlers.sampling !== undefined) {
-    const tools = options.sampling?.tools === true;
-    if (explicit.sampling?.tools !== undefined && !tools) refuse("sampling.tools", "the sampling policy does not allow tools; set sampling: { tools: true }");
-    declared.sampling = { ...explicit.sampling, ...(tools ? { tools: {} } : {}) };
-  } else if (explicit.sampling !== undefined) {
-    refuse("sampling", "there is no handlers.sampling; give a sampling handler");
-  }
-
-  const elicitation = handlers.elicitation ?? {};
-  if (explicit.elicitation !== undefined) {
-    // spec 2025-11-25 client/elicitation ("Capabilities"): an empty object means form mode.
-    const modes = Object.keys(explicit.elicitation).length === 0 ? ["form"] : Object.keys(explicit.elicitation);
-    for (const mode of modes) {
-      if ((mode === "form" || mode === "url") && elicitation[mode] === undefined) {
-        refuse(`elicitation.${mode}`, `there is no handlers.elicitation.${mode}; give a ${mode}-mode elicitation handler`);
-      }
-    }
-  }
-  if (elicitation.form !== undefined || elicitation.url !== undefined) {
-    declared.elicitation = {
-      ...(elicitation.form !== undefined ? { form: {} } : {}),
-      ...(elicitation.url !== undefined ? { url: {} } : {}),
-    };
-  } else {
-    delete declared.elicitation;
-  }
-
-  // Roots need no human or model: declared without a list or handler, roots/list answers
-  // the static list, empty until setRoots().
-  if (handlers.roots !== undefined || options.roots !== undefined || explicit.roots !== undefined) {
-    declared.roots = { ...explicit.roots, listChanged: true };
-  }
-
-  // spec 2025-11-25 basic/utilities/tasks ("Client Capabilities"): what the client can run as
-  // a task, from its handlers; tasks/list and tasks/cancel serve those tasks.
-  if (explicit.tasks !== undefined) refuse("tasks", "the client declares tasks itself from its handlers; use the taskReceiver option (false declares none)");
-  const taskRequests = {
-    ...(declared.sampling !== undefined ? { sampling: { createMessage: {} } } : {}),
-    ...(declared.elicitation !== undefined ? { elicitation: { create: {} } } : {}),
-  };
-  if (options.taskReceiver !== false && Object.keys(taskRequests).length > 0) {
-    declared.tasks = { list: {}, cancel: {}, requests: taskRequests };
-  }
-  return withExtensions(declared, declaredExtensions(options.extensions, explicit.extensions));
-}
-
-/**
- * The capabilities as the 2026-07-28 wire has them: roots without listChanged (that
- * notification is gone) and no `tasks` (spec 2026-07-28 changelog item 6: tasks moved to the
- * io.modelcontextprotocol/tasks extension, and servers send no requests of their own).
- */
-export function modernCapabilities(declared: ClientCapabilities): ClientCapabilities {
-  const { tasks: _tasks, ...modern } = declared;
-  return modern.roots === undefined ? modern : { ...modern, roots: {} };
 }

@@ -6,41 +6,51 @@
 //
 // Handshake era (2025-11-25 and earlier): the map travels in `initialize`'s capabilities.
 // 2026-07-28: in every request's `_meta` client capabilities, and in server/discover's answer.
+// The extensions mcpwire implements, and their hooks installed on one client (InstalledExtensions);
+// what one extension is to the client: extension.ts; each lives in its folder.
 
 import { isObject, setOwn } from "../common/json.ts";
-import type { ClientCapabilities, JsonObject, ServerCapabilities } from "./types.ts";
+import type { Peer, RequestHandler } from "../jsonrpc/peer.ts";
+import { APPS_EXTENSION, APPS_ID } from "./apps/apps-extension.ts";
+import type { ClientContext } from "./client-context.ts";
+import type { ExtensionOptions } from "./client-options.ts";
+import type { ClientExtension, ExtensionHooks } from "./extension.ts";
+import { SKILLS_EXTENSION, SKILLS_ID } from "./skills/skills-extension.ts";
+import type { TaskCalls } from "./tasks/task-calls.ts";
+import { TASKS_EXTENSION } from "./tasks/tasks-extension.ts";
+import { TASKS_ID } from "./tasks/tasks.ts";
+import type { ClientCapabilities, JsonObject, ServerCapabilities, Tool } from "./types.ts";
 
 /** The official extensions mcpwire implements, by identifier. */
 export const EXTENSIONS = {
   /** Tasks: long-running requests polled to their result (SEP-2663). */
-  tasks: "io.modelcontextprotocol/tasks",
+  tasks: TASKS_ID,
   /** Skills served over resources (SEP-2640). */
-  skills: "io.modelcontextprotocol/skills",
+  skills: SKILLS_ID,
   /** MCP Apps: interactive UI as ui:// resources tied to tools. */
-  apps: "io.modelcontextprotocol/ui",
+  apps: APPS_ID,
 } as const;
+
+/**
+ * The extensions mcpwire implements, each from its folder, in the order their defaults are
+ * declared. A Client installs those that have install() (tasks), whatever the `extensions`
+ * option says: the handshake era's tasks (spec 2025-11-25) are core protocol there.
+ */
+export const IMPLEMENTED_EXTENSIONS: readonly ClientExtension[] = [APPS_EXTENSION, TASKS_EXTENSION, SKILLS_EXTENSION];
 
 export type KnownExtension = (typeof EXTENSIONS)[keyof typeof EXTENSIONS];
 
-/**
- * A client's extension choices: an identifier to the settings object it declares, `true`
- * for the default settings of an extension mcpwire implements, `false` to turn one off.
- * Extensions mcpwire implements are on unless turned off here.
- */
-export type ExtensionOptions = Record<string, JsonObject | boolean>;
+/** A client's extension choices (ClientOptions.extensions), defined beside the other options. */
+export type { ExtensionOptions } from "./client-options.ts";
 
 /**
  * What the client declares for each extension it implements when the options say nothing.
  * An extension is listed here once its client side exists, so a server never sees a claim
  * the client cannot keep.
  */
-const DEFAULT_SETTINGS: ReadonlyMap<string, JsonObject> = new Map<string, JsonObject>([
-  // ext-apps 2026-01-26 "Client (Host) Capabilities": mimeTypes is REQUIRED (client/apps/apps.ts).
-  [EXTENSIONS.apps, { mimeTypes: ["text/html;profile=mcp-app"] }],
-  // Tasks extension ("Capability Negotiation"): no settings are defined; {} declares support.
-  [EXTENSIONS.tasks, {}],
-  [EXTENSIONS.skills, {}], // src/client/skills/skills.ts (ServerSkills)
-]);
+const DEFAULT_SETTINGS: ReadonlyMap<string, JsonObject> = new Map<string, JsonObject>(
+  IMPLEMENTED_EXTENSIONS.map((extension) => [extension.id, extension.settings]),
+);
 
 /** The identifiers on by default, for documentation and the CLI. */
 export function defaultExtensions(): string[] {
@@ -105,4 +115,85 @@ export function negotiatedExtension(
 ): JsonObject | undefined {
   if (client[id] === undefined) return undefined;
   return serverExtensions(server)[id];
+}
+
+/** An installed extension that takes tools/call requests in place of the plain path. */
+export type ToolCallClaim = ExtensionHooks & Required<Pick<ExtensionHooks, "callTool">>;
+
+/**
+ * The implemented extensions installed on one client (extension.ts install), and what each
+ * claims: notifications by method, tools/call results by `resultType`, tools/call requests.
+ */
+export class InstalledExtensions {
+  /** The tasks extension's hooks, which also serve the Client's task methods (startToolTask, resumeTask, listTasks). */
+  readonly tasks: TaskCalls;
+  /** The hooks of a claimed `resultType` of a tools/call answer (2026-07-28). */
+  readonly results = new Map<string, ExtensionHooks>();
+  readonly #hooks: ExtensionHooks[] = [];
+  readonly #notifications = new Map<string, ExtensionHooks>();
+  /** The extensions (by id) that claim a result type. */
+  readonly #resultClaimers: string[] = [];
+
+  constructor(context: ClientContext) {
+    this.tasks = this.#install(TASKS_EXTENSION, context)!;
+    for (const extension of IMPLEMENTED_EXTENSIONS) if (extension !== TASKS_EXTENSION) this.#install(extension, context);
+  }
+
+  #install<Api extends ExtensionHooks>(extension: ClientExtension<Api>, context: ClientContext): Api | undefined {
+    const hooks = extension.install?.(context);
+    if (hooks === undefined) return undefined;
+    this.#hooks.push(hooks);
+    for (const method of extension.notifications ?? []) this.#notifications.set(method, hooks);
+    for (const type of extension.results ?? []) this.results.set(type, hooks);
+    if ((extension.results ?? []).length > 0) this.#resultClaimers.push(extension.id);
+    return hooks;
+  }
+
+  /**
+   * The methods whose answer may carry a claimed resultType (modern-request.ts taskMethods):
+   * tools/call when the client declared an extension that claims one — tasks extension ("Supported Methods").
+   */
+  resultMethods(declared: Record<string, JsonObject> | undefined): ReadonlySet<string> {
+    return new Set(this.#resultClaimers.some((id) => declared?.[id] !== undefined) ? ["tools/call"] : []);
+  }
+
+  /** The claimed notifications' handlers and the requests the extensions serve, on a new Peer. */
+  installOn(peer: Peer): void {
+    for (const [method, hooks] of this.#notifications) peer.setNotificationHandler(method, (params) => hooks.notification?.(method, params));
+    for (const hooks of this.#hooks) hooks.serve?.(peer);
+  }
+
+  /** A handler of the client's, as each extension runs it (server-requests.ts `wrap`). */
+  wrapHandler(method: string, handler: RequestHandler): RequestHandler {
+    return this.#hooks.reduce((wrapped, hooks) => hooks.wrapHandler?.(method, wrapped) ?? wrapped, handler);
+  }
+
+  /** The connection ended or is closing. */
+  close(reason: string): void {
+    for (const hooks of this.#hooks) hooks.close?.(reason);
+  }
+
+  /** Handshake era: the extension that takes every tools/call of this server, if one does. */
+  everyToolCall(server: ServerCapabilities): ToolCallClaim | undefined {
+    return this.#hooks.find((hooks): hooks is ToolCallClaim => hooks.callTool !== undefined && hooks.claimsEveryToolCall?.(server) === true);
+  }
+
+  /** The tools (of a listing) whose calls an extension takes, by name. */
+  claimedTools(tools: Iterable<Tool>): Map<string, ToolCallClaim> {
+    const claimed = new Map<string, ToolCallClaim>();
+    for (const tool of tools) {
+      const hooks = this.#hooks.find((hooks): hooks is ToolCallClaim => hooks.callTool !== undefined && hooks.claimsTool?.(tool) === true);
+      if (hooks !== undefined) claimed.set(tool.name, hooks);
+    }
+    return claimed;
+  }
+
+  /** A failed tools/call's error, explained by the extension that is its reason (else as it was). */
+  explain(who: string, error: unknown): unknown {
+    for (const hooks of this.#hooks) {
+      const explained = hooks.explainError?.(who, error) ?? error;
+      if (explained !== error) return explained;
+    }
+    return error;
+  }
 }

@@ -29,8 +29,6 @@ export interface ServerNotificationsOptions {
   logBufferSize: number;
   /** Reports what a log listener threw while early messages were replayed to it. */
   listenerFailed(error: unknown): void;
-  /** A task status notification: a hint to poll that task now (tasks/task-calls.ts). */
-  taskHint?(params: JsonObject | undefined): void;
 }
 
 /** Installs the notification handlers and keeps the log messages nobody listened to yet. */
@@ -97,10 +95,6 @@ export class ServerNotifications {
       }
       emit("log", message);
     });
-    // spec 2025-11-25 basic/utilities/tasks ("Task Status Notification") and the 2026-07-28
-    // tasks extension ("Task Status Notifications"): hints beside polling, never relied on.
-    peer.setNotificationHandler("notifications/tasks/status", (params) => this.#options.taskHint?.(params));
-    peer.setNotificationHandler("notifications/tasks", (params) => this.#options.taskHint?.(params));
     peer.setNotificationHandler("notifications/elicitation/complete", (params) => {
       const id = params?.elicitationId;
       // spec 2025-11-25 client/elicitation ("Completion Notifications"): MUST ignore unknown or completed ids.

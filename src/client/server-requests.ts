@@ -1,11 +1,11 @@
 // What a server asks of the client — spec 2025-11-25 client/elicitation, client/sampling,
 // client/roots: the handlers installed on the Peer for the capabilities the client declared,
-// the same handlers run as tasks when the server asks (basic/utilities/tasks, tasks/task-store.ts),
+// the same handlers run as tasks when the server asks (through the `wrap` option: tasks/task-receiver.ts),
 // and answering the input requests of a 2026-07-28 server (basic/patterns/mrtr).
 
 import { messageOf } from "../common/error-text.ts";
 import { ErrorCode, RpcError } from "../jsonrpc/errors.ts";
-import type { IncomingRequestContext, Params, Peer } from "../jsonrpc/peer.ts";
+import type { IncomingRequestContext, Params, Peer, RequestHandler } from "../jsonrpc/peer.ts";
 import { applyDefaults, checkElicitResult, checkRequestedSchema, validateAnswer } from "./elicitation.ts";
 import { loadJsonSchema } from "./json-schema.ts";
 import { ProtocolError } from "./errors.ts";
@@ -13,7 +13,6 @@ import type { ClientHandlers, HandlerContext } from "./handlers.ts";
 import type { InputRequest } from "./input-requests.ts";
 import { toRoots } from "./roots.ts";
 import type { SamplingGate } from "./sampling.ts";
-import { type TaskReceiverOptions, TaskStore } from "./tasks/task-store.ts";
 import type { ClientCapabilities, ElicitationSchema, ElicitResult, JsonObject, Root } from "./types.ts";
 
 /** What answering the server needs from the Client. */
@@ -28,8 +27,8 @@ export interface ServerRequestsOptions {
   name(): string;
   /** URL-mode elicitation ids seen and not completed (notifications/elicitation/complete ends them). */
   openElicitations: Set<string>;
-  /** Limits of the tasks kept for the server (the tasks capability itself is in `capabilities`). */
-  taskReceiver?: TaskReceiverOptions | false;
+  /** A handler as the extensions have it run (the tasks extension: as a task when the server asks). */
+  wrap(method: string, handler: RequestHandler): RequestHandler;
   onProblem(message: string): void;
 }
 
@@ -39,8 +38,6 @@ type Handler = (params: Params | undefined, context: IncomingRequestContext) => 
 /** Answers sampling/createMessage, elicitation/create and roots/list, as requests or as input requests. */
 export class ServerRequests {
   readonly #options: ServerRequestsOptions;
-  /** The tasks the server asked this client to run, when it declared tasks. */
-  #tasks: TaskStore | undefined;
 
   constructor(options: ServerRequestsOptions) {
     this.#options = options;
@@ -48,59 +45,19 @@ export class ServerRequests {
 
   /** Installs a handler for each request this client answers. */
   install(peer: Peer): void {
-    const tasks = this.#options.capabilities.tasks;
-    const requests = tasks?.requests;
+    const wrap = this.#options.wrap;
     // Always answered: an undeclared mode gets -32602 (spec 2025-11-25 client/elicitation "Error Handling").
     const elicit: Handler = (params, context) => this.#elicit(params, context);
-    peer.setRequestHandler("elicitation/create", requests?.elicitation?.create !== undefined ? this.#taskable(elicit) : elicit);
+    peer.setRequestHandler("elicitation/create", wrap("elicitation/create", elicit));
     const sampling = this.#options.sampling;
     if (sampling !== undefined) {
       const sample: Handler = async (params, context) => (await sampling.run(params, this.#context(context))) as Params;
-      peer.setRequestHandler("sampling/createMessage", requests?.sampling?.createMessage !== undefined ? this.#taskable(sample) : sample);
+      peer.setRequestHandler("sampling/createMessage", wrap("sampling/createMessage", sample));
     }
     if (this.#options.capabilities.roots !== undefined) {
       // spec 2025-11-25 client/roots ("Listing Roots").
       peer.setRequestHandler("roots/list", async (_params, context) => ({ roots: await this.#currentRoots(context) }));
     }
-    if (tasks !== undefined) this.#installTasks(peer, tasks.list !== undefined, tasks.cancel !== undefined);
-  }
-
-  /** spec 2025-11-25 basic/utilities/tasks ("Protocol Messages"): the task methods, for the server's tasks. */
-  #installTasks(peer: Peer, list: boolean, cancel: boolean): void {
-    const limits = this.#options.taskReceiver === false ? {} : this.#options.taskReceiver ?? {};
-    const store = new TaskStore({
-      ...limits,
-      name: () => this.#options.name(),
-      notify: (task) => peer.notify("notifications/tasks/status", task),
-      onProblem: (message) => this.#options.onProblem(message),
-    });
-    this.#tasks = store;
-    peer.setRequestHandler("tasks/get", (params) => store.get(params));
-    peer.setRequestHandler("tasks/result", (params, context) => store.result(params, context.signal));
-    if (list) peer.setRequestHandler("tasks/list", (params) => store.list(params));
-    if (cancel) peer.setRequestHandler("tasks/cancel", (params) => store.cancel(params));
-  }
-
-  /**
-   * `handler`, run as a task when the request carries `params.task` — spec 2025-11-25
-   * basic/utilities/tasks ("Creating Tasks"): a CreateTaskResult at once, the outcome through
-   * tasks/result. Without `task` the request is answered as before.
-   */
-  #taskable(handler: Handler): Handler {
-    return async (params, context) => {
-      const store = this.#tasks;
-      if (params?.task === undefined || store === undefined) return handler(params, context);
-      const { task, ...request } = params;
-      const method = context.method;
-      const requestId = context.requestId;
-      // The handler's signal is the task's: tasks/cancel, ttl expiry and the connection's end abort it.
-      return store.create(method, task, (signal) => handler(request, { requestId, method, signal }));
-    };
-  }
-
-  /** The connection ended: running tasks stop and are forgotten. */
-  close(reason: string): void {
-    this.#tasks?.close(reason);
   }
 
   /** One input request of an InputRequiredResult, answered by the same handlers a legacy server's request reaches. */

@@ -7,7 +7,7 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { Client, type CreateMessageRequest, type CreateMessageResult, type Params } from "../../src/mod.ts";
 import type { ClientOptions } from "../../src/client/client.ts";
-import { declaredCapabilities, modernCapabilities } from "../../src/client/client-options.ts";
+import { declaredCapabilities, modernCapabilities } from "../../src/client/client-capabilities.ts";
 import { SamplingRejectedError } from "../../src/client/sampling.ts";
 import { RELATED_TASK_META } from "../../src/client/tasks/task-store.ts";
 import { hangGuard } from "../support/hang-guard.ts";

@@ -8,7 +8,6 @@
 import { checkOptions, optionNames } from "../../common/options.ts";
 import { ErrorCode, RpcError } from "../../jsonrpc/errors.ts";
 import type { Client } from "../client.ts";
-import { EXTENSIONS } from "../extensions.ts";
 import { collectPages, DEFAULT_MAX_PAGES } from "../pagination.ts";
 import {
   checkedSkillPath,
@@ -23,6 +22,7 @@ import {
   type SkillResource,
 } from "./skill-entry.ts";
 import { frontmatterDifferences, parseSkillFile } from "./skill-frontmatter.ts";
+import { SKILLS_ID } from "./skills-extension.ts";
 import type { JsonObject, ResourceContents } from "../types.ts";
 
 export { SkillError } from "./skill-entry.ts";
@@ -74,7 +74,7 @@ export interface ServerSkillsOptions {
   maxPages?: number;
 }
 
-const SKILLS = EXTENSIONS.skills;
+const SKILLS = SKILLS_ID;
 const decoder = new TextDecoder("utf-8", { fatal: true });
 
 /** `sha256:` and the lowercase hex SHA-256 of `bytes` (Web Crypto: the same in Node and Deno). */

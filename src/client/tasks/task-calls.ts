@@ -1,64 +1,89 @@
 // A client's tool calls that may run as tasks, and its tasks by id — spec 2025-11-25
 // basic/utilities/tasks ("Tool-Level Negotiation", "Creating Tasks", "Listing Tasks", "Task
 // Notifications"); the io.modelcontextprotocol/tasks extension ("Capability Negotiation",
-// "Task Creation", "Task Status Notifications"). One task's polling: tool-task.ts.
+// "Task Creation", "Task Status Notifications"). One task's polling: tool-task.ts. The client
+// meets it through the extension interface (extension.ts, tasks-extension.ts).
 
 import { isObject } from "../../common/json.ts";
-import type { Params, RequestOptions } from "../../jsonrpc/peer.ts";
+import type { Params, Peer, RequestHandler, RequestOptions } from "../../jsonrpc/peer.ts";
+import type { ClientContext } from "../client-context.ts";
 import type { CallOptions } from "../client-options.ts";
 import { MissingClientCapabilityError, TaskError, CapabilityError } from "../errors.ts";
-import { EXTENSIONS } from "../extensions.ts";
+import type { ExtensionHooks } from "../extension.ts";
 import { collectPages, DEFAULT_MAX_PAGES } from "../pagination.ts";
-import { createdTask, readTask, type TaskInfo, type TaskPlan, taskPlan, type TaskView, type TaskWire, type ToolTask } from "./tasks.ts";
+import { createdTask, readTask, type TaskInfo, type TaskPlan, taskPlan, TASKS_ID, type TaskView, type TaskWire, type ToolTask } from "./tasks.ts";
+import { TaskReceiver } from "./task-receiver.ts";
 import { DEFAULT_TASK_LIFE_MS, DirectTask, ServerTask } from "./tool-task.ts";
 import type { CallToolResult, JsonObject, ServerCapabilities, Tool } from "../types.ts";
 
-/** What the tool calls need of the Client. */
-export interface TaskCallsOptions {
-  /** The wire of the connected client (its request() refuses when not ready). */
-  wire(): TaskWire;
-  /** The tool as the last tools/list gave it. */
-  tool(name: string): Tool | undefined;
-  /** Lists the tools (to learn a tool's execution.taskSupport before its first call). */
-  listTools(): Promise<unknown>;
-  /** The server's capabilities (2025-11-25: tasks.requests.tools.call, tasks.list, tasks.cancel). */
-  capabilities(): ServerCapabilities | undefined;
-  /** A task's life when the call gives no timeoutMs: the client's maxTotalTimeoutMs, else 10 minutes. */
-  defaultLifeMs(): number | undefined;
-}
-
-/** Starts tool calls (as tasks when the server and the tool say so), resumes and lists tasks. */
-export class TaskCalls {
-  readonly #options: TaskCallsOptions;
+/**
+ * Starts tool calls (as tasks when the server and the tool say so), resumes and lists tasks;
+ * the tasks extension's hooks into the client (extension.ts ExtensionHooks), the server's own
+ * tasks (task-receiver.ts) included.
+ */
+export class TaskCalls implements ExtensionHooks {
+  readonly #context: ClientContext;
+  /** The tasks the server asks this client to run (2025-11-25). */
+  readonly #receiver: TaskReceiver;
+  /** What tasks (tool-task.ts) need of the client: made once, its getters read the client's state when called. */
+  readonly #wire: TaskWire;
   /** Who waits for a status notification of a task, by task id. */
   readonly #watchers = new Map<string, Set<() => void>>();
 
-  constructor(options: TaskCallsOptions) {
-    this.#options = options;
+  constructor(context: ClientContext) {
+    this.#context = context;
+    this.#wire = taskWire(context, this);
+    this.#receiver = new TaskReceiver(context);
+  }
+
+  serve(peer: Peer): void {
+    this.#receiver.serve(peer);
+  }
+
+  wrapHandler(method: string, handler: RequestHandler): RequestHandler {
+    return this.#receiver.wrapHandler(method, handler);
+  }
+
+  close(reason: string): void {
+    this.#receiver.close(reason);
+  }
+
+  /** 2025-11-25 tasks ("Server Capabilities"): whether the server runs tools/call as tasks at all. */
+  claimsEveryToolCall(server: ServerCapabilities): boolean {
+    return isObject(server.tasks?.requests?.tools?.call);
+  }
+
+  /** spec 2025-11-25 tasks ("Tool-Level Negotiation"): a tool that requires a task is always called as one. */
+  claimsTool(tool: Tool): boolean {
+    return tool.execution?.taskSupport === "required";
   }
 
   /**
    * The final CallToolResult, whether the server answered at once or through a task. For a
    * task, the call's timeout (timeoutMs, else maxTotalTimeoutMs) spans its whole life.
    */
-  call(name: string, args: JsonObject, options: CallOptions): Promise<CallToolResult> {
+  callTool(name: string, args: JsonObject, options: CallOptions, requestOptions: RequestOptions): Promise<CallToolResult> {
     const started = Date.now();
-    return this.#create(name, args, options, (task) => this.#follow(task, options, started));
+    return this.#create(name, args, options, requestOptions, (task) => this.#follow(task, options, started));
   }
 
-  /** The call started: a task handle, or the direct answer wrapped as one. */
-  async start(name: string, args: JsonObject, options: CallOptions): Promise<ToolTask> {
-    const created = await this.#create(name, args, options, (task) => task);
+  /** The call started (sent with the client's RequestOptions of it): a task handle, or the direct answer wrapped as one. */
+  async start(name: string, args: JsonObject, options: CallOptions, requestOptions: RequestOptions): Promise<ToolTask> {
+    const created = await this.#create(name, args, options, requestOptions, (task) => task);
     return created instanceof ServerTask ? created : new DirectTask(created);
   }
 
+  explainError(who: string, error: unknown): unknown {
+    return explainMissingCapability(who, error);
+  }
+
   /**
-   * A plain tools/call (client.ts callTool) that the server answered with a task — the
-   * tasks extension ("Task Creation"): the server decides — polled to its end, within what is
-   * left of the call's time (from `started`).
+   * A plain tools/call (client.ts callTool) that the server answered with a task (resultType
+   * "task") — the tasks extension ("Task Creation"): the server decides — polled to its end,
+   * within what is left of the call's time (from `started`).
    */
-  answered(name: string, raw: Params, options: CallOptions, started: number): Promise<CallToolResult> {
-    const wire = this.#options.wire();
+  result(name: string, raw: Params, options: CallOptions, started: number): Promise<CallToolResult> {
+    const wire = this.#wire;
     const view = createdTask(`${wire.name}: tools/call "${name}"`, raw, wire.era, false);
     if (view === undefined) return Promise.resolve(wire.finish(raw, name));
     return this.#follow(new ServerTask(wire, view.info.taskId, name, seedOf(view, wire.era)), options, started);
@@ -67,19 +92,19 @@ export class TaskCalls {
   /** A handle on a task known by id (persisted across a restart); polling starts with result(). */
   resume(taskId: string, options: { tool?: string } = {}): ToolTask {
     if (typeof taskId !== "string" || taskId.length === 0) throw new TypeError("resumeTask(): give the task id the server returned (a non-empty string)");
-    return new ServerTask(this.#options.wire(), taskId, options.tool);
+    return new ServerTask(this.#wire, taskId, options.tool);
   }
 
   /** spec 2025-11-25 tasks ("Listing Tasks"); the 2026-07-28 extension has no tasks/list. */
   async list(options: RequestOptions): Promise<TaskInfo[]> {
-    const wire = this.#options.wire();
+    const wire = this.#wire;
     if (wire.era === "modern") {
       throw new TaskError(
         `${wire.name}: the tasks extension of the 2026-07-28 wire has no tasks/list; keep the task ids you started (and resume them with resumeTask)`,
         "unsupported",
       );
     }
-    if (!isObject(this.#options.capabilities()?.tasks?.list)) {
+    if (!isObject(this.#context.serverCapabilities?.tasks?.list)) {
       throw new CapabilityError(`${wire.name} does not declare tasks.list, so it does not accept tasks/list`, { capability: "tasks.list" });
     }
     const raw = await collectPages<unknown>(
@@ -93,7 +118,7 @@ export class TaskCalls {
   }
 
   /** A status notification arrived (2025-11-25 notifications/tasks/status, 2026-07-28 notifications/tasks): a hint to poll now. */
-  hint(params: Params | undefined): void {
+  notification(_method: string, params: Params | undefined): void {
     const taskId = params?.taskId;
     if (typeof taskId !== "string") return;
     for (const wake of this.#watchers.get(taskId) ?? []) wake();
@@ -112,7 +137,7 @@ export class TaskCalls {
 
   /** A task polled to its end, within what is left of the call's time. */
   #follow(task: ServerTask, options: CallOptions, started: number): Promise<CallToolResult> {
-    const life = options.timeoutMs ?? options.maxTotalTimeoutMs ?? this.#options.defaultLifeMs() ?? DEFAULT_TASK_LIFE_MS;
+    const life = options.timeoutMs ?? options.maxTotalTimeoutMs ?? this.#context.options.maxTotalTimeoutMs ?? DEFAULT_TASK_LIFE_MS;
     return task.result({
       signal: options.signal,
       timeoutMs: Math.max(1, life - (Date.now() - started)),
@@ -125,31 +150,39 @@ export class TaskCalls {
    * Sends the tools/call. A direct answer comes back checked; a task goes to `onTask`. (Plain
    * promise chains, no async frames: most calls are answered at once, and this is their path.)
    */
-  #create<T>(name: string, args: JsonObject, options: CallOptions, onTask: (task: ServerTask) => T | Promise<T>): Promise<CallToolResult | T> {
-    const wire = this.#options.wire();
-    if (wire.era === "legacy" && this.#options.tool(name) === undefined && isObject(this.#options.capabilities()?.tasks?.requests?.tools?.call)) {
+  #create<T>(
+    name: string,
+    args: JsonObject,
+    options: CallOptions,
+    requestOptions: RequestOptions,
+    onTask: (task: ServerTask) => T | Promise<T>,
+  ): Promise<CallToolResult | T> {
+    const wire = this.#wire;
+    const context = this.#context;
+    if (wire.era === "legacy" && context.tool(name) === undefined && isObject(context.serverCapabilities?.tasks?.requests?.tools?.call)) {
       // spec 2025-11-25 tasks ("Tool-Level Negotiation"): the tool's execution.taskSupport
       // decides; learn it before the first call.
-      return this.#options.listTools().catch(() => {}).then(() => this.#send(wire, name, args, options, onTask));
+      return context.listTools().catch(() => {}).then(() => this.#send(wire, name, args, options, requestOptions, onTask));
     }
-    return this.#send(wire, name, args, options, onTask);
+    return this.#send(wire, name, args, options, requestOptions, onTask);
   }
 
-  #send<T>(wire: TaskWire, name: string, args: JsonObject, options: CallOptions, onTask: (task: ServerTask) => T | Promise<T>): Promise<CallToolResult | T> {
+  #send<T>(
+    wire: TaskWire,
+    name: string,
+    args: JsonObject,
+    options: CallOptions,
+    requestOptions: RequestOptions,
+    onTask: (task: ServerTask) => T | Promise<T>,
+  ): Promise<CallToolResult | T> {
     const who = `${wire.name}: tools/call "${name}"`;
     const params: Params = { name, arguments: args };
-    const requestOptions: RequestOptions = {
-      timeoutMs: options.timeoutMs,
-      maxTotalTimeoutMs: options.maxTotalTimeoutMs,
-      signal: options.signal,
-      onProgress: options.onProgress,
-      progress: true,
-    };
+    let sendOptions = requestOptions;
     let asked = false;
     if (wire.era === "legacy") {
       let plan: TaskPlan;
       try {
-        plan = taskPlan(wire.name, this.#options.tool(name), this.#options.capabilities(), options.task !== undefined && options.task !== false);
+        plan = taskPlan(wire.name, this.#context.tool(name), this.#context.serverCapabilities, options.task !== undefined && options.task !== false);
       } catch (error) {
         return Promise.reject(error);
       }
@@ -160,10 +193,10 @@ export class TaskCalls {
         params.task = ttlMs === undefined ? {} : { ttl: ttlMs };
         // A task-augmented request is never cancelled with notifications/cancelled (spec
         // 2025-11-25 basic/utilities/cancellation): an abort waits for the task id, then tasks/cancel.
-        requestOptions.signal = undefined;
+        sendOptions = { ...requestOptions, signal: undefined };
       }
     }
-    const sent = wire.request("tools/call", params, requestOptions);
+    const sent = wire.request("tools/call", params, sendOptions);
     const answered = asked && options.signal !== undefined ? abortable(sent, options.signal, (late) => this.#cancelLate(wire, who, late)) : sent;
     return answered.then(
       (raw) => {
@@ -191,6 +224,34 @@ export class TaskCalls {
       wire.onProblem(`${who}: the call was aborted; tasks/cancel of its task ${JSON.stringify(view.info.taskId)} failed, so it may run on`);
     });
   }
+}
+
+/** What tasks need of the client, from its context; `calls` routes status notifications to their watchers. */
+function taskWire(context: ClientContext, calls: TaskCalls): TaskWire {
+  return {
+    get name() {
+      return context.name;
+    },
+    get era() {
+      return context.era === "modern" ? "modern" : "legacy";
+    },
+    request: (method, params, options) => context.request(method, params, options),
+    fulfil: (who, request, key, signal) => context.fulfil(who, request, key, signal),
+    finish: (result, tool) => context.toolResult(result, tool),
+    canCancel: () => context.era === "modern" || context.serverCapabilities?.tasks?.cancel !== undefined,
+    watch: (taskId, wake) => {
+      const unwatch = calls.watch(taskId, wake);
+      if (context.era !== "modern") return unwatch;
+      // tasks extension ("Task Status Notifications"): the task id joins the listen filter.
+      context.subscriptions.watchTask(taskId);
+      return () => {
+        unwatch();
+        context.subscriptions.unwatchTask(taskId);
+      };
+    },
+    emit: (update) => context.emit("taskStatus", context.options.name === undefined ? update : { ...update, server: context.options.name }),
+    onProblem: (message) => context.problem(message),
+  };
 }
 
 /**
@@ -233,10 +294,10 @@ export function explainMissingCapability(who: string, error: unknown): unknown {
   if (!(error instanceof MissingClientCapabilityError)) return error;
   const required = error.requiredCapabilities;
   const extensions = isObject(required) && isObject(required.extensions) ? required.extensions : {};
-  if (!(EXTENSIONS.tasks in extensions)) return error;
+  if (!(TASKS_ID in extensions)) return error;
   return new MissingClientCapabilityError(
-    `${who}: the server runs this only as a task and needs the tasks extension (${EXTENSIONS.tasks}), which this client did not declare; ` +
-      `do not turn it off (extensions: { "${EXTENSIONS.tasks}": true })`,
+    `${who}: the server runs this only as a task and needs the tasks extension (${TASKS_ID}), which this client did not declare; ` +
+      `do not turn it off (extensions: { "${TASKS_ID}": true })`,
     { data: error.data, rpcCode: error.rpcCode === -32003 ? -32003 : -32021, cause: error },
   );
 }

@@ -10,6 +10,9 @@ import { CapabilityError, ProtocolError } from "../errors.ts";
 import type { InputRequest } from "../input-requests.ts";
 import type { CallToolResult, JsonObject, ServerCapabilities, Tool } from "../types.ts";
 
+/** The tasks extension's identifier (SEP-2663); tasks-extension.ts describes it to the client. */
+export const TASKS_ID = "io.modelcontextprotocol/tasks";
+
 /** spec 2025-11-25 tasks ("Task Status Lifecycle"); the extension keeps the same five. */
 export type TaskStatus = "working" | "input_required" | "completed" | "failed" | "cancelled";
 

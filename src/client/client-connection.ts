@@ -1,0 +1,483 @@
+// A Client's connection: its state, connect and close, and what every request goes through —
+// spec 2025-11-25 basic/lifecycle, spec 2026-07-28 basic/versioning (the era chosen per server).
+// The Client (client.ts) is its public face and reads its fields on the plain tool call; its
+// parts (resources.ts, prompts.ts, the extensions) see it as their ClientContext. Beside it:
+// negotiation.ts (era, probe, handshake), modern-request.ts (the stateless request loop),
+// server-requests.ts and server-notifications.ts (what the server asks and tells).
+
+import { errorOf } from "../common/error-text.ts";
+import { within } from "../common/timing.ts";
+import { type CloseDetails, ConnectionClosedError, describeClose } from "../jsonrpc/errors.ts";
+import { DEFAULT_REQUEST_TIMEOUT_MS, type Params, Peer, type RequestOptions } from "../jsonrpc/peer.ts";
+import { type ClientTransport, UndeliverableMessageError } from "../transport/transport.ts";
+import { type ClientContext, lacksCapability } from "./client-context.ts";
+import type { EmitClientEvent } from "./client-events.ts";
+import { declaredCapabilities, modernCapabilities } from "./client-capabilities.ts";
+import type { ClientOptions, ListOptions } from "./client-options.ts";
+import { canMove, type ClientState, notReadyError } from "./client-state.ts";
+import { surfaceUrlElicitation } from "./elicitation.ts";
+import { ClientStateError, typedRpcError } from "./errors.ts";
+import { InstalledExtensions, type ToolCallClaim } from "./extensions.ts";
+import { DEFAULT_MAX_INPUT_ROUNDS, type InputRequest } from "./input-requests.ts";
+import { loadJsonSchema } from "./json-schema.ts";
+import { modernRequest, type ModernWire, withRequestMeta } from "./modern-request.ts";
+import { DEFAULT_DISCOVER_TIMEOUT_MS, handshakeAgain, Negotiation } from "./negotiation.ts";
+import { OutputValidators } from "./output-validator.ts";
+import { featuresOf, LATEST_PROTOCOL_VERSION, type ProtocolEra, type ProtocolVersion } from "./protocol-version.ts";
+import type { RequestMeta } from "./request-meta.ts";
+import { listCached, startListening } from "./resources.ts";
+import { LIST_KEYS, ResultCache } from "./result-cache.ts";
+import { toRoots } from "./roots.ts";
+import { SamplingGate } from "./sampling.ts";
+import { DEFAULT_LOG_BUFFER_SIZE, ServerNotifications } from "./server-notifications.ts";
+import { ServerRequests } from "./server-requests.ts";
+import { Subscriptions } from "./subscriptions.ts";
+import { checkToolResult, indexTools } from "./tools.ts";
+import type {
+  CallToolResult,
+  ClientCapabilities,
+  Implementation,
+  InitializeResult,
+  JsonObject,
+  LoggingLevel,
+  Root,
+  ServerCapabilities,
+  Tool,
+} from "./types.ts";
+
+/** How long close() waits for the notifications/cancelled of the listen stream to be written. */
+const LISTEN_CANCEL_MS = 1000;
+
+/** Methods allowed while initializing — spec 2025-11-25 basic/lifecycle: only ping before the result. */
+const ALLOWED_BEFORE_READY = new Set(["ping"]);
+
+/**
+ * One client's connection. Its fields are plain (no getters) because Client.callTool reads them
+ * on every call; only the connection itself writes them.
+ */
+export class ClientConnection implements ClientContext {
+  readonly clientInfo: Implementation;
+  readonly options: ClientOptions;
+  /** What this client declares in `initialize`: what its handlers answer, plus `capabilities`. */
+  readonly capabilities: ClientCapabilities;
+  /** The same, as the 2026-07-28 wire has them (client-capabilities.ts modernCapabilities). */
+  readonly modernCapabilities: ClientCapabilities;
+  readonly emit: EmitClientEvent;
+  state: ClientState = "new";
+  failure: Error | undefined;
+  transport: ClientTransport | undefined;
+  peer: Peer | undefined;
+  name = "server";
+  init: InitializeResult | undefined;
+  version: ProtocolVersion | undefined;
+  /** Which wire this connection speaks, once connect() has found out. */
+  era: ProtocolEra | undefined;
+  /** Modern wire: the level sent in each request's _meta (no logging/setLevel there). */
+  logLevel: LoggingLevel | undefined;
+  /** Modern wire: the listen stream and the resources subscribed to, which its filter carries. */
+  readonly subscriptions = new Subscriptions();
+  /** Results kept while their ttlMs says they are fresh (spec 2026-07-28 caching). */
+  readonly cache = new ResultCache();
+  /** The last full tool listing, by name: where outputSchemas are looked up. */
+  tools = new Map<string, Tool>();
+  readonly validators = new OutputValidators((message) => this.problem(`${this.name}: ${message}`));
+  roots: Root[] | undefined;
+  readonly serverNotifications: ServerNotifications;
+  /** The 2026-07-28 request loop's view of this client, once connected on that wire. */
+  modernWire: ModernWire | undefined;
+  /** The extensions' hooks (extension.ts), installed once; the tasks extension also serves the Client's task methods. */
+  readonly extensions: InstalledExtensions;
+  /** Handshake era: the extension that takes every tools/call, when the server runs them through it (tasks). */
+  everyToolCall: ToolCallClaim | undefined;
+  /** The tools of the last listing whose calls an extension takes (a tool that requires a task). */
+  claimedTools = new Map<string, ToolCallClaim>();
+  /**
+   * What a tool result is checked for at the negotiated version (#setVersion): whether an
+   * outputSchema applies (2025-06-18 on), and the version when structuredContent must be an object.
+   */
+  structuredOutput = false;
+  objectOnly: ProtocolVersion | undefined;
+  /** tools/call and ping requests answered with a result (Client.answeredCalls). */
+  answered = 0;
+  /** problem() as a value, made once (handed to every tool result's check). */
+  readonly reportProblem = (message: string): void => this.problem(message);
+  /** URL-mode elicitation ids we saw and that have not completed. */
+  readonly #openElicitations = new Set<string>();
+  readonly #serverRequests: ServerRequests;
+  #closing: Promise<void> | undefined;
+  /** The era negotiation of connect(), while it runs. */
+  #negotiation: Negotiation | undefined;
+  /** How the connection ended while connect() ran: connect() fails with it, in its own words. */
+  #lostWhileConnecting: CloseDetails | undefined;
+
+  constructor(clientInfo: Implementation, options: ClientOptions, emit: EmitClientEvent, listenerFailed: (error: unknown) => void) {
+    this.clientInfo = clientInfo;
+    this.options = options;
+    this.emit = emit;
+    this.roots = options.roots === undefined ? undefined : toRoots(options.roots);
+    this.capabilities = declaredCapabilities(options);
+    this.modernCapabilities = modernCapabilities(this.capabilities);
+    const sampling = options.handlers?.sampling;
+    const name = () => this.name;
+    this.#serverRequests = new ServerRequests({
+      handlers: options.handlers ?? {},
+      capabilities: this.capabilities,
+      sampling: sampling === undefined ? undefined : new SamplingGate(sampling, options.sampling),
+      roots: () => this.roots,
+      name,
+      openElicitations: this.#openElicitations,
+      wrap: (method, handler) => this.extensions.wrapHandler(method, handler),
+      onProblem: (message) => this.problem(message),
+    });
+    this.serverNotifications = new ServerNotifications({
+      emit,
+      name,
+      cache: this.cache,
+      listen: () => this.subscriptions.stream,
+      openElicitations: this.#openElicitations,
+      ready: () => this.state === "ready",
+      logBufferSize: options.logBufferSize ?? DEFAULT_LOG_BUFFER_SIZE,
+      listenerFailed,
+    });
+    this.extensions = new InstalledExtensions(this);
+  }
+
+  get serverCapabilities(): ServerCapabilities | undefined {
+    return this.init?.capabilities;
+  }
+
+  problem(message: string): void {
+    this.emit("problem", { message });
+  }
+
+  #move(to: ClientState, cause?: Error): void {
+    const from = this.state;
+    if (from === to || !canMove(from, to)) return;
+    this.state = to;
+    if (to === "failed") this.failure = cause;
+    this.emit("statechange", cause ? { from, to, cause } : { from, to });
+  }
+
+  // --- connect and close ---------------------------------------------------------------
+
+  /** Client.connect: the transport started, the era settled, the client `ready`. */
+  async connect(transport: ClientTransport, options: { signal?: AbortSignal }): Promise<void> {
+    if (this.state !== "new") {
+      throw new ClientStateError(`connect() was already called (state: ${this.state}); create a new Client to connect again`, "already-connected", { state: this.state });
+    }
+    this.transport = transport;
+    this.name = this.options.name !== undefined ? `server "${this.options.name}"` : transport.description;
+    const peer = this.#attach(transport);
+    // initializeTimeoutMs bounds the whole connect; each step gets what is left of it.
+    const budgetMs = this.options.initializeTimeoutMs ?? this.options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+    const negotiation = new Negotiation({
+      name: this.name,
+      peer,
+      transport,
+      choice: this.options.protocol ?? "auto",
+      eraCache: this.options.eraCache !== undefined && transport.serverKey !== undefined
+        ? { cache: this.options.eraCache, key: transport.serverKey }
+        : undefined,
+      discoverTimeoutMs: this.options.discoverTimeoutMs ?? DEFAULT_DISCOVER_TIMEOUT_MS,
+      budgetMs,
+      deadline: Date.now() + budgetMs,
+      signal: options.signal,
+      closing: () => this.#closing !== undefined,
+      proceed: () => this.#proceed(),
+      modernParams: (version) => this.#modernParams(undefined, version),
+      initializeParams: this.#initializeParams(),
+      restart: () => this.#restart(),
+      found: (init) => this.#found(init),
+      handshaking: () => {
+        this.era = "legacy";
+        this.#move("initializing");
+      },
+      onProblem: (message) => this.problem(message),
+    });
+
+    this.#move("connecting");
+    this.#negotiation = negotiation;
+    let started = false;
+    try {
+      await transport.start();
+      started = true;
+      // close() may have been called while the transport was starting, or the server died.
+      this.#proceed();
+      this.era = await negotiation.run();
+      this.#proceed();
+      if (this.era === "legacy" && this.init !== undefined) this.everyToolCall = this.extensions.everyToolCall(this.init.capabilities ?? {});
+    } catch (error) {
+      // close() while connecting is the caller's choice, not a failure: it ends `closed`.
+      if (this.#closing !== undefined) {
+        await this.#closing.catch(() => {});
+        throw new ClientStateError(`connect() to ${this.name} did not finish: close() was called while it was connecting`, "closed-while-connecting", { state: this.state });
+      }
+      const cause = errorOf(error);
+      // After a restart (negotiation.ts) the peer and transport are the new ones.
+      this.peer?.close({ reason: started ? `${negotiation.step} failed: ${cause.message}` : `could not start: ${cause.message}` });
+      this.#move("failed", cause);
+      if (started) await this.transport?.close().catch(() => {});
+      throw cause;
+    } finally {
+      this.#negotiation = undefined;
+    }
+    if (this.era === "modern") this.modernWire = this.#modernWireOf(this.peer!);
+    this.#move("initializing");
+    this.#move("ready");
+    if (this.era === "modern") startListening(this);
+  }
+
+  /** The server's initialize result (or discover result): its capabilities and version. */
+  #found(init: InitializeResult): void {
+    this.init = init;
+    this.#setVersion(init.protocolVersion as ProtocolVersion);
+    if (this.era === "legacy") this.everyToolCall = this.extensions.everyToolCall(init.capabilities ?? {});
+  }
+
+  /** The negotiated version, and what it says about tool results (read on every call). */
+  #setVersion(version: ProtocolVersion): void {
+    this.version = version;
+    // Structured output came with 2025-06-18; before it an outputSchema means nothing.
+    const features = featuresOf(version);
+    this.structuredOutput = features.structuredToolOutput === true;
+    this.objectOnly = this.structuredOutput && !features.anyJsonStructuredContent ? version : undefined;
+    if (this.modernWire !== undefined) this.modernWire.meta = this.requestMeta();
+  }
+
+  /** The per-request protocol fields of the 2026-07-28 wire, as they are now. */
+  requestMeta(): RequestMeta {
+    return { protocolVersion: this.version!, capabilities: this.modernCapabilities, clientInfo: this.clientInfo, logLevel: this.logLevel };
+  }
+
+  /** What the 2026-07-28 request loop (modern-request.ts) needs of this client. */
+  #modernWireOf(peer: Peer): ModernWire {
+    return {
+      name: this.name,
+      peer,
+      maxInputRounds: this.options.maxInputRounds ?? DEFAULT_MAX_INPUT_ROUNDS,
+      meta: this.requestMeta(),
+      retryWith: (version) => {
+        this.#setVersion(version);
+        this.transport?.setProtocolVersion?.(version);
+      },
+      relistTools: () => this.listTools({ fresh: true }),
+      idempotentTool: (tool) => this.tools.get(tool)?.annotations?.idempotentHint === true,
+      fulfil: (who, request, key, signal) => this.fulfil(who, request, key, signal),
+      onProblem: (message) => this.problem(message),
+      // tasks extension ("Supported Methods"): a task result only for tools/call, only when declared.
+      taskMethods: this.extensions.resultMethods(this.capabilities.extensions),
+    };
+  }
+
+  /** A new Peer on `transport`, with this client's handlers and the transport's events wired to it. */
+  #attach(transport: ClientTransport): Peer {
+    const peer = new Peer({
+      name: this.name,
+      // The transport's own send, bound: no closure of ours between the peer and the transport.
+      send: transport.send.bind(transport),
+      defaultTimeoutMs: this.options.requestTimeoutMs,
+      maxTotalTimeoutMs: this.options.maxTotalTimeoutMs,
+      onProblem: (message) => this.problem(message),
+      mapError: (method, error) => surfaceUrlElicitation(`${this.name}: ${method}`, typedRpcError(error), this.#openElicitations),
+    });
+    this.peer = peer;
+    this.serverNotifications.install(peer);
+    this.extensions.installOn(peer);
+    this.#serverRequests.install(peer);
+    transport.onmessage = peer.receive.bind(peer);
+    transport.onerror = (error) => {
+      // A response the transport could not deliver fails its request now, with the reason.
+      if (error instanceof UndeliverableMessageError) peer.undeliverable(error.response);
+      else this.problem(error.message);
+    };
+    transport.onclose = (details) => this.#onTransportClose(details);
+    transport.onsessionexpired = () => this.#startNewSession(peer, transport);
+    // spec 2026-07-28 streamable-http ("Custom Headers from Tool Parameters"): x-mcp-header
+    // parameters are found in the tools of the last tools/list.
+    transport.setToolSchemas?.((tool) => this.tools.get(tool)?.inputSchema);
+    return peer;
+  }
+
+  /**
+   * The server exited on the server/discover probe (negotiation.ts): the same server on a fresh
+   * transport, with a new Peer. The new transport is this client's at once, so a close() from
+   * now on closes it (and a start() after that close is refused).
+   */
+  async #restart(): Promise<{ peer: Peer; transport: ClientTransport }> {
+    const old = this.transport!;
+    const transport = old.fresh?.();
+    if (transport === undefined) throw new ClientStateError(`${this.name}: its transport cannot start the server again`, "cannot-restart", { state: this.state });
+    old.onmessage = undefined;
+    old.onerror = undefined;
+    old.onclose = undefined;
+    this.transport = transport;
+    const peer = this.#attach(transport);
+    await old.close().catch(() => {}); // reaps what the exited process left behind
+    this.#proceed();
+    await transport.start();
+    return { peer, transport };
+  }
+
+  /** Throws when connect() cannot go on: close() was called, or the connection ended under it. */
+  #proceed(): void {
+    if (this.#closing !== undefined) throw new ClientStateError(`close() was called while connecting to ${this.name}`, "closed-while-connecting", { state: this.state });
+    if (this.state !== "connecting" && this.state !== "initializing") throw this.notReady("initialize");
+    const lost = this.#lostWhileConnecting;
+    if (lost !== undefined) throw new ConnectionClosedError(`${this.name}: connection closed: ${describeClose(lost)}`, { details: lost });
+  }
+
+  /** The params of a modern request: the per-request protocol fields in `_meta`. */
+  #modernParams(params: Params | undefined, version: string, extra?: Params): Params {
+    return withRequestMeta(params, {
+      protocolVersion: version,
+      capabilities: this.modernCapabilities,
+      clientInfo: this.clientInfo,
+      logLevel: this.logLevel,
+    }, extra);
+  }
+
+  #initializeParams(): Params {
+    return {
+      protocolVersion: LATEST_PROTOCOL_VERSION,
+      capabilities: this.capabilities,
+      clientInfo: this.clientInfo,
+    };
+  }
+
+  /**
+   * The server ended the session (HTTP 404): run the handshake again on a new one — spec
+   * 2025-11-25 basic/transports ("Session Management" 4). The transport holds every other
+   * send until this settles, and closes if it rejects.
+   */
+  async #startNewSession(peer: Peer, transport: ClientTransport): Promise<void> {
+    if (this.state !== "ready") {
+      throw new ClientStateError(`${this.name} ended the session while the client was ${this.state}`, "session-ended", { state: this.state });
+    }
+    this.problem(`${this.name}: the server ended the session; starting a new one (initialize again)`);
+    this.#found(await handshakeAgain(this.name, peer, transport, this.#initializeParams(), this.options.initializeTimeoutMs));
+  }
+
+  /** Client.close: bounded; a second call resolves when the first one has finished. */
+  close(): Promise<void> {
+    if (this.#closing !== undefined) return this.#closing;
+    if (this.state === "closed" || this.state === "failed") return Promise.resolve();
+    this.#closing = this.#shutdown();
+    return this.#closing;
+  }
+
+  async #shutdown(): Promise<void> {
+    const transport = this.transport;
+    if (transport === undefined) {
+      this.#move("closed");
+      return;
+    }
+    this.#move("closing");
+    await this.#cancelListen();
+    // The peer closes next: every pending request, the listen request included, ends here,
+    // so stopping the listen stream sends no second notifications/cancelled into a transport
+    // that is closing (a close the user asked for reports nothing).
+    this.peer?.close({ reason: "closed by the client" });
+    this.extensions.close("the client closed the connection");
+    await this.subscriptions.stop();
+    try {
+      await transport.close();
+    } finally {
+      this.#move("closed");
+    }
+  }
+
+  /**
+   * spec 2026-07-28 basic/patterns/subscriptions ("Cancellation"): the client ends its listen
+   * stream with notifications/cancelled naming the listen request (on HTTP the transport
+   * closes that request's stream instead), before the connection closes — on stdio before
+   * stdin closes (basic/transports/stdio "Shutdown"), so a server that waits for its listens
+   * to end exits at once instead of at SIGTERM. Bounded; a send that fails is not reported:
+   * the connection is going anyway.
+   */
+  async #cancelListen(): Promise<void> {
+    const id = this.subscriptions.release();
+    const peer = this.peer;
+    if (id === undefined || peer === undefined || this.era !== "modern") return;
+    const sent = peer.notify("notifications/cancelled", { requestId: id, reason: "the client is closing the connection" });
+    await within(sent.catch(() => {}), LISTEN_CANCEL_MS);
+  }
+
+  #onTransportClose(details: CloseDetails): void {
+    // The transport is gone: close the peer before the listen stream, which then has nothing to cancel.
+    this.peer?.close(details);
+    const connecting = this.#negotiation !== undefined && this.#closing === undefined &&
+      (this.state === "connecting" || this.state === "initializing");
+    // The server exited on the era probe: the negotiation starts it again, the connect goes on.
+    if (connecting && this.#negotiation?.restartsOnClose === true) return;
+    this.extensions.close(`the connection closed (${describeClose(details)})`);
+    void this.subscriptions.stop();
+    if (connecting) {
+      // connect() fails with the step that met the close (negotiation.ts says how the server ended).
+      this.#lostWhileConnecting = details;
+      return;
+    }
+    if (this.state === "closing" || this.state === "closed" || this.state === "failed") return;
+    this.#move("failed", new ConnectionClosedError(`${this.name}: connection closed: ${describeClose(details)}`, { details }));
+  }
+
+  // --- requests ------------------------------------------------------------------------
+
+  notReady(method: string): Error {
+    return notReadyError(method, this.state, this.name, this.failure);
+  }
+
+  /** Why a request cannot go out now: the host's reason (ClientOptions.unavailable) if it has one, else the client's. */
+  refused(method: string): Error {
+    return (this.state !== "ready" ? this.options.unavailable?.(this.state) : undefined) ?? this.notReady(method);
+  }
+
+  /** Client.request: any request, once ready (ping while initializing too). */
+  request(method: string, params?: Params, options?: RequestOptions): Promise<Params> {
+    const ready = this.state === "ready" || (this.state === "initializing" && ALLOWED_BEFORE_READY.has(method));
+    if (!ready) return Promise.reject(this.refused(method));
+    // Its errors are typed by the peer's mapError (connect()).
+    const answer = this.modernWire !== undefined
+      ? modernRequest(this.modernWire, method, params, options ?? {})
+      : this.peer!.request(method, params, options);
+    if (method !== "tools/call" && method !== "ping") return answer;
+    return answer.then((result) => {
+      this.answered++;
+      return result;
+    });
+  }
+
+  fulfil(who: string, request: InputRequest, key: string, signal: AbortSignal | undefined): Promise<JsonObject> {
+    return this.#serverRequests.fulfil(who, request, key, signal);
+  }
+
+  tool(name: string): Tool | undefined {
+    return this.tools.get(name);
+  }
+
+  /** Client.listTools: every tool, all pages followed, indexed by name. */
+  async listTools(options: ListOptions = {}): Promise<Tool[]> {
+    if (lacksCapability(this, "tools")) return [];
+    const listed = await listCached<Tool>(this, LIST_KEYS.tools, "tools", options);
+    const { tools, byName } = indexTools(this.name, listed, this.era === "modern", (message) => this.problem(message));
+    this.tools = byName;
+    this.claimedTools = this.extensions.claimedTools(byName.values());
+    this.validators.retain(new Set(byName.keys()));
+    return tools;
+  }
+
+  /**
+   * A tools/call answer checked: its shape, and structuredContent against the tool's
+   * outputSchema. At once (no promise) unless an outputSchema needs the validator loaded first.
+   */
+  toolResult(result: Params, name: string | undefined): CallToolResult | Promise<CallToolResult> {
+    const objectOnly = this.objectOnly;
+    const onProblem = this.reportProblem;
+    if (name === undefined) {
+      return checkToolResult(result, { server: this.name, tool: "(resumed task)", outputSchema: undefined, validators: this.validators, objectOnly, onProblem });
+    }
+    const outputSchema = this.structuredOutput ? this.tools.get(name)?.outputSchema : undefined;
+    const check = { server: this.name, tool: name, outputSchema, validators: this.validators, objectOnly, onProblem };
+    if (outputSchema === undefined) return checkToolResult(result, check);
+    return loadJsonSchema().then(() => checkToolResult(result, check)); // loads once per process
+  }
+}
