@@ -177,7 +177,8 @@ export class TracingTransport extends TransportWrapper {
   #event(dir: TraceDirection, message: JsonRpcMessage, shown: JsonRpcMessage, size: number): void {
     const now = performance.now();
     const base = traceStamp({ sink: this.#sink!, startedAt: this.#startedAt, server: this.#options.server ?? "", transport: () => traceTransportName(this.inner) });
-    const event: MessageTraceEvent = { ...base, kind: "message", dir, size, message: shown };
+    // `message` is set last, so that in a JSON line the short fields come first.
+    const event = { ...base, kind: "message", dir } as MessageTraceEvent;
     const id = "id" in message ? message.id : undefined;
     if (id !== undefined && id !== null) event.id = id;
     if ("method" in message && typeof message.method === "string") {
@@ -216,6 +217,8 @@ export class TracingTransport extends TransportWrapper {
       const task = isObject(result?.task) ? result.task : undefined;
       if (typeof task?.taskId === "string") event.taskId = task.taskId;
     }
+    event.size = size;
+    event.message = shown;
     try {
       this.#sink!(event);
     } catch {
