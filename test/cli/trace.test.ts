@@ -1,0 +1,87 @@
+// `--trace` and `--trace-file` on the config-driven verbs (issue 26): `call … --trace-file t.jsonl`
+// writes process, lifecycle and message events, the tools/call answer marked as the answer to
+// tools/call, and no secret; `--trace` prints readable lines to stderr. Real CLI, real server.
+
+import { readFile, stat, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import process from "node:process";
+import { describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { everythingConfig, mcpwire } from "../support/cli-runner.ts";
+import type { TraceEvent } from "../../src/transport/trace-event.ts";
+
+// A credential-named env value of the server: the host's redactor knows it as a secret.
+const SECRET = "sk-trace-secret-5a4b3c2d1e0f";
+const scratch = everythingConfig("mcpwire-trace-", ["echo"], () => []);
+
+/** The config with the secret in the server's env (everythingConfig writes no env). */
+async function configWithSecret(): Promise<string> {
+  const text = await readFile(scratch.config, "utf8");
+  const file = join(scratch.path, "secret.yaml");
+  await writeFile(file, text.replace("    tools:", `    env:\n      EXAMPLE_API_KEY: ${JSON.stringify(SECRET)}\n    tools:`));
+  return file;
+}
+
+async function readEvents(file: string): Promise<TraceEvent[]> {
+  const text = await readFile(file, "utf8");
+  assert.ok(text.endsWith("\n"), "the last line is not complete");
+  return text.trimEnd().split("\n").map((line) => JSON.parse(line) as TraceEvent);
+}
+
+describe("mcpwire call --trace-file", () => {
+  test("writes process, lifecycle and message events, the tools/call answer marked, no secret, mode 0600", async () => {
+    const config = await configWithSecret();
+    const file = join(scratch.path, "t.jsonl");
+    const { code, stdout, stderr } = await mcpwire(["call", "mcp_everything_echo", `message=hi ${SECRET}`, "--trace-file", file, "--config", config]);
+    assert.equal(code, 0, stderr);
+    assert.match(stdout, /Echo: hi \[redacted\]/);
+    assert.equal(stderr.includes("→"), false, "--trace-file alone printed trace lines");
+    const text = await readFile(file, "utf8");
+    assert.ok(!text.includes(SECRET), "the secret appears in the trace file");
+    if (process.platform !== "win32") assert.equal((await stat(file)).mode & 0o777, 0o600);
+    const events = await readEvents(file);
+    for (const event of events) {
+      assert.equal(event.v, 1);
+      assert.equal(event.server, "everything");
+      assert.equal(event.transport, "stdio");
+    }
+    const kinds = new Set(events.map((event) => event.kind));
+    for (const kind of ["process", "lifecycle", "message"]) assert.ok(kinds.has(kind as TraceEvent["kind"]), `no ${kind} event`);
+    const phases = events.flatMap((event) => (event.kind === "lifecycle" ? [event.phase] : []));
+    assert.deepEqual(phases.filter((phase) => phase !== "failed"), ["connecting", "era", "ready", "close"]);
+    const era = events.find((event) => event.kind === "lifecycle" && event.phase === "era");
+    assert.ok(era?.kind === "lifecycle" && era.era !== undefined && era.reason !== undefined);
+    assert.ok(events.some((event) => event.kind === "process" && event.phase === "spawn" && event.pid > 0));
+    assert.ok(events.some((event) => event.kind === "process" && event.phase === "exit"));
+    const call = events.find((event) => event.kind === "message" && event.dir === "send" && event.method === "tools/call");
+    assert.ok(call?.kind === "message" && call.id !== undefined, "no tools/call");
+    const answer = events.find((event) => event.kind === "message" && event.answers?.method === "tools/call");
+    assert.ok(answer?.kind === "message", "no answer marked as the answer to tools/call");
+    assert.equal(answer.answers?.id, call.id);
+    assert.equal(answer.dir, "receive");
+    assert.ok(typeof answer.latencyMs === "number");
+    // Times grow (one clock for the session).
+    const times = events.map((event) => event.t);
+    assert.deepEqual([...times].sort((a, b) => a - b), times);
+  });
+
+  test("--trace prints readable lines to stderr: arrows, the answer to tools/call, no secret", async () => {
+    const config = await configWithSecret();
+    const { code, stderr } = await mcpwire(["call", "mcp_everything_echo", `message=${SECRET}`, "--trace", "--config", config]);
+    assert.equal(code, 0, stderr);
+    assert.match(stderr, /→ everything {2}tools\/call #\d+/);
+    assert.match(stderr, /← everything {2}↳ answer to tools\/call #\d+ {2}[\d.]+ ms {2}\(\d+ B\)/);
+    assert.match(stderr, /• everything {2}process started, pid \d+/);
+    assert.match(stderr, /• everything {2}ready/);
+    assert.ok(!stderr.includes(SECRET), "the secret appears on stderr");
+  });
+
+  test("--trace=full pretty-prints bodies; --trace=other is a usage error", async () => {
+    const full = await mcpwire(["tools", "--trace=full", "--config", scratch.config]);
+    assert.equal(full.code, 0, full.stderr);
+    assert.match(full.stderr, /↳ answer to tools\/list #\d+[^\n]*\n {13}\{\n {15}"(result|jsonrpc)": /);
+    const bad = await mcpwire(["servers", "--trace=loud", "--config", scratch.config]);
+    assert.equal(bad.code, 2);
+    assert.match(bad.stderr, /--trace takes no value or =full/);
+  });
+});
