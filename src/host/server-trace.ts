@@ -5,6 +5,7 @@
 
 import type { Client } from "../client/client.ts";
 import { messageOf } from "../common/error-text.ts";
+import { clipLine } from "../common/preview.ts";
 import type { Redactor } from "../common/redact.ts";
 import {
   emitTrace,
@@ -39,6 +40,7 @@ export class ServerTrace {
     const sink: TraceSink = (event) => {
       this.#transport = event.transport;
       if (event.kind === "message") this.#watchProbe(event);
+      else if (event.kind === "http") this.#watchRefusal(event);
       trace.sink(event);
     };
     this.#trace = { ...trace, sink };
@@ -61,6 +63,14 @@ export class ServerTrace {
     this.#probe.answer = message.error === undefined
       ? "answered"
       : `answered error ${String(message.error.code)} ${JSON.stringify(String(message.error.message ?? ""))}`;
+  }
+
+  /** Over HTTP the probe may be refused by status, without a JSON-RPC answer: the status and body say why. */
+  #watchRefusal(event: Extract<TraceEvent, { kind: "http" }>): void {
+    const probe = this.#probe;
+    if (!probe.sent || probe.answer !== undefined && !probe.answer.startsWith("was refused with HTTP")) return;
+    if (event.phase === "response" && event.status >= 400) probe.answer = `was refused with HTTP ${event.status}`;
+    else if (event.phase === "body" && probe.answer === `was refused with HTTP ${event.status}`) probe.answer += `: ${clipLine(event.body, 200)}`;
   }
 
   #emit(detail: LifecycleTraceDetail): void {
