@@ -65,25 +65,24 @@ function redactedProcess(detail: ProcessTraceDetail, redactor: Redactor | undefi
 
 /** The transport for `server`, traced as `trace` says: a TracingTransport around it, observing its HTTP or its process. */
 function tracedTransport(server: TransportDescription, options: TransportFactoryOptions, trace: TransportTrace): Transport {
-  let traced: Transport | undefined;
   const origin: TraceOrigin = {
     sink: trace.sink,
     startedAt: trace.startedAt,
     server: trace.server,
-    transport: () => (traced === undefined ? server.transport === "http" ? "streamable-http" : server.transport : traceTransportName(traced)),
+    // Called only once the transport runs (its observers report), after `inner` is made below.
+    transport: () => traceTransportName(inner),
   };
   const redactor = options.redactor;
   const inner = bareTransport(server, options, {
     process: (detail) => emitTrace(origin, redactedProcess(detail, redactor)),
     http: (detail) => emitTrace(origin, detail),
   });
-  traced = new TracingTransport(inner, undefined, {
+  return new TracingTransport(inner, undefined, {
     sink: trace.sink,
     server: trace.server,
     startedAt: trace.startedAt,
     ...(redactor === undefined ? {} : { redactor }),
   });
-  return traced;
 }
 
 /** The HTTP transport of each kind: Streamable HTTP, the legacy HTTP+SSE, or the one that tries both. */
