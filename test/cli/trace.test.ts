@@ -14,11 +14,15 @@ import type { TraceEvent } from "../../src/transport/trace-event.ts";
 const SECRET = "sk-trace-secret-5a4b3c2d1e0f";
 const scratch = everythingConfig("mcpwire-trace-", ["echo"], () => []);
 
-/** The config with the secret in the server's env (everythingConfig writes no env). */
+/**
+ * The config with the secret in the server's env (everythingConfig writes no env) and on its
+ * command line (node's --title: harmless to the server, shown by a process event's command).
+ */
 async function configWithSecret(): Promise<string> {
   const text = await readFile(scratch.config, "utf8");
   const file = join(scratch.path, "secret.yaml");
-  await writeFile(file, text.replace("    tools:", `    env:\n      EXAMPLE_API_KEY: ${JSON.stringify(SECRET)}\n    tools:`));
+  const withEnv = text.replace("    tools:", `    env:\n      EXAMPLE_API_KEY: ${JSON.stringify(SECRET)}\n    tools:`);
+  await writeFile(file, withEnv.replace("    args: [", `    args: [${JSON.stringify(`--title=${SECRET}`)}, `));
   return file;
 }
 
@@ -51,7 +55,9 @@ describe("mcpwire call --trace-file", () => {
     assert.deepEqual(phases.filter((phase) => phase !== "failed"), ["connecting", "era", "ready", "close"]);
     const era = events.find((event) => event.kind === "lifecycle" && event.phase === "era");
     assert.ok(era?.kind === "lifecycle" && era.era !== undefined && era.reason !== undefined);
-    assert.ok(events.some((event) => event.kind === "process" && event.phase === "spawn" && event.pid > 0));
+    const spawn = events.find((event) => event.kind === "process" && event.phase === "spawn");
+    assert.ok(spawn?.kind === "process" && spawn.phase === "spawn" && spawn.pid > 0, "no spawn");
+    assert.match(spawn.command, /^node --title=\[redacted\] /);
     assert.ok(events.some((event) => event.kind === "process" && event.phase === "exit"));
     const call = events.find((event) => event.kind === "message" && event.dir === "send" && event.method === "tools/call");
     assert.ok(call?.kind === "message" && call.id !== undefined, "no tools/call");
