@@ -17,7 +17,8 @@ import { interruptProgress } from "./progress.ts";
 import { cliProjectTrust } from "./project-trust-prompt.ts";
 import { formatTraceEvent, type TraceMode } from "./trace-lines.ts";
 import { VERSION } from "./version.ts";
-import { openTraceFile } from "../host/trace-file.ts";
+import { openTraceFile, type TraceFile } from "../host/trace-file.ts";
+import { messageOf } from "../common/error-text.ts";
 import type { TraceSink } from "../transport/trace-event.ts";
 
 export const CLI_CLIENT_INFO: Implementation = { name: "mcpwire", title: "mcpwire CLI", version: VERSION };
@@ -224,6 +225,8 @@ export function cliHandlers(elicit: ElicitMode | undefined): ClientHandlers {
  */
 export async function withManager<T>(options: SessionOptions, body: (manager: McpManager, config: McpwireConfig) => Promise<T>): Promise<T> {
   const config = await loadCliConfig(options);
+  // Before anything holds the process open (stdin for prompts): a trace file that cannot be made ends the verb at once.
+  const trace = await openTrace(options.trace);
   // From here on every output knows the config's secrets (header values, env values, API keys);
   // the manager adds what it learns later (tokens) to the same Redactor.
   const redactor = redactorFor(config);
@@ -245,7 +248,6 @@ export async function withManager<T>(options: SessionOptions, body: (manager: Mc
     const handler = sampling?.(server, config);
     return { ...base, sampling: handler ?? decliningSampling(noModelMessage(server, config)) };
   };
-  const trace = await openTrace(options.trace);
   const manager = new McpManager(config, {
     clientInfo: CLI_CLIENT_INFO,
     handlers,
@@ -280,7 +282,12 @@ export async function withManager<T>(options: SessionOptions, body: (manager: Mc
 /** The sink of a session's trace: lines on stderr, a JSON Lines file, or both; undefined without a trace. */
 async function openTrace(settings: TraceSettings | undefined): Promise<{ sink: TraceSink; close(): void } | undefined> {
   if (settings === undefined) return undefined;
-  const file = settings.file === undefined ? undefined : await openTraceFile(settings.file);
+  let file: TraceFile | undefined;
+  try {
+    file = settings.file === undefined ? undefined : await openTraceFile(settings.file);
+  } catch (error) {
+    throw new UsageError(`--trace-file ${settings.file}: cannot write it (${messageOf(error)}); give a file in a directory you can write`);
+  }
   const mode = settings.stderr;
   return {
     sink: (event) => {

@@ -82,12 +82,16 @@ describe("mcpwire call --trace-file", () => {
     assert.ok(!stderr.includes(SECRET), "the secret appears on stderr");
   });
 
-  test("--trace=full pretty-prints bodies; --trace=other is a usage error", async () => {
+  test("--trace=full pretty-prints bodies; --trace=other and an unwritable --trace-file are usage errors", async () => {
     const full = await mcpwire(["tools", "--trace=full", "--config", scratch.config]);
     assert.equal(full.code, 0, full.stderr);
     assert.match(full.stderr, /↳ answer to tools\/list #\d+[^\n]*\n {13}\{\n {15}"(result|jsonrpc)": /);
     const bad = await mcpwire(["servers", "--trace=loud", "--config", scratch.config]);
     assert.equal(bad.code, 2);
     assert.match(bad.stderr, /--trace takes no value or =full/);
+    // A file under a file: the trace cannot be written, said before any server starts.
+    const unwritable = await mcpwire(["servers", "--trace-file", join(scratch.config, "t.jsonl"), "--config", scratch.config]);
+    assert.equal(unwritable.code, 2);
+    assert.match(unwritable.stderr, /--trace-file .*t\.jsonl: cannot write it \(/);
   });
 });
