@@ -5,9 +5,10 @@
 import { readFile, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import process from "node:process";
-import { describe, test } from "node:test";
+import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { everythingConfig, mcpwire } from "../support/cli-runner.ts";
+import { everythingConfig, mcpwire, writeConfig } from "../support/cli-runner.ts";
+import { type HttpServerProcess, startEverything } from "../fixtures/sse-servers.ts";
 import type { TraceEvent } from "../../src/transport/trace-event.ts";
 
 // A credential-named env value of the server: the host's redactor knows it as a secret.
@@ -93,5 +94,43 @@ describe("mcpwire call --trace-file", () => {
     const unwritable = await mcpwire(["servers", "--trace-file", join(scratch.config, "t.jsonl"), "--config", scratch.config]);
     assert.equal(unwritable.code, 2);
     assert.match(unwritable.stderr, /--trace-file .*t\.jsonl: cannot write it \(/);
+  });
+});
+
+describe("mcpwire call --trace-file over Streamable HTTP (server-everything streamableHttp)", () => {
+  let server: HttpServerProcess;
+  before(async () => {
+    server = await startEverything("streamableHttp");
+  });
+  after(async () => {
+    await server?.stop();
+  });
+
+  test("adds http events with statuses, Mcp-Session-Id and MCP-Protocol-Version; no header value, token or secret appears", async () => {
+    const token = "tok-http-trace-1a2b3c4d5e6f";
+    const custom = "custom-http-secret-7a8b9c0d";
+    const config = await writeConfig(scratch.path, "http.yaml", [
+      "mcp_servers:",
+      "  web:",
+      `    url: ${server.origin}/mcp`,
+      "    headers:",
+      `      Authorization: "Bearer ${token}"`,
+      `      X-Custom: "${custom}"`,
+    ]);
+    const file = join(scratch.path, "http.jsonl");
+    const { code, stdout, stderr } = await mcpwire(["call", "mcp_web_echo", `message=${token} ${custom}`, "--trace-file", file, "--config", config]);
+    assert.equal(code, 0, stderr);
+    assert.match(stdout, /Echo: \[redacted\] \[redacted\]/);
+    const text = await readFile(file, "utf8");
+    for (const secret of [token, custom]) assert.ok(!text.includes(secret), `${secret} appears in the trace file`);
+    const events = await readEvents(file);
+    const http = events.filter((event) => event.kind === "http");
+    const statuses = new Set(http.flatMap((event) => (event.phase === "response" ? [event.status] : [])));
+    assert.ok(statuses.has(200), [...statuses].join(", "));
+    assert.ok(http.some((event) => event.phase === "response" && event.responseHeaders["Mcp-Session-Id"] !== undefined), "no Mcp-Session-Id");
+    assert.ok(http.some((event) => event.phase === "response" && event.requestHeaders["MCP-Protocol-Version"] !== undefined), "no MCP-Protocol-Version");
+    const answer = events.find((event) => event.kind === "message" && event.answers?.method === "tools/call");
+    assert.ok(answer, "no answer marked as the answer to tools/call");
+    assert.ok(events.some((event) => event.kind === "lifecycle" && event.phase === "era" && event.transport === "streamable-http"));
   });
 });
