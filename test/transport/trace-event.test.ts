@@ -17,6 +17,7 @@ import { TracingTransport } from "../../src/transport/tracing.ts";
 import { behaviour, deno } from "../support/behaviour.ts";
 import { startPortFixture } from "../support/fixture-process.ts";
 import { hangGuard } from "../support/hang-guard.ts";
+import { startSseFixture, withServer } from "../fixtures/sse-servers.ts";
 
 type MessageEvent = Extract<TraceEvent, { kind: "message" }>;
 type HttpEvent = Extract<TraceEvent, { kind: "http" }>;
@@ -181,6 +182,30 @@ behaviour("an HTTP transport without an observer reports nothing and works as be
   }
   assert.deepEqual(events, []);
   assert.ok(!(transport instanceof TracingTransport));
+});
+
+behaviour("an auto URL that falls back to the legacy HTTP+SSE transport: the refusal, the GET stream and the POSTs, named sse once chosen", async () => {
+  await withServer(startSseFixture("good"), async (server) => {
+    const token = "tok-legacy-trace-0f9e8d7c6b";
+    const events: TraceEvent[] = [];
+    const transport = createTransport(
+      { transport: "auto", url: `${server.origin}/sse`, headers: { Authorization: `Bearer ${token}` } },
+      { trace: { sink: (event) => events.push(event), server: "legacy", startedAt: performance.now() } },
+    );
+    const client = new Client({ name: "t", version: "1" }, { requestTimeoutMs: 10_000 });
+    try {
+      await hangGuard(client.connect(transport), 10_000, "connect");
+      await client.listTools();
+    } finally {
+      await hangGuard(client.close(), 10_000, "close");
+    }
+    assert.ok(!JSON.stringify(events).includes(token), "the token appears in the trace");
+    const http = events.filter((event): event is HttpEvent => event.kind === "http");
+    assert.ok(http.some((event) => event.phase === "response" && event.method === "POST" && event.status >= 400), "no refused POST");
+    assert.ok(http.some((event) => event.phase === "response" && event.method === "GET" && event.status === 200), "no GET stream");
+    const answer = messages(events).find((event) => event.answers?.method === "tools/list");
+    assert.equal(answer?.transport, "sse");
+  });
 });
 
 // Deno runs tests in the order they were registered: this one goes last.
