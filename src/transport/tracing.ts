@@ -87,12 +87,6 @@ function redactedCopy(message: JsonRpcMessage, text: string): JsonRpcMessage {
   }
 }
 
-/** Adds a request to a table, forgetting the oldest past MAX_OUTSTANDING (a server that never answers cannot grow it). */
-function remember(table: Map<RequestId, Outstanding>, id: RequestId, request: Outstanding): void {
-  table.set(id, request);
-  if (table.size > MAX_OUTSTANDING) table.delete(table.keys().next().value!);
-}
-
 /** Every option a TracingTransport reads (its constructor checks them). */
 const TRACING_OPTIONS = optionNames<TracingOptions>({ redactor: true, maxChars: true, sink: true, server: true, startedAt: true });
 
@@ -173,6 +167,15 @@ export class TracingTransport extends TransportWrapper {
     if (this.#sink !== undefined) this.#event(direction, message, shown, text.length);
   }
 
+  /** Adds a request to a table, forgetting the oldest (and its progress token) past MAX_OUTSTANDING: a server that never answers cannot grow it. */
+  #remember(table: Map<RequestId, Outstanding>, id: RequestId, request: Outstanding): void {
+    table.set(id, request);
+    if (table.size <= MAX_OUTSTANDING) return;
+    const [oldestId, oldest] = table.entries().next().value!;
+    table.delete(oldestId);
+    if (oldest.progressToken !== undefined) this.#progress.delete(oldest.progressToken);
+  }
+
   /** The `message` event of one message: what it answers, how long that took, whose progress it is. */
   #event(dir: TraceDirection, message: JsonRpcMessage, shown: JsonRpcMessage, size: number): void {
     const now = performance.now();
@@ -192,7 +195,7 @@ export class TracingTransport extends TransportWrapper {
           outstanding.progressToken = token;
           this.#progress.set(token, { id, method: message.method });
         }
-        remember(dir === "send" ? this.#sent : this.#received, id, outstanding);
+        this.#remember(dir === "send" ? this.#sent : this.#received, id, outstanding);
       } else if (message.method === "notifications/progress") {
         // spec 2025-11-25 basic/utilities/progress: the notification carries the requester's token.
         const token = params?.progressToken;
