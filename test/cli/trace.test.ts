@@ -8,6 +8,7 @@ import process from "node:process";
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { everythingConfig, mcpwire, writeConfig } from "../support/cli-runner.ts";
+import { EVERYTHING } from "../support/everything.ts";
 import { type HttpServerProcess, startEverything } from "../fixtures/sse-servers.ts";
 import type { TraceEvent } from "../../src/transport/trace-event.ts";
 
@@ -94,6 +95,19 @@ describe("mcpwire call --trace-file", () => {
     const unwritable = await mcpwire(["servers", "--trace-file", join(scratch.config, "t.jsonl"), "--config", scratch.config]);
     assert.equal(unwritable.code, 2);
     assert.match(unwritable.stderr, /--trace-file .*t\.jsonl: cannot write it \(/);
+  });
+});
+
+describe("mcpwire inspect --trace-file", () => {
+  test("writes the same events as call: process, lifecycle with the era's reason, messages with their answers", async () => {
+    const file = join(scratch.path, "inspect.jsonl");
+    const { code, stderr } = await mcpwire(["inspect", "--trace-file", file, "--stdio", `node ${EVERYTHING} stdio`]);
+    assert.equal(code, 0, stderr);
+    const events = await readEvents(file);
+    assert.ok(events.some((event) => event.kind === "process" && event.phase === "spawn"));
+    const era = events.find((event) => event.kind === "lifecycle" && event.phase === "era");
+    assert.ok(era?.kind === "lifecycle" && era.era === "legacy" && /server\/discover answered error -32601/.test(era.reason ?? ""), JSON.stringify(era));
+    assert.ok(events.some((event) => event.kind === "message" && event.answers?.method === "tools/list"));
   });
 });
 
