@@ -17,8 +17,11 @@ export class UsageError extends McpwireError<UsageErrorCode> {
 }
 
 export interface OptionSpec {
-  /** "flag" takes no value; "string" takes one; "list" takes one each time it appears. */
-  kind: "flag" | "string" | "list";
+  /**
+   * "flag" takes no value; "string" takes one; "list" takes one each time it appears;
+   * "optional" takes one only as `--name=value` (`--name` alone: the value "").
+   */
+  kind: "flag" | "string" | "list" | "optional";
 }
 
 export interface ParsedArgs {
@@ -50,6 +53,10 @@ export function parseArgs(argv: readonly string[], spec: Record<string, OptionSp
     if (option.kind === "flag") {
       if (eq !== -1) throw new UsageError(`--${name} takes no value`);
       parsed.flags.add(name);
+      continue;
+    }
+    if (option.kind === "optional") {
+      parsed.values.set(name, eq === -1 ? "" : arg.slice(eq + 1));
       continue;
     }
     let value: string;

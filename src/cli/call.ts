@@ -10,7 +10,7 @@ import type { RegisteredTool } from "../registry/types.ts";
 import { runtime } from "../runtime/mod.ts";
 import { parseArgs, secondsOption, UsageError } from "./args.ts";
 import type { McpManager } from "../host/manager.ts";
-import { SESSION_OPTIONS, configSource, parseElicitMode, parseLogLevel, stderrLine, withManager } from "./host-session.ts";
+import { SESSION_OPTIONS, configSource, parseElicitMode, parseLogLevel, stderrLine, withManager, TRACE_USAGE } from "./host-session.ts";
 import { boundedText, DEEP_MARKER, DOCUMENT_BOUNDS, deeperThan, lineOf, redacted, RESULT_BOUNDS, textOf, write, writeControl, writeJson } from "./output.ts";
 import { ProgressDisplay } from "./progress.ts";
 import { CallArgumentsError, type GivenArguments, parseArgumentWords, readArgumentsFile, typeArguments } from "./call-arguments.ts";
@@ -49,6 +49,8 @@ A tool the server runs as a task (2025-11-25 execution.taskSupport, the server's
 key) shows its status on stderr like progress; Ctrl-C cancels the task (tasks/cancel).
 A server asking to sample a model is declined (code -1), naming what is missing: the server's
 sampling.model, which only mcpwire run and mcpwire chat answer with.
+
+${TRACE_USAGE}
 
 exit codes: 0 success, 1 the tool reported an error (isError), 2 usage or config error,
             3 the server could not be reached or failed during the call, 4 timeout,

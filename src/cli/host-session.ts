@@ -15,7 +15,11 @@ import { cliElicitationHandlers, ELICIT_MODES, type ElicitMode } from "./elicit-
 import { dataLine, lineOf, useRedactor, write } from "./output.ts";
 import { interruptProgress } from "./progress.ts";
 import { cliProjectTrust } from "./project-trust-prompt.ts";
+import { formatTraceEvent, type TraceMode } from "./trace-lines.ts";
 import { VERSION } from "./version.ts";
+import { openTraceFile, type TraceFile } from "../host/trace-file.ts";
+import { messageOf } from "../common/error-text.ts";
+import type { TraceSink } from "../transport/trace-event.ts";
 
 export const CLI_CLIENT_INFO: Implementation = { name: "mcpwire", title: "mcpwire CLI", version: VERSION };
 
@@ -60,6 +64,14 @@ export interface SessionOptions {
   resultFiles?: boolean;
   /** Runs on the first Ctrl-C before the servers are closed (call: cancels its task); bound it yourself. */
   onInterrupt?: () => Promise<void>;
+  /** `--trace[=full]` and `--trace-file FILE`: trace every server (transport/trace-event.ts). */
+  trace?: TraceSettings;
+}
+
+/** Where a session's trace goes: readable lines on stderr (`stderr`), JSON Lines in a file (`file`), or both. */
+export interface TraceSettings {
+  stderr?: TraceMode;
+  file?: string;
 }
 
 /** The option every verb that loads the config takes besides --config: `--import NAME[,NAME]`, repeatable. */
@@ -74,13 +86,41 @@ export const SESSION_OPTIONS = {
   import: IMPORT_OPTION,
   "trust-project": { kind: "flag" },
   "log-level": { kind: "string" },
+  trace: { kind: "optional" },
+  "trace-file": { kind: "string" },
   help: { kind: "flag" },
   debug: { kind: "flag" },
 } as const;
 
+/** What `--trace` and `--trace-file` do, for each verb's usage text. */
+export const TRACE_USAGE = `--trace[=full]     print every message, HTTP exchange, process and lifecycle event to stderr
+                   as it happens (→ sent, ← received, ↳ the request an answer answers);
+                   --trace=full pretty-prints each message's JSON
+--trace-file FILE  write the same events as JSON Lines to FILE (mode 0600), one per line as
+                   it happens; credentials are redacted in both`;
+
+/** `--trace[=full]` and `--trace-file FILE` as TraceSettings; undefined when neither was given. */
+export function traceOption(args: ParsedArgs): TraceSettings | undefined {
+  const mode = args.values.get("trace");
+  const file = args.values.get("trace-file");
+  if (mode === undefined && file === undefined) return undefined;
+  if (mode !== undefined && mode !== "" && mode !== "full") throw new UsageError(`--trace takes no value or =full (got "--trace=${mode}")`);
+  if (file === "") throw new UsageError("--trace-file needs a file name");
+  return {
+    ...(mode === undefined ? {} : { stderr: mode === "full" ? "full" : "short" }),
+    ...(file === undefined ? {} : { file }),
+  } satisfies TraceSettings;
+}
+
 /** Where the config comes from, as every verb's options say: --config, --import, --trust-project. */
-export function configSource(args: ParsedArgs): Pick<SessionOptions, "configPath" | "imports" | "trustProject"> {
-  return { configPath: args.values.get("config"), imports: importOption(args), trustProject: args.flags.has("trust-project") };
+export function configSource(args: ParsedArgs): Pick<SessionOptions, "configPath" | "imports" | "trustProject" | "trace"> {
+  const trace = traceOption(args);
+  return {
+    configPath: args.values.get("config"),
+    imports: importOption(args),
+    trustProject: args.flags.has("trust-project"),
+    ...(trace === undefined ? {} : { trace }),
+  };
 }
 
 /**
@@ -198,6 +238,8 @@ function reconnectDelayMs(): number | undefined {
  */
 export async function withManager<T>(options: SessionOptions, body: (manager: McpManager, config: McpwireConfig) => Promise<T>): Promise<T> {
   const config = await loadCliConfig(options);
+  // Before anything holds the process open (stdin for prompts): a trace file that cannot be made ends the verb at once.
+  const trace = await openTrace(options.trace);
   // From here on every output knows the config's secrets (header values, env values, API keys);
   // the manager adds what it learns later (tokens) to the same Redactor.
   const redactor = redactorFor(config);
@@ -226,6 +268,7 @@ export async function withManager<T>(options: SessionOptions, body: (manager: Mc
     redactor,
     resultFiles: options.resultFiles === true,
     ...(initialMs !== undefined ? { reconnectDelay: { initialMs } } : {}),
+    ...(trace === undefined ? {} : { trace: trace.sink }),
   });
   useRedactor(manager.redactor);
   if (options.showLogs !== false || options.logLevel !== undefined) {
@@ -247,5 +290,28 @@ export async function withManager<T>(options: SessionOptions, body: (manager: Mc
     return await body(manager, config);
   } finally {
     await manager.close();
+    trace?.close();
   }
+}
+
+/** The sink of a session's trace: lines on stderr, a JSON Lines file, or both; undefined without a trace. */
+async function openTrace(settings: TraceSettings | undefined): Promise<{ sink: TraceSink; close(): void } | undefined> {
+  if (settings === undefined) return undefined;
+  let file: TraceFile | undefined;
+  try {
+    file = settings.file === undefined ? undefined : await openTraceFile(settings.file);
+  } catch (error) {
+    throw new UsageError(`--trace-file ${settings.file}: cannot write it (${messageOf(error)}); give a file in a directory you can write`);
+  }
+  const mode = settings.stderr;
+  return {
+    sink: (event) => {
+      file?.sink(event);
+      if (mode !== undefined) stderrLine(formatTraceEvent(event, mode));
+    },
+    close: () => {
+      file?.close();
+      if (file?.failure !== undefined) stderrLine(`mcpwire: warning: the trace file ${lineOf(file.path)} stopped: ${lineOf(file.failure)}`);
+    },
+  };
 }

@@ -10,7 +10,9 @@ import { Client } from "../client/client.ts";
 import type { ClientCapabilities, Implementation, Prompt, Resource, ResourceTemplate, ServerCapabilities, Tool } from "../client/types.ts";
 import type { JsonRpcMessage } from "../jsonrpc/messages.ts";
 import { runtime } from "../runtime/mod.ts";
-import { createTransport, detectedTransport } from "../host/transport-factory.ts";
+import { createTransport, detectedTransport, type TransportTrace } from "../host/transport-factory.ts";
+import { ServerTrace } from "../host/server-trace.ts";
+import { openTraceFile } from "../host/trace-file.ts";
 import { defaultEraCache } from "../host/file-era-cache.ts";
 import { defaultChildEnv } from "../transport/stdio.ts";
 import { TracingTransport } from "../transport/tracing.ts";
@@ -53,6 +55,9 @@ options:
   --trace                   print every JSON-RPC message, both directions, to stderr
                             (→ sent, ← received, with milliseconds since start),
                             and the server's stderr lines
+  --trace-file FILE         write every message, HTTP exchange, process and lifecycle
+                            event as JSON Lines to FILE (mode 0600), one per line as it
+                            happens, credentials redacted
   --debug                   with an error, also print its stack
 
 Tools with MCP Apps metadata get an "apps" section: each tool's ui:// resource read and
@@ -110,6 +115,7 @@ export async function inspect(argv: readonly string[]): Promise<number> {
     json: { kind: "flag" },
     ui: { kind: "string" },
     trace: { kind: "flag" },
+    "trace-file": { kind: "string" },
     help: { kind: "flag" },
     debug: { kind: "flag" },
   });
@@ -138,9 +144,39 @@ export async function inspect(argv: readonly string[]): Promise<number> {
 
   const started = performance.now();
   const stamp = () => `${(performance.now() - started).toFixed(1).padStart(8)} ms`;
+  // --trace-file: the events of trace-event.ts, as `mcpwire call --trace-file` writes them.
+  const traceFilePath = args.values.get("trace-file");
+  if (traceFilePath === "") throw new UsageError("--trace-file needs a file name");
+  const traceFile = traceFilePath === undefined ? undefined : await openTraceFile(traceFilePath);
+  const serverTrace = traceFile === undefined
+    ? undefined
+    : new ServerTrace({ sink: traceFile.sink, server: "", startedAt: started }, commandLine !== undefined ? "stdio" : args.values.get("transport") ?? "auto", redactor);
+  try {
+    return await inspectWith(args, { commandLine, url, protocol, timeoutMs, trace, json, debug, redactor, stamp, serverTrace });
+  } finally {
+    traceFile?.close();
+  }
+}
+
+/** What inspect() parsed, for inspectWith. */
+interface InspectSettings {
+  commandLine: string | undefined;
+  url: string | undefined;
+  protocol: "auto" | "modern" | "legacy";
+  timeoutMs: number;
+  trace: boolean;
+  json: boolean;
+  debug: boolean;
+  redactor: Redactor;
+  stamp: () => string;
+  serverTrace: ServerTrace | undefined;
+}
+
+async function inspectWith(args: ParsedArgs, settings: InspectSettings): Promise<number> {
+  const { commandLine, url, protocol, timeoutMs, trace, json, debug, redactor, stamp, serverTrace } = settings;
   const connection = commandLine !== undefined
-    ? stdioConnection(commandLine, args, redactor, trace ? stamp : undefined)
-    : httpConnection(url!, args, redactor);
+    ? stdioConnection(commandLine, args, redactor, trace ? stamp : undefined, serverTrace?.transportTrace)
+    : httpConnection(url!, args, redactor, serverTrace?.transportTrace);
   let transport: Transport = connection.transport;
   if (trace) {
     transport = new TracingTransport(transport, (direction, message: JsonRpcMessage) => {
@@ -159,6 +195,7 @@ export async function inspect(argv: readonly string[]): Promise<number> {
   runtime.onInterrupt(() => {
     void client.close().then(() => runtime.flush()).finally(() => runtime.exit(130));
   });
+  serverTrace?.watch(client, 1, protocol === "auto" ? undefined : `pinned by --protocol ${protocol}`);
 
   try {
     await client.connect(transport);
@@ -187,7 +224,13 @@ interface Connection {
   used(): Pick<InspectReport, "transport" | "transportDetected">;
 }
 
-function stdioConnection(commandLine: string, args: ParsedArgs, redactor: Redactor, stamp: (() => string) | undefined): Connection {
+function stdioConnection(
+  commandLine: string,
+  args: ParsedArgs,
+  redactor: Redactor,
+  stamp: (() => string) | undefined,
+  trace: TransportTrace | undefined,
+): Connection {
   if (args.values.has("transport")) throw new UsageError("--transport applies to --url; --stdio is always the stdio transport");
   if (args.lists.has("header")) throw new UsageError("--header applies to --url servers, not to --stdio");
   const [command, ...commandArgs] = splitCommandLine(commandLine);
@@ -205,12 +248,13 @@ function stdioConnection(commandLine: string, args: ParsedArgs, redactor: Redact
     {
       childEnvironment: (given) => ({ ...given }),
       ...(stamp ? { onStderr: (line: string) => void stderr(`${stamp()}   server stderr: ${dataLine(line)}`) } : {}),
+      ...(trace === undefined ? {} : { trace, redactor }),
     },
   );
   return { transport, used: () => ({ transport: "stdio" }) };
 }
 
-function httpConnection(url: string, args: ParsedArgs, redactor: Redactor): Connection {
+function httpConnection(url: string, args: ParsedArgs, redactor: Redactor, trace: TransportTrace | undefined): Connection {
   for (const option of ["env", "cwd"]) {
     if (args.values.has(option) || args.lists.has(option)) throw new UsageError(`--${option} applies to --stdio servers, not to --url`);
   }
@@ -234,7 +278,7 @@ function httpConnection(url: string, args: ParsedArgs, redactor: Redactor): Conn
   redactor.addHeaders(headers);
   const kind = args.values.get("transport") ?? "auto";
   if (kind !== "auto" && kind !== "http" && kind !== "sse") throw new UsageError(`--transport must be auto, http or sse (got "${kind}")`);
-  const transport = createTransport({ transport: kind, url, headers }, { redactor });
+  const transport = createTransport({ transport: kind, url, headers }, { redactor, ...(trace === undefined ? {} : { trace }) });
   if (kind === "auto") {
     return {
       transport,

@@ -19,7 +19,7 @@ import type { ToolSearchOptions } from "../agent/tool-search.ts";
 import { McpwireError, type McpwireErrorOptions } from "../common/mcpwire-error.ts";
 import { runtime } from "../runtime/mod.ts";
 import { type ParsedArgs, parseArgs, positiveInt, UsageError } from "./args.ts";
-import { configSource, decliningSampling, parseElicitMode, parseLogLevel, SESSION_OPTIONS, stderrLine, withManager } from "./host-session.ts";
+import { configSource, decliningSampling, parseElicitMode, parseLogLevel, SESSION_OPTIONS, stderrLine, withManager, TRACE_USAGE } from "./host-session.ts";
 import { dataLine, lineOf, textOf, write, writeControl, writeJson } from "./output.ts";
 import { interruptProgress, ProgressDisplay } from "./progress.ts";
 
@@ -45,6 +45,8 @@ stdout; tool activity (name, arguments in short, duration, progress) to stderr.
 Keys: OPENAI_API_KEY, ANTHROPIC_API_KEY, GEMINI_API_KEY, or providers: in the config.
 Local: ollama serve, then --model ollama/qwen3. A server with sampling.model in the config
 has its sampling requests answered by that model (asked first unless --yes).
+
+${TRACE_USAGE}
 
 exit codes: 0 answered, 1 the run ended without an answer (model error, max steps, a hook
             blocked the prompt), 2 usage or config error, 130 interrupted`;

@@ -3,7 +3,7 @@
 import { runtime } from "../runtime/mod.ts";
 import { parseArgs, UsageError } from "./args.ts";
 import { displayPath } from "../host/config/imports.ts";
-import { configErrors, SESSION_OPTIONS, configSource, parseLogLevel, withManager } from "./host-session.ts";
+import { configErrors, SESSION_OPTIONS, configSource, parseLogLevel, withManager, TRACE_USAGE } from "./host-session.ts";
 import { lineOf, write, writeJson } from "./output.ts";
 import { fitLine } from "../common/preview.ts";
 import { renderTable } from "./table.ts";
@@ -15,7 +15,8 @@ negotiated protocol version, server name and version, tool count, where it is co
 (the config file, or the app and file it was imported from), last error.
 --import APP[,APP] adds the servers of other apps (claude-desktop, claude-code, cursor, vscode,
 windsurf, gemini-cli, codex, or all); see mcpwire import --list.
---log-level LEVEL also shows the servers' log messages at LEVEL and above on stderr.`;
+--log-level LEVEL also shows the servers' log messages at LEVEL and above on stderr.
+${TRACE_USAGE}`;
 
 export async function servers(argv: readonly string[]): Promise<number> {
   const args = parseArgs(argv, { ...SESSION_OPTIONS, json: { kind: "flag" } });

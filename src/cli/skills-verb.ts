@@ -7,7 +7,7 @@ import { checkedSkillPath, skillRoot } from "../client/skills/skill-entry.ts";
 import { ServerSkills, type Skill, SkillError } from "../client/skills/skills.ts";
 import type { McpManager } from "../host/manager.ts";
 import { parseArgs, UsageError } from "./args.ts";
-import { configErrors, SESSION_OPTIONS, configSource, parseLogLevel, withManager } from "./host-session.ts";
+import { configErrors, SESSION_OPTIONS, configSource, parseLogLevel, withManager, TRACE_USAGE } from "./host-session.ts";
 import { lineOf, textOf, write, writeJson } from "./output.ts";
 import { fitLine } from "../common/preview.ts";
 import { renderTable } from "./table.ts";
@@ -27,6 +27,8 @@ sha256 digest, frontmatter) and printed; --file PATH prints one of its files ins
 
 --json prints { skills: [...], refused: [{ server, skill, refusal, message }] } (show: the
 loaded skill as an object).
+
+${TRACE_USAGE}
 
 exit codes: 0 listed / shown, 1 a skill or file refused (digest, size, frontmatter, path), or
             a server's listing failed (it serves no skills, or answers skills/list with an

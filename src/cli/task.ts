@@ -11,7 +11,7 @@ import { messageOf } from "../common/error-text.ts";
 import { runtime } from "../runtime/mod.ts";
 import { parseArgs, secondsOption, UsageError } from "./args.ts";
 import { EXIT, resultText } from "./call.ts";
-import { configSource, parseLogLevel, SESSION_OPTIONS, stderrLine, withManager } from "./host-session.ts";
+import { configSource, parseLogLevel, SESSION_OPTIONS, stderrLine, withManager, TRACE_USAGE } from "./host-session.ts";
 import { lineOf, textOf, write, writeControl, writeJson } from "./output.ts";
 import { ProgressDisplay } from "./progress.ts";
 import { fitLine } from "../common/preview.ts";
@@ -34,6 +34,8 @@ ended with that command. Over HTTP a task outlives the command that started it, 
 
 --json             the task (get, cancel, list) or the whole result (wait) as JSON
 --timeout S        wait: stop waiting after S seconds and cancel the task
+
+${TRACE_USAGE}
 
 exit codes: 0 success, 1 the task failed or its tool reported an error, 2 usage or config
             error, 3 the server could not be reached or does not know the task, 4 timeout,

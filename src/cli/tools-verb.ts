@@ -3,7 +3,7 @@
 import { isAppOnlyTool } from "../registry/visibility.ts";
 import { APP_ONLY_MARK } from "./inspect-apps.ts";
 import { parseArgs, UsageError } from "./args.ts";
-import { configErrors, SESSION_OPTIONS, configSource, parseLogLevel, withManager } from "./host-session.ts";
+import { configErrors, SESSION_OPTIONS, configSource, parseLogLevel, withManager, TRACE_USAGE } from "./host-session.ts";
 import { lineOf, write, writeJson } from "./output.ts";
 import { fitLine } from "../common/preview.ts";
 import { renderTable } from "./table.ts";
@@ -21,7 +21,8 @@ as \`name?: type\`, enums as unions of literals (\`"a" | "b"\`), arrays as \`T[]
 \`{ k: T }\`, with each parameter's description, bounds and default as \`@param\` lines.
 --json prints an array of { name, toolset, server, tool, description, inputSchema, appOnly }.
 A tool marked [app only] is for its server's MCP App: callable by name, never offered to a model.
---log-level LEVEL also shows the servers' log messages at LEVEL and above on stderr.`;
+--log-level LEVEL also shows the servers' log messages at LEVEL and above on stderr.
+${TRACE_USAGE}`;
 
 export async function tools(argv: readonly string[]): Promise<number> {
   const args = parseArgs(argv, { ...SESSION_OPTIONS, json: { kind: "flag" }, signatures: { kind: "flag" } });

@@ -25,6 +25,7 @@ import {
 } from "./server-connection.ts";
 import type { EraCache } from "../client/era-cache.ts";
 import { defaultEraCache } from "./file-era-cache.ts";
+import type { TraceSink } from "../transport/trace-event.ts";
 
 export { ServerUnavailableError } from "./server-connection.ts";
 export type { ServerEvents, ServerState, ServerStatus } from "./server-connection.ts";
@@ -72,6 +73,13 @@ export interface McpManagerOptions {
    * environment has MCPWIRE_ERA_CACHE=off; false: none (every connect probes).
    */
   eraCache?: EraCache | false;
+  /**
+   * Trace every server (trace-event.ts, version 1): each JSON-RPC message (answers naming their
+   * request, with latency), HTTP exchange, process event and lifecycle step goes to this sink,
+   * redacted like every other output (the config's secrets, tokens, credential shapes).
+   * `t` counts from the manager's construction. Default: none, and nothing is traced.
+   */
+  trace?: TraceSink;
 }
 
 export const DEFAULT_CONNECT_RETRIES = 3;
@@ -100,6 +108,7 @@ export const LOG_DATA_BOUNDS = { maxDepth: 64, maxNodes: 100_000 } as const;
 const MANAGER_OPTIONS = optionNames<McpManagerOptions>({
   registry: true, clientInfo: true, capabilities: true, handlers: true, reconnectDelay: true, connectRetries: true,
   maxReconnectAttempts: true, probeIntervalMs: true, closeTimeoutMs: true, redactor: true, resultFiles: true, eraCache: true,
+  trace: true,
 });
 
 /**
@@ -135,6 +144,7 @@ export class McpManager extends ContainedEventTarget<ManagerEvents> {
       redactor: this.redactor,
       ...(options.resultFiles === true ? { resultFiles: resultFilesChooser(config) } : {}),
       eraCache: options.eraCache === false ? undefined : options.eraCache ?? defaultEraCache(),
+      ...(options.trace === undefined ? {} : { trace: { sink: options.trace, startedAt: performance.now() } }),
     };
     const emit = <K extends ManagerEventType>(type: K, detail: ManagerEvents[K]) => this.emit(type, detail);
     this.#connections = config.servers.map((server) => new ServerConnection(server, this.registry, supervision, emit));

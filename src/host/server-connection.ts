@@ -20,12 +20,15 @@ import { serverAuthFetch } from "../auth/server-auth.ts";
 import type { TokenSet } from "../auth/token-endpoint.ts";
 import { showUrl } from "../transport/http-errors.ts";
 import { StdioTransport } from "../transport/stdio.ts";
+import { TracingTransport } from "../transport/tracing.ts";
 import type { Transport } from "../transport/transport.ts";
 import { type BackoffOptions, backoffDelay } from "./backoff.ts";
 import { clientExtensions } from "./config/extensions-key.ts";
 import type { ServerConfig, TransportKind } from "./config/types.ts";
 import { redactedCopy } from "./secrets.ts";
+import { ServerTrace } from "./server-trace.ts";
 import { createTransport, detectedTransport } from "./transport-factory.ts";
+import type { TraceSink } from "../transport/trace-event.ts";
 
 /**
  * Where a server is in its life:
@@ -105,6 +108,8 @@ export interface SupervisionOptions {
   resultFiles?: (server: ServerConfig) => ResultFiles | false;
   /** Where the era found under `protocol: auto` is remembered across runs (none: every connect probes). */
   eraCache?: EraCache;
+  /** Trace every server (trace-event.ts): where events go and when the session started. Default: none. */
+  trace?: { sink: TraceSink; startedAt: number };
 }
 
 /** How much of a server's `serverInfo` status() copies: an Implementation is a few short fields. */
@@ -183,6 +188,10 @@ export class ServerConnection {
   #supervising: Promise<void> | undefined;
   #closing: Promise<void> | undefined;
   #closed = false;
+  /** This server's trace, when the manager traces (trace-event.ts). */
+  readonly #trace: ServerTrace | undefined;
+  /** Connects made so far (a trace's `connecting` events count them). */
+  #connects = 0;
 
   constructor(
     config: ServerConfig,
@@ -199,6 +208,8 @@ export class ServerConnection {
     this.#reason = unusable;
     // `enabled: false` is a choice, not an error; everything else that keeps a server off is one.
     if (unusable !== undefined && (config.error !== undefined || config.enabled)) this.#lastError = unusable;
+    const trace = options.trace;
+    this.#trace = trace === undefined ? undefined : new ServerTrace({ ...trace, server: config.name }, config.transport, options.redactor);
   }
 
   get name(): string {
@@ -328,10 +339,11 @@ export class ServerConnection {
   /** A new transport for this server; checked in the constructor: a stdio server has a command, the others an http(s) url. */
   #transport(): Transport {
     const redactor = this.#options.redactor;
+    const trace = this.#trace === undefined ? {} : { trace: this.#trace.transportTrace };
     if (this.config.transport === "stdio") {
-      return createTransport(this.config, { onStderr: (line) => this.#emit("stderr", { server: this.name, line }) });
+      return createTransport(this.config, { onStderr: (line) => this.#emit("stderr", { server: this.name, line }), ...trace, ...(this.#trace ? { redactor } : {}) });
     }
-    return createTransport(this.config, { redactor, fetch: this.#authFetch() });
+    return createTransport(this.config, { redactor, fetch: this.#authFetch(), ...trace });
   }
 
   /** OAuth (issue 8): stored tokens, refreshed; a needed login says to run `mcpwire auth login`. Made once. */
@@ -406,6 +418,10 @@ export class ServerConnection {
     client.on("statechange", ({ to, cause }) => {
       if (to === "failed" && client === this.#client) this.#lost(cause);
     });
+    if (this.#trace !== undefined) {
+      const pinned = protocol === "modern" || protocol === "legacy" ? `pinned by the config (protocol: ${protocol})` : undefined;
+      this.#trace.watch(client, ++this.#connects, pinned ?? (cachedEra === undefined ? undefined : "the era this server spoke on its last connection"));
+    }
     this.#opening = client;
     let timedOut = false;
     const timer = setTimeout(() => {
@@ -422,7 +438,7 @@ export class ServerConnection {
       await endClient(client);
       if (this.#opening === client) this.#opening = undefined;
       if (timedOut) {
-        const transport = client.transport;
+        const transport = client.transport instanceof TracingTransport ? client.transport.inner : client.transport;
         if (!(transport instanceof StdioTransport)) {
           throw new Error(
             `server "${this.name}" did not finish connecting (initialize over ${this.config.transport} to ${showUrl(new URL(this.config.url!))}) ` +
@@ -511,6 +527,7 @@ export class ServerConnection {
     if (lost !== undefined) this.#track(endClient(lost));
     this.#lastError = cause?.message ?? `server "${this.name}": the connection was lost`;
     this.#move("reconnecting", cause);
+    this.#trace?.reconnect(this.#lastError);
     this.#supervising = this.#reconnect();
   }
 

@@ -7,6 +7,8 @@ import { AutoHttpTransport } from "../transport/auto-http.ts";
 import { SseLegacyTransport } from "../transport/sse-legacy.ts";
 import { StdioTransport } from "../transport/stdio.ts";
 import { StreamableHttpTransport } from "../transport/streamable-http/mod.ts";
+import { emitTrace, type HttpObserver, type ProcessObserver, type ProcessTraceDetail, type TraceOrigin, type TraceSink } from "../transport/trace-event.ts";
+import { TracingTransport, traceTransportName } from "../transport/tracing.ts";
 import type { Transport } from "../transport/transport.ts";
 import type { ServerConfig, TransportKind } from "./config/types.ts";
 import { childEnvironment } from "./env.ts";
@@ -31,6 +33,56 @@ export interface TransportFactoryOptions {
    * (env.ts) — a safe baseline of ours plus `env`, nothing else.
    */
   childEnvironment?: (env: Readonly<Record<string, string>>) => Record<string, string>;
+  /**
+   * Trace this server (trace-event.ts): its messages, HTTP exchanges or process events go to
+   * `sink`, stamped from `startedAt` (`performance.now()` when the session began) and named
+   * `server`; `redactor`'s secrets are kept out of them. Default: no trace, nothing observed.
+   */
+  trace?: TransportTrace;
+}
+
+/** What a traced transport needs: where events go, the server's name, when the session started. */
+export interface TransportTrace {
+  sink: TraceSink;
+  server: string;
+  startedAt: number;
+}
+
+/** Every text of a process event passed through the host's redactor (the config's env values may be among the arguments). */
+function redactedProcess(detail: ProcessTraceDetail, redactor: Redactor | undefined): ProcessTraceDetail {
+  if (redactor === undefined) return detail;
+  switch (detail.phase) {
+    case "spawn":
+      return { ...detail, command: redactor.redact(detail.command) };
+    case "spawn-failed":
+      return { ...detail, command: redactor.redact(detail.command), error: redactor.redact(detail.error) };
+    case "stderr":
+      return { ...detail, line: redactor.redact(detail.line) };
+    default:
+      return detail;
+  }
+}
+
+/** The transport for `server`, traced as `trace` says: a TracingTransport around it, observing its HTTP or its process. */
+function tracedTransport(server: TransportDescription, options: TransportFactoryOptions, trace: TransportTrace): Transport {
+  const origin: TraceOrigin = {
+    sink: trace.sink,
+    startedAt: trace.startedAt,
+    server: trace.server,
+    // Called only once the transport runs (its observers report), after `inner` is made below.
+    transport: () => traceTransportName(inner),
+  };
+  const redactor = options.redactor;
+  const inner = bareTransport(server, options, {
+    process: (detail) => emitTrace(origin, redactedProcess(detail, redactor)),
+    http: (detail) => emitTrace(origin, detail),
+  });
+  return new TracingTransport(inner, undefined, {
+    sink: trace.sink,
+    server: trace.server,
+    startedAt: trace.startedAt,
+    ...(redactor === undefined ? {} : { redactor }),
+  });
 }
 
 /** The HTTP transport of each kind: Streamable HTTP, the legacy HTTP+SSE, or the one that tries both. */
@@ -40,8 +92,21 @@ const HTTP_TRANSPORTS = {
   auto: AutoHttpTransport,
 } as const satisfies Record<Exclude<TransportKind, "stdio">, unknown>;
 
-/** The transport for `server`, not yet started. Throws when it lacks its command or url. */
+/**
+ * The transport for `server`, not yet started (with `options.trace`: traced, see
+ * TransportFactoryOptions.trace). Throws when it lacks its command or url.
+ */
 export function createTransport(server: TransportDescription, options: TransportFactoryOptions = {}): Transport {
+  return options.trace === undefined ? bareTransport(server, options, undefined) : tracedTransport(server, options, options.trace);
+}
+
+/** The observers a traced transport reports to. */
+interface Observers {
+  process: ProcessObserver;
+  http: HttpObserver;
+}
+
+function bareTransport(server: TransportDescription, options: TransportFactoryOptions, observers: Observers | undefined): Transport {
   if (server.transport === "stdio") {
     if (server.command === undefined || server.command === "") throw new TypeError("a stdio server needs a command");
     const environment = options.childEnvironment ?? childEnvironment;
@@ -53,6 +118,7 @@ export function createTransport(server: TransportDescription, options: Transport
       envMode: "exact",
       cwd: server.cwd,
       ...(options.onStderr === undefined ? {} : { onStderr: options.onStderr }),
+      ...(observers === undefined ? {} : { observer: observers.process }),
     });
   }
   if (server.url === undefined) throw new TypeError(`an ${server.transport} server needs a url`);
@@ -62,12 +128,14 @@ export function createTransport(server: TransportDescription, options: Transport
     headers: server.headers ?? {},
     ...(options.redactor === undefined ? {} : { redactor: options.redactor }),
     ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
+    ...(observers === undefined ? {} : { observer: observers.http }),
   };
   return new HTTP_TRANSPORTS[server.transport](http);
 }
 
 /** What an `auto` transport found the server to speak, once it has connected; undefined for any other transport. */
 export function detectedTransport(transport: Transport | undefined): Exclude<TransportKind, "stdio" | "auto"> | undefined {
+  if (transport instanceof TracingTransport) return detectedTransport(transport.inner);
   if (!(transport instanceof AutoHttpTransport) || transport.kind === undefined) return undefined;
   return transport.kind === "sse" ? "sse" : "http";
 }

@@ -6,7 +6,7 @@ import { errorOf } from "../common/error-text.ts";
 import { within } from "../common/timing.ts";
 
 import { LineBuffer } from "../common/line-buffer.ts";
-import type { ChildProcess, ExitStatus, FileEntry, LinkInfo, LineReader, Runtime, SpawnRequest, StreamName } from "./types.ts";
+import type { ChildProcess, ExitStatus, FileEntry, LinkInfo, LineReader, PrivateLog, Runtime, SpawnRequest, StreamName } from "./types.ts";
 import { FileError, fileErrorCode, SpawnError } from "./errors.ts";
 import { OutputQueue } from "./output-queue.ts";
 import { ChildGroups, OUTPUT_GRACE_MS, processGroup, type SyncFs } from "./process-group.ts";
@@ -19,6 +19,12 @@ interface DenoChild {
   stderr: ReadableStream<Uint8Array>;
   status: Promise<{ code: number; signal: string | null }>;
   unref(): void;
+}
+
+/** A file opened with Deno.openSync (what openPrivateLog uses of it). */
+interface DenoFile {
+  writeSync(bytes: Uint8Array): number;
+  close(): void;
 }
 
 interface DenoApi {
@@ -52,6 +58,7 @@ interface DenoApi {
   uid(): number | null;
   rename(from: string, to: string): Promise<void>;
   remove(path: string): Promise<void>;
+  openSync(path: string, options: { append: boolean }): DenoFile;
   serve(
     options: { hostname: string; port: number; onListen?: () => void; signal?: AbortSignal },
     handler: (request: Request) => Response | Promise<Response>,
@@ -233,6 +240,22 @@ export const denoRuntime: Runtime = {
           : "EUNKNOWN");
       throw new FileError((error as Error).message, fileErrorCode(code), { path, cause: error });
     }
+  },
+  async openPrivateLog(path: string): Promise<PrivateLog> {
+    await denoRuntime.writePrivateFile(path, "");
+    let file: DenoFile | undefined = Deno.openSync(path, { append: true });
+    const encoder = new TextEncoder();
+    return {
+      append(text: string) {
+        if (file === undefined) return;
+        const bytes = encoder.encode(text);
+        for (let done = 0; done < bytes.length;) done += file.writeSync(bytes.subarray(done));
+      },
+      close() {
+        file?.close();
+        file = undefined;
+      },
+    };
   },
   async writePrivateFile(path: string, data: string | Uint8Array) {
     const temp = `${path}.${crypto.randomUUID()}.tmp`;

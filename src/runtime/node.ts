@@ -1,14 +1,14 @@
 // The Node.js side of the runtime interface (see types.ts).
 
 import { spawn as spawnChild } from "node:child_process";
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { closeSync, openSync, readdirSync, readFileSync, statSync, writeSync } from "node:fs";
 import { chmod, lstat, mkdir, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import { createServer as createHttpServer } from "node:http";
 import { dirname } from "node:path";
 import process from "node:process";
 import { Buffer, isAscii } from "node:buffer";
 import { LineBuffer } from "../common/line-buffer.ts";
-import type { ChildProcess, ExitStatus, FileEntry, LinkInfo, LineReader, Runtime, SpawnRequest, StreamName, WorkerStart, WorkerThread } from "./types.ts";
+import type { ChildProcess, ExitStatus, FileEntry, LinkInfo, LineReader, PrivateLog, Runtime, SpawnRequest, StreamName, WorkerStart, WorkerThread } from "./types.ts";
 import { FileError, fileErrorCode, SpawnError, spawnErrorCode } from "./errors.ts";
 import { OutputQueue } from "./output-queue.ts";
 import { ChildGroups, OUTPUT_GRACE_MS, processGroup, type SyncFs } from "./process-group.ts";
@@ -172,6 +172,21 @@ export const nodeRuntime: Runtime = {
       const { code, message } = error as NodeJS.ErrnoException;
       throw new FileError(message, fileErrorCode(code), { path, cause: error });
     }
+  },
+  async openPrivateLog(path: string): Promise<PrivateLog> {
+    await nodeRuntime.writePrivateFile(path, "");
+    let fd: number | undefined = openSync(path, "a");
+    return {
+      append(text: string) {
+        if (fd === undefined) return;
+        const bytes = Buffer.from(text, "utf8");
+        for (let done = 0; done < bytes.length;) done += writeSync(fd, bytes, done);
+      },
+      close() {
+        if (fd !== undefined) closeSync(fd);
+        fd = undefined;
+      },
+    };
   },
   async makePrivateDirectory(path: string) {
     try {

@@ -95,6 +95,13 @@ export interface Runtime {
    */
   writePrivateFile(path: string, data: string | Uint8Array): Promise<void>;
   /**
+   * Starts a new, empty file only its owner may read or write (mode 0600, made as
+   * writePrivateFile makes one) and opens it for appending text: each append() hands its text
+   * to the OS at once (synchronously), so what was appended survives a crash of this process.
+   * Rejects with a FileError carrying the OS reason.
+   */
+  openPrivateLog(path: string): Promise<PrivateLog>;
+  /**
    * Makes `path` a directory only its owner may enter (mode 0700): creates it (missing parents
    * too, 0700) or, when it already exists with another mode, tightens it to 0700 (a no-op where
    * there are no POSIX modes). Rejects with a FileError carrying the OS reason.
@@ -173,6 +180,14 @@ export interface Runtime {
    * Peer's one shared deadline timer stays armed between requests without holding the process.
    */
   timerKeepsAlive(timer: ReturnType<typeof setTimeout>, keepAlive: boolean): void;
+}
+
+/** A file opened by Runtime.openPrivateLog: text appended as it comes. */
+export interface PrivateLog {
+  /** Writes `text` at the end of the file now (synchronously). Throws the OS error when it cannot. */
+  append(text: string): void;
+  /** Closes the file; later appends are ignored. */
+  close(): void;
 }
 
 /** One file from Runtime.listFiles. */

@@ -16,7 +16,7 @@ import { type Transport, TransportError } from "./transport.ts";
 
 /** Every option AutoHttpTransport reads (checked by its constructor). */
 const AUTO_HTTP_OPTIONS = optionNames<AutoHttpTransportOptions>({
-  url: true, headers: true, fetch: true, maxMessageBytes: true, maxRetryAfterMs: true, redactor: true, endpointTimeoutMs: true,
+  url: true, headers: true, fetch: true, maxMessageBytes: true, maxRetryAfterMs: true, redactor: true, observer: true, endpointTimeoutMs: true,
 });
 
 /** The transport an AutoHttpTransport chose. */
@@ -134,8 +134,8 @@ export class AutoHttpTransport extends TransportWrapper {
    * arrives use the legacy transport and send the message again there.
    */
   async #choose(first: JsonRpcMessage, options: HttpSendOptions): Promise<void> {
-    const { url, headers, fetch, maxMessageBytes, maxRetryAfterMs, redactor } = this.#options;
-    const streamable = new StreamableHttpTransport({ url: this.url.href, headers, fetch, maxMessageBytes, maxRetryAfterMs, redactor });
+    const { url, headers, fetch, maxMessageBytes, maxRetryAfterMs, redactor, observer } = this.#options;
+    const streamable = new StreamableHttpTransport({ url: this.url.href, headers, fetch, maxMessageBytes, maxRetryAfterMs, redactor, observer });
     this.#use(streamable);
     let refusal: string;
     try {
@@ -170,6 +170,7 @@ export class AutoHttpTransport extends TransportWrapper {
       maxMessageBytes,
       maxRetryAfterMs,
       redactor,
+      observer,
     });
     this.#use(legacy);
     try {

@@ -3,6 +3,7 @@
 // the server is, what goes with every request, and the bounds on what it may send.
 
 import type { Redactor } from "../common/redact.ts";
+import type { HttpObserver } from "./trace-event.ts";
 
 export interface HttpConnectionOptions {
   /** The server's endpoint: `http://127.0.0.1:3001/mcp` (Streamable HTTP), `…/sse` (legacy SSE). */
@@ -28,4 +29,10 @@ export interface HttpConnectionOptions {
    * `headers` (and of Streamable HTTP's `requestInit.headers`) are always kept out.
    */
   redactor?: Redactor;
+  /**
+   * Told of each HTTP exchange (status, MCP headers, a 4xx body's start, SSE event ids),
+   * redacted by this transport's redactor: what a trace shows (trace-event.ts). Default: none,
+   * and then nothing is observed.
+   */
+  observer?: HttpObserver;
 }

@@ -24,6 +24,7 @@ import type { HttpConnectionOptions } from "./http-options.ts";
 import { methodOf, TransportBase } from "./lifecycle.ts";
 import { within } from "../common/timing.ts";
 import { DEFAULT_MAX_RETRY_AFTER_MS, type HttpSendOptions, sendPatiently } from "./retry-after.ts";
+import { observedFetch } from "./http-observer.ts";
 import { fetchSameOrigin } from "./same-origin-fetch.ts";
 import { type SseEvent, SseParser } from "./sse-parser.ts";
 import { TransportError, UndeliverableMessageError } from "./transport.ts";
@@ -31,7 +32,7 @@ import { TransportError, UndeliverableMessageError } from "./transport.ts";
 /** `url` is the SSE endpoint (`…/sse`); a message over maxMessageBytes is one SSE event, skipped and reported. */
 /** Every option SseLegacyTransport reads (checked by its constructor). */
 const SSE_LEGACY_OPTIONS = optionNames<SseLegacyTransportOptions>({
-  url: true, headers: true, fetch: true, maxMessageBytes: true, maxRetryAfterMs: true, redactor: true, endpointTimeoutMs: true, postTimeoutMs: true,
+  url: true, headers: true, fetch: true, maxMessageBytes: true, maxRetryAfterMs: true, redactor: true, observer: true, endpointTimeoutMs: true, postTimeoutMs: true,
 });
 
 /** Options of SseLegacyTransport: the SSE URL, reconnection, and the shared HTTP options. */
@@ -90,13 +91,14 @@ export class SseLegacyTransport extends TransportBase {
     checkOptions("SseLegacyTransport", options, SSE_LEGACY_OPTIONS, ["url"]);
     this.#options = options;
     this.url = httpUrl(options.url, "sse");
-    this.#fetch = options.fetch ?? fetch;
+    const given = options.fetch ?? fetch;
     this.#endpointTimeoutMs = options.endpointTimeoutMs ?? DEFAULT_ENDPOINT_TIMEOUT_MS;
     this.#postTimeoutMs = options.postTimeoutMs ?? DEFAULT_POST_TIMEOUT_MS;
     this.description = `sse "${showUrl(this.url)}"`;
     this.#maxMessageBytes = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
     this.#maxRetryAfterMs = options.maxRetryAfterMs ?? DEFAULT_MAX_RETRY_AFTER_MS;
     this.#redact = connectionRedaction(Object.values(options.headers ?? {}), options.redactor);
+    this.#fetch = options.observer ? observedFetch(given, options.observer, this.#redact) : given;
   }
 
   /**

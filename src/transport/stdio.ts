@@ -18,7 +18,9 @@ import {
   environmentFor,
   variableOf,
 } from "./child-env.ts";
+import { redactText } from "../common/redact.ts";
 import { methodOf, TransportBase } from "./lifecycle.ts";
+import type { ProcessObserver } from "./trace-event.ts";
 import { TransportError, UndeliverableMessageError } from "./transport.ts";
 
 /** Options of StdioTransport: the command, its arguments, environment and working directory, and the bounds. */
@@ -46,6 +48,12 @@ export interface StdioTransportOptions {
    * unread and its request fails at once, saying so (its id is read from the line's ends).
    */
   maxMessageBytes?: number;
+  /**
+   * Told of the child's life — spawn (command line, pid), exit (code or signal), each stderr
+   * line — for a trace (trace-event.ts). Texts are redacted by their shape (`Bearer …`,
+   * `--api-key=…`); the host redacts its own secrets too. Default: none, and nothing is observed.
+   */
+  observer?: ProcessObserver;
 }
 
 /**
@@ -56,7 +64,7 @@ export const DEFAULT_INHERITED_ENV_VARS: readonly string[] = [...CHILD_ENV_BASEL
 
 /** Every option StdioTransport reads (checked by its constructor). */
 const STDIO_OPTIONS = optionNames<StdioTransportOptions>({
-  command: true, args: true, env: true, envMode: true, cwd: true, shutdownTimeoutMs: true, onStderr: true, maxMessageBytes: true,
+  command: true, args: true, env: true, envMode: true, cwd: true, shutdownTimeoutMs: true, onStderr: true, maxMessageBytes: true, observer: true,
 });
 
 export const DEFAULT_SHUTDOWN_TIMEOUT_MS = 2000;
@@ -196,13 +204,24 @@ export class StdioTransport extends TransportBase {
     try {
       this.#child = await spawning;
     } catch (error) {
-      throw this.#spawnFailure(error, env);
+      const failure = this.#spawnFailure(error, env);
+      this.#options.observer?.({ kind: "process", phase: "spawn-failed", command: this.#commandLine(), error: redactText(failure.message) });
+      throw failure;
     } finally {
       this.#spawning = undefined;
+    }
+    if (this.#options.observer) {
+      this.#options.observer({ kind: "process", phase: "spawn", command: this.#commandLine(), pid: this.#child.pid, ...(cwd === undefined ? {} : { cwd }) });
     }
     this.#child.exited.then((status) => this.#onExit(status));
     // close() was called while we were spawning: it is now ending the child.
     if (this.closing) throw new TransportError(`${this.description}: closed while starting`, "closed");
+  }
+
+  /** The command line as a trace shows it: arguments with spaces quoted, credential shapes redacted. */
+  #commandLine(): string {
+    const { command, args = [] } = this.#options;
+    return redactText([command, ...args].map((word) => (/[\s"']/.test(word) || word === "" ? JSON.stringify(word) : word)).join(" "));
   }
 
   #spawnFailure(error: unknown, env: Record<string, string>): TransportError {
@@ -324,6 +343,7 @@ export class StdioTransport extends TransportBase {
     const last = this.#stderrLines.takeText();
     if (last !== "") this.#stderrLine(withoutReturn(last));
     const child = this.#child!;
+    if (this.#options.observer) this.#options.observer({ kind: "process", phase: "exit", pid: child.pid, code: status.code, signal: status.signal });
     if (!this.#closedByUs) {
       // Nobody will call close() on a server that died by itself: leave nothing behind.
       this.#cleanup = this.#reapGroup(child).then(() => child.dispose());
@@ -357,6 +377,7 @@ export class StdioTransport extends TransportBase {
 
   /** One line of the child's stderr, its line ending already off. */
   #stderrLine(line: string): void {
+    if (this.#options.observer) this.#options.observer({ kind: "process", phase: "stderr", pid: this.#child?.pid, line: redactText(line) });
     if (this.#options.onStderr) {
       try {
         this.#options.onStderr(line);

@@ -1,14 +1,23 @@
 // A transport wrapper that shows every JSON-RPC message crossing the wire, in both
 // directions, without changing any of them. Used by `mcpwire inspect --trace`. What it
 // shows is redacted: a server may echo our credentials back, and a trace is printed.
+// With a `sink` it also makes `message` trace events (trace-event.ts): a response names the
+// request it answers and its latency, a progress notification the request of its token.
 
 import { boundedJson } from "../common/bounded.ts";
+import { isObject } from "../common/json.ts";
 import { checkOptions, optionNames } from "../common/options.ts";
 import { Redactor } from "../common/redact.ts";
-import type { JsonRpcMessage } from "../jsonrpc/messages.ts";
+import type { JsonRpcMessage, RequestId } from "../jsonrpc/messages.ts";
+import { AutoHttpTransport } from "./auto-http.ts";
 import { TransportWrapper } from "./http-hooks.ts";
+import { MemoryTransport } from "./memory.ts";
 import type { HttpSendOptions } from "./retry-after.ts";
-import type { ClientTransport } from "./transport.ts";
+import { SseLegacyTransport } from "./sse-legacy.ts";
+import { StdioTransport } from "./stdio.ts";
+import { StreamableHttpTransport } from "./streamable-http/mod.ts";
+import { type MessageTraceEvent, type TracedRequest, type TraceSink, type TraceTransportName, traceStamp } from "./trace-event.ts";
+import type { ClientTransport, Transport } from "./transport.ts";
 
 export type TraceDirection = "send" | "receive";
 
@@ -28,7 +37,33 @@ export interface TracingOptions {
   redactor?: Redactor;
   /** Characters of one message's text before it is cut. Default 100,000. */
   maxChars?: number;
+  /** Where `message` trace events go (trace-event.ts). Default: none are made. */
+  sink?: TraceSink;
+  /** The server's name in those events. Default "". */
+  server?: string;
+  /** `performance.now()` when the session started: an event's `t` counts from it. Default: when the tracer was made. */
+  startedAt?: number;
 }
+
+/** The name of a transport in trace events: its kind, or the kind an `auto` transport chose. */
+export function traceTransportName(transport: Transport): TraceTransportName {
+  if (transport instanceof TracingTransport) return traceTransportName(transport.inner);
+  if (transport instanceof StdioTransport) return "stdio";
+  if (transport instanceof StreamableHttpTransport) return "streamable-http";
+  if (transport instanceof SseLegacyTransport) return "sse";
+  if (transport instanceof AutoHttpTransport) return transport.kind ?? "auto";
+  if (transport instanceof MemoryTransport) return "memory";
+  return transport.constructor.name;
+}
+
+/** A request seen on the wire, until its answer: what the answer's event names. */
+interface Outstanding extends TracedRequest {
+  at: number;
+  progressToken?: string | number;
+}
+
+/** Most requests remembered per direction while unanswered; the oldest is forgotten past it. */
+const MAX_OUTSTANDING = 10_000;
 
 /** A transport that can redact what it knows (the HTTP transports: their configured headers). */
 interface Redacting {
@@ -53,7 +88,7 @@ function redactedCopy(message: JsonRpcMessage, text: string): JsonRpcMessage {
 }
 
 /** Every option a TracingTransport reads (its constructor checks them). */
-const TRACING_OPTIONS = optionNames<TracingOptions>({ redactor: true, maxChars: true });
+const TRACING_OPTIONS = optionNames<TracingOptions>({ redactor: true, maxChars: true, sink: true, server: true, startedAt: true });
 
 /**
  * A wrapper around another transport that shows every message crossing it, redacted, changing none.
@@ -63,17 +98,30 @@ const TRACING_OPTIONS = optionNames<TracingOptions>({ redactor: true, maxChars: 
  */
 export class TracingTransport extends TransportWrapper {
   readonly inner: ClientTransport;
-  readonly #trace: TraceFn;
+  readonly #trace: TraceFn | undefined;
+  readonly #sink: TraceSink | undefined;
+  readonly #startedAt: number;
+  /** Requests we sent / received, by id, until answered (for `answers` and `latencyMs`). */
+  readonly #sent = new Map<RequestId, Outstanding>();
+  readonly #received = new Map<RequestId, Outstanding>();
+  /** Progress tokens of the requests we sent: the request each belongs to. */
+  readonly #progress = new Map<string | number, TracedRequest>();
   readonly #redactor: Redactor;
   readonly #innerRedacting: Redacting | undefined;
   readonly #maxChars: number;
   readonly #options: TracingOptions;
 
-  constructor(inner: ClientTransport, trace: TraceFn, options: TracingOptions = {}) {
+  /**
+   * `trace` gets each message as text (inspect --trace); `options.sink` gets `message` trace
+   * events. Either may be left out (pass undefined for `trace` to have events only).
+   */
+  constructor(inner: ClientTransport, trace: TraceFn | undefined, options: TracingOptions = {}) {
     super();
     checkOptions("TracingTransport", options, TRACING_OPTIONS);
     this.inner = inner;
     this.#trace = trace;
+    this.#sink = options.sink;
+    this.#startedAt = options.startedAt ?? performance.now();
     this.#options = options;
     this.#redactor = options.redactor ?? new Redactor();
     this.#innerRedacting = redacting(inner);
@@ -98,7 +146,7 @@ export class TracingTransport extends TransportWrapper {
   /** The inner transport's fresh() one, traced the same way; undefined when the inner transport makes none. */
   fresh(): TracingTransport | undefined {
     const inner = this.inner.fresh?.();
-    return inner === undefined ? undefined : new TracingTransport(inner, this.#trace, this.#options);
+    return inner === undefined ? undefined : new TracingTransport(inner, this.#trace, { ...this.#options, startedAt: this.#startedAt });
   }
 
   /** `text` with every credential this connection knows replaced (as the trace shows it). */
@@ -114,7 +162,71 @@ export class TracingTransport extends TransportWrapper {
   #show(direction: TraceDirection, message: JsonRpcMessage): void {
     const raw = boundedJson(message, { maxChars: this.#maxChars });
     const text = this.redact(raw);
-    this.#trace(direction, text === raw ? message : redactedCopy(message, text), text);
+    const shown = text === raw ? message : redactedCopy(message, text);
+    if (this.#trace !== undefined) this.#trace(direction, shown, text);
+    if (this.#sink !== undefined) this.#event(direction, message, shown, text.length);
+  }
+
+  /** Adds a request to a table, forgetting the oldest (and its progress token) past MAX_OUTSTANDING: a server that never answers cannot grow it. */
+  #remember(table: Map<RequestId, Outstanding>, id: RequestId, request: Outstanding): void {
+    table.set(id, request);
+    if (table.size <= MAX_OUTSTANDING) return;
+    const [oldestId, oldest] = table.entries().next().value!;
+    table.delete(oldestId);
+    if (oldest.progressToken !== undefined) this.#progress.delete(oldest.progressToken);
+  }
+
+  /** The `message` event of one message: what it answers, how long that took, whose progress it is. */
+  #event(dir: TraceDirection, message: JsonRpcMessage, shown: JsonRpcMessage, size: number): void {
+    const now = performance.now();
+    const base = traceStamp({ sink: this.#sink!, startedAt: this.#startedAt, server: this.#options.server ?? "", transport: () => traceTransportName(this.inner) });
+    // `message` is set last, so that in a JSON line the short fields come first.
+    const event = { ...base, kind: "message", dir } as MessageTraceEvent;
+    const id = "id" in message ? message.id : undefined;
+    if (id !== undefined && id !== null) event.id = id;
+    if ("method" in message && typeof message.method === "string") {
+      event.method = message.method;
+      const params = isObject(message.params) ? message.params : undefined;
+      if (id !== undefined && id !== null) {
+        // A request: remembered until its answer crosses back (ours are answered by the server, and the other way round).
+        const outstanding: Outstanding = { id, method: message.method, at: now };
+        const token = isObject(params?._meta) ? params._meta.progressToken : undefined;
+        if (dir === "send" && (typeof token === "string" || typeof token === "number")) {
+          outstanding.progressToken = token;
+          this.#progress.set(token, { id, method: message.method });
+        }
+        this.#remember(dir === "send" ? this.#sent : this.#received, id, outstanding);
+      } else if (message.method === "notifications/progress") {
+        // spec 2025-11-25 basic/utilities/progress: the notification carries the requester's token.
+        const token = params?.progressToken;
+        const owner = typeof token === "string" || typeof token === "number" ? this.#progress.get(token) : undefined;
+        if (owner !== undefined) event.progressOf = owner;
+      } else if (message.method.startsWith("notifications/tasks/") && typeof params?.taskId === "string") {
+        // spec 2025-11-25 basic/utilities/tasks: notifications/tasks/status names its task.
+        event.taskId = params.taskId;
+      }
+    } else if (id !== undefined && id !== null) {
+      // A response: to one of ours when we receive it, to one of the server's when we send it.
+      const table = dir === "receive" ? this.#sent : this.#received;
+      const request = table.get(id);
+      if (request !== undefined) {
+        table.delete(id);
+        if (request.progressToken !== undefined) this.#progress.delete(request.progressToken);
+        event.method = request.method;
+        event.answers = { id: request.id, method: request.method };
+        event.latencyMs = Math.round((now - request.at) * 10) / 10;
+      }
+      const result = "result" in message && isObject(message.result) ? message.result : undefined;
+      const task = isObject(result?.task) ? result.task : undefined;
+      if (typeof task?.taskId === "string") event.taskId = task.taskId;
+    }
+    event.size = size;
+    event.message = shown;
+    try {
+      this.#sink!(event);
+    } catch {
+      // A trace never breaks the connection it watches.
+    }
   }
 
   start(): Promise<void> {

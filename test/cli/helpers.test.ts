@@ -36,6 +36,13 @@ describe("parseArgs", () => {
     assert.throws(() => parseArgs(["--stdio"], spec), /needs a value/);
     assert.throws(() => parseArgs(["--json=yes"], spec), /takes no value/);
   });
+  test("an optional-value option takes a value only after =, and leaves the next word alone", () => {
+    const optional = { trace: { kind: "optional" } } as const;
+    assert.equal(parseArgs(["--trace", "full"], optional).values.get("trace"), "");
+    assert.deepEqual(parseArgs(["--trace", "full"], optional).positional, ["full"]);
+    assert.equal(parseArgs(["--trace=full"], optional).values.get("trace"), "full");
+    assert.equal(parseArgs([], optional).values.has("trace"), false);
+  });
   test("positiveInt rejects what is not a positive integer", () => {
     assert.equal(positiveInt("timeout", "250", 1), 250);
     assert.equal(positiveInt("timeout", undefined, 7), 7);

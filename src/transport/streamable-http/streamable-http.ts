@@ -31,6 +31,7 @@ import {
   redactMessage,
   showUrl,
 } from "../http-errors.ts";
+import { observedFetch } from "../http-observer.ts";
 import { TransportBase } from "../lifecycle.ts";
 import { requestHeaders, type ToolSchemaLookup } from "../mcp-headers.ts";
 import { retryOnReset } from "../reset-retry.ts";
@@ -38,6 +39,7 @@ import { busyName, DEFAULT_MAX_RETRY_AFTER_MS, type HttpSendOptions, retryWhen, 
 import { fetchSameOrigin, type SameOriginResponse } from "../same-origin-fetch.ts";
 import type { SseEvent } from "../sse-parser.ts";
 import { type ReconnectOptions, reconnectOptions } from "../sse-reconnect.ts";
+import type { HttpObserver } from "../trace-event.ts";
 import { type HttpTransportHooks, TransportError } from "../transport.ts";
 import { AbortScope, aborted, LinkedAbort } from "./abort.ts";
 import { DEFAULT_HTTP_CLOSE_TIMEOUT_MS, DEFAULT_HTTP_TIMEOUT_MS, type StreamableHttpTransportOptions } from "./streamable-http-options.ts";
@@ -64,7 +66,7 @@ import {
 
 /** Every option StreamableHttpTransport reads (checked by its constructor). */
 const STREAMABLE_HTTP_OPTIONS = optionNames<StreamableHttpTransportOptions>({
-  url: true, headers: true, fetch: true, maxMessageBytes: true, maxRetryAfterMs: true, redactor: true,
+  url: true, headers: true, fetch: true, maxMessageBytes: true, maxRetryAfterMs: true, redactor: true, observer: true,
   reconnect: true, requestInit: true, timeoutMs: true, closeTimeoutMs: true, listen: true,
 });
 
@@ -105,6 +107,8 @@ export class StreamableHttpTransport extends TransportBase implements HttpTransp
   readonly #maxRetryAfterMs: number;
   /** Keeps the configured header values and the host's secrets out of every message we make. */
   readonly #redact: RedactFn;
+  /** Told of each exchange and SSE event id, for a trace (trace-event.ts); undefined: nothing is observed. */
+  readonly #observer: HttpObserver | undefined;
   /** Aborted when the transport ends: every fetch, stream and wait stops. */
   readonly #life = new AbortScope();
   /** Reads and reopens the SSE streams (sse-stream.ts). */
@@ -129,19 +133,20 @@ export class StreamableHttpTransport extends TransportBase implements HttpTransp
     checkOptions("StreamableHttpTransport", options, STREAMABLE_HTTP_OPTIONS, ["url"]);
     this.url = httpUrl(options.url, "http");
     this.description = `http "${showUrl(this.url)}"`;
-    const given = options.fetch;
-    // A keep-alive connection the server closed under us is tried once more (reset-retry.ts).
-    this.#fetch = retryOnReset(given ?? ((input, init) => fetch(input, init)));
     this.#headers = { ...options.headers };
     this.#requestInit = options.requestInit ?? {};
+    const requestInitValues = [...new Headers(this.#requestInit.headers)].map(([, value]) => value);
+    this.#redact = connectionRedaction([...Object.values(this.#headers), ...requestInitValues], options.redactor);
+    const given = options.fetch ?? ((input, init) => fetch(input, init));
+    this.#observer = options.observer;
+    // A keep-alive connection the server closed under us is tried once more (reset-retry.ts).
+    this.#fetch = retryOnReset(options.observer ? observedFetch(given, options.observer, this.#redact) : given);
     this.#reconnect = reconnectOptions(options.reconnect);
     this.#timeoutMs = options.timeoutMs ?? DEFAULT_HTTP_TIMEOUT_MS;
     this.#closeTimeoutMs = options.closeTimeoutMs ?? DEFAULT_HTTP_CLOSE_TIMEOUT_MS;
     this.#listen = options.listen ?? true;
     this.#maxMessageBytes = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
     this.#maxRetryAfterMs = options.maxRetryAfterMs ?? DEFAULT_MAX_RETRY_AFTER_MS;
-    const requestInitValues = [...new Headers(this.#requestInit.headers)].map(([, value]) => value);
-    this.#redact = connectionRedaction([...Object.values(this.#headers), ...requestInitValues], options.redactor);
     this.#streams = new SseStreams({
       description: this.description,
       url: this.url,
@@ -505,6 +510,9 @@ export class StreamableHttpTransport extends TransportBase implements HttpTransp
   }
 
   #receiveEvent(event: SseEvent, where: string): void {
+    if (this.#observer && event.id !== "") {
+      this.#observer({ kind: "http", phase: "sse-event", url: this.#redact(showUrl(this.url)), eventId: this.#redact(event.id), event: event.type });
+    }
     // 2025-11-25 transports (Sending Messages) 6: a priming event has an id and empty data.
     if (event.data.trim() === "") return;
     if (event.type !== "message") return; // not an MCP message: other event types are ignored
