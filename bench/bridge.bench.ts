@@ -16,7 +16,7 @@ import type { McpwireConfig, ServerConfig } from "../src/host/mod.ts";
 import { mcpwireHost } from "./subject.ts";
 
 const { createSyncBridge, McpManager } = mcpwireHost;
-import { type Figures, median, type MeasureOptions, type RoundBench, type Row, type Samples, spread, timedBatches } from "./common.ts";
+import { type Figures, type MeasureOptions, median, type RoundBench, type Row, type Samples, spread, timedBatches } from "./common.ts";
 import { RAW_SERVER } from "./stdio.bench.ts";
 
 const CALLS = 1000;
@@ -153,7 +153,7 @@ function report(samples: Samples, rounds: number): Row[] {
   const med = (values: number[]) => (values.length === 0 ? null : median(values));
   const line = (name: string, unit: "µs/call", mcpwire: number[], floor: number[] | null, note: string, cpu?: { mcpwire: number[]; floor?: number[] }): Row => {
     const ratios: number[] = [];
-    if (floor !== null) for (let i = 0; i < Math.min(mcpwire.length, floor.length); i++) ratios.push(floor[i]! / mcpwire[i]!);
+    if (floor !== null) { for (let i = 0; i < Math.min(mcpwire.length, floor.length); i++) ratios.push(floor[i]! / mcpwire[i]!); }
     const s = spread(ratios);
     const result: Row = {
       bench: "bridge",
@@ -183,11 +183,35 @@ function report(samples: Samples, rounds: number): Row[] {
   const overhead = sync.map((value, i) => value - (async[i] ?? NaN)).filter(Number.isFinite);
   const overheadCpu = get("dispatchSync", "cpu").map((value, i) => value - (get("dispatch", "cpu")[i] ?? NaN)).filter(Number.isFinite);
   return [
-    line("dispatchSync (mcpwire) vs dispatch (floor), stdio raw server", "µs/call", sync, async, "SDKs have no sync bridge", { mcpwire: get("dispatchSync", "cpu"), floor: get("dispatch", "cpu") }),
+    line("dispatchSync (mcpwire) vs dispatch (floor), stdio raw server", "µs/call", sync, async, "SDKs have no sync bridge", {
+      mcpwire: get("dispatchSync", "cpu"),
+      floor: get("dispatch", "cpu"),
+    }),
     line("dispatchSync overhead over dispatch (target ≤ 50)", "µs/call", overhead, null, "per round: dispatchSync − dispatch", { mcpwire: overheadCpu }),
-    line("thread ping-pong floor, call as a port message (the bridge's former way)", "µs/call", get("pingpong-port", "us"), null, "two wake-ups, nothing behind", { mcpwire: get("pingpong-port", "cpu") }),
-    line("thread ping-pong floor, call in shared memory (the bridge's way: no port message)", "µs/call", get("pingpong-slot", "us"), null, "two wake-ups, nothing behind", { mcpwire: get("pingpong-slot", "cpu") }),
-    line("thread ping-pong, call in shared memory, worker spinning 50 µs after each reply", "µs/call", get("pingpong-slot-spin", "us"), null, "one wake-up when the next call comes within the spin", { mcpwire: get("pingpong-slot-spin", "cpu") }),
+    line(
+      "thread ping-pong floor, call as a port message (the bridge's former way)",
+      "µs/call",
+      get("pingpong-port", "us"),
+      null,
+      "two wake-ups, nothing behind",
+      { mcpwire: get("pingpong-port", "cpu") },
+    ),
+    line(
+      "thread ping-pong floor, call in shared memory (the bridge's way: no port message)",
+      "µs/call",
+      get("pingpong-slot", "us"),
+      null,
+      "two wake-ups, nothing behind",
+      { mcpwire: get("pingpong-slot", "cpu") },
+    ),
+    line(
+      "thread ping-pong, call in shared memory, worker spinning 50 µs after each reply",
+      "µs/call",
+      get("pingpong-slot-spin", "us"),
+      null,
+      "one wake-up when the next call comes within the spin",
+      { mcpwire: get("pingpong-slot-spin", "cpu") },
+    ),
   ];
 }
 

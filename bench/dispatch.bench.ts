@@ -17,7 +17,18 @@ import { mcpwire, mcpwireRegistry } from "./subject.ts";
 
 const { Client, MemoryTransport, Peer } = mcpwire;
 const { registerMcpServer, ToolRegistry } = mcpwireRegistry;
-import { CLIENT_INFO, type Comparator, COMPARATORS, type Figures, type MeasureOptions, type RoundBench, type Row, roundsRow, type Samples, timedBatches } from "./common.ts";
+import {
+  CLIENT_INFO,
+  type Comparator,
+  COMPARATORS,
+  type Figures,
+  type MeasureOptions,
+  type RoundBench,
+  roundsRow,
+  type Row,
+  type Samples,
+  timedBatches,
+} from "./common.ts";
 
 const CALLS = 2000;
 const SERVER_INFO = { name: "in-process-bench", version: "0.0.1" };

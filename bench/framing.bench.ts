@@ -11,7 +11,7 @@ import { mcpwire } from "./subject.ts";
 
 const { LineDecoder } = mcpwire;
 import process from "node:process";
-import { type Comparator, COMPARATORS, cpuSince, type Figures, type MeasureOptions, type RoundBench, type Row, roundsRow, type Samples } from "./common.ts";
+import { type Comparator, COMPARATORS, cpuSince, type Figures, type MeasureOptions, type RoundBench, roundsRow, type Row, type Samples } from "./common.ts";
 
 const CHUNK = 64 * 1024;
 const TOTAL = 50 * 1024 * 1024;
@@ -147,7 +147,11 @@ function report(samples: Samples, rounds: number): Row[] {
     const messages = samples.mcpwire?.[`messages ${label}`]?.[0] ?? 0;
     rows.push(roundsRow("framing", `${label} payloads (${messages} msgs, 50 MB)`, "msg/s", samples, `msg ${label}`, { cpu: `cpu ${label}`, rounds }));
     rows.push(roundsRow("framing", `${label} payloads (${messages} msgs, 50 MB)`, "MB/s", samples, `mb ${label}`, { rounds }));
-    rows.push(roundsRow("framing", `${label}: JSON.parse alone of one line (in mcpwire's process; what no decoder goes below)`, "µs", samples, `parse ${label}`, { rounds }));
+    rows.push(
+      roundsRow("framing", `${label}: JSON.parse alone of one line (in mcpwire's process; what no decoder goes below)`, "µs", samples, `parse ${label}`, {
+        rounds,
+      }),
+    );
   }
   return rows;
 }

@@ -143,7 +143,9 @@ export function processRows(): Row[] {
     ),
   ];
   for (const entry of ENTRIES.slice(1)) {
-    rows.push(row("startup", `import \`${entry}\` in a fresh Node (median of ${RUNS})`, "ms", { mcpwire: s[entry]!.median }, `min–max ${spreadFine(s[entry]!)}`));
+    rows.push(
+      row("startup", `import \`${entry}\` in a fresh Node (median of ${RUNS})`, "ms", { mcpwire: s[entry]!.median }, `min–max ${spreadFine(s[entry]!)}`),
+    );
   }
   return rows;
 }

@@ -51,9 +51,11 @@ process.stdin.on("data", (chunk) => {
     if (message.id === undefined || message.method === undefined) continue; // notification or response
     if (MODERN && message.method === "subscriptions/listen") continue; // held open until the client cancels it
     const result = answer(message);
-    out += JSON.stringify(result === undefined
-      ? { jsonrpc: "2.0", id: message.id, error: { code: -32601, message: `method not found: ${message.method}` } }
-      : { jsonrpc: "2.0", id: message.id, result }) + "\n";
+    out += JSON.stringify(
+      result === undefined
+        ? { jsonrpc: "2.0", id: message.id, error: { code: -32601, message: `method not found: ${message.method}` } }
+        : { jsonrpc: "2.0", id: message.id, result },
+    ) + "\n";
   }
   buffer = buffer.slice(start);
   if (out !== "") process.stdout.write(out);

@@ -127,7 +127,15 @@ function runPlainPath(): Row[] {
     if (!line.startsWith("PLAIN-PATH ")) continue;
     const figures = JSON.parse(line.slice("PLAIN-PATH ".length)) as { era: string; calls: number; functions: number; files: number };
     const wire = figures.era === "legacy" ? "handshake era" : "2026-07-28 wire";
-    const base = { bench: "plainpath", sdk_v1: null, sdk_v2: null, floor: null, ratio_vs_sdk_v1: null, ratio_vs_floor: null, note: `src/ by V8 coverage over ${figures.calls} calls` };
+    const base = {
+      bench: "plainpath",
+      sdk_v1: null,
+      sdk_v2: null,
+      floor: null,
+      ratio_vs_sdk_v1: null,
+      ratio_vs_floor: null,
+      note: `src/ by V8 coverage over ${figures.calls} calls`,
+    };
     rows.push({ ...base, case: `functions per plain call, ${wire}`, unit: "functions", mcpwire: figures.functions });
     rows.push({ ...base, case: `files per plain call, ${wire}`, unit: "files", mcpwire: figures.files });
   }
@@ -230,9 +238,23 @@ const TARGETS: Target[] = [
   },
   { name: "in-process dispatch vs SDK v1", goal: "≥ 5× (keep)", bench: "dispatch", case: "in-process tools/call", field: "ratio_vs_sdk_v1", atLeast: 5 },
   // issue 25: a plain tool call runs few of our functions (bench/plain-path.ts).
-  { name: "functions per plain call, handshake era", goal: "≤ 40", bench: "plainpath", case: "functions per plain call, handshake", field: "value", atMost: 40 },
+  {
+    name: "functions per plain call, handshake era",
+    goal: "≤ 40",
+    bench: "plainpath",
+    case: "functions per plain call, handshake",
+    field: "value",
+    atMost: 40,
+  },
   { name: "files per plain call, handshake era", goal: "≤ 14", bench: "plainpath", case: "files per plain call, handshake", field: "value", atMost: 14 },
-  { name: "functions per plain call, 2026-07-28 wire", goal: "≤ 40", bench: "plainpath", case: "functions per plain call, 2026-07-28", field: "value", atMost: 40 },
+  {
+    name: "functions per plain call, 2026-07-28 wire",
+    goal: "≤ 40",
+    bench: "plainpath",
+    case: "functions per plain call, 2026-07-28",
+    field: "value",
+    atMost: 40,
+  },
   { name: "files per plain call, 2026-07-28 wire", goal: "≤ 14", bench: "plainpath", case: "files per plain call, 2026-07-28", field: "value", atMost: 14 },
 ];
 
@@ -242,7 +264,11 @@ function judge(rows: Row[]): string[] {
     const found = rows.find((r) => r.bench === target.bench && r.case.startsWith(target.case));
     if (found === undefined) continue;
     const value = target.field === "value" ? found.mcpwire : found[target.field];
-    const range = target.field === "value" ? found.spread?.mcpwire : target.field === "ratio_vs_floor" ? found.ratio_vs_floor_spread : found.ratio_vs_sdk_v1_spread;
+    const range = target.field === "value"
+      ? found.spread?.mcpwire
+      : target.field === "ratio_vs_floor"
+      ? found.ratio_vs_floor_spread
+      : found.ratio_vs_sdk_v1_spread;
     const unit = target.field === "value" ? "" : "×";
     const met = value === null ? "—" : (target.atLeast !== undefined ? value >= target.atLeast : value <= target.atMost!) ? "met" : "not met";
     const beside = (target.also ?? []).map((also) => {
@@ -274,17 +300,40 @@ for (const name of chosen) {
   rows.push(...(name === "startup" ? await runOld(name) : name === "plainpath" ? runPlainPath() : await runRounds(name, rounds, quick)));
   console.error(`bench: ${name} took ${((performance.now() - t0) / 1000).toFixed(1)} s`);
 }
-const results = { machine, node: process.version, deno: denoVersion(), measured: source ? "src through tsx" : "dist (npm run build)", rounds, quick, load_average: { start: Number(loadAtStart), end: Number(load()) }, rows };
+const results = {
+  machine,
+  node: process.version,
+  deno: denoVersion(),
+  measured: source ? "src through tsx" : "dist (npm run build)",
+  rounds,
+  quick,
+  load_average: { start: Number(loadAtStart), end: Number(load()) },
+  rows,
+};
 writeFileSync(new URL("./results.json", import.meta.url), JSON.stringify(results, null, 2) + "\n");
 
-console.log(`machine: ${machine}; node ${process.version}; ${results.deno}; total ${((performance.now() - started) / 1000).toFixed(0)} s; load average ${loadAtStart} at the start, ${load()} at the end`);
-console.log(`${rounds} rounds${quick ? " (quick: short slices, a smoke run)" : ""}; mcpwire measured from ${results.measured}; framing, dispatch, stdio and bridge: each comparator in its own fresh process per round, rounds interleaved; figures are medians over the rounds`);
-console.log("ratios: > 1 means mcpwire is better (throughput ours/theirs; time and memory theirs/ours); the median of the per-round ratios, min–max over the rounds in brackets\n");
-console.log("| bench | case | unit | mcpwire | sdk v1 | sdk v2 | floor | vs sdk v1 (min–max) | vs floor (min–max) | CPU µs per call: mcpwire · v1 · v2 · floor |");
+console.log(
+  `machine: ${machine}; node ${process.version}; ${results.deno}; total ${
+    ((performance.now() - started) / 1000).toFixed(0)
+  } s; load average ${loadAtStart} at the start, ${load()} at the end`,
+);
+console.log(
+  `${rounds} rounds${
+    quick ? " (quick: short slices, a smoke run)" : ""
+  }; mcpwire measured from ${results.measured}; framing, dispatch, stdio and bridge: each comparator in its own fresh process per round, rounds interleaved; figures are medians over the rounds`,
+);
+console.log(
+  "ratios: > 1 means mcpwire is better (throughput ours/theirs; time and memory theirs/ours); the median of the per-round ratios, min–max over the rounds in brackets\n",
+);
+console.log(
+  "| bench | case | unit | mcpwire | sdk v1 | sdk v2 | floor | vs sdk v1 (min–max) | vs floor (min–max) | CPU µs per call: mcpwire · v1 · v2 · floor |",
+);
 console.log("|---|---|---|---|---|---|---|---|---|---|");
 for (const r of rows) {
   console.log(
-    `| ${r.bench} | ${r.case}${r.note === undefined ? "" : ` (${r.note})`} | ${r.unit} | ${figure(r.mcpwire)} | ${figure(r.sdk_v1)} | ${figure(r.sdk_v2)} | ${figure(r.floor)} | ${ratioText(r.ratio_vs_sdk_v1, r.ratio_vs_sdk_v1_spread)} | ${ratioText(r.ratio_vs_floor, r.ratio_vs_floor_spread)} | ${cpuText(r)} |`,
+    `| ${r.bench} | ${r.case}${r.note === undefined ? "" : ` (${r.note})`} | ${r.unit} | ${figure(r.mcpwire)} | ${figure(r.sdk_v1)} | ${figure(r.sdk_v2)} | ${
+      figure(r.floor)
+    } | ${ratioText(r.ratio_vs_sdk_v1, r.ratio_vs_sdk_v1_spread)} | ${ratioText(r.ratio_vs_floor, r.ratio_vs_floor_spread)} | ${cpuText(r)} |`,
   );
 }
 const judged = judge(rows);

@@ -17,7 +17,7 @@ import { mcpwire } from "./subject.ts";
 const { Client, StdioTransport } = mcpwire;
 import { CLIENT_INFO, median, type Row, row } from "./common.ts";
 import { processRows } from "./process-startup.ts";
-import { CONNECT, type Connection, connectFloor, type Implementation } from "./stdio.bench.ts";
+import { CONNECT, connectFloor, type Connection, type Implementation } from "./stdio.bench.ts";
 
 const EVERYTHING = fileURLToPath(new URL("../node_modules/@modelcontextprotocol/server-everything/dist/index.js", import.meta.url));
 const RUNS = 10;
@@ -89,10 +89,12 @@ async function probe(name: Implementation): Promise<void> {
   const after = process.memoryUsage.rss();
   const heapAfter = heap();
   await Promise.all(connections.map((connection) => connection.close()));
-  process.stdout.write(JSON.stringify({
-    perConnectionMb: (after - before) / CONNECTIONS / (1024 * 1024),
-    heapPerConnectionMb: (heapAfter - heapBefore) / CONNECTIONS / (1024 * 1024),
-  }) + "\n");
+  process.stdout.write(
+    JSON.stringify({
+      perConnectionMb: (after - before) / CONNECTIONS / (1024 * 1024),
+      heapPerConnectionMb: (heapAfter - heapBefore) / CONNECTIONS / (1024 * 1024),
+    }) + "\n",
+  );
 }
 
 function memoryPerConnection(name: Implementation): { rss: number; heap: number } {
@@ -113,7 +115,13 @@ export async function run(): Promise<Row[]> {
   for (const name of IMPLEMENTATIONS) ({ rss: rss[name], heap: heap[name] } = memoryPerConnection(name));
   return [
     row("startup", `spawn + initialize + tools/list, server-everything (median of ${RUNS})`, "ms", startup),
-    row("startup", `client RSS per connection, ${CONNECTIONS} stdio connections to the raw server`, "MB/conn", rss, "RSS growth is noisy at this size; see the heap row"),
+    row(
+      "startup",
+      `client RSS per connection, ${CONNECTIONS} stdio connections to the raw server`,
+      "MB/conn",
+      rss,
+      "RSS growth is noisy at this size; see the heap row",
+    ),
     row("startup", `client JS heap + external per connection, ${CONNECTIONS} stdio connections`, "MB/conn", heap),
     ...processRows(),
   ];

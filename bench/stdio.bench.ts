@@ -26,8 +26,8 @@ import {
   pipelined,
   quantile,
   type RoundBench,
-  type Row,
   roundsRow,
+  type Row,
   type Samples,
   sequential,
 } from "./common.ts";
@@ -72,7 +72,10 @@ interface RawAnswer {
 }
 
 /** The floor: spawn, write lines, split lines, JSON.parse, correlate by id in a Map; no checks. */
-export async function connectFloor(command: string = process.execPath, args: string[] = [RAW_SERVER]): Promise<Connection & { request(method: string, params: unknown): Promise<unknown> }> {
+export async function connectFloor(
+  command: string = process.execPath,
+  args: string[] = [RAW_SERVER],
+): Promise<Connection & { request(method: string, params: unknown): Promise<unknown> }> {
   const child = spawn(command, args, { stdio: ["pipe", "pipe", "inherit"] });
   const pending = new Map<number, (answer: RawAnswer) => void>();
   let nextId = 0;

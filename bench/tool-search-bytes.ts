@@ -56,7 +56,11 @@ try {
         const runner = new Runner({ provider, registry: manager.registry, toolSearch });
         const answer = await runner.run("Open an issue titled 'Search works' in octo/demo.");
         if (!answer.includes("#42")) throw new Error(`${kind} ${label}: the task did not complete: ${answer}`);
-        const perRequest = api.requests.map((request) => ({ tools: bytes(request.body.tools ?? []), count: (request.body.tools as unknown[] | undefined)?.length ?? 0, body: bytes(request.body) }));
+        const perRequest = api.requests.map((request) => ({
+          tools: bytes(request.body.tools ?? []),
+          count: (request.body.tools as unknown[] | undefined)?.length ?? 0,
+          body: bytes(request.body),
+        }));
         const toolBytes = perRequest.reduce((sum, request) => sum + request.tools, 0);
         rows.push(
           `| ${kind} | ${label} | ${perRequest.length} | ${perRequest.map((request) => `${request.count}`).join(" / ")} | ` +

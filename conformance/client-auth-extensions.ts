@@ -2,7 +2,7 @@
 // authorization, DPoP, workload identity), each an explicit ExtensionConfig built from the
 // scenario's MCP_CONFORMANCE_CONTEXT — ext-auth SEP-1046, SEP-990, SEP-1932, SEP-1933.
 
-import { type AuthProvider, createOAuthFetch, type ExtensionConfig, extensionAuth } from "../src/auth/mod.ts";
+import { type AuthProvider, createOAuthFetch, extensionAuth, type ExtensionConfig } from "../src/auth/mod.ts";
 import type { JsonObject } from "../src/mod.ts";
 import { AUTH_STEP_TIMEOUT_MS } from "./client-auth.ts";
 

@@ -112,9 +112,7 @@ async function withClient(
     log(`ready: server ${JSON.stringify(client.serverInfo)}, protocol ${client.protocolVersion} (${client.era} era)`);
     await body(client);
   } finally {
-    await bounded(client.close(), CLOSE_TIMEOUT_MS, "client.close()").catch((error: unknown) =>
-      log(`close: ${describeError(error)}`)
-    );
+    await bounded(client.close(), CLOSE_TIMEOUT_MS, "client.close()").catch((error: unknown) => log(`close: ${describeError(error)}`));
   }
 }
 
@@ -259,7 +257,10 @@ const mrtrRequestState: Handler = (session) =>
   }, async (client) => {
     const tools = await listTools(client);
     const order = ["test_mrtr_echo_state", "test_mrtr_unrelated", "test_mrtr_no_state", "test_mrtr_no_result_type"];
-    const names = [...order.filter((name) => tools.some((tool) => tool.name === name)), ...tools.map((tool) => tool.name).filter((name) => !order.includes(name))];
+    const names = [
+      ...order.filter((name) => tools.some((tool) => tool.name === name)),
+      ...tools.map((tool) => tool.name).filter((name) => !order.includes(name)),
+    ];
     for (const name of names) await callTool(client, name, {});
   });
 
@@ -387,7 +388,11 @@ async function main(): Promise<number> {
     protocolVersion: process.env.MCP_CONFORMANCE_PROTOCOL_VERSION ?? "2025-11-25",
     context: parseContext(process.env.MCP_CONFORMANCE_CONTEXT),
   };
-  log(`scenario ${scenario}, protocol ${session.protocolVersion}, server ${url}${session.context ? `, context keys ${Object.keys(session.context).join(", ")}` : ""}`);
+  log(
+    `scenario ${scenario}, protocol ${session.protocolVersion}, server ${url}${
+      session.context ? `, context keys ${Object.keys(session.context).join(", ")}` : ""
+    }`,
+  );
   const handler = HANDLERS[scenario];
   if (handler === undefined) log(`no dedicated steps for "${scenario}": connect, list tools, call the first`);
   try {

@@ -363,7 +363,9 @@ async function main(): Promise<number> {
     else if (ok && !inBaseline) passed++;
     else if (!ok && inBaseline) skipped++;
     else failed++;
-    let line = `${mark.padEnd(10)} ${result.scenario.padEnd(44)} checks ${String(successes).padStart(2)}/${String(counted.length).padEnd(2)}  ${checkExits ? describeExit(exit) : "client exit not recorded"}`;
+    let line = `${mark.padEnd(10)} ${result.scenario.padEnd(44)} checks ${String(successes).padStart(2)}/${String(counted.length).padEnd(2)}  ${
+      checkExits ? describeExit(exit) : "client exit not recorded"
+    }`;
     if (vacuous) line += `\n           every check SKIPPED: ${oneLine(result.checks[0]?.errorMessage ?? "", 120)}`;
     const why = failing[0];
     if (why !== undefined) {

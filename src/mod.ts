@@ -5,22 +5,9 @@
 // What an embedder names, and nothing internal: api/mcpwire.api.md lists it (`npm run api`).
 
 // JSON-RPC 2.0: messages, errors, the line framer and the Peer
-export {
-  ConnectionClosedError,
-  ErrorCode,
-  RequestAbortedError,
-  RequestTimeoutError,
-  RpcError,
-  UndeliverableResponseError,
-} from "./jsonrpc/errors.ts";
+export { ConnectionClosedError, ErrorCode, RequestAbortedError, RequestTimeoutError, RpcError, UndeliverableResponseError } from "./jsonrpc/errors.ts";
 export type { CloseDetails, JsonRpcErrorCode, UndeliverableReason, UndeliverableResponse } from "./jsonrpc/errors.ts";
-export type {
-  JsonRpcMessage,
-  JsonRpcNotification,
-  JsonRpcRequest,
-  JsonRpcResponse,
-  RequestId,
-} from "./jsonrpc/messages.ts";
+export type { JsonRpcMessage, JsonRpcNotification, JsonRpcRequest, JsonRpcResponse, RequestId } from "./jsonrpc/messages.ts";
 export { LineDecoder } from "./jsonrpc/line-decoder.ts";
 export { Peer } from "./jsonrpc/peer.ts";
 export type { Params, PeerOptions, Progress, RequestOptions, SendOptions } from "./jsonrpc/peer.ts";

@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
-import { globalUses, importsOf, type ImportRecord, topLevelAwaits } from "./support/source-scan.ts";
+import { globalUses, type ImportRecord, importsOf, topLevelAwaits } from "./support/source-scan.ts";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const SRC = join(ROOT, "src");
@@ -80,7 +80,7 @@ describe("the source scanner (so the rules below can fail)", () => {
       `export * as e from "./e.ts";`,
       `import "./f.ts";`,
       `const g = await import("./g.ts"); // import { h } from "./h.ts"`,
-      "const s = `import { i } from \"./i.ts\"`; const u = import.meta.url;",
+      'const s = `import { i } from "./i.ts"`; const u = import.meta.url;',
     ].join("\n"));
     assert.deepEqual(found.map((record) => [record.specifier, record.typeOnly, record.dynamic, record.line]), [
       ["./a.ts", true, false, 1],
@@ -234,7 +234,7 @@ describe("the entries of DESIGN.md", () => {
       const graph = moduleGraph(entry);
       const problems: string[] = [];
       const packages = [...graph.packages];
-      if (forbidden.includes("yaml")) for (const name of packages.filter((p) => p === "yaml")) problems.push(chain(graph, name));
+      if (forbidden.includes("yaml")) { for (const name of packages.filter((p) => p === "yaml")) problems.push(chain(graph, name)); }
       for (const path of graph.modules) {
         if (
           (forbidden.includes("providers") && isProvider(path)) ||
@@ -318,13 +318,15 @@ function importCycles(graph: ReadonlyMap<string, readonly string[]>): string[][]
 
 describe("import cycles", () => {
   test("the cycle finder finds a cycle through any kind of import, and none in a tree", () => {
-    const cycles = importCycles(new Map([
-      ["a", ["b", "d"]],
-      ["b", ["c"]],
-      ["c", ["a"]],
-      ["d", []],
-      ["e", ["e"]],
-    ]));
+    const cycles = importCycles(
+      new Map([
+        ["a", ["b", "d"]],
+        ["b", ["c"]],
+        ["c", ["a"]],
+        ["d", []],
+        ["e", ["e"]],
+      ]),
+    );
     assert.deepEqual(cycles.map((cycle) => cycle.join(" → ")).sort(), ["a → b → c → a", "e → e"]);
     assert.deepEqual(importCycles(new Map([["a", ["b", "c"]], ["b", ["c"]], ["c", []]])), []);
   });
@@ -334,7 +336,9 @@ describe("import cycles", () => {
     // (or moved) without the other: the shared type belongs in the lower of the two.
     const graph = new Map<string, string[]>();
     for (const file of sources) {
-      const targets = file.imports.map((record) => target(file.path, record.specifier)).filter((path): path is string => path !== undefined && byPath.has(path));
+      const targets = file.imports.map((record) => target(file.path, record.specifier)).filter((path): path is string =>
+        path !== undefined && byPath.has(path)
+      );
       graph.set(file.path, targets);
     }
     const cycles = importCycles(graph).map((cycle) => cycle.join(" → "));

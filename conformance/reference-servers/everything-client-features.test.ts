@@ -9,7 +9,6 @@ import { Client, type CreateMessageRequest, type ElicitFormRequest } from "../..
 import { StreamableHttpTransport } from "../../src/transport/streamable-http/mod.ts";
 import { freePort, startEverything, stop, textOf } from "../../test/support/everything-http.ts";
 
-
 describe("server-everything client features over Streamable HTTP", () => {
   const asked: ElicitFormRequest[] = [];
   const sampled: CreateMessageRequest[] = [];
@@ -20,7 +19,10 @@ describe("server-everything client features over Streamable HTTP", () => {
     handlers: {
       elicitation: { form: async (request) => (asked.push(request), { action: "accept", content: { name: "Grace Hopper" } }) },
       sampling: async (request) => (sampled.push(request), {
-        role: "assistant", content: { type: "text", text: "deterministic answer" }, model: "fixed", stopReason: "endTurn",
+        role: "assistant",
+        content: { type: "text", text: "deterministic answer" },
+        model: "fixed",
+        stopReason: "endTurn",
       }),
     },
   });

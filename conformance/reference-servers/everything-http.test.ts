@@ -11,7 +11,6 @@ import type { ClientEventType } from "../../src/client/client-events.ts";
 import { StreamableHttpTransport } from "../../src/transport/streamable-http/mod.ts";
 import { freePort, startEverything, stop, textOf } from "../../test/support/everything-http.ts";
 
-
 /** The next event of a type; rejects after a generous hang guard. */
 function nextEvent<K extends ClientEventType>(client: Client, type: K): Promise<ClientEvents[K]> {
   return new Promise((resolve, reject) => {

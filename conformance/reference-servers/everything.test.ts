@@ -8,8 +8,6 @@ import { Client, type ClientEvents, type Progress, RpcError, StdioTransport, typ
 import type { ClientEventType } from "../../src/client/client-events.ts";
 import { ALWAYS_LISTED, EVERYTHING } from "../../test/support/everything.ts";
 
-
-
 function textOf(content: { type: string }[]): string {
   return content.filter((block): block is TextContent => block.type === "text").map((block) => block.text).join("\n");
 }

@@ -261,7 +261,22 @@ describe("modern fixture over stdio, --era modern", () => {
     assert.equal(result?.["cacheScope"], "public");
     const tools = result?.["tools"] as { name: string; annotations?: Record<string, unknown>; outputSchema?: unknown }[];
     const names = tools.map((tool) => tool.name);
-    for (const name of ["echo", "add", "ask_name", "ask_model", "ask_roots", "two_rounds", "add_tool", "touch", "log_demo", "progress_demo", "region_echo", "shutdown"]) {
+    for (
+      const name of [
+        "echo",
+        "add",
+        "ask_name",
+        "ask_model",
+        "ask_roots",
+        "two_rounds",
+        "add_tool",
+        "touch",
+        "log_demo",
+        "progress_demo",
+        "region_echo",
+        "shutdown",
+      ]
+    ) {
       assert.ok(names.includes(name), `tool ${name} missing from ${names.join(", ")}`);
     }
     assert.equal(tools.find((tool) => tool.name === "echo")?.annotations?.["idempotentHint"], true);
@@ -560,7 +575,12 @@ describe("modern fixture over Streamable HTTP, --era modern", () => {
       fetch(server.url, {
         method: "POST",
         headers: { ...modernHeaders("tools/call", "region_echo"), ...(header === undefined ? {} : { "Mcp-Param-Region": header }) },
-        body: JSON.stringify({ jsonrpc: "2.0", id: `region-${header ?? "none"}`, method: "tools/call", params: { name: "region_echo", arguments: { region }, _meta: meta() } }),
+        body: JSON.stringify({
+          jsonrpc: "2.0",
+          id: `region-${header ?? "none"}`,
+          method: "tools/call",
+          params: { name: "region_echo", arguments: { region }, _meta: meta() },
+        }),
         signal: AbortSignal.timeout(WAIT_MS),
       });
     const missing = await call("us-west1");
@@ -681,7 +701,12 @@ describe("modern fixture over Streamable HTTP, --era modern", () => {
     const init = await fetch(server.url, {
       method: "POST",
       headers: { "Content-Type": "application/json", Accept: "application/json, text/event-stream" },
-      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: CLIENT_INFO } }),
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: CLIENT_INFO },
+      }),
       signal: AbortSignal.timeout(WAIT_MS),
     });
     assert.equal(init.status, 400);
@@ -714,7 +739,12 @@ describe("modern fixture over Streamable HTTP, --era modern", () => {
     const response = await fetch(server.url, {
       method: "POST",
       headers: modernHeaders("subscriptions/listen"),
-      body: JSON.stringify({ jsonrpc: "2.0", id: listenId, method: "subscriptions/listen", params: { notifications: { toolsListChanged: true }, _meta: meta() } }),
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: listenId,
+        method: "subscriptions/listen",
+        params: { notifications: { toolsListChanged: true }, _meta: meta() },
+      }),
       signal: AbortSignal.timeout(WAIT_MS),
     });
     const stream = new SseReader(response.body!);
@@ -748,7 +778,12 @@ describe("modern fixture over Streamable HTTP, --era dual", () => {
     const init = await fetch(server.url, {
       method: "POST",
       headers: { "Content-Type": "application/json", Accept: "application/json, text/event-stream" },
-      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: CLIENT_INFO } }),
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: CLIENT_INFO },
+      }),
       signal: AbortSignal.timeout(WAIT_MS),
     });
     assert.equal(init.status, 200);

@@ -67,7 +67,10 @@ const handlers: ClientOptions["handlers"] = {
 
 interface Wire {
   name: string;
-  connect(options?: ClientOptions, trace?: (direction: "send" | "receive", message: JsonRpcMessage) => void): Promise<{ client: Client; done: () => Promise<void> }>;
+  connect(
+    options?: ClientOptions,
+    trace?: (direction: "send" | "receive", message: JsonRpcMessage) => void,
+  ): Promise<{ client: Client; done: () => Promise<void> }>;
 }
 
 const WIRES: Wire[] = [
@@ -241,9 +244,11 @@ describe("choosing the era", { timeout: 120_000 }, () => {
   test("auto against server-everything (stdio) falls back to the handshake, initialized once", async () => {
     const sent: string[] = [];
     const client = new Client(INFO);
-    await client.connect(new TracingTransport(everythingTransport(), (direction, message) => {
-      if (direction === "send" && "method" in message) sent.push(message.method);
-    }));
+    await client.connect(
+      new TracingTransport(everythingTransport(), (direction, message) => {
+        if (direction === "send" && "method" in message) sent.push(message.method);
+      }),
+    );
     try {
       assert.equal(client.era, "legacy");
       assert.equal(client.protocolVersion, "2025-11-25");

@@ -54,7 +54,7 @@ export function approvalPolicy(policy: ApprovalPolicy, ask?: ApproveFunction): A
     return {
       approved: false,
       reason: policy === "none"
-        ? "the approval policy is \"none\" and nobody is there to confirm"
+        ? 'the approval policy is "none" and nobody is there to confirm'
         : "the tool is not annotated readOnlyHint and nobody is there to confirm it (no terminal)",
     };
   };

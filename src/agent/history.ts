@@ -89,8 +89,10 @@ export function parseHistory(saved: unknown): ChatMessage[] {
         }
         if (!Array.isArray(calls)) throw new HistoryError(`${where}: "toolCalls" must be an array`);
         const toolCalls: ModelToolCall[] = calls.map((call, callIndex) => {
-          if (!isObject(call) || typeof call.id !== "string" || typeof call.name !== "string" ||
-            !(typeof call.arguments === "string" || isObject(call.arguments))) {
+          if (
+            !isObject(call) || typeof call.id !== "string" || typeof call.name !== "string" ||
+            !(typeof call.arguments === "string" || isObject(call.arguments))
+          ) {
             throw new HistoryError(`${where}: toolCalls[${callIndex}] needs a string "id", a string "name" and "arguments" (an object or a string)`);
           }
           return {

@@ -164,7 +164,11 @@ export class Hooks {
       const text = decode(stderr).trim();
       if (status.code === 0) return { blocked: false };
       if (status.code === 2) {
-        return { blocked: true, reason: text === "" ? `blocked by the ${event} hook "${hook.command}" (it gave no reason on stderr)` : text, command: hook.command };
+        return {
+          blocked: true,
+          reason: text === "" ? `blocked by the ${event} hook "${hook.command}" (it gave no reason on stderr)` : text,
+          command: hook.command,
+        };
       }
       const how = status.code === null ? `was ended by ${status.signal}` : `exited with code ${status.code}`;
       report(`${event} hook "${hook.command}" ${how}${text === "" ? "" : `: ${text}`}; it did not block (only exit code 2 blocks)`);

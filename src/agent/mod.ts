@@ -21,14 +21,7 @@ export { providerSamplingHandler } from "./provider-sampling.ts";
 export type { ProviderSamplingOptions } from "./provider-sampling.ts";
 
 // the providers
-export {
-  AnthropicProvider,
-  createProvider,
-  GoogleProvider,
-  ModelStringError,
-  OllamaProvider,
-  OpenAiProvider,
-} from "./providers/mod.ts";
+export { AnthropicProvider, createProvider, GoogleProvider, ModelStringError, OllamaProvider, OpenAiProvider } from "./providers/mod.ts";
 export type { CreateProviderOptions, ProviderName, ProviderSettings } from "./providers/mod.ts";
 export { ProviderError } from "./providers/types.ts";
 export type { ChatMessage, ChatRequest, ChatResponse, ModelToolCall, Provider } from "./providers/types.ts";

@@ -5,13 +5,7 @@
 
 import type { SamplingContext, SamplingHandler } from "../client/handlers.ts";
 import { SamplingRejectedError } from "../client/sampling.ts";
-import type {
-  CreateMessageRequest,
-  CreateMessageResult,
-  JsonObject,
-  SamplingContent,
-  SamplingMessage,
-} from "../client/types.ts";
+import type { CreateMessageRequest, CreateMessageResult, JsonObject, SamplingContent, SamplingMessage } from "../client/types.ts";
 import { messageOf } from "../common/error-text.ts";
 import { isObject } from "../common/json.ts";
 import { ErrorCode, RpcError } from "../jsonrpc/errors.ts";
@@ -66,9 +60,7 @@ export function providerSamplingHandler(options: ProviderSamplingOptions): Sampl
     const hints = (request.modelPreferences?.hints ?? []).flatMap((hint) => (typeof hint?.name === "string" ? [hint.name] : []));
     const chosen = chooseModel(options.model, hints, context.allowedModels);
     // An allowlist entry may be a bare model name: it runs on the configured model's provider.
-    const modelString = providerPart(chosen) === undefined && providerPart(options.model) !== undefined
-      ? `${providerPart(options.model)}/${chosen}`
-      : chosen;
+    const modelString = providerPart(chosen) === undefined && providerPart(options.model) !== undefined ? `${providerPart(options.model)}/${chosen}` : chosen;
     if (options.confirm !== undefined && !(await options.confirm(request, context, modelString))) {
       throw new SamplingRejectedError(`the user declined ${who} (model ${modelString})`);
     }

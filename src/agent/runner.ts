@@ -119,7 +119,7 @@ export class Runner {
 
   constructor(options: RunnerOptions) {
     if (options.provider === undefined || typeof options.provider.chat !== "function") {
-      throw new TypeError("new Runner: `provider` must be a Provider (see src/agent/providers/; createProvider makes one from \"openai/gpt-4o\")");
+      throw new TypeError('new Runner: `provider` must be a Provider (see src/agent/providers/; createProvider makes one from "openai/gpt-4o")');
     }
     if (options.registry === undefined || typeof options.registry.dispatch !== "function") {
       throw new TypeError("new Runner: `registry` must be a ToolRegistry (McpManager.registry has the servers' tools)");

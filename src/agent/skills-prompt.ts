@@ -25,7 +25,6 @@ export function withSkillsPrompt(systemPrompt: string | undefined, registry: obj
   return systemPrompt === undefined || systemPrompt === "" ? section : `${systemPrompt}\n\n${section}`;
 }
 
-
 /** The request's `system` field: the prompt with the skills section, or nothing when both are absent. */
 export function systemWithSkills(systemPrompt: string | undefined, registry: object, tools: readonly LlmToolSchema[]): { system?: string } {
   const system = withSkillsPrompt(systemPrompt, registry, tools);

@@ -150,15 +150,34 @@ function cutDescription(text: string, bytes: number, max: number): string {
 
 /** Annotation keywords: what a model may do without when the schema is too big. */
 const ANNOTATIONS = new Set([
-  "description", "title", "examples", "example", "default", "$comment", "deprecated", "readOnly", "writeOnly",
-  "markdownDescription", "enumDescriptions",
+  "description",
+  "title",
+  "examples",
+  "example",
+  "default",
+  "$comment",
+  "deprecated",
+  "readOnly",
+  "writeOnly",
+  "markdownDescription",
+  "enumDescriptions",
 ]);
 /** Keywords whose value maps names to schemas. */
 const SCHEMA_MAPS = new Set(["properties", "patternProperties", "$defs", "definitions", "dependentSchemas"]);
 /** Keywords whose value is one schema (or, for items in older drafts, a list of them). */
 const SCHEMA_ONE = new Set([
-  "items", "additionalProperties", "additionalItems", "unevaluatedProperties", "unevaluatedItems", "not", "if", "then", "else",
-  "contains", "propertyNames", "contentSchema",
+  "items",
+  "additionalProperties",
+  "additionalItems",
+  "unevaluatedProperties",
+  "unevaluatedItems",
+  "not",
+  "if",
+  "then",
+  "else",
+  "contains",
+  "propertyNames",
+  "contentSchema",
 ]);
 /** Keywords whose value is a list of schemas. */
 const SCHEMA_LISTS = new Set(["allOf", "anyOf", "oneOf", "prefixItems"]);
@@ -186,15 +205,17 @@ function withoutAnnotations(node: unknown, depth: number): JsonObject {
   if (!isObject(node)) return {};
   if (depth > MAX_DEPTH) return {};
   // Object.fromEntries defines each key as data: a property named "__proto__" stays a property.
-  return Object.fromEntries(Object.entries(node).flatMap(([key, value]): Array<[string, unknown]> => {
-    if (ANNOTATIONS.has(key)) return [];
-    if (SCHEMA_MAPS.has(key) && isObject(value)) {
-      return [[key, Object.fromEntries(Object.entries(value).map(([name, inner]) => [name, withoutAnnotations(inner, depth + 1)]))]];
-    }
-    if (SCHEMA_ONE.has(key) && isObject(value)) return [[key, withoutAnnotations(value, depth + 1)]];
-    if ((SCHEMA_LISTS.has(key) || key === "items") && Array.isArray(value)) return [[key, value.map((inner) => withoutAnnotations(inner, depth + 1))]];
-    return [[key, value]];
-  })) as JsonObject;
+  return Object.fromEntries(
+    Object.entries(node).flatMap(([key, value]): Array<[string, unknown]> => {
+      if (ANNOTATIONS.has(key)) return [];
+      if (SCHEMA_MAPS.has(key) && isObject(value)) {
+        return [[key, Object.fromEntries(Object.entries(value).map(([name, inner]) => [name, withoutAnnotations(inner, depth + 1)]))]];
+      }
+      if (SCHEMA_ONE.has(key) && isObject(value)) return [[key, withoutAnnotations(value, depth + 1)]];
+      if ((SCHEMA_LISTS.has(key) || key === "items") && Array.isArray(value)) return [[key, value.map((inner) => withoutAnnotations(inner, depth + 1))]];
+      return [[key, value]];
+    }),
+  ) as JsonObject;
 }
 
 /** The top level as providers need it: an object schema. */

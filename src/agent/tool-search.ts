@@ -268,8 +268,36 @@ function noMatch(query: string, registry: SearchedRegistry): string {
 
 /** Words that say nothing about which tool is meant. */
 const STOP_WORDS = new Set([
-  "a", "an", "and", "any", "as", "at", "be", "by", "can", "do", "for", "from", "i", "in", "is", "it", "me", "my", "of", "on",
-  "or", "some", "that", "the", "this", "to", "tool", "tools", "use", "with",
+  "a",
+  "an",
+  "and",
+  "any",
+  "as",
+  "at",
+  "be",
+  "by",
+  "can",
+  "do",
+  "for",
+  "from",
+  "i",
+  "in",
+  "is",
+  "it",
+  "me",
+  "my",
+  "of",
+  "on",
+  "or",
+  "some",
+  "that",
+  "the",
+  "this",
+  "to",
+  "tool",
+  "tools",
+  "use",
+  "with",
 ]);
 
 /** Lower-case words of a name or a text: camelCase, snake_case and kebab-case split; stop words out. */

@@ -44,9 +44,7 @@ export function selectScope(target: AuthorizationTarget, selection: ScopeSelecti
   const scopes = [...new Set([...splitScopes(selection.previous), ...base])];
   const asSupports = Array.isArray(target.metadata.scopes_supported) && target.metadata.scopes_supported.includes("offline_access");
   const withoutOffline = scopes.filter((s) => s !== "offline_access");
-  const final = asSupports && (selection.offlineAccess || scopes.includes("offline_access"))
-    ? [...withoutOffline, "offline_access"]
-    : withoutOffline;
+  const final = asSupports && (selection.offlineAccess || scopes.includes("offline_access")) ? [...withoutOffline, "offline_access"] : withoutOffline;
   return final.length === 0 ? undefined : final.join(" ");
 }
 
@@ -130,7 +128,9 @@ export async function authorizeWithCode(options: AuthorizationCodeOptions): Prom
   }
   if (metadata.authorization_endpoint === undefined || metadata.token_endpoint === undefined) {
     throw new AuthError(
-      `the authorization server metadata of ${target.issuer} lacks ${metadata.authorization_endpoint === undefined ? "authorization_endpoint" : "token_endpoint"}; the server is misconfigured`,
+      `the authorization server metadata of ${target.issuer} lacks ${
+        metadata.authorization_endpoint === undefined ? "authorization_endpoint" : "token_endpoint"
+      }; the server is misconfigured`,
       "discovery-failed",
     );
   }

@@ -137,7 +137,7 @@ type Fetched = { kind: "json"; value: Record<string, unknown>; url: URL } | { ki
 async function getJson(start: URL, what: string, options: HttpOptions): Promise<Fetched> {
   const fetchFn = options.fetch ?? fetch;
   let url = assertSafeUrl(start, what);
-  for (let hop = 0; ; hop++) {
+  for (let hop = 0;; hop++) {
     const controller = new AbortController();
     const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     const timer = setTimeout(() => controller.abort(), timeoutMs);
@@ -258,7 +258,9 @@ export async function fetchAuthorizationServerMetadata(
     // spec 2026-07-28 authorization-server-discovery: identical, compared as strings
     if (got.value.issuer !== issuer) {
       throw new AuthError(
-        `the authorization server metadata at ${got.url.href} says issuer ${JSON.stringify(got.value.issuer)}, but it was fetched for ${issuer} (RFC 8414 3.3); ` +
+        `the authorization server metadata at ${got.url.href} says issuer ${
+          JSON.stringify(got.value.issuer)
+        }, but it was fetched for ${issuer} (RFC 8414 3.3); ` +
           `refusing to use it — the metadata may be forged or the server misconfigured`,
         "issuer-mismatch",
       );
@@ -325,7 +327,9 @@ export async function discover(
   if (challenge.resourceMetadata !== undefined) {
     // the server speaks RFC 9728 (its challenge named the document): not a 2025-03-26 server
     throw new AuthError(
-      `no protected resource metadata for ${serverUrl.href}: ${prm.misses.join("; ")}; the server's 401 named ${challenge.resourceMetadata} — check that it is served`,
+      `no protected resource metadata for ${serverUrl.href}: ${
+        prm.misses.join("; ")
+      }; the server's 401 named ${challenge.resourceMetadata} — check that it is served`,
       "discovery-failed",
     );
   }

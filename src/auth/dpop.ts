@@ -2,7 +2,7 @@
 // (sections 4.2 proof syntax, 7.1 the DPoP scheme, 8 and 9 authorization/resource server nonces).
 
 import { base64UrlEncode } from "./base64url.ts";
-import { generateSigningKeyPair, importPrivateKey, type JwsAlgorithm, jwkThumbprint, publicJwk, signJwt } from "./jwt.ts";
+import { generateSigningKeyPair, importPrivateKey, jwkThumbprint, type JwsAlgorithm, publicJwk, signJwt } from "./jwt.ts";
 import { parseWwwAuthenticate } from "./www-authenticate.ts";
 
 export interface DpopProofOptions {

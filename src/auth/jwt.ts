@@ -35,9 +35,7 @@ const encoder = new TextEncoder();
 
 /** WebCrypto's import parameters for an algorithm (RFC 7518 section 3.1). */
 export function importParams(algorithm: JwsAlgorithm): EcKeyImportParams | RsaHashedImportParams {
-  return algorithm === "ES256"
-    ? { name: "ECDSA", namedCurve: "P-256" }
-    : { name: "RSASSA-PKCS1-v1_5", hash: "SHA-256" };
+  return algorithm === "ES256" ? { name: "ECDSA", namedCurve: "P-256" } : { name: "RSASSA-PKCS1-v1_5", hash: "SHA-256" };
 }
 
 /** WebCrypto's sign/verify parameters for an algorithm. */
@@ -63,9 +61,7 @@ export async function signJwt(
   algorithm: JwsAlgorithm,
 ): Promise<string> {
   checkKeyFits(privateKey, algorithm, "sign");
-  const signingInput = `${base64UrlEncode(JSON.stringify({ ...header, alg: algorithm }))}.${
-    base64UrlEncode(JSON.stringify(payload))
-  }`;
+  const signingInput = `${base64UrlEncode(JSON.stringify({ ...header, alg: algorithm }))}.${base64UrlEncode(JSON.stringify(payload))}`;
   const signature = await crypto.subtle.sign(signParams(algorithm), privateKey, encoder.encode(signingInput));
   return `${signingInput}.${base64UrlEncode(new Uint8Array(signature))}`;
 }
@@ -104,7 +100,7 @@ export async function importPrivateKey(key: string | JsonWebKey, algorithm: JwsA
   const jwk = asJwk(key);
   try {
     if (jwk) {
-      if (jwk.d === undefined) throw new JwtKeyError("the JWK has no private part (\"d\"); give the private key");
+      if (jwk.d === undefined) throw new JwtKeyError('the JWK has no private part ("d"); give the private key');
       return await crypto.subtle.importKey("jwk", stripJwk(jwk), importParams(algorithm), false, ["sign"]);
     }
     const der = pemBody(key as string, "PRIVATE KEY");
@@ -143,16 +139,12 @@ export async function importPublicKey(key: string | JsonWebKey, algorithm: JwsAl
 /** The public members of a public key's JWK (kty, crv, x, y or n, e): what a JWS header's `jwk` carries. */
 export async function publicJwk(publicKey: CryptoKey): Promise<JsonWebKey> {
   const full = await crypto.subtle.exportKey("jwk", publicKey);
-  return full.kty === "EC"
-    ? { kty: "EC", crv: full.crv, x: full.x, y: full.y }
-    : { kty: "RSA", n: full.n, e: full.e };
+  return full.kty === "EC" ? { kty: "EC", crv: full.crv, x: full.x, y: full.y } : { kty: "RSA", n: full.n, e: full.e };
 }
 
 /** RFC 7638 JWK SHA-256 thumbprint, base64url: the required members in lexicographic order. */
 export async function jwkThumbprint(jwk: JsonWebKey): Promise<string> {
-  const members = jwk.kty === "EC"
-    ? { crv: jwk.crv, kty: jwk.kty, x: jwk.x, y: jwk.y }
-    : { e: jwk.e, kty: jwk.kty, n: jwk.n };
+  const members = jwk.kty === "EC" ? { crv: jwk.crv, kty: jwk.kty, x: jwk.x, y: jwk.y } : { e: jwk.e, kty: jwk.kty, n: jwk.n };
   const digest = await crypto.subtle.digest("SHA-256", encoder.encode(JSON.stringify(members)));
   return base64UrlEncode(new Uint8Array(digest));
 }

@@ -6,13 +6,7 @@
 
 export { AuthError } from "./errors.ts";
 export type { AuthErrorCode, AuthorizationErrorCode, OAuthErrorCode } from "./errors.ts";
-export type {
-  AuthorizationContext,
-  AuthorizationResponse,
-  AuthProvider,
-  ClientMetadata,
-  PreRegisteredClient,
-} from "./types.ts";
+export type { AuthorizationContext, AuthorizationResponse, AuthProvider, ClientMetadata, PreRegisteredClient } from "./types.ts";
 export { createOAuthFetch } from "./oauth-fetch.ts";
 export type { AuthEvent, GrantContext, OAuthFetch, OAuthFetchOptions } from "./oauth-fetch.ts";
 export { loopbackRedirectUri, serverAuthFetch, serverAuthProvider } from "./server-auth.ts";

@@ -11,7 +11,7 @@ import { AuthError } from "./errors.ts";
 import { resolveClient, type ResolvedClient, type StoredClient } from "./registration.ts";
 import { type ClientAuthentication, OAuthError, type TokenSet } from "./token-endpoint.ts";
 import type { AuthProvider } from "./types.ts";
-import { type ResourceChallenge, readResourceChallenge } from "./www-authenticate.ts";
+import { readResourceChallenge, type ResourceChallenge } from "./www-authenticate.ts";
 import { MemoryTokenStore, type TokenStore } from "./token-store.ts";
 
 /** What a grant other than the authorization code (client credentials, JWT bearer, …) is given. */
@@ -161,7 +161,11 @@ export function createOAuthFetch(options: OAuthFetchOptions): OAuthFetch {
   /** Discovery, client, scope, grant: one whole authorization. */
   async function authorizeNow(challenge: ResourceChallenge, previous: string | undefined, signal?: AbortSignal): Promise<void> {
     if (options.loginRequired !== undefined && options.grant === undefined) throw options.loginRequired(challenge);
-    const found = await discover(serverUrl, challenge, { ...http, ...(signal ? { signal } : {}), ...(issuerOfTokens ? { preferredIssuer: issuerOfTokens } : {}) });
+    const found = await discover(serverUrl, challenge, {
+      ...http,
+      ...(signal ? { signal } : {}),
+      ...(issuerOfTokens ? { preferredIssuer: issuerOfTokens } : {}),
+    });
     emit({
       kind: "discovered",
       issuer: found.issuer,
@@ -213,7 +217,9 @@ export function createOAuthFetch(options: OAuthFetchOptions): OAuthFetch {
     if (refreshToken === undefined) return false;
     try {
       target ??= await discover(serverUrl, {}, { ...http, ...(signal ? { signal } : {}), ...(issuerOfTokens ? { preferredIssuer: issuerOfTokens } : {}) });
-      if (issuerOfTokens !== undefined && target.issuer !== issuerOfTokens) throw new Error(`the authorization server changed from ${issuerOfTokens} to ${target.issuer}`);
+      if (issuerOfTokens !== undefined && target.issuer !== issuerOfTokens) {
+        throw new Error(`the authorization server changed from ${issuerOfTokens} to ${target.issuer}`);
+      }
       client ??= await clientFor(target, signal);
       const fresh = await refreshTokens(target, client, refreshToken, {
         ...http,

@@ -39,9 +39,7 @@ export function chooseAuthMethod(
     return { method: registered, clientId, clientSecret };
   }
   const supported = metadata.token_endpoint_auth_methods_supported ?? ["client_secret_basic"];
-  const method = supported.includes("client_secret_basic") || !supported.includes("client_secret_post")
-    ? "client_secret_basic"
-    : "client_secret_post";
+  const method = supported.includes("client_secret_basic") || !supported.includes("client_secret_post") ? "client_secret_basic" : "client_secret_post";
   return { method, clientId, clientSecret };
 }
 
@@ -115,9 +113,7 @@ export async function registerClient(
     });
     text = await response.text();
   } catch (error) {
-    const reason = controller.signal.aborted && !options.signal?.aborted
-      ? `no answer within ${durationText(timeoutMs)}`
-      : messageOf(error);
+    const reason = controller.signal.aborted && !options.signal?.aborted ? `no answer within ${durationText(timeoutMs)}` : messageOf(error);
     throw new AuthError(
       `dynamic client registration at ${endpoint} failed: ${reason}; check that the authorization server is up`,
       "registration-failed",

@@ -300,4 +300,3 @@ export class FileTokenStore implements TokenStore {
     );
   }
 }
-

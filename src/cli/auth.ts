@@ -4,7 +4,7 @@
 
 import { AuthError } from "../auth/errors.ts";
 import { createOAuthFetch } from "../auth/oauth-fetch.ts";
-import { DEFAULT_REDIRECT_PORT, defaultTokenStore, type ServerAuthSettings, serverAuthProvider } from "../auth/server-auth.ts";
+import { DEFAULT_REDIRECT_PORT, defaultTokenStore, serverAuthProvider, type ServerAuthSettings } from "../auth/server-auth.ts";
 import type { TokenStore } from "../auth/token-store.ts";
 import { readResourceChallenge, type ResourceChallenge } from "../auth/www-authenticate.ts";
 import type { McpwireConfig, ServerConfig } from "../host/config/types.ts";
@@ -124,7 +124,11 @@ async function login(server: ServerConfig, argv: Map<string, string>, flags: Set
   const timer = setTimeout(() => controller.abort(new Error(`no redirect within ${timeoutS} s`)), timeoutS * 1000);
   try {
     const provider = serverAuthProvider(server.name, settings, store, async (url, context) => {
-      await say(`Authorize mcpwire for server "${server.name}" at ${lineOf(context.issuer)}${context.scope ? ` (scope: ${lineOf(context.scope)})` : ""}:\n\n  ${lineOf(url.href)}\n`);
+      await say(
+        `Authorize mcpwire for server "${server.name}" at ${lineOf(context.issuer)}${context.scope ? ` (scope: ${lineOf(context.scope)})` : ""}:\n\n  ${
+          lineOf(url.href)
+        }\n`,
+      );
       if (browser !== undefined) {
         await say("Opening the browser; if it does not open, visit the URL above.");
         await browser(url);
@@ -148,7 +152,11 @@ async function login(server: ServerConfig, argv: Map<string, string>, flags: Set
     });
     const probed = await probe(server.url!);
     if (probed.status !== 401) {
-      await say(`note: ${server.url} answered ${typeof probed.status === "number" ? `HTTP ${probed.status}` : lineOf(probed.status)} to an unauthenticated request, not 401; looking for its OAuth metadata anyway`);
+      await say(
+        `note: ${server.url} answered ${
+          typeof probed.status === "number" ? `HTTP ${probed.status}` : lineOf(probed.status)
+        } to an unauthenticated request, not 401; looking for its OAuth metadata anyway`,
+      );
     }
     const tokens = await oauth.authorize(controller.signal, probed.challenge);
     const expiry = tokens.expiresAt !== undefined ? `, expires ${new Date(tokens.expiresAt).toISOString()}` : "";

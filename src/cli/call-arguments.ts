@@ -127,7 +127,10 @@ async function readStdin(): Promise<string> {
   for (let text = await input.readText(); text !== undefined; text = await input.readText()) {
     length += text.length;
     if (length > MAX_ARGS_FILE_CHARS) {
-      throw new CallArgumentsError(`stdin (--args-file -) is longer than ${MAX_ARGS_FILE_CHARS} characters; arguments that large belong in a file the tool reads`, "args-file");
+      throw new CallArgumentsError(
+        `stdin (--args-file -) is longer than ${MAX_ARGS_FILE_CHARS} characters; arguments that large belong in a file the tool reads`,
+        "args-file",
+      );
     }
     parts.push(text);
   }
@@ -147,11 +150,16 @@ export async function readArgumentsFile(path: string, read: ArgumentSources = RU
     if (error instanceof CallArgumentsError) throw error;
     const reason = error instanceof FileError
       ? error.code === "ENOENT" ? "no such file" : error.code === "EISDIR" ? "it is a directory" : error.code === "EACCES" ? "permission denied" : error.message
-      : error instanceof Error ? error.message : String(error);
+      : error instanceof Error
+      ? error.message
+      : String(error);
     throw new CallArgumentsError(`cannot read ${source}: ${reason}; give a JSON file of the arguments, or - for stdin`, "args-file", { cause: error });
   }
   if (text.length > MAX_ARGS_FILE_CHARS) {
-    throw new CallArgumentsError(`${source} is longer than ${MAX_ARGS_FILE_CHARS} characters; arguments that large belong in a file the tool reads`, "args-file");
+    throw new CallArgumentsError(
+      `${source} is longer than ${MAX_ARGS_FILE_CHARS} characters; arguments that large belong in a file the tool reads`,
+      "args-file",
+    );
   }
   if (text.trim() === "") throw new CallArgumentsError(`${source} is empty; write a JSON object of the arguments, such as {"a":2}`, "not-json");
   return { form: "object", value: jsonObject(text, source) };
@@ -294,7 +302,10 @@ function literalReadings(text: string, members: unknown[]): Reading[] {
 function jsonPair(pair: ArgumentPair, schema: unknown, who: string): unknown {
   const value = parseJson(pair.text);
   if (value === undefined) {
-    throw new CallArgumentsError(`${who}: argument ${pair.key}:= needs a JSON value, got ${quote(pair.text)}; write ${pair.key}=value to have it typed`, "not-json");
+    throw new CallArgumentsError(
+      `${who}: argument ${pair.key}:= needs a JSON value, got ${quote(pair.text)}; write ${pair.key}=value to have it typed`,
+      "not-json",
+    );
   }
   if (!fits(value, schema, 0)) throw mismatch(pair.text, schema, pair.key, who);
   return value;
@@ -427,7 +438,9 @@ function kindsOf(schema: Record<string, unknown>): string[] {
 function mismatch(text: string, schema: unknown, path: string, who: string): CallArgumentsError {
   const value = clipText(text, 80);
   const expected = isObject(schema) && Array.isArray(schema.enum)
-    ? `is not one of ${schema.enum.slice(0, MAX_CHOICES).map((member) => boundedJson(member, { maxDepth: 4, maxChars: 60 })).join(", ")}${schema.enum.length > MAX_CHOICES ? ", …" : ""}`
+    ? `is not one of ${schema.enum.slice(0, MAX_CHOICES).map((member) => boundedJson(member, { maxDepth: 4, maxChars: 60 })).join(", ")}${
+      schema.enum.length > MAX_CHOICES ? ", …" : ""
+    }`
     : `does not fit ${path}: ${clipText(schemaType(schema), 300)}`;
   return new CallArgumentsError(`${who}: argument ${path}=${value} ${expected}; ${hintFor(path, schema)}`, "type-mismatch");
 }

@@ -77,7 +77,9 @@ export async function chat(argv: readonly string[]): Promise<number> {
             continue;
           }
           case "/servers": {
-            const rows = manager.status().map((status) => [lineOf(status.name), status.state, String(status.tools), fitLine(lineOf(status.lastError ?? ""), 60)]);
+            const rows = manager.status().map((
+              status,
+            ) => [lineOf(status.name), status.state, String(status.tools), fitLine(lineOf(status.lastError ?? ""), 60)]);
             await say(renderTable(["SERVER", "STATE", "TOOLS", "LAST ERROR"], rows));
             continue;
           }

@@ -164,9 +164,7 @@ export async function promptForm(request: ElicitFormRequest, server: string, io:
           io.write(`  ${index + 1}) ${lineOf(label)}\n`);
         }
       }
-      const hint = choices === undefined
-        ? property.type === "boolean" ? " y/n" : ""
-        : property.type === "array" ? " numbers, comma-separated" : " number";
+      const hint = choices === undefined ? property.type === "boolean" ? " y/n" : "" : property.type === "array" ? " numbers, comma-separated" : " number";
       const fallback = property.default !== undefined ? ` [${lineOf(shown(property.default, choices))}]` : "";
       for (;;) {
         const text = await ask(io, `  ${lineOf(name)}${hint}${fallback}: `);

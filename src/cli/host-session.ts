@@ -301,7 +301,9 @@ async function openTrace(settings: TraceSettings | undefined): Promise<{ sink: T
   try {
     file = settings.file === undefined ? undefined : await openTraceFile(settings.file);
   } catch (error) {
-    throw new UsageError(`--trace-file ${settings.file}: cannot write it (${messageOf(error)}); give a file in a directory you can write`, "usage", { cause: error });
+    throw new UsageError(`--trace-file ${settings.file}: cannot write it (${messageOf(error)}); give a file in a directory you can write`, "usage", {
+      cause: error,
+    });
   }
   const mode = settings.stderr;
   return {

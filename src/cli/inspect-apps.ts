@@ -87,8 +87,11 @@ export async function showToolUi(client: Client, name: string, json: boolean): P
   const tool = tools.find((each) => isObject(each) && each.name === name);
   if (tool === undefined) {
     const withUi = tools.filter((each) => isObject(each) && typeof each.name === "string" && toolUi(each) !== undefined).map((each) => each.name);
-    await write("stderr", `mcpwire inspect: the server lists no tool ${lineOf(JSON.stringify(name))}; ` +
-      `tools with a UI: ${withUi.length === 0 ? "none" : lineOf(withUi.join(", "))}\n`);
+    await write(
+      "stderr",
+      `mcpwire inspect: the server lists no tool ${lineOf(JSON.stringify(name))}; ` +
+        `tools with a UI: ${withUi.length === 0 ? "none" : lineOf(withUi.join(", "))}\n`,
+    );
     return 1;
   }
   try {

@@ -17,9 +17,9 @@ import { defaultEraCache } from "../host/file-era-cache.ts";
 import { defaultChildEnv } from "../transport/stdio.ts";
 import { TracingTransport } from "../transport/tracing.ts";
 import type { Transport } from "../transport/transport.ts";
-import { type ParsedArgs, parseArgs, positiveInt, UsageError } from "./args.ts";
+import { parseArgs, type ParsedArgs, positiveInt, UsageError } from "./args.ts";
 import { splitCommandLine } from "./command-line.ts";
-import { dataLine, lineOf, TRACE_BOUNDS, textOf, useRedactor, write, writeJson } from "./output.ts";
+import { dataLine, lineOf, textOf, TRACE_BOUNDS, useRedactor, write, writeJson } from "./output.ts";
 import { summarizeInputSchema } from "./schema-summary.ts";
 import { APP_ONLY_MARK, type AppsReport, collectApps, formatApps, showToolUi } from "./inspect-apps.ts";
 import { isAppOnly } from "../client/apps/apps.ts";
@@ -126,7 +126,7 @@ export async function inspect(argv: readonly string[]): Promise<number> {
   const commandLine = args.values.get("stdio");
   const url = args.values.get("url");
   if (commandLine === undefined && url === undefined) {
-    throw new UsageError("inspect needs a server: --stdio \"<command> <args…>\" or --url URL");
+    throw new UsageError('inspect needs a server: --stdio "<command> <args…>" or --url URL');
   }
   if (commandLine !== undefined && url !== undefined) throw new UsageError("give one server: --stdio or --url, not both");
   if (args.positional.length > 0) throw new UsageError(`unexpected argument "${args.positional[0]}"`);
@@ -148,9 +148,11 @@ export async function inspect(argv: readonly string[]): Promise<number> {
   const traceFilePath = args.values.get("trace-file");
   if (traceFilePath === "") throw new UsageError("--trace-file needs a file name");
   const traceFile = traceFilePath === undefined ? undefined : await openTraceFile(traceFilePath);
-  const serverTrace = traceFile === undefined
-    ? undefined
-    : new ServerTrace({ sink: traceFile.sink, server: "", startedAt: started }, commandLine !== undefined ? "stdio" : args.values.get("transport") ?? "auto", redactor);
+  const serverTrace = traceFile === undefined ? undefined : new ServerTrace(
+    { sink: traceFile.sink, server: "", startedAt: started },
+    commandLine !== undefined ? "stdio" : args.values.get("transport") ?? "auto",
+    redactor,
+  );
   try {
     return await inspectWith(args, { commandLine, url, protocol, timeoutMs, trace, json, debug, redactor, stamp, serverTrace });
   } finally {
@@ -189,9 +191,7 @@ async function inspectWith(args: ParsedArgs, settings: InspectSettings): Promise
   const eraCache = protocol === "auto" ? defaultEraCache() : undefined;
   const client = new Client(CLI_INFO, { requestTimeoutMs: timeoutMs, protocol, ...(eraCache === undefined ? {} : { eraCache }) });
   client.on("problem", ({ message }) => stderr(`warning: ${lineOf(message)}`));
-  client.on("log", ({ level, logger, data }) =>
-    stderr(`server log [${lineOf(level)}]${logger ? ` ${lineOf(logger)}` : ""}: ${dataLine(data)}`)
-  );
+  client.on("log", ({ level, logger, data }) => stderr(`server log [${lineOf(level)}]${logger ? ` ${lineOf(logger)}` : ""}: ${dataLine(data)}`));
   runtime.onInterrupt(() => {
     void client.close().then(() => runtime.flush()).finally(() => runtime.exit(130));
   });
@@ -335,9 +335,7 @@ function describeTransport(report: InspectReport): string {
 function describeCapabilities(capabilities: ServerCapabilities | undefined): string {
   if (!capabilities) return "none";
   const parts = Object.entries(capabilities).map(([name, value]) => {
-    const flags = typeof value === "object" && value !== null
-      ? Object.entries(value).filter(([, on]) => on === true).map(([flag]) => flag)
-      : [];
+    const flags = typeof value === "object" && value !== null ? Object.entries(value).filter(([, on]) => on === true).map(([flag]) => flag) : [];
     return flags.length > 0 ? `${name} (${flags.join(", ")})` : name;
   });
   return parts.length > 0 ? lineOf(parts.join(", ")) : "none";
@@ -401,12 +399,26 @@ export function formatReport(report: InspectReport): string {
   const note = undeclaredNote(report);
   if (note !== undefined && report.capabilities?.tools !== undefined && !report.errors.tools) lines.push(note);
   lines.push(...formatApps(report));
-  section("resources", "resources", report.resources, (resource) =>
-    [lineOf(resource.uri), resource.mimeType ? `(${lineOf(resource.mimeType)})` : "", oneLine(resource.description ?? resource.name, 80) && `— ${oneLine(resource.description ?? resource.name, 80)}`]
-      .filter(Boolean).join(" "));
-  section("resource templates", "resourceTemplates", report.resourceTemplates, (template) =>
-    [lineOf(template.uriTemplate), oneLine(template.description ?? template.name, 80) && `— ${oneLine(template.description ?? template.name, 80)}`]
-      .filter(Boolean).join(" "));
+  section(
+    "resources",
+    "resources",
+    report.resources,
+    (resource) =>
+      [
+        lineOf(resource.uri),
+        resource.mimeType ? `(${lineOf(resource.mimeType)})` : "",
+        oneLine(resource.description ?? resource.name, 80) && `— ${oneLine(resource.description ?? resource.name, 80)}`,
+      ]
+        .filter(Boolean).join(" "),
+  );
+  section(
+    "resource templates",
+    "resourceTemplates",
+    report.resourceTemplates,
+    (template) =>
+      [lineOf(template.uriTemplate), oneLine(template.description ?? template.name, 80) && `— ${oneLine(template.description ?? template.name, 80)}`]
+        .filter(Boolean).join(" "),
+  );
   section("prompts", "prompts", report.prompts, (prompt) => {
     const args = (Array.isArray(prompt.arguments) ? prompt.arguments : []).map((arg) => `${arg?.name}${arg?.required ? "*" : ""}`).join(", ");
     return [lineOf(`${prompt.name}(${args})`), oneLine(prompt.description) && `— ${oneLine(prompt.description)}`].filter(Boolean).join(" ");

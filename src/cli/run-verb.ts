@@ -18,8 +18,8 @@ import type { ToolDefinitionLimits } from "../agent/tool-definition-cap.ts";
 import type { ToolSearchOptions } from "../agent/tool-search.ts";
 import { McpwireError, type McpwireErrorOptions } from "../common/mcpwire-error.ts";
 import { runtime } from "../runtime/mod.ts";
-import { type ParsedArgs, parseArgs, positiveInt, UsageError } from "./args.ts";
-import { configSource, decliningSampling, parseElicitMode, parseLogLevel, SESSION_OPTIONS, stderrLine, withManager, TRACE_USAGE } from "./host-session.ts";
+import { parseArgs, type ParsedArgs, positiveInt, UsageError } from "./args.ts";
+import { configSource, decliningSampling, parseElicitMode, parseLogLevel, SESSION_OPTIONS, stderrLine, TRACE_USAGE, withManager } from "./host-session.ts";
 import { dataLine, lineOf, textOf, write, writeControl, writeJson } from "./output.ts";
 import { interruptProgress, ProgressDisplay } from "./progress.ts";
 
@@ -179,9 +179,7 @@ export async function setUpHost(verb: string, args: ParsedArgs, config: McpwireC
   const ask: ApproveFunction | undefined = terminal
     ? async ({ tool, arguments: input }) => {
       const hint = isReadOnly(tool) ? "" : " (not marked read-only)";
-      return (await askYesNo(`mcpwire: allow ${tool.name}${hint} ${shortJson(input, 120)}?`))
-        ? true
-        : { approved: false, reason: "the user said no" };
+      return (await askYesNo(`mcpwire: allow ${tool.name}${hint} ${shortJson(input, 120)}?`)) ? true : { approved: false, reason: "the user said no" };
     }
     : undefined;
   let hooks = NO_HOOKS;
@@ -218,7 +216,9 @@ export async function setUpHost(verb: string, args: ParsedArgs, config: McpwireC
 export function samplingFor(server: ServerConfig, setup: () => HostSetup | undefined, policy: ApprovalPolicy): SamplingHandler {
   if (server.samplingModel === undefined) {
     // spec 2025-11-25 client/sampling ("Error Handling"): a refusal is -1, with a reason the user can act on.
-    return decliningSampling(`the host declined: no sampling.model is configured for server "${server.name}"; add sampling: { model: provider/model } to it to answer`);
+    return decliningSampling(
+      `the host declined: no sampling.model is configured for server "${server.name}"; add sampling: { model: provider/model } to it to answer`,
+    );
   }
   return providerSamplingHandler({
     model: server.samplingModel,

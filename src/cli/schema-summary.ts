@@ -11,7 +11,6 @@ const VALUE_BOUNDS = { maxDepth: 4, maxChars: 80 };
 
 type Schema = Record<string, unknown>;
 
-
 /** A short type for one property schema: string, number, "a"|"b", string[], object, … */
 export function typeOf(schema: unknown, depth = 0): string {
   if (!isObject(schema)) return "any";

@@ -3,7 +3,7 @@
 import { runtime } from "../runtime/mod.ts";
 import { parseArgs, UsageError } from "./args.ts";
 import { displayPath } from "../host/config/imports.ts";
-import { configErrors, SESSION_OPTIONS, configSource, parseLogLevel, withManager, TRACE_USAGE } from "./host-session.ts";
+import { configErrors, configSource, parseLogLevel, SESSION_OPTIONS, TRACE_USAGE, withManager } from "./host-session.ts";
 import { lineOf, write, writeJson } from "./output.ts";
 import { fitLine } from "../common/preview.ts";
 import { renderTable } from "./table.ts";

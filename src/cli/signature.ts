@@ -111,7 +111,9 @@ function typeLines(schema: unknown, column: number, indent: number, width: numbe
   const inline = clipText(typeAt(schema, depth), MAX_TYPE_CHARS);
   if (column + inline.length <= width || depth >= MAX_DEPTH || !isObject(schema)) return [inline];
   const objectSchema = objectWithProperties(schema);
-  const arrayItems = objectSchema === undefined && kindsOf(schema).length === 1 && kindsOf(schema)[0] === "array" ? objectWithProperties(schema.items) : undefined;
+  const arrayItems = objectSchema === undefined && kindsOf(schema).length === 1 && kindsOf(schema)[0] === "array"
+    ? objectWithProperties(schema.items)
+    : undefined;
   const target = objectSchema ?? arrayItems;
   if (target === undefined) return [inline];
   const suffix = arrayItems === undefined ? "" : "[]";

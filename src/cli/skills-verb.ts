@@ -7,7 +7,7 @@ import { checkedSkillPath, skillRoot } from "../client/skills/skill-entry.ts";
 import { ServerSkills, type Skill, SkillError } from "../client/skills/skills.ts";
 import type { McpManager } from "../host/manager.ts";
 import { parseArgs, UsageError } from "./args.ts";
-import { configErrors, SESSION_OPTIONS, configSource, parseLogLevel, withManager, TRACE_USAGE } from "./host-session.ts";
+import { configErrors, configSource, parseLogLevel, SESSION_OPTIONS, TRACE_USAGE, withManager } from "./host-session.ts";
 import { lineOf, textOf, write, writeJson } from "./output.ts";
 import { fitLine } from "../common/preview.ts";
 import { renderTable } from "./table.ts";
@@ -51,14 +51,18 @@ function serversOf(manager: McpManager, named: string | undefined): string[] {
     }
     return [named];
   }
-  return statuses.filter((status) => status.state === "ready" && manager.client(status.name)?.extension(EXTENSIONS.skills) !== undefined).map((status) => status.name);
+  return statuses.filter((status) => status.state === "ready" && manager.client(status.name)?.extension(EXTENSIONS.skills) !== undefined).map((status) =>
+    status.name
+  );
 }
 
 function skillsOf(manager: McpManager, server: string): ServerSkills {
   const client = manager.client(server);
   if (client === undefined) {
     const status = manager.status().find((entry) => entry.name === server);
-    throw new SkillError(`server "${server}" is ${status?.state ?? "not running"}${status?.lastError ? `: ${status.lastError}` : ""}`, "not-declared", { server });
+    throw new SkillError(`server "${server}" is ${status?.state ?? "not running"}${status?.lastError ? `: ${status.lastError}` : ""}`, "not-declared", {
+      server,
+    });
   }
   return new ServerSkills(client, { server });
 }
@@ -173,9 +177,21 @@ async function showSkill(manager: McpManager, server: string, wanted: string, fi
   if (file !== undefined) {
     const read = await serverSkills.readFile(loaded, file);
     if (json) {
-      await writeJson({ server, skill: skill.uri, path: read.path, uri: read.uri, mimeType: read.mimeType ?? null, verified: read.verified, text: read.text ?? null, bytes: read.bytes.length });
+      await writeJson({
+        server,
+        skill: skill.uri,
+        path: read.path,
+        uri: read.uri,
+        mimeType: read.mimeType ?? null,
+        verified: read.verified,
+        text: read.text ?? null,
+        bytes: read.bytes.length,
+      });
     } else {
-      await write("stdout", read.text !== undefined ? textOf(read.text.endsWith("\n") ? read.text : `${read.text}\n`) : `(binary, ${read.bytes.length} bytes)\n`);
+      await write(
+        "stdout",
+        read.text !== undefined ? textOf(read.text.endsWith("\n") ? read.text : `${read.text}\n`) : `(binary, ${read.bytes.length} bytes)\n`,
+      );
     }
     return 0;
   }
@@ -184,7 +200,12 @@ async function showSkill(manager: McpManager, server: string, wanted: string, fi
     return 0;
   }
   const files = loaded.files.length === 0 ? "" : `; files: ${loaded.files.map(lineOf).join(", ")}`;
-  await write("stderr", `skill "${lineOf(skill.frontmatter.name)}" from server "${lineOf(server)}" (${lineOf(skill.uri)}), ${loaded.verified ? "verified" : "unverified (dynamic)"}${files}\n`);
+  await write(
+    "stderr",
+    `skill "${lineOf(skill.frontmatter.name)}" from server "${lineOf(server)}" (${lineOf(skill.uri)}), ${
+      loaded.verified ? "verified" : "unverified (dynamic)"
+    }${files}\n`,
+  );
   await write("stdout", textOf(loaded.text.endsWith("\n") ? loaded.text : `${loaded.text}\n`));
   return 0;
 }

@@ -11,7 +11,7 @@ import { messageOf } from "../common/error-text.ts";
 import { runtime } from "../runtime/mod.ts";
 import { parseArgs, secondsOption, UsageError } from "./args.ts";
 import { EXIT, resultText } from "./call.ts";
-import { configSource, parseLogLevel, SESSION_OPTIONS, stderrLine, withManager, TRACE_USAGE } from "./host-session.ts";
+import { configSource, parseLogLevel, SESSION_OPTIONS, stderrLine, TRACE_USAGE, withManager } from "./host-session.ts";
 import { lineOf, textOf, write, writeControl, writeJson } from "./output.ts";
 import { ProgressDisplay } from "./progress.ts";
 import { fitLine } from "../common/preview.ts";
@@ -60,7 +60,11 @@ export async function task(argv: readonly string[]): Promise<number> {
   }
   if (server === undefined) throw new UsageError(`task ${action} needs a server name (as in the config)`);
   if (action === "list" ? taskId !== undefined : taskId === undefined) {
-    throw new UsageError(action === "list" ? `unexpected argument "${taskId}": task list takes a server only` : `task ${action} needs a task id: mcpwire task ${action} ${server} <task-id>`);
+    throw new UsageError(
+      action === "list"
+        ? `unexpected argument "${taskId}": task list takes a server only`
+        : `task ${action} needs a task id: mcpwire task ${action} ${server} <task-id>`,
+    );
   }
   if (extra.length > 0) throw new UsageError(`unexpected argument "${extra[0]}"`);
   const timeoutMs = secondsOption("timeout", args.values.get("timeout"));

@@ -3,7 +3,7 @@
 import { isAppOnlyTool } from "../registry/visibility.ts";
 import { APP_ONLY_MARK } from "./inspect-apps.ts";
 import { parseArgs, UsageError } from "./args.ts";
-import { configErrors, SESSION_OPTIONS, configSource, parseLogLevel, withManager, TRACE_USAGE } from "./host-session.ts";
+import { configErrors, configSource, parseLogLevel, SESSION_OPTIONS, TRACE_USAGE, withManager } from "./host-session.ts";
 import { lineOf, write, writeJson } from "./output.ts";
 import { fitLine } from "../common/preview.ts";
 import { renderTable } from "./table.ts";
@@ -61,7 +61,9 @@ export async function tools(argv: readonly string[]): Promise<number> {
       await writeJson(list);
     } else {
       // Names and descriptions come from the servers: each cell is one line, escapes made visible.
-      const rows = registered.map((tool) => [lineOf(tool.name) + (isAppOnlyTool(tool) ? APP_ONLY_MARK : ""), lineOf(tool.toolset), fitLine(lineOf(tool.description ?? ""), 80)]);
+      const rows = registered.map((
+        tool,
+      ) => [lineOf(tool.name) + (isAppOnlyTool(tool) ? APP_ONLY_MARK : ""), lineOf(tool.toolset), fitLine(lineOf(tool.description ?? ""), 80)]);
       await write("stdout", renderTable(["NAME", "TOOLSET", "DESCRIPTION"], rows));
       warnDown(manager.status());
     }

@@ -2,7 +2,7 @@
 // what each would run and read; `--list` shows the approvals, `--revoke FILE` forgets one.
 
 import { existingProjectFiles, readProjectFile } from "../host/config/project-files.ts";
-import { defaultTrustFile, ProjectGate, projectDigest, ProjectTrustStore } from "../host/config/project-trust.ts";
+import { defaultTrustFile, projectDigest, ProjectGate, ProjectTrustStore } from "../host/config/project-trust.ts";
 import { resolvePath } from "../host/config/paths.ts";
 import { ConfigError } from "../host/config/types.ts";
 import { runtime } from "../runtime/mod.ts";

@@ -163,7 +163,9 @@ export class ClientConnection implements ClientContext {
   /** Client.connect: the transport started, the era settled, the client `ready`. */
   async connect(transport: ClientTransport, options: { signal?: AbortSignal }): Promise<void> {
     if (this.state !== "new") {
-      throw new ClientStateError(`connect() was already called (state: ${this.state}); create a new Client to connect again`, "already-connected", { state: this.state });
+      throw new ClientStateError(`connect() was already called (state: ${this.state}); create a new Client to connect again`, "already-connected", {
+        state: this.state,
+      });
     }
     this.transport = transport;
     this.name = this.options.name !== undefined ? `server "${this.options.name}"` : transport.description;
@@ -210,7 +212,9 @@ export class ClientConnection implements ClientContext {
       // close() while connecting is the caller's choice, not a failure: it ends `closed`.
       if (this.#closing !== undefined) {
         await this.#closing.catch(() => {});
-        throw new ClientStateError(`connect() to ${this.name} did not finish: close() was called while it was connecting`, "closed-while-connecting", { state: this.state });
+        throw new ClientStateError(`connect() to ${this.name} did not finish: close() was called while it was connecting`, "closed-while-connecting", {
+          state: this.state,
+        });
       }
       const cause = errorOf(error);
       // After a restart (negotiation.ts) the peer and transport are the new ones.
@@ -306,7 +310,9 @@ export class ClientConnection implements ClientContext {
   async #restart(): Promise<{ peer: Peer; transport: ClientTransport }> {
     const old = this.transport!;
     const transport = old.fresh?.();
-    if (transport === undefined) throw new ClientStateError(`${this.name}: its transport cannot start the server again`, "cannot-restart", { state: this.state });
+    if (transport === undefined) {
+      throw new ClientStateError(`${this.name}: its transport cannot start the server again`, "cannot-restart", { state: this.state });
+    }
     old.onmessage = undefined;
     old.onerror = undefined;
     old.onclose = undefined;
@@ -320,7 +326,9 @@ export class ClientConnection implements ClientContext {
 
   /** Throws when connect() cannot go on: close() was called, or the connection ended under it. */
   #proceed(): void {
-    if (this.#closing !== undefined) throw new ClientStateError(`close() was called while connecting to ${this.name}`, "closed-while-connecting", { state: this.state });
+    if (this.#closing !== undefined) {
+      throw new ClientStateError(`close() was called while connecting to ${this.name}`, "closed-while-connecting", { state: this.state });
+    }
     if (this.state !== "connecting" && this.state !== "initializing") throw this.notReady("initialize");
     const lost = this.#lostWhileConnecting;
     if (lost !== undefined) throw new ConnectionClosedError(`${this.name}: connection closed: ${describeClose(lost)}`, { details: lost });
@@ -436,9 +444,7 @@ export class ClientConnection implements ClientContext {
     const ready = this.state === "ready" || (this.state === "initializing" && ALLOWED_BEFORE_READY.has(method));
     if (!ready) return Promise.reject(this.refused(method));
     // Its errors are typed by the peer's mapError (connect()).
-    const answer = this.modernWire !== undefined
-      ? modernRequest(this.modernWire, method, params, options ?? {})
-      : this.peer!.request(method, params, options);
+    const answer = this.modernWire !== undefined ? modernRequest(this.modernWire, method, params, options ?? {}) : this.peer!.request(method, params, options);
     if (method !== "tools/call" && method !== "ping") return answer;
     return answer.then((result) => {
       this.answered++;
@@ -473,7 +479,14 @@ export class ClientConnection implements ClientContext {
     const objectOnly = this.objectOnly;
     const onProblem = this.reportProblem;
     if (name === undefined) {
-      return checkToolResult(result, { server: this.name, tool: "(resumed task)", outputSchema: undefined, validators: this.validators, objectOnly, onProblem });
+      return checkToolResult(result, {
+        server: this.name,
+        tool: "(resumed task)",
+        outputSchema: undefined,
+        validators: this.validators,
+        objectOnly,
+        onProblem,
+      });
     }
     const outputSchema = this.structuredOutput ? this.tools.get(name)?.outputSchema : undefined;
     const check = { server: this.name, tool: name, outputSchema, validators: this.validators, objectOnly, onProblem };

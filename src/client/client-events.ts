@@ -42,5 +42,4 @@ export type EmitClientEvent = <K extends ClientEventType>(type: K, detail: Clien
  * src/common/events.ts, typed by event name.
  */
 export type ClientEvent<K extends ClientEventType = ClientEventType> = DetailEvent<ClientEvents[K]>;
-export const ClientEvent: new <K extends ClientEventType = ClientEventType>(type: K, detail: ClientEvents[K]) => ClientEvent<K> =
-  DetailEvent;
+export const ClientEvent: new <K extends ClientEventType = ClientEventType>(type: K, detail: ClientEvents[K]) => ClientEvent<K> = DetailEvent;

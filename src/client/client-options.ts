@@ -97,9 +97,24 @@ export interface ClientOptions {
 
 /** Every option a Client reads (its constructor checks them). */
 export const CLIENT_OPTIONS = optionNames<ClientOptions>({
-  name: true, capabilities: true, handlers: true, roots: true, sampling: true, logBufferSize: true, requestTimeoutMs: true,
-  maxTotalTimeoutMs: true, initializeTimeoutMs: true, maxPages: true, protocol: true, discoverTimeoutMs: true,
-  maxInputRounds: true, listen: true, extensions: true, taskReceiver: true, eraCache: true, unavailable: true,
+  name: true,
+  capabilities: true,
+  handlers: true,
+  roots: true,
+  sampling: true,
+  logBufferSize: true,
+  requestTimeoutMs: true,
+  maxTotalTimeoutMs: true,
+  initializeTimeoutMs: true,
+  maxPages: true,
+  protocol: true,
+  discoverTimeoutMs: true,
+  maxInputRounds: true,
+  listen: true,
+  extensions: true,
+  taskReceiver: true,
+  eraCache: true,
+  unavailable: true,
 });
 
 /** Options of the list methods: `fresh` skips a cached result still within its ttlMs. */

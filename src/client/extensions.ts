@@ -76,7 +76,9 @@ export function declaredExtensions(options: ExtensionOptions | undefined, explic
     } else if (choice === true) {
       const settings = DEFAULT_SETTINGS.get(id);
       if (settings === undefined) {
-        throw new TypeError(`new Client(): extension "${id}" is not one mcpwire implements, so it has no default settings; give its settings object instead of true`);
+        throw new TypeError(
+          `new Client(): extension "${id}" is not one mcpwire implements, so it has no default settings; give its settings object instead of true`,
+        );
       }
       declared[id] = settings;
     } else {

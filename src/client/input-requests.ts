@@ -52,7 +52,9 @@ export function readInputRequired(who: string, result: JsonObject): InputRequire
     }
     if (!INPUT_REQUEST_METHODS.has(request.method)) {
       throw new ProtocolError(
-        `${who}: input request ${JSON.stringify(key)} is ${JSON.stringify(request.method)}; only elicitation/create, sampling/createMessage and roots/list may be asked for`,
+        `${who}: input request ${JSON.stringify(key)} is ${
+          JSON.stringify(request.method)
+        }; only elicitation/create, sampling/createMessage and roots/list may be asked for`,
         "bad-result",
       );
     }

@@ -212,7 +212,7 @@ export class Negotiation {
     const peer = this.#peer;
     const transport = this.#transport;
     let version: ModernProtocolVersion = LATEST_MODERN_PROTOCOL_VERSION;
-    for (let attempt = 0; ; attempt++) {
+    for (let attempt = 0;; attempt++) {
       transport.setProtocolVersion?.(version);
       // Never past the connect's own bound (initializeTimeoutMs).
       const timeoutMs = choice === "auto" ? Math.min(this.#context.discoverTimeoutMs, this.#remaining()) : this.#remaining();
@@ -352,9 +352,7 @@ export class Negotiation {
       await withTimeout(peer.notify("notifications/initialized"), this.#remaining(), () => this.#timeout("notifications/initialized"));
       return "legacy";
     } catch (raw) {
-      const error = raw instanceof RequestTimeoutError && raw.method === "initialize" && this.#remaining() === 0
-        ? this.#timeout("initialize")
-        : raw;
+      const error = raw instanceof RequestTimeoutError && raw.method === "initialize" && this.#remaining() === 0 ? this.#timeout("initialize") : raw;
       throw handshakeFailure(name, error, choice);
     }
   }

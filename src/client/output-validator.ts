@@ -65,7 +65,6 @@ function createAjv(dialect: Dialect): AjvLike {
   }
 }
 
-
 export interface ValidationFailure {
   path: string;
   message: string;
@@ -143,11 +142,13 @@ export class OutputValidators {
       };
     }
     if (valid) return undefined;
-    return { failures: (compiled.validate.errors ?? []).map((error) => ({
-      path: error.instancePath,
-      message: `${error.instancePath || "(root)"} ${error.message ?? "is invalid"}` +
-        (error.params && "additionalProperty" in error.params ? ` (${String(error.params.additionalProperty)})` : ""),
-    })) };
+    return {
+      failures: (compiled.validate.errors ?? []).map((error) => ({
+        path: error.instancePath,
+        message: `${error.instancePath || "(root)"} ${error.message ?? "is invalid"}` +
+          (error.params && "additionalProperty" in error.params ? ` (${String(error.params.additionalProperty)})` : ""),
+      })),
+    };
   }
 
   /** Forgets the validators of tools no longer listed. */

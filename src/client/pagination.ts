@@ -22,7 +22,7 @@ export async function collectPages<T>(
   const items: T[] = [];
   const seen = new Set<string>();
   let cursor: string | undefined;
-  for (let page = 1; ; page++) {
+  for (let page = 1;; page++) {
     const result = await fetchPage(cursor);
     const list = result[key];
     if (!Array.isArray(list)) {

@@ -41,7 +41,11 @@ export async function readResource(context: ClientContext, uri: string, options:
     const notFound = error instanceof RpcError &&
       (error.rpcCode === ErrorCode.ResourceNotFound || (context.era === "modern" && error.rpcCode === ErrorCode.InvalidParams));
     if (!notFound) throw error;
-    throw new ResourceNotFoundError(`${context.name}: resources/read: no resource ${JSON.stringify(uri)}: ${error.message}`, error.rpcCode, { uri, data: error.data, cause: error });
+    throw new ResourceNotFoundError(`${context.name}: resources/read: no resource ${JSON.stringify(uri)}: ${error.message}`, error.rpcCode, {
+      uri,
+      data: error.data,
+      cause: error,
+    });
   }
   if (!Array.isArray(result.contents)) {
     // spec 2025-11-25 schema: ReadResourceResult requires contents.

@@ -15,9 +15,7 @@ export function pathToFileUri(path: string): string {
     throw new TypeError(`root "${path}" is not an absolute path; give an absolute path or a file:// URI`);
   }
   const slashed = windows ? `/${path.replaceAll("\\", "/")}` : path;
-  const encoded = slashed.split("/").map((segment, index) =>
-    windows && index === 1 ? segment : encodeURIComponent(segment)
-  ).join("/");
+  const encoded = slashed.split("/").map((segment, index) => windows && index === 1 ? segment : encodeURIComponent(segment)).join("/");
   return `file://${encoded}`;
 }
 

@@ -130,8 +130,7 @@ export class SamplingGate {
   }
 
   #checkResult(who: string, result: unknown): CreateMessageResult {
-    const invalid = (detail: string) =>
-      new RpcError(`${who}: the client's sampling handler ${detail}; nothing was sent`, ErrorCode.InternalError);
+    const invalid = (detail: string) => new RpcError(`${who}: the client's sampling handler ${detail}; nothing was sent`, ErrorCode.InternalError);
     if (!isObject(result)) throw invalid("returned no object");
     if (result.role !== "assistant" && result.role !== "user") throw invalid(`returned role ${JSON.stringify(result.role)}`);
     if (typeof result.model !== "string") throw invalid(`returned no "model" name`);

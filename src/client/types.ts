@@ -237,7 +237,14 @@ export interface CompleteResult {
 
 /** spec 2025-11-25 server/utilities/logging: syslog severities, least severe first. */
 export const LOGGING_LEVELS = [
-  "debug", "info", "notice", "warning", "error", "critical", "alert", "emergency",
+  "debug",
+  "info",
+  "notice",
+  "warning",
+  "error",
+  "critical",
+  "alert",
+  "emergency",
 ] as const;
 /** A syslog severity (`debug` … `emergency`) of `notifications/message` and `logging/setLevel`. */
 export type LoggingLevel = (typeof LOGGING_LEVELS)[number];

@@ -54,7 +54,7 @@ export class ContainedEventTarget<Events extends { [K in keyof Events]: unknown 
     if (listener === null) return;
     const key = `${type}\u0000${captureOf(options)}`;
     let byType = this.#wrappers.get(listener);
-    if (byType === undefined) this.#wrappers.set(listener, (byType = new Map()));
+    if (byType === undefined) this.#wrappers.set(listener, byType = new Map());
     let wrapped = byType.get(key);
     if (wrapped === undefined) {
       wrapped = (event: Event) => {

@@ -47,8 +47,7 @@ const SCHEME_VALUE = /\b(Bearer|DPoP|Basic)\s+(?![A-Za-z0-9_-]+=(?:"|[A-Za-z0-9]
  * ({0,64}): unbounded, a long run of word characters (`a.a.a…`, `tokentoken…`) in server text
  * made each match attempt scan the rest of the run — quadratic, a minute for 200 KB.
  */
-const KEY_JSON_FIELD =
-  /("(?:[\w.-]{0,64}(?:api[-_]?key|apikey|secret|token|password|passwd|authorization|credential)[\w.-]{0,64})"\s*:\s*)"(?:[^"\\]|\\.)*"/gi;
+const KEY_JSON_FIELD = /("(?:[\w.-]{0,64}(?:api[-_]?key|apikey|secret|token|password|passwd|authorization|credential)[\w.-]{0,64})"\s*:\s*)"(?:[^"\\]|\\.)*"/gi;
 /**
  * The same as a header line or an assignment in text: `X-Api-Key: …`, `api_key=…`, `token: …`.
  * The name starts where a run of name characters starts (the lookbehind), so a run is tried once,

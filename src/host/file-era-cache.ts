@@ -48,7 +48,6 @@ export function defaultEraCache(runtime: Runtime = defaultRuntime): FileEraCache
   return path === undefined ? undefined : new FileEraCache(path, { runtime });
 }
 
-
 /**
  * An EraCache in one JSON file: `{ "version": 1, "eras": { "<sha256 of the key>": { "era",
  * "at" } } }`. Keys are stored as digests (a stdio command line may hold a token). Mode 0600,

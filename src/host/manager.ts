@@ -16,13 +16,7 @@ import type { BackoffOptions } from "./backoff.ts";
 import type { McpwireConfig, ServerConfig } from "./config/types.ts";
 import { resultFilesChooser } from "./result-settings.ts";
 import { redactedCopy, redactError, redactorFor } from "./secrets.ts";
-import {
-  ServerConnection,
-  type ServerEvents,
-  type ServerEventType,
-  type ServerStatus,
-  type SupervisionOptions,
-} from "./server-connection.ts";
+import { ServerConnection, type ServerEvents, type ServerEventType, type ServerStatus, type SupervisionOptions } from "./server-connection.ts";
 import type { EraCache } from "../client/era-cache.ts";
 import { defaultEraCache } from "./file-era-cache.ts";
 import type { TraceSink } from "../transport/trace-event.ts";
@@ -106,8 +100,18 @@ export const LOG_DATA_BOUNDS = { maxDepth: 64, maxNodes: 100_000 } as const;
 
 /** Every option an McpManager reads (its constructor checks them). */
 const MANAGER_OPTIONS = optionNames<McpManagerOptions>({
-  registry: true, clientInfo: true, capabilities: true, handlers: true, reconnectDelay: true, connectRetries: true,
-  maxReconnectAttempts: true, probeIntervalMs: true, closeTimeoutMs: true, redactor: true, resultFiles: true, eraCache: true,
+  registry: true,
+  clientInfo: true,
+  capabilities: true,
+  handlers: true,
+  reconnectDelay: true,
+  connectRetries: true,
+  maxReconnectAttempts: true,
+  probeIntervalMs: true,
+  closeTimeoutMs: true,
+  redactor: true,
+  resultFiles: true,
+  eraCache: true,
   trace: true,
 });
 

@@ -2,7 +2,7 @@
 // servers, OAuth client secrets, model API keys — collected once so every output of the host (errors,
 // events, status, stderr tails, the CLI) can be passed through one Redactor that knows them.
 
-import { type Bounds, boundedCopy } from "../common/bounded.ts";
+import { boundedCopy, type Bounds } from "../common/bounded.ts";
 import { setOwn } from "../common/json.ts";
 import { Redactor } from "../common/redact.ts";
 import type { McpwireConfig } from "./config/types.ts";

@@ -22,7 +22,7 @@ import { showUrl } from "../transport/http-errors.ts";
 import { StdioTransport } from "../transport/stdio.ts";
 import { TracingTransport } from "../transport/tracing.ts";
 import type { Transport } from "../transport/transport.ts";
-import { type BackoffOptions, backoffDelay } from "./backoff.ts";
+import { backoffDelay, type BackoffOptions } from "./backoff.ts";
 import { clientExtensions } from "./config/extensions-key.ts";
 import type { ServerConfig, TransportKind } from "./config/types.ts";
 import { redactedCopy } from "./secrets.ts";
@@ -341,7 +341,11 @@ export class ServerConnection {
     const redactor = this.#options.redactor;
     const trace = this.#trace === undefined ? {} : { trace: this.#trace.transportTrace };
     if (this.config.transport === "stdio") {
-      return createTransport(this.config, { onStderr: (line) => this.#emit("stderr", { server: this.name, line }), ...trace, ...(this.#trace ? { redactor } : {}) });
+      return createTransport(this.config, {
+        onStderr: (line) => this.#emit("stderr", { server: this.name, line }),
+        ...trace,
+        ...(this.#trace ? { redactor } : {}),
+      });
     }
     return createTransport(this.config, { redactor, fetch: this.#authFetch(), ...trace });
   }
@@ -408,12 +412,15 @@ export class ServerConnection {
     // A call while the server reconnects or is parked fails at once, saying so.
     options.unavailable = () => this.#unavailable(client);
     const client = new Client(this.#options.clientInfo, options);
-    client.on("log", ({ level, logger, data }) =>
-      this.#emit("log", logger === undefined ? { server: this.name, level, data } : { server: this.name, level, logger, data })
+    client.on(
+      "log",
+      ({ level, logger, data }) => this.#emit("log", logger === undefined ? { server: this.name, level, data } : { server: this.name, level, logger, data }),
     );
     client.on("problem", ({ message }) => this.#problem(message));
-    client.on("taskStatus", ({ taskId, status, statusMessage }) =>
-      this.#emit("taskStatus", statusMessage === undefined ? { server: this.name, taskId, status } : { server: this.name, taskId, status, statusMessage })
+    client.on(
+      "taskStatus",
+      ({ taskId, status, statusMessage }) =>
+        this.#emit("taskStatus", statusMessage === undefined ? { server: this.name, taskId, status } : { server: this.name, taskId, status, statusMessage }),
     );
     client.on("statechange", ({ to, cause }) => {
       if (to === "failed" && client === this.#client) this.#lost(cause);

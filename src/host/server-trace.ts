@@ -7,14 +7,7 @@ import type { Client } from "../client/client.ts";
 import { messageOf } from "../common/error-text.ts";
 import { clipLine } from "../common/preview.ts";
 import type { Redactor } from "../common/redact.ts";
-import {
-  emitTrace,
-  type LifecycleTraceDetail,
-  type TraceEvent,
-  type TraceOrigin,
-  type TraceSink,
-  type TraceTransportName,
-} from "../transport/trace-event.ts";
+import { emitTrace, type LifecycleTraceDetail, type TraceEvent, type TraceOrigin, type TraceSink, type TraceTransportName } from "../transport/trace-event.ts";
 import type { TransportTrace } from "./transport-factory.ts";
 
 /** What the server/discover probe of the connection being made got, as seen on the wire. */

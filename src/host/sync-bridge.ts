@@ -80,7 +80,12 @@ const workerUrl = new URL(import.meta.url.endsWith(".js") ? "./bridge-worker.js"
 /** Every option createSyncBridge reads, and those of its manager (checked before the worker starts). */
 const SYNC_BRIDGE_OPTIONS = optionNames<SyncBridgeOptions>({ startTimeoutMs: true, timeoutMs: true, closeTimeoutMs: true, manager: true });
 const SYNC_BRIDGE_MANAGER_OPTIONS = optionNames<SyncBridgeManagerOptions>({
-  clientInfo: true, capabilities: true, reconnectDelay: true, connectRetries: true, maxReconnectAttempts: true, probeIntervalMs: true,
+  clientInfo: true,
+  capabilities: true,
+  reconnectDelay: true,
+  connectRetries: true,
+  maxReconnectAttempts: true,
+  probeIntervalMs: true,
   closeTimeoutMs: true,
 });
 

@@ -8,7 +8,7 @@ import { SseLegacyTransport } from "../transport/sse-legacy.ts";
 import { StdioTransport } from "../transport/stdio.ts";
 import { StreamableHttpTransport } from "../transport/streamable-http/mod.ts";
 import { emitTrace, type HttpObserver, type ProcessObserver, type ProcessTraceDetail, type TraceOrigin, type TraceSink } from "../transport/trace-event.ts";
-import { TracingTransport, traceTransportName } from "../transport/tracing.ts";
+import { traceTransportName, TracingTransport } from "../transport/tracing.ts";
 import type { Transport } from "../transport/transport.ts";
 import type { ServerConfig, TransportKind } from "./config/types.ts";
 import { childEnvironment } from "./env.ts";

@@ -119,9 +119,7 @@ export class RpcError<C extends RpcErrorCode = RpcErrorCode> extends McpwireErro
 
   /** The `error` member of a JSON-RPC response carrying this error. */
   toJSON(): { code: number; message: string; data?: unknown } {
-    return this.data === undefined
-      ? { code: this.rpcCode, message: this.message }
-      : { code: this.rpcCode, message: this.message, data: this.data };
+    return this.data === undefined ? { code: this.rpcCode, message: this.message } : { code: this.rpcCode, message: this.message, data: this.data };
   }
 }
 

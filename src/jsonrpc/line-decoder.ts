@@ -115,7 +115,7 @@ export function readHead(text: string): { kind: "request" | "response" | "unknow
     if (key.value === "method") return { kind: "request" }; // a request's id is not ours to fail
     if (key.value === "result" || key.value === "error") kind = "response";
     const first = text[at];
-    if (first === "\"") {
+    if (first === '"') {
       const value = readString(text, at);
       if (value === undefined) return done();
       if (key.value === "id") id = value.value;
@@ -136,11 +136,11 @@ export function readHead(text: string): { kind: "request" | "response" | "unknow
 
 /** A JSON string starting at `at`, decoded, and where it ends; undefined if cut or not a string. */
 function readString(text: string, at: number): { value: string; end: number } | undefined {
-  if (text[at] !== "\"") return undefined;
+  if (text[at] !== '"') return undefined;
   for (let i = at + 1; i < text.length; i++) {
     const c = text[i];
     if (c === "\\") i++;
-    else if (c === "\"") {
+    else if (c === '"') {
       try {
         return { value: JSON.parse(text.slice(at, i + 1)) as string, end: i + 1 };
       } catch {
@@ -449,7 +449,9 @@ export class LineDecoder {
 
   #report(kind: DecodeProblem["kind"], what: string, text: string, response?: UndeliverableResponse): void {
     const shown = preview(text, PREVIEW_CHARS);
-    this.#onProblem(response === undefined ? { kind, message: `${what}: ${shown}`, preview: shown } : { kind, message: `${what}: ${shown}`, preview: shown, response });
+    this.#onProblem(
+      response === undefined ? { kind, message: `${what}: ${shown}`, preview: shown } : { kind, message: `${what}: ${shown}`, preview: shown, response },
+    );
   }
 
   /** One whole line: its text and its size in bytes, both with any \r but without the \n. */

@@ -16,14 +16,7 @@ import {
   type UndeliverableResponse,
   UndeliverableResponseError,
 } from "./errors.ts";
-import {
-  type JsonRpcMessage,
-  type JsonRpcNotification,
-  type JsonRpcRequest,
-  type JsonRpcResponse,
-  type RequestId,
-  undeliverableResponse,
-} from "./messages.ts";
+import { type JsonRpcMessage, type JsonRpcNotification, type JsonRpcRequest, type JsonRpcResponse, type RequestId, undeliverableResponse } from "./messages.ts";
 import { type PendingRequest, PendingRequests, type Progress } from "./pending-requests.ts";
 
 export type { Progress } from "./pending-requests.ts";
@@ -101,7 +94,12 @@ const SEND_GROUP_MAX = 1024;
 export const DEFAULT_MAX_TOTAL_TIMEOUT_MS = 600_000;
 /** Every option a Peer reads (its constructor checks them). */
 const PEER_OPTIONS = optionNames<PeerOptions>({
-  name: true, send: true, defaultTimeoutMs: true, maxTotalTimeoutMs: true, onProblem: true, mapError: true,
+  name: true,
+  send: true,
+  defaultTimeoutMs: true,
+  maxTotalTimeoutMs: true,
+  onProblem: true,
+  mapError: true,
 });
 
 /** One side of a JSON-RPC connection: ids, the pending table, deadlines, cancellation, progress and the handler tables. */
@@ -186,9 +184,7 @@ export class Peer {
       copy._meta = meta === undefined || meta === null || typeof meta !== "object" ? { progressToken: id } : { ...meta, progressToken: id };
       params = copy;
     }
-    const message: JsonRpcRequest = params === undefined
-      ? { jsonrpc: "2.0", id, method }
-      : { jsonrpc: "2.0", id, method, params };
+    const message: JsonRpcRequest = params === undefined ? { jsonrpc: "2.0", id, method } : { jsonrpc: "2.0", id, method, params };
 
     const timeoutMs = options.timeoutMs ?? this.#defaultTimeoutMs;
     const maxTotal = Math.max(options.maxTotalTimeoutMs ?? this.#defaultMaxTotalMs, timeoutMs);
@@ -265,9 +261,7 @@ export class Peer {
   /** Sends a notification. Rejects only when the transport could not send it. */
   notify(method: string, params?: Params): Promise<void> {
     if (this.#closed) return Promise.reject(this.#closedError(method));
-    const message: JsonRpcNotification = params === undefined
-      ? { jsonrpc: "2.0", method }
-      : { jsonrpc: "2.0", method, params };
+    const message: JsonRpcNotification = params === undefined ? { jsonrpc: "2.0", method } : { jsonrpc: "2.0", method, params };
     return this.#sendSafely(message);
   }
 
@@ -320,7 +314,9 @@ export class Peer {
     if (entry === undefined) {
       const which = response.id !== undefined
         ? `request id ${JSON.stringify(response.id)}, which is not pending`
-        : pending === 0 ? "no request (none is pending)" : `no request: its id could not be read and ${pending} are pending (they wait for their timeouts)`;
+        : pending === 0
+        ? "no request (none is pending)"
+        : `no request: its id could not be read and ${pending} are pending (they wait for their timeouts)`;
       if (response.id === undefined || !this.#pending.wasAbandoned(response.id)) {
         this.#onProblem(`${this.name}: a response could not be delivered (${response.detail}); it answers ${which}`);
       }
@@ -532,9 +528,7 @@ export class Peer {
       },
       (error: unknown) => {
         if (!this.#finishIncoming(id, incoming)) return;
-        const body = error instanceof RpcError
-          ? error.toJSON()
-          : { code: ErrorCode.InternalError, message: messageOf(error) };
+        const body = error instanceof RpcError ? error.toJSON() : { code: ErrorCode.InternalError, message: messageOf(error) };
         this.#respond({ jsonrpc: "2.0", id, error: body });
       },
     );

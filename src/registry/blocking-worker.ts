@@ -205,10 +205,14 @@ export class SyncWorker {
     Atomics.store(this.#control, CURRENT, seq);
     const sent = options.json === true && this.#writeCall(seq, body) ? undefined : this.#post({ type: "call", seq, body });
     if (sent !== undefined) return { kind: "failed", message: `the call could not be passed to the worker: ${sent}` };
-    const outcome = this.#waitFor((message) => {
-      if (message.type !== "reply" || message.seq !== seq) return undefined; // a late reply to an earlier call
-      return message.ok ? { kind: "reply", value: message.value } : { kind: "failed", message: message.message };
-    }, options.timeoutMs, seq);
+    const outcome = this.#waitFor(
+      (message) => {
+        if (message.type !== "reply" || message.seq !== seq) return undefined; // a late reply to an earlier call
+        return message.ok ? { kind: "reply", value: message.value } : { kind: "failed", message: message.message };
+      },
+      options.timeoutMs,
+      seq,
+    );
     if (outcome.kind === "timeout") {
       const reason = options.cancelReason ?? `the caller stopped waiting after ${durationText(options.timeoutMs)}`;
       this.#post({ type: "cancel", seq, reason });

@@ -12,14 +12,7 @@ import { filterToolNames } from "./filters.ts";
 import { DEFAULT_NAMING, namingFormatProblem, toolName } from "./naming.ts";
 import { RegistryEvent, type ToolRegistry } from "./tool-registry.ts";
 import { uiEntry } from "./visibility.ts";
-import type {
-  McpServerOptions,
-  McpServerRegistration,
-  McpToolClient,
-  McpToolEntry,
-  ToolCallContext,
-  ToolsChange,
-} from "./types.ts";
+import type { McpServerOptions, McpServerRegistration, McpToolClient, McpToolEntry, ToolCallContext, ToolsChange } from "./types.ts";
 
 export type { McpServerOptions, McpServerRegistration, McpToolClient } from "./types.ts";
 
@@ -32,7 +25,13 @@ export const MAX_INPUT_SCHEMA_DEPTH = 128;
 
 /** Every option registerMcpServer reads (checked before anything is listed). */
 const MCP_SERVER_OPTIONS = optionNames<McpServerOptions>({
-  include: true, exclude: true, naming: true, timeoutMs: true, tasks: true, redactor: true, resultFiles: true,
+  include: true,
+  exclude: true,
+  naming: true,
+  timeoutMs: true,
+  tasks: true,
+  redactor: true,
+  resultFiles: true,
 });
 
 /** Server names registered per registry: one registration per server name. */

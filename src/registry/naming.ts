@@ -77,8 +77,6 @@ export function namingFormatProblem(format: string): string | undefined {
  * have been checked with namingFormatProblem.
  */
 export function toolName(server: string, tool: string, format: string = DEFAULT_NAMING): string {
-  const raw = format.replace(PLACEHOLDER, (whole, placeholder: string) =>
-    placeholder === "server" ? server : placeholder === "tool" ? tool : whole
-  );
+  const raw = format.replace(PLACEHOLDER, (whole, placeholder: string) => placeholder === "server" ? server : placeholder === "tool" ? tool : whole);
   return fitToolName(raw);
 }

@@ -48,7 +48,6 @@ export function defaultResultsDirectory(env: Record<string, string>, os: string)
   return directory === undefined ? undefined : `${directory}/results`;
 }
 
-
 /** Our file names: `20261203-114512-<label>-<8 hex>.<ext>`; pruning touches only these. */
 const OUR_FILE = /^\d{8}-\d{6}-[A-Za-z0-9_.-]*-[0-9a-f]{8}\.[a-z0-9]+$/;
 
@@ -96,7 +95,9 @@ export class ResultFiles {
     checkOptions("ResultFiles", options, RESULT_FILES_OPTIONS);
     const maxFiles = options.maxFiles ?? DEFAULT_MAX_RESULT_FILES;
     const maxAgeMs = options.maxAgeMs ?? DEFAULT_MAX_RESULT_AGE_MS;
-    if (!Number.isInteger(maxFiles) || maxFiles < 1) throw new RangeError(`ResultFiles: maxFiles must be a whole number of at least 1 (got ${String(options.maxFiles)})`);
+    if (!Number.isInteger(maxFiles) || maxFiles < 1) {
+      throw new RangeError(`ResultFiles: maxFiles must be a whole number of at least 1 (got ${String(options.maxFiles)})`);
+    }
     if (!(maxAgeMs > 0)) throw new RangeError(`ResultFiles: maxAgeMs must be a number of ms greater than 0 (got ${String(options.maxAgeMs)})`);
     this.#runtime = currentRuntime;
     this.#directory = options.directory ?? defaultResultsDirectory(this.#runtime.env(), this.#runtime.os);
@@ -121,7 +122,9 @@ export class ResultFiles {
     try {
       bytes = decodeBase64(data);
     } catch (error) {
-      return Promise.reject(new ResultFileError(`the ${mimeType ?? "binary"} data is not valid base64 (${messageOf(error)}); it was not saved`, "invalid-data", { cause: error }));
+      return Promise.reject(
+        new ResultFileError(`the ${mimeType ?? "binary"} data is not valid base64 (${messageOf(error)}); it was not saved`, "invalid-data", { cause: error }),
+      );
     }
     return this.#save(bytes, label, extensionOf(mimeType));
   }
@@ -284,8 +287,10 @@ export async function resultWithFiles(output: unknown, how: FileFormatting): Pro
       const file = await how.files.saveText(text, how.label);
       shown = capTextWithFile(text, file.path, maxChars);
     } catch (error) {
-      problems.push(`its result of ${text.length.toLocaleString("en-US")} characters was not saved whole (${messageOf(error)}); ` +
-        "the model got its head and tail only");
+      problems.push(
+        `its result of ${text.length.toLocaleString("en-US")} characters was not saved whole (${messageOf(error)}); ` +
+          "the model got its head and tail only",
+      );
     }
   }
   if (problems.length > 0) how.warn(`${how.source}: ${problems.join("; ")}`);

@@ -48,7 +48,7 @@ const catalogs = new WeakMap<object, SkillCatalog>();
 /** The catalog of a registry, made on first use. */
 export function skillCatalogOf(registry: object): SkillCatalog {
   let catalog = catalogs.get(registry);
-  if (catalog === undefined) catalogs.set(registry, (catalog = new SkillCatalog()));
+  if (catalog === undefined) catalogs.set(registry, catalog = new SkillCatalog());
   return catalog;
 }
 

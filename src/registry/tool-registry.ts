@@ -252,26 +252,38 @@ export class ToolRegistry extends ContainedEventTarget<RegistryEvents> {
     };
     for (const entry of entries) {
       if (!isValidToolName(entry.name)) {
-        skip(entry, `server "${server}": tool "${entry.tool}" has the registered name ${JSON.stringify(entry.name)}, ` +
-          "which is not a valid LLM function name; skipped (registerMcpServer fits names; check a custom naming)");
+        skip(
+          entry,
+          `server "${server}": tool "${entry.tool}" has the registered name ${JSON.stringify(entry.name)}, ` +
+            "which is not a valid LLM function name; skipped (registerMcpServer fits names; check a custom naming)",
+        );
         continue;
       }
       const holder = this.#entries.get(entry.name);
       if (next.has(entry.name) && holder?.tool.origin.kind === "mcp") {
-        skip(entry, `server "${server}": tools "${holder.tool.origin.tool}" and "${entry.tool}" both map to the name "${entry.name}"; ` +
-          `"${holder.tool.origin.tool}" keeps it and "${entry.tool}" is skipped; choose a naming that keeps them apart or exclude one`);
+        skip(
+          entry,
+          `server "${server}": tools "${holder.tool.origin.tool}" and "${entry.tool}" both map to the name "${entry.name}"; ` +
+            `"${holder.tool.origin.tool}" keeps it and "${entry.tool}" is skipped; choose a naming that keeps them apart or exclude one`,
+        );
         continue;
       }
       if (holder !== undefined && holder.tool.origin.kind === "builtin") {
-        skip(entry, `server "${server}": tool "${entry.tool}" maps to the name "${entry.name}", which the built-in tool ` +
-          `"${entry.name}" (toolset "${holder.tool.toolset}") already has; the built-in tool wins and the MCP tool is skipped; ` +
-          `give server "${server}" another naming or exclude "${entry.tool}"`);
+        skip(
+          entry,
+          `server "${server}": tool "${entry.tool}" maps to the name "${entry.name}", which the built-in tool ` +
+            `"${entry.name}" (toolset "${holder.tool.toolset}") already has; the built-in tool wins and the MCP tool is skipped; ` +
+            `give server "${server}" another naming or exclude "${entry.tool}"`,
+        );
         continue;
       }
       if (holder !== undefined && holder.tool.origin.kind === "mcp" && holder.tool.origin.server !== server) {
-        skip(entry, `server "${server}": tool "${entry.tool}" maps to the name "${entry.name}", which tool ` +
-          `"${holder.tool.origin.tool}" of server "${holder.tool.origin.server}" already has; the first registered keeps it ` +
-          `and this one is skipped; give one of the servers another naming or exclude the tool`);
+        skip(
+          entry,
+          `server "${server}": tool "${entry.tool}" maps to the name "${entry.name}", which tool ` +
+            `"${holder.tool.origin.tool}" of server "${holder.tool.origin.server}" already has; the first registered keeps it ` +
+            `and this one is skipped; give one of the servers another naming or exclude the tool`,
+        );
         continue;
       }
       // Free, or held by this server's previous listing: (re)place it. Map.set keeps the position.
@@ -474,7 +486,7 @@ export class ToolRegistry extends ContainedEventTarget<RegistryEvents> {
   /** How results name a tool (`server "x", tool "y"`), made once per registered tool. */
   #sourceOf(tool: RegisteredTool): { source: string } {
     let source = this.#sources.get(tool);
-    if (source === undefined) this.#sources.set(tool, (source = { source: describeTool(tool) }));
+    if (source === undefined) this.#sources.set(tool, source = { source: describeTool(tool) });
     return source;
   }
 }
@@ -499,4 +511,3 @@ function parseArguments(name: string, tool: RegisteredTool | undefined, args: Js
   }
   return parsed as JsonObject; // call() checks that it is an object
 }
-

@@ -6,7 +6,7 @@ import { errorOf } from "../common/error-text.ts";
 import { within } from "../common/timing.ts";
 
 import { LineBuffer } from "../common/line-buffer.ts";
-import type { ChildProcess, ExitStatus, FileEntry, LinkInfo, LineReader, PrivateLog, Runtime, SpawnRequest, StreamName } from "./types.ts";
+import type { ChildProcess, ExitStatus, FileEntry, LineReader, LinkInfo, PrivateLog, Runtime, SpawnRequest, StreamName } from "./types.ts";
 import { FileError, fileErrorCode, SpawnError } from "./errors.ts";
 import { OutputQueue } from "./output-queue.ts";
 import { ChildGroups, OUTPUT_GRACE_MS, processGroup, type SyncFs } from "./process-group.ts";
@@ -54,7 +54,9 @@ interface DenoApi {
   writeTextFile(path: string, text: string, options: { mode: number; createNew: boolean }): Promise<void>;
   writeFile(path: string, data: Uint8Array, options: { mode: number; createNew: boolean }): Promise<void>;
   readDir(path: string): AsyncIterable<{ name: string; isFile: boolean }>;
-  lstat(path: string): Promise<{ isFile: boolean; isDirectory: boolean; isSymlink: boolean; mtime: Date | null; size: number; uid: number | null; mode: number | null }>;
+  lstat(
+    path: string,
+  ): Promise<{ isFile: boolean; isDirectory: boolean; isSymlink: boolean; mtime: Date | null; size: number; uid: number | null; mode: number | null }>;
   uid(): number | null;
   rename(from: string, to: string): Promise<void>;
   remove(path: string): Promise<void>;
@@ -148,11 +150,7 @@ function spawn(request: SpawnRequest): Promise<ChildProcess> {
       detached: true, // the child leads its own process group
     }).spawn();
   } catch (error) {
-    const code = error instanceof Deno.errors.NotFound
-      ? "ENOENT"
-      : error instanceof Deno.errors.PermissionDenied
-      ? "EACCES"
-      : "EUNKNOWN";
+    const code = error instanceof Deno.errors.NotFound ? "ENOENT" : error instanceof Deno.errors.PermissionDenied ? "EACCES" : "EUNKNOWN";
     return Promise.reject(new SpawnError(`spawn ${request.command}: ${(error as Error).message}`, code));
   }
   const stdout = pump(child.stdout, request.onStdout);
@@ -222,7 +220,9 @@ export const denoRuntime: Runtime = {
   env() {
     return Deno.env.toObject();
   },
-  get os() { return Deno.build.os; }, // read when asked: this module is also loaded (unused) on Node
+  get os() {
+    return Deno.build.os;
+  }, // read when asked: this module is also loaded (unused) on Node
   cwd() {
     return Deno.cwd();
   },
@@ -284,7 +284,9 @@ export const denoRuntime: Runtime = {
       const server = Deno.serve({ hostname: "127.0.0.1", port, onListen: () => {} }, handler);
       return Promise.resolve({ port: server.addr.port, close: () => server.shutdown() });
     } catch (error) {
-      return Promise.reject(new FileError((error as Error).message, fileErrorCode((error as { code?: string }).code), { path: `127.0.0.1:${port}`, cause: error }));
+      return Promise.reject(
+        new FileError((error as Error).message, fileErrorCode((error as { code?: string }).code), { path: `127.0.0.1:${port}`, cause: error }),
+      );
     }
   },
   async linkInfo(path: string): Promise<LinkInfo | undefined> {

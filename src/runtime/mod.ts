@@ -6,7 +6,19 @@ import { denoRuntime } from "./deno.ts";
 import { nodeRuntime } from "./node.ts";
 import type { Runtime } from "./types.ts";
 
-export type { ChildProcess, ExitStatus, FileEntry, PrivateLog, Runtime, SpawnErrorCode, SpawnRequest, StreamName, WorkerExit, WorkerStart, WorkerThread } from "./types.ts";
+export type {
+  ChildProcess,
+  ExitStatus,
+  FileEntry,
+  PrivateLog,
+  Runtime,
+  SpawnErrorCode,
+  SpawnRequest,
+  StreamName,
+  WorkerExit,
+  WorkerStart,
+  WorkerThread,
+} from "./types.ts";
 export { SpawnError } from "./errors.ts";
 
 const isDeno = typeof (globalThis as { Deno?: { version?: unknown } }).Deno?.version === "object";

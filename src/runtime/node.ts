@@ -8,7 +8,19 @@ import { dirname } from "node:path";
 import process from "node:process";
 import { Buffer, isAscii } from "node:buffer";
 import { LineBuffer } from "../common/line-buffer.ts";
-import type { ChildProcess, ExitStatus, FileEntry, LinkInfo, LineReader, PrivateLog, Runtime, SpawnRequest, StreamName, WorkerStart, WorkerThread } from "./types.ts";
+import type {
+  ChildProcess,
+  ExitStatus,
+  FileEntry,
+  LineReader,
+  LinkInfo,
+  PrivateLog,
+  Runtime,
+  SpawnRequest,
+  StreamName,
+  WorkerStart,
+  WorkerThread,
+} from "./types.ts";
 import { FileError, fileErrorCode, SpawnError, spawnErrorCode } from "./errors.ts";
 import { OutputQueue } from "./output-queue.ts";
 import { ChildGroups, OUTPUT_GRACE_MS, processGroup, type SyncFs } from "./process-group.ts";
@@ -104,9 +116,7 @@ function spawn(request: SpawnRequest): Promise<ChildProcess> {
         async dispose() {
           await descendants.end();
           const pipes = [child.stdin, child.stdout, child.stderr];
-          const closed = pipes.map((pipe) =>
-            pipe.closed ? undefined : new Promise<void>((resolveClose) => pipe.once("close", () => resolveClose()))
-          );
+          const closed = pipes.map((pipe) => pipe.closed ? undefined : new Promise<void>((resolveClose) => pipe.once("close", () => resolveClose())));
           for (const pipe of pipes) pipe.destroy();
           return Promise.all(closed).then(() => {});
         },
@@ -212,7 +222,10 @@ export const nodeRuntime: Runtime = {
       });
     });
     await new Promise<void>((resolve, reject) => {
-      server.once("error", (error: NodeJS.ErrnoException) => reject(new FileError(error.message, fileErrorCode(error.code), { path: `127.0.0.1:${port}`, cause: error })));
+      server.once(
+        "error",
+        (error: NodeJS.ErrnoException) => reject(new FileError(error.message, fileErrorCode(error.code), { path: `127.0.0.1:${port}`, cause: error })),
+      );
       server.listen(port, "127.0.0.1", () => resolve());
     });
     const address = server.address();
@@ -298,8 +311,7 @@ export const nodeRuntime: Runtime = {
   // A Buffer over the same memory (no copy): its toString and indexOf run in native code.
   decodeUtf8,
   // (bufferView, inline: every chunk's path.)
-  indexOfByte: (bytes, value, from) =>
-    (Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)).indexOf(value, from),
+  indexOfByte: (bytes, value, from) => (Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)).indexOf(value, from),
   lastIndexOfByte: (bytes, value) => bufferView(bytes).lastIndexOf(value),
   timerKeepsAlive(timer, keepAlive) {
     const timeout = timer as unknown as { ref(): void; unref(): void };

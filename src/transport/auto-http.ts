@@ -16,7 +16,14 @@ import { type Transport, TransportError } from "./transport.ts";
 
 /** Every option AutoHttpTransport reads (checked by its constructor). */
 const AUTO_HTTP_OPTIONS = optionNames<AutoHttpTransportOptions>({
-  url: true, headers: true, fetch: true, maxMessageBytes: true, maxRetryAfterMs: true, redactor: true, observer: true, endpointTimeoutMs: true,
+  url: true,
+  headers: true,
+  fetch: true,
+  maxMessageBytes: true,
+  maxRetryAfterMs: true,
+  redactor: true,
+  observer: true,
+  endpointTimeoutMs: true,
 });
 
 /** The transport an AutoHttpTransport chose. */

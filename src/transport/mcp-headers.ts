@@ -26,9 +26,25 @@ const SENTINEL = /^=\?base64\?.*\?=$/s;
 const MAX_SAFE = Number.MAX_SAFE_INTEGER;
 
 const SCHEMA_KEYWORDS_WITH_SUBSCHEMAS = [
-  "items", "prefixItems", "additionalItems", "contains", "additionalProperties", "patternProperties",
-  "propertyNames", "unevaluatedItems", "unevaluatedProperties", "dependentSchemas", "oneOf", "anyOf",
-  "allOf", "not", "if", "then", "else", "$defs", "definitions",
+  "items",
+  "prefixItems",
+  "additionalItems",
+  "contains",
+  "additionalProperties",
+  "patternProperties",
+  "propertyNames",
+  "unevaluatedItems",
+  "unevaluatedProperties",
+  "dependentSchemas",
+  "oneOf",
+  "anyOf",
+  "allOf",
+  "not",
+  "if",
+  "then",
+  "else",
+  "$defs",
+  "definitions",
 ] as const;
 
 const cache = new WeakMap<object, ParamHeaders>();
@@ -66,7 +82,11 @@ function scan(root: Json): ParamHeaders {
       } else if (seen.has(header.toLowerCase())) {
         problems.push(`x-mcp-header ${JSON.stringify(header)} is used twice (names are compared without case)`);
       } else if (!isPrimitive(schema.type)) {
-        problems.push(`x-mcp-header ${JSON.stringify(header)} is on ${where} of type ${JSON.stringify(schema.type)}; only string, integer and boolean parameters may be mirrored`);
+        problems.push(
+          `x-mcp-header ${JSON.stringify(header)} is on ${where} of type ${
+            JSON.stringify(schema.type)
+          }; only string, integer and boolean parameters may be mirrored`,
+        );
       } else {
         seen.add(header.toLowerCase());
         headers.push({ name: header, path });

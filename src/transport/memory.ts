@@ -36,7 +36,7 @@ export class MemoryTransport extends TransportBase {
   start(): Promise<void> {
     const queued = this.#queue;
     this.#queue = undefined;
-    if (queued) for (const message of queued) queueMicrotask(() => this.#deliver(message));
+    if (queued) { for (const message of queued) queueMicrotask(() => this.#deliver(message)); }
     return Promise.resolve();
   }
 

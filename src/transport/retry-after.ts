@@ -83,7 +83,7 @@ export interface PatientSend<T extends SameOriginResponse> {
  * be tried again. Resolves with the first answer that is not busy.
  */
 export async function sendPatiently<T extends SameOriginResponse>(send: PatientSend<T>): Promise<T> {
-  for (let busy = 0; ; busy++) {
+  for (let busy = 0;; busy++) {
     const answered = await send.post();
     const status = answered.response.status;
     if (!isBusyStatus(status)) return answered;
@@ -96,7 +96,9 @@ export async function sendPatiently<T extends SameOriginResponse>(send: PatientS
       ? `it was busy ${busy + 1} times in a row; the server asks to be tried again ${retryWhen(wait, now)}`
       // Name the tighter of the two bounds the wait broke: the setting or the call's deadline.
       : wait > send.maxRetryAfterMs && send.maxRetryAfterMs <= left
-      ? `the server asks to be tried again ${retryWhen(wait, now)}, longer than maxRetryAfterMs (${durationText(send.maxRetryAfterMs)}) allows to wait; try again then`
+      ? `the server asks to be tried again ${retryWhen(wait, now)}, longer than maxRetryAfterMs (${
+        durationText(send.maxRetryAfterMs)
+      }) allows to wait; try again then`
       : wait > left
       ? `the server asks to be tried again ${retryWhen(wait, now)}, after this call's deadline (in ${durationText(Math.max(0, left))}); try again then`
       : undefined;

@@ -28,7 +28,7 @@ export async function fetchSameOrigin(
 ): Promise<SameOriginResponse> {
   const method = init.method ?? "GET";
   let current = url;
-  for (let hop = 0; ; hop++) {
+  for (let hop = 0;; hop++) {
     let response: Response;
     try {
       response = await fetchFn(current, { ...init, redirect: "manual" });

@@ -15,8 +15,8 @@ import {
   fetchFailureReason,
   HttpStatusError,
   httpUrl,
-  type RedactFn,
   redactedPreview,
+  type RedactFn,
   redactMessage,
   showUrl,
 } from "./http-errors.ts";
@@ -32,7 +32,15 @@ import { TransportError, UndeliverableMessageError } from "./transport.ts";
 /** `url` is the SSE endpoint (`…/sse`); a message over maxMessageBytes is one SSE event, skipped and reported. */
 /** Every option SseLegacyTransport reads (checked by its constructor). */
 const SSE_LEGACY_OPTIONS = optionNames<SseLegacyTransportOptions>({
-  url: true, headers: true, fetch: true, maxMessageBytes: true, maxRetryAfterMs: true, redactor: true, observer: true, endpointTimeoutMs: true, postTimeoutMs: true,
+  url: true,
+  headers: true,
+  fetch: true,
+  maxMessageBytes: true,
+  maxRetryAfterMs: true,
+  redactor: true,
+  observer: true,
+  endpointTimeoutMs: true,
+  postTimeoutMs: true,
 });
 
 /** Options of SseLegacyTransport: the SSE URL, reconnection, and the shared HTTP options. */
@@ -308,11 +316,13 @@ export class SseLegacyTransport extends TransportBase {
     }
     if (endpoint.origin !== this.url.origin) {
       // Our headers (credentials) and messages must not go to a host the user did not name.
-      fail(new TransportError(
-        `${this.description}: the server's "endpoint" event names ${showUrl(endpoint)}, on origin ${endpoint.origin}, ` +
-          `not the SSE stream's origin ${this.url.origin}; refusing to send messages there`,
-        "endpoint-origin",
-      ));
+      fail(
+        new TransportError(
+          `${this.description}: the server's "endpoint" event names ${showUrl(endpoint)}, on origin ${endpoint.origin}, ` +
+            `not the SSE stream's origin ${this.url.origin}; refusing to send messages there`,
+          "endpoint-origin",
+        ),
+      );
       return;
     }
     this.#endpoint = endpoint;

@@ -192,7 +192,7 @@ export class SseParser {
           this.#options.onRetry?.(this.#retryMs);
         }
         break;
-      // other fields are ignored
+        // other fields are ignored
     }
   }
 

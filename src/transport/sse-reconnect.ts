@@ -19,8 +19,7 @@ export const DEFAULT_RECONNECT: Readonly<ReconnectOptions> = { maxRetries: 10, i
 
 /** The options with defaults filled in and nonsense (negative, NaN) replaced by the default. */
 export function reconnectOptions(given: Partial<ReconnectOptions> = {}): ReconnectOptions {
-  const pick = (value: number | undefined, fallback: number) =>
-    typeof value === "number" && value >= 0 && !Number.isNaN(value) ? value : fallback;
+  const pick = (value: number | undefined, fallback: number) => typeof value === "number" && value >= 0 && !Number.isNaN(value) ? value : fallback;
   return {
     maxRetries: pick(given.maxRetries, DEFAULT_RECONNECT.maxRetries),
     initialDelayMs: pick(given.initialDelayMs, DEFAULT_RECONNECT.initialDelayMs),

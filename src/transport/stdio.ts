@@ -10,14 +10,7 @@ import { sleep, within } from "../common/timing.ts";
 import { LineDecoder } from "../jsonrpc/line-decoder.ts";
 import type { JsonRpcMessage } from "../jsonrpc/messages.ts";
 import { type ChildProcess, type ExitStatus, runtime, SpawnError } from "../runtime/mod.ts";
-import {
-  CHILD_ENV_BASELINE,
-  CHILD_ENV_BASELINE_WINDOWS,
-  childEnvironment,
-  type EnvMode,
-  environmentFor,
-  variableOf,
-} from "./child-env.ts";
+import { CHILD_ENV_BASELINE, CHILD_ENV_BASELINE_WINDOWS, childEnvironment, environmentFor, type EnvMode, variableOf } from "./child-env.ts";
 import { redactText } from "../common/redact.ts";
 import { methodOf, TransportBase } from "./lifecycle.ts";
 import type { ProcessObserver } from "./trace-event.ts";
@@ -64,7 +57,15 @@ export const DEFAULT_INHERITED_ENV_VARS: readonly string[] = [...CHILD_ENV_BASEL
 
 /** Every option StdioTransport reads (checked by its constructor). */
 const STDIO_OPTIONS = optionNames<StdioTransportOptions>({
-  command: true, args: true, env: true, envMode: true, cwd: true, shutdownTimeoutMs: true, onStderr: true, maxMessageBytes: true, observer: true,
+  command: true,
+  args: true,
+  env: true,
+  envMode: true,
+  cwd: true,
+  shutdownTimeoutMs: true,
+  onStderr: true,
+  maxMessageBytes: true,
+  observer: true,
 });
 
 export const DEFAULT_SHUTDOWN_TIMEOUT_MS = 2000;
@@ -100,9 +101,7 @@ function withoutReturn(text: string): string {
 }
 
 function describeExit(status: ExitStatus): string {
-  return status.signal !== null
-    ? `server process was killed by ${status.signal}`
-    : `server process exited with code ${status.code}`;
+  return status.signal !== null ? `server process was killed by ${status.signal}` : `server process exited with code ${status.code}`;
 }
 
 /** Lines waiting for one write to stdin, and the promise their senders share. */
@@ -275,11 +274,13 @@ export class StdioTransport extends TransportBase {
       written,
       done: (error) => {
         if (error === undefined) return resolve();
-        reject(new TransportError(
-          `${this.description}: could not write to the server's stdin (${messageOf(error)}); the server has probably exited`,
-          "send-failed",
-          { cause: error },
-        ));
+        reject(
+          new TransportError(
+            `${this.description}: could not write to the server's stdin (${messageOf(error)}); the server has probably exited`,
+            "send-failed",
+            { cause: error },
+          ),
+        );
       },
     };
     queueMicrotask(() => {

@@ -16,7 +16,7 @@ import type { HttpSendOptions } from "./retry-after.ts";
 import { SseLegacyTransport } from "./sse-legacy.ts";
 import { StdioTransport } from "./stdio.ts";
 import { StreamableHttpTransport } from "./streamable-http/mod.ts";
-import { type MessageTraceEvent, type TracedRequest, type TraceSink, type TraceTransportName, traceStamp } from "./trace-event.ts";
+import { type MessageTraceEvent, type TracedRequest, type TraceSink, traceStamp, type TraceTransportName } from "./trace-event.ts";
 import type { ClientTransport, Transport } from "./transport.ts";
 
 export type TraceDirection = "send" | "receive";
@@ -179,7 +179,12 @@ export class TracingTransport extends TransportWrapper {
   /** The `message` event of one message: what it answers, how long that took, whose progress it is. */
   #event(dir: TraceDirection, message: JsonRpcMessage, shown: JsonRpcMessage, size: number): void {
     const now = performance.now();
-    const base = traceStamp({ sink: this.#sink!, startedAt: this.#startedAt, server: this.#options.server ?? "", transport: () => traceTransportName(this.inner) });
+    const base = traceStamp({
+      sink: this.#sink!,
+      startedAt: this.#startedAt,
+      server: this.#options.server ?? "",
+      transport: () => traceTransportName(this.inner),
+    });
     // `message` is set last, so that in a JSON line the short fields come first.
     const event = { ...base, kind: "message", dir } as MessageTraceEvent;
     const id = "id" in message ? message.id : undefined;

@@ -297,8 +297,7 @@ describe("Runner and provider errors", () => {
       new Promise((_, reject) => {
         request.signal?.addEventListener("abort", () => reject(new DOMException("aborted", "AbortError")));
         controller.abort(new Error("the user pressed Ctrl-C"));
-      })
-    ]);
+      })]);
     const runner = new Runner({ provider, registry, signal: controller.signal });
     const error = await rejection(runner.run("hi"));
     assert.ok(error instanceof RunnerError && error.code === "cancelled");
@@ -336,11 +335,13 @@ describe("Runner over server-memory", () => {
   const registry = new ToolRegistry();
 
   before(async () => {
-    await client.connect(new StdioTransport({
-      command: "node",
-      args: [MEMORY],
-      env: { PATH: "/usr/bin:/bin", MEMORY_FILE_PATH: join(dir, "memory.jsonl") },
-    }));
+    await client.connect(
+      new StdioTransport({
+        command: "node",
+        args: [MEMORY],
+        env: { PATH: "/usr/bin:/bin", MEMORY_FILE_PATH: join(dir, "memory.jsonl") },
+      }),
+    );
     await registerMcpServer(registry, "memory", client);
   });
 

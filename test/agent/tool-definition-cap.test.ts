@@ -77,7 +77,10 @@ describe("a server with an 880 KB tool definition", () => {
       assert.match(tool.description, / … \[description cut at 2 KB by mcpwire; the whole is 547\.6 KB\]\n/);
       assert.ok(bytes(tool.description.slice(0, tool.description.indexOf("]\n") + 1)) <= 2048, "head and marker within 2 KB");
       assert.ok(!headOf(tool.description).includes("\uFFFD") && !/[\uD800-\uDBFF]$/.test(headOf(tool.description)), "no character split");
-      assert.match(tool.description, /\[input schema reduced by mcpwire to fit 16 KB: only the parameter names, their types and which are required are shown; the arguments are still checked against the full schema/);
+      assert.match(
+        tool.description,
+        /\[input schema reduced by mcpwire to fit 16 KB: only the parameter names, their types and which are required are shown; the arguments are still checked against the full schema/,
+      );
       // The schema: every parameter by name and type, nested structure and annotations gone, within 16 KB.
       const schema = tool.parameters as { type: string; properties: Record<string, unknown>; required: string[] };
       assert.ok(bytes(JSON.stringify(schema)) <= 16_384, `schema of ${bytes(JSON.stringify(schema))} bytes`);
@@ -89,7 +92,11 @@ describe("a server with an 880 KB tool definition", () => {
       assert.ok(Object.hasOwn(schema.properties, "description") && Object.hasOwn(schema.properties, "__proto__"), "names, not keywords");
       assert.ok(bytes(JSON.stringify(request.tools)) < 20_000, `the whole offer is ${bytes(JSON.stringify(request.tools))} bytes`);
       // A small tool is offered as it is.
-      assert.deepEqual(offered(request, "mcp_huge_ping"), { name: "mcp_huge_ping", description: "Answers pong.", parameters: { type: "object", properties: {} } });
+      assert.deepEqual(offered(request, "mcp_huge_ping"), {
+        name: "mcp_huge_ping",
+        description: "Answers pong.",
+        parameters: { type: "object", properties: {} },
+      });
     }
     const warnings = warningsOf(events);
     assert.equal(warnings.length, 1, "once per tool, not per request");
@@ -110,7 +117,10 @@ describe("a server with an 880 KB tool definition", () => {
     ]);
     const runner = new Runner({ provider, registry: manager.registry });
     await hangGuard(runner.run("go"), 20_000, "run()");
-    assert.match(toolResults(provider.requests[1]!).at(-1)!, /the arguments do not match its inputSchema: .*filter_001\/op.*must be equal to one of the allowed values/);
+    assert.match(
+      toolResults(provider.requests[1]!).at(-1)!,
+      /the arguments do not match its inputSchema: .*filter_001\/op.*must be equal to one of the allowed values/,
+    );
   });
 
   test("tool search: the search answer is short, the tool found is offered capped, and the warning comes with the search", async () => {
@@ -151,7 +161,12 @@ describe("a server with an 880 KB tool definition", () => {
     assert.match(warningsOf(events)[0]!, /description of 547\.6 KB cut to 512 bytes and its input schema of 315\.1 KB reduced to \d+ bytes/);
 
     const whole = new ScriptedProvider([answer("ok")]);
-    const uncapped: Runner = new Runner({ provider: whole, registry: manager.registry, toolDefinitions: yaml("tool_definitions: false").toolDefinitions!, toolSearch: false });
+    const uncapped: Runner = new Runner({
+      provider: whole,
+      registry: manager.registry,
+      toolDefinitions: yaml("tool_definitions: false").toolDefinitions!,
+      toolSearch: false,
+    });
     await hangGuard(uncapped.run("hi"), 20_000, "run()");
     assert.ok(offered(whole.requests[0]!).description.endsWith("QUERY-TAIL"));
   });
@@ -188,7 +203,10 @@ describe("ToolDefinitionCap", () => {
     }
     const cap = new ToolDefinitionCap({ maxSchemaBytes: 4096 });
     const { parameters } = cap.apply({ name: "a", description: "", parameters: { type: "object", properties, description: "top" } });
-    assert.deepEqual(parameters.properties && (parameters.properties as Record<string, unknown>).p3, { type: "object", properties: { title: { type: "string" } } });
+    assert.deepEqual(parameters.properties && (parameters.properties as Record<string, unknown>).p3, {
+      type: "object",
+      properties: { title: { type: "string" } },
+    });
     assert.equal(parameters.description, undefined);
     assert.equal(cap.cutOf("a")?.schema?.reduction, "annotations");
   });
@@ -208,9 +226,21 @@ describe("ToolDefinitionCap", () => {
 describe("tool_definitions in the config", () => {
   for (
     const [what, text, message] of [
-      ["a number", "tool_definitions: 3", /mcpwire\.yaml:2:19: "tool_definitions" must be false or a mapping with max_description_bytes, max_schema_bytes; it is the number 3/],
-      ["a small max_description_bytes", "tool_definitions: {max_description_bytes: 10}", /"tool_definitions\.max_description_bytes" must be a whole number of at least 256; it is the number 10/],
-      ["a fractional max_schema_bytes", "tool_definitions: {max_schema_bytes: 1.5}", /"tool_definitions\.max_schema_bytes" must be a whole number of at least 256/],
+      [
+        "a number",
+        "tool_definitions: 3",
+        /mcpwire\.yaml:2:19: "tool_definitions" must be false or a mapping with max_description_bytes, max_schema_bytes; it is the number 3/,
+      ],
+      [
+        "a small max_description_bytes",
+        "tool_definitions: {max_description_bytes: 10}",
+        /"tool_definitions\.max_description_bytes" must be a whole number of at least 256; it is the number 10/,
+      ],
+      [
+        "a fractional max_schema_bytes",
+        "tool_definitions: {max_schema_bytes: 1.5}",
+        /"tool_definitions\.max_schema_bytes" must be a whole number of at least 256/,
+      ],
     ] as const
   ) {
     test(`bad input: ${what} is a ConfigError at its key`, () => {
@@ -220,7 +250,10 @@ describe("tool_definitions in the config", () => {
 
   test("an unknown key is a warning with a suggestion; absent: the Runner's defaults", () => {
     const config = yaml("tool_definitions: {max_description_byte: 1000}");
-    assert.match(config.warnings.map((warning) => warning.message).join("\n"), /unknown key "tool_definitions\.max_description_byte" is ignored; did you mean "max_description_bytes"\?/);
+    assert.match(
+      config.warnings.map((warning) => warning.message).join("\n"),
+      /unknown key "tool_definitions\.max_description_byte" is ignored; did you mean "max_description_bytes"\?/,
+    );
     assert.deepEqual(config.toolDefinitions, {});
     assert.equal(yaml("").toolDefinitions, undefined);
   });

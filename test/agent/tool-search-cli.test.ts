@@ -92,15 +92,19 @@ test("run: a $XDG_CACHE_HOME/mcpwire/results that is a symbolic link is refused:
   skip: process.platform === "win32",
 }, async () => {
   const victim = join(scratch.path, "victim");
-  const { code, stderr, requests, cache } = await runWith([
-    { toolCalls: [{ name: "mcp_many_export_issue", arguments: { owner: "octo", repo: "demo", id: 1 } }] },
-    { text: "done" },
-  ], ["tool_search: false"], (dir) => {
-    mkdirSync(victim, { recursive: true });
-    chmodSync(victim, 0o755);
-    mkdirSync(join(dir, "mcpwire"), { recursive: true });
-    symlinkSync(victim, join(dir, "mcpwire", "results"));
-  });
+  const { code, stderr, requests, cache } = await runWith(
+    [
+      { toolCalls: [{ name: "mcp_many_export_issue", arguments: { owner: "octo", repo: "demo", id: 1 } }] },
+      { text: "done" },
+    ],
+    ["tool_search: false"],
+    (dir) => {
+      mkdirSync(victim, { recursive: true });
+      chmodSync(victim, 0o755);
+      mkdirSync(join(dir, "mcpwire"), { recursive: true });
+      symlinkSync(victim, join(dir, "mcpwire", "results"));
+    },
+  );
   assert.equal(code, 0, stderr);
   assert.equal(statSync(victim).mode & 0o777, 0o755, "the directory the link points to is not chmod'ed");
   assert.deepEqual(readdirSync(victim), [], "nothing is written through the link");

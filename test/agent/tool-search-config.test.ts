@@ -24,7 +24,11 @@ test("tool_search: true (always), false (off), a mode, or a mapping; absent: the
 for (
   const [what, text, message] of [
     ["an unknown mode", "tool_search: sometimes", /mcpwire\.yaml:2:14: "tool_search" must be one of "auto", "always", "off"; it is the string "sometimes"/],
-    ["a number", "tool_search: 3", /"tool_search" must be true, false, one of "auto", "always", "off", or a mapping with mode, max_tools, max_schema_bytes, max_results/],
+    [
+      "a number",
+      "tool_search: 3",
+      /"tool_search" must be true, false, one of "auto", "always", "off", or a mapping with mode, max_tools, max_schema_bytes, max_results/,
+    ],
     ["an unknown mode in the mapping", "tool_search: {mode: never}", /"tool_search\.mode" must be one of "auto", "always", "off"/],
     ["a negative max_tools", "tool_search: {max_tools: -1}", /"tool_search\.max_tools" must be a whole number of at least 0; it is the number -1/],
     ["a fractional max_schema_bytes", "tool_search: {max_schema_bytes: 1.5}", /"tool_search\.max_schema_bytes" must be a whole number of at least 0/],

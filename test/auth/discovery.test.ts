@@ -52,26 +52,42 @@ test("the PRM resource must be this server: same origin, the same path or a pare
   checkResource(server, { resource: "https://mcp.example.com/api/mcp" }, "m");
   checkResource(server, { resource: "https://mcp.example.com" }, "m");
   checkResource(server, { resource: "https://MCP.example.com/api" }, "m");
-  for (const resource of ["https://evil.example.com/api/mcp", "https://mcp.example.com/other", "https://mcp.example.com/api/mcpx", "http://mcp.example.com/api/mcp"]) {
-    assert.throws(() => checkResource(server, { resource }, "m"), (error: unknown) => error instanceof AuthError && error.code === "resource-mismatch", resource);
+  for (
+    const resource of [
+      "https://evil.example.com/api/mcp",
+      "https://mcp.example.com/other",
+      "https://mcp.example.com/api/mcpx",
+      "http://mcp.example.com/api/mcp",
+    ]
+  ) {
+    assert.throws(
+      () => checkResource(server, { resource }, "m"),
+      (error: unknown) => error instanceof AuthError && error.code === "resource-mismatch",
+      resource,
+    );
   }
 });
 
 test("AS metadata whose issuer differs from the one its URL was built from is refused", async () => {
-  await withLoopbackServer((request) =>
-    request.url === "/.well-known/oauth-authorization-server" ? { body: { issuer: "https://honest.example" } } : { status: 404 }, async (server) => {
-    const error = await rejection(fetchAuthorizationServerMetadata(server.origin));
-    assert.ok(error instanceof AuthError && error.code === "issuer-mismatch");
-    assert.match(error.message, /honest\.example/);
-  });
+  await withLoopbackServer(
+    (request) => request.url === "/.well-known/oauth-authorization-server" ? { body: { issuer: "https://honest.example" } } : { status: 404 },
+    async (server) => {
+      const error = await rejection(fetchAuthorizationServerMetadata(server.origin));
+      assert.ok(error instanceof AuthError && error.code === "issuer-mismatch");
+      assert.match(error.message, /honest\.example/);
+    },
+  );
 });
 
 test("a metadata redirect to plain http elsewhere is refused; one to loopback is followed", async () => {
-  await withLoopbackServer((request) =>
-    request.url === "/.well-known/oauth-authorization-server" ? { status: 302, headers: { location: "http://example.com/meta" } } : { status: 404 }, async (server) => {
-    const error = await rejection(fetchAuthorizationServerMetadata(server.origin));
-    assert.ok(error instanceof AuthError && error.code === "unsafe-url", String(error));
-  });
+  await withLoopbackServer(
+    (request) =>
+      request.url === "/.well-known/oauth-authorization-server" ? { status: 302, headers: { location: "http://example.com/meta" } } : { status: 404 },
+    async (server) => {
+      const error = await rejection(fetchAuthorizationServerMetadata(server.origin));
+      assert.ok(error instanceof AuthError && error.code === "unsafe-url", String(error));
+    },
+  );
   await withLoopbackServer((request, index) => {
     if (request.url === "/.well-known/oauth-authorization-server") return { status: 307, headers: { location: "/moved" } };
     if (request.url === "/moved") return { body: { issuer: `http://127.0.0.1:${request.headers.host?.split(":")[1]}` } };
@@ -101,12 +117,14 @@ test("2025-03-26: no PRM means the server's origin is the AS, with metadata ther
 });
 
 test("a PRM without authorization_servers is a clear discovery error", async () => {
-  await withLoopbackServer((request) =>
-    request.url.startsWith("/.well-known/oauth-protected-resource") ? { body: { resource: "http://127.0.0.1/mcp" } } : { status: 404 }, async (server) => {
-    const url = new URL(`${server.origin}/mcp`);
-    const error = await rejection(discover(url, { resourceMetadata: `${server.origin}/.well-known/oauth-protected-resource/mcp` }));
-    assert.ok(error instanceof AuthError, String(error));
-  });
+  await withLoopbackServer(
+    (request) => request.url.startsWith("/.well-known/oauth-protected-resource") ? { body: { resource: "http://127.0.0.1/mcp" } } : { status: 404 },
+    async (server) => {
+      const url = new URL(`${server.origin}/mcp`);
+      const error = await rejection(discover(url, { resourceMetadata: `${server.origin}/.well-known/oauth-protected-resource/mcp` }));
+      assert.ok(error instanceof AuthError, String(error));
+    },
+  );
 });
 
 test("a resource_metadata URL that fails falls back to the well-known URLs; with none found it is a discovery error, not 2025-03-26", async () => {

@@ -4,7 +4,7 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { accessTokenHash, DpopSigner, dpopFetch, isUseDpopNonceChallenge } from "../../src/auth/dpop.ts";
+import { accessTokenHash, dpopFetch, DpopSigner, isUseDpopNonceChallenge } from "../../src/auth/dpop.ts";
 import { decodeJwt, importPublicKey, jwkThumbprint, verifyJwt } from "../../src/auth/jwt.ts";
 import { withLoopbackServer } from "./loopback-server.ts";
 

@@ -69,7 +69,11 @@ test("client credentials with a private key file and DPoP: a bound token, proofs
       });
       assert.ok(grant && dpop);
       const authFetch = createOAuthFetch({ serverUrl: `${origin}/mcp`, provider: { ...provider, dpop }, grant });
-      const response = await authFetch(`${origin}/mcp`, { method: "POST", headers: { "Content-Type": "application/json" }, body: '{"jsonrpc":"2.0","id":1,"method":"ping"}' });
+      const response = await authFetch(`${origin}/mcp`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: '{"jsonrpc":"2.0","id":1,"method":"ping"}',
+      });
       assert.equal(response.status, 200);
       assert.deepEqual(await response.json(), { jsonrpc: "2.0", id: 1, result: {} });
 

@@ -6,14 +6,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import type { AuthorizationTarget } from "../../src/auth/discovery.ts";
 import { AuthError } from "../../src/auth/errors.ts";
-import {
-  clientCredentialsGrant,
-  enterpriseManagedGrant,
-  GRANT_JWT_BEARER,
-  GRANT_TOKEN_EXCHANGE,
-  jwtBearerGrant,
-  TOKEN_TYPE,
-} from "../../src/auth/grants.ts";
+import { clientCredentialsGrant, enterpriseManagedGrant, GRANT_JWT_BEARER, GRANT_TOKEN_EXCHANGE, jwtBearerGrant, TOKEN_TYPE } from "../../src/auth/grants.ts";
 import type { GrantContext } from "../../src/auth/oauth-fetch.ts";
 import { type ClientAuthentication, OAuthError } from "../../src/auth/token-endpoint.ts";
 import { rejection } from "../support/rejection.ts";
@@ -72,7 +65,9 @@ test("client credentials refuses a public client (method none) before any reques
 test("JWT bearer (workload identity): the assertion is fetched anew each time; a refusal is surfaced, not retried", async () => {
   let minted = 0;
   await withLoopbackServer(
-    (request) => (request.form.get("assertion") === "jwt-2" ? { status: 400, body: { error: "invalid_grant", error_description: "expired" } } : { body: TOKEN }),
+    (
+      request,
+    ) => (request.form.get("assertion") === "jwt-2" ? { status: 400, body: { error: "invalid_grant", error_description: "expired" } } : { body: TOKEN }),
     async (server) => {
       const grant = jwtBearerGrant({ assertion: () => `jwt-${++minted}`, client: { method: "none", clientId: "workload" } });
       const context = contextOf(targetOf(server), { method: "none", clientId: "unused" });
@@ -127,9 +122,11 @@ test("enterprise-managed: an IdP that issues something other than an ID-JAG is r
     body: { access_token: "x", issued_token_type: TOKEN_TYPE.accessToken, token_type: "Bearer" },
   }), async (idp) => {
     await withLoopbackServer(() => ({ body: TOKEN }), async (as) => {
-      const error = await rejection(enterpriseManagedGrant({
-        idp: { tokenEndpoint: `${idp.origin}/token`, client: { method: "none", clientId: "c" }, subjectToken: "t" },
-      })(contextOf(targetOf(as), { method: "client_secret_post", clientId: "m", clientSecret: "s" })));
+      const error = await rejection(
+        enterpriseManagedGrant({
+          idp: { tokenEndpoint: `${idp.origin}/token`, client: { method: "none", clientId: "c" }, subjectToken: "t" },
+        })(contextOf(targetOf(as), { method: "client_secret_post", clientId: "m", clientSecret: "s" })),
+      );
       assert.ok(error instanceof AuthError);
       assert.match(error.message, /issued a urn:ietf:params:oauth:token-type:access_token instead of an ID-JAG/);
       assert.equal(as.seen.length, 0);

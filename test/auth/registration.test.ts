@@ -38,7 +38,11 @@ test("DCR metadata: application_type native for loopback redirects, web otherwis
   assert.deepEqual(native.grant_types, ["authorization_code", "refresh_token"]);
   assert.equal(native.token_endpoint_auth_method, "none");
   assert.equal(registrationRequest(provider("https://app.example.com/cb"), as).application_type, "web");
-  assert.equal(registrationRequest(provider("http://127.0.0.1:9/cb"), { issuer: "https://a", token_endpoint_auth_methods_supported: ["client_secret_post"] }).token_endpoint_auth_method, "client_secret_post");
+  assert.equal(
+    registrationRequest(provider("http://127.0.0.1:9/cb"), { issuer: "https://a", token_endpoint_auth_methods_supported: ["client_secret_post"] })
+      .token_endpoint_auth_method,
+    "client_secret_post",
+  );
 });
 
 test("a refused registration names the endpoint, the AS's error and what to configure", async () => {

@@ -46,7 +46,11 @@ test("auth: false turns OAuth off; a mapping sets the pre-registered client (wit
 });
 
 test("an unknown auth key is a positioned warning naming the known ones; auth on a stdio server is ignored with a warning", () => {
-  const config = load(["mcp_servers:", "  s:", "    url: https://a.example.com/mcp", "    auth:", "      client_ld: x", "  local:", "    command: node", "    auth: false"].join("\n"));
+  const config = load(
+    ["mcp_servers:", "  s:", "    url: https://a.example.com/mcp", "    auth:", "      client_ld: x", "  local:", "    command: node", "    auth: false"].join(
+      "\n",
+    ),
+  );
   const messages = config.warnings.map((w) => w.message);
   assert.ok(messages.some((m) => /unknown key "auth\.client_ld".*did you mean "auth\.client_id"/.test(m)), messages.join("\n"));
   assert.ok(messages.some((m) => /"auth" does not apply to a stdio server/.test(m)), messages.join("\n"));

@@ -209,8 +209,7 @@ test("a private_key_jwt assertion is signed anew for the DPoP nonce retry", asyn
   const pair = await generateSigningKeyPair("ES256");
   const signer = await DpopSigner.generate("ES256");
   await withLoopbackServer(
-    (_request, index) =>
-      index === 0 ? { status: 400, headers: { "DPoP-Nonce": "n" }, body: { error: "use_dpop_nonce" } } : { body: TOKEN },
+    (_request, index) => index === 0 ? { status: 400, headers: { "DPoP-Nonce": "n" }, body: { error: "use_dpop_nonce" } } : { body: TOKEN },
     async (server) => {
       await requestToken({
         tokenEndpoint: `${server.origin}/token`,

@@ -8,14 +8,7 @@ import { chmod, mkdir, readdir, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { TokenSet } from "../../src/auth/token-endpoint.ts";
 import { importPublicKey, verifyJwt } from "../../src/auth/jwt.ts";
-import {
-  defaultAuthDirectory,
-  dpopSignerFor,
-  FileTokenStore,
-  MemoryTokenStore,
-  type TokenStore,
-  TokenStoreError,
-} from "../../src/auth/token-store.ts";
+import { defaultAuthDirectory, dpopSignerFor, FileTokenStore, MemoryTokenStore, type TokenStore, TokenStoreError } from "../../src/auth/token-store.ts";
 import { rejection } from "../support/rejection.ts";
 import { withTempDir } from "./temp-dir.ts";
 
@@ -124,7 +117,11 @@ test("a DPoP key is kept per server in an owner-only file: the next run signs wi
     await store.deleteDpopKey(server);
     assert.equal(await store.getDpopKey(server), undefined);
     const memory = new MemoryTokenStore();
-    assert.notEqual((await dpopSignerFor(memory, server)).thumbprint, (await dpopSignerFor(memory, server)).thumbprint, "a store without DPoP keys: a new key each time");
+    assert.notEqual(
+      (await dpopSignerFor(memory, server)).thumbprint,
+      (await dpopSignerFor(memory, server)).thumbprint,
+      "a store without DPoP keys: a new key each time",
+    );
   });
 });
 

@@ -12,7 +12,9 @@ test("a Bearer challenge's parameters are read, quoted or not, names case-insens
 });
 
 test("a quoted value may hold commas and escaped quotes; a second challenge starts at a bare token", () => {
-  const challenges = parseWwwAuthenticate('Bearer error_description="no, \\"really\\" not", resource_metadata="https://x/.well-known/oauth-protected-resource", DPoP algs="ES256 RS256"');
+  const challenges = parseWwwAuthenticate(
+    'Bearer error_description="no, \\"really\\" not", resource_metadata="https://x/.well-known/oauth-protected-resource", DPoP algs="ES256 RS256"',
+  );
   assert.equal(challenges.length, 2);
   assert.equal(challenges[0]!.params.error_description, 'no, "really" not');
   assert.equal(challenges[0]!.params.resource_metadata, "https://x/.well-known/oauth-protected-resource");
@@ -33,7 +35,8 @@ test("garbage is skipped, never thrown", () => {
 
 test("readResourceChallenge takes resource_metadata, scope and error from the Bearer challenge", () => {
   const headers = new Headers({
-    "www-authenticate": 'Basic realm="x", Bearer error="insufficient_scope", scope="files:write", resource_metadata="https://mcp.example.com/.well-known/oauth-protected-resource", error_description="need write"',
+    "www-authenticate":
+      'Basic realm="x", Bearer error="insufficient_scope", scope="files:write", resource_metadata="https://mcp.example.com/.well-known/oauth-protected-resource", error_description="need write"',
   });
   assert.deepEqual(readResourceChallenge(headers), {
     scheme: "bearer",

@@ -18,7 +18,10 @@ describe("mcpwire inspect: tools' UI resources", () => {
       assert.match(stdout, /^ {2}refresh_dashboard\(\) \[app only\] — Refreshes/m);
       assert.match(stdout, /^ {2}show_dashboard\(\) — Shows the dashboard$/m);
       assert.match(stdout, /^apps \(6 tools with a UI; io\.modelcontextprotocol\/ui negotiated\)$/m);
-      assert.match(stdout, /^ {2}show_dashboard → ui:\/\/apps-fixture\/dashboard\.html: text\/html;profile=mcp-app, 96 characters of HTML, _meta\.ui \{"csp":/m);
+      assert.match(
+        stdout,
+        /^ {2}show_dashboard → ui:\/\/apps-fixture\/dashboard\.html: text\/html;profile=mcp-app, 96 characters of HTML, _meta\.ui \{"csp":/m,
+      );
       assert.match(stdout, /^ {2}refresh_dashboard \[app only\] → ui:\/\/apps-fixture\/dashboard\.html: text\/html;profile=mcp-app/m);
       assert.match(stdout, /^ {2}legacy_widget → ui:\/\/apps-fixture\/legacy\.html: text\/html; profile=mcp-app, 34 characters of HTML$/m);
       // a ui:// resource that is not HTML: refused, naming server, tool and what was wrong
@@ -71,7 +74,10 @@ describe("mcpwire inspect: tools' UI resources", () => {
     const refused = await mcpwire("inspect", "--ui", "broken_widget", "--stdio", `node ${FIXTURE}`);
     assert.equal(refused.code, 1);
     assert.equal(refused.stdout, "");
-    assert.match(refused.stderr, /^mcpwire inspect: server "apps-fixture": tool "broken_widget": UI resource "ui:\/\/apps-fixture\/data\.json" is not an MCP App: its mimeType is "application\/json", not HTML/m);
+    assert.match(
+      refused.stderr,
+      /^mcpwire inspect: server "apps-fixture": tool "broken_widget": UI resource "ui:\/\/apps-fixture\/data\.json" is not an MCP App: its mimeType is "application\/json", not HTML/m,
+    );
     const unknown = await mcpwire("inspect", "--ui", "nope", "--stdio", `node ${FIXTURE}`);
     assert.equal(unknown.code, 1);
     assert.match(unknown.stderr, /the server lists no tool "nope"; tools with a UI: show_dashboard, refresh_dashboard, legacy_widget/);

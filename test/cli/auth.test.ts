@@ -87,7 +87,6 @@ test("auth login refuses a stdio server, an unknown one and auth: false, by name
 
 // --- the real command, as child processes of the runtime under test -------------------------
 
-
 test("mcpwire servers says to log in; auth login (--no-browser, the printed URL visited) stores 0600 tokens; then the server is ready", async () => {
   const fixture = await startOAuthFixture({ challengeScope: "mcp" });
   try {

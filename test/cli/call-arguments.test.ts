@@ -8,13 +8,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after } from "node:test";
-import {
-  CallArgumentsError,
-  MAX_ARGUMENTS_DEPTH,
-  parseArgumentWords,
-  readArgumentsFile,
-  typeArguments,
-} from "../../src/cli/call-arguments.ts";
+import { CallArgumentsError, MAX_ARGUMENTS_DEPTH, parseArgumentWords, readArgumentsFile, typeArguments } from "../../src/cli/call-arguments.ts";
 import { UsageError } from "../../src/cli/args.ts";
 import type { CallArgumentsErrorCode } from "../../src/cli/errors.ts";
 import { runtime } from "../../src/runtime/mod.ts";
@@ -116,7 +110,7 @@ describe("typing by the schema", () => {
     assert.deepEqual(typed(["a=1e3", "flag=false"]).args, { a: 1000, flag: false });
   });
 
-  test("a string property keeps 2 as \"2\" and true as \"true\"", () => {
+  test('a string property keeps 2 as "2" and true as "true"', () => {
     assert.deepEqual(typed(["name=2"]).args, { name: "2" });
     assert.deepEqual(typed(["name=true"]).args, { name: "true" });
   });
@@ -168,7 +162,7 @@ describe("typing by the schema", () => {
   });
 
   test("a key named __proto__ is an argument like any other", () => {
-    const { args } = typed(["__proto__=1", 'loose={__proto__:2}'], undefined);
+    const { args } = typed(["__proto__=1", "loose={__proto__:2}"], undefined);
     assert.deepEqual(Object.keys(args), ["__proto__", "loose"]);
     assert.equal(Object.getPrototypeOf(args), Object.prototype);
     assert.equal(JSON.stringify(args), '{"__proto__":1,"loose":{"__proto__":2}}');

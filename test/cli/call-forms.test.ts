@@ -29,7 +29,13 @@ describe("mcpwire call with key=value arguments", () => {
   });
 
   test("an array written [x,y] reaches the server as an array of strings", async () => {
-    const { code, stdout, stderr } = await mcpwire(["call", "mcp_filesystem_read_multiple_files", "paths=[mcpwire.yaml, examples/absent.yaml]", "--config", EXAMPLE]);
+    const { code, stdout, stderr } = await mcpwire([
+      "call",
+      "mcp_filesystem_read_multiple_files",
+      "paths=[mcpwire.yaml, examples/absent.yaml]",
+      "--config",
+      EXAMPLE,
+    ]);
     assert.equal(code, 0, stderr);
     // The filesystem server's root is examples/: one path is read, the other named as missing.
     assert.match(stdout, /mcp_servers:/);
@@ -41,9 +47,20 @@ describe("mcpwire call with key=value arguments", () => {
     const dir = join(scratch.path, "files");
     await mkdir(dir, { recursive: true });
     await writeFile(join(dir, "notes.txt"), "hello world\n");
-    const fsConfig = await writeConfig(scratch.path, "fs.yaml", ["mcp_servers:", "  fs:", "    command: node", `    args: [${JSON.stringify(FILESYSTEM)}, ${JSON.stringify(dir)}]`]);
+    const fsConfig = await writeConfig(scratch.path, "fs.yaml", [
+      "mcp_servers:",
+      "  fs:",
+      "    command: node",
+      `    args: [${JSON.stringify(FILESYSTEM)}, ${JSON.stringify(dir)}]`,
+    ]);
     const { code, stdout, stderr } = await mcpwire([
-      "call", "mcp_fs_edit_file", `path=${join(dir, "notes.txt")}`, "edits=[{oldText:hello,newText:goodbye}]", "dryRun=true", "--config", fsConfig,
+      "call",
+      "mcp_fs_edit_file",
+      `path=${join(dir, "notes.txt")}`,
+      "edits=[{oldText:hello,newText:goodbye}]",
+      "dryRun=true",
+      "--config",
+      fsConfig,
     ]);
     assert.equal(code, 0, stderr);
     assert.match(stdout, /^-hello world$/m);
@@ -99,7 +116,9 @@ describe("mcpwire call with key=value arguments", () => {
 
 describe("mcpwire call --args-file", () => {
   test("- reads the JSON object from stdin", async () => {
-    const { code, stdout, stderr } = await mcpwire(["call", "mcp_everything_get-sum", "--args-file", "-", "--config", config], { input: '{"a": 2,\n "b": 40}\n' });
+    const { code, stdout, stderr } = await mcpwire(["call", "mcp_everything_get-sum", "--args-file", "-", "--config", config], {
+      input: '{"a": 2,\n "b": 40}\n',
+    });
     assert.equal(code, 0, stderr);
     assert.match(stdout, /\b42\b/);
   });
@@ -113,7 +132,14 @@ describe("mcpwire call --args-file", () => {
   });
 
   test("a file that does not exist exits 2 before any server starts", async () => {
-    const { code, stderr } = await mcpwire(["call", "mcp_everything_echo", "--args-file", join(scratch.path, "nope.json"), "--config", join(scratch.path, "absent.yaml")]);
+    const { code, stderr } = await mcpwire([
+      "call",
+      "mcp_everything_echo",
+      "--args-file",
+      join(scratch.path, "nope.json"),
+      "--config",
+      join(scratch.path, "absent.yaml"),
+    ]);
     assert.equal(code, 2);
     assert.match(stderr, /cannot read --args-file ".*nope\.json": no such file/);
   });
@@ -131,7 +157,13 @@ describe("mcpwire call --args-file", () => {
   test("arguments 100,000 levels deep in a file or on stdin exit 2 naming the depth limit, not a stack overflow", async () => {
     const file = join(scratch.path, "deep.json");
     await writeFile(file, deepArguments(100_000));
-    for (const [args, input, source] of [[["--args-file", file], undefined, /--args-file ".*deep\.json"/], [["--args-file", "-"], deepArguments(100_000), /stdin \(--args-file -\)/]] as const) {
+    for (
+      const [args, input, source] of [[["--args-file", file], undefined, /--args-file ".*deep\.json"/], [
+        ["--args-file", "-"],
+        deepArguments(100_000),
+        /stdin \(--args-file -\)/,
+      ]] as const
+    ) {
       const { code, stderr } = await mcpwire(["call", "mcp_everything_echo", ...args, "--config", config], input === undefined ? {} : { input });
       assert.equal(code, 2, stderr);
       assert.match(stderr, source);
@@ -148,7 +180,10 @@ describe("mcpwire call --args-file", () => {
   });
 
   test("stdin longer than the limit is refused, naming the limit", async () => {
-    const { code, stderr } = await feeding(["call", "mcp_everything_echo", "--args-file", "-", "--config", config], `{"message":"${"x".repeat(17 * 1024 * 1024)}"}`);
+    const { code, stderr } = await feeding(
+      ["call", "mcp_everything_echo", "--args-file", "-", "--config", config],
+      `{"message":"${"x".repeat(17 * 1024 * 1024)}"}`,
+    );
     assert.equal(code, 2, stderr);
     assert.match(stderr, /^mcpwire: stdin \(--args-file -\) is longer than 16777216 characters; arguments that large belong in a file the tool reads$/m);
   });
@@ -185,7 +220,10 @@ describe("mcpwire tools --signatures", () => {
     const { code, stdout, stderr } = await mcpwire(["tools", "everything", "--signatures", "--config", EXAMPLE]);
     assert.equal(code, 0, stderr);
     assert.match(stdout, /^\/\/ server "everything": \d+ tools$/m);
-    assert.match(stdout, /\/\*\*\n \* Returns the sum of two numbers\n \*\n \* @param a First number\n \* @param b Second number\n \*\/\nmcp_everything_get-sum\(a: number, b: number\)\n/);
+    assert.match(
+      stdout,
+      /\/\*\*\n \* Returns the sum of two numbers\n \*\n \* @param a First number\n \* @param b Second number\n \*\/\nmcp_everything_get-sum\(a: number, b: number\)\n/,
+    );
     assert.match(stdout, /^mcp_everything_echo\(message: string\)$/m);
     assert.match(stdout, /^mcp_everything_trigger-long-running-operation\(duration\?: number, steps\?: number\)$/m);
     assert.match(stdout, /^ {2}messageType: "error" \| "success" \| "debug",$/m);

@@ -70,7 +70,8 @@ describe("sampling", () => {
   test("a server with a sampling.model is told that only run and chat use it, naming the model", async () => {
     const { code, stdout, stderr } = await mcpwire(["call", "mcp_modelled_trigger-sampling-request", '{"prompt":"hi"}', "--config", config]);
     assert.equal(code, 1, stderr);
-    const reason = "mcpwire call has no model to sample with; mcpwire run and mcpwire chat answer server \"modelled\"'s sampling with its sampling.model (ollama/qwen3)";
+    const reason =
+      'mcpwire call has no model to sample with; mcpwire run and mcpwire chat answer server "modelled"\'s sampling with its sampling.model (ollama/qwen3)';
     assert.ok(stdout.includes(`-1: ${reason}`), stdout);
     assert.ok(stderr.includes(`declined: ${reason}`), stderr);
   });
@@ -81,7 +82,10 @@ describe("elicitation", () => {
     const { code, stdout, stderr } = await mcpwire(["call", "mcp_everything_trigger-elicitation-request", "--config", config]);
     assert.equal(code, 0, stderr);
     assert.match(stdout, /User declined to provide the requested information/);
-    assert.match(stderr, /server "everything" asked for input \("Please provide inputs for the following fields:"\); declined: stdin is not a terminal .*--elicit accept-defaults/);
+    assert.match(
+      stderr,
+      /server "everything" asked for input \("Please provide inputs for the following fields:"\); declined: stdin is not a terminal .*--elicit accept-defaults/,
+    );
   });
 
   test("--elicit accept-defaults sends the schema's defaults to the server", async () => {
@@ -148,28 +152,35 @@ describe("URL-mode elicitation", () => {
 });
 
 describe("elicitation on a terminal", () => {
-  test("mcpwire call asks on the terminal without any flag, and the server receives the answer", { skip: hasScript() ? false : "no util-linux script(1) here" }, async () => {
-    const command = [process.execPath, ...runtimeArgs, "call", "mcp_features_ask", "--config", config].map(quote).join(" ");
-    const child = spawn("script", ["-qec", command, "/dev/null"], { cwd: root, stdio: ["pipe", "pipe", "pipe"] });
-    // Each answer is typed once its prompt is on the screen, as a user would.
-    const script: [RegExp, string][] = [[/color number \[blue\]: $/, "2"], [/count \[3\]: $/, "7"], [/subscribe y\/n \[true\]: $/, "n"], [/\[c\]ancel: $/, ""]];
-    let screen = "";
-    const timer = setTimeout(() => child.kill("SIGKILL"), 60_000);
-    child.stdout!.on("data", (chunk: Uint8Array) => {
-      screen += new TextDecoder().decode(chunk);
-      const next = script[0];
-      if (next !== undefined && next[0].test(screen.replaceAll("\r", ""))) {
-        script.shift();
-        child.stdin!.write(next[1] + "\r");
-      }
-    });
-    const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
-    clearTimeout(timer);
-    child.stdin!.destroy();
-    const text = screen.replaceAll("\r", "");
-    assert.equal(code, 0, text);
-    assert.match(text, /server "features" asks: Pick your settings/);
-    assert.match(text, /^ {2}2\) green$/m);
-    assert.match(text, /answer: \{"action":"accept","content":\{"color":"green","count":7,"subscribe":false\}\}/);
-  });
+  test(
+    "mcpwire call asks on the terminal without any flag, and the server receives the answer",
+    { skip: hasScript() ? false : "no util-linux script(1) here" },
+    async () => {
+      const command = [process.execPath, ...runtimeArgs, "call", "mcp_features_ask", "--config", config].map(quote).join(" ");
+      const child = spawn("script", ["-qec", command, "/dev/null"], { cwd: root, stdio: ["pipe", "pipe", "pipe"] });
+      // Each answer is typed once its prompt is on the screen, as a user would.
+      const script: [RegExp, string][] = [[/color number \[blue\]: $/, "2"], [/count \[3\]: $/, "7"], [/subscribe y\/n \[true\]: $/, "n"], [
+        /\[c\]ancel: $/,
+        "",
+      ]];
+      let screen = "";
+      const timer = setTimeout(() => child.kill("SIGKILL"), 60_000);
+      child.stdout!.on("data", (chunk: Uint8Array) => {
+        screen += new TextDecoder().decode(chunk);
+        const next = script[0];
+        if (next !== undefined && next[0].test(screen.replaceAll("\r", ""))) {
+          script.shift();
+          child.stdin!.write(next[1] + "\r");
+        }
+      });
+      const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
+      clearTimeout(timer);
+      child.stdin!.destroy();
+      const text = screen.replaceAll("\r", "");
+      assert.equal(code, 0, text);
+      assert.match(text, /server "features" asks: Pick your settings/);
+      assert.match(text, /^ {2}2\) green$/m);
+      assert.match(text, /answer: \{"action":"accept","content":\{"color":"green","count":7,"subscribe":false\}\}/);
+    },
+  );
 });

@@ -101,7 +101,11 @@ describe("promptUrl", () => {
 
 describe("URL-mode links are checked before the user is asked", () => {
   test("https: anywhere and http: to this machine are offered, with their normalized URL and origin", () => {
-    assert.deepEqual(checkLink("https://auth.example.com/start?id=7"), { ok: true, href: "https://auth.example.com/start?id=7", origin: "https://auth.example.com" });
+    assert.deepEqual(checkLink("https://auth.example.com/start?id=7"), {
+      ok: true,
+      href: "https://auth.example.com/start?id=7",
+      origin: "https://auth.example.com",
+    });
     for (const url of ["http://localhost:8080/cb", "http://127.0.0.1/cb", "http://127.45.6.7:9/", "http://[::1]:3000/x", "http://2130706433/"]) {
       assert.equal(checkLink(url).ok, true, url);
     }
@@ -132,7 +136,10 @@ describe("URL-mode links are checked before the user is asked", () => {
     const { written, io: prompt } = io(["y"]);
     const answer = await promptUrl({ url: "javascript:alert(document.cookie)", host: "", message: "Click", elicitationId: "e2" }, 'server "x"', prompt);
     assert.deepEqual(answer, { action: "decline" });
-    assert.match(written.join(""), /server "x" asks you to open javascript:alert\(document\.cookie\) \("Click"\); declined without asking: it is a "javascript:" URL/);
+    assert.match(
+      written.join(""),
+      /server "x" asks you to open javascript:alert\(document\.cookie\) \("Click"\); declined without asking: it is a "javascript:" URL/,
+    );
     assert.doesNotMatch(written.join(""), /\[y\]es/);
 
     const notes: string[] = [];

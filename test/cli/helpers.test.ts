@@ -17,8 +17,10 @@ describe("splitCommandLine", () => {
     assert.deepEqual(splitCommandLine(`cmd "" x`), ["cmd", "", "x"]);
   });
   test("an unterminated quote is a usage error naming the quote", () => {
-    assert.throws(() => splitCommandLine(`node "server.js`), (error: unknown) =>
-      error instanceof UsageError && error.code === "usage" && /unterminated " quote/.test(error.message));
+    assert.throws(
+      () => splitCommandLine(`node "server.js`),
+      (error: unknown) => error instanceof UsageError && error.code === "usage" && /unterminated " quote/.test(error.message),
+    );
   });
 });
 

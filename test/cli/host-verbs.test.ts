@@ -20,7 +20,7 @@ const scratch = everythingConfig("mcpwire-cli-", ["echo", "get-sum", "trigger-lo
   `    args: [${JSON.stringify(memory)}]`,
   "    env:",
   `      MEMORY_FILE_PATH: ${JSON.stringify(join(folder, "memory.jsonl"))}`,
-  "    naming: \"{server}__{tool}\"",
+  '    naming: "{server}__{tool}"',
   "  crashy:",
   "    command: node",
   `    args: [${JSON.stringify(crashServer)}]`,
@@ -90,7 +90,11 @@ describe("mcpwire call", () => {
 
   test("progress goes to stderr as plain lines when stderr is not a terminal", async () => {
     const { code, stderr } = await mcpwire([
-      "call", "mcp_everything_trigger-long-running-operation", '{"duration":0.6,"steps":3}', "--config", config,
+      "call",
+      "mcp_everything_trigger-long-running-operation",
+      '{"duration":0.6,"steps":3}',
+      "--config",
+      config,
     ]);
     assert.equal(code, 0, stderr);
     assert.match(stderr, /^progress 33% \(1\/3\)/m);
@@ -144,7 +148,13 @@ describe("mcpwire call", () => {
 
   test("a call that outlives --timeout exits 4 and names the limit", async () => {
     const { code, stderr } = await mcpwire([
-      "call", "mcp_everything_trigger-long-running-operation", '{"duration":20,"steps":2}', "--timeout", "1", "--config", config,
+      "call",
+      "mcp_everything_trigger-long-running-operation",
+      '{"duration":20,"steps":2}',
+      "--timeout",
+      "1",
+      "--config",
+      config,
     ]);
     assert.equal(code, 4);
     assert.match(stderr, /timed out after 1 s/);

@@ -38,7 +38,11 @@ const mcpwire = (args: string[], input = "") =>
 
 function assertNoRawControls(outcome: Outcome, what: string): void {
   const found = RAW_CONTROL.exec(outcome.stdout + outcome.stderr);
-  assert.equal(found, null, `${what}: a raw U+${found?.[0].charCodeAt(0).toString(16).padStart(4, "0")} reached the terminal\n${outcome.stdout}\n${outcome.stderr}`);
+  assert.equal(
+    found,
+    null,
+    `${what}: a raw U+${found?.[0].charCodeAt(0).toString(16).padStart(4, "0")} reached the terminal\n${outcome.stdout}\n${outcome.stderr}`,
+  );
 }
 
 function assertNoSecrets(outcome: Outcome, what: string): void {
@@ -247,7 +251,14 @@ describe("no credential is printed", () => {
     allConfig = join(scratch.path, "all.yaml");
     await writeFile(
       allConfig,
-      ["mcp_servers:", ...httpServer("rpc", "rpc"), ...httpServer("broken", "500"), ...stdioServer("leaky", []), ...stdioServer("dying", ["--die-at-start"]), ""].join("\n"),
+      [
+        "mcp_servers:",
+        ...httpServer("rpc", "rpc"),
+        ...httpServer("broken", "500"),
+        ...stdioServer("leaky", []),
+        ...stdioServer("dying", ["--die-at-start"]),
+        "",
+      ].join("\n"),
     );
   });
 
@@ -266,7 +277,11 @@ describe("no credential is printed", () => {
         assertNoSecrets(outcome, what(scenario));
         assert.equal(outcome.code, 1, what(scenario));
         assert.match(outcome.stderr, status, what(scenario));
-        assert.match(outcome.stderr, /authorization\\?"?:\s*\\?"?\[redacted\].*x-api-key\\?"?:\s*\\?"?\[redacted\]/, `${what(scenario)}: the body is quoted, redacted\n${outcome.stderr}`);
+        assert.match(
+          outcome.stderr,
+          /authorization\\?"?:\s*\\?"?\[redacted\].*x-api-key\\?"?:\s*\\?"?\[redacted\]/,
+          `${what(scenario)}: the body is quoted, redacted\n${outcome.stderr}`,
+        );
         if (mode[0] === "--debug") assert.match(outcome.stderr, /^\s+at /m, `${what(scenario)}: --debug shows the stack`);
       }
       const rpc = await mcpwire(["inspect", ...mode, ...headers(), "--url", `${origin}/rpc/mcp`]);
@@ -293,7 +308,11 @@ describe("no credential is printed", () => {
       assert.match(outcome.stderr, /^server log \[error\] hostile: log has key \[redacted\]$/m, what);
       if (mode[0] === "--trace") {
         assert.match(outcome.stderr, /server stderr: stderr has key \[redacted\]$/m, what);
-        assert.match(outcome.stderr, /← \{"jsonrpc":"2\.0","method":"notifications\/message","params":\{"level":"error","logger":"hostile","data":"log has key \[redacted\]"\}\}/, what);
+        assert.match(
+          outcome.stderr,
+          /← \{"jsonrpc":"2\.0","method":"notifications\/message","params":\{"level":"error","logger":"hostile","data":"log has key \[redacted\]"\}\}/,
+          what,
+        );
       }
     }
   });
@@ -309,7 +328,10 @@ describe("no credential is printed", () => {
     const json = await mcpwire(["servers", "--json", "--config", allConfig]);
     assertNoSecrets(json, "servers --json");
     const statuses = JSON.parse(json.stdout) as { name: string; lastError?: string }[];
-    assert.match(statuses.find((status) => status.name === "broken")?.lastError ?? "", /answered HTTP 500: .*authorization: \[redacted\] x-api-key: \[redacted\]/);
+    assert.match(
+      statuses.find((status) => status.name === "broken")?.lastError ?? "",
+      /answered HTTP 500: .*authorization: \[redacted\] x-api-key: \[redacted\]/,
+    );
     assert.match(statuses.find((status) => status.name === "dying")?.lastError ?? "", /last stderr: starting with key \[redacted\]/);
 
     const tools = await mcpwire(["tools", "--config", allConfig]);
@@ -323,7 +345,10 @@ describe("no credential is printed", () => {
     const rpc = await mcpwire(["call", "--debug", "mcp_rpc_leak", "--config", okConfig]);
     assertNoSecrets(rpc, "call --debug mcp_rpc_leak");
     assert.equal(rpc.code, 3, rpc.stderr);
-    assert.match(rpc.stderr, /^mcpwire call: server "rpc", tool "leak": the server answered with JSON-RPC error -32603 .*"authorization":"\[redacted\]","x-api-key":"\[redacted\]"/m);
+    assert.match(
+      rpc.stderr,
+      /^mcpwire call: server "rpc", tool "leak": the server answered with JSON-RPC error -32603 .*"authorization":"\[redacted\]","x-api-key":"\[redacted\]"/m,
+    );
     assert.match(rpc.stderr, /^\s+at /m, "--debug shows the stack");
 
     const stdio = await mcpwire(["call", "--debug", "mcp_leaky_secret", "--config", okConfig]);

@@ -65,7 +65,10 @@ describe("servers from elsewhere on the command line", () => {
     assert.match(stdout, /^SERVER\s+STATE\s+TRANSPORT\s+PROTOCOL\s+INFO\s+TOOLS\s+ORIGIN\s+LAST ERROR/m);
     assert.match(stdout, /^cur\s+ready\s+stdio\s.*\scursor ~\/\.cursor\/mcp\.json/m);
     assert.match(stdout, /^mine\s+ready\s+stdio\s.*\s\.\/mcpwire\.yaml/m);
-    assert.match(stderr, /^warning: ~\/\.cursor\/mcp\.json:\d+:\d+: server "mine" of cursor is not imported: \.\/mcpwire\.yaml has a server of that name, which wins$/m);
+    assert.match(
+      stderr,
+      /^warning: ~\/\.cursor\/mcp\.json:\d+:\d+: server "mine" of cursor is not imported: \.\/mcpwire\.yaml has a server of that name, which wins$/m,
+    );
     const json = await run(["servers", "--import", "cursor", "--json", "--trust-project"]);
     const statuses = JSON.parse(json.stdout) as { name: string; origin?: { app: string; file: string } }[];
     assert.equal(statuses.find((status) => status.name === "cur")?.origin?.app, "cursor");
@@ -79,7 +82,10 @@ describe("servers from elsewhere on the command line", () => {
     const { code, stdout, stderr } = await run(["tools", "--import", "gemini-cli,claude-desktop"]);
     assert.equal(code, 0, stderr);
     assert.match(stdout, /^mcp_desk_echo\s/m);
-    assert.match(stderr, /^warning: ~\/\.gemini\/settings\.json:4:5: invalid JSON in gemini-cli's config: expected "," or "}" after a property value, found "\\""; its servers are not imported$/m);
+    assert.match(
+      stderr,
+      /^warning: ~\/\.gemini\/settings\.json:4:5: invalid JSON in gemini-cli's config: expected "," or "}" after a property value, found "\\""; its servers are not imported$/m,
+    );
   });
 
   test("an unknown app is a usage error with a guess", async () => {
@@ -102,7 +108,10 @@ describe("mcpwire import --list", () => {
     assert.match(stdout, /^cursor\s+user\s+~\/\.cursor\/mcp\.json\s+cur, odd \(disabled\)$/m);
     assert.match(stdout, /^claude-desktop\s+user\s+~\/\.config\/Claude\/claude_desktop_config\.json\s+\(no file\)$/m);
     assert.match(stdout, /^codex\s+user\s+~\/\.codex\/config\.toml\s+\(not read: see below\)$/m);
-    assert.match(stdout, /^ {2}~\/\.cursor\/mcp\.json:\d+:\d+: server "odd" has a shape mcpwire does not know: it needs "command" or "url"; its keys are "endpoint"/m);
+    assert.match(
+      stdout,
+      /^ {2}~\/\.cursor\/mcp\.json:\d+:\d+: server "odd" has a shape mcpwire does not know: it needs "command" or "url"; its keys are "endpoint"/m,
+    );
     assert.match(stdout, /^ {2}~\/\.codex\/config\.toml:4:\d+: invalid TOML in codex's config: /m);
   });
 
@@ -111,7 +120,13 @@ describe("mcpwire import --list", () => {
     write(".codeium/windsurf/mcp_config.json", { mcpServers: { zap: { serverUrl: "https://example.com/sse" } } });
     const { code, stdout, stderr } = await run(["import", "--list", "windsurf", "--json"]);
     assert.equal(code, 0, stderr);
-    const list = JSON.parse(stdout) as { app: string; file: string; state: string; servers: { name: string; transport: string; imported: boolean }[]; problems: string[] }[];
+    const list = JSON.parse(stdout) as {
+      app: string;
+      file: string;
+      state: string;
+      servers: { name: string; transport: string; imported: boolean }[];
+      problems: string[];
+    }[];
     assert.deepEqual(list.map((entry) => [entry.app, entry.file, entry.state]), [["windsurf", join(home, ".codeium", "windsurf", "mcp_config.json"), "found"]]);
     assert.deepEqual(list[0]!.servers, [{ name: "zap", transport: "auto", enabled: true, imported: true }]);
     assert.deepEqual(list[0]!.problems, []);
@@ -146,6 +161,9 @@ describe("mcpwire import --list", () => {
     const { code, stdout, stderr } = await run(["import", "--list", "vscode"]);
     assert.equal(code, 0, stderr);
     assert.match(stdout, /^vscode\s+project\s+\.\/\.vscode\/mcp\.json\s+\(not approved: api; see below\)$/m);
-    assert.match(stdout, /^ {2}\.\/\.vscode\/mcp\.json \(.*\) is vscode's project config, not approved by you yet, so its servers are not imported; approve it with "mcpwire trust \.\/\.vscode\/mcp\.json"/m);
+    assert.match(
+      stdout,
+      /^ {2}\.\/\.vscode\/mcp\.json \(.*\) is vscode's project config, not approved by you yet, so its servers are not imported; approve it with "mcpwire trust \.\/\.vscode\/mcp\.json"/m,
+    );
   });
 });

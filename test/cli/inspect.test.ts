@@ -8,7 +8,6 @@ import { type HttpServerProcess, startEverything, startSseFixture } from "../fix
 import { EVERYTHING as everything } from "../support/everything.ts";
 import { mcpwire as runMcpwire, type Outcome, root, runtimeArgs } from "../support/cli-runner.ts";
 
-
 /** Runs `mcpwire <args>` with the same runtime as this test (Node via tsx, or Deno). */
 const mcpwire = (...args: string[]) => runMcpwire(args, { timeoutMs: 60_000 });
 
@@ -111,8 +110,7 @@ describe("mcpwire inspect", () => {
         process.execPath,
         [...runtimeArgs, "inspect", "--env", "MCPWIRE_TEST_VAR=hello", "--stdio", `node -e "${script}"`],
         { cwd: root, timeout: 60_000, env: { ...process.env, MCPWIRE_PARENT_ONLY: "leaked" } },
-        (error, stdout, stderr) =>
-          resolve({ code: error && typeof error.code === "number" ? error.code : 0, stdout: String(stdout), stderr: String(stderr) }),
+        (error, stdout, stderr) => resolve({ code: error && typeof error.code === "number" ? error.code : 0, stdout: String(stdout), stderr: String(stderr) }),
       );
     });
     assert.equal(outcome.code, 1);

@@ -13,7 +13,6 @@ import { hasScript, shellQuote } from "../support/terminal.ts";
 import { type FakeModelApi, type FakeStep, refusedOrigin, startFakeModelApi } from "../support/fake-model-apis.ts";
 import { everythingYaml, mcpwire as runMcpwire, root, runtimeArgs, scratchDir, writeConfig } from "../support/cli-runner.ts";
 
-
 const scratch = scratchDir("mcpwire-run-");
 let nowhere = "";
 
@@ -275,18 +274,21 @@ describe("the config keys of mcpwire run and chat", () => {
   const parse = (text: string, env: Record<string, string> = {}) => parseConfig(text, { file: "/cfg/mcpwire.yaml", displayName: "mcpwire.yaml", env });
 
   test("model, providers (with ${VAR}), system_prompt, max_steps, hooks and sampling.model load", () => {
-    const config = parse([
-      "model: openai/gpt-4o",
-      "providers:",
-      '  openai: { base_url: "${BASE:-http://127.0.0.1:1234/v1}", api_key: "${KEY}", timeout: 90 }',
-      "system_prompt: Be brief.",
-      "max_steps: 7",
-      "hooks:",
-      '  PreToolUse: [{ matcher: "get-sum", command: "exit 2", timeout: 3 }]',
-      "  Stop: [{ command: ./done.sh }]",
-      "mcp_servers:",
-      "  e: { command: node, sampling: { model: ollama/qwen3, max_tokens: 10 } }",
-    ].join("\n"), { KEY: "sk-test" });
+    const config = parse(
+      [
+        "model: openai/gpt-4o",
+        "providers:",
+        '  openai: { base_url: "${BASE:-http://127.0.0.1:1234/v1}", api_key: "${KEY}", timeout: 90 }',
+        "system_prompt: Be brief.",
+        "max_steps: 7",
+        "hooks:",
+        '  PreToolUse: [{ matcher: "get-sum", command: "exit 2", timeout: 3 }]',
+        "  Stop: [{ command: ./done.sh }]",
+        "mcp_servers:",
+        "  e: { command: node, sampling: { model: ollama/qwen3, max_tokens: 10 } }",
+      ].join("\n"),
+      { KEY: "sk-test" },
+    );
     assert.deepEqual(config.warnings, []);
     assert.equal(config.model, "openai/gpt-4o");
     assert.deepEqual(config.providers, { openai: { baseUrl: "http://127.0.0.1:1234/v1", apiKey: "sk-test", timeoutMs: 90_000 } });
@@ -309,12 +311,18 @@ describe("the config keys of mcpwire run and chat", () => {
       "mcp_servers: {}",
     ].join("\n"));
     assert.deepEqual(config.warnings.map((warning) => warning.message), [
-      "mcpwire.yaml:2:22: \"providers.openai.api_key\": ${NOPE} is not set; set it in the environment, or give a default with ${NOPE:-default}; it is left unset",
+      'mcpwire.yaml:2:22: "providers.openai.api_key": ${NOPE} is not set; set it in the environment, or give a default with ${NOPE:-default}; it is left unset',
       'mcpwire.yaml:2:33: unknown key "providers.openai.base_ulr" is ignored; did you mean "base_url"?',
       'mcpwire.yaml:4:3: unknown key "hooks.PreToolUs" is ignored; did you mean "PreToolUse"?',
     ]);
-    assert.throws(() => parse("hooks:\n  Stop: [{ matcher: \"(\", command: x }]\nmcp_servers: {}"), /mcpwire.yaml:2:21: "hooks.Stop\[0\].matcher" is not a regular expression/);
-    assert.throws(() => parse("providers: { openai: { base_url: localhost:1234 } }\nmcp_servers: {}"), /"providers.openai.base_url" must be an http:\/\/ or https:\/\/ URL/);
+    assert.throws(
+      () => parse('hooks:\n  Stop: [{ matcher: "(", command: x }]\nmcp_servers: {}'),
+      /mcpwire.yaml:2:21: "hooks.Stop\[0\].matcher" is not a regular expression/,
+    );
+    assert.throws(
+      () => parse("providers: { openai: { base_url: localhost:1234 } }\nmcp_servers: {}"),
+      /"providers.openai.base_url" must be an http:\/\/ or https:\/\/ URL/,
+    );
     assert.throws(() => parse("model: 42\nmcp_servers: {}"), /mcpwire.yaml:1:8: "model" must be a model string/);
   });
 });

@@ -90,8 +90,15 @@ describe("a tool's signature", () => {
   });
 
   test("an object too wide for its line is spelled out a property a line", () => {
-    const item = { type: "object", properties: { name: { type: "string" }, entityType: { type: "string" }, observations: { type: "array", items: { type: "string" } } }, required: ["name", "entityType"] };
-    const text = toolSignature({ name: "create_entities", inputSchema: { type: "object", properties: { entities: { type: "array", items: item } }, required: ["entities"] } }, { width: 50 });
+    const item = {
+      type: "object",
+      properties: { name: { type: "string" }, entityType: { type: "string" }, observations: { type: "array", items: { type: "string" } } },
+      required: ["name", "entityType"],
+    };
+    const text = toolSignature({
+      name: "create_entities",
+      inputSchema: { type: "object", properties: { entities: { type: "array", items: item } }, required: ["entities"] },
+    }, { width: 50 });
     assert.equal(
       text,
       ["create_entities(", "  entities: {", "    name: string;", "    entityType: string;", "    observations?: string[];", "  }[],", ")"].join("\n"),
@@ -118,7 +125,10 @@ describe("types from schemas", () => {
     assert.equal(schemaType({ type: "array", items: { enum: ["x", "y"] } }), '("x" | "y")[]');
     assert.equal(schemaType({ type: "array" }), "unknown[]");
     assert.equal(schemaType({ type: "array", prefixItems: [{ type: "number" }, { type: "string" }] }), "[number, string]");
-    assert.equal(schemaType({ type: "object", properties: { k: { type: "number" }, "two words": { type: "string" } }, required: ["k"] }), '{ k: number; "two words"?: string }');
+    assert.equal(
+      schemaType({ type: "object", properties: { k: { type: "number" }, "two words": { type: "string" } }, required: ["k"] }),
+      '{ k: number; "two words"?: string }',
+    );
     assert.equal(schemaType({ type: "object", additionalProperties: { type: "number" } }), "Record<string, number>");
     assert.equal(schemaType({ type: "object" }), "object");
   });
@@ -182,7 +192,11 @@ describe("the listing", () => {
     const text = signatureListing([
       { ...SUM, server: "everything" },
       { name: "mcp_memory_read_graph", inputSchema: {}, server: "memory" },
-      { name: "mcp_everything_echo", inputSchema: { type: "object", properties: { message: { type: "string" } }, required: ["message"] }, server: "everything" },
+      {
+        name: "mcp_everything_echo",
+        inputSchema: { type: "object", properties: { message: { type: "string" } }, required: ["message"] },
+        server: "everything",
+      },
     ]);
     assert.match(text, /^\/\/ server "everything": 2 tools\n\n/);
     assert.match(text, /mcp_everything_echo\(message: string\)\n\n\/\/ server "memory": 1 tool\n\nmcp_memory_read_graph\(\)\n$/);

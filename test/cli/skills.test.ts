@@ -61,7 +61,10 @@ describe("mcpwire skills", () => {
   test("--json for one server: the entries and the refusals with their codes", async () => {
     const { code, stdout, stderr } = await mcpwire(["skills", "docs", "--json", "--config", config]);
     assert.equal(code, 0, stderr);
-    const listing = JSON.parse(stdout) as { skills: Array<{ server: string; name: string; resources: unknown }>; refused: Array<{ refusal: string; skill: string }> };
+    const listing = JSON.parse(stdout) as {
+      skills: Array<{ server: string; name: string; resources: unknown }>;
+      refused: Array<{ refusal: string; skill: string }>;
+    };
     assert.deepEqual(listing.skills.map((skill) => skill.name), ["git-workflow", "refunds", "daily", "tampered", "padded", "drifted"]);
     assert.deepEqual(listing.refused.map((entry) => entry.refusal), ["missing-field", "missing-field", "bad-name", "bad-name", "too-large", "outside-skill"]);
   });

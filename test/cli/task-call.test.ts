@@ -46,7 +46,10 @@ describe("mcpwire call on a task tool", () => {
   });
 
   test("Ctrl-C cancels the running task (tasks/cancel) and exits 130", async () => {
-    const child = spawn(process.execPath, [...runtimeArgs, "call", ...RESEARCH, "--config", "examples/mcpwire.yaml"], { cwd: root, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [...runtimeArgs, "call", ...RESEARCH, "--config", "examples/mcpwire.yaml"], {
+      cwd: root,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let stderr = "";
     child.stderr.on("data", (chunk: Uint8Array) => (stderr += new TextDecoder().decode(chunk)));
     child.stdout.on("data", () => {});
@@ -57,7 +60,10 @@ describe("mcpwire call on a task tool", () => {
       child.kill("SIGINT");
       // 130; Deno's node:child_process reports an exit of 128 + 2 as the signal itself.
       assert.match(await exited, /^(130|SIGINT)$/, stderr);
-      assert.match(stderr, /the call was cancelled: interrupted \(Ctrl-C\) \(task "[\w-]+" \(tool "simulate-research-query"\): aborted by the caller; tasks\/cancel sent/);
+      assert.match(
+        stderr,
+        /the call was cancelled: interrupted \(Ctrl-C\) \(task "[\w-]+" \(tool "simulate-research-query"\): aborted by the caller; tasks\/cancel sent/,
+      );
       assert.doesNotMatch(stderr, /^task [\w-]+: completed/m);
     } finally {
       clearTimeout(killer);

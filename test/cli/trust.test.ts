@@ -44,7 +44,11 @@ function sandbox() {
     return file;
   };
   /** A server that writes `file` (with the variable LEAK in it) and exits: proof that it ran, and with what. */
-  const leaving = (file: string, leak: string) => ({ command: "node", args: ["-e", "require('fs').writeFileSync(process.argv[1], process.env.LEAK || '')", file, leak], env: { LEAK: leak } });
+  const leaving = (file: string, leak: string) => ({
+    command: "node",
+    args: ["-e", "require('fs').writeFileSync(process.argv[1], process.env.LEAK || '')", file, leak],
+    env: { LEAK: leak },
+  });
   const hostile = (extra: Record<string, unknown> = {}) =>
     write(project, ".mcp.json", {
       imports: "all",
@@ -140,33 +144,37 @@ describe("a project's config on the command line", () => {
     assert.equal(readFileSync(marker, "utf8"), SECRET);
   });
 
-  test("on a terminal mcpwire tools shows the file and asks; yes runs it and remembers", { skip: hasScript() ? false : "no util-linux script(1) here" }, async () => {
-    const { project, env, marker, run } = sandbox();
-    rmSync(join(project, ".cursor"), { recursive: true });
-    const command = [process.execPath, ...runtimeArgs, "tools"].map(shellQuote).join(" ");
-    const child = spawn("script", ["-qec", command, "/dev/null"], { cwd: project, stdio: ["pipe", "pipe", "pipe"], env });
-    let screen = "";
-    let answered = false;
-    const timer = setTimeout(() => child.kill("SIGKILL"), 60_000);
-    child.stdout!.on("data", (chunk: Uint8Array) => {
-      screen += new TextDecoder().decode(chunk);
-      if (!answered && /\[y\/N\] $/.test(screen.replaceAll("\r", ""))) {
-        answered = true;
-        child.stdin!.write("y\r");
-      }
-    });
-    const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
-    clearTimeout(timer);
-    child.stdin!.destroy();
-    const text = screen.replaceAll("\r", "");
-    assert.equal(code, 0, text);
-    assert.ok(answered, text);
-    assert.match(text, /\.mcp\.json \(.*\) is a project config: it came with this directory, not from you\./);
-    assert.match(text, /probe: runs node -e/);
-    assert.match(text, /variables it reads: SOME_SECRET/);
-    assert.match(text, /approved: \.mcp\.json/);
-    assert.equal(readFileSync(marker, "utf8"), SECRET);
-    const listed = await run(["trust", "--list"]);
-    assert.match(listed.stdout, /\.mcp\.json\s+approved/);
-  });
+  test(
+    "on a terminal mcpwire tools shows the file and asks; yes runs it and remembers",
+    { skip: hasScript() ? false : "no util-linux script(1) here" },
+    async () => {
+      const { project, env, marker, run } = sandbox();
+      rmSync(join(project, ".cursor"), { recursive: true });
+      const command = [process.execPath, ...runtimeArgs, "tools"].map(shellQuote).join(" ");
+      const child = spawn("script", ["-qec", command, "/dev/null"], { cwd: project, stdio: ["pipe", "pipe", "pipe"], env });
+      let screen = "";
+      let answered = false;
+      const timer = setTimeout(() => child.kill("SIGKILL"), 60_000);
+      child.stdout!.on("data", (chunk: Uint8Array) => {
+        screen += new TextDecoder().decode(chunk);
+        if (!answered && /\[y\/N\] $/.test(screen.replaceAll("\r", ""))) {
+          answered = true;
+          child.stdin!.write("y\r");
+        }
+      });
+      const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
+      clearTimeout(timer);
+      child.stdin!.destroy();
+      const text = screen.replaceAll("\r", "");
+      assert.equal(code, 0, text);
+      assert.ok(answered, text);
+      assert.match(text, /\.mcp\.json \(.*\) is a project config: it came with this directory, not from you\./);
+      assert.match(text, /probe: runs node -e/);
+      assert.match(text, /variables it reads: SOME_SECRET/);
+      assert.match(text, /approved: \.mcp\.json/);
+      assert.equal(readFileSync(marker, "utf8"), SECRET);
+      const listed = await run(["trust", "--list"]);
+      assert.match(listed.stdout, /\.mcp\.json\s+approved/);
+    },
+  );
 });

@@ -6,17 +6,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
-import {
-  AppResourceError,
-  Client,
-  EXTENSIONS,
-  isAppCallable,
-  isAppOnly,
-  readToolUi,
-  StdioTransport,
-  type Tool,
-  toolUi,
-} from "../../src/mod.ts";
+import { AppResourceError, Client, EXTENSIONS, isAppCallable, isAppOnly, readToolUi, StdioTransport, type Tool, toolUi } from "../../src/mod.ts";
 import { APP_MIME_TYPE } from "../../src/client/apps/apps.ts";
 import { mimeTypeProblem } from "../../src/client/apps/apps.ts";
 import { fixturePath } from "../support/fixture-process.ts";
@@ -64,7 +54,7 @@ describe("a tool's UI metadata", () => {
 
   it("the MCP App MIME type, with case and spaces tolerated", () => {
     assert.equal(mimeTypeProblem(APP_MIME_TYPE), undefined);
-    assert.equal(mimeTypeProblem("Text/HTML; profile=\"mcp-app\""), undefined);
+    assert.equal(mimeTypeProblem('Text/HTML; profile="mcp-app"'), undefined);
     assert.match(mimeTypeProblem("text/html") ?? "", /without profile=mcp-app/);
     assert.match(mimeTypeProblem("application/json") ?? "", /not HTML/);
     assert.match(mimeTypeProblem(undefined) ?? "", /no mimeType/);
@@ -166,7 +156,7 @@ describe("reading a UI resource: content the server got wrong", () => {
   it("no mimeType", async () => assert.equal(await code({ uri: "ui://fake/w.html", text: "<p>" }), "not-html"));
   it("neither text nor blob", async () => assert.equal(await code({ uri: "ui://fake/w.html", mimeType: APP_MIME_TYPE }), "no-content"));
   it("a blob that is not base64", async () => assert.equal(await code({ uri: "ui://fake/w.html", mimeType: APP_MIME_TYPE, blob: "%%%" }), "no-content"));
-  it("labelled HTML but not markup", async () => assert.equal(await code({ uri: "ui://fake/w.html", mimeType: APP_MIME_TYPE, text: "{\"a\":1}" }), "not-html"));
+  it("labelled HTML but not markup", async () => assert.equal(await code({ uri: "ui://fake/w.html", mimeType: APP_MIME_TYPE, text: '{"a":1}' }), "not-html"));
   it("a read that fails otherwise", async () => {
     const failing = { serverInfo: { name: "fake" }, readResource: () => Promise.reject(new Error("boom")) };
     const error = await guardedRejection(readToolUi(failing, widget), "readToolUi");

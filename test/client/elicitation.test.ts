@@ -4,11 +4,7 @@
 
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import {
-  Client,
-  type ElicitFormRequest,
-  RpcError,
-} from "../../src/mod.ts";
+import { Client, type ElicitFormRequest, RpcError } from "../../src/mod.ts";
 import { UrlElicitationRequiredError } from "../../src/client/elicitation.ts";
 import type { UrlElicitationRequest } from "../../src/client/handlers.ts";
 import { everythingClient, untilListed } from "../support/everything.ts";
@@ -75,7 +71,10 @@ describe("declared capabilities follow the handlers", () => {
     await client.connect(server.clientEnd);
     try {
       const error = await rpcRejection(server.peer.request("elicitation/create", {
-        mode: "url", message: "open it", url: "https://example.com/x", elicitationId: "e1",
+        mode: "url",
+        message: "open it",
+        url: "https://example.com/x",
+        elicitationId: "e1",
       }));
       assert.equal(error.rpcCode, -32602);
       assert.match(error.message, /did not declare url-mode elicitation/);
@@ -95,7 +94,9 @@ describe("declared capabilities follow the handlers", () => {
 describe("form mode against an in-process server", () => {
   let server: TestServer;
   let client: Client;
-  let answer: (request: ElicitFormRequest) => Promise<{ action: "accept" | "decline" | "cancel"; content?: Record<string, string | number | boolean | string[]> }>;
+  let answer: (
+    request: ElicitFormRequest,
+  ) => Promise<{ action: "accept" | "decline" | "cancel"; content?: Record<string, string | number | boolean | string[]> }>;
   let calls = 0;
   const problems: string[] = [];
 
@@ -138,7 +139,8 @@ describe("form mode against an in-process server", () => {
     assert.equal(error.rpcCode, -32602);
     assert.match(error.message, /server "in-process": elicitation\/create: .*property "address" is a nested object/);
     const arrayOfObjects = await rpcRejection(server.peer.request("elicitation/create", {
-      message: "array", requestedSchema: { type: "object", properties: { list: { type: "array", items: { type: "object" } } } },
+      message: "array",
+      requestedSchema: { type: "object", properties: { list: { type: "array", items: { type: "object" } } } },
     }));
     assert.equal(arrayOfObjects.rpcCode, -32602);
     assert.equal(calls, before);
@@ -158,7 +160,8 @@ describe("form mode against an in-process server", () => {
   test("a missing required field and a field the schema does not ask for both fail validation", async () => {
     answer = async () => ({ action: "accept", content: { extra: "x" } });
     const error = await rpcRejection(server.peer.request("elicitation/create", {
-      message: "req", requestedSchema: { type: "object", properties: { name: { type: "string" } }, required: ["name"] },
+      message: "req",
+      requestedSchema: { type: "object", properties: { name: { type: "string" } }, required: ["name"] },
     }));
     assert.match(error.message, /must have required property 'name'/);
     assert.match(error.message, /"extra", which the schema does not ask for/);
@@ -182,10 +185,18 @@ describe("URL mode against an in-process server", () => {
       const completions: string[] = [];
       client.on("elicitationcomplete", ({ elicitationId }) => completions.push(elicitationId));
       const result = await server.peer.request("elicitation/create", {
-        mode: "url", message: "Connect your account", url: "https://auth.example.com:8443/connect?x=1", elicitationId: "el-1",
+        mode: "url",
+        message: "Connect your account",
+        url: "https://auth.example.com:8443/connect?x=1",
+        elicitationId: "el-1",
       });
       assert.deepEqual(result, { action: "accept" });
-      assert.deepEqual(seen, [{ url: "https://auth.example.com:8443/connect?x=1", host: "auth.example.com:8443", message: "Connect your account", elicitationId: "el-1" }]);
+      assert.deepEqual(seen, [{
+        url: "https://auth.example.com:8443/connect?x=1",
+        host: "auth.example.com:8443",
+        message: "Connect your account",
+        elicitationId: "el-1",
+      }]);
       await server.peer.notify("notifications/elicitation/complete", { elicitationId: "unknown" });
       await server.peer.notify("notifications/elicitation/complete", { elicitationId: "el-1" });
       await server.peer.notify("notifications/elicitation/complete", { elicitationId: "el-1" }); // already completed
@@ -251,7 +262,10 @@ describe("server-everything over stdio", () => {
     const result = await client.callTool("trigger-url-elicitation", { url: "https://example.com/flow", elicitationId: "fixed-id" });
     assert.match(textOf(result.content), /User completed the URL elicitation flow/);
     assert.deepEqual(urls.at(-1), {
-      url: "https://example.com/flow", host: "example.com", message: "Please open the link to complete this action.", elicitationId: "fixed-id",
+      url: "https://example.com/flow",
+      host: "example.com",
+      message: "Please open the link to complete this action.",
+      elicitationId: "fixed-id",
     });
     const error = await rpcRejection(client.callTool("trigger-url-elicitation", { url: "https://example.com/other", errorPath: true }));
     assert.ok(error instanceof UrlElicitationRequiredError);

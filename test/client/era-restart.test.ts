@@ -87,7 +87,10 @@ describe("a server that exits at start", () => {
     client.on("statechange", (change) => states.push(change));
     const error = await rejection(client.connect(new StdioTransport({ command: "node", args: [fixturePath("exit-at-start-server.mjs")] })));
     assert.ok(error instanceof ConnectionClosedError, `${error}`);
-    assert.match(error.message, /^server "broken" stopped during the initialize handshake: server process exited with code 1; last stderr: fatal: no API key set$/);
+    assert.match(
+      error.message,
+      /^server "broken" stopped during the initialize handshake: server process exited with code 1; last stderr: fatal: no API key set$/,
+    );
     assert.doesNotMatch(error.message, /server\/discover/);
     assert.equal(client.state, "failed");
     assert.equal(client.failure, error);

@@ -99,7 +99,11 @@ describe("client errors: McpwireError with a named code", () => {
   test("AppResourceError: no-ui-resource for a plain tool", async () => {
     const client = await connected({ tools: {} });
     try {
-      const error = coded(await rejection(readToolUi(client, { name: "plain", inputSchema: { type: "object" } }, { server: "codes" })), AppResourceError, "no-ui-resource");
+      const error = coded(
+        await rejection(readToolUi(client, { name: "plain", inputSchema: { type: "object" } }, { server: "codes" })),
+        AppResourceError,
+        "no-ui-resource",
+      );
       assert.equal(error.server, "codes");
       assert.equal(error.tool, "plain");
       assert.equal(error.uri, undefined);
@@ -135,9 +139,17 @@ describe("client errors: McpwireError with a named code", () => {
     assert.deepEqual(version.supported, ["2025-11-25"]);
     const capability = coded(new CapabilityError("c", { capability: "prompts", cause }), CapabilityError, "missing-server-capability");
     assert.equal(capability.cause, cause);
-    const output = coded(new OutputValidationError("o", "output-mismatch", { tool: "t", errors: [{ path: "/a", message: "m" }] }), OutputValidationError, "output-mismatch");
+    const output = coded(
+      new OutputValidationError("o", "output-mismatch", { tool: "t", errors: [{ path: "/a", message: "m" }] }),
+      OutputValidationError,
+      "output-mismatch",
+    );
     assert.equal(output.path, "/a");
-    const skill = coded(new SkillError("s", "digest-mismatch", { server: "x", skill: "skill://a/SKILL.md", file: "SKILL.md", cause }), SkillError, "digest-mismatch");
+    const skill = coded(
+      new SkillError("s", "digest-mismatch", { server: "x", skill: "skill://a/SKILL.md", file: "SKILL.md", cause }),
+      SkillError,
+      "digest-mismatch",
+    );
     assert.deepEqual([skill.server, skill.skill, skill.file, skill.cause], ["x", "skill://a/SKILL.md", "SKILL.md", cause]);
     const app = coded(new AppResourceError("a", "not-html", { server: "x", tool: "t", uri: "ui://x", cause }), AppResourceError, "not-html");
     assert.deepEqual([app.server, app.tool, app.uri, app.cause], ["x", "t", "ui://x", cause]);

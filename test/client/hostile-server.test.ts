@@ -78,40 +78,43 @@ behaviour("a log listener that throws is reported as a problem naming the event;
   }
 });
 
-behaviour("an addEventListener listener that throws (function or handleEvent object) is contained the same way, its error given as the problem's cause", async () => {
-  const { client } = await hostile();
-  try {
-    const causes: unknown[] = [];
-    const messages: string[] = [];
-    client.on("problem", ({ message, cause }) => {
-      messages.push(message);
-      causes.push(cause);
-    });
-    const thrown = new TypeError("cannot read properties of undefined");
-    client.addEventListener("log", () => {
-      throw thrown;
-    });
-    client.addEventListener("log", {
-      handleEvent() {
-        throw "a string, not an Error";
-      },
-    });
-    const after: unknown[] = [];
-    client.addEventListener("log", (event) => after.push((event as DetailEvent<LogMessage>).detail.data));
-    await client.callTool("log", { text: "once" });
-    assert.deepEqual(after, ["once"]);
-    assert.ok(causes.includes(thrown), messages.join("\n"));
-    assert.ok(messages.some((message) => message === 'server "hostile": a "log" event listener threw: a string, not an Error'), messages.join("\n"));
-    // A listener of the problem event that throws as well ends there: no loop, nothing uncaught.
-    client.on("problem", () => {
-      throw new Error("the problem listener is broken too");
-    });
-    await client.callTool("log", { text: "twice" });
-    assert.deepEqual(after, ["once", "twice"]);
-  } finally {
-    await client.close();
-  }
-});
+behaviour(
+  "an addEventListener listener that throws (function or handleEvent object) is contained the same way, its error given as the problem's cause",
+  async () => {
+    const { client } = await hostile();
+    try {
+      const causes: unknown[] = [];
+      const messages: string[] = [];
+      client.on("problem", ({ message, cause }) => {
+        messages.push(message);
+        causes.push(cause);
+      });
+      const thrown = new TypeError("cannot read properties of undefined");
+      client.addEventListener("log", () => {
+        throw thrown;
+      });
+      client.addEventListener("log", {
+        handleEvent() {
+          throw "a string, not an Error";
+        },
+      });
+      const after: unknown[] = [];
+      client.addEventListener("log", (event) => after.push((event as DetailEvent<LogMessage>).detail.data));
+      await client.callTool("log", { text: "once" });
+      assert.deepEqual(after, ["once"]);
+      assert.ok(causes.includes(thrown), messages.join("\n"));
+      assert.ok(messages.some((message) => message === 'server "hostile": a "log" event listener threw: a string, not an Error'), messages.join("\n"));
+      // A listener of the problem event that throws as well ends there: no loop, nothing uncaught.
+      client.on("problem", () => {
+        throw new Error("the problem listener is broken too");
+      });
+      await client.callTool("log", { text: "twice" });
+      assert.deepEqual(after, ["once", "twice"]);
+    } finally {
+      await client.close();
+    }
+  },
+);
 
 behaviour("a statechange listener that throws cannot stop connect() or close()", async () => {
   const client = new Client(CLIENT_INFO, { name: "hostile", protocol: "legacy" });
@@ -165,7 +168,10 @@ behaviour("a response over the limit whose id cannot be read fails the one call 
   try {
     const { error, ms } = await failure(client.callTool("huge-id-hidden", { bytes: 300_000 }));
     assert.ok(error instanceof UndeliverableResponseError, `${error.name}: ${error.message}`);
-    assert.match(error.message, /^server "hostile": tools\/call failed: its response \(id unreadable, taken as \d+, the only request pending\) could not be delivered: the response is \d+ bytes/);
+    assert.match(
+      error.message,
+      /^server "hostile": tools\/call failed: its response \(id unreadable, taken as \d+, the only request pending\) could not be delivered: the response is \d+ bytes/,
+    );
     assert.ok(ms < AT_ONCE_MS, `took ${ms} ms`);
 
     const hidden = client.callTool("huge-id-hidden", { bytes: 300_000 }, { timeoutMs: 3000 });
@@ -173,7 +179,10 @@ behaviour("a response over the limit whose id cannot be read fails the one call 
     const outcome = await failure(hidden);
     assert.ok(outcome.error instanceof RequestTimeoutError, `${outcome.error.name}: ${outcome.error.message}`);
     assert.deepEqual((await slow).content, [{ type: "text", text: "slow answer" }]);
-    assert.ok(problems.some((problem) => /a response could not be delivered \(the response is \d+ bytes.*its id could not be read and 2 are pending/.test(problem)), problems.join("\n"));
+    assert.ok(
+      problems.some((problem) => /a response could not be delivered \(the response is \d+ bytes.*its id could not be read and 2 are pending/.test(problem)),
+      problems.join("\n"),
+    );
   } finally {
     await client.close();
   }
@@ -185,7 +194,10 @@ behaviour("a response carrying both result and error fails its call at once with
     const { error, ms } = await failure(client.callTool("both"));
     assert.ok(error instanceof UndeliverableResponseError, `${error.name}: ${error.message}`);
     assert.deepEqual([error.code, error.reason], ["undeliverable", "result-and-error"]);
-    assert.match(error.message, /^server "hostile": tools\/call failed: its response \(id \d+\) could not be delivered: the response carries both "result" and "error", which JSON-RPC 2\.0 forbids$/);
+    assert.match(
+      error.message,
+      /^server "hostile": tools\/call failed: its response \(id \d+\) could not be delivered: the response carries both "result" and "error", which JSON-RPC 2\.0 forbids$/,
+    );
     assert.ok(ms < AT_ONCE_MS, `took ${ms} ms`);
   } finally {
     await client.close();
@@ -233,25 +245,28 @@ behaviour("a tools/list result without tools is a ProtocolError bad-result namin
   }
 });
 
-behaviour("structuredContent nested 100,000 levels against a recursive outputSchema is refused with a clear error naming server and tool, not a stack overflow", async () => {
-  const { client } = await hostile();
-  try {
-    await client.listTools();
-    const { error } = await failure(client.callTool("deep", { depth: 100_000 }));
-    assert.ok(error instanceof OutputValidationError, `${error.name}: ${error.message}`);
-    assert.equal(error.code, "output-unchecked");
-    assert.equal(error.tool, "deep");
-    assert.match(
-      error.message,
-      /^server "hostile": tool "deep" returned structuredContent that could not be checked against its outputSchema: it is nested more than 1000 levels deep, too deep for the validator/,
-    );
-    // A shallow one still passes the same schema.
-    const shallow = await client.callTool("deep", { depth: 3 });
-    assert.deepEqual(shallow.structuredContent, { next: { next: { next: {} } } });
-  } finally {
-    await client.close();
-  }
-});
+behaviour(
+  "structuredContent nested 100,000 levels against a recursive outputSchema is refused with a clear error naming server and tool, not a stack overflow",
+  async () => {
+    const { client } = await hostile();
+    try {
+      await client.listTools();
+      const { error } = await failure(client.callTool("deep", { depth: 100_000 }));
+      assert.ok(error instanceof OutputValidationError, `${error.name}: ${error.message}`);
+      assert.equal(error.code, "output-unchecked");
+      assert.equal(error.tool, "deep");
+      assert.match(
+        error.message,
+        /^server "hostile": tool "deep" returned structuredContent that could not be checked against its outputSchema: it is nested more than 1000 levels deep, too deep for the validator/,
+      );
+      // A shallow one still passes the same schema.
+      const shallow = await client.callTool("deep", { depth: 3 });
+      assert.deepEqual(shallow.structuredContent, { next: { next: { next: {} } } });
+    } finally {
+      await client.close();
+    }
+  },
+);
 
 // --- timeouts that bound ---------------------------------------------------------------------
 
@@ -262,7 +277,10 @@ behaviour("a call ended by AbortSignal.timeout is a RequestAbortedError of kind 
     assert.ok(error instanceof RequestAbortedError, `${error.name}: ${error.message}`);
     assert.equal(error.code, "timeout");
     assert.equal(error.method, "tools/call");
-    assert.match(error.message, /^server "hostile": tools\/call timed out: the caller's AbortSignal fired \(.+\); give it more time, or check the server's stderr$/);
+    assert.match(
+      error.message,
+      /^server "hostile": tools\/call timed out: the caller's AbortSignal fired \(.+\); give it more time, or check the server's stderr$/,
+    );
     assert.ok(ms < AT_ONCE_MS, `took ${ms} ms`);
     const cancelled = await failure(client.callTool("slow", { ms: 30_000 }, { signal: AbortSignal.abort(new Error("user pressed stop")) }));
     assert.ok(cancelled.error instanceof RequestAbortedError && cancelled.error.code === "cancelled");

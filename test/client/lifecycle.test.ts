@@ -40,7 +40,6 @@ function recordStates(client: Client): StateChange[] {
   return changes;
 }
 
-
 interface Observed {
   beforeInitResult: string[];
   afterInitResult: string[];

@@ -5,16 +5,7 @@
 
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import {
-  CapabilityError,
-  Client,
-  type JsonRpcMessage,
-  type LogMessage,
-  MemoryTransport,
-  type Params,
-  Peer,
-  type Progress,
-} from "../../src/mod.ts";
+import { CapabilityError, Client, type JsonRpcMessage, type LogMessage, MemoryTransport, type Params, Peer, type Progress } from "../../src/mod.ts";
 import { everythingClient } from "../support/everything.ts";
 
 const CLIENT_INFO = { name: "mcpwire-tests", version: "1.0.0" };
@@ -111,8 +102,12 @@ describe("progress and subscriptions", () => {
     const client = new Client(CLIENT_INFO, { name: "nosub" });
     await client.connect(server.clientEnd);
     try {
-      await assert.rejects(client.subscribeResource("test://x"), (error: unknown) =>
-        error instanceof CapabilityError && error.capability === "resources.subscribe" && /server "nosub" declares resources without "subscribe"/.test(error.message));
+      await assert.rejects(
+        client.subscribeResource("test://x"),
+        (error: unknown) =>
+          error instanceof CapabilityError && error.capability === "resources.subscribe" &&
+          /server "nosub" declares resources without "subscribe"/.test(error.message),
+      );
       assert.equal(subscribes, 0);
     } finally {
       await client.close();

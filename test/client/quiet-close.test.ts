@@ -12,8 +12,16 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import process from "node:process";
 import { fileURLToPath } from "node:url";
-import { type ModernHttpServer, MODERN_SERVER, startModernHttp } from "../../conformance/fixtures/modern-server-launch.ts";
-import { Client, ConnectionClosedError, type JsonRpcMessage, StdioTransport, StreamableHttpTransport, TracingTransport, type Transport } from "../../src/mod.ts";
+import { MODERN_SERVER, type ModernHttpServer, startModernHttp } from "../../conformance/fixtures/modern-server-launch.ts";
+import {
+  Client,
+  ConnectionClosedError,
+  type JsonRpcMessage,
+  StdioTransport,
+  StreamableHttpTransport,
+  TracingTransport,
+  type Transport,
+} from "../../src/mod.ts";
 import { fixturePath } from "../support/fixture-process.ts";
 import { hangGuard } from "../support/hang-guard.ts";
 
@@ -83,9 +91,15 @@ describe("a 2026-07-28 connection whose listen stream is open ends without a fal
     client.on("problem", ({ message }) => problems.push(message));
     const failed = new Promise<Error | undefined>((resolve) => client.on("statechange", ({ to, cause }) => to === "failed" && resolve(cause)));
     try {
-      await hangGuard(client.connect(new TracingTransport(stdio, (direction, message) => {
-        if (direction === "send" && "method" in message) sent.push(message.method);
-      })), HANG_GUARD_MS, "connect");
+      await hangGuard(
+        client.connect(
+          new TracingTransport(stdio, (direction, message) => {
+            if (direction === "send" && "method" in message) sent.push(message.method);
+          }),
+        ),
+        HANG_GUARD_MS,
+        "connect",
+      );
       await listenSent(sent);
       await hangGuard(client.listTools(), HANG_GUARD_MS, "tools/list");
       process.kill(stdio.pid!, "SIGKILL");
@@ -114,9 +128,15 @@ describe("closing a 2026-07-28 stdio connection ends its listen stream first", {
       client.on("statechange", ({ to }) => states.push(to));
       const sent: string[] = [];
       try {
-        await hangGuard(client.connect(new TracingTransport(stdio, (direction, message) => {
-          if (direction === "send" && "method" in message) sent.push(message.method);
-        })), HANG_GUARD_MS, "connect");
+        await hangGuard(
+          client.connect(
+            new TracingTransport(stdio, (direction, message) => {
+              if (direction === "send" && "method" in message) sent.push(message.method);
+            }),
+          ),
+          HANG_GUARD_MS,
+          "connect",
+        );
         assert.equal(client.era, "modern");
         await listenSent(sent);
         await hangGuard(client.listTools(), HANG_GUARD_MS, "tools/list"); // the listen request has reached the server

@@ -20,7 +20,9 @@ function testServer(): { clientEnd: MemoryTransport; peer: Peer; notifications: 
     peer.receive(message);
   };
   peer.setRequestHandler("initialize", () => ({
-    protocolVersion: "2025-11-25", capabilities: {}, serverInfo: { name: "in-process", version: "0.0.1" },
+    protocolVersion: "2025-11-25",
+    capabilities: {},
+    serverInfo: { name: "in-process", version: "0.0.1" },
   }));
   void serverEnd.start();
   return { clientEnd, peer, notifications };
@@ -31,7 +33,9 @@ describe("roots", () => {
     assert.equal(pathToFileUri("/home/me/my project"), "file:///home/me/my%20project");
     assert.equal(pathToFileUri("C:\\src\\app"), "file:///C:/src/app");
     assert.deepEqual(toRoots(["/srv", { uri: "/tmp/x", name: "tmp" }, { uri: "file:///a" }]), [
-      { uri: "file:///srv" }, { uri: "file:///tmp/x", name: "tmp" }, { uri: "file:///a" },
+      { uri: "file:///srv" },
+      { uri: "file:///tmp/x", name: "tmp" },
+      { uri: "file:///a" },
     ]);
     assert.throws(() => toRoots(["relative/dir"]), /not an absolute path/);
     assert.throws(() => new Client(CLIENT_INFO, { roots: ["./here"] }), /not an absolute path/);

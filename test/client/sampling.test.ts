@@ -4,14 +4,7 @@
 
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import {
-  Client,
-  type CreateMessageRequest,
-  type JsonRpcMessage,
-  MemoryTransport,
-  type Params,
-  Peer,
-} from "../../src/mod.ts";
+import { Client, type CreateMessageRequest, type JsonRpcMessage, MemoryTransport, type Params, Peer } from "../../src/mod.ts";
 import type { ClientOptions } from "../../src/client/client.ts";
 import { SamplingRejectedError } from "../../src/client/sampling.ts";
 import { everythingClient, untilListed } from "../support/everything.ts";
@@ -90,7 +83,12 @@ describe("sampling policy against an in-process server", () => {
   test("a user rejection is -1; the rate limit answers -1 once the minute's budget is spent", async () => {
     let reject = true;
     const { client, peer } = await connected({
-      handlers: { sampling: async () => { if (reject) throw new SamplingRejectedError(); return ANSWER; } },
+      handlers: {
+        sampling: async () => {
+          if (reject) throw new SamplingRejectedError();
+          return ANSWER;
+        },
+      },
       sampling: { requestsPerMinute: 2 },
     });
     try {
@@ -101,7 +99,10 @@ describe("sampling policy against an in-process server", () => {
       assert.deepEqual(await peer.request("sampling/createMessage", REQUEST), ANSWER);
       const limited = await rpcRejection(peer.request("sampling/createMessage", REQUEST));
       assert.equal(limited.rpcCode, -1);
-      assert.match(limited.message, /server "in-process": sampling\/createMessage: rejected by the client's rate limit \(2 sampling requests per minute\); retry in \d+ s/);
+      assert.match(
+        limited.message,
+        /server "in-process": sampling\/createMessage: rejected by the client's rate limit \(2 sampling requests per minute\); retry in \d+ s/,
+      );
     } finally {
       await client.close();
     }

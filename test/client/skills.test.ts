@@ -22,7 +22,10 @@ const SKILLS_SERVER = fileURLToPath(new URL("../../conformance/fixtures/skills-s
 const SKILLS_FIXTURE = "../../conformance/fixtures/skills-server.mjs"; // relative to test/fixtures/
 
 /** A Client connected to the fixture over stdio with `args`, named "docs". */
-async function stdioClient(args: string[] = [], options: { protocol?: "auto" | "legacy" | "modern"; extensions?: Record<string, boolean> } = {}): Promise<Client> {
+async function stdioClient(
+  args: string[] = [],
+  options: { protocol?: "auto" | "legacy" | "modern"; extensions?: Record<string, boolean> } = {},
+): Promise<Client> {
   const client = new Client(CLIENT_INFO, { name: "docs", requestTimeoutMs: 10_000, ...options });
   await hangGuard(client.connect(new StdioTransport({ command: "node", args: [SKILLS_SERVER, "--stdio", ...args] })), 15_000, "connect");
   return client;
@@ -140,7 +143,7 @@ describe("skills: the entry checks", () => {
   });
 
   test("frontmatter: parsed from the leading --- block and compared field by field", async () => {
-    const parsed = await parseSkillFile("---\nname: a\ndescription: b\nmetadata:\n  version: \"1\"\n---\n\n# Body\n");
+    const parsed = await parseSkillFile('---\nname: a\ndescription: b\nmetadata:\n  version: "1"\n---\n\n# Body\n');
     assert.ok(typeof parsed !== "string");
     assert.deepEqual(parsed.frontmatter, { name: "a", description: "b", metadata: { version: "1" } });
     assert.equal(parsed.body, "\n# Body\n");

@@ -80,9 +80,7 @@ function example(type: string, file?: string): Json {
 
 /** The `result` examples of a type: its own files and the `result` of its *ResultResponse files. */
 function resultsOf(type: string): Example[] {
-  const responses = TYPES.includes(`${type}Response`)
-    ? examplesOf(`${type}Response`).map(({ name, value }) => ({ name, value: value.result as Json }))
-    : [];
+  const responses = TYPES.includes(`${type}Response`) ? examplesOf(`${type}Response`).map(({ name, value }) => ({ name, value: value.result as Json })) : [];
   return [...examplesOf(type), ...responses];
 }
 
@@ -286,20 +284,24 @@ describe("spec examples: the client consumes the list results, following nextCur
   for (const list of LISTS) {
     for (const { name, value } of resultsOf(list.type)) {
       const cursor = value.nextCursor;
-      test(`${name}: ${list.method} returns the example's ${list.key}` + (cursor === undefined ? "" : `, then asks for the page at cursor ${JSON.stringify(cursor)}`), async () => {
-        // The example is the first page; the page at its nextCursor ends the list.
-        const answer: RequestHandler = (params) => params?.cursor === undefined ? structuredClone(value) : { resultType: "complete", [list.key]: [] };
-        const { client, server, problems } = await connectModern({ [list.method]: answer }, {}, discoverWith(list.capabilities ?? {}));
-        try {
-          assert.deepEqual(await list.list(client), value[list.key]);
-          const sent = requestsFor(server, list.method);
-          assertShapedLike(sent[0]!, example(list.request), client);
-          assert.deepEqual(sent.map((params) => params.cursor), cursor === undefined ? [undefined] : [undefined, cursor]);
-          assert.deepEqual(problems, []);
-        } finally {
-          await client.close();
-        }
-      });
+      test(
+        `${name}: ${list.method} returns the example's ${list.key}` +
+          (cursor === undefined ? "" : `, then asks for the page at cursor ${JSON.stringify(cursor)}`),
+        async () => {
+          // The example is the first page; the page at its nextCursor ends the list.
+          const answer: RequestHandler = (params) => params?.cursor === undefined ? structuredClone(value) : { resultType: "complete", [list.key]: [] };
+          const { client, server, problems } = await connectModern({ [list.method]: answer }, {}, discoverWith(list.capabilities ?? {}));
+          try {
+            assert.deepEqual(await list.list(client), value[list.key]);
+            const sent = requestsFor(server, list.method);
+            assertShapedLike(sent[0]!, example(list.request), client);
+            assert.deepEqual(sent.map((params) => params.cursor), cursor === undefined ? [undefined] : [undefined, cursor]);
+            assert.deepEqual(problems, []);
+          } finally {
+            await client.close();
+          }
+        },
+      );
     }
   }
 });
@@ -632,7 +634,10 @@ describe("spec examples: the client's handlers answer the input request examples
       for (const request of Object.values(inputRequests)) {
         const { method, params } = asObject(request);
         if (method === "sampling/createMessage") {
-          assert.ok(seen.sampling.some((seenRequest) => JSON.stringify(seenRequest) === JSON.stringify(params)), "the sampling handler got the example request unchanged");
+          assert.ok(
+            seen.sampling.some((seenRequest) => JSON.stringify(seenRequest) === JSON.stringify(params)),
+            "the sampling handler got the example request unchanged",
+          );
         } else if (method === "elicitation/create" && asObject(params).mode === "url") {
           assert.deepEqual(seen.urls.map((url) => url.url), [asObject(params).url]);
           assert.equal(seen.urls[0]!.host, new URL(asObject(params).url as string).host);

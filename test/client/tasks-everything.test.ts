@@ -6,15 +6,7 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import type { ChildProcess } from "node:child_process";
-import {
-  Client,
-  type JsonRpcMessage,
-  StdioTransport,
-  StreamableHttpTransport,
-  TaskError,
-  type TaskStatusUpdate,
-  TracingTransport,
-} from "../../src/mod.ts";
+import { Client, type JsonRpcMessage, StdioTransport, StreamableHttpTransport, TaskError, type TaskStatusUpdate, TracingTransport } from "../../src/mod.ts";
 import { EVERYTHING } from "../support/everything.ts";
 import { freePort, startEverything, stop, textOf } from "../support/everything-http.ts";
 import { guardedRejection, hangGuard } from "../support/hang-guard.ts";

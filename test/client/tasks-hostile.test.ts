@@ -54,7 +54,6 @@ async function seen(client: Client): Promise<{ cancels: string[]; updates: { key
   return (await client.callTool("seen")).structuredContent as never;
 }
 
-
 /**
  * Calls notify_storm (a task that works for 1.5 s and sends a status notification ahead of
  * every tasks/get answer, suggesting a 1 s interval) and checks the polls stayed bounded: a

@@ -42,7 +42,9 @@ function modernClient(name: string, extra: ConstructorParameters<typeof Client>[
 }
 
 /** What the fixture saw (listen filters, tasks/update keys, cancels, Mcp-Name headers). */
-async function seen(client: Client): Promise<{ listenFilters: { taskIds?: string[] }[]; updates: { keys: string[] }[]; cancels: string[]; mcpNames: string[] }> {
+async function seen(
+  client: Client,
+): Promise<{ listenFilters: { taskIds?: string[] }[]; updates: { keys: string[] }[]; cancels: string[]; mcpNames: string[] }> {
   return (await client.callTool("seen")).structuredContent as never;
 }
 

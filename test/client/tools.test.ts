@@ -23,9 +23,7 @@ import { rejection } from "../support/rejection.ts";
 const CLIENT_INFO = { name: "mcpwire-tests", version: "1.0.0" };
 
 function tool(name: string, outputSchema?: Params): Tool {
-  return outputSchema === undefined
-    ? { name, inputSchema: { type: "object" } }
-    : { name, inputSchema: { type: "object" }, outputSchema };
+  return outputSchema === undefined ? { name, inputSchema: { type: "object" } } : { name, inputSchema: { type: "object" }, outputSchema };
 }
 
 async function connected(server: InProcessServer, options: { maxPages?: number } = {}): Promise<Client> {
@@ -275,8 +273,7 @@ describe("output validation against the listed outputSchema", () => {
   before(async () => {
     server = inProcessServer({ tools: {} }, {
       // Each listing is a fresh copy, as it would be off the wire.
-      "tools/list": (params) =>
-        params?.cursor === "2" ? { tools: structuredClone(PAGE_2) } : { tools: structuredClone(PAGE_1), nextCursor: "2" },
+      "tools/list": (params) => params?.cursor === "2" ? { tools: structuredClone(PAGE_2) } : { tools: structuredClone(PAGE_1), nextCursor: "2" },
       "tools/call": (params) => {
         const args = (params?.arguments ?? {}) as Params;
         const result: Params = { content: [{ type: "text", text: JSON.stringify(args.out ?? null) }] };
@@ -482,7 +479,12 @@ describe("structuredContent that is not a JSON object", () => {
         assert.deepEqual(result.content, [{ type: "text", text }], name);
         assert.deepEqual(result.structuredContent, structured, name);
         assert.equal(problems.length, 1, `${name}: ${problems.join("; ")}`);
-        assert.match(problems[0]!, new RegExp(`^server "sc": tools/call "${name}" returned structuredContent that is not a JSON object \\(${kind}\\), which protocol 2025-11-25 requires`));
+        assert.match(
+          problems[0]!,
+          new RegExp(
+            `^server "sc": tools/call "${name}" returned structuredContent that is not a JSON object \\(${kind}\\), which protocol 2025-11-25 requires`,
+          ),
+        );
       }
       problems.length = 0;
       await client.callTool("words");

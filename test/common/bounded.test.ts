@@ -17,7 +17,7 @@ test("shallow values render exactly as JSON.stringify does", () => {
     null,
     0,
     -1.5,
-    "text \"quoted\" \u001b[31m",
+    'text "quoted" \u001b[31m',
     [1, "a", null, { b: [true, false] }],
     { a: 1, b: undefined, c: () => 1, d: [undefined], e: NaN, f: new Date(0) },
     [],

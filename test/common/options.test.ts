@@ -60,11 +60,13 @@ test("StdioTransport: a misspelt command is named with its fix, and the missing 
 });
 
 test("the HTTP transports: a misspelt url or header is named with its fix", () => {
-  for (const [who, make] of [
-    ["StreamableHttpTransport", (options: unknown) => new StreamableHttpTransport(loose(options as Record<string, unknown>))],
-    ["SseLegacyTransport", (options: unknown) => new SseLegacyTransport(loose(options as Record<string, unknown>))],
-    ["AutoHttpTransport", (options: unknown) => new AutoHttpTransport(loose(options as Record<string, unknown>))],
-  ] as const) {
+  for (
+    const [who, make] of [
+      ["StreamableHttpTransport", (options: unknown) => new StreamableHttpTransport(loose(options as Record<string, unknown>))],
+      ["SseLegacyTransport", (options: unknown) => new SseLegacyTransport(loose(options as Record<string, unknown>))],
+      ["AutoHttpTransport", (options: unknown) => new AutoHttpTransport(loose(options as Record<string, unknown>))],
+    ] as const
+  ) {
     refused(() => make({ uri: URL_NOWHERE }), `${who}: unknown option "uri" (did you mean "url"?)`, 'required option "url" is missing');
     refused(() => make({ url: URL_NOWHERE, header: {} }), `${who}: unknown option "header" (did you mean "headers"?)`);
   }
@@ -102,7 +104,11 @@ test("Peer, LineDecoder, SamplingGate, registerMcpServer: a misspelt option is n
   const send = () => Promise.resolve();
   refused(() => new Peer(loose({ name: "p", send, defaultTimeout: 5 })), 'Peer: unknown option "defaultTimeout" (did you mean "defaultTimeoutMs"?)');
   refused(() => new Peer(loose({ send })), 'Peer: required option "name" is missing');
-  refused(() => new LineDecoder(loose({ onmessage: () => {} })), 'LineDecoder: unknown option "onmessage" (did you mean "onMessage"?)', 'required option "onMessage" is missing');
+  refused(
+    () => new LineDecoder(loose({ onmessage: () => {} })),
+    'LineDecoder: unknown option "onmessage" (did you mean "onMessage"?)',
+    'required option "onMessage" is missing',
+  );
   const sampler = () => Promise.reject(new Error("unused"));
   refused(() => new SamplingGate(sampler, loose({ maxToken: 5 })), 'SamplingGate: unknown option "maxToken" (did you mean "maxTokens"?)');
   const client = { listTools: () => Promise.reject(new Error("not listed")) } as never;
@@ -116,7 +122,14 @@ test("Peer, LineDecoder, SamplingGate, registerMcpServer: a misspelt option is n
 test("valid options, every key the options types name, still construct", async () => {
   const [inner] = MemoryTransport.pair();
   const stdio = new StdioTransport({
-    command: "node", args: [], env: {}, envMode: "exact", cwd: ".", shutdownTimeoutMs: 10, onStderr: () => {}, maxMessageBytes: 10,
+    command: "node",
+    args: [],
+    env: {},
+    envMode: "exact",
+    cwd: ".",
+    shutdownTimeoutMs: 10,
+    onStderr: () => {},
+    maxMessageBytes: 10,
   });
   assert.match(stdio.description, /node/);
   const http = { url: URL_NOWHERE, headers: {}, fetch, maxMessageBytes: 10, maxRetryAfterMs: 10, redactor: undefined };

@@ -28,7 +28,7 @@ test("credential headers keep their scheme and lose their value; other headers a
 });
 
 test("token responses, form bodies and Authorization lines in text lose their secrets", () => {
-  const json = JSON.stringify({ access_token: "at-1234567890", token_type: "Bearer", refresh_token: "rt-\"q\"-1", expires_in: 60 });
+  const json = JSON.stringify({ access_token: "at-1234567890", token_type: "Bearer", refresh_token: 'rt-"q"-1', expires_in: 60 });
   assert.equal(
     redactText(json),
     `{"access_token":"${REDACTED}","token_type":"Bearer","refresh_token":"${REDACTED}","expires_in":60}`,

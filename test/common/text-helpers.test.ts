@@ -28,7 +28,7 @@ test("clips mark their cut and keep surrogate pairs whole", () => {
   assert.equal(clipText("abcdef", 10), "abcdef");
   assert.equal(clipText("abcdef", 3), "abc…");
   assert.equal(clipText("ab😀cd", 3), "ab…");
-  assert.equal(preview("a\"b", 10), '"a\\"b"');
+  assert.equal(preview('a"b', 10), '"a\\"b"');
   assert.equal(clipLine("  one\n  two  ", 20), "one two");
 });
 

@@ -95,8 +95,12 @@ describe("servers named __proto__, constructor, prototype in an imported file", 
   test("are imported as ordinary servers, and the user's own servers still load", async () => {
     const { home, project, write, load } = sandbox();
     // Written as text: a JS object literal would take `__proto__` as its prototype.
-    write(home, DESKTOP, `{"mcpServers": {"__proto__": {"command": "node", "args": ["p"]}, "constructor": {"command": "node", "args": ["c"]}, ` +
-      `"prototype": {"command": "node", "env": {"__proto__": "x", "constructor": "y"}}, "toString": {"url": "https://x.example/mcp"}}}`);
+    write(
+      home,
+      DESKTOP,
+      `{"mcpServers": {"__proto__": {"command": "node", "args": ["p"]}, "constructor": {"command": "node", "args": ["c"]}, ` +
+        `"prototype": {"command": "node", "env": {"__proto__": "x", "constructor": "y"}}, "toString": {"url": "https://x.example/mcp"}}}`,
+    );
     const own = write(project, "mcpwire.yaml", "mcp_servers:\n  mine:\n    command: node\n");
     const config = await load(["claude-desktop"], own);
     assert.deepEqual(config.servers.map((s) => [s.name, s.enabled, s.origin?.app]), [
@@ -114,7 +118,11 @@ describe("servers named __proto__, constructor, prototype in an imported file", 
   test("in Codex TOML too", async () => {
     const { home, load } = sandbox();
     const { write } = sandbox();
-    write(home, ".codex/config.toml", `[mcp_servers.__proto__]\ncommand = "node"\n[mcp_servers.constructor]\ncommand = "node"\nenv_vars = ["constructor", "GITHUB_TOKEN"]\n`);
+    write(
+      home,
+      ".codex/config.toml",
+      `[mcp_servers.__proto__]\ncommand = "node"\n[mcp_servers.constructor]\ncommand = "node"\nenv_vars = ["constructor", "GITHUB_TOKEN"]\n`,
+    );
     const config = await load(["codex"]);
     assert.deepEqual(config.servers.map((s) => [s.name, s.enabled]), [["__proto__", true], ["constructor", true]]);
     // env_vars passes on only variables the environment has (as its own keys).
@@ -182,8 +190,14 @@ describe("nesting beyond the limit", () => {
     const config = await load(["claude-code", "codex"], own);
     assert.deepEqual(config.servers.map((s) => s.name), ["mine"]);
     const messages = config.warnings.map((w) => w.message);
-    assert.ok(messages.some((m) => m.startsWith(`./.mcp.json:1:${columnBeyond(text)}: invalid JSON in claude-code's config: nested more than 100 levels`)), messages.join("\n"));
-    assert.ok(messages.some((m) => /^~\/\.codex\/config\.toml:3:\d+: invalid TOML in codex's config: nested more than 100 levels/.test(m)), messages.join("\n"));
+    assert.ok(
+      messages.some((m) => m.startsWith(`./.mcp.json:1:${columnBeyond(text)}: invalid JSON in claude-code's config: nested more than 100 levels`)),
+      messages.join("\n"),
+    );
+    assert.ok(
+      messages.some((m) => /^~\/\.codex\/config\.toml:3:\d+: invalid TOML in codex's config: nested more than 100 levels/.test(m)),
+      messages.join("\n"),
+    );
   });
 });
 
@@ -236,9 +250,12 @@ describe("withoutComments", () => {
 
   test("agrees with the reference on random text of JSON's punctuation, comments and spaces", () => {
     const piece = fc.constantFrom('"', "\\", "/", "*", "//", "/*", "*/", ",", "}", "]", "{", "[", " ", "\n", "\t", "a", "1", ":", "\u00a0", "\u2028");
-    fc.assert(fc.property(fc.array(piece, { maxLength: 60 }).map((parts) => parts.join("")), (text) => {
-      assert.equal(withoutComments(text), reference(text));
-    }), { numRuns: 2000 });
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 60 }).map((parts) => parts.join("")), (text) => {
+        assert.equal(withoutComments(text), reference(text));
+      }),
+      { numRuns: 2000 },
+    );
   });
 
   test("a 20 MB ~/.claude.json-like text is processed in one pass (heap growth reported)", () => {

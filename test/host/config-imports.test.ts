@@ -122,7 +122,10 @@ describe("each app's shape", () => {
     assert.equal(server(config, "project-tool").origin, undefined);
     assert.doesNotMatch(warningsText(config), /project-tool/);
     assert.equal(server(config, "shared").command, "local-wins");
-    assert.match(warningsText(config), /~\/\.claude\.json:\d+:\d+: server "shared" of claude-code is not imported: claude-code \(~\/\.claude\.json\) has a server of that name/);
+    assert.match(
+      warningsText(config),
+      /~\/\.claude\.json:\d+:\d+: server "shared" of claude-code is not imported: claude-code \(~\/\.claude\.json\) has a server of that name/,
+    );
     assert.deepEqual(server(config, "project-tool").env, { MODE: "dev" });
     const remote = server(config, "code-remote");
     assert.equal(remote.transport, "http");
@@ -165,7 +168,7 @@ describe("each app's shape", () => {
     assert.deepEqual(local.origin, { app: "cursor", file: join(project, ".cursor", "mcp.json") });
   });
 
-  test("vscode: \"servers\", comments and trailing commas, type stdio/http/sse; ${input:…} disables its server with a clear message", async () => {
+  test('vscode: "servers", comments and trailing commas, type stdio/http/sse; ${input:…} disables its server with a clear message', async () => {
     const { home, project, place, load } = sandbox();
     place(project, ".vscode/mcp.json", "vscode-mcp.json");
     place(home, ".config/Code/User/settings.json", "vscode-settings.json");
@@ -262,7 +265,10 @@ describe("bad input", () => {
     place(project, ".mcp.json", "project-mcp.json");
     const config = await load(["cursor", "claude-code"]);
     assert.deepEqual(config.servers.map((s) => s.name), ["project-tool"]);
-    assert.match(warningsText(config), /^~\/\.cursor\/mcp\.json:4:5: invalid JSON in cursor's config: expected "," or "}" after a property value, found "\\""; its servers are not imported$/m);
+    assert.match(
+      warningsText(config),
+      /^~\/\.cursor\/mcp\.json:4:5: invalid JSON in cursor's config: expected "," or "}" after a property value, found "\\""; its servers are not imported$/m,
+    );
     const error = config.warnings.find((warning) => warning.file === join(home, ".cursor", "mcp.json"));
     assert.equal(error?.line, 4);
     assert.equal(error?.column, 5);
@@ -287,7 +293,10 @@ describe("bad input", () => {
       mystery.error?.message ?? "",
       /^~\/\.cursor\/mcp\.json:4:5: server "mystery" has a shape mcpwire does not know: it needs "command" or "url"; its keys are "endpoint", "protocol"$/,
     );
-    assert.match(server(config, "scalar").error?.message ?? "", /^~\/\.cursor\/mcp\.json:5:15: server "scalar" must be a mapping of its settings .*; it is the string "node server\.js"$/);
+    assert.match(
+      server(config, "scalar").error?.message ?? "",
+      /^~\/\.cursor\/mcp\.json:5:15: server "scalar" must be a mapping of its settings .*; it is the string "node server\.js"$/,
+    );
     assert.match(warningsText(config), /server "mystery": "endpoint" means nothing to mcpwire; it is ignored/);
   });
 
@@ -295,7 +304,10 @@ describe("bad input", () => {
     const { home, write, load } = sandbox();
     write(home, ".gemini/settings.json", `{\n  "mcpServers": ["a", "b"]\n}\n`);
     const config = await load(["gemini-cli"]);
-    assert.match(warningsText(config), /^~\/\.gemini\/settings\.json:2:17: "mcpServers" must be a mapping of server names to their settings; it is an array; no server is imported from this file$/m);
+    assert.match(
+      warningsText(config),
+      /^~\/\.gemini\/settings\.json:2:17: "mcpServers" must be a mapping of server names to their settings; it is an array; no server is imported from this file$/m,
+    );
   });
 
   test("our own config wins a name clash, with a warning naming both", async () => {
@@ -306,7 +318,10 @@ describe("bad input", () => {
     assert.equal(server(config, "cursor-local").command, "mine");
     assert.equal(server(config, "cursor-local").origin, undefined);
     assert.equal(config.servers.filter((s) => s.name === "cursor-local").length, 1);
-    assert.match(warningsText(config), /^~\/\.cursor\/mcp\.json:3:5: server "cursor-local" of cursor is not imported: \.\/mcpwire\.yaml has a server of that name, which wins$/m);
+    assert.match(
+      warningsText(config),
+      /^~\/\.cursor\/mcp\.json:3:5: server "cursor-local" of cursor is not imported: \.\/mcpwire\.yaml has a server of that name, which wins$/m,
+    );
     assert.doesNotMatch(warningsText(config), /envFile/, "a skipped server's own problems are not reported");
   });
 

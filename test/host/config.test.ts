@@ -10,13 +10,7 @@ import { fileURLToPath } from "node:url";
 import { configSearchPaths, loadConfig } from "../../src/host/config/load.ts";
 import { parseConfig } from "../../src/host/config/parse.ts";
 import { SERVER_KEYS } from "../../src/host/config/schema.ts";
-import {
-  ConfigError,
-  DEFAULT_CONNECT_TIMEOUT_MS,
-  DEFAULT_TOOL_TIMEOUT_MS,
-  type McpwireConfig,
-  type ServerConfig,
-} from "../../src/host/config/types.ts";
+import { ConfigError, DEFAULT_CONNECT_TIMEOUT_MS, DEFAULT_TOOL_TIMEOUT_MS, type McpwireConfig, type ServerConfig } from "../../src/host/config/types.ts";
 
 const FIXTURES = fileURLToPath(new URL("../fixtures/config/", import.meta.url));
 const REPO = fileURLToPath(new URL("../../", import.meta.url)).replace(/\/$/, "");
@@ -254,7 +248,10 @@ describe("YAML config (mcp_servers)", () => {
       server(config, "empty").error?.message,
       'mcpwire.yaml:2:3: server "empty" has no settings; give it "command" (a stdio server) or "url" (an http or sse server)',
     );
-    assert.match(server(config, "word").error?.message ?? "", /^mcpwire\.yaml:3:9: server "word" must be a mapping of its settings .*; it is the string "npx server"$/);
+    assert.match(
+      server(config, "word").error?.message ?? "",
+      /^mcpwire\.yaml:3:9: server "word" must be a mapping of its settings .*; it is the string "npx server"$/,
+    );
     assert.equal(server(config, "fine").enabled, true);
   });
 });
@@ -320,12 +317,18 @@ describe("transport", () => {
     assert.match(server(config, "a").error?.message ?? "", /:3:16: server "a": transport "stdio" needs "command"/);
     assert.match(server(config, "b").error?.message ?? "", /:6:16: server "b": transport "sse" needs "url"/);
     assert.match(server(config, "c").error?.message ?? "", /:10:11: server "c": "transport: http" and "type: sse" disagree; keep one/);
-    assert.match(server(config, "d").error?.message ?? "", /:13:16: server "d": "transport" must be one of "stdio", "http", "sse" or "auto"; it is the string "grpc"/);
+    assert.match(
+      server(config, "d").error?.message ?? "",
+      /:13:16: server "d": "transport" must be one of "stdio", "http", "sse" or "auto"; it is the string "grpc"/,
+    );
   });
 
   test("a url that is not http(s), or a naming without {tool}, is an error", () => {
     const config = yaml("mcp_servers:\n  a:\n    url: ftp://example.com\n  b:\n    command: node\n    naming: mcp_{server}\n");
-    assert.match(server(config, "a").error?.message ?? "", /:3:10: server "a": "url" must be an http:\/\/ or https:\/\/ URL; it is the string "ftp:\/\/example.com"/);
+    assert.match(
+      server(config, "a").error?.message ?? "",
+      /:3:10: server "a": "url" must be an http:\/\/ or https:\/\/ URL; it is the string "ftp:\/\/example.com"/,
+    );
     assert.match(server(config, "b").error?.message ?? "", /:6:13: server "b": "naming" must be a name format containing \{tool\}/);
   });
 });
@@ -334,7 +337,7 @@ describe("client features: log_level, roots, sampling", () => {
   test("log_level, roots and sampling become the server's level, roots and sampling policy", () => {
     const config = yaml(
       "mcp_servers:\n  s:\n    command: node\n    log_level: warning\n" +
-        "    roots: [/srv/data, ./projects/a, \"../shared\", \"file:///opt/x%20y\", \"${HOME}/work\"]\n" +
+        '    roots: [/srv/data, ./projects/a, "../shared", "file:///opt/x%20y", "${HOME}/work"]\n' +
         "    sampling:\n      max_tokens: 500\n      requests_per_minute: 6\n      models: [m-small, m-large]\n" +
         "      timeout: 12.5\n      tools: true\n",
       { HOME: "/home/me" },
@@ -361,7 +364,7 @@ describe("client features: log_level, roots, sampling", () => {
 
   test("a root that is not a path or a file:// URI, or a sampling value of the wrong kind, is a positioned error", () => {
     const config = yaml(
-      "mcp_servers:\n  r:\n    command: node\n    roots: [/ok, \"https://example.com/x\"]\n" +
+      'mcp_servers:\n  r:\n    command: node\n    roots: [/ok, "https://example.com/x"]\n' +
         "  p:\n    command: node\n    sampling:\n      max_tokens: 0\n",
     );
     assert.equal(server(config, "r").enabled, false);
@@ -410,13 +413,20 @@ describe("JSON config (mcpServers)", () => {
   });
 
   test("a wrong type is positioned by line and column in the JSON text", () => {
-    const config = json('{\n  "mcpServers": {\n    "a": {\n      "command": "node",\n      "args": "--stdio"\n    },\n    "b": { "command": "node", "env": { "X": null } }\n  }\n}\n');
+    const config = json(
+      '{\n  "mcpServers": {\n    "a": {\n      "command": "node",\n      "args": "--stdio"\n    },\n    "b": { "command": "node", "env": { "X": null } }\n  }\n}\n',
+    );
     assert.equal(server(config, "a").error?.message, '.mcp.json:5:15: server "a": "args" must be an array of strings; it is the string "--stdio"');
-    assert.equal(server(config, "b").error?.message, '.mcp.json:7:45: server "b": "env" must be a mapping of variable names to strings; "env.X" is empty (null)');
+    assert.equal(
+      server(config, "b").error?.message,
+      '.mcp.json:7:45: server "b": "env" must be a mapping of variable names to strings; "env.X" is empty (null)',
+    );
   });
 
   test("unknown keys are positioned warnings; $schema at the top is allowed", () => {
-    const config = json('{\n  "$schema": "https://example.com/schema.json",\n  "globalShortcut": "Ctrl+Space",\n  "mcpServers": {\n    "a": { "command": "node", "autoApprove": [] }\n  }\n}\n');
+    const config = json(
+      '{\n  "$schema": "https://example.com/schema.json",\n  "globalShortcut": "Ctrl+Space",\n  "mcpServers": {\n    "a": { "command": "node", "autoApprove": [] }\n  }\n}\n',
+    );
     assert.deepEqual(config.warnings.map((w) => w.message), [
       '.mcp.json:3:3: unknown key "globalShortcut" is ignored; the servers go under "mcpServers"',
       `.mcp.json:5:31: server "a": unknown key "autoApprove" is ignored; known keys: ${SERVER_KEYS.join(", ")}`,
@@ -429,12 +439,15 @@ describe("JSON config (mcpServers)", () => {
     assert.equal(error.message, `${join(FIXTURES, "malformed.json")}:5:7: invalid JSON: expected "," or "}" after a property value, found "\\""`);
     assert.deepEqual([error.line, error.column], [5, 7]);
     const cases: [string, string][] = [
-      ['{\n  "mcpServers": {\n    "a": { "command": "node", }\n  }\n}', '.mcp.json:3:31: invalid JSON: a trailing comma before "}"; JSON allows none, remove it'],
+      [
+        '{\n  "mcpServers": {\n    "a": { "command": "node", }\n  }\n}',
+        '.mcp.json:3:31: invalid JSON: a trailing comma before "}"; JSON allows none, remove it',
+      ],
       ['{\n  // servers\n  "mcpServers": {}\n}', ".mcp.json:2:3: invalid JSON: JSON has no comments; remove it (or use a YAML config, which has)"],
       ["{'mcpServers': {}}", ".mcp.json:1:2: invalid JSON: property names take double quotes"],
       ['{"mcpServers": {"a": {"command": "no', '.mcp.json:1:37: invalid JSON: a string is not closed; add the closing "'],
       ['{"mcpServers": [1, 2,]}', '.mcp.json:1:22: invalid JSON: a trailing comma before "]"; JSON allows none, remove it'],
-      ['{"mcpServers": {}} {}', ".mcp.json:1:20: invalid JSON: unexpected \"{\" after the end of the JSON value"],
+      ['{"mcpServers": {}} {}', '.mcp.json:1:20: invalid JSON: unexpected "{" after the end of the JSON value'],
       ["", ".mcp.json:1:1: invalid JSON: expected a value (a string, number, object, array, true, false or null), found the end of the file"],
     ];
     for (const [text, message] of cases) assert.equal(fatal(() => json(text)).message, message, text);
@@ -596,7 +609,10 @@ describe("loadConfig: files and the lookup order", () => {
   test("a relative server cwd resolves against the config file's directory, not the working directory", async () => {
     const cwd = tempDir();
     mkdirSync(join(cwd, "conf"));
-    writeFileSync(join(cwd, "conf", "mcpwire.yaml"), "mcp_servers:\n  a:\n    command: node\n    cwd: ./data\n  b:\n    command: node\n    cwd: ../other\n  c:\n    command: node\n    cwd: /abs/path\n");
+    writeFileSync(
+      join(cwd, "conf", "mcpwire.yaml"),
+      "mcp_servers:\n  a:\n    command: node\n    cwd: ./data\n  b:\n    command: node\n    cwd: ../other\n  c:\n    command: node\n    cwd: /abs/path\n",
+    );
     const config = await loadConfig({ path: "conf/mcpwire.yaml", cwd, env: {} });
     assert.deepEqual(config.servers.map((s) => s.cwd), [join(cwd, "conf", "data"), join(cwd, "other"), "/abs/path"]);
   });

@@ -4,12 +4,7 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
-import {
-  CHILD_ENV_BASELINE,
-  CHILD_ENV_BASELINE_WINDOWS,
-  childEnvironment,
-  isBaselineVariable,
-} from "../../src/host/env.ts";
+import { CHILD_ENV_BASELINE, CHILD_ENV_BASELINE_WINDOWS, childEnvironment, isBaselineVariable } from "../../src/host/env.ts";
 import { Client, StdioTransport, type TextContent } from "../../src/mod.ts";
 import { runtime } from "../../src/runtime/mod.ts";
 

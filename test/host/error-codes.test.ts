@@ -86,7 +86,7 @@ describe("host errors: McpwireError with a named code", () => {
   test("ServerUnavailableError: a ClientStateError with a host code, the server and both states", () => {
     const cause = new Error("underneath");
     const error = coded(
-      new ServerUnavailableError("server \"s\": parked", "server-parked", { server: "s", serverState: "parked", state: "failed", cause }),
+      new ServerUnavailableError('server "s": parked', "server-parked", { server: "s", serverState: "parked", state: "failed", cause }),
       ServerUnavailableError,
       "server-parked",
     );

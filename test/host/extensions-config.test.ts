@@ -48,7 +48,9 @@ describe("config: extensions", () => {
   });
 
   it("a server turns one off by short name or by identifier", () => {
-    const config = yaml(`mcp_servers:\n  a:\n    command: node\n    extensions: { apps: false }\n  b:\n    command: node\n    extensions:\n      "${UI}": false\n`);
+    const config = yaml(
+      `mcp_servers:\n  a:\n    command: node\n    extensions: { apps: false }\n  b:\n    command: node\n    extensions:\n      "${UI}": false\n`,
+    );
     assert.deepEqual(server(config, "a").extensions, { [UI]: false });
     assert.deepEqual(server(config, "b").extensions, { [UI]: false });
     assert.deepEqual(clientExtensions(server(config, "a")), { [UI]: false });
@@ -72,7 +74,10 @@ describe("config: extensions", () => {
     const config = yaml("mcp_servers:\n  s:\n    command: node\n    extensions:\n      apps: no thanks\n");
     const s = server(config, "s");
     assert.equal(s.enabled, false);
-    assert.match(s.error?.message ?? "", /^mcpwire\.yaml:5:13: server "s": "extensions" must be a mapping of extensions \(tasks, skills, apps, or an identifier such as "io\.modelcontextprotocol\/ui"\) to true or false; "extensions\.apps" is the string "no thanks"$/);
+    assert.match(
+      s.error?.message ?? "",
+      /^mcpwire\.yaml:5:13: server "s": "extensions" must be a mapping of extensions \(tasks, skills, apps, or an identifier such as "io\.modelcontextprotocol\/ui"\) to true or false; "extensions\.apps" is the string "no thanks"$/,
+    );
   });
 
   it("a server's extensions that is not a mapping disables the server, positioned", () => {
@@ -84,7 +89,10 @@ describe("config: extensions", () => {
     const config = yaml("mcp_servers:\n  s:\n    command: node\n    extensions:\n      ui: false\n");
     const s = server(config, "s");
     assert.equal(s.enabled, false);
-    assert.equal(s.error?.message, 'mcpwire.yaml:5:7: server "s": "extensions.ui" is not an extension; use tasks, skills, apps or a full identifier such as "io.modelcontextprotocol/ui"');
+    assert.equal(
+      s.error?.message,
+      'mcpwire.yaml:5:7: server "s": "extensions.ui" is not an extension; use tasks, skills, apps or a full identifier such as "io.modelcontextprotocol/ui"',
+    );
     assert.equal(s.error?.key, "extensions.ui");
   });
 
@@ -92,7 +100,10 @@ describe("config: extensions", () => {
     const config = yaml('mcp_servers:\n  s:\n    command: node\n    extensions:\n      "com.example/thing": false\n');
     assert.equal(server(config, "s").enabled, true);
     assert.deepEqual(server(config, "s").extensions, {});
-    assert.match(config.warnings.map((warning) => warning.message).join("\n"), /mcpwire\.yaml:5:7: server "s": "extensions\.com\.example\/thing": "com\.example\/thing" is not an extension mcpwire implements/);
+    assert.match(
+      config.warnings.map((warning) => warning.message).join("\n"),
+      /mcpwire\.yaml:5:7: server "s": "extensions\.com\.example\/thing": "com\.example\/thing" is not an extension mcpwire implements/,
+    );
   });
 
   it("a top-level value that is not true or false is an error for the file, positioned", () => {
@@ -118,7 +129,10 @@ async function seenUi(manager: McpManager, name: string): Promise<{ initialize: 
   const { result } = JSON.parse(text) as { result?: string };
   assert.ok(result !== undefined, text);
   const seen = JSON.parse(result) as { initialize: { extensions?: Record<string, unknown> } | null; request: { extensions?: Record<string, unknown> } | null };
-  return { initialize: seen.initialize === null ? null : seen.initialize.extensions?.[UI], request: seen.request === null ? null : seen.request.extensions?.[UI] };
+  return {
+    initialize: seen.initialize === null ? null : seen.initialize.extensions?.[UI],
+    request: seen.request === null ? null : seen.request.extensions?.[UI],
+  };
 }
 
 describe("the config switch reaches the server", () => {

@@ -64,7 +64,9 @@ describe("the era cache file", () => {
     const { dir, file, remove } = scratch();
     try {
       await new FileEraCache(file).set("a", "legacy");
-      for (const damage of ["{not json", JSON.stringify({ version: 1, eras: { "sha256:zz": { era: "legacy", at: 1 } } }), " ".repeat(MAX_ERA_CACHE_BYTES + 1)]) {
+      for (
+        const damage of ["{not json", JSON.stringify({ version: 1, eras: { "sha256:zz": { era: "legacy", at: 1 } } }), " ".repeat(MAX_ERA_CACHE_BYTES + 1)]
+      ) {
         writeFileSync(file, damage);
         assert.equal(await new FileEraCache(file).get("a"), undefined);
         await new FileEraCache(file).set("b", "modern");

@@ -11,7 +11,7 @@ import { McpManager } from "../../src/host/manager.ts";
 import type { CallToolResult } from "../../src/client/types.ts";
 import { fulfilInputRequests, readInputRequired } from "../../src/client/input-requests.ts";
 import { boundedCopy } from "../../src/common/bounded.ts";
-import { Redactor, redactHeaders } from "../../src/common/redact.ts";
+import { redactHeaders, Redactor } from "../../src/common/redact.ts";
 import { redactedCopy } from "../../src/host/secrets.ts";
 import { applyDefaults } from "../../src/client/elicitation.ts";
 import { serverExtensions } from "../../src/client/extensions.ts";
@@ -104,8 +104,10 @@ test("servers named __proto__ and constructor whose tools are named __proto__, c
 });
 
 test("a server's input requests keyed __proto__ and constructor are each asked and answered under their keys", async () => {
-  const result = JSON.parse(`{"resultType": "input_required", "inputRequests": {"__proto__": {"method": "roots/list"}, "constructor": {"method": "roots/list"}}}`);
-  const { inputRequests } = readInputRequired("server \"s\": tools/call", result);
+  const result = JSON.parse(
+    `{"resultType": "input_required", "inputRequests": {"__proto__": {"method": "roots/list"}, "constructor": {"method": "roots/list"}}}`,
+  );
+  const { inputRequests } = readInputRequired('server "s": tools/call', result);
   assert.deepEqual(Object.keys(inputRequests!), ["__proto__", "constructor"]);
   const responses = await fulfilInputRequests(inputRequests!, async (_request, key) => ({ roots: [{ uri: `file:///${key}` }] }));
   assert.deepEqual(Object.entries(responses).map(([key, value]) => [key, (value.roots as { uri: string }[])[0]!.uri]), [
@@ -126,7 +128,9 @@ test("copies of server data (bounded, redacted) and redacted headers keep a __pr
 });
 
 test("elicitation defaults fill fields named __proto__ and constructor", () => {
-  const schema = JSON.parse(`{"type": "object", "properties": {"__proto__": {"type": "string", "default": "p"}, "constructor": {"type": "string", "default": "c"}}}`) as ElicitationSchema;
+  const schema = JSON.parse(
+    `{"type": "object", "properties": {"__proto__": {"type": "string", "default": "p"}, "constructor": {"type": "string", "default": "c"}}}`,
+  ) as ElicitationSchema;
   assert.deepEqual(Object.entries(applyDefaults(schema, {})), [["__proto__", "p"], ["constructor", "c"]]);
 });
 

@@ -10,13 +10,7 @@ import { ConnectionClosedError, StdioTransport } from "../../src/mod.ts";
 import type { CallToolResult } from "../../src/client/types.ts";
 import { parseConfig } from "../../src/host/config/parse.ts";
 import { ConfigError, type ServerConfig } from "../../src/host/config/types.ts";
-import {
-  type ManagerEvents,
-  McpManager,
-  type McpManagerOptions,
-  type ServerState,
-  ServerUnavailableError,
-} from "../../src/host/manager.ts";
+import { type ManagerEvents, McpManager, type McpManagerOptions, type ServerState, ServerUnavailableError } from "../../src/host/manager.ts";
 import { ToolCallError } from "../../src/registry/tool-call-error.ts";
 import type { ToolsChange } from "../../src/registry/types.ts";
 import { startEverything, startSseFixture } from "../fixtures/sse-servers.ts";
@@ -27,7 +21,6 @@ import { hangGuard } from "../support/hang-guard.ts";
 import { waitUntil } from "../support/polling.ts";
 import { isRunning } from "../support/processes.ts";
 import { configOf, stdioServerConfig } from "../support/server-config.ts";
-
 
 /** A stdio server config with the defaults parseConfig would fill in, running a fixture. */
 function server(name: string, overrides: Partial<ServerConfig> = {}): ServerConfig {
@@ -223,7 +216,7 @@ behaviour("from a YAML config: a server whose ${VAR} is unset is disabled with t
     "  needs-key:",
     "    command: node",
     `    args: [${JSON.stringify(fixture("manager-server.mjs"))}]`,
-    "    env: { API_KEY: \"${MCPWIRE_TEST_UNSET_KEY}\" }",
+    '    env: { API_KEY: "${MCPWIRE_TEST_UNSET_KEY}" }',
     "",
   ].join("\n");
   const parsed = parseConfig(yaml, { file: "/virtual/mcpwire.yaml", env: { PATH: process.env.PATH } });
@@ -547,7 +540,7 @@ behaviour("http, sse and url-only servers from a YAML config: each connects with
     "    tools: { include: [echo] }",
     "  guess-http:",
     "    url: ${HTTP_ORIGIN}/mcp",
-    "    headers: { X-Api-Key: \"${API_KEY}\" }",
+    '    headers: { X-Api-Key: "${API_KEY}" }',
     "    tools: { include: [echo] }",
     "",
   ].join("\n");

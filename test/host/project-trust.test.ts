@@ -71,7 +71,10 @@ describe("a project's config is used only once approved", () => {
     const error = await refusal(loadConfig({ cwd: project, env }));
     assert.equal(error.code, "untrusted-project");
     assert.equal(error.file, file);
-    assert.match(error.message, /^\.mcp\.json is a project config \(.*\) not approved by you yet: .*"mcpwire trust \.mcp\.json".*--trust-project.*MCPWIRE_TRUST_PROJECT=1/);
+    assert.match(
+      error.message,
+      /^\.mcp\.json is a project config \(.*\) not approved by you yet: .*"mcpwire trust \.mcp\.json".*--trust-project.*MCPWIRE_TRUST_PROJECT=1/,
+    );
     assert.deepEqual([...read].filter((name) => name !== "HOME" && name !== "XDG_CONFIG_HOME"), []);
     const summary = error.project!;
     assert.deepEqual(summary.servers, [{ name: "evil", command: "sh", args: ["-c", "touch marker", "${SOME_SECRET}"] }]);
@@ -84,7 +87,7 @@ describe("a project's config is used only once approved", () => {
 
   test("./mcpwire.yaml too; and explicitly refused (trust: refuse) the same way", async () => {
     const { project, env, write } = sandbox();
-    write(project, "mcpwire.yaml", "mcp_servers:\n  y:\n    command: node\n    args: [\"${SOME_SECRET}\"]\n");
+    write(project, "mcpwire.yaml", 'mcp_servers:\n  y:\n    command: node\n    args: ["${SOME_SECRET}"]\n');
     const error = await refusal(loadConfig({ cwd: project, env, trust: "refuse" }));
     assert.equal(error.code, "untrusted-project");
     assert.deepEqual(error.project?.variables, ["SOME_SECRET"]);
@@ -147,7 +150,10 @@ describe("a project's config is used only once approved", () => {
     const config = await loadConfig({ cwd: project, env });
     assert.deepEqual(config.servers.map((server) => server.name), ["mine", "users"]);
     const warning = config.warnings.find((item) => item.code === "untrusted-project");
-    assert.match(warning?.message ?? "", /^\.\/\.cursor\/mcp\.json \(.*\) is cursor's project config, not approved by you yet, so its servers are not imported; approve it with "mcpwire trust \.\/\.cursor\/mcp\.json"/);
+    assert.match(
+      warning?.message ?? "",
+      /^\.\/\.cursor\/mcp\.json \(.*\) is cursor's project config, not approved by you yet, so its servers are not imported; approve it with "mcpwire trust \.\/\.cursor\/mcp\.json"/,
+    );
     assert.deepEqual(warning?.project?.variables, ["SOME_SECRET"]);
     assert.ok(!read.has("SOME_SECRET"));
     await new ProjectTrustStore(trustFile).approve(file, await projectDigest(readFileSync(file, "utf8")));
@@ -171,17 +177,21 @@ describe("what a refused project file is shown to hold", () => {
   test("each app's way of naming variables: Codex's env_vars and *_env_var keys, Gemini's $VAR, VS Code's ${env:NAME}", async () => {
     const { home, project, env, read, write } = sandbox();
     write(home, ".config/mcpwire/config.yaml", "imports: [codex, gemini-cli, vscode]\nmcp_servers: {}\n");
-    write(project, ".codex/config.toml", [
-      "[mcp_servers.docs]",
-      'command = "docs-server"',
-      'args = ["--token", "literal$X"]',
-      'env_vars = ["SOME_SECRET"]',
-      "[mcp_servers.remote]",
-      'url = "https://example.com/mcp"',
-      'bearer_token_env_var = "GITHUB_TOKEN"',
-      'env_http_headers = { "X-Key" = "API_KEY" }',
-      "",
-    ].join("\n"));
+    write(
+      project,
+      ".codex/config.toml",
+      [
+        "[mcp_servers.docs]",
+        'command = "docs-server"',
+        'args = ["--token", "literal$X"]',
+        'env_vars = ["SOME_SECRET"]',
+        "[mcp_servers.remote]",
+        'url = "https://example.com/mcp"',
+        'bearer_token_env_var = "GITHUB_TOKEN"',
+        'env_http_headers = { "X-Key" = "API_KEY" }',
+        "",
+      ].join("\n"),
+    );
     write(project, ".gemini/settings.json", { mcpServers: { gem: { httpUrl: "https://example.com/$REGION/mcp" } } });
     write(project, ".vscode/mcp.json", `{ // comments are allowed\n "servers": { "v": { "command": "v", "env": { "T": "\${env:VS_TOKEN}" } } } }`);
     const config = await loadConfig({ cwd: project, env });
@@ -202,7 +212,10 @@ describe("what a refused project file is shown to hold", () => {
 describe("the trust file", () => {
   test("keeps one approval per file, at most MAX_TRUSTED_PROJECTS, the oldest dropped first", async () => {
     const { trustFile } = sandbox();
-    const projects = Array.from({ length: MAX_TRUSTED_PROJECTS }, (_, index) => ({ file: `/p/${index}`, digest: "sha256:00", approvedAt: "2026-01-01T00:00:00.000Z" }));
+    const projects = Array.from(
+      { length: MAX_TRUSTED_PROJECTS },
+      (_, index) => ({ file: `/p/${index}`, digest: "sha256:00", approvedAt: "2026-01-01T00:00:00.000Z" }),
+    );
     mkdirSync(dirname(trustFile), { recursive: true });
     writeFileSync(trustFile, JSON.stringify({ version: 1, projects }));
     const store = new ProjectTrustStore(trustFile);

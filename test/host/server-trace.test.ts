@@ -27,7 +27,11 @@ behaviour("a server that crashes mid-call: its exit, the reconnect and the new c
   try {
     await hangGuard(manager.start(), 15_000, "start");
     await assert.rejects(manager.registry.call("mcp_crashy_echo", {}));
-    await waitUntil(() => manager.status()[0]?.state === "ready" && lifecycle(events).filter((event) => event.phase === "ready").length === 2, "the reconnect", 15_000);
+    await waitUntil(
+      () => manager.status()[0]?.state === "ready" && lifecycle(events).filter((event) => event.phase === "ready").length === 2,
+      "the reconnect",
+      15_000,
+    );
   } finally {
     await hangGuard(manager.close(), 15_000, "close");
   }

@@ -162,7 +162,10 @@ describe("a sync bridge and MCP Apps visibility", () => {
     try {
       const refused = JSON.parse(bridge.dispatchSync("mcp_apps_refresh_dashboard", {})) as { error?: string };
       assert.match(refused.error ?? "(no error)", /^server "apps", tool "refresh_dashboard": the tool is for its server's app only/);
-      assert.equal(bridge.dispatchSync("mcp_apps_refresh_dashboard", {}, { caller: "app", appServer: "apps" }), JSON.stringify({ result: "dashboard refreshed" }));
+      assert.equal(
+        bridge.dispatchSync("mcp_apps_refresh_dashboard", {}, { caller: "app", appServer: "apps" }),
+        JSON.stringify({ result: "dashboard refreshed" }),
+      );
       assert.doesNotMatch(bridge.dispatchSync("mcp_apps_show_dashboard", {}), /"error"/);
     } finally {
       bridge.close();

@@ -15,7 +15,11 @@ const RESEARCH = "mcp_everything_simulate-research-query";
 const everything = () => stdioServerConfig("everything", [EVERYTHING, "stdio"], { timeoutMs: 30_000, connectTimeoutMs: 20_000 });
 
 const yaml = (value: string) =>
-  parseConfig(["mcp_servers:", "  s:", "    command: node", `    tasks: ${value}`].join("\n"), { file: "/tmp/mcpwire.yaml", displayName: "mcpwire.yaml", env: {} });
+  parseConfig(["mcp_servers:", "  s:", "    command: node", `    tasks: ${value}`].join("\n"), {
+    file: "/tmp/mcpwire.yaml",
+    displayName: "mcpwire.yaml",
+    env: {},
+  });
 
 describe("the tasks config key", () => {
   test("auto, always and never are read; absent means auto (left unset)", () => {

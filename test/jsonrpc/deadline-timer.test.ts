@@ -110,25 +110,33 @@ describe("DeadlineTimer", () => {
     const dir = mkdtempSync(join(tmpdir(), "mcpwire-deadline-"));
     const module = new URL("../../src/jsonrpc/deadline-timer.ts", import.meta.url).href;
     const script = join(dir, "probe.mts"); // .mts: an ES module wherever it lies
-    writeFileSync(script, [
-      `import { DeadlineTimer } from ${JSON.stringify(module)};`,
-      `const entries = new Set<{ deadline: number }>();`,
-      `const timer = new DeadlineTimer(() => entries, (entry) => { entries.delete(entry); console.log("expired"); });`,
-      `const answered = { deadline: Date.now() + Number(process.argv[2]) };`,
-      `entries.add(answered);`,
-      `timer.watch(answered);`,
-      `entries.delete(answered);`,
-      `timer.idle(); // the timer stays armed but must not hold the process`,
-      `if (process.argv[3] === "again") setTimeout(() => {`,
-      `  const next = { deadline: Date.now() + 600 }; // later than the armed timer: nothing re-armed`,
-      `  entries.add(next);`,
-      `  timer.watch(next); // so the armed timer must hold the process again, and re-arm when it fires`,
-      `}, 50);`,
-    ].join("\n"));
+    writeFileSync(
+      script,
+      [
+        `import { DeadlineTimer } from ${JSON.stringify(module)};`,
+        `const entries = new Set<{ deadline: number }>();`,
+        `const timer = new DeadlineTimer(() => entries, (entry) => { entries.delete(entry); console.log("expired"); });`,
+        `const answered = { deadline: Date.now() + Number(process.argv[2]) };`,
+        `entries.add(answered);`,
+        `timer.watch(answered);`,
+        `entries.delete(answered);`,
+        `timer.idle(); // the timer stays armed but must not hold the process`,
+        `if (process.argv[3] === "again") setTimeout(() => {`,
+        `  const next = { deadline: Date.now() + 600 }; // later than the armed timer: nothing re-armed`,
+        `  entries.add(next);`,
+        `  timer.watch(next); // so the armed timer must hold the process again, and re-arm when it fires`,
+        `}, 50);`,
+      ].join("\n"),
+    );
     const run = (...args: string[]) =>
       new Promise<string>((resolve, reject) => {
         const runtimeArgs = isDeno ? ["run", "-A", script] : ["--import", "tsx", script];
-        execFile(process.execPath, [...runtimeArgs, ...args], { timeout: 15_000 }, (error, out, err) => (error ? reject(new Error(`${error.message}\n${err}`)) : resolve(out)));
+        execFile(
+          process.execPath,
+          [...runtimeArgs, ...args],
+          { timeout: 15_000 },
+          (error, out, err) => (error ? reject(new Error(`${error.message}\n${err}`)) : resolve(out)),
+        );
       });
     try {
       // Held by a 60 s timer, the probe would be killed by the 15 s limit (and reject).

@@ -102,7 +102,12 @@ describe("error model: every class of the low layers is an McpwireError with a n
   });
 
   test("the RpcError subclasses: their own code, the number kept as rpcCode", () => {
-    coded(new UnsupportedProtocolVersionError("v", { data: { supported: ["2026-07-28"] } }), UnsupportedProtocolVersionError, "UnsupportedProtocolVersionError", "unsupported-protocol-version");
+    coded(
+      new UnsupportedProtocolVersionError("v", { data: { supported: ["2026-07-28"] } }),
+      UnsupportedProtocolVersionError,
+      "UnsupportedProtocolVersionError",
+      "unsupported-protocol-version",
+    );
     coded(new HeaderMismatchError("h"), HeaderMismatchError, "HeaderMismatchError", "header-mismatch");
     const missing = new MissingClientCapabilityError("m", { data: { requiredCapabilities: { sampling: {} } }, rpcCode: -32003 });
     coded(missing, MissingClientCapabilityError, "MissingClientCapabilityError", "missing-client-capability");
@@ -122,7 +127,12 @@ describe("error model: every class of the low layers is an McpwireError with a n
     const url = new UrlElicitationRequiredError("u", { elicitations: [] });
     coded(url, UrlElicitationRequiredError, "UrlElicitationRequiredError", "url-elicitation-required");
     assert.equal(url.rpcCode, -32042);
-    for (const [rpcCode, type] of [[-32020, HeaderMismatchError], [-32021, MissingClientCapabilityError], [-32003, MissingClientCapabilityError], [-32022, UnsupportedProtocolVersionError]] as const) {
+    for (
+      const [rpcCode, type] of [[-32020, HeaderMismatchError], [-32021, MissingClientCapabilityError], [-32003, MissingClientCapabilityError], [
+        -32022,
+        UnsupportedProtocolVersionError,
+      ]] as const
+    ) {
       const typed = typedRpcError(new RpcError("x", rpcCode));
       assert.ok(typed instanceof type, `${rpcCode} is a ${type.name}`);
       assert.equal((typed as RpcError).rpcCode, rpcCode);

@@ -470,7 +470,12 @@ describe("LineDecoder: a response it cannot deliver is reported with the id its 
   function responses(text: string, chunkSize: number) {
     const { messages, problems } = decode(chunksOf(utf8.encode(text + "\n" + encodeLine(ping)), chunkSize), max);
     assert.deepEqual(messages, [ping], `chunks of ${chunkSize}`);
-    return problems.map((problem) => ({ kind: problem.kind, id: problem.response?.id, reason: problem.response?.reason, attached: problem.response !== undefined }));
+    return problems.map((problem) => ({
+      kind: problem.kind,
+      id: problem.response?.id,
+      reason: problem.response?.reason,
+      attached: problem.response !== undefined,
+    }));
   }
   const cuts = [1, 7, 64, 255, 256, 257, 5000];
 
@@ -524,7 +529,10 @@ describe("LineDecoder: a response it cannot deliver is reported with the id its 
       }
     }
     const { problems } = decode([`[info] ${filler}\n`], max);
-    assert.match(problems[0]!.message, /^line of \d+ bytes exceeds maxMessageBytes \(256\); skipped: it does not start as a JSON-RPC message, so it is output and no request fails for it/);
+    assert.match(
+      problems[0]!.message,
+      /^line of \d+ bytes exceeds maxMessageBytes \(256\); skipped: it does not start as a JSON-RPC message, so it is output and no request fails for it/,
+    );
   });
 
   test('a too-large JSON line whose start shows no "result", "error" or "id", and whose end no id, is not taken for a response', () => {
@@ -549,7 +557,10 @@ describe("LineDecoder: a response it cannot deliver is reported with the id its 
     const response = problems[0]!.response!;
     assert.equal(response.limit, max);
     assert.equal(response.bytes, utf8.encode(`{"jsonrpc":"2.0","id":1,"result":{"t":"${filler}"}}`).length);
-    assert.match(response.detail, new RegExp(`^the response is ${response.bytes} bytes, over the maxMessageBytes limit of ${max} bytes, and was skipped unread$`));
+    assert.match(
+      response.detail,
+      new RegExp(`^the response is ${response.bytes} bytes, over the maxMessageBytes limit of ${max} bytes, and was skipped unread$`),
+    );
     assert.match(response.remedy ?? "", /raise maxMessageBytes/);
   });
 

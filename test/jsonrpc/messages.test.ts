@@ -20,38 +20,327 @@ import {
  * "jsonrpc"), as [path, content]. The folder name is the schema type the example illustrates.
  */
 const SPEC_MESSAGES: Array<[string, unknown]> = [
-  ["CallToolRequest/call-tool-request.json", {"jsonrpc":"2.0","id":"call-tool-example","method":"tools/call","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":{"name":"ExampleClient","version":"1.0.0"},"io.modelcontextprotocol/clientCapabilities":{}},"name":"get_weather","arguments":{"location":"New York"}}}],
-  ["CallToolResultResponse/call-tool-result-response.json", {"jsonrpc":"2.0","id":"call-tool-example","result":{"resultType":"complete","content":[{"type":"text","text":"Current weather in New York:\nTemperature: 72°F\nConditions: Partly cloudy"}],"isError":false}}],
-  ["CancelledNotification/user-requested-cancellation.json", {"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"123","reason":"User requested cancellation"}}],
-  ["CompleteRequest/completion-request.json", {"jsonrpc":"2.0","id":"completion-example","method":"completion/complete","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":{"name":"ExampleClient","version":"1.0.0"},"io.modelcontextprotocol/clientCapabilities":{}},"ref":{"type":"ref/prompt","name":"code_review"},"argument":{"name":"language","value":"py"}}}],
-  ["CompleteResultResponse/completion-result-response.json", {"jsonrpc":"2.0","id":"completion-example","result":{"resultType":"complete","completion":{"values":["flask"],"total":1,"hasMore":false}}}],
-  ["DiscoverRequest/server-discover-request.json", {"jsonrpc":"2.0","id":"discover-1","method":"server/discover","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":{"name":"ExampleClient","version":"1.0.0"},"io.modelcontextprotocol/clientCapabilities":{}}}}],
-  ["DiscoverResultResponse/discover-result-response.json", {"jsonrpc":"2.0","id":"discover-1","result":{"resultType":"complete","supportedVersions":["2026-07-28"],"capabilities":{"tools":{},"resources":{}},"_meta":{"io.modelcontextprotocol/serverInfo":{"name":"ExampleServer","version":"1.0.0"}},"ttlMs":3600000,"cacheScope":"public"}}],
-  ["GetPromptRequest/get-prompt-request.json", {"jsonrpc":"2.0","id":"get-prompt-example","method":"prompts/get","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":{"name":"ExampleClient","version":"1.0.0"},"io.modelcontextprotocol/clientCapabilities":{}},"name":"code_review","arguments":{"code":"def hello():\n    print('world')"}}}],
-  ["GetPromptResultResponse/get-prompt-result-response.json", {"jsonrpc":"2.0","id":"get-prompt-example","result":{"resultType":"complete","description":"Code review prompt","messages":[{"role":"user","content":{"type":"text","text":"Please review this Python code:\ndef hello():\n    print('world')"}}]}}],
-  ["HeaderMismatchError/header-mismatch.json", {"jsonrpc":"2.0","id":1,"error":{"code":-32020,"message":"Header mismatch: Mcp-Name header value 'foo' does not match body value 'bar'"}}],
-  ["ListPromptsRequest/list-prompts-request.json", {"jsonrpc":"2.0","id":"list-prompts-example","method":"prompts/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":{"name":"ExampleClient","version":"1.0.0"},"io.modelcontextprotocol/clientCapabilities":{}}}}],
-  ["ListPromptsResultResponse/list-prompts-result-response.json", {"jsonrpc":"2.0","id":"list-prompts-example","result":{"resultType":"complete","prompts":[{"name":"code_review","title":"Request Code Review","description":"Asks the LLM to analyze code quality and suggest improvements","arguments":[{"name":"code","description":"The code to review","required":true}],"icons":[{"src":"https://example.com/review-icon.svg","mimeType":"image/svg+xml","sizes":["any"]}]}],"nextCursor":"next-page-cursor","ttlMs":600000,"cacheScope":"public"}}],
-  ["ListResourceTemplatesRequest/list-resource-templates-request.json", {"jsonrpc":"2.0","id":"list-resource-templates-example","method":"resources/templates/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":{"name":"ExampleClient","version":"1.0.0"},"io.modelcontextprotocol/clientCapabilities":{}}}}],
-  ["ListResourceTemplatesResultResponse/list-resource-templates-result-response.json", {"jsonrpc":"2.0","id":"list-resource-templates-example","result":{"resultType":"complete","resourceTemplates":[{"uriTemplate":"file:///{path}","name":"Project Files","title":"Project Files","description":"Access files in the project directory","mimeType":"application/octet-stream","icons":[{"src":"https://example.com/folder-icon.png","mimeType":"image/png","sizes":["48x48"]}]}],"ttlMs":3600000,"cacheScope":"public"}}],
-  ["ListResourcesRequest/list-resources-request.json", {"jsonrpc":"2.0","id":"list-resources-example","method":"resources/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":{"name":"ExampleClient","version":"1.0.0"},"io.modelcontextprotocol/clientCapabilities":{}}}}],
-  ["ListResourcesResultResponse/list-resources-result-response.json", {"jsonrpc":"2.0","id":"list-resources-example","result":{"resultType":"complete","resources":[{"uri":"file:///project/src/main.rs","name":"main.rs","title":"Rust Software Application Main File","description":"Primary application entry point","mimeType":"text/x-rust","icons":[{"src":"https://example.com/rust-file-icon.png","mimeType":"image/png","sizes":["48x48"]}]}],"nextCursor":"eyJwYWdlIjogM30=","ttlMs":600000,"cacheScope":"private"}}],
-  ["ListToolsRequest/list-tools-request.json", {"jsonrpc":"2.0","id":"list-tools-example","method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":{"name":"ExampleClient","version":"1.0.0"},"io.modelcontextprotocol/clientCapabilities":{}}}}],
-  ["ListToolsResultResponse/list-tools-result-response.json", {"jsonrpc":"2.0","id":"list-tools-example","result":{"resultType":"complete","tools":[{"name":"get_weather","title":"Weather Information Provider","description":"Get current weather information for a location","inputSchema":{"type":"object","properties":{"location":{"type":"string","description":"City name or zip code"}},"required":["location"]},"icons":[{"src":"https://example.com/weather-icon.png","mimeType":"image/png","sizes":["48x48"]}]}],"nextCursor":"next-page-cursor","ttlMs":3600000,"cacheScope":"public"}}],
-  ["LoggingMessageNotification/log-database-connection-failed.json", {"jsonrpc":"2.0","method":"notifications/message","params":{"level":"error","logger":"database","data":{"error":"Connection failed","details":{"host":"localhost","port":5432}}}}],
-  ["MissingRequiredClientCapabilityError/missing-elicitation-capability.json", {"jsonrpc":"2.0","id":1,"error":{"code":-32021,"message":"Server requires the elicitation capability for this request","data":{"requiredCapabilities":{"elicitation":{}}}}}],
-  ["ProgressNotification/progress-message.json", {"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"oivaizmir","progress":50,"total":100,"message":"Reticulating splines..."}}],
-  ["PromptListChangedNotification/prompts-list-changed.json", {"jsonrpc":"2.0","method":"notifications/prompts/list_changed","params":{"_meta":{"io.modelcontextprotocol/subscriptionId":"listen-1"}}}],
-  ["ReadResourceRequest/read-resource-request.json", {"jsonrpc":"2.0","id":"read-resource-example","method":"resources/read","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":{"name":"ExampleClient","version":"1.0.0"},"io.modelcontextprotocol/clientCapabilities":{}},"uri":"file:///project/src/main.rs"}}],
-  ["ReadResourceResultResponse/read-resource-result-response-with-ttl.json", {"jsonrpc":"2.0","id":"read-resource-with-ttl-example","result":{"resultType":"complete","contents":[{"uri":"file:///project/src/main.rs","mimeType":"text/x-rust","text":"fn main() {\n    println!(\"Hello world!\");\n}"}],"ttlMs":60000,"cacheScope":"private"}}],
-  ["ReadResourceResultResponse/read-resource-result-response.json", {"jsonrpc":"2.0","id":"read-resource-example","result":{"resultType":"complete","contents":[{"uri":"file:///project/src/main.rs","mimeType":"text/x-rust","text":"fn main() {\n    println!(\"Hello world!\");\n}"}]}}],
-  ["ResourceListChangedNotification/resources-list-changed.json", {"jsonrpc":"2.0","method":"notifications/resources/list_changed","params":{"_meta":{"io.modelcontextprotocol/subscriptionId":"listen-1"}}}],
-  ["ResourceUpdatedNotification/file-resource-updated-notification.json", {"jsonrpc":"2.0","method":"notifications/resources/updated","params":{"_meta":{"io.modelcontextprotocol/subscriptionId":"listen-1"},"uri":"file:///project/src/main.rs"}}],
-  ["SubscriptionsAcknowledgedNotification/listen-acknowledged.json", {"jsonrpc":"2.0","method":"notifications/subscriptions/acknowledged","params":{"_meta":{"io.modelcontextprotocol/subscriptionId":"listen-1"},"notifications":{"toolsListChanged":true,"resourceSubscriptions":["file:///project/config.json"]}}}],
-  ["SubscriptionsListenRequest/listen-for-list-changes.json", {"jsonrpc":"2.0","id":"listen-1","method":"subscriptions/listen","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":{"name":"ExampleClient","version":"1.0.0"},"io.modelcontextprotocol/clientCapabilities":{}},"notifications":{"toolsListChanged":true,"resourceSubscriptions":["file:///project/config.json"]}}}],
-  ["SubscriptionsListenResultResponse/listen-closed-response.json", {"jsonrpc":"2.0","id":"listen-1","result":{"resultType":"complete","_meta":{"io.modelcontextprotocol/subscriptionId":"listen-1"}}}],
-  ["ToolListChangedNotification/tools-list-changed.json", {"jsonrpc":"2.0","method":"notifications/tools/list_changed","params":{"_meta":{"io.modelcontextprotocol/subscriptionId":"listen-1"}}}],
-  ["UnsupportedProtocolVersionError/unsupported-version.json", {"jsonrpc":"2.0","id":1,"error":{"code":-32022,"message":"Unsupported protocol version","data":{"supported":["2026-07-28","2025-11-25"],"requested":"1900-01-01"}}}],
+  ["CallToolRequest/call-tool-request.json", {
+    "jsonrpc": "2.0",
+    "id": "call-tool-example",
+    "method": "tools/call",
+    "params": {
+      "_meta": {
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientInfo": { "name": "ExampleClient", "version": "1.0.0" },
+        "io.modelcontextprotocol/clientCapabilities": {},
+      },
+      "name": "get_weather",
+      "arguments": { "location": "New York" },
+    },
+  }],
+  ["CallToolResultResponse/call-tool-result-response.json", {
+    "jsonrpc": "2.0",
+    "id": "call-tool-example",
+    "result": {
+      "resultType": "complete",
+      "content": [{ "type": "text", "text": "Current weather in New York:\nTemperature: 72°F\nConditions: Partly cloudy" }],
+      "isError": false,
+    },
+  }],
+  ["CancelledNotification/user-requested-cancellation.json", {
+    "jsonrpc": "2.0",
+    "method": "notifications/cancelled",
+    "params": { "requestId": "123", "reason": "User requested cancellation" },
+  }],
+  ["CompleteRequest/completion-request.json", {
+    "jsonrpc": "2.0",
+    "id": "completion-example",
+    "method": "completion/complete",
+    "params": {
+      "_meta": {
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientInfo": { "name": "ExampleClient", "version": "1.0.0" },
+        "io.modelcontextprotocol/clientCapabilities": {},
+      },
+      "ref": { "type": "ref/prompt", "name": "code_review" },
+      "argument": { "name": "language", "value": "py" },
+    },
+  }],
+  ["CompleteResultResponse/completion-result-response.json", {
+    "jsonrpc": "2.0",
+    "id": "completion-example",
+    "result": { "resultType": "complete", "completion": { "values": ["flask"], "total": 1, "hasMore": false } },
+  }],
+  ["DiscoverRequest/server-discover-request.json", {
+    "jsonrpc": "2.0",
+    "id": "discover-1",
+    "method": "server/discover",
+    "params": {
+      "_meta": {
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientInfo": { "name": "ExampleClient", "version": "1.0.0" },
+        "io.modelcontextprotocol/clientCapabilities": {},
+      },
+    },
+  }],
+  ["DiscoverResultResponse/discover-result-response.json", {
+    "jsonrpc": "2.0",
+    "id": "discover-1",
+    "result": {
+      "resultType": "complete",
+      "supportedVersions": ["2026-07-28"],
+      "capabilities": { "tools": {}, "resources": {} },
+      "_meta": { "io.modelcontextprotocol/serverInfo": { "name": "ExampleServer", "version": "1.0.0" } },
+      "ttlMs": 3600000,
+      "cacheScope": "public",
+    },
+  }],
+  ["GetPromptRequest/get-prompt-request.json", {
+    "jsonrpc": "2.0",
+    "id": "get-prompt-example",
+    "method": "prompts/get",
+    "params": {
+      "_meta": {
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientInfo": { "name": "ExampleClient", "version": "1.0.0" },
+        "io.modelcontextprotocol/clientCapabilities": {},
+      },
+      "name": "code_review",
+      "arguments": { "code": "def hello():\n    print('world')" },
+    },
+  }],
+  ["GetPromptResultResponse/get-prompt-result-response.json", {
+    "jsonrpc": "2.0",
+    "id": "get-prompt-example",
+    "result": {
+      "resultType": "complete",
+      "description": "Code review prompt",
+      "messages": [{ "role": "user", "content": { "type": "text", "text": "Please review this Python code:\ndef hello():\n    print('world')" } }],
+    },
+  }],
+  ["HeaderMismatchError/header-mismatch.json", {
+    "jsonrpc": "2.0",
+    "id": 1,
+    "error": { "code": -32020, "message": "Header mismatch: Mcp-Name header value 'foo' does not match body value 'bar'" },
+  }],
+  ["ListPromptsRequest/list-prompts-request.json", {
+    "jsonrpc": "2.0",
+    "id": "list-prompts-example",
+    "method": "prompts/list",
+    "params": {
+      "_meta": {
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientInfo": { "name": "ExampleClient", "version": "1.0.0" },
+        "io.modelcontextprotocol/clientCapabilities": {},
+      },
+    },
+  }],
+  ["ListPromptsResultResponse/list-prompts-result-response.json", {
+    "jsonrpc": "2.0",
+    "id": "list-prompts-example",
+    "result": {
+      "resultType": "complete",
+      "prompts": [{
+        "name": "code_review",
+        "title": "Request Code Review",
+        "description": "Asks the LLM to analyze code quality and suggest improvements",
+        "arguments": [{ "name": "code", "description": "The code to review", "required": true }],
+        "icons": [{ "src": "https://example.com/review-icon.svg", "mimeType": "image/svg+xml", "sizes": ["any"] }],
+      }],
+      "nextCursor": "next-page-cursor",
+      "ttlMs": 600000,
+      "cacheScope": "public",
+    },
+  }],
+  ["ListResourceTemplatesRequest/list-resource-templates-request.json", {
+    "jsonrpc": "2.0",
+    "id": "list-resource-templates-example",
+    "method": "resources/templates/list",
+    "params": {
+      "_meta": {
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientInfo": { "name": "ExampleClient", "version": "1.0.0" },
+        "io.modelcontextprotocol/clientCapabilities": {},
+      },
+    },
+  }],
+  ["ListResourceTemplatesResultResponse/list-resource-templates-result-response.json", {
+    "jsonrpc": "2.0",
+    "id": "list-resource-templates-example",
+    "result": {
+      "resultType": "complete",
+      "resourceTemplates": [{
+        "uriTemplate": "file:///{path}",
+        "name": "Project Files",
+        "title": "Project Files",
+        "description": "Access files in the project directory",
+        "mimeType": "application/octet-stream",
+        "icons": [{ "src": "https://example.com/folder-icon.png", "mimeType": "image/png", "sizes": ["48x48"] }],
+      }],
+      "ttlMs": 3600000,
+      "cacheScope": "public",
+    },
+  }],
+  ["ListResourcesRequest/list-resources-request.json", {
+    "jsonrpc": "2.0",
+    "id": "list-resources-example",
+    "method": "resources/list",
+    "params": {
+      "_meta": {
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientInfo": { "name": "ExampleClient", "version": "1.0.0" },
+        "io.modelcontextprotocol/clientCapabilities": {},
+      },
+    },
+  }],
+  ["ListResourcesResultResponse/list-resources-result-response.json", {
+    "jsonrpc": "2.0",
+    "id": "list-resources-example",
+    "result": {
+      "resultType": "complete",
+      "resources": [{
+        "uri": "file:///project/src/main.rs",
+        "name": "main.rs",
+        "title": "Rust Software Application Main File",
+        "description": "Primary application entry point",
+        "mimeType": "text/x-rust",
+        "icons": [{ "src": "https://example.com/rust-file-icon.png", "mimeType": "image/png", "sizes": ["48x48"] }],
+      }],
+      "nextCursor": "eyJwYWdlIjogM30=",
+      "ttlMs": 600000,
+      "cacheScope": "private",
+    },
+  }],
+  ["ListToolsRequest/list-tools-request.json", {
+    "jsonrpc": "2.0",
+    "id": "list-tools-example",
+    "method": "tools/list",
+    "params": {
+      "_meta": {
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientInfo": { "name": "ExampleClient", "version": "1.0.0" },
+        "io.modelcontextprotocol/clientCapabilities": {},
+      },
+    },
+  }],
+  ["ListToolsResultResponse/list-tools-result-response.json", {
+    "jsonrpc": "2.0",
+    "id": "list-tools-example",
+    "result": {
+      "resultType": "complete",
+      "tools": [{
+        "name": "get_weather",
+        "title": "Weather Information Provider",
+        "description": "Get current weather information for a location",
+        "inputSchema": {
+          "type": "object",
+          "properties": { "location": { "type": "string", "description": "City name or zip code" } },
+          "required": ["location"],
+        },
+        "icons": [{ "src": "https://example.com/weather-icon.png", "mimeType": "image/png", "sizes": ["48x48"] }],
+      }],
+      "nextCursor": "next-page-cursor",
+      "ttlMs": 3600000,
+      "cacheScope": "public",
+    },
+  }],
+  ["LoggingMessageNotification/log-database-connection-failed.json", {
+    "jsonrpc": "2.0",
+    "method": "notifications/message",
+    "params": { "level": "error", "logger": "database", "data": { "error": "Connection failed", "details": { "host": "localhost", "port": 5432 } } },
+  }],
+  ["MissingRequiredClientCapabilityError/missing-elicitation-capability.json", {
+    "jsonrpc": "2.0",
+    "id": 1,
+    "error": {
+      "code": -32021,
+      "message": "Server requires the elicitation capability for this request",
+      "data": { "requiredCapabilities": { "elicitation": {} } },
+    },
+  }],
+  ["ProgressNotification/progress-message.json", {
+    "jsonrpc": "2.0",
+    "method": "notifications/progress",
+    "params": { "progressToken": "oivaizmir", "progress": 50, "total": 100, "message": "Reticulating splines..." },
+  }],
+  ["PromptListChangedNotification/prompts-list-changed.json", {
+    "jsonrpc": "2.0",
+    "method": "notifications/prompts/list_changed",
+    "params": { "_meta": { "io.modelcontextprotocol/subscriptionId": "listen-1" } },
+  }],
+  ["ReadResourceRequest/read-resource-request.json", {
+    "jsonrpc": "2.0",
+    "id": "read-resource-example",
+    "method": "resources/read",
+    "params": {
+      "_meta": {
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientInfo": { "name": "ExampleClient", "version": "1.0.0" },
+        "io.modelcontextprotocol/clientCapabilities": {},
+      },
+      "uri": "file:///project/src/main.rs",
+    },
+  }],
+  ["ReadResourceResultResponse/read-resource-result-response-with-ttl.json", {
+    "jsonrpc": "2.0",
+    "id": "read-resource-with-ttl-example",
+    "result": {
+      "resultType": "complete",
+      "contents": [{ "uri": "file:///project/src/main.rs", "mimeType": "text/x-rust", "text": 'fn main() {\n    println!("Hello world!");\n}' }],
+      "ttlMs": 60000,
+      "cacheScope": "private",
+    },
+  }],
+  ["ReadResourceResultResponse/read-resource-result-response.json", {
+    "jsonrpc": "2.0",
+    "id": "read-resource-example",
+    "result": {
+      "resultType": "complete",
+      "contents": [{ "uri": "file:///project/src/main.rs", "mimeType": "text/x-rust", "text": 'fn main() {\n    println!("Hello world!");\n}' }],
+    },
+  }],
+  ["ResourceListChangedNotification/resources-list-changed.json", {
+    "jsonrpc": "2.0",
+    "method": "notifications/resources/list_changed",
+    "params": { "_meta": { "io.modelcontextprotocol/subscriptionId": "listen-1" } },
+  }],
+  ["ResourceUpdatedNotification/file-resource-updated-notification.json", {
+    "jsonrpc": "2.0",
+    "method": "notifications/resources/updated",
+    "params": { "_meta": { "io.modelcontextprotocol/subscriptionId": "listen-1" }, "uri": "file:///project/src/main.rs" },
+  }],
+  ["SubscriptionsAcknowledgedNotification/listen-acknowledged.json", {
+    "jsonrpc": "2.0",
+    "method": "notifications/subscriptions/acknowledged",
+    "params": {
+      "_meta": { "io.modelcontextprotocol/subscriptionId": "listen-1" },
+      "notifications": { "toolsListChanged": true, "resourceSubscriptions": ["file:///project/config.json"] },
+    },
+  }],
+  ["SubscriptionsListenRequest/listen-for-list-changes.json", {
+    "jsonrpc": "2.0",
+    "id": "listen-1",
+    "method": "subscriptions/listen",
+    "params": {
+      "_meta": {
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientInfo": { "name": "ExampleClient", "version": "1.0.0" },
+        "io.modelcontextprotocol/clientCapabilities": {},
+      },
+      "notifications": { "toolsListChanged": true, "resourceSubscriptions": ["file:///project/config.json"] },
+    },
+  }],
+  ["SubscriptionsListenResultResponse/listen-closed-response.json", {
+    "jsonrpc": "2.0",
+    "id": "listen-1",
+    "result": { "resultType": "complete", "_meta": { "io.modelcontextprotocol/subscriptionId": "listen-1" } },
+  }],
+  ["ToolListChangedNotification/tools-list-changed.json", {
+    "jsonrpc": "2.0",
+    "method": "notifications/tools/list_changed",
+    "params": { "_meta": { "io.modelcontextprotocol/subscriptionId": "listen-1" } },
+  }],
+  ["UnsupportedProtocolVersionError/unsupported-version.json", {
+    "jsonrpc": "2.0",
+    "id": 1,
+    "error": { "code": -32022, "message": "Unsupported protocol version", "data": { "supported": ["2026-07-28", "2025-11-25"], "requested": "1900-01-01" } },
+  }],
 ];
 
 /** Spec examples of bare error objects (code, message, data), to be wrapped in an envelope. */
@@ -61,14 +350,37 @@ const SPEC_ERROR_BODIES: Array<[string, unknown]> = [
   ["InvalidParamsError/invalid-tool-arguments.json", { code: -32602, message: "Invalid arguments for tool calculate: Missing required property 'expression'" }],
   ["InvalidParamsError/unknown-prompt.json", { code: -32602, message: "Unknown prompt: invalid_prompt_name" }],
   ["InvalidParamsError/unknown-tool.json", { code: -32602, message: "Unknown tool: invalid_tool_name" }],
-  ["MethodNotFoundError/prompts-not-supported.json", { code: -32601, message: "Prompts not supported", data: { reason: "Server does not support the prompts capability" } }],
+  ["MethodNotFoundError/prompts-not-supported.json", {
+    code: -32601,
+    message: "Prompts not supported",
+    data: { reason: "Server does not support the prompts capability" },
+  }],
   ["ParseError/invalid-json.json", { code: -32700, message: "Parse error: Invalid JSON" }],
 ];
 
 /** Spec examples that show a method and params but leave out the "jsonrpc" member. */
 const SPEC_FRAGMENTS: Array<[string, unknown]> = [
-  ["CreateMessageRequest/sampling-request.json", { method: "sampling/createMessage", params: { messages: [{ role: "user", content: { type: "text", text: "What is the capital of France?" } }], modelPreferences: { hints: [{ name: "claude-3-sonnet" }], intelligencePriority: 0.8, speedPriority: 0.5 }, systemPrompt: "You are a helpful assistant.", maxTokens: 100 } }],
-  ["ElicitRequest/elicitation-request.json", { method: "elicitation/create", params: { mode: "form", message: "Please provide your GitHub username", requestedSchema: { type: "object", properties: { name: { type: "string", title: "GitHub Username", description: "Your GitHub username" } }, required: ["name"] } } }],
+  ["CreateMessageRequest/sampling-request.json", {
+    method: "sampling/createMessage",
+    params: {
+      messages: [{ role: "user", content: { type: "text", text: "What is the capital of France?" } }],
+      modelPreferences: { hints: [{ name: "claude-3-sonnet" }], intelligencePriority: 0.8, speedPriority: 0.5 },
+      systemPrompt: "You are a helpful assistant.",
+      maxTokens: 100,
+    },
+  }],
+  ["ElicitRequest/elicitation-request.json", {
+    method: "elicitation/create",
+    params: {
+      mode: "form",
+      message: "Please provide your GitHub username",
+      requestedSchema: {
+        type: "object",
+        properties: { name: { type: "string", title: "GitHub Username", description: "Your GitHub username" } },
+        required: ["name"],
+      },
+    },
+  }],
   ["ListRootsRequest/list-roots-request.json", { id: "list-roots-example", method: "roots/list" }],
 ];
 
@@ -169,8 +481,16 @@ describe("whyNotJsonRpc on hand-made envelopes", () => {
     ["an error with a boolean id", { jsonrpc: "2.0", id: false, error: { code: 1, message: "m" } }, 'response "id" is not a string, number or null'],
     ["an error that is a string", { jsonrpc: "2.0", id: 1, error: "boom" }, '"error" lacks an integer "code" and a string "message"'],
     ["an error without code", { jsonrpc: "2.0", id: 1, error: { message: "m" } }, '"error" lacks an integer "code" and a string "message"'],
-    ["an error with a string code", { jsonrpc: "2.0", id: 1, error: { code: "-32600", message: "m" } }, '"error" lacks an integer "code" and a string "message"'],
-    ["an error with a fractional code (JSON-RPC: an integer)", { jsonrpc: "2.0", id: 1, error: { code: 1.5, message: "m" } }, '"error" lacks an integer "code" and a string "message"'],
+    [
+      "an error with a string code",
+      { jsonrpc: "2.0", id: 1, error: { code: "-32600", message: "m" } },
+      '"error" lacks an integer "code" and a string "message"',
+    ],
+    [
+      "an error with a fractional code (JSON-RPC: an integer)",
+      { jsonrpc: "2.0", id: 1, error: { code: 1.5, message: "m" } },
+      '"error" lacks an integer "code" and a string "message"',
+    ],
     ["an error without message", { jsonrpc: "2.0", id: 1, error: { code: 1 } }, '"error" lacks an integer "code" and a string "message"'],
     ["an envelope with only jsonrpc and id", { jsonrpc: "2.0", id: 1 }, 'neither "method" nor "result" nor "error"'],
   ];

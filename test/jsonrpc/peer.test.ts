@@ -5,14 +5,7 @@
 
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import {
-  ConnectionClosedError,
-  ErrorCode,
-  RequestAbortedError,
-  RequestTimeoutError,
-  RpcError,
-  UndeliverableResponseError,
-} from "../../src/jsonrpc/errors.ts";
+import { ConnectionClosedError, ErrorCode, RequestAbortedError, RequestTimeoutError, RpcError, UndeliverableResponseError } from "../../src/jsonrpc/errors.ts";
 import type { JsonRpcMessage, JsonRpcNotification, JsonRpcRequest } from "../../src/jsonrpc/messages.ts";
 import { type Params, Peer, type Progress } from "../../src/jsonrpc/peer.ts";
 import { MemoryTransport } from "../../src/transport/memory.ts";
@@ -394,27 +387,31 @@ describe("Peer: timeouts", () => {
 });
 
 describe("Peer: cancellation by AbortSignal", () => {
-  test("abort sends notifications/cancelled and rejects with a RequestAbortedError naming the connection, the method and the signal's reason", GUARD, async () => {
-    const { peer, received, close } = await peerAndResponder();
-    const controller = new AbortController();
-    const answer = peer.request("tools/call", { name: "x" }, { signal: controller.signal });
-    await settle();
-    const reason = new Error("the user pressed stop");
-    controller.abort(reason);
-    const error = await answer.then(() => assert.fail("resolved"), (e: unknown) => e);
-    assert.ok(error instanceof RequestAbortedError, String(error));
-    assert.equal(error.message, 'server "test": tools/call was cancelled by the caller: the user pressed stop');
-    assert.equal(error.code, "cancelled");
-    assert.equal(error.method, "tools/call");
-    assert.equal(error.cause, reason);
-    await settle();
-    const id = received.filter(isRequest)[0]!.id;
-    const cancelled = cancellations(received);
-    assert.equal(cancelled.length, 1);
-    assert.equal(cancelled[0]!.requestId, id);
-    assert.equal(peer.pendingCount, 0);
-    await close();
-  });
+  test(
+    "abort sends notifications/cancelled and rejects with a RequestAbortedError naming the connection, the method and the signal's reason",
+    GUARD,
+    async () => {
+      const { peer, received, close } = await peerAndResponder();
+      const controller = new AbortController();
+      const answer = peer.request("tools/call", { name: "x" }, { signal: controller.signal });
+      await settle();
+      const reason = new Error("the user pressed stop");
+      controller.abort(reason);
+      const error = await answer.then(() => assert.fail("resolved"), (e: unknown) => e);
+      assert.ok(error instanceof RequestAbortedError, String(error));
+      assert.equal(error.message, 'server "test": tools/call was cancelled by the caller: the user pressed stop');
+      assert.equal(error.code, "cancelled");
+      assert.equal(error.method, "tools/call");
+      assert.equal(error.cause, reason);
+      await settle();
+      const id = received.filter(isRequest)[0]!.id;
+      const cancelled = cancellations(received);
+      assert.equal(cancelled.length, 1);
+      assert.equal(cancelled[0]!.requestId, id);
+      assert.equal(peer.pendingCount, 0);
+      await close();
+    },
+  );
 
   test("a signal aborted before the call rejects at once and sends nothing", GUARD, async () => {
     const { peer, received, close } = await peerAndResponder();
@@ -524,9 +521,14 @@ describe("Peer: responses that cannot be delivered fail their request at once", 
     const small = peer.request("ping", undefined, { timeoutMs: 30_000 });
     await settle();
     peer.undeliverable({ id: held[0]!.id, reason: "too-large", detail: "the response is 900 bytes, over 100", remedy: "raise it", bytes: 900, limit: 100 });
-    await assert.rejects(big, (error: unknown) =>
-      error instanceof UndeliverableResponseError && error.code === "undeliverable" && error.reason === "too-large" && error.bytes === 900 && error.limit === 100 &&
-      error.message === `server "test": resources/read failed: its response (id ${held[0]!.id}) could not be delivered: the response is 900 bytes, over 100; raise it`);
+    await assert.rejects(
+      big,
+      (error: unknown) =>
+        error instanceof UndeliverableResponseError && error.code === "undeliverable" && error.reason === "too-large" && error.bytes === 900 &&
+        error.limit === 100 &&
+        error.message ===
+          `server "test": resources/read failed: its response (id ${held[0]!.id}) could not be delivered: the response is 900 bytes, over 100; raise it`,
+    );
     reply({ jsonrpc: "2.0", id: held[1]!.id, result: {} });
     assert.deepEqual(await small, {});
     await close();
@@ -537,8 +539,10 @@ describe("Peer: responses that cannot be delivered fail their request at once", 
     const only = peer.request("tools/call", undefined, { timeoutMs: 30_000 });
     await settle();
     peer.undeliverable({ reason: "too-large", detail: "too big" });
-    await assert.rejects(only, (error: unknown) =>
-      error instanceof UndeliverableResponseError && /id unreadable, taken as \d+, the only request pending/.test(error.message));
+    await assert.rejects(
+      only,
+      (error: unknown) => error instanceof UndeliverableResponseError && /id unreadable, taken as \d+, the only request pending/.test(error.message),
+    );
 
     const first = peer.request("a", undefined, { timeoutMs: 30_000 });
     const second = peer.request("b", undefined, { timeoutMs: 30_000 });
@@ -659,19 +663,23 @@ describe("Peer: incoming requests and notifications", () => {
     await close();
   });
 
-  test("a handler that answers synchronously is responded to before receive() returns; one that throws synchronously still gets an error response", GUARD, async () => {
-    const sent: JsonRpcMessage[] = [];
-    const server = new Peer({ name: "client", send: (message) => (sent.push(message), Promise.resolve()) });
-    server.setRequestHandler("tools/list", () => ({ tools: [] }));
-    server.setRequestHandler("tools/call", () => {
-      throw new RpcError("no such tool", ErrorCode.InvalidParams);
-    });
-    server.receive({ jsonrpc: "2.0", id: 7, method: "tools/list" });
-    assert.deepEqual(sent, [{ jsonrpc: "2.0", id: 7, result: { tools: [] } }]);
-    server.receive({ jsonrpc: "2.0", id: 8, method: "tools/call" });
-    await settle();
-    assert.deepEqual(sent[1], { jsonrpc: "2.0", id: 8, error: { code: ErrorCode.InvalidParams, message: "no such tool" } });
-  });
+  test(
+    "a handler that answers synchronously is responded to before receive() returns; one that throws synchronously still gets an error response",
+    GUARD,
+    async () => {
+      const sent: JsonRpcMessage[] = [];
+      const server = new Peer({ name: "client", send: (message) => (sent.push(message), Promise.resolve()) });
+      server.setRequestHandler("tools/list", () => ({ tools: [] }));
+      server.setRequestHandler("tools/call", () => {
+        throw new RpcError("no such tool", ErrorCode.InvalidParams);
+      });
+      server.receive({ jsonrpc: "2.0", id: 7, method: "tools/list" });
+      assert.deepEqual(sent, [{ jsonrpc: "2.0", id: 7, result: { tools: [] } }]);
+      server.receive({ jsonrpc: "2.0", id: 8, method: "tools/call" });
+      await settle();
+      assert.deepEqual(sent[1], { jsonrpc: "2.0", id: 8, error: { code: ErrorCode.InvalidParams, message: "no such tool" } });
+    },
+  );
 
   test("a handler that throws RpcError answers with its code, message and data", GUARD, async () => {
     const { client, server, close } = await twoPeers();
@@ -790,25 +798,29 @@ describe("Peer: close", () => {
     await close();
   });
 
-  test("a handler still running when the connection closes has its signal aborted and sends nothing, also when the close came from inside it", GUARD, async () => {
-    const sent: JsonRpcMessage[] = [];
-    const server = new Peer({ name: "client", send: (message) => (sent.push(message), Promise.resolve()) });
-    const signals: AbortSignal[] = [];
-    server.setRequestHandler("slow", (_params, { signal }) => {
-      signals.push(signal);
-      return new Promise((resolve) => setTimeout(() => resolve({}), 20));
-    });
-    server.setRequestHandler("closing", (_params, { signal }) => {
-      signals.push(signal);
-      server.close({ reason: "closed by the handler" });
-      return new Promise((resolve) => setTimeout(() => resolve({}), 20));
-    });
-    server.receive({ jsonrpc: "2.0", id: 1, method: "slow" });
-    server.receive({ jsonrpc: "2.0", id: 2, method: "closing" });
-    assert.deepEqual(signals.map((signal) => signal.aborted), [true, true]);
-    await delay(40);
-    assert.deepEqual(sent, []);
-  });
+  test(
+    "a handler still running when the connection closes has its signal aborted and sends nothing, also when the close came from inside it",
+    GUARD,
+    async () => {
+      const sent: JsonRpcMessage[] = [];
+      const server = new Peer({ name: "client", send: (message) => (sent.push(message), Promise.resolve()) });
+      const signals: AbortSignal[] = [];
+      server.setRequestHandler("slow", (_params, { signal }) => {
+        signals.push(signal);
+        return new Promise((resolve) => setTimeout(() => resolve({}), 20));
+      });
+      server.setRequestHandler("closing", (_params, { signal }) => {
+        signals.push(signal);
+        server.close({ reason: "closed by the handler" });
+        return new Promise((resolve) => setTimeout(() => resolve({}), 20));
+      });
+      server.receive({ jsonrpc: "2.0", id: 1, method: "slow" });
+      server.receive({ jsonrpc: "2.0", id: 2, method: "closing" });
+      assert.deepEqual(signals.map((signal) => signal.aborted), [true, true]);
+      await delay(40);
+      assert.deepEqual(sent, []);
+    },
+  );
 
   test("the exit code and signal appear in the error even when the reason does not mention them", GUARD, async () => {
     const peer = new Peer({ name: 'server "test"', send: () => new Promise(() => {}) });

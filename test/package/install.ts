@@ -37,7 +37,7 @@ interface Outcome {
   stderr: string;
 }
 
-function run(command: string, args: string[], options: { cwd: string; timeoutMs?: number; env?: NodeJS.ProcessEnv } ): Promise<Outcome> {
+function run(command: string, args: string[], options: { cwd: string; timeoutMs?: number; env?: NodeJS.ProcessEnv }): Promise<Outcome> {
   return new Promise((done) => {
     execFile(
       command,
@@ -66,7 +66,10 @@ async function node22(): Promise<string> {
     if (version.code === 0 && version.stdout.startsWith("v22.")) return binary;
   }
   mkdirSync(dir, { recursive: true });
-  succeeded(await run(NPM, ["install", "--prefix", dir, "--no-save", "--no-audit", "--no-fund", "node@22"], { cwd: dir, timeoutMs: 180_000 }), "npm install node@22");
+  succeeded(
+    await run(NPM, ["install", "--prefix", dir, "--no-save", "--no-audit", "--no-fund", "node@22"], { cwd: dir, timeoutMs: 180_000 }),
+    "npm install node@22",
+  );
   return binary;
 }
 
@@ -158,7 +161,9 @@ describe("the npm package, packed and installed", () => {
   test("the tarball holds dist/, README.md, LICENSE and package.json: no sources, tests, benchmarks or fixtures", () => {
     const stray = tarballFiles.filter((path) => !path.startsWith("dist/") && !["package.json", "README.md", "LICENSE"].includes(path));
     assert.deepEqual(stray, []);
-    const unwanted = tarballFiles.filter((path) => /(^|\/)(test|tests|bench|fixtures|conformance|examples|\.ci)(\/|$)|\.test\.|\.ts$/.test(path) && !path.endsWith(".d.ts"));
+    const unwanted = tarballFiles.filter((path) =>
+      /(^|\/)(test|tests|bench|fixtures|conformance|examples|\.ci)(\/|$)|\.test\.|\.ts$/.test(path) && !path.endsWith(".d.ts")
+    );
     assert.deepEqual(unwanted, []);
     for (const source of Object.values(ENTRIES)) {
       const base = source.replace(/^src\//, "dist/").replace(/\.ts$/, "");
@@ -195,13 +200,15 @@ describe("the npm package, packed and installed", () => {
         const supported = which === "Node 22" || (process.features as { require_module?: boolean }).require_module === true;
         if (!supported) return context.skip(`${process.version} cannot require() an ES module`);
         const script = 'const m = require("mcpwire"); console.log(JSON.stringify(Object.keys(m).sort()))';
-        const names = JSON.parse(succeeded(await run(node(), ["--no-warnings", "-e", script], { cwd: project }), "require(\"mcpwire\")"));
+        const names = JSON.parse(succeeded(await run(node(), ["--no-warnings", "-e", script], { cwd: project }), 'require("mcpwire")'));
         assert.deepEqual(names, expectedNames["mcpwire"]);
       });
 
       test("a path outside the exports map is not exported", async () => {
         for (const path of ["mcpwire/src/mod.ts", "mcpwire/dist/mod.js", "mcpwire/dist/cli/main.js"]) {
-          const outcome = await run(node(), ["-e", `import(${JSON.stringify(path)}).then(() => console.log("loaded"), (e) => console.log(e.code))`], { cwd: project });
+          const outcome = await run(node(), ["-e", `import(${JSON.stringify(path)}).then(() => console.log("loaded"), (e) => console.log(e.code))`], {
+            cwd: project,
+          });
           assert.equal(outcome.stdout.trim(), "ERR_PACKAGE_PATH_NOT_EXPORTED", `${path}: ${outcome.stdout}${outcome.stderr}`);
         }
       });
@@ -218,7 +225,10 @@ describe("the npm package, packed and installed", () => {
   }
 
   test(`${THIS_NODE}: the host entry's sync bridge starts its compiled worker and answers dispatchSync`, async () => {
-    writeFileSync(join(project, "mcpwire.yaml"), `mcp_servers:\n  everything:\n    command: ${JSON.stringify(process.execPath)}\n    args: [${JSON.stringify(EVERYTHING)}, stdio]\n`);
+    writeFileSync(
+      join(project, "mcpwire.yaml"),
+      `mcp_servers:\n  everything:\n    command: ${JSON.stringify(process.execPath)}\n    args: [${JSON.stringify(EVERYTHING)}, stdio]\n`,
+    );
     const script = `import { createSyncBridge } from "mcpwire/host";
 const bridge = createSyncBridge({ configPath: "mcpwire.yaml" });
 try { console.log(bridge.dispatchSync("mcp_everything_echo", { message: "from the tarball" })); } finally { bridge.close(); }`;

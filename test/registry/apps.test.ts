@@ -55,16 +55,25 @@ for (const setting of ["on", "off"] as const) {
 
     it("dispatch and call refuse it for a model (the default caller), naming the tool and why", async () => {
       const error = JSON.parse(await registry.dispatch("mcp_apps_refresh_dashboard", {})).error as string;
-      assert.match(error, /^server "apps", tool "refresh_dashboard": the tool is for its server's app only \(MCP Apps visibility \["app"\]\), so it is not called for a model/);
-      await assert.rejects(registry.call("mcp_apps_refresh_dashboard", {}), (rejection: unknown) =>
-        rejection instanceof ToolCallError && rejection.code === "not-visible" && rejection.tool === "mcp_apps_refresh_dashboard" &&
-        /app only/.test(rejection.message));
+      assert.match(
+        error,
+        /^server "apps", tool "refresh_dashboard": the tool is for its server's app only \(MCP Apps visibility \["app"\]\), so it is not called for a model/,
+      );
+      await assert.rejects(
+        registry.call("mcp_apps_refresh_dashboard", {}),
+        (rejection: unknown) =>
+          rejection instanceof ToolCallError && rejection.code === "not-visible" && rejection.tool === "mcp_apps_refresh_dashboard" &&
+          /app only/.test(rejection.message),
+      );
       await assert.rejects(registry.call("mcp_apps_refresh_dashboard", {}, { caller: "model" }), ToolCallError);
     });
 
-    it("with caller \"app\" it runs (the host calls it for the server's app); a person naming it (caller \"user\") runs it too", async () => {
+    it('with caller "app" it runs (the host calls it for the server\'s app); a person naming it (caller "user") runs it too', async () => {
       assert.equal(await registry.dispatch("mcp_apps_refresh_dashboard", {}, { caller: "app" }), JSON.stringify({ result: "dashboard refreshed" }));
-      assert.equal(await registry.dispatch("mcp_apps_refresh_dashboard", {}, { caller: "app", appServer: "apps" }), JSON.stringify({ result: "dashboard refreshed" }));
+      assert.equal(
+        await registry.dispatch("mcp_apps_refresh_dashboard", {}, { caller: "app", appServer: "apps" }),
+        JSON.stringify({ result: "dashboard refreshed" }),
+      );
       assert.match(textOf(await registry.call("mcp_apps_refresh_dashboard", {}, { caller: "app" })), /dashboard refreshed/);
       assert.match(textOf(await registry.call("mcp_apps_refresh_dashboard", {}, { caller: "user" })), /dashboard refreshed/);
     });
@@ -74,7 +83,7 @@ for (const setting of ["on", "off"] as const) {
       assert.match(error, /the app of server "other" may call only its own server's tools/);
     });
 
-    it("a tool for model and app (visibility [\"model\",\"app\"]) runs for either; a tool without UI metadata too", async () => {
+    it('a tool for model and app (visibility ["model","app"]) runs for either; a tool without UI metadata too', async () => {
       for (const caller of [undefined, "model", "app"] as const) {
         const context = caller === undefined ? {} : { caller };
         assert.doesNotMatch(await registry.dispatch("mcp_apps_show_dashboard", {}, context), /"error"/, String(caller));
@@ -96,7 +105,7 @@ function textOf(output: unknown): string {
 }
 
 describe("a tool for the model only, called for an app", () => {
-  it("is refused (apps.mdx: a host MUST reject an app's tools/call of a tool whose visibility leaves out \"app\")", async () => {
+  it('is refused (apps.mdx: a host MUST reject an app\'s tools/call of a tool whose visibility leaves out "app")', async () => {
     // An in-process server listing one tool with visibility ["model"] (the apps fixture has none).
     const server = inProcessServer({ tools: {} }, {
       "tools/list": () => ({ tools: [{ name: "report", inputSchema: { type: "object" }, _meta: { ui: { visibility: ["model"] } } }] }),
@@ -110,7 +119,10 @@ describe("a tool for the model only, called for an app", () => {
       assert.match(textOf(await registry.call("mcp_models_report", {})), /report made/);
       const error = JSON.parse(await registry.dispatch("mcp_models_report", {}, { caller: "app" })).error as string;
       assert.match(error, /^server "models", tool "report": the tool is not callable by an app \(MCP Apps visibility \["model"\] leaves out "app"\)/);
-      await assert.rejects(registry.call("mcp_models_report", {}, { caller: "app" }), (rejection: unknown) => rejection instanceof ToolCallError && rejection.code === "not-visible");
+      await assert.rejects(
+        registry.call("mcp_models_report", {}, { caller: "app" }),
+        (rejection: unknown) => rejection instanceof ToolCallError && rejection.code === "not-visible",
+      );
       assert.equal(requestsFor(server, "tools/call").length, 1);
     } finally {
       await client.close();

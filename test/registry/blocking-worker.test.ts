@@ -57,10 +57,18 @@ describe("a live SyncWorker", () => {
   test("string replies come back exact at every size around the shared reply slot's 64 KiB, multi-byte characters at its edge included", GUARD, () => {
     const slot = 64 * 1024;
     const values = [
-      "", "x", "é😀漢",
-      "x".repeat(slot - 1), "x".repeat(slot), "x".repeat(slot + 1),
-      "é".repeat(slot / 2 - 1), "é".repeat(slot / 2), "é".repeat(slot / 2 + 1),
-      "x".repeat(slot - 2) + "😀", "x".repeat(slot - 3) + "😀", "x".repeat(slot - 4) + "😀",
+      "",
+      "x",
+      "é😀漢",
+      "x".repeat(slot - 1),
+      "x".repeat(slot),
+      "x".repeat(slot + 1),
+      "é".repeat(slot / 2 - 1),
+      "é".repeat(slot / 2),
+      "é".repeat(slot / 2 + 1),
+      "x".repeat(slot - 2) + "😀",
+      "x".repeat(slot - 3) + "😀",
+      "x".repeat(slot - 4) + "😀",
     ];
     for (const value of values) {
       const outcome = worker.call({ op: "echo", value }, { timeoutMs: 10_000 });
@@ -125,7 +133,6 @@ describe("a live SyncWorker", () => {
     assert.deepEqual(worker.call({ op: "echo", value: 2 }, { timeoutMs: 10_000 }), { kind: "reply", value: 2 });
   });
 
-
   test("after close() every call returns closed at once; close() again is harmless", GUARD, () => {
     assert.deepEqual(worker.close(), { kind: "reply", value: undefined });
     assert.equal(worker.alive, false);
@@ -164,8 +171,7 @@ describe("a SyncWorker that dies or does not start", () => {
   test("a start() that throws makes start throw a SyncBridgeError with its message", GUARD, () => {
     assert.throws(
       () => startWorker({ data: { failStart: "config file is missing" } }),
-      (error: unknown) =>
-        error instanceof SyncBridgeError && /^test worker could not start: config file is missing$/.test(error.message),
+      (error: unknown) => error instanceof SyncBridgeError && /^test worker could not start: config file is missing$/.test(error.message),
     );
   });
 
@@ -175,7 +181,6 @@ describe("a SyncWorker that dies or does not start", () => {
       (error: unknown) => error instanceof SyncBridgeError && /did not start within 300 ms \(startTimeoutMs\)/.test(error.message),
     );
   });
-
 
   test("serveSyncWorker outside a worker started by SyncWorker.start throws", () => {
     assert.throws(() => serveSyncWorker({ call: () => 1 }), SyncBridgeError);

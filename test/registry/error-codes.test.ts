@@ -51,7 +51,12 @@ function assertCoded(error: unknown, type: typeof ToolCallError | typeof ResultF
 describe("ToolCallError: an McpwireError whose code says why call() failed", () => {
   const registry = new ToolRegistry();
   registry.register({ name: "ok", handler: () => "fine" });
-  registry.register({ name: "broken", handler: () => { throw new Error("the disk is full"); } });
+  registry.register({
+    name: "broken",
+    handler: () => {
+      throw new Error("the disk is full");
+    },
+  });
   registry.register({ name: "slow", handler: () => new Promise((resolve) => setTimeout(() => resolve("late"), 2_000)) });
   registry.register({ name: "off", toolset: "spare", handler: () => "never" });
   registry.disableToolset("spare");

@@ -12,8 +12,6 @@ import type { RegistryEventType } from "../../src/registry/types.ts";
 import { ALWAYS_LISTED, EVERYTHING } from "../support/everything.ts";
 import { nextEvent as nextEventOf } from "../support/events.ts";
 
-
-
 /**
  * Registered after notifications/initialized, announced with notifications/tools/list_changed
  * (server-everything server/index.js: registerConditionalTools in oninitialized).
@@ -93,7 +91,10 @@ describe("server-everything tools in a registry", () => {
     const { result } = parsed(await registry.dispatch("mcp_everything_get-resource-links", { count: 2 }));
     const lines = (result ?? "").split("\n");
     assert.match(lines[0] ?? "", /Here are 2 resource links/);
-    assert.match(lines[1] ?? "", /^\[resource link: uri="demo:\/\/resource\/dynamic\/blob\/1" name="Blob Resource 1" mimeType="[^"]+" description="Resource 1: /);
+    assert.match(
+      lines[1] ?? "",
+      /^\[resource link: uri="demo:\/\/resource\/dynamic\/blob\/1" name="Blob Resource 1" mimeType="[^"]+" description="Resource 1: /,
+    );
     assert.match(lines[2] ?? "", /^\[resource link: uri="demo:\/\/resource\/dynamic\/text\/2" name="Text Resource 2" mimeType="text\/plain"/);
   });
 

@@ -4,17 +4,8 @@
 
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import {
-  Client,
-  type JsonRpcMessage,
-  MemoryTransport,
-  type Params,
-  Peer,
-  type Progress,
-  RpcError,
-  type Tool,
-} from "../../src/mod.ts";
-import { Redactor, REDACTED } from "../../src/common/redact.ts";
+import { Client, type JsonRpcMessage, MemoryTransport, type Params, Peer, type Progress, RpcError, type Tool } from "../../src/mod.ts";
+import { REDACTED, Redactor } from "../../src/common/redact.ts";
 import { registerMcpServer } from "../../src/registry/mcp-server.ts";
 import { ToolCallError } from "../../src/registry/tool-call-error.ts";
 import { ToolRegistry } from "../../src/registry/tool-registry.ts";
@@ -63,9 +54,7 @@ class TestServer {
       if (end < this.tools.length) page.nextCursor = String(end);
       return page;
     });
-    this.peer.setRequestHandler("tools/call", (params) =>
-      this.onCall(String(params?.name), (params?.arguments ?? {}) as Params, params ?? {})
-    );
+    this.peer.setRequestHandler("tools/call", (params) => this.onCall(String(params?.name), (params?.arguments ?? {}) as Params, params ?? {}));
     void serverEnd.start();
   }
 
@@ -206,7 +195,10 @@ describe("discovery and naming", () => {
     const registry = new ToolRegistry();
     try {
       const first = await registerMcpServer(registry, "s", client);
-      await assert.rejects(registerMcpServer(registry, "s", client), /server "s" is already registered with this registry; call unregister\(\).*replaceClient\(\)/);
+      await assert.rejects(
+        registerMcpServer(registry, "s", client),
+        /server "s" is already registered with this registry; call unregister\(\).*replaceClient\(\)/,
+      );
       first.unregister();
       await registerMcpServer(registry, "s", client);
     } finally {
@@ -472,7 +464,7 @@ describe("notifications/tools/list_changed", () => {
         /^server "shaky": re-listing tools after notifications\/tools\/list_changed failed: .*index rebuilding; its previous tools stay registered$/,
       );
       assert.deepEqual(registration.names(), ["mcp_shaky_a", "mcp_shaky_b"]);
-      assert.deepEqual(parsed(await registry.dispatch("mcp_shaky_a")), { result: 'a: {}' });
+      assert.deepEqual(parsed(await registry.dispatch("mcp_shaky_a")), { result: "a: {}" });
       // refresh() reports the failure to its caller instead.
       await assert.rejects(registration.refresh(), /index rebuilding/);
       server.listError = undefined;
@@ -766,4 +758,3 @@ describe("a tool schema nested without bound", () => {
     }
   });
 });
-

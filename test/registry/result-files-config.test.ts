@@ -49,12 +49,20 @@ describe("config keys", () => {
 
   for (
     const [what, text, message] of [
-      ["results that is a string", "results: yes-please", /mcpwire\.yaml:2:\d+: "results" must be true, false, or a mapping with enabled, directory, max_files, max_age_days; it is the string "yes-please"/],
+      [
+        "results that is a string",
+        "results: yes-please",
+        /mcpwire\.yaml:2:\d+: "results" must be true, false, or a mapping with enabled, directory, max_files, max_age_days; it is the string "yes-please"/,
+      ],
       ["results.max_files 0", "results: {max_files: 0}", /"results\.max_files" must be a whole number of at least 1; it is the number 0/],
       ["results.max_age_days -1", "results: {max_age_days: -1}", /"results\.max_age_days" must be a number of days greater than 0; it is the number -1/],
-      ["results.directory that is a number", "results: {directory: 5}", /"results\.directory" must be a string: the directory result files go to; it is the number 5/],
-      ["results.directory with an unset variable", "results: {directory: \"${NOPE}/r\"}", /"results\.directory": .*NOPE/],
-      ["results.enabled that is a string", "results: {enabled: \"no\"}", /"results\.enabled" must be true or false/],
+      [
+        "results.directory that is a number",
+        "results: {directory: 5}",
+        /"results\.directory" must be a string: the directory result files go to; it is the number 5/,
+      ],
+      ["results.directory with an unset variable", 'results: {directory: "${NOPE}/r"}', /"results\.directory": .*NOPE/],
+      ["results.enabled that is a string", 'results: {enabled: "no"}', /"results\.enabled" must be true or false/],
     ] as const
   ) {
     test(`bad input: ${what} is a ConfigError at its key`, () => {
@@ -77,7 +85,10 @@ describe("config keys", () => {
 
   test("bad input: an unknown key in a server's results: is a warning naming the known keys", () => {
     const config = yaml("mcp_servers:\n  a: {command: x, results: {dir: /tmp}}\n");
-    assert.match(config.warnings.map((warning) => warning.message).join("\n"), /unknown key "results\.dir" is ignored; (did you mean "results\.directory"\?|known keys: enabled, directory)/);
+    assert.match(
+      config.warnings.map((warning) => warning.message).join("\n"),
+      /unknown key "results\.dir" is ignored; (did you mean "results\.directory"\?|known keys: enabled, directory)/,
+    );
   });
 });
 

@@ -5,7 +5,21 @@
 
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { chmodSync, chownSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  chownSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ToolRegistry } from "../../src/registry/tool-registry.ts";
@@ -174,7 +188,7 @@ describe("dispatch with result files", () => {
     assert.ok(!existsSync(directory));
   });
 
-  test("an error result over the cap is saved too, in {\"error\": …}", async () => {
+  test('an error result over the cap is saved too, in {"error": …}', async () => {
     const directory = freshDir();
     const { registry } = registryWith(new ResultFiles({ directory }), { content: [{ type: "text", text: LONG }], isError: true });
     const { error } = resultOf(await registry.dispatch("dump"));
@@ -218,7 +232,7 @@ describe("dispatch with result files", () => {
     assert.deepEqual([...png.subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
     assert.equal(readFileSync(pathIn(lines[2]!)).subarray(0, 4).toString("latin1"), "RIFF");
     assert.equal(readFileSync(pathIn(lines[3]!)).length, 6);
-    if (POSIX) for (const line of lines.slice(1)) assert.equal(mode(pathIn(line)), 0o600);
+    if (POSIX) { for (const line of lines.slice(1)) assert.equal(mode(pathIn(line)), 0o600); }
     assert.deepEqual(warnings, []);
   });
 
@@ -260,22 +274,29 @@ describe("a results directory that is not this user's own", () => {
     return { result: result!, warnings };
   }
 
-  test("a symbolic link: what it points to is not chmod'ed nor written in; the cut string, and a warning naming the path and why", { skip: !POSIX }, async () => {
-    const target = victim();
-    const directory = join(root, `case-${++counter}`, "mcpwire", "results");
-    mkdirSync(join(directory, ".."), { recursive: true });
-    symlinkSync(target, directory);
-    const { result, warnings } = await dispatchLong(directory);
-    assert.equal(mode(target), 0o755, "not chmod'ed");
-    assert.deepEqual(readdirSync(target), ["keep.txt"], "nothing written through the link");
-    assert.ok(lstatSync(directory).isSymbolicLink(), "the link is left as it was");
-    // The fallback of an unwritable directory: the plain cut, head first, no file line.
-    assert.ok(result.length <= 100_000 && result.startsWith("HEAD-START"));
-    assert.match(result, /\[… [\d,]+ characters cut …\]/);
-    assert.equal(warnings.length, 1);
-    assert.ok(warnings[0]!.includes(`refusing the results directory ${directory}: it is a symbolic link`), warnings[0]);
-    assert.match(warnings[0]!, /^tool "dump": its result of 250,020 characters was not saved whole .*set results\.directory to another place.*the model got its head and tail only$/);
-  });
+  test(
+    "a symbolic link: what it points to is not chmod'ed nor written in; the cut string, and a warning naming the path and why",
+    { skip: !POSIX },
+    async () => {
+      const target = victim();
+      const directory = join(root, `case-${++counter}`, "mcpwire", "results");
+      mkdirSync(join(directory, ".."), { recursive: true });
+      symlinkSync(target, directory);
+      const { result, warnings } = await dispatchLong(directory);
+      assert.equal(mode(target), 0o755, "not chmod'ed");
+      assert.deepEqual(readdirSync(target), ["keep.txt"], "nothing written through the link");
+      assert.ok(lstatSync(directory).isSymbolicLink(), "the link is left as it was");
+      // The fallback of an unwritable directory: the plain cut, head first, no file line.
+      assert.ok(result.length <= 100_000 && result.startsWith("HEAD-START"));
+      assert.match(result, /\[… [\d,]+ characters cut …\]/);
+      assert.equal(warnings.length, 1);
+      assert.ok(warnings[0]!.includes(`refusing the results directory ${directory}: it is a symbolic link`), warnings[0]);
+      assert.match(
+        warnings[0]!,
+        /^tool "dump": its result of 250,020 characters was not saved whole .*set results\.directory to another place.*the model got its head and tail only$/,
+      );
+    },
+  );
 
   test("the refusal is a ResultFileError with code unsafe-directory", { skip: !POSIX }, async () => {
     const directory = join(root, `link-${++counter}`);

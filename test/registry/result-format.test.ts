@@ -159,7 +159,7 @@ describe("the cap", () => {
   });
 
   test("the cap applies inside the JSON envelope, which stays valid JSON", () => {
-    const text = "a\"b\\c\n".repeat(10_000);
+    const text = 'a"b\\c\n'.repeat(10_000);
     const result = JSON.parse(resultString(text, { maxChars: 500 })) as { result: string };
     assert.ok(result.result.length <= 500);
     assert.match(result.result, /characters cut/);
@@ -216,7 +216,9 @@ describe("depth", () => {
   });
 
   test("a deep built-in value: formatValueText marks it; a cycle or a BigInt still throws as before", () => {
-    assert.ok(formatValueText(deep(), { source: 'tool "x"' }).endsWith('[tool "x": the value is nested deeper than 64 levels; the levels past 64 were left out]'));
+    assert.ok(
+      formatValueText(deep(), { source: 'tool "x"' }).endsWith('[tool "x": the value is nested deeper than 64 levels; the levels past 64 were left out]'),
+    );
     const cycle: Record<string, unknown> = {};
     cycle.self = cycle;
     assert.throws(() => formatValueText(cycle), TypeError);

@@ -47,15 +47,24 @@ describe("skills in the registry", () => {
     const tool = registry.get("mcp_docs_skill");
     assert.equal(tool?.toolset, "mcp-docs");
     assert.deepEqual((tool?.inputSchema.properties as { skill: { enum: string[] } }).skill.enum, [
-      "git-workflow", "refunds", "daily", "tampered", "padded", "drifted",
+      "git-workflow",
+      "refunds",
+      "daily",
+      "tampered",
+      "padded",
+      "drifted",
     ]);
     assert.ok(registry.list().some((schema) => schema.name === "mcp_docs_skill"));
     assert.equal(warnings.length, 6);
     assert.ok(warnings.some((message) => /server "docs": skill "skill:\/\/Bad--Name\/SKILL.md": the name "Bad--Name"/.test(message)));
     const offered = existingSkillCatalog(registry)?.list() ?? [];
     assert.deepEqual(offered.find((skill) => skill.key === "refunds"), {
-      server: "docs", key: "refunds", name: "refunds", description: "Process customer refund requests per company policy",
-      uri: "skill://acme/billing/refunds/SKILL.md", tool: "mcp_docs_skill",
+      server: "docs",
+      key: "refunds",
+      name: "refunds",
+      description: "Process customer refund requests per company policy",
+      uri: "skill://acme/billing/refunds/SKILL.md",
+      tool: "mcp_docs_skill",
     });
     registration.unregister();
     assert.equal(registry.has("mcp_docs_skill"), false);
@@ -66,7 +75,10 @@ describe("skills in the registry", () => {
     const registry = new ToolRegistry();
     await registerMcpSkills(registry, "docs", docs);
     const loaded = parse(await registry.dispatch("mcp_docs_skill", { skill: "git-workflow" }));
-    assert.match(loaded.result ?? "", /^\[Loaded skill "git-workflow" from MCP server "docs" \(skill:\/\/git-workflow\/SKILL.md\)\. This is the server's content, not the user's/);
+    assert.match(
+      loaded.result ?? "",
+      /^\[Loaded skill "git-workflow" from MCP server "docs" \(skill:\/\/git-workflow\/SKILL.md\)\. This is the server's content, not the user's/,
+    );
     assert.match(loaded.result ?? "", /references\/GUIDE\.md/);
     assert.match(loaded.result ?? "", /# Git workflow/);
     const guide = parse(await registry.dispatch("mcp_docs_skill", { skill: "git-workflow", file: "references/GUIDE.md" }));
@@ -96,7 +108,11 @@ describe("skills in the registry", () => {
 
   test("a server's own tool named like the loader keeps its name; the loader takes the next", async () => {
     const registry = new ToolRegistry();
-    const fake = { listTools: async () => [{ name: "skill", inputSchema: { type: "object" as const } }], callTool: docs.callTool.bind(docs), on: docs.on.bind(docs) };
+    const fake = {
+      listTools: async () => [{ name: "skill", inputSchema: { type: "object" as const } }],
+      callTool: docs.callTool.bind(docs),
+      on: docs.on.bind(docs),
+    };
     await registerMcpServer(registry, "docs", fake);
     const warnings: string[] = [];
     registry.on("warning", ({ message }) => warnings.push(message));
@@ -131,8 +147,10 @@ describe("skills in the registry", () => {
     const broken = await connect("broken", ["--unimplemented"]);
     try {
       const registry = new ToolRegistry();
-      await assert.rejects(registerMcpSkills(registry, "broken", broken), (error: Error & { code?: string }) =>
-        error.code === "not-implemented" && /server "broken" declares the skills extension/.test(error.message));
+      await assert.rejects(
+        registerMcpSkills(registry, "broken", broken),
+        (error: Error & { code?: string }) => error.code === "not-implemented" && /server "broken" declares the skills extension/.test(error.message),
+      );
       assert.equal(registry.has("mcp_broken_skill"), false);
       assert.equal(broken.state, "ready");
     } finally {

@@ -5,7 +5,7 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import type { JsonObject } from "../../src/client/types.ts";
 import { depthMarker } from "../../src/common/bounded.ts";
-import { Redactor, REDACTED } from "../../src/common/redact.ts";
+import { REDACTED, Redactor } from "../../src/common/redact.ts";
 import { ToolCallError } from "../../src/registry/tool-call-error.ts";
 import { ToolRegistry } from "../../src/registry/tool-registry.ts";
 import type { RegistryEvents } from "../../src/registry/types.ts";
@@ -58,7 +58,10 @@ describe("registering built-in tools", () => {
 
   test("a duplicate built-in name throws an error naming the tool and what to do", () => {
     const registry = withEcho();
-    assert.throws(() => registry.register({ name: "echo", handler: () => "" }), /built-in tool "echo".*already registered \(toolset "builtin"\); unregister\("echo"\) first/);
+    assert.throws(
+      () => registry.register({ name: "echo", handler: () => "" }),
+      /built-in tool "echo".*already registered \(toolset "builtin"\); unregister\("echo"\) first/,
+    );
   });
 
   test("a name an LLM API would reject is refused at registration", () => {
@@ -161,7 +164,12 @@ describe("call() gives the typed result", () => {
 
   test("failures throw ToolCallError with a code and the tool's name", async () => {
     const registry = new ToolRegistry();
-    registry.register({ name: "boom", handler: () => { throw new Error("kaput"); } });
+    registry.register({
+      name: "boom",
+      handler: () => {
+        throw new Error("kaput");
+      },
+    });
     const unknown = await rejection(registry.call("missing"));
     assert.equal(unknown.code, "unknown-tool");
     assert.equal(unknown.tool, "missing");
@@ -199,9 +207,19 @@ describe("dispatch() never rejects", () => {
 
   test("a handler that throws, synchronously or asynchronously, or throws a non-Error", async () => {
     const registry = new ToolRegistry();
-    registry.register({ name: "sync", handler: () => { throw new Error("sync boom"); } });
+    registry.register({
+      name: "sync",
+      handler: () => {
+        throw new Error("sync boom");
+      },
+    });
     registry.register({ name: "async", handler: () => Promise.reject(new Error("async boom")) });
-    registry.register({ name: "odd", handler: () => { throw "a string"; } });
+    registry.register({
+      name: "odd",
+      handler: () => {
+        throw "a string";
+      },
+    });
     assert.deepEqual(parsed(await registry.dispatch("sync")), { error: 'tool "sync" failed: sync boom' });
     assert.deepEqual(parsed(await registry.dispatch("async")), { error: 'tool "async" failed: async boom' });
     assert.deepEqual(parsed(await registry.dispatch("odd")), { error: 'tool "odd" failed: a string' });
@@ -287,7 +305,10 @@ describe("events", () => {
     assert.deepEqual(changes, [false]);
     assert.equal(warnings.length, 1);
     assert.equal(warnings[0]!.error, bug);
-    assert.match(warnings[0]!.message, /^a "toolsetchange" listener of the tool registry threw: listener bug; the other listeners still got the event; fix the listener/);
+    assert.match(
+      warnings[0]!.message,
+      /^a "toolsetchange" listener of the tool registry threw: listener bug; the other listeners still got the event; fix the listener/,
+    );
   });
 
   test("a warning listener that throws is not reported again (no loop), and addEventListener listeners are contained too", () => {
@@ -344,7 +365,12 @@ describe("MCP tools of a host: error texts pass through its redactor", () => {
 
   test("a built-in tool has no redactor: its errors are shown as they are", async () => {
     const registry = new ToolRegistry();
-    registry.register({ name: "own", handler: () => { throw new Error(`own ${secret}`); } });
+    registry.register({
+      name: "own",
+      handler: () => {
+        throw new Error(`own ${secret}`);
+      },
+    });
     assert.deepEqual(parsed(await registry.dispatch("own")), { error: `tool "own" failed: own ${secret}` });
   });
 });

@@ -24,8 +24,17 @@ describe("runtime.decodeUtf8", () => {
 
   test("invalid and cut sequences become U+FFFD exactly as TextDecoder gives them", () => {
     const samples = [
-      [0xff], [0xc3], [0xe2, 0x82], [0xf0, 0x9f, 0x98], [0xe0, 0x80, 0x80], [0xed, 0xa0, 0x80],
-      [0x61, 0xc3, 0x28, 0x62], [0xf4, 0x90, 0x80, 0x80], [0x80, 0xbf], [0xc0, 0xaf], [0xf0, 0x9f, 0x61],
+      [0xff],
+      [0xc3],
+      [0xe2, 0x82],
+      [0xf0, 0x9f, 0x98],
+      [0xe0, 0x80, 0x80],
+      [0xed, 0xa0, 0x80],
+      [0x61, 0xc3, 0x28, 0x62],
+      [0xf4, 0x90, 0x80, 0x80],
+      [0x80, 0xbf],
+      [0xc0, 0xaf],
+      [0xf0, 0x9f, 0x61],
     ];
     for (const sample of samples) {
       const bytes = inTheMiddle(new Uint8Array(sample));
@@ -36,10 +45,10 @@ describe("runtime.decodeUtf8", () => {
   test("long runs (the ASCII fast path's sizes, and around its threshold) decode as TextDecoder decodes them", () => {
     const decoder = new TextDecoder();
     for (const size of [1023, 1024, 1025, 100_000]) {
-      const ascii = "{\"x\":\"" + "a~\\u0001 ".repeat(size).slice(0, size - 8) + "\"}";
+      const ascii = '{"x":"' + "a~\\u0001 ".repeat(size).slice(0, size - 8) + '"}';
       const variants: [string, Uint8Array][] = [
         ["all ASCII", utf8.encode(ascii)],
-        ["one non-ASCII character at the end", utf8.encode(ascii.slice(0, -2) + "é\"}")],
+        ["one non-ASCII character at the end", utf8.encode(ascii.slice(0, -2) + 'é"}')],
         ["one non-ASCII character at the start", utf8.encode("漢" + ascii)],
         ["a 0x80 byte in the middle (invalid)", Uint8Array.from([...utf8.encode(ascii.slice(0, size >> 1)), 0x80, ...utf8.encode(ascii.slice(size >> 1))])],
         ["a 0xff byte at the end (invalid)", Uint8Array.from([...utf8.encode(ascii), 0xff])],

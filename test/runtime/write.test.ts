@@ -26,10 +26,12 @@ function stderrOf(command: string, args: string[]): Promise<{ code: number | nul
   });
 }
 
-for (const [name, command, args] of [
-  ["Node", process.execPath, ["--import", "tsx", SCRIPT]],
-  ["Deno", DENO, ["run", "-A", SCRIPT]],
-] as const) {
+for (
+  const [name, command, args] of [
+    ["Node", process.execPath, ["--import", "tsx", SCRIPT]],
+    ["Deno", DENO, ["run", "-A", SCRIPT]],
+  ] as const
+) {
   test(`${name}: 2,000 writes not waited for reach a slow reader whole and in order when flush() comes before exit()`, async () => {
     const { code, text } = await stderrOf(command, [...args]);
     assert.equal(code, 0);

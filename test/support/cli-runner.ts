@@ -63,7 +63,9 @@ export function mcpwire(args: string[], options: RunOptions = {}): Promise<Outco
       },
       (error, stdout, stderr) => {
         const code = error === null ? 0 : typeof error.code === "number" ? error.code : -1;
-        if (code === -1 && error !== null) stderr = `${String(stderr)}\n[cli-runner: ended by ${error.signal ?? error.code ?? "?"}${error.killed ? " (killed)" : ""}]`;
+        if (code === -1 && error !== null) {
+          stderr = `${String(stderr)}\n[cli-runner: ended by ${error.signal ?? error.code ?? "?"}${error.killed ? " (killed)" : ""}]`;
+        }
         resolve({ code, stdout: String(stdout), stderr: String(stderr) });
       },
     );

@@ -54,13 +54,27 @@ function compile(out: string): void {
   const tsc = join(ROOT, "node_modules", "typescript", "bin", "tsc");
   try {
     execFileSync(process.execPath, [
-      tsc, "-p", join(ROOT, "tsconfig.build.json"), "--outDir", out,
-      "--noCheck", "--noEmitOnError", "false", "--declaration", "false", "--sourceMap", "false", "--inlineSources", "false",
+      tsc,
+      "-p",
+      join(ROOT, "tsconfig.build.json"),
+      "--outDir",
+      out,
+      "--noCheck",
+      "--noEmitOnError",
+      "false",
+      "--declaration",
+      "false",
+      "--sourceMap",
+      "false",
+      "--inlineSources",
+      "false",
     ], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"], timeout: WAIT_MS });
   } catch (error) {
     const { stdout, stderr } = error as { stdout?: Uint8Array; stderr?: Uint8Array };
     const output = new TextDecoder().decode(stdout ?? new Uint8Array()) + new TextDecoder().decode(stderr ?? new Uint8Array());
-    throw new Error(`compiled-cli: tsc could not compile src/ for the CLI tests (MCPWIRE_TEST_CLI=source runs the sources through tsx):\n${output}`, { cause: error });
+    throw new Error(`compiled-cli: tsc could not compile src/ for the CLI tests (MCPWIRE_TEST_CLI=source runs the sources through tsx):\n${output}`, {
+      cause: error,
+    });
   }
 }
 
@@ -108,7 +122,9 @@ export function compiledCli(): string {
       }
       continue;
     }
-    if (Date.now() > deadline) throw new Error(`compiled-cli: no build of src/ in ${dir} after ${WAIT_MS / 1000} s; remove ${lock} if no test run is building it`);
+    if (Date.now() > deadline) {
+      throw new Error(`compiled-cli: no build of src/ in ${dir} after ${WAIT_MS / 1000} s; remove ${lock} if no test run is building it`);
+    }
     sleepSync(100);
   }
   built = join(dir, "cli", "run.js");

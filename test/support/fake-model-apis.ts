@@ -202,7 +202,9 @@ const openai: Adapter = {
       if (!isJson(message)) return `messages[${i}] must be an object`;
       const role = message.role;
       if (pending.length > 0 && role !== "tool") {
-        return `An assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'. The following tool_call_ids did not have response messages: ${pending.join(", ")}`;
+        return `An assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'. The following tool_call_ids did not have response messages: ${
+          pending.join(", ")
+        }`;
       }
       if (role === "system" || role === "developer" || role === "user") {
         if (typeof message.content !== "string" && !Array.isArray(message.content)) return `messages[${i}].content must be a string or an array`;
@@ -239,9 +241,13 @@ const openai: Adapter = {
       if (!Array.isArray(body.tools)) return "'tools' must be an array";
       for (const [i, tool] of body.tools.entries()) {
         if (!isJson(tool) || tool.type !== "function" || !isJson(tool.function)) return `tools[${i}] must be {type: "function", function}`;
-        if (typeof tool.function.name !== "string" || !TOOL_NAME.test(tool.function.name)) return `Invalid 'tools[${i}].function.name': string does not match pattern '^[a-zA-Z0-9_-]+$'`;
+        if (typeof tool.function.name !== "string" || !TOOL_NAME.test(tool.function.name)) {
+          return `Invalid 'tools[${i}].function.name': string does not match pattern '^[a-zA-Z0-9_-]+$'`;
+        }
         const parameters = tool.function.parameters;
-        if (parameters !== undefined && (!isJson(parameters) || parameters.type !== "object")) return `Invalid schema for function '${tool.function.name}': schema must be a JSON Schema of 'type: "object"'`;
+        if (parameters !== undefined && (!isJson(parameters) || parameters.type !== "object")) {
+          return `Invalid schema for function '${tool.function.name}': schema must be a JSON Schema of 'type: "object"'`;
+        }
       }
     }
     return undefined;
@@ -265,12 +271,22 @@ const openai: Adapter = {
         message.tool_calls = calls.map((call) => ({ id: call.id, type: "function", function: { name: call.name, arguments: argumentText(call.arguments) } }));
       }
       return jsonRendered({
-        id: `chatcmpl-${state.count}`, object: "chat.completion", created: 1_700_000_000, model,
-        choices: [{ index: 0, message, finish_reason: finish }], usage,
+        id: `chatcmpl-${state.count}`,
+        object: "chat.completion",
+        created: 1_700_000_000,
+        model,
+        choices: [{ index: 0, message, finish_reason: finish }],
+        usage,
       });
     }
     const chunk = (delta: Json, finishReason: string | null = null) =>
-      sseEvent({ id: `chatcmpl-${state.count}`, object: "chat.completion.chunk", created: 1_700_000_000, model, choices: [{ index: 0, delta, finish_reason: finishReason }] });
+      sseEvent({
+        id: `chatcmpl-${state.count}`,
+        object: "chat.completion.chunk",
+        created: 1_700_000_000,
+        model,
+        choices: [{ index: 0, delta, finish_reason: finishReason }],
+      });
     const out = [chunk({ role: "assistant", content: "" })];
     for (const piece of pieces(reply.text ?? "", state.chunkChars)) out.push(chunk({ content: piece }));
     calls.forEach((call, index) => {
@@ -287,26 +303,43 @@ const openai: Adapter = {
   },
   streamError(error, request) {
     const model = String(request.body.model);
-    const out = pieces(error.text ?? "", 4).map((piece) => sseEvent({ object: "chat.completion.chunk", model, choices: [{ index: 0, delta: { content: piece }, finish_reason: null }] }));
+    const out = pieces(error.text ?? "", 4).map((piece) =>
+      sseEvent({ object: "chat.completion.chunk", model, choices: [{ index: 0, delta: { content: piece }, finish_reason: null }] })
+    );
     out.push(sseEvent({ error: { message: error.message, type: error.type ?? "server_error", param: null, code: null } }));
     return { status: 200, headers: sse, pieces: out };
   },
   error: (status, message, type) =>
-    JSON.stringify({ error: { message, type: type ?? (status === 429 ? "rate_limit_exceeded" : status >= 500 ? "server_error" : "invalid_request_error"), param: null, code: null } }),
+    JSON.stringify({
+      error: {
+        message,
+        type: type ?? (status === 429 ? "rate_limit_exceeded" : status >= 500 ? "server_error" : "invalid_request_error"),
+        param: null,
+        code: null,
+      },
+    }),
 };
 
 // ---------------------------------------------------------------- Anthropic Messages
 
 function anthropicErrorType(status: number): string {
   switch (status) {
-    case 400: return "invalid_request_error";
-    case 401: return "authentication_error";
-    case 403: return "permission_error";
-    case 404: return "not_found_error";
-    case 413: return "request_too_large";
-    case 429: return "rate_limit_error";
-    case 529: return "overloaded_error";
-    default: return "api_error";
+    case 400:
+      return "invalid_request_error";
+    case 401:
+      return "authentication_error";
+    case 403:
+      return "permission_error";
+    case 404:
+      return "not_found_error";
+    case 413:
+      return "request_too_large";
+    case 429:
+      return "rate_limit_error";
+    case 529:
+      return "overloaded_error";
+    default:
+      return "api_error";
   }
 }
 
@@ -326,13 +359,15 @@ const anthropic: Adapter = {
     if (request.headers["anthropic-version"] === undefined) return "anthropic-version: header is required";
     if (typeof body.model !== "string" || body.model === "") return "model: Field required";
     if (!Number.isInteger(body.max_tokens) || (body.max_tokens as number) < 1) return "max_tokens: Field required (an integer >= 1)";
-    if (body.system !== undefined && typeof body.system !== "string" && !Array.isArray(body.system)) return "system: Input should be a valid string or list of blocks";
+    if (body.system !== undefined && typeof body.system !== "string" && !Array.isArray(body.system)) {
+      return "system: Input should be a valid string or list of blocks";
+    }
     if (!Array.isArray(body.messages) || body.messages.length === 0) return "messages: at least one message is required";
     let expected: string[] = []; // the tool_use ids the next (user) message must answer
     for (const [i, message] of body.messages.entries()) {
       if (!isJson(message)) return `messages.${i}: Input should be an object`;
       if (message.role !== "user" && message.role !== "assistant") return `messages.${i}.role: Input should be 'user' or 'assistant'`;
-      if (i === 0 && message.role !== "user") return "messages: first message must use the \"user\" role";
+      if (i === 0 && message.role !== "user") return 'messages: first message must use the "user" role';
       const blocks = typeof message.content === "string" ? [{ type: "text", text: message.content }] : message.content;
       if (!Array.isArray(blocks) || blocks.length === 0) return `messages.${i}: content must be a non-empty string or list of blocks`;
       const answered: string[] = [];
@@ -344,12 +379,16 @@ const anthropic: Adapter = {
           seenOther = true;
         } else if (block.type === "tool_use") {
           if (message.role !== "assistant") return `messages.${i}.content.${j}: tool_use blocks are only allowed in assistant messages`;
-          if (typeof block.id !== "string" || typeof block.name !== "string" || !isJson(block.input)) return `messages.${i}.content.${j}.tool_use: id, name and input (an object) are required`;
+          if (typeof block.id !== "string" || typeof block.name !== "string" || !isJson(block.input)) {
+            return `messages.${i}.content.${j}.tool_use: id, name and input (an object) are required`;
+          }
         } else if (block.type === "tool_result") {
           if (message.role !== "user") return `messages.${i}.content.${j}: tool_result blocks are only allowed in user messages`;
           if (typeof block.tool_use_id !== "string") return `messages.${i}.content.${j}.tool_result.tool_use_id: Field required`;
           if (seenOther) return `messages.${i}: tool_result blocks must come before any other content in the message`;
-          if (!expected.includes(block.tool_use_id)) return `messages.${i}.content.${j}: unexpected \`tool_use_id\` found in \`tool_result\` blocks: ${block.tool_use_id}. Each \`tool_result\` block must have a corresponding \`tool_use\` block in the previous message.`;
+          if (!expected.includes(block.tool_use_id)) {
+            return `messages.${i}.content.${j}: unexpected \`tool_use_id\` found in \`tool_result\` blocks: ${block.tool_use_id}. Each \`tool_result\` block must have a corresponding \`tool_use\` block in the previous message.`;
+          }
           answered.push(block.tool_use_id);
         } else {
           return `messages.${i}.content.${j}.type: unknown content block type ${JSON.stringify(block.type)}`;
@@ -357,15 +396,23 @@ const anthropic: Adapter = {
       }
       if (expected.length > 0) {
         const missing = expected.filter((id) => !answered.includes(id));
-        if (missing.length > 0) return `messages.${i}: \`tool_use\` ids were found without \`tool_result\` blocks immediately after: ${missing.join(", ")}. Each \`tool_use\` block must have a corresponding \`tool_result\` block in the next message.`;
+        if (missing.length > 0) {
+          return `messages.${i}: \`tool_use\` ids were found without \`tool_result\` blocks immediately after: ${
+            missing.join(", ")
+          }. Each \`tool_use\` block must have a corresponding \`tool_result\` block in the next message.`;
+        }
       }
-      expected = message.role === "assistant" ? blocks.filter((block) => isJson(block) && block.type === "tool_use").map((block) => String((block as Json).id)) : [];
+      expected = message.role === "assistant"
+        ? blocks.filter((block) => isJson(block) && block.type === "tool_use").map((block) => String((block as Json).id))
+        : [];
     }
     if (expected.length > 0) return `messages: \`tool_use\` ids were found without \`tool_result\` blocks immediately after: ${expected.join(", ")}`;
     if (body.tools !== undefined) {
       if (!Array.isArray(body.tools)) return "tools: Input should be a valid list";
       for (const [i, tool] of body.tools.entries()) {
-        if (!isJson(tool) || typeof tool.name !== "string" || !TOOL_NAME.test(tool.name)) return `tools.${i}.custom.name: String should match pattern '^[a-zA-Z0-9_-]{1,64}$'`;
+        if (!isJson(tool) || typeof tool.name !== "string" || !TOOL_NAME.test(tool.name)) {
+          return `tools.${i}.custom.name: String should match pattern '^[a-zA-Z0-9_-]{1,64}$'`;
+        }
         if (!isJson(tool.input_schema) || tool.input_schema.type !== "object") return `tools.${i}.custom.input_schema.type: Input should be 'object'`;
       }
     }
@@ -388,24 +435,48 @@ const anthropic: Adapter = {
       const content: Json[] = text === "" ? [] : [{ type: "text", text }];
       for (const call of calls) content.push({ type: "tool_use", id: call.id, name: call.name, input: argumentObject(call.arguments) });
       return jsonRendered({
-        id: `msg_${state.count}`, type: "message", role: "assistant", model, content,
-        stop_reason: stop, stop_sequence: null, usage: { input_tokens: 10, output_tokens: 5 },
+        id: `msg_${state.count}`,
+        type: "message",
+        role: "assistant",
+        model,
+        content,
+        stop_reason: stop,
+        stop_sequence: null,
+        usage: { input_tokens: 10, output_tokens: 5 },
       });
     }
     const out = [
-      sseEvent({ type: "message_start", message: { id: `msg_${state.count}`, type: "message", role: "assistant", model, content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 10, output_tokens: 1 } } }, "message_start"),
+      sseEvent({
+        type: "message_start",
+        message: {
+          id: `msg_${state.count}`,
+          type: "message",
+          role: "assistant",
+          model,
+          content: [],
+          stop_reason: null,
+          stop_sequence: null,
+          usage: { input_tokens: 10, output_tokens: 1 },
+        },
+      }, "message_start"),
       sseEvent({ type: "ping" }, "ping"),
     ];
     let index = 0;
     if (text !== "") {
       out.push(sseEvent({ type: "content_block_start", index, content_block: { type: "text", text: "" } }, "content_block_start"));
-      for (const piece of pieces(text, state.chunkChars)) out.push(sseEvent({ type: "content_block_delta", index, delta: { type: "text_delta", text: piece } }, "content_block_delta"));
+      for (const piece of pieces(text, state.chunkChars)) {
+        out.push(sseEvent({ type: "content_block_delta", index, delta: { type: "text_delta", text: piece } }, "content_block_delta"));
+      }
       out.push(sseEvent({ type: "content_block_stop", index }, "content_block_stop"));
       index++;
     }
     for (const call of calls) {
-      out.push(sseEvent({ type: "content_block_start", index, content_block: { type: "tool_use", id: call.id, name: call.name, input: {} } }, "content_block_start"));
-      for (const piece of pieces(argumentText(call.arguments), 7)) out.push(sseEvent({ type: "content_block_delta", index, delta: { type: "input_json_delta", partial_json: piece } }, "content_block_delta"));
+      out.push(
+        sseEvent({ type: "content_block_start", index, content_block: { type: "tool_use", id: call.id, name: call.name, input: {} } }, "content_block_start"),
+      );
+      for (const piece of pieces(argumentText(call.arguments), 7)) {
+        out.push(sseEvent({ type: "content_block_delta", index, delta: { type: "input_json_delta", partial_json: piece } }, "content_block_delta"));
+      }
       out.push(sseEvent({ type: "content_block_stop", index }, "content_block_stop"));
       index++;
     }
@@ -414,10 +485,24 @@ const anthropic: Adapter = {
     return { status: 200, headers: sse, pieces: out };
   },
   streamError(error, request) {
-    const out = [sseEvent({ type: "message_start", message: { id: "msg_error", type: "message", role: "assistant", model: String(request.body.model), content: [], usage: { input_tokens: 10, output_tokens: 1 } } }, "message_start")];
+    const out = [
+      sseEvent({
+        type: "message_start",
+        message: {
+          id: "msg_error",
+          type: "message",
+          role: "assistant",
+          model: String(request.body.model),
+          content: [],
+          usage: { input_tokens: 10, output_tokens: 1 },
+        },
+      }, "message_start"),
+    ];
     if (error.text !== undefined) {
       out.push(sseEvent({ type: "content_block_start", index: 0, content_block: { type: "text", text: "" } }, "content_block_start"));
-      for (const piece of pieces(error.text, 4)) out.push(sseEvent({ type: "content_block_delta", index: 0, delta: { type: "text_delta", text: piece } }, "content_block_delta"));
+      for (const piece of pieces(error.text, 4)) {
+        out.push(sseEvent({ type: "content_block_delta", index: 0, delta: { type: "text_delta", text: piece } }, "content_block_delta"));
+      }
     }
     out.push(sseEvent({ type: "error", error: { type: error.type ?? "overloaded_error", message: error.message } }, "error"));
     return { status: 200, headers: sse, pieces: out };
@@ -441,20 +526,30 @@ const ollama: Adapter = {
     for (const [i, message] of body.messages.entries()) {
       if (!isJson(message)) return `messages[${i}]: json: cannot unmarshal into Go value of type api.Message`;
       if (!["system", "user", "assistant", "tool"].includes(String(message.role))) return `messages[${i}]: invalid role ${JSON.stringify(message.role)}`;
-      if (message.content !== undefined && typeof message.content !== "string") return "json: cannot unmarshal into Go struct field Message.messages.content of type string";
+      if (message.content !== undefined && typeof message.content !== "string") {
+        return "json: cannot unmarshal into Go struct field Message.messages.content of type string";
+      }
       if (message.tool_calls !== undefined) {
         if (!Array.isArray(message.tool_calls)) return "json: cannot unmarshal into Go struct field Message.messages.tool_calls of type []api.ToolCall";
         for (const call of message.tool_calls) {
-          if (!isJson(call) || !isJson(call.function) || typeof call.function.name !== "string") return "json: cannot unmarshal into Go struct field Message.messages.tool_calls of type api.ToolCall";
-          if (!isJson(call.function.arguments)) return "json: cannot unmarshal string into Go struct field ToolCallFunction.messages.tool_calls.function.arguments of type api.ToolCallFunctionArguments";
+          if (!isJson(call) || !isJson(call.function) || typeof call.function.name !== "string") {
+            return "json: cannot unmarshal into Go struct field Message.messages.tool_calls of type api.ToolCall";
+          }
+          if (!isJson(call.function.arguments)) {
+            return "json: cannot unmarshal string into Go struct field ToolCallFunction.messages.tool_calls.function.arguments of type api.ToolCallFunctionArguments";
+          }
         }
       }
-      if (message.tool_name !== undefined && typeof message.tool_name !== "string") return "json: cannot unmarshal into Go struct field Message.messages.tool_name of type string";
+      if (message.tool_name !== undefined && typeof message.tool_name !== "string") {
+        return "json: cannot unmarshal into Go struct field Message.messages.tool_name of type string";
+      }
     }
     if (body.tools !== undefined) {
       if (!Array.isArray(body.tools)) return "json: cannot unmarshal into Go struct field ChatRequest.tools of type api.Tools";
       for (const [i, tool] of body.tools.entries()) {
-        if (!isJson(tool) || tool.type !== "function" || !isJson(tool.function) || typeof tool.function.name !== "string") return `tools[${i}]: want {type: "function", function: {name, parameters}}`;
+        if (!isJson(tool) || tool.type !== "function" || !isJson(tool.function) || typeof tool.function.name !== "string") {
+          return `tools[${i}]: want {type: "function", function: {name, parameters}}`;
+        }
         if (tool.function.parameters !== undefined && !isJson(tool.function.parameters)) return `tools[${i}].function.parameters must be an object`;
       }
     }
@@ -465,22 +560,38 @@ const ollama: Adapter = {
     const messages = Array.isArray(body.messages) ? body.messages.filter(isJson) : [];
     const out: FakeToolResult[] = [];
     for (let i = messages.length - 1; i >= 0 && messages[i]!.role === "tool"; i--) {
-      out.unshift({ ...(typeof messages[i]!.tool_name === "string" ? { name: messages[i]!.tool_name as string } : {}), content: String(messages[i]!.content ?? "") });
+      out.unshift({
+        ...(typeof messages[i]!.tool_name === "string" ? { name: messages[i]!.tool_name as string } : {}),
+        content: String(messages[i]!.content ?? ""),
+      });
     }
     return out;
   },
   reply(reply, request, state) {
     const model = String(request.body.model);
     const created = "2026-01-01T00:00:00Z";
-    const calls = (reply.toolCalls ?? []).map((call, index) => ({ function: { index, name: call.name, arguments: argumentObject(call.arguments) }, ...(call.id === undefined ? {} : { id: call.id }) }));
-    const last = { model, created_at: created, done: true, done_reason: reply.stopReason ?? "stop", total_duration: 1000, prompt_eval_count: 10, eval_count: 5 };
+    const calls = (reply.toolCalls ?? []).map((call, index) => ({
+      function: { index, name: call.name, arguments: argumentObject(call.arguments) },
+      ...(call.id === undefined ? {} : { id: call.id }),
+    }));
+    const last = {
+      model,
+      created_at: created,
+      done: true,
+      done_reason: reply.stopReason ?? "stop",
+      total_duration: 1000,
+      prompt_eval_count: 10,
+      eval_count: 5,
+    };
     if (!this.isStream(request)) {
       const message: Json = { role: "assistant", content: reply.text ?? "" };
       if (calls.length > 0) message.tool_calls = calls;
       return jsonRendered({ ...last, message });
     }
     const line = (value: unknown) => JSON.stringify(value) + "\n";
-    const out = pieces(reply.text ?? "", state.chunkChars).map((piece) => line({ model, created_at: created, message: { role: "assistant", content: piece }, done: false }));
+    const out = pieces(reply.text ?? "", state.chunkChars).map((piece) =>
+      line({ model, created_at: created, message: { role: "assistant", content: piece }, done: false })
+    );
     if (calls.length > 0) out.push(line({ model, created_at: created, message: { role: "assistant", content: "", tool_calls: calls }, done: false }));
     out.push(line({ ...last, message: { role: "assistant", content: "" } }));
     return { status: 200, headers: { "content-type": "application/x-ndjson" }, pieces: out };
@@ -501,20 +612,47 @@ const GEMINI_PATH = /^\/v1beta\/models\/([^/:]+):(generateContent|streamGenerate
 const GEMINI_TOP_LEVEL = ["contents", "systemInstruction", "tools", "toolConfig", "generationConfig", "safetySettings", "cachedContent"];
 /** The fields of Gemini's Schema object (ai.google.dev/api/caching#Schema). */
 const GEMINI_SCHEMA_FIELDS = [
-  "type", "format", "title", "description", "nullable", "enum", "maxItems", "minItems", "properties", "required", "minProperties",
-  "maxProperties", "minLength", "maxLength", "pattern", "example", "anyOf", "propertyOrdering", "default", "items", "minimum", "maximum",
+  "type",
+  "format",
+  "title",
+  "description",
+  "nullable",
+  "enum",
+  "maxItems",
+  "minItems",
+  "properties",
+  "required",
+  "minProperties",
+  "maxProperties",
+  "minLength",
+  "maxLength",
+  "pattern",
+  "example",
+  "anyOf",
+  "propertyOrdering",
+  "default",
+  "items",
+  "minimum",
+  "maximum",
 ];
 const GEMINI_TYPES = ["STRING", "NUMBER", "INTEGER", "BOOLEAN", "ARRAY", "OBJECT", "NULL"];
 
 function geminiStatus(status: number): string {
   switch (status) {
-    case 400: return "INVALID_ARGUMENT";
-    case 401: return "UNAUTHENTICATED";
-    case 403: return "PERMISSION_DENIED";
-    case 404: return "NOT_FOUND";
-    case 429: return "RESOURCE_EXHAUSTED";
-    case 503: return "UNAVAILABLE";
-    default: return "INTERNAL";
+    case 400:
+      return "INVALID_ARGUMENT";
+    case 401:
+      return "UNAUTHENTICATED";
+    case 403:
+      return "PERMISSION_DENIED";
+    case 404:
+      return "NOT_FOUND";
+    case 429:
+      return "RESOURCE_EXHAUSTED";
+    case 503:
+      return "UNAVAILABLE";
+    default:
+      return "INTERNAL";
   }
 }
 
@@ -526,11 +664,17 @@ function geminiSchemaProblem(schema: unknown, at: string, top: boolean): string 
   }
   const type = typeof schema.type === "string" ? schema.type.toUpperCase() : undefined;
   if (schema.anyOf === undefined && type === undefined) return `* GenerateContentRequest.${at}.type: must be specified`;
-  if (type !== undefined && !GEMINI_TYPES.includes(type)) return `Invalid value at '${at}.type' (type.googleapis.com/google.ai.generativelanguage.v1beta.Type), ${JSON.stringify(schema.type)}`;
+  if (type !== undefined && !GEMINI_TYPES.includes(type)) {
+    return `Invalid value at '${at}.type' (type.googleapis.com/google.ai.generativelanguage.v1beta.Type), ${JSON.stringify(schema.type)}`;
+  }
   if (schema.properties !== undefined && type !== "OBJECT") return `* GenerateContentRequest.${at}.properties: only allowed for OBJECT type`;
-  if (type === "OBJECT" && top && (!isJson(schema.properties) || Object.keys(schema.properties).length === 0)) return `* GenerateContentRequest.${at}.properties: should be non-empty for OBJECT type`;
+  if (type === "OBJECT" && top && (!isJson(schema.properties) || Object.keys(schema.properties).length === 0)) {
+    return `* GenerateContentRequest.${at}.properties: should be non-empty for OBJECT type`;
+  }
   if (type === "ARRAY" && schema.items === undefined) return `* GenerateContentRequest.${at}.items: missing field.`;
-  if (schema.enum !== undefined && (!Array.isArray(schema.enum) || !schema.enum.every((value) => typeof value === "string"))) return `Invalid value at '${at}.enum': strings expected`;
+  if (schema.enum !== undefined && (!Array.isArray(schema.enum) || !schema.enum.every((value) => typeof value === "string"))) {
+    return `Invalid value at '${at}.enum': strings expected`;
+  }
   if (schema.required !== undefined) {
     const names = isJson(schema.properties) ? Object.keys(schema.properties) : [];
     for (const name of Array.isArray(schema.required) ? schema.required : []) {
@@ -560,10 +704,18 @@ const google: Adapter = {
   route(request) {
     const match = GEMINI_PATH.exec(request.path);
     if (request.method !== "POST" || match === null) return `The requested URL ${request.path} was not found on this server.`;
-    if (match[2] === "streamGenerateContent" && !new URLSearchParams(request.query).has("alt")) return "this fake answers streamGenerateContent with alt=sse only";
+    if (match[2] === "streamGenerateContent" && !new URLSearchParams(request.query).has("alt")) {
+      return "this fake answers streamGenerateContent with alt=sse only";
+    }
     return "";
   },
-  auth: (request, key) => (request.headers["x-goog-api-key"] === key || new URLSearchParams(request.query).get("key") === key ? undefined : [403, "Method doesn't allow unregistered callers (callers without established identity). Please use API Key or other form of API consumer identity to call this API."]),
+  auth: (
+    request,
+    key,
+  ) => (request.headers["x-goog-api-key"] === key || new URLSearchParams(request.query).get("key") === key ? undefined : [
+    403,
+    "Method doesn't allow unregistered callers (callers without established identity). Please use API Key or other form of API consumer identity to call this API.",
+  ]),
   isStream: (request) => request.path.endsWith(":streamGenerateContent"),
   model: (request) => GEMINI_PATH.exec(request.path)?.[1] ?? "",
   validate(request, state) {
@@ -577,14 +729,18 @@ const google: Adapter = {
     for (const [i, content] of body.contents.entries()) {
       if (!isJson(content)) return `Invalid value at 'contents[${i}]'`;
       if (content.role !== "user" && content.role !== "model") return `* GenerateContentRequest.contents[${i}].role: Please use a valid role: user, model.`;
-      if (!Array.isArray(content.parts) || content.parts.length === 0) return `* GenerateContentRequest.contents[${i}].parts: contents.parts must not be empty.`;
+      if (!Array.isArray(content.parts) || content.parts.length === 0) {
+        return `* GenerateContentRequest.contents[${i}].parts: contents.parts must not be empty.`;
+      }
       let calls = 0;
       let responses = 0;
       for (const [j, part] of content.parts.entries()) {
         if (!isJson(part)) return `Invalid value at 'contents[${i}].parts[${j}]'`;
         const data = ["text", "functionCall", "functionResponse"].filter((key) => key in part);
         for (const key of Object.keys(part)) {
-          if (![...data, "thoughtSignature", "thought"].includes(key)) return `Invalid JSON payload received. Unknown name ${JSON.stringify(key)} at 'contents[${i}].parts[${j}]': Cannot find field.`;
+          if (![...data, "thoughtSignature", "thought"].includes(key)) {
+            return `Invalid JSON payload received. Unknown name ${JSON.stringify(key)} at 'contents[${i}].parts[${j}]': Cannot find field.`;
+          }
         }
         if (data.length !== 1) return `* GenerateContentRequest.contents[${i}].parts[${j}].data: required oneof field 'data' must have one initialized field`;
         if (typeof part.thoughtSignature === "string") signatures.add(part.thoughtSignature);
@@ -592,13 +748,19 @@ const google: Adapter = {
         if ("functionCall" in part) {
           if (content.role !== "model") return `* contents[${i}].parts[${j}]: a functionCall part belongs to a model turn`;
           const call = part.functionCall;
-          if (!isJson(call) || typeof call.name !== "string" || (call.args !== undefined && !isJson(call.args))) return `Invalid value at 'contents[${i}].parts[${j}].function_call'`;
+          if (!isJson(call) || typeof call.name !== "string" || (call.args !== undefined && !isJson(call.args))) {
+            return `Invalid value at 'contents[${i}].parts[${j}].function_call'`;
+          }
           calls++;
         }
         if ("functionResponse" in part) {
           const response = part.functionResponse;
-          if (!isJson(response) || typeof response.name !== "string") return `* GenerateContentRequest.contents[${i}].parts[${j}].function_response.name: Name cannot be empty.`;
-          if (!isJson(response.response)) return `Invalid value at 'contents[${i}].parts[${j}].function_response.response' (type.googleapis.com/google.protobuf.Struct)`;
+          if (!isJson(response) || typeof response.name !== "string") {
+            return `* GenerateContentRequest.contents[${i}].parts[${j}].function_response.name: Name cannot be empty.`;
+          }
+          if (!isJson(response.response)) {
+            return `Invalid value at 'contents[${i}].parts[${j}].function_response.response' (type.googleapis.com/google.protobuf.Struct)`;
+          }
           responses++;
         }
       }
@@ -608,7 +770,9 @@ const google: Adapter = {
       callsPending = calls;
     }
     for (const signature of state.signatures) {
-      if (!signatures.has(signature)) return "Function call is missing a thought_signature in functionCall parts. This is required for tools to work correctly.";
+      if (!signatures.has(signature)) {
+        return "Function call is missing a thought_signature in functionCall parts. This is required for tools to work correctly.";
+      }
     }
     if (body.systemInstruction !== undefined) {
       const system = body.systemInstruction;
@@ -622,9 +786,13 @@ const google: Adapter = {
         if (!isJson(tool) || !Array.isArray(tool.functionDeclarations)) return `Invalid value at 'tools[${i}]': want {functionDeclarations: [...]}`;
         for (const [j, declaration] of tool.functionDeclarations.entries()) {
           const at = `tools[${i}].function_declarations[${j}]`;
-          if (!isJson(declaration) || typeof declaration.name !== "string" || !TOOL_NAME.test(declaration.name)) return `* GenerateContentRequest.${at}.name: Invalid function name.`;
+          if (!isJson(declaration) || typeof declaration.name !== "string" || !TOOL_NAME.test(declaration.name)) {
+            return `* GenerateContentRequest.${at}.name: Invalid function name.`;
+          }
           for (const key of Object.keys(declaration)) {
-            if (!["name", "description", "parameters", "parametersJsonSchema", "response", "behavior"].includes(key)) return `Invalid JSON payload received. Unknown name ${JSON.stringify(key)} at '${at}': Cannot find field.`;
+            if (!["name", "description", "parameters", "parametersJsonSchema", "response", "behavior"].includes(key)) {
+              return `Invalid JSON payload received. Unknown name ${JSON.stringify(key)} at '${at}': Cannot find field.`;
+            }
           }
           if (declaration.parameters !== undefined) {
             const problem = geminiSchemaProblem(declaration.parameters, `${at}.parameters`, true);
@@ -667,11 +835,19 @@ const google: Adapter = {
     const textPieces = pieces(text, state.chunkChars);
     const out = textPieces.map((piece) => sseEvent({ candidates: [{ content: { role: "model", parts: [{ text: piece }] }, index: 0 }], modelVersion: model }));
     // the last chunk: the function calls (whole), the finish reason and the usage
-    out.push(sseEvent({ candidates: [{ content: { role: "model", parts: callParts.length > 0 ? callParts : [{ text: "" }] }, finishReason, index: 0 }], usageMetadata, modelVersion: model }));
+    out.push(
+      sseEvent({
+        candidates: [{ content: { role: "model", parts: callParts.length > 0 ? callParts : [{ text: "" }] }, finishReason, index: 0 }],
+        usageMetadata,
+        modelVersion: model,
+      }),
+    );
     return { status: 200, headers: sse, pieces: out };
   },
   streamError(error, request) {
-    const out = pieces(error.text ?? "", 4).map((piece) => sseEvent({ candidates: [{ content: { role: "model", parts: [{ text: piece }] }, index: 0 }], modelVersion: this.model(request) }));
+    const out = pieces(error.text ?? "", 4).map((piece) =>
+      sseEvent({ candidates: [{ content: { role: "model", parts: [{ text: piece }] }, index: 0 }], modelVersion: this.model(request) })
+    );
     out.push(sseEvent({ error: { code: 503, message: error.message, status: error.type ?? "UNAVAILABLE" } }));
     return { status: 200, headers: sse, pieces: out };
   },
@@ -711,8 +887,14 @@ export async function startFakeModelApi(kind: FakeApiKind, script: FakeStep[], o
     const headers: Record<string, string> = {};
     for (const [name, value] of Object.entries(incoming.headers)) if (typeof value === "string") headers[name.toLowerCase()] = value;
     const request: FakeRequest = {
-      method: incoming.method ?? "GET", path: url.pathname, query: url.search, headers, body,
-      stream: false, model: "", toolResults: [],
+      method: incoming.method ?? "GET",
+      path: url.pathname,
+      query: url.search,
+      headers,
+      body,
+      stream: false,
+      model: "",
+      toolResults: [],
     };
     request.stream = adapter.isStream(request);
     request.model = adapter.model(request);

@@ -27,7 +27,20 @@ export interface ImportRecord {
 }
 
 const KEYWORDS_BEFORE_EXPRESSION = new Set([
-  "return", "typeof", "instanceof", "in", "of", "new", "delete", "void", "throw", "case", "do", "else", "yield", "await",
+  "return",
+  "typeof",
+  "instanceof",
+  "in",
+  "of",
+  "new",
+  "delete",
+  "void",
+  "throw",
+  "case",
+  "do",
+  "else",
+  "yield",
+  "await",
 ]);
 const PUNCTUATORS = ["...", "=>", "?."];
 const IDENT_START = /[A-Za-z_$#\u0080-\uffff]/;

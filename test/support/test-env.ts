@@ -17,8 +17,6 @@ process.env.MCPWIRE_ERA_CACHE = "off";
  * run by Deno does not start from an empty cache.
  */
 export function eraCacheEnv(cacheHome: string): Record<string, string | undefined> {
-  const deno = "Deno" in globalThis
-    ? { DENO_DIR: process.env.DENO_DIR ?? join(process.env.XDG_CACHE_HOME ?? join(homedir(), ".cache"), "deno") }
-    : {};
+  const deno = "Deno" in globalThis ? { DENO_DIR: process.env.DENO_DIR ?? join(process.env.XDG_CACHE_HOME ?? join(homedir(), ".cache"), "deno") } : {};
   return { ...process.env, ...deno, XDG_CACHE_HOME: cacheHome, MCPWIRE_ERA_CACHE: "on" };
 }

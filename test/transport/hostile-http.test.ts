@@ -251,23 +251,28 @@ behaviour("the legacy SSE transport: an answer over maxMessageBytes fails its ca
   }
 });
 
-behaviour("the legacy SSE transport: an event over maxMessageBytes that shows no response (a log line) fails no call; the answer after it arrives", async () => {
-  const id = `h${++instances}`;
-  const transport = new SseLegacyTransport({ url: `${fixture.origin}/legacy/${id}/sse`, maxMessageBytes: 100_000 });
-  const client = new Client(CLIENT_INFO, { protocol: "legacy", requestTimeoutMs: 60_000 });
-  const problems: string[] = [];
-  client.on("problem", ({ message }) => problems.push(message));
-  await hangGuard(client.connect(transport), 15_000, "connect");
-  try {
-    assert.equal(textOf(await hangGuard(client.callTool("big-noise", {}), 20_000, "tools/call big-noise")), "answer after noise");
-    assert.ok(
-      problems.some((problem) => /more than 100000 characters was skipped.*its start shows no response \("result", "error" or an "id"\), so no request fails for it/.test(problem)),
-      problems.join("\n"),
-    );
-  } finally {
-    await client.close();
-  }
-});
+behaviour(
+  "the legacy SSE transport: an event over maxMessageBytes that shows no response (a log line) fails no call; the answer after it arrives",
+  async () => {
+    const id = `h${++instances}`;
+    const transport = new SseLegacyTransport({ url: `${fixture.origin}/legacy/${id}/sse`, maxMessageBytes: 100_000 });
+    const client = new Client(CLIENT_INFO, { protocol: "legacy", requestTimeoutMs: 60_000 });
+    const problems: string[] = [];
+    client.on("problem", ({ message }) => problems.push(message));
+    await hangGuard(client.connect(transport), 15_000, "connect");
+    try {
+      assert.equal(textOf(await hangGuard(client.callTool("big-noise", {}), 20_000, "tools/call big-noise")), "answer after noise");
+      assert.ok(
+        problems.some((problem) =>
+          /more than 100000 characters was skipped.*its start shows no response \("result", "error" or an "id"\), so no request fails for it/.test(problem)
+        ),
+        problems.join("\n"),
+      );
+    } finally {
+      await client.close();
+    }
+  },
+);
 
 behaviour("the legacy SSE transport waits out a 429 on its POST, and redacts an echoing JSON-RPC error", async () => {
   const id = `h${++instances}`;

@@ -38,10 +38,11 @@ async function startServer(
   return {
     url: `http://127.0.0.1:${port}/`,
     bodies,
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 

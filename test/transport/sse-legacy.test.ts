@@ -216,7 +216,10 @@ behaviour("close() aborts the stream promptly, fires onclose once, and later sen
 
 behaviour("send() before start() and a second start() are refused; close() before start() still fires onclose", async () => {
   const transport = new SseLegacyTransport({ url: "http://127.0.0.1:9/sse" });
-  await assert.rejects(transport.send({ jsonrpc: "2.0", method: "notifications/initialized" }), /cannot send notifications\/initialized, the connection is not started/);
+  await assert.rejects(
+    transport.send({ jsonrpc: "2.0", method: "notifications/initialized" }),
+    /cannot send notifications\/initialized, the connection is not started/,
+  );
   const closes: CloseDetails[] = [];
   transport.onclose = (details) => closes.push(details);
   await transport.close();

@@ -415,48 +415,57 @@ async function rawHostile(maxMessageBytes: number): Promise<{ transport: StdioTr
   return { transport, errors, messages };
 }
 
-behaviour("a stdout line over maxMessageBytes that answers a request is reported as an UndeliverableMessageError carrying the response's id, size and limit", async () => {
-  const { transport, errors, messages } = await rawHostile(4096);
-  try {
-    await transport.send({ jsonrpc: "2.0", id: 41, method: "tools/call", params: { name: "huge-id-last", arguments: { bytes: 20_000 } } });
-    await transport.send({ jsonrpc: "2.0", id: 42, method: "tools/call", params: { name: "echo", arguments: { text: "after" } } });
-    await waitUntil(() => messages.length > 0, "the echo answer", 15_000);
-    assert.equal(errors.length, 1, errors.map((error) => error.message).join("\n"));
-    const error = errors[0]!;
-    assert.ok(error instanceof UndeliverableMessageError, `${error.name}: ${error.message}`);
-    assert.equal(error.code, "undeliverable");
-    assert.equal(error.response.id, 41);
-    assert.equal(error.response.reason, "too-large");
-    assert.equal(error.response.limit, 4096);
-    assert.ok((error.response.bytes ?? 0) > 20_000);
-    assert.match(error.response.remedy ?? "", /^raise the stdio transport's maxMessageBytes option \(StdioTransport\(\{ maxMessageBytes \}\)\)/);
-    assert.match(error.message, /^stdio ".*hostile-answers-server\.mjs": stdout line of \d+ bytes exceeds maxMessageBytes \(4096\)/);
-    assert.deepEqual(messages, [{ jsonrpc: "2.0", id: 42, result: { content: [{ type: "text", text: "after" }] } }]);
-  } finally {
-    await transport.close();
-  }
-});
+behaviour(
+  "a stdout line over maxMessageBytes that answers a request is reported as an UndeliverableMessageError carrying the response's id, size and limit",
+  async () => {
+    const { transport, errors, messages } = await rawHostile(4096);
+    try {
+      await transport.send({ jsonrpc: "2.0", id: 41, method: "tools/call", params: { name: "huge-id-last", arguments: { bytes: 20_000 } } });
+      await transport.send({ jsonrpc: "2.0", id: 42, method: "tools/call", params: { name: "echo", arguments: { text: "after" } } });
+      await waitUntil(() => messages.length > 0, "the echo answer", 15_000);
+      assert.equal(errors.length, 1, errors.map((error) => error.message).join("\n"));
+      const error = errors[0]!;
+      assert.ok(error instanceof UndeliverableMessageError, `${error.name}: ${error.message}`);
+      assert.equal(error.code, "undeliverable");
+      assert.equal(error.response.id, 41);
+      assert.equal(error.response.reason, "too-large");
+      assert.equal(error.response.limit, 4096);
+      assert.ok((error.response.bytes ?? 0) > 20_000);
+      assert.match(error.response.remedy ?? "", /^raise the stdio transport's maxMessageBytes option \(StdioTransport\(\{ maxMessageBytes \}\)\)/);
+      assert.match(error.message, /^stdio ".*hostile-answers-server\.mjs": stdout line of \d+ bytes exceeds maxMessageBytes \(4096\)/);
+      assert.deepEqual(messages, [{ jsonrpc: "2.0", id: 42, result: { content: [{ type: "text", text: "after" }] } }]);
+    } finally {
+      await transport.close();
+    }
+  },
+);
 
-behaviour("a 5 MB log line on stdout (not JSON) with one call pending fails no call: the answer on the next line arrives, the line is reported as skipped output", async () => {
-  const { client, problems } = await connected("hostile-answers-server.mjs", { transport: { maxMessageBytes: 4096 } });
-  try {
-    assert.equal(textOf(await client.callTool("noise", { bytes: 5 * 1024 * 1024 })), "answer after noise");
-    assert.equal(problems.length, 1, problems.join("\n"));
-    assert.match(
-      problems[0]!,
-      /stdout line of \d+ bytes exceeds maxMessageBytes \(4096\); skipped: it does not start as a JSON-RPC message, so it is output and no request fails for it \(on stdio a server's log belongs on stderr\): "\[info\] cache state: xxx/,
-    );
-  } finally {
-    await client.close();
-  }
-});
+behaviour(
+  "a 5 MB log line on stdout (not JSON) with one call pending fails no call: the answer on the next line arrives, the line is reported as skipped output",
+  async () => {
+    const { client, problems } = await connected("hostile-answers-server.mjs", { transport: { maxMessageBytes: 4096 } });
+    try {
+      assert.equal(textOf(await client.callTool("noise", { bytes: 5 * 1024 * 1024 })), "answer after noise");
+      assert.equal(problems.length, 1, problems.join("\n"));
+      assert.match(
+        problems[0]!,
+        /stdout line of \d+ bytes exceeds maxMessageBytes \(4096\); skipped: it does not start as a JSON-RPC message, so it is output and no request fails for it \(on stdio a server's log belongs on stderr\): "\[info\] cache state: xxx/,
+      );
+    } finally {
+      await client.close();
+    }
+  },
+);
 
 behaviour("an oversized JSON log record on stdout whose start shows no result, error or id fails no call either", async () => {
   const { client, problems } = await connected("hostile-answers-server.mjs", { transport: { maxMessageBytes: 4096 } });
   try {
     assert.equal(textOf(await client.callTool("noise-json", { bytes: 100_000 })), "answer after noise");
     assert.equal(problems.length, 1, problems.join("\n"));
-    assert.match(problems[0]!, /stdout line of \d+ bytes exceeds maxMessageBytes \(4096\); skipped: its start shows no response \("result", "error" or an "id"\), so no request fails for it/);
+    assert.match(
+      problems[0]!,
+      /stdout line of \d+ bytes exceeds maxMessageBytes \(4096\); skipped: its start shows no response \("result", "error" or an "id"\), so no request fails for it/,
+    );
   } finally {
     await client.close();
   }

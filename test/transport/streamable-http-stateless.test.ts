@@ -71,7 +71,9 @@ async function startServer(): Promise<{ url: string; seen: Seen[]; close: () => 
           if (count === 1) {
             // The stream starts, carries one notification, then the connection drops.
             res.writeHead(200, { "Content-Type": "text/event-stream" });
-            res.write(`event: message\ndata: ${JSON.stringify({ jsonrpc: "2.0", method: "notifications/message", params: { level: "info", data: "started" } })}\n\n`);
+            res.write(
+              `event: message\ndata: ${JSON.stringify({ jsonrpc: "2.0", method: "notifications/message", params: { level: "info", data: "started" } })}\n\n`,
+            );
             setTimeout(() => res.destroy(), 20);
             return;
           }

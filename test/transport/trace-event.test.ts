@@ -140,7 +140,11 @@ behaviour("over Streamable HTTP: statuses, Mcp-Session-Id, MCP-Protocol-Version,
   try {
     await hangGuard(client.connect(transport), 10_000, "connect");
     const progress: number[] = [];
-    await hangGuard(client.callTool("slow", { text: `${token} ${custom} ${hostSecret}` }, { onProgress: ({ progress: p }) => progress.push(p) }), 10_000, "call");
+    await hangGuard(
+      client.callTool("slow", { text: `${token} ${custom} ${hostSecret}` }, { onProgress: ({ progress: p }) => progress.push(p) }),
+      10_000,
+      "call",
+    );
     assert.deepEqual(progress, [1, 2]);
   } finally {
     await hangGuard(client.close(), 10_000, "close");
@@ -159,11 +163,18 @@ behaviour("over Streamable HTTP: statuses, Mcp-Session-Id, MCP-Protocol-Version,
   assert.match(opened.responseHeaders["Mcp-Session-Id"]!, /^\[redacted\]-session-\d+$/);
   assert.ok(!opened.url.includes(hostSecret));
   assert.ok(
-    responses.some((event) => event.phase === "response" && event.requestHeaders["MCP-Protocol-Version"] === "2025-11-25" && event.requestHeaders["Mcp-Session-Id"] !== undefined),
+    responses.some((event) =>
+      event.phase === "response" && event.requestHeaders["MCP-Protocol-Version"] === "2025-11-25" && event.requestHeaders["Mcp-Session-Id"] !== undefined
+    ),
     "no request carried MCP-Protocol-Version and the session",
   );
   assert.ok(http.some((event) => event.phase === "sse-event" && event.eventId === "c1"), "no SSE event id c1");
-  assert.ok(responses.some((event) => event.phase === "response" && event.method === "GET" && event.reconnect === true && event.requestHeaders["Last-Event-ID"] === "c1"), "no reconnect");
+  assert.ok(
+    responses.some((event) =>
+      event.phase === "response" && event.method === "GET" && event.reconnect === true && event.requestHeaders["Last-Event-ID"] === "c1"
+    ),
+    "no reconnect",
+  );
   const call = messages(events).find((event) => event.dir === "send" && event.method === "tools/call");
   const answer = messages(events).find((event) => event.answers?.method === "tools/call");
   assert.ok(call && answer && answer.answers?.id === call.id);

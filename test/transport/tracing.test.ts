@@ -2,7 +2,7 @@
 
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { type ClientTransport, Client, MemoryTransport, Peer, TracingTransport, type JsonRpcMessage } from "../../src/mod.ts";
+import { Client, type ClientTransport, type JsonRpcMessage, MemoryTransport, Peer, TracingTransport } from "../../src/mod.ts";
 
 describe("TracingTransport", () => {
   test("traces every message in both directions of a real handshake", async () => {

@@ -10,7 +10,6 @@ import {
   argumentsObject,
   callApi,
   isJsonAnswer,
-  whole,
   joinUrl,
   madeUpCallId,
   objectSchema,
@@ -20,6 +19,7 @@ import {
   readJson,
   readSse,
   streamedError,
+  whole,
 } from "./http.ts";
 import { HttpProvider } from "./http-provider.ts";
 import { type ChatMessage, type ChatRequest, type ChatResponse, type ModelToolCall, ProviderError } from "./types.ts";
@@ -216,7 +216,7 @@ class StreamAssembly extends AnswerAssembly<string> {
         const error = isObject(event.error) ? event.error : {};
         throw streamedError(this.provider, String(error.message ?? "unknown error"), typeof error.type === "string" ? error.type : undefined);
       }
-      // ping, content_block_stop and event types added later need nothing
+        // ping, content_block_stop and event types added later need nothing
     }
   }
 
@@ -243,7 +243,9 @@ class StreamAssembly extends AnswerAssembly<string> {
       toolCalls,
       stopReason: this.stopReason,
       model: this.model,
-      usage: this.#inputTokens === undefined && this.#outputTokens === undefined ? undefined : { inputTokens: this.#inputTokens, outputTokens: this.#outputTokens },
+      usage: this.#inputTokens === undefined && this.#outputTokens === undefined
+        ? undefined
+        : { inputTokens: this.#inputTokens, outputTokens: this.#outputTokens },
     };
   }
 }

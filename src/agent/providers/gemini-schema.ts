@@ -271,8 +271,10 @@ function mergeAllOf(node: Json, context: Context): Json {
       if (isObject(target)) part = { ...target, ...part, $ref: undefined };
     }
     if (!isObject(part)) continue;
-    if (isObject(part.properties)) for (const [name, value] of Object.entries(part.properties)) if (!Object.hasOwn(properties, name)) setOwn(properties, name, value);
-    if (Array.isArray(part.required)) for (const name of part.required) if (typeof name === "string") required.add(name);
+    if (isObject(part.properties)) {
+      for (const [name, value] of Object.entries(part.properties)) if (!Object.hasOwn(properties, name)) setOwn(properties, name, value);
+    }
+    if (Array.isArray(part.required)) { for (const name of part.required) if (typeof name === "string") required.add(name); }
     for (const [key, value] of Object.entries(part)) {
       if (key !== "properties" && key !== "required" && key !== "$ref" && value !== undefined && !Object.hasOwn(merged, key)) setOwn(merged, key, value);
     }

@@ -7,7 +7,18 @@ import { preview } from "../../common/preview.ts";
 import type { LlmToolSchema } from "../../registry/types.ts";
 import { AnswerAssembly } from "./answer-assembly.ts";
 import { toGeminiParameters } from "./gemini-schema.ts";
-import { AlternatingTurns, argumentsObject, callApi, isJsonAnswer, joinUrl, madeUpCallId, type ProviderConnection, readJson, readSse, streamedError } from "./http.ts";
+import {
+  AlternatingTurns,
+  argumentsObject,
+  callApi,
+  isJsonAnswer,
+  joinUrl,
+  madeUpCallId,
+  type ProviderConnection,
+  readJson,
+  readSse,
+  streamedError,
+} from "./http.ts";
 import { HttpProvider } from "./http-provider.ts";
 import { type ChatMessage, type ChatRequest, type ChatResponse, type ModelToolCall, ProviderError } from "./types.ts";
 
@@ -118,7 +129,11 @@ class Assembly extends AnswerAssembly<Json> {
 
   push(chunk: Json): void {
     if (isObject(chunk.error)) {
-      throw streamedError(this.provider, String(chunk.error.message ?? JSON.stringify(chunk.error)), typeof chunk.error.status === "string" ? chunk.error.status : undefined);
+      throw streamedError(
+        this.provider,
+        String(chunk.error.message ?? JSON.stringify(chunk.error)),
+        typeof chunk.error.status === "string" ? chunk.error.status : undefined,
+      );
     }
     if (typeof chunk.modelVersion === "string") this.model = chunk.modelVersion;
     if (isObject(chunk.promptFeedback) && typeof chunk.promptFeedback.blockReason === "string") this.#blockReason = chunk.promptFeedback.blockReason;
@@ -160,7 +175,9 @@ class Assembly extends AnswerAssembly<Json> {
         provider: this.provider,
       });
     }
-    if (!this.#sawCandidate) throw new ProviderError(`${this.provider}: the answer has no candidates; try again`, "invalid-answer", { provider: this.provider });
+    if (!this.#sawCandidate) {
+      throw new ProviderError(`${this.provider}: the answer has no candidates; try again`, "invalid-answer", { provider: this.provider });
+    }
     const text = this.#text.join("");
     if (text === "" && this.#calls.length === 0 && this.stopReason !== undefined && this.stopReason !== "STOP") {
       throw new ProviderError(

@@ -152,7 +152,9 @@ async function statusError(settings: HttpSettings, response: Response, shown: st
   const detail = message ?? (text.trim() === "" ? "(no body)" : quote(text));
   const statusText = response.statusText === "" ? "" : ` ${response.statusText}`;
   return new ProviderError(
-    `${settings.provider}: ${shown} answered ${status}${statusText}: ${detail}; ${settings.advice?.(status, detail) ?? statusAdvice(settings, status, retryable)}`,
+    `${settings.provider}: ${shown} answered ${status}${statusText}: ${detail}; ${
+      settings.advice?.(status, detail) ?? statusAdvice(settings, status, retryable)
+    }`,
     "api-error",
     { provider: settings.provider, status, retryable, retryAfterMs },
   );
@@ -256,9 +258,13 @@ export async function readJson(provider: string, chunks: AsyncIterable<Uint8Arra
   try {
     value = JSON.parse(text);
   } catch {
-    throw new ProviderError(`${provider}: the API answered with something that is not JSON: ${quote(text)}; check the base URL`, "invalid-answer", { provider });
+    throw new ProviderError(`${provider}: the API answered with something that is not JSON: ${quote(text)}; check the base URL`, "invalid-answer", {
+      provider,
+    });
   }
-  if (!isObject(value)) throw new ProviderError(`${provider}: the API answered with JSON that is not an object: ${quote(text)}`, "invalid-answer", { provider });
+  if (!isObject(value)) {
+    throw new ProviderError(`${provider}: the API answered with JSON that is not an object: ${quote(text)}`, "invalid-answer", { provider });
+  }
   return value;
 }
 

@@ -13,7 +13,7 @@ export { ModelStringError, parseModelString, PROVIDER_NAMES, type ProviderName }
 export { DEFAULT_PROVIDER_TIMEOUT_MS, type FetchFunction, parseRetryAfter } from "./http.ts";
 export { AnthropicProvider } from "./anthropic.ts";
 export { GoogleProvider } from "./google.ts";
-export { OllamaProvider, ollamaBaseUrl } from "./ollama.ts";
+export { ollamaBaseUrl, OllamaProvider } from "./ollama.ts";
 export { OpenAiProvider } from "./openai.ts";
 export { toGeminiParameters, toGeminiSchema } from "./gemini-schema.ts";
 

@@ -45,7 +45,9 @@ export function parseModelString(text: string): ModelString {
   const at = value.search(/[/:]/);
   if (at === -1) {
     throw new ModelStringError(
-      `model "${value}" names no provider: write it as provider/model (e.g. ollama/${value || "qwen3:8b"} or openai/${value || "gpt-4o"}); known providers: ${known}`,
+      `model "${value}" names no provider: write it as provider/model (e.g. ollama/${value || "qwen3:8b"} or openai/${
+        value || "gpt-4o"
+      }); known providers: ${known}`,
       "no-provider",
     );
   }
@@ -57,7 +59,9 @@ export function parseModelString(text: string): ModelString {
     const guess = value[at] === ":" ? `; did you mean ollama/${value}?` : "";
     throw new ModelStringError(`model "${value}": unknown provider "${value.slice(0, at)}"; known providers: ${known}${guess}`, "unknown-provider");
   }
-  if (model === "") throw new ModelStringError(`model "${value}" names no model after "${value.slice(0, at + 1)}" (e.g. ${provider}/${exampleModel(provider)})`, "no-model");
+  if (model === "") {
+    throw new ModelStringError(`model "${value}" names no model after "${value.slice(0, at + 1)}" (e.g. ${provider}/${exampleModel(provider)})`, "no-model");
+  }
   return { provider, model };
 }
 

@@ -147,7 +147,11 @@ class Assembly extends AnswerAssembly<Json> {
   }
 
   finish(): ChatResponse {
-    if (!this.#done) throw new ProviderError(`${this.provider}: the answer ended before its last line (done: true); try again`, "incomplete-answer", { provider: this.provider });
+    if (!this.#done) {
+      throw new ProviderError(`${this.provider}: the answer ended before its last line (done: true); try again`, "incomplete-answer", {
+        provider: this.provider,
+      });
+    }
     return { text: this.#text.join(""), toolCalls: this.#calls, stopReason: this.stopReason, model: this.model, usage: this.usage };
   }
 }

@@ -8,7 +8,6 @@ import { AnswerAssembly } from "./answer-assembly.ts";
 import {
   callApi,
   isJsonAnswer,
-  whole,
   joinUrl,
   madeUpCallId,
   objectSchema,
@@ -19,6 +18,7 @@ import {
   readSse,
   roleMessages,
   streamedError,
+  whole,
 } from "./http.ts";
 import { HttpProvider } from "./http-provider.ts";
 import { type ChatMessage, type ChatRequest, type ChatResponse, type ModelToolCall, ProviderError } from "./types.ts";
@@ -72,7 +72,9 @@ export class OpenAiProvider extends HttpProvider {
   #fromResponse(body: Json): ChatResponse {
     const choice = Array.isArray(body.choices) ? body.choices[0] : undefined;
     if (!isObject(choice) || !isObject(choice.message)) {
-      throw new ProviderError(`${this.name}: the answer has no choices[0].message: ${clipText(JSON.stringify(body), 200)}`, "invalid-answer", { provider: this.name });
+      throw new ProviderError(`${this.name}: the answer has no choices[0].message: ${clipText(JSON.stringify(body), 200)}`, "invalid-answer", {
+        provider: this.name,
+      });
     }
     const message = choice.message;
     const toolCalls: ModelToolCall[] = [];
@@ -178,7 +180,9 @@ class StreamAssembly extends AnswerAssembly<string> {
 
   finish(): ChatResponse {
     if (!this.#done && this.stopReason === undefined) {
-      throw new ProviderError(`${this.provider}: the streamed answer ended before its last chunk ([DONE]); try again`, "incomplete-answer", { provider: this.provider });
+      throw new ProviderError(`${this.provider}: the streamed answer ended before its last chunk ([DONE]); try again`, "incomplete-answer", {
+        provider: this.provider,
+      });
     }
     return {
       text: this.#text.join(""),

@@ -149,7 +149,9 @@ export async function readToolUi(client: AppResourceClient, tool: Tool, options:
   try {
     result = await client.readResource(uri, readOptions);
   } catch (error) {
-    if (error instanceof ResourceNotFoundError) refuse("not-found", "does not exist on the server (resources/read: not found); the server must serve the resource its tool names", error);
+    if (error instanceof ResourceNotFoundError) {
+      refuse("not-found", "does not exist on the server (resources/read: not found); the server must serve the resource its tool names", error);
+    }
     return refuse("read-failed", `could not be read: ${messageOf(error)}`, error);
   }
   const contents: JsonObject[] = Array.isArray(result.contents) ? (result.contents as unknown[]).filter(isObject) : [];
@@ -172,7 +174,12 @@ export async function readToolUi(client: AppResourceClient, tool: Tool, options:
   } else return refuse("no-content", "has neither text nor a base64 blob; an MCP App resource must carry its HTML in one");
   // apps.mdx: Content MUST be valid HTML5 document. We check only that it starts as markup.
   if (!/^\uFEFF?\s*</.test(html)) {
-    refuse("not-html", `is labelled ${APP_MIME_TYPE} but its content does not start with an HTML tag (${JSON.stringify(clipText(html.trimStart(), 40))}); serve an HTML document`);
+    refuse(
+      "not-html",
+      `is labelled ${APP_MIME_TYPE} but its content does not start with an HTML tag (${
+        JSON.stringify(clipText(html.trimStart(), 40))
+      }); serve an HTML document`,
+    );
   }
   const ui = isObject(content._meta) && isObject(content._meta.ui) ? content._meta.ui : undefined;
   return { uri, mimeType: mimeType as string, html, ...(ui !== undefined ? { meta: ui } : {}) };

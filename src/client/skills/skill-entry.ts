@@ -99,7 +99,9 @@ function segmentProblem(segment: string): string | undefined {
     return `its segment ${JSON.stringify(segment)} is not valid percent-encoded UTF-8`;
   }
   const shown = decoded === segment ? JSON.stringify(segment) : `${JSON.stringify(segment)} (decoded ${JSON.stringify(decoded)})`;
-  if (decoded === "." || decoded === "..") return `its segment ${shown} is a dot segment ("." or ".."), which leaves the skill's directory or hides where the path goes`;
+  if (decoded === "." || decoded === "..") {
+    return `its segment ${shown} is a dot segment ("." or ".."), which leaves the skill's directory or hides where the path goes`;
+  }
   if (decoded.includes("/") || decoded.includes("\\")) {
     return `its segment ${shown} holds a "/" or "\\", a separator that a server may follow out of the skill's directory`;
   }
@@ -245,4 +247,3 @@ export function checkSkillEntry(server: string, value: unknown): Skill {
   if (!seen.has(uri)) refuse("bad-entry", `resources does not list the skill's own ${SKILL_FILE}, so it cannot be verified`);
   return { uri, frontmatter: frontmatter as SkillFrontmatter, resources: files };
 }
-

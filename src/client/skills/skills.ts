@@ -18,8 +18,8 @@ import {
   SkillError,
   type SkillErrorCode,
   skillPath,
-  skillRoot,
   type SkillResource,
+  skillRoot,
 } from "./skill-entry.ts";
 import { frontmatterDifferences, parseSkillFile } from "./skill-frontmatter.ts";
 import { SKILLS_ID } from "./skills-extension.ts";
@@ -178,7 +178,13 @@ export class ServerSkills {
       result = await this.#client.request("skills/get", { uri }, options);
     } catch (error) {
       if (error instanceof RpcError && error.rpcCode === ErrorCode.InvalidParams) {
-        throw this.#error(`server "${this.server}" serves no skill at ${JSON.stringify(uri)} (skills/get: ${error.message})`, "not-found", uri, undefined, error);
+        throw this.#error(
+          `server "${this.server}" serves no skill at ${JSON.stringify(uri)} (skills/get: ${error.message})`,
+          "not-found",
+          uri,
+          undefined,
+          error,
+        );
       }
       throw this.#rpcFailure("skills/get", error, uri);
     }
@@ -209,7 +215,12 @@ export class ServerSkills {
     }
     const parsed = await parseSkillFile(text);
     if (typeof parsed === "string") {
-      throw this.#error(`${who}: SKILL.md ${parsed}; not loaded (the Agent Skills format requires frontmatter with name and description)`, "bad-frontmatter", skill.uri, skill.uri);
+      throw this.#error(
+        `${who}: SKILL.md ${parsed}; not loaded (the Agent Skills format requires frontmatter with name and description)`,
+        "bad-frontmatter",
+        skill.uri,
+        skill.uri,
+      );
     }
     const differences = frontmatterDifferences(parsed.frontmatter, skill.frontmatter);
     if (differences.length > 0) {
@@ -238,7 +249,12 @@ export class ServerSkills {
     // The path is checked once and the text checked is the text sent (checkSkillPath).
     const uri = `${skillRoot(skill.uri)}/${checkedSkillPath(path, who, { server: this.server, skill: skill.uri })}`;
     if (!isInsideSkill(skill.uri, uri)) {
-      throw this.#error(`${who}: the path ${JSON.stringify(path)} leaves the skill's directory; only files inside it can be read`, "outside-skill", skill.uri, path);
+      throw this.#error(
+        `${who}: the path ${JSON.stringify(path)} leaves the skill's directory; only files inside it can be read`,
+        "outside-skill",
+        skill.uri,
+        path,
+      );
     }
     let listed: SkillResource | undefined;
     if (skill.resources !== "dynamic") {
@@ -257,7 +273,12 @@ export class ServerSkills {
     if (skill.resources === "dynamic") {
       const total = (this.#dynamicBytes.get(loaded) ?? 0) + read.bytes.length;
       if (total > MAX_SKILL_BYTES) {
-        throw this.#error(`${who}: reading ${JSON.stringify(path)} would take the skill past ${MAX_SKILL_BYTES} bytes (16 MiB); not read`, "too-large", skill.uri, path);
+        throw this.#error(
+          `${who}: reading ${JSON.stringify(path)} would take the skill past ${MAX_SKILL_BYTES} bytes (16 MiB); not read`,
+          "too-large",
+          skill.uri,
+          path,
+        );
       }
       this.#dynamicBytes.set(loaded, total);
     }

@@ -8,7 +8,7 @@ import { isObject } from "../../common/json.ts";
 import type { Params, Peer, RequestHandler, RequestOptions } from "../../jsonrpc/peer.ts";
 import type { ClientContext } from "../client-context.ts";
 import type { CallOptions } from "../client-options.ts";
-import { MissingClientCapabilityError, TaskError, CapabilityError } from "../errors.ts";
+import { CapabilityError, MissingClientCapabilityError, TaskError } from "../errors.ts";
 import type { ExtensionHooks } from "../extension.ts";
 import { collectPages, DEFAULT_MAX_PAGES } from "../pagination.ts";
 import { createdTask, readTask, type TaskInfo, type TaskPlan, taskPlan, TASKS_ID, type TaskView, type TaskWire, type ToolTask } from "./tasks.ts";
@@ -127,7 +127,7 @@ export class TaskCalls implements ExtensionHooks {
   /** Calls `wake` on each status notification of `taskId` until the returned function is called. */
   watch(taskId: string, wake: () => void): () => void {
     let set = this.#watchers.get(taskId);
-    if (set === undefined) this.#watchers.set(taskId, (set = new Set()));
+    if (set === undefined) this.#watchers.set(taskId, set = new Set());
     set.add(wake);
     return () => {
       set.delete(wake);

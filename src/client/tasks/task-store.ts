@@ -154,7 +154,9 @@ export class TaskStore {
     // related-task metadata. A closed connection has nobody to tell.
     if (this.#closed) return;
     this.#options.notify({ ...task }).catch((error: unknown) => {
-      if (!this.#closed) this.#options.onProblem(`${this.#options.name()}: could not send notifications/tasks/status for task ${task.taskId}: ${messageOf(error)}`);
+      if (!this.#closed) {
+        this.#options.onProblem(`${this.#options.name()}: could not send notifications/tasks/status for task ${task.taskId}: ${messageOf(error)}`);
+      }
     });
   }
 
@@ -204,7 +206,10 @@ export class TaskStore {
     let after = 0;
     if (cursor !== undefined) {
       if (typeof cursor !== "string" || !/^\d{1,15}$/.test(cursor)) {
-        throw new RpcError(`${this.#options.name()}: tasks/list: invalid cursor ${JSON.stringify(cursor)}; pass a nextCursor this client returned`, ErrorCode.InvalidParams);
+        throw new RpcError(
+          `${this.#options.name()}: tasks/list: invalid cursor ${JSON.stringify(cursor)}; pass a nextCursor this client returned`,
+          ErrorCode.InvalidParams,
+        );
       }
       after = Number(cursor);
     }
@@ -228,7 +233,10 @@ export class TaskStore {
     const stored = this.#find("tasks/cancel", params);
     const { task } = stored;
     if (isTerminal(task.status)) {
-      throw new RpcError(`${this.#options.name()}: tasks/cancel: cannot cancel task ${task.taskId}: already in terminal status "${task.status}"`, ErrorCode.InvalidParams);
+      throw new RpcError(
+        `${this.#options.name()}: tasks/cancel: cannot cancel task ${task.taskId}: already in terminal status "${task.status}"`,
+        ErrorCode.InvalidParams,
+      );
     }
     // The status is cancelled before the answer; the handler is then told to stop.
     this.#move(stored, "cancelled", "The task was cancelled by request (tasks/cancel).");
@@ -254,7 +262,9 @@ export class TaskStore {
     const stored = this.#tasks.get(taskId);
     if (stored === undefined) {
       throw new RpcError(
-        `${this.#options.name()}: ${method}: Failed to retrieve task: no task ${JSON.stringify(taskId.slice(0, 100))} (never created here, or deleted after its ttl)`,
+        `${this.#options.name()}: ${method}: Failed to retrieve task: no task ${
+          JSON.stringify(taskId.slice(0, 100))
+        } (never created here, or deleted after its ttl)`,
         ErrorCode.InvalidParams,
       );
     }

@@ -122,7 +122,10 @@ export function readTask(who: string, value: unknown, era: "legacy" | "modern"):
     throw new ProtocolError(`${who}: the task has no usable "taskId" (a string of 1 to ${MAX_TASK_ID_LENGTH} characters)`, "bad-task");
   }
   if (typeof status !== "string" || !STATUSES.has(status)) {
-    throw new ProtocolError(`${who}: task ${JSON.stringify(taskId)} has status ${JSON.stringify(status)}, which is none of ${[...STATUSES].join(", ")}`, "bad-task");
+    throw new ProtocolError(
+      `${who}: task ${JSON.stringify(taskId)} has status ${JSON.stringify(status)}, which is none of ${[...STATUSES].join(", ")}`,
+      "bad-task",
+    );
   }
   const info: TaskInfo = { taskId, status: status as TaskStatus };
   if (typeof value.statusMessage === "string") info.statusMessage = value.statusMessage.slice(0, MAX_STATUS_MESSAGE);

@@ -192,7 +192,9 @@ export class ServerTask implements ToolTask {
         }
         const status = view.info.status;
         if (status === "cancelled") {
-          throw new TaskError(`${this.#who}: the task was cancelled${view.info.statusMessage ? ` (${view.info.statusMessage})` : ""}`, "task-cancelled", { taskId: this.taskId });
+          throw new TaskError(`${this.#who}: the task was cancelled${view.info.statusMessage ? ` (${view.info.statusMessage})` : ""}`, "task-cancelled", {
+            taskId: this.taskId,
+          });
         }
         if (this.#wire.era === "modern") {
           if (isTerminal(status)) return await this.#modernOutcome(view);
@@ -344,7 +346,10 @@ export class ServerTask implements ToolTask {
         });
       }
       if (error instanceof RequestTimeoutError) {
-        throw new TaskError(`${this.#who}: tasks/result did not answer within ${durationText(error.timeoutMs)}`, "timeout", { taskId: this.taskId, cause: error });
+        throw new TaskError(`${this.#who}: tasks/result did not answer within ${durationText(error.timeoutMs)}`, "timeout", {
+          taskId: this.taskId,
+          cause: error,
+        });
       }
       throw this.#failed("tasks/result", error);
     }

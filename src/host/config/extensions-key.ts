@@ -19,8 +19,9 @@ const IMPLEMENTED = new Set<string>(Object.values(EXTENSIONS));
 /** spec 2026-07-28 basic/versioning: an identifier is a prefixed name, `vendor.prefix/name`. */
 const IDENTIFIER = /^[A-Za-z0-9.-]+\/[A-Za-z0-9._-]+$/;
 
-export const EXTENSIONS_EXPECTED =
-  `a mapping of extensions (${Object.keys(EXTENSIONS).join(", ")}, or an identifier such as "${EXTENSIONS.apps}") to true or false`;
+export const EXTENSIONS_EXPECTED = `a mapping of extensions (${
+  Object.keys(EXTENSIONS).join(", ")
+}, or an identifier such as "${EXTENSIONS.apps}") to true or false`;
 
 /** How a caller reports a problem or a warning at one name of the mapping. */
 export interface ExtensionReporter {
@@ -38,7 +39,10 @@ export function extensionChoices(mapping: Record<string, unknown>, where: string
   for (const [name, value] of Object.entries(mapping)) {
     const id = Object.hasOwn(SHORT_NAMES, name) ? SHORT_NAMES[name] ?? name : name;
     if (!IDENTIFIER.test(id)) {
-      report.problem(name, `"${where}.${name}" is not an extension; use ${Object.keys(SHORT_NAMES).join(", ")} or a full identifier such as "${EXTENSIONS.apps}"`);
+      report.problem(
+        name,
+        `"${where}.${name}" is not an extension; use ${Object.keys(SHORT_NAMES).join(", ")} or a full identifier such as "${EXTENSIONS.apps}"`,
+      );
       continue;
     }
     if (typeof value !== "boolean") continue; // the schema (or the caller) reported it

@@ -167,8 +167,11 @@ function toolSearchOf(keys: HostKeys, raw: unknown): ToolSearchOptions {
   if (raw === false) return { mode: "off" };
   if (typeof raw === "string") return { mode: modeOf(keys, raw, ["tool_search"]) };
   if (!isObject(raw)) {
-    keys.fail(["tool_search"], `"tool_search" must be true, false, one of ${modes}, or a mapping with ${TOOL_SEARCH_KEYS.join(", ")}; ` +
-      `it is ${describe(raw, keys.context.json)}`);
+    keys.fail(
+      ["tool_search"],
+      `"tool_search" must be true, false, one of ${modes}, or a mapping with ${TOOL_SEARCH_KEYS.join(", ")}; ` +
+        `it is ${describe(raw, keys.context.json)}`,
+    );
   }
   const entry = raw as Record<string, unknown>;
   for (const key of Object.keys(entry)) if (!(TOOL_SEARCH_KEYS as readonly string[]).includes(key)) keys.warnUnknown(["tool_search", key], TOOL_SEARCH_KEYS);
@@ -184,8 +187,11 @@ function toolSearchOf(keys: HostKeys, raw: unknown): ToolSearchOptions {
 function toolDefinitionsOf(keys: HostKeys, raw: unknown): ToolDefinitionLimits | false {
   if (raw === false) return false;
   if (!isObject(raw)) {
-    keys.fail(["tool_definitions"], `"tool_definitions" must be false or a mapping with ${TOOL_DEFINITIONS_KEYS.join(", ")}; ` +
-      `it is ${describe(raw, keys.context.json)}`);
+    keys.fail(
+      ["tool_definitions"],
+      `"tool_definitions" must be false or a mapping with ${TOOL_DEFINITIONS_KEYS.join(", ")}; ` +
+        `it is ${describe(raw, keys.context.json)}`,
+    );
   }
   const entry = raw as Record<string, unknown>;
   for (const key of Object.keys(entry)) {
@@ -201,7 +207,10 @@ function toolDefinitionsOf(keys: HostKeys, raw: unknown): ToolDefinitionLimits |
 
 function modeOf(keys: HostKeys, value: unknown, path: Path): ToolSearchMode {
   if (typeof value !== "string" || !(TOOL_SEARCH_MODES as readonly string[]).includes(value)) {
-    keys.fail(path, `"${path.join(".")}" must be one of ${TOOL_SEARCH_MODES.map((mode) => `"${mode}"`).join(", ")}; it is ${describe(value, keys.context.json)}`);
+    keys.fail(
+      path,
+      `"${path.join(".")}" must be one of ${TOOL_SEARCH_MODES.map((mode) => `"${mode}"`).join(", ")}; it is ${describe(value, keys.context.json)}`,
+    );
   }
   return value as ToolSearchMode;
 }
@@ -217,7 +226,9 @@ function resultsOf(keys: HostKeys, raw: unknown): ResultsSettings {
   for (const key of Object.keys(entry)) if (!(RESULTS_KEYS as readonly string[]).includes(key)) keys.warnUnknown(["results", key], RESULTS_KEYS);
   const settings: ResultsSettings = { enabled: true };
   if (entry.enabled !== undefined) {
-    if (typeof entry.enabled !== "boolean") keys.fail(["results", "enabled"], `"results.enabled" must be true or false; it is ${describe(entry.enabled, context.json)}`);
+    if (typeof entry.enabled !== "boolean") {
+      keys.fail(["results", "enabled"], `"results.enabled" must be true or false; it is ${describe(entry.enabled, context.json)}`);
+    }
     settings.enabled = entry.enabled as boolean;
   }
   if (entry.directory !== undefined && entry.directory !== null) {

@@ -159,7 +159,9 @@ export function shapeServer(raw: Record<string, unknown>, context: ShapeContext)
     const keys = Object.keys(raw);
     shaped.problems.push({
       key: [],
-      message: `has a shape mcpwire does not know: it needs ${SHAPE_KEYS[app]}; ${keys.length === 0 ? "it is empty" : `its keys are ${keys.map((key) => `"${key}"`).join(", ")}`}`,
+      message: `has a shape mcpwire does not know: it needs ${SHAPE_KEYS[app]}; ${
+        keys.length === 0 ? "it is empty" : `its keys are ${keys.map((key) => `"${key}"`).join(", ")}`
+      }`,
       unknownShape: true,
     });
   }
@@ -173,7 +175,15 @@ interface Helpers {
 }
 
 /** An app's own keys; false when `key` is not one of them. */
-function shapeAppKey(app: ImportApp, key: string, value: unknown, raw: Record<string, unknown>, context: ShapeContext, shaped: Shaped, helpers: Helpers): boolean {
+function shapeAppKey(
+  app: ImportApp,
+  key: string,
+  value: unknown,
+  raw: Record<string, unknown>,
+  context: ShapeContext,
+  shaped: Shaped,
+  helpers: Helpers,
+): boolean {
   const { put, addHeaders, text } = helpers;
   switch (`${app} ${key}`) {
     case "windsurf serverUrl":
@@ -226,7 +236,10 @@ function shapeAppKey(app: ImportApp, key: string, value: unknown, raw: Record<st
     }
     case "cursor envFile":
     case "vscode envFile":
-      shaped.warnings.push({ key: [key], message: `"envFile" is not read by mcpwire; the server gets no variables from it (put them in "env" or in mcpwire's environment)` });
+      shaped.warnings.push({
+        key: [key],
+        message: `"envFile" is not read by mcpwire; the server gets no variables from it (put them in "env" or in mcpwire's environment)`,
+      });
       return true;
     case "claude-code headersHelper":
       shaped.warnings.push({ key: [key], message: `"headersHelper" is not run by mcpwire; the server gets no headers from it` });

@@ -109,7 +109,9 @@ export function mergeImports(
     for (const app of new Set(files.map((file) => file.app))) {
       const own = files.filter((file) => file.app === app);
       if (own.every((file) => file.state === "missing")) {
-        warnings.push(new ConfigError(`${app}: no config file found to import servers from; looked for ${own.map((file) => file.display).join(", ")}`, "config-not-found"));
+        warnings.push(
+          new ConfigError(`${app}: no config file found to import servers from; looked for ${own.map((file) => file.display).join(", ")}`, "config-not-found"),
+        );
       }
     }
   }
@@ -128,11 +130,13 @@ export function mergeImports(
       }
       skipped.add(server.name);
       const place = file.place(server.name);
-      clashes.push(new ConfigError(
-        `${place.text}: server "${server.name}" of ${file.app} is not imported: ${holder} has a server of that name, which wins`,
-        "invalid-config",
-        { file: file.file, line: place.line, column: place.column, server: server.name },
-      ));
+      clashes.push(
+        new ConfigError(
+          `${place.text}: server "${server.name}" of ${file.app} is not imported: ${holder} has a server of that name, which wins`,
+          "invalid-config",
+          { file: file.file, line: place.line, column: place.column, server: server.name },
+        ),
+      );
     }
     // A skipped server's own problems do not matter any more.
     warnings.push(...file.problems.filter((item) => item.server === undefined || !skipped.has(item.server)), ...clashes);
@@ -172,11 +176,13 @@ async function readImportFile(source: ImportSource, cwd: string, env: Env, gate:
     if (error instanceof FileError && (error.code === "ENOENT" || error.code === "ENOTDIR")) return { ...imported, state: "missing" };
     const code = error instanceof FileError ? error.code : "EUNKNOWN";
     imported.state = "unreadable";
-    imported.problems.push(new ConfigError(
-      `${display}: cannot read ${source.app}'s config ${source.file} (${code}: ${messageOf(error)}); its servers are not imported`,
-      "unreadable-config",
-      { file: source.file, cause: error },
-    ));
+    imported.problems.push(
+      new ConfigError(
+        `${display}: cannot read ${source.app}'s config ${source.file} (${code}: ${messageOf(error)}); its servers are not imported`,
+        "unreadable-config",
+        { file: source.file, cause: error },
+      ),
+    );
     return imported;
   }
   const read = text;
@@ -203,7 +209,11 @@ async function readImportFile(source: ImportSource, cwd: string, env: Env, gate:
   if (parsed.syntaxError) {
     const { offset, message } = parsed.syntaxError;
     imported.state = "broken";
-    const error = problem(context, parsed.positionAt(offset), `invalid ${source.format === "toml" ? "TOML" : "JSON"} in ${source.app}'s config: ${message}; its servers are not imported`);
+    const error = problem(
+      context,
+      parsed.positionAt(offset),
+      `invalid ${source.format === "toml" ? "TOML" : "JSON"} in ${source.app}'s config: ${message}; its servers are not imported`,
+    );
     imported.problems.push(error);
     return imported;
   }
@@ -266,7 +276,14 @@ function buildImported(
   for (const [name, raw] of Object.entries(servers)) {
     if (!isObject(raw)) {
       const stub = stubServer(name, origin);
-      disable(stub, [problem(context, parsed.locate(at(name, [])), `must be a mapping of its settings (command, args, env, or a url); it is ${describe(raw, context.json)}`, { server: name })]);
+      disable(stub, [
+        problem(
+          context,
+          parsed.locate(at(name, [])),
+          `must be a mapping of its settings (command, args, env, or a url); it is ${describe(raw, context.json)}`,
+          { server: name },
+        ),
+      ]);
       stubs.set(name, stub);
       continue;
     }

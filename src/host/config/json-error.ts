@@ -20,7 +20,7 @@ export function findJsonError(text: string): { offset: number; message: string }
   const string = () => {
     i++; // the opening quote
     for (;;) {
-      if (i >= text.length) fail("a string is not closed; add the closing \"");
+      if (i >= text.length) fail('a string is not closed; add the closing "');
       const char = text[i]!; // i < text.length: fail() threw otherwise
       if (char === '"') return void i++;
       if (char < " ") fail("a raw control character (a line break or tab?) inside a string; write it as \\n or \\t");
@@ -37,16 +37,18 @@ export function findJsonError(text: string): { offset: number; message: string }
   const value = (): void => {
     space();
     const char = text[i];
-    if (char === "{") return members("}", () => {
-      if (text[i] === "/") fail("JSON has no comments; remove it (or use a YAML config, which has)");
-      if (text[i] === "'") fail("property names take double quotes");
-      if (text[i] !== '"') fail(`expected a double-quoted property name, found ${shown()}`);
-      string();
-      space();
-      if (text[i] !== ":") fail(`expected ":" after the property name, found ${shown()}`);
-      i++;
-      value();
-    });
+    if (char === "{") {
+      return members("}", () => {
+        if (text[i] === "/") fail("JSON has no comments; remove it (or use a YAML config, which has)");
+        if (text[i] === "'") fail("property names take double quotes");
+        if (text[i] !== '"') fail(`expected a double-quoted property name, found ${shown()}`);
+        string();
+        space();
+        if (text[i] !== ":") fail(`expected ":" after the property name, found ${shown()}`);
+        i++;
+        value();
+      });
+    }
     if (char === "[") return members("]", value);
     if (char === '"') return string();
     const number = /-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?/y;

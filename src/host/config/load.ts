@@ -131,7 +131,11 @@ export function configSearchPaths(options: { cwd?: string; env?: Env } = {}): st
 }
 
 /** Our own config's text as the gate sees it: parsed (no `${VAR}` read), the servers under mcp_servers / mcpServers. */
-export function projectConfigFile(file: string, display: string, text: string): { file: string; display: string; text: string; value: unknown; problem?: string } {
+export function projectConfigFile(
+  file: string,
+  display: string,
+  text: string,
+): { file: string; display: string; text: string; value: unknown; problem?: string } {
   const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   if (formatOf(file, body) === "json") {
     try {

@@ -10,7 +10,7 @@ import { homeOf, IMPORT_APPS, type ImportSource, importSources, resolveImportApp
 import { displayPath, jsonParsed, tomlParsed } from "./imports.ts";
 import { configSearchPaths, projectConfigFile } from "./load.ts";
 import { type ProjectConfigSummary, summarizeProject } from "./project-summary.ts";
-import { ProjectGate, projectDigest } from "./project-trust.ts";
+import { projectDigest, ProjectGate } from "./project-trust.ts";
 import { ConfigError } from "./types.ts";
 
 export interface ProjectFilesOptions {

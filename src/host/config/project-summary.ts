@@ -104,13 +104,13 @@ function variablesOf(text: string, app: ImportApp | undefined, servers: unknown)
     : app === "claude-desktop" || app === "codex"
     ? undefined
     : /\$\{([A-Za-z_][A-Za-z0-9_]*)(?=:-|\})/g;
-  if (pattern !== undefined) for (const [, name] of text.matchAll(pattern)) if (name !== undefined) names.add(name);
+  if (pattern !== undefined) { for (const [, name] of text.matchAll(pattern)) if (name !== undefined) names.add(name); }
   if (app === "codex" && isObject(servers)) {
     for (const entry of Object.values(servers)) {
       if (!isObject(entry)) continue;
-      if (Array.isArray(entry.env_vars)) for (const name of entry.env_vars) if (typeof name === "string") names.add(name);
+      if (Array.isArray(entry.env_vars)) { for (const name of entry.env_vars) if (typeof name === "string") names.add(name); }
       if (typeof entry.bearer_token_env_var === "string") names.add(entry.bearer_token_env_var);
-      if (isObject(entry.env_http_headers)) for (const name of Object.values(entry.env_http_headers)) if (typeof name === "string") names.add(name);
+      if (isObject(entry.env_http_headers)) { for (const name of Object.values(entry.env_http_headers)) if (typeof name === "string") names.add(name); }
     }
   }
   return [...names].slice(0, MAX_ITEMS).map(clip).sort();

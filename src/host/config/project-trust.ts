@@ -14,7 +14,7 @@ import { FileError } from "../../runtime/errors.ts";
 import type { Env } from "./context.ts";
 import { homeOf } from "./import-sources.ts";
 import { isAbsolutePath, resolvePath } from "./paths.ts";
-import { type ProjectConfigSummary, type SummaryInput, summarizeProject } from "./project-summary.ts";
+import { type ProjectConfigSummary, summarizeProject, type SummaryInput } from "./project-summary.ts";
 import { ConfigError } from "./types.ts";
 
 /**
@@ -118,7 +118,9 @@ export class ProjectTrustStore {
 
   async #write(projects: TrustedProject[]): Promise<void> {
     if (this.file === undefined) {
-      throw this.#error("there is no config directory to keep approvals in (neither XDG_CONFIG_HOME nor HOME is set); set HOME, or pass --trust-project for one run");
+      throw this.#error(
+        "there is no config directory to keep approvals in (neither XDG_CONFIG_HOME nor HOME is set); set HOME, or pass --trust-project for one run",
+      );
     }
     try {
       await runtime.writePrivateFile(this.file, `${JSON.stringify({ version: 1, projects }, null, 2)}\n`);

@@ -37,14 +37,20 @@ export function unknownKey(context: Context, path: Path, root: unknown): ConfigE
   }
   const server = String(path[1]);
   const within = path.slice(2, -1);
-  const known: readonly string[] = within.length === 0 ? SERVER_KEYS : within[0] === "sampling" ? SAMPLING_KEYS : within[0] === "auth" ? AUTH_KEYS : within[0] === "results" ? SERVER_RESULTS_KEYS : ["include", "exclude"];
+  const known: readonly string[] = within.length === 0
+    ? SERVER_KEYS
+    : within[0] === "sampling"
+    ? SAMPLING_KEYS
+    : within[0] === "auth"
+    ? AUTH_KEYS
+    : within[0] === "results"
+    ? SERVER_RESULTS_KEYS
+    : ["include", "exclude"];
   const keyPath = formatKey([...within, key]);
   let hint: string;
   if (within.length === 0 && key === "disabled") {
     const value = valueAt(root, path);
-    hint = value === true
-      ? "this server stays enabled; write enabled: false to disable it"
-      : "write enabled: false to disable a server";
+    hint = value === true ? "this server stays enabled; write enabled: false to disable it" : "write enabled: false to disable a server";
   } else {
     const guess = suggest(key, known);
     hint = guess ? `did you mean "${formatKey([...within, guess])}"?` : `known keys: ${known.join(", ")}`;

@@ -12,13 +12,7 @@ import { extensionChoices } from "./extensions-key.ts";
 import { directoryOf, resolvePath } from "./paths.ts";
 import { HTTP_KEYS, STDIO_KEYS, TRANSPORT_ALIASES } from "./schema.ts";
 import type { Path } from "./syntax.ts";
-import {
-  type ConfigError,
-  DEFAULT_CONNECT_TIMEOUT_MS,
-  DEFAULT_TOOL_TIMEOUT_MS,
-  type ServerConfig,
-  type TransportKind,
-} from "./types.ts";
+import { type ConfigError, DEFAULT_CONNECT_TIMEOUT_MS, DEFAULT_TOOL_TIMEOUT_MS, type ServerConfig, type TransportKind } from "./types.ts";
 
 /** Builds the server called `name` from its entry; `problems` are the schema's findings plus this step's. */
 export function buildServer(

@@ -81,7 +81,7 @@ export class Session {
     const old = this.id;
     this.#forget();
     const renewal = (async () => {
-      for (let tries = 1; ; tries++) {
+      for (let tries = 1;; tries++) {
         try {
           return await hook();
         } catch (error) {

@@ -9,7 +9,7 @@ import { bodyStart, fetchFailureReason, HttpStatusError, type RedactFn, showUrl,
 import { isBusyStatus, retryAfterMs } from "../retry-after.ts";
 import { fetchSameOrigin } from "../same-origin-fetch.ts";
 import { type SseEvent, SseParser } from "../sse-parser.ts";
-import { type ReconnectOptions, reconnectDelay } from "../sse-reconnect.ts";
+import { reconnectDelay, type ReconnectOptions } from "../sse-reconnect.ts";
 import { TransportError } from "../transport.ts";
 import { LinkedAbort } from "./abort.ts";
 import { type Exchange, type GetOutcome, isEventStream, type PumpEnd, quoteBody, retryableStatus, sessionGone, type StreamCursor } from "./wire.ts";
@@ -56,7 +56,6 @@ export class SseStreams {
   constructor(context: StreamContext) {
     this.#context = context;
   }
-
 
   /**
    * Feeds one SSE body to the parser, delivering its messages, until it ends, breaks, or
@@ -108,7 +107,7 @@ export class SseStreams {
    * event, or at once on a refusal that another try would not change.
    */
   async connect(cursor: StreamCursor, signal: AbortSignal, name: string, why: string, immediate: boolean): Promise<Response> {
-    for (let tries = 0; ; tries++) {
+    for (let tries = 0;; tries++) {
       if (!(immediate && tries === 0)) {
         if (cursor.attempts >= this.#context.reconnect.maxRetries) {
           throw new TransportError(
@@ -123,7 +122,9 @@ export class SseStreams {
         if (cursor.retryAfterMs !== undefined) wait = Math.max(wait, Math.min(cursor.retryAfterMs, this.#context.maxRetryAfterMs));
         cursor.retryAfterMs = undefined;
         cursor.attempts++;
-        if (!(await sleep(wait, signal).then(() => true, () => false))) throw new TransportError(`${this.#context.description}: ${name} was stopped`, "cancelled");
+        if (!(await sleep(wait, signal).then(() => true, () => false))) {
+          throw new TransportError(`${this.#context.description}: ${name} was stopped`, "cancelled");
+        }
       }
       const outcome = await this.#open(cursor.lastEventId, signal, name);
       if ("response" in outcome) return outcome.response;
@@ -156,7 +157,11 @@ export class SseStreams {
       const said = `${this.#context.description}: ${name}: GET ${showUrl(url)} answered HTTP ${status}${quoteBody(start)}`;
       if (response.ok) {
         return {
-          fatal: new HttpStatusError(`${said}, with Content-Type ${JSON.stringify(type)} instead of text/event-stream`, "bad-content-type", { status, url: url.href, bodyStart: start }),
+          fatal: new HttpStatusError(`${said}, with Content-Type ${JSON.stringify(type)} instead of text/event-stream`, "bad-content-type", {
+            status,
+            url: url.href,
+            bodyStart: start,
+          }),
         };
       }
       if (sessionGone(status, start, hadSession)) {
@@ -235,7 +240,7 @@ export class SseStreams {
     const cursor = newCursor();
     const name = "the GET stream for server messages";
     let why = "could not be opened";
-    for (let first = true; ; first = false) {
+    for (let first = true;; first = false) {
       let response: Response;
       try {
         response = await this.connect(cursor, signal, name, why, first);

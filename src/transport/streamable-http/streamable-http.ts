@@ -10,15 +10,7 @@ import { checkOptions, optionNames } from "../../common/options.ts";
 import { within } from "../../common/timing.ts";
 import type { CloseDetails } from "../../jsonrpc/errors.ts";
 import { DEFAULT_MAX_MESSAGE_BYTES } from "../../jsonrpc/line-decoder.ts";
-import {
-  isNotification,
-  isRequest,
-  isResponse,
-  type JsonRpcMessage,
-  type JsonRpcRequest,
-  type RequestId,
-  whyNotJsonRpc,
-} from "../../jsonrpc/messages.ts";
+import { isNotification, isRequest, isResponse, type JsonRpcMessage, type JsonRpcRequest, type RequestId, whyNotJsonRpc } from "../../jsonrpc/messages.ts";
 import {
   bodyStart,
   connectionRedaction,
@@ -26,8 +18,8 @@ import {
   fetchFailureReason,
   HttpStatusError,
   httpUrl,
-  type RedactFn,
   redactedPreview,
+  type RedactFn,
   redactMessage,
   showUrl,
 } from "../http-errors.ts";
@@ -41,7 +33,7 @@ import type { SseEvent } from "../sse-parser.ts";
 import { type ReconnectOptions, reconnectOptions } from "../sse-reconnect.ts";
 import type { HttpObserver } from "../trace-event.ts";
 import { type HttpTransportHooks, TransportError } from "../transport.ts";
-import { AbortScope, aborted, LinkedAbort } from "./abort.ts";
+import { aborted, AbortScope, LinkedAbort } from "./abort.ts";
 import { DEFAULT_HTTP_CLOSE_TIMEOUT_MS, DEFAULT_HTTP_TIMEOUT_MS, type StreamableHttpTransportOptions } from "./streamable-http-options.ts";
 import { Session } from "./session.ts";
 import { SseStreams } from "./sse-stream.ts";
@@ -55,8 +47,8 @@ import {
   isJson,
   leadingId,
   MAX_SESSION_RENEWALS,
-  postStatusError,
   type Posted,
+  postStatusError,
   PREVIEW_CHARS,
   quoteBody,
   sessionGone,
@@ -66,8 +58,18 @@ import {
 
 /** Every option StreamableHttpTransport reads (checked by its constructor). */
 const STREAMABLE_HTTP_OPTIONS = optionNames<StreamableHttpTransportOptions>({
-  url: true, headers: true, fetch: true, maxMessageBytes: true, maxRetryAfterMs: true, redactor: true, observer: true,
-  reconnect: true, requestInit: true, timeoutMs: true, closeTimeoutMs: true, listen: true,
+  url: true,
+  headers: true,
+  fetch: true,
+  maxMessageBytes: true,
+  maxRetryAfterMs: true,
+  redactor: true,
+  observer: true,
+  reconnect: true,
+  requestInit: true,
+  timeoutMs: true,
+  closeTimeoutMs: true,
+  listen: true,
 });
 
 /** 2025-11-25 transports (Sending Messages) 2: the POST accepts both kinds of answer. */
@@ -427,7 +429,7 @@ export class StreamableHttpTransport extends TransportBase implements HttpTransp
     const hadSession = this.#session.id !== undefined;
     const headers = this.#headersFor("POST");
     // spec 2026-07-28 streamable-http ("Standard Request Headers", "Custom Headers from Tool Parameters").
-    if (extra !== undefined) for (const [name, value] of Object.entries(extra)) headers.set(name, value);
+    if (extra !== undefined) { for (const [name, value] of Object.entries(extra)) headers.set(name, value); }
     const init: RequestInit = { ...this.#requestInit, method: "POST", headers, body, signal };
     return { ...(await fetchSameOrigin(this.#fetch, this.url, init, this.description)), hadSession, epoch };
   }
@@ -464,7 +466,9 @@ export class StreamableHttpTransport extends TransportBase implements HttpTransp
       this.#receiveJson(text, exchange);
       if (!exchange.answered) {
         throw new TransportError(
-          `${this.description}: the JSON answer to ${exchange.what} (POST ${showUrl(url)}, HTTP ${response.status}) holds no response to it: ${this.#preview(text)}`,
+          `${this.description}: the JSON answer to ${exchange.what} (POST ${showUrl(url)}, HTTP ${response.status}) holds no response to it: ${
+            this.#preview(text)
+          }`,
           "no-answer",
         );
       }
@@ -502,7 +506,10 @@ export class StreamableHttpTransport extends TransportBase implements HttpTransp
     for (const item of Array.isArray(value) ? value : [value]) {
       const why = whyNotJsonRpc(item);
       if (why !== undefined) {
-        this.report(`${where} is not a JSON-RPC message (${why}): ${this.#preview(boundedJson(item, { maxDepth: 8, maxChars: 4096 }))}; skipped`, "bad-message");
+        this.report(
+          `${where} is not a JSON-RPC message (${why}): ${this.#preview(boundedJson(item, { maxDepth: 8, maxChars: 4096 }))}; skipped`,
+          "bad-message",
+        );
         continue;
       }
       this.#deliver(item as JsonRpcMessage);
@@ -535,7 +542,10 @@ export class StreamableHttpTransport extends TransportBase implements HttpTransp
     const id = leadingId(head);
     const target = id !== undefined ? this.#exchanges.get(id) : startsWithMethod(head) ? undefined : owner;
     if (target === undefined || target.answered) {
-      this.report(`${where}: ${problem}; raise maxMessageBytes (an option of the http transport) if the server sends messages this large`, "sse-event-too-large");
+      this.report(
+        `${where}: ${problem}; raise maxMessageBytes (an option of the http transport) if the server sends messages this large`,
+        "sse-event-too-large",
+      );
       return;
     }
     target.failure = tooLargeError(`${this.description}: the answer to ${target.what} on ${where}`, this.#maxMessageBytes, 200, this.url, "skipped");

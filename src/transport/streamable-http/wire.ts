@@ -102,7 +102,9 @@ export function leadingId(head: string): RequestId | undefined {
 
 /** True when a message's text starts with its method (after its id, if any): a request or notification, not an answer. */
 export function startsWithMethod(head: string): boolean {
-  return /^\s*\{\s*(?:"jsonrpc"\s*:\s*"2\.0"\s*,\s*)?(?:"id"\s*:\s*(?:"(?:[^"\\]|\\.)*"|-?\d+)\s*,\s*)?(?:"jsonrpc"\s*:\s*"2\.0"\s*,\s*)?"method"\s*:/.test(head);
+  return /^\s*\{\s*(?:"jsonrpc"\s*:\s*"2\.0"\s*,\s*)?(?:"id"\s*:\s*(?:"(?:[^"\\]|\\.)*"|-?\d+)\s*,\s*)?(?:"jsonrpc"\s*:\s*"2\.0"\s*,\s*)?"method"\s*:/.test(
+    head,
+  );
 }
 
 /**
@@ -156,10 +158,19 @@ export async function boundedText(response: Response, max: number): Promise<stri
 }
 
 /** The error of a POST answered with a status we cannot use; `gone` when it said the server ended the session. */
-export function postStatusError(description: string, what: string, posted: SameOriginResponse, start: string, gone: boolean, renewals: number): HttpStatusError {
+export function postStatusError(
+  description: string,
+  what: string,
+  posted: SameOriginResponse,
+  start: string,
+  gone: boolean,
+  renewals: number,
+): HttpStatusError {
   const { response, url } = posted;
   const said = `${description}: ${what}: POST ${showUrl(url)} answered HTTP ${response.status}${quoteBody(start)}`;
-  if (!gone) return new HttpStatusError(`${said}; ${statusAdvice(response.status)}`, "http-status", { status: response.status, url: url.href, bodyStart: start });
+  if (!gone) {
+    return new HttpStatusError(`${said}; ${statusAdvice(response.status)}`, "http-status", { status: response.status, url: url.href, bodyStart: start });
+  }
   const why = renewals === 0
     ? "the server ended the session and no new one could be started for it"
     : `the server ended the session again after ${renewals} new session(s) were started for it`;

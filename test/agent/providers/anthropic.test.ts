@@ -78,15 +78,19 @@ test("anthropic: a follow-up prompt after tool results joins the same user turn,
 
 test("anthropic: 529 overloaded_error is retryable", async () => {
   await withApi("anthropic", [{ error: { status: 529, message: "Overloaded" } }], async (api) => {
-    await assert.rejects(providerFor("anthropic/claude-test", api).chat({ messages: [{ role: "user", content: "hi" }], tools: [] }), (error: unknown) =>
-      error instanceof ProviderError && error.status === 529 && error.retryable && /Overloaded/.test(error.message));
+    await assert.rejects(
+      providerFor("anthropic/claude-test", api).chat({ messages: [{ role: "user", content: "hi" }], tools: [] }),
+      (error: unknown) => error instanceof ProviderError && error.status === 529 && error.retryable && /Overloaded/.test(error.message),
+    );
   });
 });
 
 test("anthropic: an overloaded_error of another status is retryable too", async () => {
   await withApi("anthropic", [{ error: { status: 500, message: "busy right now", type: "overloaded_error" } }], async (api) => {
-    await assert.rejects(providerFor("anthropic/claude-test", api).chat({ messages: [{ role: "user", content: "hi" }], tools: [] }), (error: unknown) =>
-      error instanceof ProviderError && error.retryable);
+    await assert.rejects(
+      providerFor("anthropic/claude-test", api).chat({ messages: [{ role: "user", content: "hi" }], tools: [] }),
+      (error: unknown) => error instanceof ProviderError && error.retryable,
+    );
   });
 });
 

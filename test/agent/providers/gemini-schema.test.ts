@@ -9,12 +9,18 @@ test("types are upper-cased; description, required and string keywords are kept"
   assert.deepEqual(
     toGeminiSchema({
       type: "object",
-      properties: { path: { type: "string", description: "A path", minLength: 1, maxLength: 4096, pattern: "^/" }, n: { type: "integer", minimum: 0, maximum: 9 } },
+      properties: {
+        path: { type: "string", description: "A path", minLength: 1, maxLength: 4096, pattern: "^/" },
+        n: { type: "integer", minimum: 0, maximum: 9 },
+      },
       required: ["path"],
     }),
     {
       type: "OBJECT",
-      properties: { path: { type: "STRING", description: "A path", minLength: 1, maxLength: 4096, pattern: "^/" }, n: { type: "INTEGER", minimum: 0, maximum: 9 } },
+      properties: {
+        path: { type: "STRING", description: "A path", minLength: 1, maxLength: 4096, pattern: "^/" },
+        n: { type: "INTEGER", minimum: 0, maximum: 9 },
+      },
       required: ["path"],
     },
   );
@@ -23,8 +29,14 @@ test("types are upper-cased; description, required and string keywords are kept"
 test("$schema, additionalProperties, title, $id, examples and other unknown keywords are dropped", () => {
   assert.deepEqual(
     toGeminiSchema({
-      $schema: "http://json-schema.org/draft-07/schema#", $id: "x", title: "T", examples: [{}], additionalProperties: false,
-      propertyNames: { pattern: "^a" }, type: "object", properties: { a: { type: "boolean", readOnly: true, deprecated: true } },
+      $schema: "http://json-schema.org/draft-07/schema#",
+      $id: "x",
+      title: "T",
+      examples: [{}],
+      additionalProperties: false,
+      propertyNames: { pattern: "^a" },
+      type: "object",
+      properties: { a: { type: "boolean", readOnly: true, deprecated: true } },
     }),
     { type: "OBJECT", properties: { a: { type: "BOOLEAN" } } },
   );
@@ -34,7 +46,9 @@ test("a type list with null becomes nullable; several types become anyOf", () =>
   assert.deepEqual(toGeminiSchema({ type: ["string", "null"], description: "maybe" }), { type: "STRING", description: "maybe", nullable: true });
   assert.deepEqual(toGeminiSchema({ type: ["string", "number"] }), { anyOf: [{ type: "STRING" }, { type: "NUMBER" }] });
   assert.deepEqual(toGeminiSchema({ type: ["object", "null"], properties: { a: { type: "string" } } }), {
-    type: "OBJECT", properties: { a: { type: "STRING" } }, nullable: true,
+    type: "OBJECT",
+    properties: { a: { type: "STRING" } },
+    nullable: true,
   });
 });
 
@@ -57,16 +71,25 @@ test("only documented formats are kept; others and numeric bounds Gemini lacks a
   assert.deepEqual(toGeminiSchema({ type: "string", format: "date-time" }), { type: "STRING", format: "date-time" });
   assert.deepEqual(toGeminiSchema({ type: "string", format: "uri" }), { type: "STRING", description: "format: uri" });
   assert.deepEqual(toGeminiSchema({ type: "number", format: "double", exclusiveMinimum: 0, multipleOf: 0.5 }), {
-    type: "NUMBER", format: "double", description: "greater than 0; a multiple of 0.5",
+    type: "NUMBER",
+    format: "double",
+    description: "greater than 0; a multiple of 0.5",
   });
 });
 
 test("an array always has items; a tuple or missing items allows any value", () => {
   assert.deepEqual(toGeminiSchema({ type: "array", items: { type: "number" }, minItems: 1, maxItems: 3, uniqueItems: true }), {
-    type: "ARRAY", items: { type: "NUMBER" }, minItems: 1, maxItems: 3, description: "items are unique",
+    type: "ARRAY",
+    items: { type: "NUMBER" },
+    minItems: 1,
+    maxItems: 3,
+    description: "items are unique",
   });
   assert.deepEqual(toGeminiSchema({ type: "array" }), { type: "ARRAY", items: { type: "STRING", description: "any JSON value" } });
-  assert.deepEqual(toGeminiSchema({ type: "array", prefixItems: [{ type: "string" }] }), { type: "ARRAY", items: { type: "STRING", description: "any JSON value" } });
+  assert.deepEqual(toGeminiSchema({ type: "array", prefixItems: [{ type: "string" }] }), {
+    type: "ARRAY",
+    items: { type: "STRING", description: "any JSON value" },
+  });
 });
 
 test("a schema with no type is inferred from its keywords, or is any value", () => {
@@ -78,7 +101,9 @@ test("a schema with no type is inferred from its keywords, or is any value", () 
 
 test("required names missing from properties are dropped; properties only on objects", () => {
   assert.deepEqual(toGeminiSchema({ type: "object", properties: { a: { type: "string" } }, required: ["a", "ghost", "a"] }), {
-    type: "OBJECT", properties: { a: { type: "STRING" } }, required: ["a"],
+    type: "OBJECT",
+    properties: { a: { type: "STRING" } },
+    required: ["a"],
   });
   assert.deepEqual(toGeminiSchema({ type: "string", properties: { a: { type: "string" } }, required: ["a"] }), { type: "STRING" });
 });
@@ -86,7 +111,9 @@ test("required names missing from properties are dropped; properties only on obj
 test("local $refs are inlined; a recursive one ends as a free-form object", () => {
   const schema = {
     type: "object",
-    $defs: { Node: { type: "object", description: "a node", properties: { name: { type: "string" }, children: { type: "array", items: { $ref: "#/$defs/Node" } } } } },
+    $defs: {
+      Node: { type: "object", description: "a node", properties: { name: { type: "string" }, children: { type: "array", items: { $ref: "#/$defs/Node" } } } },
+    },
     properties: { root: { $ref: "#/$defs/Node" } },
   };
   assert.deepEqual(toGeminiSchema(schema), {
@@ -100,12 +127,17 @@ test("local $refs are inlined; a recursive one ends as a free-form object", () =
     },
   });
   assert.deepEqual(toGeminiSchema({ $ref: "https://example.com/other.json" }), { type: "OBJECT", description: "see https://example.com/other.json" });
-  assert.deepEqual(toGeminiSchema({ definitions: { S: { type: "string" } }, $ref: "#/definitions/S", description: "mine" }), { type: "STRING", description: "mine" });
+  assert.deepEqual(toGeminiSchema({ definitions: { S: { type: "string" } }, $ref: "#/definitions/S", description: "mine" }), {
+    type: "STRING",
+    description: "mine",
+  });
 });
 
 test("allOf is merged: properties and required joined", () => {
   assert.deepEqual(
-    toGeminiSchema({ allOf: [{ type: "object", properties: { a: { type: "string" } }, required: ["a"] }, { properties: { b: { type: "number" } }, required: ["b"] }] }),
+    toGeminiSchema({
+      allOf: [{ type: "object", properties: { a: { type: "string" } }, required: ["a"] }, { properties: { b: { type: "number" } }, required: ["b"] }],
+    }),
     { type: "OBJECT", properties: { a: { type: "STRING" }, b: { type: "NUMBER" } }, required: ["a", "b"] },
   );
 });

@@ -19,7 +19,13 @@ const AWKWARD_TOOL: LlmToolSchema = {
     $schema: "https://json-schema.org/draft/2020-12/schema",
     type: "object",
     additionalProperties: false,
-    $defs: { Entity: { type: "object", properties: { name: { type: "string" }, tags: { type: "array", items: { type: "string" }, uniqueItems: true } }, required: ["name", "ghost"] } },
+    $defs: {
+      Entity: {
+        type: "object",
+        properties: { name: { type: "string" }, tags: { type: "array", items: { type: "string" }, uniqueItems: true } },
+        required: ["name", "ghost"],
+      },
+    },
     properties: {
       entities: { type: "array", items: { $ref: "#/$defs/Entity" } },
       mode: { const: "strict" },
@@ -33,7 +39,13 @@ const NO_ARGS_TOOL: LlmToolSchema = { name: "mcp_everything_get-tiny-image", des
 
 test("google: the request is generateContent with systemInstruction, functionDeclarations and the key header", async () => {
   await withApi("google", [{ text: "hi" }], async (api) => {
-    await providerFor("google/gemini-test", api).chat({ system: "Be kind.", messages: [{ role: "user", content: "hello" }], tools: [SUM_TOOL, NO_ARGS_TOOL], maxTokens: 99, temperature: 1 });
+    await providerFor("google/gemini-test", api).chat({
+      system: "Be kind.",
+      messages: [{ role: "user", content: "hello" }],
+      tools: [SUM_TOOL, NO_ARGS_TOOL],
+      maxTokens: 99,
+      temperature: 1,
+    });
     const request = api.requests[0]!;
     assert.equal(request.path, "/v1beta/models/gemini-test:generateContent");
     assert.equal(request.headers["x-goog-api-key"], API_KEY);
@@ -85,11 +97,17 @@ test("google: function calls come back as functionResponse parts of one user tur
     await provider.chat({ messages: historyAfter("go", first, ['{"result":3}', "plain text, not JSON"]), tools: [SUM_TOOL, ECHO_TOOL] });
     assert.deepEqual(api.rejections, []);
     assert.deepEqual((api.requests[1]!.body.contents as unknown[]).slice(1), [
-      { role: "model", parts: [{ functionCall: { name: SUM_TOOL.name, args: { a: 1, b: 2 } } }, { functionCall: { name: ECHO_TOOL.name, args: { message: "e" } } }] },
-      { role: "user", parts: [
-        { functionResponse: { name: SUM_TOOL.name, response: { result: 3 } } },
-        { functionResponse: { name: ECHO_TOOL.name, response: { result: "plain text, not JSON" } } },
-      ] },
+      {
+        role: "model",
+        parts: [{ functionCall: { name: SUM_TOOL.name, args: { a: 1, b: 2 } } }, { functionCall: { name: ECHO_TOOL.name, args: { message: "e" } } }],
+      },
+      {
+        role: "user",
+        parts: [
+          { functionResponse: { name: SUM_TOOL.name, response: { result: 3 } } },
+          { functionResponse: { name: ECHO_TOOL.name, response: { result: "plain text, not JSON" } } },
+        ],
+      },
     ]);
   });
 });
@@ -143,7 +161,10 @@ test("google: a 429 without Retry-After takes the delay from the RetryInfo detai
     },
   });
   await withApi("google", [{ error: { status: 429, message: "", body } }], async (api) => {
-    await assert.rejects(providerFor("google/gemini-test", api).chat({ messages: [{ role: "user", content: "hi" }], tools: [] }), (error: unknown) =>
-      error instanceof ProviderError && error.retryable && error.retryAfterMs === 17_000 && /exceeded your current quota/.test(error.message));
+    await assert.rejects(
+      providerFor("google/gemini-test", api).chat({ messages: [{ role: "user", content: "hi" }], tools: [] }),
+      (error: unknown) =>
+        error instanceof ProviderError && error.retryable && error.retryAfterMs === 17_000 && /exceeded your current quota/.test(error.message),
+    );
   });
 });

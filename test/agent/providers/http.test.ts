@@ -20,7 +20,11 @@ test("Retry-After in seconds or as an HTTP date, in ms; garbage is ignored", () 
 });
 
 test("the message inside each API's error body", () => {
-  assert.deepEqual(apiErrorOf('{"error":{"message":"bad key","type":"invalid_request_error"}}'), { message: "bad key", type: "invalid_request_error", retryDelayMs: undefined });
+  assert.deepEqual(apiErrorOf('{"error":{"message":"bad key","type":"invalid_request_error"}}'), {
+    message: "bad key",
+    type: "invalid_request_error",
+    retryDelayMs: undefined,
+  });
   assert.equal(apiErrorOf('{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}').type, "overloaded_error");
   assert.equal(apiErrorOf('{"error":"model \\"x\\" not found"}').message, 'model "x" not found');
   assert.equal(apiErrorOf('{"object":"error","message":"vllm says no"}').message, "vllm says no");
@@ -53,8 +57,12 @@ async function withServer(handler: (response: ServerResponse) => void, body: (or
 test("a server that never answers is given up on after the timeout, with a message saying so", async () => {
   await withServer(() => {}, async (origin) => {
     const provider = createProvider("openai/x", { baseUrl: `${origin}/v1`, env: {}, timeoutMs: 200 });
-    await assert.rejects(provider.chat({ messages: [{ role: "user", content: "hi" }], tools: [] }), (error: unknown) =>
-      error instanceof ProviderError && error.code === "timeout" && /no answer from .* within 200 ms/.test(error.message) && /raise the provider timeout/.test(error.message));
+    await assert.rejects(
+      provider.chat({ messages: [{ role: "user", content: "hi" }], tools: [] }),
+      (error: unknown) =>
+        error instanceof ProviderError && error.code === "timeout" && /no answer from .* within 200 ms/.test(error.message) &&
+        /raise the provider timeout/.test(error.message),
+    );
   });
 });
 
@@ -66,8 +74,10 @@ test("a stream that stops sending is given up on after the timeout between chunk
   await withServer(handler, async (origin) => {
     const provider = createProvider("ollama/m", { baseUrl: origin, env: {}, timeoutMs: 300 });
     const chunks: string[] = [];
-    await assert.rejects(provider.chat({ messages: [{ role: "user", content: "hi" }], tools: [], onText: (chunk) => chunks.push(chunk) }), (error: unknown) =>
-      error instanceof ProviderError && error.code === "timeout" && /no further data from .* within 300 ms/.test(error.message));
+    await assert.rejects(
+      provider.chat({ messages: [{ role: "user", content: "hi" }], tools: [], onText: (chunk) => chunks.push(chunk) }),
+      (error: unknown) => error instanceof ProviderError && error.code === "timeout" && /no further data from .* within 300 ms/.test(error.message),
+    );
     assert.deepEqual(chunks, ["par"]);
   });
 });
@@ -101,6 +111,9 @@ test("aborting during the wait ends the call at once with the signal's reason", 
 test("an answer that is not JSON is reported with its start and a hint about the base URL", async () => {
   await withServer(answering("text/html", "<html>a web page, not an API</html>"), async (origin) => {
     const provider = createProvider("openai/x", { baseUrl: `${origin}/v1`, env: {} });
-    await assert.rejects(provider.chat({ messages: [{ role: "user", content: "hi" }], tools: [] }), /not JSON: "<html>a web page, not an API<\/html>"; check the base URL/);
+    await assert.rejects(
+      provider.chat({ messages: [{ role: "user", content: "hi" }], tools: [] }),
+      /not JSON: "<html>a web page, not an API<\/html>"; check the base URL/,
+    );
   });
 });

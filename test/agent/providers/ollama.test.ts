@@ -19,7 +19,13 @@ test("ollama: tool calls go back with object arguments and results as role tool 
   try {
     const provider = createProvider("ollama:qwen3:8b", { baseUrl: api.origin, env: {} });
     assert.equal(provider.model, "qwen3:8b");
-    const first = await provider.chat({ system: "sys", messages: [{ role: "user", content: "add" }], tools: [SUM_TOOL, ECHO_TOOL], temperature: 0.2, maxTokens: 64 });
+    const first = await provider.chat({
+      system: "sys",
+      messages: [{ role: "user", content: "add" }],
+      tools: [SUM_TOOL, ECHO_TOOL],
+      temperature: 0.2,
+      maxTokens: 64,
+    });
     const body = api.requests[0]!.body;
     assert.equal(api.requests[0]!.path, "/api/chat");
     assert.equal(body.model, "qwen3:8b");
@@ -32,10 +38,14 @@ test("ollama: tool calls go back with object arguments and results as role tool 
     await provider.chat({ messages: historyAfter("add", first, ['{"result":42}', '{"result":"Echo: m"}']), tools: [SUM_TOOL, ECHO_TOOL] });
     assert.deepEqual(api.rejections, []);
     assert.deepEqual((api.requests[1]!.body.messages as unknown[]).slice(1), [
-      { role: "assistant", content: "", tool_calls: [
-        { function: { name: SUM_TOOL.name, arguments: { a: 2, b: 40 } } },
-        { function: { name: ECHO_TOOL.name, arguments: { message: "m" } } },
-      ] },
+      {
+        role: "assistant",
+        content: "",
+        tool_calls: [
+          { function: { name: SUM_TOOL.name, arguments: { a: 2, b: 40 } } },
+          { function: { name: ECHO_TOOL.name, arguments: { message: "m" } } },
+        ],
+      },
       { role: "tool", content: '{"result":42}', tool_name: SUM_TOOL.name },
       { role: "tool", content: '{"result":"Echo: m"}', tool_name: ECHO_TOOL.name },
     ]);
@@ -66,8 +76,12 @@ test("ollama: a model that is not pulled gives Ollama's own message", async () =
   const api = await startFakeModelApi("ollama", [{ error: { status: 404, message: 'model "qwen9" not found, try pulling it first' } }]);
   try {
     const provider = createProvider("ollama/qwen9", { baseUrl: api.origin, env: {} });
-    await assert.rejects(provider.chat({ messages: [{ role: "user", content: "hi" }], tools: [] }), (error: unknown) =>
-      error instanceof ProviderError && error.code === "api-error" && error.status === 404 && /model "qwen9" not found, try pulling it first/.test(error.message) && /`ollama pull qwen9`/.test(error.message));
+    await assert.rejects(
+      provider.chat({ messages: [{ role: "user", content: "hi" }], tools: [] }),
+      (error: unknown) =>
+        error instanceof ProviderError && error.code === "api-error" && error.status === 404 &&
+        /model "qwen9" not found, try pulling it first/.test(error.message) && /`ollama pull qwen9`/.test(error.message),
+    );
   } finally {
     await api.close();
   }
@@ -86,8 +100,12 @@ test("ollama: OLLAMA_HOST as host:port, without a scheme, is where requests go",
 test("ollama: nothing listening says to start Ollama or set OLLAMA_HOST", async () => {
   const origin = await refusedOrigin();
   const provider = createProvider("ollama/qwen3", { env: { OLLAMA_HOST: origin } });
-  await assert.rejects(provider.chat({ messages: [{ role: "user", content: "hi" }], tools: [] }), (error: unknown) =>
-    error instanceof ProviderError && error.code === "connect-failed" && error.message.includes(`${origin}/api/chat`) && /ollama serve/.test(error.message) && /OLLAMA_HOST/.test(error.message));
+  await assert.rejects(
+    provider.chat({ messages: [{ role: "user", content: "hi" }], tools: [] }),
+    (error: unknown) =>
+      error instanceof ProviderError && error.code === "connect-failed" && error.message.includes(`${origin}/api/chat`) && /ollama serve/.test(error.message) &&
+      /OLLAMA_HOST/.test(error.message),
+  );
 });
 
 test("ollama: OLLAMA_HOST is read the way Ollama reads it", () => {
@@ -108,8 +126,10 @@ test("ollama: a model without tool calling says to pick another", async () => {
   const api = await startFakeModelApi("ollama", [{ error: { status: 400, message: "registry.ollama.ai/library/gemma:2b does not support tools" } }]);
   try {
     const provider = createProvider("ollama/gemma:2b", { baseUrl: api.origin, env: {} });
-    await assert.rejects(provider.chat({ messages: [{ role: "user", content: "hi" }], tools: [SUM_TOOL] }), (error: unknown) =>
-      error instanceof ProviderError && /does not support tools; pick a model with tool calling/.test(error.message));
+    await assert.rejects(
+      provider.chat({ messages: [{ role: "user", content: "hi" }], tools: [SUM_TOOL] }),
+      (error: unknown) => error instanceof ProviderError && /does not support tools; pick a model with tool calling/.test(error.message),
+    );
   } finally {
     await api.close();
   }

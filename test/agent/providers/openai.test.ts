@@ -13,7 +13,13 @@ providerBehaviours("openai", "openai/gpt-test");
 test("openai: the request is Chat Completions with function tools, the system prompt first", async () => {
   await withApi("openai", [{ toolCalls: [{ id: "call_abc", name: SUM_TOOL.name, arguments: { a: 2, b: 40 } }] }, { text: "42" }], async (api) => {
     const provider = providerFor("openai/gpt-test", api);
-    const first = await provider.chat({ system: "You add.", messages: [{ role: "user", content: "2+40?" }], tools: [SUM_TOOL], maxTokens: 100, temperature: 0 });
+    const first = await provider.chat({
+      system: "You add.",
+      messages: [{ role: "user", content: "2+40?" }],
+      tools: [SUM_TOOL],
+      maxTokens: 100,
+      temperature: 0,
+    });
     const body = api.requests[0]!.body;
     assert.equal(api.requests[0]!.path, "/v1/chat/completions");
     assert.equal(api.requests[0]!.headers.authorization, `Bearer ${API_KEY}`);
@@ -59,7 +65,8 @@ test("openai: the fake refuses a tool message that answers no call, as the API d
     const provider = providerFor("openai/gpt-test", api);
     await assert.rejects(
       provider.chat({ messages: [{ role: "user", content: "x" }, { role: "tool", toolCallId: "call_missing", name: "t", content: "{}" }], tools: [] }),
-      (error: unknown) => error instanceof ProviderError && error.code === "api-error" && error.status === 400 && /preceeding message with 'tool_calls'/.test(error.message),
+      (error: unknown) =>
+        error instanceof ProviderError && error.code === "api-error" && error.status === 400 && /preceeding message with 'tool_calls'/.test(error.message),
     );
     assert.equal(api.rejections.length, 1);
   });
@@ -88,8 +95,11 @@ test("openai: OPENAI_API_KEY and OPENAI_BASE_URL come from the env record given"
 });
 
 test("openai: api.openai.com without a key is refused up front, naming OPENAI_API_KEY and base_url", () => {
-  assert.throws(() => createProvider("openai/gpt-4o", { env: {} }), (error: unknown) =>
-    error instanceof ProviderError && error.code === "missing-api-key" && /OPENAI_API_KEY/.test(error.message) && /base_url/.test(error.message));
+  assert.throws(
+    () => createProvider("openai/gpt-4o", { env: {} }),
+    (error: unknown) =>
+      error instanceof ProviderError && error.code === "missing-api-key" && /OPENAI_API_KEY/.test(error.message) && /base_url/.test(error.message),
+  );
 });
 
 test("openai: the official API gets max_completion_tokens and asks for usage in the stream", async () => {
@@ -125,7 +135,10 @@ function answering(body: string, contentType: string) {
 }
 
 test("openai: a server that ignores stream: true and answers JSON is read as a whole answer", async () => {
-  const provider = answering(JSON.stringify({ choices: [{ index: 0, message: { role: "assistant", content: "all at once" }, finish_reason: "stop" }] }), "application/json; charset=utf-8");
+  const provider = answering(
+    JSON.stringify({ choices: [{ index: 0, message: { role: "assistant", content: "all at once" }, finish_reason: "stop" }] }),
+    "application/json; charset=utf-8",
+  );
   const chunks: string[] = [];
   const answer = await provider.chat({ messages: [{ role: "user", content: "hi" }], tools: [], onText: (chunk) => chunks.push(chunk) });
   assert.equal(answer.text, "all at once");

@@ -132,7 +132,10 @@ export function providerBehaviours(kind: FakeApiKind, model: string): void {
   test(`${kind}: streaming hands the text to onText in chunks and assembles tool calls`, async () => {
     const script: FakeStep[] = [
       { text: "Streaming works, piece by piece." },
-      { text: "Let me add.", toolCalls: [{ name: SUM_TOOL.name, arguments: { a: 20, b: 22 } }, { name: ECHO_TOOL.name, arguments: { message: "a \"quoted\" ünïcode text" } }] },
+      {
+        text: "Let me add.",
+        toolCalls: [{ name: SUM_TOOL.name, arguments: { a: 20, b: 22 } }, { name: ECHO_TOOL.name, arguments: { message: 'a "quoted" ünïcode text' } }],
+      },
     ];
     await withApi(kind, script, async (api) => {
       const provider = providerFor(model, api);
@@ -149,7 +152,7 @@ export function providerBehaviours(kind: FakeApiKind, model: string): void {
       assert.equal(calls.text, "Let me add.");
       assert.deepEqual(calls.toolCalls.map((call) => [call.name, call.arguments]), [
         [SUM_TOOL.name, { a: 20, b: 22 }],
-        [ECHO_TOOL.name, { message: "a \"quoted\" ünïcode text" }],
+        [ECHO_TOOL.name, { message: 'a "quoted" ünïcode text' }],
       ]);
       assert.deepEqual(api.rejections, []);
     });
@@ -188,7 +191,9 @@ export function providerBehaviours(kind: FakeApiKind, model: string): void {
   test(`${kind}: an error reported mid-stream is a ProviderError; "overloaded" is retryable`, async () => {
     await withApi(kind, [{ streamError: { message: "Overloaded", text: "Partial answ" } }], async (api) => {
       const chunks: string[] = [];
-      const error = await providerError(providerFor(model, api).chat({ messages: [{ role: "user", content: "hi" }], tools: [], onText: (chunk) => chunks.push(chunk) }));
+      const error = await providerError(
+        providerFor(model, api).chat({ messages: [{ role: "user", content: "hi" }], tools: [], onText: (chunk) => chunks.push(chunk) }),
+      );
       assert.match(error.message, /Overloaded/);
       assert.equal(error.retryable, true);
       assert.equal(chunks.join(""), "Partial answ");
