@@ -1,10 +1,10 @@
 // The host layer's error codes in one union. The classes live with what they are about:
 // ConfigError (config/types.ts), InterpolationError (interpolate.ts), ServerUnavailableError
-// (server-connection.ts, a ClientStateError of the client layer with host codes).
+// (server-status.ts, a ClientStateError of the client layer with host codes).
 
 import type { ConfigErrorCode } from "./config/types.ts";
 import type { InterpolationErrorCode } from "./interpolate.ts";
-import type { ServerUnavailableCode } from "./server-connection.ts";
+import type { ServerUnavailableCode } from "./server-status.ts";
 
 /** Every code of the host layer's errors: ConfigError's, InterpolationError's and ServerUnavailableError's. */
 export type HostErrorCode = ConfigErrorCode | InterpolationErrorCode | ServerUnavailableCode;

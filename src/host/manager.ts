@@ -16,13 +16,14 @@ import type { BackoffOptions } from "./backoff.ts";
 import type { McpwireConfig, ServerConfig } from "./config/types.ts";
 import { resultFilesChooser } from "./result-settings.ts";
 import { redactedCopy, redactError, redactorFor } from "./secrets.ts";
-import { ServerConnection, type ServerEvents, type ServerEventType, type ServerStatus, type SupervisionOptions } from "./server-connection.ts";
+import { ServerConnection, type SupervisionOptions } from "./server-connection.ts";
+import type { ServerEvents, ServerEventType, ServerStatus } from "./server-status.ts";
 import type { EraCache } from "../client/era-cache.ts";
 import { defaultEraCache } from "./file-era-cache.ts";
 import type { TraceSink } from "../transport/trace-event.ts";
 
-export { ServerUnavailableError } from "./server-connection.ts";
-export type { ServerEvents, ServerState, ServerStatus } from "./server-connection.ts";
+export { ServerUnavailableError } from "./server-status.ts";
+export type { ServerEvents, ServerState, ServerStatus } from "./server-status.ts";
 
 /** Options of an McpManager: the registry, handlers, timeouts, supervision, era cache and redactor. */
 export interface McpManagerOptions {

@@ -4,12 +4,10 @@
 
 import type { ProtocolEra } from "../client/protocol-version.ts";
 import { Client, type ClientOptions } from "../client/client.ts";
-import { ClientStateError } from "../client/errors.ts";
 import type { EraCache } from "../client/era-cache.ts";
 import { EXTENSIONS } from "../client/extensions.ts";
-import type { TaskStatusUpdate } from "../client/tasks/tasks.ts";
 import type { ClientHandlers } from "../client/handlers.ts";
-import type { ClientCapabilities, Implementation, LoggingLevel } from "../client/types.ts";
+import type { ClientCapabilities, Implementation } from "../client/types.ts";
 import { durationText } from "../common/duration.ts";
 import { messageOf } from "../common/error-text.ts";
 import type { Redactor } from "../common/redact.ts";
@@ -28,65 +26,8 @@ import type { ServerConfig, TransportKind } from "./config/types.ts";
 import { redactedCopy } from "./secrets.ts";
 import { ServerTrace } from "./server-trace.ts";
 import { createTransport, detectedTransport } from "./transport-factory.ts";
+import { type ServerEvents, type ServerEventType, type ServerState, type ServerStatus, ServerUnavailableError } from "./server-status.ts";
 import type { TraceSink } from "../transport/trace-event.ts";
-
-/**
- * Where a server is in its life:
- * - `disabled`: never started (the config says `enabled: false`, a config error, or no command / url to reach it by);
- * - `connecting`: the initial connect (with its retries) is under way, or start() has not been called yet;
- * - `ready`: connected, its tools registered;
- * - `reconnecting`: the connection ended unexpectedly; its tools stay registered and fail at once;
- * - `parked`: the reconnect budget is spent (or it never started): tools withdrawn, probed now and then;
- * - `closed`: the manager was closed.
- */
-export type ServerState = "disabled" | "connecting" | "ready" | "reconnecting" | "parked" | "closed";
-
-/**
- * One server as `manager.status()` reports it. Plain JSON: safe to print with JSON.stringify.
- * Its texts have passed through the manager's redactor; `serverInfo` is a bounded copy
- * (SERVER_INFO_BOUNDS: deeper or further values are replaced by a marker string).
- */
-export interface ServerStatus {
-  name: string;
-  /**
-   * The transport in use: as configured, except that a url configured without a transport
-   * (`auto`) shows what the server was found to speak, `http` or `sse`, once it has connected.
-   */
-  transport: TransportKind;
-  state: ServerState;
-  /** The protocol version negotiated by the current (or last) session. */
-  protocolVersion?: string;
-  /** `modern` (2026-07-28, stateless) or `legacy` (the initialize handshake), once connected. */
-  era?: ProtocolEra;
-  serverInfo?: Implementation;
-  /** How many of its tools are registered right now. */
-  tools: number;
-  /** The message of the last error met (a failed connect, a lost connection, …). */
-  lastError?: string;
-  /** Reconnect attempts since the session last proved healthy (a successful call or ping). */
-  reconnectAttempts: number;
-  /** Why the server is `disabled` or `parked`. */
-  reason?: string;
-}
-
-/** What a server reports to its manager; every detail names the server. */
-export interface ServerEvents {
-  /** Every change of state. `error` is what caused it, when something went wrong. */
-  serverstate: { server: string; from: ServerState; to: ServerState; error?: Error };
-  /** A notifications/message the server sent — spec 2025-11-25 server/utilities/logging. */
-  log: { server: string; level: LoggingLevel; logger?: string; data: unknown };
-  /** A line the server wrote to stderr (stdio servers). */
-  stderr: { server: string; line: string };
-  /**
-   * Something that went wrong and was survived: a failed connect attempt, a skipped line, a
-   * listener that threw (`error` is what it threw; `server` is "" when the event named none).
-   */
-  problem: { server: string; message: string; error?: unknown };
-  /** A tool call running as a task changed status — spec 2025-11-25 basic/utilities/tasks. */
-  taskStatus: TaskStatusUpdate & { server: string };
-}
-
-export type ServerEventType = keyof ServerEvents;
 
 /** How a ServerConnection supervises its server; McpManager fills in the defaults. */
 export interface SupervisionOptions {
@@ -114,30 +55,6 @@ export interface SupervisionOptions {
 
 /** How much of a server's `serverInfo` status() copies: an Implementation is a few short fields. */
 export const SERVER_INFO_BOUNDS = { maxDepth: 16, maxNodes: 1_000 } as const;
-
-/**
- * Why a server cannot take a call right now:
- * - `server-reconnecting`: the manager is reconnecting it;
- * - `server-parked`: the manager gave up reconnecting for now and probes it now and then;
- * - `stale-client`: the client belongs to an earlier session; the server has reconnected since.
- */
-export type ServerUnavailableCode = "server-reconnecting" | "server-parked" | "stale-client";
-
-/**
- * A call to a server that cannot take it right now (reconnecting, parked). Nothing was sent.
- * A ClientStateError, so whatever handles "the client is not connected" handles this too.
- */
-export class ServerUnavailableError extends ClientStateError<ServerUnavailableCode> {
-  override readonly name: string = "ServerUnavailableError";
-  readonly server: string;
-  /** The server's state in the manager (`reconnecting`, `parked`, `ready`); `state` is its client's. */
-  readonly serverState: ServerState;
-  constructor(message: string, code: ServerUnavailableCode, options: { server: string; serverState: ServerState; state: string; cause?: unknown }) {
-    super(message, code, options);
-    this.server = options.server;
-    this.serverState = options.serverState;
-  }
-}
 
 /** A message without its leading `server "<name>": `, for quoting inside another message about that server. */
 function withoutServerPrefix(server: string, message: string): string {

@@ -6,7 +6,7 @@ import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { parseConfig } from "../../src/host/config/parse.ts";
 import { McpManager } from "../../src/host/manager.ts";
-import type { ServerEvents } from "../../src/host/server-connection.ts";
+import type { ServerEvents } from "../../src/host/server-status.ts";
 import { createSyncBridge, type SyncBridge } from "../../src/host/sync-bridge.ts";
 import { EVERYTHING } from "../support/everything.ts";
 import { configOf, stdioServerConfig } from "../support/server-config.ts";
