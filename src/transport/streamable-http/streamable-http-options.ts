@@ -1,6 +1,7 @@
 // The options of the Streamable HTTP client transport and their defaults — spec 2025-11-25
 // basic/transports ("Streamable HTTP").
 
+import { optionNames } from "../../common/options.ts";
 import type { HttpConnectionOptions } from "../http-options.ts";
 import type { ReconnectOptions } from "../sse-reconnect.ts";
 
@@ -29,3 +30,19 @@ export interface StreamableHttpTransportOptions extends HttpConnectionOptions {
 
 export const DEFAULT_HTTP_TIMEOUT_MS = 30_000;
 export const DEFAULT_HTTP_CLOSE_TIMEOUT_MS = 2000;
+
+/** Every option StreamableHttpTransport reads (checked by its constructor). */
+export const STREAMABLE_HTTP_OPTIONS = optionNames<StreamableHttpTransportOptions>({
+  url: true,
+  headers: true,
+  fetch: true,
+  maxMessageBytes: true,
+  maxRetryAfterMs: true,
+  redactor: true,
+  observer: true,
+  reconnect: true,
+  requestInit: true,
+  timeoutMs: true,
+  closeTimeoutMs: true,
+  listen: true,
+});

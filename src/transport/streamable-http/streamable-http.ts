@@ -6,7 +6,7 @@
 import { boundedJson } from "../../common/bounded.ts";
 import { durationText } from "../../common/duration.ts";
 import { messageOf } from "../../common/error-text.ts";
-import { checkOptions, optionNames } from "../../common/options.ts";
+import { checkOptions } from "../../common/options.ts";
 import { within } from "../../common/timing.ts";
 import type { CloseDetails } from "../../jsonrpc/errors.ts";
 import { DEFAULT_MAX_MESSAGE_BYTES } from "../../jsonrpc/line-decoder.ts";
@@ -34,7 +34,12 @@ import { type ReconnectOptions, reconnectOptions } from "../sse-reconnect.ts";
 import type { HttpObserver } from "../trace-event.ts";
 import { type HttpTransportHooks, TransportError } from "../transport.ts";
 import { aborted, AbortScope, LinkedAbort } from "./abort.ts";
-import { DEFAULT_HTTP_CLOSE_TIMEOUT_MS, DEFAULT_HTTP_TIMEOUT_MS, type StreamableHttpTransportOptions } from "./streamable-http-options.ts";
+import {
+  DEFAULT_HTTP_CLOSE_TIMEOUT_MS,
+  DEFAULT_HTTP_TIMEOUT_MS,
+  STREAMABLE_HTTP_OPTIONS,
+  type StreamableHttpTransportOptions,
+} from "./streamable-http-options.ts";
 import { Session } from "./session.ts";
 import { SseStreams } from "./sse-stream.ts";
 import { isStatelessVersion, modernError } from "./stateless.ts";
@@ -47,33 +52,16 @@ import {
   isJson,
   leadingId,
   MAX_SESSION_RENEWALS,
+  POST_ACCEPT,
   type Posted,
   postStatusError,
   PREVIEW_CHARS,
   quoteBody,
+  sendFailure,
   sessionGone,
   startsWithMethod,
   tooLargeError,
 } from "./wire.ts";
-
-/** Every option StreamableHttpTransport reads (checked by its constructor). */
-const STREAMABLE_HTTP_OPTIONS = optionNames<StreamableHttpTransportOptions>({
-  url: true,
-  headers: true,
-  fetch: true,
-  maxMessageBytes: true,
-  maxRetryAfterMs: true,
-  redactor: true,
-  observer: true,
-  reconnect: true,
-  requestInit: true,
-  timeoutMs: true,
-  closeTimeoutMs: true,
-  listen: true,
-});
-
-/** 2025-11-25 transports (Sending Messages) 2: the POST accepts both kinds of answer. */
-const POST_ACCEPT = "application/json, text/event-stream";
 
 /**
  * The Streamable HTTP transport — spec 2025-11-25 basic/transports, and the stateless mode of 2026-07-28.
@@ -305,36 +293,13 @@ export class StreamableHttpTransport extends TransportBase implements HttpTransp
       }
     } catch (error) {
       if (exchange?.answered) return; // the answer came on another stream meanwhile
-      throw this.#failure(error, what, exchange, deadline);
+      throw sendFailure(error, what, { description: this.description, closed: this.#life.aborted, timeoutMs: this.#timeoutMs, exchange, deadline });
     } finally {
       deadline?.dispose();
       if (exchange !== undefined) this.#closeExchange(exchange);
     }
     // 2025-11-25 transports (Listening for Messages from the Server): after initialization.
     if (isNotification(message) && message.method === "notifications/initialized") this.#startListening();
-  }
-
-  /** The error a send rejects with, once whatever went wrong is known. */
-  #failure(error: unknown, what: string, exchange: Exchange | undefined, deadline: LinkedAbort | undefined): unknown {
-    if (exchange?.failure !== undefined) return exchange.failure;
-    if (error instanceof TransportError && error.code === "session-expired") return error;
-    if (this.#life.aborted) {
-      return new TransportError(`${this.description}: ${what} did not finish: the transport was closed`, "closed", { cause: error });
-    }
-    if (exchange?.cancelled) {
-      const busy = exchange.busyUntil === undefined
-        ? ""
-        : ` while it waited for a busy server's Retry-After; the server asked to be tried again ${retryWhen(Math.max(0, exchange.busyUntil - Date.now()))}`;
-      return new TransportError(`${this.description}: ${what} was cancelled${busy}; its stream was closed`, "cancelled", { cause: error });
-    }
-    if (deadline?.timedOut) {
-      return new TransportError(
-        `${this.description}: POST of ${what} got no answer within ${durationText(this.#timeoutMs)}; check the server, or raise timeoutMs`,
-        "timeout",
-        { cause: error },
-      );
-    }
-    return error;
   }
 
   #openExchange(message: JsonRpcRequest, what: string): Exchange {

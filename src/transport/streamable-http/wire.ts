@@ -4,9 +4,11 @@
 // ("Streamable HTTP").
 
 import type { JsonRpcErrorResponse, JsonRpcMessage, RequestId } from "../../jsonrpc/messages.ts";
+import { durationText } from "../../common/duration.ts";
 import { discardBody, HttpStatusError, showUrl, statusAdvice } from "../http-errors.ts";
+import { retryWhen } from "../retry-after.ts";
 import type { SameOriginResponse } from "../same-origin-fetch.ts";
-import type { TransportError } from "../transport.ts";
+import { TransportError } from "../transport.ts";
 import type { LinkedAbort } from "./abort.ts";
 
 /** Characters of server text a message quotes. */
@@ -188,4 +190,41 @@ export function tooLargeError(what: string, maxMessageBytes: number, status: num
     "too-large",
     { status, url: url.href },
   );
+}
+
+/** 2025-11-25 transports (Sending Messages) 2: the POST accepts both kinds of answer. */
+export const POST_ACCEPT = "application/json, text/event-stream";
+
+/** What a send knows when it failed: the transport, whether it was closed, its timeout, the exchange and its deadline. */
+export interface SendState {
+  description: string;
+  /** The transport was closed while the send ran. */
+  closed: boolean;
+  timeoutMs: number;
+  exchange: Exchange | undefined;
+  deadline: LinkedAbort | undefined;
+}
+
+/** The error a send rejects with, once whatever went wrong is known. */
+export function sendFailure(error: unknown, what: string, state: SendState): unknown {
+  const { description, exchange, deadline } = state;
+  if (exchange?.failure !== undefined) return exchange.failure;
+  if (error instanceof TransportError && error.code === "session-expired") return error;
+  if (state.closed) {
+    return new TransportError(`${description}: ${what} did not finish: the transport was closed`, "closed", { cause: error });
+  }
+  if (exchange?.cancelled) {
+    const busy = exchange.busyUntil === undefined
+      ? ""
+      : ` while it waited for a busy server's Retry-After; the server asked to be tried again ${retryWhen(Math.max(0, exchange.busyUntil - Date.now()))}`;
+    return new TransportError(`${description}: ${what} was cancelled${busy}; its stream was closed`, "cancelled", { cause: error });
+  }
+  if (deadline?.timedOut) {
+    return new TransportError(
+      `${description}: POST of ${what} got no answer within ${durationText(state.timeoutMs)}; check the server, or raise timeoutMs`,
+      "timeout",
+      { cause: error },
+    );
+  }
+  return error;
 }
