@@ -22,7 +22,7 @@ import { TracingTransport } from "../transport/tracing.ts";
 import type { Transport } from "../transport/transport.ts";
 import { backoffDelay, type BackoffOptions } from "./backoff.ts";
 import { clientExtensions } from "./config/extensions-key.ts";
-import type { ServerConfig, TransportKind } from "./config/types.ts";
+import type { ServerConfig } from "./config/types.ts";
 import { redactedCopy } from "./secrets.ts";
 import { ServerTrace } from "./server-trace.ts";
 import { createTransport, detectedTransport } from "./transport-factory.ts";

@@ -4,7 +4,6 @@
 // ("Streamable HTTP"), with basic/lifecycle for the handshake that starts a session.
 
 import { boundedJson } from "../../common/bounded.ts";
-import { durationText } from "../../common/duration.ts";
 import { messageOf } from "../../common/error-text.ts";
 import { checkOptions } from "../../common/options.ts";
 import { within } from "../../common/timing.ts";
