@@ -345,3 +345,28 @@ describe("import cycles", () => {
     assert.deepEqual(cycles, [], `import cycles in src/ (move the shared type or helper to the lower module):\n${cycles.join("\n")}`);
   });
 });
+
+describe("one error model (docs/errors.md)", () => {
+  test("every error class in src/ extends McpwireError, directly or through another error class", () => {
+    // A class that extends Error itself, or a built-in error, would have no `code` to test.
+    const classes = new Map<string, { base: string; path: string }>();
+    for (const file of sources) {
+      for (const match of file.text.matchAll(/\bclass\s+(\w+)(?:<[^>{]*>)?\s+extends\s+(\w+)/g)) {
+        classes.set(match[1]!, { base: match[2]!, path: file.path });
+      }
+    }
+    const errorClasses = [...classes.keys()].filter((name) => /Error$/.test(name) || /Error$/.test(classes.get(name)!.base));
+    assert.ok(errorClasses.length > 30, `found only ${errorClasses.length} error classes: the scan is broken`);
+    const offenders: string[] = [];
+    for (const name of errorClasses) {
+      let current = name;
+      const seen = new Set<string>();
+      while (current !== "McpwireError" && classes.has(current) && !seen.has(current)) {
+        seen.add(current);
+        current = classes.get(current)!.base;
+      }
+      if (current !== "McpwireError" && name !== "McpwireError") offenders.push(`${classes.get(name)!.path}: ${name} ends at ${current}`);
+    }
+    assert.deepEqual(offenders, [], `error classes that do not extend McpwireError:\n${offenders.join("\n")}`);
+  });
+});
