@@ -5,6 +5,7 @@
 import type { ConfigErrorCode } from "./config/types.ts";
 import type { InterpolationErrorCode } from "./interpolate.ts";
 import type { ServerUnavailableCode } from "./server-status.ts";
+import type { TraceReadErrorCode } from "./trace-reader.ts";
 
-/** Every code of the host layer's errors: ConfigError's, InterpolationError's and ServerUnavailableError's. */
-export type HostErrorCode = ConfigErrorCode | InterpolationErrorCode | ServerUnavailableCode;
+/** Every code of the host layer's errors: ConfigError's, InterpolationError's, ServerUnavailableError's and TraceReadError's. */
+export type HostErrorCode = ConfigErrorCode | InterpolationErrorCode | ServerUnavailableCode | TraceReadErrorCode;
