@@ -7,6 +7,7 @@ import { checkOptions, optionNames } from "../common/options.ts";
 import { LineBuffer } from "../common/line-buffer.ts";
 import { clipText } from "../common/preview.ts";
 import { sleep, within } from "../common/timing.ts";
+import { describeClose } from "../jsonrpc/errors.ts";
 import { LineDecoder } from "../jsonrpc/line-decoder.ts";
 import type { JsonRpcMessage } from "../jsonrpc/messages.ts";
 import { type ChildProcess, type ExitStatus, runtime, SpawnError } from "../runtime/mod.ts";
@@ -73,6 +74,8 @@ export const DEFAULT_SHUTDOWN_TIMEOUT_MS = 2000;
 const KILL_MARGIN_MS = 2000;
 /** How long grandchildren left in the group get between SIGTERM and SIGKILL. */
 const REAP_GRACE_MS = 500;
+/** How long a failed write to stdin waits for the server's exit, to say how it ended. */
+const EXIT_AFTER_WRITE_ERROR_MS = 1000;
 /**
  * Most lines, and most UTF-16 units (about the 64 KiB of a Linux pipe), written to stdin
  * together: past them a batch goes at once instead of at the end of the tick.
@@ -274,19 +277,27 @@ export class StdioTransport extends TransportBase {
       written,
       done: (error) => {
         if (error === undefined) return resolve();
-        reject(
-          new TransportError(
-            `${this.description}: could not write to the server's stdin (${messageOf(error)}); the server has probably exited`,
-            "send-failed",
-            { cause: error },
-          ),
-        );
+        // A write that fails has almost always met a server that exited (EPIPE) and whose exit
+        // has not been seen yet: wait for it, briefly, so the error says how the server ended
+        // and what it wrote to stderr rather than only "broken pipe".
+        void this.#exitAfter(child).then((ended) => {
+          const why = ended === undefined ? `${messageOf(error)}; the server has probably exited` : `${messageOf(error)}: ${ended}`;
+          reject(new TransportError(`${this.description}: could not write to the server's stdin (${why})`, "send-failed", { cause: error }));
+        });
       },
     };
     queueMicrotask(() => {
       if (this.#batch === batch) this.#flush(child, batch);
     });
     return batch;
+  }
+
+  /** How the child ended, with the end of its stderr, once it exits within EXIT_AFTER_WRITE_ERROR_MS; undefined if it does not. */
+  async #exitAfter(child: ChildProcess): Promise<string | undefined> {
+    let status: ExitStatus | undefined;
+    await within(child.exited.then((exit) => (status = exit)), EXIT_AFTER_WRITE_ERROR_MS);
+    if (status === undefined) return undefined;
+    return describeClose({ reason: describeExit(status), exitCode: status.code, signal: status.signal, stderrTail: this.stderrTail });
   }
 
   #flush(child: ChildProcess, batch: WriteBatch): void {

@@ -127,6 +127,26 @@ behaviour("a missing command fails connect with a TransportError naming the comm
   assert.equal(client.state, "failed");
 });
 
+behaviour("a write that meets a closed stdin waits for the server's exit and says how it ended and what it wrote to stderr", async () => {
+  // The server closes its stdin at once (our first write gets EPIPE) and exits a little later:
+  // the send's error must not be a bare "broken pipe" but name the exit code and the stderr.
+  const transport = new StdioTransport({ command: "sh", args: ["-c", "exec 0<&-; echo 'cannot start: no database' >&2; sleep 0.3; exit 4"] });
+  await transport.start();
+  try {
+    const message: JsonRpcMessage = { jsonrpc: "2.0", id: 1, method: "ping" };
+    await assert.rejects(transport.send(message), (error: unknown) => {
+      assert.ok(error instanceof TransportError, String(error));
+      assert.equal(error.code, "send-failed");
+      assert.match(error.message, /could not write to the server's stdin/);
+      assert.match(error.message, /exited with code 4/);
+      assert.match(error.message, /last stderr: cannot start: no database/);
+      return true;
+    });
+  } finally {
+    await transport.close();
+  }
+});
+
 behaviour("a cwd that does not exist fails connect with a TransportError naming the directory", async () => {
   const client = new Client(clientInfo);
   const cwd = "/nonexistent/mcpwire-test-dir";
