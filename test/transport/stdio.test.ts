@@ -133,6 +133,7 @@ behaviour("a write that meets a closed stdin waits for the server's exit and say
   const transport = new StdioTransport({ command: "sh", args: ["-c", "exec 0<&-; echo 'cannot start: no database' >&2; sleep 0.3; exit 4"] });
   await transport.start();
   try {
+    await waitUntil(() => transport.stderrTail.length > 0, "the server closed its stdin and said so"); // its stdin is closed by now
     const message: JsonRpcMessage = { jsonrpc: "2.0", id: 1, method: "ping" };
     await assert.rejects(transport.send(message), (error: unknown) => {
       assert.ok(error instanceof TransportError, String(error));
