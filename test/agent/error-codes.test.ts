@@ -6,8 +6,6 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { createServer, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { McpwireError } from "../../src/common/mcpwire-error.ts";
-import type { AgentErrorCode } from "../../src/agent/errors.ts";
 import { HistoryError, parseHistory } from "../../src/agent/history.ts";
 import { HookConfigError, Hooks } from "../../src/agent/hooks.ts";
 import { createProvider, ModelStringError, parseModelString } from "../../src/agent/providers/mod.ts";
@@ -17,27 +15,7 @@ import { ToolRegistry } from "../../src/registry/tool-registry.ts";
 import { refusedOrigin, startFakeModelApi } from "../support/fake-model-apis.ts";
 import { rejection } from "../support/rejection.ts";
 import { answer, callTools, ScriptedProvider } from "../support/scripted-provider.ts";
-
-// deno-lint-ignore no-explicit-any
-type ErrorClass = abstract new (...args: any[]) => Error;
-
-/** `error` is an McpwireError of `type` (by instanceof) with `code`; returned for further checks. */
-function coded<T extends ErrorClass>(error: unknown, type: T, code: AgentErrorCode): InstanceType<T> {
-  assert.ok(error instanceof McpwireError, `expected an McpwireError, got ${String(error)}`);
-  assert.ok(error instanceof type, `expected a ${type.name}, got ${error.name}: ${error.message}`);
-  assert.equal(error.code, code, error.message);
-  assert.equal(error.name, type.name);
-  return error as InstanceType<T>;
-}
-
-function thrown(run: () => unknown): unknown {
-  try {
-    run();
-  } catch (error) {
-    return error;
-  }
-  assert.fail("expected a throw");
-}
+import { coded, thrown } from "../support/coded-error.ts";
 
 const HI: ChatRequest = { messages: [{ role: "user", content: "hi" }], tools: [] };
 

@@ -5,39 +5,17 @@
 
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { McpwireError } from "../../src/common/mcpwire-error.ts";
 import { HookConfigError } from "../../src/agent/hooks.ts";
 import { ModelStringError } from "../../src/agent/providers/model-string.ts";
 import { parseArgs, UsageError } from "../../src/cli/args.ts";
 import { CallArgumentsError, parseArgumentWords, typeArguments } from "../../src/cli/call-arguments.ts";
 import { splitCommandLine } from "../../src/cli/command-line.ts";
-import type { CliErrorCode } from "../../src/cli/errors.ts";
 import { HOST_OPTIONS, NoModelError, setUpHost } from "../../src/cli/run-verb.ts";
 import type { McpwireConfig } from "../../src/host/config/types.ts";
 import { mcpwire } from "../support/cli-runner.ts";
 import { refusedOrigin } from "../support/fake-model-apis.ts";
 import { rejection } from "../support/rejection.ts";
-
-// deno-lint-ignore no-explicit-any
-type ErrorClass = abstract new (...args: any[]) => Error;
-
-/** `error` is an McpwireError of `type` (by instanceof) with `code`; returned for further checks. */
-function coded<T extends ErrorClass>(error: unknown, type: T, code: CliErrorCode): InstanceType<T> {
-  assert.ok(error instanceof McpwireError, `expected an McpwireError, got ${String(error)}`);
-  assert.ok(error instanceof type, `expected a ${type.name}, got ${error.name}: ${error.message}`);
-  assert.equal(error.code, code, error.message);
-  assert.equal(error.name, type.name);
-  return error as InstanceType<T>;
-}
-
-function thrown(run: () => unknown): unknown {
-  try {
-    run();
-  } catch (error) {
-    return error;
-  }
-  assert.fail("expected a throw");
-}
+import { coded, thrown } from "../support/coded-error.ts";
 
 /** A config as loadConfig gives it: no servers, these settings. */
 function config(settings: Partial<McpwireConfig>): McpwireConfig {

@@ -7,9 +7,7 @@ import {
   AppResourceError,
   CapabilityError,
   Client,
-  type ClientErrorCode,
   ClientStateError,
-  McpwireError,
   OutputValidationError,
   ProtocolError,
   ProtocolVersionError,
@@ -20,17 +18,9 @@ import { ServerSkills, SkillError } from "../../src/client/skills/skills.ts";
 import { inProcessServer } from "../support/in-process-server.ts";
 import { hangGuard } from "../support/hang-guard.ts";
 import { rejection } from "../support/rejection.ts";
+import { coded } from "../support/coded-error.ts";
 
 const CLIENT_INFO = { name: "mcpwire-error-code-tests", version: "1.0.0" };
-
-/** Asserts `error` is an McpwireError of `type` with `code`, and returns it as that type. */
-function coded<T extends McpwireError>(error: unknown, type: abstract new (...args: never[]) => T, code: ClientErrorCode): T {
-  assert.ok(error instanceof McpwireError, `not an McpwireError: ${String(error)}`);
-  assert.ok(error instanceof type, `not a ${type.name}: ${String(error)}`);
-  assert.equal(error.code, code);
-  assert.equal(error.name, type.name);
-  return error;
-}
 
 /** A legacy-era client connected to an in-process server with these capabilities and handlers. */
 async function connected(

@@ -7,23 +7,15 @@ import assert from "node:assert/strict";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { ClientStateError, McpwireError } from "../../src/mod.ts";
-import { ConfigError, type HostErrorCode, loadConfig, ServerUnavailableError } from "../../src/host/mod.ts";
+import { ClientStateError } from "../../src/mod.ts";
+import { ConfigError, loadConfig, ServerUnavailableError } from "../../src/host/mod.ts";
 import { interpolate, InterpolationError } from "../../src/host/interpolate.ts";
+import { coded } from "../support/coded-error.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "mcpwire-host-error-codes-"));
 after(() => rmSync(dir, { recursive: true, force: true }));
 /** An environment that keeps the user's config and trust files out of it. */
 const env = { HOME: dir, XDG_CONFIG_HOME: join(dir, "config"), XDG_CACHE_HOME: join(dir, "cache") };
-
-/** Asserts `error` is an McpwireError of `type` with `code`, and returns it as that type. */
-function coded<T extends McpwireError>(error: unknown, type: abstract new (...args: never[]) => T, code: HostErrorCode): T {
-  assert.ok(error instanceof McpwireError, `not an McpwireError: ${String(error)}`);
-  assert.ok(error instanceof type, `not a ${type.name}: ${String(error)}`);
-  assert.equal(error.code, code);
-  assert.equal(error.name, type.name);
-  return error;
-}
 
 async function loadError(options: Parameters<typeof loadConfig>[0]): Promise<unknown> {
   try {

@@ -10,17 +10,18 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import process from "node:process";
 import { after, describe, test } from "node:test";
-import { Client, McpwireError } from "../../src/mod.ts";
+import { Client } from "../../src/mod.ts";
 import { RpcError } from "../../src/jsonrpc/errors.ts";
 import { createSyncBridge } from "../../src/host/sync-bridge.ts";
 import { serveSyncWorker, SyncWorker } from "../../src/registry/blocking-worker.ts";
 import { registerMcpServer } from "../../src/registry/mcp-server.ts";
-import { type RegistryErrorCode, ResultFileError, SyncBridgeError } from "../../src/registry/registry-errors.ts";
+import { ResultFileError, SyncBridgeError } from "../../src/registry/registry-errors.ts";
 import { ResultFiles } from "../../src/registry/result-files.ts";
 import { ToolCallError } from "../../src/registry/tool-call-error.ts";
 import { ToolRegistry } from "../../src/registry/tool-registry.ts";
 import { hangGuard } from "../support/hang-guard.ts";
 import { inProcessServer } from "../support/in-process-server.ts";
+import { coded, thrown } from "../support/coded-error.ts";
 
 const POSIX = process.platform !== "win32";
 const GUARD = { timeout: 30_000 };
@@ -28,24 +29,6 @@ const GUARD = { timeout: 30_000 };
 /** What `promise` rejected with (it must reject). */
 async function rejection(promise: Promise<unknown>): Promise<unknown> {
   return await promise.then(() => assert.fail("resolved, expected a rejection"), (error: unknown) => error);
-}
-
-/** What `run` threw (it must throw). */
-function thrown(run: () => unknown): unknown {
-  try {
-    run();
-  } catch (error) {
-    return error;
-  }
-  return assert.fail("returned, expected a throw");
-}
-
-/** `error` is an McpwireError of class `type`, named as its class, with `code`. */
-function assertCoded(error: unknown, type: typeof ToolCallError | typeof ResultFileError | typeof SyncBridgeError, code: RegistryErrorCode): void {
-  assert.ok(error instanceof McpwireError, `an McpwireError: ${String(error)}`);
-  assert.ok(error instanceof type, `a ${type.name}: ${String(error)}`);
-  assert.equal(error.name, type.name);
-  assert.equal(error.code, code, String(error));
 }
 
 describe("ToolCallError: an McpwireError whose code says why call() failed", () => {
@@ -63,31 +46,31 @@ describe("ToolCallError: an McpwireError whose code says why call() failed", () 
 
   test("unknown tool", async () => {
     const error = await rejection(registry.call("nope"));
-    assertCoded(error, ToolCallError, "unknown-tool");
+    coded(error, ToolCallError, "unknown-tool");
     assert.equal((error as ToolCallError).tool, "nope");
   });
 
   test("disabled toolset", async () => {
-    assertCoded(await rejection(registry.call("off")), ToolCallError, "disabled");
+    coded(await rejection(registry.call("off")), ToolCallError, "disabled");
   });
 
   test("arguments that are not an object", async () => {
-    assertCoded(await rejection(registry.call("ok", [] as never)), ToolCallError, "invalid-arguments");
+    coded(await rejection(registry.call("ok", [] as never)), ToolCallError, "invalid-arguments");
   });
 
   test("a handler that throws: failed, with the handler's error as cause", async () => {
     const error = await rejection(registry.call("broken"));
-    assertCoded(error, ToolCallError, "failed");
+    coded(error, ToolCallError, "failed");
     assert.equal(((error as ToolCallError).cause as Error).message, "the disk is full");
     assert.deepEqual((error as ToolCallError).origin, { kind: "builtin" });
   });
 
   test("a built-in past context.timeoutMs", async () => {
-    assertCoded(await rejection(registry.call("slow", {}, { timeoutMs: 20 })), ToolCallError, "timeout");
+    coded(await rejection(registry.call("slow", {}, { timeoutMs: 20 })), ToolCallError, "timeout");
   });
 
   test("an aborted signal", async () => {
-    assertCoded(await rejection(registry.call("ok", {}, { signal: AbortSignal.abort("stop") })), ToolCallError, "cancelled");
+    coded(await rejection(registry.call("ok", {}, { signal: AbortSignal.abort("stop") })), ToolCallError, "cancelled");
   });
 
   test("an MCP server's JSON-RPC error, an app-only tool called for a model, a server no longer connected", GUARD, async () => {
@@ -108,14 +91,14 @@ describe("ToolCallError: an McpwireError whose code says why call() failed", () 
     try {
       await registerMcpServer(mcp, "db", client);
       const rpc = await rejection(mcp.call("mcp_db_refuse"));
-      assertCoded(rpc, ToolCallError, "rpc");
+      coded(rpc, ToolCallError, "rpc");
       assert.ok((rpc as ToolCallError).cause instanceof RpcError);
       assert.deepEqual((rpc as ToolCallError).origin, { kind: "mcp", server: "db", tool: "refuse" });
-      assertCoded(await rejection(mcp.call("mcp_db_panel", {}, { caller: "model" })), ToolCallError, "not-visible");
+      coded(await rejection(mcp.call("mcp_db_panel", {}, { caller: "model" })), ToolCallError, "not-visible");
     } finally {
       await client.close();
     }
-    assertCoded(await rejection(mcp.call("mcp_db_refuse")), ToolCallError, "unavailable");
+    coded(await rejection(mcp.call("mcp_db_refuse")), ToolCallError, "unavailable");
   });
 });
 
@@ -125,21 +108,21 @@ describe("ResultFileError: an McpwireError whose code says why a result file was
 
   test("data that is not base64", async () => {
     const error = await rejection(new ResultFiles({ directory: join(root, "data") }).saveBase64("@@not base64@@", "image/png", "t"));
-    assertCoded(error, ResultFileError, "invalid-data");
+    coded(error, ResultFileError, "invalid-data");
   });
 
   test("a directory that cannot be made (under a file)", { skip: !POSIX }, async () => {
     const file = join(root, "a-file");
     writeFileSync(file, "x");
     const error = await rejection(new ResultFiles({ directory: join(file, "results") }).saveText("x", "t"));
-    assertCoded(error, ResultFileError, "unwritable");
+    coded(error, ResultFileError, "unwritable");
     assert.ok((error as ResultFileError).cause !== undefined, "the underlying error is kept");
   });
 
   test("a directory that is a symbolic link", { skip: !POSIX }, async () => {
     const directory = join(root, "link");
     symlinkSync(root, directory);
-    assertCoded(await rejection(new ResultFiles({ directory }).saveText("x", "t")), ResultFileError, "unsafe-directory");
+    coded(await rejection(new ResultFiles({ directory }).saveText("x", "t")), ResultFileError, "unsafe-directory");
   });
 
   test("no directory at all: neither XDG_CACHE_HOME nor HOME", { skip: !POSIX }, async () => {
@@ -153,7 +136,7 @@ describe("ResultFileError: an McpwireError whose code says why a result file was
       for (const [name, value] of Object.entries(saved)) if (value !== undefined) process.env[name] = value;
     }
     assert.equal(files.directory, undefined);
-    assertCoded(await rejection(files.saveText("x", "t")), ResultFileError, "no-directory");
+    coded(await rejection(files.saveText("x", "t")), ResultFileError, "no-directory");
   });
 });
 
@@ -161,22 +144,22 @@ describe("SyncBridgeError: an McpwireError whose code says why the blocking work
   const testWorker = new URL("../fixtures/bridge-test-worker.ts", import.meta.url);
 
   test("serveSyncWorker outside a worker", () => {
-    assertCoded(thrown(() => serveSyncWorker({ call: () => 1 })), SyncBridgeError, "not-in-worker");
+    coded(thrown(() => serveSyncWorker({ call: () => 1 })), SyncBridgeError, "not-in-worker");
   });
 
   test("a worker whose start() throws", GUARD, () => {
     const error = thrown(() => SyncWorker.start(testWorker, { label: "test worker", data: { failStart: "config file is missing" } }));
-    assertCoded(error, SyncBridgeError, "start-failed");
+    coded(error, SyncBridgeError, "start-failed");
   });
 
   test("a worker slower to start than startTimeoutMs", GUARD, () => {
     const error = thrown(() => SyncWorker.start(testWorker, { label: "test worker", data: { startDelayMs: 5_000 }, startTimeoutMs: 300 }));
-    assertCoded(error, SyncBridgeError, "timeout");
+    coded(error, SyncBridgeError, "timeout");
   });
 
   test("a bridge queried after close()", GUARD, () => {
     const bridge = createSyncBridge({ config: { servers: [], warnings: [] } });
     bridge.close();
-    assertCoded(thrown(() => bridge.listTools()), SyncBridgeError, "closed");
+    coded(thrown(() => bridge.listTools()), SyncBridgeError, "closed");
   });
 });
