@@ -7,7 +7,7 @@ import { checkOptions, optionNames } from "../common/options.ts";
 import type { JsonRpcMessage } from "../jsonrpc/messages.ts";
 import { TransportWrapper } from "./http-hooks.ts";
 import { connectionRedaction, HttpStatusError, httpUrl, type RedactFn, showUrl } from "./http-errors.ts";
-import type { HttpConnectionOptions } from "./http-options.ts";
+import { HTTP_CONNECTION_OPTIONS, type HttpConnectionOptions } from "./http-options.ts";
 import { methodOf } from "./lifecycle.ts";
 import type { HttpSendOptions } from "./retry-after.ts";
 import { SseLegacyTransport } from "./sse-legacy.ts";
@@ -16,13 +16,7 @@ import { type Transport, TransportError } from "./transport.ts";
 
 /** Every option AutoHttpTransport reads (checked by its constructor). */
 const AUTO_HTTP_OPTIONS = optionNames<AutoHttpTransportOptions>({
-  url: true,
-  headers: true,
-  fetch: true,
-  maxMessageBytes: true,
-  maxRetryAfterMs: true,
-  redactor: true,
-  observer: true,
+  ...HTTP_CONNECTION_OPTIONS,
   endpointTimeoutMs: true,
 });
 

@@ -36,3 +36,14 @@ export interface HttpConnectionOptions {
    */
   observer?: HttpObserver;
 }
+
+/** The names of HttpConnectionOptions, for the option lists of the HTTP transports (common/options.ts). */
+export const HTTP_CONNECTION_OPTIONS: { [K in keyof Required<HttpConnectionOptions>]: true } = {
+  url: true,
+  headers: true,
+  fetch: true,
+  maxMessageBytes: true,
+  maxRetryAfterMs: true,
+  redactor: true,
+  observer: true,
+};

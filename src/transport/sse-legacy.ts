@@ -20,7 +20,7 @@ import {
   redactMessage,
   showUrl,
 } from "./http-errors.ts";
-import type { HttpConnectionOptions } from "./http-options.ts";
+import { HTTP_CONNECTION_OPTIONS, type HttpConnectionOptions } from "./http-options.ts";
 import { methodOf, TransportBase } from "./lifecycle.ts";
 import { within } from "../common/timing.ts";
 import { DEFAULT_MAX_RETRY_AFTER_MS, type HttpSendOptions, sendPatiently } from "./retry-after.ts";
@@ -32,13 +32,7 @@ import { TransportError, UndeliverableMessageError } from "./transport.ts";
 /** `url` is the SSE endpoint (`…/sse`); a message over maxMessageBytes is one SSE event, skipped and reported. */
 /** Every option SseLegacyTransport reads (checked by its constructor). */
 const SSE_LEGACY_OPTIONS = optionNames<SseLegacyTransportOptions>({
-  url: true,
-  headers: true,
-  fetch: true,
-  maxMessageBytes: true,
-  maxRetryAfterMs: true,
-  redactor: true,
-  observer: true,
+  ...HTTP_CONNECTION_OPTIONS,
   endpointTimeoutMs: true,
   postTimeoutMs: true,
 });

@@ -2,7 +2,7 @@
 // basic/transports ("Streamable HTTP").
 
 import { optionNames } from "../../common/options.ts";
-import type { HttpConnectionOptions } from "../http-options.ts";
+import { HTTP_CONNECTION_OPTIONS, type HttpConnectionOptions } from "../http-options.ts";
 import type { ReconnectOptions } from "../sse-reconnect.ts";
 
 /** Options of StreamableHttpTransport: the endpoint URL, reconnection, and the shared HTTP options. */
@@ -33,13 +33,7 @@ export const DEFAULT_HTTP_CLOSE_TIMEOUT_MS = 2000;
 
 /** Every option StreamableHttpTransport reads (checked by its constructor). */
 export const STREAMABLE_HTTP_OPTIONS = optionNames<StreamableHttpTransportOptions>({
-  url: true,
-  headers: true,
-  fetch: true,
-  maxMessageBytes: true,
-  maxRetryAfterMs: true,
-  redactor: true,
-  observer: true,
+  ...HTTP_CONNECTION_OPTIONS,
   reconnect: true,
   requestInit: true,
   timeoutMs: true,
