@@ -132,7 +132,9 @@ function pathChanges(a: unknown, b: unknown, path: string, out: PathChange[], de
   if (canonical(a) === canonical(b)) return;
   if (depth < MAX_DEPTH && isObject(a) && isObject(b)) {
     const keys = [...new Set([...Object.keys(a), ...Object.keys(b)])];
-    for (const key of keys) pathChanges(Object.hasOwn(a, key) ? a[key] : undefined, Object.hasOwn(b, key) ? b[key] : undefined, memberPath(path, key), out, depth + 1);
+    for (const key of keys) {
+      pathChanges(Object.hasOwn(a, key) ? a[key] : undefined, Object.hasOwn(b, key) ? b[key] : undefined, memberPath(path, key), out, depth + 1);
+    }
     return;
   }
   if (depth < MAX_DEPTH && Array.isArray(a) && Array.isArray(b) && a.length === b.length) {
@@ -213,4 +215,3 @@ export function diffText(diff: TraceDiff): string {
   }
   return lines.join("\n") + "\n";
 }
-

@@ -10,7 +10,7 @@ import type { MessageTraceEvent, TraceEvent } from "../transport/trace-event.ts"
 import { parseArgs, UsageError } from "./args.ts";
 import { methodGuide } from "./method-guide.ts";
 import { lineOf, write, writeJson } from "./output.ts";
-import { diffTraces, diffText, traceServers } from "./trace-diff.ts";
+import { diffText, diffTraces, traceServers } from "./trace-diff.ts";
 import { formatTraceEvent } from "./trace-lines.ts";
 
 export const TRACE_VERB_USAGE = `usage: mcpwire trace show FILE [--server NAME] [--method M] [--grep TEXT] [--kind K]… [--explain] [--full]
@@ -71,7 +71,9 @@ export async function trace(argv: readonly string[]): Promise<number> {
 /** Reads a trace and warns on stderr of the lines skipped: at most SHOWN_PROBLEMS, then a count. */
 async function readWithWarnings(path: string): Promise<Trace> {
   const read = await readTrace(path);
-  const lines = read.problems.slice(0, SHOWN_PROBLEMS).map((problem) => `mcpwire: warning: ${lineOf(path)}:${problem.line}: skipped: ${lineOf(problem.message)}\n`);
+  const lines = read.problems.slice(0, SHOWN_PROBLEMS).map((problem) =>
+    `mcpwire: warning: ${lineOf(path)}:${problem.line}: skipped: ${lineOf(problem.message)}\n`
+  );
   const more = read.problems.length - SHOWN_PROBLEMS;
   if (more > 0) lines.push(`mcpwire: warning: ${lineOf(path)}: ${more} more line${more === 1 ? "" : "s"} skipped\n`);
   if (lines.length > 0) await write("stderr", lines.join(""));
@@ -81,7 +83,9 @@ async function readWithWarnings(path: string): Promise<Trace> {
 /** One positional argument, or a UsageError naming it. */
 function positionals(args: string[], names: string[], verb: string): string[] {
   if (args.length !== names.length) {
-    throw new UsageError(`trace ${verb} takes ${names.join(" ")} (got ${args.length} argument${args.length === 1 ? "" : "s"}): mcpwire trace ${verb} ${names.join(" ")}`);
+    throw new UsageError(
+      `trace ${verb} takes ${names.join(" ")} (got ${args.length} argument${args.length === 1 ? "" : "s"}): mcpwire trace ${verb} ${names.join(" ")}`,
+    );
   }
   return args;
 }

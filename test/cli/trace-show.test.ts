@@ -69,7 +69,7 @@ describe("mcpwire trace show", () => {
     const two = eventLines((await mcpwire(["trace", "show", files.one, "--kind", "process", "--kind", "lifecycle"])).stdout);
     assert.ok(two.length > processes.length && two.every((line) => line.includes(" • ")), two.join("\n"));
     // The argument "hi" is in the tools/call and in its answer: any case.
-    const grep = eventLines((await mcpwire(["trace", "show", files.one, "--grep", "\"HI\""])).stdout);
+    const grep = eventLines((await mcpwire(["trace", "show", files.one, "--grep", '"HI"'])).stdout);
     assert.ok(grep.some((line) => line.includes("tools/call #")), grep.join("\n"));
     assert.ok(grep.some((line) => line.includes("↳ answer to tools/call")), grep.join("\n"));
     assert.ok(grep.every((line) => line.includes("tools/call")), grep.join("\n"));
@@ -82,7 +82,9 @@ describe("mcpwire trace show", () => {
     for (const line of explained) assert.match(line, /^ {13}ⓘ [a-z/_]+: .+ \(spec (2024-11-05|2025-11-25|2026-07-28) [a-z/_-]+\)$/);
     const methods = explained.map((line) => /ⓘ ([a-z/_]+):/.exec(line)?.[1]);
     assert.deepEqual(methods.filter((method) => method === "tools/call"), ["tools/call"], "tools/call explained once");
-    for (const method of ["initialize", "notifications/initialized", "tools/list", "tools/call"]) assert.ok(methods.includes(method), `${method} not explained`);
+    for (const method of ["initialize", "notifications/initialized", "tools/list", "tools/call"]) {
+      assert.ok(methods.includes(method), `${method} not explained`);
+    }
     assert.match(stdout, /tools\/call #\d+[^\n]*\n {13}ⓘ tools\/call: [^\n]+\(spec 2025-11-25 server\/tools\)/);
   });
 
@@ -103,7 +105,7 @@ describe("mcpwire trace show", () => {
     assert.match(warnings[0]!, /^mcpwire: warning: .*cut\.jsonl:\d+: skipped: not JSON/);
     const many = join(scratch.path, "many.jsonl");
     await writeFile(many, await readFile(files.one, "utf8"));
-    await appendFile(many, ["nope", "[]", "{}", "1", "{\"kind\":", "x", "y"].join("\n") + "\n");
+    await appendFile(many, ["nope", "[]", "{}", "1", '{"kind":', "x", "y"].join("\n") + "\n");
     const counted = await mcpwire(["trace", "show", many]);
     assert.equal(counted.code, 0, counted.stderr);
     const lines = counted.stderr.trimEnd().split("\n");
@@ -118,7 +120,17 @@ describe("mcpwire trace show", () => {
     const base = { v: 1, wall: "2026-01-01T00:00:00.000Z", server: "s\u001b[31m", transport: "stdio", kind: "message" };
     const events = [
       { ...base, t: 1, dir: "send", id: 1, method, size: 10, message: { jsonrpc: "2.0", id: 1, method, params: { text: link } } },
-      { ...base, t: 2, dir: "receive", id: 1, method, answers: { id: 1, method }, latencyMs: 1, size: 10, message: { jsonrpc: "2.0", id: 1, result: { text: link } } },
+      {
+        ...base,
+        t: 2,
+        dir: "receive",
+        id: 1,
+        method,
+        answers: { id: 1, method },
+        latencyMs: 1,
+        size: 10,
+        message: { jsonrpc: "2.0", id: 1, result: { text: link } },
+      },
       { ...base, t: 3, kind: "process", phase: "exit", pid: 7, code: null, signal: "\u001b[2JSIGKILL" },
       // Fields of the wrong type: not shown, counted.
       { ...base, t: 4, dir: "receive", id: 2, latencyMs: "soon", answers: { id: 2, method: "x" }, size: "big", message: { jsonrpc: "2.0", id: 2, result: {} } },
@@ -159,7 +171,10 @@ describe("mcpwire trace diff", () => {
     const { code, stdout, stderr } = await mcpwire(["trace", "diff", files.one, files.two]);
     assert.equal(code, 1, stderr);
     assert.match(stdout, /^server: ~ \(the server\)\n {4}capabilities\.tools\.listChanged: \(absent\) → true$/m);
-    assert.match(stdout, /^tools: ~ echo\n {4}description: "Returns its text argument" → "Returns its text argument, upper-cased"\n {4}inputSchema\.properties\.text\.maxLength: \(absent\) → 100$/m);
+    assert.match(
+      stdout,
+      /^tools: ~ echo\n {4}description: "Returns its text argument" → "Returns its text argument, upper-cased"\n {4}inputSchema\.properties\.text\.maxLength: \(absent\) → 100$/m,
+    );
     assert.match(stdout, /^tools: - old$/m);
     assert.match(stdout, /^tools: \+ fresh$/m);
     assert.match(stdout, /^calls: ~ echo \{"text":"hi"\}\n {4}content\[0\]\.text: "hi" → "HI"$/m);
