@@ -38,6 +38,8 @@ export interface TraceDiff {
   notes: string[];
 }
 
+/** Where a server/discover answer carries the server's name and version (spec 2026-07-28 server/discover). */
+const DISCOVER_SERVER_INFO = "io.modelcontextprotocol/serverInfo";
 /** Paths listed per changed item. */
 const MAX_PATHS = 20;
 /** How deep the comparison descends (the reader already refused deeper events). */
@@ -113,12 +115,18 @@ function snapshot(events: readonly TraceEvent[], server: string): Snapshot {
   return shot;
 }
 
-/** What the server said of itself: its protocol version, identity, capabilities and instructions. */
+/**
+ * What the server said of itself: its protocol version (2026-07-28: the versions it supports),
+ * identity, capabilities and instructions. spec 2026-07-28 server/discover: serverInfo is in
+ * `_meta["io.modelcontextprotocol/serverInfo"]`; it is compared as `serverInfo` all the same.
+ */
 function serverPart(result: Record<string, unknown>): Record<string, unknown> {
   const part: Record<string, unknown> = {};
   for (const key of ["protocolVersion", "supportedVersions", "serverInfo", "capabilities", "instructions"]) {
-    if (key in result) part[key] = result[key];
+    if (Object.hasOwn(result, key)) part[key] = result[key];
   }
+  const meta = result._meta;
+  if (part.serverInfo === undefined && isObject(meta) && Object.hasOwn(meta, DISCOVER_SERVER_INFO)) part.serverInfo = meta[DISCOVER_SERVER_INFO];
   return part;
 }
 

@@ -48,6 +48,8 @@ exit codes: show: 0 shown, 2 usage or a file that cannot be read; diff: 0 the sa
 const KINDS = ["message", "http", "process", "lifecycle"] as const;
 /** Problems of a file printed one a line; past this, a count. */
 const SHOWN_PROBLEMS = 5;
+/** Lines written at once: a large trace is not held twice in memory as text. */
+const FLUSH_LINES = 500;
 /** The indentation of an --explain line: under the arrow of the line above. */
 const EXPLAIN_INDENT = " ".repeat(13);
 
@@ -147,6 +149,7 @@ async function show(argv: string[]): Promise<number> {
       continue;
     }
     out.push(line);
+    if (out.length >= FLUSH_LINES) await flush(out);
     if (explain && event.kind === "message") {
       const own = typeof event.method === "string" && event.answers === undefined ? event.method : undefined;
       if (own !== undefined && !explained.has(own)) {
@@ -158,9 +161,16 @@ async function show(argv: string[]): Promise<number> {
   if (malformed > 0) {
     await write("stderr", `mcpwire: warning: ${lineOf(file)}: ${malformed} event${malformed === 1 ? "" : "s"} with fields of the wrong type not shown\n`);
   }
-  // Every line through write(): redacted, control characters made visible.
-  if (out.length > 0) await write("stdout", out.join("\n") + "\n");
+  await flush(out);
   return 0;
+}
+
+/** Writes the lines gathered and empties `lines`: through write(), so redacted with control characters made visible. */
+async function flush(lines: string[]): Promise<void> {
+  if (lines.length === 0) return;
+  const text = lines.join("\n") + "\n";
+  lines.length = 0;
+  await write("stdout", text);
 }
 
 /** What --grep searches: a message event's message, any other event whole. */

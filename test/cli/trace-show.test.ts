@@ -206,4 +206,38 @@ describe("mcpwire trace diff", () => {
     assert.equal(absent.code, 2);
     assert.match(absent.stderr, /one\.jsonl holds no events of server "other" \(it has: versioned\)/);
   });
+
+  test("synthetic 2026-07-28 recordings: server/discover's serverInfo in _meta, tools/list pages joined by their cursors", async () => {
+    /** A trace of server/discover and a tools/list in two pages, the server at `version` with `tools`. */
+    async function synthetic(name: string, version: string, tools: string[][]): Promise<string> {
+      const base = { v: 1, wall: "2026-01-01T00:00:00.000Z", server: "modern", transport: "streamable-http", kind: "message" };
+      let t = 0;
+      const exchange = (id: number, method: string, params: unknown, result: unknown) => [
+        { ...base, t: ++t, dir: "send", id, method, size: 1, message: { jsonrpc: "2.0", id, method, params } },
+        { ...base, t: ++t, dir: "receive", id, method, answers: { id, method }, latencyMs: 1, size: 1, message: { jsonrpc: "2.0", id, result } },
+      ];
+      const tool = (toolName: string) => ({ name: toolName, description: `${toolName} tool`, inputSchema: { type: "object" } });
+      const events = [
+        ...exchange(1, "server/discover", {}, {
+          resultType: "complete",
+          supportedVersions: ["2026-07-28"],
+          capabilities: { tools: {} },
+          _meta: { "io.modelcontextprotocol/serverInfo": { name: "modern", version } },
+        }),
+        ...exchange(2, "tools/list", {}, { tools: tools[0]!.map(tool), nextCursor: "page-2" }),
+        ...exchange(3, "tools/list", { cursor: "page-2" }, { tools: tools[1]!.map(tool) }),
+      ];
+      const file = join(scratch.path, name);
+      await writeFile(file, events.map((event) => JSON.stringify(event)).join("\n") + "\n");
+      return file;
+    }
+    const a = await synthetic("modern-a.jsonl", "1.0.0", [["alpha"], ["beta"]]);
+    const b = await synthetic("modern-b.jsonl", "1.1.0", [["alpha"], ["gamma"]]);
+    const { code, stdout, stderr } = await mcpwire(["trace", "diff", a, b]);
+    assert.equal(code, 1, stderr);
+    assert.match(stdout, /^server: ~ \(the server\)\n {4}serverInfo\.version: "1\.0\.0" → "1\.1\.0"$/m);
+    assert.match(stdout, /^tools: - beta$/m);
+    assert.match(stdout, /^tools: \+ gamma$/m);
+    assert.ok(!/alpha/.test(stdout), "alpha (on the first page of both) reported as changed");
+  });
 });
