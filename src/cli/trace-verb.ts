@@ -30,8 +30,8 @@ show:
                    a prefix ending in / or * takes a family: --method 'tools/*'
 --grep TEXT        only the events whose JSON holds TEXT (a message: the message; any case)
 --kind K           only events of kind message, http, process or lifecycle (repeatable)
---explain          under the first message of each method, what it is for in MCP and the
-                   spec section that defines it
+--explain          under the first message of each method shown, what it is for in MCP and
+                   the spec section that defines it
 --full             each message's JSON pretty-printed under its line (like --trace=full)
 
 diff:
@@ -151,10 +151,11 @@ async function show(argv: string[]): Promise<number> {
     out.push(line);
     if (out.length >= FLUSH_LINES) await flush(out);
     if (explain && event.kind === "message") {
-      const own = typeof event.method === "string" && event.answers === undefined ? event.method : undefined;
-      if (own !== undefined && !explained.has(own)) {
-        explained.add(own);
-        out.push(explainLine(own));
+      // The first message of a method shown: its request, or its answer when a filter left the request out.
+      const shown = methodOf(event);
+      if (shown !== undefined && !explained.has(shown)) {
+        explained.add(shown);
+        out.push(explainLine(shown));
       }
     }
   }

@@ -86,6 +86,9 @@ describe("mcpwire trace show", () => {
       assert.ok(methods.includes(method), `${method} not explained`);
     }
     assert.match(stdout, /tools\/call #\d+[^\n]*\n {13}ⓘ tools\/call: [^\n]+\(spec 2025-11-25 server\/tools\)/);
+    // A filter that leaves only an answer: explained under the answer.
+    const answers = await mcpwire(["trace", "show", files.one, "--explain", "--kind", "message", "--grep", '"content"']);
+    assert.match(answers.stdout, /↳ answer to tools\/call #\d+[^\n]*\n {13}ⓘ tools\/call: /);
   });
 
   test("--full pretty-prints each message's JSON under its line", async () => {
