@@ -24,6 +24,10 @@ verbs:
   skills    list the servers' skills; mcpwire skills show <server> <skill> prints one
   trust     approve this directory's project config (./.mcp.json, ./mcpwire.yaml, ./.cursor/…) after seeing what it runs
   trace     read a file --trace-file wrote: mcpwire trace show FILE [--explain], trace diff A B
+  add       add a server to the config: mcpwire add NAME -- COMMAND [ARG…], add NAME --http URL
+  remove    remove a server from the config: mcpwire remove NAME
+  enable    enable a server the config disables: mcpwire enable NAME
+  disable   disable a server in the config (enabled: false): mcpwire disable NAME
   help      show this text, or a verb's: mcpwire help call
   version   print the version
 
@@ -54,6 +58,10 @@ const VERBS: Record<string, () => Promise<Verb>> = {
   skills: () => import("./skills-verb.ts").then((verb) => ({ run: verb.skills, usage: verb.SKILLS_USAGE })),
   trust: () => import("./trust.ts").then((verb) => ({ run: verb.trust, usage: verb.TRUST_USAGE })),
   trace: () => import("./trace-verb.ts").then((verb) => ({ run: verb.trace, usage: verb.TRACE_VERB_USAGE })),
+  add: () => import("./config-edit-verb.ts").then((verb) => ({ run: verb.add, usage: verb.ADD_USAGE })),
+  remove: () => import("./config-edit-verb.ts").then((verb) => ({ run: verb.remove, usage: verb.REMOVE_USAGE })),
+  enable: () => import("./config-edit-verb.ts").then((verb) => ({ run: verb.enable, usage: verb.ENABLE_USAGE })),
+  disable: () => import("./config-edit-verb.ts").then((verb) => ({ run: verb.disable, usage: verb.DISABLE_USAGE })),
 };
 
 /** The loader of a verb's module; undefined for anything that is not a verb (`constructor` included). */
@@ -80,7 +88,7 @@ export async function main(argv: readonly string[]): Promise<number> {
         return verb === undefined ? 2 : 0;
       default:
         throw new UsageError(
-          `unknown verb "${verb}"; verbs: servers, tools, call, task, inspect, run, chat, auth, import, skills, trust, trace, help, version`,
+          `unknown verb "${verb}"; verbs: servers, tools, call, task, inspect, run, chat, auth, import, skills, trust, trace, add, remove, enable, disable, help, version`,
         );
     }
   } catch (error) {

@@ -257,12 +257,14 @@ export const denoRuntime: Runtime = {
       },
     };
   },
-  async writePrivateFile(path: string, data: string | Uint8Array) {
+  async writePrivateFile(path: string, data: string | Uint8Array, mode?: number) {
     const temp = `${path}.${crypto.randomUUID()}.tmp`;
     try {
       await Deno.mkdir(path.replace(/[\\/][^\\/]*$/, "") || "/", { recursive: true, mode: 0o700 });
       if (typeof data === "string") await Deno.writeTextFile(temp, data, { mode: 0o600, createNew: true });
       else await Deno.writeFile(temp, data, { mode: 0o600, createNew: true });
+      // Set after writing: the mode given at creation is narrowed by the umask (no modes on Windows).
+      if (mode !== undefined && Deno.build.os !== "windows") await Deno.chmod(temp, mode);
       await Deno.rename(temp, path);
     } catch (error) {
       await Deno.remove(temp).catch(() => {});

@@ -171,11 +171,13 @@ export const nodeRuntime: Runtime = {
       throw new FileError(message, fileErrorCode(code), { path, cause: error });
     }
   },
-  async writePrivateFile(path: string, data: string | Uint8Array) {
+  async writePrivateFile(path: string, data: string | Uint8Array, mode?: number) {
     const temp = `${path}.${crypto.randomUUID()}.tmp`;
     try {
       await mkdir(dirname(path), { recursive: true, mode: 0o700 });
       await writeFile(temp, data, { mode: 0o600, flag: "wx" });
+      // Set after writing: the mode given at creation is narrowed by the umask.
+      if (mode !== undefined) await chmod(temp, mode);
       await rename(temp, path);
     } catch (error) {
       await rm(temp, { force: true }).catch(() => {});

@@ -91,9 +91,10 @@ export interface Runtime {
   /**
    * Writes a file only its owner may read or write (mode 0600), atomically: a temporary file in
    * the same directory renamed into place. Missing parent directories are made owner-only (0700).
-   * Rejects with a FileError carrying the OS reason. `data` is UTF-8 text or raw bytes.
+   * Rejects with a FileError carrying the OS reason. `data` is UTF-8 text or raw bytes. `mode`
+   * (permission bits) replaces 0600, e.g. to keep the mode of the file being replaced.
    */
-  writePrivateFile(path: string, data: string | Uint8Array): Promise<void>;
+  writePrivateFile(path: string, data: string | Uint8Array, mode?: number): Promise<void>;
   /**
    * Starts a new, empty file only its owner may read or write (mode 0600, made as
    * writePrivateFile makes one) and opens it for appending text: each append() hands its text

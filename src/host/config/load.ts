@@ -115,15 +115,18 @@ async function loadOwnConfig(path: string | undefined, cwd: string, env: Env, op
  */
 export function configSearchPaths(options: { cwd?: string; env?: Env } = {}): string[] {
   const cwd = options.cwd ?? runtime.cwd();
-  const env = options.env ?? runtime.env();
   const paths = [resolvePath(cwd, "mcpwire.yaml"), resolvePath(cwd, ".mcp.json")];
+  // The same file once, when the working directory is the home directory.
+  for (const file of userConfigPaths(options.env ?? runtime.env())) if (!paths.includes(file)) paths.push(file);
+  return paths;
+}
+
+/** The user's own config files configSearchPaths ends with: `~/.mcp.json`, then `$XDG_CONFIG_HOME/mcpwire/config.yaml`. */
+export function userConfigPaths(env: Env): string[] {
+  const paths: string[] = [];
   const xdg = env.XDG_CONFIG_HOME;
   const home = env.HOME || (WINDOWS ? env.USERPROFILE : undefined);
-  // The same file once, when the working directory is the home directory.
-  if (home) {
-    const homeMcp = resolvePath(home, ".mcp.json");
-    if (!paths.includes(homeMcp)) paths.push(homeMcp);
-  }
+  if (home) paths.push(resolvePath(home, ".mcp.json"));
   // XDG base directory spec: a relative XDG_CONFIG_HOME is invalid and ignored.
   const configHome = xdg && isAbsolutePath(xdg) ? xdg : home ? resolvePath(home, ".config") : undefined;
   if (configHome !== undefined) paths.push(resolvePath(configHome, "mcpwire/config.yaml"));
