@@ -146,7 +146,8 @@ function editYaml(doc: Document, serversKey: string, servers: unknown, edit: Con
   } else if (doc.hasIn([...path, "enabled"])) {
     doc.deleteIn([...path, "enabled"]);
   }
-  return String(doc);
+  // `["a", "b"]`, as configs are usually written, not the package's default `[ "a", "b" ]`.
+  return doc.toString({ flowCollectionPadding: false });
 }
 
 // JSON: the same text read by the yaml package (a superset of JSON) gives each node's range.
