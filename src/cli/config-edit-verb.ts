@@ -1,7 +1,7 @@
 // `mcpwire add`, `remove`, `enable`, `disable`: one server of a config file changed from the
 // command line (host/config/edit.ts does the editing, keeping the rest of the file as written).
 
-import { editConfigFile, type ConfigEdit, type ServerParts, userConfigFile } from "../host/config/edit.ts";
+import { type ConfigEdit, editConfigFile, type ServerParts, userConfigFile } from "../host/config/edit.ts";
 import { resolvePath } from "../host/config/paths.ts";
 import { runtime } from "../runtime/mod.ts";
 import { parseArgs, type ParsedArgs, UsageError } from "./args.ts";
@@ -120,7 +120,10 @@ async function apply(args: ParsedArgs, edit: ConfigEdit): Promise<number> {
     enable: outcome.changed ? "enabled" : "left enabled (it was)",
     disable: outcome.changed ? "disabled" : "left disabled (it was)",
   }[edit.kind];
-  await write("stdout", lineOf(`${done} server "${edit.name}" ${edit.kind === "add" && !outcome.replaced ? "in" : "of"} ${file}${outcome.created ? " (created)" : ""}`) + "\n");
+  await write(
+    "stdout",
+    lineOf(`${done} server "${edit.name}" ${edit.kind === "add" && !outcome.replaced ? "in" : "of"} ${file}${outcome.created ? " (created)" : ""}`) + "\n",
+  );
   return 0;
 }
 

@@ -27,7 +27,7 @@ const YAML = `# my servers, by hand
 mcp_servers:
   # the one that echoes
   echo:
-    command: node # with node
+    command: node   # with node
     args: ["echo.mjs"]
 
   remote:
@@ -37,6 +37,13 @@ mcp_servers:
 # the model
 model: ollama/qwen3
 `;
+
+/** Indented by four, with a trailing comment and no final newline. */
+const YAML_FOUR = `mcp_servers:
+    echo:
+        command: node     # four spaces
+        args: [ "echo.mjs" ]
+# the end`;
 
 const JSON_TEXT = `{
     "mcpServers": {
@@ -64,7 +71,9 @@ function keptLines(before: string, after: string): string[] {
 }
 
 describe("mcpwire add / remove / enable / disable", () => {
-  for (const [format, text, name] of [["YAML", YAML, "config.yaml"], ["JSON", JSON_TEXT, "config.json"]] as const) {
+  for (
+    const [format, text, name] of [["YAML", YAML, "config.yaml"], ["YAML indented by four", YAML_FOUR, "four.yml"], ["JSON", JSON_TEXT, "config.json"]] as const
+  ) {
     test(`${format}: add then remove keeps every byte outside the entry`, async () => {
       const { home, run } = sandbox();
       const file = join(home, name);
@@ -100,7 +109,7 @@ describe("mcpwire add / remove / enable / disable", () => {
       const after = readFileSync(file, "utf8");
       assert.match(after, /other\.mjs/);
       assert.doesNotMatch(after, /echo\.mjs/);
-      assert.match(after, /remote/);
+      assert.equal(after.startsWith(text.slice(0, text.indexOf("echo"))), true);
     });
 
     test(`${format}: an invalid result (--http notaurl) leaves the file unchanged and says why`, async () => {
@@ -114,7 +123,7 @@ describe("mcpwire add / remove / enable / disable", () => {
       assert.equal(readFileSync(file, "utf8"), text);
       const missing = await run(["remove", "nobody", "--file", file]);
       assert.equal(missing.code, 2);
-      assert.match(missing.stderr, /no server "nobody"; its servers: "echo", "remote"/);
+      assert.match(missing.stderr, /no server "nobody"; its servers: "echo"/);
       // A successful edit keeps the file's mode.
       assert.equal((await run(["disable", "echo", "--file", file])).code, 0);
       if (process.platform !== "win32") assert.equal(statSync(file).mode & 0o777, 0o644);
@@ -124,15 +133,16 @@ describe("mcpwire add / remove / enable / disable", () => {
       const { home, run } = sandbox();
       const file = join(home, name);
       writeFileSync(file, text);
-      const disabled = await run(["disable", "remote", "--file", file]);
+      const server = format === "JSON" ? "remote" : "echo";
+      const disabled = await run(["disable", server, "--file", file]);
       assert.equal(disabled.code, 0, disabled.stderr);
       const after = readFileSync(file, "utf8");
-      assert.match(after, format === "YAML" ? /remote:\n(?:.*\n)*?\s+enabled: false/ : /"enabled": false/);
+      assert.match(after, format === "JSON" ? /"enabled": false/ : /echo:\n(?:.*\n)*?\s+enabled: false/);
       // Outside the server's entry, the same bytes.
-      const prefix = text.slice(0, text.indexOf(format === "YAML" ? "  remote:" : `        "remote"`));
-      const suffix = text.slice(text.indexOf(format === "YAML" ? "# the model" : "\n    },"));
+      const prefix = text.slice(0, text.indexOf(format === "JSON" ? `        "remote"` : "  echo:"));
+      const suffix = text.slice(text.indexOf(format === "JSON" ? "\n    }," : format === "YAML" ? "\n  remote:" : "# the end"));
       assert.ok(after.startsWith(prefix) && after.endsWith(suffix), after);
-      const enabled = await run(["enable", "remote", "--file", file]);
+      const enabled = await run(["enable", server, "--file", file]);
       assert.equal(enabled.code, 0, enabled.stderr);
       assert.equal(readFileSync(file, "utf8"), text);
     });
@@ -158,6 +168,19 @@ describe("mcpwire add / remove / enable / disable", () => {
     assert.doesNotMatch(after.stdout, /mcp_echo_echo/);
   });
 
+  test("YAML in flow style (mcp_servers: {}) is edited through the yaml Document", async () => {
+    const { home, run } = sandbox();
+    const file = join(home, "flow.yaml");
+    writeFileSync(file, "# flow\nmcp_servers: {}\n");
+    const added = await run(["add", "one", "--file", file, "--", "node", "one.mjs"]);
+    assert.equal(added.code, 0, added.stderr);
+    const after = readFileSync(file, "utf8");
+    assert.ok(after.startsWith("# flow\nmcp_servers:"), after);
+    assert.match(after, /one\.mjs/);
+    assert.equal((await run(["remove", "one", "--file", file])).code, 0);
+    assert.doesNotMatch(readFileSync(file, "utf8"), /one/);
+  });
+
   test("an existing ~/.mcp.json is the user's file the CLI reads first: add goes there", async () => {
     const { home, run } = sandbox();
     const file = join(home, ".mcp.json");
@@ -166,6 +189,19 @@ describe("mcpwire add / remove / enable / disable", () => {
     assert.equal(added.code, 0, added.stderr);
     assert.deepEqual(JSON.parse(readFileSync(file, "utf8")), { mcpServers: { web: { url: "https://example.com/sse", type: "sse" } } });
     assert.ok(!existsSync(join(home, ".config/mcpwire/config.yaml")));
+  });
+
+  test("--project writes ./mcpwire.yaml without trusting it: the other verbs still ask for approval", async () => {
+    const { home, env } = sandbox();
+    const project = join(home, "project");
+    mkdirSync(project);
+    const added = await mcpwire(["add", "echo", "--project", "--", "node", ECHO], { env, cwd: project });
+    assert.equal(added.code, 0, added.stderr);
+    assert.match(readFileSync(join(project, "mcpwire.yaml"), "utf8"), /echo-server\.mjs/);
+    assert.ok(!existsSync(join(home, ".config/mcpwire/trusted-projects.json")));
+    const tools = await mcpwire(["tools"], { env: { ...env, MCPWIRE_TRUST_PROJECT: undefined }, cwd: project });
+    assert.equal(tools.code, 2);
+    assert.match(tools.stderr, /mcpwire trust/);
   });
 
   test("usage errors: no name, no command or URL, a bad name, help", async () => {

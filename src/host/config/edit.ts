@@ -5,7 +5,7 @@
 // is checked by parseConfig before it is written (atomically, keeping the file's mode). Nothing
 // is run or expanded: the check reads no environment variable.
 
-import { type Document, isMap, isScalar, type Pair, parseDocument, type YAMLMap } from "yaml";
+import { Document, isMap, isScalar, type Pair, parseDocument, type YAMLMap } from "yaml";
 import { runtime } from "../../runtime/mod.ts";
 import { FileError } from "../../runtime/errors.ts";
 import { userConfigPaths } from "./load.ts";
@@ -55,7 +55,9 @@ export async function userConfigFile(env: Env): Promise<string> {
   const paths = userConfigPaths(env);
   for (const path of paths) if ((await runtime.linkInfo(path)) !== undefined) return path;
   const last = paths.at(-1);
-  if (last === undefined) throw new ConfigError("cannot find the user's config directory: neither HOME nor XDG_CONFIG_HOME is set; pass --file FILE", "config-not-found");
+  if (last === undefined) {
+    throw new ConfigError("cannot find the user's config directory: neither HOME nor XDG_CONFIG_HOME is set; pass --file FILE", "config-not-found");
+  }
   return last;
 }
 
@@ -98,7 +100,11 @@ export function editConfigText(text: string | undefined, file: string, edit: Con
   if (deep) throw new ConfigError(`${file}: ${deep.syntaxError?.message ?? "nested too deeply"}; the file was not changed`, "invalid-config", { file });
   const doc = parseDocument(body, { keepSourceTokens: false, uniqueKeys: false });
   if (doc.errors[0] !== undefined) {
-    throw new ConfigError(`${file}: it is not valid ${json ? "JSON" : "YAML"} (${doc.errors[0].message}); fix it first, the file was not changed`, "invalid-config", { file });
+    throw new ConfigError(
+      `${file}: it is not valid ${json ? "JSON" : "YAML"} (${doc.errors[0].message}); fix it first, the file was not changed`,
+      "invalid-config",
+      { file },
+    );
   }
   const root = doc.contents;
   if (!isMap(root)) throw new ConfigError(`${file}: the top level is not a mapping; fix it first, the file was not changed`, "invalid-config", { file });
@@ -117,7 +123,13 @@ export function editConfigText(text: string | undefined, file: string, edit: Con
     throw new ConfigError(`${file}: no server "${edit.name}"; ${known}`, "invalid-config", { file, server: edit.name });
   }
   const replaced = edit.kind === "add" && pair !== undefined;
-  if (!json) return { text: bom + editYaml(doc, serversKey, servers, edit, entry), replaced };
+  if (!json) {
+    // The splice keeps every byte outside the entry; the Document (which normalizes some spacing)
+    // is the reference it must agree with, and the answer where the splice cannot be made.
+    const spliced = spliceYaml(body, servers, pair, edit, entry);
+    const whole = editYaml(doc, serversKey, servers, edit, entry);
+    return { text: bom + (spliced !== undefined && sameYaml(spliced, whole) ? spliced : whole), replaced };
+  }
   return { text: bom + editJson(body, root, serversKey, servers, pair, edit, entry), replaced };
 }
 
@@ -148,6 +160,78 @@ function editYaml(doc: Document, serversKey: string, servers: unknown, edit: Con
   }
   // `["a", "b"]`, as configs are usually written, not the package's default `[ "a", "b" ]`.
   return doc.toString({ flowCollectionPadding: false });
+}
+
+// YAML in block style: whole lines cut or inserted at the positions of the parsed nodes.
+
+/** The offset just past the line holding `offset - 1` (its newline included). */
+function lineEnd(text: string, offset: number): number {
+  if (offset > 0 && text[offset - 1] === "\n") return offset;
+  const newline = text.indexOf("\n", offset);
+  return newline === -1 ? text.length : newline + 1;
+}
+
+function lineStart(text: string, offset: number): number {
+  return text.lastIndexOf("\n", offset - 1) + 1;
+}
+
+/** Where a pair's lines end: past its value, its trailing comment and newline. */
+function pairEnd(text: string, pair: Pair): number {
+  return lineEnd(text, rangeOf(pair.value ?? pair.key)[2]);
+}
+
+/** Inserts whole `lines` at `at` (a line start, or the end of a text without a final newline). */
+function insertLines(text: string, at: number, lines: string): string {
+  const gap = at === text.length && text.length > 0 && !text.endsWith("\n") ? "\n" : "";
+  return text.slice(0, at) + gap + lines + text.slice(at);
+}
+
+/** `name: entry` as block YAML, each line indented by `indent`, nested by `unit`. */
+function yamlLines(name: string, entry: ServerEntry, indent: string, unit: number): string {
+  const text = new Document({ [name]: entry }).toString({ indent: unit, flowCollectionPadding: false });
+  return text.replace(/^(?=.)/gm, indent);
+}
+
+/** The block-style edit, or undefined when the servers' mapping (or the entry) is not in block style. */
+function spliceYaml(text: string, servers: unknown, pair: Pair | undefined, edit: ConfigEdit, entry: ServerEntry): string | undefined {
+  if (!isMap(servers) || servers.flow) return undefined;
+  const last = servers.items.at(-1);
+  if (last === undefined) return undefined;
+  const keyAt = (item: Pair) => rangeOf(item.key)[0];
+  const indent = text.slice(lineStart(text, keyAt(last)), keyAt(last));
+  if (!/^ *$/.test(indent)) return undefined;
+  if (edit.kind === "add") {
+    const sample = [...servers.items].reverse().find((item) => isMap(item.value) && !item.value.flow && item.value.items[0] !== undefined);
+    const inner = sample && isMap(sample.value) && sample.value.items[0]
+      ? keyAt(sample.value.items[0]) - lineStart(text, keyAt(sample.value.items[0]))
+      : undefined;
+    const unit = inner !== undefined && inner > indent.length ? inner - indent.length : 2;
+    const lines = yamlLines(edit.name, entry, indent, unit);
+    if (pair === undefined) return insertLines(text, pairEnd(text, last), lines);
+    return text.slice(0, lineStart(text, keyAt(pair))) + lines + text.slice(pairEnd(text, pair));
+  }
+  if (pair === undefined) return undefined;
+  if (edit.kind === "remove") return text.slice(0, lineStart(text, keyAt(pair))) + text.slice(pairEnd(text, pair));
+  const server = pair.value;
+  if (!isMap(server) || server.flow || server.items[0] === undefined) return undefined;
+  const enabled = findPair(server, "enabled");
+  if (edit.kind === "enable") return enabled === undefined ? text : text.slice(0, lineStart(text, keyAt(enabled))) + text.slice(pairEnd(text, enabled));
+  if (enabled !== undefined) {
+    const [start, end] = rangeOf(enabled.value);
+    return text.slice(0, start) + "false" + text.slice(end);
+  }
+  const first = keyAt(server.items[0]);
+  return insertLines(text, pairEnd(text, pair), `${text.slice(lineStart(text, first), first)}enabled: false\n`);
+}
+
+/** Whether two YAML texts hold the same data. */
+function sameYaml(a: string, b: string): boolean {
+  const read = (text: string) => {
+    const doc = parseDocument(text, { uniqueKeys: false });
+    return doc.errors.length > 0 ? undefined : JSON.stringify(doc.toJS({ maxAliasCount: 1000 }));
+  };
+  const left = read(a);
+  return left !== undefined && left === read(b);
 }
 
 // JSON: the same text read by the yaml package (a superset of JSON) gives each node's range.
