@@ -28,6 +28,7 @@ verbs:
   remove    remove a server from the config: mcpwire remove NAME
   enable    enable a server the config disables: mcpwire enable NAME
   disable   disable a server in the config (enabled: false): mcpwire disable NAME
+  config    the config's JSON Schema: mcpwire config schema; mcpwire help config: every key
   help      show this text, or a verb's: mcpwire help call
   version   print the version
 
@@ -62,6 +63,7 @@ const VERBS: Record<string, () => Promise<Verb>> = {
   remove: () => import("./config-edit-verb.ts").then((verb) => ({ run: verb.remove, usage: verb.REMOVE_USAGE })),
   enable: () => import("./config-edit-verb.ts").then((verb) => ({ run: verb.enable, usage: verb.ENABLE_USAGE })),
   disable: () => import("./config-edit-verb.ts").then((verb) => ({ run: verb.disable, usage: verb.DISABLE_USAGE })),
+  config: () => import("./config-reference.ts").then((verb) => ({ run: verb.config, usage: verb.configHelp() })),
 };
 
 /** The loader of a verb's module; undefined for anything that is not a verb (`constructor` included). */
@@ -88,7 +90,7 @@ export async function main(argv: readonly string[]): Promise<number> {
         return verb === undefined ? 2 : 0;
       default:
         throw new UsageError(
-          `unknown verb "${verb}"; verbs: servers, tools, call, task, inspect, run, chat, auth, import, skills, trust, trace, add, remove, enable, disable, help, version`,
+          `unknown verb "${verb}"; verbs: servers, tools, call, task, inspect, run, chat, auth, import, skills, trust, trace, add, remove, enable, disable, config, help, version`,
         );
     }
   } catch (error) {

@@ -140,6 +140,8 @@ function schemaFindings(context: Context, root: Record<string, unknown>, servers
   const byServer = new Map<string, SchemaFindings>();
   for (const error of validate(root)) {
     const path = pathOf(error.instancePath, root);
+    // The host's keys, extensions and imports: their own checks report them, positioned.
+    if (path[0] !== undefined && path[0] !== serversKey && path[0] !== "$schema") continue;
     if (error.keyword === "additionalProperties") {
       const unknown = String((error.params as { additionalProperty: string }).additionalProperty);
       context.warnings.push(unknownKey(context, [...path, unknown], root));

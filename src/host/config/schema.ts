@@ -2,7 +2,12 @@
 // (`mcpServers`), and the words config/schema-messages.ts uses to say what each key expects.
 
 import { type JsonObject, LOGGING_LEVELS } from "../../client/types.ts";
+import { DEFAULT_HOOK_TIMEOUT_MS, HOOK_EVENTS } from "../../agent/hooks.ts";
+import { DEFAULT_MAX_DESCRIPTION_BYTES, DEFAULT_MAX_TOOL_SCHEMA_BYTES } from "../../agent/tool-definition-cap.ts";
+import { DEFAULT_TOOL_SEARCH_MAX_BYTES, DEFAULT_TOOL_SEARCH_MAX_TOOLS, DEFAULT_TOOL_SEARCH_RESULTS, TOOL_SEARCH_MODES } from "../../agent/tool-search.ts";
+import { DEFAULT_MAX_RESULT_AGE_MS, DEFAULT_MAX_RESULT_FILES } from "../../registry/result-files.ts";
 import { EXTENSIONS_EXPECTED } from "./extensions-key.ts";
+import { IMPORT_APPS } from "./import-apps.ts";
 
 /**
  * Values of `transport` and of `.mcp.json`'s `type`, and the transport each one means.
@@ -117,10 +122,42 @@ const SCALAR = { type: ["string", "number", "boolean"] };
 const STRING_ARRAY = { type: "array", items: { type: "string" } };
 const SECONDS = { type: "number", exclusiveMinimum: 0 };
 
+/** An example value of each server key, for the config reference (`mcpwire help config`). */
+const SERVER_EXAMPLES: Readonly<Record<string, unknown>> = {
+  command: "npx",
+  args: ["-y", "@modelcontextprotocol/server-memory"],
+  env: { MEMORY_FILE_PATH: "${HOME}/memory.jsonl" },
+  cwd: "servers/files",
+  url: "https://example.com/mcp",
+  headers: { "X-Api-Version": "2" },
+  auth: { client_id: "mcpwire-cli", redirect_port: 8976 },
+  transport: "http",
+  type: "http",
+  tools: { exclude: ["delete_*"] },
+  enabled: false,
+  timeout: 120,
+  connect_timeout: 180,
+  naming: "{server}__{tool}",
+  log_level: "warning",
+  protocol: "legacy",
+  tasks: "never",
+  roots: ["~/projects", "docs"],
+  extensions: { apps: false },
+  sampling: { model: "ollama/qwen3", max_tokens: 1024 },
+  results: { directory: "results" },
+};
+
+/** The same properties, each with its example. */
+function withExamples(properties: Record<string, JsonObject>): JsonObject {
+  return Object.fromEntries(
+    Object.entries(properties).map(([key, schema]) => [key, key in SERVER_EXAMPLES ? { ...schema, examples: [SERVER_EXAMPLES[key]] } : schema]),
+  ) as JsonObject;
+}
+
 /** One entry of `mcp_servers` / `mcpServers`. Typed as a plain JSON object: JSR needs explicit types on exports. */
 export const SERVER_SCHEMA: Readonly<JsonObject> = {
   type: "object",
-  properties: {
+  properties: withExamples({
     command: { type: "string", minLength: 1, description: "stdio: the program to run (found on PATH)" },
     args: { type: "array", items: SCALAR, description: "stdio: its arguments" },
     env: {
@@ -207,33 +244,143 @@ export const SERVER_SCHEMA: Readonly<JsonObject> = {
       ],
       description: "run / chat: false keeps this server's long results and binary content out of result files; directory: its own",
     },
-  },
+  }),
   additionalProperties: false,
 } as const;
 
 const SERVERS = { type: ["object", "null"], additionalProperties: SERVER_SCHEMA } as const;
+
+// The providers' names and timeout, as src/agent/providers/ has them (host/mod.ts loads no provider;
+// test/cli/config-reference.test.ts checks they agree).
+export const SCHEMA_PROVIDER_NAMES = ["ollama", "openai", "anthropic", "google"] as const;
+const PROVIDER_TIMEOUT_SECONDS = 300;
+
+/** One `providers:` entry (ProviderSettings). */
+const PROVIDER_SCHEMA = {
+  type: "object",
+  properties: {
+    base_url: {
+      type: "string",
+      description: "the API's base URL: an OpenAI-compatible server (LM Studio, vLLM, llama.cpp), a proxy, a remote Ollama; ${VAR} works",
+      examples: ["http://127.0.0.1:1234/v1"],
+    },
+    api_key: { type: "string", description: "the API key; write ${VAR} (e.g. ${OPENAI_API_KEY}), not the key itself" },
+    timeout: { ...SECONDS, default: PROVIDER_TIMEOUT_SECONDS, description: "seconds to wait for the API's bytes", examples: [600] },
+  },
+  additionalProperties: false,
+};
+
+const HOOK_SCHEMA = {
+  type: "array",
+  items: {
+    type: "object",
+    properties: {
+      matcher: { type: "string", description: "a regular expression on tool names (PreToolUse, PostToolUse); default: every tool", examples: ["^mcp_fs_"] },
+      command: { type: "string", minLength: 1, description: "the shell command; the event as JSON on its stdin", examples: ["./check-call.sh"] },
+      timeout: { ...SECONDS, default: DEFAULT_HOOK_TIMEOUT_MS / 1000, description: "seconds before the command is stopped", examples: [10] },
+    },
+    required: ["command"],
+    additionalProperties: false,
+  },
+};
+
+const COUNT = (minimum: number) => ({ type: "integer", minimum });
+
+/** The host's keys (`mcpwire run` / `chat`) as documented; config/host-settings.ts checks them, with positions. */
+const HOST_SCHEMAS = {
+  model: { type: "string", minLength: 1, description: "the model run and chat use: provider/model", examples: ["ollama/qwen3"] },
+  providers: {
+    type: "object",
+    propertyNames: { enum: [...SCHEMA_PROVIDER_NAMES] },
+    additionalProperties: PROVIDER_SCHEMA,
+    description: `settings per provider (${SCHEMA_PROVIDER_NAMES.join(", ")})`,
+    examples: [{ openai: { base_url: "http://127.0.0.1:1234/v1" } }],
+  },
+  system_prompt: { type: "string", description: "the system prompt of run and chat", examples: ["Answer briefly."] },
+  max_steps: { ...COUNT(1), default: 20, description: "model requests per prompt, at most", examples: [40] },
+  hooks: {
+    type: "object",
+    propertyNames: { enum: [...HOOK_EVENTS] },
+    additionalProperties: HOOK_SCHEMA,
+    description: `commands run at ${HOOK_EVENTS.join(", ")}; a PreToolUse hook exiting 2 blocks the call`,
+    examples: [{ PreToolUse: [{ matcher: "^mcp_fs_", command: "./check-call.sh" }] }],
+  },
+  tool_search: {
+    anyOf: [
+      { type: "boolean" },
+      { enum: [...TOOL_SEARCH_MODES] },
+      {
+        type: "object",
+        properties: {
+          mode: { enum: [...TOOL_SEARCH_MODES], default: "auto", description: "auto: search past the budget; always; off" },
+          max_tools: { ...COUNT(0), default: DEFAULT_TOOL_SEARCH_MAX_TOOLS, description: "tools offered directly, at most (auto)" },
+          max_schema_bytes: { ...COUNT(0), default: DEFAULT_TOOL_SEARCH_MAX_BYTES, description: "bytes of tool definitions offered directly, at most (auto)" },
+          max_results: { ...COUNT(1), default: DEFAULT_TOOL_SEARCH_RESULTS, description: "tools one search returns, at most" },
+        },
+        additionalProperties: false,
+      },
+    ],
+    default: "auto",
+    description: "a search tool instead of every tool definition: true (always), false (off), a mode, or limits",
+    examples: [{ mode: "auto", max_tools: 60 }],
+  },
+  tool_definitions: {
+    anyOf: [
+      { const: false },
+      {
+        type: "object",
+        properties: {
+          max_description_bytes: { ...COUNT(256), default: DEFAULT_MAX_DESCRIPTION_BYTES, description: "a tool's description offered to the model, at most" },
+          max_schema_bytes: { ...COUNT(256), default: DEFAULT_MAX_TOOL_SCHEMA_BYTES, description: "a tool's input schema offered to the model, at most" },
+        },
+        additionalProperties: false,
+      },
+    ],
+    description: "what a model is offered of each tool, at most; false: no cap",
+    examples: [{ max_description_bytes: 4096 }],
+  },
+  results: {
+    anyOf: [
+      { type: "boolean" },
+      {
+        type: "object",
+        properties: {
+          enabled: { type: "boolean", default: true, description: "long results and binary content go to files" },
+          directory: { type: "string", minLength: 1, description: "where result files go (relative: to the config file)" },
+          max_files: { ...COUNT(1), default: DEFAULT_MAX_RESULT_FILES, description: "result files kept, at most" },
+          max_age_days: { type: "number", exclusiveMinimum: 0, default: DEFAULT_MAX_RESULT_AGE_MS / 86_400_000, description: "days a result file is kept" },
+        },
+        additionalProperties: false,
+      },
+    ],
+    default: true,
+    description: "run / chat: long tool results and binary content saved to files the model is told about",
+    examples: [{ directory: "results", max_files: 50 }],
+  },
+  extensions: {
+    type: "object",
+    additionalProperties: { type: "boolean" },
+    description: "extensions on (default) or off for every server: tasks, skills, apps or an identifier → true / false",
+    examples: [{ apps: false }],
+  },
+  imports: {
+    anyOf: [{ type: "string" }, { type: "array", items: { type: "string" } }],
+    description: `other apps whose servers are added: ${IMPORT_APPS.join(", ")}, or all`,
+    examples: [["claude-desktop", "cursor"]],
+  },
+} as const;
 
 export const CONFIG_SCHEMA = {
   $schema: "https://json-schema.org/draft/2020-12/schema",
   title: "mcpwire config",
   type: "object",
   properties: {
-    $schema: { type: "string" },
-    mcp_servers: SERVERS,
-    mcpServers: SERVERS,
-    // The host's keys (HOST_KEYS) are checked by config/host-settings.ts, which positions each problem.
-    model: {},
-    providers: {},
-    system_prompt: {},
-    max_steps: {},
-    hooks: {},
-    tool_search: {},
-    tool_definitions: {},
-    results: {},
-    // Top-level extensions (every server) are checked by config/extensions-key.ts, positioned.
-    extensions: {},
-    // Other apps' servers to import (config/imports.ts checks the names, with positions).
-    imports: {},
+    $schema: { type: "string", description: "the schema editors complete the file with" },
+    mcp_servers: { ...SERVERS, description: "the servers by name (YAML spelling)" },
+    mcpServers: { ...SERVERS, description: "the servers by name (JSON / .mcp.json spelling)" },
+    // Problems with the host's keys, the top-level extensions and imports are reported by
+    // host-settings.ts, extensions-key.ts and imports.ts (positioned); parse.ts leaves ajv's aside.
+    ...HOST_SCHEMAS,
   },
   additionalProperties: false,
 } as const;
