@@ -2,6 +2,7 @@
 // command line (host/config/edit.ts does the editing, keeping the rest of the file as written).
 
 import { type ConfigEdit, editConfigFile, type ServerParts, userConfigFile } from "../host/config/edit.ts";
+import { configSearchPaths } from "../host/config/load.ts";
 import { resolvePath } from "../host/config/paths.ts";
 import { runtime } from "../runtime/mod.ts";
 import { parseArgs, type ParsedArgs, UsageError } from "./args.ts";
@@ -120,6 +121,7 @@ async function apply(args: ParsedArgs, edit: ConfigEdit): Promise<number> {
     enable: outcome.changed ? "enabled" : "left enabled (it was)",
     disable: outcome.changed ? "disabled" : "left disabled (it was)",
   }[edit.kind];
+  if (!args.values.has("file") && !args.flags.has("project")) await noteShadowing(file);
   await write(
     "stdout",
     lineOf(`${done} server "${edit.name}" ${edit.kind === "add" && !outcome.replaced ? "in" : "of"} ${file}${outcome.created ? " (created)" : ""}`) + "\n",
@@ -136,6 +138,15 @@ async function targetFile(args: ParsedArgs): Promise<string> {
   }
   if (args.flags.has("project")) return resolvePath(runtime.cwd(), "mcpwire.yaml");
   return await userConfigFile(runtime.env());
+}
+
+/** The other verbs read a config in the working directory before the user's: say so when there is one. */
+async function noteShadowing(file: string): Promise<void> {
+  for (const path of configSearchPaths({ cwd: runtime.cwd(), env: runtime.env() }).slice(0, 2)) {
+    if (path === file || (await runtime.linkInfo(path)) === undefined) continue;
+    await write("stderr", lineOf(`note: the other verbs read ${path} here, not ${file}; use --project or --file to edit it`) + "\n");
+    return;
+  }
 }
 
 /** `--NAME K=V` options as a mapping; undefined when none was given. */

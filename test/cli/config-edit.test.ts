@@ -202,6 +202,11 @@ describe("mcpwire add / remove / enable / disable", () => {
     const tools = await mcpwire(["tools"], { env: { ...env, MCPWIRE_TRUST_PROJECT: undefined }, cwd: project });
     assert.equal(tools.code, 2);
     assert.match(tools.stderr, /mcpwire trust/);
+    // Without --project, from there: the user's file, with a note that this directory's is read first.
+    const user = await mcpwire(["add", "other", "--", "node", ECHO], { env, cwd: project });
+    assert.equal(user.code, 0, user.stderr);
+    assert.match(user.stderr, /note: the other verbs read .*mcpwire\.yaml here/);
+    assert.match(readFileSync(join(home, ".config/mcpwire/config.yaml"), "utf8"), /other:/);
   });
 
   test("usage errors: no name, no command or URL, a bad name, help", async () => {
