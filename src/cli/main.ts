@@ -23,6 +23,7 @@ verbs:
   import    show the servers other apps configured that --import would add: mcpwire import --list
   skills    list the servers' skills; mcpwire skills show <server> <skill> prints one
   trust     approve this directory's project config (./.mcp.json, ./mcpwire.yaml, ./.cursor/…) after seeing what it runs
+  replay    serve a recorded server (a --trace-file trace) again, on stdio or --http PORT: mcpwire replay session.jsonl
   help      show this text, or a verb's: mcpwire help call
   version   print the version
 
@@ -52,6 +53,7 @@ const VERBS: Record<string, () => Promise<Verb>> = {
   import: () => import("./import.ts").then((verb) => ({ run: verb.importVerb, usage: verb.IMPORT_USAGE })),
   skills: () => import("./skills-verb.ts").then((verb) => ({ run: verb.skills, usage: verb.SKILLS_USAGE })),
   trust: () => import("./trust.ts").then((verb) => ({ run: verb.trust, usage: verb.TRUST_USAGE })),
+  replay: () => import("./replay-verb.ts").then((verb) => ({ run: verb.replay, usage: verb.REPLAY_USAGE })),
 };
 
 /** The loader of a verb's module; undefined for anything that is not a verb (`constructor` included). */
@@ -77,7 +79,7 @@ export async function main(argv: readonly string[]): Promise<number> {
         await write(verb === undefined ? "stderr" : "stdout", ((await verbLoader(rest[0])?.())?.usage ?? USAGE) + "\n");
         return verb === undefined ? 2 : 0;
       default:
-        throw new UsageError(`unknown verb "${verb}"; verbs: servers, tools, call, task, inspect, run, chat, auth, import, skills, trust, help, version`);
+        throw new UsageError(`unknown verb "${verb}"; verbs: servers, tools, call, task, inspect, run, chat, auth, import, skills, trust, replay, help, version`);
     }
   } catch (error) {
     // Through the verb's redactor: an error may quote a server, and a server may quote a token.
