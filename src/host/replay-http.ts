@@ -20,8 +20,8 @@ import type { Recording } from "./replay.ts";
 
 /** The path the replay serves MCP at. */
 export const REPLAY_HTTP_PATH = "/mcp";
-/** The largest request body read, in characters. */
-const MAX_BODY_CHARS = 4 * 1024 * 1024;
+/** The largest request body read, in bytes. */
+const MAX_BODY_BYTES = 4 * 1024 * 1024;
 /** The deepest request body read. */
 const MAX_BODY_DEPTH = 64;
 
@@ -47,8 +47,8 @@ export function serveReplayHttp(recording: Recording, port: number, onNote: (not
       return new Response(null, { status: 200 });
     }
     if (request.method !== "POST") return new Response("method not allowed", { status: 405, headers: { allow: "POST, DELETE" } });
-    const text = await request.text();
-    if (text.length > MAX_BODY_CHARS) return rpcFailure(413, ErrorCode.InvalidRequest, `body over ${MAX_BODY_CHARS} characters`);
+    const text = await boundedBody(request);
+    if (text === undefined) return rpcFailure(413, ErrorCode.InvalidRequest, `body over ${MAX_BODY_BYTES} bytes`);
     if (jsonTextDepth(text, MAX_BODY_DEPTH + 1) > MAX_BODY_DEPTH) return rpcFailure(400, ErrorCode.InvalidRequest, `body nested deeper than ${MAX_BODY_DEPTH}`);
     let message: unknown;
     try {
@@ -73,6 +73,31 @@ export function serveReplayHttp(recording: Recording, port: number, onNote: (not
     origins = [`http://127.0.0.1:${listener.port}`, `http://localhost:${listener.port}`];
     return listener;
   });
+}
+
+/** The body as text, read up to MAX_BODY_BYTES; undefined past them. */
+async function boundedBody(request: Request): Promise<string | undefined> {
+  if (request.body === null) return "";
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > MAX_BODY_BYTES) {
+      await reader.cancel();
+      return undefined;
+    }
+    chunks.push(value);
+  }
+  const bytes = new Uint8Array(size);
+  let at = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, at);
+    at += chunk.byteLength;
+  }
+  return new TextDecoder().decode(bytes);
 }
 
 /** One SSE event carrying a message (spec 2025-11-25 basic/transports: the `data` of an event is one JSON-RPC message). */

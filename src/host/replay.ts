@@ -88,7 +88,7 @@ function chooseServer(events: MessageTraceEvent[], wanted: string | undefined): 
   if (servers.length === 0) throw new ReplayError("the trace holds no message: record one with --trace-file", "replay-no-messages", { servers });
   if (wanted !== undefined) {
     if (servers.includes(wanted)) return wanted;
-    const near = nearestName(wanted, servers);
+    const near = nearestName(wanted, servers.filter((name) => name !== ""));
     throw new ReplayError(
       `the trace holds no server ${JSON.stringify(wanted)}${near === undefined ? "" : ` (did you mean ${JSON.stringify(near)}?)`}; it holds ${names}`,
       "replay-unknown-server",
