@@ -119,8 +119,10 @@ async function serveHttp(recording: Recording, port: number): Promise<number> {
     });
   }
   const name = recording.server === "" ? "the recorded server" : `server ${JSON.stringify(recording.server)}`;
+  // Listening for the signals first: one may come as soon as the URL is out.
+  const interrupted = new Promise<void>((resolve) => runtime.onInterrupt(() => resolve()));
   await note(`serving ${name} (${recording.exchanges} recorded answers) at http://127.0.0.1:${listener.port}${REPLAY_HTTP_PATH}; stop with Ctrl-C`);
-  await new Promise<void>((resolve) => runtime.onInterrupt(() => resolve()));
+  await interrupted;
   let timer: ReturnType<typeof setTimeout> | undefined;
   await Promise.race([listener.close(), new Promise<void>((resolve) => (timer = setTimeout(resolve, CLOSE_TIMEOUT_MS)))]);
   clearTimeout(timer);

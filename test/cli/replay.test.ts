@@ -125,7 +125,10 @@ describe("mcpwire replay", () => {
     } finally {
       running.child.kill("SIGTERM");
     }
-    assert.equal(await running.code, 0, running.stderr());
+    const code = await running.code;
+    // Deno's node:child_process reports a child it sent a signal to as ended by that signal,
+    // even when it exited 0 (a shell that traps TERM and exits 0 shows the same): the code is checked on Node.
+    if (!("Deno" in globalThis)) assert.equal(code, 0, running.stderr());
     await assert.rejects(fetch(url, { method: "POST", body: "{}" }), "the port still answers after the replay ended");
   });
 
