@@ -79,7 +79,9 @@ export async function main(argv: readonly string[]): Promise<number> {
         await write(verb === undefined ? "stderr" : "stdout", ((await verbLoader(rest[0])?.())?.usage ?? USAGE) + "\n");
         return verb === undefined ? 2 : 0;
       default:
-        throw new UsageError(`unknown verb "${verb}"; verbs: servers, tools, call, task, inspect, run, chat, auth, import, skills, trust, replay, help, version`);
+        throw new UsageError(
+          `unknown verb "${verb}"; verbs: servers, tools, call, task, inspect, run, chat, auth, import, skills, trust, replay, help, version`,
+        );
     }
   } catch (error) {
     // Through the verb's redactor: an error may quote a server, and a server may quote a token.

@@ -95,7 +95,9 @@ function chooseServer(events: MessageTraceEvent[], wanted: string | undefined): 
       { servers },
     );
   }
-  if (servers.length > 1) throw new ReplayError(`the trace holds several servers (${names}): choose one with --server NAME`, "replay-which-server", { servers });
+  if (servers.length > 1) {
+    throw new ReplayError(`the trace holds several servers (${names}): choose one with --server NAME`, "replay-which-server", { servers });
+  }
   return servers[0]!;
 }
 

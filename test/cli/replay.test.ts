@@ -54,7 +54,12 @@ describe("mcpwire replay", () => {
 
   test("an unmatched request gets an error naming the closest recorded one; ping gets {}; ids are the client's; exits 0 at the end of stdin", async () => {
     const { code, messages, stderr } = await replayLines(session, [
-      { jsonrpc: "2.0", id: "a", method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "other", version: "9" } } },
+      {
+        jsonrpc: "2.0",
+        id: "a",
+        method: "initialize",
+        params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "other", version: "9" } },
+      },
       { jsonrpc: "2.0", method: "notifications/initialized" },
       { jsonrpc: "2.0", id: 7, method: "tools/lis" },
       { jsonrpc: "2.0", id: 8, method: "prompts/list", params: { cursor: "nowhere" } },
