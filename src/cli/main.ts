@@ -24,6 +24,7 @@ verbs:
   skills    list the servers' skills; mcpwire skills show <server> <skill> prints one
   trust     approve this directory's project config (./.mcp.json, ./mcpwire.yaml, ./.cursor/…) after seeing what it runs
   trace     read a file --trace-file wrote: mcpwire trace show FILE [--explain], trace diff A B
+  replay    serve a recorded server (a --trace-file trace) again, on stdio or --http PORT: mcpwire replay session.jsonl
   help      show this text, or a verb's: mcpwire help call
   version   print the version
 
@@ -54,6 +55,7 @@ const VERBS: Record<string, () => Promise<Verb>> = {
   skills: () => import("./skills-verb.ts").then((verb) => ({ run: verb.skills, usage: verb.SKILLS_USAGE })),
   trust: () => import("./trust.ts").then((verb) => ({ run: verb.trust, usage: verb.TRUST_USAGE })),
   trace: () => import("./trace-verb.ts").then((verb) => ({ run: verb.trace, usage: verb.TRACE_VERB_USAGE })),
+  replay: () => import("./replay-verb.ts").then((verb) => ({ run: verb.replay, usage: verb.REPLAY_USAGE })),
 };
 
 /** The loader of a verb's module; undefined for anything that is not a verb (`constructor` included). */
@@ -80,7 +82,7 @@ export async function main(argv: readonly string[]): Promise<number> {
         return verb === undefined ? 2 : 0;
       default:
         throw new UsageError(
-          `unknown verb "${verb}"; verbs: servers, tools, call, task, inspect, run, chat, auth, import, skills, trust, trace, help, version`,
+          `unknown verb "${verb}"; verbs: ${Object.keys(VERBS).join(", ")}, help, version`,
         );
     }
   } catch (error) {
