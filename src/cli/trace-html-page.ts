@@ -61,7 +61,8 @@ main { display: flex; flex: 1; min-height: 0; }
 .arrow::after { content: ""; position: absolute; bottom: -6px; border: 5px solid transparent; }
 .arrow.to-right::after { right: -2px; border-left: 8px solid currentColor; border-right: 0; }
 .arrow.to-left::after { left: -2px; border-right: 8px solid currentColor; border-left: 0; }
-.arrow .label { position: absolute; left: 12px; right: 12px; bottom: 1px; text-align: center; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
+.arrow .label { position: absolute; left: 12px; bottom: 1px; width: max-content; min-width: calc(100% - 24px); max-width: max(calc(100% - 24px), calc(var(--lane) * 2.2));
+  text-align: center; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
 .arrow .http { position: absolute; left: 12px; right: 12px; top: 20px; text-align: center; white-space: nowrap; overflow: hidden; text-overflow: ellipsis;
   font: 10px/1.1 ui-monospace, monospace; color: #7a5a00; }
 .mark { position: absolute; bottom: 8px; transform: translateX(-12px); max-width: calc(var(--lane) * 1.8); padding: 1px 8px; border-radius: 9px; cursor: pointer;
