@@ -69,8 +69,8 @@ function sorted(counts: Map<string, number>): Array<[string, number]> {
 }
 
 /** Loads a page in headless Chromium and returns the DOM after its script ran. */
-async function dumpDom(page: string, timeoutMs = 60_000): Promise<{ dom: string; ms: number }> {
-  const run = await runChromium(fileUrl(page), ["--dump-dom"], timeoutMs);
+async function dumpDom(page: string, timeoutMs = 60_000, fragment?: string): Promise<{ dom: string; ms: number }> {
+  const run = await runChromium(fileUrl(page, fragment), ["--dump-dom"], timeoutMs);
   assert.equal(run.code, 0, `chromium --dump-dom ended with ${run.code}: ${run.stderr.slice(-2000)}`);
   assert.match(run.stdout, /data-render-ms="[\d.]+"/, `the page's script did not finish (blocked by its CSP, or it threw): ${run.stderr.slice(-2000)}`);
   return { dom: run.stdout, ms: run.ms };
@@ -177,9 +177,18 @@ describe("mcpwire trace html of a real session (run: everything over stdio and H
     for (const lane of ["client", "everything", "features", "web"]) assert.match(dom, new RegExp(`class="lane-name"[^>]*>${lane}<`));
     note(t, `chromium loaded ${arrows.length} arrows in ${ms} ms`);
 
-    // The screenshot shows the tools/call answer selected (#N selects row N): its JSON in the side panel.
-    const rows = JSON.parse(decode(/id="trace-data">([^<]*)<\/script>/.exec(dom)![1]!)).rows as Array<{ role: string; method?: string }>;
-    const answer = rows.findIndex((row) => row.role === "answer" && row.method === "tools/call");
+    // The screenshot shows the answer to tools/call over HTTP selected (#N selects row N): its JSON in the side panel.
+    const drawn = JSON.parse(decode(/id="trace-data">([^<]*)<\/script>/.exec(dom)![1]!)) as {
+      lanes: string[];
+      rows: Array<{ role: string; method?: string; lane: number }>;
+    };
+    const answer = drawn.rows.findIndex((row) => row.role === "answer" && row.method === "tools/call" && drawn.lanes[row.lane] === "web");
+    // Selected (as a click selects it): its request is lit, and the side panel shows its JSON.
+    const selected = (await dumpDom(page, 60_000, String(answer))).dom;
+    assert.equal(selected.match(/<div class="row[^"]*\bselected">/g)?.length, 1);
+    assert.match(selected, /<div class="row[^"]*\brelated">(?:(?!<div class="row)[\s\S])*>tools\/call #\d+ echo</, "the request it answers is not lit");
+    assert.match(selected, /<aside id="panel"><h2>↳ tools\/call #\d+ · [\d.]+ ms<\/h2>[\s\S]*"text": "Echo: hi over HTTP"/);
+    assert.match(selected, /<dt>answers<\/dt><dd><button type="button">tools\/call #\d+ echo<\/button>/);
     const shots = mkdtempSync(join(tmpdir(), "mcpwire-trace-html-shot-")); // kept: the path is printed to be looked at
     const png = join(shots, "trace.png");
     const shot = await runChromium(fileUrl(page, String(answer)), [`--screenshot=${png}`, "--window-size=1400,900"]);
