@@ -125,8 +125,8 @@ function headersLine(headers: Record<string, string>): string {
   return Object.entries(headers).filter(([name]) => name !== "Content-Type").map(([name, value]) => `${name}: ${clipText(value, 16)}`).join(" · ");
 }
 
-/** One line for an HTTP event, on its arrow or as a mark. */
-function httpText(event: HttpEvent): string {
+/** One line for an HTTP event, on its arrow or as a mark (undefined for a phase of a later version). */
+function httpText(event: HttpEvent): string | undefined {
   switch (event.phase) {
     case "response": {
       const type = event.responseHeaders["Content-Type"];
@@ -154,21 +154,28 @@ function describeMark(event: Exclude<TraceEvent, MessageTraceEvent>): { role: st
       return { role: event.phase === "failed" ? "failed" : "lifecycle", label: labelOf(`${phase}${era}${version}${reason}`) };
     }
     case "process":
-      switch (event.phase) {
-        case "spawn":
-          return { role: "process", label: labelOf(`spawn pid ${event.pid}: ${event.command}`) };
-        case "spawn-failed":
-          return { role: "failed", label: labelOf(`spawn failed: ${event.error}`) };
-        case "exit":
-          return { role: "process", label: labelOf(event.signal === null ? `exit code ${event.code}` : `exit by ${event.signal}`) };
-        case "stderr":
-          return { role: "stderr", label: labelOf(`stderr: ${event.line}`) };
-      }
-      break;
+      return processMark(event);
     case "http":
-      return { role: event.phase === "failed" || ("status" in event && event.status >= 400) ? "failed" : "http", label: labelOf(httpText(event)) };
+      return {
+        role: event.phase === "failed" || ("status" in event && event.status >= 400) ? "failed" : "http",
+        label: labelOf(httpText(event) ?? event.phase),
+      };
   }
-  return { role: "process", label: "(event)" };
+}
+
+/** A process event's mark: spawn, exit, a stderr line (spec 2025-11-25 basic/transports, stdio). */
+function processMark(event: Extract<TraceEvent, { kind: "process" }>): { role: string; label: string } {
+  switch (event.phase) {
+    case "spawn":
+      return { role: "process", label: labelOf(`spawn pid ${event.pid}: ${event.command}`) };
+    case "spawn-failed":
+      return { role: "failed", label: labelOf(`spawn failed: ${event.error}`) };
+    case "exit":
+      return { role: "process", label: labelOf(event.signal === null ? `exit code ${event.code}` : `exit by ${event.signal}`) };
+    case "stderr":
+      return { role: "stderr", label: labelOf(`stderr: ${event.line}`) };
+  }
+  return { role: "process", label: labelOf(`process ${String((event as { phase: unknown }).phase)}`) }; // a phase of a later version
 }
 
 /** The key of a request: its server, the direction it went, its id. */
@@ -198,14 +205,14 @@ function diagramOf(events: readonly TraceEvent[]): Diagram {
     }
     return index;
   };
-  const join = (row: DiagramRow, index: number, text: string): void => {
+  const join = (row: DiagramRow, index: number, text = ""): void => {
     row.httpEvents = [...(row.httpEvents ?? []), index];
     row.http = labelOf(row.http === undefined ? text : `${row.http} | ${text}`);
   };
   const mark = (event: Exclude<TraceEvent, MessageTraceEvent>, index: number): void => {
     rows.push({ kind: "mark", t: event.t, lane: lane(event.server), event: index, ...describeMark(event) });
   };
-  events.forEach((event, index) => {
+  const place = (event: TraceEvent, index: number): void => {
     if (event.kind === "message") {
       const { role, label } = describeMessage(event);
       const row: DiagramRow = { kind: "message", t: event.t, lane: lane(event.server), event: index, label, role, dir: event.dir, method: event.method ?? "" };
@@ -247,6 +254,21 @@ function diagramOf(events: readonly TraceEvent[]): Diagram {
     const row = queue.splice(at, 1)[0]!;
     join(rows[row]!, index, httpText(event));
     if (event.phase === "response") lastPost.set(event.server, { row, status: event.status });
+  };
+  events.forEach((event, index) => {
+    try {
+      place(event, index);
+    } catch (error) {
+      // A field of the wrong type (the file is untrusted): the event is shown as it is, marked.
+      rows.push({
+        kind: "mark",
+        t: event.t,
+        lane: lane(event.server),
+        event: index,
+        role: "failed",
+        label: labelOf(`an event this page cannot draw: ${messageOf(error)}`),
+      });
+    }
   });
   for (const ids of sse.values()) {
     for (const id of ids) mark(events[id] as HttpEvent, id); // SSE events no message followed

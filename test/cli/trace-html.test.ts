@@ -240,6 +240,12 @@ describe("mcpwire trace html of hostile text", () => {
       message: { jsonrpc: "2.0", method: "notifications/message" },
     },
     { kind: "lifecycle", phase: "close", reason: "\u001b]8;;http://evil\u0007click\u001b]8;;\u0007 \u202eevil" },
+    // Fields of the wrong type, and a phase of no version: drawn as marks or as they are, never a crash.
+    { kind: "message", dir: "send", transport: "streamable-http", id: 2, method: "ping", size: 1, message: { jsonrpc: "2.0", id: 2, method: "ping" } },
+    { kind: "http", transport: "streamable-http", phase: "response", method: "POST", url: 5, status: "x" },
+    { kind: "http", phase: "teleport", url: "x" },
+    { kind: "process", phase: "spawn", pid: null },
+    { kind: "message", dir: "receive", answers: null, progressOf: "x", size: 1, message: { jsonrpc: "2.0", id: null, result: null } },
   ]);
 
   test("the data block escapes < > & and U+2028: no script, img or comment can start from the trace", () => {
@@ -251,7 +257,10 @@ describe("mcpwire trace html of hostile text", () => {
     assert.ok(!html.includes("\u2028"));
     const data = /id="trace-data">([^<]*)<\/script>/.exec(html)?.[1];
     assert.ok(data !== undefined && data.includes("\\u003c/script\\u003e"));
-    assert.equal(JSON.parse(data).events[2].message.result.content[0].text, `${IMG} <!-- \u2028 & ${SCRIPT_BREAK}`);
+    const parsed = JSON.parse(data) as { events: Array<{ message: { result: { content: Array<{ text: string }> } } }>; rows: Array<{ label: string }> };
+    assert.equal(parsed.events[2]!.message.result.content[0]!.text, `${IMG} <!-- \u2028 & ${SCRIPT_BREAK}`);
+    assert.ok(parsed.rows.some((row) => row.label.startsWith("an event this page cannot draw: ")), "the malformed http response");
+    assert.equal(parsed.rows.length, hostile.events.length);
   });
 
   test("in Chromium the hostile text is text: no extra script or img element, the text is shown, control characters visible", { skip }, async () => {
@@ -266,7 +275,7 @@ describe("mcpwire trace html of hostile text", () => {
     assert.ok(dom.includes('data-method="<img src=x onerror=alert(1)>"') || dom.includes('data-method="&lt;img src=x onerror=alert(1)&gt;"'));
     assert.ok(dom.includes("\\x1b]8;;http://evil\\x07click"), "the escape sequence is not made visible");
     assert.ok(dom.includes("\\u202eevil"), "the bidi override is not made visible");
-    assert.equal(arrowsOf(dom).length, 4);
+    assert.equal(arrowsOf(dom).length, 6);
   });
 });
 
