@@ -239,7 +239,9 @@ function diagramOf(events: readonly TraceEvent[]): Diagram {
     }
     if (event.kind !== "http") return mark(event, index);
     if (event.phase === "sse-event") {
-      sse.set(event.server, [...(sse.get(event.server) ?? []), index]);
+      const pending = sse.get(event.server);
+      if (pending === undefined) sse.set(event.server, [index]);
+      else pending.push(index);
       return;
     }
     if (event.phase === "body") {
@@ -271,7 +273,7 @@ function diagramOf(events: readonly TraceEvent[]): Diagram {
     }
   });
   for (const ids of sse.values()) {
-    for (const id of ids) mark(events[id] as HttpEvent, id); // SSE events no message followed
+    for (const id of ids) mark(events[id] as HttpEvent, id); // SSE events no message followed: after the rest, with their times
   }
   return { lanes, rows };
 }
