@@ -23,7 +23,7 @@ verbs:
   import    show the servers other apps configured that --import would add: mcpwire import --list
   skills    list the servers' skills; mcpwire skills show <server> <skill> prints one
   trust     approve this directory's project config (./.mcp.json, ./mcpwire.yaml, ./.cursor/…) after seeing what it runs
-  trace     read a file --trace-file wrote: mcpwire trace show FILE [--explain], trace diff A B
+  trace     read a file --trace-file wrote: trace show FILE [--explain], trace diff A B, trace html FILE -o OUT.html
   replay    serve a recorded server (a --trace-file trace) again, on stdio or --http PORT: mcpwire replay session.jsonl
   help      show this text, or a verb's: mcpwire help call
   version   print the version

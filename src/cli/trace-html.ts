@@ -31,7 +31,7 @@ lifecycle events on the lanes, the time down the side. Click an arrow for its JS
 
 -o, --output OUT   the HTML file to write (mode 0600; an existing file is replaced)
 
-Exits 1 when the trace cannot be read (missing, too large, a newer version).`;
+exit codes: 0 written, 2 usage or a trace that cannot be read (missing, too large, a newer version).`;
 
 /** How the page is labelled. */
 export interface TraceHtmlOptions {
@@ -331,7 +331,7 @@ export function renderTraceHtml(trace: Trace, options: TraceHtmlOptions = {}): s
   ].join("\n");
 }
 
-/** `mcpwire trace html FILE -o OUT`: writes the page and prints its path; 1 when the trace cannot be read. */
+/** `mcpwire trace html FILE -o OUT`: writes the page and prints its path; 2 when the trace cannot be read (as show and diff). */
 export async function traceHtml(argv: string[]): Promise<number> {
   const args = parseArgs(argv.map((arg) => (arg === "-o" ? "--output" : arg)), { output: { kind: "string" }, help: { kind: "flag" } });
   if (args.flags.has("help")) {
@@ -349,7 +349,7 @@ export async function traceHtml(argv: string[]): Promise<number> {
   } catch (error) {
     if (!(error instanceof TraceReadError)) throw error;
     await write("stderr", `mcpwire: ${error.message}\n`);
-    return 1;
+    return 2;
   }
   if (trace.problems.length > 0) {
     const first = trace.problems[0]!;

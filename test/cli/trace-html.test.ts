@@ -318,13 +318,13 @@ describe("mcpwire trace html of 10,000 messages", () => {
 });
 
 describe("mcpwire trace html: the command line", () => {
-  test("no file, no -o, two files are usage errors; a trace that cannot be read exits 1", async () => {
+  test("no file, no -o, two files are usage errors; a trace that cannot be read exits 2 (as trace show and diff)", async () => {
     await assert.rejects(traceHtml([]), (error) => error instanceof UsageError && /needs the trace file/.test(error.message));
     await assert.rejects(traceHtml(["t.jsonl"]), (error) => error instanceof UsageError && /needs -o OUT\.html/.test(error.message));
     await assert.rejects(traceHtml(["a.jsonl", "b.jsonl", "-o", "x.html"]), (error) => error instanceof UsageError && /one trace file/.test(error.message));
     await assert.rejects(traceHtml(["t.jsonl", "--out", "x.html"]), (error) => error instanceof UsageError && /unknown option --out/.test(error.message));
     const out = join(scratch.path, "never.html");
-    assert.equal(await traceHtml([join(scratch.path, "missing.jsonl"), "--output", out]), 1);
+    assert.equal(await traceHtml([join(scratch.path, "missing.jsonl"), "--output", out]), 2);
     await assert.rejects(stat(out), "a page was written for a trace that could not be read");
   });
 });
