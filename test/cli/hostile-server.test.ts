@@ -113,10 +113,14 @@ describe("a server cannot crash the CLI with deep JSON", () => {
       assert.ok(longestLine(outcome.stderr) < 70_000, `${what}: a ${longestLine(outcome.stderr)}-character line`);
       assert.doesNotMatch(outcome.stderr, /RangeError|Maximum call stack/, what);
       if (mode[0] === "--trace") {
-        assert.match(outcome.stderr, /← -  notifications\/message  \(\d+(\.\d)? K?B\)  \{"level":"error","logger":"hostile","data":\{"d":\{"d":.*…$/m, what);
+        assert.match(
+          outcome.stderr,
+          /← - {2}notifications\/message {2}\(\d+(\.\d)? K?B\) {2}\{"level":"error","logger":"hostile","data":\{"d":\{"d":.*…$/m,
+          what,
+        );
       }
       if (mode[0] === "--trace=full") {
-        assert.match(outcome.stderr, /← -  notifications\/message  .*\n(.*\n)*\s+"d": "\[nested deeper than \d+ levels: not shown\]"/, what);
+        assert.match(outcome.stderr, /← - {2}notifications\/message {2}.*\n(.*\n)*\s+"d": "\[nested deeper than \d+ levels: not shown\]"/, what);
       }
       if (mode[0] === "--json") assert.equal(JSON.parse(outcome.stdout).serverInfo.name, "hostile");
     }
@@ -162,10 +166,10 @@ describe("server text reaches the terminal with its escapes made visible", () =>
 
     const traced = await mcpwire(["inspect", "--trace", "--stdio", hostileCommand]);
     assertNoRawControls(traced, "inspect --trace");
-    assert.match(traced.stderr, /← -  ↳ answer to initialize #\d+  /);
+    assert.match(traced.stderr, /← - {2}↳ answer to initialize #\d+ {2}/);
     const full = await mcpwire(["inspect", "--trace=full", "--stdio", hostileCommand]);
     assertNoRawControls(full, "inspect --trace=full");
-    assert.match(full.stderr, /← -  ↳ answer to initialize #\d+ .*\n(.*\n)*\s+"version": "1\.0 \\u001b\[31mred/);
+    assert.match(full.stderr, /← - {2}↳ answer to initialize #\d+ .*\n(.*\n)*\s+"version": "1\.0 \\u001b\[31mred/);
 
     const json = await mcpwire(["inspect", "--json", "--stdio", hostileCommand]);
     assertNoRawControls(json, "inspect --json");
@@ -303,7 +307,7 @@ describe("no credential is printed", () => {
         assert.match(rpc.stdout, /^resources: failed: .*resources\/list refused; the request came with .*"authorization":"\[redacted\]"/m, what("rpc"));
       }
       if (mode[0] === "--trace") {
-        assert.match(rpc.stderr, /← -  ↳ answer to resources\/list #\d+ \(error\)  .*\{"code":-32603,"message":"resources\/list refused/, what("rpc"));
+        assert.match(rpc.stderr, /← - {2}↳ answer to resources\/list #\d+ \(error\) {2}.*\{"code":-32603,"message":"resources\/list refused/, what("rpc"));
       }
     }
   });
@@ -316,7 +320,11 @@ describe("no credential is printed", () => {
       assert.match(outcome.stderr, /^server log \[error\] hostile: log has key \[redacted\]$/m, what);
       if (mode[0] === "--trace") {
         assert.match(outcome.stderr, /process stderr: stderr has key \[redacted\]$/m, what);
-        assert.match(outcome.stderr, /← -  notifications\/message  \(\d+ B\)  \{"level":"error","logger":"hostile","data":"log has key \[redacted\]"\}/, what);
+        assert.match(
+          outcome.stderr,
+          /← - {2}notifications\/message {2}\(\d+ B\) {2}\{"level":"error","logger":"hostile","data":"log has key \[redacted\]"\}/,
+          what,
+        );
       }
     }
   });

@@ -51,9 +51,9 @@ describe("mcpwire inspect", () => {
     assert.equal(found.code, 0, found.stderr);
     assert.match(found.stdout, /^protocol\s+2026-07-28 \(modern: stateless, found by server\/discover\)$/m);
     assert.match(found.stdout, /^server\s+mcpwire-modern-fixture /m);
-    assert.match(found.stderr, /→ -  server\/discover #\d+ /);
-    assert.match(found.stderr, /• -  era modern 2026-07-28 — server\/discover answered/);
-    assert.doesNotMatch(found.stderr, /→ -  initialize #/, "initialize was sent to a modern server");
+    assert.match(found.stderr, /→ - {2}server\/discover #\d+ /);
+    assert.match(found.stderr, /• - {2}era modern 2026-07-28 — server\/discover answered/);
+    assert.doesNotMatch(found.stderr, /→ - {2}initialize #/, "initialize was sent to a modern server");
     const pinned = await mcpwire("inspect", "--protocol", "legacy", "--stdio", modern);
     assert.equal(pinned.code, 1);
     assert.match(pinned.stderr, /refused the initialize handshake: it supports 2026-07-28; .*protocol: auto/);
@@ -79,26 +79,26 @@ describe("mcpwire inspect", () => {
     const { code, stderr } = await mcpwire("inspect", "--trace", "--stdio", everythingCommand);
     assert.equal(code, 0, stderr);
     const lines = stderr.split("\n");
-    const sent = lines.filter((line) => /^\s*\d+\.\d ms → -  /.test(line));
-    const received = lines.filter((line) => /^\s*\d+\.\d ms ← -  /.test(line));
-    assert.ok(sent.some((line) => /→ -  initialize #\d+  \(\d+ B\)  \{"protocolVersion":/.test(line)), stderr);
+    const sent = lines.filter((line) => /^\s*\d+\.\d ms → - {2}/.test(line));
+    const received = lines.filter((line) => /^\s*\d+\.\d ms ← - {2}/.test(line));
+    assert.ok(sent.some((line) => /→ - {2}initialize #\d+ {2}\(\d+ B\) {2}\{"protocolVersion":/.test(line)), stderr);
     assert.ok(sent.some((line) => line.includes("→ -  notifications/initialized  (")));
-    assert.ok(sent.some((line) => /→ -  tools\/list #\d+ /.test(line)));
-    assert.ok(received.some((line) => /↳ answer to initialize #\d+  \d+\.\d ms  .*"protocolVersion":"2025-11-25"/.test(line)), stderr);
+    assert.ok(sent.some((line) => /→ - {2}tools\/list #\d+ /.test(line)));
+    assert.ok(received.some((line) => /↳ answer to initialize #\d+ {2}\d+\.\d ms {2}.*"protocolVersion":"2025-11-25"/.test(line)), stderr);
     // Every request we sent got an answer in the trace, naming its method and id, with a latency.
-    const requests = sent.map((line) => /→ -  (\S+) (#\d+) /.exec(line)).filter((match) => match !== null);
+    const requests = sent.map((line) => /→ - {2}(\S+) (#\d+) /.exec(line)).filter((match) => match !== null);
     assert.ok(requests.length >= 3, stderr);
     for (const [, method, id] of requests) {
       assert.ok(
-        received.some((line) => line.includes(`↳ answer to ${method} ${id}`) && /↳ answer to \S+ #\d+( \(error\))?  \d+\.\d ms  \(/.test(line)),
+        received.some((line) => line.includes(`↳ answer to ${method} ${id}`) && /↳ answer to \S+ #\d+( \(error\))? {2}\d+\.\d ms {2}\(/.test(line)),
         `no answer traced for ${method} ${id}`,
       );
     }
     // Bounded: no line carries a whole message (the preview is cut).
     for (const line of [...sent, ...received]) assert.ok(line.length < 400, line);
-    assert.match(stderr, /• -  process started, pid \d+: node /);
-    assert.match(stderr, /• -  era legacy 2025-11-25 — server\/discover .*fell back to the initialize handshake/);
-    assert.match(stderr, /• -  ready \[stdio\]/);
+    assert.match(stderr, /• - {2}process started, pid \d+: node /);
+    assert.match(stderr, /• - {2}era legacy 2025-11-25 — server\/discover .*fell back to the initialize handshake/);
+    assert.match(stderr, /• - {2}ready \[stdio\]/);
   });
 
   test("--trace=full pretty-prints each message's JSON under its line", async () => {
@@ -214,10 +214,10 @@ describe("mcpwire inspect --url", () => {
   test("--header goes with every request, the probe and both legacy requests; --trace shows the messages", async () => {
     const { code, stderr } = await mcpwire("inspect", "--trace", "--header", "X-Team: wire", "--header", "X-Run:7", "--url", `${fixture.origin}/sse`);
     assert.equal(code, 0, stderr);
-    assert.match(stderr, /→ -  initialize #\d+ /);
+    assert.match(stderr, /→ - {2}initialize #\d+ /);
     // The Streamable HTTP POST refused before the fallback, then the legacy stream: their statuses.
-    assert.match(stderr, /⇄ -  HTTP POST \S+\/sse → 4\d\d/);
-    assert.match(stderr, /⇄ -  HTTP GET \S+\/sse → 200/);
+    assert.match(stderr, /⇄ - {2}HTTP POST \S+\/sse → 4\d\d/);
+    assert.match(stderr, /⇄ - {2}HTTP GET \S+\/sse → 200/);
     const requests = fixture.output.filter((line) => /^(GET|POST) /.test(line));
     assert.ok(requests.length >= 3, requests.join(" | "));
     for (const line of requests) assert.match(line, / x-run=7 x-team=wire$/);
