@@ -182,6 +182,22 @@ describe("mcpwire inspect --url", () => {
     assert.match(stdout, /^prompts \(\d+\)$/m);
   });
 
+  test("--trace over Streamable HTTP: the refused server/discover (400 and its body) before initialize, statuses and the session id", async () => {
+    const { code, stderr } = await mcpwire("inspect", "--trace", "--url", `${streamable.origin}/mcp`);
+    assert.equal(code, 0, stderr);
+    const lines = stderr.split("\n");
+    const at = (pattern: RegExp) => lines.findIndex((line) => pattern.test(line));
+    const probe = at(/→ - {2}server\/discover #1 /);
+    const refused = at(/⇄ - {2}HTTP POST \S+\/mcp → 400 .*sent MCP-Protocol-Version: 2026-07-28 {2}Mcp-Method: server\/discover/);
+    const body = at(/⇄ - {2}HTTP 400 body of POST \S+\/mcp: \{"jsonrpc":"2\.0","error":/);
+    const initialize = at(/→ - {2}initialize #2 /);
+    const session = at(/⇄ - {2}HTTP POST \S+\/mcp → 200 .*got Mcp-Session-Id: \S+/);
+    const answered = at(/← - {2}↳ answer to initialize #2 {2}\d+\.\d ms/);
+    assert.ok(probe >= 0 && probe < refused && refused < body && body < initialize && initialize < session && session < answered, stderr);
+    assert.match(stderr, /• - {2}era legacy 2025-11-25 — server\/discover was refused with HTTP 400: .*fell back to the initialize handshake/);
+    assert.match(stderr, /⇄ - {2}HTTP POST \S+\/mcp → 202 {2}sent Mcp-Session-Id: \S+ {2}MCP-Protocol-Version: 2025-11-25/);
+  });
+
   test("a legacy SSE server (server-everything sse): auto falls back to sse; --json reports it", async () => {
     const { code, stdout, stderr } = await mcpwire("inspect", "--json", "--url", `${sse.origin}/sse`);
     assert.equal(code, 0, stderr);
