@@ -135,7 +135,11 @@ function hooksOf(value: unknown): string[] {
   const out: string[] = [];
   for (const list of Object.values(value)) {
     if (!Array.isArray(list)) continue;
-    for (const hook of list) if (isObject(hook) && typeof hook.command === "string" && out.length < MAX_ITEMS) out.push(clip(hook.command));
+    for (const hook of list) {
+      // Ours ({ command }) or Claude Code's / mcphost's ({ matcher, hooks: [{ command }] }).
+      const commands = isObject(hook) && Array.isArray(hook.hooks) ? hook.hooks : [hook];
+      for (const item of commands) if (isObject(item) && typeof item.command === "string" && out.length < MAX_ITEMS) out.push(clip(item.command));
+    }
   }
   return out;
 }
