@@ -167,8 +167,8 @@ export function shapeServer(raw: Record<string, unknown>, context: ShapeContext)
         if (app === "mcphost" && key === "type" && value === "builtin") {
           // mcphost's in-process servers (fs, bash, todo, fetch, …) are part of mcphost itself.
           const name = typeof raw.name === "string" ? ` "${raw.name}"` : "";
-          shaped.skipped = `is mcphost's builtin server${name}, which runs inside mcphost; mcpwire has no such server, so it is skipped ` +
-            `(run an MCP server that does the same, as type local)`;
+          shaped.skipped = `mcphost's builtin server${name} runs inside mcphost, and mcpwire has no such server; it is skipped ` +
+            `(to have its tools, run an MCP server that offers them, as type local)`;
           continue;
         }
         if (typeof value === "string" && Object.hasOwn(TRANSPORTS, value)) {

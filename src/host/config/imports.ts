@@ -289,7 +289,7 @@ function buildImported(
     }
     const shaped = shapeServer(raw, { app: source.app, cwd, home, env: outer.env });
     if (shaped.skipped !== undefined) {
-      problems.push(problem(context, parsed.locate(at(name, []), "key"), `server "${name}" of ${source.app} ${shaped.skipped}`, { server: name }));
+      problems.push(problem(context, parsed.locate(at(name, []), "key"), shaped.skipped, { server: name }));
       continue;
     }
     shapes.set(name, shaped);
