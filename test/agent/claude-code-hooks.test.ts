@@ -22,16 +22,20 @@ describe("Claude Code's hooks block in a config", () => {
   test("loads, and its PreToolUse command runs with the event on stdin and blocks the matching call; PostToolUse runs too", async () => {
     const pre = join(dir, "pre.json");
     const post = join(dir, "post.json");
-    const text = JSON.stringify({
-      mcpServers: {},
-      hooks: {
-        PreToolUse: [{
-          matcher: "get-sum$",
-          hooks: [{ type: "command", command: `cat > '${pre}'; echo "no sums here" >&2; exit 2`, timeout: 30 }],
-        }],
-        PostToolUse: [{ matcher: "echo", hooks: [{ type: "command", command: `cat > '${post}'` }] }],
+    const text = JSON.stringify(
+      {
+        mcpServers: {},
+        hooks: {
+          PreToolUse: [{
+            matcher: "get-sum$",
+            hooks: [{ type: "command", command: `cat > '${pre}'; echo "no sums here" >&2; exit 2`, timeout: 30 }],
+          }],
+          PostToolUse: [{ matcher: "echo", hooks: [{ type: "command", command: `cat > '${post}'` }] }],
+        },
       },
-    }, null, 2);
+      null,
+      2,
+    );
     const config = parseConfig(text, { file: join(dir, ".mcp.json"), env: {} });
     assert.equal(config.hooks?.PreToolUse?.[0]?.timeoutMs, 30_000);
     const provider = new ScriptedProvider([

@@ -96,7 +96,10 @@ describe("mcphost as an import source", () => {
     assert.equal(config.servers.some((candidate) => candidate.name === "fs-builtin"), false);
     const warning = config.warnings.find((item) => item.server === "fs-builtin");
     assert.ok(warning, config.warnings.map((item) => item.message).join("\n"));
-    assert.match(warning.message, /^~\/\.mcphost\.yml:16:3: server "fs-builtin": mcphost's builtin server "fs" runs inside mcphost, and mcpwire has no such server; it is skipped/);
+    assert.match(
+      warning.message,
+      /^~\/\.mcphost\.yml:16:3: server "fs-builtin": mcphost's builtin server "fs" runs inside mcphost, and mcpwire has no such server; it is skipped/,
+    );
   });
 
   test("~/.mcphost.json and the legacy ~/.mcp.json shape (command + args + env) through readImports", async () => {
@@ -119,7 +122,7 @@ describe("mcphost as an import source", () => {
     assert.deepEqual(old.env, { A: "1" });
   });
 
-  test("a header that is not \"Name: value\" disables its server, positioned at the entry", async () => {
+  test('a header that is not "Name: value" disables its server, positioned at the entry', async () => {
     const { home, write, load } = sandbox();
     write(home, ".mcphost.yml", `mcpServers:\n  bad:\n    type: remote\n    url: https://x.example/mcp\n    headers: ["no colon here"]\n`);
     const config = await load();

@@ -123,7 +123,11 @@ export function shapeServer(raw: Record<string, unknown>, context: ShapeContext)
         continue;
       case "args":
         // After an mcphost array `command`: its arguments first.
-        put("args", Array.isArray(value) && Array.isArray(shaped.entry.args) ? [...shaped.entry.args, ...(strings(value, [key]) as unknown[])] : strings(value, [key]), [key]);
+        put(
+          "args",
+          Array.isArray(value) && Array.isArray(shaped.entry.args) ? [...shaped.entry.args, ...(strings(value, [key]) as unknown[])] : strings(value, [key]),
+          [key],
+        );
         continue;
       case "env": {
         const env = mapping(value, [key]);
@@ -310,8 +314,10 @@ function convertVariables(value: string, key: Path, context: ShapeContext, shape
       return value;
     case "mcphost":
       // ${env://VAR} and ${env://VAR:-default} read the environment; any other $ is itself.
-      return value.replace(/\$\{env:\/\/([A-Za-z_][A-Za-z0-9_]*)(:-[^}]*)?\}|\$/g, (_all, name?: string, fallback?: string) =>
-        name === undefined ? "$$" : `\${${name}${fallback ?? ""}}`);
+      return value.replace(
+        /\$\{env:\/\/([A-Za-z_][A-Za-z0-9_]*)(:-[^}]*)?\}|\$/g,
+        (_all, name?: string, fallback?: string) => name === undefined ? "$$" : `\${${name}${fallback ?? ""}}`,
+      );
     case "literal":
       return literalText(value);
     case "dollar":

@@ -99,7 +99,10 @@ function withMcphostShapes(context: Context, root: Record<string, unknown>, serv
     return shape === undefined ? path : [serversKey, String(path[1]), ...mcphostSourcePath(shape, path.slice(2))];
   };
   return {
-    context: { ...context, parsed: { ...parsed, locate: (path, which) => parsed.locate(written(path), which), sourceOf: (path) => parsed.sourceOf(written(path)) } },
+    context: {
+      ...context,
+      parsed: { ...parsed, locate: (path, which) => parsed.locate(written(path), which), sourceOf: (path) => parsed.sourceOf(written(path)) },
+    },
     root: { ...root, [serversKey]: rewritten },
   };
 }
