@@ -93,7 +93,7 @@ export function summarizeProject(input: SummaryInput): ProjectConfigSummary {
  * The variables a file's strings name, the way its app reads them (more rather than fewer: a
  * name in a comment or after `$$` is listed too). Ours and Claude Code: `${NAME}`,
  * `${NAME:-default}`; Cursor, VS Code, Windsurf: `${env:NAME}`; Gemini CLI: `$NAME` and
- * `${NAME}`; Codex: `env_vars`, `bearer_token_env_var`, `env_http_headers`.
+ * `${NAME}`; mcphost: `${env://NAME}`; Codex: `env_vars`, `bearer_token_env_var`, `env_http_headers`.
  */
 function variablesOf(text: string, app: ImportApp | undefined, servers: unknown): string[] {
   const names = new Set<string>();
@@ -101,6 +101,8 @@ function variablesOf(text: string, app: ImportApp | undefined, servers: unknown)
     ? /\$\{env:([A-Za-z_][A-Za-z0-9_]*)\}/g
     : app === "gemini-cli"
     ? /\$\{?([A-Za-z_][A-Za-z0-9_]*)/g
+    : app === "mcphost"
+    ? /\$\{env:\/\/([A-Za-z_][A-Za-z0-9_]*)/g
     : app === "claude-desktop" || app === "codex"
     ? undefined
     : /\$\{([A-Za-z_][A-Za-z0-9_]*)(?=:-|\})/g;
