@@ -234,6 +234,8 @@ describe("hooks in Claude Code's nested form", () => {
     assert.match(prompt.message, /^\/tmp\/mcpwire\.yaml:6:17: "hooks\.PreToolUse\[0\]\.hooks\[0\]\.type" must be "command".*it is the string "prompt"/);
     const notList = bad(["    - matcher: x", "      hooks: echo"]);
     assert.match(String((notList as Error).message), /^\/tmp\/mcpwire\.yaml:5:14: "hooks\.PreToolUse\[0\]\.hooks" must be a list/);
+    const matcher = bad(["    - matcher: 'mcp_(fs'", "      hooks: [{ type: command, command: x }]"]);
+    assert.match(String((matcher as Error).message), /^\/tmp\/mcpwire\.yaml:4:16: "hooks\.PreToolUse\[0\]\.matcher" is not a regular expression/);
     const noCommand = bad(["    - hooks: [{ type: command }]"]);
     assert.match(String((noCommand as Error).message), /^\/tmp\/mcpwire\.yaml:4:\d+: "hooks\.PreToolUse\.0\.hooks\.0\.command" must be a shell command/);
   });

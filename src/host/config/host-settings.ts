@@ -175,6 +175,15 @@ function nestedHooksOf(keys: HostKeys, where: string, path: Path, group: Record<
   if (!Array.isArray(group.hooks)) {
     keys.fail([...path, "hooks"], `"${where}.hooks" must be a list of { type: command, command, timeout }; it is ${describe(group.hooks, keys.context.json)}`);
   }
+  if (group.matcher !== undefined && group.matcher !== null) {
+    // Checked here, where it is written (each command below gets it).
+    const matcher = keys.text(group.matcher, [...path, "matcher"], "a regular expression on tool names");
+    try {
+      new RegExp(matcher);
+    } catch (error) {
+      keys.fail([...path, "matcher"], `"${where}.matcher" is not a regular expression (${messageOf(error)})`);
+    }
+  }
   return (group.hooks as unknown[]).map((raw, index) => {
     const at: Path = [...path, "hooks", index];
     const inner = `${where}.hooks[${index}]`;
@@ -187,7 +196,7 @@ function nestedHooksOf(keys: HostKeys, where: string, path: Path, group: Record<
       );
     }
     const { type: _type, ...rest } = entry;
-    return hookOf(keys, inner, at, group.matcher === undefined ? rest : { ...rest, matcher: group.matcher });
+    return hookOf(keys, inner, at, group.matcher === undefined || group.matcher === null ? rest : { ...rest, matcher: group.matcher });
   });
 }
 
