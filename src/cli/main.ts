@@ -31,7 +31,7 @@ verbs:
 Without --config the verbs servers, tools, call, run, chat and skills read ./mcpwire.yaml, ./.mcp.json,
 ~/.mcp.json, then $XDG_CONFIG_HOME/mcpwire/config.yaml (default ~/.config/mcpwire/config.yaml).
 --import APP[,APP] adds the servers of claude-desktop, claude-code, cursor, vscode, windsurf,
-gemini-cli or codex (or all).
+gemini-cli, codex or mcphost (or all).
 A config in the working directory (and an app's project file there) is used only once you
 approve it: asked on a terminal, else refused; mcpwire trust approves it, --trust-project (or
 MCPWIRE_TRUST_PROJECT=1) trusts it for one run.
