@@ -36,6 +36,8 @@ export type { HttpErrorCode } from "./transport/http-errors.ts";
 export { MemoryTransport } from "./transport/memory.ts";
 export { TracingTransport } from "./transport/tracing.ts";
 export type { TraceFn, TracingOptions } from "./transport/tracing.ts";
+// ClientOptions.trace and McpManagerOptions.trace: the trace event model (version 1), one event per message, HTTP exchange, process event, lifecycle step
+export type { TraceEvent, TraceSink } from "./transport/trace-event.ts";
 
 // The client, its options, events and errors
 export { Client } from "./client/client.ts";

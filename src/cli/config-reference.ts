@@ -63,7 +63,9 @@ function nestedKeys(schema: Schema): Record<string, Schema> {
     for (const branch of schema.anyOf) if (isObject(branch) && isObject(branch.properties)) return branch.properties as Record<string, Schema>;
   }
   const values = isObject(schema.additionalProperties) ? schema.additionalProperties : undefined;
-  const item = isObject(values?.items) ? values.items : undefined;
+  // A list's items, or the first of their forms (hooks: ours before Claude Code's nested one).
+  const items = isObject(values?.items) ? values.items : undefined;
+  const item = Array.isArray(items?.anyOf) && isObject(items.anyOf[0]) ? items.anyOf[0] : items;
   if (isObject(item?.properties)) return prefixed(item.properties, "NAME[].");
   if (isObject(values?.properties)) return prefixed(values.properties, "NAME.");
   return {};

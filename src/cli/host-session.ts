@@ -295,7 +295,7 @@ export async function withManager<T>(options: SessionOptions, body: (manager: Mc
 }
 
 /** The sink of a session's trace: lines on stderr, a JSON Lines file, or both; undefined without a trace. */
-async function openTrace(settings: TraceSettings | undefined): Promise<{ sink: TraceSink; close(): void } | undefined> {
+export async function openTrace(settings: TraceSettings | undefined): Promise<{ sink: TraceSink; close(): void } | undefined> {
   if (settings === undefined) return undefined;
   let file: TraceFile | undefined;
   try {

@@ -1,5 +1,6 @@
 // `mcpwire inspect`: connect to one server, show what it offers, disconnect.
-// With --trace every JSON-RPC message is printed to stderr as it crosses the wire.
+// With --trace every message, HTTP exchange, process and lifecycle event is printed to stderr
+// as it happens, in the readable form of every verb (trace-lines.ts).
 // A --url without --transport follows spec 2025-11-25 basic/transports ("Backwards
 // Compatibility"): Streamable HTTP first, the legacy HTTP+SSE transport if it is refused.
 
@@ -8,18 +9,16 @@ import { Redactor, redactText } from "../common/redact.ts";
 import type { ProtocolEra } from "../client/protocol-version.ts";
 import { Client } from "../client/client.ts";
 import type { ClientCapabilities, Implementation, Prompt, Resource, ResourceTemplate, ServerCapabilities, Tool } from "../client/types.ts";
-import type { JsonRpcMessage } from "../jsonrpc/messages.ts";
 import { runtime } from "../runtime/mod.ts";
 import { createTransport, detectedTransport, type TransportTrace } from "../host/transport-factory.ts";
 import { ServerTrace } from "../host/server-trace.ts";
-import { openTraceFile } from "../host/trace-file.ts";
 import { defaultEraCache } from "../host/file-era-cache.ts";
 import { defaultChildEnv } from "../transport/stdio.ts";
-import { TracingTransport } from "../transport/tracing.ts";
 import type { Transport } from "../transport/transport.ts";
 import { parseArgs, type ParsedArgs, positiveInt, UsageError } from "./args.ts";
 import { splitCommandLine } from "./command-line.ts";
-import { dataLine, lineOf, textOf, TRACE_BOUNDS, useRedactor, write, writeJson } from "./output.ts";
+import { openTrace, traceOption } from "./host-session.ts";
+import { dataLine, lineOf, textOf, useRedactor, write, writeJson } from "./output.ts";
 import { summarizeInputSchema } from "./schema-summary.ts";
 import { APP_ONLY_MARK, type AppsReport, collectApps, formatApps, showToolUi } from "./inspect-apps.ts";
 import { isAppOnly } from "../client/apps/apps.ts";
@@ -52,12 +51,13 @@ options:
   --json                    print one JSON document instead of text
   --ui TOOL                 print the HTML of TOOL's MCP Apps UI resource (ui://) instead
                             of the report (with --json: { tool, uri, mimeType, meta, html })
-  --trace                   print every JSON-RPC message, both directions, to stderr
-                            (→ sent, ← received, with milliseconds since start),
-                            and the server's stderr lines
-  --trace-file FILE         write every message, HTTP exchange, process and lifecycle
-                            event as JSON Lines to FILE (mode 0600), one per line as it
-                            happens, credentials redacted
+  --trace[=full]            print every message, HTTP exchange, process and lifecycle
+                            event to stderr as it happens (→ sent, ← received, ↳ the
+                            request an answer answers, its latency, HTTP statuses and
+                            MCP headers, the server's stderr); =full pretty-prints
+                            each message's JSON
+  --trace-file FILE         write the same events as JSON Lines to FILE (mode 0600),
+                            one per line as it happens; credentials redacted in both
   --debug                   with an error, also print its stack
 
 Tools with MCP Apps metadata get an "apps" section: each tool's ui:// resource read and
@@ -114,7 +114,7 @@ export async function inspect(argv: readonly string[]): Promise<number> {
     protocol: { kind: "string" },
     json: { kind: "flag" },
     ui: { kind: "string" },
-    trace: { kind: "flag" },
+    trace: { kind: "optional" },
     "trace-file": { kind: "string" },
     help: { kind: "flag" },
     debug: { kind: "flag" },
@@ -135,28 +135,23 @@ export async function inspect(argv: readonly string[]): Promise<number> {
   if (protocol !== "auto" && protocol !== "modern" && protocol !== "legacy") {
     throw new UsageError(`--protocol takes auto, modern or legacy, not ${JSON.stringify(protocol)}`);
   }
-  const trace = args.flags.has("trace");
   const json = args.flags.has("json");
   const debug = args.flags.has("debug");
   // The credentials given on the command line: redacted from every output from here on.
   const redactor = new Redactor();
   useRedactor(redactor);
 
-  const started = performance.now();
-  const stamp = () => `${(performance.now() - started).toFixed(1).padStart(8)} ms`;
-  // --trace-file: the events of trace-event.ts, as `mcpwire call --trace-file` writes them.
-  const traceFilePath = args.values.get("trace-file");
-  if (traceFilePath === "") throw new UsageError("--trace-file needs a file name");
-  const traceFile = traceFilePath === undefined ? undefined : await openTraceFile(traceFilePath);
-  const serverTrace = traceFile === undefined ? undefined : new ServerTrace(
-    { sink: traceFile.sink, server: "", startedAt: started },
+  // --trace[=full] and --trace-file: the events of trace-event.ts, as every verb shows and writes them.
+  const trace = await openTrace(traceOption(args));
+  const serverTrace = trace === undefined ? undefined : new ServerTrace(
+    { sink: trace.sink, server: "", startedAt: performance.now() },
     commandLine !== undefined ? "stdio" : args.values.get("transport") ?? "auto",
     redactor,
   );
   try {
-    return await inspectWith(args, { commandLine, url, protocol, timeoutMs, trace, json, debug, redactor, stamp, serverTrace });
+    return await inspectWith(args, { commandLine, url, protocol, timeoutMs, json, debug, redactor, serverTrace });
   } finally {
-    traceFile?.close();
+    trace?.close();
   }
 }
 
@@ -166,26 +161,18 @@ interface InspectSettings {
   url: string | undefined;
   protocol: "auto" | "modern" | "legacy";
   timeoutMs: number;
-  trace: boolean;
   json: boolean;
   debug: boolean;
   redactor: Redactor;
-  stamp: () => string;
   serverTrace: ServerTrace | undefined;
 }
 
 async function inspectWith(args: ParsedArgs, settings: InspectSettings): Promise<number> {
-  const { commandLine, url, protocol, timeoutMs, trace, json, debug, redactor, stamp, serverTrace } = settings;
+  const { commandLine, url, protocol, timeoutMs, json, debug, redactor, serverTrace } = settings;
   const connection = commandLine !== undefined
-    ? stdioConnection(commandLine, args, redactor, trace ? stamp : undefined, serverTrace?.transportTrace)
+    ? stdioConnection(commandLine, args, redactor, serverTrace?.transportTrace)
     : httpConnection(url!, args, redactor, serverTrace?.transportTrace);
-  let transport: Transport = connection.transport;
-  if (trace) {
-    transport = new TracingTransport(transport, (direction, message: JsonRpcMessage) => {
-      // Bounded: a message nested 100,000 levels deep is shown marked and shortened, not a crash.
-      stderr(`${stamp()} ${direction === "send" ? "→" : "←"} ${dataLine(message, TRACE_BOUNDS)}`);
-    });
-  }
+  const transport: Transport = connection.transport;
 
   // The era cache (host/file-era-cache.ts) under auto: a server found legacy before is not probed again.
   const eraCache = protocol === "auto" ? defaultEraCache() : undefined;
@@ -228,7 +215,6 @@ function stdioConnection(
   commandLine: string,
   args: ParsedArgs,
   redactor: Redactor,
-  stamp: (() => string) | undefined,
   trace: TransportTrace | undefined,
 ): Connection {
   if (args.values.has("transport")) throw new UsageError("--transport applies to --url; --stdio is always the stdio transport");
@@ -247,7 +233,6 @@ function stdioConnection(
     { transport: "stdio", command, args: commandArgs, env, cwd: args.values.get("cwd") },
     {
       childEnvironment: (given) => ({ ...given }),
-      ...(stamp ? { onStderr: (line: string) => void stderr(`${stamp()}   server stderr: ${dataLine(line)}`) } : {}),
       ...(trace === undefined ? {} : { trace, redactor }),
     },
   );

@@ -23,7 +23,8 @@ verbs:
   import    show the servers other apps configured that --import would add: mcpwire import --list
   skills    list the servers' skills; mcpwire skills show <server> <skill> prints one
   trust     approve this directory's project config (./.mcp.json, ./mcpwire.yaml, ./.cursor/…) after seeing what it runs
-  trace     read a file --trace-file wrote: mcpwire trace show FILE [--explain], trace diff A B
+  trace     read a file --trace-file wrote: trace show FILE [--explain], trace diff A B, trace html FILE -o OUT.html
+  replay    serve a recorded server (a --trace-file trace) again, on stdio or --http PORT: mcpwire replay session.jsonl
   add       add a server to the config: mcpwire add NAME -- COMMAND [ARG…], add NAME --http URL
   remove    remove a server from the config: mcpwire remove NAME
   enable    enable a server the config disables: mcpwire enable NAME
@@ -35,7 +36,7 @@ verbs:
 Without --config the verbs servers, tools, call, run, chat and skills read ./mcpwire.yaml, ./.mcp.json,
 ~/.mcp.json, then $XDG_CONFIG_HOME/mcpwire/config.yaml (default ~/.config/mcpwire/config.yaml).
 --import APP[,APP] adds the servers of claude-desktop, claude-code, cursor, vscode, windsurf,
-gemini-cli or codex (or all).
+gemini-cli, codex or mcphost (or all).
 A config in the working directory (and an app's project file there) is used only once you
 approve it: asked on a terminal, else refused; mcpwire trust approves it, --trust-project (or
 MCPWIRE_TRUST_PROJECT=1) trusts it for one run.
@@ -59,6 +60,7 @@ const VERBS: Record<string, () => Promise<Verb>> = {
   skills: () => import("./skills-verb.ts").then((verb) => ({ run: verb.skills, usage: verb.SKILLS_USAGE })),
   trust: () => import("./trust.ts").then((verb) => ({ run: verb.trust, usage: verb.TRUST_USAGE })),
   trace: () => import("./trace-verb.ts").then((verb) => ({ run: verb.trace, usage: verb.TRACE_VERB_USAGE })),
+  replay: () => import("./replay-verb.ts").then((verb) => ({ run: verb.replay, usage: verb.REPLAY_USAGE })),
   add: () => import("./config-edit-verb.ts").then((verb) => ({ run: verb.add, usage: verb.ADD_USAGE })),
   remove: () => import("./config-edit-verb.ts").then((verb) => ({ run: verb.remove, usage: verb.REMOVE_USAGE })),
   enable: () => import("./config-edit-verb.ts").then((verb) => ({ run: verb.enable, usage: verb.ENABLE_USAGE })),
@@ -90,7 +92,7 @@ export async function main(argv: readonly string[]): Promise<number> {
         return verb === undefined ? 2 : 0;
       default:
         throw new UsageError(
-          `unknown verb "${verb}"; verbs: servers, tools, call, task, inspect, run, chat, auth, import, skills, trust, trace, add, remove, enable, disable, config, help, version`,
+          `unknown verb "${verb}"; verbs: ${Object.keys(VERBS).join(", ")}, help, version`,
         );
     }
   } catch (error) {

@@ -14,7 +14,7 @@ Starts every configured server and prints one row per server: state, transport,
 negotiated protocol version, server name and version, tool count, where it is configured
 (the config file, or the app and file it was imported from), last error.
 --import APP[,APP] adds the servers of other apps (claude-desktop, claude-code, cursor, vscode,
-windsurf, gemini-cli, codex, or all); see mcpwire import --list.
+windsurf, gemini-cli, codex, mcphost, or all); see mcpwire import --list.
 --log-level LEVEL also shows the servers' log messages at LEVEL and above on stderr.
 ${TRACE_USAGE}`;
 

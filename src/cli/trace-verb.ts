@@ -15,6 +15,7 @@ import { formatTraceEvent } from "./trace-lines.ts";
 
 export const TRACE_VERB_USAGE = `usage: mcpwire trace show FILE [--server NAME] [--method M] [--grep TEXT] [--kind K]… [--explain] [--full]
        mcpwire trace diff A B [--server NAME] [--json]
+       mcpwire trace html FILE -o OUT.html
 
 Reads a trace that --trace-file wrote (JSON Lines, one event a line):
   show     the same readable lines --trace prints: → sent, ← received, ↳ the request an
@@ -23,6 +24,7 @@ Reads a trace that --trace-file wrote (JSON Lines, one event a line):
            capabilities (initialize or server/discover), its tools, prompts, resources and
            resource templates (added, removed, changed: the JSON paths that differ), and the
            results of tools/call for the same tool and arguments
+  html     a sequence diagram in one self-contained HTML file (mcpwire trace html --help)
 
 show:
 --server NAME      only the events of this server
@@ -41,8 +43,8 @@ diff:
 Lines of the file that are not events (a crash leaves half a line at the end) are skipped,
 with a warning on stderr.
 
-exit codes: show: 0 shown, 2 usage or a file that cannot be read; diff: 0 the same, 1 they
-            differ, 2 usage or a file that cannot be read`;
+exit codes: show, html: 0 done, 2 usage or a file that cannot be read; diff: 0 the same,
+            1 they differ, 2 usage or a file that cannot be read`;
 
 /** The kinds --kind takes. */
 const KINDS = ["message", "http", "process", "lifecycle"] as const;
@@ -62,12 +64,13 @@ export async function trace(argv: readonly string[]): Promise<number> {
   try {
     if (sub === "show") return await show(rest);
     if (sub === "diff") return await diff(rest);
+    if (sub === "html") return await import("./trace-html.ts").then((html) => html.traceHtml(rest));
   } catch (error) {
     if (!(error instanceof TraceReadError)) throw error;
     await write("stderr", `mcpwire: ${error.message}\n`);
     return 2;
   }
-  throw new UsageError(`trace needs show or diff${sub === undefined ? "" : ` (got "${sub}")`}: mcpwire trace show FILE`);
+  throw new UsageError(`trace needs show, diff or html${sub === undefined ? "" : ` (got "${sub}")`}: mcpwire trace show FILE`);
 }
 
 /** Reads a trace and warns on stderr of the lines skipped: at most SHOWN_PROBLEMS, then a count. */

@@ -14,6 +14,7 @@ import { type ClientContext, lacksCapability } from "./client-context.ts";
 import type { EmitClientEvent } from "./client-events.ts";
 import { declaredCapabilities, modernCapabilities } from "./client-capabilities.ts";
 import type { ClientOptions, ListOptions } from "./client-options.ts";
+import { ClientTrace } from "./client-trace.ts";
 import { canMove, type ClientState, notReadyError } from "./client-state.ts";
 import { surfaceUrlElicitation } from "./elicitation.ts";
 import { ClientStateError, typedRpcError } from "./errors.ts";
@@ -105,6 +106,8 @@ export class ClientConnection implements ClientContext {
   readonly #openElicitations = new Set<string>();
   readonly #serverRequests: ServerRequests;
   #closing: Promise<void> | undefined;
+  /** ClientOptions.trace: the traced transport's events and the lifecycle events; undefined without it. */
+  readonly #trace: ClientTrace | undefined;
   /** The era negotiation of connect(), while it runs. */
   #negotiation: Negotiation | undefined;
   /** How the connection ended while connect() ran: connect() fails with it, in its own words. */
@@ -117,6 +120,7 @@ export class ClientConnection implements ClientContext {
     this.roots = options.roots === undefined ? undefined : toRoots(options.roots);
     this.capabilities = declaredCapabilities(options);
     this.modernCapabilities = modernCapabilities(this.capabilities);
+    this.#trace = options.trace === undefined ? undefined : new ClientTrace(options.trace, options.name);
     const sampling = options.handlers?.sampling;
     const name = () => this.name;
     this.#serverRequests = new ServerRequests({
@@ -155,18 +159,21 @@ export class ClientConnection implements ClientContext {
     if (from === to || !canMove(from, to)) return;
     this.state = to;
     if (to === "failed") this.failure = cause;
+    this.#trace?.moved(to, cause, this.era, this.version, this.options.protocol ?? "auto");
     this.emit("statechange", cause ? { from, to, cause } : { from, to });
   }
 
   // --- connect and close ---------------------------------------------------------------
 
   /** Client.connect: the transport started, the era settled, the client `ready`. */
-  async connect(transport: ClientTransport, options: { signal?: AbortSignal }): Promise<void> {
+  async connect(given: ClientTransport, options: { signal?: AbortSignal }): Promise<void> {
     if (this.state !== "new") {
       throw new ClientStateError(`connect() was already called (state: ${this.state}); create a new Client to connect again`, "already-connected", {
         state: this.state,
       });
     }
+    // ClientOptions.trace: traced once, here; unset, the transport is the caller's own.
+    const transport = this.#trace === undefined ? given : this.#trace.wrap(given);
     this.transport = transport;
     this.name = this.options.name !== undefined ? `server "${this.options.name}"` : transport.description;
     const peer = this.#attach(transport);

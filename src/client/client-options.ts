@@ -5,6 +5,7 @@
 import { optionNames } from "../common/options.ts";
 import type { Progress, RequestOptions } from "../jsonrpc/peer.ts";
 import type { ClientState } from "./client-state.ts";
+import type { ClientTraceOption } from "./client-trace.ts";
 import type { EraCache } from "./era-cache.ts";
 import type { ClientHandlers } from "./handlers.ts";
 import type { ProtocolChoice } from "./protocol-version.ts";
@@ -93,6 +94,14 @@ export interface ClientOptions {
    * only when the client is not ready; undefined leaves the client's own error.
    */
   unavailable?: (state: ClientState) => Error | undefined;
+  /**
+   * Trace this connection (transport/trace-event.ts): every message both ways as a `message`
+   * event (a response naming the request it answers, with its latency), redacted, and the
+   * client's `lifecycle` (connecting, the era and why, ready, failed, close). A sink, or
+   * `{ sink, server }` to name the server in the events. connect() wraps the transport once;
+   * unset, nothing is traced and nothing is added to a call.
+   */
+  trace?: ClientTraceOption;
 }
 
 /** Every option a Client reads (its constructor checks them). */
@@ -115,6 +124,7 @@ export const CLIENT_OPTIONS = optionNames<ClientOptions>({
   taskReceiver: true,
   eraCache: true,
   unavailable: true,
+  trace: true,
 });
 
 /** Options of the list methods: `fresh` skips a cached result still within its ttlMs. */

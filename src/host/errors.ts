@@ -1,11 +1,13 @@
 // The host layer's error codes in one union. The classes live with what they are about:
 // ConfigError (config/types.ts), InterpolationError (interpolate.ts), ServerUnavailableError
-// (server-status.ts, a ClientStateError of the client layer with host codes).
+// (server-status.ts, a ClientStateError of the client layer with host codes), TraceReadError
+// (trace-reader.ts), ReplayError (replay.ts).
 
 import type { ConfigErrorCode } from "./config/types.ts";
 import type { InterpolationErrorCode } from "./interpolate.ts";
 import type { ServerUnavailableCode } from "./server-status.ts";
+import type { ReplayErrorCode } from "./replay.ts";
 import type { TraceReadErrorCode } from "./trace-reader.ts";
 
-/** Every code of the host layer's errors: ConfigError's, InterpolationError's, ServerUnavailableError's and TraceReadError's. */
-export type HostErrorCode = ConfigErrorCode | InterpolationErrorCode | ServerUnavailableCode | TraceReadErrorCode;
+/** Every code of the host layer's errors: ConfigError's, InterpolationError's, ServerUnavailableError's, TraceReadError's and ReplayError's. */
+export type HostErrorCode = ConfigErrorCode | InterpolationErrorCode | ServerUnavailableCode | TraceReadErrorCode | ReplayErrorCode;

@@ -25,8 +25,7 @@ export { ManagerEvent, McpManager, ServerUnavailableError } from "./manager.ts";
 export type { ManagerEvents, ManagerEventType, McpManagerOptions, ServerState, ServerStatus } from "./manager.ts";
 export type { BackoffOptions } from "./backoff.ts";
 export { defaultEraCache, FileEraCache } from "./file-era-cache.ts";
-// McpManagerOptions.trace: the trace event model (version 1), one event per message, HTTP exchange, process event, lifecycle step
-export type { TraceEvent, TraceSink } from "../transport/trace-event.ts";
+// McpManagerOptions.trace takes a TraceSink of TraceEvents: exported from the root entry (ClientOptions.trace takes them too)
 
 // the sync bridge
 export { createSyncBridge, SyncBridgeError } from "./sync-bridge.ts";

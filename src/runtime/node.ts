@@ -27,6 +27,8 @@ import { ChildGroups, OUTPUT_GRACE_MS, processGroup, type SyncFs } from "./proce
 import { onWorkerEnd, receiveMessageSync, startWorkerThread, workerData } from "./worker-threads.ts";
 
 const groups = new ChildGroups();
+/** The largest request body serveLoopback reads (on Deno, Deno.serve's handler reads the body itself). */
+const LOOPBACK_MAX_BODY_BYTES = 16 * 1024 * 1024;
 let exitHookInstalled = false;
 
 function isDirectory(path: string): boolean {
@@ -213,8 +215,28 @@ export const nodeRuntime: Runtime = {
     }
   },
   async serveLoopback(port: number, handler: (request: Request) => Response | Promise<Response>) {
-    const server = createHttpServer((req, res) => {
-      const request = new Request(new URL(req.url ?? "/", `http://127.0.0.1`), { method: req.method ?? "GET" });
+    const server = createHttpServer(async (req, res) => {
+      // The request as fetch's Request: its headers and (bounded) body, as Deno.serve gives them.
+      const headers = new Headers();
+      for (const [name, value] of Object.entries(req.headers)) {
+        if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(", ") : value);
+      }
+      const chunks: Buffer[] = [];
+      let size = 0;
+      for await (const chunk of req as AsyncIterable<Buffer>) {
+        size += chunk.length;
+        if (size > LOOPBACK_MAX_BODY_BYTES) {
+          res.writeHead(413, { connection: "close" });
+          res.end(`request body over ${LOOPBACK_MAX_BODY_BYTES} bytes`);
+          return;
+        }
+        chunks.push(chunk);
+      }
+      const method = req.method ?? "GET";
+      const body = method === "GET" || method === "HEAD" ? undefined : Buffer.concat(chunks);
+      const address = server.address();
+      const origin = `http://127.0.0.1:${typeof address === "object" && address !== null ? address.port : port}`;
+      const request = new Request(new URL(req.url ?? "/", origin), { method, headers, ...(body === undefined ? {} : { body }) });
       Promise.resolve(handler(request)).then(async (response) => {
         res.writeHead(response.status, Object.fromEntries(response.headers));
         res.end(Buffer.from(await response.arrayBuffer()));

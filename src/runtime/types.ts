@@ -125,7 +125,8 @@ export interface Runtime {
   listFiles(path: string): Promise<FileEntry[]>;
   /**
    * An HTTP listener on 127.0.0.1 only (port 0: any free one), answering each request with
-   * `handler` — the OAuth redirect listener of `mcpwire auth login` (RFC 8252 7.3).
+   * `handler`, which gets its method, URL, headers and body (Node reads at most 16 MiB of it) —
+   * the OAuth redirect listener of `mcpwire auth login` (RFC 8252 7.3), `mcpwire replay --http`.
    */
   serveLoopback(port: number, handler: (request: Request) => Response | Promise<Response>): Promise<LoopbackListener>;
   /** The command-line arguments after the script name. */

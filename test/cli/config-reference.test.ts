@@ -36,6 +36,9 @@ describe("mcpwire config schema / help config", () => {
     assert.equal(validate({ ...good, providers: { openai: { base_uri: "x" } } }), false);
     assert.equal(validate({ ...good, providers: { mistral: {} } }), false);
     assert.equal(validate({ ...good, hooks: { PreToolUse: [{ matcher: "x" }] } }), false);
+    // Claude Code's nested form is accepted beside ours.
+    const nested = { matcher: "Bash", hooks: [{ type: "command", command: "./check.sh", timeout: 5 }] };
+    assert.equal(validate({ ...good, hooks: { PreToolUse: [nested] } }), true, JSON.stringify(validate.errors));
   });
 
   test("the schema's provider names and timeout are the providers' own", () => {

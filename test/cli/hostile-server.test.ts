@@ -105,14 +105,23 @@ describe("a server cannot crash the CLI with deep JSON", () => {
 
   test("inspect: a deep log message at start-up is shown marked in plain, --trace and --json modes", async () => {
     const command = `${hostileCommand} --on-start`;
-    for (const mode of [[], ["--trace"], ["--json"]]) {
+    for (const mode of [[], ["--trace"], ["--trace=full"], ["--json"]]) {
       const outcome = await mcpwire(["inspect", ...mode, "--stdio", command]);
       const what = `inspect ${mode.join(" ")}`;
       assert.equal(outcome.code, 1, `${what}: the fixture answers resources/list and prompts/list with an error\n${outcome.stderr}`);
       assert.match(outcome.stderr, /^server log \[error\] hostile: \{"d":\{"d":.*"\[nested deeper than \d+ levels: not shown\]"\}+$/m, what);
       assert.ok(longestLine(outcome.stderr) < 70_000, `${what}: a ${longestLine(outcome.stderr)}-character line`);
       assert.doesNotMatch(outcome.stderr, /RangeError|Maximum call stack/, what);
-      if (mode[0] === "--trace") assert.match(outcome.stderr, /← \{"jsonrpc":"2\.0","method":"notifications\/message",.*nested deeper than/, what);
+      if (mode[0] === "--trace") {
+        assert.match(
+          outcome.stderr,
+          /← - {2}notifications\/message {2}\(\d+(\.\d)? K?B\) {2}\{"level":"error","logger":"hostile","data":\{"d":\{"d":.*…$/m,
+          what,
+        );
+      }
+      if (mode[0] === "--trace=full") {
+        assert.match(outcome.stderr, /← - {2}notifications\/message {2}.*\n(.*\n)*\s+"d": "\[nested deeper than \d+ levels: not shown\]"/, what);
+      }
       if (mode[0] === "--json") assert.equal(JSON.parse(outcome.stdout).serverInfo.name, "hostile");
     }
   });
@@ -157,7 +166,10 @@ describe("server text reaches the terminal with its escapes made visible", () =>
 
     const traced = await mcpwire(["inspect", "--trace", "--stdio", hostileCommand]);
     assertNoRawControls(traced, "inspect --trace");
-    assert.match(traced.stderr, /← \{"jsonrpc":"2\.0","id":\d+,"result":\{"protocolVersion":"2025-11-25".*\\u001b\[31mred/);
+    assert.match(traced.stderr, /← - {2}↳ answer to initialize #\d+ {2}/);
+    const full = await mcpwire(["inspect", "--trace=full", "--stdio", hostileCommand]);
+    assertNoRawControls(full, "inspect --trace=full");
+    assert.match(full.stderr, /← - {2}↳ answer to initialize #\d+ .*\n(.*\n)*\s+"version": "1\.0 \\u001b\[31mred/);
 
     const json = await mcpwire(["inspect", "--json", "--stdio", hostileCommand]);
     assertNoRawControls(json, "inspect --json");
@@ -295,7 +307,7 @@ describe("no credential is printed", () => {
         assert.match(rpc.stdout, /^resources: failed: .*resources\/list refused; the request came with .*"authorization":"\[redacted\]"/m, what("rpc"));
       }
       if (mode[0] === "--trace") {
-        assert.match(rpc.stderr, /← \{"jsonrpc":"2\.0","id":\d+,"error":\{"code":-32603,"message":"resources\/list refused.*\[redacted\]/, what("rpc"));
+        assert.match(rpc.stderr, /← - {2}↳ answer to resources\/list #\d+ \(error\) {2}.*\{"code":-32603,"message":"resources\/list refused/, what("rpc"));
       }
     }
   });
@@ -307,10 +319,10 @@ describe("no credential is printed", () => {
       assertNoSecrets(outcome, what);
       assert.match(outcome.stderr, /^server log \[error\] hostile: log has key \[redacted\]$/m, what);
       if (mode[0] === "--trace") {
-        assert.match(outcome.stderr, /server stderr: stderr has key \[redacted\]$/m, what);
+        assert.match(outcome.stderr, /process stderr: stderr has key \[redacted\]$/m, what);
         assert.match(
           outcome.stderr,
-          /← \{"jsonrpc":"2\.0","method":"notifications\/message","params":\{"level":"error","logger":"hostile","data":"log has key \[redacted\]"\}\}/,
+          /← - {2}notifications\/message {2}\(\d+ B\) {2}\{"level":"error","logger":"hostile","data":"log has key \[redacted\]"\}/,
           what,
         );
       }

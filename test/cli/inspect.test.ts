@@ -51,7 +51,9 @@ describe("mcpwire inspect", () => {
     assert.equal(found.code, 0, found.stderr);
     assert.match(found.stdout, /^protocol\s+2026-07-28 \(modern: stateless, found by server\/discover\)$/m);
     assert.match(found.stdout, /^server\s+mcpwire-modern-fixture /m);
-    assert.ok(!found.stderr.includes('"method":"initialize"'), "initialize was sent to a modern server");
+    assert.match(found.stderr, /→ - {2}server\/discover #\d+ /);
+    assert.match(found.stderr, /• - {2}era modern 2026-07-28 — server\/discover answered/);
+    assert.doesNotMatch(found.stderr, /→ - {2}initialize #/, "initialize was sent to a modern server");
     const pinned = await mcpwire("inspect", "--protocol", "legacy", "--stdio", modern);
     assert.equal(pinned.code, 1);
     assert.match(pinned.stderr, /refused the initialize handshake: it supports 2026-07-28; .*protocol: auto/);
@@ -73,20 +75,39 @@ describe("mcpwire inspect", () => {
     assert.deepEqual(report.errors, {});
   });
 
-  test("--trace shows every message both ways on stderr with a direction and a time", async () => {
+  test("--trace shows every message both ways on stderr, each answer naming its request, with the process and lifecycle", async () => {
     const { code, stderr } = await mcpwire("inspect", "--trace", "--stdio", everythingCommand);
     assert.equal(code, 0, stderr);
     const lines = stderr.split("\n");
-    const sent = lines.filter((line) => /^\s*\d+\.\d ms → \{/.test(line));
-    const received = lines.filter((line) => /^\s*\d+\.\d ms ← \{/.test(line));
-    assert.ok(sent.some((line) => line.includes('"method":"initialize"')), stderr);
-    assert.ok(sent.some((line) => line.includes('"method":"notifications/initialized"')));
-    assert.ok(sent.some((line) => line.includes('"method":"tools/list"')));
-    assert.ok(received.some((line) => line.includes('"protocolVersion":"2025-11-25"')));
-    // Every request we sent got an answer in the trace.
-    const sentIds = sent.map((line) => JSON.parse(line.slice(line.indexOf("{")))).filter((m) => "id" in m).map((m) => m.id);
-    const receivedIds = new Set(received.map((line) => JSON.parse(line.slice(line.indexOf("{")))).map((m) => m.id));
-    for (const id of sentIds) assert.ok(receivedIds.has(id), `no answer traced for id ${id}`);
+    const sent = lines.filter((line) => /^\s*\d+\.\d ms → - {2}/.test(line));
+    const received = lines.filter((line) => /^\s*\d+\.\d ms ← - {2}/.test(line));
+    assert.ok(sent.some((line) => /→ - {2}initialize #\d+ {2}\(\d+ B\) {2}\{"protocolVersion":/.test(line)), stderr);
+    assert.ok(sent.some((line) => line.includes("→ -  notifications/initialized  (")));
+    assert.ok(sent.some((line) => /→ - {2}tools\/list #\d+ /.test(line)));
+    assert.ok(received.some((line) => /↳ answer to initialize #\d+ {2}\d+\.\d ms {2}.*"protocolVersion":"2025-11-25"/.test(line)), stderr);
+    // Every request we sent got an answer in the trace, naming its method and id, with a latency.
+    const requests = sent.map((line) => /→ - {2}(\S+) (#\d+) /.exec(line)).filter((match) => match !== null);
+    assert.ok(requests.length >= 3, stderr);
+    for (const [, method, id] of requests) {
+      assert.ok(
+        received.some((line) => line.includes(`↳ answer to ${method} ${id}`) && /↳ answer to \S+ #\d+( \(error\))? {2}\d+\.\d ms {2}\(/.test(line)),
+        `no answer traced for ${method} ${id}`,
+      );
+    }
+    // Bounded: no line carries a whole message (the preview is cut).
+    for (const line of [...sent, ...received]) assert.ok(line.length < 400, line);
+    assert.match(stderr, /• - {2}process started, pid \d+: node /);
+    assert.match(stderr, /• - {2}era legacy 2025-11-25 — server\/discover .*fell back to the initialize handshake/);
+    assert.match(stderr, /• - {2}ready \[stdio\]/);
+  });
+
+  test("--trace=full pretty-prints each message's JSON under its line", async () => {
+    const { code, stderr } = await mcpwire("inspect", "--trace=full", "--stdio", everythingCommand);
+    assert.equal(code, 0, stderr);
+    assert.match(stderr, /↳ answer to tools\/list #\d+ .*\n\s+\{\n\s+"result": \{\n\s+"tools": \[\n\s+\{\n\s+"name": "echo",/);
+    const bad = await mcpwire("inspect", "--trace=everything", "--stdio", everythingCommand);
+    assert.equal(bad.code, 2);
+    assert.match(bad.stderr, /--trace takes no value or =full/);
   });
 
   test("a missing command exits 1 with a message naming the command", async () => {
@@ -161,6 +182,22 @@ describe("mcpwire inspect --url", () => {
     assert.match(stdout, /^prompts \(\d+\)$/m);
   });
 
+  test("--trace over Streamable HTTP: the refused server/discover (400 and its body) before initialize, statuses and the session id", async () => {
+    const { code, stderr } = await mcpwire("inspect", "--trace", "--url", `${streamable.origin}/mcp`);
+    assert.equal(code, 0, stderr);
+    const lines = stderr.split("\n");
+    const at = (pattern: RegExp) => lines.findIndex((line) => pattern.test(line));
+    const probe = at(/→ - {2}server\/discover #1 /);
+    const refused = at(/⇄ - {2}HTTP POST \S+\/mcp → 400 .*sent MCP-Protocol-Version: 2026-07-28 {2}Mcp-Method: server\/discover/);
+    const body = at(/⇄ - {2}HTTP 400 body of POST \S+\/mcp: \{"jsonrpc":"2\.0","error":/);
+    const initialize = at(/→ - {2}initialize #2 /);
+    const session = at(/⇄ - {2}HTTP POST \S+\/mcp → 200 .*got Mcp-Session-Id: \S+/);
+    const answered = at(/← - {2}↳ answer to initialize #2 {2}\d+\.\d ms/);
+    assert.ok(probe >= 0 && probe < refused && refused < body && body < initialize && initialize < session && session < answered, stderr);
+    assert.match(stderr, /• - {2}era legacy 2025-11-25 — server\/discover was refused with HTTP 400: .*fell back to the initialize handshake/);
+    assert.match(stderr, /⇄ - {2}HTTP POST \S+\/mcp → 202 {2}sent Mcp-Session-Id: \S+ {2}MCP-Protocol-Version: 2025-11-25/);
+  });
+
   test("a legacy SSE server (server-everything sse): auto falls back to sse; --json reports it", async () => {
     const { code, stdout, stderr } = await mcpwire("inspect", "--json", "--url", `${sse.origin}/sse`);
     assert.equal(code, 0, stderr);
@@ -193,7 +230,10 @@ describe("mcpwire inspect --url", () => {
   test("--header goes with every request, the probe and both legacy requests; --trace shows the messages", async () => {
     const { code, stderr } = await mcpwire("inspect", "--trace", "--header", "X-Team: wire", "--header", "X-Run:7", "--url", `${fixture.origin}/sse`);
     assert.equal(code, 0, stderr);
-    assert.match(stderr, /→ \{.*"method":"initialize"/);
+    assert.match(stderr, /→ - {2}initialize #\d+ /);
+    // The Streamable HTTP POST refused before the fallback, then the legacy stream: their statuses.
+    assert.match(stderr, /⇄ - {2}HTTP POST \S+\/sse → 4\d\d/);
+    assert.match(stderr, /⇄ - {2}HTTP GET \S+\/sse → 200/);
     const requests = fixture.output.filter((line) => /^(GET|POST) /.test(line));
     assert.ok(requests.length >= 3, requests.join(" | "));
     for (const line of requests) assert.match(line, / x-run=7 x-team=wire$/);

@@ -162,10 +162,14 @@ describe("mcpwire trace show", () => {
     assert.equal(missing.code, 2);
     assert.match(missing.stderr, /absent\.jsonl: cannot read it/);
     assert.equal((await mcpwire(["trace", "play", files.one])).code, 2);
+    const html = await mcpwire(["trace", "html", join(scratch.path, "absent.jsonl"), "-o", join(scratch.path, "absent.html")]);
+    assert.equal(html.code, 2, "trace html is wired to the verb and refuses a missing file like show");
+    assert.match(html.stderr, /absent\.jsonl: cannot read it/);
     const help = await mcpwire(["help", "trace"]);
     assert.equal(help.code, 0);
     assert.match(help.stdout, /mcpwire trace show FILE/);
     assert.match(help.stdout, /mcpwire trace diff A B/);
+    assert.match(help.stdout, /mcpwire trace html FILE -o OUT\.html/);
   });
 });
 

@@ -137,7 +137,11 @@ function hooksOf(keys: HostKeys, hooks: unknown): HooksConfig {
       continue;
     }
     if (!Array.isArray(list)) keys.fail(["hooks", event], `"hooks.${event}" must be a list of { matcher, command, timeout }`);
-    result[event as keyof HooksConfig] = (list as unknown[]).map((raw, index) => hookOf(keys, `hooks.${event}[${index}]`, ["hooks", event, index], raw));
+    result[event as keyof HooksConfig] = (list as unknown[]).flatMap((raw, index) =>
+      isObject(raw) && raw.hooks !== undefined
+        ? nestedHooksOf(keys, `hooks.${event}[${index}]`, ["hooks", event, index], raw)
+        : [hookOf(keys, `hooks.${event}[${index}]`, ["hooks", event, index], raw)]
+    );
   }
   return result;
 }
@@ -158,6 +162,42 @@ function hookOf(keys: HostKeys, where: string, path: Path, raw: unknown): HookCo
   }
   if (entry.timeout !== undefined) command.timeoutMs = keys.seconds(entry.timeout, [...path, "timeout"]);
   return command;
+}
+
+/**
+ * Claude Code's and mcphost's nested form, beside ours: `{ matcher, hooks: [{ type: command,
+ * command, timeout }] }`, one of our entries per command, each with the group's matcher. Claude
+ * Code's hooks reference (code.claude.com/docs/en/hooks, "Structure"): `type` is "command",
+ * `timeout` is in seconds, as ours.
+ */
+function nestedHooksOf(keys: HostKeys, where: string, path: Path, group: Record<string, unknown>): HookCommand[] {
+  for (const key of Object.keys(group)) if (key !== "matcher" && key !== "hooks") keys.warnUnknown([...path, key], ["matcher", "hooks"]);
+  if (!Array.isArray(group.hooks)) {
+    keys.fail([...path, "hooks"], `"${where}.hooks" must be a list of { type: command, command, timeout }; it is ${describe(group.hooks, keys.context.json)}`);
+  }
+  if (group.matcher !== undefined && group.matcher !== null) {
+    // Checked here, where it is written (each command below gets it).
+    const matcher = keys.text(group.matcher, [...path, "matcher"], "a regular expression on tool names");
+    try {
+      new RegExp(matcher);
+    } catch (error) {
+      keys.fail([...path, "matcher"], `"${where}.matcher" is not a regular expression (${messageOf(error)})`);
+    }
+  }
+  return (group.hooks as unknown[]).map((raw, index) => {
+    const at: Path = [...path, "hooks", index];
+    const inner = `${where}.hooks[${index}]`;
+    if (!isObject(raw)) keys.fail(at, `"${inner}" must be a mapping with "type": "command" and "command" (and optional "timeout")`);
+    const entry = raw as Record<string, unknown>;
+    if (entry.type !== undefined && entry.type !== "command") {
+      keys.fail(
+        [...at, "type"],
+        `"${inner}.type" must be "command" (a shell command; mcpwire runs no other kind of hook); it is ${describe(entry.type, keys.context.json)}`,
+      );
+    }
+    const { type: _type, ...rest } = entry;
+    return hookOf(keys, inner, at, group.matcher === undefined || group.matcher === null ? rest : { ...rest, matcher: group.matcher });
+  });
 }
 
 /** `tool_search:` — true (always), false (off), a mode, or { mode, max_tools, max_schema_bytes, max_results }. */

@@ -2,6 +2,10 @@
 // things (Windsurf's `serverUrl`, Gemini CLI's `httpUrl` and millisecond `timeout`, Codex's
 // `bearer_token_env_var`, …) and its variables (`${env:X}`, `$X`, VS Code's `${input:…}`) turned
 // into what config/server.ts reads, with `${VAR}` where the app meant the environment.
+// mcphost (mark3labs/mcphost internal/config/config.go, MCPServerConfig and GetTransportType;
+// substitution.go): `type: local|remote|builtin`, `command` as an array (program first),
+// `environment`, `url` + `headers` (a list of "Name: value"), `allowedTools` / `excludedTools`,
+// `${env://VAR}` and `${env://VAR:-default}`; its legacy shape is `command` + `args` + `env`.
 
 import { isObject, nameTable, ownValue, setOwn } from "../../common/json.ts";
 import type { Env } from "./context.ts";
@@ -27,6 +31,8 @@ export interface Shaped {
   problems: { key: Path; message: string; unknownShape?: boolean }[];
   /** Keys that mean nothing to mcpwire, at the app's key. */
   warnings: { key: Path; message: string }[];
+  /** Set when the entry is left out on purpose (an mcphost `builtin` server): why, said as a warning. */
+  skipped?: string;
 }
 
 /** What a `type` / `transport` value means; others are a shape we do not know. */
@@ -37,6 +43,10 @@ const TRANSPORTS: Readonly<Record<string, string>> = {
   streamableHttp: "http",
   "streamable_http": "http",
   sse: "sse",
+  // mcphost: `local` runs a command over stdio, `remote` is Streamable HTTP; its legacy `transport: streamable`.
+  local: "stdio",
+  remote: "http",
+  streamable: "http",
 };
 
 /** Keys each app may write that mcpwire does not use, ignored without a word (approval, UI, OAuth it discovers itself). */
@@ -48,6 +58,7 @@ const QUIET: Readonly<Record<ImportApp, readonly string[]>> = {
   windsurf: ["alwaysAllow"],
   "gemini-cli": ["trust", "description", "oauth", "authProviderType", "extensionName", "targetAudience", "targetServiceAccount"],
   codex: ["oauth", "scopes", "default_tools_approval_mode", "tools", "oauth_resource"],
+  mcphost: [],
 };
 
 /** The keys each app's server entries use for a stdio command or a URL, for "a shape we do not know". */
@@ -59,10 +70,11 @@ export const SHAPE_KEYS: Readonly<Record<ImportApp, string>> = {
   windsurf: `"command" or "serverUrl"`,
   "gemini-cli": `"command", "httpUrl" or "url"`,
   codex: `"command" or "url"`,
+  mcphost: `"command" (type local) or "url" (type remote)`,
 };
 
 /** How each app writes variables in its strings. */
-type Variables = "literal" | "shell" | "dollar" | "editor";
+type Variables = "literal" | "shell" | "dollar" | "editor" | "mcphost";
 const VARIABLES: Readonly<Record<ImportApp, Variables>> = {
   "claude-desktop": "literal", // Claude Desktop passes strings as written
   "claude-code": "shell", // ${VAR} and ${VAR:-default}, as mcpwire
@@ -71,6 +83,7 @@ const VARIABLES: Readonly<Record<ImportApp, Variables>> = {
   windsurf: "editor", // ${env:NAME}
   "gemini-cli": "dollar", // $VAR and ${VAR}
   codex: "literal", // env values are literal; variables are named by env_vars / *_env_var keys
+  mcphost: "mcphost", // ${env://VAR} and ${env://VAR:-default}; any other $ is itself
 };
 
 /** Reads one server entry of `app`'s file (an object; the caller reports anything else). */
@@ -99,10 +112,22 @@ export function shapeServer(raw: Record<string, unknown>, context: ShapeContext)
   for (const [key, value] of Object.entries(raw)) {
     switch (key) {
       case "command":
+        if (Array.isArray(value) && value.length > 0) {
+          // mcphost: the program and its arguments in one list; `args` (legacy) would come after.
+          const [program, ...rest] = strings(value, [key]) as unknown[];
+          put("command", program, [key, 0]);
+          put("args", [...rest, ...(Array.isArray(shaped.entry.args) ? shaped.entry.args : [])], [key]);
+          continue;
+        }
         put("command", typeof value === "string" ? text(value, [key]) : value, [key]);
         continue;
       case "args":
-        put("args", strings(value, [key]), [key]);
+        // After an mcphost array `command`: its arguments first.
+        put(
+          "args",
+          Array.isArray(value) && Array.isArray(shaped.entry.args) ? [...shaped.entry.args, ...(strings(value, [key]) as unknown[])] : strings(value, [key]),
+          [key],
+        );
         continue;
       case "env": {
         const env = mapping(value, [key]);
@@ -126,11 +151,30 @@ export function shapeServer(raw: Record<string, unknown>, context: ShapeContext)
         continue;
       case "headers":
       case "http_headers":
-        if (isObject(value)) addHeaders(mapping(value, [key]) as Record<string, unknown>, [key]);
+        if (Array.isArray(value)) {
+          // mcphost: a list of "Name: value".
+          const headers: Record<string, unknown> = {};
+          for (const [index, line] of value.entries()) {
+            const colon = typeof line === "string" ? line.indexOf(":") : -1;
+            if (colon <= 0) {
+              shaped.problems.push({ key: [key, index], message: `"${key}[${index}]" must be a header "Name: value"; it is ${JSON.stringify(line)}` });
+              continue;
+            }
+            setOwn(headers, (line as string).slice(0, colon).trim(), text((line as string).slice(colon + 1).trim(), [key, index]));
+          }
+          addHeaders(headers, [key]);
+        } else if (isObject(value)) addHeaders(mapping(value, [key]) as Record<string, unknown>, [key]);
         else put("headers", value, [key]);
         continue;
       case "type":
       case "transport": {
+        if (app === "mcphost" && key === "type" && value === "builtin") {
+          // mcphost's in-process servers (fs, bash, todo, fetch, …) are part of mcphost itself.
+          const name = typeof raw.name === "string" ? ` "${raw.name}"` : "";
+          shaped.skipped = `mcphost's builtin server${name} runs inside mcphost, and mcpwire has no such server; it is skipped ` +
+            `(to have its tools, run an MCP server that offers them, as type local)`;
+          continue;
+        }
         if (typeof value === "string" && Object.hasOwn(TRANSPORTS, value)) {
           put("type", TRANSPORTS[value], [key]);
         } else {
@@ -155,6 +199,7 @@ export function shapeServer(raw: Record<string, unknown>, context: ShapeContext)
       shaped.warnings.push({ key: [key], message: `"${key}" means nothing to mcpwire; it is ignored` });
     }
   }
+  if (shaped.skipped !== undefined) return shaped;
   if (shaped.entry.command === undefined && shaped.entry.url === undefined && !shaped.problems.some((item) => item.unknownShape)) {
     const keys = Object.keys(raw);
     shaped.problems.push({
@@ -191,11 +236,13 @@ function shapeAppKey(
       return true;
     case "windsurf disabledTools":
     case "gemini-cli excludeTools":
+    case "mcphost excludedTools":
     case "codex disabled_tools":
       put("tools", { ...(isObject(shaped.entry.tools) ? shaped.entry.tools : {}), exclude: value }, [key]);
       shaped.sourceKeys["tools.exclude"] = [key];
       return true;
     case "gemini-cli includeTools":
+    case "mcphost allowedTools":
     case "codex enabled_tools":
       put("tools", { ...(isObject(shaped.entry.tools) ? shaped.entry.tools : {}), include: value }, [key]);
       shaped.sourceKeys["tools.include"] = [key];
@@ -234,6 +281,17 @@ function shapeAppKey(
       put("env", env, ["env"]);
       return true;
     }
+    case "mcphost environment": {
+      const env = isObject(value)
+        ? Object.fromEntries(Object.entries(value).map(([name, item]) => [name, typeof item === "string" ? text(item, [key, name]) : item]))
+        : value;
+      put("env", isObject(env) && isObject(shaped.entry.env) ? { ...shaped.entry.env, ...env } : env, [key]);
+      return true;
+    }
+    case "mcphost name":
+    case "mcphost options":
+      // A builtin server's own keys (it is skipped).
+      return raw.type === "builtin";
     case "cursor envFile":
     case "vscode envFile":
       shaped.warnings.push({
@@ -254,6 +312,12 @@ function convertVariables(value: string, key: Path, context: ShapeContext, shape
   switch (VARIABLES[context.app]) {
     case "shell":
       return value;
+    case "mcphost":
+      // ${env://VAR} and ${env://VAR:-default} read the environment; any other $ is itself.
+      return value.replace(
+        /\$\{env:\/\/([A-Za-z_][A-Za-z0-9_]*)(:-[^}]*)?\}|\$/g,
+        (_all, name?: string, fallback?: string) => name === undefined ? "$$" : `\${${name}${fallback ?? ""}}`,
+      );
     case "literal":
       return literalText(value);
     case "dollar":

@@ -36,7 +36,7 @@ export interface ImportSource {
   /** Absolute path. */
   file: string;
   scope: ImportScope;
-  format: "json" | "toml";
+  format: "json" | "toml" | "yaml";
   /** Where the servers' mapping is in the file: `["mcpServers"]`, `["servers"]`, `["mcp", "servers"]`, … */
   serversPath: readonly string[];
 }
@@ -78,6 +78,9 @@ function appDataOf(env: Env, os: string, home: string | undefined): string | und
  * - windsurf: `~/.codeium/windsurf/mcp_config.json` (`mcpServers`).
  * - gemini-cli: `./.gemini/settings.json`, `~/.gemini/settings.json` (`mcpServers`).
  * - codex: `./.codex/config.toml`, `$CODEX_HOME/config.toml` (default `~/.codex`), `[mcp_servers.NAME]`.
+ * - mcphost: `~/.mcphost.yml`, `~/.mcphost.yaml`, `~/.mcphost.json`, then the legacy `~/.mcp.json`
+ *   (`mcpServers`). mcphost reads `.mcphost.{yml,yaml,json}` first, then `.mcp.*` (mark3labs/mcphost
+ *   internal/config/config.go, EnsureConfigExists); here every one found is read, the first winning a clash.
  */
 export function importSources(app: ImportApp, options: SourceOptions): ImportSource[] {
   const { cwd, env } = options;
@@ -85,7 +88,7 @@ export function importSources(app: ImportApp, options: SourceOptions): ImportSou
   const home = homeOf(env);
   const appData = appDataOf(env, os, home);
   const sources: ImportSource[] = [];
-  const add = (base: string | undefined, path: string, scope: ImportScope, serversPath: readonly string[], format: "json" | "toml" = "json") => {
+  const add = (base: string | undefined, path: string, scope: ImportScope, serversPath: readonly string[], format: ImportSource["format"] = "json") => {
     if (base === undefined || base === "") return;
     const file = resolvePath(base, path);
     // One file read twice (the working directory is the home directory) would clash with itself.
@@ -123,6 +126,12 @@ export function importSources(app: ImportApp, options: SourceOptions): ImportSou
       add(codexHome, "config.toml", "user", ["mcp_servers"], "toml");
       break;
     }
+    case "mcphost":
+      add(home, ".mcphost.yml", "user", ["mcpServers"], "yaml");
+      add(home, ".mcphost.yaml", "user", ["mcpServers"], "yaml");
+      add(home, ".mcphost.json", "user", ["mcpServers"]);
+      add(home, ".mcp.json", "user", ["mcpServers"]);
+      break;
   }
   return sources;
 }

@@ -15,7 +15,7 @@ import { buildServers } from "./parse.ts";
 import type { ProjectConfigSummary } from "./project-summary.ts";
 import { ProjectGate, type ProjectTrust, untrustedImportWarning } from "./project-trust.ts";
 import type { Parsed, Path } from "./syntax.ts";
-import { parseJson, positionIn, tooDeep } from "./syntax.ts";
+import { parseJson, parseYaml, positionIn, tooDeep } from "./syntax.ts";
 import { ConfigError, DEFAULT_CONNECT_TIMEOUT_MS, DEFAULT_TOOL_TIMEOUT_MS, type McpwireConfig, type ServerConfig } from "./types.ts";
 
 /** What one app's file gave. */
@@ -187,7 +187,7 @@ async function readImportFile(source: ImportSource, cwd: string, env: Env, gate:
   }
   const read = text;
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-  parsed = source.format === "toml" ? await tomlParsed(text) : jsonParsed(text);
+  parsed = source.format === "toml" ? await tomlParsed(text) : source.format === "yaml" ? parseYaml(text) : jsonParsed(text);
   // A project's file (it came with the repository) is used only once approved: before that its
   // servers are not built, so no variable is read for them (config/project-trust.ts).
   if (source.scope === "project" && !gate.inHome) {
@@ -212,7 +212,7 @@ async function readImportFile(source: ImportSource, cwd: string, env: Env, gate:
     const error = problem(
       context,
       parsed.positionAt(offset),
-      `invalid ${source.format === "toml" ? "TOML" : "JSON"} in ${source.app}'s config: ${message}; its servers are not imported`,
+      `invalid ${source.format.toUpperCase()} in ${source.app}'s config: ${message}; its servers are not imported`,
     );
     imported.problems.push(error);
     return imported;
@@ -288,6 +288,10 @@ function buildImported(
       continue;
     }
     const shaped = shapeServer(raw, { app: source.app, cwd, home, env: outer.env });
+    if (shaped.skipped !== undefined) {
+      problems.push(problem(context, parsed.locate(at(name, []), "key"), shaped.skipped, { server: name }));
+      continue;
+    }
     shapes.set(name, shaped);
     for (const warning of shaped.warnings) {
       problems.push(problem(context, parsed.locate(at(name, warning.key), "key"), warning.message, { server: name, key: warning.key.join(".") }));
@@ -310,7 +314,8 @@ function buildImported(
       result.push(stub);
       continue;
     }
-    const server = byName.get(name)!;
+    const server = byName.get(name);
+    if (server === undefined) continue; // skipped (an mcphost builtin)
     server.origin = origin;
     const shaped = shapes.get(name)!;
     const errors = [

@@ -2,7 +2,7 @@
 // against the schema (validate.ts), build each server (server.ts) and the host's keys
 // (host-settings.ts). Every problem is positioned: file:line:column.
 
-import { isObject } from "../../common/json.ts";
+import { isObject, nameTable, setOwn } from "../../common/json.ts";
 import { runtime } from "../../runtime/mod.ts";
 import { byPosition, type Context, describe, type Env, formatKey, problem } from "./context.ts";
 import { applyTopLevelExtensions } from "./extensions-key.ts";
@@ -11,7 +11,8 @@ import { importsOf } from "./import-sources.ts";
 import { schemaMessage, unknownKey } from "./schema-messages.ts";
 import { SERVERS_KEYS } from "./schema.ts";
 import { buildServer } from "./server.ts";
-import { type ConfigFormat, formatOf, parseJson, parseYaml } from "./syntax.ts";
+import { mcphostSourcePath, ownMcphostShape, type OwnShape } from "./mcphost-entry.ts";
+import { type ConfigFormat, formatOf, parseJson, parseYaml, type Path } from "./syntax.ts";
 import type { ConfigError, McpwireConfig, ServerConfig } from "./types.ts";
 import { pathOf, validate, valueAt } from "./validate.ts";
 
@@ -57,6 +58,7 @@ export function parseConfig(text: string, options: ParseConfigOptions): McpwireC
  * other apps' files (config/imports.ts), already in mcpwire's keys.
  */
 export function buildServers(context: Context, root: Record<string, unknown>, serversKey: string): { servers: ServerConfig[]; errors: ConfigError[] } {
+  ({ context, root } = withMcphostShapes(context, root, serversKey));
   const findings = schemaFindings(context, root, serversKey);
   const result: ServerConfig[] = [];
   const errors: ConfigError[] = [];
@@ -74,6 +76,35 @@ export function buildServers(context: Context, root: Record<string, unknown>, se
   }
   errors.sort(byPosition);
   return { servers: result, errors };
+}
+
+/**
+ * The servers written in mcphost's shape (`type: local|remote`, config/mcphost-entry.ts) in our
+ * keys, and a context that finds each moved key where the file has it.
+ */
+function withMcphostShapes(context: Context, root: Record<string, unknown>, serversKey: string): { context: Context; root: Record<string, unknown> } {
+  const servers = root[serversKey];
+  if (!isObject(servers)) return { context, root };
+  const shapes = new Map<string, OwnShape>();
+  const rewritten: Record<string, unknown> = nameTable();
+  for (const [name, entry] of Object.entries(servers)) {
+    const shape = ownMcphostShape(entry);
+    if (shape !== undefined) shapes.set(name, shape);
+    setOwn(rewritten, name, shape?.entry ?? entry);
+  }
+  if (shapes.size === 0) return { context, root };
+  const { parsed } = context;
+  const written = (path: Path): Path => {
+    const shape = path[0] === serversKey && path.length > 2 ? shapes.get(String(path[1])) : undefined;
+    return shape === undefined ? path : [serversKey, String(path[1]), ...mcphostSourcePath(shape, path.slice(2))];
+  };
+  return {
+    context: {
+      ...context,
+      parsed: { ...parsed, locate: (path, which) => parsed.locate(written(path), which), sourceOf: (path) => parsed.sourceOf(written(path)) },
+    },
+    root: { ...root, [serversKey]: rewritten },
+  };
 }
 
 /** The text parsed in its format; a syntax error throws, the parser's warnings are kept. */

@@ -11,6 +11,7 @@ import { displayPath, jsonParsed, tomlParsed } from "./imports.ts";
 import { configSearchPaths, projectConfigFile } from "./load.ts";
 import { type ProjectConfigSummary, summarizeProject } from "./project-summary.ts";
 import { projectDigest, ProjectGate } from "./project-trust.ts";
+import { parseYaml } from "./syntax.ts";
 import { ConfigError } from "./types.ts";
 
 export interface ProjectFilesOptions {
@@ -65,7 +66,7 @@ export async function readProjectFile(file: string, options: ProjectFilesOptions
   const source = appSourceOf(file, options);
   if (source === undefined) return summarizeProject({ ...projectConfigFile(file, displayPath(file, cwd, homeOf(env)), text), digest });
   const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-  const parsed = source.format === "toml" ? await tomlParsed(body) : jsonParsed(body);
+  const parsed = source.format === "toml" ? await tomlParsed(body) : source.format === "yaml" ? parseYaml(body) : jsonParsed(body);
   return summarizeProject({
     file,
     display: displayPath(file, cwd, homeOf(env), source.scope),

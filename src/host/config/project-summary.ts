@@ -93,7 +93,7 @@ export function summarizeProject(input: SummaryInput): ProjectConfigSummary {
  * The variables a file's strings name, the way its app reads them (more rather than fewer: a
  * name in a comment or after `$$` is listed too). Ours and Claude Code: `${NAME}`,
  * `${NAME:-default}`; Cursor, VS Code, Windsurf: `${env:NAME}`; Gemini CLI: `$NAME` and
- * `${NAME}`; Codex: `env_vars`, `bearer_token_env_var`, `env_http_headers`.
+ * `${NAME}`; mcphost: `${env://NAME}`; Codex: `env_vars`, `bearer_token_env_var`, `env_http_headers`.
  */
 function variablesOf(text: string, app: ImportApp | undefined, servers: unknown): string[] {
   const names = new Set<string>();
@@ -101,6 +101,8 @@ function variablesOf(text: string, app: ImportApp | undefined, servers: unknown)
     ? /\$\{env:([A-Za-z_][A-Za-z0-9_]*)\}/g
     : app === "gemini-cli"
     ? /\$\{?([A-Za-z_][A-Za-z0-9_]*)/g
+    : app === "mcphost"
+    ? /\$\{env:\/\/([A-Za-z_][A-Za-z0-9_]*)/g
     : app === "claude-desktop" || app === "codex"
     ? undefined
     : /\$\{([A-Za-z_][A-Za-z0-9_]*)(?=:-|\})/g;
@@ -135,7 +137,11 @@ function hooksOf(value: unknown): string[] {
   const out: string[] = [];
   for (const list of Object.values(value)) {
     if (!Array.isArray(list)) continue;
-    for (const hook of list) if (isObject(hook) && typeof hook.command === "string" && out.length < MAX_ITEMS) out.push(clip(hook.command));
+    for (const hook of list) {
+      // Ours ({ command }) or Claude Code's / mcphost's ({ matcher, hooks: [{ command }] }).
+      const commands = isObject(hook) && Array.isArray(hook.hooks) ? hook.hooks : [hook];
+      for (const item of commands) if (isObject(item) && typeof item.command === "string" && out.length < MAX_ITEMS) out.push(clip(item.command));
+    }
   }
   return out;
 }

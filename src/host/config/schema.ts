@@ -270,19 +270,38 @@ const PROVIDER_SCHEMA = {
   additionalProperties: false,
 };
 
-const HOOK_SCHEMA = {
-  type: "array",
-  items: {
-    type: "object",
-    properties: {
-      matcher: { type: "string", description: "a regular expression on tool names (PreToolUse, PostToolUse); default: every tool", examples: ["^mcp_fs_"] },
-      command: { type: "string", minLength: 1, description: "the shell command; the event as JSON on its stdin", examples: ["./check-call.sh"] },
-      timeout: { ...SECONDS, default: DEFAULT_HOOK_TIMEOUT_MS / 1000, description: "seconds before the command is stopped", examples: [10] },
-    },
-    required: ["command"],
-    additionalProperties: false,
+/** One hook command of ours: `{ matcher, command, timeout }`. */
+const HOOK_COMMAND = {
+  type: "object",
+  properties: {
+    matcher: { type: "string", description: "a regular expression on tool names (PreToolUse, PostToolUse); default: every tool", examples: ["^mcp_fs_"] },
+    command: { type: "string", minLength: 1, description: "the shell command; the event as JSON on its stdin", examples: ["./check-call.sh"] },
+    timeout: { ...SECONDS, default: DEFAULT_HOOK_TIMEOUT_MS / 1000, description: "seconds before the command is stopped", examples: [10] },
   },
+  required: ["command"],
+  additionalProperties: false,
 };
+
+/** Claude Code's and mcphost's nested form: `{ matcher, hooks: [{ type: command, command, timeout }] }` (host-settings.ts). */
+const HOOK_GROUP = {
+  type: "object",
+  properties: {
+    matcher: { type: "string" },
+    hooks: {
+      type: "array",
+      items: {
+        type: "object",
+        properties: { type: { const: "command" }, command: { type: "string", minLength: 1 }, timeout: SECONDS },
+        required: ["command"],
+        additionalProperties: false,
+      },
+    },
+  },
+  required: ["hooks"],
+  additionalProperties: false,
+};
+
+const HOOK_SCHEMA = { type: "array", items: { anyOf: [HOOK_COMMAND, HOOK_GROUP] } };
 
 const COUNT = (minimum: number) => ({ type: "integer", minimum });
 
@@ -302,7 +321,8 @@ const HOST_SCHEMAS = {
     type: "object",
     propertyNames: { enum: [...HOOK_EVENTS] },
     additionalProperties: HOOK_SCHEMA,
-    description: `commands run at ${HOOK_EVENTS.join(", ")}; a PreToolUse hook exiting 2 blocks the call`,
+    description: `commands run at ${HOOK_EVENTS.join(", ")}; a PreToolUse hook exiting 2 blocks the call; ` +
+      "Claude Code's nested form { matcher, hooks: [{ type: command, command, timeout }] } too",
     examples: [{ PreToolUse: [{ matcher: "^mcp_fs_", command: "./check-call.sh" }] }],
   },
   tool_search: {
