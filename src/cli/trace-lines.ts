@@ -69,13 +69,15 @@ export function formatTraceEvent(event: TraceEvent, mode: TraceMode = "short"): 
         case "response": {
           const sent = headersText(event.requestHeaders);
           const got = headersText(event.responseHeaders);
-          return `${head} ${event.method} ${lineOf(event.url)} → ${event.status}${event.reconnect ? " (reconnect)" : ""}` +
+          return `${head} ${lineOf(String(event.method))} ${lineOf(event.url)} → ${lineOf(String(event.status))}${event.reconnect ? " (reconnect)" : ""}` +
             (sent === "" ? "" : `  sent ${sent}`) + (got === "" ? "" : `  got ${got}`);
         }
         case "body":
-          return `${head} ${event.status} body of ${event.method} ${lineOf(event.url)}: ${dataLine(event.body, { ...LINE_BOUNDS, maxChars: 300 })}`;
+          return `${head} ${lineOf(String(event.status))} body of ${lineOf(String(event.method))} ${lineOf(event.url)}: ${
+            dataLine(event.body, { ...LINE_BOUNDS, maxChars: 300 })
+          }`;
         case "failed":
-          return `${head} ${event.method} ${lineOf(event.url)} failed: ${lineOf(event.error)}`;
+          return `${head} ${lineOf(String(event.method))} ${lineOf(event.url)} failed: ${lineOf(event.error)}`;
         case "sse-event":
           return `${head} SSE event id ${lineOf(event.eventId)} (${lineOf(event.event)}) on ${lineOf(event.url)}`;
       }
@@ -85,11 +87,13 @@ export function formatTraceEvent(event: TraceEvent, mode: TraceMode = "short"): 
       const head = `${time} • ${server}  process`;
       switch (event.phase) {
         case "spawn":
-          return `${head} started, pid ${event.pid}: ${lineOf(event.command)}${event.cwd === undefined ? "" : ` (in ${lineOf(event.cwd)})`}`;
+          return `${head} started, pid ${lineOf(String(event.pid))}: ${lineOf(event.command)}${event.cwd === undefined ? "" : ` (in ${lineOf(event.cwd)})`}`;
         case "spawn-failed":
           return `${head} could not start ${lineOf(event.command)}: ${lineOf(event.error)}`;
         case "exit":
-          return `${head} ${event.pid} ${event.signal !== null ? `killed by ${event.signal}` : `exited with code ${event.code}`}`;
+          return `${head} ${lineOf(String(event.pid))} ${
+            event.signal !== null ? `killed by ${lineOf(String(event.signal))}` : `exited with code ${lineOf(String(event.code))}`
+          }`;
         case "stderr":
           return `${head} stderr: ${lineOf(event.line)}`;
       }
