@@ -27,6 +27,7 @@ import { DEFAULT_MAX_RETRY_AFTER_MS, type HttpSendOptions, sendPatiently } from 
 import { observedFetch } from "./http-observer.ts";
 import { fetchSameOrigin } from "./same-origin-fetch.ts";
 import { type SseEvent, SseParser } from "./sse-parser.ts";
+import type { HttpObserver } from "./trace-event.ts";
 import { TransportError, UndeliverableMessageError } from "./transport.ts";
 
 /** `url` is the SSE endpoint (`…/sse`); a message over maxMessageBytes is one SSE event, skipped and reported. */
@@ -78,6 +79,8 @@ export class SseLegacyTransport extends TransportBase {
   readonly #maxRetryAfterMs: number;
   /** Keeps the configured header values and the host's secrets out of every message we make. */
   readonly #redact: RedactFn;
+  /** Told of each exchange and SSE event id, for a trace (trace-event.ts); undefined: nothing is observed. */
+  readonly #observer: HttpObserver | undefined;
   /** Aborts the GET stream and every POST in flight. */
   readonly #abort = new AbortController();
   #phase: Phase = "new";
@@ -100,6 +103,7 @@ export class SseLegacyTransport extends TransportBase {
     this.#maxMessageBytes = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
     this.#maxRetryAfterMs = options.maxRetryAfterMs ?? DEFAULT_MAX_RETRY_AFTER_MS;
     this.#redact = connectionRedaction(Object.values(options.headers ?? {}), options.redactor);
+    this.#observer = options.observer;
     this.#fetch = options.observer ? observedFetch(given, options.observer, this.#redact) : given;
   }
 
@@ -278,6 +282,9 @@ export class SseLegacyTransport extends TransportBase {
   }
 
   #onEvent(event: SseEvent, streamUrl: URL): void {
+    if (this.#observer && event.id !== "") {
+      this.#observer({ kind: "http", phase: "sse-event", url: this.#redact(showUrl(streamUrl)), eventId: this.#redact(event.id), event: event.type });
+    }
     switch (event.type) {
       case "endpoint":
         this.#onEndpoint(event.data, streamUrl);

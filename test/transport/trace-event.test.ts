@@ -216,6 +216,9 @@ behaviour("an auto URL that falls back to the legacy HTTP+SSE transport: the ref
     assert.ok(http.some((event) => event.phase === "response" && event.method === "GET" && event.status === 200), "no GET stream");
     const answer = messages(events).find((event) => event.answers?.method === "tools/list");
     assert.equal(answer?.transport, "sse");
+    // The legacy stream's event ids are traced too (the fixture gives each message event one).
+    const ids = http.filter((event) => event.phase === "sse-event").map((event) => (event as { eventId: string }).eventId);
+    assert.ok(ids.length >= 2 && ids.every((id) => /^m\d+$/.test(id)), `SSE event ids of the legacy stream: ${JSON.stringify(ids)}`);
   });
 });
 
