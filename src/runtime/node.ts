@@ -153,6 +153,29 @@ function startWorker(start: WorkerStart): WorkerThread {
   return startWorkerThread(bootstrap, start);
 }
 
+/**
+ * `mkdir -p`, a level at a time. Node 20's `mkdir(path, { recursive: true })` never settles for
+ * a path under /proc (procfs refuses the new directory and Node tries again forever), so a
+ * `--trace-file /proc/x/t.jsonl` hung; this fails with the OS's reason instead.
+ */
+async function makeDirectories(path: string, mode: number): Promise<void> {
+  try {
+    await mkdir(path, { mode });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "EEXIST") {
+      if ((await stat(path)).isDirectory()) return;
+      throw error;
+    }
+    const parent = dirname(path);
+    if (code !== "ENOENT" || parent === path) throw error;
+    await makeDirectories(parent, mode);
+    await mkdir(path, { mode }).catch((again: NodeJS.ErrnoException) => {
+      if (again.code !== "EEXIST") throw again;
+    });
+  }
+}
+
 export const nodeRuntime: Runtime = {
   name: "node",
   spawn,
@@ -176,7 +199,7 @@ export const nodeRuntime: Runtime = {
   async writePrivateFile(path: string, data: string | Uint8Array, mode?: number) {
     const temp = `${path}.${crypto.randomUUID()}.tmp`;
     try {
-      await mkdir(dirname(path), { recursive: true, mode: 0o700 });
+      await makeDirectories(dirname(path), 0o700);
       await writeFile(temp, data, { mode: 0o600, flag: "wx" });
       // Set after writing: the mode given at creation is narrowed by the umask.
       if (mode !== undefined) await chmod(temp, mode);
@@ -204,7 +227,7 @@ export const nodeRuntime: Runtime = {
   },
   async makePrivateDirectory(path: string) {
     try {
-      await mkdir(path, { recursive: true, mode: 0o700 });
+      await makeDirectories(path, 0o700);
       if (process.platform === "win32") return;
       const { mode } = await stat(path);
       // An existing directory keeps its mode through mkdir: a 0755 one would stay readable by all.
