@@ -8,8 +8,10 @@ import { write } from "./output.ts";
 
 export const CONFIG_USAGE = `usage: mcpwire config schema
 
-config schema   prints the config's JSON Schema (2020-12); editors complete a YAML file that
-                starts with: # yaml-language-server: $schema=./mcpwire.schema.json`;
+config schema   prints the config's JSON Schema (2020-12); the package holds it too, as
+                schema/mcpwire.schema.json. Editors complete a YAML file that starts with
+                # yaml-language-server: $schema=node_modules/mcpwire/schema/mcpwire.schema.json
+                (or the path of a file this printed)`;
 
 type Schema = Record<string, unknown>;
 

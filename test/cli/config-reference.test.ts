@@ -11,8 +11,19 @@ import { PROVIDER_NAMES } from "../../src/agent/providers/model-string.ts";
 import { DEFAULT_PROVIDER_TIMEOUT_MS } from "../../src/agent/providers/http.ts";
 import { CONFIG_SCHEMA, HOOK_KEYS, HOST_KEYS, PROVIDER_KEYS, SCHEMA_PROVIDER_NAMES, SERVER_KEYS, TOOL_SEARCH_KEYS } from "../../src/host/config/schema.ts";
 import { mcpwire, root } from "../support/cli-runner.ts";
+import { SCHEMA_FILE, schemaText } from "../../scripts/config-schema.ts";
 
 describe("mcpwire config schema / help config", () => {
+  test("schema/mcpwire.schema.json is what config schema prints (npm run schema), and the example config names it for editors", async () => {
+    assert.equal(readFileSync(SCHEMA_FILE, "utf8"), schemaText(), "schema/mcpwire.schema.json is out of date: run npm run schema");
+    const outcome = await mcpwire(["config", "schema"]);
+    assert.equal(outcome.stdout, schemaText());
+    const first = readFileSync(join(root, "examples/mcpwire.yaml"), "utf8").split("\n")[0];
+    assert.equal(first, "# yaml-language-server: $schema=../schema/mcpwire.schema.json");
+    const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { files: string[] };
+    assert.ok(pkg.files.includes("schema/"), "the npm package holds the schema");
+  });
+
   test("config schema prints a JSON Schema that accepts the example config and checks providers", async () => {
     const outcome = await mcpwire(["config", "schema"]);
     assert.equal(outcome.code, 0, outcome.stderr);

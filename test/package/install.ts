@@ -158,8 +158,11 @@ describe("the npm package, packed and installed", () => {
   });
   after(() => rmSync(scratch, { recursive: true, force: true }));
 
-  test("the tarball holds dist/, README.md, LICENSE and package.json: no sources, tests, benchmarks or fixtures", () => {
-    const stray = tarballFiles.filter((path) => !path.startsWith("dist/") && !["package.json", "README.md", "LICENSE"].includes(path));
+  test("the tarball holds dist/, the config schema, README.md, LICENSE and package.json: no sources, tests, benchmarks or fixtures", () => {
+    const stray = tarballFiles.filter((path) =>
+      !path.startsWith("dist/") && !["package.json", "README.md", "LICENSE", "schema/mcpwire.schema.json"].includes(path)
+    );
+    assert.ok(tarballFiles.includes("schema/mcpwire.schema.json"), "the config schema is packed (editors point a config at it)");
     assert.deepEqual(stray, []);
     const unwanted = tarballFiles.filter((path) =>
       /(^|\/)(test|tests|bench|fixtures|conformance|examples|\.ci)(\/|$)|\.test\.|\.ts$/.test(path) && !path.endsWith(".d.ts")
