@@ -163,11 +163,18 @@ function derivedName(server: ServerConfig): string {
   return name === "" ? "server" : name;
 }
 
-/** The last path segment without its extension: `test/echo-server.mjs` → `echo-server`. */
+/** Words that name no server: a package's entry point (`index.js`) and the folders it sits in. */
+const GENERIC = /^(index|main|server|cli|mod|dist|build|lib|src|bin|out|__main__)$/i;
+
+/**
+ * The last path segment without its extension (`test/echo-server.mjs` → `echo-server`); for an
+ * entry point, the package folder above it (`…/server-everything/dist/index.js` → `server-everything`).
+ */
 function baseName(path: string): string {
-  const last = path.split(/[\\/]/).filter((part) => part !== "").pop() ?? path;
-  const dot = last.lastIndexOf(".");
-  return dot > 0 ? last.slice(0, dot) : last;
+  const parts = path.split(/[\\/]/).filter((part) => part !== "" && part !== "." && part !== "..");
+  const words = parts.map((part, index) => (index === parts.length - 1 && part.lastIndexOf(".") > 0 ? part.slice(0, part.lastIndexOf(".")) : part));
+  for (let index = words.length - 1; index >= 0; index--) if (!GENERIC.test(words[index]!)) return words[index]!; // index in range
+  return words[words.length - 1] ?? path;
 }
 
 /** Derived names made unique (`echo-server`, `echo-server-2`); two equal --name values are an error. */
@@ -206,8 +213,14 @@ export function withCommandLineServers(config: McpwireConfig, servers: readonly 
   for (const server of servers) {
     const clash = config.servers.find((each) => each.name === server.name);
     if (clash !== undefined) {
-      const where = clash.origin !== undefined ? `imported from ${clash.origin.app} (${clash.origin.file})` : config.file === undefined ? "in the config" : `in ${config.file}`;
-      throw new UsageError(`server "${server.name}" of ${adHocLabel(server)} clashes with server "${clash.name}" ${where}; give the command line's one another name with --name`);
+      const where = clash.origin !== undefined
+        ? `imported from ${clash.origin.app} (${clash.origin.file})`
+        : config.file === undefined
+        ? "in the config"
+        : `in ${config.file}`;
+      throw new UsageError(
+        `server "${server.name}" of ${adHocLabel(server)} clashes with server "${clash.name}" ${where}; give the command line's one another name with --name`,
+      );
     }
     COMMAND_LINE.add(server);
   }

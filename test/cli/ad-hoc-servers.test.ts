@@ -8,6 +8,7 @@ import { fileURLToPath } from "node:url";
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { type HttpServerProcess, startEverything, startSseFixture } from "../fixtures/sse-servers.ts";
+import { EVERYTHING } from "../support/everything.ts";
 import { mcpwire as runMcpwire, type Outcome, scratchDir, writeConfig } from "../support/cli-runner.ts";
 
 const scratch = scratchDir("mcpwire-ad-hoc-");
@@ -16,7 +17,13 @@ const echoCommand = `node ${JSON.stringify(echoServer)}`;
 
 /** `mcpwire <args>` in the scratch folder, with a scratch HOME: no config file anywhere. */
 function mcpwire(...args: string[]): Promise<Outcome> {
-  const env = { ...process.env, HOME: scratch.path, XDG_CONFIG_HOME: join(scratch.path, "config"), XDG_CACHE_HOME: join(scratch.path, "cache"), ADHOC_NOT_PASSED: "1" };
+  const env = {
+    ...process.env,
+    HOME: scratch.path,
+    XDG_CONFIG_HOME: join(scratch.path, "config"),
+    XDG_CACHE_HOME: join(scratch.path, "cache"),
+    ADHOC_NOT_PASSED: "1",
+  };
   return runMcpwire(args, { cwd: scratch.path, env, timeoutMs: 60_000 });
 }
 
@@ -30,8 +37,29 @@ describe("servers on the command line, without a config file", () => {
     assert.equal(registered.stdout, "there\n");
   });
 
+  test("server-everything by its entry point: named after its package, its echo called by its own name and its registered one", async () => {
+    const command = `node ${JSON.stringify(EVERYTHING)} stdio`;
+    const own = await mcpwire("call", "--stdio", command, "echo", "message=hi");
+    assert.equal(own.code, 0, own.stderr);
+    assert.match(own.stdout, /Echo: hi/);
+    const registered = await mcpwire("call", "--stdio", command, "mcp_server-everything_get-sum", "a=2", "b=40");
+    assert.equal(registered.code, 0, registered.stderr);
+    assert.match(registered.stdout, /42/);
+  });
+
   test("tools --stdio … --stdio …: two servers, named from the program (made unique) and by --name", async () => {
-    const { code, stdout, stderr } = await mcpwire("tools", "--json", "--stdio", echoCommand, "--stdio", echoCommand, "--stdio", echoCommand, "--name", "third");
+    const { code, stdout, stderr } = await mcpwire(
+      "tools",
+      "--json",
+      "--stdio",
+      echoCommand,
+      "--stdio",
+      echoCommand,
+      "--stdio",
+      echoCommand,
+      "--name",
+      "third",
+    );
     assert.equal(code, 0, stderr);
     const servers = new Set((JSON.parse(stdout) as Array<{ server: string }>).map((tool) => tool.server));
     assert.deepEqual([...servers].sort(), ["echo-server", "echo-server-2", "third"]);
@@ -76,7 +104,12 @@ describe("servers on the command line, without a config file", () => {
   });
 
   test("a command-line server whose name a config server has is a usage error naming both", async () => {
-    const config = await writeConfig(scratch.path, "clash.yaml", ["mcp_servers:", "  echo-server:", `    command: node`, `    args: [${JSON.stringify(echoServer)}]`]);
+    const config = await writeConfig(scratch.path, "clash.yaml", [
+      "mcp_servers:",
+      "  echo-server:",
+      `    command: node`,
+      `    args: [${JSON.stringify(echoServer)}]`,
+    ]);
     const { code, stderr } = await mcpwire("tools", "--config", config, "--stdio", echoCommand);
     assert.equal(code, 2);
     assert.match(stderr, /server "echo-server" of --stdio "node .*echo-server\.mjs" clashes with server "echo-server" in .*clash\.yaml; .*--name/);
