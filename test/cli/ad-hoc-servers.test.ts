@@ -2,7 +2,7 @@
 // real fixture servers and server-everything, the CLI run as a user runs it, in a scratch HOME
 // without any config file.
 
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import process from "node:process";
 import { fileURLToPath } from "node:url";
 import { after, before, describe, test } from "node:test";
@@ -83,6 +83,12 @@ describe("servers on the command line, without a config file", () => {
     assert.equal(env.ADHOC_MARK, "seen-by-server");
     assert.ok(env.PATH !== undefined, "the safe baseline is there");
     assert.equal(env.ADHOC_NOT_PASSED, undefined, "only the safe baseline is passed on");
+  });
+
+  test("--cwd is the stdio server's working directory (a relative script is found there)", async () => {
+    const { code, stdout, stderr } = await mcpwire("call", "--stdio", "node echo-server.mjs", "--cwd", dirname(echoServer), "echo", "text=from-cwd");
+    assert.equal(code, 0, stderr);
+    assert.equal(stdout, "from-cwd\n");
   });
 
   test("a bad --stdio quote, an empty one, --header on a stdio server and a bad URL are usage errors (exit 2)", async () => {
