@@ -29,10 +29,12 @@ export interface ParsedArgs {
   values: Map<string, string>;
   lists: Map<string, string[]>;
   positional: string[];
+  /** Every option that takes a value, in command-line order (for options that apply to the one before them, such as --env after --stdio). */
+  sequence: Array<{ name: string; value: string }>;
 }
 
 export function parseArgs(argv: readonly string[], spec: Record<string, OptionSpec>): ParsedArgs {
-  const parsed: ParsedArgs = { flags: new Set(), values: new Map(), lists: new Map(), positional: [] };
+  const parsed: ParsedArgs = { flags: new Set(), values: new Map(), lists: new Map(), positional: [], sequence: [] };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!; // i < argv.length
     if (arg === "--") {
@@ -63,6 +65,7 @@ export function parseArgs(argv: readonly string[], spec: Record<string, OptionSp
     if (eq !== -1) value = arg.slice(eq + 1);
     else if (i + 1 < argv.length) value = argv[++i]!;
     else throw new UsageError(`--${name} needs a value`);
+    parsed.sequence.push({ name, value });
     if (option.kind === "string") parsed.values.set(name, value);
     else parsed.lists.set(name, [...(parsed.lists.get(name) ?? []), value]);
   }

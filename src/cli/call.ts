@@ -16,13 +16,19 @@ import { ProgressDisplay } from "./progress.ts";
 import { CallArgumentsError, type GivenArguments, parseArgumentWords, readArgumentsFile, typeArguments } from "./call-arguments.ts";
 import { didYouMean, suggestNames } from "../registry/suggest.ts";
 import { messageOf } from "../common/error-text.ts";
+import type { McpwireConfig } from "../host/config/types.ts";
+import { AD_HOC_USAGE, isAdHoc } from "./ad-hoc-servers.ts";
 
 export const CALL_USAGE = `usage: mcpwire call <registered-name> [key=value… | 'json-object' | --args-file FILE|-]
                     [--config FILE] [--import APP[,APP]] [--json] [--timeout S] [--log-level LEVEL]
                     [--elicit prompt|decline|accept-defaults] [--detach]
+                    [--stdio "CMD ARGS…" | --http URL | --sse URL [--name NAME]]…
 
 Starts the configured servers and calls one tool by its registered name (see
-\`mcpwire tools\`, or \`mcpwire tools --signatures\` for its parameters). The arguments are
+\`mcpwire tools\`, or \`mcpwire tools --signatures\` for its parameters); with one server given
+on the command line and none configured, the tool's own name works too
+(\`mcpwire call --stdio "npx -y @modelcontextprotocol/server-everything" echo message=hi\`).
+The arguments are
   key=value words  typed by the tool's input schema: a=2 b=40 flag=true name=hi
                    tags=[x,y] or tags='["x","y"]', nested='{"k":1}' or nested={k:1};
                    a string parameter keeps 2 as "2"; key:=JSON takes a JSON value as written
@@ -50,11 +56,25 @@ key) shows its status on stderr like progress; Ctrl-C cancels the task (tasks/ca
 A server asking to sample a model is declined (code -1), naming what is missing: the server's
 sampling.model, which only mcpwire run and mcpwire chat answer with.
 
+${AD_HOC_USAGE}
+
 ${TRACE_USAGE}
 
 exit codes: 0 success, 1 the tool reported an error (isError), 2 usage or config error,
             3 the server could not be reached or failed during the call, 4 timeout,
             130 interrupted (Ctrl-C; a task is cancelled first)`;
+
+/**
+ * With one server, given on the command line and no other (`mcpwire call --stdio "…" echo`), a
+ * tool's own name names its registered one; otherwise, and when `name` is registered, `name`.
+ */
+function ownToolName(name: string, config: McpwireConfig, tools: readonly RegisteredTool[]): string {
+  const [only, ...others] = config.servers;
+  if (only === undefined || others.length > 0 || !isAdHoc(only)) return name;
+  if (tools.some((tool) => tool.name === name)) return name;
+  const own = tools.find((tool) => tool.origin.kind === "mcp" && tool.origin.server === only.name && tool.origin.tool === name);
+  return own?.name ?? name;
+}
 
 export const EXIT = { ok: 0, toolError: 1, usage: 2, server: 3, timeout: 4, interrupted: 130 } as const;
 
@@ -71,8 +91,8 @@ export async function call(argv: readonly string[]): Promise<number> {
     await write("stdout", CALL_USAGE + "\n");
     return 0;
   }
-  const [name, ...words] = args.positional;
-  if (name === undefined) throw new UsageError("call needs a tool name: mcpwire call <registered-name> [key=value…]");
+  const [givenName, ...words] = args.positional;
+  if (givenName === undefined) throw new UsageError("call needs a tool name: mcpwire call <registered-name> [key=value…]");
   // The arguments' form is checked (and an args file read) before any server starts.
   const given = await givenArguments(words, args.values.get("args-file"));
   const timeoutMs = secondsOption("timeout", args.values.get("timeout"));
@@ -87,8 +107,9 @@ export async function call(argv: readonly string[]): Promise<number> {
     interrupt.abort(new Error("interrupted (Ctrl-C)"));
     if (running !== undefined) await within(running, INTERRUPT_GRACE_MS);
   };
-  return await withManager({ ...configSource(args), logLevel, elicit, onInterrupt }, async (manager) => {
+  return await withManager({ ...configSource(args), logLevel, elicit, onInterrupt }, async (manager, config) => {
     const registry = manager.registry;
+    const name = ownToolName(givenName, config, registry.tools());
     if (!registry.has(name)) {
       const down = manager.status().filter((status) => status.state !== "ready" && status.state !== "disabled");
       if (down.length > 0) {

@@ -7,6 +7,7 @@ import { messageOf } from "../common/error-text.ts";
 import { runtime } from "../runtime/mod.ts";
 import { parseArgs, UsageError } from "./args.ts";
 import { stderrLine } from "./host-session.ts";
+import { AD_HOC_USAGE } from "./ad-hoc-servers.ts";
 import { lineOf, textOf, write } from "./output.ts";
 import { interruptProgress } from "./progress.ts";
 import { activityPrinter, HOST_OPTIONS, hostRunner, withHost } from "./run-verb.ts";
@@ -19,7 +20,10 @@ export const CHAT_USAGE = `usage: mcpwire chat [--model M] [--config FILE] [--ma
 An interactive conversation with the model over the configured servers' tools. Each line
 you type is a prompt; the answer is streamed; the conversation is kept from one prompt to
 the next. Tool activity goes to stderr, and tool calls the approval policy does not let
-through are asked for (y/N). The options are those of \`mcpwire run\`.
+through are asked for (y/N). The options are those of \`mcpwire run\`, and the servers can
+be given on the command line as well (\`mcpwire chat --stdio "npx -y …/server-everything"\`):
+
+${AD_HOC_USAGE}
 
 commands:
   /tools        the tools the model is offered

@@ -6,11 +6,12 @@ import { SamplingRejectedError } from "../client/sampling.ts";
 import { type Implementation, LOGGING_LEVELS, type LoggingLevel } from "../client/types.ts";
 import { resolveImportApps, unknownAppText } from "../host/config/import-sources.ts";
 import { loadConfig } from "../host/config/load.ts";
-import type { ConfigError, McpwireConfig, ServerConfig } from "../host/config/types.ts";
+import { ConfigError, type McpwireConfig, type ServerConfig } from "../host/config/types.ts";
 import { McpManager } from "../host/manager.ts";
 import { redactorFor } from "../host/secrets.ts";
 import { runtime } from "../runtime/mod.ts";
 import { type ParsedArgs, UsageError } from "./args.ts";
+import { AD_HOC_OPTIONS, adHocServers, withCommandLineServers } from "./ad-hoc-servers.ts";
 import { cliElicitationHandlers, ELICIT_MODES, type ElicitMode } from "./elicit-prompt.ts";
 import { dataLine, lineOf, useRedactor, write } from "./output.ts";
 import { interruptProgress } from "./progress.ts";
@@ -66,6 +67,8 @@ export interface SessionOptions {
   onInterrupt?: () => Promise<void>;
   /** `--trace[=full]` and `--trace-file FILE`: trace every server (transport/trace-event.ts). */
   trace?: TraceSettings;
+  /** `--stdio`, `--http`, `--sse`: servers given on the command line, started after the config's (cli/ad-hoc-servers.ts). */
+  commandLineServers?: ServerConfig[];
 }
 
 /** Where a session's trace goes: readable lines on stderr (`stderr`), JSON Lines in a file (`file`), or both. */
@@ -82,6 +85,7 @@ export const IMPORT_OPTION = { kind: "list" } as const;
  * apps imported, the servers' log level, --help and --debug. Each verb adds its own.
  */
 export const SESSION_OPTIONS = {
+  ...AD_HOC_OPTIONS,
   config: { kind: "string" },
   import: IMPORT_OPTION,
   "trust-project": { kind: "flag" },
@@ -113,9 +117,11 @@ export function traceOption(args: ParsedArgs): TraceSettings | undefined {
 }
 
 /** Where the config comes from, as every verb's options say: --config, --import, --trust-project. */
-export function configSource(args: ParsedArgs): Pick<SessionOptions, "configPath" | "imports" | "trustProject" | "trace"> {
+export function configSource(args: ParsedArgs): Pick<SessionOptions, "configPath" | "imports" | "trustProject" | "trace" | "commandLineServers"> {
   const trace = traceOption(args);
+  const servers = adHocServers(args);
   return {
+    ...(servers.length === 0 ? {} : { commandLineServers: servers }),
     configPath: args.values.get("config"),
     imports: importOption(args),
     trustProject: args.flags.has("trust-project"),
@@ -130,6 +136,23 @@ export function configSource(args: ParsedArgs): Pick<SessionOptions, "configPath
  */
 export function loadCliConfig(source: Pick<SessionOptions, "configPath" | "imports" | "trustProject">): Promise<McpwireConfig> {
   return loadConfig({ path: source.configPath, imports: source.imports, trust: cliProjectTrust(source.trustProject === true) });
+}
+
+/**
+ * The config with the command line's servers after its own; with such servers and no --config,
+ * no config file found is an empty config, not an error.
+ */
+export async function loadSessionConfig(options: SessionOptions): Promise<McpwireConfig> {
+  const servers = options.commandLineServers ?? [];
+  if (servers.length === 0) return await loadCliConfig(options);
+  let config: McpwireConfig;
+  try {
+    config = await loadCliConfig(options);
+  } catch (error) {
+    if (!(error instanceof ConfigError && error.code === "config-not-found" && options.configPath === undefined)) throw error;
+    config = { servers: [], warnings: [], errors: [] };
+  }
+  return withCommandLineServers(config, servers);
 }
 
 /** `--import` values as app names (commas split them); an unknown one is a UsageError with a guess. */
@@ -237,7 +260,7 @@ function reconnectDelayMs(): number | undefined {
  * `body`, and closes the manager whatever happens. Config warnings go to stderr.
  */
 export async function withManager<T>(options: SessionOptions, body: (manager: McpManager, config: McpwireConfig) => Promise<T>): Promise<T> {
-  const config = await loadCliConfig(options);
+  const config = await loadSessionConfig(options);
   // Before anything holds the process open (stdin for prompts): a trace file that cannot be made ends the verb at once.
   const trace = await openTrace(options.trace);
   // From here on every output knows the config's secrets (header values, env values, API keys);

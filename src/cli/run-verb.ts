@@ -20,6 +20,7 @@ import { McpwireError, type McpwireErrorOptions } from "../common/mcpwire-error.
 import { runtime } from "../runtime/mod.ts";
 import { parseArgs, type ParsedArgs, positiveInt, UsageError } from "./args.ts";
 import { configSource, decliningSampling, parseElicitMode, parseLogLevel, SESSION_OPTIONS, stderrLine, TRACE_USAGE, withManager } from "./host-session.ts";
+import { AD_HOC_USAGE } from "./ad-hoc-servers.ts";
 import { dataLine, lineOf, textOf, write, writeControl, writeJson } from "./output.ts";
 import { interruptProgress, ProgressDisplay } from "./progress.ts";
 
@@ -45,6 +46,8 @@ stdout; tool activity (name, arguments in short, duration, progress) to stderr.
 Keys: OPENAI_API_KEY, ANTHROPIC_API_KEY, GEMINI_API_KEY, or providers: in the config.
 Local: ollama serve, then --model ollama/qwen3. A server with sampling.model in the config
 has its sampling requests answered by that model (asked first unless --yes).
+
+${AD_HOC_USAGE}
 
 ${TRACE_USAGE}
 

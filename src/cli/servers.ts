@@ -4,6 +4,7 @@ import { runtime } from "../runtime/mod.ts";
 import { parseArgs, UsageError } from "./args.ts";
 import { displayPath } from "../host/config/imports.ts";
 import { configErrors, configSource, parseLogLevel, SESSION_OPTIONS, TRACE_USAGE, withManager } from "./host-session.ts";
+import { AD_HOC_USAGE, isAdHoc } from "./ad-hoc-servers.ts";
 import { lineOf, write, writeJson } from "./output.ts";
 import { fitLine } from "../common/preview.ts";
 import { renderTable } from "./table.ts";
@@ -12,10 +13,12 @@ export const SERVERS_USAGE = `usage: mcpwire servers [--config FILE] [--import A
 
 Starts every configured server and prints one row per server: state, transport,
 negotiated protocol version, server name and version, tool count, where it is configured
-(the config file, or the app and file it was imported from), last error.
+(the config file, the app and file it was imported from, or "command line"), last error.
 --import APP[,APP] adds the servers of other apps (claude-desktop, claude-code, cursor, vscode,
 windsurf, gemini-cli, codex, mcphost, or all); see mcpwire import --list.
 --log-level LEVEL also shows the servers' log messages at LEVEL and above on stderr.
+${AD_HOC_USAGE}
+
 ${TRACE_USAGE}`;
 
 export async function servers(argv: readonly string[]): Promise<number> {
@@ -31,16 +34,19 @@ export async function servers(argv: readonly string[]): Promise<number> {
     const statuses = manager.status();
     // Where each server is configured: an imported one names its app and file.
     const origins = new Map(config.servers.map((server) => [server.name, server.origin]));
+    const commandLine = new Set(config.servers.filter(isAdHoc).map((server) => server.name));
     const cwd = runtime.cwd();
     const home = runtime.env().HOME;
     const originText = (name: string): string => {
       const origin = origins.get(name);
       if (origin !== undefined) return `${origin.app} ${displayPath(origin.file, cwd, home)}`;
+      if (commandLine.has(name)) return "command line";
       return config.file === undefined ? "-" : displayPath(config.file, cwd, home);
     };
     if (args.flags.has("json")) {
       await writeJson(statuses.map((status) => {
         const origin = origins.get(status.name);
+        if (commandLine.has(status.name)) return { ...status, commandLine: true };
         return origin === undefined ? status : { ...status, origin };
       }));
     } else {

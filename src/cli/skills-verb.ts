@@ -8,6 +8,7 @@ import { ServerSkills, type Skill, SkillError } from "../client/skills/skills.ts
 import type { McpManager } from "../host/manager.ts";
 import { parseArgs, UsageError } from "./args.ts";
 import { configErrors, configSource, parseLogLevel, SESSION_OPTIONS, TRACE_USAGE, withManager } from "./host-session.ts";
+import { AD_HOC_USAGE } from "./ad-hoc-servers.ts";
 import { lineOf, textOf, write, writeJson } from "./output.ts";
 import { fitLine } from "../common/preview.ts";
 import { renderTable } from "./table.ts";
@@ -27,6 +28,8 @@ sha256 digest, frontmatter) and printed; --file PATH prints one of its files ins
 
 --json prints { skills: [...], refused: [{ server, skill, refusal, message }] } (show: the
 loaded skill as an object).
+
+${AD_HOC_USAGE}
 
 ${TRACE_USAGE}
 

@@ -12,6 +12,7 @@ import { runtime } from "../runtime/mod.ts";
 import { parseArgs, secondsOption, UsageError } from "./args.ts";
 import { EXIT, resultText } from "./call.ts";
 import { configSource, parseLogLevel, SESSION_OPTIONS, stderrLine, TRACE_USAGE, withManager } from "./host-session.ts";
+import { AD_HOC_USAGE } from "./ad-hoc-servers.ts";
 import { lineOf, textOf, write, writeControl, writeJson } from "./output.ts";
 import { ProgressDisplay } from "./progress.ts";
 import { fitLine } from "../common/preview.ts";
@@ -34,6 +35,8 @@ ended with that command. Over HTTP a task outlives the command that started it, 
 
 --json             the task (get, cancel, list) or the whole result (wait) as JSON
 --timeout S        wait: stop waiting after S seconds and cancel the task
+
+${AD_HOC_USAGE}
 
 ${TRACE_USAGE}
 

@@ -4,6 +4,7 @@ import { isAppOnlyTool } from "../registry/visibility.ts";
 import { APP_ONLY_MARK } from "./inspect-apps.ts";
 import { parseArgs, UsageError } from "./args.ts";
 import { configErrors, configSource, parseLogLevel, SESSION_OPTIONS, TRACE_USAGE, withManager } from "./host-session.ts";
+import { AD_HOC_USAGE } from "./ad-hoc-servers.ts";
 import { lineOf, write, writeJson } from "./output.ts";
 import { fitLine } from "../common/preview.ts";
 import { renderTable } from "./table.ts";
@@ -22,6 +23,8 @@ as \`name?: type\`, enums as unions of literals (\`"a" | "b"\`), arrays as \`T[]
 --json prints an array of { name, toolset, server, tool, description, inputSchema, appOnly }.
 A tool marked [app only] is for its server's MCP App: callable by name, never offered to a model.
 --log-level LEVEL also shows the servers' log messages at LEVEL and above on stderr.
+${AD_HOC_USAGE}
+
 ${TRACE_USAGE}`;
 
 export async function tools(argv: readonly string[]): Promise<number> {
