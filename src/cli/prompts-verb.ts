@@ -120,7 +120,13 @@ export async function prompt(argv: readonly string[]): Promise<number> {
     const declared = (found.arguments ?? []).map((argument) => argument.name);
     const unknown = Object.keys(values).find((key) => !declared.includes(key));
     if (unknown !== undefined) {
-      return unknownName("prompt", `argument of prompt "${lineOf(name)}" (arguments: ${lineOf(argumentList(found)) || "none"}) named`, unknown, declared, `mcpwire prompts ${server}`);
+      return unknownName(
+        "prompt",
+        `argument of prompt "${lineOf(name)}" (arguments: ${lineOf(argumentList(found)) || "none"}) named`,
+        unknown,
+        declared,
+        `mcpwire prompts ${server}`,
+      );
     }
     const missing = (found.arguments ?? []).filter((argument) => argument.required === true && !Object.hasOwn(values, argument.name));
     if (missing.length > 0) {
@@ -160,7 +166,13 @@ export function promptText(result: GetPromptResult): string {
 }
 
 export async function complete(argv: readonly string[]): Promise<number> {
-  const args = parseArgs(argv, { ...SESSION_OPTIONS, json: { kind: "flag" }, prompt: { kind: "string" }, template: { kind: "string" }, timeout: { kind: "string" } });
+  const args = parseArgs(argv, {
+    ...SESSION_OPTIONS,
+    json: { kind: "flag" },
+    prompt: { kind: "string" },
+    template: { kind: "string" },
+    timeout: { kind: "string" },
+  });
   if (args.flags.has("help")) {
     await write("stdout", COMPLETE_USAGE + "\n");
     return 0;
@@ -168,7 +180,9 @@ export async function complete(argv: readonly string[]): Promise<number> {
   const [server, wanted, ...words] = args.positional;
   const promptName = args.values.get("prompt");
   const template = args.values.get("template");
-  if (server === undefined || wanted === undefined) throw new UsageError("complete needs a server and ARG=PREFIX: mcpwire complete SERVER --prompt NAME ARG=PREFIX");
+  if (server === undefined || wanted === undefined) {
+    throw new UsageError("complete needs a server and ARG=PREFIX: mcpwire complete SERVER --prompt NAME ARG=PREFIX");
+  }
   if ((promptName === undefined) === (template === undefined)) throw new UsageError("complete needs exactly one of --prompt NAME and --template URI-TEMPLATE");
   const pair = stringArguments([wanted.includes("=") ? wanted : `${wanted}=`]);
   const [argument, prefix] = Object.entries(pair)[0] ?? ["", ""];
@@ -190,22 +204,39 @@ export async function complete(argv: readonly string[]): Promise<number> {
         return failure("complete", who, error);
       }
       const found = listed.find((each) => each.name === promptName);
-      if (found === undefined) return unknownName("complete", `prompt on ${who} named`, promptName, listed.map((each) => each.name), `mcpwire prompts ${server}`);
+      if (found === undefined) {
+        return unknownName(
+          "complete",
+          `prompt on ${who} named`,
+          promptName,
+          listed.map((each) => each.name),
+          `mcpwire prompts ${server}`,
+        );
+      }
       const declared = (found.arguments ?? []).map((each) => each.name);
-      if (!declared.includes(argument)) return unknownName("complete", `argument of prompt "${lineOf(promptName)}" named`, argument, declared, `mcpwire prompts ${server}`);
+      if (!declared.includes(argument)) {
+        return unknownName("complete", `argument of prompt "${lineOf(promptName)}" named`, argument, declared, `mcpwire prompts ${server}`);
+      }
       ref = { type: "ref/prompt", name: promptName };
     } else {
       ref = { type: "ref/resource", uri: template ?? "" };
     }
     try {
-      const result = await client.complete(ref, { name: argument, value: prefix }, Object.keys(context).length > 0 ? { arguments: context } : undefined, options);
+      const result = await client.complete(
+        ref,
+        { name: argument, value: prefix },
+        Object.keys(context).length > 0 ? { arguments: context } : undefined,
+        options,
+      );
       if (args.flags.has("json")) {
         await writeJson(result);
         return EXIT.ok;
       }
       await write("stdout", result.values.map((value) => lineOf(value) + "\n").join(""));
       if (result.hasMore === true || (typeof result.total === "number" && result.total > result.values.length)) {
-        stderrLine(`mcpwire complete: the server has more values${typeof result.total === "number" ? ` (${result.total} in all)` : ""}; a longer prefix narrows them`);
+        stderrLine(
+          `mcpwire complete: the server has more values${typeof result.total === "number" ? ` (${result.total} in all)` : ""}; a longer prefix narrows them`,
+        );
       }
       return EXIT.ok;
     } catch (error) {

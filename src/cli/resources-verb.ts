@@ -150,8 +150,9 @@ export async function read(argv: readonly string[]): Promise<number> {
       if (!(error instanceof ResourceNotFoundError) && (expanded || listed || !(error instanceof RpcError))) {
         return failure("read", `${who}, resource "${lineOf(uri)}"`, error);
       }
-      stderrLine(`mcpwire read: ${who}: ${lineOf(messageOf(error))}`);
-      return unknownName("read", `resource on ${who} at`, uri, known.flatMap((resource) => [resource.uri, resource.name]), `mcpwire resources ${server}`);
+      // A ResourceNotFoundError names the server already.
+      stderrLine(`mcpwire read: ${error instanceof ResourceNotFoundError ? "" : `${who}: `}${lineOf(messageOf(error))}`);
+      return unknownName("read", `resource on ${who} at`, uri, known.map((resource) => resource.uri), `mcpwire resources ${server}`);
     }
     if (args.flags.has("json")) {
       await writeJson(result);
@@ -201,11 +202,23 @@ async function templateOf(client: Client, target: string, hasWords: boolean, opt
 }
 
 /** The URI the template makes with `values`; on a missing variable, the error with the server's suggestions, and exit 2. */
-async function expand(client: Client, who: string, template: string, values: Record<string, string>, options: { timeoutMs?: number }): Promise<string | number> {
+async function expand(
+  client: Client,
+  who: string,
+  template: string,
+  values: Record<string, string>,
+  options: { timeoutMs?: number },
+): Promise<string | number> {
   const variables = templateVariables(template);
   const unknown = Object.keys(values).filter((key) => !variables.includes(key));
   if (unknown.length > 0) {
-    return unknownName("read", `variable in template "${lineOf(template)}" (variables: ${variables.join(", ") || "none"}):`, unknown[0]!, variables, "mcpwire resources");
+    return unknownName(
+      "read",
+      `variable in template "${lineOf(template)}" (variables: ${variables.join(", ") || "none"}):`,
+      unknown[0]!,
+      variables,
+      "mcpwire resources",
+    );
   }
   try {
     return expandTemplate(template, values);
@@ -219,7 +232,6 @@ async function expand(client: Client, who: string, template: string, values: Rec
     return EXIT.usage;
   }
 }
-
 
 /** --out FILE: every content, text as UTF-8 and blobs decoded, in order. */
 async function writeContents(result: ReadResourceResult, file: string): Promise<number> {

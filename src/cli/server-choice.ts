@@ -20,7 +20,9 @@ export function onlyServer(config: McpwireConfig, name: string): void {
   if (!config.servers.some((server) => server.name === name)) {
     const names = config.servers.map((server) => server.name);
     const near = didYouMean(suggestNames(name, names));
-    throw new UsageError(`no server "${lineOf(name)}" is configured${near === "" ? "" : `; ${near}`} (configured: ${names.length === 0 ? "none" : names.join(", ")})`);
+    throw new UsageError(
+      `no server "${lineOf(name)}" is configured${near === "" ? "" : `; ${near}`} (configured: ${names.length === 0 ? "none" : names.join(", ")})`,
+    );
   }
   for (const server of config.servers) if (server.name !== name) server.enabled = false;
 }
@@ -58,7 +60,10 @@ export function stringArguments(words: readonly string[]): Record<string, string
   } else if (given.form === "object") {
     for (const [key, value] of Object.entries(given.value)) {
       if (typeof value !== "string") {
-        throw new CallArgumentsError(`"${lineOf(key)}" must be a string (MCP passes these arguments as text); write it as ${lineOf(key)}=value`, "type-mismatch");
+        throw new CallArgumentsError(
+          `"${lineOf(key)}" must be a string (MCP passes these arguments as text); write it as ${lineOf(key)}=value`,
+          "type-mismatch",
+        );
       }
       out[key] = value;
     }
