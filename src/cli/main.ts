@@ -20,6 +20,7 @@ verbs:
   prompts   list the servers' prompts: mcpwire prompts [SERVER]
   prompt    get a prompt's messages: mcpwire prompt SERVER NAME key=value…
   complete  a server's completions for a prompt or template argument: complete SERVER --prompt NAME ARG=prefix
+  watch     print each update of a resource until Ctrl-C: mcpwire watch SERVER URI
   task      a tool call running as a task: mcpwire task get|wait|cancel <server> <task-id>, task list <server>
   inspect   connect to one server given on the command line and show what it offers
   run       one prompt to a model with the servers' tools: mcpwire run -p "add 2 and 40"
@@ -38,7 +39,7 @@ verbs:
   help      show this text, or a verb's: mcpwire help call
   version   print the version
 
-Without --config the verbs servers, tools, call, resources, read, prompts, prompt, complete, run, chat and skills read ./mcpwire.yaml, ./.mcp.json,
+Without --config the verbs servers, tools, call, resources, read, prompts, prompt, complete, watch, run, chat and skills read ./mcpwire.yaml, ./.mcp.json,
 ~/.mcp.json, then $XDG_CONFIG_HOME/mcpwire/config.yaml (default ~/.config/mcpwire/config.yaml).
 --import APP[,APP] adds the servers of claude-desktop, claude-code, cursor, vscode, windsurf,
 gemini-cli, codex or mcphost (or all).
@@ -61,6 +62,7 @@ const VERBS: Record<string, () => Promise<Verb>> = {
   prompts: () => import("./prompts-verb.ts").then((verb) => ({ run: verb.prompts, usage: verb.PROMPTS_USAGE })),
   prompt: () => import("./prompts-verb.ts").then((verb) => ({ run: verb.prompt, usage: verb.PROMPT_USAGE })),
   complete: () => import("./prompts-verb.ts").then((verb) => ({ run: verb.complete, usage: verb.COMPLETE_USAGE })),
+  watch: () => import("./watch-verb.ts").then((verb) => ({ run: verb.watch, usage: verb.WATCH_USAGE })),
   task: () => import("./task.ts").then((verb) => ({ run: verb.task, usage: verb.TASK_USAGE })),
   inspect: () => import("./inspect.ts").then((verb) => ({ run: verb.inspect, usage: verb.INSPECT_USAGE })),
   run: () => import("./run-verb.ts").then((verb) => ({ run: verb.run, usage: verb.RUN_USAGE })),

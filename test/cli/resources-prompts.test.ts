@@ -189,3 +189,24 @@ for (const era of ["legacy", "modern"] as const) {
     });
   });
 }
+
+describe("mcpwire watch (2025-11-25)", () => {
+  test("prints each notifications/resources/updated, sanitized, and ends after --count", async () => {
+    const outcome = await mcpwire(["watch", "hostile", "blob://x", "--count", "2", "--config", hostile.legacy]);
+    assert.equal(outcome.code, 0, outcome.stderr);
+    assertClean(outcome);
+    const lines = outcome.stdout.trimEnd().split("\n");
+    assert.equal(lines.length, 2);
+    assert.match(lines[0]!, /^\d\d:\d\d:\d\d updated blob:\/\/x$/);
+    assert.ok(lines[1]!.endsWith(`updated blob://x${SHOWN}`), lines[1]);
+  });
+
+  test("--json prints one object a line; watch without a URI is exit 2", async () => {
+    const json = await mcpwire(["watch", "hostile", "blob://x", "--count", "1", "--json", "--config", hostile.legacy]);
+    assert.equal(json.code, 0, json.stderr);
+    assert.equal(JSON.parse(json.stdout).uri, "blob://x");
+    const usage = await mcpwire(["watch", "hostile", "--config", hostile.legacy]);
+    assert.equal(usage.code, 2);
+    assert.match(usage.stderr, /watch needs a server and a resource URI/);
+  });
+});
