@@ -15,6 +15,12 @@ verbs:
   servers   start the configured servers and show each one's status
   tools     list the tools registered from the configured servers (--signatures: as signatures)
   call      call one tool: mcpwire call <registered-name> key=value… (or '{"key":"value"}')
+  resources list the servers' resources and resource templates: mcpwire resources [SERVER]
+  read      read a resource: mcpwire read SERVER URI [--out FILE], or a template: read SERVER TEMPLATE key=value…
+  prompts   list the servers' prompts: mcpwire prompts [SERVER]
+  prompt    get a prompt's messages: mcpwire prompt SERVER NAME key=value…
+  complete  a server's completions for a prompt or template argument: complete SERVER --prompt NAME ARG=prefix
+  watch     print each update of a resource until Ctrl-C: mcpwire watch SERVER URI
   task      a tool call running as a task: mcpwire task get|wait|cancel <server> <task-id>, task list <server>
   inspect   connect to one server given on the command line and show what it offers
   run       one prompt to a model with the servers' tools: mcpwire run -p "add 2 and 40"
@@ -33,7 +39,7 @@ verbs:
   help      show this text, or a verb's: mcpwire help call
   version   print the version
 
-Without --config the verbs servers, tools, call, run, chat and skills read ./mcpwire.yaml, ./.mcp.json,
+Without --config the verbs servers, tools, call, resources, read, prompts, prompt, complete, watch, run, chat and skills read ./mcpwire.yaml, ./.mcp.json,
 ~/.mcp.json, then $XDG_CONFIG_HOME/mcpwire/config.yaml (default ~/.config/mcpwire/config.yaml).
 --import APP[,APP] adds the servers of claude-desktop, claude-code, cursor, vscode, windsurf,
 gemini-cli, codex or mcphost (or all).
@@ -51,6 +57,12 @@ const VERBS: Record<string, () => Promise<Verb>> = {
   servers: () => import("./servers.ts").then((verb) => ({ run: verb.servers, usage: verb.SERVERS_USAGE })),
   tools: () => import("./tools-verb.ts").then((verb) => ({ run: verb.tools, usage: verb.TOOLS_USAGE })),
   call: () => import("./call.ts").then((verb) => ({ run: verb.call, usage: verb.CALL_USAGE })),
+  resources: () => import("./resources-verb.ts").then((verb) => ({ run: verb.resources, usage: verb.RESOURCES_USAGE })),
+  read: () => import("./resources-verb.ts").then((verb) => ({ run: verb.read, usage: verb.READ_USAGE })),
+  prompts: () => import("./prompts-verb.ts").then((verb) => ({ run: verb.prompts, usage: verb.PROMPTS_USAGE })),
+  prompt: () => import("./prompts-verb.ts").then((verb) => ({ run: verb.prompt, usage: verb.PROMPT_USAGE })),
+  complete: () => import("./prompts-verb.ts").then((verb) => ({ run: verb.complete, usage: verb.COMPLETE_USAGE })),
+  watch: () => import("./watch-verb.ts").then((verb) => ({ run: verb.watch, usage: verb.WATCH_USAGE })),
   task: () => import("./task.ts").then((verb) => ({ run: verb.task, usage: verb.TASK_USAGE })),
   inspect: () => import("./inspect.ts").then((verb) => ({ run: verb.inspect, usage: verb.INSPECT_USAGE })),
   run: () => import("./run-verb.ts").then((verb) => ({ run: verb.run, usage: verb.RUN_USAGE })),

@@ -1,0 +1,112 @@
+// What the verbs naming one server (resources, read, prompts, prompt, complete) share: only that
+// server starts, a misspelt name gets the configured names nearest to it, a server that is not
+// ready is said on stderr, and a failure becomes `mcpwire call`'s exit codes (call.ts EXIT).
+
+import type { Client } from "../client/client.ts";
+import type { CompleteReference } from "../client/types.ts";
+import type { McpwireConfig } from "../host/config/types.ts";
+import type { McpManager } from "../host/manager.ts";
+import { didYouMean, suggestNames } from "../registry/suggest.ts";
+import { messageOf } from "../common/error-text.ts";
+import { McpwireError } from "../common/mcpwire-error.ts";
+import { UsageError } from "./args.ts";
+import { CallArgumentsError, parseArgumentWords } from "./call-arguments.ts";
+import { EXIT } from "./call.ts";
+import { stderrLine } from "./host-session.ts";
+import { lineOf } from "./output.ts";
+
+/** `VERB SERVER`: the other servers are not started; a name the config does not hold is a usage error with the nearest names. */
+export function onlyServer(config: McpwireConfig, name: string): void {
+  if (!config.servers.some((server) => server.name === name)) {
+    const names = config.servers.map((server) => server.name);
+    const near = didYouMean(suggestNames(name, names));
+    throw new UsageError(
+      `no server "${lineOf(name)}" is configured${near === "" ? "" : `; ${near}`} (configured: ${names.length === 0 ? "none" : names.join(", ")})`,
+    );
+  }
+  for (const server of config.servers) if (server.name !== name) server.enabled = false;
+}
+
+/** The connected client of `name`, or undefined once its state has been said on stderr (exit 3). */
+export function readyClient(manager: McpManager, name: string, verb: string): Client | undefined {
+  const client = manager.client(name);
+  const status = manager.status().find((each) => each.name === name);
+  if (client !== undefined && status?.state === "ready") return client;
+  stderrLine(`mcpwire ${verb}: server "${lineOf(name)}" is ${status?.state ?? "not connected"}: ${lineOf(status?.lastError ?? "no detail")}`);
+  return undefined;
+}
+
+/** The servers a listing covers: SERVER alone, else every configured server that is ready (the others said on stderr). */
+export function readyClients(manager: McpManager, verb: string): { server: string; client: Client }[] {
+  const ready: { server: string; client: Client }[] = [];
+  for (const status of manager.status()) {
+    if (status.state === "disabled") continue;
+    const client = readyClient(manager, status.name, verb);
+    if (client !== undefined) ready.push({ server: status.name, client });
+  }
+  return ready;
+}
+
+/**
+ * `key=value` words (or one JSON object of strings) as prompt arguments or template variables:
+ * MCP gives them as strings (spec 2025-11-25 server/prompts: arguments are strings), so a
+ * value is taken as written, never typed. A malformed word is a CallArgumentsError (exit 2).
+ */
+export function stringArguments(words: readonly string[]): Record<string, string> {
+  const given = parseArgumentWords(words);
+  const out: Record<string, string> = {};
+  if (given.form === "pairs") {
+    for (const pair of given.pairs) out[pair.key] = pair.text;
+  } else if (given.form === "object") {
+    for (const [key, value] of Object.entries(given.value)) {
+      if (typeof value !== "string") {
+        throw new CallArgumentsError(
+          `"${lineOf(key)}" must be a string (MCP passes these arguments as text); write it as ${lineOf(key)}=value`,
+          "type-mismatch",
+        );
+      }
+      out[key] = value;
+    }
+  }
+  return out;
+}
+
+/** A request that failed: said on stderr as `mcpwire VERB: who: message`; the exit code (4 for a timeout, else 3). */
+export function failure(verb: string, who: string, error: unknown): number {
+  stderrLine(`mcpwire ${verb}: ${who}: ${lineOf(messageOf(error))}`);
+  return error instanceof McpwireError && error.code === "timeout" ? EXIT.timeout : EXIT.server;
+}
+
+/** An unknown NAME among `known`: said with the nearest names and where to list them; exit 2. */
+export function unknownName(verb: string, what: string, name: string, known: readonly string[], lister: string): number {
+  const near = didYouMean(suggestNames(name, known));
+  stderrLine(`mcpwire ${verb}: no ${what} "${lineOf(name)}"; ${near === "" ? "" : `${lineOf(near)} `}\`${lister}\` lists them`);
+  return EXIT.usage;
+}
+
+/** The most completion values shown for a missing argument or variable. */
+const MAX_SHOWN_COMPLETIONS = 10;
+
+/**
+ * `completion/complete` for an argument (or template variable) not given, as "the server
+ * suggests a, b, c"; undefined when the server offers no completions, suggests nothing or fails.
+ */
+export async function completionHint(
+  client: Client,
+  ref: CompleteReference,
+  name: string,
+  values: Record<string, string>,
+  options: { timeoutMs?: number },
+): Promise<string | undefined> {
+  // spec 2025-11-25 server/utilities/completion: a server that offers completions declares the capability.
+  if (client.serverCapabilities?.completions === undefined) return undefined;
+  try {
+    const result = await client.complete(ref, { name, value: "" }, { arguments: values }, options);
+    if (result.values.length === 0) return undefined;
+    const shown = result.values.slice(0, MAX_SHOWN_COMPLETIONS).map((value) => lineOf(value));
+    const more = result.values.length > shown.length || result.hasMore === true ? ", …" : "";
+    return `the server suggests ${shown.join(", ")}${more}`;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,74 @@
+// `mcpwire watch SERVER URI`: subscribes to one resource and prints each update until Ctrl-C —
+// spec 2025-11-25 server/resources ("Subscriptions": resources/subscribe, then
+// notifications/resources/updated); on the 2026-07-28 wire the URI joins the subscriptions/listen
+// filter (spec 2026-07-28 basic/patterns/subscriptions), which the Client keeps open.
+
+import { parseArgs, positiveInt, UsageError } from "./args.ts";
+import { EXIT } from "./call.ts";
+import { configSource, parseLogLevel, SESSION_OPTIONS, stderrLine, TRACE_USAGE, withManager } from "./host-session.ts";
+import { jsonDocument, lineOf, write } from "./output.ts";
+import { failure, onlyServer, readyClient } from "./server-choice.ts";
+
+export const WATCH_USAGE = `usage: mcpwire watch SERVER URI [--count N] [--json] [--config FILE]
+
+Subscribes to the resource URI of SERVER and prints a line for each update the server sends
+("HH:MM:SS updated URI"; with --json one JSON object a line: { time, uri }) until Ctrl-C, or
+until --count N updates have arrived. Read the new content with \`mcpwire read SERVER URI\`.
+On the 2025-11-25 wire this is resources/subscribe; on 2026-07-28 the URI joins the
+subscriptions/listen stream. The server must declare resources.subscribe.
+${TRACE_USAGE}
+
+exit codes: 0 --count updates arrived, 2 usage or config error, 3 the server could not be
+            reached, refuses subscriptions or went away, 130 interrupted (Ctrl-C)`;
+
+export async function watch(argv: readonly string[]): Promise<number> {
+  const args = parseArgs(argv, { ...SESSION_OPTIONS, json: { kind: "flag" }, count: { kind: "string" } });
+  if (args.flags.has("help")) {
+    await write("stdout", WATCH_USAGE + "\n");
+    return 0;
+  }
+  const [server, uri, extra] = args.positional;
+  if (server === undefined || uri === undefined) throw new UsageError("watch needs a server and a resource URI: mcpwire watch SERVER URI");
+  if (extra !== undefined) throw new UsageError(`unexpected argument "${extra}" (watch takes one server and one URI)`);
+  const count = args.values.has("count") ? positiveInt("count", args.values.get("count"), 1) : undefined;
+  const json = args.flags.has("json");
+  const logLevel = parseLogLevel(args.values.get("log-level"));
+  return await withManager({ ...configSource(args), logLevel, onConfig: (config) => onlyServer(config, server) }, async (manager) => {
+    const client = readyClient(manager, server, "watch");
+    if (client === undefined) return EXIT.server;
+    const who = `server "${lineOf(server)}"`;
+    let seen = 0;
+    let finish: (code: number) => void = () => {};
+    // Ends with --count updates, or when the server goes away; Ctrl-C ends the process (host-session.ts).
+    const ended = new Promise<number>((resolve) => (finish = resolve));
+    const offUpdate = client.on("resourceupdated", ({ uri: updated }) => {
+      if (count !== undefined && seen >= count) return; // past --count, while the servers close
+      const time = new Date().toISOString();
+      const line = json ? jsonDocument({ time, uri: updated }).replace(/\n\s*/g, "") : `${time.slice(11, 19)} updated ${lineOf(updated)}`;
+      void write("stdout", line + "\n");
+      seen++;
+      if (count !== undefined && seen >= count) finish(EXIT.ok);
+    });
+    const offState = client.on("statechange", ({ to, cause }) => {
+      if (to === "failed" || to === "closed") {
+        stderrLine(`mcpwire watch: ${who} is ${to}${cause === undefined ? "" : `: ${lineOf(cause.message)}`}`);
+        finish(EXIT.server);
+      }
+    });
+    try {
+      await client.subscribeResource(uri);
+    } catch (error) {
+      offUpdate();
+      offState();
+      return failure("watch", `${who}, resource "${lineOf(uri)}"`, error);
+    }
+    stderrLine(`mcpwire watch: watching ${lineOf(uri)} on ${who}${count === undefined ? "; Ctrl-C ends" : ` for ${count} update${count === 1 ? "" : "s"}`}`);
+    try {
+      return await ended;
+    } finally {
+      offUpdate();
+      offState();
+      await client.unsubscribeResource(uri).catch(() => {});
+    }
+  });
+}
