@@ -1,5 +1,6 @@
 // `mcpwire tools`: every registered tool (built-in and MCP) with its toolset and description.
 
+import { onlyServer } from "./server-choice.ts";
 import { isAppOnlyTool } from "../registry/visibility.ts";
 import { APP_ONLY_MARK } from "./inspect-apps.ts";
 import { parseArgs, UsageError } from "./args.ts";
@@ -11,7 +12,6 @@ import { renderTable } from "./table.ts";
 import { signatureListing } from "./signature.ts";
 import type { McpwireConfig } from "../host/config/types.ts";
 import type { ServerStatus } from "../host/manager.ts";
-import { didYouMean, suggestNames } from "../registry/suggest.ts";
 
 export const TOOLS_USAGE = `usage: mcpwire tools [SERVER] [--signatures | --json] [--config FILE] [--import APP[,APP]] [--log-level LEVEL]
 
@@ -81,14 +81,4 @@ function warnDown(statuses: ServerStatus[]): void {
   for (const status of statuses.filter((each) => each.state !== "ready" && each.state !== "disabled")) {
     void write("stderr", `warning: server "${lineOf(status.name)}" is ${status.state}: ${lineOf(status.lastError ?? "no detail")}\n`);
   }
-}
-
-/** `tools SERVER`: the other servers are not started; a name the config does not hold is a usage error. */
-function onlyServer(config: McpwireConfig, name: string): void {
-  if (!config.servers.some((server) => server.name === name)) {
-    const near = didYouMean(suggestNames(name, config.servers.map((server) => server.name)));
-    const names = config.servers.map((server) => server.name).join(", ");
-    throw new UsageError(`no server "${name}" is configured${near === "" ? "" : `; ${near}`} (configured: ${names === "" ? "none" : names})`);
-  }
-  for (const server of config.servers) if (server.name !== name) server.enabled = false;
 }
