@@ -4,8 +4,7 @@
 
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { createServer, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import type { ServerResponse } from "node:http";
 import { HistoryError, parseHistory } from "../../src/agent/history.ts";
 import { HookConfigError, Hooks } from "../../src/agent/hooks.ts";
 import { createProvider, ModelStringError, parseModelString } from "../../src/agent/providers/mod.ts";
@@ -16,26 +15,9 @@ import { refusedOrigin, startFakeModelApi } from "../support/fake-model-apis.ts"
 import { rejection } from "../support/rejection.ts";
 import { answer, callTools, ScriptedProvider } from "../support/scripted-provider.ts";
 import { coded, thrown } from "../support/coded-error.ts";
+import { withServer } from "../support/answering-server.ts";
 
 const HI: ChatRequest = { messages: [{ role: "user", content: "hi" }], tools: [] };
-
-/** A loopback server whose handler decides how (or whether) to answer; closed after `body`. */
-async function withServer(handler: (response: ServerResponse) => void, body: (origin: string) => Promise<void>): Promise<void> {
-  const open = new Set<ServerResponse>();
-  const server = createServer((request, response) => {
-    request.resume();
-    open.add(response);
-    handler(response);
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  try {
-    await body(`http://127.0.0.1:${(server.address() as AddressInfo).port}`);
-  } finally {
-    for (const response of open) response.destroy();
-    server.closeAllConnections?.();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
-  }
-}
 
 function answering(contentType: string, body: string): (response: ServerResponse) => void {
   return (response) => {

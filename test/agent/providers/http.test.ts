@@ -3,11 +3,11 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { createServer, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import type { ServerResponse } from "node:http";
 import { apiErrorOf, parseRetryAfter } from "../../../src/agent/providers/http.ts";
 import { createProvider } from "../../../src/agent/providers/mod.ts";
 import { ProviderError } from "../../../src/agent/providers/types.ts";
+import { withServer } from "../../support/answering-server.ts";
 
 test("Retry-After in seconds or as an HTTP date, in ms; garbage is ignored", () => {
   assert.equal(parseRetryAfter("30"), 30_000);
@@ -35,24 +35,6 @@ test("the message inside each API's error body", () => {
   }));
   assert.deepEqual(gemini, { message: "quota", type: "RESOURCE_EXHAUSTED", retryDelayMs: 12_000 });
 });
-
-/** A loopback server whose handler decides how (or whether) to answer; closed after `body`. */
-async function withServer(handler: (response: ServerResponse) => void, body: (origin: string) => Promise<void>): Promise<void> {
-  const open = new Set<ServerResponse>();
-  const server = createServer((request, response) => {
-    request.resume();
-    open.add(response);
-    handler(response);
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  try {
-    await body(`http://127.0.0.1:${(server.address() as AddressInfo).port}`);
-  } finally {
-    for (const response of open) response.destroy();
-    server.closeAllConnections?.();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
-  }
-}
 
 test("a server that never answers is given up on after the timeout, with a message saying so", async () => {
   await withServer(() => {}, async (origin) => {
