@@ -33,6 +33,8 @@ import { SamplingGate } from "./sampling.ts";
 import { DEFAULT_LOG_BUFFER_SIZE, ServerNotifications } from "./server-notifications.ts";
 import { ServerRequests } from "./server-requests.ts";
 import { Subscriptions } from "./subscriptions.ts";
+import { networkOf, tracePeer } from "./client-telemetry.ts";
+import { SPAN_KIND, startTelemetry, type Telemetry, type TelemetryContext, type TelemetrySpan } from "./telemetry.ts";
 import { checkToolResult, indexTools } from "./tools.ts";
 import type {
   CallToolResult,
@@ -108,6 +110,10 @@ export class ClientConnection implements ClientContext {
   #closing: Promise<void> | undefined;
   /** ClientOptions.trace: the traced transport's events and the lifecycle events; undefined without it. */
   readonly #trace: ClientTrace | undefined;
+  /** ClientOptions.telemetry, its API loaded by connect(); undefined when off (then no request runs telemetry code). */
+  telemetry: Telemetry | undefined;
+  /** The connect span's context while connect() runs: the parent of the probe and the handshake. */
+  #connectContext: TelemetryContext | undefined;
   /** The era negotiation of connect(), while it runs. */
   #negotiation: Negotiation | undefined;
   /** How the connection ended while connect() ran: connect() fails with it, in its own words. */
@@ -174,8 +180,20 @@ export class ClientConnection implements ClientContext {
     }
     // ClientOptions.trace: traced once, here; unset, the transport is the caller's own.
     const transport = this.#trace === undefined ? given : this.#trace.wrap(given);
-    this.transport = transport;
     this.name = this.options.name !== undefined ? `server "${this.options.name}"` : transport.description;
+    const telemetryOption = this.options.telemetry;
+    let connectSpan: TelemetrySpan | undefined;
+    if (telemetryOption !== undefined && telemetryOption !== false) {
+      // ClientOptions.telemetry: @opentelemetry/api is loaded now, once (telemetry.ts).
+      this.telemetry = await startTelemetry(telemetryOption, this.name);
+      if (this.state !== "new") {
+        throw new ClientStateError(`connect() to ${this.name} did not finish: the client was ${this.state} meanwhile`, "closed-while-connecting", {
+          state: this.state,
+        });
+      }
+      connectSpan = this.#startConnectSpan(transport);
+    }
+    this.transport = transport;
     const peer = this.#attach(transport);
     // initializeTimeoutMs bounds the whole connect; each step gets what is left of it.
     const budgetMs = this.options.initializeTimeoutMs ?? this.options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
@@ -199,6 +217,8 @@ export class ClientConnection implements ClientContext {
       found: (init) => this.#found(init),
       handshaking: () => {
         this.era = "legacy";
+        // The era probe fell back (or the era was pinned or remembered): the handshake follows.
+        if (connectSpan !== undefined) this.telemetry!.event(connectSpan, "handshake", { "mcp.protocol.choice": this.options.protocol ?? "auto" });
         this.#move("initializing");
       },
       onProblem: (message) => this.problem(message),
@@ -228,14 +248,38 @@ export class ClientConnection implements ClientContext {
       this.peer?.close({ reason: started ? `${negotiation.step} failed: ${cause.message}` : `could not start: ${cause.message}` });
       this.#move("failed", cause);
       if (started) await this.transport?.close().catch(() => {});
+      if (connectSpan !== undefined) this.telemetry!.fail(connectSpan, cause);
       throw cause;
     } finally {
       this.#negotiation = undefined;
+      this.#connectContext = undefined;
+    }
+    if (connectSpan !== undefined) {
+      this.telemetry!.set(connectSpan, "mcp.era", this.era);
+      this.telemetry!.set(connectSpan, "mcp.protocol.version", this.version);
+      this.telemetry!.set(connectSpan, "mcp.session.id", (this.transport as { sessionId?: string }).sessionId);
+      connectSpan.end();
     }
     if (this.era === "modern") this.modernWire = this.#modernWireOf(this.peer!);
     this.#move("initializing");
     this.#move("ready");
     if (this.era === "modern") startListening(this);
+  }
+
+  /**
+   * The span of connect(): the era probe (server/discover), its fallback to the handshake, and
+   * initialize are its children (the requests' own client spans).
+   */
+  #startConnectSpan(transport: ClientTransport): TelemetrySpan {
+    const telemetry = this.telemetry!;
+    const parent = telemetry.active();
+    const span = telemetry.start("mcp connect", SPAN_KIND.client, {
+      "mcp.server": this.name,
+      "mcp.protocol.choice": this.options.protocol ?? "auto",
+      ...networkOf(transport),
+    }, parent);
+    this.#connectContext = telemetry.within(parent, span);
+    return span;
   }
 
   /** The server's initialize result (or discover result): its capabilities and version. */
@@ -292,6 +336,15 @@ export class ClientConnection implements ClientContext {
       mapError: (method, error) => surfaceUrlElicitation(`${this.name}: ${method}`, typedRpcError(error), this.#openElicitations),
     });
     this.peer = peer;
+    // ClientOptions.telemetry: every request in a client span, before the handlers are installed.
+    if (this.telemetry !== undefined) {
+      tracePeer(peer, this.telemetry, {
+        version: () => this.version,
+        sessionId: () => (this.transport as { sessionId?: string } | undefined)?.sessionId,
+        network: networkOf(transport),
+        parent: () => this.#connectContext,
+      });
+    }
     this.serverNotifications.install(peer);
     this.extensions.installOn(peer);
     this.#serverRequests.install(peer);
@@ -450,6 +503,8 @@ export class ClientConnection implements ClientContext {
   request(method: string, params?: Params, options?: RequestOptions): Promise<Params> {
     const ready = this.state === "ready" || (this.state === "initializing" && ALLOWED_BEFORE_READY.has(method));
     if (!ready) return Promise.reject(this.refused(method));
+    // With telemetry on, the parent is read once here: MRTR retries share it.
+    if (this.telemetry !== undefined && options?.traceContext === undefined) options = { ...options, traceContext: this.telemetry.active() };
     // Its errors are typed by the peer's mapError (connect()).
     const answer = this.modernWire !== undefined ? modernRequest(this.modernWire, method, params, options ?? {}) : this.peer!.request(method, params, options);
     if (method !== "tools/call" && method !== "ping") return answer;

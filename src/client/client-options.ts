@@ -13,6 +13,7 @@ import type { RootInput } from "./roots.ts";
 import type { SamplingPolicy } from "./sampling.ts";
 import type { TaskReceiverOptions } from "./tasks/task-store.ts";
 import type { TaskStatusUpdate } from "./tasks/tasks.ts";
+import type { TelemetryContext, TelemetryOption } from "./telemetry.ts";
 import type { ClientCapabilities, JsonObject } from "./types.ts";
 
 /**
@@ -102,6 +103,13 @@ export interface ClientOptions {
    * unset, nothing is traced and nothing is added to a call.
    */
   trace?: ClientTraceOption;
+  /**
+   * OpenTelemetry (docs/telemetry.md): a client span per request with the trace context in its
+   * `_meta` (and the HTTP `traceparent` header) — spec 2026-07-28 basic/index ("OpenTelemetry
+   * trace context"). `true` uses the global tracer of @opentelemetry/api, loaded by connect()
+   * (a TelemetryError when it is not installed); unset, nothing is loaded and a call runs no telemetry code.
+   */
+  telemetry?: TelemetryOption;
 }
 
 /** Every option a Client reads (its constructor checks them). */
@@ -125,6 +133,7 @@ export const CLIENT_OPTIONS = optionNames<ClientOptions>({
   eraCache: true,
   unavailable: true,
   trace: true,
+  telemetry: true,
 });
 
 /** Options of the list methods: `fresh` skips a cached result still within its ttlMs. */
@@ -152,4 +161,6 @@ export interface CallOptions {
   onTaskStatus?: (update: TaskStatusUpdate) => void;
   /** Upper bound of a task's polling interval, whatever the server suggests. Default 10 s. */
   maxPollIntervalMs?: number;
+  /** With telemetry on: the OpenTelemetry Context the call's spans are children of. Default: the context active at the call. */
+  traceContext?: TelemetryContext;
 }
