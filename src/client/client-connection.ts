@@ -172,7 +172,7 @@ export class ClientConnection implements ClientContext {
   // --- connect and close ---------------------------------------------------------------
 
   /** Client.connect: the transport started, the era settled, the client `ready`. */
-  async connect(given: ClientTransport, options: { signal?: AbortSignal }): Promise<void> {
+  async connect(given: ClientTransport, options: { signal?: AbortSignal; traceContext?: TelemetryContext }): Promise<void> {
     if (this.state !== "new") {
       throw new ClientStateError(`connect() was already called (state: ${this.state}); create a new Client to connect again`, "already-connected", {
         state: this.state,
@@ -191,7 +191,7 @@ export class ClientConnection implements ClientContext {
           state: this.state,
         });
       }
-      connectSpan = this.#startConnectSpan(transport);
+      connectSpan = this.#startConnectSpan(transport, options.traceContext);
     }
     this.transport = transport;
     const peer = this.#attach(transport);
@@ -270,9 +270,9 @@ export class ClientConnection implements ClientContext {
    * The span of connect(): the era probe (server/discover), its fallback to the handshake, and
    * initialize are its children (the requests' own client spans).
    */
-  #startConnectSpan(transport: ClientTransport): TelemetrySpan {
+  #startConnectSpan(transport: ClientTransport, given: TelemetryContext | undefined): TelemetrySpan {
     const telemetry = this.telemetry!;
-    const parent = telemetry.active();
+    const parent = given ?? telemetry.active();
     const span = telemetry.start("mcp connect", SPAN_KIND.client, {
       "mcp.server": this.name,
       "mcp.protocol.choice": this.options.protocol ?? "auto",

@@ -25,6 +25,7 @@ import { listCached, readResource, subscribeResource, unsubscribeResource } from
 import { LIST_KEYS } from "./result-cache.ts";
 import { type RootInput, toRoots } from "./roots.ts";
 import type { TaskInfo, ToolTask } from "./tasks/tasks.ts";
+import type { TelemetryContext } from "./telemetry.ts";
 import { checkToolResult } from "./tools.ts";
 import type {
   CallToolResult,
@@ -143,7 +144,7 @@ export class Client extends ContainedEventTarget<ClientEvents> {
    * ("Initialization"), spec 2026-07-28 basic/versioning. Resolves once the client is `ready`.
    * A close() while connecting ends it `closed` and rejects with a ClientStateError.
    */
-  connect(transport: ClientTransport, options: { signal?: AbortSignal } = {}): Promise<void> {
+  connect(transport: ClientTransport, options: { signal?: AbortSignal; traceContext?: TelemetryContext } = {}): Promise<void> {
     return this.#c.connect(transport, options);
   }
 

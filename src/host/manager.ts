@@ -21,6 +21,8 @@ import type { ServerEvents, ServerEventType, ServerStatus } from "./server-statu
 import type { EraCache } from "../client/era-cache.ts";
 import { defaultEraCache } from "./file-era-cache.ts";
 import type { TraceSink } from "../transport/trace-event.ts";
+import type { TelemetryOption } from "../client/telemetry.ts";
+import { hostTelemetry } from "./host-telemetry.ts";
 
 export { ServerUnavailableError } from "./server-status.ts";
 export type { ServerEvents, ServerState, ServerStatus } from "./server-status.ts";
@@ -75,6 +77,14 @@ export interface McpManagerOptions {
    * `t` counts from the manager's construction. Default: none, and nothing is traced.
    */
   trace?: TraceSink;
+  /**
+   * OpenTelemetry for every server (docs/telemetry.md): each client's requests in spans, their
+   * trace context sent to the server, reconnects as spans; every attribute through this
+   * manager's redactor. `true` uses the global tracer, options choose a tracer and what is
+   * captured. Default: the config's `telemetry:` key; off when neither says, and then
+   * @opentelemetry/api is never loaded.
+   */
+  telemetry?: TelemetryOption;
 }
 
 export const DEFAULT_CONNECT_RETRIES = 3;
@@ -114,6 +124,7 @@ const MANAGER_OPTIONS = optionNames<McpManagerOptions>({
   resultFiles: true,
   eraCache: true,
   trace: true,
+  telemetry: true,
 });
 
 /**
@@ -150,6 +161,7 @@ export class McpManager extends ContainedEventTarget<ManagerEvents> {
       ...(options.resultFiles === true ? { resultFiles: resultFilesChooser(config) } : {}),
       eraCache: options.eraCache === false ? undefined : options.eraCache ?? defaultEraCache(),
       ...(options.trace === undefined ? {} : { trace: { sink: options.trace, startedAt: performance.now() } }),
+      ...hostTelemetry(options.telemetry, config, this.redactor),
     };
     const emit = <K extends ManagerEventType>(type: K, detail: ManagerEvents[K]) => this.emit(type, detail);
     this.#connections = config.servers.map((server) => new ServerConnection(server, this.registry, supervision, emit));

@@ -28,6 +28,7 @@ import { ServerTrace } from "./server-trace.ts";
 import { createTransport, detectedTransport } from "./transport-factory.ts";
 import { type ServerEvents, type ServerEventType, type ServerState, type ServerStatus, ServerUnavailableError } from "./server-status.ts";
 import type { TraceSink } from "../transport/trace-event.ts";
+import { SPAN_KIND, startTelemetry, type TelemetryContext, type TelemetryOptions } from "../client/telemetry.ts";
 
 /** How a ServerConnection supervises its server; McpManager fills in the defaults. */
 export interface SupervisionOptions {
@@ -51,6 +52,8 @@ export interface SupervisionOptions {
   eraCache?: EraCache;
   /** Trace every server (trace-event.ts): where events go and when the session started. Default: none. */
   trace?: { sink: TraceSink; startedAt: number };
+  /** OpenTelemetry (host-telemetry.ts), its redactor the manager's: each client's spans, and reconnects as spans. Default: off. */
+  telemetry?: TelemetryOptions;
 }
 
 /** How much of a server's `serverInfo` status() copies: an Implementation is a few short fields. */
@@ -326,6 +329,7 @@ export class ServerConnection {
     options.protocol = cachedEra ?? protocol ?? "auto";
     // Across runs: the era cache (file-era-cache.ts), keyed by the command line or the URL.
     if (this.#options.eraCache !== undefined) options.eraCache = this.#options.eraCache;
+    if (this.#options.telemetry !== undefined) options.telemetry = this.#options.telemetry;
     // A call while the server reconnects or is parked fails at once, saying so.
     options.unavailable = () => this.#unavailable(client);
     const client = new Client(this.#options.clientInfo, options);
@@ -353,7 +357,7 @@ export class ServerConnection {
       void client.close();
     }, timeoutMs);
     try {
-      await client.connect(this.#transport());
+      await client.connect(this.#transport(), { traceContext: this.#reconnectContext });
       if (protocol === undefined || protocol === "auto") this.#foundEra = client.era;
       await this.#applyLogLevel(client);
       return client;
@@ -443,6 +447,9 @@ export class ServerConnection {
 
   // --- supervision ---------------------------------------------------------------------
 
+  /** With telemetry on, while a reconnect runs: its span's context (the parent of each attempt's connect span). */
+  #reconnectContext: TelemetryContext | undefined;
+
   /** The current session ended without our asking. Its pending calls have already failed. */
   #lost(cause: Error | undefined): void {
     if (this.#closed || this.#state !== "ready") return;
@@ -460,7 +467,32 @@ export class ServerConnection {
     void ending.finally(() => this.#ending.delete(ending));
   }
 
+  /**
+   * With telemetry on, the reconnect is a span: its attempts' connect spans are its children, it
+   * ends failed when the server is parked — OpenTelemetry semantic conventions for MCP.
+   */
   async #reconnect(): Promise<void> {
+    const telemetry = this.#options.telemetry === undefined
+      ? undefined
+      : await startTelemetry(this.#options.telemetry, `server "${this.name}"`).catch(() => undefined);
+    if (telemetry === undefined) return await this.#reconnectLoop();
+    const span = telemetry.start("mcp reconnect", SPAN_KIND.internal, { "mcp.server": this.name });
+    telemetry.event(span, "connection lost", { "exception.message": this.#lastError });
+    this.#reconnectContext = telemetry.within(undefined, span);
+    try {
+      await this.#reconnectLoop();
+    } finally {
+      this.#reconnectContext = undefined;
+      span.setAttribute("mcp.reconnect.attempts", this.#reconnectAttempts);
+      if (this.#state === "ready" || this.#closed) span.end();
+      else {telemetry.fail(
+          span,
+          new Error(`server "${this.name}": ${this.#state} after ${this.#reconnectAttempts} reconnect attempts: ${this.#lastError ?? ""}`),
+        );}
+    }
+  }
+
+  async #reconnectLoop(): Promise<void> {
     const max = this.#options.maxReconnectAttempts;
     while (!this.#closed) {
       if (this.#reconnectAttempts >= max) {
