@@ -379,8 +379,8 @@ const HOST_SCHEMAS = {
         type: "object",
         properties: {
           enabled: { type: "boolean", default: true, description: "spans per request and trace context sent to servers" },
-          capture_arguments: { type: "boolean", default: false, description: "tool arguments on spans (redacted)" },
-          capture_results: { type: "boolean", default: false, description: "tool results on spans (redacted)" },
+          capture_arguments: { type: "boolean", default: false, description: "tool arguments on spans, through the redactor" },
+          capture_results: { type: "boolean", default: false, description: "tool results on spans, through the redactor" },
         },
         additionalProperties: false,
       },
