@@ -21,6 +21,7 @@ import { VERSION } from "./version.ts";
 import { openTraceFile, type TraceFile } from "../host/trace-file.ts";
 import { messageOf } from "../common/error-text.ts";
 import type { TraceSink } from "../transport/trace-event.ts";
+import { OTEL_PACKAGES, startOtlpExport } from "./otel-export.ts";
 
 export const CLI_CLIENT_INFO: Implementation = { name: "mcpwire", title: "mcpwire CLI", version: VERSION };
 
@@ -69,6 +70,8 @@ export interface SessionOptions {
   trace?: TraceSettings;
   /** `--stdio`, `--http`, `--sse`: servers given on the command line, started after the config's (cli/ad-hoc-servers.ts). */
   commandLineServers?: ServerConfig[];
+  /** `--otel`: spans exported with OTLP/HTTP (cli/otel-export.ts); the config's `telemetry:` key does the same. */
+  otel?: boolean;
 }
 
 /** Where a session's trace goes: readable lines on stderr (`stderr`), JSON Lines in a file (`file`), or both. */
@@ -92,6 +95,7 @@ export const SESSION_OPTIONS = {
   "log-level": { kind: "string" },
   trace: { kind: "optional" },
   "trace-file": { kind: "string" },
+  otel: { kind: "flag" },
   help: { kind: "flag" },
   debug: { kind: "flag" },
 } as const;
@@ -101,7 +105,11 @@ export const TRACE_USAGE = `--trace[=full]     print every message, HTTP exchang
                    as it happens (→ sent, ← received, ↳ the request an answer answers);
                    --trace=full pretty-prints each message's JSON
 --trace-file FILE  write the same events as JSON Lines to FILE (mode 0600), one per line as
-                   it happens; credentials are redacted in both`;
+                   it happens; credentials are redacted in both
+--otel             OpenTelemetry: a span per MCP request (and model request, tool call),
+                   trace context sent to the servers, exported with OTLP/HTTP to
+                   OTEL_EXPORTER_OTLP_ENDPOINT (default http://localhost:4318); needs
+                   npm install ${OTEL_PACKAGES.join(" ")}`;
 
 /** `--trace[=full]` and `--trace-file FILE` as TraceSettings; undefined when neither was given. */
 export function traceOption(args: ParsedArgs): TraceSettings | undefined {
@@ -117,7 +125,7 @@ export function traceOption(args: ParsedArgs): TraceSettings | undefined {
 }
 
 /** Where the config comes from, as every verb's options say: --config, --import, --trust-project. */
-export function configSource(args: ParsedArgs): Pick<SessionOptions, "configPath" | "imports" | "trustProject" | "trace" | "commandLineServers"> {
+export function configSource(args: ParsedArgs): Pick<SessionOptions, "configPath" | "imports" | "trustProject" | "trace" | "commandLineServers" | "otel"> {
   const trace = traceOption(args);
   const servers = adHocServers(args);
   return {
@@ -126,6 +134,7 @@ export function configSource(args: ParsedArgs): Pick<SessionOptions, "configPath
     imports: importOption(args),
     trustProject: args.flags.has("trust-project"),
     ...(trace === undefined ? {} : { trace }),
+    ...(args.flags.has("otel") ? { otel: true } : {}),
   };
 }
 
@@ -285,6 +294,9 @@ export async function withManager<T>(options: SessionOptions, body: (manager: Mc
     return { ...base, sampling: handler ?? decliningSampling(noModelMessage(server, config)) };
   };
   const initialMs = reconnectDelayMs();
+  // --otel or the config's telemetry: key: spans exported with OTLP/HTTP (the packages are the user's).
+  const otel = options.otel === true ? "--otel" : config.telemetry?.enabled === true ? "the config's telemetry: key" : undefined;
+  const exported = otel === undefined ? undefined : await startOtlpExport(otel, runtime.env(), config);
   const manager = new McpManager(config, {
     clientInfo: CLI_CLIENT_INFO,
     handlers,
@@ -292,6 +304,7 @@ export async function withManager<T>(options: SessionOptions, body: (manager: Mc
     resultFiles: options.resultFiles === true,
     ...(initialMs !== undefined ? { reconnectDelay: { initialMs } } : {}),
     ...(trace === undefined ? {} : { trace: trace.sink }),
+    ...(exported === undefined ? {} : { telemetry: exported.telemetry }),
   });
   useRedactor(manager.redactor);
   if (options.showLogs !== false || options.logLevel !== undefined) {
@@ -314,6 +327,7 @@ export async function withManager<T>(options: SessionOptions, body: (manager: Mc
   } finally {
     await manager.close();
     trace?.close();
+    await exported?.shutdown();
   }
 }
 

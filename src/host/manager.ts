@@ -21,7 +21,7 @@ import type { ServerEvents, ServerEventType, ServerStatus } from "./server-statu
 import type { EraCache } from "../client/era-cache.ts";
 import { defaultEraCache } from "./file-era-cache.ts";
 import type { TraceSink } from "../transport/trace-event.ts";
-import type { TelemetryOption } from "../client/telemetry.ts";
+import type { TelemetryOption, TelemetryOptions } from "../client/telemetry.ts";
 import { hostTelemetry } from "./host-telemetry.ts";
 
 export { ServerUnavailableError } from "./server-status.ts";
@@ -136,6 +136,8 @@ export class McpManager extends ContainedEventTarget<ManagerEvents> {
   readonly registry: ToolRegistry;
   /** Knows the config's secrets (and tokens as they are obtained): pass any output through `redact()`. */
   readonly redactor: Redactor;
+  /** The telemetry its clients report with (the option, else the config's key; attributes through `redactor`); undefined when off. A Runner over its registry can take it. */
+  readonly telemetry: TelemetryOptions | undefined;
   readonly #connections: ServerConnection[];
   readonly #closeTimeoutMs: number;
   #starting: Promise<void> | undefined;
@@ -163,6 +165,7 @@ export class McpManager extends ContainedEventTarget<ManagerEvents> {
       ...(options.trace === undefined ? {} : { trace: { sink: options.trace, startedAt: performance.now() } }),
       ...hostTelemetry(options.telemetry, config, this.redactor),
     };
+    this.telemetry = supervision.telemetry;
     const emit = <K extends ManagerEventType>(type: K, detail: ManagerEvents[K]) => this.emit(type, detail);
     this.#connections = config.servers.map((server) => new ServerConnection(server, this.registry, supervision, emit));
   }

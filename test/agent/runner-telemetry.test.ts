@@ -6,7 +6,9 @@
 
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
+import { NO_HOOKS } from "../../src/agent/hooks.ts";
 import { Runner } from "../../src/agent/runner.ts";
+import { hostRunner } from "../../src/cli/run-verb.ts";
 import { parseConfig } from "../../src/host/config/parse.ts";
 import { McpManager } from "../../src/host/manager.ts";
 import { fixturePath, startPortFixture } from "../support/fixture-process.ts";
@@ -58,8 +60,15 @@ describe("Runner telemetry", () => {
         }),
         answer("done"),
       ]);
-      const redact = (text: string) => manager.redactor.redact(text);
-      const runner = new Runner({ provider, registry: manager.registry, telemetry: { ...telemetry, redact } });
+      // The Runner of `mcpwire run` (cli/run-verb.ts hostRunner): it takes the manager's telemetry, redactor included.
+      const runner = hostRunner(manager, {
+        modelString: "scripted/script-1",
+        provider,
+        makeProvider: () => provider,
+        policy: "all",
+        approve: () => Promise.resolve(true),
+        hooks: NO_HOOKS,
+      }, () => {});
       assert.equal(await hangGuard(runner.run("call the echo tools"), GUARD_MS, "the run"), "done");
     } finally {
       await manager.close();
@@ -85,6 +94,7 @@ describe("Runner telemetry", () => {
       assert.ok(call !== undefined, `an execute_tool span for ${tool}`);
       assert.equal(recorder.parentOf(call), first.spanContext().spanId, `${tool}: a child of the model request that asked for it`);
       assert.equal(call.attributes["gen_ai.tool.name"], tool);
+      assert.deepEqual(call.events.map((event) => [event.name, event.attributes?.["mcpwire.approval.approved"]]), [["mcpwire.approval", true]]);
       const mcp = spans.find((span) => span.name === "tools/call echo" && recorder.parentOf(span) === call.spanContext().spanId);
       assert.ok(mcp !== undefined, `${tool}: its tools/call span is the tool call's child`);
       assert.equal(mcp.attributes["network.transport"], server === "local" ? "pipe" : "tcp");
