@@ -6,7 +6,7 @@
 // basic/index ("OpenTelemetry trace context"). Installed on a Peer once per connection: off, the
 // Peer is untouched and a request runs none of this.
 
-import type { Params, Peer, RequestHandler, RequestOptions } from "../jsonrpc/peer.ts";
+import type { NotificationHandler, Params, Peer, RequestHandler, RequestOptions } from "../jsonrpc/peer.ts";
 import { SPAN_KIND, type Telemetry, type TelemetryAttributes, type TelemetryContext, type TelemetrySpan } from "./telemetry.ts";
 import { remoteParent, traceFields } from "./trace-context.ts";
 
@@ -30,10 +30,13 @@ const TRACED_HANDLERS: ReadonlySet<string> = new Set(["sampling/createMessage", 
  * subscriptions/listen, lists, reads, the era probe) in a client span whose trace context goes
  * into the request's `_meta`, and `peer.setRequestHandler` (call it before the handlers are
  * installed) so the server's sampling, elicitation and roots requests run as children of the
- * traceparent they carry. A server's answer never changes our context.
+ * traceparent they carry, and `peer.setNotificationHandler` so what a 2026-07-28 listen stream
+ * delivers is an event of the listen request's span. A server's answer never changes our context.
  */
 export function tracePeer(peer: Peer, telemetry: Telemetry, connection: TracedConnection): void {
   const send = peer.request.bind(peer);
+  /** The open subscriptions/listen request's span (2026-07-28): the notifications of its stream are its events. */
+  let listening: TelemetrySpan | undefined;
   peer.request = (method: string, params?: Params, options: RequestOptions = {}): Promise<Params> => {
     // The parent is read once, at the call's start: the caller's, the connection's, or the active context.
     const parent = (options.traceContext as TelemetryContext | undefined) ?? connection.parent() ?? telemetry.active();
@@ -53,15 +56,17 @@ export function tracePeer(peer: Peer, telemetry: Telemetry, connection: TracedCo
         onId?.(id);
       },
     };
-    if (given !== undefined) {
+    if (given !== undefined || options.progress === true) {
+      // A request that carries a progress token anyway: its progress notifications are events of its span.
       tracedOptions.onProgress = (progress) => {
-        // OpenTelemetry semantic conventions for MCP: notifications of a request are events of its span.
         telemetry.event(span, "notifications/progress", { "mcp.progress": progress.progress, "mcp.progress.total": progress.total });
-        given(progress);
+        given?.(progress);
       };
     }
+    if (method === "subscriptions/listen") listening = span;
     return send(method, traced, tracedOptions).then(
       (result) => {
+        if (listening === span) listening = undefined;
         ended(span, telemetry, connection);
         if (method === "tools/call" && result.isError === true) {
           // gen-ai/mcp.md: a tool's error result is recorded with error.type "tool_error".
@@ -73,13 +78,28 @@ export function tracePeer(peer: Peer, telemetry: Telemetry, connection: TracedCo
         return result;
       },
       (error: unknown) => {
+        if (listening === span) listening = undefined;
         ended(span, telemetry, connection);
+        const failure = (error as { code?: unknown } | null)?.code;
+        if (method === "subscriptions/listen" && (failure === "cancelled" || failure === "connection-closed")) {
+          // spec 2026-07-28 subscriptions ("Cancellation"): a listen stream ends when we stop it; that is no error.
+          span.end();
+          throw error;
+        }
         const code = (error as { rpcCode?: unknown } | null)?.rpcCode;
         if (typeof code === "number") span.setAttribute("rpc.response.status_code", String(code));
         telemetry.fail(span, error);
         throw error;
       },
     );
+  };
+  const setNotificationHandler = peer.setNotificationHandler.bind(peer);
+  peer.setNotificationHandler = (method: string, handler: NotificationHandler): void => {
+    setNotificationHandler(method, (params) => {
+      // spec 2026-07-28 basic/patterns/subscriptions: what the listen stream delivers, by method only (no contents).
+      if (listening !== undefined) telemetry.event(listening, method);
+      handler(params);
+    });
   };
   const setHandler = peer.setRequestHandler.bind(peer);
   peer.setRequestHandler = (method: string, handler: RequestHandler): void => {

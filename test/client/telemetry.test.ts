@@ -120,6 +120,13 @@ for (const era of ["legacy", "modern"] as const) {
           assert.equal(recorder.parentOf(handled), spanIdOf(ask.meta.traceparent!));
         }
 
+        if (era === "modern") {
+          // The listen stream's span ends with the connection, not as an error.
+          const listen = spans.find((span) => span.name === "subscriptions/listen");
+          assert.ok(listen !== undefined, "a span for subscriptions/listen");
+          assert.notEqual(listen.status.code, 2, listen.status.message);
+        }
+
         // The connect span is the parent of the era's first requests.
         const connect = spans.find((span) => span.name === "mcp connect");
         assert.ok(connect !== undefined);
