@@ -71,6 +71,7 @@ for (const era of ["legacy", "modern"] as const) {
             assert.equal(textOf((await client.callTool("slow")).content), "slow done");
             // 2026-07-28: a multi round-trip tool call (two tools/call requests); 2025-11-25 stdio: a roots/list request to us.
             if (era === "modern" || wire === "stdio") assert.match(textOf((await client.callTool("ask")).content), /trace-echo-root/);
+            if (wire === "stdio") assert.equal(textOf((await client.callTool("progress")).content), "progressed");
           }),
           GUARD_MS,
           "the traced calls",
@@ -120,6 +121,19 @@ for (const era of ["legacy", "modern"] as const) {
           assert.equal(recorder.parentOf(handled), spanIdOf(ask.meta.traceparent!));
         }
 
+        if (wire === "stdio") {
+          // The call's progress notifications are events of its span.
+          const progressed = spans.find((span) => span.name === "tools/call progress")!;
+          assert.deepEqual(progressed.events.map((event) => [event.name, event.attributes?.["mcp.progress"]]), [
+            ["notifications/progress", 1],
+            ["notifications/progress", 2],
+          ]);
+        }
+        if (era === "legacy" && wire === "http") {
+          // The session the server assigned is on every span after initialize.
+          const listed = spans.find((span) => span.name === "tools/list")!;
+          assert.equal(listed.attributes["mcp.session.id"], "trace-echo-session");
+        }
         if (era === "modern") {
           // The listen stream's span ends with the connection, not as an error.
           const listen = spans.find((span) => span.name === "subscriptions/listen");
