@@ -28,7 +28,9 @@ import { ServerTrace } from "./server-trace.ts";
 import { createTransport, detectedTransport } from "./transport-factory.ts";
 import { type ServerEvents, type ServerEventType, type ServerState, type ServerStatus, ServerUnavailableError } from "./server-status.ts";
 import type { TraceSink } from "../transport/trace-event.ts";
-import { SPAN_KIND, startTelemetry, type TelemetryContext, type TelemetryOptions } from "../client/telemetry.ts";
+import { SPAN_KIND, startTelemetry, type Telemetry, type TelemetryContext, type TelemetryOptions } from "../client/telemetry.ts";
+import type { AuthEvent } from "../auth/oauth-fetch.ts";
+import { oauthSpan } from "./host-telemetry.ts";
 
 /** How a ServerConnection supervises its server; McpManager fills in the defaults. */
 export interface SupervisionOptions {
@@ -248,6 +250,7 @@ export class ServerConnection {
 
   async #start(): Promise<void> {
     if (this.#state !== "connecting" || this.#closed) return;
+    await this.#tracing(); // telemetry on: the API loaded before the first connect (OAuth steps are reported synchronously)
     const attempts = 1 + Math.max(0, this.#options.connectRetries);
     for (let attempt = 1; attempt <= attempts; attempt++) {
       if (attempt > 1 && !(await this.#sleep(backoffDelay(attempt - 1, this.#options.backoff)))) return;
@@ -282,6 +285,10 @@ export class ServerConnection {
           redactor.add(tokens.refreshToken);
           if (typeof tokens.raw.id_token === "string") redactor.add(tokens.raw.id_token);
         },
+        // Telemetry on: each OAuth step a span (host-telemetry.ts), under the reconnect when one runs.
+        ...(this.#options.telemetry !== undefined
+          ? { onEvent: (event: AuthEvent) => this.#telemetry && oauthSpan(this.#telemetry, this.name, event, this.#reconnectContext) }
+          : {}),
       });
     }
     return this.#oauthFetch;
@@ -449,6 +456,19 @@ export class ServerConnection {
 
   /** With telemetry on, while a reconnect runs: its span's context (the parent of each attempt's connect span). */
   #reconnectContext: TelemetryContext | undefined;
+  /** With telemetry on: the host's Telemetry, loaded once (#tracing); undefined when off or not loaded. */
+  #telemetry: Telemetry | undefined;
+  #telemetryLoading: Promise<Telemetry | undefined> | undefined;
+
+  /** The host's Telemetry when telemetry is on (loaded once; a load that fails is the clients' to report). */
+  #tracing(): Promise<Telemetry | undefined> {
+    if (this.#options.telemetry === undefined) return Promise.resolve(undefined);
+    this.#telemetryLoading ??= startTelemetry(this.#options.telemetry, `server "${this.name}"`).then(
+      (telemetry) => (this.#telemetry = telemetry),
+      () => undefined,
+    );
+    return this.#telemetryLoading;
+  }
 
   /** The current session ended without our asking. Its pending calls have already failed. */
   #lost(cause: Error | undefined): void {
@@ -472,9 +492,7 @@ export class ServerConnection {
    * ends failed when the server is parked — OpenTelemetry semantic conventions for MCP.
    */
   async #reconnect(): Promise<void> {
-    const telemetry = this.#options.telemetry === undefined
-      ? undefined
-      : await startTelemetry(this.#options.telemetry, `server "${this.name}"`).catch(() => undefined);
+    const telemetry = await this.#tracing();
     if (telemetry === undefined) return await this.#reconnectLoop();
     const span = telemetry.start("mcp reconnect", SPAN_KIND.internal, { "mcp.server": this.name });
     telemetry.event(span, "connection lost", { "exception.message": this.#lastError });
