@@ -33,7 +33,7 @@ import { SamplingGate } from "./sampling.ts";
 import { DEFAULT_LOG_BUFFER_SIZE, ServerNotifications } from "./server-notifications.ts";
 import { ServerRequests } from "./server-requests.ts";
 import { Subscriptions } from "./subscriptions.ts";
-import { networkOf, tracePeer } from "./client-telemetry.ts";
+import { networkOf, tracedInput, tracePeer } from "./client-telemetry.ts";
 import { SPAN_KIND, startTelemetry, type Telemetry, type TelemetryContext, type TelemetrySpan } from "./telemetry.ts";
 import { checkToolResult, indexTools } from "./tools.ts";
 import type {
@@ -515,7 +515,9 @@ export class ClientConnection implements ClientContext {
   }
 
   fulfil(who: string, request: InputRequest, key: string, signal: AbortSignal | undefined): Promise<JsonObject> {
-    return this.#serverRequests.fulfil(who, request, key, signal);
+    const answer = () => this.#serverRequests.fulfil(who, request, key, signal);
+    // Telemetry on: an input request (2026-07-28 mrtr, a task's input) is handled like a server's request (client-telemetry.ts).
+    return this.telemetry === undefined ? answer() : tracedInput(this.telemetry, request, this.version, answer);
   }
 
   tool(name: string): Tool | undefined {

@@ -139,6 +139,38 @@ function tracedHandler(method: string, handler: RequestHandler, telemetry: Telem
   };
 }
 
+/**
+ * An input request of a 2026-07-28 multi round-trip result (or of a task) handled in a SERVER
+ * span, as a server's request is: a child of the traceparent in its params' `_meta` when it
+ * carries one, else of the active context.
+ */
+export function tracedInput<T>(
+  telemetry: Telemetry,
+  request: { method: string; params?: Params },
+  version: string | undefined,
+  answer: () => Promise<T>,
+): Promise<T> {
+  const parent = remoteParent(telemetry.api, request.params?._meta, telemetry.api.ROOT_CONTEXT) ?? telemetry.active();
+  const span = telemetry.start(request.method, SPAN_KIND.server, { "mcp.method.name": request.method, "mcp.protocol.version": version }, parent);
+  let answered: Promise<T>;
+  try {
+    answered = telemetry.api.context.with(telemetry.within(parent, span), answer);
+  } catch (error) {
+    telemetry.fail(span, error);
+    throw error;
+  }
+  return answered.then(
+    (result) => {
+      span.end();
+      return result;
+    },
+    (error: unknown) => {
+      telemetry.fail(span, error);
+      throw error;
+    },
+  );
+}
+
 /** gen-ai/mcp.md "Spans": `{mcp.method.name} {target}`, the target a tool or prompt name (low cardinality). */
 function spanName(method: string, params: Params | undefined): string {
   if ((method === "tools/call" || method === "prompts/get") && typeof params?.name === "string") return `${method} ${params.name}`;

@@ -113,6 +113,10 @@ for (const era of ["legacy", "modern"] as const) {
           assert.equal(rounds.length, 2);
           const [first, second] = rounds.map((round) => recorder.byId(spanIdOf(round.meta.traceparent!))!);
           assert.equal(recorder.parentOf(first!), recorder.parentOf(second!));
+          // The input request carried the first round's traceparent: it was handled as that span's child.
+          const handled = spans.find((span) => span.name === "roots/list" && span.kind === 1);
+          assert.ok(handled !== undefined, "a SERVER span for the input request");
+          assert.equal(recorder.parentOf(handled), first!.spanContext().spanId);
         } else if (wire === "stdio") {
           // The server's roots/list carried the tools/call's traceparent: it was handled as its child.
           const ask = seen.find((request) => request.method === "tools/call" && request.name === "ask")!;
