@@ -97,6 +97,12 @@ export class ToolPins extends ContainedEventTarget<ToolPinsEvents> {
   #memory: ToolPinsData = { version: 1, servers: [] };
   /** One read-change-write at a time. */
   #tail: Promise<unknown> = Promise.resolve();
+  /**
+   * Servers first seen by this object (`name\0source`): their first session. A tool added during
+   * it is pinned too (servers such as server-everything list some tools only after
+   * `initialized`, through list_changed); a changed definition is held even then.
+   */
+  readonly #firstSessions = new Set<string>();
 
   constructor(options: ToolPinsOptions = {}) {
     super();
@@ -113,7 +119,8 @@ export class ToolPins extends ContainedEventTarget<ToolPinsEvents> {
   }
 
   /**
-   * Checks a server's listing against its pins. The first listing of a server pins every tool;
+   * Checks a server's listing against its pins. The first listing of a server pins every tool
+   * (and so does each listing of the same session for tools it adds, see #firstSessions);
    * later, a tool that is new or changed is recorded as pending (for a diff, accept, reject)
    * and reported held. A listed tool that matches its pin again drops its pending definition.
    */
@@ -132,8 +139,10 @@ export class ToolPins extends ContainedEventTarget<ToolPinsEvents> {
         }
         data.servers.push(pins);
         if (data.servers.length > MAX_PINNED_SERVERS) data.servers.splice(0, data.servers.length - MAX_PINNED_SERVERS);
+        this.#firstSessions.add(`${server.name}\0${server.source}`);
         return { value: { firstUse: true, held }, changed: true };
       }
+      const firstSession = this.#firstSessions.has(`${server.name}\0${server.source}`);
       const listed = new Set(tools.map((tool) => tool.name));
       const held: HeldTool[] = [];
       let changed = false;
@@ -149,6 +158,11 @@ export class ToolPins extends ContainedEventTarget<ToolPinsEvents> {
         }
         if (record === undefined) {
           held.push({ ...heldOf(server, tool.name, "invalid", []), after: pinDefinition(tool) });
+          continue;
+        }
+        if (firstSession && pinned === undefined && pins.pending[tool.name] === undefined && Object.keys(pins.tools).length < MAX_PINNED_TOOLS) {
+          pins.tools[tool.name] = record;
+          changed = true;
           continue;
         }
         const previous = pins.pending[tool.name];
