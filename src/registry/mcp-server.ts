@@ -251,26 +251,6 @@ class McpServerBinding implements McpServerRegistration {
     for (const tool of tools) {
       if (!selected.has(tool.name)) continue;
       const original = tool.name;
-      const mismatch = mismatches.get(original);
-      if (mismatch !== undefined) {
-        const name = toolName(this.server, original, this.#options.naming);
-        const offered = this.#options.pinning?.mode === "warn";
-        const key = `pin\0${original}\0${offered}\0${heldSummary(mismatch)}\0${JSON.stringify(mismatch.after ?? null)}`;
-        unmatched.add(key);
-        const summary = heldSummary(mismatch);
-        if (!this.#reportedUnmatched.has(key)) {
-          this.#warn(
-            offered
-              ? `${summary}; it is offered anyway (pinning: warn); ${acceptHint(mismatch)}`
-              : `${summary}; it is held back (not offered to a model, calls refused) until you accept it; ${acceptHint(mismatch)}`,
-          );
-          this.#registry.dispatchEvent(new RegistryEvent("toolheld", { ...mismatch, name, offered }));
-        }
-        if (!offered) {
-          held.push({ name, tool: original, message: `${summary}, so it is held back and cannot be called; ${acceptHint(mismatch)}` });
-          continue;
-        }
-      }
       if (tool.inputSchema !== undefined && depthOf(tool.inputSchema, MAX_INPUT_SCHEMA_DEPTH + 1) > MAX_INPUT_SCHEMA_DEPTH) {
         const key = `deep\0${original}`;
         unmatched.add(key);
@@ -288,6 +268,26 @@ class McpServerBinding implements McpServerRegistration {
         unmatched.add(key);
         if (!this.#reportedUnmatched.has(key)) this.#warn(`server "${this.server}": tool "${original}" is skipped: ${unfit}`);
         continue;
+      }
+      const mismatch = mismatches.get(original);
+      if (mismatch !== undefined) {
+        const name = toolName(this.server, original, this.#options.naming);
+        const offered = this.#options.pinning?.mode === "warn";
+        const summary = heldSummary(mismatch);
+        const key = `pin\0${original}\0${offered}\0${summary}\0${mismatch.digest ?? ""}`;
+        unmatched.add(key);
+        if (!this.#reportedUnmatched.has(key)) {
+          this.#warn(
+            offered
+              ? `${summary}; it is offered anyway (pinning: warn); ${acceptHint(mismatch)}`
+              : `${summary}; it is held back (not offered to a model, calls refused) until you accept it; ${acceptHint(mismatch)}`,
+          );
+          this.#registry.dispatchEvent(new RegistryEvent("toolheld", { ...mismatch, name, offered }));
+        }
+        if (!offered) {
+          held.push({ name, tool: original, message: `${summary}, so it is held back and cannot be called; ${acceptHint(mismatch)}` });
+          continue;
+        }
       }
       entries.push({
         name: toolName(this.server, original, this.#options.naming),

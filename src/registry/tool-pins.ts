@@ -64,6 +64,8 @@ export interface HeldTool {
   renamedFrom?: string;
   /** The user rejected this definition (it stays held, and is not asked about again). */
   rejected: boolean;
+  /** `sha256:<hex>` of the listed definition (RFC 8785); absent for an `invalid` one. */
+  digest?: string;
   /** The pinned definition, when kept. */
   before?: JsonObject;
   /** The listed definition, when kept. */
@@ -134,7 +136,7 @@ export class ToolPins extends ContainedEventTarget<ToolPinsEvents> {
         for (const tool of tools) {
           const record = recordOf(tool, at);
           if (record === undefined || Object.keys(pins.tools).length >= MAX_PINNED_TOOLS) {
-            held.push({ ...heldOf(server, tool.name, "invalid", []), after: pinDefinition(tool) });
+            held.push(heldOf(server, tool.name, "invalid", []));
           } else pins.tools[tool.name] = record;
         }
         data.servers.push(pins);
@@ -157,7 +159,7 @@ export class ToolPins extends ContainedEventTarget<ToolPinsEvents> {
           continue;
         }
         if (record === undefined) {
-          held.push({ ...heldOf(server, tool.name, "invalid", []), after: pinDefinition(tool) });
+          held.push(heldOf(server, tool.name, "invalid", []));
           continue;
         }
         if (firstSession && pinned === undefined && pins.pending[tool.name] === undefined && Object.keys(pins.tools).length < MAX_PINNED_TOOLS) {
@@ -317,7 +319,7 @@ function heldOf(server: PinnedServer, tool: string, change: HeldTool["change"], 
 
 /** What a pending definition is to its pin: changed, the pin of `renamedFrom` under a new name, or new. */
 function describeHeld(server: PinnedServer, pins: ServerPins, name: string, pending: PendingRecord): HeldTool {
-  const base = { ...(pending.definition !== undefined ? { after: pending.definition } : {}), rejected: pending.rejected === true };
+  const base = { ...(pending.definition !== undefined ? { after: pending.definition } : {}), rejected: pending.rejected === true, digest: pending.digest };
   const pinned = pins.tools[name];
   if (pinned !== undefined) {
     return {
@@ -360,7 +362,8 @@ export function heldSummary(held: HeldTool): string {
 }
 
 /** The commands that show and accept a held tool, quoted for a message. */
-export function acceptHint(held: Pick<HeldTool, "server" | "tool">): string {
+export function acceptHint(held: Pick<HeldTool, "server" | "tool" | "change">): string {
+  if (held.change === "invalid") return `it cannot be accepted: fix the tool on the server, or set pinning: warn (or off) for server "${held.server}"`;
   const args = `${shellWord(held.server)} ${shellWord(held.tool)}`;
   return `see the change with "mcpwire pin diff ${args}", accept it with "mcpwire pin accept ${args}"`;
 }
