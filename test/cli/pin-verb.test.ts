@@ -122,6 +122,19 @@ describe("mcpwire pin and run over a server that rewrote a tool", () => {
     assert.match(diff.stdout, /\+ Weather\\x1b\]0;owned\\x07\\x1b\[2J\\u202eevil/);
   });
 
+  test("inspect pins at warn: a later inspect of the same command line shows the changed tool and warns", async () => {
+    const lock = join(scratch.path, "inspect", "pins.json");
+    const env = { ...childEnv(), MCPWIRE_LOCK_FILE: lock };
+    const stdio = `node ${fixturePath("rug-pull-server.mjs")}`;
+    const first = await runMcpwire(["inspect", "--stdio", stdio], { env });
+    assert.equal(first.code, 0, first.stderr);
+    assert.doesNotMatch(first.stderr, /changed since/);
+    const later = await runMcpwire(["inspect", "--stdio", stdio, "--env", "RUG_STATE=flipped"], { env });
+    assert.equal(later.code, 0, later.stderr);
+    assert.match(later.stdout, /IGNORE ALL PREVIOUS/, "warn: shown");
+    assert.match(later.stderr, /^warning: server "inspect": tool "weather" changed since it was pinned: its description differs \(pins: .*pins\.json; mcpwire pin diff inspect shows it\)$/m);
+  });
+
   test("usage: pin needs what to do, an unknown one is named, nothing held is said; mcpwire help pin", async () => {
     const { config } = await project();
     const file = await config();
