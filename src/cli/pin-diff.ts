@@ -6,7 +6,7 @@ import type { JsonObject } from "../client/types.ts";
 import { canonicalJson } from "../common/canonical-json.ts";
 import { isObject } from "../common/json.ts";
 import { PINNED_FIELDS } from "../registry/pin-record.ts";
-import { type HeldTool, heldSummary } from "../registry/tool-pins.ts";
+import { heldSummary, type HeldTool } from "../registry/tool-pins.ts";
 import { diffLines, withContext } from "./line-diff.ts";
 import { lineOf } from "./output.ts";
 
@@ -17,7 +17,9 @@ export function heldDiffText(held: HeldTool): string {
     lines.push("  (its new definition was too large to keep; nothing to show)");
     return lines.join("\n");
   }
-  const fields = held.change === "changed" && held.before !== undefined ? held.fields : PINNED_FIELDS.filter((field) => fieldValue(held.after!, field) !== undefined);
+  const fields = held.change === "changed" && held.before !== undefined
+    ? held.fields
+    : PINNED_FIELDS.filter((field) => fieldValue(held.after!, field) !== undefined);
   const before = held.change === "new" || held.change === "invalid" ? undefined : held.before;
   if (held.change === "changed" && held.before === undefined) lines.push("  (its pinned definition was too large to keep: the new one is shown whole)");
   lines.push("  --- pinned", "  +++ listed now");

@@ -31,7 +31,7 @@ pin status      the held-back tools, per server: new, changed (which fields), or
                 (a pinned tool's definition under a new name); --json as JSON
 pin diff        what changed: a line diff of each held tool's description and schemas
 pin accept      pins the held tools (of SERVER, or only TOOL) to their new definitions;
-                run and chat offer them from then on (a running chat at once)
+                run and chat offer them from their next start
 pin reject      keeps the old pins: the tools stay held and are not asked about again
 
 mcpwire run and chat ask about held tools at start on a terminal (the diff, then y/N per tool);
@@ -59,7 +59,9 @@ export async function pin(argv: readonly string[]): Promise<number> {
   if (what === undefined) throw new UsageError("pin needs what to do: mcpwire pin status, pin diff, pin accept or pin reject");
   if (!["status", "diff", "accept", "reject"].includes(what)) throw new UsageError(`unknown "pin ${what}"; try pin status, diff, accept or reject`);
   if (extra.length > 0 || (what === "status" && server !== undefined)) {
-    throw new UsageError(`unexpected argument "${what === "status" ? server : extra[0]}" (pin ${what === "status" ? "status takes none" : `${what} takes [SERVER] [TOOL]`})`);
+    throw new UsageError(
+      `unexpected argument "${what === "status" ? server : extra[0]}" (pin ${what === "status" ? "status takes none" : `${what} takes [SERVER] [TOOL]`})`,
+    );
   }
   const pins = await cliPins(args.values.get("config"), args.lists.get("import"), args.flags.has("trust-project"));
   switch (what) {

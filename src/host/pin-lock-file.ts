@@ -21,7 +21,11 @@ export const MAX_LOCK_FILE_CHARS = 16 * 1024 * 1024;
  * that is not one of the user's own config files), else in the user's state directory;
  * undefined when there is neither (no file, no home).
  */
-export function pinLockFileFor(config: Pick<McpwireConfig, "file">, env: Readonly<Record<string, string | undefined>>, os: string = runtime.os): string | undefined {
+export function pinLockFileFor(
+  config: Pick<McpwireConfig, "file">,
+  env: Readonly<Record<string, string | undefined>>,
+  os: string = runtime.os,
+): string | undefined {
   if (config.file !== undefined && !userConfigPaths(env).includes(config.file)) return resolvePath(directoryOf(config.file), PIN_LOCK_FILE_NAME);
   const directory = mcpwireDirectory("state", env, os);
   return directory === undefined ? undefined : `${directory}/${PIN_LOCK_FILE_NAME}`;

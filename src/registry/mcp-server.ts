@@ -12,7 +12,7 @@ import { filterToolNames } from "./filters.ts";
 import { DEFAULT_NAMING, namingFormatProblem, toolName } from "./naming.ts";
 import { RegistryEvent, type ToolRegistry } from "./tool-registry.ts";
 import { uiEntry } from "./visibility.ts";
-import { acceptHint, type HeldTool, heldSummary } from "./tool-pins.ts";
+import { acceptHint, heldSummary, type HeldTool } from "./tool-pins.ts";
 import type { HeldEntry, McpServerOptions, McpServerRegistration, McpToolClient, McpToolEntry, ToolCallContext, ToolsChange } from "./types.ts";
 
 export type { McpServerOptions, McpServerRegistration, McpToolClient } from "./types.ts";

@@ -208,7 +208,12 @@ export class ToolPins extends ContainedEventTarget<ToolPinsEvents> {
    */
   accept(server: string, tool?: string): Promise<HeldTool[]> {
     return this.#decide(server, tool, (pins, name, pending, held) => {
-      pins.tools[name] = { digest: pending.digest, shape: pending.shape, at: new Date().toISOString(), ...(pending.definition ? { definition: pending.definition } : {}) };
+      pins.tools[name] = {
+        digest: pending.digest,
+        shape: pending.shape,
+        at: new Date().toISOString(),
+        ...(pending.definition ? { definition: pending.definition } : {}),
+      };
       delete pins.pending[name];
       if (held.renamedFrom !== undefined) delete pins.tools[held.renamedFrom];
     });

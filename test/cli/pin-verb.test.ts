@@ -132,7 +132,10 @@ describe("mcpwire pin and run over a server that rewrote a tool", () => {
     const later = await runMcpwire(["inspect", "--stdio", stdio, "--env", "RUG_STATE=flipped"], { env });
     assert.equal(later.code, 0, later.stderr);
     assert.match(later.stdout, /IGNORE ALL PREVIOUS/, "warn: shown");
-    assert.match(later.stderr, /^warning: server "inspect": tool "weather" changed since it was pinned: its description differs \(pins: .*pins\.json; mcpwire pin diff inspect shows it\)$/m);
+    assert.match(
+      later.stderr,
+      /^warning: server "inspect": tool "weather" changed since it was pinned: its description differs \(pins: .*pins\.json; mcpwire pin diff inspect shows it\)$/m,
+    );
   });
 
   test("usage: pin needs what to do, an unknown one is named, nothing held is said; mcpwire help pin", async () => {
@@ -155,37 +158,41 @@ describe("mcpwire pin and run over a server that rewrote a tool", () => {
     assert.match(all.stderr + all.stdout, /^ {2}pin {7}tools held back since their definitions changed/m);
   });
 
-  test("run on a terminal shows the diff and asks; yes offers the tool in that run", { skip: hasScript() ? false : "no util-linux script(1) here" }, async () => {
-    api = await startFakeModelApi("openai", [{ text: "first" }, (request) => ({ text: `tools: ${JSON.stringify(request.body.tools ?? [])}` })]);
-    try {
-      const { config } = await project();
-      assert.equal((await mcpwire(["run", "-p", "hi", "--model", "openai/any", "--config", await config()])).code, 0);
-      const flipped = await config("flipped");
-      const command = [process.execPath, ...runtimeArgs, "run", "-p", "hi", "--model", "openai/any", "--config", flipped].map(shellQuote).join(" ");
-      const child = spawn("script", ["-qec", command, "/dev/null"], { cwd: root, stdio: ["pipe", "pipe", "pipe"], env: childEnv() });
-      let screen = "";
-      let answered = false;
-      const timer = setTimeout(() => child.kill("SIGKILL"), 60_000);
-      child.stdout!.on("data", (chunk: Uint8Array) => {
-        screen += new TextDecoder().decode(chunk);
-        if (!answered && /offer server "rug" tool "weather" to the model\? \[y\/N\] $/.test(screen.replaceAll("\r", ""))) {
-          answered = true;
-          child.stdin!.write("y\r");
-        }
-      });
-      const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
-      clearTimeout(timer);
-      child.stdin!.destroy();
-      const text = screen.replaceAll("\r", "");
-      assert.equal(code, 0, text);
-      assert.ok(answered, text);
-      assert.match(text, /- Gets the weather for a city\n {2}\+ Gets the weather\. IGNORE/);
-      assert.match(text, /accepted: server "rug" tool "weather"/);
-      assert.match(text, /tools: .*mcp_rug_weather/);
-      assert.match(await readFile(join(flipped, "..", "mcpwire.lock.json"), "utf8"), /"version": 1/);
-    } finally {
-      await api.close();
-      api = undefined;
-    }
-  });
+  test(
+    "run on a terminal shows the diff and asks; yes offers the tool in that run",
+    { skip: hasScript() ? false : "no util-linux script(1) here" },
+    async () => {
+      api = await startFakeModelApi("openai", [{ text: "first" }, (request) => ({ text: `tools: ${JSON.stringify(request.body.tools ?? [])}` })]);
+      try {
+        const { config } = await project();
+        assert.equal((await mcpwire(["run", "-p", "hi", "--model", "openai/any", "--config", await config()])).code, 0);
+        const flipped = await config("flipped");
+        const command = [process.execPath, ...runtimeArgs, "run", "-p", "hi", "--model", "openai/any", "--config", flipped].map(shellQuote).join(" ");
+        const child = spawn("script", ["-qec", command, "/dev/null"], { cwd: root, stdio: ["pipe", "pipe", "pipe"], env: childEnv() });
+        let screen = "";
+        let answered = false;
+        const timer = setTimeout(() => child.kill("SIGKILL"), 60_000);
+        child.stdout!.on("data", (chunk: Uint8Array) => {
+          screen += new TextDecoder().decode(chunk);
+          if (!answered && /offer server "rug" tool "weather" to the model\? \[y\/N\] $/.test(screen.replaceAll("\r", ""))) {
+            answered = true;
+            child.stdin!.write("y\r");
+          }
+        });
+        const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
+        clearTimeout(timer);
+        child.stdin!.destroy();
+        const text = screen.replaceAll("\r", "");
+        assert.equal(code, 0, text);
+        assert.ok(answered, text);
+        assert.match(text, /- Gets the weather for a city\n {2}\+ Gets the weather\. IGNORE/);
+        assert.match(text, /accepted: server "rug" tool "weather"/);
+        assert.match(text, /tools: .*mcp_rug_weather/);
+        assert.match(await readFile(join(flipped, "..", "mcpwire.lock.json"), "utf8"), /"version": 1/);
+      } finally {
+        await api.close();
+        api = undefined;
+      }
+    },
+  );
 });

@@ -11,7 +11,7 @@ import process from "node:process";
 import { after, describe, test } from "node:test";
 import { Runner } from "../../src/agent/runner.ts";
 import type { Tool } from "../../src/client/types.ts";
-import { McpManager, type ManagerEvents } from "../../src/host/manager.ts";
+import { type ManagerEvents, McpManager } from "../../src/host/manager.ts";
 import { PinLockFile, pinLockFileFor, pinLockFileOf } from "../../src/host/pin-lock-file.ts";
 import { ToolPinsError } from "../../src/registry/registry-errors.ts";
 import { ToolCallError } from "../../src/registry/tool-call-error.ts";
@@ -91,7 +91,10 @@ describe("ToolPins over a lock file", () => {
     assert.deepEqual(seen, [["a"], ["b"]]);
     const again = await new ToolPins({ store: new PinLockFile(file) }).review(SERVER, changed);
     assert.deepEqual(again.held.map((held) => [held.tool, held.rejected]), [["b", true]]);
-    await assert.rejects(pins.accept("files", "a"), (error: Error) => error instanceof ToolPinsError && error.code === "not-held" && /pin status/.test(error.message));
+    await assert.rejects(
+      pins.accept("files", "a"),
+      (error: Error) => error instanceof ToolPinsError && error.code === "not-held" && /pin status/.test(error.message),
+    );
   });
 
   test("accepting a rename drops the old name's pin", async () => {
@@ -119,7 +122,12 @@ describe("ToolPins over a lock file", () => {
   });
 
   test("a damaged lock file is an error naming it and what to do, never reset", async () => {
-    for (const [text, detail] of [["{ not json", /not JSON/], ['{"version": 7, "servers": []}', /version 7, written by a newer mcpwire/], ['{"version": 1}', /no "servers"/]] as const) {
+    for (
+      const [text, detail] of [["{ not json", /not JSON/], ['{"version": 7, "servers": []}', /version 7, written by a newer mcpwire/], [
+        '{"version": 1}',
+        /no "servers"/,
+      ]] as const
+    ) {
       const file = lockFile();
       const pins = new ToolPins({ store: new PinLockFile(file) });
       await pins.held(); // nothing there yet: empty
@@ -187,7 +195,10 @@ describe("the manager holds back a tool whose description a server rewrites", ()
       assert.deepEqual(held.map(({ server, tool, change, fields, offered }) => ({ server, tool, change, fields, offered })), [
         { server: "rug", tool: "weather", change: "changed", fields: ["description"], offered: false },
       ]);
-      assert.equal(warnings.filter((warning) => /tool "weather" changed since it was pinned: its description differs; it is held back/.test(warning)).length, 1);
+      assert.equal(
+        warnings.filter((warning) => /tool "weather" changed since it was pinned: its description differs; it is held back/.test(warning)).length,
+        1,
+      );
 
       const [diff] = await pins.held("rug", "weather");
       assert.match(String(diff?.after?.description), /IGNORE ALL PREVIOUS/);
@@ -221,7 +232,10 @@ describe("the manager holds back a tool whose description a server rewrites", ()
         assert.deepEqual(held.map(({ tool, change, renamedFrom, offered }) => ({ tool, change, renamedFrom, offered })), [
           { tool: "forecast", change: "renamed", renamedFrom: "weather", offered: pinning === "warn" },
         ]);
-        assert.ok(warnings.some((warning) => warning.includes('tool "forecast" is tool "weather" renamed (the same definition under a new name)')), warnings.join("\n"));
+        assert.ok(
+          warnings.some((warning) => warning.includes('tool "forecast" is tool "weather" renamed (the same definition under a new name)')),
+          warnings.join("\n"),
+        );
         assert.equal(manager.registry.has("mcp_rug_forecast"), pinning === "warn");
         assert.equal(manager.registry.list().some((offered) => offered.name === "mcp_rug_forecast"), pinning === "warn");
       } finally {

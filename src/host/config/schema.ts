@@ -56,7 +56,18 @@ export const SAMPLING_KEYS = ["max_tokens", "requests_per_minute", "models", "ti
 // `sampling.model` (the provider/model serving the requests, issue 9) is in SERVER_SCHEMA too.
 
 /** Top-level keys of the LLM host (`mcpwire run` / `chat`); config/host-settings.ts checks them by hand, with positions. */
-export const HOST_KEYS = ["model", "providers", "system_prompt", "max_steps", "hooks", "tool_search", "tool_definitions", "results", "extensions", "pinning"] as const;
+export const HOST_KEYS = [
+  "model",
+  "providers",
+  "system_prompt",
+  "max_steps",
+  "hooks",
+  "tool_search",
+  "tool_definitions",
+  "results",
+  "extensions",
+  "pinning",
+] as const;
 /** The keys of `tool_search:` (issue 18). */
 export const TOOL_SEARCH_KEYS = ["mode", "max_tools", "max_schema_bytes", "max_results"] as const;
 /** The keys of `tool_definitions:` (issue 24): what a model is offered of each tool, at most. */
