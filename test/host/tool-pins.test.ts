@@ -11,6 +11,8 @@ import process from "node:process";
 import { after, describe, test } from "node:test";
 import { Runner } from "../../src/agent/runner.ts";
 import type { Tool } from "../../src/client/types.ts";
+import { parseConfig } from "../../src/host/config/parse.ts";
+import { ConfigError } from "../../src/host/config/types.ts";
 import { type ManagerEvents, McpManager } from "../../src/host/manager.ts";
 import { PinLockFile, pinLockFileFor, pinLockFileOf } from "../../src/host/pin-lock-file.ts";
 import { ToolPinsError } from "../../src/registry/registry-errors.ts";
@@ -249,5 +251,27 @@ describe("the manager holds back a tool whose description a server rewrites", ()
     } finally {
       await off.close();
     }
+  });
+});
+
+describe("the pinning config key", () => {
+  const parse = (text: string) => parseConfig(text, { file: "/cfg/mcpwire.yaml", displayName: "mcpwire.yaml", env: {} });
+
+  test("top level and per server: hold, warn or off; a server's own wins where the manager resolves it", () => {
+    const config = parse(["pinning: warn", "mcp_servers:", "  a:", "    command: a", "    pinning: off", "  b:", "    command: b"].join("\n"));
+    assert.equal(config.pinning, "warn");
+    assert.deepEqual(config.servers.map((server) => [server.name, server.pinning]), [["a", "off"], ["b", undefined]]);
+    assert.deepEqual(config.warnings, []);
+  });
+
+  test("a wrong value: positioned, naming what it must be (top level: the file; a server's: that server is disabled)", () => {
+    assert.throws(() => parse(["pinning: trust", "mcp_servers:", "  a:", "    command: a"].join("\n")), (error: Error) => {
+      assert.ok(error instanceof ConfigError && error.code === "invalid-config", String(error));
+      assert.match(error.message, /^mcpwire\.yaml:1:\d+: "pinning" must be "hold" \(a new or changed tool is held back until accepted\), "warn"/);
+      return true;
+    });
+    const config = parse(["mcp_servers:", "  a:", "    command: a", "    pinning: sometimes"].join("\n"));
+    assert.equal(config.servers[0]?.enabled, false);
+    assert.match(config.servers[0]?.error?.message ?? "", /pinning/);
   });
 });
