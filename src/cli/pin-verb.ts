@@ -6,6 +6,7 @@
 import type { McpwireConfig } from "../host/config/types.ts";
 import { ConfigError } from "../host/config/types.ts";
 import { PinLockFile, pinLockFileOf } from "../host/pin-lock-file.ts";
+import { ToolPinsError } from "../registry/registry-errors.ts";
 import { type HeldTool, ToolPins } from "../registry/tool-pins.ts";
 import { runtime } from "../runtime/mod.ts";
 import { parseArgs, UsageError } from "./args.ts";
@@ -141,7 +142,14 @@ async function decide(pins: ToolPins, what: "accept" | "reject", server: string 
     return 0;
   }
   for (const name of servers) {
-    const decided = what === "accept" ? await pins.accept(name, tool) : await pins.reject(name, tool);
+    let decided: HeldTool[];
+    try {
+      decided = what === "accept" ? await pins.accept(name, tool) : await pins.reject(name, tool);
+    } catch (error) {
+      if (!(error instanceof ToolPinsError && error.code === "not-held")) throw error;
+      await write("stderr", `mcpwire: ${lineOf(error.message)}\n`);
+      return 1;
+    }
     for (const held of decided) {
       const who = `server "${lineOf(held.server)}" tool "${lineOf(held.tool)}"`;
       await write(

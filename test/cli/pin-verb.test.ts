@@ -5,7 +5,7 @@
 
 import { spawn } from "node:child_process";
 import { statSync } from "node:fs";
-import { readFile } from "node:fs/promises";
+import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import process from "node:process";
 import { before, describe, test } from "node:test";
@@ -138,6 +138,21 @@ describe("mcpwire pin and run over a server that rewrote a tool", () => {
     );
   });
 
+  test("a damaged lock file stops the verb before any server starts, naming the file and what to do; it is left as it was", async () => {
+    const { dir, config } = await project();
+    const file = await config();
+    const lock = join(dir, "mcpwire.lock.json");
+    await writeFile(lock, '{"version": 1, "servers": [{"name": 3}]}');
+    for (const args of [["tools", "--config", file], ["pin", "status", "--config", file]]) {
+      const outcome = await mcpwire(args);
+      assert.notEqual(outcome.code, 0);
+      assert.ok(outcome.stderr.includes(lock), outcome.stderr);
+      assert.match(outcome.stderr, /servers\[0\] has no "name" and "source" strings; nothing was trusted or reset\. Fix the file, or move it aside/);
+      assert.doesNotMatch(outcome.stdout, /mcp_rug_weather/);
+    }
+    assert.equal(await readFile(lock, "utf8"), '{"version": 1, "servers": [{"name": 3}]}');
+  });
+
   test("usage: pin needs what to do, an unknown one is named, nothing held is said; mcpwire help pin", async () => {
     const { config } = await project();
     const file = await config();
@@ -148,7 +163,7 @@ describe("mcpwire pin and run over a server that rewrote a tool", () => {
     assert.equal(unknown.code, 2);
     assert.match(unknown.stderr, /unknown "pin approve"/);
     const accept = await mcpwire(["pin", "accept", "rug", "nothing", "--config", file]);
-    assert.equal(accept.code, 3, accept.stderr);
+    assert.equal(accept.code, 1, accept.stderr);
     assert.match(accept.stderr, /tool "nothing" of server "rug" is not held back in .*mcpwire\.lock\.json; see which are with "mcpwire pin status"/);
     const help = await mcpwire(["help", "pin"]);
     assert.equal(help.code, 0);
