@@ -7,7 +7,9 @@ import { type Implementation, LOGGING_LEVELS, type LoggingLevel } from "../clien
 import { resolveImportApps, unknownAppText } from "../host/config/import-sources.ts";
 import { loadConfig } from "../host/config/load.ts";
 import { ConfigError, type McpwireConfig, type ServerConfig } from "../host/config/types.ts";
-import { McpManager } from "../host/manager.ts";
+import { type ManagerEvents, McpManager } from "../host/manager.ts";
+import { PinLockFile, pinLockFileOf } from "../host/pin-lock-file.ts";
+import { type PinningMode, ToolPins } from "../registry/tool-pins.ts";
 import { redactorFor } from "../host/secrets.ts";
 import { runtime } from "../runtime/mod.ts";
 import { type ParsedArgs, UsageError } from "./args.ts";
@@ -16,6 +18,7 @@ import { cliElicitationHandlers, ELICIT_MODES, type ElicitMode } from "./elicit-
 import { dataLine, lineOf, useRedactor, write } from "./output.ts";
 import { interruptProgress } from "./progress.ts";
 import { cliProjectTrust } from "./project-trust-prompt.ts";
+import { askAboutHeldTools, canAskAboutHeldTools } from "./pin-prompt.ts";
 import { formatTraceEvent, type TraceMode } from "./trace-lines.ts";
 import { VERSION } from "./version.ts";
 import { openTraceFile, type TraceFile } from "../host/trace-file.ts";
@@ -69,6 +72,10 @@ export interface SessionOptions {
   trace?: TraceSettings;
   /** `--stdio`, `--http`, `--sse`: servers given on the command line, started after the config's (cli/ad-hoc-servers.ts). */
   commandLineServers?: ServerConfig[];
+  /** Tool pinning where the config does not set it (registry/tool-pins.ts). Default `hold`. */
+  pinning?: PinningMode;
+  /** run / chat: on a terminal, ask about each tool held back by its pin after the servers started (cli/pin-prompt.ts). */
+  askHeldTools?: boolean;
 }
 
 /** Where a session's trace goes: readable lines on stderr (`stderr`), JSON Lines in a file (`file`), or both. */
@@ -285,7 +292,13 @@ export async function withManager<T>(options: SessionOptions, body: (manager: Mc
     return { ...base, sampling: handler ?? decliningSampling(noModelMessage(server, config)) };
   };
   const initialMs = reconnectDelayMs();
+  // Tool pins: the config's lock file, read once up front, so a damaged one stops the verb before anything starts.
+  const lockFile = pinLockFileOf(config, runtime.env());
+  const pins = new ToolPins(lockFile === undefined ? {} : { store: new PinLockFile(lockFile) });
+  await pins.held();
   const manager = new McpManager(config, {
+    pins,
+    ...(options.pinning === undefined ? {} : { pinning: options.pinning }),
     clientInfo: CLI_CLIENT_INFO,
     handlers,
     redactor,
@@ -301,6 +314,10 @@ export async function withManager<T>(options: SessionOptions, body: (manager: Mc
     });
   }
   manager.registry.on("warning", ({ message }) => stderrLine(`warning: ${lineOf(message)}`));
+  const held: ManagerEvents["toolheld"][] = [];
+  manager.on("toolheld", (event) => {
+    if (!event.offered) held.push(event);
+  });
   let interrupted = false;
   runtime.onInterrupt(() => {
     if (interrupted) runtime.exit(130); // a second Ctrl-C: at once
@@ -310,6 +327,7 @@ export async function withManager<T>(options: SessionOptions, body: (manager: Mc
   });
   try {
     await manager.start();
+    if (options.askHeldTools === true && held.length > 0 && canAskAboutHeldTools()) await askAboutHeldTools(manager, pins, held);
     return await body(manager, config);
   } finally {
     await manager.close();

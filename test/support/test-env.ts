@@ -10,6 +10,10 @@ import { join } from "node:path";
 import process from "node:process";
 
 process.env.MCPWIRE_ERA_CACHE = "off";
+// The same for tool pins (src/host/pin-lock-file.ts): each manager keeps its own in memory, so no
+// test writes ~/.local/state/mcpwire/mcpwire.lock.json and no test's pins hold back another's tools.
+// A test of pinning names its lock file in the environment it gives (MCPWIRE_LOCK_FILE).
+process.env.MCPWIRE_LOCK_FILE = "off";
 
 /**
  * This process's environment with the era cache on, kept under `cacheHome` (its XDG_CACHE_HOME).
