@@ -1,4 +1,5 @@
-// The Node.js side of the runtime interface (see types.ts).
+// The Node.js side of the runtime interface (see types.ts); Bun runs it too (its node: modules
+// cover all of it).
 
 import { spawn as spawnChild } from "node:child_process";
 import { closeSync, openSync, readdirSync, readFileSync, statSync, writeSync } from "node:fs";
@@ -178,6 +179,7 @@ async function makeDirectories(path: string, mode: number): Promise<void> {
 
 export const nodeRuntime: Runtime = {
   name: "node",
+  ensure() {}, // Node and Bun have every capability
   spawn,
   env() {
     const copy: Record<string, string> = {};
@@ -366,6 +368,9 @@ export const nodeRuntime: Runtime = {
     else timeout.unref();
   },
 };
+
+/** This runtime, under the name each runtime module exports for package.json "imports" (#runtime). */
+export const runtime: Runtime = nodeRuntime;
 
 /** The bytes as a Buffer sharing their memory (a view, not a copy). */
 function bufferView(bytes: Uint8Array): Buffer {
