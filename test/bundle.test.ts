@@ -8,10 +8,11 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import { join } from "node:path";
 import process from "node:process";
+import { fileURLToPath } from "node:url";
 import * as esbuild from "esbuild";
 import { BUDGETS, buildPackage, bundle, bundleCases, type BundleFigures } from "../scripts/bundle-sizes.ts";
 import { startPortFixture } from "./support/fixture-process.ts";
@@ -85,6 +86,48 @@ function runScript(script: string, conditions: string[], env: Record<string, str
     });
   });
 }
+
+const BIN = join(fileURLToPath(new URL("..", import.meta.url)), "node_modules", ".bin");
+
+/** Runs `command args` in the scratch directory; its stdout, trimmed. */
+function output(command: string, args: string[]): Promise<string> {
+  return new Promise((resolve, reject) => {
+    execFile(
+      command,
+      args,
+      { cwd: scratch, env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? scratch }, timeout: 60_000 },
+      (error, stdout, stderr) => {
+        if (error !== null) reject(new Error(`${command} ${args.join(" ")} failed: ${error.message}\n${stdout}\n${stderr}`));
+        else resolve(stdout.trim());
+      },
+    );
+  });
+}
+
+describe("#runtime resolved by each runtime, from the built package", () => {
+  /** A module inside the package that prints the name of the runtime module #runtime gave it. */
+  const probe = () => {
+    const file = join(scratch, "node_modules", "mcpwire", "dist", "probe.mjs");
+    writeFileSync(file, `import { runtime } from "./runtime/mod.js";\nconsole.log(runtime.name);\n`);
+    return file;
+  };
+  const node = "Deno" in globalThis ? "node" : process.execPath;
+
+  test("Node takes node.js; under the browser or workerd condition, web.js", async () => {
+    assert.equal(await output(node, [probe()]), "node");
+    assert.equal(await output(node, ["--conditions=browser", probe()]), "web");
+    assert.equal(await output(node, ["--conditions=workerd", probe()]), "web");
+  });
+
+  test("Deno takes deno.js", async () => {
+    writeFileSync(join(scratch, "deno.json"), `{ "nodeModulesDir": "manual" }\n`);
+    assert.equal(await output(join(BIN, "deno"), ["run", "-A", probe()]), "deno");
+  });
+
+  test("Bun takes node.js", { skip: existsSync(join(BIN, "bun")) ? false : "bun is not installed (node_modules/.bin/bun)" }, async () => {
+    assert.equal(await output(join(BIN, "bun"), [probe()]), "node");
+  });
+});
 
 const CHECK_SCRIPT = `import { Client, StdioTransport, StreamableHttpTransport } from "mcpwire";
 import { createSyncBridge } from "mcpwire/host";
