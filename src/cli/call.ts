@@ -27,11 +27,12 @@ export const CALL_USAGE = `usage: mcpwire call <registered-name> [key=value… |
                     [--elicit prompt|decline|accept-defaults] [--detach]
                     [--stdio "CMD ARGS…" | --http URL | --sse URL [--name NAME]]…
 
-Calls one tool by its registered name (see \`mcpwire tools\`, or \`mcpwire tools
---signatures\` for its parameters), starting only the server that owns it: the one a name
-mcp_<server>_<tool> names, else the one the tool-list cache (\$XDG_CACHE_HOME/mcpwire/tools.json;
-MCPWIRE_TOOL_CACHE=off turns it off) says lists it, else the servers one at a time in config
-order until one has it (on a terminal, a status line says which are starting). With one server given
+Calls one tool by its registered name (see \`mcpwire tools\`, or \`mcpwire tools --signatures\`
+for its parameters), starting only the server that owns it: the one a name mcp_<server>_<tool>
+names; else the one the tool-list cache says lists it (\$XDG_CACHE_HOME/mcpwire/tools.json,
+written by every verb that lists a server's tools; MCPWIRE_TOOL_CACHE=off turns it off); else
+the servers one at a time in config order until one has it. On a terminal a status line says
+which servers are starting and for how long. With one server given
 on the command line and none configured, the tool's own name works too
 (\`mcpwire call --stdio "npx -y @modelcontextprotocol/server-everything" echo message=hi\`).
 The arguments are
