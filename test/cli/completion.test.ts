@@ -178,20 +178,30 @@ describe("the scripts in real shells", () => {
   /** COMPREPLY after bash completes the words (the last being the one at the cursor). */
   async function bashReply(...words: string[]): Promise<string[]> {
     const array = ["mcpwire", ...words].map((word) => `'${word.replaceAll("'", `'\\''`)}'`).join(" ");
-    const out = await inShell("bash", ["--norc", "--noprofile", "-c"], `source ${scripts.bash}
+    const out = await inShell(
+      "bash",
+      ["--norc", "--noprofile", "-c"],
+      `source ${scripts.bash}
 COMP_WORDS=(${array}); COMP_CWORD=${words.length}; COMP_LINE="\${COMP_WORDS[*]}"; COMP_POINT=\${#COMP_LINE}
-_mcpwire; printf '%s\\n' "\${COMPREPLY[@]}"`);
+_mcpwire; printf '%s\\n' "\${COMPREPLY[@]}"`,
+    );
     return out.split("\n").filter((line) => line !== "");
   }
 
   test("bash: complete -F registers _mcpwire, which fills COMPREPLY with verbs, options, values, servers, tools and files", async () => {
-    assert.equal((await inShell("bash", ["--norc", "--noprofile", "-c"], `source ${scripts.bash}; complete -p mcpwire`)).trim(), "complete -F _mcpwire mcpwire");
+    assert.equal(
+      (await inShell("bash", ["--norc", "--noprofile", "-c"], `source ${scripts.bash}; complete -p mcpwire`)).trim(),
+      "complete -F _mcpwire mcpwire",
+    );
     assert.deepEqual(await bashReply("se"), ["servers"]);
     assert.deepEqual(await bashReply("call", "--arg"), ["--args-file"]);
     assert.deepEqual(await bashReply("tools", "--log-level", "d"), ["debug"]);
     // bash splits --log-level=w into three words at "=": the answer replaces only the last.
     assert.deepEqual(await bashReply("tools", "--log-level", "=", "w"), ["warning"]);
-    assert.deepEqual(await bashReply("tools", "--log-level", "="), [...["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"]].map((v) => `=${v}`));
+    assert.deepEqual(
+      await bashReply("tools", "--log-level", "="),
+      [...["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"]].map((v) => `=${v}`),
+    );
     assert.deepEqual(await bashReply("tools", "--config", configFile, ""), ["everything", "memory", "idle"]);
     assert.deepEqual(await bashReply("call", "--config", configFile, "mcp_m"), ["mcp_memory_read_graph"]);
     assert.deepEqual(await bashReply("call", "--config", "serv"), ["servers.yaml"]);
@@ -201,13 +211,21 @@ _mcpwire; printf '%s\\n' "\${COMPREPLY[@]}"`);
 
   test("zsh: the script defines _mcpwire and registers it with compdef once compinit has run", async (t) => {
     if (which("zsh") === undefined) return t.skip("zsh is not installed");
-    const out = await inShell("zsh", ["-f", "-c"], `autoload -U compinit && compinit -u -D; source ${scripts.zsh}; print -r -- $_comps[mcpwire]; whence -w _mcpwire`);
+    const out = await inShell(
+      "zsh",
+      ["-f", "-c"],
+      `autoload -U compinit && compinit -u -D; source ${scripts.zsh}; print -r -- $_comps[mcpwire]; whence -w _mcpwire`,
+    );
     assert.match(out, /^_mcpwire\n_mcpwire: function/);
   });
 
   test("fish: complete -C offers what mcpwire answers", async (t) => {
     if (which("fish") === undefined) return t.skip("fish is not installed");
-    const out = await inShell("fish", ["--no-config", "-c"], `source ${scripts.fish}; complete -C 'mcpwire se'; complete -C 'mcpwire tools --config ${configFile} m'`);
+    const out = await inShell(
+      "fish",
+      ["--no-config", "-c"],
+      `source ${scripts.fish}; complete -C 'mcpwire se'; complete -C 'mcpwire tools --config ${configFile} m'`,
+    );
     assert.deepEqual(out.split("\n").filter((line) => line !== "").map((line) => line.split("\t")[0]), ["servers", "memory"]);
   });
 });
