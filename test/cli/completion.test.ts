@@ -107,6 +107,30 @@ describe("completion --list", () => {
     assert.deepEqual(trusting, { code: 0, stdout: "words\n", stderr: "" });
     assert.equal(existsSync(marker), false);
   });
+  test("a server name a shell would read as syntax, or with a space or control character, is left out", async () => {
+    const odd = join(scratch.path, "odd.yaml");
+    const names = ["plain", "two words", "x;touch y", "$(boom)", "tab\there", "naïve-é"];
+    writeFileSync(odd, ["mcp_servers:", ...names.flatMap((name) => markerServer(JSON.stringify(name))), ""].join("\n"));
+    assert.deepEqual(await lines(["--list", "servers", "--config", odd]), ["plain", "naïve-é"]);
+  });
+});
+
+describe("mcpwire completion SHELL", () => {
+  test("prints the script; help says how to install each; no shell or another shell is a usage error", async () => {
+    const bash = await mcpwire(["completion", "bash"], { env });
+    assert.match(bash.stdout, /^complete -F _mcpwire mcpwire$/m);
+    assert.match((await mcpwire(["completion", "zsh"], { env })).stdout, /^#compdef mcpwire\n/);
+    assert.match((await mcpwire(["completion", "fish"], { env })).stdout, /^complete -c mcpwire /m);
+    const help = await mcpwire(["help", "completion"], { env });
+    assert.equal(help.code, 0);
+    for (const line of ["completions/mcpwire", "source <(mcpwire completion zsh)", "~/.config/fish/completions/mcpwire.fish"]) {
+      assert.ok(help.stdout.includes(line), line);
+    }
+    const none = await mcpwire(["completion"], { env });
+    assert.equal(none.code, 2);
+    assert.match(none.stderr, /completion needs a shell: mcpwire completion bash\|zsh\|fish/);
+    assert.equal((await mcpwire(["completion", "powershell"], { env })).code, 2);
+  });
 });
 
 describe("completion --words: what each position offers", () => {
