@@ -6,7 +6,7 @@
 // wrapper on PATH, as an installed script calls the program it completes.
 
 import { execFile, execFileSync } from "node:child_process";
-import { chmodSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import process from "node:process";
 import { before, describe, test } from "node:test";
@@ -233,14 +233,31 @@ _mcpwire; printf '%s\\n' "\${COMPREPLY[@]}"`,
     assert.equal(existsSync(marker), false);
   });
 
-  test("zsh: the script defines _mcpwire and registers it with compdef once compinit has run", async (t) => {
+  test("zsh: sourced, compdef registers _mcpwire; autoloaded from $fpath, it completes at once; it offers what mcpwire answers", async (t) => {
     if (which("zsh") === undefined) return t.skip("zsh is not installed");
-    const out = await inShell(
+    const functions = join(scratch.path, "zsh-functions");
+    mkdirSync(functions, { recursive: true });
+    writeFileSync(join(functions, "_mcpwire"), readFileSync(scripts.zsh!, "utf8"));
+    // compadd and _files answer only inside a completion widget: stand-ins print what they are given.
+    const standIns = `compadd() { [[ $1 == -- ]] && shift; print -rl -- "$@" }; _files() { print -r -- "files $*" }`;
+    const sourced = await inShell(
       "zsh",
       ["-f", "-c"],
-      `autoload -U compinit && compinit -u -D; source ${scripts.zsh}; print -r -- $_comps[mcpwire]; whence -w _mcpwire`,
+      `autoload -U compinit && compinit -u -D; source ${scripts.zsh}; print -r -- $_comps[mcpwire]
+${standIns}
+words=(mcpwire tools --config ${configFile} m); CURRENT=5; _mcpwire
+words=(mcpwire tools --log-level=w); CURRENT=3; _mcpwire
+words=(mcpwire read --out ""); CURRENT=4; _mcpwire`,
     );
-    assert.match(out, /^_mcpwire\n_mcpwire: function/);
+    assert.equal(sourced, "_mcpwire\nmemory\n--log-level=warning\nfiles \n");
+    const autoloaded = await inShell(
+      "zsh",
+      ["-f", "-c"],
+      `fpath=(${functions} $fpath); autoload -U _mcpwire
+${standIns}
+words=(mcpwire se); CURRENT=2; _mcpwire`,
+    );
+    assert.equal(autoloaded, "servers\n");
   });
 
   test("fish: complete -C offers what mcpwire answers", async (t) => {
@@ -248,8 +265,8 @@ _mcpwire; printf '%s\\n' "\${COMPREPLY[@]}"`,
     const out = await inShell(
       "fish",
       ["--no-config", "-c"],
-      `source ${scripts.fish}; complete -C 'mcpwire se'; complete -C 'mcpwire tools --config ${configFile} m'`,
+      `source ${scripts.fish}; complete -C 'mcpwire se'; complete -C 'mcpwire tools --config ${configFile} m'; complete -C 'mcpwire call --config serv'`,
     );
-    assert.deepEqual(out.split("\n").filter((line) => line !== "").map((line) => line.split("\t")[0]), ["servers", "memory"]);
+    assert.deepEqual(out.split("\n").filter((line) => line !== "").map((line) => line.split("\t")[0]), ["servers", "memory", "servers.yaml"]);
   });
 });
