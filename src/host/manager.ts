@@ -226,6 +226,22 @@ export class McpManager extends ContainedEventTarget<ManagerEvents> {
     return this.#starting;
   }
 
+  /**
+   * Starts one server, leaving the others as they are (not started, unless start() or
+   * startServer() started them): for a host that needs one server's tools and should not
+   * wait for, or spawn, the rest. Resolves once that server is ready or has given up (see
+   * status()); never rejects because of the server; a name the config does not hold rejects.
+   * Calling it again returns the same promise.
+   */
+  startServer(name: string): Promise<void> {
+    const connection = this.#connections.find((each) => each.name === name);
+    if (connection === undefined) {
+      const names = this.#connections.map((each) => `"${each.name}"`).join(", ");
+      return Promise.reject(new Error(`McpManager.startServer: no server "${name}" is configured (configured: ${names === "" ? "none" : names})`));
+    }
+    return connection.start();
+  }
+
   /** One entry per configured server, in config order. */
   status(): ServerStatus[] {
     // Each row is built from bounded, redacted copies (server-connection.ts): one server's data cannot break another's row.
