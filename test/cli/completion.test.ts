@@ -15,7 +15,7 @@ import { loadConfig } from "../../src/host/config/load.ts";
 import { ToolListCache } from "../../src/host/tool-list-cache.ts";
 import { CALL_OPTIONS } from "../../src/cli/call.ts";
 import { VERB_SYNTAX } from "../../src/cli/verb-syntax.ts";
-import { mcpwire, runtimeArgs, scratchDir } from "../support/cli-runner.ts";
+import { mcpwire, root, runtimeArgs, scratchDir } from "../support/cli-runner.ts";
 import { toolCacheEnv } from "../support/test-env.ts";
 
 const scratch = scratchDir("mcpwire-completion-");
@@ -83,6 +83,18 @@ describe("completion --list", () => {
   test("servers: the config's servers in order; tools: the cached tools as mcp_<server>_<tool>, none for a server never listed", async () => {
     assert.deepEqual(await lines(["--list", "servers", "--config", configFile]), ["everything", "memory", "idle"]);
     assert.deepEqual(await lines(["--list", "tools", "--config", configFile]), ["mcp_everything_echo", "mcp_everything_add", "mcp_memory_read_graph"]);
+  });
+
+  test("tools: what a verb that ran the server listed is offered next (the cache the verbs keep)", async () => {
+    const echo = join(scratch.path, "echo.yaml");
+    writeFileSync(
+      echo,
+      ["mcp_servers:", "  echoer:", "    command: node", `    args: [${JSON.stringify(join(root, "test/fixtures/echo-server.mjs"))}]`, ""].join("\n"),
+    );
+    assert.deepEqual(await lines(["--list", "tools", "--config", echo]), []);
+    const listed = await mcpwire(["tools", "--config", echo], { env, cwd: scratch.path });
+    assert.equal(listed.code, 0, listed.stderr);
+    assert.deepEqual(await lines(["--list", "tools", "--config", echo]), ["mcp_echoer_echo", "mcp_echoer_progress", "mcp_echoer_big", "mcp_echoer_env"]);
   });
 
   test("a server whose config changed since its tools were cached offers none", async () => {
