@@ -69,7 +69,11 @@ describe("completion --list", () => {
     const listed = /verbs: (.*)\n/.exec(unknown.stderr)?.[1]?.split(", ");
     assert.deepEqual(verbs, listed);
     for (const verb of ["servers", "tools", "call", "read", "watch", "add", "completion", "help", "version"]) assert.ok(verbs.includes(verb), verb);
-    assert.deepEqual([...verbs].sort(), Object.keys(VERB_SYNTAX).sort());
+    assert.deepEqual(
+      [...verbs].sort(),
+      Object.keys(VERB_SYNTAX).sort(),
+      "a verb of src/cli/main.ts needs its line in src/cli/verb-syntax.ts (its option table and arguments)",
+    );
   });
 
   test("options VERB: the options of the verb's own table, as --name", async () => {
