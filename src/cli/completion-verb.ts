@@ -5,6 +5,7 @@
 // files. Completion never prompts and never starts a server: a project config is read only if
 // approved before (`mcpwire trust`), and names that hold a secret or odd characters are left out.
 
+import { withTimeout } from "../common/timing.ts";
 import { loadConfig } from "../host/config/load.ts";
 import type { McpwireConfig } from "../host/config/types.ts";
 import { redactorFor } from "../host/secrets.ts";
@@ -44,6 +45,8 @@ const OPTIONS = {
 /** The global options `mcpwire` takes before a verb. */
 const GLOBAL_OPTIONS = ["--help", "--version"];
 
+/** How long completion waits for the config or the tool-list cache (a slow file system): then it offers none. */
+const READ_MS = 3_000;
 /** The most names offered at once, and the longest one. */
 const MAX_CANDIDATES = 2000;
 const MAX_NAME = 256;
@@ -170,7 +173,10 @@ function valuesOf(spec: OptionSpec, value: string, prefix: string): CompletionAn
   const values = spec.values;
   if (values === "file") return { kind: "files", words: [] };
   if (values === "directory") return { kind: "directories", words: [] };
-  return offer(prefix + value, (values ?? []).map((word) => prefix + word));
+  // A list option takes several words joined by commas (--import cursor,vscode): the last one is completed.
+  const comma = spec.kind === "list" ? value.lastIndexOf(",") + 1 : 0;
+  const before = prefix + value.slice(0, comma);
+  return offer(before + value.slice(comma), (values ?? []).map((word) => before + word));
 }
 
 async function argumentsOf(kind: ArgumentKind, current: string, verbs: readonly string[], source: ConfigChoice): Promise<CompletionAnswer> {
@@ -208,7 +214,7 @@ function importNames(values: readonly string[]): string[] {
  */
 async function quietConfig(source: ConfigChoice): Promise<McpwireConfig | undefined> {
   try {
-    const config = await loadConfig({ path: source.path, imports: source.imports, trust: "refuse" });
+    const config = await withTimeout(loadConfig({ path: source.path, imports: source.imports, trust: "refuse" }), READ_MS, () => new Error("slow"));
     useRedactor(redactorFor(config));
     return config;
   } catch {
@@ -227,6 +233,6 @@ async function toolNames(source: ConfigChoice): Promise<string[]> {
   const config = await quietConfig(source);
   if (config === undefined) return [];
   const enabled = config.servers.filter((server) => server.enabled);
-  const cached = await readCachedTools({ servers: enabled });
+  const cached = await withTimeout(readCachedTools({ servers: enabled }), READ_MS, () => new Error("slow")).catch(() => []);
   return offer("", cached.flatMap((server) => server.tools.map((tool) => tool.registered))).words;
 }

@@ -164,6 +164,7 @@ describe("completion --words: what each position offers", () => {
     assert.deepEqual(await answer("call", "--elicit", ""), ["words", "prompt", "decline", "accept-defaults"]);
     assert.deepEqual(await answer("inspect", "--transport", ""), ["words", "auto", "http", "sse"]);
     assert.deepEqual(await answer("task", ""), ["words", "get", "wait", "cancel", "list"]);
+    assert.deepEqual(await answer("call", "--import", "cursor,c"), ["words", "cursor,claude-desktop", "cursor,claude-code", "cursor,cursor", "cursor,codex"]);
   });
 
   test("files after --config, --trace-file and --out, and for trace and replay; a directory after --cwd", async () => {
