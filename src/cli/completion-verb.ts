@@ -10,6 +10,7 @@ import { loadConfig } from "../host/config/load.ts";
 import type { McpwireConfig } from "../host/config/types.ts";
 import { redactorFor } from "../host/secrets.ts";
 import { readCachedTools } from "../host/tool-list-cache.ts";
+import { runtime } from "../runtime/mod.ts";
 import { type OptionSpec, parseArgs, UsageError } from "./args.ts";
 import { completionScript, type Shell, SHELLS } from "./completion-scripts.ts";
 import { redacted, useRedactor, write } from "./output.ts";
@@ -152,7 +153,7 @@ export async function answerFor(words: readonly string[], verbs: readonly string
     else if (i + 1 < rest.length) value = rest[++i];
     else pending = spec;
     if (value === undefined) continue;
-    if (name === "config") source.path = value;
+    if (name === "config") source.path = withHome(value);
     if (name === "import") imports.push(value);
   }
   if (imports.length > 0) source.imports = importNames(imports);
@@ -200,6 +201,12 @@ function offer(current: string, words: readonly string[]): CompletionAnswer {
 /** `--NAME` for each option of a table. */
 function optionNames(options: Readonly<Record<string, OptionSpec>>): string[] {
   return Object.keys(options).map((name) => `--${name}`);
+}
+
+/** A path as the shell would pass it: a leading `~/` is the home directory (the words completed are as typed). */
+function withHome(path: string): string {
+  const home = runtime.env().HOME;
+  return path.startsWith("~/") && home ? `${home}${path.slice(1)}` : path;
 }
 
 /** `--import` values as app names (commas split them). */

@@ -183,6 +183,8 @@ describe("completion --words: what each position offers", () => {
     assert.deepEqual(await answer("call", `--config=${configFile}`, "--json", "mcp_e"), ["words", "mcp_everything_echo", "mcp_everything_add"]);
     assert.deepEqual(await answer("read", "--config", configFile, "memory", ""), ["words"]);
     assert.deepEqual(await answer("auth", "login", "--config", configFile, "i"), ["words", "idle"]);
+    writeFileSync(join(home, "mine.yaml"), ["mcp_servers:", ...markerServer("homed"), ""].join("\n"));
+    assert.deepEqual(await answer("tools", "--config", "~/mine.yaml", ""), ["words", "homed"]);
   });
 });
 
