@@ -1,10 +1,11 @@
-// Keeps the tool-list cache (tool-list-cache.ts) in step with a manager: a server's registered
-// tools are recorded when it becomes ready and whenever they change while it is; its entry is
+// Keeps the tool-list cache (tool-list-cache.ts) in step with a manager: the tools a server lists
+// are recorded when it becomes ready and whenever its registered tools change; its entry is
 // dropped when it sends notifications/tools/list_changed (spec 2025-11-25 server/tools, "List
 // Changed Notification": the list the cache holds is no longer the server's).
 
 import type { Client } from "../client/client.ts";
 import { clipLine } from "../common/preview.ts";
+import { filterToolNames } from "../registry/filters.ts";
 import type { McpwireConfig, ServerConfig } from "./config/types.ts";
 import type { McpManager } from "./manager.ts";
 import { type CachedTool, MAX_CACHED_TITLE, type ToolListCache } from "./tool-list-cache.ts";
@@ -30,13 +31,21 @@ export function followToolLists(manager: McpManager, config: Pick<McpwireConfig,
   const ready = (name: string) => manager.status().find((status) => status.name === name)?.state === "ready";
   const record = (name: string) => {
     const server = servers.get(name);
-    if (stopped || server === undefined || !ready(name)) return;
+    const client = manager.client(name);
+    if (stopped || server === undefined || client === undefined || !ready(name)) return;
+    // What the server listed (its last tools/list), through its include/exclude filter: not the
+    // registry's view, where a name another server took first is missing.
+    const listed = client.knownTools;
     const tools: CachedTool[] = [];
-    for (const tool of manager.registry.tools()) {
-      if (tool.origin.kind !== "mcp" || tool.origin.server !== name) continue;
-      // The title people see beside a name: the server's annotations.title, else its description's first line.
-      const title = clipLine(tool.annotations?.title ?? tool.description.split("\n", 1)[0] ?? "", MAX_CACHED_TITLE);
-      tools.push(title === "" ? { name: tool.origin.tool } : { name: tool.origin.tool, title });
+    for (const original of filterToolNames([...listed.keys()], server.tools).selected) {
+      const tool = listed.get(original);
+      if (tool === undefined) continue;
+      // The title people see beside a name: the tool's title, else its description's first line.
+      const description: unknown = tool.description;
+      const words = [tool.title, tool.annotations?.title, typeof description === "string" ? description.trim().split("\n", 1)[0] : undefined];
+      const first = words.find((word): word is string => typeof word === "string" && word.trim() !== "");
+      const title = first === undefined ? "" : clipLine(first, MAX_CACHED_TITLE);
+      tools.push(title === "" ? { name: original } : { name: original, title });
     }
     queue(() => cache.record(server, tools));
   };
