@@ -26,7 +26,8 @@ once approved (mcpwire trust).
 
 install:
   bash  mcpwire completion bash > ~/.local/share/bash-completion/completions/mcpwire
-        (or add to ~/.bashrc: source <(mcpwire completion bash)); bash 4 or later
+        (read by the bash-completion package; without it, add to ~/.bashrc:
+        source <(mcpwire completion bash)); bash 4 or later
   zsh   add to ~/.zshrc, after compinit: source <(mcpwire completion zsh)
         (or save it as _mcpwire in a directory of $fpath: mcpwire completion zsh > DIR/_mcpwire)
   fish  mcpwire completion fish > ~/.config/fish/completions/mcpwire.fish
