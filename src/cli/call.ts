@@ -11,6 +11,7 @@ import { runtime } from "../runtime/mod.ts";
 import { parseArgs, secondsOption, UsageError } from "./args.ts";
 import type { McpManager } from "../host/manager.ts";
 import { configSource, parseElicitMode, parseLogLevel, SESSION_OPTIONS, stderrLine, TRACE_USAGE, withManager } from "./host-session.ts";
+import { ELICIT_MODES } from "./elicit-prompt.ts";
 import { boundedText, DEEP_MARKER, deeperThan, DOCUMENT_BOUNDS, lineOf, redacted, RESULT_BOUNDS, textOf, write, writeControl, writeJson } from "./output.ts";
 import { ProgressDisplay } from "./progress.ts";
 import { CallArgumentsError, type GivenArguments, parseArgumentWords, readArgumentsFile, typeArguments } from "./call-arguments.ts";
@@ -85,15 +86,18 @@ function ownToolName(name: string, config: McpwireConfig, tools: readonly Regist
 
 export const EXIT = { ok: 0, toolError: 1, usage: 2, server: 3, timeout: 4, interrupted: 130 } as const;
 
+/** The options `mcpwire call` takes. */
+export const CALL_OPTIONS = {
+  ...SESSION_OPTIONS,
+  json: { kind: "flag" },
+  timeout: { kind: "string" },
+  elicit: { kind: "string", values: ELICIT_MODES },
+  "args-file": { kind: "string", values: "file" },
+  detach: { kind: "flag" },
+} as const;
+
 export async function call(argv: readonly string[]): Promise<number> {
-  const args = parseArgs(argv, {
-    ...SESSION_OPTIONS,
-    json: { kind: "flag" },
-    timeout: { kind: "string" },
-    elicit: { kind: "string" },
-    "args-file": { kind: "string" },
-    detach: { kind: "flag" },
-  });
+  const args = parseArgs(argv, CALL_OPTIONS);
   if (args.flags.has("help")) {
     await write("stdout", CALL_USAGE + "\n");
     return 0;

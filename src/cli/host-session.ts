@@ -4,7 +4,7 @@
 import type { ClientHandlers, SamplingHandler } from "../client/handlers.ts";
 import { SamplingRejectedError } from "../client/sampling.ts";
 import { type Implementation, LOGGING_LEVELS, type LoggingLevel } from "../client/types.ts";
-import { resolveImportApps, unknownAppText } from "../host/config/import-sources.ts";
+import { ALL_APPS, IMPORT_APPS, resolveImportApps, unknownAppText } from "../host/config/import-sources.ts";
 import { loadConfig } from "../host/config/load.ts";
 import { ConfigError, type McpwireConfig, type ServerConfig } from "../host/config/types.ts";
 import { type ManagerEvents, McpManager } from "../host/manager.ts";
@@ -91,7 +91,7 @@ export interface TraceSettings {
 }
 
 /** The option every verb that loads the config takes besides --config: `--import NAME[,NAME]`, repeatable. */
-export const IMPORT_OPTION = { kind: "list" } as const;
+export const IMPORT_OPTION = { kind: "list", values: [...IMPORT_APPS, ALL_APPS] } as const;
 
 /**
  * The options of every verb that starts the configured servers: where the config is, the
@@ -99,12 +99,12 @@ export const IMPORT_OPTION = { kind: "list" } as const;
  */
 export const SESSION_OPTIONS = {
   ...AD_HOC_OPTIONS,
-  config: { kind: "string" },
+  config: { kind: "string", values: "file" },
   import: IMPORT_OPTION,
   "trust-project": { kind: "flag" },
-  "log-level": { kind: "string" },
-  trace: { kind: "optional" },
-  "trace-file": { kind: "string" },
+  "log-level": { kind: "string", values: LOGGING_LEVELS },
+  trace: { kind: "optional", values: ["full"] },
+  "trace-file": { kind: "string", values: "file" },
   help: { kind: "flag" },
   debug: { kind: "flag" },
 } as const;

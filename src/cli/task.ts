@@ -46,15 +46,15 @@ exit codes: 0 success, 1 the task failed or its tool reported an error, 2 usage 
             error, 3 the server could not be reached or does not know the task, 4 timeout,
             130 interrupted`;
 
-const ACTIONS = ["get", "wait", "cancel", "list"] as const;
+/** What `mcpwire task` does: its first argument. */
+export const ACTIONS = ["get", "wait", "cancel", "list"] as const;
 type Action = (typeof ACTIONS)[number];
 
+/** The options `mcpwire task` takes. */
+export const TASK_OPTIONS = { ...SESSION_OPTIONS, json: { kind: "flag" }, timeout: { kind: "string" } } as const;
+
 export async function task(argv: readonly string[]): Promise<number> {
-  const args = parseArgs(argv, {
-    ...SESSION_OPTIONS,
-    json: { kind: "flag" },
-    timeout: { kind: "string" },
-  });
+  const args = parseArgs(argv, TASK_OPTIONS);
   if (args.flags.has("help")) {
     await write("stdout", TASK_USAGE + "\n");
     return 0;
