@@ -11,7 +11,9 @@ import type { ClientCapabilities, Implementation } from "../client/types.ts";
 import { durationText } from "../common/duration.ts";
 import { messageOf } from "../common/error-text.ts";
 import type { Redactor } from "../common/redact.ts";
-import { type McpServerRegistration, registerMcpServer } from "../registry/mcp-server.ts";
+import { type McpServerOptions, type McpServerRegistration, registerMcpServer } from "../registry/mcp-server.ts";
+import type { PinningMode, ToolPins } from "../registry/tool-pins.ts";
+import { pinSource } from "./pin-lock-file.ts";
 import type { ResultFiles } from "../registry/result-files.ts";
 import type { ToolRegistry } from "../registry/tool-registry.ts";
 import { serverAuthFetch } from "../auth/server-auth.ts";
@@ -56,6 +58,8 @@ export interface SupervisionOptions {
   trace?: { sink: TraceSink; startedAt: number };
   /** OpenTelemetry (host-telemetry.ts), its redactor the manager's: each client's spans, and reconnects as spans. Default: off. */
   telemetry?: TelemetryOptions;
+  /** Tool pins, and each server's pinning mode (off: none). */
+  pins?: { pins: ToolPins; mode: (server: ServerConfig) => PinningMode };
 }
 
 /** How much of a server's `serverInfo` status() copies: an Implementation is a few short fields. */
@@ -410,6 +414,14 @@ export class ServerConnection {
     }
   }
 
+  /** registerMcpServer's pinning option for this server: by its name and its (redacted) command line or URL. */
+  #pinning(): Pick<McpServerOptions, "pinning"> {
+    const pins = this.#options.pins;
+    const mode = pins?.mode(this.config) ?? "off";
+    if (pins === undefined || mode === "off") return {};
+    return { pinning: { pins: pins.pins, mode, source: this.#options.redactor.redact(pinSource(this.config)) } };
+  }
+
   /** Opens a session, registers (or re-lists) its tools and makes it current; `ready` after. */
   async #establish(): Promise<void> {
     const client = await this.#open();
@@ -425,6 +437,7 @@ export class ServerConnection {
           ...(tasks !== undefined ? { tasks } : {}),
           redactor: this.#options.redactor,
           ...(this.#options.resultFiles !== undefined ? { resultFiles: this.#options.resultFiles(this.config) } : {}),
+          ...this.#pinning(),
         });
       } else {
         // After a reconnect the tool set is re-listed and changed by difference.

@@ -1,5 +1,7 @@
 // The LLM host's top-level keys: model, providers, system_prompt, max_steps, hooks, tool_search,
-// tool_definitions, results, telemetry (read by `mcpwire run` / `chat`; a manager reads telemetry only).
+// tool_definitions, results (read by `mcpwire run` / `chat`; a manager ignores them); and pinning
+// (the manager's: tool pins, registry/tool-pins.ts) and telemetry (the manager's and the Runner's:
+// OpenTelemetry, docs/telemetry.md).
 
 import { HOOK_EVENTS, type HookCommand, type HooksConfig } from "../../agent/hooks.ts";
 import type { ToolDefinitionLimits } from "../../agent/tool-definition-cap.ts";
@@ -10,14 +12,15 @@ import { interpolate, InterpolationError } from "../interpolate.ts";
 import { type Context, describe, problem } from "./context.ts";
 import { suggest } from "./schema-messages.ts";
 import { directoryOf, resolvePath } from "./paths.ts";
-import { HOOK_KEYS, PROVIDER_KEYS, RESULTS_KEYS, TELEMETRY_KEYS, TOOL_DEFINITIONS_KEYS, TOOL_SEARCH_KEYS } from "./schema.ts";
+import type { PinningMode } from "../../registry/tool-pins.ts";
+import { HOOK_KEYS, PINNING_EXPECTED, PINNING_MODES, PROVIDER_KEYS, RESULTS_KEYS, TELEMETRY_KEYS, TOOL_DEFINITIONS_KEYS, TOOL_SEARCH_KEYS } from "./schema.ts";
 import { homePath, isHttpUrl } from "./server.ts";
 import type { Path } from "./syntax.ts";
 import type { McpwireConfig, ProviderSettings, ResultsSettings, TelemetrySettings } from "./types.ts";
 
 export type HostSettings = Pick<
   McpwireConfig,
-  "model" | "providers" | "systemPrompt" | "maxSteps" | "hooks" | "toolSearch" | "toolDefinitions" | "results" | "telemetry"
+  "model" | "providers" | "systemPrompt" | "maxSteps" | "hooks" | "toolSearch" | "toolDefinitions" | "results" | "pinning" | "telemetry"
 >;
 
 /**
@@ -47,6 +50,13 @@ export function hostSettings(context: Context, root: Record<string, unknown>): H
   if (root.tool_definitions !== undefined && root.tool_definitions !== null) settings.toolDefinitions = toolDefinitionsOf(keys, root.tool_definitions);
   if (root.results !== undefined && root.results !== null) settings.results = resultsOf(keys, root.results);
   if (root.telemetry !== undefined && root.telemetry !== null) settings.telemetry = telemetryOf(keys, root.telemetry);
+  if (root.pinning !== undefined && root.pinning !== null) {
+    const value = root.pinning;
+    if (!(PINNING_MODES as readonly unknown[]).includes(value)) {
+      keys.fail(["pinning"], `"pinning" must be ${PINNING_EXPECTED}; it is ${describe(value, context.json)}`);
+    }
+    settings.pinning = value as PinningMode;
+  }
   return settings;
 }
 

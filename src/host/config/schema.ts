@@ -45,6 +45,7 @@ export const SERVER_KEYS = [
   "results",
   "extensions",
   "tasks",
+  "pinning",
 ] as const;
 
 /** The keys of a server's `results` mapping (result files, issue 18). */
@@ -66,6 +67,7 @@ export const HOST_KEYS = [
   "results",
   "extensions",
   "telemetry",
+  "pinning",
 ] as const;
 /** The keys of `tool_search:` (issue 18). */
 export const TOOL_SEARCH_KEYS = ["mode", "max_tools", "max_schema_bytes", "max_results"] as const;
@@ -89,6 +91,12 @@ export const AUTH_KEYS = ["client_id", "client_secret", "issuer", "client_metada
 
 /** Top-level keys holding the servers: YAML configs use the first, `.mcp.json` files the second. */
 export const SERVERS_KEYS = ["mcp_servers", "mcpServers"] as const;
+
+/** What `pinning` (top level and per server) expects. */
+export const PINNING_EXPECTED = '"hold" (a new or changed tool is held back until accepted), "warn" (offered, with a warning) or "off"';
+
+/** The values of `pinning`. */
+export const PINNING_MODES = ["off", "warn", "hold"] as const;
 
 /** What a key expects, for "… must be <expected>" messages. Keys are dotted paths within a server. */
 export const EXPECTED: Readonly<Record<string, string>> = {
@@ -128,6 +136,7 @@ export const EXPECTED: Readonly<Record<string, string>> = {
   "results.enabled": "true or false",
   "results.directory": "a string: the directory this server's result files go to",
   extensions: EXTENSIONS_EXPECTED,
+  pinning: PINNING_EXPECTED,
 };
 
 /** Strings, and numbers or booleans written where a string is meant (`PORT: 8080`): kept as written. */
@@ -154,6 +163,7 @@ const SERVER_EXAMPLES: Readonly<Record<string, unknown>> = {
   log_level: "warning",
   protocol: "legacy",
   tasks: "never",
+  pinning: "warn",
   roots: ["~/projects", "docs"],
   extensions: { apps: false },
   sampling: { model: "ollama/qwen3", max_tokens: 1024 },
@@ -222,6 +232,10 @@ export const SERVER_SCHEMA: Readonly<JsonObject> = {
       enum: ["auto", "always", "never"],
       description:
         "which tools run as tasks (2025-11-25 execution.taskSupport): auto (default: those that require it), always (those that allow it), never (tools that require a task are not offered)",
+    },
+    pinning: {
+      enum: [...PINNING_MODES],
+      description: "tool pinning for this server (over the top-level pinning): hold, warn or off",
     },
     roots: {
       type: "array",
@@ -412,6 +426,12 @@ const HOST_SCHEMAS = {
     additionalProperties: { type: "boolean" },
     description: "extensions on (default) or off for every server: tasks, skills, apps or an identifier → true / false",
     examples: [{ apps: false }],
+  },
+  pinning: {
+    enum: [...PINNING_MODES],
+    description: "tool definitions pinned on first use (mcpwire.lock.json): hold (default for run, chat and McpManager; inspect: warn) " +
+      "keeps a new or changed tool from models and calls until `mcpwire pin accept`; warn offers it with a warning; off records nothing",
+    examples: ["warn"],
   },
   imports: {
     anyOf: [{ type: "string" }, { type: "array", items: { type: "string" } }],
