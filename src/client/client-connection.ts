@@ -33,8 +33,7 @@ import { SamplingGate } from "./sampling.ts";
 import { DEFAULT_LOG_BUFFER_SIZE, ServerNotifications } from "./server-notifications.ts";
 import { ServerRequests } from "./server-requests.ts";
 import { Subscriptions } from "./subscriptions.ts";
-import { networkOf, tracedInput, tracePeer } from "./client-telemetry.ts";
-import { SPAN_KIND, startTelemetry, type Telemetry, type TelemetryContext, type TelemetrySpan } from "./telemetry.ts";
+import { type PhaseSpan, startTelemetry, type Telemetry, type TelemetryContext } from "./telemetry.ts";
 import { checkToolResult, indexTools } from "./tools.ts";
 import type {
   CallToolResult,
@@ -182,7 +181,7 @@ export class ClientConnection implements ClientContext {
     const transport = this.#trace === undefined ? given : this.#trace.wrap(given);
     this.name = this.options.name !== undefined ? `server "${this.options.name}"` : transport.description;
     const telemetryOption = this.options.telemetry;
-    let connectSpan: TelemetrySpan | undefined;
+    let connectSpan: PhaseSpan | undefined;
     if (telemetryOption !== undefined && telemetryOption !== false) {
       // ClientOptions.telemetry: @opentelemetry/api is loaded now, once (telemetry.ts).
       this.telemetry = await startTelemetry(telemetryOption, this.name);
@@ -191,7 +190,13 @@ export class ClientConnection implements ClientContext {
           state: this.state,
         });
       }
-      connectSpan = this.#startConnectSpan(transport, options.traceContext);
+      // The span of connect(): the era probe, its fallback to the handshake and initialize are its children.
+      connectSpan = this.telemetry!.connectSpan(
+        transport,
+        { "mcp.server": this.name, "mcp.protocol.choice": this.options.protocol ?? "auto" },
+        options.traceContext,
+      );
+      this.#connectContext = connectSpan.context;
     }
     this.transport = transport;
     const peer = this.#attach(transport);
@@ -218,7 +223,7 @@ export class ClientConnection implements ClientContext {
       handshaking: () => {
         this.era = "legacy";
         // The era probe fell back (or the era was pinned or remembered): the handshake follows.
-        if (connectSpan !== undefined) this.telemetry!.event(connectSpan, "handshake", { "mcp.protocol.choice": this.options.protocol ?? "auto" });
+        connectSpan?.event("handshake", { "mcp.protocol.choice": this.options.protocol ?? "auto" });
         this.#move("initializing");
       },
       onProblem: (message) => this.problem(message),
@@ -248,38 +253,17 @@ export class ClientConnection implements ClientContext {
       this.peer?.close({ reason: started ? `${negotiation.step} failed: ${cause.message}` : `could not start: ${cause.message}` });
       this.#move("failed", cause);
       if (started) await this.transport?.close().catch(() => {});
-      if (connectSpan !== undefined) this.telemetry!.fail(connectSpan, cause);
+      connectSpan?.fail(cause);
       throw cause;
     } finally {
       this.#negotiation = undefined;
       this.#connectContext = undefined;
     }
-    if (connectSpan !== undefined) {
-      this.telemetry!.set(connectSpan, "mcp.era", this.era);
-      this.telemetry!.set(connectSpan, "mcp.protocol.version", this.version);
-      this.telemetry!.set(connectSpan, "mcp.session.id", (this.transport as { sessionId?: string }).sessionId);
-      connectSpan.end();
-    }
+    connectSpan?.end({ "mcp.era": this.era, "mcp.protocol.version": this.version, "mcp.session.id": (this.transport as { sessionId?: string }).sessionId });
     if (this.era === "modern") this.modernWire = this.#modernWireOf(this.peer!);
     this.#move("initializing");
     this.#move("ready");
     if (this.era === "modern") startListening(this);
-  }
-
-  /**
-   * The span of connect(): the era probe (server/discover), its fallback to the handshake, and
-   * initialize are its children (the requests' own client spans).
-   */
-  #startConnectSpan(transport: ClientTransport, given: TelemetryContext | undefined): TelemetrySpan {
-    const telemetry = this.telemetry!;
-    const parent = given ?? telemetry.active();
-    const span = telemetry.start("mcp connect", SPAN_KIND.client, {
-      "mcp.server": this.name,
-      "mcp.protocol.choice": this.options.protocol ?? "auto",
-      ...networkOf(transport),
-    }, parent);
-    this.#connectContext = telemetry.within(parent, span);
-    return span;
   }
 
   /** The server's initialize result (or discover result): its capabilities and version. */
@@ -338,10 +322,10 @@ export class ClientConnection implements ClientContext {
     this.peer = peer;
     // ClientOptions.telemetry: every request in a client span, before the handlers are installed.
     if (this.telemetry !== undefined) {
-      tracePeer(peer, this.telemetry, {
+      this.telemetry.tracePeer(peer, {
         version: () => this.version,
         sessionId: () => (this.transport as { sessionId?: string } | undefined)?.sessionId,
-        network: networkOf(transport),
+        transport,
         parent: () => this.#connectContext,
       });
     }
@@ -517,7 +501,7 @@ export class ClientConnection implements ClientContext {
   fulfil(who: string, request: InputRequest, key: string, signal: AbortSignal | undefined): Promise<JsonObject> {
     const answer = () => this.#serverRequests.fulfil(who, request, key, signal);
     // Telemetry on: an input request (2026-07-28 mrtr, a task's input) is handled like a server's request (client-telemetry.ts).
-    return this.telemetry === undefined ? answer() : tracedInput(this.telemetry, request, this.version, answer);
+    return this.telemetry === undefined ? answer() : this.telemetry.tracedInput(request, this.version, answer);
   }
 
   tool(name: string): Tool | undefined {

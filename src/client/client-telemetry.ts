@@ -7,20 +7,8 @@
 // Peer is untouched and a request runs none of this.
 
 import type { NotificationHandler, Params, Peer, RequestHandler, RequestOptions } from "../jsonrpc/peer.ts";
-import { SPAN_KIND, type Telemetry, type TelemetryAttributes, type TelemetryContext, type TelemetrySpan } from "./telemetry.ts";
+import { SPAN_KIND, type Telemetry, type TelemetryAttributes, type TelemetryContext, type TelemetrySpan, type TracedConnection } from "./telemetry.ts";
 import { remoteParent, traceFields } from "./trace-context.ts";
-
-/** What the spans of a connection say about it, read when a span starts or ends. */
-export interface TracedConnection {
-  /** The negotiated protocol version, once known. */
-  version(): string | undefined;
-  /** The transport's session (Streamable HTTP, handshake era), once the server assigned one. */
-  sessionId(): string | undefined;
-  /** network.transport and the server's address: `pipe` for stdio, `tcp` for HTTP. */
-  network: TelemetryAttributes;
-  /** The parent of requests that name none while the connection has its own span (connect); else undefined. */
-  parent(): TelemetryContext | undefined;
-}
 
 /** The server-to-client requests handled as children of the traceparent they carry. */
 const TRACED_HANDLERS: ReadonlySet<string> = new Set(["sampling/createMessage", "elicitation/create", "roots/list"]);
@@ -35,12 +23,13 @@ const TRACED_HANDLERS: ReadonlySet<string> = new Set(["sampling/createMessage", 
  */
 export function tracePeer(peer: Peer, telemetry: Telemetry, connection: TracedConnection): void {
   const send = peer.request.bind(peer);
+  const network = networkOf(connection.transport);
   /** The open subscriptions/listen request's span (2026-07-28): the notifications of its stream are its events. */
   let listening: TelemetrySpan | undefined;
   peer.request = (method: string, params?: Params, options: RequestOptions = {}): Promise<Params> => {
     // The parent is read once, at the call's start: the caller's, the connection's, or the active context.
     const parent = (options.traceContext as TelemetryContext | undefined) ?? connection.parent() ?? telemetry.active();
-    const span = telemetry.start(spanName(method, params), SPAN_KIND.client, requestAttributes(method, params, telemetry, connection), parent);
+    const span = telemetry.start(spanName(method, params), SPAN_KIND.client, requestAttributes(method, params, telemetry, connection, network), parent);
     const context = telemetry.within(parent, span);
     const meta = params?._meta;
     const traced: Params = {
@@ -103,12 +92,18 @@ export function tracePeer(peer: Peer, telemetry: Telemetry, connection: TracedCo
   };
   const setHandler = peer.setRequestHandler.bind(peer);
   peer.setRequestHandler = (method: string, handler: RequestHandler): void => {
-    setHandler(method, TRACED_HANDLERS.has(method) ? tracedHandler(method, handler, telemetry, connection) : handler);
+    setHandler(method, TRACED_HANDLERS.has(method) ? tracedHandler(method, handler, telemetry, connection, network) : handler);
   };
 }
 
 /** A server-to-client request handled in a SERVER span, the child of the traceparent in its `_meta` (if any). */
-function tracedHandler(method: string, handler: RequestHandler, telemetry: Telemetry, connection: TracedConnection): RequestHandler {
+function tracedHandler(
+  method: string,
+  handler: RequestHandler,
+  telemetry: Telemetry,
+  connection: TracedConnection,
+  network: TelemetryAttributes,
+): RequestHandler {
   return (params, context) => {
     const base = telemetry.api.ROOT_CONTEXT;
     const parent = remoteParent(telemetry.api, params?._meta, base) ?? connection.parent() ?? telemetry.active();
@@ -116,7 +111,7 @@ function tracedHandler(method: string, handler: RequestHandler, telemetry: Telem
       "mcp.method.name": method,
       "jsonrpc.request.id": String(context.requestId),
       "mcp.protocol.version": connection.version(),
-      ...connection.network,
+      ...network,
     }, parent);
     let outcome: Params | Promise<Params>;
     try {
@@ -177,12 +172,18 @@ function spanName(method: string, params: Params | undefined): string {
   return method;
 }
 
-function requestAttributes(method: string, params: Params | undefined, telemetry: Telemetry, connection: TracedConnection): TelemetryAttributes {
+function requestAttributes(
+  method: string,
+  params: Params | undefined,
+  telemetry: Telemetry,
+  connection: TracedConnection,
+  network: TelemetryAttributes,
+): TelemetryAttributes {
   const attributes: TelemetryAttributes = {
     "mcp.method.name": method,
     "mcp.protocol.version": connection.version(),
     "mcp.session.id": connection.sessionId(),
-    ...connection.network,
+    ...network,
   };
   if (method === "tools/call" && typeof params?.name === "string") {
     attributes["gen_ai.tool.name"] = params.name;

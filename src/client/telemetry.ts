@@ -2,10 +2,12 @@
 // that no public type is OpenTelemetry's and nothing imports @opentelemetry/api until telemetry
 // is turned on (then once, with a dynamic import) — spec 2026-07-28 basic/index ("OpenTelemetry
 // trace context"); OpenTelemetry semantic conventions for MCP (gen-ai/mcp.md). docs/telemetry.md.
+// What the spans are made of lives in telemetry-layer.ts, imported with it: the root entry (and a
+// bundle of it) carries only these types and the loader.
 
 import { McpwireError } from "../common/mcpwire-error.ts";
 import { messageOf } from "../common/error-text.ts";
-import { redactText } from "../common/redact.ts";
+import type { Params, Peer } from "../jsonrpc/peer.ts";
 
 /** Attribute values as OpenTelemetry takes them; undefined ones are left out. */
 export type TelemetryAttributes = Record<string, string | number | boolean | undefined>;
@@ -110,97 +112,92 @@ export function loadOtelApi(who: string): Promise<OtelApi> {
 }
 
 /**
- * Telemetry turned on: the API, the tracer, what is captured and the redactor every attribute
- * passes through. One per Client (or Runner); made by `startTelemetry` after the API loaded.
+ * Telemetry turned on (telemetry-layer.ts): the API, the tracer, what is captured and the
+ * redactor every attribute passes through; one per Client (or host, or Runner).
  */
-export class Telemetry {
+export interface Telemetry {
   readonly api: OtelApi;
   readonly tracer: TelemetryTracer;
   readonly captureArguments: boolean;
   readonly captureResults: boolean;
-  readonly #redact: (text: string) => string;
-
-  constructor(api: OtelApi, options: TelemetryOptions, redact: (text: string) => string) {
-    this.api = api;
-    this.tracer = options.tracer ?? api.trace.getTracer("mcpwire");
-    this.captureArguments = options.capture?.arguments === true;
-    this.captureResults = options.capture?.results === true;
-    const given = options.redact;
-    this.#redact = given === undefined ? redact : (text) => redact(given(text));
-  }
-
   /** The context active now (read once, at a call's start). */
-  active(): TelemetryContext {
-    return this.api.context.active();
-  }
-
+  active(): TelemetryContext;
   /** Starts a span under `parent` (default: the active context), its string attributes redacted. */
-  start(name: string, kind: number, attributes: TelemetryAttributes, parent?: TelemetryContext): TelemetrySpan {
-    return this.tracer.startSpan(this.#redact(name), { kind, attributes: this.#clean(attributes) }, parent ?? this.active());
-  }
-
+  start(name: string, kind: number, attributes: TelemetryAttributes, parent?: TelemetryContext): TelemetrySpan;
   /** `parent` with `span` as its current span: the context of what runs inside the span. */
-  within(parent: TelemetryContext | undefined, span: TelemetrySpan): TelemetryContext {
-    return this.api.trace.setSpan(parent ?? this.active(), span);
-  }
-
+  within(parent: TelemetryContext | undefined, span: TelemetrySpan): TelemetryContext;
   /** Sets one attribute, redacted. */
-  set(span: TelemetrySpan, key: string, value: string | number | boolean | undefined): void {
-    if (value !== undefined) span.setAttribute(key, typeof value === "string" ? this.#redact(value) : value);
-  }
-
+  set(span: TelemetrySpan, key: string, value: string | number | boolean | undefined): void;
   /** Adds an event, its attributes redacted. */
-  event(span: TelemetrySpan, name: string, attributes: TelemetryAttributes = {}): void {
-    span.addEvent(name, this.#clean(attributes));
-  }
-
-  /**
-   * Ends the span as failed: `error.type` (an error's `code`, else its class name) and the
-   * status message, redacted — OpenTelemetry "Recording errors".
-   */
-  fail(span: TelemetrySpan, error: unknown): void {
-    const code = (error as { code?: unknown } | null)?.code;
-    const type = typeof code === "string" ? code : error instanceof Error ? error.name : "_OTHER";
-    span.setAttribute("error.type", this.#redact(type));
-    span.setStatus({ code: STATUS_ERROR, message: this.#redact(messageOf(error)) });
-    span.end();
-  }
-
+  event(span: TelemetrySpan, name: string, attributes?: TelemetryAttributes): void;
+  /** Ends the span as failed: `error.type` and the status message, redacted. */
+  fail(span: TelemetrySpan, error: unknown): void;
   /** A JSON value as a redacted attribute (captured contents only). */
-  json(value: unknown): string {
-    let text: string;
-    try {
-      text = JSON.stringify(value) ?? "null";
-    } catch {
-      text = "[not JSON]";
-    }
-    return this.#redact(text);
-  }
-
+  json(value: unknown): string;
   /** The text as it may go on a span. */
-  redact(text: string): string {
-    return this.#redact(text);
-  }
+  redact(text: string): string;
+  /** Every request of `peer` in a client span with its trace context in `_meta` (client-telemetry.ts). */
+  tracePeer(peer: Peer, connection: TracedConnection): void;
+  /** An input request (2026-07-28 mrtr, a task's input) handled in a SERVER span (client-telemetry.ts). */
+  tracedInput<T>(request: { method: string; params?: Params }, version: string | undefined, answer: () => Promise<T>): Promise<T>;
+  /** The span of a connect(): the era probe, the handshake and initialize are its children. */
+  connectSpan(transport: { description: string }, attributes: TelemetryAttributes, parent: TelemetryContext | undefined): PhaseSpan;
+  /** The lifetime span of a task polled to its result: its polls are its children. */
+  taskSpan(taskId: string, tool: string | undefined, parent: TelemetryContext | undefined): PhaseSpan;
+}
 
-  #clean(attributes: TelemetryAttributes): TelemetryAttributes {
-    const clean: TelemetryAttributes = {};
-    for (const [key, value] of Object.entries(attributes)) {
-      if (value !== undefined) clean[key] = typeof value === "string" ? this.#redact(value) : value;
-    }
-    return clean;
-  }
+/** A span around a phase (a connect, a task's life): its context for what runs inside, events, its end. */
+export interface PhaseSpan {
+  readonly context: TelemetryContext;
+  event(name: string, attributes?: TelemetryAttributes): void;
+  /** Ends it, with these attributes set first. */
+  end(attributes?: TelemetryAttributes): void;
+  /** Ends it as failed. */
+  fail(error: unknown): void;
+}
+
+/** What the spans of a connection say about it, read when a span starts or ends. */
+export interface TracedConnection {
+  /** The transport: network.transport (`pipe`, `tcp`) and the server's address are read from it. */
+  transport: { description: string };
+  /** The negotiated protocol version, once known. */
+  version(): string | undefined;
+  /** The transport's session (Streamable HTTP, handshake era), once the server assigned one. */
+  sessionId(): string | undefined;
+  /** The parent of requests that name none while the connection has its own span (connect); else undefined. */
+  parent(): TelemetryContext | undefined;
+}
+
+/** What telemetry-layer.ts exports. */
+interface TelemetryLayer {
+  createTelemetry(api: OtelApi, options: TelemetryOptions, redact: ((text: string) => string) | undefined): Telemetry;
 }
 
 /**
- * The Telemetry of an option, the API loaded: undefined when telemetry is off (nothing is
- * imported then). `redact` is the caller's redactor (a host's); redactText's shapes otherwise.
+ * The layer's module, in a variable: it is loaded only when telemetry is on, so bundlers leave
+ * it out of a bundle of the root entry (TypeScript rewrites its extension in dist/).
  */
-export async function startTelemetry(
-  option: TelemetryOption | undefined,
-  who: string,
-  redact: (text: string) => string = redactText,
-): Promise<Telemetry | undefined> {
+const LAYER = "./telemetry-layer.ts";
+let layer: Promise<TelemetryLayer> | undefined;
+
+function loadLayer(who: string): Promise<TelemetryLayer> {
+  layer ??= import(LAYER) as Promise<TelemetryLayer>;
+  return layer.catch((error: unknown) => {
+    layer = undefined;
+    throw new TelemetryError(
+      `${who}: telemetry is on, but mcpwire's telemetry layer (client/telemetry-layer) could not be loaded (${messageOf(error)}); ` +
+        `a bundle of mcpwire must keep that module importable beside the client (it is loaded on demand), or turn telemetry off`,
+      { cause: error },
+    );
+  });
+}
+
+/**
+ * The Telemetry of an option, the API and the layer loaded: undefined when telemetry is off
+ * (nothing is imported then). `redact` is the caller's redactor (a host's); redactText's shapes otherwise.
+ */
+export async function startTelemetry(option: TelemetryOption | undefined, who: string, redact?: (text: string) => string): Promise<Telemetry | undefined> {
   if (option === undefined || option === false) return undefined;
-  const api = await loadOtelApi(who);
-  return new Telemetry(api, option === true ? {} : option, redact);
+  const [api, loaded] = await Promise.all([loadOtelApi(who), loadLayer(who)]);
+  return loaded.createTelemetry(api, option === true ? {} : option, redact);
 }

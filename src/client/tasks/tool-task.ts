@@ -25,7 +25,7 @@ import {
   type ToolTask,
 } from "./tasks.ts";
 import type { CallToolResult } from "../types.ts";
-import { SPAN_KIND, type TelemetryContext, type TelemetrySpan } from "../telemetry.ts";
+import type { PhaseSpan, TelemetryContext } from "../telemetry.ts";
 
 /** A task's life when result() is given no timeoutMs (like a request's maxTotalTimeoutMs). */
 export const DEFAULT_TASK_LIFE_MS = 10 * 60_000;
@@ -55,7 +55,7 @@ export class ServerTask implements ToolTask {
    */
   #traceContext: TelemetryContext | undefined;
   /** The task's lifetime span while result() runs (telemetry on). */
-  #span: TelemetrySpan | undefined;
+  #span: PhaseSpan | undefined;
 
   constructor(wire: TaskWire, taskId: string, tool: string | undefined, seed?: TaskView, traceContext?: TelemetryContext) {
     this.#wire = wire;
@@ -88,21 +88,17 @@ export class ServerTask implements ToolTask {
    * span's children, each status an event — OpenTelemetry semantic conventions for MCP.
    */
   #traced(options: TaskResultOptions): Promise<CallToolResult> {
-    const telemetry = this.#wire.telemetry!;
     const parent = this.#traceContext;
-    const span = telemetry.start(`mcp task ${this.#tool ?? this.taskId}`, SPAN_KIND.internal, {
-      "mcp.task.id": this.taskId,
-      "gen_ai.tool.name": this.#tool,
-    }, parent);
+    const span = this.#wire.telemetry!.taskSpan(this.taskId, this.#tool, parent);
     this.#span = span;
-    this.#traceContext = telemetry.within(parent, span);
+    this.#traceContext = span.context;
     return this.#run(options).then(
       (result) => {
         span.end();
         return result;
       },
       (error: unknown) => {
-        telemetry.fail(span, error);
+        span.fail(error);
         throw error;
       },
     ).finally(() => {
@@ -204,7 +200,7 @@ export class ServerTask implements ToolTask {
       reported = key;
       const update: TaskStatusUpdate = { taskId: info.taskId, status: info.status };
       if (info.statusMessage !== undefined) update.statusMessage = info.statusMessage;
-      if (this.#span !== undefined) this.#wire.telemetry!.event(this.#span, "mcp.task.status", { "mcp.task.status": info.status });
+      this.#span?.event("mcp.task.status", { "mcp.task.status": info.status });
       try {
         options.onTaskStatus?.(update);
       } catch (error) {
