@@ -58,10 +58,12 @@ describe("bundles of the root entry", () => {
 
   /**
    * Budgets not met yet, with what is in the way; the test still runs and prints its figure. The
-   * Node bundle: 40.5 KB (node.js holds every file, listener and stdin function of the CLI's
+   * Node bundle: 41.3 KB (node.js holds every file, listener and stdin function of the CLI's
    * runtime; the client's own code is most of the rest), issue 28.
    */
-  const NOT_MET_YET: Readonly<Record<string, string>> = { node: "over budget by about 0.5 KB: see issue 28 and scripts/bundle-sizes.ts" };
+  const NOT_MET_YET: Readonly<Record<string, string>> = {
+    node: "over budget by about 1.3 KB (0.5 KB, plus 0.8 KB of the telemetry hooks of issue 30): see issue 28 and scripts/bundle-sizes.ts",
+  };
   for (const name of ["browser", "workerd", "node"]) {
     const budget = BUDGETS[name]!;
     test(`the ${name} bundle is at most ${kb(budget)} gzipped`, { todo: NOT_MET_YET[name] }, () => {

@@ -14,6 +14,7 @@ import {
   type Telemetry,
   type TelemetryAttributes,
   type TelemetryContext,
+  TelemetryError,
   type TelemetryOptions,
   type TelemetrySpan,
   type TelemetryTracer,
@@ -129,7 +130,28 @@ class OtelTelemetry implements Telemetry {
   }
 }
 
-/** The Telemetry of the options, on the loaded API; `redact` (a host's) or redactText's shapes. */
-export function createTelemetry(api: OtelApi, options: TelemetryOptions, redact: ((text: string) => string) | undefined): Telemetry {
-  return new OtelTelemetry(api, options, redact ?? redactText);
+/** The package name, in a variable: bundlers and type checkers do not follow it, so it stays optional. */
+const OTEL_API = "@opentelemetry/api";
+let loading: Promise<OtelApi> | undefined;
+
+/**
+ * @opentelemetry/api, imported on first use (telemetry on) and kept; a TelemetryError naming
+ * the package when it is not installed. `who` says what turned telemetry on.
+ */
+function loadOtelApi(who: string): Promise<OtelApi> {
+  // The namespace (its named exports: ROOT_CONTEXT, createTraceState); a CommonJS build's under `default`.
+  loading ??= import(OTEL_API).then((module: Record<string, unknown>) => ("trace" in module ? module : module.default) as OtelApi);
+  return loading.catch((error: unknown) => {
+    loading = undefined;
+    throw new TelemetryError(
+      `${who}: telemetry is on, but @opentelemetry/api could not be loaded (${messageOf(error)}); ` +
+        `install it beside mcpwire (npm install @opentelemetry/api) or turn telemetry off`,
+      { cause: error },
+    );
+  });
+}
+
+/** The Telemetry of the options, @opentelemetry/api loaded; `redact` (a host's) or redactText's shapes. */
+export async function loadTelemetry(options: TelemetryOptions, who: string, redact: ((text: string) => string) | undefined): Promise<Telemetry> {
+  return new OtelTelemetry(await loadOtelApi(who), options, redact ?? redactText);
 }

@@ -90,27 +90,6 @@ export interface OtelApi {
   ROOT_CONTEXT: TelemetryContext;
 }
 
-/** The package name, in a variable: bundlers and type checkers do not follow it, so it stays optional. */
-const OTEL_API = "@opentelemetry/api";
-let loading: Promise<OtelApi> | undefined;
-
-/**
- * @opentelemetry/api, imported on first use (telemetry on) and kept; a TelemetryError naming
- * the package when it is not installed. `who` says what turned telemetry on.
- */
-export function loadOtelApi(who: string): Promise<OtelApi> {
-  // The namespace (its named exports: ROOT_CONTEXT, createTraceState); a CommonJS build's under `default`.
-  loading ??= import(OTEL_API).then((module: Record<string, unknown>) => ("trace" in module ? module : module.default) as OtelApi);
-  return loading.catch((error: unknown) => {
-    loading = undefined;
-    throw new TelemetryError(
-      `${who}: telemetry is on, but @opentelemetry/api could not be loaded (${messageOf(error)}); ` +
-        `install it beside mcpwire (npm install @opentelemetry/api) or turn telemetry off`,
-      { cause: error },
-    );
-  });
-}
-
 /**
  * Telemetry turned on (telemetry-layer.ts): the API, the tracer, what is captured and the
  * redactor every attribute passes through; one per Client (or host, or Runner).
@@ -170,7 +149,7 @@ export interface TracedConnection {
 
 /** What telemetry-layer.ts exports. */
 interface TelemetryLayer {
-  createTelemetry(api: OtelApi, options: TelemetryOptions, redact: ((text: string) => string) | undefined): Telemetry;
+  loadTelemetry(options: TelemetryOptions, who: string, redact: ((text: string) => string) | undefined): Promise<Telemetry>;
 }
 
 /**
@@ -193,11 +172,10 @@ function loadLayer(who: string): Promise<TelemetryLayer> {
 }
 
 /**
- * The Telemetry of an option, the API and the layer loaded: undefined when telemetry is off
+ * The Telemetry of an option, the layer and @opentelemetry/api loaded: undefined when telemetry is off
  * (nothing is imported then). `redact` is the caller's redactor (a host's); redactText's shapes otherwise.
  */
 export async function startTelemetry(option: TelemetryOption | undefined, who: string, redact?: (text: string) => string): Promise<Telemetry | undefined> {
   if (option === undefined || option === false) return undefined;
-  const [api, loaded] = await Promise.all([loadOtelApi(who), loadLayer(who)]);
-  return loaded.createTelemetry(api, option === true ? {} : option, redact);
+  return await (await loadLayer(who)).loadTelemetry(option === true ? {} : option, who, redact);
 }
