@@ -19,7 +19,7 @@ interface Seen {
   id: string | number;
   name?: string;
   meta: { traceparent?: string; tracestate?: string; baggage?: string };
-  headers?: { traceparent?: string };
+  headers?: { traceparent?: string; tracestate?: string; baggage?: string };
 }
 
 type Era = "legacy" | "modern";
@@ -181,12 +181,19 @@ describe("telemetry: context and errors", () => {
     assert.equal(typeof missing.attributes["error.type"], "string");
   });
 
-  test("the baggage of the caller's context goes with the traceparent", async () => {
-    const { context, propagation, trace } = await import("@opentelemetry/api");
+  test("the tracestate and baggage of the caller's context go with the traceparent, in _meta and as W3C headers", async () => {
+    const { context, createTraceState, propagation, trace } = await import("@opentelemetry/api");
     const recorder = spanRecorder();
-    const outer = recorder.tracer.startSpan("outer");
+    // A remote parent (as a traced service receives one), with a tracestate and baggage.
+    const remote = trace.wrapSpanContext({
+      traceId: "0af7651916cd43dd8448eb211c80319c",
+      spanId: "b7ad6b7169203331",
+      traceFlags: 1,
+      isRemote: true,
+      traceState: createTraceState("vendor=abc"),
+    });
     const withBaggage = propagation.setBaggage(context.active(), propagation.createBaggage({ tenant: { value: "acme corp" } }));
-    const parent = trace.setSpan(withBaggage, outer as never);
+    const parent = trace.setSpan(withBaggage, remote);
     const seen = await hangGuard(
       withTraced("modern", "http", recorder, async (client) => {
         await client.callTool("echo", {}, { traceContext: parent });
@@ -194,8 +201,12 @@ describe("telemetry: context and errors", () => {
       GUARD_MS,
       "the call",
     );
-    outer.end();
     const echo = seen.find((request) => request.name === "echo")!;
+    assert.match(echo.meta.traceparent!, /^00-0af7651916cd43dd8448eb211c80319c-[0-9a-f]{16}-01$/);
+    assert.equal(echo.meta.tracestate, "vendor=abc");
     assert.equal(echo.meta.baggage, "tenant=acme%20corp");
+    assert.deepEqual(echo.headers, { traceparent: echo.meta.traceparent, tracestate: "vendor=abc", baggage: "tenant=acme%20corp" });
+    const span = recorder.byId(spanIdOf(echo.meta.traceparent!))!;
+    assert.equal(recorder.parentOf(span), "b7ad6b7169203331");
   });
 });
