@@ -140,7 +140,11 @@ let loading: Promise<OtelApi> | undefined;
  */
 function loadOtelApi(who: string): Promise<OtelApi> {
   // The namespace (its named exports: ROOT_CONTEXT, createTraceState); a CommonJS build's under `default`.
-  loading ??= import(OTEL_API).then((module: Record<string, unknown>) => ("trace" in module ? module : module.default) as OtelApi);
+  // From JSR no package.json resolves the bare name: the npm: specifier is tried next (where it
+  // means nothing, as on Node, the first failure is the one reported).
+  loading ??= import(OTEL_API)
+    .catch((error: unknown) => import(`npm:${OTEL_API}`).catch(() => Promise.reject(error)))
+    .then((module: Record<string, unknown>) => ("trace" in module ? module : module.default) as OtelApi);
   return loading.catch((error: unknown) => {
     loading = undefined;
     throw new TelemetryError(
