@@ -1,0 +1,96 @@
+// The ajv validator: compiles each schema to a JavaScript function (`new Function`), the fastest
+// check and the default wherever code generation is allowed (Node, Deno, Bun). Loaded only when
+// chosen (json-schema.ts imports this module dynamically): ajv is most of the root entry's size.
+
+import { Ajv } from "ajv";
+import { Ajv2019 } from "ajv/dist/2019.js";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import type { ErrorObject } from "ajv";
+import { messageOf } from "../common/error-text.ts";
+import { type CompileOptions, type Dialect, MAX_FAILURES, type SchemaCheck, SchemaError, type SchemaFailure, type SchemaValidator } from "./schema-validator.ts";
+import type { JsonObject } from "./types.ts";
+
+type Engine = Ajv | Ajv2019 | Ajv2020;
+
+// Formats are annotations by default in 2020-12; ajv asserts only those a compile names (the
+// engine for formats is kept apart). strict: false because servers' schemas legitimately carry
+// extra keywords. addUsedSchema: false keeps a schema's `$id` out of ajv's registry: each schema
+// stands alone, and a tool listed again with a changed schema under the same `$id` must compile
+// instead of failing "schema with key or id … already exists".
+const AJV_OPTIONS = { strict: false, validateFormats: false, allErrors: true, logger: false, addUsedSchema: false } as const;
+
+function createEngine(dialect: Dialect, formats: CompileOptions["formats"]): Engine {
+  const options = formats === undefined ? AJV_OPTIONS : { ...AJV_OPTIONS, validateFormats: true };
+  let engine: Engine;
+  switch (dialect) {
+    case "2020-12":
+      engine = new Ajv2020(options);
+      break;
+    case "2019-09":
+      engine = new Ajv2019(options);
+      break;
+    case "draft-07":
+      engine = new Ajv(options);
+      break;
+    case "draft-06":
+      // draft-07 only added keywords to draft-06, so its engine validates draft-06 data;
+      // the schema itself is not checked against the draft-06 meta-schema.
+      engine = new Ajv({ ...options, validateSchema: false });
+      break;
+  }
+  for (const [name, check] of Object.entries(formats ?? {})) engine.addFormat(name, { type: "string", validate: check });
+  return engine;
+}
+
+function failureOf(error: ErrorObject): SchemaFailure {
+  const failure: SchemaFailure = { path: error.instancePath, keyword: error.keyword, message: error.message ?? "is invalid" };
+  if (error.keyword === "additionalProperties" && "additionalProperty" in error.params) failure.property = String(error.params.additionalProperty);
+  return failure;
+}
+
+class AjvValidator implements SchemaValidator {
+  readonly name = "ajv";
+  /** One engine per dialect (and per format table: elicitation's is a module constant). */
+  readonly #engines = new Map<string, Engine>();
+  readonly #formatTables = new WeakMap<object, Map<Dialect, Engine>>();
+
+  compile(schema: JsonObject, dialect: Dialect, options: CompileOptions = {}): SchemaCheck {
+    const engine = this.#engine(dialect, options.formats);
+    // The dialect is chosen; compile without `$schema`, so that spellings ajv does not
+    // register ("https://json-schema.org/draft-07/schema", no trailing "#", …) still work.
+    // A shallow copy: the caller's schema object is never changed.
+    const { $schema: _dialect, ...body } = schema;
+    try {
+      const validate = engine.compile(body);
+      return (value) => {
+        if (validate(value)) return undefined;
+        return (validate.errors ?? []).slice(0, MAX_FAILURES).map(failureOf);
+      };
+    } catch (error) {
+      throw new SchemaError(messageOf(error), { cause: error });
+    } finally {
+      // Drop ajv's cache entry for it (keyed by the object: it would grow with every listing).
+      try {
+        engine.removeSchema(body);
+      } catch {
+        // it never got in
+      }
+    }
+  }
+
+  #engine(dialect: Dialect, formats: CompileOptions["formats"]): Engine {
+    if (formats === undefined) {
+      let engine = this.#engines.get(dialect);
+      if (engine === undefined) this.#engines.set(dialect, engine = createEngine(dialect, undefined));
+      return engine;
+    }
+    let byDialect = this.#formatTables.get(formats);
+    if (byDialect === undefined) this.#formatTables.set(formats, byDialect = new Map());
+    let engine = byDialect.get(dialect);
+    if (engine === undefined) byDialect.set(dialect, engine = createEngine(dialect, formats));
+    return engine;
+  }
+}
+
+/** The ajv validator (one per process: its engines keep nothing of a schema once compiled). */
+export const ajvValidator: SchemaValidator = new AjvValidator();
