@@ -7,10 +7,21 @@ import { Ajv2019 } from "ajv/dist/2019.js";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import type { ErrorObject } from "ajv";
 import { messageOf } from "../common/error-text.ts";
-import { type CompileOptions, type Dialect, MAX_FAILURES, type SchemaCheck, SchemaError, type SchemaFailure, type SchemaValidator } from "./schema-validator.ts";
+import {
+  type CompileOptions,
+  type Dialect,
+  MAX_FAILURES,
+  type SchemaCheck,
+  SchemaError,
+  type SchemaFailure,
+  type SchemaValidator,
+} from "./schema-validator.ts";
 import type { JsonObject } from "./types.ts";
 
 type Engine = Ajv | Ajv2019 | Ajv2020;
+
+/** The base URI of a schema without `$id` (nothing is fetched from it). */
+const ROOT_ID = "urn:mcpwire:schema";
 
 // Formats are annotations by default in 2020-12; ajv asserts only those a compile names (the
 // engine for formats is kept apart). strict: false because servers' schemas legitimately carry
@@ -43,8 +54,13 @@ function createEngine(dialect: Dialect, formats: CompileOptions["formats"]): Eng
 }
 
 function failureOf(error: ErrorObject): SchemaFailure {
-  const failure: SchemaFailure = { path: error.instancePath, keyword: error.keyword, message: error.message ?? "is invalid" };
-  if (error.keyword === "additionalProperties" && "additionalProperty" in error.params) failure.property = String(error.params.additionalProperty);
+  // uniqueItems: ajv names a pair of equal items ("(items ## 2 and 3 are identical)"), the
+  // interpreting validator finds another pair; the message both give stops before it.
+  const message = error.keyword === "uniqueItems" ? "must NOT have duplicate items" : error.message ?? "is invalid";
+  const failure: SchemaFailure = { path: error.instancePath, keyword: error.keyword, message };
+  const params = error.params as Record<string, unknown>;
+  if (error.keyword === "additionalProperties") failure.property = String(params.additionalProperty);
+  if (error.keyword === "unevaluatedProperties") failure.property = String(params.unevaluatedProperty);
   return failure;
 }
 
@@ -59,7 +75,10 @@ class AjvValidator implements SchemaValidator {
     // The dialect is chosen; compile without `$schema`, so that spellings ajv does not
     // register ("https://json-schema.org/draft-07/schema", no trailing "#", …) still work.
     // A shallow copy: the caller's schema object is never changed.
-    const { $schema: _dialect, ...body } = schema;
+    const { $schema: _dialect, ...rest } = schema;
+    // Without an `$id`, ajv (with addUsedSchema: false) cannot resolve `$ref: "#"`, the root:
+    // a recursive schema would not compile. A base of our own makes "#" the schema itself.
+    const body = rest.$id === undefined ? { $id: ROOT_ID, ...rest } : rest;
     try {
       const validate = engine.compile(body);
       return (value) => {

@@ -62,7 +62,9 @@ export class Client extends ContainedEventTarget<ClientEvents> {
     super();
     checkOptions("Client", options, CLIENT_OPTIONS);
     if (options.jsonSchema !== undefined && !JSON_SCHEMA_VALIDATORS.includes(options.jsonSchema)) {
-      throw new TypeError(`new Client: jsonSchema must be ${JSON_SCHEMA_VALIDATORS.map((name) => `"${name}"`).join(" or ")} (got ${JSON.stringify(options.jsonSchema)})`);
+      throw new TypeError(
+        `new Client: jsonSchema must be ${JSON_SCHEMA_VALIDATORS.map((name) => `"${name}"`).join(" or ")} (got ${JSON.stringify(options.jsonSchema)})`,
+      );
     }
     this.clientInfo = clientInfo;
     this.#c = new ClientConnection(clientInfo, options, (type, detail) => this.emit(type, detail), (error) => this.listenerFailed({ type: "log", error }));

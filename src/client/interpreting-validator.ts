@@ -7,15 +7,23 @@
 import { dereference, format as FORMATS_OF_CFWORKER, type OutputUnit, type Schema, type SchemaDraft, validate } from "@cfworker/json-schema";
 import { messageOf } from "../common/error-text.ts";
 import { clipText } from "../common/preview.ts";
-import { schemaShapeProblem } from "./schema-shape.ts";
-import { type CompileOptions, type Dialect, MAX_FAILURES, type SchemaCheck, SchemaError, type SchemaFailure, type SchemaValidator } from "./schema-validator.ts";
+import { prepareSchema } from "./schema-shape.ts";
+import {
+  type CompileOptions,
+  type Dialect,
+  MAX_FAILURES,
+  type SchemaCheck,
+  SchemaError,
+  type SchemaFailure,
+  type SchemaValidator,
+} from "./schema-validator.ts";
 import type { JsonObject } from "./types.ts";
 
 // draft-07 only added keywords to draft-06, so draft-06 is read as draft-07 (as with ajv).
 const DRAFTS: Record<Dialect, SchemaDraft> = { "2020-12": "2020-12", "2019-09": "2019-09", "draft-07": "7", "draft-06": "7" };
 
 /** Keywords whose failure only says a subschema failed: the subschema's own failures are the ones kept (as ajv reports them). */
-const WRAPPERS = new Set(["properties", "patternProperties", "prefixItems", "items", "additionalItems", "$ref", "$recursiveRef", "allOf", "dependentSchemas", "dependencies", "propertyNames", "then", "else"]);
+const WRAPPERS = new Set(["properties", "patternProperties", "prefixItems", "items", "$ref", "$recursiveRef", "allOf", "dependentSchemas", "then", "else"]);
 
 /** Longest schema value quoted in a message (a pattern, a format name: the server's text). */
 const MAX_QUOTE = 200;
@@ -75,8 +83,14 @@ function quotedName(text: string): string {
   return /"(.*)"/s.exec(text)?.[1] ?? "";
 }
 
-/** ajv's wording for a failed keyword, or undefined to keep cfworker's. */
-function ajvWords(unit: OutputUnit, value: unknown): string | undefined {
+/** The property named and the one missing, in `Instance has "a" but does not have "b".` */
+function dependency(text: string): [string, string] | undefined {
+  const found = /^Instance has "(.*)" but does not have "(.*)"\.$/s.exec(text);
+  return found === null ? undefined : [found[1]!, found[2]!];
+}
+
+/** ajv's wording for a failed keyword (value: the keyword's, parent: the schema holding it), or undefined to keep cfworker's. */
+function ajvWords(unit: OutputUnit, value: unknown, parent: Record<string, unknown> | undefined): string | undefined {
   const quote = (item: unknown) => clipText(String(item), MAX_QUOTE);
   switch (unit.keyword) {
     case "type":
@@ -112,7 +126,7 @@ function ajvWords(unit: OutputUnit, value: unknown): string | undefined {
     case "maxProperties":
       return `must NOT have more than ${value} properties`;
     case "uniqueItems":
-      return "must NOT have duplicate items";
+      return "must NOT have duplicate items"; // ajv's "(items ## i and j …)" is cut by ajv-validator.ts: each finds another pair
     case "pattern":
       return `must match pattern "${quote(value)}"`;
     case "format":
@@ -125,36 +139,74 @@ function ajvWords(unit: OutputUnit, value: unknown): string | undefined {
       return "must NOT be valid";
     case "contains":
     case "minContains":
-      return "must contain at least 1 valid item(s)";
-    case "unevaluatedProperties":
-      return "must NOT have unevaluated properties";
+      return `must contain at least ${typeof parent?.minContains === "number" ? parent.minContains : 1} valid item(s)`;
+    case "maxContains":
+      return `must contain at most ${value} valid item(s)`;
+    case "if":
+      return `must match "${quotedName(unit.error)}" schema`;
+    case "propertyNames":
+      return "property name must be valid";
+    case "dependentRequired":
+    case "dependencies": {
+      const names = dependency(unit.error);
+      return names === undefined ? undefined : `must have property ${names[1]} when property ${names[0]} is present`;
+    }
     default:
       return undefined;
   }
 }
 
+/** A property name as one step of a JSON Pointer. */
+function step(name: string): string {
+  return name.replaceAll("~", "~0").replaceAll("/", "~1");
+}
+
 /** cfworker's findings as ajv would list them: leaf failures only, in ajv's words, bounded. */
 function failuresOf(units: readonly OutputUnit[], root: Schema, lookup: Lookup): SchemaFailure[] {
   const failures: SchemaFailure[] = [];
-  // The `false` schema behind `additionalProperties: false`, already reported as the property it refuses.
+  // Where the `false` schema behind `additionalProperties: false` (and the like) failed: already
+  // reported as the property or the items it refuses, as ajv reports it.
   const refused = new Set<string>();
+  const refusedItems = new Set<string>();
   for (const unit of units) {
     if (failures.length >= MAX_FAILURES) break;
     const path = pointerOf(unit.instanceLocation);
-    const value = keywordValue(root, lookup, unit.keywordLocation);
-    if (unit.keyword === "additionalProperties") {
+    const held = keywordValue(root, lookup, unit.keywordLocation.slice(0, unit.keywordLocation.lastIndexOf("/")));
+    const parent = typeof held === "object" && held !== null ? held as Record<string, unknown> : undefined;
+    const value = parent?.[unit.keyword];
+    if (unit.keyword === "additionalProperties" || unit.keyword === "unevaluatedProperties") {
       if (value !== false) continue; // a schema: its own failures are listed
       const property = quotedName(unit.error);
-      refused.add(`${path}/${property.replaceAll("~", "~0").replaceAll("/", "~1")}`);
-      failures.push({ path, keyword: unit.keyword, message: "must NOT have additional properties", property });
+      refused.add(`${path}/${step(property)}`);
+      const message = unit.keyword === "additionalProperties" ? "must NOT have additional properties" : "must NOT have unevaluated properties";
+      failures.push({ path, keyword: unit.keyword, message, property });
       continue;
     }
-    if (unit.keyword === "false" && refused.has(path)) continue;
+    if (unit.keyword === "additionalItems") {
+      if (value !== false) continue; // a schema: its own failures are listed
+      // cfworker reports each item past the tuple (a `false` schema failing at each); ajv, the array once.
+      if (refusedItems.has(unit.instanceLocation)) continue;
+      refusedItems.add(unit.instanceLocation);
+      const allowed = Array.isArray(parent?.items) ? parent.items.length : 0;
+      failures.push({ path, keyword: unit.keyword, message: `must NOT have more than ${allowed} items` });
+      continue;
+    }
+    if (unit.keyword === "false") {
+      const holder = unit.instanceLocation.slice(0, unit.instanceLocation.lastIndexOf("/"));
+      if (refused.has(path) || refusedItems.has(holder)) continue;
+    }
     if (WRAPPERS.has(unit.keyword)) continue;
-    const message = ajvWords(unit, value) ?? clipText(unit.error.replace(/\.$/, ""), MAX_QUOTE * 2);
+    if (unit.keyword === "dependencies" && dependency(unit.error) === undefined) continue; // the schema form: its own failures are listed
+    const message = ajvWords(unit, value, parent) ?? clipText(unit.error.replace(/\.$/, ""), MAX_QUOTE * 2);
     failures.push({ path, keyword: unit.keyword, message });
   }
-  return failures;
+  // A property whose own schema failed is, to cfworker, not evaluated either (its annotation
+  // is dropped with the failure); ajv counts it evaluated and reports only its own failure.
+  return failures.filter((failure) => {
+    if (failure.keyword !== "unevaluatedProperties") return true;
+    const own = `${failure.path}/${step(failure.property ?? "")}`;
+    return !failures.some((other) => other.path === own || other.path.startsWith(`${own}/`));
+  });
 }
 
 /** Every `$ref` in the walked schemas resolves, or why not (cfworker would throw only when a value reaches it). */
@@ -175,9 +227,10 @@ class InterpretingValidator implements SchemaValidator {
     let root: Schema;
     let lookup: Lookup;
     try {
-      // cfworker marks the schemas it walks (hidden properties): it gets a copy, the caller's stays unchanged.
+      // cfworker marks the schemas it walks (hidden properties) and prepareSchema trims them: both
+      // get a copy, the caller's stays unchanged.
       root = structuredClone(body) as Schema;
-      const shape = schemaShapeProblem(root, dialect);
+      const shape = prepareSchema(root, dialect);
       if (shape !== undefined) throw new SchemaError(`schema is invalid: ${shape}`);
       lookup = dereference(root);
       const ref = unresolvedRef(lookup);

@@ -1,14 +1,27 @@
-// Whether a schema is well formed for its dialect, keyword by keyword: what ajv learns by
-// checking a schema against the dialect's meta-schema, for the interpreting validator (which
-// would otherwise walk `type: "no-such-type"` or a 2020-12 `items` array without complaint).
-// Checked without the meta-schemas (each is kilobytes a browser bundle would carry).
+// A schema made ready for the interpreting validator: whether it is well formed for its
+// dialect, keyword by keyword (what ajv learns by checking a schema against the dialect's
+// meta-schema; @cfworker/json-schema would walk `type: "no-such-type"` or a 2020-12 `items`
+// array without complaint), checked without the meta-schemas (each is kilobytes a browser
+// bundle would carry); and without the keywords its dialect does not have (@cfworker applies
+// every keyword it knows in every draft: `prefixItems` in a draft-07 schema, which ajv ignores).
 
 import { isObject } from "../common/json.ts";
 import type { Dialect } from "./schema-validator.ts";
 
 const TYPES = new Set(["array", "boolean", "integer", "null", "number", "object", "string"]);
 /** Keywords whose value is one schema. */
-const ONE_SCHEMA = ["additionalItems", "unevaluatedItems", "contains", "additionalProperties", "unevaluatedProperties", "propertyNames", "not", "if", "then", "else"];
+const ONE_SCHEMA = [
+  "additionalItems",
+  "unevaluatedItems",
+  "contains",
+  "additionalProperties",
+  "unevaluatedProperties",
+  "propertyNames",
+  "not",
+  "if",
+  "then",
+  "else",
+];
 /** Keywords whose value is a non-empty array of schemas. */
 const SCHEMA_LIST = ["prefixItems", "allOf", "anyOf", "oneOf"];
 /** Keywords whose value is an object of schemas. */
@@ -17,6 +30,34 @@ const SCHEMA_MAP = ["$defs", "definitions", "properties", "patternProperties", "
 const COUNTS = ["minLength", "maxLength", "minItems", "maxItems", "minProperties", "maxProperties", "minContains", "maxContains"];
 const NUMBERS = ["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"];
 const STRINGS = ["$ref", "$id", "$anchor", "format"];
+
+/** Keywords a dialect does not have (later drafts added them; 2020-12 replaced $recursiveRef): unknown there, so ignored. */
+const FOREIGN: Record<Dialect, readonly string[]> = {
+  "2020-12": ["$recursiveRef", "$recursiveAnchor"],
+  "2019-09": ["prefixItems"],
+  "draft-07": [
+    "prefixItems",
+    "dependentRequired",
+    "dependentSchemas",
+    "unevaluatedProperties",
+    "unevaluatedItems",
+    "minContains",
+    "maxContains",
+    "$recursiveRef",
+    "$recursiveAnchor",
+  ],
+  "draft-06": [
+    "prefixItems",
+    "dependentRequired",
+    "dependentSchemas",
+    "unevaluatedProperties",
+    "unevaluatedItems",
+    "minContains",
+    "maxContains",
+    "$recursiveRef",
+    "$recursiveAnchor",
+  ],
+};
 
 function isStringList(value: unknown): boolean {
   return Array.isArray(value) && value.every((item) => typeof item === "string");
@@ -102,14 +143,16 @@ function subschemas(schema: Record<string, unknown>, at: string): [string, unkno
 
 /**
  * Why `schema` is not a well-formed schema of `dialect` ("#/properties/n: …"), or undefined.
+ * Removes the keywords `dialect` does not have from `schema` and its subschemas: pass a copy.
  * Walks without recursion: the depth is the server's.
  */
-export function schemaShapeProblem(schema: unknown, dialect: Dialect): string | undefined {
+export function prepareSchema(schema: unknown, dialect: Dialect): string | undefined {
   const pending: [string, unknown][] = [["#", schema]];
   for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
     const [at, node] = next;
     if (typeof node === "boolean") continue;
     if (!isObject(node)) return `${at} must be a schema (an object or a boolean)`;
+    for (const key of FOREIGN[dialect]) delete node[key];
     const problem = keywordProblem(node, dialect);
     if (problem !== undefined) return `${at}: ${problem}`;
     const inner = subschemas(node, at);
