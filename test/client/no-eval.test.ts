@@ -1,0 +1,67 @@
+// Schema checks where code generation is refused (a page whose Content-Security-Policy lacks
+// 'unsafe-eval', Cloudflare Workers): the interpreting validator is the default there and
+// checks outputSchemas and elicitation answers as ajv does; naming it loads no ajv at all. Each
+// case is a fresh process of this runtime (test/fixtures/no-eval-client.ts), so that `Function`
+// can be replaced before mcpwire is imported and the module cache shows what was loaded.
+
+import { describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { execFile } from "node:child_process";
+import process from "node:process";
+import { fileURLToPath } from "node:url";
+import { fixturePath } from "../support/fixture-process.ts";
+
+type Report = {
+  validator: string;
+  matched: unknown;
+  mismatch?: { code: string; message: string };
+  elicitation?: string;
+  problems: string[];
+  ajvModules: number;
+};
+
+/** What no-eval-client.ts printed in `mode`, run by this runtime (TypeScript through tsx under Node). */
+function run(mode: "refuse-eval" | "interpreting" | "default"): Promise<Report> {
+  const script = fixturePath("no-eval-client.ts");
+  const args = "Deno" in globalThis
+    ? ["run", "-A", "--config", fileURLToPath(new URL("../../deno.json", import.meta.url)), script, mode]
+    : ["--import", import.meta.resolve("tsx"), script, mode];
+  return new Promise((resolve, reject) => {
+    execFile(process.execPath, args, { timeout: 60_000 }, (error, stdout, stderr) => {
+      if (error !== null) return reject(new Error(`no-eval-client.ts ${mode} failed: ${error.message}\n${stderr}`));
+      resolve(JSON.parse(stdout) as Report);
+    });
+  });
+}
+
+const MISMATCH = /^server "in-process": tool "weather" returned structuredContent that does not match its outputSchema: /;
+
+describe("schema checks without code generation", () => {
+  test("with Function and eval refused, the default is the interpreting validator; results and answers are still checked, and ajv is never loaded", async () => {
+    const report = await run("refuse-eval");
+    assert.equal(report.validator, "interpreting");
+    assert.deepEqual(report.matched, { temperature: 21.5, conditions: "sunny" });
+    assert.equal(report.mismatch?.code, "output-mismatch");
+    assert.match(report.mismatch?.message ?? "", MISMATCH);
+    assert.match(report.mismatch?.message ?? "", /\/temperature must be number/);
+    assert.match(report.mismatch?.message ?? "", /must have required property 'conditions'/);
+    assert.match(report.mismatch?.message ?? "", /must NOT have additional properties \(wind\)/);
+    assert.match(report.elicitation ?? "", /the client's answer does not match the requestedSchema \("email" must match format "email"\); it was not sent/);
+    assert.equal(report.ajvModules, 0);
+  });
+
+  test('jsonSchema: "interpreting" where code generation works: the same checks, and ajv is never loaded', async () => {
+    const report = await run("interpreting");
+    assert.equal(report.validator, "ajv", "the runtime's default is still ajv");
+    assert.match(report.mismatch?.message ?? "", MISMATCH);
+    assert.match(report.elicitation ?? "", /"email" must match format "email"/);
+    assert.equal(report.ajvModules, 0);
+  });
+
+  test("by default where code generation works, ajv checks (and the module cache shows it loaded: the probe above can see it)", async () => {
+    const report = await run("default");
+    assert.equal(report.validator, "ajv");
+    assert.match(report.mismatch?.message ?? "", MISMATCH);
+    assert.ok(report.ajvModules > 0);
+  });
+});
