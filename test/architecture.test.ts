@@ -244,8 +244,9 @@ describe("the entries of DESIGN.md", () => {
           problems.push(chain(graph, path));
         }
       }
-      // smol-toml: loaded only when a TOML config (Codex's) is imported.
-      const allowed = new Set(["ajv", "yaml", "smol-toml"]);
+      // smol-toml: loaded only when a TOML config (Codex's) is imported; ajv and @cfworker/json-schema:
+      // only the JSON Schema validator chosen (src/client/json-schema.ts), when a schema is first checked.
+      const allowed = new Set(["ajv", "@cfworker/json-schema", "yaml", "smol-toml"]);
       for (const name of packages) if (!allowed.has(name) && !name.startsWith("node:")) problems.push(`an undeclared package: ${chain(graph, name)}`);
       assert.deepEqual(problems, []);
     });
