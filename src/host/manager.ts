@@ -19,6 +19,7 @@ import { redactedCopy, redactError, redactorFor } from "./secrets.ts";
 import { ServerConnection, type SupervisionOptions } from "./server-connection.ts";
 import type { ServerEvents, ServerEventType, ServerStatus } from "./server-status.ts";
 import type { EraCache } from "../client/era-cache.ts";
+import type { JsonSchemaValidator } from "../client/schema-validator.ts";
 import { defaultEraCache } from "./file-era-cache.ts";
 import type { TraceSink } from "../transport/trace-event.ts";
 
@@ -75,6 +76,12 @@ export interface McpManagerOptions {
    * `t` counts from the manager's construction. Default: none, and nothing is traced.
    */
   trace?: TraceSink;
+  /**
+   * Which JSON Schema validator checks every server's outputSchemas and elicitation answers
+   * (ClientOptions.jsonSchema): `ajv` or `interpreting` (no code generation). Default: ajv
+   * where code generation works.
+   */
+  jsonSchema?: JsonSchemaValidator;
 }
 
 export const DEFAULT_CONNECT_RETRIES = 3;
@@ -114,6 +121,7 @@ const MANAGER_OPTIONS = optionNames<McpManagerOptions>({
   resultFiles: true,
   eraCache: true,
   trace: true,
+  jsonSchema: true,
 });
 
 /**
@@ -150,6 +158,7 @@ export class McpManager extends ContainedEventTarget<ManagerEvents> {
       ...(options.resultFiles === true ? { resultFiles: resultFilesChooser(config) } : {}),
       eraCache: options.eraCache === false ? undefined : options.eraCache ?? defaultEraCache(),
       ...(options.trace === undefined ? {} : { trace: { sink: options.trace, startedAt: performance.now() } }),
+      ...(options.jsonSchema === undefined ? {} : { jsonSchema: options.jsonSchema }),
     };
     const emit = <K extends ManagerEventType>(type: K, detail: ManagerEvents[K]) => this.emit(type, detail);
     this.#connections = config.servers.map((server) => new ServerConnection(server, this.registry, supervision, emit));

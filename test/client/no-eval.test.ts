@@ -21,7 +21,7 @@ type Report = {
 };
 
 /** What no-eval-client.ts printed in `mode`, run by this runtime (TypeScript through tsx under Node). */
-function run(mode: "refuse-eval" | "interpreting" | "default"): Promise<Report> {
+function run(mode: "refuse-eval" | "interpreting" | "default" | "manager"): Promise<Report> {
   const script = fixturePath("no-eval-client.ts");
   const args = "Deno" in globalThis
     ? ["run", "-A", "--config", fileURLToPath(new URL("../../deno.json", import.meta.url)), script, mode]
@@ -55,6 +55,16 @@ describe("schema checks without code generation", () => {
     assert.equal(report.validator, "ajv", "the runtime's default is still ajv");
     assert.match(report.mismatch?.message ?? "", MISMATCH);
     assert.match(report.elicitation ?? "", /"email" must match format "email"/);
+    assert.equal(report.ajvModules, 0);
+  });
+
+  test("McpManager's jsonSchema reaches every server's client: a stdio server's result is checked, and ajv is never loaded", async () => {
+    const report = await run("manager");
+    assert.equal(report.mismatch?.code, "output-mismatch");
+    assert.match(
+      report.mismatch?.message ?? "",
+      /^server "sc": tool "typed-array" returned structuredContent that does not match its outputSchema: \(root\) must be object/,
+    );
     assert.equal(report.ajvModules, 0);
   });
 
