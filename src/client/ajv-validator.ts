@@ -1,10 +1,12 @@
 // The ajv validator: compiles each schema to a JavaScript function (`new Function`), the fastest
 // check and the default wherever code generation is allowed (Node, Deno, Bun). Loaded only when
-// chosen (json-schema.ts imports this module dynamically): ajv is most of the root entry's size.
+// chosen: json-schema.ts imports this module dynamically, and this module imports ajv (most of
+// the root entry's size) dynamically too, so that a bundle may leave ajv out (esbuild
+// `--external:ajv`) and still load: then json-schema.ts falls back to the interpreting validator.
 
-import { Ajv } from "ajv";
-import { Ajv2019 } from "ajv/dist/2019.js";
-import { Ajv2020 } from "ajv/dist/2020.js";
+import type { Ajv } from "ajv";
+import type { Ajv2019 } from "ajv/dist/2019.js";
+import type { Ajv2020 } from "ajv/dist/2020.js";
 import type { ErrorObject } from "ajv";
 import { messageOf } from "../common/error-text.ts";
 import {
@@ -30,23 +32,30 @@ const ROOT_ID = "urn:mcpwire:schema";
 // instead of failing "schema with key or id … already exists".
 const AJV_OPTIONS = { strict: false, validateFormats: false, allErrors: true, logger: false, addUsedSchema: false } as const;
 
-function createEngine(dialect: Dialect, formats: CompileOptions["formats"]): Engine {
+/** ajv's engines: draft-07 (and -06), 2019-09, 2020-12. */
+interface Engines {
+  Ajv: typeof Ajv;
+  Ajv2019: typeof Ajv2019;
+  Ajv2020: typeof Ajv2020;
+}
+
+function createEngine(engines: Engines, dialect: Dialect, formats: CompileOptions["formats"]): Engine {
   const options = formats === undefined ? AJV_OPTIONS : { ...AJV_OPTIONS, validateFormats: true };
   let engine: Engine;
   switch (dialect) {
     case "2020-12":
-      engine = new Ajv2020(options);
+      engine = new engines.Ajv2020(options);
       break;
     case "2019-09":
-      engine = new Ajv2019(options);
+      engine = new engines.Ajv2019(options);
       break;
     case "draft-07":
-      engine = new Ajv(options);
+      engine = new engines.Ajv(options);
       break;
     case "draft-06":
       // draft-07 only added keywords to draft-06, so its engine validates draft-06 data;
       // the schema itself is not checked against the draft-06 meta-schema.
-      engine = new Ajv({ ...options, validateSchema: false });
+      engine = new engines.Ajv({ ...options, validateSchema: false });
       break;
   }
   for (const [name, check] of Object.entries(formats ?? {})) engine.addFormat(name, { type: "string", validate: check });
@@ -69,6 +78,11 @@ class AjvValidator implements SchemaValidator {
   /** One engine per dialect (and per format table: elicitation's is a module constant). */
   readonly #engines = new Map<string, Engine>();
   readonly #formatTables = new WeakMap<object, Map<Dialect, Engine>>();
+  readonly #constructors: Engines;
+
+  constructor(engines: Engines) {
+    this.#constructors = engines;
+  }
 
   compile(schema: JsonObject, dialect: Dialect, options: CompileOptions = {}): SchemaCheck {
     const engine = this.#engine(dialect, options.formats);
@@ -100,16 +114,19 @@ class AjvValidator implements SchemaValidator {
   #engine(dialect: Dialect, formats: CompileOptions["formats"]): Engine {
     if (formats === undefined) {
       let engine = this.#engines.get(dialect);
-      if (engine === undefined) this.#engines.set(dialect, engine = createEngine(dialect, undefined));
+      if (engine === undefined) this.#engines.set(dialect, engine = createEngine(this.#constructors, dialect, undefined));
       return engine;
     }
     let byDialect = this.#formatTables.get(formats);
     if (byDialect === undefined) this.#formatTables.set(formats, byDialect = new Map());
     let engine = byDialect.get(dialect);
-    if (engine === undefined) byDialect.set(dialect, engine = createEngine(dialect, formats));
+    if (engine === undefined) byDialect.set(dialect, engine = createEngine(this.#constructors, dialect, formats));
     return engine;
   }
 }
 
-/** The ajv validator (one per process: its engines keep nothing of a schema once compiled). */
-export const ajvValidator: SchemaValidator = new AjvValidator();
+/** Loads ajv and gives the validator over it (json-schema.ts keeps one per process: its engines keep nothing of a schema once compiled). */
+export async function loadAjvValidator(): Promise<SchemaValidator> {
+  const [draft07, draft2019, draft2020] = await Promise.all([import("ajv"), import("ajv/dist/2019.js"), import("ajv/dist/2020.js")]);
+  return new AjvValidator({ Ajv: draft07.Ajv, Ajv2019: draft2019.Ajv2019, Ajv2020: draft2020.Ajv2020 });
+}

@@ -27,24 +27,22 @@ export function codeGenerationAllowed(): boolean {
   return generatesCode;
 }
 
-/** The validator used when none is chosen: ajv where code generation works, else the interpreting one. */
+/** Set when ajv could not be loaded (a bundle that left it out): the default is then the interpreting validator. */
+let ajvMissing = false;
+
+/** The validator used when none is chosen: ajv where code generation works (and ajv is there), else the interpreting one. */
 export function defaultValidatorName(): JsonSchemaValidator {
-  return codeGenerationAllowed() ? "ajv" : "interpreting";
+  return codeGenerationAllowed() && !ajvMissing ? "ajv" : "interpreting";
 }
 
 const loaded = new Map<JsonSchemaValidator, SchemaValidator>();
 const loading = new Map<JsonSchemaValidator, Promise<SchemaValidator>>();
 
-/**
- * Loads a validator once (the default when none is named); every later call returns the same
- * promise. The Client calls it before it checks a result against an outputSchema or an
- * elicitation answer against its schema; call it yourself before using `validateAnswer` directly.
- */
-export function loadJsonSchema(name: JsonSchemaValidator = defaultValidatorName()): Promise<SchemaValidator> {
+function load(name: JsonSchemaValidator): Promise<SchemaValidator> {
   let promise = loading.get(name);
   if (promise === undefined) {
     const module = name === "ajv"
-      ? import("./ajv-validator.ts").then((module) => module.ajvValidator)
+      ? import("./ajv-validator.ts").then((module) => module.loadAjvValidator())
       : import("./interpreting-validator.ts").then((module) => module.interpretingValidator);
     promise = module.then((validator) => {
       loaded.set(name, validator);
@@ -53,6 +51,23 @@ export function loadJsonSchema(name: JsonSchemaValidator = defaultValidatorName(
     loading.set(name, promise);
   }
   return promise;
+}
+
+/**
+ * Loads a validator once; every later call returns the same promise. Unnamed, the default
+ * (defaultValidatorName), and where ajv is the default but cannot be loaded (a bundle that left
+ * it out), the interpreting validator. The Client calls it before it checks a result against an
+ * outputSchema or an elicitation answer against its schema; call it yourself before using
+ * `validateAnswer` directly.
+ */
+export function loadJsonSchema(name?: JsonSchemaValidator): Promise<SchemaValidator> {
+  if (name !== undefined) return load(name);
+  const chosen = defaultValidatorName();
+  if (chosen !== "ajv") return load(chosen);
+  return load("ajv").catch(() => {
+    ajvMissing = true;
+    return load("interpreting");
+  });
 }
 
 /** The loaded validator (the default when none is named); throws when loadJsonSchema() has not finished (a programming error). */
