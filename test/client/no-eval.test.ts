@@ -7,8 +7,12 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import process from "node:process";
 import { fileURLToPath } from "node:url";
+import { build } from "esbuild";
 import { fixturePath } from "../support/fixture-process.ts";
 
 type Report = {
@@ -20,18 +24,25 @@ type Report = {
   ajvModules: number;
 };
 
+type Mode = "refuse-eval" | "interpreting" | "default" | "manager";
+
+/** What `command args` printed (one JSON line). */
+function report(args: string[], what: string): Promise<Report> {
+  return new Promise((resolve, reject) => {
+    execFile(process.execPath, args, { timeout: 60_000 }, (error, stdout, stderr) => {
+      if (error !== null) return reject(new Error(`${what} failed: ${error.message}\n${stderr}`));
+      resolve(JSON.parse(stdout) as Report);
+    });
+  });
+}
+
 /** What no-eval-client.ts printed in `mode`, run by this runtime (TypeScript through tsx under Node). */
-function run(mode: "refuse-eval" | "interpreting" | "default" | "manager"): Promise<Report> {
+function run(mode: Mode): Promise<Report> {
   const script = fixturePath("no-eval-client.ts");
   const args = "Deno" in globalThis
     ? ["run", "-A", "--config", fileURLToPath(new URL("../../deno.json", import.meta.url)), script, mode]
     : ["--import", import.meta.resolve("tsx"), script, mode];
-  return new Promise((resolve, reject) => {
-    execFile(process.execPath, args, { timeout: 60_000 }, (error, stdout, stderr) => {
-      if (error !== null) return reject(new Error(`no-eval-client.ts ${mode} failed: ${error.message}\n${stderr}`));
-      resolve(JSON.parse(stdout) as Report);
-    });
-  });
+  return report(args, `no-eval-client.ts ${mode}`);
 }
 
 const MISMATCH = /^server "in-process": tool "weather" returned structuredContent that does not match its outputSchema: /;
@@ -66,6 +77,35 @@ describe("schema checks without code generation", () => {
       /^server "sc": tool "typed-array" returned structuredContent that does not match its outputSchema: \(root\) must be object/,
     );
     assert.equal(report.ajvModules, 0);
+  });
+
+  test("a bundle that leaves ajv out (its imports external, resolving nowhere) still loads; unnamed, the validator falls back to the interpreting one", async () => {
+    const directory = await mkdtemp(join(tmpdir(), "mcpwire-no-ajv-"));
+    try {
+      // ajv left out, as a web bundle would: its imports point at a package that exists nowhere
+      // (a plain --external:ajv could still find ajv in a node_modules above the temp directory).
+      const bundle = join(directory, "no-eval-client.mjs");
+      await build({
+        entryPoints: [fixturePath("no-eval-client.ts")],
+        bundle: true,
+        format: "esm",
+        platform: "node",
+        outfile: bundle,
+        logLevel: "silent",
+        plugins: [{
+          name: "leave-out-ajv",
+          setup: (esbuild) => esbuild.onResolve({ filter: /^ajv(\/|$)/ }, () => ({ path: "mcpwire-test-no-such-package", external: true })),
+        }],
+      });
+      const result = await report("Deno" in globalThis ? ["run", "-A", bundle, "default"] : [bundle, "default"], "the bundle without ajv");
+      assert.equal(result.validator, "interpreting");
+      assert.equal(result.mismatch?.code, "output-mismatch");
+      assert.match(result.mismatch?.message ?? "", /\/temperature must be number/);
+      assert.match(result.elicitation ?? "", /"email" must match format "email"/);
+      assert.equal(result.ajvModules, 0);
+    } finally {
+      await rm(directory, { recursive: true, force: true });
+    }
   });
 
   test("by default where code generation works, ajv checks (and the module cache shows it loaded: the probe above can see it)", async () => {
