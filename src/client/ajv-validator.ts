@@ -12,7 +12,7 @@ import { messageOf } from "../common/error-text.ts";
 import {
   type CompileOptions,
   type Dialect,
-  MAX_FAILURES,
+  orderedFailures,
   type SchemaCheck,
   SchemaError,
   type SchemaFailure,
@@ -97,7 +97,7 @@ class AjvValidator implements SchemaValidator {
       const validate = engine.compile(body);
       return (value) => {
         if (validate(value)) return undefined;
-        return (validate.errors ?? []).slice(0, MAX_FAILURES).map(failureOf);
+        return orderedFailures((validate.errors ?? []).map(failureOf));
       };
     } catch (error) {
       throw new SchemaError(messageOf(error), { cause: error });

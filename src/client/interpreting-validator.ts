@@ -11,7 +11,7 @@ import { prepareSchema } from "./schema-shape.ts";
 import {
   type CompileOptions,
   type Dialect,
-  MAX_FAILURES,
+  orderedFailures,
   type SchemaCheck,
   SchemaError,
   type SchemaFailure,
@@ -169,7 +169,6 @@ function failuresOf(units: readonly OutputUnit[], root: Schema, lookup: Lookup):
   const refused = new Set<string>();
   const refusedItems = new Set<string>();
   for (const unit of units) {
-    if (failures.length >= MAX_FAILURES) break;
     const path = pointerOf(unit.instanceLocation);
     const held = keywordValue(root, lookup, unit.keywordLocation.slice(0, unit.keywordLocation.lastIndexOf("/")));
     const parent = typeof held === "object" && held !== null ? held as Record<string, unknown> : undefined;
@@ -202,11 +201,11 @@ function failuresOf(units: readonly OutputUnit[], root: Schema, lookup: Lookup):
   }
   // A property whose own schema failed is, to cfworker, not evaluated either (its annotation
   // is dropped with the failure); ajv counts it evaluated and reports only its own failure.
-  return failures.filter((failure) => {
+  return orderedFailures(failures.filter((failure) => {
     if (failure.keyword !== "unevaluatedProperties") return true;
     const own = `${failure.path}/${step(failure.property ?? "")}`;
     return !failures.some((other) => other.path === own || other.path.startsWith(`${own}/`));
-  });
+  }));
 }
 
 /** Every `$ref` in the walked schemas resolves, or why not (cfworker would throw only when a value reaches it). */

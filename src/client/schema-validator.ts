@@ -52,6 +52,31 @@ export type SchemaCheck = (value: unknown) => SchemaFailure[] | undefined;
 /** Failures kept per check: a server decides how many a value has. */
 export const MAX_FAILURES = 50;
 
+/** Compares two JSON Pointers in document order: a place before the places inside it, array indexes as numbers. */
+function comparePointers(a: string, b: string): number {
+  const left = a.split("/");
+  const right = b.split("/");
+  for (let index = 0; index < Math.min(left.length, right.length); index++) {
+    const x = left[index]!;
+    const y = right[index]!;
+    if (x === y) continue;
+    const numbers = /^\d+$/.test(x) && /^\d+$/.test(y);
+    return numbers ? Number(x) - Number(y) : x < y ? -1 : 1;
+  }
+  return left.length - right.length;
+}
+
+/**
+ * Failures in one order whichever validator found them (each walks a schema in its own order):
+ * by place, outermost first, then by message; at most MAX_FAILURES. The first is the place an
+ * OutputValidationError names.
+ */
+export function orderedFailures(failures: SchemaFailure[]): SchemaFailure[] {
+  return failures
+    .sort((a, b) => comparePointers(a.path, b.path) || (a.message < b.message ? -1 : a.message > b.message ? 1 : 0))
+    .slice(0, MAX_FAILURES);
+}
+
 /** What a compile may add to the dialect. */
 export interface CompileOptions {
   /**

@@ -13,7 +13,7 @@ import type { ElicitationSchema, JsonObject } from "../../src/client/types.ts";
 
 const DRAFT_07 = "http://json-schema.org/draft-07/schema#";
 
-/** What a validator says of one value: its failures (sorted: the order is each validator's own), or that the schema is unusable. */
+/** What a validator says of one value: its failures, in order, or that the schema is unusable. */
 function verdict(validator: SchemaValidator, schema: JsonObject, dialect: Dialect, value: unknown): unknown {
   let check;
   try {
@@ -24,7 +24,7 @@ function verdict(validator: SchemaValidator, schema: JsonObject, dialect: Dialec
   }
   const failures = check(value);
   if (failures === undefined) return "valid";
-  return failures.map((failure) => `${failure.path} ${failure.message}${failure.property === undefined ? "" : ` (${failure.property})`}`).sort();
+  return failures.map((failure) => `${failure.path} ${failure.message}${failure.property === undefined ? "" : ` (${failure.property})`}`);
 }
 
 type Case = { name: string; schema: JsonObject; dialect?: Dialect; values: unknown[] };
@@ -179,6 +179,22 @@ describe("ajv and the interpreting validator agree", () => {
       }
       assert.deepEqual(schema, before);
       assert.deepEqual(Object.getOwnPropertyNames(schema).sort(), Object.keys(before).sort());
+    }
+  });
+
+  test("the failures are in one order, by place (outermost first, array indexes as numbers), then by message", () => {
+    const schema = { type: "object", properties: { list: { items: { type: "string", minLength: 2 } } }, required: ["name"], additionalProperties: false };
+    const value = { list: Array.from({ length: 12 }, (_, index) => index === 2 ? "x" : index), extra: 1 };
+    const expected = [
+      " must NOT have additional properties (extra)",
+      " must have required property 'name'",
+      "/list/0 must be string",
+      "/list/1 must be string",
+      "/list/2 must NOT have fewer than 2 characters",
+      "/list/3 must be string",
+    ];
+    for (const validator of [ajv, interpreting]) {
+      assert.deepEqual((verdict(validator, schema, "2020-12", value) as string[]).slice(0, 6), expected, validator.name);
     }
   });
 
