@@ -36,19 +36,26 @@ function report(args: string[], what: string): Promise<Report> {
   });
 }
 
-/** What no-eval-client.ts printed in `mode`, run by this runtime (TypeScript through tsx under Node). */
-function run(mode: Mode): Promise<Report> {
+/**
+ * What no-eval-client.ts printed in `mode`, run by this runtime (TypeScript through tsx under
+ * Node); with `refuseCodeGeneration`, V8 itself refuses `new Function` and `eval`
+ * (--disallow-code-generation-from-strings: the setting Cloudflare's workerd runs V8 with).
+ */
+function run(mode: Mode, refuseCodeGeneration = false): Promise<Report> {
   const script = fixturePath("no-eval-client.ts");
+  const v8 = refuseCodeGeneration
+    ? ["Deno" in globalThis ? "--v8-flags=--disallow-code-generation-from-strings" : "--disallow-code-generation-from-strings"]
+    : [];
   const args = "Deno" in globalThis
-    ? ["run", "-A", "--config", fileURLToPath(new URL("../../deno.json", import.meta.url)), script, mode]
-    : ["--import", import.meta.resolve("tsx"), script, mode];
+    ? ["run", ...v8, "-A", "--config", fileURLToPath(new URL("../../deno.json", import.meta.url)), script, mode]
+    : [...v8, "--import", import.meta.resolve("tsx"), script, mode];
   return report(args, `no-eval-client.ts ${mode}`);
 }
 
 const MISMATCH = /^server "in-process": tool "weather" returned structuredContent that does not match its outputSchema: /;
 
 describe("schema checks without code generation", () => {
-  test("with Function and eval refused, the default is the interpreting validator; results and answers are still checked, and ajv is never loaded", async () => {
+  test("with Function and eval replaced by ones that throw (as under a CSP without 'unsafe-eval'), the default is the interpreting validator; results and answers are still checked, and ajv is never loaded", async () => {
     const report = await run("refuse-eval");
     assert.equal(report.validator, "interpreting");
     assert.deepEqual(report.matched, { temperature: 21.5, conditions: "sunny" });
@@ -58,6 +65,16 @@ describe("schema checks without code generation", () => {
     assert.match(report.mismatch?.message ?? "", /must have required property 'conditions'/);
     assert.match(report.mismatch?.message ?? "", /must NOT have additional properties \(wind\)/);
     assert.match(report.elicitation ?? "", /the client's answer does not match the requestedSchema \("email" must match format "email"\); it was not sent/);
+    assert.equal(report.ajvModules, 0);
+  });
+
+  test("with V8 refusing code generation (as in workerd), the default is the interpreting validator and checks; ajv is never loaded", async () => {
+    const report = await run("default", true);
+    assert.equal(report.validator, "interpreting");
+    assert.deepEqual(report.matched, { temperature: 21.5, conditions: "sunny" });
+    assert.equal(report.mismatch?.code, "output-mismatch");
+    assert.match(report.mismatch?.message ?? "", /\/temperature must be number/);
+    assert.match(report.elicitation ?? "", /"email" must match format "email"/);
     assert.equal(report.ajvModules, 0);
   });
 
