@@ -181,13 +181,15 @@ function failuresOf(units: readonly OutputUnit[], root: Schema, lookup: Lookup):
       failures.push({ path, keyword: unit.keyword, message, property });
       continue;
     }
-    if (unit.keyword === "additionalItems") {
+    const pastTuple = unit.keyword === "additionalItems" || unit.keyword === "unevaluatedItems" ||
+      (unit.keyword === "items" && Array.isArray(parent?.prefixItems));
+    if (pastTuple) {
       if (value !== false) continue; // a schema: its own failures are listed
       // cfworker reports each item past the tuple (a `false` schema failing at each); ajv, the array once.
       if (refusedItems.has(unit.instanceLocation)) continue;
       refusedItems.add(unit.instanceLocation);
-      const allowed = Array.isArray(parent?.items) ? parent.items.length : 0;
-      failures.push({ path, keyword: unit.keyword, message: `must NOT have more than ${allowed} items` });
+      const tuple = Array.isArray(parent?.prefixItems) ? parent.prefixItems : parent?.items;
+      failures.push({ path, keyword: unit.keyword, message: `must NOT have more than ${Array.isArray(tuple) ? tuple.length : 0} items` });
       continue;
     }
     if (unit.keyword === "false") {
@@ -201,11 +203,15 @@ function failuresOf(units: readonly OutputUnit[], root: Schema, lookup: Lookup):
   }
   // A property whose own schema failed is, to cfworker, not evaluated either (its annotation
   // is dropped with the failure); ajv counts it evaluated and reports only its own failure.
-  return orderedFailures(failures.filter((failure) => {
-    if (failure.keyword !== "unevaluatedProperties") return true;
-    const own = `${failure.path}/${step(failure.property ?? "")}`;
-    return !failures.some((other) => other.path === own || other.path.startsWith(`${own}/`));
-  }));
+  if (!failures.some((failure) => failure.keyword === "unevaluatedProperties")) return orderedFailures(failures);
+  const failing = new Set<string>();
+  for (const failure of failures) {
+    if (failure.keyword === "unevaluatedProperties") continue;
+    for (let end = failure.path.length; end > 0; end = failure.path.lastIndexOf("/", end - 1)) failing.add(failure.path.slice(0, end));
+  }
+  return orderedFailures(
+    failures.filter((failure) => failure.keyword !== "unevaluatedProperties" || !failing.has(`${failure.path}/${step(failure.property ?? "")}`)),
+  );
 }
 
 /** Every `$ref` in the walked schemas resolves, or why not (cfworker would throw only when a value reaches it). */

@@ -113,6 +113,11 @@ const CASES: Case[] = [
     values: [{ p: [1] }, { t: ["a", "b"] }, { t: ["a", 1, 2] }],
   },
   {
+    name: "2020-12: items false and unevaluatedItems false after prefixItems",
+    schema: { type: "object", properties: { closed: { prefixItems: [{}], items: false }, sealed: { prefixItems: [{}, {}], unevaluatedItems: false } } },
+    values: [{ closed: [1], sealed: [1, 2] }, { closed: [1, 2, 3] }, { sealed: [1, 2, 3, 4] }],
+  },
+  {
     name: "2019-09: dependentRequired, unevaluatedProperties, minContains",
     schema: {
       type: "object",
@@ -121,7 +126,7 @@ const CASES: Case[] = [
       unevaluatedProperties: false,
     },
     dialect: "2019-09",
-    values: [{ a: 1 }, { list: ["x"] }, { zzz: 1 }, { list: ["x", "y"] }],
+    values: [{ a: 1 }, { list: ["x"] }, { zzz: 1 }, { list: ["x", "y"] }, { list: ["x"], zzz: 1, b: 2 }],
   },
   {
     name: "formats are annotations in an outputSchema",
