@@ -22,6 +22,7 @@ import { redactedCopy, redactError, redactorFor } from "./secrets.ts";
 import { ServerConnection, type SupervisionOptions } from "./server-connection.ts";
 import type { ServerEvents, ServerEventType, ServerStatus } from "./server-status.ts";
 import type { EraCache } from "../client/era-cache.ts";
+import type { JsonSchemaValidator } from "../client/schema-validator.ts";
 import { defaultEraCache } from "./file-era-cache.ts";
 import type { TraceSink } from "../transport/trace-event.ts";
 import type { TelemetryOption, TelemetryOptions } from "../client/telemetry.ts";
@@ -102,6 +103,12 @@ export interface McpManagerOptions {
    * environment's MCPWIRE_LOCK_FILE names (`off`: in memory, as when there is no home).
    */
   pins?: ToolPins;
+  /**
+   * Which JSON Schema validator checks every server's outputSchemas and elicitation answers
+   * (ClientOptions.jsonSchema): `ajv` or `interpreting` (no code generation). Default: ajv
+   * where code generation works.
+   */
+  jsonSchema?: JsonSchemaValidator;
 }
 
 export const DEFAULT_CONNECT_RETRIES = 3;
@@ -144,6 +151,7 @@ const MANAGER_OPTIONS = optionNames<McpManagerOptions>({
   telemetry: true,
   pinning: true,
   pins: true,
+  jsonSchema: true,
 });
 
 /**
@@ -185,6 +193,7 @@ export class McpManager extends ContainedEventTarget<ManagerEvents> {
       ...(options.trace === undefined ? {} : { trace: { sink: options.trace, startedAt: performance.now() } }),
       ...hostTelemetry(options.telemetry, config, this.redactor),
       pins: { pins: options.pins ?? defaultPins(config), mode: (server) => server.pinning ?? config.pinning ?? options.pinning ?? "hold" },
+      ...(options.jsonSchema === undefined ? {} : { jsonSchema: options.jsonSchema }),
     };
     this.telemetry = supervision.telemetry;
     const emit = <K extends ManagerEventType>(type: K, detail: ManagerEvents[K]) => this.emit(type, detail);
