@@ -32,7 +32,7 @@ import { SamplingGate } from "./sampling.ts";
 import { DEFAULT_LOG_BUFFER_SIZE, ServerNotifications } from "./server-notifications.ts";
 import { ServerRequests } from "./server-requests.ts";
 import { Subscriptions } from "./subscriptions.ts";
-import { type PhaseSpan, startTelemetry, type Telemetry, type TelemetryContext } from "./telemetry.ts";
+import { startTelemetry, type Telemetry, type TelemetryContext } from "./telemetry.ts";
 import { checkToolResult, indexTools } from "./tools.ts";
 import type {
   CallToolResult,
@@ -173,6 +173,9 @@ export class ClientConnection implements ClientContext {
 
   /** Client.connect: the transport started, the era settled, the client `ready`. */
   async connect(given: ClientTransport, options: { signal?: AbortSignal; traceContext?: TelemetryContext }): Promise<void> {
+    const telemetryOption = this.options.telemetry;
+    // ClientOptions.telemetry: the telemetry layer and @opentelemetry/api are loaded first, once (telemetry.ts).
+    if (telemetryOption !== undefined && telemetryOption !== false) this.telemetry = await startTelemetry(telemetryOption, given.description);
     if (this.state !== "new") {
       throw new ClientStateError(`connect() was already called (state: ${this.state}); create a new Client to connect again`, "already-connected", {
         state: this.state,
@@ -181,24 +184,13 @@ export class ClientConnection implements ClientContext {
     // ClientOptions.trace: traced once, here; unset, the transport is the caller's own.
     const transport = this.#trace === undefined ? given : this.#trace.wrap(given);
     this.name = this.options.name !== undefined ? `server "${this.options.name}"` : transport.description;
-    const telemetryOption = this.options.telemetry;
-    let connectSpan: PhaseSpan | undefined;
-    if (telemetryOption !== undefined && telemetryOption !== false) {
-      // ClientOptions.telemetry: @opentelemetry/api is loaded now, once (telemetry.ts).
-      this.telemetry = await startTelemetry(telemetryOption, this.name);
-      if (this.state !== "new") {
-        throw new ClientStateError(`connect() to ${this.name} did not finish: the client was ${this.state} meanwhile`, "closed-while-connecting", {
-          state: this.state,
-        });
-      }
-      // The span of connect(): the era probe, its fallback to the handshake and initialize are its children.
-      connectSpan = this.telemetry!.connectSpan(
-        transport,
-        { "mcp.server": this.name, "mcp.protocol.choice": this.options.protocol ?? "auto" },
-        options.traceContext,
-      );
-      this.#connectContext = connectSpan.context;
-    }
+    // The span of connect(): the era probe, its fallback to the handshake and initialize are its children.
+    const connectSpan = this.telemetry?.connectSpan(
+      transport,
+      { "mcp.server": this.name, "mcp.protocol.choice": this.options.protocol ?? "auto" },
+      options.traceContext,
+    );
+    this.#connectContext = connectSpan?.context;
     this.transport = transport;
     const peer = this.#attach(transport);
     // initializeTimeoutMs bounds the whole connect; each step gets what is left of it.

@@ -118,6 +118,17 @@ class OtelTelemetry implements Telemetry {
         span.end();
       },
       fail: (error) => this.fail(span, error),
+      ends: (outcome) =>
+        outcome.then(
+          (result) => {
+            span.end();
+            return result;
+          },
+          (error: unknown) => {
+            this.fail(span, error);
+            throw error;
+          },
+        ),
     };
   }
 

@@ -133,6 +133,8 @@ export interface PhaseSpan {
   end(attributes?: TelemetryAttributes): void;
   /** Ends it as failed. */
   fail(error: unknown): void;
+  /** `outcome`, the span ended when it settles (failed when it rejects). */
+  ends<T>(outcome: Promise<T>): Promise<T>;
 }
 
 /** What the spans of a connection say about it, read when a span starts or ends. */
@@ -164,9 +166,12 @@ function loadLayer(who: string): Promise<TelemetryLayer> {
   return layer.catch((error: unknown) => {
     layer = undefined;
     throw new TelemetryError(
-      `${who}: telemetry is on, but mcpwire's telemetry layer (client/telemetry-layer) could not be loaded (${messageOf(error)}); ` +
-        `a bundle of mcpwire must keep that module importable beside the client (it is loaded on demand), or turn telemetry off`,
-      { cause: error },
+      `${who}: telemetry is on, but mcpwire's client/telemetry-layer did not load (${
+        messageOf(error)
+      }); keep it importable beside your bundle, or turn telemetry off`,
+      {
+        cause: error,
+      },
     );
   });
 }

@@ -89,19 +89,9 @@ export class ServerTask implements ToolTask {
    */
   #traced(options: TaskResultOptions): Promise<CallToolResult> {
     const parent = this.#traceContext;
-    const span = this.#wire.telemetry!.taskSpan(this.taskId, this.#tool, parent);
-    this.#span = span;
+    const span = (this.#span = this.#wire.telemetry!.taskSpan(this.taskId, this.#tool, parent));
     this.#traceContext = span.context;
-    return this.#run(options).then(
-      (result) => {
-        span.end();
-        return result;
-      },
-      (error: unknown) => {
-        span.fail(error);
-        throw error;
-      },
-    ).finally(() => {
+    return span.ends(this.#run(options)).finally(() => {
       this.#traceContext = parent;
       this.#span = undefined;
     });
