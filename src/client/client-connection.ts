@@ -110,8 +110,8 @@ export class ClientConnection implements ClientContext {
   readonly #trace: ClientTrace | undefined;
   /** ClientOptions.telemetry, its API loaded by connect(); undefined when off (then no request runs telemetry code). */
   telemetry: Telemetry | undefined;
-  /** The connect span's context while connect() runs: the parent of the probe and the handshake. */
-  #connectContext: TelemetryContext | undefined;
+  /** With telemetry on, the connect span's context while connect() runs: the parent of the probe and the handshake. */
+  connectContext: TelemetryContext | undefined;
   /** The era negotiation of connect(), while it runs. */
   #negotiation: Negotiation | undefined;
   /** How the connection ended while connect() ran: connect() fails with it, in its own words. */
@@ -190,7 +190,7 @@ export class ClientConnection implements ClientContext {
       { "mcp.server": this.name, "mcp.protocol.choice": this.options.protocol ?? "auto" },
       options.traceContext,
     );
-    this.#connectContext = connectSpan?.context;
+    this.connectContext = connectSpan?.context;
     this.transport = transport;
     const peer = this.#attach(transport);
     // initializeTimeoutMs bounds the whole connect; each step gets what is left of it.
@@ -250,7 +250,7 @@ export class ClientConnection implements ClientContext {
       throw cause;
     } finally {
       this.#negotiation = undefined;
-      this.#connectContext = undefined;
+      this.connectContext = undefined;
     }
     connectSpan?.end({ "mcp.era": this.era, "mcp.protocol.version": this.version, "mcp.session.id": (this.transport as { sessionId?: string }).sessionId });
     if (this.era === "modern") this.modernWire = this.#modernWireOf(this.peer!);
@@ -314,14 +314,7 @@ export class ClientConnection implements ClientContext {
     });
     this.peer = peer;
     // ClientOptions.telemetry: every request in a client span, before the handlers are installed.
-    if (this.telemetry !== undefined) {
-      this.telemetry.tracePeer(peer, {
-        version: () => this.version,
-        sessionId: () => (this.transport as { sessionId?: string } | undefined)?.sessionId,
-        transport,
-        parent: () => this.#connectContext,
-      });
-    }
+    this.telemetry?.tracePeer(peer, this);
     this.serverNotifications.install(peer);
     this.extensions.installOn(peer);
     this.#serverRequests.install(peer);
@@ -493,8 +486,8 @@ export class ClientConnection implements ClientContext {
 
   fulfil(who: string, request: InputRequest, key: string, signal: AbortSignal | undefined): Promise<JsonObject> {
     const answer = () => this.#serverRequests.fulfil(who, request, key, signal);
-    // Telemetry on: an input request (2026-07-28 mrtr, a task's input) is handled like a server's request (client-telemetry.ts).
-    return this.telemetry === undefined ? answer() : this.telemetry.tracedInput(request, this.version, answer);
+    // Telemetry on: an input request (2026-07-28 mrtr, a task's input) is handled like a server's request.
+    return this.telemetry?.tracedInput(request, this.version, answer) ?? answer();
   }
 
   tool(name: string): Tool | undefined {

@@ -23,12 +23,12 @@ const TRACED_HANDLERS: ReadonlySet<string> = new Set(["sampling/createMessage", 
  */
 export function tracePeer(peer: Peer, telemetry: Telemetry, connection: TracedConnection): void {
   const send = peer.request.bind(peer);
-  const network = networkOf(connection.transport);
+  const network = connection.transport === undefined ? {} : networkOf(connection.transport);
   /** The open subscriptions/listen request's span (2026-07-28): the notifications of its stream are its events. */
   let listening: TelemetrySpan | undefined;
   peer.request = (method: string, params?: Params, options: RequestOptions = {}): Promise<Params> => {
     // The parent is read once, at the call's start: the caller's, the connection's, or the active context.
-    const parent = (options.traceContext as TelemetryContext | undefined) ?? connection.parent() ?? telemetry.active();
+    const parent = (options.traceContext as TelemetryContext | undefined) ?? connection.connectContext ?? telemetry.active();
     const span = telemetry.start(spanName(method, params), SPAN_KIND.client, requestAttributes(method, params, telemetry, connection, network), parent);
     const context = telemetry.within(parent, span);
     const meta = params?._meta;
@@ -106,11 +106,11 @@ function tracedHandler(
 ): RequestHandler {
   return (params, context) => {
     const base = telemetry.api.ROOT_CONTEXT;
-    const parent = remoteParent(telemetry.api, params?._meta, base) ?? connection.parent() ?? telemetry.active();
+    const parent = remoteParent(telemetry.api, params?._meta, base) ?? connection.connectContext ?? telemetry.active();
     const span = telemetry.start(method, SPAN_KIND.server, {
       "mcp.method.name": method,
       "jsonrpc.request.id": String(context.requestId),
-      "mcp.protocol.version": connection.version(),
+      "mcp.protocol.version": connection.version,
       ...network,
     }, parent);
     let outcome: Params | Promise<Params>;
@@ -181,8 +181,8 @@ function requestAttributes(
 ): TelemetryAttributes {
   const attributes: TelemetryAttributes = {
     "mcp.method.name": method,
-    "mcp.protocol.version": connection.version(),
-    "mcp.session.id": connection.sessionId(),
+    "mcp.protocol.version": connection.version,
+    "mcp.session.id": connection.transport?.sessionId,
     ...network,
   };
   if (method === "tools/call" && typeof params?.name === "string") {
@@ -201,8 +201,8 @@ function requestAttributes(
 
 /** What is known only at the answer: the session (assigned by initialize) and the version. */
 function ended(span: TelemetrySpan, telemetry: Telemetry, connection: TracedConnection): void {
-  telemetry.set(span, "mcp.session.id", connection.sessionId());
-  telemetry.set(span, "mcp.protocol.version", connection.version());
+  telemetry.set(span, "mcp.session.id", connection.transport?.sessionId);
+  telemetry.set(span, "mcp.protocol.version", connection.version);
 }
 
 /** network.transport and server.address/port of a transport, as far as its shape tells. */

@@ -137,16 +137,14 @@ export interface PhaseSpan {
   ends<T>(outcome: Promise<T>): Promise<T>;
 }
 
-/** What the spans of a connection say about it, read when a span starts or ends. */
+/** What the spans of a connection read of it (the ClientConnection), when a span starts or ends. */
 export interface TracedConnection {
-  /** The transport: network.transport (`pipe`, `tcp`) and the server's address are read from it. */
-  transport: { description: string };
+  /** network.transport (`pipe`, `tcp`) and the server's address are read from it; `sessionId` (Streamable HTTP), once assigned. */
+  readonly transport: { description: string; sessionId?: string } | undefined;
   /** The negotiated protocol version, once known. */
-  version(): string | undefined;
-  /** The transport's session (Streamable HTTP, handshake era), once the server assigned one. */
-  sessionId(): string | undefined;
+  readonly version: string | undefined;
   /** The parent of requests that name none while the connection has its own span (connect); else undefined. */
-  parent(): TelemetryContext | undefined;
+  readonly connectContext: TelemetryContext | undefined;
 }
 
 /** What telemetry-layer.ts exports. */

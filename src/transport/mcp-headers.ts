@@ -178,22 +178,20 @@ function valueAt(root: unknown, path: readonly string[]): unknown {
   return value;
 }
 
-/** W3C traceparent, version 00 (lowercase hex): what may be copied from `_meta` into a header. */
-const TRACEPARENT_SHAPE = /^00-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}$/;
-/** W3C tracestate and baggage: header-safe characters, bounded (W3C Baggage: 8192 bytes). */
-const TRACE_VALUE_SHAPE = /^[\x20-\x7e]{1,8192}$/;
-
 /**
  * `headers` plus the W3C trace context headers (`traceparent`, `tracestate`, `baggage`) of a
- * request whose `_meta` carries them (the telemetry layer puts them there): HTTP tracing sees the
- * POST as part of the request's trace — spec 2026-07-28 basic/index ("OpenTelemetry trace context"),
- * W3C Trace Context ("traceparent Header"). Without them, `headers` as given.
+ * request whose `_meta` carries a traceparent (the telemetry layer puts them there): HTTP tracing
+ * sees the POST as part of the request's trace — spec 2026-07-28 basic/index ("OpenTelemetry trace
+ * context"), W3C Trace Context ("traceparent Header"). Only header-safe values, at most 8192
+ * characters (W3C Baggage's limit); without a traceparent, `headers` as given.
  */
 export function withTraceHeaders(message: JsonRpcMessage, headers: Record<string, string> | undefined): Record<string, string> | undefined {
   const meta = "method" in message && "id" in message ? message.params?._meta : undefined;
-  if (!isObject(meta) || typeof meta.traceparent !== "string" || !TRACEPARENT_SHAPE.test(meta.traceparent)) return headers;
-  const traced: Record<string, string> = { ...headers, traceparent: meta.traceparent };
-  if (typeof meta.tracestate === "string" && TRACE_VALUE_SHAPE.test(meta.tracestate)) traced.tracestate = meta.tracestate;
-  if (typeof meta.baggage === "string" && TRACE_VALUE_SHAPE.test(meta.baggage)) traced.baggage = meta.baggage;
+  if (!isObject(meta) || typeof meta.traceparent !== "string") return headers;
+  const traced: Record<string, string> = { ...headers };
+  for (const key of ["traceparent", "tracestate", "baggage"]) {
+    const value = meta[key];
+    if (typeof value === "string" && /^[\x20-\x7e]{1,8192}$/.test(value)) traced[key] = value;
+  }
   return traced;
 }
