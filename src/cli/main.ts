@@ -35,6 +35,7 @@ verbs:
   remove    remove a server from the config: mcpwire remove NAME
   enable    enable a server the config disables: mcpwire enable NAME
   disable   disable a server in the config (enabled: false): mcpwire disable NAME
+  export    print the servers in another app's format, or --write them into its file: mcpwire export --to cursor
   config    the config's JSON Schema: mcpwire config schema; mcpwire help config: every key
   help      show this text, or a verb's: mcpwire help call
   version   print the version
@@ -77,6 +78,7 @@ const VERBS: Record<string, () => Promise<Verb>> = {
   remove: () => import("./config-edit-verb.ts").then((verb) => ({ run: verb.remove, usage: verb.REMOVE_USAGE })),
   enable: () => import("./config-edit-verb.ts").then((verb) => ({ run: verb.enable, usage: verb.ENABLE_USAGE })),
   disable: () => import("./config-edit-verb.ts").then((verb) => ({ run: verb.disable, usage: verb.DISABLE_USAGE })),
+  export: () => import("./export-verb.ts").then((verb) => ({ run: verb.exportVerb, usage: verb.EXPORT_USAGE })),
   config: () => import("./config-reference.ts").then((verb) => ({ run: verb.config, usage: verb.configHelp() })),
 };
 

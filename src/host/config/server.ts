@@ -40,6 +40,7 @@ export function buildServer(
     enabled: !entry.userDisabled,
     timeoutMs: DEFAULT_TOOL_TIMEOUT_MS,
     connectTimeoutMs: DEFAULT_CONNECT_TIMEOUT_MS,
+    ...(isObject(raw) ? { written: raw } : {}),
   };
   readProcess(entry, server);
   readHttp(entry, server);

@@ -130,6 +130,12 @@ export interface ServerConfig {
   extensions?: Record<string, boolean>;
   /** Why this server is disabled, when a config problem disabled it. */
   error?: ConfigError;
+  /**
+   * The entry as written, in mcpwire's keys (an imported server's after its app's keys were
+   * renamed), before `${VAR}` was expanded: what `mcpwire export` writes back. Absent for a
+   * server given on the command line.
+   */
+  written?: Readonly<Record<string, unknown>>;
   /** Where an imported server came from (another app's config file); absent for the config's own servers. */
   origin?: ServerOrigin;
 }
