@@ -82,7 +82,11 @@ export async function exportVerb(argv: readonly string[]): Promise<number> {
   if (toFile) {
     const file = exportTarget(app, { cwd: runtime.cwd(), env: runtime.env(), project: args.flags.has("project") });
     if (file === undefined) {
-      throw new UsageError(`${APP_LABELS[app]} has no ${args.flags.has("project") ? "project" : "user"}-level file to write${args.flags.has("project") ? "; leave out --project" : ""}`);
+      throw new UsageError(
+        `${APP_LABELS[app]} has no ${args.flags.has("project") ? "project" : "user"}-level file to write${
+          args.flags.has("project") ? "; leave out --project" : ""
+        }`,
+      );
     }
     if (result.servers.length === 0) {
       stderrLine(`mcpwire export: no server to write for ${APP_LABELS[app]}; ${file} was not changed`);
@@ -126,7 +130,9 @@ function chosenServers(config: McpwireConfig, names: readonly string[]) {
   for (const name of names) {
     if (known.includes(name)) continue;
     const near = didYouMean(suggestNames(name, known));
-    throw new UsageError(`no server "${lineOf(name)}" is configured${near === "" ? "" : `; ${near}`} (configured: ${known.length === 0 ? "none" : known.join(", ")})`);
+    throw new UsageError(
+      `no server "${lineOf(name)}" is configured${near === "" ? "" : `; ${near}`} (configured: ${known.length === 0 ? "none" : known.join(", ")})`,
+    );
   }
   return config.servers.filter((server) => names.includes(server.name));
 }

@@ -136,7 +136,10 @@ export function interpolationParts(text: string): InterpolationPart[] {
     const sep = inner.indexOf(":-");
     const name = sep === -1 ? inner : inner.slice(0, sep);
     if (close === -1 || !NAME.test(name)) {
-      throw new InterpolationError(`"${clipText(text.slice(dollar), 20)}" is not a variable reference; write \${NAME} or \${NAME:-default}`, "bad-interpolation");
+      throw new InterpolationError(
+        `"${clipText(text.slice(dollar), 20)}" is not a variable reference; write \${NAME} or \${NAME:-default}`,
+        "bad-interpolation",
+      );
     }
     if (literal !== "") parts.push({ text: literal });
     literal = "";

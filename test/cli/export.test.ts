@@ -95,7 +95,9 @@ describe("mcpwire export", () => {
       assert.ok(!filesUnder(home).includes(SECRET));
       const imported = await run(["import", app, "--json"]);
       assert.equal(imported.code, 0, imported.stderr);
-      const names = (JSON.parse(imported.stdout) as { scope: string; servers: { name: string }[] }[]).flatMap((file) => file.servers.map((server) => server.name));
+      const names = (JSON.parse(imported.stdout) as { scope: string; servers: { name: string }[] }[]).flatMap((file) =>
+        file.servers.map((server) => server.name)
+      );
       // Claude Desktop cannot name a variable: the stdio server needs one in an argument, the other is remote.
       assert.deepEqual(names.sort(), app === "claude-desktop" ? [] : app === "codex" ? ["remote"] : ["remote", "tool"]);
     });
@@ -119,7 +121,7 @@ describe("mcpwire export", () => {
     assert.equal(first.stdout, `added "remote" in ${file} for Cursor\n`);
     const after = readFileSync(file, "utf8");
     assert.ok(after.startsWith(head) && after.endsWith(tail), after);
-    assert.match(after.slice(head.length, after.length - tail.length), /^,\n    "remote": \{\n      "url": "https:\/\/example\.com\/mcp",/);
+    assert.match(after.slice(head.length, after.length - tail.length), /^,\n {4}"remote": \{\n {6}"url": "https:\/\/example\.com\/mcp",/);
 
     const again = await run(["export", "--to", "cursor", "--config", config, "--write", "remote"]);
     assert.equal(again.code, 2);
@@ -134,7 +136,7 @@ describe("mcpwire export", () => {
 
   test("--write --project writes the app's project file; Codex's TOML keeps its comments", async () => {
     const { run, config, project, put } = sandbox();
-    const before = "# Codex, by hand\nmodel = \"o3\"\n";
+    const before = '# Codex, by hand\nmodel = "o3"\n';
     const file = put(join(project, ".codex/config.toml"), before);
     const { code, stdout, stderr } = await run(["export", "--to", "codex", "--config", config, "--write", "--project", "remote"]);
     assert.equal(code, 0, stderr);

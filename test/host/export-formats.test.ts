@@ -34,20 +34,26 @@ function sandbox() {
 function configFor(app: ExportApp): string {
   const cwd = ["vscode", "gemini-cli", "codex"].includes(app) ? "    cwd: /srv/tools\n" : "";
   // Codex passes a variable on under its own name only; Claude Desktop has no variables at all.
-  const env = app === "claude-desktop" ? "      PLAIN: hello\n" : app === "codex" ? "      API_KEY: ${API_KEY}\n      PLAIN: hello\n" : "      API_KEY: ${MY_TOKEN}\n      PLAIN: hello\n";
+  const env = app === "claude-desktop"
+    ? "      PLAIN: hello\n"
+    : app === "codex"
+    ? "      API_KEY: ${API_KEY}\n      PLAIN: hello\n"
+    : "      API_KEY: ${MY_TOKEN}\n      PLAIN: hello\n";
   const remote = app === "claude-desktop" ? "" : `  remote:
     url: https://example.com/mcp
     headers:
       Authorization: Bearer \${MY_TOKEN}
       X-Team: team-\${TEAM}
 `;
-  const codexHeaders = app === "codex" ? `  remote:
+  const codexHeaders = app === "codex"
+    ? `  remote:
     url: https://example.com/mcp
     headers:
       Authorization: Bearer \${MY_TOKEN}
       X-Team: \${TEAM}
       X-Plain: plain
-` : remote;
+`
+    : remote;
   return `mcp_servers:
   local:
     command: node
@@ -114,10 +120,13 @@ describe("what an app cannot express", () => {
 
   test("a key the app has no place for is named in a warning; a disabled server is left out, except for Codex's enabled = false", () => {
     const { project, env } = sandbox();
-    const config = parseConfig("mcp_servers:\n  a:\n    command: a\n    naming: '{tool}'\n    tools: { include: [x] }\n  b:\n    command: b\n    enabled: false\n", {
-      file: join(project, "mcpwire.yaml"),
-      env,
-    });
+    const config = parseConfig(
+      "mcp_servers:\n  a:\n    command: a\n    naming: '{tool}'\n    tools: { include: [x] }\n  b:\n    command: b\n    enabled: false\n",
+      {
+        file: join(project, "mcpwire.yaml"),
+        env,
+      },
+    );
     const cursor = exportServers("cursor", config.servers);
     assert.deepEqual(cursor.servers.map((server) => server.name), ["a"]);
     assert.deepEqual(cursor.warnings, [
@@ -180,7 +189,12 @@ model = "o4-mini"
     assert.equal(text.slice(before.length), `\n[mcp_servers.new]\ncommand = "n"\nenv_vars = [ "K" ]\n\n`);
     await assert.rejects(mergeToml(before, "/x/config.toml", [{ name: "old", entry: { command: "o2" } }], false), /has a server "old" already/);
     const forced = await mergeToml(before, "/x/config.toml", [{ name: "old", entry: { command: "o2" } }], true);
-    assert.ok(forced.text.startsWith(`# Codex settings\nmodel = "o3" # the model\n\n[mcp_servers.keep]\ncommand = "keep-me"\n\n\n# the profile follows\n[profiles.fast]\n`), forced.text);
+    assert.ok(
+      forced.text.startsWith(
+        `# Codex settings\nmodel = "o3" # the model\n\n[mcp_servers.keep]\ncommand = "keep-me"\n\n\n# the profile follows\n[profiles.fast]\n`,
+      ),
+      forced.text,
+    );
     assert.ok(forced.text.endsWith(`[mcp_servers.old]\ncommand = "o2"\n\n`));
     assert.ok(!forced.text.includes(`A = "1"`));
   });

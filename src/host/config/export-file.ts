@@ -41,9 +41,13 @@ export interface ExportWritten {
 export async function writeExport(app: ExportApp, file: string, servers: readonly ExportedServer[], force: boolean): Promise<ExportWritten> {
   const info = await runtime.linkInfo(file);
   if (info !== undefined && info.kind !== "file") {
-    throw new ConfigError(`cannot write ${file}: it is ${info.kind === "symlink" ? "a symbolic link" : `not a regular file (${info.kind})`}`, "unreadable-config", {
-      file,
-    });
+    throw new ConfigError(
+      `cannot write ${file}: it is ${info.kind === "symlink" ? "a symbolic link" : `not a regular file (${info.kind})`}`,
+      "unreadable-config",
+      {
+        file,
+      },
+    );
   }
   let text: string | undefined;
   if (info !== undefined) {
@@ -56,7 +60,12 @@ export async function writeExport(app: ExportApp, file: string, servers: readonl
   }
   const merged = app === "codex" ? await mergeToml(text, file, servers, force) : mergeJson(text, file, SERVERS_KEY[app], servers, force);
   if (merged.text !== text) await runtime.writePrivateFile(file, merged.text, info?.mode ?? undefined);
-  return { file, created: text === undefined, added: servers.map((server) => server.name).filter((name) => !merged.replaced.includes(name)), replaced: merged.replaced };
+  return {
+    file,
+    created: text === undefined,
+    added: servers.map((server) => server.name).filter((name) => !merged.replaced.includes(name)),
+    replaced: merged.replaced,
+  };
 }
 
 function clash(file: string, names: readonly string[]): ConfigError {
@@ -76,7 +85,13 @@ function unchanged(file: string, detail: string): ConfigError {
 // JSON
 
 /** The text with the servers under `key`; `text` undefined or blank: a new file. */
-export function mergeJson(text: string | undefined, file: string, key: string, servers: readonly ExportedServer[], force: boolean): { text: string; replaced: string[] } {
+export function mergeJson(
+  text: string | undefined,
+  file: string,
+  key: string,
+  servers: readonly ExportedServer[],
+  force: boolean,
+): { text: string; replaced: string[] } {
   const bom = text?.charCodeAt(0) === 0xfeff ? "\ufeff" : "";
   let body = text === undefined ? "" : text.slice(bom.length);
   if (body.trim() === "") {
@@ -154,7 +169,12 @@ function headerKeys(line: string): string[] | undefined {
 }
 
 /** The text with `[mcp_servers.NAME]` tables appended (a replaced server's tables cut first). */
-export async function mergeToml(text: string | undefined, file: string, servers: readonly ExportedServer[], force: boolean): Promise<{ text: string; replaced: string[] }> {
+export async function mergeToml(
+  text: string | undefined,
+  file: string,
+  servers: readonly ExportedServer[],
+  force: boolean,
+): Promise<{ text: string; replaced: string[] }> {
   const { parse, stringify } = await import("smol-toml");
   const read = (body: string): Record<string, unknown> => {
     try {

@@ -125,7 +125,7 @@ class EntryWriter {
 
   stdio(entry: Record<string, unknown>): boolean {
     const { server } = this;
-    const command = this.text("command", server.command ?? "", this.written.command);
+    const command = this.text(server.command ?? "", this.written.command);
     if (typeof command !== "string") {
       this.warn(`is left out: its command ${command.why}`);
       return false;
@@ -135,7 +135,7 @@ class EntryWriter {
     const writtenArgs = Array.isArray(this.written.args) ? this.written.args : [];
     const args: string[] = [];
     for (const [index, arg] of server.args.entries()) {
-      const text = this.text(`args[${index}]`, arg, writtenArgs[index]);
+      const text = this.text(arg, writtenArgs[index]);
       if (typeof text !== "string") {
         // An argument left out would change what the server does: the server is left out.
         this.warn(`is left out: its argument ${index} ${text.why}`);
@@ -178,17 +178,19 @@ class EntryWriter {
   }
 
   http(entry: Record<string, unknown>): boolean {
-    const { server, app, label } = this;
+    const { server, app } = this;
     const kind = server.transport; // http, sse or auto
     if (app === "claude-desktop") {
-      this.warn(`is left out: Claude Desktop's file runs only stdio servers (add ${kind === "sse" ? "an SSE" : "an HTTP"} server in its Settings → Connectors)`);
+      this.warn(
+        `is left out: Claude Desktop's file runs only stdio servers (add ${kind === "sse" ? "an SSE" : "an HTTP"} server in its Settings → Connectors)`,
+      );
       return false;
     }
     if (app === "codex" && kind === "sse") {
       this.warn(`is left out: Codex speaks Streamable HTTP only, not the legacy HTTP+SSE transport`);
       return false;
     }
-    const url = this.text("url", server.url ?? "", this.written.url);
+    const url = this.text(server.url ?? "", this.written.url);
     if (typeof url !== "string") {
       this.warn(`is left out: its url ${url.why}`);
       return false;
@@ -291,7 +293,7 @@ class EntryWriter {
    * reference, never the value), else the value itself; or why the app cannot express it.
    * `secret`: a value a variable gave is remembered, to be checked absent from the output.
    */
-  text(field: string, value: string, written: unknown, secret = false): string | { why: string } {
+  text(value: string, written: unknown, secret = false): string | { why: string } {
     let parts: InterpolationPart[] = [{ text: value }];
     if (typeof written === "string") {
       const found = partsOf(written);
@@ -307,7 +309,7 @@ class EntryWriter {
 
   /** text(), with a warning naming the field when it is left out. */
   string(field: string, value: string, written: unknown, secret = false, hint = ""): string | undefined {
-    const text = this.text(field, value, written, secret);
+    const text = this.text(value, written, secret);
     if (typeof text === "string") return text;
     this.warn(`"${field}" is left out: ${text.why}${hint === "" ? "" : ` ${hint}`}`);
     return undefined;
@@ -339,7 +341,9 @@ function render(parts: readonly InterpolationPart[], variables: Variables): stri
     }
     const reference = `\${${part.variable}${part.fallback === undefined ? "" : `:-${part.fallback}`}}`;
     if (variables === "none") {
-      return { why: `comes from ${reference}, and {app}'s file has no variables, so only the value could be written (that is never done); set it in {app} yourself` };
+      return {
+        why: `comes from ${reference}, and {app}'s file has no variables, so only the value could be written (that is never done); set it in {app} yourself`,
+      };
     }
     if (part.fallback !== undefined && variables !== "shell") {
       return { why: `uses ${reference}, and {app}'s variables have no default; set ${part.variable} or write the value in {app} yourself` };

@@ -133,7 +133,7 @@ export interface ServerConfig {
   /**
    * The entry as written, in mcpwire's keys (an imported server's after its app's keys were
    * renamed), before `${VAR}` was expanded: what `mcpwire export` writes back. Absent for a
-   * server given on the command line.
+   * server given on the command line. Not enumerable (config/server.ts keepWritten).
    */
   written?: Readonly<Record<string, unknown>>;
   /** Where an imported server came from (another app's config file); absent for the config's own servers. */
