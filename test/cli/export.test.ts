@@ -154,4 +154,19 @@ describe("mcpwire export", () => {
     assert.deepEqual(JSON.parse(stdout), { servers: { echo: { type: "stdio", command: "node", args: ["echo-server.mjs", "--verbose"] } } });
     assert.equal(filesUnder(home), "");
   });
+
+  test("servers imported from another app are exported with their variables in the target's syntax", async () => {
+    const { run, home, put, project } = sandbox();
+    put(
+      join(home, ".config/Code/User/mcp.json"),
+      JSON.stringify({ servers: { gh: { type: "http", url: "https://api.example/mcp", headers: { Authorization: "Bearer ${env:MY_SECRET}" } } } }),
+    );
+    const empty = put(join(project, "empty.yaml"), "mcp_servers: {}\nextensions: {}\n");
+    const { code, stdout, stderr } = await run(["export", "--to", "claude-code", "--config", empty, "--import", "vscode"]);
+    assert.equal(code, 0, stderr);
+    assert.deepEqual(JSON.parse(stdout), {
+      mcpServers: { gh: { type: "http", url: "https://api.example/mcp", headers: { Authorization: "Bearer ${MY_SECRET}" } } },
+    });
+    assert.ok(!stdout.includes(SECRET) && !stderr.includes(SECRET));
+  });
 });
