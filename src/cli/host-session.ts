@@ -69,6 +69,8 @@ export interface SessionOptions {
   trace?: TraceSettings;
   /** `--stdio`, `--http`, `--sse`: servers given on the command line, started after the config's (cli/ad-hoc-servers.ts). */
   commandLineServers?: ServerConfig[];
+  /** The verb uses the LLM host's keys (run, chat): their problems (config.hostProblems) are said; the other verbs leave them unsaid. */
+  hostKeys?: boolean;
 }
 
 /** Where a session's trace goes: readable lines on stderr (`stderr`), JSON Lines in a file (`file`), or both. */
@@ -261,6 +263,9 @@ function reconnectDelayMs(): number | undefined {
  */
 export async function withManager<T>(options: SessionOptions, body: (manager: McpManager, config: McpwireConfig) => Promise<T>): Promise<T> {
   const config = await loadSessionConfig(options);
+  // run / chat: a results.directory that names an unset variable stops them (the others do not use it).
+  const hostError = options.hostKeys === true ? config.hostProblems?.errors[0] : undefined;
+  if (hostError !== undefined) throw hostError;
   // Before anything holds the process open (stdin for prompts): a trace file that cannot be made ends the verb at once.
   const trace = await openTrace(options.trace);
   // From here on every output knows the config's secrets (header values, env values, API keys);
@@ -268,6 +273,7 @@ export async function withManager<T>(options: SessionOptions, body: (manager: Mc
   const redactor = redactorFor(config);
   useRedactor(redactor);
   for (const warning of config.warnings) stderrLine(`warning: ${describeConfigError(warning)}`);
+  if (options.hostKeys === true) { for (const warning of config.hostProblems?.warnings ?? []) stderrLine(`warning: ${describeConfigError(warning)}`); }
   // Per-server problems disable only that server; the others still start.
   for (const error of configErrors(config)) {
     stderrLine(`error: ${describeConfigError(error)}${error.server ? ` (server "${error.server}" is disabled)` : ""}`);

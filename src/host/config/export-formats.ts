@@ -118,6 +118,7 @@ class EntryWriter {
     for (const key of Object.keys(this.written)) {
       if (CORE_KEYS.includes(key) || EXTRA_KEYS[app].includes(key) || key === "cwd") continue; // cwd: said by cwd()
       if (server.transport === "stdio" ? key === "url" || key === "headers" || key === "auth" : key === "cwd") continue; // ignored by mcpwire too
+      if ((key === "protocol" || key === "tasks") && this.written[key] === "auto") continue; // the default: nothing is lost
       this.warn(`"${key}" is left out: ${label} has no such setting`);
     }
     return entry;

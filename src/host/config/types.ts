@@ -177,6 +177,13 @@ export interface McpwireConfig {
   extensions?: Record<string, boolean>;
   /** Top-level `imports:`: the apps whose servers are imported too (`cursor`, `claude-desktop`, … or `all`). */
   imports?: string[];
+  /**
+   * Problems with keys only the LLM host (`mcpwire run` / `chat`) uses, which the other verbs
+   * leave unsaid: `warnings` (an unset `${VAR}` in a provider's base_url / api_key: it is left
+   * unset) and `errors` (an unset `${VAR}` in `results.directory`: the results setting is left
+   * out, and a host that saves result files must not start).
+   */
+  hostProblems?: { warnings: ConfigError[]; errors: ConfigError[] };
 }
 
 /** The top-level `results:` key. */
