@@ -311,6 +311,7 @@ export async function withManager<T>(options: SessionOptions, body: (manager: Mc
   runtime.onInterrupt(() => {
     if (interrupted) runtime.exit(130); // a second Ctrl-C: at once
     interrupted = true;
+    sessionInterrupted = true;
     const before = options.onInterrupt?.().catch(() => {}) ?? Promise.resolve();
     void before.then(() => manager.close()).then(() => runtime.flush()).finally(() => runtime.exit(130));
   });
@@ -318,9 +319,19 @@ export async function withManager<T>(options: SessionOptions, body: (manager: Mc
     await manager.start();
     return await body(manager, config);
   } finally {
+    // Ctrl-C: the handler above closes the servers and exits 130; what the verb made of the
+    // closing (a watch's "server closed", exit 3) must not end the process first.
+    if (interrupted) await new Promise<never>(() => {});
     await manager.close();
     trace?.close();
   }
+}
+
+let sessionInterrupted = false;
+
+/** Whether Ctrl-C has ended this process's session (its servers are closing): a verb then says nothing of their closing. */
+export function interruptedSession(): boolean {
+  return sessionInterrupted;
 }
 
 /** The sink of a session's trace: lines on stderr, a JSON Lines file, or both; undefined without a trace. */
