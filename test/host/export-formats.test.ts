@@ -11,6 +11,7 @@ import assert from "node:assert/strict";
 import { EXPORT_APPS, type ExportApp, exportDocument, exportServers } from "../../src/host/config/export-formats.ts";
 import { exportTarget, mergeJson, mergeToml } from "../../src/host/config/export-file.ts";
 import { readImports } from "../../src/host/config/imports.ts";
+import { interpolationParts } from "../../src/host/interpolate.ts";
 import { parseConfig } from "../../src/host/config/parse.ts";
 import { ConfigError, type ServerConfig } from "../../src/host/config/types.ts";
 
@@ -197,5 +198,15 @@ model = "o4-mini"
     );
     assert.ok(forced.text.endsWith(`[mcp_servers.old]\ncommand = "o2"\n\n`));
     assert.ok(!forced.text.includes(`A = "1"`));
+  });
+});
+
+describe("a config string as written, in pieces", () => {
+  test("literal text ($$ as one $), ${NAME} and ${NAME:-default} with its default as written; nothing is read", () => {
+    assert.deepEqual(interpolationParts("Bearer ${TOKEN}"), [{ text: "Bearer " }, { variable: "TOKEN" }]);
+    assert.deepEqual(interpolationParts("a$$b $HOME ${X:-${Y:-z}}!"), [{ text: "a$b $HOME " }, { variable: "X", fallback: "${Y:-z}" }, { text: "!" }]);
+    assert.deepEqual(interpolationParts("plain"), [{ text: "plain" }]);
+    assert.throws(() => interpolationParts("${1X}"), /not a variable reference/);
+    assert.throws(() => interpolationParts("${OPEN"), /not a variable reference/);
   });
 });
