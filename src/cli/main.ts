@@ -40,7 +40,7 @@ verbs:
   help      show this text, or a verb's: mcpwire help call
   version   print the version
 
-Without --config the verbs servers, tools, call, resources, read, prompts, prompt, complete, watch, run, chat and skills read ./mcpwire.yaml, ./.mcp.json,
+Without --config the verbs servers, tools, call, resources, read, prompts, prompt, complete, watch, run, chat, skills and export read ./mcpwire.yaml, ./.mcp.json,
 ~/.mcp.json, then $XDG_CONFIG_HOME/mcpwire/config.yaml (default ~/.config/mcpwire/config.yaml).
 --import APP[,APP] adds the servers of claude-desktop, claude-code, cursor, vscode, windsurf,
 gemini-cli, codex or mcphost (or all).
