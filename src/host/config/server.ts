@@ -41,6 +41,7 @@ export function buildServer(
     timeoutMs: DEFAULT_TOOL_TIMEOUT_MS,
     connectTimeoutMs: DEFAULT_CONNECT_TIMEOUT_MS,
   };
+  if (isObject(raw)) keepWritten(server, raw);
   readProcess(entry, server);
   readHttp(entry, server);
   readOptions(entry, server);
@@ -48,6 +49,14 @@ export function buildServer(
   readSampling(entry, server);
   readResults(entry, server);
   return { server, problems: entry.problems };
+}
+
+/**
+ * Sets `server.written`, not enumerable: it is for `mcpwire export`, and stays out of what
+ * serializes or compares a server (JSON, the sync bridge, deepEqual).
+ */
+export function keepWritten(server: ServerConfig, written: Readonly<Record<string, unknown>> | undefined): void {
+  if (written !== undefined) Object.defineProperty(server, "written", { value: written, enumerable: false, writable: true, configurable: true });
 }
 
 export function isHttpUrl(text: string): boolean {

@@ -136,6 +136,12 @@ export interface ServerConfig {
   extensions?: Record<string, boolean>;
   /** Why this server is disabled, when a config problem disabled it. */
   error?: ConfigError;
+  /**
+   * The entry as written, in mcpwire's keys (an imported server's after its app's keys were
+   * renamed), before `${VAR}` was expanded: what `mcpwire export` writes back. Absent for a
+   * server given on the command line. Not enumerable (config/server.ts keepWritten).
+   */
+  written?: Readonly<Record<string, unknown>>;
   /** Where an imported server came from (another app's config file); absent for the config's own servers. */
   origin?: ServerOrigin;
 }
@@ -184,6 +190,13 @@ export interface McpwireConfig {
    * McpManager `hold`, inspect `warn`).
    */
   pinning?: PinningMode;
+  /**
+   * Problems with keys only the LLM host (`mcpwire run` / `chat`) uses, which the other verbs
+   * leave unsaid: `warnings` (an unset `${VAR}` in a provider's base_url / api_key: it is left
+   * unset) and `errors` (an unset `${VAR}` in `results.directory`: the results setting is left
+   * out, and a host that saves result files must not start).
+   */
+  hostProblems?: { warnings: ConfigError[]; errors: ConfigError[] };
 }
 
 /** The top-level `results:` key. */
