@@ -8,10 +8,13 @@ import { AD_HOC_USAGE, isAdHoc } from "./ad-hoc-servers.ts";
 import { lineOf, write, writeJson } from "./output.ts";
 import { fitLine } from "../common/preview.ts";
 import { renderTable } from "./table.ts";
+import type { ServerStatus } from "../host/server-status.ts";
 
 export const SERVERS_USAGE = `usage: mcpwire servers [--config FILE] [--import APP[,APP]] [--json] [--log-level LEVEL]
 
-Starts every configured server and prints one row per server: state, transport,
+Starts every configured server and prints one row per server: state, transport, sandbox
+(a stdio server: "yes (PROFILE)" when it runs in the sandbox its config's sandbox: key asks
+for, "no (prefer)" when sandbox: prefer ran it without one, "no" without sandbox: key),
 negotiated protocol version, server name and version, tool count, where it is configured
 (the config file, the app and file it was imported from, or "command line"), last error.
 --import APP[,APP] adds the servers of other apps (claude-desktop, claude-code, cursor, vscode,
@@ -20,6 +23,13 @@ windsurf, gemini-cli, codex, mcphost, or all); see mcpwire import --list.
 ${AD_HOC_USAGE}
 
 ${TRACE_USAGE}`;
+
+/** The SANDBOX column: whether a stdio server runs in its sandbox, and the profile its config names. */
+function sandboxText(status: ServerStatus): string {
+  if (status.transport !== "stdio") return "-";
+  if (status.sandbox === undefined) return "no";
+  return `${status.sandbox.sandboxed ? "yes" : "no"} (${status.sandbox.profile})`;
+}
 
 export async function servers(argv: readonly string[]): Promise<number> {
   const args = parseArgs(argv, { ...SESSION_OPTIONS, json: { kind: "flag" } });
@@ -55,13 +65,14 @@ export async function servers(argv: readonly string[]): Promise<number> {
         lineOf(status.name),
         status.state,
         status.transport,
+        sandboxText(status),
         status.protocolVersion === undefined ? "-" : `${lineOf(status.protocolVersion)}${status.era === undefined ? "" : ` (${status.era})`}`,
         status.serverInfo ? fitLine(lineOf(`${status.serverInfo.name} ${status.serverInfo.version}`), 60) : "-",
         String(status.tools),
         lineOf(originText(status.name)),
         fitLine(lineOf(status.lastError ?? ""), 200),
       ]);
-      await write("stdout", renderTable(["SERVER", "STATE", "TRANSPORT", "PROTOCOL", "INFO", "TOOLS", "ORIGIN", "LAST ERROR"], rows));
+      await write("stdout", renderTable(["SERVER", "STATE", "TRANSPORT", "SANDBOX", "PROTOCOL", "INFO", "TOOLS", "ORIGIN", "LAST ERROR"], rows));
     }
     // A config error disabled a server: the rest was shown, but say so in the exit code.
     return configErrors(config).length > 0 ? 2 : 0;

@@ -142,6 +142,9 @@ export class ServerConnection {
     return this.#state === "ready" || this.#state === "reconnecting" ? this.#client : undefined;
   }
 
+  /** Whether the last start ran the server in its sandbox (config `sandbox:`). */
+  #sandboxed = false;
+
   status(): ServerStatus {
     this.#settleHealth();
     const status: ServerStatus = {
@@ -151,6 +154,9 @@ export class ServerConnection {
       tools: this.#registration?.names().length ?? 0,
       reconnectAttempts: this.#reconnectAttempts,
     };
+    if (this.config.transport === "stdio" && this.config.sandbox !== undefined) {
+      status.sandbox = { profile: this.config.sandbox.profile, sandboxed: this.#sandboxed };
+    }
     const client = this.#client;
     if (client?.protocolVersion !== undefined) status.protocolVersion = client.protocolVersion;
     if (client?.era !== undefined) status.era = client.era;
@@ -260,6 +266,10 @@ export class ServerConnection {
     if (this.config.transport === "stdio") {
       return createTransport(this.config, {
         onStderr: (line) => this.#emit("stderr", { server: this.name, line }),
+        onSandbox: (outcome) => {
+          this.#sandboxed = outcome.sandboxed;
+          if (outcome.warning !== undefined) this.#problem(outcome.warning);
+        },
         ...trace,
         ...(this.#trace ? { redactor } : {}),
       });
