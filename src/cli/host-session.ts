@@ -10,6 +10,7 @@ import { ConfigError, type McpwireConfig, type ServerConfig } from "../host/conf
 import { McpManager } from "../host/manager.ts";
 import { redactorFor } from "../host/secrets.ts";
 import { runtime } from "../runtime/mod.ts";
+import { SandboxError } from "../host/sandbox-availability.ts";
 import { type ParsedArgs, UsageError } from "./args.ts";
 import { AD_HOC_OPTIONS, adHocServers, withCommandLineServers } from "./ad-hoc-servers.ts";
 import { cliElicitationHandlers, ELICIT_MODES, type ElicitMode } from "./elicit-prompt.ts";
@@ -301,6 +302,10 @@ export async function withManager<T>(options: SessionOptions, body: (manager: Mc
     });
   }
   manager.registry.on("warning", ({ message }) => stderrLine(`warning: ${lineOf(message)}`));
+  // sandbox: prefer ran a server without the sandbox it asked for (issue 29): always said.
+  manager.on("problem", ({ message, error }) => {
+    if (error instanceof SandboxError) stderrLine(`warning: ${lineOf(message)}`);
+  });
   let interrupted = false;
   runtime.onInterrupt(() => {
     if (interrupted) runtime.exit(130); // a second Ctrl-C: at once

@@ -143,7 +143,8 @@ export async function planSandbox(
     if (found.kind === "file" && !script) {
       script = true;
       const real = (await runtime.realPath(found.path).catch(() => undefined)) ?? found.path;
-      read.push(parentOf(found.path), ...(await programHome(real)));
+      // Both as named and as its links lead: the runtime resolves its imports from either.
+      read.push(...(await programHome(found.path)), ...(await programHome(real)));
     } else if (defaults) {
       read.push(found.path);
     }

@@ -26,6 +26,7 @@ import type { ServerConfig } from "./config/types.ts";
 import { redactedCopy } from "./secrets.ts";
 import { ServerTrace } from "./server-trace.ts";
 import { createTransport, detectedTransport } from "./transport-factory.ts";
+import { SandboxError } from "./sandbox-availability.ts";
 import { type ServerEvents, type ServerEventType, type ServerState, type ServerStatus, ServerUnavailableError } from "./server-status.ts";
 import type { TraceSink } from "../transport/trace-event.ts";
 
@@ -268,7 +269,10 @@ export class ServerConnection {
         onStderr: (line) => this.#emit("stderr", { server: this.name, line }),
         onSandbox: (outcome) => {
           this.#sandboxed = outcome.sandboxed;
-          if (outcome.warning !== undefined) this.#problem(outcome.warning);
+          // A problem whose error is a SandboxError: the CLI shows it as a warning.
+          if (outcome.warning !== undefined) {
+            this.#emit("problem", { server: this.name, message: outcome.warning, error: new SandboxError(outcome.warning, "sandbox-unavailable") });
+          }
         },
         ...trace,
         ...(this.#trace ? { redactor } : {}),
