@@ -12,11 +12,11 @@ import type { ServerStatus } from "../host/server-status.ts";
 
 export const SERVERS_USAGE = `usage: mcpwire servers [--config FILE] [--import APP[,APP]] [--json] [--log-level LEVEL]
 
-Starts every configured server and prints one row per server: state, transport, sandbox
-(a stdio server: "yes (PROFILE)" when it runs in the sandbox its config's sandbox: key asks
-for, "no (prefer)" when sandbox: prefer ran it without one, "no" without sandbox: key),
+Starts every configured server and prints one row per server: state, transport,
 negotiated protocol version, server name and version, tool count, where it is configured
-(the config file, the app and file it was imported from, or "command line"), last error.
+(the config file, the app and file it was imported from, or "command line"), sandbox (a
+stdio server: "yes (PROFILE)" in the sandbox its sandbox: key or --sandbox asks for,
+"no (prefer)" when sandbox: prefer ran it without one, "no" when it asks for none), last error.
 --import APP[,APP] adds the servers of other apps (claude-desktop, claude-code, cursor, vscode,
 windsurf, gemini-cli, codex, mcphost, or all); see mcpwire import --list.
 --log-level LEVEL also shows the servers' log messages at LEVEL and above on stderr.
@@ -65,14 +65,14 @@ export async function servers(argv: readonly string[]): Promise<number> {
         lineOf(status.name),
         status.state,
         status.transport,
-        sandboxText(status),
         status.protocolVersion === undefined ? "-" : `${lineOf(status.protocolVersion)}${status.era === undefined ? "" : ` (${status.era})`}`,
         status.serverInfo ? fitLine(lineOf(`${status.serverInfo.name} ${status.serverInfo.version}`), 60) : "-",
         String(status.tools),
         lineOf(originText(status.name)),
+        sandboxText(status),
         fitLine(lineOf(status.lastError ?? ""), 200),
       ]);
-      await write("stdout", renderTable(["SERVER", "STATE", "TRANSPORT", "SANDBOX", "PROTOCOL", "INFO", "TOOLS", "ORIGIN", "LAST ERROR"], rows));
+      await write("stdout", renderTable(["SERVER", "STATE", "TRANSPORT", "PROTOCOL", "INFO", "TOOLS", "ORIGIN", "SANDBOX", "LAST ERROR"], rows));
     }
     // A config error disabled a server: the rest was shown, but say so in the exit code.
     return configErrors(config).length > 0 ? 2 : 0;

@@ -9,9 +9,9 @@ import { findProgram } from "./sandbox-plan.ts";
 
 /**
  * Why a sandboxed server did not start: `sandbox-unavailable` (no sandbox on this machine: not
- * Linux, no bwrap, or bwrap cannot make namespaces here), `sandbox-setup` (its plan could not be made).
+ * Linux, no bwrap, or bwrap cannot make namespaces here).
  */
-export type SandboxErrorCode = "sandbox-unavailable" | "sandbox-setup";
+export type SandboxErrorCode = "sandbox-unavailable";
 
 /** A server whose config asks for a sandbox that cannot be had; the message says why and what to do. */
 export class SandboxError extends McpwireError<SandboxErrorCode> {

@@ -256,23 +256,21 @@ export const SERVER_SCHEMA: Readonly<JsonObject> = {
       description: "run / chat: false keeps this server's long results and binary content out of result files; directory: its own",
     },
     sandbox: {
-      anyOf: [
-        { enum: ["default", "prefer", true, false] },
-        {
-          type: "object",
-          properties: {
-            read: { ...STRING_ARRAY, description: "paths it may read (default: its roots and the directories its arguments name)" },
-            write: { ...STRING_ARRAY, description: "paths it may read and write (besides a private /tmp)" },
-            network: {
-              anyOf: [{ type: "boolean" }, STRING_ARRAY],
-              description: "true: every host; false (default): none. A list of hosts cannot be enforced by bubblewrap and is refused",
-            },
-            env: { ...STRING_ARRAY, description: "variables of mcpwire's environment passed in by name (beside the safe baseline and env)" },
-            prefer: { type: "boolean", description: "run unsandboxed with a warning where no sandbox can be had (default false: it does not start)" },
-          },
-          additionalProperties: false,
+      // One shape for the three forms (no anyOf): an unknown key of the mapping is then a warning naming it, as elsewhere.
+      type: ["string", "boolean", "object"],
+      if: { type: "string" },
+      then: { enum: ["default", "prefer"] },
+      properties: {
+        read: { ...STRING_ARRAY, description: "paths it may read (default: its roots and the directories its arguments name)" },
+        write: { ...STRING_ARRAY, description: "paths it may read and write (besides a private /tmp)" },
+        network: {
+          anyOf: [{ type: "boolean" }, STRING_ARRAY],
+          description: "true: every host; false (default): none. A list of hosts cannot be enforced by bubblewrap and is refused",
         },
-      ],
+        env: { ...STRING_ARRAY, description: "variables of mcpwire's environment passed in by name (beside the safe baseline and env)" },
+        prefer: { type: "boolean", description: "run unsandboxed with a warning where no sandbox can be had (default false: it does not start)" },
+      },
+      additionalProperties: false,
       description: "stdio: run the server in a sandbox (bubblewrap, Linux): default (read its own program, roots and argument " +
         "directories; write a private /tmp; no network), prefer (the same, unsandboxed with a warning where no sandbox can be had), " +
         "or a mapping; relative paths resolve against the config file's directory",
