@@ -67,9 +67,10 @@ async function probe(): Promise<SandboxAvailability> {
     const said = stderr.trim().slice(0, PROBE_STDERR_CHARS).replace(/\s+/g, " ");
     return {
       available: false,
-      reason: `bubblewrap cannot make a sandbox here ("${bwrap} --ro-bind / / true" ${
-        status === undefined ? `did not finish within ${PROBE_LIMIT_MS / 1000} s` : `failed${said === "" ? "" : `: ${said}`}`
-      }); unprivileged user namespaces may be turned off ` +
+      reason:
+        `bubblewrap cannot make a sandbox here ("${bwrap} --ro-bind / / true" ${
+          status === undefined ? `did not finish within ${PROBE_LIMIT_MS / 1000} s` : `failed${said === "" ? "" : `: ${said}`}`
+        }); unprivileged user namespaces may be turned off ` +
         `(sysctl kernel.unprivileged_userns_clone=1; on Ubuntu 24.04 kernel.apparmor_restrict_unprivileged_userns=0, or an AppArmor profile for bwrap)`,
     };
   } catch (error) {

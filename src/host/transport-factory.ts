@@ -12,7 +12,7 @@ import { traceTransportName, TracingTransport } from "../transport/tracing.ts";
 import type { Transport } from "../transport/transport.ts";
 import type { ServerConfig, TransportKind } from "./config/types.ts";
 import { childEnvironment } from "./env.ts";
-import { type SandboxOutcome, sandboxedSpawn } from "./sandboxed-spawn.ts";
+import { sandboxedSpawn, type SandboxOutcome } from "./sandboxed-spawn.ts";
 
 /**
  * How to reach a server: a ServerConfig will do. A stdio server needs `command`, the others a
