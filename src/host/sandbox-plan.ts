@@ -73,12 +73,16 @@ async function programHome(real: string): Promise<string[]> {
   let dir = parentOf(real);
   for (let level = 0; level < MAX_PACKAGE_DEPTH && dir !== "/"; level++, dir = parentOf(dir)) {
     for (const file of PACKAGE_FILES) {
-      if ((await exists(`${dir}/${file}`)) !== "file") continue;
-      const linked = await runtime.realPath(`${dir}/node_modules`).catch(() => undefined);
-      return linked === undefined || isWithin(linked, dir) ? [dir] : [dir, linked];
+      if ((await exists(`${dir}/${file}`)) === "file") return await withLinkedModules(dir);
     }
   }
   return [parentOf(real)];
+}
+
+/** `dir`, and where its node_modules leads when that is a link out of it (a workspace's shared tree). */
+async function withLinkedModules(dir: string): Promise<string[]> {
+  const linked = await runtime.realPath(`${dir}/node_modules`).catch(() => undefined);
+  return linked === undefined || isWithin(linked, dir) ? [dir] : [dir, linked];
 }
 
 function isSystemPath(path: string): boolean {
@@ -150,7 +154,8 @@ export async function planSandbox(
     }
   }
   if (defaults) {
-    if (spawn.cwd !== undefined) read.push(cwd);
+    // A configured working directory is the server's own (npx finds a project's packages there).
+    if (spawn.cwd !== undefined) read.push(...(await withLinkedModules(cwd)));
     for (const root of roots) {
       if (!root.startsWith("file://")) read.push(root);
       else if (URL.canParse(root)) read.push(decodeURIComponent(new URL(root).pathname));

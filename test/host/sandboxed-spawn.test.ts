@@ -20,11 +20,12 @@ import { fixturePath } from "../support/fixture-process.ts";
 import { hangGuard } from "../support/hang-guard.ts";
 import { waitUntil } from "../support/polling.ts";
 import { isRunning, procStat } from "../support/processes.ts";
-import { configOf, stdioServerConfig } from "../support/server-config.ts";
+import { configOf, serverConfig, stdioServerConfig } from "../support/server-config.ts";
 
 const availability = await sandboxAvailability();
 const skip = availability.available ? false : `no sandbox on this machine: ${availability.reason}`;
 
+const REPO = fileURLToPath(new URL("../../", import.meta.url)).replace(/\/$/, "");
 const FILESYSTEM_SERVER = fileURLToPath(new URL("../../node_modules/@modelcontextprotocol/server-filesystem/dist/index.js", import.meta.url));
 
 /** The default profile, or a mapping's settings over it. */
@@ -161,6 +162,48 @@ describe("a stdio server in its sandbox (bubblewrap)", { skip }, () => {
       assert.match(refused, /ENOENT|no such file|not found/i);
     } finally {
       await wide.manager.close();
+    }
+  });
+
+  test("npx runs a package the project has installed, sandboxed: npm's cache and the project are readable", async () => {
+    const { manager } = await started(
+      serverConfig({
+        name: "npx-files",
+        transport: "stdio",
+        command: "npx",
+        args: ["-y", "@modelcontextprotocol/server-filesystem", join(dir, "root")],
+        cwd: REPO,
+        sandbox: profile(),
+      }),
+    );
+    try {
+      assert.match(await call(manager, "npx-files", "read_text_file", { path: join(dir, "root", "hello.txt") }), /hello from the root/);
+    } finally {
+      await manager.close();
+    }
+  });
+
+  test("npx of a package that is not installed, without network: the failure says to install it first or allow the network", async () => {
+    const manager = new McpManager(
+      configOf(serverConfig({
+        name: "missing",
+        transport: "stdio",
+        command: "npx",
+        args: ["-y", "@mcpwire-test/not-installed-anywhere"],
+        // npm's retries would only wait longer for a network the sandbox does not have.
+        env: { npm_config_fetch_retries: "0" },
+        sandbox: profile(),
+      })),
+      { connectRetries: 0, probeIntervalMs: 600_000 },
+    );
+    try {
+      await hangGuard(manager.start(), 60_000, "npx failing");
+      const [status] = manager.status();
+      assert.equal(status?.state, "parked");
+      assert.match(status?.lastError ?? "", /its sandbox has no network, so npx could not download a package it lacks: install the package first \(npm install -g PACKAGE/);
+      assert.match(status?.lastError ?? "", /or allow the network with sandbox: \{ network: true \}/);
+    } finally {
+      await manager.close();
     }
   });
 
