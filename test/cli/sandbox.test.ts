@@ -90,6 +90,13 @@ describe("--sandbox and sandbox: on the command line", { skip }, () => {
 });
 
 describe("sandbox settings that are refused before anything runs", () => {
+  test("help config documents the key and each key of its mapping", async () => {
+    const { code, stdout } = await mcpwire(["help", "config"]);
+    assert.equal(code, 0);
+    assert.match(stdout, /^  sandbox: "default", "prefer" or boolean or mapping$/m);
+    for (const key of ["read", "write", "network", "env", "prefer"]) assert.match(stdout, new RegExp(`^    sandbox\\.${key}: `, "m"), key);
+  });
+
   test("--sandbox with an unknown profile, or on an --http server, is a usage error", async () => {
     const bogus = await mcpwire(["servers", "--stdio", probeCommand, "--sandbox=strict"]);
     assert.equal(bogus.code, 2);

@@ -34,7 +34,7 @@ describe("the sandbox: key", () => {
       [
         ...probe,
         "    sandbox:",
-        "      read: [data, \"~/notes\", \"${SHARED}/docs\"]",
+        '      read: [data, "~/notes", "${SHARED}/docs"]',
         "      write: [out]",
         "      network: true",
         "      env: [GITHUB_TOKEN]",

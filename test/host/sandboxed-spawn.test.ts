@@ -10,6 +10,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpath
 import { createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import process from "node:process";
 import { fileURLToPath } from "node:url";
 import { StdioTransport } from "../../src/mod.ts";
 import type { CallToolResult } from "../../src/client/types.ts";
@@ -120,6 +121,29 @@ describe("a stdio server in its sandbox (bubblewrap)", { skip }, () => {
     }
   });
 
+  test("sandbox: default reads its roots and what its arguments name; env passes variables of ours by name", async () => {
+    mkdirSync(join(dir, "argument"), { recursive: true });
+    writeFileSync(join(dir, "argument", "given.txt"), "given as an argument");
+    process.env.MCPWIRE_SANDBOX_PASSED = "passed by name";
+    const server = stdioServerConfig("probe", [fixturePath("sandbox-probe-server.mjs"), join(dir, "argument")], {
+      roots: [join(dir, "outside")],
+      sandbox: profile({ env: ["MCPWIRE_SANDBOX_PASSED"] }),
+    });
+    const { manager } = await started(server);
+    try {
+      assert.equal(await call(manager, "probe", "read_file", { path: join(dir, "outside", "secret.txt") }), "ok: the secret");
+      assert.equal(await call(manager, "probe", "read_file", { path: join(dir, "argument", "given.txt") }), "ok: given as an argument");
+      // Readable, not writable.
+      assert.match(await call(manager, "probe", "write_file", { path: join(dir, "argument", "new.txt") }), /^denied: (EROFS|EACCES)/);
+      const environment = (await call(manager, "probe", "read_file", { path: "/proc/self/environ" })).replace(/^ok: /, "").split("\0");
+      assert.ok(environment.includes("MCPWIRE_SANDBOX_PASSED=passed by name"), environment.join(" "));
+      assert.ok(environment.includes("TMPDIR=/tmp"));
+    } finally {
+      delete process.env.MCPWIRE_SANDBOX_PASSED;
+      await manager.close();
+    }
+  });
+
   test("a profile that allows them: the read, the write and the connection succeed", async () => {
     const sandbox = profile({ profile: "custom", read: [join(dir, "outside")], write: [join(dir, "writable")], network: true });
     const { manager } = await started(stdioServerConfig("probe", [fixturePath("sandbox-probe-server.mjs")], { sandbox }));
@@ -200,7 +224,10 @@ describe("a stdio server in its sandbox (bubblewrap)", { skip }, () => {
       await hangGuard(manager.start(), 60_000, "npx failing");
       const [status] = manager.status();
       assert.equal(status?.state, "parked");
-      assert.match(status?.lastError ?? "", /its sandbox has no network, so npx could not download a package it lacks: install the package first \(npm install -g PACKAGE/);
+      assert.match(
+        status?.lastError ?? "",
+        /its sandbox has no network, so npx could not download a package it lacks: install the package first \(npm install -g PACKAGE/,
+      );
       assert.match(status?.lastError ?? "", /or allow the network with sandbox: \{ network: true \}/);
     } finally {
       await manager.close();

@@ -261,7 +261,10 @@ export const SERVER_SCHEMA: Readonly<JsonObject> = {
       if: { type: "string" },
       then: { enum: ["default", "prefer"] },
       properties: {
-        read: { ...STRING_ARRAY, description: "paths it may read (default: its roots and the directories its arguments name)" },
+        read: {
+          ...STRING_ARRAY,
+          description: "paths it may read besides its own program and the system's files (default: its roots, its cwd and the paths its arguments name)",
+        },
         write: { ...STRING_ARRAY, description: "paths it may read and write (besides a private /tmp)" },
         network: {
           anyOf: [{ type: "boolean" }, STRING_ARRAY],
@@ -271,8 +274,8 @@ export const SERVER_SCHEMA: Readonly<JsonObject> = {
         prefer: { type: "boolean", description: "run unsandboxed with a warning where no sandbox can be had (default false: it does not start)" },
       },
       additionalProperties: false,
-      description: "stdio: run the server in a sandbox (bubblewrap, Linux): default (read its own program, roots and argument " +
-        "directories; write a private /tmp; no network), prefer (the same, unsandboxed with a warning where no sandbox can be had), " +
+      description: "stdio: run the server in a sandbox (bubblewrap, Linux): default (read its own program, its roots, its cwd and the paths " +
+        "its arguments name; write a private /tmp and home; no network), prefer (the same, unsandboxed with a warning where no sandbox can be had), " +
         "or a mapping; relative paths resolve against the config file's directory",
     },
   }),
