@@ -5,7 +5,7 @@
 
 import { setOwn } from "../common/json.ts";
 import { redactText } from "../common/redact.ts";
-import { DEFAULT_CONNECT_TIMEOUT_MS, DEFAULT_TOOL_TIMEOUT_MS, type McpwireConfig, type ServerConfig } from "../host/config/types.ts";
+import { DEFAULT_CONNECT_TIMEOUT_MS, DEFAULT_TOOL_TIMEOUT_MS, type McpwireConfig, type SandboxSettings, type ServerConfig } from "../host/config/types.ts";
 import { type ParsedArgs, UsageError } from "./args.ts";
 import { splitCommandLine } from "./command-line.ts";
 
@@ -85,6 +85,15 @@ function attach(server: Given, option: { name: string; value: string }): void {
   else server.headers.push(option.value);
 }
 
+/** `--sandbox[=PROFILE]` of the stdio server `label` (inspect's too): `default` (also `--sandbox` alone) or `prefer`. */
+export function sandboxOption(profile: string, label: string): SandboxSettings {
+  if (profile !== "" && profile !== "default" && profile !== "prefer") {
+    throw new UsageError(`--sandbox=${profile} for ${label}: the profile is default or prefer (a config file's sandbox: key takes paths)`);
+  }
+  const prefer = profile === "prefer";
+  return { profile: prefer ? "prefer" : "default", write: [], network: false, env: [], prefer };
+}
+
 /** How the server was given, for messages: `--stdio "node x.mjs"`. */
 export function adHocLabel(server: ServerConfig): string {
   if (server.transport === "stdio") return `--stdio "${[server.command, ...server.args].join(" ")}"`;
@@ -119,14 +128,7 @@ function serverOf(given: Given): ServerConfig {
     }
     if (given.cwd[0] !== undefined) server.cwd = given.cwd[0];
     if (given.sandbox.length > 1) throw new UsageError(`${label} has ${given.sandbox.length} --sandbox options; give it one`);
-    const profile = given.sandbox[0];
-    if (profile !== undefined) {
-      if (profile !== "" && profile !== "default" && profile !== "prefer") {
-        throw new UsageError(`--sandbox=${profile} for ${label}: the profile is default or prefer (a config file's sandbox: key takes paths)`);
-      }
-      const prefer = profile === "prefer";
-      server.sandbox = { profile: prefer ? "prefer" : "default", write: [], network: false, env: [], prefer };
-    }
+    if (given.sandbox[0] !== undefined) server.sandbox = sandboxOption(given.sandbox[0], label);
   } else {
     if (given.env.length > 0 || given.cwd.length > 0 || given.sandbox.length > 0) {
       const flag = given.env.length > 0 ? "env" : given.cwd.length > 0 ? "cwd" : "sandbox";

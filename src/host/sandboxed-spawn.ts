@@ -33,7 +33,7 @@ export function sandboxedSpawn(
     if (!availability.available) {
       if (!settings.prefer) {
         throw new SandboxError(
-          `server "${name}": not started, its config asks for a sandbox (sandbox: ${settings.profile}) and none can be had: ` +
+          `server "${name}": not started, it is to run in a sandbox (sandbox: ${settings.profile}) and none can be had: ` +
             `${availability.reason}; or write sandbox: prefer to run it unsandboxed with a warning`,
           "sandbox-unavailable",
         );

@@ -75,7 +75,7 @@ describe("--sandbox and sandbox: on the command line", { skip }, () => {
 
   test("no sandbox to be had: the server does not start and says why and what to do; prefer runs it with a warning", async () => {
     const refused = await mcpwire(["servers", "--stdio", probeCommand, "--name", "probe", "--sandbox"], { MCPWIRE_BWRAP: MISSING_BWRAP });
-    assert.match(refused.stdout, /^probe\s+parked\s+stdio\s.*no \(default\)\s.*not started, its config asks for a sandbox/m);
+    assert.match(refused.stdout, /^probe\s+parked\s+stdio\s.*no \(default\)\s.*not started, it is to run in a sandbox/m);
     const [status] = JSON.parse(
       (await mcpwire(["servers", "--json", "--stdio", probeCommand, "--name", "probe", "--sandbox"], { MCPWIRE_BWRAP: MISSING_BWRAP })).stdout,
     ) as Array<{ state: string; lastError?: string }>;
@@ -86,6 +86,20 @@ describe("--sandbox and sandbox: on the command line", { skip }, () => {
     assert.equal(preferred.code, 0, preferred.stderr);
     assert.match(preferred.stdout, /^probe\s+ready\s+stdio\s.*no \(prefer\)/m);
     assert.match(preferred.stderr, /^warning: server "probe" runs WITHOUT a sandbox \(sandbox: prefer\): bubblewrap .* is not installed/m);
+  });
+});
+
+describe("inspect --sandbox", { skip }, () => {
+  test("inspects the server in its sandbox; without one it does not connect and says why, or warns with prefer", async () => {
+    const sandboxed = await mcpwire(["inspect", "--stdio", probeCommand, "--sandbox"]);
+    assert.equal(sandboxed.code, 0, sandboxed.stderr);
+    assert.match(sandboxed.stdout, /read_file/);
+    const refused = await mcpwire(["inspect", "--stdio", probeCommand, "--sandbox"], { MCPWIRE_BWRAP: MISSING_BWRAP });
+    assert.notEqual(refused.code, 0);
+    assert.match(refused.stderr, /not started, it is to run in a sandbox \(sandbox: default\) and none can be had: bubblewrap .* is not installed/);
+    const preferred = await mcpwire(["inspect", "--stdio", probeCommand, "--sandbox=prefer"], { MCPWIRE_BWRAP: MISSING_BWRAP });
+    assert.equal(preferred.code, 0, preferred.stderr);
+    assert.match(preferred.stderr, /^warning: server ".*" runs WITHOUT a sandbox \(sandbox: prefer\)/m);
   });
 });
 
