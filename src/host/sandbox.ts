@@ -85,7 +85,6 @@ export function bwrapArguments(plan: SandboxPlan, command: string, args: readonl
   ];
   for (const dir of SYSTEM_DIRECTORIES) out.push("--ro-bind-try", dir, dir);
   for (const file of ETC_FILES) out.push("--ro-bind-try", `/etc/${file}`, `/etc/${file}`);
-  out.push("--proc", "/proc", "--dev", "/dev");
   const mounts = new Map<string, Mount>();
   mounts.set("/tmp", { path: "/tmp", kind: "tmpfs" });
   for (const path of plan.read.map(normal)) if (!mounts.has(path)) mounts.set(path, { path, kind: "ro" });
@@ -101,6 +100,8 @@ export function bwrapArguments(plan: SandboxPlan, command: string, args: readonl
     if (mount.kind === "tmpfs") out.push("--tmpfs", mount.path);
     else out.push(mount.kind === "ro" ? "--ro-bind-try" : "--bind-try", mount.path, mount.path);
   }
+  // Last, so that no bound path (even `/`) brings the host's /proc or devices in.
+  out.push("--proc", "/proc", "--dev", "/dev");
   const cwd = plan.cwd === undefined ? undefined : normal(plan.cwd);
   // A tmpfs is empty: only its own top is there to enter.
   const reachable = cwd !== undefined && [...mounts.values()].some((mount) => mount.kind === "tmpfs" ? cwd === mount.path : isWithin(cwd, mount.path));

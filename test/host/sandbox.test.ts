@@ -83,6 +83,12 @@ describe("bwrapArguments", () => {
     assert.equal(chdir(bwrapArguments({ read: [], write: [], network: false, home: "/home/u", cwd: "/home/u/x" }, "node", [])), "/tmp");
   });
 
+  test("/proc and /dev are mounted after every bound path, even a bound /", () => {
+    const args = bwrapArguments({ read: ["/"], write: [], network: false }, "node", []);
+    assert.ok(args.indexOf("--proc") > args.lastIndexOf("--ro-bind-try"), "--proc after the binds");
+    assert.ok(args.indexOf("--dev") > args.lastIndexOf("--ro-bind-try"), "--dev after the binds");
+  });
+
   test("the program's own arguments come after -- untouched, even ones that look like bwrap's", () => {
     const args = bwrapArguments({ read: [], write: [], network: false }, "/opt/server", ["--bind", "/", "/", "--unshare-net"]);
     assert.deepEqual(args.slice(args.indexOf("--") + 1), ["/opt/server", "--bind", "/", "/", "--unshare-net"]);
