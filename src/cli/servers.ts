@@ -16,6 +16,7 @@ Starts every configured server and prints one row per server: state, transport,
 negotiated protocol version, server name and version, tool count, where it is configured
 (the config file, the app and file it was imported from, or "command line"), sandbox (a
 stdio server: "yes (PROFILE)" in the sandbox its sandbox: key or --sandbox asks for,
+"yes (PROFILE, deno permissions)" for a Deno script given Deno's permission flags instead,
 "no (prefer)" when sandbox: prefer ran it without one, "no" when it asks for none), last error.
 --import APP[,APP] adds the servers of other apps (claude-desktop, claude-code, cursor, vscode,
 windsurf, gemini-cli, codex, mcphost, or all); see mcpwire import --list.
@@ -28,7 +29,8 @@ ${TRACE_USAGE}`;
 function sandboxText(status: ServerStatus): string {
   if (status.transport !== "stdio") return "-";
   if (status.sandbox === undefined) return "no";
-  return `${status.sandbox.sandboxed ? "yes" : "no"} (${status.sandbox.profile})`;
+  const by = status.sandbox.by === "deno" ? ", deno permissions" : "";
+  return `${status.sandbox.sandboxed ? "yes" : "no"} (${status.sandbox.profile}${by})`;
 }
 
 export async function servers(argv: readonly string[]): Promise<number> {

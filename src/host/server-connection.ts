@@ -145,6 +145,7 @@ export class ServerConnection {
 
   /** Whether the last start ran the server in its sandbox (config `sandbox:`). */
   #sandboxed = false;
+  #sandboxedBy: "bubblewrap" | "deno" | undefined;
 
   status(): ServerStatus {
     this.#settleHealth();
@@ -156,7 +157,11 @@ export class ServerConnection {
       reconnectAttempts: this.#reconnectAttempts,
     };
     if (this.config.transport === "stdio" && this.config.sandbox !== undefined) {
-      status.sandbox = { profile: this.config.sandbox.profile, sandboxed: this.#sandboxed };
+      status.sandbox = {
+        profile: this.config.sandbox.profile,
+        sandboxed: this.#sandboxed,
+        ...(this.#sandboxed && this.#sandboxedBy !== undefined ? { by: this.#sandboxedBy } : {}),
+      };
     }
     const client = this.#client;
     if (client?.protocolVersion !== undefined) status.protocolVersion = client.protocolVersion;
@@ -269,6 +274,7 @@ export class ServerConnection {
         onStderr: (line) => this.#emit("stderr", { server: this.name, line }),
         onSandbox: (outcome) => {
           this.#sandboxed = outcome.sandboxed;
+          this.#sandboxedBy = outcome.by;
           // A problem whose error is a SandboxError: the CLI shows it as a warning.
           if (outcome.warning !== undefined) {
             this.#emit("problem", { server: this.name, message: outcome.warning, error: new SandboxError(outcome.warning, "sandbox-unavailable") });

@@ -50,7 +50,7 @@ export interface ServerStatus {
    * and whether its last start ran it in the sandbox (false before it started, and where
    * `sandbox: prefer` ran it without one).
    */
-  sandbox?: { profile: string; sandboxed: boolean };
+  sandbox?: { profile: string; sandboxed: boolean; by?: "bubblewrap" | "deno" };
 }
 
 /** What a server reports to its manager; every detail names the server. */

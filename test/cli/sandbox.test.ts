@@ -68,7 +68,7 @@ describe("--sandbox and sandbox: on the command line", { skip }, () => {
     const listed = await mcpwire(["servers", "--json", "--config", config]);
     assert.equal(listed.code, 0, listed.stderr);
     const [status] = JSON.parse(listed.stdout) as Array<{ name: string; state: string; sandbox?: unknown }>;
-    assert.deepEqual(status?.sandbox, { profile: "custom", sandboxed: true });
+    assert.deepEqual(status?.sandbox, { profile: "custom", sandboxed: true, by: "bubblewrap" });
     const read = await mcpwire(["call", "--config", config, "mcp_probe_read_file", `path=${file}`]);
     assert.equal(read.stdout, "ok: the secret\n", read.stderr);
   });
@@ -86,6 +86,30 @@ describe("--sandbox and sandbox: on the command line", { skip }, () => {
     assert.equal(preferred.code, 0, preferred.stderr);
     assert.match(preferred.stdout, /^probe\s+ready\s+stdio\s.*no \(prefer\)/m);
     assert.match(preferred.stderr, /^warning: server "probe" runs WITHOUT a sandbox \(sandbox: prefer\): bubblewrap .* is not installed/m);
+  });
+});
+
+describe("a Deno script where bubblewrap cannot be had: Deno's permission flags instead", () => {
+  test("its read outside, write and connection are refused by Deno; servers says so", async () => {
+    const deno = fileURLToPath(new URL("../../node_modules/deno/deno", import.meta.url));
+    const command = `${JSON.stringify(deno)} run ${JSON.stringify(probe)}`;
+    const noBwrap = { MCPWIRE_BWRAP: MISSING_BWRAP };
+    const listed = await mcpwire(["servers", "--stdio", command, "--name", "denoprobe", "--sandbox"], noBwrap);
+    assert.equal(listed.code, 0, listed.stderr);
+    assert.match(listed.stdout, /^denoprobe\s+ready\s+stdio\s.*yes \(default, deno permissions\)/m);
+    const read = await mcpwire(["call", "--stdio", command, "--sandbox", "read_file", `path=${secretFile()}`], noBwrap);
+    assert.equal(read.code, 0, read.stderr);
+    assert.match(read.stdout, /^denied: .*read access/);
+    const own = await mcpwire(["call", "--stdio", command, "--sandbox", "read_file", `path=${probe}`], noBwrap);
+    assert.match(own.stdout, /^ok: /);
+    const write = await mcpwire(["call", "--stdio", command, "--sandbox", "write_file", `path=${join(scratch.path, "written.txt")}`], noBwrap);
+    assert.match(write.stdout, /^denied: .*write access/);
+    // The command line's own -A is dropped in the sandbox, and reads everything outside it.
+    const everything = `${JSON.stringify(deno)} run -A ${JSON.stringify(probe)}`;
+    const dropped = await mcpwire(["call", "--stdio", everything, "--sandbox", "read_file", `path=${secretFile()}`], noBwrap);
+    assert.match(dropped.stdout, /^denied: .*read access/);
+    const unsandboxed = await mcpwire(["call", "--stdio", everything, "read_file", `path=${secretFile()}`], noBwrap);
+    assert.equal(unsandboxed.stdout, "ok: the secret\n");
   });
 });
 

@@ -101,7 +101,7 @@ describe("a stdio server in its sandbox (bubblewrap)", { skip }, () => {
   test("sandbox: default refuses reading outside, writing outside and a loopback connection; each refusal is on its stderr", async () => {
     const { manager, stderr } = await started(stdioServerConfig("probe", [fixturePath("sandbox-probe-server.mjs")], { sandbox: profile() }));
     try {
-      assert.deepEqual(manager.status()[0]?.sandbox, { profile: "default", sandboxed: true });
+      assert.deepEqual(manager.status()[0]?.sandbox, { profile: "default", sandboxed: true, by: "bubblewrap" });
       assert.match(await call(manager, "probe", "read_file", { path: join(dir, "outside", "secret.txt") }), /^denied: ENOENT/);
       const written = join(dir, "writable", "note.txt");
       assert.match(await call(manager, "probe", "write_file", { path: written }), /^denied: (ENOENT|EROFS|EACCES)/);
@@ -148,7 +148,7 @@ describe("a stdio server in its sandbox (bubblewrap)", { skip }, () => {
     const sandbox = profile({ profile: "custom", read: [join(dir, "outside")], write: [join(dir, "writable")], network: true });
     const { manager } = await started(stdioServerConfig("probe", [fixturePath("sandbox-probe-server.mjs")], { sandbox }));
     try {
-      assert.deepEqual(manager.status()[0]?.sandbox, { profile: "custom", sandboxed: true });
+      assert.deepEqual(manager.status()[0]?.sandbox, { profile: "custom", sandboxed: true, by: "bubblewrap" });
       assert.equal(await call(manager, "probe", "read_file", { path: join(dir, "outside", "secret.txt") }), "ok: the secret");
       const written = join(dir, "writable", "note.txt");
       assert.equal(await call(manager, "probe", "write_file", { path: written, text: "kept" }), "ok: written");
