@@ -76,6 +76,8 @@ interface Mount {
 export function bwrapArguments(plan: SandboxPlan, command: string, args: readonly string[]): string[] {
   const out = [
     // The server dies with bwrap, and bwrap with its parent (a crashed host leaves no server behind).
+    // No --new-session: the server stays in bwrap's process group, which the transport signals
+    // (its spawn already made bwrap a session leader without a controlling terminal).
     "--die-with-parent",
     "--unshare-pid",
     "--unshare-ipc",
