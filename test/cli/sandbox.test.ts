@@ -9,7 +9,9 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { mcpwire as runMcpwire, type Outcome, scratchDir, writeConfig } from "../support/cli-runner.ts";
+import { mcpwire as runMcpwire, type Outcome, scratchDir, startMcpwire, writeConfig } from "../support/cli-runner.ts";
+import { waitUntil } from "../support/polling.ts";
+import { descendants, isRunning } from "../support/processes.ts";
 import { sandboxAvailability } from "../../src/host/sandbox-availability.ts";
 
 const availability = await sandboxAvailability();
@@ -110,6 +112,19 @@ describe("a Deno script where bubblewrap cannot be had: Deno's permission flags 
     assert.match(dropped.stdout, /^denied: .*read access/);
     const unsandboxed = await mcpwire(["call", "--stdio", everything, "read_file", `path=${secretFile()}`], noBwrap);
     assert.equal(unsandboxed.stdout, "ok: the secret\n");
+  });
+});
+
+describe("a host that dies", { skip }, () => {
+  test("mcpwire killed mid-call: bwrap dies with it, and so does every process of the sandbox", async () => {
+    const running = startMcpwire(["call", "--stdio", probeCommand, "--sandbox", "hold"], {}, 60_000);
+    const cli = running.child.pid!;
+    // bwrap, its namespace's init, the server and the server's child, all below the CLI.
+    let below: number[] = [];
+    await waitUntil(() => (below = descendants(cli)).length >= 4, "the sandboxed server and its child running", 30_000);
+    running.child.kill("SIGKILL");
+    await running.code;
+    await waitUntil(() => below.filter(isRunning).length === 0, `no process left of ${below.join(", ")}`, 10_000);
   });
 });
 

@@ -6,7 +6,7 @@
 
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -20,7 +20,7 @@ import { sandboxAvailability } from "../../src/host/sandbox-availability.ts";
 import { fixturePath } from "../support/fixture-process.ts";
 import { hangGuard } from "../support/hang-guard.ts";
 import { waitUntil } from "../support/polling.ts";
-import { isRunning, procStat } from "../support/processes.ts";
+import { descendants, isRunning } from "../support/processes.ts";
 import { configOf, serverConfig, stdioServerConfig } from "../support/server-config.ts";
 
 const availability = await sandboxAvailability();
@@ -52,23 +52,6 @@ async function call(manager: McpManager, server: string, tool: string, args: Rec
   const client = manager.client(server);
   assert.ok(client, `server "${server}" is connected (${JSON.stringify(manager.status())})`);
   return textOf(await hangGuard(client.callTool(tool, args), 15_000, `${tool} on ${server}`));
-}
-
-/** Every process below `pid`, from /proc (Linux). */
-function descendants(pid: number): number[] {
-  const found: number[] = [];
-  let frontier = [pid];
-  while (frontier.length > 0) {
-    const next: number[] = [];
-    for (const entry of readdirSync("/proc")) {
-      if (!/^\d+$/.test(entry)) continue;
-      const ppid = Number(procStat(Number(entry))?.[1]);
-      if (frontier.includes(ppid)) next.push(Number(entry));
-    }
-    found.push(...next);
-    frontier = next;
-  }
-  return found;
 }
 
 describe("a stdio server in its sandbox (bubblewrap)", { skip }, () => {
