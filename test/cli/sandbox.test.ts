@@ -146,7 +146,7 @@ describe("sandbox settings that are refused before anything runs", () => {
   test("help config documents the key and each key of its mapping", async () => {
     const { code, stdout } = await mcpwire(["help", "config"]);
     assert.equal(code, 0);
-    assert.match(stdout, /^  sandbox: "default", "prefer" or boolean or mapping$/m);
+    assert.match(stdout, /^ {2}sandbox: "default", "prefer" or boolean or mapping$/m);
     for (const key of ["read", "write", "network", "env", "prefer"]) assert.match(stdout, new RegExp(`^    sandbox\\.${key}: `, "m"), key);
   });
 
