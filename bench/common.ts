@@ -3,7 +3,7 @@
 
 import process from "node:process";
 
-export type Unit = "msg/s" | "MB/s" | "µs/call" | "calls/s" | "µs" | "ms" | "MB/conn" | "functions" | "files";
+export type Unit = "msg/s" | "MB/s" | "µs/call" | "calls/s" | "µs" | "ms" | "MB/conn" | "functions" | "files" | "KB";
 
 /** Which column a figure belongs to. */
 export type Comparator = "mcpwire" | "sdk_v1" | "sdk_v2" | "floor";
@@ -68,6 +68,7 @@ const HIGHER_IS_BETTER: Record<Unit, boolean> = {
   "MB/conn": false,
   "functions": false,
   "files": false,
+  "KB": false,
 };
 
 /** How many times better ours is than theirs (> 1: ours is better), or null when either is absent. */

@@ -14,7 +14,7 @@ import { fileURLToPath } from "node:url";
 import type { Figures, MeasureOptions, RoundBench, Row, Samples, Spread } from "./common.ts";
 
 const ROUND_BENCHES = ["framing", "dispatch", "stdio", "bridge"] as const;
-const BENCHES = [...ROUND_BENCHES, "startup", "plainpath"] as const;
+const BENCHES = [...ROUND_BENCHES, "startup", "call-startup", "plainpath", "bundle"] as const;
 type BenchName = typeof BENCHES[number];
 const DEFAULT_ROUNDS = 7;
 const QUICK_ROUNDS = 3;
@@ -105,7 +105,7 @@ async function runRounds(name: string, rounds: number, quick: boolean): Promise<
   return module.bench.report(samples, rounds);
 }
 
-async function runOld(name: "startup"): Promise<Row[]> {
+async function runOld(name: "startup" | "call-startup"): Promise<Row[]> {
   const module: { run: () => Promise<Row[]> } = await import(`./${name}.bench.ts`);
   return module.run();
 }
@@ -138,6 +138,50 @@ function runPlainPath(): Row[] {
     };
     rows.push({ ...base, case: `functions per plain call, ${wire}`, unit: "functions", mcpwire: figures.functions });
     rows.push({ ...base, case: `files per plain call, ${wire}`, unit: "files", mcpwire: figures.files });
+  }
+  return rows;
+}
+
+/**
+ * Bundle sizes (issue 28): esbuild bundles of the root entry for a browser, for Workers and for
+ * Node, beside SDK v2's client built the same way (scripts/bundle-sizes.ts, in a fresh
+ * process). Sizes, not times: one run is enough.
+ */
+function runBundle(): Row[] {
+  const output = execFileSync(process.execPath, ["--import", "tsx", fileURLToPath(new URL("../scripts/bundle-sizes.ts", import.meta.url)), "--json"], {
+    encoding: "utf8",
+    timeout: CHILD_TIMEOUT_MS,
+  });
+  const line = output.split("\n").find((text) => text.startsWith("BUNDLE-FIGURES "));
+  if (line === undefined) throw new Error("bench: scripts/bundle-sizes.ts printed no figures");
+  const figures = JSON.parse(line.slice("BUNDLE-FIGURES ".length)) as {
+    name: string;
+    what: string;
+    raw: number;
+    gzip: number;
+    interpretingValidator: boolean;
+  }[];
+  const kb = (bytes: number | undefined) => bytes === undefined ? null : Math.round(bytes / 102.4) / 10;
+  const rows: Row[] = [];
+  for (const [name, sdk] of [["browser", "sdk-v2-browser"], ["workerd", "sdk-v2-browser"], ["node", "sdk-v2-node"]] as const) {
+    const ours = figures.find((figure) => figure.name === name);
+    const theirs = figures.find((figure) => figure.name === sdk);
+    if (ours === undefined) continue;
+    const validator = name === "node" ? "" : `; interpreting validator ${ours.interpretingValidator ? "included" : "not in the package yet"}`;
+    for (const kind of ["gzip", "raw"] as const) {
+      rows.push({
+        bench: "bundle",
+        case: `${name} ${kind}, ${ours.what.replace(/^mcpwire: /, "")}`,
+        unit: "KB",
+        mcpwire: kb(ours[kind]),
+        sdk_v1: null,
+        sdk_v2: kb(theirs?.[kind]),
+        floor: null,
+        ratio_vs_sdk_v1: null,
+        ratio_vs_floor: null,
+        note: `esbuild --minify, gzip -9${validator}`,
+      });
+    }
   }
   return rows;
 }
@@ -236,6 +280,16 @@ const TARGETS: Target[] = [
       { label: "dispatch", case: "dispatchSync (mcpwire)", pick: (r) => r.cpu_us?.floor },
     ],
   },
+  // issue 27: `call` starts only the server that owns the tool (bench/call-startup.bench.ts).
+  {
+    name: "call with a slow and a broken extra server vs its server alone",
+    goal: "≥ 0.90×",
+    bench: "call-startup",
+    case: "process: `call mcp_everything_echo`",
+    field: "ratio_vs_floor",
+    atLeast: 0.9,
+    also: [{ label: "`servers` (starts all) ms", case: "process: `servers`", pick: (r) => r.mcpwire }],
+  },
   { name: "in-process dispatch vs SDK v1", goal: "≥ 5× (keep)", bench: "dispatch", case: "in-process tools/call", field: "ratio_vs_sdk_v1", atLeast: 5 },
   // issue 25: a plain tool call runs few of our functions (bench/plain-path.ts).
   {
@@ -256,6 +310,9 @@ const TARGETS: Target[] = [
     atMost: 40,
   },
   { name: "files per plain call, 2026-07-28 wire", goal: "≤ 14", bench: "plainpath", case: "files per plain call, 2026-07-28", field: "value", atMost: 14 },
+  // issue 28: the bundles an embedder ships (scripts/bundle-sizes.ts; test/bundle.test.ts guards them).
+  { name: "browser bundle, gzip KB", goal: "≤ 45", bench: "bundle", case: "browser gzip", field: "value", atMost: 45 },
+  { name: "Node bundle (Client + StdioTransport, no ajv), gzip KB", goal: "≤ 40", bench: "bundle", case: "node gzip", field: "value", atMost: 40 },
 ];
 
 function judge(rows: Row[]): string[] {
@@ -297,7 +354,15 @@ const started = performance.now();
 for (const name of chosen) {
   const t0 = performance.now();
   console.error(`bench: ${name}…`);
-  rows.push(...(name === "startup" ? await runOld(name) : name === "plainpath" ? runPlainPath() : await runRounds(name, rounds, quick)));
+  rows.push(
+    ...(name === "startup" || name === "call-startup"
+      ? await runOld(name)
+      : name === "plainpath"
+      ? runPlainPath()
+      : name === "bundle"
+      ? runBundle()
+      : await runRounds(name, rounds, quick)),
+  );
   console.error(`bench: ${name} took ${((performance.now() - t0) / 1000).toFixed(1)} s`);
 }
 const results = {
@@ -338,7 +403,7 @@ for (const r of rows) {
 }
 const judged = judge(rows);
 if (judged.length > 2) {
-  console.log("\ntargets (issues 19 and 25), judged on the median:\n");
+  console.log("\ntargets (issues 19, 25 and 28), judged on the median:\n");
   for (const line of judged) console.log(line);
 }
 process.exit(0);

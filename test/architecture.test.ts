@@ -244,8 +244,9 @@ describe("the entries of DESIGN.md", () => {
           problems.push(chain(graph, path));
         }
       }
-      // smol-toml: loaded only when a TOML config (Codex's) is imported.
-      const allowed = new Set(["ajv", "yaml", "smol-toml"]);
+      // smol-toml: loaded only when a TOML config (Codex's) is imported; @cfworker/json-schema: the
+      // interpreting validator (the config's first check, and the client's where eval is refused).
+      const allowed = new Set(["ajv", "yaml", "smol-toml", "@cfworker/json-schema"]);
       for (const name of packages) if (!allowed.has(name) && !name.startsWith("node:")) problems.push(`an undeclared package: ${chain(graph, name)}`);
       assert.deepEqual(problems, []);
     });
@@ -256,6 +257,72 @@ describe("the entries of DESIGN.md", () => {
     for (const path of ["src/jsonrpc/peer.ts", "src/transport/stdio.ts", "src/transport/streamable-http/mod.ts", "src/client/client.ts"]) {
       assert.ok(modules.has(path), `src/mod.ts should load ${path}`);
     }
+  });
+});
+
+/**
+ * The runtime modules of src/runtime/ and where package.json "imports" (#runtime) sends each
+ * condition: node.ts (Node, Bun), deno.ts, web.ts (browsers, Workers, an unknown runtime).
+ * In the npm package the build makes dist/runtime/mod.js a re-export of #runtime
+ * (scripts/runtime-entry.ts); src/runtime/mod.ts imports node.ts and deno.ts for source users.
+ */
+const RUNTIME_MODULES: Readonly<Record<string, string>> = {
+  browser: "src/runtime/web.ts",
+  workerd: "src/runtime/web.ts",
+  worker: "src/runtime/web.ts",
+  deno: "src/runtime/deno.ts",
+  bun: "src/runtime/node.ts",
+  node: "src/runtime/node.ts",
+  default: "src/runtime/web.ts",
+};
+
+/** `entry`'s graph as a bundler resolving for the web builds it: src/runtime/mod.ts leads to web.ts, not to node.ts and deno.ts. */
+function webGraph(entry: string): ReturnType<typeof moduleGraph> {
+  const mod = byPath.get("src/runtime/mod.ts")!;
+  const picked = new Set(["./node.ts", "./deno.ts"]);
+  const imports = mod.imports.filter((record) => !picked.has(record.specifier));
+  byPath.set(mod.path, { ...mod, imports: [...imports, { ...imports[0]!, specifier: "./web.ts", typeOnly: false, dynamic: false }] });
+  try {
+    return moduleGraph(entry);
+  } finally {
+    byPath.set(mod.path, mod);
+  }
+}
+
+describe("the runtimes (package.json imports #runtime)", () => {
+  const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { imports?: Record<string, Record<string, string>> };
+
+  test("#runtime sends each condition to its runtime module, in the order a resolver tries them", () => {
+    const map = pkg.imports?.["#runtime"] ?? {};
+    assert.deepEqual(Object.keys(map), Object.keys(RUNTIME_MODULES), "conditions are tried in order: browser and the Workers' first, default last");
+    for (const [condition, source] of Object.entries(RUNTIME_MODULES)) {
+      assert.equal(map[condition], source.replace(/^src\//, "./dist/").replace(/\.ts$/, ".js"), condition);
+    }
+  });
+
+  test("each runtime module exports `runtime`, and src/runtime/mod.ts the names the build keeps", () => {
+    for (const path of new Set(Object.values(RUNTIME_MODULES))) {
+      assert.match(byPath.get(path)!.text, /^export const runtime: Runtime = \w+;$/m, `${path} exports no runtime`);
+    }
+  });
+
+  test("web.ts and what it imports use no node: module and no runtime global (process, Deno, Buffer)", () => {
+    const { modules } = moduleGraph("src/runtime/web.ts");
+    const problems: string[] = [];
+    for (const path of modules) {
+      const file = byPath.get(path)!;
+      for (const use of globalUses(file.text, RUNTIME_GLOBALS)) problems.push(`${path}:${use.line} uses ${use.name}`);
+      for (const record of file.imports) if (record.specifier.startsWith("node:")) problems.push(`${path}:${record.line} imports ${record.specifier}`);
+    }
+    assert.deepEqual(problems, []);
+  });
+
+  test("the root entry, resolved for a browser or a Worker, reaches web.ts and neither node.ts, deno.ts nor a node: module", () => {
+    const graph = webGraph("src/mod.ts");
+    assert.ok(graph.modules.has("src/runtime/web.ts"));
+    const problems = [...graph.modules].filter((path) => ["src/runtime/node.ts", "src/runtime/deno.ts"].includes(path)).map((path) => chain(graph, path));
+    for (const name of graph.packages) if (name.startsWith("node:")) problems.push(chain(graph, name));
+    assert.deepEqual(problems, []);
   });
 });
 

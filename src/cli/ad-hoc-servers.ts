@@ -17,8 +17,8 @@ export const AD_HOC_OPTIONS = {
   name: { kind: "list" },
   header: { kind: "list" },
   env: { kind: "list" },
-  cwd: { kind: "list" },
-  sandbox: { kind: "optional" },
+  cwd: { kind: "list", values: "directory" },
+  sandbox: { kind: "optional", values: ["default", "prefer"] },
 } as const;
 
 /** What the ad-hoc options do, for each verb's usage text. */

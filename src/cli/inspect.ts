@@ -25,6 +25,8 @@ import { APP_ONLY_MARK, type AppsReport, collectApps, formatApps, showToolUi } f
 import { isAppOnly } from "../client/apps/apps.ts";
 import { VERSION } from "./version.ts";
 import { messageOf } from "../common/error-text.ts";
+import { PinLockFile, pinLockFileOf } from "../host/pin-lock-file.ts";
+import { heldSummary, ToolPins } from "../registry/tool-pins.ts";
 
 export const INSPECT_USAGE = `usage: mcpwire inspect --stdio "<command> <args…>" [options]
        mcpwire inspect --url URL [--header NAME:VALUE]… [--transport auto|http|sse] [options]
@@ -65,6 +67,10 @@ options:
   --trace-file FILE         write the same events as JSON Lines to FILE (mode 0600),
                             one per line as it happens; credentials redacted in both
   --debug                   with an error, also print its stack
+
+Tools are pinned as in run and chat (mcpwire help pin), at pinning: warn: the first inspect of a
+command line or URL pins its tools (server "inspect" in ~/.local/state/mcpwire/mcpwire.lock.json),
+and a later one warns about each tool that is new or changed since.
 
 Tools with MCP Apps metadata get an "apps" section: each tool's ui:// resource read and
 checked (type, size, _meta.ui) or why it was refused; a tool for the app only is marked
@@ -108,24 +114,27 @@ function stderr(text: string): void {
   void write("stderr", text + "\n");
 }
 
+/** The options `mcpwire inspect` takes. */
+export const INSPECT_OPTIONS = {
+  stdio: { kind: "string" },
+  env: { kind: "list" },
+  cwd: { kind: "string", values: "directory" },
+  sandbox: { kind: "optional", values: ["default", "prefer"] },
+  url: { kind: "string" },
+  header: { kind: "list" },
+  transport: { kind: "string", values: ["auto", "http", "sse"] },
+  timeout: { kind: "string" },
+  protocol: { kind: "string", values: ["auto", "modern", "legacy"] },
+  json: { kind: "flag" },
+  ui: { kind: "string" },
+  trace: { kind: "optional", values: ["full"] },
+  "trace-file": { kind: "string", values: "file" },
+  help: { kind: "flag" },
+  debug: { kind: "flag" },
+} as const;
+
 export async function inspect(argv: readonly string[]): Promise<number> {
-  const args = parseArgs(argv, {
-    stdio: { kind: "string" },
-    env: { kind: "list" },
-    cwd: { kind: "string" },
-    sandbox: { kind: "optional" },
-    url: { kind: "string" },
-    header: { kind: "list" },
-    transport: { kind: "string" },
-    timeout: { kind: "string" },
-    protocol: { kind: "string" },
-    json: { kind: "flag" },
-    ui: { kind: "string" },
-    trace: { kind: "optional" },
-    "trace-file": { kind: "string" },
-    help: { kind: "flag" },
-    debug: { kind: "flag" },
-  });
+  const args = parseArgs(argv, INSPECT_OPTIONS);
   if (args.flags.has("help")) {
     await write("stdout", INSPECT_USAGE + "\n");
     return 0;
@@ -204,6 +213,7 @@ async function inspectWith(args: ParsedArgs, settings: InspectSettings): Promise
     const uiTool = args.values.get("ui");
     if (uiTool !== undefined) return await showToolUi(client, uiTool, json);
     const report = { ...connection.used(), ...(await collect(client)) };
+    if (report.errors.tools === undefined) await warnAboutChangedTools(report.tools, redactor.redact(commandLine ?? url ?? ""));
     if (json) await writeJson(report);
     else await write("stdout", formatReport(report));
     return Object.keys(report.errors).length > 0 ? 1 : 0;
@@ -284,6 +294,25 @@ function httpConnection(url: string, args: ParsedArgs, redactor: Redactor, trace
   }
   return { transport, used: () => ({ transport: kind === "sse" ? "sse" : "streamable-http" }) };
 }
+
+/**
+ * Tool pinning at `warn` (registry/tool-pins.ts): the tools of this command line or URL are
+ * pinned the first time inspect sees them (as server "inspect", in the user's lock file); a tool
+ * new or changed since is shown, with a warning on stderr. A lock file that cannot be used is a warning.
+ */
+async function warnAboutChangedTools(tools: readonly Tool[], source: string): Promise<void> {
+  const file = pinLockFileOf({}, runtime.env());
+  if (file === undefined) return;
+  try {
+    const review = await new ToolPins({ store: new PinLockFile(file) }).review({ name: INSPECT_PIN_NAME, source }, tools);
+    for (const held of review.held) stderr(`warning: ${lineOf(heldSummary(held))} (pins: ${lineOf(file)}; mcpwire pin diff ${INSPECT_PIN_NAME} shows it)`);
+  } catch (error) {
+    stderr(`warning: ${lineOf(messageOf(error))}`);
+  }
+}
+
+/** The server name inspect's pins are kept under (with the command line or URL). */
+const INSPECT_PIN_NAME = "inspect";
 
 async function collect(client: Client): Promise<Omit<InspectReport, "transport" | "transportDetected">> {
   const errors: Record<string, string> = {};

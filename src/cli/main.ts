@@ -29,6 +29,7 @@ verbs:
   import    show the servers other apps configured that --import would add: mcpwire import --list
   skills    list the servers' skills; mcpwire skills show <server> <skill> prints one
   trust     approve this directory's project config (./.mcp.json, ./mcpwire.yaml, ./.cursor/…) after seeing what it runs
+  pin       tools held back since their definitions changed: pin status, pin diff [SERVER] [TOOL], pin accept|reject [SERVER] [TOOL]
   trace     read a file --trace-file wrote: trace show FILE [--explain], trace diff A B, trace html FILE -o OUT.html
   replay    serve a recorded server (a --trace-file trace) again, on stdio or --http PORT: mcpwire replay session.jsonl
   add       add a server to the config: mcpwire add NAME -- COMMAND [ARG…], add NAME --http URL
@@ -36,6 +37,7 @@ verbs:
   enable    enable a server the config disables: mcpwire enable NAME
   disable   disable a server in the config (enabled: false): mcpwire disable NAME
   config    the config's JSON Schema: mcpwire config schema; mcpwire help config: every key
+  completion print a shell's completion script: mcpwire completion bash|zsh|fish
   help      show this text, or a verb's: mcpwire help call
   version   print the version
 
@@ -71,6 +73,7 @@ const VERBS: Record<string, () => Promise<Verb>> = {
   import: () => import("./import.ts").then((verb) => ({ run: verb.importVerb, usage: verb.IMPORT_USAGE })),
   skills: () => import("./skills-verb.ts").then((verb) => ({ run: verb.skills, usage: verb.SKILLS_USAGE })),
   trust: () => import("./trust.ts").then((verb) => ({ run: verb.trust, usage: verb.TRUST_USAGE })),
+  pin: () => import("./pin-verb.ts").then((verb) => ({ run: verb.pin, usage: verb.PIN_USAGE })),
   trace: () => import("./trace-verb.ts").then((verb) => ({ run: verb.trace, usage: verb.TRACE_VERB_USAGE })),
   replay: () => import("./replay-verb.ts").then((verb) => ({ run: verb.replay, usage: verb.REPLAY_USAGE })),
   add: () => import("./config-edit-verb.ts").then((verb) => ({ run: verb.add, usage: verb.ADD_USAGE })),
@@ -78,6 +81,7 @@ const VERBS: Record<string, () => Promise<Verb>> = {
   enable: () => import("./config-edit-verb.ts").then((verb) => ({ run: verb.enable, usage: verb.ENABLE_USAGE })),
   disable: () => import("./config-edit-verb.ts").then((verb) => ({ run: verb.disable, usage: verb.DISABLE_USAGE })),
   config: () => import("./config-reference.ts").then((verb) => ({ run: verb.config, usage: verb.configHelp() })),
+  completion: () => import("./completion-verb.ts").then((verb) => ({ run: (args) => verb.completion(args, Object.keys(VERBS)), usage: verb.COMPLETION_USAGE })),
 };
 
 /** The loader of a verb's module; undefined for anything that is not a verb (`constructor` included). */

@@ -33,8 +33,11 @@ function sandboxText(status: ServerStatus): string {
   return `${status.sandbox.sandboxed ? "yes" : "no"} (${status.sandbox.profile}${by})`;
 }
 
+/** The options `mcpwire servers` takes. */
+export const SERVERS_OPTIONS = { ...SESSION_OPTIONS, json: { kind: "flag" } } as const;
+
 export async function servers(argv: readonly string[]): Promise<number> {
-  const args = parseArgs(argv, { ...SESSION_OPTIONS, json: { kind: "flag" } });
+  const args = parseArgs(argv, SERVERS_OPTIONS);
   if (args.flags.has("help")) {
     await write("stdout", SERVERS_USAGE + "\n");
     return 0;

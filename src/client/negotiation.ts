@@ -9,7 +9,7 @@ import { isObject } from "../common/json.ts";
 import { withTimeout } from "../common/timing.ts";
 import { type CloseDetails, ConnectionClosedError, describeClose, RequestTimeoutError, RpcError } from "../jsonrpc/errors.ts";
 import type { Params, Peer } from "../jsonrpc/peer.ts";
-import { SseLegacyTransport } from "../transport/sse-legacy.ts";
+import { traceTransportName } from "../transport/tracing.ts";
 import { type ClientTransport, TransportError } from "../transport/transport.ts";
 import {
   HeaderMismatchError,
@@ -398,7 +398,8 @@ function eraChoice({ name, transport, choice }: NegotiationContext): ProtocolCho
  */
 function carriesHandshakeOnly(transport: ClientTransport): boolean {
   for (let current: ClientTransport | undefined = transport; current !== undefined; current = (current as { inner?: ClientTransport }).inner) {
-    if (current instanceof SseLegacyTransport) return true;
+    // By its name, not `instanceof`: that would load the legacy transport into every client.
+    if (traceTransportName(current) === "sse") return true;
   }
   return false;
 }

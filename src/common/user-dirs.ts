@@ -1,13 +1,19 @@
-// Where mcpwire keeps a user's files — the XDG Base Directory spec: `$XDG_CACHE_HOME` or
-// `$XDG_CONFIG_HOME` (a relative one is invalid and ignored), else `~/.cache` or `~/.config`;
-// on Windows `%LOCALAPPDATA%` or `%APPDATA%`. Only text: the environment is passed in.
+// Where mcpwire keeps a user's files — the XDG Base Directory spec: `$XDG_CACHE_HOME`,
+// `$XDG_CONFIG_HOME` or `$XDG_STATE_HOME` (a relative one is invalid and ignored), else
+// `~/.cache`, `~/.config` or `~/.local/state`; on Windows `%LOCALAPPDATA%` or `%APPDATA%`.
+// Only text: the environment is passed in.
 
-/** `cache` for what can be made again (results, eras), `config` for what the user decided (tokens). */
-export type UserDirectoryKind = "cache" | "config";
+/**
+ * `cache` for what can be made again (results, eras), `config` for what the user decided
+ * (tokens), `state` for what persists between runs and is not worth backing up with the
+ * config (tool pins).
+ */
+export type UserDirectoryKind = "cache" | "config" | "state";
 
 const PLACES = {
   cache: { xdg: "XDG_CACHE_HOME", windows: "LOCALAPPDATA", home: ".cache" },
   config: { xdg: "XDG_CONFIG_HOME", windows: "APPDATA", home: ".config" },
+  state: { xdg: "XDG_STATE_HOME", windows: "LOCALAPPDATA", home: ".local/state" },
 } as const;
 
 /** `<base>/mcpwire` for `kind`, or undefined when neither the XDG variable nor a home says where. */

@@ -12,6 +12,9 @@ import { ContainedEventTarget, DetailEvent, type ListenerFailure } from "../comm
 import { checkOptions, optionNames } from "../common/options.ts";
 import type { Redactor } from "../common/redact.ts";
 import { ToolRegistry } from "../registry/tool-registry.ts";
+import { type PinningMode, ToolPins } from "../registry/tool-pins.ts";
+import { runtime } from "../runtime/mod.ts";
+import { PinLockFile, pinLockFileOf } from "./pin-lock-file.ts";
 import type { BackoffOptions } from "./backoff.ts";
 import type { McpwireConfig, ServerConfig } from "./config/types.ts";
 import { resultFilesChooser } from "./result-settings.ts";
@@ -19,6 +22,7 @@ import { redactedCopy, redactError, redactorFor } from "./secrets.ts";
 import { ServerConnection, type SupervisionOptions } from "./server-connection.ts";
 import type { ServerEvents, ServerEventType, ServerStatus } from "./server-status.ts";
 import type { EraCache } from "../client/era-cache.ts";
+import type { JsonSchemaValidator } from "../client/schema-validator.ts";
 import { defaultEraCache } from "./file-era-cache.ts";
 import type { TraceSink } from "../transport/trace-event.ts";
 
@@ -75,6 +79,26 @@ export interface McpManagerOptions {
    * `t` counts from the manager's construction. Default: none, and nothing is traced.
    */
   trace?: TraceSink;
+  /**
+   * Tool pinning, trust on first use (registry/tool-pins.ts), where the config does not set it
+   * (its `pinning:`, top level or per server, wins): `hold` (default) keeps a tool that is new
+   * or changed since its server's tools were pinned out of the registry's list() and dispatch
+   * until accepted; `warn` offers it; both say so as a "toolheld" event and a registry warning;
+   * `off` records nothing.
+   */
+  pinning?: PinningMode;
+  /**
+   * Where the pins are kept. Default: the lock file `mcpwire.lock.json` beside a project's config
+   * file, else under `$XDG_STATE_HOME/mcpwire/` (`~/.local/state/mcpwire/`), or the file the
+   * environment's MCPWIRE_LOCK_FILE names (`off`: in memory, as when there is no home).
+   */
+  pins?: ToolPins;
+  /**
+   * Which JSON Schema validator checks every server's outputSchemas and elicitation answers
+   * (ClientOptions.jsonSchema): `ajv` or `interpreting` (no code generation). Default: ajv
+   * where code generation works.
+   */
+  jsonSchema?: JsonSchemaValidator;
 }
 
 export const DEFAULT_CONNECT_RETRIES = 3;
@@ -114,6 +138,9 @@ const MANAGER_OPTIONS = optionNames<McpManagerOptions>({
   resultFiles: true,
   eraCache: true,
   trace: true,
+  pinning: true,
+  pins: true,
+  jsonSchema: true,
 });
 
 /**
@@ -131,6 +158,7 @@ export class McpManager extends ContainedEventTarget<ManagerEvents> {
   #closing: Promise<void> | undefined;
   /** The server of the event being dispatched, to name it when a listener throws. */
   #dispatching: string | undefined;
+  readonly #unsubscribeHeld: () => void;
 
   constructor(config: McpwireConfig, options: McpManagerOptions = {}) {
     super();
@@ -150,9 +178,16 @@ export class McpManager extends ContainedEventTarget<ManagerEvents> {
       ...(options.resultFiles === true ? { resultFiles: resultFilesChooser(config) } : {}),
       eraCache: options.eraCache === false ? undefined : options.eraCache ?? defaultEraCache(),
       ...(options.trace === undefined ? {} : { trace: { sink: options.trace, startedAt: performance.now() } }),
+      pins: { pins: options.pins ?? defaultPins(config), mode: (server) => server.pinning ?? config.pinning ?? options.pinning ?? "hold" },
+      ...(options.jsonSchema === undefined ? {} : { jsonSchema: options.jsonSchema }),
     };
     const emit = <K extends ManagerEventType>(type: K, detail: ManagerEvents[K]) => this.emit(type, detail);
     this.#connections = config.servers.map((server) => new ServerConnection(server, this.registry, supervision, emit));
+    const names = new Set(config.servers.map((server) => server.name));
+    this.#unsubscribeHeld = this.registry.on("toolheld", ({ server, tool, name, change, fields, renamedFrom, offered }) => {
+      if (!names.has(server)) return;
+      this.emit("toolheld", { server, tool, name, change, fields, ...(renamedFrom !== undefined ? { renamedFrom } : {}), offered });
+    });
   }
 
   /**
@@ -194,6 +229,12 @@ export class McpManager extends ContainedEventTarget<ManagerEvents> {
         if (update.statusMessage === undefined) return detail;
         return { ...update, statusMessage: redactor.redact(update.statusMessage) } as ManagerEvents[K];
       }
+      case "toolheld": {
+        // Tool names are the server's text.
+        const held = detail as ManagerEvents["toolheld"];
+        const renamedFrom = held.renamedFrom === undefined ? {} : { renamedFrom: redactor.redact(held.renamedFrom) };
+        return { ...held, tool: redactor.redact(held.tool), name: redactor.redact(held.name), ...renamedFrom } as ManagerEvents[K];
+      }
       case "serverstate": {
         const change = detail as ManagerEvents["serverstate"];
         if (change.error === undefined) return detail;
@@ -226,6 +267,22 @@ export class McpManager extends ContainedEventTarget<ManagerEvents> {
     return this.#starting;
   }
 
+  /**
+   * Starts one server, leaving the others as they are (not started, unless start() or
+   * startServer() started them): for a host that needs one server's tools and should not
+   * wait for, or spawn, the rest. Resolves once that server is ready or has given up (see
+   * status()); never rejects because of the server; a name the config does not hold rejects.
+   * Calling it again returns the same promise.
+   */
+  startServer(name: string): Promise<void> {
+    const connection = this.#connections.find((each) => each.name === name);
+    if (connection === undefined) {
+      const names = this.#connections.map((each) => `"${each.name}"`).join(", ");
+      return Promise.reject(new Error(`McpManager.startServer: no server "${name}" is configured (configured: ${names === "" ? "none" : names})`));
+    }
+    return connection.start();
+  }
+
   /** One entry per configured server, in config order. */
   status(): ServerStatus[] {
     // Each row is built from bounded, redacted copies (server-connection.ts): one server's data cannot break another's row.
@@ -245,6 +302,7 @@ export class McpManager extends ContainedEventTarget<ManagerEvents> {
    * bounded by closeTimeoutMs overall. Idempotent: a second call returns the same promise.
    */
   close(): Promise<void> {
+    this.#unsubscribeHeld();
     this.#closing ??= this.#shutdown();
     return this.#closing;
   }
@@ -265,4 +323,10 @@ export class McpManager extends ContainedEventTarget<ManagerEvents> {
       }
     }
   }
+}
+
+/** The manager's default pins: the config's lock file (pin-lock-file.ts), or memory when there is no place for one. */
+function defaultPins(config: McpwireConfig): ToolPins {
+  const file = pinLockFileOf(config, runtime.env());
+  return new ToolPins(file === undefined ? {} : { store: new PinLockFile(file) });
 }

@@ -5,13 +5,16 @@
 import type { ProtocolEra } from "../client/protocol-version.ts";
 import { Client, type ClientOptions } from "../client/client.ts";
 import type { EraCache } from "../client/era-cache.ts";
+import type { JsonSchemaValidator } from "../client/schema-validator.ts";
 import { EXTENSIONS } from "../client/extensions.ts";
 import type { ClientHandlers } from "../client/handlers.ts";
 import type { ClientCapabilities, Implementation } from "../client/types.ts";
 import { durationText } from "../common/duration.ts";
 import { messageOf } from "../common/error-text.ts";
 import type { Redactor } from "../common/redact.ts";
-import { type McpServerRegistration, registerMcpServer } from "../registry/mcp-server.ts";
+import { type McpServerOptions, type McpServerRegistration, registerMcpServer } from "../registry/mcp-server.ts";
+import type { PinningMode, ToolPins } from "../registry/tool-pins.ts";
+import { pinSource } from "./pin-lock-file.ts";
 import type { ResultFiles } from "../registry/result-files.ts";
 import type { ToolRegistry } from "../registry/tool-registry.ts";
 import { serverAuthFetch } from "../auth/server-auth.ts";
@@ -52,6 +55,10 @@ export interface SupervisionOptions {
   eraCache?: EraCache;
   /** Trace every server (trace-event.ts): where events go and when the session started. Default: none. */
   trace?: { sink: TraceSink; startedAt: number };
+  /** Tool pins, and each server's pinning mode (off: none). */
+  pins?: { pins: ToolPins; mode: (server: ServerConfig) => PinningMode };
+  /** Which JSON Schema validator each Client uses (ClientOptions.jsonSchema). Default: the runtime's. */
+  jsonSchema?: JsonSchemaValidator;
 }
 
 /** How much of a server's `serverInfo` status() copies: an Implementation is a few short fields. */
@@ -346,6 +353,7 @@ export class ServerConnection {
     options.protocol = cachedEra ?? protocol ?? "auto";
     // Across runs: the era cache (file-era-cache.ts), keyed by the command line or the URL.
     if (this.#options.eraCache !== undefined) options.eraCache = this.#options.eraCache;
+    if (this.#options.jsonSchema !== undefined) options.jsonSchema = this.#options.jsonSchema;
     // A call while the server reconnects or is parked fails at once, saying so.
     options.unavailable = () => this.#unavailable(client);
     const client = new Client(this.#options.clientInfo, options);
@@ -419,6 +427,14 @@ export class ServerConnection {
     }
   }
 
+  /** registerMcpServer's pinning option for this server: by its name and its (redacted) command line or URL. */
+  #pinning(): Pick<McpServerOptions, "pinning"> {
+    const pins = this.#options.pins;
+    const mode = pins?.mode(this.config) ?? "off";
+    if (pins === undefined || mode === "off") return {};
+    return { pinning: { pins: pins.pins, mode, source: this.#options.redactor.redact(pinSource(this.config)) } };
+  }
+
   /** Opens a session, registers (or re-lists) its tools and makes it current; `ready` after. */
   async #establish(): Promise<void> {
     const client = await this.#open();
@@ -434,6 +450,7 @@ export class ServerConnection {
           ...(tasks !== undefined ? { tasks } : {}),
           redactor: this.#options.redactor,
           ...(this.#options.resultFiles !== undefined ? { resultFiles: this.#options.resultFiles(this.config) } : {}),
+          ...this.#pinning(),
         });
       } else {
         // After a reconnect the tool set is re-listed and changed by difference.

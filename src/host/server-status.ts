@@ -68,6 +68,20 @@ export interface ServerEvents {
   problem: { server: string; message: string; error?: unknown };
   /** A tool call running as a task changed status — spec 2025-11-25 basic/utilities/tasks. */
   taskStatus: TaskStatusUpdate & { server: string };
+  /**
+   * A listed tool does not match its pin (McpManagerOptions.pinning): `offered` false when it is
+   * held back (`hold`), true when offered with a warning (`warn`). `name` is its registered
+   * name, `tool` the server's; see the change with ToolPins.held() or `mcpwire pin diff`.
+   */
+  toolheld: {
+    server: string;
+    tool: string;
+    name: string;
+    change: "new" | "changed" | "renamed" | "invalid";
+    fields: string[];
+    renamedFrom?: string;
+    offered: boolean;
+  };
 }
 
 export type ServerEventType = keyof ServerEvents;

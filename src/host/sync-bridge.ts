@@ -5,6 +5,7 @@
 import type { JsonObject } from "../client/types.ts";
 import { durationText } from "../common/duration.ts";
 import { checkOptions, optionNames } from "../common/options.ts";
+import { runtime } from "../runtime/mod.ts";
 import { type SyncOutcome, SyncWorker } from "../registry/blocking-worker.ts";
 import { SyncBridgeError } from "../registry/registry-errors.ts";
 import type { LlmToolSchema, ToolCaller } from "../registry/types.ts";
@@ -92,11 +93,14 @@ const SYNC_BRIDGE_MANAGER_OPTIONS = optionNames<SyncBridgeManagerOptions>({
 /**
  * Starts a worker thread running an McpManager over `source`, and blocks until the manager
  * has started (every server ready or given up; see status()). Throws a SyncBridgeError when
- * the config cannot be loaded, the worker fails, or starting takes longer than startTimeoutMs.
+ * the config cannot be loaded, the worker fails, or starting takes longer than startTimeoutMs;
+ * an UnsupportedRuntimeError (code "unsupported-runtime") in a browser or a Worker, which have
+ * no worker thread that may block.
  */
 export function createSyncBridge(source: SyncBridgeSource, options: SyncBridgeOptions = {}): SyncBridge {
   checkOptions("createSyncBridge", options, SYNC_BRIDGE_OPTIONS);
   checkOptions("createSyncBridge: manager", options.manager, SYNC_BRIDGE_MANAGER_OPTIONS);
+  runtime.ensure("workers", "createSyncBridge: cannot start the sync bridge's worker");
   const start: BridgeStart = "config" in source
     ? { config: configToWire(source.config), manager: options.manager ?? {} }
     : { configPath: source.configPath, manager: options.manager ?? {} };

@@ -137,7 +137,8 @@ export class SyncWorker {
   /**
    * Starts the worker at `url` (its module calls serveSyncWorker) and blocks until its
    * service's start() has finished. Throws a SyncBridgeError when it fails, throws, ends or
-   * takes longer than startTimeoutMs; the worker is closed then.
+   * takes longer than startTimeoutMs; the worker is closed then. Throws an
+   * UnsupportedRuntimeError (code "unsupported-runtime") in a browser or a Worker.
    */
   static start(url: URL, options: SyncWorkerOptions = {}): SyncWorker {
     return new SyncWorker(url, options);
@@ -145,6 +146,8 @@ export class SyncWorker {
 
   private constructor(url: URL, options: SyncWorkerOptions) {
     this.label = options.label ?? "sync worker";
+    // A browser or a Worker has no worker thread that may block: an UnsupportedRuntimeError saying so, before anything is made.
+    runtime.ensure("workers", `${this.label}: cannot start its worker`);
     this.#silenceLimitMs = options.silenceLimitMs ?? DEFAULT_SYNC_SILENCE_LIMIT_MS;
     const startTimeoutMs = options.startTimeoutMs ?? DEFAULT_SYNC_START_TIMEOUT_MS;
     const control = new SharedArrayBuffer(CONTROL_BYTES + REPLY_SLOT_BYTES + CALL_SLOT_BYTES);

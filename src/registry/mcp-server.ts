@@ -12,7 +12,8 @@ import { filterToolNames } from "./filters.ts";
 import { DEFAULT_NAMING, namingFormatProblem, toolName } from "./naming.ts";
 import { RegistryEvent, type ToolRegistry } from "./tool-registry.ts";
 import { uiEntry } from "./visibility.ts";
-import type { McpServerOptions, McpServerRegistration, McpToolClient, McpToolEntry, ToolCallContext, ToolsChange } from "./types.ts";
+import { acceptHint, heldSummary, type HeldTool } from "./tool-pins.ts";
+import type { HeldEntry, McpServerOptions, McpServerRegistration, McpToolClient, McpToolEntry, ToolCallContext, ToolsChange } from "./types.ts";
 
 export type { McpServerOptions, McpServerRegistration, McpToolClient } from "./types.ts";
 
@@ -32,6 +33,7 @@ const MCP_SERVER_OPTIONS = optionNames<McpServerOptions>({
   tasks: true,
   redactor: true,
   resultFiles: true,
+  pinning: true,
 });
 
 /** Server names registered per registry: one registration per server name. */
@@ -42,7 +44,9 @@ const registeredServers = new WeakMap<ToolRegistry, Set<string>>();
  * `options.naming` (default `mcp_{server}_{tool}`), in toolset `mcp-<server>`. Resolves once
  * they are registered; rejects (registering nothing) when the first listing fails or the
  * options are unusable. From then on a tools/list_changed re-lists and re-registers by
- * difference, emitting "toolschange" on the registry.
+ * difference, emitting "toolschange" on the registry. With `options.pinning`, each listing is
+ * checked against the tool pins first: a new or changed tool is held back (or, `warn`, offered)
+ * with a "warning" and a "toolheld" event.
  */
 export async function registerMcpServer(
   registry: ToolRegistry,
@@ -90,6 +94,9 @@ class McpServerBinding implements McpServerRegistration {
   #relistQueued = false;
   /** Filter findings last reported (patterns matching nothing, tools in both lists), so a re-list does not repeat them. */
   #reportedUnmatched = new Set<string>();
+  /** The last listing: checked again against the pins when a held tool is accepted. */
+  #lastTools: readonly Tool[] | undefined;
+  #unsubscribePins: () => void = () => {};
 
   constructor(
     registry: ToolRegistry,
@@ -104,6 +111,21 @@ class McpServerBinding implements McpServerRegistration {
     this.#release = release;
     this.#client = client;
     this.#unsubscribe = this.#listen(client);
+    const pins = options.pinning?.pins;
+    if (pins !== undefined) {
+      // A held tool accepted (here or by a ToolPins another part of the host shares): check the last listing again.
+      this.#unsubscribePins = pins.on("change", ({ server: changed }) => {
+        if (changed !== server || !this.#active) return;
+        void this.#serial(async () => {
+          if (!this.#active || this.#lastTools === undefined) return;
+          try {
+            await this.#apply(this.#lastTools);
+          } catch (error) {
+            this.#warn(`server "${this.server}": checking its tools against their pins again failed: ${messageOf(error)}`);
+          }
+        });
+      });
+    }
   }
 
   /** The first listing. Listening starts before it, so a change announced meanwhile is not lost. */
@@ -119,7 +141,7 @@ class McpServerBinding implements McpServerRegistration {
           { cause: error },
         );
       }
-      this.#apply(tools);
+      await this.#apply(tools);
     });
   }
 
@@ -145,6 +167,7 @@ class McpServerBinding implements McpServerRegistration {
     if (!this.#active) return { server: this.server, added: [], removed: [] };
     this.#active = false;
     this.#unsubscribe();
+    this.#unsubscribePins();
     this.#release();
     return this.#registry.removeServerTools(this.server);
   }
@@ -196,7 +219,9 @@ class McpServerBinding implements McpServerRegistration {
     return this.#apply(tools);
   }
 
-  #apply(tools: readonly Tool[]): ToolsChange {
+  async #apply(tools: readonly Tool[]): Promise<ToolsChange> {
+    this.#lastTools = tools;
+    const mismatches = await this.#reviewPins(tools);
     const outcome = filterToolNames(tools.map((tool) => tool.name), this.#options);
     const unmatched = new Set<string>();
     for (const { list, pattern } of outcome.unmatched) {
@@ -222,6 +247,7 @@ class McpServerBinding implements McpServerRegistration {
     const selected = new Set(outcome.selected);
     const toolset = `mcp-${this.server}`;
     const entries: McpToolEntry[] = [];
+    const held: HeldEntry[] = [];
     for (const tool of tools) {
       if (!selected.has(tool.name)) continue;
       const original = tool.name;
@@ -242,6 +268,26 @@ class McpServerBinding implements McpServerRegistration {
         unmatched.add(key);
         if (!this.#reportedUnmatched.has(key)) this.#warn(`server "${this.server}": tool "${original}" is skipped: ${unfit}`);
         continue;
+      }
+      const mismatch = mismatches.get(original);
+      if (mismatch !== undefined) {
+        const name = toolName(this.server, original, this.#options.naming);
+        const offered = this.#options.pinning?.mode === "warn";
+        const summary = heldSummary(mismatch);
+        const key = `pin\0${original}\0${offered}\0${summary}\0${mismatch.digest ?? ""}`;
+        unmatched.add(key);
+        if (!this.#reportedUnmatched.has(key)) {
+          this.#warn(
+            offered
+              ? `${summary}; it is offered anyway (pinning: warn); ${acceptHint(mismatch)}`
+              : `${summary}; it is held back (not offered to a model, calls refused) until you accept it; ${acceptHint(mismatch)}`,
+          );
+          this.#registry.dispatchEvent(new RegistryEvent("toolheld", { ...mismatch, name, offered }));
+        }
+        if (!offered) {
+          held.push({ name, tool: original, message: `${summary}, so it is held back and cannot be called; ${acceptHint(mismatch)}` });
+          continue;
+        }
       }
       entries.push({
         name: toolName(this.server, original, this.#options.naming),
@@ -264,7 +310,15 @@ class McpServerBinding implements McpServerRegistration {
       });
     }
     this.#reportedUnmatched = unmatched;
-    return this.#registry.replaceServerTools(this.server, entries);
+    return this.#registry.replaceServerTools(this.server, entries, held);
+  }
+
+  /** The listing against its pins (McpServerOptions.pinning): the tools that do not match, by their own names. */
+  async #reviewPins(tools: readonly Tool[]): Promise<Map<string, HeldTool>> {
+    const pinning = this.#options.pinning;
+    if (pinning === undefined) return new Map();
+    const review = await pinning.pins.review({ name: this.server, source: pinning.source }, tools);
+    return new Map(review.held.map((held) => [held.tool, held]));
   }
 
   /**

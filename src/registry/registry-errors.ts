@@ -26,7 +26,9 @@ export type ToolCallErrorCode =
    * The tool's MCP Apps visibility leaves out the caller (ToolCallContext.caller): an app-only
    * tool called for a model, a model-only tool called for an app, another server's tool for an app.
    */
-  | "not-visible";
+  | "not-visible"
+  /** The tool is held back by its pin (new or changed since pinned, ToolPins): accept it first. */
+  | "tool-held";
 
 /** Why a result file could not be saved. */
 export type ResultFileErrorCode =
@@ -54,8 +56,11 @@ export type SyncBridgeErrorCode =
   /** serveSyncWorker() was called outside a worker started by SyncWorker.start(). */
   | "not-in-worker";
 
+/** Why tool pinning failed: the stored pins are damaged (or newer), or could not be written; accept/reject named no held tool. */
+export type ToolPinsErrorCode = "damaged-pins" | "unwritable-pins" | "not-held";
+
 /** Every code an error of the registry layer carries. */
-export type RegistryErrorCode = ToolCallErrorCode | ResultFileErrorCode | SyncBridgeErrorCode;
+export type RegistryErrorCode = ToolCallErrorCode | ResultFileErrorCode | SyncBridgeErrorCode | ToolPinsErrorCode;
 
 /** A result or a block could not be saved; the registry falls back to the cut string and warns. */
 export class ResultFileError extends McpwireError<ResultFileErrorCode> {
@@ -65,4 +70,9 @@ export class ResultFileError extends McpwireError<ResultFileErrorCode> {
 /** The worker could not be started, or a call across the bridge failed or misused it. */
 export class SyncBridgeError extends McpwireError<SyncBridgeErrorCode> {
   override readonly name = "SyncBridgeError";
+}
+
+/** The tool pins could not be read or written, or accept/reject named nothing held; the message names the file and what to do. */
+export class ToolPinsError extends McpwireError<ToolPinsErrorCode> {
+  override readonly name = "ToolPinsError";
 }

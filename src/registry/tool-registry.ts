@@ -15,6 +15,7 @@ import { type ResultFiles, resultWithFiles } from "./result-files.ts";
 import { callerRefusal, copyUi, offeredToModel } from "./visibility.ts";
 import { didYouMean, suggestNames } from "./suggest.ts";
 import type {
+  HeldEntry,
   LlmToolSchema,
   McpToolEntry,
   RegisteredTool,
@@ -52,6 +53,8 @@ interface ServerTable {
   names: Set<string>;
   /** `tool\0name` of tools skipped last time, so a re-list does not repeat its warnings. */
   skipped: Set<string>;
+  /** Registered names of this server's tools held back by their pins. */
+  held: Set<string>;
 }
 
 /** Every option a ToolRegistry reads (its constructor checks them). */
@@ -68,6 +71,8 @@ export class ToolRegistry extends ContainedEventTarget<RegistryEvents> {
   /** Toolsets whose state was set explicitly (absent: enabled). */
   readonly #toolsetState = new Map<string, boolean>();
   readonly #servers = new Map<string, ServerTable>();
+  /** Tools held back by their pins, by registered name: not in the table, refused with "tool-held". */
+  readonly #held = new Map<string, HeldEntry & { server: string }>();
   readonly #maxResultChars: number | undefined;
   readonly #resultFiles: ResultFiles | undefined;
 
@@ -235,11 +240,13 @@ export class ToolRegistry extends ContainedEventTarget<RegistryEvents> {
    * built-in tool always wins, and a name held by another server's tool stays with it; two
    * entries with one name: the first keeps it. Each skipped tool is a warning (once, not
    * again on every re-list). Emits "toolschange" when names were added or removed.
-   * registerMcpServer uses this; a host with its own discovery may too.
+   * registerMcpServer uses this; a host with its own discovery may too. `held`: the server's
+   * tools held back by their pins (not registered; a call of one is refused with its message).
    */
-  replaceServerTools(server: string, entries: readonly McpToolEntry[]): ToolsChange {
-    const table = this.#servers.get(server) ?? { names: new Set<string>(), skipped: new Set<string>() };
+  replaceServerTools(server: string, entries: readonly McpToolEntry[], held: readonly HeldEntry[] = []): ToolsChange {
+    const table = this.#servers.get(server) ?? { names: new Set<string>(), skipped: new Set<string>(), held: new Set<string>() };
     this.#servers.set(server, table);
+    this.#setHeld(server, table, held);
     const previous = table.names;
     const next = new Set<string>();
     const skipped = new Set<string>();
@@ -313,9 +320,21 @@ export class ToolRegistry extends ContainedEventTarget<RegistryEvents> {
     return change;
   }
 
+  /** Records `server`'s held-back tools (a name another server's tool holds stays that tool's). */
+  #setHeld(server: string, table: ServerTable, held: readonly HeldEntry[]): void {
+    for (const name of table.held) this.#held.delete(name);
+    table.held = new Set();
+    for (const entry of held) {
+      if (this.#held.get(entry.name)?.server !== undefined) continue;
+      this.#held.set(entry.name, { ...entry, server });
+      table.held.add(entry.name);
+    }
+  }
+
   /** Removes every tool of `server` (it disconnected, was parked or unregistered). */
   removeServerTools(server: string): ToolsChange {
     const table = this.#servers.get(server);
+    if (table !== undefined) this.#setHeld(server, table, []);
     this.#servers.delete(server);
     const removed = table === undefined ? [] : [...table.names];
     for (const name of removed) this.#entries.delete(name);
@@ -352,6 +371,10 @@ export class ToolRegistry extends ContainedEventTarget<RegistryEvents> {
   #call(name: string, args: JsonObject, context: ToolCallContext): Promise<ToolOutput> {
     const entry = this.#entries.get(name);
     if (entry === undefined) {
+      const held = this.#held.get(name);
+      if (held !== undefined) {
+        throw new ToolCallError(held.message, "tool-held", { tool: name, origin: { kind: "mcp", server: held.server, tool: held.tool } });
+      }
       const suggestion = didYouMean(this.#suggestions(name));
       throw new ToolCallError(
         `unknown tool "${name}": no tool of that name is registered (it may have been removed when its server's tools changed); ` +

@@ -7,6 +7,7 @@ import type { CallToolResult, JsonObject, ToolAnnotations } from "../client/type
 import type { Redactor } from "../common/redact.ts";
 import type { Progress } from "../jsonrpc/peer.ts";
 import type { ResultFiles } from "./result-files.ts";
+import type { HeldTool, PinningMode, ToolPins } from "./tool-pins.ts";
 
 /** Where a registered tool comes from. The registry never parses a name back into these. */
 export type ToolOrigin =
@@ -100,6 +101,12 @@ export interface RegistryEvents {
   warning: { message: string; error?: unknown };
   /** enableToolset / disableToolset changed a toolset's state (what list() offers changed). */
   toolsetchange: { toolset: string; enabled: boolean };
+  /**
+   * A listed tool does not match its pin (McpServerOptions.pinning): held back from list() and
+   * dispatch (`offered: false`, pinning `hold`), or offered with a warning (`offered: true`, `warn`).
+   * Said once per definition; `name` is its registered name.
+   */
+  toolheld: HeldTool & { name: string; offered: boolean };
 }
 
 /** The name of an event of a ToolRegistry. */
@@ -184,4 +191,19 @@ export interface McpServerOptions {
   redactor?: Redactor;
   /** Where dispatch() saves this server's long results and binary blocks; false: nowhere. Default: the registry's. */
   resultFiles?: ResultFiles | false;
+  /**
+   * Pin this server's tool definitions (trust on first use, see ToolPins): `source` is the
+   * command line or URL the pins are kept for; `mode` `hold` (default) keeps a new or changed
+   * tool out of list() and dispatch until accepted, `warn` offers it with a warning.
+   */
+  pinning?: { pins: ToolPins; source: string; mode?: Exclude<PinningMode, "off"> };
+}
+
+/** A tool held back by its pin: the registry refuses a call of it with this message (ToolCallError "tool-held"). */
+export interface HeldEntry {
+  /** Registered name. */
+  name: string;
+  /** The server's own name of the tool. */
+  tool: string;
+  message: string;
 }

@@ -9,6 +9,7 @@ import { LineBuffer } from "../common/line-buffer.ts";
 import type { ChildProcess, ExitStatus, FileEntry, LineReader, LinkInfo, PrivateLog, Runtime, SpawnRequest, StreamName } from "./types.ts";
 import { FileError, fileErrorCode, SpawnError } from "./errors.ts";
 import { OutputQueue } from "./output-queue.ts";
+import { webBytes } from "./web.ts";
 import { ChildGroups, OUTPUT_GRACE_MS, processGroup, type SyncFs } from "./process-group.ts";
 import { onWorkerEnd, receiveMessageSync, startWorkerThread, workerData } from "./worker-threads.ts";
 
@@ -217,6 +218,7 @@ function spawn(request: SpawnRequest): Promise<ChildProcess> {
 
 export const denoRuntime: Runtime = {
   name: "deno",
+  ensure() {}, // Deno has every capability
   spawn,
   env() {
     return Deno.env.toObject();
@@ -373,17 +375,15 @@ export const denoRuntime: Runtime = {
   workerData,
   receiveMessageSync,
   onWorkerEnd: (fn) => onWorkerEnd(groups, fn),
-  decodeUtf8: (bytes, start, end) => utf8Text.decode(bytes.subarray(start, end)),
-  indexOfByte: (bytes, value, from) => bytes.indexOf(value, from),
-  lastIndexOfByte: (bytes, value) => bytes.lastIndexOf(value),
+  ...webBytes,
   timerKeepsAlive(timer, keepAlive) {
     if (keepAlive) Deno.refTimer(timer as unknown as number);
     else Deno.unrefTimer(timer as unknown as number);
   },
 };
 
-/** Non-streaming; ignoreBOM keeps a U+FEFF as text, as Node's Buffer decode does. */
-const utf8Text = new TextDecoder("utf-8", { ignoreBOM: true });
+/** This runtime, under the name each runtime module exports for package.json "imports" (#runtime). */
+export const runtime: Runtime = denoRuntime;
 
 let stdinReader: LineReader | undefined;
 

@@ -3,7 +3,7 @@
 // caller who knows them need learn nothing new; "EUNKNOWN" when there was none.
 
 import { McpwireError } from "../common/mcpwire-error.ts";
-import type { SpawnErrorCode } from "./types.ts";
+import type { RuntimeCapability, SpawnErrorCode } from "./types.ts";
 
 /**
  * Why a file (or a loopback port) operation failed, the system's error name: "ENOENT" (no such
@@ -12,8 +12,11 @@ import type { SpawnErrorCode } from "./types.ts";
  */
 export type FileErrorCode = "ENOENT" | "EACCES" | "EISDIR" | "EEXIST" | "EADDRINUSE" | "EUNKNOWN" | `E${Uppercase<string>}`;
 
-/** Every code of the runtime layer: a spawn's (SpawnErrorCode, which adds "ENOCWD") or a file's. */
-export type RuntimeErrorCode = SpawnErrorCode | FileErrorCode;
+/**
+ * Every code of the runtime layer: a spawn's (SpawnErrorCode, which adds "ENOCWD"), a file's, or
+ * "unsupported-runtime" (UnsupportedRuntimeError: what this runtime cannot do at all).
+ */
+export type RuntimeErrorCode = SpawnErrorCode | FileErrorCode | "unsupported-runtime";
 
 /** A system error name as a SpawnErrorCode: "EUNKNOWN" when there is none (or it is not an "E…" name). */
 export function spawnErrorCode(code: string | undefined): SpawnErrorCode {
@@ -39,5 +42,25 @@ export class FileError extends McpwireError<FileErrorCode> {
   constructor(message: string, code: FileErrorCode, options: { path: string; cause?: unknown }) {
     super(message, code, options);
     this.path = options.path;
+  }
+}
+
+/**
+ * What this runtime cannot do at all: a browser or a Cloudflare Worker starts no process
+ * (stdio), reads no file and runs no blocking worker thread (the sync bridge). Raised when the
+ * operation is asked for, never when a module loads; the message says what was asked, where,
+ * and what to use instead.
+ */
+export class UnsupportedRuntimeError extends McpwireError<"unsupported-runtime"> {
+  override readonly name = "UnsupportedRuntimeError";
+  /** What the operation needed: "processes", "files", "workers", "listeners" or "terminal". */
+  readonly capability: RuntimeCapability;
+  /** Where it was asked: "a browser page", "Cloudflare Workers", "a web worker", … */
+  readonly runtime: string;
+
+  constructor(message: string, options: { capability: RuntimeCapability; runtime: string; cause?: unknown }) {
+    super(message, "unsupported-runtime", options);
+    this.capability = options.capability;
+    this.runtime = options.runtime;
   }
 }

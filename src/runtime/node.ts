@@ -1,4 +1,5 @@
-// The Node.js side of the runtime interface (see types.ts).
+// The Node.js side of the runtime interface (see types.ts); Bun runs it too (its node: modules
+// cover all of it).
 
 import { spawn as spawnChild } from "node:child_process";
 import { closeSync, openSync, readdirSync, readFileSync, statSync, writeSync } from "node:fs";
@@ -153,6 +154,12 @@ function startWorker(start: WorkerStart): WorkerThread {
   return startWorkerThread(bootstrap, start);
 }
 
+/** A FileError for `path` from the error Node threw, its system code kept. */
+function fileError(error: unknown, path: string): FileError {
+  const { code, message } = error as NodeJS.ErrnoException;
+  return new FileError(message, fileErrorCode(code), { path, cause: error });
+}
+
 /**
  * `mkdir -p`, a level at a time. Node 20's `mkdir(path, { recursive: true })` never settles for
  * a path under /proc (procfs refuses the new directory and Node tries again forever), so a
@@ -178,6 +185,7 @@ async function makeDirectories(path: string, mode: number): Promise<void> {
 
 export const nodeRuntime: Runtime = {
   name: "node",
+  ensure() {}, // Node and Bun have every capability
   spawn,
   env() {
     const copy: Record<string, string> = {};
@@ -192,8 +200,7 @@ export const nodeRuntime: Runtime = {
     try {
       return await readFile(path, "utf8");
     } catch (error) {
-      const { code, message } = error as NodeJS.ErrnoException;
-      throw new FileError(message, fileErrorCode(code), { path, cause: error });
+      throw fileError(error, path);
     }
   },
   async writePrivateFile(path: string, data: string | Uint8Array, mode?: number) {
@@ -206,8 +213,7 @@ export const nodeRuntime: Runtime = {
       await rename(temp, path);
     } catch (error) {
       await rm(temp, { force: true }).catch(() => {});
-      const { code, message } = error as NodeJS.ErrnoException;
-      throw new FileError(message, fileErrorCode(code), { path, cause: error });
+      throw fileError(error, path);
     }
   },
   async openPrivateLog(path: string): Promise<PrivateLog> {
@@ -233,8 +239,7 @@ export const nodeRuntime: Runtime = {
       // An existing directory keeps its mode through mkdir: a 0755 one would stay readable by all.
       if ((mode & 0o777) !== 0o700) await chmod(path, 0o700);
     } catch (error) {
-      const { code, message } = error as NodeJS.ErrnoException;
-      throw new FileError(message, fileErrorCode(code), { path, cause: error });
+      throw fileError(error, path);
     }
   },
   async serveLoopback(port: number, handler: (request: Request) => Response | Promise<Response>) {
@@ -292,9 +297,8 @@ export const nodeRuntime: Runtime = {
       const posix = process.platform !== "win32";
       return { kind, uid: posix ? info.uid : null, mode: posix ? info.mode & 0o777 : null };
     } catch (error) {
-      const { code, message } = error as NodeJS.ErrnoException;
-      if (code === "ENOENT") return undefined;
-      throw new FileError(message, fileErrorCode(code), { path, cause: error });
+      if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+      throw fileError(error, path);
     }
   },
   async realPath(path: string): Promise<string | undefined> {
@@ -313,8 +317,7 @@ export const nodeRuntime: Runtime = {
     try {
       await rm(path, { force: true });
     } catch (error) {
-      const { code, message } = error as NodeJS.ErrnoException;
-      throw new FileError(message, fileErrorCode(code), { path, cause: error });
+      throw fileError(error, path);
     }
   },
   async listFiles(path: string) {
@@ -331,8 +334,7 @@ export const nodeRuntime: Runtime = {
       }
       return files;
     } catch (error) {
-      const { code, message } = error as NodeJS.ErrnoException;
-      throw new FileError(message, fileErrorCode(code), { path, cause: error });
+      throw fileError(error, path);
     }
   },
   args() {
@@ -375,6 +377,9 @@ export const nodeRuntime: Runtime = {
     else timeout.unref();
   },
 };
+
+/** This runtime, under the name each runtime module exports for package.json "imports" (#runtime). */
+export const runtime: Runtime = nodeRuntime;
 
 /** The bytes as a Buffer sharing their memory (a view, not a copy). */
 function bufferView(bytes: Uint8Array): Buffer {

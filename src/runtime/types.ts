@@ -1,6 +1,7 @@
-// The small interface behind which Node and Deno differ: child processes, environment,
-// standard streams, exit. Types only; node.ts and deno.ts implement it, with the parts they
-// share in files named for them. Everything outside src/runtime/ uses only this and web standards.
+// The small interface behind which the runtimes differ: child processes, environment,
+// standard streams, exit. Types only; node.ts (Node, Bun), deno.ts and web.ts (browsers,
+// Workers: no processes, files or worker threads) implement it, with the parts they share in
+// files named for them. Everything outside src/runtime/ uses only this and web standards.
 
 export interface ExitStatus {
   /** Exit code, or null when a signal ended the process. */
@@ -76,8 +77,22 @@ export interface LineReader {
   readText(): Promise<string | undefined>;
 }
 
+/**
+ * What a runtime may lack, named for UnsupportedRuntimeError: child processes (stdio), files,
+ * worker threads with a blocking wait (the sync bridge), a loopback listener, a terminal
+ * (stdin, exit, signals). Node, Deno and Bun have them all; web.ts has none.
+ */
+export type RuntimeCapability = "processes" | "files" | "workers" | "listeners" | "terminal";
+
 export interface Runtime {
-  readonly name: "node" | "deno";
+  /** "node" (Node and Bun), "deno", or "web" (browsers, Cloudflare workerd, web workers). */
+  readonly name: "node" | "deno" | "web";
+  /**
+   * Throws an UnsupportedRuntimeError when this runtime lacks `capability`; `what` names the
+   * operation asked for in its message (`stdio "node server.js"`). Called where
+   * the operation starts, so that it fails there with a reason rather than deeper down.
+   */
+  ensure(capability: RuntimeCapability, what: string): void;
   /** Starts a child as the leader of a new process group, with piped stdio. */
   spawn(request: SpawnRequest): Promise<ChildProcess>;
   /** A copy of this process's environment. */

@@ -12,6 +12,7 @@ import { methodOf } from "./lifecycle.ts";
 import type { HttpSendOptions } from "./retry-after.ts";
 import { SseLegacyTransport } from "./sse-legacy.ts";
 import { StreamableHttpTransport } from "./streamable-http/mod.ts";
+import type { TraceTransportName } from "./trace-event.ts";
 import { type Transport, TransportError } from "./transport.ts";
 
 /** Every option AutoHttpTransport reads (checked by its constructor). */
@@ -98,6 +99,11 @@ export class AutoHttpTransport extends TransportWrapper {
   /** Which transport the server speaks; undefined until the first message has been sent. */
   get kind(): HttpTransportKind | undefined {
     return this.#kind;
+  }
+
+  /** "auto" until a kind is chosen, then that kind. */
+  get traceName(): TraceTransportName {
+    return this.#kind ?? "auto";
   }
 
   /** The transport in use, once chosen. */

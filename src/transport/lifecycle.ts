@@ -6,6 +6,7 @@
 import { messageOf } from "../common/error-text.ts";
 import type { CloseDetails } from "../jsonrpc/errors.ts";
 import type { JsonRpcMessage } from "../jsonrpc/messages.ts";
+import type { TraceTransportName } from "./trace-event.ts";
 import { type SendOptions, type Transport, TransportError, type TransportErrorCode } from "./transport.ts";
 
 /**
@@ -21,6 +22,12 @@ import { type SendOptions, type Transport, TransportError, type TransportErrorCo
  */
 export abstract class TransportBase implements Transport {
   abstract readonly description: string;
+  /**
+   * The transport's kind in trace events ("stdio", "streamable-http", …): each transport names
+   * itself, so that naming one needs no `instanceof` of every transport class (which would load
+   * them all, stdio's child process code into a browser bundle too).
+   */
+  abstract readonly traceName: TraceTransportName;
   onmessage?: (message: JsonRpcMessage) => void;
   onclose?: (details: CloseDetails) => void;
   onerror?: (error: Error) => void;

@@ -10,6 +10,7 @@ import { TransportError } from "./transport.ts";
 /** One end of an in-process pair of transports (`MemoryTransport.pair()`), for tests and benchmarks. */
 export class MemoryTransport extends TransportBase {
   readonly description: string;
+  readonly traceName = "memory";
   #other: MemoryTransport | undefined;
   /** No more sending, from either end. */
   #ended = false;

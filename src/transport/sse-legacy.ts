@@ -68,6 +68,7 @@ type Phase = "new" | "connecting" | "waiting-for-endpoint" | "open" | "ended";
 /** The HTTP+SSE transport of spec 2024-11-05: a GET event stream for answers, a POST per message. */
 export class SseLegacyTransport extends TransportBase {
   readonly description: string;
+  readonly traceName = "sse";
   /** The SSE stream's URL as configured. */
   readonly url: URL;
 

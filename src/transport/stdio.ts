@@ -135,9 +135,14 @@ interface WriteBatch {
   done(error?: Error): void;
 }
 
-/** A server run as a child process, one JSON-RPC message per line on its stdin and stdout. */
+/**
+ * A server run as a child process, one JSON-RPC message per line on its stdin and stdout.
+ * Node, Deno and Bun only: in a browser or a Worker, start() rejects with an
+ * UnsupportedRuntimeError (code "unsupported-runtime"); importing it is harmless everywhere.
+ */
 export class StdioTransport extends TransportBase {
   readonly description: string;
+  readonly traceName = "stdio";
 
   readonly #options: StdioTransportOptions;
   readonly #shutdownTimeoutMs: number;
@@ -214,6 +219,8 @@ export class StdioTransport extends TransportBase {
   async start(): Promise<void> {
     const refused = this.claimStart();
     if (refused) throw refused;
+    // A browser or a Worker starts no process: an UnsupportedRuntimeError saying so, here.
+    runtime.ensure("processes", `cannot start ${this.description}`);
     const { cwd } = this.#options;
     const env = environmentFor(this.#options.envMode ?? "baseline", this.#options.env);
     this.#env = env;

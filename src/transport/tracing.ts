@@ -9,13 +9,8 @@ import { isObject } from "../common/json.ts";
 import { checkOptions, optionNames } from "../common/options.ts";
 import { Redactor } from "../common/redact.ts";
 import type { JsonRpcMessage, RequestId } from "../jsonrpc/messages.ts";
-import { AutoHttpTransport } from "./auto-http.ts";
 import { TransportWrapper } from "./http-hooks.ts";
-import { MemoryTransport } from "./memory.ts";
 import type { HttpSendOptions } from "./retry-after.ts";
-import { SseLegacyTransport } from "./sse-legacy.ts";
-import { StdioTransport } from "./stdio.ts";
-import { StreamableHttpTransport } from "./streamable-http/mod.ts";
 import { type MessageTraceEvent, type TracedRequest, type TraceSink, traceStamp, type TraceTransportName } from "./trace-event.ts";
 import type { ClientTransport, Transport } from "./transport.ts";
 
@@ -47,13 +42,9 @@ export interface TracingOptions {
 
 /** The name of a transport in trace events: its kind, or the kind an `auto` transport chose. */
 export function traceTransportName(transport: Transport): TraceTransportName {
-  if (transport instanceof TracingTransport) return traceTransportName(transport.inner);
-  if (transport instanceof StdioTransport) return "stdio";
-  if (transport instanceof StreamableHttpTransport) return "streamable-http";
-  if (transport instanceof SseLegacyTransport) return "sse";
-  if (transport instanceof AutoHttpTransport) return transport.kind ?? "auto";
-  if (transport instanceof MemoryTransport) return "memory";
-  return transport.constructor.name;
+  // Ours name themselves (TransportBase.traceName); another Transport goes by its class name.
+  const named = (transport as { traceName?: unknown }).traceName;
+  return typeof named === "string" ? named : transport.constructor.name;
 }
 
 /** A request seen on the wire, until its answer: what the answer's event names. */
@@ -98,6 +89,11 @@ const TRACING_OPTIONS = optionNames<TracingOptions>({ redactor: true, maxChars: 
  */
 export class TracingTransport extends TransportWrapper {
   readonly inner: ClientTransport;
+
+  /** The wrapped transport's kind. */
+  get traceName(): TraceTransportName {
+    return traceTransportName(this.inner);
+  }
   readonly #trace: TraceFn | undefined;
   readonly #sink: TraceSink | undefined;
   readonly #startedAt: number;

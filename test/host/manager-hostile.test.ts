@@ -45,7 +45,7 @@ type Seen = { [K in keyof ManagerEvents]: ManagerEvents[K][] };
 
 /** Every event of every type the manager emits, in order. */
 function record(manager: McpManager): Seen {
-  const seen: Seen = { serverstate: [], log: [], stderr: [], problem: [], taskStatus: [] };
+  const seen: Seen = { serverstate: [], log: [], stderr: [], problem: [], taskStatus: [], toolheld: [] };
   manager.on("serverstate", (detail) => seen.serverstate.push(detail));
   manager.on("log", (detail) => seen.log.push(detail));
   manager.on("stderr", (detail) => seen.stderr.push(detail));

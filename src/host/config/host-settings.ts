@@ -1,5 +1,6 @@
 // The LLM host's top-level keys: model, providers, system_prompt, max_steps, hooks, tool_search,
-// tool_definitions, results (read by `mcpwire run` / `chat`; a manager ignores them).
+// tool_definitions, results (read by `mcpwire run` / `chat`; a manager ignores them); and pinning
+// (the manager's: tool pins, registry/tool-pins.ts).
 
 import { HOOK_EVENTS, type HookCommand, type HooksConfig } from "../../agent/hooks.ts";
 import type { ToolDefinitionLimits } from "../../agent/tool-definition-cap.ts";
@@ -10,12 +11,16 @@ import { interpolate, InterpolationError } from "../interpolate.ts";
 import { type Context, describe, problem } from "./context.ts";
 import { suggest } from "./schema-messages.ts";
 import { directoryOf, resolvePath } from "./paths.ts";
-import { HOOK_KEYS, PROVIDER_KEYS, RESULTS_KEYS, TOOL_DEFINITIONS_KEYS, TOOL_SEARCH_KEYS } from "./schema.ts";
+import type { PinningMode } from "../../registry/tool-pins.ts";
+import { HOOK_KEYS, PINNING_EXPECTED, PINNING_MODES, PROVIDER_KEYS, RESULTS_KEYS, TOOL_DEFINITIONS_KEYS, TOOL_SEARCH_KEYS } from "./schema.ts";
 import { homePath, isHttpUrl } from "./server.ts";
 import type { Path } from "./syntax.ts";
 import type { McpwireConfig, ProviderSettings, ResultsSettings } from "./types.ts";
 
-export type HostSettings = Pick<McpwireConfig, "model" | "providers" | "systemPrompt" | "maxSteps" | "hooks" | "toolSearch" | "toolDefinitions" | "results">;
+export type HostSettings = Pick<
+  McpwireConfig,
+  "model" | "providers" | "systemPrompt" | "maxSteps" | "hooks" | "toolSearch" | "toolDefinitions" | "results" | "pinning"
+>;
 
 /**
  * The host's keys, checked by hand so that every problem is positioned. A wrong value is a
@@ -43,6 +48,13 @@ export function hostSettings(context: Context, root: Record<string, unknown>): H
   if (root.tool_search !== undefined && root.tool_search !== null) settings.toolSearch = toolSearchOf(keys, root.tool_search);
   if (root.tool_definitions !== undefined && root.tool_definitions !== null) settings.toolDefinitions = toolDefinitionsOf(keys, root.tool_definitions);
   if (root.results !== undefined && root.results !== null) settings.results = resultsOf(keys, root.results);
+  if (root.pinning !== undefined && root.pinning !== null) {
+    const value = root.pinning;
+    if (!(PINNING_MODES as readonly unknown[]).includes(value)) {
+      keys.fail(["pinning"], `"pinning" must be ${PINNING_EXPECTED}; it is ${describe(value, context.json)}`);
+    }
+    settings.pinning = value as PinningMode;
+  }
   return settings;
 }
 

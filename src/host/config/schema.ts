@@ -46,6 +46,7 @@ export const SERVER_KEYS = [
   "extensions",
   "tasks",
   "sandbox",
+  "pinning",
 ] as const;
 
 /** The keys of a server's `sandbox` mapping (issue 29). */
@@ -59,7 +60,18 @@ export const SAMPLING_KEYS = ["max_tokens", "requests_per_minute", "models", "ti
 // `sampling.model` (the provider/model serving the requests, issue 9) is in SERVER_SCHEMA too.
 
 /** Top-level keys of the LLM host (`mcpwire run` / `chat`); config/host-settings.ts checks them by hand, with positions. */
-export const HOST_KEYS = ["model", "providers", "system_prompt", "max_steps", "hooks", "tool_search", "tool_definitions", "results", "extensions"] as const;
+export const HOST_KEYS = [
+  "model",
+  "providers",
+  "system_prompt",
+  "max_steps",
+  "hooks",
+  "tool_search",
+  "tool_definitions",
+  "results",
+  "extensions",
+  "pinning",
+] as const;
 /** The keys of `tool_search:` (issue 18). */
 export const TOOL_SEARCH_KEYS = ["mode", "max_tools", "max_schema_bytes", "max_results"] as const;
 /** The keys of `tool_definitions:` (issue 24): what a model is offered of each tool, at most. */
@@ -80,6 +92,12 @@ export const AUTH_KEYS = ["client_id", "client_secret", "issuer", "client_metada
 
 /** Top-level keys holding the servers: YAML configs use the first, `.mcp.json` files the second. */
 export const SERVERS_KEYS = ["mcp_servers", "mcpServers"] as const;
+
+/** What `pinning` (top level and per server) expects. */
+export const PINNING_EXPECTED = '"hold" (a new or changed tool is held back until accepted), "warn" (offered, with a warning) or "off"';
+
+/** The values of `pinning`. */
+export const PINNING_MODES = ["off", "warn", "hold"] as const;
 
 /** What a key expects, for "… must be <expected>" messages. Keys are dotted paths within a server. */
 export const EXPECTED: Readonly<Record<string, string>> = {
@@ -125,6 +143,7 @@ export const EXPECTED: Readonly<Record<string, string>> = {
   "sandbox.network": "true or false",
   "sandbox.env": "an array of variable names",
   "sandbox.prefer": "true or false",
+  pinning: PINNING_EXPECTED,
 };
 
 /** Strings, and numbers or booleans written where a string is meant (`PORT: 8080`): kept as written. */
@@ -151,6 +170,7 @@ const SERVER_EXAMPLES: Readonly<Record<string, unknown>> = {
   log_level: "warning",
   protocol: "legacy",
   tasks: "never",
+  pinning: "warn",
   roots: ["~/projects", "docs"],
   extensions: { apps: false },
   sampling: { model: "ollama/qwen3", max_tokens: 1024 },
@@ -220,6 +240,10 @@ export const SERVER_SCHEMA: Readonly<JsonObject> = {
       enum: ["auto", "always", "never"],
       description:
         "which tools run as tasks (2025-11-25 execution.taskSupport): auto (default: those that require it), always (those that allow it), never (tools that require a task are not offered)",
+    },
+    pinning: {
+      enum: [...PINNING_MODES],
+      description: "tool pinning for this server (over the top-level pinning): hold, warn or off",
     },
     roots: {
       type: "array",
@@ -416,6 +440,12 @@ const HOST_SCHEMAS = {
     additionalProperties: { type: "boolean" },
     description: "extensions on (default) or off for every server: tasks, skills, apps or an identifier → true / false",
     examples: [{ apps: false }],
+  },
+  pinning: {
+    enum: [...PINNING_MODES],
+    description: "tool definitions pinned on first use (mcpwire.lock.json): hold (default for run, chat and McpManager; inspect: warn) " +
+      "keeps a new or changed tool from models and calls until `mcpwire pin accept`; warn offers it with a warning; off records nothing",
+    examples: ["warn"],
   },
   imports: {
     anyOf: [{ type: "string" }, { type: "array", items: { type: "string" } }],

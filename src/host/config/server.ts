@@ -236,7 +236,7 @@ function readHttp(entry: ServerEntry, server: ServerConfig): void {
   }
 }
 
-/** tools, timeout, connect_timeout, naming, log_level, protocol, extensions, tasks. */
+/** tools, timeout, connect_timeout, naming, log_level, protocol, extensions, tasks, pinning. */
 function readOptions(entry: ServerEntry, server: ServerConfig): void {
   const tools = entry.get("tools");
   if (isObject(tools)) {
@@ -262,6 +262,8 @@ function readOptions(entry: ServerEntry, server: ServerConfig): void {
   }
   const tasks = entry.get("tasks");
   if (tasks === "auto" || tasks === "always" || tasks === "never") server.tasks = tasks;
+  const pinning = entry.get("pinning");
+  if (pinning === "off" || pinning === "warn" || pinning === "hold") server.pinning = pinning;
 }
 
 /** roots: paths (relative ones, like a relative cwd, against the config file's directory) or file:// URIs. */

@@ -9,6 +9,7 @@ import type { HooksConfig } from "../../agent/hooks.ts";
 import type { ToolSearchOptions } from "../../agent/tool-search.ts";
 import type { ToolDefinitionLimits } from "../../agent/tool-definition-cap.ts";
 import type { TaskMode } from "../../registry/types.ts";
+import type { PinningMode } from "../../registry/tool-pins.ts";
 import { McpwireError } from "../../common/mcpwire-error.ts";
 import type { ProjectConfigSummary } from "./project-summary.ts";
 
@@ -109,6 +110,11 @@ export interface ServerConfig {
    */
   tasks?: TaskMode;
   /**
+   * Config key `pinning`: this server's tool pinning (registry/tool-pins.ts), over the top-level
+   * `pinning`: `hold`, `warn` or `off`. Absent: the top level's, else the program's default.
+   */
+  pinning?: PinningMode;
+  /**
    * Config key `roots`: absolute paths (relative ones resolved against the config file's
    * directory) or file:// URIs; the client offers them to the server (declares `roots`).
    */
@@ -199,6 +205,13 @@ export interface McpwireConfig {
   extensions?: Record<string, boolean>;
   /** Top-level `imports:`: the apps whose servers are imported too (`cursor`, `claude-desktop`, … or `all`). */
   imports?: string[];
+  /**
+   * Top-level `pinning:`: tool definitions pinned on first use — `hold` keeps a new or changed
+   * tool from models and calls until accepted, `warn` offers it with a warning, `off` records
+   * nothing. A server's own `pinning` wins. Absent: the program's default (run, chat and
+   * McpManager `hold`, inspect `warn`).
+   */
+  pinning?: PinningMode;
 }
 
 /** The top-level `results:` key. */

@@ -71,6 +71,7 @@ import {
  */
 export class StreamableHttpTransport extends TransportBase implements HttpTransportHooks {
   readonly description: string;
+  readonly traceName = "streamable-http";
   readonly url: URL;
   /**
    * Called when the server ended the session (404): it must run the initialize handshake

@@ -1,0 +1,222 @@
+// Bundle sizes (issue 28): what an embedder's bundler makes of mcpwire, beside SDK v2's client
+// built the same way. esbuild (its JS API), minified ESM, one file per bundle, gzip -9 by
+// node:zlib:
+//   browser  `import { Client, StreamableHttpTransport } from "mcpwire"`, platform browser
+//   workerd  the same with Cloudflare's conditions (workerd, worker, browser), as wrangler builds it
+//   node     `import { Client, StdioTransport } from "mcpwire"`, platform node, ajv left out
+//   sdk-v2-* `@modelcontextprotocol/client`'s Client with its Streamable HTTP / stdio transport
+//
+// Built from the compiled package, not from src/: the runtime module is picked by package.json
+// "imports" conditions on dist/ files (src/runtime/mod.ts says why), which is what a user's
+// bundler meets; src/runtime/mod.ts itself imports node.ts and deno.ts. So the package is first
+// built as `npm run build` builds it (tsc, then scripts/runtime-entry.ts) into a scratch
+// node_modules/mcpwire, next to a copy of package.json, and bundled from there.
+//
+// ajv (the default validator on Node, Deno and Bun, 146 KB of the Node bundle) is left out of
+// every mcpwire bundle: in a browser or a Worker the default is the interpreting validator
+// (@cfworker/json-schema), counted when the package reaches it (the `validator` column).
+//
+//   node --import tsx scripts/bundle-sizes.ts [--json]     (also `npm run bench -- bundle`)
+
+import { execFileSync } from "node:child_process";
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from "node:fs";
+import os from "node:os";
+import { dirname, join, resolve } from "node:path";
+import process from "node:process";
+import { fileURLToPath } from "node:url";
+import { gzipSync } from "node:zlib";
+import * as esbuild from "esbuild";
+import { writeRuntimeEntry } from "./runtime-entry.ts";
+
+export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+
+/** The budgets of issue 28, gzipped bytes. */
+export const BUDGETS: Readonly<Record<string, number>> = { browser: 45 * 1024, workerd: 45 * 1024, node: 40 * 1024 };
+
+/** Left out of the mcpwire bundles (see the header); node: modules stay imports so that the metafile shows them. */
+const MCPWIRE_EXTERNAL = ["ajv", "ajv/*", "node:*"];
+
+/** What esbuild made of one entry. */
+export interface BundleFigures {
+  name: string;
+  /** What the entry imports, as a user writes it. */
+  what: string;
+  raw: number;
+  gzip: number;
+  /** The node: modules the bundle imports (none may be left in a browser or Worker bundle). */
+  nodeImports: string[];
+  /** Runtime modules of ours in it (dist/runtime/node.js, deno.js, web.js). */
+  runtimeModules: string[];
+  /** Whether the interpreting validator (@cfworker/json-schema) is in it. */
+  interpretingValidator: boolean;
+  /** The biggest inputs, bytes in the output, largest first. */
+  biggest: { path: string; bytes: number }[];
+}
+
+/** One bundle to make: an entry's text, bundled for a platform. */
+export interface BundleCase {
+  name: string;
+  what: string;
+  contents: string;
+  platform: "browser" | "node";
+  conditions?: string[];
+  external: string[];
+}
+
+/** The bundles measured: mcpwire's (bundled from the built package) and SDK v2's. */
+export function bundleCases(): BundleCase[] {
+  const browser = `export { Client, StreamableHttpTransport } from "mcpwire";`;
+  const sdkBrowser = `export { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";`;
+  return [
+    { name: "browser", what: "mcpwire: Client + StreamableHttpTransport", contents: browser, platform: "browser", external: MCPWIRE_EXTERNAL },
+    {
+      name: "workerd",
+      what: "mcpwire: Client + StreamableHttpTransport",
+      contents: browser,
+      platform: "browser",
+      conditions: ["workerd", "worker", "browser"],
+      external: MCPWIRE_EXTERNAL,
+    },
+    {
+      name: "node",
+      what: "mcpwire: Client + StdioTransport, ajv left out",
+      contents: `export { Client, StdioTransport } from "mcpwire";`,
+      platform: "node",
+      external: MCPWIRE_EXTERNAL,
+    },
+    { name: "sdk-v2-browser", what: "SDK v2: Client + StreamableHTTPClientTransport", contents: sdkBrowser, platform: "browser", external: [] },
+    {
+      name: "sdk-v2-node",
+      what: "SDK v2: Client + StdioClientTransport, ajv left out",
+      contents: `export { Client } from "@modelcontextprotocol/client";\nexport { StdioClientTransport } from "@modelcontextprotocol/client/stdio";`,
+      platform: "node",
+      external: ["ajv", "ajv/*", "ajv-formats"],
+    },
+  ];
+}
+
+/**
+ * Builds the npm package as `npm run build` does into `<scratch>/node_modules/mcpwire` (dist/ and
+ * package.json: what the tarball holds for a bundler). Returns `scratch`, the directory to
+ * bundle from. Its dependencies resolve from the checkout's node_modules.
+ */
+export function buildPackage(scratch: string): string {
+  const pkg = join(scratch, "node_modules", "mcpwire");
+  mkdirSync(pkg, { recursive: true });
+  cpSync(join(ROOT, "package.json"), join(pkg, "package.json"));
+  // Its dependencies, for a runtime that loads it from here (a bundler finds them by nodePaths).
+  const dependencies = Object.keys((JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { dependencies?: object }).dependencies ?? {});
+  for (const name of dependencies) {
+    mkdirSync(dirname(join(scratch, "node_modules", name)), { recursive: true });
+    symlinkSync(join(ROOT, "node_modules", name), join(scratch, "node_modules", name), "dir");
+  }
+  const tsc = join(ROOT, "node_modules", ".bin", "tsc");
+  // No source maps or declarations: a bundler reads neither.
+  const args = [
+    "-p",
+    join(ROOT, "tsconfig.build.json"),
+    "--outDir",
+    join(pkg, "dist"),
+    "--sourceMap",
+    "false",
+    "--inlineSources",
+    "false",
+    "--declaration",
+    "false",
+  ];
+  try {
+    execFileSync(tsc, args, { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"], timeout: 300_000, encoding: "utf8" });
+  } catch (error) {
+    const { stdout, stderr } = error as { stdout?: string; stderr?: string };
+    throw new Error(`bundle-sizes: tsc ${args.join(" ")} failed:\n${stdout ?? ""}${stderr ?? ""}`, { cause: error });
+  }
+  writeRuntimeEntry(join(pkg, "dist"));
+  return scratch;
+}
+
+/** One bundle, minified, in memory, with its figures. */
+export async function bundle(entry: BundleCase, resolveDir: string): Promise<BundleFigures> {
+  const result = await esbuild.build({
+    stdin: { contents: entry.contents, resolveDir, loader: "js", sourcefile: `${entry.name}-entry.js` },
+    bundle: true,
+    minify: true,
+    format: "esm",
+    platform: entry.platform,
+    ...(entry.conditions === undefined ? {} : { conditions: entry.conditions }),
+    external: entry.external,
+    nodePaths: [join(ROOT, "node_modules")],
+    write: false,
+    outfile: `${entry.name}.js`,
+    metafile: true,
+    logLevel: "silent",
+  });
+  const output = result.outputFiles[0]!.contents;
+  const nodeImports = new Set<string>();
+  for (const input of Object.values(result.metafile.inputs)) {
+    for (const imported of input.imports) if (imported.path.startsWith("node:")) nodeImports.add(imported.path);
+  }
+  const inputs = Object.keys(result.metafile.inputs);
+  const produced = Object.values(result.metafile.outputs)[0]!.inputs;
+  const shortPath = (path: string) => path.replace(/^.*node_modules\/mcpwire\//, "").replace(/^.*node_modules\//, "");
+  return {
+    name: entry.name,
+    what: entry.what,
+    raw: output.length,
+    gzip: gzipSync(output, { level: 9 }).length,
+    nodeImports: [...nodeImports].sort(),
+    runtimeModules: inputs.filter((path) => /node_modules\/mcpwire\/dist\/runtime\/(node|deno|web)\.js$/.test(path)).map(shortPath).sort(),
+    interpretingValidator: inputs.some((path) => path.includes("@cfworker/json-schema")),
+    biggest: Object.entries(produced)
+      .map(([path, { bytesInOutput }]) => ({ path: shortPath(path), bytes: bytesInOutput }))
+      .sort((a, b) => b.bytes - a.bytes)
+      .slice(0, 12),
+  };
+}
+
+/** Builds the package into a scratch directory and bundles the cases named (default all). */
+export async function measureBundles(names?: readonly string[]): Promise<BundleFigures[]> {
+  const scratch = mkdtempSync(join(os.tmpdir(), "mcpwire-bundle-"));
+  try {
+    buildPackage(scratch);
+    const figures: BundleFigures[] = [];
+    for (const entry of bundleCases()) {
+      if (names !== undefined && !names.includes(entry.name)) continue;
+      figures.push(await bundle(entry, entry.name.startsWith("sdk-") ? ROOT : scratch));
+    }
+    return figures;
+  } finally {
+    await esbuild.stop();
+    rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
+const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
+
+/** The figures as a markdown table, SDK v2's beside ours, then the biggest inputs of the browser bundle. */
+export function table(figures: readonly BundleFigures[]): string {
+  const lines = [
+    "| bundle | what | raw | gzip | budget (gzip) | met? | interpreting validator | node: imports | runtime modules |",
+    "|---|---|---|---|---|---|---|---|---|",
+  ];
+  for (const figure of figures) {
+    const budget = BUDGETS[figure.name];
+    const met = budget === undefined ? "—" : figure.gzip <= budget ? "met" : "not met";
+    lines.push(
+      `| ${figure.name} | ${figure.what} | ${kb(figure.raw)} | ${kb(figure.gzip)} | ${budget === undefined ? "—" : kb(budget)} | ${met} | ${
+        figure.name.startsWith("sdk-") ? "—" : figure.interpretingValidator ? "included" : "not in the package yet"
+      } | ${figure.nodeImports.length === 0 ? "none" : figure.nodeImports.join(" ")} | ${figure.runtimeModules.join(" ") || "—"} |`,
+    );
+  }
+  const browser = figures.find((figure) => figure.name === "browser");
+  if (browser !== undefined) {
+    lines.push("", "biggest inputs of the browser bundle (minified bytes):", "");
+    for (const input of browser.biggest) lines.push(`- ${input.path}: ${input.bytes}`);
+  }
+  return lines.join("\n");
+}
+
+if (process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const figures = await measureBundles();
+  if (process.argv.includes("--json")) console.log(`BUNDLE-FIGURES ${JSON.stringify(figures)}`);
+  else console.log(table(figures));
+}

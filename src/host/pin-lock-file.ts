@@ -1,0 +1,84 @@
+// The lock file of tool pins, `mcpwire.lock.json` (registry/tool-pins.ts keeps what is in it):
+// beside a project's config (or a config given with --config), else the user's own in the state
+// directory (`$XDG_STATE_HOME/mcpwire/`, else `~/.local/state/mcpwire/`). Written mode 0600 and
+// atomically; bounded when read; a file that cannot be read or parsed is an error naming it.
+
+import { mcpwireDirectory } from "../common/user-dirs.ts";
+import type { ToolPinsData, ToolPinStore } from "../registry/tool-pins.ts";
+import { runtime } from "../runtime/mod.ts";
+import { FileError } from "../runtime/errors.ts";
+import { userConfigPaths } from "./config/load.ts";
+import { directoryOf, resolvePath } from "./config/paths.ts";
+import type { McpwireConfig, ServerConfig } from "./config/types.ts";
+
+/** The lock file's name. */
+export const PIN_LOCK_FILE_NAME = "mcpwire.lock.json";
+/** A lock file longer than this is not read (it is ours; the pins' own bounds keep it far smaller). */
+export const MAX_LOCK_FILE_CHARS = 16 * 1024 * 1024;
+
+/**
+ * Where a config's pins are kept: beside the config file when it is a project's (or any file
+ * that is not one of the user's own config files), else in the user's state directory;
+ * undefined when there is neither (no file, no home).
+ */
+export function pinLockFileFor(
+  config: Pick<McpwireConfig, "file">,
+  env: Readonly<Record<string, string | undefined>>,
+  os: string = runtime.os,
+): string | undefined {
+  if (config.file !== undefined && !userConfigPaths(env).includes(config.file)) return resolvePath(directoryOf(config.file), PIN_LOCK_FILE_NAME);
+  const directory = mcpwireDirectory("state", env, os);
+  return directory === undefined ? undefined : `${directory}/${PIN_LOCK_FILE_NAME}`;
+}
+
+/**
+ * The lock file a process uses for `config`: MCPWIRE_LOCK_FILE when set (a path; `off` keeps the
+ * pins in memory, for one process only, as tests do), else pinLockFileFor; undefined: in memory.
+ */
+export function pinLockFileOf(config: Pick<McpwireConfig, "file">, env: Readonly<Record<string, string | undefined>>): string | undefined {
+  const chosen = env.MCPWIRE_LOCK_FILE?.trim();
+  if (chosen !== undefined && /^(off|0|false|no)$/i.test(chosen)) return undefined;
+  if (chosen) return resolvePath(runtime.cwd(), chosen);
+  return pinLockFileFor(config, env);
+}
+
+/** A lock file as a ToolPinStore. */
+export class PinLockFile implements ToolPinStore {
+  readonly location: string;
+
+  constructor(file: string) {
+    this.location = file;
+  }
+
+  async read(): Promise<unknown> {
+    let text: string;
+    try {
+      text = await runtime.readTextFile(this.location);
+    } catch (error) {
+      if (error instanceof FileError && error.code === "ENOENT") return undefined;
+      throw error;
+    }
+    if (text.length > MAX_LOCK_FILE_CHARS) throw new Error(`it is over ${MAX_LOCK_FILE_CHARS} characters`);
+    try {
+      return JSON.parse(text);
+    } catch (error) {
+      throw new Error(`it is not JSON (${error instanceof Error ? error.message : String(error)})`);
+    }
+  }
+
+  write(data: ToolPinsData): Promise<void> {
+    const text = `${JSON.stringify(data, null, 2)}\n`;
+    if (text.length > MAX_LOCK_FILE_CHARS) return Promise.reject(new Error(`the pins would be over ${MAX_LOCK_FILE_CHARS} characters`));
+    return runtime.writePrivateFile(this.location, text);
+  }
+}
+
+/** What a server's pins are kept for besides its name: its command line (stdio), or its URL. */
+export function pinSource(server: Pick<ServerConfig, "transport" | "command" | "args" | "url">): string {
+  if (server.url !== undefined) return server.url;
+  return [server.command ?? "", ...server.args].map(shellWord).join(" ");
+}
+
+function shellWord(word: string): string {
+  return /^[\w.@%+=:,/-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
+}
