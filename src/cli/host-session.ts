@@ -15,6 +15,7 @@ import { followToolLists } from "../host/tool-list-recorder.ts";
 import { within } from "../common/timing.ts";
 import { redactorFor } from "../host/secrets.ts";
 import { runtime } from "../runtime/mod.ts";
+import { SandboxError } from "../host/sandbox-availability.ts";
 import { type ParsedArgs, UsageError } from "./args.ts";
 import { AD_HOC_OPTIONS, adHocServers, withCommandLineServers } from "./ad-hoc-servers.ts";
 import { cliElicitationHandlers, ELICIT_MODES, type ElicitMode } from "./elicit-prompt.ts";
@@ -328,6 +329,10 @@ export async function withManager<T>(options: SessionOptions, body: (manager: Mc
     });
   }
   manager.registry.on("warning", ({ message }) => stderrLine(`warning: ${lineOf(message)}`));
+  // sandbox: prefer ran a server without the sandbox it asked for (issue 29): always said.
+  manager.on("problem", ({ message, error }) => {
+    if (error instanceof SandboxError) stderrLine(`warning: ${lineOf(message)}`);
+  });
   const held: ManagerEvents["toolheld"][] = [];
   manager.on("toolheld", (event) => {
     if (!event.offered) held.push(event);

@@ -134,6 +134,11 @@ export interface ServerConfig {
    * extensions mcpwire implements are on unless turned off (host/config/extensions-key.ts).
    */
   extensions?: Record<string, boolean>;
+  /**
+   * Config key `sandbox` (stdio): run the server in a sandbox (host/sandbox.ts; bubblewrap on
+   * Linux) with what it may read, write and reach. Absent (or `sandbox: false`): no sandbox.
+   */
+  sandbox?: SandboxSettings;
   /** Why this server is disabled, when a config problem disabled it. */
   error?: ConfigError;
   /**
@@ -144,6 +149,29 @@ export interface ServerConfig {
   written?: Readonly<Record<string, unknown>>;
   /** Where an imported server came from (another app's config file); absent for the config's own servers. */
   origin?: ServerOrigin;
+}
+
+/**
+ * A server's `sandbox:` key: `default` (its own program, its roots and the directories its
+ * arguments name readable; a private /tmp writable; no network), `prefer` (the same, but run
+ * unsandboxed with a warning where no sandbox can be had), or a mapping of paths and network.
+ */
+export interface SandboxSettings {
+  /** The profile as written: `default`, `prefer`, or `custom` (a mapping). */
+  profile: "default" | "prefer" | "custom";
+  /**
+   * Paths the server may read (absolute), besides the system's files and its own program.
+   * Absent: the default's, its roots and the directories its arguments name.
+   */
+  read?: string[];
+  /** Paths it may read and write (absolute), besides its private /tmp. */
+  write: string[];
+  /** Whether it may use the network (its own network namespace, empty, when false). */
+  network: boolean;
+  /** Variables of mcpwire's own environment passed in by name, beside the safe baseline and its `env`. */
+  env: string[];
+  /** Run it unsandboxed, with a warning, where no sandbox can be had (`sandbox: prefer`, or `prefer: true`). */
+  prefer: boolean;
 }
 
 /** The app and file an imported server was read from (config/imports.ts). */
