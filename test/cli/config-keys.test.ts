@@ -90,6 +90,7 @@ mcp_servers:
       skills: false
     tasks: auto
     pinning: hold
+    sandbox: false
     enabled: true
   remote:
     url: http://127.0.0.1:9/mcp
