@@ -26,7 +26,7 @@ import { bundleForBrowser, openInChromium, type PageServer, servePage } from "..
 import { freePort, startEverything, stop } from "../support/everything-http.ts";
 
 /** The page's script: every step of the client, its report posted to /result/<name>. */
-export const PAGE_SCRIPT = `const params = new URLSearchParams(location.search);
+const PAGE_SCRIPT = `const params = new URLSearchParams(location.search);
 const name = params.get("name");
 const errorOf = (error) => ({ name: error?.name, code: error?.code, message: String(error?.message ?? error) });
 const textOf = (content) => content.filter((block) => block.type === "text").map((block) => block.text).join("\\n");
