@@ -32,6 +32,8 @@ export interface BrowserBundleOptions {
   outdir: string;
   /** The module bundled (default "mcpwire"): the bundle re-exports all of it. */
   specifier?: string;
+  /** The entry module's text instead (a Worker's, say); `specifier` is then unused. */
+  source?: string;
   /** The bundle's file name without `.js` (default "mcpwire"). */
   name?: string;
   /** esbuild conditions (default: esbuild's for the browser platform: browser, import, default). */
@@ -50,7 +52,7 @@ export interface BrowserBundleOptions {
 export async function bundleForBrowser(options: BrowserBundleOptions): Promise<string> {
   const name = options.name ?? "mcpwire";
   const entry = join(mkdtempSync(join(tmpdir(), "mcpwire-browser-entry-")), `${name}.js`);
-  writeFileSync(entry, `export * from ${JSON.stringify(options.specifier ?? "mcpwire")};\n`);
+  writeFileSync(entry, options.source ?? `export * from ${JSON.stringify(options.specifier ?? "mcpwire")};\n`);
   try {
     await esbuild.build({
       entryPoints: [entry],
