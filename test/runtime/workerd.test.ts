@@ -4,34 +4,21 @@
 // only the built package has the package.json "imports" conditions that give a Worker web.js),
 // that on a fetch connects a Client over Streamable HTTP to server-everything on loopback and
 // answers with the tool list and what a few calls gave. The config (Cap'n Proto text) is written
-// into a temp dir; the Worker's outbound fetch goes through a `network` service that allows
+// into a temp dir (test/support/workerd.ts); the Worker's outbound fetch goes through a `network` service that allows
 // local addresses (workerd's default "internet" service allows public ones only). workerd
 // refuses code generation (no eval, no new Function), as Cloudflare does.
 
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { type ChildProcess, execFileSync, spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import type { ChildProcess } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import { join } from "node:path";
 import * as esbuild from "esbuild";
 import { buildPackage, ROOT } from "../../scripts/bundle-sizes.ts";
 import { bundleForBrowser } from "../support/browser-page.ts";
 import { freePort, startEverything, stop } from "../support/everything-http.ts";
-
-const WORKERD = join(ROOT, "node_modules", ".bin", "workerd");
-
-/** The test's skip reason when workerd cannot run here (its binary is for another platform or libc), else false. */
-function workerdSkip(): string | false {
-  try {
-    execFileSync(WORKERD, ["--version"], { stdio: ["ignore", "pipe", "pipe"], timeout: 30_000 });
-    return false;
-  } catch (error) {
-    return `workerd cannot run on this machine (${
-      String((error as Error).message).split("\n")[0]
-    }): the workerd npm package has binaries for linux-64, linux-arm64, darwin and windows with a recent glibc`;
-  }
-}
+import { type RunningWorkerd, startWorkerd, workerdSkip } from "../support/workerd.ts";
 
 /** The Worker: on a fetch, a Client of env.MCP_URL; its report as JSON. */
 const WORKER = `import { Client, StreamableHttpTransport } from "mcpwire";
@@ -76,44 +63,6 @@ export default {
 };
 `;
 
-function config(mcpUrl: string): string {
-  return `using Workerd = import "/workerd/workerd.capnp";
-
-const config :Workerd.Config = (
-  services = [
-    (name = "main", worker = .worker),
-    # The Worker's fetch() to 127.0.0.1: the default "internet" allows public addresses only.
-    (name = "loopback", network = (allow = ["local", "private"])),
-  ],
-  sockets = [(name = "http", address = "127.0.0.1:0", http = (), service = "main")],
-);
-
-const worker :Workerd.Worker = (
-  modules = [(name = "worker.js", esModule = embed "worker.js")],
-  compatibilityDate = "2025-09-01",
-  bindings = [(name = "MCP_URL", text = ${JSON.stringify(mcpUrl)})],
-  globalOutbound = "loopback",
-);
-`;
-}
-
-/** Polls `url` until it answers 200 (workerd prints nothing when it listens); bounded. */
-async function ready(url: string, child: ChildProcess, output: () => string, limitMs = 30_000): Promise<void> {
-  const deadline = performance.now() + limitMs;
-  while (performance.now() < deadline) {
-    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`workerd exited (${child.exitCode ?? child.signalCode}):\n${output()}`);
-    try {
-      const response = await fetch(url, { signal: AbortSignal.timeout(2_000) });
-      await response.body?.cancel();
-      if (response.ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`workerd did not answer ${url} within ${limitMs} ms:\n${output()}`);
-}
-
 interface WorkerReport {
   failed?: { message: string; stack: string };
   evalRefused: false | { message: string };
@@ -128,18 +77,16 @@ interface WorkerReport {
 describe("workerd: a Worker that uses the client against a loopback Streamable HTTP server", { skip: workerdSkip() }, () => {
   const scratch = mkdtempSync(join(os.tmpdir(), "mcpwire-workerd-test-"));
   let everything: ChildProcess | undefined;
-  let workerd: ChildProcess | undefined;
-  let origin = "";
-  let output = "";
+  let workerd: RunningWorkerd | undefined;
 
   before(async () => {
     const built = join(scratch, "package");
     mkdirSync(built);
     buildPackage(built);
-    const site = join(scratch, "worker");
+    const dir = join(scratch, "worker");
     await bundleForBrowser({
       resolveDir: built,
-      outdir: site,
+      outdir: dir,
       source: WORKER,
       name: "worker",
       conditions: ["workerd", "worker", "browser"],
@@ -148,18 +95,11 @@ describe("workerd: a Worker that uses the client against a loopback Streamable H
     await esbuild.stop();
     const mcpPort = await freePort();
     everything = await startEverything(mcpPort);
-    writeFileSync(join(site, "config.capnp"), config(`http://127.0.0.1:${mcpPort}/mcp`));
-    const port = await freePort();
-    origin = `http://127.0.0.1:${port}`;
-    workerd = spawn(WORKERD, ["serve", "config.capnp", "--socket-addr", `http=127.0.0.1:${port}`], { cwd: site, stdio: ["ignore", "pipe", "pipe"] });
-    const keep = (chunk: Uint8Array) => (output = (output + new TextDecoder().decode(chunk)).slice(-20_000));
-    workerd.stdout!.on("data", keep);
-    workerd.stderr!.on("data", keep);
-    await ready(`${origin}/ready`, workerd, () => output);
+    workerd = await startWorkerd(dir, "worker.js", { MCP_URL: `http://127.0.0.1:${mcpPort}/mcp` });
   });
 
   after(async () => {
-    if (workerd) await stop(workerd);
+    await workerd?.stop();
     if (everything) await stop(everything);
     rmSync(scratch, { recursive: true, force: true });
   });
@@ -167,9 +107,9 @@ describe("workerd: a Worker that uses the client against a loopback Streamable H
   let report: WorkerReport | undefined;
   async function answer(): Promise<WorkerReport> {
     if (report === undefined) {
-      const response = await fetch(`${origin}/`, { signal: AbortSignal.timeout(60_000) });
+      const response = await fetch(`${workerd!.origin}/`, { signal: AbortSignal.timeout(60_000) });
       report = (await response.json()) as WorkerReport;
-      assert.equal(report.failed, undefined, `the Worker failed: ${JSON.stringify(report.failed)}\nworkerd:\n${output}`);
+      assert.equal(report.failed, undefined, `the Worker failed: ${JSON.stringify(report.failed)}\nworkerd:\n${workerd!.output()}`);
       assert.equal(response.status, 200);
     }
     return report;
