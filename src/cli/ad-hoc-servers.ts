@@ -17,7 +17,7 @@ export const AD_HOC_OPTIONS = {
   name: { kind: "list" },
   header: { kind: "list" },
   env: { kind: "list" },
-  cwd: { kind: "list" },
+  cwd: { kind: "list", values: "directory" },
 } as const;
 
 /** What the ad-hoc options do, for each verb's usage text. */

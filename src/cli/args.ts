@@ -22,6 +22,8 @@ export interface OptionSpec {
    * "optional" takes one only as `--name=value` (`--name` alone: the value "").
    */
   kind: "flag" | "string" | "list" | "optional";
+  /** What its value is, for shell completion (`mcpwire completion`): a file, a directory, or one of these words. */
+  values?: "file" | "directory" | readonly string[];
 }
 
 export interface ParsedArgs {

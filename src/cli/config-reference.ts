@@ -15,8 +15,11 @@ config schema   prints the config's JSON Schema (2020-12); the package holds it 
 
 type Schema = Record<string, unknown>;
 
+/** The options `mcpwire config` takes: none. */
+export const CONFIG_OPTIONS = {} as const;
+
 export async function config(argv: readonly string[]): Promise<number> {
-  const args = parseArgs(argv, {});
+  const args = parseArgs(argv, CONFIG_OPTIONS);
   const [what, ...extra] = args.positional;
   if (what !== "schema" || extra.length > 0) {
     throw new UsageError(what === undefined ? "config needs what to do: mcpwire config schema" : `unknown "config ${what}"; try mcpwire config schema`);

@@ -4,12 +4,15 @@
 import type { ClientHandlers, SamplingHandler } from "../client/handlers.ts";
 import { SamplingRejectedError } from "../client/sampling.ts";
 import { type Implementation, LOGGING_LEVELS, type LoggingLevel } from "../client/types.ts";
-import { resolveImportApps, unknownAppText } from "../host/config/import-sources.ts";
+import { ALL_APPS, IMPORT_APPS, resolveImportApps, unknownAppText } from "../host/config/import-sources.ts";
 import { loadConfig } from "../host/config/load.ts";
 import { ConfigError, type McpwireConfig, type ServerConfig } from "../host/config/types.ts";
 import { type ManagerEvents, McpManager } from "../host/manager.ts";
 import { PinLockFile, pinLockFileOf } from "../host/pin-lock-file.ts";
 import { type PinningMode, ToolPins } from "../registry/tool-pins.ts";
+import { defaultToolListCache } from "../host/tool-list-cache.ts";
+import { followToolLists } from "../host/tool-list-recorder.ts";
+import { within } from "../common/timing.ts";
 import { redactorFor } from "../host/secrets.ts";
 import { runtime } from "../runtime/mod.ts";
 import { type ParsedArgs, UsageError } from "./args.ts";
@@ -17,6 +20,7 @@ import { AD_HOC_OPTIONS, adHocServers, withCommandLineServers } from "./ad-hoc-s
 import { cliElicitationHandlers, ELICIT_MODES, type ElicitMode } from "./elicit-prompt.ts";
 import { dataLine, lineOf, useRedactor, write } from "./output.ts";
 import { interruptProgress } from "./progress.ts";
+import { startServers } from "./startup-status.ts";
 import { cliProjectTrust } from "./project-trust-prompt.ts";
 import { askAboutHeldTools, canAskAboutHeldTools } from "./pin-prompt.ts";
 import { formatTraceEvent, type TraceMode } from "./trace-lines.ts";
@@ -76,6 +80,8 @@ export interface SessionOptions {
   pinning?: PinningMode;
   /** run / chat: on a terminal, ask about each tool held back by its pin after the servers started (cli/pin-prompt.ts). */
   askHeldTools?: boolean;
+  /** Start no server before `body`: the verb starts those it needs (call: cli/tool-owner.ts). Default: every enabled server. */
+  lazy?: boolean;
 }
 
 /** Where a session's trace goes: readable lines on stderr (`stderr`), JSON Lines in a file (`file`), or both. */
@@ -85,7 +91,7 @@ export interface TraceSettings {
 }
 
 /** The option every verb that loads the config takes besides --config: `--import NAME[,NAME]`, repeatable. */
-export const IMPORT_OPTION = { kind: "list" } as const;
+export const IMPORT_OPTION = { kind: "list", values: [...IMPORT_APPS, ALL_APPS] } as const;
 
 /**
  * The options of every verb that starts the configured servers: where the config is, the
@@ -93,12 +99,12 @@ export const IMPORT_OPTION = { kind: "list" } as const;
  */
 export const SESSION_OPTIONS = {
   ...AD_HOC_OPTIONS,
-  config: { kind: "string" },
+  config: { kind: "string", values: "file" },
   import: IMPORT_OPTION,
   "trust-project": { kind: "flag" },
-  "log-level": { kind: "string" },
-  trace: { kind: "optional" },
-  "trace-file": { kind: "string" },
+  "log-level": { kind: "string", values: LOGGING_LEVELS },
+  trace: { kind: "optional", values: ["full"] },
+  "trace-file": { kind: "string", values: "file" },
   help: { kind: "flag" },
   debug: { kind: "flag" },
 } as const;
@@ -263,8 +269,10 @@ function reconnectDelayMs(): number | undefined {
 }
 
 /**
- * Loads the config (ConfigError propagates: exit 2), starts every enabled server, runs
- * `body`, and closes the manager whatever happens. Config warnings go to stderr.
+ * Loads the config (ConfigError propagates: exit 2), starts every enabled server (unless
+ * `lazy`) with the startup status line on a terminal, runs `body`, and closes the manager
+ * whatever happens. Config warnings go to stderr. The tools each server lists go to the
+ * tool-list cache.
  */
 export async function withManager<T>(options: SessionOptions, body: (manager: McpManager, config: McpwireConfig) => Promise<T>): Promise<T> {
   const config = await loadSessionConfig(options);
@@ -325,15 +333,26 @@ export async function withManager<T>(options: SessionOptions, body: (manager: Mc
     const before = options.onInterrupt?.().catch(() => {}) ?? Promise.resolve();
     void before.then(() => manager.close()).then(() => runtime.flush()).finally(() => runtime.exit(130));
   });
+  // Every listing of a server's tools is remembered for the next run (host/tool-list-cache.ts).
+  const cache = defaultToolListCache();
+  const recorder = cache === undefined ? undefined : followToolLists(manager, config, cache);
   try {
-    await manager.start();
+    if (options.lazy !== true) {
+      await startServers(manager, manager.status().filter((status) => status.state !== "disabled").map((status) => status.name));
+    }
     if (options.askHeldTools === true && held.length > 0 && canAskAboutHeldTools()) await askAboutHeldTools(manager, pins, held);
     return await body(manager, config);
   } finally {
+    // Before the close, which withdraws every tool: that is not a listing to remember.
+    recorder?.stop();
     await manager.close();
+    if (recorder !== undefined) await within(recorder.settled(), CACHE_WRITE_GRACE_MS);
     trace?.close();
   }
 }
+
+/** How long a verb that is done waits for its tool lists to be written to the cache. */
+const CACHE_WRITE_GRACE_MS = 2000;
 
 /** The sink of a session's trace: lines on stderr, a JSON Lines file, or both; undefined without a trace. */
 export async function openTrace(settings: TraceSettings | undefined): Promise<{ sink: TraceSink; close(): void } | undefined> {

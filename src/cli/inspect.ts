@@ -108,23 +108,26 @@ function stderr(text: string): void {
   void write("stderr", text + "\n");
 }
 
+/** The options `mcpwire inspect` takes. */
+export const INSPECT_OPTIONS = {
+  stdio: { kind: "string" },
+  env: { kind: "list" },
+  cwd: { kind: "string", values: "directory" },
+  url: { kind: "string" },
+  header: { kind: "list" },
+  transport: { kind: "string", values: ["auto", "http", "sse"] },
+  timeout: { kind: "string" },
+  protocol: { kind: "string", values: ["auto", "modern", "legacy"] },
+  json: { kind: "flag" },
+  ui: { kind: "string" },
+  trace: { kind: "optional", values: ["full"] },
+  "trace-file": { kind: "string", values: "file" },
+  help: { kind: "flag" },
+  debug: { kind: "flag" },
+} as const;
+
 export async function inspect(argv: readonly string[]): Promise<number> {
-  const args = parseArgs(argv, {
-    stdio: { kind: "string" },
-    env: { kind: "list" },
-    cwd: { kind: "string" },
-    url: { kind: "string" },
-    header: { kind: "list" },
-    transport: { kind: "string" },
-    timeout: { kind: "string" },
-    protocol: { kind: "string" },
-    json: { kind: "flag" },
-    ui: { kind: "string" },
-    trace: { kind: "optional" },
-    "trace-file": { kind: "string" },
-    help: { kind: "flag" },
-    debug: { kind: "flag" },
-  });
+  const args = parseArgs(argv, INSPECT_OPTIONS);
   if (args.flags.has("help")) {
     await write("stdout", INSPECT_USAGE + "\n");
     return 0;

@@ -37,6 +37,7 @@ verbs:
   enable    enable a server the config disables: mcpwire enable NAME
   disable   disable a server in the config (enabled: false): mcpwire disable NAME
   config    the config's JSON Schema: mcpwire config schema; mcpwire help config: every key
+  completion print a shell's completion script: mcpwire completion bash|zsh|fish
   help      show this text, or a verb's: mcpwire help call
   version   print the version
 
@@ -80,6 +81,7 @@ const VERBS: Record<string, () => Promise<Verb>> = {
   enable: () => import("./config-edit-verb.ts").then((verb) => ({ run: verb.enable, usage: verb.ENABLE_USAGE })),
   disable: () => import("./config-edit-verb.ts").then((verb) => ({ run: verb.disable, usage: verb.DISABLE_USAGE })),
   config: () => import("./config-reference.ts").then((verb) => ({ run: verb.config, usage: verb.configHelp() })),
+  completion: () => import("./completion-verb.ts").then((verb) => ({ run: (args) => verb.completion(args, Object.keys(VERBS)), usage: verb.COMPLETION_USAGE })),
 };
 
 /** The loader of a verb's module; undefined for anything that is not a verb (`constructor` included). */

@@ -21,8 +21,11 @@ ${AD_HOC_USAGE}
 
 ${TRACE_USAGE}`;
 
+/** The options `mcpwire servers` takes. */
+export const SERVERS_OPTIONS = { ...SESSION_OPTIONS, json: { kind: "flag" } } as const;
+
 export async function servers(argv: readonly string[]): Promise<number> {
-  const args = parseArgs(argv, { ...SESSION_OPTIONS, json: { kind: "flag" } });
+  const args = parseArgs(argv, SERVERS_OPTIONS);
   if (args.flags.has("help")) {
     await write("stdout", SERVERS_USAGE + "\n");
     return 0;

@@ -21,8 +21,11 @@ ${TRACE_USAGE}
 exit codes: 0 --count updates arrived, 2 usage or config error, 3 the server could not be
             reached, refuses subscriptions or went away, 130 interrupted (Ctrl-C)`;
 
+/** The options `mcpwire watch` takes. */
+export const WATCH_OPTIONS = { ...SESSION_OPTIONS, json: { kind: "flag" }, count: { kind: "string" } } as const;
+
 export async function watch(argv: readonly string[]): Promise<number> {
-  const args = parseArgs(argv, { ...SESSION_OPTIONS, json: { kind: "flag" }, count: { kind: "string" } });
+  const args = parseArgs(argv, WATCH_OPTIONS);
   if (args.flags.has("help")) {
     await write("stdout", WATCH_USAGE + "\n");
     return 0;

@@ -5,6 +5,7 @@
 import type { ProtocolEra } from "../client/protocol-version.ts";
 import { Client, type ClientOptions } from "../client/client.ts";
 import type { EraCache } from "../client/era-cache.ts";
+import type { JsonSchemaValidator } from "../client/schema-validator.ts";
 import { EXTENSIONS } from "../client/extensions.ts";
 import type { ClientHandlers } from "../client/handlers.ts";
 import type { ClientCapabilities, Implementation } from "../client/types.ts";
@@ -55,6 +56,8 @@ export interface SupervisionOptions {
   trace?: { sink: TraceSink; startedAt: number };
   /** Tool pins, and each server's pinning mode (off: none). */
   pins?: { pins: ToolPins; mode: (server: ServerConfig) => PinningMode };
+  /** Which JSON Schema validator each Client uses (ClientOptions.jsonSchema). Default: the runtime's. */
+  jsonSchema?: JsonSchemaValidator;
 }
 
 /** How much of a server's `serverInfo` status() copies: an Implementation is a few short fields. */
@@ -330,6 +333,7 @@ export class ServerConnection {
     options.protocol = cachedEra ?? protocol ?? "auto";
     // Across runs: the era cache (file-era-cache.ts), keyed by the command line or the URL.
     if (this.#options.eraCache !== undefined) options.eraCache = this.#options.eraCache;
+    if (this.#options.jsonSchema !== undefined) options.jsonSchema = this.#options.jsonSchema;
     // A call while the server reconnects or is parked fails at once, saying so.
     options.unavailable = () => this.#unavailable(client);
     const client = new Client(this.#options.clientInfo, options);
