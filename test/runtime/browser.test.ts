@@ -22,7 +22,7 @@ import { join } from "node:path";
 import * as esbuild from "esbuild";
 import { buildPackage, ROOT } from "../../scripts/bundle-sizes.ts";
 import { chromiumSkip } from "../support/chromium.ts";
-import { bundleForBrowser, openInChromium, type PageServer, servePage } from "../support/browser-page.ts";
+import { bundleForBrowser, MISMATCHED_RESULT, openInChromium, type PageServer, servePage } from "../support/browser-page.ts";
 import { freePort, startEverything, stop } from "../support/everything-http.ts";
 
 /** The page's script: every step of the client, its report posted to /result/<name>. */
@@ -31,40 +31,7 @@ const name = params.get("name");
 const errorOf = (error) => ({ name: error?.name, code: error?.code, message: String(error?.message ?? error) });
 const textOf = (content) => content.filter((block) => block.type === "text").map((block) => block.text).join("\\n");
 
-// A hand-written server in the page, over a MemoryTransport pair: its tool lists an outputSchema
-// and answers with structuredContent that does not match it.
-async function mismatchedResult(mcpwire) {
-  const [clientEnd, serverEnd] = mcpwire.MemoryTransport.pair();
-  serverEnd.onmessage = (message) => {
-    if (!("id" in message) || !("method" in message)) return;
-    const answer = (result) => serverEnd.send({ jsonrpc: "2.0", id: message.id, result });
-    if (message.method === "initialize") {
-      answer({ protocolVersion: "2025-11-25", capabilities: { tools: {} }, serverInfo: { name: "in-page", version: "1.0.0" } });
-    } else if (message.method === "tools/list") {
-      const outputSchema = { type: "object", properties: { temperature: { type: "number" } }, required: ["temperature"] };
-      answer({ tools: [{ name: "weather", inputSchema: { type: "object" }, outputSchema }] });
-    } else if (message.method === "tools/call") {
-      answer({ content: [{ type: "text", text: "warm" }], structuredContent: { temperature: "warm" } });
-    } else {
-      serverEnd.send({ jsonrpc: "2.0", id: message.id, error: { code: -32601, message: "Method not found" } });
-    }
-  };
-  await serverEnd.start();
-  const client = new mcpwire.Client({ name: "browser-page", version: "1.0.0" });
-  const problems = [];
-  client.on("problem", ({ message }) => problems.push(message));
-  try {
-    await client.connect(clientEnd);
-    await client.listTools();
-    const result = await client.callTool("weather", {});
-    return { accepted: result.structuredContent, problems };
-  } catch (error) {
-    return { rejected: errorOf(error), isOutputValidationError: error instanceof mcpwire.OutputValidationError, problems };
-  } finally {
-    await client.close();
-  }
-}
-
+${MISMATCHED_RESULT}
 async function run() {
   const found = { userAgent: navigator.userAgent };
   try {
@@ -212,10 +179,9 @@ describe("headless Chromium: a page that imports the browser bundle and uses the
       assertClientWorked(report!);
     });
 
-    // On main, ajv's compile is refused there: the schema is reported as not compiling and the
-    // result passes unchecked. The interpreting validator (branch wt-validator) checks it.
-    const todo = 'needs the interpreting validator (jsonSchema: "interpreting", the default where eval is refused), not in main yet';
-    test("structured results are still checked against the tool's outputSchema, with no eval", { todo }, () => {
+    // ajv's compile is refused there; the default is then the interpreting validator (before it,
+    // the schema was reported as not compiling and the result passed unchecked).
+    test("structured results are still checked against the tool's outputSchema, with no eval", () => {
       assert.equal(report!.mismatched.isOutputValidationError, true, JSON.stringify(report!.mismatched));
       assert.equal(report!.mismatched.rejected?.code, "output-mismatch", JSON.stringify(report!.mismatched));
       assert.deepEqual([...report!.problems, ...report!.mismatched.problems], []);

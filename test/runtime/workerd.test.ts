@@ -16,12 +16,15 @@ import os from "node:os";
 import { join } from "node:path";
 import * as esbuild from "esbuild";
 import { buildPackage, ROOT } from "../../scripts/bundle-sizes.ts";
-import { bundleForBrowser } from "../support/browser-page.ts";
+import { bundleForBrowser, MISMATCHED_RESULT } from "../support/browser-page.ts";
 import { freePort, startEverything, stop } from "../support/everything-http.ts";
 import { type RunningWorkerd, startWorkerd, workerdSkip } from "../support/workerd.ts";
 
 /** The Worker: on a fetch, a Client of env.MCP_URL; its report as JSON. */
-const WORKER = `import { Client, StreamableHttpTransport } from "mcpwire";
+const WORKER = `import * as mcpwire from "mcpwire";
+import { Client, StreamableHttpTransport } from "mcpwire";
+
+${MISMATCHED_RESULT}
 
 const errorOf = (error) => ({ name: error?.name, code: error?.code, message: String(error?.message ?? error), stack: String(error?.stack ?? "") });
 const textOf = (content) => content.filter((block) => block.type === "text").map((block) => block.text).join("\\n");
@@ -52,6 +55,7 @@ export default {
       } catch (error) {
         found.structured = { failed: errorOf(error) };
       }
+      found.mismatched = await mismatchedResult(mcpwire);
       found.problems = problems;
       return Response.json(found);
     } catch (error) {
@@ -71,6 +75,7 @@ interface WorkerReport {
   echo: string;
   progress: number[];
   structured: unknown;
+  mismatched: { accepted?: unknown; rejected?: { code: string }; isOutputValidationError?: boolean; problems: string[] };
   problems: string[];
 }
 
@@ -124,12 +129,14 @@ describe("workerd: a Worker that uses the client against a loopback Streamable H
     assert.notEqual(found.evalRefused, false, "workerd refuses code generation");
   });
 
-  // On main, ajv's compile is refused in workerd: the schema is reported as not compiling and the
-  // result passes unchecked. The interpreting validator (branch wt-validator) checks it.
-  const todo = "needs the interpreting validator (the default where eval is refused), not in main yet";
-  test("a structured result is checked against its outputSchema with no eval", { todo }, async () => {
+  // ajv's compile is refused in workerd; the default is then the interpreting validator (before it,
+  // the schema was reported as not compiling and the result passed unchecked).
+  test("a structured result is checked against its outputSchema with no eval", async () => {
     const found = await answer();
     assert.deepEqual(found.structured, { temperature: 36, conditions: "Light rain / drizzle", humidity: 82 });
     assert.deepEqual(found.problems, []);
+    assert.equal(found.mismatched.isOutputValidationError, true, JSON.stringify(found.mismatched));
+    assert.equal(found.mismatched.rejected?.code, "output-mismatch", JSON.stringify(found.mismatched));
+    assert.deepEqual(found.mismatched.problems, []);
   });
 });

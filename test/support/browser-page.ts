@@ -73,6 +73,45 @@ export async function bundleForBrowser(options: BrowserBundleOptions): Promise<s
   return `${name}.js`;
 }
 
+/**
+ * The source of a script function `mismatchedResult(mcpwire)`, for a page or a Worker: a
+ * hand-written server over a MemoryTransport pair whose tool lists an outputSchema and answers
+ * with structuredContent that does not match it; resolves `{ rejected, isOutputValidationError,
+ * problems }` when the client refused the result (it was checked), `{ accepted, problems }` when not.
+ */
+export const MISMATCHED_RESULT = `async function mismatchedResult(mcpwire) {
+  const [clientEnd, serverEnd] = mcpwire.MemoryTransport.pair();
+  serverEnd.onmessage = (message) => {
+    if (!("id" in message) || !("method" in message)) return;
+    const answer = (result) => serverEnd.send({ jsonrpc: "2.0", id: message.id, result });
+    if (message.method === "initialize") {
+      answer({ protocolVersion: "2025-11-25", capabilities: { tools: {} }, serverInfo: { name: "in-page", version: "1.0.0" } });
+    } else if (message.method === "tools/list") {
+      const outputSchema = { type: "object", properties: { temperature: { type: "number" } }, required: ["temperature"] };
+      answer({ tools: [{ name: "weather", inputSchema: { type: "object" }, outputSchema }] });
+    } else if (message.method === "tools/call") {
+      answer({ content: [{ type: "text", text: "warm" }], structuredContent: { temperature: "warm" } });
+    } else {
+      serverEnd.send({ jsonrpc: "2.0", id: message.id, error: { code: -32601, message: "Method not found" } });
+    }
+  };
+  await serverEnd.start();
+  const client = new mcpwire.Client({ name: "browser-page", version: "1.0.0" });
+  const problems = [];
+  client.on("problem", ({ message }) => problems.push(message));
+  try {
+    await client.connect(clientEnd);
+    await client.listTools();
+    const result = await client.callTool("weather", {});
+    return { accepted: result.structuredContent, problems };
+  } catch (error) {
+    return { rejected: errorOf(error), isOutputValidationError: error instanceof mcpwire.OutputValidationError, problems };
+  } finally {
+    await client.close();
+  }
+}
+`;
+
 export interface PageServer {
   /** http://127.0.0.1:<port> */
   origin: string;
