@@ -40,7 +40,7 @@ async function run() {
   } catch (error) {
     found.evalRefused = errorOf(error);
   }
-  const mcpwire = await import("./bundle/mcpwire.js");
+  const mcpwire = await import(params.get("bundle") === "split" ? "./split/mcpwire.js" : "./bundle/mcpwire.js");
   const client = new mcpwire.Client({ name: "browser-page", version: "1.0.0" });
   const problems = [];
   client.on("problem", ({ message }) => problems.push(message));
@@ -120,6 +120,8 @@ describe("headless Chromium: a page that imports the browser bundle and uses the
     buildPackage(built);
     mkdirSync(site);
     await bundleForBrowser({ resolveDir: built, outdir: join(site, "bundle"), nodePaths: [join(ROOT, "node_modules")] });
+    // As a bundler that splits code makes it (Vite, webpack, esbuild --splitting): each validator in a chunk of its own.
+    await bundleForBrowser({ resolveDir: built, outdir: join(site, "split"), splitting: true, nodePaths: [join(ROOT, "node_modules")] });
     await esbuild.stop();
     writeFileSync(join(site, "index.html"), PAGE);
     writeFileSync(join(site, "csp.html"), PAGE);
@@ -137,8 +139,8 @@ describe("headless Chromium: a page that imports the browser bundle and uses the
   });
 
   /** Opens `page` in Chromium and returns what its script posted. */
-  async function visit(page: string, name: string): Promise<PageReport> {
-    const url = `${pages!.origin}/${page}?name=${name}&mcp=${encodeURIComponent(mcpUrl)}`;
+  async function visit(page: string, name: string, bundle = "single"): Promise<PageReport> {
+    const url = `${pages!.origin}/${page}?name=${name}&bundle=${bundle}&mcp=${encodeURIComponent(mcpUrl)}`;
     const report = (await openInChromium(url, pages!.result(name, 90_000), 100_000)) as PageReport;
     assert.equal(report.failed, undefined, `the page failed: ${JSON.stringify(report.failed)}\n${report.stack}`);
     return report;
@@ -166,6 +168,17 @@ describe("headless Chromium: a page that imports the browser bundle and uses the
     assert.equal(report.mismatched.isOutputValidationError, true, JSON.stringify(report.mismatched));
     assert.equal(report.mismatched.rejected?.code, "output-mismatch", JSON.stringify(report.mismatched));
     assert.deepEqual(report.problems, []);
+  });
+
+  // esbuild's code splitting puts ajv (CommonJS) in a chunk that exports only `default`, so
+  // `(await import("ajv")).Ajv` is undefined there: ajv-validator.ts reads the named exports
+  // only, the schema is reported as not compiling and the result passes unchecked.
+  const splitTodo = 'ajv-validator.ts reads import("ajv").Ajv and Ajv2020, which a code-split bundle of CommonJS ajv exposes only under default';
+  test("a code-split bundle (each validator a chunk loaded when first used) checks results with ajv too", { todo: splitTodo }, async () => {
+    const report = await visit("index.html", "split", "split");
+    assertClientWorked(report);
+    assert.equal(report.mismatched.isOutputValidationError, true, JSON.stringify(report.mismatched));
+    assert.deepEqual([...report.problems, ...report.mismatched.problems], []);
   });
 
   describe(`under a Content-Security-Policy without 'unsafe-eval' (${CSP})`, () => {
