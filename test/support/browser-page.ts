@@ -105,7 +105,7 @@ export const MISMATCHED_RESULT = `async function mismatchedResult(mcpwire) {
     const result = await client.callTool("weather", {});
     return { accepted: result.structuredContent, problems };
   } catch (error) {
-    return { rejected: errorOf(error), isOutputValidationError: error instanceof mcpwire.OutputValidationError, problems };
+    return { rejected: { name: error?.name, code: error?.code, message: String(error?.message ?? error) }, isOutputValidationError: error instanceof mcpwire.OutputValidationError, problems };
   } finally {
     await client.close();
   }
