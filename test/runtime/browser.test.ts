@@ -10,8 +10,10 @@
 // The bundle is made from the package built as `npm run build` builds it (scripts/bundle-sizes.ts
 // buildPackage: tsc, then the #runtime entry), not from src/: only the built package has the
 // package.json "imports" conditions that give a browser web.js and no node: module
-// (src/runtime/mod.ts says why), and that is what an embedder's bundler meets. One build and one
-// esbuild run per file, in a temp dir.
+// (src/runtime/mod.ts says why), and that is what an embedder's bundler meets. One build per
+// file, in a temp dir, bundled twice: one file (as scripts/bundle-sizes.ts measures it), and
+// code-split (each validator a chunk loaded when first used, as Vite or webpack would make it).
+// Each page visit is one Chromium run, killed as a group once the page has posted.
 
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
