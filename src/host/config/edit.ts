@@ -8,7 +8,7 @@
 import { Document, isMap, isScalar, type Pair, parseDocument, type YAMLMap } from "yaml";
 import { runtime } from "../../runtime/mod.ts";
 import { FileError } from "../../runtime/errors.ts";
-import { userConfigPaths } from "./load.ts";
+import { userConfigPaths } from "./paths.ts";
 import { parseConfig } from "./parse.ts";
 import { SERVERS_KEYS } from "./schema.ts";
 import { formatOf, tooDeep } from "./syntax.ts";
