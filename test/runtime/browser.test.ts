@@ -175,8 +175,7 @@ describe("headless Chromium: a page that imports the browser bundle and uses the
   // esbuild's code splitting puts ajv (CommonJS) in a chunk that exports only `default`, so
   // `(await import("ajv")).Ajv` is undefined there: ajv-validator.ts reads the named exports
   // only, the schema is reported as not compiling and the result passes unchecked.
-  const splitTodo = 'ajv-validator.ts reads import("ajv").Ajv and Ajv2020, which a code-split bundle of CommonJS ajv exposes only under default';
-  test("a code-split bundle (each validator a chunk loaded when first used) checks results with ajv too", { todo: splitTodo }, async () => {
+  test("a code-split bundle (each validator a chunk loaded when first used) checks results with ajv too", async () => {
     const report = await visit("index.html", "split", "split");
     assertClientWorked(report);
     assert.equal(report.mismatched.isOutputValidationError, true, JSON.stringify(report.mismatched));
