@@ -118,7 +118,7 @@ if (runtime === "node") {
 } else if (runtime === "bun") {
   for (const [file, why] of BUN_SKIPS) process.stdout.write(`suite: ${file} not run under Bun: ${why}\n`);
   // "./" makes each a path: a bare argument to bun test is a filter on the names of the files it finds.
-  codes = await sharded("bun", shards(files, JOBS), (group) => ["test", "--timeout=120000", ...extra, ...group.map((file) => `./${file}`)]);
+  codes = await sharded("bun", shards(files, JOBS), (group) => ["test", "--isolate", "--timeout=120000", ...extra, ...group.map((file) => `./${file}`)]);
 } else {
   process.stderr.write("usage: node test/suite.mjs node|deno|bun [options of node --test, deno test or bun test]\n");
   process.exit(2);
