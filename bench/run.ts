@@ -14,7 +14,7 @@ import { fileURLToPath } from "node:url";
 import type { Figures, MeasureOptions, RoundBench, Row, Samples, Spread } from "./common.ts";
 
 const ROUND_BENCHES = ["framing", "dispatch", "stdio", "bridge"] as const;
-const BENCHES = [...ROUND_BENCHES, "startup", "plainpath", "bundle"] as const;
+const BENCHES = [...ROUND_BENCHES, "startup", "call-startup", "plainpath", "bundle"] as const;
 type BenchName = typeof BENCHES[number];
 const DEFAULT_ROUNDS = 7;
 const QUICK_ROUNDS = 3;
@@ -105,7 +105,7 @@ async function runRounds(name: string, rounds: number, quick: boolean): Promise<
   return module.bench.report(samples, rounds);
 }
 
-async function runOld(name: "startup"): Promise<Row[]> {
+async function runOld(name: "startup" | "call-startup"): Promise<Row[]> {
   const module: { run: () => Promise<Row[]> } = await import(`./${name}.bench.ts`);
   return module.run();
 }
@@ -280,6 +280,16 @@ const TARGETS: Target[] = [
       { label: "dispatch", case: "dispatchSync (mcpwire)", pick: (r) => r.cpu_us?.floor },
     ],
   },
+  // issue 27: `call` starts only the server that owns the tool (bench/call-startup.bench.ts).
+  {
+    name: "call with a slow and a broken extra server vs its server alone",
+    goal: "≥ 0.90×",
+    bench: "call-startup",
+    case: "process: `call mcp_everything_echo`",
+    field: "ratio_vs_floor",
+    atLeast: 0.9,
+    also: [{ label: "`servers` (starts all) ms", case: "process: `servers`", pick: (r) => r.mcpwire }],
+  },
   { name: "in-process dispatch vs SDK v1", goal: "≥ 5× (keep)", bench: "dispatch", case: "in-process tools/call", field: "ratio_vs_sdk_v1", atLeast: 5 },
   // issue 25: a plain tool call runs few of our functions (bench/plain-path.ts).
   {
@@ -345,7 +355,7 @@ for (const name of chosen) {
   const t0 = performance.now();
   console.error(`bench: ${name}…`);
   rows.push(
-    ...(name === "startup"
+    ...(name === "startup" || name === "call-startup"
       ? await runOld(name)
       : name === "plainpath"
       ? runPlainPath()

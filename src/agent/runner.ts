@@ -4,7 +4,7 @@
 // of spec 2025-11-25 server/tools ("User Interaction Model", "Security Considerations").
 
 import { OutputValidators } from "../client/output-validator.ts";
-import { loadJsonSchema } from "../client/json-schema.ts";
+import type { JsonSchemaValidator } from "../client/schema-validator.ts";
 import type { JsonObject } from "../client/types.ts";
 import { McpwireError } from "../common/mcpwire-error.ts";
 import { messageOf } from "../common/error-text.ts";
@@ -59,6 +59,11 @@ export interface RunnerOptions {
    * reduced). The registry's definitions stay whole. false: no cap.
    */
   toolDefinitions?: ToolDefinitionLimits | false;
+  /**
+   * Which JSON Schema validator checks a tool call's arguments against its inputSchema
+   * (ClientOptions.jsonSchema): `ajv` or `interpreting`. Default: ajv where code generation works.
+   */
+  jsonSchema?: JsonSchemaValidator;
 }
 
 /** What happened, step by step. `step` counts model requests within one run(), from 1. */
@@ -147,8 +152,8 @@ export class Runner {
       dispatch: (...args) => registry.dispatch(...args),
     };
     this.#validators = new OutputValidators(() => {
-      // A schema ajv cannot compile is not our argument check to make: the server checks.
-    });
+      // A schema the validator cannot compile is not our argument check to make: the server checks.
+    }, options.jsonSchema);
   }
 
   /** The conversation so far (a copy): user prompts, the model's answers and tool calls, tool results. */
@@ -311,7 +316,7 @@ export class Runner {
     if (typeof parsed === "string") return reject(parsed);
     const args = parsed;
 
-    await loadJsonSchema();
+    await this.#validators.load();
     const problems = this.#validators.check(`input:${tool.name}`, tool.inputSchema, args);
     if (problems !== undefined) {
       return reject(

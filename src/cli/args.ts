@@ -22,6 +22,8 @@ export interface OptionSpec {
    * "optional" takes one only as `--name=value` (`--name` alone: the value "").
    */
   kind: "flag" | "string" | "list" | "optional";
+  /** What its value is, for shell completion (`mcpwire completion`): a file, a directory, or one of these words. */
+  values?: "file" | "directory" | readonly string[];
 }
 
 export interface ParsedArgs {
@@ -59,6 +61,7 @@ export function parseArgs(argv: readonly string[], spec: Record<string, OptionSp
     }
     if (option.kind === "optional") {
       parsed.values.set(name, eq === -1 ? "" : arg.slice(eq + 1));
+      parsed.sequence.push({ name, value: eq === -1 ? "" : arg.slice(eq + 1) });
       continue;
     }
     let value: string;

@@ -177,17 +177,20 @@ async function login(server: ServerConfig, argv: Map<string, string>, flags: Set
   }
 }
 
+/** The options `mcpwire auth` takes. */
+export const AUTH_OPTIONS = {
+  config: { kind: "string", values: "file" },
+  import: IMPORT_OPTION,
+  "trust-project": { kind: "flag" },
+  json: { kind: "flag" },
+  "no-browser": { kind: "flag" },
+  timeout: { kind: "string" },
+  "redirect-port": { kind: "string" },
+  help: { kind: "flag" },
+} as const;
+
 export async function auth(argv: readonly string[], options: AuthVerbOptions = {}): Promise<number> {
-  const args = parseArgs(argv, {
-    config: { kind: "string" },
-    import: IMPORT_OPTION,
-    "trust-project": { kind: "flag" },
-    json: { kind: "flag" },
-    "no-browser": { kind: "flag" },
-    timeout: { kind: "string" },
-    "redirect-port": { kind: "string" },
-    help: { kind: "flag" },
-  });
+  const args = parseArgs(argv, AUTH_OPTIONS);
   const [action, name, extra] = args.positional;
   if (args.flags.has("help") || action === undefined) {
     await write(action === undefined && !args.flags.has("help") ? "stderr" : "stdout", AUTH_USAGE + "\n");

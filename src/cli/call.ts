@@ -11,6 +11,7 @@ import { runtime } from "../runtime/mod.ts";
 import { parseArgs, secondsOption, UsageError } from "./args.ts";
 import type { McpManager } from "../host/manager.ts";
 import { configSource, parseElicitMode, parseLogLevel, SESSION_OPTIONS, stderrLine, TRACE_USAGE, withManager } from "./host-session.ts";
+import { ELICIT_MODES } from "./elicit-prompt.ts";
 import { boundedText, DEEP_MARKER, deeperThan, DOCUMENT_BOUNDS, lineOf, redacted, RESULT_BOUNDS, textOf, write, writeControl, writeJson } from "./output.ts";
 import { ProgressDisplay } from "./progress.ts";
 import { CallArgumentsError, type GivenArguments, parseArgumentWords, readArgumentsFile, typeArguments } from "./call-arguments.ts";
@@ -18,14 +19,21 @@ import { didYouMean, suggestNames } from "../registry/suggest.ts";
 import { messageOf } from "../common/error-text.ts";
 import type { McpwireConfig } from "../host/config/types.ts";
 import { AD_HOC_USAGE, isAdHoc } from "./ad-hoc-servers.ts";
+import { defaultToolListCache } from "../host/tool-list-cache.ts";
+import { startServers } from "./startup-status.ts";
+import { findToolOwner, type OwnerSearch } from "./tool-owner.ts";
 
 export const CALL_USAGE = `usage: mcpwire call <registered-name> [key=value… | 'json-object' | --args-file FILE|-]
                     [--config FILE] [--import APP[,APP]] [--json] [--timeout S] [--log-level LEVEL]
                     [--elicit prompt|decline|accept-defaults] [--detach]
                     [--stdio "CMD ARGS…" | --http URL | --sse URL [--name NAME]]…
 
-Starts the configured servers and calls one tool by its registered name (see
-\`mcpwire tools\`, or \`mcpwire tools --signatures\` for its parameters); with one server given
+Calls one tool by its registered name (see \`mcpwire tools\`, or \`mcpwire tools --signatures\`
+for its parameters), starting only the server that owns it: the one a name mcp_<server>_<tool>
+names; else the one the tool-list cache says lists it (\$XDG_CACHE_HOME/mcpwire/tools.json,
+written by every verb that lists a server's tools; MCPWIRE_TOOL_CACHE=off turns it off); else
+the servers one at a time in config order until one has it. On a terminal a status line says
+which servers are starting and for how long. With one server given
 on the command line and none configured, the tool's own name works too
 (\`mcpwire call --stdio "npx -y @modelcontextprotocol/server-everything" echo message=hi\`).
 The arguments are
@@ -78,15 +86,18 @@ function ownToolName(name: string, config: McpwireConfig, tools: readonly Regist
 
 export const EXIT = { ok: 0, toolError: 1, usage: 2, server: 3, timeout: 4, interrupted: 130 } as const;
 
+/** The options `mcpwire call` takes. */
+export const CALL_OPTIONS = {
+  ...SESSION_OPTIONS,
+  json: { kind: "flag" },
+  timeout: { kind: "string" },
+  elicit: { kind: "string", values: ELICIT_MODES },
+  "args-file": { kind: "string", values: "file" },
+  detach: { kind: "flag" },
+} as const;
+
 export async function call(argv: readonly string[]): Promise<number> {
-  const args = parseArgs(argv, {
-    ...SESSION_OPTIONS,
-    json: { kind: "flag" },
-    timeout: { kind: "string" },
-    elicit: { kind: "string" },
-    "args-file": { kind: "string" },
-    detach: { kind: "flag" },
-  });
+  const args = parseArgs(argv, CALL_OPTIONS);
   if (args.flags.has("help")) {
     await write("stdout", CALL_USAGE + "\n");
     return 0;
@@ -107,20 +118,20 @@ export async function call(argv: readonly string[]): Promise<number> {
     interrupt.abort(new Error("interrupted (Ctrl-C)"));
     if (running !== undefined) await within(running, INTERRUPT_GRACE_MS);
   };
-  return await withManager({ ...configSource(args), logLevel, elicit, onInterrupt }, async (manager, config) => {
+  return await withManager({ ...configSource(args), logLevel, elicit, onInterrupt, lazy: true }, async (manager, config) => {
     const registry = manager.registry;
-    const name = ownToolName(givenName, config, registry.tools());
-    if (!registry.has(name)) {
-      const down = manager.status().filter((status) => status.state !== "ready" && status.state !== "disabled");
-      if (down.length > 0) {
-        for (const status of down) stderrLine(`mcpwire call: server "${lineOf(status.name)}" is ${status.state}: ${lineOf(status.lastError ?? "no detail")}`);
-        stderrLine(`mcpwire call: no tool "${name}" is registered, and the servers above are not ready; it may be theirs`);
-        return EXIT.server;
-      }
-      const near = didYouMean(suggestNames(name, registry.tools().map((tool) => tool.name)));
-      stderrLine(`mcpwire call: no tool "${lineOf(name)}" is registered; ${near === "" ? "" : `${lineOf(near)} `}\`mcpwire tools\` lists them`);
-      return EXIT.usage;
+    // Only the server that owns the tool is started (tool-owner.ts); the others are not spawned.
+    const cache = defaultToolListCache();
+    const search = await findToolOwner(manager, config.servers, givenName, cache, (server) => startServers(manager, [server]));
+    const enabled = manager.status().filter((status) => status.state !== "disabled").map((status) => status.name);
+    // One server given on the command line and none configured: it is the only one, and takes the tool's own name.
+    const [only] = enabled;
+    if (enabled.length === 1 && only !== undefined && !search.asked.includes(only)) {
+      search.asked.push(only);
+      await startServers(manager, [only]);
     }
+    const name = ownToolName(givenName, config, registry.tools());
+    if (!registry.has(name)) return unknownTool(manager, name, search, enabled);
     const tool = registry.tools().find((each) => each.name === name);
     const who = describeCall(name, tool);
     // Typed by the tool's schema and checked before anything is sent.
@@ -191,6 +202,35 @@ export async function call(argv: readonly string[]): Promise<number> {
     }
     return isCallToolResult(result) && result.isError === true ? EXIT.toolError : EXIT.ok;
   });
+}
+
+/**
+ * No server that could own `name` has it. A needed server that is not ready may be its owner
+ * (exit 3, as for any unavailable server); otherwise the nearest names among the tools of the
+ * servers asked and those in the tool-list cache, and the servers whose tools are known neither
+ * way (not started for this: a misspelt name does not wait for every server), exit 2.
+ */
+function unknownTool(manager: McpManager, name: string, search: OwnerSearch, enabled: readonly string[]): number {
+  const registry = manager.registry;
+  const down = manager.status().filter((status) => search.asked.includes(status.name) && status.state !== "ready");
+  if (down.length > 0) {
+    for (const status of down) stderrLine(`mcpwire call: server "${lineOf(status.name)}" is ${status.state}: ${lineOf(status.lastError ?? "no detail")}`);
+    stderrLine(`mcpwire call: no tool "${lineOf(name)}" is registered, and the servers above are not ready; it may be theirs`);
+    return EXIT.server;
+  }
+  const unknown = enabled.filter((server) => !search.asked.includes(server) && !search.cachedServers.includes(server));
+  if (unknown.length > 0) {
+    stderrLine(
+      `mcpwire call: not asked, and not in the tool-list cache: server${unknown.length === 1 ? "" : "s"} ${
+        unknown.map((server) => `"${lineOf(server)}"`).join(", ")
+      } ` +
+        `(their naming cannot make "${lineOf(name)}"); \`mcpwire tools\` starts every server and lists its tools`,
+    );
+  }
+  const known = new Set([...registry.tools().map((tool) => tool.name), ...search.cachedNames]);
+  const near = didYouMean(suggestNames(name, [...known]));
+  stderrLine(`mcpwire call: no tool "${lineOf(name)}" is registered; ${near === "" ? "" : `${lineOf(near)} `}\`mcpwire tools\` lists them`);
+  return EXIT.usage;
 }
 
 /** The arguments as given on the command line: key=value words, one JSON object, or an args file. */

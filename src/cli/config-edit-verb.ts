@@ -46,19 +46,22 @@ export const REMOVE_USAGE = TOGGLE_USAGE("remove", "Removes the server NAME from
 export const ENABLE_USAGE = TOGGLE_USAGE("enable", "Enables the server NAME again: removes its `enabled: false`.");
 export const DISABLE_USAGE = TOGGLE_USAGE("disable", "Disables the server NAME (`enabled: false`): kept in the file, not started.");
 
-const FILE_OPTIONS = { project: { kind: "flag" }, file: { kind: "string" } } as const;
+export const FILE_OPTIONS = { project: { kind: "flag" }, file: { kind: "string", values: "file" } } as const;
+
+/** The options `mcpwire add` takes. */
+export const ADD_OPTIONS = {
+  ...FILE_OPTIONS,
+  http: { kind: "string" },
+  sse: { kind: "string" },
+  header: { kind: "list" },
+  env: { kind: "list" },
+  cwd: { kind: "string", values: "directory" },
+  force: { kind: "flag" },
+} as const;
 
 export function add(argv: readonly string[]): Promise<number> {
   const dash = argv.indexOf("--");
-  const args = parseArgs(dash === -1 ? argv : argv.slice(0, dash), {
-    ...FILE_OPTIONS,
-    http: { kind: "string" },
-    sse: { kind: "string" },
-    header: { kind: "list" },
-    env: { kind: "list" },
-    cwd: { kind: "string" },
-    force: { kind: "flag" },
-  });
+  const args = parseArgs(dash === -1 ? argv : argv.slice(0, dash), ADD_OPTIONS);
   const command = dash === -1 ? [] : argv.slice(dash + 1);
   const [name, ...extra] = args.positional;
   if (name === undefined) throw new UsageError("add needs the server's NAME: mcpwire add NAME -- COMMAND [ARG…], or mcpwire add NAME --http URL");

@@ -4,19 +4,24 @@
 import type { ClientHandlers, SamplingHandler } from "../client/handlers.ts";
 import { SamplingRejectedError } from "../client/sampling.ts";
 import { type Implementation, LOGGING_LEVELS, type LoggingLevel } from "../client/types.ts";
-import { resolveImportApps, unknownAppText } from "../host/config/import-sources.ts";
+import { ALL_APPS, IMPORT_APPS, resolveImportApps, unknownAppText } from "../host/config/import-sources.ts";
 import { loadConfig } from "../host/config/load.ts";
 import { ConfigError, type McpwireConfig, type ServerConfig } from "../host/config/types.ts";
 import { type ManagerEvents, McpManager } from "../host/manager.ts";
 import { PinLockFile, pinLockFileOf } from "../host/pin-lock-file.ts";
 import { type PinningMode, ToolPins } from "../registry/tool-pins.ts";
+import { defaultToolListCache } from "../host/tool-list-cache.ts";
+import { followToolLists } from "../host/tool-list-recorder.ts";
+import { within } from "../common/timing.ts";
 import { redactorFor } from "../host/secrets.ts";
 import { runtime } from "../runtime/mod.ts";
+import { SandboxError } from "../host/sandbox-availability.ts";
 import { type ParsedArgs, UsageError } from "./args.ts";
 import { AD_HOC_OPTIONS, adHocServers, withCommandLineServers } from "./ad-hoc-servers.ts";
 import { cliElicitationHandlers, ELICIT_MODES, type ElicitMode } from "./elicit-prompt.ts";
 import { dataLine, lineOf, useRedactor, write } from "./output.ts";
 import { interruptProgress } from "./progress.ts";
+import { startServers } from "./startup-status.ts";
 import { cliProjectTrust } from "./project-trust-prompt.ts";
 import { askAboutHeldTools, canAskAboutHeldTools } from "./pin-prompt.ts";
 import { formatTraceEvent, type TraceMode } from "./trace-lines.ts";
@@ -76,6 +81,10 @@ export interface SessionOptions {
   pinning?: PinningMode;
   /** run / chat: on a terminal, ask about each tool held back by its pin after the servers started (cli/pin-prompt.ts). */
   askHeldTools?: boolean;
+  /** Start no server before `body`: the verb starts those it needs (call: cli/tool-owner.ts). Default: every enabled server. */
+  lazy?: boolean;
+  /** The verb uses the LLM host's keys (run, chat): their problems (config.hostProblems) are said; the other verbs leave them unsaid. */
+  hostKeys?: boolean;
 }
 
 /** Where a session's trace goes: readable lines on stderr (`stderr`), JSON Lines in a file (`file`), or both. */
@@ -85,7 +94,7 @@ export interface TraceSettings {
 }
 
 /** The option every verb that loads the config takes besides --config: `--import NAME[,NAME]`, repeatable. */
-export const IMPORT_OPTION = { kind: "list" } as const;
+export const IMPORT_OPTION = { kind: "list", values: [...IMPORT_APPS, ALL_APPS] } as const;
 
 /**
  * The options of every verb that starts the configured servers: where the config is, the
@@ -93,12 +102,12 @@ export const IMPORT_OPTION = { kind: "list" } as const;
  */
 export const SESSION_OPTIONS = {
   ...AD_HOC_OPTIONS,
-  config: { kind: "string" },
+  config: { kind: "string", values: "file" },
   import: IMPORT_OPTION,
   "trust-project": { kind: "flag" },
-  "log-level": { kind: "string" },
-  trace: { kind: "optional" },
-  "trace-file": { kind: "string" },
+  "log-level": { kind: "string", values: LOGGING_LEVELS },
+  trace: { kind: "optional", values: ["full"] },
+  "trace-file": { kind: "string", values: "file" },
   help: { kind: "flag" },
   debug: { kind: "flag" },
 } as const;
@@ -263,11 +272,16 @@ function reconnectDelayMs(): number | undefined {
 }
 
 /**
- * Loads the config (ConfigError propagates: exit 2), starts every enabled server, runs
- * `body`, and closes the manager whatever happens. Config warnings go to stderr.
+ * Loads the config (ConfigError propagates: exit 2), starts every enabled server (unless
+ * `lazy`) with the startup status line on a terminal, runs `body`, and closes the manager
+ * whatever happens. Config warnings go to stderr. The tools each server lists go to the
+ * tool-list cache.
  */
 export async function withManager<T>(options: SessionOptions, body: (manager: McpManager, config: McpwireConfig) => Promise<T>): Promise<T> {
   const config = await loadSessionConfig(options);
+  // run / chat: a results.directory that names an unset variable stops them (the others do not use it).
+  const hostError = options.hostKeys === true ? config.hostProblems?.errors[0] : undefined;
+  if (hostError !== undefined) throw hostError;
   // Before anything holds the process open (stdin for prompts): a trace file that cannot be made ends the verb at once.
   const trace = await openTrace(options.trace);
   // From here on every output knows the config's secrets (header values, env values, API keys);
@@ -275,6 +289,7 @@ export async function withManager<T>(options: SessionOptions, body: (manager: Mc
   const redactor = redactorFor(config);
   useRedactor(redactor);
   for (const warning of config.warnings) stderrLine(`warning: ${describeConfigError(warning)}`);
+  if (options.hostKeys === true) { for (const warning of config.hostProblems?.warnings ?? []) stderrLine(`warning: ${describeConfigError(warning)}`); }
   // Per-server problems disable only that server; the others still start.
   for (const error of configErrors(config)) {
     stderrLine(`error: ${describeConfigError(error)}${error.server ? ` (server "${error.server}" is disabled)` : ""}`);
@@ -314,6 +329,10 @@ export async function withManager<T>(options: SessionOptions, body: (manager: Mc
     });
   }
   manager.registry.on("warning", ({ message }) => stderrLine(`warning: ${lineOf(message)}`));
+  // sandbox: prefer ran a server without the sandbox it asked for (issue 29): always said.
+  manager.on("problem", ({ message, error }) => {
+    if (error instanceof SandboxError) stderrLine(`warning: ${lineOf(message)}`);
+  });
   const held: ManagerEvents["toolheld"][] = [];
   manager.on("toolheld", (event) => {
     if (!event.offered) held.push(event);
@@ -322,17 +341,39 @@ export async function withManager<T>(options: SessionOptions, body: (manager: Mc
   runtime.onInterrupt(() => {
     if (interrupted) runtime.exit(130); // a second Ctrl-C: at once
     interrupted = true;
+    sessionInterrupted = true;
     const before = options.onInterrupt?.().catch(() => {}) ?? Promise.resolve();
     void before.then(() => manager.close()).then(() => runtime.flush()).finally(() => runtime.exit(130));
   });
+  // Every listing of a server's tools is remembered for the next run (host/tool-list-cache.ts).
+  const cache = defaultToolListCache();
+  const recorder = cache === undefined ? undefined : followToolLists(manager, config, cache);
   try {
-    await manager.start();
+    if (options.lazy !== true) {
+      await startServers(manager, manager.status().filter((status) => status.state !== "disabled").map((status) => status.name));
+    }
     if (options.askHeldTools === true && held.length > 0 && canAskAboutHeldTools()) await askAboutHeldTools(manager, pins, held);
     return await body(manager, config);
   } finally {
+    // Ctrl-C: the handler above closes the servers and exits 130; what the verb made of the
+    // closing (a watch's "server closed", exit 3) must not end the process first.
+    if (interrupted) await new Promise<never>(() => {});
+    // Before the close, which withdraws every tool: that is not a listing to remember.
+    recorder?.stop();
     await manager.close();
+    if (recorder !== undefined) await within(recorder.settled(), CACHE_WRITE_GRACE_MS);
     trace?.close();
   }
+}
+
+/** How long a verb that is done waits for its tool lists to be written to the cache. */
+const CACHE_WRITE_GRACE_MS = 2000;
+
+let sessionInterrupted = false;
+
+/** Whether Ctrl-C has ended this process's session (its servers are closing): a verb then says nothing of their closing. */
+export function interruptedSession(): boolean {
+  return sessionInterrupted;
 }
 
 /** The sink of a session's trace: lines on stderr, a JSON Lines file, or both; undefined without a trace. */

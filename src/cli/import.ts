@@ -24,15 +24,18 @@ Apps: ${IMPORT_APPS.join(", ")} (default: all of them).
 Use them with --import APP[,APP] on servers, tools, call, run and chat, or with
 imports: [APP, …] in the config.`;
 
+/** The options `mcpwire import` takes. */
+export const IMPORT_VERB_OPTIONS = {
+  list: { kind: "flag" },
+  config: { kind: "string", values: "file" },
+  "trust-project": { kind: "flag" },
+  json: { kind: "flag" },
+  help: { kind: "flag" },
+  debug: { kind: "flag" },
+} as const;
+
 export async function importVerb(argv: readonly string[]): Promise<number> {
-  const args = parseArgs(argv, {
-    list: { kind: "flag" },
-    config: { kind: "string" },
-    "trust-project": { kind: "flag" },
-    json: { kind: "flag" },
-    help: { kind: "flag" },
-    debug: { kind: "flag" },
-  });
+  const args = parseArgs(argv, IMPORT_VERB_OPTIONS);
   if (args.flags.has("help")) {
     await write("stdout", IMPORT_USAGE + "\n");
     return 0;

@@ -43,22 +43,28 @@ in $XDG_STATE_HOME/mcpwire/mcpwire.lock.json (default ~/.local/state/mcpwire/), 
 MCPWIRE_LOCK_FILE=PATH names another. The config key pinning (top level or per server):
 hold (default; inspect: warn), warn (offered, with the warning) or off (nothing recorded).`;
 
+/** The options of `mcpwire pin` (cli/verb-syntax.ts completes them). */
+export const PIN_OPTIONS = {
+  config: { kind: "string", values: "file" },
+  import: IMPORT_OPTION,
+  "trust-project": { kind: "flag" },
+  json: { kind: "flag" },
+  help: { kind: "flag" },
+  debug: { kind: "flag" },
+} as const;
+
+/** What `mcpwire pin` does: status, diff, accept, reject. */
+export const PIN_ACTIONS = ["status", "diff", "accept", "reject"] as const;
+
 export async function pin(argv: readonly string[]): Promise<number> {
-  const args = parseArgs(argv, {
-    config: { kind: "string" },
-    import: IMPORT_OPTION,
-    "trust-project": { kind: "flag" },
-    json: { kind: "flag" },
-    help: { kind: "flag" },
-    debug: { kind: "flag" },
-  });
+  const args = parseArgs(argv, PIN_OPTIONS);
   if (args.flags.has("help")) {
     await write("stdout", PIN_USAGE + "\n");
     return 0;
   }
   const [what, server, tool, ...extra] = args.positional;
   if (what === undefined) throw new UsageError("pin needs what to do: mcpwire pin status, pin diff, pin accept or pin reject");
-  if (!["status", "diff", "accept", "reject"].includes(what)) throw new UsageError(`unknown "pin ${what}"; try pin status, diff, accept or reject`);
+  if (!(PIN_ACTIONS as readonly string[]).includes(what)) throw new UsageError(`unknown "pin ${what}"; try pin status, diff, accept or reject`);
   if (extra.length > 0 || (what === "status" && server !== undefined)) {
     throw new UsageError(
       `unexpected argument "${what === "status" ? server : extra[0]}" (pin ${what === "status" ? "status takes none" : `${what} takes [SERVER] [TOOL]`})`,

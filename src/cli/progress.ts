@@ -8,15 +8,32 @@ import { lineOf } from "./output.ts";
 
 const BAR_WIDTH = 24;
 
-/** The bar whose line is open on the terminal, if any. */
-let openBar: ProgressDisplay | undefined;
+/** A line being redrawn in place on the terminal: a progress bar, the servers' startup status (startup-status.ts). */
+export interface OpenLine {
+  /** Something else is about to write to stderr: end or clear the line so that it starts on a fresh one. */
+  interrupt(): void;
+}
+
+/** The line open on the terminal, if any. */
+let openBar: OpenLine | undefined;
 
 /** Something else is about to write to stderr (a log line, a prompt): end an open bar's line first. */
 export function interruptProgress(): void {
-  openBar?.finish();
+  openBar?.interrupt();
 }
 
-export class ProgressDisplay {
+/** `line` is drawn on the terminal now (another open line is interrupted first). */
+export function claimLine(line: OpenLine): void {
+  if (openBar !== line) openBar?.interrupt();
+  openBar = line;
+}
+
+/** `line` is no longer drawn. */
+export function releaseLine(line: OpenLine): void {
+  if (openBar === line) openBar = undefined;
+}
+
+export class ProgressDisplay implements OpenLine {
   readonly #write: (text: string) => void;
   readonly #terminal: boolean;
   #drawn = false;
@@ -40,9 +57,9 @@ export class ProgressDisplay {
       ? "#".repeat(Math.round(ratio * BAR_WIDTH)).padEnd(BAR_WIDTH, ".")
       : "~".repeat((Number.isFinite(progress) ? Math.abs(Math.trunc(progress)) % BAR_WIDTH : 0) + 1).padEnd(BAR_WIDTH, " ");
     // \r returns to the line start, \x1b[K clears what a longer previous line left.
+    claimLine(this);
     this.#write(`\r[${bar}] ${amount}${text}\x1b[K`);
     this.#drawn = true;
-    openBar = this;
   }
 
   /**
@@ -55,15 +72,19 @@ export class ProgressDisplay {
       this.#write(`${text}\n`);
       return;
     }
+    claimLine(this);
     this.#write(`\r${text}\x1b[K`);
     this.#drawn = true;
-    openBar = this;
+  }
+
+  interrupt(): void {
+    this.finish();
   }
 
   /** Ends the bar's line so that what follows starts on a fresh one. */
   finish(): void {
     if (this.#drawn) this.#write("\n");
     this.#drawn = false;
-    if (openBar === this) openBar = undefined;
+    releaseLine(this);
   }
 }

@@ -48,8 +48,11 @@ ${TRACE_USAGE}
 exit codes: 0 success, 2 usage or config error (an unknown server, prompt or argument),
             3 the server could not be reached, failed, or offers no completions, 4 timeout`;
 
+/** The options `mcpwire prompts` and `mcpwire prompt` take. */
+export const PROMPTS_OPTIONS = { ...SESSION_OPTIONS, json: { kind: "flag" }, timeout: { kind: "string" } } as const;
+
 export async function prompts(argv: readonly string[]): Promise<number> {
-  const args = parseArgs(argv, { ...SESSION_OPTIONS, json: { kind: "flag" }, timeout: { kind: "string" } });
+  const args = parseArgs(argv, PROMPTS_OPTIONS);
   if (args.flags.has("help")) {
     await write("stdout", PROMPTS_USAGE + "\n");
     return 0;
@@ -93,7 +96,7 @@ function argumentList(prompt: Prompt): string {
 }
 
 export async function prompt(argv: readonly string[]): Promise<number> {
-  const args = parseArgs(argv, { ...SESSION_OPTIONS, json: { kind: "flag" }, timeout: { kind: "string" } });
+  const args = parseArgs(argv, PROMPTS_OPTIONS);
   if (args.flags.has("help")) {
     await write("stdout", PROMPT_USAGE + "\n");
     return 0;
@@ -165,14 +168,17 @@ export function promptText(result: GetPromptResult): string {
   return parts.join("\n\n") + "\n";
 }
 
+/** The options `mcpwire complete` takes. */
+export const COMPLETE_OPTIONS = {
+  ...SESSION_OPTIONS,
+  json: { kind: "flag" },
+  prompt: { kind: "string" },
+  template: { kind: "string" },
+  timeout: { kind: "string" },
+} as const;
+
 export async function complete(argv: readonly string[]): Promise<number> {
-  const args = parseArgs(argv, {
-    ...SESSION_OPTIONS,
-    json: { kind: "flag" },
-    prompt: { kind: "string" },
-    template: { kind: "string" },
-    timeout: { kind: "string" },
-  });
+  const args = parseArgs(argv, COMPLETE_OPTIONS);
   if (args.flags.has("help")) {
     await write("stdout", COMPLETE_USAGE + "\n");
     return 0;

@@ -49,8 +49,11 @@ function note(text: string): Promise<void> {
   return write("stderr", `mcpwire replay: ${lineOf(text)}\n`);
 }
 
+/** The options `mcpwire replay` takes. */
+export const REPLAY_OPTIONS = { server: { kind: "string" }, http: { kind: "string" }, help: { kind: "flag" }, debug: { kind: "flag" } } as const;
+
 export async function replay(argv: readonly string[]): Promise<number> {
-  const args = parseArgs(argv, { server: { kind: "string" }, http: { kind: "string" }, help: { kind: "flag" }, debug: { kind: "flag" } });
+  const args = parseArgs(argv, REPLAY_OPTIONS);
   if (args.flags.has("help")) {
     await write("stdout", REPLAY_USAGE + "\n");
     return 0;

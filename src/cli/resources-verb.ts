@@ -47,8 +47,11 @@ exit codes: 0 success, 2 usage or config error (an unknown server, resource or t
             a missing variable, a blob without --out), 3 the server could not be reached or
             failed, 4 timeout`;
 
+/** The options `mcpwire resources` takes. */
+export const RESOURCES_OPTIONS = { ...SESSION_OPTIONS, json: { kind: "flag" }, timeout: { kind: "string" } } as const;
+
 export async function resources(argv: readonly string[]): Promise<number> {
-  const args = parseArgs(argv, { ...SESSION_OPTIONS, json: { kind: "flag" }, timeout: { kind: "string" } });
+  const args = parseArgs(argv, RESOURCES_OPTIONS);
   if (args.flags.has("help")) {
     await write("stdout", RESOURCES_USAGE + "\n");
     return 0;
@@ -102,8 +105,11 @@ export async function resources(argv: readonly string[]): Promise<number> {
   });
 }
 
+/** The options `mcpwire read` takes. */
+export const READ_OPTIONS = { ...SESSION_OPTIONS, json: { kind: "flag" }, out: { kind: "string", values: "file" }, timeout: { kind: "string" } } as const;
+
 export async function read(argv: readonly string[]): Promise<number> {
-  const args = parseArgs(argv, { ...SESSION_OPTIONS, json: { kind: "flag" }, out: { kind: "string" }, timeout: { kind: "string" } });
+  const args = parseArgs(argv, READ_OPTIONS);
   if (args.flags.has("help")) {
     await write("stdout", READ_USAGE + "\n");
     return 0;

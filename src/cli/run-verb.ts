@@ -20,6 +20,7 @@ import { McpwireError, type McpwireErrorOptions } from "../common/mcpwire-error.
 import { runtime } from "../runtime/mod.ts";
 import { parseArgs, type ParsedArgs, positiveInt, UsageError } from "./args.ts";
 import { configSource, decliningSampling, parseElicitMode, parseLogLevel, SESSION_OPTIONS, stderrLine, TRACE_USAGE, withManager } from "./host-session.ts";
+import { ELICIT_MODES } from "./elicit-prompt.ts";
 import { AD_HOC_USAGE } from "./ad-hoc-servers.ts";
 import { dataLine, lineOf, textOf, write, writeControl, writeJson } from "./output.ts";
 import { interruptProgress, ProgressDisplay } from "./progress.ts";
@@ -63,7 +64,7 @@ export const HOST_OPTIONS = {
   approve: { kind: "string" },
   "no-hooks": { kind: "flag" },
   system: { kind: "string" },
-  elicit: { kind: "string" },
+  elicit: { kind: "string", values: ELICIT_MODES },
 } as const;
 
 /** How long the Ollama probe waits when no model is configured. */
@@ -338,6 +339,7 @@ export async function withHost(
       sampling: (server) => samplingFor(server, () => setup, policy),
       resultFiles: true,
       askHeldTools: true,
+      hostKeys: true,
     }, async (manager, config) => {
       await offerManagerSkills(manager); // skills: names up front, loaded through mcp_<server>_skill (host/manager-skills.ts)
       return await body(manager, setup!, config);
@@ -351,10 +353,13 @@ export async function withHost(
   }
 }
 
+/** The options `mcpwire run` takes. */
+export const RUN_OPTIONS = { ...HOST_OPTIONS, prompt: { kind: "string" }, json: { kind: "flag" } } as const;
+
 export async function run(argv: readonly string[]): Promise<number> {
   // `-p` is the short form mcphost users type; the parser knows only long options.
   const normalized = argv.map((arg) => (arg === "-p" ? "--prompt" : arg));
-  const args = parseArgs(normalized, { ...HOST_OPTIONS, prompt: { kind: "string" }, json: { kind: "flag" } });
+  const args = parseArgs(normalized, RUN_OPTIONS);
   if (args.flags.has("help")) {
     await write("stdout", RUN_USAGE + "\n");
     return 0;

@@ -37,7 +37,7 @@ exit codes: 0 listed / shown, 1 a skill or file refused (digest, size, frontmatt
             a server's listing failed (it serves no skills, or answers skills/list with an
             error; the other servers are still listed), 2 usage or config error`;
 
-const OPTIONS = { ...SESSION_OPTIONS, json: { kind: "flag" }, file: { kind: "string" } } as const;
+export const SKILLS_OPTIONS = { ...SESSION_OPTIONS, json: { kind: "flag" }, file: { kind: "string" } } as const;
 
 /** The skill's path without its scheme: `acme/billing/refunds`. */
 function pathOf(skill: Skill): string {
@@ -71,7 +71,7 @@ function skillsOf(manager: McpManager, server: string): ServerSkills {
 }
 
 export async function skills(argv: readonly string[]): Promise<number> {
-  const args = parseArgs(argv, OPTIONS);
+  const args = parseArgs(argv, SKILLS_OPTIONS);
   if (args.flags.has("help")) {
     await write("stdout", SKILLS_USAGE + "\n");
     return 0;

@@ -13,6 +13,8 @@ import { parseArgs, secondsOption, UsageError } from "./args.ts";
 import { EXIT, resultText } from "./call.ts";
 import { configSource, parseLogLevel, SESSION_OPTIONS, stderrLine, TRACE_USAGE, withManager } from "./host-session.ts";
 import { AD_HOC_USAGE } from "./ad-hoc-servers.ts";
+import { onlyServer } from "./server-choice.ts";
+import type { McpwireConfig } from "../host/config/types.ts";
 import { lineOf, textOf, write, writeControl, writeJson } from "./output.ts";
 import { ProgressDisplay } from "./progress.ts";
 import { fitLine } from "../common/preview.ts";
@@ -44,15 +46,15 @@ exit codes: 0 success, 1 the task failed or its tool reported an error, 2 usage 
             error, 3 the server could not be reached or does not know the task, 4 timeout,
             130 interrupted`;
 
-const ACTIONS = ["get", "wait", "cancel", "list"] as const;
+/** What `mcpwire task` does: its first argument. */
+export const ACTIONS = ["get", "wait", "cancel", "list"] as const;
 type Action = (typeof ACTIONS)[number];
 
+/** The options `mcpwire task` takes. */
+export const TASK_OPTIONS = { ...SESSION_OPTIONS, json: { kind: "flag" }, timeout: { kind: "string" } } as const;
+
 export async function task(argv: readonly string[]): Promise<number> {
-  const args = parseArgs(argv, {
-    ...SESSION_OPTIONS,
-    json: { kind: "flag" },
-    timeout: { kind: "string" },
-  });
+  const args = parseArgs(argv, TASK_OPTIONS);
   if (args.flags.has("help")) {
     await write("stdout", TASK_USAGE + "\n");
     return 0;
@@ -79,7 +81,12 @@ export async function task(argv: readonly string[]): Promise<number> {
     interrupt.abort(new Error("interrupted (Ctrl-C)"));
     await running?.then(() => {}, () => {});
   };
-  return await withManager({ ...configSource(args), showLogs: false, logLevel: parseLogLevel(args.values.get("log-level")), onInterrupt }, async (manager) => {
+  // Only the named server starts; a name the config lacks is said by connected(), with the names it has.
+  const onConfig = (config: McpwireConfig) => {
+    if (config.servers.some((each) => each.name === server)) onlyServer(config, server);
+  };
+  const logLevel = parseLogLevel(args.values.get("log-level"));
+  return await withManager({ ...configSource(args), showLogs: false, logLevel, onInterrupt, onConfig }, async (manager) => {
     const client = connected(manager, server);
     if (client === undefined) return EXIT.server;
     try {

@@ -27,8 +27,11 @@ ${AD_HOC_USAGE}
 
 ${TRACE_USAGE}`;
 
+/** The options `mcpwire tools` takes. */
+export const TOOLS_OPTIONS = { ...SESSION_OPTIONS, json: { kind: "flag" }, signatures: { kind: "flag" } } as const;
+
 export async function tools(argv: readonly string[]): Promise<number> {
-  const args = parseArgs(argv, { ...SESSION_OPTIONS, json: { kind: "flag" }, signatures: { kind: "flag" } });
+  const args = parseArgs(argv, TOOLS_OPTIONS);
   if (args.flags.has("help")) {
     await write("stdout", TOOLS_USAGE + "\n");
     return 0;

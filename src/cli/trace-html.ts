@@ -332,8 +332,11 @@ export function renderTraceHtml(trace: Trace, options: TraceHtmlOptions = {}): s
 }
 
 /** `mcpwire trace html FILE -o OUT`: writes the page and prints its path; 2 when the trace cannot be read (as show and diff). */
+/** The options `mcpwire trace html` takes (`-o` is --output). */
+export const TRACE_HTML_OPTIONS = { output: { kind: "string", values: "file" }, help: { kind: "flag" } } as const;
+
 export async function traceHtml(argv: string[]): Promise<number> {
-  const args = parseArgs(argv.map((arg) => (arg === "-o" ? "--output" : arg)), { output: { kind: "string" }, help: { kind: "flag" } });
+  const args = parseArgs(argv.map((arg) => (arg === "-o" ? "--output" : arg)), TRACE_HTML_OPTIONS);
   if (args.flags.has("help")) {
     await write("stdout", TRACE_HTML_USAGE + "\n");
     return 0;

@@ -109,16 +109,19 @@ function methodOf(event: MessageTraceEvent): string | undefined {
   return typeof method === "string" ? method : undefined;
 }
 
+/** The options `mcpwire trace show` takes. */
+export const TRACE_SHOW_OPTIONS = {
+  server: { kind: "string" },
+  method: { kind: "string" },
+  grep: { kind: "string" },
+  kind: { kind: "list" },
+  explain: { kind: "flag" },
+  full: { kind: "flag" },
+  help: { kind: "flag" },
+} as const;
+
 async function show(argv: string[]): Promise<number> {
-  const args = parseArgs(argv, {
-    server: { kind: "string" },
-    method: { kind: "string" },
-    grep: { kind: "string" },
-    kind: { kind: "list" },
-    explain: { kind: "flag" },
-    full: { kind: "flag" },
-    help: { kind: "flag" },
-  });
+  const args = parseArgs(argv, TRACE_SHOW_OPTIONS);
   if (args.flags.has("help")) {
     await write("stdout", TRACE_VERB_USAGE + "\n");
     return 0;
@@ -195,8 +198,11 @@ function explainLine(method: string): string {
   return `${EXPLAIN_INDENT}ⓘ ${text}`;
 }
 
+/** The options `mcpwire trace diff` takes. */
+export const TRACE_DIFF_OPTIONS = { server: { kind: "string" }, json: { kind: "flag" }, help: { kind: "flag" } } as const;
+
 async function diff(argv: string[]): Promise<number> {
-  const args = parseArgs(argv, { server: { kind: "string" }, json: { kind: "flag" }, help: { kind: "flag" } });
+  const args = parseArgs(argv, TRACE_DIFF_OPTIONS);
   if (args.flags.has("help")) {
     await write("stdout", TRACE_VERB_USAGE + "\n");
     return 0;

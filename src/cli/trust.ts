@@ -34,15 +34,18 @@ skills, auth and import; ${TRUST_PROJECT_VARIABLE}=1 in the environment (CI). Yo
 (~/.mcp.json, ~/.config/mcpwire/config.yaml, user-scope imports) and --config FILE need no approval.
 Approvals are kept in $XDG_CONFIG_HOME/mcpwire/trusted-projects.json (default ~/.config/…).`;
 
+/** The options `mcpwire trust` takes. */
+export const TRUST_OPTIONS = {
+  list: { kind: "flag" },
+  revoke: { kind: "string", values: "file" },
+  import: IMPORT_OPTION,
+  json: { kind: "flag" },
+  help: { kind: "flag" },
+  debug: { kind: "flag" },
+} as const;
+
 export async function trust(argv: readonly string[]): Promise<number> {
-  const args = parseArgs(argv, {
-    list: { kind: "flag" },
-    revoke: { kind: "string" },
-    import: IMPORT_OPTION,
-    json: { kind: "flag" },
-    help: { kind: "flag" },
-    debug: { kind: "flag" },
-  });
+  const args = parseArgs(argv, TRUST_OPTIONS);
   if (args.flags.has("help")) {
     await write("stdout", TRUST_USAGE + "\n");
     return 0;

@@ -20,7 +20,6 @@ import { surfaceUrlElicitation } from "./elicitation.ts";
 import { ClientStateError, typedRpcError } from "./errors.ts";
 import { InstalledExtensions, type ToolCallClaim } from "./extensions.ts";
 import { DEFAULT_MAX_INPUT_ROUNDS, type InputRequest } from "./input-requests.ts";
-import { loadJsonSchema } from "./json-schema.ts";
 import { modernRequest, type ModernWire, withRequestMeta } from "./modern-request.ts";
 import { DEFAULT_DISCOVER_TIMEOUT_MS, handshakeAgain, Negotiation } from "./negotiation.ts";
 import { OutputValidators } from "./output-validator.ts";
@@ -81,7 +80,7 @@ export class ClientConnection implements ClientContext {
   readonly cache = new ResultCache();
   /** The last full tool listing, by name: where outputSchemas are looked up. */
   tools = new Map<string, Tool>();
-  readonly validators = new OutputValidators((message) => this.problem(`${this.name}: ${message}`));
+  readonly validators: OutputValidators;
   roots: Root[] | undefined;
   readonly serverNotifications: ServerNotifications;
   /** The 2026-07-28 request loop's view of this client, once connected on that wire. */
@@ -117,6 +116,7 @@ export class ClientConnection implements ClientContext {
     this.clientInfo = clientInfo;
     this.options = options;
     this.emit = emit;
+    this.validators = new OutputValidators((message) => this.problem(`${this.name}: ${message}`), options.jsonSchema);
     this.roots = options.roots === undefined ? undefined : toRoots(options.roots);
     this.capabilities = declaredCapabilities(options);
     this.modernCapabilities = modernCapabilities(this.capabilities);
@@ -132,6 +132,7 @@ export class ClientConnection implements ClientContext {
       openElicitations: this.#openElicitations,
       wrap: (method, handler) => this.extensions.wrapHandler(method, handler),
       onProblem: (message) => this.problem(message),
+      jsonSchema: options.jsonSchema,
     });
     this.serverNotifications = new ServerNotifications({
       emit,
@@ -498,6 +499,6 @@ export class ClientConnection implements ClientContext {
     const outputSchema = this.structuredOutput ? this.tools.get(name)?.outputSchema : undefined;
     const check = { server: this.name, tool: name, outputSchema, validators: this.validators, objectOnly, onProblem };
     if (outputSchema === undefined) return checkToolResult(result, check);
-    return loadJsonSchema().then(() => checkToolResult(result, check)); // loads once per process
+    return this.validators.load().then(() => checkToolResult(result, check)); // loads once per process
   }
 }

@@ -11,6 +11,7 @@ import type { ClientHandlers } from "./handlers.ts";
 import type { ProtocolChoice } from "./protocol-version.ts";
 import type { RootInput } from "./roots.ts";
 import type { SamplingPolicy } from "./sampling.ts";
+import type { JsonSchemaValidator } from "./schema-validator.ts";
 import type { TaskReceiverOptions } from "./tasks/task-store.ts";
 import type { TaskStatusUpdate } from "./tasks/tasks.ts";
 import type { ClientCapabilities, JsonObject } from "./types.ts";
@@ -102,6 +103,14 @@ export interface ClientOptions {
    * unset, nothing is traced and nothing is added to a call.
    */
   trace?: ClientTraceOption;
+  /**
+   * Which JSON Schema validator checks outputSchemas and elicitation answers: `ajv` compiles
+   * each schema to a function (needs code generation: `new Function`), `interpreting` walks the
+   * schema (@cfworker/json-schema; works under a Content-Security-Policy without 'unsafe-eval'
+   * and in Cloudflare Workers). Default: `ajv` where code generation works (Node, Deno, Bun),
+   * else `interpreting`; naming one skips that probe. Only the chosen one is loaded.
+   */
+  jsonSchema?: JsonSchemaValidator;
 }
 
 /** Every option a Client reads (its constructor checks them). */
@@ -125,6 +134,7 @@ export const CLIENT_OPTIONS = optionNames<ClientOptions>({
   eraCache: true,
   unavailable: true,
   trace: true,
+  jsonSchema: true,
 });
 
 /** Options of the list methods: `fresh` skips a cached result still within its ttlMs. */

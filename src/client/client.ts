@@ -17,7 +17,7 @@ import { type CallOptions, CLIENT_OPTIONS, type ClientOptions, type ListOptions 
 import type { ClientState } from "./client-state.ts";
 import { CapabilityError, ClientStateError } from "./errors.ts";
 import { negotiatedExtension } from "./extensions.ts";
-import { loadJsonSchema } from "./json-schema.ts";
+import { JSON_SCHEMA_VALIDATORS } from "./json-schema.ts";
 import { modernRequest } from "./modern-request.ts";
 import { complete, getPrompt, listPrompts } from "./prompts.ts";
 import type { ProtocolEra, ProtocolVersion } from "./protocol-version.ts";
@@ -61,6 +61,11 @@ export class Client extends ContainedEventTarget<ClientEvents> {
   constructor(clientInfo: Implementation, options: ClientOptions = {}) {
     super();
     checkOptions("Client", options, CLIENT_OPTIONS);
+    if (options.jsonSchema !== undefined && !JSON_SCHEMA_VALIDATORS.includes(options.jsonSchema)) {
+      throw new TypeError(
+        `new Client: jsonSchema must be ${JSON_SCHEMA_VALIDATORS.map((name) => `"${name}"`).join(" or ")} (got ${JSON.stringify(options.jsonSchema)})`,
+      );
+    }
     this.clientInfo = clientInfo;
     this.#c = new ClientConnection(clientInfo, options, (type, detail) => this.emit(type, detail), (error) => this.listenerFailed({ type: "log", error }));
   }
@@ -236,7 +241,7 @@ export class Client extends ContainedEventTarget<ClientEvents> {
         const outputSchema = c.structuredOutput ? c.tools.get(name)?.outputSchema : undefined;
         const check = { server: c.name, tool: name, outputSchema, validators: c.validators, objectOnly: c.objectOnly, onProblem: c.reportProblem };
         if (outputSchema === undefined) return checkToolResult(result, check);
-        return loadJsonSchema().then(() => checkToolResult(result, check)); // loads once per process
+        return c.validators.load().then(() => checkToolResult(result, check)); // loads once per process
       },
       (error: unknown) => Promise.reject(c.extensions.explain(`${c.name}: tools/call "${name}"`, error)),
     );

@@ -2,10 +2,10 @@
 // answer validated before it is sent; plus the -32042 error — spec 2025-11-25
 // client/elicitation ("Requested Schema", "URL Elicitation Required Error").
 
-import type { Ajv2020 } from "ajv/dist/2020.js";
 import { isObject, setOwn } from "../common/json.ts";
 import { ErrorCode, RpcError, type RpcErrorOptions } from "../jsonrpc/errors.ts";
-import { jsonSchemaEngines } from "./json-schema.ts";
+import { jsonSchemaValidator } from "./json-schema.ts";
+import type { JsonSchemaValidator } from "./schema-validator.ts";
 import type { ElicitationSchema, ElicitResult, ElicitValue, JsonObject, UrlElicitation } from "./types.ts";
 
 function isStringArray(value: unknown): value is string[] {
@@ -95,41 +95,35 @@ export function applyDefaults(schema: ElicitationSchema, content: Record<string,
   return filled;
 }
 
-// Formats the restricted form names (spec 2025-11-25 schema: StringSchema.format). ajv ships
-// no format table, so these four are ours: plain syntax checks, nothing looked up.
-const FORMATS: Record<string, (value: string) => boolean> = {
+// Formats the restricted form names (spec 2025-11-25 schema: StringSchema.format). Neither
+// validator's own table is used (ajv ships none; @cfworker's is stricter in places), so both
+// assert these four: plain syntax checks, nothing looked up.
+const FORMATS: Readonly<Record<string, (value: string) => boolean>> = {
   email: (value) => /^[^\s@]+@[^\s@]+$/.test(value),
   uri: (value) => URL.canParse(value),
   date: (value) => /^\d{4}-\d{2}-\d{2}$/.test(value) && !Number.isNaN(Date.parse(value)),
   "date-time": (value) => /^\d{4}-\d{2}-\d{2}T/.test(value) && !Number.isNaN(Date.parse(value)),
 };
 
-let ajv: Ajv2020 | undefined;
-
-function validatorAjv(): Ajv2020 {
-  if (ajv === undefined) {
-    // strict: false because `enumNames` and other annotations are not 2020-12 keywords.
-    ajv = new (jsonSchemaEngines().Ajv2020)({ strict: false, allErrors: true, logger: false, addUsedSchema: false });
-    for (const [name, check] of Object.entries(FORMATS)) ajv.addFormat(name, { type: "string", validate: check });
-  }
-  return ajv;
-}
-
 /**
  * Why an accepted answer does not match the requestedSchema (one line per failure), or
- * undefined when it matches. Fields outside the schema are failures too. The validator must be
- * loaded first: `await loadJsonSchema()` (the Client does before it calls this).
+ * undefined when it matches. Fields outside the schema are failures too. The validator (the
+ * runtime's default unless named) must be loaded first: `await loadJsonSchema(validator)`
+ * (the Client does before it calls this). Throws a SchemaError when the schema cannot be used.
  */
-export function validateAnswer(schema: ElicitationSchema, content: Record<string, ElicitValue>): string[] | undefined {
-  const { $schema: _dialect, ...rest } = schema;
-  const validate = validatorAjv().compile({ ...rest, additionalProperties: false });
-  if (validate(content)) return undefined;
-  return (validate.errors ?? []).map((error) => {
-    const field = error.instancePath === "" ? "the answer" : `"${error.instancePath.slice(1).split("/")[0]}"`;
-    if (error.keyword === "additionalProperties") {
-      return `the answer has "${String(error.params.additionalProperty)}", which the schema does not ask for`;
+export function validateAnswer(
+  schema: ElicitationSchema,
+  content: Record<string, ElicitValue>,
+  validator?: JsonSchemaValidator,
+): string[] | undefined {
+  // The restricted form is 2020-12 whatever `$schema` says (spec 2025-11-25 client/elicitation).
+  const check = jsonSchemaValidator(validator).compile({ ...schema, additionalProperties: false }, "2020-12", { formats: FORMATS });
+  return check(content)?.map((failure) => {
+    if (failure.keyword === "additionalProperties") {
+      return `the answer has "${failure.property ?? ""}", which the schema does not ask for`;
     }
-    return `${field} ${error.message ?? "is invalid"}`;
+    const field = failure.path === "" ? "the answer" : `"${failure.path.slice(1).split("/")[0]}"`;
+    return `${field} ${failure.message}`;
   });
 }
 

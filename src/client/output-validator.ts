@@ -3,10 +3,10 @@
 // JSON Schema 2020-12 is the default dialect (spec 2025-11-25 basic: "JSON Schema Usage");
 // a schema's `$schema` selects draft-07, draft-06 or 2019-09 instead.
 
-import type { ValidateFunction } from "ajv";
 import { depthOf } from "../common/bounded.ts";
-import { jsonSchemaEngines } from "./json-schema.ts";
+import { jsonSchemaValidator, loadJsonSchema } from "./json-schema.ts";
 import { messageOf } from "../common/error-text.ts";
+import { dialectOf, type JsonSchemaValidator, type SchemaCheck, type SchemaFailure } from "./schema-validator.ts";
 import type { JsonObject } from "./types.ts";
 
 /** A depth past which a value counts as "nested too deeply" in a message (no spec limit exists). */
@@ -21,50 +21,6 @@ function jsonText(schema: JsonObject): string | undefined {
   }
 }
 
-type Dialect = "2020-12" | "2019-09" | "draft-07" | "draft-06";
-
-function dialectOf(schema: JsonObject): Dialect | undefined {
-  const uri = schema.$schema;
-  if (uri === undefined) return "2020-12";
-  if (typeof uri !== "string") return undefined;
-  if (uri.includes("2020-12")) return "2020-12";
-  if (uri.includes("2019-09")) return "2019-09";
-  if (uri.includes("draft-07")) return "draft-07";
-  if (uri.includes("draft-06")) return "draft-06";
-  return undefined;
-}
-
-type Validator = Pick<ValidateFunction, "errors"> & ((data: unknown) => boolean);
-
-interface AjvLike {
-  compile(schema: JsonObject): Validator;
-  removeSchema(schema: JsonObject): unknown;
-}
-
-// Formats are annotations by default in 2020-12; we ship no format table, so we do not
-// assert them. strict: false because servers' schemas legitimately carry extra keywords.
-// addUsedSchema: false keeps a schema's `$id` out of ajv's registry: each outputSchema stands
-// alone, and a tool listed again with a changed schema under the same `$id` must compile
-// instead of failing "schema with key or id … already exists".
-const AJV_OPTIONS = { strict: false, validateFormats: false, allErrors: true, logger: false, addUsedSchema: false } as const;
-
-/** An engine for the dialect (the validator must be loaded: see json-schema.ts). */
-function createAjv(dialect: Dialect): AjvLike {
-  const { Ajv, Ajv2019, Ajv2020 } = jsonSchemaEngines();
-  switch (dialect) {
-    case "2020-12":
-      return new Ajv2020(AJV_OPTIONS);
-    case "2019-09":
-      return new Ajv2019(AJV_OPTIONS);
-    case "draft-07":
-      return new Ajv(AJV_OPTIONS);
-    case "draft-06":
-      // draft-07 only added keywords to draft-06, so its engine validates draft-06 data;
-      // the schema itself is not checked against the draft-06 meta-schema.
-      return new Ajv({ ...AJV_OPTIONS, validateSchema: false });
-  }
-}
-
 export interface ValidationFailure {
   path: string;
   message: string;
@@ -73,7 +29,7 @@ export interface ValidationFailure {
 /** What checking one value gives: the places it fails, or why it could not be checked at all. */
 export type ValidationOutcome = { failures: ValidationFailure[] } | { unchecked: string };
 
-type Compiled = { ok: true; validate: Validator } | { ok: false };
+type Compiled = { ok: true; check: SchemaCheck } | { ok: false };
 
 interface CacheEntry {
   /** The schema object last checked for this tool (identity: the fast path). */
@@ -89,16 +45,26 @@ interface CacheEntry {
 /**
  * Compiles each tool's schema once, on first use, and keeps the validator by tool name.
  * Listing the tools again with the same schema (a new object, the same JSON) reuses it;
- * a changed schema is compiled afresh. ajv keeps nothing of a schema once compiled.
+ * a changed schema is compiled afresh. The validator (schema-validator.ts) keeps nothing of a
+ * schema once compiled.
  */
 export class OutputValidators {
-  readonly #ajv = new Map<Dialect, AjvLike>();
   readonly #byTool = new Map<string, CacheEntry>();
   readonly #report: (message: string) => void;
+  readonly #validator: JsonSchemaValidator | undefined;
 
-  /** report: told once per schema that does not compile. */
-  constructor(report: (message: string) => void) {
+  /**
+   * report: told once per schema that does not compile. validator: which one checks the
+   * schemas (json-schema.ts); undefined takes the runtime's default when first needed.
+   */
+  constructor(report: (message: string) => void, validator?: JsonSchemaValidator) {
     this.#report = report;
+    this.#validator = validator;
+  }
+
+  /** Loads the validator: await it before check() or judge(). */
+  async load(): Promise<void> {
+    await loadJsonSchema(this.#validator);
   }
 
   /**
@@ -130,23 +96,22 @@ export class OutputValidators {
     }
     const compiled = entry.compiled;
     if (!compiled.ok) return undefined;
-    let valid: boolean;
+    let failures: SchemaFailure[] | undefined;
     try {
-      valid = compiled.validate(value);
+      failures = compiled.check(value);
     } catch (error) {
-      // ajv recurses once per level of a recursive schema ($ref): 100,000 levels overflow the stack.
+      // Both validators recurse once per level of a recursive schema ($ref): 100,000 levels overflow the stack.
       const detail = messageOf(error);
       const deep = depthOf(value, DEEP_ENOUGH + 1) > DEEP_ENOUGH;
       return {
         unchecked: deep ? `it is nested more than ${DEEP_ENOUGH} levels deep, too deep for the validator (${detail})` : `the validator failed (${detail})`,
       };
     }
-    if (valid) return undefined;
+    if (failures === undefined) return undefined;
     return {
-      failures: (compiled.validate.errors ?? []).map((error) => ({
-        path: error.instancePath,
-        message: `${error.instancePath || "(root)"} ${error.message ?? "is invalid"}` +
-          (error.params && "additionalProperty" in error.params ? ` (${String(error.params.additionalProperty)})` : ""),
+      failures: failures.map((failure) => ({
+        path: failure.path,
+        message: `${failure.path || "(root)"} ${failure.message}` + (failure.property === undefined ? "" : ` (${failure.property})`),
       })),
     };
   }
@@ -162,27 +127,12 @@ export class OutputValidators {
       this.#report(`tool "${toolName}": outputSchema has an unknown $schema ${JSON.stringify(schema.$schema)}; its results are not validated`);
       return { ok: false };
     }
-    let ajv = this.#ajv.get(dialect);
-    if (ajv === undefined) {
-      ajv = createAjv(dialect);
-      this.#ajv.set(dialect, ajv);
-    }
-    // The dialect is chosen; compile without `$schema`, so that spellings ajv does not
-    // register ("https://json-schema.org/draft-07/schema", no trailing "#", …) still work.
-    // A shallow copy: the server's schema object is never changed.
-    const { $schema: _dialect, ...body } = schema;
+    const validator = jsonSchemaValidator(this.#validator);
     try {
-      return { ok: true, validate: ajv.compile(body) };
+      return { ok: true, check: validator.compile(schema, dialect) };
     } catch (error) {
-      this.#report(`tool "${toolName}": outputSchema does not compile (${(error as Error).message}); its results are not validated`);
+      this.#report(`tool "${toolName}": outputSchema does not compile (${messageOf(error)}); its results are not validated`);
       return { ok: false };
-    } finally {
-      // Drop ajv's cache entry for it (keyed by the object: it would grow with every listing).
-      try {
-        ajv.removeSchema(body);
-      } catch {
-        // it never got in
-      }
     }
   }
 }

@@ -13,6 +13,7 @@ import type { ClientHandlers, HandlerContext } from "./handlers.ts";
 import type { InputRequest } from "./input-requests.ts";
 import { toRoots } from "./roots.ts";
 import type { SamplingGate } from "./sampling.ts";
+import type { JsonSchemaValidator } from "./schema-validator.ts";
 import type { ClientCapabilities, ElicitationSchema, ElicitResult, JsonObject, Root } from "./types.ts";
 
 /** What answering the server needs from the Client. */
@@ -30,6 +31,8 @@ export interface ServerRequestsOptions {
   /** A handler as the extensions have it run (the tasks extension: as a task when the server asks). */
   wrap(method: string, handler: RequestHandler): RequestHandler;
   onProblem(message: string): void;
+  /** Which validator checks an elicitation answer (ClientOptions.jsonSchema); undefined: the runtime's default. */
+  jsonSchema: JsonSchemaValidator | undefined;
 }
 
 /** A request handler as the Peer calls it. */
@@ -143,8 +146,8 @@ export class ServerRequests {
     if (result.action !== "accept") return withoutContent(result);
     // SEP-1034 (spec 2025-11-25 client/elicitation "Requested Schema"): defaults fill omitted fields.
     const content = applyDefaults(requestedSchema, result.content);
-    await loadJsonSchema();
-    const failures = validateAnswer(requestedSchema, content);
+    await loadJsonSchema(this.#options.jsonSchema);
+    const failures = validateAnswer(requestedSchema, content, this.#options.jsonSchema);
     if (failures !== undefined) {
       this.#options.onProblem(`${who}: the elicitation handler's answer was not sent: ${failures.join("; ")}`);
       throw new RpcError(

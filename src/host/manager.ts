@@ -22,6 +22,7 @@ import { redactedCopy, redactError, redactorFor } from "./secrets.ts";
 import { ServerConnection, type SupervisionOptions } from "./server-connection.ts";
 import type { ServerEvents, ServerEventType, ServerStatus } from "./server-status.ts";
 import type { EraCache } from "../client/era-cache.ts";
+import type { JsonSchemaValidator } from "../client/schema-validator.ts";
 import { defaultEraCache } from "./file-era-cache.ts";
 import type { TraceSink } from "../transport/trace-event.ts";
 
@@ -92,6 +93,12 @@ export interface McpManagerOptions {
    * environment's MCPWIRE_LOCK_FILE names (`off`: in memory, as when there is no home).
    */
   pins?: ToolPins;
+  /**
+   * Which JSON Schema validator checks every server's outputSchemas and elicitation answers
+   * (ClientOptions.jsonSchema): `ajv` or `interpreting` (no code generation). Default: ajv
+   * where code generation works.
+   */
+  jsonSchema?: JsonSchemaValidator;
 }
 
 export const DEFAULT_CONNECT_RETRIES = 3;
@@ -133,6 +140,7 @@ const MANAGER_OPTIONS = optionNames<McpManagerOptions>({
   trace: true,
   pinning: true,
   pins: true,
+  jsonSchema: true,
 });
 
 /**
@@ -171,6 +179,7 @@ export class McpManager extends ContainedEventTarget<ManagerEvents> {
       eraCache: options.eraCache === false ? undefined : options.eraCache ?? defaultEraCache(),
       ...(options.trace === undefined ? {} : { trace: { sink: options.trace, startedAt: performance.now() } }),
       pins: { pins: options.pins ?? defaultPins(config), mode: (server) => server.pinning ?? config.pinning ?? options.pinning ?? "hold" },
+      ...(options.jsonSchema === undefined ? {} : { jsonSchema: options.jsonSchema }),
     };
     const emit = <K extends ManagerEventType>(type: K, detail: ManagerEvents[K]) => this.emit(type, detail);
     this.#connections = config.servers.map((server) => new ServerConnection(server, this.registry, supervision, emit));
@@ -256,6 +265,22 @@ export class McpManager extends ContainedEventTarget<ManagerEvents> {
   start(): Promise<void> {
     this.#starting ??= Promise.all(this.#connections.map((connection) => connection.start())).then(() => {});
     return this.#starting;
+  }
+
+  /**
+   * Starts one server, leaving the others as they are (not started, unless start() or
+   * startServer() started them): for a host that needs one server's tools and should not
+   * wait for, or spawn, the rest. Resolves once that server is ready or has given up (see
+   * status()); never rejects because of the server; a name the config does not hold rejects.
+   * Calling it again returns the same promise.
+   */
+  startServer(name: string): Promise<void> {
+    const connection = this.#connections.find((each) => each.name === name);
+    if (connection === undefined) {
+      const names = this.#connections.map((each) => `"${each.name}"`).join(", ");
+      return Promise.reject(new Error(`McpManager.startServer: no server "${name}" is configured (configured: ${names === "" ? "none" : names})`));
+    }
+    return connection.start();
   }
 
   /** One entry per configured server, in config order. */

@@ -7,8 +7,7 @@ import { mcpwireDirectory } from "../common/user-dirs.ts";
 import type { ToolPinsData, ToolPinStore } from "../registry/tool-pins.ts";
 import { runtime } from "../runtime/mod.ts";
 import { FileError } from "../runtime/errors.ts";
-import { userConfigPaths } from "./config/load.ts";
-import { directoryOf, resolvePath } from "./config/paths.ts";
+import { directoryOf, resolvePath, userConfigPaths } from "./config/paths.ts";
 import type { McpwireConfig, ServerConfig } from "./config/types.ts";
 
 /** The lock file's name. */

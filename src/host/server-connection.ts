@@ -5,6 +5,7 @@
 import type { ProtocolEra } from "../client/protocol-version.ts";
 import { Client, type ClientOptions } from "../client/client.ts";
 import type { EraCache } from "../client/era-cache.ts";
+import type { JsonSchemaValidator } from "../client/schema-validator.ts";
 import { EXTENSIONS } from "../client/extensions.ts";
 import type { ClientHandlers } from "../client/handlers.ts";
 import type { ClientCapabilities, Implementation } from "../client/types.ts";
@@ -28,6 +29,7 @@ import type { ServerConfig } from "./config/types.ts";
 import { redactedCopy } from "./secrets.ts";
 import { ServerTrace } from "./server-trace.ts";
 import { createTransport, detectedTransport } from "./transport-factory.ts";
+import { SandboxError } from "./sandbox-availability.ts";
 import { type ServerEvents, type ServerEventType, type ServerState, type ServerStatus, ServerUnavailableError } from "./server-status.ts";
 import type { TraceSink } from "../transport/trace-event.ts";
 
@@ -55,6 +57,8 @@ export interface SupervisionOptions {
   trace?: { sink: TraceSink; startedAt: number };
   /** Tool pins, and each server's pinning mode (off: none). */
   pins?: { pins: ToolPins; mode: (server: ServerConfig) => PinningMode };
+  /** Which JSON Schema validator each Client uses (ClientOptions.jsonSchema). Default: the runtime's. */
+  jsonSchema?: JsonSchemaValidator;
 }
 
 /** How much of a server's `serverInfo` status() copies: an Implementation is a few short fields. */
@@ -146,6 +150,10 @@ export class ServerConnection {
     return this.#state === "ready" || this.#state === "reconnecting" ? this.#client : undefined;
   }
 
+  /** Whether the last start ran the server in its sandbox (config `sandbox:`). */
+  #sandboxed = false;
+  #sandboxedBy: "bubblewrap" | "deno" | undefined;
+
   status(): ServerStatus {
     this.#settleHealth();
     const status: ServerStatus = {
@@ -155,6 +163,13 @@ export class ServerConnection {
       tools: this.#registration?.names().length ?? 0,
       reconnectAttempts: this.#reconnectAttempts,
     };
+    if (this.config.transport === "stdio" && this.config.sandbox !== undefined) {
+      status.sandbox = {
+        profile: this.config.sandbox.profile,
+        sandboxed: this.#sandboxed,
+        ...(this.#sandboxed && this.#sandboxedBy !== undefined ? { by: this.#sandboxedBy } : {}),
+      };
+    }
     const client = this.#client;
     if (client?.protocolVersion !== undefined) status.protocolVersion = client.protocolVersion;
     if (client?.era !== undefined) status.era = client.era;
@@ -264,6 +279,14 @@ export class ServerConnection {
     if (this.config.transport === "stdio") {
       return createTransport(this.config, {
         onStderr: (line) => this.#emit("stderr", { server: this.name, line }),
+        onSandbox: (outcome) => {
+          this.#sandboxed = outcome.sandboxed;
+          this.#sandboxedBy = outcome.by;
+          // A problem whose error is a SandboxError: the CLI shows it as a warning.
+          if (outcome.warning !== undefined) {
+            this.#emit("problem", { server: this.name, message: outcome.warning, error: new SandboxError(outcome.warning, "sandbox-unavailable") });
+          }
+        },
         ...trace,
         ...(this.#trace ? { redactor } : {}),
       });
@@ -330,6 +353,7 @@ export class ServerConnection {
     options.protocol = cachedEra ?? protocol ?? "auto";
     // Across runs: the era cache (file-era-cache.ts), keyed by the command line or the URL.
     if (this.#options.eraCache !== undefined) options.eraCache = this.#options.eraCache;
+    if (this.#options.jsonSchema !== undefined) options.jsonSchema = this.#options.jsonSchema;
     // A call while the server reconnects or is parked fails at once, saying so.
     options.unavailable = () => this.#unavailable(client);
     const client = new Client(this.#options.clientInfo, options);

@@ -12,6 +12,7 @@ import { textOf } from "../support/everything-http.ts";
 import { type InProcessServer as TestServer, inProcessServer } from "../support/in-process-server.ts";
 import { rpcRejection } from "../support/rejection.ts";
 import { coreCapabilities } from "../support/capabilities.ts";
+import { JSON_SCHEMA_VALIDATORS } from "../../src/client/json-schema.ts";
 
 const CLIENT_INFO = { name: "mcpwire-tests", version: "1.0.0" };
 
@@ -91,87 +92,91 @@ describe("declared capabilities follow the handlers", () => {
   });
 });
 
-describe("form mode against an in-process server", () => {
-  let server: TestServer;
-  let client: Client;
-  let answer: (
-    request: ElicitFormRequest,
-  ) => Promise<{ action: "accept" | "decline" | "cancel"; content?: Record<string, string | number | boolean | string[]> }>;
-  let calls = 0;
-  const problems: string[] = [];
+// Both validators (schema-validator.ts) check answers alike, formats included.
+for (const jsonSchema of JSON_SCHEMA_VALIDATORS) {
+  describe(`form mode against an in-process server (${jsonSchema})`, () => {
+    let server: TestServer;
+    let client: Client;
+    let answer: (
+      request: ElicitFormRequest,
+    ) => Promise<{ action: "accept" | "decline" | "cancel"; content?: Record<string, string | number | boolean | string[]> }>;
+    let calls = 0;
+    const problems: string[] = [];
 
-  before(async () => {
-    server = testServer();
-    client = new Client(CLIENT_INFO, {
-      name: "in-process",
-      handlers: { elicitation: { form: (request) => (calls++, answer(request)) } },
+    before(async () => {
+      server = testServer();
+      client = new Client(CLIENT_INFO, {
+        name: "in-process",
+        jsonSchema,
+        handlers: { elicitation: { form: (request) => (calls++, answer(request)) } },
+      });
+      client.on("problem", ({ message }) => problems.push(message));
+      await client.connect(server.clientEnd);
     });
-    client.on("problem", ({ message }) => problems.push(message));
-    await client.connect(server.clientEnd);
-  });
-  after(() => client.close());
+    after(() => client.close());
 
-  test("SEP-1034: an accept with no content gets every default filled in", async () => {
-    answer = async () => ({ action: "accept", content: { name: "Ada" } });
-    const result = await server.peer.request("elicitation/create", { message: "defaults please", requestedSchema: FLAT_SCHEMA });
-    assert.deepEqual(result, {
-      action: "accept",
-      content: { name: "Ada", age: 30, score: 95.5, status: "active", verified: true, tags: ["a"] },
+    test("SEP-1034: an accept with no content gets every default filled in", async () => {
+      answer = async () => ({ action: "accept", content: { name: "Ada" } });
+      const result = await server.peer.request("elicitation/create", { message: "defaults please", requestedSchema: FLAT_SCHEMA });
+      assert.deepEqual(result, {
+        action: "accept",
+        content: { name: "Ada", age: 30, score: 95.5, status: "active", verified: true, tags: ["a"] },
+      });
+    });
+
+    test("the handler sees mode form, the message and the schema, and the server's name", async () => {
+      let seen: ElicitFormRequest | undefined;
+      answer = async (request) => (seen = request, { action: "decline" });
+      const result = await server.peer.request("elicitation/create", { message: "who are you?", requestedSchema: FLAT_SCHEMA });
+      assert.deepEqual(result, { action: "decline" });
+      assert.equal(seen?.mode, "form");
+      assert.equal(seen?.message, "who are you?");
+      assert.deepEqual(seen?.requestedSchema, FLAT_SCHEMA);
+    });
+
+    test("a nested object schema is refused with -32602 naming the property; the handler is never called", async () => {
+      const before = calls;
+      const error = await rpcRejection(server.peer.request("elicitation/create", {
+        message: "nested",
+        requestedSchema: { type: "object", properties: { address: { type: "object", properties: { city: { type: "string" } } } } },
+      }));
+      assert.equal(error.rpcCode, -32602);
+      assert.match(error.message, /server "in-process": elicitation\/create: .*property "address" is a nested object/);
+      const arrayOfObjects = await rpcRejection(server.peer.request("elicitation/create", {
+        message: "array",
+        requestedSchema: { type: "object", properties: { list: { type: "array", items: { type: "object" } } } },
+      }));
+      assert.equal(arrayOfObjects.rpcCode, -32602);
+      assert.equal(calls, before);
+    });
+
+    test("an answer that fails the schema is not sent: the server gets an error and a problem is reported", async () => {
+      answer = async () => ({ action: "accept", content: { name: "Ada", age: -3, email: "not-an-email", status: "gone" } });
+      const error = await rpcRejection(server.peer.request("elicitation/create", { message: "bad", requestedSchema: FLAT_SCHEMA }));
+      assert.equal(error.rpcCode, -32603);
+      assert.match(error.message, /does not match the requestedSchema/);
+      assert.match(error.message, /"age"/);
+      assert.match(error.message, /"email"/);
+      assert.match(error.message, /"status"/);
+      assert.ok(problems.some((problem) => problem.includes("was not sent")));
+    });
+
+    test("a missing required field and a field the schema does not ask for both fail validation", async () => {
+      answer = async () => ({ action: "accept", content: { extra: "x" } });
+      const error = await rpcRejection(server.peer.request("elicitation/create", {
+        message: "req",
+        requestedSchema: { type: "object", properties: { name: { type: "string" } }, required: ["name"] },
+      }));
+      assert.match(error.message, /must have required property 'name'/);
+      assert.match(error.message, /"extra", which the schema does not ask for/);
+    });
+
+    test("decline and cancel are passed on without content", async () => {
+      answer = async () => ({ action: "cancel", content: { name: "ignored" } });
+      assert.deepEqual(await server.peer.request("elicitation/create", { message: "m", requestedSchema: FLAT_SCHEMA }), { action: "cancel" });
     });
   });
-
-  test("the handler sees mode form, the message and the schema, and the server's name", async () => {
-    let seen: ElicitFormRequest | undefined;
-    answer = async (request) => (seen = request, { action: "decline" });
-    const result = await server.peer.request("elicitation/create", { message: "who are you?", requestedSchema: FLAT_SCHEMA });
-    assert.deepEqual(result, { action: "decline" });
-    assert.equal(seen?.mode, "form");
-    assert.equal(seen?.message, "who are you?");
-    assert.deepEqual(seen?.requestedSchema, FLAT_SCHEMA);
-  });
-
-  test("a nested object schema is refused with -32602 naming the property; the handler is never called", async () => {
-    const before = calls;
-    const error = await rpcRejection(server.peer.request("elicitation/create", {
-      message: "nested",
-      requestedSchema: { type: "object", properties: { address: { type: "object", properties: { city: { type: "string" } } } } },
-    }));
-    assert.equal(error.rpcCode, -32602);
-    assert.match(error.message, /server "in-process": elicitation\/create: .*property "address" is a nested object/);
-    const arrayOfObjects = await rpcRejection(server.peer.request("elicitation/create", {
-      message: "array",
-      requestedSchema: { type: "object", properties: { list: { type: "array", items: { type: "object" } } } },
-    }));
-    assert.equal(arrayOfObjects.rpcCode, -32602);
-    assert.equal(calls, before);
-  });
-
-  test("an answer that fails the schema is not sent: the server gets an error and a problem is reported", async () => {
-    answer = async () => ({ action: "accept", content: { name: "Ada", age: -3, email: "not-an-email", status: "gone" } });
-    const error = await rpcRejection(server.peer.request("elicitation/create", { message: "bad", requestedSchema: FLAT_SCHEMA }));
-    assert.equal(error.rpcCode, -32603);
-    assert.match(error.message, /does not match the requestedSchema/);
-    assert.match(error.message, /"age"/);
-    assert.match(error.message, /"email"/);
-    assert.match(error.message, /"status"/);
-    assert.ok(problems.some((problem) => problem.includes("was not sent")));
-  });
-
-  test("a missing required field and a field the schema does not ask for both fail validation", async () => {
-    answer = async () => ({ action: "accept", content: { extra: "x" } });
-    const error = await rpcRejection(server.peer.request("elicitation/create", {
-      message: "req",
-      requestedSchema: { type: "object", properties: { name: { type: "string" } }, required: ["name"] },
-    }));
-    assert.match(error.message, /must have required property 'name'/);
-    assert.match(error.message, /"extra", which the schema does not ask for/);
-  });
-
-  test("decline and cancel are passed on without content", async () => {
-    answer = async () => ({ action: "cancel", content: { name: "ignored" } });
-    assert.deepEqual(await server.peer.request("elicitation/create", { message: "m", requestedSchema: FLAT_SCHEMA }), { action: "cancel" });
-  });
-});
+}
 
 describe("URL mode against an in-process server", () => {
   test("the handler gets the full URL and its host; elicitation/complete for a known id is an event, unknown ids are ignored", async () => {

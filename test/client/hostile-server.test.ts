@@ -9,6 +9,7 @@ import process from "node:process";
 import { Client, type ClientOptions, type LogMessage, OutputValidationError, ProtocolError, RequestTimeoutError, StdioTransport } from "../../src/mod.ts";
 import type { DetailEvent } from "../../src/common/events.ts";
 import { RequestAbortedError, UndeliverableResponseError } from "../../src/jsonrpc/errors.ts";
+import { JSON_SCHEMA_VALIDATORS } from "../../src/client/json-schema.ts";
 import { StreamableHttpTransport } from "../../src/transport/streamable-http/mod.ts";
 import { behaviour } from "../support/behaviour.ts";
 import { fixturePath as fixture, startPortFixture } from "../support/fixture-process.ts";
@@ -245,28 +246,30 @@ behaviour("a tools/list result without tools is a ProtocolError bad-result namin
   }
 });
 
-behaviour(
-  "structuredContent nested 100,000 levels against a recursive outputSchema is refused with a clear error naming server and tool, not a stack overflow",
-  async () => {
-    const { client } = await hostile();
-    try {
-      await client.listTools();
-      const { error } = await failure(client.callTool("deep", { depth: 100_000 }));
-      assert.ok(error instanceof OutputValidationError, `${error.name}: ${error.message}`);
-      assert.equal(error.code, "output-unchecked");
-      assert.equal(error.tool, "deep");
-      assert.match(
-        error.message,
-        /^server "hostile": tool "deep" returned structuredContent that could not be checked against its outputSchema: it is nested more than 1000 levels deep, too deep for the validator/,
-      );
-      // A shallow one still passes the same schema.
-      const shallow = await client.callTool("deep", { depth: 3 });
-      assert.deepEqual(shallow.structuredContent, { next: { next: { next: {} } } });
-    } finally {
-      await client.close();
-    }
-  },
-);
+for (const jsonSchema of JSON_SCHEMA_VALIDATORS) {
+  behaviour(
+    `structuredContent nested 100,000 levels against a recursive outputSchema is refused with a clear error naming server and tool, not a stack overflow (${jsonSchema})`,
+    async () => {
+      const { client } = await hostile({ client: { jsonSchema } });
+      try {
+        await client.listTools();
+        const { error } = await failure(client.callTool("deep", { depth: 100_000 }));
+        assert.ok(error instanceof OutputValidationError, `${error.name}: ${error.message}`);
+        assert.equal(error.code, "output-unchecked");
+        assert.equal(error.tool, "deep");
+        assert.match(
+          error.message,
+          /^server "hostile": tool "deep" returned structuredContent that could not be checked against its outputSchema: it is nested more than 1000 levels deep, too deep for the validator/,
+        );
+        // A shallow one still passes the same schema.
+        const shallow = await client.callTool("deep", { depth: 3 });
+        assert.deepEqual(shallow.structuredContent, { next: { next: { next: {} } } });
+      } finally {
+        await client.close();
+      }
+    },
+  );
+}
 
 // --- timeouts that bound ---------------------------------------------------------------------
 

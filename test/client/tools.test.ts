@@ -19,6 +19,8 @@ import type { RequestHandler } from "../../src/jsonrpc/peer.ts";
 import { fixturePath } from "../support/fixture-process.ts";
 import { type InProcessServer, inProcessServer, requestsFor } from "../support/in-process-server.ts";
 import { rejection } from "../support/rejection.ts";
+import { JSON_SCHEMA_VALIDATORS } from "../../src/client/json-schema.ts";
+import type { JsonSchemaValidator } from "../../src/client/schema-validator.ts";
 
 const CLIENT_INFO = { name: "mcpwire-tests", version: "1.0.0" };
 
@@ -26,7 +28,7 @@ function tool(name: string, outputSchema?: Params): Tool {
   return outputSchema === undefined ? { name, inputSchema: { type: "object" } } : { name, inputSchema: { type: "object" }, outputSchema };
 }
 
-async function connected(server: InProcessServer, options: { maxPages?: number } = {}): Promise<Client> {
+async function connected(server: InProcessServer, options: { maxPages?: number; jsonSchema?: JsonSchemaValidator } = {}): Promise<Client> {
   const client = new Client(CLIENT_INFO, { name: "in-process", requestTimeoutMs: 10_000, ...options });
   await client.connect(server.clientEnd);
   return client;
@@ -265,189 +267,192 @@ const PAGE_2: Tool[] = [
   }),
 ];
 
-describe("output validation against the listed outputSchema", () => {
-  let server: InProcessServer;
-  let client: Client;
-  const problems: string[] = [];
-
-  before(async () => {
-    server = inProcessServer({ tools: {} }, {
-      // Each listing is a fresh copy, as it would be off the wire.
-      "tools/list": (params) => params?.cursor === "2" ? { tools: structuredClone(PAGE_2) } : { tools: structuredClone(PAGE_1), nextCursor: "2" },
-      "tools/call": (params) => {
-        const args = (params?.arguments ?? {}) as Params;
-        const result: Params = { content: [{ type: "text", text: JSON.stringify(args.out ?? null) }] };
-        if ("out" in args) result.structuredContent = args.out;
-        if (args.isError === true) result.isError = true;
-        return result;
-      },
-    });
-    client = await connected(server);
-    client.on("problem", ({ message }) => problems.push(message));
-    await client.listTools();
-  });
-
-  after(() => client.close());
-
-  async function validationError(name: string, out: unknown): Promise<OutputValidationError> {
-    const error = await rejection(client.callTool(name, { out }));
-    assert.ok(error instanceof OutputValidationError, `got ${error.name}: ${error.message}`);
-    return error;
-  }
-
-  test("a result that matches passes, with structuredContent exactly as the server sent it", async () => {
-    const out = { temperature: 21.5, conditions: "sunny" };
-    const result = await client.callTool("weather", { out });
-    assert.deepEqual(result.structuredContent, out);
-  });
-
-  test("a mismatch throws OutputValidationError naming the tool and the failing path", async () => {
-    const error = await validationError("weather", { temperature: "warm", conditions: "sunny" });
-    assert.equal(error.tool, "weather");
-    assert.equal(error.path, "/temperature");
-    assert.match(error.message, /server "in-process": tool "weather" returned structuredContent that does not match/);
-    assert.match(error.message, /\/temperature must be number/);
-  });
-
-  test("every failure is listed: a missing property and an extra one", async () => {
-    const error = await validationError("weather", { temperature: 1, wind: "strong" });
-    const messages = error.errors.map((failure) => failure.message).join("\n");
-    assert.match(messages, /must have required property 'conditions'/);
-    assert.match(messages, /must NOT have additional properties \(wind\)/);
-  });
-
-  test("a tool with an outputSchema that returns no structuredContent is an OutputValidationError", async () => {
-    const error = await rejection(client.callTool("weather", {}));
-    assert.ok(error instanceof OutputValidationError);
-    assert.equal(error.tool, "weather");
-    assert.match(error.message, /declares an outputSchema but returned no structuredContent/);
-  });
-
-  test("an isError result is not validated", async () => {
-    const result = await client.callTool("weather", { out: { temperature: "n/a" }, isError: true });
-    assert.equal(result.isError, true);
-    assert.deepEqual(result.structuredContent, { temperature: "n/a" });
-  });
-
-  test("a tool without an outputSchema passes any structuredContent", async () => {
-    const result = await client.callTool("untyped", { out: { anything: [1, "two"] } });
-    assert.deepEqual(result.structuredContent, { anything: [1, "two"] });
-  });
-
-  test("2020-12 is the default dialect: prefixItems checks each position of an array", async () => {
-    await client.callTool("pair-2020-12", { out: { pair: ["a", 1] } });
-    const error = await validationError("pair-2020-12", { pair: ["a", "b"] });
-    assert.equal(error.path, "/pair/1");
-  });
-
-  test("$schema draft-07 selects draft-07: prefixItems means nothing there, and items as an array is a tuple", async () => {
-    // The same schema and value as above: under draft-07 prefixItems is an unknown keyword.
-    const result = await client.callTool("pair-draft-07", { out: { pair: ["a", "b"] } });
-    assert.deepEqual(result.structuredContent, { pair: ["a", "b"] });
-    await client.callTool("tuple-draft-07", { out: { pair: ["a", 1] } });
-    const error = await validationError("tuple-draft-07", { pair: ["a", "b"] });
-    assert.equal(error.path, "/pair/1");
-  });
-
-  test("$ref into $defs (2020-12) and into definitions (draft-07) both resolve", async () => {
-    await client.callTool("defs-2020-12", { out: { n: 3 } });
-    assert.equal((await validationError("defs-2020-12", { n: -1 })).path, "/n");
-    await client.callTool("definitions-draft-07", { out: { n: 3 } });
-    assert.equal((await validationError("definitions-draft-07", { n: 1.5 })).path, "/n");
-  });
-
-  test("a tool listed on page 2 is validated too", async () => {
-    await client.callTool("late", { out: { n: 7 } });
-    const error = await validationError("late", { n: 7.5 });
-    assert.equal(error.tool, "late");
-    assert.equal(error.path, "/n");
-  });
-
-  test("a draft-07 $schema spelled with https still compiles and validates", async () => {
-    await client.callTool("draft-07-https", { out: { n: 1 } });
-    assert.equal((await validationError("draft-07-https", { n: "one" })).path, "/n");
-    assert.ok(!problems.some((message) => message.includes("draft-07-https")), problems.join("\n"));
-  });
-
-  test("a schema that does not compile is reported once as a problem, and its results pass", async () => {
-    const before = problems.length;
-    for (let i = 0; i < 3; i++) {
-      const result = await client.callTool("broken", { out: { n: "whatever" } });
-      assert.deepEqual(result.structuredContent, { n: "whatever" });
-    }
-    // items as an array is not 2020-12 (it is prefixItems there): the schema is invalid.
-    await client.callTool("tuple-2020-12", { out: { pair: ["a", "b"] } });
-    await client.callTool("unknown-dialect", { out: { x: 1 } });
-    const reported = problems.slice(before);
-    assert.equal(reported.length, 3, reported.join("\n"));
-    assert.match(reported[0]!, /server "in-process": tool "broken": outputSchema does not compile \(.+\); its results are not validated/);
-    assert.match(reported[1]!, /tool "tuple-2020-12": outputSchema does not compile/);
-    assert.match(reported[2]!, /tool "unknown-dialect": outputSchema has an unknown \$schema "https:\/\/example.com\/my-own-dialect"/);
-  });
-
-  test("listing the tools again keeps validating, without reporting a broken schema a second time", async () => {
-    const before = problems.length;
-    await client.listTools();
-    // A schema with $id, compiled before, compiles again from the new listing.
-    await client.callTool("with-id", { out: { n: 1, child: { n: 2 } } });
-    const error = await validationError("with-id", { n: 1, child: { n: "two" } });
-    assert.equal(error.path, "/child/n");
-    await client.listTools();
-    assert.equal((await validationError("with-id", { n: "one" })).path, "/n");
-    assert.equal((await validationError("weather", { temperature: "hot", conditions: "" })).path, "/temperature");
-    await client.callTool("broken", { out: {} });
-    assert.deepEqual(problems.slice(before), []);
-  });
-
-  test("outputSchemas are passed through unchanged, before and after validation", async () => {
-    const listed = await client.listTools();
-    assert.deepEqual(listed, [...PAGE_1, ...PAGE_2]);
-    await client.callTool("weather", { out: { temperature: 1, conditions: "fog" } });
-    await client.callTool("draft-07-https", { out: { n: 1 } });
-    await client.callTool("with-id", { out: { n: 1 } });
-    assert.deepEqual(listed, [...PAGE_1, ...PAGE_2]);
-    assert.deepEqual(client.knownTools.get("pair-draft-07")?.outputSchema, { $schema: DRAFT_07, ...PAIR_PREFIX_ITEMS });
-  });
-
-  test("a schema that changes between listings is compiled afresh, even under the same $id", async () => {
-    const changed = inProcessServer({ tools: {} }, {
-      "tools/list": () => ({
-        tools: [tool("shape", { $id: "https://example.com/schemas/shape", type: "object", required: [version === 1 ? "a" : "b"] })],
-      }),
-      "tools/call": (params) => ({ content: [], structuredContent: (params?.arguments as Params).out }),
-    });
-    let version = 1;
-    const other = await connected(changed);
+// Both validators (schema-validator.ts) pass the same tests, with the same messages.
+for (const jsonSchema of JSON_SCHEMA_VALIDATORS) {
+  describe(`output validation against the listed outputSchema (${jsonSchema})`, () => {
+    let server: InProcessServer;
+    let client: Client;
     const problems: string[] = [];
-    other.on("problem", ({ message }) => problems.push(message));
-    try {
-      await other.listTools();
-      await other.callTool("shape", { out: { a: 1 } });
-      version = 2;
-      await other.listTools();
-      const error = await rejection(other.callTool("shape", { out: { a: 1 } }));
-      assert.ok(error instanceof OutputValidationError, `got ${error.name}: ${error.message}`);
-      assert.match(error.message, /must have required property 'b'/);
-      assert.deepEqual(problems, []);
-    } finally {
-      await other.close();
-    }
-  });
 
-  test("a call made before listTools has no listed schema, so it is not validated", async () => {
-    const fresh = new Client(CLIENT_INFO);
-    const unlisted = inProcessServer({ tools: {} }, {
-      "tools/call": () => ({ content: [], structuredContent: { temperature: "not a number" } }),
+    before(async () => {
+      server = inProcessServer({ tools: {} }, {
+        // Each listing is a fresh copy, as it would be off the wire.
+        "tools/list": (params) => params?.cursor === "2" ? { tools: structuredClone(PAGE_2) } : { tools: structuredClone(PAGE_1), nextCursor: "2" },
+        "tools/call": (params) => {
+          const args = (params?.arguments ?? {}) as Params;
+          const result: Params = { content: [{ type: "text", text: JSON.stringify(args.out ?? null) }] };
+          if ("out" in args) result.structuredContent = args.out;
+          if (args.isError === true) result.isError = true;
+          return result;
+        },
+      });
+      client = await connected(server, { jsonSchema });
+      client.on("problem", ({ message }) => problems.push(message));
+      await client.listTools();
     });
-    await fresh.connect(unlisted.clientEnd);
-    try {
-      const result = await fresh.callTool("weather");
-      assert.deepEqual(result.structuredContent, { temperature: "not a number" });
-    } finally {
-      await fresh.close();
+
+    after(() => client.close());
+
+    async function validationError(name: string, out: unknown): Promise<OutputValidationError> {
+      const error = await rejection(client.callTool(name, { out }));
+      assert.ok(error instanceof OutputValidationError, `got ${error.name}: ${error.message}`);
+      return error;
     }
+
+    test("a result that matches passes, with structuredContent exactly as the server sent it", async () => {
+      const out = { temperature: 21.5, conditions: "sunny" };
+      const result = await client.callTool("weather", { out });
+      assert.deepEqual(result.structuredContent, out);
+    });
+
+    test("a mismatch throws OutputValidationError naming the tool and the failing path", async () => {
+      const error = await validationError("weather", { temperature: "warm", conditions: "sunny" });
+      assert.equal(error.tool, "weather");
+      assert.equal(error.path, "/temperature");
+      assert.match(error.message, /server "in-process": tool "weather" returned structuredContent that does not match/);
+      assert.match(error.message, /\/temperature must be number/);
+    });
+
+    test("every failure is listed: a missing property and an extra one", async () => {
+      const error = await validationError("weather", { temperature: 1, wind: "strong" });
+      const messages = error.errors.map((failure) => failure.message).join("\n");
+      assert.match(messages, /must have required property 'conditions'/);
+      assert.match(messages, /must NOT have additional properties \(wind\)/);
+    });
+
+    test("a tool with an outputSchema that returns no structuredContent is an OutputValidationError", async () => {
+      const error = await rejection(client.callTool("weather", {}));
+      assert.ok(error instanceof OutputValidationError);
+      assert.equal(error.tool, "weather");
+      assert.match(error.message, /declares an outputSchema but returned no structuredContent/);
+    });
+
+    test("an isError result is not validated", async () => {
+      const result = await client.callTool("weather", { out: { temperature: "n/a" }, isError: true });
+      assert.equal(result.isError, true);
+      assert.deepEqual(result.structuredContent, { temperature: "n/a" });
+    });
+
+    test("a tool without an outputSchema passes any structuredContent", async () => {
+      const result = await client.callTool("untyped", { out: { anything: [1, "two"] } });
+      assert.deepEqual(result.structuredContent, { anything: [1, "two"] });
+    });
+
+    test("2020-12 is the default dialect: prefixItems checks each position of an array", async () => {
+      await client.callTool("pair-2020-12", { out: { pair: ["a", 1] } });
+      const error = await validationError("pair-2020-12", { pair: ["a", "b"] });
+      assert.equal(error.path, "/pair/1");
+    });
+
+    test("$schema draft-07 selects draft-07: prefixItems means nothing there, and items as an array is a tuple", async () => {
+      // The same schema and value as above: under draft-07 prefixItems is an unknown keyword.
+      const result = await client.callTool("pair-draft-07", { out: { pair: ["a", "b"] } });
+      assert.deepEqual(result.structuredContent, { pair: ["a", "b"] });
+      await client.callTool("tuple-draft-07", { out: { pair: ["a", 1] } });
+      const error = await validationError("tuple-draft-07", { pair: ["a", "b"] });
+      assert.equal(error.path, "/pair/1");
+    });
+
+    test("$ref into $defs (2020-12) and into definitions (draft-07) both resolve", async () => {
+      await client.callTool("defs-2020-12", { out: { n: 3 } });
+      assert.equal((await validationError("defs-2020-12", { n: -1 })).path, "/n");
+      await client.callTool("definitions-draft-07", { out: { n: 3 } });
+      assert.equal((await validationError("definitions-draft-07", { n: 1.5 })).path, "/n");
+    });
+
+    test("a tool listed on page 2 is validated too", async () => {
+      await client.callTool("late", { out: { n: 7 } });
+      const error = await validationError("late", { n: 7.5 });
+      assert.equal(error.tool, "late");
+      assert.equal(error.path, "/n");
+    });
+
+    test("a draft-07 $schema spelled with https still compiles and validates", async () => {
+      await client.callTool("draft-07-https", { out: { n: 1 } });
+      assert.equal((await validationError("draft-07-https", { n: "one" })).path, "/n");
+      assert.ok(!problems.some((message) => message.includes("draft-07-https")), problems.join("\n"));
+    });
+
+    test("a schema that does not compile is reported once as a problem, and its results pass", async () => {
+      const before = problems.length;
+      for (let i = 0; i < 3; i++) {
+        const result = await client.callTool("broken", { out: { n: "whatever" } });
+        assert.deepEqual(result.structuredContent, { n: "whatever" });
+      }
+      // items as an array is not 2020-12 (it is prefixItems there): the schema is invalid.
+      await client.callTool("tuple-2020-12", { out: { pair: ["a", "b"] } });
+      await client.callTool("unknown-dialect", { out: { x: 1 } });
+      const reported = problems.slice(before);
+      assert.equal(reported.length, 3, reported.join("\n"));
+      assert.match(reported[0]!, /server "in-process": tool "broken": outputSchema does not compile \(.+\); its results are not validated/);
+      assert.match(reported[1]!, /tool "tuple-2020-12": outputSchema does not compile/);
+      assert.match(reported[2]!, /tool "unknown-dialect": outputSchema has an unknown \$schema "https:\/\/example.com\/my-own-dialect"/);
+    });
+
+    test("listing the tools again keeps validating, without reporting a broken schema a second time", async () => {
+      const before = problems.length;
+      await client.listTools();
+      // A schema with $id, compiled before, compiles again from the new listing.
+      await client.callTool("with-id", { out: { n: 1, child: { n: 2 } } });
+      const error = await validationError("with-id", { n: 1, child: { n: "two" } });
+      assert.equal(error.path, "/child/n");
+      await client.listTools();
+      assert.equal((await validationError("with-id", { n: "one" })).path, "/n");
+      assert.equal((await validationError("weather", { temperature: "hot", conditions: "" })).path, "/temperature");
+      await client.callTool("broken", { out: {} });
+      assert.deepEqual(problems.slice(before), []);
+    });
+
+    test("outputSchemas are passed through unchanged, before and after validation", async () => {
+      const listed = await client.listTools();
+      assert.deepEqual(listed, [...PAGE_1, ...PAGE_2]);
+      await client.callTool("weather", { out: { temperature: 1, conditions: "fog" } });
+      await client.callTool("draft-07-https", { out: { n: 1 } });
+      await client.callTool("with-id", { out: { n: 1 } });
+      assert.deepEqual(listed, [...PAGE_1, ...PAGE_2]);
+      assert.deepEqual(client.knownTools.get("pair-draft-07")?.outputSchema, { $schema: DRAFT_07, ...PAIR_PREFIX_ITEMS });
+    });
+
+    test("a schema that changes between listings is compiled afresh, even under the same $id", async () => {
+      const changed = inProcessServer({ tools: {} }, {
+        "tools/list": () => ({
+          tools: [tool("shape", { $id: "https://example.com/schemas/shape", type: "object", required: [version === 1 ? "a" : "b"] })],
+        }),
+        "tools/call": (params) => ({ content: [], structuredContent: (params?.arguments as Params).out }),
+      });
+      let version = 1;
+      const other = await connected(changed, { jsonSchema });
+      const problems: string[] = [];
+      other.on("problem", ({ message }) => problems.push(message));
+      try {
+        await other.listTools();
+        await other.callTool("shape", { out: { a: 1 } });
+        version = 2;
+        await other.listTools();
+        const error = await rejection(other.callTool("shape", { out: { a: 1 } }));
+        assert.ok(error instanceof OutputValidationError, `got ${error.name}: ${error.message}`);
+        assert.match(error.message, /must have required property 'b'/);
+        assert.deepEqual(problems, []);
+      } finally {
+        await other.close();
+      }
+    });
+
+    test("a call made before listTools has no listed schema, so it is not validated", async () => {
+      const fresh = new Client(CLIENT_INFO, { jsonSchema });
+      const unlisted = inProcessServer({ tools: {} }, {
+        "tools/call": () => ({ content: [], structuredContent: { temperature: "not a number" } }),
+      });
+      await fresh.connect(unlisted.clientEnd);
+      try {
+        const result = await fresh.callTool("weather");
+        assert.deepEqual(result.structuredContent, { temperature: "not a number" });
+      } finally {
+        await fresh.close();
+      }
+    });
   });
-});
+}
 
 describe("structuredContent that is not a JSON object", () => {
   // spec 2025-11-25 server/tools ("Structured Content"): a JSON object; spec 2026-07-28

@@ -76,6 +76,12 @@ describe("the config's validators", () => {
     assert.ok(findings.some((finding) => finding.instancePath === "/mcp_servers/a/command"), JSON.stringify(findings));
   });
 
+  test("a key the interpreting validator cannot encode (a lone surrogate) is left to ajv, not thrown", () => {
+    const config = { mcp_servers: { "\ud800": { command: "node" } } };
+    assert.equal(isValidConfig(config), false);
+    assert.deepEqual(validate(config), []);
+  });
+
   test("agree on generated configs", () => {
     fc.assert(
       fc.property(config, (generated) => {

@@ -10,7 +10,8 @@ import type { Env } from "./context.ts";
 import { ALL_APPS, resolveImportApps, unknownAppText } from "./import-sources.ts";
 import { displayPath, mergeImports, readImportsThrough } from "./imports.ts";
 import { parseConfig } from "./parse.ts";
-import { isAbsolutePath, resolvePath, WINDOWS } from "./paths.ts";
+import { resolvePath, userConfigPaths } from "./paths.ts";
+
 import { ProjectGate, type ProjectTrust, untrustedConfigError } from "./project-trust.ts";
 import { formatOf, parseYaml } from "./syntax.ts";
 import { ConfigError, type McpwireConfig } from "./types.ts";
@@ -118,18 +119,6 @@ export function configSearchPaths(options: { cwd?: string; env?: Env } = {}): st
   const paths = [resolvePath(cwd, "mcpwire.yaml"), resolvePath(cwd, ".mcp.json")];
   // The same file once, when the working directory is the home directory.
   for (const file of userConfigPaths(options.env ?? runtime.env())) if (!paths.includes(file)) paths.push(file);
-  return paths;
-}
-
-/** The user's own config files configSearchPaths ends with: `~/.mcp.json`, then `$XDG_CONFIG_HOME/mcpwire/config.yaml`. */
-export function userConfigPaths(env: Env): string[] {
-  const paths: string[] = [];
-  const xdg = env.XDG_CONFIG_HOME;
-  const home = env.HOME || (WINDOWS ? env.USERPROFILE : undefined);
-  if (home) paths.push(resolvePath(home, ".mcp.json"));
-  // XDG base directory spec: a relative XDG_CONFIG_HOME is invalid and ignored.
-  const configHome = xdg && isAbsolutePath(xdg) ? xdg : home ? resolvePath(home, ".config") : undefined;
-  if (configHome !== undefined) paths.push(resolvePath(configHome, "mcpwire/config.yaml"));
   return paths;
 }
 

@@ -2,6 +2,7 @@
 // directory. No node:path here: only src/runtime/ knows the runtime.
 
 import { runtime } from "../../runtime/mod.ts";
+import type { Env } from "./context.ts";
 
 export const WINDOWS = runtime.os === "windows";
 
@@ -30,4 +31,16 @@ function normalize(path: string): string {
   }
   const joined = root.replace(/[\\/]$/, separator) + out.join(separator);
   return joined === "" ? "." : joined;
+}
+
+/** The user's own config files configSearchPaths ends with: `~/.mcp.json`, then `$XDG_CONFIG_HOME/mcpwire/config.yaml`. */
+export function userConfigPaths(env: Env): string[] {
+  const paths: string[] = [];
+  const xdg = env.XDG_CONFIG_HOME;
+  const home = env.HOME || (WINDOWS ? env.USERPROFILE : undefined);
+  if (home) paths.push(resolvePath(home, ".mcp.json"));
+  // XDG base directory spec: a relative XDG_CONFIG_HOME is invalid and ignored.
+  const configHome = xdg && isAbsolutePath(xdg) ? xdg : home ? resolvePath(home, ".config") : undefined;
+  if (configHome !== undefined) paths.push(resolvePath(configHome, "mcpwire/config.yaml"));
+  return paths;
 }

@@ -19,7 +19,13 @@ export function isValidConfig(value: unknown): boolean {
   // Draft 2020-12 as the schema's $schema says; shortCircuit: validity only, no findings.
   // A copy: the validator indexes the schema it is given (dereference), and CONFIG_SCHEMA is shared.
   quick ??= new Validator(JSON.parse(JSON.stringify(CONFIG_SCHEMA)) as Schema, "2020-12", true);
-  return quick.validate(value).valid;
+  try {
+    return quick.validate(value).valid;
+  } catch {
+    // It builds a URI-encoded pointer for every key, and a key holding a lone surrogate (JSON and
+    // YAML both allow one) cannot be encoded: such a config is left to ajv.
+    return false;
+  }
 }
 
 /** ajv's findings for `value`: every problem, with its keyword, params and JSON pointer. */
