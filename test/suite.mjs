@@ -1,8 +1,9 @@
 // `npm run test:node` and `npm run test:deno`: every test file under test/ and conformance/
-// (*.test.ts) under one runtime, several files at a time; `npm run test:bun`: BUN_FILES under Bun. The tests mostly wait (for child
-// processes, servers, timeouts), so on two cores four files at once take less than half the time of
-// one at a time, which is what `node --test` (os.availableParallelism() - 1 files) and `deno
-// test` (one) would do there. Each file has a process of its own, as before.
+// (*.test.ts) under one runtime, several files at a time; `npm run test:bun`: BUN_FILES under
+// Bun (see below). The tests mostly wait (for child processes, servers, timeouts), so on two
+// cores four files at once take less than half the time of one at a time, which is what `node
+// --test` (os.availableParallelism() - 1 files) and `deno test` (one) would do there. Each file
+// has a process of its own, as before.
 //   node test/suite.mjs node [node --test options…]   node --import tsx --test --test-concurrency=N <files>
 //   node test/suite.mjs deno [deno test options…]     deno check <files>, then N `deno test -A --no-check`
 //                                                     processes with a share of the files each
