@@ -5,7 +5,7 @@
 
 import { setOwn } from "../common/json.ts";
 import { redactText } from "../common/redact.ts";
-import { DEFAULT_CONNECT_TIMEOUT_MS, DEFAULT_TOOL_TIMEOUT_MS, type McpwireConfig, type ServerConfig } from "../host/config/types.ts";
+import { DEFAULT_CONNECT_TIMEOUT_MS, DEFAULT_TOOL_TIMEOUT_MS, type McpwireConfig, type SandboxSettings, type ServerConfig } from "../host/config/types.ts";
 import { type ParsedArgs, UsageError } from "./args.ts";
 import { splitCommandLine } from "./command-line.ts";
 
@@ -18,6 +18,7 @@ export const AD_HOC_OPTIONS = {
   header: { kind: "list" },
   env: { kind: "list" },
   cwd: { kind: "list", values: "directory" },
+  sandbox: { kind: "optional", values: ["default", "prefer"] },
 } as const;
 
 /** What the ad-hoc options do, for each verb's usage text. */
@@ -31,7 +32,11 @@ export const AD_HOC_USAGE = `servers on the command line (repeatable; beside the
                      or the URL's host; made unique with -2, -3, …)
 --env NAME=VALUE     a variable for a --stdio server       --cwd DIR  its working directory
 --header "K: V"      a header for an --http / --sse server
---name, --env, --cwd and --header apply to the --stdio, --http or --sse before them (given
+--sandbox[=PROFILE]  run the --stdio server in a sandbox (bubblewrap, Linux): default (it reads
+                     its own program and the paths its arguments name, writes a private /tmp,
+                     has no network; it does not start where no sandbox can be had) or prefer
+                     (the same, but run without a sandbox, with a warning, where none can be had)
+--name, --env, --cwd, --sandbox and --header apply to the --stdio, --http or --sse before them (given
 before the first one, to the first one)`;
 
 /** The flag a server was given with. */
@@ -44,6 +49,7 @@ interface Given {
   env: string[];
   cwd: string[];
   headers: string[];
+  sandbox: string[];
 }
 
 /** The ServerConfigs of the command line's servers, named in order; [] when there are none. */
@@ -52,10 +58,10 @@ export function adHocServers(args: ParsedArgs): ServerConfig[] {
   const early: Array<{ name: string; value: string }> = [];
   for (const option of args.sequence) {
     if (option.name === "stdio" || option.name === "http" || option.name === "sse") {
-      given.push({ flag: option.name, value: option.value, names: [], env: [], cwd: [], headers: [] });
+      given.push({ flag: option.name, value: option.value, names: [], env: [], cwd: [], headers: [], sandbox: [] });
       continue;
     }
-    if (!["name", "env", "cwd", "header"].includes(option.name)) continue;
+    if (!["name", "env", "cwd", "header", "sandbox"].includes(option.name)) continue;
     if (given.length === 0) early.push(option);
     else attach(given[given.length - 1]!, option); // length > 0
   }
@@ -75,7 +81,17 @@ function attach(server: Given, option: { name: string; value: string }): void {
   if (option.name === "name") server.names.push(option.value);
   else if (option.name === "env") server.env.push(option.value);
   else if (option.name === "cwd") server.cwd.push(option.value);
+  else if (option.name === "sandbox") server.sandbox.push(option.value);
   else server.headers.push(option.value);
+}
+
+/** `--sandbox[=PROFILE]` of the stdio server `label` (inspect's too): `default` (also `--sandbox` alone) or `prefer`. */
+export function sandboxOption(profile: string, label: string): SandboxSettings {
+  if (profile !== "" && profile !== "default" && profile !== "prefer") {
+    throw new UsageError(`--sandbox=${profile} for ${label}: the profile is default or prefer (a config file's sandbox: key takes paths)`);
+  }
+  const prefer = profile === "prefer";
+  return { profile: prefer ? "prefer" : "default", write: [], network: false, env: [], prefer };
 }
 
 /** How the server was given, for messages: `--stdio "node x.mjs"`. */
@@ -111,9 +127,12 @@ function serverOf(given: Given): ServerConfig {
       setOwn(server.env, pair.slice(0, eq), pair.slice(eq + 1));
     }
     if (given.cwd[0] !== undefined) server.cwd = given.cwd[0];
+    if (given.sandbox.length > 1) throw new UsageError(`${label} has ${given.sandbox.length} --sandbox options; give it one`);
+    if (given.sandbox[0] !== undefined) server.sandbox = sandboxOption(given.sandbox[0], label);
   } else {
-    if (given.env.length > 0 || given.cwd.length > 0) {
-      throw new UsageError(`--${given.env.length > 0 ? "env" : "cwd"} applies to --stdio servers, not to ${label}`);
+    if (given.env.length > 0 || given.cwd.length > 0 || given.sandbox.length > 0) {
+      const flag = given.env.length > 0 ? "env" : given.cwd.length > 0 ? "cwd" : "sandbox";
+      throw new UsageError(`--${flag} applies to --stdio servers, not to ${label}`);
     }
     let url: URL;
     try {

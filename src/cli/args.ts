@@ -61,6 +61,7 @@ export function parseArgs(argv: readonly string[], spec: Record<string, OptionSp
     }
     if (option.kind === "optional") {
       parsed.values.set(name, eq === -1 ? "" : arg.slice(eq + 1));
+      parsed.sequence.push({ name, value: eq === -1 ? "" : arg.slice(eq + 1) });
       continue;
     }
     let value: string;

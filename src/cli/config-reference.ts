@@ -63,7 +63,8 @@ function keyLines(key: string, schema: Schema, indent: string, nested = true): s
 
 /** The keys of a mapping the schema describes (in one of its anyOf branches too; a list's items; a map's values). */
 function nestedKeys(schema: Schema): Record<string, Schema> {
-  if (isObject(schema.properties) && schema.type === "object") return schema.properties as Record<string, Schema>;
+  const mapping = schema.type === "object" || (Array.isArray(schema.type) && schema.type.includes("object"));
+  if (isObject(schema.properties) && mapping) return schema.properties as Record<string, Schema>;
   if (Array.isArray(schema.anyOf)) {
     for (const branch of schema.anyOf) if (isObject(branch) && isObject(branch.properties)) return branch.properties as Record<string, Schema>;
   }
@@ -91,6 +92,10 @@ function typeOf(schema: Schema): string {
       if (schema.properties !== undefined) return "mapping";
       if (isObject(schema.propertyNames) && Array.isArray(schema.propertyNames.enum)) return `mapping of ${schema.propertyNames.enum.join(", ")}`;
       return isObject(schema.additionalProperties) && schema.additionalProperties.type === "boolean" ? "mapping of names to true/false" : "mapping";
+    }
+    // `if: { type: string }, then: { enum }` (sandbox): the strings it takes.
+    if (type === "string" && isObject(schema.then) && Array.isArray(schema.then.enum)) {
+      return schema.then.enum.map((value) => JSON.stringify(value)).join(", ");
     }
     if (type === "array") return isObject(schema.items) && schema.items.type === "string" ? "list of strings" : "list";
     if (type === "integer") return schema.minimum !== undefined ? `whole number ≥ ${schema.minimum}` : "whole number";

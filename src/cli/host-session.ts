@@ -15,6 +15,7 @@ import { followToolLists } from "../host/tool-list-recorder.ts";
 import { within } from "../common/timing.ts";
 import { redactorFor } from "../host/secrets.ts";
 import { runtime } from "../runtime/mod.ts";
+import { SandboxError } from "../host/sandbox-availability.ts";
 import { type ParsedArgs, UsageError } from "./args.ts";
 import { AD_HOC_OPTIONS, adHocServers, withCommandLineServers } from "./ad-hoc-servers.ts";
 import { cliElicitationHandlers, ELICIT_MODES, type ElicitMode } from "./elicit-prompt.ts";
@@ -85,6 +86,8 @@ export interface SessionOptions {
   askHeldTools?: boolean;
   /** Start no server before `body`: the verb starts those it needs (call: cli/tool-owner.ts). Default: every enabled server. */
   lazy?: boolean;
+  /** The verb uses the LLM host's keys (run, chat): their problems (config.hostProblems) are said; the other verbs leave them unsaid. */
+  hostKeys?: boolean;
 }
 
 /** Where a session's trace goes: readable lines on stderr (`stderr`), JSON Lines in a file (`file`), or both. */
@@ -285,6 +288,9 @@ function reconnectDelayMs(): number | undefined {
  */
 export async function withManager<T>(options: SessionOptions, body: (manager: McpManager, config: McpwireConfig) => Promise<T>): Promise<T> {
   const config = await loadSessionConfig(options);
+  // run / chat: a results.directory that names an unset variable stops them (the others do not use it).
+  const hostError = options.hostKeys === true ? config.hostProblems?.errors[0] : undefined;
+  if (hostError !== undefined) throw hostError;
   // Before anything holds the process open (stdin for prompts): a trace file that cannot be made ends the verb at once.
   const trace = await openTrace(options.trace);
   // From here on every output knows the config's secrets (header values, env values, API keys);
@@ -292,6 +298,7 @@ export async function withManager<T>(options: SessionOptions, body: (manager: Mc
   const redactor = redactorFor(config);
   useRedactor(redactor);
   for (const warning of config.warnings) stderrLine(`warning: ${describeConfigError(warning)}`);
+  if (options.hostKeys === true) { for (const warning of config.hostProblems?.warnings ?? []) stderrLine(`warning: ${describeConfigError(warning)}`); }
   // Per-server problems disable only that server; the others still start.
   for (const error of configErrors(config)) {
     stderrLine(`error: ${describeConfigError(error)}${error.server ? ` (server "${error.server}" is disabled)` : ""}`);
@@ -335,6 +342,10 @@ export async function withManager<T>(options: SessionOptions, body: (manager: Mc
     });
   }
   manager.registry.on("warning", ({ message }) => stderrLine(`warning: ${lineOf(message)}`));
+  // sandbox: prefer ran a server without the sandbox it asked for (issue 29): always said.
+  manager.on("problem", ({ message, error }) => {
+    if (error instanceof SandboxError) stderrLine(`warning: ${lineOf(message)}`);
+  });
   const held: ManagerEvents["toolheld"][] = [];
   manager.on("toolheld", (event) => {
     if (!event.offered) held.push(event);
@@ -343,6 +354,7 @@ export async function withManager<T>(options: SessionOptions, body: (manager: Mc
   runtime.onInterrupt(() => {
     if (interrupted) runtime.exit(130); // a second Ctrl-C: at once
     interrupted = true;
+    sessionInterrupted = true;
     const before = options.onInterrupt?.().catch(() => {}) ?? Promise.resolve();
     void before.then(() => manager.close()).then(() => runtime.flush()).finally(() => runtime.exit(130));
   });
@@ -356,6 +368,9 @@ export async function withManager<T>(options: SessionOptions, body: (manager: Mc
     if (options.askHeldTools === true && held.length > 0 && canAskAboutHeldTools()) await askAboutHeldTools(manager, pins, held);
     return await body(manager, config);
   } finally {
+    // Ctrl-C: the handler above closes the servers and exits 130; what the verb made of the
+    // closing (a watch's "server closed", exit 3) must not end the process first.
+    if (interrupted) await new Promise<never>(() => {});
     // Before the close, which withdraws every tool: that is not a listing to remember.
     recorder?.stop();
     await manager.close();
@@ -367,6 +382,13 @@ export async function withManager<T>(options: SessionOptions, body: (manager: Mc
 
 /** How long a verb that is done waits for its tool lists to be written to the cache. */
 const CACHE_WRITE_GRACE_MS = 2000;
+
+let sessionInterrupted = false;
+
+/** Whether Ctrl-C has ended this process's session (its servers are closing): a verb then says nothing of their closing. */
+export function interruptedSession(): boolean {
+  return sessionInterrupted;
+}
 
 /** The sink of a session's trace: lines on stderr, a JSON Lines file, or both; undefined without a trace. */
 export async function openTrace(settings: TraceSettings | undefined): Promise<{ sink: TraceSink; close(): void } | undefined> {

@@ -11,6 +11,7 @@ import { Client } from "../client/client.ts";
 import type { ClientCapabilities, Implementation, Prompt, Resource, ResourceTemplate, ServerCapabilities, Tool } from "../client/types.ts";
 import { runtime } from "../runtime/mod.ts";
 import { createTransport, detectedTransport, type TransportTrace } from "../host/transport-factory.ts";
+import { sandboxOption } from "./ad-hoc-servers.ts";
 import { ServerTrace } from "../host/server-trace.ts";
 import { defaultEraCache } from "../host/file-era-cache.ts";
 import { defaultChildEnv } from "../transport/stdio.ts";
@@ -37,6 +38,11 @@ options:
   --env NAME=VALUE          set a variable in the server's environment (repeatable);
                             the server otherwise gets only PATH, HOME, USER, LANG, TERM, …
   --cwd DIR                 the server's working directory
+  --sandbox[=PROFILE]       run the --stdio server in a sandbox (bubblewrap, Linux):
+                            default (its own program and the paths its arguments name
+                            readable, a private /tmp writable, no network; it does not
+                            start where no sandbox can be had) or prefer (then it runs
+                            without one, with a warning)
   --url URL                 reach a server over HTTP at this http:// or https:// URL
   --header NAME:VALUE       send this header with every HTTP request (repeatable),
                             e.g. --header "Authorization: Bearer $TOKEN"
@@ -113,6 +119,7 @@ export const INSPECT_OPTIONS = {
   stdio: { kind: "string" },
   env: { kind: "list" },
   cwd: { kind: "string", values: "directory" },
+  sandbox: { kind: "optional", values: ["default", "prefer"] },
   url: { kind: "string" },
   header: { kind: "list" },
   transport: { kind: "string", values: ["auto", "http", "sse"] },
@@ -238,11 +245,16 @@ function stdioConnection(
     setOwn(env, pair.slice(0, eq), pair.slice(eq + 1));
     redactor.add(pair.slice(eq + 1)); // an env value given to a server is treated as a secret
   }
+  const profile = args.values.get("sandbox");
+  const sandbox = profile === undefined ? undefined : sandboxOption(profile, `--stdio "${commandLine}"`);
   // inspect's child environment is the transport's default baseline plus the --env pairs.
   const transport = createTransport(
-    { transport: "stdio", command, args: commandArgs, env, cwd: args.values.get("cwd") },
+    { transport: "stdio", name: command, command, args: commandArgs, env, cwd: args.values.get("cwd"), ...(sandbox === undefined ? {} : { sandbox }) },
     {
       childEnvironment: (given) => ({ ...given }),
+      onSandbox: ({ warning }) => {
+        if (warning !== undefined) stderr(`warning: ${lineOf(warning)}`);
+      },
       ...(trace === undefined ? {} : { trace, redactor }),
     },
   );
@@ -250,7 +262,7 @@ function stdioConnection(
 }
 
 function httpConnection(url: string, args: ParsedArgs, redactor: Redactor, trace: TransportTrace | undefined): Connection {
-  for (const option of ["env", "cwd"]) {
+  for (const option of ["env", "cwd", "sandbox"]) {
     if (args.values.has(option) || args.lists.has(option)) throw new UsageError(`--${option} applies to --stdio servers, not to --url`);
   }
   let parsed: URL;

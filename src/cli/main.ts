@@ -36,12 +36,13 @@ verbs:
   remove    remove a server from the config: mcpwire remove NAME
   enable    enable a server the config disables: mcpwire enable NAME
   disable   disable a server in the config (enabled: false): mcpwire disable NAME
+  export    print the servers in another app's format, or --write them into its file: mcpwire export --to cursor
   config    the config's JSON Schema: mcpwire config schema; mcpwire help config: every key
   completion print a shell's completion script: mcpwire completion bash|zsh|fish
   help      show this text, or a verb's: mcpwire help call
   version   print the version
 
-Without --config the verbs servers, tools, call, resources, read, prompts, prompt, complete, watch, run, chat and skills read ./mcpwire.yaml, ./.mcp.json,
+Without --config the verbs servers, tools, call, resources, read, prompts, prompt, complete, watch, run, chat, skills and export read ./mcpwire.yaml, ./.mcp.json,
 ~/.mcp.json, then $XDG_CONFIG_HOME/mcpwire/config.yaml (default ~/.config/mcpwire/config.yaml).
 --import APP[,APP] adds the servers of claude-desktop, claude-code, cursor, vscode, windsurf,
 gemini-cli, codex or mcphost (or all).
@@ -80,6 +81,7 @@ const VERBS: Record<string, () => Promise<Verb>> = {
   remove: () => import("./config-edit-verb.ts").then((verb) => ({ run: verb.remove, usage: verb.REMOVE_USAGE })),
   enable: () => import("./config-edit-verb.ts").then((verb) => ({ run: verb.enable, usage: verb.ENABLE_USAGE })),
   disable: () => import("./config-edit-verb.ts").then((verb) => ({ run: verb.disable, usage: verb.DISABLE_USAGE })),
+  export: () => import("./export-verb.ts").then((verb) => ({ run: verb.exportVerb, usage: verb.EXPORT_USAGE })),
   config: () => import("./config-reference.ts").then((verb) => ({ run: verb.config, usage: verb.configHelp() })),
   completion: () => import("./completion-verb.ts").then((verb) => ({ run: (args) => verb.completion(args, Object.keys(VERBS)), usage: verb.COMPLETION_USAGE })),
 };

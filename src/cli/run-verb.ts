@@ -341,6 +341,7 @@ export async function withHost(
       sampling: (server) => samplingFor(server, () => setup, policy),
       resultFiles: true,
       askHeldTools: true,
+      hostKeys: true,
     }, async (manager, config) => {
       await offerManagerSkills(manager); // skills: names up front, loaded through mcp_<server>_skill (host/manager-skills.ts)
       return await body(manager, setup!, config);

@@ -8,18 +8,30 @@ import { AD_HOC_USAGE, isAdHoc } from "./ad-hoc-servers.ts";
 import { lineOf, write, writeJson } from "./output.ts";
 import { fitLine } from "../common/preview.ts";
 import { renderTable } from "./table.ts";
+import type { ServerStatus } from "../host/server-status.ts";
 
 export const SERVERS_USAGE = `usage: mcpwire servers [--config FILE] [--import APP[,APP]] [--json] [--log-level LEVEL]
 
 Starts every configured server and prints one row per server: state, transport,
 negotiated protocol version, server name and version, tool count, where it is configured
-(the config file, the app and file it was imported from, or "command line"), last error.
+(the config file, the app and file it was imported from, or "command line"), sandbox (a
+stdio server: "yes (PROFILE)" in the sandbox its sandbox: key or --sandbox asks for,
+"yes (PROFILE, deno permissions)" for a Deno script given Deno's permission flags instead,
+"no (prefer)" when sandbox: prefer ran it without one, "no" when it asks for none), last error.
 --import APP[,APP] adds the servers of other apps (claude-desktop, claude-code, cursor, vscode,
 windsurf, gemini-cli, codex, mcphost, or all); see mcpwire import --list.
 --log-level LEVEL also shows the servers' log messages at LEVEL and above on stderr.
 ${AD_HOC_USAGE}
 
 ${TRACE_USAGE}`;
+
+/** The SANDBOX column: whether a stdio server runs in its sandbox, and the profile its config names. */
+function sandboxText(status: ServerStatus): string {
+  if (status.transport !== "stdio") return "-";
+  if (status.sandbox === undefined) return "no";
+  const by = status.sandbox.by === "deno" ? ", deno permissions" : "";
+  return `${status.sandbox.sandboxed ? "yes" : "no"} (${status.sandbox.profile}${by})`;
+}
 
 /** The options `mcpwire servers` takes. */
 export const SERVERS_OPTIONS = { ...SESSION_OPTIONS, json: { kind: "flag" } } as const;
@@ -62,9 +74,10 @@ export async function servers(argv: readonly string[]): Promise<number> {
         status.serverInfo ? fitLine(lineOf(`${status.serverInfo.name} ${status.serverInfo.version}`), 60) : "-",
         String(status.tools),
         lineOf(originText(status.name)),
+        sandboxText(status),
         fitLine(lineOf(status.lastError ?? ""), 200),
       ]);
-      await write("stdout", renderTable(["SERVER", "STATE", "TRANSPORT", "PROTOCOL", "INFO", "TOOLS", "ORIGIN", "LAST ERROR"], rows));
+      await write("stdout", renderTable(["SERVER", "STATE", "TRANSPORT", "PROTOCOL", "INFO", "TOOLS", "ORIGIN", "SANDBOX", "LAST ERROR"], rows));
     }
     // A config error disabled a server: the rest was shown, but say so in the exit code.
     return configErrors(config).length > 0 ? 2 : 0;

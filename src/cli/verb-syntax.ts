@@ -38,6 +38,7 @@ export const VERB_SYNTAX: Record<string, () => Promise<VerbSyntax>> = {
   auth: () => import("./auth.ts").then((verb) => syntax(verb.AUTH_OPTIONS, [{ words: ["login", "logout", "status"] }, "server"])),
   import: () => import("./import.ts").then((verb) => syntax(verb.IMPORT_VERB_OPTIONS, [{ words: [...IMPORT_APPS, ALL_APPS] }])),
   skills: () => import("./skills-verb.ts").then((verb) => syntax(verb.SKILLS_OPTIONS, [{ words: ["show"], orServer: true }, "server"])),
+  export: () => import("./export-verb.ts").then((verb) => syntax(verb.EXPORT_OPTIONS)),
   pin: () => import("./pin-verb.ts").then((verb) => syntax(verb.PIN_OPTIONS, [{ words: verb.PIN_ACTIONS }, "server"])),
   trust: () => import("./trust.ts").then((verb) => syntax(verb.TRUST_OPTIONS)),
   trace: () =>

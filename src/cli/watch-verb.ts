@@ -5,7 +5,7 @@
 
 import { parseArgs, positiveInt, UsageError } from "./args.ts";
 import { EXIT } from "./call.ts";
-import { configSource, parseLogLevel, SESSION_OPTIONS, stderrLine, TRACE_USAGE, withManager } from "./host-session.ts";
+import { configSource, interruptedSession, parseLogLevel, SESSION_OPTIONS, stderrLine, TRACE_USAGE, withManager } from "./host-session.ts";
 import { jsonDocument, lineOf, write } from "./output.ts";
 import { failure, onlyServer, readyClient } from "./server-choice.ts";
 
@@ -52,8 +52,18 @@ export async function watch(argv: readonly string[]): Promise<number> {
       seen++;
       if (count !== undefined && seen >= count) finish(EXIT.ok);
     });
+    // What the server does wrong is said; an acknowledgment that leaves the URI out of the
+    // listen filter (spec 2026-07-28 basic/patterns/subscriptions "Acknowledgment") means no
+    // update will come: said, and the watch ends (client/subscriptions.ts names it "resourceSubscriptions URI").
+    const offProblem = client.on("problem", ({ message }) => {
+      stderrLine(`mcpwire watch: warning: ${lineOf(message)}`);
+      if (message.includes(`resourceSubscriptions ${uri}`)) {
+        stderrLine(`mcpwire watch: ${who} does not watch ${lineOf(uri)} (its subscriptions/listen acknowledgment leaves it out); read it again instead`);
+        finish(EXIT.server);
+      }
+    });
     const offState = client.on("statechange", ({ to, cause }) => {
-      if (to === "failed" || to === "closed") {
+      if ((to === "failed" || to === "closed") && !interruptedSession()) {
         stderrLine(`mcpwire watch: ${who} is ${to}${cause === undefined ? "" : `: ${lineOf(cause.message)}`}`);
         finish(EXIT.server);
       }
@@ -62,6 +72,7 @@ export async function watch(argv: readonly string[]): Promise<number> {
       await client.subscribeResource(uri);
     } catch (error) {
       offUpdate();
+      offProblem();
       offState();
       return failure("watch", `${who}, resource "${lineOf(uri)}"`, error);
     }
@@ -70,6 +81,7 @@ export async function watch(argv: readonly string[]): Promise<number> {
       return await ended;
     } finally {
       offUpdate();
+      offProblem();
       offState();
       await client.unsubscribeResource(uri).catch(() => {});
     }

@@ -128,5 +128,13 @@ class AjvValidator implements SchemaValidator {
 /** Loads ajv and gives the validator over it (json-schema.ts keeps one per process: its engines keep nothing of a schema once compiled). */
 export async function loadAjvValidator(): Promise<SchemaValidator> {
   const [draft07, draft2019, draft2020] = await Promise.all([import("ajv"), import("ajv/dist/2019.js"), import("ajv/dist/2020.js")]);
-  return new AjvValidator({ Ajv: draft07.Ajv, Ajv2019: draft2019.Ajv2019, Ajv2020: draft2020.Ajv2020 });
+  // ajv is CommonJS: Node and Deno give its exports as named ones too, but a bundler's chunk of it
+  // (esbuild with code splitting, as Vite and webpack split a page) has only the default export.
+  const engine = <T>(module: Record<string, unknown>, name: string): T =>
+    (module[name] ?? (module.default as Record<string, unknown> | undefined)?.[name]) as T;
+  return new AjvValidator({
+    Ajv: engine<typeof Ajv>(draft07, "Ajv"),
+    Ajv2019: engine<typeof Ajv2019>(draft2019, "Ajv2019"),
+    Ajv2020: engine<typeof Ajv2020>(draft2020, "Ajv2020"),
+  });
 }

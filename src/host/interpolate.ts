@@ -106,6 +106,50 @@ function expand(text: string, env: Readonly<Record<string, string | undefined>>,
   return out;
 }
 
+/** One piece of a config string as written: literal text (`$$` already one `$`), or a `${NAME}` / `${NAME:-default}` reference. */
+export type InterpolationPart = { text: string } | { variable: string; fallback?: string };
+
+/**
+ * A config string as written, in pieces, without reading any variable (`mcpwire export` writes
+ * the references back in another app's syntax). `fallback` is the default as written. Throws
+ * InterpolationError for a malformed `${…}`, as interpolate does.
+ */
+export function interpolationParts(text: string): InterpolationPart[] {
+  const parts: InterpolationPart[] = [];
+  let literal = "";
+  let i = 0;
+  while (i < text.length) {
+    const dollar = text.indexOf("$", i);
+    if (dollar === -1 || dollar === text.length - 1) {
+      literal += text.slice(i);
+      break;
+    }
+    literal += text.slice(i, dollar);
+    const next = text[dollar + 1];
+    if (next !== "{") {
+      literal += "$";
+      i = dollar + (next === "$" ? 2 : 1);
+      continue;
+    }
+    const close = closingBrace(text, dollar + 2);
+    const inner = close === -1 ? "" : text.slice(dollar + 2, close);
+    const sep = inner.indexOf(":-");
+    const name = sep === -1 ? inner : inner.slice(0, sep);
+    if (close === -1 || !NAME.test(name)) {
+      throw new InterpolationError(
+        `"${clipText(text.slice(dollar), 20)}" is not a variable reference; write \${NAME} or \${NAME:-default}`,
+        "bad-interpolation",
+      );
+    }
+    if (literal !== "") parts.push({ text: literal });
+    literal = "";
+    parts.push(sep === -1 ? { variable: name } : { variable: name, fallback: inner.slice(sep + 2) });
+    i = close + 1;
+  }
+  if (literal !== "") parts.push({ text: literal });
+  return parts;
+}
+
 /** The index of the `}` that closes a `${` whose body starts at from, or -1. Nested `${…}` count. */
 function closingBrace(text: string, from: number): number {
   let depth = 0;

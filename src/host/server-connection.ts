@@ -29,6 +29,7 @@ import type { ServerConfig } from "./config/types.ts";
 import { redactedCopy } from "./secrets.ts";
 import { ServerTrace } from "./server-trace.ts";
 import { createTransport, detectedTransport } from "./transport-factory.ts";
+import { SandboxError } from "./sandbox-availability.ts";
 import { type ServerEvents, type ServerEventType, type ServerState, type ServerStatus, ServerUnavailableError } from "./server-status.ts";
 import type { TraceSink } from "../transport/trace-event.ts";
 import { SPAN_KIND, startTelemetry, type Telemetry, type TelemetryContext, type TelemetryOptions } from "../client/telemetry.ts";
@@ -154,6 +155,10 @@ export class ServerConnection {
     return this.#state === "ready" || this.#state === "reconnecting" ? this.#client : undefined;
   }
 
+  /** Whether the last start ran the server in its sandbox (config `sandbox:`). */
+  #sandboxed = false;
+  #sandboxedBy: "bubblewrap" | "deno" | undefined;
+
   status(): ServerStatus {
     this.#settleHealth();
     const status: ServerStatus = {
@@ -163,6 +168,13 @@ export class ServerConnection {
       tools: this.#registration?.names().length ?? 0,
       reconnectAttempts: this.#reconnectAttempts,
     };
+    if (this.config.transport === "stdio" && this.config.sandbox !== undefined) {
+      status.sandbox = {
+        profile: this.config.sandbox.profile,
+        sandboxed: this.#sandboxed,
+        ...(this.#sandboxed && this.#sandboxedBy !== undefined ? { by: this.#sandboxedBy } : {}),
+      };
+    }
     const client = this.#client;
     if (client?.protocolVersion !== undefined) status.protocolVersion = client.protocolVersion;
     if (client?.era !== undefined) status.era = client.era;
@@ -273,6 +285,14 @@ export class ServerConnection {
     if (this.config.transport === "stdio") {
       return createTransport(this.config, {
         onStderr: (line) => this.#emit("stderr", { server: this.name, line }),
+        onSandbox: (outcome) => {
+          this.#sandboxed = outcome.sandboxed;
+          this.#sandboxedBy = outcome.by;
+          // A problem whose error is a SandboxError: the CLI shows it as a warning.
+          if (outcome.warning !== undefined) {
+            this.#emit("problem", { server: this.name, message: outcome.warning, error: new SandboxError(outcome.warning, "sandbox-unavailable") });
+          }
+        },
         ...trace,
         ...(this.#trace ? { redactor } : {}),
       });

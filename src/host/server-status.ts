@@ -45,6 +45,12 @@ export interface ServerStatus {
   reconnectAttempts: number;
   /** Why the server is `disabled` or `parked`. */
   reason?: string;
+  /**
+   * A stdio server whose config has `sandbox:`: the profile (`default`, `prefer`, `custom`),
+   * and whether its last start ran it in the sandbox (false before it started, and where
+   * `sandbox: prefer` ran it without one).
+   */
+  sandbox?: { profile: string; sandboxed: boolean; by?: "bubblewrap" | "deno" };
 }
 
 /** What a server reports to its manager; every detail names the server. */

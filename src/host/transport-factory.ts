@@ -12,6 +12,7 @@ import { traceTransportName, TracingTransport } from "../transport/tracing.ts";
 import type { Transport } from "../transport/transport.ts";
 import type { ServerConfig, TransportKind } from "./config/types.ts";
 import { childEnvironment } from "./env.ts";
+import { sandboxedSpawn, type SandboxOutcome } from "./sandboxed-spawn.ts";
 
 /**
  * How to reach a server: a ServerConfig will do. A stdio server needs `command`, the others a
@@ -19,7 +20,7 @@ import { childEnvironment } from "./env.ts";
  */
 export type TransportDescription =
   & Pick<ServerConfig, "transport">
-  & Partial<Pick<ServerConfig, "command" | "args" | "env" | "cwd" | "url" | "headers">>;
+  & Partial<Pick<ServerConfig, "name" | "command" | "args" | "env" | "cwd" | "url" | "headers" | "sandbox" | "roots">>;
 
 export interface TransportFactoryOptions {
   /** Each line a stdio server writes to stderr. Default: the transport's own (kept in its stderr tail only). */
@@ -39,6 +40,8 @@ export interface TransportFactoryOptions {
    * `server`; `redactor`'s secrets are kept out of them. Default: no trace, nothing observed.
    */
   trace?: TransportTrace;
+  /** A stdio server with `sandbox`: told at each start whether it got its sandbox (sandboxed-spawn.ts). */
+  onSandbox?: (outcome: SandboxOutcome) => void;
 }
 
 /** What a traced transport needs: where events go, the server's name, when the session started. */
@@ -119,6 +122,10 @@ function bareTransport(server: TransportDescription, options: TransportFactoryOp
       cwd: server.cwd,
       ...(options.onStderr === undefined ? {} : { onStderr: options.onStderr }),
       ...(observers === undefined ? {} : { observer: observers.process }),
+      // issue 29: the server runs in its sandbox (bubblewrap), or does not start.
+      ...(server.sandbox === undefined
+        ? {}
+        : { wrapSpawn: sandboxedSpawn(server.name ?? server.command, server.sandbox, server.roots ?? [], options.onSandbox) }),
     });
   }
   if (server.url === undefined) throw new TypeError(`an ${server.transport} server needs a url`);

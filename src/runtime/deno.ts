@@ -59,6 +59,7 @@ interface DenoApi {
     path: string,
   ): Promise<{ isFile: boolean; isDirectory: boolean; isSymlink: boolean; mtime: Date | null; size: number; uid: number | null; mode: number | null }>;
   uid(): number | null;
+  realPath(path: string): Promise<string>;
   rename(from: string, to: string): Promise<void>;
   remove(path: string): Promise<void>;
   openSync(path: string, options: { append: boolean }): DenoFile;
@@ -298,6 +299,14 @@ export const denoRuntime: Runtime = {
       const info = await Deno.lstat(path);
       const kind = info.isSymlink ? "symlink" : info.isDirectory ? "directory" : info.isFile ? "file" : "other";
       return { kind, uid: info.uid, mode: info.mode === null ? null : info.mode & 0o777 };
+    } catch (error) {
+      if (error instanceof Deno.errors.NotFound) return undefined;
+      throw new FileError((error as Error).message, fileErrorCode((error as { code?: string }).code), { path, cause: error });
+    }
+  },
+  async realPath(path: string): Promise<string | undefined> {
+    try {
+      return await Deno.realPath(path);
     } catch (error) {
       if (error instanceof Deno.errors.NotFound) return undefined;
       throw new FileError((error as Error).message, fileErrorCode((error as { code?: string }).code), { path, cause: error });

@@ -3,7 +3,7 @@
 
 import { spawn as spawnChild } from "node:child_process";
 import { closeSync, openSync, readdirSync, readFileSync, statSync, writeSync } from "node:fs";
-import { chmod, lstat, mkdir, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
+import { chmod, lstat, mkdir, readdir, readFile, realpath, rename, rm, stat, writeFile } from "node:fs/promises";
 import { createServer as createHttpServer } from "node:http";
 import { dirname } from "node:path";
 import process from "node:process";
@@ -299,6 +299,15 @@ export const nodeRuntime: Runtime = {
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
       throw fileError(error, path);
+    }
+  },
+  async realPath(path: string): Promise<string | undefined> {
+    try {
+      return await realpath(path);
+    } catch (error) {
+      const { code, message } = error as NodeJS.ErrnoException;
+      if (code === "ENOENT" || code === "ENOTDIR") return undefined;
+      throw new FileError(message, fileErrorCode(code), { path, cause: error });
     }
   },
   userId() {

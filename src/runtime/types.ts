@@ -129,6 +129,11 @@ export interface Runtime {
    * FileError for any other failure.
    */
   linkInfo(path: string): Promise<LinkInfo | undefined>;
+  /**
+   * The absolute path of `path` with every symbolic link resolved (realpath). Undefined when
+   * nothing is there; rejects with a FileError for any other failure.
+   */
+  realPath(path: string): Promise<string | undefined>;
   /** The user id this process runs as; undefined where there are none (Windows) or it may not be read (Deno without --allow-sys). */
   userId(): number | undefined;
   /** Deletes a file; one that is not there is not an error. Rejects with a FileError. */

@@ -61,6 +61,7 @@ export const webRuntime: Runtime = {
   openPrivateLog: (path): Promise<PrivateLog> => Promise.reject(unsupported("files", `cannot open ${path}`)),
   makePrivateDirectory: (path) => Promise.reject(unsupported("files", `cannot make directory ${path}`)),
   linkInfo: (path): Promise<LinkInfo | undefined> => Promise.reject(unsupported("files", `cannot look at ${path}`)),
+  realPath: (path): Promise<string | undefined> => Promise.reject(unsupported("files", `cannot resolve ${path}`)),
   userId: () => undefined,
   removeFile: (path) => Promise.reject(unsupported("files", `cannot remove ${path}`)),
   listFiles: (path): Promise<FileEntry[]> => Promise.reject(unsupported("files", `cannot list ${path}`)),

@@ -53,5 +53,10 @@ export function onWorkerEnd(groups: ChildGroups, fn: (error?: unknown) => void):
   // The monitor sees an uncaught error (and, since Node 15, an unhandled rejection) before the
   // worker dies of it, without changing whether it dies.
   process.on("uncaughtExceptionMonitor", (error: Error) => end(error));
+  if (process.versions.bun !== undefined) {
+    // Bun 1.4 calls the monitor for neither an unhandled rejection nor (under `bun test`) an
+    // uncaught error in a worker; the worker's global "error" event sees both, before it dies.
+    globalThis.addEventListener("error", (event) => end((event as ErrorEvent).error ?? new Error(String((event as ErrorEvent).message))));
+  }
   process.on("exit", () => end());
 }

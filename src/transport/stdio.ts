@@ -48,6 +48,24 @@ export interface StdioTransportOptions {
    * `--api-key=…`); the host redacts its own secrets too. Default: none, and nothing is observed.
    */
   observer?: ProcessObserver;
+  /**
+   * Rewrites the spawn before it happens, e.g. to run the server in a sandbox (the host's
+   * `sandbox:` key wraps it in bwrap). What it throws is the start's failure. Default: none.
+   */
+  wrapSpawn?: (spawn: SpawnCommand) => Promise<WrappedSpawn>;
+}
+
+/** A stdio server's spawn as StdioTransport would run it: the command, its arguments, its whole environment. */
+export interface SpawnCommand {
+  command: string;
+  args: string[];
+  env: Record<string, string>;
+  cwd?: string;
+}
+
+/** A spawn as wrapSpawn rewrote it; `exitNote` is added to the reason when the server exits by itself. */
+export interface WrappedSpawn extends SpawnCommand {
+  exitNote?: string;
 }
 
 /**
@@ -67,6 +85,7 @@ const STDIO_OPTIONS = optionNames<StdioTransportOptions>({
   onStderr: true,
   maxMessageBytes: true,
   observer: true,
+  wrapSpawn: true,
 });
 
 export const DEFAULT_SHUTDOWN_TIMEOUT_MS = 2000;
@@ -141,6 +160,10 @@ export class StdioTransport extends TransportBase {
   #batch: WriteBatch | undefined;
   /** The environment the child was started with (for a "not found" message). */
   #env: Record<string, string> = {};
+  /** Said after the exit reason when the server exits by itself (from wrapSpawn). */
+  #exitNote: string | undefined;
+  /** wrapSpawn threw: its error is the start's failure as it is. */
+  #wrapFailed = false;
 
   constructor(options: StdioTransportOptions) {
     super();
@@ -198,23 +221,17 @@ export class StdioTransport extends TransportBase {
     if (refused) throw refused;
     // A browser or a Worker starts no process: an UnsupportedRuntimeError saying so, here.
     runtime.ensure("processes", `cannot start ${this.description}`);
-    const { command, args = [], cwd } = this.#options;
+    const { cwd } = this.#options;
     const env = environmentFor(this.#options.envMode ?? "baseline", this.#options.env);
     this.#env = env;
-    const spawning = runtime.spawn({
-      command,
-      args,
-      env,
-      cwd,
-      onStdout: this.#decoder.push.bind(this.#decoder),
-      onStderr: (chunk) => this.#onStderr(chunk),
-    });
+    const spawning = this.#spawn({ command: this.#options.command, args: this.#options.args ?? [], env, ...(cwd === undefined ? {} : { cwd }) });
     this.#spawning = spawning.catch(() => {});
     try {
       this.#child = await spawning;
     } catch (error) {
-      const failure = this.#spawnFailure(error, env);
-      this.#options.observer?.({ kind: "process", phase: "spawn-failed", command: this.#commandLine(), error: redactText(failure.message) });
+      // What wrapSpawn threw says itself why the server did not start (e.g. no sandbox can be had).
+      const failure = this.#wrapFailed ? error : this.#spawnFailure(error, env);
+      this.#options.observer?.({ kind: "process", phase: "spawn-failed", command: this.#commandLine(), error: redactText(messageOf(failure)) });
       throw failure;
     } finally {
       this.#spawning = undefined;
@@ -225,6 +242,28 @@ export class StdioTransport extends TransportBase {
     this.#child.exited.then((status) => this.#onExit(status));
     // close() was called while we were spawning: it is now ending the child.
     if (this.closing) throw new TransportError(`${this.description}: closed while starting`, "closed");
+  }
+
+  /** The spawn, rewritten by wrapSpawn first when there is one. */
+  async #spawn(spawn: SpawnCommand): Promise<ChildProcess> {
+    let wrapped: WrappedSpawn = spawn;
+    if (this.#options.wrapSpawn !== undefined) {
+      try {
+        wrapped = await this.#options.wrapSpawn(spawn);
+      } catch (error) {
+        this.#wrapFailed = true;
+        throw error;
+      }
+    }
+    this.#exitNote = wrapped.exitNote;
+    return await runtime.spawn({
+      command: wrapped.command,
+      args: wrapped.args,
+      env: wrapped.env,
+      cwd: wrapped.cwd,
+      onStdout: this.#decoder.push.bind(this.#decoder),
+      onStderr: (chunk) => this.#onStderr(chunk),
+    });
   }
 
   /** The command line as a trace shows it: arguments with spaces quoted, credential shapes redacted. */
@@ -369,7 +408,9 @@ export class StdioTransport extends TransportBase {
     }
     // Fail the pending calls at once; cleanup goes on in the background.
     this.notifyClose({
-      reason: this.#closedByUs ? "closed by the client" : describeExit(status) + this.#notFoundHint(status),
+      reason: this.#closedByUs
+        ? "closed by the client"
+        : describeExit(status) + this.#notFoundHint(status) + (status.code !== 0 && this.#exitNote !== undefined ? ` (${this.#exitNote})` : ""),
       exitCode: status.code,
       signal: status.signal,
       stderrTail: this.stderrTail,

@@ -160,6 +160,7 @@ describe("completion --words: what each position offers", () => {
   test("a verb's options after a dash; an enumerated option's values, spaced or after =", async () => {
     assert.deepEqual(await answer("tools", "--tr"), ["words", "--trust-project", "--trace", "--trace-file"]);
     assert.deepEqual(await answer("tools", "--log-level", "e"), ["words", "error", "emergency"]);
+    assert.deepEqual(await answer("export", "--to", "c"), ["words", "claude-desktop", "cursor", "claude-code", "codex"]);
     assert.deepEqual(await answer("tools", "--log-level=w"), ["words", "--log-level=warning"]);
     assert.deepEqual(await answer("call", "--elicit", ""), ["words", "prompt", "decline", "accept-defaults"]);
     assert.deepEqual(await answer("inspect", "--transport", ""), ["words", "auto", "http", "sse"]);

@@ -62,7 +62,7 @@ describe("servers from elsewhere on the command line", () => {
     // About origins, not trust: the project's ./mcpwire.yaml is trusted for the run.
     const { code, stdout, stderr } = await run(["servers", "--import", "cursor", "--trust-project"]);
     assert.equal(code, 0, stderr);
-    assert.match(stdout, /^SERVER\s+STATE\s+TRANSPORT\s+PROTOCOL\s+INFO\s+TOOLS\s+ORIGIN\s+LAST ERROR/m);
+    assert.match(stdout, /^SERVER\s+STATE\s+TRANSPORT\s+PROTOCOL\s+INFO\s+TOOLS\s+ORIGIN\s+SANDBOX\s+LAST ERROR/m);
     assert.match(stdout, /^cur\s+ready\s+stdio\s.*\scursor ~\/\.cursor\/mcp\.json/m);
     assert.match(stdout, /^mine\s+ready\s+stdio\s.*\s\.\/mcpwire\.yaml/m);
     assert.match(

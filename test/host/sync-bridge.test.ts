@@ -146,8 +146,13 @@ describe("a sync bridge over a hostile server", () => {
       assert.match(JSON.stringify(rows[0]!.serverInfo), /nested deeper than 16 levels: not shown/);
       const error = bridge.dispatchSync("mcp_deep_leak_tool_error", {});
       assert.equal(error, JSON.stringify({ error: 'server "deep", tool "leak_tool_error" returned an error: refused: my environment holds [redacted]' }));
-      const deep = JSON.parse(bridge.dispatchSync("mcp_deep_deep_result", {})) as { result: string };
-      assert.match(deep.result, /\[server "deep", tool "deep_result": structuredContent is nested deeper than 64 levels; the levels past 64 were left out\]$/);
+      const answer = bridge.dispatchSync("mcp_deep_deep_result", {});
+      const deep = JSON.parse(answer) as { result?: string };
+      assert.match(
+        deep.result ?? "",
+        /\[server "deep", tool "deep_result": structuredContent is nested deeper than 64 levels; the levels past 64 were left out\]$/,
+        answer.slice(0, 500),
+      );
     } finally {
       bridge.close();
     }

@@ -352,6 +352,12 @@ function meterWork(run: () => void): number {
       work += cost(this, args, result);
       return result;
     };
+    if (before?.configurable === false) {
+      // Bun's TextDecoder.prototype.decode is writable but not configurable: assigned, not redefined.
+      Reflect.set(owner, name, metered);
+      restores.push(() => Reflect.set(owner, name, before.value));
+      return;
+    }
     Object.defineProperty(owner, name, { value: metered, configurable: true, writable: true });
     restores.push(() => before ? Object.defineProperty(owner, name, before) : Reflect.deleteProperty(owner, name));
   };

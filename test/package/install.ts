@@ -1,7 +1,9 @@
 // The npm package as a user meets it (issue 15): `npm pack` (prepack builds dist/), the tarball
 // installed into a scratch project outside the checkout, then every entry imported on Node 20
 // (this one), Node 22 (the `node@22` package, cached outside the checkout) and Deno,
-// `require("mcpwire")`, the `mcpwire` bin, and a TypeScript consumer under nodenext and bundler.
+// `require("mcpwire")`, the `mcpwire` bin, and a TypeScript consumer under nodenext and bundler;
+// the root entry in Bun, in headless Chromium (bundled from the installed package by esbuild)
+// and in workerd, each listing server-everything's tools over Streamable HTTP (issue 28).
 // Run by `npm test` (test:package) under Node only: `node --import tsx --test test/package/install.ts`.
 // MCPWIRE_TEST_CACHE sets the cache folder (default ~/.cache/mcpwire-test).
 
@@ -13,7 +15,13 @@ import os from "node:os";
 import { join, resolve } from "node:path";
 import process from "node:process";
 import { fileURLToPath } from "node:url";
+import type { ChildProcess } from "node:child_process";
+import * as esbuild from "esbuild";
+import { bundleForBrowser, openInChromium, servePage } from "../support/browser-page.ts";
+import { chromiumSkip } from "../support/chromium.ts";
 import { EVERYTHING } from "../support/everything.ts";
+import { freePort, startEverything, stop } from "../support/everything-http.ts";
+import { startWorkerd, workerdSkip } from "../support/workerd.ts";
 
 const ROOT = resolve(fileURLToPath(new URL("../..", import.meta.url)));
 const PACKAGE = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { name: string; version: string };
@@ -27,6 +35,7 @@ const ENTRIES: Readonly<Record<string, string>> = {
 const CACHE = process.env.MCPWIRE_TEST_CACHE ?? join(os.homedir(), ".cache", "mcpwire-test");
 const TSC = join(ROOT, "node_modules", ".bin", "tsc");
 const DENO = join(ROOT, "node_modules", ".bin", "deno");
+const BUN = join(ROOT, "node_modules", ".bin", process.platform === "win32" ? "bun.exe" : "bun");
 /** The Node running this test (20 on the machine this was written on): the bin runs on it through its shebang. */
 const THIS_NODE = `Node ${process.versions.node.split(".")[0]}`;
 const NPM = process.platform === "win32" ? "npm.cmd" : "npm";
@@ -77,6 +86,51 @@ async function node22(): Promise<string> {
 const NAMES_SCRIPT = `const names = {};
 for (const entry of ${JSON.stringify(Object.keys(ENTRIES))}) names[entry] = Object.keys(await import(entry)).sort();
 console.log(JSON.stringify(names));
+`;
+
+/**
+ * What each runtime below does with the installed root entry: its export names, and the tools of
+ * server-everything listed over Streamable HTTP at `mcpUrl`.
+ */
+const ROOT_USE = `async function useRoot(mcpwire, mcpUrl) {
+  const client = new mcpwire.Client({ name: "package-test", version: "1.0.0" });
+  await client.connect(new mcpwire.StreamableHttpTransport({ url: mcpUrl }));
+  try {
+    return { names: Object.keys(mcpwire).sort(), tools: (await client.listTools()).map((tool) => tool.name) };
+  } finally {
+    await client.close();
+  }
+}
+`;
+
+const BUN_SCRIPT = `import * as mcpwire from "mcpwire";
+${ROOT_USE}
+console.log(JSON.stringify({ bun: typeof Bun === "object", ...(await useRoot(mcpwire, process.env.MCP_URL)) }));
+`;
+
+/** The page's script: it imports the bundle (next to it) and posts its report to /result/package. */
+const PAGE_SCRIPT = `${ROOT_USE}
+let report;
+try {
+  report = await useRoot(await import("./mcpwire.js"), new URLSearchParams(location.search).get("mcp"));
+} catch (error) {
+  report = { failed: String(error?.stack ?? error) };
+}
+await fetch("/result/package", { method: "POST", body: JSON.stringify(report) });
+`;
+
+const WORKER_SCRIPT = `import * as mcpwire from "mcpwire";
+${ROOT_USE}
+export default {
+  async fetch(request, env) {
+    if (new URL(request.url).pathname === "/ready") return new Response("ready");
+    try {
+      return Response.json(await useRoot(mcpwire, env.MCP_URL));
+    } catch (error) {
+      return Response.json({ failed: String(error?.stack ?? error) }, { status: 500 });
+    }
+  },
+};
 `;
 
 const CONSUMER = `// A TypeScript user of every entry: the types must resolve (not any) and only entries resolve.
@@ -245,6 +299,68 @@ try { console.log(bridge.dispatchSync("mcp_everything_echo", { message: "from th
     writeFileSync(join(project, "names.ts"), NAMES_SCRIPT);
     const names = JSON.parse(succeeded(await run(DENO, ["run", "-A", "names.ts"], { cwd: project }), "deno run"));
     assert.deepEqual(names, expectedNames);
+  });
+
+  describe("the root entry in Bun, in Chromium (bundled from the installed package by esbuild) and in workerd", () => {
+    let everything: ChildProcess | undefined;
+    let mcpUrl = "";
+    before(async () => {
+      const port = await freePort();
+      everything = await startEverything(port);
+      mcpUrl = `http://127.0.0.1:${port}/mcp`;
+    });
+    after(async () => {
+      if (everything) await stop(everything);
+    });
+
+    /** The root entry's names, and server-everything's tools listed through it. */
+    function assertUsed(report: { names?: string[]; tools?: string[]; failed?: string }, where: string): void {
+      assert.equal(report.failed, undefined, `${where}: ${report.failed}`);
+      assert.deepEqual(report.names, expectedNames["mcpwire"], `${where}: the root entry's names`);
+      assert.ok(report.tools?.includes("echo"), `${where}: ${JSON.stringify(report.tools)}`);
+    }
+
+    test("Bun imports the root entry (its bun condition) and lists tools over Streamable HTTP", { skip: existsSync(BUN) ? false : `no ${BUN}` }, async () => {
+      writeFileSync(join(project, "bun-root.mjs"), BUN_SCRIPT);
+      const env = { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? scratch, MCPWIRE_ERA_CACHE: "off", MCP_URL: mcpUrl };
+      const report = JSON.parse(succeeded(await run(BUN, ["bun-root.mjs"], { cwd: project, env }), "bun bun-root.mjs"));
+      assert.equal(report.bun, true);
+      assertUsed(report, "Bun");
+    });
+
+    test("Chromium loads the installed root entry bundled for the browser and lists tools", { skip: chromiumSkip() }, async () => {
+      const site = join(scratch, "site");
+      // Only the project's node_modules: the installed package and its installed dependencies.
+      await bundleForBrowser({ resolveDir: project, outdir: site });
+      await esbuild.stop();
+      writeFileSync(join(site, "index.html"), `<!doctype html><meta charset="utf-8"><script type="module" src="/page.js"></script>\n`);
+      writeFileSync(join(site, "page.js"), PAGE_SCRIPT);
+      const pages = await servePage({ dir: site });
+      try {
+        const report = await openInChromium(`${pages.origin}/?mcp=${encodeURIComponent(mcpUrl)}`, pages.result("package", 90_000), 100_000);
+        assertUsed(report as { names?: string[] }, "Chromium");
+      } finally {
+        await pages.close();
+      }
+    });
+
+    test(
+      "workerd runs a Worker bundled from the installed package (workerd, worker, browser conditions) that lists tools",
+      { skip: workerdSkip() },
+      async () => {
+        const dir = join(scratch, "worker");
+        await bundleForBrowser({ resolveDir: project, outdir: dir, source: WORKER_SCRIPT, name: "worker", conditions: ["workerd", "worker", "browser"] });
+        await esbuild.stop();
+        const workerd = await startWorkerd(dir, "worker.js", { MCP_URL: mcpUrl });
+        try {
+          const response = await fetch(`${workerd.origin}/`, { signal: AbortSignal.timeout(60_000) });
+          const report = (await response.json()) as { failed?: string };
+          assertUsed(report, `workerd (${response.status})\n${workerd.output()}`);
+        } finally {
+          await workerd.stop();
+        }
+      },
+    );
   });
 
   for (const resolution of ["nodenext", "bundler"] as const) {

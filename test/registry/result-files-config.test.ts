@@ -61,7 +61,6 @@ describe("config keys", () => {
         "results: {directory: 5}",
         /"results\.directory" must be a string: the directory result files go to; it is the number 5/,
       ],
-      ["results.directory with an unset variable", 'results: {directory: "${NOPE}/r"}', /"results\.directory": .*NOPE/],
       ["results.enabled that is a string", 'results: {enabled: "no"}', /"results\.enabled" must be true or false/],
     ] as const
   ) {
@@ -69,6 +68,14 @@ describe("config keys", () => {
       assert.throws(() => yaml(`mcp_servers: {a: {command: x}}\n${text}\n`), (error: unknown) => error instanceof ConfigError && message.test(error.message));
     });
   }
+
+  test("bad input: results.directory with an unset variable is a host problem at its key (run / chat stop on it; the other verbs do not use it)", () => {
+    const config = yaml('mcp_servers: {a: {command: x}}\nresults: {directory: "${NOPE}/r"}\n');
+    assert.equal(config.results, undefined);
+    const [error] = config.hostProblems?.errors ?? [];
+    assert.ok(error instanceof ConfigError);
+    assert.match(error.message, /"results\.directory": .*NOPE/);
+  });
 
   test("bad input: an unknown key under results: is a warning with a suggestion", () => {
     const config = yaml("mcp_servers: {a: {command: x}}\nresults: {max_file: 3}\n");

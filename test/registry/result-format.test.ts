@@ -224,4 +224,18 @@ describe("depth", () => {
     assert.throws(() => formatValueText(cycle), TypeError);
     assert.throws(() => formatValueText({ n: 1n }), TypeError);
   });
+
+  test("a cycle or a BigInt below 64 levels still throws a TypeError; a value reached twice but no cycle is shown", () => {
+    const chain = (bottom: unknown): Record<string, unknown> => {
+      let value: Record<string, unknown> = { bottom };
+      for (let level = 0; level < 100; level++) value = { a: value };
+      return value;
+    };
+    const looped: Record<string, unknown> = {};
+    looped.back = chain(looped);
+    assert.throws(() => formatValueText(looped), /circular/);
+    assert.throws(() => formatValueText(chain(1n)), /BigInt/);
+    const shared = { n: 1 };
+    assert.ok(formatValueText([chain(shared), chain(shared)]).includes(depthMarker(MAX_RESULT_DEPTH)));
+  });
 });

@@ -1,6 +1,7 @@
 // Test helper: running the mcpwire CLI as a child process with the same runtime as the test,
 // capturing stdout, stderr and the exit code; a scratch directory for its config files. Under
-// Deno the CLI is src/cli/run.ts (Deno caches what it transpiled); under Node it is src/
+// Deno the CLI is src/cli/run.ts (Deno caches what it transpiled), under Bun too (`bun
+// src/cli/run.ts`: Bun runs TypeScript itself, in a tenth of a second); under Node it is src/
 // compiled to JavaScript once per content of src/ (compiled-cli.ts), since tsx would transpile
 // the sources again in every run. MCPWIRE_TEST_CLI=source runs src/cli/run.ts through tsx
 // instead (source-bin.test.ts always does).
@@ -20,15 +21,20 @@ import { EVERYTHING } from "./everything.ts";
 /** The repository root, the CLI's working directory. */
 export const root = fileURLToPath(new URL("../../", import.meta.url));
 const runScript = fileURLToPath(new URL("../../src/cli/run.ts", import.meta.url));
+const isDeno = "Deno" in globalThis;
+/** The tests run under Bun (`node test/suite.mjs bun`): process.execPath is bun. */
+export const isBun = process.versions.bun !== undefined;
 /**
  * What follows process.execPath to run src/cli/run.ts with this runtime. The loader and the Deno
  * config are named absolutely, so that the CLI also runs from another working directory.
  */
-export const sourceArgs = "Deno" in globalThis
+export const sourceArgs = isDeno
   ? ["run", "-A", "--config", fileURLToPath(new URL("../../deno.json", import.meta.url)), runScript]
+  : isBun
+  ? [runScript]
   : ["--import", import.meta.resolve("tsx"), runScript];
 /** What follows process.execPath to run the CLI in these tests: the compiled CLI under Node (see above). */
-export const runtimeArgs = "Deno" in globalThis || process.env.MCPWIRE_TEST_CLI === "source" ? sourceArgs : [compiledCli()];
+export const runtimeArgs = isDeno || isBun || process.env.MCPWIRE_TEST_CLI === "source" ? sourceArgs : [compiledCli()];
 
 export interface Outcome {
   code: number;

@@ -64,3 +64,20 @@ export function childProcesses(parent = process.pid): Proc[] {
   }
   return found;
 }
+
+/** Every process below `pid` (children, their children, …), from /proc (Linux). */
+export function descendants(pid: number): number[] {
+  const found: number[] = [];
+  let frontier = [pid];
+  while (frontier.length > 0) {
+    const next: number[] = [];
+    for (const entry of readdirSync("/proc")) {
+      if (!/^\d+$/.test(entry)) continue;
+      const ppid = Number(procStat(Number(entry))?.[1]);
+      if (frontier.includes(ppid)) next.push(Number(entry));
+    }
+    found.push(...next);
+    frontier = next;
+  }
+  return found;
+}

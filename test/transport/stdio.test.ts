@@ -146,6 +146,10 @@ behaviour("a write that meets a closed stdin waits for the server's exit and say
   } finally {
     await transport.close();
   }
+}, {
+  // Bun 1.4.5 completes a write to a child's stdin whose reader has closed without EPIPE (Node
+  // and Deno report it): the message is lost and the call fails at the server's exit instead.
+  skip: process.versions.bun !== undefined && "Bun reports no EPIPE for a write to a closed pipe",
 });
 
 behaviour("a cwd that does not exist fails connect with a TransportError naming the directory", async () => {

@@ -142,7 +142,8 @@ function newFile(json: boolean, edit: ConfigEdit, file: string): string {
   return String(doc);
 }
 
-function findPair(map: YAMLMap, name: string): Pair | undefined {
+/** The last pair of `map` whose key is `name` (the one a reader keeps). */
+export function findPair(map: YAMLMap, name: string): Pair | undefined {
   return map.items.findLast((item) => (isScalar(item.key) ? String(item.key.value) : String(item.key)) === name);
 }
 
@@ -288,7 +289,8 @@ function unitOf(text: string, map: YAMLMap): { outer: string; inner: string; uni
   return { outer, inner: outer + "  ", unit: "  ", multiline: true };
 }
 
-function addMember(text: string, map: YAMLMap, key: string, value: unknown): string {
+/** `text` with `"key": value` added as the last member of the JSON object `map`, in its indentation. */
+export function addMember(text: string, map: YAMLMap, key: string, value: unknown): string {
   const { outer, inner, unit, multiline } = unitOf(text, map);
   const member = `${JSON.stringify(key)}: ${multiline ? jsonAt(value, inner, unit) : JSON.stringify(value)}`;
   const last = map.items.at(-1);
@@ -300,7 +302,8 @@ function addMember(text: string, map: YAMLMap, key: string, value: unknown): str
   return `${text.slice(0, at)},${multiline ? `\n${inner}` : " "}${member}${text.slice(at)}`;
 }
 
-function replaceValue(text: string, pair: Pair, value: unknown): string {
+/** `text` with the value of the JSON member `pair` replaced by `value`, in its indentation. */
+export function replaceValue(text: string, pair: Pair, value: unknown): string {
   const [start, end] = rangeOf(pair.value);
   const { unit } = isMap(pair.value) ? unitOf(text, pair.value) : { unit: "  " };
   const keyIndent = indentAt(text, rangeOf(pair.key)[0]);

@@ -16,17 +16,19 @@ import type { PinningMode } from "../../registry/tool-pins.ts";
 import { HOOK_KEYS, PINNING_EXPECTED, PINNING_MODES, PROVIDER_KEYS, RESULTS_KEYS, TELEMETRY_KEYS, TOOL_DEFINITIONS_KEYS, TOOL_SEARCH_KEYS } from "./schema.ts";
 import { homePath, isHttpUrl } from "./server.ts";
 import type { Path } from "./syntax.ts";
-import type { McpwireConfig, ProviderSettings, ResultsSettings, TelemetrySettings } from "./types.ts";
+import type { ConfigError, McpwireConfig, ProviderSettings, ResultsSettings, TelemetrySettings } from "./types.ts";
 
 export type HostSettings = Pick<
   McpwireConfig,
-  "model" | "providers" | "systemPrompt" | "maxSteps" | "hooks" | "toolSearch" | "toolDefinitions" | "results" | "pinning" | "telemetry"
+  "model" | "providers" | "systemPrompt" | "maxSteps" | "hooks" | "toolSearch" | "toolDefinitions" | "results" | "pinning" | "hostProblems" | "telemetry"
 >;
 
 /**
  * The host's keys, checked by hand so that every problem is positioned. A wrong value is a
  * ConfigError for the whole file (the run could not do what the file asks); an unknown key
- * inside them, or an unset `${VAR}` in a provider's base_url / api_key, is a warning.
+ * inside them is a warning. An unset `${VAR}` (in a provider's base_url / api_key, or in
+ * results.directory) is in `hostProblems`: said by run / chat, which use these keys, and by no
+ * other verb (issue 27: a valid key a verb does not use is not its problem).
  */
 export function hostSettings(context: Context, root: Record<string, unknown>): HostSettings {
   const keys = new HostKeys(context);
@@ -48,7 +50,10 @@ export function hostSettings(context: Context, root: Record<string, unknown>): H
   if (root.hooks !== undefined && root.hooks !== null) settings.hooks = hooksOf(keys, root.hooks);
   if (root.tool_search !== undefined && root.tool_search !== null) settings.toolSearch = toolSearchOf(keys, root.tool_search);
   if (root.tool_definitions !== undefined && root.tool_definitions !== null) settings.toolDefinitions = toolDefinitionsOf(keys, root.tool_definitions);
-  if (root.results !== undefined && root.results !== null) settings.results = resultsOf(keys, root.results);
+  if (root.results !== undefined && root.results !== null) {
+    const results = resultsOf(keys, root.results);
+    if (results !== undefined) settings.results = results;
+  }
   if (root.telemetry !== undefined && root.telemetry !== null) settings.telemetry = telemetryOf(keys, root.telemetry);
   if (root.pinning !== undefined && root.pinning !== null) {
     const value = root.pinning;
@@ -57,11 +62,15 @@ export function hostSettings(context: Context, root: Record<string, unknown>): H
     }
     settings.pinning = value as PinningMode;
   }
+  if (keys.problems.warnings.length > 0 || keys.problems.errors.length > 0) settings.hostProblems = keys.problems;
   return settings;
 }
 
 /** The checks every host key makes, each failure or warning positioned at its key. */
 class HostKeys {
+  /** The unset variables: for run / chat only. */
+  readonly problems: { warnings: ConfigError[]; errors: ConfigError[] } = { warnings: [], errors: [] };
+
   constructor(readonly context: Context) {}
 
   fail(path: Path, detail: string): never {
@@ -122,7 +131,7 @@ function providersOf(keys: HostKeys, providers: unknown): Record<string, Provide
         return interpolate(written, context.env);
       } catch (error) {
         if (!(error instanceof InterpolationError)) throw error;
-        context.warnings.push(problem(context, context.parsed.locate(at(key)), `"providers.${name}.${key}": ${error.message}; it is left unset`, {
+        keys.problems.warnings.push(problem(context, context.parsed.locate(at(key)), `"providers.${name}.${key}": ${error.message}; it is left unset`, {
           variable: error.variable,
         }));
         return undefined;
@@ -289,7 +298,7 @@ function telemetryOf(keys: HostKeys, raw: unknown): TelemetrySettings {
 }
 
 /** `results:` — true, false, or { enabled, directory, max_files, max_age_days }. */
-function resultsOf(keys: HostKeys, raw: unknown): ResultsSettings {
+function resultsOf(keys: HostKeys, raw: unknown): ResultsSettings | undefined {
   const { context } = keys;
   if (typeof raw === "boolean") return { enabled: raw };
   if (!isObject(raw)) {
@@ -311,7 +320,9 @@ function resultsOf(keys: HostKeys, raw: unknown): ResultsSettings {
       expanded = interpolate(written, context.env);
     } catch (error) {
       if (!(error instanceof InterpolationError)) throw error;
-      keys.fail(["results", "directory"], `"results.directory": ${error.message}`);
+      const at = context.parsed.locate(["results", "directory"]);
+      keys.problems.errors.push(problem(context, at, `"results.directory": ${error.message}`, { variable: error.variable }));
+      return undefined;
     }
     settings.directory = resolvePath(directoryOf(context.file ?? "."), homePath(expanded, context.env));
   }

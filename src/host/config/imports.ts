@@ -12,6 +12,7 @@ import { findJsonError } from "./json-error.ts";
 import { homeOf, type ImportApp, type ImportScope, type ImportSource, importSources } from "./import-sources.ts";
 import { type Shaped, shapeServer } from "./import-shapes.ts";
 import { buildServers } from "./parse.ts";
+import { keepWritten } from "./server.ts";
 import type { ProjectConfigSummary } from "./project-summary.ts";
 import { ProjectGate, type ProjectTrust, untrustedImportWarning } from "./project-trust.ts";
 import type { Parsed, Path } from "./syntax.ts";
@@ -125,7 +126,13 @@ export function mergeImports(
       if (holder === undefined) {
         holders.set(server.name, `${file.app} (${file.display})`);
         // Our top-level `extensions:` holds for imported servers too (their own files have no such key).
-        servers.push(config.extensions === undefined ? server : { ...server, extensions: { ...config.extensions, ...server.extensions } });
+        if (config.extensions === undefined) {
+          servers.push(server);
+        } else {
+          const copy: ServerConfig = { ...server, extensions: { ...config.extensions, ...server.extensions } };
+          keepWritten(copy, server.written);
+          servers.push(copy);
+        }
         continue;
       }
       skipped.add(server.name);

@@ -2,7 +2,7 @@
 // most likely meant (same letters modulo case and `_`/`-`, another client's name for it, or a typo).
 
 import { editDistance } from "../../common/nearest-name.ts";
-import { AUTH_KEYS, EXPECTED, HOST_KEYS, SAMPLING_KEYS, SERVER_KEYS, SERVER_RESULTS_KEYS } from "./schema.ts";
+import { AUTH_KEYS, EXPECTED, HOST_KEYS, SAMPLING_KEYS, SANDBOX_KEYS, SERVER_KEYS, SERVER_RESULTS_KEYS } from "./schema.ts";
 import { type Context, describe, formatKey, problem } from "./context.ts";
 import type { Path } from "./syntax.ts";
 import type { ConfigError } from "./types.ts";
@@ -45,6 +45,8 @@ export function unknownKey(context: Context, path: Path, root: unknown): ConfigE
     ? AUTH_KEYS
     : within[0] === "results"
     ? SERVER_RESULTS_KEYS
+    : within[0] === "sandbox"
+    ? SANDBOX_KEYS
     : ["include", "exclude"];
   const keyPath = formatKey([...within, key]);
   let hint: string;

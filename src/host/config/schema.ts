@@ -45,8 +45,12 @@ export const SERVER_KEYS = [
   "results",
   "extensions",
   "tasks",
+  "sandbox",
   "pinning",
 ] as const;
+
+/** The keys of a server's `sandbox` mapping (issue 29). */
+export const SANDBOX_KEYS = ["read", "write", "network", "env", "prefer"] as const;
 
 /** The keys of a server's `results` mapping (result files, issue 18). */
 export const SERVER_RESULTS_KEYS = ["enabled", "directory"] as const;
@@ -83,7 +87,7 @@ export const PROVIDER_KEYS = ["base_url", "api_key", "timeout"] as const;
 export const HOOK_KEYS = ["matcher", "command", "timeout"] as const;
 
 /** Keys of a stdio server, and of an http / sse server: the others' keys are ignored with a warning. */
-export const STDIO_KEYS: readonly string[] = ["command", "args", "env", "cwd"];
+export const STDIO_KEYS: readonly string[] = ["command", "args", "env", "cwd", "sandbox"];
 export const HTTP_KEYS: readonly string[] = ["url", "headers", "auth"];
 
 /** The keys of a server's `auth` mapping (OAuth, issue 8). */
@@ -136,6 +140,12 @@ export const EXPECTED: Readonly<Record<string, string>> = {
   "results.enabled": "true or false",
   "results.directory": "a string: the directory this server's result files go to",
   extensions: EXTENSIONS_EXPECTED,
+  sandbox: '"default", "prefer", false, or a mapping with read, write, network, env and/or prefer',
+  "sandbox.read": "an array of paths the server may read",
+  "sandbox.write": "an array of paths the server may read and write",
+  "sandbox.network": "true or false",
+  "sandbox.env": "an array of variable names",
+  "sandbox.prefer": "true or false",
   pinning: PINNING_EXPECTED,
 };
 
@@ -168,6 +178,7 @@ const SERVER_EXAMPLES: Readonly<Record<string, unknown>> = {
   extensions: { apps: false },
   sampling: { model: "ollama/qwen3", max_tokens: 1024 },
   results: { directory: "results" },
+  sandbox: { read: ["~/notes"], write: ["~/notes/drafts"], network: false },
 };
 
 /** The same properties, each with its example. */
@@ -270,6 +281,29 @@ export const SERVER_SCHEMA: Readonly<JsonObject> = {
         },
       ],
       description: "run / chat: false keeps this server's long results and binary content out of result files; directory: its own",
+    },
+    sandbox: {
+      // One shape for the three forms (no anyOf): an unknown key of the mapping is then a warning naming it, as elsewhere.
+      type: ["string", "boolean", "object"],
+      if: { type: "string" },
+      then: { enum: ["default", "prefer"] },
+      properties: {
+        read: {
+          ...STRING_ARRAY,
+          description: "paths it may read besides its own program and the system's files (default: its roots, its cwd and the paths its arguments name)",
+        },
+        write: { ...STRING_ARRAY, description: "paths it may read and write (besides a private /tmp)" },
+        network: {
+          anyOf: [{ type: "boolean" }, STRING_ARRAY],
+          description: "true: every host; false (default): none. A list of hosts cannot be enforced by bubblewrap and is refused",
+        },
+        env: { ...STRING_ARRAY, description: "variables of mcpwire's environment passed in by name (beside the safe baseline and env)" },
+        prefer: { type: "boolean", description: "run unsandboxed with a warning where no sandbox can be had (default false: it does not start)" },
+      },
+      additionalProperties: false,
+      description: "stdio: run the server in a sandbox (bubblewrap, Linux): default (read its own program, its roots, its cwd and the paths " +
+        "its arguments name; write a private /tmp and home; no network), prefer (the same, unsandboxed with a warning where no sandbox can be had), " +
+        "or a mapping; relative paths resolve against the config file's directory",
     },
   }),
   additionalProperties: false,

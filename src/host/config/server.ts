@@ -41,13 +41,23 @@ export function buildServer(
     timeoutMs: DEFAULT_TOOL_TIMEOUT_MS,
     connectTimeoutMs: DEFAULT_CONNECT_TIMEOUT_MS,
   };
+  if (isObject(raw)) keepWritten(server, raw);
   readProcess(entry, server);
   readHttp(entry, server);
   readOptions(entry, server);
   readRoots(entry, server);
   readSampling(entry, server);
   readResults(entry, server);
+  readSandbox(entry, server);
   return { server, problems: entry.problems };
+}
+
+/**
+ * Sets `server.written`, not enumerable: it is for `mcpwire export`, and stays out of what
+ * serializes or compares a server (JSON, the sync bridge, deepEqual).
+ */
+export function keepWritten(server: ServerConfig, written: Readonly<Record<string, unknown>> | undefined): void {
+  if (written !== undefined) Object.defineProperty(server, "written", { value: written, enumerable: false, writable: true, configurable: true });
 }
 
 export function isHttpUrl(text: string): boolean {
@@ -309,6 +319,41 @@ function readResults(entry: ServerEntry, server: ServerConfig): void {
     const text = entry.tryExpand(results.directory, ["results", "directory"]);
     if (text !== undefined) server.results.directory = entry.path(homePath(text, entry.context.env));
   }
+}
+
+/** sandbox: what a stdio server may read, write and reach when run in a sandbox (issue 29, host/sandbox.ts). */
+function readSandbox(entry: ServerEntry, server: ServerConfig): void {
+  const sandbox = entry.get("sandbox");
+  if (sandbox === undefined || sandbox === false || server.transport !== "stdio") return;
+  if (sandbox === true || sandbox === "default" || sandbox === "prefer") {
+    server.sandbox = { profile: sandbox === "prefer" ? "prefer" : "default", write: [], network: false, env: [], prefer: sandbox === "prefer" };
+    return;
+  }
+  if (!isObject(sandbox)) return;
+  const paths = (key: "read" | "write"): string[] | undefined => {
+    const list = sandbox[key];
+    if (!Array.isArray(list)) return undefined;
+    return list.map((item, index) => entry.path(homePath(entry.expand(String(item), ["sandbox", key, index]), entry.context.env)));
+  };
+  const network = sandbox.network;
+  if (Array.isArray(network)) {
+    // bubblewrap gives a process either no network or all of it: a host list would need a filtering proxy.
+    entry.report(
+      ["sandbox", "network"],
+      "value",
+      `"sandbox.network" lists hosts, which the sandbox cannot enforce (bubblewrap turns the network off or leaves it on); ` +
+        `write network: true to allow every host, or false for none`,
+    );
+  }
+  const read = paths("read");
+  server.sandbox = {
+    profile: "custom",
+    ...(read === undefined ? {} : { read }),
+    write: paths("write") ?? [],
+    network: network === true,
+    env: Array.isArray(sandbox.env) ? sandbox.env.map(String) : [],
+    prefer: sandbox.prefer === true,
+  };
 }
 
 /** `~/x` as $HOME/x (a directory written for the user's shell habits); anything else as it is. */

@@ -134,10 +134,44 @@ export interface ServerConfig {
    * extensions mcpwire implements are on unless turned off (host/config/extensions-key.ts).
    */
   extensions?: Record<string, boolean>;
+  /**
+   * Config key `sandbox` (stdio): run the server in a sandbox (host/sandbox.ts; bubblewrap on
+   * Linux) with what it may read, write and reach. Absent (or `sandbox: false`): no sandbox.
+   */
+  sandbox?: SandboxSettings;
   /** Why this server is disabled, when a config problem disabled it. */
   error?: ConfigError;
+  /**
+   * The entry as written, in mcpwire's keys (an imported server's after its app's keys were
+   * renamed), before `${VAR}` was expanded: what `mcpwire export` writes back. Absent for a
+   * server given on the command line. Not enumerable (config/server.ts keepWritten).
+   */
+  written?: Readonly<Record<string, unknown>>;
   /** Where an imported server came from (another app's config file); absent for the config's own servers. */
   origin?: ServerOrigin;
+}
+
+/**
+ * A server's `sandbox:` key: `default` (its own program, its roots and the directories its
+ * arguments name readable; a private /tmp writable; no network), `prefer` (the same, but run
+ * unsandboxed with a warning where no sandbox can be had), or a mapping of paths and network.
+ */
+export interface SandboxSettings {
+  /** The profile as written: `default`, `prefer`, or `custom` (a mapping). */
+  profile: "default" | "prefer" | "custom";
+  /**
+   * Paths the server may read (absolute), besides the system's files and its own program.
+   * Absent: the default's, its roots and the directories its arguments name.
+   */
+  read?: string[];
+  /** Paths it may read and write (absolute), besides its private /tmp. */
+  write: string[];
+  /** Whether it may use the network (its own network namespace, empty, when false). */
+  network: boolean;
+  /** Variables of mcpwire's own environment passed in by name, beside the safe baseline and its `env`. */
+  env: string[];
+  /** Run it unsandboxed, with a warning, where no sandbox can be had (`sandbox: prefer`, or `prefer: true`). */
+  prefer: boolean;
 }
 
 /** The app and file an imported server was read from (config/imports.ts). */
@@ -186,6 +220,13 @@ export interface McpwireConfig {
    * McpManager `hold`, inspect `warn`).
    */
   pinning?: PinningMode;
+  /**
+   * Problems with keys only the LLM host (`mcpwire run` / `chat`) uses, which the other verbs
+   * leave unsaid: `warnings` (an unset `${VAR}` in a provider's base_url / api_key: it is left
+   * unset) and `errors` (an unset `${VAR}` in `results.directory`: the results setting is left
+   * out, and a host that saves result files must not start).
+   */
+  hostProblems?: { warnings: ConfigError[]; errors: ConfigError[] };
 }
 
 /** The top-level `telemetry:` key: true, false, or { enabled, capture_arguments, capture_results }. */

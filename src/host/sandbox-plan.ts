@@ -1,0 +1,187 @@
+// A server's `sandbox:` settings and its command line as a plan of paths (sandbox.ts turns it
+// into bwrap's arguments): its own program always readable; in the default profile also its
+// roots, its working directory and the paths its arguments name; the caches npx, uvx and deno
+// run packages from.
+
+import { isAbsolutePath, resolvePath } from "./config/paths.ts";
+import type { SandboxSettings } from "./config/types.ts";
+import { runtime } from "../runtime/mod.ts";
+import { isWithin, type SandboxPlan, SYSTEM_DIRECTORIES } from "./sandbox.ts";
+
+/** A stdio server's spawn as the transport would run it. */
+export interface SpawnCommand {
+  command: string;
+  args: string[];
+  /** The child's whole environment. */
+  env: Record<string, string>;
+  cwd?: string;
+}
+
+/** The plan, the child's environment inside, and a note for an exit that may be the sandbox's doing. */
+export interface PlannedSandbox {
+  plan: SandboxPlan;
+  env: Record<string, string>;
+  exitNote?: string;
+}
+
+/** Arguments looked at for paths, at most (a long argument list is data, not paths). */
+const MAX_PATH_ARGUMENTS = 64;
+/** Directories walked up from a script to find its package (package.json, pyproject.toml, deno.json). */
+const MAX_PACKAGE_DEPTH = 8;
+const PACKAGE_FILES = ["package.json", "deno.json", "deno.jsonc", "pyproject.toml"];
+
+/** Programs that fetch and run a package: they read a cache, and may need the network to fill it. */
+const NPM_RUNNERS = /^(npx|npm|pnpx|pnpm)$/;
+const UV_RUNNERS = /^(uvx|uv)$/;
+
+function baseName(path: string): string {
+  return path.slice(path.lastIndexOf("/") + 1);
+}
+
+function parentOf(path: string): string {
+  const cut = path.lastIndexOf("/");
+  return cut <= 0 ? "/" : path.slice(0, cut);
+}
+
+async function exists(path: string): Promise<"file" | "directory" | undefined> {
+  const real = await runtime.realPath(path).catch(() => undefined);
+  if (real === undefined) return undefined;
+  const info = await runtime.linkInfo(real).catch(() => undefined);
+  return info === undefined ? undefined : info.kind === "directory" ? "directory" : "file";
+}
+
+/** `name` found as a program: a path with a slash against `cwd`, else the first hit on `path` (the child's PATH). */
+export async function findProgram(name: string, path: string | undefined, cwd: string): Promise<string | undefined> {
+  if (name.includes("/")) return resolvePath(cwd, name);
+  for (const dir of (path ?? "").split(":")) {
+    if (dir === "") continue;
+    const candidate = resolvePath(cwd, `${dir}/${name}`);
+    if ((await exists(candidate)) === "file") return candidate;
+  }
+  return undefined;
+}
+
+/**
+ * What must be readable to run the file at `real` (symbolic links resolved): inside a
+ * node_modules tree, that whole tree (its dependencies sit beside it); else its package (the
+ * nearest directory above it with a package.json, deno.json or pyproject.toml, with its
+ * node_modules, which may be a link elsewhere), or its own directory.
+ */
+async function programHome(real: string): Promise<string[]> {
+  const modules = real.indexOf("/node_modules/");
+  if (modules !== -1) return [real.slice(0, modules + "/node_modules".length)];
+  let dir = parentOf(real);
+  for (let level = 0; level < MAX_PACKAGE_DEPTH && dir !== "/"; level++, dir = parentOf(dir)) {
+    for (const file of PACKAGE_FILES) {
+      if ((await exists(`${dir}/${file}`)) === "file") return await withLinkedModules(dir);
+    }
+  }
+  return [parentOf(real)];
+}
+
+/** `dir`, and where its node_modules leads when that is a link out of it (a workspace's shared tree). */
+async function withLinkedModules(dir: string): Promise<string[]> {
+  const linked = await runtime.realPath(`${dir}/node_modules`).catch(() => undefined);
+  return linked === undefined || isWithin(linked, dir) ? [dir] : [dir, linked];
+}
+
+function isSystemPath(path: string): boolean {
+  return SYSTEM_DIRECTORIES.some((dir) => isWithin(path, dir));
+}
+
+/** The cache directories a package runner reads packages from (npx: ~/.npm; uvx: uv's cache and tools; deno: DENO_DIR). */
+function runnerCaches(program: string, env: Readonly<Record<string, string>>): string[] {
+  const home = env.HOME;
+  const cacheHome = env.XDG_CACHE_HOME || (home === undefined ? undefined : `${home}/.cache`);
+  const caches: (string | undefined)[] = [];
+  if (NPM_RUNNERS.test(program)) caches.push(env.npm_config_cache || (home && `${home}/.npm`));
+  if (UV_RUNNERS.test(program)) {
+    caches.push(env.UV_CACHE_DIR || (cacheHome && `${cacheHome}/uv`));
+    caches.push(env.XDG_DATA_HOME ? `${env.XDG_DATA_HOME}/uv` : home && `${home}/.local/share/uv`);
+  }
+  if (program === "deno") caches.push(env.DENO_DIR || (cacheHome && `${cacheHome}/deno`));
+  return caches.filter((dir): dir is string => typeof dir === "string" && isAbsolutePath(dir));
+}
+
+/** A path an argument names, `--flag=PATH` included; undefined for options and words that name nothing here. */
+async function argumentPath(arg: string, cwd: string): Promise<{ path: string; kind: "file" | "directory" } | undefined> {
+  let text = arg;
+  if (text.startsWith("-")) {
+    const eq = text.indexOf("=");
+    if (eq === -1) return undefined;
+    text = text.slice(eq + 1);
+  }
+  if (text === "" || text.includes("\0") || /^[A-Za-z][A-Za-z0-9+.-]*:/.test(text)) return undefined; // URLs, npm: specifiers
+  const path = resolvePath(cwd, text);
+  const kind = await exists(path);
+  return kind === undefined ? undefined : { path, kind };
+}
+
+/**
+ * The sandbox plan of `spawn` under `settings`. `roots` are the server's configured roots
+ * (paths or file:// URIs); `hostEnv` is mcpwire's own environment (for `settings.env`).
+ */
+export async function planSandbox(
+  settings: SandboxSettings,
+  spawn: SpawnCommand,
+  roots: readonly string[],
+  hostEnv: Readonly<Record<string, string>>,
+): Promise<PlannedSandbox> {
+  const cwd = resolvePath(runtime.cwd(), spawn.cwd ?? ".");
+  const read: string[] = [];
+  const defaults = settings.read === undefined;
+  // The program itself: where it was found (a runner's bin directory, next to its node) and where its link leads.
+  const program = await findProgram(spawn.command, spawn.env.PATH, cwd);
+  if (program !== undefined) {
+    const real = (await runtime.realPath(program).catch(() => undefined)) ?? program;
+    if (!isSystemPath(program)) read.push(parentOf(program));
+    if (!isSystemPath(real)) read.push(...(await programHome(real)));
+  }
+  const name = baseName(spawn.command);
+  read.push(...runnerCaches(name, spawn.env));
+  // The first file among the arguments is the script the program runs: its package is the server's own.
+  let script = false;
+  for (const arg of spawn.args.slice(0, MAX_PATH_ARGUMENTS)) {
+    const found = await argumentPath(arg, cwd);
+    if (found === undefined) continue;
+    if (found.kind === "file" && !script) {
+      script = true;
+      const real = (await runtime.realPath(found.path).catch(() => undefined)) ?? found.path;
+      // Both as named and as its links lead: the runtime resolves its imports from either.
+      read.push(...(await programHome(found.path)), ...(await programHome(real)));
+    } else if (defaults) {
+      read.push(found.path);
+    }
+  }
+  if (defaults) {
+    // A configured working directory is the server's own (npx finds a project's packages there).
+    if (spawn.cwd !== undefined) read.push(...(await withLinkedModules(cwd)));
+    for (const root of roots) {
+      if (!root.startsWith("file://")) read.push(root);
+      else if (URL.canParse(root)) read.push(decodeURIComponent(new URL(root).pathname));
+    }
+  } else {
+    read.push(...(settings.read ?? []));
+  }
+  const env: Record<string, string> = { ...spawn.env };
+  for (const variable of settings.env) {
+    const value = hostEnv[variable];
+    if (value !== undefined) env[variable] = value;
+  }
+  // Its temporary files go to its private /tmp, whatever mcpwire's TMPDIR says.
+  env.TMPDIR = "/tmp";
+  const plan: SandboxPlan = {
+    read: [...new Set(read)],
+    write: [...settings.write],
+    network: settings.network,
+    cwd,
+    ...(env.HOME === undefined || !isAbsolutePath(env.HOME) ? {} : { home: env.HOME }),
+  };
+  const downloader = NPM_RUNNERS.test(name) ? "npx" : UV_RUNNERS.test(name) ? "uvx" : undefined;
+  const exitNote = downloader === undefined || settings.network
+    ? undefined
+    : `its sandbox has no network, so ${downloader} could not download a package it lacks: install the package first ` +
+      `(${downloader === "npx" ? "npm install -g PACKAGE" : "uv tool install PACKAGE"}, or run the server once without the sandbox to fill the cache), ` +
+      `or allow the network with sandbox: { network: true }`;
+  return { plan, env, ...(exitNote === undefined ? {} : { exitNote }) };
+}

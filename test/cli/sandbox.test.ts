@@ -1,0 +1,177 @@
+// The sandbox from the command line (issue 29): `--sandbox[=PROFILE]` on an ad-hoc stdio
+// server and `sandbox:` in a config file, as `mcpwire servers` and `mcpwire call` show them;
+// where no sandbox can be had (MCPWIRE_BWRAP naming a bwrap that is not there) the server does
+// not start and says why, unless `prefer` runs it unsandboxed with a warning.
+
+import { join } from "node:path";
+import process from "node:process";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { mcpwire as runMcpwire, type Outcome, scratchDir, startMcpwire, writeConfig } from "../support/cli-runner.ts";
+import { waitUntil } from "../support/polling.ts";
+import { descendants, isRunning } from "../support/processes.ts";
+import { sandboxAvailability } from "../../src/host/sandbox-availability.ts";
+
+const availability = await sandboxAvailability();
+const skip = availability.available ? false : `no sandbox on this machine: ${availability.reason}`;
+
+const scratch = scratchDir("mcpwire-sandbox-cli-");
+const probe = fileURLToPath(new URL("../fixtures/sandbox-probe-server.mjs", import.meta.url));
+const probeCommand = `node ${JSON.stringify(probe)}`;
+const MISSING_BWRAP = "/nonexistent/mcpwire-test/bwrap";
+
+/** `mcpwire <args>` in the scratch folder, with a scratch HOME: no config file anywhere. */
+function mcpwire(args: string[], extraEnv: Record<string, string> = {}): Promise<Outcome> {
+  const env = {
+    ...process.env,
+    HOME: scratch.path,
+    XDG_CONFIG_HOME: join(scratch.path, "config"),
+    XDG_CACHE_HOME: join(scratch.path, "cache"),
+    ...extraEnv,
+  };
+  return runMcpwire(args, { cwd: scratch.path, env, timeoutMs: 60_000 });
+}
+
+function secretFile(): string {
+  const dir = join(scratch.path, "elsewhere");
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, "secret.txt");
+  writeFileSync(file, "the secret");
+  return file;
+}
+
+describe("--sandbox and sandbox: on the command line", { skip }, () => {
+  test("servers --stdio … --sandbox: the row says it runs in the default sandbox; call shows the refusal", async () => {
+    const listed = await mcpwire(["servers", "--stdio", probeCommand, "--name", "probe", "--sandbox"]);
+    assert.equal(listed.code, 0, listed.stderr);
+    assert.match(listed.stdout, /^SERVER\s+STATE\s+.*\sSANDBOX\s+LAST ERROR/m);
+    assert.match(listed.stdout, /^probe\s+ready\s+stdio\s.*command line\s+yes \(default\)/m);
+    const plain = await mcpwire(["servers", "--stdio", probeCommand, "--name", "plain"]);
+    assert.match(plain.stdout, /^plain\s+ready\s+stdio\s.*command line\s+no\b/m);
+    const read = await mcpwire(["call", "--stdio", probeCommand, "--sandbox", "read_file", `path=${secretFile()}`]);
+    assert.equal(read.code, 0, read.stderr);
+    assert.match(read.stdout, /^denied: ENOENT/);
+    const unsandboxed = await mcpwire(["call", "--stdio", probeCommand, "read_file", `path=${secretFile()}`]);
+    assert.equal(unsandboxed.stdout, "ok: the secret\n");
+  });
+
+  test("a config's sandbox: key, with a read path; servers --json carries the profile", async () => {
+    const file = secretFile();
+    const config = await writeConfig(scratch.path, "sandboxed.yaml", [
+      "mcp_servers:",
+      "  probe:",
+      "    command: node",
+      `    args: [${JSON.stringify(probe)}]`,
+      "    sandbox:",
+      `      read: [${JSON.stringify(join(scratch.path, "elsewhere"))}]`,
+    ]);
+    const listed = await mcpwire(["servers", "--json", "--config", config]);
+    assert.equal(listed.code, 0, listed.stderr);
+    const [status] = JSON.parse(listed.stdout) as Array<{ name: string; state: string; sandbox?: unknown }>;
+    assert.deepEqual(status?.sandbox, { profile: "custom", sandboxed: true, by: "bubblewrap" });
+    const read = await mcpwire(["call", "--config", config, "mcp_probe_read_file", `path=${file}`]);
+    assert.equal(read.stdout, "ok: the secret\n", read.stderr);
+  });
+
+  test("no sandbox to be had: the server does not start and says why and what to do; prefer runs it with a warning", async () => {
+    const refused = await mcpwire(["servers", "--stdio", probeCommand, "--name", "probe", "--sandbox"], { MCPWIRE_BWRAP: MISSING_BWRAP });
+    assert.match(refused.stdout, /^probe\s+parked\s+stdio\s.*no \(default\)\s.*not started, it is to run in a sandbox/m);
+    const [status] = JSON.parse(
+      (await mcpwire(["servers", "--json", "--stdio", probeCommand, "--name", "probe", "--sandbox"], { MCPWIRE_BWRAP: MISSING_BWRAP })).stdout,
+    ) as Array<{ state: string; lastError?: string }>;
+    assert.equal(status?.state, "parked");
+    assert.match(status?.lastError ?? "", /bubblewrap \(.*\) is not installed; install it \(Debian\/Ubuntu: apt install bubblewrap/);
+    assert.match(status?.lastError ?? "", /or write sandbox: prefer to run it unsandboxed with a warning/);
+    const preferred = await mcpwire(["servers", "--stdio", probeCommand, "--name", "probe", "--sandbox=prefer"], { MCPWIRE_BWRAP: MISSING_BWRAP });
+    assert.equal(preferred.code, 0, preferred.stderr);
+    assert.match(preferred.stdout, /^probe\s+ready\s+stdio\s.*no \(prefer\)/m);
+    assert.match(preferred.stderr, /^warning: server "probe" runs WITHOUT a sandbox \(sandbox: prefer\): bubblewrap .* is not installed/m);
+  });
+});
+
+describe("a Deno script where bubblewrap cannot be had: Deno's permission flags instead", () => {
+  test("its read outside, write and connection are refused by Deno; servers says so", async () => {
+    const deno = fileURLToPath(new URL("../../node_modules/deno/deno", import.meta.url));
+    const command = `${JSON.stringify(deno)} run ${JSON.stringify(probe)}`;
+    const noBwrap = { MCPWIRE_BWRAP: MISSING_BWRAP };
+    const listed = await mcpwire(["servers", "--stdio", command, "--name", "denoprobe", "--sandbox"], noBwrap);
+    assert.equal(listed.code, 0, listed.stderr);
+    assert.match(listed.stdout, /^denoprobe\s+ready\s+stdio\s.*yes \(default, deno permissions\)/m);
+    const read = await mcpwire(["call", "--stdio", command, "--sandbox", "read_file", `path=${secretFile()}`], noBwrap);
+    assert.equal(read.code, 0, read.stderr);
+    assert.match(read.stdout, /^denied: .*read access/);
+    const own = await mcpwire(["call", "--stdio", command, "--sandbox", "read_file", `path=${probe}`], noBwrap);
+    assert.match(own.stdout, /^ok: /);
+    const write = await mcpwire(["call", "--stdio", command, "--sandbox", "write_file", `path=${join(scratch.path, "written.txt")}`], noBwrap);
+    assert.match(write.stdout, /^denied: .*write access/);
+    // The command line's own -A is dropped in the sandbox, and reads everything outside it.
+    const everything = `${JSON.stringify(deno)} run -A ${JSON.stringify(probe)}`;
+    const dropped = await mcpwire(["call", "--stdio", everything, "--sandbox", "read_file", `path=${secretFile()}`], noBwrap);
+    assert.match(dropped.stdout, /^denied: .*read access/);
+    const unsandboxed = await mcpwire(["call", "--stdio", everything, "read_file", `path=${secretFile()}`], noBwrap);
+    assert.equal(unsandboxed.stdout, "ok: the secret\n");
+  });
+});
+
+describe("a host that dies", { skip }, () => {
+  test("mcpwire killed mid-call: bwrap dies with it, and so does every process of the sandbox", async () => {
+    const running = startMcpwire(["call", "--stdio", probeCommand, "--sandbox", "hold"], {}, 60_000);
+    const cli = running.child.pid!;
+    // bwrap, its namespace's init, the server and the server's child, all below the CLI.
+    let below: number[] = [];
+    await waitUntil(() => (below = descendants(cli)).length >= 4, "the sandboxed server and its child running", 30_000);
+    running.child.kill("SIGKILL");
+    await running.code;
+    await waitUntil(() => below.filter(isRunning).length === 0, `no process left of ${below.join(", ")}`, 10_000);
+  });
+});
+
+describe("inspect --sandbox", { skip }, () => {
+  test("inspects the server in its sandbox; without one it does not connect and says why, or warns with prefer", async () => {
+    const sandboxed = await mcpwire(["inspect", "--stdio", probeCommand, "--sandbox"]);
+    assert.equal(sandboxed.code, 0, sandboxed.stderr);
+    assert.match(sandboxed.stdout, /read_file/);
+    const refused = await mcpwire(["inspect", "--stdio", probeCommand, "--sandbox"], { MCPWIRE_BWRAP: MISSING_BWRAP });
+    assert.notEqual(refused.code, 0);
+    assert.match(refused.stderr, /not started, it is to run in a sandbox \(sandbox: default\) and none can be had: bubblewrap .* is not installed/);
+    const preferred = await mcpwire(["inspect", "--stdio", probeCommand, "--sandbox=prefer"], { MCPWIRE_BWRAP: MISSING_BWRAP });
+    assert.equal(preferred.code, 0, preferred.stderr);
+    assert.match(preferred.stderr, /^warning: server ".*" runs WITHOUT a sandbox \(sandbox: prefer\)/m);
+  });
+});
+
+describe("sandbox settings that are refused before anything runs", () => {
+  test("help config documents the key and each key of its mapping", async () => {
+    const { code, stdout } = await mcpwire(["help", "config"]);
+    assert.equal(code, 0);
+    assert.match(stdout, /^ {2}sandbox: "default", "prefer" or boolean or mapping$/m);
+    for (const key of ["read", "write", "network", "env", "prefer"]) assert.match(stdout, new RegExp(`^    sandbox\\.${key}: `, "m"), key);
+  });
+
+  test("--sandbox with an unknown profile, or on an --http server, is a usage error", async () => {
+    const bogus = await mcpwire(["servers", "--stdio", probeCommand, "--sandbox=strict"]);
+    assert.equal(bogus.code, 2);
+    assert.match(bogus.stderr, /--sandbox=strict for --stdio .*: the profile is default or prefer/);
+    const http = await mcpwire(["servers", "--http", "http://127.0.0.1:9/mcp", "--sandbox"]);
+    assert.equal(http.code, 2);
+    assert.match(http.stderr, /--sandbox applies to --stdio servers, not to --http/);
+  });
+
+  test("network: a list of hosts is refused with what to write instead; an unknown key is named", async () => {
+    const config = await writeConfig(scratch.path, "hosts.yaml", [
+      "mcp_servers:",
+      "  probe:",
+      "    command: node",
+      `    args: [${JSON.stringify(probe)}]`,
+      "    sandbox:",
+      "      network: [example.com]",
+      "      wirte: [/tmp]",
+    ]);
+    const { code, stderr } = await mcpwire(["servers", "--config", config]);
+    assert.equal(code, 2);
+    assert.match(stderr, /"sandbox.network" lists hosts, which the sandbox cannot enforce .*write network: true to allow every host, or false for none/);
+    assert.match(stderr, /unknown key "sandbox.wirte" is ignored; did you mean "sandbox.write"\?/);
+  });
+});

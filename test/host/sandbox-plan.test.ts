@@ -1,0 +1,96 @@
+// A server's settings and command line as a sandbox plan (host/sandbox-plan.ts), against real
+// files in a temp directory: its program's package, the package runners' caches, what the
+// default profile adds and an explicit read list does not, the environment inside.
+
+import { after, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { SandboxSettings } from "../../src/host/config/types.ts";
+import { planSandbox } from "../../src/host/sandbox-plan.ts";
+
+const dir = realpathSync(mkdtempSync(join(tmpdir(), "mcpwire-sandbox-plan-")));
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+const DEFAULT: SandboxSettings = { profile: "default", write: [], network: false, env: [], prefer: false };
+
+/** A package at `dir/app` with its script in `src/`, its node_modules a link to a shared tree elsewhere, and a data directory. */
+function project(): { app: string; script: string; shared: string; data: string } {
+  const app = join(dir, "app");
+  const shared = join(dir, "shared-modules");
+  mkdirSync(join(app, "src"), { recursive: true });
+  mkdirSync(shared, { recursive: true });
+  writeFileSync(join(app, "package.json"), "{}");
+  writeFileSync(join(app, "src", "server.mjs"), "");
+  try {
+    symlinkSync(shared, join(app, "node_modules"));
+  } catch {
+    // made by an earlier test
+  }
+  const data = join(dir, "data");
+  mkdirSync(data, { recursive: true });
+  return { app, script: join(app, "src", "server.mjs"), shared, data };
+}
+
+describe("planSandbox", () => {
+  test("a script's package is readable, with the node_modules tree its link leads to; the default adds the directories its arguments name", async () => {
+    const { app, script, shared, data } = project();
+    const { plan } = await planSandbox(DEFAULT, { command: "node", args: [script, data, "--verbose"], env: { PATH: "/usr/bin:/bin" } }, [], {});
+    for (const path of [app, shared, data]) assert.ok(plan.read.includes(path), `${path} in ${plan.read.join(", ")}`);
+    assert.equal(plan.network, false);
+    assert.deepEqual(plan.write, []);
+  });
+
+  test("an explicit read list replaces what the default adds, not the server's own program", async () => {
+    const { app, script, data } = project();
+    const elsewhere = join(dir, "elsewhere");
+    const settings: SandboxSettings = { ...DEFAULT, profile: "custom", read: [elsewhere] };
+    const { plan } = await planSandbox(settings, { command: "node", args: [script, data], env: { PATH: "/usr/bin:/bin" } }, [join(dir, "root")], {});
+    assert.ok(plan.read.includes(app));
+    assert.ok(plan.read.includes(elsewhere));
+    assert.ok(!plan.read.includes(data), "an argument's directory is not added");
+    assert.ok(!plan.read.includes(join(dir, "root")), "a root is not added");
+  });
+
+  test("roots (paths and file:// URIs) and a configured cwd are readable under the default profile", async () => {
+    const { app } = project();
+    const { plan } = await planSandbox(
+      DEFAULT,
+      { command: "node", args: [], env: {}, cwd: app },
+      [join(dir, "root a"), `file://${encodeURI(join(dir, "root b"))}`],
+      {},
+    );
+    for (const path of [app, join(dir, "root a"), join(dir, "root b")]) assert.ok(plan.read.includes(path), `${path} in ${plan.read.join(", ")}`);
+    assert.equal(plan.cwd, app);
+  });
+
+  test("npx reads npm's cache; without network its failure will say to install the package first", async () => {
+    const home = join(dir, "home");
+    const offline = await planSandbox(DEFAULT, { command: "npx", args: ["-y", "@scope/server"], env: { HOME: home } }, [], {});
+    assert.ok(offline.plan.read.includes(join(home, ".npm")));
+    assert.equal(offline.plan.home, home);
+    assert.match(offline.exitNote ?? "", /so npx could not download a package it lacks: install the package first \(npm install -g PACKAGE/);
+    const online = await planSandbox({ ...DEFAULT, network: true }, { command: "npx", args: ["-y", "@scope/server"], env: { HOME: home } }, [], {});
+    assert.equal(online.exitNote, undefined);
+  });
+
+  test("uvx reads uv's cache and tools; deno its DENO_DIR", async () => {
+    const uv = await planSandbox(DEFAULT, { command: "uvx", args: ["mcp-server-fetch"], env: { HOME: "/home/u", UV_CACHE_DIR: "/var/cache/uv" } }, [], {});
+    assert.ok(uv.plan.read.includes("/var/cache/uv"));
+    assert.ok(uv.plan.read.includes("/home/u/.local/share/uv"));
+    assert.match(uv.exitNote ?? "", /uv tool install PACKAGE/);
+    const deno = await planSandbox(DEFAULT, { command: "deno", args: ["run", "server.ts"], env: { DENO_DIR: "/var/cache/deno" } }, [], {});
+    assert.ok(deno.plan.read.includes("/var/cache/deno"));
+  });
+
+  test("the environment inside: the child's, the variables settings.env names from ours, TMPDIR the private /tmp", async () => {
+    const { env } = await planSandbox(
+      { ...DEFAULT, env: ["PASSED", "UNSET"] },
+      { command: "node", args: [], env: { PATH: "/usr/bin", TMPDIR: "/var/tmp/mine" } },
+      [],
+      { PASSED: "yes", NOT_NAMED: "no" },
+    );
+    assert.deepEqual(env, { PATH: "/usr/bin", TMPDIR: "/tmp", PASSED: "yes" });
+  });
+});
