@@ -66,8 +66,16 @@ export class ServerTask implements ToolTask {
 
   /** Polls to the result; a second call while one runs joins it. */
   result(options: TaskResultOptions = {}): Promise<CallToolResult> {
+    return this.follow(options);
+  }
+
+  /**
+   * result(), for the client's own tools/call: `callTimeoutMs` is the whole call's timeout, which a
+   * timeout's message names (the task's life is what remained of it when the task was created).
+   */
+  follow(options: TaskResultOptions, callTimeoutMs?: number): Promise<CallToolResult> {
     if (this.#running !== undefined) return this.#running;
-    const running = this.#run(options).finally(() => {
+    const running = this.#run(options, callTimeoutMs).finally(() => {
       if (this.#running === running) this.#running = undefined;
     });
     this.#running = running;
@@ -140,7 +148,7 @@ export class ServerTask implements ToolTask {
     return error;
   }
 
-  async #run(options: TaskResultOptions): Promise<CallToolResult> {
+  async #run(options: TaskResultOptions, callTimeoutMs?: number): Promise<CallToolResult> {
     const lifeMs = options.timeoutMs ?? DEFAULT_TASK_LIFE_MS;
     const started = Date.now();
     const maxPollMs = options.maxPollIntervalMs ?? DEFAULT_MAX_POLL_INTERVAL_MS;
@@ -281,7 +289,9 @@ export class ServerTask implements ToolTask {
       }
     } catch (error) {
       const reason = stop.signal.reason as StopReason | undefined;
-      if (stop.signal.aborted && (error === reason || reason === "timeout" || reason === "aborted")) throw await this.#stopped(reason!, lifeMs, waitingFor);
+      if (stop.signal.aborted && (error === reason || reason === "timeout" || reason === "aborted")) {
+        throw await this.#stopped(reason!, callTimeoutMs ?? lifeMs, waitingFor);
+      }
       if (answerFailed) await this.#cancelQuietly();
       throw error;
     } finally {
