@@ -139,12 +139,12 @@ export class TaskCalls implements ExtensionHooks {
   /** A task polled to its end, within what is left of the call's time. */
   #follow(task: ServerTask, options: CallOptions, started: number): Promise<CallToolResult> {
     const life = options.timeoutMs ?? options.maxTotalTimeoutMs ?? this.#context.options.maxTotalTimeoutMs ?? DEFAULT_TASK_LIFE_MS;
-    return task.result({
+    return task.follow({
       signal: options.signal,
       timeoutMs: Math.max(1, life - (Date.now() - started)),
       onTaskStatus: options.onTaskStatus,
       maxPollIntervalMs: options.maxPollIntervalMs,
-    });
+    }, life);
   }
 
   /**

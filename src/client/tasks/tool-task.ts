@@ -75,8 +75,16 @@ export class ServerTask implements ToolTask {
 
   /** Polls to the result; a second call while one runs joins it. */
   result(options: TaskResultOptions = {}): Promise<CallToolResult> {
+    return this.follow(options);
+  }
+
+  /**
+   * result(), for the client's own tools/call: `callTimeoutMs` is the whole call's timeout, which a
+   * timeout's message names (the task's life is what remained of it when the task was created).
+   */
+  follow(options: TaskResultOptions, callTimeoutMs?: number): Promise<CallToolResult> {
     if (this.#running !== undefined) return this.#running;
-    const running = (this.#wire.telemetry === undefined ? this.#run(options) : this.#traced(options)).finally(() => {
+    const running = (this.#wire.telemetry === undefined ? this.#run(options, callTimeoutMs) : this.#traced(options, callTimeoutMs)).finally(() => {
       if (this.#running === running) this.#running = undefined;
     });
     this.#running = running;
@@ -87,11 +95,11 @@ export class ServerTask implements ToolTask {
    * result() in the task's lifetime span (telemetry on): its polls, updates and cancel are the
    * span's children, each status an event — OpenTelemetry semantic conventions for MCP.
    */
-  #traced(options: TaskResultOptions): Promise<CallToolResult> {
+  #traced(options: TaskResultOptions, callTimeoutMs: number | undefined): Promise<CallToolResult> {
     const parent = this.#traceContext;
     const span = (this.#span = this.#wire.telemetry!.taskSpan(this.taskId, this.#tool, parent));
     this.#traceContext = span.context;
-    return span.ends(this.#run(options)).finally(() => {
+    return span.ends(this.#run(options, callTimeoutMs)).finally(() => {
       this.#traceContext = parent;
       this.#span = undefined;
     });
@@ -163,7 +171,7 @@ export class ServerTask implements ToolTask {
     return error;
   }
 
-  async #run(options: TaskResultOptions): Promise<CallToolResult> {
+  async #run(options: TaskResultOptions, callTimeoutMs?: number): Promise<CallToolResult> {
     const lifeMs = options.timeoutMs ?? DEFAULT_TASK_LIFE_MS;
     const started = Date.now();
     const maxPollMs = options.maxPollIntervalMs ?? DEFAULT_MAX_POLL_INTERVAL_MS;
@@ -305,7 +313,9 @@ export class ServerTask implements ToolTask {
       }
     } catch (error) {
       const reason = stop.signal.reason as StopReason | undefined;
-      if (stop.signal.aborted && (error === reason || reason === "timeout" || reason === "aborted")) throw await this.#stopped(reason!, lifeMs, waitingFor);
+      if (stop.signal.aborted && (error === reason || reason === "timeout" || reason === "aborted")) {
+        throw await this.#stopped(reason!, callTimeoutMs ?? lifeMs, waitingFor);
+      }
       if (answerFailed) await this.#cancelQuietly();
       throw error;
     } finally {
