@@ -15,13 +15,16 @@
 //         EVERYTHING_URL      server-everything over Streamable HTTP, `http://127.0.0.1:<port>/mcp`,
 //                             started once for the file when a run block names EVERYTHING_URL
 //       and HOME and the XDG directories in a temp dir (the era, tool-list and pin caches off).
+//       On PATH first (POSIX), an `npx` that runs `npx -y @modelcontextprotocol/server-everything
+//       [mode]` as the installed server-everything (offline, no download) and anything else as
+//       the real npx: a block may start the server as the README tells a reader to.
 //   ```ts ignore (any language + ignore)   neither checked nor run: for fragments, sparingly;
 //       the test "ignored blocks" names them all.
 //   ```console run           a CLI transcript: each `$ mcpwire …` line (quotes as sh has them; no
 //       pipes or expansions; a trailing `# exit N` says it ends with code N, default 0) is run as
 //       the CLI tests run it (test/support/cli-runner.ts: the compiled CLI under Node), cwd the
 //       repository root (so `--config examples/mcpwire.yaml` works), HOME and XDG dirs in a temp
-//       dir. The lines after it up to the next `$ ` line are its stdout (stdout then stderr when
+//       dir, the same `npx` first on PATH. The lines after it up to the next `$ ` line are its stdout (stdout then stderr when
 //       N is not 0), compared normalised (test/support/transcript.ts): trailing spaces, timings
 //       (`12 ms`, `1.2 s`) as <time>, versions as <version>, temp dirs as <tmp>, the repository
 //       as <root>; a line `…` matches any number of lines, `…` within a line any text.
@@ -35,9 +38,9 @@
 import "../support/test-env.ts"; // the era, tool-list and pin caches off, here and in what this starts
 import assert from "node:assert/strict";
 import { type ChildProcess, execFile } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";
-import { join } from "node:path";
+import { delimiter, join } from "node:path";
 import process from "node:process";
 import { after, before, describe, test } from "node:test";
 import { parseDocument } from "yaml";
@@ -74,6 +77,25 @@ const scratch = mkdtempSync(join(tmpdir(), "mcpwire-examples-"));
 const home = join(scratch, "home");
 for (const dir of [".config", ".cache", ".local/state", ".local/share"]) mkdirSync(join(home, dir), { recursive: true });
 after(() => rmSync(scratch, { recursive: true, force: true }));
+const shims = join(scratch, "bin");
+mkdirSync(shims);
+if (process.platform !== "win32") {
+  const quoted = (text: string) => `'${text.replaceAll("'", `'"'"'`)}'`;
+  writeFileSync(
+    join(shims, "npx"),
+    [
+      "#!/bin/sh",
+      "# examples.test.ts: server-everything as installed, offline; anything else to the real npx",
+      'if [ "$1" = "-y" ] && [ "$2" = "@modelcontextprotocol/server-everything" ]; then',
+      "  shift 2",
+      `  exec node ${quoted(EVERYTHING)} "$@"`,
+      "fi",
+      `PATH=${quoted(process.env.PATH ?? "")} exec npx "$@"`,
+      "",
+    ].join("\n"),
+  );
+  chmodSync(join(shims, "npx"), 0o755);
+}
 
 /** The environment of what the blocks run: HOME and XDG in the scratch dir (Deno's own cache where it was). */
 function sandboxEnv(extra: Record<string, string> = {}): Record<string, string | undefined> {
@@ -87,6 +109,7 @@ function sandboxEnv(extra: Record<string, string> = {}): Record<string, string |
     XDG_STATE_HOME: join(home, ".local/state"),
     XDG_DATA_HOME: join(home, ".local/share"),
     NO_COLOR: "1",
+    PATH: `${shims}${delimiter}${process.env.PATH ?? ""}`,
     ...extra,
   };
 }
