@@ -35,7 +35,7 @@ export interface Declarations {
 }
 
 /** Emits the declarations, reads each entry's ones, and removes the temporary directory. */
-async function withDeclarations<T>(read: (declarations: Declarations) => T): Promise<T> {
+export async function withDeclarations<T>(read: (declarations: Declarations) => T): Promise<T> {
   const out = mkdtempSync(join(tmpdir(), "mcpwire-api-docs-"));
   try {
     await new Promise<void>((done, fail) => {
@@ -104,6 +104,8 @@ export function piecesOf(source: string): Piece[] {
     let text = "";
     let depth = 0;
     const templates: number[] = []; // the depth at which each open template literal's `${` began
+    let angle = 0; // `<` … `>` open at depth 0: a type parameter's `{` is no body
+    let bodyOpened = false;
     while (i < source.length) {
       const d = source[i]!;
       if (source.startsWith("//", i)) {
@@ -139,10 +141,14 @@ export function piecesOf(source: string): Piece[] {
       }
       text += d;
       i++;
-      if (d === "{" || d === "(" || d === "[") depth++;
-      else if (d === "}" || d === ")" || d === "]") {
+      if (depth === 0 && d === "<") angle++;
+      else if (depth === 0 && d === ">" && text.at(-2) !== "=") angle--;
+      if (d === "{" || d === "(" || d === "[") {
+        if (depth === 0) bodyOpened = d === "{" && angle === 0;
+        depth++;
+      } else if (d === "}" || d === ")" || d === "]") {
         depth--;
-        if (depth === 0 && d === "}" && CONTAINER.test(text)) break;
+        if (depth === 0 && d === "}" && bodyOpened && CONTAINER.test(text)) break;
       } else if (d === ";" && depth === 0) {
         text = text.slice(0, -1);
         break;
@@ -234,7 +240,7 @@ export function readDoc(comment: string): DocComment {
     const joined = lines.join(" ").trim();
     const [, name = "", rest = ""] = /^@(\w+)\s*([\s\S]*)$/.exec(joined) ?? [];
     if (name === "param") {
-      const [, parameter = "", description = ""] = /^\{?[^}\s]*\}?\s*\[?([\w$.]+)\]?\s*(?:-\s*)?([\s\S]*)$/.exec(rest) ?? [];
+      const [, parameter = "", description = ""] = /^(?:\{[^}]*\}\s*)?\[?([\w$.]+)\]?\s*(?:-\s*)?([\s\S]*)$/.exec(rest) ?? [];
       doc.params.push({ name: parameter, text: description });
     } else if (name === "returns" || name === "return") doc.returns = rest;
     else if (name === "deprecated") doc.deprecated = rest;
@@ -301,7 +307,7 @@ function anchorMaker(): (heading: string) => string {
 }
 
 /** The Markdown of one name: its declarations from the compiler, its doc comment, its members. */
-function renderName(name: ApiName, declarations: Declarations): string[] {
+export function renderName(name: ApiName, declarations: Declarations): string[] {
   const source = declarations.get(name.file);
   if (source === undefined) throw new Error(`${name.file}: the compiler emitted no declarations for it (needed for ${name.name})`);
   const pieces = piecesOf(source).filter((piece) => declared(piece)?.name === name.name);
@@ -325,7 +331,7 @@ function renderName(name: ApiName, declarations: Declarations): string[] {
   if (container !== undefined) {
     const members = splitContainer(container.text).members.filter(isPublicMember);
     if (members.length > 0) {
-      out.push(declared(container)!.keyword === "class" ? "Members:" : "Properties and methods:", "");
+      out.push("Members:", "");
       for (const member of members) {
         out.push(`- ${code(withoutComments(member.text).replace(/\s+/g, " ").replace(/\{ \}/g, "{}"))}`);
         const memberDoc = renderDoc(member.doc, "  ");
