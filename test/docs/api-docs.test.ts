@@ -16,7 +16,17 @@ behaviour("npm run api-docs: every page in docs/api/ is what the generator makes
   await withDeclarations((declarations) => {
     for (const entry of ENTRIES) {
       const page = pageOf(entry);
-      assert.equal(readFileSync(join(ROOT, page), "utf8"), renderPage(entry, declarations), `${page} is stale: run \`npm run api-docs\` and commit docs/api/`);
+      const committed = readFileSync(join(ROOT, page), "utf8").split("\n");
+      const made = renderPage(entry, declarations).split("\n");
+      const line = made.findIndex((text, i) => committed[i] !== text);
+      if (line !== -1 || committed.length !== made.length) {
+        const at = line === -1 ? made.length : line;
+        assert.fail(
+          `${page} is stale at line ${at + 1}: it has ${JSON.stringify(committed[at])}, the generator makes ${
+            JSON.stringify(made[at])
+          }; run \`npm run api-docs\` and commit docs/api/`,
+        );
+      }
     }
     // so the comparison above can fail: the Client's section after an edit of its declaration file
     const client = apiOf("src/mod.ts").find((name) => name.name === "Client")!;
