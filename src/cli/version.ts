@@ -1,2 +1,2 @@
 // The version mcpwire reports (CLI and clientInfo); kept equal to package.json's.
-export const VERSION = "0.1.0";
+export const VERSION = "0.2.0";

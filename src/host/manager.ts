@@ -115,8 +115,8 @@ export const DEFAULT_CONNECT_RETRIES = 3;
 export const DEFAULT_MAX_RECONNECT_ATTEMPTS = 5;
 export const DEFAULT_PROBE_INTERVAL_MS = 300_000;
 export const DEFAULT_CLOSE_TIMEOUT_MS = 10_000;
-/** clientInfo when none is given (the CLI passes its own, with the package version). */
-export const DEFAULT_MANAGER_CLIENT_INFO: Implementation = { name: "mcpwire", version: "0.1.0" };
+/** clientInfo when none is given (the CLI passes its own); test/docs/changelog.test.ts keeps its version equal to package.json's. */
+export const DEFAULT_MANAGER_CLIENT_INFO: Implementation = { name: "mcpwire", version: "0.2.0" };
 
 /** The events a McpManager emits; listen with `manager.on(type, listener)`. */
 export type ManagerEvents = ServerEvents;
