@@ -11,10 +11,46 @@ import { serverKey, type StoredClientCredentials, type StoredTokens, type TokenS
 /** The object store all entries live in, keyed `client:<issuer>` and `tokens:<server URL>`. */
 const OBJECT_STORE = "entries";
 
+// The part of the IndexedDB API the store uses, declared here: Deno's and JSR's type libraries
+// have no IndexedDB types. The browser's `indexedDB` fits IdbFactory.
+type IdbHandler = ((event: never) => void) | null;
+interface IdbRequest<T> {
+  readonly result: T;
+  readonly error: unknown;
+  onsuccess: IdbHandler;
+  onerror: IdbHandler;
+}
+interface IdbOpenRequest extends IdbRequest<IdbDatabase> {
+  onupgradeneeded: IdbHandler;
+  onblocked: IdbHandler;
+}
+interface IdbObjectStore {
+  get(key: string): IdbRequest<unknown>;
+  put(value: unknown, key: string): unknown;
+  delete(key: string): unknown;
+}
+interface IdbTransaction {
+  readonly error: unknown;
+  objectStore(name: string): IdbObjectStore;
+  oncomplete: IdbHandler;
+  onerror: IdbHandler;
+  onabort: IdbHandler;
+}
+interface IdbDatabase {
+  readonly objectStoreNames: { contains(name: string): boolean };
+  createObjectStore(name: string): unknown;
+  transaction(storeNames: string, mode: "readonly" | "readwrite"): IdbTransaction;
+  close(): void;
+}
+/** The part of IDBFactory (`indexedDB`) IndexedDbTokenStore uses. */
+export interface IdbFactory {
+  open(name: string, version: number): IdbOpenRequest;
+}
+
 /** Options of IndexedDbTokenStore: the database's name (default "mcpwire-oauth") and the IDBFactory (default indexedDB). */
 export interface IndexedDbTokenStoreOptions {
   databaseName?: string;
-  indexedDB?: IDBFactory;
+  indexedDB?: IdbFactory;
 }
 
 /**
@@ -24,12 +60,12 @@ export interface IndexedDbTokenStoreOptions {
  * is no indexedDB (Node, Deno, Workers).
  */
 export class IndexedDbTokenStore implements TokenStore {
-  readonly #factory: IDBFactory;
+  readonly #factory: IdbFactory;
   readonly #name: string;
-  #database: Promise<IDBDatabase> | undefined;
+  #database: Promise<IdbDatabase> | undefined;
 
   constructor(options: IndexedDbTokenStoreOptions = {}) {
-    const factory = options.indexedDB ?? (globalThis as { indexedDB?: IDBFactory }).indexedDB;
+    const factory = options.indexedDB ?? (globalThis as { indexedDB?: IdbFactory }).indexedDB;
     if (factory === undefined) {
       throw new AuthError(
         "IndexedDbTokenStore: this runtime has no indexedDB (a browser page or web worker has it; Node, Deno and Workers do not); " +
@@ -92,8 +128,8 @@ export class IndexedDbTokenStore implements TokenStore {
     return `indexeddb:${this.#name}/${key}`;
   }
 
-  #open(): Promise<IDBDatabase> {
-    return this.#database ??= new Promise<IDBDatabase>((resolve, reject) => {
+  #open(): Promise<IdbDatabase> {
+    return this.#database ??= new Promise<IdbDatabase>((resolve, reject) => {
       const request = this.#factory.open(this.#name, 1);
       request.onupgradeneeded = () => {
         if (!request.result.objectStoreNames.contains(OBJECT_STORE)) request.result.createObjectStore(OBJECT_STORE);
@@ -110,7 +146,7 @@ export class IndexedDbTokenStore implements TokenStore {
   async #get(key: string): Promise<unknown> {
     const database = await this.#open();
     return await new Promise<unknown>((resolve, reject) => {
-      let request: IDBRequest;
+      let request: IdbRequest<unknown>;
       try {
         request = database.transaction(OBJECT_STORE, "readonly").objectStore(OBJECT_STORE).get(key);
       } catch (error) {
@@ -125,7 +161,7 @@ export class IndexedDbTokenStore implements TokenStore {
   async #change(key: string, value: unknown): Promise<void> {
     const database = await this.#open();
     await new Promise<void>((resolve, reject) => {
-      let transaction: IDBTransaction;
+      let transaction: IdbTransaction;
       try {
         transaction = database.transaction(OBJECT_STORE, "readwrite");
         const store = transaction.objectStore(OBJECT_STORE);
