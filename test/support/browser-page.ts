@@ -133,6 +133,8 @@ export interface PageServerOptions {
   dir: string;
   /** Extra headers of a response, by its path (e.g. a CSP for one page). */
   headersFor?: (path: string) => Record<string, string>;
+  /** Told of every request: its method and URL (path and query), e.g. to check what a page put in its URLs. */
+  onRequest?: (method: string, url: string) => void;
 }
 
 /** Serves `dir` on a free 127.0.0.1 port and takes the page's reports (see the header). */
@@ -140,6 +142,7 @@ export function servePage(options: PageServerOptions): Promise<PageServer> {
   const posted = new Map<string, unknown>();
   const waiting = new Map<string, (value: unknown) => void>();
   const handle = async (request: IncomingMessage, response: ServerResponse) => {
+    options.onRequest?.(request.method ?? "", request.url ?? "/");
     const path = decodeURIComponent(new URL(request.url ?? "/", "http://127.0.0.1").pathname);
     const reported = /^\/result\/([\w-]+)$/.exec(path);
     if (request.method === "POST" && reported !== null) {
