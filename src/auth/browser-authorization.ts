@@ -74,8 +74,8 @@ const PENDING_LIFETIME_MS = 15 * 60_000;
 const RESPONSE_PARAMETERS = ["code", "state", "iss", "error", "error_description", "error_uri", "session_state"];
 
 /**
- * The AuthProvider for createOAuthFetch in a page: the same client and store as the flow, so
- * stored tokens are sent and refreshed; a new authorization it cannot do (the page drives the
+ * The AuthProvider for createOAuthFetch in a page, with the flow's client and store. Stored
+ * tokens are sent and refreshed; a new authorization it cannot do (the page drives the
  * redirect): its openAuthorizationUrl rejects with AuthError "interaction-failed" — call
  * startBrowserAuthorization then.
  */
