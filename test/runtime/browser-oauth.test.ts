@@ -8,7 +8,10 @@
 // URL with the clean one, and connects the Client over Streamable HTTP to the fixture's
 // protected MCP endpoint with createOAuthFetch + browserAuthProvider (the tokens live 30 s, within
 // the refresh skew: the first request refreshes them), lists and calls tools, and posts its report.
-// Every URL the browser asked for is recorded at the three loopback servers: none holds a token.
+// The same with a popup: window.open to the authorization server, whose callback page (in the
+// popup) posts its URL to the opener and closes; the opener completes, so its URL never holds a
+// code. Every URL the browser asked for is recorded at the three loopback servers: none holds a
+// token or the verifier.
 //
 // The bundle is made from the package as `npm run build` builds it (scripts/bundle-sizes.ts
 // buildPackage), as test/runtime/browser.test.ts does: only the built package has the #runtime
@@ -49,15 +52,24 @@ async function begin() {
     redirectUri,
     store: new mcpwire.IndexedDbTokenStore({ databaseName }),
   });
-  location.assign(url);
+  if (params.get("mode") !== "popup") return void location.assign(url);
+  // the popup's callback page hands its URL back by postMessage; this page completes
+  const callbackUrl = await new Promise((resolve, reject) => {
+    const popup = window.open(url, "mcpwire-authorization", "popup,width=500,height=600");
+    if (popup === null) return reject(new Error("the popup was blocked"));
+    window.addEventListener("message", (event) => {
+      if (event.origin === location.origin && event.source === popup && typeof event.data?.callbackUrl === "string") resolve(event.data.callbackUrl);
+    });
+  });
+  return await finish(callbackUrl);
 }
 
-async function finish() {
+async function finish(callbackUrl) {
   const mcp = sessionStorage.getItem("test.mcp");
-  const found = { callbackHadCode: new URLSearchParams(location.search).has("code") };
+  const found = { callbackHadCode: new URL(callbackUrl).searchParams.has("code") };
   const store = new mcpwire.IndexedDbTokenStore({ databaseName });
-  const done = await mcpwire.completeBrowserAuthorization({ callbackUrl: location.href, store });
-  history.replaceState(null, "", done.cleanUrl);
+  const done = await mcpwire.completeBrowserAuthorization({ callbackUrl, store });
+  if (callbackUrl === location.href) history.replaceState(null, "", done.cleanUrl);
   found.cleanUrl = done.cleanUrl;
   found.pendingLeft = Object.keys(sessionStorage).filter((key) => key.startsWith("mcpwire.oauth.pending"));
   await store.close();
@@ -86,8 +98,12 @@ async function finish() {
 const name = location.pathname === "/callback.html" ? sessionStorage.getItem("test.name") : new URLSearchParams(location.search).get("name");
 let report;
 try {
-  if (location.pathname === "/callback.html") report = await finish();
-  else await begin();
+  if (location.pathname === "/callback.html" && window.opener !== null) {
+    // the popup: back to the page that opened it, then gone
+    window.opener.postMessage({ callbackUrl: location.href }, location.origin);
+    window.close();
+  } else if (location.pathname === "/callback.html") report = await finish(location.href);
+  else report = await begin();
 } catch (error) {
   report = { failed: errorOf(error), stack: String(error?.stack ?? ""), at: location.href.replace(/code=[^&]*/, "code=…") };
 }
@@ -119,14 +135,19 @@ interface OAuthPageReport {
 
 const skip = chromiumSkip();
 
-describe("headless Chromium: the browser OAuth redirect flow, tokens in IndexedDB, the client connected with them", { skip }, () => {
+/** One page visit's flow: the authorization server and MCP endpoint it used, what the page reported, and every URL it asked the page server for. */
+interface Flow {
+  fixture: OAuthFixture;
+  report: OAuthPageReport;
+  pageRequests: string[];
+  origin: string;
+}
+
+describe("headless Chromium: the browser OAuth flow, tokens in IndexedDB, the client connected with them", { skip }, () => {
   const scratch = mkdtempSync(join(os.tmpdir(), "mcpwire-browser-oauth-test-"));
   const site = join(scratch, "site");
-  let fixture: OAuthFixture | undefined;
-  let pages: PageServer | undefined;
-  /** Every URL the page server was asked for, in order. */
-  const pageRequests: string[] = [];
-  let report: OAuthPageReport | undefined;
+  const fixtures: OAuthFixture[] = [];
+  const servers: PageServer[] = [];
 
   before(async () => {
     const built = join(scratch, "package");
@@ -138,60 +159,106 @@ describe("headless Chromium: the browser OAuth redirect flow, tokens in IndexedD
     writeFileSync(join(site, "index.html"), PAGE);
     writeFileSync(join(site, "callback.html"), PAGE);
     writeFileSync(join(site, "page.js"), PAGE_SCRIPT);
-    // 30 s tokens with refresh tokens: within the default 60 s skew, so the client refreshes
-    fixture = await startOAuthFixture({ cors: true, refreshTokens: true, expiresIn: 30 });
-    pages = await servePage({ dir: site, onRequest: (method, url) => pageRequests.push(`${method} ${url}`) });
-    const url = `${pages.origin}/index.html?name=oauth&mcp=${encodeURIComponent(fixture.mcpUrl)}`;
-    report = (await openInChromium(url, pages.result("oauth", 90_000), 100_000)) as OAuthPageReport;
   });
 
   after(async () => {
-    await pages?.close();
-    await fixture?.close();
+    for (const server of servers) await server.close();
+    for (const fixture of fixtures) await fixture.close();
     rmSync(scratch, { recursive: true, force: true });
   });
 
-  test("the page completes the redirect flow and lists and calls the protected server's tools with the token", () => {
-    assert.equal(report!.failed, undefined, `the page failed at ${report!.at}: ${JSON.stringify(report!.failed)}\n${report!.stack}`);
-    assert.equal(report!.callbackHadCode, true, "the authorization server redirected back with a code");
-    assert.equal(report!.server, "oauth-fixture");
-    assert.deepEqual(report!.tools, ["whoami"]);
-    assert.match(report!.call, /^scopes:/);
-    assert.equal(fixture!.authorizations.length, 1, "one authorization");
-    assert.equal(fixture!.registrations.length, 1, "registered once (dynamic registration), reused for the refresh");
-    assert.equal(fixture!.registrations[0]!.application_type, "web");
-    const mcpCalls = fixture!.rs.seen.filter((request) => request.method === "POST" && request.url === "/mcp");
+  /** A fresh authorization server, MCP endpoint and page origin (so a fresh IndexedDB), and one Chromium run of `mode`. */
+  async function run(mode: "redirect" | "popup"): Promise<Flow> {
+    // 30 s tokens with refresh tokens: within the default 60 s skew, so the client refreshes
+    const fixture = await startOAuthFixture({ cors: true, refreshTokens: true, expiresIn: 30 });
+    fixtures.push(fixture);
+    const pageRequests: string[] = [];
+    const pages = await servePage({ dir: site, onRequest: (method, url) => pageRequests.push(`${method} ${url}`) });
+    servers.push(pages);
+    const url = `${pages.origin}/index.html?name=${mode}&mode=${mode}&mcp=${encodeURIComponent(fixture.mcpUrl)}`;
+    const report = (await openInChromium(url, pages.result(mode, 90_000), 100_000, mode === "popup" ? ["--disable-popup-blocking"] : [])) as OAuthPageReport;
+    return { fixture, report, pageRequests, origin: pages.origin };
+  }
+
+  function assertConnected({ fixture, report }: Flow): void {
+    assert.equal(report.failed, undefined, `the page failed at ${report.at}: ${JSON.stringify(report.failed)}\n${report.stack}`);
+    assert.equal(report.callbackHadCode, true, "the authorization server redirected back with a code");
+    assert.equal(report.server, "oauth-fixture");
+    assert.deepEqual(report.tools, ["whoami"]);
+    assert.match(report.call, /^scopes:/);
+    assert.equal(fixture.authorizations.length, 1, "one authorization");
+    assert.equal(fixture.registrations.length, 1, "registered once (dynamic registration), reused for the refresh");
+    assert.equal(fixture.registrations[0]!.application_type, "web");
+    const mcpCalls = fixture.rs.seen.filter((request) => request.method === "POST" && request.url === "/mcp");
     assert.ok(mcpCalls.length >= 3, `initialize, tools/list, tools/call reached the server (${mcpCalls.length})`);
-    assert.ok(mcpCalls.every((request) => fixture!.tokens.has(request.headers.authorization?.replace(/^Bearer /, "") ?? "")), "each with a token it issued");
-  });
+    assert.ok(mcpCalls.every((request) => fixture.tokens.has(request.headers.authorization?.replace(/^Bearer /, "") ?? "")), "each with a token it issued");
+  }
 
-  test("the tokens are kept in IndexedDB and refreshed there when they near expiry; the PKCE verifier is gone", () => {
-    assert.equal(report!.storedInIndexedDb, true, "a new IndexedDbTokenStore reads the tokens");
-    assert.deepEqual(fixture!.tokenRequests.map((request) => request.form.get("grant_type")).slice(0, 2), ["authorization_code", "refresh_token"]);
-    assert.ok(report!.events.includes("refreshed"), report!.events.join(", "));
-    assert.equal(report!.refreshedStored, true, "the refreshed tokens replaced the first ones in IndexedDB");
-    assert.deepEqual(report!.pendingLeft, [], "no pending authorization (verifier) left in sessionStorage");
-  });
+  function assertStoredAndRefreshed({ fixture, report }: Flow): void {
+    assert.equal(report.storedInIndexedDb, true, "a new IndexedDbTokenStore reads the tokens");
+    assert.deepEqual(fixture.tokenRequests.map((request) => request.form.get("grant_type")).slice(0, 2), ["authorization_code", "refresh_token"]);
+    assert.ok(report.events.includes("refreshed"), report.events.join(", "));
+    assert.equal(report.refreshedStored, true, "the refreshed tokens replaced the first ones in IndexedDB");
+    assert.deepEqual(report.pendingLeft, [], "no pending authorization (verifier) left in sessionStorage");
+  }
 
-  test("the final page URL has no code or state, and no token or verifier appears in any URL the browser visited", () => {
-    const clean = `${pages!.origin}/callback.html`;
-    assert.equal(report!.cleanUrl, clean);
-    assert.equal(report!.finalUrl, clean, "history.replaceState took the code and state out of the address bar");
+  /** No access or refresh token the server issued, and no PKCE verifier, in any URL the browser asked any of the three servers for. */
+  function assertNoSecretInUrls({ fixture, pageRequests }: Flow): void {
     const urls = [
       ...pageRequests.map((line) => `page ${line}`),
-      ...fixture!.as.seen.map((request) => `AS ${request.method} ${request.url}`),
-      ...fixture!.rs.seen.map((request) => `RS ${request.method} ${request.url}`),
+      ...fixture.as.seen.map((request) => `AS ${request.method} ${request.url}`),
+      ...fixture.rs.seen.map((request) => `RS ${request.method} ${request.url}`),
     ];
     assert.ok(pageRequests.some((line) => line.startsWith("GET /callback.html?code=")), pageRequests.join("\n"));
     const secrets = [
-      ...fixture!.tokens.keys(),
-      ...[...fixture!.tokens.keys()].map((token) => `r-${token}`), // the refresh tokens
-      ...fixture!.tokenRequests.map((request) => request.form.get("code_verifier")).filter((verifier): verifier is string => verifier !== null),
+      ...fixture.tokens.keys(),
+      ...[...fixture.tokens.keys()].map((token) => `r-${token}`), // the refresh tokens
+      ...fixture.tokenRequests.map((request) => request.form.get("code_verifier")).filter((verifier): verifier is string => verifier !== null),
     ];
     assert.ok(secrets.length >= 3, "tokens were issued and a verifier sent");
     for (const secret of secrets) {
       const inUrl = urls.filter((url) => url.includes(secret) || url.includes(encodeURIComponent(secret)));
       assert.deepEqual(inUrl, [], `a secret appeared in a URL`);
     }
+  }
+
+  describe("a redirect: location.assign to the authorization server, completed on the callback page", () => {
+    let flow: Flow | undefined;
+    before(async () => {
+      flow = await run("redirect");
+    });
+
+    test("the page completes the redirect flow and lists and calls the protected server's tools with the token", () => {
+      assertConnected(flow!);
+    });
+
+    test("the tokens are kept in IndexedDB and refreshed there when they near expiry; the PKCE verifier is gone", () => {
+      assertStoredAndRefreshed(flow!);
+    });
+
+    test("the final page URL has no code or state, and no token or verifier appears in any URL the browser visited", () => {
+      const clean = `${flow!.origin}/callback.html`;
+      assert.equal(flow!.report.cleanUrl, clean);
+      assert.equal(flow!.report.finalUrl, clean, "history.replaceState took the code and state out of the address bar");
+      assertNoSecretInUrls(flow!);
+    });
+  });
+
+  describe("a popup: window.open to the authorization server, its callback posts its URL back and the opener completes", () => {
+    let flow: Flow | undefined;
+    before(async () => {
+      flow = await run("popup");
+    });
+
+    test("the opener completes the flow, keeps the tokens in IndexedDB, and connects with them", () => {
+      assertConnected(flow!);
+      assertStoredAndRefreshed(flow!);
+    });
+
+    test("the opener's URL never held a code, and no token or verifier appears in any URL the browser visited", () => {
+      assert.ok(!/[?&](code|state)=/.test(flow!.report.finalUrl), flow!.report.finalUrl);
+      assert.ok(flow!.report.finalUrl.startsWith(`${flow!.origin}/index.html?`), flow!.report.finalUrl);
+      assertNoSecretInUrls(flow!);
+    });
   });
 });

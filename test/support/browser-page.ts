@@ -239,9 +239,10 @@ function readLimited(request: IncomingMessage): Promise<string> {
  * resolves with what `until` resolves to; rejects when `until` rejects, when Chromium exits
  * first or cannot start, or after timeoutMs. In every case the process group is killed and
  * waited for, and the profile removed, before this settles. Chromium's last output is in the
- * error's message.
+ * error's message. `extraArgs` go before the URL (`--disable-popup-blocking` for a page that
+ * opens a popup with no user gesture, which nobody gives headless Chromium).
  */
-export async function openInChromium<T>(url: string, until: Promise<T>, timeoutMs = 90_000): Promise<T> {
+export async function openInChromium<T>(url: string, until: Promise<T>, timeoutMs = 90_000, extraArgs: readonly string[] = []): Promise<T> {
   const executable = findChromium() ?? "chromium";
   const profile = mkdtempSync(join(tmpdir(), "mcpwire-chromium-"));
   const child = spawn(
@@ -257,6 +258,7 @@ export async function openInChromium<T>(url: string, until: Promise<T>, timeoutM
       "--disable-background-networking",
       "--disable-component-update",
       `--user-data-dir=${profile}`,
+      ...extraArgs,
       url,
     ],
     { stdio: ["ignore", "ignore", "pipe"], detached: true },
