@@ -142,6 +142,41 @@ test("an iss from another authorization server is refused after the pending entr
   });
 });
 
+test("a refusal (error=access_denied) is authorization-denied, and the clean URL drops error and error_description too", async () => {
+  await withFixture({}, async (fixture) => {
+    const store = new MemoryTokenStore();
+    const pending = new MemoryStorage();
+    const callback = new URL(await follow(await startBrowserAuthorization(startOptions(fixture, store, pending))));
+    callback.searchParams.delete("code");
+    callback.searchParams.set("error", "access_denied");
+    callback.searchParams.set("error_description", "the user said no");
+    const error = await rejection(completeBrowserAuthorization({ callbackUrl: callback, store, pending }));
+    assert.equal((error as AuthError).code, "authorization-denied");
+    assert.match(error.message, /access_denied \(the user said no\)/);
+    assert.equal(pending.items.size, 0, "the verifier is removed on a refusal too");
+  });
+});
+
+test("a response at another page than the redirect URI, or long after the start, is refused", async () => {
+  await withFixture({}, async (fixture) => {
+    const store = new MemoryTokenStore();
+    const pending = new MemoryStorage();
+    const callback = new URL(await follow(await startBrowserAuthorization(startOptions(fixture, store, pending))));
+    callback.pathname = "/elsewhere";
+    const elsewhere = await rejection(completeBrowserAuthorization({ callbackUrl: callback, store, pending }));
+    assert.equal((elsewhere as AuthError).code, "interaction-failed");
+    assert.match(elsewhere.message, /not to the redirect URI/);
+
+    const late = new URL(await follow(await startBrowserAuthorization(startOptions(fixture, store, pending))));
+    const [key, text] = [...pending.items][0]!;
+    pending.items.set(key, JSON.stringify({ ...JSON.parse(text), startedAt: 0 })); // started in 1970
+    const expired = await rejection(completeBrowserAuthorization({ callbackUrl: late, store, pending }));
+    assert.equal((expired as AuthError).code, "interaction-failed");
+    assert.match(expired.message, /start it again/);
+    assert.equal(fixture.tokenRequests.length, 0);
+  });
+});
+
 test("a pre-registered public client id is used as given: no registration", async () => {
   await withFixture({}, async (fixture) => {
     const store = new MemoryTokenStore();
