@@ -232,6 +232,25 @@ test("a new authorization the transport would need is an AuthError telling the p
   });
 });
 
+test("with loginRequired, a page without tokens learns it before any request to the authorization server, with the challenge to start from", async () => {
+  await withFixture({ challengeScope: "tools:read" }, async (fixture) => {
+    let challenged: { scope?: string; resourceMetadata?: string } | undefined;
+    const oauthFetch = createOAuthFetch({
+      serverUrl: fixture.mcpUrl,
+      provider: browserAuthProvider({ redirectUri: REDIRECT, store: new MemoryTokenStore() }),
+      loginRequired: (challenge) => {
+        challenged = challenge;
+        return new AuthError("sign in first", "interaction-failed");
+      },
+    });
+    const response = await rejection(oauthFetch(fixture.mcpUrl, { method: "POST", body: "{}" }));
+    assert.equal((response as AuthError).message, "sign in first");
+    assert.equal(challenged?.scope, "tools:read");
+    assert.match(challenged?.resourceMetadata ?? "", /oauth-protected-resource/);
+    assert.deepEqual(fixture.as.seen, [], "no discovery or registration at the authorization server");
+  });
+});
+
 const hasSessionStorage = typeof (globalThis as { sessionStorage?: unknown }).sessionStorage === "object";
 
 test(
