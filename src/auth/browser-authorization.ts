@@ -5,7 +5,7 @@
 
 import { messageOf } from "../common/error-text.ts";
 import { acceptAuthorizationResponse, buildAuthorizationRequest, readAuthorizationResponse, selectScope } from "./authorization-code.ts";
-import { discover } from "./discovery.ts";
+import { assertSafeUrl, discover } from "./discovery.ts";
 import { AuthError } from "./errors.ts";
 import { resolveClient } from "./registration.ts";
 import { sessionStorageOf, type WebStorage } from "./session-storage-token-store.ts";
@@ -110,8 +110,9 @@ function requireWebCrypto(): void {
 /**
  * Step one in the page: discovery, the client (pre-registered, CIMD, stored or registered now
  * and kept in `store`), the scope, and a PKCE verifier and state saved in `pending`. Resolves
- * with the authorization URL; the page sends the user there: `location.assign(url)` (redirect)
- * or `window.open(url)` (popup). The redirect page then calls completeBrowserAuthorization.
+ * with the authorization URL; the page sends the user there: `location.assign(url)` (redirect:
+ * the redirect page calls completeBrowserAuthorization) or `window.open(url)` (popup: its
+ * redirect page posts `location.href` to the opener, which calls it).
  */
 export async function startBrowserAuthorization(options: BrowserAuthorizationOptions): Promise<URL> {
   requireWebCrypto();
@@ -122,6 +123,8 @@ export async function startBrowserAuthorization(options: BrowserAuthorizationOpt
     ...(options.signal !== undefined ? { signal: options.signal } : {}),
   };
   const serverUrl = new URL(options.serverUrl);
+  // spec 2025-11-25 basic/authorization ("Communication Security"): redirect URIs are https or loopback
+  assertSafeUrl(options.redirectUri, "the redirect URI");
   const target = await discover(serverUrl, options.resourceMetadataUrl !== undefined ? { resourceMetadata: options.resourceMetadataUrl } : {}, http);
   const provider = browserAuthProvider(options);
   const resolved = await resolveClient(target.issuer, target.metadata, provider, await options.store.getClient(target.issuer), http);

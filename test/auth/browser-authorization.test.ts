@@ -177,6 +177,15 @@ test("a response at another page than the redirect URI, or long after the start,
   });
 });
 
+test("a redirect URI that is neither https nor loopback is refused (unsafe-url) before any request", async () => {
+  await withFixture({}, async (fixture) => {
+    const options = { ...startOptions(fixture, new MemoryTokenStore(), new MemoryStorage()), redirectUri: "http://app.example.com/callback" };
+    const error = await rejection(startBrowserAuthorization(options));
+    assert.equal((error as AuthError).code, "unsafe-url");
+    assert.deepEqual([...fixture.as.seen, ...fixture.rs.seen], []);
+  });
+});
+
 test("a pre-registered public client id is used as given: no registration", async () => {
   await withFixture({}, async (fixture) => {
     const store = new MemoryTokenStore();
