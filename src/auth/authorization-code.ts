@@ -110,12 +110,25 @@ export interface AuthorizationCodeOptions extends HttpOptions {
   dpop?: DpopSigner;
 }
 
+/** An authorization request, built: the URL to send the user to and the secrets its response is checked and redeemed with. */
+export interface AuthorizationRequest {
+  url: URL;
+  /** OAuth 2.1 7.12: compared with the response's `state` (CSRF). */
+  state: string;
+  /** RFC 7636: sent only on the token request. */
+  verifier: string;
+}
+
 /**
- * One authorization: the URL built and handed to the provider, its redirect validated (iss,
- * then state, then error), and the code exchanged for tokens at the token endpoint.
+ * The authorization URL (OAuth 2.1 4.1.1) with PKCE S256, a fresh state, the scope and the
+ * resource indicator; refuses an authorization server without S256 or without its endpoints.
  */
-export async function authorizeWithCode(options: AuthorizationCodeOptions): Promise<TokenSet> {
-  const { target, client, provider } = options;
+export async function buildAuthorizationRequest(
+  target: AuthorizationTarget,
+  clientId: string,
+  redirectUri: string,
+  scope: string | undefined,
+): Promise<AuthorizationRequest> {
   const { metadata } = target;
   // spec 2026-07-28 security-considerations ("Authorization Code Protection"): no S256, no flow
   const methods = metadata.code_challenge_methods_supported;
@@ -138,21 +151,58 @@ export async function authorizeWithCode(options: AuthorizationCodeOptions): Prom
   const state = randomToken(32);
   const url = new URL(metadata.authorization_endpoint);
   url.searchParams.set("response_type", "code");
-  url.searchParams.set("client_id", client.clientId);
-  url.searchParams.set("redirect_uri", provider.redirectUri);
+  url.searchParams.set("client_id", clientId);
+  url.searchParams.set("redirect_uri", redirectUri);
   url.searchParams.set("code_challenge", pkce.challenge);
   url.searchParams.set("code_challenge_method", pkce.method);
   url.searchParams.set("state", state);
-  if (options.scope !== undefined) url.searchParams.set("scope", options.scope);
+  if (scope !== undefined) url.searchParams.set("scope", scope);
   // spec 2026-07-28 authorization ("Resource Parameter Implementation"): on both requests
   url.searchParams.set("resource", target.resource);
+  return { url, state, verifier: pkce.verifier };
+}
+
+/**
+ * The authorization response checked — iss, then state, then error, then code — and its code
+ * returned. `issAdvertised`: the server's authorization_response_iss_parameter_supported.
+ */
+export function acceptAuthorizationResponse(response: AuthorizationResponse, issuer: string, issAdvertised: boolean, state: string): string {
+  // iss first: on a mismatch not even the error is acted on (spec: "MUST NOT act on or display error")
+  checkIssuer(response, issuer, issAdvertised);
+  if (response.state !== state) {
+    throw new AuthError(
+      `the authorization response's state does not match the request's (CSRF protection, OAuth 2.1 7.12); refusing it — start the authorization again`,
+      "state-mismatch",
+    );
+  }
+  if (response.error !== undefined) {
+    throw new AuthError(
+      `the authorization server ${issuer} refused the authorization: ${response.error}` +
+        `${response.errorDescription !== undefined ? ` (${response.errorDescription})` : ""}; try again, or check the client's permissions there`,
+      "authorization-denied",
+    );
+  }
+  if (response.code === undefined || response.code === "") {
+    throw new AuthError(`the authorization response from ${issuer} has no code; start the authorization again`, "authorization-denied");
+  }
+  return response.code;
+}
+
+/**
+ * One authorization: the URL built and handed to the provider, its redirect validated (iss,
+ * then state, then error), and the code exchanged for tokens at the token endpoint.
+ */
+export async function authorizeWithCode(options: AuthorizationCodeOptions): Promise<TokenSet> {
+  const { target, client, provider } = options;
+  const { metadata } = target;
+  const request = await buildAuthorizationRequest(target, client.clientId, provider.redirectUri, options.scope);
 
   const controller = new AbortController();
   const onAbort = (): void => controller.abort(options.signal?.reason);
   options.signal?.addEventListener("abort", onAbort, { once: true });
   let answer: string | URL | AuthorizationResponse;
   try {
-    answer = await provider.openAuthorizationUrl(url, {
+    answer = await provider.openAuthorizationUrl(request.url, {
       serverUrl: target.serverUrl.href,
       issuer: target.issuer,
       ...(options.scope !== undefined ? { scope: options.scope } : {}),
@@ -168,33 +218,20 @@ export async function authorizeWithCode(options: AuthorizationCodeOptions): Prom
   } finally {
     options.signal?.removeEventListener("abort", onAbort);
   }
-  const response = readAuthorizationResponse(answer);
-  // iss first: on a mismatch not even the error is acted on (spec: "MUST NOT act on or display error")
-  checkIssuer(response, target.issuer, metadata.authorization_response_iss_parameter_supported === true);
-  if (response.state !== state) {
-    throw new AuthError(
-      `the authorization response's state does not match the request's (CSRF protection, OAuth 2.1 7.12); refusing it — start the authorization again`,
-      "state-mismatch",
-    );
-  }
-  if (response.error !== undefined) {
-    throw new AuthError(
-      `the authorization server ${target.issuer} refused the authorization: ${response.error}` +
-        `${response.errorDescription !== undefined ? ` (${response.errorDescription})` : ""}; try again, or check the client's permissions there`,
-      "authorization-denied",
-    );
-  }
-  if (response.code === undefined || response.code === "") {
-    throw new AuthError(`the authorization response from ${target.issuer} has no code; start the authorization again`, "authorization-denied");
-  }
+  const code = acceptAuthorizationResponse(
+    readAuthorizationResponse(answer),
+    target.issuer,
+    metadata.authorization_response_iss_parameter_supported === true,
+    request.state,
+  );
   return await requestToken({
-    tokenEndpoint: metadata.token_endpoint,
+    tokenEndpoint: metadata.token_endpoint!,
     issuer: target.issuer,
     client,
     params: {
       grant_type: "authorization_code",
-      code: response.code,
-      code_verifier: pkce.verifier,
+      code,
+      code_verifier: request.verifier,
       redirect_uri: provider.redirectUri,
     },
     resource: target.resource,

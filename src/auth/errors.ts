@@ -18,6 +18,7 @@ import { McpwireError } from "../common/mcpwire-error.ts";
  * - "step-up-limit": 403 insufficient_scope again after the scopes were granted (retry limit)
  * - "unauthorized": the server still answers 401 with a fresh token
  * - "interaction-failed": the AuthProvider could not show the URL or get the redirect back
+ * - "unsupported-runtime": a Web API the browser flow or store needs is missing (sessionStorage, indexedDB, crypto.subtle)
  */
 export type AuthorizationErrorCode =
   | "unsafe-url"
@@ -31,7 +32,8 @@ export type AuthorizationErrorCode =
   | "iss-mismatch"
   | "step-up-limit"
   | "unauthorized"
-  | "interaction-failed";
+  | "interaction-failed"
+  | "unsupported-runtime";
 
 /**
  * Why a token endpoint request failed (OAuthError's codes). Its `error` field keeps the RFC 6749

@@ -1,7 +1,8 @@
 // The `mcpwire/auth` entry: an OAuth 2.1 client for MCP servers over HTTP, handed to a
 // transport as a `fetch` — spec 2025-11-25 basic/authorization, 2026-07-28 basic/authorization/*.
-// createOAuthFetch and its providers, token stores, the extension grants (client credentials,
-// JWT bearer, token exchange, enterprise-managed), DPoP, and discovery for study.
+// createOAuthFetch and its providers, token stores (files, memory, sessionStorage, IndexedDB), the
+// browser redirect flow, the extension grants (client credentials, JWT bearer, token exchange,
+// enterprise-managed), DPoP, and discovery for study.
 // The names: api/auth.api.md.
 
 export { AuthError } from "./errors.ts";
@@ -11,6 +12,13 @@ export { createOAuthFetch } from "./oauth-fetch.ts";
 export type { AuthEvent, GrantContext, OAuthFetch, OAuthFetchOptions } from "./oauth-fetch.ts";
 export { loopbackRedirectUri, serverAuthFetch, serverAuthProvider } from "./server-auth.ts";
 export type { OpenAuthorizationUrl, ServerAuthSettings } from "./server-auth.ts";
+
+// in a browser page: the redirect (or popup) flow in two calls, and the stores a page can keep tokens in
+export { browserAuthProvider, completeBrowserAuthorization, startBrowserAuthorization } from "./browser-authorization.ts";
+export type { BrowserAuthorizationOptions, BrowserCallbackOptions } from "./browser-authorization.ts";
+export { SessionStorageTokenStore } from "./session-storage-token-store.ts";
+export type { WebStorage } from "./session-storage-token-store.ts";
+export { IndexedDbTokenStore } from "./indexed-db-token-store.ts";
 
 // token stores
 export { defaultAuthDirectory, FileTokenStore, MemoryTokenStore, TokenStoreError } from "./token-store.ts";

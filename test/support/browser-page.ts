@@ -133,6 +133,8 @@ export interface PageServerOptions {
   dir: string;
   /** Extra headers of a response, by its path (e.g. a CSP for one page). */
   headersFor?: (path: string) => Record<string, string>;
+  /** Told of every request: its method and URL (path and query), e.g. to check what a page put in its URLs. */
+  onRequest?: (method: string, url: string) => void;
 }
 
 /** Serves `dir` on a free 127.0.0.1 port and takes the page's reports (see the header). */
@@ -140,6 +142,7 @@ export function servePage(options: PageServerOptions): Promise<PageServer> {
   const posted = new Map<string, unknown>();
   const waiting = new Map<string, (value: unknown) => void>();
   const handle = async (request: IncomingMessage, response: ServerResponse) => {
+    options.onRequest?.(request.method ?? "", request.url ?? "/");
     const path = decodeURIComponent(new URL(request.url ?? "/", "http://127.0.0.1").pathname);
     const reported = /^\/result\/([\w-]+)$/.exec(path);
     if (request.method === "POST" && reported !== null) {
@@ -236,9 +239,10 @@ function readLimited(request: IncomingMessage): Promise<string> {
  * resolves with what `until` resolves to; rejects when `until` rejects, when Chromium exits
  * first or cannot start, or after timeoutMs. In every case the process group is killed and
  * waited for, and the profile removed, before this settles. Chromium's last output is in the
- * error's message.
+ * error's message. `extraArgs` go before the URL (`--disable-popup-blocking` for a page that
+ * opens a popup with no user gesture, which nobody gives headless Chromium).
  */
-export async function openInChromium<T>(url: string, until: Promise<T>, timeoutMs = 90_000): Promise<T> {
+export async function openInChromium<T>(url: string, until: Promise<T>, timeoutMs = 90_000, extraArgs: readonly string[] = []): Promise<T> {
   const executable = findChromium() ?? "chromium";
   const profile = mkdtempSync(join(tmpdir(), "mcpwire-chromium-"));
   const child = spawn(
@@ -254,6 +258,7 @@ export async function openInChromium<T>(url: string, until: Promise<T>, timeoutM
       "--disable-background-networking",
       "--disable-component-update",
       `--user-data-dir=${profile}`,
+      ...extraArgs,
       url,
     ],
     { stdio: ["ignore", "ignore", "pipe"], detached: true },
