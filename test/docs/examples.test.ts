@@ -208,6 +208,23 @@ test(`every ts/js block type-checks (${code.length} blocks, one tsc)`, { skip: i
   assert.equal(exit, 0, `the doc blocks do not type-check (mark a fragment \`ts ignore\`):\n${located}`);
 });
 
+test("a transcript: its commands split as sh does, both sides normalised, `…` for lines or text", () => {
+  const steps = transcriptSteps('$ mcpwire read s \'a b\' "c\\"d" x=1   # exit 2\nline 1\n…\n$ mcpwire version\nmcpwire 1.2.3', 10);
+  assert.deepEqual(steps.map(({ line, args, exit, expected }) => ({ line, args, exit, expected })), [
+    { line: 11, args: ["read", "s", "a b", 'c"d', "x=1"], exit: 2, expected: ["line 1", "…"] },
+    { line: 14, args: ["version"], exit: 0, expected: ["mcpwire 1.2.3"] },
+  ]);
+  assert.throws(() => transcriptSteps("$ mcpwire call x | jq .", 1), /no shell/);
+  assert.throws(() => transcriptSteps("$ ls", 1), /only `\$ mcpwire …`/);
+  const paths: Normalising = { paths: [["/tmp/x1", "<tmp>"]] };
+  assert.deepEqual(normalised("\n/tmp/x1/a  \n took 12 ms, 1.5 s, v2.0.1-beta.1\n\n", paths), ["<tmp>/a", " took <time>, <time>, <version>"]);
+  assert.ok(linesMatch(["a", "b", "c", "d"], ["a", "…", "d"]));
+  assert.ok(linesMatch(["a", "d"], ["a", "…", "d"]));
+  assert.ok(linesMatch(["Resource 3: made at 5 PM"], ["Resource 3: made at …"]));
+  assert.ok(!linesMatch(["a", "b"], ["a"]));
+  assert.ok(!linesMatch(["a", "x", "c"], ["a", "…", "d"]));
+});
+
 describe("yaml and json blocks", () => {
   for (const block of data) {
     const isConfig = block.flags.includes("config") || block.body.trimStart().startsWith("# mcpwire config");
@@ -223,11 +240,12 @@ describe("yaml and json blocks", () => {
       if (!isConfig) return;
       const env: Record<string, string> = { HOME: home, PATH: process.env.PATH ?? "" };
       for (const [, name] of text.matchAll(/\$\{([A-Za-z_][A-Za-z0-9_]*)/g)) env[name!] ??= `example-${name}`;
-      const config = parseConfig(text, {
+      // Blank lines first, so that a problem's line is the page's.
+      const config = parseConfig("\n".repeat(block.line) + text, {
         file: join(scratch, json ? "mcpwire.json" : "mcpwire.yaml"),
         format: json ? "json" : "yaml",
         env,
-        displayName: whereOf(block),
+        displayName: block.file,
       });
       const problems = [...(config.errors ?? []), ...(config.warnings ?? [])].map((problem) => problem.message);
       assert.deepEqual(problems, [], `${whereOf(block)}: the config block has problems`);
