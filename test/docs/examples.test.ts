@@ -37,8 +37,9 @@
 //       parseConfig (every `${VAR}` it names set) and must give no error and no warning.
 //
 // Failures name the page and the line of the block's opening fence (README.md:331), a type error
-// or a config problem the page's own line. One file takes about 20 s under Node (tsc 4 s, a
-// run block 3-4 s, a transcript command 1-2 s) and 10 s under Deno (no type-check).
+// or a config problem the page's own line. The file takes 20-35 s under Node (8 s of CPU: tsc
+// 4 s, a run block 3-4 s, a transcript command 1-2 s) and 10-35 s under Deno (6 s of CPU, no
+// type-check), the longer on a loaded machine.
 //   node --import tsx --test test/docs/examples.test.ts
 //   npx deno test -A test/docs/examples.test.ts
 
