@@ -5,7 +5,8 @@
 //   ```ts  ```typescript  ```js  ```javascript   type-checked: one generated project (a file per
 //       block, the repo's strict compiler options, top-level await allowed), one tsc for all.
 //       Imports of "mcpwire", "mcpwire/registry", "mcpwire/host", "mcpwire/agent", "mcpwire/auth"
-//       (also as "jsr:@mcpwire/mcpwire…" or "npm:mcpwire…") are rewritten to the src/ entries.
+//       (also as "jsr:@mcpwire/mcpwire…" or "npm:mcpwire…") are rewritten to the src/ entries;
+//       other packages resolve from the repository's node_modules (the dev dependencies too).
 //       Under Deno the type-check is skipped (the Node run does it; Deno runs the run blocks).
 //       A fragment declares what it uses rather than being ignored:
 //         import type { Client } from "mcpwire";
@@ -46,7 +47,7 @@
 import "../support/test-env.ts"; // the era, tool-list and pin caches off, here and in what this starts
 import assert from "node:assert/strict";
 import { type ChildProcess, execFile } from "node:child_process";
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
 import process from "node:process";
@@ -177,6 +178,7 @@ test(`every ts/js block type-checks (${code.length} blocks, one tsc)`, { skip: i
     writeFileSync(join(project, name), generated(block));
   }
   writeFileSync(join(project, "package.json"), `{ "type": "module" }\n`);
+  symlinkSync(join(ROOT, "node_modules"), join(project, "node_modules"), "junction"); // the dev dependencies a block imports
   writeFileSync(
     join(project, "tsconfig.json"),
     JSON.stringify({
@@ -242,7 +244,7 @@ describe("yaml and json blocks", () => {
       if (json) {
         assert.doesNotThrow(() => JSON.parse(text), `${whereOf(block)}: not JSON (a fragment: \`json ignore\`)`);
       } else {
-        const document = parseDocument(text);
+        const document = parseDocument("\n".repeat(block.line) + text); // its lines the page's
         assert.deepEqual(document.errors.map((error) => error.message), [], `${whereOf(block)}: not YAML`);
       }
       if (!isConfig) return;
@@ -277,6 +279,7 @@ describe("run blocks", () => {
     test(`${whereOf(block)} ${block.lang} run`, async () => {
       const dir = join(scratch, `run-${index}`);
       mkdirSync(dir);
+      symlinkSync(join(ROOT, "node_modules"), join(dir, "node_modules"), "junction");
       const file = join(dir, `example.${extensionOf(block)}`);
       writeFileSync(file, generated(block));
       const args = isDeno ? ["run", "-A", "--config", join(ROOT, "deno.json"), file] : ["--import", import.meta.resolve("tsx"), file];
