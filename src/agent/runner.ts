@@ -12,7 +12,6 @@ import { isObject } from "../common/json.ts";
 import type { Progress } from "../jsonrpc/peer.ts";
 import { errorString } from "../registry/result-format.ts";
 import type { ToolRegistry } from "../registry/tool-registry.ts";
-import type { RegisteredTool } from "../registry/types.ts";
 import type { ApprovalAnswer, ApproveFunction } from "./approval.ts";
 import { type HookEventName, type HookInput, type HookOutcome, type Hooks, NO_HOOKS } from "./hooks.ts";
 import { historyText, parseHistory, type SavedHistory } from "./history.ts";
@@ -21,6 +20,9 @@ import { ToolDefinitionCap, type ToolDefinitionLimits } from "./tool-definition-
 import { ToolSearch, type ToolSearchOptions } from "./tool-search.ts";
 import { systemWithSkills } from "./skills-prompt.ts";
 import { type ChatMessage, type ChatResponse, type ModelToolCall, type Provider, ProviderError } from "./providers/types.ts";
+import type { TelemetryOption } from "../client/telemetry.ts";
+import type { LlmToolSchema, RegisteredTool } from "../registry/types.ts";
+import { type RunnerTelemetry, startRunnerTelemetry, type ToolCallSpan } from "./runner-telemetry.ts";
 
 export const DEFAULT_MAX_STEPS = 20;
 
@@ -59,6 +61,13 @@ export interface RunnerOptions {
    * reduced). The registry's definitions stay whole. false: no cap.
    */
   toolDefinitions?: ToolDefinitionLimits | false;
+  /**
+   * OpenTelemetry (docs/telemetry.md): each run an `invoke_agent` span, each model request a
+   * `chat {model}` client span with its token usage, each tool call an `execute_tool {name}`
+   * span (a child of the model request that asked for it) whose MCP requests are its children.
+   * `true` uses the global tracer of @opentelemetry/api, loaded by the first run(); unset, nothing is loaded.
+   */
+  telemetry?: TelemetryOption;
   /**
    * Which JSON Schema validator checks a tool call's arguments against its inputSchema
    * (ClientOptions.jsonSchema): `ajv` or `interpreting`. Default: ajv where code generation works.
@@ -121,6 +130,10 @@ export class Runner {
   #history: ChatMessage[] = [];
   #running = false;
   #callCounter = 0;
+  /** RunnerOptions.telemetry, loaded by the first run() (runner-telemetry.ts); undefined when off. */
+  #telemetry: Promise<RunnerTelemetry | undefined> | undefined;
+  /** The telemetry of the run under way, when on. */
+  #traced: RunnerTelemetry | undefined;
 
   constructor(options: RunnerOptions) {
     if (options.provider === undefined || typeof options.provider.chat !== "function") {
@@ -193,9 +206,14 @@ export class Runner {
     }
     this.#running = true;
     try {
-      return await this.#run(prompt);
+      if (this.#options.telemetry === undefined || this.#options.telemetry === false) return await this.#run(prompt);
+      this.#telemetry ??= startRunnerTelemetry(this.#options.telemetry, this.#provider);
+      const traced = await this.#telemetry;
+      this.#traced = traced;
+      return await traced!.run(() => this.#run(prompt));
     } finally {
       this.#running = false;
+      this.#traced = undefined;
     }
   }
 
@@ -262,15 +280,8 @@ export class Runner {
       this.#checkCancelled();
       this.#emit({ type: "request", step, messages: this.#history.length, tools: tools.length, ...(deferred > 0 ? { deferredTools: deferred } : {}) });
       try {
-        return await this.#provider.chat({
-          ...systemWithSkills(this.#systemPrompt, this.#registry, tools), // the prompt, and the skills on offer (skills-prompt.ts)
-          messages: this.#history,
-          tools,
-          ...(this.#options.maxTokens !== undefined ? { maxTokens: this.#options.maxTokens } : {}),
-          ...(this.#options.temperature !== undefined ? { temperature: this.#options.temperature } : {}),
-          ...(this.#signal !== undefined ? { signal: this.#signal } : {}),
-          onText: (chunk) => this.#emit({ type: "text", step, chunk }),
-        });
+        const traced = this.#traced;
+        return await (traced === undefined ? this.#chat(step, tools) : traced.modelRequest(() => this.#chat(step, tools)));
       } catch (error) {
         this.#checkCancelled(error);
         const who = `${this.#provider.name}/${this.#provider.model}`;
@@ -291,10 +302,30 @@ export class Runner {
     }
   }
 
+  /** One model request of a step. */
+  #chat(step: number, tools: LlmToolSchema[]): Promise<ChatResponse> {
+    return this.#provider.chat({
+      ...systemWithSkills(this.#systemPrompt, this.#registry, tools), // the prompt, and the skills on offer (skills-prompt.ts)
+      messages: this.#history,
+      tools,
+      ...(this.#options.maxTokens !== undefined ? { maxTokens: this.#options.maxTokens } : {}),
+      ...(this.#options.temperature !== undefined ? { temperature: this.#options.temperature } : {}),
+      ...(this.#signal !== undefined ? { signal: this.#signal } : {}),
+      onText: (chunk) => this.#emit({ type: "text", step, chunk }),
+    });
+  }
+
   // --- tools ---------------------------------------------------------------------------
 
+  /** One tool call to its tool message, in its `execute_tool` span when telemetry is on. Never throws. */
+  #runTool(call: ModelToolCall, step: number): Promise<ChatMessage> {
+    const traced = this.#traced;
+    if (traced === undefined) return this.#callTool(call, step, undefined);
+    return traced.toolCall(call, (span) => this.#callTool(call, step, span));
+  }
+
   /** One tool call to its tool message. Never throws: every failure is a result the model sees. */
-  async #runTool(call: ModelToolCall, step: number): Promise<ChatMessage> {
+  async #callTool(call: ModelToolCall, step: number, span: ToolCallSpan | undefined): Promise<ChatMessage> {
     const reject = (message: string): ChatMessage => {
       const content = errorString(message);
       this.#emit({ type: "tool-rejected", step, call, content });
@@ -326,7 +357,10 @@ export class Runner {
     }
 
     const pre = await this.#hook("PreToolUse", { toolName: tool.name, toolInput: args }, step, call);
-    if (pre.blocked) return reject(`a PreToolUse hook blocked this call to "${tool.name}": ${pre.reason}`);
+    if (pre.blocked) {
+      span?.blocked("PreToolUse");
+      return reject(`a PreToolUse hook blocked this call to "${tool.name}": ${pre.reason}`);
+    }
 
     if (this.#approve !== undefined) {
       let answer: ApprovalAnswer;
@@ -335,6 +369,7 @@ export class Runner {
       } catch (error) {
         answer = { approved: false, reason: `the approval could not be asked (${messageOf(error)})` };
       }
+      span?.approval(answer === true, typeof answer === "object" ? answer.reason : undefined);
       if (answer !== true) {
         const reason = typeof answer === "object" ? answer.reason : "the user said no";
         this.#emit({ type: "approval-refused", step, call, reason });
@@ -353,7 +388,10 @@ export class Runner {
       ...(this.#signal !== undefined ? { signal: this.#signal } : {}),
       ...(this.#options.toolTimeoutMs !== undefined ? { timeoutMs: this.#options.toolTimeoutMs } : {}),
       onProgress: (progress) => this.#emit({ type: "tool-progress", step, call, progress }),
+      // The MCP request is a child of this tool call's span (telemetry on).
+      ...(span !== undefined ? { traceContext: span.context } : {}),
     });
+    span?.arguments(args);
     const durationMs = performance.now() - started;
     let isError = content.startsWith('{"error"');
     this.#emit({ type: "tool-result", step, call, content, isError, durationMs });

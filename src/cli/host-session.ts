@@ -29,6 +29,7 @@ import { VERSION } from "./version.ts";
 import { openTraceFile, type TraceFile } from "../host/trace-file.ts";
 import { messageOf } from "../common/error-text.ts";
 import type { TraceSink } from "../transport/trace-event.ts";
+import { OTEL_PACKAGES, startOtlpExport } from "./otel-export.ts";
 
 export const CLI_CLIENT_INFO: Implementation = { name: "mcpwire", title: "mcpwire CLI", version: VERSION };
 
@@ -77,6 +78,8 @@ export interface SessionOptions {
   trace?: TraceSettings;
   /** `--stdio`, `--http`, `--sse`: servers given on the command line, started after the config's (cli/ad-hoc-servers.ts). */
   commandLineServers?: ServerConfig[];
+  /** `--otel`: spans exported with OTLP/HTTP (cli/otel-export.ts); the config's `telemetry:` key does the same. */
+  otel?: boolean;
   /** Tool pinning where the config does not set it (registry/tool-pins.ts). Default `hold`. */
   pinning?: PinningMode;
   /** run / chat: on a terminal, ask about each tool held back by its pin after the servers started (cli/pin-prompt.ts). */
@@ -108,6 +111,7 @@ export const SESSION_OPTIONS = {
   "log-level": { kind: "string", values: LOGGING_LEVELS },
   trace: { kind: "optional", values: ["full"] },
   "trace-file": { kind: "string", values: "file" },
+  otel: { kind: "flag" },
   help: { kind: "flag" },
   debug: { kind: "flag" },
 } as const;
@@ -117,7 +121,11 @@ export const TRACE_USAGE = `--trace[=full]     print every message, HTTP exchang
                    as it happens (→ sent, ← received, ↳ the request an answer answers);
                    --trace=full pretty-prints each message's JSON
 --trace-file FILE  write the same events as JSON Lines to FILE (mode 0600), one per line as
-                   it happens; credentials are redacted in both`;
+                   it happens; credentials are redacted in both
+--otel             OpenTelemetry: a span per MCP request (and model request, tool call),
+                   trace context sent to the servers, exported with OTLP/HTTP to
+                   OTEL_EXPORTER_OTLP_ENDPOINT (default http://localhost:4318); needs
+                   npm install ${OTEL_PACKAGES.join(" ")}`;
 
 /** `--trace[=full]` and `--trace-file FILE` as TraceSettings; undefined when neither was given. */
 export function traceOption(args: ParsedArgs): TraceSettings | undefined {
@@ -133,7 +141,7 @@ export function traceOption(args: ParsedArgs): TraceSettings | undefined {
 }
 
 /** Where the config comes from, as every verb's options say: --config, --import, --trust-project. */
-export function configSource(args: ParsedArgs): Pick<SessionOptions, "configPath" | "imports" | "trustProject" | "trace" | "commandLineServers"> {
+export function configSource(args: ParsedArgs): Pick<SessionOptions, "configPath" | "imports" | "trustProject" | "trace" | "commandLineServers" | "otel"> {
   const trace = traceOption(args);
   const servers = adHocServers(args);
   return {
@@ -142,6 +150,7 @@ export function configSource(args: ParsedArgs): Pick<SessionOptions, "configPath
     imports: importOption(args),
     trustProject: args.flags.has("trust-project"),
     ...(trace === undefined ? {} : { trace }),
+    ...(args.flags.has("otel") ? { otel: true } : {}),
   };
 }
 
@@ -307,6 +316,9 @@ export async function withManager<T>(options: SessionOptions, body: (manager: Mc
     return { ...base, sampling: handler ?? decliningSampling(noModelMessage(server, config)) };
   };
   const initialMs = reconnectDelayMs();
+  // --otel or the config's telemetry: key: spans exported with OTLP/HTTP (the packages are the user's).
+  const otel = options.otel === true ? "--otel" : config.telemetry?.enabled === true ? "the config's telemetry: key" : undefined;
+  const exported = otel === undefined ? undefined : await startOtlpExport(otel, runtime.env(), config);
   // Tool pins: the config's lock file, read once up front, so a damaged one stops the verb before anything starts.
   const lockFile = pinLockFileOf(config, runtime.env());
   const pins = new ToolPins(lockFile === undefined ? {} : { store: new PinLockFile(lockFile) });
@@ -320,6 +332,7 @@ export async function withManager<T>(options: SessionOptions, body: (manager: Mc
     resultFiles: options.resultFiles === true,
     ...(initialMs !== undefined ? { reconnectDelay: { initialMs } } : {}),
     ...(trace === undefined ? {} : { trace: trace.sink }),
+    ...(exported === undefined ? {} : { telemetry: exported.telemetry }),
   });
   useRedactor(manager.redactor);
   if (options.showLogs !== false || options.logLevel !== undefined) {
@@ -363,6 +376,7 @@ export async function withManager<T>(options: SessionOptions, body: (manager: Mc
     await manager.close();
     if (recorder !== undefined) await within(recorder.settled(), CACHE_WRITE_GRACE_MS);
     trace?.close();
+    await exported?.shutdown();
   }
 }
 

@@ -311,6 +311,8 @@ export function hostRunner(manager: McpManager, setup: HostSetup, onEvent: (even
     hooks: setup.hooks,
     ...(setup.toolSearch !== undefined ? { toolSearch: setup.toolSearch } : {}),
     ...(setup.toolDefinitions !== undefined ? { toolDefinitions: setup.toolDefinitions } : {}),
+    // --otel / telemetry: the model requests and tool calls as spans, with the servers' redactor.
+    ...(manager.telemetry !== undefined ? { telemetry: manager.telemetry } : {}),
     onEvent,
   });
 }

@@ -32,6 +32,7 @@ import { SamplingGate } from "./sampling.ts";
 import { DEFAULT_LOG_BUFFER_SIZE, ServerNotifications } from "./server-notifications.ts";
 import { ServerRequests } from "./server-requests.ts";
 import { Subscriptions } from "./subscriptions.ts";
+import { startTelemetry, type Telemetry, type TelemetryContext } from "./telemetry.ts";
 import { checkToolResult, indexTools } from "./tools.ts";
 import type {
   CallToolResult,
@@ -107,6 +108,10 @@ export class ClientConnection implements ClientContext {
   #closing: Promise<void> | undefined;
   /** ClientOptions.trace: the traced transport's events and the lifecycle events; undefined without it. */
   readonly #trace: ClientTrace | undefined;
+  /** ClientOptions.telemetry, its API loaded by connect(); undefined when off (then no request runs telemetry code). */
+  telemetry: Telemetry | undefined;
+  /** With telemetry on, the connect span's context while connect() runs: the parent of the probe and the handshake. */
+  connectContext: TelemetryContext | undefined;
   /** The era negotiation of connect(), while it runs. */
   #negotiation: Negotiation | undefined;
   /** How the connection ended while connect() ran: connect() fails with it, in its own words. */
@@ -167,7 +172,10 @@ export class ClientConnection implements ClientContext {
   // --- connect and close ---------------------------------------------------------------
 
   /** Client.connect: the transport started, the era settled, the client `ready`. */
-  async connect(given: ClientTransport, options: { signal?: AbortSignal }): Promise<void> {
+  async connect(given: ClientTransport, options: { signal?: AbortSignal; traceContext?: TelemetryContext }): Promise<void> {
+    const telemetryOption = this.options.telemetry;
+    // ClientOptions.telemetry: the telemetry layer and @opentelemetry/api are loaded first, once (telemetry.ts).
+    if (telemetryOption !== undefined && telemetryOption !== false) this.telemetry = await startTelemetry(telemetryOption, given.description);
     if (this.state !== "new") {
       throw new ClientStateError(`connect() was already called (state: ${this.state}); create a new Client to connect again`, "already-connected", {
         state: this.state,
@@ -175,8 +183,15 @@ export class ClientConnection implements ClientContext {
     }
     // ClientOptions.trace: traced once, here; unset, the transport is the caller's own.
     const transport = this.#trace === undefined ? given : this.#trace.wrap(given);
-    this.transport = transport;
     this.name = this.options.name !== undefined ? `server "${this.options.name}"` : transport.description;
+    // The span of connect(): the era probe, its fallback to the handshake and initialize are its children.
+    const connectSpan = this.telemetry?.connectSpan(
+      transport,
+      { "mcp.server": this.name, "mcp.protocol.choice": this.options.protocol ?? "auto" },
+      options.traceContext,
+    );
+    this.connectContext = connectSpan?.context;
+    this.transport = transport;
     const peer = this.#attach(transport);
     // initializeTimeoutMs bounds the whole connect; each step gets what is left of it.
     const budgetMs = this.options.initializeTimeoutMs ?? this.options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
@@ -200,6 +215,8 @@ export class ClientConnection implements ClientContext {
       found: (init) => this.#found(init),
       handshaking: () => {
         this.era = "legacy";
+        // The era probe fell back (or the era was pinned or remembered): the handshake follows.
+        connectSpan?.event("handshake", { "mcp.protocol.choice": this.options.protocol ?? "auto" });
         this.#move("initializing");
       },
       onProblem: (message) => this.problem(message),
@@ -229,10 +246,13 @@ export class ClientConnection implements ClientContext {
       this.peer?.close({ reason: started ? `${negotiation.step} failed: ${cause.message}` : `could not start: ${cause.message}` });
       this.#move("failed", cause);
       if (started) await this.transport?.close().catch(() => {});
+      connectSpan?.fail(cause);
       throw cause;
     } finally {
       this.#negotiation = undefined;
+      this.connectContext = undefined;
     }
+    connectSpan?.end({ "mcp.era": this.era, "mcp.protocol.version": this.version, "mcp.session.id": (this.transport as { sessionId?: string }).sessionId });
     if (this.era === "modern") this.modernWire = this.#modernWireOf(this.peer!);
     this.#move("initializing");
     this.#move("ready");
@@ -293,6 +313,8 @@ export class ClientConnection implements ClientContext {
       mapError: (method, error) => surfaceUrlElicitation(`${this.name}: ${method}`, typedRpcError(error), this.#openElicitations),
     });
     this.peer = peer;
+    // ClientOptions.telemetry: every request in a client span, before the handlers are installed.
+    this.telemetry?.tracePeer(peer, this);
     this.serverNotifications.install(peer);
     this.extensions.installOn(peer);
     this.#serverRequests.install(peer);
@@ -451,6 +473,8 @@ export class ClientConnection implements ClientContext {
   request(method: string, params?: Params, options?: RequestOptions): Promise<Params> {
     const ready = this.state === "ready" || (this.state === "initializing" && ALLOWED_BEFORE_READY.has(method));
     if (!ready) return Promise.reject(this.refused(method));
+    // With telemetry on, the parent is read once here: MRTR retries share it.
+    if (this.telemetry !== undefined && options?.traceContext === undefined) options = { ...options, traceContext: this.telemetry.active() };
     // Its errors are typed by the peer's mapError (connect()).
     const answer = this.modernWire !== undefined ? modernRequest(this.modernWire, method, params, options ?? {}) : this.peer!.request(method, params, options);
     if (method !== "tools/call" && method !== "ping") return answer;
@@ -461,7 +485,9 @@ export class ClientConnection implements ClientContext {
   }
 
   fulfil(who: string, request: InputRequest, key: string, signal: AbortSignal | undefined): Promise<JsonObject> {
-    return this.#serverRequests.fulfil(who, request, key, signal);
+    const answer = () => this.#serverRequests.fulfil(who, request, key, signal);
+    // Telemetry on: an input request (2026-07-28 mrtr, a task's input) is handled like a server's request.
+    return this.telemetry?.tracedInput(request, this.version, answer) ?? answer();
   }
 
   tool(name: string): Tool | undefined {

@@ -12,6 +12,7 @@ import type { InputRequest } from "./input-requests.ts";
 import type { ProtocolEra, ProtocolVersion } from "./protocol-version.ts";
 import type { ResultCache } from "./result-cache.ts";
 import type { Subscriptions } from "./subscriptions.ts";
+import type { Telemetry } from "./telemetry.ts";
 import type { CallToolResult, ClientCapabilities, JsonObject, ServerCapabilities, Tool } from "./types.ts";
 
 /** A Client's connection as its parts read it; each field reads the client's state when read. */
@@ -21,6 +22,8 @@ export interface ClientContext {
   readonly state: ClientState;
   /** The wire, once connected. */
   readonly era: ProtocolEra | undefined;
+  /** ClientOptions.telemetry once connect() loaded it; undefined when off. */
+  readonly telemetry: Telemetry | undefined;
   /** The negotiated protocol version, once connected. */
   readonly version: ProtocolVersion | undefined;
   /** What the server declared (initialize or server/discover), once connected. */

@@ -14,6 +14,7 @@ import type { SamplingPolicy } from "./sampling.ts";
 import type { JsonSchemaValidator } from "./schema-validator.ts";
 import type { TaskReceiverOptions } from "./tasks/task-store.ts";
 import type { TaskStatusUpdate } from "./tasks/tasks.ts";
+import type { TelemetryContext, TelemetryOption } from "./telemetry.ts";
 import type { ClientCapabilities, JsonObject } from "./types.ts";
 
 /**
@@ -104,6 +105,13 @@ export interface ClientOptions {
    */
   trace?: ClientTraceOption;
   /**
+   * OpenTelemetry (docs/telemetry.md): a client span per request with the trace context in its
+   * `_meta` (and the HTTP `traceparent` header) — spec 2026-07-28 basic/index ("OpenTelemetry
+   * trace context"). `true` uses the global tracer of @opentelemetry/api, loaded by connect()
+   * (a TelemetryError when it is not installed); unset, nothing is loaded and a call runs no telemetry code.
+   */
+  telemetry?: TelemetryOption;
+  /**
    * Which JSON Schema validator checks outputSchemas and elicitation answers: `ajv` compiles
    * each schema to a function (needs code generation: `new Function`), `interpreting` walks the
    * schema (@cfworker/json-schema; works under a Content-Security-Policy without 'unsafe-eval'
@@ -134,6 +142,7 @@ export const CLIENT_OPTIONS = optionNames<ClientOptions>({
   eraCache: true,
   unavailable: true,
   trace: true,
+  telemetry: true,
   jsonSchema: true,
 });
 
@@ -162,4 +171,6 @@ export interface CallOptions {
   onTaskStatus?: (update: TaskStatusUpdate) => void;
   /** Upper bound of a task's polling interval, whatever the server suggests. Default 10 s. */
   maxPollIntervalMs?: number;
+  /** With telemetry on: the OpenTelemetry Context the call's spans are children of. Default: the context active at the call. */
+  traceContext?: TelemetryContext;
 }

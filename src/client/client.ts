@@ -25,6 +25,7 @@ import { listCached, readResource, subscribeResource, unsubscribeResource } from
 import { LIST_KEYS } from "./result-cache.ts";
 import { type RootInput, toRoots } from "./roots.ts";
 import type { TaskInfo, ToolTask } from "./tasks/tasks.ts";
+import type { TelemetryContext } from "./telemetry.ts";
 import { checkToolResult } from "./tools.ts";
 import type {
   CallToolResult,
@@ -148,7 +149,7 @@ export class Client extends ContainedEventTarget<ClientEvents> {
    * ("Initialization"), spec 2026-07-28 basic/versioning. Resolves once the client is `ready`.
    * A close() while connecting ends it `closed` and rejects with a ClientStateError.
    */
-  connect(transport: ClientTransport, options: { signal?: AbortSignal } = {}): Promise<void> {
+  connect(transport: ClientTransport, options: { signal?: AbortSignal; traceContext?: TelemetryContext } = {}): Promise<void> {
     return this.#c.connect(transport, options);
   }
 
@@ -225,6 +226,8 @@ export class Client extends ContainedEventTarget<ClientEvents> {
       signal: options.signal,
       onProgress: options.onProgress,
       progress: true,
+      // With telemetry on, the parent is read once here: MRTR retries and task polls share it.
+      traceContext: c.telemetry === undefined ? undefined : options.traceContext ?? c.telemetry.active(),
     };
     const claim = c.everyToolCall ?? c.claimedTools.get(name);
     if (claim !== undefined) return claim.callTool(name, args, options, requestOptions);
@@ -252,7 +255,9 @@ export class Client extends ContainedEventTarget<ClientEvents> {
     requireCapability(this.#c, "tools", "tools/call");
     // callTool's RequestOptions (its timeouts, signal, onProgress and a progress token), taken from the CallOptions.
     const { task: _task, onTaskStatus: _onTaskStatus, maxPollIntervalMs: _maxPoll, ...requestOptions } = options;
-    return await this.#c.extensions.tasks.start(name, args, options, { ...requestOptions, progress: true });
+    const telemetry = this.#c.telemetry;
+    const traceContext = telemetry === undefined ? undefined : options.traceContext ?? telemetry.active();
+    return await this.#c.extensions.tasks.start(name, args, options, { ...requestOptions, progress: true, traceContext });
   }
 
   /** A handle on a task known by id (persisted by the host across a restart); `tool` checks its result's outputSchema. */

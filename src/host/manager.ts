@@ -25,6 +25,8 @@ import type { EraCache } from "../client/era-cache.ts";
 import type { JsonSchemaValidator } from "../client/schema-validator.ts";
 import { defaultEraCache } from "./file-era-cache.ts";
 import type { TraceSink } from "../transport/trace-event.ts";
+import type { TelemetryOption, TelemetryOptions } from "../client/telemetry.ts";
+import { hostTelemetry } from "./host-telemetry.ts";
 
 export { ServerUnavailableError } from "./server-status.ts";
 export type { ServerEvents, ServerState, ServerStatus } from "./server-status.ts";
@@ -79,6 +81,14 @@ export interface McpManagerOptions {
    * `t` counts from the manager's construction. Default: none, and nothing is traced.
    */
   trace?: TraceSink;
+  /**
+   * OpenTelemetry for every server (docs/telemetry.md): each client's requests in spans, their
+   * trace context sent to the server, reconnects as spans; every attribute through this
+   * manager's redactor. `true` uses the global tracer, options choose a tracer and what is
+   * captured. Default: the config's `telemetry:` key; off when neither says, and then
+   * @opentelemetry/api is never loaded.
+   */
+  telemetry?: TelemetryOption;
   /**
    * Tool pinning, trust on first use (registry/tool-pins.ts), where the config does not set it
    * (its `pinning:`, top level or per server, wins): `hold` (default) keeps a tool that is new
@@ -138,6 +148,7 @@ const MANAGER_OPTIONS = optionNames<McpManagerOptions>({
   resultFiles: true,
   eraCache: true,
   trace: true,
+  telemetry: true,
   pinning: true,
   pins: true,
   jsonSchema: true,
@@ -152,6 +163,8 @@ export class McpManager extends ContainedEventTarget<ManagerEvents> {
   readonly registry: ToolRegistry;
   /** Knows the config's secrets (and tokens as they are obtained): pass any output through `redact()`. */
   readonly redactor: Redactor;
+  /** The telemetry its clients report with (the option, else the config's key; attributes through `redactor`); undefined when off. A Runner over its registry can take it. */
+  readonly telemetry: TelemetryOptions | undefined;
   readonly #connections: ServerConnection[];
   readonly #closeTimeoutMs: number;
   #starting: Promise<void> | undefined;
@@ -178,9 +191,11 @@ export class McpManager extends ContainedEventTarget<ManagerEvents> {
       ...(options.resultFiles === true ? { resultFiles: resultFilesChooser(config) } : {}),
       eraCache: options.eraCache === false ? undefined : options.eraCache ?? defaultEraCache(),
       ...(options.trace === undefined ? {} : { trace: { sink: options.trace, startedAt: performance.now() } }),
+      ...hostTelemetry(options.telemetry, config, this.redactor),
       pins: { pins: options.pins ?? defaultPins(config), mode: (server) => server.pinning ?? config.pinning ?? options.pinning ?? "hold" },
       ...(options.jsonSchema === undefined ? {} : { jsonSchema: options.jsonSchema }),
     };
+    this.telemetry = supervision.telemetry;
     const emit = <K extends ManagerEventType>(type: K, detail: ManagerEvents[K]) => this.emit(type, detail);
     this.#connections = config.servers.map((server) => new ServerConnection(server, this.registry, supervision, emit));
     const names = new Set(config.servers.map((server) => server.name));

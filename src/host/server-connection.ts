@@ -32,6 +32,9 @@ import { createTransport, detectedTransport } from "./transport-factory.ts";
 import { SandboxError } from "./sandbox-availability.ts";
 import { type ServerEvents, type ServerEventType, type ServerState, type ServerStatus, ServerUnavailableError } from "./server-status.ts";
 import type { TraceSink } from "../transport/trace-event.ts";
+import { SPAN_KIND, startTelemetry, type Telemetry, type TelemetryContext, type TelemetryOptions } from "../client/telemetry.ts";
+import type { AuthEvent } from "../auth/oauth-fetch.ts";
+import { oauthSpan } from "./host-telemetry.ts";
 
 /** How a ServerConnection supervises its server; McpManager fills in the defaults. */
 export interface SupervisionOptions {
@@ -55,6 +58,8 @@ export interface SupervisionOptions {
   eraCache?: EraCache;
   /** Trace every server (trace-event.ts): where events go and when the session started. Default: none. */
   trace?: { sink: TraceSink; startedAt: number };
+  /** OpenTelemetry (host-telemetry.ts), its redactor the manager's: each client's spans, and reconnects as spans. Default: off. */
+  telemetry?: TelemetryOptions;
   /** Tool pins, and each server's pinning mode (off: none). */
   pins?: { pins: ToolPins; mode: (server: ServerConfig) => PinningMode };
   /** Which JSON Schema validator each Client uses (ClientOptions.jsonSchema). Default: the runtime's. */
@@ -264,6 +269,7 @@ export class ServerConnection {
 
   async #start(): Promise<void> {
     if (this.#state !== "connecting" || this.#closed) return;
+    await this.#tracing(); // telemetry on: the API loaded before the first connect (OAuth steps are reported synchronously)
     const attempts = 1 + Math.max(0, this.#options.connectRetries);
     for (let attempt = 1; attempt <= attempts; attempt++) {
       if (attempt > 1 && !(await this.#sleep(backoffDelay(attempt - 1, this.#options.backoff)))) return;
@@ -306,6 +312,10 @@ export class ServerConnection {
           redactor.add(tokens.refreshToken);
           if (typeof tokens.raw.id_token === "string") redactor.add(tokens.raw.id_token);
         },
+        // Telemetry on: each OAuth step a span (host-telemetry.ts), under the reconnect when one runs.
+        ...(this.#options.telemetry !== undefined
+          ? { onEvent: (event: AuthEvent) => this.#telemetry && oauthSpan(this.#telemetry, this.name, event, this.#reconnectContext) }
+          : {}),
       });
     }
     return this.#oauthFetch;
@@ -353,6 +363,7 @@ export class ServerConnection {
     options.protocol = cachedEra ?? protocol ?? "auto";
     // Across runs: the era cache (file-era-cache.ts), keyed by the command line or the URL.
     if (this.#options.eraCache !== undefined) options.eraCache = this.#options.eraCache;
+    if (this.#options.telemetry !== undefined) options.telemetry = this.#options.telemetry;
     if (this.#options.jsonSchema !== undefined) options.jsonSchema = this.#options.jsonSchema;
     // A call while the server reconnects or is parked fails at once, saying so.
     options.unavailable = () => this.#unavailable(client);
@@ -381,7 +392,7 @@ export class ServerConnection {
       void client.close();
     }, timeoutMs);
     try {
-      await client.connect(this.#transport());
+      await client.connect(this.#transport(), { traceContext: this.#reconnectContext });
       if (protocol === undefined || protocol === "auto") this.#foundEra = client.era;
       await this.#applyLogLevel(client);
       return client;
@@ -480,6 +491,22 @@ export class ServerConnection {
 
   // --- supervision ---------------------------------------------------------------------
 
+  /** With telemetry on, while a reconnect runs: its span's context (the parent of each attempt's connect span). */
+  #reconnectContext: TelemetryContext | undefined;
+  /** With telemetry on: the host's Telemetry, loaded once (#tracing); undefined when off or not loaded. */
+  #telemetry: Telemetry | undefined;
+  #telemetryLoading: Promise<Telemetry | undefined> | undefined;
+
+  /** The host's Telemetry when telemetry is on (loaded once; a load that fails is the clients' to report). */
+  #tracing(): Promise<Telemetry | undefined> {
+    if (this.#options.telemetry === undefined) return Promise.resolve(undefined);
+    this.#telemetryLoading ??= startTelemetry(this.#options.telemetry, `server "${this.name}"`).then(
+      (telemetry) => (this.#telemetry = telemetry),
+      () => undefined,
+    );
+    return this.#telemetryLoading;
+  }
+
   /** The current session ended without our asking. Its pending calls have already failed. */
   #lost(cause: Error | undefined): void {
     if (this.#closed || this.#state !== "ready") return;
@@ -497,7 +524,30 @@ export class ServerConnection {
     void ending.finally(() => this.#ending.delete(ending));
   }
 
+  /**
+   * With telemetry on, the reconnect is a span: its attempts' connect spans are its children, it
+   * ends failed when the server is parked — OpenTelemetry semantic conventions for MCP.
+   */
   async #reconnect(): Promise<void> {
+    const telemetry = await this.#tracing();
+    if (telemetry === undefined) return await this.#reconnectLoop();
+    const span = telemetry.start("mcp reconnect", SPAN_KIND.internal, { "mcp.server": this.name });
+    telemetry.event(span, "connection lost", { "exception.message": this.#lastError });
+    this.#reconnectContext = telemetry.within(undefined, span);
+    try {
+      await this.#reconnectLoop();
+    } finally {
+      this.#reconnectContext = undefined;
+      span.setAttribute("mcp.reconnect.attempts", this.#reconnectAttempts);
+      if (this.#state === "ready" || this.#closed) span.end();
+      else {telemetry.fail(
+          span,
+          new Error(`server "${this.name}": ${this.#state} after ${this.#reconnectAttempts} reconnect attempts: ${this.#lastError ?? ""}`),
+        );}
+    }
+  }
+
+  async #reconnectLoop(): Promise<void> {
     const max = this.#options.maxReconnectAttempts;
     while (!this.#closed) {
       if (this.#reconnectAttempts >= max) {

@@ -46,6 +46,11 @@ export interface RequestOptions {
   progress?: boolean;
   /** Told the request's id before it is sent (a subscription is named by its request id). */
   onId?: (id: RequestId) => void;
+  /**
+   * An OpenTelemetry Context whose span is the parent of this request's client span (the
+   * client's telemetry reads it; the Peer does not). Default: the context active at the call.
+   */
+  traceContext?: object;
 }
 
 export interface IncomingRequestContext {

@@ -302,6 +302,7 @@ class McpServerBinding implements McpServerRegistration {
             timeoutMs: context.timeoutMs ?? this.#options.timeoutMs,
             signal: context.signal,
             onProgress: context.onProgress,
+            traceContext: context.traceContext,
             ...(this.#options.tasks === "always" ? { task: true } : {}),
             ...(context.onTaskStatus !== undefined ? { onTaskStatus: context.onTaskStatus } : {}),
           }),

@@ -3,6 +3,7 @@
 import type { ToolUi } from "../client/apps/apps.ts";
 import type { Client } from "../client/client.ts";
 import type { TaskStatusUpdate } from "../client/tasks/tasks.ts";
+import type { TelemetryContext } from "../client/telemetry.ts";
 import type { CallToolResult, JsonObject, ToolAnnotations } from "../client/types.ts";
 import type { Redactor } from "../common/redact.ts";
 import type { Progress } from "../jsonrpc/peer.ts";
@@ -37,6 +38,8 @@ export interface ToolCallContext {
   onProgress?: (progress: Progress) => void;
   /** MCP tools run as a task (spec 2025-11-25 basic/utilities/tasks): each status change of the task. */
   onTaskStatus?: (update: TaskStatusUpdate) => void;
+  /** MCP tools, with the client's telemetry on: the OpenTelemetry Context the call's spans are children of (the Runner's tool span). */
+  traceContext?: TelemetryContext;
 }
 
 /** What a handler may return: an MCP CallToolResult, or any JSON value from a built-in. */

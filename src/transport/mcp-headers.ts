@@ -3,7 +3,7 @@
 // `x-mcp-header` — spec 2026-07-28 basic/transports/streamable-http ("Request Metadata").
 
 import { isObject } from "../common/json.ts";
-import type { JsonRpcRequest } from "../jsonrpc/messages.ts";
+import type { JsonRpcMessage, JsonRpcRequest } from "../jsonrpc/messages.ts";
 
 type Json = Record<string, unknown>;
 
@@ -176,4 +176,22 @@ function valueAt(root: unknown, path: readonly string[]): unknown {
     value = value[key];
   }
   return value;
+}
+
+/**
+ * `headers` plus the W3C trace context headers (`traceparent`, `tracestate`, `baggage`) of a
+ * request whose `_meta` carries a traceparent (the telemetry layer puts them there): HTTP tracing
+ * sees the POST as part of the request's trace — spec 2026-07-28 basic/index ("OpenTelemetry trace
+ * context"), W3C Trace Context ("traceparent Header"). Only header-safe values, at most 8192
+ * characters (W3C Baggage's limit); without a traceparent, `headers` as given.
+ */
+export function withTraceHeaders(message: JsonRpcMessage, headers: Record<string, string> | undefined): Record<string, string> | undefined {
+  const meta = "method" in message && "id" in message ? message.params?._meta : undefined;
+  if (!isObject(meta) || typeof meta.traceparent !== "string") return headers;
+  const traced: Record<string, string> = { ...headers };
+  for (const key of ["traceparent", "tracestate", "baggage"]) {
+    const value = meta[key];
+    if (typeof value === "string" && /^[\x20-\x7e]{1,8192}$/.test(value)) traced[key] = value;
+  }
+  return traced;
 }

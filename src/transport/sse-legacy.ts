@@ -21,6 +21,7 @@ import {
   showUrl,
 } from "./http-errors.ts";
 import { HTTP_CONNECTION_OPTIONS, type HttpConnectionOptions } from "./http-options.ts";
+import { withTraceHeaders } from "./mcp-headers.ts";
 import { methodOf, TransportBase } from "./lifecycle.ts";
 import { within } from "../common/timing.ts";
 import { DEFAULT_MAX_RETRY_AFTER_MS, type HttpSendOptions, sendPatiently } from "./retry-after.ts";
@@ -374,6 +375,8 @@ export class SseLegacyTransport extends TransportBase {
     }, this.#postTimeoutMs);
     const until = Math.min(Date.now() + this.#postTimeoutMs, options.deadline ?? Infinity);
     const body = JSON.stringify(message);
+    // spec 2026-07-28 basic/index ("OpenTelemetry trace context"): a request's traceparent also as the W3C header.
+    const ours = withTraceHeaders(message, { "Content-Type": "application/json" })!;
     try {
       // 429 and 503 say the server did not process the POST: it is sent again after Retry-After when the wait fits.
       const answered = await sendPatiently({
@@ -383,7 +386,7 @@ export class SseLegacyTransport extends TransportBase {
           fetchSameOrigin(
             this.#fetch,
             endpoint,
-            { method: "POST", headers: headersWith(this.#options.headers, { "Content-Type": "application/json" }), body, signal: post.signal },
+            { method: "POST", headers: headersWith(this.#options.headers, ours), body, signal: post.signal },
             this.description,
           ),
         until,

@@ -61,6 +61,10 @@ extensions:
   apps: false
 imports: []
 pinning: warn
+telemetry:
+  enabled: false
+  capture_arguments: true
+  capture_results: false
 mcp_servers:
   subs:
     command: node

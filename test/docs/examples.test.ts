@@ -5,7 +5,8 @@
 //   ```ts  ```typescript  ```js  ```javascript   type-checked: one generated project (a file per
 //       block, the repo's strict compiler options, top-level await allowed), one tsc for all.
 //       Imports of "mcpwire", "mcpwire/registry", "mcpwire/host", "mcpwire/agent", "mcpwire/auth"
-//       (also as "jsr:@mcpwire/mcpwire…" or "npm:mcpwire…") are rewritten to the src/ entries.
+//       (also as "jsr:@mcpwire/mcpwire…" or "npm:mcpwire…") are rewritten to the src/ entries;
+//       other packages resolve from the repository's node_modules (the dev dependencies too).
 //       Under Deno the type-check is skipped (the Node run does it; Deno runs the run blocks).
 //       A fragment declares what it uses rather than being ignored:
 //         import type { Client } from "mcpwire";
@@ -37,15 +38,16 @@
 //       parseConfig (every `${VAR}` it names set) and must give no error and no warning.
 //
 // Failures name the page and the line of the block's opening fence (README.md:331), a type error
-// or a config problem the page's own line. One file takes about 20 s under Node (tsc 4 s, a
-// run block 3-4 s, a transcript command 1-2 s) and 10 s under Deno (no type-check).
+// or a config problem the page's own line. The file takes 20-35 s under Node (8 s of CPU: tsc
+// 4 s, a run block 3-4 s, a transcript command 1-2 s) and 10-35 s under Deno (6 s of CPU, no
+// type-check), the longer on a loaded machine.
 //   node --import tsx --test test/docs/examples.test.ts
 //   npx deno test -A test/docs/examples.test.ts
 
 import "../support/test-env.ts"; // the era, tool-list and pin caches off, here and in what this starts
 import assert from "node:assert/strict";
 import { type ChildProcess, execFile } from "node:child_process";
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
 import process from "node:process";
@@ -176,6 +178,7 @@ test(`every ts/js block type-checks (${code.length} blocks, one tsc)`, { skip: i
     writeFileSync(join(project, name), generated(block));
   }
   writeFileSync(join(project, "package.json"), `{ "type": "module" }\n`);
+  symlinkSync(join(ROOT, "node_modules"), join(project, "node_modules"), "junction"); // the dev dependencies a block imports
   writeFileSync(
     join(project, "tsconfig.json"),
     JSON.stringify({
@@ -241,7 +244,7 @@ describe("yaml and json blocks", () => {
       if (json) {
         assert.doesNotThrow(() => JSON.parse(text), `${whereOf(block)}: not JSON (a fragment: \`json ignore\`)`);
       } else {
-        const document = parseDocument(text);
+        const document = parseDocument("\n".repeat(block.line) + text); // its lines the page's
         assert.deepEqual(document.errors.map((error) => error.message), [], `${whereOf(block)}: not YAML`);
       }
       if (!isConfig) return;
@@ -276,6 +279,7 @@ describe("run blocks", () => {
     test(`${whereOf(block)} ${block.lang} run`, async () => {
       const dir = join(scratch, `run-${index}`);
       mkdirSync(dir);
+      symlinkSync(join(ROOT, "node_modules"), join(dir, "node_modules"), "junction");
       const file = join(dir, `example.${extensionOf(block)}`);
       writeFileSync(file, generated(block));
       const args = isDeno ? ["run", "-A", "--config", join(ROOT, "deno.json"), file] : ["--import", import.meta.resolve("tsx"), file];

@@ -10,6 +10,7 @@ import type { ClientContext } from "../client-context.ts";
 import type { CallOptions } from "../client-options.ts";
 import { CapabilityError, MissingClientCapabilityError, TaskError } from "../errors.ts";
 import type { ExtensionHooks } from "../extension.ts";
+import type { TelemetryContext } from "../telemetry.ts";
 import { collectPages, DEFAULT_MAX_PAGES } from "../pagination.ts";
 import { createdTask, readTask, type TaskInfo, type TaskPlan, taskPlan, TASKS_ID, type TaskView, type TaskWire, type ToolTask } from "./tasks.ts";
 import { TaskReceiver } from "./task-receiver.ts";
@@ -202,7 +203,7 @@ export class TaskCalls implements ExtensionHooks {
       (raw) => {
         const view = createdTask(who, raw, wire.era, asked);
         if (view === undefined) return wire.finish(raw, name);
-        return onTask(new ServerTask(wire, view.info.taskId, name, seedOf(view, wire.era)));
+        return onTask(new ServerTask(wire, view.info.taskId, name, seedOf(view, wire.era), sendOptions.traceContext as TelemetryContext | undefined));
       },
       (error: unknown) => {
         throw explainMissingCapability(who, error);
@@ -248,6 +249,9 @@ function taskWire(context: ClientContext, calls: TaskCalls): TaskWire {
         unwatch();
         context.subscriptions.unwatchTask(taskId);
       };
+    },
+    get telemetry() {
+      return context.telemetry;
     },
     emit: (update) => context.emit("taskStatus", context.options.name === undefined ? update : { ...update, server: context.options.name }),
     onProblem: (message) => context.problem(message),

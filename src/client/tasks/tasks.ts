@@ -6,6 +6,7 @@
 
 import { isObject, setOwn } from "../../common/json.ts";
 import type { Params, RequestOptions } from "../../jsonrpc/peer.ts";
+import type { Telemetry } from "../telemetry.ts";
 import { CapabilityError, ProtocolError } from "../errors.ts";
 import type { InputRequest } from "../input-requests.ts";
 import type { CallToolResult, JsonObject, ServerCapabilities, Tool } from "../types.ts";
@@ -89,6 +90,8 @@ export interface TaskWire {
   /** Emits the client's `taskStatus` event. */
   emit(update: TaskStatusUpdate): void;
   onProblem(message: string): void;
+  /** The client's telemetry, when on: a task's life is a span (tool-task.ts). */
+  readonly telemetry?: Telemetry;
 }
 
 const STATUSES: ReadonlySet<string> = new Set(["working", "input_required", "completed", "failed", "cancelled"]);

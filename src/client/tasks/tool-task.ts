@@ -25,6 +25,7 @@ import {
   type ToolTask,
 } from "./tasks.ts";
 import type { CallToolResult } from "../types.ts";
+import type { PhaseSpan, TelemetryContext } from "../telemetry.ts";
 
 /** A task's life when result() is given no timeoutMs (like a request's maxTotalTimeoutMs). */
 export const DEFAULT_TASK_LIFE_MS = 10 * 60_000;
@@ -48,12 +49,20 @@ export class ServerTask implements ToolTask {
   readonly #answered = new Set<string>();
   #running: Promise<CallToolResult> | undefined;
   #clampReported = false;
+  /**
+   * With telemetry on: the context the task's requests are sent in (the creating call's parent,
+   * then the task's own span while result() polls). Undefined when off.
+   */
+  #traceContext: TelemetryContext | undefined;
+  /** The task's lifetime span while result() runs (telemetry on). */
+  #span: PhaseSpan | undefined;
 
-  constructor(wire: TaskWire, taskId: string, tool: string | undefined, seed?: TaskView) {
+  constructor(wire: TaskWire, taskId: string, tool: string | undefined, seed?: TaskView, traceContext?: TelemetryContext) {
     this.#wire = wire;
     this.taskId = taskId;
     this.#tool = tool;
     this.#last = seed;
+    this.#traceContext = traceContext;
   }
 
   get #who(): string {
@@ -75,11 +84,25 @@ export class ServerTask implements ToolTask {
    */
   follow(options: TaskResultOptions, callTimeoutMs?: number): Promise<CallToolResult> {
     if (this.#running !== undefined) return this.#running;
-    const running = this.#run(options, callTimeoutMs).finally(() => {
+    const running = (this.#wire.telemetry === undefined ? this.#run(options, callTimeoutMs) : this.#traced(options, callTimeoutMs)).finally(() => {
       if (this.#running === running) this.#running = undefined;
     });
     this.#running = running;
     return running;
+  }
+
+  /**
+   * result() in the task's lifetime span (telemetry on): its polls, updates and cancel are the
+   * span's children, each status an event — OpenTelemetry semantic conventions for MCP.
+   */
+  #traced(options: TaskResultOptions, callTimeoutMs: number | undefined): Promise<CallToolResult> {
+    const parent = this.#traceContext;
+    const span = (this.#span = this.#wire.telemetry!.taskSpan(this.taskId, this.#tool, parent));
+    this.#traceContext = span.context;
+    return span.ends(this.#run(options, callTimeoutMs)).finally(() => {
+      this.#traceContext = parent;
+      this.#span = undefined;
+    });
   }
 
   async cancel(): Promise<void> {
@@ -92,7 +115,7 @@ export class ServerTask implements ToolTask {
     }
     try {
       // spec extension "Task Cancellation": notifications/cancelled MUST NOT be used for a task.
-      await this.#wire.request("tasks/cancel", { taskId: this.taskId }, { timeoutMs: CANCEL_TIMEOUT_MS });
+      await this.#wire.request("tasks/cancel", { taskId: this.taskId }, { timeoutMs: CANCEL_TIMEOUT_MS, traceContext: this.#traceContext });
     } catch (error) {
       throw this.#failed("tasks/cancel", error);
     }
@@ -102,7 +125,7 @@ export class ServerTask implements ToolTask {
   async #get(): Promise<TaskView> {
     let raw: Params;
     try {
-      raw = await this.#wire.request("tasks/get", { taskId: this.taskId });
+      raw = await this.#wire.request("tasks/get", { taskId: this.taskId }, { traceContext: this.#traceContext });
     } catch (error) {
       throw this.#failed("tasks/get", error);
     }
@@ -175,6 +198,7 @@ export class ServerTask implements ToolTask {
       reported = key;
       const update: TaskStatusUpdate = { taskId: info.taskId, status: info.status };
       if (info.statusMessage !== undefined) update.statusMessage = info.statusMessage;
+      this.#span?.event("mcp.task.status", { "mcp.task.status": info.status });
       try {
         options.onTaskStatus?.(update);
       } catch (error) {
@@ -346,7 +370,12 @@ export class ServerTask implements ToolTask {
     let raw: Params;
     try {
       const limit = remainingMs();
-      raw = await this.#wire.request("tasks/result", { taskId: this.taskId }, { timeoutMs: limit, maxTotalTimeoutMs: limit, progress: true });
+      raw = await this.#wire.request("tasks/result", { taskId: this.taskId }, {
+        timeoutMs: limit,
+        maxTotalTimeoutMs: limit,
+        progress: true,
+        traceContext: this.#traceContext,
+      });
     } catch (error) {
       if (error instanceof RpcError && error.constructor === RpcError) {
         throw new TaskFailedError(`${this.#who}: the task failed: ${error.message} (JSON-RPC error ${error.rpcCode})`, error.rpcCode, {
@@ -382,7 +411,7 @@ export class ServerTask implements ToolTask {
       const inputResponses = await fulfilInputRequests(asked, (request, key) => this.#wire.fulfil(who, request, key, signal));
       if (signal.aborted) return;
       try {
-        await this.#wire.request("tasks/update", { taskId: this.taskId, inputResponses });
+        await this.#wire.request("tasks/update", { taskId: this.taskId, inputResponses }, { traceContext: this.#traceContext });
       } catch (error) {
         throw this.#failed("tasks/update", error);
       }

@@ -1,6 +1,7 @@
 // The LLM host's top-level keys: model, providers, system_prompt, max_steps, hooks, tool_search,
 // tool_definitions, results (read by `mcpwire run` / `chat`; a manager ignores them); and pinning
-// (the manager's: tool pins, registry/tool-pins.ts).
+// (the manager's: tool pins, registry/tool-pins.ts) and telemetry (the manager's and the Runner's:
+// OpenTelemetry, docs/telemetry.md).
 
 import { HOOK_EVENTS, type HookCommand, type HooksConfig } from "../../agent/hooks.ts";
 import type { ToolDefinitionLimits } from "../../agent/tool-definition-cap.ts";
@@ -12,14 +13,14 @@ import { type Context, describe, problem } from "./context.ts";
 import { suggest } from "./schema-messages.ts";
 import { directoryOf, resolvePath } from "./paths.ts";
 import type { PinningMode } from "../../registry/tool-pins.ts";
-import { HOOK_KEYS, PINNING_EXPECTED, PINNING_MODES, PROVIDER_KEYS, RESULTS_KEYS, TOOL_DEFINITIONS_KEYS, TOOL_SEARCH_KEYS } from "./schema.ts";
+import { HOOK_KEYS, PINNING_EXPECTED, PINNING_MODES, PROVIDER_KEYS, RESULTS_KEYS, TELEMETRY_KEYS, TOOL_DEFINITIONS_KEYS, TOOL_SEARCH_KEYS } from "./schema.ts";
 import { homePath, isHttpUrl } from "./server.ts";
 import type { Path } from "./syntax.ts";
-import type { ConfigError, McpwireConfig, ProviderSettings, ResultsSettings } from "./types.ts";
+import type { ConfigError, McpwireConfig, ProviderSettings, ResultsSettings, TelemetrySettings } from "./types.ts";
 
 export type HostSettings = Pick<
   McpwireConfig,
-  "model" | "providers" | "systemPrompt" | "maxSteps" | "hooks" | "toolSearch" | "toolDefinitions" | "results" | "pinning" | "hostProblems"
+  "model" | "providers" | "systemPrompt" | "maxSteps" | "hooks" | "toolSearch" | "toolDefinitions" | "results" | "pinning" | "hostProblems" | "telemetry"
 >;
 
 /**
@@ -53,6 +54,7 @@ export function hostSettings(context: Context, root: Record<string, unknown>): H
     const results = resultsOf(keys, root.results);
     if (results !== undefined) settings.results = results;
   }
+  if (root.telemetry !== undefined && root.telemetry !== null) settings.telemetry = telemetryOf(keys, root.telemetry);
   if (root.pinning !== undefined && root.pinning !== null) {
     const value = root.pinning;
     if (!(PINNING_MODES as readonly unknown[]).includes(value)) {
@@ -274,6 +276,25 @@ function modeOf(keys: HostKeys, value: unknown, path: Path): ToolSearchMode {
     );
   }
   return value as ToolSearchMode;
+}
+
+/** `telemetry:` — true, false, or { enabled, capture_arguments, capture_results } (docs/telemetry.md). */
+function telemetryOf(keys: HostKeys, raw: unknown): TelemetrySettings {
+  const { context } = keys;
+  if (typeof raw === "boolean") return { enabled: raw };
+  if (!isObject(raw)) {
+    keys.fail(["telemetry"], `"telemetry" must be true, false, or a mapping with ${TELEMETRY_KEYS.join(", ")}; it is ${describe(raw, context.json)}`);
+  }
+  const entry = raw as Record<string, unknown>;
+  for (const key of Object.keys(entry)) if (!(TELEMETRY_KEYS as readonly string[]).includes(key)) keys.warnUnknown(["telemetry", key], TELEMETRY_KEYS);
+  const settings: TelemetrySettings = { enabled: true };
+  for (const [key, field] of [["enabled", "enabled"], ["capture_arguments", "captureArguments"], ["capture_results", "captureResults"]] as const) {
+    const value = entry[key];
+    if (value === undefined) continue;
+    if (typeof value !== "boolean") keys.fail(["telemetry", key], `"telemetry.${key}" must be true or false; it is ${describe(value, context.json)}`);
+    settings[field] = value as boolean;
+  }
+  return settings;
 }
 
 /** `results:` — true, false, or { enabled, directory, max_files, max_age_days }. */

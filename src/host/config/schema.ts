@@ -70,6 +70,7 @@ export const HOST_KEYS = [
   "tool_definitions",
   "results",
   "extensions",
+  "telemetry",
   "pinning",
 ] as const;
 /** The keys of `tool_search:` (issue 18). */
@@ -78,6 +79,8 @@ export const TOOL_SEARCH_KEYS = ["mode", "max_tools", "max_schema_bytes", "max_r
 export const TOOL_DEFINITIONS_KEYS = ["max_description_bytes", "max_schema_bytes"] as const;
 /** The keys of the top-level `results:` (issue 18). */
 export const RESULTS_KEYS = ["enabled", "directory", "max_files", "max_age_days"] as const;
+/** The keys of the top-level `telemetry:` (OpenTelemetry, issue 30). */
+export const TELEMETRY_KEYS = ["enabled", "capture_arguments", "capture_results"] as const;
 /** The keys of one `providers:` entry. */
 export const PROVIDER_KEYS = ["base_url", "api_key", "timeout"] as const;
 /** The keys of one hook command. */
@@ -416,6 +419,23 @@ const HOST_SCHEMAS = {
     ],
     description: "what a model is offered of each tool, at most; false: no cap",
     examples: [{ max_description_bytes: 4096 }],
+  },
+  telemetry: {
+    anyOf: [
+      { type: "boolean" },
+      {
+        type: "object",
+        properties: {
+          enabled: { type: "boolean", default: true, description: "spans per request and trace context sent to servers" },
+          capture_arguments: { type: "boolean", default: false, description: "tool arguments on spans, through the redactor" },
+          capture_results: { type: "boolean", default: false, description: "tool results on spans, through the redactor" },
+        },
+        additionalProperties: false,
+      },
+    ],
+    default: false,
+    description: "OpenTelemetry: a span per MCP request and model request, trace context sent to servers; needs @opentelemetry/api installed",
+    examples: [true, { capture_arguments: true }],
   },
   results: {
     anyOf: [

@@ -207,6 +207,8 @@ export interface McpwireConfig {
   toolDefinitions?: ToolDefinitionLimits | false;
   /** Top-level `results:` (run / chat): where long results and binary content are saved as files, and for how long. */
   results?: ResultsSettings;
+  /** Top-level `telemetry:`: OpenTelemetry spans and trace context (docs/telemetry.md). */
+  telemetry?: TelemetrySettings;
   /** Top-level `extensions:`: identifier → on/off for every server (a server's own entry wins). */
   extensions?: Record<string, boolean>;
   /** Top-level `imports:`: the apps whose servers are imported too (`cursor`, `claude-desktop`, … or `all`). */
@@ -225,6 +227,15 @@ export interface McpwireConfig {
    * out, and a host that saves result files must not start).
    */
   hostProblems?: { warnings: ConfigError[]; errors: ConfigError[] };
+}
+
+/** The top-level `telemetry:` key: true, false, or { enabled, capture_arguments, capture_results }. */
+export interface TelemetrySettings {
+  enabled: boolean;
+  /** Config key `capture_arguments`: tool arguments on spans, redacted. Default false. */
+  captureArguments?: boolean;
+  /** Config key `capture_results`: tool results on spans, redacted. Default false. */
+  captureResults?: boolean;
 }
 
 /** The top-level `results:` key. */

@@ -24,7 +24,7 @@ import {
 } from "../http-errors.ts";
 import { observedFetch } from "../http-observer.ts";
 import { TransportBase } from "../lifecycle.ts";
-import { requestHeaders, type ToolSchemaLookup } from "../mcp-headers.ts";
+import { requestHeaders, type ToolSchemaLookup, withTraceHeaders } from "../mcp-headers.ts";
 import { retryOnReset } from "../reset-retry.ts";
 import { busyName, DEFAULT_MAX_RETRY_AFTER_MS, type HttpSendOptions, retryWhen, sendPatiently } from "../retry-after.ts";
 import { fetchSameOrigin, type SameOriginResponse } from "../same-origin-fetch.ts";
@@ -258,7 +258,8 @@ export class StreamableHttpTransport extends TransportBase implements HttpTransp
     const until = exchange === undefined ? Date.now() + this.#timeoutMs : options.deadline;
     try {
       const body = JSON.stringify(message);
-      const extra = this.#stateless && isRequest(message) ? requestHeaders(message, this.#toolSchemas) : undefined;
+      // spec 2026-07-28 basic/index ("OpenTelemetry trace context"): a request's traceparent also as the W3C header.
+      const extra = withTraceHeaders(message, this.#stateless && isRequest(message) ? requestHeaders(message, this.#toolSchemas) : undefined);
       const post = () => this.#postPatiently(message, body, signal, extra, exchange, until);
       let posted = await post();
       if (!posted.response.ok && exchange !== undefined && this.#stateless) {

@@ -1,0 +1,106 @@
+// `--otel` (or the config's `telemetry:` key) on the session verbs: the spans of every server and
+// of the agent loop exported with OTLP/HTTP to OTEL_EXPORTER_OTLP_ENDPOINT (OpenTelemetry
+// "OTLP Exporter Configuration": OTEL_EXPORTER_OTLP_TRACES_ENDPOINT as given, else
+// OTEL_EXPORTER_OTLP_ENDPOINT + /v1/traces, else http://localhost:4318/v1/traces). The packages
+// are the user's to install; they are imported only here, only when asked (docs/telemetry.md).
+
+import type { TelemetryOptions, TelemetryTracer } from "../client/telemetry.ts";
+import { messageOf } from "../common/error-text.ts";
+import { within } from "../common/timing.ts";
+import type { McpwireConfig } from "../host/config/types.ts";
+import { UsageError } from "./args.ts";
+import { VERSION } from "./version.ts";
+
+/** What `--otel` needs installed beside mcpwire (none is a dependency of mcpwire). */
+export const OTEL_PACKAGES = ["@opentelemetry/api", "@opentelemetry/sdk-trace-base", "@opentelemetry/exporter-trace-otlp-http"] as const;
+/** How long the spans still buffered may take to go out when the verb ends. */
+const SHUTDOWN_MS = 5_000;
+const DEFAULT_ENDPOINT = "http://localhost:4318/v1/traces";
+
+/** An OTLP export under way: the telemetry options for the manager and the Runner, and its flush at the end. */
+export interface OtlpExport {
+  telemetry: TelemetryOptions;
+  /** Where spans go. */
+  url: string;
+  /** Sends what is buffered and stops; bounded (SHUTDOWN_MS). */
+  shutdown(): Promise<void>;
+}
+
+interface SdkTraceBase {
+  BasicTracerProvider: new (config: { spanProcessors: unknown[]; resource?: unknown }) => {
+    getTracer(name: string, version?: string): TelemetryTracer;
+    shutdown(): Promise<void>;
+  };
+  BatchSpanProcessor: new (exporter: unknown) => unknown;
+}
+interface OtlpHttp {
+  OTLPTraceExporter: new (config: { url: string }) => unknown;
+}
+interface Resources {
+  resourceFromAttributes?: (attributes: Record<string, string>) => unknown;
+}
+
+/** The traces URL the environment names (OpenTelemetry OTLP exporter configuration). */
+export function otlpTracesUrl(env: Record<string, string | undefined>): string {
+  const traces = env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT?.trim();
+  if (traces) return traces;
+  const base = env.OTEL_EXPORTER_OTLP_ENDPOINT?.trim();
+  if (base) return `${base.replace(/\/+$/, "")}/v1/traces`;
+  return DEFAULT_ENDPOINT;
+}
+
+/** Imports one package by name (a variable: nothing bundles or type-checks it); undefined when it cannot be loaded. */
+async function optional(name: string): Promise<Record<string, unknown> | undefined> {
+  try {
+    return (await import(name)) as Record<string, unknown>;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Starts the OTLP/HTTP export: the three packages imported, a tracer provider batching to the
+ * endpoint. `who` says what asked for it (`--otel`, `the config's telemetry: key`). A UsageError
+ * naming what to install when a package is missing.
+ */
+export async function startOtlpExport(who: string, env: Record<string, string | undefined>, config: McpwireConfig): Promise<OtlpExport> {
+  const loaded = await Promise.all(OTEL_PACKAGES.map(async (name) => ({ name, module: await optional(name) })));
+  const missing = loaded.filter((entry) => entry.module === undefined).map((entry) => entry.name);
+  if (missing.length > 0) {
+    throw new UsageError(
+      `${who}: exporting spans with OTLP/HTTP needs ${missing.join(", ")}, which ${missing.length === 1 ? "is" : "are"} not installed; ` +
+        `install them beside mcpwire (npm install ${OTEL_PACKAGES.join(" ")}), or run without ${who}`,
+    );
+  }
+  const sdk = loaded[1]!.module as unknown as SdkTraceBase;
+  const otlp = loaded[2]!.module as unknown as OtlpHttp;
+  const url = otlpTracesUrl(env);
+  const resources = (await optional("@opentelemetry/resources")) as Resources | undefined;
+  let provider: InstanceType<SdkTraceBase["BasicTracerProvider"]>;
+  try {
+    const resource = resources?.resourceFromAttributes?.({ "service.name": env.OTEL_SERVICE_NAME?.trim() || "mcpwire" });
+    provider = new sdk.BasicTracerProvider({
+      spanProcessors: [new sdk.BatchSpanProcessor(new otlp.OTLPTraceExporter({ url }))],
+      ...(resource !== undefined ? { resource } : {}),
+    });
+  } catch (error) {
+    throw new UsageError(
+      `${who}: the OpenTelemetry SDK could not be set up (${messageOf(error)}); check the installed versions of ${OTEL_PACKAGES.join(", ")}`,
+      "usage",
+      {
+        cause: error,
+      },
+    );
+  }
+  const settings = config.telemetry;
+  return {
+    url,
+    telemetry: {
+      tracer: provider.getTracer("mcpwire", VERSION),
+      capture: { arguments: settings?.captureArguments === true, results: settings?.captureResults === true },
+    },
+    shutdown: async () => {
+      await within(provider.shutdown().catch(() => {}), SHUTDOWN_MS);
+    },
+  };
+}
