@@ -5,8 +5,12 @@
 //   ```ts  ```typescript  ```js  ```javascript   type-checked: one generated project (a file per
 //       block, the repo's strict compiler options, top-level await allowed), one tsc for all.
 //       Imports of "mcpwire", "mcpwire/registry", "mcpwire/host", "mcpwire/agent", "mcpwire/auth"
-//       (also as "jsr:@mcpwire/mcpwire…" or "npm:mcpwire…") are rewritten to the src/ entries.
+//       (also as "jsr:@mcpwire/mcpwire…" or "npm:mcpwire…") are rewritten to the src/ entries;
+//       other packages resolve from the repository's node_modules (the dev dependencies too).
 //       Under Deno the type-check is skipped (the Node run does it; Deno runs the run blocks).
+//       A fragment declares what it uses rather than being ignored:
+//         import type { Client } from "mcpwire";
+//         declare const client: Client; // a connected client
 //   ```ts run  ```js run     type-checked, then executed in a temp dir as its own process with the
 //       test's runtime (Node: node --import tsx; Deno: deno run -A), killed after 60 s; it fails
 //       when it throws or exits non-zero. Its environment has:
@@ -19,13 +23,13 @@
 //       [mode]` as the installed server-everything (offline, no download) and anything else as
 //       the real npx: a block may start the server as the README tells a reader to.
 //   ```ts ignore (any language + ignore)   neither checked nor run: for fragments, sparingly;
-//       the test "ignored blocks" names them all.
+//       the first test's name counts them and names where they are ("doc blocks: … 2 ignored (…)").
 //   ```console run           a CLI transcript: each `$ mcpwire …` line (quotes as sh has them; no
 //       pipes or expansions; a trailing `# exit N` says it ends with code N, default 0) is run as
 //       the CLI tests run it (test/support/cli-runner.ts: the compiled CLI under Node), cwd the
 //       repository root (so `--config examples/mcpwire.yaml` works), HOME and XDG dirs in a temp
-//       dir, the same `npx` first on PATH. The lines after it up to the next `$ ` line are its stdout (stdout then stderr when
-//       N is not 0), compared normalised (test/support/transcript.ts): trailing spaces, timings
+//       dir, the same `npx` first on PATH. The lines after it up to the next `$ ` line are its
+//       stdout (stdout then stderr when N is not 0), compared normalised (test/support/transcript.ts): trailing spaces, timings
 //       (`12 ms`, `1.2 s`) as <time>, versions as <version>, temp dirs as <tmp>, the repository
 //       as <root>; a line `…` matches any number of lines, `…` within a line any text.
 //   ```console (no run), ```sh, ```text, …: not checked.
@@ -33,12 +37,17 @@
 //       ```json config), or whose first line is `# mcpwire config`, is also loaded by
 //       parseConfig (every `${VAR}` it names set) and must give no error and no warning.
 //
-// Failures name the page and the line of the block's opening fence (README.md:331).
+// Failures name the page and the line of the block's opening fence (README.md:331), a type error
+// or a config problem the page's own line. The file takes 20-35 s under Node (8 s of CPU: tsc
+// 4 s, a run block 3-4 s, a transcript command 1-2 s) and 10-35 s under Deno (6 s of CPU, no
+// type-check), the longer on a loaded machine.
+//   node --import tsx --test test/docs/examples.test.ts
+//   npx deno test -A test/docs/examples.test.ts
 
 import "../support/test-env.ts"; // the era, tool-list and pin caches off, here and in what this starts
 import assert from "node:assert/strict";
 import { type ChildProcess, execFile } from "node:child_process";
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
 import process from "node:process";
@@ -169,6 +178,7 @@ test(`every ts/js block type-checks (${code.length} blocks, one tsc)`, { skip: i
     writeFileSync(join(project, name), generated(block));
   }
   writeFileSync(join(project, "package.json"), `{ "type": "module" }\n`);
+  symlinkSync(join(ROOT, "node_modules"), join(project, "node_modules"), "junction"); // the dev dependencies a block imports
   writeFileSync(
     join(project, "tsconfig.json"),
     JSON.stringify({
@@ -208,6 +218,23 @@ test(`every ts/js block type-checks (${code.length} blocks, one tsc)`, { skip: i
   assert.equal(exit, 0, `the doc blocks do not type-check (mark a fragment \`ts ignore\`):\n${located}`);
 });
 
+test("a transcript: its commands split as sh does, both sides normalised, `…` for lines or text", () => {
+  const steps = transcriptSteps('$ mcpwire read s \'a b\' "c\\"d" x=1   # exit 2\nline 1\n…\n$ mcpwire version\nmcpwire 1.2.3', 10);
+  assert.deepEqual(steps.map(({ line, args, exit, expected }) => ({ line, args, exit, expected })), [
+    { line: 11, args: ["read", "s", "a b", 'c"d', "x=1"], exit: 2, expected: ["line 1", "…"] },
+    { line: 14, args: ["version"], exit: 0, expected: ["mcpwire 1.2.3"] },
+  ]);
+  assert.throws(() => transcriptSteps("$ mcpwire call x | jq .", 1), /no shell/);
+  assert.throws(() => transcriptSteps("$ ls", 1), /only `\$ mcpwire …`/);
+  const paths: Normalising = { paths: [["/tmp/x1", "<tmp>"]] };
+  assert.deepEqual(normalised("\n/tmp/x1/a  \n took 12 ms, 1.5 s, v2.0.1-beta.1\n\n", paths), ["<tmp>/a", " took <time>, <time>, <version>"]);
+  assert.ok(linesMatch(["a", "b", "c", "d"], ["a", "…", "d"]));
+  assert.ok(linesMatch(["a", "d"], ["a", "…", "d"]));
+  assert.ok(linesMatch(["Resource 3: made at 5 PM"], ["Resource 3: made at …"]));
+  assert.ok(!linesMatch(["a", "b"], ["a"]));
+  assert.ok(!linesMatch(["a", "x", "c"], ["a", "…", "d"]));
+});
+
 describe("yaml and json blocks", () => {
   for (const block of data) {
     const isConfig = block.flags.includes("config") || block.body.trimStart().startsWith("# mcpwire config");
@@ -217,17 +244,18 @@ describe("yaml and json blocks", () => {
       if (json) {
         assert.doesNotThrow(() => JSON.parse(text), `${whereOf(block)}: not JSON (a fragment: \`json ignore\`)`);
       } else {
-        const document = parseDocument(text);
+        const document = parseDocument("\n".repeat(block.line) + text); // its lines the page's
         assert.deepEqual(document.errors.map((error) => error.message), [], `${whereOf(block)}: not YAML`);
       }
       if (!isConfig) return;
       const env: Record<string, string> = { HOME: home, PATH: process.env.PATH ?? "" };
       for (const [, name] of text.matchAll(/\$\{([A-Za-z_][A-Za-z0-9_]*)/g)) env[name!] ??= `example-${name}`;
-      const config = parseConfig(text, {
+      // Blank lines first, so that a problem's line is the page's.
+      const config = parseConfig("\n".repeat(block.line) + text, {
         file: join(scratch, json ? "mcpwire.json" : "mcpwire.yaml"),
         format: json ? "json" : "yaml",
         env,
-        displayName: whereOf(block),
+        displayName: block.file,
       });
       const problems = [...(config.errors ?? []), ...(config.warnings ?? [])].map((problem) => problem.message);
       assert.deepEqual(problems, [], `${whereOf(block)}: the config block has problems`);
@@ -251,6 +279,7 @@ describe("run blocks", () => {
     test(`${whereOf(block)} ${block.lang} run`, async () => {
       const dir = join(scratch, `run-${index}`);
       mkdirSync(dir);
+      symlinkSync(join(ROOT, "node_modules"), join(dir, "node_modules"), "junction");
       const file = join(dir, `example.${extensionOf(block)}`);
       writeFileSync(file, generated(block));
       const args = isDeno ? ["run", "-A", "--config", join(ROOT, "deno.json"), file] : ["--import", import.meta.resolve("tsx"), file];
