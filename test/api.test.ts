@@ -127,7 +127,7 @@ describe("the public API of each entry", () => {
         { added, removed },
         { added: [], removed: [] },
         `${entry.source} exports names its report does not list, or no longer exports names it lists: ` +
-          "if that is meant, run `npm run api` and commit the report (and the README's migration table for a removal)",
+          "if that is meant, run `npm run api` and commit the report (and CHANGELOG.md's Removed list for a removal)",
       );
       assert.equal(committed, reportOf(entry), `${entry.report} is out of date (a kind or a doc comment changed): run \`npm run api\``);
     });
