@@ -39,7 +39,7 @@ export interface TaskStatusUpdate {
 
 /** Options of `ToolTask.result()`. */
 export interface TaskResultOptions {
-  /** Aborting it sends tasks/cancel (never notifications/cancelled) and rejects with a TaskError `aborted`. */
+  /** Aborting it sends tasks/cancel (never notifications/cancelled) and rejects with a TaskError `cancelled`. */
   signal?: AbortSignal;
   /** Bound of the task's whole remaining life; past it the task is cancelled (TaskError `timeout`). */
   timeoutMs?: number;
