@@ -40,9 +40,10 @@
 //       parseConfig (every `${VAR}` it names set) and must give no error and no warning.
 //
 // Failures name the page and the line of the block's opening fence (README.md:331), a type error
-// or a config problem the page's own line. The file takes 20-35 s under Node (8 s of CPU: tsc
-// 4 s, a run block 3-4 s, a transcript command 1-2 s) and 10-35 s under Deno (6 s of CPU, no
-// type-check), the longer on a loaded machine.
+// or a config problem the page's own line. With 12 pages (108 blocks: 43 type-checked, 8 run,
+// 3 transcripts) the file took 32 s under Node (14 s of CPU: tsc 4 s, a run block 2-4 s, a
+// transcript command 1-2 s; four blocks at a time) and 27 s under Deno (10 s of CPU, no
+// type-check, one block at a time: Deno's node:test runs steps in turn), on a loaded machine.
 //   node --import tsx --test test/docs/examples.test.ts
 //   npx deno test -A test/docs/examples.test.ts
 
@@ -290,7 +291,10 @@ async function blockVars(text: string): Promise<Record<string, string>> {
   return vars;
 }
 
-describe("run blocks", () => {
+/** Blocks run at once in each describe below: they mostly wait (on servers, tasks), each in its own directory. */
+const AT_ONCE = 4;
+
+describe("run blocks", { concurrency: AT_ONCE }, () => {
   for (const [index, block] of runnable.entries()) {
     test(`${whereOf(block)} ${block.lang} run`, async () => {
       const dir = join(scratch, `run-${index}`);
@@ -306,7 +310,7 @@ describe("run blocks", () => {
   }
 });
 
-describe("console run blocks", () => {
+describe("console run blocks", { concurrency: AT_ONCE }, () => {
   for (const block of transcripts) {
     test(`${whereOf(block)} console run`, async () => {
       assert.ok(runtimeArgs.length > 0);
