@@ -221,7 +221,7 @@ test(`every ts/js block type-checks (${code.length} blocks, one tsc)`, { skip: i
   assert.equal(exit, 0, `the doc blocks do not type-check (mark a fragment \`ts ignore\`):\n${located}`);
 });
 
-test("a transcript: its commands split as sh does, both sides normalised, `…` for lines or text", () => {
+test("the mechanics: imports pointed at src/; a transcript split as sh does, both sides normalised, `…` for lines or text", () => {
   const steps = transcriptSteps('$ mcpwire read s \'a b\' "c\\"d" x=1   # exit 2\nline 1\n…\n$ mcpwire version\nmcpwire 1.2.3', 10);
   assert.deepEqual(steps.map(({ line, args, exit, expected }) => ({ line, args, exit, expected })), [
     { line: 11, args: ["read", "s", "a b", 'c"d', "x=1"], exit: 2, expected: ["line 1", "…"] },
@@ -239,6 +239,14 @@ test("a transcript: its commands split as sh does, both sides normalised, `…` 
   assert.throws(() => transcriptSteps("$ ls", 1), /only `\$ mcpwire …`/);
   const paths: Normalising = { paths: [["/tmp/x1", "<tmp>"]] };
   assert.deepEqual(normalised("\n/tmp/x1/a  \n took 12 ms, 1.5 s, v2.0.1-beta.1\n\n", paths), ["<tmp>/a", " took <time>, <time>, <version>"]);
+  assert.equal(
+    withSourceImports(
+      `import { A } from "mcpwire";\nimport type { B } from 'jsr:@mcpwire/mcpwire/host';\nconst c = await import("npm:mcpwire/auth");\nnew A({ name: "mcpwire" });`,
+    ),
+    `import { A } from "${join(ROOT, "src/mod.ts")}";\nimport type { B } from '${join(ROOT, "src/host/mod.ts")}';\nconst c = await import("${
+      join(ROOT, "src/auth/mod.ts")
+    }");\nnew A({ name: "mcpwire" });`,
+  );
   assert.ok(linesMatch(["a", "b", "c", "d"], ["a", "…", "d"]));
   assert.ok(linesMatch(["a", "d"], ["a", "…", "d"]));
   assert.ok(linesMatch(["Resource 3: made at 5 PM"], ["Resource 3: made at …"]));
