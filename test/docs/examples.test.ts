@@ -17,7 +17,7 @@
 //         EVERYTHING_COMMAND  server-everything's stdio mode as one command line split on spaces,
 //                             `node /…/server-everything/dist/index.js stdio`
 //         EVERYTHING_URL      server-everything over Streamable HTTP, `http://127.0.0.1:<port>/mcp`,
-//                             started once for the file when a run block names EVERYTHING_URL
+//                             started once for the file when a block names EVERYTHING_URL
 //       and HOME and the XDG directories in a temp dir (the era, tool-list and pin caches off).
 //       On PATH first (POSIX), an `npx` that runs `npx -y @modelcontextprotocol/server-everything
 //       [mode]` as the installed server-everything (offline, no download) and anything else as
@@ -25,22 +25,25 @@
 //   ```ts ignore (any language + ignore)   neither checked nor run: for fragments, sparingly;
 //       the first test's name counts them and names where they are ("doc blocks: … 2 ignored (…)").
 //   ```console run           a CLI transcript: each `$ mcpwire …` line (quotes as sh has them; no
-//       pipes or expansions; a trailing `# exit N` says it ends with code N, default 0) is run as
+//       pipes or expansions but $EVERYTHING_URL and $EVERYTHING_COMMAND, as above; a trailing
+//       `# exit N` says it ends with code N, default 0) is run as
 //       the CLI tests run it (test/support/cli-runner.ts: the compiled CLI under Node), cwd the
 //       repository root (so `--config examples/mcpwire.yaml` works), HOME and XDG dirs in a temp
 //       dir, the same `npx` first on PATH. The lines after it up to the next `$ ` line are its
 //       stdout (stdout then stderr when N is not 0), compared normalised (test/support/transcript.ts): trailing spaces, timings
 //       (`12 ms`, `1.2 s`) as <time>, versions as <version>, temp dirs as <tmp>, the repository
-//       as <root>; a line `…` matches any number of lines, `…` within a line any text.
+//       as <root>, the URL as $EVERYTHING_URL (its port as 127.0.0.1:<port>); a line `…` matches
+//       any number of lines, `…` within a line any text.
 //   ```console (no run), ```sh, ```text, …: not checked.
 //   ```yaml  ```json          parsed: a syntax error fails. A block marked ```yaml config (or
 //       ```json config), or whose first line is `# mcpwire config`, is also loaded by
 //       parseConfig (every `${VAR}` it names set) and must give no error and no warning.
 //
 // Failures name the page and the line of the block's opening fence (README.md:331), a type error
-// or a config problem the page's own line. The file takes 20-35 s under Node (8 s of CPU: tsc
-// 4 s, a run block 3-4 s, a transcript command 1-2 s) and 10-35 s under Deno (6 s of CPU, no
-// type-check), the longer on a loaded machine.
+// or a config problem the page's own line. With 12 pages (108 blocks: 43 type-checked, 8 run,
+// 3 transcripts) the file took 32 s under Node (14 s of CPU: tsc 4 s, a run block 2-4 s, a
+// transcript command 1-2 s; four blocks at a time) and 27 s under Deno (10 s of CPU, no
+// type-check, one block at a time: Deno's node:test runs steps in turn), on a loaded machine.
 //   node --import tsx --test test/docs/examples.test.ts
 //   npx deno test -A test/docs/examples.test.ts
 
@@ -51,7 +54,7 @@ import { chmodSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync }
 import { homedir, tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
 import process from "node:process";
-import { after, before, describe, test } from "node:test";
+import { after, describe, test } from "node:test";
 import { parseDocument } from "yaml";
 import { parseConfig } from "../../src/host/config/parse.ts";
 import { mcpwire, runtimeArgs } from "../support/cli-runner.ts";
@@ -218,16 +221,32 @@ test(`every ts/js block type-checks (${code.length} blocks, one tsc)`, { skip: i
   assert.equal(exit, 0, `the doc blocks do not type-check (mark a fragment \`ts ignore\`):\n${located}`);
 });
 
-test("a transcript: its commands split as sh does, both sides normalised, `…` for lines or text", () => {
+test("the mechanics: imports pointed at src/; a transcript split as sh does, both sides normalised, `…` for lines or text", () => {
   const steps = transcriptSteps('$ mcpwire read s \'a b\' "c\\"d" x=1   # exit 2\nline 1\n…\n$ mcpwire version\nmcpwire 1.2.3', 10);
   assert.deepEqual(steps.map(({ line, args, exit, expected }) => ({ line, args, exit, expected })), [
     { line: 11, args: ["read", "s", "a b", 'c"d', "x=1"], exit: 2, expected: ["line 1", "…"] },
     { line: 14, args: ["version"], exit: 0, expected: ["mcpwire 1.2.3"] },
   ]);
   assert.throws(() => transcriptSteps("$ mcpwire call x | jq .", 1), /no shell/);
+  assert.throws(() => transcriptSteps("$ mcpwire call $TOKEN", 1), /no shell/);
+  assert.deepEqual(transcriptSteps('$ mcpwire inspect --url $EVERYTHING_URL --x "${EVERYTHING_URL}/a"', 1, { EVERYTHING_URL: "http://h/mcp" })[0]?.args, [
+    "inspect",
+    "--url",
+    "http://h/mcp",
+    "--x",
+    "http://h/mcp/a",
+  ]);
   assert.throws(() => transcriptSteps("$ ls", 1), /only `\$ mcpwire …`/);
   const paths: Normalising = { paths: [["/tmp/x1", "<tmp>"]] };
   assert.deepEqual(normalised("\n/tmp/x1/a  \n took 12 ms, 1.5 s, v2.0.1-beta.1\n\n", paths), ["<tmp>/a", " took <time>, <time>, <version>"]);
+  assert.equal(
+    withSourceImports(
+      `import { A } from "mcpwire";\nimport type { B } from 'jsr:@mcpwire/mcpwire/host';\nconst c = await import("npm:mcpwire/auth");\nnew A({ name: "mcpwire" });`,
+    ),
+    `import { A } from "${join(ROOT, "src/mod.ts")}";\nimport type { B } from '${join(ROOT, "src/host/mod.ts")}';\nconst c = await import("${
+      join(ROOT, "src/auth/mod.ts")
+    }");\nnew A({ name: "mcpwire" });`,
+  );
   assert.ok(linesMatch(["a", "b", "c", "d"], ["a", "…", "d"]));
   assert.ok(linesMatch(["a", "d"], ["a", "…", "d"]));
   assert.ok(linesMatch(["Resource 3: made at 5 PM"], ["Resource 3: made at …"]));
@@ -263,18 +282,27 @@ describe("yaml and json blocks", () => {
   }
 });
 
-describe("run blocks", () => {
-  let http: ChildProcess | undefined;
-  let url = "";
-  before(async () => {
-    if (!runnable.some((block) => block.body.includes("EVERYTHING_URL"))) return;
-    const port = await freePort();
-    http = await startEverything(port);
-    url = `http://127.0.0.1:${port}/mcp`;
-  });
-  after(async () => {
-    if (http !== undefined) await stop(http);
-  });
+/** server-everything over Streamable HTTP: started for the first block that names EVERYTHING_URL, stopped after the file. */
+let http: Promise<{ child: ChildProcess; port: number; url: string }> | undefined;
+after(async () => {
+  const started = await http?.catch(() => undefined);
+  if (started !== undefined) await stop(started.child);
+});
+
+/** What a block may name: EVERYTHING_COMMAND always, EVERYTHING_URL (the server started) when `text` names it. */
+async function blockVars(text: string): Promise<Record<string, string>> {
+  const vars: Record<string, string> = { EVERYTHING_COMMAND: `node ${EVERYTHING} stdio` };
+  if (text.includes("EVERYTHING_URL")) {
+    http ??= freePort().then(async (port) => ({ child: await startEverything(port), port, url: `http://127.0.0.1:${port}/mcp` }));
+    vars.EVERYTHING_URL = (await http).url;
+  }
+  return vars;
+}
+
+/** Blocks run at once in each describe below: they mostly wait (on servers, tasks), each in its own directory. */
+const AT_ONCE = 4;
+
+describe("run blocks", { concurrency: AT_ONCE }, () => {
   for (const [index, block] of runnable.entries()) {
     test(`${whereOf(block)} ${block.lang} run`, async () => {
       const dir = join(scratch, `run-${index}`);
@@ -283,21 +311,29 @@ describe("run blocks", () => {
       const file = join(dir, `example.${extensionOf(block)}`);
       writeFileSync(file, generated(block));
       const args = isDeno ? ["run", "-A", "--config", join(ROOT, "deno.json"), file] : ["--import", import.meta.resolve("tsx"), file];
-      const env = sandboxEnv({ EVERYTHING_COMMAND: `node ${EVERYTHING} stdio`, ...(url === "" ? {} : { EVERYTHING_URL: url }) });
+      const env = sandboxEnv(await blockVars(block.body));
       const { code: exit, output } = await runToEnd(process.execPath, args, { cwd: dir, env, limit: RUN_LIMIT_MS });
       assert.equal(exit, 0, `${whereOf(block)}: the example failed (exit ${exit}):\n${output}`);
     });
   }
 });
 
-describe("console run blocks", () => {
-  const normalising: Normalising = {
-    paths: [[home, "<tmp>"], [scratch, "<tmp>"], [tmpdir(), "<tmp>"], [ROOT.replace(/[/\\]$/, ""), "<root>"]],
-  };
+describe("console run blocks", { concurrency: AT_ONCE }, () => {
   for (const block of transcripts) {
     test(`${whereOf(block)} console run`, async () => {
       assert.ok(runtimeArgs.length > 0);
-      const steps = transcriptSteps(block.body, block.line);
+      const vars = await blockVars(block.body);
+      const served = vars.EVERYTHING_URL === undefined ? undefined : await http;
+      const normalising: Normalising = {
+        paths: [
+          ...(served === undefined ? [] : [[served.url, "$EVERYTHING_URL"], [`127.0.0.1:${served.port}`, "127.0.0.1:<port>"]] satisfies [string, string][]),
+          [home, "<tmp>"],
+          [scratch, "<tmp>"],
+          [tmpdir(), "<tmp>"],
+          [ROOT.replace(/[/\\]$/, ""), "<root>"],
+        ],
+      };
+      const steps = transcriptSteps(block.body, block.line, vars);
       assert.ok(steps.length > 0, `${whereOf(block)}: no \`$ mcpwire …\` line`);
       for (const step of steps) {
         const outcome = await mcpwire(step.args, { env: sandboxEnv(), input: "" });

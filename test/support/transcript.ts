@@ -18,12 +18,30 @@ export interface TranscriptStep {
   expected: string[];
 }
 
-/** Splits a command line into words as sh does for quotes and backslashes; throws on what it does not run (pipes, $, redirections). */
-export function shellWords(text: string): string[] {
+/** `$NAME` or `${NAME}` at `index` of `text`, when NAME is one of `vars`: its value and the length it spans. */
+function variableAt(text: string, index: number, vars: Readonly<Record<string, string>>): { value: string; length: number } | undefined {
+  const found = /^\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*))/.exec(text.slice(index));
+  const name = found?.[1] ?? found?.[2];
+  if (found === null || name === undefined || !Object.hasOwn(vars, name)) return undefined;
+  return { value: vars[name]!, length: found[0].length };
+}
+
+/**
+ * Splits a command line into words as sh does for quotes and backslashes, `$NAME` and `${NAME}`
+ * expanded for the names of `vars` only (as one word's text, never split); throws on what it
+ * does not run (pipes, other expansions, redirections).
+ */
+export function shellWords(text: string, vars: Readonly<Record<string, string>> = {}): string[] {
   const words: string[] = [];
   let word: string | undefined;
   for (let index = 0; index < text.length; index++) {
     const char = text[index]!;
+    const variable = char === "$" ? variableAt(text, index, vars) : undefined;
+    if (variable !== undefined) {
+      word = (word ?? "") + variable.value;
+      index += variable.length - 1;
+      continue;
+    }
     if (char === "'") {
       const end = text.indexOf("'", index + 1);
       if (end < 0) throw new Error(`an unclosed ' in: ${text}`);
@@ -32,6 +50,12 @@ export function shellWords(text: string): string[] {
     } else if (char === '"') {
       let value = "";
       for (index++; index < text.length && text[index] !== '"'; index++) {
+        const inner = text[index] === "$" ? variableAt(text, index, vars) : undefined;
+        if (inner !== undefined) {
+          value += inner.value;
+          index += inner.length - 1;
+          continue;
+        }
         if (text[index] === "\\" && /["\\$`]/.test(text[index + 1] ?? "")) index++;
         else if (text[index] === "$" || text[index] === "`") throw new Error(`a transcript runs no expansion ($, \`): ${text}`);
         value += text[index];
@@ -56,14 +80,14 @@ export function shellWords(text: string): string[] {
   return words;
 }
 
-/** The steps of a ```console run block whose opening fence is at `fenceLine`. */
-export function transcriptSteps(body: string, fenceLine: number): TranscriptStep[] {
+/** The steps of a ```console run block whose opening fence is at `fenceLine`; `vars` as shellWords takes them. */
+export function transcriptSteps(body: string, fenceLine: number, vars: Readonly<Record<string, string>> = {}): TranscriptStep[] {
   const steps: TranscriptStep[] = [];
   for (const [offset, text] of body.split("\n").entries()) {
     const line = fenceLine + 1 + offset;
     if (text.startsWith("$ ")) {
       const command = text.slice(2).trim();
-      const words = shellWords(command);
+      const words = shellWords(command, vars);
       if (words[0] !== "mcpwire") throw new Error(`line ${line}: a transcript runs only \`$ mcpwire …\` lines: ${command}`);
       const exit = /#\s*exit\s+(\d+)\s*$/.exec(command);
       steps.push({ line, command, args: words.slice(1), exit: exit ? Number(exit[1]) : 0, expected: [] });
