@@ -57,6 +57,11 @@ export interface BundleFigures {
   nodeImports: string[];
   /** Runtime modules of ours in it (dist/runtime/node.js, deno.js, web.js). */
   runtimeModules: string[];
+  /**
+   * Members of the whole Runtime (files, listener, standard input, worker threads: the host's and
+   * the CLI's) found in it; a bundle of the client takes the core alone (src/runtime/types.ts).
+   */
+  hostRuntimeMembers: string[];
   /** Whether the interpreting validator (@cfworker/json-schema) is in it. */
   interpretingValidator: boolean;
   /** The biggest inputs, bytes in the output, largest first. */
@@ -72,6 +77,9 @@ export interface BundleCase {
   conditions?: string[];
   external: string[];
 }
+
+/** Runtime members of the host and the CLI, as a minified bundle still spells them (object keys are not renamed). */
+const HOST_RUNTIME_MEMBERS = ["readTextFile", "writePrivateFile", "openPrivateLog", "serveLoopback", "stdinLines", "startWorker", "receiveMessageSync"];
 
 /** The bundles measured: mcpwire's (bundled from the built package) and SDK v2's. */
 export function bundleCases(): BundleCase[] {
@@ -168,6 +176,7 @@ export async function bundle(entry: BundleCase, resolveDir: string): Promise<Bun
     logLevel: "silent",
   });
   const output = result.outputFiles[0]!.contents;
+  const text = result.outputFiles[0]!.text;
   const inputs = Object.keys(result.metafile.inputs);
   const { inputs: produced, imports } = Object.values(result.metafile.outputs)[0]!;
   // What the output imports, not what its inputs do: an import no code that was kept uses is dropped.
@@ -179,6 +188,7 @@ export async function bundle(entry: BundleCase, resolveDir: string): Promise<Bun
     raw: output.length,
     gzip: gzipSync(output, { level: 9 }).length,
     nodeImports: [...nodeImports].sort(),
+    hostRuntimeMembers: HOST_RUNTIME_MEMBERS.filter((name) => new RegExp(`\\b${name}\\b`).test(text)),
     runtimeModules: inputs.filter((path) => /node_modules\/mcpwire\/dist\/runtime\/(node|deno|web)\.js$/.test(path)).map(shortPath).sort(),
     interpretingValidator: inputs.some((path) => path.includes("@cfworker/json-schema")),
     biggest: Object.entries(produced)

@@ -56,6 +56,12 @@ describe("bundles of the root entry", () => {
     assert.deepEqual(figuresOf("node").runtimeModules, ["dist/runtime/node.js"]);
   });
 
+  for (const name of ["browser", "node"]) {
+    test(`the ${name} bundle takes the runtime's core alone: none of the files, listener, stdin or worker threads of the host and the CLI`, () => {
+      assert.deepEqual(figuresOf(name).hostRuntimeMembers, []);
+    });
+  }
+
   /**
    * Budgets not met yet, with what is in the way; the test still runs and prints its figure, and
    * the ceiling below (the figure last measured, plus 1 KB) keeps it from growing meanwhile.
