@@ -1,7 +1,9 @@
 // The small interface behind which the runtimes differ: child processes, environment,
 // standard streams, exit. Types only; node.ts (Node, Bun), deno.ts and web.ts (browsers,
 // Workers: no processes, files or worker threads) implement it, with the parts they share in
-// files named for them. Everything outside src/runtime/ uses only this and web standards.
+// files named for them. Everything outside src/runtime/ uses only this and web standards. It
+// comes in two parts: CoreRuntime, what the client and the layers below it use (`coreRuntime`),
+// and Runtime, the core with the host's and the CLI's files, listener, stdin and workers.
 
 export interface ExitStatus {
   /** Exit code, or null when a signal ended the process. */
