@@ -163,11 +163,12 @@ function runBundle(): Row[] {
   }[];
   const kb = (bytes: number | undefined) => bytes === undefined ? null : Math.round(bytes / 102.4) / 10;
   const rows: Row[] = [];
-  for (const [name, sdk] of [["browser", "sdk-v2-browser"], ["workerd", "sdk-v2-browser"], ["node", "sdk-v2-node"]] as const) {
+  const pairs = [["browser", "sdk-v2-browser"], ["workerd", "sdk-v2-browser"], ["node", "sdk-v2-node"], ["node-with-fallback", "sdk-v2-node"]] as const;
+  for (const [name, sdk] of pairs) {
     const ours = figures.find((figure) => figure.name === name);
     const theirs = figures.find((figure) => figure.name === sdk);
     if (ours === undefined) continue;
-    const validator = name === "node" ? "" : `; interpreting validator ${ours.interpretingValidator ? "included" : "not in the package yet"}`;
+    const validator = name === "node" ? "" : `; interpreting validator ${ours.interpretingValidator ? "included" : "left out"}`;
     for (const kind of ["gzip", "raw"] as const) {
       rows.push({
         bench: "bundle",
@@ -312,7 +313,14 @@ const TARGETS: Target[] = [
   { name: "files per plain call, 2026-07-28 wire", goal: "≤ 14", bench: "plainpath", case: "files per plain call, 2026-07-28", field: "value", atMost: 14 },
   // issue 28: the bundles an embedder ships (scripts/bundle-sizes.ts; test/bundle.test.ts guards them).
   { name: "browser bundle, gzip KB", goal: "≤ 45", bench: "bundle", case: "browser gzip", field: "value", atMost: 45 },
-  { name: "Node bundle (Client + StdioTransport, no ajv), gzip KB", goal: "≤ 40", bench: "bundle", case: "node gzip", field: "value", atMost: 40 },
+  {
+    name: "Node bundle (Client + StdioTransport, no validator library), gzip KB",
+    goal: "≤ 40",
+    bench: "bundle",
+    case: "node gzip",
+    field: "value",
+    atMost: 40,
+  },
 ];
 
 function judge(rows: Row[]): string[] {

@@ -25,7 +25,8 @@ const PICKED = new Set(["./node.js", "./deno.js", "./web.js"]);
 export function runtimeEntry(compiled: string): string {
   if (compiled.startsWith(GENERATED)) return compiled; // already done
   const kept: string[] = [];
-  let runtimeExport = false;
+  /** The runtime objects mod.ts exports (`runtime`, `coreRuntime`), re-exported from #runtime in that order. */
+  const picked: string[] = [];
   for (const line of compiled.split("\n")) {
     const trimmed = line.trim();
     if (trimmed === "" || trimmed.startsWith("//")) continue;
@@ -33,16 +34,18 @@ export function runtimeEntry(compiled: string): string {
     const imported = /^import \{[^}]*\} from "(\.\/[\w-]+\.js)";$/.exec(trimmed);
     if (reexport !== null && !PICKED.has(reexport[1]!)) kept.push(trimmed);
     else if (imported !== null && PICKED.has(imported[1]!)) continue;
-    else if (/^export const runtime = /.test(trimmed)) runtimeExport = true;
+    else if (/^export const (runtime|coreRuntime) = /.test(trimmed)) picked.push(/^export const (\w+)/.exec(trimmed)![1]!);
     else if (/^const isDeno = /.test(trimmed)) continue;
     else throw new Error(`runtime-entry: dist/runtime/mod.js has a line this step does not know: ${trimmed}; update scripts/runtime-entry.ts`);
   }
-  if (!runtimeExport) throw new Error("runtime-entry: dist/runtime/mod.js exports no `runtime`; update scripts/runtime-entry.ts");
+  for (const name of ["runtime", "coreRuntime"]) {
+    if (!picked.includes(name)) throw new Error(`runtime-entry: dist/runtime/mod.js exports no \`${name}\`; update scripts/runtime-entry.ts`);
+  }
   return [
     `${GENERATED} from src/runtime/mod.ts (read its comment): the runtime`,
     `// module is chosen by package.json "imports" conditions (${RUNTIME_IMPORT}) while resolving, not at run time.`,
     ...kept,
-    `export { runtime } from "${RUNTIME_IMPORT}";`,
+    `export { ${picked.join(", ")} } from "${RUNTIME_IMPORT}";`,
     "",
   ].join("\n");
 }

@@ -9,6 +9,7 @@
 
 import type { JsonObject } from "../client/types.ts";
 import { isObject } from "../common/json.ts";
+import { ONE_SCHEMA_KEYWORDS, SCHEMA_LIST_KEYWORDS, SCHEMA_MAP_KEYWORDS } from "../common/schema-keywords.ts";
 import type { LlmToolSchema } from "../registry/types.ts";
 
 /** Bytes (UTF-8) of a tool's description a model is offered, at most: 2 KB, as Claude Code does. */
@@ -163,24 +164,11 @@ const ANNOTATIONS = new Set([
   "enumDescriptions",
 ]);
 /** Keywords whose value maps names to schemas. */
-const SCHEMA_MAPS = new Set(["properties", "patternProperties", "$defs", "definitions", "dependentSchemas"]);
+const SCHEMA_MAPS = new Set(SCHEMA_MAP_KEYWORDS);
 /** Keywords whose value is one schema (or, for items in older drafts, a list of them). */
-const SCHEMA_ONE = new Set([
-  "items",
-  "additionalProperties",
-  "additionalItems",
-  "unevaluatedProperties",
-  "unevaluatedItems",
-  "not",
-  "if",
-  "then",
-  "else",
-  "contains",
-  "propertyNames",
-  "contentSchema",
-]);
+const SCHEMA_ONE = new Set(["items", ...ONE_SCHEMA_KEYWORDS, "contentSchema"]);
 /** Keywords whose value is a list of schemas. */
-const SCHEMA_LISTS = new Set(["allOf", "anyOf", "oneOf", "prefixItems"]);
+const SCHEMA_LISTS = new Set(SCHEMA_LIST_KEYWORDS);
 /** Deeper than this a reduced schema stops (the rest is `{}`: any value). */
 const MAX_DEPTH = 64;
 

@@ -6,26 +6,10 @@
 // every keyword it knows in every draft: `prefixItems` in a draft-07 schema, which ajv ignores).
 
 import { isObject } from "../common/json.ts";
+import { ONE_SCHEMA_KEYWORDS, SCHEMA_LIST_KEYWORDS, SCHEMA_MAP_KEYWORDS } from "../common/schema-keywords.ts";
 import type { Dialect } from "./schema-validator.ts";
 
 const TYPES = new Set(["array", "boolean", "integer", "null", "number", "object", "string"]);
-/** Keywords whose value is one schema. */
-const ONE_SCHEMA = [
-  "additionalItems",
-  "unevaluatedItems",
-  "contains",
-  "additionalProperties",
-  "unevaluatedProperties",
-  "propertyNames",
-  "not",
-  "if",
-  "then",
-  "else",
-];
-/** Keywords whose value is a non-empty array of schemas. */
-const SCHEMA_LIST = ["prefixItems", "allOf", "anyOf", "oneOf"];
-/** Keywords whose value is an object of schemas. */
-const SCHEMA_MAP = ["$defs", "definitions", "properties", "patternProperties", "dependentSchemas"];
 /** Keywords whose value is a count: a whole number, at least 0. */
 const COUNTS = ["minLength", "maxLength", "minItems", "maxItems", "minProperties", "maxProperties", "minContains", "maxContains"];
 const NUMBERS = ["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"];
@@ -112,7 +96,7 @@ function keywordProblem(schema: Record<string, unknown>, dialect: Dialect): stri
 function subschemas(schema: Record<string, unknown>, at: string): [string, unknown][] | string {
   const found: [string, unknown][] = [];
   const isSchema = (value: unknown) => isObject(value) || typeof value === "boolean";
-  for (const key of ONE_SCHEMA) {
+  for (const key of ONE_SCHEMA_KEYWORDS) {
     if (schema[key] === undefined) continue;
     if (!isSchema(schema[key])) return `${at}/${key} must be a schema (an object or a boolean)`;
     found.push([`${at}/${key}`, schema[key]]);
@@ -123,13 +107,13 @@ function subschemas(schema: Record<string, unknown>, at: string): [string, unkno
     if (!list.every(isSchema)) return `${at}/items must be a schema or a list of schemas`;
     list.forEach((item, index) => found.push([Array.isArray(items) ? `${at}/items/${index}` : `${at}/items`, item]));
   }
-  for (const key of SCHEMA_LIST) {
+  for (const key of SCHEMA_LIST_KEYWORDS) {
     const list = schema[key];
     if (list === undefined) continue;
     if (!Array.isArray(list) || list.length === 0 || !list.every(isSchema)) return `${at}/${key} must be a non-empty list of schemas`;
     list.forEach((item, index) => found.push([`${at}/${key}/${index}`, item]));
   }
-  for (const key of SCHEMA_MAP) {
+  for (const key of SCHEMA_MAP_KEYWORDS) {
     const map = schema[key];
     if (map === undefined) continue;
     if (!isObject(map)) return `${at}/${key} must be an object of schemas`;

@@ -2,7 +2,7 @@
 // clock behind MCP spec 2025-11-25 basic/lifecycle ("Timeouts": an idle timeout that progress
 // may restart, and a maximum it cannot pass).
 
-import { runtime } from "../runtime/mod.ts";
+import { coreRuntime } from "../runtime/mod.ts";
 
 /** Something with a deadline, in ms since the epoch (Date.now()); Infinity: none. */
 export interface HasDeadline {
@@ -23,7 +23,7 @@ const MAX_TIMER_DELAY_MS = 2 ** 31 - 1;
  * armed one (the usual case: the same timeout, started later) arms nothing. When the timer
  * fires it expires what is due among the owner's entries and re-arms for the earliest deadline
  * left, so each deadline is still met. With no entry left the timer stays armed but no longer
- * keeps the process alive (runtime.timerKeepsAlive), so an idle connection holds the process
+ * keeps the process alive (coreRuntime.timerKeepsAlive), so an idle connection holds the process
  * no more than it did with no timer at all.
  */
 export class DeadlineTimer<T extends HasDeadline> {
@@ -80,7 +80,7 @@ export class DeadlineTimer<T extends HasDeadline> {
   #keepAlive(keepAlive: boolean): void {
     if (this.#timer === undefined) return;
     this.#keepsAlive = keepAlive;
-    runtime.timerKeepsAlive(this.#timer, keepAlive);
+    coreRuntime.timerKeepsAlive(this.#timer, keepAlive);
   }
 
   #fire(): void {

@@ -27,13 +27,9 @@ export const ErrorCode = {
 
 export type ErrorCodeValue = (typeof ErrorCode)[keyof typeof ErrorCode];
 
-const codeNames = new Map<number, string>(
-  Object.entries(ErrorCode).map(([name, code]) => [code, name]),
-);
-
-/** The name of a known error code ("MethodNotFound"), or undefined. */
+/** The name of a known error code ("MethodNotFound"), or undefined. (Looked up when asked: only the registry's messages use it.) */
 export function errorCodeName(code: number): string | undefined {
-  return codeNames.get(code);
+  return Object.entries(ErrorCode).find(([, value]) => value === code)?.[0];
 }
 
 /**

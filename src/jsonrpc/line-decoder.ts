@@ -3,7 +3,7 @@
 
 import { checkOptions, optionNames } from "../common/options.ts";
 import { preview } from "../common/preview.ts";
-import { runtime } from "../runtime/mod.ts";
+import { coreRuntime } from "../runtime/mod.ts";
 import type { UndeliverableResponse } from "./errors.ts";
 import { type JsonRpcMessage, type RequestId, undeliverableResponse, whyNotJsonRpc } from "./messages.ts";
 
@@ -177,7 +177,7 @@ const LINE_DECODER_OPTIONS = optionNames<LineDecoderOptions>({ maxMessageBytes: 
  * never cut: its first bytes wait, as bytes, with the rest of the unfinished line. Within one
  * chunk, the run of whole lines after the first newline is decoded in one call and split on
  * "\n" as text, so each byte is scanned once. Decoding and byte search go through the runtime
- * (`runtime.decodeUtf8`, `runtime.indexOfByte`): on Node 20 Buffer's UTF-8 decode is about five
+ * (`coreRuntime.decodeUtf8`, `coreRuntime.indexOfByte`): on Node 20 Buffer's UTF-8 decode is about five
  * times faster than TextDecoder. The unfinished line is kept in one growing byte buffer and
  * decoded once when its newline arrives, so the total work is linear in the bytes received
  * however the stream is cut.
@@ -229,7 +229,7 @@ export class LineDecoder {
     let start = 0;
     if (this.#atStart) start = this.#skipBom(chunk);
     if (start === length) return;
-    const first = runtime.indexOfByte(chunk, NEWLINE, start);
+    const first = coreRuntime.indexOfByte(chunk, NEWLINE, start);
     if (first === -1) {
       this.#keep(chunk, start);
       return;
@@ -237,7 +237,7 @@ export class LineDecoder {
     this.#finishLine(chunk, start, first);
     start = first + 1;
     if (start === length) return;
-    const last = runtime.lastIndexOfByte(chunk, NEWLINE);
+    const last = coreRuntime.lastIndexOfByte(chunk, NEWLINE);
     if (last >= start) {
       if (last - start <= this.maxMessageBytes) this.#wholeLines(chunk, start, last);
       else this.#wholeLinesMeasured(chunk, start, last);
@@ -251,7 +251,7 @@ export class LineDecoder {
     if (this.#discarding) this.#finishDiscard(0, this.#lastByte);
     else if (this.#partBytes > 0) {
       // A character cut short by the end of the stream decodes as U+FFFD.
-      const line = this.#partial + runtime.decodeUtf8(this.#tail, 0, this.#tailBytes);
+      const line = this.#partial + coreRuntime.decodeUtf8(this.#tail, 0, this.#tailBytes);
       const bytes = this.#partBytes;
       this.#reset();
       this.#line(line, bytes);
@@ -285,7 +285,7 @@ export class LineDecoder {
       if (tail > 0) this.#discardTail = this.#tailText(this.#discardTail, chunk, start, newline);
       this.#finishDiscard(tail, tail > 0 ? chunk[newline - 1] : this.#lastByte);
     } else if (this.#partBytes === 0) {
-      this.#line(runtime.decodeUtf8(chunk, start, newline), tail);
+      this.#line(coreRuntime.decodeUtf8(chunk, start, newline), tail);
     } else if (this.#partBytes + tail > this.maxMessageBytes + 1) {
       // Over the limit even if its last byte is the \r of a CRLF: no need to join it.
       const last = tail > 0 ? chunk[newline - 1] : this.#lastByte;
@@ -306,7 +306,7 @@ export class LineDecoder {
    * than the limit (so no line in it is over the limit): one decode, split on "\n" as text.
    */
   #wholeLines(chunk: Uint8Array, start: number, last: number): void {
-    const text = runtime.decodeUtf8(chunk, start, last + 1);
+    const text = coreRuntime.decodeUtf8(chunk, start, last + 1);
     let from = 0;
     let newline: number;
     while ((newline = text.indexOf("\n", from)) !== -1) {
@@ -320,13 +320,13 @@ export class LineDecoder {
   /** The same when the run is longer than the limit: each line found and sized in the bytes. */
   #wholeLinesMeasured(chunk: Uint8Array, start: number, last: number): void {
     while (start <= last) {
-      const newline = runtime.indexOfByte(chunk, NEWLINE, start);
+      const newline = coreRuntime.indexOfByte(chunk, NEWLINE, start);
       const bytes = newline - start;
       if (bytes > this.maxMessageBytes + 1) {
         const cr = chunk[newline - 1] === CARRIAGE_RETURN ? 1 : 0;
         this.#tooLarge(bytes - cr, this.#headText(chunk, start, newline), this.#tailText("", chunk, start, newline));
       } else {
-        this.#line(runtime.decodeUtf8(chunk, start, newline), bytes);
+        this.#line(coreRuntime.decodeUtf8(chunk, start, newline), bytes);
       }
       start = newline + 1;
     }
@@ -365,11 +365,11 @@ export class LineDecoder {
       const want = sequenceLength(this.#tail[0]!); // #tailBytes > 0
       while (this.#tailBytes < want && from < end && (chunk[from]! & 0xc0) === 0x80) this.#tail[this.#tailBytes++] = chunk[from++]!;
       if (this.#tailBytes < want && from === end && !final) return; // still not whole
-      this.#partial += runtime.decodeUtf8(this.#tail, 0, this.#tailBytes); // whole, or invalid: U+FFFD
+      this.#partial += coreRuntime.decodeUtf8(this.#tail, 0, this.#tailBytes); // whole, or invalid: U+FFFD
       this.#tailBytes = 0;
     }
     const cut = final ? end : wholeCharactersEnd(chunk, from, end);
-    if (cut > from) this.#partial += runtime.decodeUtf8(chunk, from, cut);
+    if (cut > from) this.#partial += coreRuntime.decodeUtf8(chunk, from, cut);
     if (cut < end) {
       this.#tail.set(chunk.subarray(cut, end));
       this.#tailBytes = end - cut;
@@ -391,7 +391,7 @@ export class LineDecoder {
     const head = new Uint8Array(this.#tailBytes + Math.min(end - start, HEAD_BYTES));
     head.set(this.#tail.subarray(0, this.#tailBytes));
     head.set(chunk.subarray(start, start + head.length - this.#tailBytes), this.#tailBytes);
-    const more = runtime.decodeUtf8(head, 0, wholeCharactersEnd(head, 0, head.length));
+    const more = coreRuntime.decodeUtf8(head, 0, wholeCharactersEnd(head, 0, head.length));
     return (this.#partial + more).slice(0, HEAD_CHARS);
   }
 
@@ -402,7 +402,7 @@ export class LineDecoder {
    */
   #tailText(before: string, chunk: Uint8Array, start: number, end: number): string {
     const from = Math.max(start, end - 4 * TAIL_CHARS);
-    const text = runtime.decodeUtf8(chunk, from, end);
+    const text = coreRuntime.decodeUtf8(chunk, from, end);
     if (text.length >= TAIL_CHARS || from > start) return text.length > TAIL_CHARS ? text.slice(-TAIL_CHARS) : text;
     return (before.slice(-(TAIL_CHARS - text.length)) + text);
   }

@@ -6,10 +6,10 @@ import { errorOf } from "../common/error-text.ts";
 import { within } from "../common/timing.ts";
 
 import { LineBuffer } from "../common/line-buffer.ts";
-import type { ChildProcess, ExitStatus, FileEntry, LineReader, LinkInfo, PrivateLog, Runtime, SpawnRequest, StreamName } from "./types.ts";
+import type { ChildProcess, CoreRuntime, ExitStatus, FileEntry, LineReader, LinkInfo, PrivateLog, Runtime, SpawnRequest, StreamName } from "./types.ts";
 import { FileError, fileErrorCode, SpawnError } from "./errors.ts";
 import { OutputQueue } from "./output-queue.ts";
-import { webBytes } from "./web.ts";
+import { decodeUtf8, indexOfByte, lastIndexOfByte } from "./web.ts";
 import { ChildGroups, OUTPUT_GRACE_MS, processGroup, type SyncFs } from "./process-group.ts";
 import { onWorkerEnd, receiveMessageSync, startWorkerThread, workerData } from "./worker-threads.ts";
 
@@ -216,19 +216,52 @@ function spawn(request: SpawnRequest): Promise<ChildProcess> {
   return Promise.resolve(handle);
 }
 
-export const denoRuntime: Runtime = {
+/** Deno has every capability. */
+function ensure(): void {}
+
+function env(): Record<string, string> {
+  return Deno.env.toObject();
+}
+
+function cwd(): string {
+  return Deno.cwd();
+}
+
+function timerKeepsAlive(timer: ReturnType<typeof setTimeout>, keepAlive: boolean): void {
+  if (keepAlive) Deno.refTimer(timer as unknown as number);
+  else Deno.unrefTimer(timer as unknown as number);
+}
+
+/** The core (types.ts): what the client and its transports use. */
+export const denoCoreRuntime: CoreRuntime = {
   name: "deno",
-  ensure() {}, // Deno has every capability
+  ensure,
   spawn,
-  env() {
-    return Deno.env.toObject();
-  },
+  env,
   get os() {
     return Deno.build.os;
   }, // read when asked: this module is also loaded (unused) on Node
-  cwd() {
-    return Deno.cwd();
+  cwd,
+  decodeUtf8,
+  indexOfByte,
+  lastIndexOfByte,
+  timerKeepsAlive,
+};
+
+export const denoRuntime: Runtime = {
+  // The core's members, named again rather than spread from denoCoreRuntime (node.ts says why).
+  name: "deno",
+  ensure,
+  spawn,
+  env,
+  get os() {
+    return Deno.build.os;
   },
+  cwd,
+  decodeUtf8,
+  indexOfByte,
+  lastIndexOfByte,
+  timerKeepsAlive,
   async readTextFile(path: string) {
     try {
       return await Deno.readTextFile(path);
@@ -375,15 +408,11 @@ export const denoRuntime: Runtime = {
   workerData,
   receiveMessageSync,
   onWorkerEnd: (fn) => onWorkerEnd(groups, fn),
-  ...webBytes,
-  timerKeepsAlive(timer, keepAlive) {
-    if (keepAlive) Deno.refTimer(timer as unknown as number);
-    else Deno.unrefTimer(timer as unknown as number);
-  },
 };
 
-/** This runtime, under the name each runtime module exports for package.json "imports" (#runtime). */
+/** This runtime, under the names each runtime module exports for package.json "imports" (#runtime). */
 export const runtime: Runtime = denoRuntime;
+export const coreRuntime: CoreRuntime = denoCoreRuntime;
 
 let stdinReader: LineReader | undefined;
 

@@ -14,12 +14,13 @@
 //   import has no conditions: JSR serves the TypeScript as it is.)
 // Both paths export the same names (the build checks it).
 
-import { denoRuntime } from "./deno.ts";
-import { nodeRuntime } from "./node.ts";
-import type { Runtime } from "./types.ts";
+import { denoCoreRuntime, denoRuntime } from "./deno.ts";
+import { nodeCoreRuntime, nodeRuntime } from "./node.ts";
+import type { CoreRuntime, Runtime } from "./types.ts";
 
 export type {
   ChildProcess,
+  CoreRuntime,
   ExitStatus,
   FileEntry,
   PrivateLog,
@@ -36,4 +37,7 @@ export { SpawnError, UnsupportedRuntimeError } from "./errors.ts";
 
 const isDeno = typeof (globalThis as { Deno?: { version?: unknown } }).Deno?.version === "object";
 
+// Everything the runtime offers: the host and the CLI use it.
 export const runtime: Runtime = isDeno ? denoRuntime : nodeRuntime;
+// What the client and the layers below it use (types.ts CoreRuntime): a bundle of the client holds this part alone.
+export const coreRuntime: CoreRuntime = isDeno ? denoCoreRuntime : nodeCoreRuntime;

@@ -11,6 +11,7 @@ import { Buffer, isAscii } from "node:buffer";
 import { LineBuffer } from "../common/line-buffer.ts";
 import type {
   ChildProcess,
+  CoreRuntime,
   ExitStatus,
   FileEntry,
   LineReader,
@@ -183,19 +184,59 @@ async function makeDirectories(path: string, mode: number): Promise<void> {
   }
 }
 
-export const nodeRuntime: Runtime = {
+/** Node and Bun have every capability. */
+function ensure(): void {}
+
+function cwd(): string {
+  return process.cwd();
+}
+
+function env(): Record<string, string> {
+  const copy: Record<string, string> = {};
+  for (const [key, value] of Object.entries(process.env)) if (value !== undefined) copy[key] = value;
+  return copy;
+}
+
+const os = process.platform === "win32" ? "windows" : process.platform;
+
+// A Buffer over the same memory (no copy): its indexOf runs in native code. (bufferView, inline: every chunk's path.)
+const indexOfByte = (bytes: Uint8Array, value: number, from: number) =>
+  (Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)).indexOf(value, from);
+const lastIndexOfByte = (bytes: Uint8Array, value: number) => bufferView(bytes).lastIndexOf(value);
+
+function timerKeepsAlive(timer: ReturnType<typeof setTimeout>, keepAlive: boolean): void {
+  const timeout = timer as unknown as { ref(): void; unref(): void };
+  if (keepAlive) timeout.ref();
+  else timeout.unref();
+}
+
+/** The core (types.ts): what the client and its transports use. */
+export const nodeCoreRuntime: CoreRuntime = {
   name: "node",
-  ensure() {}, // Node and Bun have every capability
+  ensure,
   spawn,
-  env() {
-    const copy: Record<string, string> = {};
-    for (const [key, value] of Object.entries(process.env)) if (value !== undefined) copy[key] = value;
-    return copy;
-  },
-  os: process.platform === "win32" ? "windows" : process.platform,
-  cwd() {
-    return process.cwd();
-  },
+  env,
+  os,
+  cwd,
+  decodeUtf8,
+  indexOfByte,
+  lastIndexOfByte,
+  timerKeepsAlive,
+};
+
+export const nodeRuntime: Runtime = {
+  // The core's members, named again rather than spread from nodeCoreRuntime: a bundler cannot
+  // drop part of an object, and a spread would keep all of this in a bundle of the client.
+  name: "node",
+  ensure,
+  spawn,
+  env,
+  os,
+  cwd,
+  decodeUtf8,
+  indexOfByte,
+  lastIndexOfByte,
+  timerKeepsAlive,
   async readTextFile(path: string) {
     try {
       return await readFile(path, "utf8");
@@ -366,20 +407,11 @@ export const nodeRuntime: Runtime = {
   workerData,
   receiveMessageSync,
   onWorkerEnd: (fn) => onWorkerEnd(groups, fn),
-  // A Buffer over the same memory (no copy): its toString and indexOf run in native code.
-  decodeUtf8,
-  // (bufferView, inline: every chunk's path.)
-  indexOfByte: (bytes, value, from) => (Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)).indexOf(value, from),
-  lastIndexOfByte: (bytes, value) => bufferView(bytes).lastIndexOf(value),
-  timerKeepsAlive(timer, keepAlive) {
-    const timeout = timer as unknown as { ref(): void; unref(): void };
-    if (keepAlive) timeout.ref();
-    else timeout.unref();
-  },
 };
 
-/** This runtime, under the name each runtime module exports for package.json "imports" (#runtime). */
+/** This runtime, under the names each runtime module exports for package.json "imports" (#runtime). */
 export const runtime: Runtime = nodeRuntime;
+export const coreRuntime: CoreRuntime = nodeCoreRuntime;
 
 /** The bytes as a Buffer sharing their memory (a view, not a copy). */
 function bufferView(bytes: Uint8Array): Buffer {
@@ -391,8 +423,10 @@ let stdinReader: LineReader | undefined;
 /**
  * stdout and stderr: Node queues a write when the pipe is full, and process.exit() drops the
  * queue; each write is handed over at once (Node keeps their order), flush() waits for the last.
+ * Marked pure (its constructor only keeps the function): a bundle of the client, which never
+ * writes to stdout, leaves it out.
  */
-const output = new OutputQueue((stream, text) => {
+const output = /* @__PURE__ */ new OutputQueue((stream, text) => {
   const target = stream === "stdout" ? process.stdout : process.stderr;
   return new Promise((resolve) => target.write(text, () => resolve()));
 }, { serialize: false });

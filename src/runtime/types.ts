@@ -1,7 +1,9 @@
 // The small interface behind which the runtimes differ: child processes, environment,
 // standard streams, exit. Types only; node.ts (Node, Bun), deno.ts and web.ts (browsers,
 // Workers: no processes, files or worker threads) implement it, with the parts they share in
-// files named for them. Everything outside src/runtime/ uses only this and web standards.
+// files named for them. Everything outside src/runtime/ uses only this and web standards. It
+// comes in two parts: CoreRuntime, what the client and the layers below it use (`coreRuntime`),
+// and Runtime, the core with the host's and the CLI's files, listener, stdin and workers.
 
 export interface ExitStatus {
   /** Exit code, or null when a signal ended the process. */
@@ -84,7 +86,14 @@ export interface LineReader {
  */
 export type RuntimeCapability = "processes" | "files" | "workers" | "listeners" | "terminal";
 
-export interface Runtime {
+/**
+ * What the client and the layers below it use (jsonrpc, transport, client): which runtime,
+ * processes (the stdio transport), the environment, bytes (the line framer) and timers. The
+ * runtime modules export it apart from the whole Runtime (`coreRuntime`), so a bundle of the
+ * client holds these functions and none of the CLI's and host's (files, listeners, standard
+ * input, worker threads): a bundler keeps what is referenced, never part of an object.
+ */
+export interface CoreRuntime {
   /** "node" (Node and Bun), "deno", or "web" (browsers, Cloudflare workerd, web workers). */
   readonly name: "node" | "deno" | "web";
   /**
@@ -101,6 +110,25 @@ export interface Runtime {
   readonly os: string;
   /** This process's working directory (absolute). */
   cwd(): string;
+  /**
+   * The UTF-8 text of bytes[start, end): invalid sequences become U+FFFD (as TextDecoder does),
+   * a BOM is kept as U+FEFF. The byte framer's hot path: Node decodes the bytes in place with
+   * Buffer's UTF-8 slice (about 5× TextDecoder on Node 20), Deno with TextDecoder.
+   */
+  decodeUtf8(bytes: Uint8Array, start: number, end: number): string;
+  /** The index of the first byte equal to `value` at or after `from`, or -1 (memchr on Node). */
+  indexOfByte(bytes: Uint8Array, value: number, from: number): number;
+  /** The index of the last byte equal to `value`, or -1. */
+  lastIndexOfByte(bytes: Uint8Array, value: number): number;
+  /**
+   * Whether a pending setTimeout timer keeps this process alive (the default) or not: the
+   * Peer's one shared deadline timer stays armed between requests without holding the process.
+   */
+  timerKeepsAlive(timer: ReturnType<typeof setTimeout>, keepAlive: boolean): void;
+}
+
+/** Everything: the core, and the files, listener, standard streams, exit and worker threads the host and the CLI use. */
+export interface Runtime extends CoreRuntime {
   /** Reads a whole file as UTF-8; rejects with a FileError carrying the OS reason. */
   readTextFile(path: string): Promise<string>;
   /**
@@ -187,21 +215,6 @@ export interface Runtime {
    * terminated from outside runs nothing.)
    */
   onWorkerEnd(fn: (error?: unknown) => void): void;
-  /**
-   * The UTF-8 text of bytes[start, end): invalid sequences become U+FFFD (as TextDecoder does),
-   * a BOM is kept as U+FEFF. The byte framer's hot path: Node decodes the bytes in place with
-   * Buffer's UTF-8 slice (about 5× TextDecoder on Node 20), Deno with TextDecoder.
-   */
-  decodeUtf8(bytes: Uint8Array, start: number, end: number): string;
-  /** The index of the first byte equal to `value` at or after `from`, or -1 (memchr on Node). */
-  indexOfByte(bytes: Uint8Array, value: number, from: number): number;
-  /** The index of the last byte equal to `value`, or -1. */
-  lastIndexOfByte(bytes: Uint8Array, value: number): number;
-  /**
-   * Whether a pending setTimeout timer keeps this process alive (the default) or not: the
-   * Peer's one shared deadline timer stays armed between requests without holding the process.
-   */
-  timerKeepsAlive(timer: ReturnType<typeof setTimeout>, keepAlive: boolean): void;
 }
 
 /** A file opened by Runtime.openPrivateLog: text appended as it comes. */

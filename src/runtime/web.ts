@@ -5,7 +5,19 @@
 // Picked by package.json "imports" (#runtime: browser, workerd, worker, default; see mod.ts).
 
 import { UnsupportedRuntimeError } from "./errors.ts";
-import type { ChildProcess, FileEntry, LineReader, LinkInfo, LoopbackListener, PrivateLog, Runtime, RuntimeCapability, WorkerThread } from "./types.ts";
+import type {
+  ChildProcess,
+  CoreRuntime,
+  FileEntry,
+  LineReader,
+  LinkInfo,
+  LoopbackListener,
+  PrivateLog,
+  Runtime,
+  RuntimeCapability,
+  SpawnRequest,
+  WorkerThread,
+} from "./types.ts";
 
 /** Where this code runs, for a message: what the page, Worker or worker is called by its users. */
 function here(): string {
@@ -34,28 +46,49 @@ function unsupported(capability: RuntimeCapability, what: string): UnsupportedRu
 /** Non-streaming; ignoreBOM keeps a U+FEFF as text, as Node's Buffer decode does. */
 const utf8Text = new TextDecoder("utf-8", { ignoreBOM: true });
 
-/** The byte operations of the framer's hot path, in web standards only (deno.ts uses them too). */
-export const webBytes: Pick<Runtime, "decodeUtf8" | "indexOfByte" | "lastIndexOfByte"> = {
-  decodeUtf8: (bytes, start, end) => utf8Text.decode(bytes.subarray(start, end)),
-  indexOfByte: (bytes, value, from) => bytes.indexOf(value, from),
-  lastIndexOfByte: (bytes, value) => bytes.lastIndexOf(value),
-};
+// The byte operations of the framer's hot path, in web standards only (deno.ts uses them too).
+export const decodeUtf8 = (bytes: Uint8Array, start: number, end: number): string => utf8Text.decode(bytes.subarray(start, end));
+export const indexOfByte = (bytes: Uint8Array, value: number, from: number): number => bytes.indexOf(value, from);
+export const lastIndexOfByte = (bytes: Uint8Array, value: number): number => bytes.lastIndexOf(value);
+
+function ensure(capability: RuntimeCapability, what: string): void {
+  throw unsupported(capability, what);
+}
+
+function spawn(request: SpawnRequest): Promise<ChildProcess> {
+  return Promise.reject(unsupported("processes", `cannot start "${request.command}"`));
+}
+
+/** No environment: a page or Worker gets its settings from its embedder. */
+const env = (): Record<string, string> => ({});
+
+/** No working directory; only a name for keys (StdioTransport.serverKey): every file operation throws. */
+const cwd = (): string => "/";
+
+function timerKeepsAlive(timer: ReturnType<typeof setTimeout>, keepAlive: boolean): void {
+  // A web timer is a number and keeps nothing alive; a runtime whose timers are objects with
+  // ref()/unref() (one that took the "default" condition) is told, as Node is.
+  const handle = timer as unknown as { ref?: () => void; unref?: () => void };
+  if (typeof handle !== "object" || handle === null) return;
+  if (keepAlive) handle.ref?.();
+  else handle.unref?.();
+}
+
+/** The core (types.ts): what the client and its transports use. */
+export const webCoreRuntime: CoreRuntime = { name: "web", ensure, spawn, env, os: "unknown", cwd, decodeUtf8, indexOfByte, lastIndexOfByte, timerKeepsAlive };
 
 export const webRuntime: Runtime = {
+  // The core's members, named again rather than spread from webCoreRuntime (node.ts says why).
   name: "web",
-  ensure(capability, what) {
-    throw unsupported(capability, what);
-  },
-  spawn(request): Promise<ChildProcess> {
-    return Promise.reject(unsupported("processes", `cannot start "${request.command}"`));
-  },
-  env() {
-    return {}; // no environment: a page or Worker gets its settings from its embedder
-  },
+  ensure,
+  spawn,
+  env,
   os: "unknown",
-  cwd() {
-    return "/"; // no working directory; only a name for keys (StdioTransport.serverKey): every file operation throws
-  },
+  cwd,
+  decodeUtf8,
+  indexOfByte,
+  lastIndexOfByte,
+  timerKeepsAlive,
   readTextFile: (path) => Promise.reject(unsupported("files", `cannot read ${path}`)),
   writePrivateFile: (path) => Promise.reject(unsupported("files", `cannot write ${path}`)),
   openPrivateLog: (path): Promise<PrivateLog> => Promise.reject(unsupported("files", `cannot open ${path}`)),
@@ -95,16 +128,8 @@ export const webRuntime: Runtime = {
   onWorkerEnd() {
     throw unsupported("workers", "no worker thread to watch");
   },
-  ...webBytes,
-  timerKeepsAlive(timer, keepAlive) {
-    // A web timer is a number and keeps nothing alive; a runtime whose timers are objects with
-    // ref()/unref() (one that took the "default" condition) is told, as Node is.
-    const handle = timer as unknown as { ref?: () => void; unref?: () => void };
-    if (typeof handle !== "object" || handle === null) return;
-    if (keepAlive) handle.ref?.();
-    else handle.unref?.();
-  },
 };
 
-/** This runtime, under the name each runtime module exports for package.json "imports" (#runtime). */
+/** This runtime, under the names each runtime module exports for package.json "imports" (#runtime). */
 export const runtime: Runtime = webRuntime;
+export const coreRuntime: CoreRuntime = webCoreRuntime;

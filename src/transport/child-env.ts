@@ -4,7 +4,7 @@
 // default and the host's config (host/env.ts) both use it.
 
 import { setOwn } from "../common/json.ts";
-import { runtime } from "../runtime/mod.ts";
+import { coreRuntime } from "../runtime/mod.ts";
 
 /**
  * What every child inherits from us, when we have it: enough to find programs, a home, a
@@ -72,7 +72,7 @@ export interface ChildEnvironmentOptions {
 
 /** Whether the policy passes a variable of ours with this name on to a child. */
 export function isBaselineVariable(name: string, options: ChildEnvironmentOptions = {}): boolean {
-  const windows = options.windows ?? runtime.os === "windows";
+  const windows = options.windows ?? coreRuntime.os === "windows";
   const key = windows ? name.toUpperCase() : name;
   if ((windows ? WINDOWS_NAMES : POSIX_NAMES).has(key)) return true;
   return CHILD_ENV_BASELINE_PREFIXES.some((prefix) => key.startsWith(prefix));
@@ -86,10 +86,10 @@ export function isBaselineVariable(name: string, options: ChildEnvironmentOption
  */
 export function childEnvironment(
   serverEnv: Readonly<Record<string, string>> = {},
-  parentEnv: Readonly<Record<string, string | undefined>> = runtime.env(),
+  parentEnv: Readonly<Record<string, string | undefined>> = coreRuntime.env(),
   options: ChildEnvironmentOptions = {},
 ): Record<string, string> {
-  const windows = options.windows ?? runtime.os === "windows";
+  const windows = options.windows ?? coreRuntime.os === "windows";
   const env: Record<string, string> = {};
   for (const [name, value] of Object.entries(parentEnv)) {
     if (value !== undefined && isBaselineVariable(name, { windows })) setOwn(env, name, value);
@@ -101,14 +101,14 @@ export function childEnvironment(
 export function environmentFor(
   mode: EnvMode,
   env: Readonly<Record<string, string>> = {},
-  parentEnv: Readonly<Record<string, string | undefined>> = runtime.env(),
+  parentEnv: Readonly<Record<string, string | undefined>> = coreRuntime.env(),
   options: ChildEnvironmentOptions = {},
 ): Record<string, string> {
   if (mode === "exact") return overlay({}, env, false);
   if (mode === "baseline") return childEnvironment(env, parentEnv, options);
   const ours: Record<string, string> = {};
   for (const [name, value] of Object.entries(parentEnv)) if (value !== undefined) setOwn(ours, name, value);
-  return overlay(ours, env, options.windows ?? runtime.os === "windows");
+  return overlay(ours, env, options.windows ?? coreRuntime.os === "windows");
 }
 
 /** `base` with `env` on top; on Windows a name replaces its other spellings (`PATH` over `Path`). */
@@ -127,7 +127,7 @@ function overlay(base: Record<string, string>, env: Readonly<Record<string, stri
 /** Where a variable's value is read on this platform: `PATH`, or on Windows `Path` or any spelling. */
 export function variableOf(env: Readonly<Record<string, string>>, name: string, options: ChildEnvironmentOptions = {}): string | undefined {
   if (env[name] !== undefined) return env[name];
-  if (!(options.windows ?? runtime.os === "windows")) return undefined;
+  if (!(options.windows ?? coreRuntime.os === "windows")) return undefined;
   const upper = name.toUpperCase();
   for (const [key, value] of Object.entries(env)) if (key.toUpperCase() === upper) return value;
   return undefined;

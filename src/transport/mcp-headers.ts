@@ -3,6 +3,7 @@
 // `x-mcp-header` — spec 2026-07-28 basic/transports/streamable-http ("Request Metadata").
 
 import { isObject } from "../common/json.ts";
+import { ONE_SCHEMA_KEYWORDS, SCHEMA_LIST_KEYWORDS, SCHEMA_MAP_KEYWORDS } from "../common/schema-keywords.ts";
 import type { JsonRpcMessage, JsonRpcRequest } from "../jsonrpc/messages.ts";
 
 type Json = Record<string, unknown>;
@@ -25,27 +26,13 @@ const PLAIN_VALUE = /^[\x21-\x7E]([\x20-\x7E]*[\x21-\x7E])?$/;
 const SENTINEL = /^=\?base64\?.*\?=$/s;
 const MAX_SAFE = Number.MAX_SAFE_INTEGER;
 
-const SCHEMA_KEYWORDS_WITH_SUBSCHEMAS = [
+/** The keywords searched beside `properties` (which scan() follows itself, keeping the path). */
+const OTHER_SUBSCHEMA_KEYWORDS = [
   "items",
-  "prefixItems",
-  "additionalItems",
-  "contains",
-  "additionalProperties",
-  "patternProperties",
-  "propertyNames",
-  "unevaluatedItems",
-  "unevaluatedProperties",
-  "dependentSchemas",
-  "oneOf",
-  "anyOf",
-  "allOf",
-  "not",
-  "if",
-  "then",
-  "else",
-  "$defs",
-  "definitions",
-] as const;
+  ...ONE_SCHEMA_KEYWORDS,
+  ...SCHEMA_LIST_KEYWORDS,
+  ...SCHEMA_MAP_KEYWORDS.filter((keyword) => keyword !== "properties"),
+];
 
 const cache = new WeakMap<object, ParamHeaders>();
 
@@ -97,18 +84,14 @@ function scan(root: Json): ParamHeaders {
       for (const [key, sub] of Object.entries(properties)) if (isObject(sub)) visit(sub, [...path, key], reachable);
     }
     // Annotations anywhere else make the tool invalid, so the other subschemas are searched too.
-    for (const keyword of SCHEMA_KEYWORDS_WITH_SUBSCHEMAS) {
+    for (const keyword of OTHER_SUBSCHEMA_KEYWORDS) {
       const value = schema[keyword];
-      const subs = Array.isArray(value) ? value : isObject(value) ? (isMap(keyword) ? Object.values(value) : [value]) : [];
+      const subs = Array.isArray(value) ? value : isObject(value) ? (SCHEMA_MAP_KEYWORDS.includes(keyword) ? Object.values(value) : [value]) : [];
       for (const sub of subs) if (isObject(sub)) visit(sub, path, false);
     }
   };
   visit(root, [], true);
   return problems.length > 0 ? { problem: problems.join("; ") } : { headers };
-}
-
-function isMap(keyword: string): boolean {
-  return keyword === "patternProperties" || keyword === "dependentSchemas" || keyword === "$defs" || keyword === "definitions";
 }
 
 function isPrimitive(type: unknown): boolean {

@@ -10,7 +10,7 @@ import { sleep, within } from "../common/timing.ts";
 import { describeClose } from "../jsonrpc/errors.ts";
 import { LineDecoder } from "../jsonrpc/line-decoder.ts";
 import type { JsonRpcMessage } from "../jsonrpc/messages.ts";
-import { type ChildProcess, type ExitStatus, runtime, SpawnError } from "../runtime/mod.ts";
+import { type ChildProcess, coreRuntime, type ExitStatus, SpawnError } from "../runtime/mod.ts";
 import { CHILD_ENV_BASELINE, CHILD_ENV_BASELINE_WINDOWS, childEnvironment, environmentFor, type EnvMode, variableOf } from "./child-env.ts";
 import { redactText } from "../common/redact.ts";
 import { methodOf, TransportBase } from "./lifecycle.ts";
@@ -147,7 +147,7 @@ export class StdioTransport extends TransportBase {
   readonly #options: StdioTransportOptions;
   readonly #shutdownTimeoutMs: number;
   #child: ChildProcess | undefined;
-  /** Set while runtime.spawn is in flight, so a close() meanwhile can wait for the child. */
+  /** Set while coreRuntime.spawn is in flight, so a close() meanwhile can wait for the child. */
   #spawning: Promise<unknown> | undefined;
   #decoder: LineDecoder;
   readonly #stderrText = new TextDecoder();
@@ -208,7 +208,7 @@ export class StdioTransport extends TransportBase {
   /** The same command line run in the same directory is the same server (Transport.serverKey). */
   get serverKey(): string {
     const { command, args = [], cwd } = this.#options;
-    return JSON.stringify(["stdio", cwd ?? runtime.cwd(), command, ...args]);
+    return JSON.stringify(["stdio", cwd ?? coreRuntime.cwd(), command, ...args]);
   }
 
   /** The last lines the server wrote to stderr, oldest first. */
@@ -220,7 +220,7 @@ export class StdioTransport extends TransportBase {
     const refused = this.claimStart();
     if (refused) throw refused;
     // A browser or a Worker starts no process: an UnsupportedRuntimeError saying so, here.
-    runtime.ensure("processes", `cannot start ${this.description}`);
+    coreRuntime.ensure("processes", `cannot start ${this.description}`);
     const { cwd } = this.#options;
     const env = environmentFor(this.#options.envMode ?? "baseline", this.#options.env);
     this.#env = env;
@@ -256,7 +256,7 @@ export class StdioTransport extends TransportBase {
       }
     }
     this.#exitNote = wrapped.exitNote;
-    return await runtime.spawn({
+    return await coreRuntime.spawn({
       command: wrapped.command,
       args: wrapped.args,
       env: wrapped.env,

@@ -9,6 +9,7 @@ import { messageOf } from "../../common/error-text.ts";
 import { isObject } from "../../common/json.ts";
 import { ErrorCode, RpcError } from "../../jsonrpc/errors.ts";
 import type { Params } from "../../jsonrpc/peer.ts";
+import { isTerminal, type TaskStatus } from "./tasks.ts";
 
 /** spec 2025-11-25 basic/utilities/tasks ("Related Task Metadata"). */
 export const RELATED_TASK_META = "io.modelcontextprotocol/related-task";
@@ -28,8 +29,6 @@ export const DEFAULT_MAX_TASK_TTL_MS = 3_600_000;
 export const DEFAULT_TASK_POLL_INTERVAL_MS = 1000;
 /** Tasks per tasks/list page. */
 const LIST_PAGE_SIZE = 50;
-
-type TaskStatus = "working" | "input_required" | "completed" | "failed" | "cancelled";
 
 /** spec 2025-11-25 schema: Task. */
 interface Task {
@@ -70,11 +69,6 @@ export interface TaskStoreOptions extends TaskReceiverOptions {
 
 /** What runs a task: the request's handler, aborted through `signal`. */
 export type TaskRun = (signal: AbortSignal) => Promise<Params>;
-
-/** spec 2025-11-25 basic/utilities/tasks ("Task Status Lifecycle"): no way out of these. */
-function isTerminal(status: TaskStatus): boolean {
-  return status === "completed" || status === "failed" || status === "cancelled";
-}
 
 /** The tasks one server asked this client to run, for one connection. */
 export class TaskStore {

@@ -107,9 +107,6 @@ export const DEFAULT_MAX_POLL_INTERVAL_MS = 10_000;
 /** A status notification shortens the wait for the next tasks/get to no less than this (or the interval, if shorter). */
 export const NOTIFIED_POLL_FLOOR_MS = 100;
 
-/** The 2025-11-25 related-task meta key (spec "Associating Task-Related Messages"). */
-export const META_RELATED_TASK = "io.modelcontextprotocol/related-task";
-
 export function isTerminal(status: TaskStatus): boolean {
   return TERMINAL.has(status);
 }
