@@ -36,8 +36,12 @@ interface SdkTraceBase {
 interface OtlpHttp {
   OTLPTraceExporter: new (config: { url: string }) => unknown;
 }
+interface Resource {
+  merge(other: Resource | null): Resource;
+}
 interface Resources {
-  resourceFromAttributes?: (attributes: Record<string, string>) => unknown;
+  resourceFromAttributes?: (attributes: Record<string, string>) => Resource;
+  defaultResource?: () => Resource;
 }
 
 /** The traces URL the environment names (OpenTelemetry OTLP exporter configuration). */
@@ -47,6 +51,29 @@ export function otlpTracesUrl(env: Record<string, string | undefined>): string {
   const base = env.OTEL_EXPORTER_OTLP_ENDPOINT?.trim();
   if (base) return `${base.replace(/\/+$/, "")}/v1/traces`;
   return DEFAULT_ENDPOINT;
+}
+
+/**
+ * The resource the spans are exported with (OpenTelemetry "General SDK Configuration"):
+ * OTEL_RESOURCE_ATTRIBUTES (`key=value` pairs, comma-separated, values percent-encoded; a
+ * malformed pair is left out), then `service.name` from OTEL_SERVICE_NAME, which wins over the
+ * one in OTEL_RESOURCE_ATTRIBUTES, else `mcpwire`; `service.version` is mcpwire's unless given.
+ */
+export function otlpResourceAttributes(env: Record<string, string | undefined>): Record<string, string> {
+  const attributes: Record<string, string> = {};
+  for (const pair of (env.OTEL_RESOURCE_ATTRIBUTES ?? "").split(",")) {
+    const at = pair.indexOf("=");
+    const key = pair.slice(0, at).trim();
+    if (at <= 0 || key === "") continue;
+    try {
+      attributes[key] = decodeURIComponent(pair.slice(at + 1).trim());
+    } catch {
+      // a malformed percent-encoding: the pair is left out
+    }
+  }
+  attributes["service.name"] = env.OTEL_SERVICE_NAME?.trim() || attributes["service.name"] || "mcpwire";
+  attributes["service.version"] ??= VERSION;
+  return attributes;
 }
 
 /** Imports one package by name (a variable: nothing bundles or type-checks it); undefined when it cannot be loaded. */
@@ -78,7 +105,10 @@ export async function startOtlpExport(who: string, env: Record<string, string | 
   const resources = (await optional("@opentelemetry/resources")) as Resources | undefined;
   let provider: InstanceType<SdkTraceBase["BasicTracerProvider"]>;
   try {
-    const resource = resources?.resourceFromAttributes?.({ "service.name": env.OTEL_SERVICE_NAME?.trim() || "mcpwire" });
+    // The SDK's own attributes (telemetry.sdk.*) under ours; without the resources package
+    // (not resolvable beside mcpwire) the SDK's default resource names no service.
+    const ours = resources?.resourceFromAttributes?.(otlpResourceAttributes(env));
+    const resource = ours === undefined ? undefined : resources?.defaultResource?.().merge(ours) ?? ours;
     provider = new sdk.BasicTracerProvider({
       spanProcessors: [new sdk.BatchSpanProcessor(new otlp.OTLPTraceExporter({ url }))],
       ...(resource !== undefined ? { resource } : {}),
