@@ -11,12 +11,14 @@ import type { AddressInfo } from "node:net";
 import process from "node:process";
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { mcpwire, scratchDir, writeConfig } from "../support/cli-runner.ts";
+import { mcpwire, scratchDir, startMcpwire, writeConfig } from "../support/cli-runner.ts";
 import { refusedOrigin, startFakeModelApi } from "../support/fake-model-apis.ts";
 import { fixturePath, type PortFixture, startPortFixture } from "../support/fixture-process.ts";
+import { waitUntil } from "../support/polling.ts";
 
 const scratch = scratchDir("mcpwire-otel-export-");
 const ECHO = fixturePath("echo-server.mjs");
+const SUBSCRIPTIONS = fixturePath("subscriptions-server.mjs");
 /** OTLP SpanKind (trace.proto): what the JSON mapping carries as numbers. */
 const KIND = { internal: 1, server: 2, client: 3 } as const;
 
@@ -89,7 +91,13 @@ interface Received {
   body: string;
 }
 
-/** A loopback OTLP/HTTP receiver: keeps every request, answers 200 `{}` after `delayMs` (never, with `hang`). */
+interface ReceiverOptions {
+  delayMs?: number;
+  hang?: boolean;
+  status?: number;
+}
+
+/** A loopback OTLP/HTTP receiver: keeps every request, answers `status` (200) `{}` after `delayMs` (never, with `hang`). */
 class Receiver {
   readonly received: Received[] = [];
   /** How many requests had their answer sent. */
@@ -97,7 +105,7 @@ class Receiver {
   private server: Server;
   private held: ServerResponse[] = [];
   private timers = new Set<ReturnType<typeof setTimeout>>();
-  private constructor(options: { delayMs?: number; hang?: boolean }) {
+  private constructor(options: ReceiverOptions) {
     this.server = createServer((request: IncomingMessage, response: ServerResponse) => {
       const chunks: Uint8Array[] = [];
       request.on("data", (chunk: Uint8Array) => chunks.push(chunk));
@@ -109,7 +117,7 @@ class Receiver {
         if (options.hang === true) return void this.held.push(response);
         const timer = setTimeout(() => {
           this.timers.delete(timer);
-          response.writeHead(200, { "content-type": "application/json" }).end("{}");
+          response.writeHead(options.status ?? 200, { "content-type": "application/json" }).end("{}");
           this.answered++;
         }, options.delayMs ?? 0);
         this.timers.add(timer);
@@ -117,7 +125,7 @@ class Receiver {
     });
   }
 
-  static async start(options: { delayMs?: number; hang?: boolean } = {}): Promise<Receiver> {
+  static async start(options: ReceiverOptions = {}): Promise<Receiver> {
     const receiver = new Receiver(options);
     await new Promise<void>((resolve) => receiver.server.listen(0, "127.0.0.1", resolve));
     return receiver;
@@ -204,6 +212,7 @@ describe("mcpwire --otel exports with OTLP/HTTP", { skip: exporterMissing }, () 
       });
       assert.equal(outcome.code, 0, outcome.stderr);
       assert.equal(outcome.stdout, "hi\n");
+      assert.doesNotMatch(outcome.stderr, /warning/);
       assert.ok(receiver.received.length > 0, "no export request");
       for (const request of receiver.received) {
         assert.equal(request.path, "/v1/traces");
@@ -238,7 +247,12 @@ describe("mcpwire --otel exports with OTLP/HTTP", { skip: exporterMissing }, () 
       });
       assert.equal(outcome.code, 0, outcome.stderr);
       const result = JSON.parse(outcome.stdout) as { content: { text: string }[] };
-      const seen = JSON.parse(result.content[0]!.text) as { method: string; name?: string; meta: { traceparent?: string }; headers?: { traceparent?: string } }[];
+      const seen = JSON.parse(result.content[0]!.text) as {
+        method: string;
+        name?: string;
+        meta: { traceparent?: string };
+        headers?: { traceparent?: string };
+      }[];
       const own = seen.filter((entry) => entry.method === "tools/call" && entry.name === "seen").at(-1);
       assert.ok(own?.meta.traceparent, outcome.stdout);
       const call = only(receiver.spans(), "tools/call seen");
@@ -297,6 +311,56 @@ describe("mcpwire --otel exports with OTLP/HTTP", { skip: exporterMissing }, () 
       assert.equal(outcome.code, 0, outcome.stderr);
       assert.equal(outcome.stdout, "hi\n");
       assert.ok(receiver.received.length > 0, "no export request");
+      assert.match(
+        outcome.stderr,
+        /^warning: --otel: (spans were not exported to|the last spans were still being sent to) http:\/\/127\.0\.0\.1:\d+\/v1\/traces/m,
+      );
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  test("Ctrl-C: the spans are flushed before the process exits 130, the listen stream's span (ended by the close) among them", async () => {
+    const receiver = await Receiver.start();
+    const running = startMcpwire(["watch", "--otel", "subs", "note://a", "--stdio", `node ${JSON.stringify(SUBSCRIPTIONS)}`, "--name", "subs"], {
+      OTEL_EXPORTER_OTLP_ENDPOINT: receiver.origin,
+    }, 60_000);
+    const exited = new Promise<string>((resolve) => running.child.on("close", (code, signal) => resolve(String(code ?? signal))));
+    try {
+      await waitUntil(() => running.stdout().includes("updated note://a"), "the first update", 60_000);
+      running.child.kill("SIGINT");
+      // 130; Deno's node:child_process reports an exit of 128 + 2 as the signal itself.
+      assert.match(await exited, /^(130|SIGINT)$/, running.stderr());
+      const names = receiver.spans().map((span) => span.name);
+      assert.ok(names.includes("mcp connect"), names.join(", "));
+      assert.ok(names.includes("subscriptions/listen"), names.join(", "));
+    } finally {
+      running.child.kill("SIGKILL");
+      await receiver.close();
+    }
+  });
+
+  test("a collector that is not there: the verb's own outcome, and a warning that the spans were not exported", async () => {
+    const outcome = await mcpwire(["call", "--otel", "--stdio", `node ${ECHO}`, "echo", '{"text":"hi"}'], {
+      env: envWith({ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: `${nowhere}/v1/traces?token=query-secret` }),
+    });
+    assert.equal(outcome.code, 0, outcome.stderr);
+    assert.equal(outcome.stdout, "hi\n");
+    assert.match(
+      outcome.stderr,
+      /^warning: --otel: spans were not exported to http:\/\/127\.0\.0\.1:\d+\/v1\/traces \(.+\); check that an OTLP\/HTTP collector listens there/m,
+    );
+    assert.doesNotMatch(outcome.stderr, /query-secret/);
+  });
+
+  test("a collector that answers 400: said once, with its status", async () => {
+    const receiver = await Receiver.start({ status: 400 });
+    try {
+      const outcome = await mcpwire(["call", "--otel", "--stdio", `node ${ECHO}`, "echo", '{"text":"hi"}'], {
+        env: envWith({ OTEL_EXPORTER_OTLP_ENDPOINT: receiver.origin }),
+      });
+      assert.equal(outcome.code, 0, outcome.stderr);
+      assert.equal(outcome.stderr.match(/warning: --otel: spans were not exported/g)?.length, 1, outcome.stderr);
     } finally {
       await receiver.close();
     }
@@ -310,7 +374,18 @@ describe("mcpwire --otel exports with OTLP/HTTP", { skip: exporterMissing }, () 
       const http_ = http!;
       const env = envWith({ OTEL_EXPORTER_OTLP_ENDPOINT: receiver.origin });
       const overHttp = await mcpwire(
-        ["call", "--otel", "--config", config, "--http", `${http_.origin}/mcp`, "--header", `Authorization: Bearer ${SECRET_HEADER}`, "echo", JSON.stringify({ text: `say ${SECRET_HEADER}` })],
+        [
+          "call",
+          "--otel",
+          "--config",
+          config,
+          "--http",
+          `${http_.origin}/mcp`,
+          "--header",
+          `Authorization: Bearer ${SECRET_HEADER}`,
+          "echo",
+          JSON.stringify({ text: `say ${SECRET_HEADER}` }),
+        ],
         { env },
       );
       assert.equal(overHttp.code, 0, overHttp.stderr);
