@@ -29,7 +29,7 @@ import { VERSION } from "./version.ts";
 import { openTraceFile, type TraceFile } from "../host/trace-file.ts";
 import { messageOf } from "../common/error-text.ts";
 import type { TraceSink } from "../transport/trace-event.ts";
-import { OTEL_PACKAGES, startOtlpExport } from "./otel-export.ts";
+import { OTEL_PACKAGES, type OtlpExport, startOtlpExport } from "./otel-export.ts";
 
 export const CLI_CLIENT_INFO: Implementation = { name: "mcpwire", title: "mcpwire CLI", version: VERSION };
 
@@ -356,7 +356,8 @@ export async function withManager<T>(options: SessionOptions, body: (manager: Mc
     interrupted = true;
     sessionInterrupted = true;
     const before = options.onInterrupt?.().catch(() => {}) ?? Promise.resolve();
-    void before.then(() => manager.close()).then(() => runtime.flush()).finally(() => runtime.exit(130));
+    // The spans of the servers' closing too go out before the exit (bounded: otel-export.ts).
+    void before.then(() => manager.close()).then(() => flushSpans(exported)).then(() => runtime.flush()).finally(() => runtime.exit(130));
   });
   // Every listing of a server's tools is remembered for the next run (host/tool-list-cache.ts).
   const cache = defaultToolListCache();
@@ -376,8 +377,14 @@ export async function withManager<T>(options: SessionOptions, body: (manager: Mc
     await manager.close();
     if (recorder !== undefined) await within(recorder.settled(), CACHE_WRITE_GRACE_MS);
     trace?.close();
-    await exported?.shutdown();
+    await flushSpans(exported);
   }
+}
+
+/** The spans still buffered sent (bounded), and a warning when some were lost. */
+async function flushSpans(exported: OtlpExport | undefined): Promise<void> {
+  const warning = await exported?.shutdown();
+  if (warning !== undefined) stderrLine(`warning: ${lineOf(warning)}`);
 }
 
 /** How long a verb that is done waits for its tool lists to be written to the cache. */

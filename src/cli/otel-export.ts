@@ -15,6 +15,12 @@ import { VERSION } from "./version.ts";
 export const OTEL_PACKAGES = ["@opentelemetry/api", "@opentelemetry/sdk-trace-base", "@opentelemetry/exporter-trace-otlp-http"] as const;
 /** How long the spans still buffered may take to go out when the verb ends. */
 const SHUTDOWN_MS = 5_000;
+/**
+ * How long one export may take, its retries included (the exporter retries a refused connection
+ * and 429/502/503/504 with backoff until then): below SHUTDOWN_MS, so that a failing last export
+ * ends with its own error rather than at the bound.
+ */
+const EXPORT_TIMEOUT_MS = 4_000;
 const DEFAULT_ENDPOINT = "http://localhost:4318/v1/traces";
 
 /** An OTLP export under way: the telemetry options for the manager and the Runner, and its flush at the end. */
@@ -22,8 +28,11 @@ export interface OtlpExport {
   telemetry: TelemetryOptions;
   /** Where spans go. */
   url: string;
-  /** Sends what is buffered and stops; bounded (SHUTDOWN_MS). */
-  shutdown(): Promise<void>;
+  /**
+   * Sends what is buffered and stops; bounded (SHUTDOWN_MS). Resolves to a warning when spans
+   * were lost (an export failed, or the last one did not finish in time), else undefined.
+   */
+  shutdown(): Promise<string | undefined>;
 }
 
 interface SdkTraceBase {
@@ -33,11 +42,21 @@ interface SdkTraceBase {
   };
   BatchSpanProcessor: new (exporter: unknown) => unknown;
 }
+/** What the BatchSpanProcessor calls of an exporter (sdk-trace-base SpanExporter). */
+interface SpanExporter {
+  export(spans: unknown[], done: (result: { code: number; error?: Error }) => void): void;
+  shutdown(): Promise<void>;
+  forceFlush?(): Promise<void>;
+}
 interface OtlpHttp {
-  OTLPTraceExporter: new (config: { url: string }) => unknown;
+  OTLPTraceExporter: new (config: { url: string; timeoutMillis?: number }) => SpanExporter;
+}
+interface Resource {
+  merge(other: Resource | null): Resource;
 }
 interface Resources {
-  resourceFromAttributes?: (attributes: Record<string, string>) => unknown;
+  resourceFromAttributes?: (attributes: Record<string, string>) => Resource;
+  defaultResource?: () => Resource;
 }
 
 /** The traces URL the environment names (OpenTelemetry OTLP exporter configuration). */
@@ -47,6 +66,39 @@ export function otlpTracesUrl(env: Record<string, string | undefined>): string {
   const base = env.OTEL_EXPORTER_OTLP_ENDPOINT?.trim();
   if (base) return `${base.replace(/\/+$/, "")}/v1/traces`;
   return DEFAULT_ENDPOINT;
+}
+
+/**
+ * The resource the spans are exported with (OpenTelemetry "General SDK Configuration"):
+ * OTEL_RESOURCE_ATTRIBUTES (`key=value` pairs, comma-separated, values percent-encoded; a
+ * malformed pair is left out), then `service.name` from OTEL_SERVICE_NAME, which wins over the
+ * one in OTEL_RESOURCE_ATTRIBUTES, else `mcpwire`; `service.version` is mcpwire's unless given.
+ */
+export function otlpResourceAttributes(env: Record<string, string | undefined>): Record<string, string> {
+  const attributes: Record<string, string> = {};
+  for (const pair of (env.OTEL_RESOURCE_ATTRIBUTES ?? "").split(",")) {
+    const at = pair.indexOf("=");
+    const key = pair.slice(0, at).trim();
+    if (at <= 0 || key === "") continue;
+    try {
+      attributes[key] = decodeURIComponent(pair.slice(at + 1).trim());
+    } catch {
+      // a malformed percent-encoding: the pair is left out
+    }
+  }
+  attributes["service.name"] = env.OTEL_SERVICE_NAME?.trim() || attributes["service.name"] || "mcpwire";
+  attributes["service.version"] ??= VERSION;
+  return attributes;
+}
+
+/** The endpoint as a message shows it: no user, password or query (where credentials would be). */
+function shownUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    return `${parsed.origin}${parsed.pathname}`;
+  } catch {
+    return "the OTLP endpoint";
+  }
 }
 
 /** Imports one package by name (a variable: nothing bundles or type-checks it); undefined when it cannot be loaded. */
@@ -77,10 +129,26 @@ export async function startOtlpExport(who: string, env: Record<string, string | 
   const url = otlpTracesUrl(env);
   const resources = (await optional("@opentelemetry/resources")) as Resources | undefined;
   let provider: InstanceType<SdkTraceBase["BasicTracerProvider"]>;
+  // The SDK reports a failed export to nobody (a diag logger nobody set): the first failure is kept, and said at the end.
+  let failure: unknown;
   try {
-    const resource = resources?.resourceFromAttributes?.({ "service.name": env.OTEL_SERVICE_NAME?.trim() || "mcpwire" });
+    const exporter = new otlp.OTLPTraceExporter({ url, timeoutMillis: EXPORT_TIMEOUT_MS });
+    const watched: SpanExporter = {
+      export: (spans, done) =>
+        exporter.export(spans, (result) => {
+          // ExportResultCode.FAILED (core): 1
+          if (result.code !== 0) failure ??= result.error ?? new Error("the export failed");
+          done(result);
+        }),
+      shutdown: () => exporter.shutdown(),
+      forceFlush: () => exporter.forceFlush?.() ?? Promise.resolve(),
+    };
+    // The SDK's own attributes (telemetry.sdk.*) under ours; without the resources package
+    // (not resolvable beside mcpwire) the SDK's default resource names no service.
+    const ours = resources?.resourceFromAttributes?.(otlpResourceAttributes(env));
+    const resource = ours === undefined ? undefined : resources?.defaultResource?.().merge(ours) ?? ours;
     provider = new sdk.BasicTracerProvider({
-      spanProcessors: [new sdk.BatchSpanProcessor(new otlp.OTLPTraceExporter({ url }))],
+      spanProcessors: [new sdk.BatchSpanProcessor(watched)],
       ...(resource !== undefined ? { resource } : {}),
     });
   } catch (error) {
@@ -100,7 +168,16 @@ export async function startOtlpExport(who: string, env: Record<string, string | 
       capture: { arguments: settings?.captureArguments === true, results: settings?.captureResults === true },
     },
     shutdown: async () => {
-      await within(provider.shutdown().catch(() => {}), SHUTDOWN_MS);
+      const done = await within(provider.shutdown().catch((error: unknown) => (failure ??= error)), SHUTDOWN_MS);
+      const where = shownUrl(url);
+      if (failure !== undefined) {
+        return `${who}: spans were not exported to ${where} (${messageOf(failure)}); check that an OTLP/HTTP collector listens there ` +
+          `(OTEL_EXPORTER_OTLP_ENDPOINT, OTEL_EXPORTER_OTLP_TRACES_ENDPOINT)`;
+      }
+      if (!done) {
+        return `${who}: the last spans were still being sent to ${where} after ${SHUTDOWN_MS / 1000} s and were dropped; check that the collector answers`;
+      }
+      return undefined;
     },
   };
 }
