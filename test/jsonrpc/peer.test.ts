@@ -286,15 +286,16 @@ describe("Peer: timeouts", () => {
     const { client, server, close } = await twoPeers();
     server.setRequestHandler("slow", async (params) => {
       const token = (params?._meta as Params).progressToken;
-      // 12 updates 10 ms apart: well past the 50 ms idle timeout in total, never 50 ms silent.
+      // 12 updates 40 ms apart: well past the 250 ms idle timeout in total (480 ms), never 250 ms
+      // silent, even on a loaded machine where a 40 ms timer fires late.
       for (let i = 1; i <= 12; i++) {
-        await delay(10);
+        await delay(40);
         await server.notify("notifications/progress", { progressToken: token, progress: i });
       }
       return { done: true };
     });
     const seen: number[] = [];
-    const result = await client.request("slow", {}, { timeoutMs: 50, onProgress: (p) => seen.push(p.progress) });
+    const result = await client.request("slow", {}, { timeoutMs: 250, onProgress: (p) => seen.push(p.progress) });
     assert.deepEqual(result, { done: true });
     assert.deepEqual(seen, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
     await close();
@@ -305,13 +306,14 @@ describe("Peer: timeouts", () => {
     server.setRequestHandler("slow", async (params) => {
       const token = (params?._meta as Params | undefined)?.progressToken;
       assert.notEqual(token, undefined);
+      // 8 updates 40 ms apart: 320 ms in all, past the 250 ms idle timeout, never 250 ms silent.
       for (let i = 1; i <= 8; i++) {
-        await delay(10);
+        await delay(40);
         await server.notify("notifications/progress", { progressToken: token, progress: i });
       }
       return { done: true };
     });
-    assert.deepEqual(await client.request("slow", undefined, { timeoutMs: 40, progress: true }), { done: true });
+    assert.deepEqual(await client.request("slow", undefined, { timeoutMs: 250, progress: true }), { done: true });
     await close();
   });
 
