@@ -155,21 +155,31 @@ export class SchemaInterpreter {
 
   /** Applies `schema` to `value` (at `path`): what it evaluated when the value matches, else undefined; failures go to `out`. */
   #apply(schema: unknown, value: unknown, path: string, depth: number, out: SchemaFailure[]): Evaluated | undefined {
+    const before = out.length;
+    const evaluated = this.#evaluate(schema, value, path, depth, out);
+    return out.length === before ? evaluated : undefined;
+  }
+
+  /**
+   * Applies `schema` to `value`: what it evaluated, whether it matched or not (failures go to
+   * `out`). Where a failure already decides the verdict (allOf, `$ref`, then/else), what the
+   * failed schema evaluated still counts, as ajv counts it: unevaluatedProperties then reports
+   * a property once, not again at each level.
+   */
+  #evaluate(schema: unknown, value: unknown, path: string, depth: number, out: SchemaFailure[]): Evaluated {
     if (schema === true) return new Evaluated();
     if (schema === false || !isObject(schema)) {
       out.push({ path, keyword: "false schema", message: "boolean schema is false" });
-      return undefined;
+      return new Evaluated();
     }
     if (depth > MAX_CHECK_DEPTH) {
       throw new RangeError(`the value is checked through more than ${MAX_CHECK_DEPTH} nested schemas, too deep for the interpreting validator`);
     }
     if (++this.#steps > MAX_CHECK_STEPS) throw new RangeError(`the check takes more than ${MAX_CHECK_STEPS} steps, too many for the interpreting validator`);
-    const before = out.length;
     const evaluated = new Evaluated();
     const fail = (keyword: string, message: string, at = path) => out.push({ path: at, keyword, message });
-    const merge = (result: Evaluated | undefined) => result !== undefined && evaluated.merge(result);
     // ajv applies the keywords beside a `$ref` in every dialect (draft-07 §8.3 says to ignore them).
-    if (this.#refs.has(schema)) merge(this.#apply(this.#refs.get(schema), value, path, depth + 1, out));
+    if (this.#refs.has(schema)) evaluated.merge(this.#evaluate(this.#refs.get(schema), value, path, depth + 1, out));
     if (schema.type !== undefined) {
       const types = Array.isArray(schema.type) ? schema.type : [schema.type];
       if (!types.some((type) => typeMatches(type, value))) fail("type", `must be ${types.join(",")}`);
@@ -198,7 +208,7 @@ export class SchemaInterpreter {
       }
       evaluated.properties = "all";
     }
-    return out.length === before ? evaluated : undefined;
+    return evaluated;
   }
 
   #number(schema: Schema, value: number, fail: (keyword: string, message: string) => void): void {
@@ -250,8 +260,8 @@ export class SchemaInterpreter {
       const misses: SchemaFailure[] = [];
       const matched = value.map((_, index) => index).filter((index) => item(schema.contains, index, misses) !== undefined);
       if (matched.length < min || (max !== undefined && matched.length > max)) {
-        // ajv keeps the failures of the items that did not match.
-        out.push(...misses);
+        // ajv keeps the failures of the items that did not match (none when no count could pass: min > max).
+        if (max === undefined || min <= max) out.push(...misses);
         fail("contains", `must contain at least ${min}${max === undefined ? "" : ` and no more than ${max}`} valid item(s)`);
       } else if (this.#dialect === "2020-12") {
         // 2020-12 core §10.3.1.3: the items matched are evaluated (2019-09: contains evaluates none).
@@ -317,8 +327,7 @@ export class SchemaInterpreter {
       for (const [name, inner] of Object.entries(map)) {
         // 2019-09 core §9.2.2.4: what a dependent schema evaluated counts (ajv does not count it: the specification is followed).
         if (!Array.isArray(inner) && Object.hasOwn(value, name)) {
-          const result = this.#apply(inner, value, path, depth + 1, out);
-          if (result !== undefined) evaluated.merge(result);
+          evaluated.merge(this.#evaluate(inner, value, path, depth + 1, out));
         }
       }
     };
@@ -333,7 +342,7 @@ export class SchemaInterpreter {
     const apply = (inner: unknown, into: SchemaFailure[]) => this.#apply(inner, value, path, depth + 1, into);
     const merge = (result: Evaluated | undefined) => result !== undefined && evaluated.merge(result);
     const fail = (keyword: string, message: string) => out.push({ path, keyword, message });
-    if (Array.isArray(schema.allOf)) for (const inner of schema.allOf) merge(apply(inner, out));
+    if (Array.isArray(schema.allOf)) for (const inner of schema.allOf) evaluated.merge(this.#evaluate(inner, value, path, depth + 1, out));
     for (const keyword of ["anyOf", "oneOf"] as const) {
       const list = schema[keyword];
       if (!Array.isArray(list)) continue;
@@ -342,7 +351,8 @@ export class SchemaInterpreter {
       for (const inner of list) {
         const result = apply(inner, missed);
         if (result !== undefined) passed.push(result);
-        if (passed.length > (keyword === "anyOf" ? 0 : 1)) break; // decided (ajv stops there too: its failures end there)
+        // oneOf is decided at a second match (ajv stops there too: its failures end there); anyOf goes on, for what each evaluates.
+        if (keyword === "oneOf" && passed.length > 1) break;
       }
       if (keyword === "anyOf" ? passed.length > 0 : passed.length === 1) {
         for (const result of passed) merge(result);
@@ -358,9 +368,9 @@ export class SchemaInterpreter {
       merge(condition);
       const branch = condition !== undefined ? "then" : "else";
       if (schema[branch] === undefined) return;
-      const result = apply(schema[branch], out);
-      if (result === undefined) fail("if", `must match "${branch}" schema`);
-      merge(result);
+      const before = out.length;
+      evaluated.merge(this.#evaluate(schema[branch], value, path, depth + 1, out));
+      if (out.length > before) fail("if", `must match "${branch}" schema`);
     }
   }
 }

@@ -146,6 +146,10 @@ describe("the interpreting validator against ajv", () => {
           // evaluate), the interpreter follows the specification: the hand cases below check those.
           const text = JSON.stringify(schema);
           fc.pre(!(text.includes('"unevaluated') && /"(contains|if|dependentSchemas|dependencies)"/.test(text)));
+          // ajv counts the items a failed anyOf or oneOf branch evaluated (it counts them as it compiles).
+          fc.pre(!(text.includes('"unevaluatedItems"') && /"(anyOf|oneOf)"/.test(text)));
+          // ajv 8 forgets a failed `contains` in additionalProperties' schema once one property passed (a bug).
+          fc.pre(!/"(additional|unevaluated)Properties":\{.*"contains"/.test(text));
           for (const each of values) {
             const expected = verdict(ajv, schema, dialect, each);
             if (expected === "ajv failed") continue;
@@ -157,7 +161,7 @@ describe("the interpreting validator against ajv", () => {
             assert.deepEqual(actual, expected, context);
           }
         }),
-        { numRuns: 1500 },
+        { numRuns: 1000 },
       );
     });
   }
