@@ -16,8 +16,8 @@ import { type Dialect, SchemaError, type SchemaFailure } from "./schema-validato
 
 /** Schemas applied inside one another at most, while checking one value (a recursive `$ref` follows the value down). */
 export const MAX_CHECK_DEPTH = 1500;
-/** Schemas applied at most in one check: a bound on the work a server's schema and value can ask for. */
-export const MAX_CHECK_STEPS = 2_000_000;
+/** Schemas applied and failures found at most in one check: a bound on the work a server's schema and value can ask for. */
+export const MAX_CHECK_STEPS = 1_000_000;
 /** Longest schema value quoted in a message (a pattern, a format name: the server's text). */
 const MAX_QUOTE = 200;
 
@@ -66,23 +66,30 @@ function step(name: string): string {
  * subschemas that passed.
  */
 class Evaluated {
-  properties: Set<string> | "all" = new Set();
+  /** Names evaluated (made when one is), or "all". */
+  properties: Set<string> | "all" | undefined;
   items = 0;
-  readonly matched = new Set<number>();
+  /** Indexes `contains` matched (made when one is). */
+  matched: Set<number> | undefined;
 
   addProperty(name: string): void {
-    if (this.properties !== "all") this.properties.add(name);
+    if (this.properties === undefined) this.properties = new Set([name]);
+    else if (this.properties !== "all") this.properties.add(name);
   }
 
   merge(other: Evaluated): void {
     if (other.properties === "all") this.properties = "all";
-    else for (const name of other.properties) this.addProperty(name);
+    else if (other.properties !== undefined) for (const name of other.properties) this.addProperty(name);
     this.items = Math.max(this.items, other.items);
-    for (const index of other.matched) this.matched.add(index);
+    if (other.matched !== undefined) for (const index of other.matched) (this.matched ??= new Set()).add(index);
   }
 
   hasProperty(name: string): boolean {
-    return this.properties === "all" || this.properties.has(name);
+    return this.properties === "all" || this.properties?.has(name) === true;
+  }
+
+  hasItem(index: number): boolean {
+    return index < this.items || this.matched?.has(index) === true;
   }
 }
 
@@ -93,6 +100,8 @@ export class SchemaInterpreter {
   readonly #root: unknown;
   readonly #refs = new Map<object, unknown>();
   readonly #patterns = new Map<string, RegExp>();
+  /** Whether a reachable schema has unevaluatedProperties or unevaluatedItems: only then is what each schema evaluated kept. */
+  #tracks = false;
   #steps = 0;
 
   /**
@@ -111,6 +120,7 @@ export class SchemaInterpreter {
     for (let node = pending.pop(); node !== undefined; node = pending.pop()) {
       if (!isObject(node) || seen.has(node)) continue;
       seen.add(node);
+      if (["unevaluatedProperties", "unevaluatedItems"].some((key) => node[key] !== undefined && !isForeignKeyword(dialect, key))) this.#tracks = true;
       if (typeof node.$ref === "string") {
         const target = resources.resolve(node.$ref, node);
         if (target === undefined) throw new SchemaError(`can't resolve reference ${clipText(node.$ref, MAX_QUOTE)}`);
@@ -176,6 +186,7 @@ export class SchemaInterpreter {
       throw new RangeError(`the value is checked through more than ${MAX_CHECK_DEPTH} nested schemas, too deep for the interpreting validator`);
     }
     if (++this.#steps > MAX_CHECK_STEPS) throw new RangeError(`the check takes more than ${MAX_CHECK_STEPS} steps, too many for the interpreting validator`);
+    const before = out.length;
     const evaluated = new Evaluated();
     const fail = (keyword: string, message: string, at = path) => out.push({ path: at, keyword, message });
     // ajv applies the keywords beside a `$ref` in every dialect (draft-07 §8.3 says to ignore them).
@@ -194,7 +205,7 @@ export class SchemaInterpreter {
     // Last: what every other keyword left unevaluated (2019-09 and later).
     if (Array.isArray(value) && this.#has(schema, "unevaluatedItems")) {
       const rest = schema.unevaluatedItems;
-      const unevaluated = value.map((_, index) => index).filter((index) => index >= evaluated.items && !evaluated.matched.has(index));
+      const unevaluated = value.map((_, index) => index).filter((index) => !evaluated.hasItem(index));
       if (rest === false && unevaluated.length > 0) fail("unevaluatedItems", `must NOT have more than ${evaluated.items} items`);
       else for (const index of unevaluated) this.#apply(rest, value[index], `${path}/${index}`, depth + 1, out);
       evaluated.items = Infinity;
@@ -208,6 +219,7 @@ export class SchemaInterpreter {
       }
       evaluated.properties = "all";
     }
+    this.#steps += out.length - before; // failures count as work too (anyOf copies its branches' ones)
     return evaluated;
   }
 
@@ -266,7 +278,7 @@ export class SchemaInterpreter {
       } else if (this.#dialect === "2020-12") {
         // 2020-12 core §10.3.1.3: the items matched are evaluated (2019-09: contains evaluates none).
         // ajv counts every item, or none when `contains` is always true: the specification is followed.
-        for (const index of matched) evaluated.matched.add(index);
+        for (const index of matched) (evaluated.matched ??= new Set()).add(index);
       }
     }
   }
@@ -298,7 +310,9 @@ export class SchemaInterpreter {
         this.#apply(inner, value[name], at(name), depth + 1, out);
       }
       // A property whose schema failed still counts as evaluated (as ajv counts it).
-      if (matched) evaluated.addProperty(name);
+      if (matched) {
+        if (this.#tracks) evaluated.addProperty(name);
+      }
       else if (schema.additionalProperties === false) out.push({ path, keyword: "additionalProperties", message: "must NOT have additional properties", property: name });
       else if (schema.additionalProperties !== undefined) this.#apply(schema.additionalProperties, value[name], at(name), depth + 1, out);
     }

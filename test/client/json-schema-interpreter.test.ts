@@ -166,3 +166,151 @@ describe("the interpreting validator against ajv", () => {
     });
   }
 });
+
+/** Our verdict on each value: "valid" or the failures' places and words; "unusable" for a SchemaError. */
+function ours(schema: JsonObject, dialect: Dialect, values: unknown[]): unknown[] {
+  let interpreter: SchemaInterpreter;
+  try {
+    interpreter = new SchemaInterpreter(schema, dialect);
+  } catch (error) {
+    assert.ok(error instanceof SchemaError, String(error));
+    return ["unusable"];
+  }
+  return values.map((value) => {
+    const failures = interpreter.check(value);
+    return failures.length === 0 ? "valid" : failures.map((failure) => `${failure.path} ${failure.message}`).sort().join("; ");
+  });
+}
+
+describe("the interpreting validator by hand (cases in the manner of the JSON-Schema-Test-Suite)", () => {
+  let ajv: SchemaValidator;
+  let interpreting: SchemaValidator;
+  before(async () => {
+    [ajv, interpreting] = await Promise.all([loadJsonSchema("ajv"), loadJsonSchema("interpreting")]);
+  });
+
+  /** Both validators' verdicts on each value, asserted equal; ours returned. */
+  function both(schema: JsonObject, dialect: Dialect, values: unknown[]): unknown[] {
+    const found = values.map((value) => verdict(interpreting, schema, dialect, value));
+    assert.deepEqual(found, values.map((value) => verdict(ajv, schema, dialect, value)));
+    return found.map((each) => Array.isArray(each) ? each.length : each);
+  }
+
+  test("$ref through $id: relative and absolute URIs, a nested resource's own base, $anchor and a pointer", () => {
+    const schema = {
+      $id: "https://example.com/root.json",
+      properties: { x: { $ref: "a.json" }, y: { $ref: "nested/b.json#c" }, z: { $ref: "https://example.com/root.json#/$defs/a" }, w: { $ref: "#top" } },
+      $defs: {
+        a: { $id: "a.json", type: "integer" },
+        b: { $id: "https://example.com/nested/b.json", $defs: { c: { $anchor: "c", $ref: "d.json" }, d: { $id: "d.json", type: "string" } } },
+        top: { $anchor: "top", const: 1 },
+      },
+    };
+    assert.deepEqual(both(schema, "2020-12", [{ x: 1, y: "s", z: 2, w: 1 }, { x: 1.5 }, { y: 1 }, { z: "s" }, { w: 2 }]), ["valid", 1, 1, 1, 1]);
+    // Into a subschema by pointer, through an escaped name; a pointer that leads nowhere is unusable.
+    assert.deepEqual(both({ properties: { n: { $ref: "#/$defs/a~1b%25" } }, $defs: { "a/b%": { type: "null" } } }, "2020-12", [{ n: null }, { n: 1 }]), [
+      "valid",
+      1,
+    ]);
+    assert.deepEqual(ours({ $ref: "#/$defs/none" }, "2020-12", [1]), ["unusable"]);
+    assert.deepEqual(ours({ $ref: "other.json" }, "2020-12", [1]), ["unusable"]);
+  });
+
+  test("draft-07: `$id: \"#name\"` is an anchor and definitions hold the targets; $anchor is not a keyword there", () => {
+    const schema = { properties: { n: { $ref: "#count" } }, definitions: { count: { $id: "#count", type: "integer" } } };
+    assert.deepEqual(both(schema, "draft-07", [{ n: 1 }, { n: "one" }]), ["valid", 1]);
+    assert.deepEqual(ours({ properties: { n: { $ref: "#count" } }, definitions: { count: { $anchor: "count" } } }, "draft-07", [{}]), ["unusable"]);
+  });
+
+  test("dialects: a tuple is `items` with additionalItems before 2020-12, prefixItems with `items` after; `items` as a list is refused in 2020-12", () => {
+    const old = { items: [{ type: "string" }], additionalItems: { type: "number" }, prefixItems: [{ type: "null" }] };
+    assert.deepEqual(both(old, "draft-07", [["a", 1], [1], ["a", "b"]]), ["valid", 1, 1]);
+    assert.deepEqual(both(old, "2019-09", [["a", 1], ["a", "b"]]), ["valid", 1]);
+    assert.deepEqual(both(old, "2020-12", [["a"]]), ["unusable"]);
+    const modern = { prefixItems: [{ type: "string" }], items: { type: "number" }, additionalItems: false };
+    assert.deepEqual(both(modern, "2020-12", [["a", 1, 2], ["a", "b"]]), ["valid", 1]);
+    // draft-07 ignores prefixItems; `items` (a schema) then applies to every item.
+    assert.deepEqual(both(modern, "draft-07", [["a", 1], [1, 2]]), [1, "valid"]);
+    // exclusiveMaximum is a number from draft-06 on (draft-04's boolean is refused).
+    assert.deepEqual(both({ maximum: 3, exclusiveMaximum: true }, "draft-07", [3]), ["unusable"]);
+    assert.deepEqual(both({ exclusiveMaximum: 3 }, "draft-06", [2, 3]), ["valid", 1]);
+    // dependentRequired is 2019-09's; draft-07 has dependencies (which ajv reads in every dialect).
+    assert.deepEqual(both({ dependentRequired: { a: ["b"] } }, "draft-07", [{ a: 1 }]), ["valid"]);
+    assert.deepEqual(both({ dependentRequired: { a: ["b"] }, dependencies: { c: ["d"] } }, "2019-09", [{ a: 1 }, { c: 1 }, { a: 1, b: 1 }]), [1, 1, "valid"]);
+  });
+
+  test("uniqueItems, enum and const compare JSON values: 1 is 1.0, key order does not matter", () => {
+    assert.equal(jsonEqual(1, 1.0), true);
+    assert.equal(jsonEqual({ a: 1, b: [1, { c: null }] }, { b: [1, { c: null }], a: 1 }), true);
+    assert.equal(jsonEqual({ a: 1 }, { a: 1, b: undefined }), false);
+    assert.equal(jsonEqual([1, 2], [2, 1]), false);
+    assert.equal(jsonEqual({}, []), false);
+    const unique = { uniqueItems: true };
+    assert.deepEqual(both(unique, "2020-12", [[1, 1.0], [{ a: 1, b: 2 }, { b: 2, a: 1 }], [[1], [1, 2]], [0, false, null, "0", ""], [{}, []]]), [
+      1,
+      1,
+      "valid",
+      "valid",
+      "valid",
+    ]);
+    assert.deepEqual(both({ enum: [{ a: [1, 2] }] }, "2020-12", [{ a: [1, 2.0] }, { a: [2, 1] }]), ["valid", 1]);
+    assert.deepEqual(both({ const: { x: 1, y: 2 } }, "2020-12", [{ y: 2, x: 1 }, { x: 1 }]), ["valid", 1]);
+  });
+
+  test("lengths count code points: an emoji is one character, a lone surrogate one too", () => {
+    assert.deepEqual(both({ maxLength: 1 }, "2020-12", ["😀", "😀😀", "\ud800", "é", "e\u0301"]), ["valid", 1, "valid", "valid", 1]);
+    assert.deepEqual(both({ minLength: 2, pattern: "^.$" }, "2020-12", ["😀", "ab"]), [1, 1]);
+    assert.deepEqual(both({ pattern: "^\\p{Lu}" }, "2020-12", ["Émile", "émile"]), ["valid", 1]);
+  });
+
+  test("what unevaluatedProperties and unevaluatedItems see, as the specification says (where ajv counts otherwise)", () => {
+    // 2020-12: the items `contains` matched are evaluated, no others (ajv counts all, or none for `contains: {}`).
+    const items = { contains: { type: "string" }, unevaluatedItems: false };
+    assert.deepEqual(ours(items, "2020-12", [["a", "b"], ["a", 1]]), ["valid", " must NOT have more than 0 items"]);
+    // 2019-09: contains evaluates nothing.
+    assert.deepEqual(ours(items, "2019-09", [["a"]]), [" must NOT have more than 0 items"]);
+    // A passing `if` evaluates its properties (ajv: only then/else do).
+    const conditional = { if: { properties: { a: { type: "string" } } }, then: { properties: { b: {} } }, unevaluatedProperties: false };
+    assert.deepEqual(ours(conditional, "2020-12", [{ a: "x", b: 1 }, { a: 1 }, { c: 1 }]), [
+      "valid",
+      " must NOT have unevaluated properties",
+      " must NOT have unevaluated properties",
+    ]);
+    // A dependent schema evaluates what it names (ajv: nothing).
+    assert.deepEqual(ours({ dependentSchemas: { a: { properties: { a: {}, b: {} } } }, unevaluatedProperties: false }, "2020-12", [{ a: 1, b: 2 }, { b: 2 }]), [
+      "valid",
+      " must NOT have unevaluated properties",
+    ]);
+    // Where ajv agrees: every passing anyOf branch counts, a failing one does not; allOf and $ref count.
+    const branches = { anyOf: [{ properties: { a: {} } }, { properties: { b: {} } }, { properties: { c: {} }, required: ["z"] }], unevaluatedProperties: false };
+    assert.deepEqual(both(branches, "2020-12", [{ a: 1, b: 2 }, { c: 1 }]), ["valid", 1]);
+    const nested = { allOf: [{ $ref: "#/$defs/a" }], prefixItems: [{}], unevaluatedItems: { type: "string" }, $defs: { a: { prefixItems: [{}, {}] } } };
+    assert.deepEqual(both(nested, "2020-12", [[1, 2, "x"], [1, 2, 3]]), ["valid", 1]);
+  });
+
+  test("$dynamicRef and $recursiveRef are refused as unusable (not supported), patterns that do not compile too", () => {
+    for (const [schema, dialect] of [
+      [{ $dynamicRef: "#a" }, "2020-12"],
+      [{ $recursiveRef: "#" }, "2019-09"],
+      [{ patternProperties: { "(": {} } }, "2020-12"],
+    ] as const) {
+      assert.throws(() => interpreting.compile(schema, dialect), (error) => error instanceof SchemaError && error.code === "schema-invalid");
+    }
+  });
+
+  test("bounded: a value deeper than the check allows is a RangeError, a schema deeper than it allows a SchemaError, never a stack overflow", () => {
+    const interpreter = new SchemaInterpreter({ properties: { next: { $ref: "#" } } }, "2020-12");
+    let deep: JsonObject = {};
+    for (let i = 0; i < MAX_CHECK_DEPTH; i++) deep = { next: deep };
+    assert.throws(() => interpreter.check(deep), RangeError);
+    let shallow: JsonObject = {};
+    for (let i = 0; i < 500; i++) shallow = { next: shallow };
+    assert.deepEqual(interpreter.check(shallow), []);
+    let schema: JsonObject = {};
+    for (let i = 0; i < 100_000; i++) schema = { items: schema };
+    assert.throws(() => new SchemaInterpreter(schema, "2020-12"), SchemaError);
+    // Work: many values against many alternatives is bounded by MAX_CHECK_STEPS.
+    const wide = new SchemaInterpreter({ items: { anyOf: Array.from({ length: 50 }, () => ({ items: { anyOf: [{ type: "null" }, { minimum: 1 }] } })) } }, "2020-12");
+    assert.throws(() => wide.check(Array.from({ length: 200 }, () => Array.from({ length: 200 }, () => 0))), RangeError);
+  });
+});
