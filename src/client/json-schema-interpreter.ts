@@ -25,7 +25,6 @@ type Schema = Record<string, unknown>;
 /** Formats asserted: name → check. */
 export type Formats = Readonly<Record<string, (value: string) => boolean>>;
 
-
 /** Length in Unicode code points (a surrogate pair is one character), as minLength and maxLength count. */
 function codePoints(text: string): number {
   let length = 0;
@@ -79,9 +78,9 @@ class Evaluated {
 
   merge(other: Evaluated): void {
     if (other.properties === "all") this.properties = "all";
-    else if (other.properties !== undefined) for (const name of other.properties) this.addProperty(name);
+    else if (other.properties !== undefined) { for (const name of other.properties) this.addProperty(name); }
     this.items = Math.max(this.items, other.items);
-    if (other.matched !== undefined) for (const index of other.matched) (this.matched ??= new Set()).add(index);
+    if (other.matched !== undefined) { for (const index of other.matched) (this.matched ??= new Set()).add(index); }
   }
 
   hasProperty(name: string): boolean {
@@ -251,7 +250,9 @@ export class SchemaInterpreter {
     const item = (inner: unknown, index: number, into = out) => this.#apply(inner, value[index], `${path}/${index}`, depth + 1, into);
     if (typeof schema.minItems === "number" && value.length < schema.minItems) fail("minItems", `must NOT have fewer than ${schema.minItems} items`);
     if (typeof schema.maxItems === "number" && value.length > schema.maxItems) fail("maxItems", `must NOT have more than ${schema.maxItems} items`);
-    if (schema.uniqueItems === true && value.some((a, i) => value.some((b, j) => j > i && jsonEqual(a, b)))) fail("uniqueItems", "must NOT have duplicate items");
+    if (schema.uniqueItems === true && value.some((a, i) => value.some((b, j) => j > i && jsonEqual(a, b)))) {
+      fail("uniqueItems", "must NOT have duplicate items");
+    }
     // A tuple: prefixItems in 2020-12, an `items` list before; the rest: `items` in 2020-12, `additionalItems` before.
     const tuple = this.#has(schema, "prefixItems") ? schema.prefixItems : this.#dialect !== "2020-12" ? schema.items : undefined;
     if (Array.isArray(tuple)) {
@@ -259,7 +260,7 @@ export class SchemaInterpreter {
       evaluated.items = Math.max(evaluated.items, Math.min(tuple.length, value.length));
       const [restKeyword, rest] = this.#dialect === "2020-12" ? ["items", schema.items] : ["additionalItems", schema.additionalItems];
       if (rest === false && value.length > tuple.length) fail(restKeyword, `must NOT have more than ${tuple.length} items`);
-      else if (rest !== undefined) for (let index = tuple.length; index < value.length; index++) item(rest, index);
+      else if (rest !== undefined) { for (let index = tuple.length; index < value.length; index++) item(rest, index); }
       if (rest !== undefined) evaluated.items = Infinity;
     } else if (schema.items !== undefined) {
       value.forEach((_, index) => item(schema.items, index));
@@ -312,9 +313,9 @@ export class SchemaInterpreter {
       // A property whose schema failed still counts as evaluated (as ajv counts it).
       if (matched) {
         if (this.#tracks) evaluated.addProperty(name);
-      }
-      else if (schema.additionalProperties === false) out.push({ path, keyword: "additionalProperties", message: "must NOT have additional properties", property: name });
-      else if (schema.additionalProperties !== undefined) this.#apply(schema.additionalProperties, value[name], at(name), depth + 1, out);
+      } else if (schema.additionalProperties === false) {
+        out.push({ path, keyword: "additionalProperties", message: "must NOT have additional properties", property: name });
+      } else if (schema.additionalProperties !== undefined) this.#apply(schema.additionalProperties, value[name], at(name), depth + 1, out);
     }
     if (schema.additionalProperties !== undefined) evaluated.properties = "all";
     if (schema.propertyNames !== undefined) {
@@ -356,7 +357,7 @@ export class SchemaInterpreter {
     const apply = (inner: unknown, into: SchemaFailure[]) => this.#apply(inner, value, path, depth + 1, into);
     const merge = (result: Evaluated | undefined) => result !== undefined && evaluated.merge(result);
     const fail = (keyword: string, message: string) => out.push({ path, keyword, message });
-    if (Array.isArray(schema.allOf)) for (const inner of schema.allOf) evaluated.merge(this.#evaluate(inner, value, path, depth + 1, out));
+    if (Array.isArray(schema.allOf)) { for (const inner of schema.allOf) evaluated.merge(this.#evaluate(inner, value, path, depth + 1, out)); }
     for (const keyword of ["anyOf", "oneOf"] as const) {
       const list = schema[keyword];
       if (!Array.isArray(list)) continue;

@@ -59,7 +59,9 @@ export class SchemaResources {
     for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
       const [node, parentBase, depth] = next;
       if (!isObject(node) || this.#bases.has(node)) continue;
-      if (depth > MAX_SCHEMA_DEPTH) throw new SchemaError(`schema is nested more than ${MAX_SCHEMA_DEPTH} levels deep, too deep for the interpreting validator`);
+      if (depth > MAX_SCHEMA_DEPTH) {
+        throw new SchemaError(`schema is nested more than ${MAX_SCHEMA_DEPTH} levels deep, too deep for the interpreting validator`);
+      }
       let base = parentBase;
       if (typeof node.$id === "string") {
         const id = resolved(node.$id, parentBase);

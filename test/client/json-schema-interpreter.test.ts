@@ -33,7 +33,9 @@ function verdict(validator: SchemaValidator, schema: JsonObject, dialect: Dialec
     if (validator.name === "ajv") return "ajv failed"; // ajv 8 throws a TypeError for some unevaluatedProperties inside unevaluatedItems
     throw error;
   }
-  return failures === undefined ? "valid" : failures.map((failure) => `${failure.path} ${failure.message}${failure.property === undefined ? "" : ` (${failure.property})`}`);
+  return failures === undefined
+    ? "valid"
+    : failures.map((failure) => `${failure.path} ${failure.message}${failure.property === undefined ? "" : ` (${failure.property})`}`);
 }
 
 const scalar = fc.constantFrom<unknown>(null, true, false, 0, 1, -1, 1.5, 2, 3, 0.5, 1e300, "", "a", "ab", "abc", "b", "1", "😀", "a😀", "é");
@@ -216,7 +218,7 @@ describe("the interpreting validator by hand (cases in the manner of the JSON-Sc
     assert.deepEqual(ours({ $ref: "other.json" }, "2020-12", [1]), ["unusable"]);
   });
 
-  test("draft-07: `$id: \"#name\"` is an anchor and definitions hold the targets; $anchor is not a keyword there", () => {
+  test('draft-07: `$id: "#name"` is an anchor and definitions hold the targets; $anchor is not a keyword there', () => {
     const schema = { properties: { n: { $ref: "#count" } }, definitions: { count: { $id: "#count", type: "integer" } } };
     assert.deepEqual(both(schema, "draft-07", [{ n: 1 }, { n: "one" }]), ["valid", 1]);
     assert.deepEqual(ours({ properties: { n: { $ref: "#count" } }, definitions: { count: { $anchor: "count" } } }, "draft-07", [{}]), ["unusable"]);
@@ -282,18 +284,23 @@ describe("the interpreting validator by hand (cases in the manner of the JSON-Sc
       " must NOT have unevaluated properties",
     ]);
     // Where ajv agrees: every passing anyOf branch counts, a failing one does not; allOf and $ref count.
-    const branches = { anyOf: [{ properties: { a: {} } }, { properties: { b: {} } }, { properties: { c: {} }, required: ["z"] }], unevaluatedProperties: false };
+    const branches = {
+      anyOf: [{ properties: { a: {} } }, { properties: { b: {} } }, { properties: { c: {} }, required: ["z"] }],
+      unevaluatedProperties: false,
+    };
     assert.deepEqual(both(branches, "2020-12", [{ a: 1, b: 2 }, { c: 1 }]), ["valid", 1]);
     const nested = { allOf: [{ $ref: "#/$defs/a" }], prefixItems: [{}], unevaluatedItems: { type: "string" }, $defs: { a: { prefixItems: [{}, {}] } } };
     assert.deepEqual(both(nested, "2020-12", [[1, 2, "x"], [1, 2, 3]]), ["valid", 1]);
   });
 
   test("$dynamicRef and $recursiveRef are refused as unusable (not supported), patterns that do not compile too", () => {
-    for (const [schema, dialect] of [
-      [{ $dynamicRef: "#a" }, "2020-12"],
-      [{ $recursiveRef: "#" }, "2019-09"],
-      [{ patternProperties: { "(": {} } }, "2020-12"],
-    ] as const) {
+    for (
+      const [schema, dialect] of [
+        [{ $dynamicRef: "#a" }, "2020-12"],
+        [{ $recursiveRef: "#" }, "2019-09"],
+        [{ patternProperties: { "(": {} } }, "2020-12"],
+      ] as const
+    ) {
       assert.throws(() => interpreting.compile(schema, dialect), (error) => error instanceof SchemaError && error.code === "schema-invalid");
     }
   });
@@ -310,7 +317,10 @@ describe("the interpreting validator by hand (cases in the manner of the JSON-Sc
     for (let i = 0; i < 100_000; i++) schema = { items: schema };
     assert.throws(() => new SchemaInterpreter(schema, "2020-12"), SchemaError);
     // Work: many values against many alternatives is bounded by MAX_CHECK_STEPS.
-    const wide = new SchemaInterpreter({ items: { anyOf: Array.from({ length: 50 }, () => ({ items: { anyOf: [{ type: "null" }, { minimum: 1 }] } })) } }, "2020-12");
+    const wide = new SchemaInterpreter(
+      { items: { anyOf: Array.from({ length: 50 }, () => ({ items: { anyOf: [{ type: "null" }, { minimum: 1 }] } })) } },
+      "2020-12",
+    );
     assert.throws(() => wide.check(Array.from({ length: 200 }, () => Array.from({ length: 200 }, () => 0))), RangeError);
   });
 });
