@@ -113,7 +113,7 @@ export class SchemaInterpreter {
     this.#formats = formats;
     this.#root = schema;
     const resources = new SchemaResources(schema, dialect);
-    // The schemas a value can reach (what ajv compiles: not `$defs` no `$ref` names), without recursion.
+    // The schemas a value can reach (what ajv compiles: not the `$defs` entries no `$ref` names), without recursion.
     const pending = [schema];
     const seen = new Set<unknown>();
     for (let node = pending.pop(); node !== undefined; node = pending.pop()) {
