@@ -163,12 +163,12 @@ function runBundle(): Row[] {
   }[];
   const kb = (bytes: number | undefined) => bytes === undefined ? null : Math.round(bytes / 102.4) / 10;
   const rows: Row[] = [];
-  const pairs = [["browser", "sdk-v2-browser"], ["workerd", "sdk-v2-browser"], ["node", "sdk-v2-node"], ["node-with-fallback", "sdk-v2-node"]] as const;
+  const pairs = [["browser", "sdk-v2-browser"], ["workerd", "sdk-v2-browser"], ["node", "sdk-v2-node"]] as const;
   for (const [name, sdk] of pairs) {
     const ours = figures.find((figure) => figure.name === name);
     const theirs = figures.find((figure) => figure.name === sdk);
     if (ours === undefined) continue;
-    const validator = name === "node" ? "" : `; interpreting validator ${ours.interpretingValidator ? "included" : "left out"}`;
+    const validator = `; interpreting validator ${ours.interpretingValidator ? "included" : "left out"}`;
     for (const kind of ["gzip", "raw"] as const) {
       rows.push({
         bench: "bundle",

@@ -3,8 +3,7 @@
 // node:zlib:
 //   browser  `import { Client, StreamableHttpTransport } from "mcpwire"`, platform browser
 //   workerd  the same with Cloudflare's conditions (workerd, worker, browser), as wrangler builds it
-//   node     `import { Client, StdioTransport } from "mcpwire"`, platform node, both validators left out
-//   node-with-fallback  the same with only ajv left out (the interpreting validator in, as ajv's fallback)
+//   node     `import { Client, StdioTransport } from "mcpwire"`, platform node, ajv left out
 //   sdk-v2-* `@modelcontextprotocol/client`'s Client with its Streamable HTTP / stdio transport
 //
 // Built from the compiled package, not from src/: the runtime module is picked by package.json
@@ -15,13 +14,10 @@
 //
 // ajv (the default validator on Node, Deno and Bun, 146 KB of the Node bundle) is left out of
 // every mcpwire bundle: in a browser or a Worker the default is the interpreting validator
-// (@cfworker/json-schema), counted when the package reaches it (the `validator` column).
-// The Node budget (issue 28: "without ajv") is measured with @cfworker/json-schema left out as
-// well: on Node the validator is ajv, and the interpreting one is loaded only when chosen
-// (`jsonSchema: "interpreting"`) or when ajv is missing; leaving out ajv alone would count the
-// fallback library instead of the validator, so the budget would measure neither. Our own code
-// around both validators stays in. `node-with-fallback` prints the figure with the interpreting
-// validator in, beside it (no budget).
+// (src/client/json-schema-interpreter.ts, our own code: no library), counted when the package
+// reaches it (the `interpreting validator` column). The Node bundle counts it too, as ajv's
+// fallback (loaded when `jsonSchema: "interpreting"` is chosen or ajv is missing): it is
+// mcpwire's code, not a library a budget "without ajv" could leave out.
 //
 //   node --import tsx scripts/bundle-sizes.ts [--json]     (also `npm run bench -- bundle`)
 
@@ -43,9 +39,6 @@ export const BUDGETS: Readonly<Record<string, number>> = { browser: 45 * 1024, w
 /** Left out of the mcpwire bundles (see the header); node: modules stay imports so that the metafile shows them. */
 const MCPWIRE_EXTERNAL = ["ajv", "ajv/*", "node:*"];
 
-/** The Node budget's bundle leaves out both validator libraries (see the header). */
-const NODE_EXTERNAL = [...MCPWIRE_EXTERNAL, "@cfworker/json-schema"];
-
 /** What esbuild made of one entry. */
 export interface BundleFigures {
   name: string;
@@ -62,7 +55,7 @@ export interface BundleFigures {
    * the CLI's) found in it; a bundle of the client takes the core alone (src/runtime/types.ts).
    */
   hostRuntimeMembers: string[];
-  /** Whether the interpreting validator (@cfworker/json-schema) is in it. */
+  /** Whether the interpreting validator (json-schema-interpreter.js) is in it. */
   interpretingValidator: boolean;
   /** The biggest inputs, bytes in the output, largest first. */
   biggest: { path: string; bytes: number }[];
@@ -97,13 +90,6 @@ export function bundleCases(): BundleCase[] {
     },
     {
       name: "node",
-      what: "mcpwire: Client + StdioTransport, ajv and @cfworker/json-schema left out",
-      contents: `export { Client, StdioTransport } from "mcpwire";`,
-      platform: "node",
-      external: NODE_EXTERNAL,
-    },
-    {
-      name: "node-with-fallback",
       what: "mcpwire: Client + StdioTransport, ajv left out",
       contents: `export { Client, StdioTransport } from "mcpwire";`,
       platform: "node",
@@ -190,7 +176,7 @@ export async function bundle(entry: BundleCase, resolveDir: string): Promise<Bun
     nodeImports: [...nodeImports].sort(),
     hostRuntimeMembers: HOST_RUNTIME_MEMBERS.filter((name) => new RegExp(`\\b${name}\\b`).test(text)),
     runtimeModules: inputs.filter((path) => /node_modules\/mcpwire\/dist\/runtime\/(node|deno|web)\.js$/.test(path)).map(shortPath).sort(),
-    interpretingValidator: inputs.some((path) => path.includes("@cfworker/json-schema")),
+    interpretingValidator: inputs.some((path) => path.endsWith("dist/client/json-schema-interpreter.js")),
     biggest: Object.entries(produced)
       .map(([path, { bytesInOutput }]) => ({ path: shortPath(path), bytes: bytesInOutput }))
       .sort((a, b) => b.bytes - a.bytes)

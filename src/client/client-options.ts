@@ -114,7 +114,7 @@ export interface ClientOptions {
   /**
    * Which JSON Schema validator checks outputSchemas and elicitation answers: `ajv` compiles
    * each schema to a function (needs code generation: `new Function`), `interpreting` walks the
-   * schema (@cfworker/json-schema; works under a Content-Security-Policy without 'unsafe-eval'
+   * schema (mcpwire's own interpreter; works under a Content-Security-Policy without 'unsafe-eval'
    * and in Cloudflare Workers). Default: `ajv` where code generation works (Node, Deno, Bun),
    * else `interpreting`; naming one skips that probe. Only the chosen one is loaded.
    */

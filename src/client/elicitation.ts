@@ -96,7 +96,7 @@ export function applyDefaults(schema: ElicitationSchema, content: Record<string,
 }
 
 // Formats the restricted form names (spec 2025-11-25 schema: StringSchema.format). Neither
-// validator's own table is used (ajv ships none; @cfworker's is stricter in places), so both
+// validator has a table of its own (ajv ships none, the interpreting one asserts only what it is given), so both
 // assert these four: plain syntax checks, nothing looked up.
 const FORMATS: Readonly<Record<string, (value: string) => boolean>> = {
   email: (value) => /^[^\s@]+@[^\s@]+$/.test(value),

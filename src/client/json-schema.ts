@@ -2,7 +2,7 @@
 // rather than when mcpwire is imported (ajv is most of the root entry's load time, about 100 of
 // 130 ms on Node; a client that never meets an outputSchema or a form elicitation needs neither).
 // Each validator is its own module, imported only when chosen: choosing `interpreting` never
-// loads ajv, and the default where code generation works never loads @cfworker/json-schema.
+// loads ajv, and the default where code generation works never loads the interpreting one.
 
 import type { JsonSchemaValidator, SchemaValidator } from "./schema-validator.ts";
 

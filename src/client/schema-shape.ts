@@ -1,12 +1,12 @@
-// A schema made ready for the interpreting validator: whether it is well formed for its
-// dialect, keyword by keyword (what ajv learns by checking a schema against the dialect's
-// meta-schema; @cfworker/json-schema would walk `type: "no-such-type"` or a 2020-12 `items`
-// array without complaint), checked without the meta-schemas (each is kilobytes a browser
-// bundle would carry); and without the keywords its dialect does not have (@cfworker applies
-// every keyword it knows in every draft: `prefixItems` in a draft-07 schema, which ajv ignores).
+// Whether a schema is well formed for its dialect, for the interpreting validator: keyword by
+// keyword, what ajv learns by checking a schema against the dialect's meta-schema, checked
+// without the meta-schemas (each is kilobytes a browser bundle would carry). The keywords a
+// dialect does not have (`prefixItems` in a draft-07 schema) are unknown there: not checked,
+// and not applied (json-schema-interpreter.ts asks isForeignKeyword).
 
 import { isObject } from "../common/json.ts";
 import { ONE_SCHEMA_KEYWORDS, SCHEMA_LIST_KEYWORDS, SCHEMA_MAP_KEYWORDS } from "../common/schema-keywords.ts";
+import { jsonEqual } from "./json-equal.ts";
 import type { Dialect } from "./schema-validator.ts";
 
 const TYPES = new Set(["array", "boolean", "integer", "null", "number", "object", "string"]);
@@ -17,7 +17,7 @@ const STRINGS = ["$ref", "$id", "$anchor", "format"];
 
 /** Keywords a dialect does not have (later drafts added them; 2020-12 replaced $recursiveRef): unknown there, so ignored. */
 const FOREIGN: Record<Dialect, readonly string[]> = {
-  "2020-12": ["$recursiveRef", "$recursiveAnchor"],
+  "2020-12": ["$recursiveRef", "$recursiveAnchor", "additionalItems"],
   "2019-09": ["prefixItems"],
   "draft-07": [
     "prefixItems",
@@ -29,6 +29,7 @@ const FOREIGN: Record<Dialect, readonly string[]> = {
     "maxContains",
     "$recursiveRef",
     "$recursiveAnchor",
+    "$anchor",
   ],
   "draft-06": [
     "prefixItems",
@@ -40,8 +41,20 @@ const FOREIGN: Record<Dialect, readonly string[]> = {
     "maxContains",
     "$recursiveRef",
     "$recursiveAnchor",
+    "$anchor",
   ],
 };
+
+/** Whether `dialect` lacks `keyword` (a later draft added it, or 2020-12 replaced it): it is then an unknown keyword, ignored. */
+export function isForeignKeyword(dialect: Dialect, keyword: string): boolean {
+  return FOREIGN[dialect].includes(keyword);
+}
+
+/** `schema` without the keywords `dialect` lacks (a shallow copy when it has any). */
+function ownKeywords(schema: Record<string, unknown>, dialect: Dialect): Record<string, unknown> {
+  if (!FOREIGN[dialect].some((key) => Object.hasOwn(schema, key))) return schema;
+  return Object.fromEntries(Object.entries(schema).filter(([key]) => !isForeignKeyword(dialect, key)));
+}
 
 function isStringList(value: unknown): boolean {
   return Array.isArray(value) && value.every((item) => typeof item === "string");
@@ -79,7 +92,11 @@ function keywordProblem(schema: Record<string, unknown>, dialect: Dialect): stri
     if (schema[key] !== undefined && typeof schema[key] !== "string") return `"${key}" must be a string`;
   }
   if (schema.required !== undefined && !isStringList(schema.required)) return `"required" must be an array of strings`;
-  if (schema.enum !== undefined && !Array.isArray(schema.enum)) return `"enum" must be an array`;
+  // draft-06 schemas are not checked against a meta-schema by ajv (ajv-validator.ts): duplicates pass there.
+  const distinct = (list: unknown[]) => list.every((item, index) => list.findIndex((other) => jsonEqual(item, other)) === index);
+  if (dialect !== "draft-06" && !distinct(schema.required as unknown[] ?? [])) return `"required" must not name a property twice`;
+  if (schema.enum !== undefined && !(Array.isArray(schema.enum) && schema.enum.length > 0)) return `"enum" must be a non-empty array`;
+  if (dialect === "draft-07" && !distinct(schema.enum as unknown[] ?? [])) return `"enum" must not list a value twice (draft-07)`;
   if (schema.uniqueItems !== undefined && typeof schema.uniqueItems !== "boolean") return `"uniqueItems" must be a boolean`;
   if (typeof schema.pattern === "string" ? !compiles(schema.pattern) : schema.pattern !== undefined) return `"pattern" must be a regular expression`;
   if (isObject(schema.patternProperties)) {
@@ -87,6 +104,7 @@ function keywordProblem(schema: Record<string, unknown>, dialect: Dialect): stri
     if (bad !== undefined) return `"patternProperties" has ${JSON.stringify(bad)}, which is not a regular expression`;
   }
   if (schema.$dynamicRef !== undefined) return `"$dynamicRef" is not supported by the interpreting validator`;
+  if (schema.$recursiveRef !== undefined) return `"$recursiveRef" is not supported by the interpreting validator`;
   // 2020-12: a tuple is prefixItems; `items` is one schema (draft-07 and 2019-09 allow an array).
   if (dialect === "2020-12" && Array.isArray(schema.items)) return `"items" must be a schema in 2020-12 (a list of schemas is "prefixItems")`;
   return undefined;
@@ -122,24 +140,31 @@ function subschemas(schema: Record<string, unknown>, at: string): [string, unkno
       found.push([`${at}/${key}/${name}`, item]);
     }
   }
+  // draft-07's dependencies: per property, the names it needs or a schema.
+  if (isObject(schema.dependencies)) {
+    for (const [name, item] of Object.entries(schema.dependencies)) {
+      if (isSchema(item)) found.push([`${at}/dependencies/${name}`, item]);
+      else if (!isStringList(item)) return `${at}/dependencies/${name} must be a schema or an array of strings`;
+    }
+  }
   return found;
 }
 
 /**
  * Why `schema` is not a well-formed schema of `dialect` ("#/properties/n: …"), or undefined.
- * Removes the keywords `dialect` does not have from `schema` and its subschemas: pass a copy.
- * Walks without recursion: the depth is the server's.
+ * The keywords `dialect` does not have are not looked at. Walks without recursion: the depth is
+ * the server's.
  */
-export function prepareSchema(schema: unknown, dialect: Dialect): string | undefined {
+export function schemaProblem(schema: unknown, dialect: Dialect): string | undefined {
   const pending: [string, unknown][] = [["#", schema]];
   for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
     const [at, node] = next;
     if (typeof node === "boolean") continue;
     if (!isObject(node)) return `${at} must be a schema (an object or a boolean)`;
-    for (const key of FOREIGN[dialect]) delete node[key];
-    const problem = keywordProblem(node, dialect);
+    const own = ownKeywords(node, dialect);
+    const problem = keywordProblem(own, dialect);
     if (problem !== undefined) return `${at}: ${problem}`;
-    const inner = subschemas(node, at);
+    const inner = subschemas(own, at);
     if (typeof inner === "string") return inner;
     for (const item of inner) pending.push(item);
   }

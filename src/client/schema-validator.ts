@@ -1,7 +1,7 @@
 // The JSON Schema validator behind every schema check the client makes (a tool's outputSchema,
 // an elicitation answer, the agent's argument check): one interface, two implementations —
 // ajv-validator.ts (compiles a schema to JavaScript with `new Function`) and
-// interpreting-validator.ts (@cfworker/json-schema walks the schema: no code generation, for a
+// interpreting-validator.ts (json-schema-interpreter.ts walks the schema: no code generation, for a
 // page whose Content-Security-Policy lacks 'unsafe-eval' and for Cloudflare Workers).
 // json-schema.ts chooses one and loads it. JSON Schema 2020-12 is the default dialect
 // (spec 2025-11-25 basic: "JSON Schema Usage"); a schema's `$schema` selects another.

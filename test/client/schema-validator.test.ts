@@ -1,5 +1,5 @@
 // The two JSON Schema validators (src/client/schema-validator.ts) side by side: ajv, which
-// compiles schemas to code, and the interpreting one (@cfworker/json-schema), which needs no
+// compiles schemas to code, and the interpreting one (json-schema-interpreter.ts), which needs no
 // `new Function`. For each schema and value they must give the same verdict, the same paths and
 // the same words; a schema neither can use is a SchemaError "schema-invalid" from both.
 
