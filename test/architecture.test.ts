@@ -244,9 +244,8 @@ describe("the entries of DESIGN.md", () => {
           problems.push(chain(graph, path));
         }
       }
-      // smol-toml: loaded only when a TOML config (Codex's) is imported; @cfworker/json-schema: the
-      // interpreting validator (the config's first check, and the client's where eval is refused).
-      const allowed = new Set(["ajv", "yaml", "smol-toml", "@cfworker/json-schema"]);
+      // smol-toml: loaded only when a TOML config (Codex's) is imported.
+      const allowed = new Set(["ajv", "yaml", "smol-toml"]);
       for (const name of packages) if (!allowed.has(name) && !name.startsWith("node:")) problems.push(`an undeclared package: ${chain(graph, name)}`);
       assert.deepEqual(problems, []);
     });

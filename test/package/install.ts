@@ -229,11 +229,10 @@ describe("the npm package, packed and installed", () => {
     assert.ok(tarballFiles.includes("dist/cli/run.js"));
   });
 
-  test("the installed package depends on ajv, yaml, smol-toml and @cfworker/json-schema only", () => {
+  test("the installed package depends on ajv, yaml and smol-toml only", () => {
     const installed = JSON.parse(readFileSync(join(project, "node_modules", "mcpwire", "package.json"), "utf8"));
     // smol-toml: Codex's config.toml for config imports, loaded only when a TOML file is read.
-    // @cfworker/json-schema: the validator that interprets schemas (no eval: browsers, Workers), and the config's first check.
-    assert.deepEqual(Object.keys(installed.dependencies ?? {}).sort(), ["@cfworker/json-schema", "ajv", "smol-toml", "yaml"]);
+    assert.deepEqual(Object.keys(installed.dependencies ?? {}).sort(), ["ajv", "smol-toml", "yaml"]);
     assert.equal(installed.bin?.mcpwire, "./dist/cli/run.js");
     assert.match(readFileSync(join(project, "node_modules", "mcpwire", "dist", "cli", "run.js"), "utf8"), /^#!\/usr\/bin\/env node\n/);
   });
