@@ -9,6 +9,13 @@ import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { type HttpServerProcess, startEverything, startSseFixture } from "../fixtures/sse-servers.ts";
 import { EVERYTHING } from "../support/everything.ts";
+import { SERVERS_USAGE } from "../../src/cli/servers.ts";
+import { TOOLS_USAGE } from "../../src/cli/tools-verb.ts";
+import { CALL_USAGE } from "../../src/cli/call.ts";
+import { RUN_USAGE } from "../../src/cli/run-verb.ts";
+import { CHAT_USAGE } from "../../src/cli/chat.ts";
+import { TASK_USAGE } from "../../src/cli/task.ts";
+import { SKILLS_USAGE } from "../../src/cli/skills-verb.ts";
 import { mcpwire as runMcpwire, type Outcome, scratchDir, writeConfig } from "../support/cli-runner.ts";
 
 const scratch = scratchDir("mcpwire-ad-hoc-");
@@ -29,49 +36,57 @@ function mcpwire(...args: string[]): Promise<Outcome> {
 
 describe("servers on the command line, without a config file", () => {
   test("call --stdio takes the tool's own name when its server is the only one", async () => {
-    const own = await mcpwire("call", "--stdio", echoCommand, "echo", "text=hi");
+    const [own, registered] = await Promise.all([
+      mcpwire("call", "--stdio", echoCommand, "echo", "text=hi"),
+      mcpwire("call", "--stdio", echoCommand, "mcp_echo-server_echo", "text=there"),
+    ]);
     assert.equal(own.code, 0, own.stderr);
     assert.equal(own.stdout, "hi\n");
-    const registered = await mcpwire("call", "--stdio", echoCommand, "mcp_echo-server_echo", "text=there");
     assert.equal(registered.code, 0, registered.stderr);
     assert.equal(registered.stdout, "there\n");
   });
 
   test("server-everything by its entry point: named after its package, its echo called by its own name and its registered one", async () => {
     const command = `node ${JSON.stringify(EVERYTHING)} stdio`;
-    const own = await mcpwire("call", "--stdio", command, "echo", "message=hi");
+    const [own, registered] = await Promise.all([
+      mcpwire("call", "--stdio", command, "echo", "message=hi"),
+      mcpwire("call", "--stdio", command, "mcp_server-everything_get-sum", "a=2", "b=40"),
+    ]);
     assert.equal(own.code, 0, own.stderr);
     assert.match(own.stdout, /Echo: hi/);
-    const registered = await mcpwire("call", "--stdio", command, "mcp_server-everything_get-sum", "a=2", "b=40");
     assert.equal(registered.code, 0, registered.stderr);
     assert.match(registered.stdout, /42/);
   });
 
   test("tools --stdio … --stdio …: two servers, named from the program (made unique) and by --name", async () => {
-    const { code, stdout, stderr } = await mcpwire(
-      "tools",
-      "--json",
-      "--stdio",
-      echoCommand,
-      "--stdio",
-      echoCommand,
-      "--stdio",
-      echoCommand,
-      "--name",
-      "third",
-    );
+    const [{ code, stdout, stderr }, listed] = await Promise.all([
+      mcpwire(
+        "tools",
+        "--json",
+        "--stdio",
+        echoCommand,
+        "--stdio",
+        echoCommand,
+        "--stdio",
+        echoCommand,
+        "--name",
+        "third",
+      ),
+      mcpwire("servers", "--stdio", echoCommand, "--name", "first"),
+    ]);
     assert.equal(code, 0, stderr);
     const servers = new Set((JSON.parse(stdout) as Array<{ server: string }>).map((tool) => tool.server));
     assert.deepEqual([...servers].sort(), ["echo-server", "echo-server-2", "third"]);
-    const listed = await mcpwire("servers", "--stdio", echoCommand, "--name", "first");
     assert.equal(listed.code, 0, listed.stderr);
     assert.match(listed.stdout, /^first\s+ready\s+stdio\s.*command line/m);
   });
 
   test("--name before the first server names it; two equal --name values are a usage error", async () => {
-    const named = await mcpwire("call", "--name", "early", "--stdio", echoCommand, "mcp_early_echo", "text=ok");
+    const [named, twice] = await Promise.all([
+      mcpwire("call", "--name", "early", "--stdio", echoCommand, "mcp_early_echo", "text=ok"),
+      mcpwire("tools", "--stdio", echoCommand, "--name", "same", "--stdio", echoCommand, "--name", "same"),
+    ]);
     assert.equal(named.code, 0, named.stderr);
-    const twice = await mcpwire("tools", "--stdio", echoCommand, "--name", "same", "--stdio", echoCommand, "--name", "same");
     assert.equal(twice.code, 2);
     assert.match(twice.stderr, /--name "same" is given to both --stdio .* and --stdio /);
   });
@@ -92,19 +107,21 @@ describe("servers on the command line, without a config file", () => {
   });
 
   test("a bad --stdio quote, an empty one, --header on a stdio server and a bad URL are usage errors (exit 2)", async () => {
-    const quote = await mcpwire("call", "--stdio", "node 'unterminated", "echo");
+    const [quote, empty, header, url, lone] = await Promise.all([
+      mcpwire("call", "--stdio", "node 'unterminated", "echo"),
+      mcpwire("tools", "--stdio", "  "),
+      mcpwire("tools", "--stdio", echoCommand, "--header", "X-A: 1"),
+      mcpwire("tools", "--http", "ftp://example.invalid/"),
+      mcpwire("tools", "--env", "A=1"),
+    ]);
     assert.equal(quote.code, 2);
     assert.match(quote.stderr, /unterminated ' quote in command line/);
-    const empty = await mcpwire("tools", "--stdio", "  ");
     assert.equal(empty.code, 2);
     assert.match(empty.stderr, /--stdio was given an empty command line/);
-    const header = await mcpwire("tools", "--stdio", echoCommand, "--header", "X-A: 1");
     assert.equal(header.code, 2);
     assert.match(header.stderr, /--header applies to --http and --sse servers/);
-    const url = await mcpwire("tools", "--http", "ftp://example.invalid/");
     assert.equal(url.code, 2);
     assert.match(url.stderr, /--http needs an http:\/\/ or https:\/\/ URL/);
-    const lone = await mcpwire("tools", "--env", "A=1");
     assert.equal(lone.code, 2);
     assert.match(lone.stderr, /--env applies to a server given on the command line/);
   });
@@ -120,22 +137,27 @@ describe("servers on the command line, without a config file", () => {
     assert.equal(code, 2);
     assert.match(stderr, /server "echo-server" of --stdio "node .*echo-server\.mjs" clashes with server "echo-server" in .*clash\.yaml; .*--name/);
     // Named apart, both start: the config's and the command line's.
-    const both = await mcpwire("tools", "--json", "--config", config, "--stdio", echoCommand, "--name", "mine");
+    const [both, own] = await Promise.all([
+      mcpwire("tools", "--json", "--config", config, "--stdio", echoCommand, "--name", "mine"),
+      mcpwire("call", "--config", config, "--stdio", echoCommand, "--name", "mine", "echo", "text=x"),
+    ]);
     assert.equal(both.code, 0, both.stderr);
     const servers = new Set((JSON.parse(both.stdout) as Array<{ server: string }>).map((tool) => tool.server));
     assert.deepEqual([...servers].sort(), ["echo-server", "mine"]);
     // With a config server in play, the tool's own name is not enough.
-    const own = await mcpwire("call", "--config", config, "--stdio", echoCommand, "--name", "mine", "echo", "text=x");
     assert.equal(own.code, 2);
     assert.match(own.stderr, /no tool "echo" is registered/);
   });
 
   test("help texts of the host verbs list --stdio, --http, --sse, --name, --env, --cwd and --header", async () => {
-    for (const verb of ["servers", "tools", "call", "run", "chat", "task", "skills"]) {
-      const { code, stdout } = await mcpwire("help", verb);
-      assert.equal(code, 0, verb);
+    // `mcpwire help VERB` prints the verb's usage text (src/cli/main.ts): one run end to end, the others' texts read directly.
+    const { code, stdout } = await mcpwire("help", "servers");
+    assert.equal(code, 0, "servers");
+    assert.equal(stdout, `${SERVERS_USAGE}\n`);
+    const usages = { servers: stdout, tools: TOOLS_USAGE, call: CALL_USAGE, run: RUN_USAGE, chat: CHAT_USAGE, task: TASK_USAGE, skills: SKILLS_USAGE };
+    for (const [verb, text] of Object.entries(usages)) {
       for (const flag of ["--stdio", "--http URL", "--sse URL", "--name NAME", "--env NAME=VALUE", "--cwd DIR", "--header"]) {
-        assert.ok(stdout.includes(flag), `${verb} help lacks ${flag}`);
+        assert.ok(text.includes(flag), `${verb} help lacks ${flag}`);
       }
     }
   });
@@ -152,10 +174,12 @@ describe("servers on the command line over HTTP", () => {
   });
 
   test("--http reaches a Streamable HTTP server on loopback, named by its host", async () => {
-    const { code, stdout, stderr } = await mcpwire("call", "--http", `${streamable.origin}/mcp`, "echo", "message=hi");
+    const [{ code, stdout, stderr }, listed] = await Promise.all([
+      mcpwire("call", "--http", `${streamable.origin}/mcp`, "echo", "message=hi"),
+      mcpwire("servers", "--json", "--http", `${streamable.origin}/mcp`),
+    ]);
     assert.equal(code, 0, stderr);
     assert.match(stdout, /hi/);
-    const listed = await mcpwire("servers", "--json", "--http", `${streamable.origin}/mcp`);
     assert.equal(listed.code, 0, listed.stderr);
     const [status] = JSON.parse(listed.stdout) as Array<{ name: string; transport: string; state: string; commandLine?: boolean }>;
     assert.equal(status?.name, "127-0-0-1");

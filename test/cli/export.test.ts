@@ -84,10 +84,13 @@ describe("mcpwire export", () => {
   for (const app of APPS) {
     test(`${app}: a secret from \${VAR} is in neither stdout, stderr nor the written file; the written file is imported back`, async () => {
       const { run, config, home } = sandbox();
-      const printed = await run(["export", "--to", app, "--config", config]);
+      // Printing writes nothing: the two runs go side by side.
+      const [printed, written] = await Promise.all([
+        run(["export", "--to", app, "--config", config]),
+        run(["export", "--to", app, "--config", config, "--write"]),
+      ]);
       assert.equal(printed.code, 0, printed.stderr);
       assert.ok(!printed.stdout.includes(SECRET) && !printed.stderr.includes(SECRET), printed.stdout + printed.stderr);
-      const written = await run(["export", "--to", app, "--config", config, "--write"]);
       assert.equal(written.code, 0, written.stderr);
       assert.ok(!written.stdout.includes(SECRET) && !written.stderr.includes(SECRET));
       if (app === "claude-desktop") assert.match(written.stderr, /no server to write for Claude Desktop; .* was not changed/);

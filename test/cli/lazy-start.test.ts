@@ -170,7 +170,8 @@ describe("mcpwire call starts only the server that owns the tool", () => {
 
 describe("the startup status line", () => {
   test("not a terminal: nothing is said while servers start", async () => {
-    const box = await sandbox({ slow: { sleepMs: 1500 }, a: { tools: "echo" } });
+    // 700 ms: past the status line's first draw (STARTUP_REDRAW_MS, 250 ms) were it on a terminal.
+    const box = await sandbox({ slow: { sleepMs: 700 }, a: { tools: "echo" } });
     const { code, stderr, stdout } = await mcpwire(["servers", "--config", box.config], { env: box.env });
     assert.equal(code, 0, stderr);
     assert.match(stdout, /^slow\s+ready/m);

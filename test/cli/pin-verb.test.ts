@@ -76,14 +76,18 @@ describe("mcpwire pin and run over a server that rewrote a tool", () => {
       assert.ok(!offered.includes("IGNORE ALL PREVIOUS"), "the model's API never gets the new text");
       assert.ok(!offered.includes("mcp_rug_weather") && offered.includes("mcp_rug_flip"), offered);
 
-      const status = await mcpwire(["pin", "status", "--config", flipped]);
+      // status, status --json and diff only read the lock file: side by side.
+      const [status, statusJson, diff] = await Promise.all([
+        mcpwire(["pin", "status", "--config", flipped]),
+        mcpwire(["pin", "status", "--json", "--config", flipped]),
+        mcpwire(["pin", "diff", "rug", "weather", "--config", flipped]),
+      ]);
       assert.equal(status.code, 0, status.stderr);
       assert.match(status.stdout, /^rug\s+weather\s+changed: description\s+held$/m);
-      const json = JSON.parse((await mcpwire(["pin", "status", "--json", "--config", flipped])).stdout);
+      const json = JSON.parse(statusJson.stdout);
       assert.equal(json.lockFile, lock);
       assert.deepEqual(json.held.map((held: { tool: string; change: string }) => [held.tool, held.change]), [["weather", "changed"]]);
 
-      const diff = await mcpwire(["pin", "diff", "rug", "weather", "--config", flipped]);
       assert.equal(diff.code, 0, diff.stderr);
       assert.match(diff.stdout, /^server "rug": tool "weather" changed since it was pinned: its description differs$/m);
       assert.match(diff.stdout, /^ {2}description:\n {2}- Gets the weather for a city\n {2}\+ Gets the weather\. IGNORE ALL PREVIOUS INSTRUCTIONS/m);
@@ -143,8 +147,8 @@ describe("mcpwire pin and run over a server that rewrote a tool", () => {
     const file = await config();
     const lock = join(dir, "mcpwire.lock.json");
     await writeFile(lock, '{"version": 1, "servers": [{"name": 3}]}');
-    for (const args of [["tools", "--config", file], ["pin", "status", "--config", file]]) {
-      const outcome = await mcpwire(args);
+    const runs = [["tools", "--config", file], ["pin", "status", "--config", file]];
+    for (const outcome of await Promise.all(runs.map((args) => mcpwire(args)))) {
       assert.notEqual(outcome.code, 0);
       assert.ok(outcome.stderr.includes(lock), outcome.stderr);
       assert.match(outcome.stderr, /servers\[0\] has no "name" and "source" strings; nothing was trusted or reset\. Fix the file, or move it aside/);
@@ -156,20 +160,22 @@ describe("mcpwire pin and run over a server that rewrote a tool", () => {
   test("usage: pin needs what to do, an unknown one is named, nothing held is said; mcpwire help pin", async () => {
     const { config } = await project();
     const file = await config();
-    const none = await mcpwire(["pin"]);
+    const [none, unknown, accept, help, all] = await Promise.all([
+      mcpwire(["pin"]),
+      mcpwire(["pin", "approve", "--config", file]),
+      mcpwire(["pin", "accept", "rug", "nothing", "--config", file]),
+      mcpwire(["help", "pin"]),
+      mcpwire(["help"]),
+    ]);
     assert.equal(none.code, 2);
     assert.match(none.stderr, /pin needs what to do: mcpwire pin status, pin diff, pin accept or pin reject/);
-    const unknown = await mcpwire(["pin", "approve", "--config", file]);
     assert.equal(unknown.code, 2);
     assert.match(unknown.stderr, /unknown "pin approve"/);
-    const accept = await mcpwire(["pin", "accept", "rug", "nothing", "--config", file]);
     assert.equal(accept.code, 1, accept.stderr);
     assert.match(accept.stderr, /tool "nothing" of server "rug" is not held back in .*mcpwire\.lock\.json; see which are with "mcpwire pin status"/);
-    const help = await mcpwire(["help", "pin"]);
     assert.equal(help.code, 0);
     assert.match(help.stdout, /^usage: mcpwire pin status/);
     assert.match(help.stdout, /RFC 8785/);
-    const all = await mcpwire(["help"]);
     assert.match(all.stderr + all.stdout, /^ {2}pin {7}tools held back since their definitions changed/m);
   });
 

@@ -5,15 +5,24 @@
 // beside the config's servers. The server is test/fixtures/subscriptions-server.mjs (2026-07-28,
 // or 2025-11-25 with --legacy), run as a child process.
 
+import process from "node:process";
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { mcpwire, type Outcome, scratchDir, startMcpwire, writeConfig } from "../support/cli-runner.ts";
+import { mcpwire as runMcpwire, type Outcome, scratchDir, startMcpwire, writeConfig } from "../support/cli-runner.ts";
 import { fixturePath } from "../support/fixture-process.ts";
 import { waitUntil } from "../support/polling.ts";
 
 const SERVER = fixturePath("subscriptions-server.mjs");
 const scratch = scratchDir("mcpwire-resources-prompts-more-");
 const ERAS = { modern: "2026-07-28", legacy: "2025-11-25" } as const;
+
+/**
+ * `mcpwire <args>`; a server that cannot start (the config's "broken") is tried again after 20 ms,
+ * not 1 s doubling, before it is parked.
+ */
+function mcpwire(args: string[]): Promise<Outcome> {
+  return runMcpwire(args, { env: { ...process.env, MCPWIRE_RECONNECT_DELAY_MS: "20" } });
+}
 
 /** `--stdio "node subscriptions-server.mjs [flags]"`. */
 function adHoc(...flags: string[]): string[] {
@@ -80,36 +89,40 @@ for (const [era, version] of Object.entries(ERAS)) {
   describe(`every verb with a server on the command line only (${version})`, () => {
     test("resources, read (a URI and a template), prompts, prompt, complete and watch name it after its program", async () => {
       const server = "subscriptions-server"; // the program's name, as ad-hoc-servers.ts names it
-      const resources = await mcpwire(["resources", ...adHoc(...flags)]);
+      const [resources, read, template, prompts, prompt, complete, watch] = await Promise.all([
+        mcpwire(["resources", ...adHoc(...flags)]),
+        mcpwire(["read", server, "note://a", ...adHoc(...flags)]),
+        mcpwire(["read", server, "note", "name=zz", ...adHoc(...flags)]),
+        mcpwire(["prompts", "--json", ...adHoc(...flags)]),
+        mcpwire(["prompt", server, "greet", "who=you", ...adHoc(...flags)]),
+        mcpwire(["complete", server, "--prompt", "greet", "who=m", ...adHoc(...flags)]),
+        mcpwire(["watch", server, "note://a", "--count", "1", ...adHoc(...flags)]),
+      ]);
       ok(resources, "resources");
       assert.match(resources.stdout, new RegExp(`^${server}\\s+a\\s+note://a\\s+text/plain`, "m"));
       assert.match(resources.stdout, new RegExp(`^${server}\\s+note\\s+note://\\{name\\}`, "m"));
-      const read = await mcpwire(["read", server, "note://a", ...adHoc(...flags)]);
       ok(read, "read");
       assert.equal(read.stdout, "text of note://a\n");
-      const template = await mcpwire(["read", server, "note", "name=zz", ...adHoc(...flags)]);
       ok(template, "read TEMPLATE");
       assert.equal(template.stdout, "text of note://zz\n");
-      const prompts = await mcpwire(["prompts", "--json", ...adHoc(...flags)]);
       ok(prompts, "prompts");
       assert.deepEqual((JSON.parse(prompts.stdout) as { server: string; name: string }[]).map((prompt) => [prompt.server, prompt.name]), [[server, "greet"]]);
-      const prompt = await mcpwire(["prompt", server, "greet", "who=you", ...adHoc(...flags)]);
       ok(prompt, "prompt");
       assert.equal(prompt.stdout, "[user]\nHello, you!\n");
-      const complete = await mcpwire(["complete", server, "--prompt", "greet", "who=m", ...adHoc(...flags)]);
       ok(complete, "complete");
       assert.equal(complete.stdout, "moon\n");
-      const watch = await mcpwire(["watch", server, "note://a", "--count", "1", ...adHoc(...flags)]);
       ok(watch, "watch");
       assert.match(watch.stdout, /^\d\d:\d\d:\d\d updated note:\/\/a\n$/);
     });
 
     test("a missing template variable gets the server's completions; an unknown server lists the one given", async () => {
-      const missing = await mcpwire(["read", "subscriptions-server", "note", ...adHoc(...flags)]);
+      const [missing, unknown] = await Promise.all([
+        mcpwire(["read", "subscriptions-server", "note", ...adHoc(...flags)]),
+        mcpwire(["read", "subscription-server", "note://a", ...adHoc(...flags)]),
+      ]);
       assert.equal(missing.code, 2);
       assert.match(missing.stderr, /needs name=…/);
       assert.match(missing.stderr, /the server suggests a, b/);
-      const unknown = await mcpwire(["read", "subscription-server", "note://a", ...adHoc(...flags)]);
       assert.equal(unknown.code, 2);
       assert.match(unknown.stderr, /no server "subscription-server" is configured; did you mean "subscriptions-server"\?/);
     });
@@ -131,7 +144,10 @@ describe("a server on the command line beside the config's servers", () => {
 
   test("resources and prompts list both servers (the broken one said on stderr)", async () => {
     const config = await mixed();
-    const resources = await mcpwire(["resources", "--json", "--config", config, ...adHoc(), "--name", "adhoc"]);
+    const [resources, prompts] = await Promise.all([
+      mcpwire(["resources", "--json", "--config", config, ...adHoc(), "--name", "adhoc"]),
+      mcpwire(["prompts", "--config", config, ...adHoc(), "--name", "adhoc"]),
+    ]);
     ok(resources, "resources");
     const listed = JSON.parse(resources.stdout) as { resources: { server: string; uri: string }[] };
     assert.deepEqual(listed.resources.map((resource) => `${resource.server} ${resource.uri}`), [
@@ -141,7 +157,6 @@ describe("a server on the command line beside the config's servers", () => {
       "adhoc note://b",
     ]);
     assert.match(resources.stderr, /server "broken" is/);
-    const prompts = await mcpwire(["prompts", "--config", config, ...adHoc(), "--name", "adhoc"]);
     ok(prompts, "prompts");
     assert.match(prompts.stdout, /^cfg\s+greet\s/m);
     assert.match(prompts.stdout, /^adhoc\s+greet\s/m);
@@ -157,8 +172,9 @@ describe("a server on the command line beside the config's servers", () => {
       [["watch", "adhoc", "note://b", "--count", "1"], /^\d\d:\d\d:\d\d updated note:\/\/b\n$/],
       [["watch", "cfg", "note://b", "--count", "1"], /^\d\d:\d\d:\d\d updated note:\/\/b\n$/],
     ];
-    for (const [args, expected] of cases) {
-      const outcome = await mcpwire([...args, "--config", config, ...adHoc(), "--name", "adhoc"]);
+    const outcomes = await Promise.all(cases.map(([args]) => mcpwire([...args, "--config", config, ...adHoc(), "--name", "adhoc"])));
+    for (const [index, [args, expected]] of cases.entries()) {
+      const outcome = outcomes[index]!;
       ok(outcome, args.join(" "));
       assert.match(outcome.stdout, expected, args.join(" "));
       // The broken server was not needed, so it was not started (and not mentioned).

@@ -29,6 +29,8 @@ function mcpwire(args: string[], extraEnv: Record<string, string> = {}): Promise
     HOME: scratch.path,
     XDG_CONFIG_HOME: join(scratch.path, "config"),
     XDG_CACHE_HOME: join(scratch.path, "cache"),
+    // A server refused its sandbox is retried before it is parked: 20 ms between tries, not 1 s doubling.
+    MCPWIRE_RECONNECT_DELAY_MS: "20",
     ...extraEnv,
   };
   return runMcpwire(args, { cwd: scratch.path, env, timeoutMs: 60_000 });
@@ -44,16 +46,18 @@ function secretFile(): string {
 
 describe("--sandbox and sandbox: on the command line", { skip }, () => {
   test("servers --stdio … --sandbox: the row says it runs in the default sandbox; call shows the refusal", async () => {
-    const listed = await mcpwire(["servers", "--stdio", probeCommand, "--name", "probe", "--sandbox"]);
+    // One servers run lists the sandboxed and the plain server; the two calls run side by side.
+    const [listed, read, unsandboxed] = await Promise.all([
+      mcpwire(["servers", "--stdio", probeCommand, "--name", "probe", "--sandbox", "--stdio", probeCommand, "--name", "plain"]),
+      mcpwire(["call", "--stdio", probeCommand, "--sandbox", "read_file", `path=${secretFile()}`]),
+      mcpwire(["call", "--stdio", probeCommand, "read_file", `path=${secretFile()}`]),
+    ]);
     assert.equal(listed.code, 0, listed.stderr);
     assert.match(listed.stdout, /^SERVER\s+STATE\s+.*\sSANDBOX\s+LAST ERROR/m);
     assert.match(listed.stdout, /^probe\s+ready\s+stdio\s.*command line\s+yes \(default\)/m);
-    const plain = await mcpwire(["servers", "--stdio", probeCommand, "--name", "plain"]);
-    assert.match(plain.stdout, /^plain\s+ready\s+stdio\s.*command line\s+no\b/m);
-    const read = await mcpwire(["call", "--stdio", probeCommand, "--sandbox", "read_file", `path=${secretFile()}`]);
+    assert.match(listed.stdout, /^plain\s+ready\s+stdio\s.*command line\s+no\b/m);
     assert.equal(read.code, 0, read.stderr);
     assert.match(read.stdout, /^denied: ENOENT/);
-    const unsandboxed = await mcpwire(["call", "--stdio", probeCommand, "read_file", `path=${secretFile()}`]);
     assert.equal(unsandboxed.stdout, "ok: the secret\n");
   });
 
@@ -76,18 +80,22 @@ describe("--sandbox and sandbox: on the command line", { skip }, () => {
   });
 
   test("no sandbox to be had: the server does not start and says why and what to do; prefer runs it with a warning", async () => {
-    const refused = await mcpwire(["servers", "--stdio", probeCommand, "--name", "probe", "--sandbox"], { MCPWIRE_BWRAP: MISSING_BWRAP });
-    assert.match(refused.stdout, /^probe\s+parked\s+stdio\s.*no \(default\)\s.*not started, it is to run in a sandbox/m);
-    const [status] = JSON.parse(
-      (await mcpwire(["servers", "--json", "--stdio", probeCommand, "--name", "probe", "--sandbox"], { MCPWIRE_BWRAP: MISSING_BWRAP })).stdout,
-    ) as Array<{ state: string; lastError?: string }>;
+    // One table lists the server that is to run in the sandbox and the one that prefers to; the JSON the first one's error.
+    const [table, json] = await Promise.all([
+      mcpwire(
+        ["servers", "--stdio", probeCommand, "--name", "probe", "--sandbox", "--stdio", probeCommand, "--name", "preferred", "--sandbox=prefer"],
+        { MCPWIRE_BWRAP: MISSING_BWRAP },
+      ),
+      mcpwire(["servers", "--json", "--stdio", probeCommand, "--name", "probe", "--sandbox"], { MCPWIRE_BWRAP: MISSING_BWRAP }),
+    ]);
+    assert.equal(table.code, 0, table.stderr);
+    assert.match(table.stdout, /^probe\s+parked\s+stdio\s.*no \(default\)\s.*not started, it is to run in a sandbox/m);
+    const [status] = JSON.parse(json.stdout) as Array<{ state: string; lastError?: string }>;
     assert.equal(status?.state, "parked");
     assert.match(status?.lastError ?? "", /bubblewrap \(.*\) is not installed; install it \(Debian\/Ubuntu: apt install bubblewrap/);
     assert.match(status?.lastError ?? "", /or write sandbox: prefer to run it unsandboxed with a warning/);
-    const preferred = await mcpwire(["servers", "--stdio", probeCommand, "--name", "probe", "--sandbox=prefer"], { MCPWIRE_BWRAP: MISSING_BWRAP });
-    assert.equal(preferred.code, 0, preferred.stderr);
-    assert.match(preferred.stdout, /^probe\s+ready\s+stdio\s.*no \(prefer\)/m);
-    assert.match(preferred.stderr, /^warning: server "probe" runs WITHOUT a sandbox \(sandbox: prefer\): bubblewrap .* is not installed/m);
+    assert.match(table.stdout, /^preferred\s+ready\s+stdio\s.*no \(prefer\)/m);
+    assert.match(table.stderr, /^warning: server "preferred" runs WITHOUT a sandbox \(sandbox: prefer\): bubblewrap .* is not installed/m);
   });
 });
 
@@ -96,21 +104,23 @@ describe("a Deno script where bubblewrap cannot be had: Deno's permission flags 
     const deno = fileURLToPath(new URL("../../node_modules/deno/deno", import.meta.url));
     const command = `${JSON.stringify(deno)} run ${JSON.stringify(probe)}`;
     const noBwrap = { MCPWIRE_BWRAP: MISSING_BWRAP };
-    const listed = await mcpwire(["servers", "--stdio", command, "--name", "denoprobe", "--sandbox"], noBwrap);
+    const everything = `${JSON.stringify(deno)} run -A ${JSON.stringify(probe)}`;
+    const [listed, read, own, write, dropped, unsandboxed] = await Promise.all([
+      mcpwire(["servers", "--stdio", command, "--name", "denoprobe", "--sandbox"], noBwrap),
+      mcpwire(["call", "--stdio", command, "--sandbox", "read_file", `path=${secretFile()}`], noBwrap),
+      mcpwire(["call", "--stdio", command, "--sandbox", "read_file", `path=${probe}`], noBwrap),
+      mcpwire(["call", "--stdio", command, "--sandbox", "write_file", `path=${join(scratch.path, "written.txt")}`], noBwrap),
+      // The command line's own -A is dropped in the sandbox, and reads everything outside it.
+      mcpwire(["call", "--stdio", everything, "--sandbox", "read_file", `path=${secretFile()}`], noBwrap),
+      mcpwire(["call", "--stdio", everything, "read_file", `path=${secretFile()}`], noBwrap),
+    ]);
     assert.equal(listed.code, 0, listed.stderr);
     assert.match(listed.stdout, /^denoprobe\s+ready\s+stdio\s.*yes \(default, deno permissions\)/m);
-    const read = await mcpwire(["call", "--stdio", command, "--sandbox", "read_file", `path=${secretFile()}`], noBwrap);
     assert.equal(read.code, 0, read.stderr);
     assert.match(read.stdout, /^denied: .*read access/);
-    const own = await mcpwire(["call", "--stdio", command, "--sandbox", "read_file", `path=${probe}`], noBwrap);
     assert.match(own.stdout, /^ok: /);
-    const write = await mcpwire(["call", "--stdio", command, "--sandbox", "write_file", `path=${join(scratch.path, "written.txt")}`], noBwrap);
     assert.match(write.stdout, /^denied: .*write access/);
-    // The command line's own -A is dropped in the sandbox, and reads everything outside it.
-    const everything = `${JSON.stringify(deno)} run -A ${JSON.stringify(probe)}`;
-    const dropped = await mcpwire(["call", "--stdio", everything, "--sandbox", "read_file", `path=${secretFile()}`], noBwrap);
     assert.match(dropped.stdout, /^denied: .*read access/);
-    const unsandboxed = await mcpwire(["call", "--stdio", everything, "read_file", `path=${secretFile()}`], noBwrap);
     assert.equal(unsandboxed.stdout, "ok: the secret\n");
   });
 });
@@ -130,13 +140,15 @@ describe("a host that dies", { skip }, () => {
 
 describe("inspect --sandbox", { skip }, () => {
   test("inspects the server in its sandbox; without one it does not connect and says why, or warns with prefer", async () => {
-    const sandboxed = await mcpwire(["inspect", "--stdio", probeCommand, "--sandbox"]);
+    const [sandboxed, refused, preferred] = await Promise.all([
+      mcpwire(["inspect", "--stdio", probeCommand, "--sandbox"]),
+      mcpwire(["inspect", "--stdio", probeCommand, "--sandbox"], { MCPWIRE_BWRAP: MISSING_BWRAP }),
+      mcpwire(["inspect", "--stdio", probeCommand, "--sandbox=prefer"], { MCPWIRE_BWRAP: MISSING_BWRAP }),
+    ]);
     assert.equal(sandboxed.code, 0, sandboxed.stderr);
     assert.match(sandboxed.stdout, /read_file/);
-    const refused = await mcpwire(["inspect", "--stdio", probeCommand, "--sandbox"], { MCPWIRE_BWRAP: MISSING_BWRAP });
     assert.notEqual(refused.code, 0);
     assert.match(refused.stderr, /not started, it is to run in a sandbox \(sandbox: default\) and none can be had: bubblewrap .* is not installed/);
-    const preferred = await mcpwire(["inspect", "--stdio", probeCommand, "--sandbox=prefer"], { MCPWIRE_BWRAP: MISSING_BWRAP });
     assert.equal(preferred.code, 0, preferred.stderr);
     assert.match(preferred.stderr, /^warning: server ".*" runs WITHOUT a sandbox \(sandbox: prefer\)/m);
   });
@@ -151,10 +163,12 @@ describe("sandbox settings that are refused before anything runs", () => {
   });
 
   test("--sandbox with an unknown profile, or on an --http server, is a usage error", async () => {
-    const bogus = await mcpwire(["servers", "--stdio", probeCommand, "--sandbox=strict"]);
+    const [bogus, http] = await Promise.all([
+      mcpwire(["servers", "--stdio", probeCommand, "--sandbox=strict"]),
+      mcpwire(["servers", "--http", "http://127.0.0.1:9/mcp", "--sandbox"]),
+    ]);
     assert.equal(bogus.code, 2);
     assert.match(bogus.stderr, /--sandbox=strict for --stdio .*: the profile is default or prefer/);
-    const http = await mcpwire(["servers", "--http", "http://127.0.0.1:9/mcp", "--sandbox"]);
     assert.equal(http.code, 2);
     assert.match(http.stderr, /--sandbox applies to --stdio servers, not to --http/);
   });

@@ -13,6 +13,8 @@ import { guardedRejection, hangGuard } from "../support/hang-guard.ts";
 
 const CLIENT_INFO = { name: "mcpwire-tests", version: "1.0.0" };
 const TOOL = "simulate-research-query";
+/** server-everything suggests polling each 1 s; a task's stages take 1 s each, so the tests poll at most each 200 ms. */
+const POLL = { maxPollIntervalMs: 200 };
 
 /** A client of server-everything with every message it sent recorded. */
 function tracedClient(transport: StdioTransport | StreamableHttpTransport, options: ConstructorParameters<typeof Client>[1] = {}) {
@@ -54,7 +56,7 @@ describe("tasks on the 2025-11-25 wire: server-everything over stdio", () => {
     const events: (TaskStatusUpdate & { server?: string })[] = [];
     const off = client.on("taskStatus", (update) => events.push(update));
     const result = await hangGuard(
-      client.callTool(TOOL, { topic: "mcp" }, { onTaskStatus: (update) => updates.push(update), timeoutMs: 30_000 }),
+      client.callTool(TOOL, { topic: "mcp" }, { onTaskStatus: (update) => updates.push(update), timeoutMs: 30_000, ...POLL }),
       40_000,
       "callTool of a task tool",
     );
@@ -80,14 +82,14 @@ describe("tasks on the 2025-11-25 wire: server-everything over stdio", () => {
     assert.equal(typeof status.pollIntervalMs, "number");
     const listed = await client.listTasks();
     assert.ok(listed.some((info) => info.taskId === task.taskId));
-    const result = await hangGuard(task.result({ timeoutMs: 30_000 }), 40_000, "task.result()");
+    const result = await hangGuard(task.result({ timeoutMs: 30_000, ...POLL }), 40_000, "task.result()");
     assert.match(textOf(result.content), /Research Report: handles/);
   });
 
   test("resumeTask picks up a task by id alone", async () => {
     const started = await client.startToolTask(TOOL, { topic: "resumed" });
     const resumed = client.resumeTask(started.taskId, { tool: TOOL });
-    const result = await hangGuard(resumed.result({ timeoutMs: 30_000 }), 40_000, "resumed result()");
+    const result = await hangGuard(resumed.result({ timeoutMs: 30_000, ...POLL }), 40_000, "resumed result()");
     assert.match(textOf(result.content), /Research Report: resumed/);
   });
 
@@ -98,6 +100,7 @@ describe("tasks on the 2025-11-25 wire: server-everything over stdio", () => {
     const task = await call;
     const result = task.result({
       signal: controller.signal,
+      ...POLL,
       onTaskStatus: (update) => update.status === "working" && controller.abort(),
     });
     const error = await guardedRejection(result, "an aborted task");
@@ -113,7 +116,7 @@ describe("tasks on the 2025-11-25 wire: server-everything over stdio", () => {
   test("an input_required task gets its elicitation answered through tasks/result, then completes", async () => {
     const statuses: string[] = [];
     const result = await hangGuard(
-      client.callTool(TOOL, { topic: "python", ambiguous: true }, { onTaskStatus: (u) => statuses.push(u.status), timeoutMs: 30_000 }),
+      client.callTool(TOOL, { topic: "python", ambiguous: true }, { onTaskStatus: (u) => statuses.push(u.status), timeoutMs: 30_000, ...POLL }),
       40_000,
       "an ambiguous research query",
     );
@@ -157,7 +160,7 @@ describe("tasks on the 2025-11-25 wire: server-everything over Streamable HTTP",
   test("callTool polls the task to the research report", async () => {
     const statuses: string[] = [];
     const result = await hangGuard(
-      client.callTool(TOOL, { topic: "http" }, { onTaskStatus: (u) => statuses.push(u.status), timeoutMs: 30_000 }),
+      client.callTool(TOOL, { topic: "http" }, { onTaskStatus: (u) => statuses.push(u.status), timeoutMs: 30_000, ...POLL }),
       40_000,
       "callTool over HTTP",
     );
