@@ -157,14 +157,17 @@ describe("mcpwire call --args-file", () => {
   test("arguments 100,000 levels deep in a file or on stdin exit 2 naming the depth limit, not a stack overflow", async () => {
     const file = join(scratch.path, "deep.json");
     await writeFile(file, deepArguments(100_000));
-    for (
-      const [args, input, source] of [[["--args-file", file], undefined, /--args-file ".*deep\.json"/], [
-        ["--args-file", "-"],
-        deepArguments(100_000),
-        /stdin \(--args-file -\)/,
-      ]] as const
-    ) {
-      const { code, stderr } = await mcpwire(["call", "mcp_everything_echo", ...args, "--config", config], input === undefined ? {} : { input });
+    const cases = [[["--args-file", file], undefined, /--args-file ".*deep\.json"/], [
+      ["--args-file", "-"],
+      deepArguments(100_000),
+      /stdin \(--args-file -\)/,
+    ]] as const;
+    // The two runs at once.
+    const outcomes = await Promise.all(
+      cases.map(([args, input]) => mcpwire(["call", "mcp_everything_echo", ...args, "--config", config], input === undefined ? {} : { input })),
+    );
+    for (const [i, [, , source]] of cases.entries()) {
+      const { code, stderr } = outcomes[i]!;
       assert.equal(code, 2, stderr);
       assert.match(stderr, source);
       assert.match(stderr, tooDeep);

@@ -14,6 +14,7 @@ import assert from "node:assert/strict";
 import { loadConfig } from "../../src/host/config/load.ts";
 import { ToolListCache } from "../../src/host/tool-list-cache.ts";
 import { CALL_OPTIONS } from "../../src/cli/call.ts";
+import { answerFor } from "../../src/cli/completion-verb.ts";
 import { VERB_SYNTAX } from "../../src/cli/verb-syntax.ts";
 import { mcpwire, root, runtimeArgs, scratchDir } from "../support/cli-runner.ts";
 import { toolCacheEnv } from "../support/test-env.ts";
@@ -62,10 +63,59 @@ async function lines(args: string[], cwd = scratch.path): Promise<string[]> {
 /** What `completion --words` answers for these words: [kind, ...words]. */
 const answer = (...words: string[]) => lines(["--words", "--", ...words]);
 
+/** `lines(args)` run once for the file: tests that ask the same question (nothing changed between) share the run. */
+const runs = new Map<string, Promise<string[]>>();
+function linesOnce(args: string[]): Promise<string[]> {
+  const key = JSON.stringify(args);
+  let run = runs.get(key);
+  if (run === undefined) {
+    run = lines(args);
+    runs.set(key, run);
+  }
+  return run;
+}
+
+/** `mcpwire completion SHELL` (env as above), run once for the file. */
+const scriptRuns = new Map<string, ReturnType<typeof mcpwire>>();
+function scriptOf(shell: string): ReturnType<typeof mcpwire> {
+  let run = scriptRuns.get(shell);
+  if (run === undefined) {
+    run = mcpwire(["completion", shell], { env });
+    scriptRuns.set(shell, run);
+  }
+  return run;
+}
+
+/**
+ * What `completion --words` answers, computed in this process by the function the verb runs
+ * (answerFor, with main.ts's verbs as `completion --list verbs` gives them), in the same
+ * environment and directory as the CLI runs above: each behaviour below keeps one CLI run
+ * (answer), the other positions are asked directly, without a process each.
+ */
+async function direct(...words: string[]): Promise<string[]> {
+  const verbs = await linesOnce(["--list", "verbs"]);
+  const saved = new Map(Object.keys(env).map((name) => [name, process.env[name]]));
+  const cwd = process.cwd();
+  for (const [name, value] of Object.entries(env)) {
+    if (value === undefined) delete process.env[name];
+    else process.env[name] = value;
+  }
+  process.chdir(scratch.path);
+  try {
+    const found = await answerFor(words, verbs);
+    return [found.kind, ...found.words];
+  } finally {
+    process.chdir(cwd);
+    for (const [name, value] of saved) {
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+    }
+  }
+}
+
 describe("completion --list", () => {
   test("verbs: every verb main.ts runs, help and version, each with its syntax for completion", async () => {
-    const verbs = await lines(["--list", "verbs"]);
-    const unknown = await mcpwire(["no-such-verb"], { env });
+    const [verbs, unknown] = await Promise.all([linesOnce(["--list", "verbs"]), mcpwire(["no-such-verb"], { env })]);
     const listed = /verbs: (.*)\n/.exec(unknown.stderr)?.[1]?.split(", ");
     assert.deepEqual(verbs, listed);
     for (const verb of ["servers", "tools", "call", "read", "watch", "add", "completion", "help", "version"]) assert.ok(verbs.includes(verb), verb);
@@ -77,16 +127,23 @@ describe("completion --list", () => {
   });
 
   test("options VERB: the options of the verb's own table, as --name", async () => {
-    assert.deepEqual(await lines(["--list", "options", "call"]), Object.keys(CALL_OPTIONS).map((name) => `--${name}`));
-    const replay = await lines(["--list", "options", "replay"]);
+    const [call, replay, bad] = await Promise.all([
+      lines(["--list", "options", "call"]),
+      lines(["--list", "options", "replay"]),
+      mcpwire(["completion", "--list", "options", "nope"], { env }),
+    ]);
+    assert.deepEqual(call, Object.keys(CALL_OPTIONS).map((name) => `--${name}`));
     assert.deepEqual(replay, ["--server", "--http", "--help", "--debug"]);
-    const bad = await mcpwire(["completion", "--list", "options", "nope"], { env });
     assert.equal(bad.code, 2);
   });
 
   test("servers: the config's servers in order; tools: the cached tools as mcp_<server>_<tool>, none for a server never listed", async () => {
-    assert.deepEqual(await lines(["--list", "servers", "--config", configFile]), ["everything", "memory", "idle"]);
-    assert.deepEqual(await lines(["--list", "tools", "--config", configFile]), ["mcp_everything_echo", "mcp_everything_add", "mcp_memory_read_graph"]);
+    const [servers, tools] = await Promise.all([
+      linesOnce(["--list", "servers", "--config", configFile]),
+      linesOnce(["--list", "tools", "--config", configFile]),
+    ]);
+    assert.deepEqual(servers, ["everything", "memory", "idle"]);
+    assert.deepEqual(tools, ["mcp_everything_echo", "mcp_everything_add", "mcp_memory_read_graph"]);
   });
 
   test("tools: what a verb that ran the server listed is offered next (the cache the verbs keep)", async () => {
@@ -108,18 +165,25 @@ describe("completion --list", () => {
   });
 
   test("completing never starts a server: servers, tools and every position of call and tools", async () => {
-    await lines(["--list", "servers", "--config", configFile]);
-    await lines(["--list", "tools", "--config", configFile]);
-    await answer("call", "--config", configFile, "");
-    await answer("tools", "--config", configFile, "");
-    await answer("call", "--config", configFile, "mcp_idle_x", "");
+    // The --list runs are the ones of the test above (linesOnce); the three positions run here, at once.
+    await Promise.all([
+      linesOnce(["--list", "servers", "--config", configFile]),
+      linesOnce(["--list", "tools", "--config", configFile]),
+      answer("call", "--config", configFile, ""),
+      answer("tools", "--config", configFile, ""),
+      answer("call", "--config", configFile, "mcp_idle_x", ""),
+    ]);
     assert.equal(existsSync(marker), false, "a server was started");
   });
 
   test("an unapproved project config is not read, even with --trust-project or MCPWIRE_TRUST_PROJECT=1, and nothing is asked", async () => {
-    assert.deepEqual(await lines(["--list", "servers"], project), []);
-    assert.deepEqual(await lines(["--words", "--", "tools", "--trust-project", ""], project), ["words"]);
-    const trusting = await mcpwire(["completion", "--words", "--", "tools", ""], { env: { ...env, MCPWIRE_TRUST_PROJECT: "1" }, cwd: project });
+    const [servers, words, trusting] = await Promise.all([
+      lines(["--list", "servers"], project),
+      lines(["--words", "--", "tools", "--trust-project", ""], project),
+      mcpwire(["completion", "--words", "--", "tools", ""], { env: { ...env, MCPWIRE_TRUST_PROJECT: "1" }, cwd: project }),
+    ]);
+    assert.deepEqual(servers, []);
+    assert.deepEqual(words, ["words"]);
     assert.deepEqual(trusting, { code: 0, stdout: "words\n", stderr: "" });
     assert.equal(existsSync(marker), false);
   });
@@ -133,59 +197,66 @@ describe("completion --list", () => {
 
 describe("mcpwire completion SHELL", () => {
   test("prints the script; help says how to install each; no shell or another shell is a usage error", async () => {
-    const bash = await mcpwire(["completion", "bash"], { env });
+    const [bash, zsh, fish, help, none, powershell] = await Promise.all([
+      scriptOf("bash"),
+      scriptOf("zsh"),
+      scriptOf("fish"),
+      mcpwire(["help", "completion"], { env }),
+      mcpwire(["completion"], { env }),
+      mcpwire(["completion", "powershell"], { env }),
+    ]);
     assert.match(bash.stdout, /^complete -F _mcpwire mcpwire$/m);
-    assert.match((await mcpwire(["completion", "zsh"], { env })).stdout, /^#compdef mcpwire\n/);
-    assert.match((await mcpwire(["completion", "fish"], { env })).stdout, /^complete -c mcpwire /m);
-    const help = await mcpwire(["help", "completion"], { env });
+    assert.match(zsh.stdout, /^#compdef mcpwire\n/);
+    assert.match(fish.stdout, /^complete -c mcpwire /m);
     assert.equal(help.code, 0);
     for (const line of ["completions/mcpwire", "source <(mcpwire completion zsh)", "~/.config/fish/completions/mcpwire.fish"]) {
       assert.ok(help.stdout.includes(line), line);
     }
-    const none = await mcpwire(["completion"], { env });
     assert.equal(none.code, 2);
     assert.match(none.stderr, /completion needs a shell: mcpwire completion bash\|zsh\|fish/);
-    assert.equal((await mcpwire(["completion", "powershell"], { env })).code, 2);
+    assert.equal(powershell.code, 2);
   });
 });
 
+// One position per test through the CLI (answer), the others asked of answerFor directly (direct).
 describe("completion --words: what each position offers", () => {
   test("verbs for the first word, by prefix; --help and --version for a dash", async () => {
     assert.deepEqual(await answer("re"), ["words", "resources", "read", "replay", "remove"]);
-    assert.deepEqual(await answer("-"), ["words", "--help", "--version"]);
-    assert.deepEqual(await answer("help", "comp"), ["words", "complete", "completion"]);
-    assert.deepEqual(await answer("completion", ""), ["words", "bash", "zsh", "fish"]);
+    assert.deepEqual(await direct("-"), ["words", "--help", "--version"]);
+    assert.deepEqual(await direct("help", "comp"), ["words", "complete", "completion"]);
+    assert.deepEqual(await direct("completion", ""), ["words", "bash", "zsh", "fish"]);
   });
 
   test("a verb's options after a dash; an enumerated option's values, spaced or after =", async () => {
-    assert.deepEqual(await answer("tools", "--tr"), ["words", "--trust-project", "--trace", "--trace-file"]);
-    assert.deepEqual(await answer("tools", "--log-level", "e"), ["words", "error", "emergency"]);
-    assert.deepEqual(await answer("export", "--to", "c"), ["words", "claude-desktop", "cursor", "claude-code", "codex"]);
+    assert.deepEqual(await direct("tools", "--tr"), ["words", "--trust-project", "--trace", "--trace-file"]);
+    assert.deepEqual(await direct("tools", "--log-level", "e"), ["words", "error", "emergency"]);
+    assert.deepEqual(await direct("export", "--to", "c"), ["words", "claude-desktop", "cursor", "claude-code", "codex"]);
     assert.deepEqual(await answer("tools", "--log-level=w"), ["words", "--log-level=warning"]);
-    assert.deepEqual(await answer("call", "--elicit", ""), ["words", "prompt", "decline", "accept-defaults"]);
-    assert.deepEqual(await answer("inspect", "--transport", ""), ["words", "auto", "http", "sse"]);
-    assert.deepEqual(await answer("task", ""), ["words", "get", "wait", "cancel", "list"]);
-    assert.deepEqual(await answer("call", "--import", "cursor,c"), ["words", "cursor,claude-desktop", "cursor,claude-code", "cursor,cursor", "cursor,codex"]);
+    assert.deepEqual(await direct("call", "--elicit", ""), ["words", "prompt", "decline", "accept-defaults"]);
+    assert.deepEqual(await direct("inspect", "--transport", ""), ["words", "auto", "http", "sse"]);
+    assert.deepEqual(await direct("task", ""), ["words", "get", "wait", "cancel", "list"]);
+    assert.deepEqual(await direct("call", "--import", "cursor,c"), ["words", "cursor,claude-desktop", "cursor,claude-code", "cursor,cursor", "cursor,codex"]);
   });
 
   test("files after --config, --trace-file and --out, and for trace and replay; a directory after --cwd", async () => {
     assert.deepEqual(await answer("call", "--config", ""), ["files"]);
-    assert.deepEqual(await answer("servers", "--trace-file=x"), ["files"]);
-    assert.deepEqual(await answer("read", "--out", ""), ["files"]);
-    assert.deepEqual(await answer("trace", "show", ""), ["files"]);
-    assert.deepEqual(await answer("replay", ""), ["files"]);
-    assert.deepEqual(await answer("tools", "--stdio", "x", "--cwd", ""), ["directories"]);
+    assert.deepEqual(await direct("servers", "--trace-file=x"), ["files"]);
+    assert.deepEqual(await direct("read", "--out", ""), ["files"]);
+    assert.deepEqual(await direct("trace", "show", ""), ["files"]);
+    assert.deepEqual(await direct("replay", ""), ["files"]);
+    assert.deepEqual(await direct("tools", "--stdio", "x", "--cwd", ""), ["directories"]);
   });
 
   test("a server after tools, resources, read, prompts, prompt, complete and watch; a tool after call; nothing after that", async () => {
     for (const verb of ["tools", "resources", "read", "prompts", "prompt", "complete", "watch"]) {
-      assert.deepEqual(await answer(verb, "--config", configFile, ""), ["words", "everything", "memory", "idle"], verb);
+      const ask = verb === "tools" ? answer : direct;
+      assert.deepEqual(await ask(verb, "--config", configFile, ""), ["words", "everything", "memory", "idle"], verb);
     }
     assert.deepEqual(await answer("call", `--config=${configFile}`, "--json", "mcp_e"), ["words", "mcp_everything_echo", "mcp_everything_add"]);
-    assert.deepEqual(await answer("read", "--config", configFile, "memory", ""), ["words"]);
-    assert.deepEqual(await answer("auth", "login", "--config", configFile, "i"), ["words", "idle"]);
+    assert.deepEqual(await direct("read", "--config", configFile, "memory", ""), ["words"]);
+    assert.deepEqual(await direct("auth", "login", "--config", configFile, "i"), ["words", "idle"]);
     writeFileSync(join(home, "mine.yaml"), ["mcp_servers:", ...markerServer("homed"), ""].join("\n"));
-    assert.deepEqual(await answer("tools", "--config", "~/mine.yaml", ""), ["words", "homed"]);
+    assert.deepEqual(await direct("tools", "--config", "~/mine.yaml", ""), ["words", "homed"]);
   });
 });
 
@@ -212,7 +283,7 @@ describe("the scripts in real shells", () => {
   const scripts: Record<string, string> = {};
   before(async () => {
     for (const shell of ["bash", "zsh", "fish"]) {
-      const outcome = await mcpwire(["completion", shell], { env });
+      const outcome = await scriptOf(shell);
       assert.equal(outcome.code, 0, outcome.stderr);
       scripts[shell] = join(scratch.path, `completion.${shell}`);
       writeFileSync(scripts[shell], outcome.stdout);
@@ -233,23 +304,32 @@ _mcpwire; printf '%s\\n' "\${COMPREPLY[@]}"`,
   }
 
   test("bash: complete -F registers _mcpwire, which fills COMPREPLY with verbs, options, values, servers, tools and files", async () => {
-    assert.equal(
-      (await inShell("bash", ["--norc", "--noprofile", "-c"], `source ${scripts.bash}; complete -p mcpwire`)).trim(),
-      "complete -F _mcpwire mcpwire",
-    );
-    assert.deepEqual(await bashReply("se"), ["servers"]);
-    assert.deepEqual(await bashReply("call", "--arg"), ["--args-file"]);
-    assert.deepEqual(await bashReply("tools", "--log-level", "d"), ["debug"]);
-    // bash splits --log-level=w into three words at "=": the answer replaces only the last.
-    assert.deepEqual(await bashReply("tools", "--log-level", "=", "w"), ["warning"]);
-    assert.deepEqual(
-      await bashReply("tools", "--log-level", "="),
+    // Each reply is its own bash and CLI run; they run at once.
+    const [registered, ...replies] = await Promise.all([
+      inShell("bash", ["--norc", "--noprofile", "-c"], `source ${scripts.bash}; complete -p mcpwire`),
+      bashReply("se"),
+      bashReply("call", "--arg"),
+      bashReply("tools", "--log-level", "d"),
+      // bash splits --log-level=w into three words at "=": the answer replaces only the last.
+      bashReply("tools", "--log-level", "=", "w"),
+      bashReply("tools", "--log-level", "="),
+      bashReply("tools", "--config", configFile, ""),
+      bashReply("call", "--config", configFile, "mcp_m"),
+      bashReply("call", "--config", "serv"),
+      bashReply("call", "--config", "=", "serv"),
+    ]);
+    assert.equal(registered.trim(), "complete -F _mcpwire mcpwire");
+    assert.deepEqual(replies, [
+      ["servers"],
+      ["--args-file"],
+      ["debug"],
+      ["warning"],
       [...["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"]].map((v) => `=${v}`),
-    );
-    assert.deepEqual(await bashReply("tools", "--config", configFile, ""), ["everything", "memory", "idle"]);
-    assert.deepEqual(await bashReply("call", "--config", configFile, "mcp_m"), ["mcp_memory_read_graph"]);
-    assert.deepEqual(await bashReply("call", "--config", "serv"), ["servers.yaml"]);
-    assert.deepEqual(await bashReply("call", "--config", "=", "serv"), ["servers.yaml"]);
+      ["everything", "memory", "idle"],
+      ["mcp_memory_read_graph"],
+      ["servers.yaml"],
+      ["servers.yaml"],
+    ]);
     assert.equal(existsSync(marker), false);
   });
 

@@ -8,6 +8,8 @@ import { join } from "node:path";
 import process from "node:process";
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
+import { type ConfigEdit, editConfigFile } from "../../src/host/config/edit.ts";
+import { ConfigError } from "../../src/host/config/types.ts";
 import { mcpwire, root, scratchDir } from "../support/cli-runner.ts";
 
 const scratch = scratchDir("mcpwire-config-edit-");
@@ -56,6 +58,21 @@ const JSON_TEXT = `{
 }
 `;
 
+/**
+ * An edit made in this process by editConfigFile, what the CLI's add, remove, enable and disable
+ * run once they have read their arguments: exit code 0, or 2 with the ConfigError's message (the
+ * CLI prints it with exit 2).
+ */
+async function direct(file: string, edit: ConfigEdit): Promise<{ code: number; stderr: string }> {
+  try {
+    await editConfigFile(file, edit);
+    return { code: 0, stderr: "" };
+  } catch (error) {
+    if (error instanceof ConfigError) return { code: 2, stderr: error.message };
+    throw error;
+  }
+}
+
 /** `after` without the lines that are not in `before`, in order: what an edit kept of the file. */
 function keptLines(before: string, after: string): string[] {
   const old = before.split("\n");
@@ -74,6 +91,12 @@ describe("mcpwire add / remove / enable / disable", () => {
   for (
     const [format, text, name] of [["YAML", YAML, "config.yaml"], ["YAML indented by four", YAML_FOUR, "four.yml"], ["JSON", JSON_TEXT, "config.json"]] as const
   ) {
+    /**
+     * The steps after each test's first: through the CLI for YAML; for the other two formats the
+     * same edit through editConfigFile (direct), the first step of each test being a CLI run.
+     */
+    const step = (run: (args: string[]) => ReturnType<typeof mcpwire>, args: string[], file: string, edit: ConfigEdit) =>
+      format === "YAML" ? run(args) : direct(file, edit);
     test(`${format}: add then remove keeps every byte outside the entry`, async () => {
       const { home, run } = sandbox();
       const file = join(home, name);
@@ -87,10 +110,14 @@ describe("mcpwire add / remove / enable / disable", () => {
       assert.ok(newLines > 0);
       assert.match(after, /"?fresh"?:/);
       assert.match(after, /some-server/);
-      const http = await run(["add", "web", "--file", file, "--http", "https://example.org/mcp", "--header", "X-Key=${KEY}"]);
+      const http = await step(run, ["add", "web", "--file", file, "--http", "https://example.org/mcp", "--header", "X-Key=${KEY}"], file, {
+        kind: "add",
+        name: "web",
+        server: { url: "https://example.org/mcp", transport: "http", headers: { "X-Key": "${KEY}" } },
+      });
       assert.equal(http.code, 0, http.stderr);
       for (const gone of ["fresh", "web"]) {
-        const removed = await run(["remove", gone, "--file", file]);
+        const removed = await step(run, ["remove", gone, "--file", file], file, { kind: "remove", name: gone });
         assert.equal(removed.code, 0, removed.stderr);
       }
       assert.equal(readFileSync(file, "utf8"), text);
@@ -104,7 +131,12 @@ describe("mcpwire add / remove / enable / disable", () => {
       assert.equal(refused.code, 2);
       assert.match(refused.stderr, /"echo" exists already; pass --force/);
       assert.equal(readFileSync(file, "utf8"), text);
-      const forced = await run(["add", "echo", "--force", "--file", file, "--", "node", "other.mjs"]);
+      const forced = await step(run, ["add", "echo", "--force", "--file", file, "--", "node", "other.mjs"], file, {
+        kind: "add",
+        name: "echo",
+        server: { command: "node", args: ["other.mjs"] },
+        force: true,
+      });
       assert.equal(forced.code, 0, forced.stderr);
       const after = readFileSync(file, "utf8");
       assert.match(after, /other\.mjs/);
@@ -121,11 +153,11 @@ describe("mcpwire add / remove / enable / disable", () => {
       assert.equal(bad.code, 2);
       assert.match(bad.stderr, /"url" must be an http:\/\/ or https:\/\/ URL.*not changed/);
       assert.equal(readFileSync(file, "utf8"), text);
-      const missing = await run(["remove", "nobody", "--file", file]);
+      const missing = await step(run, ["remove", "nobody", "--file", file], file, { kind: "remove", name: "nobody" });
       assert.equal(missing.code, 2);
       assert.match(missing.stderr, /no server "nobody"; its servers: "echo"/);
       // A successful edit keeps the file's mode.
-      assert.equal((await run(["disable", "echo", "--file", file])).code, 0);
+      assert.equal((await step(run, ["disable", "echo", "--file", file], file, { kind: "disable", name: "echo" })).code, 0);
       if (process.platform !== "win32") assert.equal(statSync(file).mode & 0o777, 0o644);
     });
 
@@ -142,7 +174,7 @@ describe("mcpwire add / remove / enable / disable", () => {
       const prefix = text.slice(0, text.indexOf(format === "JSON" ? `        "remote"` : "  echo:"));
       const suffix = text.slice(text.indexOf(format === "JSON" ? "\n    }," : format === "YAML" ? "\n  remote:" : "# the end"));
       assert.ok(after.startsWith(prefix) && after.endsWith(suffix), after);
-      const enabled = await run(["enable", server, "--file", file]);
+      const enabled = await step(run, ["enable", server, "--file", file], file, { kind: "enable", name: server });
       assert.equal(enabled.code, 0, enabled.stderr);
       assert.equal(readFileSync(file, "utf8"), text);
     });
@@ -156,10 +188,9 @@ describe("mcpwire add / remove / enable / disable", () => {
     assert.ok(existsSync(file));
     assert.match(added.stdout, /added server "echo" in .*config\.yaml \(created\)/);
     if (process.platform !== "win32") assert.equal(statSync(file).mode & 0o777, 0o600);
-    const listed = await mcpwire(["servers", "--config", file], { env, cwd: home });
+    const [listed, tools] = await Promise.all([mcpwire(["servers", "--config", file], { env, cwd: home }), mcpwire(["tools"], { env, cwd: home })]);
     assert.equal(listed.code, 0, listed.stderr);
     assert.match(listed.stdout, /echo/);
-    const tools = await mcpwire(["tools"], { env, cwd: home });
     assert.equal(tools.code, 0, tools.stderr);
     assert.match(tools.stdout, /mcp_echo_echo/);
     // Disabled, it is not started.
@@ -211,12 +242,12 @@ describe("mcpwire add / remove / enable / disable", () => {
 
   test("usage errors: no name, no command or URL, a bad name, help", async () => {
     const { run } = sandbox();
-    for (const args of [["add"], ["add", "x"], ["add", "bad name", "--", "node"], ["add", "x", "--http", "https://a", "--", "node"], ["remove"]]) {
-      const outcome = await run(args);
-      assert.equal(outcome.code, 2, args.join(" "));
-      assert.match(outcome.stderr, /mcpwire help (add|remove)/);
+    const cases = [["add"], ["add", "x"], ["add", "bad name", "--", "node"], ["add", "x", "--http", "https://a", "--", "node"], ["remove"]];
+    const [help, ...outcomes] = await Promise.all([run(["help", "add"]), ...cases.map(run)]);
+    for (const [i, args] of cases.entries()) {
+      assert.equal(outcomes[i]!.code, 2, args.join(" "));
+      assert.match(outcomes[i]!.stderr, /mcpwire help (add|remove)/);
     }
-    const help = await run(["help", "add"]);
     assert.equal(help.code, 0);
     assert.match(help.stdout, /usage: mcpwire add NAME/);
   });

@@ -11,6 +11,7 @@ import process from "node:process";
 import { fileURLToPath } from "node:url";
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
+import { checkLink } from "../../src/cli/elicit-prompt.ts";
 import { mcpwire as runMcpwire, type Outcome, scratchDir, writeConfig } from "../support/cli-runner.ts";
 
 const hostileServer = fileURLToPath(new URL("../fixtures/hostile-cli-server.mjs", import.meta.url));
@@ -27,6 +28,7 @@ const SECRET_PARTS = [TOKEN, API_KEY, ENV_SECRET, "5f2c9a7e1b", "93d1e0c4aa", "0
 const ESCAPES = "\u001b[31mred\u001b[0m \u001b]8;;https://evil.example/\u0007good.example\u001b]8;;\u0007 bell\u0007 cr\roverwritten \u202eabc";
 const SHOWN = String.raw`\x1b[31mred\x1b[0m \x1b]8;;https://evil.example/\x07good.example\x1b]8;;\x07 bell\x07 cr\roverwritten \u202eabc`;
 /** Characters a terminal acts on (TAB and LF are ordinary text). */
+const hostileCommand = `node ${hostileServer}`;
 const RAW_CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
 
 /**
@@ -35,6 +37,22 @@ const RAW_CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\
  */
 const mcpwire = (args: string[], input = "") =>
   runMcpwire(args, { input, maxBuffer: 64 * 1024 * 1024, env: { ...process.env, MCPWIRE_RECONNECT_DELAY_MS: "0" } });
+
+/**
+ * `mcpwire inspect MODE --env HOSTILE_SECRET=… --stdio "<fixture> --on-start"`, run once per mode
+ * for the whole file: the three tests that look at this output (the deep log, the escapes, the
+ * secret) share one run of each mode instead of running the same command three times.
+ */
+const onStartRuns = new Map<string, Promise<Outcome>>();
+function inspectOnStart(mode: string[]): Promise<Outcome> {
+  const key = mode.join(" ");
+  let run = onStartRuns.get(key);
+  if (run === undefined) {
+    run = mcpwire(["inspect", ...mode, "--env", `HOSTILE_SECRET=${ENV_SECRET}`, "--stdio", `${hostileCommand} --on-start`]);
+    onStartRuns.set(key, run);
+  }
+  return run;
+}
 
 function assertNoRawControls(outcome: Outcome, what: string): void {
   const found = RAW_CONTROL.exec(outcome.stdout + outcome.stderr);
@@ -58,7 +76,6 @@ function longestLine(text: string): number {
 
 const scratch = scratchDir("mcpwire-cli-hostile-");
 let stdioConfig = "";
-const hostileCommand = `node ${hostileServer}`;
 
 before(async () => {
   stdioConfig = await writeConfig(scratch.path, "stdio.yaml", [
@@ -104,9 +121,10 @@ describe("a server cannot crash the CLI with deep JSON", () => {
   });
 
   test("inspect: a deep log message at start-up is shown marked in plain, --trace and --json modes", async () => {
-    const command = `${hostileCommand} --on-start`;
-    for (const mode of [[], ["--trace"], ["--trace=full"], ["--json"]]) {
-      const outcome = await mcpwire(["inspect", ...mode, "--stdio", command]);
+    const modes = [[], ["--trace"], ["--trace=full"], ["--json"]];
+    const outcomes = await Promise.all(modes.map(inspectOnStart));
+    for (const [i, mode] of modes.entries()) {
+      const outcome = outcomes[i]!;
       const what = `inspect ${mode.join(" ")}`;
       assert.equal(outcome.code, 1, `${what}: the fixture answers resources/list and prompts/list with an error\n${outcome.stderr}`);
       assert.match(outcome.stderr, /^server log \[error\] hostile: \{"d":\{"d":.*"\[nested deeper than \d+ levels: not shown\]"\}+$/m, what);
@@ -156,7 +174,13 @@ describe("server text reaches the terminal with its escapes made visible", () =>
   });
 
   test("inspect: server version, instructions, a description, an error message and the trace show the escapes as text", async () => {
-    const plain = await mcpwire(["inspect", "--stdio", hostileCommand]);
+    // The runs with --on-start (inspectOnStart): its start-up log lines are on stderr, the report is the same.
+    const [plain, traced, full, json] = await Promise.all([
+      inspectOnStart([]),
+      inspectOnStart(["--trace"]),
+      inspectOnStart(["--trace=full"]),
+      inspectOnStart(["--json"]),
+    ]);
     assert.equal(plain.code, 1, plain.stderr);
     assertNoRawControls(plain, "inspect");
     assert.ok(plain.stdout.includes(`server        hostile 1.0 ${SHOWN}\n`), plain.stdout);
@@ -164,14 +188,11 @@ describe("server text reaches the terminal with its escapes made visible", () =>
     assert.ok(plain.stdout.includes(`— Hostile description: ${SHOWN}`.slice(0, 90)), plain.stdout);
     assert.match(plain.stdout, /^resources: failed: .*Method not found: resources\/list \\x1b\[31mred/m);
 
-    const traced = await mcpwire(["inspect", "--trace", "--stdio", hostileCommand]);
     assertNoRawControls(traced, "inspect --trace");
     assert.match(traced.stderr, /← - {2}↳ answer to initialize #\d+ {2}/);
-    const full = await mcpwire(["inspect", "--trace=full", "--stdio", hostileCommand]);
     assertNoRawControls(full, "inspect --trace=full");
     assert.match(full.stderr, /← - {2}↳ answer to initialize #\d+ .*\n(.*\n)*\s+"version": "1\.0 \\u001b\[31mred/);
 
-    const json = await mcpwire(["inspect", "--json", "--stdio", hostileCommand]);
     assertNoRawControls(json, "inspect --json");
     const report = JSON.parse(json.stdout);
     assert.equal(report.serverInfo.version, `1.0 ${ESCAPES}`, "--json carries the text exactly");
@@ -195,14 +216,24 @@ describe("URL-mode elicitation end to end", () => {
     mcpwire(["call", "mcp_hostile_link", JSON.stringify({ url }), "--elicit", "prompt", "--config", stdioConfig], answers);
 
   test("javascript:, file:, data: and plain http: to another host are declined before asking, saying why", async () => {
+    // A scheme that is not a web page and plain http: to another host, each through the CLI;
+    // file: and data: take the scheme's path (checkLink, what the CLI asks), checked directly.
+    for (
+      const [url, why] of [["file:///etc/passwd", /^it is a "file:" URL, not a web page/], [
+        "data:text/html,<b>hi</b>",
+        /^it is a "data:" URL, not a web page/,
+      ]] as const
+    ) {
+      const check = checkLink(url);
+      assert.ok(!check.ok && why.test(check.why), `${url}: ${JSON.stringify(check)}`);
+    }
     const cases: [string, RegExp][] = [
       ["javascript:alert(document.domain)", /it is a "javascript:" URL, not a web page/],
-      ["file:///etc/passwd", /it is a "file:" URL, not a web page/],
-      ["data:text/html,<b>hi</b>", /it is a "data:" URL, not a web page/],
       ["http://evil.example/login", /it is plain http: to evil\.example/],
     ];
-    for (const [url, why] of cases) {
-      const outcome = await link(url, "y\n");
+    const outcomes = await Promise.all(cases.map(([url]) => link(url, "y\n")));
+    for (const [i, [url, why]] of cases.entries()) {
+      const outcome = outcomes[i]!;
       assert.equal(outcome.code, 0, outcome.stderr);
       assertNoRawControls(outcome, url);
       assert.equal(outcome.stdout, 'answer: {"action":"decline"}\n', url);
@@ -213,7 +244,7 @@ describe("URL-mode elicitation end to end", () => {
   });
 
   test("an https: link is shown with its origin and the message's hyperlink escapes as text; y accepts", async () => {
-    const outcome = await link("https://evil.example/login?next=1", "y\n");
+    const [outcome, loopback] = await Promise.all([link("https://evil.example/login?next=1", "y\n"), link("http://127.0.0.1:8765/callback", "y\n")]);
     assert.equal(outcome.code, 0, outcome.stderr);
     assertNoRawControls(outcome, "https link");
     assert.ok(outcome.stderr.includes(`server "hostile" asks you to open a link: Open this: ${SHOWN}\n`), outcome.stderr);
@@ -221,7 +252,6 @@ describe("URL-mode elicitation end to end", () => {
     assert.match(outcome.stderr, /\(origin https:\/\/evil\.example; mcpwire does not open or fetch it/);
     assert.equal(outcome.stdout, 'answer: {"action":"accept"}\n');
 
-    const loopback = await link("http://127.0.0.1:8765/callback", "y\n");
     assert.match(loopback.stderr, /\(origin http:\/\/127\.0\.0\.1:8765;/);
     assert.equal(loopback.stdout, 'answer: {"action":"accept"}\n');
   });
@@ -282,10 +312,15 @@ describe("no credential is printed", () => {
   const MODES = [[], ["--trace"], ["--debug"], ["--json"]];
 
   test("inspect --url: a 401 body, a 500 body and JSON-RPC errors quoting the request headers, in every mode", async () => {
-    for (const mode of MODES) {
+    // Every mode and scenario is its own run; they run at once.
+    const scenarios = [["401", /answered HTTP 401/], ["500", /answered HTTP 500/], ["rpc"]] as const;
+    const runs = await Promise.all(
+      MODES.map((mode) => Promise.all(scenarios.map(([scenario]) => mcpwire(["inspect", ...mode, ...headers(), "--url", `${origin}/${scenario}/mcp`])))),
+    );
+    for (const [m, mode] of MODES.entries()) {
       const what = (scenario: string) => `inspect ${mode.join(" ")} ${scenario}`;
-      for (const [scenario, status] of [["401", /answered HTTP 401/], ["500", /answered HTTP 500/]] as const) {
-        const outcome = await mcpwire(["inspect", ...mode, ...headers(), "--url", `${origin}/${scenario}/mcp`]);
+      for (const [s, [scenario, status]] of ([scenarios[0], scenarios[1]] as const).entries()) {
+        const outcome = runs[m]![s]!;
         assertNoSecrets(outcome, what(scenario));
         assert.equal(outcome.code, 1, what(scenario));
         assert.match(outcome.stderr, status, what(scenario));
@@ -296,7 +331,7 @@ describe("no credential is printed", () => {
         );
         if (mode[0] === "--debug") assert.match(outcome.stderr, /^\s+at /m, `${what(scenario)}: --debug shows the stack`);
       }
-      const rpc = await mcpwire(["inspect", ...mode, ...headers(), "--url", `${origin}/rpc/mcp`]);
+      const rpc = runs[m]![2]!;
       assertNoSecrets(rpc, what("rpc"));
       assert.equal(rpc.code, 1, `${what("rpc")}: resources/list and prompts/list failed\n${rpc.stderr}`);
       if (mode[0] === "--json") {
@@ -313,9 +348,10 @@ describe("no credential is printed", () => {
   });
 
   test("inspect --stdio: an --env secret echoed into a log message and stderr, in every mode", async () => {
-    for (const mode of MODES) {
+    const outcomes = await Promise.all(MODES.map(inspectOnStart));
+    for (const [i, mode] of MODES.entries()) {
       const what = `inspect ${mode.join(" ")} --stdio`;
-      const outcome = await mcpwire(["inspect", ...mode, "--env", `HOSTILE_SECRET=${ENV_SECRET}`, "--stdio", `${hostileCommand} --on-start`]);
+      const outcome = outcomes[i]!;
       assertNoSecrets(outcome, what);
       assert.match(outcome.stderr, /^server log \[error\] hostile: log has key \[redacted\]$/m, what);
       if (mode[0] === "--trace") {

@@ -1,6 +1,8 @@
 // The CLI with servers from elsewhere: ~/.mcp.json found from any directory, --import reading
 // other apps' files (written under a temporary HOME, never the real one), `mcpwire import --list`.
-// Real child processes, real servers (server-everything).
+// Real child processes, real servers: the stdio fixture test/fixtures/echo-server.mjs (these tests
+// are about where servers come from, not about one server's behaviour; it starts in a tenth of the
+// time server-everything takes).
 
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
@@ -8,7 +10,7 @@ import process from "node:process";
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { mcpwire, scratchDir } from "../support/cli-runner.ts";
-import { EVERYTHING } from "../support/everything.ts";
+import { fixturePath } from "../support/fixture-process.ts";
 
 const scratch = scratchDir("mcpwire-import-cli-");
 let count = 0;
@@ -31,9 +33,10 @@ function sandbox() {
   return { home, elsewhere, env, write, run };
 }
 
-/** server-everything over stdio (run by node, whichever runtime runs the test). */
+/** The echo fixture over stdio (run by node, whichever runtime runs the test), with its tool "echo". */
+const ECHO = fixturePath("echo-server.mjs");
 function everything(): Record<string, unknown> {
-  return { command: "node", args: [EVERYTHING, "stdio"] };
+  return { command: "node", args: [ECHO] };
 }
 
 describe("servers from elsewhere on the command line", () => {
@@ -58,9 +61,12 @@ describe("servers from elsewhere on the command line", () => {
   test("mcpwire servers --import shows where each server comes from; our own config wins a clash, with a warning", async () => {
     const { write, run, elsewhere } = sandbox();
     write(".cursor/mcp.json", { mcpServers: { cur: everything(), mine: { command: "not-this-one" } } });
-    writeFileSync(join(elsewhere, "mcpwire.yaml"), `mcp_servers:\n  mine:\n    command: node\n    args: [${JSON.stringify(EVERYTHING)}, stdio]\n`);
+    writeFileSync(join(elsewhere, "mcpwire.yaml"), `mcp_servers:\n  mine:\n    command: node\n    args: [${JSON.stringify(ECHO)}]\n`);
     // About origins, not trust: the project's ./mcpwire.yaml is trusted for the run.
-    const { code, stdout, stderr } = await run(["servers", "--import", "cursor", "--trust-project"]);
+    const [{ code, stdout, stderr }, json] = await Promise.all([
+      run(["servers", "--import", "cursor", "--trust-project"]),
+      run(["servers", "--import", "cursor", "--json", "--trust-project"]),
+    ]);
     assert.equal(code, 0, stderr);
     assert.match(stdout, /^SERVER\s+STATE\s+TRANSPORT\s+PROTOCOL\s+INFO\s+TOOLS\s+ORIGIN\s+SANDBOX\s+LAST ERROR/m);
     assert.match(stdout, /^cur\s+ready\s+stdio\s.*\scursor ~\/\.cursor\/mcp\.json/m);
@@ -69,7 +75,6 @@ describe("servers from elsewhere on the command line", () => {
       stderr,
       /^warning: ~\/\.cursor\/mcp\.json:\d+:\d+: server "mine" of cursor is not imported: \.\/mcpwire\.yaml has a server of that name, which wins$/m,
     );
-    const json = await run(["servers", "--import", "cursor", "--json", "--trust-project"]);
     const statuses = JSON.parse(json.stdout) as { name: string; origin?: { app: string; file: string } }[];
     assert.equal(statuses.find((status) => status.name === "cur")?.origin?.app, "cursor");
     assert.equal(statuses.find((status) => status.name === "mine")?.origin, undefined);

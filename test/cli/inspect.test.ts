@@ -7,15 +7,18 @@ import assert from "node:assert/strict";
 import { type HttpServerProcess, startEverything, startSseFixture } from "../fixtures/sse-servers.ts";
 import { EVERYTHING as everything } from "../support/everything.ts";
 import { mcpwire as runMcpwire, type Outcome, root, runtimeArgs } from "../support/cli-runner.ts";
+import { once } from "../support/speed-a-once.ts";
 
 /** Runs `mcpwire <args>` with the same runtime as this test (Node via tsx, or Deno). */
 const mcpwire = (...args: string[]) => runMcpwire(args, { timeoutMs: 60_000 });
+/** The same, run once for the file (speed-a-once.ts): tests that read the same report share its run. */
+const shared = once(mcpwire);
 
 const everythingCommand = `node ${everything} stdio`;
 
 describe("mcpwire inspect", () => {
   test("prints the everything server's info, version, tools, resources and prompts", async () => {
-    const { code, stdout, stderr } = await mcpwire("inspect", "--stdio", everythingCommand);
+    const { code, stdout, stderr } = await shared("inspect", "--stdio", everythingCommand);
     assert.equal(code, 0, stderr);
     assert.match(stdout, /^server\s+mcp-servers\/everything /m);
     assert.match(stdout, /^protocol\s+2025-11-25 \(legacy: initialize handshake\)$/m);
@@ -32,14 +35,16 @@ describe("mcpwire inspect", () => {
   test("says which client capabilities it does not declare, by which a server may list more tools (`tools` counts more)", async () => {
     // server-everything lists its sampling, elicitation and roots tools only to a client that
     // declares those capabilities; inspect declares none of them.
-    const { code, stdout, stderr } = await mcpwire("inspect", "--stdio", everythingCommand);
+    const [{ code, stdout, stderr }, json] = await Promise.all([
+      shared("inspect", "--stdio", everythingCommand),
+      shared("inspect", "--json", "--stdio", everythingCommand),
+    ]);
     assert.equal(code, 0, stderr);
     assert.match(
       stdout,
       /^tools \(\d+\)\n(?: {2}\S.*\n)+ {2}\(inspect declares no sampling, elicitation or roots capability: a server may list more tools to a client that does; `mcpwire tools` declares sampling and elicitation\)$/m,
     );
     assert.doesNotMatch(stdout, /trigger-sampling-request/);
-    const json = await mcpwire("inspect", "--json", "--stdio", everythingCommand);
     assert.equal(json.code, 0, json.stderr);
     const declared = JSON.parse(json.stdout).clientCapabilities as Record<string, unknown>;
     for (const name of ["sampling", "elicitation", "roots"]) assert.equal(declared[name], undefined, name);
@@ -47,20 +52,22 @@ describe("mcpwire inspect", () => {
 
   test("finds the era by itself: the 2026-07-28 fixture is modern (no initialize sent), and --protocol legacy pins the handshake", async () => {
     const modern = `node --import tsx ${new URL("../../conformance/fixtures/modern-server.ts", import.meta.url).pathname} --stdio`;
-    const found = await mcpwire("inspect", "--trace", "--stdio", modern);
+    const [found, pinned] = await Promise.all([
+      mcpwire("inspect", "--trace", "--stdio", modern),
+      mcpwire("inspect", "--protocol", "legacy", "--stdio", modern),
+    ]);
     assert.equal(found.code, 0, found.stderr);
     assert.match(found.stdout, /^protocol\s+2026-07-28 \(modern: stateless, found by server\/discover\)$/m);
     assert.match(found.stdout, /^server\s+mcpwire-modern-fixture /m);
     assert.match(found.stderr, /→ - {2}server\/discover #\d+ /);
     assert.match(found.stderr, /• - {2}era modern 2026-07-28 — server\/discover answered/);
     assert.doesNotMatch(found.stderr, /→ - {2}initialize #/, "initialize was sent to a modern server");
-    const pinned = await mcpwire("inspect", "--protocol", "legacy", "--stdio", modern);
     assert.equal(pinned.code, 1);
     assert.match(pinned.stderr, /refused the initialize handshake: it supports 2026-07-28; .*protocol: auto/);
   });
 
   test("--json prints one JSON document with every field", async () => {
-    const { code, stdout, stderr } = await mcpwire("inspect", "--json", "--stdio", everythingCommand);
+    const { code, stdout, stderr } = await shared("inspect", "--json", "--stdio", everythingCommand);
     assert.equal(code, 0, stderr);
     const report = JSON.parse(stdout);
     assert.equal(report.protocolVersion, "2025-11-25");
@@ -102,10 +109,12 @@ describe("mcpwire inspect", () => {
   });
 
   test("--trace=full pretty-prints each message's JSON under its line", async () => {
-    const { code, stderr } = await mcpwire("inspect", "--trace=full", "--stdio", everythingCommand);
+    const [{ code, stderr }, bad] = await Promise.all([
+      mcpwire("inspect", "--trace=full", "--stdio", everythingCommand),
+      mcpwire("inspect", "--trace=everything", "--stdio", everythingCommand),
+    ]);
     assert.equal(code, 0, stderr);
     assert.match(stderr, /↳ answer to tools\/list #\d+ .*\n\s+\{\n\s+"result": \{\n\s+"tools": \[\n\s+\{\n\s+"name": "echo",/);
-    const bad = await mcpwire("inspect", "--trace=everything", "--stdio", everythingCommand);
     assert.equal(bad.code, 2);
     assert.match(bad.stderr, /--trace takes no value or =full/);
   });
@@ -139,22 +148,23 @@ describe("mcpwire inspect", () => {
   });
 
   test("usage errors exit 2 and say what is wrong", async () => {
-    const unknown = await mcpwire("inspect", "--stdio", everythingCommand, "--bogus");
+    const [unknown, missing, verb] = await Promise.all([
+      mcpwire("inspect", "--stdio", everythingCommand, "--bogus"),
+      mcpwire("inspect"),
+      mcpwire("frobnicate"),
+    ]);
     assert.equal(unknown.code, 2);
     assert.match(unknown.stderr, /unknown option --bogus/);
-    const missing = await mcpwire("inspect");
     assert.equal(missing.code, 2);
     assert.match(missing.stderr, /--stdio/);
-    const verb = await mcpwire("frobnicate");
     assert.equal(verb.code, 2);
     assert.match(verb.stderr, /unknown verb "frobnicate"/);
   });
 
   test("help and version print and exit 0", async () => {
-    const help = await mcpwire("help");
+    const [help, version] = await Promise.all([mcpwire("help"), mcpwire("version")]);
     assert.equal(help.code, 0);
     assert.match(help.stdout, /inspect/);
-    const version = await mcpwire("version");
     assert.equal(version.code, 0);
     assert.match(version.stdout, /^mcpwire \d+\.\d+\.\d+/);
   });
@@ -210,10 +220,12 @@ describe("mcpwire inspect --url", () => {
   });
 
   test("--transport sse and --transport http force one; the text report names it", async () => {
-    const forcedSse = await mcpwire("inspect", "--transport", "sse", "--url", `${sse.origin}/sse`);
+    const [forcedSse, forcedHttp] = await Promise.all([
+      mcpwire("inspect", "--transport", "sse", "--url", `${sse.origin}/sse`),
+      mcpwire("inspect", "--json", "--transport", "http", "--url", `${streamable.origin}/mcp`),
+    ]);
     assert.equal(forcedSse.code, 0, forcedSse.stderr);
     assert.match(forcedSse.stdout, /^transport\s+sse \(legacy HTTP\+SSE, 2024-11-05\)$/m);
-    const forcedHttp = await mcpwire("inspect", "--json", "--transport", "http", "--url", `${streamable.origin}/mcp`);
     assert.equal(forcedHttp.code, 0, forcedHttp.stderr);
     const report = JSON.parse(forcedHttp.stdout);
     assert.equal(report.transport, "streamable-http");
@@ -249,8 +261,9 @@ describe("mcpwire inspect --url", () => {
       [["--url", url, "--env", "A=B"], /--env applies to --stdio servers, not to --url/],
       [["--stdio", everythingCommand, "--transport", "sse"], /--transport applies to --url/],
     ];
-    for (const [args, message] of cases) {
-      const outcome = await mcpwire("inspect", ...args);
+    const outcomes = await Promise.all(cases.map(([args]) => mcpwire("inspect", ...args)));
+    for (const [i, [args, message]] of cases.entries()) {
+      const outcome = outcomes[i]!;
       assert.equal(outcome.code, 2, `${args.join(" ")}: ${outcome.stderr}`);
       assert.match(outcome.stderr, message);
     }
