@@ -5,8 +5,7 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import process from "node:process";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -27,14 +26,18 @@ function exampleOf(page: string): string {
 
 describe("docs/telemetry.md", () => {
   test("the in-memory exporter example prints the spans of one tool call", async () => {
-    // Under Node the package is named by its resolved file (the example lives in a temp dir); Deno
-    // resolves the bare name through this checkout's deno.json and package.json.
+    // Under Node the package is named by its resolved file; Deno resolves the bare name through this
+    // checkout's deno.json and package.json.
     const sdk = isDeno ? "@opentelemetry/sdk-trace-base" : import.meta.resolve("@opentelemetry/sdk-trace-base");
     const code = exampleOf(readFileSync(PAGE, "utf8"))
       .replace(`from "mcpwire"`, `from ${JSON.stringify(MOD)}`)
       .replace(`from "@opentelemetry/sdk-trace-base"`, `from ${JSON.stringify(sdk)}`)
       .replace(`"server.mjs"`, JSON.stringify(fixturePath("trace-echo-server.mjs")));
-    const dir = mkdtempSync(join(tmpdir(), "mcpwire-docs-otel-"));
+    // Inside the checkout (the ignored .test-build/), so that Deno finds deno.json and node_modules
+    // for the example's bare imports as it does for the repository's own files.
+    const builds = fileURLToPath(new URL("../../.test-build/", import.meta.url));
+    mkdirSync(builds, { recursive: true });
+    const dir = mkdtempSync(join(builds, "docs-otel-"));
     const file = join(dir, "example.mts");
     writeFileSync(file, code);
     try {
