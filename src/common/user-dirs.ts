@@ -31,3 +31,8 @@ export function mcpwireDirectory(kind: UserDirectoryKind, env: Readonly<Record<s
 export function trimSlash(path: string): string {
   return path.length > 1 ? path.replace(/[\\/]+$/, "") : path;
 }
+
+/** Whether an environment variable turns one of mcpwire's files off: off, 0, false or no (any case, trimmed). */
+export function switchedOff(value: string | undefined): boolean {
+  return /^(off|0|false|no)$/i.test(value?.trim() ?? "");
+}

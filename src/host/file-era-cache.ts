@@ -10,7 +10,7 @@ import { sha256Digest } from "../client/skills/skills.ts";
 import { isObject } from "../common/json.ts";
 import { runtime as defaultRuntime } from "../runtime/mod.ts";
 import type { Runtime } from "../runtime/types.ts";
-import { mcpwireDirectory } from "../common/user-dirs.ts";
+import { mcpwireDirectory, switchedOff } from "../common/user-dirs.ts";
 
 /** Servers remembered at most; past it the entries recorded longest ago are dropped. */
 export const MAX_ERA_CACHE_ENTRIES = 256;
@@ -43,7 +43,7 @@ export function defaultEraCacheFile(env: Record<string, string>, os: string): st
  */
 export function defaultEraCache(runtime: Runtime = defaultRuntime): FileEraCache | undefined {
   const env = runtime.env();
-  if (/^(off|0|false|no)$/i.test(env[ERA_CACHE_ENV]?.trim() ?? "")) return undefined;
+  if (switchedOff(env[ERA_CACHE_ENV])) return undefined;
   const path = defaultEraCacheFile(env, runtime.os);
   return path === undefined ? undefined : new FileEraCache(path, { runtime });
 }

@@ -3,7 +3,7 @@
 // directory (`$XDG_STATE_HOME/mcpwire/`, else `~/.local/state/mcpwire/`). Written mode 0600 and
 // atomically; bounded when read; a file that cannot be read or parsed is an error naming it.
 
-import { mcpwireDirectory } from "../common/user-dirs.ts";
+import { mcpwireDirectory, switchedOff } from "../common/user-dirs.ts";
 import type { ToolPinsData, ToolPinStore } from "../registry/tool-pins.ts";
 import { runtime } from "../runtime/mod.ts";
 import { FileError } from "../runtime/errors.ts";
@@ -36,7 +36,7 @@ export function pinLockFileFor(
  */
 export function pinLockFileOf(config: Pick<McpwireConfig, "file">, env: Readonly<Record<string, string | undefined>>): string | undefined {
   const chosen = env.MCPWIRE_LOCK_FILE?.trim();
-  if (chosen !== undefined && /^(off|0|false|no)$/i.test(chosen)) return undefined;
+  if (switchedOff(chosen)) return undefined;
   if (chosen) return resolvePath(runtime.cwd(), chosen);
   return pinLockFileFor(config, env);
 }

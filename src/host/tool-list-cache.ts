@@ -8,7 +8,7 @@
 import { sha256Digest } from "../client/skills/skills.ts";
 import { isObject } from "../common/json.ts";
 import { clipLine } from "../common/preview.ts";
-import { mcpwireDirectory } from "../common/user-dirs.ts";
+import { mcpwireDirectory, switchedOff } from "../common/user-dirs.ts";
 import { toolName } from "../registry/naming.ts";
 import { runtime as defaultRuntime } from "../runtime/mod.ts";
 import type { Runtime } from "../runtime/types.ts";
@@ -70,7 +70,7 @@ export function defaultToolListCacheFile(env: Record<string, string>, os: string
  */
 export function defaultToolListCache(runtime: Runtime = defaultRuntime): ToolListCache | undefined {
   const env = runtime.env();
-  if (/^(off|0|false|no)$/i.test(env[TOOL_CACHE_ENV]?.trim() ?? "")) return undefined;
+  if (switchedOff(env[TOOL_CACHE_ENV])) return undefined;
   const path = defaultToolListCacheFile(env, runtime.os);
   return path === undefined ? undefined : new ToolListCache(path, { runtime });
 }
