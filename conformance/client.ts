@@ -19,6 +19,7 @@ import {
   type JsonObject,
   type JsonRpcMessage,
   StreamableHttpTransport,
+  tasksExtension,
   type Tool,
   TracingTransport,
 } from "../src/mod.ts";
@@ -91,6 +92,8 @@ async function withClient(
     {
       name: "conformance",
       handlers: options.handlers,
+      // Tasks (spec 2025-11-25 basic/utilities/tasks; the 2026-07-28 extension): the scenarios may run a tool as one.
+      use: [tasksExtension],
       requestTimeoutMs: authFetch !== undefined ? AUTH_REQUEST_TIMEOUT_MS : REQUEST_TIMEOUT_MS,
       // The server/discover probe's bound: its wait includes a whole OAuth flow when the
       // server answers 401, and on two cores with every scenario running at once a server can

@@ -73,6 +73,7 @@ export type { ProtocolChoice, ProtocolEra, ProtocolVersion } from "./client/prot
 // Tasks (spec 2025-11-25 basic/utilities/tasks; the 2026-07-28 io.modelcontextprotocol/tasks extension)
 export { TaskError, TaskFailedError } from "./client/errors.ts";
 export type { TaskInfo, TaskStatus, TaskStatusUpdate, ToolTask } from "./client/tasks/tasks.ts";
+export { tasksExtension } from "./client/tasks/tasks-extension.ts";
 
 // MCP Apps (io.modelcontextprotocol/ui): a tool's UI metadata and its ui:// resource.
 export { AppResourceError, isAppCallable, isAppOnly, readToolUi, toolUi } from "./client/apps/apps.ts";

@@ -4,6 +4,7 @@
 
 import type { ClientOptions } from "./client-options.ts";
 import { declaredExtensions, withExtensions } from "./extensions.ts";
+import { TASKS_ID } from "./tasks/tasks.ts";
 import type { ClientCapabilities } from "./types.ts";
 
 /**
@@ -52,16 +53,25 @@ export function declaredCapabilities(options: ClientOptions): ClientCapabilities
   }
 
   // spec 2025-11-25 basic/utilities/tasks ("Client Capabilities"): what the client can run as
-  // a task, from its handlers; tasks/list and tasks/cancel serve those tasks.
+  // a task, from its handlers; tasks/list and tasks/cancel serve those tasks. Only a client given
+  // the tasks extension's code (use: [tasksExtension]) runs them.
   if (explicit.tasks !== undefined) refuse("tasks", "the client declares tasks itself from its handlers; use the taskReceiver option (false declares none)");
+  const installed = options.use ?? [];
+  for (const extension of installed) {
+    // An extension's code comes from mcpwire (tasksExtension): it installs itself on the connection.
+    if (typeof extension?.id !== "string" || typeof extension.install !== "function") {
+      throw new TypeError("new Client(): `use` takes extensions with code from mcpwire, such as tasksExtension; an entry is not one");
+    }
+  }
+  const tasks = installed.some((extension) => extension.id === TASKS_ID);
   const taskRequests = {
     ...(declared.sampling !== undefined ? { sampling: { createMessage: {} } } : {}),
     ...(declared.elicitation !== undefined ? { elicitation: { create: {} } } : {}),
   };
-  if (options.taskReceiver !== false && Object.keys(taskRequests).length > 0) {
+  if (tasks && options.taskReceiver !== false && Object.keys(taskRequests).length > 0) {
     declared.tasks = { list: {}, cancel: {}, requests: taskRequests };
   }
-  return withExtensions(declared, declaredExtensions(options.extensions, explicit.extensions));
+  return withExtensions(declared, declaredExtensions(options.extensions, explicit.extensions, installed));
 }
 
 /**

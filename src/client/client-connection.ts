@@ -149,7 +149,7 @@ export class ClientConnection implements ClientContext {
       logBufferSize: options.logBufferSize ?? DEFAULT_LOG_BUFFER_SIZE,
       listenerFailed,
     });
-    this.extensions = new InstalledExtensions(this);
+    this.extensions = new InstalledExtensions(this, options.use ?? []);
   }
 
   get serverCapabilities(): ServerCapabilities | undefined {
@@ -500,7 +500,7 @@ export class ClientConnection implements ClientContext {
     const listed = await listCached<Tool>(this, LIST_KEYS.tools, "tools", options);
     const { tools, byName } = indexTools(this.name, listed, this.era === "modern", (message) => this.problem(message));
     this.tools = byName;
-    this.claimedTools = this.extensions.claimedTools(byName.values());
+    this.claimedTools = this.extensions.claimedTools(byName.values(), this.name);
     this.validators.retain(new Set(byName.keys()));
     return tools;
   }

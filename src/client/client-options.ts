@@ -7,6 +7,7 @@ import type { Progress, RequestOptions } from "../jsonrpc/peer.ts";
 import type { ClientState } from "./client-state.ts";
 import type { ClientTraceOption } from "./client-trace.ts";
 import type { EraCache } from "./era-cache.ts";
+import type { ClientExtension } from "./extension.ts";
 import type { ClientHandlers } from "./handlers.ts";
 import type { ProtocolChoice } from "./protocol-version.ts";
 import type { RootInput } from "./roots.ts";
@@ -85,6 +86,14 @@ export interface ClientOptions {
    */
   extensions?: ExtensionOptions;
   /**
+   * Extensions whose code this client runs on the connection: `[tasksExtension]` for tasks (spec
+   * 2025-11-25 basic/utilities/tasks; the 2026-07-28 tasks extension). Without it the client
+   * declares no tasks, a tool that requires a task fails its call with a TaskError `unsupported`,
+   * and the task methods say what to import; a bundle that never meets a task stays smaller.
+   * McpManager gives it to every server's client.
+   */
+  use?: readonly ClientExtension[];
+  /**
    * The server's task-augmented sampling/elicitation requests (spec 2025-11-25
    * basic/utilities/tasks): how many tasks are kept and for how long. `false` declares no
    * `tasks` capability, so those requests are answered directly. On by default.
@@ -138,6 +147,7 @@ export const CLIENT_OPTIONS = optionNames<ClientOptions>({
   maxInputRounds: true,
   listen: true,
   extensions: true,
+  use: true,
   taskReceiver: true,
   eraCache: true,
   unavailable: true,

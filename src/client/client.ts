@@ -16,7 +16,7 @@ import type { ClientEvents, ClientEventType } from "./client-events.ts";
 import { type CallOptions, CLIENT_OPTIONS, type ClientOptions, type ListOptions } from "./client-options.ts";
 import type { ClientState } from "./client-state.ts";
 import { CapabilityError, ClientStateError } from "./errors.ts";
-import { negotiatedExtension } from "./extensions.ts";
+import { missingTasks, negotiatedExtension, requireTasks } from "./extensions.ts";
 import { JSON_SCHEMA_VALIDATORS } from "./json-schema.ts";
 import { modernRequest } from "./modern-request.ts";
 import { complete, getPrompt, listPrompts } from "./prompts.ts";
@@ -231,6 +231,9 @@ export class Client extends ContainedEventTarget<ClientEvents> {
     };
     const claim = c.everyToolCall ?? c.claimedTools.get(name);
     if (claim !== undefined) return claim.callTool(name, args, options, requestOptions);
+    if (options.task !== undefined && options.task !== false && c.extensions.tasks === undefined) {
+      return Promise.reject(missingTasks(c.name, `tools/call "${name}" with the task option`));
+    }
     const params: Params = { name, arguments: args };
     const modern = c.modernWire;
     const started = modern === undefined ? 0 : Date.now();
@@ -257,17 +260,21 @@ export class Client extends ContainedEventTarget<ClientEvents> {
     const { task: _task, onTaskStatus: _onTaskStatus, maxPollIntervalMs: _maxPoll, ...requestOptions } = options;
     const telemetry = this.#c.telemetry;
     const traceContext = telemetry === undefined ? undefined : options.traceContext ?? telemetry.active();
-    return await this.#c.extensions.tasks.start(name, args, options, { ...requestOptions, progress: true, traceContext });
+    return await requireTasks(this.#c.extensions, this.#c.name, "startToolTask()").start(name, args, options, { ...requestOptions, progress: true, traceContext });
   }
 
   /** A handle on a task known by id (persisted by the host across a restart); `tool` checks its result's outputSchema. */
   resumeTask(taskId: string, options: { tool?: string } = {}): ToolTask {
-    return this.#c.extensions.tasks.resume(taskId, options);
+    return requireTasks(this.#c.extensions, this.#c.name, "resumeTask()").resume(taskId, options);
   }
 
   /** spec 2025-11-25 tasks ("Listing Tasks"); a TaskError `unsupported` on the 2026-07-28 wire. */
   listTasks(options: RequestOptions = {}): Promise<TaskInfo[]> {
-    return this.#c.extensions.tasks.list(options);
+    try {
+      return requireTasks(this.#c.extensions, this.#c.name, "listTasks()").list(options);
+    } catch (error) {
+      return Promise.reject(error);
+    }
   }
 
   /** spec 2025-11-25 server/resources ("Listing Resources"). [] without the resources capability. */

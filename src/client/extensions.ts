@@ -8,6 +8,11 @@
 // 2026-07-28: in every request's `_meta` client capabilities, and in server/discover's answer.
 // The extensions mcpwire implements, and their hooks installed on one client (InstalledExtensions);
 // what one extension is to the client: extension.ts; each lives in its folder.
+//
+// Two kinds: skills and apps are declarations the client always makes (their code works over the
+// public Client, imported by whoever uses it); tasks acts on the connection and is installed only
+// when the client is given its code (ClientOptions.use: [tasksExtension]), so that a client that
+// never meets a task does not carry it (its bundle: issue 28's size budget). McpManager installs it.
 
 import { isObject, setOwn } from "../common/json.ts";
 import type { Peer, RequestHandler } from "../jsonrpc/peer.ts";
@@ -16,10 +21,10 @@ import type { ClientContext } from "./client-context.ts";
 import type { ExtensionOptions } from "./client-options.ts";
 import type { ClientExtension, ExtensionHooks } from "./extension.ts";
 import { SKILLS_EXTENSION, SKILLS_ID } from "./skills/skills-extension.ts";
+import { TaskError } from "./errors.ts";
 import type { TaskCalls } from "./tasks/task-calls.ts";
-import { TASKS_EXTENSION } from "./tasks/tasks-extension.ts";
 import { TASKS_ID } from "./tasks/tasks.ts";
-import type { ClientCapabilities, JsonObject, ServerCapabilities, Tool } from "./types.ts";
+import type { CallToolResult, ClientCapabilities, JsonObject, ServerCapabilities, Tool } from "./types.ts";
 
 /** The official extensions mcpwire implements, by identifier. */
 export const EXTENSIONS = {
@@ -32,11 +37,20 @@ export const EXTENSIONS = {
 } as const;
 
 /**
- * The extensions mcpwire implements, each from its folder, in the order their defaults are
- * declared. A Client installs those that have install() (tasks), whatever the `extensions`
- * option says: the handshake era's tasks (spec 2025-11-25) are core protocol there.
+ * The extensions every Client declares (unless turned off), each from its folder: declarations
+ * whose code works over the public Client. Extensions with code on the connection (tasks) are
+ * declared by the clients given them in ClientOptions.use.
  */
-export const IMPLEMENTED_EXTENSIONS: readonly ClientExtension[] = [APPS_EXTENSION, TASKS_EXTENSION, SKILLS_EXTENSION];
+const DECLARED_EXTENSIONS: readonly ClientExtension[] = [APPS_EXTENSION, SKILLS_EXTENSION];
+
+/** The extensions with code a client may be given (ClientOptions.use), by identifier: for the message that names what to import. */
+const INSTALLABLE: Readonly<Record<string, string>> = { [TASKS_ID]: "tasksExtension" };
+
+/** How to install an extension's code, for a message: `use: [tasksExtension]`. */
+export function installHint(id: string): string {
+  const name = INSTALLABLE[id] ?? "its extension";
+  return `pass use: [${name}] to new Client() (import { ${name} } from "mcpwire")`;
+}
 
 export type KnownExtension = (typeof EXTENSIONS)[keyof typeof EXTENSIONS];
 
@@ -44,28 +58,34 @@ export type KnownExtension = (typeof EXTENSIONS)[keyof typeof EXTENSIONS];
 export type { ExtensionOptions } from "./client-options.ts";
 
 /**
- * What the client declares for each extension it implements when the options say nothing.
- * An extension is listed here once its client side exists, so a server never sees a claim
- * the client cannot keep.
+ * What the client declares for each extension it implements when the options say nothing: the
+ * declarations, then the extensions it was given the code of. An extension is listed once its
+ * client side runs, so a server never sees a claim the client cannot keep.
  */
-const DEFAULT_SETTINGS: ReadonlyMap<string, JsonObject> = new Map<string, JsonObject>(
-  IMPLEMENTED_EXTENSIONS.map((extension) => [extension.id, extension.settings]),
-);
+function defaultSettings(installed: readonly ClientExtension[]): Map<string, JsonObject> {
+  return new Map([...DECLARED_EXTENSIONS, ...installed].map((extension) => [extension.id, extension.settings]));
+}
 
-/** The identifiers on by default, for documentation and the CLI. */
-export function defaultExtensions(): string[] {
-  return [...DEFAULT_SETTINGS.keys()];
+/** The identifiers on by default, given the extensions installed (ClientOptions.use), for documentation and the CLI. */
+export function defaultExtensions(installed: readonly ClientExtension[] = []): string[] {
+  return [...defaultSettings(installed).keys()];
 }
 
 /**
- * The `extensions` map a client declares: the defaults, minus those turned off, plus those
- * named with settings. An unknown identifier set to `true` is refused (there are no default
- * settings to declare for it). spec 2026-07-28 basic/versioning: identifiers follow the
- * `_meta` key rules with a mandatory prefix.
+ * The `extensions` map a client declares: the defaults (those of `installed` among them), minus
+ * those turned off, plus those named with settings. An unknown identifier set to `true` is
+ * refused (there are no default settings to declare for it), and so is an installable one whose
+ * code the client was not given. spec 2026-07-28 basic/versioning: identifiers follow the `_meta`
+ * key rules with a mandatory prefix.
  */
-export function declaredExtensions(options: ExtensionOptions | undefined, explicit?: Record<string, JsonObject>): Record<string, JsonObject> {
+export function declaredExtensions(
+  options: ExtensionOptions | undefined,
+  explicit?: Record<string, JsonObject>,
+  installed: readonly ClientExtension[] = [],
+): Record<string, JsonObject> {
+  const defaults = defaultSettings(installed);
   const declared: Record<string, JsonObject> = {};
-  for (const [id, settings] of DEFAULT_SETTINGS) declared[id] = settings;
+  for (const [id, settings] of defaults) declared[id] = settings;
   for (const [id, settings] of Object.entries(explicit ?? {})) declared[id] = settings;
   for (const [id, choice] of Object.entries(options ?? {})) {
     if (!/^[A-Za-z0-9.-]+\/[A-Za-z0-9._-]+$/.test(id)) {
@@ -74,7 +94,10 @@ export function declaredExtensions(options: ExtensionOptions | undefined, explic
     if (choice === false) {
       delete declared[id];
     } else if (choice === true) {
-      const settings = DEFAULT_SETTINGS.get(id);
+      const settings = defaults.get(id);
+      if (settings === undefined && INSTALLABLE[id] !== undefined) {
+        throw new TypeError(`new Client(): extension "${id}" needs its code in this client; ${installHint(id)}`);
+      }
       if (settings === undefined) {
         throw new TypeError(
           `new Client(): extension "${id}" is not one mcpwire implements, so it has no default settings; give its settings object instead of true`,
@@ -127,8 +150,8 @@ export type ToolCallClaim = ExtensionHooks & Required<Pick<ExtensionHooks, "call
  * claims: notifications by method, tools/call results by `resultType`, tools/call requests.
  */
 export class InstalledExtensions {
-  /** The tasks extension's hooks, which also serve the Client's task methods (startToolTask, resumeTask, listTasks). */
-  readonly tasks: TaskCalls;
+  /** The tasks extension's hooks, which also serve the Client's task methods (startToolTask, resumeTask, listTasks); undefined when not installed. */
+  readonly tasks: TaskCalls | undefined;
   /** The hooks of a claimed `resultType` of a tools/call answer (2026-07-28). */
   readonly results = new Map<string, ExtensionHooks>();
   readonly #hooks: ExtensionHooks[] = [];
@@ -136,9 +159,13 @@ export class InstalledExtensions {
   /** The extensions (by id) that claim a result type. */
   readonly #resultClaimers: string[] = [];
 
-  constructor(context: ClientContext) {
-    this.tasks = this.#install(TASKS_EXTENSION, context)!;
-    for (const extension of IMPLEMENTED_EXTENSIONS) if (extension !== TASKS_EXTENSION) this.#install(extension, context);
+  constructor(context: ClientContext, installed: readonly ClientExtension[]) {
+    let tasks: TaskCalls | undefined;
+    for (const extension of [...DECLARED_EXTENSIONS, ...installed]) {
+      const hooks = this.#install(extension, context);
+      if (extension.id === TASKS_ID) tasks = hooks as TaskCalls | undefined; // tasks-extension.ts installs a TaskCalls
+    }
+    this.tasks = tasks;
   }
 
   #install<Api extends ExtensionHooks>(extension: ClientExtension<Api>, context: ClientContext): Api | undefined {
@@ -180,12 +207,17 @@ export class InstalledExtensions {
     return this.#hooks.find((hooks): hooks is ToolCallClaim => hooks.callTool !== undefined && hooks.claimsEveryToolCall?.(server) === true);
   }
 
-  /** The tools (of a listing) whose calls an extension takes, by name. */
-  claimedTools(tools: Iterable<Tool>): Map<string, ToolCallClaim> {
+  /**
+   * The tools (of a listing) whose calls an extension takes, by name. Without the tasks extension,
+   * a tool that requires a task is claimed by a refusal: spec 2025-11-25 basic/utilities/tasks
+   * ("Tool-Level Negotiation"): such a tool MUST be invoked as a task, which this client cannot do.
+   */
+  claimedTools(tools: Iterable<Tool>, who: string): Map<string, ToolCallClaim> {
     const claimed = new Map<string, ToolCallClaim>();
     for (const tool of tools) {
       const hooks = this.#hooks.find((hooks): hooks is ToolCallClaim => hooks.callTool !== undefined && hooks.claimsTool?.(tool) === true);
       if (hooks !== undefined) claimed.set(tool.name, hooks);
+      else if (this.tasks === undefined && tool.execution?.taskSupport === "required") claimed.set(tool.name, refusedTaskTool(who));
     }
     return claimed;
   }
@@ -198,4 +230,31 @@ export class InstalledExtensions {
     }
     return error;
   }
+}
+
+/** The claim on a tool that requires a task, in a client without the tasks extension: each call fails at once, saying what to install. */
+function refusedTaskTool(who: string): ToolCallClaim {
+  return {
+    callTool(name: string): Promise<CallToolResult> {
+      return Promise.reject(
+        new TaskError(
+          `${who}: tools/call "${name}": the tool requires a task (execution.taskSupport "required", spec 2025-11-25 basic/utilities/tasks) and this client has no tasks extension; ${
+            installHint(TASKS_ID)
+          }`,
+          "unsupported",
+        ),
+      );
+    },
+  };
+}
+
+/** The TaskError of a task operation in a client without the tasks extension, saying how to install it. */
+export function missingTasks(who: string, what: string): TaskError {
+  return new TaskError(`${who}: ${what} needs the tasks extension, which this client was not given; ${installHint(TASKS_ID)}`, "unsupported");
+}
+
+/** The tasks extension's hooks of a client (Client.startToolTask, resumeTask, listTasks), else throws missingTasks(). */
+export function requireTasks(extensions: InstalledExtensions, who: string, what: string): TaskCalls {
+  if (extensions.tasks !== undefined) return extensions.tasks;
+  throw missingTasks(who, what);
 }

@@ -8,6 +8,7 @@ import type { EraCache } from "../client/era-cache.ts";
 import type { JsonSchemaValidator } from "../client/schema-validator.ts";
 import { EXTENSIONS } from "../client/extensions.ts";
 import type { ClientHandlers } from "../client/handlers.ts";
+import { tasksExtension } from "../client/tasks/tasks-extension.ts";
 import type { ClientCapabilities, Implementation } from "../client/types.ts";
 import { durationText } from "../common/duration.ts";
 import { messageOf } from "../common/error-text.ts";
@@ -353,6 +354,8 @@ export class ServerConnection {
     if (chosen !== undefined) options.handlers = chosen;
     if (roots !== undefined) options.roots = roots;
     if (sampling !== undefined) options.sampling = sampling;
+    // A host meets tasks (the registry's task tools, `mcpwire task`): every server's client runs the tasks extension.
+    options.use = [tasksExtension];
     options.extensions = clientExtensions(this.config); // config `extensions`: those turned off
     // Config key `tasks: never`: no task on the 2026-07-28 wire either (the extension is not declared).
     if (this.config.tasks === "never") options.extensions = { ...options.extensions, [EXTENSIONS.tasks]: false };

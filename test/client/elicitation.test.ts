@@ -4,7 +4,7 @@
 
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { Client, type ElicitFormRequest, RpcError } from "../../src/mod.ts";
+import { Client, type ElicitFormRequest, RpcError, tasksExtension } from "../../src/mod.ts";
 import { UrlElicitationRequiredError } from "../../src/client/elicitation.ts";
 import type { UrlElicitationRequest } from "../../src/client/handlers.ts";
 import { everythingClient, untilListed } from "../support/everything.ts";
@@ -38,11 +38,12 @@ const FLAT_SCHEMA = {
 describe("declared capabilities follow the handlers", () => {
   test("a form handler declares elicitation.form only; a url handler adds elicitation.url", async () => {
     const formOnly = new Client(CLIENT_INFO, { handlers: { elicitation: { form: async () => ({ action: "decline" }) } } });
-    // With a handler the client also runs the request as a task (spec 2025-11-25 basic/utilities/tasks).
+    assert.deepEqual(coreCapabilities(formOnly.capabilities), { elicitation: { form: {} } });
+    // With the tasks extension the client also runs the request as a task (spec 2025-11-25 basic/utilities/tasks).
     const tasks = { list: {}, cancel: {}, requests: { elicitation: { create: {} } } };
-    assert.deepEqual(coreCapabilities(formOnly.capabilities), { elicitation: { form: {} }, tasks });
     const both = new Client(CLIENT_INFO, {
       handlers: { elicitation: { form: async () => ({ action: "decline" }), url: async () => ({ action: "decline" }) } },
+      use: [tasksExtension],
     });
     assert.deepEqual(coreCapabilities(both.capabilities), { elicitation: { form: {}, url: {} }, tasks });
 

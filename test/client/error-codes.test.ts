@@ -13,6 +13,7 @@ import {
   ProtocolVersionError,
   readToolUi,
   TaskError,
+  tasksExtension,
 } from "../../src/mod.ts";
 import { ServerSkills, SkillError } from "../../src/client/skills/skills.ts";
 import { inProcessServer } from "../support/in-process-server.ts";
@@ -29,7 +30,7 @@ async function connected(
   protocolVersion?: string,
 ): Promise<Client> {
   const server = inProcessServer(capabilities, handlers, protocolVersion);
-  const client = new Client(CLIENT_INFO, { name: "codes", protocol: "legacy", requestTimeoutMs: 10_000 });
+  const client = new Client(CLIENT_INFO, { name: "codes", protocol: "legacy", requestTimeoutMs: 10_000, use: [tasksExtension] });
   await hangGuard(client.connect(server.clientEnd), 15_000, "connect");
   return client;
 }

@@ -2,6 +2,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { declaredExtensions, defaultExtensions, EXTENSIONS, negotiatedExtension, serverExtensions, withExtensions } from "../../src/client/extensions.ts";
+import { tasksExtension } from "../../src/client/tasks/tasks-extension.ts";
 import { Client } from "../../src/client/client.ts";
 
 describe("extension negotiation", () => {
@@ -34,12 +35,17 @@ describe("extension negotiation", () => {
     assert.equal(negotiatedExtension({ "a.b/c": {} }, {}, "a.b/c"), undefined);
   });
 
-  it("declares the extensions mcpwire implements by default, each one off-switchable", () => {
-    for (const id of [EXTENSIONS.tasks, EXTENSIONS.apps]) {
+  it("declares the extensions mcpwire implements by default, each one off-switchable; tasks when its code is installed", () => {
+    for (const id of [EXTENSIONS.skills, EXTENSIONS.apps]) {
       assert.ok(defaultExtensions().includes(id), id);
       assert.ok(declaredExtensions(undefined)[id] !== undefined, id);
       assert.equal(declaredExtensions({ [id]: false })[id], undefined, id);
     }
+    assert.ok(!defaultExtensions().includes(EXTENSIONS.tasks));
+    assert.ok(defaultExtensions([tasksExtension]).includes(EXTENSIONS.tasks));
+    assert.deepEqual(declaredExtensions(undefined, undefined, [tasksExtension])[EXTENSIONS.tasks], {});
+    assert.equal(declaredExtensions({ [EXTENSIONS.tasks]: false }, undefined, [tasksExtension])[EXTENSIONS.tasks], undefined);
+    assert.throws(() => declaredExtensions({ [EXTENSIONS.tasks]: true }), /needs its code in this client; pass use: \[tasksExtension\]/);
     assert.deepEqual(declaredExtensions(undefined)[EXTENSIONS.apps], { mimeTypes: ["text/html;profile=mcp-app"] });
   });
 

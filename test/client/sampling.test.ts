@@ -4,7 +4,7 @@
 
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { Client, type CreateMessageRequest, type JsonRpcMessage, MemoryTransport, type Params, Peer } from "../../src/mod.ts";
+import { Client, type CreateMessageRequest, type JsonRpcMessage, MemoryTransport, type Params, Peer, tasksExtension } from "../../src/mod.ts";
 import type { ClientOptions } from "../../src/client/client.ts";
 import { SamplingRejectedError } from "../../src/client/sampling.ts";
 import { everythingClient, untilListed } from "../support/everything.ts";
@@ -34,14 +34,12 @@ async function connected(options: ClientOptions): Promise<{ client: Client; peer
 describe("sampling policy against an in-process server", () => {
   test("a handler declares sampling; sampling.tools only when the policy allows tools; none without a handler", async () => {
     const { client, init } = await connected({ handlers: { sampling: async () => ANSWER } });
-    // With a handler the client also runs the request as a task (spec 2025-11-25 basic/utilities/tasks).
-    const tasks = { list: {}, cancel: {}, requests: { sampling: { createMessage: {} } } };
-    assert.deepEqual(coreCapabilities(init()?.capabilities), { sampling: {}, tasks });
+    assert.deepEqual(coreCapabilities(init()?.capabilities), { sampling: {} });
     await client.close();
-    assert.deepEqual(coreCapabilities(new Client(CLIENT_INFO, { handlers: { sampling: async () => ANSWER }, sampling: { tools: true } }).capabilities), {
-      sampling: { tools: {} },
-      tasks,
-    });
+    // With the tasks extension the client also runs the request as a task (spec 2025-11-25 basic/utilities/tasks).
+    const tasks = { list: {}, cancel: {}, requests: { sampling: { createMessage: {} } } };
+    const withTasks = new Client(CLIENT_INFO, { handlers: { sampling: async () => ANSWER }, sampling: { tools: true }, use: [tasksExtension] });
+    assert.deepEqual(coreCapabilities(withTasks.capabilities), { sampling: { tools: {} }, tasks });
     const bare = await connected({});
     const error = await rpcRejection(bare.peer.request("sampling/createMessage", REQUEST));
     assert.equal(error.rpcCode, -32601);

@@ -5,7 +5,7 @@
 
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { Client, type ClientTransport, type ElicitResult, StdioTransport, StreamableHttpTransport, type TextContent } from "../../src/mod.ts";
+import { Client, type ClientTransport, type ElicitResult, StdioTransport, StreamableHttpTransport, tasksExtension, type TextContent } from "../../src/mod.ts";
 import type { ClientOptions } from "../../src/client/client.ts";
 import { RELATED_TASK_META } from "../../src/client/tasks/task-store.ts";
 import { EVERYTHING } from "../support/everything.ts";
@@ -48,7 +48,7 @@ function handlersFor(answers: { elicitation: ElicitResult }): ClientOptions["han
 function receiverSuite(transportName: string, makeTransport: () => ClientTransport) {
   describe(`server-everything's async tools over ${transportName}`, () => {
     const answers: { elicitation: ElicitResult } = { elicitation: { action: "accept", content: { name: "Ada", favoriteColor: "Blue", agreeToTerms: true } } };
-    const client = new Client(CLIENT_INFO, { name: "everything", requestTimeoutMs: 30_000, handlers: handlersFor(answers) });
+    const client = new Client(CLIENT_INFO, { use: [tasksExtension], name: "everything", requestTimeoutMs: 30_000, handlers: handlersFor(answers) });
 
     before(async () => {
       await client.connect(makeTransport());
@@ -105,6 +105,7 @@ receiverSuite("Streamable HTTP", () => new StreamableHttpTransport({ url: `${htt
 describe("server-everything and a client that declares no tasks", () => {
   test("with taskReceiver: false the async tools are not offered; the plain ones still are", async () => {
     const client = new Client(CLIENT_INFO, {
+      use: [tasksExtension],
       name: "everything",
       requestTimeoutMs: 30_000,
       handlers: handlersFor({ elicitation: { action: "decline" } }),

@@ -5,7 +5,7 @@
 
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { Client, type CreateMessageRequest, type CreateMessageResult, type Params } from "../../src/mod.ts";
+import { Client, type CreateMessageRequest, type CreateMessageResult, type Params, tasksExtension } from "../../src/mod.ts";
 import type { ClientOptions } from "../../src/client/client.ts";
 import { declaredCapabilities, modernCapabilities } from "../../src/client/client-capabilities.ts";
 import { SamplingRejectedError } from "../../src/client/sampling.ts";
@@ -43,7 +43,7 @@ function heldSampling() {
 
 async function connect(options: ClientOptions): Promise<{ client: Client; server: InProcessServer }> {
   const server = inProcessServer({}, {});
-  const client = new Client(CLIENT_INFO, { name: "tasks", ...options });
+  const client = new Client(CLIENT_INFO, { use: [tasksExtension], name: "tasks", ...options });
   await client.connect(server.clientEnd);
   return { client, server };
 }
@@ -70,19 +70,21 @@ describe("the tasks capability follows the handlers", () => {
   const form = async () => ({ action: "decline" as const });
 
   test("sampling and elicitation handlers declare list, cancel and their task-augmented requests", () => {
-    assert.deepEqual(declaredCapabilities({ handlers: { sampling, elicitation: { form } } }).tasks, { list: {}, cancel: {}, requests: BOTH_REQUESTS });
-    assert.deepEqual(declaredCapabilities({ handlers: { sampling } }).tasks?.requests, { sampling: { createMessage: {} } });
-    assert.deepEqual(declaredCapabilities({ handlers: { elicitation: { url: form } } }).tasks?.requests, { elicitation: { create: {} } });
+    const use = [tasksExtension];
+    assert.deepEqual(declaredCapabilities({ handlers: { sampling, elicitation: { form } }, use }).tasks, { list: {}, cancel: {}, requests: BOTH_REQUESTS });
+    assert.deepEqual(declaredCapabilities({ handlers: { sampling }, use }).tasks?.requests, { sampling: { createMessage: {} } });
+    assert.deepEqual(declaredCapabilities({ handlers: { elicitation: { url: form } }, use }).tasks?.requests, { elicitation: { create: {} } });
   });
 
-  test("no tasks without a handler to run, with roots only, or with taskReceiver: false", () => {
-    assert.equal(declaredCapabilities({}).tasks, undefined);
-    assert.equal(declaredCapabilities({ roots: ["/tmp"] }).tasks, undefined);
-    assert.equal(declaredCapabilities({ handlers: { sampling }, taskReceiver: false }).tasks, undefined);
+  test("no tasks without a handler to run, with roots only, with taskReceiver: false, or without the tasks extension's code", () => {
+    assert.equal(declaredCapabilities({ use: [tasksExtension] }).tasks, undefined);
+    assert.equal(declaredCapabilities({ roots: ["/tmp"], use: [tasksExtension] }).tasks, undefined);
+    assert.equal(declaredCapabilities({ handlers: { sampling }, taskReceiver: false, use: [tasksExtension] }).tasks, undefined);
+    assert.equal(declaredCapabilities({ handlers: { sampling } }).tasks, undefined);
   });
 
   test("tasks cannot be declared by hand, and the 2026-07-28 wire carries none", () => {
-    assert.throws(() => new Client(CLIENT_INFO, { capabilities: { tasks: { list: {} } } }), /declares tasks.*taskReceiver option/);
+    assert.throws(() => new Client(CLIENT_INFO, { use: [tasksExtension], capabilities: { tasks: { list: {} } } }), /declares tasks.*taskReceiver option/);
     const declared = declaredCapabilities({ handlers: { sampling }, roots: ["/tmp"], extensions: { "io.modelcontextprotocol/tasks": false } });
     assert.deepEqual(coreCapabilities(modernCapabilities(declared)), { sampling: {}, roots: {} });
     assert.equal((modernCapabilities(declared).extensions as Params | undefined)?.["io.modelcontextprotocol/tasks"], undefined);

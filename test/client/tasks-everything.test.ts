@@ -6,7 +6,16 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import type { ChildProcess } from "node:child_process";
-import { Client, type JsonRpcMessage, StdioTransport, StreamableHttpTransport, TaskError, type TaskStatusUpdate, TracingTransport } from "../../src/mod.ts";
+import {
+  Client,
+  type JsonRpcMessage,
+  StdioTransport,
+  StreamableHttpTransport,
+  TaskError,
+  tasksExtension,
+  type TaskStatusUpdate,
+  TracingTransport,
+} from "../../src/mod.ts";
 import { EVERYTHING } from "../support/everything.ts";
 import { freePort, startEverything, stop, textOf } from "../support/everything-http.ts";
 import { guardedRejection, hangGuard } from "../support/hang-guard.ts";
@@ -22,7 +31,7 @@ function tracedClient(transport: StdioTransport | StreamableHttpTransport, optio
   const traced = new TracingTransport(transport, (direction, message) => {
     if (direction === "send") sent.push(message);
   });
-  const client = new Client(CLIENT_INFO, { name: "everything", requestTimeoutMs: 20_000, ...options });
+  const client = new Client(CLIENT_INFO, { use: [tasksExtension], name: "everything", requestTimeoutMs: 20_000, ...options });
   return { client, traced, sent, methods: () => sent.flatMap((m) => ("method" in m ? [m.method] : [])) };
 }
 
@@ -149,7 +158,7 @@ describe("tasks on the 2025-11-25 wire: server-everything over Streamable HTTP",
   before(async () => {
     port = await freePort();
     child = await startEverything(port);
-    client = new Client(CLIENT_INFO, { name: "everything-http", requestTimeoutMs: 20_000 });
+    client = new Client(CLIENT_INFO, { use: [tasksExtension], name: "everything-http", requestTimeoutMs: 20_000 });
     await client.connect(new StreamableHttpTransport({ url: `http://127.0.0.1:${port}/mcp` }));
   });
   after(async () => {
@@ -171,11 +180,11 @@ describe("tasks on the 2025-11-25 wire: server-everything over Streamable HTTP",
   test("a task of another session is unknown to server-everything: resumeTask says so, naming the id", async () => {
     // server-everything keeps tasks per session, so a host restart cannot resume them there
     // (tasks-modern.test.ts resumes one across clients on a server that keeps them).
-    const first = new Client(CLIENT_INFO, { name: "before-restart", requestTimeoutMs: 20_000 });
+    const first = new Client(CLIENT_INFO, { use: [tasksExtension], name: "before-restart", requestTimeoutMs: 20_000 });
     await first.connect(new StreamableHttpTransport({ url: `http://127.0.0.1:${port}/mcp` }));
     const { taskId } = await first.startToolTask(TOOL, { topic: "restart" });
     await first.close();
-    const second = new Client(CLIENT_INFO, { name: "after-restart", requestTimeoutMs: 20_000 });
+    const second = new Client(CLIENT_INFO, { use: [tasksExtension], name: "after-restart", requestTimeoutMs: 20_000 });
     await second.connect(new StreamableHttpTransport({ url: `http://127.0.0.1:${port}/mcp` }));
     try {
       const error = await guardedRejection(second.resumeTask(taskId, { tool: TOOL }).result({ timeoutMs: 30_000 }), "a task of another session");

@@ -13,6 +13,7 @@ import {
   StdioTransport,
   StreamableHttpTransport,
   TaskError,
+  tasksExtension,
 } from "../../src/mod.ts";
 import { textOf } from "../support/everything-http.ts";
 import { fixturePath, startPortFixture } from "../support/fixture-process.ts";
@@ -34,6 +35,7 @@ const NOTIFIED_POLL_FLOOR_MS = 100;
 async function withHostile(args: string[], body: (client: Client, problems: string[]) => Promise<void>, options: ClientOptions = {}): Promise<void> {
   const legacy = args.includes("legacy");
   const client = new Client(CLIENT_INFO, {
+    use: [tasksExtension],
     name: "hostile",
     protocol: legacy ? "legacy" : "modern",
     requestTimeoutMs: 5_000,
@@ -183,7 +185,7 @@ describe("bad input on the 2026-07-28 wire", () => {
 
   test("over HTTP a dropped stream while polling: polling goes on to the result", async () => {
     const server = await startPortFixture("tasks-hostile-server.mjs", { args: ["--http"] });
-    const client = new Client(CLIENT_INFO, { name: "hostile-http", protocol: "modern", requestTimeoutMs: 5_000 });
+    const client = new Client(CLIENT_INFO, { use: [tasksExtension], name: "hostile-http", protocol: "modern", requestTimeoutMs: 5_000 });
     const problems: string[] = [];
     client.on("problem", ({ message }) => problems.push(message));
     try {

@@ -17,6 +17,7 @@ import {
   StreamableHttpTransport,
   TaskError,
   TaskFailedError,
+  tasksExtension,
   type TaskStatusUpdate,
 } from "../../src/mod.ts";
 import { textOf } from "../support/everything-http.ts";
@@ -33,6 +34,7 @@ function stdioTransport(): StdioTransport {
 
 function modernClient(name: string, extra: ConstructorParameters<typeof Client>[1] = {}): Client {
   return new Client(CLIENT_INFO, {
+    use: [tasksExtension],
     name,
     protocol: "modern",
     requestTimeoutMs: 10_000,

@@ -5,7 +5,7 @@
 
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { Client, type ClientTransport, StdioTransport, StreamableHttpTransport } from "../../src/mod.ts";
+import { Client, type ClientTransport, StdioTransport, StreamableHttpTransport, tasksExtension } from "../../src/mod.ts";
 import { textOf } from "../support/everything-http.ts";
 import { fixturePath, type PortFixture, startPortFixture } from "../support/fixture-process.ts";
 import { hangGuard } from "../support/hang-guard.ts";
@@ -47,6 +47,7 @@ async function withTraced(
     requestTimeoutMs: 5_000,
     roots: ["/tmp/trace-echo-root"],
     telemetry: { tracer: recorder.tracer },
+    use: [tasksExtension],
   });
   try {
     await client.connect(transport);

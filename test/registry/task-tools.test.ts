@@ -5,7 +5,7 @@
 
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { Client, type Params } from "../../src/mod.ts";
+import { Client, type Params, tasksExtension } from "../../src/mod.ts";
 import { registerMcpServer } from "../../src/registry/mcp-server.ts";
 import { ToolRegistry } from "../../src/registry/tool-registry.ts";
 import type { TaskMode } from "../../src/registry/types.ts";
@@ -40,7 +40,7 @@ function taskServer(capabilities: Params) {
 
 async function registryFor(capabilities: Params, tasks?: TaskMode) {
   const server = taskServer(capabilities);
-  const client = new Client({ name: "t", version: "1" }, { name: "s" });
+  const client = new Client({ name: "t", version: "1" }, { use: [tasksExtension], name: "s" });
   await client.connect(server.clientEnd);
   const registry = new ToolRegistry();
   const warnings: string[] = [];

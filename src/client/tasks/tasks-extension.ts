@@ -6,8 +6,11 @@ import type { ClientExtension } from "../extension.ts";
 import { TaskCalls } from "./task-calls.ts";
 import { TASKS_ID } from "./tasks.ts";
 
-/** Tasks: a tools/call the server (or the tool, or the caller) runs as a task, polled to its result. */
-export const TASKS_EXTENSION: ClientExtension<TaskCalls> = {
+/**
+ * Tasks, for `new Client(info, { use: [tasksExtension] })`: a tools/call the server (or the tool,
+ * or the caller) runs as a task, polled to its result; the server's task-augmented requests.
+ */
+export const tasksExtension: ClientExtension<TaskCalls> = {
   id: TASKS_ID,
   // Tasks extension ("Capability Negotiation"): no settings are defined; {} declares support.
   settings: {},
