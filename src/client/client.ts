@@ -260,7 +260,8 @@ export class Client extends ContainedEventTarget<ClientEvents> {
     const { task: _task, onTaskStatus: _onTaskStatus, maxPollIntervalMs: _maxPoll, ...requestOptions } = options;
     const telemetry = this.#c.telemetry;
     const traceContext = telemetry === undefined ? undefined : options.traceContext ?? telemetry.active();
-    return await requireTasks(this.#c.extensions, this.#c.name, "startToolTask()").start(name, args, options, { ...requestOptions, progress: true, traceContext });
+    const tasks = requireTasks(this.#c.extensions, this.#c.name, "startToolTask()");
+    return await tasks.start(name, args, options, { ...requestOptions, progress: true, traceContext });
   }
 
   /** A handle on a task known by id (persisted by the host across a restart); `tool` checks its result's outputSchema. */
