@@ -4,6 +4,7 @@
 //   browser  `import { Client, StreamableHttpTransport } from "mcpwire"`, platform browser
 //   workerd  the same with Cloudflare's conditions (workerd, worker, browser), as wrangler builds it
 //   node     `import { Client, StdioTransport } from "mcpwire"`, platform node, ajv left out
+//   browser-tasks  the browser bundle with `tasksExtension` (ClientOptions.use): what tasks add (no budget)
 //   sdk-v2-* `@modelcontextprotocol/client`'s Client with its Streamable HTTP / stdio transport
 //
 // Built from the compiled package, not from src/: the runtime module is picked by package.json
@@ -18,6 +19,10 @@
 // reaches it (the `interpreting validator` column). The Node bundle counts it too, as ajv's
 // fallback (loaded when `jsonSchema: "interpreting"` is chosen or ajv is missing): it is
 // mcpwire's code, not a library a budget "without ajv" could leave out.
+//
+// Tasks are code a Client is given (`use: [tasksExtension]`, src/client/extensions.ts): a bundle
+// that does not import tasksExtension holds none of src/client/tasks/ but the identifier (about
+// 6 KB gzipped less); the browser-tasks row shows what a page that runs tasks carries.
 //
 //   node --import tsx scripts/bundle-sizes.ts [--json]     (also `npm run bench -- bundle`)
 
@@ -57,6 +62,8 @@ export interface BundleFigures {
   hostRuntimeMembers: string[];
   /** Whether the interpreting validator (json-schema-interpreter.js) is in it. */
   interpretingValidator: boolean;
+  /** Whether the tasks extension's code (client/tasks/tool-task.js, the task handle and its polling) is in it. */
+  tasks: boolean;
   /** The biggest inputs, bytes in the output, largest first. */
   biggest: { path: string; bytes: number }[];
 }
@@ -86,6 +93,13 @@ export function bundleCases(): BundleCase[] {
       contents: browser,
       platform: "browser",
       conditions: ["workerd", "worker", "browser"],
+      external: MCPWIRE_EXTERNAL,
+    },
+    {
+      name: "browser-tasks",
+      what: "mcpwire: Client + StreamableHttpTransport + tasksExtension",
+      contents: `export { Client, StreamableHttpTransport, tasksExtension } from "mcpwire";`,
+      platform: "browser",
       external: MCPWIRE_EXTERNAL,
     },
     {
@@ -177,6 +191,8 @@ export async function bundle(entry: BundleCase, resolveDir: string): Promise<Bun
     hostRuntimeMembers: HOST_RUNTIME_MEMBERS.filter((name) => new RegExp(`\\b${name}\\b`).test(text)),
     runtimeModules: inputs.filter((path) => /node_modules\/mcpwire\/dist\/runtime\/(node|deno|web)\.js$/.test(path)).map(shortPath).sort(),
     interpretingValidator: inputs.some((path) => path.endsWith("dist/client/json-schema-interpreter.js")),
+    // Kept bytes, not inputs: esbuild lists a module it read even when nothing of it was kept.
+    tasks: Object.entries(produced).some(([path, { bytesInOutput }]) => path.endsWith("dist/client/tasks/tool-task.js") && bytesInOutput > 0),
     biggest: Object.entries(produced)
       .map(([path, { bytesInOutput }]) => ({ path: shortPath(path), bytes: bytesInOutput }))
       .sort((a, b) => b.bytes - a.bytes)
@@ -206,8 +222,8 @@ const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
 /** The figures as a markdown table, SDK v2's beside ours, then the biggest inputs of the browser bundle. */
 export function table(figures: readonly BundleFigures[]): string {
   const lines = [
-    "| bundle | what | raw | gzip | budget (gzip) | met? | interpreting validator | node: imports | runtime modules |",
-    "|---|---|---|---|---|---|---|---|---|",
+    "| bundle | what | raw | gzip | budget (gzip) | met? | interpreting validator | tasks | node: imports | runtime modules |",
+    "|---|---|---|---|---|---|---|---|---|---|",
   ];
   for (const figure of figures) {
     const budget = BUDGETS[figure.name];
@@ -215,7 +231,9 @@ export function table(figures: readonly BundleFigures[]): string {
     lines.push(
       `| ${figure.name} | ${figure.what} | ${kb(figure.raw)} | ${kb(figure.gzip)} | ${budget === undefined ? "—" : kb(budget)} | ${met} | ${
         figure.name.startsWith("sdk-") ? "—" : figure.interpretingValidator ? "included" : "left out"
-      } | ${figure.nodeImports.length === 0 ? "none" : figure.nodeImports.join(" ")} | ${figure.runtimeModules.join(" ") || "—"} |`,
+      } | ${figure.name.startsWith("sdk-") ? "—" : figure.tasks ? "included" : "left out"} | ${
+        figure.nodeImports.length === 0 ? "none" : figure.nodeImports.join(" ")
+      } | ${figure.runtimeModules.join(" ") || "—"} |`,
     );
   }
   const browser = figures.find((figure) => figure.name === "browser");
