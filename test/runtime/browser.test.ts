@@ -64,6 +64,22 @@ async function run() {
     found.structured = { failed: errorOf(error) };
   }
   found.mismatched = await mismatchedResult(mcpwire);
+  if (params.get("tasks") === "1") {
+    // Tasks are code a client is given: without it a tool that requires a task is refused at once…
+    found.taskRefused = await client.callTool("simulate-research-query", { topic: "mcp" }).then(() => "called", errorOf);
+    // …with it the call runs as a task, polled to its result.
+    const tasking = new mcpwire.Client({ name: "browser-page-tasks", version: "1.0.0" }, { use: [mcpwire.tasksExtension] });
+    tasking.on("problem", ({ message }) => problems.push(message));
+    await tasking.connect(new mcpwire.StreamableHttpTransport({ url: params.get("mcp") }));
+    await tasking.listTools();
+    const statuses = [];
+    const research = await tasking.callTool("simulate-research-query", { topic: "mcp" }, {
+      timeoutMs: 60000,
+      onTaskStatus: ({ status }) => statuses.push(status),
+    });
+    found.task = { statuses, text: textOf(research.content).slice(0, 200) };
+    await tasking.close();
+  }
   found.problems = problems;
   await client.close();
   return found;
@@ -105,6 +121,9 @@ interface PageReport {
     problems: string[];
   };
   problems: string[];
+  /** The plain page only (tasks=1): the task tool without and with the tasks extension. */
+  taskRefused?: { name: string; code: string; message: string };
+  task?: { statuses: string[]; text: string };
 }
 
 const skip = chromiumSkip();
@@ -141,8 +160,8 @@ describe("headless Chromium: a page that imports the browser bundle and uses the
   });
 
   /** Opens `page` in Chromium and returns what its script posted. */
-  async function visit(page: string, name: string, bundle = "single"): Promise<PageReport> {
-    const url = `${pages!.origin}/${page}?name=${name}&bundle=${bundle}&mcp=${encodeURIComponent(mcpUrl)}`;
+  async function visit(page: string, name: string, bundle = "single", tasks = false): Promise<PageReport> {
+    const url = `${pages!.origin}/${page}?name=${name}&bundle=${bundle}&tasks=${tasks ? 1 : 0}&mcp=${encodeURIComponent(mcpUrl)}`;
     const report = (await openInChromium(url, pages!.result(name, 90_000), 100_000)) as PageReport;
     assert.equal(report.failed, undefined, `the page failed: ${JSON.stringify(report.failed)}\n${report.stack}`);
     return report;
@@ -161,14 +180,20 @@ describe("headless Chromium: a page that imports the browser bundle and uses the
     assert.deepEqual(report.structured, { structuredContent: { temperature: 36, conditions: "Light rain / drizzle", humidity: 82 }, isError: false });
   }
 
-  test("connects over Streamable HTTP across origins, lists tools, calls echo, gets progress, reads a resource", async () => {
-    const report = await visit("index.html", "plain");
+  test("connects over Streamable HTTP across origins, lists tools, calls echo, gets progress, reads a resource, runs a task", async () => {
+    const report = await visit("index.html", "plain", "single", true);
     assert.match(report.protocolVersion, /^\d{4}-\d{2}-\d{2}$/);
     assertClientWorked(report);
     assert.equal(report.evalRefused, false, "without a CSP the page may compile code");
     // ajv compiles there: a result that does not match its outputSchema is refused
     assert.equal(report.mismatched.isOutputValidationError, true, JSON.stringify(report.mismatched));
     assert.equal(report.mismatched.rejected?.code, "output-mismatch", JSON.stringify(report.mismatched));
+    // Tasks in a browser: refused without tasksExtension (saying what to import), run to completion with it.
+    assert.equal(report.taskRefused?.name, "TaskError", JSON.stringify(report.taskRefused));
+    assert.equal(report.taskRefused?.code, "unsupported");
+    assert.match(report.taskRefused?.message ?? "", /use: \[tasksExtension\]/);
+    assert.equal(report.task?.statuses.at(-1), "completed", JSON.stringify(report.task));
+    assert.ok((report.task?.text.length ?? 0) > 0, "the task's result has text");
     assert.deepEqual(report.problems, []);
   });
 
