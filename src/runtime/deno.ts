@@ -7,7 +7,7 @@ import { within } from "../common/timing.ts";
 
 import { LineBuffer } from "../common/line-buffer.ts";
 import type { ChildProcess, CoreRuntime, ExitStatus, FileEntry, LineReader, LinkInfo, PrivateLog, Runtime, SpawnRequest, StreamName } from "./types.ts";
-import { FileError, fileErrorCode, SpawnError } from "./errors.ts";
+import { FileError, fileErrorCode, SpawnError, unreadableFile } from "./errors.ts";
 import { OutputQueue } from "./output-queue.ts";
 import { decodeUtf8, indexOfByte, lastIndexOfByte } from "./web.ts";
 import { ChildGroups, OUTPUT_GRACE_MS, processGroup, type SyncFs } from "./process-group.ts";
@@ -50,7 +50,7 @@ interface DenoApi {
   readTextFileSync(path: string): string;
   readTextFile(path: string): Promise<string>;
   mkdir(path: string, options: { recursive: boolean; mode: number }): Promise<void>;
-  stat(path: string): Promise<{ mode: number | null; isDirectory: boolean }>;
+  stat(path: string): Promise<{ mode: number | null; isDirectory: boolean; isFile: boolean; size: number }>;
   chmod(path: string, mode: number): Promise<void>;
   writeTextFile(path: string, text: string, options: { mode: number; createNew: boolean }): Promise<void>;
   writeFile(path: string, data: Uint8Array, options: { mode: number; createNew: boolean }): Promise<void>;
@@ -264,8 +264,13 @@ export const denoRuntime: Runtime = {
   timerKeepsAlive,
   async readTextFile(path: string) {
     try {
+      // Refused before it is opened: opening a FIFO blocks until a writer comes (types.ts).
+      const stats = await Deno.stat(path);
+      const refused = unreadableFile(path, { isFile: stats.isFile, size: stats.size });
+      if (refused !== undefined) throw refused;
       return await Deno.readTextFile(path);
     } catch (error) {
+      if (error instanceof FileError) throw error;
       const code = (error as { code?: string }).code ??
         (error instanceof Deno.errors.NotFound
           ? "ENOENT"

@@ -23,6 +23,20 @@ export function spawnErrorCode(code: string | undefined): SpawnErrorCode {
   return code !== undefined && /^E[A-Z0-9_]+$/.test(code) ? (code as SpawnErrorCode) : "EUNKNOWN";
 }
 
+/** The largest file runtime.readTextFile reads (a trace file is the largest that is read whole). */
+export const MAX_TEXT_FILE_BYTES = 256 * 1024 * 1024;
+
+/** Why runtime.readTextFile refuses a path before reading it (not a regular file, too large), else undefined. */
+export function unreadableFile(path: string, stats: { isFile: boolean; size: number }): FileError | undefined {
+  if (!stats.isFile) {
+    return new FileError(`${path} is not a regular file (a FIFO, a device, a socket or a directory); give the path of a file`, "ENOTREG", { path });
+  }
+  if (stats.size > MAX_TEXT_FILE_BYTES) {
+    return new FileError(`${path} is ${stats.size} bytes, over the ${MAX_TEXT_FILE_BYTES} bytes mcpwire reads from a file`, "EFBIG", { path });
+  }
+  return undefined;
+}
+
 /** A system error name as a FileErrorCode: "EUNKNOWN" when there is none (or it is not an "E…" name). */
 export function fileErrorCode(code: string | undefined): FileErrorCode {
   return code !== undefined && /^E[A-Z0-9_]+$/.test(code) ? (code as FileErrorCode) : "EUNKNOWN";

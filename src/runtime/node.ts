@@ -23,7 +23,7 @@ import type {
   WorkerStart,
   WorkerThread,
 } from "./types.ts";
-import { FileError, fileErrorCode, SpawnError, spawnErrorCode } from "./errors.ts";
+import { FileError, fileErrorCode, SpawnError, spawnErrorCode, unreadableFile } from "./errors.ts";
 import { OutputQueue } from "./output-queue.ts";
 import { ChildGroups, OUTPUT_GRACE_MS, processGroup, type SyncFs } from "./process-group.ts";
 import { onWorkerEnd, receiveMessageSync, startWorkerThread, workerData } from "./worker-threads.ts";
@@ -238,6 +238,15 @@ export const nodeRuntime: Runtime = {
   lastIndexOfByte,
   timerKeepsAlive,
   async readTextFile(path: string) {
+    let stats;
+    try {
+      stats = await stat(path);
+    } catch (error) {
+      throw fileError(error, path);
+    }
+    // Refused before it is opened: opening a FIFO blocks until a writer comes (types.ts).
+    const refused = unreadableFile(path, { isFile: stats.isFile(), size: stats.size });
+    if (refused !== undefined) throw refused;
     try {
       return await readFile(path, "utf8");
     } catch (error) {

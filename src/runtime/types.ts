@@ -129,7 +129,12 @@ export interface CoreRuntime {
 
 /** Everything: the core, and the files, listener, standard streams, exit and worker threads the host and the CLI use. */
 export interface Runtime extends CoreRuntime {
-  /** Reads a whole file as UTF-8; rejects with a FileError carrying the OS reason. */
+  /**
+   * Reads a whole file as UTF-8; rejects with a FileError carrying the OS reason. Only a regular
+   * file of at most MAX_TEXT_FILE_BYTES is read: a FIFO, a device or a socket (whose read would
+   * block, or never end) is `ENOTREG`, a larger file `EFBIG`, both at once (a file the user names
+   * or a repository holds is untrusted input, and every wait is bounded).
+   */
   readTextFile(path: string): Promise<string>;
   /**
    * Writes a file only its owner may read or write (mode 0600), atomically: a temporary file in

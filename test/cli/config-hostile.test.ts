@@ -3,6 +3,7 @@
 // under a temporary HOME and working directory, never the real ones.
 
 import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import process from "node:process";
@@ -54,4 +55,26 @@ test("a deep imported file is a warning; the user's own servers and the imported
   for (const name of ["mcp_mine_argv", "mcp___proto___argv", "mcp___proto_____proto__", "mcp_constructor_constructor", "mcp_constructor_toString"]) {
     assert.match(stdout, new RegExp(`^${name}\\s`, "m"), `${name} in\n${stdout}`);
   }
+});
+
+/** mkfifo(1), from coreutils. */
+const noMkfifo = (() => {
+  try {
+    execFileSync("mkfifo", ["--version"], { stdio: "ignore" });
+    return false;
+  } catch {
+    return "mkfifo is not installed";
+  }
+})();
+
+test("a FIFO named mcpwire.yaml in the working directory: exit 2 at once, saying it is not a regular file (opening it used to hang the CLI)", {
+  skip: noMkfifo,
+}, async () => {
+  const { work, run } = sandbox();
+  execFileSync("mkfifo", [join(work, "mcpwire.yaml")]);
+  const { code, stdout, stderr } = await run(["servers"]);
+  assert.equal(code, 2, stderr);
+  assert.equal(stdout, "");
+  assert.match(stderr, /mcpwire\.yaml" is not|mcpwire\.yaml is not a regular file/);
+  assert.match(stderr, /ENOTREG/);
 });
