@@ -1,6 +1,7 @@
-// Retries of a model request that failed for a reason worth waiting out (a 429, a 5xx, a lost
-// connection: ProviderError.retryable): 1 s doubling to 30 s, at most 5, and a server's
-// Retry-After honoured unless it asks for longer than we are willing to wait.
+// Retries of a model request that failed for a reason worth waiting out (ProviderError.retryable:
+// HTTP 429, 503 or 529, or an error the API calls "overloaded", also inside a stream; see
+// providers/http.ts isRetryable): 1 s doubling to 30 s, at most 5, and a server's Retry-After
+// honoured unless it asks for longer than we are willing to wait. A lost connection is not retried.
 
 import { durationText } from "../common/duration.ts";
 import { sleep } from "../common/timing.ts";
