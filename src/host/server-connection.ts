@@ -159,6 +159,8 @@ export class ServerConnection {
   /** Whether the last start ran the server in its sandbox (config `sandbox:`). */
   #sandboxed = false;
   #sandboxedBy: "bubblewrap" | "deno" | undefined;
+  /** Whether the `sandbox: prefer` warning (no sandbox to be had) was given. */
+  #warnedUnsandboxed = false;
 
   status(): ServerStatus {
     this.#settleHealth();
@@ -289,8 +291,10 @@ export class ServerConnection {
         onSandbox: (outcome) => {
           this.#sandboxed = outcome.sandboxed;
           this.#sandboxedBy = outcome.by;
-          // A problem whose error is a SandboxError: the CLI shows it as a warning.
-          if (outcome.warning !== undefined) {
+          // A problem whose error is a SandboxError: the CLI shows it as a warning; once per
+          // server, not at every reconnect (the reason does not change while mcpwire runs).
+          if (outcome.warning !== undefined && !this.#warnedUnsandboxed) {
+            this.#warnedUnsandboxed = true;
             this.#emit("problem", { server: this.name, message: outcome.warning, error: new SandboxError(outcome.warning, "sandbox-unavailable") });
           }
         },
