@@ -163,7 +163,8 @@ function runBundle(): Row[] {
   }[];
   const kb = (bytes: number | undefined) => bytes === undefined ? null : Math.round(bytes / 102.4) / 10;
   const rows: Row[] = [];
-  const pairs = [["browser", "sdk-v2-browser"], ["workerd", "sdk-v2-browser"], ["node", "sdk-v2-node"]] as const;
+  // browser-tasks: the browser bundle with tasksExtension, beside SDK v2's client, which always holds its tasks.
+  const pairs = [["browser", "sdk-v2-browser"], ["browser-tasks", "sdk-v2-browser"], ["workerd", "sdk-v2-browser"], ["node", "sdk-v2-node"]] as const;
   for (const [name, sdk] of pairs) {
     const ours = figures.find((figure) => figure.name === name);
     const theirs = figures.find((figure) => figure.name === sdk);
