@@ -266,7 +266,7 @@ export const denoRuntime: Runtime = {
     try {
       // Refused before it is opened: opening a FIFO blocks until a writer comes (types.ts).
       const stats = await Deno.stat(path);
-      const refused = unreadableFile(path, { isFile: stats.isFile, size: stats.size });
+      const refused = unreadableFile(path, { isFile: stats.isFile, isDirectory: stats.isDirectory, size: stats.size });
       if (refused !== undefined) throw refused;
       return await Deno.readTextFile(path);
     } catch (error) {

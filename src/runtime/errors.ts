@@ -27,10 +27,10 @@ export function spawnErrorCode(code: string | undefined): SpawnErrorCode {
 export const MAX_TEXT_FILE_BYTES = 256 * 1024 * 1024;
 
 /** Why runtime.readTextFile refuses a path before reading it (not a regular file, too large), else undefined. */
-export function unreadableFile(path: string, stats: { isFile: boolean; size: number }): FileError | undefined {
-  if (!stats.isFile) {
-    return new FileError(`${path} is not a regular file (a FIFO, a device, a socket or a directory); give the path of a file`, "ENOTREG", { path });
-  }
+export function unreadableFile(path: string, stats: { isFile: boolean; isDirectory: boolean; size: number }): FileError | undefined {
+  // A directory fails as reading it would (EISDIR, callers word it); anything else that is not a file is ENOTREG.
+  if (stats.isDirectory) return new FileError(`${path} is a directory, not a file`, "EISDIR", { path });
+  if (!stats.isFile) return new FileError(`${path} is not a regular file (a FIFO, a device or a socket); give the path of a file`, "ENOTREG", { path });
   if (stats.size > MAX_TEXT_FILE_BYTES) {
     return new FileError(`${path} is ${stats.size} bytes, over the ${MAX_TEXT_FILE_BYTES} bytes mcpwire reads from a file`, "EFBIG", { path });
   }

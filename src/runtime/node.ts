@@ -245,7 +245,7 @@ export const nodeRuntime: Runtime = {
       throw fileError(error, path);
     }
     // Refused before it is opened: opening a FIFO blocks until a writer comes (types.ts).
-    const refused = unreadableFile(path, { isFile: stats.isFile(), size: stats.size });
+    const refused = unreadableFile(path, { isFile: stats.isFile(), isDirectory: stats.isDirectory(), size: stats.size });
     if (refused !== undefined) throw refused;
     try {
       return await readFile(path, "utf8");

@@ -1,6 +1,6 @@
 // runtime.readTextFile reads only a regular file of bounded size (src/runtime/types.ts): a FIFO
 // (opening one blocks until a writer comes: a repository holding a FIFO named mcpwire.yaml hung
-// the CLI), a device and a directory fail at once with `ENOTREG`, a file over
+// the CLI) and a device fail at once with `ENOTREG`, a directory with `EISDIR`, a file over
 // MAX_TEXT_FILE_BYTES with `EFBIG`, under Node and Deno alike.
 
 import { test } from "node:test";
@@ -33,21 +33,26 @@ test("a regular file is read whole", async () => {
   }
 });
 
-test("a FIFO, a device and a directory fail at once with ENOTREG, naming the path", { skip: !canMakeFifo() && "mkfifo is not installed" }, async () => {
-  const dir = mkdtempSync(join(tmpdir(), "mcpwire-text-file-"));
-  try {
-    const fifo = join(dir, "mcpwire.yaml");
-    execFileSync("mkfifo", [fifo]);
-    for (const path of [fifo, "/dev/zero", dir]) {
-      await assert.rejects(
-        hangGuard(runtime.readTextFile(path), 5_000, `readTextFile ${path}`),
-        (error: unknown) => error instanceof FileError && error.code === "ENOTREG" && error.path === path && /is not a regular file/.test(error.message),
-      );
+test(
+  "a FIFO and a device fail at once with ENOTREG, a directory with EISDIR, naming the path",
+  { skip: !canMakeFifo() && "mkfifo is not installed" },
+  async () => {
+    const dir = mkdtempSync(join(tmpdir(), "mcpwire-text-file-"));
+    try {
+      const fifo = join(dir, "mcpwire.yaml");
+      execFileSync("mkfifo", [fifo]);
+      for (const path of [fifo, "/dev/zero"]) {
+        await assert.rejects(
+          hangGuard(runtime.readTextFile(path), 5_000, `readTextFile ${path}`),
+          (error: unknown) => error instanceof FileError && error.code === "ENOTREG" && error.path === path && /is not a regular file/.test(error.message),
+        );
+      }
+      await assert.rejects(runtime.readTextFile(dir), (error: unknown) => error instanceof FileError && error.code === "EISDIR" && error.path === dir);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-});
+  },
+);
 
 test("a file over MAX_TEXT_FILE_BYTES fails with EFBIG before it is read", async () => {
   const dir = mkdtempSync(join(tmpdir(), "mcpwire-text-file-"));

@@ -154,4 +154,6 @@ const READ_FAILURES: Readonly<Record<string, string>> = {
   EACCES: "permission denied",
   EPERM: "permission denied",
   EISDIR: "it is a directory, not a file",
+  ENOTREG: "it is not a regular file (a FIFO, a device or a socket)",
+  EFBIG: "it is larger than mcpwire reads from a file (256 MiB)",
 };
