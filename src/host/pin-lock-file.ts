@@ -1,13 +1,15 @@
 // The lock file of tool pins, `mcpwire.lock.json` (registry/tool-pins.ts keeps what is in it):
 // beside a project's config (or a config given with --config), else the user's own in the state
 // directory (`$XDG_STATE_HOME/mcpwire/`, else `~/.local/state/mcpwire/`). Written mode 0600 and
-// atomically; bounded when read; a file that cannot be read or parsed is an error naming it.
+// atomically; bounded when read; a file that cannot be read or parsed is an error naming it. Each
+// read-change-write holds `mcpwire.lock.json.lock` (file-lock.ts), so two processes lose no pin.
 
 import { mcpwireDirectory, switchedOff } from "../common/user-dirs.ts";
 import type { ToolPinsData, ToolPinStore } from "../registry/tool-pins.ts";
 import { runtime } from "../runtime/mod.ts";
 import { FileError } from "../runtime/errors.ts";
 import { directoryOf, resolvePath, userConfigPaths } from "./config/paths.ts";
+import { withFileLock } from "./file-lock.ts";
 import type { McpwireConfig, ServerConfig } from "./config/types.ts";
 
 /** The lock file's name. */
@@ -69,6 +71,11 @@ export class PinLockFile implements ToolPinStore {
     const text = `${JSON.stringify(data, null, 2)}\n`;
     if (text.length > MAX_LOCK_FILE_CHARS) return Promise.reject(new Error(`the pins would be over ${MAX_LOCK_FILE_CHARS} characters`));
     return runtime.writePrivateFile(this.location, text);
+  }
+
+  /** One read-change-write holding `mcpwire.lock.json.lock` (file-lock.ts): two processes never interleave theirs. */
+  exclusive<T>(work: () => Promise<T>): Promise<T> {
+    return withFileLock(this.location, work);
   }
 }
 

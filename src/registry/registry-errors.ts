@@ -57,7 +57,7 @@ export type SyncBridgeErrorCode =
   | "not-in-worker";
 
 /** Why tool pinning failed: the stored pins are damaged (or newer), or could not be written; accept/reject named no held tool. */
-export type ToolPinsErrorCode = "damaged-pins" | "unwritable-pins" | "not-held";
+export type ToolPinsErrorCode = "damaged-pins" | "unwritable-pins" | "busy-pins" | "not-held";
 
 /** Every code an error of the registry layer carries. */
 export type RegistryErrorCode = ToolCallErrorCode | ResultFileErrorCode | SyncBridgeErrorCode | ToolPinsErrorCode;

@@ -38,6 +38,12 @@ export interface ToolPinStore {
   read(): Promise<unknown>;
   /** Replaces the stored value (atomically, where it is a file). */
   write(data: ToolPinsData): Promise<void>;
+  /**
+   * Runs one read-change-write with no other process doing one on the same store (a file: an
+   * inter-process lock, host/file-lock.ts); without it, a write of another process between our
+   * read and write would be lost. Rejects when the store cannot be had in time.
+   */
+  exclusive?<T>(work: () => Promise<T>): Promise<T>;
 }
 
 /** A server as pins know it: its config name and the command line (stdio) or URL its tools were pinned for. */
@@ -252,16 +258,36 @@ export class ToolPins extends ContainedEventTarget<ToolPinsEvents> {
     return decided;
   }
 
-  /** Reads the pins, lets `change` work on them, and writes them back when it changed them; one at a time. */
+  /**
+   * Reads the pins, lets `change` work on them, and writes them back when it changed them; one at
+   * a time in this process, and in the store's exclusive() across processes (a pin another process
+   * wrote between our read and write would be lost: a server pinned there would be first seen again).
+   */
   #update<T>(change: (data: ToolPinsData) => { value: T; changed: boolean }): Promise<T> {
-    const run = this.#tail.then(async () => {
+    const work = async () => {
       const data = await this.#read();
       const { value, changed } = change(data);
       if (changed) await this.#write(data);
       return value;
-    });
+    };
+    const store = this.#store;
+    const run = this.#tail.then(() => store?.exclusive === undefined ? work() : this.#exclusive(store, work));
     this.#tail = run.catch(() => {});
     return run;
+  }
+
+  async #exclusive<T>(store: ToolPinStore, work: () => Promise<T>): Promise<T> {
+    let done = false;
+    try {
+      return await store.exclusive!(async () => {
+        const value = await work();
+        done = true;
+        return value;
+      });
+    } catch (error) {
+      if (done || error instanceof ToolPinsError) throw error; // the work's own failure, or the release's after it
+      throw new ToolPinsError(`the tool pins in ${store.location} are busy: ${messageOf(error)}`, "busy-pins", { cause: error });
+    }
   }
 
   async #read(): Promise<ToolPinsData> {

@@ -73,7 +73,7 @@ interface DenoApi {
   addSignalListener(signal: string, fn: () => void): void;
   refTimer(id: number): void;
   unrefTimer(id: number): void;
-  errors: { NotFound: new () => Error; PermissionDenied: new () => Error; IsADirectory: new () => Error };
+  errors: { NotFound: new () => Error; PermissionDenied: new () => Error; IsADirectory: new () => Error; AlreadyExists: new () => Error };
 }
 
 const Deno = (globalThis as unknown as { Deno: DenoApi }).Deno;
@@ -336,7 +336,7 @@ export const denoRuntime: Runtime = {
     try {
       const info = await Deno.lstat(path);
       const kind = info.isSymlink ? "symlink" : info.isDirectory ? "directory" : info.isFile ? "file" : "other";
-      return { kind, uid: info.uid, mode: info.mode === null ? null : info.mode & 0o777 };
+      return { kind, uid: info.uid, mode: info.mode === null ? null : info.mode & 0o777, mtimeMs: info.mtime?.getTime() ?? null };
     } catch (error) {
       if (error instanceof Deno.errors.NotFound) return undefined;
       throw new FileError((error as Error).message, fileErrorCode((error as { code?: string }).code), { path, cause: error });
@@ -362,6 +362,15 @@ export const denoRuntime: Runtime = {
       await Deno.remove(path);
     } catch (error) {
       if (error instanceof Deno.errors.NotFound) return;
+      throw new FileError((error as Error).message, fileErrorCode((error as { code?: string }).code), { path, cause: error });
+    }
+  },
+  async createExclusive(path: string, text: string) {
+    try {
+      await Deno.writeTextFile(path, text, { mode: 0o600, createNew: true });
+      return true;
+    } catch (error) {
+      if (error instanceof Deno.errors.AlreadyExists) return false;
       throw new FileError((error as Error).message, fileErrorCode((error as { code?: string }).code), { path, cause: error });
     }
   },

@@ -345,7 +345,7 @@ export const nodeRuntime: Runtime = {
       const info = await lstat(path);
       const kind = info.isSymbolicLink() ? "symlink" : info.isDirectory() ? "directory" : info.isFile() ? "file" : "other";
       const posix = process.platform !== "win32";
-      return { kind, uid: posix ? info.uid : null, mode: posix ? info.mode & 0o777 : null };
+      return { kind, uid: posix ? info.uid : null, mode: posix ? info.mode & 0o777 : null, mtimeMs: info.mtimeMs };
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
       throw fileError(error, path);
@@ -367,6 +367,15 @@ export const nodeRuntime: Runtime = {
     try {
       await rm(path, { force: true });
     } catch (error) {
+      throw fileError(error, path);
+    }
+  },
+  async createExclusive(path: string, text: string) {
+    try {
+      await writeFile(path, text, { mode: 0o600, flag: "wx" });
+      return true;
+    } catch (error) {
+      if ((error as { code?: string }).code === "EEXIST") return false;
       throw fileError(error, path);
     }
   },

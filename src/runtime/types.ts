@@ -172,6 +172,12 @@ export interface Runtime extends CoreRuntime {
   /** Deletes a file; one that is not there is not an error. Rejects with a FileError. */
   removeFile(path: string): Promise<void>;
   /**
+   * Creates `path` (mode 0600) holding `text` only if nothing is there (O_EXCL): true when this
+   * call made it, false when something already was. The primitive of an inter-process lock
+   * (host/file-lock.ts). The directory must exist. Rejects with a FileError for any other failure.
+   */
+  createExclusive(path: string, text: string): Promise<boolean>;
+  /**
    * The regular files directly in a directory, with their last change time (ms since the
    * epoch) and size in bytes; subdirectories and links are left out. Rejects with a FileError.
    */
@@ -244,6 +250,8 @@ export interface LinkInfo {
   uid: number | null;
   /** The permission bits (mode & 0o777); null where the OS has none. */
   mode: number | null;
+  /** When it last changed (ms since the epoch); null where the OS does not say. */
+  mtimeMs: number | null;
 }
 
 /** A listener from serveLoopback. */

@@ -97,6 +97,7 @@ export const webRuntime: Runtime = {
   realPath: (path): Promise<string | undefined> => Promise.reject(unsupported("files", `cannot resolve ${path}`)),
   userId: () => undefined,
   removeFile: (path) => Promise.reject(unsupported("files", `cannot remove ${path}`)),
+  createExclusive: (path) => Promise.reject(unsupported("files", `cannot create ${path}`)),
   listFiles: (path): Promise<FileEntry[]> => Promise.reject(unsupported("files", `cannot list ${path}`)),
   serveLoopback: (port): Promise<LoopbackListener> => Promise.reject(unsupported("listeners", `cannot listen on 127.0.0.1:${port}`)),
   args: () => [],
