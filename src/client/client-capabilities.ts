@@ -59,7 +59,7 @@ export function declaredCapabilities(options: ClientOptions): ClientCapabilities
   const installed = options.use ?? [];
   for (const extension of installed) {
     // An extension's code comes from mcpwire (tasksExtension): it installs itself on the connection.
-    if (typeof extension?.id !== "string" || typeof extension.install !== "function") {
+    if (typeof extension?.id !== "string" || typeof (extension as { install?: unknown }).install !== "function") {
       throw new TypeError("new Client(): `use` takes extensions with code from mcpwire, such as tasksExtension; an entry is not one");
     }
   }

@@ -7,7 +7,6 @@ import type { Progress, RequestOptions } from "../jsonrpc/peer.ts";
 import type { ClientState } from "./client-state.ts";
 import type { ClientTraceOption } from "./client-trace.ts";
 import type { EraCache } from "./era-cache.ts";
-import type { ClientExtension } from "./extension.ts";
 import type { ClientHandlers } from "./handlers.ts";
 import type { ProtocolChoice } from "./protocol-version.ts";
 import type { RootInput } from "./roots.ts";
@@ -24,6 +23,18 @@ import type { ClientCapabilities, JsonObject } from "./types.ts";
  * Extensions mcpwire implements are on unless turned off here (extensions.ts).
  */
 export type ExtensionOptions = Record<string, JsonObject | boolean>;
+
+/**
+ * An extension's code, for `use`: mcpwire's own (`tasksExtension`). Its whole interface is
+ * ClientExtension (extension.ts), which these options cannot name: extension.ts imports the
+ * client's context, which imports these options. `new Client()` checks the rest (an install()).
+ */
+export interface ExtensionCode {
+  /** Its identifier, the key in `capabilities.extensions`. */
+  readonly id: string;
+  /** What the client declares for it unless the `extensions` option says otherwise. */
+  readonly settings: JsonObject;
+}
 
 /** Options of a Client: capabilities and their handlers, roots, sampling policy, the era to speak, timeouts, extensions. */
 export interface ClientOptions {
@@ -92,7 +103,7 @@ export interface ClientOptions {
    * and the task methods say what to import; a bundle that never meets a task stays smaller.
    * McpManager gives it to every server's client.
    */
-  use?: readonly ClientExtension[];
+  use?: readonly ExtensionCode[];
   /**
    * The server's task-augmented sampling/elicitation requests (spec 2025-11-25
    * basic/utilities/tasks): how many tasks are kept and for how long. `false` declares no

@@ -18,7 +18,7 @@ import { isObject, setOwn } from "../common/json.ts";
 import type { Peer, RequestHandler } from "../jsonrpc/peer.ts";
 import { APPS_EXTENSION, APPS_ID } from "./apps/apps-extension.ts";
 import type { ClientContext } from "./client-context.ts";
-import type { ExtensionOptions } from "./client-options.ts";
+import type { ExtensionCode, ExtensionOptions } from "./client-options.ts";
 import type { ClientExtension, ExtensionHooks } from "./extension.ts";
 import { SKILLS_EXTENSION, SKILLS_ID } from "./skills/skills-extension.ts";
 import { TaskError } from "./errors.ts";
@@ -62,12 +62,12 @@ export type { ExtensionOptions } from "./client-options.ts";
  * declarations, then the extensions it was given the code of. An extension is listed once its
  * client side runs, so a server never sees a claim the client cannot keep.
  */
-function defaultSettings(installed: readonly ClientExtension[]): Map<string, JsonObject> {
+function defaultSettings(installed: readonly ExtensionCode[]): Map<string, JsonObject> {
   return new Map([...DECLARED_EXTENSIONS, ...installed].map((extension) => [extension.id, extension.settings]));
 }
 
 /** The identifiers on by default, given the extensions installed (ClientOptions.use), for documentation and the CLI. */
-export function defaultExtensions(installed: readonly ClientExtension[] = []): string[] {
+export function defaultExtensions(installed: readonly ExtensionCode[] = []): string[] {
   return [...defaultSettings(installed).keys()];
 }
 
@@ -81,7 +81,7 @@ export function defaultExtensions(installed: readonly ClientExtension[] = []): s
 export function declaredExtensions(
   options: ExtensionOptions | undefined,
   explicit?: Record<string, JsonObject>,
-  installed: readonly ClientExtension[] = [],
+  installed: readonly ExtensionCode[] = [],
 ): Record<string, JsonObject> {
   const defaults = defaultSettings(installed);
   const declared: Record<string, JsonObject> = {};
@@ -159,9 +159,10 @@ export class InstalledExtensions {
   /** The extensions (by id) that claim a result type. */
   readonly #resultClaimers: string[] = [];
 
-  constructor(context: ClientContext, installed: readonly ClientExtension[]) {
+  constructor(context: ClientContext, installed: readonly ExtensionCode[]) {
     let tasks: TaskCalls | undefined;
-    for (const extension of [...DECLARED_EXTENSIONS, ...installed]) {
+    // Each `use` entry is a ClientExtension: new Client() checked it has an install() (client-capabilities.ts).
+    for (const extension of [...DECLARED_EXTENSIONS, ...(installed as readonly ClientExtension[])]) {
       const hooks = this.#install(extension, context);
       if (extension.id === TASKS_ID) tasks = hooks as TaskCalls | undefined; // tasks-extension.ts installs a TaskCalls
     }
