@@ -13,8 +13,8 @@
 // (src/runtime/mod.ts says why), and that is what an embedder's bundler meets. One build per
 // file, in a temp dir, bundled twice: one file (as scripts/bundle-sizes.ts measures it), and
 // code-split (each validator a chunk loaded when first used, as Vite or webpack would make it).
-// Each page visit is one browser run, killed as a group once the page has posted. One page
-// script, one build, one set of assertions: the suite is a function of the browser (BROWSERS),
+// One browser run per browser visits the three pages (plain, code-split, CSP) in turn and is
+// killed as a group once the last has posted. One page script, one build, one set of assertions: the suite is a function of the browser (BROWSERS),
 // run for each, under a describe that builds the package and bundles and starts server-everything
 // and the page server once for both.
 
@@ -96,6 +96,10 @@ try {
   report = { failed: errorOf(error), stack: String(error?.stack ?? "") };
 }
 await fetch("/result/" + name, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(report) });
+// The next page of this browser run, if any: one browser start for all the pages (a start is
+// most of a visit's time, three seconds of Firefox's).
+const next = params.get("next");
+if (next !== null && next.startsWith("/")) location.assign(next);
 `;
 
 const PAGE = `<!doctype html>
@@ -184,11 +188,30 @@ describe("a page that imports the browser bundle and uses the client, in headles
 
   /** Every test of the page, in `browser`. */
   function pageSuite(browser: Browser): void {
-    /** Opens `page` in the browser and returns what its script posted (under a name of its own: both browsers post to one server). */
-    async function visit(page: string, run: string, bundle = "single", tasks = false): Promise<PageReport> {
-      const name = `${browser.name.toLowerCase()}-${run}`;
-      const url = `${pages!.origin}/${page}?name=${name}&bundle=${bundle}&tasks=${tasks ? 1 : 0}&mcp=${encodeURIComponent(mcpUrl)}`;
-      const report = (await browser.open(url, pages!.result(name, 90_000), 100_000)) as PageReport;
+    const reports = new Map<string, PageReport>();
+
+    // One browser run visits the three pages in turn (each page goes on to the next once it has
+    // posted), each under a name of its own: both browsers post to one server.
+    before(async () => {
+      const visits = [
+        { run: "plain", page: "index.html", bundle: "single", tasks: true },
+        { run: "split", page: "index.html", bundle: "split", tasks: false },
+        { run: "csp", page: "csp.html", bundle: "single", tasks: false },
+      ];
+      const nameOf = (run: string) => `${browser.name.toLowerCase()}-${run}`;
+      let next: string | undefined;
+      for (const { run, page, bundle, tasks } of [...visits].reverse()) {
+        next = `/${page}?name=${nameOf(run)}&bundle=${bundle}&tasks=${tasks ? 1 : 0}&mcp=${encodeURIComponent(mcpUrl)}` +
+          (next === undefined ? "" : `&next=${encodeURIComponent(next)}`);
+      }
+      const posted = Promise.all(visits.map(({ run }) => pages!.result(nameOf(run), 150_000)));
+      const all = (await browser.open(`${pages!.origin}${next}`, posted, 160_000)) as PageReport[];
+      visits.forEach(({ run }, at) => reports.set(run, all[at]!));
+    });
+
+    /** What the page posted on its visit `run`, which ran in the browser. */
+    function reportOf(run: string): PageReport {
+      const report = reports.get(run)!;
       assert.equal(report.failed, undefined, `the page failed in ${browser.name}: ${JSON.stringify(report.failed)}\n${report.stack}`);
       assert.match(report.userAgent, browser.userAgent);
       return report;
@@ -207,8 +230,8 @@ describe("a page that imports the browser bundle and uses the client, in headles
       assert.deepEqual(report.structured, { structuredContent: { temperature: 36, conditions: "Light rain / drizzle", humidity: 82 }, isError: false });
     }
 
-    test("connects over Streamable HTTP across origins, lists tools, calls echo, gets progress, reads a resource, runs a task", async () => {
-      const report = await visit("index.html", "plain", "single", true);
+    test("connects over Streamable HTTP across origins, lists tools, calls echo, gets progress, reads a resource, runs a task", () => {
+      const report = reportOf("plain");
       assert.match(report.protocolVersion, /^\d{4}-\d{2}-\d{2}$/);
       assertClientWorked(report);
       assert.equal(report.evalRefused, false, "without a CSP the page may compile code");
@@ -227,8 +250,8 @@ describe("a page that imports the browser bundle and uses the client, in headles
     // esbuild's code splitting puts ajv (CommonJS) in a chunk that exports only `default`, so
     // `(await import("ajv")).Ajv` is undefined there: ajv-validator.ts reads the named exports
     // only, the schema is reported as not compiling and the result passes unchecked.
-    test("a code-split bundle (each validator a chunk loaded when first used) checks results with ajv too", async () => {
-      const report = await visit("index.html", "split", "split");
+    test("a code-split bundle (each validator a chunk loaded when first used) checks results with ajv too", () => {
+      const report = reportOf("split");
       assertClientWorked(report);
       assert.equal(report.mismatched.isOutputValidationError, true, JSON.stringify(report.mismatched));
       assert.deepEqual([...report.problems, ...report.mismatched.problems], []);
@@ -236,8 +259,8 @@ describe("a page that imports the browser bundle and uses the client, in headles
 
     describe(`under a Content-Security-Policy without 'unsafe-eval' (${CSP})`, () => {
       let report: PageReport | undefined;
-      before(async () => {
-        report = await visit("csp.html", "csp");
+      before(() => {
+        report = reportOf("csp");
       });
 
       test("the policy is in force (new Function is refused), and the client still connects, calls and reads", () => {
