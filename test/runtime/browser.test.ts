@@ -14,7 +14,7 @@
 // file, in a temp dir, bundled twice: one file (as scripts/bundle-sizes.ts measures it), and
 // code-split (each validator a chunk loaded when first used, as Vite or webpack would make it).
 // One browser run per browser visits the three pages (plain, code-split, CSP) in turn and is
-// killed as a group once the last has posted. One page script, one build, one set of assertions: the suite is a function of the browser (BROWSERS),
+// killed as a group once the last has posted. One page script, one build, one set of assertions: the suite is a function of the browser (support/browsers.ts),
 // run for each, under a describe that builds the package and bundles and starts server-everything
 // and the page server once for both.
 
@@ -26,9 +26,8 @@ import os from "node:os";
 import { join } from "node:path";
 import * as esbuild from "esbuild";
 import { buildPackage, ROOT } from "../../scripts/bundle-sizes.ts";
-import { chromiumSkip } from "../support/chromium.ts";
-import { firefoxSkip, openInFirefox } from "../support/firefox.ts";
-import { bundleForBrowser, MISMATCHED_RESULT, openInChromium, type PageServer, servePage } from "../support/browser-page.ts";
+import { allBrowsersSkip, BROWSERS, type PageBrowser } from "../support/browsers.ts";
+import { bundleForBrowser, MISMATCHED_RESULT, type PageServer, servePage } from "../support/browser-page.ts";
 import { freePort, startEverything, stop } from "../support/everything-http.ts";
 
 /** The page's script: every step of the client, its report posted to /result/<name>. */
@@ -135,21 +134,7 @@ interface PageReport {
   task?: { statuses: string[]; text: string };
 }
 
-/** A browser the page runs in: what to call it, whether it is there, how to open a page in it. */
-interface Browser {
-  name: string;
-  /** The test option: a reason when the browser is missing (and this is not CI). */
-  skip: string | false;
-  /** Whose navigator.userAgent the page must report: the page ran in this browser. */
-  userAgent: RegExp;
-  open<T>(url: string, until: Promise<T>, timeoutMs: number): Promise<T>;
-}
-
-const BROWSERS: readonly Browser[] = [
-  { name: "Chromium", skip: chromiumSkip(), userAgent: /Chrome\/\d+/, open: (url, until, timeoutMs) => openInChromium(url, until, timeoutMs) },
-  { name: "Firefox", skip: firefoxSkip(), userAgent: /\bFirefox\/\d+/, open: (url, until, timeoutMs) => openInFirefox(url, until, timeoutMs) },
-];
-const skip = BROWSERS.every((browser) => browser.skip !== false) ? BROWSERS.map((browser) => browser.skip).join("; ") : false;
+const skip = allBrowsersSkip();
 
 describe("a page that imports the browser bundle and uses the client, in headless Chromium and Firefox", { skip }, () => {
   const scratch = mkdtempSync(join(os.tmpdir(), "mcpwire-browser-test-"));
@@ -187,7 +172,7 @@ describe("a page that imports the browser bundle and uses the client, in headles
   }
 
   /** Every test of the page, in `browser`. */
-  function pageSuite(browser: Browser): void {
+  function pageSuite(browser: PageBrowser): void {
     const reports = new Map<string, PageReport>();
 
     // One browser run visits the three pages in turn (each page goes on to the next once it has
