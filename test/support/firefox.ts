@@ -11,7 +11,7 @@
 // in the log. Checked by pointing the profile's proxy at a loopback server that records what it is
 // asked for (loopback itself is never proxied): with these prefs nothing in 20 s; without
 // MOZ_REMOTE_SETTINGS_DEVTOOLS, firefox.settings.services.mozilla.com; without the dom.push prefs,
-// push.services.mozilla.com.
+// push.services.mozilla.com. Under strace, the only TCP connect() of a run is to the page's server.
 
 import "./test-env.ts"; // the era cache off (test-env.ts)
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
