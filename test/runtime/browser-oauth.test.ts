@@ -1,5 +1,5 @@
-// OAuth in a real browser (issue 28): headless Chromium opens a page served from 127.0.0.1 that
-// imports the browser bundle of `mcpwire` and `mcpwire/auth`, starts the authorization
+// OAuth in real browsers (issue 28): headless Chromium, then Firefox, opens a page served from
+// 127.0.0.1 that imports the browser bundle of `mcpwire` and `mcpwire/auth`, starts the authorization
 // (startBrowserAuthorization: discovery, dynamic registration, PKCE; the verifier in
 // sessionStorage) and navigates to the loopback authorization server fixture
 // (test/fixtures/auth/oauth-servers.ts, another origin, CORS on), which approves at once and
@@ -15,7 +15,8 @@
 //
 // The bundle is made from the package as `npm run build` builds it (scripts/bundle-sizes.ts
 // buildPackage), as test/runtime/browser.test.ts does: only the built package has the #runtime
-// conditions that keep node: modules out of a browser bundle.
+// conditions that keep node: modules out of a browser bundle. One build, one page script, one set
+// of assertions: the flows are a function of the browser (support/browsers.ts), run for each.
 
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
@@ -24,8 +25,8 @@ import os from "node:os";
 import { join } from "node:path";
 import * as esbuild from "esbuild";
 import { buildPackage, ROOT } from "../../scripts/bundle-sizes.ts";
-import { chromiumSkip } from "../support/chromium.ts";
-import { bundleForBrowser, openInChromium, type PageServer, servePage } from "../support/browser-page.ts";
+import { allBrowsersSkip, BROWSERS, type PageBrowser } from "../support/browsers.ts";
+import { bundleForBrowser, type PageServer, servePage } from "../support/browser-page.ts";
 import { type OAuthFixture, startOAuthFixture } from "../fixtures/auth/oauth-servers.ts";
 
 /** What the page imports: the client and the browser side of mcpwire/auth. */
@@ -66,7 +67,7 @@ async function begin() {
 
 async function finish(callbackUrl) {
   const mcp = sessionStorage.getItem("test.mcp");
-  const found = { callbackHadCode: new URL(callbackUrl).searchParams.has("code") };
+  const found = { userAgent: navigator.userAgent, callbackHadCode: new URL(callbackUrl).searchParams.has("code") };
   const store = new mcpwire.IndexedDbTokenStore({ databaseName });
   const done = await mcpwire.completeBrowserAuthorization({ callbackUrl, store });
   if (callbackUrl === location.href) history.replaceState(null, "", done.cleanUrl);
@@ -121,6 +122,7 @@ interface OAuthPageReport {
   failed?: { message: string };
   stack?: string;
   at?: string;
+  userAgent: string;
   callbackHadCode: boolean;
   cleanUrl: string;
   finalUrl: string;
@@ -133,17 +135,18 @@ interface OAuthPageReport {
   call: string;
 }
 
-const skip = chromiumSkip();
+const skip = allBrowsersSkip();
 
 /** One page visit's flow: the authorization server and MCP endpoint it used, what the page reported, and every URL it asked the page server for. */
 interface Flow {
+  browser: PageBrowser;
   fixture: OAuthFixture;
   report: OAuthPageReport;
   pageRequests: string[];
   origin: string;
 }
 
-describe("headless Chromium: the browser OAuth flow, tokens in IndexedDB, the client connected with them", { skip }, () => {
+describe("the browser OAuth flow in headless Chromium and Firefox, tokens in IndexedDB, the client connected with them", { skip }, () => {
   const scratch = mkdtempSync(join(os.tmpdir(), "mcpwire-browser-oauth-test-"));
   const site = join(scratch, "site");
   const fixtures: OAuthFixture[] = [];
@@ -167,8 +170,8 @@ describe("headless Chromium: the browser OAuth flow, tokens in IndexedDB, the cl
     rmSync(scratch, { recursive: true, force: true });
   });
 
-  /** A fresh authorization server, MCP endpoint and page origin (so a fresh IndexedDB), and one Chromium run of `mode`. */
-  async function run(mode: "redirect" | "popup"): Promise<Flow> {
+  /** A fresh authorization server, MCP endpoint and page origin (so a fresh IndexedDB), and one run of `mode` in `browser`. */
+  async function run(browser: PageBrowser, mode: "redirect" | "popup"): Promise<Flow> {
     // 30 s tokens with refresh tokens: within the default 60 s skew, so the client refreshes
     const fixture = await startOAuthFixture({ cors: true, refreshTokens: true, expiresIn: 30 });
     fixtures.push(fixture);
@@ -176,12 +179,13 @@ describe("headless Chromium: the browser OAuth flow, tokens in IndexedDB, the cl
     const pages = await servePage({ dir: site, onRequest: (method, url) => pageRequests.push(`${method} ${url}`) });
     servers.push(pages);
     const url = `${pages.origin}/index.html?name=${mode}&mode=${mode}&mcp=${encodeURIComponent(fixture.mcpUrl)}`;
-    const report = (await openInChromium(url, pages.result(mode, 90_000), 100_000, mode === "popup" ? ["--disable-popup-blocking"] : [])) as OAuthPageReport;
-    return { fixture, report, pageRequests, origin: pages.origin };
+    const report = (await browser.open(url, pages.result(mode, 90_000), 100_000, { popups: mode === "popup" })) as OAuthPageReport;
+    return { browser, fixture, report, pageRequests, origin: pages.origin };
   }
 
-  function assertConnected({ fixture, report }: Flow): void {
-    assert.equal(report.failed, undefined, `the page failed at ${report.at}: ${JSON.stringify(report.failed)}\n${report.stack}`);
+  function assertConnected({ browser, fixture, report }: Flow): void {
+    assert.equal(report.failed, undefined, `the page failed in ${browser.name} at ${report.at}: ${JSON.stringify(report.failed)}\n${report.stack}`);
+    assert.match(report.userAgent, browser.userAgent);
     assert.equal(report.callbackHadCode, true, "the authorization server redirected back with a code");
     assert.equal(report.server, "oauth-fixture");
     assert.deepEqual(report.tools, ["whoami"]);
@@ -222,43 +226,50 @@ describe("headless Chromium: the browser OAuth flow, tokens in IndexedDB, the cl
     }
   }
 
-  describe("a redirect: location.assign to the authorization server, completed on the callback page", () => {
-    let flow: Flow | undefined;
-    before(async () => {
-      flow = await run("redirect");
+  for (const browser of BROWSERS) {
+    describe(`headless ${browser.name}`, { skip: browser.skip }, () => flowSuite(browser));
+  }
+
+  /** Both flows, in `browser`. */
+  function flowSuite(browser: PageBrowser): void {
+    describe("a redirect: location.assign to the authorization server, completed on the callback page", () => {
+      let flow: Flow | undefined;
+      before(async () => {
+        flow = await run(browser, "redirect");
+      });
+
+      test("the page completes the redirect flow and lists and calls the protected server's tools with the token", () => {
+        assertConnected(flow!);
+      });
+
+      test("the tokens are kept in IndexedDB and refreshed there when they near expiry; the PKCE verifier is gone", () => {
+        assertStoredAndRefreshed(flow!);
+      });
+
+      test("the final page URL has no code or state, and no token or verifier appears in any URL the browser visited", () => {
+        const clean = `${flow!.origin}/callback.html`;
+        assert.equal(flow!.report.cleanUrl, clean);
+        assert.equal(flow!.report.finalUrl, clean, "history.replaceState took the code and state out of the address bar");
+        assertNoSecretInUrls(flow!);
+      });
     });
 
-    test("the page completes the redirect flow and lists and calls the protected server's tools with the token", () => {
-      assertConnected(flow!);
-    });
+    describe("a popup: window.open to the authorization server, its callback posts its URL back and the opener completes", () => {
+      let flow: Flow | undefined;
+      before(async () => {
+        flow = await run(browser, "popup");
+      });
 
-    test("the tokens are kept in IndexedDB and refreshed there when they near expiry; the PKCE verifier is gone", () => {
-      assertStoredAndRefreshed(flow!);
-    });
+      test("the opener completes the flow, keeps the tokens in IndexedDB, and connects with them", () => {
+        assertConnected(flow!);
+        assertStoredAndRefreshed(flow!);
+      });
 
-    test("the final page URL has no code or state, and no token or verifier appears in any URL the browser visited", () => {
-      const clean = `${flow!.origin}/callback.html`;
-      assert.equal(flow!.report.cleanUrl, clean);
-      assert.equal(flow!.report.finalUrl, clean, "history.replaceState took the code and state out of the address bar");
-      assertNoSecretInUrls(flow!);
+      test("the opener's URL never held a code, and no token or verifier appears in any URL the browser visited", () => {
+        assert.ok(!/[?&](code|state)=/.test(flow!.report.finalUrl), flow!.report.finalUrl);
+        assert.ok(flow!.report.finalUrl.startsWith(`${flow!.origin}/index.html?`), flow!.report.finalUrl);
+        assertNoSecretInUrls(flow!);
+      });
     });
-  });
-
-  describe("a popup: window.open to the authorization server, its callback posts its URL back and the opener completes", () => {
-    let flow: Flow | undefined;
-    before(async () => {
-      flow = await run("popup");
-    });
-
-    test("the opener completes the flow, keeps the tokens in IndexedDB, and connects with them", () => {
-      assertConnected(flow!);
-      assertStoredAndRefreshed(flow!);
-    });
-
-    test("the opener's URL never held a code, and no token or verifier appears in any URL the browser visited", () => {
-      assert.ok(!/[?&](code|state)=/.test(flow!.report.finalUrl), flow!.report.finalUrl);
-      assert.ok(flow!.report.finalUrl.startsWith(`${flow!.origin}/index.html?`), flow!.report.finalUrl);
-      assertNoSecretInUrls(flow!);
-    });
-  });
+  }
 });

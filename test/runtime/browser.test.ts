@@ -1,8 +1,8 @@
-// The client in a real browser (issue 28): headless Chromium opens a page served from 127.0.0.1
-// whose script imports mcpwire's browser bundle, connects to server-everything in Streamable
-// HTTP mode (another origin: CORS as a real page needs it; server-everything sends
-// `Access-Control-Allow-Origin: *` and exposes Mcp-Session-Id itself, so no proxy is put in
-// front of it), lists tools, calls `echo`, gets progress from a long-running tool, reads a
+// The client in real browsers (issue 28): headless Chromium, then headless Firefox (ESR), opens a
+// page served from 127.0.0.1 whose script imports mcpwire's browser bundle, connects to
+// server-everything in Streamable HTTP mode (another origin: CORS as a real page needs it;
+// server-everything sends `Access-Control-Allow-Origin: *` and exposes Mcp-Session-Id itself,
+// so no proxy is put in front of it), lists tools, calls `echo`, gets progress from a long-running tool, reads a
 // resource, and posts what it found back as JSON. The same page again under a
 // Content-Security-Policy without 'unsafe-eval' (`script-src 'self'`), where structured results
 // must still be checked against the tool's outputSchema.
@@ -13,7 +13,10 @@
 // (src/runtime/mod.ts says why), and that is what an embedder's bundler meets. One build per
 // file, in a temp dir, bundled twice: one file (as scripts/bundle-sizes.ts measures it), and
 // code-split (each validator a chunk loaded when first used, as Vite or webpack would make it).
-// Each page visit is one Chromium run, killed as a group once the page has posted.
+// One browser run per browser visits the three pages (plain, code-split, CSP) in turn and is
+// killed as a group once the last has posted. One page script, one build, one set of assertions: the suite is a function of the browser (support/browsers.ts),
+// run for each, under a describe that builds the package and bundles and starts server-everything
+// and the page server once for both.
 
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
@@ -23,8 +26,8 @@ import os from "node:os";
 import { join } from "node:path";
 import * as esbuild from "esbuild";
 import { buildPackage, ROOT } from "../../scripts/bundle-sizes.ts";
-import { chromiumSkip } from "../support/chromium.ts";
-import { bundleForBrowser, MISMATCHED_RESULT, openInChromium, type PageServer, servePage } from "../support/browser-page.ts";
+import { allBrowsersSkip, BROWSERS, type PageBrowser } from "../support/browsers.ts";
+import { bundleForBrowser, MISMATCHED_RESULT, type PageServer, servePage } from "../support/browser-page.ts";
 import { freePort, startEverything, stop } from "../support/everything-http.ts";
 
 /** The page's script: every step of the client, its report posted to /result/<name>. */
@@ -92,6 +95,10 @@ try {
   report = { failed: errorOf(error), stack: String(error?.stack ?? "") };
 }
 await fetch("/result/" + name, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(report) });
+// The next page of this browser run, if any: one browser start for all the pages (a start is
+// most of a visit's time, three seconds of Firefox's).
+const next = params.get("next");
+if (next !== null && next.startsWith("/")) location.assign(next);
 `;
 
 const PAGE = `<!doctype html>
@@ -104,6 +111,7 @@ const CSP = "script-src 'self'";
 
 interface PageReport {
   failed?: { message: string };
+  userAgent: string;
   stack?: string;
   evalRefused: false | { name: string; message: string };
   server: string;
@@ -126,9 +134,9 @@ interface PageReport {
   task?: { statuses: string[]; text: string };
 }
 
-const skip = chromiumSkip();
+const skip = allBrowsersSkip();
 
-describe("headless Chromium: a page that imports the browser bundle and uses the client", { skip }, () => {
+describe("a page that imports the browser bundle and uses the client, in headless Chromium and Firefox", { skip }, () => {
   const scratch = mkdtempSync(join(os.tmpdir(), "mcpwire-browser-test-"));
   const site = join(scratch, "site");
   let everything: ChildProcess | undefined;
@@ -159,71 +167,101 @@ describe("headless Chromium: a page that imports the browser bundle and uses the
     rmSync(scratch, { recursive: true, force: true });
   });
 
-  /** Opens `page` in Chromium and returns what its script posted. */
-  async function visit(page: string, name: string, bundle = "single", tasks = false): Promise<PageReport> {
-    const url = `${pages!.origin}/${page}?name=${name}&bundle=${bundle}&tasks=${tasks ? 1 : 0}&mcp=${encodeURIComponent(mcpUrl)}`;
-    const report = (await openInChromium(url, pages!.result(name, 90_000), 100_000)) as PageReport;
-    assert.equal(report.failed, undefined, `the page failed: ${JSON.stringify(report.failed)}\n${report.stack}`);
-    return report;
+  for (const browser of BROWSERS) {
+    describe(`headless ${browser.name}`, { skip: browser.skip }, () => pageSuite(browser));
   }
 
-  /** What every page must have done against server-everything. */
-  function assertClientWorked(report: PageReport): void {
-    assert.equal(report.server, "mcp-servers/everything");
-    assert.ok(report.tools.includes("echo") && report.tools.includes("trigger-long-running-operation"), report.tools.join(", "));
-    assert.equal(report.echo, "Echo: from a browser");
-    assert.match(report.long, /Long running operation completed/);
-    assert.deepEqual(report.progress.map((update) => [update.progress, update.total]), [[1, 3], [2, 3], [3, 3]]);
-    assert.equal(report.resource.length, 1);
-    assert.equal(report.resource[0]!.uri, "demo://resource/static/document/features.md");
-    assert.ok(report.resource[0]!.text.length > 0, "the resource has text");
-    assert.deepEqual(report.structured, { structuredContent: { temperature: 36, conditions: "Light rain / drizzle", humidity: 82 }, isError: false });
-  }
+  /** Every test of the page, in `browser`. */
+  function pageSuite(browser: PageBrowser): void {
+    const reports = new Map<string, PageReport>();
 
-  test("connects over Streamable HTTP across origins, lists tools, calls echo, gets progress, reads a resource, runs a task", async () => {
-    const report = await visit("index.html", "plain", "single", true);
-    assert.match(report.protocolVersion, /^\d{4}-\d{2}-\d{2}$/);
-    assertClientWorked(report);
-    assert.equal(report.evalRefused, false, "without a CSP the page may compile code");
-    // ajv compiles there: a result that does not match its outputSchema is refused
-    assert.equal(report.mismatched.isOutputValidationError, true, JSON.stringify(report.mismatched));
-    assert.equal(report.mismatched.rejected?.code, "output-mismatch", JSON.stringify(report.mismatched));
-    // Tasks in a browser: refused without tasksExtension (saying what to import), run to completion with it.
-    assert.equal(report.taskRefused?.name, "TaskError", JSON.stringify(report.taskRefused));
-    assert.equal(report.taskRefused?.code, "unsupported");
-    assert.match(report.taskRefused?.message ?? "", /use: \[tasksExtension\]/);
-    assert.equal(report.task?.statuses.at(-1), "completed", JSON.stringify(report.task));
-    assert.ok((report.task?.text.length ?? 0) > 0, "the task's result has text");
-    assert.deepEqual(report.problems, []);
-  });
-
-  // esbuild's code splitting puts ajv (CommonJS) in a chunk that exports only `default`, so
-  // `(await import("ajv")).Ajv` is undefined there: ajv-validator.ts reads the named exports
-  // only, the schema is reported as not compiling and the result passes unchecked.
-  test("a code-split bundle (each validator a chunk loaded when first used) checks results with ajv too", async () => {
-    const report = await visit("index.html", "split", "split");
-    assertClientWorked(report);
-    assert.equal(report.mismatched.isOutputValidationError, true, JSON.stringify(report.mismatched));
-    assert.deepEqual([...report.problems, ...report.mismatched.problems], []);
-  });
-
-  describe(`under a Content-Security-Policy without 'unsafe-eval' (${CSP})`, () => {
-    let report: PageReport | undefined;
+    // One browser run visits the three pages in turn (each page goes on to the next once it has
+    // posted), each under a name of its own: both browsers post to one server.
     before(async () => {
-      report = await visit("csp.html", "csp");
+      const visits = [
+        { run: "plain", page: "index.html", bundle: "single", tasks: true },
+        { run: "split", page: "index.html", bundle: "split", tasks: false },
+        { run: "csp", page: "csp.html", bundle: "single", tasks: false },
+      ];
+      const nameOf = (run: string) => `${browser.name.toLowerCase()}-${run}`;
+      let next: string | undefined;
+      for (const { run, page, bundle, tasks } of [...visits].reverse()) {
+        next = `/${page}?name=${nameOf(run)}&bundle=${bundle}&tasks=${tasks ? 1 : 0}&mcp=${encodeURIComponent(mcpUrl)}` +
+          (next === undefined ? "" : `&next=${encodeURIComponent(next)}`);
+      }
+      const posted = Promise.all(visits.map(({ run }) => pages!.result(nameOf(run), 150_000)));
+      const all = (await browser.open(`${pages!.origin}${next}`, posted, 160_000)) as PageReport[];
+      visits.forEach(({ run }, at) => reports.set(run, all[at]!));
     });
 
-    test("the policy is in force (new Function is refused), and the client still connects, calls and reads", () => {
-      assert.notEqual(report!.evalRefused, false, "the CSP did not refuse new Function");
-      assertClientWorked(report!);
+    /** What the page posted on its visit `run`, which ran in the browser. */
+    function reportOf(run: string): PageReport {
+      const report = reports.get(run)!;
+      assert.equal(report.failed, undefined, `the page failed in ${browser.name}: ${JSON.stringify(report.failed)}\n${report.stack}`);
+      assert.match(report.userAgent, browser.userAgent);
+      return report;
+    }
+
+    /** What every page must have done against server-everything. */
+    function assertClientWorked(report: PageReport): void {
+      assert.equal(report.server, "mcp-servers/everything");
+      assert.ok(report.tools.includes("echo") && report.tools.includes("trigger-long-running-operation"), report.tools.join(", "));
+      assert.equal(report.echo, "Echo: from a browser");
+      assert.match(report.long, /Long running operation completed/);
+      assert.deepEqual(report.progress.map((update) => [update.progress, update.total]), [[1, 3], [2, 3], [3, 3]]);
+      assert.equal(report.resource.length, 1);
+      assert.equal(report.resource[0]!.uri, "demo://resource/static/document/features.md");
+      assert.ok(report.resource[0]!.text.length > 0, "the resource has text");
+      assert.deepEqual(report.structured, { structuredContent: { temperature: 36, conditions: "Light rain / drizzle", humidity: 82 }, isError: false });
+    }
+
+    test("connects over Streamable HTTP across origins, lists tools, calls echo, gets progress, reads a resource, runs a task", () => {
+      const report = reportOf("plain");
+      assert.match(report.protocolVersion, /^\d{4}-\d{2}-\d{2}$/);
+      assertClientWorked(report);
+      assert.equal(report.evalRefused, false, "without a CSP the page may compile code");
+      // ajv compiles there: a result that does not match its outputSchema is refused
+      assert.equal(report.mismatched.isOutputValidationError, true, JSON.stringify(report.mismatched));
+      assert.equal(report.mismatched.rejected?.code, "output-mismatch", JSON.stringify(report.mismatched));
+      // Tasks in a browser: refused without tasksExtension (saying what to import), run to completion with it.
+      assert.equal(report.taskRefused?.name, "TaskError", JSON.stringify(report.taskRefused));
+      assert.equal(report.taskRefused?.code, "unsupported");
+      assert.match(report.taskRefused?.message ?? "", /use: \[tasksExtension\]/);
+      assert.equal(report.task?.statuses.at(-1), "completed", JSON.stringify(report.task));
+      assert.ok((report.task?.text.length ?? 0) > 0, "the task's result has text");
+      assert.deepEqual(report.problems, []);
     });
 
-    // ajv's compile is refused there; the default is then the interpreting validator (before it,
-    // the schema was reported as not compiling and the result passed unchecked).
-    test("structured results are still checked against the tool's outputSchema, with no eval", () => {
-      assert.equal(report!.mismatched.isOutputValidationError, true, JSON.stringify(report!.mismatched));
-      assert.equal(report!.mismatched.rejected?.code, "output-mismatch", JSON.stringify(report!.mismatched));
-      assert.deepEqual([...report!.problems, ...report!.mismatched.problems], []);
+    // esbuild's code splitting puts ajv (CommonJS) in a chunk that exports only `default`, so
+    // `(await import("ajv")).Ajv` is undefined there: ajv-validator.ts reads the named exports
+    // only, the schema is reported as not compiling and the result passes unchecked.
+    test("a code-split bundle (each validator a chunk loaded when first used) checks results with ajv too", () => {
+      const report = reportOf("split");
+      assertClientWorked(report);
+      assert.equal(report.mismatched.isOutputValidationError, true, JSON.stringify(report.mismatched));
+      assert.deepEqual([...report.problems, ...report.mismatched.problems], []);
     });
-  });
+
+    describe(`under a Content-Security-Policy without 'unsafe-eval' (${CSP})`, () => {
+      let report: PageReport | undefined;
+      before(() => {
+        report = reportOf("csp");
+      });
+
+      test("the policy is in force (new Function is refused), and the client still connects, calls and reads", () => {
+        assert.notEqual(report!.evalRefused, false, "the CSP did not refuse new Function");
+        // HTML's EnsureCSPDoesNotBlockStringCompilation throws an EvalError; its message is each browser's own
+        assert.equal(report!.evalRefused && report!.evalRefused.name, "EvalError", JSON.stringify(report!.evalRefused));
+        assertClientWorked(report!);
+      });
+
+      // ajv's compile is refused there; the default is then the interpreting validator (before it,
+      // the schema was reported as not compiling and the result passed unchecked).
+      test("structured results are still checked against the tool's outputSchema, with no eval", () => {
+        assert.equal(report!.mismatched.isOutputValidationError, true, JSON.stringify(report!.mismatched));
+        assert.equal(report!.mismatched.rejected?.code, "output-mismatch", JSON.stringify(report!.mismatched));
+        assert.deepEqual([...report!.problems, ...report!.mismatched.problems], []);
+      });
+    });
+  }
 });

@@ -1,4 +1,4 @@
-// Test helper: a page in headless Chromium that imports mcpwire's browser bundle and posts what
+// Test helper: a page in a headless browser (Chromium, Firefox) that imports mcpwire's browser bundle and posts what
 // it found back to the test (issue 28). Three parts, each usable alone:
 // - bundleForBrowser: esbuild bundles `export * from "<specifier>"` for the browser (ESM, one
 //   file as scripts/bundle-sizes.ts measures it; `splitting` puts what is imported when first
@@ -10,6 +10,7 @@
 //   JSON report, which `result(name)` waits for (bounded).
 // - openInChromium: headless Chromium on a URL, kept open until a promise settles (the posted
 //   result) or a time limit, then its whole process group is killed and its profile removed.
+//   runBrowserUntil is that contract for any browser: firefox.ts's openInFirefox uses it too.
 
 import "./test-env.ts"; // the era cache off (test-env.ts)
 import { spawn } from "node:child_process";
@@ -245,24 +246,52 @@ function readLimited(request: IncomingMessage): Promise<string> {
 export async function openInChromium<T>(url: string, until: Promise<T>, timeoutMs = 90_000, extraArgs: readonly string[] = []): Promise<T> {
   const executable = findChromium() ?? "chromium";
   const profile = mkdtempSync(join(tmpdir(), "mcpwire-chromium-"));
-  const child = spawn(
-    executable,
-    [
-      "--headless",
-      "--no-sandbox",
-      "--disable-gpu",
-      "--no-first-run",
-      "--no-default-browser-check",
-      "--disable-dev-shm-usage",
-      "--disable-extensions",
-      "--disable-background-networking",
-      "--disable-component-update",
-      `--user-data-dir=${profile}`,
-      ...extraArgs,
-      url,
-    ],
-    { stdio: ["ignore", "ignore", "pipe"], detached: true },
-  );
+  const args = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--no-first-run",
+    "--no-default-browser-check",
+    "--disable-dev-shm-usage",
+    "--disable-extensions",
+    "--disable-background-networking",
+    "--disable-component-update",
+    `--user-data-dir=${profile}`,
+    ...extraArgs,
+    url,
+  ];
+  return await runBrowserUntil({ name: "chromium", debianPackage: "chromium", executable, args, profile }, url, until, timeoutMs);
+}
+
+/** A browser run for runBrowserUntil: what to start, and the profile directory it owns. */
+export interface BrowserLaunch {
+  /** For messages: "chromium", "firefox". */
+  name: string;
+  /** The Debian package that installs it, for the message when it cannot start. */
+  debianPackage: string;
+  executable: string;
+  /** Every argument, the URL included. */
+  args: readonly string[];
+  /** The profile directory (made by the caller), removed once the run is over. */
+  profile: string;
+  /** The environment (default: this process's). */
+  env?: Record<string, string | undefined>;
+}
+
+/**
+ * What openInChromium and openInFirefox share: starts `launch` as the leader of its own process
+ * group and resolves with what `until` resolves to; rejects when `until` rejects, when the
+ * browser exits first or cannot start, or after timeoutMs, with the browser's last output in
+ * the message. In every case the process group is killed and waited for (bounded), and the
+ * profile removed, before this settles.
+ */
+export async function runBrowserUntil<T>(launch: BrowserLaunch, url: string, until: Promise<T>, timeoutMs: number): Promise<T> {
+  const { name, executable, profile } = launch;
+  const child = spawn(executable, launch.args, {
+    stdio: ["ignore", "ignore", "pipe"],
+    detached: true,
+    ...(launch.env === undefined ? {} : { env: launch.env }),
+  });
   let stderr = "";
   child.stderr!.on("data", (chunk: Uint8Array) => {
     stderr = (stderr + new TextDecoder().decode(chunk)).slice(-20_000);
@@ -270,23 +299,25 @@ export async function openInChromium<T>(url: string, until: Promise<T>, timeoutM
   const closed = new Promise<void>((resolve) => child.once("close", () => resolve()));
   let timer: ReturnType<typeof setTimeout> | undefined;
   const gaveUp = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`chromium: no result from ${url} within ${timeoutMs} ms`)), timeoutMs);
+    timer = setTimeout(() => reject(new Error(`${name}: no result from ${url} within ${timeoutMs} ms`)), timeoutMs);
   });
   const failed = new Promise<never>((_, reject) => {
-    child.once("error", (error) => reject(new Error(`cannot start ${executable}: ${error.message}; install Debian's chromium package`)));
-    void closed.then(() => reject(new Error(`chromium exited (code ${child.exitCode}, signal ${child.signalCode}) before ${url} posted its result`)));
+    child.once("error", (error) => reject(new Error(`cannot start ${executable}: ${error.message}; install Debian's ${launch.debianPackage} package`)));
+    void closed.then(() => reject(new Error(`${name} exited (code ${child.exitCode}, signal ${child.signalCode}) before ${url} posted its result`)));
   });
   try {
     return await Promise.race([until, gaveUp, failed]);
   } catch (error) {
-    throw new Error(`${(error as Error).message}\nchromium's last output:\n${stderr.slice(-4000)}`, { cause: error });
+    throw new Error(`${(error as Error).message}\n${name}'s last output:\n${stderr.slice(-4000)}`, { cause: error });
   } finally {
     clearTimeout(timer);
     killGroup(child.pid);
     if (child.exitCode === null && child.signalCode === null) {
-      await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, 10_000))]);
+      let waited: ReturnType<typeof setTimeout> | undefined;
+      await Promise.race([closed, new Promise((resolve) => (waited = setTimeout(resolve, 10_000)))]);
+      clearTimeout(waited); // not left pending: it would keep the test's process alive 10 s after its last test
     }
-    killGroup(child.pid); // a renderer that outlived its parent, if any
+    killGroup(child.pid); // a renderer (content process) that outlived its parent, if any
     await rm(profile, { recursive: true, force: true, maxRetries: 3 });
   }
 }
