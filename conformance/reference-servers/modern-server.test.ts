@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
 import { describe, test } from "node:test";
-import { MODERN_SERVER, type ModernHttpServer, startModernHttp } from "../fixtures/modern-server-launch.ts";
+import { type ModernHttpServer, modernServerArgs, startModernHttp } from "../fixtures/modern-server-launch.ts";
 import {
   type CallToolResult,
   Client,
@@ -35,7 +35,7 @@ function textOf(result: CallToolResult): string {
 }
 
 function stdioFixture(era: "modern" | "dual"): StdioTransport {
-  return new StdioTransport({ command: "node", args: ["--import", "tsx", MODERN_SERVER, "--stdio", "--era", era], cwd: ROOT });
+  return new StdioTransport({ command: "node", args: modernServerArgs("--stdio", "--era", era), cwd: ROOT });
 }
 
 /** Resolves when `predicate` holds, checking on each event; rejects after the hang guard. */
