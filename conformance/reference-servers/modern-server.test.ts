@@ -20,7 +20,7 @@ import {
   type Transport,
 } from "../../src/mod.ts";
 import { registerMcpServer, ToolRegistry } from "../../src/registry/mod.ts";
-import { EVERYTHING } from "../../test/support/everything.ts";
+import { EVERYTHING } from "../../test/support/everything-path.ts";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 

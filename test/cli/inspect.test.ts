@@ -6,7 +6,7 @@ import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { modernServerArgs } from "../../conformance/fixtures/modern-server-launch.ts";
 import { type HttpServerProcess, startEverything, startSseFixture } from "../fixtures/sse-servers.ts";
-import { EVERYTHING as everything } from "../support/everything.ts";
+import { EVERYTHING as everything } from "../support/everything-path.ts";
 import { mcpwire as runMcpwire, type Outcome, root, runtimeArgs } from "../support/cli-runner.ts";
 import { once } from "../support/speed-a-once.ts";
 

@@ -13,7 +13,7 @@ import { StdioTransport } from "../../src/transport/stdio.ts";
 import type { TraceEvent } from "../../src/transport/trace-event.ts";
 import { modernServerArgs } from "../../conformance/fixtures/modern-server-launch.ts";
 import { behaviour } from "../support/behaviour.ts";
-import { EVERYTHING } from "../support/everything.ts";
+import { EVERYTHING } from "../support/everything-path.ts";
 
 type MessageEvent = Extract<TraceEvent, { kind: "message" }>;
 type LifecycleEvent = Extract<TraceEvent, { kind: "lifecycle" }>;
