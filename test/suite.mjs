@@ -10,6 +10,10 @@
 //   node test/suite.mjs deno --list                   the files in the order they are handed out, nothing run
 //   node test/suite.mjs bun [bun test options…]       bun test --parallel=N <BUN_FILES>
 //   node test/suite.mjs bun --list                    the files Bun runs and those it does not, nothing run
+//   node test/suite.mjs package [node --test options…]  node --import tsx --test test/package/install.ts
+//   node test/suite.mjs deno+bun+package              those suites at once (any of node, deno, bun, package
+//                                                     joined by +), each `node test/suite.mjs PART`, its
+//                                                     lines after [PART] (Deno's have [deno N] already)
 // N is TEST_JOBS, by default twice os.availableParallelism() for Node and Bun, three times for
 // Deno. Under Node the files spend most of their time on CPU (tsx's loader hooks, the CLI runs):
 // on two cores four at once keep both busy (Node suite: 270 s with two, 210 s with four, at ~94%
@@ -20,8 +24,10 @@
 // 10 ms of CPU, and the next file goes to whichever process is free, heaviest first: four fixed
 // shares of the files (as before) ended up to a minute apart. `deno check` (about 25 s, on one
 // core) runs beside the first files instead of before them; its failure fails the suite. Node's
-// runner sorts the files it is given and hands them out in that order. Exits non-zero when a
-// step fails.
+// runner sorts the files it is given and hands them out in that order. `npm test` runs the Node
+// suite, then Deno's, Bun's and the package test at once: six Deno files at once still leave
+// part of a core idle, and so do Bun (62 s of CPU in 41 s) and the package test (23 s in 22 s),
+// whose time went on top of Deno's before. Exits non-zero when a step fails.
 //
 // Bun runs the same node:test files with `bun test`, which maps node:test's describe, test,
 // before/after and their skip and timeout options onto its own runner and reports every test and
@@ -123,7 +129,29 @@ const BUN_DROPPED = new Map([
 /** Bun from the `bun` dev dependency, else from PATH. */
 const BUN = existsSync(join(ROOT, "node_modules", ".bin", "bun")) ? join(ROOT, "node_modules", ".bin", "bun") : "bun";
 
-const files = runtime === "bun"
+/** Where `node test/suite.mjs` is. */
+const SELF = fileURLToPath(import.meta.url);
+const PARTS = ["node", "deno", "bun", "package"];
+
+if (runtime?.includes("+")) {
+  const parts = runtime.split("+");
+  if (extra.length > 0 || parts.some((part) => !PARTS.includes(part)) || new Set(parts).size !== parts.length) {
+    process.stderr.write(`usage: node test/suite.mjs ${PARTS.join("|")}[+…] (suites joined by + take no options)\n`);
+    process.exit(2);
+  }
+  const began = Date.now();
+  const results = await Promise.all(parts.map((part) => run(process.execPath, [SELF, part], part === "deno" ? "" : `[${part}] `)));
+  const bad = results.some((code) => code !== 0);
+  process.stdout.write(
+    `suite: ${parts.join(", ")} at once, ${((Date.now() - began) / 1000).toFixed(0)} s: ` +
+      (bad ? `failed (${parts.map((part, index) => `${part} exit ${results[index]}`).join(", ")})\n` : "passed\n"),
+  );
+  process.exit(bad ? 1 : 0);
+}
+
+const files = runtime === "package"
+  ? ["test/package/install.ts"]
+  : runtime === "bun"
   ? BUN_FILES.filter((file) => !BUN_SKIPS.has(file) && !BUN_DROPPED.has(file))
   : [...testFiles("test"), ...testFiles("conformance")];
 const started = Date.now();
@@ -155,13 +183,15 @@ if (runtime === "node") {
   for (const line of left) process.stdout.write(`suite: not run under Bun: ${line}\n`);
   // "./" makes each a path: a bare argument to bun test is a filter on the names of the files it finds.
   codes = [await run(BUN, ["test", `--parallel=${JOBS}`, "--timeout=120000", ...extra, ...files.map((file) => `./${file}`)], "")];
+} else if (runtime === "package") {
+  codes = [await run(process.execPath, ["--import", "tsx", "--test", ...extra, ...files], "")];
 } else {
-  process.stderr.write("usage: node test/suite.mjs node|deno|bun [options of node --test, deno test or bun test]\n");
+  process.stderr.write("usage: node test/suite.mjs node|deno|bun|package [options of node --test, deno test or bun test], or deno+bun+package\n");
   process.exit(2);
 }
 const failed = codes.find((code) => code !== 0);
 process.stdout.write(
-  `suite: ${files.length} files under ${runtime}, ${JOBS} at a time, ${((Date.now() - started) / 1000).toFixed(0)} s: ` +
+  `suite: ${files.length} files under ${runtime}${runtime === "package" ? "" : `, ${JOBS} at a time`}, ${((Date.now() - started) / 1000).toFixed(0)} s: ` +
     (failed === undefined ? "passed\n" : `failed (exit ${codes.join(", ")})\n`),
 );
 process.exit(failed ?? 0);
