@@ -5,15 +5,29 @@
 // --test` (os.availableParallelism() - 1 files) and `deno test` (one) would do there. Each file
 // has a process of its own, as before.
 //   node test/suite.mjs node [node --test options…]   node --import tsx --test --test-concurrency=N <files>
-//   node test/suite.mjs deno [deno test options…]     deno check <files>, then N `deno test -A --no-check`
-//                                                     processes with a share of the files each
-//   node test/suite.mjs deno --list                   the files of each Deno process, nothing run
+//   node test/suite.mjs deno [deno test options…]     `deno test -A --no-check FILE` for each file, N at a time,
+//                                                     heaviest first, beside `deno check <files>`
+//   node test/suite.mjs deno --list                   the files in the order they are handed out, nothing run
 //   node test/suite.mjs bun [bun test options…]       bun test --parallel=N <BUN_FILES>
 //   node test/suite.mjs bun --list                    the files Bun runs and those it does not, nothing run
-// N is TEST_JOBS, default twice os.availableParallelism(): the files mostly wait, so on two
-// cores four at once keep both busy (Node suite: 270 s with two, 210 s with four, at ~94% CPU). Deno runs its
-// share of files in processes of its own, not `deno test --parallel` (worker threads of one
-// process): tests change process.env and start children. Exits non-zero when a step fails.
+//   node test/suite.mjs package [node --test options…]  node --import tsx --test test/package/install.ts
+//   node test/suite.mjs deno+bun+package              those suites at once (any of node, deno, bun, package
+//                                                     joined by +), each `node test/suite.mjs PART`, its
+//                                                     lines after [PART] (Deno's have [deno N] already)
+// N is TEST_JOBS, by default twice os.availableParallelism() for Node and Bun, three times for
+// Deno. Under Node the files spend most of their time on CPU (tsx's loader hooks, the CLI runs):
+// on two cores four at once keep both busy (Node suite: 270 s with two, 210 s with four, at ~94%
+// CPU). Under Deno a file costs half the CPU (335 s for all, one at a time, against 676 s under
+// Node) and waits as long, so four at once left a core idle a third of the time: six at once.
+// Deno runs each file in a process of its own, not `deno test --parallel` (worker threads of one
+// process): tests change process.env and start children. A process per file costs Deno about
+// 10 ms of CPU, and the next file goes to whichever process is free, heaviest first: four fixed
+// shares of the files (as before) ended up to a minute apart. `deno check` (about 25 s, on one
+// core) runs beside the first files instead of before them; its failure fails the suite. Node's
+// runner sorts the files it is given and hands them out in that order. `npm test` runs the Node
+// suite, then Deno's, Bun's and the package test at once: six Deno files at once still leave
+// part of a core idle, and so do Bun (62 s of CPU in 41 s) and the package test (23 s in 22 s),
+// whose time went on top of Deno's before. Exits non-zero when a step fails.
 //
 // Bun runs the same node:test files with `bun test`, which maps node:test's describe, test,
 // before/after and their skip and timeout options onto its own runner and reports every test and
@@ -30,8 +44,8 @@ import process from "node:process";
 import { fileURLToPath } from "node:url";
 
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
-const JOBS = Math.max(1, Number.parseInt(process.env.TEST_JOBS ?? "", 10) || 2 * availableParallelism());
 const [runtime, ...extra] = process.argv.slice(2);
+const JOBS = Math.max(1, Number.parseInt(process.env.TEST_JOBS ?? "", 10) || (runtime === "deno" ? 3 : 2) * availableParallelism());
 
 /** The *.test.ts files under `dir`, sorted. */
 function testFiles(dir) {
@@ -45,18 +59,26 @@ function testFiles(dir) {
 }
 
 /**
- * The files in `jobs` groups of about equal expected time: heaviest first to the lightest group.
- * A file's weight is its size, four times over for the CLI tests (each test starts processes).
+ * The files, heaviest first by their expected time: a file's size, four times over for the CLI
+ * tests (each test starts processes).
  */
-function shards(files, jobs) {
+function heaviestFirst(files) {
   const weight = (file) => statSync(join(ROOT, file)).size * (file.startsWith("test/cli/") ? 4 : 1);
-  const groups = Array.from({ length: jobs }, () => ({ files: [], weight: 0 }));
-  for (const file of [...files].sort((a, b) => weight(b) - weight(a))) {
-    const lightest = groups.reduce((a, b) => (b.weight < a.weight ? b : a));
-    lightest.files.push(file);
-    lightest.weight += weight(file);
-  }
-  return groups.map((group) => group.files.sort()).filter((group) => group.length > 0);
+  return [...files].sort((a, b) => weight(b) - weight(a) || (a < b ? -1 : 1));
+}
+
+/** Runs `task(item, worker)` for each of `items`, in order, at most `jobs` at a time; resolves their results. */
+async function queue(items, jobs, task) {
+  const results = [];
+  let next = 0;
+  const worker = async (index) => {
+    while (next < items.length) {
+      const at = next++;
+      results[at] = await task(items[at], index);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(jobs, items.length) }, (_, index) => worker(index)));
+  return results;
 }
 
 /** Runs `command args`; its output goes to ours, each line after `prefix`. Resolves its exit code. */
@@ -107,7 +129,29 @@ const BUN_DROPPED = new Map([
 /** Bun from the `bun` dev dependency, else from PATH. */
 const BUN = existsSync(join(ROOT, "node_modules", ".bin", "bun")) ? join(ROOT, "node_modules", ".bin", "bun") : "bun";
 
-const files = runtime === "bun"
+/** Where `node test/suite.mjs` is. */
+const SELF = fileURLToPath(import.meta.url);
+const PARTS = ["node", "deno", "bun", "package"];
+
+if (runtime?.includes("+")) {
+  const parts = runtime.split("+");
+  if (extra.length > 0 || parts.some((part) => !PARTS.includes(part)) || new Set(parts).size !== parts.length) {
+    process.stderr.write(`usage: node test/suite.mjs ${PARTS.join("|")}[+…] (suites joined by + take no options)\n`);
+    process.exit(2);
+  }
+  const began = Date.now();
+  const results = await Promise.all(parts.map((part) => run(process.execPath, [SELF, part], part === "deno" ? "" : `[${part}] `)));
+  const bad = results.some((code) => code !== 0);
+  process.stdout.write(
+    `suite: ${parts.join(", ")} at once, ${((Date.now() - began) / 1000).toFixed(0)} s: ` +
+      (bad ? `failed (${parts.map((part, index) => `${part} exit ${results[index]}`).join(", ")})\n` : "passed\n"),
+  );
+  process.exit(bad ? 1 : 0);
+}
+
+const files = runtime === "package"
+  ? ["test/package/install.ts"]
+  : runtime === "bun"
   ? BUN_FILES.filter((file) => !BUN_SKIPS.has(file) && !BUN_DROPPED.has(file))
   : [...testFiles("test"), ...testFiles("conformance")];
 const started = Date.now();
@@ -115,15 +159,18 @@ let codes;
 if (runtime === "node") {
   codes = [await run(process.execPath, ["--import", "tsx", "--test", `--test-concurrency=${JOBS}`, ...extra, ...files], "")];
 } else if (runtime === "deno") {
-  const groups = shards(files, JOBS);
+  const ordered = heaviestFirst(files);
   if (extra[0] === "--list") {
-    for (const [index, group] of groups.entries()) process.stdout.write(`[deno ${index + 1}] ${group.join(" ")}\n`);
+    process.stdout.write(`[deno] ${ordered.join(" ")}\n`);
     process.exit(0);
   }
-  const checked = await run("deno", ["check", ...files], "");
-  if (checked !== 0) process.exit(checked);
-  const tag = (index) => (groups.length > 1 ? `[deno ${index + 1}] ` : "");
-  codes = await Promise.all(groups.map((group, index) => run("deno", ["test", "-A", "--no-check", ...extra, ...group], tag(index))));
+  const tag = (index) => (JOBS > 1 ? `[deno ${index + 1}] ` : "");
+  const check = ["check", ...files];
+  codes = await queue(
+    [check, ...ordered],
+    JOBS,
+    (item, index) => item === check ? run("deno", check, "[deno check] ") : run("deno", ["test", "-A", "--no-check", ...extra, item], tag(index)),
+  );
 } else if (runtime === "bun") {
   const left = [
     ...[...BUN_SKIPS].map(([file, why]) => `${file} (a gap of Bun's: ${why})`),
@@ -136,13 +183,15 @@ if (runtime === "node") {
   for (const line of left) process.stdout.write(`suite: not run under Bun: ${line}\n`);
   // "./" makes each a path: a bare argument to bun test is a filter on the names of the files it finds.
   codes = [await run(BUN, ["test", `--parallel=${JOBS}`, "--timeout=120000", ...extra, ...files.map((file) => `./${file}`)], "")];
+} else if (runtime === "package") {
+  codes = [await run(process.execPath, ["--import", "tsx", "--test", ...extra, ...files], "")];
 } else {
-  process.stderr.write("usage: node test/suite.mjs node|deno|bun [options of node --test, deno test or bun test]\n");
+  process.stderr.write("usage: node test/suite.mjs node|deno|bun|package [options of node --test, deno test or bun test], or deno+bun+package\n");
   process.exit(2);
 }
 const failed = codes.find((code) => code !== 0);
 process.stdout.write(
-  `suite: ${files.length} files under ${runtime}, ${JOBS} at a time, ${((Date.now() - started) / 1000).toFixed(0)} s: ` +
+  `suite: ${files.length} files under ${runtime}${runtime === "package" ? "" : `, ${JOBS} at a time`}, ${((Date.now() - started) / 1000).toFixed(0)} s: ` +
     (failed === undefined ? "passed\n" : `failed (exit ${codes.join(", ")})\n`),
 );
 process.exit(failed ?? 0);

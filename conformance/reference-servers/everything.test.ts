@@ -6,7 +6,7 @@ import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { Client, type ClientEvents, type Progress, RpcError, StdioTransport, type TextContent } from "../../src/mod.ts";
 import type { ClientEventType } from "../../src/client/client-events.ts";
-import { ALWAYS_LISTED, EVERYTHING } from "../../test/support/everything.ts";
+import { ALWAYS_LISTED, EVERYTHING } from "../../test/support/everything-path.ts";
 
 function textOf(content: { type: string }[]): string {
   return content.filter((block): block is TextContent => block.type === "text").map((block) => block.text).join("\n");

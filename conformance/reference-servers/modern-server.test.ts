@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
 import { describe, test } from "node:test";
-import { MODERN_SERVER, type ModernHttpServer, startModernHttp } from "../fixtures/modern-server-launch.ts";
+import { type ModernHttpServer, modernServerArgs, startModernHttp } from "../fixtures/modern-server-launch.ts";
 import {
   type CallToolResult,
   Client,
@@ -20,7 +20,7 @@ import {
   type Transport,
 } from "../../src/mod.ts";
 import { registerMcpServer, ToolRegistry } from "../../src/registry/mod.ts";
-import { EVERYTHING } from "../../test/support/everything.ts";
+import { EVERYTHING } from "../../test/support/everything-path.ts";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 
@@ -35,7 +35,7 @@ function textOf(result: CallToolResult): string {
 }
 
 function stdioFixture(era: "modern" | "dual"): StdioTransport {
-  return new StdioTransport({ command: "node", args: ["--import", "tsx", MODERN_SERVER, "--stdio", "--era", era], cwd: ROOT });
+  return new StdioTransport({ command: "node", args: modernServerArgs("--stdio", "--era", era), cwd: ROOT });
 }
 
 /** Resolves when `predicate` holds, checking on each event; rejects after the hang guard. */

@@ -8,7 +8,7 @@ import { fileURLToPath } from "node:url";
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { type HttpServerProcess, startEverything, startSseFixture } from "../fixtures/sse-servers.ts";
-import { EVERYTHING } from "../support/everything.ts";
+import { EVERYTHING } from "../support/everything-path.ts";
 import { SERVERS_USAGE } from "../../src/cli/servers.ts";
 import { TOOLS_USAGE } from "../../src/cli/tools-verb.ts";
 import { CALL_USAGE } from "../../src/cli/call.ts";

@@ -8,7 +8,7 @@ import { fileURLToPath } from "node:url";
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { everythingConfig, mcpwire as runMcpwire, root, runtimeArgs } from "../support/cli-runner.ts";
-import { EVERYTHING } from "../support/everything.ts";
+import { EVERYTHING } from "../support/everything-path.ts";
 import { hasScript, shellQuote as quote } from "../support/terminal.ts";
 
 const featuresServer = fileURLToPath(new URL("../fixtures/cli-features-server.mjs", import.meta.url));

@@ -4,8 +4,9 @@ import { execFile } from "node:child_process";
 import process from "node:process";
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
+import { modernServerArgs } from "../../conformance/fixtures/modern-server-launch.ts";
 import { type HttpServerProcess, startEverything, startSseFixture } from "../fixtures/sse-servers.ts";
-import { EVERYTHING as everything } from "../support/everything.ts";
+import { EVERYTHING as everything } from "../support/everything-path.ts";
 import { mcpwire as runMcpwire, type Outcome, root, runtimeArgs } from "../support/cli-runner.ts";
 import { once } from "../support/speed-a-once.ts";
 
@@ -51,7 +52,7 @@ describe("mcpwire inspect", () => {
   });
 
   test("finds the era by itself: the 2026-07-28 fixture is modern (no initialize sent), and --protocol legacy pins the handshake", async () => {
-    const modern = `node --import tsx ${new URL("../../conformance/fixtures/modern-server.ts", import.meta.url).pathname} --stdio`;
+    const modern = `node ${modernServerArgs("--stdio").join(" ")}`;
     const [found, pinned] = await Promise.all([
       mcpwire("inspect", "--trace", "--stdio", modern),
       mcpwire("inspect", "--protocol", "legacy", "--stdio", modern),

@@ -8,7 +8,7 @@ import process from "node:process";
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { mcpwire, scratchDir } from "../support/cli-runner.ts";
-import { EVERYTHING } from "../support/everything.ts";
+import { EVERYTHING } from "../support/everything-path.ts";
 
 const scratch = scratchDir("mcpwire-mcphost-cli-");
 let count = 0;

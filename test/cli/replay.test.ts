@@ -16,7 +16,7 @@ import { StreamableHttpTransport } from "../../src/transport/streamable-http/str
 import type { TraceEvent } from "../../src/transport/trace-event.ts";
 import { TracingTransport } from "../../src/transport/tracing.ts";
 import { mcpwire, runtimeArgs, scratchDir, startMcpwire } from "../support/cli-runner.ts";
-import { EVERYTHING } from "../support/everything.ts";
+import { EVERYTHING } from "../support/everything-path.ts";
 import { until } from "../support/polling.ts";
 
 const scratch = scratchDir("mcpwire-replay-");

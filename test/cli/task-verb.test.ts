@@ -4,19 +4,18 @@
 
 import { type ChildProcess, spawn } from "node:child_process";
 import process from "node:process";
-import { fileURLToPath } from "node:url";
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { mcpwire, root, scratchDir, writeConfig } from "../support/cli-runner.ts";
+import { compiledFixture } from "../support/compiled-fixtures.ts";
 import { hangGuard } from "../support/hang-guard.ts";
 
-const TASKS_SERVER = fileURLToPath(new URL("../../conformance/fixtures/tasks-server.ts", import.meta.url));
 const scratch = scratchDir("mcpwire-task-verb-");
 let child: ChildProcess | undefined;
 let config = "";
 
 before(async () => {
-  child = spawn("node", ["--import", "tsx", TASKS_SERVER, "--http", "--port", "0"], {
+  child = spawn("node", [compiledFixture("tasks-server"), "--http", "--port", "0"], {
     cwd: root,
     env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "" },
     stdio: ["ignore", "pipe", "inherit"],

@@ -8,7 +8,7 @@ import process from "node:process";
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { everythingConfig, mcpwire, writeConfig } from "../support/cli-runner.ts";
-import { EVERYTHING } from "../support/everything.ts";
+import { EVERYTHING } from "../support/everything-path.ts";
 import { type HttpServerProcess, startEverything } from "../fixtures/sse-servers.ts";
 import type { TraceEvent } from "../../src/transport/trace-event.ts";
 

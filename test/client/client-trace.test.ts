@@ -11,9 +11,9 @@ import { Peer } from "../../src/jsonrpc/peer.ts";
 import { MemoryTransport } from "../../src/transport/memory.ts";
 import { StdioTransport } from "../../src/transport/stdio.ts";
 import type { TraceEvent } from "../../src/transport/trace-event.ts";
-import { MODERN_SERVER } from "../../conformance/fixtures/modern-server-launch.ts";
+import { modernServerArgs } from "../../conformance/fixtures/modern-server-launch.ts";
 import { behaviour } from "../support/behaviour.ts";
-import { EVERYTHING } from "../support/everything.ts";
+import { EVERYTHING } from "../support/everything-path.ts";
 
 type MessageEvent = Extract<TraceEvent, { kind: "message" }>;
 type LifecycleEvent = Extract<TraceEvent, { kind: "lifecycle" }>;
@@ -67,7 +67,7 @@ behaviour("a sink gets every message both ways, answers naming their request, an
 behaviour("over stdio to the 2026-07-28 reference fixture: the probe answered, the era modern, tools/call answered", async () => {
   const events: TraceEvent[] = [];
   const client = new Client(INFO, { trace: { sink: (event) => events.push(event), server: "modern" }, listen: false });
-  const transport = new StdioTransport({ command: "node", args: ["--import", "tsx", MODERN_SERVER, "--stdio", "--era", "modern"], cwd: ROOT });
+  const transport = new StdioTransport({ command: "node", args: modernServerArgs("--stdio", "--era", "modern"), cwd: ROOT });
   try {
     await client.connect(transport);
     await client.callTool("echo", { message: `Bearer ${SECRET}` });

@@ -12,7 +12,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import process from "node:process";
 import { fileURLToPath } from "node:url";
-import { MODERN_SERVER, type ModernHttpServer, startModernHttp } from "../../conformance/fixtures/modern-server-launch.ts";
+import { type ModernHttpServer, modernServerArgs, startModernHttp } from "../../conformance/fixtures/modern-server-launch.ts";
 import {
   Client,
   ConnectionClosedError,
@@ -66,7 +66,7 @@ async function problemsOfAClose(transport: Transport): Promise<{ problems: strin
 
 describe("a 2026-07-28 connection whose listen stream is open ends without a false report of a cancel", { timeout: 120_000 }, () => {
   test("over stdio: close() reports no problem (no failed notifications/cancelled) and ends closed", async () => {
-    const transport = new StdioTransport({ command: "node", args: ["--import", "tsx", MODERN_SERVER, "--stdio", "--era", "modern"], cwd: ROOT });
+    const transport = new StdioTransport({ command: "node", args: modernServerArgs("--stdio", "--era", "modern"), cwd: ROOT });
     const { problems, states } = await problemsOfAClose(transport);
     assert.deepEqual(problems, []);
     assert.deepEqual(states.slice(-2), ["closing", "closed"]);
@@ -85,7 +85,7 @@ describe("a 2026-07-28 connection whose listen stream is open ends without a fal
 
   test("over stdio, a server that dies with the stream open: failed with ConnectionClosedError, no failed cancel reported", async () => {
     const sent: string[] = [];
-    const stdio = new StdioTransport({ command: "node", args: ["--import", "tsx", MODERN_SERVER, "--stdio", "--era", "modern"], cwd: ROOT });
+    const stdio = new StdioTransport({ command: "node", args: modernServerArgs("--stdio", "--era", "modern"), cwd: ROOT });
     const client = new Client(INFO);
     const problems: string[] = [];
     client.on("problem", ({ message }) => problems.push(message));

@@ -59,7 +59,7 @@ import { parseDocument } from "yaml";
 import { parseConfig } from "../../src/host/config/parse.ts";
 import { mcpwire, runtimeArgs } from "../support/cli-runner.ts";
 import { blocksOf, type DocBlock, docBlocks, ROOT, whereOf } from "../support/doc-blocks.ts";
-import { EVERYTHING } from "../support/everything.ts";
+import { EVERYTHING } from "../support/everything-path.ts";
 import { freePort, startEverything, stop } from "../support/everything-http.ts";
 import { linesMatch, normalised, type Normalising, transcriptSteps } from "../support/transcript.ts";
 

@@ -15,7 +15,7 @@ import { ToolCallError } from "../../src/registry/tool-call-error.ts";
 import type { ToolsChange } from "../../src/registry/types.ts";
 import { startEverything, startSseFixture } from "../fixtures/sse-servers.ts";
 import { behaviour } from "../support/behaviour.ts";
-import { EVERYTHING as everything } from "../support/everything.ts";
+import { EVERYTHING as everything } from "../support/everything-path.ts";
 import { fixturePath as fixture } from "../support/fixture-process.ts";
 import { hangGuard } from "../support/hang-guard.ts";
 import { waitUntil } from "../support/polling.ts";

@@ -15,7 +15,7 @@ import type { McpwireConfig } from "../../src/host/config/types.ts";
 import { createSyncBridge, type SyncBridge, SyncBridgeError } from "../../src/host/sync-bridge.ts";
 import { childProcesses, type Proc } from "../support/processes.ts";
 import { stdioServerConfig } from "../support/server-config.ts";
-import { EVERYTHING as everything } from "../support/everything.ts";
+import { EVERYTHING as everything } from "../support/everything-path.ts";
 
 const GUARD = { timeout: 30_000 };
 const root = fileURLToPath(new URL("../..", import.meta.url));

@@ -8,7 +8,7 @@ import { parseConfig } from "../../src/host/config/parse.ts";
 import { McpManager } from "../../src/host/manager.ts";
 import type { ServerEvents } from "../../src/host/server-status.ts";
 import { createSyncBridge, type SyncBridge } from "../../src/host/sync-bridge.ts";
-import { EVERYTHING } from "../support/everything.ts";
+import { EVERYTHING } from "../support/everything-path.ts";
 import { configOf, stdioServerConfig } from "../support/server-config.ts";
 
 const RESEARCH = "mcp_everything_simulate-research-query";

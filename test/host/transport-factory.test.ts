@@ -8,7 +8,7 @@ import process from "node:process";
 import { Client } from "../../src/client/client.ts";
 import { createTransport, detectedTransport } from "../../src/host/transport-factory.ts";
 import { startEverything } from "../fixtures/sse-servers.ts";
-import { EVERYTHING } from "../support/everything.ts";
+import { EVERYTHING } from "../support/everything-path.ts";
 
 const CLIENT = { name: "transport-factory-test", version: "0.0.0" };
 

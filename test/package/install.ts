@@ -19,7 +19,7 @@ import type { ChildProcess } from "node:child_process";
 import * as esbuild from "esbuild";
 import { bundleForBrowser, openInChromium, servePage } from "../support/browser-page.ts";
 import { chromiumSkip } from "../support/chromium.ts";
-import { EVERYTHING } from "../support/everything.ts";
+import { EVERYTHING } from "../support/everything-path.ts";
 import { freePort, startEverything, stop } from "../support/everything-http.ts";
 import { startWorkerd, workerdSkip } from "../support/workerd.ts";
 

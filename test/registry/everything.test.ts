@@ -9,7 +9,7 @@ import { Client, type JsonRpcMessage, type Progress, StdioTransport, type Transp
 import { registerMcpServer } from "../../src/registry/mcp-server.ts";
 import { ToolRegistry } from "../../src/registry/tool-registry.ts";
 import type { RegistryEventType } from "../../src/registry/types.ts";
-import { ALWAYS_LISTED, EVERYTHING } from "../support/everything.ts";
+import { ALWAYS_LISTED, EVERYTHING } from "../support/everything-path.ts";
 import { nextEvent as nextEventOf } from "../support/events.ts";
 
 /**

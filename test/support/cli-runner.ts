@@ -16,7 +16,7 @@ import { join } from "node:path";
 import process from "node:process";
 import { fileURLToPath } from "node:url";
 import { compiledCli } from "./compiled-cli.ts";
-import { EVERYTHING } from "./everything.ts";
+import { EVERYTHING } from "./everything-path.ts";
 
 /** The repository root, the CLI's working directory. */
 export const root = fileURLToPath(new URL("../../", import.meta.url));

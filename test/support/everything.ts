@@ -1,33 +1,16 @@
 // Test helper: where the reference server @modelcontextprotocol/server-everything lives, and
-// the tools it lists for every client (others appear only with client capabilities), and a
-// client of it or a registry of its tools for a describe block.
+// the tools it lists for every client (others appear only with client capabilities), both from
+// everything-path.ts, and a client of it or a registry of its tools for a describe block.
 
 import "./test-env.ts"; // the era cache off (test-env.ts)
 import { after, before } from "node:test";
 import assert from "node:assert/strict";
-import { fileURLToPath } from "node:url";
 import { Client, type ClientOptions, StdioTransport } from "../../src/mod.ts";
 import { registerMcpServer } from "../../src/registry/mcp-server.ts";
 import { ToolRegistry } from "../../src/registry/tool-registry.ts";
+import { EVERYTHING } from "./everything-path.ts";
 
-export const EVERYTHING = fileURLToPath(
-  new URL("../../node_modules/@modelcontextprotocol/server-everything/dist/index.js", import.meta.url),
-);
-
-export const ALWAYS_LISTED = [
-  "echo",
-  "get-annotated-message",
-  "get-env",
-  "get-resource-links",
-  "get-resource-reference",
-  "get-structured-content",
-  "get-sum",
-  "get-tiny-image",
-  "gzip-file-as-resource",
-  "toggle-simulated-logging",
-  "toggle-subscriber-updates",
-  "trigger-long-running-operation",
-];
+export { ALWAYS_LISTED, EVERYTHING } from "./everything-path.ts";
 
 /**
  * For a describe block: a client of server-everything over stdio, connected before its tests

@@ -11,7 +11,7 @@ import { fileURLToPath } from "node:url";
 import { Client, StdioTransport } from "../../../src/mod.ts";
 import { registerMcpServer } from "../../../src/registry/mcp-server.ts";
 import { ToolRegistry } from "../../../src/registry/tool-registry.ts";
-import { EVERYTHING } from "../../support/everything.ts";
+import { EVERYTHING } from "../../support/everything-path.ts";
 import type { FakeApiKind } from "../../support/fake-model-apis.ts";
 import { historyAfter, providerFor, withApi } from "./provider-cases.ts";
 
