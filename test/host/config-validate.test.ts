@@ -10,7 +10,9 @@ import assert from "node:assert/strict";
 import fc from "fast-check";
 import { parse } from "yaml";
 import { CONFIG_SCHEMA } from "../../src/host/config/schema.ts";
-import { isValidConfig, schemaErrors, validate } from "../../src/host/config/validate.ts";
+import { isValidConfig, validate } from "../../src/host/config/validate.ts";
+import "../../src/host/config/parse.ts"; // validate() with ajv's findings set
+import { schemaErrors } from "../../src/host/config/schema-errors.ts";
 
 /** Every property name the schema spells out, at any depth. */
 function schemaKeys(node: unknown, into = new Set<string>()): Set<string> {

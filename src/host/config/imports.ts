@@ -11,7 +11,8 @@ import { type Context, describe, type Env, problem } from "./context.ts";
 import { findJsonError } from "./json-error.ts";
 import { homeOf, type ImportApp, type ImportScope, type ImportSource, importSources } from "./import-sources.ts";
 import { type Shaped, shapeServer } from "./import-shapes.ts";
-import { buildServers } from "./parse.ts";
+import { buildServers } from "./parser.ts";
+import { loadSchemaErrors } from "./validate.ts";
 import { keepWritten } from "./server.ts";
 import type { ProjectConfigSummary } from "./project-summary.ts";
 import { ProjectGate, type ProjectTrust, untrustedImportWarning } from "./project-trust.ts";
@@ -236,6 +237,8 @@ async function readImportFile(source: ImportSource, cwd: string, env: Env, gate:
     ));
     return imported;
   }
+  // ajv's findings explain a refused import (its building adds to the outer context, so it runs once).
+  await loadSchemaErrors();
   const built = buildImported(source, servers, parsed, context, cwd, home);
   imported.servers = built.servers;
   imported.problems.push(...built.problems);

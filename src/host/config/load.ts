@@ -9,7 +9,8 @@ import { FileError } from "../../runtime/errors.ts";
 import type { Env } from "./context.ts";
 import { ALL_APPS, resolveImportApps, unknownAppText } from "./import-sources.ts";
 import { displayPath, mergeImports, readImportsThrough } from "./imports.ts";
-import { parseConfig } from "./parse.ts";
+import { parseConfig } from "./parser.ts";
+import { withSchemaErrors } from "./validate.ts";
 import { resolvePath, userConfigPaths } from "./paths.ts";
 
 import { ProjectGate, type ProjectTrust, untrustedConfigError } from "./project-trust.ts";
@@ -82,7 +83,7 @@ async function loadOwnConfig(path: string | undefined, cwd: string, env: Env, op
     } catch (error) {
       throw unreadable(options.path, file, error, "check the --config path");
     }
-    return parseConfig(text, { file, env, displayName: options.path });
+    return await withSchemaErrors(() => parseConfig(text, { file, env, displayName: options.path }));
   }
   const candidates = configSearchPaths({ cwd, env });
   for (const [index, file] of candidates.entries()) {
@@ -99,7 +100,7 @@ async function loadOwnConfig(path: string | undefined, cwd: string, env: Env, op
       const decision = await gate.admit(projectConfigFile(file, displayName, text));
       if (!decision.trusted) throw untrustedConfigError(decision.summary, decision.changed);
     }
-    return parseConfig(text, { file, env, displayName });
+    return await withSchemaErrors(() => parseConfig(text, { file, env, displayName }));
   }
   if (optional) return { servers: [], warnings: [], errors: [] };
   throw new ConfigError(
