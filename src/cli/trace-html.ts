@@ -167,7 +167,7 @@ function describeMark(event: Exclude<TraceEvent, MessageTraceEvent>): { role: st
 function processMark(event: Extract<TraceEvent, { kind: "process" }>): { role: string; label: string } {
   switch (event.phase) {
     case "spawn":
-      return { role: "process", label: labelOf(`spawn pid ${event.pid}: ${event.command}`) };
+      return { role: "process", label: labelOf(`spawn pid ${event.pid}${event.wrapper === undefined ? "" : ` in ${event.wrapper}`}: ${event.command}`) };
     case "spawn-failed":
       return { role: "failed", label: labelOf(`spawn failed: ${event.error}`) };
     case "exit":

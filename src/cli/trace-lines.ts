@@ -87,7 +87,9 @@ export function formatTraceEvent(event: TraceEvent, mode: TraceMode = "short"): 
       const head = `${time} • ${server}  process`;
       switch (event.phase) {
         case "spawn":
-          return `${head} started, pid ${lineOf(String(event.pid))}: ${lineOf(event.command)}${event.cwd === undefined ? "" : ` (in ${lineOf(event.cwd)})`}`;
+          return `${head} started${event.wrapper === undefined ? "" : ` in ${lineOf(event.wrapper)}`}, pid ${lineOf(String(event.pid))}: ${
+            lineOf(event.command)
+          }${event.cwd === undefined ? "" : ` (in ${lineOf(event.cwd)})`}`;
         case "spawn-failed":
           return `${head} could not start ${lineOf(event.command)}: ${lineOf(event.error)}`;
         case "exit":

@@ -41,7 +41,7 @@ export function sandboxedSpawn(
       const env = { ...planned.env };
       if (spawn.env.TMPDIR === undefined) delete env.TMPDIR;
       else env.TMPDIR = spawn.env.TMPDIR;
-      return { ...spawn, args: denoRunArguments(planned.plan, spawn.args), env };
+      return { ...spawn, args: denoRunArguments(planned.plan, spawn.args), env, wrapper: "Deno permissions" };
     }
     if (!availability.available) {
       if (!settings.prefer) {
@@ -63,6 +63,7 @@ export function sandboxedSpawn(
       command: bwrap,
       args: bwrapArguments(planned.plan, spawn.command, spawn.args),
       env: planned.env,
+      wrapper: "bubblewrap",
       ...(spawn.cwd === undefined ? {} : { cwd: spawn.cwd }),
       ...(planned.exitNote === undefined ? {} : { exitNote: planned.exitNote }),
     };

@@ -66,6 +66,8 @@ export interface SpawnCommand {
 /** A spawn as wrapSpawn rewrote it; `exitNote` is added to the reason when the server exits by itself. */
 export interface WrappedSpawn extends SpawnCommand {
   exitNote?: string;
+  /** What the command runs inside, for a trace's spawn event (`bubblewrap`): the trace shows the server's command, not the wrapper's. */
+  wrapper?: string;
 }
 
 /**
@@ -160,6 +162,8 @@ export class StdioTransport extends TransportBase {
   #batch: WriteBatch | undefined;
   /** The environment the child was started with (for a "not found" message). */
   #env: Record<string, string> = {};
+  /** What wrapSpawn runs the command inside (a sandbox), for the spawn event. */
+  #wrapper: string | undefined;
   /** Said after the exit reason when the server exits by itself (from wrapSpawn). */
   #exitNote: string | undefined;
   /** wrapSpawn threw: its error is the start's failure as it is. */
@@ -237,7 +241,15 @@ export class StdioTransport extends TransportBase {
       this.#spawning = undefined;
     }
     if (this.#options.observer) {
-      this.#options.observer({ kind: "process", phase: "spawn", command: this.#commandLine(), pid: this.#child.pid, ...(cwd === undefined ? {} : { cwd }) });
+      const wrapper = this.#wrapper === undefined ? {} : { wrapper: this.#wrapper };
+      this.#options.observer({
+        kind: "process",
+        phase: "spawn",
+        command: this.#commandLine(),
+        pid: this.#child.pid,
+        ...(cwd === undefined ? {} : { cwd }),
+        ...wrapper,
+      });
     }
     this.#child.exited.then((status) => this.#onExit(status));
     // close() was called while we were spawning: it is now ending the child.
@@ -256,6 +268,7 @@ export class StdioTransport extends TransportBase {
       }
     }
     this.#exitNote = wrapped.exitNote;
+    this.#wrapper = wrapped.wrapper;
     return await coreRuntime.spawn({
       command: wrapped.command,
       args: wrapped.args,

@@ -128,7 +128,7 @@ export type HttpObserver = (detail: HttpTraceDetail) => void;
  * - `stderr`: one line it wrote to stderr (redacted).
  */
 export type ProcessTraceDetail =
-  | { kind: "process"; phase: "spawn"; command: string; pid: number; cwd?: string }
+  | { kind: "process"; phase: "spawn"; command: string; pid: number; cwd?: string; wrapper?: string }
   | { kind: "process"; phase: "spawn-failed"; command: string; error: string }
   | { kind: "process"; phase: "exit"; pid: number; code: number | null; signal: string | null }
   | { kind: "process"; phase: "stderr"; pid?: number; line: string };

@@ -21,6 +21,7 @@ describe("trace lines of a hostile trace file", () => {
     forged({ kind: "http", phase: "body", method: hostile, url: "http://h/mcp", status: hostile, body: "{}" }),
     forged({ kind: "http", phase: "failed", method: hostile, url: "http://h/mcp", error: "refused" }),
     forged({ kind: "process", phase: "spawn", command: "node s.mjs", pid: hostile }),
+    forged({ kind: "process", phase: "spawn", command: "node s.mjs", pid: 7, wrapper: hostile }),
     forged({ kind: "process", phase: "exit", pid: hostile, code: null, signal: hostile }),
     forged({ kind: "process", phase: "exit", pid: 7, code: hostile, signal: null }),
   ];
@@ -32,4 +33,10 @@ describe("trace lines of a hostile trace file", () => {
       assert.equal(/[\u0000-\u0008\u000b-\u001f\u007f]/.test(line), false, `a control character got through: ${JSON.stringify(line)}`);
     });
   }
+});
+
+test("a server spawned in a sandbox: its line says what it runs inside, then its own command", () => {
+  const line = formatTraceEvent({ ...base, kind: "process", phase: "spawn", command: "node s.mjs", pid: 7, wrapper: "bubblewrap" });
+  assert.match(line, /process started in bubblewrap, pid 7: node s\.mjs$/);
+  assert.match(formatTraceEvent({ ...base, kind: "process", phase: "spawn", command: "node s.mjs", pid: 7 }), /process started, pid 7: node s\.mjs$/);
 });

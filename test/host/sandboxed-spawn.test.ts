@@ -16,6 +16,7 @@ import { StdioTransport } from "../../src/mod.ts";
 import type { CallToolResult } from "../../src/client/types.ts";
 import type { SandboxSettings, ServerConfig } from "../../src/host/config/types.ts";
 import { McpManager } from "../../src/host/manager.ts";
+import type { TraceEvent } from "../../src/transport/trace-event.ts";
 import { sandboxAvailability } from "../../src/host/sandbox-availability.ts";
 import { fixturePath } from "../support/fixture-process.ts";
 import { hangGuard } from "../support/hang-guard.ts";
@@ -212,6 +213,24 @@ describe("a stdio server in its sandbox (bubblewrap)", { skip }, () => {
         /its sandbox has no network, so npx could not download a package it lacks: install the package first \(npm install -g PACKAGE/,
       );
       assert.match(status?.lastError ?? "", /or allow the network with sandbox: \{ network: true \}/);
+    } finally {
+      await manager.close();
+    }
+  });
+
+  test("a trace of a sandboxed server says it started in bubblewrap, and shows the server's own command", async () => {
+    const events: TraceEvent[] = [];
+    const manager = new McpManager(configOf(stdioServerConfig("probe", [fixturePath("sandbox-probe-server.mjs")], { sandbox: profile() })), {
+      connectRetries: 0,
+      probeIntervalMs: 600_000,
+      trace: (event) => events.push(event),
+    });
+    try {
+      await hangGuard(manager.start(), 20_000, "probe starting");
+      const spawn = events.find((event) => event.kind === "process" && event.phase === "spawn");
+      assert.ok(spawn?.kind === "process" && spawn.phase === "spawn", JSON.stringify(events.slice(0, 3)));
+      assert.equal(spawn.wrapper, "bubblewrap");
+      assert.match(spawn.command, /^node .*sandbox-probe-server\.mjs$/);
     } finally {
       await manager.close();
     }
