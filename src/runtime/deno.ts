@@ -232,6 +232,11 @@ function timerKeepsAlive(timer: ReturnType<typeof setTimeout>, keepAlive: boolea
   else Deno.unrefTimer(timer as unknown as number);
 }
 
+/** A Deno file error as a FileError naming `path`: its system code (or `code`, read from the error's class), its message. */
+function fileError(error: unknown, path: string, code: string | undefined = (error as { code?: string }).code): FileError {
+  return new FileError((error as Error).message, fileErrorCode(code), { path, cause: error });
+}
+
 /** The core (types.ts): what the client and its transports use. */
 export const denoCoreRuntime: CoreRuntime = {
   name: "deno",
@@ -279,7 +284,7 @@ export const denoRuntime: Runtime = {
           : error instanceof Deno.errors.IsADirectory
           ? "EISDIR"
           : "EUNKNOWN");
-      throw new FileError((error as Error).message, fileErrorCode(code), { path, cause: error });
+      throw fileError(error, path, code);
     }
   },
   async openPrivateLog(path: string): Promise<PrivateLog> {
@@ -309,7 +314,7 @@ export const denoRuntime: Runtime = {
       await Deno.rename(temp, path);
     } catch (error) {
       await Deno.remove(temp).catch(() => {});
-      throw new FileError((error as Error).message, fileErrorCode((error as { code?: string }).code), { path, cause: error });
+      throw fileError(error, path);
     }
   },
   async makePrivateDirectory(path: string) {
@@ -319,7 +324,7 @@ export const denoRuntime: Runtime = {
       // An existing directory keeps its mode through mkdir: a 0755 one would stay readable by all.
       if (mode !== null && (mode & 0o777) !== 0o700) await Deno.chmod(path, 0o700);
     } catch (error) {
-      throw new FileError((error as Error).message, fileErrorCode((error as { code?: string }).code), { path, cause: error });
+      throw fileError(error, path);
     }
   },
   serveLoopback(port: number, handler: (request: Request) => Response | Promise<Response>) {
@@ -328,7 +333,7 @@ export const denoRuntime: Runtime = {
       return Promise.resolve({ port: server.addr.port, close: () => server.shutdown() });
     } catch (error) {
       return Promise.reject(
-        new FileError((error as Error).message, fileErrorCode((error as { code?: string }).code), { path: `127.0.0.1:${port}`, cause: error }),
+        fileError(error, `127.0.0.1:${port}`),
       );
     }
   },
@@ -339,7 +344,7 @@ export const denoRuntime: Runtime = {
       return { kind, uid: info.uid, mode: info.mode === null ? null : info.mode & 0o777, mtimeMs: info.mtime?.getTime() ?? null };
     } catch (error) {
       if (error instanceof Deno.errors.NotFound) return undefined;
-      throw new FileError((error as Error).message, fileErrorCode((error as { code?: string }).code), { path, cause: error });
+      throw fileError(error, path);
     }
   },
   async realPath(path: string): Promise<string | undefined> {
@@ -347,7 +352,7 @@ export const denoRuntime: Runtime = {
       return await Deno.realPath(path);
     } catch (error) {
       if (error instanceof Deno.errors.NotFound) return undefined;
-      throw new FileError((error as Error).message, fileErrorCode((error as { code?: string }).code), { path, cause: error });
+      throw fileError(error, path);
     }
   },
   userId() {
@@ -362,7 +367,7 @@ export const denoRuntime: Runtime = {
       await Deno.remove(path);
     } catch (error) {
       if (error instanceof Deno.errors.NotFound) return;
-      throw new FileError((error as Error).message, fileErrorCode((error as { code?: string }).code), { path, cause: error });
+      throw fileError(error, path);
     }
   },
   async createExclusive(path: string, text: string) {
@@ -371,7 +376,7 @@ export const denoRuntime: Runtime = {
       return true;
     } catch (error) {
       if (error instanceof Deno.errors.AlreadyExists) return false;
-      throw new FileError((error as Error).message, fileErrorCode((error as { code?: string }).code), { path, cause: error });
+      throw fileError(error, path);
     }
   },
   async listFiles(path: string) {
@@ -388,7 +393,7 @@ export const denoRuntime: Runtime = {
       }
     } catch (error) {
       const code = (error as { code?: string }).code ?? (error instanceof Deno.errors.NotFound ? "ENOENT" : "EUNKNOWN");
-      throw new FileError((error as Error).message, fileErrorCode(code), { path, cause: error });
+      throw fileError(error, path, code);
     }
     return files;
   },
