@@ -6,6 +6,7 @@ import { terminalText } from "../common/terminal-text.ts";
 import { within } from "../common/timing.ts";
 import { blockText, isCallToolResult } from "../registry/result-format.ts";
 import { ToolCallError } from "../registry/tool-call-error.ts";
+import type { ToolRegistry } from "../registry/tool-registry.ts";
 import type { RegisteredTool } from "../registry/types.ts";
 import { runtime } from "../runtime/mod.ts";
 import { parseArgs, secondsOption, UsageError } from "./args.ts";
@@ -76,12 +77,14 @@ exit codes: 0 success, 1 the tool reported an error (isError), 2 usage or config
  * With one server, given on the command line and no other (`mcpwire call --stdio "…" echo`), a
  * tool's own name names its registered one; otherwise, and when `name` is registered, `name`.
  */
-function ownToolName(name: string, config: McpwireConfig, tools: readonly RegisteredTool[]): string {
+function ownToolName(name: string, config: McpwireConfig, registry: ToolRegistry): string {
   const [only, ...others] = config.servers;
   if (only === undefined || others.length > 0 || !isAdHoc(only)) return name;
+  const tools = registry.tools();
   if (tools.some((tool) => tool.name === name)) return name;
   const own = tools.find((tool) => tool.origin.kind === "mcp" && tool.origin.server === only.name && tool.origin.tool === name);
-  return own?.name ?? name;
+  // A tool held back by its pin goes by its own name too, so that the refusal says it is held.
+  return own?.name ?? registry.heldTools().find((held) => held.server === only.name && held.tool === name)?.name ?? name;
 }
 
 export const EXIT = { ok: 0, toolError: 1, usage: 2, server: 3, timeout: 4, interrupted: 130 } as const;
@@ -130,8 +133,14 @@ export async function call(argv: readonly string[]): Promise<number> {
       search.asked.push(only);
       await startServers(manager, [only]);
     }
-    const name = ownToolName(givenName, config, registry.tools());
-    if (!registry.has(name)) return unknownTool(manager, name, search, enabled);
+    const name = ownToolName(givenName, config, registry);
+    if (!registry.has(name)) {
+      // Held back by its pin (a new or changed definition): said as such, with the commands that show and accept it.
+      const held = registry.heldTools().find((each) => each.name === name);
+      if (held === undefined) return unknownTool(manager, name, search, enabled);
+      stderrLine(`mcpwire call: ${lineOf(held.message)}`);
+      return EXIT.usage;
+    }
     const tool = registry.tools().find((each) => each.name === name);
     const who = describeCall(name, tool);
     // Typed by the tool's schema and checked before anything is sent.

@@ -70,7 +70,8 @@ export async function findToolOwner(
   const order = candidates.map((server, index) => ({ server, index, rank: rank(server) })).sort((a, b) => a.rank - b.rank || a.index - b.index);
   const asked: string[] = [];
   for (const { server } of order) {
-    if (manager.registry.has(name)) break;
+    // Found: registered, or held back by its pin (the server that holds it is the owner).
+    if (manager.registry.has(name) || manager.registry.heldTools().some((held) => held.name === name)) break;
     asked.push(server.name);
     await start(server.name);
   }

@@ -126,6 +126,31 @@ describe("mcpwire pin and run over a server that rewrote a tool", () => {
     assert.match(diff.stdout, /\+ Weather\\x1b\]0;owned\\x07\\x1b\[2J\\u202eevil/);
   });
 
+  test("call of a held tool says it is held back and the commands that show and accept it, by its registered or its own name", async () => {
+    const { config } = await project();
+    assert.equal((await mcpwire(["tools", "--config", await config()])).code, 0);
+    const flipped = await config("flipped");
+    const held = await mcpwire(["call", "mcp_rug_weather", "city=Paris", "--config", flipped]);
+    assert.equal(held.code, 2, held.stderr);
+    assert.match(
+      held.stderr,
+      /^mcpwire call: server "rug": tool "weather" changed since it was pinned: its description differs, so it is held back and cannot be called; see the change with "mcpwire pin diff rug weather", accept it with "mcpwire pin accept rug weather"$/m,
+    );
+    assert.doesNotMatch(held.stderr, /is registered/);
+    assert.equal(held.stdout, "");
+
+    // A server given on the command line, its tool called by its own name: held too (pins in MCPWIRE_LOCK_FILE).
+    const env = { ...childEnv(), MCPWIRE_LOCK_FILE: join(scratch.path, "ad-hoc-held", "pins.json") };
+    const stdio = `node ${fixturePath("rug-pull-server.mjs")}`;
+    assert.equal((await runMcpwire(["call", "--stdio", stdio, "weather", "city=Paris"], { env })).code, 0);
+    const later = await runMcpwire(["call", "--stdio", stdio, "--env", "RUG_STATE=flipped", "weather", "city=Paris"], { env });
+    assert.equal(later.code, 2, later.stderr);
+    assert.match(
+      later.stderr,
+      /^mcpwire call: server "rug-pull-server": tool "weather" changed since it was pinned: .*held back and cannot be called; .*"mcpwire pin accept rug-pull-server weather"$/m,
+    );
+  });
+
   test("inspect pins at warn: a later inspect of the same command line shows the changed tool and warns", async () => {
     const lock = join(scratch.path, "inspect", "pins.json");
     const env = { ...childEnv(), MCPWIRE_LOCK_FILE: lock };
