@@ -18,11 +18,12 @@ import { ProgressDisplay } from "./progress.ts";
 import { CallArgumentsError, type GivenArguments, parseArgumentWords, readArgumentsFile, typeArguments } from "./call-arguments.ts";
 import { didYouMean, suggestNames } from "../registry/suggest.ts";
 import { messageOf } from "../common/error-text.ts";
-import type { McpwireConfig } from "../host/config/types.ts";
+import type { McpwireConfig, ServerConfig } from "../host/config/types.ts";
 import { AD_HOC_USAGE, isAdHoc } from "./ad-hoc-servers.ts";
 import { defaultToolListCache } from "../host/tool-list-cache.ts";
 import { startServers } from "./startup-status.ts";
-import { findToolOwner, type OwnerSearch } from "./tool-owner.ts";
+import { findToolOwner, namingFit, namingPattern, type OwnerSearch } from "./tool-owner.ts";
+import { toolName } from "../registry/naming.ts";
 
 export const CALL_USAGE = `usage: mcpwire call <registered-name> [key=value… | 'json-object' | --args-file FILE|-]
                     [--config FILE] [--import APP[,APP]] [--json] [--timeout S] [--log-level LEVEL]
@@ -137,7 +138,7 @@ export async function call(argv: readonly string[]): Promise<number> {
     if (!registry.has(name)) {
       // Held back by its pin (a new or changed definition): said as such, with the commands that show and accept it.
       const held = registry.heldTools().find((each) => each.name === name);
-      if (held === undefined) return unknownTool(manager, name, search, enabled);
+      if (held === undefined) return unknownTool(manager, config, name, search, enabled);
       stderrLine(`mcpwire call: ${lineOf(held.message)}`);
       return EXIT.usage;
     }
@@ -215,11 +216,13 @@ export async function call(argv: readonly string[]): Promise<number> {
 
 /**
  * No server that could own `name` has it. A needed server that is not ready may be its owner
- * (exit 3, as for any unavailable server); otherwise the nearest names among the tools of the
- * servers asked and those in the tool-list cache, and the servers whose tools are known neither
- * way (not started for this: a misspelt name does not wait for every server), exit 2.
+ * (exit 3, as for any unavailable server); otherwise, first, the nearest names among the tools of
+ * the servers asked and those in the tool-list cache (for a bare tool name no server's naming
+ * makes and nothing near: the names the unlisted servers would give it), then, in plain words,
+ * the servers whose tools are known neither way (not started for this: a misspelt name does not
+ * wait for every server), exit 2.
  */
-function unknownTool(manager: McpManager, name: string, search: OwnerSearch, enabled: readonly string[]): number {
+function unknownTool(manager: McpManager, config: McpwireConfig, name: string, search: OwnerSearch, enabled: readonly string[]): number {
   const registry = manager.registry;
   const down = manager.status().filter((status) => search.asked.includes(status.name) && status.state !== "ready");
   if (down.length > 0) {
@@ -227,19 +230,39 @@ function unknownTool(manager: McpManager, name: string, search: OwnerSearch, ena
     stderrLine(`mcpwire call: no tool "${lineOf(name)}" is registered, and the servers above are not ready; it may be theirs`);
     return EXIT.server;
   }
-  const unknown = enabled.filter((server) => !search.asked.includes(server) && !search.cachedServers.includes(server));
-  if (unknown.length > 0) {
+  const unlisted = config.servers.filter((server) =>
+    enabled.includes(server.name) && !search.asked.includes(server.name) && !search.cachedServers.includes(server.name)
+  );
+  const known = new Set([...registry.tools().map((tool) => tool.name), ...search.cachedNames]);
+  let near = didYouMean(suggestNames(name, [...known]));
+  // A bare tool name (`echo`) that no server's naming makes: what each unlisted server would call it.
+  if (near === "" && unlisted.length > 0 && config.servers.every((server) => namingFit(server, name) === undefined)) {
+    const asTheirs = unlisted.slice(0, MAX_NAMED_SERVERS).map((server) =>
+      `"${lineOf(toolName(server.name, name, server.naming))}" (server "${lineOf(server.name)}")`
+    );
+    near = `did you mean ${asTheirs.slice(0, -1).join(", ")}${asTheirs.length > 1 ? " or " : ""}${asTheirs[asTheirs.length - 1]}?`;
+  }
+  stderrLine(`mcpwire call: no tool "${lineOf(name)}" is registered; ${near === "" ? "" : `${near} `}\`mcpwire tools\` lists them`);
+  if (unlisted.length > 0) {
+    const one = unlisted.length === 1;
+    const patterns = unlisted.slice(0, MAX_NAMED_SERVERS).map((server) => `"${lineOf(namingPattern(server))}"`);
     stderrLine(
-      `mcpwire call: not asked, and not in the tool-list cache: server${unknown.length === 1 ? "" : "s"} ${
-        unknown.map((server) => `"${lineOf(server)}"`).join(", ")
-      } ` +
-        `(their naming cannot make "${lineOf(name)}"); \`mcpwire tools\` starts every server and lists its tools`,
+      `mcpwire call: ${serverList(unlisted)} ${one ? "was" : "were"} not started to look for it: ${one ? "its" : "their"} tools are named ` +
+        `${patterns.join(", ")}${unlisted.length > MAX_NAMED_SERVERS ? ", …" : ""}, and no earlier run listed them; ` +
+        "`mcpwire tools` starts every server and lists all their tools",
     );
   }
-  const known = new Set([...registry.tools().map((tool) => tool.name), ...search.cachedNames]);
-  const near = didYouMean(suggestNames(name, [...known]));
-  stderrLine(`mcpwire call: no tool "${lineOf(name)}" is registered; ${near === "" ? "" : `${lineOf(near)} `}\`mcpwire tools\` lists them`);
   return EXIT.usage;
+}
+
+/** The most servers named one by one in the unknown-tool message. */
+const MAX_NAMED_SERVERS = 5;
+
+/** `server "a"`, or `servers "a", "b"` (at most MAX_NAMED_SERVERS, then how many more). */
+function serverList(servers: readonly ServerConfig[]): string {
+  const named = servers.slice(0, MAX_NAMED_SERVERS).map((server) => `"${lineOf(server.name)}"`).join(", ");
+  const more = servers.length > MAX_NAMED_SERVERS ? ` and ${servers.length - MAX_NAMED_SERVERS} more` : "";
+  return `server${servers.length === 1 ? "" : "s"} ${named}${more}`;
 }
 
 /** The arguments as given on the command line: key=value words, one JSON object, or an args file. */

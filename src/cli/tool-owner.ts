@@ -31,6 +31,13 @@ export function namingFit(server: Pick<ServerConfig, "name" | "naming">, name: s
   return whole || cut ? before.length + after.length : undefined;
 }
 
+/** How `server`'s naming writes its tools' names, the tool as `…`: `mcp_everything_…`. */
+export function namingPattern(server: Pick<ServerConfig, "name" | "naming">): string {
+  const format = server.naming ?? DEFAULT_NAMING;
+  const fill = (part: string) => sanitizeName(part.replaceAll("{server}", server.name));
+  return format.split("{tool}").map(fill).join("…");
+}
+
 /** What the search did: the servers it started, in order; `name` is registered when one of them has it. */
 export interface OwnerSearch {
   /** The servers started to look for the tool, in the order they were started. */
