@@ -14,20 +14,36 @@
 // letters), Unicode tag characters (U+E0000–E007F: invisible ASCII, "ASCII smuggling") and the
 // variation selectors supplement (U+E0100–E01EF, which can encode bytes after any letter); and a
 // lone surrogate, which no terminal can show.
-const INVISIBLE = "\\u115f\\u1160\\u180e\\u200b-\\u200f\\u2060-\\u206f\\u3164\\ufeff\\uffa0\\u{e0000}-\\u{e007f}\\u{e0100}-\\u{e01ef}\\ud800-\\udfff";
-const CONTROLS = "\\u0000-\\u0008\\u000b-\\u001f\\u007f-\\u009f\\u061c\\u2028\\u2029\\u202a-\\u202e";
-const UNSAFE = new RegExp(`[${CONTROLS}${INVISIBLE}]`, "gu");
-const UNSAFE_IN_LINE = new RegExp(`[\\n${CONTROLS}${INVISIBLE}]`, "gu");
+// Two passes, without the regex `u` flag (which makes the scan of clean text several times
+// slower): the BMP characters first, then, only in text that holds a surrogate, the astral ones
+// as their surrogate pairs (U+E0000–E007F and U+E0100–E01EF are \udb40 then \udc00–\udc7f or
+// \udd00–\uddef) and a lone surrogate, one its neighbour does not pair.
+const BMP = "\\u0000-\\u0008\\u000b-\\u001f\\u007f-\\u009f\\u061c\\u115f\\u1160\\u180e\\u200b-\\u200f\\u2028-\\u202e\\u2060-\\u206f\\u3164\\ufeff\\uffa0";
+const UNSAFE = new RegExp(`[${BMP}]`, "g");
+const UNSAFE_IN_LINE = new RegExp(`[\\n${BMP}]`, "g");
+const SURROGATE = /[\ud800-\udfff]/;
+const UNSAFE_ASTRAL = /\udb40[\udc00-\udc7f\udd00-\uddef]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 const ZWJ = "\u200d";
-/** An emoji on the ZWJ's side (UTS #51 emoji ZWJ sequences), after any emoji presentation selector or skin tone. */
-const PICTOGRAPH_BEFORE = /\p{Extended_Pictographic}[\ufe0f\u{1f3fb}-\u{1f3ff}]?$/u;
-const PICTOGRAPH_AFTER = /^\p{Extended_Pictographic}/u;
+const PICTOGRAPH = /^\p{Extended_Pictographic}$/u;
+
+/** The code point that ends at `end` (a surrogate pair read whole), and where it starts. */
+function codePointBefore(text: string, end: number): { code: number; start: number } | undefined {
+  if (end <= 0) return undefined;
+  const start = end >= 2 && /[\ud800-\udbff][\udc00-\udfff]/.test(text.slice(end - 2, end)) ? end - 2 : end - 1;
+  return { code: text.codePointAt(start)!, start };
+}
+
+/** Whether the ZWJ at `offset` joins two emoji (UTS #51 emoji ZWJ sequences), the first maybe with VS16 or a skin tone. */
+function joinsEmoji(text: string, offset: number): boolean {
+  let before = codePointBefore(text, offset);
+  if (before !== undefined && (before.code === 0xfe0f || (before.code >= 0x1f3fb && before.code <= 0x1f3ff))) before = codePointBefore(text, before.start);
+  const after = text.codePointAt(offset + 1);
+  return before !== undefined && after !== undefined && PICTOGRAPH.test(String.fromCodePoint(before.code)) && PICTOGRAPH.test(String.fromCodePoint(after));
+}
 
 function visible(char: string, offset: number, whole: string): string {
   // A ZWJ joining two emoji (👩‍💻) is what draws them as one; anywhere else it is made visible.
-  if (char === ZWJ && PICTOGRAPH_BEFORE.test(whole.slice(Math.max(0, offset - 4), offset)) && PICTOGRAPH_AFTER.test(whole.slice(offset + 1, offset + 3))) {
-    return char;
-  }
+  if (char === ZWJ && joinsEmoji(whole, offset)) return char;
   const code = char.codePointAt(0)!; // a match is one code point
   if (char === "\n") return "\\n";
   if (char === "\r") return "\\r";
@@ -40,12 +56,26 @@ function visible(char: string, offset: number, whole: string): string {
  * visible; line feeds and tabs are kept (multi-line text such as a description or a stderr tail).
  */
 export function terminalText(text: string): string {
-  return text.replace(UNSAFE, visible);
+  return astral(text.replace(UNSAFE, visible));
 }
 
 /** Like terminalText, for a value shown on one line: line feeds are made visible too. */
 export function terminalLine(text: string): string {
-  return text.replace(UNSAFE_IN_LINE, visible);
+  return astral(text.replace(UNSAFE_IN_LINE, visible));
+}
+
+/**
+ * The second pass: tag characters, supplementary variation selectors (both \udb40 pairs) and lone
+ * surrogates; text without either (emoji included) is not scanned again.
+ */
+function astral(text: string): string {
+  return SURROGATE.test(text) && (text.includes("\udb40") || !wellFormed(text)) ? text.replace(UNSAFE_ASTRAL, visible) : text;
+}
+
+/** String.prototype.isWellFormed (ES2024: no lone surrogate), where the runtime has it. */
+function wellFormed(text: string): boolean {
+  const check = (text as { isWellFormed?: () => boolean }).isWellFormed;
+  return check === undefined ? false : check.call(text);
 }
 
 /** True when `text` holds nothing terminalText would change. */
