@@ -45,7 +45,8 @@ The arguments are
   one JSON object  '{"a":2,"b":40}'
   --args-file F    a file holding one JSON object; - reads it from stdin
 (none: {}). A value that does not fit its type, a repeated key or a missing required argument
-is an error before anything is sent; a misspelt tool name gets the nearest registered names.
+is an error before anything is sent; a misspelt tool name gets the nearest registered names,
+and a misspelt parameter the nearest one its schema lists.
 Prints the result's text content for people (its structuredContent, pretty-printed, only when
 it has no text), or the whole result with --json for machines (the text has its control
 characters shown as escapes such as \\x1b; --json carries them exactly). Progress goes to
