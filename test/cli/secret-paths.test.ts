@@ -7,13 +7,19 @@
 
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { describe, test } from "node:test";
+import process from "node:process";
+import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { mcpwire, scratchDir } from "../support/cli-runner.ts";
-import { fixturePath } from "../support/fixture-process.ts";
+import { mcpwire, scratchDir, writeConfig } from "../support/cli-runner.ts";
+import { refusedOrigin } from "../support/fake-model-apis.ts";
+import { fixturePath, type PortFixture, startPortFixture } from "../support/fixture-process.ts";
 
 const scratch = scratchDir("mcpwire-secret-paths-");
 const ECHO = fixturePath("secret-echo-server.mjs");
+/** The fixture's Basic password over HTTP (its default). */
+const PASSWORD = "PASSWORD123";
+/** base64("u:PASSWORD123"): what the Authorization header carries. */
+const BASIC = btoa(`u:${PASSWORD}`);
 /** A key shaped like one, handed to the echo tool as an argument: known by its field name only (`api_key`). */
 const SHAPED = "sk-SECRET-aa77c3d1e2f4";
 
@@ -56,5 +62,75 @@ describe("a secret past the first 100,000 characters of a message (item 8)", () 
     assert.equal(answer.message.jsonrpc, "2.0");
     assert.equal(typeof answer.message.redactedText, "string");
     assert.equal(answer.message.result, undefined, "the large answer is written whole");
+  });
+});
+
+describe("a password in a URL's userinfo (item 10)", () => {
+  let http: PortFixture | undefined;
+  let nowhere = "";
+  before(async () => {
+    http = await startPortFixture("secret-echo-server.mjs", { args: ["--http"] });
+    nowhere = await refusedOrigin();
+  });
+  after(async () => {
+    await http?.stop();
+  });
+
+  test("an unreachable server: the password is in no warning, error or trace event", async () => {
+    const file = join(scratch.path, "unreachable.jsonl");
+    const url = `${nowhere.replace("http://", `http://u:${PASSWORD}@`)}/mcp`;
+    const outcome = await mcpwire(["tools", "--http", url, "--trace-file", file], { env: { ...process.env, MCPWIRE_RECONNECT_DELAY_MS: "10" } });
+    const text = await traceText(file);
+    assert.ok(text.includes('"kind":"http"'), `no http event in the trace: ${text.slice(0, 400)}`);
+    assertNoSecret({ stdout: outcome.stdout, stderr: outcome.stderr, "the trace file": text }, [PASSWORD]);
+  });
+
+  test("is sent as Authorization: Basic, the URL without it; printed nowhere, nor its base64", async () => {
+    const file = join(scratch.path, "basic.jsonl");
+    const url = `http://u:${PASSWORD}@127.0.0.1:${http!.port}/mcp`;
+    const outcome = await mcpwire(["call", "--http", url, "whoami", "--trace-file", file]);
+    assert.equal(outcome.code, 0, outcome.stderr);
+    assert.equal(outcome.stdout, "u\n", "the server got the URL's user name and password as Basic credentials");
+    const text = await traceText(file);
+    assert.match(text, new RegExp(`"url":"http://127\\.0\\.0\\.1:${http!.port}/mcp"`));
+    const listed = await mcpwire(["servers", "--http", url, "--json"]);
+    assert.equal(listed.code, 0, listed.stderr);
+    assertNoSecret(
+      { stdout: outcome.stdout, stderr: outcome.stderr, "the trace file": text, "servers --json": listed.stdout, "servers' stderr": listed.stderr },
+      [PASSWORD, BASIC],
+    );
+  });
+
+  test("from a config's ${VAR}, with a wrong password: refused by the server, and still printed nowhere", async () => {
+    const file = join(scratch.path, "wrong.jsonl");
+    const config = await writeConfig(scratch.path, "userinfo.yaml", [
+      "mcp_servers:",
+      "  basic:",
+      `    url: "http://u:\${SERVICE_PASSWORD}@127.0.0.1:${http!.port}/mcp"`,
+      "    auth: false",
+    ]);
+    const wrong = "WRONG-PASSWORD-77c1";
+    const env = { ...process.env, SERVICE_PASSWORD: wrong, MCPWIRE_RECONNECT_DELAY_MS: "10" };
+    const outcome = await mcpwire(["call", "--config", config, "--trust-project", "mcp_basic_whoami", "--trace-file", file], { env });
+    assert.notEqual(outcome.code, 0);
+    const listed = await mcpwire(["servers", "--config", config, "--trust-project", "--json"], { env });
+    assertNoSecret(
+      {
+        stdout: outcome.stdout,
+        stderr: outcome.stderr,
+        "the trace file": await traceText(file),
+        "servers --json": listed.stdout,
+        "servers' stderr": listed.stderr,
+      },
+      [wrong, btoa(`u:${wrong}`)],
+    );
+  });
+
+  test("with an Authorization header too: refused, saying why, the password not shown", async () => {
+    const url = `http://u:${PASSWORD}@127.0.0.1:${http!.port}/mcp`;
+    const outcome = await mcpwire(["inspect", "--url", url, "--header", "Authorization: Bearer other-token-1234"]);
+    assert.notEqual(outcome.code, 0);
+    assert.match(outcome.stderr, /user name and password before the host, and the headers an Authorization header too; keep one/);
+    assertNoSecret({ stdout: outcome.stdout, stderr: outcome.stderr }, [PASSWORD]);
   });
 });
