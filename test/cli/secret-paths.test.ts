@@ -20,6 +20,10 @@ const ECHO = fixturePath("secret-echo-server.mjs");
 const PASSWORD = "PASSWORD123";
 /** base64("u:PASSWORD123"): what the Authorization header carries. */
 const BASIC = btoa(`u:${PASSWORD}`);
+/** A token with characters that quoting and JSON escape (a quote, a backslash): found only when matched as given. */
+const TOKEN = 'tok"en\\SECRET-5f1e0a9c';
+/** The part of TOKEN that gives it away, however it is escaped around it. */
+const TOKEN_CORE = "SECRET-5f1e0a9c";
 /** A key shaped like one, handed to the echo tool as an argument: known by its field name only (`api_key`). */
 const SHAPED = "sk-SECRET-aa77c3d1e2f4";
 
@@ -132,5 +136,53 @@ describe("a password in a URL's userinfo (item 10)", () => {
     assert.notEqual(outcome.code, 0);
     assert.match(outcome.stderr, /user name and password before the host, and the headers an Authorization header too; keep one/);
     assertNoSecret({ stdout: outcome.stdout, stderr: outcome.stderr }, [PASSWORD]);
+  });
+});
+
+describe("a ${…TOKEN} interpolated into a server's arguments (item 12)", () => {
+  test("is not in the trace's process line, stdout, stderr or servers --json, though quoting escapes it", async () => {
+    const file = join(scratch.path, "args.jsonl");
+    const config = await writeConfig(scratch.path, "args.yaml", [
+      "mcp_servers:",
+      "  sec:",
+      "    command: node",
+      `    args: [${JSON.stringify(ECHO)}, "--token=\${MY_SERVICE_TOKEN}"]`,
+      "    env:",
+      '      SECRET_ECHO_TOKEN: "${MY_SERVICE_TOKEN}"',
+    ]);
+    const env = { ...process.env, MY_SERVICE_TOKEN: TOKEN };
+    const outcome = await mcpwire(["call", "--config", config, "--trust-project", "mcp_sec_echo_env", "--trace-file", file], { env });
+    assert.equal(outcome.code, 0, outcome.stderr);
+    const text = await traceText(file);
+    assertNoSecret({ "the trace file": text }, [TOKEN_CORE]);
+    assert.match(text, /"phase":"spawn","command":"node \S+secret-echo-server\.mjs --token=\[redacted\]"/);
+    const json = await mcpwire(["call", "--config", config, "--trust-project", "mcp_sec_echo_env", "--json"], { env });
+    assert.equal(json.code, 0, json.stderr);
+    const listed = await mcpwire(["servers", "--config", config, "--trust-project", "--json"], { env });
+    assertNoSecret(
+      {
+        stdout: outcome.stdout,
+        stderr: outcome.stderr,
+        "the trace file": text,
+        "call --json": json.stdout,
+        "servers --json": listed.stdout,
+        "servers' stderr": listed.stderr,
+      },
+      [TOKEN_CORE],
+    );
+  });
+
+  test("a server that cannot start: its description is redacted before it is clipped, so no part of the token shows", async () => {
+    const config = await writeConfig(scratch.path, "missing.yaml", [
+      "mcp_servers:",
+      "  gone:",
+      "    command: mcpwire-no-such-command-7c1d",
+      // The token starts at the 70th character of the command line: the description's clip at 80 cuts it.
+      `    args: ["${"x".repeat(40)}", "--token=\${MY_SERVICE_TOKEN}"]`,
+    ]);
+    const env = { ...process.env, MY_SERVICE_TOKEN: `${TOKEN_CORE}-and-more-of-it`, MCPWIRE_RECONNECT_DELAY_MS: "10" };
+    const outcome = await mcpwire(["servers", "--config", config, "--trust-project"], { env });
+    assertNoSecret({ stdout: outcome.stdout, stderr: outcome.stderr }, [TOKEN_CORE.slice(0, 8)]);
+    assert.match(outcome.stdout, /cannot start stdio "mcpwire-no-such-command-7c1d x+ --token=\[r…"/);
   });
 });
