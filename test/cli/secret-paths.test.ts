@@ -5,6 +5,8 @@
 // stderr, the trace file, --json, and the spans an OTLP collector receives. Real CLI processes,
 // a real server that echoes (test/fixtures/secret-echo-server.mjs), real loopback HTTP.
 
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import process from "node:process";
@@ -184,5 +186,80 @@ describe("a ${…TOKEN} interpolated into a server's arguments (item 12)", () =>
     const outcome = await mcpwire(["servers", "--config", config, "--trust-project"], { env });
     assertNoSecret({ stdout: outcome.stdout, stderr: outcome.stderr }, [TOKEN_CORE.slice(0, 8)]);
     assert.match(outcome.stdout, /cannot start stdio "mcpwire-no-such-command-7c1d x+ --token=\[r…"/);
+  });
+});
+
+/** Whether the OTLP exporter is installed here (a dev dependency). */
+const exporterMissing = await (async () => {
+  const name = "@opentelemetry/exporter-trace-otlp-http";
+  try {
+    await import(name);
+    return false;
+  } catch {
+    return `${name} is not installed (a dev dependency: npm ci)`;
+  }
+})();
+
+/** A loopback OTLP/HTTP collector that keeps every body it gets. */
+async function collector(): Promise<{ origin: string; bodies: string[]; close(): Promise<void> }> {
+  const bodies: string[] = [];
+  const server: Server = createServer((request, response) => {
+    let body = "";
+    request.setEncoding("utf8");
+    request.on("data", (chunk: string) => (body += chunk));
+    request.on("end", () => {
+      bodies.push(body);
+      response.writeHead(200, { "content-type": "application/json" }).end("{}");
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return {
+    origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    bodies,
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+describe("telemetry capture (item 12)", { skip: exporterMissing }, () => {
+  test("gen_ai.tool.call.result is redacted as stdout is: secrets a server echoes inside JSON text do not reach the collector", async () => {
+    const receiver = await collector();
+    try {
+      const config = await writeConfig(scratch.path, "otel.yaml", [
+        "mcp_servers:",
+        "  sec:",
+        "    command: node",
+        `    args: [${JSON.stringify(ECHO)}]`,
+        "    env:",
+        '      SECRET_ECHO_TOKEN: "${MY_SERVICE_TOKEN}"',
+        "telemetry:",
+        "  capture_results: true",
+      ]);
+      const env: Record<string, string | undefined> = {};
+      for (const [name, value] of Object.entries(process.env)) if (!name.startsWith("OTEL_")) env[name] = value;
+      Object.assign(env, { MY_SERVICE_TOKEN: TOKEN, OTEL_EXPORTER_OTLP_ENDPOINT: receiver.origin });
+      const known = await mcpwire(["call", "--config", config, "--trust-project", "--otel", "mcp_sec_echo_env"], { env });
+      assert.equal(known.code, 0, known.stderr);
+      const shaped = await mcpwire(["call", "--config", config, "--trust-project", "--otel", "mcp_sec_echo_json", `secret=${SHAPED}`], { env });
+      assert.equal(shaped.code, 0, shaped.stderr);
+      assert.match(shaped.stdout, /\{"api_key":"\[redacted\]"/);
+      const exported = receiver.bodies.join("\n");
+      assert.match(exported, /gen_ai\.tool\.call\.result/, "no result was captured");
+      assertNoSecret(
+        { "the exported spans": exported, "stdout (echo_env)": known.stdout, "stderr (echo_env)": known.stderr, "stderr (echo_json)": shaped.stderr },
+        [TOKEN_CORE],
+      );
+      // The shaped key: redacted in its JSON field, as stdout shows it (the second text quotes it under a plain name, for both).
+      const results = [...exported.matchAll(/"gen_ai\.tool\.call\.result","value":\{"stringValue":("(?:[^"\\]|\\.)*")/g)].map((match) =>
+        JSON.parse(match[1]!) as string
+      );
+      const echoed = results.find((result) => result.includes("api_key"));
+      assert.ok(echoed !== undefined, `no echo_json result among ${results.length}`);
+      assert.ok(!/api_key[^,]*aa77c3d1/.test(echoed), `the api_key field reached the span: ${echoed}`);
+    } finally {
+      await receiver.close();
+    }
   });
 });
