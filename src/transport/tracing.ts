@@ -18,8 +18,8 @@ export type TraceDirection = "send" | "receive";
 /**
  * Called for each message. `text` is what to show: its JSON, bounded in depth and size, with
  * the credentials the connection knows (the inner transport's configured headers,
- * `options.redactor`'s secrets) and credential-shaped values replaced by `[redacted]` — in the
- * whole message, strings that hold JSON of their own included (common/redact.ts redactedJson).
+ * `options.redactor`'s secrets) and credential-shaped values replaced by `[redacted]` — in all
+ * of it that is shown, strings that hold JSON of their own included (common/redact.ts redactedJson).
  * `message` is the message as it crossed the wire, or — when it held a credential — a redacted
  * copy of it, so that printing either never shows a secret; a message too large for `maxChars`
  * (or too deep to rebuild) is its envelope alone: jsonrpc, id and method, plus `redactedText`,
