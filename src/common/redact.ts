@@ -125,6 +125,8 @@ function withoutPassword(userinfo: string): string {
  */
 export class Redactor {
   readonly #secrets = new Set<string>();
+  /** The secrets longest first, made once per change (redact runs for every string of a message). */
+  #ordered: string[] | undefined;
 
   constructor(secrets: Iterable<string | undefined> = []) {
     for (const secret of secrets) this.add(secret);
@@ -133,6 +135,7 @@ export class Redactor {
   /** Adds a secret to replace wherever it appears (the longest are replaced first). */
   add(secret: string | undefined): void {
     if (secret === undefined || secret.length < 8) return;
+    this.#ordered = undefined;
     this.#secrets.add(secret);
     // Inside JSON text (a server's answer quoting it, a JSON document in a tool's text) a secret
     // with quotes, backslashes or control characters is written escaped: known that way too.
@@ -154,7 +157,8 @@ export class Redactor {
 
   /** `text` with every known secret and every credential-shaped value replaced. */
   redact(text: string): string {
-    return redactText(text, [...this.#secrets].sort((a, b) => b.length - a.length));
+    this.#ordered ??= [...this.#secrets].sort((a, b) => b.length - a.length);
+    return redactText(text, this.#ordered);
   }
 }
 
