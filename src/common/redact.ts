@@ -202,8 +202,8 @@ export interface RedactedJson {
  * on its own: a string JSON escapes (a JSON document in a tool's text, with its quotes
  * written `\"`) is redacted as itself first, so `{"api_key": "…"}` inside a text is found here
  * as it is on a terminal; then the text as a whole. Bounded in depth and size like boundedJson
- * (`bounds`; `indent` pretty-prints), and so is the redaction's cost: nothing past `maxChars` (and a little slack) is
- * read, so a 50 MB string costs what its first characters cost.
+ * (`bounds`; `indent` pretty-prints), and so is the redaction's cost: nothing past `maxChars`
+ * and REDACT_SLACK_CHARS is read, so a 50 MB string costs what its first characters cost.
  */
 export function redactedJson(value: unknown, redact: (text: string) => string, bounds: Bounds & { indent?: number } = {}): RedactedJson {
   const max = bounds.maxChars ?? DEFAULT_MAX_CHARS;
