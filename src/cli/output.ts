@@ -5,9 +5,9 @@
 // the terminal, and no credential is printed. Server data becomes text only through bounded
 // renderings (common/bounded.ts), so its depth and size cannot overflow the stack or the screen.
 
-import { boundedCopy, boundedJson, type Bounds, depthMarker, depthOf } from "../common/bounded.ts";
+import { boundedCopy, type Bounds, depthMarker, depthOf } from "../common/bounded.ts";
 import { setOwn } from "../common/json.ts";
-import { Redactor } from "../common/redact.ts";
+import { redactedJson, Redactor } from "../common/redact.ts";
 import { terminalLine, terminalText } from "../common/terminal-text.ts";
 import { runtime } from "../runtime/mod.ts";
 
@@ -52,10 +52,11 @@ export function textOf(text: unknown): string {
  */
 export function boundedText(value: unknown, bounds: Bounds & { indent?: number } = LINE_BOUNDS): string {
   const max = bounds.maxChars ?? LINE_BOUNDS.maxChars;
+  // JSON: each string redacted as itself too (a JSON document inside a string is escaped in the text).
+  if (typeof value !== "string") return redactedJson(value, redacted, { ...bounds, maxChars: max }).text;
   // Twice the budget before redaction: a secret that starts before the cut is whole in it.
-  const text = typeof value === "string" ? value.slice(0, 2 * max) : boundedJson(value, { ...bounds, maxChars: 2 * max });
-  const clean = redacted(text);
-  const longer = clean.length > max || (typeof value === "string" && value.length > 2 * max);
+  const clean = redacted(value.slice(0, 2 * max));
+  const longer = clean.length > max || value.length > 2 * max;
   return longer ? `${clean.slice(0, max)}… [cut: more than ${max} characters]` : clean;
 }
 

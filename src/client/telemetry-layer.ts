@@ -3,7 +3,7 @@
 // MCP (gen-ai/mcp.md), "Recording errors"; spec 2026-07-28 basic/index ("OpenTelemetry trace context").
 
 import { messageOf } from "../common/error-text.ts";
-import { redactText } from "../common/redact.ts";
+import { redactedJson, redactText } from "../common/redact.ts";
 import type { Params, Peer } from "../jsonrpc/peer.ts";
 import { networkOf, tracedInput, tracePeer } from "./client-telemetry.ts";
 import {
@@ -20,6 +20,9 @@ import {
   type TelemetryTracer,
   type TracedConnection,
 } from "./telemetry.ts";
+
+/** Most characters of captured arguments or results on a span; the rest is cut, marked. */
+const CAPTURED_CHARS = 100_000;
 
 /** Telemetry (telemetry.ts) made of @opentelemetry/api: spans started on the tracer, every attribute redacted. */
 class OtelTelemetry implements Telemetry {
@@ -75,15 +78,13 @@ class OtelTelemetry implements Telemetry {
     span.end();
   }
 
-  /** A JSON value as a redacted attribute (captured contents only). */
+  /**
+   * A JSON value as a redacted attribute (captured contents only), redacted as a terminal shows
+   * it (a JSON document inside a tool's text included: common/redact.ts redactedJson) and at
+   * most CAPTURED_CHARS characters.
+   */
   json(value: unknown): string {
-    let text: string;
-    try {
-      text = JSON.stringify(value) ?? "null";
-    } catch {
-      text = "[not JSON]";
-    }
-    return this.#redact(text);
+    return redactedJson(value === undefined ? null : value, this.#redact, { maxChars: CAPTURED_CHARS }).text;
   }
 
   /** The text as it may go on a span. */

@@ -3,6 +3,7 @@
 // form and JSON fields, query parameters, `Bearer …`, JWTs, api-key fields) are replaced — spec
 // 2025-11-25 basic/authorization ("Token Theft": tokens must not leak), OAuth 2.1 section 7.
 
+import { boundedJson, type Bounds, DEFAULT_MAX_CHARS, DEFAULT_MAX_DEPTH, depthMarker } from "./bounded.ts";
 import { setOwn } from "./json.ts";
 
 /** What a secret is replaced with. */
@@ -63,6 +64,13 @@ const DESCRIBES_A_KEY = /(?:type|types|count|url|uri|endpoint|expires_in|expiry|
  * `eyJ-eyJ-…` then cost a scan of the rest of the run per `eyJ`: quadratic).
  */
 const JWT = /(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*/g;
+/**
+ * The userinfo of a URL in text: `https://user:password@host` (RFC 3986 3.2.1, which deprecates
+ * a password there) keeps the user and loses the password; `https://TOKEN@host` (a token as the
+ * user name, as git hosts take it) loses the name. The scheme and the userinfo are bounded
+ * ({0,31}, {1,256}), so each `://` costs a short scan however long the text.
+ */
+const URL_USERINFO = /(\b[A-Za-z][A-Za-z0-9+.-]{0,31}:\/\/)([^\s/?#@"'<>\\]{1,256})@/g;
 
 /**
  * A copy of the headers with each credential's value replaced: the scheme is kept
@@ -99,7 +107,14 @@ export function redactText(text: string, secrets: Iterable<string | undefined> =
     .replace(SCHEME_VALUE, `$1 ${REDACTED}`)
     .replace(JWT, REDACTED)
     .replace(KEY_JSON_FIELD, (field, name: string) => (DESCRIBES_A_KEY.test(name.replace(/[\s:="]+$/, "")) ? field : `${name}"${REDACTED}"`))
-    .replace(KEY_TEXT_FIELD, (field, name: string) => (DESCRIBES_A_KEY.test(name.replace(/[\s:="]+$/, "")) ? field : `${name}${REDACTED}`));
+    .replace(KEY_TEXT_FIELD, (field, name: string) => (DESCRIBES_A_KEY.test(name.replace(/[\s:="]+$/, "")) ? field : `${name}${REDACTED}`))
+    .replace(URL_USERINFO, (_, scheme: string, userinfo: string) => `${scheme}${withoutPassword(userinfo)}@`);
+}
+
+/** `user:password` → `user:[redacted]`; a user name alone (often a token) → `[redacted]`. */
+function withoutPassword(userinfo: string): string {
+  const colon = userinfo.indexOf(":");
+  return colon === -1 ? REDACTED : `${userinfo.slice(0, colon)}:${REDACTED}`;
 }
 
 /**
@@ -110,6 +125,8 @@ export function redactText(text: string, secrets: Iterable<string | undefined> =
  */
 export class Redactor {
   readonly #secrets = new Set<string>();
+  /** The secrets longest first, made once per change (redact runs for every string of a message). */
+  #ordered: string[] | undefined;
 
   constructor(secrets: Iterable<string | undefined> = []) {
     for (const secret of secrets) this.add(secret);
@@ -118,10 +135,15 @@ export class Redactor {
   /** Adds a secret to replace wherever it appears (the longest are replaced first). */
   add(secret: string | undefined): void {
     if (secret === undefined || secret.length < 8) return;
+    this.#ordered = undefined;
     this.#secrets.add(secret);
+    // Inside JSON text (a server's answer quoting it, a JSON document in a tool's text) a secret
+    // with quotes, backslashes or control characters is written escaped: known that way too.
+    const escaped = JSON.stringify(secret).slice(1, -1);
+    if (escaped !== secret) this.#secrets.add(escaped);
     // A header value `Bearer abc…` is also known by its credential alone.
     const scheme = /^[A-Za-z][A-Za-z0-9-]*\s+(\S{8,})$/.exec(secret);
-    if (scheme?.[1] !== undefined) this.#secrets.add(scheme[1]);
+    if (scheme?.[1] !== undefined) this.add(scheme[1]);
   }
 
   /** Adds every value of a header map whose value could be a credential (all of them: any header can carry one). */
@@ -135,7 +157,8 @@ export class Redactor {
 
   /** `text` with every known secret and every credential-shaped value replaced. */
   redact(text: string): string {
-    return redactText(text, [...this.#secrets].sort((a, b) => b.length - a.length));
+    this.#ordered ??= [...this.#secrets].sort((a, b) => b.length - a.length);
+    return redactText(text, this.#ordered);
   }
 }
 
@@ -150,6 +173,92 @@ export function redactUrl(url: string | URL): string {
   for (const name of [...parsed.searchParams.keys()]) {
     if (SECRET_FIELDS.includes(name)) parsed.searchParams.set(name, REDACTED);
   }
+  // RFC 3986 3.2.1: a password in a URL is deprecated, and a user name alone may be a token.
   if (parsed.password) parsed.password = REDACTED;
+  else if (parsed.username) parsed.username = REDACTED;
   return parsed.href;
+}
+
+/** A string JSON text shows otherwise than itself (quotes, backslashes, control characters escaped). */
+const ESCAPED_IN_JSON = /["\\\u0000-\u001f]/;
+/**
+ * How many characters past its bound redactedJson reads and redacts before it cuts, so a
+ * credential that straddles the cut is found whole (and not shown in part).
+ */
+export const REDACT_SLACK_CHARS = 8192;
+
+/** Server data as JSON text, redacted and bounded (redactedJson). */
+export interface RedactedJson {
+  /** The JSON text: redacted, at most `maxChars` characters and then `… [cut: more than N characters]`. */
+  text: string;
+  /** The text was cut: it is not the whole value (and not valid JSON). */
+  cut: boolean;
+  /** Something was replaced (a credential, a value nested too deep): the text is not the value's own JSON. */
+  changed: boolean;
+}
+
+/**
+ * Server data as JSON text with every credential replaced, as each of its strings shows it
+ * on its own: a string JSON escapes (a JSON document in a tool's text, with its quotes
+ * written `\"`) is redacted as itself first, so `{"api_key": "…"}` inside a text is found here
+ * as it is on a terminal; then the text as a whole. Bounded in depth and size like boundedJson
+ * (`bounds`; `indent` pretty-prints), and so is the redaction's cost: nothing past `maxChars`
+ * and REDACT_SLACK_CHARS is read, so a 50 MB string costs what its first characters cost.
+ */
+export function redactedJson(value: unknown, redact: (text: string) => string, bounds: Bounds & { indent?: number } = {}): RedactedJson {
+  const max = bounds.maxChars ?? DEFAULT_MAX_CHARS;
+  const maxDepth = bounds.maxDepth ?? DEFAULT_MAX_DEPTH;
+  const budget = max + REDACT_SLACK_CHARS;
+  let left = budget;
+  let changed = false;
+  const seen = new Set<object>();
+  // The copy is at most maxDepth levels deep; past the budget the rest is left out (the text is cut there anyway).
+  const walk = (item: unknown, depth: number): unknown => {
+    if (typeof item === "string") {
+      const kept = item.length > left ? item.slice(0, Math.max(0, left)) : item;
+      left -= kept.length + 2;
+      if (!ESCAPED_IN_JSON.test(kept)) return kept;
+      const clean = redact(kept);
+      if (clean !== kept) changed = true;
+      return clean;
+    }
+    if (item === null || typeof item !== "object") {
+      left -= 1; // the estimates are lower bounds of the JSON's length: `left <= 0` means the text is over the budget
+      return item;
+    }
+    if (depth >= maxDepth) {
+      changed = true;
+      return depthMarker(maxDepth);
+    }
+    if (seen.has(item)) {
+      changed = true;
+      return "[cycle]";
+    }
+    seen.add(item);
+    let out: unknown;
+    if (Array.isArray(item)) {
+      const copy: unknown[] = [];
+      for (const member of item) {
+        if (left <= 0) break;
+        copy.push(walk(member, depth + 1));
+      }
+      out = copy;
+    } else {
+      const copy: Record<string, unknown> = {};
+      for (const key of Object.keys(item)) {
+        if (left <= 0) break;
+        left -= key.length + 3;
+        setOwn(copy, key, walk((item as Record<string, unknown>)[key], depth + 1));
+      }
+      out = copy;
+    }
+    seen.delete(item);
+    return out;
+  };
+  const raw = boundedJson(walk(value, 0), { maxDepth, maxChars: budget, indent: bounds.indent ?? 0 });
+  const clean = redact(raw);
+  if (clean !== raw) changed = true;
+  // Over the budget (raw was cut, or the walk stopped early) or over maxChars once redacted: cut at maxChars.
+  const cut = left <= 0 || raw.length > budget || clean.length > max;
+  return { text: cut ? `${clean.slice(0, max)}… [cut: more than ${max} characters]` : clean, cut, changed: changed || cut };
 }

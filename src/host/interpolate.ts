@@ -33,12 +33,14 @@ const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
  * - `$$` is a literal `$` (so `$${HOME}` gives the text `${HOME}`, as in docker compose).
  * - A `$` followed by anything else, `$HOME` included, is left alone: only braces interpolate.
  *
- * Throws InterpolationError naming every unset variable, or the malformed `${…}`.
+ * Throws InterpolationError naming every unset variable, or the malformed `${…}`. `used` is told
+ * of each variable whose value went into the text (the config keeps those named like
+ * credentials out of every output: secrets.ts).
  */
-export function interpolate(text: string, env: Readonly<Record<string, string | undefined>>): string {
+export function interpolate(text: string, env: Readonly<Record<string, string | undefined>>, used?: (name: string, value: string) => void): string {
   if (!text.includes("$")) return text;
   const unset: string[] = [];
-  const value = expand(text, env, unset);
+  const value = expand(text, env, unset, used);
   if (unset.length > 0) {
     const names = unset.map((name) => "${" + name + "}");
     const list = names.length === 1 ? names[0] : `${names.slice(0, -1).join(", ")} and ${names.at(-1)}`;
@@ -52,7 +54,12 @@ export function interpolate(text: string, env: Readonly<Record<string, string | 
   return value;
 }
 
-function expand(text: string, env: Readonly<Record<string, string | undefined>>, unset: string[]): string {
+function expand(
+  text: string,
+  env: Readonly<Record<string, string | undefined>>,
+  unset: string[],
+  used: ((name: string, value: string) => void) | undefined,
+): string {
   let out = "";
   let i = 0;
   while (i < text.length) {
@@ -95,11 +102,15 @@ function expand(text: string, env: Readonly<Record<string, string | undefined>>,
     const value = Object.hasOwn(env, name) ? env[name] : undefined;
     if (sep === -1) {
       if (value === undefined) unset.push(name);
-      else out += value;
+      else {
+        out += value;
+        used?.(name, value);
+      }
     } else if (value !== undefined && value !== "") {
       out += value;
+      used?.(name, value);
     } else {
-      out += expand(inner.slice(sep + 2), env, unset);
+      out += expand(inner.slice(sep + 2), env, unset, used);
     }
     i = close + 1;
   }

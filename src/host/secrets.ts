@@ -14,7 +14,17 @@ import type { McpwireConfig } from "./config/types.ts";
  */
 const CREDENTIAL_NAME = /(?:KEY|TOKEN|SECRET|PASS(?:WORD|WD|PHRASE)?|PWD|AUTH|CREDENTIALS?|PRIVATE|COOKIE|SESSION|(?:^|_)PAT)(?:$|_)/i;
 
-/** Every credential value a loaded config holds (interpolated values included). */
+/** Whether a variable's name says it holds a credential (`GITHUB_TOKEN`, `DB_PASSWORD`; not `HOME`). */
+export function isCredentialName(name: string): boolean {
+  return CREDENTIAL_NAME.test(name);
+}
+
+/**
+ * Every credential value a loaded config holds (interpolated values included): header values,
+ * credential-named env values, the OAuth client secret, the values of credential-named
+ * `${VAR}`s wherever they were interpolated (`server.secrets`: an argument, the command, the
+ * URL), a URL's password; model API keys.
+ */
 export function configSecrets(config: McpwireConfig): string[] {
   const secrets: string[] = [];
   for (const server of config.servers) {
@@ -22,11 +32,25 @@ export function configSecrets(config: McpwireConfig): string[] {
     secrets.push(...Object.values(server.headers ?? {}));
     for (const [name, value] of Object.entries(server.env ?? {})) if (CREDENTIAL_NAME.test(name)) secrets.push(value);
     if (server.auth?.clientSecret !== undefined) secrets.push(server.auth.clientSecret);
+    secrets.push(...(server.secrets ?? []));
+    // RFC 3986 3.2.1: `user:password@` in a URL (sent as Basic credentials: transport/url-credentials.ts).
+    if (server.url !== undefined && URL.canParse(server.url)) {
+      const { password } = new URL(server.url);
+      if (password !== "") secrets.push(password, safeDecode(password));
+    }
   }
   for (const provider of Object.values(config.providers ?? {})) {
     if (provider.apiKey !== undefined) secrets.push(provider.apiKey);
   }
   return secrets;
+}
+
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
 }
 
 /** A Redactor that knows the config's secrets (and learns more, e.g. tokens, through `add`). */

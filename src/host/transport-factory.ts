@@ -122,6 +122,8 @@ function bareTransport(server: TransportDescription, options: TransportFactoryOp
       cwd: server.cwd,
       ...(options.onStderr === undefined ? {} : { onStderr: options.onStderr }),
       ...(observers === undefined ? {} : { observer: observers.process }),
+      // The host's secrets (a `${…TOKEN}` in an argument) stay out of the description and the process events.
+      ...(options.redactor === undefined ? {} : { redactor: options.redactor }),
       // issue 29: the server runs in its sandbox (bubblewrap), or does not start.
       ...(server.sandbox === undefined
         ? {}

@@ -6,7 +6,8 @@ import { messageOf } from "../common/error-text.ts";
 import { checkOptions, optionNames } from "../common/options.ts";
 import type { JsonRpcMessage } from "../jsonrpc/messages.ts";
 import { TransportWrapper } from "./http-hooks.ts";
-import { connectionRedaction, HttpStatusError, httpUrl, type RedactFn, showUrl } from "./http-errors.ts";
+import { connectionRedaction, HttpStatusError, type RedactFn, showUrl } from "./http-errors.ts";
+import { httpEndpoint } from "./url-credentials.ts";
 import { HTTP_CONNECTION_OPTIONS, type HttpConnectionOptions } from "./http-options.ts";
 import { methodOf } from "./lifecycle.ts";
 import type { HttpSendOptions } from "./retry-after.ts";
@@ -62,6 +63,8 @@ export class AutoHttpTransport extends TransportWrapper {
   readonly url: URL;
 
   readonly #options: AutoHttpTransportOptions;
+  /** The configured headers, with the URL's credentials as Authorization: Basic. */
+  readonly #headers: Record<string, string>;
   /** The transport being tried, then the one chosen. */
   #candidate: StreamableHttpTransport | SseLegacyTransport | undefined;
   #kind: HttpTransportKind | undefined;
@@ -74,9 +77,12 @@ export class AutoHttpTransport extends TransportWrapper {
     super();
     checkOptions("AutoHttpTransport", options, AUTO_HTTP_OPTIONS, ["url"]);
     this.#options = options;
-    this.url = httpUrl(options.url, "http");
+    // A user:password@ in the URL becomes Authorization: Basic (url-credentials.ts), for either transport.
+    const endpoint = httpEndpoint(options.url, options.headers, "http");
+    this.url = endpoint.url;
+    this.#headers = endpoint.headers;
     this.description = `http "${showUrl(this.url)}"`;
-    this.#redact = connectionRedaction(Object.values(options.headers ?? {}), options.redactor);
+    this.#redact = connectionRedaction([...Object.values(this.#headers), ...endpoint.secrets], options.redactor);
   }
 
   /**
@@ -141,8 +147,10 @@ export class AutoHttpTransport extends TransportWrapper {
    * arrives use the legacy transport and send the message again there.
    */
   async #choose(first: JsonRpcMessage, options: HttpSendOptions): Promise<void> {
-    const { url, headers, fetch, maxMessageBytes, maxRetryAfterMs, redactor, observer } = this.#options;
-    const streamable = new StreamableHttpTransport({ url: this.url.href, headers, fetch, maxMessageBytes, maxRetryAfterMs, redactor, observer });
+    const { fetch, maxMessageBytes, maxRetryAfterMs, redactor, observer } = this.#options;
+    const url = this.url.href;
+    const headers = this.#headers;
+    const streamable = new StreamableHttpTransport({ url, headers, fetch, maxMessageBytes, maxRetryAfterMs, redactor, observer });
     this.#use(streamable);
     let refusal: string;
     try {

@@ -2,9 +2,8 @@
 // shown, the HTTP status, the start of the body, the reason a fetch failed —
 // spec 2025-11-25 basic/transports ("Streamable HTTP", "Backwards Compatibility").
 
-import { boundedJson } from "../common/bounded.ts";
 import { clipLine, preview } from "../common/preview.ts";
-import { Redactor } from "../common/redact.ts";
+import { REDACTED, redactedJson, Redactor } from "../common/redact.ts";
 import { isObject } from "../common/json.ts";
 import type { JsonRpcErrorResponse, JsonRpcMessage } from "../jsonrpc/messages.ts";
 import { type HttpErrorCode, TransportError } from "./transport.ts";
@@ -93,14 +92,16 @@ export function redactedPreview(text: string, redact: RedactFn, max: number): st
 function redactRpcError(error: JsonRpcErrorResponse["error"], redact: RedactFn): JsonRpcErrorResponse["error"] {
   const message = typeof error.message === "string" ? redact(error.message) : error.message;
   if (error.data === undefined) return message === error.message ? error : { ...error, message };
-  const text = boundedJson(error.data);
-  const shown = redact(text);
-  if (shown === text) return message === error.message ? error : { ...error, message };
-  let data: unknown = shown;
-  try {
-    data = JSON.parse(shown);
-  } catch {
-    // cut by the bound: the redacted text stands for it
+  // Each string redacted as itself too: a JSON document inside a string is escaped in the text.
+  const { text, cut, changed } = redactedJson(error.data, redact);
+  if (!changed) return message === error.message ? error : { ...error, message };
+  let data: unknown = text;
+  if (!cut) {
+    try {
+      data = JSON.parse(text);
+    } catch {
+      // a replacement spanned the punctuation: the redacted text stands for it
+    }
   }
   return { ...error, message, data };
 }
@@ -115,7 +116,7 @@ export function redactMessage(message: JsonRpcMessage, redact: RedactFn): JsonRp
 export function showUrl(url: URL): string {
   if (url.password === "" && url.search === "") return url.href;
   const shown = new URL(url.href);
-  if (shown.password !== "") shown.password = "***";
+  if (shown.password !== "") shown.password = REDACTED;
   if (shown.search !== "") shown.search = "?…";
   return shown.href;
 }

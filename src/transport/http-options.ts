@@ -6,7 +6,11 @@ import type { Redactor } from "../common/redact.ts";
 import type { HttpObserver } from "./trace-event.ts";
 
 export interface HttpConnectionOptions {
-  /** The server's endpoint: `http://127.0.0.1:3001/mcp` (Streamable HTTP), `…/sse` (legacy SSE). */
+  /**
+   * The server's endpoint: `http://127.0.0.1:3001/mcp` (Streamable HTTP), `…/sse` (legacy SSE).
+   * A `user:password@` in it is sent as `Authorization: Basic` and never shown (url-credentials.ts);
+   * with an Authorization header in `headers` too, the transport refuses the URL (`bad-url`).
+   */
   url: string | URL;
   /** Sent with every request the transport makes, each POST, GET and DELETE (Authorization, API keys, …). */
   headers?: Record<string, string>;

@@ -14,12 +14,12 @@ import {
   discardBody,
   fetchFailureReason,
   HttpStatusError,
-  httpUrl,
   redactedPreview,
   type RedactFn,
   redactMessage,
   showUrl,
 } from "./http-errors.ts";
+import { httpEndpoint } from "./url-credentials.ts";
 import { HTTP_CONNECTION_OPTIONS, type HttpConnectionOptions } from "./http-options.ts";
 import { withTraceHeaders } from "./mcp-headers.ts";
 import { methodOf, TransportBase } from "./lifecycle.ts";
@@ -74,6 +74,8 @@ export class SseLegacyTransport extends TransportBase {
   readonly url: URL;
 
   readonly #options: SseLegacyTransportOptions;
+  /** The configured headers, with the URL's credentials as Authorization: Basic. */
+  readonly #headers: Record<string, string>;
   readonly #fetch: typeof fetch;
   readonly #endpointTimeoutMs: number;
   readonly #postTimeoutMs: number;
@@ -97,14 +99,17 @@ export class SseLegacyTransport extends TransportBase {
     super();
     checkOptions("SseLegacyTransport", options, SSE_LEGACY_OPTIONS, ["url"]);
     this.#options = options;
-    this.url = httpUrl(options.url, "sse");
+    // A user:password@ in the URL becomes Authorization: Basic (url-credentials.ts).
+    const endpoint = httpEndpoint(options.url, options.headers, "sse");
+    this.url = endpoint.url;
+    this.#headers = endpoint.headers;
     const given = options.fetch ?? fetch;
     this.#endpointTimeoutMs = options.endpointTimeoutMs ?? DEFAULT_ENDPOINT_TIMEOUT_MS;
     this.#postTimeoutMs = options.postTimeoutMs ?? DEFAULT_POST_TIMEOUT_MS;
     this.description = `sse "${showUrl(this.url)}"`;
     this.#maxMessageBytes = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
     this.#maxRetryAfterMs = options.maxRetryAfterMs ?? DEFAULT_MAX_RETRY_AFTER_MS;
-    this.#redact = connectionRedaction(Object.values(options.headers ?? {}), options.redactor);
+    this.#redact = connectionRedaction([...Object.values(this.#headers), ...endpoint.secrets], options.redactor);
     this.#observer = options.observer;
     this.#fetch = options.observer ? observedFetch(given, options.observer, this.#redact) : given;
   }
@@ -177,7 +182,7 @@ export class SseLegacyTransport extends TransportBase {
       opened = await fetchSameOrigin(
         this.#fetch,
         this.url,
-        { method: "GET", headers: headersWith(this.#options.headers, { Accept: "text/event-stream" }), signal: this.#abort.signal },
+        { method: "GET", headers: headersWith(this.#headers, { Accept: "text/event-stream" }), signal: this.#abort.signal },
         this.description,
       );
     } catch (error) {
@@ -386,7 +391,7 @@ export class SseLegacyTransport extends TransportBase {
           fetchSameOrigin(
             this.#fetch,
             endpoint,
-            { method: "POST", headers: headersWith(this.#options.headers, ours), body, signal: post.signal },
+            { method: "POST", headers: headersWith(this.#headers, ours), body, signal: post.signal },
             this.description,
           ),
         until,

@@ -12,7 +12,7 @@ import { LineDecoder } from "../jsonrpc/line-decoder.ts";
 import type { JsonRpcMessage } from "../jsonrpc/messages.ts";
 import { type ChildProcess, coreRuntime, type ExitStatus, SpawnError } from "../runtime/mod.ts";
 import { CHILD_ENV_BASELINE, CHILD_ENV_BASELINE_WINDOWS, childEnvironment, environmentFor, type EnvMode, variableOf } from "./child-env.ts";
-import { redactText } from "../common/redact.ts";
+import { type Redactor, redactText } from "../common/redact.ts";
 import { methodOf, TransportBase } from "./lifecycle.ts";
 import type { ProcessObserver } from "./trace-event.ts";
 import { TransportError, UndeliverableMessageError } from "./transport.ts";
@@ -49,6 +49,12 @@ export interface StdioTransportOptions {
    */
   observer?: ProcessObserver;
   /**
+   * More secrets to keep out of the description, error messages and what the observer is told
+   * (the host's: a config's `${GITHUB_TOKEN}` interpolated into an argument). Each argument is
+   * redacted before it is quoted or clipped, so a secret is found whole. Default: the shapes alone.
+   */
+  redactor?: Redactor;
+  /**
    * Rewrites the spawn before it happens, e.g. to run the server in a sandbox (the host's
    * `sandbox:` key wraps it in bwrap). What it throws is the start's failure. Default: none.
    */
@@ -84,6 +90,7 @@ const STDIO_OPTIONS = optionNames<StdioTransportOptions>({
   envMode: true,
   cwd: true,
   shutdownTimeoutMs: true,
+  redactor: true,
   onStderr: true,
   maxMessageBytes: true,
   observer: true,
@@ -174,8 +181,9 @@ export class StdioTransport extends TransportBase {
     checkOptions("StdioTransport", options, STDIO_OPTIONS, ["command"]);
     this.#options = options;
     this.#shutdownTimeoutMs = options.shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS;
-    const shown = [options.command, ...(options.args ?? [])].join(" ");
-    this.description = `stdio "${clipText(shown, 80)}"`;
+    // Redacted before it is clipped: a secret across the cut is still found whole.
+    const shown = [options.command, ...(options.args ?? [])].map((word) => this.#redact(word)).join(" ");
+    this.description = `stdio "${clipText(this.#redact(shown), 80)}"`;
     this.#decoder = new LineDecoder({
       maxMessageBytes: options.maxMessageBytes,
       // A throwing handler must not stop the reading of stdout (and with it every later answer).
@@ -235,7 +243,7 @@ export class StdioTransport extends TransportBase {
     } catch (error) {
       // What wrapSpawn threw says itself why the server did not start (e.g. no sandbox can be had).
       const failure = this.#wrapFailed ? error : this.#spawnFailure(error, env);
-      this.#options.observer?.({ kind: "process", phase: "spawn-failed", command: this.#commandLine(), error: redactText(messageOf(failure)) });
+      this.#options.observer?.({ kind: "process", phase: "spawn-failed", command: this.#commandLine(), error: this.#redact(messageOf(failure)) });
       throw failure;
     } finally {
       this.#spawning = undefined;
@@ -279,10 +287,20 @@ export class StdioTransport extends TransportBase {
     });
   }
 
-  /** The command line as a trace shows it: arguments with spaces quoted, credential shapes redacted. */
+  /**
+   * The command line as a trace shows it: each word redacted (a secret is matched as it was
+   * given, before quoting escapes it), those with spaces or quotes quoted, then credential shapes
+   * across words (`--api-key sk-…`) redacted.
+   */
   #commandLine(): string {
     const { command, args = [] } = this.#options;
-    return redactText([command, ...args].map((word) => (/[\s"']/.test(word) || word === "" ? JSON.stringify(word) : word)).join(" "));
+    const words = [command, ...args].map((word) => this.#redact(word));
+    return this.#redact(words.map((word) => (/[\s"']/.test(word) || word === "" ? JSON.stringify(word) : word)).join(" "));
+  }
+
+  /** `text` with the redactor's secrets and every credential shape replaced. */
+  #redact(text: string): string {
+    return this.#options.redactor?.redact(text) ?? redactText(text);
   }
 
   #spawnFailure(error: unknown, env: Record<string, string>): TransportError {
@@ -450,7 +468,7 @@ export class StdioTransport extends TransportBase {
 
   /** One line of the child's stderr, its line ending already off. */
   #stderrLine(line: string): void {
-    if (this.#options.observer) this.#options.observer({ kind: "process", phase: "stderr", pid: this.#child?.pid, line: redactText(line) });
+    if (this.#options.observer) this.#options.observer({ kind: "process", phase: "stderr", pid: this.#child?.pid, line: this.#redact(line) });
     if (this.#options.onStderr) {
       try {
         this.#options.onStderr(line);

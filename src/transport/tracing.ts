@@ -4,10 +4,9 @@
 // With a `sink` it also makes `message` trace events (trace-event.ts): a response names the
 // request it answers and its latency, a progress notification the request of its token.
 
-import { boundedJson } from "../common/bounded.ts";
 import { isObject } from "../common/json.ts";
 import { checkOptions, optionNames } from "../common/options.ts";
-import { Redactor } from "../common/redact.ts";
+import { redactedJson, Redactor } from "../common/redact.ts";
 import type { JsonRpcMessage, RequestId } from "../jsonrpc/messages.ts";
 import { TransportWrapper } from "./http-hooks.ts";
 import type { HttpSendOptions } from "./retry-after.ts";
@@ -19,10 +18,12 @@ export type TraceDirection = "send" | "receive";
 /**
  * Called for each message. `text` is what to show: its JSON, bounded in depth and size, with
  * the credentials the connection knows (the inner transport's configured headers,
- * `options.redactor`'s secrets) and credential-shaped values replaced by `[redacted]`.
+ * `options.redactor`'s secrets) and credential-shaped values replaced by `[redacted]` — in all
+ * of it that is shown, strings that hold JSON of their own included (common/redact.ts redactedJson).
  * `message` is the message as it crossed the wire, or — when it held a credential — a redacted
- * copy of it, so that printing either never shows a secret (a copy too deep or too large to
- * rebuild from the bounded text keeps only jsonrpc, id and method, plus `redactedText`).
+ * copy of it, so that printing either never shows a secret; a message too large for `maxChars`
+ * (or too deep to rebuild) is its envelope alone: jsonrpc, id and method, plus `redactedText`,
+ * the start of its redacted text. Neither is ever larger than `maxChars` and the envelope.
  */
 export type TraceFn = (direction: TraceDirection, message: JsonRpcMessage, text: string) => void;
 
@@ -66,16 +67,23 @@ function redacting(transport: ClientTransport): Redacting | undefined {
   return typeof candidate.redact === "function" ? (candidate as ClientTransport & Redacting) : undefined;
 }
 
-/** The message rebuilt from its redacted text; the envelope alone when the text was cut. */
-function redactedCopy(message: JsonRpcMessage, text: string): JsonRpcMessage {
-  try {
-    return JSON.parse(text) as JsonRpcMessage;
-  } catch {
-    const envelope: Record<string, unknown> = { jsonrpc: "2.0", redactedText: text };
-    if ("id" in message) envelope.id = message.id;
-    if ("method" in message) envelope.method = message.method;
-    return envelope as unknown as JsonRpcMessage;
+/**
+ * The message rebuilt from its redacted text; the envelope alone (id and method redacted too)
+ * when the text was cut or is not JSON.
+ */
+function redactedCopy(message: JsonRpcMessage, text: string, cut: boolean, redact: (text: string) => string): JsonRpcMessage {
+  if (!cut) {
+    try {
+      return JSON.parse(text) as JsonRpcMessage;
+    } catch {
+      // not JSON once redacted (a replacement spanned the punctuation): the envelope says what it was
+    }
   }
+  const envelope: Record<string, unknown> = { jsonrpc: "2.0" };
+  if ("id" in message) envelope.id = typeof message.id === "string" ? redact(message.id) : message.id;
+  if ("method" in message) envelope.method = typeof message.method === "string" ? redact(message.method) : message.method;
+  envelope.redactedText = text;
+  return envelope as unknown as JsonRpcMessage;
 }
 
 /** Every option a TracingTransport reads (its constructor checks them). */
@@ -156,9 +164,11 @@ export class TracingTransport extends TransportWrapper {
   }
 
   #show(direction: TraceDirection, message: JsonRpcMessage): void {
-    const raw = boundedJson(message, { maxChars: this.#maxChars });
-    const text = this.redact(raw);
-    const shown = text === raw ? message : redactedCopy(message, text);
+    // Redacted, then bounded: nothing past maxChars (and the slack redaction reads) is shown,
+    // and the message itself only when nothing in it was replaced and it fits.
+    const redact = (text: string) => this.redact(text);
+    const { text, cut, changed } = redactedJson(message, redact, { maxChars: this.#maxChars });
+    const shown = changed ? redactedCopy(message, text, cut, redact) : message;
     if (this.#trace !== undefined) this.#trace(direction, shown, text);
     if (this.#sink !== undefined) this.#event(direction, message, shown, text.length);
   }
@@ -221,6 +231,10 @@ export class TracingTransport extends TransportWrapper {
       const task = isObject(result?.task) ? result.task : undefined;
       if (typeof task?.taskId === "string") event.taskId = task.taskId;
     }
+    // The names a server chose are shown as its message's text is: redacted.
+    if (event.method !== undefined) event.method = this.redact(event.method);
+    if (typeof event.id === "string") event.id = this.redact(event.id);
+    if (event.taskId !== undefined) event.taskId = this.redact(event.taskId);
     event.size = size;
     event.message = shown;
     try {

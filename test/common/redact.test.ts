@@ -3,7 +3,7 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { REDACTED, redactHeaders, redactText, redactUrl } from "../../src/common/redact.ts";
+import { REDACTED, redactHeaders, Redactor, redactText, redactUrl } from "../../src/common/redact.ts";
 
 const JWT = "eyJhbGciOiJFUzI1NiJ9.eyJzdWIiOiJ1c2VyIn0.c2lnbmF0dXJlLWJ5dGVz";
 
@@ -83,4 +83,21 @@ test("api-key fields in JSON and in header lines are redacted; fields that only 
   assert.ok(out.includes('"token_type":"Bearer"') && out.includes('"max_tokens":1024'), out);
   assert.equal(redactText("X-Api-Key: k-0123456789abc"), `X-Api-Key: ${REDACTED}`);
   assert.equal(redactText("the token count is 5"), "the token count is 5");
+});
+
+test("a URL's userinfo is redacted in any text: the password, or a user name alone (often a token)", () => {
+  assert.equal(
+    redactText("POST http://u:PASSWORD123@127.0.0.1:1/mcp failed: http://u:PASSWORD123@127.0.0.1:1/mcp includes credentials"),
+    `POST http://u:${REDACTED}@127.0.0.1:1/mcp failed: http://u:${REDACTED}@127.0.0.1:1/mcp includes credentials`,
+  );
+  assert.equal(redactText("clone https://ghp_abcdefgh12345678@github.com/o/r"), `clone https://${REDACTED}@github.com/o/r`);
+  assert.equal(redactText("mail me at someone@example.com, see https://example.com/a@b"), "mail me at someone@example.com, see https://example.com/a@b");
+  assert.equal(redactUrl("https://TOKEN1234@example.com/mcp"), `https://${encodeURIComponent(REDACTED)}@example.com/mcp`);
+});
+
+test("a known secret with quotes or backslashes is also found as JSON text writes it (escaped)", () => {
+  const secret = 'tok"en\\SECRET-1';
+  const redactor = new Redactor([secret]);
+  assert.equal(redactor.redact(JSON.stringify({ value: secret })), `{"value":"${REDACTED}"}`);
+  assert.equal(redactor.redact(`raw ${secret}`), `raw ${REDACTED}`);
 });

@@ -7,6 +7,7 @@ import type { SamplingPolicy } from "../../client/sampling.ts";
 import type { LoggingLevel } from "../../client/types.ts";
 import { isObject, setOwn } from "../../common/json.ts";
 import { interpolate, InterpolationError } from "../interpolate.ts";
+import { isCredentialName } from "../secrets.ts";
 import { type Context, describe, formatKey, problem } from "./context.ts";
 import { extensionChoices } from "./extensions-key.ts";
 import { directoryOf, resolvePath } from "./paths.ts";
@@ -49,6 +50,7 @@ export function buildServer(
   readSampling(entry, server);
   readResults(entry, server);
   readSandbox(entry, server);
+  if (entry.secrets.size > 0) server.secrets = [...entry.secrets];
   return { server, problems: entry.problems };
 }
 
@@ -75,6 +77,8 @@ class ServerEntry {
   readonly entry: Record<string, unknown>;
   /** `enabled: false`: its unset variables are no error (it keeps the text as written and is not started). */
   readonly userDisabled: boolean;
+  /** The values of the credential-named variables interpolated into this entry (ServerConfig.secrets). */
+  readonly secrets = new Set<string>();
 
   constructor(
     readonly context: Context,
@@ -124,7 +128,9 @@ class ServerEntry {
   /** The text interpolated, or undefined (and reported, unless the server is disabled) when it cannot be. */
   tryExpand(text: string, key: Path): string | undefined {
     try {
-      return interpolate(text, this.context.env);
+      return interpolate(text, this.context.env, (variable, value) => {
+        if (isCredentialName(variable) && value !== "") this.secrets.add(value);
+      });
     } catch (error) {
       if (!(error instanceof InterpolationError)) throw error;
       if (!this.userDisabled) {

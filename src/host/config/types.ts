@@ -81,6 +81,12 @@ export interface ServerConfig {
   args: string[];
   /** The server's own variables (interpolated); the safe baseline is added by host/env.ts. */
   env: Record<string, string>;
+  /**
+   * The values of the credential-named `${VAR}`s (`${GITHUB_TOKEN}`, `${DB_PASSWORD}`)
+   * interpolated into this server's keys, wherever they went (an argument, the command, the
+   * URL): kept out of every output (host/secrets.ts). Absent when there are none.
+   */
+  secrets?: string[];
   cwd?: string;
   // http / sse
   url?: string;

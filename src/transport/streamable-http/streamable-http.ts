@@ -16,12 +16,12 @@ import {
   discardBody,
   fetchFailureReason,
   HttpStatusError,
-  httpUrl,
   redactedPreview,
   type RedactFn,
   redactMessage,
   showUrl,
 } from "../http-errors.ts";
+import { httpEndpoint } from "../url-credentials.ts";
 import { observedFetch } from "../http-observer.ts";
 import { TransportBase } from "../lifecycle.ts";
 import { requestHeaders, type ToolSchemaLookup, withTraceHeaders } from "../mcp-headers.ts";
@@ -121,12 +121,14 @@ export class StreamableHttpTransport extends TransportBase implements HttpTransp
   constructor(options: StreamableHttpTransportOptions) {
     super();
     checkOptions("StreamableHttpTransport", options, STREAMABLE_HTTP_OPTIONS, ["url"]);
-    this.url = httpUrl(options.url, "http");
+    // A user:password@ in the URL becomes Authorization: Basic (url-credentials.ts).
+    const endpoint = httpEndpoint(options.url, options.headers, "http");
+    this.url = endpoint.url;
     this.description = `http "${showUrl(this.url)}"`;
-    this.#headers = { ...options.headers };
+    this.#headers = endpoint.headers;
     this.#requestInit = options.requestInit ?? {};
     const requestInitValues = [...new Headers(this.#requestInit.headers)].map(([, value]) => value);
-    this.#redact = connectionRedaction([...Object.values(this.#headers), ...requestInitValues], options.redactor);
+    this.#redact = connectionRedaction([...Object.values(this.#headers), ...endpoint.secrets, ...requestInitValues], options.redactor);
     const given = options.fetch ?? ((input, init) => fetch(input, init));
     this.#observer = options.observer;
     // A keep-alive connection the server closed under us is tried once more (reset-retry.ts).
