@@ -173,25 +173,33 @@ export async function readArgumentsFile(path: string, read: ArgumentSources = RU
 export function typeArguments(given: GivenArguments, inputSchema: unknown, who: string): TypedArguments {
   const schema = isObject(inputSchema) ? inputSchema : {};
   const properties = isObject(schema.properties) ? schema.properties : {};
+  const names = Object.keys(properties);
+  const listed = names.length === 0 ? "it lists none" : `it lists ${listOf(names)}`;
   const warnings: string[] = [];
+  /** Given keys the schema does not list, each with the nearest listed names ("" when none is near). */
+  const unlisted: { key: string; near: string }[] = [];
+  /** Whether `key` is a listed parameter; one that is not is refused (additionalProperties: false) or warned of. */
+  const listedKey = (key: string): boolean => {
+    if (Object.hasOwn(properties, key)) return true;
+    const near = didYouMean(suggestNames(key, names));
+    if (schema.additionalProperties === false) {
+      throw new CallArgumentsError(`${who} has no parameter "${key}" (${listed})${near === "" ? "" : `; ${near}`}`, "unknown-parameter");
+    }
+    unlisted.push({ key, near });
+    warnings.push(`${who}: "${key}" is not a parameter its schema lists (${listed}); sent as given${near === "" ? "" : `; ${near}`}`);
+    return false;
+  };
   steps = 0;
   let args: JsonObject;
   if (given.form === "none") args = {};
-  else if (given.form === "object") args = given.value;
-  else {
+  else if (given.form === "object") {
+    args = given.value;
+    // A JSON object is sent as written; a key the schema does not list still gets its nearest names.
+    if (names.length > 0 || schema.additionalProperties === false) { for (const key of Object.keys(args)) listedKey(key); }
+  } else {
     const entries: [string, unknown][] = [];
     for (const pair of given.pairs) {
-      let property: unknown;
-      if (Object.hasOwn(properties, pair.key)) property = properties[pair.key];
-      else {
-        const near = didYouMean(suggestNames(pair.key, Object.keys(properties)));
-        const listed = Object.keys(properties).length === 0 ? "it lists none" : `it lists ${listOf(Object.keys(properties))}`;
-        if (schema.additionalProperties === false) {
-          throw new CallArgumentsError(`${who} has no parameter "${pair.key}" (${listed})${near === "" ? "" : `; ${near}`}`, "unknown-parameter");
-        }
-        warnings.push(`${who}: "${pair.key}" is not a parameter its schema lists (${listed}); sent as given${near === "" ? "" : `; ${near}`}`);
-        property = isObject(schema.additionalProperties) ? schema.additionalProperties : undefined;
-      }
+      const property = listedKey(pair.key) ? properties[pair.key] : isObject(schema.additionalProperties) ? schema.additionalProperties : undefined;
       const value = pair.json ? jsonPair(pair, property, who) : typeValue(pair.text, property, pair.key, who, 0);
       // The value is one level below the arguments object.
       if (depthOf(value, MAX_ARGUMENTS_DEPTH) >= MAX_ARGUMENTS_DEPTH) {
@@ -209,10 +217,13 @@ export function typeArguments(given: GivenArguments, inputSchema: unknown, who: 
     const more = missing.length > shown.length ? ` and ${missing.length - shown.length} more` : "";
     const own = (name: string) => (Object.hasOwn(properties, name) ? properties[name] : undefined);
     const described = shown.map((name) => `${name} (${schemaType(own(name))}${describedAs(own(name))})`);
+    const needs = `the required argument${missing.length === 1 ? "" : "s"} ${described.join(", ")}${more}; ` +
+      `add ${shown.map((name) => `${name}=…`).join(" ")} (\`mcpwire tools --signatures\` shows every parameter)`;
+    // A misspelt parameter is the likely reason one is missing: it leads, with its nearest names.
+    const typo = unlisted.find((each) => each.near !== "");
     throw new CallArgumentsError(
-      `${who}: missing the required argument${missing.length === 1 ? "" : "s"} ${described.join(", ")}${more}; ` +
-        `add ${shown.map((name) => `${name}=…`).join(" ")} (\`mcpwire tools --signatures\` shows every parameter)`,
-      "missing-required",
+      typo === undefined ? `${who}: missing ${needs}` : `${who} has no parameter "${typo.key}" (${typo.near}), and misses ${needs}`,
+      typo === undefined ? "missing-required" : "unknown-parameter",
     );
   }
   return { args, warnings };

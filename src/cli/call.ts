@@ -6,6 +6,7 @@ import { terminalText } from "../common/terminal-text.ts";
 import { within } from "../common/timing.ts";
 import { blockText, isCallToolResult } from "../registry/result-format.ts";
 import { ToolCallError } from "../registry/tool-call-error.ts";
+import type { ToolRegistry } from "../registry/tool-registry.ts";
 import type { RegisteredTool } from "../registry/types.ts";
 import { runtime } from "../runtime/mod.ts";
 import { parseArgs, secondsOption, UsageError } from "./args.ts";
@@ -17,11 +18,12 @@ import { ProgressDisplay } from "./progress.ts";
 import { CallArgumentsError, type GivenArguments, parseArgumentWords, readArgumentsFile, typeArguments } from "./call-arguments.ts";
 import { didYouMean, suggestNames } from "../registry/suggest.ts";
 import { messageOf } from "../common/error-text.ts";
-import type { McpwireConfig } from "../host/config/types.ts";
+import type { McpwireConfig, ServerConfig } from "../host/config/types.ts";
 import { AD_HOC_USAGE, isAdHoc } from "./ad-hoc-servers.ts";
 import { defaultToolListCache } from "../host/tool-list-cache.ts";
 import { startServers } from "./startup-status.ts";
-import { findToolOwner, type OwnerSearch } from "./tool-owner.ts";
+import { findToolOwner, namingFit, namingPattern, type OwnerSearch } from "./tool-owner.ts";
+import { toolName } from "../registry/naming.ts";
 
 export const CALL_USAGE = `usage: mcpwire call <registered-name> [key=value… | 'json-object' | --args-file FILE|-]
                     [--config FILE] [--import APP[,APP]] [--json] [--timeout S] [--log-level LEVEL]
@@ -43,7 +45,8 @@ The arguments are
   one JSON object  '{"a":2,"b":40}'
   --args-file F    a file holding one JSON object; - reads it from stdin
 (none: {}). A value that does not fit its type, a repeated key or a missing required argument
-is an error before anything is sent; a misspelt tool name gets the nearest registered names.
+is an error before anything is sent; a misspelt tool name gets the nearest registered names,
+and a misspelt parameter the nearest one its schema lists.
 Prints the result's text content for people (its structuredContent, pretty-printed, only when
 it has no text), or the whole result with --json for machines (the text has its control
 characters shown as escapes such as \\x1b; --json carries them exactly). Progress goes to
@@ -76,12 +79,14 @@ exit codes: 0 success, 1 the tool reported an error (isError), 2 usage or config
  * With one server, given on the command line and no other (`mcpwire call --stdio "…" echo`), a
  * tool's own name names its registered one; otherwise, and when `name` is registered, `name`.
  */
-function ownToolName(name: string, config: McpwireConfig, tools: readonly RegisteredTool[]): string {
+function ownToolName(name: string, config: McpwireConfig, registry: ToolRegistry): string {
   const [only, ...others] = config.servers;
   if (only === undefined || others.length > 0 || !isAdHoc(only)) return name;
+  const tools = registry.tools();
   if (tools.some((tool) => tool.name === name)) return name;
   const own = tools.find((tool) => tool.origin.kind === "mcp" && tool.origin.server === only.name && tool.origin.tool === name);
-  return own?.name ?? name;
+  // A tool held back by its pin goes by its own name too, so that the refusal says it is held.
+  return own?.name ?? registry.heldTools().find((held) => held.server === only.name && held.tool === name)?.name ?? name;
 }
 
 export const EXIT = { ok: 0, toolError: 1, usage: 2, server: 3, timeout: 4, interrupted: 130 } as const;
@@ -130,8 +135,14 @@ export async function call(argv: readonly string[]): Promise<number> {
       search.asked.push(only);
       await startServers(manager, [only]);
     }
-    const name = ownToolName(givenName, config, registry.tools());
-    if (!registry.has(name)) return unknownTool(manager, name, search, enabled);
+    const name = ownToolName(givenName, config, registry);
+    if (!registry.has(name)) {
+      // Held back by its pin (a new or changed definition): said as such, with the commands that show and accept it.
+      const held = registry.heldTools().find((each) => each.name === name);
+      if (held === undefined) return unknownTool(manager, config, name, search, enabled);
+      stderrLine(`mcpwire call: ${lineOf(held.message)}`);
+      return EXIT.usage;
+    }
     const tool = registry.tools().find((each) => each.name === name);
     const who = describeCall(name, tool);
     // Typed by the tool's schema and checked before anything is sent.
@@ -206,11 +217,13 @@ export async function call(argv: readonly string[]): Promise<number> {
 
 /**
  * No server that could own `name` has it. A needed server that is not ready may be its owner
- * (exit 3, as for any unavailable server); otherwise the nearest names among the tools of the
- * servers asked and those in the tool-list cache, and the servers whose tools are known neither
- * way (not started for this: a misspelt name does not wait for every server), exit 2.
+ * (exit 3, as for any unavailable server); otherwise, first, the nearest names among the tools of
+ * the servers asked and those in the tool-list cache (for a bare tool name no server's naming
+ * makes and nothing near: the names the unlisted servers would give it), then, in plain words,
+ * the servers whose tools are known neither way (not started for this: a misspelt name does not
+ * wait for every server), exit 2.
  */
-function unknownTool(manager: McpManager, name: string, search: OwnerSearch, enabled: readonly string[]): number {
+function unknownTool(manager: McpManager, config: McpwireConfig, name: string, search: OwnerSearch, enabled: readonly string[]): number {
   const registry = manager.registry;
   const down = manager.status().filter((status) => search.asked.includes(status.name) && status.state !== "ready");
   if (down.length > 0) {
@@ -218,19 +231,39 @@ function unknownTool(manager: McpManager, name: string, search: OwnerSearch, ena
     stderrLine(`mcpwire call: no tool "${lineOf(name)}" is registered, and the servers above are not ready; it may be theirs`);
     return EXIT.server;
   }
-  const unknown = enabled.filter((server) => !search.asked.includes(server) && !search.cachedServers.includes(server));
-  if (unknown.length > 0) {
+  const unlisted = config.servers.filter((server) =>
+    enabled.includes(server.name) && !search.asked.includes(server.name) && !search.cachedServers.includes(server.name)
+  );
+  const known = new Set([...registry.tools().map((tool) => tool.name), ...search.cachedNames]);
+  let near = didYouMean(suggestNames(name, [...known]));
+  // A bare tool name (`echo`) that no server's naming makes: what each unlisted server would call it.
+  if (near === "" && unlisted.length > 0 && config.servers.every((server) => namingFit(server, name) === undefined)) {
+    const asTheirs = unlisted.slice(0, MAX_NAMED_SERVERS).map((server) =>
+      `"${lineOf(toolName(server.name, name, server.naming))}" (server "${lineOf(server.name)}")`
+    );
+    near = `did you mean ${asTheirs.slice(0, -1).join(", ")}${asTheirs.length > 1 ? " or " : ""}${asTheirs[asTheirs.length - 1]}?`;
+  }
+  stderrLine(`mcpwire call: no tool "${lineOf(name)}" is registered; ${near === "" ? "" : `${near} `}\`mcpwire tools\` lists them`);
+  if (unlisted.length > 0) {
+    const one = unlisted.length === 1;
+    const patterns = unlisted.slice(0, MAX_NAMED_SERVERS).map((server) => `"${lineOf(namingPattern(server))}"`);
     stderrLine(
-      `mcpwire call: not asked, and not in the tool-list cache: server${unknown.length === 1 ? "" : "s"} ${
-        unknown.map((server) => `"${lineOf(server)}"`).join(", ")
-      } ` +
-        `(their naming cannot make "${lineOf(name)}"); \`mcpwire tools\` starts every server and lists its tools`,
+      `mcpwire call: ${serverList(unlisted)} ${one ? "was" : "were"} not started to look for it: ${one ? "its" : "their"} tools are named ` +
+        `${patterns.join(", ")}${unlisted.length > MAX_NAMED_SERVERS ? ", …" : ""}, and no earlier run listed them; ` +
+        "`mcpwire tools` starts every server and lists all their tools",
     );
   }
-  const known = new Set([...registry.tools().map((tool) => tool.name), ...search.cachedNames]);
-  const near = didYouMean(suggestNames(name, [...known]));
-  stderrLine(`mcpwire call: no tool "${lineOf(name)}" is registered; ${near === "" ? "" : `${lineOf(near)} `}\`mcpwire tools\` lists them`);
   return EXIT.usage;
+}
+
+/** The most servers named one by one in the unknown-tool message. */
+const MAX_NAMED_SERVERS = 5;
+
+/** `server "a"`, or `servers "a", "b"` (at most MAX_NAMED_SERVERS, then how many more). */
+function serverList(servers: readonly ServerConfig[]): string {
+  const named = servers.slice(0, MAX_NAMED_SERVERS).map((server) => `"${lineOf(server.name)}"`).join(", ");
+  const more = servers.length > MAX_NAMED_SERVERS ? ` and ${servers.length - MAX_NAMED_SERVERS} more` : "";
+  return `server${servers.length === 1 ? "" : "s"} ${named}${more}`;
 }
 
 /** The arguments as given on the command line: key=value words, one JSON object, or an args file. */

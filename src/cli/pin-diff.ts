@@ -1,9 +1,13 @@
 // What `mcpwire pin diff` and the question of run / chat show about a held tool: a heading that
-// says what changed, then a line diff (line-diff.ts) of each pinned field that differs — strings
-// as their lines, schemas as indented JSON with sorted keys — every line sanitized for the terminal.
+// says what changed, notes on what reads otherwise than it is (a name or text mixing look-alike
+// letters of different scripts, text hidden in Unicode tag characters: common/deceptive-text.ts),
+// then a line diff (line-diff.ts) of each pinned field that differs — strings as their lines,
+// schemas as indented JSON with sorted keys — every line sanitized for the terminal (invisible
+// characters shown as escapes: common/terminal-text.ts).
 
 import type { JsonObject } from "../client/types.ts";
 import { canonicalJson } from "../common/canonical-json.ts";
+import { deceptionNotes } from "../common/deceptive-text.ts";
 import { isObject } from "../common/json.ts";
 import { PINNED_FIELDS } from "../registry/pin-record.ts";
 import { heldSummary, type HeldTool } from "../registry/tool-pins.ts";
@@ -13,6 +17,7 @@ import { lineOf } from "./output.ts";
 /** A held tool's heading and the line diff of each field that changed (its whole definition when new). */
 export function heldDiffText(held: HeldTool): string {
   const lines = [`${lineOf(heldSummary(held))}${held.rejected ? " [rejected]" : ""}`];
+  for (const note of heldNotes(held)) lines.push(`  note: ${lineOf(note)}`);
   if (held.after === undefined) {
     lines.push("  (its new definition was too large to keep; nothing to show)");
     return lines.join("\n");
@@ -31,6 +36,25 @@ export function heldDiffText(held: HeldTool): string {
     for (const line of withContext(diffLines(old, now))) lines.push(line === "…" ? "    …" : `  ${line.kind} ${lineOf(line.text)}`);
   }
   return lines.join("\n");
+}
+
+/**
+ * What reads otherwise than it is in a held tool, one line each: its name (and the name it was
+ * renamed from) and each pinned field of its new definition, mixing scripts or hiding text in
+ * tag characters. The lines hold the letters as they are: show them through lineOf.
+ */
+export function heldNotes(held: HeldTool): string[] {
+  const notes = [
+    ...deceptionNotes(held.tool, `its name "${held.tool}"`),
+    ...(held.renamedFrom === undefined ? [] : deceptionNotes(held.renamedFrom, `its old name "${held.renamedFrom}"`)),
+  ];
+  if (held.after === undefined) return notes;
+  for (const field of PINNED_FIELDS) {
+    if (field === "name") continue; // said above, as the tool's name
+    const text = fieldLines(fieldValue(held.after, field));
+    if (text !== "") notes.push(...deceptionNotes(text, `its ${field}`));
+  }
+  return notes;
 }
 
 function fieldValue(definition: JsonObject, field: string): unknown {

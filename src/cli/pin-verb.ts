@@ -11,7 +11,8 @@ import { type HeldTool, ToolPins } from "../registry/tool-pins.ts";
 import { runtime } from "../runtime/mod.ts";
 import { parseArgs, UsageError } from "./args.ts";
 import { IMPORT_OPTION, loadCliConfig } from "./host-session.ts";
-import { heldDiffText } from "./pin-diff.ts";
+import { heldDiffText, heldNotes } from "./pin-diff.ts";
+import { mixedScriptWords } from "../common/deceptive-text.ts";
 import { lineOf, write, writeJson } from "./output.ts";
 import { renderTable } from "./table.ts";
 
@@ -30,7 +31,10 @@ server cannot rewrite what its tools tell the model after you took it on.
 
 pin status      the held-back tools, per server: new, changed (which fields), or renamed
                 (a pinned tool's definition under a new name); --json as JSON
-pin diff        what changed: a line diff of each held tool's description and schemas
+pin diff        what changed: a line diff of each held tool's description and schemas,
+                invisible characters shown as escapes (\\u200b, \\u{e0049}); a note says
+                what text in Unicode tag characters spells and which words mix look-alike
+                letters of different scripts (status notes them too)
 pin accept      pins the held tools (of SERVER, or only TOOL) to their new definitions;
                 run and chat offer them from their next start
 pin reject      keeps the old pins: the tools stay held and are not asked about again
@@ -106,8 +110,17 @@ async function status(pins: ToolPins, json: boolean): Promise<number> {
     await write("stdout", `no tool is held back (pins: ${lineOf(pins.location)})\n`);
     return 0;
   }
-  const rows = held.map((tool) => [lineOf(tool.server), lineOf(tool.tool), changeText(tool), tool.rejected ? "held (rejected)" : "held"]);
+  const rows = held.map((tool) => [
+    lineOf(tool.server),
+    `${lineOf(tool.tool)}${mixedScriptWords(tool.tool).length > 0 ? " (mixed scripts)" : ""}`,
+    changeText(tool),
+    tool.rejected ? "held (rejected)" : "held",
+  ]);
   await write("stdout", renderTable(["SERVER", "TOOL", "CHANGE", "STATE"], rows));
+  // What reads otherwise than it is: look-alike letters of another script, text hidden in tag characters.
+  for (const tool of held) {
+    for (const note of heldNotes(tool)) await write("stdout", `note: server "${lineOf(tool.server)}" tool "${lineOf(tool.tool)}": ${lineOf(note)}\n`);
+  }
   await write("stdout", `pins: ${lineOf(pins.location)}; see each change with mcpwire pin diff, then pin accept or pin reject\n`);
   return 0;
 }

@@ -9,7 +9,19 @@ import { parseArgs, secondsOption, UsageError } from "./args.ts";
 import { EXIT } from "./call.ts";
 import { configSource, parseLogLevel, SESSION_OPTIONS, stderrLine, TRACE_USAGE, withManager } from "./host-session.ts";
 import { boundedText, lineOf, RESULT_BOUNDS, textOf, write, writeJson } from "./output.ts";
-import { completionHint, failure, onlyServer, readyClient, readyClients, stringArguments, unknownName } from "./server-choice.ts";
+import type { McpwireConfig } from "../host/config/types.ts";
+import {
+  argumentWords,
+  completionHint,
+  failure,
+  impliedServer,
+  onlyServer,
+  readyClient,
+  readyClients,
+  serverAndWords,
+  stringArguments,
+  unknownName,
+} from "./server-choice.ts";
 import { renderTable } from "./table.ts";
 
 export const PROMPTS_USAGE = `usage: mcpwire prompts [SERVER] [--json] [--config FILE] [--import APP[,APP]]
@@ -28,6 +40,7 @@ Gets one prompt of SERVER (prompts/get) with its arguments as key=value words (v
 text, as MCP passes them; '{"k":"v"}' works too) and prints its messages for people: each
 message under a [role] line, its text as it is and other content (images, audio, resources)
 as one line saying what it is. --json prints the result as the server sent it.
+With one server given on the command line (--stdio, --http, --sse), SERVER may be left out.
 A misspelt prompt or argument name gets the nearest names; a missing required argument is an
 error before anything is sent, with the values the server suggests for it (completion/complete)
 when it offers completions.
@@ -42,7 +55,8 @@ Asks SERVER which values complete ARG starting with PREFIX (completion/complete)
 argument of the prompt NAME, or a variable of the resource template URI-TEMPLATE. Further
 key=value words are the values already chosen for other arguments (the request's context).
 Prints one value per line (a note on stderr when the server has more); --json prints
-{ values, total, hasMore }.
+{ values, total, hasMore }. With one server given on the command line (--stdio, --http,
+--sse), SERVER may be left out.
 ${TRACE_USAGE}
 
 exit codes: 0 success, 2 usage or config error (an unknown server, prompt or argument),
@@ -101,13 +115,24 @@ export async function prompt(argv: readonly string[]): Promise<number> {
     await write("stdout", PROMPT_USAGE + "\n");
     return 0;
   }
-  const [server, name, ...words] = args.positional;
-  if (server === undefined || name === undefined) throw new UsageError("prompt needs a server and a prompt name: mcpwire prompt SERVER NAME key=value…");
-  const values = stringArguments(words);
+  const source = configSource(args);
+  const needs = "prompt needs a server and a prompt name: mcpwire prompt SERVER NAME key=value… (SERVER may be left out with one --stdio, --http or --sse)";
+  if (args.positional.length < (impliedServer(source) ? 1 : 2)) throw new UsageError(needs);
   const timeoutMs = secondsOption("timeout", args.values.get("timeout"));
   const options = timeoutMs === undefined ? {} : { timeoutMs };
   const logLevel = parseLogLevel(args.values.get("log-level"));
-  return await withManager({ ...configSource(args), logLevel, onConfig: (config) => onlyServer(config, server) }, async (manager) => {
+  let server = "";
+  let name = "";
+  let values: Record<string, string> = {};
+  const onConfig = (config: McpwireConfig) => {
+    const chosen = serverAndWords(config, args.positional, (words) => argumentWords(words.slice(1)));
+    const [first, ...words] = chosen.rest;
+    if (chosen.server === undefined || first === undefined) throw new UsageError(needs);
+    [server, name] = [chosen.server, first];
+    values = stringArguments(words);
+    onlyServer(config, server);
+  };
+  return await withManager({ ...source, logLevel, onConfig }, async (manager) => {
     const client = readyClient(manager, server, "prompt");
     if (client === undefined) return EXIT.server;
     const who = `server "${lineOf(server)}"`;
@@ -183,20 +208,31 @@ export async function complete(argv: readonly string[]): Promise<number> {
     await write("stdout", COMPLETE_USAGE + "\n");
     return 0;
   }
-  const [server, wanted, ...words] = args.positional;
   const promptName = args.values.get("prompt");
   const template = args.values.get("template");
-  if (server === undefined || wanted === undefined) {
-    throw new UsageError("complete needs a server and ARG=PREFIX: mcpwire complete SERVER --prompt NAME ARG=PREFIX");
-  }
+  const source = configSource(args);
+  const needs =
+    "complete needs a server and ARG=PREFIX: mcpwire complete SERVER --prompt NAME ARG=PREFIX (SERVER may be left out with one --stdio, --http or --sse)";
+  if (args.positional.length < (impliedServer(source) ? 1 : 2)) throw new UsageError(needs);
   if ((promptName === undefined) === (template === undefined)) throw new UsageError("complete needs exactly one of --prompt NAME and --template URI-TEMPLATE");
-  const pair = stringArguments([wanted.includes("=") ? wanted : `${wanted}=`]);
-  const [argument, prefix] = Object.entries(pair)[0] ?? ["", ""];
-  const context = stringArguments(words);
   const timeoutMs = secondsOption("timeout", args.values.get("timeout"));
   const options = timeoutMs === undefined ? {} : { timeoutMs };
   const logLevel = parseLogLevel(args.values.get("log-level"));
-  return await withManager({ ...configSource(args), logLevel, onConfig: (config) => onlyServer(config, server) }, async (manager) => {
+  let server = "";
+  let argument = "";
+  let prefix = "";
+  let context: Record<string, string> = {};
+  const onConfig = (config: McpwireConfig) => {
+    const chosen = serverAndWords(config, args.positional, (words) => argumentWords(words.slice(1)));
+    const [wanted, ...words] = chosen.rest;
+    if (chosen.server === undefined || wanted === undefined) throw new UsageError(needs);
+    server = chosen.server;
+    const pair = stringArguments([wanted.includes("=") ? wanted : `${wanted}=`]);
+    [argument, prefix] = Object.entries(pair)[0] ?? ["", ""];
+    context = stringArguments(words);
+    onlyServer(config, server);
+  };
+  return await withManager({ ...source, logLevel, onConfig }, async (manager) => {
     const client = readyClient(manager, server, "complete");
     if (client === undefined) return EXIT.server;
     const who = `server "${lineOf(server)}"`;

@@ -15,7 +15,19 @@ import { parseArgs, secondsOption, UsageError } from "./args.ts";
 import { EXIT } from "./call.ts";
 import { configSource, parseLogLevel, SESSION_OPTIONS, stderrLine, TRACE_USAGE, withManager } from "./host-session.ts";
 import { boundedText, lineOf, RESULT_BOUNDS, textOf, write, writeJson } from "./output.ts";
-import { completionHint, failure, onlyServer, readyClient, readyClients, stringArguments, unknownName } from "./server-choice.ts";
+import type { McpwireConfig } from "../host/config/types.ts";
+import {
+  argumentWords,
+  completionHint,
+  failure,
+  impliedServer,
+  onlyServer,
+  readyClient,
+  readyClients,
+  serverAndWords,
+  stringArguments,
+  unknownName,
+} from "./server-choice.ts";
 import { renderTable } from "./table.ts";
 
 export const RESOURCES_USAGE = `usage: mcpwire resources [SERVER] [--json] [--config FILE] [--import APP[,APP]]
@@ -32,7 +44,8 @@ export const READ_USAGE = `usage: mcpwire read SERVER URI [--out FILE] [--json] 
        mcpwire read SERVER TEMPLATE key=value… [--out FILE] [--json]
 
 Reads one resource of SERVER (resources/read) and prints its text on stdout. URI may also be a
-resource's name as \`mcpwire resources\` lists it. Binary contents (a blob) are never written
+resource's name as \`mcpwire resources\` lists it. With one server given on the command line
+(--stdio, --http, --sse), SERVER may be left out. Binary contents (a blob) are never written
 to the terminal: --out FILE writes every content of the resource to FILE (text as UTF-8, blobs
 decoded), and without it a blob is named on stderr (exit 2). --json prints the result as the
 server sent it (blobs as base64).
@@ -114,16 +127,28 @@ export async function read(argv: readonly string[]): Promise<number> {
     await write("stdout", READ_USAGE + "\n");
     return 0;
   }
-  const [server, target, ...words] = args.positional;
-  if (server === undefined || target === undefined) throw new UsageError("read needs a server and a URI: mcpwire read SERVER URI (or TEMPLATE key=value…)");
+  const source = configSource(args);
+  const needs = "read needs a server and a URI: mcpwire read SERVER URI (or TEMPLATE key=value…; SERVER may be left out with one --stdio, --http or --sse)";
+  if (args.positional.length < (impliedServer(source) ? 1 : 2)) throw new UsageError(needs);
   const out = args.values.get("out");
   if (out === "") throw new UsageError("--out needs a file name");
-  // The words' form is checked before any server starts.
-  const values = stringArguments(words);
   const timeoutMs = secondsOption("timeout", args.values.get("timeout"));
   const options = timeoutMs === undefined ? {} : { timeoutMs };
   const logLevel = parseLogLevel(args.values.get("log-level"));
-  return await withManager({ ...configSource(args), logLevel, onConfig: (config) => onlyServer(config, server) }, async (manager) => {
+  let server = "";
+  let target = "";
+  let words: string[] = [];
+  let values: Record<string, string> = {};
+  const onConfig = (config: McpwireConfig) => {
+    const chosen = serverAndWords(config, args.positional, (words) => argumentWords(words.slice(1)));
+    const [first, ...rest] = chosen.rest;
+    if (chosen.server === undefined || first === undefined) throw new UsageError(needs);
+    [server, target, words] = [chosen.server, first, rest];
+    // The words' form is checked before any server starts.
+    values = stringArguments(words);
+    onlyServer(config, server);
+  };
+  return await withManager({ ...source, logLevel, onConfig }, async (manager) => {
     const client = readyClient(manager, server, "read");
     if (client === undefined) return EXIT.server;
     const who = `server "${lineOf(server)}"`;

@@ -1,4 +1,5 @@
-// What the verbs naming one server (resources, read, prompts, prompt, complete) share: only that
+// What the verbs naming one server (resources, read, prompts, prompt, complete, watch, task,
+// skills show) share: SERVER may be left out when the command line gives one server, only that
 // server starts, a misspelt name gets the configured names nearest to it, a server that is not
 // ready is said on stderr, and a failure becomes `mcpwire call`'s exit codes (call.ts EXIT).
 
@@ -9,11 +10,43 @@ import type { McpManager } from "../host/manager.ts";
 import { didYouMean, suggestNames } from "../registry/suggest.ts";
 import { messageOf } from "../common/error-text.ts";
 import { McpwireError } from "../common/mcpwire-error.ts";
+import { isAdHoc } from "./ad-hoc-servers.ts";
 import { UsageError } from "./args.ts";
 import { CallArgumentsError, parseArgumentWords } from "./call-arguments.ts";
 import { EXIT } from "./call.ts";
 import { stderrLine } from "./host-session.ts";
 import { lineOf } from "./output.ts";
+
+/**
+ * A verb's words that start with SERVER (`read SERVER URI`), read once the config is known: the
+ * first word when a server has that name; else, with exactly one server given on the command line
+ * (`--stdio`, `--http`, `--sse`) and words that `fit` the verb without a server, that server, and
+ * every word is what follows it (`mcpwire read --stdio "…" test://static/resource/1`), as
+ * `mcpwire call` takes a tool's own name. Words that do not fit (`read subscription-server
+ * note://a`: a URI is no template variable) keep their first as SERVER, a misspelt one, which
+ * onlyServer answers with the nearest names.
+ */
+export function serverAndWords(
+  config: McpwireConfig,
+  words: readonly string[],
+  fit: (words: readonly string[]) => boolean,
+): { server: string | undefined; rest: string[] } {
+  const [first, ...rest] = words;
+  if (first !== undefined && config.servers.some((server) => server.name === first)) return { server: first, rest };
+  const given = config.servers.filter(isAdHoc);
+  if (given.length === 1 && given[0] !== undefined && fit(words)) return { server: given[0].name, rest: [...words] };
+  return { server: first, rest };
+}
+
+/** Whether every word is a `key=value` word or a JSON object (the arguments after a verb's one named thing). */
+export function argumentWords(words: readonly string[]): boolean {
+  return words.every((word) => word.includes("=") || word.trimStart().startsWith("{"));
+}
+
+/** Whether the command line gives exactly one server, so that SERVER may be left out of a verb's words (serverAndWords). */
+export function impliedServer(source: { commandLineServers?: readonly unknown[] }): boolean {
+  return source.commandLineServers?.length === 1;
+}
 
 /** `VERB SERVER`: the other servers are not started; a name the config does not hold is a usage error with the nearest names. */
 export function onlyServer(config: McpwireConfig, name: string): void {

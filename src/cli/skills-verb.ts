@@ -10,6 +10,8 @@ import { parseArgs, UsageError } from "./args.ts";
 import { configErrors, configSource, parseLogLevel, SESSION_OPTIONS, TRACE_USAGE, withManager } from "./host-session.ts";
 import { AD_HOC_USAGE } from "./ad-hoc-servers.ts";
 import { lineOf, textOf, write, writeJson } from "./output.ts";
+import type { McpwireConfig } from "../host/config/types.ts";
+import { impliedServer, serverAndWords } from "./server-choice.ts";
 import { fitLine } from "../common/preview.ts";
 import { renderTable } from "./table.ts";
 
@@ -24,7 +26,8 @@ the skill, over the 16 MiB limit) are refused with the reason on stderr.
 show loads one skill: its SKILL.md is read and verified against the listed entry (size,
 sha256 digest, frontmatter) and printed; --file PATH prints one of its files instead
 (relative to the skill's root, verified too). <skill> is the skill's name, its path
-(acme/billing/refunds) when names repeat, or its SKILL.md URI.
+(acme/billing/refunds) when names repeat, or its SKILL.md URI. With one server given on the
+command line (--stdio, --http, --sse), <server> may be left out.
 
 --json prints { skills: [...], refused: [{ server, skill, refusal, message }] } (show: the
 loaded skill as an object).
@@ -78,25 +81,37 @@ export async function skills(argv: readonly string[]): Promise<number> {
   }
   const [first, ...rest] = args.positional;
   const show = first === "show";
-  if (show && rest.length !== 2) throw new UsageError("skills show needs a server and a skill: mcpwire skills show <server> <skill>");
+  const source = configSource(args);
+  // With one server on the command line, <server> may be left out (server-choice.ts serverAndWords).
+  const needs = "skills show needs a server and a skill: mcpwire skills show <server> <skill>";
+  if (show && (rest.length > 2 || rest.length < (impliedServer(source) ? 1 : 2))) throw new UsageError(needs);
   if (!show && rest.length > 0) throw new UsageError(`unexpected argument "${rest[0]}"`);
   if (!show && args.values.has("file")) throw new UsageError("--file goes with skills show");
   const file = args.values.get("file");
+  // What the words name, as far as they say before the config is read (one word: the command line's server's skill).
+  let [server, skill] = rest.length === 1 ? [source.commandLineServers?.[0]?.name ?? "", rest[0]!] : [rest[0] ?? "", rest[1] ?? ""];
   if (show && file !== undefined) {
     // A path that could leave the skill is refused before any server is started (the same check readFile makes).
     try {
-      checkedSkillPath(file, `server "${rest[0]!}": skill "${rest[1]!}"`, { server: rest[0]!, skill: rest[1]! });
+      checkedSkillPath(file, `server "${server}": skill "${skill}"`, { server, skill });
     } catch (error) {
       if (!(error instanceof SkillError)) throw error;
       await write("stderr", `mcpwire skills: ${lineOf(error.message)}\n`);
       return 1;
     }
   }
+  const onConfig = (config: McpwireConfig) => {
+    if (!show) return;
+    const chosen = serverAndWords(config, rest, (words) => words.length === 1);
+    const [named, extra] = chosen.rest;
+    if (chosen.server === undefined || named === undefined || extra !== undefined) throw new UsageError(needs);
+    [server, skill] = [chosen.server, named];
+  };
   const logLevel = parseLogLevel(args.values.get("log-level"));
-  return await withManager({ ...configSource(args), showLogs: false, logLevel }, async (manager, config) => {
+  return await withManager({ ...source, showLogs: false, logLevel, onConfig }, async (manager, config) => {
     const configCode = configErrors(config).length > 0 ? 2 : 0;
     try {
-      const code = show ? await showSkill(manager, rest[0]!, rest[1]!, file, args.flags.has("json")) : await listSkills(manager, first, args.flags.has("json"));
+      const code = show ? await showSkill(manager, server, skill, file, args.flags.has("json")) : await listSkills(manager, first, args.flags.has("json"));
       return Math.max(code, configCode);
     } catch (error) {
       if (!(error instanceof SkillError)) throw error;

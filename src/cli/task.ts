@@ -13,7 +13,7 @@ import { parseArgs, secondsOption, UsageError } from "./args.ts";
 import { EXIT, resultText } from "./call.ts";
 import { configSource, parseLogLevel, SESSION_OPTIONS, stderrLine, TRACE_USAGE, withManager } from "./host-session.ts";
 import { AD_HOC_USAGE } from "./ad-hoc-servers.ts";
-import { onlyServer } from "./server-choice.ts";
+import { impliedServer, onlyServer, serverAndWords } from "./server-choice.ts";
 import type { McpwireConfig } from "../host/config/types.ts";
 import { lineOf, textOf, write, writeControl, writeJson } from "./output.ts";
 import { ProgressDisplay } from "./progress.ts";
@@ -32,6 +32,7 @@ A tool call that runs as a task on a configured server, by its task id (\`mcpwir
   list     the server's tasks (2025-11-25 servers that declare tasks.list; the 2026-07-28
            tasks extension has no list)
 
+With one server given on the command line (--stdio, --http, --sse), <server> may be left out.
 A server reached over stdio is a child of this command: a task it ran for an earlier command
 ended with that command. Over HTTP a task outlives the command that started it, for its ttl.
 
@@ -59,19 +60,34 @@ export async function task(argv: readonly string[]): Promise<number> {
     await write("stdout", TASK_USAGE + "\n");
     return 0;
   }
-  const [action, server, taskId, ...extra] = args.positional;
+  const [action, ...words] = args.positional;
   if (action === undefined || !(ACTIONS as readonly string[]).includes(action)) {
     throw new UsageError(`task needs one of ${ACTIONS.join(", ")}${action === undefined ? "" : ` (got "${action}")`}: mcpwire task get <server> <task-id>`);
   }
-  if (server === undefined) throw new UsageError(`task ${action} needs a server name (as in the config)`);
-  if (action === "list" ? taskId !== undefined : taskId === undefined) {
+  const source = configSource(args);
+  // With one server on the command line, <server> may be left out (server-choice.ts serverAndWords).
+  if (words.length === 0 && !(impliedServer(source) && action === "list")) {
     throw new UsageError(
-      action === "list"
-        ? `unexpected argument "${taskId}": task list takes a server only`
-        : `task ${action} needs a task id: mcpwire task ${action} ${server} <task-id>`,
+      `task ${action} needs a server name (as in the config${impliedServer(source) ? "; left out, the one given with --stdio, --http or --sse" : ""})`,
     );
   }
-  if (extra.length > 0) throw new UsageError(`unexpected argument "${extra[0]}"`);
+  /** The server and task id the words give, or a UsageError. */
+  const check = (server: string, rest: readonly string[]): string => {
+    const [taskId, ...extra] = rest;
+    if (action === "list" ? taskId !== undefined : taskId === undefined) {
+      throw new UsageError(
+        action === "list"
+          ? `unexpected argument "${taskId}": task list takes a server only`
+          : `task ${action} needs a task id: mcpwire task ${action} ${server} <task-id>`,
+      );
+    }
+    if (extra.length > 0) throw new UsageError(`unexpected argument "${extra[0]}"`);
+    return taskId ?? "";
+  };
+  // Checked before the config is read when the words name the server: their count says it.
+  if (!impliedServer(source)) check(words[0]!, words.slice(1));
+  let server = words[0] ?? "";
+  let taskId = "";
   const timeoutMs = secondsOption("timeout", args.values.get("timeout"));
   const json = args.flags.has("json");
 
@@ -83,14 +99,17 @@ export async function task(argv: readonly string[]): Promise<number> {
   };
   // Only the named server starts; a name the config lacks is said by connected(), with the names it has.
   const onConfig = (config: McpwireConfig) => {
+    const chosen = serverAndWords(config, words, (rest) => rest.length === (action === "list" ? 0 : 1));
+    server = chosen.server ?? server;
+    taskId = check(server, chosen.rest);
     if (config.servers.some((each) => each.name === server)) onlyServer(config, server);
   };
   const logLevel = parseLogLevel(args.values.get("log-level"));
-  return await withManager({ ...configSource(args), showLogs: false, logLevel, onInterrupt, onConfig }, async (manager) => {
+  return await withManager({ ...source, showLogs: false, logLevel, onInterrupt, onConfig }, async (manager) => {
     const client = connected(manager, server);
     if (client === undefined) return EXIT.server;
     try {
-      running = act(action as Action, client, taskId ?? "", { json, timeoutMs, signal: interrupt.signal });
+      running = act(action as Action, client, taskId, { json, timeoutMs, signal: interrupt.signal });
       return (await running) as number;
     } catch (error) {
       if (interrupt.signal.aborted) return EXIT.interrupted;

@@ -31,6 +31,13 @@ export function namingFit(server: Pick<ServerConfig, "name" | "naming">, name: s
   return whole || cut ? before.length + after.length : undefined;
 }
 
+/** How `server`'s naming writes its tools' names, the tool as `…`: `mcp_everything_…`. */
+export function namingPattern(server: Pick<ServerConfig, "name" | "naming">): string {
+  const format = server.naming ?? DEFAULT_NAMING;
+  const fill = (part: string) => sanitizeName(part.replaceAll("{server}", server.name));
+  return format.split("{tool}").map(fill).join("…");
+}
+
 /** What the search did: the servers it started, in order; `name` is registered when one of them has it. */
 export interface OwnerSearch {
   /** The servers started to look for the tool, in the order they were started. */
@@ -70,7 +77,8 @@ export async function findToolOwner(
   const order = candidates.map((server, index) => ({ server, index, rank: rank(server) })).sort((a, b) => a.rank - b.rank || a.index - b.index);
   const asked: string[] = [];
   for (const { server } of order) {
-    if (manager.registry.has(name)) break;
+    // Found: registered, or held back by its pin (the server that holds it is the owner).
+    if (manager.registry.has(name) || manager.registry.heldTools().some((held) => held.name === name)) break;
     asked.push(server.name);
     await start(server.name);
   }

@@ -7,7 +7,8 @@ import { parseArgs, positiveInt, UsageError } from "./args.ts";
 import { EXIT } from "./call.ts";
 import { configSource, interruptedSession, parseLogLevel, SESSION_OPTIONS, stderrLine, TRACE_USAGE, withManager } from "./host-session.ts";
 import { jsonDocument, lineOf, write } from "./output.ts";
-import { failure, onlyServer, readyClient } from "./server-choice.ts";
+import type { McpwireConfig } from "../host/config/types.ts";
+import { failure, impliedServer, onlyServer, readyClient, serverAndWords } from "./server-choice.ts";
 
 export const WATCH_USAGE = `usage: mcpwire watch SERVER URI [--count N] [--json] [--config FILE]
 
@@ -15,7 +16,8 @@ Subscribes to the resource URI of SERVER and prints a line for each update the s
 ("HH:MM:SS updated URI"; with --json one JSON object a line: { time, uri }) until Ctrl-C, or
 until --count N updates have arrived. Read the new content with \`mcpwire read SERVER URI\`.
 On the 2025-11-25 wire this is resources/subscribe; on 2026-07-28 the URI joins the
-subscriptions/listen stream. The server must declare resources.subscribe.
+subscriptions/listen stream. The server must declare resources.subscribe. With one server given
+on the command line (--stdio, --http, --sse), SERVER may be left out.
 ${TRACE_USAGE}
 
 exit codes: 0 --count updates arrived, 2 usage or config error, 3 the server could not be
@@ -30,13 +32,24 @@ export async function watch(argv: readonly string[]): Promise<number> {
     await write("stdout", WATCH_USAGE + "\n");
     return 0;
   }
-  const [server, uri, extra] = args.positional;
-  if (server === undefined || uri === undefined) throw new UsageError("watch needs a server and a resource URI: mcpwire watch SERVER URI");
-  if (extra !== undefined) throw new UsageError(`unexpected argument "${extra}" (watch takes one server and one URI)`);
+  const source = configSource(args);
+  const needs = "watch needs a server and a resource URI: mcpwire watch SERVER URI (SERVER may be left out with one --stdio, --http or --sse)";
+  if (args.positional.length < (impliedServer(source) ? 1 : 2)) throw new UsageError(needs);
+  if (args.positional.length > 2) throw new UsageError(`unexpected argument "${args.positional[2]}" (watch takes one server and one URI)`);
   const count = args.values.has("count") ? positiveInt("count", args.values.get("count"), 1) : undefined;
   const json = args.flags.has("json");
   const logLevel = parseLogLevel(args.values.get("log-level"));
-  return await withManager({ ...configSource(args), logLevel, onConfig: (config) => onlyServer(config, server) }, async (manager) => {
+  let server = "";
+  let uri = "";
+  const onConfig = (config: McpwireConfig) => {
+    const chosen = serverAndWords(config, args.positional, (words) => words.length === 1);
+    const [first, extra] = chosen.rest;
+    if (chosen.server === undefined || first === undefined) throw new UsageError(needs);
+    if (extra !== undefined) throw new UsageError(`unexpected argument "${extra}" (watch takes one server and one URI)`);
+    [server, uri] = [chosen.server, first];
+    onlyServer(config, server);
+  };
+  return await withManager({ ...source, logLevel, onConfig }, async (manager) => {
     const client = readyClient(manager, server, "watch");
     if (client === undefined) return EXIT.server;
     const who = `server "${lineOf(server)}"`;

@@ -174,6 +174,14 @@ export class ToolRegistry extends ContainedEventTarget<RegistryEvents> {
     return this.#entries.has(name);
   }
 
+  /**
+   * The tools held back by their pins (not registered; a call of one is refused with "tool-held"):
+   * each one's registered name, server, own name, and the message a call of it gets.
+   */
+  heldTools(): (HeldEntry & { server: string })[] {
+    return [...this.#held.values()].map((entry) => ({ ...entry }));
+  }
+
   get(name: string): RegisteredTool | undefined {
     const entry = this.#entries.get(name);
     return entry === undefined ? undefined : copyTool(entry.tool);

@@ -126,6 +126,41 @@ describe("servers on the command line, without a config file", () => {
     assert.match(lone.stderr, /--env applies to a server given on the command line/);
   });
 
+  test("read, prompt, complete, watch, task and skills show take the only command-line server without its name, as call does", async () => {
+    const everything = `node ${JSON.stringify(EVERYTHING)} stdio`;
+    const subscriptions = `node ${JSON.stringify(fileURLToPath(new URL("../fixtures/subscriptions-server.mjs", import.meta.url)))}`;
+    const tasks = `node ${JSON.stringify(fileURLToPath(new URL("../fixtures/tasks-hostile-server.mjs", import.meta.url)))} --era legacy`;
+    const uri = "demo://resource/static/document/architecture.md";
+    const skills = `node ${JSON.stringify(fileURLToPath(new URL("../../conformance/fixtures/skills-server.mjs", import.meta.url)))} --stdio`;
+    const [read, named, prompt, complete, watch, task, skill, missing] = await Promise.all([
+      mcpwire("read", "--stdio", everything, uri),
+      mcpwire("read", "--stdio", everything, "server-everything", uri),
+      mcpwire("prompt", "--stdio", everything, "args-prompt", "city=Paris"),
+      mcpwire("complete", "--stdio", everything, "--prompt", "completable-prompt", "department=Eng"),
+      mcpwire("watch", "--stdio", subscriptions, "note://a", "--count", "1"),
+      mcpwire("task", "get", "--stdio", tasks, "no-such-task"),
+      mcpwire("skills", "show", "--stdio", skills, "git-workflow"),
+      mcpwire("read", "--stdio", everything),
+    ]);
+    assert.equal(read.code, 0, read.stderr);
+    assert.match(read.stdout, /^# Everything Server/);
+    assert.equal(named.code, 0, named.stderr);
+    assert.equal(named.stdout, read.stdout);
+    assert.equal(prompt.code, 0, prompt.stderr);
+    assert.match(prompt.stdout, /Paris/);
+    assert.equal(complete.code, 0, complete.stderr);
+    assert.match(complete.stdout, /^Engineering$/m);
+    assert.equal(watch.code, 0, watch.stderr);
+    assert.match(watch.stdout, /updated note:\/\/a/);
+    // The task id is read as the id, not as a server name: the server is asked, and does not know it.
+    assert.equal(task.code, 3, task.stderr);
+    assert.match(task.stderr, /server "tasks-hostile-server": task "no-such-task": the server does not know this task/);
+    assert.equal(skill.code, 0, skill.stderr);
+    assert.match(skill.stdout, /^name: git-workflow$/m);
+    assert.equal(missing.code, 2);
+    assert.match(missing.stderr, /read needs a server and a URI: .*SERVER may be left out with one --stdio, --http or --sse/);
+  });
+
   test("a command-line server whose name a config server has is a usage error naming both", async () => {
     const config = await writeConfig(scratch.path, "clash.yaml", [
       "mcp_servers:",

@@ -278,6 +278,22 @@ describe("required and unknown parameters", () => {
     rejects(() => typed(["a=1", "b=2", "c=3"], { ...sum, additionalProperties: false }), "unknown-parameter", /has no parameter "c" \(it lists a, b\)/);
   });
 
+  test("a misspelt required parameter leads the refusal with its nearest name, in words and in a JSON object", () => {
+    const echo = { type: "object", properties: { message: { type: "string" } }, required: ["message"] };
+    for (const words of [["mesage=hi"], ['{"mesage":"hi"}']]) {
+      rejects(
+        () => typed(words, echo),
+        "unknown-parameter",
+        /^server "s", tool "t" has no parameter "mesage" \(did you mean "message"\?\), and misses the required argument message/,
+      );
+    }
+    // A JSON object's unlisted key: sent as written, with the warning the words get.
+    const { args, warnings } = typed(['{"count":1,"cuont":3}'], { type: "object", properties: { count: { type: "number" } } });
+    assert.deepEqual(args, { count: 1, cuont: 3 });
+    assert.match(warnings[0] ?? "", /"cuont" is not a parameter its schema lists \(it lists count\); sent as given; did you mean "count"\?/);
+    rejects(() => typed(['{"a":1,"c":3}'], { ...sum, additionalProperties: false }), "unknown-parameter", /has no parameter "c" \(it lists a, b\)/);
+  });
+
   test("keys beyond the listed ones are typed by additionalProperties", () => {
     const map = { type: "object", additionalProperties: { type: "string" } };
     assert.deepEqual(typed(["x=2"], map).args, { x: "2" });

@@ -221,6 +221,18 @@ describe("did you mean", () => {
     assert.match(stderr, /did you mean "mcp_everything_get-sum"\?/);
   });
 
+  test("a misspelt parameter gets its nearest names, first, in key=value words and in a JSON object alike", async () => {
+    for (const args of [["mesage=hi"], ['{"mesage":"hi"}']]) {
+      const { code, stdout, stderr } = await mcpwire(["call", "mcp_everything_echo", ...args, "--config", EXAMPLE]);
+      assert.equal(code, 2, stderr);
+      assert.equal(stdout, "");
+      assert.match(
+        stderr,
+        /^mcpwire call: server "everything", tool "echo" has no parameter "mesage" \(did you mean "message"\?\), and misses the required argument message \(string: [^)]*\); add message=…/m,
+      );
+    }
+  });
+
   test("a misspelt server name for tools SERVER", async () => {
     const { code, stderr } = await mcpwire(["tools", "everythin", "--config", config]);
     assert.equal(code, 2);

@@ -77,3 +77,19 @@ test("a FIFO named mcpwire.yaml in the working directory: exit 2 at once, saying
   assert.equal(stdout, "");
   assert.match(stderr, /cannot read config file ".*mcpwire\.yaml": it is not a regular file \(a FIFO, a device or a socket\) \(ENOTREG\)/);
 });
+
+test("a YAML mistake is reported at its line: a line indented too deep, a quote never closed (exit 2, nothing started)", async () => {
+  const { run } = sandbox();
+  const [deep, quote] = await Promise.all([
+    run(["tools", "--config", fixturePath("config/indented-too-deep.yaml")]),
+    run(["tools", "--config", fixturePath("config/unclosed-quote.yaml")]),
+  ]);
+  assert.equal(deep.code, 2, deep.stderr);
+  assert.match(
+    deep.stderr,
+    /indented-too-deep\.yaml:6:7: invalid YAML: this line is indented deeper \(6 spaces\) than the line above \(4: "command: node"\), so YAML reads it as part of that line's value; indent it as the keys above it/,
+  );
+  assert.equal(quote.code, 2, quote.stderr);
+  assert.match(quote.stderr, /unclosed-quote\.yaml:4:14: invalid YAML: this " is not closed: a quoted string ends with the same quote/);
+  assert.equal(deep.stdout + quote.stdout, "");
+});

@@ -159,12 +159,45 @@ describe("mcpwire call starts only the server that owns the tool", () => {
     const { code, stderr } = await box.call("mcp_a_ecoh");
     assert.equal(code, 2, stderr);
     assert.match(stderr, /no tool "mcp_a_ecoh" is registered; did you mean "mcp_a_echo"\?/);
-    assert.match(stderr, /not asked, and not in the tool-list cache: server "slow"/);
+    assert.match(
+      stderr,
+      /^mcpwire call: server "slow" was not started to look for it: its tools are named "mcp_slow_…", and no earlier run listed them; `mcpwire tools` starts every server and lists all their tools$/m,
+    );
     assert.deepEqual(box.started(["slow", "a", "b"]), ["a"]);
     // The cached names of servers not started feed the suggestions too.
     const cached = await box.call("mcp_b_othr");
     assert.equal(cached.code, 2);
     assert.match(cached.stderr, /did you mean "mcp_b_other"\?/);
+  });
+});
+
+describe("a bare tool name", () => {
+  test("the refusal leads with the names it may have, then says in plain words which servers were not asked", async () => {
+    const box = await sandbox({ broken: { fail: true }, a: { tools: "echo" } });
+    // Nothing cached: what each server would call it.
+    const first = await box.call("echo");
+    assert.equal(first.code, 2, first.stderr);
+    const lines = first.stderr.trimEnd().split("\n");
+    assert.equal(
+      lines[0],
+      'mcpwire call: no tool "echo" is registered; did you mean "mcp_broken_echo" (server "broken") or "mcp_a_echo" (server "a")? `mcpwire tools` lists them',
+    );
+    assert.equal(
+      lines[1],
+      'mcpwire call: servers "broken", "a" were not started to look for it: their tools are named "mcp_broken_…", "mcp_a_…", and no earlier run listed them; `mcpwire tools` starts every server and lists all their tools',
+    );
+    assert.equal(lines.length, 2, first.stderr);
+    assert.deepEqual(box.started(["broken", "a"]), []);
+    // a's tools cached: its name is the suggestion, and only broken is said to be unknown.
+    assert.equal((await box.call("mcp_a_echo")).code, 0);
+    const second = await box.call("echo");
+    assert.equal(second.code, 2, second.stderr);
+    assert.match(second.stderr, /^mcpwire call: no tool "echo" is registered; did you mean "mcp_a_echo"\? `mcpwire tools` lists them\n/);
+    assert.match(
+      second.stderr,
+      /\nmcpwire call: server "broken" was not started to look for it: its tools are named "mcp_broken_…", and no earlier run listed them;/,
+    );
+    assert.doesNotMatch(second.stderr, /not asked|naming cannot make/);
   });
 });
 

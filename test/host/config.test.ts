@@ -197,8 +197,9 @@ describe("YAML config (mcp_servers)", () => {
 
   test("a YAML syntax error throws, positioned", async () => {
     const error = await fatalAsync(() => loadConfig({ path: join(FIXTURES, "syntax-error.yaml"), env: {} }));
-    assert.match(error.message, /syntax-error\.yaml:5:3: invalid YAML: Flow sequence/);
-    assert.deepEqual([error.line, error.column], [5, 3]);
+    // The [ that is not closed, on line 4: not where the parser noticed it (the next key, line 5).
+    assert.match(error.message, /syntax-error\.yaml:4:11: invalid YAML: this \[ is not closed: a list written in brackets ends with \]/);
+    assert.deepEqual([error.line, error.column], [4, 11]);
   });
 
   test("tabs as indentation and a repeated server name are YAML errors, positioned", () => {
@@ -207,6 +208,56 @@ describe("YAML config (mcp_servers)", () => {
       fatal(() => yaml("mcp_servers:\n  s:\n    command: a\n  s:\n    command: b\n")).message,
       /^mcpwire\.yaml:4:3: invalid YAML: Map keys must be unique/,
     );
+  });
+
+  test("each kind of YAML error is placed at its fault, not where the parser noticed it", () => {
+    const cases: [string, string[], RegExp][] = [
+      // A line indented too deep continues the value above: the yaml package blames line 3.
+      [
+        "deeper",
+        ["mcp_servers:", "  a:", "    command: node", "      args: [x]"],
+        /^mcpwire\.yaml:4:7: invalid YAML: this line is indented deeper \(6 spaces\) than the line above \(4: "command: node"\)/,
+      ],
+      [
+        "shallower",
+        ["mcp_servers:", "  a:", "    command: node", "   args: [x]"],
+        /^mcpwire\.yaml:4:4: invalid YAML: All mapping items must start at the same column/,
+      ],
+      ["tab", ["mcp_servers:", "  a:", "    command: node", "\targs: [x]"], /^mcpwire\.yaml:4:1: invalid YAML: Tabs are not allowed as indentation/],
+      [
+        "unclosed [",
+        ["mcp_servers:", "  a:", "    command: node", "    args: [x,", "      y", "  b:", "    command: node"],
+        /^mcpwire\.yaml:4:11: invalid YAML: this \[ is not closed/,
+      ],
+      ["unclosed {", ["mcp_servers: {a: {command: node}"], /^mcpwire\.yaml:1:14: invalid YAML: this \{ is not closed/],
+      ['unclosed "', ["mcp_servers:", "  a:", '    command: "node', "    args: [x]"], /^mcpwire\.yaml:3:14: invalid YAML: this " is not closed/],
+      ["unclosed '", ["mcp_servers:", "  a:", "    command: 'node", "    args: [x]", "  b: 1"], /^mcpwire\.yaml:3:14: invalid YAML: this ' is not closed/],
+      [
+        "a colon in a value",
+        ["mcp_servers:", "  a:", "    command: node: x"],
+        /^mcpwire\.yaml:3:14: invalid YAML: Nested mappings .*; a value that holds ": " must be quoted/,
+      ],
+      [
+        "no space after a colon",
+        ["mcp_servers:", "  a:", "    command:node", "    args: x"],
+        /^mcpwire\.yaml:3:5: invalid YAML: .*; a key's colon needs a space after it/,
+      ],
+      [
+        "a list item among keys",
+        ["mcp_servers:", "  a:", "    command: node", "    - x"],
+        /^mcpwire\.yaml:4:5: invalid YAML: A block sequence may not be used as an implicit map key/,
+      ],
+      [
+        "a key without a value",
+        ["mcp_servers:", "  a:", "    command: node", "  b"],
+        /^mcpwire\.yaml:4:3: invalid YAML: Implicit map keys need to be followed by map values/,
+      ],
+    ];
+    for (const [name, lines, pattern] of cases) {
+      for (const end of ["\n", ""]) {
+        assert.match(fatal(() => yaml(lines.join("\n") + end)).message, pattern, `${name}${end === "" ? " (no final line feed)" : ""}`);
+      }
+    }
   });
 
   test("YAML anchors and merge keys share settings between servers", () => {

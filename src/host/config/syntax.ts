@@ -5,6 +5,7 @@ import { type Document, isAlias, isMap, isScalar, isSeq, LineCounter, parseDocum
 import { messageOf } from "../../common/error-text.ts";
 import { findJsonError } from "./json-error.ts";
 import { nestingBeyond, nestingMessage, type NestingSyntax } from "./nesting.ts";
+import { yamlError } from "./yaml-error.ts";
 
 export type ConfigFormat = "yaml" | "json";
 
@@ -53,10 +54,9 @@ export function parseYaml(text: string): Parsed {
   // merge: `<<: *defaults` shares settings between servers, as agent configs often do.
   const doc = parseDocument(text, { lineCounter: counter, prettyErrors: false, merge: true, uniqueKeys: true });
   const parsed = locator(doc, counter);
-  const [first] = doc.errors;
-  if (first !== undefined) {
-    const more = doc.errors.length > 1 ? ` (and ${doc.errors.length - 1} more problem${doc.errors.length > 2 ? "s" : ""})` : "";
-    parsed.syntaxError = { offset: first.pos[0], message: first.message + more };
+  if (doc.errors.length > 0) {
+    // Where the fault is, which is not always where the parser noticed it (yaml-error.ts).
+    parsed.syntaxError = yamlError(doc, text);
     return parsed;
   }
   for (const warning of doc.warnings) parsed.warnings.push({ offset: warning.pos[0], message: `YAML: ${warning.message}` });
