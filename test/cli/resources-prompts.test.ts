@@ -117,7 +117,7 @@ describe("mcpwire prompts, prompt and complete against server-everything", () =>
     assert.equal(listed.code, 0, listed.stderr);
     assert.match(listed.stdout, /^everything\s+args-prompt\s+city, state\?\s+/m);
     assert.equal(json.code, 0, json.stderr);
-    assert.equal((JSON.parse(json.stdout) as unknown[]).length, 4);
+    assert.equal((JSON.parse(json.stdout) as { prompts: unknown[] }).prompts.length, 4);
   });
 
   test("prompt with arguments prints its messages; --json the result", async () => {
