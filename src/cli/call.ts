@@ -2,6 +2,7 @@
 // with progress on stderr and an exit code a script can branch on.
 
 import type { CallToolResult, JsonObject } from "../client/types.ts";
+import type { JoinedSession } from "../client/client-options.ts";
 import { terminalText } from "../common/terminal-text.ts";
 import { within } from "../common/timing.ts";
 import { blockText, isCallToolResult } from "../registry/result-format.ts";
@@ -24,6 +25,7 @@ import { defaultToolListCache } from "../host/tool-list-cache.ts";
 import { startServers } from "./startup-status.ts";
 import { findToolOwner, namingFit, namingPattern, type OwnerSearch } from "./tool-owner.ts";
 import { toolName } from "../registry/naming.ts";
+import { followCommand } from "./follow-command.ts";
 
 export const CALL_USAGE = `usage: mcpwire call <registered-name> [key=value… | 'json-object' | --args-file FILE|-]
                     [--config FILE] [--import APP[,APP]] [--json] [--timeout S] [--log-level LEVEL]
@@ -166,7 +168,10 @@ export async function call(argv: readonly string[]): Promise<number> {
     let result: unknown;
     try {
       if (args.flags.has("detach")) {
-        const detached = await detach(manager, tool, toolArgs, timeoutMs);
+        const detached = await detach(manager, tool, toolArgs, timeoutMs, (server, taskId, session) => {
+          const owner = config.servers.find((each) => each.name === server);
+          return owner === undefined ? `mcpwire task wait ${lineOf(server)} ${lineOf(taskId)}` : followCommand(args, owner, taskId, session);
+        });
         if (detached === undefined) return EXIT.server;
         if (typeof detached === "string") return EXIT.ok;
         result = detached.result;
@@ -279,15 +284,18 @@ function givenArguments(words: string[], argsFile: string | undefined): Promise<
 const INTERRUPT_GRACE_MS = 5000;
 
 /**
- * --detach: starts the tool as a task and prints its id (stdout) with how to follow it
- * (stderr). Returns the id; the direct answer when the server gave one at once (printed as a
- * result by the caller); undefined when it could not start.
+ * --detach: starts the tool as a task and prints its id (stdout) with the command that follows
+ * it (stderr; `follow` makes it). Over Streamable HTTP the session stays open when this command
+ * ends (no DELETE): a server may keep tasks per session, as server-everything does, and the
+ * printed command joins it. Returns the id; the direct answer when the server gave one at once
+ * (printed as a result by the caller); undefined when it could not start.
  */
 async function detach(
   manager: McpManager,
   tool: RegisteredTool | undefined,
   toolArgs: JsonObject,
   timeoutMs: number | undefined,
+  follow: (server: string, taskId: string, session: JoinedSession | undefined) => string,
 ): Promise<string | { result: unknown } | undefined> {
   if (tool?.origin.kind !== "mcp") {
     stderrLine(`mcpwire call: --detach needs an MCP tool; "${lineOf(tool?.name ?? "")}" is not one`);
@@ -306,9 +314,12 @@ async function detach(
   }
   await write("stdout", `${lineOf(task.taskId)}\n`);
   const stdio = manager.status().find((status) => status.name === server)?.transport === "stdio";
+  // spec 2025-11-25 basic/transports (Session Management 5): a client SHOULD end a session it no
+  // longer needs; the detached task still needs this one, so it is left open.
+  const session = stdio ? undefined : client.keepSession();
   stderrLine(
     `mcpwire call: task ${lineOf(task.taskId)} started on server "${lineOf(server)}"; ` +
-      `follow it with: mcpwire task wait ${lineOf(server)} ${lineOf(task.taskId)}` +
+      `follow it with: ${lineOf(follow(server, task.taskId, session))}` +
       (stdio ? ` (server "${lineOf(server)}" runs over stdio as a child of this command, so the task ends when it exits)` : ""),
   );
   return task.taskId;

@@ -88,6 +88,12 @@ export interface SessionOptions {
   lazy?: boolean;
   /** The verb uses the LLM host's keys (run, chat): their problems (config.hostProblems) are said; the other verbs leave them unsaid. */
   hostKeys?: boolean;
+  /**
+   * A list verb (servers, tools, resources, prompts, skills): a server that fails to start is not
+   * tried again unless MCPWIRE_CONNECT_RETRIES says so; a listing says at once which servers
+   * it could not reach (server-reach.ts) rather than wait out 7 s of back-off for each.
+   */
+  listing?: boolean;
 }
 
 /** Where a session's trace goes: readable lines on stderr (`stderr`), JSON Lines in a file (`file`), or both. */
@@ -280,6 +286,21 @@ function reconnectDelayMs(): number | undefined {
   return Number(text);
 }
 
+/** The variable that sets how many times a server that failed to start is tried again (the manager's connectRetries). */
+export const CONNECT_RETRIES_VARIABLE = "MCPWIRE_CONNECT_RETRIES";
+
+/** MCPWIRE_CONNECT_RETRIES; when unset, none for a list verb and the manager's 3 for the others (undefined). */
+function connectRetries(listing: boolean): number | undefined {
+  const text = runtime.env()[CONNECT_RETRIES_VARIABLE]?.trim();
+  if (text === undefined || text === "") return listing ? 0 : undefined;
+  if (!/^\d{1,3}$/.test(text)) {
+    throw new UsageError(
+      `${CONNECT_RETRIES_VARIABLE} must be a whole number of retries up to 999 (got "${text}"); unset it for the default (3, none for a list verb)`,
+    );
+  }
+  return Number(text);
+}
+
 /**
  * Loads the config (ConfigError propagates: exit 2), starts every enabled server (unless
  * `lazy`) with the startup status line on a terminal, runs `body`, and closes the manager
@@ -316,6 +337,7 @@ export async function withManager<T>(options: SessionOptions, body: (manager: Mc
     return { ...base, sampling: handler ?? decliningSampling(noModelMessage(server, config)) };
   };
   const initialMs = reconnectDelayMs();
+  const retries = connectRetries(options.listing === true);
   // --otel or the config's telemetry: key: spans exported with OTLP/HTTP (the packages are the user's).
   const otel = options.otel === true ? "--otel" : config.telemetry?.enabled === true ? "the config's telemetry: key" : undefined;
   const exported = otel === undefined ? undefined : await startOtlpExport(otel, runtime.env(), config);
@@ -331,6 +353,7 @@ export async function withManager<T>(options: SessionOptions, body: (manager: Mc
     redactor,
     resultFiles: options.resultFiles === true,
     ...(initialMs !== undefined ? { reconnectDelay: { initialMs } } : {}),
+    ...(retries !== undefined ? { connectRetries: retries } : {}),
     ...(trace === undefined ? {} : { trace: trace.sink }),
     ...(exported === undefined ? {} : { telemetry: exported.telemetry }),
   });

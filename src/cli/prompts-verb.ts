@@ -22,6 +22,7 @@ import {
   stringArguments,
   unknownName,
 } from "./server-choice.ts";
+import { configCode, reach } from "./server-reach.ts";
 import { renderTable } from "./table.ts";
 
 export const PROMPTS_USAGE = `usage: mcpwire prompts [SERVER] [--json] [--config FILE] [--import APP[,APP]]
@@ -29,10 +30,11 @@ export const PROMPTS_USAGE = `usage: mcpwire prompts [SERVER] [--json] [--config
 Starts the configured servers (only SERVER, when given) and lists their prompts: SERVER, NAME,
 ARGUMENTS (an optional one as name?) and DESCRIPTION. Get one with
 \`mcpwire prompt SERVER NAME key=value…\`.
---json prints an array of { server, name, title, description, arguments, … }.
+--json prints { prompts: [{ server, name, title, description, arguments, … }], unreached: [{ server, state, error }] }.
 ${TRACE_USAGE}
 
-exit codes: 0 success, 2 usage or config error, 3 a server could not be reached or failed, 4 timeout`;
+exit codes: 0 success, 2 usage or config error, 3 a server could not be reached or failed (what
+            the others list is shown; none reached: nothing is), 4 timeout`;
 
 export const PROMPT_USAGE = `usage: mcpwire prompt SERVER NAME [key=value…] [--json] [--timeout S] [--config FILE]
 
@@ -76,11 +78,16 @@ export async function prompts(argv: readonly string[]): Promise<number> {
   const timeoutMs = secondsOption("timeout", args.values.get("timeout"));
   const logLevel = parseLogLevel(args.values.get("log-level"));
   const onConfig = server === undefined ? undefined : (config: Parameters<typeof onlyServer>[0]) => onlyServer(config, server);
-  return await withManager({ ...configSource(args), showLogs: false, logLevel, onConfig }, async (manager) => {
+  return await withManager({ ...configSource(args), showLogs: false, logLevel, onConfig, listing: true }, async (manager, config) => {
+    // A server that could not be reached is said, and with none reached nothing is listed (server-reach.ts).
+    const reached = reach(manager, "prompts");
+    if (reached.none) return reached.code;
+    // A config error disabled a server: the rest is shown, but the exit code says so.
+    const fromConfig = configCode(config, server);
     const listed: { server: string; prompt: Prompt }[] = [];
-    let code: number = EXIT.ok;
+    let code: number = reached.code;
     let answered = 0;
-    for (const { server: name, client } of readyClients(manager, "prompts")) {
+    for (const { server: name, client } of readyClients(manager)) {
       try {
         for (const prompt of await client.listPrompts(timeoutMs === undefined ? {} : { timeoutMs })) listed.push({ server: name, prompt });
         answered++;
@@ -88,9 +95,11 @@ export async function prompts(argv: readonly string[]): Promise<number> {
         code = Math.max(code, failure("prompts", `server "${lineOf(name)}"`, error));
       }
     }
-    if (server !== undefined && answered === 0 && code === EXIT.ok) code = EXIT.server;
+    // No server answered (each failure said above): an empty listing would say they have none.
+    if (answered === 0 && code !== EXIT.ok) return code;
+    code = Math.max(code, fromConfig);
     if (args.flags.has("json")) {
-      await writeJson(listed.map(({ server, prompt }) => ({ server, ...prompt })));
+      await writeJson({ prompts: listed.map(({ server, prompt }) => ({ server, ...prompt })), unreached: reached.unreached });
       return code;
     }
     const rows = listed.map(({ server, prompt }) => [

@@ -28,6 +28,7 @@ import {
   stringArguments,
   unknownName,
 } from "./server-choice.ts";
+import { configCode, reach } from "./server-reach.ts";
 import { renderTable } from "./table.ts";
 
 export const RESOURCES_USAGE = `usage: mcpwire resources [SERVER] [--json] [--config FILE] [--import APP[,APP]]
@@ -38,7 +39,8 @@ with \`mcpwire read SERVER URI\`, or a template with \`mcpwire read SERVER TEMPL
 --json prints { resources: [{ server, uri, name, … }], resourceTemplates: [{ server, uriTemplate, name, … }] }.
 ${TRACE_USAGE}
 
-exit codes: 0 success, 2 usage or config error, 3 a server could not be reached or failed, 4 timeout`;
+exit codes: 0 success, 2 usage or config error, 3 a server could not be reached or failed (what
+            the others list is shown; none reached: nothing is), 4 timeout`;
 
 export const READ_USAGE = `usage: mcpwire read SERVER URI [--out FILE] [--json] [--timeout S] [--config FILE]
        mcpwire read SERVER TEMPLATE key=value… [--out FILE] [--json]
@@ -74,10 +76,15 @@ export async function resources(argv: readonly string[]): Promise<number> {
   const timeoutMs = secondsOption("timeout", args.values.get("timeout"));
   const logLevel = parseLogLevel(args.values.get("log-level"));
   const onConfig = server === undefined ? undefined : (config: Parameters<typeof onlyServer>[0]) => onlyServer(config, server);
-  return await withManager({ ...configSource(args), showLogs: false, logLevel, onConfig }, async (manager) => {
+  return await withManager({ ...configSource(args), showLogs: false, logLevel, onConfig, listing: true }, async (manager, config) => {
+    // A server that could not be reached is said, and with none reached nothing is listed (server-reach.ts).
+    const reached = reach(manager, "resources");
+    if (reached.none) return reached.code;
+    // A config error disabled a server: the rest is shown, but the exit code says so.
+    const fromConfig = configCode(config, server);
     const listed: { server: string; resources: Awaited<ReturnType<Client["listResources"]>>; templates: ResourceTemplate[] }[] = [];
-    let code: number = EXIT.ok;
-    for (const { server: name, client } of readyClients(manager, "resources")) {
+    let code: number = reached.code;
+    for (const { server: name, client } of readyClients(manager)) {
       try {
         const options = timeoutMs === undefined ? {} : { timeoutMs };
         listed.push({ server: name, resources: await client.listResources(options), templates: await client.listResourceTemplates(options) });
@@ -85,11 +92,14 @@ export async function resources(argv: readonly string[]): Promise<number> {
         code = Math.max(code, failure("resources", `server "${lineOf(name)}"`, error));
       }
     }
-    if (server !== undefined && listed.length === 0 && code === EXIT.ok) code = EXIT.server;
+    // No server answered (each failure said above): an empty listing would say they have none.
+    if (listed.length === 0 && code !== EXIT.ok) return code;
+    code = Math.max(code, fromConfig);
     if (args.flags.has("json")) {
       await writeJson({
         resources: listed.flatMap((each) => each.resources.map((resource) => ({ server: each.server, ...resource }))),
         resourceTemplates: listed.flatMap((each) => each.templates.map((template) => ({ server: each.server, ...template }))),
+        unreached: reached.unreached,
       });
       return code;
     }

@@ -69,13 +69,12 @@ export function readyClient(manager: McpManager, name: string, verb: string): Cl
   return undefined;
 }
 
-/** The servers a listing covers: SERVER alone, else every configured server that is ready (the others said on stderr). */
-export function readyClients(manager: McpManager, verb: string): { server: string; client: Client }[] {
+/** The servers a listing covers that are ready, in config order; those that are not are said by server-reach.ts reach(). */
+export function readyClients(manager: McpManager): { server: string; client: Client }[] {
   const ready: { server: string; client: Client }[] = [];
   for (const status of manager.status()) {
-    if (status.state === "disabled") continue;
-    const client = readyClient(manager, status.name, verb);
-    if (client !== undefined) ready.push({ server: status.name, client });
+    const client = manager.client(status.name);
+    if (status.state === "ready" && client !== undefined) ready.push({ server: status.name, client });
   }
   return ready;
 }

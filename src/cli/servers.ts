@@ -3,11 +3,12 @@
 import { runtime } from "../runtime/mod.ts";
 import { parseArgs, UsageError } from "./args.ts";
 import { displayPath } from "../host/config/imports.ts";
-import { configErrors, configSource, parseLogLevel, SESSION_OPTIONS, TRACE_USAGE, withManager } from "./host-session.ts";
+import { configSource, parseLogLevel, SESSION_OPTIONS, TRACE_USAGE, withManager } from "./host-session.ts";
 import { AD_HOC_USAGE, isAdHoc } from "./ad-hoc-servers.ts";
 import { lineOf, write, writeJson } from "./output.ts";
 import { fitLine } from "../common/preview.ts";
 import { renderTable } from "./table.ts";
+import { configCode, reach } from "./server-reach.ts";
 import type { ServerStatus } from "../host/server-status.ts";
 
 export const SERVERS_USAGE = `usage: mcpwire servers [--config FILE] [--import APP[,APP]] [--json] [--log-level LEVEL]
@@ -23,7 +24,10 @@ windsurf, gemini-cli, codex, mcphost, or all); see mcpwire import --list.
 --log-level LEVEL also shows the servers' log messages at LEVEL and above on stderr.
 ${AD_HOC_USAGE}
 
-${TRACE_USAGE}`;
+${TRACE_USAGE}
+
+exit codes: 0 every enabled server is ready, 2 usage or config error (a config error disabled
+            a server), 3 a server could not be reached (its row says why)`;
 
 /** The SANDBOX column: whether a stdio server runs in its sandbox, and the profile its config names. */
 function sandboxText(status: ServerStatus): string {
@@ -45,7 +49,7 @@ export async function servers(argv: readonly string[]): Promise<number> {
   if (args.positional.length > 0) throw new UsageError(`unexpected argument "${args.positional[0]}"`);
   const logLevel = parseLogLevel(args.values.get("log-level"));
   // Log messages are shown only when asked for with --log-level.
-  return await withManager({ ...configSource(args), showLogs: false, logLevel }, async (manager, config) => {
+  return await withManager({ ...configSource(args), showLogs: false, logLevel, listing: true }, async (manager, config) => {
     const statuses = manager.status();
     // Where each server is configured: an imported one names its app and file.
     const origins = new Map(config.servers.map((server) => [server.name, server.origin]));
@@ -79,7 +83,8 @@ export async function servers(argv: readonly string[]): Promise<number> {
       ]);
       await write("stdout", renderTable(["SERVER", "STATE", "TRANSPORT", "PROTOCOL", "INFO", "TOOLS", "ORIGIN", "SANDBOX", "LAST ERROR"], rows));
     }
-    // A config error disabled a server: the rest was shown, but say so in the exit code.
-    return configErrors(config).length > 0 ? 2 : 0;
+    // A server not reached is in the table with its error (and named on stderr): exit 3, as for
+    // every list verb (server-reach.ts); a config error that disabled one: exit 2.
+    return Math.max(reach(manager, "servers", { say: false }).code, configCode(config));
   });
 }

@@ -7,13 +7,15 @@ import { checkedSkillPath, skillRoot } from "../client/skills/skill-entry.ts";
 import { ServerSkills, type Skill, SkillError } from "../client/skills/skills.ts";
 import type { McpManager } from "../host/manager.ts";
 import { parseArgs, UsageError } from "./args.ts";
-import { configErrors, configSource, parseLogLevel, SESSION_OPTIONS, TRACE_USAGE, withManager } from "./host-session.ts";
+import { configSource, parseLogLevel, SESSION_OPTIONS, TRACE_USAGE, withManager } from "./host-session.ts";
 import { AD_HOC_USAGE } from "./ad-hoc-servers.ts";
 import { lineOf, textOf, write, writeJson } from "./output.ts";
 import type { McpwireConfig } from "../host/config/types.ts";
-import { impliedServer, serverAndWords } from "./server-choice.ts";
 import { fitLine } from "../common/preview.ts";
 import { renderTable } from "./table.ts";
+import { EXIT } from "./call.ts";
+import { impliedServer, readyClient, serverAndWords } from "./server-choice.ts";
+import { configCode, reach } from "./server-reach.ts";
 
 export const SKILLS_USAGE = `usage: mcpwire skills [SERVER] [--config FILE] [--import APP[,APP]] [--json] [--log-level LEVEL]
        mcpwire skills show <server> <skill> [--file PATH] [--config FILE] [--json]
@@ -29,8 +31,8 @@ sha256 digest, frontmatter) and printed; --file PATH prints one of its files ins
 (acme/billing/refunds) when names repeat, or its SKILL.md URI. With one server given on the
 command line (--stdio, --http, --sse), <server> may be left out.
 
---json prints { skills: [...], refused: [{ server, skill, refusal, message }] } (show: the
-loaded skill as an object).
+--json prints { skills: [...], refused: [{ server, skill, refusal, message }], unreached:
+[{ server, state, error }] } (show: the loaded skill as an object).
 
 ${AD_HOC_USAGE}
 
@@ -38,7 +40,8 @@ ${TRACE_USAGE}
 
 exit codes: 0 listed / shown, 1 a skill or file refused (digest, size, frontmatter, path), or
             a server's listing failed (it serves no skills, or answers skills/list with an
-            error; the other servers are still listed), 2 usage or config error`;
+            error; the other servers are still listed), 2 usage or config error, 3 a server
+            could not be reached (the others' skills are listed; none reached: nothing is)`;
 
 export const SKILLS_OPTIONS = { ...SESSION_OPTIONS, json: { kind: "flag" }, file: { kind: "string" } } as const;
 
@@ -108,11 +111,11 @@ export async function skills(argv: readonly string[]): Promise<number> {
     [server, skill] = [chosen.server, named];
   };
   const logLevel = parseLogLevel(args.values.get("log-level"));
-  return await withManager({ ...source, showLogs: false, logLevel, onConfig }, async (manager, config) => {
-    const configCode = configErrors(config).length > 0 ? 2 : 0;
+  return await withManager({ ...source, showLogs: false, logLevel, onConfig, listing: !show }, async (manager, config) => {
+    const fromConfig = configCode(config, show ? server : first);
     try {
       const code = show ? await showSkill(manager, server, skill, file, args.flags.has("json")) : await listSkills(manager, first, args.flags.has("json"));
-      return Math.max(code, configCode);
+      return Math.max(code, fromConfig);
     } catch (error) {
       if (!(error instanceof SkillError)) throw error;
       await write("stderr", `mcpwire skills: ${lineOf(error.message)}\n`);
@@ -122,10 +125,14 @@ export async function skills(argv: readonly string[]): Promise<number> {
 }
 
 async function listSkills(manager: McpManager, named: string | undefined, json: boolean): Promise<number> {
+  const servers = serversOf(manager, named);
+  // A server that could not be reached is said, and with none reached nothing is listed (server-reach.ts).
+  const reached = reach(manager, "skills", named === undefined ? {} : { only: named });
+  if (reached.none) return reached.code;
   const listed: { server: string; skill: Skill }[] = [];
   const refused: SkillError[] = [];
   const failed: SkillError[] = [];
-  for (const server of serversOf(manager, named)) {
+  for (const server of servers) {
     try {
       const listing = await skillsOf(manager, server).list();
       for (const skill of listing.skills) listed.push({ server, skill });
@@ -137,7 +144,7 @@ async function listSkills(manager: McpManager, named: string | undefined, json: 
     }
   }
   for (const error of failed) await write("stderr", `mcpwire skills: ${lineOf(error.message)}\n`);
-  const code = failed.length > 0 ? 1 : 0;
+  const code = Math.max(reached.code, failed.length > 0 ? 1 : 0);
   if (json) {
     await writeJson({
       skills: listed.map(({ server, skill }) => ({
@@ -150,6 +157,7 @@ async function listSkills(manager: McpManager, named: string | undefined, json: 
       })),
       // `refusal`, not `code`: a member named like an OAuth code is redacted on output.
       refused: refused.map((error) => ({ server: error.server, skill: error.skill ?? null, refusal: error.code, message: error.message })),
+      unreached: reached.unreached,
     });
     return code;
   }
@@ -180,6 +188,7 @@ function findSkill(server: string, skills: Skill[], wanted: string): Skill {
 
 async function showSkill(manager: McpManager, server: string, wanted: string, file: string | undefined, json: boolean): Promise<number> {
   serversOf(manager, server);
+  if (readyClient(manager, server, "skills") === undefined) return EXIT.server;
   const serverSkills = skillsOf(manager, server);
   const listing = await serverSkills.list();
   let skill: Skill;

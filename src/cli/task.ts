@@ -15,12 +15,14 @@ import { configSource, parseLogLevel, SESSION_OPTIONS, stderrLine, TRACE_USAGE, 
 import { AD_HOC_USAGE } from "./ad-hoc-servers.ts";
 import { impliedServer, onlyServer, serverAndWords } from "./server-choice.ts";
 import type { McpwireConfig } from "../host/config/types.ts";
+import type { JoinedSession } from "../client/client-options.ts";
+import { SUPPORTED_PROTOCOL_VERSIONS } from "../client/protocol-version.ts";
 import { lineOf, textOf, write, writeControl, writeJson } from "./output.ts";
 import { ProgressDisplay } from "./progress.ts";
 import { fitLine } from "../common/preview.ts";
 import { renderTable } from "./table.ts";
 
-export const TASK_USAGE = `usage: mcpwire task get|wait|cancel <server> <task-id> [--config FILE] [--import APP[,APP]] [--json] [--timeout S]
+export const TASK_USAGE = `usage: mcpwire task get|wait|cancel <server> <task-id> [--config FILE] [--import APP[,APP]] [--json] [--timeout S] [--session ID]
        mcpwire task list <server> [--config FILE] [--import APP[,APP]] [--json]
 
 A tool call that runs as a task on a configured server, by its task id (\`mcpwire call
@@ -34,10 +36,15 @@ A tool call that runs as a task on a configured server, by its task id (\`mcpwir
 
 With one server given on the command line (--stdio, --http, --sse), <server> may be left out.
 A server reached over stdio is a child of this command: a task it ran for an earlier command
-ended with that command. Over HTTP a task outlives the command that started it, for its ttl.
+ended with that command. Over HTTP a task outlives the command that started it, for its ttl,
+and a server may keep it per session: \`call --detach\` then leaves its session open and prints
+this command with --session, which joins that session (no initialize is sent).
 
 --json             the task (get, cancel, list) or the whole result (wait) as JSON
 --timeout S        wait: stop waiting after S seconds and cancel the task
+--session ID       join the Streamable HTTP session ID (MCP-Session-Id) the task lives in, as
+                   \`call --detach\` prints it; left open afterwards, unless wait saw the task end
+--session-version V  the protocol version that session settled, when not 2025-11-25
 
 ${AD_HOC_USAGE}
 
@@ -52,7 +59,13 @@ export const ACTIONS = ["get", "wait", "cancel", "list"] as const;
 type Action = (typeof ACTIONS)[number];
 
 /** The options `mcpwire task` takes. */
-export const TASK_OPTIONS = { ...SESSION_OPTIONS, json: { kind: "flag" }, timeout: { kind: "string" } } as const;
+export const TASK_OPTIONS = {
+  ...SESSION_OPTIONS,
+  json: { kind: "flag" },
+  timeout: { kind: "string" },
+  session: { kind: "string" },
+  "session-version": { kind: "string" },
+} as const;
 
 export async function task(argv: readonly string[]): Promise<number> {
   const args = parseArgs(argv, TASK_OPTIONS);
@@ -97,20 +110,32 @@ export async function task(argv: readonly string[]): Promise<number> {
     interrupt.abort(new Error("interrupted (Ctrl-C)"));
     await running?.then(() => {}, () => {});
   };
+  const session = joinedSession(args.values.get("session"), args.values.get("session-version"));
   // Only the named server starts; a name the config lacks is said by connected(), with the names it has.
   const onConfig = (config: McpwireConfig) => {
     const chosen = serverAndWords(config, words, (rest) => rest.length === (action === "list" ? 0 : 1));
     server = chosen.server ?? server;
     taskId = check(server, chosen.rest);
-    if (config.servers.some((each) => each.name === server)) onlyServer(config, server);
+    const named = config.servers.find((each) => each.name === server);
+    if (named === undefined) return;
+    onlyServer(config, server);
+    if (session === undefined) return;
+    if (named.transport === "stdio") {
+      throw new UsageError(`--session joins a Streamable HTTP session; server "${server}" runs over stdio, where a task ends with the command that started it`);
+    }
+    named.session = session;
   };
   const logLevel = parseLogLevel(args.values.get("log-level"));
   return await withManager({ ...source, showLogs: false, logLevel, onInterrupt, onConfig }, async (manager) => {
     const client = connected(manager, server);
     if (client === undefined) return EXIT.server;
+    // A joined session is the detached task's: left open for the next command, unless wait saw the task end.
+    let ended = false;
     try {
       running = act(action as Action, client, taskId, { json, timeoutMs, signal: interrupt.signal });
-      return (await running) as number;
+      const code = (await running) as number;
+      ended = action === "wait";
+      return code;
     } catch (error) {
       if (interrupt.signal.aborted) return EXIT.interrupted;
       stderrLine(`mcpwire task ${action}: ${lineOf(messageOf(error))}`);
@@ -120,11 +145,30 @@ export async function task(argv: readonly string[]): Promise<number> {
         if (error.code === "unsupported") return EXIT.usage;
         if (error.code === "task-cancelled") return EXIT.toolError;
       }
-      if (error instanceof TaskFailedError) return EXIT.toolError;
+      if (error instanceof TaskFailedError) {
+        ended = action === "wait";
+        return EXIT.toolError;
+      }
       if (error instanceof CapabilityError) return EXIT.usage;
       return EXIT.server;
+    } finally {
+      if (session !== undefined && !ended) client.keepSession();
     }
   });
+}
+
+/** --session ID [--session-version V]: the session to join; undefined without --session. */
+function joinedSession(id: string | undefined, version: string | undefined): JoinedSession | undefined {
+  if (id === undefined) {
+    if (version !== undefined) throw new UsageError("--session-version goes with --session ID");
+    return undefined;
+  }
+  // spec 2025-11-25 basic/transports (Session Management 1): a session id is visible ASCII.
+  if (!/^[\x21-\x7e]+$/.test(id)) throw new UsageError(`--session takes a session id of visible ASCII characters (got "${id}")`);
+  if (version !== undefined && !(SUPPORTED_PROTOCOL_VERSIONS as readonly string[]).includes(version)) {
+    throw new UsageError(`--session-version must be one of ${SUPPORTED_PROTOCOL_VERSIONS.join(", ")} (got "${version}")`);
+  }
+  return version === undefined ? { id } : { id, protocolVersion: version };
 }
 
 type Connected = NonNullable<ReturnType<McpManager["client"]>>;

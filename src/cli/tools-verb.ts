@@ -4,14 +4,14 @@ import { onlyServer } from "./server-choice.ts";
 import { isAppOnlyTool } from "../registry/visibility.ts";
 import { APP_ONLY_MARK } from "./inspect-apps.ts";
 import { parseArgs, UsageError } from "./args.ts";
-import { configErrors, configSource, parseLogLevel, SESSION_OPTIONS, TRACE_USAGE, withManager } from "./host-session.ts";
+import { configSource, parseLogLevel, SESSION_OPTIONS, TRACE_USAGE, withManager } from "./host-session.ts";
 import { AD_HOC_USAGE } from "./ad-hoc-servers.ts";
 import { lineOf, write, writeJson } from "./output.ts";
 import { fitLine } from "../common/preview.ts";
 import { renderTable } from "./table.ts";
+import { configCode, reach } from "./server-reach.ts";
 import { signatureListing } from "./signature.ts";
 import type { McpwireConfig } from "../host/config/types.ts";
-import type { ServerStatus } from "../host/manager.ts";
 
 export const TOOLS_USAGE = `usage: mcpwire tools [SERVER] [--signatures | --json] [--config FILE] [--import APP[,APP]] [--log-level LEVEL]
 
@@ -20,12 +20,17 @@ them, by the names an LLM (and \`mcpwire call\`) uses. --signatures prints each 
 TypeScript-style signature under its description: required parameters first, optional ones
 as \`name?: type\`, enums as unions of literals (\`"a" | "b"\`), arrays as \`T[]\`, objects as
 \`{ k: T }\`, with each parameter's description, bounds and default as \`@param\` lines.
---json prints an array of { name, toolset, server, tool, description, inputSchema, appOnly }.
+--json prints { tools: [{ name, toolset, server, tool, description, inputSchema, appOnly }],
+unreached: [{ server, state, error }] }.
 A tool marked [app only] is for its server's MCP App: callable by name, never offered to a model.
 --log-level LEVEL also shows the servers' log messages at LEVEL and above on stderr.
 ${AD_HOC_USAGE}
 
-${TRACE_USAGE}`;
+${TRACE_USAGE}
+
+exit codes: 0 listed, 2 usage or config error (a config error disabled a server: the rest is
+            listed), 3 a server could not be reached (the others' tools are listed; none
+            reached: nothing is)`;
 
 /** The options `mcpwire tools` takes. */
 export const TOOLS_OPTIONS = { ...SESSION_OPTIONS, json: { kind: "flag" }, signatures: { kind: "flag" } } as const;
@@ -42,7 +47,10 @@ export async function tools(argv: readonly string[]): Promise<number> {
   const logLevel = parseLogLevel(args.values.get("log-level"));
   // Log messages are shown only when asked for with --log-level; with SERVER, only that server starts.
   const onConfig = server === undefined ? undefined : (config: McpwireConfig) => onlyServer(config, server);
-  return await withManager({ ...configSource(args), showLogs: false, logLevel, onConfig }, async (manager, config) => {
+  return await withManager({ ...configSource(args), showLogs: false, logLevel, onConfig, listing: true }, async (manager, config) => {
+    // A server that could not be reached is said, and with none reached nothing is listed (server-reach.ts).
+    const reached = reach(manager, "tools");
+    if (reached.none) return reached.code;
     const registered = manager.registry.tools().filter((tool) => server === undefined || (tool.origin.kind === "mcp" && tool.origin.server === server));
     if (args.flags.has("signatures")) {
       // The outputSchema is the client's (the registry keeps inputs only): a return type where a server listed one.
@@ -64,24 +72,17 @@ export async function tools(argv: readonly string[]): Promise<number> {
         inputSchema: tool.inputSchema,
         appOnly: isAppOnlyTool(tool),
       }));
-      await writeJson(list);
+      await writeJson({ tools: list, unreached: reached.unreached });
+    } else if (registered.length === 0) {
+      await write("stdout", "no tools\n");
     } else {
       // Names and descriptions come from the servers: each cell is one line, escapes made visible.
       const rows = registered.map((
         tool,
       ) => [lineOf(tool.name) + (isAppOnlyTool(tool) ? APP_ONLY_MARK : ""), lineOf(tool.toolset), fitLine(lineOf(tool.description ?? ""), 80)]);
       await write("stdout", renderTable(["NAME", "TOOLSET", "DESCRIPTION"], rows));
-      warnDown(manager.status());
     }
-    if (args.flags.has("signatures")) warnDown(manager.status());
     // A config error disabled a server: the rest was shown, but say so in the exit code.
-    return configErrors(config).some((error) => server === undefined || error.server === undefined || error.server === server) ? 2 : 0;
+    return Math.max(reached.code, configCode(config, server));
   });
-}
-
-/** A warning on stderr for each server that is neither ready nor disabled. */
-function warnDown(statuses: ServerStatus[]): void {
-  for (const status of statuses.filter((each) => each.state !== "ready" && each.state !== "disabled")) {
-    void write("stderr", `warning: server "${lineOf(status.name)}" is ${status.state}: ${lineOf(status.lastError ?? "no detail")}\n`);
-  }
 }

@@ -10,11 +10,22 @@ import { jsonDocument, lineOf, write } from "./output.ts";
 import type { McpwireConfig } from "../host/config/types.ts";
 import { failure, impliedServer, onlyServer, readyClient, serverAndWords } from "./server-choice.ts";
 
+/**
+ * The most update lines handed to stdout and not yet taken by its reader. A server is untrusted:
+ * it may send updates faster than stdout is read (or stdout may not be read at all), and
+ * queuing each one would hold them all in memory. Past this, updates are counted and dropped.
+ */
+const MAX_PENDING_UPDATES = 4096;
+
 export const WATCH_USAGE = `usage: mcpwire watch SERVER URI [--count N] [--json] [--config FILE]
 
 Subscribes to the resource URI of SERVER and prints a line for each update the server sends
 ("HH:MM:SS updated URI"; with --json one JSON object a line: { time, uri }) until Ctrl-C, or
 until --count N updates have arrived. Read the new content with \`mcpwire read SERVER URI\`.
+Updates of any other URI are not printed (a warning names the first). When stdout is not read
+as fast as updates come, at most ${MAX_PENDING_UPDATES} lines wait: the updates past them are counted
+(toward --count too) and said as one "HH:MM:SS N updates dropped (…)" line ({ time, dropped }
+with --json) once stdout drains.
 On the 2025-11-25 wire this is resources/subscribe; on 2026-07-28 the URI joins the
 subscriptions/listen stream. The server must declare resources.subscribe. With one server given
 on the command line (--stdio, --http, --sse), SERVER may be left out.
@@ -57,11 +68,18 @@ export async function watch(argv: readonly string[]): Promise<number> {
     let finish: (code: number) => void = () => {};
     // Ends with --count updates, or when the server goes away; Ctrl-C ends the process (host-session.ts).
     const ended = new Promise<number>((resolve) => (finish = resolve));
+    const out = new UpdateLines(json);
+    let unasked = false;
     const offUpdate = client.on("resourceupdated", ({ uri: updated }) => {
       if (count !== undefined && seen >= count) return; // past --count, while the servers close
-      const time = new Date().toISOString();
-      const line = json ? jsonDocument({ time, uri: updated }).replace(/\n\s*/g, "") : `${time.slice(11, 19)} updated ${lineOf(updated)}`;
-      void write("stdout", line + "\n");
+      // spec 2025-11-25 server/resources "Subscriptions": updates are for the resources subscribed
+      // to; one for any other URI is the server's mistake (or a flood), said once and not printed.
+      if (updated !== uri) {
+        if (!unasked) stderrLine(`mcpwire watch: warning: ${who} sent an update of ${lineOf(updated)}, which was not subscribed to; such updates are ignored`);
+        unasked = true;
+        return;
+      }
+      out.update(updated);
       seen++;
       if (count !== undefined && seen >= count) finish(EXIT.ok);
     });
@@ -93,10 +111,53 @@ export async function watch(argv: readonly string[]): Promise<number> {
     try {
       return await ended;
     } finally {
+      out.end();
       offUpdate();
       offProblem();
       offState();
       await client.unsubscribeResource(uri).catch(() => {});
     }
   });
+}
+
+/** The update lines on stdout, bounded: those that find stdout full are counted and said as one "N updates dropped" line once it drains. */
+class UpdateLines {
+  readonly #json: boolean;
+  #pending = 0;
+  #dropped = 0;
+
+  constructor(json: boolean) {
+    this.#json = json;
+  }
+
+  /** One update of `uri`: its line, or counted as dropped while MAX_PENDING_UPDATES lines wait. */
+  update(uri: string): void {
+    if (this.#pending >= MAX_PENDING_UPDATES) {
+      this.#dropped++;
+      return;
+    }
+    this.#line({ uri }, `updated ${lineOf(uri)}`);
+  }
+
+  /** The watch is over: updates dropped since the last line are said. */
+  end(): void {
+    this.#sayDropped();
+  }
+
+  #line(fields: Record<string, unknown>, text: string): void {
+    const time = new Date().toISOString();
+    const line = this.#json ? jsonDocument({ time, ...fields }).replace(/\n\s*/g, "") : `${time.slice(11, 19)} ${text}`;
+    this.#pending++;
+    void write("stdout", line + "\n").finally(() => {
+      this.#pending--;
+      if (this.#pending <= MAX_PENDING_UPDATES / 2) this.#sayDropped();
+    });
+  }
+
+  #sayDropped(): void {
+    const dropped = this.#dropped;
+    if (dropped === 0) return;
+    this.#dropped = 0;
+    this.#line({ dropped }, `${dropped} update${dropped === 1 ? "" : "s"} dropped (stdout was not read fast enough)`);
+  }
 }

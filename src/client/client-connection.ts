@@ -13,7 +13,7 @@ import { type ClientTransport, UndeliverableMessageError } from "../transport/tr
 import { type ClientContext, lacksCapability } from "./client-context.ts";
 import type { EmitClientEvent } from "./client-events.ts";
 import { declaredCapabilities, modernCapabilities } from "./client-capabilities.ts";
-import type { ClientOptions, ListOptions } from "./client-options.ts";
+import type { ClientOptions, JoinedSession, ListOptions } from "./client-options.ts";
 import { ClientTrace } from "./client-trace.ts";
 import { canMove, type ClientState, notReadyError } from "./client-state.ts";
 import { surfaceUrlElicitation } from "./elicitation.ts";
@@ -23,7 +23,7 @@ import { DEFAULT_MAX_INPUT_ROUNDS, type InputRequest } from "./input-requests.ts
 import { modernRequest, type ModernWire, withRequestMeta } from "./modern-request.ts";
 import { DEFAULT_DISCOVER_TIMEOUT_MS, handshakeAgain, Negotiation } from "./negotiation.ts";
 import { OutputValidators } from "./output-validator.ts";
-import { featuresOf, LATEST_PROTOCOL_VERSION, type ProtocolEra, type ProtocolVersion } from "./protocol-version.ts";
+import { featuresOf, LATEST_PROTOCOL_VERSION, type ProtocolEra, type ProtocolVersion, SUPPORTED_PROTOCOL_VERSIONS } from "./protocol-version.ts";
 import type { RequestMeta } from "./request-meta.ts";
 import { listCached, startListening } from "./resources.ts";
 import { LIST_KEYS, ResultCache } from "./result-cache.ts";
@@ -224,13 +224,15 @@ export class ClientConnection implements ClientContext {
 
     this.#move("connecting");
     this.#negotiation = negotiation;
+    const joined = this.options.session;
     let started = false;
     try {
+      if (joined !== undefined) this.#join(transport, joined);
       await transport.start();
       started = true;
       // close() may have been called while the transport was starting, or the server died.
       this.#proceed();
-      this.era = await negotiation.run();
+      this.era = joined === undefined ? await negotiation.run() : "legacy";
       this.#proceed();
       if (this.era === "legacy" && this.init !== undefined) this.everyToolCall = this.extensions.everyToolCall(this.init.capabilities ?? {});
     } catch (error) {
@@ -257,6 +259,34 @@ export class ClientConnection implements ClientContext {
     this.#move("initializing");
     this.#move("ready");
     if (this.era === "modern") startListening(this);
+  }
+
+  /**
+   * ClientOptions.session: the transport joins the session another client initialized, at the
+   * version it settled; no handshake runs (spec 2025-11-25 basic/transports, Session Management
+   * 2: its id goes on every request), so the server's capabilities and info stay unknown.
+   */
+  #join(transport: ClientTransport, session: JoinedSession): void {
+    const version = session.protocolVersion ?? LATEST_PROTOCOL_VERSION;
+    if (!(SUPPORTED_PROTOCOL_VERSIONS as readonly string[]).includes(version)) {
+      throw new TypeError(
+        `${this.name}: session.protocolVersion must be a version of the initialize handshake (${SUPPORTED_PROTOCOL_VERSIONS.join(", ")}); got "${version}"`,
+      );
+    }
+    if (transport.joinSession === undefined) {
+      throw new TypeError(`${this.name}: session ${session.id} cannot be joined: ${transport.description} has no sessions (Streamable HTTP has)`);
+    }
+    transport.joinSession(session.id, version);
+    this.#setVersion(version as ProtocolVersion);
+  }
+
+  /**
+   * Client.keepSession(): closing leaves the transport's session open (no DELETE), and what a
+   * later client needs to join it (ClientOptions.session); undefined when there is no session.
+   */
+  keepSession(): JoinedSession | undefined {
+    const id = this.transport?.keepSession?.();
+    return id === undefined || this.version === undefined ? undefined : { id, protocolVersion: this.version };
   }
 
   /** The server's initialize result (or discover result): its capabilities and version. */

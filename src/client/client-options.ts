@@ -139,6 +139,20 @@ export interface ClientOptions {
    * else `interpreting`; naming one skips that probe. Only the chosen one is loaded.
    */
   jsonSchema?: JsonSchemaValidator;
+  /**
+   * Join a Streamable HTTP session another client started (its MCP-Session-Id `id`, and the
+   * `protocolVersion` its initialize settled, default 2025-11-25) instead of starting one: no
+   * initialize is sent, so the server's capabilities and info stay unknown. For following
+   * what an earlier client left running in that session (`Client.keepSession()`; a detached
+   * task, which a server may keep per session). Needs a transport with sessions.
+   */
+  session?: JoinedSession;
+}
+
+/** A Streamable HTTP session to join (ClientOptions.session), as Client.keepSession() gives it. */
+export interface JoinedSession {
+  id: string;
+  protocolVersion?: string;
 }
 
 /** Every option a Client reads (its constructor checks them). */
@@ -165,6 +179,7 @@ export const CLIENT_OPTIONS = optionNames<ClientOptions>({
   trace: true,
   telemetry: true,
   jsonSchema: true,
+  session: true,
 });
 
 /** Options of the list methods: `fresh` skips a cached result still within its ttlMs. */

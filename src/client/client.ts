@@ -13,7 +13,7 @@ import type { ClientTransport } from "../transport/transport.ts";
 import { lacksCapability, requireCapability } from "./client-context.ts";
 import { ClientConnection } from "./client-connection.ts";
 import type { ClientEvents, ClientEventType } from "./client-events.ts";
-import { type CallOptions, CLIENT_OPTIONS, type ClientOptions, type ListOptions } from "./client-options.ts";
+import { type CallOptions, CLIENT_OPTIONS, type ClientOptions, type JoinedSession, type ListOptions } from "./client-options.ts";
 import type { ClientState } from "./client-state.ts";
 import { CapabilityError, ClientStateError } from "./errors.ts";
 import { missingTasks, negotiatedExtension, requireTasks } from "./extensions.ts";
@@ -151,6 +151,17 @@ export class Client extends ContainedEventTarget<ClientEvents> {
    */
   connect(transport: ClientTransport, options: { signal?: AbortSignal; traceContext?: TelemetryContext } = {}): Promise<void> {
     return this.#c.connect(transport, options);
+  }
+
+  /**
+   * Leave the Streamable HTTP session open when this client closes: spec 2025-11-25
+   * basic/transports (Session Management 5) has a client end a session it no longer needs, and
+   * one holding a detached task is still needed. Returns what another client passes as
+   * ClientOptions.session to join it; undefined when the connection has no session (stdio,
+   * the stateless 2026-07-28 wire).
+   */
+  keepSession(): JoinedSession | undefined {
+    return this.#c.keepSession();
   }
 
   /**

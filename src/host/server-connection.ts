@@ -368,6 +368,8 @@ export class ServerConnection {
     // if that fails.
     const cachedEra = protocol === undefined || protocol === "auto" ? this.#foundEra : undefined;
     options.protocol = cachedEra ?? protocol ?? "auto";
+    // `mcpwire task --session`: the session a detached task runs in, joined without a handshake.
+    if (this.config.session !== undefined) options.session = this.config.session;
     // Across runs: the era cache (file-era-cache.ts), keyed by the command line or the URL.
     if (this.#options.eraCache !== undefined) options.eraCache = this.#options.eraCache;
     if (this.#options.telemetry !== undefined) options.telemetry = this.#options.telemetry;

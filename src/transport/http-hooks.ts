@@ -16,11 +16,15 @@ export class HttpHooksRelay implements HttpTransportHooks {
   #version: string | undefined;
   #toolSchemas: ((tool: string) => unknown) | undefined;
   #sessionExpired: (() => Promise<void>) | undefined;
+  #joined: { id: string; version: string } | undefined;
+  #kept = false;
 
   /** Makes `target` the transport that receives the hooks, and hands it those already given. */
   attach(target: ClientTransport): void {
     this.#target = target;
     if (this.#sessionExpired !== undefined) target.onsessionexpired = this.#sessionExpired;
+    if (this.#joined !== undefined) target.joinSession?.(this.#joined.id, this.#joined.version);
+    if (this.#kept) target.keepSession?.();
     if (this.#version !== undefined) target.setProtocolVersion?.(this.#version);
     if (this.#toolSchemas !== undefined) target.setToolSchemas?.(this.#toolSchemas);
   }
@@ -39,6 +43,17 @@ export class HttpHooksRelay implements HttpTransportHooks {
   setToolSchemas(lookup: (tool: string) => unknown): void {
     this.#toolSchemas = lookup;
     this.#target?.setToolSchemas?.(lookup);
+  }
+
+  joinSession(id: string, version: string): void {
+    this.#joined = { id, version };
+    this.#version = version;
+    this.#target?.joinSession?.(id, version);
+  }
+
+  keepSession(): string | undefined {
+    this.#kept = true;
+    return this.#target?.keepSession?.();
   }
 
   get onsessionexpired(): (() => Promise<void>) | undefined {
@@ -67,6 +82,14 @@ export abstract class TransportWrapper extends TransportBase implements HttpTran
 
   setToolSchemas(lookup: (tool: string) => unknown): void {
     this.hooks.setToolSchemas(lookup);
+  }
+
+  joinSession(id: string, version: string): void {
+    this.hooks.joinSession(id, version);
+  }
+
+  keepSession(): string | undefined {
+    return this.hooks.keepSession();
   }
 
   get onsessionexpired(): (() => Promise<void>) | undefined {

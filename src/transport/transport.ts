@@ -77,6 +77,14 @@ export interface HttpTransportHooks {
    * "Session Management" 4). The transport holds other sends meanwhile and closes if it rejects.
    */
   onsessionexpired?: () => Promise<void>;
+  /**
+   * For transports with sessions: join session `id` that another client started (its
+   * initialize answered at `version`) instead of starting one. The Client calls it before
+   * start() when ClientOptions.session is set, and runs no handshake.
+   */
+  joinSession?(id: string, version: string): void;
+  /** For transports with sessions: close() leaves the session open (no DELETE). The session's id, if any. */
+  keepSession?(): string | undefined;
 }
 
 /** A transport as the Client holds it: the verbs of Transport, and the HTTP hooks when it has them. */

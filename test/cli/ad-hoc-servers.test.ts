@@ -75,7 +75,7 @@ describe("servers on the command line, without a config file", () => {
       mcpwire("servers", "--stdio", echoCommand, "--name", "first"),
     ]);
     assert.equal(code, 0, stderr);
-    const servers = new Set((JSON.parse(stdout) as Array<{ server: string }>).map((tool) => tool.server));
+    const servers = new Set((JSON.parse(stdout) as { tools: Array<{ server: string }> }).tools.map((tool) => tool.server));
     assert.deepEqual([...servers].sort(), ["echo-server", "echo-server-2", "third"]);
     assert.equal(listed.code, 0, listed.stderr);
     assert.match(listed.stdout, /^first\s+ready\s+stdio\s.*command line/m);
@@ -177,7 +177,7 @@ describe("servers on the command line, without a config file", () => {
       mcpwire("call", "--config", config, "--stdio", echoCommand, "--name", "mine", "echo", "text=x"),
     ]);
     assert.equal(both.code, 0, both.stderr);
-    const servers = new Set((JSON.parse(both.stdout) as Array<{ server: string }>).map((tool) => tool.server));
+    const servers = new Set((JSON.parse(both.stdout) as { tools: Array<{ server: string }> }).tools.map((tool) => tool.server));
     assert.deepEqual([...servers].sort(), ["echo-server", "mine"]);
     // With a config server in play, the tool's own name is not enough.
     assert.equal(own.code, 2);

@@ -119,7 +119,7 @@ describe("mcpwire tools: the app-only marker", () => {
   test("--json says appOnly per tool", async () => {
     const { code, stdout, stderr } = await mcpwire("tools", "--json", "--config", config);
     assert.equal(code, 0, stderr);
-    const tools = JSON.parse(stdout) as Array<{ name: string; appOnly: boolean }>;
+    const { tools } = JSON.parse(stdout) as { tools: Array<{ name: string; appOnly: boolean }> };
     assert.equal(tools.find((tool) => tool.name === "mcp_apps_refresh_dashboard")?.appOnly, true);
     assert.equal(tools.find((tool) => tool.name === "mcp_apps_show_dashboard")?.appOnly, false);
   });

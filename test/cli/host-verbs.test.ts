@@ -63,7 +63,11 @@ describe("mcpwire tools", () => {
   test("--json gives name, toolset, server, tool, description and inputSchema", async () => {
     const { code, stdout, stderr } = await mcpwire(["tools", "--json", "--config", config]);
     assert.equal(code, 0, stderr);
-    const tools = JSON.parse(stdout) as { name: string; toolset: string; server: string; tool: string; description: string; inputSchema: { type: string } }[];
+    const { tools, unreached } = JSON.parse(stdout) as {
+      tools: { name: string; toolset: string; server: string; tool: string; description: string; inputSchema: { type: string } }[];
+      unreached: unknown[];
+    };
+    assert.deepEqual(unreached, []);
     const echo = tools.find((tool) => tool.name === "mcp_everything_echo")!;
     assert.equal(echo.toolset, "mcp-everything");
     assert.equal(echo.server, "everything");

@@ -160,7 +160,7 @@ describe("server text reaches the terminal with its escapes made visible", () =>
     const json = await mcpwire(["tools", "--json", "--config", stdioConfig]);
     assert.equal(json.code, 0, json.stderr);
     assertNoRawControls(json, "tools --json");
-    const listed = JSON.parse(json.stdout) as { tool: string; description: string }[];
+    const listed = (JSON.parse(json.stdout) as { tools: { tool: string; description: string }[] }).tools;
     assert.equal(listed.find((tool) => tool.tool === "escapes")?.description, `Hostile description: ${ESCAPES}`, "--json carries the text exactly");
   });
 
@@ -368,7 +368,8 @@ describe("no credential is printed", () => {
   test("servers and tools: the last errors quote a 500 body and a stderr tail, redacted", async () => {
     const table = await mcpwire(["servers", "--config", allConfig]);
     assertNoSecrets(table, "servers");
-    assert.equal(table.code, 0, table.stderr);
+    // broken and dying could not be reached: their rows say why, and the exit code says so.
+    assert.equal(table.code, 3, table.stderr);
     assert.match(table.stdout, /^rpc\s+ready\s+/m);
     assert.match(table.stdout, /^broken\s+\S+\s+auto\s+-\s+-\s+0\s+.*answered HTTP 500/m);
     assert.match(table.stdout, /^dying\s+\S+\s+stdio\s+-\s+-\s+0\s+.*exited with code 3; last stderr: starting with key \[redacted\]$/m);
@@ -385,8 +386,9 @@ describe("no credential is printed", () => {
     const tools = await mcpwire(["tools", "--config", allConfig]);
     assertNoSecrets(tools, "tools");
     assert.match(tools.stdout, /^mcp_rpc_leak\s+mcp-rpc\s+Fails quoting the request headers$/m);
-    assert.match(tools.stderr, /^warning: server "broken" is \S+: .*authorization: \[redacted\]/m);
-    assert.match(tools.stderr, /^warning: server "dying" is \S+: .*last stderr: starting with key \[redacted\]$/m);
+    assert.equal(tools.code, 3, tools.stderr);
+    assert.match(tools.stderr, /^mcpwire tools: server "broken" could not be reached \(\S+\): .*authorization: \[redacted\]/m);
+    assert.match(tools.stderr, /^mcpwire tools: server "dying" could not be reached \(\S+\): .*last stderr: starting with key \[redacted\]$/m);
   });
 
   test("call --debug: a JSON-RPC error quoting the headers, and a log, a tool error and stderr carrying the env secret", async () => {

@@ -36,8 +36,10 @@ describe("MCPWIRE_RECONNECT_DELAY_MS", () => {
 
   test("0: a server that dies at start is tried four times, then reported as not started", async () => {
     const { config, starts } = await dyingConfig("zero");
-    const { code, stdout, stderr } = await mcpwire(["servers", "--config", config], { env: { ...process.env, MCPWIRE_RECONNECT_DELAY_MS: "0" } });
-    assert.equal(code, 0, stderr);
+    // A list verb tries a server once unless MCPWIRE_CONNECT_RETRIES says otherwise (cli/host-session.ts).
+    const env = { ...process.env, MCPWIRE_RECONNECT_DELAY_MS: "0", MCPWIRE_CONNECT_RETRIES: "3" };
+    const { code, stdout, stderr } = await mcpwire(["servers", "--config", config], { env });
+    assert.equal(code, 3, stderr);
     assert.match(stdout, /^dying\s+\S+\s+stdio\s+.*exited with code 3/m);
     // four connect attempts (each may start it more than once: the era probe, then the handshake)
     assert.ok(readFileSync(starts, "utf8").split("\n").filter(Boolean).length >= 4, "started fewer than four times");

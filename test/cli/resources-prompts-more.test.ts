@@ -106,7 +106,8 @@ for (const [era, version] of Object.entries(ERAS)) {
       ok(template, "read TEMPLATE");
       assert.equal(template.stdout, "text of note://zz\n");
       ok(prompts, "prompts");
-      assert.deepEqual((JSON.parse(prompts.stdout) as { server: string; name: string }[]).map((prompt) => [prompt.server, prompt.name]), [[server, "greet"]]);
+      const listed = JSON.parse(prompts.stdout) as { prompts: { server: string; name: string }[] };
+      assert.deepEqual(listed.prompts.map((prompt) => [prompt.server, prompt.name]), [[server, "greet"]]);
       ok(prompt, "prompt");
       assert.equal(prompt.stdout, "[user]\nHello, you!\n");
       ok(complete, "complete");
@@ -142,13 +143,13 @@ describe("a server on the command line beside the config's servers", () => {
     ]);
   }
 
-  test("resources and prompts list both servers (the broken one said on stderr)", async () => {
+  test("resources and prompts list both servers (the broken one said on stderr, exit 3)", async () => {
     const config = await mixed();
     const [resources, prompts] = await Promise.all([
       mcpwire(["resources", "--json", "--config", config, ...adHoc(), "--name", "adhoc"]),
       mcpwire(["prompts", "--config", config, ...adHoc(), "--name", "adhoc"]),
     ]);
-    ok(resources, "resources");
+    assert.equal(resources.code, 3, resources.stderr);
     const listed = JSON.parse(resources.stdout) as { resources: { server: string; uri: string }[] };
     assert.deepEqual(listed.resources.map((resource) => `${resource.server} ${resource.uri}`), [
       "cfg note://a",
@@ -156,8 +157,8 @@ describe("a server on the command line beside the config's servers", () => {
       "adhoc note://a",
       "adhoc note://b",
     ]);
-    assert.match(resources.stderr, /server "broken" is/);
-    ok(prompts, "prompts");
+    assert.match(resources.stderr, /server "broken" could not be reached/);
+    assert.equal(prompts.code, 3, prompts.stderr);
     assert.match(prompts.stdout, /^cfg\s+greet\s/m);
     assert.match(prompts.stdout, /^adhoc\s+greet\s/m);
   });

@@ -88,7 +88,7 @@ describe("--sandbox and sandbox: on the command line", { skip }, () => {
       ),
       mcpwire(["servers", "--json", "--stdio", probeCommand, "--name", "probe", "--sandbox"], { MCPWIRE_BWRAP: MISSING_BWRAP }),
     ]);
-    assert.equal(table.code, 0, table.stderr);
+    assert.equal(table.code, 3, table.stderr); // probe could not be started: not reached
     assert.match(table.stdout, /^probe\s+parked\s+stdio\s.*no \(default\)\s.*not started, it is to run in a sandbox/m);
     const [status] = JSON.parse(json.stdout) as Array<{ state: string; lastError?: string }>;
     assert.equal(status?.state, "parked");

@@ -34,7 +34,7 @@ function sandbox() {
     SOME_SECRET: SECRET,
     MCPWIRE_TRUST_PROJECT: undefined,
     CODEX_HOME: undefined,
-    // the project's servers exit at once: tried again without the 1, 2 and 4 s waits
+    // the project's servers exit at once (so tools, which ran them, exits 3: not reached): tried again without the 1, 2 and 4 s waits
     MCPWIRE_RECONNECT_DELAY_MS: "0",
   };
   const write = (base: string, path: string, value: unknown): string => {
@@ -95,7 +95,7 @@ describe("a project's config on the command line", () => {
     assert.match(trusted.stdout, /^approved: \.\/\.mcp\.json$/m);
     assert.match(trusted.stdout, /^approved: \.\/\.cursor\/mcp\.json$/m);
     const tools = await run(["tools"]);
-    assert.equal(tools.code, 0, tools.stderr);
+    assert.equal(tools.code, 3, tools.stderr);
     assert.equal(readFileSync(marker, "utf8"), SECRET);
     assert.equal(readFileSync(cursorMarker, "utf8"), SECRET);
     clear();
@@ -115,11 +115,11 @@ describe("a project's config on the command line", () => {
   test("--trust-project and MCPWIRE_TRUST_PROJECT=1 run it for one run and approve nothing", async () => {
     const { marker, run, clear } = sandbox();
     const flag = await run(["tools", "--trust-project"]);
-    assert.equal(flag.code, 0, flag.stderr);
+    assert.equal(flag.code, 3, flag.stderr);
     assert.equal(readFileSync(marker, "utf8"), SECRET);
     clear();
     const variable = await run(["tools"], { env: { MCPWIRE_TRUST_PROJECT: "1" } });
-    assert.equal(variable.code, 0, variable.stderr);
+    assert.equal(variable.code, 3, variable.stderr);
     assert.equal(readFileSync(marker, "utf8"), SECRET);
     clear();
     assertRefused(await run(["tools"]));
@@ -129,18 +129,18 @@ describe("a project's config on the command line", () => {
   test("the user's own are trusted: --config ./.mcp.json, ~/.mcp.json from elsewhere, and ./.mcp.json in HOME", async () => {
     const { home, project, marker, write, leaving, run, clear } = sandbox();
     const explicit = await run(["tools", "--config", "./.mcp.json"]);
-    assert.equal(explicit.code, 0, explicit.stderr);
+    assert.equal(explicit.code, 3, explicit.stderr);
     assert.equal(readFileSync(marker, "utf8"), SECRET);
     clear();
     write(home, ".mcp.json", { mcpServers: { mine: leaving(marker, "${SOME_SECRET}") } });
     const elsewhere = join(project, "..", "elsewhere");
     mkdirSync(elsewhere);
     const fromHome = await run(["tools"], { cwd: elsewhere });
-    assert.equal(fromHome.code, 0, fromHome.stderr);
+    assert.equal(fromHome.code, 3, fromHome.stderr);
     assert.equal(readFileSync(marker, "utf8"), SECRET);
     clear();
     const inHome = await run(["tools"], { cwd: home });
-    assert.equal(inHome.code, 0, inHome.stderr);
+    assert.equal(inHome.code, 3, inHome.stderr);
     assert.equal(readFileSync(marker, "utf8"), SECRET);
   });
 
@@ -166,7 +166,7 @@ describe("a project's config on the command line", () => {
       clearTimeout(timer);
       child.stdin!.destroy();
       const text = screen.replaceAll("\r", "");
-      assert.equal(code, 0, text);
+      assert.equal(code, 3, text);
       assert.ok(answered, text);
       assert.match(text, /\.mcp\.json \(.*\) is a project config: it came with this directory, not from you\./);
       assert.match(text, /probe: runs node -e/);

@@ -195,4 +195,33 @@ describe("tasks on the 2025-11-25 wire: server-everything over Streamable HTTP",
       await second.close();
     }
   });
+
+  test("keepSession() leaves the session open at close; a client given it as `session` joins it without initialize and gets the result", async () => {
+    const first = new Client(CLIENT_INFO, { use: [tasksExtension], name: "detaching", requestTimeoutMs: 20_000 });
+    await first.connect(new StreamableHttpTransport({ url: `http://127.0.0.1:${port}/mcp` }));
+    const { taskId } = await first.startToolTask(TOOL, { topic: "kept" });
+    const session = first.keepSession();
+    assert.ok(session !== undefined);
+    assert.equal(session.protocolVersion, "2025-11-25");
+    await first.close();
+    const { client: second, traced, methods } = tracedClient(new StreamableHttpTransport({ url: `http://127.0.0.1:${port}/mcp` }), { session });
+    await second.connect(traced);
+    try {
+      const result = await hangGuard(second.resumeTask(taskId, { tool: TOOL }).result({ timeoutMs: 30_000, ...POLL }), 40_000, "the kept session's task");
+      assert.match(textOf(result.content), /Research Report: kept/);
+      assert.ok(!methods().includes("initialize"), methods().join(", "));
+    } finally {
+      await second.close();
+    }
+  });
+
+  test("a session given to a transport without sessions is a TypeError from connect()", async () => {
+    const joined = new Client(CLIENT_INFO, { use: [tasksExtension], session: { id: "abc" } });
+    const error = await guardedRejection(
+      joined.connect(new StdioTransport({ command: "node", args: [EVERYTHING, "stdio"] })),
+      "connect with a session over stdio",
+    );
+    assert.ok(error instanceof TypeError);
+    assert.match(error.message, /session abc cannot be joined: .* has no sessions/);
+  });
 });

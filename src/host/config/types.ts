@@ -3,6 +3,7 @@
 
 import type { SamplingPolicy } from "../../client/sampling.ts";
 import type { ProtocolChoice } from "../../client/protocol-version.ts";
+import type { JoinedSession } from "../../client/client-options.ts";
 import type { LoggingLevel } from "../../client/types.ts";
 import type { ServerAuthSettings } from "../../auth/server-auth.ts";
 import type { HooksConfig } from "../../agent/hooks.ts";
@@ -109,6 +110,11 @@ export interface ServerConfig {
    * initialize handshake when the server is not modern), `modern` (2026-07-28), `legacy`.
    */
   protocol?: ProtocolChoice;
+  /**
+   * Join this Streamable HTTP session instead of starting one (ClientOptions.session): set by
+   * `mcpwire task --session ID` to follow a task `call --detach` left running; never read from a file.
+   */
+  session?: JoinedSession;
   /**
    * Config key `tasks`: which tools run as tasks — `auto` (default: a tool whose
    * execution.taskSupport is "required"), `always` (also "optional" ones), `never` (none;

@@ -40,6 +40,8 @@ export class Session {
   epoch = 0;
   /** The handshake of a new session, while it runs. */
   renewal: Promise<void> | undefined;
+  /** keep() was called: delete() sends nothing. */
+  #kept = false;
 
   constructor(context: SessionContext) {
     this.#context = context;
@@ -54,6 +56,25 @@ export class Session {
       this.#context.report(`the server's MCP-Session-Id ${this.#context.preview(id)} has characters outside visible ASCII; using it anyway`, "bad-session-id");
     }
     this.id = id;
+  }
+
+  /**
+   * Joins session `id`, which another client started with its initialize: its id goes on every
+   * request from the first (Session Management 2) and no handshake is run. A server that ended
+   * it answers 404, and a new session is started as for any ended one (Session Management 4).
+   */
+  join(id: string): void {
+    this.id = id;
+  }
+
+  /**
+   * Session Management 5 says a client SHOULD end a session it no longer needs; one whose work
+   * goes on after the client closes (a detached task, which the server may keep per session)
+   * is still needed. delete() then sends nothing. Returns the session's id, if any.
+   */
+  keep(): string | undefined {
+    this.#kept = true;
+    return this.id;
   }
 
   #forget(): void {
@@ -114,7 +135,7 @@ export class Session {
    */
   async delete(): Promise<void> {
     const session = this.id;
-    if (session === undefined) return;
+    if (session === undefined || this.#kept) return;
     const context = this.#context;
     const limit = new LinkedAbort(undefined, context.closeTimeoutMs);
     try {

@@ -207,6 +207,17 @@ export class StreamableHttpTransport extends TransportBase implements HttpTransp
     this.#stateless = isStatelessVersion(version);
   }
 
+  /** The Client joins session `id` that another client started, at `version`, instead of starting one (session.ts join). */
+  joinSession(id: string, version: string): void {
+    this.#session.join(id);
+    this.setProtocolVersion(version);
+  }
+
+  /** close() leaves the session open (no DELETE): something started in it is still needed. The session's id, if any. */
+  keepSession(): string | undefined {
+    return this.#session.keep();
+  }
+
   /** spec 2026-07-28 streamable-http ("Custom Headers from Tool Parameters"): where x-mcp-header annotations are read. */
   setToolSchemas(lookup: ToolSchemaLookup): void {
     this.#toolSchemas = lookup;
