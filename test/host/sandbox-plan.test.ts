@@ -65,6 +65,31 @@ describe("planSandbox", () => {
     assert.equal(plan.cwd, app);
   });
 
+  test("a stray package.json in the home does not make the home a script's package: its own folder and node_modules are read", async () => {
+    const home = join(dir, "home-with-package");
+    const weather = join(home, "mcp", "weather");
+    mkdirSync(join(home, "node_modules"), { recursive: true });
+    mkdirSync(join(home, ".ssh"), { recursive: true });
+    mkdirSync(weather, { recursive: true });
+    writeFileSync(join(home, "package.json"), "{}");
+    writeFileSync(join(weather, "server.mjs"), "");
+    writeFileSync(join(home, "top.mjs"), "");
+    const exposes = (path: string) => home === path || home.startsWith(`${path}/`);
+    const homeOnly: Record<string, string> = { HOME: home };
+    // The home as the server's HOME, or as mcpwire's own.
+    const cases: [Record<string, string>, Record<string, string>][] = [[homeOnly, {}], [{}, homeOnly]];
+    for (const [env, hostEnv] of cases) {
+      const { plan } = await planSandbox(DEFAULT, { command: "node", args: [join(weather, "server.mjs")], env }, [], hostEnv);
+      assert.ok(!plan.read.some(exposes), `the home or above it in ${plan.read.join(", ")}`);
+      assert.ok(plan.read.includes(weather), `${weather} in ${plan.read.join(", ")}`);
+      assert.ok(plan.read.includes(join(home, "node_modules")), `its node_modules in ${plan.read.join(", ")}`);
+    }
+    // A script right in the home: the file itself, not its folder.
+    const { plan } = await planSandbox(DEFAULT, { command: "node", args: [join(home, "top.mjs")], env: { HOME: home } }, [], {});
+    assert.ok(plan.read.includes(join(home, "top.mjs")), plan.read.join(", "));
+    assert.ok(!plan.read.some(exposes), `the home or above it in ${plan.read.join(", ")}`);
+  });
+
   test("npx reads npm's cache; without network its failure will say to install the package first", async () => {
     const home = join(dir, "home");
     const offline = await planSandbox(DEFAULT, { command: "npx", args: ["-y", "@scope/server"], env: { HOME: home } }, [], {});

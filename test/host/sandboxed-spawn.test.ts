@@ -6,7 +6,7 @@
 
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -124,6 +124,25 @@ describe("a stdio server in its sandbox (bubblewrap)", { skip }, () => {
       assert.ok(environment.includes("TMPDIR=/tmp"));
     } finally {
       delete process.env.MCPWIRE_SANDBOX_PASSED;
+      await manager.close();
+    }
+  });
+
+  test("a server under a home with a stray package.json reads its own folder, not the home's other files", async () => {
+    // ~/mcp/weather/server.mjs with ~/package.json: the nearest package above the script is the home itself.
+    const home = join(dir, "home");
+    const weather = join(home, "mcp", "weather");
+    mkdirSync(join(weather, "lib"), { recursive: true });
+    mkdirSync(join(home, ".ssh"), { recursive: true });
+    writeFileSync(join(home, "package.json"), "{}");
+    writeFileSync(join(home, ".ssh", "id_rsa"), "the private key");
+    copyFileSync(fixturePath("sandbox-probe-server.mjs"), join(weather, "server.mjs"));
+    copyFileSync(fixturePath("lib/server.mjs"), join(weather, "lib", "server.mjs"));
+    const { manager } = await started(stdioServerConfig("weather", [join(weather, "server.mjs")], { env: { HOME: home }, sandbox: profile() }));
+    try {
+      assert.match(await call(manager, "weather", "read_file", { path: join(home, ".ssh", "id_rsa") }), /^denied: ENOENT/);
+      assert.match(await call(manager, "weather", "read_file", { path: join(weather, "lib", "server.mjs") }), /^ok: /);
+    } finally {
       await manager.close();
     }
   });
