@@ -1,8 +1,8 @@
 // A server's `sandbox:` settings and its command line as a plan of paths (sandbox.ts turns it
 // into bwrap's arguments): its own program always readable; in the default profile also its
 // roots, its working directory and the paths its arguments name; the caches npx, uvx and deno
-// run packages from. Nothing it finds by itself (a script's package, a program's folder) is
-// mapped when it is the user's home or holds it (issue 37).
+// run packages from. Nothing it finds by itself (a package, a program's folder, the working
+// directory) is mapped when it is the user's home or holds it (issue 37).
 
 import { isAbsolutePath, resolvePath } from "./config/paths.ts";
 import type { SandboxSettings } from "./config/types.ts";
@@ -22,6 +22,7 @@ export interface SpawnCommand {
 export interface PlannedSandbox {
   plan: SandboxPlan;
   env: Record<string, string>;
+  /** What the sandbox withholds from a package runner (npx, uvx) and the config that grants it; said when the server exits by itself with an error. */
   exitNote?: string;
 }
 
@@ -191,9 +192,11 @@ export async function planSandbox(
       given.push(named.path);
     }
   }
+  // docs/security.md: the default profile reads its working directory (configured, else
+  // mcpwire's own) with its node_modules: npx runs a project's packages from there.
+  const cwdMapped = defaults && !holdsHome(cwd, homes);
+  if (cwdMapped) found.push(...(await withLinkedModules(cwd)));
   if (defaults) {
-    // A configured working directory is the server's own (npx finds a project's packages there).
-    if (spawn.cwd !== undefined) given.push(...(await withLinkedModules(cwd)));
     for (const root of roots) {
       if (!root.startsWith("file://")) given.push(root);
       else if (URL.canParse(root)) given.push(decodeURIComponent(new URL(root).pathname));
@@ -208,6 +211,8 @@ export async function planSandbox(
   }
   // Its temporary files go to its private /tmp, whatever mcpwire's TMPDIR says.
   env.TMPDIR = "/tmp";
+  const runner = NPM_RUNNERS.test(name) ? "npx" : UV_RUNNERS.test(name) ? "uvx" : undefined;
+  if (runner !== undefined && !settings.network) offline(runner, env);
   const plan: SandboxPlan = {
     read: [...new Set([...found.filter((path) => !holdsHome(path, homes)), ...given])],
     write: [...settings.write],
@@ -215,11 +220,52 @@ export async function planSandbox(
     cwd,
     ...(env.HOME === undefined || !isAbsolutePath(env.HOME) ? {} : { home: env.HOME }),
   };
-  const downloader = NPM_RUNNERS.test(name) ? "npx" : UV_RUNNERS.test(name) ? "uvx" : undefined;
-  const exitNote = downloader === undefined || settings.network
-    ? undefined
-    : `its sandbox has no network, so ${downloader} could not download a package it lacks: install the package first ` +
-      `(${downloader === "npx" ? "npm install -g PACKAGE" : "uv tool install PACKAGE"}, or run the server once without the sandbox to fill the cache), ` +
-      `or allow the network with sandbox: { network: true }`;
+  const workdir = cwdMapped ? "mapped" : defaults ? "home" : "unlisted";
+  const exitNote = runner === undefined ? undefined : runnerNote(runner, settings, runnerCaches(name, spawn.env), cwd, workdir);
   return { plan, env, ...(exitNote === undefined ? {} : { exitNote }) };
+}
+
+/**
+ * Without a network a package runner is told so: npm and uv otherwise retry the registry with
+ * back-off (npm: 2 retries, 10 then 60 s apart), past a server's connect_timeout, before they
+ * exit; offline they use their cache and fail at once. A setting of the server's own env stays.
+ */
+function offline(runner: "npx" | "uvx", env: Record<string, string>): void {
+  const variable = runner === "npx" ? "npm_config_offline" : "UV_OFFLINE";
+  const set = Object.keys(env).some((key) => key.toLowerCase() === variable.toLowerCase());
+  if (!set) env[variable] = runner === "npx" ? "true" : "1";
+}
+
+/**
+ * What a package runner lacks in its sandbox and what grants it: npx needs the network to
+ * download a package and its cache writable even to run one it has cached (npm updates the
+ * cache's index as it reads it), so in the default profile it runs only a package installed
+ * in the working directory's node_modules. Undefined when the settings give it both.
+ */
+function runnerNote(
+  runner: "npx" | "uvx",
+  settings: SandboxSettings,
+  caches: string[],
+  cwd: string,
+  workdir: "mapped" | "home" | "unlisted",
+): string | undefined {
+  const readOnly = caches.filter((cache) => !settings.write.some((path) => isWithin(cache, path)));
+  if (settings.network && readOnly.length === 0) return undefined;
+  const lacks = [
+    ...(settings.network ? [] : ["no network"]),
+    ...(readOnly.length === 0 ? [] : [`its cache (${readOnly.join(", ")}) read-only`]),
+  ].join(" and ");
+  const grant = `sandbox: { network: true, write: [${caches.map((cache) => JSON.stringify(cache)).join(", ")}] }`;
+  if (runner === "uvx") {
+    return `in its sandbox uvx has ${lacks}, so it cannot download or install a package: install it first (uv tool install PACKAGE) and run ` +
+      `its command instead of uvx, or let uvx download and cache packages with ${grant} in the server's config (it may then write that cache)`;
+  }
+  const where = workdir === "mapped"
+    ? `installed in its working directory ${cwd} (npm install PACKAGE there)`
+    : workdir === "home"
+    ? `installed in a project directory: its working directory ${cwd} is, or holds, your home, which the sandbox does not map, ` +
+      `so give it a project's directory as cwd (--cwd DIR) and npm install PACKAGE there`
+    : `installed in its working directory, which its sandbox.read does not list (${cwd}): add it, and npm install PACKAGE there`;
+  return `in its sandbox npx has ${lacks}, so it runs only a package ${where}; or install the package (npm install -g PACKAGE) and run its command ` +
+    `instead of npx; or let npx download and cache packages with ${grant} in the server's config (it may then write that cache)`;
 }
