@@ -441,7 +441,7 @@ export class ServerConnection {
       return client;
     } catch (error) {
       this.#foundEra = undefined; // the cached era (if any) is re-probed next time
-      this.#failure = timedOut ? {} : startFailure(error, true);
+      this.#failure = timedOut ? {} : startFailure(error);
       await endClient(client);
       if (this.#opening === client) this.#opening = undefined;
       if (timedOut) {

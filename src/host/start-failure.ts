@@ -44,11 +44,10 @@ const STDERR_FINAL: readonly [RegExp, string][] = [
 ];
 
 /**
- * What `error` (a connect's failure) says about the next try. `connecting`: the failure came
- * before the session was ready (spawn and handshake), so a process that ended then never
- * worked.
+ * What `error`, thrown by a connect (spawn and handshake: the server never worked), says about
+ * the next try.
  */
-export function startFailure(error: unknown, connecting: boolean): StartFailure {
+export function startFailure(error: unknown): StartFailure {
   let cause: unknown = error;
   for (let depth = 0; depth < MAX_CAUSES && cause instanceof Error; depth++, cause = cause.cause) {
     if (cause instanceof SandboxError) return { final: "no sandbox can be had here" };
@@ -56,7 +55,7 @@ export function startFailure(error: unknown, connecting: boolean): StartFailure 
     if (cause instanceof ConnectionClosedError) {
       const { exitCode, signal, stderrTail = [] } = cause.details;
       const ended = typeof exitCode === "number" || (typeof signal === "string" && signal !== "");
-      if (!ended || !connecting) return {};
+      if (!ended) return {};
       const lines = stderrTail.filter((line) => line.trim() !== "");
       // Numbers (pids, ports, times, a log file's name) may differ between two runs that failed the same way.
       const exit = [`exit ${exitCode ?? signal}`, ...lines].join("\n").replace(/\d+/g, "#");
