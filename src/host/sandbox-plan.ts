@@ -238,9 +238,9 @@ function offline(runner: "npx" | "uvx", env: Record<string, string>): void {
 
 /**
  * What a package runner lacks in its sandbox and what grants it: npx needs the network to
- * download a package and its cache writable even to run one it has cached (npm updates the
- * cache's index as it reads it), so in the default profile it runs only a package installed
- * in the working directory's node_modules. Undefined when the settings give it both.
+ * download a package, and its cache writable even to run one it has cached (from a read-only
+ * cache npm answers ENOTCACHED), so in the default profile it runs only a package installed in
+ * the working directory's node_modules. Undefined when the settings give it both.
  */
 function runnerNote(
   runner: "npx" | "uvx",
