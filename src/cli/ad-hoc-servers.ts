@@ -33,9 +33,10 @@ export const AD_HOC_USAGE = `servers on the command line (repeatable; beside the
 --env NAME=VALUE     a variable for a --stdio server       --cwd DIR  its working directory
 --header "K: V"      a header for an --http / --sse server
 --sandbox[=PROFILE]  run the --stdio server in a sandbox (bubblewrap, Linux): default (it reads
-                     its own program and the paths its arguments name, writes a private /tmp,
-                     has no network; it does not start where no sandbox can be had) or prefer
-                     (the same, but run without a sandbox, with a warning, where none can be had)
+                     its own program, its working directory and the paths its arguments name,
+                     writes a private /tmp, has no network, so npx runs offline; it does not
+                     start where no sandbox can be had) or prefer (the same, but run without a
+                     sandbox, with a warning, where none can be had)
 --name, --env, --cwd, --sandbox and --header apply to the --stdio, --http or --sse before them (given
 before the first one, to the first one)`;
 

@@ -40,10 +40,10 @@ options:
                             the server otherwise gets only PATH, HOME, USER, LANG, TERM, …
   --cwd DIR                 the server's working directory
   --sandbox[=PROFILE]       run the --stdio server in a sandbox (bubblewrap, Linux):
-                            default (its own program and the paths its arguments name
-                            readable, a private /tmp writable, no network; it does not
-                            start where no sandbox can be had) or prefer (then it runs
-                            without one, with a warning)
+                            default (its own program, its working directory and the
+                            paths its arguments name readable, a private /tmp writable,
+                            no network; it does not start where no sandbox can be had)
+                            or prefer (then it runs without one, with a warning)
   --url URL                 reach a server over HTTP at this http:// or https:// URL
   --header NAME:VALUE       send this header with every HTTP request (repeatable),
                             e.g. --header "Authorization: Bearer $TOKEN"

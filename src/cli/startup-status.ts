@@ -1,6 +1,7 @@
 // The servers' startup status on a terminal: one line on stderr, redrawn in place, naming the
 // servers that are starting and for how long (the wall time since each was spawned, so an `npx`
-// download counts), cleared once they are up. Nothing at all when stderr is not a terminal.
+// download counts), which attempt a retried one is at, and those that failed to start while
+// others still start; cleared once none is starting. Nothing at all when stderr is not a terminal.
 
 import { durationText } from "../common/duration.ts";
 import type { McpManager } from "../host/manager.ts";
@@ -19,8 +20,10 @@ export class StartupStatus implements OpenLine {
   readonly #write: (text: string) => void;
   readonly #terminal: boolean;
   readonly #now: () => number;
-  /** Server → when it began starting (ms, #now's clock), in the order they began. */
-  readonly #starting = new Map<string, number>();
+  /** Server → when it began starting (ms, #now's clock) and, once retried, its attempt; in the order they began. */
+  readonly #starting = new Map<string, { since: number; attempt?: string }>();
+  /** Servers that gave up starting while others still start. */
+  readonly #failed: string[] = [];
   #timer: ReturnType<typeof setInterval> | undefined;
   #drawn = false;
 
@@ -33,22 +36,35 @@ export class StartupStatus implements OpenLine {
   /** `server` is being started (its process spawned, or its URL asked). */
   begin(server: string): void {
     if (!this.#terminal) return;
-    this.#starting.set(server, this.#now());
+    this.#starting.set(server, { since: this.#now() });
     this.#timer ??= setInterval(() => this.draw(), STARTUP_REDRAW_MS);
   }
 
-  /** `server` is up, or has given up: it leaves the line; the line is cleared when none is left. */
-  end(server: string): void {
+  /** `server`'s attempt `attempt` of `attempts` is next (an earlier one failed); the line says so from now on. */
+  retry(server: string, attempt: number, attempts: number): void {
+    const starting = this.#starting.get(server);
+    if (starting === undefined) return;
+    starting.attempt = `attempt ${attempt} of ${attempts}`;
+    if (this.#drawn) this.draw();
+  }
+
+  /** `server` is up (`failed` false), or has given up: it leaves the line, which is cleared when none is left. */
+  end(server: string, failed = false): void {
     if (!this.#starting.delete(server)) return;
+    if (failed) this.#failed.push(server);
     if (this.#starting.size === 0) this.finish();
     else if (this.#drawn) this.draw();
   }
 
-  /** The line as it reads now: `starting everything (1.2 s), slow (6 s)…`; empty when nothing is starting. */
+  /** The line as it reads now: `starting everything (1.2 s), slow (6 s, attempt 2 of 4)…; broken failed`; empty when nothing is starting. */
   text(): string {
     const now = this.#now();
-    const parts = [...this.#starting].map(([server, since]) => `${lineOf(server)} (${durationText(now - since)})`);
-    return parts.length === 0 ? "" : fitLine(`starting ${parts.join(", ")}…`, STATUS_WIDTH);
+    const parts = [...this.#starting].map(([server, { since, attempt }]) =>
+      `${lineOf(server)} (${durationText(now - since)}${attempt === undefined ? "" : `, ${attempt}`})`
+    );
+    if (parts.length === 0) return "";
+    const failed = this.#failed.length === 0 ? "" : `; ${this.#failed.map(lineOf).join(", ")} failed`;
+    return fitLine(`starting ${parts.join(", ")}…${failed}`, STATUS_WIDTH);
   }
 
   /** Redraws the line in place (`\r`, the text, `\x1b[K` to clear what a longer line left). */
@@ -72,6 +88,7 @@ export class StartupStatus implements OpenLine {
     clearInterval(this.#timer);
     this.#timer = undefined;
     this.#starting.clear();
+    this.#failed.length = 0;
     this.interrupt();
   }
 }
@@ -82,20 +99,27 @@ export function stderrStartupStatus(): StartupStatus {
 }
 
 /**
- * Starts `servers` of `manager` at once, with the status line while any is starting; resolves
- * when each is ready or has given up (manager.status() says which).
+ * Starts `servers` of `manager` at once, with the status line while any is starting (a retry
+ * shows its attempt, a server that gave up shows as failed); resolves when each is ready or has
+ * given up (manager.status() says which).
  */
 export async function startServers(manager: McpManager, servers: readonly string[], status: StartupStatus = stderrStartupStatus()): Promise<void> {
+  const stopRetries = manager.on("connectfailed", ({ server, attempt, attempts, retryInMs }) => {
+    if (retryInMs !== undefined) status.retry(server, attempt + 1, attempts);
+  });
   try {
     await Promise.all(servers.map(async (server) => {
       status.begin(server);
+      let ready = false;
       try {
         await manager.startServer(server);
+        ready = manager.status().some((each) => each.name === server && each.state === "ready");
       } finally {
-        status.end(server);
+        status.end(server, !ready);
       }
     }));
   } finally {
+    stopRetries();
     status.finish();
   }
 }

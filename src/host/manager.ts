@@ -228,6 +228,11 @@ export class McpManager extends ContainedEventTarget<ManagerEvents> {
         // `error` is what a listener threw: the embedder's own value, handed back as it was.
         return { ...problem, message: redactor.redact(problem.message) } as ManagerEvents[K];
       }
+      case "connectfailed": {
+        const failed = detail as ManagerEvents["connectfailed"];
+        const final = failed.final === undefined ? {} : { final: redactor.redact(failed.final) };
+        return { ...failed, message: redactor.redact(failed.message), ...final } as ManagerEvents[K];
+      }
       case "stderr": {
         const { server, line } = detail as ManagerEvents["stderr"];
         return { server, line: redactor.redact(line) } as ManagerEvents[K];

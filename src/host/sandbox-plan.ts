@@ -1,7 +1,8 @@
 // A server's `sandbox:` settings and its command line as a plan of paths (sandbox.ts turns it
 // into bwrap's arguments): its own program always readable; in the default profile also its
 // roots, its working directory and the paths its arguments name; the caches npx, uvx and deno
-// run packages from.
+// run packages from. Nothing it finds by itself (a package, a program's folder, the working
+// directory) is mapped when it is the user's home or holds it (issue 37).
 
 import { isAbsolutePath, resolvePath } from "./config/paths.ts";
 import type { SandboxSettings } from "./config/types.ts";
@@ -21,6 +22,7 @@ export interface SpawnCommand {
 export interface PlannedSandbox {
   plan: SandboxPlan;
   env: Record<string, string>;
+  /** What the sandbox withholds from a package runner (npx, uvx) and the config that grants it; said when the server exits by itself with an error. */
   exitNote?: string;
 }
 
@@ -65,18 +67,52 @@ export async function findProgram(name: string, path: string | undefined, cwd: s
  * What must be readable to run the file at `real` (symbolic links resolved): inside a
  * node_modules tree, that whole tree (its dependencies sit beside it); else its package (the
  * nearest directory above it with a package.json, deno.json or pyproject.toml, with its
- * node_modules, which may be a link elsewhere), or its own directory.
+ * node_modules, which may be a link elsewhere), or its own directory. The search stops below
+ * the user's home: a stray ~/package.json does not make the whole home the script's package;
+ * the script then gets its own folder (the file alone when that is the home) and the nearest
+ * node_modules above it, where its imports are resolved from.
  */
-async function programHome(real: string): Promise<string[]> {
+async function programHome(real: string, homes: readonly string[]): Promise<string[]> {
   const modules = real.indexOf("/node_modules/");
   if (modules !== -1) return [real.slice(0, modules + "/node_modules".length)];
   let dir = parentOf(real);
-  for (let level = 0; level < MAX_PACKAGE_DEPTH && dir !== "/"; level++, dir = parentOf(dir)) {
+  for (let level = 0; level < MAX_PACKAGE_DEPTH && dir !== "/" && !holdsHome(dir, homes); level++, dir = parentOf(dir)) {
     for (const file of PACKAGE_FILES) {
       if ((await exists(`${dir}/${file}`)) === "file") return await withLinkedModules(dir);
     }
   }
-  return [parentOf(real)];
+  const own = parentOf(real);
+  return [...(holdsHome(own, homes) ? [real] : await withLinkedModules(own)), ...(await nearestModules(own))];
+}
+
+/** The first node_modules directory found from `dir` upwards (Node's resolution order), if any. */
+async function nearestModules(dir: string): Promise<string[]> {
+  for (let level = 0; level < MAX_PACKAGE_DEPTH; level++, dir = parentOf(dir)) {
+    const modules = dir === "/" ? "/node_modules" : `${dir}/node_modules`;
+    if ((await exists(modules)) === "directory") return [(await runtime.realPath(modules).catch(() => undefined)) ?? modules];
+    if (dir === "/") break;
+  }
+  return [];
+}
+
+/**
+ * Whether mapping `path` would expose a home directory: it is one of `homes`, or above one
+ * (`/`, `/home`). Such a path is never mapped unless the settings name it.
+ */
+function holdsHome(path: string, homes: readonly string[]): boolean {
+  return path === "/" || homes.some((home) => isWithin(home, path));
+}
+
+/** The user's home directories as mcpwire and the server see them, as given and with links resolved. */
+async function homeDirectories(...candidates: (string | undefined)[]): Promise<string[]> {
+  const homes = new Set<string>();
+  for (const home of candidates) {
+    if (home === undefined || !isAbsolutePath(home) || home === "/") continue;
+    const normal = resolvePath("/", home);
+    homes.add(normal);
+    homes.add((await runtime.realPath(normal).catch(() => undefined)) ?? normal);
+  }
+  return [...homes];
 }
 
 /** `dir`, and where its node_modules leads when that is a link out of it (a workspace's shared tree). */
@@ -128,40 +164,45 @@ export async function planSandbox(
   hostEnv: Readonly<Record<string, string>>,
 ): Promise<PlannedSandbox> {
   const cwd = resolvePath(runtime.cwd(), spawn.cwd ?? ".");
-  const read: string[] = [];
+  const homes = await homeDirectories(hostEnv.HOME, spawn.env.HOME);
+  /** What the plan found by itself (never a directory that is or holds a home); `given`: what the settings and arguments name. */
+  const found: string[] = [];
+  const given: string[] = [];
   const defaults = settings.read === undefined;
   // The program itself: where it was found (a runner's bin directory, next to its node) and where its link leads.
   const program = await findProgram(spawn.command, spawn.env.PATH, cwd);
   if (program !== undefined) {
     const real = (await runtime.realPath(program).catch(() => undefined)) ?? program;
-    if (!isSystemPath(program)) read.push(parentOf(program));
-    if (!isSystemPath(real)) read.push(...(await programHome(real)));
+    if (!isSystemPath(program)) found.push(holdsHome(parentOf(program), homes) ? program : parentOf(program));
+    if (!isSystemPath(real)) found.push(...(await programHome(real, homes)));
   }
   const name = baseName(spawn.command);
-  read.push(...runnerCaches(name, spawn.env));
+  found.push(...runnerCaches(name, spawn.env));
   // The first file among the arguments is the script the program runs: its package is the server's own.
   let script = false;
   for (const arg of spawn.args.slice(0, MAX_PATH_ARGUMENTS)) {
-    const found = await argumentPath(arg, cwd);
-    if (found === undefined) continue;
-    if (found.kind === "file" && !script) {
+    const named = await argumentPath(arg, cwd);
+    if (named === undefined) continue;
+    if (named.kind === "file" && !script) {
       script = true;
-      const real = (await runtime.realPath(found.path).catch(() => undefined)) ?? found.path;
+      const real = (await runtime.realPath(named.path).catch(() => undefined)) ?? named.path;
       // Both as named and as its links lead: the runtime resolves its imports from either.
-      read.push(...(await programHome(found.path)), ...(await programHome(real)));
+      found.push(...(await programHome(named.path, homes)), ...(await programHome(real, homes)));
     } else if (defaults) {
-      read.push(found.path);
+      given.push(named.path);
     }
   }
+  // docs/security.md: the default profile reads its working directory (configured, else
+  // mcpwire's own) with its node_modules: npx runs a project's packages from there.
+  const cwdMapped = defaults && !holdsHome(cwd, homes);
+  if (cwdMapped) found.push(...(await withLinkedModules(cwd)));
   if (defaults) {
-    // A configured working directory is the server's own (npx finds a project's packages there).
-    if (spawn.cwd !== undefined) read.push(...(await withLinkedModules(cwd)));
     for (const root of roots) {
-      if (!root.startsWith("file://")) read.push(root);
-      else if (URL.canParse(root)) read.push(decodeURIComponent(new URL(root).pathname));
+      if (!root.startsWith("file://")) given.push(root);
+      else if (URL.canParse(root)) given.push(decodeURIComponent(new URL(root).pathname));
     }
   } else {
-    read.push(...(settings.read ?? []));
+    given.push(...(settings.read ?? []));
   }
   const env: Record<string, string> = { ...spawn.env };
   for (const variable of settings.env) {
@@ -170,18 +211,61 @@ export async function planSandbox(
   }
   // Its temporary files go to its private /tmp, whatever mcpwire's TMPDIR says.
   env.TMPDIR = "/tmp";
+  const runner = NPM_RUNNERS.test(name) ? "npx" : UV_RUNNERS.test(name) ? "uvx" : undefined;
+  if (runner !== undefined && !settings.network) offline(runner, env);
   const plan: SandboxPlan = {
-    read: [...new Set(read)],
+    read: [...new Set([...found.filter((path) => !holdsHome(path, homes)), ...given])],
     write: [...settings.write],
     network: settings.network,
     cwd,
     ...(env.HOME === undefined || !isAbsolutePath(env.HOME) ? {} : { home: env.HOME }),
   };
-  const downloader = NPM_RUNNERS.test(name) ? "npx" : UV_RUNNERS.test(name) ? "uvx" : undefined;
-  const exitNote = downloader === undefined || settings.network
-    ? undefined
-    : `its sandbox has no network, so ${downloader} could not download a package it lacks: install the package first ` +
-      `(${downloader === "npx" ? "npm install -g PACKAGE" : "uv tool install PACKAGE"}, or run the server once without the sandbox to fill the cache), ` +
-      `or allow the network with sandbox: { network: true }`;
+  const workdir = cwdMapped ? "mapped" : defaults ? "home" : "unlisted";
+  const exitNote = runner === undefined ? undefined : runnerNote(runner, settings, runnerCaches(name, spawn.env), cwd, workdir);
   return { plan, env, ...(exitNote === undefined ? {} : { exitNote }) };
+}
+
+/**
+ * Without a network a package runner is told so: npm and uv otherwise retry the registry with
+ * back-off (npm: 2 retries, 10 then 60 s apart), past a server's connect_timeout, before they
+ * exit; offline they use their cache and fail at once. A setting of the server's own env stays.
+ */
+function offline(runner: "npx" | "uvx", env: Record<string, string>): void {
+  const variable = runner === "npx" ? "npm_config_offline" : "UV_OFFLINE";
+  const set = Object.keys(env).some((key) => key.toLowerCase() === variable.toLowerCase());
+  if (!set) env[variable] = runner === "npx" ? "true" : "1";
+}
+
+/**
+ * What a package runner lacks in its sandbox and what grants it: npx needs the network to
+ * download a package, and its cache writable even to run one it has cached (from a read-only
+ * cache npm answers ENOTCACHED), so in the default profile it runs only a package installed in
+ * the working directory's node_modules. Undefined when the settings give it both.
+ */
+function runnerNote(
+  runner: "npx" | "uvx",
+  settings: SandboxSettings,
+  caches: string[],
+  cwd: string,
+  workdir: "mapped" | "home" | "unlisted",
+): string | undefined {
+  const readOnly = caches.filter((cache) => !settings.write.some((path) => isWithin(cache, path)));
+  if (settings.network && readOnly.length === 0) return undefined;
+  const lacks = [
+    ...(settings.network ? [] : ["no network"]),
+    ...(readOnly.length === 0 ? [] : [`its cache (${readOnly.join(", ")}) read-only`]),
+  ].join(" and ");
+  const grant = `sandbox: { network: true, write: [${caches.map((cache) => JSON.stringify(cache)).join(", ")}] }`;
+  if (runner === "uvx") {
+    return `in its sandbox uvx has ${lacks}, so it cannot download or install a package: install it first (uv tool install PACKAGE) and run ` +
+      `its command instead of uvx, or let uvx download and cache packages with ${grant} in the server's config (it may then write that cache)`;
+  }
+  const where = workdir === "mapped"
+    ? `installed in its working directory ${cwd} (npm install PACKAGE there)`
+    : workdir === "home"
+    ? `installed in a project directory: its working directory ${cwd} is, or holds, your home, which the sandbox does not map, ` +
+      `so give it a project's directory as cwd (--cwd DIR) and npm install PACKAGE there`
+    : `installed in its working directory, which its sandbox.read does not list (${cwd}): add it, and npm install PACKAGE there`;
+  return `in its sandbox npx has ${lacks}, so it runs only a package ${where}; or install the package (npm install -g PACKAGE) and run its command ` +
+    `instead of npx; or let npx download and cache packages with ${grant} in the server's config (it may then write that cache)`;
 }

@@ -1,6 +1,7 @@
 // One supervised MCP server of a McpManager: connect (bounded by connect_timeout, retried
-// with backoff), register its tools, reconnect after an unexpected disconnect, park and
-// probe when the reconnect budget is spent, close. Nothing here knows of other servers.
+// with backoff unless the failure cannot fix itself: start-failure.ts), register its tools,
+// reconnect after an unexpected disconnect, park and probe when the reconnect budget is
+// spent, close. Nothing here knows of other servers.
 
 import type { ProtocolEra } from "../client/protocol-version.ts";
 import { Client, type ClientOptions } from "../client/client.ts";
@@ -31,6 +32,7 @@ import { redactedCopy } from "./secrets.ts";
 import { ServerTrace } from "./server-trace.ts";
 import { createTransport, detectedTransport } from "./transport-factory.ts";
 import { SandboxError } from "./sandbox-availability.ts";
+import { type StartFailure, startFailure } from "./start-failure.ts";
 import { type ServerEvents, type ServerEventType, type ServerState, type ServerStatus, ServerUnavailableError } from "./server-status.ts";
 import type { TraceSink } from "../transport/trace-event.ts";
 import { SPAN_KIND, startTelemetry, type Telemetry, type TelemetryContext, type TelemetryOptions } from "../client/telemetry.ts";
@@ -264,7 +266,11 @@ export class ServerConnection {
 
   // --- connecting ----------------------------------------------------------------------
 
-  /** The initial connect, retried with backoff. Resolves when ready or given up; never rejects. */
+  /**
+   * The initial connect, retried with backoff — unless a failure cannot fix itself (a missing
+   * command, a package npm does not have, the same exit twice before a word: start-failure.ts).
+   * Resolves when ready or given up; never rejects.
+   */
   start(): Promise<void> {
     this.#starting ??= this.#start();
     return this.#starting;
@@ -274,9 +280,29 @@ export class ServerConnection {
     if (this.#state !== "connecting" || this.#closed) return;
     await this.#tracing(); // telemetry on: the API loaded before the first connect (OAuth steps are reported synchronously)
     const attempts = 1 + Math.max(0, this.#options.connectRetries);
+    let previousExit: string | undefined;
     for (let attempt = 1; attempt <= attempts; attempt++) {
-      if (attempt > 1 && !(await this.#sleep(backoffDelay(attempt - 1, this.#options.backoff)))) return;
-      if (await this.#attempt((error) => `connect attempt ${attempt} of ${attempts} failed: ${error}`)) return;
+      const failure = await this.#attempt();
+      if (failure === undefined) return;
+      const final = failure.final ??
+        (failure.exit !== undefined && failure.exit === previousExit ? "it exited the same way twice before it answered" : undefined);
+      previousExit = failure.exit;
+      const retryInMs = final === undefined && attempt < attempts ? backoffDelay(attempt, this.#options.backoff) : undefined;
+      const outcome = final !== undefined ? `, not retried (${final}, which no retry can change)` : "";
+      this.#problem(`connect attempt ${attempt} of ${attempts} failed${outcome}: ${this.#lastError}`);
+      this.#emit("connectfailed", {
+        server: this.name,
+        attempt,
+        attempts,
+        message: this.#lastError ?? "",
+        ...(retryInMs === undefined ? {} : { retryInMs }),
+        ...(final === undefined ? {} : { final }),
+      });
+      if (final !== undefined) {
+        this.#park(`could not start: ${final}, which no retry can change`);
+        return;
+      }
+      if (retryInMs !== undefined && !(await this.#sleep(retryInMs))) return;
     }
     this.#park(`could not start: ${attempts} connect attempt${attempts === 1 ? "" : "s"} failed`);
   }
@@ -326,21 +352,31 @@ export class ServerConnection {
     return this.#oauthFetch;
   }
 
+  /** How the connect of the attempt under way failed (#open), for #start to judge whether to retry. */
+  #failure: StartFailure = {};
+
   /**
-   * One try at a session (#establish). True when it is ready, or when the connection was
-   * closed meanwhile (either way the caller's loop is over); false after a failure, which is
-   * kept as the last error and reported in the words of `failed`.
+   * One try at a session (#establish). Undefined when it is ready, or when the connection was
+   * closed meanwhile (either way the caller's loop is over); after a failure, which is kept as
+   * the last error, what start-failure.ts makes of it.
    */
-  async #attempt(failed: (error: string) => string): Promise<boolean> {
+  async #attempt(): Promise<StartFailure | undefined> {
+    this.#failure = {};
     try {
       await this.#establish();
-      return true;
+      return undefined;
     } catch (error) {
-      if (this.#closed) return true;
+      if (this.#closed) return undefined;
       this.#lastError = messageOf(error);
-      this.#problem(failed(this.#lastError));
-      return false;
+      return this.#failure;
     }
+  }
+
+  /** A try at a session for the reconnect and probe loops: true when it is ready or closed; a failure is reported in the words of `failed`. */
+  async #retry(failed: (error: string) => string): Promise<boolean> {
+    if ((await this.#attempt()) === undefined) return true;
+    this.#problem(failed(this.#lastError ?? ""));
+    return false;
   }
 
   /** Spawns and initializes a new session, bounded by connect_timeout (spawn + initialize). */
@@ -407,6 +443,7 @@ export class ServerConnection {
       return client;
     } catch (error) {
       this.#foundEra = undefined; // the cached era (if any) is re-probed next time
+      this.#failure = timedOut ? {} : startFailure(error);
       await endClient(client);
       if (this.#opening === client) this.#opening = undefined;
       if (timedOut) {
@@ -566,7 +603,7 @@ export class ServerConnection {
       this.#reconnectAttempts += 1;
       const delayMs = backoffDelay(this.#reconnectAttempts, this.#options.backoff);
       if (!(await this.#sleep(delayMs))) return;
-      if (await this.#attempt((error) => `reconnect attempt ${this.#reconnectAttempts} of ${max} failed: ${error}`)) return;
+      if (await this.#retry((error) => `reconnect attempt ${this.#reconnectAttempts} of ${max} failed: ${error}`)) return;
     }
   }
 
@@ -583,7 +620,7 @@ export class ServerConnection {
   async #probeLoop(): Promise<void> {
     while (!this.#closed && this.#state === "parked") {
       if (!(await this.#sleep(this.#options.probeIntervalMs))) return;
-      if (await this.#attempt((error) => `probe failed: ${error}; next probe in ${durationText(this.#options.probeIntervalMs)}`)) return;
+      if (await this.#retry((error) => `probe failed: ${error}; next probe in ${durationText(this.#options.probeIntervalMs)}`)) return;
     }
   }
 

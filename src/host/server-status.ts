@@ -59,6 +59,13 @@ export interface ServerEvents {
   serverstate: { server: string; from: ServerState; to: ServerState; error?: Error };
   /** A notifications/message the server sent — spec 2025-11-25 server/utilities/logging. */
   log: { server: string; level: LoggingLevel; logger?: string; data: unknown };
+  /**
+   * An attempt of the initial connect failed (its `message` is the error's). `retryInMs`: the
+   * next attempt follows after that long; absent, the start has given up (the server is parked),
+   * and `final` says why, when it was a failure no retry can change (a command not found, a
+   * package npm does not have, the same exit twice before the server answered).
+   */
+  connectfailed: { server: string; attempt: number; attempts: number; message: string; retryInMs?: number; final?: string };
   /** A line the server wrote to stderr (stdio servers). */
   stderr: { server: string; line: string };
   /**

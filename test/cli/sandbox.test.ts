@@ -9,7 +9,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { mcpwire as runMcpwire, type Outcome, scratchDir, startMcpwire, writeConfig } from "../support/cli-runner.ts";
+import { mcpwire as runMcpwire, type Outcome, root, scratchDir, startMcpwire, writeConfig } from "../support/cli-runner.ts";
 import { waitUntil } from "../support/polling.ts";
 import { descendants, isRunning } from "../support/processes.ts";
 import { sandboxAvailability } from "../../src/host/sandbox-availability.ts";
@@ -59,6 +59,34 @@ describe("--sandbox and sandbox: on the command line", { skip }, () => {
     assert.equal(read.code, 0, read.stderr);
     assert.match(read.stdout, /^denied: ENOENT/);
     assert.equal(unsandboxed.stdout, "ok: the secret\n");
+  });
+
+  test("npx -y of the README's server, sandboxed: from the project that installed it, it runs; elsewhere it fails at once saying why", async () => {
+    const npx = "npx -y @modelcontextprotocol/server-everything";
+    const env = { ...process.env, HOME: scratch.path, XDG_CONFIG_HOME: join(scratch.path, "config"), XDG_CACHE_HOME: join(scratch.path, "cache") };
+    const empty = join(scratch.path, "empty-project");
+    mkdirSync(empty, { recursive: true });
+    const [project, elsewhere, home] = await Promise.all([
+      // The repository's root has server-everything in node_modules; the default profile maps the working directory.
+      runMcpwire(["call", "--stdio", npx, "--sandbox", "echo", "message=sandboxed"], { cwd: root, env, timeoutMs: 60_000 }),
+      runMcpwire(["servers", "--json", "--stdio", npx, "--sandbox"], { cwd: empty, env, timeoutMs: 60_000 }),
+      // Run from the home (the scratch folder is HOME here): not mapped, and the error says so.
+      mcpwire(["call", "--stdio", npx, "--sandbox", "echo", "message=sandboxed"]),
+    ]);
+    assert.equal(project.code, 0, project.stderr);
+    assert.equal(project.stdout, "Echo: sandboxed\n");
+    const [status] = JSON.parse(elsewhere.stdout) as Array<{ state: string; reason?: string; lastError?: string }>;
+    assert.equal(status?.state, "parked", elsewhere.stderr);
+    assert.match(status?.reason ?? "", /^could not start: npx runs offline and the package is not where it can run it from, which no retry can change/);
+    const error = status?.lastError ?? "";
+    assert.match(error, /in its sandbox npx has no network and its cache \(.*\) read-only, so it runs only a package installed in its working directory/);
+    assert.ok(error.includes(`${empty} (npm install PACKAGE there)`), error);
+    assert.match(error, /sandbox: \{ network: true, write: \[.*\] \} in the server's config/);
+    assert.equal(home.code, 3, home.stderr);
+    assert.match(
+      home.stderr,
+      /its working directory .* is, or holds, your home, which the sandbox does not map, so give it a project's directory as cwd \(--cwd DIR\)/,
+    );
   });
 
   test("a config's sandbox: key, with a read path; servers --json carries the profile", async () => {

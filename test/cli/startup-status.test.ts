@@ -1,11 +1,16 @@
 // The servers' startup status line (src/cli/startup-status.ts): drawn in place on a terminal
-// with each server's time since it began, cleared when the last is up or when another line is
-// written, nothing at all off a terminal; and which servers' naming can make a tool name
+// with each server's time since it began, the attempt of one being retried, those that failed
+// while others still start, cleared when the last is up or when another line is written,
+// nothing at all off a terminal; and which servers' naming can make a tool name
 // (src/cli/tool-owner.ts namingFit), the first step of `call` choosing the server to start.
 
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { StartupStatus } from "../../src/cli/startup-status.ts";
+import { startServers, StartupStatus } from "../../src/cli/startup-status.ts";
+import { McpManager } from "../../src/host/manager.ts";
+import { behaviour } from "../support/behaviour.ts";
+import { fixturePath } from "../support/fixture-process.ts";
+import { configOf, stdioServerConfig } from "../support/server-config.ts";
 import { interruptProgress } from "../../src/cli/progress.ts";
 import { namingFit } from "../../src/cli/tool-owner.ts";
 import { toolName } from "../../src/registry/naming.ts";
@@ -46,6 +51,20 @@ describe("StartupStatus", () => {
     assert.equal(out.at(-1), "\r\x1b[K");
   });
 
+  test("a retried server shows its attempt; one that gave up shows as failed while another still starts", () => {
+    const { line, out, advance } = status(true);
+    line.begin("broken");
+    line.begin("slow");
+    advance(2000);
+    line.retry("broken", 2, 4);
+    line.draw();
+    assert.equal(out.at(-1), "\rstarting broken (2 s, attempt 2 of 4), slow (2 s)…\x1b[K");
+    line.end("broken", true);
+    assert.equal(out.at(-1), "\rstarting slow (2 s)…; broken failed\x1b[K");
+    line.end("slow");
+    assert.equal(out.at(-1), "\r\x1b[K");
+  });
+
   test("off a terminal nothing is written", () => {
     const { line, out, advance } = status(false);
     line.begin("slow");
@@ -66,6 +85,24 @@ describe("StartupStatus", () => {
     assert.ok(drawn.length <= 78, drawn);
     line.finish();
   });
+});
+
+// Real servers under a real manager: one whose exits differ (retried), one that exits the same way twice (given up).
+behaviour("startServers: the line shows a retried server's attempt, and a server that gave up as failed", async () => {
+  const varying = "process.stderr.write('busy ' + String(process.pid).replace(/\\d/g, (d) => 'abcdefghij'[d]) + '\\n', () => process.exit(2))";
+  const manager = new McpManager(
+    configOf(stdioServerConfig("flaky", ["-e", varying]), stdioServerConfig("fatal", [fixturePath("exit-at-start-server.mjs")])),
+    { reconnectDelay: { initialMs: 300, maxMs: 300, jitter: 0 }, connectRetries: 3, probeIntervalMs: 600_000 },
+  );
+  const out: string[] = [];
+  try {
+    await startServers(manager, ["flaky", "fatal"], new StartupStatus((text) => out.push(text), true));
+  } finally {
+    await manager.close();
+  }
+  assert.ok(out.some((text) => /flaky \([^)]*, attempt [234] of 4\)/.test(text)), out.join("\n"));
+  assert.ok(out.some((text) => /…; fatal failed\x1b\[K$/.test(text)), out.join("\n"));
+  assert.equal(out.at(-1), "\r\x1b[K", "cleared at the end");
 });
 
 describe("namingFit: which servers' naming can make a tool name", () => {

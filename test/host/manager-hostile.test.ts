@@ -45,8 +45,9 @@ type Seen = { [K in keyof ManagerEvents]: ManagerEvents[K][] };
 
 /** Every event of every type the manager emits, in order. */
 function record(manager: McpManager): Seen {
-  const seen: Seen = { serverstate: [], log: [], stderr: [], problem: [], taskStatus: [], toolheld: [] };
+  const seen: Seen = { serverstate: [], connectfailed: [], log: [], stderr: [], problem: [], taskStatus: [], toolheld: [] };
   manager.on("serverstate", (detail) => seen.serverstate.push(detail));
+  manager.on("connectfailed", (detail) => seen.connectfailed.push(detail));
   manager.on("log", (detail) => seen.log.push(detail));
   manager.on("stderr", (detail) => seen.stderr.push(detail));
   manager.on("problem", (detail) => seen.problem.push(detail));

@@ -237,8 +237,10 @@ behaviour("from a YAML config: a server whose ${VAR} is unset is disabled with t
 });
 
 behaviour("a server that cannot start is retried with backoff, then parked; start() still resolves and the others run", async () => {
+  // Its stderr differs at each start (its pid in letters): a failure that may pass, so it is retried (start-failure.ts).
+  const dying = "process.stderr.write('no config here for ' + String(process.pid).replace(/\\d/g, (d) => 'abcdefghij'[d]) + '\\n'); process.exit(2)";
   const manager = new McpManager(
-    configOf(server("alpha"), server("dead", { command: "node", args: ["-e", "process.stderr.write('no config here\\n'); process.exit(2)"] })),
+    configOf(server("alpha"), server("dead", { command: "node", args: ["-e", dying] })),
     { ...FAST, connectRetries: 2 },
   );
   const problems: string[] = [];

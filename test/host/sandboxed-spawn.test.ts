@@ -6,7 +6,7 @@
 
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -15,7 +15,7 @@ import { fileURLToPath } from "node:url";
 import { StdioTransport } from "../../src/mod.ts";
 import type { CallToolResult } from "../../src/client/types.ts";
 import type { SandboxSettings, ServerConfig } from "../../src/host/config/types.ts";
-import { McpManager } from "../../src/host/manager.ts";
+import { type ManagerEvents, McpManager } from "../../src/host/manager.ts";
 import type { TraceEvent } from "../../src/transport/trace-event.ts";
 import { sandboxAvailability } from "../../src/host/sandbox-availability.ts";
 import { fixturePath } from "../support/fixture-process.ts";
@@ -128,6 +128,25 @@ describe("a stdio server in its sandbox (bubblewrap)", { skip }, () => {
     }
   });
 
+  test("a server under a home with a stray package.json reads its own folder, not the home's other files", async () => {
+    // ~/mcp/weather/server.mjs with ~/package.json: the nearest package above the script is the home itself.
+    const home = join(dir, "home");
+    const weather = join(home, "mcp", "weather");
+    mkdirSync(join(weather, "lib"), { recursive: true });
+    mkdirSync(join(home, ".ssh"), { recursive: true });
+    writeFileSync(join(home, "package.json"), "{}");
+    writeFileSync(join(home, ".ssh", "id_rsa"), "the private key");
+    copyFileSync(fixturePath("sandbox-probe-server.mjs"), join(weather, "server.mjs"));
+    copyFileSync(fixturePath("lib/server.mjs"), join(weather, "lib", "server.mjs"));
+    const { manager } = await started(stdioServerConfig("weather", [join(weather, "server.mjs")], { env: { HOME: home }, sandbox: profile() }));
+    try {
+      assert.match(await call(manager, "weather", "read_file", { path: join(home, ".ssh", "id_rsa") }), /^denied: ENOENT/);
+      assert.match(await call(manager, "weather", "read_file", { path: join(weather, "lib", "server.mjs") }), /^ok: /);
+    } finally {
+      await manager.close();
+    }
+  });
+
   test("a profile that allows them: the read, the write and the connection succeed", async () => {
     const sandbox = profile({ profile: "custom", read: [join(dir, "outside")], write: [join(dir, "writable")], network: true });
     const { manager } = await started(stdioServerConfig("probe", [fixturePath("sandbox-probe-server.mjs")], { sandbox }));
@@ -191,28 +210,44 @@ describe("a stdio server in its sandbox (bubblewrap)", { skip }, () => {
     }
   });
 
-  test("npx of a package that is not installed, without network: the failure says to install it first or allow the network", async () => {
+  test("npx of a package that is not installed, without network: it fails at once, not retried, saying what the sandbox withholds", async () => {
+    const failed: ManagerEvents["connectfailed"][] = [];
     const manager = new McpManager(
       configOf(serverConfig({
         name: "missing",
         transport: "stdio",
         command: "npx",
         args: ["-y", "@mcpwire-test/not-installed-anywhere"],
-        // npm's retries would only wait longer for a network the sandbox does not have.
-        env: { npm_config_fetch_retries: "0" },
+        cwd: join(dir, "root"),
+        // Longer than npm's retries of a registry it cannot reach (10 s, then 60 s): offline, npx does not wait for them.
+        connectTimeoutMs: 120_000,
         sandbox: profile(),
       })),
-      { connectRetries: 0, probeIntervalMs: 600_000 },
+      { connectRetries: 3, reconnectDelay: { initialMs: 20 }, probeIntervalMs: 600_000 },
     );
+    manager.on("connectfailed", (event) => failed.push(event));
     try {
       await hangGuard(manager.start(), 60_000, "npx failing");
       const [status] = manager.status();
       assert.equal(status?.state, "parked");
-      assert.match(
-        status?.lastError ?? "",
-        /its sandbox has no network, so npx could not download a package it lacks: install the package first \(npm install -g PACKAGE/,
-      );
-      assert.match(status?.lastError ?? "", /or allow the network with sandbox: \{ network: true \}/);
+      assert.deepEqual(failed.map((event) => event.final), ["npx runs offline and the package is not where it can run it from"]);
+      const error = status?.lastError ?? "";
+      assert.match(error, /in its sandbox npx has no network and its cache \(.*\.npm\) read-only/);
+      assert.ok(error.includes(`installed in its working directory ${join(dir, "root")} (npm install PACKAGE there)`), error);
+      assert.match(error, /sandbox: \{ network: true, write: \[".*\.npm"\] \} in the server's config/);
+      assert.match(error, /ENOTCACHED/);
+    } finally {
+      await manager.close();
+    }
+  });
+
+  test("npx run from the project's directory, which the default profile maps, finds the package installed there", async () => {
+    // No cwd configured: mcpwire's own, the repository's root (where the tests run), with server-everything in its node_modules.
+    const { manager } = await started(
+      serverConfig({ name: "everything", transport: "stdio", command: "npx", args: ["-y", "@modelcontextprotocol/server-everything"], sandbox: profile() }),
+    );
+    try {
+      assert.equal(await call(manager, "everything", "echo", { message: "sandboxed" }), "Echo: sandboxed");
     } finally {
       await manager.close();
     }
