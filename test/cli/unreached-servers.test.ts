@@ -144,10 +144,15 @@ describe("a list verb some of whose servers could be reached", () => {
 });
 
 describe("a listing tries a server that fails to start once", () => {
-  /** A config whose one stdio server adds a line to `starts` each time it is started, then exits 3. */
+  /**
+   * A config whose one stdio server adds a line to `starts` each time it is started, then exits 3
+   * with a stderr line of its own at each start (a start failing the same way twice is not retried:
+   * host/start-failure.ts; letters, since that comparison ignores numbers).
+   */
   async function dying(name: string): Promise<{ config: string; starts: () => number }> {
     const starts = join(scratch.path, `${name}.starts`);
-    const script = "require('fs').appendFileSync(process.argv[1], 'start\\n'); process.exit(3)";
+    const script = "const fs = require('fs'); fs.appendFileSync(process.argv[1], 'start\\n'); " +
+      "console.error('attempt ' + 'abcdefghij'[fs.readFileSync(process.argv[1], 'utf8').length % 10]); process.exit(3)";
     const config = await writeConfig(scratch.path, `${name}.yaml`, [
       "mcp_servers:",
       "  dying:",
