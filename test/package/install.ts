@@ -3,7 +3,8 @@
 // (this one), Node 22 (the `node@22` package, cached outside the checkout) and Deno,
 // `require("mcpwire")`, the `mcpwire` bin, and a TypeScript consumer under nodenext and bundler;
 // the root entry in Bun, in headless Chromium (bundled from the installed package by esbuild)
-// and in workerd, each listing server-everything's tools over Streamable HTTP (issue 28).
+// and in workerd, each listing server-everything's tools over Streamable HTTP (issue 28). The bin
+// is one bundle (scripts/cli-bundle.ts; issue 37).
 // Run by `npm test` (test:package) under Node only: `node --import tsx --test test/package/install.ts`.
 // MCPWIRE_TEST_CACHE sets the cache folder (default ~/.cache/mcpwire-test).
 
@@ -22,6 +23,7 @@ import { chromiumSkip } from "../support/chromium.ts";
 import { EVERYTHING } from "../support/everything-path.ts";
 import { freePort, startEverything, stop } from "../support/everything-http.ts";
 import { startWorkerd, workerdSkip } from "../support/workerd.ts";
+import { STATIC_IMPORT } from "../../scripts/cli-bundle.ts";
 
 const ROOT = resolve(fileURLToPath(new URL("../..", import.meta.url)));
 const PACKAGE = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { name: string; version: string };
@@ -227,6 +229,30 @@ describe("the npm package, packed and installed", () => {
       assert.ok(tarballFiles.includes(`${base}.js`) && tarballFiles.includes(`${base}.d.ts`), `${base}.js and .d.ts are packed`);
     }
     assert.ok(tarballFiles.includes("dist/cli/run.js"));
+  });
+
+  // The bin is one esbuild bundle (scripts/cli-bundle.ts): run.js holds what it needs before a
+  // verb runs, the verbs and what they share are chunks, telemetry-layer.js a second entry; not
+  // tsc's file per module of src/cli/ (main.js, output.js, …), which loaded the library's files one by one.
+  test("the bin is a bundle: dist/cli/ holds run.js, telemetry-layer.js and chunks; run.js loads no other file before a verb runs", () => {
+    const cli = tarballFiles.filter((path) => path.startsWith("dist/cli/")).map((path) => path.slice("dist/cli/".length));
+    const perModule = readdirSync(join(ROOT, "src", "cli"))
+      .filter((name) => name.endsWith(".ts") && name !== "run.ts")
+      .map((name) => name.replace(/\.ts$/, ".js"))
+      .filter((name) => cli.includes(name));
+    assert.deepEqual(perModule, [], "dist/cli/ holds a module per source file (tsc's build of the CLI), not the bundle");
+    const shapes = cli.filter((name) => !/^(run|telemetry-layer)\.js$|^[\w-]+-[A-Z0-9]{8}\.js$/.test(name));
+    assert.deepEqual(shapes, [], "dist/cli/ holds only the two entries and chunks (no .d.ts, no source maps)");
+    const read = (name: string) => readFileSync(join(project, "node_modules", "mcpwire", "dist", "cli", name), "utf8");
+    const run = read("run.js");
+    const statics = [...run.matchAll(STATIC_IMPORT)].map((found) => found[1]!);
+    assert.deepEqual(statics, [], "run.js imports no module statically: `mcpwire version` reads one file");
+    const verbs = [...run.matchAll(/\bimport\s*\(\s*["'](\.\/[^"']+)["']\s*\)/g)].map((found) => found[1]!.slice(2));
+    assert.ok(verbs.length >= 20, `run.js loads each verb's chunk when it runs: ${verbs.join(" ")}`);
+    assert.deepEqual(verbs.filter((name) => !cli.includes(name)), [], "every chunk run.js loads is packed");
+    // None of the library's files either: the bin never loads dist/<layer>/*.js (a second McpwireError).
+    const outside = cli.flatMap((name) => [...read(name).matchAll(/["'](\.\.\/[^"']+)["']/g)].map((found) => `${name}: ${found[1]}`));
+    assert.deepEqual(outside, []);
   });
 
   test("the installed package depends on ajv, yaml and smol-toml only", () => {
