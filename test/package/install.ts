@@ -274,7 +274,8 @@ describe("the npm package, packed and installed", () => {
     const installed = JSON.parse(readFileSync(join(project, "node_modules", "mcpwire", "package.json"), "utf8"));
     // smol-toml: Codex's config.toml for config imports, loaded only when a TOML file is read.
     assert.deepEqual(Object.keys(installed.dependencies ?? {}).sort(), ["ajv", "smol-toml", "yaml"]);
-    assert.equal(installed.bin?.mcpwire, "./dist/cli/run.js");
+    // npm publish drops a bin path written "./dist/…" (npm 11: "script name … was invalid and removed"); .ci/release --dry-run shows it
+    assert.equal(installed.bin?.mcpwire, "dist/cli/run.js");
     assert.match(readFileSync(join(project, "node_modules", "mcpwire", "dist", "cli", "run.js"), "utf8"), /^#!\/usr\/bin\/env node\n/);
   });
 
