@@ -6,7 +6,7 @@
 // and in workerd, each listing server-everything's tools over Streamable HTTP (issue 28). The bin
 // is one bundle (scripts/cli-bundle.ts), run by Node 20, Node 22, Deno (`deno run -A npm:mcpwire`)
 // and Bun; the example servers the docs use are packed, and the docs' commands that use them run
-// against the installed package (issue 37).
+// against the installed package (issue 37). The README's install lines: clone.ts.
 // Run by `npm test` (test:package) under Node only: `node --import tsx --test test/package/install.ts`.
 // MCPWIRE_TEST_CACHE sets the cache folder (default ~/.cache/mcpwire-test).
 
