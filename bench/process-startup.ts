@@ -1,5 +1,6 @@
 // Process-level start-up (issue 15), every case measured side by side in rotating rounds of one
-// run: `mcpwire version` (the compiled CLI from `npm run build`) against `node -e 0` (the floor),
+// run: `mcpwire version` and `--help` (the bin bundle from `npm run build`, issue 37) against
+// `node -e 0` (the floor), `tools` against the docs' example server,
 // `mcporter --version` (a compiled peer CLI) and the checkout's tsx launcher; `mcpwire inspect
 // --stdio <server-everything> --json` against the same listing through each SDK
 // (bench/sdk-inspect.mjs); and the time to import each entry in a fresh Node against the SDKs'
@@ -16,6 +17,8 @@ import { median, type Row, row } from "./common.ts";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const EVERYTHING = join(ROOT, "node_modules", "@modelcontextprotocol", "server-everything", "dist", "index.js");
+/** The docs' example server (shipped in the package): `tools` against it is a verb's whole run with a small server. */
+const ECHO_SERVER = join(ROOT, "examples", "servers", "echo-server.mjs");
 const CACHE = process.env.MCPWIRE_TEST_CACHE ?? join(os.homedir(), ".cache", "mcpwire-test");
 const RUNS = 11;
 const ENTRIES = ["mcpwire", "mcpwire/registry", "mcpwire/host", "mcpwire/agent", "mcpwire/auth"] as const;
@@ -88,6 +91,8 @@ export function processRows(): Row[] {
   const node = process.execPath;
   const cases: Record<string, Case> = {
     version: { command: node, args: [cli, "version"] },
+    help: { command: node, args: [cli, "--help"] },
+    toolsEcho: { command: node, args: [cli, "tools", "--stdio", `${node} ${ECHO_SERVER}`] },
     floor: { command: node, args: ["-e", "0"] },
     tsxLauncher: { command: node, args: [join(ROOT, "src", "cli", "bin.js"), "version"] },
     inspect: { command: node, args: [cli, "inspect", "--stdio", `${node} ${EVERYTHING} stdio`, "--json"] },
@@ -112,7 +117,18 @@ export function processRows(): Row[] {
   }
   const stats = (name: string): Stats => ({ median: median(times[name]!), min: Math.min(...times[name]!), max: Math.max(...times[name]!) });
   // the cases named above, measured; mcporter only when it is installed
-  type Measured = "version" | "floor" | "tsxLauncher" | "inspect" | "inspectV1" | "inspectV2" | "importSdkV1" | "importSdkV2" | (typeof ENTRIES)[number];
+  type Measured =
+    | "version"
+    | "help"
+    | "toolsEcho"
+    | "floor"
+    | "tsxLauncher"
+    | "inspect"
+    | "inspectV1"
+    | "inspectV2"
+    | "importSdkV1"
+    | "importSdkV2"
+    | (typeof ENTRIES)[number];
   const s = Object.fromEntries(names.map((name) => [name, stats(name)])) as Record<Measured, Stats> & { mcporter?: Stats };
 
   const peerText = s.mcporter !== undefined
@@ -126,6 +142,20 @@ export function processRows(): Row[] {
       { mcpwire: s.version.median, floor: s.floor.median },
       `min–max: mcpwire ${spread(s.version)}, floor ${spread(s.floor)}; ${peerText}; ` +
         `the checkout's tsx launcher (src/cli/bin.js) ${s.tsxLauncher.median.toFixed(0)} (${spread(s.tsxLauncher)})`,
+    ),
+    row(
+      "startup",
+      `process: \`mcpwire --help\` (compiled CLI) vs \`node -e 0\` as the floor (median of ${RUNS})`,
+      "ms",
+      { mcpwire: s.help.median, floor: s.floor.median },
+      `min–max: mcpwire ${spread(s.help)}, floor ${spread(s.floor)}`,
+    ),
+    row(
+      "startup",
+      `process: \`mcpwire tools --stdio <examples/servers/echo-server.mjs>\` (compiled CLI; median of ${RUNS})`,
+      "ms",
+      { mcpwire: s.toolsEcho.median },
+      `min–max ${spread(s.toolsEcho)}: the bin, a verb's chunk, the client and a small server's start`,
     ),
     row(
       "startup",

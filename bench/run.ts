@@ -282,6 +282,16 @@ const TARGETS: Target[] = [
       { label: "dispatch", case: "dispatchSync (mcpwire)", pick: (r) => r.cpu_us?.floor },
     ],
   },
+  // issue 37: the bin's start (bench/process-startup.ts): `mcpwire version` within 1.2× `node -e 0`.
+  {
+    name: "`mcpwire version` vs `node -e 0` (time: the floor's / version's)",
+    goal: "≥ 0.83× (≤ 1.2× the floor's time)",
+    bench: "startup",
+    case: "process: `mcpwire version`",
+    field: "ratio_vs_floor",
+    atLeast: 0.83,
+    also: [{ label: "`--help` ms", case: "process: `mcpwire --help`", pick: (r) => r.mcpwire }],
+  },
   // issue 27: `call` starts only the server that owns the tool (bench/call-startup.bench.ts).
   {
     name: "call with a slow and a broken extra server vs its server alone",

@@ -10,7 +10,7 @@
 //   node test/suite.mjs deno --list                   the files in the order they are handed out, nothing run
 //   node test/suite.mjs bun [bun test options…]       bun test --parallel=N <BUN_FILES>
 //   node test/suite.mjs bun --list                    the files Bun runs and those it does not, nothing run
-//   node test/suite.mjs package [node --test options…]  node --import tsx --test test/package/install.ts
+//   node test/suite.mjs package [node --test options…]  node --import tsx --test test/package/install.ts test/package/clone.ts
 //   node test/suite.mjs deno+bun+package              those suites at once (any of node, deno, bun, package
 //                                                     joined by +), each `node test/suite.mjs PART`, its
 //                                                     lines after [PART] (Deno's have [deno N] already)
@@ -150,7 +150,7 @@ if (runtime?.includes("+")) {
 }
 
 const files = runtime === "package"
-  ? ["test/package/install.ts"]
+  ? ["test/package/install.ts", "test/package/clone.ts"]
   : runtime === "bun"
   ? BUN_FILES.filter((file) => !BUN_SKIPS.has(file) && !BUN_DROPPED.has(file))
   : [...testFiles("test"), ...testFiles("conformance")];

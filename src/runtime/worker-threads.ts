@@ -2,22 +2,17 @@
 // provide with all the sync bridge needs: workerData carrying a SharedArrayBuffer and a
 // transferred MessagePort, receiveMessageOnPort, unref(), and in the worker, process 'exit'
 // and 'uncaughtExceptionMonitor'. (Deno's web Worker has no unref and keeps the process alive.)
+// node:worker_threads is loaded on first use (process.getBuiltinModule), not with the runtime
+// module: a CLI run that starts no worker (`mcpwire version`) does not pay for it.
 
 import process from "node:process";
-import {
-  isMainThread,
-  type MessagePort as NodeMessagePort,
-  receiveMessageOnPort,
-  type TransferListItem,
-  Worker,
-  workerData as startData,
-} from "node:worker_threads";
+import type { MessagePort as NodeMessagePort, TransferListItem } from "node:worker_threads";
 import type { ChildGroups } from "./process-group.ts";
 import type { WorkerExit, WorkerStart, WorkerThread } from "./types.ts";
 
 /** Starts `entry` (a module URL, or code to eval that imports one) with `start.data` as its workerData. */
 export function startWorkerThread(entry: URL | string, start: WorkerStart): WorkerThread {
-  const worker = new Worker(entry, {
+  const worker = new (threads().Worker)(entry, {
     eval: typeof entry === "string",
     workerData: start.data,
     transferList: (start.transfer ?? []) as unknown as TransferListItem[],
@@ -33,12 +28,18 @@ export function startWorkerThread(entry: URL | string, start: WorkerStart): Work
   };
 }
 
+/** node:worker_threads, loaded when first asked for. */
+function threads(): typeof import("node:worker_threads") {
+  return process.getBuiltinModule("node:worker_threads");
+}
+
 export function workerData(): unknown {
+  const { isMainThread, workerData: startData } = threads();
   return isMainThread ? undefined : startData;
 }
 
 export function receiveMessageSync(port: MessagePort): { message: unknown } | undefined {
-  const received = receiveMessageOnPort(port as unknown as NodeMessagePort);
+  const received = threads().receiveMessageOnPort(port as unknown as NodeMessagePort);
   return received === undefined ? undefined : { message: received.message };
 }
 

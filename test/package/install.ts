@@ -3,7 +3,10 @@
 // (this one), Node 22 (the `node@22` package, cached outside the checkout) and Deno,
 // `require("mcpwire")`, the `mcpwire` bin, and a TypeScript consumer under nodenext and bundler;
 // the root entry in Bun, in headless Chromium (bundled from the installed package by esbuild)
-// and in workerd, each listing server-everything's tools over Streamable HTTP (issue 28).
+// and in workerd, each listing server-everything's tools over Streamable HTTP (issue 28). The bin
+// is one bundle (scripts/cli-bundle.ts), run by Node 20, Node 22, Deno (`deno run -A npm:mcpwire`)
+// and Bun; the example servers the docs use are packed, and the docs' commands that use them run
+// against the installed package (issue 37). The README's install lines: clone.ts.
 // Run by `npm test` (test:package) under Node only: `node --import tsx --test test/package/install.ts`.
 // MCPWIRE_TEST_CACHE sets the cache folder (default ~/.cache/mcpwire-test).
 
@@ -22,6 +25,9 @@ import { chromiumSkip } from "../support/chromium.ts";
 import { EVERYTHING } from "../support/everything-path.ts";
 import { freePort, startEverything, stop } from "../support/everything-http.ts";
 import { startWorkerd, workerdSkip } from "../support/workerd.ts";
+import { STATIC_IMPORT } from "../../scripts/cli-bundle.ts";
+import { docBlocks } from "../support/doc-blocks.ts";
+import { linesMatch, normalised, transcriptSteps } from "../support/transcript.ts";
 
 const ROOT = resolve(fileURLToPath(new URL("../..", import.meta.url)));
 const PACKAGE = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { name: string; version: string };
@@ -212,14 +218,15 @@ describe("the npm package, packed and installed", () => {
   });
   after(() => rmSync(scratch, { recursive: true, force: true }));
 
-  test("the tarball holds dist/, the config schema, README.md, LICENSE and package.json: no sources, tests, benchmarks or fixtures", () => {
+  test("the tarball holds dist/, the example servers, the config schema, README.md, LICENSE and package.json: no sources, tests, benchmarks or fixtures", () => {
     const stray = tarballFiles.filter((path) =>
-      !path.startsWith("dist/") && !["package.json", "README.md", "LICENSE", "schema/mcpwire.schema.json"].includes(path)
+      !path.startsWith("dist/") && !/^examples\/servers\/[\w-]+\.mjs$/.test(path) &&
+      !["package.json", "README.md", "LICENSE", "schema/mcpwire.schema.json"].includes(path)
     );
     assert.ok(tarballFiles.includes("schema/mcpwire.schema.json"), "the config schema is packed (editors point a config at it)");
     assert.deepEqual(stray, []);
     const unwanted = tarballFiles.filter((path) =>
-      /(^|\/)(test|tests|bench|fixtures|conformance|examples|\.ci)(\/|$)|\.test\.|\.ts$/.test(path) && !path.endsWith(".d.ts")
+      /(^|\/)(test|tests|bench|fixtures|conformance|\.ci)(\/|$)|\.test\.|\.ts$/.test(path) && !path.endsWith(".d.ts")
     );
     assert.deepEqual(unwanted, []);
     for (const source of Object.values(ENTRIES)) {
@@ -229,11 +236,46 @@ describe("the npm package, packed and installed", () => {
     assert.ok(tarballFiles.includes("dist/cli/run.js"));
   });
 
+  test("the example servers the docs run are packed (examples/servers/), each one the docs name", () => {
+    const named = new Set(
+      docBlocks().flatMap((block) => [...block.body.matchAll(/examples\/servers\/[\w-]+\.mjs/g)].map((found) => found[0])),
+    );
+    assert.ok(named.has("examples/servers/echo-server.mjs"), `the docs name ${[...named].join(", ") || "no example server"}`);
+    for (const path of named) assert.ok(tarballFiles.includes(path), `${path}, which the docs run, is packed`);
+    const fixtures = docBlocks().filter((block) => /test\/fixtures\/[\w-]+\.mjs/.test(block.body)).map((block) => `${block.file}:${block.line}`);
+    assert.deepEqual(fixtures, [], "a doc example runs a test fixture, which the package does not ship: use examples/servers/");
+  });
+
+  // The bin is one esbuild bundle (scripts/cli-bundle.ts): run.js holds what it needs before a
+  // verb runs, the verbs and what they share are chunks, telemetry-layer.js a second entry; not
+  // tsc's file per module of src/cli/ (main.js, output.js, …), which loaded the library's files one by one.
+  test("the bin is a bundle: dist/cli/ holds run.js, telemetry-layer.js and chunks; run.js loads no other file before a verb runs", () => {
+    const cli = tarballFiles.filter((path) => path.startsWith("dist/cli/")).map((path) => path.slice("dist/cli/".length));
+    const perModule = readdirSync(join(ROOT, "src", "cli"))
+      .filter((name) => name.endsWith(".ts") && name !== "run.ts")
+      .map((name) => name.replace(/\.ts$/, ".js"))
+      .filter((name) => cli.includes(name));
+    assert.deepEqual(perModule, [], "dist/cli/ holds a module per source file (tsc's build of the CLI), not the bundle");
+    const shapes = cli.filter((name) => !/^(run|telemetry-layer)\.js$|^[\w-]+-[A-Z0-9]{8}\.js$/.test(name));
+    assert.deepEqual(shapes, [], "dist/cli/ holds only the two entries and chunks (no .d.ts, no source maps)");
+    const read = (name: string) => readFileSync(join(project, "node_modules", "mcpwire", "dist", "cli", name), "utf8");
+    const run = read("run.js");
+    const statics = [...run.matchAll(STATIC_IMPORT)].map((found) => found[1]!);
+    assert.deepEqual(statics, [], "run.js imports no module statically: `mcpwire version` reads one file");
+    const verbs = [...run.matchAll(/\bimport\s*\(\s*["'](\.\/[^"']+)["']\s*\)/g)].map((found) => found[1]!.slice(2));
+    assert.ok(verbs.length >= 20, `run.js loads each verb's chunk when it runs: ${verbs.join(" ")}`);
+    assert.deepEqual(verbs.filter((name) => !cli.includes(name)), [], "every chunk run.js loads is packed");
+    // None of the library's files either: the bin never loads dist/<layer>/*.js (a second McpwireError).
+    const outside = cli.flatMap((name) => [...read(name).matchAll(/["'](\.\.\/[^"']+)["']/g)].map((found) => `${name}: ${found[1]}`));
+    assert.deepEqual(outside, []);
+  });
+
   test("the installed package depends on ajv, yaml and smol-toml only", () => {
     const installed = JSON.parse(readFileSync(join(project, "node_modules", "mcpwire", "package.json"), "utf8"));
     // smol-toml: Codex's config.toml for config imports, loaded only when a TOML file is read.
     assert.deepEqual(Object.keys(installed.dependencies ?? {}).sort(), ["ajv", "smol-toml", "yaml"]);
-    assert.equal(installed.bin?.mcpwire, "./dist/cli/run.js");
+    // npm publish drops a bin path written "./dist/…" (npm 11: "script name … was invalid and removed"); .ci/release --dry-run shows it
+    assert.equal(installed.bin?.mcpwire, "dist/cli/run.js");
     assert.match(readFileSync(join(project, "node_modules", "mcpwire", "dist", "cli", "run.js"), "utf8"), /^#!\/usr\/bin\/env node\n/);
   });
 
@@ -292,6 +334,42 @@ try { console.log(bridge.dispatchSync("mcp_everything_echo", { message: "from th
     writeFileSync(join(project, "bridge.mjs"), script);
     const reply = succeeded(await run(process.execPath, ["bridge.mjs"], { cwd: project }), "the sync bridge");
     assert.equal(reply.trim(), JSON.stringify({ result: "Echo: from the tarball" }));
+  });
+
+  /** What the bin runs with: mcpwire's caches off, so that no run depends on another's. */
+  const binEnv = (): NodeJS.ProcessEnv => ({ ...process.env, NO_COLOR: "1", MCPWIRE_ERA_CACHE: "off", MCPWIRE_TOOL_CACHE: "off", MCPWIRE_LOCK_FILE: "off" });
+  /** The installed package's folder: the docs' examples run from a clone's root, and examples/servers/ is in both. */
+  const installed = () => join(project, "node_modules", "mcpwire");
+  const ECHO_SERVER = "node examples/servers/echo-server.mjs";
+
+  test(`${THIS_NODE}: the docs' commands that run an example server print what the docs show, run by the installed bin in the installed package`, async () => {
+    const steps = docBlocks()
+      .filter((block) => block.lang === "console" && block.flags.includes("run") && block.body.includes("examples/servers/"))
+      .flatMap((block) => transcriptSteps(block.body, block.line).map((step) => ({ ...step, where: `${block.file}:${step.line}` })));
+    assert.ok(steps.length >= 2, `docs/cli.md's tour runs the example server: ${steps.map((step) => step.where).join(", ")}`);
+    for (const step of steps) {
+      const outcome = await run(bin, step.args, { cwd: installed(), env: binEnv() });
+      assert.equal(outcome.code, step.exit, `${step.where}: \`${step.command}\` exited ${outcome.code}:\n${outcome.stdout}${outcome.stderr}`);
+      const paths = { paths: [[installed(), "<root>"]] satisfies [string, string][] };
+      const actual = normalised(step.exit === 0 ? outcome.stdout : outcome.stdout + outcome.stderr, paths);
+      assert.ok(linesMatch(actual, normalised(step.expected.join("\n"), paths)), `${step.where}: the installed bin printed\n${actual.join("\n")}`);
+    }
+  });
+
+  test("Deno runs the installed bin as `deno run -A npm:mcpwire`: its version, and a call to the example server", async () => {
+    assert.equal(
+      succeeded(await run(DENO, ["run", "-A", "npm:mcpwire", "version"], { cwd: project, env: binEnv() }), "deno run npm:mcpwire").trim(),
+      `mcpwire ${PACKAGE.version}`,
+    );
+    const call = await run(DENO, ["run", "-A", "npm:mcpwire", "call", "--stdio", ECHO_SERVER, "echo", "text=from Deno"], { cwd: installed(), env: binEnv() });
+    assert.equal(succeeded(call, "deno run npm:mcpwire call"), "from Deno\n");
+  });
+
+  test("Bun runs the installed bin: its version, and a call to the example server", { skip: existsSync(BUN) ? false : `no ${BUN}` }, async () => {
+    const mcpwireJs = join(installed(), "dist", "cli", "run.js");
+    assert.equal(succeeded(await run(BUN, [mcpwireJs, "version"], { cwd: project, env: binEnv() }), "bun run.js version").trim(), `mcpwire ${PACKAGE.version}`);
+    const call = await run(BUN, [mcpwireJs, "call", "--stdio", ECHO_SERVER, "echo", "text=from Bun"], { cwd: installed(), env: binEnv() });
+    assert.equal(succeeded(call, "bun run.js call"), "from Bun\n");
   });
 
   test("Deno imports every installed entry with the same names", async () => {
