@@ -9,6 +9,7 @@ import { LineBuffer } from "../common/line-buffer.ts";
 import type { ChildProcess, CoreRuntime, ExitStatus, FileEntry, LineReader, LinkInfo, PrivateLog, Runtime, SpawnRequest, StreamName } from "./types.ts";
 import { FileError, fileErrorCode, SpawnError, unreadableFile } from "./errors.ts";
 import { OutputQueue } from "./output-queue.ts";
+import { openSpecialLog, writeSpecialFile, writeTargetOf } from "./special-file.ts";
 import { decodeUtf8, indexOfByte, lastIndexOfByte } from "./web.ts";
 import { ChildGroups, OUTPUT_GRACE_MS, processGroup, type SyncFs } from "./process-group.ts";
 import { onWorkerEnd, receiveMessageSync, startWorkerThread, workerData } from "./worker-threads.ts";
@@ -287,7 +288,9 @@ export const denoRuntime: Runtime = {
       throw fileError(error, path, code);
     }
   },
-  async openPrivateLog(path: string): Promise<PrivateLog> {
+  async openPrivateLog(given: string): Promise<PrivateLog> {
+    const { path, special } = await writeTargetOf(given);
+    if (special) return openSpecialLog(path);
     await denoRuntime.writePrivateFile(path, "");
     let file: DenoFile | undefined = Deno.openSync(path, { append: true });
     const encoder = new TextEncoder();
@@ -303,7 +306,10 @@ export const denoRuntime: Runtime = {
       },
     };
   },
-  async writePrivateFile(path: string, data: string | Uint8Array, mode?: number) {
+  async writePrivateFile(given: string, data: string | Uint8Array, mode?: number) {
+    // A FIFO or a device is written as it is, a link through to its target (special-file.ts).
+    const { path, special } = await writeTargetOf(given);
+    if (special) return writeSpecialFile(path, data);
     const temp = `${path}.${crypto.randomUUID()}.tmp`;
     try {
       await Deno.mkdir(path.replace(/[\\/][^\\/]*$/, "") || "/", { recursive: true, mode: 0o700 });
@@ -372,6 +378,8 @@ export const denoRuntime: Runtime = {
   },
   async createExclusive(path: string, text: string) {
     try {
+      // Only the missing directories are made (0700): an existing one keeps its mode.
+      await Deno.mkdir(path.replace(/[\\/][^\\/]*$/, "") || "/", { recursive: true, mode: 0o700 });
       await Deno.writeTextFile(path, text, { mode: 0o600, createNew: true });
       return true;
     } catch (error) {

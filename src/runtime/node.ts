@@ -25,6 +25,7 @@ import type {
 } from "./types.ts";
 import { FileError, fileErrorCode, SpawnError, spawnErrorCode, unreadableFile } from "./errors.ts";
 import { OutputQueue } from "./output-queue.ts";
+import { openSpecialLog, writeSpecialFile, writeTargetOf } from "./special-file.ts";
 import { ChildGroups, OUTPUT_GRACE_MS, processGroup, type SyncFs } from "./process-group.ts";
 import { onWorkerEnd, receiveMessageSync, startWorkerThread, workerData } from "./worker-threads.ts";
 
@@ -253,7 +254,10 @@ export const nodeRuntime: Runtime = {
       throw fileError(error, path);
     }
   },
-  async writePrivateFile(path: string, data: string | Uint8Array, mode?: number) {
+  async writePrivateFile(given: string, data: string | Uint8Array, mode?: number) {
+    // A FIFO or a device is written as it is, a link through to its target (special-file.ts).
+    const { path, special } = await writeTargetOf(given);
+    if (special) return writeSpecialFile(path, data);
     const temp = `${path}.${crypto.randomUUID()}.tmp`;
     try {
       await makeDirectories(dirname(path), 0o700);
@@ -266,7 +270,9 @@ export const nodeRuntime: Runtime = {
       throw fileError(error, path);
     }
   },
-  async openPrivateLog(path: string): Promise<PrivateLog> {
+  async openPrivateLog(given: string): Promise<PrivateLog> {
+    const { path, special } = await writeTargetOf(given);
+    if (special) return openSpecialLog(path);
     await nodeRuntime.writePrivateFile(path, "");
     let fd: number | undefined = openSync(path, "a");
     return {
@@ -372,6 +378,7 @@ export const nodeRuntime: Runtime = {
   },
   async createExclusive(path: string, text: string) {
     try {
+      await makeDirectories(dirname(path), 0o700); // only the missing ones: an existing directory keeps its mode
       await writeFile(path, text, { mode: 0o600, flag: "wx" });
       return true;
     } catch (error) {
