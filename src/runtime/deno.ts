@@ -6,8 +6,20 @@ import { errorOf } from "../common/error-text.ts";
 import { within } from "../common/timing.ts";
 
 import { LineBuffer } from "../common/line-buffer.ts";
-import type { ChildProcess, CoreRuntime, ExitStatus, FileEntry, LineReader, LinkInfo, PrivateLog, Runtime, SpawnRequest, StreamName } from "./types.ts";
-import { FileError, fileErrorCode, SpawnError, unreadableFile } from "./errors.ts";
+import type {
+  ChildProcess,
+  CoreRuntime,
+  ExitStatus,
+  FileEntry,
+  LineReader,
+  LinkInfo,
+  PrivateLog,
+  Runtime,
+  SpawnRequest,
+  StreamName,
+  TextFileOptions,
+} from "./types.ts";
+import { FileError, fileErrorCode, SpawnError, strictUtf8, unreadableFile } from "./errors.ts";
 import { OutputQueue } from "./output-queue.ts";
 import { openSpecialLog, writeSpecialFile, writeTargetOf } from "./special-file.ts";
 import { decodeUtf8, indexOfByte, lastIndexOfByte } from "./web.ts";
@@ -50,6 +62,7 @@ interface DenoApi {
   readDirSync(path: string): Iterable<{ name: string }>;
   readTextFileSync(path: string): string;
   readTextFile(path: string): Promise<string>;
+  readFile(path: string): Promise<Uint8Array>;
   mkdir(path: string, options: { recursive: boolean; mode: number }): Promise<void>;
   stat(path: string): Promise<{ mode: number | null; isDirectory: boolean; isFile: boolean; size: number }>;
   chmod(path: string, mode: number): Promise<void>;
@@ -268,13 +281,13 @@ export const denoRuntime: Runtime = {
   indexOfByte,
   lastIndexOfByte,
   timerKeepsAlive,
-  async readTextFile(path: string) {
+  async readTextFile(path: string, options: TextFileOptions = {}) {
     try {
       // Refused before it is opened: opening a FIFO blocks until a writer comes (types.ts).
       const stats = await Deno.stat(path);
       const refused = unreadableFile(path, { isFile: stats.isFile, isDirectory: stats.isDirectory, size: stats.size });
       if (refused !== undefined) throw refused;
-      return await Deno.readTextFile(path);
+      return options.strict ? strictUtf8(path, await Deno.readFile(path)) : await Deno.readTextFile(path);
     } catch (error) {
       if (error instanceof FileError) throw error;
       const code = (error as { code?: string }).code ??

@@ -20,10 +20,11 @@ import type {
   Runtime,
   SpawnRequest,
   StreamName,
+  TextFileOptions,
   WorkerStart,
   WorkerThread,
 } from "./types.ts";
-import { FileError, fileErrorCode, SpawnError, spawnErrorCode, unreadableFile } from "./errors.ts";
+import { FileError, fileErrorCode, SpawnError, spawnErrorCode, strictUtf8, unreadableFile } from "./errors.ts";
 import { OutputQueue } from "./output-queue.ts";
 import { openSpecialLog, writeSpecialFile, writeTargetOf } from "./special-file.ts";
 import { ChildGroups, OUTPUT_GRACE_MS, processGroup, type SyncFs } from "./process-group.ts";
@@ -238,7 +239,7 @@ export const nodeRuntime: Runtime = {
   indexOfByte,
   lastIndexOfByte,
   timerKeepsAlive,
-  async readTextFile(path: string) {
+  async readTextFile(path: string, options: TextFileOptions = {}) {
     let stats;
     try {
       stats = await stat(path);
@@ -248,11 +249,14 @@ export const nodeRuntime: Runtime = {
     // Refused before it is opened: opening a FIFO blocks until a writer comes (types.ts).
     const refused = unreadableFile(path, { isFile: stats.isFile(), isDirectory: stats.isDirectory(), size: stats.size });
     if (refused !== undefined) throw refused;
+    let bytes: Buffer;
     try {
-      return await readFile(path, "utf8");
+      if (!options.strict) return await readFile(path, "utf8");
+      bytes = await readFile(path);
     } catch (error) {
       throw fileError(error, path);
     }
+    return strictUtf8(path, bytes);
   },
   async writePrivateFile(given: string, data: string | Uint8Array, mode?: number) {
     // A FIFO or a device is written as it is, a link through to its target (special-file.ts).

@@ -135,7 +135,7 @@ export interface Runtime extends CoreRuntime {
    * block, or never end) is `ENOTREG`, a larger file `EFBIG`, both at once (a file the user names
    * or a repository holds is untrusted input, and every wait is bounded).
    */
-  readTextFile(path: string): Promise<string>;
+  readTextFile(path: string, options?: TextFileOptions): Promise<string>;
   /**
    * Writes a file only its owner may read or write (mode 0600), atomically: a temporary file in
    * the same directory renamed into place. Missing parent directories are made owner-only (0700);
@@ -235,6 +235,12 @@ export interface Runtime extends CoreRuntime {
    * terminated from outside runs nothing.)
    */
   onWorkerEnd(fn: (error?: unknown) => void): void;
+}
+
+/** Options of Runtime.readTextFile. */
+export interface TextFileOptions {
+  /** Bytes that are not UTF-8 are an error (`EILSEQ`, naming the first one and its line) rather than U+FFFD: for a file about to be rewritten. */
+  strict?: boolean;
 }
 
 /** A file opened by Runtime.openPrivateLog: text appended as it comes. */
