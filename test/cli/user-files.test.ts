@@ -1,10 +1,11 @@
 // The user's files are the user's, as the CLI runs: writing tool pins beside a project's config
 // leaves the project directory's mode as it was (it was chmod'ed to 0700); a `--trace-file` that
-// is a FIFO or a character device is written as it is (it was replaced by a regular file).
+// is a FIFO or a character device is written as it is (it was replaced by a regular file); an
+// MCPWIRE_LOCK_FILE that is one is refused, with no lock file made beside it.
 // Real CLI processes, a real FIFO (mkfifo) and, as root, a real character device (mknod).
 
 import { spawn, spawnSync } from "node:child_process";
-import { chmodSync, lstatSync, mkdirSync, readFileSync, statSync } from "node:fs";
+import { chmodSync, lstatSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import process from "node:process";
 import { describe, test } from "node:test";
@@ -58,6 +59,28 @@ describe("the CLI and the user's files", { skip: !POSIX && "needs POSIX modes" }
     assert.ok(lstatSync(fifo).isFIFO(), "still a FIFO");
     const events = read.trim().split("\n").map((line) => JSON.parse(line) as { kind?: string });
     assert.ok(events.length > 2 && events.some((event) => event.kind === "message"), read.slice(0, 500));
+  });
+
+  test("MCPWIRE_LOCK_FILE naming a FIFO or a device: refused saying why, left as it is, no lock taken beside it", {
+    skip: !canMkfifo && "needs mkfifo",
+  }, async () => {
+    const { dir, env } = await project();
+    const paths = [join(dir, "pins.fifo")];
+    assert.equal(spawnSync("mkfifo", [paths[0]!]).status, 0);
+    if (canMknod) {
+      paths.push(join(dir, "pins-device"));
+      assert.equal(spawnSync("mknod", [paths[1]!, "c", "1", "3"]).status, 0);
+    }
+    for (const path of paths) {
+      // A lock another process holds beside it: taking one would wait for it (and make one in a directory such as /dev).
+      writeFileSync(`${path}.lock`, "held\n");
+      const run = await mcpwire(["tools", "--trust-project"], { cwd: dir, env: { ...env, MCPWIRE_LOCK_FILE: path } });
+      assert.match(run.stderr, new RegExp(`the tool pins in ${path} cannot be used: ${path} is not a regular file`), run.stderr);
+      assert.doesNotMatch(run.stderr, /busy/);
+      const info = lstatSync(path);
+      assert.ok(path.endsWith("fifo") ? info.isFIFO() : info.isCharacterDevice(), `${path} is as it was`);
+      assert.equal(readFileSync(`${path}.lock`, "utf8"), "held\n");
+    }
   });
 
   test("--trace-file naming a character device is written as it is, never replaced by a regular file", {
