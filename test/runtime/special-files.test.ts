@@ -80,7 +80,7 @@ test("a trace log on a FIFO: each append reaches the reader, nothing replaces th
   }
 });
 
-test("a FIFO nobody reads fails after a bounded wait (ENXIO), naming it and what to do", { skip: !canMkfifo && "needs mkfifo" }, async () => {
+test("a FIFO nobody reads fails after a bounded wait (ENXIO), naming it and what to do", { skip: !canMkfifo && "needs mkfifo", timeout: 30_000 }, async () => {
   const dir = scratch();
   try {
     const fifo = join(dir, "nobody");
