@@ -3,7 +3,8 @@
 // is spliced at the positions the yaml package gives for the text with its comments blanked
 // (edit.ts's splicing), so every byte outside the added entries stays; Codex's TOML gets each
 // server as a `[mcp_servers.NAME]` table appended at the end (smol-toml writes it). The result
-// is parsed and compared with what was meant before it is written, atomically.
+// is parsed and compared with what was meant before it is written, atomically — as edit.ts
+// writes: CRLF kept, UTF-8 only, a link written through, under the file's lock.
 
 import { isMap, parseDocument } from "yaml";
 import { isObject } from "../../common/json.ts";
