@@ -1,7 +1,8 @@
 // An inter-process lock of one file, for a read-change-write that two mcpwire processes may do at
 // once (the tool pins of registry/tool-pins.ts: two sessions of one project, a `pin accept`
 // beside a running `chat`). The lock is `<file>.lock`, created only if absent (O_EXCL,
-// runtime.createExclusive); removed when the work is done. A lock file older than
+// runtime.createExclusive, which makes only missing directories: the directory of the file is
+// the user's — a project's — and keeps its mode); removed when the work is done. A lock file older than
 // STALE_LOCK_MS was left by a process that died holding it and is taken over. Every
 // wait is bounded: past LOCK_WAIT_MS the work fails, naming the lock file.
 //
@@ -11,7 +12,6 @@
 import { sleep } from "../common/timing.ts";
 import { runtime } from "../runtime/mod.ts";
 import { FileError } from "../runtime/errors.ts";
-import { directoryOf } from "./config/paths.ts";
 
 /** A lock whose file is older than this was left behind by a process that died holding it, and is taken over. */
 export const STALE_LOCK_MS = 10_000;
@@ -31,7 +31,6 @@ export async function withFileLock<T>(file: string, work: () => Promise<T>, opti
   const waitMs = options.waitMs ?? LOCK_WAIT_MS;
   const staleMs = options.staleMs ?? STALE_LOCK_MS;
   const deadline = Date.now() + waitMs;
-  await runtime.makePrivateDirectory(directoryOf(lock)).catch(() => {}); // a failure shows in createExclusive's
   let retryMs = FIRST_RETRY_MS;
   // The lock's text says who holds it, for a person who finds it; its age is the file's own.
   while (!(await runtime.createExclusive(lock, `mcpwire lock, taken ${new Date().toISOString()}\n`))) {

@@ -73,8 +73,15 @@ export class PinLockFile implements ToolPinStore {
     return runtime.writePrivateFile(this.location, text);
   }
 
-  /** One read-change-write holding `mcpwire.lock.json.lock` (file-lock.ts): two processes never interleave theirs. */
-  exclusive<T>(work: () => Promise<T>): Promise<T> {
+  /**
+   * One read-change-write holding `mcpwire.lock.json.lock` (file-lock.ts): two processes never
+   * interleave theirs. A path that is not a regular file (`MCPWIRE_LOCK_FILE=/dev/null`, a FIFO)
+   * gets no lock beside it (nothing is made in a directory such as /dev): the work's read refuses it.
+   */
+  async exclusive<T>(work: () => Promise<T>): Promise<T> {
+    const target = await runtime.realPath(this.location);
+    const info = target === undefined ? undefined : await runtime.linkInfo(target);
+    if (info !== undefined && info.kind !== "file") return work();
     return withFileLock(this.location, work);
   }
 }

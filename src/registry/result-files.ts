@@ -10,7 +10,9 @@
 //
 // The directory must be a real directory owned by this user: a symbolic link (or one another
 // user owns) is refused before anything is changed or written there — else whoever placed the
-// link chooses which directory is chmod'ed to 0700 and filled. Its parents may be links (a
+// link chooses which directory is chmod'ed to 0700 and filled. Only mcpwire's own (the default,
+// in its cache) or one it makes now is chmod'ed; a configured one that exists keeps its mode
+// (refused when others may write in it: the user's files are the user's). Its parents may be links (a
 // ~/.cache moved to another disk is common). A file is written under a fresh random name
 // opened exclusively ('wx') and renamed into place: a link at either name is never followed.
 
@@ -140,9 +142,12 @@ export class ResultFiles {
     const path = `${directory}/${fileName(label, extension)}`;
     try {
       // Checked before makePrivateDirectory (which chmods what a link points to) and after (a
-      // link swapped in while it was made, or a mode it could not tighten).
+      // link swapped in while it was made, or a mode it could not tighten). Only mcpwire's own
+      // directory (the default, in its cache) or one it makes now is made private: a configured
+      // directory that exists is the user's and keeps its mode (the check refuses it if others may write in it).
       await this.#checkDirectory(directory, false);
-      await this.#runtime.makePrivateDirectory(directory);
+      const ours = directory === defaultResultsDirectory(this.#runtime.env(), this.#runtime.os);
+      if (ours || (await this.#runtime.linkInfo(directory)) === undefined) await this.#runtime.makePrivateDirectory(directory);
       await this.#checkDirectory(directory, true);
       await this.#runtime.writePrivateFile(path, bytes);
     } catch (error) {
@@ -201,7 +206,9 @@ function unsafeReason(info: LinkInfo, userId: number | undefined, made: boolean)
   if (info.kind !== "directory") return "it is not a directory";
   if (info.uid !== null && userId !== undefined && info.uid !== userId) return `it is owned by user id ${info.uid}, not by this user (${userId})`;
   // Once made private (0700) no one else may write in it.
-  if (made && info.mode !== null && (info.mode & 0o022) !== 0) return `others may write in it (mode ${info.mode.toString(8).padStart(4, "0")})`;
+  if (made && info.mode !== null && (info.mode & 0o022) !== 0) {
+    return `others may write in it (mode ${info.mode.toString(8).padStart(4, "0")}; chmod go-w makes it yours alone)`;
+  }
   return undefined;
 }
 

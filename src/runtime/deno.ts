@@ -6,9 +6,22 @@ import { errorOf } from "../common/error-text.ts";
 import { within } from "../common/timing.ts";
 
 import { LineBuffer } from "../common/line-buffer.ts";
-import type { ChildProcess, CoreRuntime, ExitStatus, FileEntry, LineReader, LinkInfo, PrivateLog, Runtime, SpawnRequest, StreamName } from "./types.ts";
-import { FileError, fileErrorCode, SpawnError, unreadableFile } from "./errors.ts";
+import type {
+  ChildProcess,
+  CoreRuntime,
+  ExitStatus,
+  FileEntry,
+  LineReader,
+  LinkInfo,
+  PrivateLog,
+  Runtime,
+  SpawnRequest,
+  StreamName,
+  TextFileOptions,
+} from "./types.ts";
+import { FileError, fileErrorCode, SpawnError, strictUtf8, unreadableFile } from "./errors.ts";
 import { OutputQueue } from "./output-queue.ts";
+import { openSpecialLog, writeSpecialFile, writeTargetOf } from "./special-file.ts";
 import { decodeUtf8, indexOfByte, lastIndexOfByte } from "./web.ts";
 import { ChildGroups, OUTPUT_GRACE_MS, processGroup, type SyncFs } from "./process-group.ts";
 import { onWorkerEnd, receiveMessageSync, startWorkerThread, workerData } from "./worker-threads.ts";
@@ -49,6 +62,7 @@ interface DenoApi {
   readDirSync(path: string): Iterable<{ name: string }>;
   readTextFileSync(path: string): string;
   readTextFile(path: string): Promise<string>;
+  readFile(path: string): Promise<Uint8Array>;
   mkdir(path: string, options: { recursive: boolean; mode: number }): Promise<void>;
   stat(path: string): Promise<{ mode: number | null; isDirectory: boolean; isFile: boolean; size: number }>;
   chmod(path: string, mode: number): Promise<void>;
@@ -267,13 +281,13 @@ export const denoRuntime: Runtime = {
   indexOfByte,
   lastIndexOfByte,
   timerKeepsAlive,
-  async readTextFile(path: string) {
+  async readTextFile(path: string, options: TextFileOptions = {}) {
     try {
       // Refused before it is opened: opening a FIFO blocks until a writer comes (types.ts).
       const stats = await Deno.stat(path);
       const refused = unreadableFile(path, { isFile: stats.isFile, isDirectory: stats.isDirectory, size: stats.size });
       if (refused !== undefined) throw refused;
-      return await Deno.readTextFile(path);
+      return options.strict ? strictUtf8(path, await Deno.readFile(path)) : await Deno.readTextFile(path);
     } catch (error) {
       if (error instanceof FileError) throw error;
       const code = (error as { code?: string }).code ??
@@ -287,7 +301,9 @@ export const denoRuntime: Runtime = {
       throw fileError(error, path, code);
     }
   },
-  async openPrivateLog(path: string): Promise<PrivateLog> {
+  async openPrivateLog(given: string): Promise<PrivateLog> {
+    const { path, special } = await writeTargetOf(given);
+    if (special) return openSpecialLog(path);
     await denoRuntime.writePrivateFile(path, "");
     let file: DenoFile | undefined = Deno.openSync(path, { append: true });
     const encoder = new TextEncoder();
@@ -303,7 +319,10 @@ export const denoRuntime: Runtime = {
       },
     };
   },
-  async writePrivateFile(path: string, data: string | Uint8Array, mode?: number) {
+  async writePrivateFile(given: string, data: string | Uint8Array, mode?: number) {
+    // A FIFO or a device is written as it is, a link through to its target (special-file.ts).
+    const { path, special } = await writeTargetOf(given);
+    if (special) return writeSpecialFile(path, data);
     const temp = `${path}.${crypto.randomUUID()}.tmp`;
     try {
       await Deno.mkdir(path.replace(/[\\/][^\\/]*$/, "") || "/", { recursive: true, mode: 0o700 });
@@ -372,6 +391,8 @@ export const denoRuntime: Runtime = {
   },
   async createExclusive(path: string, text: string) {
     try {
+      // Only the missing directories are made (0700): an existing one keeps its mode.
+      await Deno.mkdir(path.replace(/[\\/][^\\/]*$/, "") || "/", { recursive: true, mode: 0o700 });
       await Deno.writeTextFile(path, text, { mode: 0o600, createNew: true });
       return true;
     } catch (error) {

@@ -37,6 +37,37 @@ export function unreadableFile(path: string, stats: { isFile: boolean; isDirecto
   return undefined;
 }
 
+/**
+ * `bytes` as UTF-8 text (a byte order mark kept, as Node's readFile keeps it), or an `EILSEQ`
+ * FileError naming the first byte that is not UTF-8 and its line, where a lossy decoding would
+ * have put U+FFFD (runtime.readTextFile with `strict`).
+ */
+export function strictUtf8(path: string, bytes: Uint8Array): string {
+  const fatal = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+  try {
+    return fatal.decode(bytes);
+  } catch {
+    // Past every whole character (at most 4 bytes each) to the first byte that starts none.
+    let at = 0;
+    for (;;) {
+      const size = [1, 2, 3, 4].find((length) => {
+        if (at + length > bytes.length) return false;
+        try {
+          fatal.decode(bytes.subarray(at, at + length));
+          return true;
+        } catch {
+          return false;
+        }
+      });
+      if (size === undefined) break;
+      at += size;
+    }
+    const line = bytes.subarray(0, at).filter((byte) => byte === 0x0a).length + 1;
+    const byte = (bytes[at] ?? 0).toString(16).toUpperCase().padStart(2, "0");
+    throw new FileError(`${path} is not UTF-8: byte 0x${byte} at line ${line}`, "EILSEQ", { path });
+  }
+}
+
 /** A system error name as a FileErrorCode: "EUNKNOWN" when there is none (or it is not an "E…" name). */
 export function fileErrorCode(code: string | undefined): FileErrorCode {
   return code !== undefined && /^E[A-Z0-9_]+$/.test(code) ? (code as FileErrorCode) : "EUNKNOWN";

@@ -22,11 +22,13 @@ import type {
   Runtime,
   SpawnRequest,
   StreamName,
+  TextFileOptions,
   WorkerStart,
   WorkerThread,
 } from "./types.ts";
-import { FileError, fileErrorCode, SpawnError, spawnErrorCode, unreadableFile } from "./errors.ts";
+import { FileError, fileErrorCode, SpawnError, spawnErrorCode, strictUtf8, unreadableFile } from "./errors.ts";
 import { OutputQueue } from "./output-queue.ts";
+import { openSpecialLog, writeSpecialFile, writeTargetOf } from "./special-file.ts";
 import { ChildGroups, OUTPUT_GRACE_MS, processGroup, type SyncFs } from "./process-group.ts";
 import { onWorkerEnd, receiveMessageSync, startWorkerThread, workerData } from "./worker-threads.ts";
 
@@ -239,7 +241,7 @@ export const nodeRuntime: Runtime = {
   indexOfByte,
   lastIndexOfByte,
   timerKeepsAlive,
-  async readTextFile(path: string) {
+  async readTextFile(path: string, options: TextFileOptions = {}) {
     let stats;
     try {
       stats = await stat(path);
@@ -249,13 +251,19 @@ export const nodeRuntime: Runtime = {
     // Refused before it is opened: opening a FIFO blocks until a writer comes (types.ts).
     const refused = unreadableFile(path, { isFile: stats.isFile(), isDirectory: stats.isDirectory(), size: stats.size });
     if (refused !== undefined) throw refused;
+    let bytes: Buffer;
     try {
-      return await readFile(path, "utf8");
+      if (!options.strict) return await readFile(path, "utf8");
+      bytes = await readFile(path);
     } catch (error) {
       throw fileError(error, path);
     }
+    return strictUtf8(path, bytes);
   },
-  async writePrivateFile(path: string, data: string | Uint8Array, mode?: number) {
+  async writePrivateFile(given: string, data: string | Uint8Array, mode?: number) {
+    // A FIFO or a device is written as it is, a link through to its target (special-file.ts).
+    const { path, special } = await writeTargetOf(given);
+    if (special) return writeSpecialFile(path, data);
     const temp = `${path}.${crypto.randomUUID()}.tmp`;
     try {
       await makeDirectories(dirname(path), 0o700);
@@ -268,7 +276,9 @@ export const nodeRuntime: Runtime = {
       throw fileError(error, path);
     }
   },
-  async openPrivateLog(path: string): Promise<PrivateLog> {
+  async openPrivateLog(given: string): Promise<PrivateLog> {
+    const { path, special } = await writeTargetOf(given);
+    if (special) return openSpecialLog(path);
     await nodeRuntime.writePrivateFile(path, "");
     let fd: number | undefined = openSync(path, "a");
     return {
@@ -374,6 +384,7 @@ export const nodeRuntime: Runtime = {
   },
   async createExclusive(path: string, text: string) {
     try {
+      await makeDirectories(dirname(path), 0o700); // only the missing ones: an existing directory keeps its mode
       await writeFile(path, text, { mode: 0o600, flag: "wx" });
       return true;
     } catch (error) {

@@ -135,25 +135,33 @@ export interface Runtime extends CoreRuntime {
    * block, or never end) is `ENOTREG`, a larger file `EFBIG`, both at once (a file the user names
    * or a repository holds is untrusted input, and every wait is bounded).
    */
-  readTextFile(path: string): Promise<string>;
+  readTextFile(path: string, options?: TextFileOptions): Promise<string>;
   /**
    * Writes a file only its owner may read or write (mode 0600), atomically: a temporary file in
-   * the same directory renamed into place. Missing parent directories are made owner-only (0700).
-   * Rejects with a FileError carrying the OS reason. `data` is UTF-8 text or raw bytes. `mode`
-   * (permission bits) replaces 0600, e.g. to keep the mode of the file being replaced.
+   * the same directory renamed into place. Missing parent directories are made owner-only (0700);
+   * existing ones keep their mode. Only a regular file is ever replaced: a FIFO or a character
+   * device is written as it is (opened, written, closed; a FIFO with no reader, or one that takes
+   * nothing, fails after SPECIAL_FILE_WAIT_MS), a symbolic link is written through to its target
+   * (the link stays), anything else is `ENOTREG` (runtime/special-file.ts). Rejects with a
+   * FileError carrying the OS reason. `data` is UTF-8 text or raw bytes. `mode` (permission bits)
+   * replaces 0600, e.g. to keep the mode of the file being replaced.
    */
   writePrivateFile(path: string, data: string | Uint8Array, mode?: number): Promise<void>;
   /**
    * Starts a new, empty file only its owner may read or write (mode 0600, made as
    * writePrivateFile makes one) and opens it for appending text: each append() hands its text
    * to the OS at once (synchronously), so what was appended survives a crash of this process.
-   * Rejects with a FileError carrying the OS reason.
+   * A FIFO or a character device is opened as it is and appended to (a reader that takes nothing
+   * for SPECIAL_FILE_WAIT_MS makes append() throw), never replaced. Rejects with a FileError
+   * carrying the OS reason.
    */
   openPrivateLog(path: string): Promise<PrivateLog>;
   /**
    * Makes `path` a directory only its owner may enter (mode 0700): creates it (missing parents
    * too, 0700) or, when it already exists with another mode, tightens it to 0700 (a no-op where
-   * there are no POSIX modes). Rejects with a FileError carrying the OS reason.
+   * there are no POSIX modes). Only for mcpwire's own directories (its cache, config, state and
+   * token folders): never a directory the user named or owns for another purpose (a project).
+   * Rejects with a FileError carrying the OS reason.
    */
   makePrivateDirectory(path: string): Promise<void>;
   /**
@@ -174,7 +182,8 @@ export interface Runtime extends CoreRuntime {
   /**
    * Creates `path` (mode 0600) holding `text` only if nothing is there (O_EXCL): true when this
    * call made it, false when something already was. The primitive of an inter-process lock
-   * (host/file-lock.ts). The directory must exist. Rejects with a FileError for any other failure.
+   * (host/file-lock.ts). Missing directories are made owner-only (0700); an existing one keeps its
+   * mode (it may be the user's project). Rejects with a FileError for any other failure.
    */
   createExclusive(path: string, text: string): Promise<boolean>;
   /**
@@ -226,6 +235,12 @@ export interface Runtime extends CoreRuntime {
    * terminated from outside runs nothing.)
    */
   onWorkerEnd(fn: (error?: unknown) => void): void;
+}
+
+/** Options of Runtime.readTextFile. */
+export interface TextFileOptions {
+  /** Bytes that are not UTF-8 are an error (`EILSEQ`, naming the first one and its line) rather than U+FFFD: for a file about to be rewritten. */
+  strict?: boolean;
 }
 
 /** A file opened by Runtime.openPrivateLog: text appended as it comes. */

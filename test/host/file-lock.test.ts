@@ -6,7 +6,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import process from "node:process";
@@ -38,6 +38,30 @@ test("concurrent read-change-writes under the lock lose nothing", async () => {
     await hangGuard(Promise.all(Array.from({ length: 12 }, bump)), 30_000, "12 bumps");
     assert.equal(readFileSync(file, "utf8"), "12");
     assert.equal(existsSync(`${file}.lock`), false, "the lock is removed after the work");
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("the directory of the locked file keeps its mode: it is the user's (a project), only the lock is private", {
+  skip: process.platform === "win32" && "no POSIX modes",
+}, async () => {
+  const dir = scratch();
+  try {
+    const project = join(dir, "project");
+    mkdirSync(project);
+    chmodSync(project, 0o755);
+    const file = join(project, "mcpwire.lock.json");
+    const lockMode = await withFileLock(file, async () => {
+      await runtime.writePrivateFile(file, "{}");
+      return statSync(`${file}.lock`).mode & 0o777;
+    });
+    assert.equal(lockMode, 0o600, "the lock file is private");
+    assert.equal(statSync(project).mode & 0o777, 0o755, "the project directory was not chmod'ed");
+    // A directory that does not exist yet is made by mcpwire, owner-only.
+    const made = join(dir, "state", "mcpwire", "pins.json");
+    await withFileLock(made, () => Promise.resolve());
+    assert.equal(statSync(join(dir, "state", "mcpwire")).mode & 0o777, 0o700);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -3,9 +3,10 @@
 // nothing of it is built: no variable of the environment is even looked at (the environment here
 // records every name read). Temporary HOME and project directories, never the real ones.
 
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, chownSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
+import process from "node:process";
 import { after, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { loadConfig } from "../../src/host/config/load.ts";
@@ -103,6 +104,43 @@ describe("a project's config is used only once approved", () => {
     const error = await refusal(loadConfig({ cwd: project, env }));
     assert.equal(error.code, "untrusted-project");
     assert.match(error.message, /changed since you approved it/);
+  });
+
+  // As ssh's StrictModes: an approval anyone could have written is no approval.
+  test("a trust file others may write (0666), or in a directory others may write, is refused saying how to fix the mode", {
+    skip: process.platform === "win32" && "no POSIX modes",
+  }, async () => {
+    const { project, env, write, trustFile } = sandbox();
+    const file = write(project, ".mcp.json", { mcpServers: { ok: { command: "node" } } });
+    await new ProjectTrustStore(trustFile).approve(file, await projectDigest(readFileSync(file, "utf8")));
+    chmodSync(trustFile, 0o666);
+    const error = await refusal(loadConfig({ cwd: project, env }));
+    assert.equal(error.code, "trust-store");
+    assert.ok(error.message.includes(`${trustFile} may be written by others (mode 0666)`), error.message);
+    assert.ok(error.message.includes(`chmod 600 ${trustFile}`), error.message);
+    assert.equal(statSync(trustFile).mode & 0o777, 0o666, "the file's mode is the user's to change");
+    chmodSync(trustFile, 0o600);
+    chmodSync(dirname(trustFile), 0o777);
+    const again = await refusal(loadConfig({ cwd: project, env }));
+    assert.equal(again.code, "trust-store");
+    assert.ok(again.message.includes(`its directory ${dirname(trustFile)} may be written by others (mode 0777)`), again.message);
+    assert.ok(again.message.includes(`chmod go-w ${dirname(trustFile)}`), again.message);
+    chmodSync(dirname(trustFile), 0o700);
+    const config = await loadConfig({ cwd: project, env });
+    assert.deepEqual(config.servers.map((server) => server.name), ["ok"]);
+    // --trust-project does not read the file: it still works while the file is refused.
+    chmodSync(trustFile, 0o666);
+    assert.deepEqual((await loadConfig({ cwd: project, env, trust: "all" })).servers.map((server) => server.name), ["ok"]);
+  });
+
+  test("a trust file another user owns is refused, naming the owner", { skip: process.getuid?.() !== 0 && "chown needs root" }, async () => {
+    const { project, env, write, trustFile } = sandbox();
+    const file = write(project, ".mcp.json", { mcpServers: { ok: { command: "node" } } });
+    await new ProjectTrustStore(trustFile).approve(file, await projectDigest(readFileSync(file, "utf8")));
+    chownSync(trustFile, 4242, 4242);
+    const error = await refusal(loadConfig({ cwd: project, env }));
+    assert.equal(error.code, "trust-store");
+    assert.ok(error.message.includes(`${trustFile} is owned by user id 4242, not by you (0)`), error.message);
   });
 
   test("an approver is asked with the summary; yes records the approval in a 0600 file, no refuses", async () => {

@@ -22,6 +22,7 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import process from "node:process";
 import { ToolRegistry } from "../../src/registry/tool-registry.ts";
 import { ResultFileError } from "../../src/registry/registry-errors.ts";
 import { defaultResultsDirectory, ResultFiles } from "../../src/registry/result-files.ts";
@@ -80,12 +81,43 @@ describe("ResultFiles", () => {
     assert.match(saved.path, /\/\d{8}-\d{6}-srv-tool-[0-9a-f]{8}\.txt$/);
   });
 
-  test("an existing directory open to others is tightened to 0700", { skip: !POSIX }, async () => {
+  test("the default directory (mcpwire's own, in its cache) that exists open to others is tightened to 0700", { skip: !POSIX }, async () => {
+    const cache = freshDir();
+    const saved = process.env.XDG_CACHE_HOME;
+    process.env.XDG_CACHE_HOME = cache;
+    try {
+      const directory = join(cache, "mcpwire", "results");
+      mkdirSync(directory, { recursive: true });
+      chmodSync(directory, 0o755);
+      const files = new ResultFiles();
+      assert.equal(files.directory, directory);
+      await files.saveText("x", "t");
+      assert.equal(mode(directory), 0o700);
+    } finally {
+      if (saved === undefined) delete process.env.XDG_CACHE_HOME;
+      else process.env.XDG_CACHE_HOME = saved;
+    }
+  });
+
+  test("a configured directory that exists is the user's: it keeps its mode (0755), the file in it is 0600", { skip: !POSIX }, async () => {
     const directory = freshDir();
     mkdirSync(directory, { recursive: true });
     chmodSync(directory, 0o755);
-    await new ResultFiles({ directory }).saveText("x", "t");
-    assert.equal(mode(directory), 0o700);
+    const saved = await new ResultFiles({ directory }).saveText("x", "t");
+    assert.equal(mode(directory), 0o755, "not chmod'ed");
+    assert.equal(mode(saved.path), 0o600);
+  });
+
+  test("a configured directory others may write in is refused, not chmod'ed, saying how to fix it", { skip: !POSIX }, async () => {
+    const directory = freshDir();
+    mkdirSync(directory, { recursive: true });
+    chmodSync(directory, 0o777);
+    await assert.rejects(
+      new ResultFiles({ directory }).saveText("x", "t"),
+      (error: unknown) => error instanceof ResultFileError && error.message.includes("others may write in it (mode 0777; chmod go-w"),
+    );
+    assert.equal(mode(directory), 0o777, "not chmod'ed");
+    assert.deepEqual(readdirSync(directory), []);
   });
 
   test("a label with path characters stays inside the directory", async () => {
@@ -352,23 +384,31 @@ describe("a results directory that is not this user's own", () => {
   });
 });
 
-describe("runtime.writePrivateFile does not follow a link at its path", () => {
-  for (const what of ["a symbolic link", "a file"] as const) {
-    test(`${what} already at the path is replaced, never written through`, { skip: !POSIX }, async () => {
-      const target = join(root, `outside-${++counter}.txt`);
-      writeFileSync(target, "outside");
-      const directory = join(root, `case-${counter}`);
-      mkdirSync(directory);
-      const path = join(directory, "20261203-114512-t-0123abcd.txt");
-      if (what === "a symbolic link") symlinkSync(target, path);
-      else writeFileSync(path, "before");
-      await runtime.writePrivateFile(path, "the result");
-      assert.equal(readFileSync(target, "utf8"), "outside");
-      assert.ok(lstatSync(path).isFile());
-      assert.equal(readFileSync(path, "utf8"), "the result");
-      assert.equal(mode(path), 0o600);
-    });
-  }
+describe("runtime.writePrivateFile at a path that holds a link or a file", () => {
+  test("a file already at the path is replaced (mode 0600)", { skip: !POSIX }, async () => {
+    const directory = join(root, `case-${++counter}`);
+    mkdirSync(directory);
+    const path = join(directory, "20261203-114512-t-0123abcd.txt");
+    writeFileSync(path, "before");
+    await runtime.writePrivateFile(path, "the result");
+    assert.ok(lstatSync(path).isFile());
+    assert.equal(readFileSync(path, "utf8"), "the result");
+    assert.equal(mode(path), 0o600);
+  });
+
+  // Never renamed over (runtime/special-file.ts): the link stays, what it points to is written, as
+  // editors do. A results directory holds no link of anyone else's: it is this user's alone (0700).
+  test("a symbolic link at the path is written through, the link kept", { skip: !POSIX }, async () => {
+    const target = join(root, `outside-${++counter}.txt`);
+    writeFileSync(target, "outside");
+    const directory = join(root, `case-${counter}`);
+    mkdirSync(directory);
+    const path = join(directory, "20261203-114512-t-0123abcd.txt");
+    symlinkSync(target, path);
+    await runtime.writePrivateFile(path, "the result");
+    assert.ok(lstatSync(path).isSymbolicLink());
+    assert.equal(readFileSync(target, "utf8"), "the result");
+  });
 
   test("linkInfo tells a link from a directory, with owner and mode; nothing there is undefined", { skip: !POSIX }, async () => {
     const directory = join(root, `info-${++counter}`);

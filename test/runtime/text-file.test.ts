@@ -65,3 +65,21 @@ test("a file over MAX_TEXT_FILE_BYTES fails with EFBIG before it is read", async
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test("strict: bytes that are not UTF-8 are EILSEQ naming the first and its line, not U+FFFD; a BOM and UTF-8 are kept", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "mcpwire-text-file-"));
+  try {
+    const latin1 = join(dir, "latin1.yaml");
+    writeFileSync(latin1, new Uint8Array([...new TextEncoder().encode("a: 1\n# caf"), 0xe9, 0x0a]));
+    assert.equal(await runtime.readTextFile(latin1), "a: 1\n# caf\ufffd\n", "without strict: U+FFFD, as before");
+    await assert.rejects(
+      runtime.readTextFile(latin1, { strict: true }),
+      (error: unknown) => error instanceof FileError && error.code === "EILSEQ" && error.message === `${latin1} is not UTF-8: byte 0xE9 at line 2`,
+    );
+    const utf8 = join(dir, "utf8.yaml");
+    writeFileSync(utf8, "\ufeff# café ✓ 𝄞\n");
+    assert.equal(await runtime.readTextFile(utf8, { strict: true }), "\ufeff# café ✓ 𝄞\n");
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

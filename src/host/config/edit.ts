@@ -3,11 +3,16 @@
 // through the `yaml` package's Document (comments and order kept); JSON by splicing the text at
 // the positions the same package gives, so bytes outside the entry stay as they were. The result
 // is checked by parseConfig before it is written (atomically, keeping the file's mode). Nothing
-// is run or expanded: the check reads no environment variable.
+// is run or expanded: the check reads no environment variable. The user's bytes are kept: CRLF
+// line ends stay CRLF, a file that is not UTF-8 is refused rather than rewritten, a symbolic
+// link is written through to its file, and each read-change-write holds the lock the tool pins
+// use (file-lock.ts), so concurrent `mcpwire add`s lose nothing.
 
 import { Document, isMap, isScalar, type Pair, parseDocument, type YAMLMap } from "yaml";
 import { runtime } from "../../runtime/mod.ts";
 import { FileError } from "../../runtime/errors.ts";
+import type { LinkInfo } from "../../runtime/types.ts";
+import { withFileLock } from "../file-lock.ts";
 import { userConfigPaths } from "./paths.ts";
 import { parseConfig } from "./parse.ts";
 import { SERVERS_KEYS } from "./schema.ts";
@@ -67,26 +72,75 @@ export async function userConfigFile(env: Env): Promise<string> {
  * edits), or a result parseConfig finds wrong is a ConfigError and the file is left untouched.
  */
 export async function editConfigFile(file: string, edit: ConfigEdit): Promise<EditOutcome> {
-  const info = await runtime.linkInfo(file);
-  if (info !== undefined && info.kind !== "file") {
-    const what = info.kind === "symlink" ? "a symbolic link" : `not a regular file (${info.kind})`;
-    throw new ConfigError(`cannot edit config file "${file}": it is ${what}; pass the file it points to with --file`, "unreadable-config", { file });
-  }
-  let text: string | undefined;
-  if (info !== undefined) {
-    try {
-      text = await runtime.readTextFile(file);
-    } catch (error) {
-      const code = error instanceof FileError ? ` (${error.code})` : "";
-      throw new ConfigError(`cannot read config file "${file}"${code}; check its permissions`, "unreadable-config", { file, cause: error });
+  const target = await editTarget(file);
+  // The read-change-write under the lock the pins use (file-lock.ts): two `mcpwire add` at once both land.
+  return withFileLock(target, async () => {
+    const { text, info } = await readForEdit(target, file);
+    if (text === undefined && edit.kind !== "add") {
+      throw new ConfigError(`config file "${file}" not found, so it has no server "${edit.name}"`, "config-not-found", { file });
     }
-  } else if (edit.kind !== "add") {
-    throw new ConfigError(`config file "${file}" not found, so it has no server "${edit.name}"`, "config-not-found", { file });
+    const ends = lineEnds(text);
+    const { text: editedLf, replaced } = editConfigText(ends.text, file, edit);
+    checkEdited(editedLf, file, edit);
+    const edited = ends.restore(editedLf);
+    if (edited !== text) await runtime.writePrivateFile(target, edited, info?.mode ?? undefined);
+    return { file, created: text === undefined, changed: edited !== text, replaced };
+  });
+}
+
+/**
+ * The file an edit of `file` writes: `file`, or the file a symbolic link there points to (written
+ * through, the link kept, as editors do). Anything but a regular file (or nothing yet) is refused.
+ */
+export async function editTarget(file: string): Promise<string> {
+  const info = await runtime.linkInfo(file);
+  if (info === undefined) return file;
+  const target = info.kind === "symlink" ? await runtime.realPath(file) : file;
+  const real = target === undefined ? undefined : await runtime.linkInfo(target);
+  if (target === undefined || real === undefined) {
+    throw new ConfigError(`cannot edit config file "${file}": it is a symbolic link to a file that does not exist; pass another --file`, "unreadable-config", {
+      file,
+    });
   }
-  const { text: edited, replaced } = editConfigText(text, file, edit);
-  checkEdited(edited, file, edit);
-  if (edited !== text) await runtime.writePrivateFile(file, edited, info?.mode ?? undefined);
-  return { file, created: text === undefined, changed: edited !== text, replaced };
+  if (real.kind !== "file") {
+    throw new ConfigError(`cannot edit config file "${file}": it is not a regular file (${real.kind}); pass a file with --file`, "unreadable-config", { file });
+  }
+  return target;
+}
+
+/**
+ * The text of a config file to edit (undefined: not there), and what lstat says of it (its mode
+ * is kept). Only UTF-8 is edited: a file with other bytes (a Latin-1 `é` in a comment) would
+ * have them turned into U+FFFD on writing, so it is refused, saying where and what to do.
+ */
+export async function readForEdit(target: string, file: string): Promise<{ text: string | undefined; info: LinkInfo | undefined }> {
+  const info = await runtime.linkInfo(target);
+  if (info === undefined) return { text: undefined, info };
+  try {
+    return { text: await runtime.readTextFile(target, { strict: true }), info };
+  } catch (error) {
+    if (error instanceof FileError && error.code === "EILSEQ") {
+      throw new ConfigError(
+        `cannot edit config file "${file}": ${error.message}; mcpwire edits only UTF-8 files, so that no byte it cannot read is changed. ` +
+          `Convert it (iconv -f latin1 -t utf-8) or make the change by hand; the file was not changed`,
+        "unreadable-config",
+        { file, cause: error },
+      );
+    }
+    const code = error instanceof FileError ? ` (${error.code})` : "";
+    throw new ConfigError(`cannot read config file "${file}"${code}; check its permissions`, "unreadable-config", { file, cause: error });
+  }
+}
+
+/**
+ * A file's text with CRLF line ends read as LF for editing, and `restore` that gives an edited
+ * text the file's line ends again: a file whose every line ends in CRLF (written on Windows)
+ * keeps CRLF, the lines added too. A file with LF (or both) is edited as it is.
+ */
+export function lineEnds(text: string | undefined): { text: string | undefined; restore(edited: string): string } {
+  const crlf = text !== undefined && text.includes("\r\n") && !/(^|[^\r])\n/.test(text);
+  if (!crlf) return { text, restore: (edited) => edited };
+  return { text: text.replaceAll("\r\n", "\n"), restore: (edited) => edited.replace(/\r?\n/g, "\r\n") };
 }
 
 /** The text after `edit`; `text` undefined: a new file. Throws a ConfigError for a name that is (add) or is not (the others) there. */

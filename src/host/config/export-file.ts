@@ -3,13 +3,14 @@
 // is spliced at the positions the yaml package gives for the text with its comments blanked
 // (edit.ts's splicing), so every byte outside the added entries stays; Codex's TOML gets each
 // server as a `[mcp_servers.NAME]` table appended at the end (smol-toml writes it). The result
-// is parsed and compared with what was meant before it is written, atomically.
+// is parsed and compared with what was meant before it is written, atomically — as edit.ts
+// writes: CRLF kept, UTF-8 only, a link written through, under the file's lock.
 
 import { isMap, parseDocument } from "yaml";
 import { isObject } from "../../common/json.ts";
 import { runtime } from "../../runtime/mod.ts";
-import { FileError } from "../../runtime/errors.ts";
-import { addMember, findPair, replaceValue } from "./edit.ts";
+import { addMember, editTarget, findPair, lineEnds, readForEdit, replaceValue } from "./edit.ts";
+import { withFileLock } from "../file-lock.ts";
 import { type ExportApp, type ExportedServer, SERVERS_KEY } from "./export-formats.ts";
 import { importSources } from "./import-sources.ts";
 import { withoutComments } from "./imports.ts";
@@ -39,33 +40,21 @@ export interface ExportWritten {
  * replaced only with `force`; otherwise nothing is written and a ConfigError names them all.
  */
 export async function writeExport(app: ExportApp, file: string, servers: readonly ExportedServer[], force: boolean): Promise<ExportWritten> {
-  const info = await runtime.linkInfo(file);
-  if (info !== undefined && info.kind !== "file") {
-    throw new ConfigError(
-      `cannot write ${file}: it is ${info.kind === "symlink" ? "a symbolic link" : `not a regular file (${info.kind})`}`,
-      "unreadable-config",
-      {
-        file,
-      },
-    );
-  }
-  let text: string | undefined;
-  if (info !== undefined) {
-    try {
-      text = await runtime.readTextFile(file);
-    } catch (error) {
-      const code = error instanceof FileError ? ` (${error.code})` : "";
-      throw new ConfigError(`cannot read ${file}${code}; check its permissions`, "unreadable-config", { file, cause: error });
-    }
-  }
-  const merged = app === "codex" ? await mergeToml(text, file, servers, force) : mergeJson(text, file, SERVERS_KEY[app], servers, force);
-  if (merged.text !== text) await runtime.writePrivateFile(file, merged.text, info?.mode ?? undefined);
-  return {
-    file,
-    created: text === undefined,
-    added: servers.map((server) => server.name).filter((name) => !merged.replaced.includes(name)),
-    replaced: merged.replaced,
-  };
+  const target = await editTarget(file);
+  // As edit.ts: under the pins' lock, in the file's own line ends, UTF-8 only, a link written through.
+  return withFileLock(target, async () => {
+    const { text, info } = await readForEdit(target, file);
+    const ends = lineEnds(text);
+    const merged = app === "codex" ? await mergeToml(ends.text, file, servers, force) : mergeJson(ends.text, file, SERVERS_KEY[app], servers, force);
+    const written = ends.restore(merged.text);
+    if (written !== text) await runtime.writePrivateFile(target, written, info?.mode ?? undefined);
+    return {
+      file,
+      created: text === undefined,
+      added: servers.map((server) => server.name).filter((name) => !merged.replaced.includes(name)),
+      replaced: merged.replaced,
+    };
+  });
 }
 
 function clash(file: string, names: readonly string[]): ConfigError {

@@ -4,7 +4,8 @@
 // repository, not from the user. Until the user approves that file — by absolute path and the
 // SHA-256 of its text, so a changed file asks again — nothing in it runs and no variable is read
 // for it. The user's own files (under HOME, `--config FILE`) are trusted as they are.
-// Approvals live in `$XDG_CONFIG_HOME/mcpwire/trusted-projects.json` (0600, atomic, bounded).
+// Approvals live in `$XDG_CONFIG_HOME/mcpwire/trusted-projects.json` (0600, atomic, bounded); a
+// trust file others may write, or another user owns, is refused, as ssh's StrictModes does.
 
 import { sha256Digest } from "../../client/skills/skills.ts";
 import { messageOf } from "../../common/error-text.ts";
@@ -13,7 +14,7 @@ import { runtime } from "../../runtime/mod.ts";
 import { FileError } from "../../runtime/errors.ts";
 import type { Env } from "./context.ts";
 import { homeOf } from "./import-sources.ts";
-import { isAbsolutePath, resolvePath } from "./paths.ts";
+import { directoryOf, isAbsolutePath, resolvePath } from "./paths.ts";
 import { type ProjectConfigSummary, summarizeProject, type SummaryInput } from "./project-summary.ts";
 import { ConfigError } from "./types.ts";
 
@@ -75,6 +76,7 @@ export class ProjectTrustStore {
   /** Every approval, oldest first. */
   async list(): Promise<TrustedProject[]> {
     if (this.file === undefined) return [];
+    await this.#checkPrivate(this.file);
     let text: string;
     try {
       text = await runtime.readTextFile(this.file);
@@ -126,6 +128,36 @@ export class ProjectTrustStore {
       await runtime.writePrivateFile(this.file, `${JSON.stringify({ version: 1, projects }, null, 2)}\n`);
     } catch (error) {
       throw this.#error(`cannot write ${this.file} (${messageOf(error)}); check that its directory is writable by you`, error);
+    }
+  }
+
+  /**
+   * Refuses approvals another user could have written, as ssh's StrictModes refuses an
+   * authorized_keys file: the trust file (a link's target) must be this user's and writable by
+   * no one else, and its directory this user's (or root's) and writable by no one else.
+   */
+  async #checkPrivate(file: string): Promise<void> {
+    const target = await runtime.realPath(file).catch(() => undefined);
+    if (target === undefined) return; // nothing there (or unreadable): the read says so
+    const me = runtime.userId();
+    for (const [path, directory] of [[target, false], [directoryOf(target), true]] as const) {
+      const info = await runtime.linkInfo(path).catch(() => undefined);
+      if (info === undefined) continue;
+      const what = directory ? `its directory ${path}` : path;
+      if (info.uid !== null && me !== undefined && info.uid !== me && !(directory && info.uid === 0)) {
+        throw this.#error(
+          `${what} is owned by user id ${info.uid}, not by you (${me}), so the approvals in ${file} could be theirs; none is used. ` +
+            `Remove ${file} and approve your projects again, or make it yours (chown)`,
+        );
+      }
+      const open = info.mode === null ? 0 : info.mode & 0o022; // group or others may write
+      if (open !== 0) {
+        const mode = info.mode!.toString(8).padStart(4, "0");
+        throw this.#error(
+          `${what} may be written by others (mode ${mode}), so anyone could have approved a project in ${file}; none is used. ` +
+            `Make it yours alone: chmod ${directory ? "go-w" : "600"} ${path}`,
+        );
+      }
     }
   }
 
