@@ -275,16 +275,42 @@ const RUNTIME_MODULES: Readonly<Record<string, string>> = {
   default: "src/runtime/web.ts",
 };
 
-/** `entry`'s graph as a bundler resolving for the web builds it: src/runtime/mod.ts leads to web.ts, not to node.ts and deno.ts. */
+/**
+ * The validator tables of src/client/ and where package.json "imports" (#json-schema) sends each
+ * condition: validators-web.ts (the interpreting validator alone) for browsers, Workers and an
+ * unknown runtime; validators-ajv.ts for Deno, Bun and Node. In the npm package the build makes
+ * dist/client/validators.js a re-export of #json-schema (scripts/runtime-entry.ts).
+ */
+const VALIDATOR_MODULES: Readonly<Record<string, string>> = {
+  browser: "src/client/validators-web.ts",
+  workerd: "src/client/validators-web.ts",
+  worker: "src/client/validators-web.ts",
+  deno: "src/client/validators-ajv.ts",
+  bun: "src/client/validators-ajv.ts",
+  node: "src/client/validators-ajv.ts",
+  default: "src/client/validators-web.ts",
+};
+
+/**
+ * `entry`'s graph as a bundler resolving for the web builds it: src/runtime/mod.ts leads to
+ * web.ts, not to node.ts and deno.ts; src/client/validators.ts to validators-web.ts.
+ */
 function webGraph(entry: string): ReturnType<typeof moduleGraph> {
-  const mod = byPath.get("src/runtime/mod.ts")!;
-  const picked = new Set(["./node.ts", "./deno.ts"]);
-  const imports = mod.imports.filter((record) => !picked.has(record.specifier));
-  byPath.set(mod.path, { ...mod, imports: [...imports, { ...imports[0]!, specifier: "./web.ts", typeOnly: false, dynamic: false }] });
+  const swaps: [string, Set<string>, string][] = [
+    ["src/runtime/mod.ts", new Set(["./node.ts", "./deno.ts"]), "./web.ts"],
+    ["src/client/validators.ts", new Set(["./validators-ajv.ts"]), "./validators-web.ts"],
+  ];
+  const originals = swaps.map(([path]) => byPath.get(path)!);
+  for (const [path, picked, web] of swaps) {
+    const mod = byPath.get(path)!;
+    const first = mod.imports.find((record) => picked.has(record.specifier))!;
+    const imports = mod.imports.filter((record) => !picked.has(record.specifier));
+    byPath.set(path, { ...mod, imports: [...imports, { ...first, specifier: web, typeOnly: false, dynamic: false }] });
+  }
   try {
     return moduleGraph(entry);
   } finally {
-    byPath.set(mod.path, mod);
+    for (const original of originals) byPath.set(original.path, original);
   }
 }
 
@@ -313,6 +339,22 @@ describe("the runtimes (package.json imports #runtime)", () => {
       for (const use of globalUses(file.text, RUNTIME_GLOBALS)) problems.push(`${path}:${use.line} uses ${use.name}`);
       for (const record of file.imports) if (record.specifier.startsWith("node:")) problems.push(`${path}:${record.line} imports ${record.specifier}`);
     }
+    assert.deepEqual(problems, []);
+  });
+
+  test("#json-schema sends each condition to its validator table, in the order a resolver tries them", () => {
+    const map = pkg.imports?.["#json-schema"] ?? {};
+    assert.deepEqual(Object.keys(map), Object.keys(VALIDATOR_MODULES));
+    for (const [condition, source] of Object.entries(VALIDATOR_MODULES)) {
+      assert.equal(map[condition], source.replace(/^src\//, "./dist/").replace(/\.ts$/, ".js"), condition);
+    }
+  });
+
+  test("the root entry, resolved for a browser or a Worker, reaches the interpreting validator and no ajv", () => {
+    const graph = webGraph("src/mod.ts");
+    assert.ok(graph.modules.has("src/client/interpreting-validator.ts"));
+    const problems = [...graph.modules].filter((path) => path === "src/client/ajv-validator.ts").map((path) => chain(graph, path));
+    for (const name of graph.packages) if (name === "ajv" || name.startsWith("ajv/")) problems.push(chain(graph, name));
     assert.deepEqual(problems, []);
   });
 

@@ -17,7 +17,7 @@ import { type CallOptions, CLIENT_OPTIONS, type ClientOptions, type JoinedSessio
 import type { ClientState } from "./client-state.ts";
 import { CapabilityError, ClientStateError } from "./errors.ts";
 import { missingTasks, negotiatedExtension, requireTasks } from "./extensions.ts";
-import { JSON_SCHEMA_VALIDATORS } from "./json-schema.ts";
+import { JSON_SCHEMA_VALIDATORS, unavailableValidator } from "./json-schema.ts";
 import { modernRequest } from "./modern-request.ts";
 import { complete, getPrompt, listPrompts } from "./prompts.ts";
 import type { ProtocolEra, ProtocolVersion } from "./protocol-version.ts";
@@ -67,6 +67,8 @@ export class Client extends ContainedEventTarget<ClientEvents> {
         `new Client: jsonSchema must be ${JSON_SCHEMA_VALIDATORS.map((name) => `"${name}"`).join(" or ")} (got ${JSON.stringify(options.jsonSchema)})`,
       );
     }
+    const lacking = options.jsonSchema === undefined ? undefined : unavailableValidator(options.jsonSchema, "new Client");
+    if (lacking !== undefined) throw lacking;
     this.clientInfo = clientInfo;
     this.#c = new ClientConnection(clientInfo, options, (type, detail) => this.emit(type, detail), (error) => this.listenerFailed({ type: "log", error }));
   }
