@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
-import { globalUses, type ImportRecord, importsOf, topLevelAwaits } from "./support/source-scan.ts";
+import { computedImports, globalUses, type ImportRecord, importsOf, topLevelAwaits } from "./support/source-scan.ts";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const SRC = join(ROOT, "src");
@@ -91,6 +91,18 @@ describe("the source scanner (so the rules below can fail)", () => {
       ["./f.ts", false, false, 6],
       ["./g.ts", false, true, 7],
     ]);
+  });
+
+  test("computed imports: a variable, a template with a substitution, a call; not a literal, import.meta or a string", () => {
+    const found = computedImports([
+      `const a = await import("./a.ts");`,
+      `const b = await import(name);`,
+      "const c = import(`npm:${name}`);",
+      `const d = import(pick());`,
+      "const e = `import(${JSON.stringify(x)})`; const u = import.meta.url; // import(x)",
+      `const f = import("./f.ts", { with: { type: "json" } });`,
+    ].join("\n"));
+    assert.deepEqual(found, [2, 3, 4]);
   });
 
   test("top-level await: found at the top, in top-level blocks and in templates; not in functions", () => {
@@ -221,13 +233,22 @@ const isAuth = (path: string) => path.startsWith("src/auth/");
 /** The sync bridge's modules (the blocking worker, the bridge, its worker's entry); src/runtime/ wraps the API itself. */
 const isWorker = (path: string) => !path.startsWith("src/runtime/") && /(worker|sync-bridge)[^/]*$/.test(path);
 
+describe("code a bundler can see (issue 38)", () => {
+  test("no module in src/ imports by a computed specifier: what loads late is a literal import(), or chosen by package condition", () => {
+    const problems: string[] = [];
+    for (const file of sources) for (const line of computedImports(file.text)) problems.push(`${file.path}:${line}`);
+    assert.deepEqual(problems, []);
+  });
+});
+
 describe("the entries of DESIGN.md", () => {
   const rules: [entry: string, forbidden: string[]][] = [
-    ["src/mod.ts", ["yaml", "providers", "auth", "workers"]],
+    ["src/mod.ts", ["yaml", "providers", "auth", "workers", "telemetry"]],
     ["src/registry/mod.ts", ["yaml", "providers"]],
     ["src/host/mod.ts", ["providers"]],
     ["src/agent/mod.ts", []],
     ["src/auth/mod.ts", []],
+    ["src/client/telemetry/mod.ts", ["yaml", "providers", "auth", "workers"]],
   ];
   for (const [entry, forbidden] of rules) {
     test(`${entry} exists and loads no ${forbidden.join(", ") || "module outside src/ but its dependencies"}`, () => {
@@ -244,8 +265,14 @@ describe("the entries of DESIGN.md", () => {
           problems.push(chain(graph, path));
         }
       }
-      // smol-toml: loaded only when a TOML config (Codex's) is imported.
-      const allowed = new Set(["ajv", "yaml", "smol-toml"]);
+      // The root entry holds no telemetry code: it comes with mcpwire/telemetry (openTelemetry), given to a Client.
+      if (forbidden.includes("telemetry")) {
+        for (const path of graph.modules) if (path === "src/client/telemetry-layer.ts") problems.push(chain(graph, path));
+        for (const name of packages) if (name.startsWith("@opentelemetry/")) problems.push(chain(graph, name));
+      }
+      // smol-toml: loaded only when a TOML config (Codex's) is imported; @opentelemetry/api, the
+      // optional peer, only by the telemetry layer when telemetry is turned on.
+      const allowed = new Set(["ajv", "yaml", "smol-toml", "@opentelemetry/api"]);
       for (const name of packages) if (!allowed.has(name) && !name.startsWith("node:")) problems.push(`an undeclared package: ${chain(graph, name)}`);
       assert.deepEqual(problems, []);
     });

@@ -69,6 +69,14 @@ export class Client extends ContainedEventTarget<ClientEvents> {
     }
     const lacking = options.jsonSchema === undefined ? undefined : unavailableValidator(options.jsonSchema, "new Client");
     if (lacking !== undefined) throw lacking;
+    if (options.telemetry !== undefined && typeof (options.telemetry as { start?: unknown } | null)?.start !== "function") {
+      throw new TypeError(
+        `new Client: telemetry must be made by openTelemetry() of mcpwire/telemetry (got ${
+          typeof options.telemetry === "object" ? "an object without start()" : String(options.telemetry)
+        }); ` +
+          `write telemetry: openTelemetry() for true, openTelemetry({ tracer }) for options`,
+      );
+    }
     this.clientInfo = clientInfo;
     this.#c = new ClientConnection(clientInfo, options, (type, detail) => this.emit(type, detail), (error) => this.listenerFailed({ type: "log", error }));
   }
