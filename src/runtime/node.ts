@@ -18,6 +18,7 @@ import type {
   FileEntry,
   LineReader,
   LinkInfo,
+  LinkPolicy,
   PrivateLog,
   Runtime,
   SpawnRequest,
@@ -260,9 +261,9 @@ export const nodeRuntime: Runtime = {
     }
     return strictUtf8(path, bytes);
   },
-  async writePrivateFile(given: string, data: string | Uint8Array, mode?: number) {
-    // A FIFO or a device is written as it is, a link through to its target (special-file.ts).
-    const { path, special } = await writeTargetOf(given);
+  async writePrivateFile(given: string, data: string | Uint8Array, mode?: number, links?: LinkPolicy) {
+    // A FIFO or a device is written as it is, a link through to its target unless replaced (special-file.ts).
+    const { path, special } = await writeTargetOf(given, links);
     if (special) return writeSpecialFile(path, data);
     const temp = `${path}.${crypto.randomUUID()}.tmp`;
     try {
