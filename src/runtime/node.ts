@@ -30,6 +30,7 @@ import type {
 import { FileError, fileErrorCode, SpawnError, spawnErrorCode, strictUtf8, unreadableFile } from "./errors.ts";
 import { OutputQueue } from "./output-queue.ts";
 import { openSpecialLog, writeSpecialFile, writeTargetOf } from "./special-file.ts";
+import { Interrupts } from "./interrupts.ts";
 import { ChildGroups, OUTPUT_GRACE_MS, processGroup, type SyncFs } from "./process-group.ts";
 import { onWorkerEnd, receiveMessageSync, startWorkerThread, workerData } from "./worker-threads.ts";
 
@@ -432,6 +433,7 @@ export const nodeRuntime: Runtime = {
     process.on("exit", fn);
   },
   onInterrupt(fn) {
+    interrupts.add(fn);
     process.on("SIGINT", () => fn("SIGINT"));
     process.on("SIGTERM", () => fn("SIGTERM"));
   },
@@ -459,9 +461,27 @@ let stdinReader: LineReader | undefined;
  * writes to stdout, leaves it out.
  */
 const output = /* @__PURE__ */ new OutputQueue((stream, text) => {
+  guardOutput();
   const target = stream === "stdout" ? process.stdout : process.stderr;
   return new Promise((resolve) => target.write(text, () => resolve()));
 }, { serialize: false });
+
+const interrupts = /* @__PURE__ */ new Interrupts();
+let outputGuarded = false;
+
+/**
+ * A write to a pipe whose reader is gone is an 'error' event on the stream, which would end the
+ * process with a stack trace: stdout's EPIPE goes to the interrupt handlers (interrupts.ts),
+ * stderr's is dropped (there is nowhere left to say it).
+ */
+function guardOutput(): void {
+  if (outputGuarded) return;
+  outputGuarded = true;
+  process.stdout.on("error", (error: { code?: string }) => {
+    if (error.code === "EPIPE") interrupts.stdoutClosed((code) => process.exit(code));
+  });
+  process.stderr.on("error", () => {});
+}
 
 /** process.stdin resumed only while input is awaited, so input is not read ahead of the prompt. */
 function nodeStdinLines(): LineReader {
