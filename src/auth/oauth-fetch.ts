@@ -11,7 +11,7 @@ import { AuthError } from "./errors.ts";
 import { resolveClient, type ResolvedClient, type StoredClient } from "./registration.ts";
 import { type ClientAuthentication, OAuthError, type TokenSet } from "./token-endpoint.ts";
 import type { AuthProvider } from "./types.ts";
-import { readResourceChallenge, type ResourceChallenge } from "./www-authenticate.ts";
+import { offersOnlyOtherSchemes, readResourceChallenge, type ResourceChallenge } from "./www-authenticate.ts";
 import { MemoryTokenStore, type TokenStore } from "./token-store.ts";
 
 /** What a grant other than the authorization code (client credentials, JWT bearer, …) is given. */
@@ -296,6 +296,9 @@ export function createOAuthFetch(options: OAuthFetchOptions): OAuthFetch {
       if (response.status !== 401 && response.status !== 403) return response;
       const url = new URL(input instanceof Request ? input.url : input instanceof URL ? input.href : String(input));
       if (url.origin !== serverUrl.origin) return response;
+      // RFC 9110 11.6.1: a 401 names the schemes it takes. One that offers only others (Basic,
+      // Digest: the URL's user:password refused) is no OAuth resource; its answer is the caller's.
+      if (offersOnlyOtherSchemes(response.headers)) return response;
       const challenge = readResourceChallenge(response.headers);
       if (response.status === 403 && challenge.error !== "insufficient_scope") return response;
       emit({ kind: "challenge", status: response.status, challenge });
