@@ -1,4 +1,4 @@
-// DESIGN.md's layer table and entries, kept true by reading the imports of src/: no layer
+// docs/architecture.md's layers and entries, kept true by reading the imports of src/: no layer
 // imports a layer above it, no runtime global outside src/runtime/, no top-level await in a
 // library module, and the entries load only what their row allows.
 
@@ -125,10 +125,10 @@ describe("the source scanner (so the rules below can fail)", () => {
   });
 });
 
-describe("the layers of DESIGN.md", () => {
+describe("the layers of docs/architecture.md", () => {
   test("src/ holds only the known layers", () => {
     const unknown = [...new Set(sources.map((file) => file.layer))].filter((layer) => !(layer in LAYER_RANK));
-    assert.deepEqual(unknown, [], `folders under src/ that are not a layer of DESIGN.md: ${unknown.join(", ")}`);
+    assert.deepEqual(unknown, [], `folders under src/ that are not a layer of docs/architecture.md: ${unknown.join(", ")}`);
   });
 
   test("no layer imports a layer above it (auth and client side by side); every relative import exists", () => {
@@ -221,7 +221,7 @@ const isAuth = (path: string) => path.startsWith("src/auth/");
 /** The sync bridge's modules (the blocking worker, the bridge, its worker's entry); src/runtime/ wraps the API itself. */
 const isWorker = (path: string) => !path.startsWith("src/runtime/") && /(worker|sync-bridge)[^/]*$/.test(path);
 
-describe("the entries of DESIGN.md", () => {
+describe("the entries of docs/architecture.md", () => {
   const rules: [entry: string, forbidden: string[]][] = [
     ["src/mod.ts", ["yaml", "providers", "auth", "workers"]],
     ["src/registry/mod.ts", ["yaml", "providers"]],
