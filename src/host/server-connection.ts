@@ -33,7 +33,14 @@ import { ServerTrace } from "./server-trace.ts";
 import { createTransport, detectedTransport } from "./transport-factory.ts";
 import { SandboxError } from "./sandbox-availability.ts";
 import { type StartFailure, startFailure } from "./start-failure.ts";
-import { type ServerEvents, type ServerEventType, type ServerState, type ServerStatus, ServerUnavailableError } from "./server-status.ts";
+import {
+  ServerConnectionError,
+  type ServerEvents,
+  type ServerEventType,
+  type ServerState,
+  type ServerStatus,
+  ServerUnavailableError,
+} from "./server-status.ts";
 import type { TraceSink } from "../transport/trace-event.ts";
 import { SPAN_KIND, startTelemetry, type Telemetry, type TelemetryContext, type TelemetryOptions } from "../client/telemetry.ts";
 import type { AuthEvent } from "../auth/oauth-fetch.ts";
@@ -449,15 +456,19 @@ export class ServerConnection {
       if (timedOut) {
         const transport = client.transport instanceof TracingTransport ? client.transport.inner : client.transport;
         if (!(transport instanceof StdioTransport)) {
-          throw new Error(
+          throw new ServerConnectionError(
             `server "${this.name}" did not finish connecting (initialize over ${this.config.transport} to ${showUrl(new URL(this.config.url!))}) ` +
               `within ${durationText(timeoutMs)}; raise connect_timeout or check that the server is up`,
+            "connect-timeout",
+            { server: this.name },
           );
         }
         const tail = transport.stderrTail.slice(-3);
-        throw new Error(
+        throw new ServerConnectionError(
           `server "${this.name}" did not finish connecting (spawn + initialize) within ${durationText(timeoutMs)}; ` +
             `raise connect_timeout or check the server's stderr` + (tail.length > 0 ? ` (last stderr: ${tail.join(" | ")})` : ""),
+          "connect-timeout",
+          { server: this.name },
         );
       }
       throw error;
@@ -496,7 +507,7 @@ export class ServerConnection {
   async #establish(): Promise<void> {
     const client = await this.#open();
     try {
-      if (this.#closed) throw new Error(`server "${this.name}" was closed while connecting`);
+      if (this.#closed) throw new ServerConnectionError(`server "${this.name}" was closed while connecting`, "closed-while-connecting", { server: this.name });
       const { tools, naming, timeoutMs, tasks } = this.config;
       if (this.#registration === undefined) {
         this.#registration = await registerMcpServer(this.#registry, this.name, client, {
@@ -513,9 +524,16 @@ export class ServerConnection {
         // After a reconnect the tool set is re-listed and changed by difference.
         await this.#registration.replaceClient(client);
       }
-      if (this.#closed) throw new Error(`server "${this.name}" was closed while its tools were being registered`);
+      if (this.#closed) {
+        throw new ServerConnectionError(`server "${this.name}" was closed while its tools were being registered`, "closed-while-connecting", {
+          server: this.name,
+        });
+      }
       if (client.state !== "ready") {
-        throw client.failure ?? new Error(`server "${this.name}": the connection ended while its tools were being listed`);
+        throw client.failure ??
+          new ServerConnectionError(`server "${this.name}": the connection ended while its tools were being listed`, "connection-closed", {
+            server: this.name,
+          });
       }
     } catch (error) {
       if (this.#closed) {
@@ -586,10 +604,10 @@ export class ServerConnection {
       this.#reconnectContext = undefined;
       span.setAttribute("mcp.reconnect.attempts", this.#reconnectAttempts);
       if (this.#state === "ready" || this.#closed) span.end();
-      else {telemetry.fail(
-          span,
-          new Error(`server "${this.name}": ${this.#state} after ${this.#reconnectAttempts} reconnect attempts: ${this.#lastError ?? ""}`),
-        );}
+      else {
+        const message = `server "${this.name}": ${this.#state} after ${this.#reconnectAttempts} reconnect attempts: ${this.#lastError ?? ""}`;
+        telemetry.fail(span, new ServerConnectionError(message, "server-parked", { server: this.name }));
+      }
     }
   }
 
@@ -613,7 +631,8 @@ export class ServerConnection {
     this.#registration?.unregister();
     this.#registration = undefined;
     this.#reason = `${why}; probing every ${durationText(this.#options.probeIntervalMs)}`;
-    this.#move("parked", new Error(`server "${this.name}" ${this.#reason}; last error: ${this.#lastError ?? "none"}`));
+    const message = `server "${this.name}" ${this.#reason}; last error: ${this.#lastError ?? "none"}`;
+    this.#move("parked", new ServerConnectionError(message, "server-parked", { server: this.name }));
     this.#supervising = this.#probeLoop();
   }
 

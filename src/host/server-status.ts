@@ -1,9 +1,10 @@
 // A server as its manager reports it: the states of its life, its status, the events it
-// emits, and the error a call meets while it cannot take one. Plain types and one error class,
-// shared by the connection that supervises it (server-connection.ts) and the manager.
+// emits, the error a call meets while it cannot take one, and the error of a connect that
+// failed or gave up. Plain types and the error classes, shared by the connection that supervises it (server-connection.ts) and the manager.
 
 import type { ProtocolEra } from "../client/protocol-version.ts";
 import { ClientStateError } from "../client/errors.ts";
+import { McpwireError } from "../common/mcpwire-error.ts";
 import type { TaskStatusUpdate } from "../client/tasks/tasks.ts";
 import type { Implementation, LoggingLevel } from "../client/types.ts";
 import type { TransportKind } from "./config/types.ts";
@@ -114,5 +115,25 @@ export class ServerUnavailableError extends ClientStateError<ServerUnavailableCo
     super(message, code, options);
     this.server = options.server;
     this.serverState = options.serverState;
+  }
+}
+
+/**
+ * Why the manager could not connect a server, or stopped trying for now (the `error` of a
+ * `serverstate` event to `parked`, and a failed connect attempt's cause):
+ * - `connect-timeout`: spawn and initialize (or the HTTP initialize) did not finish within connect_timeout;
+ * - `closed-while-connecting`: the manager was closed while the server connected or its tools were registered;
+ * - `connection-closed`: the connection ended while the server's tools were being listed;
+ * - `server-parked`: the reconnect or connect attempts were used up; the server is probed now and then.
+ */
+export type ServerConnectionErrorCode = "connect-timeout" | "closed-while-connecting" | "connection-closed" | "server-parked";
+
+/** The manager could not connect a server, or parked it; `server` names it, the message says the last error and what to do. */
+export class ServerConnectionError extends McpwireError<ServerConnectionErrorCode> {
+  override readonly name = "ServerConnectionError";
+  readonly server: string;
+  constructor(message: string, code: ServerConnectionErrorCode, options: { server: string; cause?: unknown }) {
+    super(message, code, options);
+    this.server = options.server;
   }
 }
