@@ -6,7 +6,9 @@
 
 import { mcpwireDirectory, switchedOff } from "../common/user-dirs.ts";
 import { ToolPinsError } from "../registry/registry-errors.ts";
-import type { ToolPinsData, ToolPinStore } from "../registry/tool-pins.ts";
+import type { PinningMode, ToolPins, ToolPinsData, ToolPinStore } from "../registry/tool-pins.ts";
+import type { McpServerOptions } from "../registry/mcp-server.ts";
+import type { Redactor } from "../common/redact.ts";
 import { runtime } from "../runtime/mod.ts";
 import { FileError } from "../runtime/errors.ts";
 import { directoryOf, resolvePath, userConfigPaths } from "./config/paths.ts";
@@ -88,6 +90,17 @@ export class PinLockFile implements ToolPinStore {
     if (info !== undefined && info.kind !== "file") return work();
     return withFileLock(this.location, work);
   }
+}
+
+/** registerMcpServer's pinning option for a server: by its name and its (redacted) command line or URL; none when its mode is off. */
+export function pinningOf(
+  server: ServerConfig,
+  pins: { pins: ToolPins; mode: (server: ServerConfig) => PinningMode } | undefined,
+  redactor: Redactor,
+): Pick<McpServerOptions, "pinning"> {
+  const mode = pins?.mode(server) ?? "off";
+  if (pins === undefined || mode === "off") return {};
+  return { pinning: { pins: pins.pins, mode, source: redactor.redact(pinSource(server)) } };
 }
 
 /** What a server's pins are kept for besides its name: its command line (stdio), or its URL. */

@@ -1,6 +1,7 @@
 // A server as its manager reports it: the states of its life, its status, the events it
 // emits, the error a call meets while it cannot take one, and the error of a connect that
-// failed or gave up. Plain types and the error classes, shared by the connection that supervises it (server-connection.ts) and the manager.
+// failed or gave up. Plain types and the error classes, shared by the connection that
+// supervises it (server-connection.ts) and the manager.
 
 import type { ProtocolEra } from "../client/protocol-version.ts";
 import { ClientStateError } from "../client/errors.ts";
@@ -115,6 +116,62 @@ export class ServerUnavailableError extends ClientStateError<ServerUnavailableCo
     super(message, code, options);
     this.server = options.server;
     this.serverState = options.serverState;
+  }
+}
+
+/** What a server's connection knows when a call on one of its clients (not ready) is made. */
+export interface Availability {
+  server: string;
+  serverState: ServerState;
+  /** The client's own state. */
+  clientState: string;
+  /** Whether the client is the server's current session (or the one being opened). */
+  current: boolean;
+  /** The reconnect attempt under way, of how many. */
+  attempt: number;
+  maxAttempts: number;
+  /** Why it is parked (`gave up after 3 reconnect attempts; probing every 30 s`). */
+  reason: string | undefined;
+  /** The last error, redacted: it goes to whoever called the client. */
+  lastError: string | undefined;
+}
+
+/**
+ * The error a call on a server's client meets while the server cannot take it (reconnecting,
+ * parked, or the client is of an earlier session); undefined when the client's own error says it
+ * (closed, not connected, …).
+ */
+export function unavailableError(at: Availability): ServerUnavailableError | undefined {
+  const { server, clientState: state } = at;
+  const prefix = `server "${server}": `;
+  // The last error without its leading `server "<name>": `, quoted inside a message about that server.
+  const last = at.lastError === undefined ? "" : at.lastError.startsWith(prefix) ? at.lastError.slice(prefix.length) : at.lastError;
+  switch (at.serverState) {
+    case "reconnecting":
+      return new ServerUnavailableError(
+        `server "${server}": reconnecting (attempt ${at.attempt} of ${at.maxAttempts}) ` +
+          `after ${last || "the connection was lost"}; the call was not sent, try again shortly`,
+        "server-reconnecting",
+        { server, serverState: "reconnecting", state },
+      );
+    case "parked":
+      return new ServerUnavailableError(
+        `server "${server}": parked, ${at.reason}` + (last ? ` (last error: ${last})` : ""),
+        "server-parked",
+        { server, serverState: "parked", state },
+      );
+    case "ready":
+      if (!at.current) {
+        return new ServerUnavailableError(
+          `server "${server}": this client belongs to an earlier session, and the server has reconnected since; ` +
+            `get the current one with manager.client("${server}")`,
+          "stale-client",
+          { server, serverState: "ready", state },
+        );
+      }
+      return undefined;
+    default:
+      return undefined;
   }
 }
 
