@@ -215,27 +215,31 @@ export function createOAuthFetch(options: OAuthFetchOptions): OAuthFetch {
   async function refreshNow(signal?: AbortSignal): Promise<boolean> {
     const refreshToken = tokens?.refreshToken;
     if (refreshToken === undefined) return false;
+    let reason: string;
     try {
       target ??= await discover(serverUrl, {}, { ...http, ...(signal ? { signal } : {}), ...(issuerOfTokens ? { preferredIssuer: issuerOfTokens } : {}) });
       if (issuerOfTokens !== undefined && target.issuer !== issuerOfTokens) {
-        throw new Error(`the authorization server changed from ${issuerOfTokens} to ${target.issuer}`);
+        // Tokens of one authorization server are not refreshed at another: dropped, a new authorization follows.
+        reason = `the authorization server changed from ${issuerOfTokens} to ${target.issuer}`;
+      } else {
+        client ??= await clientFor(target, signal);
+        const fresh = await refreshTokens(target, client, refreshToken, {
+          ...http,
+          ...(signal ? { signal } : {}),
+          ...(provider.dpop !== undefined ? { dpop: provider.dpop } : {}),
+        });
+        await accept(target, fresh, requestedScope);
+        emit({ kind: "refreshed", issuer: target.issuer });
+        return true;
       }
-      client ??= await clientFor(target, signal);
-      const fresh = await refreshTokens(target, client, refreshToken, {
-        ...http,
-        ...(signal ? { signal } : {}),
-        ...(provider.dpop !== undefined ? { dpop: provider.dpop } : {}),
-      });
-      await accept(target, fresh, requestedScope);
-      emit({ kind: "refreshed", issuer: target.issuer });
-      return true;
     } catch (error) {
       if (error instanceof AuthError && error.code !== "discovery-failed") throw error;
-      emit({ kind: "refresh-failed", issuer: target?.issuer ?? issuerOfTokens ?? "?", reason: error instanceof OAuthError ? error.error : messageOf(error) });
-      tokens = undefined;
-      await store.deleteTokens(serverUrl.href);
-      return false;
+      reason = error instanceof OAuthError ? error.error : messageOf(error);
     }
+    emit({ kind: "refresh-failed", issuer: target?.issuer ?? issuerOfTokens ?? "?", reason });
+    tokens = undefined;
+    await store.deleteTokens(serverUrl.href);
+    return false;
   }
 
   /**

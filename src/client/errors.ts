@@ -332,13 +332,15 @@ export type AppResourceErrorCode = "no-ui-resource" | "not-ui-uri" | "not-found"
 /**
  * Every code of the client layer's own errors (ClientStateError, ProtocolVersionError,
  * CapabilityError, ProtocolError, OutputValidationError, TaskError, SkillError,
- * AppResourceError, OutcomeUnknownError, InputRoundsExceededError, TelemetryError); the codes of RpcError
+ * AppResourceError, OutcomeUnknownError, InputRoundsExceededError, TelemetryError,
+ * ValidatorNotLoadedError); the codes of RpcError
  * and its subclasses are JsonRpcErrorCode's.
  */
 export type ClientErrorCode =
   | "outcome-unknown"
   | "telemetry-unavailable"
   | "input-rounds-exceeded"
+  | "validator-not-loaded"
   | ClientStateErrorCode
   | ProtocolVersionErrorCode
   | CapabilityErrorCode

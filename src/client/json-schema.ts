@@ -4,7 +4,7 @@
 // Each validator is its own module, imported only when chosen: choosing `interpreting` never
 // loads ajv, and the default where code generation works never loads the interpreting one.
 
-import type { JsonSchemaValidator, SchemaValidator } from "./schema-validator.ts";
+import { type JsonSchemaValidator, type SchemaValidator, ValidatorNotLoadedError } from "./schema-validator.ts";
 
 let generatesCode: boolean | undefined;
 
@@ -74,7 +74,7 @@ export function loadJsonSchema(name?: JsonSchemaValidator): Promise<SchemaValida
 export function jsonSchemaValidator(name: JsonSchemaValidator = defaultValidatorName()): SchemaValidator {
   const validator = loaded.get(name);
   if (validator === undefined) {
-    throw new Error(`the ${name} JSON Schema validator is not loaded yet: await loadJsonSchema() before checking a schema`);
+    throw new ValidatorNotLoadedError(`the ${name} JSON Schema validator is not loaded yet: await loadJsonSchema() before checking a schema`);
   }
   return validator;
 }

@@ -101,6 +101,18 @@ export interface SchemaValidator {
 /** Why a schema cannot be used: `schema-invalid`, whichever validator found it. */
 export type SchemaErrorCode = "schema-invalid";
 
+/**
+ * A JSON Schema validator asked for before it was loaded (`loadJsonSchema()` not awaited): a
+ * programming error of the caller, code `validator-not-loaded`. The Client loads its own before
+ * it checks a schema, so only a program that calls the validators itself meets it.
+ */
+export class ValidatorNotLoadedError extends McpwireError<"validator-not-loaded"> {
+  override readonly name = "ValidatorNotLoadedError";
+  constructor(message: string, options: { cause?: unknown } = {}) {
+    super(message, "validator-not-loaded", options);
+  }
+}
+
 /** A schema the validator cannot use (invalid for its dialect, an unresolved $ref, too deep). */
 export class SchemaError extends McpwireError<SchemaErrorCode> {
   override readonly name = "SchemaError";

@@ -27,7 +27,7 @@ import type {
   WorkerStart,
   WorkerThread,
 } from "./types.ts";
-import { FileError, fileErrorCode, SpawnError, spawnErrorCode, strictUtf8, unreadableFile } from "./errors.ts";
+import { FileError, fileErrorCode, SpawnError, spawnErrorCode, strictUtf8, unreadableFile, UnsupportedRuntimeError } from "./errors.ts";
 import { OutputQueue } from "./output-queue.ts";
 import { openSpecialLog, writeSpecialFile, writeTargetOf } from "./special-file.ts";
 import { Interrupts } from "./interrupts.ts";
@@ -151,9 +151,10 @@ function startWorker(start: WorkerStart): WorkerThread {
   try {
     tsx = import.meta.resolve("tsx/esm/api");
   } catch {
-    throw new Error(
+    throw new UnsupportedRuntimeError(
       `cannot start worker ${start.url.href}: Node ${process.version} loads TypeScript in a worker only with tsx; ` +
         "install it (npm install --save-dev tsx) or use a Node that strips types (22.18 or later)",
+      { capability: "workers", runtime: `Node ${process.version} without tsx` },
     );
   }
   const bootstrap = `import(${JSON.stringify(tsx)})` +
