@@ -1,5 +1,5 @@
 // The public API, pinned: each entry's names are those its committed report (api/*.api.md)
-// lists, within its budget (root 120, mcpwire/auth 66, the others 60), each with a doc comment, and no entry
+// lists, within its budget (root 120, the others 60), each with a doc comment, and no entry
 // re-exports another's. After changing an entry or a doc comment on what it exports, run
 // `npm run api` and commit the report with the change.
 
@@ -132,8 +132,11 @@ describe("the public API of each entry", () => {
       assert.equal(committed, reportOf(entry), `${entry.report} is out of date (a kind or a doc comment changed): run \`npm run api\``);
     });
 
-    test(`${entry.specifier}: at most ${entry.limit} names`, () => {
-      assert.ok(names.length <= entry.limit, `${entry.specifier} exports ${names.length} names, over its ${entry.limit}: move helpers and internals out`);
+    // The budget is stated here, not read from the report script: docs/architecture.md and CONTRIBUTING.md give the same.
+    const budget = entry.specifier === "mcpwire" ? 120 : 60;
+    test(`${entry.specifier}: at most ${budget} names`, () => {
+      assert.equal(entry.limit, budget, `scripts/api-report.ts gives ${entry.specifier} a limit of ${entry.limit}, not its budget ${budget}`);
+      assert.ok(names.length <= budget, `${entry.specifier} exports ${names.length} names, over its ${budget}: move helpers and internals out`);
     });
 
     test(`${entry.specifier}: every name has a doc comment saying what it is`, () => {

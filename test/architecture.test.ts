@@ -1,13 +1,14 @@
-// DESIGN.md's layer table and entries, kept true by reading the imports of src/: no layer
+// docs/architecture.md's layers and entries, kept true by reading the imports of src/: no layer
 // imports a layer above it, no runtime global outside src/runtime/, no top-level await in a
-// library module, and the entries load only what their row allows.
+// library module, the entries load only what their row allows, and every error thrown has a
+// code (docs/errors.md).
 
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
-import { computedImports, globalUses, type ImportRecord, importsOf, topLevelAwaits } from "./support/source-scan.ts";
+import { computedImports, globalUses, type ImportRecord, importsOf, thrownClasses, topLevelAwaits } from "./support/source-scan.ts";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const SRC = join(ROOT, "src");
@@ -122,6 +123,28 @@ describe("the source scanner (so the rules below can fail)", () => {
     );
   });
 
+  test("thrown classes: in throw statements and reject() arguments, error-like names only; not in comments or strings", () => {
+    const found = thrownClasses(
+      [
+        "if (x) throw new Error(`at ${new URL(u)}`);",
+        'throw client.failure ?? new ConfigError("m", "invalid-config");',
+        'return Promise.reject(new RangeError("r"));',
+        'const stop = () => {\n  throw new Stop("cancel");\n};',
+        '// throw new Error("in a comment");',
+        'const s = "throw new Error(1)"; const e = new Error("made, not thrown"); setTimeout(() => reject(new TypeError("t")), 1);',
+        "throw error;",
+      ].join("\n"),
+      new Set(["Stop"]),
+    );
+    assert.deepEqual(found, [
+      { name: "Error", line: 1 },
+      { name: "ConfigError", line: 2 },
+      { name: "RangeError", line: 3 },
+      { name: "Stop", line: 5 },
+      { name: "TypeError", line: 8 },
+    ]);
+  });
+
   test("runtime globals: bare names and globalThis reads count; members, keys, comments and strings do not", () => {
     const uses = globalUses(
       [
@@ -137,10 +160,10 @@ describe("the source scanner (so the rules below can fail)", () => {
   });
 });
 
-describe("the layers of DESIGN.md", () => {
+describe("the layers of docs/architecture.md", () => {
   test("src/ holds only the known layers", () => {
     const unknown = [...new Set(sources.map((file) => file.layer))].filter((layer) => !(layer in LAYER_RANK));
-    assert.deepEqual(unknown, [], `folders under src/ that are not a layer of DESIGN.md: ${unknown.join(", ")}`);
+    assert.deepEqual(unknown, [], `folders under src/ that are not a layer of docs/architecture.md: ${unknown.join(", ")}`);
   });
 
   test("no layer imports a layer above it (auth and client side by side); every relative import exists", () => {
@@ -241,7 +264,7 @@ describe("code a bundler can see (issue 38)", () => {
   });
 });
 
-describe("the entries of DESIGN.md", () => {
+describe("the entries of docs/architecture.md", () => {
   const rules: [entry: string, forbidden: string[]][] = [
     ["src/mod.ts", ["yaml", "providers", "auth", "workers", "telemetry"]],
     ["src/registry/mod.ts", ["yaml", "providers"]],
@@ -482,14 +505,26 @@ describe("import cycles", () => {
 });
 
 describe("one error model (docs/errors.md)", () => {
+  /** Every class of src/ that extends another: name → its base and file. */
+  const classes = new Map<string, { base: string; path: string }>();
+  for (const file of sources) {
+    for (const match of file.text.matchAll(/\bclass\s+(\w+)(?:<[^>{]*>)?\s+extends\s+(\w+)/g)) {
+      classes.set(match[1]!, { base: match[2]!, path: file.path });
+    }
+  }
+  /** Whether a class ends at McpwireError, through its bases. */
+  const isMcpwireError = (name: string): boolean => {
+    const seen = new Set<string>();
+    let current = name;
+    while (current !== "McpwireError" && classes.has(current) && !seen.has(current)) {
+      seen.add(current);
+      current = classes.get(current)!.base;
+    }
+    return current === "McpwireError";
+  };
+
   test("every error class in src/ extends McpwireError, directly or through another error class", () => {
     // A class that extends Error itself, or a built-in error, would have no `code` to test.
-    const classes = new Map<string, { base: string; path: string }>();
-    for (const file of sources) {
-      for (const match of file.text.matchAll(/\bclass\s+(\w+)(?:<[^>{]*>)?\s+extends\s+(\w+)/g)) {
-        classes.set(match[1]!, { base: match[2]!, path: file.path });
-      }
-    }
     const errorClasses = [...classes.keys()].filter((name) => /Error$/.test(name) || /Error$/.test(classes.get(name)!.base));
     assert.ok(errorClasses.length > 30, `found only ${errorClasses.length} error classes: the scan is broken`);
     const offenders: string[] = [];
@@ -503,5 +538,24 @@ describe("one error model (docs/errors.md)", () => {
       if (current !== "McpwireError" && name !== "McpwireError") offenders.push(`${classes.get(name)!.path}: ${name} ends at ${current}`);
     }
     assert.deepEqual(offenders, [], `error classes that do not extend McpwireError:\n${offenders.join("\n")}`);
+  });
+
+  test("every throw in src/ throws an McpwireError; a program's wrong argument a TypeError or RangeError", () => {
+    // docs/errors.md: what a caller handles carries a code; an argument the program got wrong is
+    // the standard TypeError / RangeError. A class of the module's own that extends nothing and
+    // that the module catches again (`instanceof`) is a control-flow signal, never seen outside.
+    const offenders: string[] = [];
+    let thrown = 0;
+    for (const file of sources) {
+      const own = new Set([...file.text.matchAll(/\bclass\s+(\w+)\s*\{/g)].map((match) => match[1]!));
+      for (const { name, line } of thrownClasses(file.text, own)) {
+        thrown++;
+        if (isMcpwireError(name) || name === "TypeError" || name === "RangeError") continue;
+        if (own.has(name) && new RegExp(`\\binstanceof\\s+${name}\\b`).test(file.text)) continue;
+        offenders.push(`${file.path}:${line} throws ${name}`);
+      }
+    }
+    assert.ok(thrown > 300, `found only ${thrown} throws: the scan is broken`);
+    assert.deepEqual(offenders, [], `throws of an error without a code (use the layer's McpwireError class, docs/errors.md):\n${offenders.join("\n")}`);
   });
 });

@@ -6,7 +6,8 @@
 // The names: api/auth.api.md.
 
 export { AuthError } from "./errors.ts";
-export type { AuthErrorCode, AuthorizationErrorCode, OAuthErrorCode } from "./errors.ts";
+// The layer's codes in one union; a class's own are its `code` type (AuthError["code"], OAuthError["code"], TokenStoreError["code"]).
+export type { AuthErrorCode } from "./errors.ts";
 export type { AuthorizationContext, AuthorizationResponse, AuthProvider, ClientMetadata, PreRegisteredClient } from "./types.ts";
 export { createOAuthFetch } from "./oauth-fetch.ts";
 export type { AuthEvent, GrantContext, OAuthFetch, OAuthFetchOptions } from "./oauth-fetch.ts";
@@ -22,21 +23,11 @@ export { IndexedDbTokenStore } from "./indexed-db-token-store.ts";
 
 // token stores
 export { defaultAuthDirectory, FileTokenStore, MemoryTokenStore, TokenStoreError } from "./token-store.ts";
-export type { TokenStoreErrorCode } from "./token-store.ts";
 export type { FileTokenStoreOptions, StoredClientCredentials, StoredDpopKey, StoredTokens, TokenStore } from "./token-store.ts";
 
 // grants beyond the authorization code (2026-07-28 authorization extensions)
-export { clientCredentialsGrant, enterpriseManagedGrant, exchangeToken, jwtBearerGrant, TOKEN_TYPE } from "./grants.ts";
-export type {
-  ClientCredentialsOptions,
-  EnterpriseIdp,
-  EnterpriseManagedOptions,
-  Grant,
-  JwtBearerOptions,
-  TokenExchangeRequest,
-  TokenExchangeResult,
-  TokenSource,
-} from "./grants.ts";
+export { clientCredentialsGrant, enterpriseManagedGrant, jwtBearerGrant, TOKEN_TYPE } from "./grants.ts";
+export type { ClientCredentialsOptions, EnterpriseIdp, EnterpriseManagedOptions, Grant, JwtBearerOptions, TokenSource } from "./grants.ts";
 export { extensionAuth } from "./extension-grants.ts";
 export type { ExtensionAuth, ExtensionConfig } from "./extension-grants.ts";
 
@@ -46,8 +37,8 @@ export type { DpopFetchOptions } from "./dpop.ts";
 export { generateSigningKeyPair, importPrivateKey, JwtKeyError } from "./jwt.ts";
 export type { JwsAlgorithm } from "./jwt.ts";
 
-// discovery, for those who study the flow (its other steps are modules of src/auth/)
-export { discover } from "./discovery.ts";
+// what discovery finds (GrantContext.target); discovery itself, the token exchange and the
+// flow's other steps are modules of src/auth/ that createOAuthFetch and the grants run
 export type { AuthorizationServerMetadata, AuthorizationTarget, ProtectedResourceMetadata } from "./discovery.ts";
 export { OAuthError } from "./token-endpoint.ts";
 export type { TokenSet } from "./token-endpoint.ts";

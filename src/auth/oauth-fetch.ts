@@ -11,7 +11,7 @@ import { AuthError } from "./errors.ts";
 import { resolveClient, type ResolvedClient, type StoredClient } from "./registration.ts";
 import { type ClientAuthentication, OAuthError, type TokenSet } from "./token-endpoint.ts";
 import type { AuthProvider } from "./types.ts";
-import { readResourceChallenge, type ResourceChallenge } from "./www-authenticate.ts";
+import { offersOnlyOtherSchemes, readResourceChallenge, type ResourceChallenge } from "./www-authenticate.ts";
 import { MemoryTokenStore, type TokenStore } from "./token-store.ts";
 
 /** What a grant other than the authorization code (client credentials, JWT bearer, …) is given. */
@@ -215,27 +215,31 @@ export function createOAuthFetch(options: OAuthFetchOptions): OAuthFetch {
   async function refreshNow(signal?: AbortSignal): Promise<boolean> {
     const refreshToken = tokens?.refreshToken;
     if (refreshToken === undefined) return false;
+    let reason: string;
     try {
       target ??= await discover(serverUrl, {}, { ...http, ...(signal ? { signal } : {}), ...(issuerOfTokens ? { preferredIssuer: issuerOfTokens } : {}) });
       if (issuerOfTokens !== undefined && target.issuer !== issuerOfTokens) {
-        throw new Error(`the authorization server changed from ${issuerOfTokens} to ${target.issuer}`);
+        // Tokens of one authorization server are not refreshed at another: dropped, a new authorization follows.
+        reason = `the authorization server changed from ${issuerOfTokens} to ${target.issuer}`;
+      } else {
+        client ??= await clientFor(target, signal);
+        const fresh = await refreshTokens(target, client, refreshToken, {
+          ...http,
+          ...(signal ? { signal } : {}),
+          ...(provider.dpop !== undefined ? { dpop: provider.dpop } : {}),
+        });
+        await accept(target, fresh, requestedScope);
+        emit({ kind: "refreshed", issuer: target.issuer });
+        return true;
       }
-      client ??= await clientFor(target, signal);
-      const fresh = await refreshTokens(target, client, refreshToken, {
-        ...http,
-        ...(signal ? { signal } : {}),
-        ...(provider.dpop !== undefined ? { dpop: provider.dpop } : {}),
-      });
-      await accept(target, fresh, requestedScope);
-      emit({ kind: "refreshed", issuer: target.issuer });
-      return true;
     } catch (error) {
       if (error instanceof AuthError && error.code !== "discovery-failed") throw error;
-      emit({ kind: "refresh-failed", issuer: target?.issuer ?? issuerOfTokens ?? "?", reason: error instanceof OAuthError ? error.error : messageOf(error) });
-      tokens = undefined;
-      await store.deleteTokens(serverUrl.href);
-      return false;
+      reason = error instanceof OAuthError ? error.error : messageOf(error);
     }
+    emit({ kind: "refresh-failed", issuer: target?.issuer ?? issuerOfTokens ?? "?", reason });
+    tokens = undefined;
+    await store.deleteTokens(serverUrl.href);
+    return false;
   }
 
   /**
@@ -296,6 +300,9 @@ export function createOAuthFetch(options: OAuthFetchOptions): OAuthFetch {
       if (response.status !== 401 && response.status !== 403) return response;
       const url = new URL(input instanceof Request ? input.url : input instanceof URL ? input.href : String(input));
       if (url.origin !== serverUrl.origin) return response;
+      // RFC 9110 11.6.1: a 401 names the schemes it takes. One that offers only others (Basic,
+      // Digest: the URL's user:password refused) is no OAuth resource; its answer is the caller's.
+      if (offersOnlyOtherSchemes(response.headers)) return response;
       const challenge = readResourceChallenge(response.headers);
       if (response.status === 403 && challenge.error !== "insufficient_scope") return response;
       emit({ kind: "challenge", status: response.status, challenge });

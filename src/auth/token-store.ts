@@ -273,7 +273,7 @@ export class FileTokenStore implements TokenStore {
       }
     }
     try {
-      await this.#runtime.writePrivateFile(path, `${JSON.stringify(value, null, 2)}\n`);
+      await this.#runtime.writePrivateFile(path, `${JSON.stringify(value, null, 2)}\n`, undefined, "replace");
     } catch (error) {
       throw new TokenStoreError(
         `token store: cannot write ${path} (${messageOf(error)}); check that ${this.directory} is writable by you`,

@@ -120,3 +120,17 @@ export function readResourceChallenge(headers: Headers): ResourceChallenge {
   if (chosen.params.error_description !== undefined) result.errorDescription = chosen.params.error_description;
   return result;
 }
+
+/**
+ * True when the answer's WWW-Authenticate names challenges and none of them is OAuth's: no
+ * Bearer, no DPoP, no resource_metadata (a server that wants Basic or Digest credentials). No
+ * header at all is not such an answer: a server may leave it out and still be OAuth-protected
+ * (discovery then starts from the well-known URLs).
+ */
+export function offersOnlyOtherSchemes(headers: Headers): boolean {
+  const value = headers.get("www-authenticate");
+  if (value === null) return false;
+  const challenges = parseWwwAuthenticate(value);
+  return challenges.length > 0 &&
+    !challenges.some((c) => c.scheme === "bearer" || c.scheme === "dpop" || "resource_metadata" in c.params);
+}

@@ -135,7 +135,8 @@ async function login(server: ServerConfig, argv: Map<string, string>, flags: Set
       }
       await say(`Waiting for the redirect to ${provider.redirectUri} (at most ${timeoutS} s)…`);
       const aborted = new Promise<never>((_, reject) => {
-        const stop = (): void => reject(context.signal.reason ?? controller.signal.reason ?? new Error("stopped"));
+        // An aborted signal always has a reason (an AbortError when none was given): the caller's, or our timer's.
+        const stop = (): void => reject(context.signal.aborted ? context.signal.reason : controller.signal.reason);
         if (context.signal.aborted || controller.signal.aborted) stop();
         context.signal.addEventListener("abort", stop, { once: true });
         controller.signal.addEventListener("abort", stop, { once: true });

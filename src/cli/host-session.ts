@@ -15,6 +15,7 @@ import { followToolLists } from "../host/tool-list-recorder.ts";
 import { within } from "../common/timing.ts";
 import { redactorFor } from "../host/secrets.ts";
 import { runtime } from "../runtime/mod.ts";
+import { STDOUT_CLOSED_EXIT } from "../runtime/interrupts.ts";
 import { SandboxError } from "../host/sandbox-availability.ts";
 import { type ParsedArgs, UsageError } from "./args.ts";
 import { AD_HOC_OPTIONS, adHocServers, withCommandLineServers } from "./ad-hoc-servers.ts";
@@ -374,13 +375,15 @@ export async function withManager<T>(options: SessionOptions, body: (manager: Mc
     if (!event.offered) held.push(event);
   });
   let interrupted = false;
-  runtime.onInterrupt(() => {
-    if (interrupted) runtime.exit(130); // a second Ctrl-C: at once
+  runtime.onInterrupt((signal) => {
+    // Ctrl-C or SIGTERM: 130; stdout closed by its reader (`… | head`): 141, as SIGPIPE (runtime/interrupts.ts).
+    const code = signal === "SIGPIPE" ? STDOUT_CLOSED_EXIT : 130;
+    if (interrupted) runtime.exit(code); // a second Ctrl-C: at once
     interrupted = true;
     sessionInterrupted = true;
     const before = options.onInterrupt?.().catch(() => {}) ?? Promise.resolve();
     // The spans of the servers' closing too go out before the exit (bounded: otel-export.ts).
-    void before.then(() => manager.close()).then(() => flushSpans(exported)).then(() => runtime.flush()).finally(() => runtime.exit(130));
+    void before.then(() => manager.close()).then(() => flushSpans(exported)).then(() => runtime.flush()).finally(() => runtime.exit(code));
   });
   // Every listing of a server's tools is remembered for the next run (host/tool-list-cache.ts).
   const cache = defaultToolListCache();

@@ -11,6 +11,7 @@ import { Client } from "../client/client.ts";
 import { tasksExtension } from "../client/tasks/tasks-extension.ts";
 import type { ClientCapabilities, Implementation, Prompt, Resource, ResourceTemplate, ServerCapabilities, Tool } from "../client/types.ts";
 import { runtime } from "../runtime/mod.ts";
+import { STDOUT_CLOSED_EXIT } from "../runtime/interrupts.ts";
 import { createTransport, detectedTransport, type TransportTrace } from "../host/transport-factory.ts";
 import { sandboxOption } from "./ad-hoc-servers.ts";
 import { ServerTrace } from "../host/server-trace.ts";
@@ -197,8 +198,8 @@ async function inspectWith(args: ParsedArgs, settings: InspectSettings): Promise
   const client = new Client(CLI_INFO, { requestTimeoutMs: timeoutMs, protocol, use: [tasksExtension], ...(eraCache === undefined ? {} : { eraCache }) });
   client.on("problem", ({ message }) => stderr(`warning: ${lineOf(message)}`));
   client.on("log", ({ level, logger, data }) => stderr(`server log [${lineOf(level)}]${logger ? ` ${lineOf(logger)}` : ""}: ${dataLine(data)}`));
-  runtime.onInterrupt(() => {
-    void client.close().then(() => runtime.flush()).finally(() => runtime.exit(130));
+  runtime.onInterrupt((signal) => {
+    void client.close().then(() => runtime.flush()).finally(() => runtime.exit(signal === "SIGPIPE" ? STDOUT_CLOSED_EXIT : 130));
   });
   serverTrace?.watch(client, 1, protocol === "auto" ? undefined : `pinned by --protocol ${protocol}`);
 

@@ -228,7 +228,8 @@ export function samplingFor(server: ServerConfig, setup: () => HostSetup | undef
     model: server.samplingModel,
     createProvider: (model) => {
       const current = setup();
-      if (current === undefined) throw new Error("the host is not set up yet");
+      // A server asked before setUpHost chose the model: provider-sampling.ts answers it -32603 with this text.
+      if (current === undefined) throw new NoModelError("the host is not set up yet: its model is chosen once the config is loaded; ask again");
       return current.makeProvider(model);
     },
     confirm: async (request, context, model) => {

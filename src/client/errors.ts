@@ -332,8 +332,9 @@ export type AppResourceErrorCode = "no-ui-resource" | "not-ui-uri" | "not-found"
 /**
  * Every code of the client layer's own errors (ClientStateError, ProtocolVersionError,
  * CapabilityError, ProtocolError, OutputValidationError, TaskError, SkillError,
- * AppResourceError, OutcomeUnknownError, InputRoundsExceededError, TelemetryError, and the
- * SchemaError `validator-unavailable` of a jsonSchema this build lacks); the codes of RpcError
+ * AppResourceError, OutcomeUnknownError, InputRoundsExceededError, TelemetryError,
+ * ValidatorNotLoadedError, and the SchemaError `validator-unavailable` of a jsonSchema this
+ * build lacks); the codes of RpcError
  * and its subclasses are JsonRpcErrorCode's.
  */
 export type ClientErrorCode =
@@ -341,6 +342,7 @@ export type ClientErrorCode =
   | "telemetry-unavailable"
   | "validator-unavailable"
   | "input-rounds-exceeded"
+  | "validator-not-loaded"
   | ClientStateErrorCode
   | ProtocolVersionErrorCode
   | CapabilityErrorCode

@@ -6,7 +6,7 @@
 // Which validators a build has is chosen by package condition (validators.ts: `#json-schema`),
 // never by a computed import() specifier: a browser or Worker bundle holds no ajv.
 
-import { type JsonSchemaValidator, SchemaError, type SchemaValidator } from "./schema-validator.ts";
+import { type JsonSchemaValidator, SchemaError, type SchemaValidator, ValidatorNotLoadedError } from "./schema-validator.ts";
 import { validatorTable } from "./validators.ts";
 
 let generatesCode: boolean | undefined;
@@ -97,7 +97,7 @@ export function loadJsonSchema(name?: JsonSchemaValidator): Promise<SchemaValida
 export function jsonSchemaValidator(name: JsonSchemaValidator = defaultValidatorName()): SchemaValidator {
   const validator = loaded.get(name);
   if (validator === undefined) {
-    throw new Error(`the ${name} JSON Schema validator is not loaded yet: await loadJsonSchema() before checking a schema`);
+    throw new ValidatorNotLoadedError(`the ${name} JSON Schema validator is not loaded yet: await loadJsonSchema() before checking a schema`);
   }
   return validator;
 }

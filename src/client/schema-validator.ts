@@ -109,6 +109,18 @@ export interface ValidatorTable {
 }
 
 /**
+ * A JSON Schema validator asked for before it was loaded (`loadJsonSchema()` not awaited): a
+ * programming error of the caller, code `validator-not-loaded`. The Client loads its own before
+ * it checks a schema, so only a program that calls the validators itself meets it.
+ */
+export class ValidatorNotLoadedError extends McpwireError<"validator-not-loaded"> {
+  override readonly name = "ValidatorNotLoadedError";
+  constructor(message: string, options: { cause?: unknown } = {}) {
+    super(message, "validator-not-loaded", options);
+  }
+}
+
+/**
  * Why a schema cannot be checked: `schema-invalid` (whichever validator found it), or
  * `validator-unavailable` (the validator named is not in this build: ajv under the browser,
  * workerd and worker conditions).

@@ -24,7 +24,13 @@ const UNSAFE_IN_LINE = new RegExp(`[\\n${BMP}]`, "g");
 const SURROGATE = /[\ud800-\udfff]/;
 const UNSAFE_ASTRAL = /\udb40[\udc00-\udc7f\udd00-\uddef]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 const ZWJ = "\u200d";
+const ZWNJ = "\u200c";
 const PICTOGRAPH = /^\p{Extended_Pictographic}$/u;
+/**
+ * A letter or mark of a script whose words are written with joiners (Arabic and Persian, the
+ * Indic scripts, Syriac…): anything but Latin, Greek, Cyrillic and the scripts without letters.
+ */
+const JOINING_LETTER = /^(?![\p{Script=Latin}\p{Script=Greek}\p{Script=Cyrillic}])[\p{L}\p{M}]$/u;
 
 /** The code point that ends at `end` (a surrogate pair read whole), and where it starts. */
 function codePointBefore(text: string, end: number): { code: number; start: number } | undefined {
@@ -41,9 +47,23 @@ function joinsEmoji(text: string, offset: number): boolean {
   return before !== undefined && after !== undefined && PICTOGRAPH.test(String.fromCodePoint(before.code)) && PICTOGRAPH.test(String.fromCodePoint(after));
 }
 
+/**
+ * Whether the joiner or non-joiner at `offset` stands between two letters of a script that
+ * writes words with it (Persian می‌خواهم, Hindi क्‍ष: Unicode 15 section 23.2): ordinary text there,
+ * not a hidden mark. Between Latin letters, at a word's edge or alone it is made visible.
+ */
+function joinsLetters(text: string, offset: number): boolean {
+  const before = codePointBefore(text, offset);
+  const after = text.codePointAt(offset + 1);
+  return before !== undefined && after !== undefined && JOINING_LETTER.test(String.fromCodePoint(before.code)) &&
+    JOINING_LETTER.test(String.fromCodePoint(after));
+}
+
 function visible(char: string, offset: number, whole: string): string {
-  // A ZWJ joining two emoji (👩‍💻) is what draws them as one; anywhere else it is made visible.
+  // A ZWJ joining two emoji (👩‍💻) is what draws them as one; a ZWJ or ZWNJ inside a Persian or
+  // Indic word is part of its spelling; anywhere else either is made visible.
   if (char === ZWJ && joinsEmoji(whole, offset)) return char;
+  if ((char === ZWNJ || char === ZWJ) && joinsLetters(whole, offset)) return char;
   const code = char.codePointAt(0)!; // a match is one code point
   if (char === "\n") return "\\n";
   if (char === "\r") return "\\r";

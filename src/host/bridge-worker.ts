@@ -2,6 +2,7 @@
 // config, runs an McpManager, and answers listTools, dispatch, status and close.
 
 import { serveSyncWorker } from "../registry/blocking-worker.ts";
+import { SyncBridgeError } from "../registry/registry-errors.ts";
 import { ConfigError, type McpwireConfig } from "./config/types.ts";
 import type { McpManager } from "./manager.ts";
 import { type BridgeRequest, type BridgeStart, configFromWire } from "./sync-bridge.ts";
@@ -13,7 +14,8 @@ let closing = false;
 function describe(error: unknown): unknown {
   if (!(error instanceof ConfigError) || error.file === undefined || error.message.includes(error.file)) return error;
   const place = [error.file, error.line, error.column].filter((part) => part !== undefined).join(":");
-  return new Error(`${place}: ${error.message}`);
+  const { file, line, column, server, key, variable } = error;
+  return new ConfigError(`${place}: ${error.message}`, error.code, { file, line, column, server, key, variable, cause: error });
 }
 
 serveSyncWorker({
@@ -35,7 +37,9 @@ serveSyncWorker({
 
   call(body: unknown, signal: AbortSignal) {
     const request = body as BridgeRequest;
-    if (manager === undefined) throw new Error("its server manager is not running");
+    if (manager === undefined) {
+      throw new SyncBridgeError("the bridge worker's server manager is not running (the bridge is closing); create the bridge again", "closed");
+    }
     switch (request.op) {
       case "list":
         return manager.registry.list();

@@ -1,14 +1,22 @@
 // The host layer's error codes in one union. The classes live with what they are about:
 // ConfigError (config/types.ts), InterpolationError (interpolate.ts), ServerUnavailableError
-// (server-status.ts, a ClientStateError of the client layer with host codes), TraceReadError
+// (server-status.ts, a ClientStateError of the client layer with host codes), ServerConnectionError
+// (server-status.ts), TraceReadError
 // (trace-reader.ts), ReplayError (replay.ts), SandboxError (sandbox-availability.ts).
 
 import type { ConfigErrorCode } from "./config/types.ts";
 import type { InterpolationErrorCode } from "./interpolate.ts";
-import type { ServerUnavailableCode } from "./server-status.ts";
+import type { ServerConnectionErrorCode, ServerUnavailableCode } from "./server-status.ts";
 import type { ReplayErrorCode } from "./replay.ts";
 import type { TraceReadErrorCode } from "./trace-reader.ts";
 import type { SandboxErrorCode } from "./sandbox-availability.ts";
 
-/** Every code of the host layer's errors: ConfigError's, InterpolationError's, ServerUnavailableError's, TraceReadError's, ReplayError's and SandboxError's. */
-export type HostErrorCode = ConfigErrorCode | InterpolationErrorCode | ServerUnavailableCode | TraceReadErrorCode | ReplayErrorCode | SandboxErrorCode;
+/** Every code of the host layer's errors: ConfigError's, InterpolationError's, ServerUnavailableError's, ServerConnectionError's, TraceReadError's, ReplayError's and SandboxError's. */
+export type HostErrorCode =
+  | ConfigErrorCode
+  | InterpolationErrorCode
+  | ServerUnavailableCode
+  | ServerConnectionErrorCode
+  | TraceReadErrorCode
+  | ReplayErrorCode
+  | SandboxErrorCode;

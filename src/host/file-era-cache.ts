@@ -99,7 +99,7 @@ export class FileEraCache implements EraCache {
       else entries.set(id, { era, at: Date.now() });
       bound(entries);
       this.#loaded = Promise.resolve(entries);
-      await this.#runtime.writePrivateFile(this.path, serialize(entries));
+      await this.#runtime.writePrivateFile(this.path, serialize(entries), undefined, "replace");
     });
     this.#writing = write.catch(() => {});
     return write;

@@ -298,7 +298,8 @@ export class McpManager extends ContainedEventTarget<ManagerEvents> {
     const connection = this.#connections.find((each) => each.name === name);
     if (connection === undefined) {
       const names = this.#connections.map((each) => `"${each.name}"`).join(", ");
-      return Promise.reject(new Error(`McpManager.startServer: no server "${name}" is configured (configured: ${names === "" ? "none" : names})`));
+      // A name the config does not hold is the calling program's mistake: a RangeError (docs/errors.md).
+      return Promise.reject(new RangeError(`McpManager.startServer: no server "${name}" is configured (configured: ${names === "" ? "none" : names})`));
     }
     return connection.start();
   }

@@ -5,7 +5,10 @@
 // read-change-write holds `mcpwire.lock.json.lock` (file-lock.ts), so two processes lose no pin.
 
 import { mcpwireDirectory, switchedOff } from "../common/user-dirs.ts";
-import type { ToolPinsData, ToolPinStore } from "../registry/tool-pins.ts";
+import { ToolPinsError } from "../registry/registry-errors.ts";
+import type { PinningMode, ToolPins, ToolPinsData, ToolPinStore } from "../registry/tool-pins.ts";
+import type { McpServerOptions } from "../registry/mcp-server.ts";
+import type { Redactor } from "../common/redact.ts";
 import { runtime } from "../runtime/mod.ts";
 import { FileError } from "../runtime/errors.ts";
 import { directoryOf, resolvePath, userConfigPaths } from "./config/paths.ts";
@@ -59,17 +62,20 @@ export class PinLockFile implements ToolPinStore {
       if (error instanceof FileError && error.code === "ENOENT") return undefined;
       throw error;
     }
-    if (text.length > MAX_LOCK_FILE_CHARS) throw new Error(`it is over ${MAX_LOCK_FILE_CHARS} characters`);
+    // ToolPins (tool-pins.ts) quotes these in its own damaged-pins error, which names the file and what to do.
+    if (text.length > MAX_LOCK_FILE_CHARS) throw new ToolPinsError(`it is over ${MAX_LOCK_FILE_CHARS} characters`, "damaged-pins");
     try {
       return JSON.parse(text);
     } catch (error) {
-      throw new Error(`it is not JSON (${error instanceof Error ? error.message : String(error)})`);
+      throw new ToolPinsError(`it is not JSON (${error instanceof Error ? error.message : String(error)})`, "damaged-pins", { cause: error });
     }
   }
 
   write(data: ToolPinsData): Promise<void> {
     const text = `${JSON.stringify(data, null, 2)}\n`;
-    if (text.length > MAX_LOCK_FILE_CHARS) return Promise.reject(new Error(`the pins would be over ${MAX_LOCK_FILE_CHARS} characters`));
+    if (text.length > MAX_LOCK_FILE_CHARS) {
+      return Promise.reject(new ToolPinsError(`the pins would be over ${MAX_LOCK_FILE_CHARS} characters`, "unwritable-pins"));
+    }
     return runtime.writePrivateFile(this.location, text);
   }
 
@@ -84,6 +90,17 @@ export class PinLockFile implements ToolPinStore {
     if (info !== undefined && info.kind !== "file") return work();
     return withFileLock(this.location, work);
   }
+}
+
+/** registerMcpServer's pinning option for a server: by its name and its (redacted) command line or URL; none when its mode is off. */
+export function pinningOf(
+  server: ServerConfig,
+  pins: { pins: ToolPins; mode: (server: ServerConfig) => PinningMode } | undefined,
+  redactor: Redactor,
+): Pick<McpServerOptions, "pinning"> {
+  const mode = pins?.mode(server) ?? "off";
+  if (pins === undefined || mode === "off") return {};
+  return { pinning: { pins: pins.pins, mode, source: redactor.redact(pinSource(server)) } };
 }
 
 /** What a server's pins are kept for besides its name: its command line (stdio), or its URL. */

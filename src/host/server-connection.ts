@@ -14,26 +14,23 @@ import type { ClientCapabilities, Implementation } from "../client/types.ts";
 import { durationText } from "../common/duration.ts";
 import { messageOf } from "../common/error-text.ts";
 import type { Redactor } from "../common/redact.ts";
-import { type McpServerOptions, type McpServerRegistration, registerMcpServer } from "../registry/mcp-server.ts";
+import { type McpServerRegistration, registerMcpServer } from "../registry/mcp-server.ts";
 import type { PinningMode, ToolPins } from "../registry/tool-pins.ts";
-import { pinSource } from "./pin-lock-file.ts";
+import { pinningOf } from "./pin-lock-file.ts";
 import type { ResultFiles } from "../registry/result-files.ts";
 import type { ToolRegistry } from "../registry/tool-registry.ts";
-import { serverAuthFetch } from "../auth/server-auth.ts";
-import type { TokenSet } from "../auth/token-endpoint.ts";
 import { showUrl } from "../transport/http-errors.ts";
 import { StdioTransport } from "../transport/stdio.ts";
 import { TracingTransport } from "../transport/tracing.ts";
-import type { Transport } from "../transport/transport.ts";
 import { backoffDelay, type BackoffOptions } from "./backoff.ts";
 import { clientExtensions } from "./config/extensions-key.ts";
 import type { ServerConfig } from "./config/types.ts";
 import { redactedCopy } from "./secrets.ts";
 import { ServerTrace } from "./server-trace.ts";
-import { createTransport, detectedTransport } from "./transport-factory.ts";
-import { SandboxError } from "./sandbox-availability.ts";
+import { detectedTransport } from "./transport-factory.ts";
+import { ServerTransports } from "./server-transport.ts";
 import { type StartFailure, startFailure } from "./start-failure.ts";
-import { type ServerEvents, type ServerEventType, type ServerState, type ServerStatus, ServerUnavailableError } from "./server-status.ts";
+import { ServerConnectionError, type ServerEvents, type ServerEventType, type ServerState, type ServerStatus, unavailableError } from "./server-status.ts";
 import type { TraceSink } from "../transport/trace-event.ts";
 import { SPAN_KIND, type Telemetry, type TelemetryContext, type TelemetryOptions } from "../client/telemetry.ts";
 import { openTelemetry, startTelemetry } from "../client/telemetry-layer.ts";
@@ -72,12 +69,6 @@ export interface SupervisionOptions {
 
 /** How much of a server's `serverInfo` status() copies: an Implementation is a few short fields. */
 export const SERVER_INFO_BOUNDS = { maxDepth: 16, maxNodes: 1_000 } as const;
-
-/** A message without its leading `server "<name>": `, for quoting inside another message about that server. */
-function withoutServerPrefix(server: string, message: string): string {
-  const prefix = `server "${server}": `;
-  return message.startsWith(prefix) ? message.slice(prefix.length) : message;
-}
 
 /** Closes a client and waits until its transport has reaped what the server left behind. */
 async function endClient(client: Client): Promise<void> {
@@ -124,6 +115,8 @@ export class ServerConnection {
   #closed = false;
   /** This server's trace, when the manager traces (trace-event.ts). */
   readonly #trace: ServerTrace | undefined;
+  /** Its transport for each connect (server-transport.ts), and what the last start's sandbox was. */
+  readonly #transports: ServerTransports;
   /** Connects made so far (a trace's `connecting` events count them). */
   #connects = 0;
 
@@ -144,6 +137,16 @@ export class ServerConnection {
     if (unusable !== undefined && (config.error !== undefined || config.enabled)) this.#lastError = unusable;
     const trace = options.trace;
     this.#trace = trace === undefined ? undefined : new ServerTrace({ ...trace, server: config.name }, config.transport, options.redactor);
+    this.#transports = new ServerTransports(config, {
+      redactor: options.redactor,
+      trace: this.#trace,
+      stderr: (detail) => this.#emit("stderr", detail),
+      problem: (detail) => this.#emit("problem", detail),
+      // Telemetry on: each OAuth step a span (host-telemetry.ts), under the reconnect when one runs.
+      ...(options.telemetry !== undefined
+        ? { authEvent: (event: AuthEvent) => this.#telemetry && oauthSpan(this.#telemetry, this.name, event, this.#reconnectContext) }
+        : {}),
+    });
   }
 
   get name(): string {
@@ -159,12 +162,6 @@ export class ServerConnection {
     return this.#state === "ready" || this.#state === "reconnecting" ? this.#client : undefined;
   }
 
-  /** Whether the last start ran the server in its sandbox (config `sandbox:`). */
-  #sandboxed = false;
-  #sandboxedBy: "bubblewrap" | "deno" | undefined;
-  /** Whether the `sandbox: prefer` warning (no sandbox to be had) was given. */
-  #warnedUnsandboxed = false;
-
   status(): ServerStatus {
     this.#settleHealth();
     const status: ServerStatus = {
@@ -175,11 +172,7 @@ export class ServerConnection {
       reconnectAttempts: this.#reconnectAttempts,
     };
     if (this.config.transport === "stdio" && this.config.sandbox !== undefined) {
-      status.sandbox = {
-        profile: this.config.sandbox.profile,
-        sandboxed: this.#sandboxed,
-        ...(this.#sandboxed && this.#sandboxedBy !== undefined ? { by: this.#sandboxedBy } : {}),
-      };
+      status.sandbox = { profile: this.config.sandbox.profile, ...this.#transports.sandbox };
     }
     const client = this.#client;
     if (client?.protocolVersion !== undefined) status.protocolVersion = client.protocolVersion;
@@ -228,36 +221,17 @@ export class ServerConnection {
 
   /** Why a call on `client` (which is not ready) cannot go out now, if the manager knows better than the client. */
   #unavailable(client: Client): Error | undefined {
-    const name = this.name;
-    // This error goes to whoever called the client (the registry, an embedder): its text is redacted too.
-    const last = this.#lastError === undefined ? "" : withoutServerPrefix(name, this.#options.redactor.redact(this.#lastError));
-    switch (this.#state) {
-      case "reconnecting":
-        return new ServerUnavailableError(
-          `server "${name}": reconnecting (attempt ${this.#reconnectAttempts} of ${this.#options.maxReconnectAttempts}) ` +
-            `after ${last || "the connection was lost"}; the call was not sent, try again shortly`,
-          "server-reconnecting",
-          { server: name, serverState: "reconnecting", state: client.state },
-        );
-      case "parked":
-        return new ServerUnavailableError(
-          `server "${name}": parked, ${this.#reason}` + (last ? ` (last error: ${last})` : ""),
-          "server-parked",
-          { server: name, serverState: "parked", state: client.state },
-        );
-      case "ready":
-        if (client !== this.#client && client !== this.#opening) {
-          return new ServerUnavailableError(
-            `server "${name}": this client belongs to an earlier session, and the server has reconnected since; ` +
-              `get the current one with manager.client("${name}")`,
-            "stale-client",
-            { server: name, serverState: "ready", state: client.state },
-          );
-        }
-        return undefined;
-      default:
-        return undefined; // the client's own error says it (closed, not connected, …)
-    }
+    return unavailableError({
+      server: this.name,
+      serverState: this.#state,
+      clientState: client.state,
+      current: client === this.#client || client === this.#opening,
+      attempt: this.#reconnectAttempts,
+      maxAttempts: this.#options.maxReconnectAttempts,
+      reason: this.#reason,
+      // This error goes to whoever called the client (the registry, an embedder): its text is redacted too.
+      lastError: this.#lastError === undefined ? undefined : this.#options.redactor.redact(this.#lastError),
+    });
   }
 
   /** The budget resets once the current session proves healthy: a tools/call or ping answered while it is ready. */
@@ -306,51 +280,6 @@ export class ServerConnection {
       if (retryInMs !== undefined && !(await this.#sleep(retryInMs))) return;
     }
     this.#park(`could not start: ${attempts} connect attempt${attempts === 1 ? "" : "s"} failed`);
-  }
-
-  /** A new transport for this server; checked in the constructor: a stdio server has a command, the others an http(s) url. */
-  #transport(): Transport {
-    const redactor = this.#options.redactor;
-    const trace = this.#trace === undefined ? {} : { trace: this.#trace.transportTrace };
-    if (this.config.transport === "stdio") {
-      return createTransport(this.config, {
-        onStderr: (line) => this.#emit("stderr", { server: this.name, line }),
-        onSandbox: (outcome) => {
-          this.#sandboxed = outcome.sandboxed;
-          this.#sandboxedBy = outcome.by;
-          // A problem whose error is a SandboxError: the CLI shows it as a warning; once per
-          // server, not at every reconnect (the reason does not change while mcpwire runs).
-          if (outcome.warning !== undefined && !this.#warnedUnsandboxed) {
-            this.#warnedUnsandboxed = true;
-            this.#emit("problem", { server: this.name, message: outcome.warning, error: new SandboxError(outcome.warning, "sandbox-unavailable") });
-          }
-        },
-        ...trace,
-        ...(this.#trace ? { redactor } : {}),
-      });
-    }
-    return createTransport(this.config, { redactor, fetch: this.#authFetch(), ...trace });
-  }
-
-  /** OAuth (issue 8): stored tokens, refreshed; a needed login says to run `mcpwire auth login`. Made once. */
-  #oauthFetch: typeof fetch | undefined | null = null;
-  #authFetch(): typeof fetch | undefined {
-    if (this.#oauthFetch === null) {
-      const redactor = this.#options.redactor;
-      this.#oauthFetch = serverAuthFetch(this.name, this.config.url!, this.config.auth ?? { enabled: true }, {
-        // Every token obtained or loaded is a secret every output of the host must not show.
-        onTokens: (tokens: TokenSet) => {
-          redactor.add(tokens.accessToken);
-          redactor.add(tokens.refreshToken);
-          if (typeof tokens.raw.id_token === "string") redactor.add(tokens.raw.id_token);
-        },
-        // Telemetry on: each OAuth step a span (host-telemetry.ts), under the reconnect when one runs.
-        ...(this.#options.telemetry !== undefined
-          ? { onEvent: (event: AuthEvent) => this.#telemetry && oauthSpan(this.#telemetry, this.name, event, this.#reconnectContext) }
-          : {}),
-      });
-    }
-    return this.#oauthFetch;
   }
 
   /** How the connect of the attempt under way failed (#open), for #start to judge whether to retry. */
@@ -438,7 +367,7 @@ export class ServerConnection {
       void client.close();
     }, timeoutMs);
     try {
-      await client.connect(this.#transport(), { traceContext: this.#reconnectContext });
+      await client.connect(this.#transports.make(), { traceContext: this.#reconnectContext });
       if (protocol === undefined || protocol === "auto") this.#foundEra = client.era;
       await this.#applyLogLevel(client);
       return client;
@@ -450,15 +379,19 @@ export class ServerConnection {
       if (timedOut) {
         const transport = client.transport instanceof TracingTransport ? client.transport.inner : client.transport;
         if (!(transport instanceof StdioTransport)) {
-          throw new Error(
+          throw new ServerConnectionError(
             `server "${this.name}" did not finish connecting (initialize over ${this.config.transport} to ${showUrl(new URL(this.config.url!))}) ` +
               `within ${durationText(timeoutMs)}; raise connect_timeout or check that the server is up`,
+            "connect-timeout",
+            { server: this.name },
           );
         }
         const tail = transport.stderrTail.slice(-3);
-        throw new Error(
+        throw new ServerConnectionError(
           `server "${this.name}" did not finish connecting (spawn + initialize) within ${durationText(timeoutMs)}; ` +
             `raise connect_timeout or check the server's stderr` + (tail.length > 0 ? ` (last stderr: ${tail.join(" | ")})` : ""),
+          "connect-timeout",
+          { server: this.name },
         );
       }
       throw error;
@@ -485,19 +418,11 @@ export class ServerConnection {
     }
   }
 
-  /** registerMcpServer's pinning option for this server: by its name and its (redacted) command line or URL. */
-  #pinning(): Pick<McpServerOptions, "pinning"> {
-    const pins = this.#options.pins;
-    const mode = pins?.mode(this.config) ?? "off";
-    if (pins === undefined || mode === "off") return {};
-    return { pinning: { pins: pins.pins, mode, source: this.#options.redactor.redact(pinSource(this.config)) } };
-  }
-
   /** Opens a session, registers (or re-lists) its tools and makes it current; `ready` after. */
   async #establish(): Promise<void> {
     const client = await this.#open();
     try {
-      if (this.#closed) throw new Error(`server "${this.name}" was closed while connecting`);
+      if (this.#closed) throw new ServerConnectionError(`server "${this.name}" was closed while connecting`, "closed-while-connecting", { server: this.name });
       const { tools, naming, timeoutMs, tasks } = this.config;
       if (this.#registration === undefined) {
         this.#registration = await registerMcpServer(this.#registry, this.name, client, {
@@ -508,15 +433,22 @@ export class ServerConnection {
           ...(tasks !== undefined ? { tasks } : {}),
           redactor: this.#options.redactor,
           ...(this.#options.resultFiles !== undefined ? { resultFiles: this.#options.resultFiles(this.config) } : {}),
-          ...this.#pinning(),
+          ...pinningOf(this.config, this.#options.pins, this.#options.redactor),
         });
       } else {
         // After a reconnect the tool set is re-listed and changed by difference.
         await this.#registration.replaceClient(client);
       }
-      if (this.#closed) throw new Error(`server "${this.name}" was closed while its tools were being registered`);
+      if (this.#closed) {
+        throw new ServerConnectionError(`server "${this.name}" was closed while its tools were being registered`, "closed-while-connecting", {
+          server: this.name,
+        });
+      }
       if (client.state !== "ready") {
-        throw client.failure ?? new Error(`server "${this.name}": the connection ended while its tools were being listed`);
+        throw client.failure ??
+          new ServerConnectionError(`server "${this.name}": the connection ended while its tools were being listed`, "connection-closed", {
+            server: this.name,
+          });
       }
     } catch (error) {
       if (this.#closed) {
@@ -587,10 +519,10 @@ export class ServerConnection {
       this.#reconnectContext = undefined;
       span.setAttribute("mcp.reconnect.attempts", this.#reconnectAttempts);
       if (this.#state === "ready" || this.#closed) span.end();
-      else {telemetry.fail(
-          span,
-          new Error(`server "${this.name}": ${this.#state} after ${this.#reconnectAttempts} reconnect attempts: ${this.#lastError ?? ""}`),
-        );}
+      else {
+        const message = `server "${this.name}": ${this.#state} after ${this.#reconnectAttempts} reconnect attempts: ${this.#lastError ?? ""}`;
+        telemetry.fail(span, new ServerConnectionError(message, "server-parked", { server: this.name }));
+      }
     }
   }
 
@@ -614,7 +546,8 @@ export class ServerConnection {
     this.#registration?.unregister();
     this.#registration = undefined;
     this.#reason = `${why}; probing every ${durationText(this.#options.probeIntervalMs)}`;
-    this.#move("parked", new Error(`server "${this.name}" ${this.#reason}; last error: ${this.#lastError ?? "none"}`));
+    const message = `server "${this.name}" ${this.#reason}; last error: ${this.#lastError ?? "none"}`;
+    this.#move("parked", new ServerConnectionError(message, "server-parked", { server: this.name }));
     this.#supervising = this.#probeLoop();
   }
 

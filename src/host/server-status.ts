@@ -1,9 +1,11 @@
 // A server as its manager reports it: the states of its life, its status, the events it
-// emits, and the error a call meets while it cannot take one. Plain types and one error class,
-// shared by the connection that supervises it (server-connection.ts) and the manager.
+// emits, the error a call meets while it cannot take one, and the error of a connect that
+// failed or gave up. Plain types and the error classes, shared by the connection that
+// supervises it (server-connection.ts) and the manager.
 
 import type { ProtocolEra } from "../client/protocol-version.ts";
 import { ClientStateError } from "../client/errors.ts";
+import { McpwireError } from "../common/mcpwire-error.ts";
 import type { TaskStatusUpdate } from "../client/tasks/tasks.ts";
 import type { Implementation, LoggingLevel } from "../client/types.ts";
 import type { TransportKind } from "./config/types.ts";
@@ -114,5 +116,81 @@ export class ServerUnavailableError extends ClientStateError<ServerUnavailableCo
     super(message, code, options);
     this.server = options.server;
     this.serverState = options.serverState;
+  }
+}
+
+/** What a server's connection knows when a call on one of its clients (not ready) is made. */
+export interface Availability {
+  server: string;
+  serverState: ServerState;
+  /** The client's own state. */
+  clientState: string;
+  /** Whether the client is the server's current session (or the one being opened). */
+  current: boolean;
+  /** The reconnect attempt under way, of how many. */
+  attempt: number;
+  maxAttempts: number;
+  /** Why it is parked (`gave up after 3 reconnect attempts; probing every 30 s`). */
+  reason: string | undefined;
+  /** The last error, redacted: it goes to whoever called the client. */
+  lastError: string | undefined;
+}
+
+/**
+ * The error a call on a server's client meets while the server cannot take it (reconnecting,
+ * parked, or the client is of an earlier session); undefined when the client's own error says it
+ * (closed, not connected, …).
+ */
+export function unavailableError(at: Availability): ServerUnavailableError | undefined {
+  const { server, clientState: state } = at;
+  const prefix = `server "${server}": `;
+  // The last error without its leading `server "<name>": `, quoted inside a message about that server.
+  const last = at.lastError === undefined ? "" : at.lastError.startsWith(prefix) ? at.lastError.slice(prefix.length) : at.lastError;
+  switch (at.serverState) {
+    case "reconnecting":
+      return new ServerUnavailableError(
+        `server "${server}": reconnecting (attempt ${at.attempt} of ${at.maxAttempts}) ` +
+          `after ${last || "the connection was lost"}; the call was not sent, try again shortly`,
+        "server-reconnecting",
+        { server, serverState: "reconnecting", state },
+      );
+    case "parked":
+      return new ServerUnavailableError(
+        `server "${server}": parked, ${at.reason}` + (last ? ` (last error: ${last})` : ""),
+        "server-parked",
+        { server, serverState: "parked", state },
+      );
+    case "ready":
+      if (!at.current) {
+        return new ServerUnavailableError(
+          `server "${server}": this client belongs to an earlier session, and the server has reconnected since; ` +
+            `get the current one with manager.client("${server}")`,
+          "stale-client",
+          { server, serverState: "ready", state },
+        );
+      }
+      return undefined;
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * Why the manager could not connect a server, or stopped trying for now (the `error` of a
+ * `serverstate` event to `parked`, and a failed connect attempt's cause):
+ * - `connect-timeout`: spawn and initialize (or the HTTP initialize) did not finish within connect_timeout;
+ * - `closed-while-connecting`: the manager was closed while the server connected or its tools were registered;
+ * - `connection-closed`: the connection ended while the server's tools were being listed;
+ * - `server-parked`: the reconnect or connect attempts were used up; the server is probed now and then.
+ */
+export type ServerConnectionErrorCode = "connect-timeout" | "closed-while-connecting" | "connection-closed" | "server-parked";
+
+/** The manager could not connect a server, or parked it; `server` names it, the message says the last error and what to do. */
+export class ServerConnectionError extends McpwireError<ServerConnectionErrorCode> {
+  override readonly name = "ServerConnectionError";
+  readonly server: string;
+  constructor(message: string, code: ServerConnectionErrorCode, options: { server: string; cause?: unknown }) {
+    super(message, code, options);
+    this.server = options.server;
   }
 }

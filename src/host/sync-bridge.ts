@@ -1,4 +1,4 @@
-// The sync-facing bridge for hosts (DESIGN.md "The sync-facing bridge"): createSyncBridge
+// The sync-facing bridge for hosts (docs/architecture.md "`dispatchSync`"): createSyncBridge
 // runs an McpManager in a worker thread (bridge-worker.ts) and offers its tool registry to
 // synchronous code. The blocking itself is src/registry/blocking-worker.ts.
 

@@ -177,7 +177,7 @@ export class ToolListCache {
       entries.delete(id); // re-inserted last: the newest
       if (listing !== undefined) entries.set(id, listing);
       this.#loaded = Promise.resolve(entries);
-      await this.#runtime.writePrivateFile(this.path, serialize(entries));
+      await this.#runtime.writePrivateFile(this.path, serialize(entries), undefined, "replace");
     });
     this.#writing = write.catch(() => {});
     return write;

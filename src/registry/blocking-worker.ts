@@ -1,5 +1,5 @@
-// A blocking worker, the mechanism of the sync-facing bridge (DESIGN.md "The sync-facing
-// bridge"): the calling thread hands a call to a worker thread — in the shared memory when it
+// A blocking worker, the mechanism of the sync-facing bridge (docs/architecture.md
+// "`dispatchSync`"): the calling thread hands a call to a worker thread — in the shared memory when it
 // is JSON that fits (the hot path: dispatch's name and arguments), otherwise as a MessagePort
 // message — blocks on Atomics.wait over a SharedArrayBuffer until the worker signals, then reads
 // the reply: from the shared memory when it is a string that fits (dispatch answers strings),

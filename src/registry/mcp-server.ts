@@ -6,6 +6,7 @@
 import type { Tool } from "../client/types.ts";
 import { depthOf } from "../common/bounded.ts";
 import { messageOf } from "../common/error-text.ts";
+import { RegistrationError } from "./registry-errors.ts";
 import { isObject } from "../common/json.ts";
 import { checkOptions, optionNames } from "../common/options.ts";
 import { filterToolNames } from "./filters.ts";
@@ -60,13 +61,14 @@ export async function registerMcpServer(
   checkOptions("registerMcpServer", options, MCP_SERVER_OPTIONS);
   const naming = options.naming ?? DEFAULT_NAMING;
   const problem = namingFormatProblem(naming);
-  if (problem !== undefined) throw new Error(`server "${serverName}": ${problem}`);
+  if (problem !== undefined) throw new RegistrationError(`server "${serverName}": ${problem}`, "invalid-naming");
   const servers = registeredServers.get(registry) ?? new Set<string>();
   registeredServers.set(registry, servers);
   if (servers.has(serverName)) {
-    throw new Error(
+    throw new RegistrationError(
       `server "${serverName}" is already registered with this registry; call unregister() on its registration first, ` +
         "or replaceClient() to switch it to a new connection",
+      "already-registered",
     );
   }
   servers.add(serverName);
@@ -135,9 +137,10 @@ class McpServerBinding implements McpServerRegistration {
       try {
         tools = await this.#client.listTools();
       } catch (error) {
-        throw new Error(
+        throw new RegistrationError(
           `server "${this.server}": tools/list failed, so none of its tools were registered: ${messageOf(error)}; ` +
             "check that the server is running and declares the tools capability",
+          "list-failed",
           { cause: error },
         );
       }
@@ -172,8 +175,8 @@ class McpServerBinding implements McpServerRegistration {
     return this.#registry.removeServerTools(this.server);
   }
 
-  #unregisteredError(method: string): Error {
-    return new Error(`server "${this.server}": ${method} after unregister(); register the server again with registerMcpServer`);
+  #unregisteredError(method: string): RegistrationError {
+    return new RegistrationError(`server "${this.server}": ${method} after unregister(); register the server again with registerMcpServer`, "unregistered");
   }
 
   #listen(client: McpToolClient): () => void {

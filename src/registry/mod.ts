@@ -4,7 +4,7 @@
 
 export { RegistryEvent, ToolRegistry } from "./tool-registry.ts";
 export { ToolCallError } from "./tool-call-error.ts";
-export { ResultFileError, ToolPinsError } from "./registry-errors.ts";
+export { RegistrationError, ResultFileError, ToolPinsError } from "./registry-errors.ts";
 export type { RegistryErrorCode, ResultFileErrorCode, ToolCallErrorCode } from "./registry-errors.ts";
 // Tool pinning, trust on first use (McpServerOptions.pinning; the host's lock file is one ToolPinStore).
 export { ToolPins } from "./tool-pins.ts";

@@ -59,8 +59,19 @@ export type SyncBridgeErrorCode =
 /** Why tool pinning failed: the stored pins are damaged (or newer), or could not be written; accept/reject named no held tool. */
 export type ToolPinsErrorCode = "damaged-pins" | "unwritable-pins" | "busy-pins" | "not-held";
 
+/** Why registering a server's (or a built-in) tools failed, or a registration was used after unregister(). */
+export type RegistrationErrorCode =
+  /** The `naming` format cannot make tool names (no `{tool}`, an unknown placeholder, …). */
+  | "invalid-naming"
+  /** A server of that name is already registered with the registry, or a built-in tool of that name. */
+  | "already-registered"
+  /** The server's first tools/list failed, so none of its tools were registered. */
+  | "list-failed"
+  /** refresh(), replaceClient() or a skills refresh() on a registration after its unregister(). */
+  | "unregistered";
+
 /** Every code an error of the registry layer carries. */
-export type RegistryErrorCode = ToolCallErrorCode | ResultFileErrorCode | SyncBridgeErrorCode | ToolPinsErrorCode;
+export type RegistryErrorCode = ToolCallErrorCode | ResultFileErrorCode | SyncBridgeErrorCode | ToolPinsErrorCode | RegistrationErrorCode;
 
 /** A result or a block could not be saved; the registry falls back to the cut string and warns. */
 export class ResultFileError extends McpwireError<ResultFileErrorCode> {
@@ -70,6 +81,11 @@ export class ResultFileError extends McpwireError<ResultFileErrorCode> {
 /** The worker could not be started, or a call across the bridge failed or misused it. */
 export class SyncBridgeError extends McpwireError<SyncBridgeErrorCode> {
   override readonly name = "SyncBridgeError";
+}
+
+/** A server's or a built-in tool could not be registered, or a registration was used after unregister(); `code` says which. */
+export class RegistrationError extends McpwireError<RegistrationErrorCode> {
+  override readonly name = "RegistrationError";
 }
 
 /** The tool pins could not be read or written, or accept/reject named nothing held; the message names the file and what to do. */

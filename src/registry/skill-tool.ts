@@ -9,6 +9,7 @@ import { clipText } from "../common/preview.ts";
 import type { Redactor } from "../common/redact.ts";
 import { type LoadedSkill, ServerSkills, type Skill, SkillError, type SkillsClient } from "../client/skills/skills.ts";
 import { checkedSkillPath, skillRoot } from "../client/skills/skill-entry.ts";
+import { RegistrationError } from "./registry-errors.ts";
 import { DEFAULT_NAMING, toolName } from "./naming.ts";
 import { type OfferedSkill, skillCatalogOf } from "./skill-catalog.ts";
 import { RegistryEvent, type ToolRegistry } from "./tool-registry.ts";
@@ -110,7 +111,9 @@ class McpSkillsBinding implements McpSkillsRegistration {
   }
 
   async refresh(): Promise<OfferedSkill[]> {
-    if (!this.#active) throw new Error(`server "${this.server}": skills refresh() after unregister(); register the server's skills again`);
+    if (!this.#active) {
+      throw new RegistrationError(`server "${this.server}": skills refresh() after unregister(); register the server's skills again`, "unregistered");
+    }
     const listing = await this.#skills().list();
     if (!this.#active) return [];
     for (const error of listing.refused) this.#warn(error.message);

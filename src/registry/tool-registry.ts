@@ -10,6 +10,7 @@ import { runBounded } from "./bounded-call.ts";
 import { cancelled, describeTool, failure, redacted, redactWith, toolErrorText, unwritableText } from "./call-failure.ts";
 import { isValidToolName } from "./naming.ts";
 import { ToolCallError } from "./tool-call-error.ts";
+import { RegistrationError } from "./registry-errors.ts";
 import { capText, DEFAULT_MAX_RESULT_CHARS, errorString, formatToolResultText, formatValueText, isCallToolResult, resultString } from "./result-format.ts";
 import { type ResultFiles, resultWithFiles } from "./result-files.ts";
 import { callerRefusal, copyUi, offeredToModel } from "./visibility.ts";
@@ -123,9 +124,10 @@ export class ToolRegistry extends ContainedEventTarget<RegistryEvents> {
     }
     const holder = this.#entries.get(name);
     if (holder?.tool.origin.kind === "builtin") {
-      throw new Error(
+      throw new RegistrationError(
         `cannot register built-in tool "${name}": a built-in tool of that name is already registered ` +
           `(toolset "${holder.tool.toolset}"); unregister("${name}") first or choose another name`,
+        "already-registered",
       );
     }
     this.#entries.delete(name); // a replaced MCP tool's position goes too: the built-in is new

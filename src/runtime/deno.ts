@@ -13,6 +13,7 @@ import type {
   FileEntry,
   LineReader,
   LinkInfo,
+  LinkPolicy,
   PrivateLog,
   Runtime,
   SpawnRequest,
@@ -22,6 +23,7 @@ import type {
 import { FileError, fileErrorCode, SpawnError, strictUtf8, unreadableFile } from "./errors.ts";
 import { OutputQueue } from "./output-queue.ts";
 import { openSpecialLog, writeSpecialFile, writeTargetOf } from "./special-file.ts";
+import { Interrupts } from "./interrupts.ts";
 import { decodeUtf8, indexOfByte, lastIndexOfByte } from "./web.ts";
 import { ChildGroups, OUTPUT_GRACE_MS, processGroup, type SyncFs } from "./process-group.ts";
 import { onWorkerEnd, receiveMessageSync, startWorkerThread, workerData } from "./worker-threads.ts";
@@ -87,7 +89,13 @@ interface DenoApi {
   addSignalListener(signal: string, fn: () => void): void;
   refTimer(id: number): void;
   unrefTimer(id: number): void;
-  errors: { NotFound: new () => Error; PermissionDenied: new () => Error; IsADirectory: new () => Error; AlreadyExists: new () => Error };
+  errors: {
+    NotFound: new () => Error;
+    PermissionDenied: new () => Error;
+    IsADirectory: new () => Error;
+    AlreadyExists: new () => Error;
+    BrokenPipe: new () => Error;
+  };
 }
 
 const Deno = (globalThis as unknown as { Deno: DenoApi }).Deno;
@@ -99,8 +107,15 @@ const output = new OutputQueue(async (stream, text) => {
   const target = stream === "stdout" ? Deno.stdout : Deno.stderr;
   const bytes = encoder.encode(text);
   let offset = 0;
-  while (offset < bytes.length) offset += await target.write(bytes.subarray(offset));
+  try {
+    while (offset < bytes.length) offset += await target.write(bytes.subarray(offset));
+  } catch (error) {
+    // The reader of the pipe is gone (EPIPE): stdout's goes to the interrupt handlers (interrupts.ts), stderr's is dropped.
+    if (!(error instanceof Deno.errors.BrokenPipe)) throw error;
+    if (stream === "stdout") interrupts.stdoutClosed((code) => Deno.exit(code));
+  }
 }, { serialize: true });
+const interrupts = new Interrupts();
 let exitHookInstalled = false;
 
 function isDirectory(path: string): boolean {
@@ -319,9 +334,9 @@ export const denoRuntime: Runtime = {
       },
     };
   },
-  async writePrivateFile(given: string, data: string | Uint8Array, mode?: number) {
-    // A FIFO or a device is written as it is, a link through to its target (special-file.ts).
-    const { path, special } = await writeTargetOf(given);
+  async writePrivateFile(given: string, data: string | Uint8Array, mode?: number, links?: LinkPolicy) {
+    // A FIFO or a device is written as it is, a link through to its target unless replaced (special-file.ts).
+    const { path, special } = await writeTargetOf(given, links);
     if (special) return writeSpecialFile(path, data);
     const temp = `${path}.${crypto.randomUUID()}.tmp`;
     try {
@@ -440,6 +455,7 @@ export const denoRuntime: Runtime = {
     globalThis.addEventListener("unload", fn);
   },
   onInterrupt(fn) {
+    interrupts.add(fn);
     Deno.addSignalListener("SIGINT", () => fn("SIGINT"));
     Deno.addSignalListener("SIGTERM", () => fn("SIGTERM"));
   },

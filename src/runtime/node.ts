@@ -18,6 +18,7 @@ import type {
   FileEntry,
   LineReader,
   LinkInfo,
+  LinkPolicy,
   PrivateLog,
   Runtime,
   SpawnRequest,
@@ -26,9 +27,10 @@ import type {
   WorkerStart,
   WorkerThread,
 } from "./types.ts";
-import { FileError, fileErrorCode, SpawnError, spawnErrorCode, strictUtf8, unreadableFile } from "./errors.ts";
+import { FileError, fileErrorCode, SpawnError, spawnErrorCode, strictUtf8, unreadableFile, UnsupportedRuntimeError } from "./errors.ts";
 import { OutputQueue } from "./output-queue.ts";
 import { openSpecialLog, writeSpecialFile, writeTargetOf } from "./special-file.ts";
+import { Interrupts } from "./interrupts.ts";
 import { ChildGroups, OUTPUT_GRACE_MS, processGroup, type SyncFs } from "./process-group.ts";
 import { onWorkerEnd, receiveMessageSync, startWorkerThread, workerData } from "./worker-threads.ts";
 
@@ -149,9 +151,10 @@ function startWorker(start: WorkerStart): WorkerThread {
   try {
     tsx = import.meta.resolve("tsx/esm/api");
   } catch {
-    throw new Error(
+    throw new UnsupportedRuntimeError(
       `cannot start worker ${start.url.href}: Node ${process.version} loads TypeScript in a worker only with tsx; ` +
         "install it (npm install --save-dev tsx) or use a Node that strips types (22.18 or later)",
+      { capability: "workers", runtime: `Node ${process.version} without tsx` },
     );
   }
   const bootstrap = `import(${JSON.stringify(tsx)})` +
@@ -260,9 +263,9 @@ export const nodeRuntime: Runtime = {
     }
     return strictUtf8(path, bytes);
   },
-  async writePrivateFile(given: string, data: string | Uint8Array, mode?: number) {
-    // A FIFO or a device is written as it is, a link through to its target (special-file.ts).
-    const { path, special } = await writeTargetOf(given);
+  async writePrivateFile(given: string, data: string | Uint8Array, mode?: number, links?: LinkPolicy) {
+    // A FIFO or a device is written as it is, a link through to its target unless replaced (special-file.ts).
+    const { path, special } = await writeTargetOf(given, links);
     if (special) return writeSpecialFile(path, data);
     const temp = `${path}.${crypto.randomUUID()}.tmp`;
     try {
@@ -431,6 +434,7 @@ export const nodeRuntime: Runtime = {
     process.on("exit", fn);
   },
   onInterrupt(fn) {
+    interrupts.add(fn);
     process.on("SIGINT", () => fn("SIGINT"));
     process.on("SIGTERM", () => fn("SIGTERM"));
   },
@@ -458,9 +462,27 @@ let stdinReader: LineReader | undefined;
  * writes to stdout, leaves it out.
  */
 const output = /* @__PURE__ */ new OutputQueue((stream, text) => {
+  guardOutput();
   const target = stream === "stdout" ? process.stdout : process.stderr;
   return new Promise((resolve) => target.write(text, () => resolve()));
 }, { serialize: false });
+
+const interrupts = /* @__PURE__ */ new Interrupts();
+let outputGuarded = false;
+
+/**
+ * A write to a pipe whose reader is gone is an 'error' event on the stream, which would end the
+ * process with a stack trace: stdout's EPIPE goes to the interrupt handlers (interrupts.ts),
+ * stderr's is dropped (there is nowhere left to say it).
+ */
+function guardOutput(): void {
+  if (outputGuarded) return;
+  outputGuarded = true;
+  process.stdout.on("error", (error: { code?: string }) => {
+    if (error.code === "EPIPE") interrupts.stdoutClosed((code) => process.exit(code));
+  });
+  process.stderr.on("error", () => {});
+}
 
 /** process.stdin resumed only while input is awaited, so input is not read ahead of the prompt. */
 function nodeStdinLines(): LineReader {

@@ -13,7 +13,7 @@
 import { closeSync, constants, openSync, writeSync } from "node:fs";
 import { lstat, realpath, stat } from "node:fs/promises";
 import { FileError, fileErrorCode } from "./errors.ts";
-import type { PrivateLog } from "./types.ts";
+import type { LinkPolicy, PrivateLog } from "./types.ts";
 
 /** How long a FIFO with no reader, or a reader that takes nothing, is waited for before the write fails. */
 export const SPECIAL_FILE_WAIT_MS = 5_000;
@@ -35,8 +35,12 @@ function fsError(error: unknown, path: string): FileError {
   return new FileError(message ?? String(error), fileErrorCode(code), { path, cause: error });
 }
 
-/** What is at `path`, a link followed: how to write it. Rejects with a FileError (ENOTREG) for what mcpwire does not write. */
-export async function writeTargetOf(path: string): Promise<WriteTarget> {
+/**
+ * What is at `path`, a link followed (or, with `links: "replace"`, a link to be replaced by the
+ * rename like a regular file): how to write it. Rejects with a FileError (ENOTREG) for what
+ * mcpwire does not write.
+ */
+export async function writeTargetOf(path: string, links: LinkPolicy = "follow"): Promise<WriteTarget> {
   let link;
   try {
     link = await lstat(path);
@@ -44,6 +48,7 @@ export async function writeTargetOf(path: string): Promise<WriteTarget> {
     if ((error as { code?: string }).code === "ENOENT") return { path, special: false };
     throw fsError(error, path);
   }
+  if (link.isSymbolicLink() && links === "replace") return { path, special: false };
   let info = link;
   if (link.isSymbolicLink()) {
     try {

@@ -144,9 +144,11 @@ export interface Runtime extends CoreRuntime {
    * nothing, fails after SPECIAL_FILE_WAIT_MS), a symbolic link is written through to its target
    * (the link stays), anything else is `ENOTREG` (runtime/special-file.ts). Rejects with a
    * FileError carrying the OS reason. `data` is UTF-8 text or raw bytes. `mode` (permission bits)
-   * replaces 0600, e.g. to keep the mode of the file being replaced.
+   * replaces 0600, e.g. to keep the mode of the file being replaced. `links: "replace"` is for
+   * mcpwire's own files (its caches, token and trust stores): a link in their place is never
+   * followed but replaced by a regular file, whatever it points to.
    */
-  writePrivateFile(path: string, data: string | Uint8Array, mode?: number): Promise<void>;
+  writePrivateFile(path: string, data: string | Uint8Array, mode?: number, links?: LinkPolicy): Promise<void>;
   /**
    * Starts a new, empty file only its owner may read or write (mode 0600, made as
    * writePrivateFile makes one) and opens it for appending text: each append() hands its text
@@ -238,6 +240,13 @@ export interface Runtime extends CoreRuntime {
 }
 
 /** Options of Runtime.readTextFile. */
+/**
+ * What writing a path does with a symbolic link in its place: `follow` (a file the user named:
+ * its target is written, the link stays) or `replace` (mcpwire's own files: the link itself is
+ * replaced by a regular file, never followed).
+ */
+export type LinkPolicy = "follow" | "replace";
+
 export interface TextFileOptions {
   /** Bytes that are not UTF-8 are an error (`EILSEQ`, naming the first one and its line) rather than U+FFFD: for a file about to be rewritten. */
   strict?: boolean;

@@ -3,7 +3,7 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { parseWwwAuthenticate, readResourceChallenge } from "../../src/auth/www-authenticate.ts";
+import { offersOnlyOtherSchemes, parseWwwAuthenticate, readResourceChallenge } from "../../src/auth/www-authenticate.ts";
 
 test("a Bearer challenge's parameters are read, quoted or not, names case-insensitive", () => {
   assert.deepEqual(parseWwwAuthenticate('Bearer realm="mcp", Scope="a b", error=invalid_token'), [
@@ -46,4 +46,14 @@ test("readResourceChallenge takes resource_metadata, scope and error from the Be
     errorDescription: "need write",
   });
   assert.deepEqual(readResourceChallenge(new Headers()), {});
+});
+
+test("offersOnlyOtherSchemes: Basic or Digest alone is not OAuth; Bearer, DPoP, resource_metadata or no header is", () => {
+  const only = (value?: string) => offersOnlyOtherSchemes(new Headers(value === undefined ? {} : { "WWW-Authenticate": value }));
+  assert.equal(only('Basic realm="x"'), true);
+  assert.equal(only('Digest realm="x", nonce="n", Basic realm="x"'), true);
+  assert.equal(only('Basic realm="x", Bearer resource_metadata="https://a.example/.well-known/oauth-protected-resource"'), false);
+  assert.equal(only('DPoP algs="ES256"'), false);
+  assert.equal(only('Custom resource_metadata="https://a.example/m"'), false);
+  assert.equal(only(), false, "no header: discovery from the well-known URLs");
 });

@@ -132,6 +132,21 @@ describe("a password in a URL's userinfo (item 10)", () => {
     );
   });
 
+  test("a wrong password with OAuth on: the server's Basic challenge is no OAuth login to ask for", async () => {
+    const config = await writeConfig(scratch.path, "userinfo-oauth.yaml", [
+      "mcp_servers:",
+      "  basic:",
+      `    url: "http://u:\${SERVICE_PASSWORD}@127.0.0.1:${http!.port}/mcp"`,
+    ]);
+    const wrong = "WRONG-PASSWORD-5e0b";
+    const env = { ...process.env, SERVICE_PASSWORD: wrong, MCPWIRE_RECONNECT_DELAY_MS: "10" };
+    const outcome = await mcpwire(["call", "--config", config, "--trust-project", "mcp_basic_whoami"], { env });
+    assert.notEqual(outcome.code, 0);
+    assert.doesNotMatch(outcome.stderr, /auth login/, "a Basic challenge is not answered with OAuth");
+    assert.match(outcome.stderr, /401/);
+    assertNoSecret({ stdout: outcome.stdout, stderr: outcome.stderr }, [wrong, btoa(`u:${wrong}`)]);
+  });
+
   test("with an Authorization header too: refused, saying why, the password not shown", async () => {
     const url = `http://u:${PASSWORD}@127.0.0.1:${http!.port}/mcp`;
     const outcome = await mcpwire(["inspect", "--url", url, "--header", "Authorization: Bearer other-token-1234"]);

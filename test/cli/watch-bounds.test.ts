@@ -1,7 +1,9 @@
 // `mcpwire watch` against a server that floods it (issue 37, item 12): updates of a URI it did
 // not subscribe to are not printed (a warning names the first), and when stdout is not read
 // the lines waiting for it are bounded: the updates past the bound are counted and said as
-// "N updates dropped" once stdout drains. The server is test/fixtures/update-flood-server.mjs.
+// "N updates dropped" once stdout drains; a stdout whose reader goes away (`watch … | head`)
+// ends the command as SIGPIPE would, its server closed (runtime/interrupts.ts). The server is
+// test/fixtures/update-flood-server.mjs.
 
 import { existsSync } from "node:fs";
 import { join } from "node:path";
@@ -10,6 +12,7 @@ import assert from "node:assert/strict";
 import { mcpwire, scratchDir, startMcpwire, writeConfig } from "../support/cli-runner.ts";
 import { fixturePath } from "../support/fixture-process.ts";
 import { waitUntil } from "../support/polling.ts";
+import { descendants, hasProc, isRunning } from "../support/processes.ts";
 
 const FLOOD = fixturePath("update-flood-server.mjs");
 const scratch = scratchDir("mcpwire-watch-bounds-");
@@ -60,5 +63,19 @@ describe("mcpwire watch and a server that floods it", () => {
       await watching.code;
     }
     assert.match(watching.stderr(), /watching note:\/\/a on server "flood"/);
+  });
+
+  test("stdout closed by its reader (watch … | head): exit 141, no stack trace, its server ended", { skip: !hasProc && "needs /proc" }, async () => {
+    const config = await floodConfig("head", 200_000);
+    const watching = startMcpwire(["watch", "flood", "note://a", "--config", config]);
+    await waitUntil(() => watching.stdout().includes("updated note://a"), "the first update printed", 60_000);
+    const servers = descendants(watching.child.pid!);
+    assert.ok(servers.length > 0, "the server runs under mcpwire");
+    // What `head` does once it has its lines: the read end of the pipe is closed.
+    watching.child.stdout!.destroy();
+    const code = await watching.code;
+    assert.equal(code, 141, watching.stderr());
+    assert.doesNotMatch(watching.stderr(), /EPIPE|Unhandled|node:events|\n\s+at /);
+    await waitUntil(() => servers.every((pid) => !isRunning(pid)), "the server ended with the command", 10_000);
   });
 });

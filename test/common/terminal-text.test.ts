@@ -51,3 +51,13 @@ test("a zero-width joiner is kept inside an emoji sequence and made visible anyw
   assert.equal(terminalText("pass\u200dword"), "pass\\u200dword");
   assert.equal(terminalText("\u{1F469}\u200dx"), "\u{1F469}\\u200dx");
 });
+
+test("a non-joiner or joiner inside a Persian or Indic word is spelling and kept; between Latin letters or at a word's edge it is made visible", () => {
+  const persian = "\u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645"; // می‌خواهم, "I want"
+  const hindi = "\u0915\u094d\u200d\u0937"; // क्‍ष, a half form
+  assert.equal(terminalText(`${persian} ${hindi}`), `${persian} ${hindi}`);
+  assert.equal(terminalLine(persian), persian);
+  assert.equal(terminalText("pass\u200cword"), "pass\\u200cword");
+  assert.equal(terminalText("\u0645\u06cc\u200c word"), "\u0645\u06cc\\u200c word");
+  assert.equal(terminalText("\u0432\u200c\u0432"), "\u0432\\u200c\u0432", "Cyrillic writes no joiners");
+});

@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import process from "node:process";
-import { ConnectionClosedError, StdioTransport } from "../../src/mod.ts";
+import { ConnectionClosedError, type McpwireError, StdioTransport } from "../../src/mod.ts";
 import type { CallToolResult } from "../../src/client/types.ts";
 import { parseConfig } from "../../src/host/config/parse.ts";
 import { ConfigError, type ServerConfig } from "../../src/host/config/types.ts";
@@ -409,6 +409,7 @@ behaviour("when the reconnect budget is spent the server is parked and its tools
     assert.match(atPark.status.reason ?? "", /^gave up after 3 reconnect attempts; probing every 300 ms$/);
     assert.match(atPark.status.lastError ?? "", /exited with code 1.*told to fail at start/);
     assert.match(atPark.error?.message ?? "", /server "alpha" gave up after 3 reconnect attempts/);
+    assert.equal((atPark.error as McpwireError | undefined)?.code, "server-parked", "the parked event's error has a code");
     assert.equal(problems.filter((message) => message.startsWith("reconnect attempt")).length, 3);
     assert.equal(manager.client("alpha"), undefined, "no client while parked");
 

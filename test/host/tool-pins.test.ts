@@ -146,6 +146,16 @@ describe("ToolPins over a lock file", () => {
     }
   });
 
+  test("the lock file's own refusal of a file that is not JSON is a ToolPinsError with its code", async () => {
+    const file = lockFile();
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, "{ not json");
+    await assert.rejects(
+      new PinLockFile(file).read(),
+      (error: unknown) => error instanceof ToolPinsError && error.code === "damaged-pins" && /^it is not JSON \(/.test(error.message),
+    );
+  });
+
   test("where the lock file goes: beside a project's config, else $XDG_STATE_HOME/mcpwire or ~/.local/state/mcpwire; MCPWIRE_LOCK_FILE", () => {
     const env = { HOME: "/home/u" };
     assert.equal(pinLockFileFor({ file: "/work/project/mcpwire.yaml" }, env, "linux"), "/work/project/mcpwire.lock.json");

@@ -1,5 +1,5 @@
-// The registry layer's error model (issue 25 "One error model"): ToolCallError, ResultFileError
-// and SyncBridgeError are each an McpwireError whose `code` (one of RegistryErrorCode) names the
+// The registry layer's error model (issue 25 "One error model"): ToolCallError, RegistrationError,
+// ResultFileError and SyncBridgeError are each an McpwireError whose `code` (one of RegistryErrorCode) names the
 // situation, reached through the real paths: a registry call that fails each way (built-in tools
 // and a hand-written in-process MCP server), a results directory that cannot be used, a blocking
 // worker that cannot start and a sync bridge used after close().
@@ -15,7 +15,7 @@ import { RpcError } from "../../src/jsonrpc/errors.ts";
 import { createSyncBridge } from "../../src/host/sync-bridge.ts";
 import { serveSyncWorker, SyncWorker } from "../../src/registry/blocking-worker.ts";
 import { registerMcpServer } from "../../src/registry/mcp-server.ts";
-import { ResultFileError, SyncBridgeError } from "../../src/registry/registry-errors.ts";
+import { RegistrationError, ResultFileError, SyncBridgeError } from "../../src/registry/registry-errors.ts";
 import { ResultFiles } from "../../src/registry/result-files.ts";
 import { ToolCallError } from "../../src/registry/tool-call-error.ts";
 import { ToolRegistry } from "../../src/registry/tool-registry.ts";
@@ -99,6 +99,33 @@ describe("ToolCallError: an McpwireError whose code says why call() failed", () 
       await client.close();
     }
     coded(await rejection(mcp.call("mcp_db_refuse")), ToolCallError, "unavailable");
+  });
+});
+
+describe("RegistrationError: an McpwireError whose code says why a server's tools were not registered", () => {
+  test("a naming format without {tool}, a second registration of a name, a first tools/list that fails, a refresh after unregister()", GUARD, async () => {
+    let listing = 0;
+    const server = inProcessServer({ tools: {} }, {
+      "tools/list": () => {
+        if (++listing === 1) throw new RpcError("the catalogue is down", -32603);
+        return { tools: [{ name: "echo", inputSchema: { type: "object" } }] };
+      },
+    });
+    const client = new Client({ name: "mcpwire-error-codes-tests", version: "1.0.0" }, { name: "db", protocol: "legacy", requestTimeoutMs: 10_000 });
+    await hangGuard(client.connect(server.clientEnd), 15_000, "connect");
+    const registry = new ToolRegistry();
+    try {
+      coded(await rejection(registerMcpServer(registry, "db", client, { naming: "{server}" })), RegistrationError, "invalid-naming");
+      const failed = coded(await rejection(registerMcpServer(registry, "db", client)), RegistrationError, "list-failed");
+      assert.ok(failed.cause instanceof RpcError, "the list's error is the cause");
+      assert.match(failed.message, /server "db": tools\/list failed, so none of its tools were registered: .*the catalogue is down/);
+      const registration = await registerMcpServer(registry, "db", client);
+      coded(await rejection(registerMcpServer(registry, "db", client)), RegistrationError, "already-registered");
+      registration.unregister();
+      coded(await rejection(registration.refresh()), RegistrationError, "unregistered");
+    } finally {
+      await client.close();
+    }
   });
 });
 

@@ -8,6 +8,7 @@ import { Client, type JsonRpcMessage, MemoryTransport, type Params, Peer, type P
 import { REDACTED, Redactor } from "../../src/common/redact.ts";
 import { registerMcpServer } from "../../src/registry/mcp-server.ts";
 import { ToolCallError } from "../../src/registry/tool-call-error.ts";
+import { RegistrationError } from "../../src/registry/registry-errors.ts";
 import { ToolRegistry } from "../../src/registry/tool-registry.ts";
 import type { RegistryEvents, RegistryEventType } from "../../src/registry/types.ts";
 import { nextEvent } from "../support/events.ts";
@@ -180,7 +181,10 @@ describe("discovery and naming", () => {
     const client = await server.client("s");
     const registry = new ToolRegistry();
     try {
-      await assert.rejects(registerMcpServer(registry, "s", client, { naming: "mcp_{server}" }), /^Error: server "s": naming "mcp_\{server\}" has no \{tool\}/);
+      await assert.rejects(
+        registerMcpServer(registry, "s", client, { naming: "mcp_{server}" }),
+        /^RegistrationError: server "s": naming "mcp_\{server\}" has no \{tool\}/,
+      );
       assert.equal(server.listRequests(), 0);
       const registration = await registerMcpServer(registry, "s", client);
       assert.deepEqual(registration.names(), ["mcp_s_a"]);
@@ -197,7 +201,9 @@ describe("discovery and naming", () => {
       const first = await registerMcpServer(registry, "s", client);
       await assert.rejects(
         registerMcpServer(registry, "s", client),
-        /server "s" is already registered with this registry; call unregister\(\).*replaceClient\(\)/,
+        (error: unknown) =>
+          error instanceof RegistrationError && error.code === "already-registered" &&
+          /server "s" is already registered with this registry; call unregister\(\).*replaceClient\(\)/.test(error.message),
       );
       first.unregister();
       await registerMcpServer(registry, "s", client);
@@ -682,7 +688,12 @@ describe("replaceClient and unregister", () => {
       await settle();
       assert.equal(server.listRequests(), 1);
       assert.deepEqual(registry.tools(), []);
-      await assert.rejects(registration.refresh(), /server "u": refresh\(\) after unregister\(\); register the server again/);
+      await assert.rejects(
+        registration.refresh(),
+        (error: unknown) =>
+          error instanceof RegistrationError && error.code === "unregistered" &&
+          /server "u": refresh\(\) after unregister\(\); register the server again/.test(error.message),
+      );
     } finally {
       await client.close();
     }

@@ -1,5 +1,5 @@
 // Registered names of MCP tools: the format, sanitising to [A-Za-z0-9_-], and the 64-character
-// cut with a stable hash suffix — DESIGN.md "Naming MCP tools".
+// cut with a stable hash suffix — docs/registry.md "Names".
 
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";

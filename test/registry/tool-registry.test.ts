@@ -7,6 +7,7 @@ import type { JsonObject } from "../../src/client/types.ts";
 import { depthMarker } from "../../src/common/bounded.ts";
 import { REDACTED, Redactor } from "../../src/common/redact.ts";
 import { ToolCallError } from "../../src/registry/tool-call-error.ts";
+import { RegistrationError } from "../../src/registry/registry-errors.ts";
 import { ToolRegistry } from "../../src/registry/tool-registry.ts";
 import type { RegistryEvents } from "../../src/registry/types.ts";
 
@@ -60,7 +61,9 @@ describe("registering built-in tools", () => {
     const registry = withEcho();
     assert.throws(
       () => registry.register({ name: "echo", handler: () => "" }),
-      /built-in tool "echo".*already registered \(toolset "builtin"\); unregister\("echo"\) first/,
+      (error: unknown) =>
+        error instanceof RegistrationError && error.code === "already-registered" &&
+        /built-in tool "echo".*already registered \(toolset "builtin"\); unregister\("echo"\) first/.test(error.message),
     );
   });
 

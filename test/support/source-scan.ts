@@ -331,3 +331,46 @@ export function globalUses(source: string, names: ReadonlySet<string>): GlobalUs
   }
   return uses;
 }
+
+export interface ThrownClass {
+  /** The class constructed: `Error`, `TypeError`, `ConfigError`, … */
+  name: string;
+  line: number;
+}
+
+/**
+ * The classes a module throws or rejects with where it constructs them: each `new X(` in a
+ * `throw` statement (`throw new X(…)`, `throw a ?? new X(…)`) or in the argument of a
+ * `reject(…)` / `Promise.reject(…)`, the value itself (an error made as its `cause` is not). Only names that can be errors count: `Error`, a name
+ * ending in `Error`, or one of `classNames` (the module's own classes); `new URL(…)` in a
+ * message does not. An error made elsewhere and thrown by name is not seen.
+ */
+export function thrownClasses(source: string, classNames: ReadonlySet<string> = new Set()): ThrownClass[] {
+  const tokens = tokenize(source);
+  const found: ThrownClass[] = [];
+  const errorLike = (name: string) => name === "Error" || name.endsWith("Error") || classNames.has(name);
+  for (let i = 0; i < tokens.length; i++) {
+    const token = tokens[i]!;
+    if (token.kind !== "ident") continue;
+    let end = i;
+    if (token.text === "throw" && !isMemberAccess(tokens[i - 1])) {
+      // to the statement's `;`, or the end of the block it sits in
+      while (end + 1 < tokens.length && !is(tokens[end + 1], "punct", ";") && tokens[end + 1]!.depth >= token.depth) end++;
+    } else if (token.text === "reject" && is(tokens[i + 1], "punct", "(")) {
+      end = i + 2;
+      while (end < tokens.length && !(is(tokens[end], "punct", ")") && tokens[end]!.depth === token.depth)) end++;
+    } else {
+      continue;
+    }
+    // the value thrown, not an error made inside it (a `cause`, a message's `new URL(…)`): `new` at the expression's own depth
+    const depth = tokens[i + (token.text === "throw" ? 1 : 2)]?.depth;
+    for (let j = i + 1; j < end; j++) {
+      const next = tokens[j + 1];
+      if (is(tokens[j], "ident", "new") && tokens[j]!.depth === depth && next?.kind === "ident" && errorLike(next.text)) {
+        found.push({ name: next.text, line: next.line });
+      }
+    }
+    i = end;
+  }
+  return found;
+}

@@ -125,7 +125,7 @@ export class ProjectTrustStore {
       );
     }
     try {
-      await runtime.writePrivateFile(this.file, `${JSON.stringify({ version: 1, projects }, null, 2)}\n`);
+      await runtime.writePrivateFile(this.file, `${JSON.stringify({ version: 1, projects }, null, 2)}\n`, undefined, "replace");
     } catch (error) {
       throw this.#error(`cannot write ${this.file} (${messageOf(error)}); check that its directory is writable by you`, error);
     }
