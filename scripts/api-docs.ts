@@ -1,5 +1,5 @@
 // `npm run api-docs` (also run by `npm run api`): the API reference in docs/api/, one page per
-// entry (index.md for `mcpwire`, registry.md, host.md, agent.md, auth.md). Each exported name
+// entry (index.md for `mcpwire`, registry.md, host.md, agent.md, auth.md, telemetry.md). Each exported name
 // (the list scripts/api-report.ts pins in api/*.api.md) with its kind, its declaration and its
 // whole doc comment (@param, @returns and @deprecated set apart), grouped by kind: classes with
 // their public members, functions, interfaces with their members, types, constants.

@@ -1,24 +1,31 @@
-// Bundle sizes (issue 28): what an embedder's bundler makes of mcpwire, beside SDK v2's client
-// built the same way. esbuild (its JS API), minified ESM, one file per bundle, gzip -9 by
-// node:zlib:
+// Bundle sizes (issue 28, issue 38): what an embedder's bundler makes of mcpwire, beside SDK v2's
+// client built the same way. esbuild (its JS API), minified ESM, one file per bundle, no
+// externals (a user's bundler is told none: Node's own modules are left as imports by
+// `platform: "node"` itself), gzip -9 by node:zlib. Each is the same as this command run in a
+// project that installed mcpwire (docs/runtimes.md "Bundle sizes"):
+//   echo 'export { Client, StreamableHttpTransport } from "mcpwire";' |
+//     npx esbuild --bundle --minify --format=esm --platform=browser [--conditions=workerd,worker,browser] | gzip -9 | wc -c
+//
 //   browser  `import { Client, StreamableHttpTransport } from "mcpwire"`, platform browser
 //   workerd  the same with Cloudflare's conditions (workerd, worker, browser), as wrangler builds it
-//   node     `import { Client, StdioTransport } from "mcpwire"`, platform node, ajv left out
+//   node     `import { Client, StdioTransport } from "mcpwire"`, platform node: ajv included (the
+//            default validator on Node), so no budget of issue 28's "ajv left out" applies
 //   browser-tasks  the browser bundle with `tasksExtension` (ClientOptions.use): what tasks add (no budget)
+//   browser-telemetry  the browser bundle with `openTelemetry` of mcpwire/telemetry: the layer and
+//            @opentelemetry/api, which come with that import alone (no budget)
 //   sdk-v2-* `@modelcontextprotocol/client`'s Client with its Streamable HTTP / stdio transport
 //
-// Built from the compiled package, not from src/: the runtime module is picked by package.json
-// "imports" conditions on dist/ files (src/runtime/mod.ts says why), which is what a user's
-// bundler meets; src/runtime/mod.ts itself imports node.ts and deno.ts. So the package is first
-// built as `npm run build` builds it (tsc, then scripts/runtime-entry.ts) into a scratch
-// node_modules/mcpwire, next to a copy of package.json, and bundled from there.
+// Built from the compiled package, not from src/: the runtime module and the JSON Schema
+// validators are picked by package.json "imports" conditions on dist/ files (#runtime,
+// #json-schema: src/runtime/mod.ts and src/client/validators.ts say why), which is what a
+// user's bundler meets. So the package is first built as `npm run build` builds it (tsc, then
+// scripts/runtime-entry.ts) into a scratch node_modules/mcpwire, next to a copy of package.json,
+// and bundled from there.
 //
-// ajv (the default validator on Node, Deno and Bun, 146 KB of the Node bundle) is left out of
-// every mcpwire bundle: in a browser or a Worker the default is the interpreting validator
-// (src/client/json-schema-interpreter.ts, our own code: no library), counted when the package
-// reaches it (the `interpreting validator` column). The Node bundle counts it too, as ajv's
-// fallback (loaded when `jsonSchema: "interpreting"` is chosen or ajv is missing): it is
-// mcpwire's code, not a library a budget "without ajv" could leave out.
+// Under the browser, workerd and worker conditions `#json-schema` gives the interpreting
+// validator alone (src/client/json-schema-interpreter.ts, our own code): a browser or Worker
+// bundle holds no ajv. Under node (and deno, bun) it gives ajv, loaded on the first schema
+// checked, and the interpreting validator as its fallback.
 //
 // Tasks are code a Client is given (`use: [tasksExtension]`, src/client/extensions.ts): a bundle
 // that does not import tasksExtension holds none of src/client/tasks/ but the identifier (about
@@ -38,11 +45,11 @@ import { writeRuntimeEntry } from "./runtime-entry.ts";
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 
-/** The budgets of issue 28, gzipped bytes. */
-export const BUDGETS: Readonly<Record<string, number>> = { browser: 45 * 1024, workerd: 45 * 1024, node: 40 * 1024 };
+/** The budgets of issues 28 and 38, gzipped bytes, for bundles made with no externals. */
+export const BUDGETS: Readonly<Record<string, number>> = { browser: 45 * 1024, workerd: 45 * 1024 };
 
-/** Left out of the mcpwire bundles (see the header); node: modules stay imports so that the metafile shows them. */
-const MCPWIRE_EXTERNAL = ["ajv", "ajv/*", "node:*"];
+/** The bundles a test measures: those with a budget, and the Node one (ajv in it: the default there). */
+export const MEASURED: readonly string[] = ["browser", "workerd", "node"];
 
 /** What esbuild made of one entry. */
 export interface BundleFigures {
@@ -64,6 +71,12 @@ export interface BundleFigures {
   interpretingValidator: boolean;
   /** Whether the tasks extension's code (client/tasks/tool-task.js, the task handle and its polling) is in it. */
   tasks: boolean;
+  /** Whether any of ajv's code is in it (bytes kept, not files read). */
+  ajv: boolean;
+  /** Whether any of @opentelemetry/api or mcpwire's telemetry layer is in it (bytes kept). */
+  telemetry: boolean;
+  /** The `import(…)` expressions of the output whose specifier is not a string literal (none may be: a bundler cannot follow them). */
+  computedImports: string[];
   /** The biggest inputs, bytes in the output, largest first. */
   biggest: { path: string; bytes: number }[];
 }
@@ -75,7 +88,6 @@ export interface BundleCase {
   contents: string;
   platform: "browser" | "node";
   conditions?: string[];
-  external: string[];
 }
 
 /** Runtime members of the host and the CLI, as a minified bundle still spells them (object keys are not renamed). */
@@ -86,36 +98,38 @@ export function bundleCases(): BundleCase[] {
   const browser = `export { Client, StreamableHttpTransport } from "mcpwire";`;
   const sdkBrowser = `export { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";`;
   return [
-    { name: "browser", what: "mcpwire: Client + StreamableHttpTransport", contents: browser, platform: "browser", external: MCPWIRE_EXTERNAL },
+    { name: "browser", what: "mcpwire: Client + StreamableHttpTransport", contents: browser, platform: "browser" },
     {
       name: "workerd",
       what: "mcpwire: Client + StreamableHttpTransport",
       contents: browser,
       platform: "browser",
       conditions: ["workerd", "worker", "browser"],
-      external: MCPWIRE_EXTERNAL,
     },
     {
       name: "browser-tasks",
       what: "mcpwire: Client + StreamableHttpTransport + tasksExtension",
       contents: `export { Client, StreamableHttpTransport, tasksExtension } from "mcpwire";`,
       platform: "browser",
-      external: MCPWIRE_EXTERNAL,
+    },
+    {
+      name: "browser-telemetry",
+      what: "mcpwire: Client + StreamableHttpTransport + openTelemetry (mcpwire/telemetry)",
+      contents: `export { Client, StreamableHttpTransport } from "mcpwire";\nexport { openTelemetry } from "mcpwire/telemetry";`,
+      platform: "browser",
     },
     {
       name: "node",
-      what: "mcpwire: Client + StdioTransport, ajv left out",
+      what: "mcpwire: Client + StdioTransport (ajv in it)",
       contents: `export { Client, StdioTransport } from "mcpwire";`,
       platform: "node",
-      external: MCPWIRE_EXTERNAL,
     },
-    { name: "sdk-v2-browser", what: "SDK v2: Client + StreamableHTTPClientTransport", contents: sdkBrowser, platform: "browser", external: [] },
+    { name: "sdk-v2-browser", what: "SDK v2: Client + StreamableHTTPClientTransport", contents: sdkBrowser, platform: "browser" },
     {
       name: "sdk-v2-node",
-      what: "SDK v2: Client + StdioClientTransport, ajv left out",
+      what: "SDK v2: Client + StdioClientTransport",
       contents: `export { Client } from "@modelcontextprotocol/client";\nexport { StdioClientTransport } from "@modelcontextprotocol/client/stdio";`,
       platform: "node",
-      external: ["ajv", "ajv/*", "ajv-formats"],
     },
   ];
 }
@@ -168,7 +182,6 @@ export async function bundle(entry: BundleCase, resolveDir: string): Promise<Bun
     format: "esm",
     platform: entry.platform,
     ...(entry.conditions === undefined ? {} : { conditions: entry.conditions }),
-    external: entry.external,
     nodePaths: [join(ROOT, "node_modules")],
     write: false,
     outfile: `${entry.name}.js`,
@@ -193,6 +206,11 @@ export async function bundle(entry: BundleCase, resolveDir: string): Promise<Bun
     interpretingValidator: inputs.some((path) => path.endsWith("dist/client/json-schema-interpreter.js")),
     // Kept bytes, not inputs: esbuild lists a module it read even when nothing of it was kept.
     tasks: Object.entries(produced).some(([path, { bytesInOutput }]) => path.endsWith("dist/client/tasks/tool-task.js") && bytesInOutput > 0),
+    ajv: Object.entries(produced).some(([path, { bytesInOutput }]) => /node_modules\/ajv\//.test(path) && bytesInOutput > 0),
+    telemetry: Object.entries(produced).some(([path, { bytesInOutput }]) =>
+      (/node_modules\/@opentelemetry\//.test(path) || path.endsWith("dist/client/telemetry-layer.js")) && bytesInOutput > 0
+    ),
+    computedImports: [...text.matchAll(/\bimport\(\s*(?!["'][^"'`]*["']\s*\))[^)]{0,40}/g)].map((match) => match[0]),
     biggest: Object.entries(produced)
       .map(([path, { bytesInOutput }]) => ({ path: shortPath(path), bytes: bytesInOutput }))
       .sort((a, b) => b.bytes - a.bytes)
@@ -222,18 +240,18 @@ const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
 /** The figures as a markdown table, SDK v2's beside ours, then the biggest inputs of the browser bundle. */
 export function table(figures: readonly BundleFigures[]): string {
   const lines = [
-    "| bundle | what | raw | gzip | budget (gzip) | met? | interpreting validator | tasks | node: imports | runtime modules |",
-    "|---|---|---|---|---|---|---|---|---|---|",
+    "| bundle | what | raw | gzip | budget (gzip) | met? | ajv | interpreting validator | tasks | node: imports | runtime modules |",
+    "|---|---|---|---|---|---|---|---|---|---|---|",
   ];
   for (const figure of figures) {
     const budget = BUDGETS[figure.name];
     const met = budget === undefined ? "—" : figure.gzip <= budget ? "met" : "not met";
     lines.push(
       `| ${figure.name} | ${figure.what} | ${kb(figure.raw)} | ${kb(figure.gzip)} | ${budget === undefined ? "—" : kb(budget)} | ${met} | ${
-        figure.name.startsWith("sdk-") ? "—" : figure.interpretingValidator ? "included" : "left out"
-      } | ${figure.name.startsWith("sdk-") ? "—" : figure.tasks ? "included" : "left out"} | ${
-        figure.nodeImports.length === 0 ? "none" : figure.nodeImports.join(" ")
-      } | ${figure.runtimeModules.join(" ") || "—"} |`,
+        figure.ajv ? "included" : "none"
+      } | ${figure.name.startsWith("sdk-") ? "—" : figure.interpretingValidator ? "included" : "left out"} | ${
+        figure.name.startsWith("sdk-") ? "—" : figure.tasks ? "included" : "left out"
+      } | ${figure.nodeImports.length === 0 ? "none" : figure.nodeImports.join(" ")} | ${figure.runtimeModules.join(" ") || "—"} |`,
     );
   }
   const browser = figures.find((figure) => figure.name === "browser");

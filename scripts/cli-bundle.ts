@@ -26,14 +26,11 @@
 //   tsconfig.json's ES2022 target, whitespace and syntax minified (identifiers kept, so a
 //   `--debug` stack still names functions), no type checking (tsc's build of the library does it
 //   first).
-// - Two modules are found by a name the code makes, not by an import esbuild can follow:
-//   client/telemetry.ts imports "./telemetry-layer.ts" from a variable (TypeScript's
-//   rewriteRelativeImportExtensions turns it into .js in the library, esbuild leaves it alone), so
-//   src/client/telemetry-layer.ts is a second entry, telemetry-layer.js beside the chunks, and
-//   finishCliBundle() names it so; host/sync-bridge.ts starts "./bridge-worker.js" beside itself,
-//   a side-effect entry of the library (package.json "sideEffects"). The CLI does not start the
-//   sync bridge; if it ever does, finishCliBundle() fails the build until bridge-worker.ts is an
-//   entry here too.
+// - Every import is one esbuild can follow (the telemetry layer is imported by the host, not
+//   found by a computed name: issue 38). One module is found by a path the code makes:
+//   host/sync-bridge.ts starts "./bridge-worker.js" beside itself, a side-effect entry of the
+//   library (package.json "sideEffects"). The CLI does not start the sync bridge; if it ever
+//   does, finishCliBundle() fails the build until bridge-worker.ts is an entry here too.
 //
 //   node --import tsx scripts/cli-bundle.ts [DIST]     (default: dist; replaces DIST/cli/)
 
@@ -49,7 +46,6 @@ const ROOT = fileURLToPath(new URL("..", import.meta.url));
 /** esbuild's arguments besides the output directory (see the header), relative to the repository root. */
 export const CLI_BUNDLE_ARGS: readonly string[] = [
   "src/cli/run.ts",
-  "src/client/telemetry-layer.ts",
   "--bundle",
   "--splitting",
   "--format=esm",
@@ -63,8 +59,6 @@ export const CLI_BUNDLE_ARGS: readonly string[] = [
   "--log-level=warning",
 ];
 
-/** client/telemetry.ts's name of its layer, as TypeScript's build rewrites it when it is imported. */
-const LAYER = ['"./telemetry-layer.ts"', '"./telemetry-layer.js"'] as const;
 /** What host/sync-bridge.ts starts as its worker, beside itself. */
 const BRIDGE_WORKER = "bridge-worker.js";
 
@@ -191,18 +185,11 @@ export function finishCliBundle(out: string): void {
     const rewritten = builtinsByGetter(text, name);
     if (rewritten !== text) writeFileSync(join(out, name), rewritten);
   }
-  let layer = 0;
   for (const name of readdirSync(out).filter((file) => file.endsWith(".js"))) {
     const text = readFileSync(join(out, name), "utf8");
     if (text.includes(BRIDGE_WORKER) && !existsSync(join(out, BRIDGE_WORKER))) {
       throw new Error(`cli-bundle: ${name} starts ./${BRIDGE_WORKER}, which the bundle lacks: add src/host/bridge-worker.ts to CLI_BUNDLE_ARGS`);
     }
-    if (!text.includes(LAYER[0])) continue;
-    writeFileSync(join(out, name), text.replaceAll(LAYER[0], LAYER[1]));
-    layer++;
-  }
-  if (layer === 0) {
-    throw new Error(`cli-bundle: no ${LAYER[0]} in the bundle: client/telemetry.ts loads its layer by another name; update scripts/cli-bundle.ts`);
   }
 }
 

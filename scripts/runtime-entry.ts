@@ -5,6 +5,9 @@
 // runtime module while resolving, and a browser bundle holds no node: module (src/runtime/mod.ts
 // says why). The other exports of mod.js (the error classes) are kept as tsc wrote them; a
 // compiled mod.js of another shape fails the build rather than losing an export.
+// Likewise dist/client/validators.js becomes a re-export of `#json-schema` (browser, workerd,
+// worker, default → validators-web.js, the interpreting validator alone; deno, bun, node →
+// validators-ajv.js): a browser or Worker bundle holds no ajv (src/client/validators.ts).
 //
 //   node --import tsx scripts/runtime-entry.ts [DIST]     (default: dist)
 
@@ -50,11 +53,37 @@ export function runtimeEntry(compiled: string): string {
   ].join("\n");
 }
 
-/** Rewrites `<dist>/runtime/mod.js` in place (and drops its source map, which no longer fits). */
+/** The package.json "imports" key the generated dist/client/validators.js re-exports `validatorTable` from. */
+export const VALIDATORS_IMPORT = "#json-schema";
+
+/**
+ * The generated text of dist/client/validators.js, from what tsc emitted for src/client/validators.ts
+ * (one re-export of validators-ajv.js): the same name re-exported from `#json-schema`, so that
+ * browser, workerd and worker builds take validators-web.js (no ajv) while resolving.
+ */
+export function validatorsEntry(compiled: string): string {
+  if (compiled.startsWith(GENERATED)) return compiled; // already done
+  const lines = compiled.split("\n").map((line) => line.trim()).filter((line) => line !== "" && !line.startsWith("//"));
+  if (lines.length !== 1 || lines[0] !== `export { validatorTable } from "./validators-ajv.js";`) {
+    throw new Error(`runtime-entry: dist/client/validators.js is not the one re-export this step knows: ${lines.join(" ")}; update scripts/runtime-entry.ts`);
+  }
+  return [
+    `${GENERATED} from src/client/validators.ts (read its comment): the validators`,
+    `// are chosen by package.json "imports" conditions (${VALIDATORS_IMPORT}) while resolving, not at run time.`,
+    `export { validatorTable } from "${VALIDATORS_IMPORT}";`,
+    "",
+  ].join("\n");
+}
+
+/**
+ * Rewrites `<dist>/runtime/mod.js` and `<dist>/client/validators.js` in place (and drops their
+ * source maps, which no longer fit).
+ */
 export function writeRuntimeEntry(dist: string): void {
-  const file = join(dist, "runtime", "mod.js");
-  writeFileSync(file, runtimeEntry(readFileSync(file, "utf8")));
-  rmSync(`${file}.map`, { force: true });
+  for (const [file, generate] of [[join(dist, "runtime", "mod.js"), runtimeEntry], [join(dist, "client", "validators.js"), validatorsEntry]] as const) {
+    writeFileSync(file, generate(readFileSync(file, "utf8")));
+    rmSync(`${file}.map`, { force: true });
+  }
 }
 
 if (process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

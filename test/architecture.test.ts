@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
-import { globalUses, type ImportRecord, importsOf, thrownClasses, topLevelAwaits } from "./support/source-scan.ts";
+import { computedImports, globalUses, type ImportRecord, importsOf, thrownClasses, topLevelAwaits } from "./support/source-scan.ts";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const SRC = join(ROOT, "src");
@@ -92,6 +92,18 @@ describe("the source scanner (so the rules below can fail)", () => {
       ["./f.ts", false, false, 6],
       ["./g.ts", false, true, 7],
     ]);
+  });
+
+  test("computed imports: a variable, a template with a substitution, a call; not a literal, import.meta or a string", () => {
+    const found = computedImports([
+      `const a = await import("./a.ts");`,
+      `const b = await import(name);`,
+      "const c = import(`npm:${name}`);",
+      `const d = import(pick());`,
+      "const e = `import(${JSON.stringify(x)})`; const u = import.meta.url; // import(x)",
+      `const f = import("./f.ts", { with: { type: "json" } });`,
+    ].join("\n"));
+    assert.deepEqual(found, [2, 3, 4]);
   });
 
   test("top-level await: found at the top, in top-level blocks and in templates; not in functions", () => {
@@ -244,13 +256,22 @@ const isAuth = (path: string) => path.startsWith("src/auth/");
 /** The sync bridge's modules (the blocking worker, the bridge, its worker's entry); src/runtime/ wraps the API itself. */
 const isWorker = (path: string) => !path.startsWith("src/runtime/") && /(worker|sync-bridge)[^/]*$/.test(path);
 
+describe("code a bundler can see (issue 38)", () => {
+  test("no module in src/ imports by a computed specifier: what loads late is a literal import(), or chosen by package condition", () => {
+    const problems: string[] = [];
+    for (const file of sources) for (const line of computedImports(file.text)) problems.push(`${file.path}:${line}`);
+    assert.deepEqual(problems, []);
+  });
+});
+
 describe("the entries of docs/architecture.md", () => {
   const rules: [entry: string, forbidden: string[]][] = [
-    ["src/mod.ts", ["yaml", "providers", "auth", "workers"]],
+    ["src/mod.ts", ["yaml", "providers", "auth", "workers", "telemetry"]],
     ["src/registry/mod.ts", ["yaml", "providers"]],
     ["src/host/mod.ts", ["providers"]],
     ["src/agent/mod.ts", []],
     ["src/auth/mod.ts", []],
+    ["src/client/telemetry/mod.ts", ["yaml", "providers", "auth", "workers"]],
   ];
   for (const [entry, forbidden] of rules) {
     test(`${entry} exists and loads no ${forbidden.join(", ") || "module outside src/ but its dependencies"}`, () => {
@@ -267,8 +288,14 @@ describe("the entries of docs/architecture.md", () => {
           problems.push(chain(graph, path));
         }
       }
-      // smol-toml: loaded only when a TOML config (Codex's) is imported.
-      const allowed = new Set(["ajv", "yaml", "smol-toml"]);
+      // The root entry holds no telemetry code: it comes with mcpwire/telemetry (openTelemetry), given to a Client.
+      if (forbidden.includes("telemetry")) {
+        for (const path of graph.modules) if (path === "src/client/telemetry-layer.ts") problems.push(chain(graph, path));
+        for (const name of packages) if (name.startsWith("@opentelemetry/")) problems.push(chain(graph, name));
+      }
+      // smol-toml: loaded only when a TOML config (Codex's) is imported; @opentelemetry/api, the
+      // optional peer, only by the telemetry layer when telemetry is turned on.
+      const allowed = new Set(["ajv", "yaml", "smol-toml", "@opentelemetry/api"]);
       for (const name of packages) if (!allowed.has(name) && !name.startsWith("node:")) problems.push(`an undeclared package: ${chain(graph, name)}`);
       assert.deepEqual(problems, []);
     });
@@ -298,16 +325,42 @@ const RUNTIME_MODULES: Readonly<Record<string, string>> = {
   default: "src/runtime/web.ts",
 };
 
-/** `entry`'s graph as a bundler resolving for the web builds it: src/runtime/mod.ts leads to web.ts, not to node.ts and deno.ts. */
+/**
+ * The validator tables of src/client/ and where package.json "imports" (#json-schema) sends each
+ * condition: validators-web.ts (the interpreting validator alone) for browsers, Workers and an
+ * unknown runtime; validators-ajv.ts for Deno, Bun and Node. In the npm package the build makes
+ * dist/client/validators.js a re-export of #json-schema (scripts/runtime-entry.ts).
+ */
+const VALIDATOR_MODULES: Readonly<Record<string, string>> = {
+  browser: "src/client/validators-web.ts",
+  workerd: "src/client/validators-web.ts",
+  worker: "src/client/validators-web.ts",
+  deno: "src/client/validators-ajv.ts",
+  bun: "src/client/validators-ajv.ts",
+  node: "src/client/validators-ajv.ts",
+  default: "src/client/validators-web.ts",
+};
+
+/**
+ * `entry`'s graph as a bundler resolving for the web builds it: src/runtime/mod.ts leads to
+ * web.ts, not to node.ts and deno.ts; src/client/validators.ts to validators-web.ts.
+ */
 function webGraph(entry: string): ReturnType<typeof moduleGraph> {
-  const mod = byPath.get("src/runtime/mod.ts")!;
-  const picked = new Set(["./node.ts", "./deno.ts"]);
-  const imports = mod.imports.filter((record) => !picked.has(record.specifier));
-  byPath.set(mod.path, { ...mod, imports: [...imports, { ...imports[0]!, specifier: "./web.ts", typeOnly: false, dynamic: false }] });
+  const swaps: [string, Set<string>, string][] = [
+    ["src/runtime/mod.ts", new Set(["./node.ts", "./deno.ts"]), "./web.ts"],
+    ["src/client/validators.ts", new Set(["./validators-ajv.ts"]), "./validators-web.ts"],
+  ];
+  const originals = swaps.map(([path]) => byPath.get(path)!);
+  for (const [path, picked, web] of swaps) {
+    const mod = byPath.get(path)!;
+    const first = mod.imports.find((record) => picked.has(record.specifier))!;
+    const imports = mod.imports.filter((record) => !picked.has(record.specifier));
+    byPath.set(path, { ...mod, imports: [...imports, { ...first, specifier: web, typeOnly: false, dynamic: false }] });
+  }
   try {
     return moduleGraph(entry);
   } finally {
-    byPath.set(mod.path, mod);
+    for (const original of originals) byPath.set(original.path, original);
   }
 }
 
@@ -336,6 +389,22 @@ describe("the runtimes (package.json imports #runtime)", () => {
       for (const use of globalUses(file.text, RUNTIME_GLOBALS)) problems.push(`${path}:${use.line} uses ${use.name}`);
       for (const record of file.imports) if (record.specifier.startsWith("node:")) problems.push(`${path}:${record.line} imports ${record.specifier}`);
     }
+    assert.deepEqual(problems, []);
+  });
+
+  test("#json-schema sends each condition to its validator table, in the order a resolver tries them", () => {
+    const map = pkg.imports?.["#json-schema"] ?? {};
+    assert.deepEqual(Object.keys(map), Object.keys(VALIDATOR_MODULES));
+    for (const [condition, source] of Object.entries(VALIDATOR_MODULES)) {
+      assert.equal(map[condition], source.replace(/^src\//, "./dist/").replace(/\.ts$/, ".js"), condition);
+    }
+  });
+
+  test("the root entry, resolved for a browser or a Worker, reaches the interpreting validator and no ajv", () => {
+    const graph = webGraph("src/mod.ts");
+    assert.ok(graph.modules.has("src/client/interpreting-validator.ts"));
+    const problems = [...graph.modules].filter((path) => path === "src/client/ajv-validator.ts").map((path) => chain(graph, path));
+    for (const name of graph.packages) if (name === "ajv" || name.startsWith("ajv/")) problems.push(chain(graph, name));
     assert.deepEqual(problems, []);
   });
 

@@ -1,9 +1,12 @@
-// The npm package as a bundler and a browser-like runtime meet it (issue 28): built as `npm run
-// build` builds it (scripts/bundle-sizes.ts buildPackage, in a scratch directory), bundled by
-// esbuild for a browser, for Cloudflare Workers and for Node, and loaded by Node under the
-// `browser` condition. The browser and Worker bundles hold no node: module and no runtime module
-// but web.js; the bundles keep to their budgets; where a runtime cannot start a process or a
-// blocking worker, stdio and the sync bridge say so with an UnsupportedRuntimeError.
+// The npm package as a bundler and a browser-like runtime meet it (issues 28 and 38): built as
+// `npm run build` builds it (scripts/bundle-sizes.ts buildPackage, in a scratch directory),
+// bundled by esbuild for a browser, for Cloudflare Workers and for Node with no externals (what a
+// user's bundler makes: the docs tell users to set none), and loaded by Node under the `browser`
+// condition. The browser and Worker bundles hold no node: module, no runtime module but web.js
+// and no ajv (#json-schema gives them the interpreting validator); the Node bundle holds ajv,
+// the default there; no bundle holds an import() a bundler cannot follow; the bundles keep to
+// their budgets; where a runtime cannot start a process or a blocking worker, stdio and the sync
+// bridge say so with an UnsupportedRuntimeError.
 
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
@@ -14,7 +17,7 @@ import { join } from "node:path";
 import process from "node:process";
 import { fileURLToPath } from "node:url";
 import * as esbuild from "esbuild";
-import { BUDGETS, buildPackage, bundle, bundleCases, type BundleFigures } from "../scripts/bundle-sizes.ts";
+import { BUDGETS, buildPackage, bundle, bundleCases, type BundleFigures, MEASURED } from "../scripts/bundle-sizes.ts";
 import { startPortFixture } from "./support/fixture-process.ts";
 
 const scratch = mkdtempSync(join(os.tmpdir(), "mcpwire-bundle-test-"));
@@ -23,7 +26,7 @@ const figures = new Map<string, BundleFigures>();
 before(async () => {
   buildPackage(scratch);
   for (const entry of bundleCases()) {
-    if (BUDGETS[entry.name] === undefined) continue; // SDK v2's, and figures printed beside a budget
+    if (!MEASURED.includes(entry.name)) continue; // SDK v2's, and figures printed beside the others
     figures.set(entry.name, await bundle(entry, scratch));
   }
 });
@@ -62,14 +65,38 @@ describe("bundles of the root entry", () => {
     });
   }
 
-  // The budgets of issue 28. Met since tasks became code a Client is given (use: [tasksExtension]).
-  for (const name of ["browser", "workerd", "node"]) {
+  // The budgets of issues 28 and 38, with no externals: met since tasks became code a Client is
+  // given (use: [tasksExtension]) and the validators are chosen by package condition (#json-schema).
+  for (const name of ["browser", "workerd"]) {
     const budget = BUDGETS[name]!;
     test(`the ${name} bundle is at most ${kb(budget)} gzipped`, () => {
       const figure = figuresOf(name);
       assert.ok(figure.gzip <= budget, `${name}: ${kb(figure.gzip)} gzipped (${kb(figure.raw)} raw) is over ${kb(budget)}; biggest: ${biggest(figure)}`);
     });
   }
+
+  for (const name of ["browser", "workerd"]) {
+    test(`the ${name} bundle holds no ajv: #json-schema gives it the interpreting validator`, () => {
+      const figure = figuresOf(name);
+      assert.equal(figure.ajv, false, `${name}: ajv in the bundle; biggest: ${biggest(figure)}`);
+      assert.equal(figure.interpretingValidator, true);
+    });
+  }
+
+  test("the Node bundle holds ajv, the default validator on Node", () => {
+    assert.equal(figuresOf("node").ajv, true);
+  });
+
+  test("no bundle holds an import() whose specifier is not a literal (a bundler could not follow it)", () => {
+    for (const name of MEASURED) assert.deepEqual(figuresOf(name).computedImports, [], name);
+  });
+
+  test("a Client bundle holds no telemetry code nor @opentelemetry/api unless mcpwire/telemetry is imported", async () => {
+    for (const name of MEASURED) assert.equal(figuresOf(name).telemetry, false, `${name}: telemetry code in a bundle that never imports openTelemetry`);
+    const withTelemetry = await bundle(bundleCases().find((entry) => entry.name === "browser-telemetry")!, scratch);
+    assert.equal(withTelemetry.telemetry, true);
+    assert.deepEqual(withTelemetry.computedImports, []);
+  });
 
   test("a Client bundle holds no task code unless tasksExtension is imported", async () => {
     for (const name of ["browser", "workerd", "node"]) {
@@ -136,6 +163,34 @@ describe("#runtime resolved by each runtime, from the built package", () => {
 
   test("Bun takes node.js", { skip: existsSync(join(BIN, "bun")) ? false : "bun is not installed (node_modules/.bin/bun)" }, async () => {
     assert.equal(await output(join(BIN, "bun"), [probe()]), "node");
+  });
+});
+
+describe("#json-schema resolved by each runtime, from the built package", () => {
+  /** A module inside the package that prints the validators #json-schema gave it: the preferred one, then all. */
+  const probe = () => {
+    const file = join(scratch, "node_modules", "mcpwire", "dist", "validators-probe.mjs");
+    writeFileSync(
+      file,
+      `import { validatorTable } from "./client/validators.js";\nconsole.log([validatorTable.preferred, ...Object.keys(validatorTable.load)].join(" "));\n`,
+    );
+    return file;
+  };
+  const node = "Deno" in globalThis ? "node" : process.execPath;
+
+  test("Node takes ajv (and the interpreting validator); under the browser or workerd condition, the interpreting validator alone", async () => {
+    assert.equal(await output(node, [probe()]), "ajv ajv interpreting");
+    assert.equal(await output(node, ["--conditions=browser", probe()]), "interpreting interpreting");
+    assert.equal(await output(node, ["--conditions=workerd", probe()]), "interpreting interpreting");
+  });
+
+  test("Deno takes ajv", async () => {
+    writeFileSync(join(scratch, "deno.json"), `{ "nodeModulesDir": "manual" }\n`);
+    assert.equal(await output(join(BIN, "deno"), ["run", "-A", probe()]), "ajv ajv interpreting");
+  });
+
+  test("Bun takes ajv", { skip: existsSync(join(BIN, "bun")) ? false : "bun is not installed (node_modules/.bin/bun)" }, async () => {
+    assert.equal(await output(join(BIN, "bun"), [probe()]), "ajv ajv interpreting");
   });
 });
 

@@ -7,7 +7,8 @@
 // Parentage is passed down explicitly (no context manager is needed): run → model request → the
 // tool calls it asked for → their MCP requests (ToolCallContext.traceContext).
 
-import { SPAN_KIND, startTelemetry, type Telemetry, type TelemetryContext, type TelemetryOption, type TelemetrySpan } from "../client/telemetry.ts";
+import { SPAN_KIND, type Telemetry, type TelemetryContext, type TelemetryOption, type TelemetrySpan } from "../client/telemetry.ts";
+import { startTelemetry } from "../client/telemetry-layer.ts";
 import type { JsonObject } from "../client/types.ts";
 import type { ChatMessage, ChatResponse, ModelToolCall, Provider } from "./providers/types.ts";
 

@@ -101,10 +101,21 @@ function shownUrl(url: string): string {
   }
 }
 
-/** Imports one package by name (a variable: nothing bundles or type-checks it); undefined when it cannot be loaded. */
-async function optional(name: string): Promise<Record<string, unknown> | undefined> {
+/**
+ * Each package by a literal import(): deno publish and a bundler see the specifier (none is
+ * computed), and nothing is loaded before `--otel` asks.
+ */
+const LOADERS: Readonly<Record<(typeof OTEL_PACKAGES)[number] | "@opentelemetry/resources", () => Promise<unknown>>> = {
+  "@opentelemetry/api": () => import("@opentelemetry/api"),
+  "@opentelemetry/sdk-trace-base": () => import("@opentelemetry/sdk-trace-base"),
+  "@opentelemetry/exporter-trace-otlp-http": () => import("@opentelemetry/exporter-trace-otlp-http"),
+  "@opentelemetry/resources": () => import("@opentelemetry/resources"),
+};
+
+/** Imports one package; undefined when it cannot be loaded. */
+async function optional(name: keyof typeof LOADERS): Promise<Record<string, unknown> | undefined> {
   try {
-    return (await import(name)) as Record<string, unknown>;
+    return (await LOADERS[name]()) as Record<string, unknown>;
   } catch {
     return undefined;
   }

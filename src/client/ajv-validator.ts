@@ -1,8 +1,8 @@
 // The ajv validator: compiles each schema to a JavaScript function (`new Function`), the fastest
 // check and the default wherever code generation is allowed (Node, Deno, Bun). Loaded only when
-// chosen: json-schema.ts imports this module dynamically, and this module imports ajv (most of
-// the root entry's size) dynamically too, so that a bundle may leave ajv out (esbuild
-// `--external:ajv`) and still load: then json-schema.ts falls back to the interpreting validator.
+// chosen: validators-ajv.ts imports this module dynamically, and this module imports ajv (most of
+// the root entry's load time) dynamically too. A browser or Worker build never reaches it: the
+// `#json-schema` package condition gives those validators-web.ts (validators.ts).
 
 import type { Ajv } from "ajv";
 import type { Ajv2019 } from "ajv/dist/2019.js";

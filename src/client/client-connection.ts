@@ -32,7 +32,7 @@ import { SamplingGate } from "./sampling.ts";
 import { DEFAULT_LOG_BUFFER_SIZE, ServerNotifications } from "./server-notifications.ts";
 import { ServerRequests } from "./server-requests.ts";
 import { Subscriptions } from "./subscriptions.ts";
-import { startTelemetry, type Telemetry, type TelemetryContext } from "./telemetry.ts";
+import type { Telemetry, TelemetryContext } from "./telemetry.ts";
 import { checkToolResult, indexTools } from "./tools.ts";
 import type {
   CallToolResult,
@@ -173,9 +173,8 @@ export class ClientConnection implements ClientContext {
 
   /** Client.connect: the transport started, the era settled, the client `ready`. */
   async connect(given: ClientTransport, options: { signal?: AbortSignal; traceContext?: TelemetryContext }): Promise<void> {
-    const telemetryOption = this.options.telemetry;
-    // ClientOptions.telemetry: the telemetry layer and @opentelemetry/api are loaded first, once (telemetry.ts).
-    if (telemetryOption !== undefined && telemetryOption !== false) this.telemetry = await startTelemetry(telemetryOption, given.description);
+    // ClientOptions.telemetry: the code the user gave (openTelemetry of mcpwire/telemetry) loads @opentelemetry/api first, once.
+    if (this.options.telemetry !== undefined) this.telemetry = await this.options.telemetry.start(given.description);
     if (this.state !== "new") {
       throw new ClientStateError(`connect() was already called (state: ${this.state}); create a new Client to connect again`, "already-connected", {
         state: this.state,

@@ -14,7 +14,7 @@ import type { SamplingPolicy } from "./sampling.ts";
 import type { JsonSchemaValidator } from "./schema-validator.ts";
 import type { TaskReceiverOptions } from "./tasks/task-store.ts";
 import type { TaskStatusUpdate } from "./tasks/tasks.ts";
-import type { TelemetryContext, TelemetryOption } from "./telemetry.ts";
+import type { TelemetryContext, TelemetryProvider } from "./telemetry.ts";
 import type { ClientCapabilities, JsonObject } from "./types.ts";
 
 /**
@@ -127,10 +127,11 @@ export interface ClientOptions {
   /**
    * OpenTelemetry (docs/telemetry.md): a client span per request with the trace context in its
    * `_meta` (and the HTTP `traceparent` header) — spec 2026-07-28 basic/index ("OpenTelemetry
-   * trace context"). `true` uses the global tracer of @opentelemetry/api, loaded by connect()
-   * (a TelemetryError when it is not installed); unset, nothing is loaded and a call runs no telemetry code.
+   * trace context"). Code the client is given: `openTelemetry()` of `mcpwire/telemetry` (the global
+   * tracer of @opentelemetry/api, loaded by connect(); a TelemetryError when it is not installed),
+   * `openTelemetry({ tracer, capture })`; unset, nothing is loaded and a call runs no telemetry code.
    */
-  telemetry?: TelemetryOption;
+  telemetry?: TelemetryProvider;
   /**
    * Which JSON Schema validator checks outputSchemas and elicitation answers: `ajv` compiles
    * each schema to a function (needs code generation: `new Function`), `interpreting` walks the

@@ -17,7 +17,7 @@ import { type CallOptions, CLIENT_OPTIONS, type ClientOptions, type JoinedSessio
 import type { ClientState } from "./client-state.ts";
 import { CapabilityError, ClientStateError } from "./errors.ts";
 import { missingTasks, negotiatedExtension, requireTasks } from "./extensions.ts";
-import { JSON_SCHEMA_VALIDATORS } from "./json-schema.ts";
+import { JSON_SCHEMA_VALIDATORS, unavailableValidator } from "./json-schema.ts";
 import { modernRequest } from "./modern-request.ts";
 import { complete, getPrompt, listPrompts } from "./prompts.ts";
 import type { ProtocolEra, ProtocolVersion } from "./protocol-version.ts";
@@ -65,6 +65,16 @@ export class Client extends ContainedEventTarget<ClientEvents> {
     if (options.jsonSchema !== undefined && !JSON_SCHEMA_VALIDATORS.includes(options.jsonSchema)) {
       throw new TypeError(
         `new Client: jsonSchema must be ${JSON_SCHEMA_VALIDATORS.map((name) => `"${name}"`).join(" or ")} (got ${JSON.stringify(options.jsonSchema)})`,
+      );
+    }
+    const lacking = options.jsonSchema === undefined ? undefined : unavailableValidator(options.jsonSchema, "new Client");
+    if (lacking !== undefined) throw lacking;
+    if (options.telemetry !== undefined && typeof (options.telemetry as { start?: unknown } | null)?.start !== "function") {
+      throw new TypeError(
+        `new Client: telemetry must be made by openTelemetry() of mcpwire/telemetry (got ${
+          typeof options.telemetry === "object" ? "an object without start()" : String(options.telemetry)
+        }); ` +
+          `write telemetry: openTelemetry() for true, openTelemetry({ tracer }) for options`,
       );
     }
     this.clientInfo = clientInfo;

@@ -333,12 +333,14 @@ export type AppResourceErrorCode = "no-ui-resource" | "not-ui-uri" | "not-found"
  * Every code of the client layer's own errors (ClientStateError, ProtocolVersionError,
  * CapabilityError, ProtocolError, OutputValidationError, TaskError, SkillError,
  * AppResourceError, OutcomeUnknownError, InputRoundsExceededError, TelemetryError,
- * ValidatorNotLoadedError); the codes of RpcError
+ * ValidatorNotLoadedError, and the SchemaError `validator-unavailable` of a jsonSchema this
+ * build lacks); the codes of RpcError
  * and its subclasses are JsonRpcErrorCode's.
  */
 export type ClientErrorCode =
   | "outcome-unknown"
   | "telemetry-unavailable"
+  | "validator-unavailable"
   | "input-rounds-exceeded"
   | "validator-not-loaded"
   | ClientStateErrorCode

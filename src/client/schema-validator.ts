@@ -98,8 +98,15 @@ export interface SchemaValidator {
   compile(schema: JsonObject, dialect: Dialect, options?: CompileOptions): SchemaCheck;
 }
 
-/** Why a schema cannot be used: `schema-invalid`, whichever validator found it. */
-export type SchemaErrorCode = "schema-invalid";
+/**
+ * The validators a build offers (validators.ts picks the table by package condition): the one
+ * used when none is named, and a loader for each (a literal import(), run on first use).
+ */
+export interface ValidatorTable {
+  /** The default where it can run (ajv needs code generation: else the interpreting validator). */
+  readonly preferred: JsonSchemaValidator;
+  readonly load: Readonly<Partial<Record<JsonSchemaValidator, () => Promise<SchemaValidator>>>>;
+}
 
 /**
  * A JSON Schema validator asked for before it was loaded (`loadJsonSchema()` not awaited): a
@@ -113,10 +120,17 @@ export class ValidatorNotLoadedError extends McpwireError<"validator-not-loaded"
   }
 }
 
-/** A schema the validator cannot use (invalid for its dialect, an unresolved $ref, too deep). */
+/**
+ * Why a schema cannot be checked: `schema-invalid` (whichever validator found it), or
+ * `validator-unavailable` (the validator named is not in this build: ajv under the browser,
+ * workerd and worker conditions).
+ */
+export type SchemaErrorCode = "schema-invalid" | "validator-unavailable";
+
+/** A schema the validator cannot use (invalid for its dialect, an unresolved $ref, too deep), or a validator this build lacks. */
 export class SchemaError extends McpwireError<SchemaErrorCode> {
   override readonly name = "SchemaError";
-  constructor(message: string, options: { cause?: unknown } = {}) {
-    super(message, "schema-invalid", options);
+  constructor(message: string, options: { cause?: unknown; code?: SchemaErrorCode } = {}) {
+    super(message, options.code ?? "schema-invalid", { cause: options.cause });
   }
 }

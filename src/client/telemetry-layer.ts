@@ -1,6 +1,9 @@
-// Telemetry made of @opentelemetry/api: what telemetry.ts loads when telemetry is turned on (and
-// only then: a bundle of the root entry leaves it out) — OpenTelemetry semantic conventions for
-// MCP (gen-ai/mcp.md), "Recording errors"; spec 2026-07-28 basic/index ("OpenTelemetry trace context").
+// Telemetry made of @opentelemetry/api: `openTelemetry(options)`, the value a Client is given
+// (`new Client(info, { telemetry: openTelemetry() })`, exported by `mcpwire/telemetry`), and
+// startTelemetry for the host and the Runner, which import it — OpenTelemetry semantic
+// conventions for MCP (gen-ai/mcp.md), "Recording errors"; spec 2026-07-28 basic/index
+// ("OpenTelemetry trace context"). Nothing of this is in a bundle that does not import it: the
+// client core imports only telemetry.ts's types.
 
 import { messageOf } from "../common/error-text.ts";
 import { redactedJson, redactText } from "../common/redact.ts";
@@ -15,7 +18,9 @@ import {
   type TelemetryAttributes,
   type TelemetryContext,
   TelemetryError,
+  type TelemetryOption,
   type TelemetryOptions,
+  type TelemetryProvider,
   type TelemetrySpan,
   type TelemetryTracer,
   type TracedConnection,
@@ -142,21 +147,18 @@ class OtelTelemetry implements Telemetry {
   }
 }
 
-/** The package name, in a variable: bundlers and type checkers do not follow it, so it stays optional. */
-const OTEL_API = "@opentelemetry/api";
 let loading: Promise<OtelApi> | undefined;
 
 /**
- * @opentelemetry/api, imported on first use (telemetry on) and kept; a TelemetryError naming
- * the package when it is not installed. `who` says what turned telemetry on.
+ * @opentelemetry/api (an optional peer dependency), imported on first use and kept; a
+ * TelemetryError naming the package when it is not installed. `who` says what turned telemetry
+ * on. The specifier is a literal, so a bundler of a page that imports openTelemetry finds and
+ * bundles the API (and leaves the import as it is when the package is not installed); deno
+ * publish rewrites it to the npm: specifier of package.json.
  */
 function loadOtelApi(who: string): Promise<OtelApi> {
   // The namespace (its named exports: ROOT_CONTEXT, createTraceState); a CommonJS build's under `default`.
-  // From JSR no package.json resolves the bare name: the npm: specifier is tried next (where it
-  // means nothing, as on Node, the first failure is the one reported).
-  loading ??= import(OTEL_API)
-    .catch((error: unknown) => import(`npm:${OTEL_API}`).catch(() => Promise.reject(error)))
-    .then((module: Record<string, unknown>) => ("trace" in module ? module : module.default) as OtelApi);
+  loading ??= import("@opentelemetry/api").then((module: Record<string, unknown>) => ("trace" in module ? module : module.default) as OtelApi);
   return loading.catch((error: unknown) => {
     loading = undefined;
     throw new TelemetryError(
@@ -167,7 +169,23 @@ function loadOtelApi(who: string): Promise<OtelApi> {
   });
 }
 
-/** The Telemetry of the options, @opentelemetry/api loaded; `redact` (a host's) or redactText's shapes. */
-export async function loadTelemetry(options: TelemetryOptions, who: string, redact: ((text: string) => string) | undefined): Promise<Telemetry> {
-  return new OtelTelemetry(await loadOtelApi(who), options, redact ?? redactText);
+/**
+ * OpenTelemetry for a Client: `new Client(info, { telemetry: openTelemetry() })` reports to the
+ * global tracer of @opentelemetry/api (loaded by connect(); a TelemetryError when it is not
+ * installed), `openTelemetry({ tracer, capture, redact })` to the tracer given (docs/telemetry.md).
+ */
+export function openTelemetry(options: TelemetryOptions = {}): TelemetryProvider {
+  return {
+    start: async (who, redact) => new OtelTelemetry(await loadOtelApi(who), options, redact ?? redactText),
+  };
+}
+
+/**
+ * The Telemetry of a host's or a Runner's option, @opentelemetry/api loaded: undefined when
+ * telemetry is off (nothing is imported then). `redact` is the caller's redactor (a host's);
+ * redactText's shapes otherwise.
+ */
+export async function startTelemetry(option: TelemetryOption | undefined, who: string, redact?: (text: string) => string): Promise<Telemetry | undefined> {
+  if (option === undefined || option === false) return undefined;
+  return await openTelemetry(option === true ? {} : option).start(who, redact);
 }

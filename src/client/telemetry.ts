@@ -1,12 +1,11 @@
 // OpenTelemetry, seen through the few methods mcpwire uses of a Tracer, a Span and a Context, so
-// that no public type is OpenTelemetry's and nothing imports @opentelemetry/api until telemetry
-// is turned on (then once, with a dynamic import) — spec 2026-07-28 basic/index ("OpenTelemetry
-// trace context"); OpenTelemetry semantic conventions for MCP (gen-ai/mcp.md). docs/telemetry.md.
-// What the spans are made of lives in telemetry-layer.ts, imported with it: the root entry (and a
-// bundle of it) carries only these types and the loader.
+// that no public type is OpenTelemetry's — spec 2026-07-28 basic/index ("OpenTelemetry trace
+// context"); OpenTelemetry semantic conventions for MCP (gen-ai/mcp.md). docs/telemetry.md.
+// Telemetry is code a Client is given: `telemetry: openTelemetry(options)` (telemetry-layer.ts,
+// the `mcpwire/telemetry` entry) is what makes the spans and imports @opentelemetry/api. The
+// client core imports only these types: a bundle of the root entry holds no telemetry code.
 
 import { McpwireError } from "../common/mcpwire-error.ts";
-import { messageOf } from "../common/error-text.ts";
 import type { Params, Peer } from "../jsonrpc/peer.ts";
 
 /** Attribute values as OpenTelemetry takes them; undefined ones are left out. */
@@ -52,7 +51,7 @@ export interface TelemetryOptions {
   redact?: (text: string) => string;
 }
 
-/** `telemetry` of ClientOptions, the host config and RunnerOptions: true for the global tracer, or the options. */
+/** `telemetry` of McpManagerOptions and RunnerOptions: true for the global tracer, or the options (a Client takes a TelemetryProvider). */
 export type TelemetryOption = boolean | TelemetryOptions;
 
 /** The one code of TelemetryError: telemetry is on and @opentelemetry/api could not be loaded. */
@@ -147,38 +146,14 @@ export interface TracedConnection {
   readonly connectContext: TelemetryContext | undefined;
 }
 
-/** What telemetry-layer.ts exports. */
-interface TelemetryLayer {
-  loadTelemetry(options: TelemetryOptions, who: string, redact: ((text: string) => string) | undefined): Promise<Telemetry>;
-}
-
 /**
- * The layer's module, in a variable: it is loaded only when telemetry is on, so bundlers leave
- * it out of a bundle of the root entry (TypeScript rewrites its extension in dist/).
+ * Telemetry given to a Client (`ClientOptions.telemetry`): what `openTelemetry(options)` of
+ * `mcpwire/telemetry` makes. connect() starts it once, before anything is sent.
  */
-const LAYER = "./telemetry-layer.ts";
-let layer: Promise<TelemetryLayer> | undefined;
-
-function loadLayer(who: string): Promise<TelemetryLayer> {
-  layer ??= import(LAYER) as Promise<TelemetryLayer>;
-  return layer.catch((error: unknown) => {
-    layer = undefined;
-    throw new TelemetryError(
-      `${who}: telemetry is on, but mcpwire's client/telemetry-layer did not load (${
-        messageOf(error)
-      }); keep it importable beside your bundle, or turn telemetry off`,
-      {
-        cause: error,
-      },
-    );
-  });
-}
-
-/**
- * The Telemetry of an option, the layer and @opentelemetry/api loaded: undefined when telemetry is off
- * (nothing is imported then). `redact` is the caller's redactor (a host's); redactText's shapes otherwise.
- */
-export async function startTelemetry(option: TelemetryOption | undefined, who: string, redact?: (text: string) => string): Promise<Telemetry | undefined> {
-  if (option === undefined || option === false) return undefined;
-  return await (await loadLayer(who)).loadTelemetry(option === true ? {} : option, who, redact);
+export interface TelemetryProvider {
+  /**
+   * The Telemetry, its API loaded (a TelemetryError when it cannot be). `who` names the caller
+   * in that error; `redact` is a host's redactor (redactText's shapes otherwise).
+   */
+  start(who: string, redact?: (text: string) => string): Promise<Telemetry>;
 }

@@ -32,7 +32,8 @@ import { ServerTransports } from "./server-transport.ts";
 import { type StartFailure, startFailure } from "./start-failure.ts";
 import { ServerConnectionError, type ServerEvents, type ServerEventType, type ServerState, type ServerStatus, unavailableError } from "./server-status.ts";
 import type { TraceSink } from "../transport/trace-event.ts";
-import { SPAN_KIND, startTelemetry, type Telemetry, type TelemetryContext, type TelemetryOptions } from "../client/telemetry.ts";
+import { SPAN_KIND, type Telemetry, type TelemetryContext, type TelemetryOptions } from "../client/telemetry.ts";
+import { openTelemetry, startTelemetry } from "../client/telemetry-layer.ts";
 import type { AuthEvent } from "../auth/oauth-fetch.ts";
 import { oauthSpan } from "./host-telemetry.ts";
 
@@ -337,7 +338,7 @@ export class ServerConnection {
     if (this.config.session !== undefined) options.session = this.config.session;
     // Across runs: the era cache (file-era-cache.ts), keyed by the command line or the URL.
     if (this.#options.eraCache !== undefined) options.eraCache = this.#options.eraCache;
-    if (this.#options.telemetry !== undefined) options.telemetry = this.#options.telemetry;
+    if (this.#options.telemetry !== undefined) options.telemetry = openTelemetry(this.#options.telemetry);
     if (this.#options.jsonSchema !== undefined) options.jsonSchema = this.#options.jsonSchema;
     // A call while the server reconnects or is parked fails at once, saying so.
     options.unavailable = () => this.#unavailable(client);

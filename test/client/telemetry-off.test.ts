@@ -53,9 +53,9 @@ describe("telemetry off", () => {
     },
   );
 
-  test("telemetry: true without @opentelemetry/api fails connect() with a message naming the package to install", { skip: BUN_SKIP }, async () => {
+  test("telemetry: openTelemetry() without @opentelemetry/api fails connect() with a message naming the package to install", { skip: BUN_SKIP }, async () => {
     const { output, loads } = await probe(true);
-    // The blocker saw the attempt: the test would notice a load (Node also logs the layer, loaded first).
+    // The blocker saw the attempt: the test would notice a load (Node also logs the layer, imported with mcpwire/telemetry).
     assert.deepEqual(loads, isDeno ? ["@opentelemetry/api"] : ["telemetry-layer", "@opentelemetry/api"]);
     assert.match(output, /^ERROR telemetry-unavailable /);
     assert.match(output, /telemetry is on, but @opentelemetry\/api could not be loaded/);

@@ -6,6 +6,7 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { Client, type ClientTransport, StdioTransport, StreamableHttpTransport, tasksExtension } from "../../src/mod.ts";
+import { openTelemetry } from "../../src/client/telemetry/mod.ts";
 import { textOf } from "../support/everything-http.ts";
 import { fixturePath, type PortFixture, startPortFixture } from "../support/fixture-process.ts";
 import { hangGuard } from "../support/hang-guard.ts";
@@ -46,7 +47,7 @@ async function withTraced(
     protocol: era,
     requestTimeoutMs: 5_000,
     roots: ["/tmp/trace-echo-root"],
-    telemetry: { tracer: recorder.tracer },
+    telemetry: openTelemetry({ tracer: recorder.tracer }),
     use: [tasksExtension],
   });
   try {
@@ -158,6 +159,15 @@ for (const era of ["legacy", "modern"] as const) {
 }
 
 describe("telemetry: context and errors", () => {
+  test("telemetry is code the client is given: true or a bare options object is refused, naming openTelemetry()", () => {
+    for (const given of [true, { tracer: spanRecorder().tracer }]) {
+      assert.throws(
+        () => new Client(CLIENT_INFO, { telemetry: given as never }),
+        (error: unknown) => error instanceof TypeError && /openTelemetry\(\) of mcpwire\/telemetry/.test(error.message),
+      );
+    }
+  });
+
   test("a call given a traceContext is that context's child; an error sets error.type", async () => {
     const { context, trace } = await import("@opentelemetry/api");
     const recorder = spanRecorder();

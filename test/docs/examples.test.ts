@@ -4,7 +4,7 @@
 //
 //   ```ts  ```typescript  ```js  ```javascript   type-checked: one generated project (a file per
 //       block, the repo's strict compiler options, top-level await allowed), one tsc for all.
-//       Imports of "mcpwire", "mcpwire/registry", "mcpwire/host", "mcpwire/agent", "mcpwire/auth"
+//       Imports of "mcpwire" and its entries ("mcpwire/registry", … : scripts/api-report.ts ENTRIES)
 //       (also as "jsr:@mcpwire/mcpwire…" or "npm:mcpwire…") are rewritten to the src/ entries;
 //       other packages resolve from the repository's node_modules (the dev dependencies too).
 //       Under Deno the type-check is skipped (the Node run does it; Deno runs the run blocks).
@@ -56,6 +56,7 @@ import { delimiter, join } from "node:path";
 import process from "node:process";
 import { after, describe, test } from "node:test";
 import { parseDocument } from "yaml";
+import { ENTRIES as API_ENTRIES } from "../../scripts/api-report.ts";
 import { parseConfig } from "../../src/host/config/parse.ts";
 import { mcpwire, runtimeArgs } from "../support/cli-runner.ts";
 import { blocksOf, type DocBlock, docBlocks, ROOT, whereOf } from "../support/doc-blocks.ts";
@@ -67,14 +68,8 @@ const isDeno = "Deno" in globalThis;
 const CODE_LANGS = new Set(["ts", "typescript", "js", "javascript", "mjs"]);
 const RUN_LIMIT_MS = 60_000;
 const TSC_LIMIT_MS = 300_000;
-/** The src/ entry of each public entry point. */
-const ENTRIES: Record<string, string> = {
-  "": "src/mod.ts",
-  "/registry": "src/registry/mod.ts",
-  "/host": "src/host/mod.ts",
-  "/agent": "src/agent/mod.ts",
-  "/auth": "src/auth/mod.ts",
-};
+/** The src/ entry of each public entry point, by its subpath ("" for `mcpwire`): scripts/api-report.ts's list. */
+const ENTRIES: Record<string, string> = Object.fromEntries(API_ENTRIES.map((entry) => [entry.specifier.slice("mcpwire".length), entry.source]));
 
 const blocks = docBlocks();
 const ignored = blocks.filter((block) => block.flags.includes("ignore"));
@@ -126,10 +121,17 @@ function sandboxEnv(extra: Record<string, string> = {}): Record<string, string |
   };
 }
 
+/** An import of the package or of one of its entries (`mcpwire/host`, `jsr:@mcpwire/mcpwire/auth`, …). */
+const SUBPATHS = Object.keys(ENTRIES).filter((subpath) => subpath !== "").map((subpath) => subpath.slice(1)).join("|");
+const PACKAGE_IMPORT = new RegExp(
+  `(\\bfrom\\s*|\\bimport\\s*\\(\\s*|\\brequire\\s*\\(\\s*|\\bimport\\s+)(["'])(?:jsr:@mcpwire/mcpwire|npm:mcpwire|mcpwire)((?:/(?:${SUBPATHS}))?)\\2`,
+  "g",
+);
+
 /** The block's text with its imports of the package pointed at the src/ entries (`.ts` paths, absolute). */
 function withSourceImports(body: string): string {
   return body.replace(
-    /(\bfrom\s*|\bimport\s*\(\s*|\brequire\s*\(\s*|\bimport\s+)(["'])(?:jsr:@mcpwire\/mcpwire|npm:mcpwire|mcpwire)((?:\/(?:registry|host|agent|auth))?)\2/g,
+    PACKAGE_IMPORT,
     (_match, before: string, quote: string, entry: string) => `${before}${quote}${join(ROOT, ENTRIES[entry] ?? "src/mod.ts")}${quote}`,
   );
 }

@@ -13,6 +13,7 @@ import { fixturePath } from "../support/fixture-process.ts";
 
 const PAGE = fileURLToPath(new URL("../../docs/telemetry.md", import.meta.url));
 const MOD = pathToFileURL(fileURLToPath(new URL("../../src/mod.ts", import.meta.url))).href;
+const TELEMETRY = pathToFileURL(fileURLToPath(new URL("../../src/client/telemetry/mod.ts", import.meta.url))).href;
 const CONFIG = fileURLToPath(new URL("../../deno.json", import.meta.url));
 const isDeno = "Deno" in globalThis;
 
@@ -31,6 +32,7 @@ describe("docs/telemetry.md", () => {
     const sdk = isDeno ? "@opentelemetry/sdk-trace-base" : import.meta.resolve("@opentelemetry/sdk-trace-base");
     const code = exampleOf(readFileSync(PAGE, "utf8"))
       .replace(`from "mcpwire"`, `from ${JSON.stringify(MOD)}`)
+      .replace(`from "mcpwire/telemetry"`, `from ${JSON.stringify(TELEMETRY)}`)
       .replace(`from "@opentelemetry/sdk-trace-base"`, `from ${JSON.stringify(sdk)}`)
       .replace(`"server.mjs"`, JSON.stringify(fixturePath("trace-echo-server.mjs")));
     // Inside the checkout (the ignored .test-build/), so that Deno finds deno.json and node_modules

@@ -220,7 +220,7 @@ describe("a page that imports the browser bundle and uses the client, in headles
       assert.match(report.protocolVersion, /^\d{4}-\d{2}-\d{2}$/);
       assertClientWorked(report);
       assert.equal(report.evalRefused, false, "without a CSP the page may compile code");
-      // ajv compiles there: a result that does not match its outputSchema is refused
+      // the interpreting validator (#json-schema gives a browser no ajv): a result that does not match its outputSchema is refused
       assert.equal(report.mismatched.isOutputValidationError, true, JSON.stringify(report.mismatched));
       assert.equal(report.mismatched.rejected?.code, "output-mismatch", JSON.stringify(report.mismatched));
       // Tasks in a browser: refused without tasksExtension (saying what to import), run to completion with it.
@@ -232,10 +232,8 @@ describe("a page that imports the browser bundle and uses the client, in headles
       assert.deepEqual(report.problems, []);
     });
 
-    // esbuild's code splitting puts ajv (CommonJS) in a chunk that exports only `default`, so
-    // `(await import("ajv")).Ajv` is undefined there: ajv-validator.ts reads the named exports
-    // only, the schema is reported as not compiling and the result passes unchecked.
-    test("a code-split bundle (each validator a chunk loaded when first used) checks results with ajv too", () => {
+    // The validator is a chunk of its own there, loaded when the first schema is checked.
+    test("a code-split bundle (the validator a chunk loaded when first used) checks results too", () => {
       const report = reportOf("split");
       assertClientWorked(report);
       assert.equal(report.mismatched.isOutputValidationError, true, JSON.stringify(report.mismatched));
@@ -255,8 +253,7 @@ describe("a page that imports the browser bundle and uses the client, in headles
         assertClientWorked(report!);
       });
 
-      // ajv's compile is refused there; the default is then the interpreting validator (before it,
-      // the schema was reported as not compiling and the result passed unchecked).
+      // The browser build's validator is the interpreting one: it compiles nothing, so the CSP changes nothing.
       test("structured results are still checked against the tool's outputSchema, with no eval", () => {
         assert.equal(report!.mismatched.isOutputValidationError, true, JSON.stringify(report!.mismatched));
         assert.equal(report!.mismatched.rejected?.code, "output-mismatch", JSON.stringify(report!.mismatched));

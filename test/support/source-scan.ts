@@ -168,6 +168,22 @@ const isMemberAccess = (token: Token | undefined) => token?.kind === "punct" && 
 const is = (token: Token | undefined, kind: Token["kind"], text?: string) =>
   token !== undefined && token.kind === kind && (text === undefined || token.text === text);
 
+/**
+ * The lines of each `import(…)` whose specifier is not one string literal (a variable, a
+ * template with a substitution, a call): neither a bundler nor deno publish can follow it.
+ */
+export function computedImports(source: string): number[] {
+  const tokens = tokenize(source);
+  const lines: number[] = [];
+  for (let i = 0; i < tokens.length; i++) {
+    const token = tokens[i]!;
+    if (token.kind !== "ident" || token.text !== "import" || isMemberAccess(tokens[i - 1]) || !is(tokens[i + 1], "punct", "(")) continue;
+    const literal = is(tokens[i + 2], "string") && (is(tokens[i + 3], "punct", ")") || is(tokens[i + 3], "punct", ","));
+    if (!literal) lines.push(token.line);
+  }
+  return lines;
+}
+
 /** Every import of a module: `import … from`, `import "…"`, `export … from`, `import("…")`. */
 export function importsOf(source: string): ImportRecord[] {
   const tokens = tokenize(source);
