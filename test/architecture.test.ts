@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
-import { globalUses, type ImportRecord, importsOf, topLevelAwaits } from "./support/source-scan.ts";
+import { globalUses, type ImportRecord, importsOf, tokenize, topLevelAwaits } from "./support/source-scan.ts";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const SRC = join(ROOT, "src");
@@ -434,5 +434,51 @@ describe("one error model (docs/errors.md)", () => {
       if (current !== "McpwireError" && name !== "McpwireError") offenders.push(`${classes.get(name)!.path}: ${name} ends at ${current}`);
     }
     assert.deepEqual(offenders, [], `error classes that do not extend McpwireError:\n${offenders.join("\n")}`);
+  });
+});
+
+// docs/architecture.md, the transport row: a transport knows nothing of the client's business;
+// what a host needs of one is a member of the Transport interface, never an instanceof.
+
+/** The transport classes: every class declared in src/transport/ whose name ends in Transport. */
+function transportClasses(): Set<string> {
+  const names = new Set<string>();
+  for (const file of sources) {
+    if (file.layer !== "transport") continue;
+    for (const match of file.text.matchAll(/\bclass\s+(\w+Transport)\b/g)) names.add(match[1]!);
+  }
+  return names;
+}
+
+/** Each `instanceof X` in `source` whose X is in `classes` (comments and strings do not count). */
+function instanceofUses(source: string, classes: ReadonlySet<string>): { name: string; line: number }[] {
+  const tokens = tokenize(source);
+  const uses: { name: string; line: number }[] = [];
+  for (let i = 0; i + 1 < tokens.length; i++) {
+    const next = tokens[i + 1]!;
+    if (tokens[i]!.kind === "ident" && tokens[i]!.text === "instanceof" && next.kind === "ident" && classes.has(next.text)) {
+      uses.push({ name: next.text, line: next.line });
+    }
+  }
+  return uses;
+}
+
+describe("transports that know nothing of MCP (docs/architecture.md)", () => {
+  test("the scanner finds an instanceof of a transport class", () => {
+    const classes = new Set(["StdioTransport"]);
+    assert.deepEqual(instanceofUses("if (t instanceof StdioTransport) x();\n// t instanceof StdioTransport\nconst s = 'instanceof StdioTransport';", classes), [
+      { name: "StdioTransport", line: 1 },
+    ]);
+  });
+
+  test("no instanceof of a transport class outside src/transport/ (a transport names its kind, and tells what a host needs)", () => {
+    const classes = transportClasses();
+    assert.ok(classes.has("StdioTransport") && classes.has("TracingTransport") && classes.has("AutoHttpTransport"), `found ${[...classes].join(", ")}`);
+    const problems: string[] = [];
+    for (const file of sources) {
+      if (file.layer === "transport") continue;
+      for (const use of instanceofUses(file.text, classes)) problems.push(`${file.path}:${use.line} instanceof ${use.name}`);
+    }
+    assert.deepEqual(problems, [], "use traceName (traceTransportName) or a member of the Transport interface (serverProcess) instead");
   });
 });

@@ -22,8 +22,6 @@ import type { ToolRegistry } from "../registry/tool-registry.ts";
 import { serverAuthFetch } from "../auth/server-auth.ts";
 import type { TokenSet } from "../auth/token-endpoint.ts";
 import { showUrl } from "../transport/http-errors.ts";
-import { StdioTransport } from "../transport/stdio.ts";
-import { TracingTransport } from "../transport/tracing.ts";
 import type { Transport } from "../transport/transport.ts";
 import { backoffDelay, type BackoffOptions } from "./backoff.ts";
 import { clientExtensions } from "./config/extensions-key.ts";
@@ -447,14 +445,14 @@ export class ServerConnection {
       await endClient(client);
       if (this.#opening === client) this.#opening = undefined;
       if (timedOut) {
-        const transport = client.transport instanceof TracingTransport ? client.transport.inner : client.transport;
-        if (!(transport instanceof StdioTransport)) {
+        const child = client.transport?.serverProcess;
+        if (child === undefined) {
           throw new Error(
             `server "${this.name}" did not finish connecting (initialize over ${this.config.transport} to ${showUrl(new URL(this.config.url!))}) ` +
               `within ${durationText(timeoutMs)}; raise connect_timeout or check that the server is up`,
           );
         }
-        const tail = transport.stderrTail.slice(-3);
+        const tail = child.stderrTail.slice(-3);
         throw new Error(
           `server "${this.name}" did not finish connecting (spawn + initialize) within ${durationText(timeoutMs)}; ` +
             `raise connect_timeout or check the server's stderr` + (tail.length > 0 ? ` (last stderr: ${tail.join(" | ")})` : ""),

@@ -142,9 +142,12 @@ function bareTransport(server: TransportDescription, options: TransportFactoryOp
   return new HTTP_TRANSPORTS[server.transport](http);
 }
 
-/** What an `auto` transport found the server to speak, once it has connected; undefined for any other transport. */
+/**
+ * Which HTTP transport the server speaks, by the kind the transport names itself (an `auto`
+ * one names the kind it chose, a tracing one its inner one's): no instanceof of a transport
+ * class outside src/transport/. Undefined for stdio, memory, or an `auto` not yet decided.
+ */
 export function detectedTransport(transport: Transport | undefined): Exclude<TransportKind, "stdio" | "auto"> | undefined {
-  if (transport instanceof TracingTransport) return detectedTransport(transport.inner);
-  if (!(transport instanceof AutoHttpTransport) || transport.kind === undefined) return undefined;
-  return transport.kind === "sse" ? "sse" : "http";
+  const name = transport === undefined ? undefined : traceTransportName(transport);
+  return name === "sse" ? "sse" : name === "streamable-http" ? "http" : undefined;
 }

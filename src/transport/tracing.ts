@@ -11,7 +11,7 @@ import type { JsonRpcMessage, RequestId } from "../jsonrpc/messages.ts";
 import { TransportWrapper } from "./http-hooks.ts";
 import type { HttpSendOptions } from "./retry-after.ts";
 import { type MessageTraceEvent, type TracedRequest, type TraceSink, traceStamp, type TraceTransportName } from "./trace-event.ts";
-import type { ClientTransport, Transport } from "./transport.ts";
+import type { ClientTransport, ServerProcess, Transport } from "./transport.ts";
 
 export type TraceDirection = "send" | "receive";
 
@@ -145,6 +145,11 @@ export class TracingTransport extends TransportWrapper {
 
   get serverKey(): string | undefined {
     return this.inner.serverKey;
+  }
+
+  /** The wrapped transport's child process, if it runs one (stdio). */
+  get serverProcess(): ServerProcess | undefined {
+    return this.inner.serverProcess;
   }
 
   /** The inner transport's fresh() one, traced the same way; undefined when the inner transport makes none. */

@@ -47,6 +47,20 @@ export interface Transport {
    * and path. It may hold a secret (a token among the args): store a digest of it, not the text.
    */
   readonly serverKey?: string;
+  /**
+   * The child process this transport runs its server in (stdio), for what a host says when the
+   * server does not come up; undefined for a transport without one. A wrapping transport passes
+   * its inner one's on.
+   */
+  readonly serverProcess?: ServerProcess;
+}
+
+/** What a transport that runs its server as a child process tells of that process. */
+export interface ServerProcess {
+  /** The process id, once started. */
+  readonly pid: number | undefined;
+  /** The last lines the server wrote to stderr, oldest first. */
+  readonly stderrTail: readonly string[];
 }
 
 /**
