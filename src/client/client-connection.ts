@@ -24,6 +24,7 @@ import { modernRequest, type ModernWire, withRequestMeta } from "./modern-reques
 import { DEFAULT_DISCOVER_TIMEOUT_MS, handshakeAgain, Negotiation } from "./negotiation.ts";
 import { OutputValidators } from "./output-validator.ts";
 import { featuresOf, LATEST_PROTOCOL_VERSION, type ProtocolEra, type ProtocolVersion, SUPPORTED_PROTOCOL_VERSIONS } from "./protocol-version.ts";
+import { requestHeaders } from "./request-headers.ts";
 import type { RequestMeta } from "./request-meta.ts";
 import { listCached, startListening } from "./resources.ts";
 import { LIST_KEYS, ResultCache } from "./result-cache.ts";
@@ -116,6 +117,8 @@ export class ClientConnection implements ClientContext {
   #negotiation: Negotiation | undefined;
   /** How the connection ended while connect() ran: connect() fails with it, in its own words. */
   #lostWhileConnecting: CloseDetails | undefined;
+  /** Where requestHeaders finds a tool's x-mcp-header annotations: its inputSchema in the last tools/list. */
+  readonly #toolSchema = (tool: string): unknown => this.tools.get(tool)?.inputSchema;
 
   constructor(clientInfo: Implementation, options: ClientOptions, emit: EmitClientEvent, listenerFailed: (error: unknown) => void) {
     this.clientInfo = clientInfo;
@@ -328,6 +331,10 @@ export class ClientConnection implements ClientContext {
       onProblem: (message) => this.problem(message),
       // tasks extension ("Supported Methods"): a task result only for tools/call, only when declared.
       taskMethods: this.extensions.resultMethods(this.capabilities.extensions),
+      // spec 2026-07-28 streamable-http ("Request Metadata", "Custom Headers from Tool Parameters"):
+      // Mcp-Method, Mcp-Name and the x-mcp-header parameters of the tools of the last tools/list,
+      // made here and handed to a transport that sends headers with each request.
+      headers: this.transport?.sendsHeaders === true ? (method, params) => requestHeaders(method, params, this.#toolSchema) : undefined,
     };
   }
 
@@ -356,9 +363,6 @@ export class ClientConnection implements ClientContext {
     };
     transport.onclose = (details) => this.#onTransportClose(details);
     transport.onsessionexpired = () => this.#startNewSession(peer, transport);
-    // spec 2026-07-28 streamable-http ("Custom Headers from Tool Parameters"): x-mcp-header
-    // parameters are found in the tools of the last tools/list.
-    transport.setToolSchemas?.((tool) => this.tools.get(tool)?.inputSchema);
     return peer;
   }
 

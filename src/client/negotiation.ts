@@ -30,6 +30,7 @@ import {
   type ProtocolEra,
   SUPPORTED_PROTOCOL_VERSIONS,
 } from "./protocol-version.ts";
+import { requestHeaders } from "./request-headers.ts";
 import { META_SERVER_INFO } from "./request-meta.ts";
 import { type EraCacheEntry, rememberedEra, rememberEra } from "./era-cache.ts";
 import type { Implementation, InitializeResult, ServerCapabilities } from "./types.ts";
@@ -218,7 +219,9 @@ export class Negotiation {
       const timeoutMs = choice === "auto" ? Math.min(this.#context.discoverTimeoutMs, this.#remaining()) : this.#remaining();
       let result: Params;
       try {
-        result = await peer.request("server/discover", this.#context.modernParams(version), { timeoutMs, signal });
+        // spec 2026-07-28 streamable-http ("Request Metadata"): Mcp-Method, where the transport sends headers.
+        const options = transport.sendsHeaders === true ? { timeoutMs, signal, headers: requestHeaders("server/discover", undefined) } : { timeoutMs, signal };
+        result = await peer.request("server/discover", this.#context.modernParams(version), options);
       } catch (error) {
         if (this.#context.closing() || signal?.aborted) throw error;
         if (error instanceof ConnectionClosedError) {

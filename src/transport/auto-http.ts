@@ -97,6 +97,9 @@ export class AutoHttpTransport extends TransportWrapper {
     return this.redact(text);
   }
 
+  /** A request's SendOptions.headers go to whichever HTTP transport is chosen (the legacy one has no use for them). */
+  readonly sendsHeaders = true;
+
   /** The URL's origin and path (Transport.serverKey), as Streamable HTTP gives it. */
   get serverKey(): string {
     return JSON.stringify(["http", `${this.url.origin}${this.url.pathname}`]);

@@ -143,6 +143,11 @@ export class TracingTransport extends TransportWrapper {
     return this.inner.description;
   }
 
+  /** The wrapped transport's: whether it sends SendOptions.headers (they pass through send as given). */
+  get sendsHeaders(): boolean {
+    return this.inner.sendsHeaders === true;
+  }
+
   get serverKey(): string | undefined {
     return this.inner.serverKey;
   }
