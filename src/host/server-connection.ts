@@ -28,7 +28,7 @@ import { clientExtensions } from "./config/extensions-key.ts";
 import type { ServerConfig } from "./config/types.ts";
 import { redactedCopy } from "./secrets.ts";
 import { ServerTrace } from "./server-trace.ts";
-import { createTransport, detectedTransport } from "./transport-factory.ts";
+import { createTransport, detectedTransport, serverKeyOf } from "./transport-factory.ts";
 import { SandboxError } from "./sandbox-availability.ts";
 import { type StartFailure, startFailure } from "./start-failure.ts";
 import { type ServerEvents, type ServerEventType, type ServerState, type ServerStatus, ServerUnavailableError } from "./server-status.ts";
@@ -435,7 +435,9 @@ export class ServerConnection {
       void client.close();
     }, timeoutMs);
     try {
-      await client.connect(this.#transport(), { traceContext: this.#reconnectContext });
+      // stdio: a function, so that a server that exits on the era probe is started again; the key names it in the era cache.
+      const transport = this.config.transport === "stdio" ? () => this.#transport() : this.#transport();
+      await client.connect(transport, { traceContext: this.#reconnectContext, serverKey: serverKeyOf(this.config) });
       if (protocol === undefined || protocol === "auto") this.#foundEra = client.era;
       await this.#applyLogLevel(client);
       return client;

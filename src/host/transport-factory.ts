@@ -2,6 +2,7 @@
 // (spec 2025-11-25 basic/transports, "Backwards Compatibility": Streamable HTTP first, the
 // legacy SSE transport when the server refuses it). Shared by the manager and `mcpwire inspect`.
 
+import { eraCacheKey } from "../client/era-cache.ts";
 import type { Redactor } from "../common/redact.ts";
 import { AutoHttpTransport } from "../transport/auto-http.ts";
 import { SseLegacyTransport } from "../transport/sse-legacy.ts";
@@ -150,4 +151,14 @@ function bareTransport(server: TransportDescription, options: TransportFactoryOp
 export function detectedTransport(transport: Transport | undefined): Exclude<TransportKind, "stdio" | "auto"> | undefined {
   const name = transport === undefined ? undefined : traceTransportName(transport);
   return name === "sse" ? "sse" : name === "streamable-http" ? "http" : undefined;
+}
+
+/**
+ * The server's key in the era cache (ClientOptions.eraCache, Client.connect's serverKey): its
+ * command line and directory, or its URL's origin and path (eraCacheKey).
+ */
+export function serverKeyOf(server: TransportDescription): string {
+  return server.transport === "stdio"
+    ? eraCacheKey({ command: server.command ?? "", args: server.args ?? [], ...(server.cwd === undefined ? {} : { cwd: server.cwd }) })
+    : eraCacheKey({ url: server.url ?? "" });
 }

@@ -100,11 +100,6 @@ export class AutoHttpTransport extends TransportWrapper {
   /** A request's SendOptions.headers go to whichever HTTP transport is chosen (the legacy one has no use for them). */
   readonly sendsHeaders = true;
 
-  /** The URL's origin and path (Transport.serverKey), as Streamable HTTP gives it. */
-  get serverKey(): string {
-    return JSON.stringify(["http", `${this.url.origin}${this.url.pathname}`]);
-  }
-
   /** Which transport the server speaks; undefined until the first message has been sent. */
   get kind(): HttpTransportKind | undefined {
     return this.#kind;

@@ -209,20 +209,6 @@ export class StdioTransport extends TransportBase {
     return this.#child?.pid;
   }
 
-  /**
-   * A new transport with these same options, not started: the same server started again as a
-   * new process (the Client's restart of a server that exited on the server/discover probe).
-   */
-  fresh(): StdioTransport {
-    return new StdioTransport(this.#options);
-  }
-
-  /** The same command line run in the same directory is the same server (Transport.serverKey). */
-  get serverKey(): string {
-    const { command, args = [], cwd } = this.#options;
-    return JSON.stringify(["stdio", cwd ?? coreRuntime.cwd(), command, ...args]);
-  }
-
   /** The server's process (Transport.serverProcess): its id and its last stderr lines. */
   get serverProcess(): ServerProcess {
     return { pid: this.pid, stderrTail: this.stderrTail };

@@ -148,19 +148,9 @@ export class TracingTransport extends TransportWrapper {
     return this.inner.sendsHeaders === true;
   }
 
-  get serverKey(): string | undefined {
-    return this.inner.serverKey;
-  }
-
   /** The wrapped transport's child process, if it runs one (stdio). */
   get serverProcess(): ServerProcess | undefined {
     return this.inner.serverProcess;
-  }
-
-  /** The inner transport's fresh() one, traced the same way; undefined when the inner transport makes none. */
-  fresh(): TracingTransport | undefined {
-    const inner = this.inner.fresh?.();
-    return inner === undefined ? undefined : new TracingTransport(inner, this.#trace, { ...this.#options, startedAt: this.#startedAt });
   }
 
   /** `text` with every credential this connection knows replaced (as the trace shows it). */

@@ -36,20 +36,6 @@ export interface Transport {
    */
   onerror?: (error: Error) => void;
   /**
-   * A new transport to the same server, not started, made with this one's options (stdio: the
-   * same command line, environment, cwd and stderr listener); undefined when it cannot make one.
-   * The Client calls it at most once per connect, to start again a server that exited on the
-   * server/discover probe: a legacy server (spec 2026-07-28 basic/transports/stdio, "Backward
-   * Compatibility"). Transports that cannot start their server again leave it out.
-   */
-  fresh?(): Transport | undefined;
-  /**
-   * Identifies the server across connections, for a cache of what is known about it (the
-   * Client's `eraCache`): stdio its command line and working directory, HTTP its URL's origin
-   * and path. It may hold a secret (a token among the args): store a digest of it, not the text.
-   */
-  readonly serverKey?: string;
-  /**
    * The child process this transport runs its server in (stdio), for what a host says when the
    * server does not come up; undefined for a transport without one. A wrapping transport passes
    * its inner one's on.

@@ -81,11 +81,6 @@ export class StreamableHttpTransport extends TransportBase implements HttpTransp
    */
   onsessionexpired?: () => Promise<void>;
 
-  /** The URL's origin and path (Transport.serverKey); the query stays out, it may hold a key. */
-  get serverKey(): string {
-    return JSON.stringify(["http", `${this.url.origin}${this.url.pathname}`]);
-  }
-
   readonly #fetch: typeof fetch;
   readonly #headers: Record<string, string>;
   readonly #requestInit: RequestInit;
