@@ -437,8 +437,9 @@ describe("one error model (docs/errors.md)", () => {
   });
 });
 
-// docs/architecture.md, the transport row: a transport knows nothing of the client's business;
-// what a host needs of one is a member of the Transport interface, never an instanceof.
+// docs/architecture.md, the transport row: a transport knows nothing of MCP methods, tool lists
+// or eras. It moves messages and reports closes and errors; per-request headers come with each
+// send (SendOptions.headers), and restarting or remembering a server is the Client's business.
 
 /** The transport classes: every class declared in src/transport/ whose name ends in Transport. */
 function transportClasses(): Set<string> {
@@ -463,12 +464,38 @@ function instanceofUses(source: string, classes: ReadonlySet<string>): { name: s
   return uses;
 }
 
+/** The member names of `interface name { … }` in `source` (its own lines, one level deep). */
+function interfaceMembers(source: string, name: string): string[] {
+  const start = source.indexOf(`export interface ${name} {`);
+  assert.ok(start >= 0, `interface ${name} not found`);
+  const tokens = tokenize(source.slice(start));
+  const members: string[] = [];
+  const base = tokens[3]!.depth + 1; // export interface Name {
+  for (let i = 4; i < tokens.length; i++) {
+    const token = tokens[i]!;
+    if (token.depth < base) break;
+    const next = tokens[i + 1];
+    const previous = tokens[i - 1]!;
+    const startsMember = token.depth === base && token.kind === "ident" && (previous.text === "{" || previous.text === ";" || previous.text === "readonly");
+    if (startsMember && token.text !== "readonly" && next !== undefined && ["?", ":", "("].includes(next.text)) members.push(token.text);
+  }
+  return members;
+}
+
+/** Names of the Client's business: its era probe and cache, its tools, MCP methods. */
+const CLIENT_BUSINESS = /fresh|restart|serverKey|era|tool|schema|method|initialize|discover/i;
+
 describe("transports that know nothing of MCP (docs/architecture.md)", () => {
-  test("the scanner finds an instanceof of a transport class", () => {
+  test("the scanners find an instanceof of a transport class, and the members of an interface", () => {
     const classes = new Set(["StdioTransport"]);
     assert.deepEqual(instanceofUses("if (t instanceof StdioTransport) x();\n// t instanceof StdioTransport\nconst s = 'instanceof StdioTransport';", classes), [
       { name: "StdioTransport", line: 1 },
     ]);
+    const members = interfaceMembers(
+      "export interface T {\n  readonly a: string;\n  b?(): void;\n  c(x: { d: number }): void;\n  e?: (f: string) => void;\n}\n",
+      "T",
+    );
+    assert.deepEqual(members, ["a", "b", "c", "e"]);
   });
 
   test("no instanceof of a transport class outside src/transport/ (a transport names its kind, and tells what a host needs)", () => {
@@ -480,5 +507,28 @@ describe("transports that know nothing of MCP (docs/architecture.md)", () => {
       for (const use of instanceofUses(file.text, classes)) problems.push(`${file.path}:${use.line} instanceof ${use.name}`);
     }
     assert.deepEqual(problems, [], "use traceName (traceTransportName) or a member of the Transport interface (serverProcess) instead");
+  });
+
+  test("Transport and its HTTP hooks have no member named for the client's business (era probe, era cache, tool list)", () => {
+    const text = byPath.get("src/transport/transport.ts")!.text;
+    const transport = interfaceMembers(text, "Transport");
+    assert.ok(transport.includes("send") && transport.includes("onclose"), `Transport's members: ${transport.join(", ")}`);
+    const hooks = interfaceMembers(text, "HttpTransportHooks");
+    assert.ok(hooks.includes("setProtocolVersion"), `HttpTransportHooks' members: ${hooks.join(", ")}`);
+    const named = [...transport, ...hooks].filter((member) => CLIENT_BUSINESS.test(member));
+    assert.deepEqual(named, [], "a transport moves messages; restarting, remembering and the tools' headers are the Client's");
+  });
+
+  test("no file in src/transport/ reads a tool's schema (its inputSchema, an x-mcp-header annotation)", () => {
+    const problems: string[] = [];
+    for (const file of sources) {
+      if (file.layer !== "transport") continue;
+      for (const token of tokenize(file.text)) {
+        if ((token.kind === "string" && token.text === "x-mcp-header") || (token.kind === "ident" && token.text === "inputSchema")) {
+          problems.push(`${file.path}:${token.line} ${token.text}`);
+        }
+      }
+    }
+    assert.deepEqual(problems, [], "the Client computes Mcp-Param-* headers (src/client/request-headers.ts) and passes them with each send");
   });
 });
