@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
-import { computedImports, globalUses, type ImportRecord, importsOf, thrownClasses, topLevelAwaits } from "./support/source-scan.ts";
+import { computedImports, globalUses, type ImportRecord, importsOf, thrownClasses, tokenize, topLevelAwaits } from "./support/source-scan.ts";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const SRC = join(ROOT, "src");
@@ -557,5 +557,101 @@ describe("one error model (docs/errors.md)", () => {
     }
     assert.ok(thrown > 300, `found only ${thrown} throws: the scan is broken`);
     assert.deepEqual(offenders, [], `throws of an error without a code (use the layer's McpwireError class, docs/errors.md):\n${offenders.join("\n")}`);
+  });
+});
+
+// docs/architecture.md, the transport row: a transport knows nothing of MCP methods, tool lists
+// or eras. It moves messages and reports closes and errors; per-request headers come with each
+// send (SendOptions.headers), and restarting or remembering a server is the Client's business.
+
+/** The transport classes: every class declared in src/transport/ whose name ends in Transport. */
+function transportClasses(): Set<string> {
+  const names = new Set<string>();
+  for (const file of sources) {
+    if (file.layer !== "transport") continue;
+    for (const match of file.text.matchAll(/\bclass\s+(\w+Transport)\b/g)) names.add(match[1]!);
+  }
+  return names;
+}
+
+/** Each `instanceof X` in `source` whose X is in `classes` (comments and strings do not count). */
+function instanceofUses(source: string, classes: ReadonlySet<string>): { name: string; line: number }[] {
+  const tokens = tokenize(source);
+  const uses: { name: string; line: number }[] = [];
+  for (let i = 0; i + 1 < tokens.length; i++) {
+    const next = tokens[i + 1]!;
+    if (tokens[i]!.kind === "ident" && tokens[i]!.text === "instanceof" && next.kind === "ident" && classes.has(next.text)) {
+      uses.push({ name: next.text, line: next.line });
+    }
+  }
+  return uses;
+}
+
+/** The member names of `interface name { … }` in `source` (its own lines, one level deep). */
+function interfaceMembers(source: string, name: string): string[] {
+  const start = source.indexOf(`export interface ${name} {`);
+  assert.ok(start >= 0, `interface ${name} not found`);
+  const tokens = tokenize(source.slice(start));
+  const members: string[] = [];
+  const base = tokens[3]!.depth + 1; // export interface Name {
+  for (let i = 4; i < tokens.length; i++) {
+    const token = tokens[i]!;
+    if (token.depth < base) break;
+    const next = tokens[i + 1];
+    const previous = tokens[i - 1]!;
+    const startsMember = token.depth === base && token.kind === "ident" && (previous.text === "{" || previous.text === ";" || previous.text === "readonly");
+    if (startsMember && token.text !== "readonly" && next !== undefined && ["?", ":", "("].includes(next.text)) members.push(token.text);
+  }
+  return members;
+}
+
+/** Names of the Client's business: its era probe and cache, its tools, MCP methods. */
+const CLIENT_BUSINESS = /fresh|restart|serverKey|era|tool|schema|method|initialize|discover/i;
+
+describe("transports that know nothing of MCP (docs/architecture.md)", () => {
+  test("the scanners find an instanceof of a transport class, and the members of an interface", () => {
+    const classes = new Set(["StdioTransport"]);
+    assert.deepEqual(instanceofUses("if (t instanceof StdioTransport) x();\n// t instanceof StdioTransport\nconst s = 'instanceof StdioTransport';", classes), [
+      { name: "StdioTransport", line: 1 },
+    ]);
+    const members = interfaceMembers(
+      "export interface T {\n  readonly a: string;\n  b?(): void;\n  c(x: { d: number }): void;\n  e?: (f: string) => void;\n}\n",
+      "T",
+    );
+    assert.deepEqual(members, ["a", "b", "c", "e"]);
+  });
+
+  test("no instanceof of a transport class outside src/transport/ (a transport names its kind, and tells what a host needs)", () => {
+    const classes = transportClasses();
+    assert.ok(classes.has("StdioTransport") && classes.has("TracingTransport") && classes.has("AutoHttpTransport"), `found ${[...classes].join(", ")}`);
+    const problems: string[] = [];
+    for (const file of sources) {
+      if (file.layer === "transport") continue;
+      for (const use of instanceofUses(file.text, classes)) problems.push(`${file.path}:${use.line} instanceof ${use.name}`);
+    }
+    assert.deepEqual(problems, [], "use traceName (traceTransportName) or a member of the Transport interface (serverProcess) instead");
+  });
+
+  test("Transport and its HTTP hooks have no member named for the client's business (era probe, era cache, tool list)", () => {
+    const text = byPath.get("src/transport/transport.ts")!.text;
+    const transport = interfaceMembers(text, "Transport");
+    assert.ok(transport.includes("send") && transport.includes("onclose"), `Transport's members: ${transport.join(", ")}`);
+    const hooks = interfaceMembers(text, "HttpTransportHooks");
+    assert.ok(hooks.includes("setProtocolVersion"), `HttpTransportHooks' members: ${hooks.join(", ")}`);
+    const named = [...transport, ...hooks].filter((member) => CLIENT_BUSINESS.test(member));
+    assert.deepEqual(named, [], "a transport moves messages; restarting, remembering and the tools' headers are the Client's");
+  });
+
+  test("no file in src/transport/ reads a tool's schema (its inputSchema, an x-mcp-header annotation)", () => {
+    const problems: string[] = [];
+    for (const file of sources) {
+      if (file.layer !== "transport") continue;
+      for (const token of tokenize(file.text)) {
+        if ((token.kind === "string" && token.text === "x-mcp-header") || (token.kind === "ident" && token.text === "inputSchema")) {
+          problems.push(`${file.path}:${token.line} ${token.text}`);
+        }
+      }
+    }
+    assert.deepEqual(problems, [], "the Client computes Mcp-Param-* headers (src/client/request-headers.ts) and passes them with each send");
   });
 });

@@ -12,7 +12,7 @@ import { tasksExtension } from "../client/tasks/tasks-extension.ts";
 import type { ClientCapabilities, Implementation, Prompt, Resource, ResourceTemplate, ServerCapabilities, Tool } from "../client/types.ts";
 import { runtime } from "../runtime/mod.ts";
 import { STDOUT_CLOSED_EXIT } from "../runtime/interrupts.ts";
-import { createTransport, detectedTransport, type TransportTrace } from "../host/transport-factory.ts";
+import { createTransport, detectedTransport, serverKeyOf, type TransportTrace } from "../host/transport-factory.ts";
 import { sandboxOption } from "./ad-hoc-servers.ts";
 import { ServerTrace } from "../host/server-trace.ts";
 import { defaultEraCache } from "../host/file-era-cache.ts";
@@ -190,7 +190,6 @@ async function inspectWith(args: ParsedArgs, settings: InspectSettings): Promise
   const connection = commandLine !== undefined
     ? stdioConnection(commandLine, args, redactor, serverTrace?.transportTrace)
     : httpConnection(url!, args, redactor, serverTrace?.transportTrace);
-  const transport: Transport = connection.transport;
 
   // The era cache (host/file-era-cache.ts) under auto: a server found legacy before is not probed again.
   const eraCache = protocol === "auto" ? defaultEraCache() : undefined;
@@ -204,7 +203,7 @@ async function inspectWith(args: ParsedArgs, settings: InspectSettings): Promise
   serverTrace?.watch(client, 1, protocol === "auto" ? undefined : `pinned by --protocol ${protocol}`);
 
   try {
-    await client.connect(transport);
+    await client.connect(connection.transport, { serverKey: connection.serverKey });
   } catch (error) {
     // Awaited: the process exits right after, and an unfinished write would be lost.
     const message = messageOf(error);
@@ -226,7 +225,10 @@ async function inspectWith(args: ParsedArgs, settings: InspectSettings): Promise
 }
 
 interface Connection {
-  transport: Transport;
+  /** What Client.connect is given: stdio a function (a server that exits on the era probe is started again), HTTP the transport. */
+  transport: Transport | (() => Transport);
+  /** The server's key in the era cache (Client.connect's serverKey). */
+  serverKey: string;
   /** Which transport was used, once connected. */
   used(): Pick<InspectReport, "transport" | "transportDetected">;
 }
@@ -251,17 +253,24 @@ function stdioConnection(
   const profile = args.values.get("sandbox");
   const sandbox = profile === undefined ? undefined : sandboxOption(profile, `--stdio "${commandLine}"`);
   // inspect's child environment is the transport's default baseline plus the --env pairs.
-  const transport = createTransport(
-    { transport: "stdio", name: command, command, args: commandArgs, env, cwd: args.values.get("cwd"), ...(sandbox === undefined ? {} : { sandbox }) },
-    {
+  const server = {
+    transport: "stdio",
+    name: command,
+    command,
+    args: commandArgs,
+    env,
+    cwd: args.values.get("cwd"),
+    ...(sandbox === undefined ? {} : { sandbox }),
+  } as const;
+  const transport = () =>
+    createTransport(server, {
       childEnvironment: (given) => ({ ...given }),
       onSandbox: ({ warning }) => {
         if (warning !== undefined) stderr(`warning: ${lineOf(warning)}`);
       },
       ...(trace === undefined ? {} : { trace, redactor }),
-    },
-  );
-  return { transport, used: () => ({ transport: "stdio" }) };
+    });
+  return { transport, serverKey: serverKeyOf(server), used: () => ({ transport: "stdio" }) };
 }
 
 function httpConnection(url: string, args: ParsedArgs, redactor: Redactor, trace: TransportTrace | undefined): Connection {
@@ -289,13 +298,15 @@ function httpConnection(url: string, args: ParsedArgs, redactor: Redactor, trace
   const kind = args.values.get("transport") ?? "auto";
   if (kind !== "auto" && kind !== "http" && kind !== "sse") throw new UsageError(`--transport must be auto, http or sse (got "${kind}")`);
   const transport = createTransport({ transport: kind, url, headers }, { redactor, ...(trace === undefined ? {} : { trace }) });
+  const serverKey = serverKeyOf({ transport: kind, url });
   if (kind === "auto") {
     return {
       transport,
+      serverKey,
       used: () => ({ transport: detectedTransport(transport) === "sse" ? "sse" : "streamable-http", transportDetected: true }),
     };
   }
-  return { transport, used: () => ({ transport: kind === "sse" ? "sse" : "streamable-http" }) };
+  return { transport, serverKey, used: () => ({ transport: kind === "sse" ? "sse" : "streamable-http" }) };
 }
 
 /**

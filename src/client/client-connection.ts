@@ -24,6 +24,7 @@ import { modernRequest, type ModernWire, withRequestMeta } from "./modern-reques
 import { DEFAULT_DISCOVER_TIMEOUT_MS, handshakeAgain, Negotiation } from "./negotiation.ts";
 import { OutputValidators } from "./output-validator.ts";
 import { featuresOf, LATEST_PROTOCOL_VERSION, type ProtocolEra, type ProtocolVersion, SUPPORTED_PROTOCOL_VERSIONS } from "./protocol-version.ts";
+import { requestHeaders } from "./request-headers.ts";
 import type { RequestMeta } from "./request-meta.ts";
 import { listCached, startListening } from "./resources.ts";
 import { LIST_KEYS, ResultCache } from "./result-cache.ts";
@@ -45,6 +46,23 @@ import type {
   ServerCapabilities,
   Tool,
 } from "./types.ts";
+
+/** What Client.connect takes: a transport, or a function that makes one (called again to start the server again). */
+export type ConnectSource = ClientTransport | (() => ClientTransport);
+
+/** Client.connect's options. */
+export interface ConnectOptions {
+  /** Aborting it gives up connecting. */
+  signal?: AbortSignal;
+  /** With telemetry on: the parent of the connect span. */
+  traceContext?: TelemetryContext;
+  /**
+   * Names the server in ClientOptions.eraCache, across connections and processes
+   * (eraCacheKey() makes one: a command line and its directory, or a URL's origin and path);
+   * without it the era cache is not used.
+   */
+  serverKey?: string;
+}
 
 /** How long close() waits for the notifications/cancelled of the listen stream to be written. */
 const LISTEN_CANCEL_MS = 1000;
@@ -114,6 +132,10 @@ export class ClientConnection implements ClientContext {
   connectContext: TelemetryContext | undefined;
   /** The era negotiation of connect(), while it runs. */
   #negotiation: Negotiation | undefined;
+  /** What connect() was given to make the transport, when a function: a restart makes another with it. */
+  #makeTransport: (() => ClientTransport) | undefined;
+  /** Where requestHeaders finds a tool's x-mcp-header annotations: its inputSchema in the last tools/list. */
+  readonly #toolSchema = (tool: string): unknown => this.tools.get(tool)?.inputSchema;
   /** How the connection ended while connect() ran: connect() fails with it, in its own words. */
   #lostWhileConnecting: CloseDetails | undefined;
 
@@ -171,8 +193,13 @@ export class ClientConnection implements ClientContext {
 
   // --- connect and close ---------------------------------------------------------------
 
-  /** Client.connect: the transport started, the era settled, the client `ready`. */
-  async connect(given: ClientTransport, options: { signal?: AbortSignal; traceContext?: TelemetryContext }): Promise<void> {
+  /**
+   * Client.connect: the transport started, the era settled, the client `ready`. `source` is a
+   * transport, or a function that makes one: then a server that exits on the era probe is
+   * started again on a new one. `serverKey` names the server in the eraCache.
+   */
+  async connect(source: ConnectSource, options: ConnectOptions): Promise<void> {
+    const given = typeof source === "function" ? source() : source;
     // ClientOptions.telemetry: the code the user gave (openTelemetry of mcpwire/telemetry) loads @opentelemetry/api first, once.
     if (this.options.telemetry !== undefined) this.telemetry = await this.options.telemetry.start(given.description);
     if (this.state !== "new") {
@@ -191,6 +218,7 @@ export class ClientConnection implements ClientContext {
     );
     this.connectContext = connectSpan?.context;
     this.transport = transport;
+    if (typeof source === "function") this.#makeTransport = source;
     const peer = this.#attach(transport);
     // initializeTimeoutMs bounds the whole connect; each step gets what is left of it.
     const budgetMs = this.options.initializeTimeoutMs ?? this.options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
@@ -199,9 +227,7 @@ export class ClientConnection implements ClientContext {
       peer,
       transport,
       choice: this.options.protocol ?? "auto",
-      eraCache: this.options.eraCache !== undefined && transport.serverKey !== undefined
-        ? { cache: this.options.eraCache, key: transport.serverKey }
-        : undefined,
+      eraCache: this.options.eraCache !== undefined && options.serverKey !== undefined ? { cache: this.options.eraCache, key: options.serverKey } : undefined,
       discoverTimeoutMs: this.options.discoverTimeoutMs ?? DEFAULT_DISCOVER_TIMEOUT_MS,
       budgetMs,
       deadline: Date.now() + budgetMs,
@@ -210,6 +236,7 @@ export class ClientConnection implements ClientContext {
       proceed: () => this.#proceed(),
       modernParams: (version) => this.#modernParams(undefined, version),
       initializeParams: this.#initializeParams(),
+      canRestart: typeof source === "function",
       restart: () => this.#restart(),
       found: (init) => this.#found(init),
       handshaking: () => {
@@ -327,6 +354,10 @@ export class ClientConnection implements ClientContext {
       onProblem: (message) => this.problem(message),
       // tasks extension ("Supported Methods"): a task result only for tools/call, only when declared.
       taskMethods: this.extensions.resultMethods(this.capabilities.extensions),
+      // spec 2026-07-28 streamable-http ("Request Metadata", "Custom Headers from Tool Parameters"):
+      // Mcp-Method, Mcp-Name and the x-mcp-header parameters of the tools of the last tools/list,
+      // made here and handed to a transport that sends headers with each request.
+      headers: this.transport?.sendsHeaders === true ? (method, params) => requestHeaders(method, params, this.#toolSchema) : undefined,
     };
   }
 
@@ -355,9 +386,6 @@ export class ClientConnection implements ClientContext {
     };
     transport.onclose = (details) => this.#onTransportClose(details);
     transport.onsessionexpired = () => this.#startNewSession(peer, transport);
-    // spec 2026-07-28 streamable-http ("Custom Headers from Tool Parameters"): x-mcp-header
-    // parameters are found in the tools of the last tools/list.
-    transport.setToolSchemas?.((tool) => this.tools.get(tool)?.inputSchema);
     return peer;
   }
 
@@ -368,10 +396,14 @@ export class ClientConnection implements ClientContext {
    */
   async #restart(): Promise<{ peer: Peer; transport: ClientTransport }> {
     const old = this.transport!;
-    const transport = old.fresh?.();
-    if (transport === undefined) {
-      throw new ClientStateError(`${this.name}: its transport cannot start the server again`, "cannot-restart", { state: this.state });
+    const made = this.#makeTransport?.();
+    if (made === undefined) {
+      // Not reached through Negotiation (it restarts only when connect() was given a function).
+      throw new ClientStateError(`${this.name}: connect() was given one transport, which cannot start the server again`, "cannot-restart", {
+        state: this.state,
+      });
     }
+    const transport = this.#trace === undefined ? made : this.#trace.wrap(made);
     old.onmessage = undefined;
     old.onerror = undefined;
     old.onclose = undefined;

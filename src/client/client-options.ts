@@ -75,8 +75,8 @@ export interface ClientOptions {
   /** How long `auto` waits for the server/discover probe before taking the server for legacy. Default 5 s. */
   discoverTimeoutMs?: number;
   /**
-   * Where the era found under `protocol: auto` is remembered, by the transport's serverKey (a
-   * transport without one is not remembered) — spec 2026-07-28 basic/versioning: clients
+   * Where the era found under `protocol: auto` is remembered, by the `serverKey` given to
+   * connect() (eraCacheKey() makes one; without it nothing is remembered) — spec 2026-07-28 basic/versioning: clients
    * SHOULD cache it, MAY persist it. A remembered legacy era goes straight to initialize; one
    * that fails is forgotten and the era found afresh. `modern` and `legacy` skip it. Default:
    * none (every connect probes); MemoryEraCache keeps eras for this process, the host's

@@ -158,8 +158,17 @@ export class Client extends ContainedEventTarget<ClientEvents> {
    * the handshake era, the initialize handshake — spec 2025-11-25 basic/lifecycle
    * ("Initialization"), spec 2026-07-28 basic/versioning. Resolves once the client is `ready`.
    * A close() while connecting ends it `closed` and rejects with a ClientStateError.
+   *
+   * `transport` is a transport, or a function that makes one (`() => new StdioTransport(…)`):
+   * only with a function can a stdio server that exits on the server/discover probe (a legacy
+   * server, spec 2026-07-28 basic/transports/stdio "Backward Compatibility") be started again.
+   * `options.serverKey` names the server in ClientOptions.eraCache (eraCacheKey() of mcpwire/host makes one);
+   * without it the era is not remembered.
    */
-  connect(transport: ClientTransport, options: { signal?: AbortSignal; traceContext?: TelemetryContext } = {}): Promise<void> {
+  connect(
+    transport: ClientTransport | (() => ClientTransport),
+    options: { signal?: AbortSignal; traceContext?: TelemetryContext; serverKey?: string } = {},
+  ): Promise<void> {
     return this.#c.connect(transport, options);
   }
 

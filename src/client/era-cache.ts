@@ -3,12 +3,13 @@
 // process (stdio) or origin (HTTP), and MAY persist it across restarts of the same server
 // configuration, re-probing if the cached assumption later fails."
 
+import { coreRuntime } from "../runtime/mod.ts";
 import type { ProtocolEra } from "./protocol-version.ts";
 
 /**
  * Where a Client looks up and records the era of a server (the `eraCache` option), by the key
- * its transport gives (`Transport.serverKey`: a stdio command line and cwd, an HTTP origin and
- * path). A remembered `legacy` era skips the server/discover probe (and with it a 5 s wait for
+ * its connect() is given (`serverKey`, made by eraCacheKey(): a stdio command line and cwd, an
+ * HTTP origin and path). A remembered `legacy` era skips the server/discover probe (and with it a 5 s wait for
  * a server that never answers it, or a restart of one that exits on it); a remembered era that
  * fails is forgotten and the era found afresh. Each method may be synchronous or return a
  * promise; what one throws is ignored (a cache is never a reason for a connect to fail).
@@ -17,6 +18,20 @@ export interface EraCache {
   get(key: string): ProtocolEra | undefined | Promise<ProtocolEra | undefined>;
   set(key: string, era: ProtocolEra): void | Promise<void>;
   forget(key: string): void | Promise<void>;
+}
+
+/**
+ * The key of a server in an EraCache: the same command line run in the same directory (default:
+ * this process's) is the same stdio server; an HTTP server is its URL's origin and path (the
+ * query stays out: it may hold a key). The key may hold a secret (a token among the args): a
+ * cache that stores it keeps a digest, not the text (FileEraCache does).
+ */
+export function eraCacheKey(server: { command: string; args?: readonly string[]; cwd?: string } | { url: string | URL }): string {
+  if ("url" in server) {
+    const url = new URL(server.url);
+    return JSON.stringify(["http", `${url.origin}${url.pathname}`]);
+  }
+  return JSON.stringify(["stdio", server.cwd ?? coreRuntime.cwd(), server.command, ...(server.args ?? [])]);
 }
 
 /** An EraCache in memory: the era of each server for the life of this process. */

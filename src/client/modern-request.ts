@@ -55,6 +55,11 @@ export interface ModernWire {
   onProblem(message: string): void;
   /** The methods a task result (`resultType: "task"`) may answer: tools/call when the tasks extension is declared. */
   taskMethods: ReadonlySet<string>;
+  /**
+   * The headers of a request (Mcp-Method, Mcp-Name, Mcp-Param-*: request-headers.ts), for a
+   * transport that sends headers; undefined for one that does not (stdio): then none are made.
+   */
+  headers: ((method: string, params: Params | undefined) => Record<string, string>) | undefined;
 }
 
 /**
@@ -73,7 +78,12 @@ export async function modernRequest(wire: ModernWire, method: string, params: Pa
   for (;;) {
     let result: Params;
     try {
-      result = await wire.peer.request(method, withRequestMeta(params, wire.meta, extra), options);
+      // Made each round: a -32020 retry sends them again from the tools just listed.
+      const headers = wire.headers?.(method, params);
+      const sendOptions = headers === undefined
+        ? options
+        : { ...options, headers: options.headers === undefined ? headers : { ...options.headers, ...headers } };
+      result = await wire.peer.request(method, withRequestMeta(params, wire.meta, extra), sendOptions);
     } catch (raw) {
       const error = typedRpcError(raw);
       if (error instanceof UnsupportedProtocolVersionError && !versionRetried) {

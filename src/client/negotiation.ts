@@ -30,6 +30,7 @@ import {
   type ProtocolEra,
   SUPPORTED_PROTOCOL_VERSIONS,
 } from "./protocol-version.ts";
+import { requestHeaders } from "./request-headers.ts";
 import { META_SERVER_INFO } from "./request-meta.ts";
 import { type EraCacheEntry, rememberedEra, rememberEra } from "./era-cache.ts";
 import type { Implementation, InitializeResult, ServerCapabilities } from "./types.ts";
@@ -64,8 +65,14 @@ export interface NegotiationContext {
   /** The params of the initialize request. */
   initializeParams: Params;
   /**
-   * Starts the server again on `transport.fresh()` (the old transport's process exited on the
-   * probe) and attaches a new Peer to it; resolves once it is started.
+   * Whether restart() can start the server again: the Client was given a function that makes
+   * the transport (Client.connect(() => transport)), not one transport.
+   */
+  canRestart: boolean;
+  /**
+   * Starts the server again on a new transport from the function connect() was given (the old
+   * transport's process exited on the probe) and attaches a new Peer to it; resolves once it
+   * is started.
    */
   restart(): Promise<{ peer: Peer; transport: ClientTransport }>;
   /** The server's answer is known: a DiscoverResult or an InitializeResult, checked. */
@@ -102,13 +109,13 @@ export class Negotiation {
 
   /**
    * True while a close of the connection would be answered by starting the server again: the
-   * `auto` probe is in flight on a transport that can make a fresh one, and no restart was made.
+   * `auto` probe is in flight, the Client can make a new transport, and no restart was made.
    * The Client then lets the close end the probe without failing the connect.
    */
   get restartsOnClose(): boolean {
     const probing = this.#step === "server/discover" && this.#choice === "auto";
     const remembered = this.#step === "initialize" && this.#fromCache;
-    return (probing || remembered) && !this.#restarted && typeof this.#transport.fresh === "function";
+    return (probing || remembered) && !this.#restarted && this.#context.canRestart;
   }
 
   /**
@@ -148,7 +155,7 @@ export class Negotiation {
       const exited = error instanceof ConnectionClosedError;
       const refused = error instanceof RpcError || error instanceof ProtocolVersionError;
       if (closing() || signal?.aborted || this.#remaining() === 0 || !(exited || refused)) throw error;
-      if (exited && (this.#restarted || typeof this.#transport.fresh !== "function")) throw error;
+      if (exited && (this.#restarted || !this.#context.canRestart)) throw error;
       this.#context.onProblem(`${name}: the legacy era remembered for it failed (${messageOf(error)}); finding its era afresh`);
       if (exited) await this.#restart();
       return undefined;
@@ -218,7 +225,9 @@ export class Negotiation {
       const timeoutMs = choice === "auto" ? Math.min(this.#context.discoverTimeoutMs, this.#remaining()) : this.#remaining();
       let result: Params;
       try {
-        result = await peer.request("server/discover", this.#context.modernParams(version), { timeoutMs, signal });
+        // spec 2026-07-28 streamable-http ("Request Metadata"): Mcp-Method, where the transport sends headers.
+        const options = transport.sendsHeaders === true ? { timeoutMs, signal, headers: requestHeaders("server/discover", undefined) } : { timeoutMs, signal };
+        result = await peer.request("server/discover", this.#context.modernParams(version), options);
       } catch (error) {
         if (this.#context.closing() || signal?.aborted) throw error;
         if (error instanceof ConnectionClosedError) {
@@ -497,9 +506,10 @@ function processEnded(details: CloseDetails): boolean {
  */
 function exitedOnProbe(name: string, error: ConnectionClosedError, choice: ProtocolChoice): ConnectionClosedError {
   if (!processEnded(error.details)) return error;
+  // Under auto the Client starts such a server again when connect() was given a function that makes its transport.
   const fix = choice === "modern"
     ? "it probably speaks only the initialize handshake: set protocol: legacy (or auto) for this server"
-    : "if it speaks only the initialize handshake, set protocol: legacy for this server";
+    : "if it speaks only the initialize handshake, set protocol: legacy for this server, or give connect() a function that makes the transport";
   return new ConnectionClosedError(
     `${name} stopped on server/discover, the first message of the 2026-07-28 era probe: ${describeClose(error.details)}; ${fix}`,
     { details: error.details, cause: error },

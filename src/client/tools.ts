@@ -6,7 +6,7 @@
 
 import { isObject } from "../common/json.ts";
 import type { Params } from "../jsonrpc/peer.ts";
-import { paramHeadersOf } from "../transport/mcp-headers.ts";
+import { paramHeadersOf } from "./request-headers.ts";
 import { OutputValidationError, ProtocolError } from "./errors.ts";
 import type { OutputValidators } from "./output-validator.ts";
 import type { CallToolResult, JsonObject, Tool } from "./types.ts";

@@ -25,6 +25,7 @@ export { ManagerEvent, McpManager, ServerUnavailableError } from "./manager.ts";
 export type { ManagerEvents, ManagerEventType, McpManagerOptions, ServerState, ServerStatus } from "./manager.ts";
 export type { BackoffOptions } from "./backoff.ts";
 export { defaultEraCache, FileEraCache } from "./file-era-cache.ts";
+export { eraCacheKey } from "../client/era-cache.ts";
 // McpManagerOptions.trace takes a TraceSink of TraceEvents: exported from the root entry (ClientOptions.trace takes them too)
 
 // the sync bridge

@@ -20,14 +20,12 @@ import { pinningOf } from "./pin-lock-file.ts";
 import type { ResultFiles } from "../registry/result-files.ts";
 import type { ToolRegistry } from "../registry/tool-registry.ts";
 import { showUrl } from "../transport/http-errors.ts";
-import { StdioTransport } from "../transport/stdio.ts";
-import { TracingTransport } from "../transport/tracing.ts";
 import { backoffDelay, type BackoffOptions } from "./backoff.ts";
 import { clientExtensions } from "./config/extensions-key.ts";
 import type { ServerConfig } from "./config/types.ts";
 import { redactedCopy } from "./secrets.ts";
 import { ServerTrace } from "./server-trace.ts";
-import { detectedTransport } from "./transport-factory.ts";
+import { detectedTransport, serverKeyOf } from "./transport-factory.ts";
 import { ServerTransports } from "./server-transport.ts";
 import { type StartFailure, startFailure } from "./start-failure.ts";
 import { ServerConnectionError, type ServerEvents, type ServerEventType, type ServerState, type ServerStatus, unavailableError } from "./server-status.ts";
@@ -367,7 +365,9 @@ export class ServerConnection {
       void client.close();
     }, timeoutMs);
     try {
-      await client.connect(this.#transports.make(), { traceContext: this.#reconnectContext });
+      // stdio: a function, so that a server that exits on the era probe is started again; the key names it in the era cache.
+      const transport = this.config.transport === "stdio" ? () => this.#transports.make() : this.#transports.make();
+      await client.connect(transport, { traceContext: this.#reconnectContext, serverKey: serverKeyOf(this.config) });
       if (protocol === undefined || protocol === "auto") this.#foundEra = client.era;
       await this.#applyLogLevel(client);
       return client;
@@ -377,8 +377,8 @@ export class ServerConnection {
       await endClient(client);
       if (this.#opening === client) this.#opening = undefined;
       if (timedOut) {
-        const transport = client.transport instanceof TracingTransport ? client.transport.inner : client.transport;
-        if (!(transport instanceof StdioTransport)) {
+        const child = client.transport?.serverProcess;
+        if (child === undefined) {
           throw new ServerConnectionError(
             `server "${this.name}" did not finish connecting (initialize over ${this.config.transport} to ${showUrl(new URL(this.config.url!))}) ` +
               `within ${durationText(timeoutMs)}; raise connect_timeout or check that the server is up`,
@@ -386,7 +386,7 @@ export class ServerConnection {
             { server: this.name },
           );
         }
-        const tail = transport.stderrTail.slice(-3);
+        const tail = child.stderrTail.slice(-3);
         throw new ServerConnectionError(
           `server "${this.name}" did not finish connecting (spawn + initialize) within ${durationText(timeoutMs)}; ` +
             `raise connect_timeout or check the server's stderr` + (tail.length > 0 ? ` (last stderr: ${tail.join(" | ")})` : ""),

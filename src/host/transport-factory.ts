@@ -2,6 +2,7 @@
 // (spec 2025-11-25 basic/transports, "Backwards Compatibility": Streamable HTTP first, the
 // legacy SSE transport when the server refuses it). Shared by the manager and `mcpwire inspect`.
 
+import { eraCacheKey } from "../client/era-cache.ts";
 import type { Redactor } from "../common/redact.ts";
 import { AutoHttpTransport } from "../transport/auto-http.ts";
 import { SseLegacyTransport } from "../transport/sse-legacy.ts";
@@ -142,9 +143,22 @@ function bareTransport(server: TransportDescription, options: TransportFactoryOp
   return new HTTP_TRANSPORTS[server.transport](http);
 }
 
-/** What an `auto` transport found the server to speak, once it has connected; undefined for any other transport. */
+/**
+ * Which HTTP transport the server speaks, by the kind the transport names itself (an `auto`
+ * one names the kind it chose, a tracing one its inner one's): no instanceof of a transport
+ * class outside src/transport/. Undefined for stdio, memory, or an `auto` not yet decided.
+ */
 export function detectedTransport(transport: Transport | undefined): Exclude<TransportKind, "stdio" | "auto"> | undefined {
-  if (transport instanceof TracingTransport) return detectedTransport(transport.inner);
-  if (!(transport instanceof AutoHttpTransport) || transport.kind === undefined) return undefined;
-  return transport.kind === "sse" ? "sse" : "http";
+  const name = transport === undefined ? undefined : traceTransportName(transport);
+  return name === "sse" ? "sse" : name === "streamable-http" ? "http" : undefined;
+}
+
+/**
+ * The server's key in the era cache (ClientOptions.eraCache, Client.connect's serverKey): its
+ * command line and directory, or its URL's origin and path (eraCacheKey).
+ */
+export function serverKeyOf(server: TransportDescription): string {
+  return server.transport === "stdio"
+    ? eraCacheKey({ command: server.command ?? "", args: server.args ?? [], ...(server.cwd === undefined ? {} : { cwd: server.cwd }) })
+    : eraCacheKey({ url: server.url ?? "" });
 }

@@ -51,6 +51,11 @@ export interface RequestOptions {
    * client's telemetry reads it; the Peer does not). Default: the context active at the call.
    */
   traceContext?: object;
+  /**
+   * What the transport sends beside this request, where its wire has a place for it (HTTP:
+   * request headers); a transport without one ignores them (SendOptions.headers).
+   */
+  headers?: Readonly<Record<string, string>>;
 }
 
 export interface IncomingRequestContext {
@@ -71,6 +76,12 @@ export type NotificationHandler = (params: Params | undefined) => void;
 export interface SendOptions {
   /** When the caller stops waiting for the answer (epoch milliseconds, as Date.now()). */
   deadline?: number;
+  /**
+   * Headers for this message, computed by the layer above (the Client: spec 2026-07-28
+   * streamable-http "Request Metadata"); a transport that has headers (HTTP) sends them, the
+   * others ignore them. The transport does not read the message to make them.
+   */
+  headers?: Readonly<Record<string, string>>;
 }
 
 /** Options of a Peer: its name, how it sends, default and maximum timeouts, and where problems go. */
@@ -215,6 +226,7 @@ export class Peer {
     this.#resolveNext = this.#rejectNext = undefined;
     // #onProgress moves the deadline itself: no wrapper closure per request.
     if (wantsProgress && options.resetTimeoutOnProgress !== false) entry.progressResetsTimeout = true;
+    if (options.headers !== undefined) entry.headers = options.headers;
     if (signal) this.#watchSignal(entry, signal);
     this.#pending.add(entry);
     // The entry itself is the SendOptions (its deadline, kept current): no object per request.

@@ -33,6 +33,8 @@ export interface PendingRequest {
   progressResetsTimeout?: boolean;
   /** Removes the abort listener from the caller's signal. */
   detach?: () => void;
+  /** RequestOptions.headers: the entry is the request's SendOptions, so they reach the transport with it. */
+  headers?: Readonly<Record<string, string>>;
 }
 
 /** Ids we gave up on (cancelled or timed out); a late answer to one is dropped silently. */

@@ -62,7 +62,7 @@ function spawn(request: SpawnRequest): Promise<ChildProcess> {
 /** No environment: a page or Worker gets its settings from its embedder. */
 const env = (): Record<string, string> => ({});
 
-/** No working directory; only a name for keys (StdioTransport.serverKey): every file operation throws. */
+/** No working directory; only a name for keys (eraCacheKey): every file operation throws. */
 const cwd = (): string => "/";
 
 function timerKeepsAlive(timer: ReturnType<typeof setTimeout>, keepAlive: boolean): void {

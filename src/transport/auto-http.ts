@@ -97,10 +97,8 @@ export class AutoHttpTransport extends TransportWrapper {
     return this.redact(text);
   }
 
-  /** The URL's origin and path (Transport.serverKey), as Streamable HTTP gives it. */
-  get serverKey(): string {
-    return JSON.stringify(["http", `${this.url.origin}${this.url.pathname}`]);
-  }
+  /** A request's SendOptions.headers go to whichever HTTP transport is chosen (the legacy one has no use for them). */
+  readonly sendsHeaders = true;
 
   /** Which transport the server speaks; undefined until the first message has been sent. */
   get kind(): HttpTransportKind | undefined {

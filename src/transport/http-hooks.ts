@@ -1,20 +1,17 @@
 // How a wrapping transport (tracing, auto-http) passes the HTTP-only hooks of the Client on to
 // the transport it wraps, in one place — spec 2025-11-25 basic/transports (the
-// MCP-Protocol-Version header, "Session Management") and 2026-07-28 streamable-http ("Custom
-// Headers from Tool Parameters").
+// MCP-Protocol-Version header, "Session Management").
 
 import { TransportBase } from "./lifecycle.ts";
 import type { ClientTransport, HttpTransportHooks } from "./transport.ts";
 
 /**
- * Remembers what the Client handed a wrapper (the wire's version, the tool-schema lookup, the
- * session-expired hook) and hands it to the wrapped transport: at once when one is attached,
+ * Remembers what the Client handed a wrapper (the wire's version, the session-expired hook) and hands it to the wrapped transport: at once when one is attached,
  * and again to each transport attached later (auto-http tries one, then another).
  */
-export class HttpHooksRelay implements HttpTransportHooks {
+export class HttpHooksRelay implements Omit<HttpTransportHooks, "sendsHeaders"> {
   #target: ClientTransport | undefined;
   #version: string | undefined;
-  #toolSchemas: ((tool: string) => unknown) | undefined;
   #sessionExpired: (() => Promise<void>) | undefined;
   #joined: { id: string; version: string } | undefined;
   #kept = false;
@@ -26,7 +23,6 @@ export class HttpHooksRelay implements HttpTransportHooks {
     if (this.#joined !== undefined) target.joinSession?.(this.#joined.id, this.#joined.version);
     if (this.#kept) target.keepSession?.();
     if (this.#version !== undefined) target.setProtocolVersion?.(this.#version);
-    if (this.#toolSchemas !== undefined) target.setToolSchemas?.(this.#toolSchemas);
   }
 
   /** Stops handing hooks to `target` and takes its session-expired hook back. */
@@ -38,11 +34,6 @@ export class HttpHooksRelay implements HttpTransportHooks {
   setProtocolVersion(version: string | undefined): void {
     this.#version = version;
     this.#target?.setProtocolVersion?.(version);
-  }
-
-  setToolSchemas(lookup: (tool: string) => unknown): void {
-    this.#toolSchemas = lookup;
-    this.#target?.setToolSchemas?.(lookup);
   }
 
   joinSession(id: string, version: string): void {
@@ -75,13 +66,11 @@ export class HttpHooksRelay implements HttpTransportHooks {
 export abstract class TransportWrapper extends TransportBase implements HttpTransportHooks {
   /** Hands the hooks to the wrapped transport: attach() it once known. */
   protected readonly hooks = new HttpHooksRelay();
+  /** Whether the wrapped transport sends SendOptions.headers (HTTP); the wrapper passes them on as given. */
+  abstract readonly sendsHeaders: boolean;
 
   setProtocolVersion(version: string | undefined): void {
     this.hooks.setProtocolVersion(version);
-  }
-
-  setToolSchemas(lookup: (tool: string) => unknown): void {
-    this.hooks.setToolSchemas(lookup);
   }
 
   joinSession(id: string, version: string): void {

@@ -21,7 +21,7 @@ import {
 } from "./http-errors.ts";
 import { httpEndpoint } from "./url-credentials.ts";
 import { HTTP_CONNECTION_OPTIONS, type HttpConnectionOptions } from "./http-options.ts";
-import { withTraceHeaders } from "./mcp-headers.ts";
+import { withTraceHeaders } from "./trace-headers.ts";
 import { methodOf, TransportBase } from "./lifecycle.ts";
 import { within } from "../common/timing.ts";
 import { DEFAULT_MAX_RETRY_AFTER_MS, type HttpSendOptions, sendPatiently } from "./retry-after.ts";

@@ -15,7 +15,7 @@ import { CHILD_ENV_BASELINE, CHILD_ENV_BASELINE_WINDOWS, childEnvironment, envir
 import { type Redactor, redactText } from "../common/redact.ts";
 import { methodOf, TransportBase } from "./lifecycle.ts";
 import type { ProcessObserver } from "./trace-event.ts";
-import { TransportError, UndeliverableMessageError } from "./transport.ts";
+import { type ServerProcess, TransportError, UndeliverableMessageError } from "./transport.ts";
 
 /** Options of StdioTransport: the command, its arguments, environment and working directory, and the bounds. */
 export interface StdioTransportOptions {
@@ -209,18 +209,9 @@ export class StdioTransport extends TransportBase {
     return this.#child?.pid;
   }
 
-  /**
-   * A new transport with these same options, not started: the same server started again as a
-   * new process (the Client's restart of a server that exited on the server/discover probe).
-   */
-  fresh(): StdioTransport {
-    return new StdioTransport(this.#options);
-  }
-
-  /** The same command line run in the same directory is the same server (Transport.serverKey). */
-  get serverKey(): string {
-    const { command, args = [], cwd } = this.#options;
-    return JSON.stringify(["stdio", cwd ?? coreRuntime.cwd(), command, ...args]);
+  /** The server's process (Transport.serverProcess): its id and its last stderr lines. */
+  get serverProcess(): ServerProcess {
+    return { pid: this.pid, stderrTail: this.stderrTail };
   }
 
   /** The last lines the server wrote to stderr, oldest first. */

@@ -11,7 +11,7 @@ import type { JsonRpcMessage, RequestId } from "../jsonrpc/messages.ts";
 import { TransportWrapper } from "./http-hooks.ts";
 import type { HttpSendOptions } from "./retry-after.ts";
 import { type MessageTraceEvent, type TracedRequest, type TraceSink, traceStamp, type TraceTransportName } from "./trace-event.ts";
-import type { ClientTransport, Transport } from "./transport.ts";
+import type { ClientTransport, ServerProcess, Transport } from "./transport.ts";
 
 export type TraceDirection = "send" | "receive";
 
@@ -143,14 +143,14 @@ export class TracingTransport extends TransportWrapper {
     return this.inner.description;
   }
 
-  get serverKey(): string | undefined {
-    return this.inner.serverKey;
+  /** The wrapped transport's: whether it sends SendOptions.headers (they pass through send as given). */
+  get sendsHeaders(): boolean {
+    return this.inner.sendsHeaders === true;
   }
 
-  /** The inner transport's fresh() one, traced the same way; undefined when the inner transport makes none. */
-  fresh(): TracingTransport | undefined {
-    const inner = this.inner.fresh?.();
-    return inner === undefined ? undefined : new TracingTransport(inner, this.#trace, { ...this.#options, startedAt: this.#startedAt });
+  /** The wrapped transport's child process, if it runs one (stdio). */
+  get serverProcess(): ServerProcess | undefined {
+    return this.inner.serverProcess;
   }
 
   /** `text` with every credential this connection knows replaced (as the trace shows it). */

@@ -18,7 +18,9 @@ export interface Transport {
   start(): Promise<void>;
   /**
    * Sends one message; rejects with TransportError when it cannot, never hangs forever.
-   * `options.deadline` says until when the caller waits for a request's answer.
+   * `options.deadline` says until when the caller waits for a request's answer; `options.headers`
+   * go with the message where the wire has headers (HTTP) and are ignored elsewhere — the
+   * transport computes none from the message (it knows no MCP method, tool list or era).
    */
   send(message: JsonRpcMessage, options?: SendOptions): Promise<void>;
   /** Closes the connection; bounded in time; onclose fires once. */
@@ -34,29 +36,35 @@ export interface Transport {
    */
   onerror?: (error: Error) => void;
   /**
-   * A new transport to the same server, not started, made with this one's options (stdio: the
-   * same command line, environment, cwd and stderr listener); undefined when it cannot make one.
-   * The Client calls it at most once per connect, to start again a server that exited on the
-   * server/discover probe: a legacy server (spec 2026-07-28 basic/transports/stdio, "Backward
-   * Compatibility"). Transports that cannot start their server again leave it out.
+   * The child process this transport runs its server in (stdio), for what a host says when the
+   * server does not come up; undefined for a transport without one. A wrapping transport passes
+   * its inner one's on.
    */
-  fresh?(): Transport | undefined;
-  /**
-   * Identifies the server across connections, for a cache of what is known about it (the
-   * Client's `eraCache`): stdio its command line and working directory, HTTP its URL's origin
-   * and path. It may hold a secret (a token among the args): store a digest of it, not the text.
-   */
-  readonly serverKey?: string;
+  readonly serverProcess?: ServerProcess;
+}
+
+/** What a transport that runs its server as a child process tells of that process. */
+export interface ServerProcess {
+  /** The process id, once started. */
+  readonly pid: number | undefined;
+  /** The last lines the server wrote to stderr, oldest first. */
+  readonly stderrTail: readonly string[];
 }
 
 /**
  * What only the HTTP transports (Streamable HTTP, and the wrappers around it) take from the
- * Client, besides the verbs of Transport: the wire's version, the tools' schemas, and a way to
- * start a new session. A transport that has them implements this interface too; the Client
- * calls them when they are there. A wrapping transport passes them through in one place
- * (HttpHooksRelay, http-hooks.ts).
+ * Client, besides the verbs of Transport: the wire's version and a way to start a new session —
+ * the small optional abilities the Go SDK gives a connection as interfaces of their own. A
+ * transport that has them implements this interface too; the Client calls them when they are
+ * there. A wrapping transport passes them through in one place (HttpHooksRelay, http-hooks.ts).
+ * Per-request headers are not a hook: they come with each send (SendOptions.headers).
  */
 export interface HttpTransportHooks {
+  /**
+   * True when this transport sends a message's SendOptions.headers with it (HTTP). The Client
+   * computes request headers only for such a transport; other transports ignore them.
+   */
+  readonly sendsHeaders: boolean;
   /**
    * The Client calls it with the version of the wire: after a successful initialize, before
    * the first 2026-07-28 request, and with undefined when a modern probe failed and the
@@ -64,13 +72,6 @@ export interface HttpTransportHooks {
    * basic/transports) and, from 2026-07-28 on, goes stateless.
    */
   setProtocolVersion(version: string | undefined): void;
-  /**
-   * The Client hands over a lookup of each tool's inputSchema (its last tools/list) so that
-   * Streamable HTTP can mirror `x-mcp-header` parameters into Mcp-Param-* headers on the
-   * 2026-07-28 wire (spec 2026-07-28 basic/transports/streamable-http, "Custom Headers from
-   * Tool Parameters").
-   */
-  setToolSchemas(lookup: (tool: string) => unknown): void;
   /**
    * For transports with sessions (Streamable HTTP): the Client sets it to run the initialize
    * handshake again when the server ended the session (spec 2025-11-25 basic/transports,

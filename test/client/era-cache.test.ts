@@ -5,6 +5,7 @@
 
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
+import process from "node:process";
 import {
   Client,
   type ClientTransport,
@@ -16,6 +17,7 @@ import {
   RpcError,
   StdioTransport,
 } from "../../src/mod.ts";
+import { eraCacheKey } from "../../src/client/era-cache.ts";
 import { fixturePath } from "../support/fixture-process.ts";
 import { methodLog } from "../support/method-log.ts";
 
@@ -40,9 +42,12 @@ class RecordingCache implements EraCache {
   }
 }
 
-async function connectedEra(transport: ClientTransport, options: ConstructorParameters<typeof Client>[1]): Promise<Client> {
+/** The key the era cache knows the fixture by (Client.connect's serverKey). */
+const SERVER_KEY = eraCacheKey({ command: "node", args: [FIXTURE] });
+
+async function connectedEra(transport: ClientTransport | (() => ClientTransport), options: ConstructorParameters<typeof Client>[1]): Promise<Client> {
   const client = new Client(CLIENT_INFO, options);
-  await client.connect(transport);
+  await client.connect(transport, { serverKey: SERVER_KEY });
   return client;
 }
 
@@ -52,12 +57,12 @@ describe("the era cache of a Client", () => {
     const eraCache = new RecordingCache();
     const transport = () => new StdioTransport({ command: "node", args: [FIXTURE, "--log", log.path] });
     try {
-      const first = await connectedEra(transport(), { eraCache });
+      const first = await connectedEra(transport, { eraCache });
       assert.equal(first.era, "legacy");
       await first.close();
       assert.deepEqual(log.methods(), ["server/discover", "initialize", "notifications/initialized"]);
 
-      const second = await connectedEra(transport(), { eraCache });
+      const second = await connectedEra(transport, { eraCache });
       assert.equal(second.era, "legacy");
       assert.deepEqual((await second.listTools()).map((tool) => tool.name), ["echo"]);
       await second.close();
@@ -73,12 +78,12 @@ describe("the era cache of a Client", () => {
     const eraCache = new MemoryEraCache();
     const transport = () => new StdioTransport({ command: "node", args: [FIXTURE, "--silent", "--log", log.path] });
     try {
-      const first = await connectedEra(transport(), { eraCache, discoverTimeoutMs: 200 });
+      const first = await connectedEra(transport, { eraCache, discoverTimeoutMs: 200 });
       await first.close();
       // The probe timed out and was cancelled (spec 2025-11-25 basic/utilities/cancellation).
       assert.deepEqual(log.methods(), ["server/discover", "notifications/cancelled", "initialize", "notifications/initialized"]);
       // The wait would be a minute: only a connect that skips the probe finishes.
-      const second = await connectedEra(transport(), { eraCache, discoverTimeoutMs: 60_000 });
+      const second = await connectedEra(transport, { eraCache, discoverTimeoutMs: 60_000 });
       assert.equal(second.era, "legacy");
       await second.close();
       assert.deepEqual(log.methods().slice(4), ["initialize", "notifications/initialized"]);
@@ -89,7 +94,6 @@ describe("the era cache of a Client", () => {
 
   test("a remembered legacy era that fails (initialize refused by a modern server) is forgotten and the era found afresh", async () => {
     const [clientEnd, serverEnd] = MemoryTransport.pair();
-    Object.defineProperty(clientEnd, "serverKey", { value: "in-process modern server" });
     const server = new Peer({ name: "modern server", send: (message) => serverEnd.send(message) });
     const received: string[] = [];
     serverEnd.onmessage = (message) => {
@@ -114,7 +118,7 @@ describe("the era cache of a Client", () => {
     const client = new Client(CLIENT_INFO, { eraCache, listen: false });
     client.on("problem", ({ message }) => problems.push(message));
     try {
-      await client.connect(clientEnd);
+      await client.connect(clientEnd, { serverKey: "in-process modern server" });
       assert.equal(client.state, "ready");
       assert.equal(client.era, "modern");
       assert.equal(client.serverInfo?.name, "modern");
@@ -124,6 +128,17 @@ describe("the era cache of a Client", () => {
     } finally {
       await client.close();
     }
+  });
+
+  test("eraCacheKey names a stdio server by its directory and command line, an HTTP one by its URL's origin and path", () => {
+    // The keys Transport.serverKey gave before: entries already in a cache file stay valid.
+    assert.equal(
+      eraCacheKey({ command: "node", args: ["server.js", "--flag"], cwd: "/srv" }),
+      JSON.stringify(["stdio", "/srv", "node", "server.js", "--flag"]),
+    );
+    assert.equal(eraCacheKey({ command: "node" }), eraCacheKey({ command: "node", args: [], cwd: process.cwd() }), "default: this process's directory");
+    // The query (it may hold a key) and a user:password@ stay out.
+    assert.equal(eraCacheKey({ url: "https://user:secret@mcp.example.com/mcp?key=abc" }), JSON.stringify(["http", "https://mcp.example.com/mcp"]));
   });
 
   test("protocol legacy or modern neither reads nor writes the cache", async () => {

@@ -18,16 +18,22 @@ describe("a stdio server that exits on the server/discover probe", () => {
   test("protocol auto starts it again once and speaks the handshake: connect, list, call and close work", async () => {
     const log = methodLog("mcpwire-era-restart-");
     const stderr: string[] = [];
-    const first = new StdioTransport({ command: "node", args: [FIXTURE, "--log", log.path], onStderr: (line) => stderr.push(line) });
+    // connect() is given a function that makes the transport: the Client calls it again to start the server again.
+    const made: StdioTransport[] = [];
+    const transport = () => {
+      made.push(new StdioTransport({ command: "node", args: [FIXTURE, "--log", log.path], onStderr: (line) => stderr.push(line) }));
+      return made.at(-1)!;
+    };
     const client = new Client(CLIENT_INFO, { name: "rusty" });
     const states: StateChange[] = [];
     client.on("statechange", (change) => states.push(change));
     try {
-      await client.connect(first);
+      await client.connect(transport);
       assert.equal(client.state, "ready");
       assert.equal(client.era, "legacy");
       assert.equal(client.serverInfo?.name, "initialize-first");
-      assert.notEqual(client.transport, first, "the client holds the transport of the second process");
+      assert.equal(made.length, 2, "one transport per process");
+      assert.equal(client.transport, made[1], "the client holds the transport of the second process");
       const tools = await client.listTools();
       assert.deepEqual(tools.map((tool) => tool.name), ["echo"]);
       const result = await client.callTool("echo", { text: "hello" });
@@ -45,11 +51,27 @@ describe("a stdio server that exits on the server/discover probe", () => {
     assert.ok(stderr.some((line) => line.includes("expect initialized request, but received")), stderr.join("\n"));
   });
 
+  test("given one transport (not a function that makes one), the Client cannot start it again: connect fails saying what to give", async () => {
+    const log = methodLog("mcpwire-era-restart-");
+    const client = new Client(CLIENT_INFO, { name: "rusty" });
+    try {
+      const error = await rejection(client.connect(new StdioTransport({ command: "node", args: [FIXTURE, "--log", log.path] })));
+      assert.ok(error instanceof ConnectionClosedError, `${error}`);
+      assert.match(error.message, /^server "rusty" stopped on server\/discover/);
+      assert.match(error.message, /set protocol: legacy for this server, or give connect\(\) a function that makes the transport$/);
+      assert.equal(client.state, "failed");
+      assert.deepEqual(log.methods(), ["server/discover"], "no second process");
+    } finally {
+      await client.close();
+      log.remove();
+    }
+  });
+
   test("protocol modern does not start it again, and says the probe is the likely cause", async () => {
     const log = methodLog("mcpwire-era-restart-");
     const client = new Client(CLIENT_INFO, { name: "rusty", protocol: "modern" });
     try {
-      const error = await rejection(client.connect(new StdioTransport({ command: "node", args: [FIXTURE, "--log", log.path] })));
+      const error = await rejection(client.connect(() => new StdioTransport({ command: "node", args: [FIXTURE, "--log", log.path] })));
       assert.ok(error instanceof ConnectionClosedError, `${error}`);
       assert.match(error.message, /^server "rusty" stopped on server\/discover.*exited with code 1/);
       assert.match(error.message, /expect initialized request/);
@@ -71,7 +93,7 @@ describe("closing around the restart", () => {
     };
     const states: StateChange[] = [];
     client.on("statechange", (change) => states.push(change));
-    const error = await rejection(client.connect(new StdioTransport({ command: "node", args: [FIXTURE], onStderr })));
+    const error = await rejection(client.connect(() => new StdioTransport({ command: "node", args: [FIXTURE], onStderr })));
     assert.ok(error instanceof ClientStateError, `${error}`);
     assert.equal(client.state, "closed");
     assert.deepEqual(states.map(({ to }) => to), ["connecting", "closing", "closed"]);
@@ -85,7 +107,7 @@ describe("a server that exits at start", () => {
     const client = new Client(CLIENT_INFO, { name: "broken" });
     const states: StateChange[] = [];
     client.on("statechange", (change) => states.push(change));
-    const error = await rejection(client.connect(new StdioTransport({ command: "node", args: [fixturePath("exit-at-start-server.mjs")] })));
+    const error = await rejection(client.connect(() => new StdioTransport({ command: "node", args: [fixturePath("exit-at-start-server.mjs")] })));
     assert.ok(error instanceof ConnectionClosedError, `${error}`);
     assert.match(
       error.message,

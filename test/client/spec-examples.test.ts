@@ -30,10 +30,9 @@ import {
 import type { CompleteReference } from "../../src/client/types.ts";
 import { encodeLine } from "../../src/jsonrpc/line-encoder.ts";
 import { isErrorResponse, isNotification, isRequest, isResponse, whyNotJsonRpc } from "../../src/jsonrpc/messages.ts";
-import { paramHeadersOf } from "../../src/transport/mcp-headers.ts";
+import { paramHeadersOf, requestHeaders } from "../../src/client/request-headers.ts";
 import type { RequestHandler } from "../../src/jsonrpc/peer.ts";
 import type { UrlElicitationRequest } from "../../src/client/handlers.ts";
-import { requestHeaders } from "../../src/transport/mcp-headers.ts";
 import { type InProcessServer, inProcessServer, requestsFor } from "../support/in-process-server.ts";
 import { nextEvent as nextEventOf } from "../support/events.ts";
 
@@ -823,7 +822,7 @@ describe("spec examples: Streamable HTTP request metadata headers", () => {
       const tools = new Map((example("ListToolsResult").tools as Json[]).map((tool) => [tool.name as string, tool.inputSchema]));
       const expected: Record<string, string> = { "Mcp-Method": request.method };
       if (mcpName !== undefined) expected["Mcp-Name"] = mcpName;
-      assert.deepEqual(requestHeaders(request, (tool) => tools.get(tool)), expected);
+      assert.deepEqual(requestHeaders(request.method, request.params, (tool) => tools.get(tool)), expected);
     });
   }
 });

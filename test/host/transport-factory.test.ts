@@ -68,5 +68,6 @@ test("an auto url falls back to the legacy SSE transport and says so once connec
 test("a description without its command or url is refused before anything starts", () => {
   assert.throws(() => createTransport({ transport: "stdio" }), /a stdio server needs a command/);
   assert.throws(() => createTransport({ transport: "http" }), /an http server needs a url/);
-  assert.equal(detectedTransport(createTransport({ transport: "http", url: "http://127.0.0.1:9/mcp" })), undefined);
+  // A transport names its kind (no instanceof outside src/transport/): a configured one its own.
+  assert.equal(detectedTransport(createTransport({ transport: "http", url: "http://127.0.0.1:9/mcp" })), "http");
 });

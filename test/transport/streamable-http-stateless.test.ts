@@ -137,6 +137,28 @@ describe("Streamable HTTP, 2026-07-28 (stateless)", { timeout: 60_000 }, () => {
     });
   });
 
+  test("the transport sends the headers each send is given and makes none itself: it knows no MCP method", async () => {
+    const server = await startServer();
+    const transport = new StreamableHttpTransport({ url: server.url });
+    const answers: unknown[] = [];
+    transport.onmessage = (message) => answers.push(message);
+    try {
+      await transport.start();
+      transport.setProtocolVersion("2026-07-28");
+      await transport.send({ jsonrpc: "2.0", id: 1, method: "tools/list" });
+      await transport.send({ jsonrpc: "2.0", id: 2, method: "tools/list" }, { headers: { "Mcp-Method": "tools/list", "X-Tag": "second" } });
+      assert.equal(answers.length, 2);
+      const [first, second] = server.seen;
+      assert.equal(first?.headers["mcp-method"], undefined, "no header the send was not given");
+      assert.equal(first?.headers["mcp-protocol-version"], "2026-07-28");
+      assert.equal(second?.headers["mcp-method"], "tools/list");
+      assert.equal(second?.headers["x-tag"], "second");
+    } finally {
+      await transport.close();
+      await server.close();
+    }
+  });
+
   test("a lost response stream of an idempotent tool is sent again as a new request, and the user is told", async () => {
     await withClient(async (client, seen, problems) => {
       assert.equal(textOf(await client.callTool("safe")), "safe done on call 2");

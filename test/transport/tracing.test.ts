@@ -32,23 +32,31 @@ describe("TracingTransport", () => {
     ]);
   });
 
-  test("passes setProtocolVersion, setToolSchemas and onsessionexpired (set, then cleared) through to the inner transport", async () => {
+  test("passes setProtocolVersion, onsessionexpired (set, then cleared), sendsHeaders and each send's headers through to the inner transport", async () => {
     const versions: (string | undefined)[] = [];
-    const lookups: ((tool: string) => unknown)[] = [];
+    const sent: (Readonly<Record<string, string>> | undefined)[] = [];
     const inner: ClientTransport = {
       description: "inner",
       start: () => Promise.resolve(),
-      send: () => Promise.resolve(),
+      send: (_message, options) => {
+        sent.push(options?.headers);
+        return Promise.resolve();
+      },
       close: () => Promise.resolve(),
       setProtocolVersion: (version) => versions.push(version),
-      setToolSchemas: (lookup) => lookups.push(lookup),
+      sendsHeaders: true,
     };
     const traced = new TracingTransport(inner, () => {});
     traced.setProtocolVersion("2025-06-18");
     assert.deepEqual(versions, ["2025-06-18"]);
-    const lookup = (tool: string) => ({ tool });
-    traced.setToolSchemas(lookup);
-    assert.deepEqual(lookups, [lookup]);
+    // The transport is told the headers with each send; it has no hook for the client's tool list.
+    assert.equal(traced.sendsHeaders, true);
+    assert.equal("setToolSchemas" in traced, false);
+    await traced.start();
+    await traced.send({ jsonrpc: "2.0", id: 1, method: "tools/list" }, { headers: { "Mcp-Method": "tools/list" } });
+    assert.deepEqual(sent, [{ "Mcp-Method": "tools/list" }]);
+    assert.equal(new TracingTransport({ ...inner, sendsHeaders: false }, () => {}).sendsHeaders, false);
+    await traced.close();
     let renewed = 0;
     traced.onsessionexpired = () => {
       renewed++;

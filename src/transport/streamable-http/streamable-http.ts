@@ -24,13 +24,13 @@ import {
 import { httpEndpoint } from "../url-credentials.ts";
 import { observedFetch } from "../http-observer.ts";
 import { TransportBase } from "../lifecycle.ts";
-import { requestHeaders, type ToolSchemaLookup, withTraceHeaders } from "../mcp-headers.ts";
 import { retryOnReset } from "../reset-retry.ts";
 import { busyName, DEFAULT_MAX_RETRY_AFTER_MS, type HttpSendOptions, retryWhen, sendPatiently } from "../retry-after.ts";
 import { fetchSameOrigin, type SameOriginResponse } from "../same-origin-fetch.ts";
 import type { SseEvent } from "../sse-parser.ts";
 import { type ReconnectOptions, reconnectOptions } from "../sse-reconnect.ts";
 import type { HttpObserver } from "../trace-event.ts";
+import { withTraceHeaders } from "../trace-headers.ts";
 import { type HttpTransportHooks, TransportError } from "../transport.ts";
 import { aborted, AbortScope, LinkedAbort } from "./abort.ts";
 import {
@@ -81,11 +81,6 @@ export class StreamableHttpTransport extends TransportBase implements HttpTransp
    */
   onsessionexpired?: () => Promise<void>;
 
-  /** The URL's origin and path (Transport.serverKey); the query stays out, it may hold a key. */
-  get serverKey(): string {
-    return JSON.stringify(["http", `${this.url.origin}${this.url.pathname}`]);
-  }
-
   readonly #fetch: typeof fetch;
   readonly #headers: Record<string, string>;
   readonly #requestInit: RequestInit;
@@ -110,7 +105,6 @@ export class StreamableHttpTransport extends TransportBase implements HttpTransp
   #stateless = false;
   /** A stateless exchange has succeeded: from now on any JSON-RPC error in a 4xx is the server's answer. */
   #statelessConfirmed = false;
-  #toolSchemas: ToolSchemaLookup | undefined;
   /** The requests on their way, by id: what their answers, cancellations and close() reach. */
   readonly #exchanges = new Map<RequestId, Exchange>();
   /** Stops the GET stream (close, new session). */
@@ -218,10 +212,8 @@ export class StreamableHttpTransport extends TransportBase implements HttpTransp
     return this.#session.keep();
   }
 
-  /** spec 2026-07-28 streamable-http ("Custom Headers from Tool Parameters"): where x-mcp-header annotations are read. */
-  setToolSchemas(lookup: ToolSchemaLookup): void {
-    this.#toolSchemas = lookup;
-  }
+  /** A request's SendOptions.headers go on its POST (HttpTransportHooks.sendsHeaders). */
+  readonly sendsHeaders = true;
 
   /** True on the 2026-07-28 wire (set through setProtocolVersion). */
   get stateless(): boolean {
@@ -271,8 +263,10 @@ export class StreamableHttpTransport extends TransportBase implements HttpTransp
     const until = exchange === undefined ? Date.now() + this.#timeoutMs : options.deadline;
     try {
       const body = JSON.stringify(message);
-      // spec 2026-07-28 basic/index ("OpenTelemetry trace context"): a request's traceparent also as the W3C header.
-      const extra = withTraceHeaders(message, this.#stateless && isRequest(message) ? requestHeaders(message, this.#toolSchemas) : undefined);
+      // The headers the Client computed for this message (Mcp-Method, Mcp-Name, Mcp-Param-*: spec
+      // 2026-07-28 streamable-http "Request Metadata"), and a request's traceparent as the W3C header
+      // (spec 2026-07-28 basic/index, "OpenTelemetry trace context").
+      const extra = withTraceHeaders(message, options.headers);
       const post = () => this.#postPatiently(message, body, signal, extra, exchange, until);
       let posted = await post();
       if (!posted.response.ok && exchange !== undefined && this.#stateless) {
@@ -360,7 +354,7 @@ export class StreamableHttpTransport extends TransportBase implements HttpTransp
     message: JsonRpcMessage,
     body: string,
     signal: AbortSignal,
-    extra: Record<string, string> | undefined,
+    extra: Readonly<Record<string, string>> | undefined,
     exchange: Exchange | undefined,
     until: number | undefined,
   ): Promise<Posted> {
@@ -395,7 +389,7 @@ export class StreamableHttpTransport extends TransportBase implements HttpTransp
    * new session is being started (a second restart can begin while the first renewal's
    * waiters wake up, so this waits again until none is under way).
    */
-  async #post(message: JsonRpcMessage, body: string, signal: AbortSignal, extra?: Record<string, string>): Promise<Posted> {
+  async #post(message: JsonRpcMessage, body: string, signal: AbortSignal, extra?: Readonly<Record<string, string>>): Promise<Posted> {
     if (!isHandshake(message)) {
       while (this.#session.renewal !== undefined) {
         await this.#session.renewal.catch(() => {});

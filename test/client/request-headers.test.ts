@@ -1,12 +1,12 @@
-// The request metadata headers of the 2026-07-28 Streamable HTTP transport: value encoding,
-// the x-mcp-header constraints, and the headers of one request — spec 2026-07-28
-// basic/transports/streamable-http ("Request Metadata").
+// The request metadata headers the Client makes for the 2026-07-28 Streamable HTTP transport:
+// value encoding, the x-mcp-header constraints, and the headers of one request — spec
+// 2026-07-28 basic/transports/streamable-http ("Request Metadata").
 
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { encodeHeaderValue, paramHeadersOf, requestHeaders } from "../../src/transport/mcp-headers.ts";
+import { encodeHeaderValue, paramHeadersOf, requestHeaders } from "../../src/client/request-headers.ts";
 
-describe("mcp-headers", () => {
+describe("request-headers", () => {
   test("values are encoded as the spec's table shows: plain ASCII as is, the rest as =?base64?…?=", () => {
     // spec 2026-07-28 streamable-http ("Value Encoding", the encoding examples).
     assert.equal(encodeHeaderValue("us-west1"), "us-west1");
@@ -76,12 +76,8 @@ describe("mcp-headers", () => {
       },
     };
     const headers = requestHeaders(
-      {
-        jsonrpc: "2.0",
-        id: 1,
-        method: "tools/call",
-        params: { name: "execute_sql", arguments: { region: "us-west1", priority: 42, verbose: null, greeting: "Hello, 世界" } },
-      },
+      "tools/call",
+      { name: "execute_sql", arguments: { region: "us-west1", priority: 42, verbose: null, greeting: "Hello, 世界" } },
       (tool) => (tool === "execute_sql" ? schema : undefined),
     );
     assert.deepEqual(headers, {
@@ -94,14 +90,14 @@ describe("mcp-headers", () => {
   });
 
   test("resources/read names its URI and prompts/get its prompt; other requests carry only Mcp-Method", () => {
-    assert.deepEqual(requestHeaders({ jsonrpc: "2.0", id: 2, method: "resources/read", params: { uri: "file:///a b.txt" } }), {
+    assert.deepEqual(requestHeaders("resources/read", { uri: "file:///a b.txt" }), {
       "Mcp-Method": "resources/read",
       "Mcp-Name": "file:///a b.txt",
     });
-    assert.deepEqual(requestHeaders({ jsonrpc: "2.0", id: 3, method: "prompts/get", params: { name: "greet" } }), {
+    assert.deepEqual(requestHeaders("prompts/get", { name: "greet" }), {
       "Mcp-Method": "prompts/get",
       "Mcp-Name": "greet",
     });
-    assert.deepEqual(requestHeaders({ jsonrpc: "2.0", id: 4, method: "tools/list" }), { "Mcp-Method": "tools/list" });
+    assert.deepEqual(requestHeaders("tools/list", undefined), { "Mcp-Method": "tools/list" });
   });
 });

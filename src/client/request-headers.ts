@@ -1,10 +1,12 @@
 // The request metadata headers of Streamable HTTP in the 2026-07-28 revision: Mcp-Method,
 // Mcp-Name and the Mcp-Param-{Name} headers mirrored from tool parameters marked
 // `x-mcp-header` — spec 2026-07-28 basic/transports/streamable-http ("Request Metadata").
+// The Client computes them from the request and its last tools/list, and hands them to the
+// transport with each send (SendOptions.headers): the transport knows no method or tool.
 
 import { isObject } from "../common/json.ts";
 import { ONE_SCHEMA_KEYWORDS, SCHEMA_LIST_KEYWORDS, SCHEMA_MAP_KEYWORDS } from "../common/schema-keywords.ts";
-import type { JsonRpcMessage, JsonRpcRequest } from "../jsonrpc/messages.ts";
+import type { Params } from "../jsonrpc/peer.ts";
 
 type Json = Record<string, unknown>;
 
@@ -123,23 +125,22 @@ function headerText(value: unknown): string | undefined {
 export type ToolSchemaLookup = (tool: string) => unknown;
 
 /**
- * The headers one POST carries for this request beyond the protocol version: Mcp-Method on
+ * The headers one POST carries for a request beyond the protocol version: Mcp-Method on
  * every request; Mcp-Name for tools/call, resources/read, prompts/get and the task id of
- * tasks/get, tasks/update and tasks/cancel; Mcp-Param-* for
- * the tool's annotated parameters present in the arguments ("Client Behavior").
+ * tasks/get, tasks/update and tasks/cancel; Mcp-Param-* for the tool's annotated parameters
+ * present in the arguments ("Client Behavior"). `params` are the request's own, before `_meta`.
  */
-export function requestHeaders(message: JsonRpcRequest, toolSchema?: ToolSchemaLookup): Record<string, string> {
-  const headers: Record<string, string> = { "Mcp-Method": message.method };
-  const params = message.params;
-  if (message.method === "tools/call" || message.method === "prompts/get") {
+export function requestHeaders(method: string, params: Params | undefined, toolSchema?: ToolSchemaLookup): Record<string, string> {
+  const headers: Record<string, string> = { "Mcp-Method": method };
+  if (method === "tools/call" || method === "prompts/get") {
     if (typeof params?.name === "string") headers["Mcp-Name"] = encodeHeaderValue(params.name);
-  } else if (message.method === "resources/read") {
+  } else if (method === "resources/read") {
     if (typeof params?.uri === "string") headers["Mcp-Name"] = encodeHeaderValue(params.uri);
-  } else if (message.method === "tasks/get" || message.method === "tasks/update" || message.method === "tasks/cancel") {
+  } else if (method === "tasks/get" || method === "tasks/update" || method === "tasks/cancel") {
     // tasks extension ("Streamable HTTP: Routing Headers"): Mcp-Name is the task id.
     if (typeof params?.taskId === "string") headers["Mcp-Name"] = encodeHeaderValue(params.taskId);
   }
-  if (message.method === "tools/call" && typeof params?.name === "string" && toolSchema !== undefined) {
+  if (method === "tools/call" && typeof params?.name === "string" && toolSchema !== undefined) {
     const found = paramHeadersOf(toolSchema(params.name));
     if ("headers" in found && found.headers.length > 0) {
       const args = params.arguments;
@@ -159,22 +160,4 @@ function valueAt(root: unknown, path: readonly string[]): unknown {
     value = value[key];
   }
   return value;
-}
-
-/**
- * `headers` plus the W3C trace context headers (`traceparent`, `tracestate`, `baggage`) of a
- * request whose `_meta` carries a traceparent (the telemetry layer puts them there): HTTP tracing
- * sees the POST as part of the request's trace — spec 2026-07-28 basic/index ("OpenTelemetry trace
- * context"), W3C Trace Context ("traceparent Header"). Only header-safe values, at most 8192
- * characters (W3C Baggage's limit); without a traceparent, `headers` as given.
- */
-export function withTraceHeaders(message: JsonRpcMessage, headers: Record<string, string> | undefined): Record<string, string> | undefined {
-  const meta = "method" in message && "id" in message ? message.params?._meta : undefined;
-  if (!isObject(meta) || typeof meta.traceparent !== "string") return headers;
-  const traced: Record<string, string> = { ...headers };
-  for (const key of ["traceparent", "tracestate", "baggage"]) {
-    const value = meta[key];
-    if (typeof value === "string" && /^[\x20-\x7e]{1,8192}$/.test(value)) traced[key] = value;
-  }
-  return traced;
 }
