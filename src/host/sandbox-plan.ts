@@ -221,7 +221,7 @@ export async function planSandbox(
     ...(env.HOME === undefined || !isAbsolutePath(env.HOME) ? {} : { home: env.HOME }),
   };
   const workdir = cwdMapped ? "mapped" : defaults ? "home" : "unlisted";
-  const exitNote = runner === undefined ? undefined : runnerNote(runner, settings, runnerCaches(name, spawn.env), cwd, workdir);
+  const exitNote = runner === undefined ? undefined : runnerNote(runner, settings, runnerCaches(name, spawn.env), cwd, workdir, runPackage(spawn.args));
   return { plan, env, ...(exitNote === undefined ? {} : { exitNote }) };
 }
 
@@ -248,6 +248,7 @@ function runnerNote(
   caches: string[],
   cwd: string,
   workdir: "mapped" | "home" | "unlisted",
+  pkg = "PACKAGE",
 ): string | undefined {
   const readOnly = caches.filter((cache) => !settings.write.some((path) => isWithin(cache, path)));
   if (settings.network && readOnly.length === 0) return undefined;
@@ -257,15 +258,32 @@ function runnerNote(
   ].join(" and ");
   const grant = `sandbox: { network: true, write: [${caches.map((cache) => JSON.stringify(cache)).join(", ")}] }`;
   if (runner === "uvx") {
-    return `in its sandbox uvx has ${lacks}, so it cannot download or install a package: install it first (uv tool install PACKAGE) and run ` +
+    return `in its sandbox uvx has ${lacks}, so it cannot download or install a package: install it first (uv tool install ${pkg}) and run ` +
       `its command instead of uvx, or let uvx download and cache packages with ${grant} in the server's config (it may then write that cache)`;
   }
   const where = workdir === "mapped"
-    ? `installed in its working directory ${cwd} (npm install PACKAGE there)`
+    ? `installed in its working directory ${cwd} (npm install ${pkg} there)`
     : workdir === "home"
     ? `installed in a project directory: its working directory ${cwd} is, or holds, your home, which the sandbox does not map, ` +
-      `so give it a project's directory as cwd (--cwd DIR) and npm install PACKAGE there`
-    : `installed in its working directory, which its sandbox.read does not list (${cwd}): add it, and npm install PACKAGE there`;
-  return `in its sandbox npx has ${lacks}, so it runs only a package ${where}; or install the package (npm install -g PACKAGE) and run its command ` +
+      `so give it a project's directory as cwd (--cwd DIR) and npm install ${pkg} there`
+    : `installed in its working directory, which its sandbox.read does not list (${cwd}): add it, and npm install ${pkg} there`;
+  return `in its sandbox npx has ${lacks}, so it runs only a package ${where}; or install the package (npm install -g ${pkg}) and run its command ` +
     `instead of npx; or let npx download and cache packages with ${grant} in the server's config (it may then write that cache)`;
+}
+
+/**
+ * The package a runner's command line runs, for the hint: the first word that is not an option
+ * (`npx -y @scope/server --flag` → `@scope/server`), or `--package NAME`/`-p NAME`/`--from NAME`
+ * when given; a version suffix is kept (`npm install pkg@1.2`). Undefined when none is seen.
+ */
+function runPackage(args: readonly string[]): string | undefined {
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    const named = /^--(?:package|from)=(.+)$/.exec(arg);
+    if (named) return named[1];
+    if (arg === "-p" || arg === "--package" || arg === "--from") return args[i + 1];
+    if (arg === "--") return args[i + 1];
+    if (!arg.startsWith("-") && !arg.includes("://")) return arg; // not the value of --registry URL
+  }
+  return undefined;
 }

@@ -80,7 +80,7 @@ describe("--sandbox and sandbox: on the command line", { skip }, () => {
     assert.match(status?.reason ?? "", /^could not start: npx runs offline and the package is not where it can run it from, which no retry can change/);
     const error = status?.lastError ?? "";
     assert.match(error, /in its sandbox npx has no network and its cache \(.*\) read-only, so it runs only a package installed in its working directory/);
-    assert.ok(error.includes(`${empty} (npm install PACKAGE there)`), error);
+    assert.ok(error.includes(`${empty} (npm install @modelcontextprotocol/server-everything there)`), error);
     assert.match(error, /sandbox: \{ network: true, write: \[.*\] \} in the server's config/);
     assert.equal(home.code, 3, home.stderr);
     assert.match(

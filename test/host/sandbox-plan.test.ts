@@ -117,7 +117,16 @@ describe("planSandbox", () => {
     assert.equal(offline.env.npm_config_offline, "true");
     const note = offline.exitNote ?? "";
     assert.match(note, /in its sandbox npx has no network and its cache \(.*\/home\/\.npm\) read-only/);
-    assert.ok(note.includes(`installed in its working directory ${app} (npm install PACKAGE there)`), note);
+    assert.ok(note.includes(`installed in its working directory ${app} (npm install @scope/server there)`), note);
+    assert.ok(note.includes("(npm install -g @scope/server)"), note);
+    // The package named as the runner's options give it; a registry URL is no package.
+    const named = await planSandbox(
+      DEFAULT,
+      { command: "npx", args: ["--registry", "https://r.example", "-p", "@scope/pkg", "srv"], env: { HOME: home }, cwd: app },
+      [],
+      {},
+    );
+    assert.ok((named.exitNote ?? "").includes("npm install @scope/pkg there"), named.exitNote);
     assert.ok(note.includes(`sandbox: { network: true, write: ["${join(home, ".npm")}"] }`), note);
     // The server's own setting stays; with the network it is not offline, but its cache is still read-only.
     const own = await planSandbox(DEFAULT, { command: "npx", args: ["-y", "@scope/server"], env: { HOME: home, NPM_CONFIG_OFFLINE: "false" } }, [], {});
@@ -146,7 +155,7 @@ describe("planSandbox", () => {
     const uv = await planSandbox(DEFAULT, { command: "uvx", args: ["mcp-server-fetch"], env: { HOME: "/home/u", UV_CACHE_DIR: "/var/cache/uv" } }, [], {});
     assert.ok(uv.plan.read.includes("/var/cache/uv"));
     assert.ok(uv.plan.read.includes("/home/u/.local/share/uv"));
-    assert.match(uv.exitNote ?? "", /uv tool install PACKAGE/);
+    assert.match(uv.exitNote ?? "", /uv tool install mcp-server-fetch\)/);
     assert.equal(uv.env.UV_OFFLINE, "1");
     const deno = await planSandbox(DEFAULT, { command: "deno", args: ["run", "server.ts"], env: { DENO_DIR: "/var/cache/deno" } }, [], {});
     assert.ok(deno.plan.read.includes("/var/cache/deno"));

@@ -233,7 +233,7 @@ describe("a stdio server in its sandbox (bubblewrap)", { skip }, () => {
       assert.deepEqual(failed.map((event) => event.final), ["npx runs offline and the package is not where it can run it from"]);
       const error = status?.lastError ?? "";
       assert.match(error, /in its sandbox npx has no network and its cache \(.*\.npm\) read-only/);
-      assert.ok(error.includes(`installed in its working directory ${join(dir, "root")} (npm install PACKAGE there)`), error);
+      assert.ok(error.includes(`installed in its working directory ${join(dir, "root")} (npm install @mcpwire-test/not-installed-anywhere there)`), error);
       assert.match(error, /sandbox: \{ network: true, write: \[".*\.npm"\] \} in the server's config/);
       assert.match(error, /ENOTCACHED/);
     } finally {
