@@ -119,16 +119,26 @@ function stalled(path: string): FileError {
 
 let pause: Int32Array | undefined;
 
-/** Writes all of `bytes` now (synchronously), waiting (bounded) while the reader has no room. */
-function writeAllSync(fd: number, bytes: Uint8Array, path: string): void {
+/**
+ * Writes all of `bytes`, chunk by chunk, pausing (each `yield`: the caller waits RETRY_MS, in
+ * whatever way it can) while the reader has no room; throws once it has taken nothing for
+ * SPECIAL_FILE_WAIT_MS. One loop for the synchronous append and the asynchronous write.
+ */
+function* writing(fd: number, bytes: Uint8Array, path: string): Generator<void, void, undefined> {
   let last = Date.now();
   for (let done = 0; done < bytes.length;) {
     const wrote = writeChunk(fd, bytes, done, path);
     done += wrote;
     if (wrote > 0) last = Date.now();
     else if (Date.now() - last > SPECIAL_FILE_WAIT_MS) throw stalled(path);
-    else Atomics.wait(pause ??= new Int32Array(new SharedArrayBuffer(4)), 0, 0, RETRY_MS); // a synchronous sleep: append() hands its text over before it returns
+    else yield;
   }
+}
+
+/** Writes all of `bytes` now (synchronously), waiting (bounded) while the reader has no room. */
+function writeAllSync(fd: number, bytes: Uint8Array, path: string): void {
+  // A synchronous sleep: append() hands its text over before it returns.
+  for (const _ of writing(fd, bytes, path)) Atomics.wait(pause ??= new Int32Array(new SharedArrayBuffer(4)), 0, 0, RETRY_MS);
 }
 
 /** Writes `data` into the FIFO or device at `path` (its target when a link was followed): opened, written whole, closed. */
@@ -136,14 +146,7 @@ export async function writeSpecialFile(path: string, data: string | Uint8Array):
   const bytes = typeof data === "string" ? new TextEncoder().encode(data) : data;
   const fd = await openSpecial(path);
   try {
-    let last = Date.now();
-    for (let done = 0; done < bytes.length;) {
-      const wrote = writeChunk(fd, bytes, done, path);
-      done += wrote;
-      if (wrote > 0) last = Date.now();
-      else if (Date.now() - last > SPECIAL_FILE_WAIT_MS) throw stalled(path);
-      else await new Promise((resolve) => setTimeout(resolve, RETRY_MS));
-    }
+    for (const _ of writing(fd, bytes, path)) await new Promise((resolve) => setTimeout(resolve, RETRY_MS));
   } finally {
     closeSync(fd);
   }
