@@ -47,8 +47,9 @@ export type { ClientEvents } from "./client/client-events.ts";
 export type { ClientState, StateChange } from "./client/client-state.ts";
 export { MemoryEraCache } from "./client/era-cache.ts";
 export type { EraCache } from "./client/era-cache.ts";
-export { EXTENSIONS } from "./client/extensions.ts";
-export type { ExtensionOptions } from "./client/extensions.ts";
+export type { ConnectOptions } from "./client/client-connection.ts";
+export { EXTENSIONS } from "./client/extension-negotiation.ts";
+export type { ExtensionOptions } from "./client/extension-negotiation.ts";
 export type { ElicitationHandlers, HandlerContext, RootsHandler, SamplingHandler } from "./client/handlers.ts";
 export { UrlElicitationRequiredError } from "./client/elicitation.ts";
 export { SamplingRejectedError } from "./client/sampling.ts";
@@ -73,11 +74,9 @@ export type { ProtocolChoice, ProtocolEra, ProtocolVersion } from "./client/prot
 // Tasks (spec 2025-11-25 basic/utilities/tasks; the 2026-07-28 io.modelcontextprotocol/tasks extension)
 export { TaskError, TaskFailedError } from "./client/errors.ts";
 export type { TaskInfo, TaskStatus, TaskStatusUpdate, ToolTask } from "./client/tasks/tasks.ts";
-export { tasksExtension } from "./client/tasks/tasks-extension.ts";
+export { tasksExtension, tasksOf } from "./client/tasks/tasks-extension.ts";
 
 // MCP Apps (io.modelcontextprotocol/ui): a tool's UI metadata and its ui:// resource.
-export { AppResourceError, isAppCallable, isAppOnly, readToolUi, toolUi } from "./client/apps/apps.ts";
-export type { AppResource, ToolUi, ToolVisibility } from "./client/apps/apps.ts";
 
 // The MCP types an embedder names most (spec 2025-11-25 schema); the others are reachable
 // through these (`CallToolResult["content"][number]`).

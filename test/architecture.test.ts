@@ -272,6 +272,7 @@ describe("the entries of docs/architecture.md", () => {
     ["src/agent/mod.ts", []],
     ["src/auth/mod.ts", []],
     ["src/client/telemetry/mod.ts", ["yaml", "providers", "auth", "workers"]],
+    ["src/client/extensions/mod.ts", ["yaml", "providers", "auth", "workers", "telemetry"]],
   ];
   for (const [entry, forbidden] of rules) {
     test(`${entry} exists and loads no ${forbidden.join(", ") || "module outside src/ but its dependencies"}`, () => {
@@ -290,7 +291,7 @@ describe("the entries of docs/architecture.md", () => {
       }
       // The root entry holds no telemetry code: it comes with mcpwire/telemetry (openTelemetry), given to a Client.
       if (forbidden.includes("telemetry")) {
-        for (const path of graph.modules) if (path === "src/client/telemetry-layer.ts") problems.push(chain(graph, path));
+        for (const path of graph.modules) if (path === "src/client/telemetry/telemetry-layer.ts") problems.push(chain(graph, path));
         for (const name of packages) if (name.startsWith("@opentelemetry/")) problems.push(chain(graph, name));
       }
       // smol-toml: loaded only when a TOML config (Codex's) is imported; @opentelemetry/api, the
@@ -653,5 +654,38 @@ describe("transports that know nothing of MCP (docs/architecture.md)", () => {
       }
     }
     assert.deepEqual(problems, [], "the Client computes Mcp-Param-* headers (src/client/request-headers.ts) and passes them with each send");
+  });
+});
+
+describe("the core client names no extension (docs/architecture.md, The chain)", () => {
+  /** The folders under src/client/ that are extensions or optional code a client is given, never imported by the core. */
+  const GIVEN = ["tasks", "skills", "apps", "telemetry", "extensions"];
+  const core = sources.filter((file) => /^src\/client\/[^/]+\.ts$/.test(file.path));
+
+  test("the core client files are found", () => {
+    assert.ok(core.some((file) => file.path === "src/client/client.ts") && core.some((file) => file.path === "src/client/client-connection.ts"));
+  });
+
+  test("no core client file imports from tasks/, skills/, apps/, telemetry/ or extensions/ (type imports included)", () => {
+    const problems: string[] = [];
+    for (const file of core) {
+      for (const record of file.imports) {
+        const path = target(file.path, record.specifier);
+        const folder = path?.match(/^src\/client\/([^/]+)\//)?.[1];
+        if (folder !== undefined && GIVEN.includes(folder)) problems.push(`${file.path} imports ${record.specifier}`);
+      }
+    }
+    assert.deepEqual(problems, [], "an extension is a value given to the client (ClientOptions.use); it imports the core, never the reverse");
+  });
+
+  test("no request path in the core client bypasses the chain (no peer.request outside the chain's end)", () => {
+    const problems: string[] = [];
+    for (const file of core) {
+      const lines = file.text.split("\n");
+      lines.forEach((line, i) => {
+        if (/\bpeer!?\.request\(/.test(line) && !/^\s*\/\//.test(line)) problems.push(`${file.path}:${i + 1}`);
+      });
+    }
+    assert.deepEqual(problems, [], "send through the connection's chain (ClientConnection.send), so every link sees the request");
   });
 });

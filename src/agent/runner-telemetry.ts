@@ -8,7 +8,7 @@
 // tool calls it asked for → their MCP requests (ToolCallContext.traceContext).
 
 import { SPAN_KIND, type Telemetry, type TelemetryContext, type TelemetryOption, type TelemetrySpan } from "../client/telemetry.ts";
-import { startTelemetry } from "../client/telemetry-layer.ts";
+import { startTelemetry } from "../client/telemetry/telemetry-layer.ts";
 import type { JsonObject } from "../client/types.ts";
 import type { ChatMessage, ChatResponse, ModelToolCall, Provider } from "./providers/types.ts";
 

@@ -26,6 +26,7 @@ import { startServers } from "./startup-status.ts";
 import { findToolOwner, namingFit, namingPattern, type OwnerSearch } from "./tool-owner.ts";
 import { toolName } from "../registry/naming.ts";
 import { followCommand } from "./follow-command.ts";
+import { tasksOf } from "../client/tasks/tasks-extension.ts";
 
 export const CALL_USAGE = `usage: mcpwire call <registered-name> [key=value… | 'json-object' | --args-file FILE|-]
                     [--config FILE] [--import APP[,APP]] [--json] [--timeout S] [--log-level LEVEL]
@@ -307,7 +308,7 @@ async function detach(
     stderrLine(`mcpwire call: server "${lineOf(server)}" is not connected`);
     return undefined;
   }
-  const task = await client.startToolTask(original, toolArgs, { task: true, ...(timeoutMs !== undefined ? { timeoutMs } : {}) });
+  const task = await tasksOf(client).startToolTask(original, toolArgs, { task: true, ...(timeoutMs !== undefined ? { timeoutMs } : {}) });
   if (task.direct) {
     stderrLine(`mcpwire call: server "${lineOf(server)}" answered tool "${lineOf(original)}" at once, without a task; its result follows`);
     return { result: await task.result() };

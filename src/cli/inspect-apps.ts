@@ -3,7 +3,7 @@
 
 import { type AppResourceErrorCode, isAppOnly, readToolUi, toolUi } from "../client/apps/apps.ts";
 import type { Client } from "../client/client.ts";
-import { EXTENSIONS } from "../client/extensions.ts";
+import { EXTENSIONS } from "../client/extension-negotiation.ts";
 import type { JsonObject, Tool } from "../client/types.ts";
 import { messageOf } from "../common/error-text.ts";
 import { isObject } from "../common/json.ts";

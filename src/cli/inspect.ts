@@ -8,6 +8,8 @@ import { setOwn } from "../common/json.ts";
 import { Redactor, redactText } from "../common/redact.ts";
 import type { ProtocolEra } from "../client/protocol-version.ts";
 import { Client } from "../client/client.ts";
+import { appsExtension } from "../client/apps/apps-extension.ts";
+import { skillsExtension } from "../client/skills/skills-extension.ts";
 import { tasksExtension } from "../client/tasks/tasks-extension.ts";
 import type { ClientCapabilities, Implementation, Prompt, Resource, ResourceTemplate, ServerCapabilities, Tool } from "../client/types.ts";
 import { runtime } from "../runtime/mod.ts";
@@ -194,7 +196,12 @@ async function inspectWith(args: ParsedArgs, settings: InspectSettings): Promise
   // The era cache (host/file-era-cache.ts) under auto: a server found legacy before is not probed again.
   const eraCache = protocol === "auto" ? defaultEraCache() : undefined;
   // The tasks extension: inspect shows a tool that requires a task, and a server may answer with one.
-  const client = new Client(CLI_INFO, { requestTimeoutMs: timeoutMs, protocol, use: [tasksExtension], ...(eraCache === undefined ? {} : { eraCache }) });
+  const client = new Client(CLI_INFO, {
+    requestTimeoutMs: timeoutMs,
+    protocol,
+    use: [tasksExtension, skillsExtension, appsExtension],
+    ...(eraCache === undefined ? {} : { eraCache }),
+  });
   client.on("problem", ({ message }) => stderr(`warning: ${lineOf(message)}`));
   client.on("log", ({ level, logger, data }) => stderr(`server log [${lineOf(level)}]${logger ? ` ${lineOf(logger)}` : ""}: ${dataLine(data)}`));
   runtime.onInterrupt((signal) => {

@@ -2,7 +2,7 @@
 // io.modelcontextprotocol/skills — ext-skills skills.mdx "Listing Skills"), read from their entries
 // only; `mcpwire skills show <server> <skill>` loads one (SKILL.md verified) and prints it.
 
-import { EXTENSIONS } from "../client/extensions.ts";
+import { EXTENSIONS } from "../client/extension-negotiation.ts";
 import { checkedSkillPath, skillRoot } from "../client/skills/skill-entry.ts";
 import { ServerSkills, type Skill, SkillError } from "../client/skills/skills.ts";
 import type { McpManager } from "../host/manager.ts";

@@ -21,6 +21,7 @@ import { lineOf, textOf, write, writeControl, writeJson } from "./output.ts";
 import { ProgressDisplay } from "./progress.ts";
 import { fitLine } from "../common/preview.ts";
 import { renderTable } from "./table.ts";
+import { tasksOf } from "../client/tasks/tasks-extension.ts";
 
 export const TASK_USAGE = `usage: mcpwire task get|wait|cancel <server> <task-id> [--config FILE] [--import APP[,APP]] [--json] [--timeout S] [--session ID]
        mcpwire task list <server> [--config FILE] [--import APP[,APP]] [--json]
@@ -197,13 +198,13 @@ async function act(
 ): Promise<number> {
   switch (action) {
     case "get": {
-      const info = await client.resumeTask(taskId).status();
+      const info = await tasksOf(client).resumeTask(taskId).status();
       if (options.json) await writeJson(info);
       else await write("stdout", describe(info));
       return EXIT.ok;
     }
     case "cancel": {
-      const handle = client.resumeTask(taskId);
+      const handle = tasksOf(client).resumeTask(taskId);
       await handle.cancel();
       const info = await handle.status().catch(() => undefined);
       if (options.json) await writeJson(info ?? { taskId, status: "cancelled" });
@@ -211,7 +212,7 @@ async function act(
       return EXIT.ok;
     }
     case "list": {
-      const tasks = await client.listTasks();
+      const tasks = await tasksOf(client).listTasks();
       if (options.json) await writeJson(tasks);
       else if (tasks.length === 0) await write("stdout", `${lineOf(client.serverInfo?.name ?? "the server")} lists no tasks\n`);
       else {
@@ -223,7 +224,7 @@ async function act(
     case "wait": {
       const progress = new ProgressDisplay((text) => void writeControl("stderr", text), runtime.isTerminal("stderr"));
       try {
-        const result = await client.resumeTask(taskId).result({
+        const result = await tasksOf(client).resumeTask(taskId).result({
           signal: options.signal,
           ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
           onTaskStatus: (update) => progress.task(update),

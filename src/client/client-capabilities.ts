@@ -3,8 +3,9 @@
 // basic/utilities/tasks ("Client Capabilities"); spec 2026-07-28 basic/versioning (extensions).
 
 import type { ClientOptions } from "./client-options.ts";
-import { declaredExtensions, withExtensions } from "./extensions.ts";
-import { TASKS_ID } from "./tasks/tasks.ts";
+import type { ClientExtension } from "./extension.ts";
+import { declaredExtensions, withExtensions } from "./extension-negotiation.ts";
+import { isObject } from "../common/json.ts";
 import type { ClientCapabilities } from "./types.ts";
 
 /**
@@ -52,26 +53,20 @@ export function declaredCapabilities(options: ClientOptions): ClientCapabilities
     declared.roots = { ...explicit.roots, listChanged: true };
   }
 
-  // spec 2025-11-25 basic/utilities/tasks ("Client Capabilities"): what the client can run as
-  // a task, from its handlers; tasks/list and tasks/cancel serve those tasks. Only a client given
-  // the tasks extension's code (use: [tasksExtension]) runs them.
+  // spec 2025-11-25 basic/utilities/tasks ("Client Capabilities"): the client declares tasks
+  // itself, from its handlers, when it was given the tasks extension (its capabilities()).
   if (explicit.tasks !== undefined) refuse("tasks", "the client declares tasks itself from its handlers; use the taskReceiver option (false declares none)");
   const installed = options.use ?? [];
+  let withParts = declared;
   for (const extension of installed) {
-    // An extension's code comes from mcpwire (tasksExtension): it installs itself on the connection.
-    if (typeof extension?.id !== "string" || typeof (extension as { install?: unknown }).install !== "function") {
-      throw new TypeError("new Client(): `use` takes extensions with code from mcpwire, such as tasksExtension; an entry is not one");
+    // An extension is a value (extension.ts): an id, its settings, and optionally its code.
+    if (typeof extension?.id !== "string" || !isObject(extension.settings) || !Array.isArray(extension.methods)) {
+      throw new TypeError("new Client(): `use` takes extensions (tasksExtension, skillsExtension, appsExtension, or a ClientExtension); an entry is not one");
     }
+    const contributes = (extension as ClientExtension).capabilities; // a `use` entry is a ClientExtension (client-options.ts ExtensionValue)
+    if (contributes !== undefined) withParts = contributes(withParts, options);
   }
-  const tasks = installed.some((extension) => extension.id === TASKS_ID);
-  const taskRequests = {
-    ...(declared.sampling !== undefined ? { sampling: { createMessage: {} } } : {}),
-    ...(declared.elicitation !== undefined ? { elicitation: { create: {} } } : {}),
-  };
-  if (tasks && options.taskReceiver !== false && Object.keys(taskRequests).length > 0) {
-    declared.tasks = { list: {}, cancel: {}, requests: taskRequests };
-  }
-  return withExtensions(declared, declaredExtensions(options.extensions, explicit.extensions, installed));
+  return withExtensions(withParts, declaredExtensions(options.extensions, explicit.extensions, installed));
 }
 
 /**

@@ -9,21 +9,29 @@ import { errorOf } from "../common/error-text.ts";
 import { within } from "../common/timing.ts";
 import { type CloseDetails, ConnectionClosedError, describeClose } from "../jsonrpc/errors.ts";
 import { DEFAULT_REQUEST_TIMEOUT_MS, type Params, Peer, type RequestOptions } from "../jsonrpc/peer.ts";
+import { composeChain, type Middleware, type Send } from "../jsonrpc/middleware.ts";
 import { type ClientTransport, UndeliverableMessageError } from "../transport/transport.ts";
+import { answersLink, checkToolResult } from "./answers.ts";
 import { type ClientContext, lacksCapability } from "./client-context.ts";
 import type { EmitClientEvent } from "./client-events.ts";
 import { declaredCapabilities, modernCapabilities } from "./client-capabilities.ts";
 import type { ClientOptions, JoinedSession, ListOptions } from "./client-options.ts";
 import { ClientTrace } from "./client-trace.ts";
 import { canMove, type ClientState, notReadyError } from "./client-state.ts";
-import { surfaceUrlElicitation } from "./elicitation.ts";
-import { ClientStateError, typedRpcError } from "./errors.ts";
-import { InstalledExtensions, type ToolCallClaim } from "./extensions.ts";
+import { ClientStateError } from "./errors.ts";
+import { EXTENSIONS, InstalledExtensions } from "./extension-negotiation.ts";
 import { DEFAULT_MAX_INPUT_ROUNDS, type InputRequest } from "./input-requests.ts";
-import { modernRequest, type ModernWire, withRequestMeta } from "./modern-request.ts";
+import { metaFields, modernLink, type ModernWire, setRequestMeta, withRequestMeta } from "./modern-request.ts";
 import { DEFAULT_DISCOVER_TIMEOUT_MS, handshakeAgain, Negotiation } from "./negotiation.ts";
 import { OutputValidators } from "./output-validator.ts";
-import { featuresOf, LATEST_PROTOCOL_VERSION, type ProtocolEra, type ProtocolVersion, SUPPORTED_PROTOCOL_VERSIONS } from "./protocol-version.ts";
+import {
+  featuresOf,
+  LATEST_PROTOCOL_VERSION,
+  type ProtocolChoice,
+  type ProtocolEra,
+  type ProtocolVersion,
+  SUPPORTED_PROTOCOL_VERSIONS,
+} from "./protocol-version.ts";
 import { requestHeaders } from "./request-headers.ts";
 import type { RequestMeta } from "./request-meta.ts";
 import { listCached, startListening } from "./resources.ts";
@@ -34,7 +42,7 @@ import { DEFAULT_LOG_BUFFER_SIZE, ServerNotifications } from "./server-notificat
 import { ServerRequests } from "./server-requests.ts";
 import { Subscriptions } from "./subscriptions.ts";
 import type { Telemetry, TelemetryContext } from "./telemetry.ts";
-import { checkToolResult, indexTools } from "./tools.ts";
+import { indexTools } from "./tools.ts";
 import type {
   CallToolResult,
   ClientCapabilities,
@@ -56,6 +64,11 @@ export interface ConnectOptions {
   signal?: AbortSignal;
   /** With telemetry on: the parent of the connect span. */
   traceContext?: TelemetryContext;
+  /**
+   * The era to speak on this connection, in place of ClientOptions.protocol (a host that
+   * reconnects speaks the era the server spoke last time without probing again).
+   */
+  protocol?: ProtocolChoice;
   /**
    * Names the server in ClientOptions.eraCache, across connections and processes
    * (eraCacheKey() makes one: a command line and its directory, or a URL's origin and path);
@@ -93,9 +106,9 @@ export class ClientConnection implements ClientContext {
   era: ProtocolEra | undefined;
   /** Modern wire: the level sent in each request's _meta (no logging/setLevel there). */
   logLevel: LoggingLevel | undefined;
-  /** Modern wire: the listen stream and the resources subscribed to, which its filter carries. */
-  readonly subscriptions = new Subscriptions();
-  /** Results kept while their ttlMs says they are fresh (spec 2026-07-28 caching). */
+  /** Modern wire: the listen stream and the resources subscribed to, which its filter carries (one per connection). */
+  subscriptions = new Subscriptions();
+  /** Results kept while their ttlMs says they are fresh (spec 2026-07-28 caching); emptied at each connect. */
   readonly cache = new ResultCache();
   /** The last full tool listing, by name: where outputSchemas are looked up. */
   tools = new Map<string, Tool>();
@@ -104,12 +117,15 @@ export class ClientConnection implements ClientContext {
   readonly serverNotifications: ServerNotifications;
   /** The 2026-07-28 request loop's view of this client, once connected on that wire. */
   modernWire: ModernWire | undefined;
-  /** The extensions' hooks (extension.ts), installed once; the tasks extension also serves the Client's task methods. */
+  /** The extensions given (extension.ts), installed once: their links join the chain at each connect. */
   readonly extensions: InstalledExtensions;
-  /** Handshake era: the extension that takes every tools/call, when the server runs them through it (tasks). */
-  everyToolCall: ToolCallClaim | undefined;
-  /** The tools of the last listing whose calls an extension takes (a tool that requires a task). */
-  claimedTools = new Map<string, ToolCallClaim>();
+  /** Whether this client has no tasks extension: callTool then refuses a call that needs a task. */
+  readonly taskless: boolean;
+  /**
+   * The chain's sending end (docs/architecture.md, "The chain"): every request of this client
+   * goes out here, through the links composed at connect; refused until the first connect.
+   */
+  send: Send = (method) => Promise.reject(this.notReady(method));
   /**
    * What a tool result is checked for at the negotiated version (#setVersion): whether an
    * outputSchema applies (2025-06-18 on), and the version when structuredContent must be an object.
@@ -121,7 +137,7 @@ export class ClientConnection implements ClientContext {
   /** problem() as a value, made once (handed to every tool result's check). */
   readonly reportProblem = (message: string): void => this.problem(message);
   /** URL-mode elicitation ids we saw and that have not completed. */
-  readonly #openElicitations = new Set<string>();
+  readonly openElicitations = new Set<string>();
   readonly #serverRequests: ServerRequests;
   #closing: Promise<void> | undefined;
   /** ClientOptions.trace: the traced transport's events and the lifecycle events; undefined without it. */
@@ -136,6 +152,8 @@ export class ClientConnection implements ClientContext {
   #makeTransport: (() => ClientTransport) | undefined;
   /** Where requestHeaders finds a tool's x-mcp-header annotations: its inputSchema in the last tools/list. */
   readonly #toolSchema = (tool: string): unknown => this.tools.get(tool)?.inputSchema;
+  /** The era asked for on this connection: ConnectOptions.protocol, else ClientOptions.protocol, else auto. */
+  #choice: ProtocolChoice = "auto";
   /** How the connection ended while connect() ran: connect() fails with it, in its own words. */
   #lostWhileConnecting: CloseDetails | undefined;
 
@@ -156,8 +174,7 @@ export class ClientConnection implements ClientContext {
       sampling: sampling === undefined ? undefined : new SamplingGate(sampling, options.sampling),
       roots: () => this.roots,
       name,
-      openElicitations: this.#openElicitations,
-      wrap: (method, handler) => this.extensions.wrapHandler(method, handler),
+      openElicitations: this.openElicitations,
       onProblem: (message) => this.problem(message),
       jsonSchema: options.jsonSchema,
     });
@@ -166,12 +183,13 @@ export class ClientConnection implements ClientContext {
       name,
       cache: this.cache,
       listen: () => this.subscriptions.stream,
-      openElicitations: this.#openElicitations,
+      openElicitations: this.openElicitations,
       ready: () => this.state === "ready",
       logBufferSize: options.logBufferSize ?? DEFAULT_LOG_BUFFER_SIZE,
       listenerFailed,
     });
     this.extensions = new InstalledExtensions(this, options.use ?? []);
+    this.taskless = !this.extensions.has(EXTENSIONS.tasks);
   }
 
   get serverCapabilities(): ServerCapabilities | undefined {
@@ -187,7 +205,7 @@ export class ClientConnection implements ClientContext {
     if (from === to || !canMove(from, to)) return;
     this.state = to;
     if (to === "failed") this.failure = cause;
-    this.#trace?.moved(to, cause, this.era, this.version, this.options.protocol ?? "auto");
+    this.#trace?.moved(to, cause, this.era, this.version, this.#choice);
     this.emit("statechange", cause ? { from, to, cause } : { from, to });
   }
 
@@ -199,21 +217,30 @@ export class ClientConnection implements ClientContext {
    * started again on a new one. `serverKey` names the server in the eraCache.
    */
   async connect(source: ConnectSource, options: ConnectOptions): Promise<void> {
+    if (this.state !== "new" && this.state !== "closed" && this.state !== "failed") {
+      throw new ClientStateError(
+        `connect() was called while the client is ${this.state}; close() it first (a closed or failed client connects again)`,
+        "already-connected",
+        { state: this.state },
+      );
+    }
     const given = typeof source === "function" ? source() : source;
     // ClientOptions.telemetry: the code the user gave (openTelemetry of mcpwire/telemetry) loads @opentelemetry/api first, once.
-    if (this.options.telemetry !== undefined) this.telemetry = await this.options.telemetry.start(given.description);
-    if (this.state !== "new") {
-      throw new ClientStateError(`connect() was already called (state: ${this.state}); create a new Client to connect again`, "already-connected", {
+    if (this.options.telemetry !== undefined && this.telemetry === undefined) this.telemetry = await this.options.telemetry.start(given.description);
+    if (this.state !== "new" && this.state !== "closed" && this.state !== "failed") {
+      throw new ClientStateError(`connect() was called twice at once (state: ${this.state}); wait for the first one`, "already-connected", {
         state: this.state,
       });
     }
+    this.#reset();
+    this.#choice = options.protocol ?? this.options.protocol ?? "auto";
     // ClientOptions.trace: traced once, here; unset, the transport is the caller's own.
     const transport = this.#trace === undefined ? given : this.#trace.wrap(given);
     this.name = this.options.name !== undefined ? `server "${this.options.name}"` : transport.description;
     // The span of connect(): the era probe, its fallback to the handshake and initialize are its children.
     const connectSpan = this.telemetry?.connectSpan(
       transport,
-      { "mcp.server": this.name, "mcp.protocol.choice": this.options.protocol ?? "auto" },
+      { "mcp.server": this.name, "mcp.protocol.choice": this.#choice },
       options.traceContext,
     );
     this.connectContext = connectSpan?.context;
@@ -225,8 +252,9 @@ export class ClientConnection implements ClientContext {
     const negotiation = new Negotiation({
       name: this.name,
       peer,
+      send: (method, params, options) => this.send(method, params, options),
       transport,
-      choice: this.options.protocol ?? "auto",
+      choice: this.#choice,
       eraCache: this.options.eraCache !== undefined && options.serverKey !== undefined ? { cache: this.options.eraCache, key: options.serverKey } : undefined,
       discoverTimeoutMs: this.options.discoverTimeoutMs ?? DEFAULT_DISCOVER_TIMEOUT_MS,
       budgetMs,
@@ -242,7 +270,7 @@ export class ClientConnection implements ClientContext {
       handshaking: () => {
         this.era = "legacy";
         // The era probe fell back (or the era was pinned or remembered): the handshake follows.
-        connectSpan?.event("handshake", { "mcp.protocol.choice": this.options.protocol ?? "auto" });
+        connectSpan?.event("handshake", { "mcp.protocol.choice": this.#choice });
         this.#move("initializing");
       },
       onProblem: (message) => this.problem(message),
@@ -260,7 +288,6 @@ export class ClientConnection implements ClientContext {
       this.#proceed();
       this.era = joined === undefined ? await negotiation.run() : "legacy";
       this.#proceed();
-      if (this.era === "legacy" && this.init !== undefined) this.everyToolCall = this.extensions.everyToolCall(this.init.capabilities ?? {});
     } catch (error) {
       // close() while connecting is the caller's choice, not a failure: it ends `closed`.
       if (this.#closing !== undefined) {
@@ -281,7 +308,11 @@ export class ClientConnection implements ClientContext {
       this.connectContext = undefined;
     }
     connectSpan?.end({ "mcp.era": this.era, "mcp.protocol.version": this.version, "mcp.session.id": (this.transport as { sessionId?: string }).sessionId });
-    if (this.era === "modern") this.modernWire = this.#modernWireOf(this.peer!);
+    if (this.era === "modern") {
+      // The era is settled: the chain again, with the 2026-07-28 era link in it.
+      this.modernWire = this.#modernWireOf();
+      this.#compose(this.peer!);
+    }
     this.#move("initializing");
     this.#move("ready");
     if (this.era === "modern") startListening(this);
@@ -319,7 +350,6 @@ export class ClientConnection implements ClientContext {
   #found(init: InitializeResult): void {
     this.init = init;
     this.#setVersion(init.protocolVersion as ProtocolVersion);
-    if (this.era === "legacy") this.everyToolCall = this.extensions.everyToolCall(init.capabilities ?? {});
   }
 
   /** The negotiated version, and what it says about tool results (read on every call). */
@@ -329,7 +359,7 @@ export class ClientConnection implements ClientContext {
     const features = featuresOf(version);
     this.structuredOutput = features.structuredToolOutput === true;
     this.objectOnly = this.structuredOutput && !features.anyJsonStructuredContent ? version : undefined;
-    if (this.modernWire !== undefined) this.modernWire.meta = this.requestMeta();
+    if (this.modernWire !== undefined) setRequestMeta(this.modernWire, this.requestMeta());
   }
 
   /** The per-request protocol fields of the 2026-07-28 wire, as they are now. */
@@ -338,12 +368,13 @@ export class ClientConnection implements ClientContext {
   }
 
   /** What the 2026-07-28 request loop (modern-request.ts) needs of this client. */
-  #modernWireOf(peer: Peer): ModernWire {
+  #modernWireOf(): ModernWire {
+    const meta = this.requestMeta();
     return {
       name: this.name,
-      peer,
       maxInputRounds: this.options.maxInputRounds ?? DEFAULT_MAX_INPUT_ROUNDS,
-      meta: this.requestMeta(),
+      meta,
+      fields: metaFields(meta),
       retryWith: (version) => {
         this.#setVersion(version);
         this.transport?.setProtocolVersion?.(version);
@@ -370,23 +401,69 @@ export class ClientConnection implements ClientContext {
       defaultTimeoutMs: this.options.requestTimeoutMs,
       maxTotalTimeoutMs: this.options.maxTotalTimeoutMs,
       onProblem: (message) => this.problem(message),
-      mapError: (method, error) => surfaceUrlElicitation(`${this.name}: ${method}`, typedRpcError(error), this.#openElicitations),
     });
     this.peer = peer;
-    // ClientOptions.telemetry: every request in a client span, before the handlers are installed.
-    this.telemetry?.tracePeer(peer, this);
-    this.serverNotifications.install(peer);
-    this.extensions.installOn(peer);
-    this.#serverRequests.install(peer);
+    this.#compose(peer);
     transport.onmessage = peer.receive.bind(peer);
+    // What an earlier connection's transport still reports is not this connection's business.
     transport.onerror = (error) => {
+      if (this.peer !== peer) return;
       // A response the transport could not deliver fails its request now, with the reason.
       if (error instanceof UndeliverableMessageError) peer.undeliverable(error.response);
       else this.problem(error.message);
     };
-    transport.onclose = (details) => this.#onTransportClose(details);
+    transport.onclose = (details) => {
+      if (this.peer === peer) this.#onTransportClose(details);
+      else peer.close(details);
+    };
     transport.onsessionexpired = () => this.#startNewSession(peer, transport);
     return peer;
+  }
+
+  /**
+   * The connection's chain (docs/architecture.md, "The chain"), composed on `peer`: the
+   * extensions' links in the order given, the answers link (errors typed, tool results checked),
+   * the era's link (2026-07-28 only, once the era is settled), telemetry's (when on); then the
+   * Peer. Incoming requests and notifications pass the same links' receiving sides, then this
+   * client's handlers (server-requests.ts) and events (server-notifications.ts).
+   */
+  #compose(peer: Peer): void {
+    const links: Middleware[] = [...this.extensions.middleware(), answersLink(this)];
+    if (this.modernWire !== undefined) links.push(modernLink(this.modernWire));
+    const telemetry = this.telemetry?.link(this);
+    if (telemetry !== undefined) links.push(telemetry);
+    const chain = composeChain(links, {
+      send: peer.request.bind(peer),
+      receive: this.#serverRequests.receive.bind(this.#serverRequests),
+      hear: this.serverNotifications.hear.bind(this.serverNotifications),
+    });
+    this.send = chain.send;
+    peer.setReceiver(chain.receive, chain.hear);
+  }
+
+  /**
+   * A new connection of this client (connect() after close, or after a failure): what the last
+   * one learned is forgotten; the options, listeners, extensions and validators stay.
+   */
+  #reset(): void {
+    this.failure = undefined;
+    this.peer = undefined;
+    this.transport = undefined;
+    this.init = undefined;
+    this.version = undefined;
+    this.era = undefined;
+    this.modernWire = undefined;
+    this.tools = new Map();
+    this.structuredOutput = false;
+    this.objectOnly = undefined;
+    this.answered = 0;
+    this.cache.clear();
+    this.subscriptions = new Subscriptions();
+    this.openElicitations.clear();
+    this.#closing = undefined;
+    this.#makeTransport = undefined;
+    this.#lostWhileConnecting = undefined;
+    this.send = (method) => Promise.reject(this.notReady(method));
   }
 
   /**
@@ -453,7 +530,7 @@ export class ClientConnection implements ClientContext {
       throw new ClientStateError(`${this.name} ended the session while the client was ${this.state}`, "session-ended", { state: this.state });
     }
     this.problem(`${this.name}: the server ended the session; starting a new one (initialize again)`);
-    this.#found(await handshakeAgain(this.name, peer, transport, this.#initializeParams(), this.options.initializeTimeoutMs));
+    this.#found(await handshakeAgain(this.name, this.send, peer, transport, this.#initializeParams(), this.options.initializeTimeoutMs));
   }
 
   /** Client.close: bounded; a second call resolves when the first one has finished. */
@@ -536,13 +613,14 @@ export class ClientConnection implements ClientContext {
     if (!ready) return Promise.reject(this.refused(method));
     // With telemetry on, the parent is read once here: MRTR retries share it.
     if (this.telemetry !== undefined && options?.traceContext === undefined) options = { ...options, traceContext: this.telemetry.active() };
-    // Its errors are typed by the peer's mapError (connect()).
-    const answer = this.modernWire !== undefined ? modernRequest(this.modernWire, method, params, options ?? {}) : this.peer!.request(method, params, options);
-    if (method !== "tools/call" && method !== "ping") return answer;
-    return answer.then((result) => {
-      this.answered++;
-      return result;
-    });
+    // Through the chain: its answers link types the errors and counts the answers.
+    return this.send(method, params, options ?? {});
+  }
+
+  /** Sends a notification on the current connection (the tasks link's status notifications). */
+  notify(method: string, params?: Params): Promise<void> {
+    if (this.peer === undefined) return Promise.reject(this.notReady(method));
+    return this.peer.notify(method, params);
   }
 
   fulfil(who: string, request: InputRequest, key: string, signal: AbortSignal | undefined): Promise<JsonObject> {
@@ -561,7 +639,6 @@ export class ClientConnection implements ClientContext {
     const listed = await listCached<Tool>(this, LIST_KEYS.tools, "tools", options);
     const { tools, byName } = indexTools(this.name, listed, this.era === "modern", (message) => this.problem(message));
     this.tools = byName;
-    this.claimedTools = this.extensions.claimedTools(byName.values(), this.name);
     this.validators.retain(new Set(byName.keys()));
     return tools;
   }

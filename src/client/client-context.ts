@@ -1,7 +1,7 @@
 // The client as its parts see it: one narrow view of a Client's connection (its name, state,
 // era, the server's capabilities, its options) and the few acts they need (request, problem,
-// events). The typed methods (resources.ts, prompts.ts) and the extensions (extension.ts:
-// tasks/, skills/, apps/) receive it instead of the Client, so none of them re-enters client.ts.
+// events). The typed methods (resources.ts, prompts.ts) and the extensions (extension.ts) receive
+// it instead of the Client, so none of them re-enters client.ts.
 
 import type { Params, RequestOptions } from "../jsonrpc/peer.ts";
 import type { EmitClientEvent } from "./client-events.ts";
@@ -37,6 +37,10 @@ export interface ClientContext {
   readonly subscriptions: Subscriptions;
   /** Client.request: any request, refused unless the client is ready. */
   request(method: string, params?: Params, options?: RequestOptions): Promise<Params>;
+  /** Sends a notification to the server on the current connection. */
+  notify(method: string, params?: Params): Promise<void>;
+  /** Why a request cannot go out now (the client is not ready), as the error to reject with. */
+  refused(method: string): Error;
   /** 2026-07-28: answers one input request with the client's handlers. */
   fulfil(who: string, request: InputRequest, key: string, signal: AbortSignal | undefined): Promise<JsonObject>;
   /** The tool as the last tools/list gave it. */

@@ -4,8 +4,7 @@
 
 import { DetailEvent } from "../common/events.ts";
 import type { StateChange } from "./client-state.ts";
-import type { TaskStatusUpdate } from "./tasks/tasks.ts";
-import type { LogMessage } from "./types.ts";
+import type { LogMessage, TaskStatusUpdate } from "./types.ts";
 
 /** The events a Client emits; listen with `client.on(type, listener)`. */
 export interface ClientEvents {

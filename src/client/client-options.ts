@@ -12,28 +12,28 @@ import type { ProtocolChoice } from "./protocol-version.ts";
 import type { RootInput } from "./roots.ts";
 import type { SamplingPolicy } from "./sampling.ts";
 import type { JsonSchemaValidator } from "./schema-validator.ts";
-import type { TaskReceiverOptions } from "./tasks/task-store.ts";
-import type { TaskStatusUpdate } from "./tasks/tasks.ts";
 import type { TelemetryContext, TelemetryProvider } from "./telemetry.ts";
-import type { ClientCapabilities, JsonObject } from "./types.ts";
+import type { ClientCapabilities, JsonObject, TaskReceiverOptions, TaskStatusUpdate } from "./types.ts";
 
 /**
  * A client's extension choices: an identifier to the settings object it declares, `true`
- * for the default settings of an extension mcpwire implements, `false` to turn one off.
- * Extensions mcpwire implements are on unless turned off here (extensions.ts).
+ * for the default settings of an extension the client was given (`use`), `false` to turn one off.
+ * The extensions given are on unless turned off here (extensions.ts).
  */
 export type ExtensionOptions = Record<string, JsonObject | boolean>;
 
 /**
- * An extension's code, for `use`: mcpwire's own (`tasksExtension`). Its whole interface is
- * ClientExtension (extension.ts), which these options cannot name: extension.ts imports the
- * client's context, which imports these options. `new Client()` checks the rest (an install()).
+ * An extension as ClientOptions.use takes it. Its whole interface is ClientExtension
+ * (extension.ts), which these options cannot name (extension.ts imports the client's context,
+ * which imports these options); every ClientExtension is one, and `new Client()` checks the rest.
  */
-export interface ExtensionCode {
+export interface ExtensionValue {
   /** Its identifier, the key in `capabilities.extensions`. */
   readonly id: string;
   /** What the client declares for it unless the `extensions` option says otherwise. */
   readonly settings: JsonObject;
+  /** The requests it sends. */
+  readonly methods: readonly string[];
 }
 
 /** Options of a Client: capabilities and their handlers, roots, sampling policy, the era to speak, timeouts, extensions. */
@@ -92,18 +92,19 @@ export interface ClientOptions {
   listen?: boolean;
   /**
    * Extensions to declare or turn off — spec 2026-07-28 basic/versioning ("Extension
-   * Negotiation"). Those mcpwire implements are on by default; `false` turns one off, a
-   * settings object declares any extension as given.
+   * Negotiation"). Those given in `use` are on by default; `false` turns one off, a settings
+   * object declares any extension as given.
    */
   extensions?: ExtensionOptions;
   /**
-   * Extensions whose code this client runs on the connection: `[tasksExtension]` for tasks (spec
-   * 2025-11-25 basic/utilities/tasks; the 2026-07-28 tasks extension). Without it the client
-   * declares no tasks, a tool that requires a task fails its call with a TaskError `unsupported`,
-   * and the task methods say what to import; a bundle that never meets a task stays smaller.
-   * McpManager gives it to every server's client.
+   * The extensions this client has (extension.ts): each is declared, and its links join the
+   * connection's chain — `tasksExtension` (spec 2025-11-25 basic/utilities/tasks; the 2026-07-28
+   * tasks extension), `skillsExtension`, `appsExtension`, or anyone's ClientExtension. Without
+   * tasksExtension the client declares no tasks, a tool that requires a task fails its call with
+   * a TaskError `unsupported`, and tasksOf() says what to import; a bundle that never meets an
+   * extension carries none. McpManager gives every server's client all three.
    */
-  use?: readonly ExtensionCode[];
+  use?: readonly ExtensionValue[];
   /**
    * The server's task-augmented sampling/elicitation requests (spec 2025-11-25
    * basic/utilities/tasks): how many tasks are kept and for how long. `false` declares no
@@ -210,4 +211,12 @@ export interface CallOptions {
   maxPollIntervalMs?: number;
   /** With telemetry on: the OpenTelemetry Context the call's spans are children of. Default: the context active at the call. */
   traceContext?: TelemetryContext;
+}
+
+/**
+ * The RequestOptions of a tools/call as callTool sends it down the chain: `call` carries the
+ * caller's CallOptions for the links that read them (the tasks link: `task`, onTaskStatus).
+ */
+export interface ToolCallOptions extends RequestOptions {
+  call?: CallOptions;
 }

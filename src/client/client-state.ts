@@ -6,15 +6,18 @@ import { ClientStateError } from "./errors.ts";
 /** Where a Client is in its lifecycle; every change is a `statechange` event. */
 export type ClientState = "new" | "connecting" | "initializing" | "ready" | "closing" | "closed" | "failed";
 
-/** Which state may follow which. `failed` is reachable from every state before `closed`. */
+/**
+ * Which state may follow which. `failed` is reachable from every state before `closed`; a client
+ * that is `closed` or `failed` may connect again (docs/architecture.md, "Reusable clients").
+ */
 const NEXT: Record<ClientState, readonly ClientState[]> = {
   new: ["connecting", "closed", "failed"],
   connecting: ["initializing", "closing", "failed"],
   initializing: ["ready", "closing", "failed"],
   ready: ["closing", "failed"],
   closing: ["closed", "failed"],
-  closed: [],
-  failed: [],
+  closed: ["connecting"],
+  failed: ["connecting"],
 };
 
 export function canMove(from: ClientState, to: ClientState): boolean {

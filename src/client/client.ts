@@ -11,22 +11,20 @@ import { checkOptions } from "../common/options.ts";
 import type { Params, RequestOptions } from "../jsonrpc/peer.ts";
 import type { ClientTransport } from "../transport/transport.ts";
 import { lacksCapability, requireCapability } from "./client-context.ts";
-import { ClientConnection } from "./client-connection.ts";
+import { ClientConnection, type ConnectOptions } from "./client-connection.ts";
 import type { ClientEvents, ClientEventType } from "./client-events.ts";
-import { type CallOptions, CLIENT_OPTIONS, type ClientOptions, type JoinedSession, type ListOptions } from "./client-options.ts";
+import { type CallOptions, CLIENT_OPTIONS, type ClientOptions, type JoinedSession, type ListOptions, type ToolCallOptions } from "./client-options.ts";
 import type { ClientState } from "./client-state.ts";
 import { CapabilityError, ClientStateError } from "./errors.ts";
-import { missingTasks, negotiatedExtension, requireTasks } from "./extensions.ts";
+import type { ClientExtension, ExtensionParts } from "./extension.ts";
+import { missingTasks, negotiatedExtension } from "./extension-negotiation.ts";
 import { JSON_SCHEMA_VALIDATORS, unavailableValidator } from "./json-schema.ts";
-import { modernRequest } from "./modern-request.ts";
+import { setRequestMeta } from "./modern-request.ts";
 import { complete, getPrompt, listPrompts } from "./prompts.ts";
 import type { ProtocolEra, ProtocolVersion } from "./protocol-version.ts";
 import { listCached, readResource, subscribeResource, unsubscribeResource } from "./resources.ts";
 import { LIST_KEYS } from "./result-cache.ts";
 import { type RootInput, toRoots } from "./roots.ts";
-import type { TaskInfo, ToolTask } from "./tasks/tasks.ts";
-import type { TelemetryContext } from "./telemetry.ts";
-import { checkToolResult } from "./tools.ts";
 import type {
   CallToolResult,
   ClientCapabilities,
@@ -163,12 +161,11 @@ export class Client extends ContainedEventTarget<ClientEvents> {
    * only with a function can a stdio server that exits on the server/discover probe (a legacy
    * server, spec 2026-07-28 basic/transports/stdio "Backward Compatibility") be started again.
    * `options.serverKey` names the server in ClientOptions.eraCache (eraCacheKey() of mcpwire/host makes one);
-   * without it the era is not remembered.
+   * without it the era is not remembered; `options.protocol` chooses the era of this connection.
+   * A client that is closed or failed connects again (docs/architecture.md, "Reusable clients"):
+   * what the last connection learned is forgotten, its listeners and extensions stay.
    */
-  connect(
-    transport: ClientTransport | (() => ClientTransport),
-    options: { signal?: AbortSignal; traceContext?: TelemetryContext; serverKey?: string } = {},
-  ): Promise<void> {
+  connect(transport: ClientTransport | (() => ClientTransport), options: ConnectOptions = {}): Promise<void> {
     return this.#c.connect(transport, options);
   }
 
@@ -209,7 +206,7 @@ export class Client extends ContainedEventTarget<ClientEvents> {
   /** Sends any notification. */
   notify(method: string, params?: Params): Promise<void> {
     if (this.#c.state !== "ready") return Promise.reject(this.#c.notReady(method));
-    return this.#c.peer!.notify(method, params);
+    return this.#c.notify(method, params);
   }
 
   /** spec 2025-11-25 basic/utilities/ping. Allowed while initializing. */
@@ -241,16 +238,18 @@ export class Client extends ContainedEventTarget<ClientEvents> {
    * polled to its final result; see CallOptions.task, onTaskStatus and timeoutMs.
    */
   callTool(name: string, args: JsonObject = {}, options: CallOptions = {}): Promise<CallToolResult> {
-    // The plain path (no async frame, no extension code): the request straight to the peer (or
-    // the 2026-07-28 request loop), the answer checked here. An extension (tasks) takes the call
-    // only when it claimed it (extension.ts): every call of the server, this tool, or the answer's resultType.
+    // The plain path: no async frame; the request goes down the chain composed at connect (the
+    // extensions' links, the answers link that checks the result, the era's link, the Peer).
     const c = this.#c;
     if (c.state !== "ready") return Promise.reject(c.refused("tools/call"));
     if (c.init?.capabilities.tools === undefined) {
       return Promise.reject(new CapabilityError(`${c.name} did not declare the "tools" capability, so it does not accept tools/call`, { capability: "tools" }));
     }
-    // A tools/call's RequestOptions, built once per call: a claimed call is sent with them too.
-    const requestOptions: RequestOptions = {
+    if (c.taskless && (options.task === true || typeof options.task === "object" || c.tools.get(name)?.execution?.taskSupport === "required")) {
+      return Promise.reject(taskNeeded(c.name, name, options.task));
+    }
+    // The RequestOptions of the call, built once: `call` carries the CallOptions to the links that read them (tasks).
+    const requestOptions: ToolCallOptions = {
       timeoutMs: options.timeoutMs,
       maxTotalTimeoutMs: options.maxTotalTimeoutMs,
       signal: options.signal,
@@ -258,54 +257,17 @@ export class Client extends ContainedEventTarget<ClientEvents> {
       progress: true,
       // With telemetry on, the parent is read once here: MRTR retries and task polls share it.
       traceContext: c.telemetry === undefined ? undefined : options.traceContext ?? c.telemetry.active(),
+      call: options,
     };
-    const claim = c.everyToolCall ?? c.claimedTools.get(name);
-    if (claim !== undefined) return claim.callTool(name, args, options, requestOptions);
-    if (options.task !== undefined && options.task !== false && c.extensions.tasks === undefined) {
-      return Promise.reject(missingTasks(c.name, `tools/call "${name}" with the task option`));
-    }
-    const params: Params = { name, arguments: args };
-    const modern = c.modernWire;
-    const started = modern === undefined ? 0 : Date.now();
-    const sent = modern === undefined ? c.peer!.request("tools/call", params, requestOptions) : modernRequest(modern, "tools/call", params, requestOptions);
-    return sent.then(
-      (result) => {
-        c.answered++;
-        // An extension's resultType (tasks extension "Task Creation": the server ran the call as a task).
-        const claimed = modern === undefined ? undefined : c.extensions.results.get(result.resultType as string);
-        if (claimed?.result !== undefined) return claimed.result(name, result, options, started);
-        const outputSchema = c.structuredOutput ? c.tools.get(name)?.outputSchema : undefined;
-        const check = { server: c.name, tool: name, outputSchema, validators: c.validators, objectOnly: c.objectOnly, onProblem: c.reportProblem };
-        if (outputSchema === undefined) return checkToolResult(result, check);
-        return c.validators.load().then(() => checkToolResult(result, check)); // loads once per process
-      },
-      (error: unknown) => Promise.reject(c.extensions.explain(`${c.name}: tools/call "${name}"`, error)),
-    );
+    return c.send("tools/call", { name, arguments: args }, requestOptions) as Promise<CallToolResult>;
   }
 
-  /** Starts a tool call and returns its task handle (or the direct answer as one: `direct`). */
-  async startToolTask(name: string, args: JsonObject = {}, options: CallOptions = {}): Promise<ToolTask> {
-    requireCapability(this.#c, "tools", "tools/call");
-    // callTool's RequestOptions (its timeouts, signal, onProgress and a progress token), taken from the CallOptions.
-    const { task: _task, onTaskStatus: _onTaskStatus, maxPollIntervalMs: _maxPoll, ...requestOptions } = options;
-    const telemetry = this.#c.telemetry;
-    const traceContext = telemetry === undefined ? undefined : options.traceContext ?? telemetry.active();
-    const tasks = requireTasks(this.#c.extensions, this.#c.name, "startToolTask()");
-    return await tasks.start(name, args, options, { ...requestOptions, progress: true, traceContext });
-  }
-
-  /** A handle on a task known by id (persisted by the host across a restart); `tool` checks its result's outputSchema. */
-  resumeTask(taskId: string, options: { tool?: string } = {}): ToolTask {
-    return requireTasks(this.#c.extensions, this.#c.name, "resumeTask()").resume(taskId, options);
-  }
-
-  /** spec 2025-11-25 tasks ("Listing Tasks"); a TaskError `unsupported` on the 2026-07-28 wire. */
-  listTasks(options: RequestOptions = {}): Promise<TaskInfo[]> {
-    try {
-      return requireTasks(this.#c.extensions, this.#c.name, "listTasks()").list(options);
-    } catch (error) {
-      return Promise.reject(error);
-    }
+  /**
+   * What `extension`'s install() gave this client, if it was given that extension in
+   * ClientOptions.use; else undefined. An extension's own helpers read it (tasksOf(client)).
+   */
+  installed<Api extends ExtensionParts>(extension: ClientExtension<Api>): Api | undefined {
+    return this.#c.extensions.api(extension);
   }
 
   /** spec 2025-11-25 server/resources ("Listing Resources"). [] without the resources capability. */
@@ -368,7 +330,7 @@ export class Client extends ContainedEventTarget<ClientEvents> {
       // spec 2026-07-28 server/utilities/logging: no logging/setLevel; the level travels in
       // every request's _meta (io.modelcontextprotocol/logLevel) from now on.
       c.logLevel = level;
-      if (c.modernWire !== undefined) c.modernWire.meta = c.requestMeta();
+      if (c.modernWire !== undefined) setRequestMeta(c.modernWire, c.requestMeta());
       return;
     }
     requireCapability(c, "logging", "logging/setLevel");
@@ -410,4 +372,15 @@ function describeThrown(error: unknown): string {
   } catch {
     return "a value that cannot be shown";
   }
+}
+
+/**
+ * A call that needs a task, in a client without the tasks extension: spec 2025-11-25
+ * basic/utilities/tasks ("Tool-Level Negotiation"): a tool whose taskSupport is "required" MUST be
+ * invoked as a task, which this client cannot do; a `task` option asks for what it cannot follow.
+ */
+function taskNeeded(who: string, tool: string, option: CallOptions["task"]): Error {
+  return option === true || typeof option === "object"
+    ? missingTasks(who, `tools/call "${tool}" with the task option`)
+    : missingTasks(who, `tools/call "${tool}" (the tool requires a task: execution.taskSupport "required", spec 2025-11-25 basic/utilities/tasks)`);
 }

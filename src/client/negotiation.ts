@@ -8,6 +8,7 @@ import { errorOf, messageOf } from "../common/error-text.ts";
 import { isObject } from "../common/json.ts";
 import { withTimeout } from "../common/timing.ts";
 import { type CloseDetails, ConnectionClosedError, describeClose, RequestTimeoutError, RpcError } from "../jsonrpc/errors.ts";
+import type { Send } from "../jsonrpc/middleware.ts";
 import type { Params, Peer } from "../jsonrpc/peer.ts";
 import { traceTransportName } from "../transport/tracing.ts";
 import { type ClientTransport, TransportError } from "../transport/transport.ts";
@@ -46,6 +47,8 @@ export interface NegotiationContext {
   /** Names the server in messages (`server "github"`). */
   name: string;
   peer: Peer;
+  /** Sends a request through the connection's chain as it is now (a restart composes a new one). */
+  send: Send;
   transport: ClientTransport;
   /** The `protocol` option. */
   choice: ProtocolChoice;
@@ -227,7 +230,7 @@ export class Negotiation {
       try {
         // spec 2026-07-28 streamable-http ("Request Metadata"): Mcp-Method, where the transport sends headers.
         const options = transport.sendsHeaders === true ? { timeoutMs, signal, headers: requestHeaders("server/discover", undefined) } : { timeoutMs, signal };
-        result = await peer.request("server/discover", this.#context.modernParams(version), options);
+        result = await this.#context.send("server/discover", this.#context.modernParams(version), options);
       } catch (error) {
         if (this.#context.closing() || signal?.aborted) throw error;
         if (error instanceof ConnectionClosedError) {
@@ -333,7 +336,7 @@ export class Negotiation {
     const { name } = this.#context;
     const peer = this.#peer;
     const transport = this.#transport;
-    const initialize = peer.request("initialize", this.#context.initializeParams, {
+    const initialize = this.#context.send("initialize", this.#context.initializeParams, {
       timeoutMs: this.#remaining(),
       signal: this.#context.signal,
     });
@@ -419,12 +422,13 @@ function carriesHandshakeOnly(transport: ClientTransport): boolean {
  */
 export async function handshakeAgain(
   name: string,
+  send: Send,
   peer: Peer,
   transport: ClientTransport,
   initializeParams: Params,
   timeoutMs: number | undefined,
 ): Promise<InitializeResult> {
-  const init = checkInitializeResult(name, await peer.request("initialize", initializeParams, { timeoutMs }));
+  const init = checkInitializeResult(name, await send("initialize", initializeParams, { timeoutMs }));
   transport.setProtocolVersion?.(init.protocolVersion);
   await peer.notify("notifications/initialized");
   return init;

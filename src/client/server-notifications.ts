@@ -3,7 +3,7 @@
 // ("Completion Notifications"); spec 2026-07-28 basic/patterns/subscriptions ("Acknowledgment")
 // and server/utilities/caching ("Interaction with Notifications"): each becomes a Client event.
 
-import type { Peer } from "../jsonrpc/peer.ts";
+import type { Params } from "../jsonrpc/peer.ts";
 import type { EmitClientEvent } from "./client-events.ts";
 import { META_SUBSCRIPTION_ID } from "./request-meta.ts";
 import { LIST_KEYS, readKey, type ResultCache } from "./result-cache.ts";
@@ -39,28 +39,41 @@ export class ServerNotifications {
   #earlyLogsDropped = 0;
   #logListeners = 0;
 
+  readonly #handlers: Map<string, (params: Params | undefined) => void>;
+
   constructor(options: ServerNotificationsOptions) {
     this.#options = options;
+    this.#handlers = this.#handle();
   }
 
-  install(peer: Peer): void {
+  /**
+   * The end of the chain's notification links (docs/architecture.md, "The chain"): each known
+   * notification becomes a Client event; others are dropped (spec 2025-11-25 basic/index: a
+   * notification gets no answer, so an unknown one is ignored).
+   */
+  hear(method: string, params: Params | undefined): void {
+    this.#handlers.get(method)?.(params);
+  }
+
+  #handle(): Map<string, (params: Params | undefined) => void> {
+    const handlers = new Map<string, (params: Params | undefined) => void>();
     const { emit, cache } = this.#options;
     const problem = (message: string) => emit("problem", { message });
     // spec 2026-07-28 caching ("Interaction with Notifications"): a change notification makes the cached list stale.
-    peer.setNotificationHandler("notifications/tools/list_changed", () => {
+    handlers.set("notifications/tools/list_changed", () => {
       cache.delete(LIST_KEYS.tools);
       emit("toolslistchanged", undefined);
     });
-    peer.setNotificationHandler("notifications/resources/list_changed", () => {
+    handlers.set("notifications/resources/list_changed", () => {
       cache.delete(LIST_KEYS.resources);
       cache.delete(LIST_KEYS.templates);
       emit("resourceslistchanged", undefined);
     });
-    peer.setNotificationHandler("notifications/prompts/list_changed", () => {
+    handlers.set("notifications/prompts/list_changed", () => {
       cache.delete(LIST_KEYS.prompts);
       emit("promptslistchanged", undefined);
     });
-    peer.setNotificationHandler("notifications/resources/updated", (params) => {
+    handlers.set("notifications/resources/updated", (params) => {
       if (typeof params?.uri === "string") {
         cache.delete(readKey(params.uri));
         emit("resourceupdated", { uri: params.uri });
@@ -69,7 +82,7 @@ export class ServerNotifications {
       }
     });
     // spec 2026-07-28 subscriptions ("Acknowledgment"): the first message of a listen stream.
-    peer.setNotificationHandler("notifications/subscriptions/acknowledged", (params) => {
+    handlers.set("notifications/subscriptions/acknowledged", (params) => {
       const listen = this.#options.listen();
       const id = (params?._meta as JsonObject | undefined)?.[META_SUBSCRIPTION_ID];
       if (listen === undefined || !listen.acknowledged(id)) return; // a stream already replaced
@@ -80,7 +93,7 @@ export class ServerNotifications {
         );
       }
     });
-    peer.setNotificationHandler("notifications/message", (params) => {
+    handlers.set("notifications/message", (params) => {
       if (typeof params?.level !== "string") {
         problem(`${this.#options.name()}: notifications/message without a "level"; ignored`);
         return;
@@ -95,12 +108,13 @@ export class ServerNotifications {
       }
       emit("log", message);
     });
-    peer.setNotificationHandler("notifications/elicitation/complete", (params) => {
+    handlers.set("notifications/elicitation/complete", (params) => {
       const id = params?.elicitationId;
       // spec 2025-11-25 client/elicitation ("Completion Notifications"): MUST ignore unknown or completed ids.
       if (typeof id !== "string" || !this.#options.openElicitations.delete(id)) return;
       emit("elicitationcomplete", { elicitationId: id });
     });
+    return handlers;
   }
 
   /**

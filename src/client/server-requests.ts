@@ -1,11 +1,11 @@
 // What a server asks of the client — spec 2025-11-25 client/elicitation, client/sampling,
-// client/roots: the handlers installed on the Peer for the capabilities the client declared,
-// the same handlers run as tasks when the server asks (through the `wrap` option: tasks/task-receiver.ts),
+// client/roots: the handlers for the capabilities the client declared, at the end of the chain's
+// receiving links (the tasks link runs them as tasks when the server asks: tasks/task-receiver.ts),
 // and answering the input requests of a 2026-07-28 server (basic/patterns/mrtr).
 
 import { messageOf } from "../common/error-text.ts";
 import { ErrorCode, RpcError } from "../jsonrpc/errors.ts";
-import type { IncomingRequestContext, Params, Peer, RequestHandler } from "../jsonrpc/peer.ts";
+import type { IncomingRequestContext, Params } from "../jsonrpc/peer.ts";
 import { applyDefaults, checkElicitResult, checkRequestedSchema, validateAnswer } from "./elicitation.ts";
 import { loadJsonSchema } from "./json-schema.ts";
 import { ProtocolError } from "./errors.ts";
@@ -28,8 +28,6 @@ export interface ServerRequestsOptions {
   name(): string;
   /** URL-mode elicitation ids seen and not completed (notifications/elicitation/complete ends them). */
   openElicitations: Set<string>;
-  /** A handler as the extensions have it run (the tasks extension: as a task when the server asks). */
-  wrap(method: string, handler: RequestHandler): RequestHandler;
   onProblem(message: string): void;
   /** Which validator checks an elicitation answer (ClientOptions.jsonSchema); undefined: the runtime's default. */
   jsonSchema: JsonSchemaValidator | undefined;
@@ -41,26 +39,38 @@ type Handler = (params: Params | undefined, context: IncomingRequestContext) => 
 /** Answers sampling/createMessage, elicitation/create and roots/list, as requests or as input requests. */
 export class ServerRequests {
   readonly #options: ServerRequestsOptions;
+  readonly #handlers: Map<string, Handler>;
 
   constructor(options: ServerRequestsOptions) {
     this.#options = options;
+    this.#handlers = this.#handle();
   }
 
-  /** Installs a handler for each request this client answers. */
-  install(peer: Peer): void {
-    const wrap = this.#options.wrap;
+  /**
+   * The end of the chain's receiving links (docs/architecture.md, "The chain"): the request
+   * answered by this client's handler for it, or -32601 for a method it does not serve (spec
+   * 2025-11-25 basic/index, JSON-RPC 2.0 "Method not found").
+   */
+  receive(method: string, params: Params | undefined, context: IncomingRequestContext): Promise<Params> {
+    const handler = this.#handlers.get(method);
+    if (handler === undefined) return Promise.reject(new RpcError(`Method not found: ${method}`, ErrorCode.MethodNotFound));
+    return handler(params, context);
+  }
+
+  /** A handler for each request this client answers, by method. */
+  #handle(): Map<string, Handler> {
+    const handlers = new Map<string, Handler>();
     // Always answered: an undeclared mode gets -32602 (spec 2025-11-25 client/elicitation "Error Handling").
-    const elicit: Handler = (params, context) => this.#elicit(params, context);
-    peer.setRequestHandler("elicitation/create", wrap("elicitation/create", elicit));
+    handlers.set("elicitation/create", (params, context) => this.#elicit(params, context));
     const sampling = this.#options.sampling;
     if (sampling !== undefined) {
-      const sample: Handler = async (params, context) => (await sampling.run(params, this.#context(context))) as Params;
-      peer.setRequestHandler("sampling/createMessage", wrap("sampling/createMessage", sample));
+      handlers.set("sampling/createMessage", async (params, context) => (await sampling.run(params, this.#context(context))) as Params);
     }
     if (this.#options.capabilities.roots !== undefined) {
       // spec 2025-11-25 client/roots ("Listing Roots").
-      peer.setRequestHandler("roots/list", async (_params, context) => ({ roots: await this.#currentRoots(context) }));
+      handlers.set("roots/list", async (_params, context) => ({ roots: await this.#currentRoots(context) }));
     }
+    return handlers;
   }
 
   /** One input request of an InputRequiredResult, answered by the same handlers a legacy server's request reaches. */

@@ -1,12 +1,13 @@
 // OpenTelemetry, seen through the few methods mcpwire uses of a Tracer, a Span and a Context, so
 // that no public type is OpenTelemetry's — spec 2026-07-28 basic/index ("OpenTelemetry trace
 // context"); OpenTelemetry semantic conventions for MCP (gen-ai/mcp.md). docs/telemetry.md.
-// Telemetry is code a Client is given: `telemetry: openTelemetry(options)` (telemetry-layer.ts,
+// Telemetry is code a Client is given: `telemetry: openTelemetry(options)` (telemetry/telemetry-layer.ts,
 // the `mcpwire/telemetry` entry) is what makes the spans and imports @opentelemetry/api. The
 // client core imports only these types: a bundle of the root entry holds no telemetry code.
 
 import { McpwireError } from "../common/mcpwire-error.ts";
-import type { Params, Peer } from "../jsonrpc/peer.ts";
+import type { Middleware } from "../jsonrpc/middleware.ts";
+import type { Params } from "../jsonrpc/peer.ts";
 
 /** Attribute values as OpenTelemetry takes them; undefined ones are left out. */
 export type TelemetryAttributes = Record<string, string | number | boolean | undefined>;
@@ -90,7 +91,7 @@ export interface OtelApi {
 }
 
 /**
- * Telemetry turned on (telemetry-layer.ts): the API, the tracer, what is captured and the
+ * Telemetry turned on (telemetry/telemetry-layer.ts): the API, the tracer, what is captured and the
  * redactor every attribute passes through; one per Client (or host, or Runner).
  */
 export interface Telemetry {
@@ -114,9 +115,9 @@ export interface Telemetry {
   json(value: unknown): string;
   /** The text as it may go on a span. */
   redact(text: string): string;
-  /** Every request of `peer` in a client span with its trace context in `_meta` (client-telemetry.ts). */
-  tracePeer(peer: Peer, connection: TracedConnection): void;
-  /** An input request (2026-07-28 mrtr, a task's input) handled in a SERVER span (client-telemetry.ts). */
+  /** The telemetry link of a connection's chain: every request in a client span with its trace context in `_meta` (telemetry/telemetry-link.ts). */
+  link(connection: TracedConnection): Middleware;
+  /** An input request (2026-07-28 mrtr, a task's input) handled in a SERVER span (telemetry/telemetry-link.ts). */
   tracedInput<T>(request: { method: string; params?: Params }, version: string | undefined, answer: () => Promise<T>): Promise<T>;
   /** The span of a connect(): the era probe, the handshake and initialize are its children. */
   connectSpan(transport: { description: string }, attributes: TelemetryAttributes, parent: TelemetryContext | undefined): PhaseSpan;

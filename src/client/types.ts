@@ -387,3 +387,23 @@ export interface CreateMessageResult {
   _meta?: JsonObject;
   [key: string]: unknown;
 }
+
+/** spec 2025-11-25 basic/utilities/tasks ("Task Status Lifecycle"); the 2026-07-28 tasks extension keeps the same five. */
+export type TaskStatus = "working" | "input_required" | "completed" | "failed" | "cancelled";
+
+/** What `onTaskStatus` and the `taskStatus` event receive when a task's status or message changes. */
+export interface TaskStatusUpdate {
+  taskId: string;
+  status: TaskStatus;
+  statusMessage?: string;
+}
+
+/** How the client keeps the tasks a server asks it to run (ClientOptions.taskReceiver; the tasks extension's receiver). */
+export interface TaskReceiverOptions {
+  /** Tasks kept at once, running or finished; a new one evicts the oldest finished one. Default 100. */
+  maxTasks?: number;
+  /** The longest ttl granted (a longer or absent request gets this). Default 1 hour. */
+  maxTtlMs?: number;
+  /** The pollInterval suggested to the server. Default 1000 ms. */
+  pollIntervalMs?: number;
+}

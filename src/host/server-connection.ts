@@ -4,12 +4,11 @@
 // spent, close. Nothing here knows of other servers.
 
 import type { ProtocolEra } from "../client/protocol-version.ts";
-import { Client, type ClientOptions } from "../client/client.ts";
+import { Client } from "../client/client.ts";
+import { sessionClientOptions } from "./session-client.ts";
 import type { EraCache } from "../client/era-cache.ts";
 import type { JsonSchemaValidator } from "../client/schema-validator.ts";
-import { EXTENSIONS } from "../client/extensions.ts";
 import type { ClientHandlers } from "../client/handlers.ts";
-import { tasksExtension } from "../client/tasks/tasks-extension.ts";
 import type { ClientCapabilities, Implementation } from "../client/types.ts";
 import { durationText } from "../common/duration.ts";
 import { messageOf } from "../common/error-text.ts";
@@ -21,7 +20,6 @@ import type { ResultFiles } from "../registry/result-files.ts";
 import type { ToolRegistry } from "../registry/tool-registry.ts";
 import { showUrl } from "../transport/http-errors.ts";
 import { backoffDelay, type BackoffOptions } from "./backoff.ts";
-import { clientExtensions } from "./config/extensions-key.ts";
 import type { ServerConfig } from "./config/types.ts";
 import { redactedCopy } from "./secrets.ts";
 import { ServerTrace } from "./server-trace.ts";
@@ -31,7 +29,7 @@ import { type StartFailure, startFailure } from "./start-failure.ts";
 import { ServerConnectionError, type ServerEvents, type ServerEventType, type ServerState, type ServerStatus, unavailableError } from "./server-status.ts";
 import type { TraceSink } from "../transport/trace-event.ts";
 import { SPAN_KIND, type Telemetry, type TelemetryContext, type TelemetryOptions } from "../client/telemetry.ts";
-import { openTelemetry, startTelemetry } from "../client/telemetry-layer.ts";
+import { startTelemetry } from "../client/telemetry/telemetry-layer.ts";
 import type { AuthEvent } from "../auth/oauth-fetch.ts";
 import { oauthSpan } from "./host-telemetry.ts";
 
@@ -68,14 +66,19 @@ export interface SupervisionOptions {
 /** How much of a server's `serverInfo` status() copies: an Implementation is a few short fields. */
 export const SERVER_INFO_BOUNDS = { maxDepth: 16, maxNodes: 1_000 } as const;
 
-/** Closes a client and waits until its transport has reaped what the server left behind. */
+/**
+ * Closes a client's connection and waits until its transport has reaped what the server left
+ * behind. The transport is read at once: the same client may connect again meanwhile.
+ */
 async function endClient(client: Client): Promise<void> {
+  const transport = client.transport;
   await client.close().catch(() => {});
-  await client.transport?.close().catch(() => {});
+  await transport?.close().catch(() => {});
 }
 
 /**
- * One configured server: its sessions (a Client each), supervised at the connection level —
+ * One configured server: its sessions (one Client, connected again after each loss: docs/architecture.md
+ * "Reusable clients"), supervised at the connection level —
  * the client's state changes say when a session is lost, its answered tools/call and ping
  * (Client.answeredCalls) that it proved healthy, and its `unavailable` option lets a call on
  * it fail at once with a clear error while the server is reconnecting or parked (the registry
@@ -97,6 +100,8 @@ export class ServerConnection {
   #foundEra: ProtocolEra | undefined;
   /** The current session (during a reconnect: the one that was lost). */
   #client: Client | undefined;
+  /** This server's one Client, made at the first connect with its listeners; each session connects it again. */
+  #sessions: Client | undefined;
   /** The current session's answeredCalls when it became current: more means it proved healthy. */
   #answeredAtStart = 0;
   /** A client being connected or registered, not yet the current session. */
@@ -223,7 +228,6 @@ export class ServerConnection {
       server: this.name,
       serverState: this.#state,
       clientState: client.state,
-      current: client === this.#client || client === this.#opening,
       attempt: this.#reconnectAttempts,
       maxAttempts: this.#options.maxReconnectAttempts,
       reason: this.#reason,
@@ -310,50 +314,12 @@ export class ServerConnection {
   /** Spawns and initializes a new session, bounded by connect_timeout (spawn + initialize). */
   async #open(): Promise<Client> {
     const timeoutMs = this.config.connectTimeoutMs;
-    const { handlers } = this.#options;
-    const { roots, sampling, protocol } = this.config;
-    const options: ClientOptions = {
-      name: this.name,
-      capabilities: this.#options.capabilities,
-      // connect_timeout bounds the handshake below; initialize itself waits as long as that.
-      initializeTimeoutMs: Infinity,
-    };
-    const chosen = typeof handlers === "function" ? handlers(this.config) : handlers;
-    if (chosen !== undefined) options.handlers = chosen;
-    if (roots !== undefined) options.roots = roots;
-    if (sampling !== undefined) options.sampling = sampling;
-    // A host meets tasks (the registry's task tools, `mcpwire task`): every server's client runs the tasks extension.
-    options.use = [tasksExtension];
-    options.extensions = clientExtensions(this.config); // config `extensions`: those turned off
-    // Config key `tasks: never`: no task on the 2026-07-28 wire either (the extension is not declared).
-    if (this.config.tasks === "never") options.extensions = { ...options.extensions, [EXTENSIONS.tasks]: false };
+    const { protocol } = this.config;
+    const client = this.#sessions ??= this.#makeClient();
     // spec 2026-07-28 basic/versioning: the era is a property of the server; clients SHOULD
     // cache it. Under auto, a reconnect speaks the era found last time, and probes again
     // if that fails.
     const cachedEra = protocol === undefined || protocol === "auto" ? this.#foundEra : undefined;
-    options.protocol = cachedEra ?? protocol ?? "auto";
-    // `mcpwire task --session`: the session a detached task runs in, joined without a handshake.
-    if (this.config.session !== undefined) options.session = this.config.session;
-    // Across runs: the era cache (file-era-cache.ts), keyed by the command line or the URL.
-    if (this.#options.eraCache !== undefined) options.eraCache = this.#options.eraCache;
-    if (this.#options.telemetry !== undefined) options.telemetry = openTelemetry(this.#options.telemetry);
-    if (this.#options.jsonSchema !== undefined) options.jsonSchema = this.#options.jsonSchema;
-    // A call while the server reconnects or is parked fails at once, saying so.
-    options.unavailable = () => this.#unavailable(client);
-    const client = new Client(this.#options.clientInfo, options);
-    client.on(
-      "log",
-      ({ level, logger, data }) => this.#emit("log", logger === undefined ? { server: this.name, level, data } : { server: this.name, level, logger, data }),
-    );
-    client.on("problem", ({ message }) => this.#problem(message));
-    client.on(
-      "taskStatus",
-      ({ taskId, status, statusMessage }) =>
-        this.#emit("taskStatus", statusMessage === undefined ? { server: this.name, taskId, status } : { server: this.name, taskId, status, statusMessage }),
-    );
-    client.on("statechange", ({ to, cause }) => {
-      if (to === "failed" && client === this.#client) this.#lost(cause);
-    });
     if (this.#trace !== undefined) {
       const pinned = protocol === "modern" || protocol === "legacy" ? `pinned by the config (protocol: ${protocol})` : undefined;
       this.#trace.watch(client, ++this.#connects, pinned ?? (cachedEra === undefined ? undefined : "the era this server spoke on its last connection"));
@@ -367,7 +333,7 @@ export class ServerConnection {
     try {
       // stdio: a function, so that a server that exits on the era probe is started again; the key names it in the era cache.
       const transport = this.config.transport === "stdio" ? () => this.#transports.make() : this.#transports.make();
-      await client.connect(transport, { traceContext: this.#reconnectContext, serverKey: serverKeyOf(this.config) });
+      await client.connect(transport, { traceContext: this.#reconnectContext, serverKey: serverKeyOf(this.config), protocol: cachedEra ?? protocol ?? "auto" });
       if (protocol === undefined || protocol === "auto") this.#foundEra = client.era;
       await this.#applyLogLevel(client);
       return client;
@@ -416,6 +382,28 @@ export class ServerConnection {
     } catch (error) {
       this.#problem(`logging/setLevel "${level}" failed: ${messageOf(error)}; the server keeps its own level`);
     }
+  }
+
+  /** This server's Client, made once: its options and listeners stay across sessions. */
+  #makeClient(): Client {
+    const options = sessionClientOptions(this.config, this.#options);
+    // A call while the server reconnects or is parked fails at once, saying so.
+    options.unavailable = () => this.#unavailable(client);
+    const client: Client = new Client(this.#options.clientInfo, options);
+    client.on(
+      "log",
+      ({ level, logger, data }) => this.#emit("log", logger === undefined ? { server: this.name, level, data } : { server: this.name, level, logger, data }),
+    );
+    client.on("problem", ({ message }) => this.#problem(message));
+    client.on(
+      "taskStatus",
+      ({ taskId, status, statusMessage }) =>
+        this.#emit("taskStatus", statusMessage === undefined ? { server: this.name, taskId, status } : { server: this.name, taskId, status, statusMessage }),
+    );
+    client.on("statechange", ({ to, cause }) => {
+      if (to === "failed" && client === this.#client) this.#lost(cause);
+    });
+    return client;
   }
 
   /** Opens a session, registers (or re-lists) its tools and makes it current; `ready` after. */
@@ -587,7 +575,7 @@ export class ServerConnection {
     this.#wake = undefined;
     this.#registration?.unregister();
     this.#registration = undefined;
-    const clients = [this.#client, this.#opening].filter((client): client is Client => client !== undefined);
+    const clients = [...new Set([this.#client, this.#opening])].filter((client): client is Client => client !== undefined);
     this.#move("closed");
     await Promise.all([...clients.map(endClient), ...this.#ending, this.#starting, this.#supervising]);
   }

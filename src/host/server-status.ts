@@ -98,10 +98,10 @@ export type ServerEventType = keyof ServerEvents;
 /**
  * Why a server cannot take a call right now:
  * - `server-reconnecting`: the manager is reconnecting it;
- * - `server-parked`: the manager gave up reconnecting for now and probes it now and then;
- * - `stale-client`: the client belongs to an earlier session; the server has reconnected since.
+ * - `server-parked`: the manager gave up reconnecting for now and probes it now and then.
+ * (A server keeps one Client across its sessions, so no client is ever of an earlier session.)
  */
-export type ServerUnavailableCode = "server-reconnecting" | "server-parked" | "stale-client";
+export type ServerUnavailableCode = "server-reconnecting" | "server-parked";
 
 /**
  * A call to a server that cannot take it right now (reconnecting, parked). Nothing was sent.
@@ -125,8 +125,6 @@ export interface Availability {
   serverState: ServerState;
   /** The client's own state. */
   clientState: string;
-  /** Whether the client is the server's current session (or the one being opened). */
-  current: boolean;
   /** The reconnect attempt under way, of how many. */
   attempt: number;
   maxAttempts: number;
@@ -138,7 +136,7 @@ export interface Availability {
 
 /**
  * The error a call on a server's client meets while the server cannot take it (reconnecting,
- * parked, or the client is of an earlier session); undefined when the client's own error says it
+ * parked); undefined when the client's own error says it
  * (closed, not connected, …).
  */
 export function unavailableError(at: Availability): ServerUnavailableError | undefined {
@@ -160,16 +158,6 @@ export function unavailableError(at: Availability): ServerUnavailableError | und
         "server-parked",
         { server, serverState: "parked", state },
       );
-    case "ready":
-      if (!at.current) {
-        return new ServerUnavailableError(
-          `server "${server}": this client belongs to an earlier session, and the server has reconnected since; ` +
-            `get the current one with manager.client("${server}")`,
-          "stale-client",
-          { server, serverState: "ready", state },
-        );
-      }
-      return undefined;
     default:
       return undefined;
   }

@@ -97,11 +97,6 @@ export interface PeerOptions {
   maxTotalTimeoutMs?: number;
   /** Non-fatal oddities: unknown response ids, progress going backwards, failed sends. */
   onProblem?: (message: string) => void;
-  /**
-   * What a failed request rejects with, given its method and the error (a layer above types
-   * RpcError codes here, without a promise and a closure more per request).
-   */
-  mapError?: (method: string, error: unknown) => unknown;
 }
 
 export const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
@@ -115,7 +110,6 @@ const PEER_OPTIONS = optionNames<PeerOptions>({
   defaultTimeoutMs: true,
   maxTotalTimeoutMs: true,
   onProblem: true,
-  mapError: true,
 });
 
 /** One side of a JSON-RPC connection: ids, the pending table, deadlines, cancellation, progress and the handler tables. */
@@ -123,12 +117,14 @@ export class Peer {
   readonly name: string;
   readonly #send: (message: JsonRpcMessage, options?: SendOptions) => Promise<void>;
   readonly #onProblem: (message: string) => void;
-  readonly #mapError: ((method: string, error: unknown) => unknown) | undefined;
   readonly #defaultTimeoutMs: number;
   readonly #defaultMaxTotalMs: number;
   readonly #pending = new PendingRequests((entry) => this.#timedOut(entry));
   readonly #requestHandlers = new Map<string, RequestHandler>();
   readonly #notificationHandlers = new Map<string, NotificationHandler>();
+  /** Where requests and notifications without a handler of their own go (setReceiver): a side's chain. */
+  #receive: ((method: string, params: Params | undefined, context: IncomingRequestContext) => Params | Promise<Params>) | undefined;
+  #hear: ((method: string, params: Params | undefined) => void) | undefined;
   /** Requests the other side sent us that our handlers are still working on. */
   readonly #incoming = new Map<RequestId, Incoming>();
   #closed: ConnectionClosedError | undefined;
@@ -148,7 +144,6 @@ export class Peer {
     this.name = options.name;
     this.#send = options.send;
     this.#onProblem = options.onProblem ?? (() => {});
-    this.#mapError = options.mapError;
     this.#defaultTimeoutMs = options.defaultTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
     this.#defaultMaxTotalMs = options.maxTotalTimeoutMs ?? DEFAULT_MAX_TOTAL_TIMEOUT_MS;
     // spec 2025-11-25 basic/utilities/ping: the receiver MUST respond promptly with an empty result.
@@ -176,11 +171,23 @@ export class Peer {
     this.#notificationHandlers.set(method, handler);
   }
 
+  /**
+   * Where every request and notification without a handler of its own goes: the receiving
+   * links of a side's chain (middleware.ts), which answer -32601 for a method nobody serves.
+   */
+  setReceiver(
+    receive: (method: string, params: Params | undefined, context: IncomingRequestContext) => Params | Promise<Params>,
+    hear: (method: string, params: Params | undefined) => void,
+  ): void {
+    this.#receive = receive;
+    this.#hear = hear;
+  }
+
   /** Sends a request and resolves with its result, or rejects with RpcError and the like. */
   request(method: string, params?: Params, options: RequestOptions = {}): Promise<Params> {
-    if (this.#closed) return Promise.reject(this.#failure(method, this.#closedError(method)));
+    if (this.#closed) return Promise.reject(this.#closedError(method));
     const signal = options.signal;
-    if (signal?.aborted) return Promise.reject(this.#failure(method, this.#abortError(method, signal.reason)));
+    if (signal?.aborted) return Promise.reject(this.#abortError(method, signal.reason));
 
     const id = this.#pending.allocateId();
     options.onId?.(id);
@@ -351,13 +358,9 @@ export class Peer {
     );
   }
 
-  /** Fails a request with `error`, as mapError makes it. */
+  /** Fails a request with `error` (its detach and bookkeeping are the pending table's). */
   #reject(entry: PendingRequest, error: unknown): void {
-    entry.reject(this.#failure(entry.method, error));
-  }
-
-  #failure(method: string, error: unknown): unknown {
-    return this.#mapError === undefined ? error : this.#mapError(method, error);
+    entry.reject(error);
   }
 
   /** What an aborted request rejects with: who, which method, and the signal's reason. */
@@ -465,9 +468,9 @@ export class Peer {
       }
     }
     const handler = this.#notificationHandlers.get(message.method);
-    if (handler === undefined) return; // unknown notifications are ignored
     try {
-      handler(params);
+      if (handler !== undefined) handler(params);
+      else this.#hear?.(message.method, params); // without a receiver, unknown notifications are ignored
     } catch (error) {
       this.#onProblem(`${this.name}: handler for ${message.method} threw: ${messageOf(error)}`);
     }
@@ -505,7 +508,8 @@ export class Peer {
   #onRequest(message: JsonRpcRequest): void {
     const { id, method } = message;
     const handler = this.#requestHandlers.get(method);
-    if (handler === undefined) {
+    const receive = this.#receive;
+    if (handler === undefined && receive === undefined) {
       this.#respond({
         jsonrpc: "2.0",
         id,
@@ -524,7 +528,7 @@ export class Peer {
     };
     let outcome: Params | Promise<Params>;
     try {
-      outcome = handler(message.params, context);
+      outcome = handler !== undefined ? handler(message.params, context) : receive!(method, message.params, context);
     } catch (error) {
       outcome = Promise.reject(error);
     }

@@ -6,7 +6,8 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
-import { AppResourceError, Client, EXTENSIONS, isAppCallable, isAppOnly, readToolUi, StdioTransport, type Tool, toolUi } from "../../src/mod.ts";
+import { Client, EXTENSIONS, StdioTransport, type Tool } from "../../src/mod.ts";
+import { AppResourceError, appsExtension, isAppCallable, isAppOnly, readToolUi, toolUi } from "../../src/client/extensions/mod.ts";
 import { APP_MIME_TYPE } from "../../src/client/apps/apps.ts";
 import { mimeTypeProblem } from "../../src/client/apps/apps.ts";
 import { fixturePath } from "../support/fixture-process.ts";
@@ -62,13 +63,14 @@ describe("a tool's UI metadata", () => {
 });
 
 describe("the client declares MCP Apps", () => {
-  it("by default, with the mimeTypes setting the spec requires", () => {
-    const client = new Client(CLIENT_INFO);
+  it("when given appsExtension, with the mimeTypes setting the spec requires; not without it", () => {
+    assert.equal(new Client(CLIENT_INFO).capabilities.extensions?.[EXTENSIONS.apps], undefined);
+    const client = new Client(CLIENT_INFO, { use: [appsExtension] });
     assert.deepEqual(client.capabilities.extensions?.[EXTENSIONS.apps], { mimeTypes: [APP_MIME_TYPE] });
   });
 
   it("not when turned off", () => {
-    const client = new Client(CLIENT_INFO, { extensions: { [EXTENSIONS.apps]: false } });
+    const client = new Client(CLIENT_INFO, { use: [appsExtension], extensions: { [EXTENSIONS.apps]: false } });
     assert.equal(client.capabilities.extensions?.[EXTENSIONS.apps], undefined);
   });
 });
@@ -78,7 +80,7 @@ for (const era of ["legacy", "modern"] as const) {
     let client: Client;
     let tools: Map<string, Tool>;
     before(async () => {
-      client = new Client(CLIENT_INFO, { name: "apps", requestTimeoutMs: 10_000, protocol: era, listen: false });
+      client = new Client(CLIENT_INFO, { name: "apps", requestTimeoutMs: 10_000, protocol: era, listen: false, use: [appsExtension] });
       await hangGuard(client.connect(new StdioTransport({ command: "node", args: [fixturePath("apps-server.mjs"), "--era", era] })), 15_000, "connect");
       tools = new Map((await client.listTools()).map((each) => [each.name, each]));
     });
@@ -169,7 +171,7 @@ describe("reading a UI resource: content the server got wrong", () => {
 describe("the reference example server-basic-vanillajs (ext-apps)", () => {
   it("its get-time tool is an app tool the model sees, and its UI reads as an MCP App", async () => {
     const server = fileURLToPath(new URL("../../node_modules/@modelcontextprotocol/server-basic-vanillajs/dist/index.js", import.meta.url));
-    const client = new Client(CLIENT_INFO, { name: "vanillajs", requestTimeoutMs: 20_000 });
+    const client = new Client(CLIENT_INFO, { name: "vanillajs", requestTimeoutMs: 20_000, use: [appsExtension] });
     try {
       await hangGuard(client.connect(new StdioTransport({ command: "node", args: [server, "--stdio"], onStderr: () => {} })), 30_000, "connect");
       const getTime = (await client.listTools()).find((each) => each.name === "get-time");

@@ -3,15 +3,14 @@
 
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
+import { AppResourceError, readToolUi } from "../../src/client/extensions/mod.ts";
 import {
-  AppResourceError,
   CapabilityError,
   Client,
   ClientStateError,
   OutputValidationError,
   ProtocolError,
   ProtocolVersionError,
-  readToolUi,
   TaskError,
   tasksExtension,
 } from "../../src/mod.ts";
@@ -20,6 +19,7 @@ import { inProcessServer } from "../support/in-process-server.ts";
 import { hangGuard } from "../support/hang-guard.ts";
 import { rejection } from "../support/rejection.ts";
 import { coded } from "../support/coded-error.ts";
+import { tasksOf } from "../../src/client/tasks/tasks-extension.ts";
 
 const CLIENT_INFO = { name: "mcpwire-error-code-tests", version: "1.0.0" };
 
@@ -44,8 +44,14 @@ describe("client errors: McpwireError with a named code", () => {
     await client.close();
     const late = coded(await rejection(client.ping()), ClientStateError, "closed");
     assert.equal(late.state, "closed");
-    const again = coded(await rejection(client.connect(inProcessServer({}, {}).clientEnd)), ClientStateError, "already-connected");
-    assert.equal(again.state, "closed");
+    const connected = new Client(CLIENT_INFO, { protocol: "legacy", requestTimeoutMs: 10_000 });
+    await connected.connect(inProcessServer({}, {}).clientEnd);
+    try {
+      const again = coded(await rejection(connected.connect(inProcessServer({}, {}).clientEnd)), ClientStateError, "already-connected");
+      assert.equal(again.state, "ready");
+    } finally {
+      await connected.close();
+    }
   });
 
   test("ClientStateError: failed carries the failure as cause", async () => {
@@ -64,7 +70,7 @@ describe("client errors: McpwireError with a named code", () => {
     try {
       const tools = coded(await rejection(client.callTool("echo")), CapabilityError, "missing-server-capability");
       assert.equal(tools.capability, "tools");
-      const tasks = coded(await rejection(client.listTasks()), CapabilityError, "missing-server-capability");
+      const tasks = coded(await rejection(tasksOf(client).listTasks()), CapabilityError, "missing-server-capability");
       assert.equal(tasks.capability, "tasks.list");
     } finally {
       await client.close();

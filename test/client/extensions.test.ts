@@ -1,9 +1,18 @@
 // Extension negotiation — spec 2026-07-28 basic/versioning ("Extension Negotiation").
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { declaredExtensions, defaultExtensions, EXTENSIONS, negotiatedExtension, serverExtensions, withExtensions } from "../../src/client/extensions.ts";
+import {
+  declaredExtensions,
+  defaultExtensions,
+  EXTENSIONS,
+  negotiatedExtension,
+  serverExtensions,
+  withExtensions,
+} from "../../src/client/extension-negotiation.ts";
 import { tasksExtension } from "../../src/client/tasks/tasks-extension.ts";
 import { Client } from "../../src/client/client.ts";
+import { skillsExtension } from "../../src/client/skills/skills-extension.ts";
+import { appsExtension } from "../../src/client/apps/apps-extension.ts";
 
 describe("extension negotiation", () => {
   it("declares settings objects as given and drops those turned off", () => {
@@ -35,18 +44,19 @@ describe("extension negotiation", () => {
     assert.equal(negotiatedExtension({ "a.b/c": {} }, {}, "a.b/c"), undefined);
   });
 
-  it("declares the extensions mcpwire implements by default, each one off-switchable; tasks when its code is installed", () => {
-    for (const id of [EXTENSIONS.skills, EXTENSIONS.apps]) {
-      assert.ok(defaultExtensions().includes(id), id);
-      assert.ok(declaredExtensions(undefined)[id] !== undefined, id);
-      assert.equal(declaredExtensions({ [id]: false })[id], undefined, id);
+  it("declares the extensions it was given, each one off-switchable; none by default", () => {
+    const given = [tasksExtension, skillsExtension, appsExtension];
+    assert.deepEqual(defaultExtensions(), []);
+    assert.deepEqual(declaredExtensions(undefined), {});
+    for (const id of [EXTENSIONS.tasks, EXTENSIONS.skills, EXTENSIONS.apps]) {
+      assert.ok(defaultExtensions(given).includes(id), id);
+      assert.ok(declaredExtensions(undefined, undefined, given)[id] !== undefined, id);
+      assert.equal(declaredExtensions({ [id]: false }, undefined, given)[id], undefined, id);
     }
-    assert.ok(!defaultExtensions().includes(EXTENSIONS.tasks));
-    assert.ok(defaultExtensions([tasksExtension]).includes(EXTENSIONS.tasks));
     assert.deepEqual(declaredExtensions(undefined, undefined, [tasksExtension])[EXTENSIONS.tasks], {});
-    assert.equal(declaredExtensions({ [EXTENSIONS.tasks]: false }, undefined, [tasksExtension])[EXTENSIONS.tasks], undefined);
     assert.throws(() => declaredExtensions({ [EXTENSIONS.tasks]: true }), /needs its code in this client; pass use: \[tasksExtension\]/);
-    assert.deepEqual(declaredExtensions(undefined)[EXTENSIONS.apps], { mimeTypes: ["text/html;profile=mcp-app"] });
+    assert.throws(() => declaredExtensions({ [EXTENSIONS.apps]: true }), /pass use: \[appsExtension\]/);
+    assert.deepEqual(declaredExtensions(undefined, undefined, [appsExtension])[EXTENSIONS.apps], { mimeTypes: ["text/html;profile=mcp-app"] });
   });
 
   it("a Client declares its extensions in its capabilities", () => {

@@ -252,12 +252,73 @@ describe("Client lifecycle against a stdio fixture server", () => {
       const second = fixtureTransport();
       const error = await rejection(client.connect(second));
       assert.ok(error instanceof ClientStateError);
-      assert.match(error.message, /already called/);
+      assert.match(error.message, /while the client is ready; close\(\) it first/);
       assert.equal(client.state, "ready");
       assert.equal((await client.callTool("echo", { message: "still here" })).content[0]?.type, "text");
     } finally {
       await client.close();
     }
+  });
+
+  test("a closed client connects again, to the same server and to another; its listeners stay wired (docs/architecture.md, Reusable clients)", async () => {
+    const client = new Client(CLIENT_INFO);
+    const changes = recordStates(client);
+    try {
+      await client.connect(fixtureTransport());
+      const first = client.transport;
+      assert.equal((await client.listTools()).some((tool) => tool.name === "echo"), true);
+      assert.equal(client.answeredCalls, 0);
+      await client.callTool("echo", { message: "one" });
+      assert.equal(client.answeredCalls, 1);
+      await client.close();
+      assert.equal(client.state, "closed");
+      // The same server again, on a new transport: what the last connection learned is forgotten.
+      await client.connect(fixtureTransport());
+      assert.equal(client.state, "ready");
+      assert.notEqual(client.transport, first);
+      assert.equal(client.knownTools.size, 0, "the tool list of the closed connection was kept");
+      assert.equal(client.answeredCalls, 0);
+      assert.equal((await client.callTool("echo", { message: "two" })).content[0]?.type, "text");
+      await client.close();
+      // Another server after that (the fixture answering 2025-06-18): the version is negotiated afresh.
+      await client.connect(fixtureTransport("--version", "2025-06-18"));
+      assert.equal(client.protocolVersion, "2025-06-18");
+      assert.equal((await client.callTool("echo", { message: "three" })).content[0]?.type, "text");
+      assert.deepEqual(
+        changes.map(({ from, to }) => `${from}>${to}`),
+        [
+          "new>connecting",
+          "connecting>initializing",
+          "initializing>ready",
+          "ready>closing",
+          "closing>closed",
+          "closed>connecting",
+          "connecting>initializing",
+          "initializing>ready",
+          "ready>closing",
+          "closing>closed",
+          "closed>connecting",
+          "connecting>initializing",
+          "initializing>ready",
+        ],
+      );
+    } finally {
+      await client.close();
+    }
+  });
+
+  test("a failed client connects again; what the old transport reports later does not touch the new connection", async () => {
+    const client = new Client(CLIENT_INFO, { initializeTimeoutMs: 5_000 });
+    const refused = new StdioTransport({ command: "node", args: ["-e", "process.exit(3)"] });
+    await rejection(client.connect(refused));
+    assert.equal(client.state, "failed");
+    await client.connect(fixtureTransport());
+    assert.equal(client.state, "ready");
+    assert.equal(client.failure, undefined);
+    await refused.close(); // the old transport, closed again: no effect on the new connection
+    assert.equal(client.state, "ready");
+    assert.equal((await client.callTool("echo", { message: "after a failure" })).content[0]?.type, "text");
+    await client.close();
   });
 
   test("close() twice: both calls resolve once the connection is closed, and closing/closed are emitted once", async () => {

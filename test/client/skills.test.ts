@@ -16,6 +16,7 @@ import { frontmatterDifferences, parseSkillFile } from "../../src/client/skills/
 import { type PortFixture, startPortFixture } from "../support/fixture-process.ts";
 import { hangGuard } from "../support/hang-guard.ts";
 import { scratchDir } from "../support/cli-runner.ts";
+import { skillsExtension } from "../../src/client/skills/skills-extension.ts";
 
 const CLIENT_INFO = { name: "mcpwire-tests", version: "1.0.0" };
 const SKILLS_SERVER = fileURLToPath(new URL("../../conformance/fixtures/skills-server.mjs", import.meta.url));
@@ -26,7 +27,7 @@ async function stdioClient(
   args: string[] = [],
   options: { protocol?: "auto" | "legacy" | "modern"; extensions?: Record<string, boolean> } = {},
 ): Promise<Client> {
-  const client = new Client(CLIENT_INFO, { name: "docs", requestTimeoutMs: 10_000, ...options });
+  const client = new Client(CLIENT_INFO, { name: "docs", requestTimeoutMs: 10_000, use: [skillsExtension], ...options });
   await hangGuard(client.connect(new StdioTransport({ command: "node", args: [SKILLS_SERVER, "--stdio", ...args] })), 15_000, "connect");
   return client;
 }
@@ -332,7 +333,7 @@ describe("skills over Streamable HTTP (both eras)", () => {
 
   for (const protocol of ["legacy", "modern"] as const) {
     test(`${protocol}: list, load and verify, refuse the tampered skill`, async () => {
-      const client = new Client(CLIENT_INFO, { name: "docs", protocol, requestTimeoutMs: 10_000 });
+      const client = new Client(CLIENT_INFO, { name: "docs", protocol, requestTimeoutMs: 10_000, use: [skillsExtension] });
       await hangGuard(client.connect(new StreamableHttpTransport({ url: `${server.origin}/mcp` })), 15_000, "connect");
       try {
         assert.equal(client.era, protocol);
@@ -372,7 +373,7 @@ describe("skills: content the fixture does not serve (an in-process server)", ()
       return { contents: [{ uri, ...served[uri] }] };
     });
     void serverEnd.start();
-    const client = new Client(CLIENT_INFO, { name: "mem", protocol: "legacy" });
+    const client = new Client(CLIENT_INFO, { name: "mem", protocol: "legacy", use: [skillsExtension] });
     await hangGuard(client.connect(clientEnd), 10_000, "connect");
     return client;
   }

@@ -19,6 +19,7 @@ import {
 import { EVERYTHING } from "../support/everything.ts";
 import { freePort, startEverything, stop, textOf } from "../support/everything-http.ts";
 import { guardedRejection, hangGuard } from "../support/hang-guard.ts";
+import { tasksOf } from "../../src/client/tasks/tasks-extension.ts";
 
 const CLIENT_INFO = { name: "mcpwire-tests", version: "1.0.0" };
 const TOOL = "simulate-research-query";
@@ -82,22 +83,22 @@ describe("tasks on the 2025-11-25 wire: server-everything over stdio", () => {
   });
 
   test("startToolTask gives a handle: its id, status(), result(); tasks/list knows the id", async () => {
-    const task = await client.startToolTask(TOOL, { topic: "handles" });
+    const task = await tasksOf(client).startToolTask(TOOL, { topic: "handles" });
     assert.equal(task.direct, false);
     assert.ok(task.taskId.length > 0);
     const status = await task.status();
     assert.equal(status.taskId, task.taskId);
     assert.ok(["working", "completed"].includes(status.status));
     assert.equal(typeof status.pollIntervalMs, "number");
-    const listed = await client.listTasks();
+    const listed = await tasksOf(client).listTasks();
     assert.ok(listed.some((info) => info.taskId === task.taskId));
     const result = await hangGuard(task.result({ timeoutMs: 30_000, ...POLL }), 40_000, "task.result()");
     assert.match(textOf(result.content), /Research Report: handles/);
   });
 
   test("resumeTask picks up a task by id alone", async () => {
-    const started = await client.startToolTask(TOOL, { topic: "resumed" });
-    const resumed = client.resumeTask(started.taskId, { tool: TOOL });
+    const started = await tasksOf(client).startToolTask(TOOL, { topic: "resumed" });
+    const resumed = tasksOf(client).resumeTask(started.taskId, { tool: TOOL });
     const result = await hangGuard(resumed.result({ timeoutMs: 30_000, ...POLL }), 40_000, "resumed result()");
     assert.match(textOf(result.content), /Research Report: resumed/);
   });
@@ -105,7 +106,7 @@ describe("tasks on the 2025-11-25 wire: server-everything over stdio", () => {
   test("aborting the signal sends tasks/cancel, never notifications/cancelled; the task ends cancelled", async () => {
     const controller = new AbortController();
     const before = methods().length;
-    const call = client.startToolTask(TOOL, { topic: "abort me" });
+    const call = tasksOf(client).startToolTask(TOOL, { topic: "abort me" });
     const task = await call;
     const result = task.result({
       signal: controller.signal,
@@ -139,13 +140,13 @@ describe("tasks on the 2025-11-25 wire: server-everything over stdio", () => {
     assert.ok(error instanceof TaskError);
     assert.equal(error.code, "timeout");
     assert.match(error.message, /did not finish within 1\.5 s/);
-    assert.equal((await client.resumeTask(error.taskId).status()).status, "cancelled");
+    assert.equal((await tasksOf(client).resumeTask(error.taskId).status()).status, "cancelled");
   });
 
   test("a tool that forbids tasks is called directly even when a task is asked for", async () => {
     const result = await client.callTool("echo", { message: "plain" }, { task: true });
     assert.match(textOf(result.content), /plain/);
-    const task = await client.startToolTask("echo", { message: "direct" });
+    const task = await tasksOf(client).startToolTask("echo", { message: "direct" });
     assert.equal(task.direct, true);
     assert.match(textOf((await task.result()).content), /direct/);
   });
@@ -182,12 +183,12 @@ describe("tasks on the 2025-11-25 wire: server-everything over Streamable HTTP",
     // (tasks-modern.test.ts resumes one across clients on a server that keeps them).
     const first = new Client(CLIENT_INFO, { use: [tasksExtension], name: "before-restart", requestTimeoutMs: 20_000 });
     await first.connect(new StreamableHttpTransport({ url: `http://127.0.0.1:${port}/mcp` }));
-    const { taskId } = await first.startToolTask(TOOL, { topic: "restart" });
+    const { taskId } = await tasksOf(first).startToolTask(TOOL, { topic: "restart" });
     await first.close();
     const second = new Client(CLIENT_INFO, { use: [tasksExtension], name: "after-restart", requestTimeoutMs: 20_000 });
     await second.connect(new StreamableHttpTransport({ url: `http://127.0.0.1:${port}/mcp` }));
     try {
-      const error = await guardedRejection(second.resumeTask(taskId, { tool: TOOL }).result({ timeoutMs: 30_000 }), "a task of another session");
+      const error = await guardedRejection(tasksOf(second).resumeTask(taskId, { tool: TOOL }).result({ timeoutMs: 30_000 }), "a task of another session");
       assert.ok(error instanceof TaskError);
       assert.equal(error.code, "unknown-task");
       assert.ok(error.message.includes(taskId));
@@ -199,7 +200,7 @@ describe("tasks on the 2025-11-25 wire: server-everything over Streamable HTTP",
   test("keepSession() leaves the session open at close; a client given it as `session` joins it without initialize and gets the result", async () => {
     const first = new Client(CLIENT_INFO, { use: [tasksExtension], name: "detaching", requestTimeoutMs: 20_000 });
     await first.connect(new StreamableHttpTransport({ url: `http://127.0.0.1:${port}/mcp` }));
-    const { taskId } = await first.startToolTask(TOOL, { topic: "kept" });
+    const { taskId } = await tasksOf(first).startToolTask(TOOL, { topic: "kept" });
     const session = first.keepSession();
     assert.ok(session !== undefined);
     assert.equal(session.protocolVersion, "2025-11-25");
@@ -207,7 +208,11 @@ describe("tasks on the 2025-11-25 wire: server-everything over Streamable HTTP",
     const { client: second, traced, methods } = tracedClient(new StreamableHttpTransport({ url: `http://127.0.0.1:${port}/mcp` }), { session });
     await second.connect(traced);
     try {
-      const result = await hangGuard(second.resumeTask(taskId, { tool: TOOL }).result({ timeoutMs: 30_000, ...POLL }), 40_000, "the kept session's task");
+      const result = await hangGuard(
+        tasksOf(second).resumeTask(taskId, { tool: TOOL }).result({ timeoutMs: 30_000, ...POLL }),
+        40_000,
+        "the kept session's task",
+      );
       assert.match(textOf(result.content), /Research Report: kept/);
       assert.ok(!methods().includes("initialize"), methods().join(", "));
     } finally {

@@ -18,6 +18,7 @@ import {
 import { textOf } from "../support/everything-http.ts";
 import { fixturePath, startPortFixture } from "../support/fixture-process.ts";
 import { guardedRejection, hangGuard } from "../support/hang-guard.ts";
+import { tasksOf } from "../../src/client/tasks/tasks-extension.ts";
 
 /** `error` is a TaskError with this code, about this task. */
 function assertTaskError(error: unknown, code: TaskError["code"], taskId: string): asserts error is TaskError {
@@ -93,7 +94,7 @@ describe("bad input on the 2026-07-28 wire", () => {
 
   test("a status going back from a terminal state is a ProtocolError bad-task", async () => {
     await withHostile([], async (client) => {
-      const task = await client.startToolTask("regress");
+      const task = await tasksOf(client).startToolTask("regress");
       assert.equal((await task.status()).status, "completed");
       const error = await guardedRejection(task.status(), "a regressing task");
       assert.ok(error instanceof ProtocolError, String(error));
@@ -248,9 +249,9 @@ describe("bad input on the 2025-11-25 wire", () => {
 
   test("listTasks without tasks.list is a CapabilityError; cancel without tasks.cancel a TaskError unsupported", async () => {
     await withHostile(["--era", "legacy", "--no-task-capability"], async (client) => {
-      const error = await guardedRejection(client.listTasks(), "listTasks");
+      const error = await guardedRejection(tasksOf(client).listTasks(), "listTasks");
       assert.ok(error instanceof CapabilityError);
-      const cancel = await guardedRejection(client.resumeTask("task-9").cancel(), "cancel");
+      const cancel = await guardedRejection(tasksOf(client).resumeTask("task-9").cancel(), "cancel");
       assert.ok(cancel instanceof TaskError);
       assert.equal(cancel.code, "unsupported");
     });

@@ -22,6 +22,7 @@ import {
 } from "../../src/mod.ts";
 import { textOf } from "../support/everything-http.ts";
 import { guardedRejection, hangGuard } from "../support/hang-guard.ts";
+import { tasksOf } from "../../src/client/tasks/tasks-extension.ts";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const TASKS_SERVER = fileURLToPath(new URL("../../conformance/fixtures/tasks-server.ts", import.meta.url));
@@ -87,7 +88,7 @@ function sharedBehaviour(client: () => Client) {
   });
 
   test("cancel(): tasks/cancel, and the task ends cancelled", async () => {
-    const task = await client().startToolTask("cancel_me");
+    const task = await tasksOf(client()).startToolTask("cancel_me");
     assert.equal(task.direct, false);
     assert.equal((await task.status()).status, "working");
     await task.cancel();
@@ -120,7 +121,7 @@ function sharedBehaviour(client: () => Client) {
 
   test("a direct answer needs no task; startToolTask wraps it", async () => {
     assert.equal(textOf((await client().callTool("quick")).content), "quick answer");
-    const task = await client().startToolTask("quick");
+    const task = await tasksOf(client()).startToolTask("quick");
     assert.equal(task.direct, true);
     assert.equal(textOf((await task.result()).content), "quick answer");
   });
@@ -133,14 +134,14 @@ function sharedBehaviour(client: () => Client) {
   });
 
   test("listTasks is a typed error on this wire", async () => {
-    const error = await guardedRejection(client().listTasks(), "listTasks");
+    const error = await guardedRejection(tasksOf(client()).listTasks(), "listTasks");
     assert.ok(error instanceof TaskError);
     assert.equal(error.code, "unsupported");
   });
 
   test("resumeTask picks a task up by its id", async () => {
-    const task = await client().startToolTask("slow_job", { steps: 2 });
-    const resumed = client().resumeTask(task.taskId, { tool: "slow_job" });
+    const task = await tasksOf(client()).startToolTask("slow_job", { steps: 2 });
+    const resumed = tasksOf(client()).resumeTask(task.taskId, { tool: "slow_job" });
     assert.equal(textOf((await hangGuard(resumed.result(), GUARD_MS, "resumed")).content), "slow_job done after 2 polls");
   });
 }
@@ -205,11 +206,11 @@ describe("tasks extension over Streamable HTTP", () => {
   sharedBehaviour(() => client);
 
   test("a task id kept by the host is resumed by a new client (a host restart)", async () => {
-    const task = await client.startToolTask("slow_job", { steps: 2 });
+    const task = await tasksOf(client).startToolTask("slow_job", { steps: 2 });
     const restarted = modernClient("tasks-http-restarted");
     await restarted.connect(new StreamableHttpTransport({ url }));
     try {
-      const result = await hangGuard(restarted.resumeTask(task.taskId, { tool: "slow_job" }).result(), GUARD_MS, "a resumed task");
+      const result = await hangGuard(tasksOf(restarted).resumeTask(task.taskId, { tool: "slow_job" }).result(), GUARD_MS, "a resumed task");
       assert.equal(textOf(result.content), "slow_job done after 2 polls");
     } finally {
       await restarted.close();

@@ -10,6 +10,7 @@ import { coded } from "../support/coded-error.ts";
 import { hangGuard } from "../support/hang-guard.ts";
 import { inProcessServer, requestsFor } from "../support/in-process-server.ts";
 import { rejection } from "../support/rejection.ts";
+import { tasksOf } from "../../src/client/tasks/tasks-extension.ts";
 
 const INFO = { name: "opt-in", version: "1.0.0" };
 const sampling = async () => ({ role: "assistant" as const, content: { type: "text" as const, text: "ok" }, model: "m" });
@@ -33,9 +34,8 @@ describe("a Client without the tasks extension", () => {
     const client = new Client(INFO, { handlers: { sampling } });
     assert.equal(client.capabilities.tasks, undefined);
     assert.equal(client.capabilities.extensions?.[EXTENSIONS.tasks], undefined);
-    // The declarations whose code works over the public Client stay on.
-    assert.ok(client.capabilities.extensions?.[EXTENSIONS.apps] !== undefined);
-    assert.ok(client.capabilities.extensions?.[EXTENSIONS.skills] !== undefined);
+    // Nor any other extension: a client declares the extensions it was given (ClientOptions.use).
+    assert.equal(client.capabilities.extensions, undefined);
   });
 
   test("refuses to declare the tasks extension by `true` alone, saying what to import", () => {
@@ -46,7 +46,10 @@ describe("a Client without the tasks extension", () => {
   });
 
   test("refuses a `use` entry that is not an extension's code", () => {
-    assert.throws(() => new Client(INFO, { use: [{ id: "x/y" } as never] }), /`use` takes extensions with code from mcpwire/);
+    assert.throws(
+      () => new Client(INFO, { use: [{ id: "x/y" } as never] }),
+      /`use` takes extensions \(tasksExtension, skillsExtension, appsExtension, or a ClientExtension\)/,
+    );
   });
 
   test("a tool that requires a task fails at once with TaskError unsupported, and no tools/call is sent; a plain tool is called", async () => {
@@ -67,15 +70,19 @@ describe("a Client without the tasks extension", () => {
     }
   });
 
-  test("startToolTask, resumeTask and listTasks say the tasks extension is missing and how to install it", async () => {
+  test("tasksOf() and a task option say the tasks extension is missing and how to install it", async () => {
     const far = server();
     const client = new Client(INFO, { protocol: "legacy", requestTimeoutMs: 10_000 });
     try {
       await hangGuard(client.connect(far.clientEnd), 15_000, "connect");
-      for (const error of [await rejection(client.startToolTask("slow")), await rejection(client.listTasks())]) {
-        assert.match(coded(error, TaskError, "unsupported").message, /needs the tasks extension.*use: \[tasksExtension\]/);
-      }
-      assert.throws(() => client.resumeTask("task-1"), (error: unknown) => error instanceof TaskError && error.code === "unsupported");
+      assert.match(
+        coded(await rejection(client.callTool("slow", {}, { task: true })), TaskError, "unsupported").message,
+        /needs the tasks extension.*use: \[tasksExtension\]/,
+      );
+      assert.throws(
+        () => tasksOf(client),
+        (error: unknown) => error instanceof TaskError && error.code === "unsupported" && /use: \[tasksExtension\]/.test(error.message),
+      );
       assert.equal(requestsFor(far, "tasks/list").length, 0);
     } finally {
       await client.close();
@@ -102,7 +109,7 @@ describe("a Client given the tasks extension", () => {
       await client.callTool("slow").catch(() => undefined);
       const [sent] = requestsFor(far, "tools/call");
       assert.ok(sent?.task !== undefined, JSON.stringify(sent));
-      assert.deepEqual(await client.listTasks(), []);
+      assert.deepEqual(await tasksOf(client).listTasks(), []);
     } finally {
       await client.close();
     }

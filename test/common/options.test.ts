@@ -146,7 +146,7 @@ test("valid options, every key the options types name, still construct", async (
   const manager = new McpManager(config, { connectRetries: 1, closeTimeoutMs: 10 });
   await manager.close();
   new ServerSkills(new Client(INFO), { server: "docs", maxPages: 2 });
-  new Peer({ name: "p", send: () => Promise.resolve(), defaultTimeoutMs: 10, maxTotalTimeoutMs: 10, onProblem: () => {}, mapError: (_, e) => e });
+  new Peer({ name: "p", send: () => Promise.resolve(), defaultTimeoutMs: 10, maxTotalTimeoutMs: 10, onProblem: () => {} });
   new LineDecoder({ onMessage: () => {}, onProblem: () => {}, maxMessageBytes: 10 });
   new SamplingGate(() => Promise.reject(new Error("unused")), { maxTokens: 1, requestsPerMinute: 1, models: [], timeoutMs: 1, tools: false });
 });

@@ -6,7 +6,7 @@
 
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { EXTENSIONS } from "../../src/client/extensions.ts";
+import { EXTENSIONS } from "../../src/client/extension-negotiation.ts";
 import { clientExtensions } from "../../src/host/config/extensions-key.ts";
 import { parseConfig } from "../../src/host/config/parse.ts";
 import { ConfigError, type McpwireConfig, type ServerConfig } from "../../src/host/config/types.ts";

@@ -14,7 +14,7 @@ import { boundedCopy } from "../../src/common/bounded.ts";
 import { redactHeaders, Redactor } from "../../src/common/redact.ts";
 import { redactedCopy } from "../../src/host/secrets.ts";
 import { applyDefaults } from "../../src/client/elicitation.ts";
-import { serverExtensions } from "../../src/client/extensions.ts";
+import { serverExtensions } from "../../src/client/extension-negotiation.ts";
 import type { ElicitationSchema, ServerCapabilities } from "../../src/client/types.ts";
 import { toGeminiParameters } from "../../src/agent/providers/gemini-schema.ts";
 import { jsonDocument } from "../../src/cli/output.ts";

@@ -27,8 +27,10 @@ test("the `sandbox: prefer` warning is given once per server, across restarts", 
     for (let crash = 1; crash <= 2; crash++) {
       const client = manager.client("crashy");
       assert.ok(client, JSON.stringify(manager.status()));
+      const transport = client.transport;
       await client.callTool("echo").catch(() => undefined); // the server exits in the call
-      await waitUntil(() => manager.client("crashy") !== undefined && manager.client("crashy") !== client, `restart ${crash}`, 20_000);
+      // The server keeps one Client across its sessions: a restart is a new transport under it.
+      await waitUntil(() => client.transport !== transport && client.state === "ready", `restart ${crash}`, 20_000);
     }
     assert.equal(warnings.length, 1, warnings.join("\n"));
     assert.match(warnings[0]!, /^server "crashy" runs WITHOUT a sandbox \(sandbox: prefer\): /);

@@ -38,6 +38,7 @@ const ENTRIES: Readonly<Record<string, string>> = {
   "mcpwire/agent": "src/agent/mod.ts",
   "mcpwire/auth": "src/auth/mod.ts",
   "mcpwire/telemetry": "src/client/telemetry/mod.ts",
+  "mcpwire/extensions": "src/client/extensions/mod.ts",
 };
 const CACHE = process.env.MCPWIRE_TEST_CACHE ?? join(os.homedir(), ".cache", "mcpwire-test");
 const TSC = join(ROOT, "node_modules", ".bin", "tsc");

@@ -12,6 +12,7 @@ import { fixturePath } from "../support/fixture-process.ts";
 import { hangGuard } from "../support/hang-guard.ts";
 import { inProcessServer, requestsFor } from "../support/in-process-server.ts";
 import { answer, callTools, ScriptedProvider, toolResults } from "../support/scripted-provider.ts";
+import { appsExtension } from "../../src/client/extensions/mod.ts";
 
 const CLIENT_INFO = { name: "mcpwire-apps-registry-tests", version: "1.0.0" };
 
@@ -23,6 +24,7 @@ for (const setting of ["on", "off"] as const) {
       client = new Client(CLIENT_INFO, {
         name: "apps",
         requestTimeoutMs: 10_000,
+        use: [appsExtension],
         ...(setting === "off" ? { extensions: { [EXTENSIONS.apps]: false } } : {}),
       });
       await hangGuard(client.connect(new StdioTransport({ command: "node", args: [fixturePath("apps-server.mjs")] })), 15_000, "connect");
@@ -111,7 +113,7 @@ describe("a tool for the model only, called for an app", () => {
       "tools/list": () => ({ tools: [{ name: "report", inputSchema: { type: "object" }, _meta: { ui: { visibility: ["model"] } } }] }),
       "tools/call": () => ({ content: [{ type: "text", text: "report made" }] }),
     });
-    const client = new Client(CLIENT_INFO, { name: "models", protocol: "legacy", requestTimeoutMs: 10_000 });
+    const client = new Client(CLIENT_INFO, { name: "models", protocol: "legacy", requestTimeoutMs: 10_000, use: [appsExtension] });
     await hangGuard(client.connect(server.clientEnd), 15_000, "connect");
     try {
       const registry = new ToolRegistry();
@@ -134,7 +136,7 @@ describe("a model that names an app-only tool anyway", () => {
   const registry = new ToolRegistry();
   let client: Client;
   before(async () => {
-    client = new Client(CLIENT_INFO, { name: "apps", requestTimeoutMs: 10_000 });
+    client = new Client(CLIENT_INFO, { name: "apps", requestTimeoutMs: 10_000, use: [appsExtension] });
     await hangGuard(client.connect(new StdioTransport({ command: "node", args: [fixturePath("apps-server.mjs")] })), 15_000, "connect");
     await registerMcpServer(registry, "apps", client);
   });

@@ -18,12 +18,13 @@ import { withSkillsPrompt } from "../../src/agent/skills-prompt.ts";
 import { answer, callTools, ScriptedProvider, toolResults } from "../support/scripted-provider.ts";
 import { hangGuard } from "../support/hang-guard.ts";
 import { scratchDir } from "../support/cli-runner.ts";
+import { skillsExtension } from "../../src/client/extensions/mod.ts";
 
 const CLIENT_INFO = { name: "mcpwire-tests", version: "1.0.0" };
 const SKILLS_SERVER = fileURLToPath(new URL("../../conformance/fixtures/skills-server.mjs", import.meta.url));
 
 async function connect(name: string, args: string[] = []): Promise<Client> {
-  const client = new Client(CLIENT_INFO, { name, requestTimeoutMs: 10_000 });
+  const client = new Client(CLIENT_INFO, { name, requestTimeoutMs: 10_000, use: [skillsExtension] });
   await hangGuard(client.connect(new StdioTransport({ command: "node", args: [SKILLS_SERVER, "--stdio", ...args] })), 15_000, "connect");
   return client;
 }

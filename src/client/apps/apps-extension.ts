@@ -3,13 +3,14 @@
 // installs nothing: a tool's `_meta.ui` and its ui:// resource are read over the public Client (apps.ts).
 
 import type { ClientExtension } from "../extension.ts";
+import { EXTENSIONS } from "../extension-negotiation.ts";
 import { APP_MIME_TYPE } from "./apps.ts";
 
 /** The MCP Apps extension's identifier. */
-export const APPS_ID = "io.modelcontextprotocol/ui";
+export const APPS_ID = EXTENSIONS.apps;
 
 /** MCP Apps: interactive UI as ui:// resources tied to tools. */
-export const APPS_EXTENSION: ClientExtension = {
+export const appsExtension: ClientExtension = {
   id: APPS_ID,
   // apps.mdx "Client (Host) Capabilities": mimeTypes is REQUIRED.
   settings: { mimeTypes: [APP_MIME_TYPE] },

@@ -2,27 +2,29 @@
 // basic/utilities/tasks ("Tool-Level Negotiation", "Creating Tasks", "Listing Tasks", "Task
 // Notifications"); the io.modelcontextprotocol/tasks extension ("Capability Negotiation",
 // "Task Creation", "Task Status Notifications"). One task's polling: tool-task.ts. The client
-// meets it through the extension interface (extension.ts, tasks-extension.ts).
+// meets it through the extension interface (extension.ts, tasks-extension.ts): its link in the
+// connection's chain (middleware()), and tasksOf(client) for the task API.
 
 import { isObject } from "../../common/json.ts";
-import type { Params, Peer, RequestHandler, RequestOptions } from "../../jsonrpc/peer.ts";
-import type { ClientContext } from "../client-context.ts";
-import type { CallOptions } from "../client-options.ts";
+import type { Hear, Middleware, Receive, Send } from "../../jsonrpc/middleware.ts";
+import type { Params, RequestOptions } from "../../jsonrpc/peer.ts";
+import { type ClientContext, requireCapability } from "../client-context.ts";
+import type { CallOptions, ToolCallOptions } from "../client-options.ts";
 import { CapabilityError, MissingClientCapabilityError, TaskError } from "../errors.ts";
-import type { ExtensionHooks } from "../extension.ts";
+import type { ExtensionParts } from "../extension.ts";
 import type { TelemetryContext } from "../telemetry.ts";
 import { collectPages, DEFAULT_MAX_PAGES } from "../pagination.ts";
 import { createdTask, readTask, type TaskInfo, type TaskPlan, taskPlan, TASKS_ID, type TaskView, type TaskWire, type ToolTask } from "./tasks.ts";
 import { TaskReceiver } from "./task-receiver.ts";
 import { DEFAULT_TASK_LIFE_MS, DirectTask, ServerTask } from "./tool-task.ts";
-import type { CallToolResult, JsonObject, ServerCapabilities, Tool } from "../types.ts";
+import type { CallToolResult, JsonObject } from "../types.ts";
 
 /**
  * Starts tool calls (as tasks when the server and the tool say so), resumes and lists tasks;
- * the tasks extension's hooks into the client (extension.ts ExtensionHooks), the server's own
+ * the tasks extension's parts on the client (extension.ts ExtensionParts), the server's own
  * tasks (task-receiver.ts) included.
  */
-export class TaskCalls implements ExtensionHooks {
+export class TaskCalls implements ExtensionParts {
   readonly #context: ClientContext;
   /** The tasks the server asks this client to run (2025-11-25). */
   readonly #receiver: TaskReceiver;
@@ -30,6 +32,8 @@ export class TaskCalls implements ExtensionHooks {
   readonly #wire: TaskWire;
   /** Who waits for a status notification of a task, by task id. */
   readonly #watchers = new Map<string, Set<() => void>>();
+  /** The links below this one in the connection's chain (the answers link first), once connected: a tools/call goes on through them. */
+  #next: Send | undefined;
 
   constructor(context: ClientContext) {
     this.#context = context;
@@ -37,67 +41,97 @@ export class TaskCalls implements ExtensionHooks {
     this.#receiver = new TaskReceiver(context);
   }
 
-  serve(peer: Peer): void {
-    this.#receiver.serve(peer);
-  }
-
-  wrapHandler(method: string, handler: RequestHandler): RequestHandler {
-    return this.#receiver.wrapHandler(method, handler);
+  /**
+   * The tasks link of the chain (docs/architecture.md, "The chain"): a tools/call the server (or
+   * the tool) runs as a task is sent asking for one and polled to its result; a plain call
+   * answered with a task (2026-07-28 `resultType: "task"`) is followed too; the server's task
+   * requests and task-augmented requests are answered; status notifications wake the polls.
+   */
+  middleware(): Middleware {
+    return {
+      name: "tasks",
+      send: (next: Send): Send => {
+        this.#next = next;
+        return (
+          method,
+          params,
+          options,
+        ) => (method === "tools/call" ? this.#toolCall(next, params, options as ToolCallOptions) : next(method, params, options));
+      },
+      receive: (next: Receive): Receive => this.#receiver.link(next),
+      hear: (next: Hear): Hear => (method, params) => {
+        // spec 2025-11-25 basic/utilities/tasks ("Task Status Notification") and the 2026-07-28
+        // tasks extension ("Task Status Notifications"): hints beside polling, never relied on.
+        if (method === "notifications/tasks/status" || method === "notifications/tasks") this.#notified(params);
+        else next(method, params);
+      },
+    };
   }
 
   close(reason: string): void {
     this.#receiver.close(reason);
   }
 
-  /** 2025-11-25 tasks ("Server Capabilities"): whether the server runs tools/call as tasks at all. */
-  claimsEveryToolCall(server: ServerCapabilities): boolean {
-    return isObject(server.tasks?.requests?.tools?.call);
-  }
-
-  /** spec 2025-11-25 tasks ("Tool-Level Negotiation"): a tool that requires a task is always called as one. */
-  claimsTool(tool: Tool): boolean {
-    return tool.execution?.taskSupport === "required";
-  }
-
   /**
-   * The final CallToolResult, whether the server answered at once or through a task. For a
-   * task, the call's timeout (timeoutMs, else maxTotalTimeoutMs) spans its whole life.
+   * A tools/call on its way out. spec 2025-11-25 tasks: when the server runs tools/call as tasks
+   * (handshake era, "Server Capabilities") or the tool requires one ("Tool-Level Negotiation"),
+   * it is sent as a task and polled; a call whose params already ask for a task goes on as it is.
+   * Any other call goes on, and a task answer to it (the tasks extension, "Task Creation": the
+   * server decides) is followed to its result, within what is left of the call's time.
    */
-  callTool(name: string, args: JsonObject, options: CallOptions, requestOptions: RequestOptions): Promise<CallToolResult> {
+  #toolCall(next: Send, params: Params | undefined, options: ToolCallOptions): Promise<Params> {
+    const name = params?.name;
+    if (typeof name !== "string" || params!.task !== undefined) return next("tools/call", params, options);
+    const call = options.call ?? {};
+    const context = this.#context;
+    const claimed = (context.era !== "modern" && isObject(context.serverCapabilities?.tasks?.requests?.tools?.call)) ||
+      context.tool(name)?.execution?.taskSupport === "required";
     const started = Date.now();
-    return this.#create(name, args, options, requestOptions, (task) => this.#follow(task, options, started));
+    if (claimed) {
+      const args = isObject(params!.arguments) ? params!.arguments : {};
+      return this.#create(next, name, args, call, options, (task) => this.#follow(task, call, started)) as Promise<Params>;
+    }
+    const who = `${context.name}: tools/call "${name}"`;
+    return next("tools/call", params, options).then(
+      (result) => (result.resultType === "task" ? this.#taskAnswer(name, result, call, started) as Promise<Params> : result),
+      (error: unknown) => {
+        throw explainMissingCapability(who, error);
+      },
+    );
   }
 
-  /** The call started (sent with the client's RequestOptions of it): a task handle, or the direct answer wrapped as one. */
-  async start(name: string, args: JsonObject, options: CallOptions, requestOptions: RequestOptions): Promise<ToolTask> {
-    const created = await this.#create(name, args, options, requestOptions, (task) => task);
+  /** tasksOf(client).startToolTask: the call started, its task handle (or the direct answer wrapped as one: `direct`). */
+  async startToolTask(name: string, args: JsonObject = {}, options: CallOptions = {}): Promise<ToolTask> {
+    const next = this.#next;
+    if (next === undefined || this.#context.state !== "ready") return Promise.reject(this.#context.refused("tools/call"));
+    requireCapability(this.#context, "tools", "tools/call");
+    const { task: _task, onTaskStatus: _onTaskStatus, maxPollIntervalMs: _maxPoll, ...requestOptions } = options;
+    const telemetry = this.#context.telemetry;
+    const traceContext = telemetry === undefined ? undefined : options.traceContext ?? telemetry.active();
+    const created = await this.#create(next, name, args, options, { ...requestOptions, progress: true, traceContext }, (task) => task);
     return created instanceof ServerTask ? created : new DirectTask(created);
   }
 
-  explainError(who: string, error: unknown): unknown {
-    return explainMissingCapability(who, error);
-  }
-
   /**
-   * A plain tools/call (client.ts callTool) that the server answered with a task (resultType
-   * "task") — the tasks extension ("Task Creation"): the server decides — polled to its end,
-   * within what is left of the call's time (from `started`).
+   * A plain tools/call that the server answered with a task (resultType "task") — the tasks
+   * extension ("Task Creation"): the server decides — polled to its end, within what is left of
+   * the call's time (from `started`).
    */
-  result(name: string, raw: Params, options: CallOptions, started: number): Promise<CallToolResult> {
+  #taskAnswer(name: string, raw: Params, options: CallOptions, started: number): Promise<CallToolResult> {
     const wire = this.#wire;
     const view = createdTask(`${wire.name}: tools/call "${name}"`, raw, wire.era, false);
     if (view === undefined) return Promise.resolve(wire.finish(raw, name));
     return this.#follow(new ServerTask(wire, view.info.taskId, name, seedOf(view, wire.era)), options, started);
   }
 
-  /** A handle on a task known by id (persisted across a restart); polling starts with result(). */
-  resume(taskId: string, options: { tool?: string } = {}): ToolTask {
+  /** tasksOf(client).resumeTask: a handle on a task known by id (persisted across a restart); polling starts with result(). */
+  resumeTask(taskId: string, options: { tool?: string } = {}): ToolTask {
     if (typeof taskId !== "string" || taskId.length === 0) throw new TypeError("resumeTask(): give the task id the server returned (a non-empty string)");
     return new ServerTask(this.#wire, taskId, options.tool);
   }
 
-  /** spec 2025-11-25 tasks ("Listing Tasks"); the 2026-07-28 extension has no tasks/list. */
-  async list(options: RequestOptions): Promise<TaskInfo[]> {
+  /** tasksOf(client).listTasks — spec 2025-11-25 tasks ("Listing Tasks"); the 2026-07-28 extension has no tasks/list (a TaskError `unsupported`). */
+  async listTasks(options: RequestOptions = {}): Promise<TaskInfo[]> {
     const wire = this.#wire;
     if (wire.era === "modern") {
       throw new TaskError(
@@ -119,7 +153,7 @@ export class TaskCalls implements ExtensionHooks {
   }
 
   /** A status notification arrived (2025-11-25 notifications/tasks/status, 2026-07-28 notifications/tasks): a hint to poll now. */
-  notification(_method: string, params: Params | undefined): void {
+  #notified(params: Params | undefined): void {
     const taskId = params?.taskId;
     if (typeof taskId !== "string") return;
     for (const wake of this.#watchers.get(taskId) ?? []) wake();
@@ -148,10 +182,11 @@ export class TaskCalls implements ExtensionHooks {
   }
 
   /**
-   * Sends the tools/call. A direct answer comes back checked; a task goes to `onTask`. (Plain
+   * Sends the tools/call through `next`. A direct answer comes back checked; a task goes to `onTask`. (Plain
    * promise chains, no async frames: most calls are answered at once, and this is their path.)
    */
   #create<T>(
+    next: Send,
     name: string,
     args: JsonObject,
     options: CallOptions,
@@ -163,12 +198,13 @@ export class TaskCalls implements ExtensionHooks {
     if (wire.era === "legacy" && context.tool(name) === undefined && isObject(context.serverCapabilities?.tasks?.requests?.tools?.call)) {
       // spec 2025-11-25 tasks ("Tool-Level Negotiation"): the tool's execution.taskSupport
       // decides; learn it before the first call.
-      return context.listTools().catch(() => {}).then(() => this.#send(wire, name, args, options, requestOptions, onTask));
+      return context.listTools().catch(() => {}).then(() => this.#send(next, wire, name, args, options, requestOptions, onTask));
     }
-    return this.#send(wire, name, args, options, requestOptions, onTask);
+    return this.#send(next, wire, name, args, options, requestOptions, onTask);
   }
 
   #send<T>(
+    next: Send,
     wire: TaskWire,
     name: string,
     args: JsonObject,
@@ -197,12 +233,13 @@ export class TaskCalls implements ExtensionHooks {
         sendOptions = { ...requestOptions, signal: undefined };
       }
     }
-    const sent = wire.request("tools/call", params, sendOptions);
+    // On through the links below this one (the answers link checks a direct answer).
+    const sent = next("tools/call", params, sendOptions);
     const answered = asked && options.signal !== undefined ? abortable(sent, options.signal, (late) => this.#cancelLate(wire, who, late)) : sent;
     return answered.then(
       (raw) => {
         const view = createdTask(who, raw, wire.era, asked);
-        if (view === undefined) return wire.finish(raw, name);
+        if (view === undefined) return raw as CallToolResult; // answered at once: checked by the answers link
         return onTask(new ServerTask(wire, view.info.taskId, name, seedOf(view, wire.era), sendOptions.traceContext as TelemetryContext | undefined));
       },
       (error: unknown) => {

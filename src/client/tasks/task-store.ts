@@ -14,15 +14,8 @@ import { isTerminal, type TaskStatus } from "./tasks.ts";
 /** spec 2025-11-25 basic/utilities/tasks ("Related Task Metadata"). */
 export const RELATED_TASK_META = "io.modelcontextprotocol/related-task";
 
-/** How the client keeps the tasks a server asks it to run. */
-export interface TaskReceiverOptions {
-  /** Tasks kept at once, running or finished; a new one evicts the oldest finished one. Default 100. */
-  maxTasks?: number;
-  /** The longest ttl granted (a longer or absent request gets this). Default 1 hour. */
-  maxTtlMs?: number;
-  /** The pollInterval suggested to the server. Default 1000 ms. */
-  pollIntervalMs?: number;
-}
+import type { TaskReceiverOptions } from "../types.ts";
+export type { TaskReceiverOptions };
 
 export const DEFAULT_MAX_TASKS = 100;
 export const DEFAULT_MAX_TASK_TTL_MS = 3_600_000;

@@ -9,13 +9,13 @@ import type { Params, RequestOptions } from "../../jsonrpc/peer.ts";
 import type { Telemetry } from "../telemetry.ts";
 import { CapabilityError, ProtocolError } from "../errors.ts";
 import type { InputRequest } from "../input-requests.ts";
-import type { CallToolResult, JsonObject, ServerCapabilities, Tool } from "../types.ts";
+import { EXTENSIONS } from "../extension-negotiation.ts";
+import type { CallToolResult, JsonObject, ServerCapabilities, TaskStatus, TaskStatusUpdate, Tool } from "../types.ts";
 
-/** The tasks extension's identifier (SEP-2663); tasks-extension.ts describes it to the client. */
-export const TASKS_ID = "io.modelcontextprotocol/tasks";
+/** The tasks extension's identifier (SEP-2663), as the core client names it (extensions.ts EXTENSIONS). */
+export const TASKS_ID = EXTENSIONS.tasks;
 
-/** spec 2025-11-25 tasks ("Task Status Lifecycle"); the extension keeps the same five. */
-export type TaskStatus = "working" | "input_required" | "completed" | "failed" | "cancelled";
+export type { TaskReceiverOptions, TaskStatus, TaskStatusUpdate } from "../types.ts";
 
 /** A task as the server last described it (2025-11-25 `ttl`/`pollInterval` read as ttlMs/pollIntervalMs). */
 export interface TaskInfo {
@@ -28,13 +28,6 @@ export interface TaskInfo {
   ttlMs?: number | null;
   /** The server's suggested polling interval. */
   pollIntervalMs?: number;
-}
-
-/** What `onTaskStatus` and the `taskStatus` event receive when a task's status or message changes. */
-export interface TaskStatusUpdate {
-  taskId: string;
-  status: TaskStatus;
-  statusMessage?: string;
 }
 
 /** Options of `ToolTask.result()`. */

@@ -5,7 +5,7 @@
 // optional peer @opentelemetry/api (a literal import a bundler sees); the root entry holds the
 // types alone. docs/telemetry.md. What an embedder names: api/telemetry.api.md (`npm run api`).
 
-export { openTelemetry } from "../telemetry-layer.ts";
+export { openTelemetry } from "./telemetry-layer.ts";
 export { TelemetryError } from "../telemetry.ts";
 export type {
   TelemetryAttributes,

@@ -7,8 +7,8 @@
 //   extensions: { apps: false }                     # top level: off for every server
 //   mcp_servers: { s: { extensions: { apps: true } } }   # … but on for s
 
-import type { ExtensionOptions } from "../../client/extensions.ts";
-import { EXTENSIONS } from "../../client/extensions.ts";
+import type { ExtensionOptions } from "../../client/extension-negotiation.ts";
+import { EXTENSIONS } from "../../client/extension-negotiation.ts";
 import { isObject } from "../../common/json.ts";
 import { type Context, describe, problem } from "./context.ts";
 import type { McpwireConfig, ServerConfig } from "./types.ts";

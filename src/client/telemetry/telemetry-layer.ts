@@ -5,10 +5,11 @@
 // ("OpenTelemetry trace context"). Nothing of this is in a bundle that does not import it: the
 // client core imports only telemetry.ts's types.
 
-import { messageOf } from "../common/error-text.ts";
-import { redactedJson, redactText } from "../common/redact.ts";
-import type { Params, Peer } from "../jsonrpc/peer.ts";
-import { networkOf, tracedInput, tracePeer } from "./client-telemetry.ts";
+import { messageOf } from "../../common/error-text.ts";
+import { redactedJson, redactText } from "../../common/redact.ts";
+import type { Middleware } from "../../jsonrpc/middleware.ts";
+import type { Params } from "../../jsonrpc/peer.ts";
+import { networkOf, telemetryLink, tracedInput } from "./telemetry-link.ts";
 import {
   type OtelApi,
   type PhaseSpan,
@@ -24,7 +25,7 @@ import {
   type TelemetrySpan,
   type TelemetryTracer,
   type TracedConnection,
-} from "./telemetry.ts";
+} from "../telemetry.ts";
 
 /** Most characters of captured arguments or results on a span; the rest is cut, marked. */
 const CAPTURED_CHARS = 100_000;
@@ -97,8 +98,8 @@ class OtelTelemetry implements Telemetry {
     return this.#redact(text);
   }
 
-  tracePeer(peer: Peer, connection: TracedConnection): void {
-    tracePeer(peer, this, connection);
+  link(connection: TracedConnection): Middleware {
+    return telemetryLink(this, connection);
   }
 
   tracedInput<T>(request: { method: string; params?: Params }, version: string | undefined, answer: () => Promise<T>): Promise<T> {

@@ -3,30 +3,30 @@
 // {target}`, attributes mcp.method.name, mcp.protocol.version, mcp.session.id, jsonrpc.request.id,
 // gen_ai.tool.name, gen_ai.prompt.name, mcp.resource.uri, network.transport, server.address,
 // error.type; "Context propagation": trace context in params._meta) and spec 2026-07-28
-// basic/index ("OpenTelemetry trace context"). Installed on a Peer once per connection: off, the
-// Peer is untouched and a request runs none of this.
+// basic/index ("OpenTelemetry trace context"). A link of the connection's chain when telemetry is
+// on: off, the chain has no telemetry link and a request runs none of this.
 
-import type { NotificationHandler, Params, Peer, RequestHandler, RequestOptions } from "../jsonrpc/peer.ts";
-import { SPAN_KIND, type Telemetry, type TelemetryAttributes, type TelemetryContext, type TelemetrySpan, type TracedConnection } from "./telemetry.ts";
+import type { Hear, Middleware, Receive, Send } from "../../jsonrpc/middleware.ts";
+import type { Params, RequestHandler, RequestOptions } from "../../jsonrpc/peer.ts";
+import { SPAN_KIND, type Telemetry, type TelemetryAttributes, type TelemetryContext, type TelemetrySpan, type TracedConnection } from "../telemetry.ts";
 import { remoteParent, traceFields } from "./trace-context.ts";
 
 /** The server-to-client requests handled as children of the traceparent they carry. */
 const TRACED_HANDLERS: ReadonlySet<string> = new Set(["sampling/createMessage", "elicitation/create", "roots/list"]);
 
 /**
- * Wraps `peer.request` (every request the client sends: tool calls, MRTR retries, task polls,
- * subscriptions/listen, lists, reads, the era probe) in a client span whose trace context goes
- * into the request's `_meta`, and `peer.setRequestHandler` (call it before the handlers are
- * installed) so the server's sampling, elicitation and roots requests run as children of the
- * traceparent they carry, and `peer.setNotificationHandler` so what a 2026-07-28 listen stream
- * delivers is an event of the listen request's span. A server's answer never changes our context.
+ * The telemetry link of a client's chain (docs/architecture.md, "The chain"), innermost, so it
+ * sees every request the client puts on the wire (tool calls, each MRTR retry, task polls,
+ * subscriptions/listen, lists, reads): each in a client span whose trace context goes into the
+ * request's `_meta`. The server's sampling, elicitation and roots requests run as children of the
+ * traceparent they carry, and what a 2026-07-28 listen stream delivers is an event of the listen
+ * request's span. A server's answer never changes our context.
  */
-export function tracePeer(peer: Peer, telemetry: Telemetry, connection: TracedConnection): void {
-  const send = peer.request.bind(peer);
+export function telemetryLink(telemetry: Telemetry, connection: TracedConnection): Middleware {
   const network = connection.transport === undefined ? {} : networkOf(connection.transport);
   /** The open subscriptions/listen request's span (2026-07-28): the notifications of its stream are its events. */
   let listening: TelemetrySpan | undefined;
-  peer.request = (method: string, params?: Params, options: RequestOptions = {}): Promise<Params> => {
+  const send = (next: Send): Send => (method, params, options) => {
     // The parent is read once, at the call's start: the caller's, the connection's, or the active context.
     const parent = (options.traceContext as TelemetryContext | undefined) ?? connection.connectContext ?? telemetry.active();
     const span = telemetry.start(spanName(method, params), SPAN_KIND.client, requestAttributes(method, params, telemetry, connection, network), parent);
@@ -53,7 +53,7 @@ export function tracePeer(peer: Peer, telemetry: Telemetry, connection: TracedCo
       };
     }
     if (method === "subscriptions/listen") listening = span;
-    return send(method, traced, tracedOptions).then(
+    return next(method, traced, tracedOptions).then(
       (result) => {
         if (listening === span) listening = undefined;
         ended(span, telemetry, connection);
@@ -82,17 +82,25 @@ export function tracePeer(peer: Peer, telemetry: Telemetry, connection: TracedCo
       },
     );
   };
-  const setNotificationHandler = peer.setNotificationHandler.bind(peer);
-  peer.setNotificationHandler = (method: string, handler: NotificationHandler): void => {
-    setNotificationHandler(method, (params) => {
+  return {
+    name: "telemetry",
+    send,
+    receive: (next: Receive): Receive => {
+      const traced = new Map(
+        [...TRACED_HANDLERS].map((
+          method,
+        ) => [method, tracedHandler(method, (params, context) => next(method, params, context), telemetry, connection, network)]),
+      );
+      return (method, params, context) => {
+        const handler = traced.get(method);
+        return handler !== undefined ? handler(params, context) : next(method, params, context);
+      };
+    },
+    hear: (next: Hear): Hear => (method, params) => {
       // spec 2026-07-28 basic/patterns/subscriptions: what the listen stream delivers, by method only (no contents).
       if (listening !== undefined) telemetry.event(listening, method);
-      handler(params);
-    });
-  };
-  const setHandler = peer.setRequestHandler.bind(peer);
-  peer.setRequestHandler = (method: string, handler: RequestHandler): void => {
-    setHandler(method, TRACED_HANDLERS.has(method) ? tracedHandler(method, handler, telemetry, connection, network) : handler);
+      next(method, params);
+    },
   };
 }
 

@@ -3,8 +3,8 @@
 // Context and W3C Baggage formats); OpenTelemetry semantic conventions for MCP ("Context
 // propagation": instrumentations SHOULD propagate trace context inside params._meta).
 
-import type { OtelApi, TelemetryContext, TelemetrySpan } from "./telemetry.ts";
-import type { JsonObject } from "./types.ts";
+import type { OtelApi, TelemetryContext, TelemetrySpan } from "../telemetry.ts";
+import type { JsonObject } from "../types.ts";
 
 /** W3C Trace Context: version 00, trace id, parent id, flags (all lowercase hex). */
 const TRACEPARENT = /^00-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})$/;
