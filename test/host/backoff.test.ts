@@ -2,7 +2,7 @@
 
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { backoffBase, backoffDelay } from "../../src/host/backoff.ts";
+import { backoffBase, backoffDelay } from "../../src/host/servers/backoff.ts";
 
 const middle = () => 0.5; // factor exactly 1
 

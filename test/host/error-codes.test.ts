@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ClientStateError } from "../../src/mod.ts";
 import { ConfigError, loadConfig, ServerUnavailableError } from "../../src/host/mod.ts";
-import { interpolate, InterpolationError } from "../../src/host/interpolate.ts";
+import { interpolate, InterpolationError } from "../../src/host/config/interpolate.ts";
 import { coded } from "../support/coded-error.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "mcpwire-host-error-codes-"));

@@ -11,7 +11,7 @@ import assert from "node:assert/strict";
 import { EXPORT_APPS, type ExportApp, exportDocument, exportServers } from "../../src/host/config/export-formats.ts";
 import { exportTarget, mergeJson, mergeToml } from "../../src/host/config/export-file.ts";
 import { readImports } from "../../src/host/config/imports.ts";
-import { interpolationParts } from "../../src/host/interpolate.ts";
+import { interpolationParts } from "../../src/host/config/interpolate.ts";
 import { parseConfig } from "../../src/host/config/parse.ts";
 import { ConfigError, type ServerConfig } from "../../src/host/config/types.ts";
 

@@ -2,7 +2,7 @@
 
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { interpolate, InterpolationError } from "../../src/host/interpolate.ts";
+import { interpolate, InterpolationError } from "../../src/host/config/interpolate.ts";
 
 const env = { HOME: "/home/ada", TOKEN: "t0k", EMPTY: "", PORT: "8080" };
 

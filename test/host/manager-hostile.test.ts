@@ -15,7 +15,7 @@ import type { CallToolResult } from "../../src/client/types.ts";
 import { depthMarker } from "../../src/common/bounded.ts";
 import { REDACTED } from "../../src/common/redact.ts";
 import type { ServerConfig } from "../../src/host/config/types.ts";
-import { type ManagerEvents, McpManager, type McpManagerOptions } from "../../src/host/manager.ts";
+import { type ManagerEvents, McpManager, type McpManagerOptions } from "../../src/host/servers/manager.ts";
 import { ToolCallError } from "../../src/registry/tool-call-error.ts";
 import { behaviour } from "../support/behaviour.ts";
 import { fixturePath, startPortFixture } from "../support/fixture-process.ts";

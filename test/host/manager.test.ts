@@ -10,7 +10,7 @@ import { ConnectionClosedError, type McpwireError, StdioTransport } from "../../
 import type { CallToolResult } from "../../src/client/types.ts";
 import { parseConfig } from "../../src/host/config/parse.ts";
 import { ConfigError, type ServerConfig } from "../../src/host/config/types.ts";
-import { type ManagerEvents, McpManager, type McpManagerOptions, type ServerState, ServerUnavailableError } from "../../src/host/manager.ts";
+import { type ManagerEvents, McpManager, type McpManagerOptions, type ServerState, ServerUnavailableError } from "../../src/host/servers/manager.ts";
 import { ToolCallError } from "../../src/registry/tool-call-error.ts";
 import type { ToolsChange } from "../../src/registry/types.ts";
 import { startEverything, startSseFixture } from "../fixtures/sse-servers.ts";

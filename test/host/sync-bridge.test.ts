@@ -1,4 +1,4 @@
-// The sync bridge (src/host/sync-bridge.ts) end to end: a worker thread running an McpManager
+// The sync bridge (src/host/bridge/sync-bridge.ts) end to end: a worker thread running an McpManager
 // over server-everything and a probe server (test/fixtures/bridge-probe-server.mjs), called
 // from plain synchronous code; then a config file, a config that cannot load, and a host that
 // forgets to close.
@@ -12,7 +12,7 @@ import { join } from "node:path";
 import process from "node:process";
 import { fileURLToPath } from "node:url";
 import type { McpwireConfig } from "../../src/host/config/types.ts";
-import { createSyncBridge, type SyncBridge, SyncBridgeError } from "../../src/host/sync-bridge.ts";
+import { createSyncBridge, type SyncBridge, SyncBridgeError } from "../../src/host/bridge/sync-bridge.ts";
 import { childProcesses, type Proc } from "../support/processes.ts";
 import { stdioServerConfig } from "../support/server-config.ts";
 import { EVERYTHING as everything } from "../support/everything-path.ts";

@@ -5,9 +5,9 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { parseConfig } from "../../src/host/config/parse.ts";
-import { McpManager } from "../../src/host/manager.ts";
-import type { ServerEvents } from "../../src/host/server-status.ts";
-import { createSyncBridge, type SyncBridge } from "../../src/host/sync-bridge.ts";
+import { McpManager } from "../../src/host/servers/manager.ts";
+import type { ServerEvents } from "../../src/host/servers/server-status.ts";
+import { createSyncBridge, type SyncBridge } from "../../src/host/bridge/sync-bridge.ts";
 import { EVERYTHING } from "../support/everything-path.ts";
 import { configOf, stdioServerConfig } from "../support/server-config.ts";
 

@@ -1,4 +1,4 @@
-// The host's tool-list cache file (src/host/tool-list-cache.ts): where it is, what it is keyed by
+// The host's tool-list cache file (src/host/store/tool-list-cache.ts): where it is, what it is keyed by
 // (a digest of the server's config: a change is a miss), its mode, its bounds, and what it does
 // with a damaged, oversized or symlinked file.
 
@@ -18,7 +18,7 @@ import {
   readCachedTools,
   serverConfigDigest,
   ToolListCache,
-} from "../../src/host/tool-list-cache.ts";
+} from "../../src/host/store/tool-list-cache.ts";
 import { runtime } from "../../src/runtime/mod.ts";
 import { configOf, serverConfig, stdioServerConfig } from "../support/server-config.ts";
 

@@ -12,7 +12,7 @@ import { Document, isMap, isScalar, type Pair, parseDocument, type YAMLMap } fro
 import { runtime } from "../../runtime/mod.ts";
 import { FileError } from "../../runtime/errors.ts";
 import type { LinkInfo } from "../../runtime/types.ts";
-import { withFileLock } from "../file-lock.ts";
+import { withFileLock } from "../store/file-lock.ts";
 import { userConfigPaths } from "./paths.ts";
 import { parseConfig } from "./parse.ts";
 import { SERVERS_KEYS } from "./schema.ts";

@@ -10,7 +10,7 @@ import { isMap, parseDocument } from "yaml";
 import { isObject } from "../../common/json.ts";
 import { runtime } from "../../runtime/mod.ts";
 import { addMember, editTarget, findPair, lineEnds, readForEdit, replaceValue } from "./edit.ts";
-import { withFileLock } from "../file-lock.ts";
+import { withFileLock } from "../store/file-lock.ts";
 import { type ExportApp, type ExportedServer, SERVERS_KEY } from "./export-formats.ts";
 import { importSources } from "./import-sources.ts";
 import { withoutComments } from "./imports.ts";

@@ -8,7 +8,7 @@ import type { ToolDefinitionLimits } from "../../agent/tool-definition-cap.ts";
 import { TOOL_SEARCH_MODES, type ToolSearchMode, type ToolSearchOptions } from "../../agent/tool-search.ts";
 import { messageOf } from "../../common/error-text.ts";
 import { isObject, setOwn } from "../../common/json.ts";
-import { interpolate, InterpolationError } from "../interpolate.ts";
+import { interpolate, InterpolationError } from "./interpolate.ts";
 import { type Context, describe, problem } from "./context.ts";
 import { suggest } from "./schema-messages.ts";
 import { directoryOf, resolvePath } from "./paths.ts";

@@ -147,7 +147,7 @@ export interface ServerConfig {
    */
   extensions?: Record<string, boolean>;
   /**
-   * Config key `sandbox` (stdio): run the server in a sandbox (host/sandbox.ts; bubblewrap on
+   * Config key `sandbox` (stdio): run the server in a sandbox (host/sandbox/sandbox.ts; bubblewrap on
    * Linux) with what it may read, write and reach. Absent (or `sandbox: false`): no sandbox.
    */
   sandbox?: SandboxSettings;

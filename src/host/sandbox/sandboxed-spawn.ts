@@ -3,9 +3,9 @@
 // Deno's permission flags instead; any other server does not start — unless its settings prefer
 // running unsandboxed, which it then does with a warning.
 
-import type { SpawnCommand, WrappedSpawn } from "../transport/stdio.ts";
-import type { SandboxSettings } from "./config/types.ts";
-import { runtime } from "../runtime/mod.ts";
+import type { SpawnCommand, WrappedSpawn } from "../../transport/stdio.ts";
+import type { SandboxSettings } from "../config/types.ts";
+import { runtime } from "../../runtime/mod.ts";
 import { bwrapArguments } from "./sandbox.ts";
 import { sandboxAvailability, SandboxError } from "./sandbox-availability.ts";
 import { findProgram, planSandbox } from "./sandbox-plan.ts";
