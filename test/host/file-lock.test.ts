@@ -3,13 +3,13 @@
 // pinning servers in one mcpwire.lock.json lost each other's pins (last write wins), and a server
 // whose pins were lost is "first seen" again: a changed tool would be pinned, not held.
 
-import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import process from "node:process";
+import { test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { withFileLock } from "../../src/host/store/file-lock.ts";
 import { FileError } from "../../src/runtime/errors.ts";

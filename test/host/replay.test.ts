@@ -3,8 +3,8 @@
 // after client notifications, progress tokens remapped, server-to-client requests skipped with
 // a note, and the choice of a server in a trace of several.
 
-import { describe, test } from "node:test";
 import assert from "node:assert/strict";
+import { describe, test } from "node:test";
 import { Recording, ReplayError } from "../../src/host/trace/replay.ts";
 import { parseTrace } from "../../src/host/trace/trace-reader.ts";
 import type { JsonRpcMessage } from "../../src/jsonrpc/messages.ts";

@@ -2,12 +2,12 @@
 // files in a temp directory: its program's package, the package runners' caches, what the
 // default profile adds and an explicit read list does not, the environment inside.
 
-import { after, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import process from "node:process";
+import { after, describe, test } from "node:test";
 import type { SandboxSettings } from "../../src/host/config/types.ts";
 import { planSandbox } from "../../src/host/sandbox/sandbox-plan.ts";
 

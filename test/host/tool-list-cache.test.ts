@@ -2,12 +2,12 @@
 // (a digest of the server's config: a change is a miss), its mode, its bounds, and what it does
 // with a damaged, oversized or symlinked file.
 
-import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { lstatSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import process from "node:process";
+import { describe, test } from "node:test";
 import {
   defaultToolListCache,
   defaultToolListCacheFile,

@@ -2,11 +2,11 @@
 // order; lines that are not events skipped with their line numbers; a version it does not know,
 // a file it cannot read and a file too deep refused with a code.
 
-import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { describe, test } from "node:test";
 import { McpwireError } from "../../src/common/mcpwire-error.ts";
 import { openTraceFile } from "../../src/host/trace/trace-file.ts";
 import { MAX_TRACE_EVENT_DEPTH, parseTrace, readTrace, TraceReadError } from "../../src/host/trace/trace-reader.ts";

@@ -5,10 +5,10 @@
 import type { JsonObject } from "../../client/types.ts";
 import { durationText } from "../../common/duration.ts";
 import { checkOptions, optionNames } from "../../common/options.ts";
-import { runtime } from "../../runtime/mod.ts";
 import { type SyncOutcome, SyncWorker } from "../../registry/blocking-worker.ts";
 import { SyncBridgeError } from "../../registry/registry-errors.ts";
 import type { LlmToolSchema, ToolCaller } from "../../registry/types.ts";
+import { runtime } from "../../runtime/mod.ts";
 import { ConfigError, type ConfigErrorCode, DEFAULT_TOOL_TIMEOUT_MS, type McpwireConfig, type ServerConfig } from "../config/types.ts";
 import type { McpManagerOptions, ServerStatus } from "../servers/manager.ts";
 

@@ -7,8 +7,8 @@ import type { Client } from "../../client/client.ts";
 import { clipLine } from "../../common/preview.ts";
 import { filterToolNames } from "../../registry/filters.ts";
 import type { McpwireConfig, ServerConfig } from "../config/types.ts";
-import type { McpManager } from "./manager.ts";
 import { type CachedTool, MAX_CACHED_TITLE, type ToolListCache } from "../store/tool-list-cache.ts";
+import type { McpManager } from "./manager.ts";
 
 /** What followToolLists returns: stop following, and wait for the writes made so far. */
 export interface ToolListRecorder {

@@ -8,9 +8,9 @@ import type { EraCache } from "../../client/era-cache.ts";
 import type { ProtocolEra } from "../../client/protocol-version.ts";
 import { sha256Digest } from "../../client/skills/skills.ts";
 import { isObject } from "../../common/json.ts";
+import { mcpwireDirectory, switchedOff } from "../../common/user-dirs.ts";
 import { runtime as defaultRuntime } from "../../runtime/mod.ts";
 import type { Runtime } from "../../runtime/types.ts";
-import { mcpwireDirectory, switchedOff } from "../../common/user-dirs.ts";
 
 /** Servers remembered at most; past it the entries recorded longest ago are dropped. */
 export const MAX_ERA_CACHE_ENTRIES = 256;

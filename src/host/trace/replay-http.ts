@@ -10,8 +10,8 @@
 // Notifications the recording has after a client notification are not sent (they would need
 // the GET stream).
 
-import { messageOf } from "../../common/error-text.ts";
 import { jsonTextDepth } from "../../common/bounded.ts";
+import { messageOf } from "../../common/error-text.ts";
 import { ErrorCode } from "../../jsonrpc/errors.ts";
 import { isJsonRpcMessage, type JsonRpcMessage } from "../../jsonrpc/messages.ts";
 import { runtime } from "../../runtime/mod.ts";

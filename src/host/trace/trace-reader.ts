@@ -7,8 +7,8 @@
 
 import { jsonTextDepth } from "../../common/bounded.ts";
 import { messageOf } from "../../common/error-text.ts";
-import { McpwireError } from "../../common/mcpwire-error.ts";
 import { isObject } from "../../common/json.ts";
+import { McpwireError } from "../../common/mcpwire-error.ts";
 import { runtime } from "../../runtime/mod.ts";
 import { TRACE_EVENT_VERSION, type TraceEvent } from "../../transport/trace-event.ts";
 
