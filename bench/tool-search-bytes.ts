@@ -14,7 +14,7 @@ import { createProvider } from "../src/agent/providers/mod.ts";
 import { Runner } from "../src/agent/runner.ts";
 import { TOOL_SEARCH_NAME, type ToolSearchOptions } from "../src/agent/tool-search.ts";
 import { loadConfig } from "../src/host/config/load.ts";
-import { McpManager } from "../src/host/manager.ts";
+import { McpManager } from "../src/host/servers/manager.ts";
 import { type FakeApiKind, startFakeModelApi } from "../test/support/fake-model-apis.ts";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));

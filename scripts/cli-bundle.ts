@@ -28,7 +28,7 @@
 //   first).
 // - Every import is one esbuild can follow (the telemetry layer is imported by the host, not
 //   found by a computed name: issue 38). One module is found by a path the code makes:
-//   host/sync-bridge.ts starts "./bridge-worker.js" beside itself, a side-effect entry of the
+//   host/bridge/sync-bridge.ts starts "./bridge-worker.js" beside itself, a side-effect entry of the
 //   library (package.json "sideEffects"). The CLI does not start the sync bridge; if it ever
 //   does, finishCliBundle() fails the build until bridge-worker.ts is an entry here too.
 //
@@ -59,7 +59,7 @@ export const CLI_BUNDLE_ARGS: readonly string[] = [
   "--log-level=warning",
 ];
 
-/** What host/sync-bridge.ts starts as its worker, beside itself. */
+/** What host/bridge/sync-bridge.ts starts as its worker, beside itself. */
 const BRIDGE_WORKER = "bridge-worker.js";
 
 /** A static import statement as esbuild writes one (at a statement's start): `import{a}from"./x.js"`, `import"./x.js"`. */
@@ -188,7 +188,7 @@ export function finishCliBundle(out: string): void {
   for (const name of readdirSync(out).filter((file) => file.endsWith(".js"))) {
     const text = readFileSync(join(out, name), "utf8");
     if (text.includes(BRIDGE_WORKER) && !existsSync(join(out, BRIDGE_WORKER))) {
-      throw new Error(`cli-bundle: ${name} starts ./${BRIDGE_WORKER}, which the bundle lacks: add src/host/bridge-worker.ts to CLI_BUNDLE_ARGS`);
+      throw new Error(`cli-bundle: ${name} starts ./${BRIDGE_WORKER}, which the bundle lacks: add src/host/bridge/bridge-worker.ts to CLI_BUNDLE_ARGS`);
     }
   }
 }

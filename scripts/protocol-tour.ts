@@ -17,8 +17,8 @@ import process from "node:process";
 import { fileURLToPath } from "node:url";
 import { Client } from "../src/client/client.ts";
 import { formatTraceEvent } from "../src/cli/trace-lines.ts";
-import { ServerTrace } from "../src/host/server-trace.ts";
-import { createTransport, type TransportDescription } from "../src/host/transport-factory.ts";
+import { ServerTrace } from "../src/host/servers/server-trace.ts";
+import { createTransport, type TransportDescription } from "../src/host/servers/transport-factory.ts";
 import type { TraceEvent } from "../src/transport/trace-event.ts";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");

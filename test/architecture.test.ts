@@ -689,3 +689,56 @@ describe("the core client names no extension (docs/architecture.md, The chain)",
     assert.deepEqual(problems, [], "send through the connection's chain (ClientConnection.send), so every link sees the request");
   });
 });
+
+describe("the folder plans of docs/architecture.md", () => {
+  const design = readFileSync(join(ROOT, "docs/architecture.md"), "utf8");
+  /** The rows of the table under `heading`: the first cell's backticked name, and the backticked file names of the row. */
+  function planRows(heading: string): { folder: string; files: string[] }[] {
+    const start = design.indexOf(`\n${heading}\n`);
+    assert.ok(start >= 0, `docs/architecture.md has no "${heading}"`);
+    const section = design.slice(start + heading.length + 2).split(/\n#{2,3} /)[0]!;
+    return section.split("\n").filter((line) => line.startsWith("| ") && !line.startsWith("| folder")).map((line) => {
+      const cells = line.split(" | ");
+      return { folder: /^\| `([\w-]+)\/`/.exec(cells[0]!)?.[1] ?? "", files: [...line.matchAll(/`([\w-]+\.ts)`/g)].map((match) => match[1]!) };
+    });
+  }
+
+  test("src/host/ holds the folders its plan names, and at its top only the files the plan's (top) row names", () => {
+    const rows = planRows("### The host's folders");
+    const planned = rows.filter((row) => row.folder !== "").map((row) => row.folder).sort();
+    const top = rows.find((row) => row.folder === "")?.files ?? [];
+    const entries = readdirSync(join(SRC, "host"), { withFileTypes: true });
+    assert.deepEqual(entries.filter((entry) => entry.isDirectory()).map((entry) => entry.name).sort(), planned, "src/host/'s folders and the plan's rows");
+    const atTop = entries.filter((entry) => entry.isFile() && entry.name !== "mod.ts").map((entry) => entry.name).sort();
+    assert.deepEqual(atTop, [...top].sort(), "a new host file goes in the folder of its concern (or the plan's (top) row says why it is shared)");
+  });
+
+  /** Which host folders each host folder may import (docs/architecture.md, "The host's folders"); every folder may import the files at the top. */
+  const HOST_FOLDER_IMPORTS: Readonly<Record<string, readonly string[]>> = {
+    config: ["store/file-lock.ts"],
+    sandbox: ["config"],
+    store: ["config"],
+    trace: [],
+    servers: ["config", "sandbox", "store"],
+    bridge: ["config", "servers"],
+  };
+
+  test("src/host/'s folders import one another only along the plan", () => {
+    const problems: string[] = [];
+    for (const file of sources) {
+      const [, layer, folder, rest] = file.path.split("/");
+      if (layer !== "host" || rest === undefined) continue;
+      const allowed = HOST_FOLDER_IMPORTS[folder!];
+      assert.ok(allowed !== undefined, `${file.path}: a host folder HOST_FOLDER_IMPORTS does not name`);
+      for (const record of file.imports) {
+        const to = target(file.path, record.specifier);
+        if (to === undefined || !to.startsWith("src/host/")) continue;
+        const inside = to.slice("src/host/".length);
+        const toFolder = inside.includes("/") ? inside.split("/")[0]! : undefined;
+        if (toFolder === undefined || toFolder === folder) continue; // the top's shared files, or its own folder
+        if (!allowed.includes(toFolder) && !allowed.includes(inside)) problems.push(`${file.path} imports ${to}`);
+      }
+    }
+    assert.deepEqual(problems, [], "docs/architecture.md's host folder plan says which folder uses which");
+  });
+});

@@ -1,7 +1,7 @@
 // `mcpwire completion bash|zsh|fish`: prints a shell's completion script (completion-scripts.ts).
 // The script asks `mcpwire completion --words -- WORD…` what to offer for the last word: verbs,
 // a verb's options (from its own option table: verb-syntax.ts), an option's values, server
-// names from the config, tool names from the tool-list cache (host/tool-list-cache.ts), or
+// names from the config, tool names from the tool-list cache (host/store/tool-list-cache.ts), or
 // files. Completion never prompts and never starts a server: a project config is read only if
 // approved before (`mcpwire trust`), and names that hold a secret or odd characters are left out.
 
@@ -9,7 +9,7 @@ import { withTimeout } from "../common/timing.ts";
 import { loadConfig } from "../host/config/load.ts";
 import type { McpwireConfig } from "../host/config/types.ts";
 import { redactorFor } from "../host/secrets.ts";
-import { readCachedTools } from "../host/tool-list-cache.ts";
+import { readCachedTools } from "../host/store/tool-list-cache.ts";
 import { runtime } from "../runtime/mod.ts";
 import { type OptionSpec, parseArgs, UsageError } from "./args.ts";
 import { completionScript, type Shell, SHELLS } from "./completion-scripts.ts";

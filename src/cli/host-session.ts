@@ -7,16 +7,16 @@ import { type Implementation, LOGGING_LEVELS, type LoggingLevel } from "../clien
 import { ALL_APPS, IMPORT_APPS, resolveImportApps, unknownAppText } from "../host/config/import-sources.ts";
 import { loadConfig } from "../host/config/load.ts";
 import { ConfigError, type McpwireConfig, type ServerConfig } from "../host/config/types.ts";
-import { type ManagerEvents, McpManager } from "../host/manager.ts";
-import { PinLockFile, pinLockFileOf } from "../host/pin-lock-file.ts";
+import { type ManagerEvents, McpManager } from "../host/servers/manager.ts";
+import { PinLockFile, pinLockFileOf } from "../host/store/pin-lock-file.ts";
 import { type PinningMode, ToolPins } from "../registry/tool-pins.ts";
-import { defaultToolListCache } from "../host/tool-list-cache.ts";
-import { followToolLists } from "../host/tool-list-recorder.ts";
+import { defaultToolListCache } from "../host/store/tool-list-cache.ts";
+import { followToolLists } from "../host/servers/tool-list-recorder.ts";
 import { within } from "../common/timing.ts";
 import { redactorFor } from "../host/secrets.ts";
 import { runtime } from "../runtime/mod.ts";
 import { STDOUT_CLOSED_EXIT } from "../runtime/interrupts.ts";
-import { SandboxError } from "../host/sandbox-availability.ts";
+import { SandboxError } from "../host/sandbox/sandbox-availability.ts";
 import { type ParsedArgs, UsageError } from "./args.ts";
 import { AD_HOC_OPTIONS, adHocServers, withCommandLineServers } from "./ad-hoc-servers.ts";
 import { cliElicitationHandlers, ELICIT_MODES, type ElicitMode } from "./elicit-prompt.ts";
@@ -27,7 +27,7 @@ import { cliProjectTrust } from "./project-trust-prompt.ts";
 import { askAboutHeldTools, canAskAboutHeldTools } from "./pin-prompt.ts";
 import { formatTraceEvent, type TraceMode } from "./trace-lines.ts";
 import { VERSION } from "./version.ts";
-import { openTraceFile, type TraceFile } from "../host/trace-file.ts";
+import { openTraceFile, type TraceFile } from "../host/trace/trace-file.ts";
 import { messageOf } from "../common/error-text.ts";
 import type { TraceSink } from "../transport/trace-event.ts";
 import { OTEL_PACKAGES, type OtlpExport, startOtlpExport } from "./otel-export.ts";
@@ -385,7 +385,7 @@ export async function withManager<T>(options: SessionOptions, body: (manager: Mc
     // The spans of the servers' closing too go out before the exit (bounded: otel-export.ts).
     void before.then(() => manager.close()).then(() => flushSpans(exported)).then(() => runtime.flush()).finally(() => runtime.exit(code));
   });
-  // Every listing of a server's tools is remembered for the next run (host/tool-list-cache.ts).
+  // Every listing of a server's tools is remembered for the next run (host/store/tool-list-cache.ts).
   const cache = defaultToolListCache();
   const recorder = cache === undefined ? undefined : followToolLists(manager, config, cache);
   try {

@@ -14,10 +14,10 @@ import { tasksExtension } from "../client/tasks/tasks-extension.ts";
 import type { ClientCapabilities, Implementation, Prompt, Resource, ResourceTemplate, ServerCapabilities, Tool } from "../client/types.ts";
 import { runtime } from "../runtime/mod.ts";
 import { STDOUT_CLOSED_EXIT } from "../runtime/interrupts.ts";
-import { createTransport, detectedTransport, serverKeyOf, type TransportTrace } from "../host/transport-factory.ts";
+import { createTransport, detectedTransport, serverKeyOf, type TransportTrace } from "../host/servers/transport-factory.ts";
 import { sandboxOption } from "./ad-hoc-servers.ts";
-import { ServerTrace } from "../host/server-trace.ts";
-import { defaultEraCache } from "../host/file-era-cache.ts";
+import { ServerTrace } from "../host/servers/server-trace.ts";
+import { defaultEraCache } from "../host/store/file-era-cache.ts";
 import { defaultChildEnv } from "../transport/stdio.ts";
 import type { Transport } from "../transport/transport.ts";
 import { parseArgs, type ParsedArgs, positiveInt, UsageError } from "./args.ts";
@@ -29,7 +29,7 @@ import { APP_ONLY_MARK, type AppsReport, collectApps, formatApps, showToolUi } f
 import { isAppOnly } from "../client/apps/apps.ts";
 import { VERSION } from "./version.ts";
 import { messageOf } from "../common/error-text.ts";
-import { PinLockFile, pinLockFileOf } from "../host/pin-lock-file.ts";
+import { PinLockFile, pinLockFileOf } from "../host/store/pin-lock-file.ts";
 import { heldSummary, ToolPins } from "../registry/tool-pins.ts";
 
 export const INSPECT_USAGE = `usage: mcpwire inspect --stdio "<command> <args…>" [options]
@@ -193,7 +193,7 @@ async function inspectWith(args: ParsedArgs, settings: InspectSettings): Promise
     ? stdioConnection(commandLine, args, redactor, serverTrace?.transportTrace)
     : httpConnection(url!, args, redactor, serverTrace?.transportTrace);
 
-  // The era cache (host/file-era-cache.ts) under auto: a server found legacy before is not probed again.
+  // The era cache (host/store/file-era-cache.ts) under auto: a server found legacy before is not probed again.
   const eraCache = protocol === "auto" ? defaultEraCache() : undefined;
   // The tasks extension: inspect shows a tool that requires a task, and a server may answer with one.
   const client = new Client(CLI_INFO, {

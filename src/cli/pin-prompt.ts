@@ -2,7 +2,7 @@
 // its pin (registry/tool-pins.ts): the diff, then y/N. Yes accepts it (the registry offers it at
 // once); anything else leaves it held for this run.
 
-import type { ManagerEvents, McpManager } from "../host/manager.ts";
+import type { ManagerEvents, McpManager } from "../host/servers/manager.ts";
 import type { ToolPins } from "../registry/tool-pins.ts";
 import { runtime } from "../runtime/mod.ts";
 import { lineOf, write } from "./output.ts";

@@ -1,11 +1,11 @@
 // `mcpwire pin status|diff|accept|reject`: the tools held back by their pins (registry/tool-pins.ts,
-// kept in the lock file host/pin-lock-file.ts), what changed in each (a line diff of its
+// kept in the lock file host/store/pin-lock-file.ts), what changed in each (a line diff of its
 // description and schemas), and the user's decision. Everything shown from a server is
 // sanitized for the terminal (output.ts).
 
 import type { McpwireConfig } from "../host/config/types.ts";
 import { ConfigError } from "../host/config/types.ts";
-import { PinLockFile, pinLockFileOf } from "../host/pin-lock-file.ts";
+import { PinLockFile, pinLockFileOf } from "../host/store/pin-lock-file.ts";
 import { ToolPinsError } from "../registry/registry-errors.ts";
 import { type HeldTool, ToolPins } from "../registry/tool-pins.ts";
 import { runtime } from "../runtime/mod.ts";

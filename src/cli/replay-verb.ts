@@ -1,7 +1,7 @@
 // `mcpwire replay FILE`: a recorded server (a --trace-file trace) served again as an MCP
 // server, on our own stdin and stdout (spec 2025-11-25 basic/transports, "stdio": one JSON-RPC
 // message a line, stdout for nothing else) or, with --http PORT, as Streamable HTTP on
-// 127.0.0.1. The answers come from the recording (host/replay.ts); nothing in it is executed.
+// 127.0.0.1. The answers come from the recording (host/trace/replay.ts); nothing in it is executed.
 // Every diagnostic goes to stderr, redacted and with control characters made visible.
 
 import { jsonTextDepth } from "../common/bounded.ts";
@@ -10,9 +10,9 @@ import { ErrorCode } from "../jsonrpc/errors.ts";
 import { encodeLine } from "../jsonrpc/line-encoder.ts";
 import { type JsonRpcMessage, whyNotJsonRpc } from "../jsonrpc/messages.ts";
 import { runtime } from "../runtime/mod.ts";
-import { Recording, ReplayError } from "../host/replay.ts";
-import { REPLAY_HTTP_PATH, serveReplayHttp } from "../host/replay-http.ts";
-import { readTrace } from "../host/trace-reader.ts";
+import { Recording, ReplayError } from "../host/trace/replay.ts";
+import { REPLAY_HTTP_PATH, serveReplayHttp } from "../host/trace/replay-http.ts";
+import { readTrace } from "../host/trace/trace-reader.ts";
 import { parseArgs, UsageError } from "./args.ts";
 import { lineOf, write } from "./output.ts";
 

@@ -7,8 +7,8 @@ import type { JsonObject } from "../client/types.ts";
 import { type ApprovalPolicy, approvalPolicy, type ApproveFunction, isReadOnly, parseApprovalPolicy } from "../agent/approval.ts";
 import type { McpwireConfig, ServerConfig } from "../host/config/types.ts";
 import { HookConfigError, Hooks, NO_HOOKS } from "../agent/hooks.ts";
-import type { McpManager } from "../host/manager.ts";
-import { offerManagerSkills } from "../host/manager-skills.ts";
+import type { McpManager } from "../host/servers/manager.ts";
+import { offerManagerSkills } from "../host/servers/manager-skills.ts";
 import { providerSamplingHandler } from "../agent/provider-sampling.ts";
 import { createProvider, type ProviderName } from "../agent/providers/mod.ts";
 import { ollamaBaseUrl } from "../agent/providers/ollama.ts";
@@ -344,7 +344,7 @@ export async function withHost(
       askHeldTools: true,
       hostKeys: true,
     }, async (manager, config) => {
-      await offerManagerSkills(manager); // skills: names up front, loaded through mcp_<server>_skill (host/manager-skills.ts)
+      await offerManagerSkills(manager); // skills: names up front, loaded through mcp_<server>_skill (host/servers/manager-skills.ts)
       return await body(manager, setup!, config);
     });
   } catch (error) {

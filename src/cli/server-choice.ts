@@ -6,7 +6,7 @@
 import type { Client } from "../client/client.ts";
 import type { CompleteReference } from "../client/types.ts";
 import type { McpwireConfig } from "../host/config/types.ts";
-import type { McpManager } from "../host/manager.ts";
+import type { McpManager } from "../host/servers/manager.ts";
 import { didYouMean, suggestNames } from "../registry/suggest.ts";
 import { messageOf } from "../common/error-text.ts";
 import { McpwireError } from "../common/mcpwire-error.ts";

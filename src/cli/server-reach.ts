@@ -3,8 +3,8 @@
 // codes"). With none reached it lists nothing: an empty listing would say the servers have nothing.
 
 import type { McpwireConfig } from "../host/config/types.ts";
-import type { McpManager } from "../host/manager.ts";
-import type { ServerState } from "../host/server-status.ts";
+import type { McpManager } from "../host/servers/manager.ts";
+import type { ServerState } from "../host/servers/server-status.ts";
 import { EXIT } from "./call.ts";
 import { configErrors, stderrLine } from "./host-session.ts";
 import { lineOf } from "./output.ts";

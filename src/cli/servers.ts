@@ -9,7 +9,7 @@ import { lineOf, write, writeJson } from "./output.ts";
 import { fitLine } from "../common/preview.ts";
 import { renderTable } from "./table.ts";
 import { configCode, reach } from "./server-reach.ts";
-import type { ServerStatus } from "../host/server-status.ts";
+import type { ServerStatus } from "../host/servers/server-status.ts";
 
 export const SERVERS_USAGE = `usage: mcpwire servers [--config FILE] [--import APP[,APP]] [--json] [--log-level LEVEL]
 

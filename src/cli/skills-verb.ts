@@ -5,7 +5,7 @@
 import { EXTENSIONS } from "../client/extension-negotiation.ts";
 import { checkedSkillPath, skillRoot } from "../client/skills/skill-entry.ts";
 import { ServerSkills, type Skill, SkillError } from "../client/skills/skills.ts";
-import type { McpManager } from "../host/manager.ts";
+import type { McpManager } from "../host/servers/manager.ts";
 import { parseArgs, UsageError } from "./args.ts";
 import { configSource, parseLogLevel, SESSION_OPTIONS, TRACE_USAGE, withManager } from "./host-session.ts";
 import { AD_HOC_USAGE } from "./ad-hoc-servers.ts";

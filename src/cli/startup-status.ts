@@ -4,7 +4,7 @@
 // others still start; cleared once none is starting. Nothing at all when stderr is not a terminal.
 
 import { durationText } from "../common/duration.ts";
-import type { McpManager } from "../host/manager.ts";
+import type { McpManager } from "../host/servers/manager.ts";
 import { runtime } from "../runtime/mod.ts";
 import { fitLine } from "../common/preview.ts";
 import { lineOf, writeControl } from "./output.ts";

@@ -5,7 +5,7 @@
 
 import { CapabilityError, TaskError, TaskFailedError } from "../client/errors.ts";
 import type { TaskInfo } from "../client/tasks/tasks.ts";
-import type { McpManager } from "../host/manager.ts";
+import type { McpManager } from "../host/servers/manager.ts";
 import { durationText } from "../common/duration.ts";
 import { messageOf } from "../common/error-text.ts";
 import { runtime } from "../runtime/mod.ts";

@@ -4,8 +4,8 @@
 // first, then the others one at a time in config order, stopping at the first that has it.
 
 import type { ServerConfig } from "../host/config/types.ts";
-import type { McpManager } from "../host/manager.ts";
-import { readCachedTools, type ToolListCache } from "../host/tool-list-cache.ts";
+import type { McpManager } from "../host/servers/manager.ts";
+import { readCachedTools, type ToolListCache } from "../host/store/tool-list-cache.ts";
 import { DEFAULT_NAMING, MAX_TOOL_NAME_LENGTH, sanitizeName } from "../registry/naming.ts";
 
 /** What fitToolName keeps of a name it cut (the rest is `_` and 8 hex digits). */

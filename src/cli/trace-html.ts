@@ -1,4 +1,4 @@
-// `mcpwire trace html FILE -o session.html`: a trace (trace-event.ts, read by host/trace-reader.ts)
+// `mcpwire trace html FILE -o session.html`: a trace (trace-event.ts, read by host/trace/trace-reader.ts)
 // as one self-contained page drawing a sequence diagram — a lane for the client and one per
 // server, an arrow per JSON-RPC message (spec 2025-11-25 basic, "Messages": requests, responses
 // joined to their request, notifications, server-to-client requests), the HTTP exchange under the
@@ -13,7 +13,7 @@ import { isObject } from "../common/json.ts";
 import { clipText } from "../common/preview.ts";
 import { sha256Base64 } from "../common/sha256.ts";
 import { terminalLine } from "../common/terminal-text.ts";
-import { readTrace, type Trace, TraceReadError } from "../host/trace-reader.ts";
+import { readTrace, type Trace, TraceReadError } from "../host/trace/trace-reader.ts";
 import { runtime } from "../runtime/mod.ts";
 import type { MessageTraceEvent, TraceEvent } from "../transport/trace-event.ts";
 import { parseArgs, UsageError } from "./args.ts";

@@ -1,11 +1,11 @@
 // `mcpwire trace show FILE` and `mcpwire trace diff A B`: reading a trace that `--trace-file`
-// wrote (host/trace-reader.ts), later or on another machine. `show` prints the readable view
+// wrote (host/trace/trace-reader.ts), later or on another machine. `show` prints the readable view
 // `--trace` prints live (trace-lines.ts), filtered, and with `--explain` says what each method
 // is for (method-guide.ts); `diff` says what changed between two recordings of a server
 // (trace-diff.ts). A trace file is untrusted: every string of it reaches the terminal through
 // output.ts (control characters made visible), and the reader bounds its size and depth.
 
-import { readTrace, type Trace, TraceReadError } from "../host/trace-reader.ts";
+import { readTrace, type Trace, TraceReadError } from "../host/trace/trace-reader.ts";
 import type { MessageTraceEvent, TraceEvent } from "../transport/trace-event.ts";
 import { parseArgs, UsageError } from "./args.ts";
 import { methodGuide } from "./method-guide.ts";

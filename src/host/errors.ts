@@ -4,12 +4,12 @@
 // (server-status.ts), TraceReadError
 // (trace-reader.ts), ReplayError (replay.ts), SandboxError (sandbox-availability.ts).
 
+import type { InterpolationErrorCode } from "./config/interpolate.ts";
 import type { ConfigErrorCode } from "./config/types.ts";
-import type { InterpolationErrorCode } from "./interpolate.ts";
-import type { ServerConnectionErrorCode, ServerUnavailableCode } from "./server-status.ts";
-import type { ReplayErrorCode } from "./replay.ts";
-import type { TraceReadErrorCode } from "./trace-reader.ts";
-import type { SandboxErrorCode } from "./sandbox-availability.ts";
+import type { SandboxErrorCode } from "./sandbox/sandbox-availability.ts";
+import type { ServerConnectionErrorCode, ServerUnavailableCode } from "./servers/server-status.ts";
+import type { ReplayErrorCode } from "./trace/replay.ts";
+import type { TraceReadErrorCode } from "./trace/trace-reader.ts";
 
 /** Every code of the host layer's errors: ConfigError's, InterpolationError's, ServerUnavailableError's, ServerConnectionError's, TraceReadError's, ReplayError's and SandboxError's. */
 export type HostErrorCode =

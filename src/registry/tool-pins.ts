@@ -2,7 +2,7 @@
 // line or URL) pins a digest of each tool's definition (RFC 8785 canonical JSON, SHA-256); from
 // then on a tool that is new, or whose definition changed, is held back until accepted — a
 // server cannot rewrite what its tools tell a model after the user took it on ("rug pull").
-// In memory, or in a store (the host's lock file, host/pin-lock-file.ts).
+// In memory, or in a store (the host's lock file, host/store/pin-lock-file.ts).
 
 import type { JsonObject, Tool } from "../client/types.ts";
 import { CanonicalJsonError } from "../common/canonical-json.ts";
@@ -40,7 +40,7 @@ export interface ToolPinStore {
   write(data: ToolPinsData): Promise<void>;
   /**
    * Runs one read-change-write with no other process doing one on the same store (a file: an
-   * inter-process lock, host/file-lock.ts); without it, a write of another process between our
+   * inter-process lock, host/store/file-lock.ts); without it, a write of another process between our
    * read and write would be lost. Rejects when the store cannot be had in time.
    */
   exclusive?<T>(work: () => Promise<T>): Promise<T>;

@@ -184,7 +184,7 @@ export interface Runtime extends CoreRuntime {
   /**
    * Creates `path` (mode 0600) holding `text` only if nothing is there (O_EXCL): true when this
    * call made it, false when something already was. The primitive of an inter-process lock
-   * (host/file-lock.ts). Missing directories are made owner-only (0700); an existing one keeps its
+   * (host/store/file-lock.ts). Missing directories are made owner-only (0700); an existing one keeps its
    * mode (it may be the user's project). Rejects with a FileError for any other failure.
    */
   createExclusive(path: string, text: string): Promise<boolean>;

@@ -10,7 +10,7 @@ import { NO_HOOKS } from "../../src/agent/hooks.ts";
 import { Runner } from "../../src/agent/runner.ts";
 import { hostRunner } from "../../src/cli/run-verb.ts";
 import { parseConfig } from "../../src/host/config/parse.ts";
-import { McpManager } from "../../src/host/manager.ts";
+import { McpManager } from "../../src/host/servers/manager.ts";
 import { fixturePath, startPortFixture } from "../support/fixture-process.ts";
 import { hangGuard } from "../support/hang-guard.ts";
 import { answer, ScriptedProvider } from "../support/scripted-provider.ts";

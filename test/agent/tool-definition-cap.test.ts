@@ -15,7 +15,7 @@ import { TOOL_SEARCH_NAME } from "../../src/agent/tool-search.ts";
 import type { ChatRequest } from "../../src/agent/providers/types.ts";
 import { parseConfig } from "../../src/host/config/parse.ts";
 import { ConfigError, type McpwireConfig } from "../../src/host/config/types.ts";
-import { McpManager } from "../../src/host/manager.ts";
+import { McpManager } from "../../src/host/servers/manager.ts";
 import type { LlmToolSchema } from "../../src/registry/types.ts";
 import { mcpwire, scratchDir, writeConfig } from "../support/cli-runner.ts";
 import { refusedOrigin, startFakeModelApi } from "../support/fake-model-apis.ts";

@@ -13,7 +13,7 @@ import { Hooks } from "../../src/agent/hooks.ts";
 import { Runner, type RunnerEvent } from "../../src/agent/runner.ts";
 import { definitionBytes, TOOL_SEARCH_NAME, ToolSearch } from "../../src/agent/tool-search.ts";
 import type { ChatRequest } from "../../src/agent/providers/types.ts";
-import { McpManager } from "../../src/host/manager.ts";
+import { McpManager } from "../../src/host/servers/manager.ts";
 import { fixturePath } from "../support/fixture-process.ts";
 import { hangGuard } from "../support/hang-guard.ts";
 import { answer, callTools, ScriptedProvider, toolResults } from "../support/scripted-provider.ts";

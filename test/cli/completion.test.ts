@@ -12,7 +12,7 @@ import process from "node:process";
 import { before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { loadConfig } from "../../src/host/config/load.ts";
-import { ToolListCache } from "../../src/host/tool-list-cache.ts";
+import { ToolListCache } from "../../src/host/store/tool-list-cache.ts";
 import { CALL_OPTIONS } from "../../src/cli/call.ts";
 import { answerFor } from "../../src/cli/completion-verb.ts";
 import { VERB_SYNTAX } from "../../src/cli/verb-syntax.ts";

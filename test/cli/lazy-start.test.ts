@@ -15,7 +15,7 @@ import { mcpwire, runtimeArgs, scratchDir, writeConfig } from "../support/cli-ru
 import { toolCacheEnv } from "../support/test-env.ts";
 import { hasScript, shellQuote } from "../support/terminal.ts";
 import { parseConfig } from "../../src/host/config/parse.ts";
-import { readCachedTools, ToolListCache } from "../../src/host/tool-list-cache.ts";
+import { readCachedTools, ToolListCache } from "../../src/host/store/tool-list-cache.ts";
 
 const toolbox = fileURLToPath(new URL("../fixtures/toolbox-server.mjs", import.meta.url));
 const scratch = scratchDir("mcpwire-lazy-");

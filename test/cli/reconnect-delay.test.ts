@@ -14,7 +14,7 @@ const scratch = scratchDir("mcpwire-reconnect-delay-");
 /** A config with one stdio server that adds a line to `starts` each time it is started, then exits 3 saying something new. */
 async function dyingConfig(name: string): Promise<{ config: string; starts: string }> {
   const starts = join(scratch.path, `${name}.starts`);
-  // Its stderr differs at each start (its pid in letters): a failure that may pass, so it is retried (host/start-failure.ts).
+  // Its stderr differs at each start (its pid in letters): a failure that may pass, so it is retried (host/servers/start-failure.ts).
   const script = "require('fs').appendFileSync(process.argv[1], 'start\\n'); " +
     "process.stderr.write('busy ' + String(process.pid).replace(/\\d/g, (d) => 'abcdefghij'[d]) + '\\n', () => process.exit(3))";
   const config = await writeConfig(scratch.path, `${name}.yaml`, [

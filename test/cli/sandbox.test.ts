@@ -12,7 +12,7 @@ import assert from "node:assert/strict";
 import { mcpwire as runMcpwire, type Outcome, root, scratchDir, startMcpwire, writeConfig } from "../support/cli-runner.ts";
 import { waitUntil } from "../support/polling.ts";
 import { descendants, isRunning } from "../support/processes.ts";
-import { sandboxAvailability } from "../../src/host/sandbox-availability.ts";
+import { sandboxAvailability } from "../../src/host/sandbox/sandbox-availability.ts";
 
 const availability = await sandboxAvailability();
 const skip = availability.available ? false : `no sandbox on this machine: ${availability.reason}`;

@@ -7,7 +7,7 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { startServers, StartupStatus } from "../../src/cli/startup-status.ts";
-import { McpManager } from "../../src/host/manager.ts";
+import { McpManager } from "../../src/host/servers/manager.ts";
 import { behaviour } from "../support/behaviour.ts";
 import { fixturePath } from "../support/fixture-process.ts";
 import { configOf, stdioServerConfig } from "../support/server-config.ts";

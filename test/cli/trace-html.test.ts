@@ -14,7 +14,7 @@ import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { renderTraceHtml, traceHtml } from "../../src/cli/trace-html.ts";
 import { UsageError } from "../../src/cli/args.ts";
-import { parseTrace, readTrace, type Trace } from "../../src/host/trace-reader.ts";
+import { parseTrace, readTrace, type Trace } from "../../src/host/trace/trace-reader.ts";
 import type { TraceEvent } from "../../src/transport/trace-event.ts";
 import { everythingYaml, mcpwire, scratchDir, writeConfig } from "../support/cli-runner.ts";
 import { chromiumSkip, fileUrl, runChromium } from "../support/chromium.ts";

@@ -147,7 +147,7 @@ describe("a listing tries a server that fails to start once", () => {
   /**
    * A config whose one stdio server adds a line to `starts` each time it is started, then exits 3
    * with a stderr line of its own at each start (a start failing the same way twice is not retried:
-   * host/start-failure.ts; letters, since that comparison ignores numbers).
+   * host/servers/start-failure.ts; letters, since that comparison ignores numbers).
    */
   async function dying(name: string): Promise<{ config: string; starts: () => number }> {
     const starts = join(scratch.path, `${name}.starts`);

@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import { NO_HOOKS } from "../../src/agent/hooks.ts";
 import { Runner } from "../../src/agent/runner.ts";
 import { type HostSetup, samplingFor } from "../../src/cli/run-verb.ts";
-import { McpManager } from "../../src/host/manager.ts";
+import { McpManager } from "../../src/host/servers/manager.ts";
 import { EVERYTHING } from "../support/everything.ts";
 import { answer, callTools, ScriptedProvider, toolResults } from "../support/scripted-provider.ts";
 import { configOf, stdioServerConfig } from "../support/server-config.ts";

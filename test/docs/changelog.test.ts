@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { test } from "node:test";
 import { VERSION } from "../../src/cli/version.ts";
-import { DEFAULT_MANAGER_CLIENT_INFO } from "../../src/host/manager.ts";
+import { DEFAULT_MANAGER_CLIENT_INFO } from "../../src/host/servers/manager.ts";
 
 const read = (path: string) => readFileSync(new URL(`../../${path}`, import.meta.url), "utf8");
 const PACKAGE = JSON.parse(read("package.json")) as { version: string };

@@ -1,8 +1,8 @@
 // The reconnect delay schedule: 1 s doubling to 60 s, ±20 % jitter, with an injected random.
 
-import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { backoffBase, backoffDelay } from "../../src/host/backoff.ts";
+import { describe, test } from "node:test";
+import { backoffBase, backoffDelay } from "../../src/host/servers/backoff.ts";
 
 const middle = () => 0.5; // factor exactly 1
 

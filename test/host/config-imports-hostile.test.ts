@@ -14,7 +14,7 @@ import { withoutComments } from "../../src/host/config/imports.ts";
 import { loadConfig } from "../../src/host/config/load.ts";
 import { MAX_CONFIG_NESTING } from "../../src/host/config/nesting.ts";
 import { ConfigError, type McpwireConfig, type ServerConfig } from "../../src/host/config/types.ts";
-import { McpManager } from "../../src/host/manager.ts";
+import { McpManager } from "../../src/host/servers/manager.ts";
 import { fixturePath } from "../support/fixture-process.ts";
 import { hangGuard } from "../support/hang-guard.ts";
 

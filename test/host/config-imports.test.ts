@@ -2,15 +2,15 @@
 // test/fixtures/config/imports/, placed under a temporary HOME and project, never the real ones)
 // read in each app's shape, with origins, positioned problems and our own config winning clashes.
 
+import assert from "node:assert/strict";
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { after, describe, test } from "node:test";
-import assert from "node:assert/strict";
-import { configSearchPaths, loadConfig } from "../../src/host/config/load.ts";
+import { fileURLToPath } from "node:url";
 import { importSources } from "../../src/host/config/import-sources.ts";
 import { readImports, withoutComments } from "../../src/host/config/imports.ts";
+import { configSearchPaths, loadConfig } from "../../src/host/config/load.ts";
 import { ConfigError, type McpwireConfig, type ServerConfig } from "../../src/host/config/types.ts";
 
 const fixtures = fileURLToPath(new URL("../fixtures/config/imports/", import.meta.url));

@@ -3,14 +3,14 @@
 // environment, headers as "Name: value", allowedTools/excludedTools, ${env://VAR}); that shape in
 // our own config; hooks in the nested Claude Code form beside ours. Files only under temp dirs.
 
+import assert from "node:assert/strict";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { after, describe, test } from "node:test";
-import assert from "node:assert/strict";
-import { loadConfig } from "../../src/host/config/load.ts";
 import { importSources } from "../../src/host/config/import-sources.ts";
 import { readImports } from "../../src/host/config/imports.ts";
+import { loadConfig } from "../../src/host/config/load.ts";
 import { parseConfig } from "../../src/host/config/parse.ts";
 import { ConfigError, type McpwireConfig, type ServerConfig } from "../../src/host/config/types.ts";
 import { rejection } from "../support/rejection.ts";

@@ -1,8 +1,8 @@
 // A server's `sandbox:` key as the config parser reads it (issue 29): the named profiles, the
 // mapping with paths resolved like the config's other paths, what is refused or warned about.
 
-import { describe, test } from "node:test";
 import assert from "node:assert/strict";
+import { describe, test } from "node:test";
 import { parseConfig } from "../../src/host/config/parse.ts";
 import type { McpwireConfig, ServerConfig } from "../../src/host/config/types.ts";
 

@@ -4,9 +4,9 @@
 // compared on the example config and on configs generated from the schema's own keys, with
 // values of every JSON type.
 
+import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { describe, test } from "node:test";
-import assert from "node:assert/strict";
 import fc from "fast-check";
 import { parse } from "yaml";
 import { CONFIG_SCHEMA } from "../../src/host/config/schema.ts";

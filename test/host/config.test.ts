@@ -1,11 +1,11 @@
 // Tests of config loading: YAML (`mcp_servers:`) and JSON (`mcpServers`), positioned errors and
 // warnings, `${VAR}` interpolation, transport inference, defaults, the lookup order, unreadable files.
 
-import { after, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { after, describe, test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { configSearchPaths, loadConfig } from "../../src/host/config/load.ts";
 import { parseConfig } from "../../src/host/config/parse.ts";

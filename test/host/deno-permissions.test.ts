@@ -1,9 +1,9 @@
-// A sandbox plan as `deno run`'s permission flags (host/deno-permissions.ts), for a Deno script
+// A sandbox plan as `deno run`'s permission flags (host/sandbox/deno-permissions.ts), for a Deno script
 // where bubblewrap cannot be had. Pure: no process is run (test/cli/sandbox.test.ts runs one).
 
-import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { denoRunArguments, isDenoRun } from "../../src/host/deno-permissions.ts";
+import { describe, test } from "node:test";
+import { denoRunArguments, isDenoRun } from "../../src/host/sandbox/deno-permissions.ts";
 
 const PLAN = { read: ["/srv/app", "/data"], write: ["/data/out"], network: false };
 

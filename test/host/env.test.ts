@@ -1,8 +1,8 @@
 // Tests of the child-environment policy: the safe baseline, the server's env on top, nothing
 // else — proved end to end with server-everything's get-env tool over stdio.
 
-import { describe, test } from "node:test";
 import assert from "node:assert/strict";
+import { describe, test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { CHILD_ENV_BASELINE, CHILD_ENV_BASELINE_WINDOWS, childEnvironment, isBaselineVariable } from "../../src/host/env.ts";
 import { Client, StdioTransport, type TextContent } from "../../src/mod.ts";

@@ -2,14 +2,14 @@
 // reached through real paths (a config file, an unset variable), ServerUnavailableError as the
 // manager builds it (test/host/manager.test.ts reaches it through a real reconnect).
 
-import { after, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { ClientStateError } from "../../src/mod.ts";
+import { after, describe, test } from "node:test";
+import { interpolate, InterpolationError } from "../../src/host/config/interpolate.ts";
 import { ConfigError, loadConfig, ServerUnavailableError } from "../../src/host/mod.ts";
-import { interpolate, InterpolationError } from "../../src/host/interpolate.ts";
+import { ClientStateError } from "../../src/mod.ts";
 import { coded } from "../support/coded-error.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "mcpwire-host-error-codes-"));

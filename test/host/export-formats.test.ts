@@ -3,15 +3,15 @@
 // own importer come out the same; a `${VAR}` is written as the app's variable, never its value;
 // merging into an existing file keeps the rest of it.
 
+import assert from "node:assert/strict";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { after, describe, test } from "node:test";
-import assert from "node:assert/strict";
-import { EXPORT_APPS, type ExportApp, exportDocument, exportServers } from "../../src/host/config/export-formats.ts";
 import { exportTarget, mergeJson, mergeToml } from "../../src/host/config/export-file.ts";
+import { EXPORT_APPS, type ExportApp, exportDocument, exportServers } from "../../src/host/config/export-formats.ts";
 import { readImports } from "../../src/host/config/imports.ts";
-import { interpolationParts } from "../../src/host/interpolate.ts";
+import { interpolationParts } from "../../src/host/config/interpolate.ts";
 import { parseConfig } from "../../src/host/config/parse.ts";
 import { ConfigError, type ServerConfig } from "../../src/host/config/types.ts";
 

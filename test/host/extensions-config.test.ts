@@ -10,7 +10,7 @@ import { EXTENSIONS } from "../../src/client/extension-negotiation.ts";
 import { clientExtensions } from "../../src/host/config/extensions-key.ts";
 import { parseConfig } from "../../src/host/config/parse.ts";
 import { ConfigError, type McpwireConfig, type ServerConfig } from "../../src/host/config/types.ts";
-import { McpManager } from "../../src/host/manager.ts";
+import { McpManager } from "../../src/host/servers/manager.ts";
 import { fixturePath } from "../support/fixture-process.ts";
 import { hangGuard } from "../support/hang-guard.ts";
 

@@ -1,13 +1,13 @@
-// The host's era cache file (src/host/file-era-cache.ts): where it is, what it holds (digests, not
+// The host's era cache file (src/host/store/file-era-cache.ts): where it is, what it holds (digests, not
 // command lines), its mode, its bound, and what it does with a damaged, oversized or symlinked file.
 
-import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, lstatSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import process from "node:process";
-import { defaultEraCache, defaultEraCacheFile, FileEraCache, MAX_ERA_CACHE_BYTES, MAX_ERA_CACHE_ENTRIES } from "../../src/host/file-era-cache.ts";
+import { describe, test } from "node:test";
+import { defaultEraCache, defaultEraCacheFile, FileEraCache, MAX_ERA_CACHE_BYTES, MAX_ERA_CACHE_ENTRIES } from "../../src/host/store/file-era-cache.ts";
 import { runtime } from "../../src/runtime/mod.ts";
 
 function scratch(): { dir: string; file: string; remove(): void } {

@@ -1,17 +1,17 @@
-// host/file-lock.ts: an inter-process lock of a file (`<file>.lock`, made with O_EXCL), and the
-// tool pins' read-change-write under it (host/pin-lock-file.ts). Without the lock, two processes
+// host/store/file-lock.ts: an inter-process lock of a file (`<file>.lock`, made with O_EXCL), and the
+// tool pins' read-change-write under it (host/store/pin-lock-file.ts). Without the lock, two processes
 // pinning servers in one mcpwire.lock.json lost each other's pins (last write wins), and a server
 // whose pins were lost is "first seen" again: a changed tool would be pinned, not held.
 
-import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import process from "node:process";
+import { test } from "node:test";
 import { fileURLToPath } from "node:url";
-import { withFileLock } from "../../src/host/file-lock.ts";
+import { withFileLock } from "../../src/host/store/file-lock.ts";
 import { FileError } from "../../src/runtime/errors.ts";
 import { runtime } from "../../src/runtime/mod.ts";
 import { hangGuard } from "../support/hang-guard.ts";

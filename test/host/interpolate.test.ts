@@ -1,8 +1,8 @@
 // Tests of `${VAR}` interpolation: values, defaults, unset variables, the `$$` escape, malformed references.
 
-import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { interpolate, InterpolationError } from "../../src/host/interpolate.ts";
+import { describe, test } from "node:test";
+import { interpolate, InterpolationError } from "../../src/host/config/interpolate.ts";
 
 const env = { HOME: "/home/ada", TOKEN: "t0k", EMPTY: "", PORT: "8080" };
 

@@ -11,7 +11,7 @@ import process from "node:process";
 import { createOAuthFetch } from "../../src/auth/oauth-fetch.ts";
 import { FileTokenStore } from "../../src/auth/token-store.ts";
 import { REDACTED } from "../../src/common/redact.ts";
-import { McpManager } from "../../src/host/manager.ts";
+import { McpManager } from "../../src/host/servers/manager.ts";
 import { startOAuthFixture } from "../fixtures/auth/oauth-servers.ts";
 import { behaviour } from "../support/behaviour.ts";
 import { serverConfig } from "../support/server-config.ts";

@@ -3,12 +3,12 @@
 // nothing of it is built: no variable of the environment is even looked at (the environment here
 // records every name read). Temporary HOME and project directories, never the real ones.
 
+import assert from "node:assert/strict";
 import { chmodSync, chownSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import process from "node:process";
 import { after, describe, test } from "node:test";
-import assert from "node:assert/strict";
 import { loadConfig } from "../../src/host/config/load.ts";
 import type { ProjectConfigSummary } from "../../src/host/config/project-summary.ts";
 import { MAX_TRUSTED_PROJECTS, projectDigest, ProjectTrustStore } from "../../src/host/config/project-trust.ts";

@@ -1,12 +1,12 @@
-// The matching of `mcpwire replay` (src/host/replay.ts), on traces written here event by
+// The matching of `mcpwire replay` (src/host/trace/replay.ts), on traces written here event by
 // event: repeated answers in order then the last again, notifications around requests and
 // after client notifications, progress tokens remapped, server-to-client requests skipped with
 // a note, and the choice of a server in a trace of several.
 
-import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { Recording, ReplayError } from "../../src/host/replay.ts";
-import { parseTrace } from "../../src/host/trace-reader.ts";
+import { describe, test } from "node:test";
+import { Recording, ReplayError } from "../../src/host/trace/replay.ts";
+import { parseTrace } from "../../src/host/trace/trace-reader.ts";
 import type { JsonRpcMessage } from "../../src/jsonrpc/messages.ts";
 
 let t = 0;

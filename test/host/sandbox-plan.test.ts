@@ -1,15 +1,15 @@
-// A server's settings and command line as a sandbox plan (host/sandbox-plan.ts), against real
+// A server's settings and command line as a sandbox plan (host/sandbox/sandbox-plan.ts), against real
 // files in a temp directory: its program's package, the package runners' caches, what the
 // default profile adds and an explicit read list does not, the environment inside.
 
-import { after, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import process from "node:process";
+import { after, describe, test } from "node:test";
 import type { SandboxSettings } from "../../src/host/config/types.ts";
-import { planSandbox } from "../../src/host/sandbox-plan.ts";
+import { planSandbox } from "../../src/host/sandbox/sandbox-plan.ts";
 
 const dir = realpathSync(mkdtempSync(join(tmpdir(), "mcpwire-sandbox-plan-")));
 after(() => rmSync(dir, { recursive: true, force: true }));

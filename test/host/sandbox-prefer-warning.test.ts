@@ -7,7 +7,7 @@ process.env.MCPWIRE_BWRAP = "/nonexistent/mcpwire-test-bwrap"; // before the fir
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { McpManager } from "../../src/host/manager.ts";
+import { McpManager } from "../../src/host/servers/manager.ts";
 import { fixturePath } from "../support/fixture-process.ts";
 import { hangGuard } from "../support/hang-guard.ts";
 import { waitUntil } from "../support/polling.ts";

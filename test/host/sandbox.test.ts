@@ -1,10 +1,10 @@
-// bwrap's arguments from a sandbox plan (host/sandbox.ts): the namespaces, the system's
+// bwrap's arguments from a sandbox plan (host/sandbox/sandbox.ts): the namespaces, the system's
 // directories read-only, the plan's paths in an order that keeps them visible, the working
 // directory, the program after `--`. Pure: no process is run.
 
-import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { bwrapArguments, ETC_FILES, SYSTEM_DIRECTORIES } from "../../src/host/sandbox.ts";
+import { describe, test } from "node:test";
+import { bwrapArguments, ETC_FILES, SYSTEM_DIRECTORIES } from "../../src/host/sandbox/sandbox.ts";
 
 /** The mounts of an argument list after the fixed part, as "kind path" strings. */
 function mounts(args: string[]): string[] {

@@ -4,20 +4,20 @@
 // cannot read past its sandbox even when its own allowed directory is wider; closing leaves no
 // process behind. Skipped only where bubblewrap cannot run at all (the reason is printed).
 
-import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import process from "node:process";
+import { after, before, describe, test } from "node:test";
 import { fileURLToPath } from "node:url";
-import { StdioTransport } from "../../src/mod.ts";
 import type { CallToolResult } from "../../src/client/types.ts";
 import type { SandboxSettings, ServerConfig } from "../../src/host/config/types.ts";
-import { type ManagerEvents, McpManager } from "../../src/host/manager.ts";
+import { sandboxAvailability } from "../../src/host/sandbox/sandbox-availability.ts";
+import { type ManagerEvents, McpManager } from "../../src/host/servers/manager.ts";
+import { StdioTransport } from "../../src/mod.ts";
 import type { TraceEvent } from "../../src/transport/trace-event.ts";
-import { sandboxAvailability } from "../../src/host/sandbox-availability.ts";
 import { fixturePath } from "../support/fixture-process.ts";
 import { hangGuard } from "../support/hang-guard.ts";
 import { waitUntil } from "../support/polling.ts";

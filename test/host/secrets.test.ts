@@ -1,8 +1,8 @@
 // The host's secrets (src/host/secrets.ts): the config's credentials in one Redactor, errors and
 // server data copied for events with every secret replaced and every depth bounded.
 
-import { describe, test } from "node:test";
 import assert from "node:assert/strict";
+import { describe, test } from "node:test";
 import { depthMarker } from "../../src/common/bounded.ts";
 import { REDACTED, Redactor } from "../../src/common/redact.ts";
 import type { McpwireConfig } from "../../src/host/config/types.ts";

@@ -1,11 +1,11 @@
-// McpManager's `trace` option (src/host/server-trace.ts, transport/trace-event.ts): lifecycle
+// McpManager's `trace` option (src/host/servers/server-trace.ts, transport/trace-event.ts): lifecycle
 // events from the clients' state changes — connecting, the era and why, ready, a reconnect after
 // a crash, close — with the process and message events of each connection, on one clock.
 
 import "../support/test-env.ts"; // the era cache off
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
-import { McpManager } from "../../src/host/manager.ts";
+import { McpManager } from "../../src/host/servers/manager.ts";
 import type { TraceEvent } from "../../src/transport/trace-event.ts";
 import { behaviour } from "../support/behaviour.ts";
 import { hangGuard } from "../support/hang-guard.ts";

@@ -1,4 +1,4 @@
-// A server's start that cannot succeed is not retried (host/start-failure.ts, issue 37): a
+// A server's start that cannot succeed is not retried (host/servers/start-failure.ts, issue 37): a
 // command not found or not executable, the shell's "not found" (exit 127, as from npx), npm's
 // 404, the same exit twice before the server said a word — each parks the server at once and
 // says why; a failure that may pass (a different exit each time, a timeout) keeps its retries.
@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after } from "node:test";
 import type { ServerConfig } from "../../src/host/config/types.ts";
-import { type ManagerEvents, McpManager, type McpManagerOptions } from "../../src/host/manager.ts";
+import { type ManagerEvents, McpManager, type McpManagerOptions } from "../../src/host/servers/manager.ts";
 import { behaviour } from "../support/behaviour.ts";
 import { fixturePath as fixture } from "../support/fixture-process.ts";
 import { hangGuard } from "../support/hang-guard.ts";

@@ -1,21 +1,21 @@
-// The sync bridge (src/host/sync-bridge.ts) end to end: a worker thread running an McpManager
+// The sync bridge (src/host/bridge/sync-bridge.ts) end to end: a worker thread running an McpManager
 // over server-everything and a probe server (test/fixtures/bridge-probe-server.mjs), called
 // from plain synchronous code; then a config file, a config that cannot load, and a host that
 // forgets to close.
 
-import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import process from "node:process";
+import { after, before, describe, test } from "node:test";
 import { fileURLToPath } from "node:url";
+import { createSyncBridge, type SyncBridge, SyncBridgeError } from "../../src/host/bridge/sync-bridge.ts";
 import type { McpwireConfig } from "../../src/host/config/types.ts";
-import { createSyncBridge, type SyncBridge, SyncBridgeError } from "../../src/host/sync-bridge.ts";
+import { EVERYTHING as everything } from "../support/everything-path.ts";
 import { childProcesses, type Proc } from "../support/processes.ts";
 import { stdioServerConfig } from "../support/server-config.ts";
-import { EVERYTHING as everything } from "../support/everything-path.ts";
 
 const GUARD = { timeout: 30_000 };
 const root = fileURLToPath(new URL("../..", import.meta.url));

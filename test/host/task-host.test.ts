@@ -2,12 +2,12 @@
 // manager's `taskStatus` events for a tool call that runs as a task, and dispatchSync on such a
 // tool through the sync bridge (the task is polled in the worker, the caller blocks once).
 
-import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
+import { after, before, describe, test } from "node:test";
+import { createSyncBridge, type SyncBridge } from "../../src/host/bridge/sync-bridge.ts";
 import { parseConfig } from "../../src/host/config/parse.ts";
-import { McpManager } from "../../src/host/manager.ts";
-import type { ServerEvents } from "../../src/host/server-status.ts";
-import { createSyncBridge, type SyncBridge } from "../../src/host/sync-bridge.ts";
+import { McpManager } from "../../src/host/servers/manager.ts";
+import type { ServerEvents } from "../../src/host/servers/server-status.ts";
 import { EVERYTHING } from "../support/everything-path.ts";
 import { configOf, stdioServerConfig } from "../support/server-config.ts";
 

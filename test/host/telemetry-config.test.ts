@@ -2,13 +2,13 @@
 // capture_arguments, capture_results }) turns OpenTelemetry on for every server with the global
 // tracer; a reconnect is a span, its connect attempts its children (docs/telemetry.md).
 
-import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
+import { after, before, describe, test } from "node:test";
 import { trace } from "@opentelemetry/api";
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from "@opentelemetry/sdk-trace-base";
 import { parseConfig } from "../../src/host/config/parse.ts";
 import { ConfigError } from "../../src/host/config/types.ts";
-import { McpManager } from "../../src/host/manager.ts";
+import { McpManager } from "../../src/host/servers/manager.ts";
 import { fixturePath } from "../support/fixture-process.ts";
 import { hangGuard } from "../support/hang-guard.ts";
 import { until } from "../support/polling.ts";

@@ -1,13 +1,13 @@
-// The host's tool-list cache file (src/host/tool-list-cache.ts): where it is, what it is keyed by
+// The host's tool-list cache file (src/host/store/tool-list-cache.ts): where it is, what it is keyed by
 // (a digest of the server's config: a change is a miss), its mode, its bounds, and what it does
 // with a damaged, oversized or symlinked file.
 
-import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { lstatSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import process from "node:process";
+import { describe, test } from "node:test";
 import {
   defaultToolListCache,
   defaultToolListCacheFile,
@@ -18,7 +18,7 @@ import {
   readCachedTools,
   serverConfigDigest,
   ToolListCache,
-} from "../../src/host/tool-list-cache.ts";
+} from "../../src/host/store/tool-list-cache.ts";
 import { runtime } from "../../src/runtime/mod.ts";
 import { configOf, serverConfig, stdioServerConfig } from "../support/server-config.ts";
 

@@ -1,16 +1,16 @@
 // McpManager.startServer (one server started, the others never spawned) and the recorder that
-// keeps the tool-list cache in step with a manager (src/host/tool-list-recorder.ts): what a ready
+// keeps the tool-list cache in step with a manager (src/host/servers/tool-list-recorder.ts): what a ready
 // server listed is recorded through its filter, with titles; list_changed drops it.
 
-import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { McpManager } from "../../src/host/manager.ts";
-import { type CachedTool, ToolListCache } from "../../src/host/tool-list-cache.ts";
+import { describe, test } from "node:test";
 import type { ServerConfig } from "../../src/host/config/types.ts";
-import { followToolLists } from "../../src/host/tool-list-recorder.ts";
+import { McpManager } from "../../src/host/servers/manager.ts";
+import { followToolLists } from "../../src/host/servers/tool-list-recorder.ts";
+import { type CachedTool, ToolListCache } from "../../src/host/store/tool-list-cache.ts";
 import { fixturePath as fixture } from "../support/fixture-process.ts";
 import { until } from "../support/polling.ts";
 import { configOf, stdioServerConfig } from "../support/server-config.ts";

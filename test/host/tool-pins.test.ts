@@ -1,4 +1,4 @@
-// Tool pinning, trust on first use (registry/tool-pins.ts, host/pin-lock-file.ts): ToolPins over
+// Tool pinning, trust on first use (registry/tool-pins.ts, host/store/pin-lock-file.ts): ToolPins over
 // a real lock file (first use, changed, new, renamed, accept, reject, 0600, damaged files), and
 // the manager with a server that rewrites a tool's description mid-session — the model (the
 // scripted provider) never sees the new text and the registry refuses the call.
@@ -13,8 +13,8 @@ import { Runner } from "../../src/agent/runner.ts";
 import type { Tool } from "../../src/client/types.ts";
 import { parseConfig } from "../../src/host/config/parse.ts";
 import { ConfigError } from "../../src/host/config/types.ts";
-import { type ManagerEvents, McpManager } from "../../src/host/manager.ts";
-import { PinLockFile, pinLockFileFor, pinLockFileOf } from "../../src/host/pin-lock-file.ts";
+import { type ManagerEvents, McpManager } from "../../src/host/servers/manager.ts";
+import { PinLockFile, pinLockFileFor, pinLockFileOf } from "../../src/host/store/pin-lock-file.ts";
 import { ToolPinsError } from "../../src/registry/registry-errors.ts";
 import { ToolCallError } from "../../src/registry/tool-call-error.ts";
 import { ToolPins } from "../../src/registry/tool-pins.ts";

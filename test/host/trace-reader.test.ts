@@ -1,15 +1,15 @@
-// Reading a trace file back (host/trace-reader.ts): the events a --trace-file writer wrote, in
+// Reading a trace file back (host/trace/trace-reader.ts): the events a --trace-file writer wrote, in
 // order; lines that are not events skipped with their line numbers; a version it does not know,
 // a file it cannot read and a file too deep refused with a code.
 
-import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { describe, test } from "node:test";
 import { McpwireError } from "../../src/common/mcpwire-error.ts";
-import { openTraceFile } from "../../src/host/trace-file.ts";
-import { MAX_TRACE_EVENT_DEPTH, parseTrace, readTrace, TraceReadError } from "../../src/host/trace-reader.ts";
+import { openTraceFile } from "../../src/host/trace/trace-file.ts";
+import { MAX_TRACE_EVENT_DEPTH, parseTrace, readTrace, TraceReadError } from "../../src/host/trace/trace-reader.ts";
 import type { TraceEvent } from "../../src/transport/trace-event.ts";
 
 const base = { v: 1 as const, wall: "2026-12-04T12:00:00.000Z", server: "everything", transport: "stdio" };

@@ -1,12 +1,12 @@
-// The transport factory (src/host/transport-factory.ts) the manager and `inspect` share: each
+// The transport factory (src/host/servers/transport-factory.ts) the manager and `inspect` share: each
 // kind of server description reaches a real server, the child-environment policy applies to a
 // stdio server, and an `auto` url reports what it found the server to speak.
 
-import { after, test } from "node:test";
 import assert from "node:assert/strict";
 import process from "node:process";
+import { after, test } from "node:test";
 import { Client } from "../../src/client/client.ts";
-import { createTransport, detectedTransport } from "../../src/host/transport-factory.ts";
+import { createTransport, detectedTransport } from "../../src/host/servers/transport-factory.ts";
 import { startEverything } from "../fixtures/sse-servers.ts";
 import { EVERYTHING } from "../support/everything-path.ts";
 

@@ -167,7 +167,7 @@ describe("the README's install lines, run as written in a fresh clone", { timeou
     assert.equal(dry.code, 0, dry.output);
     assert.match(dry.output, new RegExp(`^\\+ mcpwire@${PACKAGE.version.replaceAll(".", "\\.")}$`, "m"));
     assert.doesNotMatch(dry.output, /auto-corrected|invalid and removed/);
-    for (const file of ["dist/cli/run.js", "examples/servers/echo-server.mjs", "dist/host/bridge-worker.js"]) {
+    for (const file of ["dist/cli/run.js", "examples/servers/echo-server.mjs", "dist/host/bridge/bridge-worker.js"]) {
       assert.match(dry.output, new RegExp(`\\b${file}\\b`));
     }
     assert.match(dry.output, /Dry run complete/, "deno publish --dry-run ran");

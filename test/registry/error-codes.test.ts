@@ -12,7 +12,7 @@ import process from "node:process";
 import { after, describe, test } from "node:test";
 import { Client } from "../../src/mod.ts";
 import { RpcError } from "../../src/jsonrpc/errors.ts";
-import { createSyncBridge } from "../../src/host/sync-bridge.ts";
+import { createSyncBridge } from "../../src/host/bridge/sync-bridge.ts";
 import { serveSyncWorker, SyncWorker } from "../../src/registry/blocking-worker.ts";
 import { registerMcpServer } from "../../src/registry/mcp-server.ts";
 import { RegistrationError, ResultFileError, SyncBridgeError } from "../../src/registry/registry-errors.ts";

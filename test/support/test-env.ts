@@ -1,8 +1,8 @@
 // Test helper, imported for its effect by the support modules of tests that run the host or the
-// CLI: the era cache (src/host/file-era-cache.ts) is off in this process and in every process it
+// CLI: the era cache (src/host/store/file-era-cache.ts) is off in this process and in every process it
 // starts with its environment (MCPWIRE_ERA_CACHE=off), so no test writes the user's
 // ~/.cache/mcpwire/eras.json and an era remembered by one test never changes what another sends.
-// The tool-list cache (host/tool-list-cache.ts, ~/.cache/mcpwire/tools.json) is off the same way.
+// The tool-list cache (host/store/tool-list-cache.ts, ~/.cache/mcpwire/tools.json) is off the same way.
 // A test of the era cache turns it on, in a scratch directory, in the environment it gives
 // (eraCacheEnv).
 
@@ -11,11 +11,11 @@ import { join } from "node:path";
 import process from "node:process";
 
 process.env.MCPWIRE_ERA_CACHE = "off";
-// The same for tool pins (src/host/pin-lock-file.ts): each manager keeps its own in memory, so no
+// The same for tool pins (src/host/store/pin-lock-file.ts): each manager keeps its own in memory, so no
 // test writes ~/.local/state/mcpwire/mcpwire.lock.json and no test's pins hold back another's tools.
 // A test of pinning names its lock file in the environment it gives (MCPWIRE_LOCK_FILE).
 process.env.MCPWIRE_LOCK_FILE = "off";
-// The tool-list cache (src/host/tool-list-cache.ts) likewise: off unless a test gives toolCacheEnv.
+// The tool-list cache (src/host/store/tool-list-cache.ts) likewise: off unless a test gives toolCacheEnv.
 process.env.MCPWIRE_TOOL_CACHE = "off";
 
 /**

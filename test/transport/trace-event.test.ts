@@ -8,7 +8,7 @@ import { after } from "node:test";
 import assert from "node:assert/strict";
 import { Client } from "../../src/client/client.ts";
 import { Redactor } from "../../src/common/redact.ts";
-import { createTransport } from "../../src/host/transport-factory.ts";
+import { createTransport } from "../../src/host/servers/transport-factory.ts";
 import { Peer } from "../../src/jsonrpc/peer.ts";
 import { MemoryTransport } from "../../src/transport/memory.ts";
 import { StdioTransport } from "../../src/transport/stdio.ts";

@@ -9,15 +9,15 @@
 // use (file-lock.ts), so concurrent `mcpwire add`s lose nothing.
 
 import { Document, isMap, isScalar, type Pair, parseDocument, type YAMLMap } from "yaml";
-import { runtime } from "../../runtime/mod.ts";
 import { FileError } from "../../runtime/errors.ts";
+import { runtime } from "../../runtime/mod.ts";
 import type { LinkInfo } from "../../runtime/types.ts";
-import { withFileLock } from "../file-lock.ts";
-import { userConfigPaths } from "./paths.ts";
+import { withFileLock } from "../store/file-lock.ts";
+import type { Env } from "./context.ts";
 import { parseConfig } from "./parse.ts";
+import { userConfigPaths } from "./paths.ts";
 import { SERVERS_KEYS } from "./schema.ts";
 import { formatOf, tooDeep } from "./syntax.ts";
-import type { Env } from "./context.ts";
 import { ConfigError } from "./types.ts";
 
 /** A server entry as written to the file: plain JSON values, keys in the order to write them. */

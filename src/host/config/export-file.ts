@@ -9,12 +9,12 @@
 import { isMap, parseDocument } from "yaml";
 import { isObject } from "../../common/json.ts";
 import { runtime } from "../../runtime/mod.ts";
+import { withFileLock } from "../store/file-lock.ts";
+import type { Env } from "./context.ts";
 import { addMember, editTarget, findPair, lineEnds, readForEdit, replaceValue } from "./edit.ts";
-import { withFileLock } from "../file-lock.ts";
 import { type ExportApp, type ExportedServer, SERVERS_KEY } from "./export-formats.ts";
 import { importSources } from "./import-sources.ts";
 import { withoutComments } from "./imports.ts";
-import type { Env } from "./context.ts";
 import { ConfigError } from "./types.ts";
 
 /** The app's file `--write` merges into: its user-level file, or with `project` its file in `cwd`; undefined when it has none there. */

@@ -5,7 +5,7 @@
 // warning. A field the app cannot express is left out with a warning too, never silently.
 
 import { isObject, setOwn } from "../../common/json.ts";
-import { type InterpolationPart, interpolationParts } from "../interpolate.ts";
+import { type InterpolationPart, interpolationParts } from "./interpolate.ts";
 import { isAbsolutePath } from "./paths.ts";
 import type { ServerConfig } from "./types.ts";
 

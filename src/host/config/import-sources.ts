@@ -4,9 +4,9 @@
 
 import { runtime } from "../../runtime/mod.ts";
 import { type Context, describe, type Env, problem } from "./context.ts";
-import { suggest } from "./schema-messages.ts";
 import { IMPORT_APPS, type ImportApp } from "./import-apps.ts";
 import { isAbsolutePath, resolvePath, WINDOWS } from "./paths.ts";
+import { suggest } from "./schema-messages.ts";
 
 export { IMPORT_APPS, type ImportApp } from "./import-apps.ts";
 

@@ -5,20 +5,20 @@
 
 import { messageOf } from "../../common/error-text.ts";
 import { isObject, nameTable, setOwn } from "../../common/json.ts";
-import { runtime } from "../../runtime/mod.ts";
 import { FileError } from "../../runtime/errors.ts";
+import { runtime } from "../../runtime/mod.ts";
 import { type Context, describe, type Env, problem } from "./context.ts";
-import { findJsonError } from "./json-error.ts";
-import { homeOf, type ImportApp, type ImportScope, type ImportSource, importSources } from "./import-sources.ts";
 import { type Shaped, shapeServer } from "./import-shapes.ts";
+import { homeOf, type ImportApp, type ImportScope, type ImportSource, importSources } from "./import-sources.ts";
+import { findJsonError } from "./json-error.ts";
 import { buildServers } from "./parser.ts";
-import { loadSchemaErrors } from "./validate.ts";
-import { keepWritten } from "./server.ts";
 import type { ProjectConfigSummary } from "./project-summary.ts";
 import { ProjectGate, type ProjectTrust, untrustedImportWarning } from "./project-trust.ts";
+import { keepWritten } from "./server.ts";
 import type { Parsed, Path } from "./syntax.ts";
 import { parseJson, parseYaml, positionIn, tooDeep } from "./syntax.ts";
 import { ConfigError, DEFAULT_CONNECT_TIMEOUT_MS, DEFAULT_TOOL_TIMEOUT_MS, type McpwireConfig, type ServerConfig } from "./types.ts";
+import { loadSchemaErrors } from "./validate.ts";
 
 /** What one app's file gave. */
 export interface ImportedFile {

@@ -4,18 +4,17 @@
 // a project's files (those found in the working directory) go through project-trust.ts first.
 
 import { messageOf } from "../../common/error-text.ts";
-import { runtime } from "../../runtime/mod.ts";
 import { FileError } from "../../runtime/errors.ts";
+import { runtime } from "../../runtime/mod.ts";
 import type { Env } from "./context.ts";
 import { ALL_APPS, resolveImportApps, unknownAppText } from "./import-sources.ts";
 import { displayPath, mergeImports, readImportsThrough } from "./imports.ts";
 import { parseConfig } from "./parser.ts";
-import { withSchemaErrors } from "./validate.ts";
 import { resolvePath, userConfigPaths } from "./paths.ts";
-
 import { ProjectGate, type ProjectTrust, untrustedConfigError } from "./project-trust.ts";
 import { formatOf, parseYaml } from "./syntax.ts";
 import { ConfigError, type McpwireConfig } from "./types.ts";
+import { withSchemaErrors } from "./validate.ts";
 
 /** Options of loadConfig: the file, the directory, the environment, imports and project trust. */
 export interface LoadConfigOptions {

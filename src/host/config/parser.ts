@@ -10,10 +10,10 @@ import { byPosition, type Context, describe, type Env, formatKey, problem } from
 import { applyTopLevelExtensions } from "./extensions-key.ts";
 import { hostSettings } from "./host-settings.ts";
 import { importsOf } from "./import-sources.ts";
-import { schemaMessage, unknownKey } from "./schema-messages.ts";
-import { SERVERS_KEYS } from "./schema.ts";
-import { buildServer } from "./server.ts";
 import { mcphostSourcePath, ownMcphostShape, type OwnShape } from "./mcphost-entry.ts";
+import { SERVERS_KEYS } from "./schema.ts";
+import { schemaMessage, unknownKey } from "./schema-messages.ts";
+import { buildServer } from "./server.ts";
 import { type ConfigFormat, formatOf, parseJson, parseYaml, type Path } from "./syntax.ts";
 import type { ConfigError, McpwireConfig, ServerConfig } from "./types.ts";
 import { pathOf, validate, valueAt } from "./validate.ts";

@@ -3,8 +3,8 @@
 // for `mcpwire trust` to show and approve. Nothing is expanded or run.
 
 import { messageOf } from "../../common/error-text.ts";
-import { runtime } from "../../runtime/mod.ts";
 import { FileError } from "../../runtime/errors.ts";
+import { runtime } from "../../runtime/mod.ts";
 import type { Env } from "./context.ts";
 import { homeOf, IMPORT_APPS, type ImportSource, importSources, resolveImportApps } from "./import-sources.ts";
 import { displayPath, jsonParsed, tomlParsed } from "./imports.ts";

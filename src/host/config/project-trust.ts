@@ -10,8 +10,8 @@
 import { sha256Digest } from "../../client/skills/skills.ts";
 import { messageOf } from "../../common/error-text.ts";
 import { isObject } from "../../common/json.ts";
-import { runtime } from "../../runtime/mod.ts";
 import { FileError } from "../../runtime/errors.ts";
+import { runtime } from "../../runtime/mod.ts";
 import type { Env } from "./context.ts";
 import { homeOf } from "./import-sources.ts";
 import { directoryOf, isAbsolutePath, resolvePath } from "./paths.ts";

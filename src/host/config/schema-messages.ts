@@ -2,8 +2,8 @@
 // most likely meant (same letters modulo case and `_`/`-`, another client's name for it, or a typo).
 
 import { editDistance } from "../../common/nearest-name.ts";
-import { AUTH_KEYS, EXPECTED, HOST_KEYS, SAMPLING_KEYS, SANDBOX_KEYS, SERVER_KEYS, SERVER_RESULTS_KEYS } from "./schema.ts";
 import { type Context, describe, formatKey, problem } from "./context.ts";
+import { AUTH_KEYS, EXPECTED, HOST_KEYS, SAMPLING_KEYS, SANDBOX_KEYS, SERVER_KEYS, SERVER_RESULTS_KEYS } from "./schema.ts";
 import type { Path } from "./syntax.ts";
 import type { ConfigError } from "./types.ts";
 import { valueAt } from "./validate.ts";

@@ -1,10 +1,10 @@
 // The JSON Schema (2020-12) of an mcpwire config file, YAML (`mcp_servers:`) or JSON
 // (`mcpServers`), and the words config/schema-messages.ts uses to say what each key expects.
 
-import { type JsonObject, LOGGING_LEVELS } from "../../client/types.ts";
 import { DEFAULT_HOOK_TIMEOUT_MS, HOOK_EVENTS } from "../../agent/hooks.ts";
 import { DEFAULT_MAX_DESCRIPTION_BYTES, DEFAULT_MAX_TOOL_SCHEMA_BYTES } from "../../agent/tool-definition-cap.ts";
 import { DEFAULT_TOOL_SEARCH_MAX_BYTES, DEFAULT_TOOL_SEARCH_MAX_TOOLS, DEFAULT_TOOL_SEARCH_RESULTS, TOOL_SEARCH_MODES } from "../../agent/tool-search.ts";
+import { type JsonObject, LOGGING_LEVELS } from "../../client/types.ts";
 import { DEFAULT_MAX_RESULT_AGE_MS, DEFAULT_MAX_RESULT_FILES } from "../../registry/result-files.ts";
 import { EXTENSIONS_EXPECTED } from "./extensions-key.ts";
 import { IMPORT_APPS } from "./import-apps.ts";

@@ -6,10 +6,10 @@
 import type { SamplingPolicy } from "../../client/sampling.ts";
 import type { LoggingLevel } from "../../client/types.ts";
 import { isObject, setOwn } from "../../common/json.ts";
-import { interpolate, InterpolationError } from "../interpolate.ts";
 import { isCredentialName } from "../secrets.ts";
 import { type Context, describe, formatKey, problem } from "./context.ts";
 import { extensionChoices } from "./extensions-key.ts";
+import { interpolate, InterpolationError } from "./interpolate.ts";
 import { directoryOf, resolvePath } from "./paths.ts";
 import { HTTP_KEYS, STDIO_KEYS, TRANSPORT_ALIASES } from "./schema.ts";
 import type { Path } from "./syntax.ts";
@@ -327,7 +327,7 @@ function readResults(entry: ServerEntry, server: ServerConfig): void {
   }
 }
 
-/** sandbox: what a stdio server may read, write and reach when run in a sandbox (issue 29, host/sandbox.ts). */
+/** sandbox: what a stdio server may read, write and reach when run in a sandbox (issue 29, host/sandbox/sandbox.ts). */
 function readSandbox(entry: ServerEntry, server: ServerConfig): void {
   const sandbox = entry.get("sandbox");
   if (sandbox === undefined || sandbox === false || server.transport !== "stdio") return;

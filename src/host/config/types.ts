@@ -1,17 +1,17 @@
 // The configuration of a host, as loaded from YAML (`mcp_servers:`) or JSON (`mcpServers`),
 // after interpolation and defaults. Finding, parsing and validating a file live beside it in config/.
 
-import type { SamplingPolicy } from "../../client/sampling.ts";
-import type { ProtocolChoice } from "../../client/protocol-version.ts";
-import type { JoinedSession } from "../../client/client-options.ts";
-import type { LoggingLevel } from "../../client/types.ts";
-import type { ServerAuthSettings } from "../../auth/server-auth.ts";
 import type { HooksConfig } from "../../agent/hooks.ts";
-import type { ToolSearchOptions } from "../../agent/tool-search.ts";
 import type { ToolDefinitionLimits } from "../../agent/tool-definition-cap.ts";
-import type { TaskMode } from "../../registry/types.ts";
-import type { PinningMode } from "../../registry/tool-pins.ts";
+import type { ToolSearchOptions } from "../../agent/tool-search.ts";
+import type { ServerAuthSettings } from "../../auth/server-auth.ts";
+import type { JoinedSession } from "../../client/client-options.ts";
+import type { ProtocolChoice } from "../../client/protocol-version.ts";
+import type { SamplingPolicy } from "../../client/sampling.ts";
+import type { LoggingLevel } from "../../client/types.ts";
 import { McpwireError } from "../../common/mcpwire-error.ts";
+import type { PinningMode } from "../../registry/tool-pins.ts";
+import type { TaskMode } from "../../registry/types.ts";
 import type { ProjectConfigSummary } from "./project-summary.ts";
 
 /**
@@ -147,7 +147,7 @@ export interface ServerConfig {
    */
   extensions?: Record<string, boolean>;
   /**
-   * Config key `sandbox` (stdio): run the server in a sandbox (host/sandbox.ts; bubblewrap on
+   * Config key `sandbox` (stdio): run the server in a sandbox (host/sandbox/sandbox.ts; bubblewrap on
    * Linux) with what it may read, write and reach. Absent (or `sandbox: false`): no sandbox.
    */
   sandbox?: SandboxSettings;

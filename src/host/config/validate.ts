@@ -8,9 +8,9 @@
 // it when the quick check refuses a config (withSchemaErrors).
 
 import type { ErrorObject } from "ajv";
+import { SchemaInterpreter } from "../../client/json-schema-interpreter.ts";
 import { isObject } from "../../common/json.ts";
 import { McpwireError } from "../../common/mcpwire-error.ts";
-import { SchemaInterpreter } from "../../client/json-schema-interpreter.ts";
 import { CONFIG_SCHEMA } from "./schema.ts";
 import type { Path } from "./syntax.ts";
 

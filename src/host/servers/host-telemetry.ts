@@ -3,10 +3,10 @@
 // tokens as they are obtained) — docs/telemetry.md; OpenTelemetry semantic conventions for MCP.
 // Beside them, the OAuth steps of an HTTP server as spans (spec 2025-11-25 basic/authorization).
 
-import type { AuthEvent } from "../auth/oauth-fetch.ts";
-import { SPAN_KIND, type Telemetry, type TelemetryContext, type TelemetryOption, type TelemetryOptions } from "../client/telemetry.ts";
-import type { Redactor } from "../common/redact.ts";
-import type { McpwireConfig } from "./config/types.ts";
+import type { AuthEvent } from "../../auth/oauth-fetch.ts";
+import { SPAN_KIND, type Telemetry, type TelemetryContext, type TelemetryOption, type TelemetryOptions } from "../../client/telemetry.ts";
+import type { Redactor } from "../../common/redact.ts";
+import type { McpwireConfig } from "../config/types.ts";
 
 /** `{ telemetry }` for the supervision options when telemetry is on (the option wins over the config), else `{}`. */
 export function hostTelemetry(option: TelemetryOption | undefined, config: McpwireConfig, redactor: Redactor): { telemetry?: TelemetryOptions } {

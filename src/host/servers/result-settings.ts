@@ -2,8 +2,8 @@
 // default for `mcpwire run` / `chat`; a directory, how many files, how old) and each server's
 // `results:` (false: none; a directory of its own). The files themselves: registry/result-files.ts.
 
-import { ResultFiles } from "../registry/result-files.ts";
-import type { McpwireConfig, ServerConfig } from "./config/types.ts";
+import { ResultFiles } from "../../registry/result-files.ts";
+import type { McpwireConfig, ServerConfig } from "../config/types.ts";
 
 /**
  * A chooser of each server's ResultFiles (false: that server's results are cut, never saved).

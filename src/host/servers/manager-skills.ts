@@ -2,10 +2,10 @@
 // the Skills extension (io.modelcontextprotocol/skills) gets its loader tool and its entries in
 // the registry's SkillCatalog (registry/skill-tool.ts). A server whose listing fails is a warning.
 
-import { EXTENSIONS } from "../client/extension-negotiation.ts";
-import { messageOf } from "../common/error-text.ts";
-import { type McpSkillsRegistration, registerMcpSkills } from "../registry/skill-tool.ts";
-import { RegistryEvent } from "../registry/tool-registry.ts";
+import { EXTENSIONS } from "../../client/extension-negotiation.ts";
+import { messageOf } from "../../common/error-text.ts";
+import { type McpSkillsRegistration, registerMcpSkills } from "../../registry/skill-tool.ts";
+import { RegistryEvent } from "../../registry/tool-registry.ts";
 import type { McpManager } from "./manager.ts";
 
 /**

@@ -4,9 +4,9 @@
 // run packages from. Nothing it finds by itself (a package, a program's folder, the working
 // directory) is mapped when it is the user's home or holds it (issue 37).
 
-import { isAbsolutePath, resolvePath } from "./config/paths.ts";
-import type { SandboxSettings } from "./config/types.ts";
-import { runtime } from "../runtime/mod.ts";
+import { runtime } from "../../runtime/mod.ts";
+import { isAbsolutePath, resolvePath } from "../config/paths.ts";
+import type { SandboxSettings } from "../config/types.ts";
 import { isWithin, type SandboxPlan, SYSTEM_DIRECTORIES } from "./sandbox.ts";
 
 /** A stdio server's spawn as the transport would run it. */

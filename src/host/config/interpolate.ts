@@ -1,8 +1,8 @@
 // `${VAR}` interpolation of config strings: `${NAME}` is the variable's value, `${NAME:-default}`
 // is the value, or the default when NAME is unset or empty, and `$$` is a literal `$`.
 
-import { clipText } from "../common/preview.ts";
-import { McpwireError } from "../common/mcpwire-error.ts";
+import { McpwireError } from "../../common/mcpwire-error.ts";
+import { clipText } from "../../common/preview.ts";
 
 /** Why a string could not be interpolated: `unset-variable` (a `${NAME}` without a default names an unset variable), `bad-interpolation` (a malformed `${…}`). */
 export type InterpolationErrorCode = "unset-variable" | "bad-interpolation";

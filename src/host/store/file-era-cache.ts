@@ -4,13 +4,13 @@
 // clients SHOULD cache the era, and MAY persist it across restarts of the same server
 // configuration). The file: $XDG_CACHE_HOME/mcpwire/eras.json, else ~/.cache/mcpwire/eras.json.
 
-import type { EraCache } from "../client/era-cache.ts";
-import type { ProtocolEra } from "../client/protocol-version.ts";
-import { sha256Digest } from "../client/skills/skills.ts";
-import { isObject } from "../common/json.ts";
-import { runtime as defaultRuntime } from "../runtime/mod.ts";
-import type { Runtime } from "../runtime/types.ts";
-import { mcpwireDirectory, switchedOff } from "../common/user-dirs.ts";
+import type { EraCache } from "../../client/era-cache.ts";
+import type { ProtocolEra } from "../../client/protocol-version.ts";
+import { sha256Digest } from "../../client/skills/skills.ts";
+import { isObject } from "../../common/json.ts";
+import { mcpwireDirectory, switchedOff } from "../../common/user-dirs.ts";
+import { runtime as defaultRuntime } from "../../runtime/mod.ts";
+import type { Runtime } from "../../runtime/types.ts";
 
 /** Servers remembered at most; past it the entries recorded longest ago are dropped. */
 export const MAX_ERA_CACHE_ENTRIES = 256;

@@ -1,10 +1,10 @@
 // Whether this machine can run a server in a sandbox: Linux with bubblewrap (`bwrap`) that can
 // make its namespaces here — found out once per process by running `bwrap --ro-bind / / true`.
 
-import { messageOf } from "../common/error-text.ts";
-import { McpwireError } from "../common/mcpwire-error.ts";
-import { within } from "../common/timing.ts";
-import { runtime, SpawnError } from "../runtime/mod.ts";
+import { messageOf } from "../../common/error-text.ts";
+import { McpwireError } from "../../common/mcpwire-error.ts";
+import { within } from "../../common/timing.ts";
+import { runtime, SpawnError } from "../../runtime/mod.ts";
 import { findProgram } from "./sandbox-plan.ts";
 
 /**

@@ -1,10 +1,10 @@
 // The sync bridge's worker thread, started by createSyncBridge (sync-bridge.ts): loads the
 // config, runs an McpManager, and answers listTools, dispatch, status and close.
 
-import { serveSyncWorker } from "../registry/blocking-worker.ts";
-import { SyncBridgeError } from "../registry/registry-errors.ts";
-import { ConfigError, type McpwireConfig } from "./config/types.ts";
-import type { McpManager } from "./manager.ts";
+import { serveSyncWorker } from "../../registry/blocking-worker.ts";
+import { SyncBridgeError } from "../../registry/registry-errors.ts";
+import { ConfigError, type McpwireConfig } from "../config/types.ts";
+import type { McpManager } from "../servers/manager.ts";
 import { type BridgeRequest, type BridgeStart, configFromWire } from "./sync-bridge.ts";
 
 let manager: McpManager | undefined;
@@ -23,7 +23,7 @@ serveSyncWorker({
     const start = data as BridgeStart;
     // Imported here rather than above: a module that fails to load is then an error the
     // caller reads in createSyncBridge's exception, not a worker that dies before it can say so.
-    const [{ McpManager }, { loadConfig }] = await Promise.all([import("./manager.ts"), import("./config/load.ts")]);
+    const [{ McpManager }, { loadConfig }] = await Promise.all([import("../servers/manager.ts"), import("../config/load.ts")]);
     let config: McpwireConfig;
     try {
       config = start.config !== undefined ? configFromWire(start.config) : await loadConfig({ path: start.configPath });

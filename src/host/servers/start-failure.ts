@@ -3,9 +3,9 @@
 // word — retrying those only makes the user wait. A timeout, or a crash after it worked, may
 // pass: those keep the supervised retries (server-connection.ts).
 
-import { ConnectionClosedError } from "../jsonrpc/errors.ts";
-import { TransportError } from "../transport/transport.ts";
-import { SandboxError } from "./sandbox-availability.ts";
+import { ConnectionClosedError } from "../../jsonrpc/errors.ts";
+import { TransportError } from "../../transport/transport.ts";
+import { SandboxError } from "../sandbox/sandbox-availability.ts";
 
 /** How a failed start is judged: `final` says why no retry can succeed; `exit` is how its process ended, to compare with the next. */
 export interface StartFailure {

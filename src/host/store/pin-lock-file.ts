@@ -4,16 +4,16 @@
 // atomically; bounded when read; a file that cannot be read or parsed is an error naming it. Each
 // read-change-write holds `mcpwire.lock.json.lock` (file-lock.ts), so two processes lose no pin.
 
-import { mcpwireDirectory, switchedOff } from "../common/user-dirs.ts";
-import { ToolPinsError } from "../registry/registry-errors.ts";
-import type { PinningMode, ToolPins, ToolPinsData, ToolPinStore } from "../registry/tool-pins.ts";
-import type { McpServerOptions } from "../registry/mcp-server.ts";
-import type { Redactor } from "../common/redact.ts";
-import { runtime } from "../runtime/mod.ts";
-import { FileError } from "../runtime/errors.ts";
-import { directoryOf, resolvePath, userConfigPaths } from "./config/paths.ts";
+import type { Redactor } from "../../common/redact.ts";
+import { mcpwireDirectory, switchedOff } from "../../common/user-dirs.ts";
+import type { McpServerOptions } from "../../registry/mcp-server.ts";
+import { ToolPinsError } from "../../registry/registry-errors.ts";
+import type { PinningMode, ToolPins, ToolPinsData, ToolPinStore } from "../../registry/tool-pins.ts";
+import { FileError } from "../../runtime/errors.ts";
+import { runtime } from "../../runtime/mod.ts";
+import { directoryOf, resolvePath, userConfigPaths } from "../config/paths.ts";
+import type { McpwireConfig, ServerConfig } from "../config/types.ts";
 import { withFileLock } from "./file-lock.ts";
-import type { McpwireConfig, ServerConfig } from "./config/types.ts";
 
 /** The lock file's name. */
 export const PIN_LOCK_FILE_NAME = "mcpwire.lock.json";

@@ -2,18 +2,18 @@
 // (spec 2025-11-25 basic/transports, "Backwards Compatibility": Streamable HTTP first, the
 // legacy SSE transport when the server refuses it). Shared by the manager and `mcpwire inspect`.
 
-import { eraCacheKey } from "../client/era-cache.ts";
-import type { Redactor } from "../common/redact.ts";
-import { AutoHttpTransport } from "../transport/auto-http.ts";
-import { SseLegacyTransport } from "../transport/sse-legacy.ts";
-import { StdioTransport } from "../transport/stdio.ts";
-import { StreamableHttpTransport } from "../transport/streamable-http/mod.ts";
-import { emitTrace, type HttpObserver, type ProcessObserver, type ProcessTraceDetail, type TraceOrigin, type TraceSink } from "../transport/trace-event.ts";
-import { traceTransportName, TracingTransport } from "../transport/tracing.ts";
-import type { Transport } from "../transport/transport.ts";
-import type { ServerConfig, TransportKind } from "./config/types.ts";
-import { childEnvironment } from "./env.ts";
-import { sandboxedSpawn, type SandboxOutcome } from "./sandboxed-spawn.ts";
+import { eraCacheKey } from "../../client/era-cache.ts";
+import type { Redactor } from "../../common/redact.ts";
+import { AutoHttpTransport } from "../../transport/auto-http.ts";
+import { SseLegacyTransport } from "../../transport/sse-legacy.ts";
+import { StdioTransport } from "../../transport/stdio.ts";
+import { StreamableHttpTransport } from "../../transport/streamable-http/mod.ts";
+import { emitTrace, type HttpObserver, type ProcessObserver, type ProcessTraceDetail, type TraceOrigin, type TraceSink } from "../../transport/trace-event.ts";
+import { traceTransportName, TracingTransport } from "../../transport/tracing.ts";
+import type { Transport } from "../../transport/transport.ts";
+import type { ServerConfig, TransportKind } from "../config/types.ts";
+import { childEnvironment } from "../env.ts";
+import { sandboxedSpawn, type SandboxOutcome } from "../sandbox/sandboxed-spawn.ts";
 
 /**
  * How to reach a server: a ServerConfig will do. A stdio server needs `command`, the others a

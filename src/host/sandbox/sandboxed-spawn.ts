@@ -3,13 +3,13 @@
 // Deno's permission flags instead; any other server does not start — unless its settings prefer
 // running unsandboxed, which it then does with a warning.
 
-import type { SpawnCommand, WrappedSpawn } from "../transport/stdio.ts";
-import type { SandboxSettings } from "./config/types.ts";
-import { runtime } from "../runtime/mod.ts";
+import { runtime } from "../../runtime/mod.ts";
+import type { SpawnCommand, WrappedSpawn } from "../../transport/stdio.ts";
+import type { SandboxSettings } from "../config/types.ts";
+import { denoRunArguments, isDenoRun } from "./deno-permissions.ts";
 import { bwrapArguments } from "./sandbox.ts";
 import { sandboxAvailability, SandboxError } from "./sandbox-availability.ts";
 import { findProgram, planSandbox } from "./sandbox-plan.ts";
-import { denoRunArguments, isDenoRun } from "./deno-permissions.ts";
 
 /** How a sandboxed server was started: in its sandbox, or (`sandbox: prefer`) without one, and why. */
 export interface SandboxOutcome {

@@ -2,9 +2,9 @@
 // OS as it happens, so a crash keeps everything traced before it. The file is its owner's alone
 // (mode 0600): events are redacted, but a trace still shows what a session did.
 
-import { messageOf } from "../common/error-text.ts";
-import { runtime } from "../runtime/mod.ts";
-import type { TraceEvent, TraceSink } from "../transport/trace-event.ts";
+import { messageOf } from "../../common/error-text.ts";
+import { runtime } from "../../runtime/mod.ts";
+import type { TraceEvent, TraceSink } from "../../transport/trace-event.ts";
 
 /** An open trace file: its sink, and how to close it. */
 export interface TraceFile {

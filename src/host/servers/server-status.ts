@@ -3,12 +3,12 @@
 // failed or gave up. Plain types and the error classes, shared by the connection that
 // supervises it (server-connection.ts) and the manager.
 
-import type { ProtocolEra } from "../client/protocol-version.ts";
-import { ClientStateError } from "../client/errors.ts";
-import { McpwireError } from "../common/mcpwire-error.ts";
-import type { TaskStatusUpdate } from "../client/tasks/tasks.ts";
-import type { Implementation, LoggingLevel } from "../client/types.ts";
-import type { TransportKind } from "./config/types.ts";
+import { ClientStateError } from "../../client/errors.ts";
+import type { ProtocolEra } from "../../client/protocol-version.ts";
+import type { TaskStatusUpdate } from "../../client/tasks/tasks.ts";
+import type { Implementation, LoggingLevel } from "../../client/types.ts";
+import { McpwireError } from "../../common/mcpwire-error.ts";
+import type { TransportKind } from "../config/types.ts";
 
 /**
  * Where a server is in its life:

@@ -3,11 +3,18 @@
 // Client's state changes — spec 2025-11-25 basic/lifecycle (connecting, ready, close) and
 // 2026-07-28 basic/versioning (the era: server/discover answered, or the fallback to initialize).
 
-import type { Client } from "../client/client.ts";
-import { messageOf } from "../common/error-text.ts";
-import { clipLine } from "../common/preview.ts";
-import type { Redactor } from "../common/redact.ts";
-import { emitTrace, type LifecycleTraceDetail, type TraceEvent, type TraceOrigin, type TraceSink, type TraceTransportName } from "../transport/trace-event.ts";
+import type { Client } from "../../client/client.ts";
+import { messageOf } from "../../common/error-text.ts";
+import { clipLine } from "../../common/preview.ts";
+import type { Redactor } from "../../common/redact.ts";
+import {
+  emitTrace,
+  type LifecycleTraceDetail,
+  type TraceEvent,
+  type TraceOrigin,
+  type TraceSink,
+  type TraceTransportName,
+} from "../../transport/trace-event.ts";
 import type { TransportTrace } from "./transport-factory.ts";
 
 /** What the server/discover probe of the connection being made got, as seen on the wire. */

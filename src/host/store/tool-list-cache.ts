@@ -5,14 +5,14 @@
 // Dropped for a server on notifications/tools/list_changed. The file:
 // $XDG_CACHE_HOME/mcpwire/tools.json, else ~/.cache/mcpwire/tools.json.
 
-import { sha256Digest } from "../client/skills/skills.ts";
-import { isObject } from "../common/json.ts";
-import { clipLine } from "../common/preview.ts";
-import { mcpwireDirectory, switchedOff } from "../common/user-dirs.ts";
-import { toolName } from "../registry/naming.ts";
-import { runtime as defaultRuntime } from "../runtime/mod.ts";
-import type { Runtime } from "../runtime/types.ts";
-import type { McpwireConfig, ServerConfig } from "./config/types.ts";
+import { sha256Digest } from "../../client/skills/skills.ts";
+import { isObject } from "../../common/json.ts";
+import { clipLine } from "../../common/preview.ts";
+import { mcpwireDirectory, switchedOff } from "../../common/user-dirs.ts";
+import { toolName } from "../../registry/naming.ts";
+import { runtime as defaultRuntime } from "../../runtime/mod.ts";
+import type { Runtime } from "../../runtime/types.ts";
+import type { McpwireConfig, ServerConfig } from "../config/types.ts";
 
 /** Servers remembered at most; past it the entries recorded longest ago are dropped. */
 export const MAX_TOOL_CACHE_SERVERS = 128;

@@ -3,30 +3,30 @@
 // Everything it hands out — events, status() — has passed through its redactor, and server
 // data in it is a bounded copy; a listener that throws is reported, never uncaught.
 
-import type { Client } from "../client/client.ts";
-import type { ClientHandlers } from "../client/handlers.ts";
-import type { ClientCapabilities, Implementation } from "../client/types.ts";
-import { durationText } from "../common/duration.ts";
-import { messageOf } from "../common/error-text.ts";
-import { ContainedEventTarget, DetailEvent, type ListenerFailure } from "../common/events.ts";
-import { checkOptions, optionNames } from "../common/options.ts";
-import type { Redactor } from "../common/redact.ts";
-import { ToolRegistry } from "../registry/tool-registry.ts";
-import { type PinningMode, ToolPins } from "../registry/tool-pins.ts";
-import { runtime } from "../runtime/mod.ts";
-import { PinLockFile, pinLockFileOf } from "./pin-lock-file.ts";
+import type { Client } from "../../client/client.ts";
+import type { EraCache } from "../../client/era-cache.ts";
+import type { ClientHandlers } from "../../client/handlers.ts";
+import type { JsonSchemaValidator } from "../../client/schema-validator.ts";
+import type { TelemetryOption, TelemetryOptions } from "../../client/telemetry.ts";
+import type { ClientCapabilities, Implementation } from "../../client/types.ts";
+import { durationText } from "../../common/duration.ts";
+import { messageOf } from "../../common/error-text.ts";
+import { ContainedEventTarget, DetailEvent, type ListenerFailure } from "../../common/events.ts";
+import { checkOptions, optionNames } from "../../common/options.ts";
+import type { Redactor } from "../../common/redact.ts";
+import { type PinningMode, ToolPins } from "../../registry/tool-pins.ts";
+import { ToolRegistry } from "../../registry/tool-registry.ts";
+import { runtime } from "../../runtime/mod.ts";
+import type { TraceSink } from "../../transport/trace-event.ts";
+import type { McpwireConfig, ServerConfig } from "../config/types.ts";
+import { redactedCopy, redactError, redactorFor } from "../secrets.ts";
+import { defaultEraCache } from "../store/file-era-cache.ts";
+import { PinLockFile, pinLockFileOf } from "../store/pin-lock-file.ts";
 import type { BackoffOptions } from "./backoff.ts";
-import type { McpwireConfig, ServerConfig } from "./config/types.ts";
+import { hostTelemetry } from "./host-telemetry.ts";
 import { resultFilesChooser } from "./result-settings.ts";
-import { redactedCopy, redactError, redactorFor } from "./secrets.ts";
 import { ServerConnection, type SupervisionOptions } from "./server-connection.ts";
 import type { ServerEvents, ServerEventType, ServerStatus } from "./server-status.ts";
-import type { EraCache } from "../client/era-cache.ts";
-import type { JsonSchemaValidator } from "../client/schema-validator.ts";
-import { defaultEraCache } from "./file-era-cache.ts";
-import type { TraceSink } from "../transport/trace-event.ts";
-import type { TelemetryOption, TelemetryOptions } from "../client/telemetry.ts";
-import { hostTelemetry } from "./host-telemetry.ts";
 
 export { ServerUnavailableError } from "./server-status.ts";
 export type { ServerEvents, ServerState, ServerStatus } from "./server-status.ts";

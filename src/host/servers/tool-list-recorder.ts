@@ -3,12 +3,12 @@
 // dropped when it sends notifications/tools/list_changed (spec 2025-11-25 server/tools, "List
 // Changed Notification": the list the cache holds is no longer the server's).
 
-import type { Client } from "../client/client.ts";
-import { clipLine } from "../common/preview.ts";
-import { filterToolNames } from "../registry/filters.ts";
-import type { McpwireConfig, ServerConfig } from "./config/types.ts";
+import type { Client } from "../../client/client.ts";
+import { clipLine } from "../../common/preview.ts";
+import { filterToolNames } from "../../registry/filters.ts";
+import type { McpwireConfig, ServerConfig } from "../config/types.ts";
+import { type CachedTool, MAX_CACHED_TITLE, type ToolListCache } from "../store/tool-list-cache.ts";
 import type { McpManager } from "./manager.ts";
-import { type CachedTool, MAX_CACHED_TITLE, type ToolListCache } from "./tool-list-cache.ts";
 
 /** What followToolLists returns: stop following, and wait for the writes made so far. */
 export interface ToolListRecorder {

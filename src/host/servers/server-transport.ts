@@ -2,15 +2,15 @@
 // (server-connection.ts): stdio with its stderr lines and its sandbox's outcome reported, HTTP
 // with the server's OAuth fetch (made once; every token it obtains is added to the redactor).
 
-import { serverAuthFetch } from "../auth/server-auth.ts";
-import type { AuthEvent } from "../auth/oauth-fetch.ts";
-import type { TokenSet } from "../auth/token-endpoint.ts";
-import type { Redactor } from "../common/redact.ts";
-import type { Transport } from "../transport/transport.ts";
-import type { ServerConfig } from "./config/types.ts";
-import { SandboxError } from "./sandbox-availability.ts";
-import type { ServerTrace } from "./server-trace.ts";
+import type { AuthEvent } from "../../auth/oauth-fetch.ts";
+import { serverAuthFetch } from "../../auth/server-auth.ts";
+import type { TokenSet } from "../../auth/token-endpoint.ts";
+import type { Redactor } from "../../common/redact.ts";
+import type { Transport } from "../../transport/transport.ts";
+import type { ServerConfig } from "../config/types.ts";
+import { SandboxError } from "../sandbox/sandbox-availability.ts";
 import type { ServerEvents } from "./server-status.ts";
+import type { ServerTrace } from "./server-trace.ts";
 import { createTransport } from "./transport-factory.ts";
 
 /** What a server's transports report to, and what they are made with. */

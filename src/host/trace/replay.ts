@@ -24,12 +24,12 @@
 // it is replayed as recorded).
 // An unmatched request gets a JSON-RPC error naming the closest recorded request.
 
-import { nearestName } from "../common/nearest-name.ts";
-import { McpwireError } from "../common/mcpwire-error.ts";
-import { isObject } from "../common/json.ts";
-import { ErrorCode } from "../jsonrpc/errors.ts";
-import type { JsonRpcMessage, JsonRpcNotification, JsonRpcRequest, JsonRpcResponse, RequestId } from "../jsonrpc/messages.ts";
-import type { MessageTraceEvent } from "../transport/trace-event.ts";
+import { isObject } from "../../common/json.ts";
+import { McpwireError } from "../../common/mcpwire-error.ts";
+import { nearestName } from "../../common/nearest-name.ts";
+import { ErrorCode } from "../../jsonrpc/errors.ts";
+import type { JsonRpcMessage, JsonRpcNotification, JsonRpcRequest, JsonRpcResponse, RequestId } from "../../jsonrpc/messages.ts";
+import type { MessageTraceEvent } from "../../transport/trace-event.ts";
 import type { Trace } from "./trace-reader.ts";
 
 /**

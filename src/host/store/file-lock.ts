@@ -9,9 +9,9 @@
 // What it does not do: fence a holder that stalls past STALE_LOCK_MS (the work it guards takes
 // milliseconds), or order two processes that find the same stale lock at the same instant.
 
-import { sleep } from "../common/timing.ts";
-import { runtime } from "../runtime/mod.ts";
-import { FileError } from "../runtime/errors.ts";
+import { sleep } from "../../common/timing.ts";
+import { FileError } from "../../runtime/errors.ts";
+import { runtime } from "../../runtime/mod.ts";
 
 /** A lock whose file is older than this was left behind by a process that died holding it, and is taken over. */
 export const STALE_LOCK_MS = 10_000;

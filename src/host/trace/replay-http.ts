@@ -10,12 +10,12 @@
 // Notifications the recording has after a client notification are not sent (they would need
 // the GET stream).
 
-import { messageOf } from "../common/error-text.ts";
-import { jsonTextDepth } from "../common/bounded.ts";
-import { ErrorCode } from "../jsonrpc/errors.ts";
-import { isJsonRpcMessage, type JsonRpcMessage } from "../jsonrpc/messages.ts";
-import { runtime } from "../runtime/mod.ts";
-import type { LoopbackListener } from "../runtime/types.ts";
+import { jsonTextDepth } from "../../common/bounded.ts";
+import { messageOf } from "../../common/error-text.ts";
+import { ErrorCode } from "../../jsonrpc/errors.ts";
+import { isJsonRpcMessage, type JsonRpcMessage } from "../../jsonrpc/messages.ts";
+import { runtime } from "../../runtime/mod.ts";
+import type { LoopbackListener } from "../../runtime/types.ts";
 import type { Recording } from "./replay.ts";
 
 /** The path the replay serves MCP at. */

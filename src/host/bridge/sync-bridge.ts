@@ -2,17 +2,17 @@
 // runs an McpManager in a worker thread (bridge-worker.ts) and offers its tool registry to
 // synchronous code. The blocking itself is src/registry/blocking-worker.ts.
 
-import type { JsonObject } from "../client/types.ts";
-import { durationText } from "../common/duration.ts";
-import { checkOptions, optionNames } from "../common/options.ts";
-import { runtime } from "../runtime/mod.ts";
-import { type SyncOutcome, SyncWorker } from "../registry/blocking-worker.ts";
-import { SyncBridgeError } from "../registry/registry-errors.ts";
-import type { LlmToolSchema, ToolCaller } from "../registry/types.ts";
-import { ConfigError, type ConfigErrorCode, DEFAULT_TOOL_TIMEOUT_MS, type McpwireConfig, type ServerConfig } from "./config/types.ts";
-import type { McpManagerOptions, ServerStatus } from "./manager.ts";
+import type { JsonObject } from "../../client/types.ts";
+import { durationText } from "../../common/duration.ts";
+import { checkOptions, optionNames } from "../../common/options.ts";
+import { type SyncOutcome, SyncWorker } from "../../registry/blocking-worker.ts";
+import { SyncBridgeError } from "../../registry/registry-errors.ts";
+import type { LlmToolSchema, ToolCaller } from "../../registry/types.ts";
+import { runtime } from "../../runtime/mod.ts";
+import { ConfigError, type ConfigErrorCode, DEFAULT_TOOL_TIMEOUT_MS, type McpwireConfig, type ServerConfig } from "../config/types.ts";
+import type { McpManagerOptions, ServerStatus } from "../servers/manager.ts";
 
-export { SyncBridgeError } from "../registry/registry-errors.ts";
+export { SyncBridgeError } from "../../registry/registry-errors.ts";
 
 /** Where the bridge's servers come from: a loaded config, or a file the worker loads. */
 export type SyncBridgeSource = { config: McpwireConfig } | { configPath: string };

@@ -5,12 +5,12 @@
 // (a crash may leave half a line at the end), and a version this reader does not know is
 // refused, since a new version changes what a field means.
 
-import { jsonTextDepth } from "../common/bounded.ts";
-import { messageOf } from "../common/error-text.ts";
-import { McpwireError } from "../common/mcpwire-error.ts";
-import { isObject } from "../common/json.ts";
-import { runtime } from "../runtime/mod.ts";
-import { TRACE_EVENT_VERSION, type TraceEvent } from "../transport/trace-event.ts";
+import { jsonTextDepth } from "../../common/bounded.ts";
+import { messageOf } from "../../common/error-text.ts";
+import { isObject } from "../../common/json.ts";
+import { McpwireError } from "../../common/mcpwire-error.ts";
+import { runtime } from "../../runtime/mod.ts";
+import { TRACE_EVENT_VERSION, type TraceEvent } from "../../transport/trace-event.ts";
 
 /** The largest trace file read, in characters (a session of ~100,000 messages). */
 export const MAX_TRACE_CHARS = 256 * 1024 * 1024;
