@@ -52,6 +52,7 @@ test("one page per entry, named by the entry", () => {
     "docs/api/agent.md",
     "docs/api/auth.md",
     "docs/api/telemetry.md",
+    "docs/api/extensions.md",
   ]);
 });
 
