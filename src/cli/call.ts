@@ -1,11 +1,10 @@
 // `mcpwire call <name> [key=value… | json-object | --args-file F]`: one tool call through the registry, as a host makes it,
 // with progress on stderr and an exit code a script can branch on.
 
-import type { CallToolResult, JsonObject } from "../client/types.ts";
+import type { JsonObject } from "../client/types.ts";
 import type { JoinedSession } from "../client/client-options.ts";
-import { terminalText } from "../common/terminal-text.ts";
 import { within } from "../common/timing.ts";
-import { blockText, isCallToolResult } from "../registry/result-format.ts";
+import { isCallToolResult } from "../registry/result-format.ts";
 import { ToolCallError } from "../registry/tool-call-error.ts";
 import type { ToolRegistry } from "../registry/tool-registry.ts";
 import type { RegisteredTool } from "../registry/types.ts";
@@ -14,7 +13,7 @@ import { parseArgs, secondsOption, UsageError } from "./args.ts";
 import type { McpManager } from "../host/manager.ts";
 import { configSource, parseElicitMode, parseLogLevel, SESSION_OPTIONS, stderrLine, TRACE_USAGE, withManager } from "./host-session.ts";
 import { ELICIT_MODES } from "./elicit-prompt.ts";
-import { boundedText, DEEP_MARKER, deeperThan, DOCUMENT_BOUNDS, lineOf, redacted, RESULT_BOUNDS, textOf, write, writeControl, writeJson } from "./output.ts";
+import { DEEP_MARKER, deeperThan, DOCUMENT_BOUNDS, lineOf, textOf, write, writeControl, writeJson } from "./output.ts";
 import { ProgressDisplay } from "./progress.ts";
 import { CallArgumentsError, type GivenArguments, parseArgumentWords, readArgumentsFile, typeArguments } from "./call-arguments.ts";
 import { didYouMean, suggestNames } from "../registry/suggest.ts";
@@ -26,6 +25,8 @@ import { startServers } from "./startup-status.ts";
 import { findToolOwner, namingFit, namingPattern, type OwnerSearch } from "./tool-owner.ts";
 import { toolName } from "../registry/naming.ts";
 import { followCommand } from "./follow-command.ts";
+import { EXIT } from "./exit-codes.ts";
+import { resultText, shownPart } from "./tool-result-text.ts";
 
 export const CALL_USAGE = `usage: mcpwire call <registered-name> [key=value… | 'json-object' | --args-file FILE|-]
                     [--config FILE] [--import APP[,APP]] [--json] [--timeout S] [--log-level LEVEL]
@@ -90,8 +91,6 @@ function ownToolName(name: string, config: McpwireConfig, registry: ToolRegistry
   // A tool held back by its pin goes by its own name too, so that the refusal says it is held.
   return own?.name ?? registry.heldTools().find((held) => held.server === only.name && held.tool === name)?.name ?? name;
 }
-
-export const EXIT = { ok: 0, toolError: 1, usage: 2, server: 3, timeout: 4, interrupted: 130 } as const;
 
 /** The options `mcpwire call` takes. */
 export const CALL_OPTIONS = {
@@ -329,30 +328,4 @@ async function detach(
 function describeCall(name: string, tool: RegisteredTool | undefined): string {
   if (tool?.origin.kind === "mcp") return `server "${lineOf(tool.origin.server)}", tool "${lineOf(tool.origin.tool)}"`;
   return `tool "${lineOf(name)}"`;
-}
-
-/**
- * Whether people are shown a CallToolResult's structuredContent: only when no text block says
- * the result (spec 2025-11-25 server/tools: the text SHOULD carry it too), so it is printed once.
- */
-function showsStructured(result: CallToolResult): boolean {
-  return result.structuredContent !== undefined && !result.content.some((block) => block?.type === "text");
-}
-
-/** The part of a result `call` prints for people (resultText): what its depth is judged on. */
-export function shownPart(result: unknown): unknown {
-  return isCallToolResult(result) && !showsStructured(result) ? result.content : result;
-}
-
-/**
- * A result as text for people: a CallToolResult's content blocks, or, when none of them is
- * text, those blocks and its structuredContent pretty-printed (--json prints the whole result);
- * anything else as JSON. A value nested past the bound is shown to it, the deep part marked.
- */
-export function resultText(result: unknown): string {
-  if (typeof result === "string") return textOf(result);
-  if (!isCallToolResult(result)) return terminalText(boundedText(result, { ...RESULT_BOUNDS, indent: 2 }));
-  const parts = result.content.map((block) => (deeperThan(block, RESULT_BOUNDS.maxDepth) ? boundedText(block, RESULT_BOUNDS) : redacted(blockText(block))));
-  if (showsStructured(result)) parts.push(boundedText(result.structuredContent, { ...RESULT_BOUNDS, indent: 2 }));
-  return terminalText(parts.join("\n"));
 }

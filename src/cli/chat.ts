@@ -10,7 +10,7 @@ import { stderrLine } from "./host-session.ts";
 import { AD_HOC_USAGE } from "./ad-hoc-servers.ts";
 import { lineOf, textOf, write } from "./output.ts";
 import { interruptProgress } from "./progress.ts";
-import { activityPrinter, HOST_OPTIONS, hostRunner, withHost } from "./run-verb.ts";
+import { activityPrinter, HOST_OPTIONS, hostRunner, withHost } from "./agent-session.ts";
 import { fitLine } from "../common/preview.ts";
 import { renderTable } from "./table.ts";
 
@@ -33,8 +33,11 @@ commands:
   /load FILE    continue a saved conversation
   /quit         leave (also end of input, Ctrl-D)`;
 
+/** The options `mcpwire chat` takes: those of `mcpwire run` but the prompt and --json. */
+export const CHAT_OPTIONS = HOST_OPTIONS;
+
 export async function chat(argv: readonly string[]): Promise<number> {
-  const args = parseArgs(argv, HOST_OPTIONS);
+  const args = parseArgs(argv, CHAT_OPTIONS);
   if (args.flags.has("help")) {
     await write("stdout", CHAT_USAGE + "\n");
     return 0;

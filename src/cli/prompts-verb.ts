@@ -6,7 +6,7 @@ import type { CompleteReference, GetPromptResult, Prompt } from "../client/types
 import { fitLine } from "../common/preview.ts";
 import { blockText } from "../registry/result-format.ts";
 import { parseArgs, secondsOption, UsageError } from "./args.ts";
-import { EXIT } from "./call.ts";
+import { EXIT } from "./exit-codes.ts";
 import { configSource, parseLogLevel, SESSION_OPTIONS, stderrLine, TRACE_USAGE, withManager } from "./host-session.ts";
 import { boundedText, lineOf, RESULT_BOUNDS, textOf, write, writeJson } from "./output.ts";
 import type { McpwireConfig } from "../host/config/types.ts";

@@ -12,7 +12,7 @@ import { expandTemplate, SUPPORTED_TEMPLATE_FORMS, templateVariables, UriTemplat
 import { base64DecodedBytes, formatBytes } from "../registry/result-format.ts";
 import { runtime } from "../runtime/mod.ts";
 import { parseArgs, secondsOption, UsageError } from "./args.ts";
-import { EXIT } from "./call.ts";
+import { EXIT } from "./exit-codes.ts";
 import { configSource, parseLogLevel, SESSION_OPTIONS, stderrLine, TRACE_USAGE, withManager } from "./host-session.ts";
 import { boundedText, lineOf, RESULT_BOUNDS, textOf, write, writeJson } from "./output.ts";
 import type { McpwireConfig } from "../host/config/types.ts";

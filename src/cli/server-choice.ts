@@ -13,7 +13,7 @@ import { McpwireError } from "../common/mcpwire-error.ts";
 import { isAdHoc } from "./ad-hoc-servers.ts";
 import { UsageError } from "./args.ts";
 import { CallArgumentsError, parseArgumentWords } from "./call-arguments.ts";
-import { EXIT } from "./call.ts";
+import { EXIT } from "./exit-codes.ts";
 import { stderrLine } from "./host-session.ts";
 import { lineOf } from "./output.ts";
 

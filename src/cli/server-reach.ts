@@ -5,7 +5,7 @@
 import type { McpwireConfig } from "../host/config/types.ts";
 import type { McpManager } from "../host/manager.ts";
 import type { ServerState } from "../host/server-status.ts";
-import { EXIT } from "./call.ts";
+import { EXIT } from "./exit-codes.ts";
 import { configErrors, stderrLine } from "./host-session.ts";
 import { lineOf } from "./output.ts";
 

@@ -13,7 +13,7 @@ import { lineOf, textOf, write, writeJson } from "./output.ts";
 import type { McpwireConfig } from "../host/config/types.ts";
 import { fitLine } from "../common/preview.ts";
 import { renderTable } from "./table.ts";
-import { EXIT } from "./call.ts";
+import { EXIT } from "./exit-codes.ts";
 import { impliedServer, readyClient, serverAndWords } from "./server-choice.ts";
 import { configCode, reach } from "./server-reach.ts";
 

@@ -34,7 +34,7 @@ export const VERB_SYNTAX: Record<string, () => Promise<VerbSyntax>> = {
   task: () => import("./task.ts").then((verb) => syntax(verb.TASK_OPTIONS, [{ words: verb.ACTIONS }, "server"])),
   inspect: () => import("./inspect.ts").then((verb) => syntax(verb.INSPECT_OPTIONS)),
   run: () => import("./run-verb.ts").then((verb) => syntax(verb.RUN_OPTIONS)),
-  chat: () => import("./run-verb.ts").then((verb) => syntax(verb.HOST_OPTIONS)),
+  chat: () => import("./chat.ts").then((verb) => syntax(verb.CHAT_OPTIONS)),
   auth: () => import("./auth.ts").then((verb) => syntax(verb.AUTH_OPTIONS, [{ words: ["login", "logout", "status"] }, "server"])),
   import: () => import("./import.ts").then((verb) => syntax(verb.IMPORT_VERB_OPTIONS, [{ words: [...IMPORT_APPS, ALL_APPS] }])),
   skills: () => import("./skills-verb.ts").then((verb) => syntax(verb.SKILLS_OPTIONS, [{ words: ["show"], orServer: true }, "server"])),

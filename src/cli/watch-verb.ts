@@ -4,7 +4,7 @@
 // filter (spec 2026-07-28 basic/patterns/subscriptions), which the Client keeps open.
 
 import { parseArgs, positiveInt, UsageError } from "./args.ts";
-import { EXIT } from "./call.ts";
+import { EXIT } from "./exit-codes.ts";
 import { configSource, interruptedSession, parseLogLevel, SESSION_OPTIONS, stderrLine, TRACE_USAGE, withManager } from "./host-session.ts";
 import { jsonDocument, lineOf, write } from "./output.ts";
 import type { McpwireConfig } from "../host/config/types.ts";

@@ -10,7 +10,7 @@ import { ModelStringError } from "../../src/agent/providers/model-string.ts";
 import { parseArgs, UsageError } from "../../src/cli/args.ts";
 import { CallArgumentsError, parseArgumentWords, typeArguments } from "../../src/cli/call-arguments.ts";
 import { splitCommandLine } from "../../src/cli/command-line.ts";
-import { HOST_OPTIONS, NoModelError, setUpHost } from "../../src/cli/run-verb.ts";
+import { HOST_OPTIONS, NoModelError, setUpHost } from "../../src/cli/agent-session.ts";
 import type { McpwireConfig } from "../../src/host/config/types.ts";
 import { mcpwire } from "../support/cli-runner.ts";
 import { refusedOrigin } from "../support/fake-model-apis.ts";
