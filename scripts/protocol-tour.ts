@@ -16,7 +16,7 @@ import { dirname, resolve } from "node:path";
 import process from "node:process";
 import { fileURLToPath } from "node:url";
 import { Client } from "../src/client/client.ts";
-import { formatTraceEvent } from "../src/cli/trace-lines.ts";
+import { formatTraceEvent } from "../src/cli/trace/trace-lines.ts";
 import { ServerTrace } from "../src/host/server-trace.ts";
 import { createTransport, type TransportDescription } from "../src/host/transport-factory.ts";
 import type { TraceEvent } from "../src/transport/trace-event.ts";

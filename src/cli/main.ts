@@ -57,33 +57,34 @@ type Verb = { run: (args: string[]) => Promise<number>; usage: string };
 // Each verb's module is loaded only when that verb runs (or its help is asked for): `mcpwire
 // version` does not load the client, the manager, yaml or a provider.
 const VERBS: Record<string, () => Promise<Verb>> = {
-  servers: () => import("./servers.ts").then((verb) => ({ run: verb.servers, usage: verb.SERVERS_USAGE })),
-  tools: () => import("./tools-verb.ts").then((verb) => ({ run: verb.tools, usage: verb.TOOLS_USAGE })),
-  call: () => import("./call.ts").then((verb) => ({ run: verb.call, usage: verb.CALL_USAGE })),
-  resources: () => import("./resources-verb.ts").then((verb) => ({ run: verb.resources, usage: verb.RESOURCES_USAGE })),
-  read: () => import("./resources-verb.ts").then((verb) => ({ run: verb.read, usage: verb.READ_USAGE })),
-  prompts: () => import("./prompts-verb.ts").then((verb) => ({ run: verb.prompts, usage: verb.PROMPTS_USAGE })),
-  prompt: () => import("./prompts-verb.ts").then((verb) => ({ run: verb.prompt, usage: verb.PROMPT_USAGE })),
-  complete: () => import("./prompts-verb.ts").then((verb) => ({ run: verb.complete, usage: verb.COMPLETE_USAGE })),
-  watch: () => import("./watch-verb.ts").then((verb) => ({ run: verb.watch, usage: verb.WATCH_USAGE })),
-  task: () => import("./task.ts").then((verb) => ({ run: verb.task, usage: verb.TASK_USAGE })),
-  inspect: () => import("./inspect.ts").then((verb) => ({ run: verb.inspect, usage: verb.INSPECT_USAGE })),
-  run: () => import("./run-verb.ts").then((verb) => ({ run: verb.run, usage: verb.RUN_USAGE })),
-  chat: () => import("./chat.ts").then((verb) => ({ run: verb.chat, usage: verb.CHAT_USAGE })),
-  auth: () => import("./auth.ts").then((verb) => ({ run: verb.auth, usage: verb.AUTH_USAGE })),
-  import: () => import("./import.ts").then((verb) => ({ run: verb.importVerb, usage: verb.IMPORT_USAGE })),
-  skills: () => import("./skills-verb.ts").then((verb) => ({ run: verb.skills, usage: verb.SKILLS_USAGE })),
-  trust: () => import("./trust.ts").then((verb) => ({ run: verb.trust, usage: verb.TRUST_USAGE })),
-  pin: () => import("./pin-verb.ts").then((verb) => ({ run: verb.pin, usage: verb.PIN_USAGE })),
-  trace: () => import("./trace-verb.ts").then((verb) => ({ run: verb.trace, usage: verb.TRACE_VERB_USAGE })),
-  replay: () => import("./replay-verb.ts").then((verb) => ({ run: verb.replay, usage: verb.REPLAY_USAGE })),
-  add: () => import("./config-edit-verb.ts").then((verb) => ({ run: verb.add, usage: verb.ADD_USAGE })),
-  remove: () => import("./config-edit-verb.ts").then((verb) => ({ run: verb.remove, usage: verb.REMOVE_USAGE })),
-  enable: () => import("./config-edit-verb.ts").then((verb) => ({ run: verb.enable, usage: verb.ENABLE_USAGE })),
-  disable: () => import("./config-edit-verb.ts").then((verb) => ({ run: verb.disable, usage: verb.DISABLE_USAGE })),
-  export: () => import("./export-verb.ts").then((verb) => ({ run: verb.exportVerb, usage: verb.EXPORT_USAGE })),
-  config: () => import("./config-reference.ts").then((verb) => ({ run: verb.config, usage: verb.configHelp() })),
-  completion: () => import("./completion-verb.ts").then((verb) => ({ run: (args) => verb.completion(args, Object.keys(VERBS)), usage: verb.COMPLETION_USAGE })),
+  servers: () => import("./verbs/servers-verb.ts").then((verb) => ({ run: verb.servers, usage: verb.SERVERS_USAGE })),
+  tools: () => import("./verbs/tools-verb.ts").then((verb) => ({ run: verb.tools, usage: verb.TOOLS_USAGE })),
+  call: () => import("./verbs/call-verb.ts").then((verb) => ({ run: verb.call, usage: verb.CALL_USAGE })),
+  resources: () => import("./verbs/resources-verb.ts").then((verb) => ({ run: verb.resources, usage: verb.RESOURCES_USAGE })),
+  read: () => import("./verbs/resources-verb.ts").then((verb) => ({ run: verb.read, usage: verb.READ_USAGE })),
+  prompts: () => import("./verbs/prompts-verb.ts").then((verb) => ({ run: verb.prompts, usage: verb.PROMPTS_USAGE })),
+  prompt: () => import("./verbs/prompts-verb.ts").then((verb) => ({ run: verb.prompt, usage: verb.PROMPT_USAGE })),
+  complete: () => import("./verbs/prompts-verb.ts").then((verb) => ({ run: verb.complete, usage: verb.COMPLETE_USAGE })),
+  watch: () => import("./verbs/watch-verb.ts").then((verb) => ({ run: verb.watch, usage: verb.WATCH_USAGE })),
+  task: () => import("./verbs/task-verb.ts").then((verb) => ({ run: verb.task, usage: verb.TASK_USAGE })),
+  inspect: () => import("./verbs/inspect-verb.ts").then((verb) => ({ run: verb.inspect, usage: verb.INSPECT_USAGE })),
+  run: () => import("./verbs/run-verb.ts").then((verb) => ({ run: verb.run, usage: verb.RUN_USAGE })),
+  chat: () => import("./verbs/chat-verb.ts").then((verb) => ({ run: verb.chat, usage: verb.CHAT_USAGE })),
+  auth: () => import("./verbs/auth-verb.ts").then((verb) => ({ run: verb.auth, usage: verb.AUTH_USAGE })),
+  import: () => import("./verbs/import-verb.ts").then((verb) => ({ run: verb.importVerb, usage: verb.IMPORT_USAGE })),
+  skills: () => import("./verbs/skills-verb.ts").then((verb) => ({ run: verb.skills, usage: verb.SKILLS_USAGE })),
+  trust: () => import("./verbs/trust-verb.ts").then((verb) => ({ run: verb.trust, usage: verb.TRUST_USAGE })),
+  pin: () => import("./verbs/pin-verb.ts").then((verb) => ({ run: verb.pin, usage: verb.PIN_USAGE })),
+  trace: () => import("./verbs/trace-verb.ts").then((verb) => ({ run: verb.trace, usage: verb.TRACE_VERB_USAGE })),
+  replay: () => import("./verbs/replay-verb.ts").then((verb) => ({ run: verb.replay, usage: verb.REPLAY_USAGE })),
+  add: () => import("./verbs/config-edit-verb.ts").then((verb) => ({ run: verb.add, usage: verb.ADD_USAGE })),
+  remove: () => import("./verbs/config-edit-verb.ts").then((verb) => ({ run: verb.remove, usage: verb.REMOVE_USAGE })),
+  enable: () => import("./verbs/config-edit-verb.ts").then((verb) => ({ run: verb.enable, usage: verb.ENABLE_USAGE })),
+  disable: () => import("./verbs/config-edit-verb.ts").then((verb) => ({ run: verb.disable, usage: verb.DISABLE_USAGE })),
+  export: () => import("./verbs/export-verb.ts").then((verb) => ({ run: verb.exportVerb, usage: verb.EXPORT_USAGE })),
+  config: () => import("./verbs/config-verb.ts").then((verb) => ({ run: verb.config, usage: verb.configHelp() })),
+  completion: () =>
+    import("./verbs/completion-verb.ts").then((verb) => ({ run: (args) => verb.completion(args, Object.keys(VERBS)), usage: verb.COMPLETION_USAGE })),
 };
 
 /** The loader of a verb's module; undefined for anything that is not a verb (`constructor` included). */
@@ -120,11 +121,11 @@ export async function main(argv: readonly string[]): Promise<number> {
       return 2;
     }
     if (error instanceof ConfigError) {
-      const { describeConfigError } = await import("./host-session.ts");
+      const { describeConfigError } = await import("./session/host-session.ts");
       await write("stderr", `mcpwire: ${describeConfigError(error)}\n`);
       // A project config refused: what it would have run and read, so the user can judge it.
       if (error.code === "untrusted-project" && error.project !== undefined) {
-        const { projectSummaryText } = await import("./project-trust-prompt.ts");
+        const { projectSummaryText } = await import("./interactive/project-trust-prompt.ts");
         await write("stderr", `${projectSummaryText(error.project)}\n`);
       }
       return 2;

@@ -8,7 +8,7 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { NO_HOOKS } from "../../src/agent/hooks.ts";
 import { Runner } from "../../src/agent/runner.ts";
-import { hostRunner } from "../../src/cli/agent-session.ts";
+import { hostRunner } from "../../src/cli/session/agent-session.ts";
 import { parseConfig } from "../../src/host/config/parse.ts";
 import { McpManager } from "../../src/host/manager.ts";
 import { fixturePath, startPortFixture } from "../support/fixture-process.ts";
@@ -60,7 +60,7 @@ describe("Runner telemetry", () => {
         }),
         answer("done"),
       ]);
-      // The Runner of `mcpwire run` (cli/agent-session.ts hostRunner): it takes the manager's telemetry, redactor included.
+      // The Runner of `mcpwire run` (cli/session/agent-session.ts hostRunner): it takes the manager's telemetry, redactor included.
       const runner = hostRunner(manager, {
         modelString: "scripted/script-1",
         provider,

@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { AuthError } from "../../src/auth/errors.ts";
 import { serverAuthFetch } from "../../src/auth/server-auth.ts";
 import { MemoryTokenStore } from "../../src/auth/token-store.ts";
-import { auth } from "../../src/cli/auth.ts";
+import { auth } from "../../src/cli/verbs/auth-verb.ts";
 import { UsageError } from "../../src/cli/args.ts";
 import { startOAuthFixture } from "../fixtures/auth/oauth-servers.ts";
 import { rejection } from "../support/rejection.ts";

@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after } from "node:test";
-import { CallArgumentsError, MAX_ARGUMENTS_DEPTH, parseArgumentWords, readArgumentsFile, typeArguments } from "../../src/cli/call-arguments.ts";
+import { CallArgumentsError, MAX_ARGUMENTS_DEPTH, parseArgumentWords, readArgumentsFile, typeArguments } from "../../src/cli/tools/call-arguments.ts";
 import { UsageError } from "../../src/cli/args.ts";
 import type { CallArgumentsErrorCode } from "../../src/cli/errors.ts";
 import { runtime } from "../../src/runtime/mod.ts";

@@ -3,7 +3,7 @@
 
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { acceptDefaults, checkLink, cliElicitationHandlers, promptForm, promptUrl } from "../../src/cli/elicit-prompt.ts";
+import { acceptDefaults, checkLink, cliElicitationHandlers, promptForm, promptUrl } from "../../src/cli/interactive/elicit-prompt.ts";
 import type { ElicitFormRequest } from "../../src/client/types.ts";
 
 const REQUEST: ElicitFormRequest = {

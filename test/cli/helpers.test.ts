@@ -4,7 +4,7 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { parseArgs, positiveInt, UsageError } from "../../src/cli/args.ts";
 import { splitCommandLine } from "../../src/cli/command-line.ts";
-import { summarizeInputSchema } from "../../src/cli/schema-summary.ts";
+import { summarizeInputSchema } from "../../src/cli/tools/schema-summary.ts";
 
 describe("splitCommandLine", () => {
   test("splits on whitespace and keeps quoted words whole", () => {

@@ -3,7 +3,7 @@
 
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { schemaType, signatureListing, toolSignature } from "../../src/cli/signature.ts";
+import { schemaType, signatureListing, toolSignature } from "../../src/cli/tools/signature.ts";
 
 const SUM = {
   name: "mcp_everything_get-sum",

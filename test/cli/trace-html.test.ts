@@ -12,7 +12,7 @@ import { join } from "node:path";
 import process from "node:process";
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { renderTraceHtml, traceHtml } from "../../src/cli/trace-html.ts";
+import { renderTraceHtml, traceHtml } from "../../src/cli/trace/trace-html.ts";
 import { UsageError } from "../../src/cli/args.ts";
 import { parseTrace, readTrace, type Trace } from "../../src/host/trace-reader.ts";
 import type { TraceEvent } from "../../src/transport/trace-event.ts";

@@ -8,7 +8,7 @@ import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { NO_HOOKS } from "../../src/agent/hooks.ts";
 import { Runner } from "../../src/agent/runner.ts";
-import { type HostSetup, samplingFor } from "../../src/cli/agent-session.ts";
+import { type HostSetup, samplingFor } from "../../src/cli/session/agent-session.ts";
 import { McpManager } from "../../src/host/manager.ts";
 import { EVERYTHING } from "../support/everything.ts";
 import { answer, callTools, ScriptedProvider, toolResults } from "../support/scripted-provider.ts";
