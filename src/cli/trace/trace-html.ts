@@ -1,5 +1,5 @@
-// `mcpwire trace html FILE -o session.html`: a trace (trace-event.ts, read by host/trace-reader.ts)
-// as one self-contained page drawing a sequence diagram — a lane for the client and one per
+// The page `mcpwire trace html FILE -o session.html` writes: a trace (trace-event.ts, read by
+// host/trace-reader.ts) as one self-contained page drawing a sequence diagram — a lane for the client and one per
 // server, an arrow per JSON-RPC message (spec 2025-11-25 basic, "Messages": requests, responses
 // joined to their request, notifications, server-to-client requests), the HTTP exchange under the
 // arrow it carried (spec 2025-11-25 basic/transports, Streamable HTTP), process and lifecycle
@@ -13,25 +13,9 @@ import { isObject } from "../../common/json.ts";
 import { clipText } from "../../common/preview.ts";
 import { sha256Base64 } from "../../common/sha256.ts";
 import { terminalLine } from "../../common/terminal-text.ts";
-import { readTrace, type Trace, TraceReadError } from "../../host/trace-reader.ts";
-import { runtime } from "../../runtime/mod.ts";
+import type { Trace } from "../../host/trace-reader.ts";
 import type { MessageTraceEvent, TraceEvent } from "../../transport/trace-event.ts";
-import { parseArgs, UsageError } from "../args.ts";
-import { write } from "../output.ts";
 import { PAGE_SCRIPT, PAGE_STYLE } from "./trace-html-page.ts";
-
-/** The usage text of `mcpwire trace html`, for the trace verb's help. */
-export const TRACE_HTML_USAGE = `usage: mcpwire trace html FILE -o OUT.html
-
-Draws a trace that --trace-file wrote as a sequence diagram in one self-contained HTML file
-(no network, no external scripts or fonts; open it from disk): a lane for the client and one
-per server, an arrow per message (requests, answers joined to their request, notifications,
-requests from a server), HTTP statuses and MCP headers under the arrows, process and
-lifecycle events on the lanes, the time down the side. Click an arrow for its JSON.
-
--o, --output OUT   the HTML file to write (mode 0600; an existing file is replaced)
-
-exit codes: 0 written, 2 usage or a trace that cannot be read (missing, too large, a newer version).`;
 
 /** How the page is labelled. */
 export interface TraceHtmlOptions {
@@ -329,43 +313,4 @@ export function renderTraceHtml(trace: Trace, options: TraceHtmlOptions = {}): s
     "</html>",
     "",
   ].join("\n");
-}
-
-/** `mcpwire trace html FILE -o OUT`: writes the page and prints its path; 2 when the trace cannot be read (as show and diff). */
-/** The options `mcpwire trace html` takes (`-o` is --output). */
-export const TRACE_HTML_OPTIONS = { output: { kind: "string", values: "file" }, help: { kind: "flag" } } as const;
-
-export async function traceHtml(argv: string[]): Promise<number> {
-  const args = parseArgs(argv.map((arg) => (arg === "-o" ? "--output" : arg)), TRACE_HTML_OPTIONS);
-  if (args.flags.has("help")) {
-    await write("stdout", TRACE_HTML_USAGE + "\n");
-    return 0;
-  }
-  const [file, ...extra] = args.positional;
-  if (file === undefined) throw new UsageError("trace html needs the trace file: mcpwire trace html FILE -o OUT.html");
-  if (extra.length > 0) throw new UsageError(`trace html takes one trace file; also got ${extra.map((word) => JSON.stringify(word)).join(", ")}`);
-  const output = args.values.get("output");
-  if (output === undefined || output === "") throw new UsageError("trace html needs -o OUT.html: the HTML file to write");
-  let trace: Trace;
-  try {
-    trace = await readTrace(file);
-  } catch (error) {
-    if (!(error instanceof TraceReadError)) throw error;
-    await write("stderr", `mcpwire: ${error.message}\n`);
-    return 2;
-  }
-  if (trace.problems.length > 0) {
-    const first = trace.problems[0]!;
-    await write(
-      "stderr",
-      `mcpwire: ${file}: ${trace.problems.length} line(s) skipped, not trace events (line ${first.line}: ${first.message}); the page lists them\n`,
-    );
-  }
-  try {
-    await runtime.writePrivateFile(output, renderTraceHtml(trace, { title: file }));
-  } catch (error) {
-    throw new UsageError(`-o ${output}: cannot write it (${messageOf(error)}); give a file in a directory you can write`, "usage", { cause: error });
-  }
-  await write("stdout", `${output}\n`);
-  return 0;
 }

@@ -1,6 +1,6 @@
 // `mcpwire completion bash|zsh|fish`: prints a shell's completion script (completion-scripts.ts).
 // The script asks `mcpwire completion --words -- WORD…` what to offer for the last word: verbs,
-// a verb's options (from its own option table: verb-syntax.ts), an option's values, server
+// a verb's options (from its own option table: the verb table's row), an option's values, server
 // names from the config, tool names from the tool-list cache (host/tool-list-cache.ts), or
 // files. Completion never prompts and never starts a server: a project config is read only if
 // approved before (`mcpwire trust`), and names that hold a secret or odd characters are left out.
@@ -14,7 +14,7 @@ import { runtime } from "../../runtime/mod.ts";
 import { type OptionSpec, parseArgs, UsageError } from "../args.ts";
 import { completionScript, type Shell, SHELLS } from "../completion-scripts.ts";
 import { redacted, useRedactor, write } from "../output.ts";
-import { type ArgumentKind, verbSyntax } from "../verb-syntax.ts";
+import { type ArgumentKind, verbRow, type VerbSyntax, type VerbTable } from "../verb.ts";
 
 export const COMPLETION_USAGE = `usage: mcpwire completion bash|zsh|fish
 
@@ -44,6 +44,9 @@ const OPTIONS = {
   import: { kind: "list" },
 } as const satisfies Record<string, OptionSpec>;
 
+/** What completion offers for `mcpwire completion` itself: --help and a shell; --list and --words are the scripts'. */
+export const COMPLETION_SYNTAX: VerbSyntax = { options: { help: { kind: "flag" } }, positionals: [{ words: SHELLS }] };
+
 /** The global options `mcpwire` takes before a verb. */
 const GLOBAL_OPTIONS = ["--help", "--version"];
 
@@ -70,24 +73,23 @@ interface ConfigChoice {
 /**
  * `mcpwire completion SHELL` prints the script; `--list verbs|options VERB|servers|tools` one name
  * a line; `--words -- WORD…` the answer for the last word (first line: words, files or
- * directories). `verbs` are main.ts's verbs.
+ * directories). `verbs` is the verb table (verb-table.ts), which this module does not import.
  */
-export async function completion(argv: readonly string[], verbs: readonly string[]): Promise<number> {
+export async function completion(argv: readonly string[], verbs: VerbTable): Promise<number> {
   const args = parseArgs(argv, OPTIONS);
-  const allVerbs = [...verbs, "help", "version"];
   if (args.flags.has("help")) {
     await write("stdout", COMPLETION_USAGE + "\n");
     return 0;
   }
   if (args.flags.has("words")) {
-    const answer = await answerFor(args.positional, allVerbs);
+    const answer = await answerFor(args.positional, verbs);
     await write("stdout", [answer.kind, ...answer.words].join("\n") + "\n");
     return 0;
   }
   const list = args.values.get("list");
   if (list !== undefined) {
     const source = { path: args.values.get("config"), imports: importNames(args.lists.get("import") ?? []) };
-    const names = await listed(list, args.positional, allVerbs, source);
+    const names = await listed(list, args.positional, verbs, source);
     await write("stdout", names.map((name) => `${name}\n`).join(""));
     return 0;
   }
@@ -100,14 +102,13 @@ export async function completion(argv: readonly string[], verbs: readonly string
 }
 
 /** `--list KIND`: the verbs, a verb's options, the configured servers, or the cached tools. */
-async function listed(kind: string, positional: readonly string[], verbs: readonly string[], source: ConfigChoice): Promise<string[]> {
+async function listed(kind: string, positional: readonly string[], verbs: VerbTable, source: ConfigChoice): Promise<string[]> {
   switch (kind) {
     case "verbs":
-      return verbs.slice();
+      return Object.keys(verbs);
     case "options": {
-      const verb = positional[0];
-      const syntax = verb === undefined ? undefined : await verbSyntax(verb);
-      if (syntax === undefined) throw new UsageError(`completion --list options needs a verb; verbs: ${verbs.join(", ")}`);
+      const syntax = await verbRow(verbs, positional[0])?.load();
+      if (syntax === undefined) throw new UsageError(`completion --list options needs a verb; verbs: ${Object.keys(verbs).join(", ")}`);
       return optionNames(syntax.options);
     }
     case "servers":
@@ -123,12 +124,12 @@ async function listed(kind: string, positional: readonly string[], verbs: readon
  * What to offer for the last of `words` (the words after `mcpwire`, the last being the one
  * completed, maybe empty): see the file's comment.
  */
-export async function answerFor(words: readonly string[], verbs: readonly string[]): Promise<CompletionAnswer> {
+export async function answerFor(words: readonly string[], verbs: VerbTable): Promise<CompletionAnswer> {
   const current = words.at(-1) ?? "";
   const before = words.slice(0, -1);
   const [verb, ...rest] = before;
-  if (verb === undefined) return offer(current, current.startsWith("-") ? GLOBAL_OPTIONS : verbs);
-  const syntax = await verbSyntax(verb);
+  if (verb === undefined) return offer(current, current.startsWith("-") ? GLOBAL_OPTIONS : Object.keys(verbs));
+  const syntax: VerbSyntax | undefined = await verbRow(verbs, verb)?.load();
   if (syntax === undefined) return offer(current, []);
   const source: ConfigChoice = {};
   const imports: string[] = [];
@@ -181,9 +182,9 @@ function valuesOf(spec: OptionSpec, value: string, prefix: string): CompletionAn
   return offer(before + value.slice(comma), (values ?? []).map((word) => before + word));
 }
 
-async function argumentsOf(kind: ArgumentKind, current: string, verbs: readonly string[], source: ConfigChoice): Promise<CompletionAnswer> {
+async function argumentsOf(kind: ArgumentKind, current: string, verbs: VerbTable, source: ConfigChoice): Promise<CompletionAnswer> {
   if (kind === "file") return { kind: "files", words: [] };
-  if (kind === "verb") return offer(current, verbs);
+  if (kind === "verb") return offer(current, Object.keys(verbs));
   if (kind === "server") return offer(current, await serverNames(source));
   if (kind === "tool") return offer(current, await toolNames(source));
   return offer(current, [...kind.words, ...(kind.orServer === true ? await serverNames(source) : [])]);

@@ -2,7 +2,7 @@
 // and file, the servers found and the problems — without starting anything.
 
 import { ConfigError, type McpwireConfig, type ServerConfig } from "../../host/config/types.ts";
-import { IMPORT_APPS, type ImportApp, resolveImportApps, unknownAppText } from "../../host/config/import-sources.ts";
+import { ALL_APPS, IMPORT_APPS, type ImportApp, resolveImportApps, unknownAppText } from "../../host/config/import-sources.ts";
 import { displayPath, type ImportedFile, mergeImports, readImports } from "../../host/config/imports.ts";
 import { loadConfig } from "../../host/config/load.ts";
 import { redactorFor } from "../../host/secrets.ts";
@@ -23,6 +23,9 @@ defines is marked "shadowed": yours wins.
 Apps: ${IMPORT_APPS.join(", ")} (default: all of them).
 Use them with --import APP[,APP] on servers, tools, call, run and chat, or with
 imports: [APP, …] in the config.`;
+
+/** What `mcpwire import`'s argument may be, for completion: an app, or all of them. */
+export const IMPORT_APP_WORDS: readonly string[] = [...IMPORT_APPS, ALL_APPS];
 
 /** The options `mcpwire import` takes. */
 export const IMPORT_VERB_OPTIONS = {

@@ -1,11 +1,14 @@
-// `mcpwire trace show FILE` and `mcpwire trace diff A B`: reading a trace that `--trace-file`
-// wrote (host/trace-reader.ts), later or on another machine. `show` prints the readable view
-// `--trace` prints live (trace-lines.ts), filtered, and with `--explain` says what each method
-// is for (method-guide.ts); `diff` says what changed between two recordings of a server
-// (trace-diff.ts). A trace file is untrusted: every string of it reaches the terminal through
-// output.ts (control characters made visible), and the reader bounds its size and depth.
+// `mcpwire trace show FILE`, `mcpwire trace diff A B` and `mcpwire trace html FILE -o OUT`:
+// reading a trace that `--trace-file` wrote (host/trace-reader.ts), later or on another machine.
+// `show` prints the readable view `--trace` prints live (trace-lines.ts), filtered, and with
+// `--explain` says what each method is for (method-guide.ts); `diff` says what changed between
+// two recordings of a server (trace-diff.ts); `html` draws it as a page (trace-html.ts). A
+// trace file is untrusted: every string of it reaches the terminal through output.ts (control
+// characters made visible), and the reader bounds its size and depth.
 
+import { messageOf } from "../../common/error-text.ts";
 import { readTrace, type Trace, TraceReadError } from "../../host/trace-reader.ts";
+import { runtime } from "../../runtime/mod.ts";
 import type { MessageTraceEvent, TraceEvent } from "../../transport/trace-event.ts";
 import { parseArgs, UsageError } from "../args.ts";
 import { methodGuide } from "../trace/method-guide.ts";
@@ -64,7 +67,7 @@ export async function trace(argv: readonly string[]): Promise<number> {
   try {
     if (sub === "show") return await show(rest);
     if (sub === "diff") return await diff(rest);
-    if (sub === "html") return await import("../trace/trace-html.ts").then((html) => html.traceHtml(rest));
+    if (sub === "html") return await traceHtml(rest);
   } catch (error) {
     if (!(error instanceof TraceReadError)) throw error;
     await write("stderr", `mcpwire: ${error.message}\n`);
@@ -230,3 +233,60 @@ function chooseServer(path: string, trace: Trace, wanted: string | undefined): s
   if (servers.length === 0) throw new UsageError(`trace file ${path} holds no message events: nothing to compare`);
   return servers[0]!; // one
 }
+
+/** The usage text of `mcpwire trace html`, for the trace verb's help. */
+export const TRACE_HTML_USAGE = `usage: mcpwire trace html FILE -o OUT.html
+
+Draws a trace that --trace-file wrote as a sequence diagram in one self-contained HTML file
+(no network, no external scripts or fonts; open it from disk): a lane for the client and one
+per server, an arrow per message (requests, answers joined to their request, notifications,
+requests from a server), HTTP statuses and MCP headers under the arrows, process and
+lifecycle events on the lanes, the time down the side. Click an arrow for its JSON.
+
+-o, --output OUT   the HTML file to write (mode 0600; an existing file is replaced)
+
+exit codes: 0 written, 2 usage or a trace that cannot be read (missing, too large, a newer version).`;
+
+/** The options `mcpwire trace html` takes (`-o` is --output). */
+export const TRACE_HTML_OPTIONS = { output: { kind: "string", values: "file" }, help: { kind: "flag" } } as const;
+
+/** `mcpwire trace html FILE -o OUT`: writes the page and prints its path; 2 when the trace cannot be read (as show and diff). */
+export async function traceHtml(argv: string[]): Promise<number> {
+  const args = parseArgs(argv.map((arg) => (arg === "-o" ? "--output" : arg)), TRACE_HTML_OPTIONS);
+  if (args.flags.has("help")) {
+    await write("stdout", TRACE_HTML_USAGE + "\n");
+    return 0;
+  }
+  const [file, ...extra] = args.positional;
+  if (file === undefined) throw new UsageError("trace html needs the trace file: mcpwire trace html FILE -o OUT.html");
+  if (extra.length > 0) throw new UsageError(`trace html takes one trace file; also got ${extra.map((word) => JSON.stringify(word)).join(", ")}`);
+  const output = args.values.get("output");
+  if (output === undefined || output === "") throw new UsageError("trace html needs -o OUT.html: the HTML file to write");
+  let trace: Trace;
+  try {
+    trace = await readTrace(file);
+  } catch (error) {
+    if (!(error instanceof TraceReadError)) throw error;
+    await write("stderr", `mcpwire: ${error.message}\n`);
+    return 2;
+  }
+  if (trace.problems.length > 0) {
+    const first = trace.problems[0]!;
+    await write(
+      "stderr",
+      `mcpwire: ${file}: ${trace.problems.length} line(s) skipped, not trace events (line ${first.line}: ${first.message}); the page lists them\n`,
+    );
+  }
+  try {
+    // The page's code (trace/trace-html.ts and its script) is loaded only for `trace html`.
+    const { renderTraceHtml } = await import("../trace/trace-html.ts");
+    await runtime.writePrivateFile(output, renderTraceHtml(trace, { title: file }));
+  } catch (error) {
+    throw new UsageError(`-o ${output}: cannot write it (${messageOf(error)}); give a file in a directory you can write`, "usage", { cause: error });
+  }
+  await write("stdout", `${output}\n`);
+  return 0;
+}
+
+/** The options of show, diff and html together: what completion offers after `mcpwire trace`. */
+export const TRACE_OPTIONS = { ...TRACE_SHOW_OPTIONS, ...TRACE_DIFF_OPTIONS, ...TRACE_HTML_OPTIONS };
