@@ -670,7 +670,7 @@ function verbTableModules(text: string): Map<string, string[]> {
 describe("the CLI's folders (docs/architecture.md, the CLI's folders)", () => {
   const CLI_VERBS = "src/cli/verbs/";
   const TABLE = "src/cli/verb-table.ts";
-  /** The rows main.ts answers without a module: the help and the version. */
+  /** The rows with no module of verbs/: the help and the version. */
   const OWN_ROWS = new Set(["help", "version"]);
   const verbFiles = sources.filter((file) => file.path.startsWith(CLI_VERBS)).map((file) => file.path.slice(CLI_VERBS.length));
 
@@ -710,7 +710,7 @@ describe("the CLI's folders (docs/architecture.md, the CLI's folders)", () => {
     const problems: string[] = [];
     for (const [verb, modules] of rows) {
       if (OWN_ROWS.has(verb)) {
-        if (modules.length > 0) problems.push(`${verb} is main.ts's own verb but loads ${modules.join(", ")}`);
+        if (modules.length > 0) problems.push(`${verb} is the table's own verb but loads ${modules.join(", ")}`);
         continue;
       }
       if (modules.length !== 1) problems.push(`${verb} loads ${modules.length} modules of verbs/ (${modules.join(", ")}); a row loads one`);

@@ -198,7 +198,7 @@ export const VERBS: VerbTable = {
         ...verb.COMPLETION_SYNTAX,
       })),
   ),
-  // The two verbs main.ts answers itself (also as --help, -h and --version).
+  // The two verbs with no module of verbs/ (main.ts also takes --help, -h and --version for them).
   help: row("show this text, or a verb's: mcpwire help call", () =>
     Promise.resolve({
       run: async (args) => {

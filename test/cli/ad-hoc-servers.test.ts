@@ -185,7 +185,7 @@ describe("servers on the command line, without a config file", () => {
   });
 
   test("help texts of the host verbs list --stdio, --http, --sse, --name, --env, --cwd and --header", async () => {
-    // `mcpwire help VERB` prints the verb's usage text (src/cli/main.ts): one run end to end, the others' texts read directly.
+    // `mcpwire help VERB` prints the verb's usage text (its row of src/cli/verb-table.ts): one run end to end, the others' texts read directly.
     const { code, stdout } = await mcpwire("help", "servers");
     assert.equal(code, 0, "servers");
     assert.equal(stdout, `${SERVERS_USAGE}\n`);

@@ -48,7 +48,7 @@ ${AD_HOC_USAGE}
 
 exit codes: 0 exported, 2 usage or config error, a server of that name in the file (without --force)`;
 
-/** The options of `mcpwire export` (cli/verb-syntax.ts completes them). */
+/** The options of `mcpwire export` (completion reads them through its row of cli/verb-table.ts). */
 export const EXPORT_OPTIONS = {
   ...AD_HOC_OPTIONS,
   to: { kind: "string", values: EXPORT_APPS },

@@ -47,7 +47,7 @@ in $XDG_STATE_HOME/mcpwire/mcpwire.lock.json (default ~/.local/state/mcpwire/), 
 MCPWIRE_LOCK_FILE=PATH names another. The config key pinning (top level or per server):
 hold (default; inspect: warn), warn (offered, with the warning) or off (nothing recorded).`;
 
-/** The options of `mcpwire pin` (cli/verb-syntax.ts completes them). */
+/** The options of `mcpwire pin` (completion reads them through its row of cli/verb-table.ts). */
 export const PIN_OPTIONS = {
   config: { kind: "string", values: "file" },
   import: IMPORT_OPTION,
