@@ -4,14 +4,14 @@
 // Each comparator measures in its own fresh process per round (bench/run.ts, child.ts).
 
 // @ts-types="../node_modules/@modelcontextprotocol/sdk/dist/esm/client/index.d.ts"
+import { Client as ClientV2, InMemoryTransport as InMemoryTransportV2 } from "@modelcontextprotocol/client";
 import { Client as ClientV1 } from "@modelcontextprotocol/sdk/client/index.js";
-// @ts-types="../node_modules/@modelcontextprotocol/sdk/dist/esm/server/index.d.ts"
-import { Server as ServerV1 } from "@modelcontextprotocol/sdk/server/index.js";
 // @ts-types="../node_modules/@modelcontextprotocol/sdk/dist/esm/inMemory.d.ts"
 import { InMemoryTransport as InMemoryTransportV1 } from "@modelcontextprotocol/sdk/inMemory.js";
+// @ts-types="../node_modules/@modelcontextprotocol/sdk/dist/esm/server/index.d.ts"
+import { Server as ServerV1 } from "@modelcontextprotocol/sdk/server/index.js";
 // @ts-types="../node_modules/@modelcontextprotocol/sdk/dist/esm/types.d.ts"
 import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
-import { Client as ClientV2, InMemoryTransport as InMemoryTransportV2 } from "@modelcontextprotocol/client";
 import { Server as ServerV2 } from "@modelcontextprotocol/server";
 import { mcpwire, mcpwireRegistry } from "./subject.ts";
 

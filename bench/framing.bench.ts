@@ -4,9 +4,9 @@
 // comparator runs in its own fresh process per round (bench/run.ts).
 
 import { Buffer } from "node:buffer";
+import { ReadBuffer as ReadBufferV2 } from "@modelcontextprotocol/client";
 // @ts-types="../node_modules/@modelcontextprotocol/sdk/dist/esm/shared/stdio.d.ts"
 import { ReadBuffer as ReadBufferV1 } from "@modelcontextprotocol/sdk/shared/stdio.js";
-import { ReadBuffer as ReadBufferV2 } from "@modelcontextprotocol/client";
 import { mcpwire } from "./subject.ts";
 
 const { LineDecoder } = mcpwire;

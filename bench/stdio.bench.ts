@@ -7,12 +7,12 @@
 import { spawn } from "node:child_process";
 import process from "node:process";
 import { fileURLToPath } from "node:url";
+import { Client as ClientV2 } from "@modelcontextprotocol/client";
+import { StdioClientTransport as StdioV2 } from "@modelcontextprotocol/client/stdio";
 // @ts-types="../node_modules/@modelcontextprotocol/sdk/dist/esm/client/index.d.ts"
 import { Client as ClientV1 } from "@modelcontextprotocol/sdk/client/index.js";
 // @ts-types="../node_modules/@modelcontextprotocol/sdk/dist/esm/client/stdio.d.ts"
 import { StdioClientTransport as StdioV1 } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { Client as ClientV2 } from "@modelcontextprotocol/client";
-import { StdioClientTransport as StdioV2 } from "@modelcontextprotocol/client/stdio";
 import { mcpwire } from "./subject.ts";
 
 const { Client, StdioTransport } = mcpwire;

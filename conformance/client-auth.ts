@@ -3,10 +3,10 @@
 // redirect_uri with code, state (and iss), so "opening" the URL is one fetch that does not
 // follow the redirect; its Location is the callback.
 
-import { extensionAuthFetch } from "./client-auth-extensions.ts";
-import { AuthError, type AuthProvider, createOAuthFetch, MemoryTokenStore } from "../src/auth/mod.ts";
 import { REFUSAL_CODES } from "../src/auth/errors.ts";
+import { AuthError, type AuthProvider, createOAuthFetch, MemoryTokenStore } from "../src/auth/mod.ts";
 import type { JsonObject } from "../src/mod.ts";
+import { extensionAuthFetch } from "./client-auth-extensions.ts";
 
 /** The client id metadata document URL the basic-cimd scenario expects (SEP-991). */
 const CIMD_URL = "https://conformance-test.local/client-metadata.json";

@@ -8,7 +8,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import process from "node:process";
 import { fileURLToPath } from "node:url";
-import { configSchema } from "../src/cli/config-reference.ts";
+import { configSchema } from "../src/cli/verbs/config-verb.ts";
 
 /** The committed schema file. */
 export const SCHEMA_FILE = fileURLToPath(new URL("../schema/mcpwire.schema.json", import.meta.url));

@@ -3,13 +3,13 @@
 // re-exports another's. After changing an entry or a doc comment on what it exports, run
 // `npm run api` and commit the report with the change.
 
-import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import process from "node:process";
+import { describe, test } from "node:test";
 import { pathToFileURL } from "node:url";
 import { type ApiName, apiOf, ENTRIES, reportOf, ROOT, summaryOf } from "../scripts/api-report.ts";
 

@@ -3,10 +3,10 @@
 // library module, the entries load only what their row allows, and every error thrown has a
 // code (docs/errors.md).
 
-import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve, sep } from "node:path";
+import { describe, test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { computedImports, globalUses, type ImportRecord, importsOf, thrownClasses, tokenize, topLevelAwaits } from "./support/source-scan.ts";
 
@@ -740,5 +740,78 @@ describe("the folder plans of docs/architecture.md", () => {
       }
     }
     assert.deepEqual(problems, [], "docs/architecture.md's host folder plan says which folder uses which");
+  });
+});
+
+/** The modules of verbs/ each row of the verb table loads (`import("./verbs/…")` between its `name: row(` and the next row's). */
+function verbTableModules(text: string): Map<string, string[]> {
+  const rows = new Map<string, string[]>();
+  const starts = [...text.matchAll(/^ {2}(\w+): row\(/gm)];
+  starts.forEach((start, i) => {
+    const body = text.slice(start.index, starts[i + 1]?.index ?? text.length);
+    rows.set(start[1]!, [...body.matchAll(/import\("\.\/verbs\/([\w.-]+)"\)/g)].map((found) => found[1]!));
+  });
+  return rows;
+}
+
+describe("the CLI's folders (docs/architecture.md, the CLI's folders)", () => {
+  const CLI_VERBS = "src/cli/verbs/";
+  const TABLE = "src/cli/verb-table.ts";
+  /** The rows with no module of verbs/: the help and the version. */
+  const OWN_ROWS = new Set(["help", "version"]);
+  const verbFiles = sources.filter((file) => file.path.startsWith(CLI_VERBS)).map((file) => file.path.slice(CLI_VERBS.length));
+
+  test("the table reader finds each row's modules", () => {
+    const rows = verbTableModules(
+      [
+        "export const VERBS = {",
+        '  a: row("x", () => import("./verbs/a-verb.ts").then((verb) => ({ run: verb.a }))),',
+        "  b: row(",
+        '    "y",',
+        '    () => import("./verbs/b-verb.ts").then((verb) => ({ run: verb.b })),',
+        "  ),",
+        '  help: row("z", () => Promise.resolve({ run: help })),',
+        "};",
+      ].join("\n"),
+    );
+    assert.deepEqual([...rows], [["a", ["a-verb.ts"]], ["b", ["b-verb.ts"]], ["help", []]]);
+  });
+
+  test("src/cli/verbs/ holds verbs only: each file <name>-verb.ts, none imports another verb or the verb table", () => {
+    assert.ok(verbFiles.length >= 20, `verbs/ holds ${verbFiles.length} files`);
+    const problems = verbFiles.filter((name) => !name.endsWith("-verb.ts")).map((name) => `${CLI_VERBS}${name} is not named <name>-verb.ts`);
+    for (const file of sources) {
+      if (!file.path.startsWith(CLI_VERBS)) continue;
+      for (const record of file.imports) {
+        const path = target(file.path, record.specifier);
+        if (path !== undefined && (path.startsWith(CLI_VERBS) || path === TABLE)) problems.push(`${file.path}:${record.line} imports ${path}`);
+      }
+    }
+    assert.deepEqual(problems, [], "what verbs share goes in a module outside verbs/ (src/cli/, session/, tools/, interactive/, trace/)");
+  });
+
+  test("every verb of the table loads one module of verbs/, and every module of verbs/ is a verb of the table", async () => {
+    const { VERBS } = await import("../src/cli/verb-table.ts");
+    const rows = verbTableModules(byPath.get(TABLE)!.text);
+    assert.deepEqual([...rows.keys()], Object.keys(VERBS), "the table reader found every row of VERBS");
+    const problems: string[] = [];
+    for (const [verb, modules] of rows) {
+      if (OWN_ROWS.has(verb)) {
+        if (modules.length > 0) problems.push(`${verb} is the table's own verb but loads ${modules.join(", ")}`);
+        continue;
+      }
+      if (modules.length !== 1) problems.push(`${verb} loads ${modules.length} modules of verbs/ (${modules.join(", ")}); a row loads one`);
+      for (const name of modules) if (!verbFiles.includes(name)) problems.push(`${verb} loads ${CLI_VERBS}${name}, which does not exist`);
+    }
+    const loaded = new Set([...rows.values()].flat());
+    for (const name of verbFiles) if (!loaded.has(name)) problems.push(`${CLI_VERBS}${name} is loaded by no row of ${TABLE}`);
+    assert.deepEqual(problems, []);
+    // Each row's module gives what the row promises: a function to run, a usage text, an option table.
+    for (const [name, row] of Object.entries(VERBS)) {
+      const verb = await row.load();
+      assert.equal(typeof verb.run, "function", name);
+      assert.ok(verb.usage.startsWith(OWN_ROWS.has(name) ? "mcpwire " : `usage: mcpwire `), `${name}'s usage text starts with its synopsis`);
+      assert.equal(typeof verb.options, "object", name);
+    }
   });
 });

@@ -8,13 +8,13 @@
 // their budgets; where a runtime cannot start a process or a blocking worker, stdio and the sync
 // bridge say so with an UnsupportedRuntimeError.
 
-import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import { join } from "node:path";
 import process from "node:process";
+import { after, before, describe, test } from "node:test";
 import { fileURLToPath } from "node:url";
 import * as esbuild from "esbuild";
 import { BUDGETS, buildPackage, bundle, bundleCases, type BundleFigures, MEASURED } from "../scripts/bundle-sizes.ts";

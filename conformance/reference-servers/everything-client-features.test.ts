@@ -2,9 +2,9 @@
 // in `streamableHttp` mode — spec 2025-11-25 client/elicitation, client/sampling, client/roots:
 // elicitation, sampling and roots requests travel back over the HTTP streams to the handlers.
 
-import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import type { ChildProcess } from "node:child_process";
+import { after, before, describe, test } from "node:test";
 import { Client, type CreateMessageRequest, type ElicitFormRequest } from "../../src/mod.ts";
 import { StreamableHttpTransport } from "../../src/transport/streamable-http/mod.ts";
 import { freePort, startEverything, stop, textOf } from "../../test/support/everything-http.ts";

@@ -3,11 +3,11 @@
 // HTTP"): the same checks as over stdio, then the server killed and restarted (its new
 // process knows no session: a new one is started transparently).
 
-import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import type { ChildProcess } from "node:child_process";
-import { Client, type ClientEvents, type Progress, RpcError } from "../../src/mod.ts";
+import { after, before, describe, test } from "node:test";
 import type { ClientEventType } from "../../src/client/client-events.ts";
+import { Client, type ClientEvents, type Progress, RpcError } from "../../src/mod.ts";
 import { StreamableHttpTransport } from "../../src/transport/streamable-http/mod.ts";
 import { freePort, startEverything, stop, textOf } from "../../test/support/everything-http.ts";
 

@@ -2,8 +2,8 @@
 // `sse` mode, over the legacy HTTP+SSE transport on loopback — spec 2024-11-05
 // basic/transports ("HTTP with SSE"): the same checks as over stdio (everything.test.ts).
 
-import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
+import { after, before, describe, test } from "node:test";
 import { Client } from "../../src/client/client.ts";
 import type { TextContent } from "../../src/client/types.ts";
 import { RpcError } from "../../src/jsonrpc/errors.ts";

@@ -2,10 +2,10 @@
 // stdio: one connection for the whole file, every feature the server offers a client
 // without sampling, elicitation or roots.
 
-import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { Client, type ClientEvents, type Progress, RpcError, StdioTransport, type TextContent } from "../../src/mod.ts";
+import { after, before, describe, test } from "node:test";
 import type { ClientEventType } from "../../src/client/client-events.ts";
+import { Client, type ClientEvents, type Progress, RpcError, StdioTransport, type TextContent } from "../../src/mod.ts";
 import { ALWAYS_LISTED, EVERYTHING } from "../../test/support/everything-path.ts";
 
 function textOf(content: { type: string }[]): string {

@@ -2,11 +2,11 @@
 // stdio, rooted in a fresh temporary directory: its tools, their validated
 // structuredContent, and its refusal to leave the directory.
 
-import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { mkdtemp, readFile, realpath, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { after, before, describe, test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { Client, StdioTransport, type TextContent } from "../../src/mod.ts";
 

@@ -2,11 +2,11 @@
 // its storage file in a temp dir given through the environment (StdioTransport passes env
 // exactly as given, so the test adds the default variables to it).
 
-import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { after, before, describe, test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { Client, type ClientEvents, StdioTransport } from "../../src/mod.ts";
 import { defaultChildEnv } from "../../src/transport/stdio.ts";

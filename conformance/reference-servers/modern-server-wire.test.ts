@@ -4,9 +4,9 @@
 // basic/versioning. No SDK client and not our Client: these tests document exactly what a modern
 // client has to send and what it gets back.
 
-import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import type { ChildProcess } from "node:child_process";
+import { after, before, describe, test } from "node:test";
 import { type ModernHttpServer, type ModernServerProcess, startModernHttp, startModernStdio } from "../fixtures/modern-server-launch.ts";
 
 const VERSION = "2026-07-28";

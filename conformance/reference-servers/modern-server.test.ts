@@ -4,9 +4,8 @@
 // basic/patterns/mrtr, basic/patterns/subscriptions, server/utilities/caching.
 
 import assert from "node:assert/strict";
-import { fileURLToPath } from "node:url";
 import { describe, test } from "node:test";
-import { type ModernHttpServer, modernServerArgs, startModernHttp } from "../fixtures/modern-server-launch.ts";
+import { fileURLToPath } from "node:url";
 import {
   type CallToolResult,
   Client,
@@ -21,6 +20,7 @@ import {
 } from "../../src/mod.ts";
 import { registerMcpServer, ToolRegistry } from "../../src/registry/mod.ts";
 import { EVERYTHING } from "../../test/support/everything-path.ts";
+import { type ModernHttpServer, modernServerArgs, startModernHttp } from "../fixtures/modern-server-launch.ts";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 

@@ -5,24 +5,24 @@
 
 import { OutputValidators } from "../client/output-validator.ts";
 import type { JsonSchemaValidator } from "../client/schema-validator.ts";
+import type { TelemetryOption } from "../client/telemetry.ts";
 import type { JsonObject } from "../client/types.ts";
-import { McpwireError } from "../common/mcpwire-error.ts";
 import { messageOf } from "../common/error-text.ts";
 import { isObject } from "../common/json.ts";
+import { McpwireError } from "../common/mcpwire-error.ts";
 import type { Progress } from "../jsonrpc/peer.ts";
 import { errorString } from "../registry/result-format.ts";
 import type { ToolRegistry } from "../registry/tool-registry.ts";
+import type { LlmToolSchema, RegisteredTool } from "../registry/types.ts";
 import type { ApprovalAnswer, ApproveFunction } from "./approval.ts";
-import { type HookEventName, type HookInput, type HookOutcome, type Hooks, NO_HOOKS } from "./hooks.ts";
 import { historyText, parseHistory, type SavedHistory } from "./history.ts";
+import { type HookEventName, type HookInput, type HookOutcome, type Hooks, NO_HOOKS } from "./hooks.ts";
 import { ModelRetry, type RetryOptions } from "./model-retry.ts";
+import { type ChatMessage, type ChatResponse, type ModelToolCall, type Provider, ProviderError } from "./providers/types.ts";
+import { type RunnerTelemetry, startRunnerTelemetry, type ToolCallSpan } from "./runner-telemetry.ts";
+import { systemWithSkills } from "./skills-prompt.ts";
 import { ToolDefinitionCap, type ToolDefinitionLimits } from "./tool-definition-cap.ts";
 import { ToolSearch, type ToolSearchOptions } from "./tool-search.ts";
-import { systemWithSkills } from "./skills-prompt.ts";
-import { type ChatMessage, type ChatResponse, type ModelToolCall, type Provider, ProviderError } from "./providers/types.ts";
-import type { TelemetryOption } from "../client/telemetry.ts";
-import type { LlmToolSchema, RegisteredTool } from "../registry/types.ts";
-import { type RunnerTelemetry, startRunnerTelemetry, type ToolCallSpan } from "./runner-telemetry.ts";
 
 export const DEFAULT_MAX_STEPS = 20;
 

@@ -11,8 +11,8 @@ import type { JsonObject } from "../client/types.ts";
 import { isObject } from "../common/json.ts";
 import { clipLine } from "../common/preview.ts";
 import { errorString, resultString } from "../registry/result-format.ts";
-import type { LlmToolSchema } from "../registry/types.ts";
 import type { ToolRegistry } from "../registry/tool-registry.ts";
+import type { LlmToolSchema } from "../registry/types.ts";
 
 /** What tool search reads of the registry (the Runner's registry offers it). */
 export type SearchedRegistry = Pick<ToolRegistry, "list" | "get">;

@@ -10,9 +10,9 @@ import { dpopFetch } from "./dpop.ts";
 import { AuthError } from "./errors.ts";
 import { resolveClient, type ResolvedClient, type StoredClient } from "./registration.ts";
 import { type ClientAuthentication, OAuthError, type TokenSet } from "./token-endpoint.ts";
+import { MemoryTokenStore, type TokenStore } from "./token-store.ts";
 import type { AuthProvider } from "./types.ts";
 import { offersOnlyOtherSchemes, readResourceChallenge, type ResourceChallenge } from "./www-authenticate.ts";
-import { MemoryTokenStore, type TokenStore } from "./token-store.ts";
 
 /** What a grant other than the authorization code (client credentials, JWT bearer, …) is given. */
 export interface GrantContext {

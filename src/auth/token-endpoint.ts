@@ -2,10 +2,10 @@
 // sections 2.3 and 5, OAuth 2.1 section 3.2, RFC 7523 section 2.2 (private_key_jwt), RFC 8707
 // (resource), RFC 9449 sections 5 and 8 (DPoP and its nonce); spec 2025-11-25 basic/authorization.
 
-import { McpwireError } from "../common/mcpwire-error.ts";
 import { durationText } from "../common/duration.ts";
 import { messageOf } from "../common/error-text.ts";
 import { isObject } from "../common/json.ts";
+import { McpwireError } from "../common/mcpwire-error.ts";
 import { redactText } from "../common/redact.ts";
 import { base64Encode } from "./base64url.ts";
 import type { DpopSigner } from "./dpop.ts";

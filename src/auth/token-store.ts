@@ -3,16 +3,16 @@
 // spec 2025-11-25 basic/authorization ("Token Storage": clients MUST store tokens securely) and
 // SEP-2352 (client credentials are kept per authorization server, by issuer).
 
-import { McpwireError } from "../common/mcpwire-error.ts";
 import { messageOf } from "../common/error-text.ts";
+import { McpwireError } from "../common/mcpwire-error.ts";
+import { mcpwireDirectory, trimSlash } from "../common/user-dirs.ts";
+import { FileError } from "../runtime/errors.ts";
 import { runtime as defaultRuntime } from "../runtime/mod.ts";
 import type { Runtime } from "../runtime/types.ts";
-import { FileError } from "../runtime/errors.ts";
 import { DpopSigner } from "./dpop.ts";
+import type { TokenStoreErrorCode } from "./errors.ts";
 import type { JwsAlgorithm } from "./jwt.ts";
 import type { TokenSet } from "./token-endpoint.ts";
-import type { TokenStoreErrorCode } from "./errors.ts";
-import { mcpwireDirectory, trimSlash } from "../common/user-dirs.ts";
 
 /** Client credentials registered with one authorization server (dynamic registration, or given). */
 export interface StoredClientCredentials {

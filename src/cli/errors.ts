@@ -1,6 +1,6 @@
 // The CLI's error codes in one union. The classes live with what they are about: UsageError
 // (args.ts; a command line mcpwire cannot run, exit 2), CallArgumentsError (call-arguments.ts,
-// a UsageError of `mcpwire call`'s arguments), NoModelError (run-verb.ts). The codes are
+// a UsageError of `mcpwire call`'s arguments), NoModelError (agent-session.ts). The codes are
 // here, not beside the classes, so that args.ts and call-arguments.ts import no cycle.
 
 /** What was wrong with the arguments; each is a usage error (exit 2) found before the call. */

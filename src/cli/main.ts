@@ -1,130 +1,58 @@
-// The `mcpwire` command: picks the verb; usage and config errors become one line and exit 2.
+// The `mcpwire` command: picks the verb from the verb table; usage and config errors become
+// one line and exit 2.
+//
+// Reading order for src/cli/ (docs/architecture.md, "The CLI's folders"):
+//   1. main.ts (this file) and run.ts: the command line in, the exit code out.
+//   2. verb-table.ts: every verb, its line of `mcpwire help`, the module in verbs/ that runs it
+//      (verb.ts: what a module gives the table). The help and shell completion come from it.
+//   3. verbs/: one module per verb, or per family of verbs (resources and read; add, remove,
+//      enable and disable), named <name>-verb.ts; start with verbs/call-verb.ts. A verb imports
+//      no other verb: what verbs share lives in the folders below.
+//   4. The plumbing every verb uses, here: args.ts (options, UsageError), output.ts (everything
+//      written: redacted, terminal-safe, bounded), table.ts, progress.ts, exit-codes.ts,
+//      errors.ts, command-line.ts, version.ts, completion-scripts.ts.
+//   5. session/: starting the servers for a verb (host-session.ts), and a model over them
+//      (agent-session.ts); servers given on the command line, the one server a verb names,
+//      the servers it could not reach, the startup status line, which server owns a tool.
+//   6. tools/: a tool as a person types and reads it: key=value arguments typed by its schema,
+//      its signature, its result as text, the diff of a changed definition, its MCP App.
+//   7. interactive/: the questions asked on a terminal (a server's elicitation, a changed
+//      tool's pin, a project config's trust).
+//   8. trace/: a session's traffic made readable: the --trace lines, the HTML page, the diff of
+//      two traces, what each method is for, and the OTLP export of --otel.
 
 import { ConfigError } from "../host/config/types.ts";
 import { UsageError } from "./args.ts";
 import { write } from "./output.ts";
-import { VERSION } from "./version.ts";
+import { verbRow } from "./verb.ts";
+import { usageText, VERBS } from "./verb-table.ts";
 
-export { VERSION };
-
-const USAGE = `mcpwire ${VERSION} — a Model Context Protocol client
-
-usage: mcpwire <verb> [options]
-
-verbs:
-  servers   start the configured servers and show each one's status
-  tools     list the tools registered from the configured servers (--signatures: as signatures)
-  call      call one tool: mcpwire call <registered-name> key=value… (or '{"key":"value"}')
-  resources list the servers' resources and resource templates: mcpwire resources [SERVER]
-  read      read a resource: mcpwire read SERVER URI [--out FILE], or a template: read SERVER TEMPLATE key=value…
-  prompts   list the servers' prompts: mcpwire prompts [SERVER]
-  prompt    get a prompt's messages: mcpwire prompt SERVER NAME key=value…
-  complete  a server's completions for a prompt or template argument: complete SERVER --prompt NAME ARG=prefix
-  watch     print each update of a resource until Ctrl-C: mcpwire watch SERVER URI
-  task      a tool call running as a task: mcpwire task get|wait|cancel <server> <task-id>, task list <server>
-  inspect   connect to one server given on the command line and show what it offers
-  run       one prompt to a model with the servers' tools: mcpwire run -p "add 2 and 40"
-  chat      an interactive conversation with a model over the servers' tools
-  auth      OAuth for an HTTP server: mcpwire auth login|logout|status <server>
-  import    show the servers other apps configured that --import would add: mcpwire import --list
-  skills    list the servers' skills; mcpwire skills show <server> <skill> prints one
-  trust     approve this directory's project config (./.mcp.json, ./mcpwire.yaml, ./.cursor/…) after seeing what it runs
-  pin       tools held back since their definitions changed: pin status, pin diff [SERVER] [TOOL], pin accept|reject [SERVER] [TOOL]
-  trace     read a file --trace-file wrote: trace show FILE [--explain], trace diff A B, trace html FILE -o OUT.html
-  replay    serve a recorded server (a --trace-file trace) again, on stdio or --http PORT: mcpwire replay session.jsonl
-  add       add a server to the config: mcpwire add NAME -- COMMAND [ARG…], add NAME --http URL
-  remove    remove a server from the config: mcpwire remove NAME
-  enable    enable a server the config disables: mcpwire enable NAME
-  disable   disable a server in the config (enabled: false): mcpwire disable NAME
-  export    print the servers in another app's format, or --write them into its file: mcpwire export --to cursor
-  config    the config's JSON Schema: mcpwire config schema; mcpwire help config: every key
-  completion print a shell's completion script: mcpwire completion bash|zsh|fish
-  help      show this text, or a verb's: mcpwire help call
-  version   print the version
-
-Without --config the verbs servers, tools, call, resources, read, prompts, prompt, complete, watch, run, chat, skills and export read ./mcpwire.yaml, ./.mcp.json,
-~/.mcp.json, then $XDG_CONFIG_HOME/mcpwire/config.yaml (default ~/.config/mcpwire/config.yaml).
---import APP[,APP] adds the servers of claude-desktop, claude-code, cursor, vscode, windsurf,
-gemini-cli, codex or mcphost (or all).
-A config in the working directory (and an app's project file there) is used only once you
-approve it: asked on a terminal, else refused; mcpwire trust approves it, --trust-project (or
-MCPWIRE_TRUST_PROJECT=1) trusts it for one run.
---debug adds stack traces to errors.`;
-
-/** A verb: the function that runs it and its usage text. */
-type Verb = { run: (args: string[]) => Promise<number>; usage: string };
-
-// Each verb's module is loaded only when that verb runs (or its help is asked for): `mcpwire
-// version` does not load the client, the manager, yaml or a provider.
-const VERBS: Record<string, () => Promise<Verb>> = {
-  servers: () => import("./servers.ts").then((verb) => ({ run: verb.servers, usage: verb.SERVERS_USAGE })),
-  tools: () => import("./tools-verb.ts").then((verb) => ({ run: verb.tools, usage: verb.TOOLS_USAGE })),
-  call: () => import("./call.ts").then((verb) => ({ run: verb.call, usage: verb.CALL_USAGE })),
-  resources: () => import("./resources-verb.ts").then((verb) => ({ run: verb.resources, usage: verb.RESOURCES_USAGE })),
-  read: () => import("./resources-verb.ts").then((verb) => ({ run: verb.read, usage: verb.READ_USAGE })),
-  prompts: () => import("./prompts-verb.ts").then((verb) => ({ run: verb.prompts, usage: verb.PROMPTS_USAGE })),
-  prompt: () => import("./prompts-verb.ts").then((verb) => ({ run: verb.prompt, usage: verb.PROMPT_USAGE })),
-  complete: () => import("./prompts-verb.ts").then((verb) => ({ run: verb.complete, usage: verb.COMPLETE_USAGE })),
-  watch: () => import("./watch-verb.ts").then((verb) => ({ run: verb.watch, usage: verb.WATCH_USAGE })),
-  task: () => import("./task.ts").then((verb) => ({ run: verb.task, usage: verb.TASK_USAGE })),
-  inspect: () => import("./inspect.ts").then((verb) => ({ run: verb.inspect, usage: verb.INSPECT_USAGE })),
-  run: () => import("./run-verb.ts").then((verb) => ({ run: verb.run, usage: verb.RUN_USAGE })),
-  chat: () => import("./chat.ts").then((verb) => ({ run: verb.chat, usage: verb.CHAT_USAGE })),
-  auth: () => import("./auth.ts").then((verb) => ({ run: verb.auth, usage: verb.AUTH_USAGE })),
-  import: () => import("./import.ts").then((verb) => ({ run: verb.importVerb, usage: verb.IMPORT_USAGE })),
-  skills: () => import("./skills-verb.ts").then((verb) => ({ run: verb.skills, usage: verb.SKILLS_USAGE })),
-  trust: () => import("./trust.ts").then((verb) => ({ run: verb.trust, usage: verb.TRUST_USAGE })),
-  pin: () => import("./pin-verb.ts").then((verb) => ({ run: verb.pin, usage: verb.PIN_USAGE })),
-  trace: () => import("./trace-verb.ts").then((verb) => ({ run: verb.trace, usage: verb.TRACE_VERB_USAGE })),
-  replay: () => import("./replay-verb.ts").then((verb) => ({ run: verb.replay, usage: verb.REPLAY_USAGE })),
-  add: () => import("./config-edit-verb.ts").then((verb) => ({ run: verb.add, usage: verb.ADD_USAGE })),
-  remove: () => import("./config-edit-verb.ts").then((verb) => ({ run: verb.remove, usage: verb.REMOVE_USAGE })),
-  enable: () => import("./config-edit-verb.ts").then((verb) => ({ run: verb.enable, usage: verb.ENABLE_USAGE })),
-  disable: () => import("./config-edit-verb.ts").then((verb) => ({ run: verb.disable, usage: verb.DISABLE_USAGE })),
-  export: () => import("./export-verb.ts").then((verb) => ({ run: verb.exportVerb, usage: verb.EXPORT_USAGE })),
-  config: () => import("./config-reference.ts").then((verb) => ({ run: verb.config, usage: verb.configHelp() })),
-  completion: () => import("./completion-verb.ts").then((verb) => ({ run: (args) => verb.completion(args, Object.keys(VERBS)), usage: verb.COMPLETION_USAGE })),
-};
-
-/** The loader of a verb's module; undefined for anything that is not a verb (`constructor` included). */
-function verbLoader(name: string | undefined): (() => Promise<Verb>) | undefined {
-  return name !== undefined && Object.hasOwn(VERBS, name) ? VERBS[name] : undefined;
-}
+/** The verbs also known by an option's name. */
+const ALIASES: Readonly<Record<string, string>> = { "--help": "help", "-h": "help", "--version": "version" };
 
 export async function main(argv: readonly string[]): Promise<number> {
   const [verb, ...rest] = argv;
   const debug = rest.includes("--debug");
   try {
-    const load = verbLoader(verb);
-    if (load !== undefined) return await (await load()).run(rest);
-    switch (verb) {
-      case "version":
-      case "--version":
-        await write("stdout", `mcpwire ${VERSION}\n`);
-        return 0;
-      case "help":
-      case "--help":
-      case "-h":
-      case undefined:
-        await write(verb === undefined ? "stderr" : "stdout", ((await verbLoader(rest[0])?.())?.usage ?? USAGE) + "\n");
-        return verb === undefined ? 2 : 0;
-      default:
-        throw new UsageError(
-          `unknown verb "${verb}"; verbs: ${Object.keys(VERBS).join(", ")}, help, version`,
-        );
+    if (verb === undefined) {
+      await write("stderr", usageText() + "\n");
+      return 2;
     }
+    const row = verbRow(VERBS, Object.hasOwn(ALIASES, verb) ? ALIASES[verb] : verb);
+    if (row !== undefined) return await (await row.load()).run(rest);
+    throw new UsageError(`unknown verb "${verb}"; verbs: ${Object.keys(VERBS).join(", ")}`);
   } catch (error) {
     // Through the verb's redactor: an error may quote a server, and a server may quote a token.
     if (error instanceof UsageError) {
-      await write("stderr", `mcpwire: ${error.message}\nrun "mcpwire help${verbLoader(verb) ? ` ${verb}` : ""}" for usage\n`);
+      await write("stderr", `mcpwire: ${error.message}\nrun "mcpwire help${verbRow(VERBS, verb) ? ` ${verb}` : ""}" for usage\n`);
       return 2;
     }
     if (error instanceof ConfigError) {
-      const { describeConfigError } = await import("./host-session.ts");
+      const { describeConfigError } = await import("./session/host-session.ts");
       await write("stderr", `mcpwire: ${describeConfigError(error)}\n`);
       // A project config refused: what it would have run and read, so the user can judge it.
       if (error.code === "untrusted-project" && error.project !== undefined) {
-        const { projectSummaryText } = await import("./project-trust-prompt.ts");
+        const { projectSummaryText } = await import("./interactive/project-trust-prompt.ts");
         await write("stderr", `${projectSummaryText(error.project)}\n`);
       }
       return 2;

@@ -5,9 +5,9 @@
 // `#json-schema` package condition gives those validators-web.ts (validators.ts).
 
 import type { Ajv } from "ajv";
+import type { ErrorObject } from "ajv";
 import type { Ajv2019 } from "ajv/dist/2019.js";
 import type { Ajv2020 } from "ajv/dist/2020.js";
-import type { ErrorObject } from "ajv";
 import { messageOf } from "../common/error-text.ts";
 import {
   type CompileOptions,

@@ -2,10 +2,10 @@
 // ("Capability Negotiation"), client/sampling, client/elicitation, client/roots,
 // basic/utilities/tasks ("Client Capabilities"); spec 2026-07-28 basic/versioning (extensions).
 
+import { isObject } from "../common/json.ts";
 import type { ClientOptions } from "./client-options.ts";
 import type { ClientExtension } from "./extension.ts";
 import { declaredExtensions, withExtensions } from "./extension-negotiation.ts";
-import { isObject } from "../common/json.ts";
 import type { ClientCapabilities } from "./types.ts";
 
 /**

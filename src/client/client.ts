@@ -10,8 +10,8 @@ import { ContainedEventTarget, type ListenerFailure } from "../common/events.ts"
 import { checkOptions } from "../common/options.ts";
 import type { Params, RequestOptions } from "../jsonrpc/peer.ts";
 import type { ClientTransport } from "../transport/transport.ts";
-import { lacksCapability, requireCapability } from "./client-context.ts";
 import { ClientConnection, type ConnectOptions } from "./client-connection.ts";
+import { lacksCapability, requireCapability } from "./client-context.ts";
 import type { ClientEvents, ClientEventType } from "./client-events.ts";
 import { type CallOptions, CLIENT_OPTIONS, type ClientOptions, type JoinedSession, type ListOptions, type ToolCallOptions } from "./client-options.ts";
 import type { ClientState } from "./client-state.ts";

@@ -1,8 +1,8 @@
 // Errors the client raises itself (as opposed to RpcError, which the server sent).
 
-import { RequestError, type RequestErrorOptions, RpcError, type RpcErrorOptions } from "../jsonrpc/errors.ts";
-import { McpwireError } from "../common/mcpwire-error.ts";
 import { isObject } from "../common/json.ts";
+import { McpwireError } from "../common/mcpwire-error.ts";
+import { RequestError, type RequestErrorOptions, RpcError, type RpcErrorOptions } from "../jsonrpc/errors.ts";
 
 /**
  * Why a method cannot run in the client's state (`state` says which state it was):

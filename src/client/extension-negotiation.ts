@@ -17,8 +17,8 @@ import { isObject, setOwn } from "../common/json.ts";
 import type { Middleware } from "../jsonrpc/middleware.ts";
 import type { ClientContext } from "./client-context.ts";
 import type { ExtensionOptions } from "./client-options.ts";
-import type { ClientExtension, ExtensionParts } from "./extension.ts";
 import { TaskError } from "./errors.ts";
+import type { ClientExtension, ExtensionParts } from "./extension.ts";
 import type { ClientCapabilities, JsonObject, ServerCapabilities } from "./types.ts";
 
 /** The official extensions mcpwire implements, by identifier (each folder's extension value carries the same). */

@@ -7,11 +7,11 @@
 // the same places and ajv's words, so a message reads the same whichever validator found it.
 // Where ajv departs from the specification, this follows ajv (noted at each place).
 
-import { clipText } from "../common/preview.ts";
 import { isObject } from "../common/json.ts";
+import { clipText } from "../common/preview.ts";
 import { jsonEqual } from "./json-equal.ts";
-import { isForeignKeyword } from "./schema-shape.ts";
 import { SchemaResources, subschemasOf } from "./schema-resources.ts";
+import { isForeignKeyword } from "./schema-shape.ts";
 import { type Dialect, SchemaError, type SchemaFailure } from "./schema-validator.ts";
 
 /** Schemas applied inside one another at most, while checking one value (a recursive `$ref` follows the value down). */

@@ -12,6 +12,7 @@ import type { Send } from "../jsonrpc/middleware.ts";
 import type { Params, Peer } from "../jsonrpc/peer.ts";
 import { traceTransportName } from "../transport/tracing.ts";
 import { type ClientTransport, TransportError } from "../transport/transport.ts";
+import { type EraCacheEntry, rememberedEra, rememberEra } from "./era-cache.ts";
 import {
   HeaderMismatchError,
   MissingClientCapabilityError,
@@ -33,7 +34,6 @@ import {
 } from "./protocol-version.ts";
 import { requestHeaders } from "./request-headers.ts";
 import { META_SERVER_INFO } from "./request-meta.ts";
-import { type EraCacheEntry, rememberedEra, rememberEra } from "./era-cache.ts";
 import type { Implementation, InitializeResult, ServerCapabilities } from "./types.ts";
 
 /** Default bound of the auto probe; a legacy stdio server may never answer it. */

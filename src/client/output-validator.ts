@@ -4,8 +4,8 @@
 // a schema's `$schema` selects draft-07, draft-06 or 2019-09 instead.
 
 import { depthOf } from "../common/bounded.ts";
-import { jsonSchemaValidator, loadJsonSchema } from "./json-schema.ts";
 import { messageOf } from "../common/error-text.ts";
+import { jsonSchemaValidator, loadJsonSchema } from "./json-schema.ts";
 import { dialectOf, type JsonSchemaValidator, type SchemaCheck, type SchemaFailure } from "./schema-validator.ts";
 import type { JsonObject } from "./types.ts";
 

@@ -3,8 +3,8 @@
 // ("Listing Tools"), schema Tool; spec 2026-07-28 streamable-http ("Custom Headers from Tool
 // Parameters"). A tools/call result is checked in answers.ts.
 
-import { paramHeadersOf } from "./request-headers.ts";
 import { ProtocolError } from "./errors.ts";
+import { paramHeadersOf } from "./request-headers.ts";
 import type { Tool } from "./types.ts";
 
 /**

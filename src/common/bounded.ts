@@ -3,8 +3,8 @@
 // structuredClone recurse once per level, so 100,000 levels is a stack overflow. These walk with a
 // depth limit and a size budget and mark what they left out, so the text always names the cut.
 
-import { McpwireError } from "./mcpwire-error.ts";
 import { setOwn } from "./json.ts";
+import { McpwireError } from "./mcpwire-error.ts";
 
 /** How deep and how large a rendering or copy may be. */
 export type Bounds = {

@@ -3,8 +3,8 @@
 // and the nearest known option, not a runtime's error about an undefined value further on.
 // Only constructors call it, never a per-message path.
 
-import { McpwireError } from "./mcpwire-error.ts";
 import { isObject } from "./json.ts";
+import { McpwireError } from "./mcpwire-error.ts";
 import { nearestName } from "./nearest-name.ts";
 
 /** Why an options object was refused: always "invalid-options" (the message says which keys). */

@@ -18,8 +18,8 @@
 
 import { durationText } from "../common/duration.ts";
 import { messageOf } from "../common/error-text.ts";
-import { runtime } from "../runtime/mod.ts";
 import type { WorkerThread } from "../runtime/mod.ts";
+import { runtime } from "../runtime/mod.ts";
 import { SyncBridgeError } from "./registry-errors.ts";
 
 /** Slots of the control Int32Array both threads share. */

@@ -9,8 +9,8 @@ import { messageOf } from "../common/error-text.ts";
 import type { Redactor } from "../common/redact.ts";
 import { ConnectionClosedError, ErrorCode, errorCodeName, RequestTimeoutError, RpcError } from "../jsonrpc/errors.ts";
 import type { ToolCallErrorCode } from "./registry-errors.ts";
-import { ToolCallError } from "./tool-call-error.ts";
 import { formatToolResultText, type ResultTextOptions } from "./result-format.ts";
+import { ToolCallError } from "./tool-call-error.ts";
 import type { RegisteredTool, ToolCallContext } from "./types.ts";
 
 /** How error messages name a tool: its server and original name for MCP tools. */

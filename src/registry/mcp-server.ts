@@ -6,15 +6,15 @@
 import type { Tool } from "../client/types.ts";
 import { depthOf } from "../common/bounded.ts";
 import { messageOf } from "../common/error-text.ts";
-import { RegistrationError } from "./registry-errors.ts";
 import { isObject } from "../common/json.ts";
 import { checkOptions, optionNames } from "../common/options.ts";
 import { filterToolNames } from "./filters.ts";
 import { DEFAULT_NAMING, namingFormatProblem, toolName } from "./naming.ts";
-import { RegistryEvent, type ToolRegistry } from "./tool-registry.ts";
-import { uiEntry } from "./visibility.ts";
+import { RegistrationError } from "./registry-errors.ts";
 import { acceptHint, heldSummary, type HeldTool } from "./tool-pins.ts";
+import { RegistryEvent, type ToolRegistry } from "./tool-registry.ts";
 import type { HeldEntry, McpServerOptions, McpServerRegistration, McpToolClient, McpToolEntry, ToolCallContext, ToolsChange } from "./types.ts";
+import { uiEntry } from "./visibility.ts";
 
 export type { McpServerOptions, McpServerRegistration, McpToolClient } from "./types.ts";
 

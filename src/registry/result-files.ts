@@ -19,11 +19,11 @@
 import type { CallToolResult, ContentBlock } from "../client/types.ts";
 import { messageOf } from "../common/error-text.ts";
 import { checkOptions, optionNames } from "../common/options.ts";
-import { capTextWithFile, DEFAULT_MAX_RESULT_CHARS, errorString, isCallToolResult, resultString } from "./result-format.ts";
+import { mcpwireDirectory } from "../common/user-dirs.ts";
 import { runtime as currentRuntime } from "../runtime/mod.ts";
 import type { LinkInfo, Runtime } from "../runtime/types.ts";
-import { mcpwireDirectory } from "../common/user-dirs.ts";
 import { ResultFileError } from "./registry-errors.ts";
+import { capTextWithFile, DEFAULT_MAX_RESULT_CHARS, errorString, isCallToolResult, resultString } from "./result-format.ts";
 
 /** Files kept at most in the directory; the oldest of ours go first. */
 export const DEFAULT_MAX_RESULT_FILES = 200;

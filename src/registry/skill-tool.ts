@@ -4,13 +4,13 @@
 // disambiguated; "Reading Skill Content": a load goes through the verifying path; "Security
 // Considerations": content tagged with its origin, reads bound to the originating server).
 
+import { checkedSkillPath, skillRoot } from "../client/skills/skill-entry.ts";
+import { type LoadedSkill, ServerSkills, type Skill, SkillError, type SkillsClient } from "../client/skills/skills.ts";
 import type { JsonObject } from "../client/types.ts";
 import { clipText } from "../common/preview.ts";
 import type { Redactor } from "../common/redact.ts";
-import { type LoadedSkill, ServerSkills, type Skill, SkillError, type SkillsClient } from "../client/skills/skills.ts";
-import { checkedSkillPath, skillRoot } from "../client/skills/skill-entry.ts";
-import { RegistrationError } from "./registry-errors.ts";
 import { DEFAULT_NAMING, toolName } from "./naming.ts";
+import { RegistrationError } from "./registry-errors.ts";
 import { type OfferedSkill, skillCatalogOf } from "./skill-catalog.ts";
 import { RegistryEvent, type ToolRegistry } from "./tool-registry.ts";
 

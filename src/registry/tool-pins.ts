@@ -8,7 +8,6 @@ import type { JsonObject, Tool } from "../client/types.ts";
 import { CanonicalJsonError } from "../common/canonical-json.ts";
 import { messageOf } from "../common/error-text.ts";
 import { ContainedEventTarget, type ListenerFailure } from "../common/events.ts";
-import { ToolPinsError } from "./registry-errors.ts";
 import {
   changedFields,
   MAX_PENDING_TOOLS,
@@ -21,6 +20,7 @@ import {
   type ServerPins,
   type ToolPinsData,
 } from "./pin-record.ts";
+import { ToolPinsError } from "./registry-errors.ts";
 
 export type { ToolPinsData } from "./pin-record.ts";
 

@@ -9,12 +9,11 @@ import type { Redactor } from "../common/redact.ts";
 import { runBounded } from "./bounded-call.ts";
 import { cancelled, describeTool, failure, redacted, redactWith, toolErrorText, unwritableText } from "./call-failure.ts";
 import { isValidToolName } from "./naming.ts";
-import { ToolCallError } from "./tool-call-error.ts";
 import { RegistrationError } from "./registry-errors.ts";
-import { capText, DEFAULT_MAX_RESULT_CHARS, errorString, formatToolResultText, formatValueText, isCallToolResult, resultString } from "./result-format.ts";
 import { type ResultFiles, resultWithFiles } from "./result-files.ts";
-import { callerRefusal, copyUi, offeredToModel } from "./visibility.ts";
+import { capText, DEFAULT_MAX_RESULT_CHARS, errorString, formatToolResultText, formatValueText, isCallToolResult, resultString } from "./result-format.ts";
 import { didYouMean, suggestNames } from "./suggest.ts";
+import { ToolCallError } from "./tool-call-error.ts";
 import type {
   HeldEntry,
   LlmToolSchema,
@@ -29,6 +28,7 @@ import type {
   ToolsChange,
   ToolsetInfo,
 } from "./types.ts";
+import { callerRefusal, copyUi, offeredToModel } from "./visibility.ts";
 
 export const DEFAULT_TOOLSET = "builtin";
 

@@ -2,10 +2,15 @@
 // here by hand so that `tsc` (which knows no Deno) and `deno check` both accept the file.
 
 import process from "node:process";
-import { errorOf } from "../common/error-text.ts";
-import { within } from "../common/timing.ts";
 
+import { errorOf } from "../common/error-text.ts";
 import { LineBuffer } from "../common/line-buffer.ts";
+import { within } from "../common/timing.ts";
+import { FileError, fileErrorCode, SpawnError, strictUtf8, unreadableFile } from "./errors.ts";
+import { Interrupts } from "./interrupts.ts";
+import { OutputQueue } from "./output-queue.ts";
+import { ChildGroups, OUTPUT_GRACE_MS, processGroup, type SyncFs } from "./process-group.ts";
+import { openSpecialLog, writeSpecialFile, writeTargetOf } from "./special-file.ts";
 import type {
   ChildProcess,
   CoreRuntime,
@@ -20,12 +25,7 @@ import type {
   StreamName,
   TextFileOptions,
 } from "./types.ts";
-import { FileError, fileErrorCode, SpawnError, strictUtf8, unreadableFile } from "./errors.ts";
-import { OutputQueue } from "./output-queue.ts";
-import { openSpecialLog, writeSpecialFile, writeTargetOf } from "./special-file.ts";
-import { Interrupts } from "./interrupts.ts";
 import { decodeUtf8, indexOfByte, lastIndexOfByte } from "./web.ts";
-import { ChildGroups, OUTPUT_GRACE_MS, processGroup, type SyncFs } from "./process-group.ts";
 import { onWorkerEnd, receiveMessageSync, startWorkerThread, workerData } from "./worker-threads.ts";
 
 interface DenoChild {

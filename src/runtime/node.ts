@@ -5,12 +5,17 @@
 // (process.getBuiltinModule, Node 20.16+ and Bun), not with this module: `mcpwire version` and
 // `--help` start no process and serve nothing, and the two cost about a tenth of their start.
 
+import { Buffer, isAscii } from "node:buffer";
 import { closeSync, openSync, readdirSync, readFileSync, statSync, writeSync } from "node:fs";
 import { chmod, lstat, mkdir, readdir, readFile, realpath, rename, rm, stat, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
 import process from "node:process";
-import { Buffer, isAscii } from "node:buffer";
 import { LineBuffer } from "../common/line-buffer.ts";
+import { FileError, fileErrorCode, SpawnError, spawnErrorCode, strictUtf8, unreadableFile, UnsupportedRuntimeError } from "./errors.ts";
+import { Interrupts } from "./interrupts.ts";
+import { OutputQueue } from "./output-queue.ts";
+import { ChildGroups, OUTPUT_GRACE_MS, processGroup, type SyncFs } from "./process-group.ts";
+import { openSpecialLog, writeSpecialFile, writeTargetOf } from "./special-file.ts";
 import type {
   ChildProcess,
   CoreRuntime,
@@ -27,11 +32,6 @@ import type {
   WorkerStart,
   WorkerThread,
 } from "./types.ts";
-import { FileError, fileErrorCode, SpawnError, spawnErrorCode, strictUtf8, unreadableFile, UnsupportedRuntimeError } from "./errors.ts";
-import { OutputQueue } from "./output-queue.ts";
-import { openSpecialLog, writeSpecialFile, writeTargetOf } from "./special-file.ts";
-import { Interrupts } from "./interrupts.ts";
-import { ChildGroups, OUTPUT_GRACE_MS, processGroup, type SyncFs } from "./process-group.ts";
 import { onWorkerEnd, receiveMessageSync, startWorkerThread, workerData } from "./worker-threads.ts";
 
 const groups = new ChildGroups();

@@ -5,9 +5,8 @@
 import { messageOf } from "../common/error-text.ts";
 import { checkOptions, optionNames } from "../common/options.ts";
 import type { JsonRpcMessage } from "../jsonrpc/messages.ts";
-import { TransportWrapper } from "./http-hooks.ts";
 import { connectionRedaction, HttpStatusError, type RedactFn, showUrl } from "./http-errors.ts";
-import { httpEndpoint } from "./url-credentials.ts";
+import { TransportWrapper } from "./http-hooks.ts";
 import { HTTP_CONNECTION_OPTIONS, type HttpConnectionOptions } from "./http-options.ts";
 import { methodOf } from "./lifecycle.ts";
 import type { HttpSendOptions } from "./retry-after.ts";
@@ -15,6 +14,7 @@ import { SseLegacyTransport } from "./sse-legacy.ts";
 import { StreamableHttpTransport } from "./streamable-http/mod.ts";
 import type { TraceTransportName } from "./trace-event.ts";
 import { type Transport, TransportError } from "./transport.ts";
+import { httpEndpoint } from "./url-credentials.ts";
 
 /** Every option AutoHttpTransport reads (checked by its constructor). */
 const AUTO_HTTP_OPTIONS = optionNames<AutoHttpTransportOptions>({

@@ -2,9 +2,9 @@
 // shown, the HTTP status, the start of the body, the reason a fetch failed —
 // spec 2025-11-25 basic/transports ("Streamable HTTP", "Backwards Compatibility").
 
+import { isObject } from "../common/json.ts";
 import { clipLine, preview } from "../common/preview.ts";
 import { REDACTED, redactedJson, Redactor } from "../common/redact.ts";
-import { isObject } from "../common/json.ts";
 import type { JsonRpcErrorResponse, JsonRpcMessage } from "../jsonrpc/messages.ts";
 import { type HttpErrorCode, TransportError } from "./transport.ts";
 

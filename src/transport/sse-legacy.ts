@@ -6,6 +6,7 @@
 import { durationText } from "../common/duration.ts";
 import { messageOf } from "../common/error-text.ts";
 import { checkOptions, optionNames } from "../common/options.ts";
+import { within } from "../common/timing.ts";
 import { DEFAULT_MAX_MESSAGE_BYTES, readHead } from "../jsonrpc/line-decoder.ts";
 import { type JsonRpcMessage, whyNotJsonRpc } from "../jsonrpc/messages.ts";
 import {
@@ -19,17 +20,16 @@ import {
   redactMessage,
   showUrl,
 } from "./http-errors.ts";
-import { httpEndpoint } from "./url-credentials.ts";
-import { HTTP_CONNECTION_OPTIONS, type HttpConnectionOptions } from "./http-options.ts";
-import { withTraceHeaders } from "./trace-headers.ts";
-import { methodOf, TransportBase } from "./lifecycle.ts";
-import { within } from "../common/timing.ts";
-import { DEFAULT_MAX_RETRY_AFTER_MS, type HttpSendOptions, sendPatiently } from "./retry-after.ts";
 import { observedFetch } from "./http-observer.ts";
+import { HTTP_CONNECTION_OPTIONS, type HttpConnectionOptions } from "./http-options.ts";
+import { methodOf, TransportBase } from "./lifecycle.ts";
+import { DEFAULT_MAX_RETRY_AFTER_MS, type HttpSendOptions, sendPatiently } from "./retry-after.ts";
 import { fetchSameOrigin } from "./same-origin-fetch.ts";
 import { type SseEvent, SseParser } from "./sse-parser.ts";
 import type { HttpObserver } from "./trace-event.ts";
+import { withTraceHeaders } from "./trace-headers.ts";
 import { TransportError, UndeliverableMessageError } from "./transport.ts";
+import { httpEndpoint } from "./url-credentials.ts";
 
 /** `url` is the SSE endpoint (`…/sse`); a message over maxMessageBytes is one SSE event, skipped and reported. */
 /** Every option SseLegacyTransport reads (checked by its constructor). */

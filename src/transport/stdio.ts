@@ -3,16 +3,16 @@
 // and basic/lifecycle ("Shutdown": close stdin, wait, SIGTERM, wait, SIGKILL).
 
 import { messageOf } from "../common/error-text.ts";
-import { checkOptions, optionNames } from "../common/options.ts";
 import { LineBuffer } from "../common/line-buffer.ts";
+import { checkOptions, optionNames } from "../common/options.ts";
 import { clipText } from "../common/preview.ts";
+import { type Redactor, redactText } from "../common/redact.ts";
 import { sleep, within } from "../common/timing.ts";
 import { describeClose } from "../jsonrpc/errors.ts";
 import { LineDecoder } from "../jsonrpc/line-decoder.ts";
 import type { JsonRpcMessage } from "../jsonrpc/messages.ts";
 import { type ChildProcess, coreRuntime, type ExitStatus, SpawnError } from "../runtime/mod.ts";
 import { CHILD_ENV_BASELINE, CHILD_ENV_BASELINE_WINDOWS, childEnvironment, environmentFor, type EnvMode, variableOf } from "./child-env.ts";
-import { type Redactor, redactText } from "../common/redact.ts";
 import { methodOf, TransportBase } from "./lifecycle.ts";
 import type { ProcessObserver } from "./trace-event.ts";
 import { type ServerProcess, TransportError, UndeliverableMessageError } from "./transport.ts";

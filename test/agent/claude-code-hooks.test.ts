@@ -2,11 +2,11 @@
 // timeout }] }`, as mcphost writes them too) in a config file, loaded and run for real: the
 // Runner over server-everything with a scripted model, the hook a real shell command.
 
-import { after, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { after, describe, test } from "node:test";
 import { Hooks } from "../../src/agent/hooks.ts";
 import { Runner } from "../../src/agent/runner.ts";
 import { parseConfig } from "../../src/host/config/parse.ts";

@@ -2,20 +2,20 @@
 // one of AgentErrorCode, reached through the path that raises it (a saved history, a hook
 // config, a model string, a provider against a loopback API, a Runner run).
 
-import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import type { ServerResponse } from "node:http";
+import { describe, test } from "node:test";
 import { HistoryError, parseHistory } from "../../src/agent/history.ts";
 import { HookConfigError, Hooks } from "../../src/agent/hooks.ts";
 import { createProvider, ModelStringError, parseModelString } from "../../src/agent/providers/mod.ts";
 import { type ChatRequest, ProviderError } from "../../src/agent/providers/types.ts";
 import { Runner, RunnerError } from "../../src/agent/runner.ts";
 import { ToolRegistry } from "../../src/registry/tool-registry.ts";
+import { withServer } from "../support/answering-server.ts";
+import { coded, thrown } from "../support/coded-error.ts";
 import { refusedOrigin, startFakeModelApi } from "../support/fake-model-apis.ts";
 import { rejection } from "../support/rejection.ts";
 import { answer, callTools, ScriptedProvider } from "../support/scripted-provider.ts";
-import { coded, thrown } from "../support/coded-error.ts";
-import { withServer } from "../support/answering-server.ts";
 
 const HI: ChatRequest = { messages: [{ role: "user", content: "hi" }], tools: [] };
 

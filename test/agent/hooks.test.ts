@@ -2,11 +2,11 @@
 // commands: JSON on stdin, exit 2 blocks with stderr as the reason, other exits are reported,
 // a timeout kills the process group; with the Runner over server-everything.
 
-import { after, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { after, describe, test } from "node:test";
 import { HookConfigError, type HookProblem, Hooks } from "../../src/agent/hooks.ts";
 import { Runner, RunnerError, type RunnerEvent } from "../../src/agent/runner.ts";
 import { everythingRegistry } from "../support/everything.ts";

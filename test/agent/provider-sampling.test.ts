@@ -2,17 +2,17 @@
 // trigger-sampling-request answered by the OpenAI provider against a loopback fake API, model
 // hints matched as substrings against the allowlist, refusals and provider failures.
 
-import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { type CreateMessageRequest, RpcError } from "../../src/mod.ts";
-import type { SamplingContext } from "../../src/client/handlers.ts";
-import { SAMPLING_REJECTED } from "../../src/client/sampling.ts";
+import { after, before, describe, test } from "node:test";
 import { chooseModel, providerSamplingHandler, toChatMessages } from "../../src/agent/provider-sampling.ts";
 import { createProvider } from "../../src/agent/providers/mod.ts";
+import type { SamplingContext } from "../../src/client/handlers.ts";
+import { SAMPLING_REJECTED } from "../../src/client/sampling.ts";
+import { type CreateMessageRequest, RpcError } from "../../src/mod.ts";
 import { everythingClient, untilListed } from "../support/everything.ts";
 import { textOf } from "../support/everything-http.ts";
-import { rejection } from "../support/rejection.ts";
 import { type FakeModelApi, startFakeModelApi } from "../support/fake-model-apis.ts";
+import { rejection } from "../support/rejection.ts";
 
 function context(allowedModels?: string[]): SamplingContext {
   return { server: 'server "t"', signal: new AbortController().signal, requestId: 1, ...(allowedModels ? { allowedModels } : {}) };

@@ -4,11 +4,11 @@
 // span, and no secret of the config (headers, env, arguments, results) is in any attribute.
 // Against test/fixtures/trace-echo-server.mjs over stdio and Streamable HTTP, through McpManager.
 
-import { describe, test } from "node:test";
 import assert from "node:assert/strict";
+import { describe, test } from "node:test";
 import { NO_HOOKS } from "../../src/agent/hooks.ts";
 import { Runner } from "../../src/agent/runner.ts";
-import { hostRunner } from "../../src/cli/run-verb.ts";
+import { hostRunner } from "../../src/cli/session/agent-session.ts";
 import { parseConfig } from "../../src/host/config/parse.ts";
 import { McpManager } from "../../src/host/servers/manager.ts";
 import { fixturePath, startPortFixture } from "../support/fixture-process.ts";
@@ -60,7 +60,7 @@ describe("Runner telemetry", () => {
         }),
         answer("done"),
       ]);
-      // The Runner of `mcpwire run` (cli/run-verb.ts hostRunner): it takes the manager's telemetry, redactor included.
+      // The Runner of `mcpwire run` (cli/session/agent-session.ts hostRunner): it takes the manager's telemetry, redactor included.
       const runner = hostRunner(manager, {
         modelString: "scripted/script-1",
         provider,

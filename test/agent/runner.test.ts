@@ -2,24 +2,24 @@
 // stdio) with a scripted model: tool calls and answers, parallel calls, unknown tools, invalid
 // arguments, maxSteps, retries with Retry-After, approval refusals, history save and load.
 
-import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { after, before, describe, test } from "node:test";
 import { fileURLToPath } from "node:url";
-import { Client, StdioTransport } from "../../src/mod.ts";
 import { approvalPolicy } from "../../src/agent/approval.ts";
+import { HistoryError } from "../../src/agent/history.ts";
 import { createProvider } from "../../src/agent/providers/mod.ts";
 import { ProviderError } from "../../src/agent/providers/types.ts";
-import { HistoryError } from "../../src/agent/history.ts";
 import { Runner, RunnerError, type RunnerEvent } from "../../src/agent/runner.ts";
+import { Client, StdioTransport } from "../../src/mod.ts";
 import { registerMcpServer } from "../../src/registry/mcp-server.ts";
 import { ToolRegistry } from "../../src/registry/tool-registry.ts";
 import { everythingRegistry } from "../support/everything.ts";
+import { type FakeApiKind, startFakeModelApi } from "../support/fake-model-apis.ts";
 import { rejection } from "../support/rejection.ts";
 import { answer, callTools, ScriptedProvider, toolResults } from "../support/scripted-provider.ts";
-import { type FakeApiKind, startFakeModelApi } from "../support/fake-model-apis.ts";
 
 const MEMORY = fileURLToPath(new URL("../../node_modules/@modelcontextprotocol/server-memory/dist/index.js", import.meta.url));
 

@@ -5,14 +5,14 @@
 // found it, with one warning per tool; the config's `tool_definitions:` changes the caps; the
 // registry keeps the definition whole, and the tool stays callable.
 
-import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import process from "node:process";
+import { after, before, describe, test } from "node:test";
+import type { ChatRequest } from "../../src/agent/providers/types.ts";
 import { Runner, type RunnerEvent } from "../../src/agent/runner.ts";
 import { ToolDefinitionCap } from "../../src/agent/tool-definition-cap.ts";
 import { TOOL_SEARCH_NAME } from "../../src/agent/tool-search.ts";
-import type { ChatRequest } from "../../src/agent/providers/types.ts";
 import { parseConfig } from "../../src/host/config/parse.ts";
 import { ConfigError, type McpwireConfig } from "../../src/host/config/types.ts";
 import { McpManager } from "../../src/host/servers/manager.ts";

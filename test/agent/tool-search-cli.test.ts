@@ -3,14 +3,14 @@
 // off with `tool_search: false`; a long result saved under $XDG_CACHE_HOME/mcpwire/results (a
 // temporary directory here), or not at all with `results: false`, nor through a symbolic link there.
 
+import assert from "node:assert/strict";
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import process from "node:process";
 import { before, test } from "node:test";
-import assert from "node:assert/strict";
+import { mcpwire, scratchDir, writeConfig } from "../support/cli-runner.ts";
 import { type FakeStep, refusedOrigin, startFakeModelApi } from "../support/fake-model-apis.ts";
 import { fixturePath } from "../support/fixture-process.ts";
-import { mcpwire, scratchDir, writeConfig } from "../support/cli-runner.ts";
 
 const scratch = scratchDir("mcpwire-search-cli-");
 let nowhere = "";

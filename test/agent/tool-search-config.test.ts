@@ -1,8 +1,8 @@
 // The `tool_search:` key of a config (read by `mcpwire run` / `chat`): true, false, a mode, or a
 // mapping with mode, max_tools, max_schema_bytes, max_results; each bad value a positioned error.
 
-import { test } from "node:test";
 import assert from "node:assert/strict";
+import { test } from "node:test";
 import { parseConfig } from "../../src/host/config/parse.ts";
 import { ConfigError, type McpwireConfig } from "../../src/host/config/types.ts";
 

@@ -3,16 +3,16 @@
 // the tool it needs, gets its full schema on the next step and calls it — through approval and
 // hooks like any tool. Under the budget, or with search off, every tool is offered as before.
 
-import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { after, before, describe, test } from "node:test";
 import type { ApproveFunction } from "../../src/agent/approval.ts";
 import { Hooks } from "../../src/agent/hooks.ts";
+import type { ChatRequest } from "../../src/agent/providers/types.ts";
 import { Runner, type RunnerEvent } from "../../src/agent/runner.ts";
 import { definitionBytes, TOOL_SEARCH_NAME, ToolSearch } from "../../src/agent/tool-search.ts";
-import type { ChatRequest } from "../../src/agent/providers/types.ts";
 import { McpManager } from "../../src/host/servers/manager.ts";
 import { fixturePath } from "../support/fixture-process.ts";
 import { hangGuard } from "../support/hang-guard.ts";

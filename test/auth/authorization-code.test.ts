@@ -1,8 +1,8 @@
 // Scope selection, the RFC 9207 iss table and reading the redirect — spec 2026-07-28
 // basic/authorization ("Scope Selection Strategy", "Authorization Response Validation").
 
-import { test } from "node:test";
 import assert from "node:assert/strict";
+import { test } from "node:test";
 import { checkIssuer, readAuthorizationResponse, selectScope } from "../../src/auth/authorization-code.ts";
 import type { AuthorizationTarget } from "../../src/auth/discovery.ts";
 import { AuthError } from "../../src/auth/errors.ts";

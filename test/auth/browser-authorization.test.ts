@@ -5,9 +5,9 @@
 // stored tokens used (and refreshed) by createOAuthFetch with browserAuthProvider — spec
 // 2026-07-28 basic/authorization. The "browser" here follows the authorization URL with fetch.
 
-import { test } from "node:test";
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
+import { test } from "node:test";
 import {
   type BrowserAuthorizationOptions,
   browserAuthProvider,

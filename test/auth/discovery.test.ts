@@ -2,8 +2,8 @@
 // issuer check, redirects validated, the 2025-03-26 fallbacks — RFC 9728, RFC 8414, spec
 // 2026-07-28 basic/authorization/authorization-server-discovery.
 
-import { test } from "node:test";
 import assert from "node:assert/strict";
+import { test } from "node:test";
 import {
   assertSafeUrl,
   authorizationServerMetadataUrls,

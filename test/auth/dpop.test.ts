@@ -2,8 +2,8 @@
 // nonce), a verifying signature, and a 401 use_dpop_nonce retried once on loopback — RFC 9449
 // sections 4.2, 7.1, 9.
 
-import { test } from "node:test";
 import assert from "node:assert/strict";
+import { test } from "node:test";
 import { accessTokenHash, dpopFetch, DpopSigner, isUseDpopNonceChallenge } from "../../src/auth/dpop.ts";
 import { decodeJwt, importPublicKey, jwkThumbprint, verifyJwt } from "../../src/auth/jwt.ts";
 import { withLoopbackServer } from "./loopback-server.ts";

@@ -2,10 +2,10 @@
 // DPoP) through createOAuthFetch against a hand-written protected resource and authorization
 // server on loopback; token sources read anew — SEP-1046, SEP-1932 (RFC 9449), SEP-1933.
 
-import { test } from "node:test";
 import assert from "node:assert/strict";
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { test } from "node:test";
 import { accessTokenHash } from "../../src/auth/dpop.ts";
 import { clientAuthentication, extensionAuth, tokenSource } from "../../src/auth/extension-grants.ts";
 import { decodeJwt, importPublicKey, pemEncode, verifyJwt } from "../../src/auth/jwt.ts";

@@ -2,8 +2,8 @@
 // bearer (workload identity), token exchange to an ID-JAG then JWT bearer (enterprise-managed) —
 // OAuth 2.1 4.2, RFC 7523 2.1, RFC 8693 2.1, SEP-990, SEP-1933.
 
-import { test } from "node:test";
 import assert from "node:assert/strict";
+import { test } from "node:test";
 import type { AuthorizationTarget } from "../../src/auth/discovery.ts";
 import { AuthError } from "../../src/auth/errors.ts";
 import { clientCredentialsGrant, enterpriseManagedGrant, GRANT_JWT_BEARER, GRANT_TOKEN_EXCHANGE, jwtBearerGrant, TOKEN_TYPE } from "../../src/auth/grants.ts";

@@ -1,8 +1,8 @@
 // Compact JWS with WebCrypto: ES256 and RS256 signatures verify with the public key (and fail
 // when tampered with), PEM/JWK import, RFC 7638 thumbprint — RFC 7515, RFC 7518 3, RFC 7638.
 
-import { test } from "node:test";
 import assert from "node:assert/strict";
+import { test } from "node:test";
 import { base64UrlDecode, base64UrlDecodeText, base64UrlEncode } from "../../src/auth/base64url.ts";
 import {
   decodeJwt,

@@ -2,9 +2,9 @@
 // endpoint on loopback (test/fixtures/auth/oauth-servers.ts): discovery, registration, PKCE,
 // scopes, step-up, refresh, refusals — spec 2026-07-28 basic/authorization.
 
-import { test } from "node:test";
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
+import { test } from "node:test";
 import { AuthError } from "../../src/auth/errors.ts";
 import { createOAuthFetch, type OAuthFetchOptions } from "../../src/auth/oauth-fetch.ts";
 import { MemoryTokenStore } from "../../src/auth/token-store.ts";

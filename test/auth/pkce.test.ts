@@ -1,7 +1,7 @@
 // PKCE S256: the verifier's alphabet and length, and the challenge as RFC 7636 appendix B computes it.
 
-import { test } from "node:test";
 import assert from "node:assert/strict";
+import { test } from "node:test";
 import { createPkce, s256Challenge } from "../../src/auth/pkce.ts";
 
 test("the S256 challenge of RFC 7636 appendix B's verifier is the appendix's value", async () => {

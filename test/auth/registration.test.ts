@@ -1,8 +1,8 @@
 // Client registration: the token endpoint authentication chosen, the DCR request's metadata
 // (application_type), and a refused registration — RFC 7591, spec 2026-07-28 client-registration.
 
-import { test } from "node:test";
 import assert from "node:assert/strict";
+import { test } from "node:test";
 import { AuthError } from "../../src/auth/errors.ts";
 import { chooseAuthMethod, registerClient, registrationRequest, resolveClient } from "../../src/auth/registration.ts";
 import type { AuthProvider } from "../../src/auth/types.ts";

@@ -1,8 +1,8 @@
 // The config's per-server `auth:` key and what a host makes of it: OAuth on by default, off with
 // `auth: false`, a pre-registered client with ${VAR} secrets, positioned warnings for unknown keys.
 
-import { test } from "node:test";
 import assert from "node:assert/strict";
+import { test } from "node:test";
 import { loopbackRedirectUri, serverAuthProvider } from "../../src/auth/server-auth.ts";
 import { MemoryTokenStore } from "../../src/auth/token-store.ts";
 import { parseConfig } from "../../src/host/config/parse.ts";

@@ -2,8 +2,8 @@
 // encoding, post, none, private_key_jwt), resource, errors, DPoP nonce retry — RFC 6749 2.3 and 5,
 // RFC 7523 2.2, RFC 8707, RFC 9449 8.
 
-import { test } from "node:test";
 import assert from "node:assert/strict";
+import { test } from "node:test";
 import { base64UrlDecodeText } from "../../src/auth/base64url.ts";
 import { DpopSigner } from "../../src/auth/dpop.ts";
 import { decodeJwt, generateSigningKeyPair, importPublicKey, publicJwk, verifyJwt } from "../../src/auth/jwt.ts";

@@ -2,12 +2,12 @@
 // directory, keys by issuer and server URL, corrupt files; MemoryTokenStore — spec 2025-11-25
 // basic/authorization ("Token Storage"), SEP-2352.
 
-import { test } from "node:test";
 import assert from "node:assert/strict";
 import { chmod, mkdir, readdir, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import type { TokenSet } from "../../src/auth/token-endpoint.ts";
+import { test } from "node:test";
 import { importPublicKey, verifyJwt } from "../../src/auth/jwt.ts";
+import type { TokenSet } from "../../src/auth/token-endpoint.ts";
 import { defaultAuthDirectory, dpopSignerFor, FileTokenStore, MemoryTokenStore, type TokenStore, TokenStoreError } from "../../src/auth/token-store.ts";
 import { rejection } from "../support/rejection.ts";
 import { withTempDir } from "./temp-dir.ts";

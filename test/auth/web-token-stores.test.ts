@@ -3,8 +3,8 @@
 // refusal; test/runtime/browser-oauth.test.ts uses it in Chromium), keyed as FileTokenStore is —
 // spec 2025-11-25 basic/authorization ("Token Storage"), SEP-2352.
 
-import { test } from "node:test";
 import assert from "node:assert/strict";
+import { test } from "node:test";
 import { AuthError } from "../../src/auth/errors.ts";
 import { IndexedDbTokenStore } from "../../src/auth/indexed-db-token-store.ts";
 import { SessionStorageTokenStore } from "../../src/auth/session-storage-token-store.ts";

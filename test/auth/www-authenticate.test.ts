@@ -1,8 +1,8 @@
 // WWW-Authenticate parsing: several challenges, quoted strings with commas and escapes, token68,
 // and the parameters an MCP client acts on — RFC 9110 11.6.1, RFC 6750 3, RFC 9728 5.1.
 
-import { test } from "node:test";
 import assert from "node:assert/strict";
+import { test } from "node:test";
 import { offersOnlyOtherSchemes, parseWwwAuthenticate, readResourceChallenge } from "../../src/auth/www-authenticate.ts";
 
 test("a Bearer challenge's parameters are read, quoted or not, names case-insensitive", () => {

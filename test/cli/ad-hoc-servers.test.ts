@@ -2,21 +2,21 @@
 // real fixture servers and server-everything, the CLI run as a user runs it, in a scratch HOME
 // without any config file.
 
+import assert from "node:assert/strict";
 import { dirname, join } from "node:path";
 import process from "node:process";
-import { fileURLToPath } from "node:url";
 import { after, before, describe, test } from "node:test";
-import assert from "node:assert/strict";
+import { fileURLToPath } from "node:url";
+import { CALL_USAGE } from "../../src/cli/verbs/call-verb.ts";
+import { CHAT_USAGE } from "../../src/cli/verbs/chat-verb.ts";
+import { RUN_USAGE } from "../../src/cli/verbs/run-verb.ts";
+import { SERVERS_USAGE } from "../../src/cli/verbs/servers-verb.ts";
+import { SKILLS_USAGE } from "../../src/cli/verbs/skills-verb.ts";
+import { TASK_USAGE } from "../../src/cli/verbs/task-verb.ts";
+import { TOOLS_USAGE } from "../../src/cli/verbs/tools-verb.ts";
 import { type HttpServerProcess, startEverything, startSseFixture } from "../fixtures/sse-servers.ts";
-import { EVERYTHING } from "../support/everything-path.ts";
-import { SERVERS_USAGE } from "../../src/cli/servers.ts";
-import { TOOLS_USAGE } from "../../src/cli/tools-verb.ts";
-import { CALL_USAGE } from "../../src/cli/call.ts";
-import { RUN_USAGE } from "../../src/cli/run-verb.ts";
-import { CHAT_USAGE } from "../../src/cli/chat.ts";
-import { TASK_USAGE } from "../../src/cli/task.ts";
-import { SKILLS_USAGE } from "../../src/cli/skills-verb.ts";
 import { mcpwire as runMcpwire, type Outcome, scratchDir, writeConfig } from "../support/cli-runner.ts";
+import { EVERYTHING } from "../support/everything-path.ts";
 
 const scratch = scratchDir("mcpwire-ad-hoc-");
 const echoServer = fileURLToPath(new URL("../fixtures/echo-server.mjs", import.meta.url));
@@ -185,7 +185,7 @@ describe("servers on the command line, without a config file", () => {
   });
 
   test("help texts of the host verbs list --stdio, --http, --sse, --name, --env, --cwd and --header", async () => {
-    // `mcpwire help VERB` prints the verb's usage text (src/cli/main.ts): one run end to end, the others' texts read directly.
+    // `mcpwire help VERB` prints the verb's usage text (its row of src/cli/verb-table.ts): one run end to end, the others' texts read directly.
     const { code, stdout } = await mcpwire("help", "servers");
     assert.equal(code, 0, "servers");
     assert.equal(stdout, `${SERVERS_USAGE}\n`);

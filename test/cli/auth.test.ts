@@ -3,20 +3,20 @@
 // and a host connection then uses them without a login; then the real command as child processes
 // — spec 2025-11-25 basic/authorization.
 
-import { test } from "node:test";
 import assert from "node:assert/strict";
 import { mkdtemp, readdir, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { test } from "node:test";
 import { AuthError } from "../../src/auth/errors.ts";
 import { serverAuthFetch } from "../../src/auth/server-auth.ts";
 import { MemoryTokenStore } from "../../src/auth/token-store.ts";
-import { auth } from "../../src/cli/auth.ts";
 import { UsageError } from "../../src/cli/args.ts";
+import { auth } from "../../src/cli/verbs/auth-verb.ts";
 import { startOAuthFixture } from "../fixtures/auth/oauth-servers.ts";
-import { rejection } from "../support/rejection.ts";
 import { startMcpwire as mcpwire } from "../support/cli-runner.ts";
 import { until } from "../support/polling.ts";
+import { rejection } from "../support/rejection.ts";
 
 async function withConfig(yaml: string, body: (file: string) => Promise<void>): Promise<void> {
   const dir = await mkdtemp(join(tmpdir(), "mcpwire-auth-"));

@@ -3,11 +3,11 @@
 // `bun src/cli/run.ts`, so these are the CLI on Bun; under Node and Deno the same checks run the
 // CLI there. The server is a fixture started by the CLI with `node`, as a user's config would.
 
-import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import process from "node:process";
+import { describe, test } from "node:test";
 import { isBun, mcpwire, root, runtimeArgs } from "../support/cli-runner.ts";
 
 const { version } = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { version: string };

@@ -2,15 +2,15 @@
 // object, an args file or stdin; every bad input a usage error with its own code, found before a
 // request is sent.
 
-import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { describe, test } from "node:test";
 import { after } from "node:test";
-import { CallArgumentsError, MAX_ARGUMENTS_DEPTH, parseArgumentWords, readArgumentsFile, typeArguments } from "../../src/cli/call-arguments.ts";
 import { UsageError } from "../../src/cli/args.ts";
 import type { CallArgumentsErrorCode } from "../../src/cli/errors.ts";
+import { CallArgumentsError, MAX_ARGUMENTS_DEPTH, parseArgumentWords, readArgumentsFile, typeArguments } from "../../src/cli/tools/call-arguments.ts";
 import { runtime } from "../../src/runtime/mod.ts";
 
 const WHO = 'server "s", tool "t"';

@@ -6,15 +6,15 @@
 // stateless tools), instead of starting one over stdio each (0.35 s of CPU a start); the example
 // config's runs start theirs over stdio.
 
-import { mkdir, readFile, writeFile } from "node:fs/promises";
-import { join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
 import process from "node:process";
-import { mcpwire, type Outcome, root, runtimeArgs, scratchDir, writeConfig } from "../support/cli-runner.ts";
+import { after, before, describe, test } from "node:test";
+import { fileURLToPath } from "node:url";
 import { type HttpServerProcess, startEverything } from "../fixtures/sse-servers.ts";
+import { mcpwire, type Outcome, root, runtimeArgs, scratchDir, writeConfig } from "../support/cli-runner.ts";
 
 const EXAMPLE = "examples/mcpwire.yaml";
 const FILESYSTEM = fileURLToPath(new URL("../../node_modules/@modelcontextprotocol/server-filesystem/dist/index.js", import.meta.url));

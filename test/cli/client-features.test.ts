@@ -2,11 +2,11 @@
 // test: log lines with the server's name, --log-level, sampling declined with -1 (no model),
 // elicitation declined without a terminal, --elicit accept-defaults and --elicit prompt.
 
+import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import process from "node:process";
-import { fileURLToPath } from "node:url";
 import { describe, test } from "node:test";
-import assert from "node:assert/strict";
+import { fileURLToPath } from "node:url";
 import { everythingConfig, mcpwire as runMcpwire, root, runtimeArgs } from "../support/cli-runner.ts";
 import { EVERYTHING } from "../support/everything-path.ts";
 import { hasScript, shellQuote as quote } from "../support/terminal.ts";

@@ -3,12 +3,12 @@
 // than rewritten with U+FFFD; a symbolic link is written through to its file and stays a link;
 // sixteen `mcpwire add` run at once, as real processes, all land (1 to 3 of 16 were lost).
 
+import assert from "node:assert/strict";
+import { Buffer } from "node:buffer";
 import { lstatSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { Buffer } from "node:buffer";
 import process from "node:process";
 import { describe, test } from "node:test";
-import assert from "node:assert/strict";
 import { parseDocument } from "yaml";
 import { mcpwire, scratchDir } from "../support/cli-runner.ts";
 

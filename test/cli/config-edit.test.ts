@@ -3,11 +3,11 @@
 // the file as it was (exit 2); the user's file is made when absent; the other verbs then see
 // the server. Temporary HOME and XDG_CONFIG_HOME, never the real ones.
 
+import assert from "node:assert/strict";
 import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import process from "node:process";
 import { describe, test } from "node:test";
-import assert from "node:assert/strict";
 import { type ConfigEdit, editConfigFile } from "../../src/host/config/edit.ts";
 import { ConfigError } from "../../src/host/config/types.ts";
 import { mcpwire, root, scratchDir } from "../support/cli-runner.ts";

@@ -5,11 +5,11 @@
 // warning or an error under each family of verbs that do not use most of them. The servers are
 // test/fixtures/subscriptions-server.mjs (2026-07-28), run as child processes.
 
+import assert from "node:assert/strict";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import process from "node:process";
 import { describe, test } from "node:test";
-import assert from "node:assert/strict";
 import { CONFIG_SCHEMA, SERVER_KEYS } from "../../src/host/config/schema.ts";
 import { mcpwire, type Outcome, scratchDir } from "../support/cli-runner.ts";
 import { fixturePath } from "../support/fixture-process.ts";

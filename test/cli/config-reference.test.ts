@@ -1,17 +1,17 @@
 // mcpwire config schema (the config's JSON Schema, providers and the other host keys complete)
 // and mcpwire help config (every key, its type, default and an example, from that schema).
 
+import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, test } from "node:test";
-import assert from "node:assert/strict";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { parse } from "yaml";
-import { PROVIDER_NAMES } from "../../src/agent/providers/model-string.ts";
+import { SCHEMA_FILE, schemaText } from "../../scripts/config-schema.ts";
 import { DEFAULT_PROVIDER_TIMEOUT_MS } from "../../src/agent/providers/http.ts";
+import { PROVIDER_NAMES } from "../../src/agent/providers/model-string.ts";
 import { CONFIG_SCHEMA, HOOK_KEYS, HOST_KEYS, PROVIDER_KEYS, SCHEMA_PROVIDER_NAMES, SERVER_KEYS, TOOL_SEARCH_KEYS } from "../../src/host/config/schema.ts";
 import { mcpwire, root } from "../support/cli-runner.ts";
-import { SCHEMA_FILE, schemaText } from "../../scripts/config-schema.ts";
 
 describe("mcpwire config schema / help config", () => {
   test("schema/mcpwire.schema.json is what config schema prints (npm run schema), and the example config names it for editors", async () => {

@@ -1,9 +1,9 @@
 // The CLI's elicitation prompt as a unit, with its lines given by the test: what it shows,
 // how it parses each kind of field, and how decline / cancel / confirm end it.
 
-import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { acceptDefaults, checkLink, cliElicitationHandlers, promptForm, promptUrl } from "../../src/cli/elicit-prompt.ts";
+import { describe, test } from "node:test";
+import { acceptDefaults, checkLink, cliElicitationHandlers, promptForm, promptUrl } from "../../src/cli/interactive/elicit-prompt.ts";
 import type { ElicitFormRequest } from "../../src/client/types.ts";
 
 const REQUEST: ElicitFormRequest = {

@@ -3,11 +3,11 @@
 // config takes the era from the cache file instead of probing (spec 2026-07-28 basic/versioning,
 // "Backward Compatibility"). A server that dies at start is reported by its exit and stderr.
 
-import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { mkdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import process from "node:process";
+import { describe, test } from "node:test";
 import { mcpwire, scratchDir, writeConfig } from "../support/cli-runner.ts";
 import { fixturePath } from "../support/fixture-process.ts";
 import { loggedMethods } from "../support/method-log.ts";

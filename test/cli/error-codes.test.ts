@@ -3,19 +3,19 @@
 // line, `mcpwire call`'s arguments, run's host set-up); and a bad command line still exits 2
 // with a pointer to the verb's help.
 
-import { describe, test } from "node:test";
 import assert from "node:assert/strict";
+import { describe, test } from "node:test";
 import { HookConfigError } from "../../src/agent/hooks.ts";
 import { ModelStringError } from "../../src/agent/providers/model-string.ts";
 import { parseArgs, UsageError } from "../../src/cli/args.ts";
-import { CallArgumentsError, parseArgumentWords, typeArguments } from "../../src/cli/call-arguments.ts";
 import { splitCommandLine } from "../../src/cli/command-line.ts";
-import { HOST_OPTIONS, NoModelError, setUpHost } from "../../src/cli/run-verb.ts";
+import { HOST_OPTIONS, NoModelError, setUpHost } from "../../src/cli/session/agent-session.ts";
+import { CallArgumentsError, parseArgumentWords, typeArguments } from "../../src/cli/tools/call-arguments.ts";
 import type { McpwireConfig } from "../../src/host/config/types.ts";
 import { mcpwire } from "../support/cli-runner.ts";
+import { coded, thrown } from "../support/coded-error.ts";
 import { refusedOrigin } from "../support/fake-model-apis.ts";
 import { rejection } from "../support/rejection.ts";
-import { coded, thrown } from "../support/coded-error.ts";
 
 /** A config as loadConfig gives it: no servers, these settings. */
 function config(settings: Partial<McpwireConfig>): McpwireConfig {

@@ -3,11 +3,11 @@
 // the added entry, a name that exists refused without --force, and a secret from ${VAR} never
 // in stdout, stderr or a written file.
 
+import assert from "node:assert/strict";
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import process from "node:process";
 import { describe, test } from "node:test";
-import assert from "node:assert/strict";
 import { mcpwire, scratchDir } from "../support/cli-runner.ts";
 
 const scratch = scratchDir("mcpwire-export-cli-");

@@ -1,10 +1,10 @@
 // The CLI's small parsers: command lines, options, schema summaries.
 
-import { describe, test } from "node:test";
 import assert from "node:assert/strict";
+import { describe, test } from "node:test";
 import { parseArgs, positiveInt, UsageError } from "../../src/cli/args.ts";
 import { splitCommandLine } from "../../src/cli/command-line.ts";
-import { summarizeInputSchema } from "../../src/cli/schema-summary.ts";
+import { summarizeInputSchema } from "../../src/cli/tools/schema-summary.ts";
 
 describe("splitCommandLine", () => {
   test("splits on whitespace and keeps quoted words whole", () => {

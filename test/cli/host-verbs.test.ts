@@ -1,12 +1,12 @@
 // The config-driven verbs — servers, tools, call — run as real child processes of the
 // runtime under test, against real servers, checking what a user sees and the exit codes.
 
+import assert from "node:assert/strict";
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import process from "node:process";
-import { fileURLToPath } from "node:url";
 import { describe, test } from "node:test";
-import assert from "node:assert/strict";
+import { fileURLToPath } from "node:url";
 import { everythingConfig, mcpwire as runMcpwire } from "../support/cli-runner.ts";
 
 const memory = fileURLToPath(new URL("../../node_modules/@modelcontextprotocol/server-memory/dist/index.js", import.meta.url));

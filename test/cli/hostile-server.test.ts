@@ -4,14 +4,14 @@
 // runtime under test against hand-written servers (stdio, and HTTP on loopback) and looks only
 // at what a user would see on stdout and stderr.
 
+import assert from "node:assert/strict";
 import { type ChildProcess, spawn } from "node:child_process";
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import process from "node:process";
-import { fileURLToPath } from "node:url";
 import { after, before, describe, test } from "node:test";
-import assert from "node:assert/strict";
-import { checkLink } from "../../src/cli/elicit-prompt.ts";
+import { fileURLToPath } from "node:url";
+import { checkLink } from "../../src/cli/interactive/elicit-prompt.ts";
 import { mcpwire as runMcpwire, type Outcome, scratchDir, writeConfig } from "../support/cli-runner.ts";
 
 const hostileServer = fileURLToPath(new URL("../fixtures/hostile-cli-server.mjs", import.meta.url));

@@ -4,11 +4,11 @@
 // are about where servers come from, not about one server's behaviour; it starts in a tenth of the
 // time server-everything takes).
 
+import assert from "node:assert/strict";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import process from "node:process";
 import { describe, test } from "node:test";
-import assert from "node:assert/strict";
 import { mcpwire, scratchDir } from "../support/cli-runner.ts";
 import { fixturePath } from "../support/fixture-process.ts";
 

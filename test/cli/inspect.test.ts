@@ -1,13 +1,13 @@
 // The `mcpwire inspect` verb, run as a real child process of the runtime under test.
 
+import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
 import process from "node:process";
 import { after, before, describe, test } from "node:test";
-import assert from "node:assert/strict";
 import { modernServerArgs } from "../../conformance/fixtures/modern-server-launch.ts";
 import { type HttpServerProcess, startEverything, startSseFixture } from "../fixtures/sse-servers.ts";
-import { EVERYTHING as everything } from "../support/everything-path.ts";
 import { mcpwire as runMcpwire, type Outcome, root, runtimeArgs } from "../support/cli-runner.ts";
+import { EVERYTHING as everything } from "../support/everything-path.ts";
 import { once } from "../support/speed-a-once.ts";
 
 /** Runs `mcpwire <args>` with the same runtime as this test (Node via tsx, or Deno). */

@@ -4,18 +4,18 @@
 // trusted, list_changed drops a server's cached list, and a needed broken server is reported.
 // Every run keeps its caches in a scratch XDG_CACHE_HOME.
 
-import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import process from "node:process";
+import { describe, test } from "node:test";
 import { fileURLToPath } from "node:url";
-import { mcpwire, runtimeArgs, scratchDir, writeConfig } from "../support/cli-runner.ts";
-import { toolCacheEnv } from "../support/test-env.ts";
-import { hasScript, shellQuote } from "../support/terminal.ts";
 import { parseConfig } from "../../src/host/config/parse.ts";
 import { readCachedTools, ToolListCache } from "../../src/host/store/tool-list-cache.ts";
+import { mcpwire, runtimeArgs, scratchDir, writeConfig } from "../support/cli-runner.ts";
+import { hasScript, shellQuote } from "../support/terminal.ts";
+import { toolCacheEnv } from "../support/test-env.ts";
 
 const toolbox = fileURLToPath(new URL("../fixtures/toolbox-server.mjs", import.meta.url));
 const scratch = scratchDir("mcpwire-lazy-");

@@ -2,11 +2,11 @@
 // temporary HOME) in its shape, with a real server (server-everything) whose tools the file's
 // allowedTools / excludedTools filter, and its builtin servers skipped with a warning.
 
+import assert from "node:assert/strict";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import process from "node:process";
 import { describe, test } from "node:test";
-import assert from "node:assert/strict";
 import { mcpwire, scratchDir } from "../support/cli-runner.ts";
 import { EVERYTHING } from "../support/everything-path.ts";
 

@@ -1,14 +1,14 @@
-// The table `mcpwire trace show --explain` reads (src/cli/method-guide.ts): every entry has a
+// The table `mcpwire trace show --explain` reads (src/cli/trace/method-guide.ts): every entry has a
 // sentence and a citation of a spec section, and every method of the spec's own examples
 // (test/fixtures/spec-examples) is in it; `--method` patterns.
 
+import assert from "node:assert/strict";
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { describe, test } from "node:test";
-import assert from "node:assert/strict";
-import { METHOD_GUIDE, methodGuide } from "../../src/cli/method-guide.ts";
-import { methodMatches } from "../../src/cli/trace-verb.ts";
+import { fileURLToPath } from "node:url";
+import { METHOD_GUIDE, methodGuide } from "../../src/cli/trace/method-guide.ts";
+import { methodMatches } from "../../src/cli/verbs/trace-verb.ts";
 
 const EXAMPLES = fileURLToPath(new URL("../fixtures/spec-examples/", import.meta.url));
 

@@ -6,11 +6,11 @@
 // ends, and that no secret (a header value, a credential env value, an API key, arguments) is in
 // any byte the receiver got.
 
+import assert from "node:assert/strict";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import process from "node:process";
 import { after, before, describe, test } from "node:test";
-import assert from "node:assert/strict";
 import { mcpwire, scratchDir, startMcpwire, writeConfig } from "../support/cli-runner.ts";
 import { refusedOrigin, startFakeModelApi } from "../support/fake-model-apis.ts";
 import { fixturePath, type PortFixture, startPortFixture } from "../support/fixture-process.ts";

@@ -7,13 +7,13 @@
 // directory whose node_modules holds mcpwire's dependencies and @opentelemetry/api and
 // sdk-trace-base, not the exporter.
 
+import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
 import { cp, mkdir, realpath, symlink, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import process from "node:process";
 import { describe, test } from "node:test";
-import assert from "node:assert/strict";
-import { otlpResourceAttributes, otlpTracesUrl } from "../../src/cli/otel-export.ts";
+import { otlpResourceAttributes, otlpTracesUrl } from "../../src/cli/trace/otel-export.ts";
 import { VERSION } from "../../src/cli/version.ts";
 import { mcpwire, type Outcome, root, scratchDir, writeConfig } from "../support/cli-runner.ts";
 import { fixturePath } from "../support/fixture-process.ts";

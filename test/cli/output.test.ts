@@ -2,10 +2,10 @@
 // before they reach a terminal — redacted, bounded, control characters visible — and that a
 // --json document stays valid JSON that reads back as what the server sent.
 
-import { afterEach, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { Redactor } from "../../src/common/redact.ts";
+import { afterEach, describe, test } from "node:test";
 import { boundedText, dataLine, jsonDocument, LINE_BOUNDS, lineOf, textOf, useRedactor } from "../../src/cli/output.ts";
+import { Redactor } from "../../src/common/redact.ts";
 
 const SECRET = "sk-test-secret-4a7f19c2e8";
 

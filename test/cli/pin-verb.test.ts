@@ -3,15 +3,15 @@
 // warns and goes on without the tool (the model's API is never sent the new text), on a terminal
 // it asks with the diff; pin diff shows the change, sanitized; pin accept brings the tool back.
 
+import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { statSync } from "node:fs";
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import process from "node:process";
 import { before, describe, test } from "node:test";
-import assert from "node:assert/strict";
-import { type FakeModelApi, refusedOrigin, startFakeModelApi } from "../support/fake-model-apis.ts";
 import { mcpwire as runMcpwire, root, runtimeArgs, scratchDir, writeConfig } from "../support/cli-runner.ts";
+import { type FakeModelApi, refusedOrigin, startFakeModelApi } from "../support/fake-model-apis.ts";
 import { fixturePath } from "../support/fixture-process.ts";
 import { hasScript, shellQuote } from "../support/terminal.ts";
 

@@ -1,8 +1,8 @@
 // The CLI's progress display: a redrawn bar on a terminal, plain lines otherwise, and a bar
 // line that is ended before anything else writes to stderr.
 
-import { describe, test } from "node:test";
 import assert from "node:assert/strict";
+import { describe, test } from "node:test";
 import { interruptProgress, ProgressDisplay } from "../../src/cli/progress.ts";
 
 function display(terminal: boolean): { progress: ProgressDisplay; out: string[] } {

@@ -2,11 +2,11 @@
 // is started again. A value that is not a whole number of ms is a usage error naming the
 // variable; 0 tries a server that dies at start its four connect attempts without waiting in between.
 
+import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import process from "node:process";
 import { describe, test } from "node:test";
-import assert from "node:assert/strict";
 import { mcpwire, scratchDir, writeConfig } from "../support/cli-runner.ts";
 
 const scratch = scratchDir("mcpwire-reconnect-delay-");
@@ -38,7 +38,7 @@ describe("MCPWIRE_RECONNECT_DELAY_MS", () => {
 
   test("0: a server that dies at start is tried four times, then reported as not started", async () => {
     const { config, starts } = await dyingConfig("zero");
-    // A list verb tries a server once unless MCPWIRE_CONNECT_RETRIES says otherwise (cli/host-session.ts).
+    // A list verb tries a server once unless MCPWIRE_CONNECT_RETRIES says otherwise (cli/session/host-session.ts).
     const env = { ...process.env, MCPWIRE_RECONNECT_DELAY_MS: "0", MCPWIRE_CONNECT_RETRIES: "3" };
     const { code, stdout, stderr } = await mcpwire(["servers", "--config", config], { env });
     assert.equal(code, 3, stderr);

@@ -5,11 +5,11 @@
 // SIGTERM leaving nothing behind. Real server, real CLI processes, loopback HTTP.
 
 import "../support/test-env.ts"; // the era cache off, here and in the CLIs started
+import assert from "node:assert/strict";
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import process from "node:process";
 import { before, describe, test } from "node:test";
-import assert from "node:assert/strict";
 import { Client } from "../../src/client/client.ts";
 import { StdioTransport } from "../../src/transport/stdio.ts";
 import { StreamableHttpTransport } from "../../src/transport/streamable-http/streamable-http.ts";

@@ -5,9 +5,9 @@
 // beside the config's servers. The server is test/fixtures/subscriptions-server.mjs (2026-07-28,
 // or 2025-11-25 with --legacy), run as a child process.
 
+import assert from "node:assert/strict";
 import process from "node:process";
 import { describe, test } from "node:test";
-import assert from "node:assert/strict";
 import { mcpwire as runMcpwire, type Outcome, scratchDir, startMcpwire, writeConfig } from "../support/cli-runner.ts";
 import { fixturePath } from "../support/fixture-process.ts";
 import { waitUntil } from "../support/polling.ts";

@@ -4,13 +4,13 @@
 // One server-everything over Streamable HTTP serves every run of the file (each run its own session):
 // the tests only read from it.
 
+import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
-import assert from "node:assert/strict";
+import { type HttpServerProcess, startEverything } from "../fixtures/sse-servers.ts";
 import { mcpwire, type Outcome, scratchDir, writeConfig } from "../support/cli-runner.ts";
 import { fixturePath } from "../support/fixture-process.ts";
-import { type HttpServerProcess, startEverything } from "../fixtures/sse-servers.ts";
 
 const HOSTILE = fixturePath("hostile-resources-server.mjs");
 /** Characters a terminal acts on (TAB and LF are ordinary text). */

@@ -2,16 +2,16 @@
 // a loopback fake OpenAI API, server-everything over stdio — tool calls, the --json transcript,
 // approval without a terminal, hooks from the config, sampling through sampling.model, limits.
 
+import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import process from "node:process";
 import { before, describe, test } from "node:test";
-import assert from "node:assert/strict";
 import { parseConfig } from "../../src/host/config/parse.ts";
-import { hasScript, shellQuote } from "../support/terminal.ts";
-import { type FakeModelApi, type FakeStep, refusedOrigin, startFakeModelApi } from "../support/fake-model-apis.ts";
 import { everythingYaml, mcpwire as runMcpwire, root, runtimeArgs, scratchDir, writeConfig } from "../support/cli-runner.ts";
+import { type FakeModelApi, type FakeStep, refusedOrigin, startFakeModelApi } from "../support/fake-model-apis.ts";
+import { hasScript, shellQuote } from "../support/terminal.ts";
 
 const scratch = scratchDir("mcpwire-run-");
 let nowhere = "";

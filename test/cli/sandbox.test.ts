@@ -3,16 +3,16 @@
 // where no sandbox can be had (MCPWIRE_BWRAP naming a bwrap that is not there) the server does
 // not start and says why, unless `prefer` runs it unsandboxed with a warning.
 
+import assert from "node:assert/strict";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import process from "node:process";
-import { mkdirSync, writeFileSync } from "node:fs";
-import { fileURLToPath } from "node:url";
 import { describe, test } from "node:test";
-import assert from "node:assert/strict";
+import { fileURLToPath } from "node:url";
+import { sandboxAvailability } from "../../src/host/sandbox/sandbox-availability.ts";
 import { mcpwire as runMcpwire, type Outcome, root, scratchDir, startMcpwire, writeConfig } from "../support/cli-runner.ts";
 import { waitUntil } from "../support/polling.ts";
 import { descendants, isRunning } from "../support/processes.ts";
-import { sandboxAvailability } from "../../src/host/sandbox/sandbox-availability.ts";
 
 const availability = await sandboxAvailability();
 const skip = availability.available ? false : `no sandbox on this machine: ${availability.reason}`;

@@ -5,13 +5,13 @@
 // stderr, the trace file, --json, and the spans an OTLP collector receives. Real CLI processes,
 // a real server that echoes (test/fixtures/secret-echo-server.mjs), real loopback HTTP.
 
+import assert from "node:assert/strict";
+import { readFile } from "node:fs/promises";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import process from "node:process";
 import { after, before, describe, test } from "node:test";
-import assert from "node:assert/strict";
 import { mcpwire, scratchDir, writeConfig } from "../support/cli-runner.ts";
 import { refusedOrigin } from "../support/fake-model-apis.ts";
 import { fixturePath, type PortFixture, startPortFixture } from "../support/fixture-process.ts";

@@ -1,9 +1,9 @@
 // `mcpwire tools --signatures`: a tool as a TypeScript-style signature under its description,
 // types read from its inputSchema; the server's schema and text bounded, made visible and wrapped.
 
-import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { schemaType, signatureListing, toolSignature } from "../../src/cli/signature.ts";
+import { describe, test } from "node:test";
+import { schemaType, signatureListing, toolSignature } from "../../src/cli/tools/signature.ts";
 
 const SUM = {
   name: "mcp_everything_get-sum",

@@ -2,15 +2,15 @@
 // (conformance/fixtures/skills-server.mjs) over stdio and HTTP, and `mcpwire run`'s model loading
 // a skill through mcp_<server>_skill (the OpenAI provider against a loopback fake API).
 
-import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import process from "node:process";
+import { after, before, describe, test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { mcpwire as runMcpwire, scratchDir, writeConfig } from "../support/cli-runner.ts";
-import { type PortFixture, startPortFixture } from "../support/fixture-process.ts";
 import { refusedOrigin, startFakeModelApi } from "../support/fake-model-apis.ts";
+import { type PortFixture, startPortFixture } from "../support/fixture-process.ts";
 
 const SKILLS_SERVER = fileURLToPath(new URL("../../conformance/fixtures/skills-server.mjs", import.meta.url));
 const scratch = scratchDir("mcpwire-skills-");

@@ -1,19 +1,19 @@
-// The servers' startup status line (src/cli/startup-status.ts): drawn in place on a terminal
+// The servers' startup status line (src/cli/session/startup-status.ts): drawn in place on a terminal
 // with each server's time since it began, the attempt of one being retried, those that failed
 // while others still start, cleared when the last is up or when another line is written,
 // nothing at all off a terminal; and which servers' naming can make a tool name
-// (src/cli/tool-owner.ts namingFit), the first step of `call` choosing the server to start.
+// (src/cli/session/tool-owner.ts namingFit), the first step of `call` choosing the server to start.
 
-import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { startServers, StartupStatus } from "../../src/cli/startup-status.ts";
+import { describe, test } from "node:test";
+import { interruptProgress } from "../../src/cli/progress.ts";
+import { startServers, StartupStatus } from "../../src/cli/session/startup-status.ts";
+import { namingFit } from "../../src/cli/session/tool-owner.ts";
 import { McpManager } from "../../src/host/servers/manager.ts";
+import { toolName } from "../../src/registry/naming.ts";
 import { behaviour } from "../support/behaviour.ts";
 import { fixturePath } from "../support/fixture-process.ts";
 import { configOf, stdioServerConfig } from "../support/server-config.ts";
-import { interruptProgress } from "../../src/cli/progress.ts";
-import { namingFit } from "../../src/cli/tool-owner.ts";
-import { toolName } from "../../src/registry/naming.ts";
 
 function status(terminal: boolean) {
   const out: string[] = [];

@@ -3,10 +3,10 @@
 // result with a status line per change; Ctrl-C cancels the task; --detach prints the task id;
 // the per-server `tasks` key. Real child processes of the runtime under test.
 
+import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import process from "node:process";
 import { before, describe, test } from "node:test";
-import assert from "node:assert/strict";
 import { everythingYaml, mcpwire, root, runtimeArgs, scratchDir, writeConfig } from "../support/cli-runner.ts";
 import { waitUntil } from "../support/polling.ts";
 

@@ -4,11 +4,11 @@
 // printed: the server as it was given (--http URL --name, or --config FILE) and --session, which
 // joins that session. `task get` leaves it open for the next command; `task wait` runs to the end.
 
-import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { mcpwire, type Outcome, scratchDir, writeConfig } from "../support/cli-runner.ts";
-import { type HttpServerProcess, startEverything } from "../fixtures/sse-servers.ts";
+import { after, before, describe, test } from "node:test";
 import { splitCommandLine } from "../../src/cli/command-line.ts";
+import { type HttpServerProcess, startEverything } from "../fixtures/sse-servers.ts";
+import { mcpwire, type Outcome, scratchDir, writeConfig } from "../support/cli-runner.ts";
 
 const scratch = scratchDir("mcpwire-task-detach-http-");
 let server: HttpServerProcess | undefined;

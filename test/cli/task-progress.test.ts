@@ -2,8 +2,8 @@
 // per status change off a terminal, one redrawn line on a terminal; the server's text shown
 // with its control characters visible.
 
-import { describe, test } from "node:test";
 import assert from "node:assert/strict";
+import { describe, test } from "node:test";
 import { interruptProgress, ProgressDisplay } from "../../src/cli/progress.ts";
 
 function display(terminal: boolean): { progress: ProgressDisplay; out: string[] } {

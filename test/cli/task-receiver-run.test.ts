@@ -4,11 +4,11 @@
 // the provider, --elicit prompt on stdin) as a task the server polls. A real child process of
 // the runtime under test, the OpenAI provider against a loopback fake OpenAI API.
 
+import assert from "node:assert/strict";
 import process from "node:process";
 import { before, describe, test } from "node:test";
-import assert from "node:assert/strict";
-import { type FakeModelApi, refusedOrigin, startFakeModelApi } from "../support/fake-model-apis.ts";
 import { everythingYaml, mcpwire as runMcpwire, scratchDir, writeConfig } from "../support/cli-runner.ts";
+import { type FakeModelApi, refusedOrigin, startFakeModelApi } from "../support/fake-model-apis.ts";
 
 const scratch = scratchDir("mcpwire-task-receiver-run-");
 let nowhere = "";

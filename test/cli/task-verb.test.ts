@@ -2,10 +2,10 @@
 // the 2026-07-28 tasks extension: `mcpwire call --detach` starts a task on the hand-written tasks
 // fixture over Streamable HTTP (its tasks outlive a session), later commands follow it by id.
 
+import assert from "node:assert/strict";
 import { type ChildProcess, spawn } from "node:child_process";
 import process from "node:process";
 import { after, before, describe, test } from "node:test";
-import assert from "node:assert/strict";
 import { mcpwire, root, scratchDir, writeConfig } from "../support/cli-runner.ts";
 import { compiledFixture } from "../support/compiled-fixtures.ts";
 import { hangGuard } from "../support/hang-guard.ts";

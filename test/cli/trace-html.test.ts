@@ -4,6 +4,7 @@
 // one page that headless Chromium loads: one arrow per message, counted by data-method and
 // data-dir against the trace; hostile text stays text; 10,000 messages load.
 
+import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { mkdtempSync } from "node:fs";
 import { readFile, stat, writeFile } from "node:fs/promises";
@@ -11,16 +12,16 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import process from "node:process";
 import { after, before, describe, test } from "node:test";
-import assert from "node:assert/strict";
-import { renderTraceHtml, traceHtml } from "../../src/cli/trace-html.ts";
 import { UsageError } from "../../src/cli/args.ts";
+import { renderTraceHtml } from "../../src/cli/trace/trace-html.ts";
+import { traceHtml } from "../../src/cli/verbs/trace-verb.ts";
 import { parseTrace, readTrace, type Trace } from "../../src/host/trace/trace-reader.ts";
 import type { TraceEvent } from "../../src/transport/trace-event.ts";
-import { everythingYaml, mcpwire, scratchDir, writeConfig } from "../support/cli-runner.ts";
+import { type HttpServerProcess, startEverything } from "../fixtures/sse-servers.ts";
 import { chromiumSkip, fileUrl, runChromium } from "../support/chromium.ts";
+import { everythingYaml, mcpwire, scratchDir, writeConfig } from "../support/cli-runner.ts";
 import { type FakeModelApi, refusedOrigin, startFakeModelApi } from "../support/fake-model-apis.ts";
 import { fixturePath } from "../support/fixture-process.ts";
-import { type HttpServerProcess, startEverything } from "../fixtures/sse-servers.ts";
 
 const scratch = scratchDir("mcpwire-trace-html-");
 const skip = chromiumSkip();

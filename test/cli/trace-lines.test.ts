@@ -1,10 +1,10 @@
-// The readable trace line (cli/trace-lines.ts) of an event read from a file someone else wrote:
+// The readable trace line (cli/trace/trace-lines.ts) of an event read from a file someone else wrote:
 // a field of the wrong type holding a line break or an escape sequence stays on its one line,
 // with its control characters made visible.
 
-import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { formatTraceEvent } from "../../src/cli/trace-lines.ts";
+import { describe, test } from "node:test";
+import { formatTraceEvent } from "../../src/cli/trace/trace-lines.ts";
 import type { TraceEvent } from "../../src/transport/trace-event.ts";
 
 const base = { v: 1 as const, t: 1, wall: "2026-12-04T12:00:00.000Z", server: "s", transport: "stdio" };

@@ -3,10 +3,10 @@
 // its spec citations, --full, a half line left by a crash, a hostile trace whose escape sequences
 // must reach the terminal as visible text; diff between two recordings of a server that changed.
 
+import assert from "node:assert/strict";
 import { appendFile, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { before, describe, test } from "node:test";
-import assert from "node:assert/strict";
 import { mcpwire, root, scratchDir, writeConfig } from "../support/cli-runner.ts";
 
 const FIXTURE = join(root, "test/fixtures/versioned-tools-server.mjs");

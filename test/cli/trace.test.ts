@@ -2,15 +2,15 @@
 // writes process, lifecycle and message events, the tools/call answer marked as the answer to
 // tools/call, and no secret; `--trace` prints readable lines to stderr. Real CLI, real server.
 
+import assert from "node:assert/strict";
 import { readFile, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import process from "node:process";
 import { after, before, describe, test } from "node:test";
-import assert from "node:assert/strict";
+import type { TraceEvent } from "../../src/transport/trace-event.ts";
+import { type HttpServerProcess, startEverything } from "../fixtures/sse-servers.ts";
 import { everythingConfig, mcpwire, writeConfig } from "../support/cli-runner.ts";
 import { EVERYTHING } from "../support/everything-path.ts";
-import { type HttpServerProcess, startEverything } from "../fixtures/sse-servers.ts";
-import type { TraceEvent } from "../../src/transport/trace-event.ts";
 
 // A credential-named env value of the server: the host's redactor knows it as a secret.
 const SECRET = "sk-trace-secret-5a4b3c2d1e0f";

@@ -4,12 +4,12 @@
 // user approves the file: `mcpwire trust`, a y/N on a terminal, --trust-project or
 // MCPWIRE_TRUST_PROJECT=1. Temporary HOME and XDG_CONFIG_HOME, never the real ones.
 
+import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import process from "node:process";
 import { describe, test } from "node:test";
-import assert from "node:assert/strict";
 import { mcpwire, runtimeArgs, scratchDir } from "../support/cli-runner.ts";
 import { hasScript, shellQuote } from "../support/terminal.ts";
 

@@ -5,12 +5,12 @@
 // The unreachable server is a loopback port nothing listens on; the reachable one is
 // server-everything over stdio.
 
+import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { join } from "node:path";
 import process from "node:process";
 import { before, describe, test } from "node:test";
-import assert from "node:assert/strict";
 import { everythingYaml, mcpwire as runMcpwire, type Outcome, scratchDir, writeConfig } from "../support/cli-runner.ts";
 
 const scratch = scratchDir("mcpwire-unreached-");

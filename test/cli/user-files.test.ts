@@ -4,12 +4,12 @@
 // MCPWIRE_LOCK_FILE that is one is refused, with no lock file made beside it.
 // Real CLI processes, a real FIFO (mkfifo) and, as root, a real character device (mknod).
 
+import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
 import { chmodSync, lstatSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import process from "node:process";
 import { describe, test } from "node:test";
-import assert from "node:assert/strict";
 import { mcpwire, scratchDir, writeConfig } from "../support/cli-runner.ts";
 import { fixturePath } from "../support/fixture-process.ts";
 import { hangGuard } from "../support/hang-guard.ts";

@@ -5,10 +5,10 @@
 // ends the command as SIGPIPE would, its server closed (runtime/interrupts.ts). The server is
 // test/fixtures/update-flood-server.mjs.
 
+import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { describe, test } from "node:test";
-import assert from "node:assert/strict";
 import { mcpwire, scratchDir, startMcpwire, writeConfig } from "../support/cli-runner.ts";
 import { fixturePath } from "../support/fixture-process.ts";
 import { waitUntil } from "../support/polling.ts";

@@ -6,10 +6,10 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
-import { Client, EXTENSIONS, StdioTransport, type Tool } from "../../src/mod.ts";
-import { AppResourceError, appsExtension, isAppCallable, isAppOnly, readToolUi, toolUi } from "../../src/client/extensions/mod.ts";
 import { APP_MIME_TYPE } from "../../src/client/apps/apps.ts";
 import { mimeTypeProblem } from "../../src/client/apps/apps.ts";
+import { AppResourceError, appsExtension, isAppCallable, isAppOnly, readToolUi, toolUi } from "../../src/client/extensions/mod.ts";
+import { Client, EXTENSIONS, StdioTransport, type Tool } from "../../src/mod.ts";
 import { fixturePath } from "../support/fixture-process.ts";
 import { guardedRejection, hangGuard } from "../support/hang-guard.ts";
 

@@ -6,12 +6,12 @@
 import "../support/test-env.ts"; // the era cache off
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
+import { modernServerArgs } from "../../conformance/fixtures/modern-server-launch.ts";
 import { Client } from "../../src/client/client.ts";
 import { Peer } from "../../src/jsonrpc/peer.ts";
 import { MemoryTransport } from "../../src/transport/memory.ts";
 import { StdioTransport } from "../../src/transport/stdio.ts";
 import type { TraceEvent } from "../../src/transport/trace-event.ts";
-import { modernServerArgs } from "../../conformance/fixtures/modern-server-launch.ts";
 import { behaviour } from "../support/behaviour.ts";
 import { EVERYTHING } from "../support/everything-path.ts";
 

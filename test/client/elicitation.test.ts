@@ -2,17 +2,17 @@
 // follow the handlers, the restricted form is enforced, SEP-1034 defaults fill omitted
 // fields, answers are validated before they are sent, URL mode and -32042.
 
-import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { Client, type ElicitFormRequest, RpcError, tasksExtension } from "../../src/mod.ts";
+import { after, before, describe, test } from "node:test";
 import { UrlElicitationRequiredError } from "../../src/client/elicitation.ts";
 import type { UrlElicitationRequest } from "../../src/client/handlers.ts";
+import { JSON_SCHEMA_VALIDATORS } from "../../src/client/json-schema.ts";
+import { Client, type ElicitFormRequest, RpcError, tasksExtension } from "../../src/mod.ts";
+import { coreCapabilities } from "../support/capabilities.ts";
 import { everythingClient, untilListed } from "../support/everything.ts";
 import { textOf } from "../support/everything-http.ts";
 import { type InProcessServer as TestServer, inProcessServer } from "../support/in-process-server.ts";
 import { rpcRejection } from "../support/rejection.ts";
-import { coreCapabilities } from "../support/capabilities.ts";
-import { JSON_SCHEMA_VALIDATORS } from "../../src/client/json-schema.ts";
 
 const CLIENT_INFO = { name: "mcpwire-tests", version: "1.0.0" };
 

@@ -3,9 +3,10 @@
 // the cached assumption later fails". Real child processes for stdio; an in-process modern
 // server for a remembered era that no longer holds.
 
-import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import process from "node:process";
+import { describe, test } from "node:test";
+import { eraCacheKey } from "../../src/client/era-cache.ts";
 import {
   Client,
   type ClientTransport,
@@ -17,7 +18,6 @@ import {
   RpcError,
   StdioTransport,
 } from "../../src/mod.ts";
-import { eraCacheKey } from "../../src/client/era-cache.ts";
 import { fixturePath } from "../support/fixture-process.ts";
 import { methodLog } from "../support/method-log.ts";
 

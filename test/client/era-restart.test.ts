@@ -3,9 +3,9 @@
 // basic/transports/stdio "Backward Compatibility"; rmcp servers exit when the first message is not
 // initialize). And a server that dies at start is reported by its exit and stderr, not as a probe.
 
-import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import process from "node:process";
+import { describe, test } from "node:test";
 import { Client, ClientStateError, ConnectionClosedError, type StateChange, StdioTransport } from "../../src/mod.ts";
 import { fixturePath } from "../support/fixture-process.ts";
 import { methodLog } from "../support/method-log.ts";

@@ -1,9 +1,11 @@
 // The client layer's errors are McpwireErrors with a named code (issue 25 "One error model"):
 // each class, reached through a real path where that is cheap, else built as its callers build it.
 
-import { describe, test } from "node:test";
 import assert from "node:assert/strict";
+import { describe, test } from "node:test";
 import { AppResourceError, readToolUi } from "../../src/client/extensions/mod.ts";
+import { ServerSkills, SkillError } from "../../src/client/skills/skills.ts";
+import { tasksOf } from "../../src/client/tasks/tasks-extension.ts";
 import {
   CapabilityError,
   Client,
@@ -14,12 +16,10 @@ import {
   TaskError,
   tasksExtension,
 } from "../../src/mod.ts";
-import { ServerSkills, SkillError } from "../../src/client/skills/skills.ts";
-import { inProcessServer } from "../support/in-process-server.ts";
-import { hangGuard } from "../support/hang-guard.ts";
-import { rejection } from "../support/rejection.ts";
 import { coded } from "../support/coded-error.ts";
-import { tasksOf } from "../../src/client/tasks/tasks-extension.ts";
+import { hangGuard } from "../support/hang-guard.ts";
+import { inProcessServer } from "../support/in-process-server.ts";
+import { rejection } from "../support/rejection.ts";
 
 const CLIENT_INFO = { name: "mcpwire-error-code-tests", version: "1.0.0" };
 

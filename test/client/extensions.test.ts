@@ -1,6 +1,8 @@
 // Extension negotiation — spec 2026-07-28 basic/versioning ("Extension Negotiation").
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import { appsExtension } from "../../src/client/apps/apps-extension.ts";
+import { Client } from "../../src/client/client.ts";
 import {
   declaredExtensions,
   defaultExtensions,
@@ -9,10 +11,8 @@ import {
   serverExtensions,
   withExtensions,
 } from "../../src/client/extension-negotiation.ts";
-import { tasksExtension } from "../../src/client/tasks/tasks-extension.ts";
-import { Client } from "../../src/client/client.ts";
 import { skillsExtension } from "../../src/client/skills/skills-extension.ts";
-import { appsExtension } from "../../src/client/apps/apps-extension.ts";
+import { tasksExtension } from "../../src/client/tasks/tasks-extension.ts";
 
 describe("extension negotiation", () => {
   it("declares settings objects as given and drops those turned off", () => {

@@ -3,8 +3,8 @@
 // answered (proof the session is healthy), and the `unavailable` option, the host's reason
 // why a request cannot go out while the client is not ready.
 
-import { describe, test } from "node:test";
 import assert from "node:assert/strict";
+import { describe, test } from "node:test";
 import { Client, type ClientState, RpcError } from "../../src/mod.ts";
 import { inProcessServer } from "../support/in-process-server.ts";
 import { rejection } from "../support/rejection.ts";

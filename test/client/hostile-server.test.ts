@@ -6,10 +6,10 @@
 
 import assert from "node:assert/strict";
 import process from "node:process";
-import { Client, type ClientOptions, type LogMessage, OutputValidationError, ProtocolError, RequestTimeoutError, StdioTransport } from "../../src/mod.ts";
+import { JSON_SCHEMA_VALIDATORS } from "../../src/client/json-schema.ts";
 import type { DetailEvent } from "../../src/common/events.ts";
 import { RequestAbortedError, UndeliverableResponseError } from "../../src/jsonrpc/errors.ts";
-import { JSON_SCHEMA_VALIDATORS } from "../../src/client/json-schema.ts";
+import { Client, type ClientOptions, type LogMessage, OutputValidationError, ProtocolError, RequestTimeoutError, StdioTransport } from "../../src/mod.ts";
 import { StreamableHttpTransport } from "../../src/transport/streamable-http/mod.ts";
 import { behaviour } from "../support/behaviour.ts";
 import { fixturePath as fixture, startPortFixture } from "../support/fixture-process.ts";

@@ -5,13 +5,13 @@
 // for what a grammar reaches rarely: `$ref` through `$id` and anchors, the dialects'
 // differences, deep equality, lengths in code points, and the bounds.
 
+import assert from "node:assert/strict";
 import process from "node:process";
 import { before, describe, test } from "node:test";
-import assert from "node:assert/strict";
 import fc from "fast-check";
+import { jsonEqual } from "../../src/client/json-equal.ts";
 import { loadJsonSchema } from "../../src/client/json-schema.ts";
 import { MAX_CHECK_DEPTH, SchemaInterpreter } from "../../src/client/json-schema-interpreter.ts";
-import { jsonEqual } from "../../src/client/json-equal.ts";
 import { type Dialect, SchemaError, type SchemaValidator } from "../../src/client/schema-validator.ts";
 import type { JsonObject } from "../../src/client/types.ts";
 

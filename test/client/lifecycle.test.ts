@@ -2,9 +2,11 @@
 // negotiation, and what calls do before, during and after a connection — spec 2025-11-25
 // basic/lifecycle. Hand-written servers: a stdio fixture process and in-process Peers.
 
-import { describe, test } from "node:test";
 import assert from "node:assert/strict";
+import { describe, test } from "node:test";
 import { fileURLToPath } from "node:url";
+import { RequestAbortedError } from "../../src/jsonrpc/errors.ts";
+import type { RequestHandler } from "../../src/jsonrpc/peer.ts";
 import {
   CapabilityError,
   Client,
@@ -21,10 +23,8 @@ import {
   StdioTransport,
   TransportError,
 } from "../../src/mod.ts";
-import type { RequestHandler } from "../../src/jsonrpc/peer.ts";
-import { rejection } from "../support/rejection.ts";
-import { RequestAbortedError } from "../../src/jsonrpc/errors.ts";
 import { coreCapabilities } from "../support/capabilities.ts";
+import { rejection } from "../support/rejection.ts";
 
 const FIXTURE = fileURLToPath(new URL("../fixtures/client-lifecycle-server.mjs", import.meta.url));
 const CLIENT_INFO = { name: "mcpwire-tests", version: "1.0.0" };

@@ -3,8 +3,8 @@
 // basic/utilities/progress (non-increasing progress is reported), server/resources
 // ("Subscriptions": only when the server declares subscribe).
 
-import { describe, test } from "node:test";
 import assert from "node:assert/strict";
+import { describe, test } from "node:test";
 import { CapabilityError, Client, type JsonRpcMessage, type LogMessage, MemoryTransport, type Params, Peer, type Progress } from "../../src/mod.ts";
 import { everythingClient } from "../support/everything.ts";
 

@@ -4,13 +4,13 @@
 // case is a fresh process of this runtime (test/fixtures/no-eval-client.ts), so that `Function`
 // can be replaced before mcpwire is imported and the module cache shows what was loaded.
 
-import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import process from "node:process";
+import { describe, test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 import { fixturePath } from "../support/fixture-process.ts";

@@ -6,11 +6,11 @@
 // conformance/fixtures/modern-server.ts over stdio and Streamable HTTP.
 
 import assert from "node:assert/strict";
-import { describe, test } from "node:test";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import process from "node:process";
+import { describe, test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { type ModernHttpServer, modernServerArgs, startModernHttp } from "../../conformance/fixtures/modern-server-launch.ts";
 import {

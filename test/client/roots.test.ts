@@ -1,10 +1,10 @@
 // Roots from the client's side — spec 2025-11-25 client/roots: a static list (paths become
 // file:// URIs) or a handler answers roots/list; setRoots() sends list_changed.
 
-import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { Client, type JsonRpcMessage, MemoryTransport, Peer } from "../../src/mod.ts";
+import { describe, test } from "node:test";
 import { pathToFileUri, toRoots } from "../../src/client/roots.ts";
+import { Client, type JsonRpcMessage, MemoryTransport, Peer } from "../../src/mod.ts";
 import { coreCapabilities } from "../support/capabilities.ts";
 import { everythingClient, untilListed } from "../support/everything.ts";
 import { textOf } from "../support/everything-http.ts";

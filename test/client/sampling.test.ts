@@ -2,15 +2,15 @@
 // handler (token cap, rate limit, model allowlist, timeout, tools only when declared,
 // includeContext ignored) and a user rejection answered with -1.
 
-import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { Client, type CreateMessageRequest, type JsonRpcMessage, MemoryTransport, type Params, Peer, tasksExtension } from "../../src/mod.ts";
+import { describe, test } from "node:test";
 import type { ClientOptions } from "../../src/client/client.ts";
 import { SamplingRejectedError } from "../../src/client/sampling.ts";
+import { Client, type CreateMessageRequest, type JsonRpcMessage, MemoryTransport, type Params, Peer, tasksExtension } from "../../src/mod.ts";
+import { coreCapabilities } from "../support/capabilities.ts";
 import { everythingClient, untilListed } from "../support/everything.ts";
 import { textOf } from "../support/everything-http.ts";
 import { rpcRejection } from "../support/rejection.ts";
-import { coreCapabilities } from "../support/capabilities.ts";
 
 const CLIENT_INFO = { name: "mcpwire-tests", version: "1.0.0" };
 const ANSWER = { role: "assistant" as const, content: { type: "text" as const, text: "42" }, model: "test-model", stopReason: "endTurn" };

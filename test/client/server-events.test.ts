@@ -3,13 +3,13 @@
 // server/resources ("Subscriptions"), server/utilities/logging — and the shape checks of
 // the typed resource, prompt, completion and logging methods, against an in-process server.
 
-import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { Client, type Params, ProtocolError, RpcError } from "../../src/mod.ts";
+import { after, before, describe, test } from "node:test";
 import type { ClientEventType } from "../../src/client/client-events.ts";
+import { Client, type Params, ProtocolError, RpcError } from "../../src/mod.ts";
+import { nextEvent } from "../support/events.ts";
 import { type InProcessServer, inProcessServer } from "../support/in-process-server.ts";
 import { rejection } from "../support/rejection.ts";
-import { nextEvent } from "../support/events.ts";
 
 const CLIENT_INFO = { name: "mcpwire-tests", version: "1.0.0" };
 

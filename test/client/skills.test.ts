@@ -4,19 +4,19 @@
 // SkillError naming the server and the skill, the connection still usable after it. Against
 // conformance/fixtures/skills-server.mjs over stdio and HTTP, in both eras.
 
-import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { after, before, describe, test } from "node:test";
 import { fileURLToPath } from "node:url";
-import { Client, EXTENSIONS, MemoryTransport, Peer, StdioTransport, StreamableHttpTransport } from "../../src/mod.ts";
-import { type LoadedSkill, ServerSkills, sha256Digest, type Skill, SkillError } from "../../src/client/skills/skills.ts";
 import { checkSkillEntry, resolveSkillPath, skillNameProblem } from "../../src/client/skills/skill-entry.ts";
 import { frontmatterDifferences, parseSkillFile } from "../../src/client/skills/skill-frontmatter.ts";
+import { type LoadedSkill, ServerSkills, sha256Digest, type Skill, SkillError } from "../../src/client/skills/skills.ts";
+import { skillsExtension } from "../../src/client/skills/skills-extension.ts";
+import { Client, EXTENSIONS, MemoryTransport, Peer, StdioTransport, StreamableHttpTransport } from "../../src/mod.ts";
+import { scratchDir } from "../support/cli-runner.ts";
 import { type PortFixture, startPortFixture } from "../support/fixture-process.ts";
 import { hangGuard } from "../support/hang-guard.ts";
-import { scratchDir } from "../support/cli-runner.ts";
-import { skillsExtension } from "../../src/client/skills/skills-extension.ts";
 
 const CLIENT_INFO = { name: "mcpwire-tests", version: "1.0.0" };
 const SKILLS_SERVER = fileURLToPath(new URL("../../conformance/fixtures/skills-server.mjs", import.meta.url));

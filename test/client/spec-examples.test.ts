@@ -2,11 +2,17 @@
 // to test/fixtures/spec-examples/2026-07-28/) as test vectors: the JSON-RPC envelope and the line
 // framer, then the Client consuming each result, error, input request and notification for real.
 
-import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
+import { describe, test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { Ajv2020 } from "ajv/dist/2020.js";
+import type { UrlElicitationRequest } from "../../src/client/handlers.ts";
+import { paramHeadersOf, requestHeaders } from "../../src/client/request-headers.ts";
+import type { CompleteReference } from "../../src/client/types.ts";
+import { encodeLine } from "../../src/jsonrpc/line-encoder.ts";
+import { isErrorResponse, isNotification, isRequest, isResponse, whyNotJsonRpc } from "../../src/jsonrpc/messages.ts";
+import type { RequestHandler } from "../../src/jsonrpc/peer.ts";
 import {
   Client,
   type ClientOptions,
@@ -27,14 +33,8 @@ import {
   RpcError,
   UnsupportedProtocolVersionError,
 } from "../../src/mod.ts";
-import type { CompleteReference } from "../../src/client/types.ts";
-import { encodeLine } from "../../src/jsonrpc/line-encoder.ts";
-import { isErrorResponse, isNotification, isRequest, isResponse, whyNotJsonRpc } from "../../src/jsonrpc/messages.ts";
-import { paramHeadersOf, requestHeaders } from "../../src/client/request-headers.ts";
-import type { RequestHandler } from "../../src/jsonrpc/peer.ts";
-import type { UrlElicitationRequest } from "../../src/client/handlers.ts";
-import { type InProcessServer, inProcessServer, requestsFor } from "../support/in-process-server.ts";
 import { nextEvent as nextEventOf } from "../support/events.ts";
+import { type InProcessServer, inProcessServer, requestsFor } from "../support/in-process-server.ts";
 
 type Json = Record<string, unknown>;
 

@@ -3,14 +3,14 @@
 // trigger-sampling-request-async and trigger-elicitation-request-async send their request with
 // `params.task`, poll the client's tasks/get and fetch tasks/result; over stdio and Streamable HTTP.
 
-import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { Client, type ClientTransport, type ElicitResult, StdioTransport, StreamableHttpTransport, tasksExtension, type TextContent } from "../../src/mod.ts";
+import { after, before, describe, test } from "node:test";
 import type { ClientOptions } from "../../src/client/client.ts";
 import { RELATED_TASK_META } from "../../src/client/tasks/task-store.ts";
+import { Client, type ClientTransport, type ElicitResult, StdioTransport, StreamableHttpTransport, tasksExtension, type TextContent } from "../../src/mod.ts";
+import { type HttpServerProcess, startEverything } from "../fixtures/sse-servers.ts";
 import { EVERYTHING } from "../support/everything.ts";
 import { hangGuard } from "../support/hang-guard.ts";
-import { type HttpServerProcess, startEverything } from "../fixtures/sse-servers.ts";
 
 const CLIENT_INFO = { name: "mcpwire-tests", version: "1.0.0" };
 const ASYNC_TOOLS = ["trigger-elicitation-request-async", "trigger-sampling-request-async"];

@@ -4,11 +4,11 @@
 // request is answered by run's samplingFor (the server's sampling.model, a second scripted
 // model) as a task the server polls. In process: the models are scripts, the server is real.
 
-import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
+import { after, before, describe, test } from "node:test";
 import { NO_HOOKS } from "../../src/agent/hooks.ts";
 import { Runner } from "../../src/agent/runner.ts";
-import { type HostSetup, samplingFor } from "../../src/cli/run-verb.ts";
+import { type HostSetup, samplingFor } from "../../src/cli/session/agent-session.ts";
 import { McpManager } from "../../src/host/servers/manager.ts";
 import { EVERYTHING } from "../support/everything.ts";
 import { answer, callTools, ScriptedProvider, toolResults } from "../support/scripted-provider.ts";

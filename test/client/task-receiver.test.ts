@@ -3,18 +3,18 @@
 // a CreateTaskResult at once, then tasks/get, tasks/result, tasks/list, tasks/cancel and
 // notifications/tasks/status, ttl expiry and the bound on kept tasks; bad input from the server.
 
-import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { Client, type CreateMessageRequest, type CreateMessageResult, type Params, tasksExtension } from "../../src/mod.ts";
+import { describe, test } from "node:test";
 import type { ClientOptions } from "../../src/client/client.ts";
 import { declaredCapabilities, modernCapabilities } from "../../src/client/client-capabilities.ts";
 import { SamplingRejectedError } from "../../src/client/sampling.ts";
 import { RELATED_TASK_META } from "../../src/client/tasks/task-store.ts";
+import { Client, type CreateMessageRequest, type CreateMessageResult, type Params, tasksExtension } from "../../src/mod.ts";
+import { coreCapabilities } from "../support/capabilities.ts";
 import { hangGuard } from "../support/hang-guard.ts";
 import { type InProcessServer, inProcessServer } from "../support/in-process-server.ts";
 import { waitUntil } from "../support/polling.ts";
 import { rpcRejection } from "../support/rejection.ts";
-import { coreCapabilities } from "../support/capabilities.ts";
 
 const CLIENT_INFO = { name: "mcpwire-tests", version: "1.0.0" };
 const ANSWER: CreateMessageResult = { role: "assistant", content: { type: "text", text: "42" }, model: "test-model", stopReason: "endTurn" };

@@ -3,9 +3,10 @@
 // basic/utilities/tasks (tools/call with `task`, tasks/get polling, tasks/result, tasks/list,
 // tasks/cancel, input_required answered through tasks/result).
 
-import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import type { ChildProcess } from "node:child_process";
+import { after, before, describe, test } from "node:test";
+import { tasksOf } from "../../src/client/tasks/tasks-extension.ts";
 import {
   Client,
   type JsonRpcMessage,
@@ -19,7 +20,6 @@ import {
 import { EVERYTHING } from "../support/everything.ts";
 import { freePort, startEverything, stop, textOf } from "../support/everything-http.ts";
 import { guardedRejection, hangGuard } from "../support/hang-guard.ts";
-import { tasksOf } from "../../src/client/tasks/tasks-extension.ts";
 
 const CLIENT_INFO = { name: "mcpwire-tests", version: "1.0.0" };
 const TOOL = "simulate-research-query";

@@ -2,8 +2,9 @@
 // clear error or a survived problem, and nothing hangs — spec 2025-11-25 basic/utilities/tasks,
 // the 2026-07-28 io.modelcontextprotocol/tasks extension.
 
-import { describe, test } from "node:test";
 import assert from "node:assert/strict";
+import { describe, test } from "node:test";
+import { tasksOf } from "../../src/client/tasks/tasks-extension.ts";
 import {
   CapabilityError,
   Client,
@@ -18,7 +19,6 @@ import {
 import { textOf } from "../support/everything-http.ts";
 import { fixturePath, startPortFixture } from "../support/fixture-process.ts";
 import { guardedRejection, hangGuard } from "../support/hang-guard.ts";
-import { tasksOf } from "../../src/client/tasks/tasks-extension.ts";
 
 /** `error` is a TaskError with this code, about this task. */
 function assertTaskError(error: unknown, code: TaskError["code"], taskId: string): asserts error is TaskError {

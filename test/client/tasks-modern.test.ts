@@ -4,11 +4,12 @@
 // with tasks/update, failed kept apart from isError, tasks/cancel, ttlMs expiry, Mcp-Name, and
 // notifications/tasks through the subscriptions/listen stream.
 
-import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { type ChildProcess, spawn } from "node:child_process";
 import process from "node:process";
+import { after, before, describe, test } from "node:test";
 import { fileURLToPath } from "node:url";
+import { tasksOf } from "../../src/client/tasks/tasks-extension.ts";
 import {
   Client,
   EXTENSIONS,
@@ -22,7 +23,6 @@ import {
 } from "../../src/mod.ts";
 import { textOf } from "../support/everything-http.ts";
 import { guardedRejection, hangGuard } from "../support/hang-guard.ts";
-import { tasksOf } from "../../src/client/tasks/tasks-extension.ts";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const TASKS_SERVER = fileURLToPath(new URL("../../conformance/fixtures/tasks-server.ts", import.meta.url));

@@ -3,14 +3,14 @@
 // io.modelcontextprotocol/tasks extension), refuses a tool that requires a task before sending
 // anything, and its task methods say what to import; a client with it declares and runs tasks.
 
-import { describe, test } from "node:test";
 import assert from "node:assert/strict";
+import { describe, test } from "node:test";
+import { tasksOf } from "../../src/client/tasks/tasks-extension.ts";
 import { Client, EXTENSIONS, TaskError, tasksExtension } from "../../src/mod.ts";
 import { coded } from "../support/coded-error.ts";
 import { hangGuard } from "../support/hang-guard.ts";
 import { inProcessServer, requestsFor } from "../support/in-process-server.ts";
 import { rejection } from "../support/rejection.ts";
-import { tasksOf } from "../../src/client/tasks/tasks-extension.ts";
 
 const INFO = { name: "opt-in", version: "1.0.0" };
 const sampling = async () => ({ role: "assistant" as const, content: { type: "text" as const, text: "ok" }, model: "m" });

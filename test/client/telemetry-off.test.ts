@@ -4,13 +4,13 @@
 // @opentelemetry/* made unresolvable and every attempt logged: on Node through a module resolve
 // hook (fixtures/telemetry/otel-blocker.mjs), on Deno through an import map (otel-blocked.json).
 
-import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import process from "node:process";
+import { describe, test } from "node:test";
 import { fixturePath } from "../support/fixture-process.ts";
 
 const isDeno = "Deno" in globalThis;

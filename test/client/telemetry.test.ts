@@ -3,10 +3,10 @@
 // and multi round-trip retries included — spec 2026-07-28 basic/index ("OpenTelemetry trace
 // context"); OpenTelemetry semantic conventions for MCP. Against test/fixtures/trace-echo-server.mjs.
 
-import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { Client, type ClientTransport, StdioTransport, StreamableHttpTransport, tasksExtension } from "../../src/mod.ts";
+import { describe, test } from "node:test";
 import { openTelemetry } from "../../src/client/telemetry/mod.ts";
+import { Client, type ClientTransport, StdioTransport, StreamableHttpTransport, tasksExtension } from "../../src/mod.ts";
 import { textOf } from "../support/everything-http.ts";
 import { fixturePath, type PortFixture, startPortFixture } from "../support/fixture-process.ts";
 import { hangGuard } from "../support/hang-guard.ts";

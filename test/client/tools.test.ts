@@ -2,8 +2,11 @@
 // calling with progress, tool errors and protocol errors, and checking structuredContent
 // against outputSchema — spec 2025-11-25 server/tools, server/utilities/pagination.
 
-import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
+import { after, before, describe, test } from "node:test";
+import { JSON_SCHEMA_VALIDATORS } from "../../src/client/json-schema.ts";
+import type { JsonSchemaValidator } from "../../src/client/schema-validator.ts";
+import type { RequestHandler } from "../../src/jsonrpc/peer.ts";
 import {
   CapabilityError,
   Client,
@@ -15,12 +18,9 @@ import {
   StdioTransport,
   type Tool,
 } from "../../src/mod.ts";
-import type { RequestHandler } from "../../src/jsonrpc/peer.ts";
 import { fixturePath } from "../support/fixture-process.ts";
 import { type InProcessServer, inProcessServer, requestsFor } from "../support/in-process-server.ts";
 import { rejection } from "../support/rejection.ts";
-import { JSON_SCHEMA_VALIDATORS } from "../../src/client/json-schema.ts";
-import type { JsonSchemaValidator } from "../../src/client/schema-validator.ts";
 
 const CLIENT_INFO = { name: "mcpwire-tests", version: "1.0.0" };
 

@@ -1,8 +1,8 @@
 // Bounded JSON text and copies of server data: deep nesting, huge values and cycles never
 // overflow the stack and always say what was left out.
 
-import { test } from "node:test";
 import assert from "node:assert/strict";
+import { test } from "node:test";
 import { boundedCopy, boundedJson, depthMarker, depthOf, jsonTextDepth } from "../../src/common/bounded.ts";
 
 /** `{"a":{"a":…}}` nested `depth` levels, built without recursion. */

@@ -2,8 +2,8 @@
 // object), 3.2.3 (property sorting by UTF-16 code units), Appendix B (numbers from their IEEE 754
 // bits), and the values JCS refuses.
 
-import { test } from "node:test";
 import assert from "node:assert/strict";
+import { test } from "node:test";
 import { canonicalJson, CanonicalJsonError } from "../../src/common/canonical-json.ts";
 
 test("RFC 8785 3.2.2: the sample object canonicalizes to the RFC's text", () => {

@@ -1,8 +1,8 @@
 // Text that reads otherwise than it is (common/deceptive-text.ts): words mixing look-alike letters
 // of different scripts, and text hidden in Unicode tag characters, said in notes a person can read.
 
-import { test } from "node:test";
 import assert from "node:assert/strict";
+import { test } from "node:test";
 import { deceptionNotes, mixedScriptWords, tagCharacterText } from "../../src/common/deceptive-text.ts";
 
 function tags(text: string): string {

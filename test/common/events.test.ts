@@ -1,8 +1,8 @@
 // ContainedEventTarget: a listener that throws is reported through the emitter, never as an
 // uncaught exception (Node) or a reported error on globalThis (Deno); the dispatch goes on.
 
-import { test } from "node:test";
 import assert from "node:assert/strict";
+import { test } from "node:test";
 import { ContainedEventTarget, type ListenerFailure } from "../../src/common/events.ts";
 
 type Events = { tick: { n: number }; problem: { message: string } };

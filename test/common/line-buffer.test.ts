@@ -3,8 +3,8 @@
 // cut, the text unchanged, and each character scanned once (a 24 MB line on stdin once took
 // 8 s and 400 MB because every chunk re-scanned the partial line before it).
 
-import { describe, test } from "node:test";
 import assert from "node:assert/strict";
+import { describe, test } from "node:test";
 import { LineBuffer } from "../../src/common/line-buffer.ts";
 
 /** The text cut into pieces of `size` characters. */

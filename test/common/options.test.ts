@@ -1,10 +1,12 @@
 // Option objects checked at the public constructors: a misspelt key is refused naming the
 // nearest known option, a missing required one is named, and valid options still work.
 
-import { test } from "node:test";
 import assert from "node:assert/strict";
-import { checkOptions, InvalidOptionsError } from "../../src/common/options.ts";
+import { test } from "node:test";
+import { SamplingGate } from "../../src/client/sampling.ts";
 import { editDistance, nearestName } from "../../src/common/nearest-name.ts";
+import { checkOptions, InvalidOptionsError } from "../../src/common/options.ts";
+import { createSyncBridge, McpManager, parseConfig, ServerSkills } from "../../src/host/mod.ts";
 import {
   AutoHttpTransport,
   Client,
@@ -17,9 +19,7 @@ import {
   StreamableHttpTransport,
   TracingTransport,
 } from "../../src/mod.ts";
-import { SamplingGate } from "../../src/client/sampling.ts";
 import { registerMcpServer, ResultFiles, ToolRegistry } from "../../src/registry/mod.ts";
-import { createSyncBridge, McpManager, parseConfig, ServerSkills } from "../../src/host/mod.ts";
 
 const INFO = { name: "options-test", version: "0.0.0" };
 const URL_NOWHERE = "http://127.0.0.1:9/mcp";

@@ -1,8 +1,8 @@
 // Redaction of credentials from headers, text and URLs before they reach a trace, a log or an
 // error message — spec 2025-11-25 basic/authorization ("Token Theft").
 
-import { test } from "node:test";
 import assert from "node:assert/strict";
+import { test } from "node:test";
 import { REDACTED, redactHeaders, Redactor, redactText, redactUrl } from "../../src/common/redact.ts";
 
 const JWT = "eyJhbGciOiJFUzI1NiJ9.eyJzdWIiOiJ1c2VyIn0.c2lnbmF0dXJlLWJ5dGVz";

@@ -2,8 +2,8 @@
 // and terminal lines show of a message (issue 37, items 8 and 12): every string redacted as a
 // terminal shows it, nothing past the bound read or shown, a secret across the cut found whole.
 
-import { test } from "node:test";
 import assert from "node:assert/strict";
+import { test } from "node:test";
 import { REDACT_SLACK_CHARS, REDACTED, redactedJson, redactText } from "../../src/common/redact.ts";
 
 test("redactedJson: a JSON document inside a string is redacted as itself, as a terminal shows it", () => {

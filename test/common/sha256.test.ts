@@ -1,9 +1,9 @@
 // SHA-256 in plain TypeScript (the CSP hashes of `mcpwire trace html`) against the runtime's own
 // (node:crypto, which Deno provides too): the padding edges, multi-byte UTF-8, several blocks.
 
+import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { test } from "node:test";
-import assert from "node:assert/strict";
 import { sha256, sha256Base64 } from "../../src/common/sha256.ts";
 
 test('the FIPS 180-4 example: SHA-256 of "abc"', () => {

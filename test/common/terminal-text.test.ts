@@ -1,8 +1,8 @@
 // Server text shown on a terminal: escape sequences and control characters are made visible,
 // never sent to the terminal as they are.
 
-import { test } from "node:test";
 import assert from "node:assert/strict";
+import { test } from "node:test";
 import { isTerminalSafe, terminalLine, terminalText } from "../../src/common/terminal-text.ts";
 
 const OSC8 = "\u001b]8;;https://evil.example\u0007good.example\u001b]8;;\u0007";

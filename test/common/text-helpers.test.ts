@@ -1,7 +1,7 @@
 // The small text helpers every layer shares: durations, thrown values, previews, JSON objects.
 
-import { test } from "node:test";
 import assert from "node:assert/strict";
+import { test } from "node:test";
 import { durationText } from "../../src/common/duration.ts";
 import { messageOf } from "../../src/common/error-text.ts";
 import { isObject } from "../../src/common/json.ts";

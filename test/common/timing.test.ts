@@ -1,8 +1,8 @@
 // Tests for the bounded waits every layer shares — src/common/timing.ts: sleep (a pause a signal
 // can end), within (did a promise settle in time) and withTimeout (the promise, or an error).
 
-import { describe, test } from "node:test";
 import assert from "node:assert/strict";
+import { describe, test } from "node:test";
 import { sleep, within, withTimeout } from "../../src/common/timing.ts";
 
 const never = new Promise<never>(() => {});

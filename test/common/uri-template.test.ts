@@ -1,8 +1,8 @@
 // RFC 6570 expansion (src/common/uri-template.ts) on the RFC's own examples of levels 1–3
 // (section 1.2), with what it refuses: level 4 modifiers, and a variable without a value.
 
-import { describe, test } from "node:test";
 import assert from "node:assert/strict";
+import { describe, test } from "node:test";
 import { expandTemplate, templateVariables, UriTemplateError } from "../../src/common/uri-template.ts";
 
 // RFC 6570 section 1.2's variables.

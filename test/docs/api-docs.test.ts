@@ -8,8 +8,8 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
-import { apiOf, ENTRIES, ROOT } from "../../scripts/api-report.ts";
 import { type Declarations, declared, pageOf, piecesOf, readDoc, renderName, renderPage, splitContainer, withDeclarations } from "../../scripts/api-docs.ts";
+import { apiOf, ENTRIES, ROOT } from "../../scripts/api-report.ts";
 import { behaviour } from "../support/behaviour.ts";
 
 behaviour("npm run api-docs: every page in docs/api/ is what the generator makes now, and a changed doc comment or signature changes it", async () => {

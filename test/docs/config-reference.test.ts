@@ -1,12 +1,12 @@
 // docs/config.md's reference of every config key (issue 31) against `mcpwire help config`
-// (src/cli/config-reference.ts, written from the schema in src/host/config/schema.ts): every key
+// (src/cli/verbs/config-verb.ts, written from the schema in src/host/config/schema.ts): every key
 // the help lists has a row in the page's reference tables with the help's type and default, and
 // the page lists no key the help does not. A key added to the schema without its row fails here.
 
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { test } from "node:test";
-import { configHelp } from "../../src/cli/config-reference.ts";
+import { configHelp } from "../../src/cli/verbs/config-verb.ts";
 
 const PAGE = "docs/config.md";
 const page = readFileSync(new URL("../../docs/config.md", import.meta.url), "utf8");

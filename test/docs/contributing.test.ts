@@ -2,10 +2,10 @@
 // file they name exists, every constant they name is declared in src/, and the entry budgets
 // they state are the ones test/api.test.ts enforces.
 
-import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
+import { describe, test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { ENTRIES } from "../../scripts/api-report.ts";
 

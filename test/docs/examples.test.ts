@@ -60,8 +60,8 @@ import { ENTRIES as API_ENTRIES } from "../../scripts/api-report.ts";
 import { parseConfig } from "../../src/host/config/parse.ts";
 import { mcpwire, runtimeArgs } from "../support/cli-runner.ts";
 import { blocksOf, type DocBlock, docBlocks, ROOT, whereOf } from "../support/doc-blocks.ts";
-import { EVERYTHING } from "../support/everything-path.ts";
 import { freePort, startEverything, stop } from "../support/everything-http.ts";
+import { EVERYTHING } from "../support/everything-path.ts";
 import { linesMatch, normalised, type Normalising, transcriptSteps } from "../support/transcript.ts";
 
 const isDeno = "Deno" in globalThis;

@@ -2,12 +2,12 @@
 // checkout, "server.mjs" at the trace-echo fixture) in a fresh process of this test's runtime,
 // printing the spans of one tool call from the in-memory exporter.
 
-import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import process from "node:process";
+import { describe, test } from "node:test";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { fixturePath } from "../support/fixture-process.ts";
 

@@ -1,13 +1,13 @@
 // Tests for the one shared timer behind request timeouts — src/jsonrpc/deadline-timer.ts;
 // spec 2025-11-25 basic/lifecycle ("Timeouts").
 
-import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import process from "node:process";
+import { describe, test } from "node:test";
 import { DeadlineTimer, type HasDeadline } from "../../src/jsonrpc/deadline-timer.ts";
 
 const GUARD = { timeout: 20_000 };

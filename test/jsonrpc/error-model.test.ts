@@ -4,8 +4,25 @@
 // `rpcCode` and puts it back on the wire; a closed connection and a timeout are codes a caller
 // tests without reading the message. Real parts: Peers over MemoryTransport, a real stdio child.
 
-import { describe, test } from "node:test";
 import assert from "node:assert/strict";
+import { describe, test } from "node:test";
+import { AuthError } from "../../src/auth/errors.ts";
+import { importPrivateKey, JwtKeyError } from "../../src/auth/jwt.ts";
+import { OAuthError } from "../../src/auth/token-endpoint.ts";
+import { TokenStoreError } from "../../src/auth/token-store.ts";
+import { Client } from "../../src/client/client.ts";
+import { UrlElicitationRequiredError } from "../../src/client/elicitation.ts";
+import {
+  HeaderMismatchError,
+  InputRoundsExceededError,
+  MissingClientCapabilityError,
+  OutcomeUnknownError,
+  ResourceNotFoundError,
+  TaskFailedError,
+  typedRpcError,
+  UnsupportedProtocolVersionError,
+} from "../../src/client/errors.ts";
+import { SamplingRejectedError } from "../../src/client/sampling.ts";
 import { McpwireError } from "../../src/common/mcpwire-error.ts";
 import { checkOptions, InvalidOptionsError } from "../../src/common/options.ts";
 import {
@@ -19,31 +36,14 @@ import {
   UndeliverableResponseError,
 } from "../../src/jsonrpc/errors.ts";
 import { Peer } from "../../src/jsonrpc/peer.ts";
-import { TransportError, UndeliverableMessageError } from "../../src/transport/transport.ts";
-import { HttpStatusError } from "../../src/transport/http-errors.ts";
-import { StdioTransport } from "../../src/transport/stdio.ts";
 import { FileError, SpawnError } from "../../src/runtime/errors.ts";
 import { runtime } from "../../src/runtime/mod.ts";
-import {
-  HeaderMismatchError,
-  InputRoundsExceededError,
-  MissingClientCapabilityError,
-  OutcomeUnknownError,
-  ResourceNotFoundError,
-  TaskFailedError,
-  typedRpcError,
-  UnsupportedProtocolVersionError,
-} from "../../src/client/errors.ts";
-import { SamplingRejectedError } from "../../src/client/sampling.ts";
-import { UrlElicitationRequiredError } from "../../src/client/elicitation.ts";
-import { Client } from "../../src/client/client.ts";
-import { AuthError } from "../../src/auth/errors.ts";
-import { OAuthError } from "../../src/auth/token-endpoint.ts";
-import { TokenStoreError } from "../../src/auth/token-store.ts";
-import { importPrivateKey, JwtKeyError } from "../../src/auth/jwt.ts";
-import { startedPair } from "../support/memory-pair.ts";
+import { HttpStatusError } from "../../src/transport/http-errors.ts";
+import { StdioTransport } from "../../src/transport/stdio.ts";
+import { TransportError, UndeliverableMessageError } from "../../src/transport/transport.ts";
 import { fixturePath } from "../support/fixture-process.ts";
 import { hangGuard } from "../support/hang-guard.ts";
+import { startedPair } from "../support/memory-pair.ts";
 
 const GUARD = { timeout: 15_000 };
 

@@ -1,9 +1,9 @@
 // Tests for the incoming line framer — src/jsonrpc/line-decoder.ts; spec 2025-11-25
 // basic/transports (stdio: one message per line), JSON-RPC 2.0 §6 (batches).
 
-import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { Buffer } from "node:buffer";
+import { describe, test } from "node:test";
 import fc from "fast-check";
 import { type DecodeProblem, DEFAULT_MAX_MESSAGE_BYTES, LineDecoder } from "../../src/jsonrpc/line-decoder.ts";
 import { encodeLine } from "../../src/jsonrpc/line-encoder.ts";

@@ -1,8 +1,8 @@
 // Tests for the outgoing line framer — src/jsonrpc/line-encoder.ts; spec 2025-11-25
 // basic/transports (stdio): messages are delimited by newlines and contain none.
 
-import { describe, test } from "node:test";
 import assert from "node:assert/strict";
+import { describe, test } from "node:test";
 import fc from "fast-check";
 import { encodeLine } from "../../src/jsonrpc/line-encoder.ts";
 import type { JsonRpcMessage } from "../../src/jsonrpc/messages.ts";

@@ -2,8 +2,8 @@
 // spec's own example messages (2026-07-28 schema/examples), copied here so the test needs
 // nothing outside the repository.
 
-import { describe, test } from "node:test";
 import assert from "node:assert/strict";
+import { describe, test } from "node:test";
 import {
   isErrorResponse,
   isJsonRpcMessage,

@@ -3,8 +3,8 @@
 // basic/utilities/{cancellation,progress,ping}. Every test wires real parts over
 // MemoryTransport.pair(): two Peers, or a Peer and a hand-written responder.
 
-import { describe, test } from "node:test";
 import assert from "node:assert/strict";
+import { describe, test } from "node:test";
 import { ConnectionClosedError, ErrorCode, RequestAbortedError, RequestTimeoutError, RpcError, UndeliverableResponseError } from "../../src/jsonrpc/errors.ts";
 import type { JsonRpcMessage, JsonRpcNotification, JsonRpcRequest } from "../../src/jsonrpc/messages.ts";
 import { type Params, Peer, type Progress } from "../../src/jsonrpc/peer.ts";

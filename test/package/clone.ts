@@ -12,13 +12,13 @@
 // and shows in a dry run what it would publish. About 80 s on two cores.
 // Run by `npm run test:package` under Node: `node --import tsx --test test/package/clone.ts`.
 
-import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { execFile, execFileSync } from "node:child_process";
 import { copyFileSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync } from "node:fs";
 import os from "node:os";
 import { delimiter, dirname, join, resolve } from "node:path";
 import process from "node:process";
+import { after, before, describe, test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { blocksOf } from "../support/doc-blocks.ts";
 

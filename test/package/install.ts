@@ -10,24 +10,24 @@
 // Run by `npm test` (test:package) under Node only: `node --import tsx --test test/package/install.ts`.
 // MCPWIRE_TEST_CACHE sets the cache folder (default ~/.cache/mcpwire-test).
 
-import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
+import type { ChildProcess } from "node:child_process";
 import { execFile } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import { join, resolve } from "node:path";
 import process from "node:process";
+import { after, before, describe, test } from "node:test";
 import { fileURLToPath } from "node:url";
-import type { ChildProcess } from "node:child_process";
 import * as esbuild from "esbuild";
+import { STATIC_IMPORT } from "../../scripts/cli-bundle.ts";
 import { bundleForBrowser, openInChromium, servePage } from "../support/browser-page.ts";
 import { chromiumSkip } from "../support/chromium.ts";
-import { EVERYTHING } from "../support/everything-path.ts";
-import { freePort, startEverything, stop } from "../support/everything-http.ts";
-import { startWorkerd, workerdSkip } from "../support/workerd.ts";
-import { STATIC_IMPORT } from "../../scripts/cli-bundle.ts";
 import { docBlocks } from "../support/doc-blocks.ts";
+import { freePort, startEverything, stop } from "../support/everything-http.ts";
+import { EVERYTHING } from "../support/everything-path.ts";
 import { linesMatch, normalised, transcriptSteps } from "../support/transcript.ts";
+import { startWorkerd, workerdSkip } from "../support/workerd.ts";
 
 const ROOT = resolve(fileURLToPath(new URL("../..", import.meta.url)));
 const PACKAGE = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { name: string; version: string };

@@ -5,14 +5,14 @@
 
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { Client, EXTENSIONS, StdioTransport } from "../../src/mod.ts";
 import { Runner } from "../../src/agent/runner.ts";
+import { appsExtension } from "../../src/client/extensions/mod.ts";
+import { Client, EXTENSIONS, StdioTransport } from "../../src/mod.ts";
 import { isAppOnlyTool, registerMcpServer, ToolCallError, ToolRegistry } from "../../src/registry/mod.ts";
 import { fixturePath } from "../support/fixture-process.ts";
 import { hangGuard } from "../support/hang-guard.ts";
 import { inProcessServer, requestsFor } from "../support/in-process-server.ts";
 import { answer, callTools, ScriptedProvider, toolResults } from "../support/scripted-provider.ts";
-import { appsExtension } from "../../src/client/extensions/mod.ts";
 
 const CLIENT_INFO = { name: "mcpwire-apps-registry-tests", version: "1.0.0" };
 

@@ -2,8 +2,8 @@
 // caller that blocks on Atomics.wait until a worker thread answers, against a small test worker
 // (test/fixtures/bridge-test-worker.ts) that echoes, hangs, and dies in the ways a worker can.
 
-import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
+import { after, before, describe, test } from "node:test";
 import { serveSyncWorker, SyncWorker, type SyncWorkerOptions } from "../../src/registry/blocking-worker.ts";
 import { SyncBridgeError } from "../../src/registry/registry-errors.ts";
 

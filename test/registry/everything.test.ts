@@ -3,14 +3,14 @@
 // kind of result it returns, and the tools/list_changed it announces when it registers its
 // conditional tools after notifications/initialized.
 
-import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
+import { after, before, describe, test } from "node:test";
 import { Client, type JsonRpcMessage, type Progress, StdioTransport, type Transport } from "../../src/mod.ts";
 import { registerMcpServer } from "../../src/registry/mcp-server.ts";
 import { ToolRegistry } from "../../src/registry/tool-registry.ts";
 import type { RegistryEventType } from "../../src/registry/types.ts";
-import { ALWAYS_LISTED, EVERYTHING } from "../support/everything-path.ts";
 import { nextEvent as nextEventOf } from "../support/events.ts";
+import { ALWAYS_LISTED, EVERYTHING } from "../support/everything-path.ts";
 
 /**
  * Registered after notifications/initialized, announced with notifications/tools/list_changed

@@ -1,8 +1,8 @@
 // include / exclude filters on a server's original tool names: exact names and `*` globs,
 // include wins over exclude, `include: []` keeps nothing, and what matched nothing.
 
-import { describe, test } from "node:test";
 import assert from "node:assert/strict";
+import { describe, test } from "node:test";
 import { filterToolNames, globToRegExp, matchesAny } from "../../src/registry/filters.ts";
 
 const NAMES = ["echo", "get-env", "get-sum", "get-tiny-image", "toggle-simulated-logging", "a.b", "x*y"];

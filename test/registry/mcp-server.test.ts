@@ -2,13 +2,13 @@
 // MemoryTransport pair): paging, naming, filters, both kinds of collision, list_changed
 // re-registration by difference, coalescing, failures of every kind, replaceClient, unregister.
 
-import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { Client, type JsonRpcMessage, MemoryTransport, type Params, Peer, type Progress, RpcError, type Tool } from "../../src/mod.ts";
+import { describe, test } from "node:test";
 import { REDACTED, Redactor } from "../../src/common/redact.ts";
+import { Client, type JsonRpcMessage, MemoryTransport, type Params, Peer, type Progress, RpcError, type Tool } from "../../src/mod.ts";
 import { registerMcpServer } from "../../src/registry/mcp-server.ts";
-import { ToolCallError } from "../../src/registry/tool-call-error.ts";
 import { RegistrationError } from "../../src/registry/registry-errors.ts";
+import { ToolCallError } from "../../src/registry/tool-call-error.ts";
 import { ToolRegistry } from "../../src/registry/tool-registry.ts";
 import type { RegistryEvents, RegistryEventType } from "../../src/registry/types.ts";
 import { nextEvent } from "../support/events.ts";

@@ -1,8 +1,8 @@
 // Registered names of MCP tools: the format, sanitising to [A-Za-z0-9_-], and the 64-character
 // cut with a stable hash suffix — docs/registry.md "Names".
 
-import { describe, test } from "node:test";
 import assert from "node:assert/strict";
+import { describe, test } from "node:test";
 import {
   DEFAULT_NAMING,
   fitToolName,

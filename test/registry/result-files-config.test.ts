@@ -3,11 +3,11 @@
 // applied by a McpManager with resultFiles on (`mcpwire run` / `chat`) to a real stdio server
 // (test/fixtures/many-tools-server.mjs): its long export and its image, audio and blob.
 
-import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { after, before, describe, test } from "node:test";
 import { parseConfig } from "../../src/host/config/parse.ts";
 import { ConfigError, type McpwireConfig } from "../../src/host/config/types.ts";
 import { McpManager } from "../../src/host/servers/manager.ts";

@@ -3,7 +3,6 @@
 // path and MIME type; old files are pruned; a directory that cannot be written falls back to the
 // cut string with a warning. Every directory is a temporary one (never the real HOME or XDG).
 
-import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import {
   chmodSync,
@@ -23,9 +22,10 @@ import {
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import process from "node:process";
-import { ToolRegistry } from "../../src/registry/tool-registry.ts";
+import { after, before, describe, test } from "node:test";
 import { ResultFileError } from "../../src/registry/registry-errors.ts";
 import { defaultResultsDirectory, ResultFiles } from "../../src/registry/result-files.ts";
+import { ToolRegistry } from "../../src/registry/tool-registry.ts";
 import { runtime } from "../../src/runtime/mod.ts";
 import { hangGuard } from "../support/hang-guard.ts";
 

@@ -1,8 +1,8 @@
 // The LLM-facing string of a tool result: every content type, the structuredContent
 // duplication rule, the cap with head and tail kept, and the JSON envelope.
 
-import { describe, test } from "node:test";
 import assert from "node:assert/strict";
+import { describe, test } from "node:test";
 import type { CallToolResult } from "../../src/client/types.ts";
 import { depthMarker } from "../../src/common/bounded.ts";
 import {

@@ -3,22 +3,22 @@
 // catalog and the Runner's system prompt), the body loaded on request, verified, tagged with its
 // origin; refusals reach the model as errors; the Runner's model loads a skill through the tool.
 
-import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { after, before, describe, test } from "node:test";
 import { fileURLToPath } from "node:url";
-import { Client, StdioTransport } from "../../src/mod.ts";
-import { ToolRegistry } from "../../src/registry/tool-registry.ts";
-import { registerMcpServer } from "../../src/registry/mcp-server.ts";
-import { registerMcpSkills } from "../../src/registry/skill-tool.ts";
-import { existingSkillCatalog } from "../../src/registry/skill-catalog.ts";
 import { Runner } from "../../src/agent/runner.ts";
 import { withSkillsPrompt } from "../../src/agent/skills-prompt.ts";
-import { answer, callTools, ScriptedProvider, toolResults } from "../support/scripted-provider.ts";
-import { hangGuard } from "../support/hang-guard.ts";
-import { scratchDir } from "../support/cli-runner.ts";
 import { skillsExtension } from "../../src/client/extensions/mod.ts";
+import { Client, StdioTransport } from "../../src/mod.ts";
+import { registerMcpServer } from "../../src/registry/mcp-server.ts";
+import { existingSkillCatalog } from "../../src/registry/skill-catalog.ts";
+import { registerMcpSkills } from "../../src/registry/skill-tool.ts";
+import { ToolRegistry } from "../../src/registry/tool-registry.ts";
+import { scratchDir } from "../support/cli-runner.ts";
+import { hangGuard } from "../support/hang-guard.ts";
+import { answer, callTools, ScriptedProvider, toolResults } from "../support/scripted-provider.ts";
 
 const CLIENT_INFO = { name: "mcpwire-tests", version: "1.0.0" };
 const SKILLS_SERVER = fileURLToPath(new URL("../../conformance/fixtures/skills-server.mjs", import.meta.url));

@@ -2,8 +2,8 @@
 // (`_` for `-`, case), the bare tool name, a few edits, a prefix — and the registry's
 // unknown-tool error carrying them to whoever called (a model included).
 
-import { describe, test } from "node:test";
 import assert from "node:assert/strict";
+import { describe, test } from "node:test";
 import { didYouMean, editDistance, suggestNames } from "../../src/registry/suggest.ts";
 import { ToolCallError } from "../../src/registry/tool-call-error.ts";
 import { ToolRegistry } from "../../src/registry/tool-registry.ts";

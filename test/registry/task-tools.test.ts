@@ -3,8 +3,8 @@
 // server can run it as a task; the `tasks` option (auto, always, never) decides for "optional"
 // ones; a task tool is dispatched like any other. A hand-written in-process server.
 
-import { describe, test } from "node:test";
 import assert from "node:assert/strict";
+import { describe, test } from "node:test";
 import { Client, type Params, tasksExtension } from "../../src/mod.ts";
 import { registerMcpServer } from "../../src/registry/mcp-server.ts";
 import { ToolRegistry } from "../../src/registry/tool-registry.ts";

@@ -1,13 +1,13 @@
 // ToolRegistry with built-in tools: registering, listing, toolsets, events, call() and its
 // ToolCallErrors, and dispatch() turning every failure into {"error": …} without rejecting.
 
-import { describe, test } from "node:test";
 import assert from "node:assert/strict";
+import { describe, test } from "node:test";
 import type { JsonObject } from "../../src/client/types.ts";
 import { depthMarker } from "../../src/common/bounded.ts";
 import { REDACTED, Redactor } from "../../src/common/redact.ts";
-import { ToolCallError } from "../../src/registry/tool-call-error.ts";
 import { RegistrationError } from "../../src/registry/registry-errors.ts";
+import { ToolCallError } from "../../src/registry/tool-call-error.ts";
 import { ToolRegistry } from "../../src/registry/tool-registry.ts";
 import type { RegistryEvents } from "../../src/registry/types.ts";
 

@@ -18,16 +18,16 @@
 // conditions that keep node: modules out of a browser bundle. One build, one page script, one set
 // of assertions: the flows are a function of the browser (support/browsers.ts), run for each.
 
-import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import { join } from "node:path";
+import { after, before, describe, test } from "node:test";
 import * as esbuild from "esbuild";
 import { buildPackage, ROOT } from "../../scripts/bundle-sizes.ts";
-import { allBrowsersSkip, BROWSERS, type PageBrowser } from "../support/browsers.ts";
-import { bundleForBrowser, type PageServer, servePage } from "../support/browser-page.ts";
 import { type OAuthFixture, startOAuthFixture } from "../fixtures/auth/oauth-servers.ts";
+import { bundleForBrowser, type PageServer, servePage } from "../support/browser-page.ts";
+import { allBrowsersSkip, BROWSERS, type PageBrowser } from "../support/browsers.ts";
 
 /** What the page imports: the client and the browser side of mcpwire/auth. */
 const BUNDLE_SOURCE = `export { Client, StreamableHttpTransport } from "mcpwire";

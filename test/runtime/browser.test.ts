@@ -18,16 +18,16 @@
 // run for each, under a describe that builds the package and bundles and starts server-everything
 // and the page server once for both.
 
-import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import type { ChildProcess } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import { join } from "node:path";
+import { after, before, describe, test } from "node:test";
 import * as esbuild from "esbuild";
 import { buildPackage, ROOT } from "../../scripts/bundle-sizes.ts";
-import { allBrowsersSkip, BROWSERS, type PageBrowser } from "../support/browsers.ts";
 import { bundleForBrowser, MISMATCHED_RESULT, type PageServer, servePage } from "../support/browser-page.ts";
+import { allBrowsersSkip, BROWSERS, type PageBrowser } from "../support/browsers.ts";
 import { freePort, startEverything, stop } from "../support/everything-http.ts";
 
 /** The page's script: every step of the client, its report posted to /result/<name>. */

@@ -4,13 +4,13 @@
 // global; in the npm package the `bun` condition names node.js). Run by Node's and Deno's test
 // runners, which spawn `bun` from node_modules/.bin; skipped, saying so, when it is not there.
 
-import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import { join } from "node:path";
 import process from "node:process";
+import { after, before, describe, test } from "node:test";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { fixturePath, type PortFixture, startPortFixture } from "../support/fixture-process.ts";
 

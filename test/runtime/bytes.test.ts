@@ -1,8 +1,8 @@
 // Tests for the runtime's byte helpers used by the line framer — src/runtime/types.ts
 // (decodeUtf8, indexOfByte, lastIndexOfByte; Node: Buffer over the same memory, Deno: TextDecoder).
 
-import { describe, test } from "node:test";
 import assert from "node:assert/strict";
+import { describe, test } from "node:test";
 import { runtime } from "../../src/runtime/mod.ts";
 
 const utf8 = new TextEncoder();

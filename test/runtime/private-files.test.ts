@@ -2,13 +2,13 @@
 // time (mode 0700), and fail with the OS's reason where a directory cannot be made — also under
 // /proc, where Node 20's recursive mkdir never settled (a --trace-file there hung the CLI).
 
-import { test } from "node:test";
 import assert from "node:assert/strict";
 import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { runtime } from "../../src/runtime/mod.ts";
+import { test } from "node:test";
 import { FileError } from "../../src/runtime/errors.ts";
+import { runtime } from "../../src/runtime/mod.ts";
 import { hangGuard } from "../support/hang-guard.ts";
 import { hasProc } from "../support/processes.ts";
 

@@ -5,7 +5,6 @@
 // reads fails after a bounded wait instead of hanging. Real FIFOs (mkfifo) and, as root, a real
 // character device (mknod c 1 3: the null device) in a temporary directory.
 
-import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
 import { lstatSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
@@ -13,8 +12,9 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import process from "node:process";
-import { runtime } from "../../src/runtime/mod.ts";
+import { test } from "node:test";
 import { FileError } from "../../src/runtime/errors.ts";
+import { runtime } from "../../src/runtime/mod.ts";
 import { hangGuard } from "../support/hang-guard.ts";
 
 const POSIX = process.platform !== "win32";

@@ -3,14 +3,14 @@
 // the CLI) and a device fail at once with `ENOTREG`, a directory with `EISDIR`, a file over
 // MAX_TEXT_FILE_BYTES with `EFBIG`, under Node and Deno alike.
 
-import { test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync, truncateSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { runtime } from "../../src/runtime/mod.ts";
+import { test } from "node:test";
 import { FileError, MAX_TEXT_FILE_BYTES } from "../../src/runtime/errors.ts";
+import { runtime } from "../../src/runtime/mod.ts";
 import { hangGuard } from "../support/hang-guard.ts";
 
 /** Whether mkfifo(1) runs here. */

@@ -4,8 +4,8 @@
 // says what was asked, where, and what to use instead. Loaded directly: it needs only web
 // standards, so Node and Deno run it as a browser would.
 
-import { describe, test } from "node:test";
 import assert from "node:assert/strict";
+import { describe, test } from "node:test";
 import { McpwireError } from "../../src/common/mcpwire-error.ts";
 import { UnsupportedRuntimeError } from "../../src/runtime/errors.ts";
 import { runtime as web } from "../../src/runtime/web.ts";

@@ -8,12 +8,12 @@
 // local addresses (workerd's default "internet" service allows public ones only). workerd
 // refuses code generation (no eval, no new Function), as Cloudflare does.
 
-import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import type { ChildProcess } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import { join } from "node:path";
+import { after, before, describe, test } from "node:test";
 import * as esbuild from "esbuild";
 import { buildPackage, ROOT } from "../../scripts/bundle-sizes.ts";
 import { bundleForBrowser, MISMATCHED_RESULT } from "../support/browser-page.ts";

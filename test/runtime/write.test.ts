@@ -2,10 +2,10 @@
 // when the process exits right after a flush — on Node and Deno alike (without the flush, both
 // dropped most of it when the reader was slower than the writer: found under load in CI).
 
-import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import process from "node:process";
+import { test } from "node:test";
 import { fileURLToPath } from "node:url";
 
 const SCRIPT = fileURLToPath(new URL("../fixtures/write-then-exit.ts", import.meta.url));

@@ -125,7 +125,7 @@ describe("scripts/imports-sorted.mjs", () => {
   test("deno fmt agrees with the order: --fix of a formatted file is still formatted, and its names in braces are as deno fmt sorts them", async () => {
     // deno fmt sorts the names in braces itself (in the order the script checks): only the declarations out of order here
     const unsortedDeclarations = OUT_OF_ORDER.replace("{ z, type Y, a as b }", "{ a as b, type Y, z }").replace(
-      /gamma(\w+),\n  alpha(\w+),\n  beta(\w+),/,
+      /gamma(\w+),\n {2}alpha(\w+),\n {2}beta(\w+),/,
       "alpha$2,\n  beta$3,\n  gamma$1,",
     );
     assert.notEqual(unsortedDeclarations, OUT_OF_ORDER);

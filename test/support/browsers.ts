@@ -2,8 +2,8 @@
 // with the same contract (browser-page.ts runBrowserUntil), so a suite is written once as a
 // function of the browser and run for each: test/runtime/browser.test.ts, browser-oauth.test.ts.
 
-import { chromiumSkip } from "./chromium.ts";
 import { openInChromium } from "./browser-page.ts";
+import { chromiumSkip } from "./chromium.ts";
 import { firefoxSkip, openInFirefox } from "./firefox.ts";
 
 /** A browser a page runs in: what to call it, whether it is there, how to open a page in it. */

@@ -7,13 +7,13 @@
 // instead (source-bin.test.ts always does).
 
 import "./test-env.ts"; // the era cache off (test-env.ts)
-import { after, before } from "node:test";
 import { type ChildProcess, execFile, spawn } from "node:child_process";
 import { mkdtempSync } from "node:fs";
 import { rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import process from "node:process";
+import { after, before } from "node:test";
 import { fileURLToPath } from "node:url";
 import { compiledCli } from "./compiled-cli.ts";
 import { EVERYTHING } from "./everything-path.ts";

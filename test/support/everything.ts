@@ -3,8 +3,8 @@
 // everything-path.ts, and a client of it or a registry of its tools for a describe block.
 
 import "./test-env.ts"; // the era cache off (test-env.ts)
-import { after, before } from "node:test";
 import assert from "node:assert/strict";
+import { after, before } from "node:test";
 import { Client, type ClientOptions, StdioTransport } from "../../src/mod.ts";
 import { registerMcpServer } from "../../src/registry/mcp-server.ts";
 import { ToolRegistry } from "../../src/registry/tool-registry.ts";

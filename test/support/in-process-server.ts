@@ -2,8 +2,8 @@
 // MemoryTransport pair that answers initialize and whatever handlers a test gives it, and
 // records every message it receives.
 
-import { type JsonRpcMessage, MemoryTransport, type Params, Peer } from "../../src/mod.ts";
 import type { RequestHandler } from "../../src/jsonrpc/peer.ts";
+import { type JsonRpcMessage, MemoryTransport, type Params, Peer } from "../../src/mod.ts";
 
 export interface InProcessServer {
   /** Give this to `client.connect()`. */

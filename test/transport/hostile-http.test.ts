@@ -4,11 +4,11 @@
 // over the size limit — spec 2025-11-25 basic/transports ("Streamable HTTP", "Session
 // Management"), RFC 9110 10.2.3 (Retry-After). Each test asserts what a user sees.
 
-import { after } from "node:test";
 import assert from "node:assert/strict";
+import { after } from "node:test";
 import { Client } from "../../src/client/client.ts";
-import type { JsonRpcMessage } from "../../src/jsonrpc/messages.ts";
 import { UndeliverableResponseError } from "../../src/jsonrpc/errors.ts";
+import type { JsonRpcMessage } from "../../src/jsonrpc/messages.ts";
 import { HttpStatusError } from "../../src/transport/http-errors.ts";
 import { SseLegacyTransport } from "../../src/transport/sse-legacy.ts";
 import { StreamableHttpTransport, type StreamableHttpTransportOptions } from "../../src/transport/streamable-http/mod.ts";

@@ -3,8 +3,8 @@
 // throwing handler reported and contained; and the HTTP hooks passed through by wrappers
 // (src/transport/http-hooks.ts).
 
-import { describe, test } from "node:test";
 import assert from "node:assert/strict";
+import { describe, test } from "node:test";
 import type { CloseDetails } from "../../src/jsonrpc/errors.ts";
 import { AutoHttpTransport } from "../../src/transport/auto-http.ts";
 import { MemoryTransport } from "../../src/transport/memory.ts";

@@ -1,8 +1,8 @@
 // Tests for MemoryTransport (src/transport/memory.ts): the linked in-process pair used by
 // the other tests and the benchmarks.
 
-import { describe, test } from "node:test";
 import assert from "node:assert/strict";
+import { describe, test } from "node:test";
 import type { CloseDetails } from "../../src/jsonrpc/errors.ts";
 import type { JsonRpcMessage } from "../../src/jsonrpc/messages.ts";
 import { MemoryTransport } from "../../src/transport/memory.ts";

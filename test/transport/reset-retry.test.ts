@@ -5,8 +5,8 @@ import assert from "node:assert/strict";
 import { createServer, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { describe, test } from "node:test";
-import { isConnectionReset, retryOnReset } from "../../src/transport/reset-retry.ts";
 import { Client, StreamableHttpTransport } from "../../src/mod.ts";
+import { isConnectionReset, retryOnReset } from "../../src/transport/reset-retry.ts";
 import { readBody } from "../support/http-body.ts";
 
 /** Answers with the request's own body. */

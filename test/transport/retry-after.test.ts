@@ -1,8 +1,8 @@
 // Retry-After as a busy server gives it: delay-seconds or an HTTP-date — RFC 9110 10.2.3;
 // src/transport/retry-after.ts.
 
-import { test } from "node:test";
 import assert from "node:assert/strict";
+import { test } from "node:test";
 import { isBusyStatus, retryAfterMs, retryWhen } from "../../src/transport/retry-after.ts";
 
 const NOW = Date.parse("2026-12-03T10:00:00Z");

@@ -1,7 +1,7 @@
 // The SSE parser: the WHATWG event-stream rules, whatever the chunking.
 
-import { describe, test } from "node:test";
 import assert from "node:assert/strict";
+import { describe, test } from "node:test";
 import fc from "fast-check";
 import { type SseEvent, SseParser } from "../../src/transport/sse-parser.ts";
 

@@ -14,8 +14,8 @@ import {
   type StdioTransportOptions,
   TransportError,
 } from "../../src/mod.ts";
-import { defaultChildEnv } from "../../src/transport/stdio.ts";
 import { isBaselineVariable } from "../../src/transport/child-env.ts";
+import { defaultChildEnv } from "../../src/transport/stdio.ts";
 import { UndeliverableMessageError } from "../../src/transport/transport.ts";
 import { behaviour } from "../support/behaviour.ts";
 import { fixturePath as fixture } from "../support/fixture-process.ts";

@@ -2,8 +2,8 @@
 // server that misbehaves on request — spec 2025-11-25 basic/transports ("Streamable HTTP":
 // sending, listening, resumability, sessions, protocol version header) and basic/lifecycle.
 
-import { after } from "node:test";
 import assert from "node:assert/strict";
+import { after } from "node:test";
 import { Client } from "../../src/client/client.ts";
 import { RequestTimeoutError } from "../../src/jsonrpc/errors.ts";
 import type { Progress } from "../../src/jsonrpc/peer.ts";

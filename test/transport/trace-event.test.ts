@@ -4,8 +4,8 @@
 // (test/fixtures/http-mcp-server.mjs) and never a credential; process events follow a real child.
 
 import "../support/test-env.ts"; // the era cache off
-import { after } from "node:test";
 import assert from "node:assert/strict";
+import { after } from "node:test";
 import { Client } from "../../src/client/client.ts";
 import { Redactor } from "../../src/common/redact.ts";
 import { createTransport } from "../../src/host/servers/transport-factory.ts";
@@ -14,10 +14,10 @@ import { MemoryTransport } from "../../src/transport/memory.ts";
 import { StdioTransport } from "../../src/transport/stdio.ts";
 import type { ProcessTraceDetail, TraceEvent } from "../../src/transport/trace-event.ts";
 import { TracingTransport } from "../../src/transport/tracing.ts";
+import { startSseFixture, withServer } from "../fixtures/sse-servers.ts";
 import { behaviour, deno } from "../support/behaviour.ts";
 import { startPortFixture } from "../support/fixture-process.ts";
 import { hangGuard } from "../support/hang-guard.ts";
-import { startSseFixture, withServer } from "../fixtures/sse-servers.ts";
 
 type MessageEvent = Extract<TraceEvent, { kind: "message" }>;
 type HttpEvent = Extract<TraceEvent, { kind: "http" }>;

@@ -1,7 +1,7 @@
 // TracingTransport: sees every message both ways and changes nothing, hooks included.
 
-import { describe, test } from "node:test";
 import assert from "node:assert/strict";
+import { describe, test } from "node:test";
 import { Client, type ClientTransport, type JsonRpcMessage, MemoryTransport, Peer, TracingTransport } from "../../src/mod.ts";
 
 describe("TracingTransport", () => {

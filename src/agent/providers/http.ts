@@ -7,8 +7,8 @@ import { durationText } from "../../common/duration.ts";
 import { isObject } from "../../common/json.ts";
 import { LineBuffer } from "../../common/line-buffer.ts";
 import { clipLine } from "../../common/preview.ts";
-import { SseParser } from "../../transport/sse-parser.ts";
 import { fetchFailureReason, showUrl } from "../../transport/http-errors.ts";
+import { SseParser } from "../../transport/sse-parser.ts";
 import { type ChatMessage, ProviderError } from "./types.ts";
 
 /** How long a call waits for the API's next bytes (the answer's start, or the next chunk). */

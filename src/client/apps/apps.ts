@@ -6,11 +6,11 @@
 // ("If host does not support MCP Apps, tool behaves as standard tool"), but its visibility
 // still holds: a tool the server marked for the app only is never offered to a model.
 
-import { clipText } from "../../common/preview.ts";
 import { messageOf } from "../../common/error-text.ts";
 import { isObject } from "../../common/json.ts";
-import type { ListOptions } from "../client-options.ts";
 import { McpwireError } from "../../common/mcpwire-error.ts";
+import { clipText } from "../../common/preview.ts";
+import type { ListOptions } from "../client-options.ts";
 import { type AppResourceErrorCode, ResourceNotFoundError } from "../errors.ts";
 import type { JsonObject, ReadResourceResult, Tool } from "../types.ts";
 

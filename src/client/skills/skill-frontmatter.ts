@@ -3,8 +3,8 @@
 // frontmatter; "Frontmatter Verification"). yaml is loaded on first use, so nothing that only
 // imports this module loads it.
 
-import { isObject } from "../../common/json.ts";
 import { messageOf } from "../../common/error-text.ts";
+import { isObject } from "../../common/json.ts";
 
 type YamlModule = typeof import("yaml");
 let loading: Promise<YamlModule> | undefined;

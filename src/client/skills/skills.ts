@@ -9,6 +9,7 @@ import { checkOptions, optionNames } from "../../common/options.ts";
 import { ErrorCode, RpcError } from "../../jsonrpc/errors.ts";
 import type { Client } from "../client.ts";
 import { collectPages, DEFAULT_MAX_PAGES } from "../pagination.ts";
+import type { JsonObject, ResourceContents } from "../types.ts";
 import {
   checkedSkillPath,
   checkSkillEntry,
@@ -23,7 +24,6 @@ import {
 } from "./skill-entry.ts";
 import { frontmatterDifferences, parseSkillFile } from "./skill-frontmatter.ts";
 import { SKILLS_ID } from "./skills-extension.ts";
-import type { JsonObject, ResourceContents } from "../types.ts";
 
 export { SkillError } from "./skill-entry.ts";
 export type { Skill, SkillErrorCode, SkillFrontmatter, SkillResource } from "./skill-entry.ts";

@@ -12,12 +12,12 @@ import { type ClientContext, requireCapability } from "../client-context.ts";
 import type { CallOptions, ToolCallOptions } from "../client-options.ts";
 import { CapabilityError, MissingClientCapabilityError, TaskError } from "../errors.ts";
 import type { ExtensionParts } from "../extension.ts";
-import type { TelemetryContext } from "../telemetry.ts";
 import { collectPages, DEFAULT_MAX_PAGES } from "../pagination.ts";
-import { createdTask, readTask, type TaskInfo, type TaskPlan, taskPlan, TASKS_ID, type TaskView, type TaskWire, type ToolTask } from "./tasks.ts";
-import { TaskReceiver } from "./task-receiver.ts";
-import { DEFAULT_TASK_LIFE_MS, DirectTask, ServerTask } from "./tool-task.ts";
+import type { TelemetryContext } from "../telemetry.ts";
 import type { CallToolResult, JsonObject } from "../types.ts";
+import { TaskReceiver } from "./task-receiver.ts";
+import { createdTask, readTask, type TaskInfo, type TaskPlan, taskPlan, TASKS_ID, type TaskView, type TaskWire, type ToolTask } from "./tasks.ts";
+import { DEFAULT_TASK_LIFE_MS, DirectTask, ServerTask } from "./tool-task.ts";
 
 /**
  * Starts tool calls (as tasks when the server and the tool say so), resumes and lists tasks;

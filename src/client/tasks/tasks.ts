@@ -6,10 +6,10 @@
 
 import { isObject, setOwn } from "../../common/json.ts";
 import type { Params, RequestOptions } from "../../jsonrpc/peer.ts";
-import type { Telemetry } from "../telemetry.ts";
 import { CapabilityError, ProtocolError } from "../errors.ts";
-import type { InputRequest } from "../input-requests.ts";
 import { EXTENSIONS } from "../extension-negotiation.ts";
+import type { InputRequest } from "../input-requests.ts";
+import type { Telemetry } from "../telemetry.ts";
 import type { CallToolResult, JsonObject, ServerCapabilities, TaskStatus, TaskStatusUpdate, Tool } from "../types.ts";
 
 /** The tasks extension's identifier (SEP-2663), as the core client names it (extensions.ts EXTENSIONS). */

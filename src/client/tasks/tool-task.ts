@@ -11,6 +11,8 @@ import type { Params } from "../../jsonrpc/peer.ts";
 import { TransportError } from "../../transport/transport.ts";
 import { ClientStateError, OutcomeUnknownError, ProtocolError, TaskError, TaskFailedError } from "../errors.ts";
 import { fulfilInputRequests, type InputRequest } from "../input-requests.ts";
+import type { PhaseSpan, TelemetryContext } from "../telemetry.ts";
+import type { CallToolResult } from "../types.ts";
 import {
   DEFAULT_MAX_POLL_INTERVAL_MS,
   isTerminal,
@@ -24,8 +26,6 @@ import {
   type TaskWire,
   type ToolTask,
 } from "./tasks.ts";
-import type { CallToolResult } from "../types.ts";
-import type { PhaseSpan, TelemetryContext } from "../telemetry.ts";
 
 /** A task's life when result() is given no timeoutMs (like a request's maxTotalTimeoutMs). */
 export const DEFAULT_TASK_LIFE_MS = 10 * 60_000;

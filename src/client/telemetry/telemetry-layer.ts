@@ -9,7 +9,6 @@ import { messageOf } from "../../common/error-text.ts";
 import { redactedJson, redactText } from "../../common/redact.ts";
 import type { Middleware } from "../../jsonrpc/middleware.ts";
 import type { Params } from "../../jsonrpc/peer.ts";
-import { networkOf, telemetryLink, tracedInput } from "./telemetry-link.ts";
 import {
   type OtelApi,
   type PhaseSpan,
@@ -26,6 +25,7 @@ import {
   type TelemetryTracer,
   type TracedConnection,
 } from "../telemetry.ts";
+import { networkOf, telemetryLink, tracedInput } from "./telemetry-link.ts";
 
 /** Most characters of captured arguments or results on a span; the rest is cut, marked. */
 const CAPTURED_CHARS = 100_000;

@@ -3,35 +3,35 @@
 // reconnect after an unexpected disconnect, park and probe when the reconnect budget is
 // spent, close. Nothing here knows of other servers.
 
-import type { ProtocolEra } from "../../client/protocol-version.ts";
+import type { AuthEvent } from "../../auth/oauth-fetch.ts";
 import { Client } from "../../client/client.ts";
-import { sessionClientOptions } from "./session-client.ts";
 import type { EraCache } from "../../client/era-cache.ts";
-import type { JsonSchemaValidator } from "../../client/schema-validator.ts";
 import type { ClientHandlers } from "../../client/handlers.ts";
+import type { ProtocolEra } from "../../client/protocol-version.ts";
+import type { JsonSchemaValidator } from "../../client/schema-validator.ts";
+import { SPAN_KIND, type Telemetry, type TelemetryContext, type TelemetryOptions } from "../../client/telemetry.ts";
+import { startTelemetry } from "../../client/telemetry/telemetry-layer.ts";
 import type { ClientCapabilities, Implementation } from "../../client/types.ts";
 import { durationText } from "../../common/duration.ts";
 import { messageOf } from "../../common/error-text.ts";
 import type { Redactor } from "../../common/redact.ts";
 import { type McpServerRegistration, registerMcpServer } from "../../registry/mcp-server.ts";
-import type { PinningMode, ToolPins } from "../../registry/tool-pins.ts";
-import { pinningOf } from "../store/pin-lock-file.ts";
 import type { ResultFiles } from "../../registry/result-files.ts";
+import type { PinningMode, ToolPins } from "../../registry/tool-pins.ts";
 import type { ToolRegistry } from "../../registry/tool-registry.ts";
 import { showUrl } from "../../transport/http-errors.ts";
-import { backoffDelay, type BackoffOptions } from "./backoff.ts";
+import type { TraceSink } from "../../transport/trace-event.ts";
 import type { ServerConfig } from "../config/types.ts";
 import { redactedCopy } from "../secrets.ts";
-import { ServerTrace } from "./server-trace.ts";
-import { detectedTransport, serverKeyOf } from "./transport-factory.ts";
-import { ServerTransports } from "./server-transport.ts";
-import { type StartFailure, startFailure } from "./start-failure.ts";
-import { ServerConnectionError, type ServerEvents, type ServerEventType, type ServerState, type ServerStatus, unavailableError } from "./server-status.ts";
-import type { TraceSink } from "../../transport/trace-event.ts";
-import { SPAN_KIND, type Telemetry, type TelemetryContext, type TelemetryOptions } from "../../client/telemetry.ts";
-import { startTelemetry } from "../../client/telemetry/telemetry-layer.ts";
-import type { AuthEvent } from "../../auth/oauth-fetch.ts";
+import { pinningOf } from "../store/pin-lock-file.ts";
+import { backoffDelay, type BackoffOptions } from "./backoff.ts";
 import { oauthSpan } from "./host-telemetry.ts";
+import { ServerConnectionError, type ServerEvents, type ServerEventType, type ServerState, type ServerStatus, unavailableError } from "./server-status.ts";
+import { ServerTrace } from "./server-trace.ts";
+import { ServerTransports } from "./server-transport.ts";
+import { sessionClientOptions } from "./session-client.ts";
+import { type StartFailure, startFailure } from "./start-failure.ts";
+import { detectedTransport, serverKeyOf } from "./transport-factory.ts";
 
 /** How a ServerConnection supervises its server; McpManager fills in the defaults. */
 export interface SupervisionOptions {

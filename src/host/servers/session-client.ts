@@ -3,17 +3,17 @@
 // "Reusable clients"). What it declares, answers and runs: the host's handlers, the server's
 // roots and sampling policy, all three of mcpwire's extensions, the era cache and telemetry.
 
+import { appsExtension } from "../../client/apps/apps-extension.ts";
 import type { ClientOptions } from "../../client/client.ts";
 import type { EraCache } from "../../client/era-cache.ts";
+import { EXTENSIONS } from "../../client/extension-negotiation.ts";
 import type { ClientHandlers } from "../../client/handlers.ts";
 import type { JsonSchemaValidator } from "../../client/schema-validator.ts";
-import type { TelemetryOptions } from "../../client/telemetry.ts";
-import type { ClientCapabilities } from "../../client/types.ts";
-import { appsExtension } from "../../client/apps/apps-extension.ts";
-import { EXTENSIONS } from "../../client/extension-negotiation.ts";
 import { skillsExtension } from "../../client/skills/skills-extension.ts";
 import { tasksExtension } from "../../client/tasks/tasks-extension.ts";
+import type { TelemetryOptions } from "../../client/telemetry.ts";
 import { openTelemetry } from "../../client/telemetry/telemetry-layer.ts";
+import type { ClientCapabilities } from "../../client/types.ts";
 import { clientExtensions } from "../config/extensions-key.ts";
 import type { ServerConfig } from "../config/types.ts";
 

@@ -21,7 +21,6 @@ import {
   redactMessage,
   showUrl,
 } from "../http-errors.ts";
-import { httpEndpoint } from "../url-credentials.ts";
 import { observedFetch } from "../http-observer.ts";
 import { TransportBase } from "../lifecycle.ts";
 import { retryOnReset } from "../reset-retry.ts";
@@ -32,16 +31,17 @@ import { type ReconnectOptions, reconnectOptions } from "../sse-reconnect.ts";
 import type { HttpObserver } from "../trace-event.ts";
 import { withTraceHeaders } from "../trace-headers.ts";
 import { type HttpTransportHooks, TransportError } from "../transport.ts";
+import { httpEndpoint } from "../url-credentials.ts";
 import { aborted, AbortScope, LinkedAbort } from "./abort.ts";
+import { Session } from "./session.ts";
+import { SseStreams } from "./sse-stream.ts";
+import { isStatelessVersion, modernError } from "./stateless.ts";
 import {
   DEFAULT_HTTP_CLOSE_TIMEOUT_MS,
   DEFAULT_HTTP_TIMEOUT_MS,
   STREAMABLE_HTTP_OPTIONS,
   type StreamableHttpTransportOptions,
 } from "./streamable-http-options.ts";
-import { Session } from "./session.ts";
-import { SseStreams } from "./sse-stream.ts";
-import { isStatelessVersion, modernError } from "./stateless.ts";
 import {
   boundedText,
   describeMessage,

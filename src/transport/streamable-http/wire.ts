@@ -3,8 +3,8 @@
 // id at the start of a message, what a status means — spec 2025-11-25 basic/transports
 // ("Streamable HTTP").
 
-import type { JsonRpcErrorResponse, JsonRpcMessage, RequestId } from "../../jsonrpc/messages.ts";
 import { durationText } from "../../common/duration.ts";
+import type { JsonRpcErrorResponse, JsonRpcMessage, RequestId } from "../../jsonrpc/messages.ts";
 import { discardBody, HttpStatusError, showUrl, statusAdvice } from "../http-errors.ts";
 import { retryWhen } from "../retry-after.ts";
 import type { SameOriginResponse } from "../same-origin-fetch.ts";

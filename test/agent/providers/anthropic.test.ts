@@ -1,8 +1,8 @@
 // The Anthropic Messages provider against a loopback fake of the API (test/support/fake-model-apis.ts):
 // the shared behaviours, then the wire format: system, max_tokens, input_schema, tool_use / tool_result blocks.
 
-import { test } from "node:test";
 import assert from "node:assert/strict";
+import { test } from "node:test";
 import { ANTHROPIC_DEFAULT_MAX_TOKENS, ANTHROPIC_VERSION } from "../../../src/agent/providers/anthropic.ts";
 import { createProvider } from "../../../src/agent/providers/mod.ts";
 import { ProviderError } from "../../../src/agent/providers/types.ts";

@@ -1,8 +1,8 @@
 // JSON Schema → Gemini's Schema subset (src/agent/providers/gemini-schema.ts): what is kept, rewritten,
 // folded into the description, and dropped.
 
-import { test } from "node:test";
 import assert from "node:assert/strict";
+import { test } from "node:test";
 import { toGeminiParameters, toGeminiSchema } from "../../../src/agent/providers/gemini-schema.ts";
 
 test("types are upper-cased; description, required and string keywords are kept", () => {

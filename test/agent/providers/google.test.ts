@@ -1,8 +1,8 @@
 // The Gemini provider against a loopback fake of generateContent (test/support/fake-model-apis.ts): the shared
 // behaviours, then the wire format: contents with role model, functionDeclarations, functionResponse, signatures.
 
-import { test } from "node:test";
 import assert from "node:assert/strict";
+import { test } from "node:test";
 import { createProvider } from "../../../src/agent/providers/mod.ts";
 import { ProviderError } from "../../../src/agent/providers/types.ts";
 import type { LlmToolSchema } from "../../../src/registry/types.ts";

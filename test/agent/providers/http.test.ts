@@ -1,9 +1,9 @@
 // The HTTP call the providers share (src/agent/providers/http.ts): Retry-After, error bodies, and the bound
 // on every wait (a server that never answers, one that stops mid-stream).
 
-import { test } from "node:test";
 import assert from "node:assert/strict";
 import type { ServerResponse } from "node:http";
+import { test } from "node:test";
 import { apiErrorOf, parseRetryAfter } from "../../../src/agent/providers/http.ts";
 import { createProvider } from "../../../src/agent/providers/mod.ts";
 import { ProviderError } from "../../../src/agent/providers/types.ts";

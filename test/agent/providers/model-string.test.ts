@@ -1,7 +1,7 @@
 // Model strings (src/agent/providers/model-string.ts) and createProvider's choice of provider, key and base URL.
 
-import { test } from "node:test";
 import assert from "node:assert/strict";
+import { test } from "node:test";
 import { createProvider, ModelStringError, parseModelString } from "../../../src/agent/providers/mod.ts";
 import { ProviderError } from "../../../src/agent/providers/types.ts";
 

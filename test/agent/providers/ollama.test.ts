@@ -1,8 +1,8 @@
 // The Ollama provider against a loopback fake of /api/chat (test/support/fake-model-apis.ts): the shared
 // behaviours, then the wire format (tool_calls with object arguments, role "tool" with tool_name, NDJSON) and OLLAMA_HOST.
 
-import { test } from "node:test";
 import assert from "node:assert/strict";
+import { test } from "node:test";
 import { createProvider } from "../../../src/agent/providers/mod.ts";
 import { ollamaBaseUrl } from "../../../src/agent/providers/ollama.ts";
 import { ProviderError } from "../../../src/agent/providers/types.ts";

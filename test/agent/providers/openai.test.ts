@@ -1,8 +1,8 @@
 // The OpenAI Chat Completions provider against a loopback fake of the API (test/support/fake-model-apis.ts):
 // the shared behaviours, then the wire format: tools, tool_calls, role "tool", base_url and keys.
 
-import { test } from "node:test";
 import assert from "node:assert/strict";
+import { test } from "node:test";
 import { createProvider } from "../../../src/agent/providers/mod.ts";
 import { ProviderError } from "../../../src/agent/providers/types.ts";
 import { startFakeModelApi } from "../../support/fake-model-apis.ts";

@@ -2,13 +2,13 @@
 // a text answer, a tool call round trip, several calls in one answer, streaming, errors, retries, refusal.
 // Each provider's test file calls providerBehaviours() and adds what is particular to its API.
 
-import { test } from "node:test";
 import assert from "node:assert/strict";
+import { test } from "node:test";
 import { createProvider } from "../../../src/agent/providers/mod.ts";
 import { type ChatMessage, type ChatResponse, type Provider, ProviderError } from "../../../src/agent/providers/types.ts";
 import type { LlmToolSchema } from "../../../src/registry/types.ts";
-import { rejection } from "../../support/rejection.ts";
 import { type FakeApiKind, type FakeModelApi, type FakeStep, refusedOrigin, startFakeModelApi } from "../../support/fake-model-apis.ts";
+import { rejection } from "../../support/rejection.ts";
 
 export const API_KEY = "test-key-123";
 

@@ -2,11 +2,11 @@
 // server-filesystem over stdio): every API's fake accepts their converted schemas, and a tool
 // call goes through registry.dispatch to the real server and its result back to the model.
 
-import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { after, before, describe, test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { Client, StdioTransport } from "../../../src/mod.ts";
 import { registerMcpServer } from "../../../src/registry/mcp-server.ts";
