@@ -3,8 +3,8 @@
 // InMemoryTransport + Server; and a floor of JSON.stringify + JSON.parse each way + a Map lookup.
 // Each comparator measures in its own fresh process per round (bench/run.ts, child.ts).
 
-// @ts-types="../node_modules/@modelcontextprotocol/sdk/dist/esm/client/index.d.ts"
 import { Client as ClientV2, InMemoryTransport as InMemoryTransportV2 } from "@modelcontextprotocol/client";
+// @ts-types="../node_modules/@modelcontextprotocol/sdk/dist/esm/client/index.d.ts"
 import { Client as ClientV1 } from "@modelcontextprotocol/sdk/client/index.js";
 // @ts-types="../node_modules/@modelcontextprotocol/sdk/dist/esm/inMemory.d.ts"
 import { InMemoryTransport as InMemoryTransportV1 } from "@modelcontextprotocol/sdk/inMemory.js";

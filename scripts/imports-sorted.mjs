@@ -145,6 +145,15 @@ export function importBlock(text) {
   }
   const first = readDeclaration(text, pos);
   if (first === undefined) return undefined;
+  // Line comments directly above the first declaration (no blank line between) are its own
+  // (`// @ts-types=` …): they move with it, and the header ends at the blank line above them.
+  let lineStart = text.lastIndexOf("\n", pos - 1) + 1;
+  while (lineStart > 0) {
+    const above = text.lastIndexOf("\n", lineStart - 2) + 1;
+    if (!/^[ \t]*\/\//.test(text.slice(above, lineStart - 1))) break;
+    lineStart = above;
+  }
+  if (lineStart < pos && /^[ \t]*\/\//.test(text.slice(lineStart, pos))) pos = lineStart;
   const start = pos;
   const items = [];
   let blankLines = false;

@@ -115,6 +115,15 @@ describe("scripts/imports-sorted.mjs", () => {
     assert.deepEqual({ code: check.code, stdout: check.stdout }, { code: 0, stdout: "" });
   });
 
+  test("a comment directly above the first import is that import's, not the header's: it moves with it", async () => {
+    const header = "// A header, then a blank line.\n\n";
+    const given = header + '// @ts-types="./z.d.ts"\nimport { z } from "./z.ts";\nimport { a } from "./a.ts";\n';
+    writeFileSync(join(dir, "first.ts"), given);
+    const fixed = await sortImports(["--fix", "first.ts"], dir);
+    assert.equal(fixed.code, 0, fixed.stderr);
+    assert.equal(readFileSync(join(dir, "first.ts"), "utf8"), header + 'import { a } from "./a.ts";\n// @ts-types="./z.d.ts"\nimport { z } from "./z.ts";\n');
+  });
+
   test("only unsorted names: the braces are sorted in place and the rest of the block (a blank line, a comment) kept", async () => {
     const text = `import { b, a } from "node:fs";\n\n// kept\nimport { c } from "./c.ts";\n\nexport const d = 1;\n`;
     writeFileSync(join(dir, "names.ts"), text);
