@@ -17,13 +17,13 @@
 //
 // Built from the compiled package, not from src/: the runtime module and the JSON Schema
 // validators are picked by package.json "imports" conditions on dist/ files (#runtime,
-// #json-schema: src/runtime/mod.ts and src/client/validators.ts say why), which is what a
+// #json-schema: src/runtime/mod.ts and src/client/schema/validators.ts say why), which is what a
 // user's bundler meets. So the package is first built as `npm run build` builds it (tsc, then
 // scripts/runtime-entry.ts) into a scratch node_modules/mcpwire, next to a copy of package.json,
 // and bundled from there.
 //
 // Under the browser, workerd and worker conditions `#json-schema` gives the interpreting
-// validator alone (src/client/json-schema-interpreter.ts, our own code): a browser or Worker
+// validator alone (src/client/schema/json-schema-interpreter.ts, our own code): a browser or Worker
 // bundle holds no ajv. Under node (and deno, bun) it gives ajv, loaded on the first schema
 // checked, and the interpreting validator as its fallback.
 //
@@ -203,7 +203,7 @@ export async function bundle(entry: BundleCase, resolveDir: string): Promise<Bun
     nodeImports: [...nodeImports].sort(),
     hostRuntimeMembers: HOST_RUNTIME_MEMBERS.filter((name) => new RegExp(`\\b${name}\\b`).test(text)),
     runtimeModules: inputs.filter((path) => /node_modules\/mcpwire\/dist\/runtime\/(node|deno|web)\.js$/.test(path)).map(shortPath).sort(),
-    interpretingValidator: inputs.some((path) => path.endsWith("dist/client/json-schema-interpreter.js")),
+    interpretingValidator: inputs.some((path) => path.endsWith("dist/client/schema/json-schema-interpreter.js")),
     // Kept bytes, not inputs: esbuild lists a module it read even when nothing of it was kept.
     tasks: Object.entries(produced).some(([path, { bytesInOutput }]) => path.endsWith("dist/client/tasks/tool-task.js") && bytesInOutput > 0),
     ajv: Object.entries(produced).some(([path, { bytesInOutput }]) => /node_modules\/ajv\//.test(path) && bytesInOutput > 0),

@@ -5,9 +5,9 @@
 // runtime module while resolving, and a browser bundle holds no node: module (src/runtime/mod.ts
 // says why). The other exports of mod.js (the error classes) are kept as tsc wrote them; a
 // compiled mod.js of another shape fails the build rather than losing an export.
-// Likewise dist/client/validators.js becomes a re-export of `#json-schema` (browser, workerd,
+// Likewise dist/client/schema/validators.js becomes a re-export of `#json-schema` (browser, workerd,
 // worker, default → validators-web.js, the interpreting validator alone; deno, bun, node →
-// validators-ajv.js): a browser or Worker bundle holds no ajv (src/client/validators.ts).
+// validators-ajv.js): a browser or Worker bundle holds no ajv (src/client/schema/validators.ts).
 //
 //   node --import tsx scripts/runtime-entry.ts [DIST]     (default: dist)
 
@@ -53,11 +53,11 @@ export function runtimeEntry(compiled: string): string {
   ].join("\n");
 }
 
-/** The package.json "imports" key the generated dist/client/validators.js re-exports `validatorTable` from. */
+/** The package.json "imports" key the generated dist/client/schema/validators.js re-exports `validatorTable` from. */
 export const VALIDATORS_IMPORT = "#json-schema";
 
 /**
- * The generated text of dist/client/validators.js, from what tsc emitted for src/client/validators.ts
+ * The generated text of dist/client/schema/validators.js, from what tsc emitted for src/client/schema/validators.ts
  * (one re-export of validators-ajv.js): the same name re-exported from `#json-schema`, so that
  * browser, workerd and worker builds take validators-web.js (no ajv) while resolving.
  */
@@ -65,10 +65,12 @@ export function validatorsEntry(compiled: string): string {
   if (compiled.startsWith(GENERATED)) return compiled; // already done
   const lines = compiled.split("\n").map((line) => line.trim()).filter((line) => line !== "" && !line.startsWith("//"));
   if (lines.length !== 1 || lines[0] !== `export { validatorTable } from "./validators-ajv.js";`) {
-    throw new Error(`runtime-entry: dist/client/validators.js is not the one re-export this step knows: ${lines.join(" ")}; update scripts/runtime-entry.ts`);
+    throw new Error(
+      `runtime-entry: dist/client/schema/validators.js is not the one re-export this step knows: ${lines.join(" ")}; update scripts/runtime-entry.ts`,
+    );
   }
   return [
-    `${GENERATED} from src/client/validators.ts (read its comment): the validators`,
+    `${GENERATED} from src/client/schema/validators.ts (read its comment): the validators`,
     `// are chosen by package.json "imports" conditions (${VALIDATORS_IMPORT}) while resolving, not at run time.`,
     `export { validatorTable } from "${VALIDATORS_IMPORT}";`,
     "",
@@ -76,11 +78,13 @@ export function validatorsEntry(compiled: string): string {
 }
 
 /**
- * Rewrites `<dist>/runtime/mod.js` and `<dist>/client/validators.js` in place (and drops their
+ * Rewrites `<dist>/runtime/mod.js` and `<dist>/client/schema/validators.js` in place (and drops their
  * source maps, which no longer fit).
  */
 export function writeRuntimeEntry(dist: string): void {
-  for (const [file, generate] of [[join(dist, "runtime", "mod.js"), runtimeEntry], [join(dist, "client", "validators.js"), validatorsEntry]] as const) {
+  for (
+    const [file, generate] of [[join(dist, "runtime", "mod.js"), runtimeEntry], [join(dist, "client", "schema", "validators.js"), validatorsEntry]] as const
+  ) {
     writeFileSync(file, generate(readFileSync(file, "utf8")));
     rmSync(`${file}.map`, { force: true });
   }

@@ -330,26 +330,26 @@ const RUNTIME_MODULES: Readonly<Record<string, string>> = {
  * The validator tables of src/client/ and where package.json "imports" (#json-schema) sends each
  * condition: validators-web.ts (the interpreting validator alone) for browsers, Workers and an
  * unknown runtime; validators-ajv.ts for Deno, Bun and Node. In the npm package the build makes
- * dist/client/validators.js a re-export of #json-schema (scripts/runtime-entry.ts).
+ * dist/client/schema/validators.js a re-export of #json-schema (scripts/runtime-entry.ts).
  */
 const VALIDATOR_MODULES: Readonly<Record<string, string>> = {
-  browser: "src/client/validators-web.ts",
-  workerd: "src/client/validators-web.ts",
-  worker: "src/client/validators-web.ts",
-  deno: "src/client/validators-ajv.ts",
-  bun: "src/client/validators-ajv.ts",
-  node: "src/client/validators-ajv.ts",
-  default: "src/client/validators-web.ts",
+  browser: "src/client/schema/validators-web.ts",
+  workerd: "src/client/schema/validators-web.ts",
+  worker: "src/client/schema/validators-web.ts",
+  deno: "src/client/schema/validators-ajv.ts",
+  bun: "src/client/schema/validators-ajv.ts",
+  node: "src/client/schema/validators-ajv.ts",
+  default: "src/client/schema/validators-web.ts",
 };
 
 /**
  * `entry`'s graph as a bundler resolving for the web builds it: src/runtime/mod.ts leads to
- * web.ts, not to node.ts and deno.ts; src/client/validators.ts to validators-web.ts.
+ * web.ts, not to node.ts and deno.ts; src/client/schema/validators.ts to validators-web.ts.
  */
 function webGraph(entry: string): ReturnType<typeof moduleGraph> {
   const swaps: [string, Set<string>, string][] = [
     ["src/runtime/mod.ts", new Set(["./node.ts", "./deno.ts"]), "./web.ts"],
-    ["src/client/validators.ts", new Set(["./validators-ajv.ts"]), "./validators-web.ts"],
+    ["src/client/schema/validators.ts", new Set(["./validators-ajv.ts"]), "./validators-web.ts"],
   ];
   const originals = swaps.map(([path]) => byPath.get(path)!);
   for (const [path, picked, web] of swaps) {
@@ -403,8 +403,8 @@ describe("the runtimes (package.json imports #runtime)", () => {
 
   test("the root entry, resolved for a browser or a Worker, reaches the interpreting validator and no ajv", () => {
     const graph = webGraph("src/mod.ts");
-    assert.ok(graph.modules.has("src/client/interpreting-validator.ts"));
-    const problems = [...graph.modules].filter((path) => path === "src/client/ajv-validator.ts").map((path) => chain(graph, path));
+    assert.ok(graph.modules.has("src/client/schema/interpreting-validator.ts"));
+    const problems = [...graph.modules].filter((path) => path === "src/client/schema/ajv-validator.ts").map((path) => chain(graph, path));
     for (const name of graph.packages) if (name === "ajv" || name.startsWith("ajv/")) problems.push(chain(graph, name));
     assert.deepEqual(problems, []);
   });

@@ -172,7 +172,7 @@ describe("#json-schema resolved by each runtime, from the built package", () => 
     const file = join(scratch, "node_modules", "mcpwire", "dist", "validators-probe.mjs");
     writeFileSync(
       file,
-      `import { validatorTable } from "./client/validators.js";\nconsole.log([validatorTable.preferred, ...Object.keys(validatorTable.load)].join(" "));\n`,
+      `import { validatorTable } from "./client/schema/validators.js";\nconsole.log([validatorTable.preferred, ...Object.keys(validatorTable.load)].join(" "));\n`,
     );
     return file;
   };

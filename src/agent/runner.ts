@@ -3,8 +3,8 @@
 // hooks) and their results go back to the model, until it answers with text — the host side
 // of spec 2025-11-25 server/tools ("User Interaction Model", "Security Considerations").
 
-import { OutputValidators } from "../client/output-validator.ts";
-import type { JsonSchemaValidator } from "../client/schema-validator.ts";
+import { OutputValidators } from "../client/schema/output-validator.ts";
+import type { JsonSchemaValidator } from "../client/schema/schema-validator.ts";
 import type { TelemetryOption } from "../client/telemetry.ts";
 import type { JsonObject } from "../client/types.ts";
 import { messageOf } from "../common/error-text.ts";

@@ -12,7 +12,7 @@ import type { Middleware, Send } from "../jsonrpc/middleware.ts";
 import type { Params } from "../jsonrpc/peer.ts";
 import { surfaceUrlElicitation } from "./elicitation.ts";
 import { OutputValidationError, ProtocolError, typedRpcError } from "./errors.ts";
-import type { OutputValidators } from "./output-validator.ts";
+import type { OutputValidators } from "./schema/output-validator.ts";
 import type { CallToolResult, JsonObject, Tool } from "./types.ts";
 
 /** What the answers link reads of its connection, each time (client-connection.ts keeps it current). */

@@ -23,7 +23,6 @@ import { EXTENSIONS, InstalledExtensions } from "./extension-negotiation.ts";
 import { DEFAULT_MAX_INPUT_ROUNDS, type InputRequest } from "./input-requests.ts";
 import { metaFields, modernLink, type ModernWire, setRequestMeta, withRequestMeta } from "./modern-request.ts";
 import { DEFAULT_DISCOVER_TIMEOUT_MS, handshakeAgain, Negotiation } from "./negotiation.ts";
-import { OutputValidators } from "./output-validator.ts";
 import {
   featuresOf,
   LATEST_PROTOCOL_VERSION,
@@ -38,6 +37,7 @@ import { listCached, startListening } from "./resources.ts";
 import { LIST_KEYS, ResultCache } from "./result-cache.ts";
 import { toRoots } from "./roots.ts";
 import { SamplingGate } from "./sampling.ts";
+import { OutputValidators } from "./schema/output-validator.ts";
 import { DEFAULT_LOG_BUFFER_SIZE, ServerNotifications } from "./server-notifications.ts";
 import { ServerRequests } from "./server-requests.ts";
 import { Subscriptions } from "./subscriptions.ts";

@@ -11,7 +11,7 @@ import type { ClientHandlers } from "./handlers.ts";
 import type { ProtocolChoice } from "./protocol-version.ts";
 import type { RootInput } from "./roots.ts";
 import type { SamplingPolicy } from "./sampling.ts";
-import type { JsonSchemaValidator } from "./schema-validator.ts";
+import type { JsonSchemaValidator } from "./schema/schema-validator.ts";
 import type { TelemetryContext, TelemetryProvider } from "./telemetry.ts";
 import type { ClientCapabilities, JsonObject, TaskReceiverOptions, TaskStatusUpdate } from "./types.ts";
 

@@ -18,13 +18,13 @@ import type { ClientState } from "./client-state.ts";
 import { CapabilityError, ClientStateError } from "./errors.ts";
 import type { ClientExtension, ExtensionParts } from "./extension.ts";
 import { missingTasks, negotiatedExtension } from "./extension-negotiation.ts";
-import { JSON_SCHEMA_VALIDATORS, unavailableValidator } from "./json-schema.ts";
 import { setRequestMeta } from "./modern-request.ts";
 import { complete, getPrompt, listPrompts } from "./prompts.ts";
 import type { ProtocolEra, ProtocolVersion } from "./protocol-version.ts";
 import { listCached, readResource, subscribeResource, unsubscribeResource } from "./resources.ts";
 import { LIST_KEYS } from "./result-cache.ts";
 import { type RootInput, toRoots } from "./roots.ts";
+import { JSON_SCHEMA_VALIDATORS, unavailableValidator } from "./schema/json-schema.ts";
 import type {
   CallToolResult,
   ClientCapabilities,

@@ -4,8 +4,8 @@
 
 import { isObject, setOwn } from "../common/json.ts";
 import { ErrorCode, RpcError, type RpcErrorOptions } from "../jsonrpc/errors.ts";
-import { jsonSchemaValidator } from "./json-schema.ts";
-import type { JsonSchemaValidator } from "./schema-validator.ts";
+import { jsonSchemaValidator } from "./schema/json-schema.ts";
+import type { JsonSchemaValidator } from "./schema/schema-validator.ts";
 import type { ElicitationSchema, ElicitResult, ElicitValue, JsonObject, UrlElicitation } from "./types.ts";
 
 function isStringArray(value: unknown): value is string[] {

@@ -10,10 +10,10 @@ import { applyDefaults, checkElicitResult, checkRequestedSchema, validateAnswer 
 import { ProtocolError } from "./errors.ts";
 import type { ClientHandlers, HandlerContext } from "./handlers.ts";
 import type { InputRequest } from "./input-requests.ts";
-import { loadJsonSchema } from "./json-schema.ts";
 import { toRoots } from "./roots.ts";
 import type { SamplingGate } from "./sampling.ts";
-import type { JsonSchemaValidator } from "./schema-validator.ts";
+import { loadJsonSchema } from "./schema/json-schema.ts";
+import type { JsonSchemaValidator } from "./schema/schema-validator.ts";
 import type { ClientCapabilities, ElicitationSchema, ElicitResult, JsonObject, Root } from "./types.ts";
 
 /** What answering the server needs from the Client. */

@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { UrlElicitationRequiredError } from "../../src/client/elicitation.ts";
 import type { UrlElicitationRequest } from "../../src/client/handlers.ts";
-import { JSON_SCHEMA_VALIDATORS } from "../../src/client/json-schema.ts";
+import { JSON_SCHEMA_VALIDATORS } from "../../src/client/schema/json-schema.ts";
 import { Client, type ElicitFormRequest, RpcError, tasksExtension } from "../../src/mod.ts";
 import { coreCapabilities } from "../support/capabilities.ts";
 import { everythingClient, untilListed } from "../support/everything.ts";

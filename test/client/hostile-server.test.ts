@@ -6,7 +6,7 @@
 
 import assert from "node:assert/strict";
 import process from "node:process";
-import { JSON_SCHEMA_VALIDATORS } from "../../src/client/json-schema.ts";
+import { JSON_SCHEMA_VALIDATORS } from "../../src/client/schema/json-schema.ts";
 import type { DetailEvent } from "../../src/common/events.ts";
 import { RequestAbortedError, UndeliverableResponseError } from "../../src/jsonrpc/errors.ts";
 import { Client, type ClientOptions, type LogMessage, OutputValidationError, ProtocolError, RequestTimeoutError, StdioTransport } from "../../src/mod.ts";

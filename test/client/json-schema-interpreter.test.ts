@@ -1,4 +1,4 @@
-// The interpreting validator (src/client/json-schema-interpreter.ts) against ajv, its oracle:
+// The interpreting validator (src/client/schema/json-schema-interpreter.ts) against ajv, its oracle:
 // fast-check writes small schemas from a grammar of the keywords it knows, per dialect, and
 // values to check, and both must give the same verdict (valid, invalid, or the schema unusable),
 // then the same failures. Beside them, hand cases in the manner of the JSON-Schema-Test-Suite
@@ -9,10 +9,10 @@ import assert from "node:assert/strict";
 import process from "node:process";
 import { before, describe, test } from "node:test";
 import fc from "fast-check";
-import { jsonEqual } from "../../src/client/json-equal.ts";
-import { loadJsonSchema } from "../../src/client/json-schema.ts";
-import { MAX_CHECK_DEPTH, SchemaInterpreter } from "../../src/client/json-schema-interpreter.ts";
-import { type Dialect, SchemaError, type SchemaValidator } from "../../src/client/schema-validator.ts";
+import { jsonEqual } from "../../src/client/schema/json-equal.ts";
+import { loadJsonSchema } from "../../src/client/schema/json-schema.ts";
+import { MAX_CHECK_DEPTH, SchemaInterpreter } from "../../src/client/schema/json-schema-interpreter.ts";
+import { type Dialect, SchemaError, type SchemaValidator } from "../../src/client/schema/schema-validator.ts";
 import type { JsonObject } from "../../src/client/types.ts";
 
 const DIALECTS: readonly Dialect[] = ["2020-12", "2019-09", "draft-07", "draft-06"];

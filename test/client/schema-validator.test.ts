@@ -1,4 +1,4 @@
-// The two JSON Schema validators (src/client/schema-validator.ts) side by side: ajv, which
+// The two JSON Schema validators (src/client/schema/schema-validator.ts) side by side: ajv, which
 // compiles schemas to code, and the interpreting one (json-schema-interpreter.ts), which needs no
 // `new Function`. For each schema and value they must give the same verdict, the same paths and
 // the same words; a schema neither can use is a SchemaError "schema-invalid" from both.
@@ -6,9 +6,9 @@
 import assert from "node:assert/strict";
 import { before, describe, test } from "node:test";
 import { validateAnswer } from "../../src/client/elicitation.ts";
-import { JSON_SCHEMA_VALIDATORS, jsonSchemaValidator, loadJsonSchema } from "../../src/client/json-schema.ts";
-import { OutputValidators } from "../../src/client/output-validator.ts";
-import { type Dialect, MAX_FAILURES, SchemaError, type SchemaValidator } from "../../src/client/schema-validator.ts";
+import { JSON_SCHEMA_VALIDATORS, jsonSchemaValidator, loadJsonSchema } from "../../src/client/schema/json-schema.ts";
+import { OutputValidators } from "../../src/client/schema/output-validator.ts";
+import { type Dialect, MAX_FAILURES, SchemaError, type SchemaValidator } from "../../src/client/schema/schema-validator.ts";
 import type { ElicitationSchema, JsonObject } from "../../src/client/types.ts";
 
 const DRAFT_07 = "http://json-schema.org/draft-07/schema#";

@@ -4,8 +4,8 @@
 
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
-import { JSON_SCHEMA_VALIDATORS } from "../../src/client/json-schema.ts";
-import type { JsonSchemaValidator } from "../../src/client/schema-validator.ts";
+import { JSON_SCHEMA_VALIDATORS } from "../../src/client/schema/json-schema.ts";
+import type { JsonSchemaValidator } from "../../src/client/schema/schema-validator.ts";
 import type { RequestHandler } from "../../src/jsonrpc/peer.ts";
 import {
   CapabilityError,

@@ -1,4 +1,4 @@
-// The config's two validators agree: the interpreting one (client/json-schema-interpreter.ts) decides whether
+// The config's two validators agree: the interpreting one (client/schema/json-schema-interpreter.ts) decides whether
 // a config is valid, and ajv is compiled only for one it refuses (host/config/validate.ts). A
 // config the first accepted but ajv would refuse would lose its messages, so the verdicts are
 // compared on the example config and on configs generated from the schema's own keys, with

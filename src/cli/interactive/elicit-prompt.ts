@@ -7,7 +7,7 @@
 
 import { validateAnswer } from "../../client/elicitation.ts";
 import type { ElicitationHandlers, UrlElicitationRequest } from "../../client/handlers.ts";
-import { loadJsonSchema } from "../../client/json-schema.ts";
+import { loadJsonSchema } from "../../client/schema/json-schema.ts";
 import type { ElicitationSchema, ElicitFormRequest, ElicitResult, ElicitValue, PrimitiveSchemaDefinition } from "../../client/types.ts";
 import { setOwn } from "../../common/json.ts";
 import { lineOf, textOf } from "../output.ts";

@@ -1,5 +1,5 @@
 // The config's JSON Schema (schema.ts) checked in two steps: an interpreting validator
-// (client/json-schema-interpreter.ts: no code generation, nothing to compile) says whether the config is
+// (client/schema/json-schema-interpreter.ts: no code generation, nothing to compile) says whether the config is
 // valid, and only a config it refuses is checked again by ajv, whose findings (keyword, params,
 // JSON pointer) the messages are made from (schema-messages.ts). Compiling the schema with ajv
 // costs about 100 ms of CPU, which every CLI run paid for a config that was fine; loading ajv
@@ -8,7 +8,7 @@
 // it when the quick check refuses a config (withSchemaErrors).
 
 import type { ErrorObject } from "ajv";
-import { SchemaInterpreter } from "../../client/json-schema-interpreter.ts";
+import { SchemaInterpreter } from "../../client/schema/json-schema-interpreter.ts";
 import { isObject } from "../../common/json.ts";
 import { McpwireError } from "../../common/mcpwire-error.ts";
 import { CONFIG_SCHEMA } from "./schema.ts";

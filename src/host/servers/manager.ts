@@ -6,7 +6,7 @@
 import type { Client } from "../../client/client.ts";
 import type { EraCache } from "../../client/era-cache.ts";
 import type { ClientHandlers } from "../../client/handlers.ts";
-import type { JsonSchemaValidator } from "../../client/schema-validator.ts";
+import type { JsonSchemaValidator } from "../../client/schema/schema-validator.ts";
 import type { TelemetryOption, TelemetryOptions } from "../../client/telemetry.ts";
 import type { ClientCapabilities, Implementation } from "../../client/types.ts";
 import { durationText } from "../../common/duration.ts";

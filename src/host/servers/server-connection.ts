@@ -8,7 +8,7 @@ import { Client } from "../../client/client.ts";
 import type { EraCache } from "../../client/era-cache.ts";
 import type { ClientHandlers } from "../../client/handlers.ts";
 import type { ProtocolEra } from "../../client/protocol-version.ts";
-import type { JsonSchemaValidator } from "../../client/schema-validator.ts";
+import type { JsonSchemaValidator } from "../../client/schema/schema-validator.ts";
 import { SPAN_KIND, type Telemetry, type TelemetryContext, type TelemetryOptions } from "../../client/telemetry.ts";
 import { startTelemetry } from "../../client/telemetry/telemetry-layer.ts";
 import type { ClientCapabilities, Implementation } from "../../client/types.ts";

@@ -8,7 +8,7 @@ import type { ClientOptions } from "../../client/client.ts";
 import type { EraCache } from "../../client/era-cache.ts";
 import { EXTENSIONS } from "../../client/extension-negotiation.ts";
 import type { ClientHandlers } from "../../client/handlers.ts";
-import type { JsonSchemaValidator } from "../../client/schema-validator.ts";
+import type { JsonSchemaValidator } from "../../client/schema/schema-validator.ts";
 import { skillsExtension } from "../../client/skills/skills-extension.ts";
 import { tasksExtension } from "../../client/tasks/tasks-extension.ts";
 import type { TelemetryOptions } from "../../client/telemetry.ts";

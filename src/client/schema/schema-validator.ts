@@ -6,8 +6,8 @@
 // json-schema.ts chooses one and loads it. JSON Schema 2020-12 is the default dialect
 // (spec 2025-11-25 basic: "JSON Schema Usage"); a schema's `$schema` selects another.
 
-import { McpwireError } from "../common/mcpwire-error.ts";
-import type { JsonObject } from "./types.ts";
+import { McpwireError } from "../../common/mcpwire-error.ts";
+import type { JsonObject } from "../types.ts";
 
 /**
  * Which validator checks schemas: `ajv` compiles each schema to a function (fast; needs code

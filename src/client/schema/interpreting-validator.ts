@@ -4,11 +4,11 @@
 // ajv's words, so a message reads the same whichever validator found it. Loaded only when
 // chosen (json-schema.ts imports this module dynamically).
 
-import { messageOf } from "../common/error-text.ts";
+import { messageOf } from "../../common/error-text.ts";
+import type { JsonObject } from "../types.ts";
 import { SchemaInterpreter } from "./json-schema-interpreter.ts";
 import { schemaProblem } from "./schema-shape.ts";
 import { type CompileOptions, type Dialect, orderedFailures, type SchemaCheck, SchemaError, type SchemaValidator } from "./schema-validator.ts";
-import type { JsonObject } from "./types.ts";
 
 class InterpretingValidator implements SchemaValidator {
   readonly name = "interpreting";

@@ -8,7 +8,8 @@ import type { Ajv } from "ajv";
 import type { ErrorObject } from "ajv";
 import type { Ajv2019 } from "ajv/dist/2019.js";
 import type { Ajv2020 } from "ajv/dist/2020.js";
-import { messageOf } from "../common/error-text.ts";
+import { messageOf } from "../../common/error-text.ts";
+import type { JsonObject } from "../types.ts";
 import {
   type CompileOptions,
   type Dialect,
@@ -18,7 +19,6 @@ import {
   type SchemaFailure,
   type SchemaValidator,
 } from "./schema-validator.ts";
-import type { JsonObject } from "./types.ts";
 
 type Engine = Ajv | Ajv2019 | Ajv2020;
 

@@ -4,8 +4,8 @@
 // dialect does not have (`prefixItems` in a draft-07 schema) are unknown there: not checked,
 // and not applied (json-schema-interpreter.ts asks isForeignKeyword).
 
-import { isObject } from "../common/json.ts";
-import { ONE_SCHEMA_KEYWORDS, SCHEMA_LIST_KEYWORDS, SCHEMA_MAP_KEYWORDS } from "../common/schema-keywords.ts";
+import { isObject } from "../../common/json.ts";
+import { ONE_SCHEMA_KEYWORDS, SCHEMA_LIST_KEYWORDS, SCHEMA_MAP_KEYWORDS } from "../../common/schema-keywords.ts";
 import { jsonEqual } from "./json-equal.ts";
 import type { Dialect } from "./schema-validator.ts";
 

@@ -7,8 +7,8 @@
 // the same places and ajv's words, so a message reads the same whichever validator found it.
 // Where ajv departs from the specification, this follows ajv (noted at each place).
 
-import { isObject } from "../common/json.ts";
-import { clipText } from "../common/preview.ts";
+import { isObject } from "../../common/json.ts";
+import { clipText } from "../../common/preview.ts";
 import { jsonEqual } from "./json-equal.ts";
 import { SchemaResources, subschemasOf } from "./schema-resources.ts";
 import { isForeignKeyword } from "./schema-shape.ts";

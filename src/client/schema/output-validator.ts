@@ -3,11 +3,11 @@
 // JSON Schema 2020-12 is the default dialect (spec 2025-11-25 basic: "JSON Schema Usage");
 // a schema's `$schema` selects draft-07, draft-06 or 2019-09 instead.
 
-import { depthOf } from "../common/bounded.ts";
-import { messageOf } from "../common/error-text.ts";
+import { depthOf } from "../../common/bounded.ts";
+import { messageOf } from "../../common/error-text.ts";
+import type { JsonObject } from "../types.ts";
 import { jsonSchemaValidator, loadJsonSchema } from "./json-schema.ts";
 import { dialectOf, type JsonSchemaValidator, type SchemaCheck, type SchemaFailure } from "./schema-validator.ts";
-import type { JsonObject } from "./types.ts";
 
 /** A depth past which a value counts as "nested too deeply" in a message (no spec limit exists). */
 const DEEP_ENOUGH = 1000;

@@ -5,8 +5,8 @@
 // document only to land in it again, under another `$id`. Built without recursion (a server
 // decides how deep a schema is), bounded in depth.
 
-import { isObject } from "../common/json.ts";
-import { ONE_SCHEMA_KEYWORDS, SCHEMA_LIST_KEYWORDS, SCHEMA_MAP_KEYWORDS } from "../common/schema-keywords.ts";
+import { isObject } from "../../common/json.ts";
+import { ONE_SCHEMA_KEYWORDS, SCHEMA_LIST_KEYWORDS, SCHEMA_MAP_KEYWORDS } from "../../common/schema-keywords.ts";
 import { isForeignKeyword } from "./schema-shape.ts";
 import { type Dialect, SchemaError } from "./schema-validator.ts";
 
