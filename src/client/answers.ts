@@ -53,11 +53,7 @@ export function answersLink(c: AnswersView): Middleware {
         (result) => {
           c.answered++;
           if (result.resultType === "task" || (params?.task !== undefined && isObject(result.task))) return result;
-          const tool = params!.name as string;
-          const outputSchema = c.structuredOutput ? c.tools.get(tool)?.outputSchema : undefined;
-          const check = { server: c.name, tool, outputSchema, validators: c.validators, objectOnly: c.objectOnly, onProblem: c.reportProblem };
-          if (outputSchema === undefined) return checkToolResult(result, check) as Params;
-          return c.validators.load().then(() => checkToolResult(result, check) as Params); // loads once per process
+          return checkToolResult(c, result, params!.name as string) as Params | Promise<Params>;
         },
         (error: unknown) => failed(c, method, error),
       );
@@ -70,25 +66,20 @@ function failed(c: AnswersView, what: string, error: unknown): never {
   throw surfaceUrlElicitation(`${c.name}: ${what}`, typedRpcError(error), c.openElicitations);
 }
 
-/** What checking one result needs to know. */
-export interface ToolResultCheck {
-  /** Names the server in messages. */
-  server: string;
-  tool: string;
-  /** The tool's outputSchema from the last tools/list; undefined skips the structured check. */
-  outputSchema: JsonObject | undefined;
-  validators: OutputValidators;
-  /**
-   * The negotiated version, when it says structuredContent is a JSON object (2025-06-18 to
-   * 2025-11-25): any other value is reported through `onProblem` and the result kept as it is.
-   */
-  objectOnly?: string;
-  onProblem?: (message: string) => void;
-}
-
-/** The result as a CallToolResult, or the ProtocolError / OutputValidationError that says what is wrong. */
-export function checkToolResult(result: Params, { server, tool, outputSchema, validators, objectOnly, onProblem }: ToolResultCheck): CallToolResult {
-  const who = `${server}: tools/call "${tool}"`;
+/**
+ * A tools/call result checked, as the answers link and a task's final result (client-connection.ts
+ * toolResult) both take it: the CallToolResult, or the ProtocolError / OutputValidationError that
+ * says what is wrong. At once (no promise) unless the tool's outputSchema needs the validators
+ * loaded first (once per process). `tool` undefined (a resumed task of unknown tool) skips the
+ * outputSchema.
+ */
+export function checkToolResult(c: AnswersView, result: Params, tool: string | undefined, loaded = false): CallToolResult | Promise<CallToolResult> {
+  const server = c.name;
+  const validators = c.validators;
+  const objectOnly = c.objectOnly;
+  const outputSchema = c.structuredOutput && tool !== undefined ? c.tools.get(tool)?.outputSchema : undefined;
+  if (outputSchema !== undefined && !loaded) return validators.load().then(() => checkToolResult(c, result, tool, true));
+  const who = `${server}: tools/call "${tool ?? "(resumed task)"}"`;
   // spec 2025-11-25 schema (and 2026-07-28, 2025-06-18, 2024-11-05): CallToolResult requires
   // `content`, an array — also beside structuredContent ("SHOULD also return the serialized JSON").
   if (result.content === undefined) {
@@ -110,7 +101,7 @@ export function checkToolResult(result: Params, { server, tool, outputSchema, va
     // Without an outputSchema to refuse it, the result stands, its text content unchanged.
     const structured: unknown = checked.structuredContent;
     if (objectOnly !== undefined && structured !== undefined && !isObject(structured)) {
-      onProblem?.(
+      c.reportProblem(
         `${who} returned structuredContent that is not a JSON object (${kindOf(structured)}), which protocol ${objectOnly} ` +
           `requires (spec ${objectOnly} server/tools, "Structured Content"); the result is used as it is, its text content unchanged; ` +
           `the server is not following the protocol: report it to its authors`,
@@ -123,24 +114,24 @@ export function checkToolResult(result: Params, { server, tool, outputSchema, va
     throw new OutputValidationError(
       `${server}: tool "${tool}" declares an outputSchema but returned no structuredContent`,
       "output-missing",
-      { tool, errors: [{ path: "", message: "structuredContent is missing" }] },
+      { tool: tool!, errors: [{ path: "", message: "structuredContent is missing" }] },
     );
   }
-  const outcome = validators.judge(tool, outputSchema, checked.structuredContent);
+  const outcome = validators.judge(tool!, outputSchema, checked.structuredContent);
   if (outcome === undefined) return checked;
   if ("unchecked" in outcome) {
     throw new OutputValidationError(
       `${server}: tool "${tool}" returned structuredContent that could not be checked against its outputSchema: ` +
         `${outcome.unchecked}; the result is refused (ask the server's authors to return flatter data)`,
       "output-unchecked",
-      { tool, errors: [{ path: "", message: outcome.unchecked }] },
+      { tool: tool!, errors: [{ path: "", message: outcome.unchecked }] },
     );
   }
   throw new OutputValidationError(
     `${server}: tool "${tool}" returned structuredContent that does not match its outputSchema: ` +
       outcome.failures.map((failure) => failure.message).join("; "),
     "output-mismatch",
-    { tool, errors: outcome.failures },
+    { tool: tool!, errors: outcome.failures },
   );
 }
 

@@ -15,14 +15,14 @@ import { answersLink, checkToolResult } from "./answers.ts";
 import { declaredCapabilities, modernCapabilities } from "./client-capabilities.ts";
 import { type ClientContext, lacksCapability } from "./client-context.ts";
 import type { EmitClientEvent } from "./client-events.ts";
-import type { ClientOptions, JoinedSession, ListOptions } from "./client-options.ts";
+import type { ClientOptions, ConnectOptions, ConnectSource, JoinedSession, ListOptions } from "./client-options.ts";
 import { canMove, type ClientState, notReadyError } from "./client-state.ts";
 import { ClientTrace } from "./client-trace.ts";
 import { ClientStateError } from "./errors.ts";
 import { EXTENSIONS, InstalledExtensions } from "./extension-negotiation.ts";
 import { DEFAULT_MAX_INPUT_ROUNDS, type InputRequest } from "./input-requests.ts";
 import { metaFields, modernLink, type ModernWire, setRequestMeta, withRequestMeta } from "./modern-request.ts";
-import { DEFAULT_DISCOVER_TIMEOUT_MS, handshakeAgain, Negotiation } from "./negotiation.ts";
+import { DEFAULT_DISCOVER_TIMEOUT_MS, handshakeAgain, joinSession, Negotiation } from "./negotiation.ts";
 import {
   featuresOf,
   LATEST_PROTOCOL_VERSION,
@@ -40,7 +40,7 @@ import { SamplingGate } from "./sampling.ts";
 import { OutputValidators } from "./schema/output-validator.ts";
 import { DEFAULT_LOG_BUFFER_SIZE, ServerNotifications } from "./server-notifications.ts";
 import { ServerRequests } from "./server-requests.ts";
-import { Subscriptions } from "./subscriptions.ts";
+import { endListen, Subscriptions } from "./subscriptions.ts";
 import type { Telemetry, TelemetryContext } from "./telemetry.ts";
 import { indexTools } from "./tools.ts";
 import type {
@@ -54,31 +54,6 @@ import type {
   ServerCapabilities,
   Tool,
 } from "./types.ts";
-
-/** What Client.connect takes: a transport, or a function that makes one (called again to start the server again). */
-export type ConnectSource = ClientTransport | (() => ClientTransport);
-
-/** Client.connect's options. */
-export interface ConnectOptions {
-  /** Aborting it gives up connecting. */
-  signal?: AbortSignal;
-  /** With telemetry on: the parent of the connect span. */
-  traceContext?: TelemetryContext;
-  /**
-   * The era to speak on this connection, in place of ClientOptions.protocol (a host that
-   * reconnects speaks the era the server spoke last time without probing again).
-   */
-  protocol?: ProtocolChoice;
-  /**
-   * Names the server in ClientOptions.eraCache, across connections and processes
-   * (eraCacheKey() makes one: a command line and its directory, or a URL's origin and path);
-   * without it the era cache is not used.
-   */
-  serverKey?: string;
-}
-
-/** How long close() waits for the notifications/cancelled of the listen stream to be written. */
-const LISTEN_CANCEL_MS = 1000;
 
 /** Methods allowed while initializing — spec 2025-11-25 basic/lifecycle: only ping before the result. */
 const ALLOWED_BEFORE_READY = new Set(["ping"]);
@@ -262,7 +237,7 @@ export class ClientConnection implements ClientContext {
       signal: options.signal,
       closing: () => this.#closing !== undefined,
       proceed: () => this.#proceed(),
-      modernParams: (version) => this.#modernParams(undefined, version),
+      modernParams: (version) => withRequestMeta(undefined, { ...this.requestMeta(), protocolVersion: version }),
       initializeParams: this.#initializeParams(),
       canRestart: typeof source === "function",
       restart: () => this.#restart(),
@@ -281,7 +256,7 @@ export class ClientConnection implements ClientContext {
     const joined = this.options.session;
     let started = false;
     try {
-      if (joined !== undefined) this.#join(transport, joined);
+      if (joined !== undefined) this.#setVersion(joinSession(this.name, transport, joined));
       await transport.start();
       started = true;
       // close() may have been called while the transport was starting, or the server died.
@@ -316,25 +291,6 @@ export class ClientConnection implements ClientContext {
     this.#move("initializing");
     this.#move("ready");
     if (this.era === "modern") startListening(this);
-  }
-
-  /**
-   * ClientOptions.session: the transport joins the session another client initialized, at the
-   * version it settled; no handshake runs (spec 2025-11-25 basic/transports, Session Management
-   * 2: its id goes on every request), so the server's capabilities and info stay unknown.
-   */
-  #join(transport: ClientTransport, session: JoinedSession): void {
-    const version = session.protocolVersion ?? LATEST_PROTOCOL_VERSION;
-    if (!(SUPPORTED_PROTOCOL_VERSIONS as readonly string[]).includes(version)) {
-      throw new TypeError(
-        `${this.name}: session.protocolVersion must be a version of the initialize handshake (${SUPPORTED_PROTOCOL_VERSIONS.join(", ")}); got "${version}"`,
-      );
-    }
-    if (transport.joinSession === undefined) {
-      throw new TypeError(`${this.name}: session ${session.id} cannot be joined: ${transport.description} has no sessions (Streamable HTTP has)`);
-    }
-    transport.joinSession(session.id, version);
-    this.#setVersion(version as ProtocolVersion);
   }
 
   /**
@@ -502,22 +458,9 @@ export class ClientConnection implements ClientContext {
     if (lost !== undefined) throw new ConnectionClosedError(`${this.name}: connection closed: ${describeClose(lost)}`, { details: lost });
   }
 
-  /** The params of a modern request: the per-request protocol fields in `_meta`. */
-  #modernParams(params: Params | undefined, version: string, extra?: Params): Params {
-    return withRequestMeta(params, {
-      protocolVersion: version,
-      capabilities: this.modernCapabilities,
-      clientInfo: this.clientInfo,
-      logLevel: this.logLevel,
-    }, extra);
-  }
-
+  /** The params of the initialize request (spec 2025-11-25 basic/lifecycle "Initialization"). */
   #initializeParams(): Params {
-    return {
-      protocolVersion: LATEST_PROTOCOL_VERSION,
-      capabilities: this.capabilities,
-      clientInfo: this.clientInfo,
-    };
+    return { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: this.capabilities, clientInfo: this.clientInfo };
   }
 
   /**
@@ -548,7 +491,7 @@ export class ClientConnection implements ClientContext {
       return;
     }
     this.#move("closing");
-    await this.#cancelListen();
+    await endListen(this.subscriptions, this.era === "modern" ? this.peer : undefined);
     // The peer closes next: every pending request, the listen request included, ends here,
     // so stopping the listen stream sends no second notifications/cancelled into a transport
     // that is closing (a close the user asked for reports nothing).
@@ -560,22 +503,6 @@ export class ClientConnection implements ClientContext {
     } finally {
       this.#move("closed");
     }
-  }
-
-  /**
-   * spec 2026-07-28 basic/patterns/subscriptions ("Cancellation"): the client ends its listen
-   * stream with notifications/cancelled naming the listen request (on HTTP the transport
-   * closes that request's stream instead), before the connection closes — on stdio before
-   * stdin closes (basic/transports/stdio "Shutdown"), so a server that waits for its listens
-   * to end exits at once instead of at SIGTERM. Bounded; a send that fails is not reported:
-   * the connection is going anyway.
-   */
-  async #cancelListen(): Promise<void> {
-    const id = this.subscriptions.release();
-    const peer = this.peer;
-    if (id === undefined || peer === undefined || this.era !== "modern") return;
-    const sent = peer.notify("notifications/cancelled", { requestId: id, reason: "the client is closing the connection" });
-    await within(sent.catch(() => {}), LISTEN_CANCEL_MS);
   }
 
   #onTransportClose(details: CloseDetails): void {
@@ -643,26 +570,10 @@ export class ClientConnection implements ClientContext {
     return tools;
   }
 
-  /**
-   * A tools/call answer checked: its shape, and structuredContent against the tool's
-   * outputSchema. At once (no promise) unless an outputSchema needs the validator loaded first.
-   */
+  /** A tools/call answer checked (answers.ts checkToolResult): for a task's final result. */
   toolResult(result: Params, name: string | undefined): CallToolResult | Promise<CallToolResult> {
-    const objectOnly = this.objectOnly;
-    const onProblem = this.reportProblem;
-    if (name === undefined) {
-      return checkToolResult(result, {
-        server: this.name,
-        tool: "(resumed task)",
-        outputSchema: undefined,
-        validators: this.validators,
-        objectOnly,
-        onProblem,
-      });
-    }
-    const outputSchema = this.structuredOutput ? this.tools.get(name)?.outputSchema : undefined;
-    const check = { server: this.name, tool: name, outputSchema, validators: this.validators, objectOnly, onProblem };
-    if (outputSchema === undefined) return checkToolResult(result, check);
-    return this.validators.load().then(() => checkToolResult(result, check)); // loads once per process
+    return checkToolResult(this, result, name);
   }
 }
+
+export type { ConnectOptions, ConnectSource } from "./client-options.ts";

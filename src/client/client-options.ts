@@ -4,6 +4,7 @@
 
 import { optionNames } from "../common/options.ts";
 import type { Progress, RequestOptions } from "../jsonrpc/peer.ts";
+import type { ClientTransport } from "../transport/transport.ts";
 import type { ClientState } from "./client-state.ts";
 import type { ClientTraceOption } from "./client-trace.ts";
 import type { EraCache } from "./era-cache.ts";
@@ -219,4 +220,26 @@ export interface CallOptions {
  */
 export interface ToolCallOptions extends RequestOptions {
   call?: CallOptions;
+}
+
+/** What Client.connect takes: a transport, or a function that makes one (called again to start the server again). */
+export type ConnectSource = ClientTransport | (() => ClientTransport);
+
+/** Client.connect's options. */
+export interface ConnectOptions {
+  /** Aborting it gives up connecting. */
+  signal?: AbortSignal;
+  /** With telemetry on: the parent of the connect span. */
+  traceContext?: TelemetryContext;
+  /**
+   * The era to speak on this connection, in place of ClientOptions.protocol (a host that
+   * reconnects speaks the era the server spoke last time without probing again).
+   */
+  protocol?: ProtocolChoice;
+  /**
+   * Names the server in ClientOptions.eraCache, across connections and processes
+   * (eraCacheKey() makes one: a command line and its directory, or a URL's origin and path);
+   * without it the era cache is not used.
+   */
+  serverKey?: string;
 }

@@ -2,9 +2,16 @@
 // server/resources, server/prompts, server/utilities/completion, server/utilities/logging;
 // client/roots (setRoots). Dual-era: the 2026-07-28 stateless wire (spec 2026-07-28
 // basic/versioning, basic/patterns/subscriptions, server/utilities/caching) beside the
-// initialize handshake, chosen per server. The parts live beside it: client-connection.ts (the
-// state, connect and close, every request), resources.ts, prompts.ts, the extensions
-// (extension.ts; tasks/, skills/, apps/), client-events.ts, client-options.ts.
+// initialize handshake, chosen per server.
+//
+// Reading order of src/client/ (docs/architecture.md, "The client's folders"): this file; then
+// client-connection.ts (state, connect and close, and the chain every request passes); the
+// chain's links in order — answers.ts (errors typed, tool results checked), modern-request.ts
+// (the 2026-07-28 era link); negotiation.ts (the era probe and the handshake); what the server
+// asks and tells (server-requests.ts, server-notifications.ts); resources.ts, prompts.ts;
+// extension.ts and extension-negotiation.ts (what an extension is). Then the folders: schema/
+// (the JSON Schema validators), tasks/, skills/, apps/ (the extensions a client is given),
+// telemetry/ (openTelemetry), extensions/ (the mcpwire/extensions entry).
 
 import { ContainedEventTarget, type ListenerFailure } from "../common/events.ts";
 import { checkOptions } from "../common/options.ts";

@@ -30,6 +30,7 @@ import {
   type ModernProtocolVersion,
   type ProtocolChoice,
   type ProtocolEra,
+  type ProtocolVersion,
   SUPPORTED_PROTOCOL_VERSIONS,
 } from "./protocol-version.ts";
 import { requestHeaders } from "./request-headers.ts";
@@ -524,4 +525,24 @@ function exitedOnProbe(name: string, error: ConnectionClosedError, choice: Proto
 function describeProbeFailure(error: unknown): string {
   if (error instanceof RpcError) return `error ${error.rpcCode}: ${error.message}`;
   return messageOf(error);
+}
+
+/**
+ * ClientOptions.session: the transport joins the session another client initialized, at the
+ * version it settled; no handshake runs (spec 2025-11-25 basic/transports, Session Management
+ * 2: its id goes on every request), so the server's capabilities and info stay unknown. Returns
+ * the version joined at.
+ */
+export function joinSession(name: string, transport: ClientTransport, session: { id: string; protocolVersion?: string }): ProtocolVersion {
+  const version = session.protocolVersion ?? LATEST_PROTOCOL_VERSION;
+  if (!(SUPPORTED_PROTOCOL_VERSIONS as readonly string[]).includes(version)) {
+    throw new TypeError(
+      `${name}: session.protocolVersion must be a version of the initialize handshake (${SUPPORTED_PROTOCOL_VERSIONS.join(", ")}); got "${version}"`,
+    );
+  }
+  if (transport.joinSession === undefined) {
+    throw new TypeError(`${name}: session ${session.id} cannot be joined: ${transport.description} has no sessions (Streamable HTTP has)`);
+  }
+  transport.joinSession(session.id, version);
+  return version as ProtocolVersion;
 }

@@ -5,7 +5,8 @@
 import { durationText } from "../common/duration.ts";
 import { messageOf } from "../common/error-text.ts";
 import { isObject } from "../common/json.ts";
-import type { ServerCapabilities } from "./types.ts";
+import { within } from "../common/timing.ts";
+import type { JsonObject, ServerCapabilities } from "./types.ts";
 
 /** spec 2026-07-28 subscriptions ("Notification Filter"). */
 export interface NotificationFilter {
@@ -227,4 +228,22 @@ export class Subscriptions {
   #update(): void {
     this.#stream?.update(listenFilter(this.#capabilities, this.#subscribed, new Set(this.#tasks.keys())));
   }
+}
+
+/** How long closing waits for the notifications/cancelled of the listen stream to be written. */
+const LISTEN_CANCEL_MS = 1000;
+
+/**
+ * spec 2026-07-28 basic/patterns/subscriptions ("Cancellation"): the client ends its listen
+ * stream with notifications/cancelled naming the listen request (on HTTP the transport
+ * closes that request's stream instead), before the connection closes — on stdio before
+ * stdin closes (basic/transports/stdio "Shutdown"), so a server that waits for its listens
+ * to end exits at once instead of at SIGTERM. Bounded; a send that fails is not reported:
+ * the connection is going anyway.
+ */
+export async function endListen(subscriptions: Subscriptions, peer: { notify(method: string, params?: JsonObject): Promise<void> } | undefined): Promise<void> {
+  const id = subscriptions.release();
+  if (id === undefined || peer === undefined) return;
+  const sent = peer.notify("notifications/cancelled", { requestId: id, reason: "the client is closing the connection" });
+  await within(sent.catch(() => {}), LISTEN_CANCEL_MS);
 }
