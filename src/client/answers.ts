@@ -39,6 +39,8 @@ export interface AnswersView {
  * passed on unchecked: the tasks extension's link, outside this one, follows it to its result.
  */
 export function answersLink(c: AnswersView): Middleware {
+  // Made once: a tools/call's rejection handler needs nothing of the call.
+  const callFailed = (error: unknown): never => failed(c, "tools/call", error);
   return {
     name: "answers",
     send: (next: Send): Send => (method, params, options) => {
@@ -48,14 +50,14 @@ export function answersLink(c: AnswersView): Middleware {
           ? sent.then((result) => (c.answered++, result), (error: unknown) => failed(c, method, error))
           : sent.catch((error: unknown) => failed(c, method, error));
       }
-      // The plain tool call's path: one closure, the check inline.
+      // The plain tool call's path: one closure (the result's, which needs the tool's name).
       return next(method, params, options).then(
         (result) => {
           c.answered++;
           if (result.resultType === "task" || (params?.task !== undefined && isObject(result.task))) return result;
           return checkToolResult(c, result, params!.name as string) as Params | Promise<Params>;
         },
-        (error: unknown) => failed(c, method, error),
+        callFailed,
       );
     },
   };
