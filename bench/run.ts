@@ -13,7 +13,7 @@ import process from "node:process";
 import { fileURLToPath } from "node:url";
 import type { Figures, MeasureOptions, RoundBench, Row, Samples, Spread } from "./common.ts";
 
-const ROUND_BENCHES = ["framing", "dispatch", "stdio", "bridge"] as const;
+const ROUND_BENCHES = ["framing", "dispatch", "stdio", "http", "bridge"] as const;
 const BENCHES = [...ROUND_BENCHES, "startup", "call-startup", "plainpath", "bundle"] as const;
 type BenchName = typeof BENCHES[number];
 const DEFAULT_ROUNDS = 7;
@@ -306,6 +306,56 @@ const TARGETS: Target[] = [
     atLeast: 0.9,
     also: [{ label: "`servers` (starts all) ms", case: "process: `servers`", pick: (r) => r.mcpwire }],
   },
+  // issue 41: Streamable HTTP round trips (bench/http.bench.ts), on each wire, against the raw fetch floor and both SDKs.
+  ...(["handshake era", "2026-07-28 wire"] as const).flatMap((wire): Target[] => [
+    {
+      name: `http sequential, ${wire}, vs floor`,
+      goal: "≥ 0.90×",
+      bench: "http",
+      case: `sequential, 100 B, ${wire}`,
+      field: "ratio_vs_floor",
+      atLeast: 0.9,
+      also: CLIENT_CPU(`sequential, 100 B, ${wire}`),
+    },
+    {
+      name: `http 64 in flight, ${wire}, vs floor`,
+      goal: "≥ 0.80×",
+      bench: "http",
+      case: `64 in flight, 100 B, ${wire}`,
+      field: "ratio_vs_floor",
+      atLeast: 0.8,
+      also: CLIENT_CPU(`64 in flight, 100 B, ${wire}`),
+    },
+    ...(wire === "handshake era"
+      ? [
+        { name: `http sequential, ${wire}, vs SDK v1`, goal: "> 1×", bench: "http", case: `sequential, 100 B, ${wire}`, field: "ratio_vs_sdk_v1", atLeast: 1 },
+        {
+          name: `http 64 in flight, ${wire}, vs SDK v1`,
+          goal: "> 1×",
+          bench: "http",
+          case: `64 in flight, 100 B, ${wire}`,
+          field: "ratio_vs_sdk_v1",
+          atLeast: 1,
+        },
+      ] satisfies Target[]
+      : []),
+    {
+      name: `http sequential, ${wire}, vs SDK v2`,
+      goal: "> 1×",
+      bench: "http",
+      case: `sequential, 100 B, ${wire}: mcpwire vs SDK v2`,
+      field: "ratio_vs_sdk_v1",
+      atLeast: 1,
+    },
+    {
+      name: `http 64 in flight, ${wire}, vs SDK v2`,
+      goal: "> 1×",
+      bench: "http",
+      case: `64 in flight, 100 B, ${wire}: mcpwire vs SDK v2`,
+      field: "ratio_vs_sdk_v1",
+      atLeast: 1,
+    },
+  ]),
   { name: "in-process dispatch vs SDK v1", goal: "≥ 5× (keep)", bench: "dispatch", case: "in-process tools/call", field: "ratio_vs_sdk_v1", atLeast: 5 },
   // issue 25: a plain tool call runs few of our functions (bench/plain-path.ts).
   {
@@ -419,7 +469,7 @@ for (const r of rows) {
 }
 const judged = judge(rows);
 if (judged.length > 2) {
-  console.log("\ntargets (issues 19, 25 and 28), judged on the median:\n");
+  console.log("\ntargets (issues 19, 25, 28 and 41), judged on the median:\n");
   for (const line of judged) console.log(line);
 }
 process.exit(0);
