@@ -13,7 +13,7 @@ import type { Params } from "../jsonrpc/peer.ts";
 import { surfaceUrlElicitation } from "./elicitation.ts";
 import { OutputValidationError, ProtocolError, typedRpcError } from "./errors.ts";
 import type { OutputValidators } from "./schema/output-validator.ts";
-import type { CallToolResult, JsonObject, Tool } from "./types.ts";
+import type { CallToolResult, Tool } from "./types.ts";
 
 /** What the answers link reads of its connection, each time (client-connection.ts keeps it current). */
 export interface AnswersView {

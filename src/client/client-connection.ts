@@ -6,7 +6,6 @@
 // server-requests.ts and server-notifications.ts (what the server asks and tells).
 
 import { errorOf } from "../common/error-text.ts";
-import { within } from "../common/timing.ts";
 import { type CloseDetails, ConnectionClosedError, describeClose } from "../jsonrpc/errors.ts";
 import { composeChain, type Middleware, type Send } from "../jsonrpc/middleware.ts";
 import { DEFAULT_REQUEST_TIMEOUT_MS, type Params, Peer, type RequestOptions } from "../jsonrpc/peer.ts";
@@ -23,14 +22,7 @@ import { EXTENSIONS, InstalledExtensions } from "./extension-negotiation.ts";
 import { DEFAULT_MAX_INPUT_ROUNDS, type InputRequest } from "./input-requests.ts";
 import { metaFields, modernLink, type ModernWire, setRequestMeta, withRequestMeta } from "./modern-request.ts";
 import { DEFAULT_DISCOVER_TIMEOUT_MS, handshakeAgain, joinSession, Negotiation } from "./negotiation.ts";
-import {
-  featuresOf,
-  LATEST_PROTOCOL_VERSION,
-  type ProtocolChoice,
-  type ProtocolEra,
-  type ProtocolVersion,
-  SUPPORTED_PROTOCOL_VERSIONS,
-} from "./protocol-version.ts";
+import { featuresOf, LATEST_PROTOCOL_VERSION, type ProtocolChoice, type ProtocolEra, type ProtocolVersion } from "./protocol-version.ts";
 import { requestHeaders } from "./request-headers.ts";
 import type { RequestMeta } from "./request-meta.ts";
 import { listCached, startListening } from "./resources.ts";
