@@ -79,6 +79,8 @@ export class SseLegacyTransport extends TransportBase {
   readonly #fetch: typeof fetch;
   readonly #endpointTimeoutMs: number;
   readonly #postTimeoutMs: number;
+  /** The POSTs in flight (send()), until each settles. */
+  readonly #posting = new Set<Promise<void>>();
   readonly #maxMessageBytes: number;
   readonly #maxRetryAfterMs: number;
   /** Keeps the configured header values and the host's secrets out of every message we make. */
@@ -363,7 +365,16 @@ export class SseLegacyTransport extends TransportBase {
    * waited out and the POST sent again when the wait ends within postTimeoutMs, before
    * `options.deadline` and within maxRetryAfterMs; otherwise the error says when to retry.
    */
-  async send(message: JsonRpcMessage, options: HttpSendOptions = {}): Promise<void> {
+  send(message: JsonRpcMessage, options: HttpSendOptions = {}): Promise<void> {
+    // Kept until it settles: shutdown() waits for the POSTs in flight (their bodies released) to end.
+    const sent = this.#post(message, options);
+    this.#posting.add(sent);
+    const forget = () => void this.#posting.delete(sent);
+    sent.then(forget, forget);
+    return sent;
+  }
+
+  async #post(message: JsonRpcMessage, options: HttpSendOptions): Promise<void> {
     const endpoint = this.#endpoint;
     const what = methodOf(message);
     if (endpoint === undefined || this.#phase !== "open" || this.closing) {
@@ -436,6 +447,8 @@ export class SseLegacyTransport extends TransportBase {
   protected async shutdown(): Promise<void> {
     this.#abort.abort();
     if (this.#reading) await within(this.#reading, CLOSE_GRACE_MS);
+    // The aborted POSTs end too (a 202 whose body was being released), so nothing of them outlives close().
+    if (this.#posting.size > 0) await within(Promise.allSettled([...this.#posting]), CLOSE_GRACE_MS);
     this.#phase = "ended";
     this.notifyClose({ reason: this.started ? "closed by the client" : "closed before it started" });
   }
