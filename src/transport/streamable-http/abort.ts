@@ -1,15 +1,6 @@
 // Cancellation inside the Streamable HTTP transport: every fetch, stream and wait hangs off
 // one scope that close() aborts, each with its own controller (and timer) that is let go when
-// it is done. An abort costs an event for each listener (fetch's among them) and, in Node, a
-// new DOMException: each controller is aborted at most once, and a request that got its answer
-// on its own response is not aborted at all (streamable-http.ts). No reason object is shared
-// between aborts: under Deno a fetch body aborted with the reason of an earlier abort is left
-// unreleased (its test's leak sanitizer sees it).
-
-/** Aborts `controller` unless it was already. */
-function abortOnce(controller: AbortController): void {
-  if (!controller.signal.aborted) controller.abort();
-}
+// it is done.
 
 /** Resolves when the signal aborts. */
 export function aborted(signal: AbortSignal): Promise<void> {
@@ -30,7 +21,7 @@ export class AbortScope {
   }
 
   add(controller: AbortController): void {
-    if (this.#aborted) abortOnce(controller);
+    if (this.#aborted) controller.abort();
     else this.#members.add(controller);
   }
 
@@ -40,7 +31,7 @@ export class AbortScope {
 
   abort(): void {
     this.#aborted = true;
-    for (const controller of this.#members) abortOnce(controller);
+    for (const controller of this.#members) controller.abort();
     this.#members.clear();
   }
 }
@@ -53,18 +44,18 @@ export class LinkedAbort {
   readonly controller = new AbortController();
   timedOut = false;
   readonly #parent: AbortSignal | AbortScope | undefined;
-  readonly #onParent = () => abortOnce(this.controller);
+  readonly #onParent = () => this.controller.abort();
   #timer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(parent: AbortSignal | AbortScope | undefined, ms?: number) {
     this.#parent = parent;
     if (parent instanceof AbortScope) parent.add(this.controller);
-    else if (parent?.aborted) abortOnce(this.controller);
+    else if (parent?.aborted) this.controller.abort();
     else parent?.addEventListener("abort", this.#onParent, { once: true });
     if (ms !== undefined && Number.isFinite(ms) && !this.controller.signal.aborted) {
       this.#timer = setTimeout(() => {
         this.timedOut = true;
-        abortOnce(this.controller);
+        this.controller.abort();
       }, ms);
     }
   }
@@ -73,9 +64,8 @@ export class LinkedAbort {
     return this.controller.signal;
   }
 
-  /** Aborts once (a second call does nothing): what listens on the signal hears one event. */
   abort(): void {
-    abortOnce(this.controller);
+    this.controller.abort();
   }
 
   dispose(): void {

@@ -120,23 +120,16 @@ export function sessionGone(status: number, body: string, hadSession: boolean): 
   return status === 404 || (status === 400 && /session/i.test(body));
 }
 
-/** One decoder for every body read in pieces (decode() without `stream` keeps no state between calls). */
-const UTF8 = new TextDecoder();
-
 /**
  * A JSON body as text when it is at most `max` bytes; undefined (the rest unread) when it is
- * larger — told by Content-Length before reading when the server sent one. A body whose
- * Content-Length is within `max` and that is not compressed is that many bytes (HTTP framing:
- * RFC 9112 6.3), so it is read whole in one call; any other is read in pieces and counted.
+ * larger — told by Content-Length before reading when the server sent one.
  */
 export async function boundedText(response: Response, max: number): Promise<string | undefined> {
-  const length = response.headers.get("content-length");
-  const declared = length === null ? NaN : Number(length);
+  const declared = Number(response.headers.get("content-length") ?? NaN);
   if (declared > max) {
     await discardBody(response);
     return undefined;
   }
-  if (declared <= max && !response.headers.has("content-encoding")) return await response.text();
   const body = response.body;
   if (body === null) return "";
   const reader = body.getReader();
@@ -163,7 +156,7 @@ export async function boundedText(response: Response, max: number): Promise<stri
     whole.set(chunk, offset);
     offset += chunk.byteLength;
   }
-  return UTF8.decode(whole);
+  return new TextDecoder().decode(whole);
 }
 
 /** The error of a POST answered with a status we cannot use; `gone` when it said the server ended the session. */
