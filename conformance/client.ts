@@ -12,6 +12,7 @@
 
 import { appendFileSync } from "node:fs";
 import process from "node:process";
+import { appsExtension, skillsExtension } from "../src/client/extensions/mod.ts";
 import {
   type CallToolResult,
   Client,
@@ -92,8 +93,9 @@ async function withClient(
     {
       name: "conformance",
       handlers: options.handlers,
-      // Tasks (spec 2025-11-25 basic/utilities/tasks; the 2026-07-28 extension): the scenarios may run a tool as one.
-      use: [tasksExtension],
+      // The extensions a host gives (docs/architecture.md, "The chain"): tasks (the scenarios may run a
+      // tool as one), skills (the sep-2640 scenarios) and apps.
+      use: [tasksExtension, skillsExtension, appsExtension],
       requestTimeoutMs: authFetch !== undefined ? AUTH_REQUEST_TIMEOUT_MS : REQUEST_TIMEOUT_MS,
       // The server/discover probe's bound: its wait includes a whole OAuth flow when the
       // server answers 401, and on two cores with every scenario running at once a server can
