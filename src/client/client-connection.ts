@@ -88,11 +88,13 @@ export class ClientConnection implements ClientContext {
   readonly extensions: InstalledExtensions;
   /** Whether this client has no tasks extension: callTool then refuses a call that needs a task. */
   readonly taskless: boolean;
+  /** The chain's sending end while there is no connection: every request refused, saying why. */
+  readonly #refuse: Send = (method) => Promise.reject(this.notReady(method));
   /**
    * The chain's sending end (docs/architecture.md, "The chain"): every request of this client
    * goes out here, through the links composed at connect; refused until the first connect.
    */
-  send: Send = (method) => Promise.reject(this.notReady(method));
+  send: Send = this.#refuse;
   /**
    * What a tool result is checked for at the negotiated version (#setVersion): whether an
    * outputSchema applies (2025-06-18 on), and the version when structuredContent must be an object.
@@ -411,7 +413,7 @@ export class ClientConnection implements ClientContext {
     this.#closing = undefined;
     this.#makeTransport = undefined;
     this.#lostWhileConnecting = undefined;
-    this.send = (method) => Promise.reject(this.notReady(method));
+    this.send = this.#refuse;
   }
 
   /**
