@@ -6,7 +6,7 @@ import { eraCacheKey } from "../../client/era-cache.ts";
 import type { Redactor } from "../../common/redact.ts";
 import { AutoHttpTransport } from "../../transport/auto-http.ts";
 import { SseLegacyTransport } from "../../transport/sse-legacy.ts";
-import { StdioTransport } from "../../transport/stdio.ts";
+import { StdioTransport, type StdioTransportOptions } from "../../transport/stdio.ts";
 import { StreamableHttpTransport } from "../../transport/streamable-http/mod.ts";
 import { emitTrace, type HttpObserver, type ProcessObserver, type ProcessTraceDetail, type TraceOrigin, type TraceSink } from "../../transport/trace-event.ts";
 import { traceTransportName, TracingTransport } from "../../transport/tracing.ts";
@@ -110,26 +110,35 @@ interface Observers {
   http: HttpObserver;
 }
 
+/**
+ * What StdioTransport is given for a stdio `server`: its command and arguments, the whole
+ * environment the factory's policy makes from its `env`, its directory, its sandbox (wrapSpawn).
+ * `mcpwire check` starts the same process by hand with it (check/stdio-probes.ts).
+ */
+export function stdioTransportOptions(server: TransportDescription, options: TransportFactoryOptions = {}): StdioTransportOptions {
+  if (server.command === undefined || server.command === "") throw new TypeError("a stdio server needs a command");
+  const environment = options.childEnvironment ?? childEnvironment;
+  return {
+    command: server.command,
+    args: [...(server.args ?? [])],
+    // The factory's childEnvironment made the whole environment: the transport adds nothing.
+    env: environment(server.env ?? {}),
+    envMode: "exact",
+    cwd: server.cwd,
+    ...(options.onStderr === undefined ? {} : { onStderr: options.onStderr }),
+    // The host's secrets (a `${…TOKEN}` in an argument) stay out of the description and the process events.
+    ...(options.redactor === undefined ? {} : { redactor: options.redactor }),
+    // issue 29: the server runs in its sandbox (bubblewrap), or does not start.
+    ...(server.sandbox === undefined
+      ? {}
+      : { wrapSpawn: sandboxedSpawn(server.name ?? server.command, server.sandbox, server.roots ?? [], options.onSandbox) }),
+  };
+}
+
 function bareTransport(server: TransportDescription, options: TransportFactoryOptions, observers: Observers | undefined): Transport {
   if (server.transport === "stdio") {
-    if (server.command === undefined || server.command === "") throw new TypeError("a stdio server needs a command");
-    const environment = options.childEnvironment ?? childEnvironment;
-    return new StdioTransport({
-      command: server.command,
-      args: [...(server.args ?? [])],
-      // The factory's childEnvironment made the whole environment: the transport adds nothing.
-      env: environment(server.env ?? {}),
-      envMode: "exact",
-      cwd: server.cwd,
-      ...(options.onStderr === undefined ? {} : { onStderr: options.onStderr }),
-      ...(observers === undefined ? {} : { observer: observers.process }),
-      // The host's secrets (a `${…TOKEN}` in an argument) stay out of the description and the process events.
-      ...(options.redactor === undefined ? {} : { redactor: options.redactor }),
-      // issue 29: the server runs in its sandbox (bubblewrap), or does not start.
-      ...(server.sandbox === undefined
-        ? {}
-        : { wrapSpawn: sandboxedSpawn(server.name ?? server.command, server.sandbox, server.roots ?? [], options.onSandbox) }),
-    });
+    const stdio = stdioTransportOptions(server, options);
+    return new StdioTransport(observers === undefined ? stdio : { ...stdio, observer: observers.process });
   }
   if (server.url === undefined) throw new TypeError(`an ${server.transport} server needs a url`);
   // The headers (already interpolated) go with every request.
