@@ -136,9 +136,14 @@ export function judgeHygiene(observed: Observed, judge: Judge): void {
   tally.done(HygieneRules.hiddenText, "the server gave no instructions and listed nothing with a name or description");
 }
 
+/** `ms` to 0.1 ms, as trace events stamp times. */
+function tenths(ms: number): number {
+  return Math.round(ms * 10) / 10;
+}
+
 /**
  * Each method's response times: from each request the client sent to the answer with its id, by
- * method, in the order of the methods' names. No finding is made of them (the spec sets no time).
+ * method, in the order of the methods' names, to 0.1 ms. No finding is made of them (the spec sets no time).
  */
 export function methodTimings(observed: Observed): MethodTiming[] {
   const pending = new Map<string, { method: string; at: number }>();
@@ -163,6 +168,6 @@ export function methodTimings(observed: Observed): MethodTiming[] {
     const sorted = [...list].sort((a, b) => a - b);
     const middle = sorted.length >> 1;
     const median = sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
-    return { method, count: sorted.length, medianMs: median, maxMs: sorted[sorted.length - 1]! };
+    return { method, count: sorted.length, medianMs: tenths(median), maxMs: tenths(sorted[sorted.length - 1]!) };
   });
 }

@@ -1,13 +1,15 @@
 // Test helper for the check's passive families: an `Observed` session made from the lists and
 // notifications a test gives (as a walk would have recorded them: initialize or server/discover,
 // then one list request and its answer per list, each item with its message index and pointer),
-// and a Judge that records what a family reported. The conformant items are the spec's own
+// and a Judge that records what a family reported; and the Observed of a real session, made from
+// a Client's trace as the check's walk records it. The conformant items are the spec's own
 // examples (2026-07-28 schema/examples, 2025-11-25 server/tools, server/resources, server/prompts).
 
 import type { ListedItem, Observed, ObservedLists } from "../../src/check/observed.ts";
 import type { Judge, Rule, Seen, SeenMessage } from "../../src/check/rule.ts";
 import type { ProtocolEra } from "../../src/client/protocol-version.ts";
 import type { JsonRpcMessage } from "../../src/jsonrpc/messages.ts";
+import type { TraceEvent } from "../../src/transport/trace-event.ts";
 
 /** What a family reported: rule ids passed, failed (each failure with its detail and place) and skipped. */
 export interface Recorded {
@@ -170,5 +172,48 @@ export function reviewPrompt(): Record<string, unknown> {
     description: "Asks the LLM to analyze code quality and suggest improvements",
     arguments: [{ name: "code", description: "The code to review", required: true }],
     icons: [{ src: "https://example.com/review-icon.svg", mimeType: "image/svg+xml", sizes: ["any"] }],
+  };
+}
+
+/**
+ * The Observed of a session a Client traced (ClientOptions.trace): every message event in order,
+ * numbered from 1, the negotiation's result (initialize's or server/discover's), and each list
+ * result's items with their message and pointer, pages in order.
+ */
+export function observedFromTrace(events: readonly TraceEvent[], era: ProtocolEra, protocolVersion: string): Observed {
+  const messages: SeenMessage[] = [];
+  for (const event of events) {
+    if (event.kind !== "message") continue;
+    messages.push({
+      index: messages.length + 1,
+      dir: event.dir,
+      message: event.message,
+      at: event.t,
+      ...(event.method === undefined ? {} : { method: event.method }),
+    });
+  }
+  const lists: ObservedLists = {};
+  let negotiation: Observed["negotiation"];
+  for (const seen of messages) {
+    const result = (seen.message as { result?: unknown }).result;
+    if (seen.dir !== "receive" || typeof result !== "object" || result === null) continue;
+    const fields = result as Record<string, unknown>;
+    if ((seen.method === "initialize" || seen.method === "server/discover") && fields.capabilities !== undefined) negotiation = { result, index: seen.index };
+    for (const [key, method] of LIST_METHODS) {
+      const items = fields[key];
+      if (seen.method !== method || !Array.isArray(items)) continue;
+      (lists[key] ??= []).push(...items.map((value, at): ListedItem => ({ value, index: seen.index, pointer: `/result/${key}/${at}` })));
+    }
+  }
+  const fields = (negotiation?.result ?? {}) as Record<string, unknown>;
+  const capabilities = typeof fields.capabilities === "object" && fields.capabilities !== null ? fields.capabilities as Record<string, unknown> : {};
+  return {
+    era,
+    protocolVersion,
+    ...(negotiation === undefined ? {} : { negotiation }),
+    capabilities,
+    ...(typeof fields.instructions === "string" ? { instructions: fields.instructions } : {}),
+    lists,
+    messages,
   };
 }
