@@ -144,6 +144,8 @@ type Kind = "tool" | "prompt" | "resource" | "resource template";
 const ASCII_NAME = /^[A-Za-z0-9_.-]*$/;
 const MIME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+\/[!#$%&'*+.^_`|~0-9A-Za-z-]+(?:\s*;.*)?$/s;
 const SIZE = /^(?:[1-9][0-9]*[xX][1-9][0-9]*|any)$/;
+/** A `$ref` that is not a fragment of the schema itself (`#/$defs/x`), as it appears in the schema's JSON text. */
+const EXTERNAL_REF = /"\$ref":"(?!#)/;
 const HINTS = ["readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"] as const;
 
 /** Revisions a field first appears in (older ones do not judge it). */
@@ -208,7 +210,10 @@ export async function judgeDefinitions(observed: Observed, judge: Judge): Promis
     DefinitionRules.outputSchema,
     atLeast(version, SINCE.outputSchema) ? "no tool declares an outputSchema" : older(SINCE.outputSchema),
   );
-  tally.done(DefinitionRules.schemaValid, atLeast(version, "2025-11-25") ? "no tool schema in a dialect mcpwire validates" : older("2025-11-25"));
+  tally.done(
+    DefinitionRules.schemaValid,
+    atLeast(version, "2025-11-25") ? "no tool schema could be judged (an unknown $schema dialect, or a $ref to another document)" : older("2025-11-25"),
+  );
   tally.done(DefinitionRules.mcpHeader, atLeast(version, "2026-07-28") ? "no tool carries an x-mcp-header annotation" : older("2026-07-28"));
   tally.done(DefinitionRules.toolAnnotations, atLeast(version, SINCE.annotations) ? "no tool carries annotations" : older(SINCE.annotations));
   tally.done(DefinitionRules.title, atLeast(version, SINCE.title) ? (anyListed ? "no listed item has a title" : none("items")) : older(SINCE.title));
@@ -305,8 +310,9 @@ async function judgeSchema(tally: Tally, item: ListedItem, key: "inputSchema" | 
     tally.held(DefinitionRules.schemaValid);
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    // A `$ref` to another document is allowed (2026-07-28 basic: never fetched by default): not a broken schema.
-    if (/resolve reference\s+\S*:\/\//i.test(message) || /can't resolve reference\s+[a-z][a-z0-9+.-]*:/i.test(message)) return;
+    // A `$ref` to another document is allowed, and never fetched (2026-07-28 basic "$ref
+    // Resolution"): a schema holding one that does not compile here is not judged.
+    if (EXTERNAL_REF.test(JSON.stringify(schema))) return;
     tally.fail(
       DefinitionRules.schemaValid,
       `${label("tool", item)}'s ${key} is not a valid JSON Schema ${dialect}: ${excerptOf(message, 300)}`,

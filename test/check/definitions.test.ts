@@ -279,9 +279,18 @@ describe("definitions: each rule broken", () => {
     assert.equal(judge.verdict("definitions/input-schema"), "pass");
   });
 
-  test("a $ref to another document is not called invalid (it is never fetched)", async () => {
-    const judge = await judged(tool({ inputSchema: { type: "object", properties: { a: { $ref: "https://example.com/schemas/a.json" } } } }));
-    assert.deepEqual(judge.failuresOf("definitions/schema-valid"), []);
+  test("a $ref to another document is not called invalid (it is never fetched); one to a missing $defs entry is", async () => {
+    for (const $ref of ["https://example.com/schemas/a.json", "a.json#/$defs/b"]) {
+      const judge = await judged(tool({ inputSchema: { type: "object", properties: { a: { $ref } } } }));
+      assert.deepEqual(judge.failuresOf("definitions/schema-valid"), [], $ref);
+    }
+    const judge = await judged(tool({ inputSchema: { type: "object", properties: { a: { $ref: "#/$defs/missing" } } } }));
+    assert.match(judge.failuresOf("definitions/schema-valid")[0]!.detail, /can't resolve reference #\/\$defs\/missing/);
+  });
+
+  test("an unknown $schema dialect is not judged", async () => {
+    const judge = await judged({ tools: [{ ...draft07Tool(), inputSchema: { $schema: "https://example.com/my-dialect", type: "object", required: "a" } }] });
+    assert.equal(judge.verdict("definitions/schema-valid"), "skip");
   });
 });
 
