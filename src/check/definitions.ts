@@ -139,7 +139,7 @@ export const DefinitionRules = {
 } as const;
 
 /** What a listed item is, for messages: "tool", "resource"… */
-type Kind = "tool" | "prompt" | "resource" | "resource template";
+type Kind = "tool" | "prompt" | "resource" | "resource template" | "server";
 
 const ASCII_NAME = /^[A-Za-z0-9_.-]*$/;
 const MIME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+\/[!#$%&'*+.^_`|~0-9A-Za-z-]+(?:\s*;.*)?$/s;
@@ -193,6 +193,12 @@ export async function judgeDefinitions(observed: Observed, judge: Judge): Promis
       if (atLeast(version, SINCE.icons)) judgeIcons(tally, kind, item, value.icons);
     }
   }
+  // spec 2025-11-25 basic "icons": icons (and a title) can be attached to the Implementation too.
+  const server = implementationOf(observed);
+  if (server !== undefined && isObject(server.value)) {
+    if (atLeast(version, SINCE.title)) judgeTitle(tally, "server", server, server.value);
+    if (atLeast(version, SINCE.icons)) judgeIcons(tally, "server", server, server.value.icons);
+  }
   for (const item of tools) if (isObject(item.value)) await judgeTool(tally, version, item, item.value);
   for (const item of prompts) if (isObject(item.value)) judgePromptArguments(tally, item, item.value);
   for (const item of resources) if (isObject(item.value)) judgeResource(tally, item, item.value);
@@ -225,6 +231,17 @@ export async function judgeDefinitions(observed: Observed, judge: Judge): Promis
   for (const each of [DefinitionRules.icons, DefinitionRules.iconScheme, DefinitionRules.iconSizes]) {
     tally.done(each, atLeast(version, SINCE.icons) ? "no listed item has icons" : older(SINCE.icons));
   }
+}
+
+/** The server's Implementation (serverInfo) where the negotiation gave it: initialize's `serverInfo`, server/discover's `_meta` entry. */
+function implementationOf(observed: Observed): ListedItem | undefined {
+  const negotiation = observed.negotiation;
+  if (negotiation === undefined || !isObject(negotiation.result)) return undefined;
+  const { serverInfo, _meta: meta } = negotiation.result;
+  if (serverInfo !== undefined) return { value: serverInfo, index: negotiation.index, pointer: "/result/serverInfo" };
+  const key = "io.modelcontextprotocol/serverInfo";
+  if (isObject(meta) && meta[key] !== undefined) return { value: meta[key], index: negotiation.index, pointer: `/result/_meta/${pointerToken(key)}` };
+  return undefined;
 }
 
 function judgeName(tally: Tally, kind: Kind, item: ListedItem, value: Record<string, unknown>): void {

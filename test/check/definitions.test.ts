@@ -294,6 +294,33 @@ describe("definitions: each rule broken", () => {
   });
 });
 
+describe("definitions: the server's own icons and title", () => {
+  test("initialize's serverInfo: an icon of scheme ftp: and a title that is not a string", async () => {
+    const observed = observedSession({ tools: [weatherTool()] });
+    const result = observed.negotiation!.result as Record<string, unknown>;
+    result.serverInfo = { name: "weather", version: "1.0.0", title: ["Weather"], icons: [{ src: "ftp://example.com/w.png", sizes: ["48x48"] }] };
+    const judge = recordingJudge();
+    await judgeDefinitions(observed, judge);
+    assert.deepEqual(judge.failuresOf("definitions/icon-scheme").map((each) => `${each.seen?.index}${each.seen?.pointer}`), [
+      "2/result/serverInfo/icons/0/src",
+    ]);
+    assert.deepEqual(judge.failuresOf("definitions/title").map((each) => each.seen?.pointer), ["/result/serverInfo/title"]);
+  });
+
+  test("server/discover's serverInfo in _meta (2026-07-28): its icons are judged", async () => {
+    const observed = observedSession({ era: "modern" });
+    const result = observed.negotiation!.result as Record<string, unknown>;
+    result._meta = {
+      "io.modelcontextprotocol/serverInfo": { name: "ExampleServer", version: "1.0.0", icons: [{ src: "https://example.com/i.svg", theme: "night" }] },
+    };
+    const judge = recordingJudge();
+    await judgeDefinitions(observed, judge);
+    assert.deepEqual(judge.failuresOf("definitions/icons").map((each) => each.seen?.pointer), [
+      "/result/_meta/io.modelcontextprotocol~1serverInfo/icons/0/theme",
+    ]);
+  });
+});
+
 describe("definitions: each rule only where its revision has it", () => {
   test("2025-06-18: tool names and icons are not judged (both came with 2025-11-25), titles are", async () => {
     const judge = await judged({ ...tool({ name: "get weather", title: 7, icons: [{ src: "file:///x.png" }] }), protocolVersion: "2025-06-18" });

@@ -68,7 +68,11 @@ export function observedSession(spec: SessionSpec): Observed {
     messages.push({ index, dir, message: message as unknown as JsonRpcMessage, at: index * 10, ...(method === undefined ? {} : { method }) });
     return index;
   };
-  const result: Record<string, unknown> = { protocolVersion, capabilities, serverInfo: { name: "test-server", version: "1.0.0" } };
+  const serverInfo = { name: "test-server", version: "1.0.0" };
+  // spec 2026-07-28 server/discover: supportedVersions, and serverInfo in _meta; initialize's result has both as fields.
+  const result: Record<string, unknown> = era === "modern"
+    ? { resultType: "complete", supportedVersions: [protocolVersion], capabilities, _meta: { "io.modelcontextprotocol/serverInfo": serverInfo } }
+    : { protocolVersion, capabilities, serverInfo };
   if (spec.instructions !== undefined) result.instructions = spec.instructions;
   const opening = era === "modern" ? "server/discover" : "initialize";
   push("send", { jsonrpc: "2.0", id: ++id, method: opening, params: {} });
