@@ -273,6 +273,14 @@ describe("definitions: each rule broken", () => {
     });
   }
 
+  test("a rule broken in 60 places is reported 50 times, then once more with the count of the rest", async () => {
+    const tools = Array.from({ length: 60 }, (_, at) => ({ ...weatherTool(), name: `tool ${at}` }));
+    const failures = (await judged({ tools })).failuresOf("definitions/tool-name-characters");
+    assert.equal(failures.length, 51);
+    assert.equal(failures[49]!.seen?.pointer, "/result/tools/49/name");
+    assert.deepEqual(failures[50], { rule: "definitions/tool-name-characters", detail: "10 more places break this rule (the first 50 are listed)" });
+  });
+
   test("an item that is not an object is a finding of definitions/name, and the other rules still judge the rest", async () => {
     const judge = await judged({ tools: ["get_weather", weatherTool()] });
     assert.deepEqual(judge.failuresOf("definitions/name").map((each) => each.seen?.pointer), ["/result/tools/0"]);
