@@ -3,7 +3,10 @@
 // Unicode tag characters (U+E0020–E007E), which a terminal draws as nothing but a model reads as
 // ASCII. terminal-text.ts makes each invisible character visible; this says what they spell and
 // which letters are not what they seem, for the places a person decides whether to trust a text
-// (`mcpwire pin diff`, `pin status`).
+// (`mcpwire pin diff`, `pin status`), and which hidden characters a text holds (`mcpwire check`'s
+// hygiene: bidi controls that reorder what is read, invisible ones, tag characters).
+
+import { joinerIsText } from "./terminal-text.ts";
 
 /** The scripts whose letters are taken for one another (UTS #39's common confusables). */
 const SCRIPTS = [
@@ -91,4 +94,48 @@ export function deceptionNotes(text: string, what: string): string[] {
   const hidden = tagCharacterText(text);
   if (hidden !== "") notes.push(`${what} hides text in Unicode tag characters (invisible on a terminal, read by a model): ${JSON.stringify(hidden)}`);
   return notes;
+}
+
+/** Bidi controls (Unicode UAX #9): the Arabic letter mark, LRM and RLM, embeddings, overrides and isolates. */
+const BIDI = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/u;
+/**
+ * Characters drawn as nothing: the Hangul fillers, the Mongolian vowel separator, zero-width
+ * space, non-joiner and joiner, word joiner and invisible operators, the deprecated format
+ * characters, the BOM, and the variation selectors supplement (which can encode bytes after any letter).
+ */
+const INVISIBLE = /[\u115f\u1160\u180e\u200b-\u200d\u2060-\u2064\u206a-\u206f\u3164\ufeff\uffa0\u{e0100}-\u{e01ef}]/u;
+const HIDDEN =
+  /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u115f\u1160\u180e\u200b-\u200d\u2060-\u2064\u206a-\u206f\u3164\ufeff\uffa0\u{e0000}-\u{e007f}\u{e0100}-\u{e01ef}]/gu;
+/** The most code points of each kind a HiddenCharacters names. */
+const MAX_CODE_POINTS = 5;
+
+/** The characters of a text a reader does not see: each kind's code points (each once, at most five) and what tag characters spell. */
+export interface HiddenCharacters {
+  /** Bidi controls, which reorder what is shown (`U+202E`). */
+  bidi: string[];
+  /** Characters drawn as nothing (`U+200B`); a joiner inside an emoji or a Persian or Indic word is not counted. */
+  invisible: string[];
+  /** What Unicode tag characters spell, as tagCharacterText gives it ("" when there are none). */
+  tags: string;
+}
+
+function codePointOf(char: string): string {
+  return `U+${char.codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")}`;
+}
+
+/** The hidden characters of `text`, or undefined when it holds none. */
+export function hiddenCharacters(text: string): HiddenCharacters | undefined {
+  const bidi = new Set<string>();
+  const invisible = new Set<string>();
+  let tagged = false;
+  for (const match of text.matchAll(HIDDEN)) {
+    const char = match[0];
+    if (BIDI.test(char)) {
+      if (bidi.size < MAX_CODE_POINTS) bidi.add(codePointOf(char));
+    } else if (INVISIBLE.test(char)) {
+      if (invisible.size < MAX_CODE_POINTS && !joinerIsText(text, match.index)) invisible.add(codePointOf(char));
+    } else tagged = true;
+  }
+  if (bidi.size === 0 && invisible.size === 0 && !tagged) return undefined;
+  return { bidi: [...bidi], invisible: [...invisible], tags: tagged ? tagCharacterText(text) || "(nothing printable)" : "" };
 }

@@ -59,11 +59,19 @@ function joinsLetters(text: string, offset: number): boolean {
     JOINING_LETTER.test(String.fromCodePoint(after));
 }
 
+/**
+ * Whether the joiner (U+200D) or non-joiner (U+200C) at `offset` of `text` is ordinary text: a ZWJ
+ * joining two emoji (👩‍💻) draws them as one; either inside a Persian or Indic word is part of its
+ * spelling. Anywhere else it is a hidden mark.
+ */
+export function joinerIsText(text: string, offset: number): boolean {
+  const char = text.charAt(offset);
+  if (char === ZWJ && joinsEmoji(text, offset)) return true;
+  return (char === ZWNJ || char === ZWJ) && joinsLetters(text, offset);
+}
+
 function visible(char: string, offset: number, whole: string): string {
-  // A ZWJ joining two emoji (👩‍💻) is what draws them as one; a ZWJ or ZWNJ inside a Persian or
-  // Indic word is part of its spelling; anywhere else either is made visible.
-  if (char === ZWJ && joinsEmoji(whole, offset)) return char;
-  if ((char === ZWNJ || char === ZWJ) && joinsLetters(whole, offset)) return char;
+  if (joinerIsText(whole, offset)) return char;
   const code = char.codePointAt(0)!; // a match is one code point
   if (char === "\n") return "\\n";
   if (char === "\r") return "\\r";

@@ -1,7 +1,8 @@
 // RFC 6570 URI templates, levels 1 to 3: `{var}`, `{+var}`, `{#var}` (levels 1–2) and the
 // level-3 operators `.`, `/`, `;`, `?`, `&` with several variables (`{x,y}`). Level 4's value
 // modifiers (`{var:3}` prefixes, `{list*}` explosion) and list or map values are not supported:
-// a template using them is refused. spec 2025-11-25 server/resources: a resource template's
+// a template using them is refused (templateSyntaxProblem still reads all four levels, to say
+// whether a server's template is one at all). spec 2025-11-25 server/resources: a resource template's
 // uriTemplate is an RFC 6570 template.
 
 import { McpwireError } from "./mcpwire-error.ts";
@@ -93,6 +94,48 @@ export function expandTemplate(template: string, values: Readonly<Record<string,
     });
     return operator.first + parts.join(operator.separator);
   });
+}
+
+// RFC 6570 section 2: what may stand outside an expression (any character but CTL, SP, '"', "'",
+// "%" unless pct-encoded, "<", ">", "\\", "^", "`", "{", "|", "}"), and an expression's variable
+// specification at every level (level 4's ":N" prefix, 1 to 9999, and "*" explosion included).
+const LITERAL_FORBIDDEN = /[\u0000-\u0020\u007f"'<>\\^`{|}]/;
+const VARSPEC = /^(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2})(?:\.?(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2}))*(?::[1-9][0-9]{0,3}|\*)?$/;
+/** Operators RFC 6570 reserves for future extensions ("op-reserve"): an expression using one is an error. */
+const RESERVED_OPERATORS = "=,!@|";
+
+/**
+ * Why `template` is not a URI template by RFC 6570's grammar (section 2, levels 1 to 4), or
+ * undefined when it is one. Checks the syntax only: a template this module cannot expand
+ * (level 4) is still a valid one.
+ */
+export function templateSyntaxProblem(template: string): string | undefined {
+  let at = 0;
+  while (at < template.length) {
+    const char = template.charAt(at);
+    if (char === "{") {
+      const end = template.indexOf("}", at + 1);
+      if (end < 0) return `the expression at offset ${at} is not closed by "}"`;
+      const body = template.slice(at + 1, end);
+      if (body.includes("{")) return `the expression at offset ${at} holds a "{"`;
+      const op = body.charAt(0);
+      if (RESERVED_OPERATORS.includes(op) && op !== "") return `{${body}}: the operator "${op}" is reserved by RFC 6570 for future extensions`;
+      const list = Object.hasOwn(OPERATORS, op) && op !== "" ? body.slice(1) : body;
+      for (const spec of list.split(",")) {
+        if (!VARSPEC.test(spec)) return `{${body}}: ${spec === "" ? "an empty variable name" : JSON.stringify(spec) + " is not a variable name"}`;
+      }
+      at = end + 1;
+    } else if (char === "}") {
+      return `a "}" at offset ${at} closes no expression`;
+    } else if (char === "%") {
+      if (!/^%[0-9A-Fa-f]{2}$/.test(template.slice(at, at + 3))) return `a "%" at offset ${at} is not followed by two hex digits`;
+      at += 3;
+    } else {
+      if (LITERAL_FORBIDDEN.test(char)) return `the character ${JSON.stringify(char)} at offset ${at} may not stand outside an expression`;
+      at++;
+    }
+  }
+  return undefined;
 }
 
 // RFC 3986 unreserved characters; with `reserved`, the gen-delims and sub-delims too, and a pct-encoded triplet kept.

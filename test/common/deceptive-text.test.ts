@@ -1,9 +1,10 @@
 // Text that reads otherwise than it is (common/deceptive-text.ts): words mixing look-alike letters
-// of different scripts, and text hidden in Unicode tag characters, said in notes a person can read.
+// of different scripts, and text hidden in Unicode tag characters, said in notes a person can read;
+// and the hidden characters of a text by kind (bidi controls, invisible characters, tag characters).
 
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { deceptionNotes, mixedScriptWords, tagCharacterText } from "../../src/common/deceptive-text.ts";
+import { deceptionNotes, hiddenCharacters, mixedScriptWords, tagCharacterText } from "../../src/common/deceptive-text.ts";
 
 function tags(text: string): string {
   return [...text].map((char) => String.fromCodePoint(0xe0000 + char.charCodeAt(0))).join("");
@@ -32,4 +33,20 @@ test("notes say what mixes scripts and what is hidden; plain text has none", () 
     'its description hides text in Unicode tag characters (invisible on a terminal, read by a model): "exfiltrate"',
   ]);
   assert.deepEqual(deceptionNotes("Gets the weather for a city", "its description"), []);
+});
+
+test("hiddenCharacters names bidi controls, invisible characters and what tag characters spell, each code point once", () => {
+  assert.deepEqual(hiddenCharacters(`read \u202efdp.exe\u202c and \u200bthis\u200b ${tags("IGNORE")}`), {
+    bidi: ["U+202E", "U+202C"],
+    invisible: ["U+200B"],
+    tags: "IGNORE",
+  });
+  assert.deepEqual(hiddenCharacters("a\u2066b\u2069 c\u{e0101}"), { bidi: ["U+2066", "U+2069"], invisible: ["U+E0101"], tags: "" });
+});
+
+test("hiddenCharacters finds nothing in plain text, an emoji ZWJ sequence or a Persian word's non-joiner", () => {
+  for (const text of ["Get current weather", "👩\u200d💻 developer", "\u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645", "Ünïcödé ✓"]) {
+    assert.equal(hiddenCharacters(text), undefined, text);
+  }
+  assert.deepEqual(hiddenCharacters("get\u200dweather"), { bidi: [], invisible: ["U+200D"], tags: "" });
 });

@@ -1,9 +1,10 @@
 // RFC 6570 expansion (src/common/uri-template.ts) on the RFC's own examples of levels 1–3
-// (section 1.2), with what it refuses: level 4 modifiers, and a variable without a value.
+// (section 1.2), with what it refuses: level 4 modifiers, and a variable without a value; and
+// templateSyntaxProblem, which reads all four levels to say whether a string is a template at all.
 
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { expandTemplate, templateVariables, UriTemplateError } from "../../src/common/uri-template.ts";
+import { expandTemplate, templateSyntaxProblem, templateVariables, UriTemplateError } from "../../src/common/uri-template.ts";
 
 // RFC 6570 section 1.2's variables.
 const VALUES = { var: "value", hello: "Hello World!", path: "/foo/bar", empty: "", x: "1024", y: "768" };
@@ -63,5 +64,45 @@ describe("expandTemplate", () => {
 
   test("templateVariables lists each variable once, in order", () => {
     assert.deepEqual(templateVariables("x://{+a}{#b}/{a}{?c,b}"), ["a", "b", "c"]);
+  });
+});
+
+describe("templateSyntaxProblem", () => {
+  test("the templates of RFC 6570 section 1.2, levels 1 to 4, and the spec's file:///{path} are templates", () => {
+    const templates = [
+      "file:///{path}",
+      "{var}",
+      "{+path}/here",
+      "X{#var}",
+      "{x,y}",
+      "{?x,y,empty}",
+      "X{.var}",
+      "{/var,x}/here",
+      "{;x,y}",
+      "?fixed=yes{&x}",
+      "{var:3}",
+      "{/list*,path:4}",
+      "{?keys*}",
+      "http://example.com/%E2%82%AC/{id}",
+      "café://{x}",
+    ];
+    for (const template of templates) assert.equal(templateSyntaxProblem(template), undefined, template);
+  });
+
+  test("what is not a template says where and why", () => {
+    const cases: [string, RegExp][] = [
+      ["file:///{path", /not closed/],
+      ["a}b", /closes no expression/],
+      ["{a{b}}", /holds a "\{"/],
+      ["{}", /empty variable name/],
+      ["{table name}", /"table name" is not a variable name/],
+      ["{=x}", /reserved by RFC 6570/],
+      ["{x:0}", /not a variable name/],
+      ["{x:10000}", /not a variable name/],
+      ["a b/{x}", /" " at offset 1/],
+      ["100%/{x}", /"%" at offset 3/],
+      ['say"{x}"', /may not stand outside/],
+    ];
+    for (const [template, why] of cases) assert.match(templateSyntaxProblem(template) ?? "valid", why, template);
   });
 });
