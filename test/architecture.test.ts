@@ -24,7 +24,8 @@ const LAYER_RANK: Readonly<Record<string, number>> = {
   registry: 5,
   agent: 6,
   host: 7,
-  cli: 8,
+  check: 8,
+  cli: 9,
 };
 /** Importable by every layer. */
 const SHARED_LAYERS = new Set(["runtime", "common"]);
@@ -273,6 +274,7 @@ describe("the entries of docs/architecture.md", () => {
     ["src/auth/mod.ts", []],
     ["src/client/telemetry/mod.ts", ["yaml", "providers", "auth", "workers"]],
     ["src/client/extensions/mod.ts", ["yaml", "providers", "auth", "workers", "telemetry"]],
+    ["src/check/mod.ts", ["yaml", "providers", "auth", "workers", "telemetry"]],
   ];
   for (const [entry, forbidden] of rules) {
     test(`${entry} exists and loads no ${forbidden.join(", ") || "module outside src/ but its dependencies"}`, () => {

@@ -5,9 +5,10 @@
 // `resources.subscribe`, notifications/message without `logging` (server/utilities/logging).
 
 import { isObject } from "../common/json.ts";
+import { clipText } from "../common/preview.ts";
 import type { Observed } from "./observed.ts";
 import { type Judge, rule, type Seen } from "./rule.ts";
-import { excerptOf, Tally } from "./tally.ts";
+import { Tally } from "./tally.ts";
 
 /** The rules of the passive capabilities family, by name. */
 export const CapabilityUseRules = {
@@ -123,7 +124,7 @@ export function judgeCapabilityUse(observed: Observed, judge: Judge): void {
         else {
           tally.fail(
             CapabilityUseRules.unrequestedNotification,
-            `${method} was sent for ${typeof uri === "string" ? JSON.stringify(excerptOf(uri, 80)) : "no uri"}, which no subscriptions/listen asked for`,
+            `${method} was sent for ${typeof uri === "string" ? JSON.stringify(clipText(uri, 80)) : "no uri"}, which no subscriptions/listen asked for`,
             where,
           );
         }

@@ -9,11 +9,12 @@ import { loadJsonSchema } from "../client/schema/json-schema.ts";
 import { dialectOf } from "../client/schema/schema-validator.ts";
 import type { JsonObject } from "../client/types.ts";
 import { isObject } from "../common/json.ts";
+import { clipText } from "../common/preview.ts";
 import { uriProblem } from "../common/uri-syntax.ts";
 import { templateSyntaxProblem } from "../common/uri-template.ts";
 import type { ListedItem, Observed } from "./observed.ts";
 import { type Judge, type Rule, rule, type Seen } from "./rule.ts";
-import { atLeast, excerptOf, pointerToken, Tally } from "./tally.ts";
+import { atLeast, pointerToken, Tally } from "./tally.ts";
 
 /** The rules of the definitions family, by name. */
 export const DefinitionRules = {
@@ -153,8 +154,8 @@ const SINCE = { annotations: "2025-03-26", title: "2025-06-18", outputSchema: "2
 
 function seenAt(item: ListedItem, path: (string | number)[], excerpt?: unknown): Seen {
   const seen: Seen = { index: item.index, pointer: item.pointer + path.map((key) => `/${pointerToken(key)}`).join("") };
-  if (typeof excerpt === "string") seen.excerpt = excerptOf(excerpt);
-  else if (excerpt !== undefined) seen.excerpt = excerptOf(JSON.stringify(excerpt) ?? String(excerpt));
+  if (typeof excerpt === "string") seen.excerpt = clipText(excerpt, 120);
+  else if (excerpt !== undefined) seen.excerpt = clipText(JSON.stringify(excerpt) ?? String(excerpt), 120);
   return seen;
 }
 
@@ -163,7 +164,7 @@ function label(kind: Kind, item: ListedItem): string {
   const value = item.value;
   const key = kind === "resource" ? "uri" : kind === "resource template" ? "uriTemplate" : "name";
   const name = isObject(value) ? value[key] ?? value.name : undefined;
-  return typeof name === "string" ? `${kind} ${JSON.stringify(excerptOf(name, 80))}` : `${kind} at ${item.pointer}`;
+  return typeof name === "string" ? `${kind} ${JSON.stringify(clipText(name, 80))}` : `${kind} at ${item.pointer}`;
 }
 
 function typeName(value: unknown): string {
@@ -332,7 +333,7 @@ async function judgeSchema(tally: Tally, item: ListedItem, key: "inputSchema" | 
     if (EXTERNAL_REF.test(JSON.stringify(schema))) return;
     tally.fail(
       DefinitionRules.schemaValid,
-      `${label("tool", item)}'s ${key} is not a valid JSON Schema ${dialect}: ${excerptOf(message, 300)}`,
+      `${label("tool", item)}'s ${key} is not a valid JSON Schema ${dialect}: ${clipText(message, 300)}`,
       seenAt(item, [key]),
     );
   }
@@ -412,7 +413,7 @@ function judgeMimeType(tally: Tally, name: string, item: ListedItem, path: (stri
   if (typeof mimeType === "string" && MIME.test(mimeType)) tally.held(DefinitionRules.mimeType);
   else {tally.fail(
       DefinitionRules.mimeType,
-      `${name}: mimeType ${excerptOf(JSON.stringify(mimeType) ?? "")} is not a type/subtype`,
+      `${name}: mimeType ${clipText(JSON.stringify(mimeType) ?? "", 120)} is not a type/subtype`,
       seenAt(item, path, mimeType),
     );}
 }
@@ -477,12 +478,12 @@ function judgeIcon(tally: Tally, name: string, item: ListedItem, at: number, ico
     } else {
       const odd = sizes.findIndex((size: string) => !SIZE.test(size));
       if (odd < 0) tally.held(DefinitionRules.iconSizes);
-      else fail(DefinitionRules.iconSizes, `has a size ${excerptOf(JSON.stringify(sizes[odd]))}, neither "WxH" nor "any"`, ["sizes", odd], sizes[odd]);
+      else fail(DefinitionRules.iconSizes, `has a size ${clipText(JSON.stringify(sizes[odd]), 120)}, neither "WxH" nor "any"`, ["sizes", odd], sizes[odd]);
     }
   }
   if (theme !== undefined && theme !== "light" && theme !== "dark") {
     broken = true;
-    fail(DefinitionRules.icons, `has a theme ${excerptOf(JSON.stringify(theme) ?? "")}, neither "light" nor "dark"`, ["theme"], theme);
+    fail(DefinitionRules.icons, `has a theme ${clipText(JSON.stringify(theme) ?? "", 120)}, neither "light" nor "dark"`, ["theme"], theme);
   }
   if (!broken) tally.held(DefinitionRules.icons);
 }

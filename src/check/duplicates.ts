@@ -4,9 +4,10 @@
 // server/tools "Tool Names", server/prompts and server/resources "Data Types").
 
 import { isObject } from "../common/json.ts";
+import { clipText } from "../common/preview.ts";
 import type { ListedItem, Observed } from "./observed.ts";
 import { type Judge, type Rule, rule } from "./rule.ts";
-import { excerptOf, pointerToken, Tally } from "./tally.ts";
+import { pointerToken, Tally } from "./tally.ts";
 
 /** The duplicate rules of the lists area, by name. */
 export const DuplicateRules = {
@@ -58,10 +59,10 @@ export function judgeDuplicates(observed: Observed, judge: Judge): void {
         continue;
       }
       const where = earlier.index === item.index ? earlier.pointer : `${earlier.pointer} of message ${earlier.index}`;
-      tally.fail(each, `${what}/list gave ${key} ${JSON.stringify(excerptOf(id, 80))} twice: here and at ${where}`, {
+      tally.fail(each, `${what}/list gave ${key} ${JSON.stringify(clipText(id, 80))} twice: here and at ${where}`, {
         index: item.index,
         pointer: `${item.pointer}/${pointerToken(key)}`,
-        excerpt: excerptOf(id),
+        excerpt: clipText(id, 120),
       });
     }
     tally.done(each, `the server listed no ${what}`);

@@ -6,9 +6,10 @@
 
 import { hiddenCharacters } from "../common/deceptive-text.ts";
 import { isObject } from "../common/json.ts";
+import { clipText } from "../common/preview.ts";
 import type { ListedItem, Observed } from "./observed.ts";
 import { type Judge, rule, type Seen } from "./rule.ts";
-import { excerptOf, Tally } from "./tally.ts";
+import { Tally } from "./tally.ts";
 
 /**
  * The sizes past which a text is reported, in UTF-8 bytes. A tool description goes to the model
@@ -71,7 +72,7 @@ function textsOf(item: ListedItem, kind: string): { what: string; text: string; 
   const value = item.value;
   if (!isObject(value)) return [];
   const id = kind === "resource" ? value.uri : kind === "resource template" ? value.uriTemplate : value.name;
-  const who = typeof id === "string" ? `${kind} ${JSON.stringify(excerptOf(id, 80))}` : `${kind} at ${item.pointer}`;
+  const who = typeof id === "string" ? `${kind} ${JSON.stringify(clipText(id, 80))}` : `${kind} at ${item.pointer}`;
   const found: { what: string; text: string; seen: Seen }[] = [];
   const add = (what: string, text: unknown, path: string) => {
     if (typeof text === "string") found.push({ what: `${who}'s ${what}`, text, seen: { index: item.index, pointer: `${item.pointer}${path}` } });
@@ -112,7 +113,7 @@ export function judgeHygiene(observed: Observed, judge: Judge): void {
     const description = isObject(item.value) ? item.value.description : undefined;
     if (typeof description !== "string") continue;
     const over = bytesOver(description, HYGIENE_LIMITS.descriptionBytes);
-    const name = isObject(item.value) && typeof item.value.name === "string" ? JSON.stringify(excerptOf(item.value.name, 80)) : `at ${item.pointer}`;
+    const name = isObject(item.value) && typeof item.value.name === "string" ? JSON.stringify(clipText(item.value.name, 80)) : `at ${item.pointer}`;
     if (over === undefined) tally.held(HygieneRules.descriptionSize);
     else {
       tally.fail(HygieneRules.descriptionSize, `tool ${name}'s description is ${size(over)} (over ${HYGIENE_LIMITS.descriptionBytes / 1024} KiB)`, {

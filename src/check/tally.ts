@@ -4,14 +4,11 @@
 
 import type { Judge, Rule, Seen } from "./rule.ts";
 
-/** The most findings one rule reports in one session: a server with 5000 bad tools gets 50 and a count. */
-export const MAX_FINDINGS_PER_RULE = 50;
-
 /** A rule's evaluations over a session, reported into a Judge as they come and closed with `done`. */
 export class Tally {
   readonly #judge: Judge;
   readonly #evaluated = new Set<Rule>();
-  readonly #failures = new Map<Rule, number>();
+  readonly #broken = new Set<Rule>();
 
   constructor(judge: Judge) {
     this.#judge = judge;
@@ -22,21 +19,16 @@ export class Tally {
     this.#evaluated.add(rule);
   }
 
-  /** `rule` was evaluated and broken here; past MAX_FINDINGS_PER_RULE only counted. */
+  /** `rule` was evaluated and broken here (the Judge keeps the first places and counts the rest: verdicts.ts). */
   fail(rule: Rule, detail: string, seen?: Seen): void {
     this.#evaluated.add(rule);
-    const count = (this.#failures.get(rule) ?? 0) + 1;
-    this.#failures.set(rule, count);
-    if (count <= MAX_FINDINGS_PER_RULE) this.#judge.fail(rule, detail, seen);
+    this.#broken.add(rule);
+    this.#judge.fail(rule, detail, seen);
   }
 
   /** Reports `rule` as passed when it was evaluated and never broken, skipped with `reason` when never evaluated. */
   done(rule: Rule, reason: string): void {
-    const failures = this.#failures.get(rule) ?? 0;
-    if (failures > MAX_FINDINGS_PER_RULE) {
-      this.#judge.fail(rule, `${failures - MAX_FINDINGS_PER_RULE} more places break this rule (the first ${MAX_FINDINGS_PER_RULE} are listed)`);
-    }
-    if (failures > 0) return;
+    if (this.#broken.has(rule)) return;
     if (this.#evaluated.has(rule)) this.#judge.pass(rule);
     else this.#judge.skip(rule, reason);
   }
@@ -50,9 +42,4 @@ export function atLeast(version: string, since: string): boolean {
 /** A JSON Pointer token (RFC 6901 section 3): "~" as "~0", "/" as "~1". */
 export function pointerToken(key: string | number): string {
   return String(key).replaceAll("~", "~0").replaceAll("/", "~1");
-}
-
-/** At most `max` characters of `text`, for a Seen excerpt (the report makes it printable). */
-export function excerptOf(text: string, max = 120): string {
-  return text.length > max ? `${text.slice(0, max)}…` : text;
 }
