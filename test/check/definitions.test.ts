@@ -6,6 +6,7 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { DefinitionRules, judgeDefinitions } from "../../src/check/definitions.ts";
 import { DuplicateRules, judgeDuplicates } from "../../src/check/duplicates.ts";
+import { MAX_FINDINGS_PER_RULE, Verdicts } from "../../src/check/verdicts.ts";
 import {
   draft07Tool,
   filesTemplate,
@@ -273,12 +274,15 @@ describe("definitions: each rule broken", () => {
     });
   }
 
-  test("a rule broken in 60 places is reported 50 times, then once more with the count of the rest", async () => {
+  test("a rule broken in 60 places: the report keeps the first 20 and counts the other 40 (verdicts.ts)", async () => {
     const tools = Array.from({ length: 60 }, (_, at) => ({ ...weatherTool(), name: `tool ${at}` }));
-    const failures = (await judged({ tools })).failuresOf("definitions/tool-name-characters");
-    assert.equal(failures.length, 51);
-    assert.equal(failures[49]!.seen?.pointer, "/result/tools/49/name");
-    assert.deepEqual(failures[50], { rule: "definitions/tool-name-characters", detail: "10 more places break this rule (the first 50 are listed)" });
+    const verdicts = new Verdicts();
+    await judgeDefinitions(observedSession({ tools }), verdicts);
+    const outcome = verdicts.outcomes().find((each) => each.rule.id === "definitions/tool-name-characters")!;
+    assert.equal(outcome.status, "failed");
+    assert.equal(outcome.findings.length, MAX_FINDINGS_PER_RULE);
+    assert.equal(outcome.findings[19]!.seen?.pointer, "/result/tools/19/name");
+    assert.equal(outcome.more, 40);
   });
 
   test("an item that is not an object is a finding of definitions/name, and the other rules still judge the rest", async () => {
