@@ -7,40 +7,13 @@
 
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import type { Judge, Rule, Seen, SeenMessage } from "../../src/check/rule.ts";
+import type { Rule, SeenMessage } from "../../src/check/rule.ts";
 import { argumentsFor } from "../../src/check/tool-arguments.ts";
 import { CallRules, judgeCallResult } from "../../src/check/tool-call.ts";
 import { Client, StdioTransport } from "../../src/mod.ts";
 import { behaviour } from "../support/behaviour.ts";
 import { EVERYTHING } from "../support/everything-path.ts";
-
-type Outcome = { outcome: "pass" } | { outcome: "fail"; details: string[]; seen: (Seen | undefined)[] } | { outcome: "skip"; reason: string };
-
-/** A Judge that keeps each rule's outcome (a fail wins over a pass). */
-class Recorded implements Judge {
-  readonly outcomes = new Map<string, Outcome>();
-  pass(rule: Rule): void {
-    if (!this.outcomes.has(rule.id)) this.outcomes.set(rule.id, { outcome: "pass" });
-  }
-  fail(rule: Rule, detail: string, seen?: Seen): void {
-    const had = this.outcomes.get(rule.id);
-    if (had?.outcome === "fail") {
-      had.details.push(detail);
-      had.seen.push(seen);
-    } else this.outcomes.set(rule.id, { outcome: "fail", details: [detail], seen: [seen] });
-  }
-  skip(rule: Rule, reason: string): void {
-    this.outcomes.set(rule.id, { outcome: "skip", reason });
-  }
-  of(rule: Rule): Outcome {
-    const outcome = this.outcomes.get(rule.id);
-    assert.ok(outcome, `${rule.id} was not judged`);
-    return outcome;
-  }
-  summary(): Record<string, string> {
-    return Object.fromEntries([...this.outcomes].map(([id, outcome]) => [id, outcome.outcome]));
-  }
-}
+import { RecordedJudge } from "../support/recorded-judge.ts";
 
 const ECHO = { name: "echo", inputSchema: { type: "object", properties: { text: { type: "string" } }, required: ["text"] } };
 const WEATHER = {
@@ -58,13 +31,13 @@ function answer(body: Record<string, unknown>, index = 7): SeenMessage {
   return { index, dir: "receive", method: "tools/call", message: { jsonrpc: "2.0", id: 3, ...body } as SeenMessage["message"], at: 0 };
 }
 
-async function judged(tool: unknown, body: Record<string, unknown>, context: { protocolVersion?: string; arguments?: unknown } = {}): Promise<Recorded> {
-  const judge = new Recorded();
+async function judged(tool: unknown, body: Record<string, unknown>, context: { protocolVersion?: string; arguments?: unknown } = {}): Promise<RecordedJudge> {
+  const judge = new RecordedJudge();
   await judgeCallResult(tool, answer(body), judge, context);
   return judge;
 }
 
-function failed(judge: Recorded, rule: Rule): { details: string[]; pointers: (string | undefined)[] } {
+function failed(judge: RecordedJudge, rule: Rule): { details: string[]; pointers: (string | undefined)[] } {
   const outcome = judge.of(rule);
   assert.equal(outcome.outcome, "fail", `${rule.id}: ${JSON.stringify(outcome)}`);
   return outcome.outcome === "fail" ? { details: outcome.details, pointers: outcome.seen.map((seen) => seen?.pointer) } : { details: [], pointers: [] };
@@ -206,7 +179,7 @@ test("a 2026-07-28 result that is not final (input_required) is not judged as a 
 test("answers of the wrong shape everywhere are judged without a throw", async () => {
   const odd: unknown[] = [null, "x", [], { result: null }, { result: [] }, { result: { content: [null, [], { type: 5 }], isError: 0, structuredContent: [] } }];
   for (const body of odd) {
-    const judge = new Recorded();
+    const judge = new RecordedJudge();
     await judgeCallResult({ name: 5, outputSchema: "x" }, { index: 1, dir: "receive", message: body as SeenMessage["message"], at: 0 }, judge);
     assert.equal(judge.outcomes.size, Object.keys(CallRules).length);
   }
@@ -299,7 +272,7 @@ behaviour("server-everything: its read-only tools, called with arguments made fr
       const args = argumentsFor(tool.inputSchema);
       assert.ok(args, `no arguments made for ${tool.name}`);
       const result = await client.callTool(tool.name, args);
-      const judge = new Recorded();
+      const judge = new RecordedJudge();
       await judgeCallResult(tool, answer({ result }), judge, { protocolVersion: client.protocolVersion, arguments: args });
       const broken = [...judge.outcomes].filter(([, outcome]) => outcome.outcome === "fail");
       assert.deepEqual(broken, [], `${tool.name} with ${JSON.stringify(args)}`);

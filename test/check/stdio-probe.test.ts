@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
 import { fileURLToPath } from "node:url";
-import type { Judge, Rule, Seen } from "../../src/check/rule.ts";
+import type { Rule } from "../../src/check/rule.ts";
 import { probeStdio, type StdioProbeContext, StdioRules } from "../../src/check/stdio-probe.ts";
 import { MAX_LINE_BYTES, type StdoutLine, StdoutLines } from "../../src/check/stdout-lines.ts";
 import type { StdioTransportOptions } from "../../src/transport/stdio.ts";
@@ -17,41 +17,13 @@ import { behaviour } from "../support/behaviour.ts";
 import { EVERYTHING } from "../support/everything-path.ts";
 import { fixturePath } from "../support/fixture-process.ts";
 import { childProcesses, hasProc, isRunning } from "../support/processes.ts";
+import { RecordedJudge } from "../support/recorded-judge.ts";
 
 const SERVER = fixturePath("check/stdio-server.mjs");
 const LEGACY: StdioProbeContext = { era: "legacy", protocolVersion: "2025-11-25" };
 const MODERN: StdioProbeContext = { era: "modern", protocolVersion: "2026-07-28" };
 const MEMORY = fileURLToPath(new URL("../../node_modules/@modelcontextprotocol/server-memory/dist/index.js", import.meta.url));
 const FILESYSTEM = fileURLToPath(new URL("../../node_modules/@modelcontextprotocol/server-filesystem/dist/index.js", import.meta.url));
-
-type Outcome = { outcome: "pass" } | { outcome: "fail"; details: string[]; seen: (Seen | undefined)[] } | { outcome: "skip"; reason: string };
-
-/** A Judge that keeps each rule's outcome (a fail wins over a pass). */
-class Recorded implements Judge {
-  readonly outcomes = new Map<string, Outcome>();
-  pass(rule: Rule): void {
-    if (!this.outcomes.has(rule.id)) this.outcomes.set(rule.id, { outcome: "pass" });
-  }
-  fail(rule: Rule, detail: string, seen?: Seen): void {
-    const had = this.outcomes.get(rule.id);
-    if (had?.outcome === "fail") {
-      had.details.push(detail);
-      had.seen.push(seen);
-    } else this.outcomes.set(rule.id, { outcome: "fail", details: [detail], seen: [seen] });
-  }
-  skip(rule: Rule, reason: string): void {
-    this.outcomes.set(rule.id, { outcome: "skip", reason });
-  }
-  of(rule: Rule): Outcome {
-    const outcome = this.outcomes.get(rule.id);
-    assert.ok(outcome, `${rule.id} was not judged`);
-    return outcome;
-  }
-  /** "pass" / "fail" / "skip" of each rule, by id. */
-  summary(): Record<string, string> {
-    return Object.fromEntries([...this.outcomes].map(([id, outcome]) => [id, outcome.outcome]));
-  }
-}
 
 /** A temporary directory for the pid file, removed after `body`. */
 async function withPidsFile<T>(body: (file: string) => Promise<T>): Promise<T> {
@@ -64,9 +36,9 @@ async function withPidsFile<T>(body: (file: string) => Promise<T>): Promise<T> {
 }
 
 /** Probes the fixture with these breaks; asserts that none of its processes (grandchildren too) is left. */
-async function probe(breaks: string[], context: StdioProbeContext = LEGACY, options: Partial<StdioTransportOptions> = {}): Promise<Recorded> {
+async function probe(breaks: string[], context: StdioProbeContext = LEGACY, options: Partial<StdioTransportOptions> = {}): Promise<RecordedJudge> {
   return await withPidsFile(async (pidsFile) => {
-    const judge = new Recorded();
+    const judge = new RecordedJudge();
     const stdio: StdioTransportOptions = { command: "node", args: [SERVER, ...breaks], env: { CHECK_PIDS_FILE: pidsFile }, ...options };
     await probeStdio(stdio, context, judge, { timeoutMs: 5000 });
     const pids = readFileSync(pidsFile, "utf8").split(" ").map(Number);
@@ -75,7 +47,7 @@ async function probe(breaks: string[], context: StdioProbeContext = LEGACY, opti
   });
 }
 
-function assertFails(judge: Recorded, rule: Rule, pattern: RegExp): void {
+function assertFails(judge: RecordedJudge, rule: Rule, pattern: RegExp): void {
   const outcome = judge.of(rule);
   assert.equal(outcome.outcome, "fail", `${rule.id}: ${JSON.stringify(outcome)}`);
   assert.match(outcome.details.join("\n"), pattern);
@@ -189,7 +161,7 @@ behaviour("a server flooding stdout is stopped, what is kept of it bounded", asy
 behaviour("the server is started through wrapSpawn, as the transport would start it", async () => {
   const wrapped: string[] = [];
   await withPidsFile(async (pidsFile) => {
-    const judge = new Recorded();
+    const judge = new RecordedJudge();
     await probeStdio(
       {
         command: "node",
@@ -213,7 +185,7 @@ behaviour("the server is started through wrapSpawn, as the transport would start
 });
 
 behaviour("a server that cannot be started skips every rule, saying why", async () => {
-  const judge = new Recorded();
+  const judge = new RecordedJudge();
   await probeStdio({ command: "mcpwire-no-such-command-39" }, LEGACY, judge, { timeoutMs: 2000 });
   for (const rule of Object.values(StdioRules)) {
     const outcome = judge.of(rule);
@@ -255,7 +227,7 @@ for (const server of REFERENCE) {
     behaviour(`${server.name} (${context.era}): stdout clean, exits on stdin close; it leaves a line that is not JSON unanswered`, async () => {
       const directory = mkdtempSync(join(tmpdir(), "mcpwire-stdio-probe-"));
       try {
-        const judge = new Recorded();
+        const judge = new RecordedJudge();
         await probeStdio(
           { command: "node", args: server.args(directory), env: { MEMORY_FILE_PATH: join(directory, "memory.jsonl") } },
           context,
