@@ -67,7 +67,8 @@ export const CallRules = {
     "calls/tool-error-in-result",
     "SHOULD",
     "A tool's own failure on arguments its inputSchema accepts is a result with isError: true, not a JSON-RPC error",
-    TOOLS_2025("Error Handling"),
+    // The schema's words (CallToolResult.isError): "Any errors that originate from the tool SHOULD be reported inside the result".
+    { source: "2025-11-25", page: "schema", section: "CallToolResult" },
     "Report input validation, API and business-logic failures as a result with isError: true and a text item saying what went wrong, " +
       "so that the model can correct itself; keep JSON-RPC errors for unknown tools and malformed requests.",
   ),
