@@ -20,7 +20,7 @@ import { type ChildProcess, coreRuntime, type ExitStatus } from "../runtime/mod.
 import { environmentFor } from "../transport/child-env.ts";
 import type { SpawnCommand, StdioTransportOptions, WrappedSpawn } from "../transport/stdio.ts";
 import { type Judge, type Rule, rule } from "./rule.ts";
-import { type StdoutLine, StdoutLines } from "./stdout-lines.ts";
+import { MAX_LINES, type StdoutLine, StdoutLines } from "./stdout-lines.ts";
 
 const STDIO_2025 = { source: "2025-11-25", page: "basic/transports", section: "stdio" } as const;
 const STDIO_2026 = (section: string) => ({ source: "2026-07-28", page: "basic/transports/stdio", section }) as const;
@@ -120,6 +120,8 @@ const REAP_GRACE_MS = 500;
 const WRITE_WAIT_MS = 2000;
 /** Past this much stdout the server is flooding: the probe stops and ends it. */
 const MAX_STDOUT_BYTES = 16 * 1024 * 1024;
+/** Past this much stderr its lines are no longer counted (the bytes still are). */
+const MAX_STDERR_BYTES = 16 * 1024 * 1024;
 /** A message spread over lines (pretty-printed) is looked for over at most this many lines and characters. */
 const RUN_MAX_LINES = 500;
 const RUN_MAX_CHARS = 512 * 1024;
@@ -148,10 +150,12 @@ class Places {
     this.count++;
     if (this.kept.length < MAX_PLACES) this.kept.push(place);
   }
-  report(judge: Judge, target: Rule, what: string): void {
+  /** Fails `target` once per kept place; the last says how many more there were, and `note` (lines not judged). */
+  report(judge: Judge, target: Rule, what: string, note = ""): void {
     this.kept.forEach((place, at) => {
-      const more = at === this.kept.length - 1 && this.count > this.kept.length ? ` (and ${this.count - this.kept.length} more ${what})` : "";
-      judge.fail(target, `stdout line ${place.line}: ${place.detail}${more}`, { excerpt: place.excerpt });
+      const last = at === this.kept.length - 1;
+      const more = last && this.count > this.kept.length ? ` (and ${this.count - this.kept.length} more ${what})` : "";
+      judge.fail(target, `stdout line ${place.line}: ${place.detail}${more}${last ? note : ""}`, { excerpt: place.excerpt });
     });
   }
 }
@@ -440,7 +444,7 @@ export async function probeStdio(stdio: StdioTransportOptions, context: StdioPro
     }, (chunk) => {
       stderr.bytes += chunk.length;
       // Lines are counted; only the first few are kept (clipped), whatever the server writes.
-      if (stderr.bytes > MAX_STDOUT_BYTES) return;
+      if (stderr.bytes > MAX_STDERR_BYTES) return;
       stderr.buffer.push(stderr.text.decode(chunk, { stream: true }));
       for (let line = stderr.buffer.take(); line !== undefined; line = stderr.buffer.take()) onStderrLine(line);
       if (stderr.buffer.partialLength > 4096) onStderrLine(stderr.buffer.takeText());
@@ -506,8 +510,9 @@ export async function probeStdio(stdio: StdioTransportOptions, context: StdioPro
 }
 
 function judgeStdout(judge: Judge, verdict: StdoutVerdict, context: StdioProbeContext, lineCount: number): void {
+  const unjudged = lineCount > MAX_LINES ? `; of ${lineCount} lines the first ${MAX_LINES} were judged` : "";
   if (verdict.stray.count === 0) judge.pass(StdioRules.stdoutMessagesOnly);
-  else verdict.stray.report(judge, StdioRules.stdoutMessagesOnly, "lines");
+  else verdict.stray.report(judge, StdioRules.stdoutMessagesOnly, "lines", unjudged);
   if (verdict.spread.count > 0) verdict.spread.report(judge, StdioRules.noEmbeddedNewline, "messages");
   else if (verdict.messages > 0) judge.pass(StdioRules.noEmbeddedNewline);
   else judge.skip(StdioRules.noEmbeddedNewline, "the server wrote no message to stdout");
