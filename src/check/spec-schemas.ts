@@ -1,0 +1,152 @@
+// The official JSON Schemas of the MCP revisions, as `mcpwire check` judges messages against them
+// (message-schema.ts): each revision's schema.json shipped unchanged in a generated module
+// (src/check/schemas/, scripts/check-schemas.mjs), loaded by a literal import() only when a
+// session negotiated that version, parsed once, and each of its definitions compiled once per
+// process by the project's validator (ajv where code generation is allowed, the interpreting
+// one elsewhere: src/client/schema/json-schema.ts). spec 2025-11-25 basic/index, "Schema": the
+// JSON Schema is generated from the TypeScript source of truth.
+
+import { jsonSchemaValidator, loadJsonSchema } from "../client/schema/json-schema.ts";
+import { type Dialect, dialectOf, type SchemaCheck } from "../client/schema/schema-validator.ts";
+import type { JsonObject } from "../client/types.ts";
+import { isObject } from "../common/json.ts";
+
+/** The revisions whose schema mcpwire ships (the others negotiated are not judged by schema). */
+export const SHIPPED_SCHEMA_VERSIONS = ["2025-11-25", "2026-07-28"] as const;
+export type ShippedSchemaVersion = (typeof SHIPPED_SCHEMA_VERSIONS)[number];
+
+/** A shipped schema file: its text unchanged, the sha256 recorded when it was copied, where it was published. */
+export interface ShippedSchema {
+  readonly source: string;
+  readonly sha256: string;
+  readonly text: string;
+}
+
+/** The module of each version, each a literal import() (a bundler splits it off; nothing is computed). */
+function importSchema(version: ShippedSchemaVersion): Promise<ShippedSchema> {
+  switch (version) {
+    case "2025-11-25":
+      return import("./schemas/mcp-2025-11-25.ts");
+    case "2026-07-28":
+      return import("./schemas/mcp-2026-07-28.ts");
+  }
+}
+
+/** True for a version whose schema is shipped. */
+export function isShippedSchemaVersion(version: string): version is ShippedSchemaVersion {
+  return (SHIPPED_SCHEMA_VERSIONS as readonly string[]).includes(version);
+}
+
+/** The shipped file of `version` (loaded on first call: about 180 KB of text). */
+export function shippedSchema(version: ShippedSchemaVersion): Promise<ShippedSchema> {
+  return importSchema(version);
+}
+
+/** The definition name a `$ref` like `#/$defs/CallToolRequest` names. */
+function refName(value: unknown): string | undefined {
+  if (!isObject(value) || typeof value.$ref !== "string") return undefined;
+  const at = value.$ref.lastIndexOf("/");
+  return at < 0 ? undefined : value.$ref.slice(at + 1);
+}
+
+/** One revision's schema: its definitions by name, which message each method calls for, each definition compiled once. */
+export class EraSchema {
+  readonly version: ShippedSchemaVersion;
+  readonly dialect: Dialect;
+  /** `$defs` (2020-12 schemas: 2025-11-25 on) or `definitions` (draft-07: the earlier revisions). */
+  readonly #defsKey: "$defs" | "definitions";
+  readonly #root: JsonObject;
+  readonly #defs: Record<string, unknown>;
+  readonly #compiled = new Map<string, SchemaCheck>();
+  /** method → request definition, for each union (ClientRequest, ServerRequest, ServerNotification). */
+  readonly #unions = new Map<string, Map<string, string>>();
+
+  constructor(version: ShippedSchemaVersion, root: JsonObject) {
+    this.version = version;
+    this.dialect = dialectOf(root) ?? "2020-12";
+    this.#defsKey = isObject(root.$defs) ? "$defs" : "definitions";
+    this.#root = root;
+    this.#defs = (isObject(root[this.#defsKey]) ? root[this.#defsKey] : {}) as Record<string, unknown>;
+  }
+
+  /** True when the schema defines `name`. */
+  has(name: string): boolean {
+    return Object.hasOwn(this.#defs, name);
+  }
+
+  /** The definition that a message of `method` is, within the union `union` (`ServerNotification`…), or undefined. */
+  memberFor(union: "ClientRequest" | "ServerRequest" | "ServerNotification", method: string): string | undefined {
+    let table = this.#unions.get(union);
+    if (table === undefined) {
+      table = new Map();
+      const members = this.#defs[union];
+      const list = isObject(members) && Array.isArray(members.anyOf) ? members.anyOf : [];
+      for (const member of list) {
+        const name = refName(member);
+        const definition = name === undefined ? undefined : this.#defs[name];
+        const properties = isObject(definition) && isObject(definition.properties) ? definition.properties : undefined;
+        const methodSchema = properties !== undefined && isObject(properties.method) ? properties.method : undefined;
+        if (name !== undefined && typeof methodSchema?.const === "string") table.set(methodSchema.const, name);
+      }
+      this.#unions.set(union, table);
+    }
+    return table.get(method);
+  }
+
+  /**
+   * The result definition of a client request's method: `XResult` for `XRequest` where the
+   * schema has one (ListToolsRequest → ListToolsResult), else EmptyResult (ping,
+   * logging/setLevel, resources/subscribe); undefined for a method the schema does not know.
+   */
+  resultFor(method: string): string | undefined {
+    const request = this.memberFor("ClientRequest", method);
+    if (request === undefined) return undefined;
+    const result = request.replace(/Request$/, "Result");
+    if (result !== request && this.has(result)) return result;
+    return this.has("EmptyResult") ? "EmptyResult" : "Result";
+  }
+
+  /** The JSON Pointer (as a `$ref`) of an error response's `error` member: JSONRPCErrorResponse (2025-11-25 on) or JSONRPCError. */
+  errorRef(): string | undefined {
+    for (const name of ["JSONRPCErrorResponse", "JSONRPCError"]) {
+      if (this.has(name)) return `#/${this.#defsKey}/${name}/properties/error`;
+    }
+    return undefined;
+  }
+
+  /**
+   * The check for a definition (`ListToolsResult`) or a `$ref` into the schema
+   * (`#/$defs/JSONRPCErrorResponse/properties/error`), compiled on first use and kept for the
+   * process. Throws a SchemaError when the validator cannot compile it.
+   */
+  check(nameOrRef: string): SchemaCheck {
+    let check = this.#compiled.get(nameOrRef);
+    if (check === undefined) {
+      const ref = nameOrRef.startsWith("#") ? nameOrRef : `#/${this.#defsKey}/${nameOrRef}`;
+      // The whole document, so that every `$ref` inside resolves; `allOf` rather than a sibling
+      // `$ref`, which draft-07 would read alone (draft-07 §8.3: other keywords beside $ref are ignored).
+      const { $schema: _dialect, ...rest } = this.#root;
+      check = jsonSchemaValidator().compile({ ...rest, allOf: [{ $ref: ref }] }, this.dialect);
+      this.#compiled.set(nameOrRef, check);
+    }
+    return check;
+  }
+}
+
+const eras = new Map<ShippedSchemaVersion, Promise<EraSchema>>();
+
+/**
+ * The schema of `version`, loaded, parsed and ready to compile (the validator loaded too), once
+ * per process; undefined for a version whose schema is not shipped.
+ */
+export function loadEraSchema(version: string): Promise<EraSchema> | undefined {
+  if (!isShippedSchemaVersion(version)) return undefined;
+  let era = eras.get(version);
+  if (era === undefined) {
+    era = Promise.all([shippedSchema(version), loadJsonSchema()]).then(([shipped]) => new EraSchema(version, JSON.parse(shipped.text) as JsonObject));
+    // A failed load (a validator this build lacks) is not kept: the next session tries again.
+    era.catch(() => eras.delete(version));
+    eras.set(version, era);
+  }
+  return era;
+}
