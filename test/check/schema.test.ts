@@ -9,8 +9,9 @@ import { describe, test } from "node:test";
 import { judgeSchema, SchemaRules } from "../../src/check/message-schema.ts";
 import type { Observed } from "../../src/check/observed.ts";
 import type { Judge, Rule, Seen, SeenMessage } from "../../src/check/rule.ts";
-import { loadEraSchema, SHIPPED_SCHEMA_VERSIONS, shippedSchema } from "../../src/check/spec-schemas.ts";
+import { EraSchema, loadEraSchema, SHIPPED_SCHEMA_VERSIONS, shippedSchema } from "../../src/check/spec-schemas.ts";
 import { interpretingValidator } from "../../src/client/schema/interpreting-validator.ts";
+import { loadJsonSchema } from "../../src/client/schema/json-schema.ts";
 import type { JsonObject } from "../../src/client/types.ts";
 
 const EXAMPLES = new URL("../fixtures/check/spec-examples-2026-07-28/", import.meta.url);
@@ -259,6 +260,34 @@ describe("what a message is judged as", () => {
   test("the envelope is the json-rpc family's: a wrong jsonrpc in a notification is not reported here", async () => {
     const verdicts = await judged("2025-11-25", [{ message: { jsonrpc: "1.0", method: "notifications/tools/list_changed" } }]);
     assert.deepEqual(verdicts.failed, []);
+  });
+
+  test("a draft-07 schema with `definitions` (the shape of 2024-11-05 to 2025-06-18) is read the same way", async () => {
+    await loadJsonSchema();
+    const draft07 = {
+      $schema: "http://json-schema.org/draft-07/schema#",
+      definitions: {
+        ClientRequest: { anyOf: [{ $ref: "#/definitions/ListToolsRequest" }, { $ref: "#/definitions/PingRequest" }] },
+        ListToolsRequest: { properties: { method: { const: "tools/list", type: "string" } }, required: ["method"], type: "object" },
+        PingRequest: { properties: { method: { const: "ping", type: "string" } }, required: ["method"], type: "object" },
+        ListToolsResult: { properties: { tools: { items: { $ref: "#/definitions/Tool" }, type: "array" } }, required: ["tools"], type: "object" },
+        Tool: { properties: { name: { type: "string" } }, required: ["name"], type: "object" },
+        EmptyResult: { $ref: "#/definitions/Result" },
+        Result: { additionalProperties: {}, type: "object" },
+        JSONRPCError: {
+          properties: { error: { properties: { code: { type: "integer" }, message: { type: "string" } }, required: ["code", "message"], type: "object" } },
+          type: "object",
+        },
+      },
+    };
+    const era = new EraSchema("2025-11-25", draft07);
+    assert.equal(era.dialect, "draft-07");
+    assert.equal(era.resultFor("tools/list"), "ListToolsResult");
+    assert.equal(era.resultFor("ping"), "EmptyResult");
+    assert.equal(era.resultFor("vendor/x"), undefined);
+    assert.deepEqual(era.check("ListToolsResult")({ tools: [{ name: "a" }, {}] })?.map((failure) => failure.path), ["/tools/1"]);
+    assert.deepEqual(era.check(era.errorRef()!)({ code: 1.5, message: "m" })?.map((failure) => failure.path), ["/code"]);
+    assert.equal(era.check("EmptyResult")({}), undefined);
   });
 
   test("a definition is compiled once per process: the same check each time", async () => {
