@@ -128,15 +128,13 @@ function targetOf(era: EraSchema, seen: SeenMessage, messages: readonly SeenMess
     return { kind, definition, label: definition, at: "", what: method };
   }
   if ("error" in message && !("result" in message)) {
+    const what = `error response${seen.method ? ` to ${clipText(seen.method, 80)}` : ""}`;
+    // spec 2026-07-28 schema: some codes have a definition of their own, with the data they carry.
+    const specific = isObject(message.error) ? era.errorFor(message.error.code) : undefined;
+    if (specific !== undefined) return { kind: "error", definition: specific.ref, label: specific.name, at: "/error", what };
     const ref = era.errorRef();
     if (ref === undefined) return undefined;
-    return {
-      kind: "error",
-      definition: ref,
-      label: era.has("Error") ? "Error" : "JSONRPCError",
-      at: "/error",
-      what: `error response${seen.method ? ` to ${clipText(seen.method, 80)}` : ""}`,
-    };
+    return { kind: "error", definition: ref, label: era.has("Error") ? "Error" : "JSONRPCError", at: "/error", what };
   }
   if (!("result" in message)) return undefined;
   if (seen.method === undefined) return { kind: "result", unknown: "a result to a request not seen (its method unknown)" };

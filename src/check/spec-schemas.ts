@@ -60,6 +60,8 @@ export class EraSchema {
   readonly #compiled = new Map<string, SchemaCheck>();
   /** method → request definition, for each union (ClientRequest, ServerRequest, ServerNotification). */
   readonly #unions = new Map<string, Map<string, string>>();
+  /** error code → the error response defined for it (made on first use). */
+  #errorCodes: Map<number, { name: string; ref: string }> | undefined;
 
   constructor(version: ShippedSchemaVersion, root: JsonObject) {
     this.version = version;
@@ -112,6 +114,29 @@ export class EraSchema {
       if (this.has(name)) return `#/${this.#defsKey}/${name}/properties/error`;
     }
     return undefined;
+  }
+
+  /**
+   * The error response a code has its own definition for (2026-07-28: -32020 HeaderMismatchError,
+   * -32021 MissingRequiredClientCapabilityError, -32022 UnsupportedProtocolVersionError, each
+   * with the `data` it must carry), as the definition's name and the `$ref` of its `error`.
+   */
+  errorFor(code: unknown): { name: string; ref: string } | undefined {
+    if (this.#errorCodes === undefined) {
+      this.#errorCodes = new Map();
+      for (const [name, definition] of Object.entries(this.#defs)) {
+        // { properties: { error: { allOf: [{ $ref: Error }, { properties: { code: { const } } }] } } }
+        const error = isObject(definition) && isObject(definition.properties) ? definition.properties.error : undefined;
+        const parts = isObject(error) && Array.isArray(error.allOf) ? error.allOf : [];
+        for (const part of parts) {
+          const codeSchema = isObject(part) && isObject(part.properties) ? part.properties.code : undefined;
+          if (isObject(codeSchema) && typeof codeSchema.const === "number") {
+            this.#errorCodes.set(codeSchema.const, { name, ref: `#/${this.#defsKey}/${name}/properties/error` });
+          }
+        }
+      }
+    }
+    return typeof code === "number" ? this.#errorCodes.get(code) : undefined;
   }
 
   /**

@@ -222,6 +222,20 @@ describe("the specification's example messages (2026-07-28 schema/examples)", ()
     assert.match(verdicts.failed[2]!.detail, /\(InputRequiredResult, keyword type/);
   });
 
+  test("an error with a definition of its own (-32022) must carry the data it defines", async () => {
+    const example = examples().find((each) => each.name.startsWith("UnsupportedProtocolVersionError/"))!;
+    const broken = structuredClone(example.message) as { error: { data: Record<string, unknown> } };
+    delete broken.error.data.supported;
+    const verdicts = await judged("2026-07-28", [{ message: broken, method: "server/discover" }]);
+    assert.deepEqual(verdicts.failed.map((failure) => `${failure.rule} ${failure.seen?.pointer}`), ["schema/error /error/data"]);
+    assert.match(
+      verdicts.failed[0]!.detail,
+      /^error response to server\/discover: \/error\/data must have required property 'supported' \(UnsupportedProtocolVersionError, keyword required/,
+    );
+    // The same code under 2025-11-25, whose schema defines no such error, is judged as any error.
+    assert.deepEqual((await judged("2025-11-25", [{ message: broken }])).failed, []);
+  });
+
   test("a value broken in many places is reported by its first places and a count", async () => {
     const example = examples().find((each) => each.name.startsWith("ListToolsResultResponse/"))!;
     const message = structuredClone(example.message) as { result: { tools: unknown[] } };
