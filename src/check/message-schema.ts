@@ -89,6 +89,35 @@ function readable(failures: SchemaFailure[]): SchemaFailure[] {
   return failures.filter((failure) => failure.keyword === "anyOf" || failure.keyword === "oneOf" || !inside(failure.path));
 }
 
+/** A failure as reported: where an alternative was picked by the value's `type`, the definition it was read as. */
+interface Reported extends SchemaFailure {
+  /** `ImageContent`: the one definition whose `type` constant the value carries. */
+  readAs?: string;
+}
+
+/**
+ * Where a value matched none of a union's alternatives and carries a `type` that exactly one
+ * definition of the schema has as its constant (`"image"` → ImageContent), that definition's
+ * own failures, at their places: "must have required property 'data'" says more than "must
+ * match a schema in anyOf". Otherwise the union's one failure.
+ */
+function refined(era: EraSchema, root: unknown, failures: SchemaFailure[]): Reported[] {
+  const reported: Reported[] = [];
+  for (const failure of failures) {
+    const value = failure.keyword === "anyOf" || failure.keyword === "oneOf" ? valueAt(root, failure.path) : undefined;
+    const definition = isObject(value) && typeof value.type === "string" ? era.definitionOfType(value.type) : undefined;
+    let inner: SchemaFailure[] | undefined;
+    try {
+      inner = definition === undefined ? undefined : era.check(definition)(value);
+    } catch {
+      inner = undefined; // too deep to walk: the union's own failure stands
+    }
+    if (definition === undefined || inner === undefined) reported.push(failure);
+    else for (const each of readable(inner)) reported.push({ ...each, path: failure.path + each.path, readAs: definition });
+  }
+  return reported;
+}
+
 /** What one message is judged as: the rule, the definition (or `$ref`), the name printed, the place validated. */
 interface Target {
   kind: SchemaKind;
@@ -151,9 +180,10 @@ function targetOf(era: EraSchema, seen: SeenMessage, messages: readonly SeenMess
 }
 
 /** One failure said plainly: the definition, the place, the keyword and ajv's words. */
-function describe(era: EraSchema, target: Target, failure: SchemaFailure, pointer: string): string {
+function describe(era: EraSchema, target: Target, failure: Reported, pointer: string): string {
   const property = failure.property === undefined ? "" : ` ('${failure.property}')`;
-  return `${target.what}: ${pointer || "the message"} ${failure.message}${property} (${target.label}, keyword ${failure.keyword}; spec ${era.version} schema)`;
+  const label = failure.readAs === undefined ? target.label : `${target.label}, its value read as ${failure.readAs} by its type`;
+  return `${target.what}: ${pointer || "the message"} ${failure.message}${property} (${label}, keyword ${failure.keyword}; spec ${era.version} schema)`;
 }
 
 /**
@@ -206,7 +236,7 @@ export async function judgeSchema(observed: Observed, judge: Judge): Promise<voi
     evaluated.set(target.kind, (evaluated.get(target.kind) ?? 0) + 1);
     if (failures === undefined) continue;
     // The envelope (`jsonrpc`, `id`) of a whole message is the json-rpc family's (envelope.ts): not reported twice.
-    const shown = readable(failures).filter((failure) => target.at !== "" || (failure.path !== "/jsonrpc" && failure.path !== "/id"));
+    const shown = refined(era, value, readable(failures)).filter((failure) => target.at !== "" || (failure.path !== "/jsonrpc" && failure.path !== "/id"));
     if (shown.length === 0) continue;
     failed.add(target.kind);
     const kept = shown.slice(0, MAX_FAILURES_PER_MESSAGE);

@@ -62,6 +62,8 @@ export class EraSchema {
   readonly #unions = new Map<string, Map<string, string>>();
   /** error code → the error response defined for it (made on first use). */
   #errorCodes: Map<number, { name: string; ref: string }> | undefined;
+  /** `type` constant → the one definition that has it (undefined: several do). */
+  #typeConstants: Map<string, string | undefined> | undefined;
 
   constructor(version: ShippedSchemaVersion, root: JsonObject) {
     this.version = version;
@@ -106,6 +108,23 @@ export class EraSchema {
     const result = request.replace(/Request$/, "Result");
     if (result !== request && this.has(result)) return result;
     return this.has("EmptyResult") ? "EmptyResult" : "Result";
+  }
+
+  /**
+   * The one definition whose `type` is the constant `type` (`"image"` → ImageContent), or
+   * undefined when none or several are (`"string"`: StringSchema and the enum schemas).
+   */
+  definitionOfType(type: string): string | undefined {
+    if (this.#typeConstants === undefined) {
+      this.#typeConstants = new Map();
+      for (const [name, definition] of Object.entries(this.#defs)) {
+        const properties = isObject(definition) && isObject(definition.properties) ? definition.properties : undefined;
+        const constant = properties !== undefined && isObject(properties.type) ? properties.type.const : undefined;
+        if (typeof constant !== "string") continue;
+        this.#typeConstants.set(constant, this.#typeConstants.has(constant) ? undefined : name);
+      }
+    }
+    return this.#typeConstants.get(type);
   }
 
   /** The JSON Pointer (as a `$ref`) of an error response's `error` member: JSONRPCErrorResponse (2025-11-25 on) or JSONRPCError. */

@@ -262,6 +262,17 @@ describe("what a message is judged as", () => {
     assert.match(reasons["schema/notification"]!, /notifications\/vendor \(no ServerNotification/);
   });
 
+  test("a value that matches no alternative is read as the definition its type names, else the anyOf is reported", async () => {
+    const content = [{ type: "image", mimeType: "image/png" }, { type: "text", text: 5 }, { type: "bogus" }, { type: "text", text: "ok" }];
+    const verdicts = await judged("2025-11-25", [{ message: { jsonrpc: "2.0", id: 1, result: { content } }, method: "tools/call" }]);
+    assert.deepEqual(verdicts.failed.map((failure) => failure.detail), [
+      "tools/call result: /result/content/0 must have required property 'data' (CallToolResult, its value read as ImageContent by its type, keyword required; spec 2025-11-25 schema)",
+      "tools/call result: /result/content/1/text must be string (CallToolResult, its value read as TextContent by its type, keyword type; spec 2025-11-25 schema)",
+      "tools/call result: /result/content/2 must match a schema in anyOf (CallToolResult, keyword anyOf; spec 2025-11-25 schema)",
+    ]);
+    assert.deepEqual(verdicts.failed.map((failure) => failure.seen?.pointer), ["/result/content/0", "/result/content/1/text", "/result/content/2"]);
+  });
+
   test("a task-augmented tools/call (2025-11-25) is judged as CreateTaskResult", async () => {
     const sent = [{ jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "slow", arguments: {}, task: { ttl: 1000 } } }];
     const task = { taskId: "t1", status: "working", createdAt: "2025-11-25T00:00:00Z", lastUpdatedAt: "2025-11-25T00:00:00Z", ttl: 1000 };
