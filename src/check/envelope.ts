@@ -100,12 +100,16 @@ function quote(value: unknown): string {
  */
 export function judgeEnvelope(observed: Observed, judge: Judge): void {
   const evaluated = new Set<Rule>();
-  const failures = new Map<Rule, { count: number; kept: [string, Seen][] }>();
+  // Findings in message order, at most MAX_ENVELOPE_FINDINGS of a rule; `count` is all it had.
+  const findings: { rule: Rule; detail: string; seen: Seen }[] = [];
+  const counts = new Map<Rule, { count: number; kept: number }>();
   const fail = (which: Rule, detail: string, seen: Seen) => {
-    let found = failures.get(which);
-    if (found === undefined) failures.set(which, found = { count: 0, kept: [] });
-    found.count++;
-    if (found.kept.length < MAX_ENVELOPE_FINDINGS) found.kept.push([detail, seen]);
+    let counted = counts.get(which);
+    if (counted === undefined) counts.set(which, counted = { count: 0, kept: 0 });
+    counted.count++;
+    if (counted.kept >= MAX_ENVELOPE_FINDINGS) return;
+    counted.kept++;
+    findings.push({ rule: which, detail, seen });
   };
   const sent = new Set<string>();
   const answered = new Set<string>();
@@ -214,14 +218,16 @@ export function judgeEnvelope(observed: Observed, judge: Judge): void {
     [EnvelopeRules.requestIdUnique.id]: "the server sent no request with a valid id",
     [EnvelopeRules.notificationId.id]: "the server sent no notification",
   };
+  const emitted = new Map<Rule, number>();
+  for (const { rule: which, detail, seen } of findings) {
+    const { count, kept } = counts.get(which)!;
+    const at = (emitted.get(which) ?? 0) + 1;
+    emitted.set(which, at);
+    judge.fail(which, at === kept && count > kept ? `${detail} (and ${count - kept} more messages the same way)` : detail, seen);
+  }
   for (const each of Object.values(EnvelopeRules)) {
-    const found = failures.get(each);
-    if (found !== undefined) {
-      found.kept.forEach(([detail, seen], at) => {
-        const last = at === found.kept.length - 1 && found.count > found.kept.length;
-        judge.fail(each, last ? `${detail} (and ${found.count - found.kept.length} more messages the same way)` : detail, seen);
-      });
-    } else if (evaluated.has(each)) {
+    if (counts.has(each)) continue;
+    if (evaluated.has(each)) {
       judge.pass(each);
     } else {
       judge.skip(each, nothing[each.id]!);

@@ -12,11 +12,13 @@ import { messageOf } from "../common/error-text.ts";
 import { isObject } from "../common/json.ts";
 import { clipText } from "../common/preview.ts";
 import type { Observed } from "./observed.ts";
-import { type Judge, type Rule, rule, type SeenMessage, type SpecSource } from "./rule.ts";
+import { type Judge, type Rule, rule, type Seen, type SeenMessage, type SpecSource } from "./rule.ts";
 import { type EraSchema, loadEraSchema, SHIPPED_SCHEMA_VERSIONS } from "./spec-schemas.ts";
 
 /** Findings kept per message (a value broken everywhere is reported by its first places, then a count). */
 export const MAX_FAILURES_PER_MESSAGE = 5;
+/** Findings kept per rule over the session (a notification broken the same way 500 times is told by the first ones and a count). */
+export const MAX_FAILURES_PER_RULE = 25;
 /** Longest excerpt of a violating value. */
 const EXCERPT_CHARS = 120;
 
@@ -48,19 +50,17 @@ function makeRules(source: SpecSource) {
 
 /**
  * The schema family's rules, as the catalogue lists them (cited to 2025-11-25's schema; a finding
- * cites the schema of the version the session negotiated).
+ * cites the schema of the version the session negotiated: the same ids, so a report keys them by id).
  */
-export const SchemaRules = {
-  result: makeRules("2025-11-25").result,
-  error: makeRules("2025-11-25").error,
-  notification: makeRules("2025-11-25").notification,
-  request: makeRules("2025-11-25").request,
-} as const;
+export const SchemaRules = makeRules("2025-11-25");
 
+/** The versions a rule can cite (rule.ts SpecSource): those whose schema a session can be judged by. */
+const CITABLE = new Set<string>(["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28"]);
 const rulesByVersion = new Map<string, ReturnType<typeof makeRules>>([["2025-11-25", SchemaRules]]);
 
-/** The rules citing `version`'s schema (same ids, the citation of the version a session negotiated). */
+/** The rules citing `version`'s schema; for a version no rule can cite (the server's own string), the catalogue's. */
 function rulesFor(version: string): ReturnType<typeof makeRules> {
+  if (!CITABLE.has(version)) return SchemaRules;
   let rules = rulesByVersion.get(version);
   if (rules === undefined) rulesByVersion.set(version, rules = makeRules(version as SpecSource));
   return rules;
@@ -129,13 +129,14 @@ interface Target {
   what: string;
 }
 
-/** The request of the client a response answers (by id), to read what it asked (a task-augmented tools/call). */
-function requestAnswered(messages: readonly SeenMessage[], id: unknown): Record<string, unknown> | undefined {
+/** The client's requests by id (1 and "1" apart), to read what a response was asked (a task-augmented tools/call). */
+function requestsSent(messages: readonly SeenMessage[]): Map<unknown, Record<string, unknown>> {
+  const sent = new Map<unknown, Record<string, unknown>>();
   for (const seen of messages) {
     const message = seen.message as unknown;
-    if (seen.dir === "send" && isObject(message) && typeof message.method === "string" && message.id === id) return message;
+    if (seen.dir === "send" && isObject(message) && typeof message.method === "string" && "id" in message) sent.set(message.id, message);
   }
-  return undefined;
+  return sent;
 }
 
 /** A message of a kind judged here that the schema has no definition for. */
@@ -145,7 +146,7 @@ interface Unknown {
 }
 
 /** What `seen` is judged as, why it is not (the schema does not know its method), or undefined when it is no kind judged here. */
-function targetOf(era: EraSchema, seen: SeenMessage, messages: readonly SeenMessage[]): Target | Unknown | undefined {
+function targetOf(era: EraSchema, seen: SeenMessage, sent: Map<unknown, Record<string, unknown>>): Target | Unknown | undefined {
   const message = seen.message as unknown;
   if (!isObject(message)) return undefined;
   if (typeof message.method === "string") {
@@ -174,7 +175,7 @@ function targetOf(era: EraSchema, seen: SeenMessage, messages: readonly SeenMess
   // spec 2026-07-28 server/tools, "Multi Round-Trip Requests": a result may ask for input instead.
   if (isObject(result) && result.resultType === "input_required" && era.has("InputRequiredResult")) definition = "InputRequiredResult";
   // spec 2025-11-25 basic/utilities/tasks: a task-augmented request is answered with CreateTaskResult.
-  const params = requestAnswered(messages, message.id)?.params;
+  const params = sent.get(message.id)?.params;
   if (isObject(params) && isObject(params.task) && era.has("CreateTaskResult")) definition = "CreateTaskResult";
   return { kind: "result", definition, label: definition, at: "/result", what: `${method} result` };
 }
@@ -211,12 +212,15 @@ export async function judgeSchema(observed: Observed, judge: Judge): Promise<voi
     return;
   }
   const evaluated = new Map<SchemaKind, number>();
-  const failed = new Set<SchemaKind>();
   const unknown = new Map<SchemaKind, Set<string>>();
   const unjudged: string[] = [];
+  // Findings in message order, at most MAX_FAILURES_PER_RULE of a rule; `count` is all it had.
+  const findings: { kind: SchemaKind; detail: string; seen: Seen }[] = [];
+  const counts = new Map<SchemaKind, { count: number; kept: number }>();
+  const sent = requestsSent(observed.messages);
   for (const seen of observed.messages) {
     if (seen.dir !== "receive") continue;
-    const target = targetOf(era, seen, observed.messages);
+    const target = targetOf(era, seen, sent);
     if (target === undefined) continue;
     if ("unknown" in target) {
       let set = unknown.get(target.kind);
@@ -238,17 +242,28 @@ export async function judgeSchema(observed: Observed, judge: Judge): Promise<voi
     // The envelope (`jsonrpc`, `id`) of a whole message is the json-rpc family's (envelope.ts): not reported twice.
     const shown = refined(era, value, readable(failures)).filter((failure) => target.at !== "" || (failure.path !== "/jsonrpc" && failure.path !== "/id"));
     if (shown.length === 0) continue;
-    failed.add(target.kind);
+    let counted = counts.get(target.kind);
+    if (counted === undefined) counts.set(target.kind, counted = { count: 0, kept: 0 });
     const kept = shown.slice(0, MAX_FAILURES_PER_MESSAGE);
     kept.forEach((failure, at) => {
+      counted.count++;
+      if (counted.kept >= MAX_FAILURES_PER_RULE) return;
+      counted.kept++;
       const pointer = target.at + failure.path;
       const more = at === kept.length - 1 && shown.length > kept.length ? ` (and ${shown.length - kept.length} more in this message)` : "";
       const excerpt = boundedJson(valueAt(seen.message, pointer), { maxDepth: 3, maxChars: EXCERPT_CHARS });
-      judge.fail(rules[target.kind], describe(era, target, failure, pointer) + more, { index: seen.index, pointer, excerpt });
+      findings.push({ kind: target.kind, detail: describe(era, target, failure, pointer) + more, seen: { index: seen.index, pointer, excerpt } });
     });
   }
+  const emitted = new Map<SchemaKind, number>();
+  for (const { kind, detail, seen } of findings) {
+    const { count, kept } = counts.get(kind)!;
+    const at = (emitted.get(kind) ?? 0) + 1;
+    emitted.set(kind, at);
+    judge.fail(rules[kind], at === kept && count > kept ? `${detail} (and ${count - kept} more findings in later messages)` : detail, seen);
+  }
   for (const kind of ["result", "error", "notification", "request"] as const) {
-    if (failed.has(kind)) continue;
+    if (counts.has(kind)) continue;
     if ((evaluated.get(kind) ?? 0) > 0) {
       judge.pass(rules[kind]);
       continue;

@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
 import { describe, test } from "node:test";
-import { judgeSchema, SchemaRules } from "../../src/check/message-schema.ts";
+import { judgeSchema, MAX_FAILURES_PER_RULE, SchemaRules } from "../../src/check/message-schema.ts";
 import type { Observed } from "../../src/check/observed.ts";
 import type { Judge, Rule, Seen, SeenMessage } from "../../src/check/rule.ts";
 import { EraSchema, loadEraSchema, SHIPPED_SCHEMA_VERSIONS, shippedSchema } from "../../src/check/spec-schemas.ts";
@@ -247,6 +247,14 @@ describe("the specification's example messages (2026-07-28 schema/examples)", ()
 });
 
 describe("what a message is judged as", () => {
+  test("a session broken the same way in many messages is told by the first findings and a count", async () => {
+    const broken = { jsonrpc: "2.0", method: "notifications/message", params: { level: "loud", data: 1 } };
+    const verdicts = await judged("2025-11-25", Array.from({ length: 40 }, () => ({ message: broken })));
+    assert.equal(verdicts.failed.length, MAX_FAILURES_PER_RULE);
+    assert.match(verdicts.failed.at(-1)!.detail, /\(and 15 more findings in later messages\)$/);
+    assert.equal(verdicts.failed.at(-1)!.seen?.index, MAX_FAILURES_PER_RULE);
+  });
+
   test("a request of the server (2025-11-25) fails schema/request at its pointer; an unknown method is skipped, named", async () => {
     const request = { jsonrpc: "2.0", id: 9, method: "sampling/createMessage", params: { maxTokens: 10 } };
     const odd = { jsonrpc: "2.0", id: 10, method: "vendor/thing", params: {} };
