@@ -6,7 +6,7 @@
 // the whole message (`/result/tools/3/inputSchema/type`). spec 2025-11-25 basic/index, "Schema":
 // the schema is the protocol's messages, so what it requires is a MUST.
 
-import type { SchemaFailure } from "../client/schema/schema-validator.ts";
+import type { JsonSchemaValidator, SchemaFailure } from "../client/schema/schema-validator.ts";
 import { boundedJson } from "../common/bounded.ts";
 import { messageOf } from "../common/error-text.ts";
 import { isObject } from "../common/json.ts";
@@ -187,16 +187,22 @@ function describe(era: EraSchema, target: Target, failure: Reported, pointer: st
   return `${target.what}: ${pointer || "the message"} ${failure.message}${property} (${label}, keyword ${failure.keyword}; spec ${era.version} schema)`;
 }
 
+/** How judgeSchema validates. */
+export interface SchemaJudgeOptions {
+  /** The JSON Schema validator (the Client's `jsonSchema` option); default: ajv where code generation is allowed, else the interpreting one. */
+  jsonSchema?: JsonSchemaValidator;
+}
+
 /**
  * Judges every message the server sent (dir "receive") against the definition of the negotiated
  * version's JSON Schema its kind and method call for, into the schema rules (`schema/result`,
  * `schema/error`, `schema/notification`, `schema/request`). A version whose schema mcpwire does
  * not ship, and methods the schema does not define, are skipped, saying so.
  */
-export async function judgeSchema(observed: Observed, judge: Judge): Promise<void> {
+export async function judgeSchema(observed: Observed, judge: Judge, options: SchemaJudgeOptions = {}): Promise<void> {
   const rules = rulesFor(observed.protocolVersion);
   const all: Rule[] = [rules.result, rules.error, rules.notification, rules.request];
-  const loading = loadEraSchema(observed.protocolVersion);
+  const loading = loadEraSchema(observed.protocolVersion, options.jsonSchema);
   if (loading === undefined) {
     const reason = `mcpwire ships no JSON Schema for protocol version ${JSON.stringify(observed.protocolVersion)} (it has ${
       SHIPPED_SCHEMA_VERSIONS.join(", ")

@@ -6,8 +6,8 @@
 // one elsewhere: src/client/schema/json-schema.ts). spec 2025-11-25 basic/index, "Schema": the
 // JSON Schema is generated from the TypeScript source of truth.
 
-import { jsonSchemaValidator, loadJsonSchema } from "../client/schema/json-schema.ts";
-import { type Dialect, dialectOf, type SchemaCheck } from "../client/schema/schema-validator.ts";
+import { loadJsonSchema } from "../client/schema/json-schema.ts";
+import { type Dialect, dialectOf, type JsonSchemaValidator, type SchemaCheck, type SchemaValidator } from "../client/schema/schema-validator.ts";
 import type { JsonObject } from "../client/types.ts";
 import { isObject } from "../common/json.ts";
 
@@ -65,8 +65,12 @@ export class EraSchema {
   /** `type` constant → the one definition that has it (undefined: several do). */
   #typeConstants: Map<string, string | undefined> | undefined;
 
-  constructor(version: ShippedSchemaVersion, root: JsonObject) {
+  readonly #validator: SchemaValidator;
+
+  /** `root`: the parsed schema file; `validator`: the one that compiles its definitions (loaded). */
+  constructor(version: ShippedSchemaVersion, root: JsonObject, validator: SchemaValidator) {
     this.version = version;
+    this.#validator = validator;
     this.dialect = dialectOf(root) ?? "2020-12";
     this.#defsKey = isObject(root.$defs) ? "$defs" : "definitions";
     this.#root = root;
@@ -172,7 +176,7 @@ export class EraSchema {
       // given: 10–50 ms for the whole 2025-11-25 schema, a few for a result's definitions);
       // `allOf` rather than a sibling `$ref`, which draft-07 would read alone (draft-07 §8.3).
       const root = ref.slice(`#/${this.#defsKey}/`.length).split("/")[0]!;
-      check = jsonSchemaValidator().compile({ [this.#defsKey]: this.#reachable(root), allOf: [{ $ref: ref }] }, this.dialect);
+      check = this.#validator.compile({ [this.#defsKey]: this.#reachable(root), allOf: [{ $ref: ref }] }, this.dialect);
       this.#compiled.set(nameOrRef, check);
     }
     return check;
@@ -207,20 +211,29 @@ export class EraSchema {
   }
 }
 
-const eras = new Map<ShippedSchemaVersion, Promise<EraSchema>>();
+const parsed = new Map<ShippedSchemaVersion, Promise<JsonObject>>();
+const eras = new Map<string, Promise<EraSchema>>();
 
 /**
- * The schema of `version`, loaded, parsed and ready to compile (the validator loaded too), once
- * per process; undefined for a version whose schema is not shipped.
+ * The schema of `version`, loaded, parsed and ready to compile with `validator` (default: the
+ * project's default, json-schema.ts: ajv where code generation is allowed, else the interpreting
+ * one), once per process; undefined for a version whose schema is not shipped. A load that fails
+ * (a validator this build lacks) is not kept: the next call tries again.
  */
-export function loadEraSchema(version: string): Promise<EraSchema> | undefined {
+export function loadEraSchema(version: string, validator?: JsonSchemaValidator): Promise<EraSchema> | undefined {
   if (!isShippedSchemaVersion(version)) return undefined;
-  let era = eras.get(version);
+  const key = `${version} ${validator ?? "default"}`;
+  let era = eras.get(key);
   if (era === undefined) {
-    era = Promise.all([shippedSchema(version), loadJsonSchema()]).then(([shipped]) => new EraSchema(version, JSON.parse(shipped.text) as JsonObject));
-    // A failed load (a validator this build lacks) is not kept: the next session tries again.
-    era.catch(() => eras.delete(version));
-    eras.set(version, era);
+    let root = parsed.get(version);
+    if (root === undefined) {
+      root = shippedSchema(version).then((shipped) => JSON.parse(shipped.text) as JsonObject);
+      root.catch(() => parsed.delete(version));
+      parsed.set(version, root);
+    }
+    era = Promise.all([root, loadJsonSchema(validator)]).then(([document, loaded]) => new EraSchema(version, document, loaded));
+    era.catch(() => eras.delete(key));
+    eras.set(key, era);
   }
   return era;
 }

@@ -46,6 +46,10 @@ function observed(protocolVersion: string, received: { message: unknown; method?
 async function judged(protocolVersion: string, received: { message: unknown; method?: string }[], sent: unknown[] = []): Promise<Verdicts> {
   const { judge, verdicts } = recorder();
   await judgeSchema(observed(protocolVersion, received, sent), judge);
+  // The interpreting validator (a browser's, a Worker's) comes to the same verdicts.
+  const again = recorder();
+  await judgeSchema(observed(protocolVersion, received, sent), again.judge, { jsonSchema: "interpreting" });
+  assert.deepEqual(again.verdicts, verdicts);
   return verdicts;
 }
 
@@ -296,7 +300,7 @@ describe("what a message is judged as", () => {
   });
 
   test("a draft-07 schema with `definitions` (the shape of 2024-11-05 to 2025-06-18) is read the same way", async () => {
-    await loadJsonSchema();
+    const validator = await loadJsonSchema();
     const draft07 = {
       $schema: "http://json-schema.org/draft-07/schema#",
       definitions: {
@@ -313,7 +317,7 @@ describe("what a message is judged as", () => {
         },
       },
     };
-    const era = new EraSchema("2025-11-25", draft07);
+    const era = new EraSchema("2025-11-25", draft07, validator);
     assert.equal(era.dialect, "draft-07");
     assert.equal(era.resultFor("tools/list"), "ListToolsResult");
     assert.equal(era.resultFor("ping"), "EmptyResult");
@@ -327,6 +331,17 @@ describe("what a message is judged as", () => {
     const era = await loadEraSchema("2025-11-25")!;
     assert.equal(era.check("ListToolsResult"), era.check("ListToolsResult"));
     assert.equal(await loadEraSchema("2025-11-25"), era);
+  });
+
+  test("either validator judges alike: ajv and the interpreting one give the same failures", async () => {
+    const result = { tools: [{ name: "a", inputSchema: { type: "object" } }, { name: 5, inputSchema: { type: 3 } }, {}] };
+    const failures = [];
+    for (const validator of ["ajv", "interpreting"] as const) {
+      const era = await loadEraSchema("2025-11-25", validator)!;
+      failures.push(era.check("ListToolsResult")(result));
+    }
+    assert.ok(failures[0] !== undefined && failures[0].length >= 3);
+    assert.deepEqual(failures[1], failures[0]);
   });
 
   test("the catalogue's rules are MUSTs of area schema", () => {
