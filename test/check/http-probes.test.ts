@@ -1,0 +1,201 @@
+// The Streamable HTTP probes of `mcpwire check` (src/check/streamable-http-probe.ts) against a
+// hand-written dual-era server (test/fixtures/check/streamable-http-server.mjs) that keeps every
+// rule, or breaks one on purpose (`?break=<rule>`): each rule fails on its break and passes on the
+// conformant server — spec 2025-11-25 basic/transports, 2026-07-28 basic/transports/streamable-http.
+
+import assert from "node:assert/strict";
+import type { Judge, Rule, Seen } from "../../src/check/rule.ts";
+import { probeStreamableHttp, StreamableHttpRules } from "../../src/check/streamable-http-probe.ts";
+import type { HttpTarget } from "../../src/check/target.ts";
+import { behaviour } from "../support/behaviour.ts";
+import { startPortFixture } from "../support/fixture-process.ts";
+
+type Verdict = { verdict: "pass" } | { verdict: "fail"; detail: string; seen?: Seen } | { verdict: "skip"; reason: string };
+
+/** A judge that keeps every verdict by rule id. */
+class RecordingJudge implements Judge {
+  readonly verdicts = new Map<string, Verdict[]>();
+  #add(rule: Rule, verdict: Verdict): void {
+    this.verdicts.set(rule.id, [...(this.verdicts.get(rule.id) ?? []), verdict]);
+  }
+  pass(rule: Rule): void {
+    this.#add(rule, { verdict: "pass" });
+  }
+  fail(rule: Rule, detail: string, seen?: Seen): void {
+    this.#add(rule, { verdict: "fail", detail, seen });
+  }
+  skip(rule: Rule, reason: string): void {
+    this.#add(rule, { verdict: "skip", reason });
+  }
+  failures(): { rule: string; detail: string; seen?: Seen }[] {
+    return [...this.verdicts].flatMap(([rule, list]) =>
+      list.flatMap((each) => (each.verdict === "fail" ? [{ rule, detail: each.detail, seen: each.seen }] : []))
+    );
+  }
+  /** What became of `rule`: "fail" if it failed anywhere, else its one verdict. */
+  outcome(rule: Rule): string {
+    const list = this.verdicts.get(rule.id) ?? [];
+    if (list.some((each) => each.verdict === "fail")) return "fail";
+    assert.equal(list.length, 1, `${rule.id}: one verdict when not failed, got ${JSON.stringify(list)}`);
+    return list[0]!.verdict;
+  }
+}
+
+const R = StreamableHttpRules;
+const SECRET = "Bearer check-secret-token-0123456789";
+const LIMIT = { timeoutMs: 5000 };
+
+async function probe(era: "legacy" | "modern", brk?: string, target: Partial<HttpTarget> = {}): Promise<RecordingJudge> {
+  const server = await startPortFixture("check/streamable-http-server.mjs");
+  try {
+    const judge = new RecordingJudge();
+    const url = `${server.origin}/mcp${brk === undefined ? "" : `?break=${brk}`}`;
+    const protocolVersion = era === "legacy" ? "2025-11-25" : "2026-07-28";
+    await probeStreamableHttp({ url, headers: { Authorization: SECRET }, ...target }, { protocolVersion, era }, judge, LIMIT);
+    return judge;
+  } finally {
+    await server.stop();
+  }
+}
+
+const LEGACY_RULES = [
+  R.requestAnswer,
+  R.acceptedWithoutBody,
+  R.originValidated,
+  R.sessionIdVisibleAscii,
+  R.missingSession400,
+  R.unknownSession404,
+  R.endedSession404,
+  R.deleteSession,
+  R.getStreamOr405,
+  R.unsupportedVersion400,
+  R.errorIdKept,
+];
+const MODERN_RULES = [
+  R.requestAnswer,
+  R.acceptedWithoutBody,
+  R.originValidated,
+  R.modernNoSessionId,
+  R.modernUnsupportedVersion,
+  R.modernUnknownMethod,
+  R.missingMeta,
+  R.headerMismatch,
+  R.modernGetDelete405,
+  R.errorIdKept,
+];
+
+behaviour("the conformant server passes every handshake-era rule of Streamable HTTP", async () => {
+  const judge = await probe("legacy");
+  assert.deepEqual(judge.failures(), []);
+  for (const each of LEGACY_RULES) assert.equal(judge.outcome(each), "pass", each.id);
+  for (const each of [R.headerMismatch, R.modernGetDelete405]) assert.equal(judge.verdicts.get(each.id), undefined, `${each.id} is the other era's`);
+});
+
+behaviour("the conformant server passes every 2026-07-28 rule of Streamable HTTP", async () => {
+  const judge = await probe("modern");
+  assert.deepEqual(judge.failures(), []);
+  for (const each of MODERN_RULES) assert.equal(judge.outcome(each), "pass", each.id);
+  assert.equal(judge.verdicts.get(R.sessionIdVisibleAscii.id), undefined);
+});
+
+/** Each break and the rule it must break, in the era that shows it. */
+const BREAKS: [string, "legacy" | "modern", Rule][] = [
+  ["content-type", "legacy", R.requestAnswer],
+  ["content-type", "modern", R.requestAnswer],
+  ["session-space", "legacy", R.sessionIdVisibleAscii],
+  ["notification-200", "legacy", R.acceptedWithoutBody],
+  ["notification-200", "modern", R.acceptedWithoutBody],
+  ["accepted-body", "legacy", R.acceptedWithoutBody],
+  ["origin", "legacy", R.originValidated],
+  ["origin", "modern", R.originValidated],
+  ["version-ignored", "legacy", R.unsupportedVersion400],
+  ["version-ignored", "modern", R.modernUnsupportedVersion],
+  ["missing-session-404", "legacy", R.missingSession400],
+  ["unknown-session-200", "legacy", R.unknownSession404],
+  ["ended-session-200", "legacy", R.endedSession404],
+  ["delete-500", "legacy", R.deleteSession],
+  ["get-200-json", "legacy", R.getStreamOr405],
+  ["get-200-json", "modern", R.modernGetDelete405],
+  ["modern-session", "modern", R.modernNoSessionId],
+  ["unknown-method-400", "modern", R.modernUnknownMethod],
+  ["no-meta-ok", "modern", R.missingMeta],
+  ["method-mismatch", "modern", R.headerMismatch],
+  ["name-mismatch", "modern", R.headerMismatch],
+  ["error-id", "legacy", R.errorIdKept],
+  ["error-id", "modern", R.errorIdKept],
+];
+
+for (const [brk, era, broken] of BREAKS) {
+  behaviour(`${broken.id} fails on a server that breaks it (${brk}, ${era} era), and only it`, async () => {
+    const judge = await probe(era, brk);
+    assert.equal(judge.outcome(broken), "fail", `${broken.id} on ?break=${brk}: ${JSON.stringify(judge.verdicts.get(broken.id))}`);
+    const others = judge.failures().filter((failure) => failure.rule !== broken.id);
+    // notification-200 and content-type break the shape of answers everywhere; the rest break one rule.
+    if (brk !== "content-type") assert.deepEqual(others, [], `?break=${brk} breaks only ${broken.id}`);
+    for (const failure of judge.failures()) {
+      assert.ok(!JSON.stringify(failure).includes("check-secret-token"), "a header value of the target never reaches a finding");
+      assert.match(failure.seen?.http ?? "", /^(POST|GET|DELETE) /);
+    }
+  });
+}
+
+behaviour("a server that echoes the Authorization header: the finding's excerpt has it redacted", async () => {
+  const judge = await probe("modern", "unknown-method-400&echo=1");
+  const [failure] = judge.failures();
+  assert.equal(failure!.rule, R.modernUnknownMethod.id);
+  assert.match(failure!.seen!.excerpt!, /you sent Authorization: \[redacted\]/);
+  assert.ok(!JSON.stringify(judge.failures()).includes("check-secret-token"));
+});
+
+behaviour("a session id with a space is described, not shown", async () => {
+  const judge = await probe("legacy", "session-space");
+  const [failure] = judge.failures();
+  assert.match(failure!.detail, /a space \(U\+0020\) at character 6/);
+  assert.ok(!failure!.detail.includes("check session"));
+});
+
+behaviour("Origin is judged only on a loopback address: elsewhere the rule is skipped, saying why", async () => {
+  const server = await startPortFixture("check/streamable-http-server.mjs");
+  try {
+    // The request goes to the fixture, but the URL the probe judges names a non-loopback host.
+    const rewrite: typeof fetch = (input, init) => {
+      const url = new URL(input instanceof Request ? input.url : String(input));
+      url.host = `127.0.0.1:${server.port}`;
+      return fetch(url, init);
+    };
+    const judge = new RecordingJudge();
+    await probeStreamableHttp(
+      { url: "http://mcp.example.com/mcp?break=origin", fetch: rewrite },
+      { protocolVersion: "2026-07-28", era: "modern" },
+      judge,
+      LIMIT,
+    );
+    const [verdict] = judge.verdicts.get(R.originValidated.id)!;
+    assert.equal(verdict!.verdict, "skip");
+    assert.match((verdict as { reason: string }).reason, /not on a loopback address/);
+  } finally {
+    await server.stop();
+  }
+});
+
+behaviour("a server that never answers: every wait is bounded and each rule is skipped, saying why", async () => {
+  const { createServer } = await import("node:http");
+  const held: import("node:http").ServerResponse[] = [];
+  const silent = createServer((_req, res) => void held.push(res));
+  await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
+  try {
+    const address = silent.address() as { port: number };
+    const judge = new RecordingJudge();
+    await probeStreamableHttp({ url: `http://127.0.0.1:${address.port}/mcp` }, { protocolVersion: "2025-11-25", era: "legacy" }, judge, { timeoutMs: 300 });
+    assert.deepEqual(judge.failures(), []);
+    for (const each of LEGACY_RULES) {
+      const [verdict] = judge.verdicts.get(each.id)!;
+      assert.equal(verdict!.verdict, "skip", each.id);
+      assert.match((verdict as { reason: string }).reason, /no answer within 300 ms|no session/);
+    }
+  } finally {
+    for (const res of held) res.destroy();
+    silent.closeAllConnections();
+    await new Promise<void>((resolve) => silent.close(() => resolve()));
+  }
+});
