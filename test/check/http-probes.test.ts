@@ -4,42 +4,12 @@
 // conformant server — spec 2025-11-25 basic/transports, 2026-07-28 basic/transports/streamable-http.
 
 import assert from "node:assert/strict";
-import type { Judge, Rule, Seen } from "../../src/check/rule.ts";
+import type { Rule } from "../../src/check/rule.ts";
 import { probeStreamableHttp, StreamableHttpRules } from "../../src/check/streamable-http-probe.ts";
 import type { HttpTarget } from "../../src/check/target.ts";
 import { behaviour } from "../support/behaviour.ts";
 import { startPortFixture } from "../support/fixture-process.ts";
-
-type Verdict = { verdict: "pass" } | { verdict: "fail"; detail: string; seen?: Seen } | { verdict: "skip"; reason: string };
-
-/** A judge that keeps every verdict by rule id. */
-class RecordingJudge implements Judge {
-  readonly verdicts = new Map<string, Verdict[]>();
-  #add(rule: Rule, verdict: Verdict): void {
-    this.verdicts.set(rule.id, [...(this.verdicts.get(rule.id) ?? []), verdict]);
-  }
-  pass(rule: Rule): void {
-    this.#add(rule, { verdict: "pass" });
-  }
-  fail(rule: Rule, detail: string, seen?: Seen): void {
-    this.#add(rule, { verdict: "fail", detail, seen });
-  }
-  skip(rule: Rule, reason: string): void {
-    this.#add(rule, { verdict: "skip", reason });
-  }
-  failures(): { rule: string; detail: string; seen?: Seen }[] {
-    return [...this.verdicts].flatMap(([rule, list]) =>
-      list.flatMap((each) => (each.verdict === "fail" ? [{ rule, detail: each.detail, seen: each.seen }] : []))
-    );
-  }
-  /** What became of `rule`: "fail" if it failed anywhere, else its one verdict. */
-  outcome(rule: Rule): string {
-    const list = this.verdicts.get(rule.id) ?? [];
-    if (list.some((each) => each.verdict === "fail")) return "fail";
-    assert.equal(list.length, 1, `${rule.id}: one verdict when not failed, got ${JSON.stringify(list)}`);
-    return list[0]!.verdict;
-  }
-}
+import { RecordingJudge } from "../support/recording-judge.ts";
 
 const R = StreamableHttpRules;
 const SECRET = "Bearer check-secret-token-0123456789";
@@ -170,9 +140,7 @@ behaviour("Origin is judged only on a loopback address: elsewhere the rule is sk
       judge,
       LIMIT,
     );
-    const [verdict] = judge.verdicts.get(R.originValidated.id)!;
-    assert.equal(verdict!.verdict, "skip");
-    assert.match((verdict as { reason: string }).reason, /not on a loopback address/);
+    assert.match(judge.skipReason(R.originValidated), /not on a loopback address/);
   } finally {
     await server.stop();
   }
@@ -188,11 +156,7 @@ behaviour("a server that never answers: every wait is bounded and each rule is s
     const judge = new RecordingJudge();
     await probeStreamableHttp({ url: `http://127.0.0.1:${address.port}/mcp` }, { protocolVersion: "2025-11-25", era: "legacy" }, judge, { timeoutMs: 300 });
     assert.deepEqual(judge.failures(), []);
-    for (const each of LEGACY_RULES) {
-      const [verdict] = judge.verdicts.get(each.id)!;
-      assert.equal(verdict!.verdict, "skip", each.id);
-      assert.match((verdict as { reason: string }).reason, /no answer within 300 ms|no session/);
-    }
+    for (const each of LEGACY_RULES) assert.match(judge.skipReason(each), /no answer within 300 ms/, each.id);
   } finally {
     for (const res of held) res.destroy();
     silent.closeAllConnections();
