@@ -333,7 +333,10 @@ async function readEvents(response: Response, exchange: Exchange, answerId: stri
     maxEventChars: MAX_EVENT_CHARS,
     onEvent: (event) => {
       exchange.events.push(event);
-      if (exchange.body.length < MAX_BODY_CHARS) exchange.body += `${event.type === "message" ? "" : `event: ${event.type}\n`}data: ${event.data}\n\n`;
+      // The body as text, for an excerpt: an event with no data (a priming event) says nothing.
+      if (event.data !== "" && exchange.body.length < MAX_BODY_CHARS) {
+        exchange.body += `${event.type === "message" ? "" : `event: ${event.type}\n`}data: ${event.data}\n\n`;
+      }
       if (answerId !== undefined && event.type === "message") {
         const message = parseJson(event.data);
         if (isObject(message) && message["id"] === answerId && ("result" in message || "error" in message)) found = true;
