@@ -15,7 +15,7 @@ import type { HttpTarget } from "./target.ts";
 export const DEFAULT_PROBE_TIMEOUT_MS = 10_000;
 /** Characters of a body kept; past this it is cut (a JSON body past it is not parsed). */
 const MAX_BODY_CHARS = 1_000_000;
-/** Events read from one SSE answer before the probe stops waiting for its response. */
+/** Events read from one SSE answer (or from a stream) before the probe stops waiting; their data is bounded by MAX_BODY_CHARS. */
 const MAX_EVENTS = 1000;
 /** Characters of one SSE event. */
 const MAX_EVENT_CHARS = 1_000_000;
@@ -73,9 +73,21 @@ export function parseJson(text: string): unknown {
   }
 }
 
+/** A request sent: the response and its exchange (body unread), or the exchange of a request that got no answer. */
+type Sent = { response: Response; exchange: Exchange } | { failure: Exchange };
+
+/** A request as sent: its abort, its timer, and how it is shown. */
+interface InFlight {
+  controller: AbortController;
+  /** Stops the timer and lets go of the caller's signal. */
+  settle(): void;
+  timedOut(): boolean;
+}
+
 /**
  * The HTTP side of a probe: the target's URL, its headers (secrets) on every request, the fetch
- * to use, and the bounds. Nothing it returns holds a header value of the target.
+ * to use, and the bounds. Nothing it returns holds a header value of the target. When the
+ * caller's signal aborts, the request in flight and every later one reject with its reason.
  */
 export class HttpWire {
   readonly url: URL;
@@ -83,7 +95,7 @@ export class HttpWire {
   readonly #fetch: typeof fetch;
   readonly #timeoutMs: number;
   readonly #signal: AbortSignal | undefined;
-  readonly #secrets: string[];
+  #secrets: string[];
 
   constructor(target: HttpTarget, options: ProbeOptions = {}) {
     this.url = new URL(target.url);
@@ -91,7 +103,8 @@ export class HttpWire {
     this.#fetch = target.fetch ?? globalThis.fetch;
     this.#timeoutMs = options.timeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS;
     this.#signal = options.signal;
-    this.#secrets = Object.values(target.headers ?? {}).filter((value) => value.length >= 4).sort((a, b) => b.length - a.length);
+    this.#secrets = [];
+    for (const value of Object.values(target.headers ?? {})) this.addSecret(value);
   }
 
   /** The target's own origin (`http://127.0.0.1:3000`). */
@@ -105,7 +118,13 @@ export class HttpWire {
     return host === "localhost" || host.endsWith(".localhost") || host === "[::1]" || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
   }
 
-  /** Text with the target's header values (and what looks like a credential) replaced, on one line, bounded. */
+  /** A value never to show (a session id the server issued): redacted from every excerpt from now on. */
+  addSecret(value: string): void {
+    if (value.length < 4 || this.#secrets.includes(value)) return;
+    this.#secrets = [...this.#secrets, value].sort((a, b) => b.length - a.length);
+  }
+
+  /** Text with the secrets (and what looks like a credential) replaced, on one line, bounded. */
   redact(text: string, max = EXCERPT_CHARS): string {
     let out = text;
     for (const secret of this.#secrets) out = out.split(secret).join(REDACTED);
@@ -120,121 +139,131 @@ export class HttpWire {
   /**
    * One request. `headers` are added to the target's (and override them); `undefined` removes one.
    * The body is read whole (bounded); an SSE answer is read until it ends, or until it holds the
-   * response to `answerId`; a GET's SSE answer (`stream: "head"`) is not read at all. The body is
-   * always released, and the wait bounded by the timeout.
+   * response to `answerId`; with `stream: "head"` an SSE answer is not read at all. The body is
+   * always released, and the wait (body included) bounded by the timeout.
    */
   async request(
     method: "GET" | "POST" | "DELETE",
     init: { url?: URL; body?: unknown; headers?: Record<string, string | undefined>; answerId?: string | number; stream?: "read" | "head" } = {},
   ): Promise<Exchange> {
     const url = init.url ?? this.url;
-    const headers = new Headers(this.#target.headers ?? {});
-    for (const [name, value] of Object.entries(init.headers ?? {})) {
-      if (value === undefined) headers.delete(name);
-      else headers.set(name, value);
-    }
-    if (init.body !== undefined && !headers.has("content-type")) headers.set("Content-Type", "application/json");
-    const controller = new AbortController();
-    const onAbort = () => controller.abort(this.#signal?.reason);
-    if (this.#signal?.aborted) onAbort();
-    this.#signal?.addEventListener("abort", onAbort, { once: true });
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      controller.abort();
-    }, this.#timeoutMs);
-    const shown = `${method} ${redactUrl(url)}`;
-    const empty = { headers: new Headers(), mediaType: "", body: "", cut: false, events: [] };
+    const flight = this.#start();
     try {
-      let response: Response;
-      try {
-        response = await this.#fetch(url, {
-          method,
-          headers,
-          body: init.body === undefined ? undefined : typeof init.body === "string" ? init.body : JSON.stringify(init.body),
-          redirect: "manual",
-          signal: controller.signal,
-        });
-      } catch (error) {
-        const why = timedOut ? `no answer within ${this.#timeoutMs} ms` : `the request failed: ${error instanceof Error ? error.message : String(error)}`;
-        return { http: `${shown} → no answer`, failure: this.redact(why), ...empty };
-      }
-      const mediaType = (response.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
-      const exchange: Exchange = {
-        http: `${shown} → ${response.status}`,
-        status: response.status,
-        headers: response.headers,
-        mediaType,
-        body: "",
-        cut: false,
-        events: [],
-      };
-      if (mediaType === "text/event-stream") {
-        if (init.stream === "head") {
-          await response.body?.cancel().catch(() => {});
-          return exchange;
-        }
-        await readEvents(response, exchange, init.answerId);
+      const sent = await this.#send(method, url, init.headers ?? {}, init.body, flight);
+      if ("failure" in sent) return sent.failure;
+      const { response, exchange } = sent;
+      if (exchange.mediaType === "text/event-stream") {
+        if (init.stream === "head") await response.body?.cancel().catch(() => {});
+        else await readEvents(response, exchange, init.answerId);
       } else {
         await readBody(response, exchange);
         if (!exchange.cut && exchange.body !== "") exchange.json = parseJson(exchange.body);
       }
-      if (timedOut) exchange.failure = `the body did not end within ${this.#timeoutMs} ms`;
+      this.#rethrowAbort();
+      if (flight.timedOut()) exchange.failure = `the body did not end within ${this.#timeoutMs} ms`;
       return exchange;
     } finally {
-      clearTimeout(timer);
-      this.#signal?.removeEventListener("abort", onAbort);
+      flight.settle();
     }
   }
 
   /**
    * Opens an SSE stream with a GET (the legacy HTTP+SSE transport's): the exchange (its body
-   * unread) and, when the answer is an event stream, a reader of its events. Close the reader.
+   * unread) and, when the answer is a 200 event stream, a reader of its events. Close the reader.
    */
   async openStream(headers: Record<string, string | undefined> = {}): Promise<{ exchange: Exchange; stream?: SseReader }> {
-    const merged = new Headers(this.#target.headers ?? {});
-    merged.set("Accept", "text/event-stream");
-    for (const [name, value] of Object.entries(headers)) {
-      if (value === undefined) merged.delete(name);
-      else merged.set(name, value);
+    const flight = this.#start();
+    let sent: Sent;
+    try {
+      sent = await this.#send("GET", this.url, { Accept: "text/event-stream", ...headers }, undefined, flight);
+    } catch (error) {
+      flight.settle();
+      throw error;
     }
+    if ("failure" in sent) {
+      flight.settle();
+      return { exchange: sent.failure };
+    }
+    const { response, exchange } = sent;
+    if (exchange.mediaType !== "text/event-stream" || response.body === null || response.status !== 200) {
+      try {
+        await readBody(response, exchange);
+      } finally {
+        flight.settle();
+      }
+      return { exchange };
+    }
+    // From here each wait for an event has its own bound (SseReader.next); the stream outlives the request's timer.
+    flight.settle();
+    const signal = this.#signal;
+    const onAbort = () => flight.controller.abort(signal?.reason);
+    signal?.addEventListener("abort", onAbort, { once: true });
+    const release = () => signal?.removeEventListener("abort", onAbort);
+    return { exchange, stream: new SseReader(response.body, flight.controller, release, this.#timeoutMs) };
+  }
+
+  /** A request's abort and timer, tied to the caller's signal. */
+  #start(): InFlight {
+    this.#rethrowAbort();
     const controller = new AbortController();
-    const onAbort = () => controller.abort(this.#signal?.reason);
-    if (this.#signal?.aborted) onAbort();
-    this.#signal?.addEventListener("abort", onAbort, { once: true });
-    const release = () => this.#signal?.removeEventListener("abort", onAbort);
-    const shown = `GET ${redactUrl(this.url)}`;
+    const signal = this.#signal;
+    const onAbort = () => controller.abort(signal?.reason);
+    signal?.addEventListener("abort", onAbort, { once: true });
     let timedOut = false;
     const timer = setTimeout(() => {
       timedOut = true;
       controller.abort();
     }, this.#timeoutMs);
+    return {
+      controller,
+      settle: () => {
+        clearTimeout(timer);
+        signal?.removeEventListener("abort", onAbort);
+      },
+      timedOut: () => timedOut,
+    };
+  }
+
+  #rethrowAbort(): void {
+    if (this.#signal?.aborted) throw this.#signal.reason;
+  }
+
+  /** Sends one request; the response and its exchange (body unread), or the exchange of a request that got no answer. */
+  async #send(
+    method: string,
+    url: URL,
+    extra: Record<string, string | undefined>,
+    body: unknown,
+    flight: InFlight,
+  ): Promise<Sent> {
+    const headers = new Headers(this.#target.headers ?? {});
+    for (const [name, value] of Object.entries(extra)) {
+      if (value === undefined) headers.delete(name);
+      else headers.set(name, value);
+    }
+    if (body !== undefined && !headers.has("content-type")) headers.set("Content-Type", "application/json");
+    const shown = `${method} ${redactUrl(url)}`;
     let response: Response;
     try {
-      response = await this.#fetch(this.url, { method: "GET", headers: merged, redirect: "manual", signal: controller.signal });
+      response = await this.#fetch(url, {
+        method,
+        headers,
+        body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body),
+        redirect: "manual",
+        signal: flight.controller.signal,
+      });
     } catch (error) {
-      release();
-      const why = timedOut ? `no answer within ${this.#timeoutMs} ms` : `the request failed: ${error instanceof Error ? error.message : String(error)}`;
-      return { exchange: { http: `${shown} → no answer`, failure: this.redact(why), headers: new Headers(), mediaType: "", body: "", cut: false, events: [] } };
-    } finally {
-      clearTimeout(timer);
+      this.#rethrowAbort();
+      const why = flight.timedOut()
+        ? `no answer within ${this.#timeoutMs} ms`
+        : `the request failed: ${error instanceof Error ? error.message : String(error)}`;
+      return { failure: { http: `${shown} → no answer`, failure: this.redact(why), headers: new Headers(), mediaType: "", body: "", cut: false, events: [] } };
     }
     const mediaType = (response.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
-    const exchange: Exchange = {
-      http: `${shown} → ${response.status}`,
-      status: response.status,
-      headers: response.headers,
-      mediaType,
-      body: "",
-      cut: false,
-      events: [],
+    return {
+      response,
+      exchange: { http: `${shown} → ${response.status}`, status: response.status, headers: response.headers, mediaType, body: "", cut: false, events: [] },
     };
-    if (mediaType !== "text/event-stream" || response.body === null || response.status !== 200) {
-      await readBody(response, exchange);
-      release();
-      return { exchange };
-    }
-    return { exchange, stream: new SseReader(response.body, controller, release, this.#timeoutMs) };
   }
 }
 
@@ -262,10 +291,18 @@ export class SseReader {
     this.#parser = new SseParser({ onEvent: (event) => this.#queue.push(event), maxEventChars: MAX_EVENT_CHARS });
   }
 
-  /** The next event; undefined when the stream ended, broke, went over its bounds or stayed silent past the timeout. */
-  async next(): Promise<SseEvent | undefined> {
+  /** When a wait that starts now must end: pass it to next() to bound several waits as one. */
+  deadline(): number {
+    return Date.now() + this.#timeoutMs;
+  }
+
+  /**
+   * The next event; undefined when the stream ended, broke, went over its bounds, or stayed
+   * silent until `deadline` (default: the timeout from now).
+   */
+  async next(deadline: number = this.deadline()): Promise<SseEvent | undefined> {
     let timer: ReturnType<typeof setTimeout> | undefined;
-    const silence = new Promise<"silent">((resolve) => (timer = setTimeout(() => resolve("silent"), this.#timeoutMs)));
+    const silence = new Promise<"silent">((resolve) => (timer = setTimeout(() => resolve("silent"), Math.max(0, deadline - Date.now()))));
     try {
       while (this.#queue.length === 0) {
         if (this.#ended || this.#closed || this.#events >= MAX_EVENTS) return undefined;
@@ -329,9 +366,11 @@ async function readEvents(response: Response, exchange: Exchange, answerId: stri
   if (body === null) return;
   const reader = body.getReader();
   let found = false;
+  let chars = 0;
   const parser = new SseParser({
     maxEventChars: MAX_EVENT_CHARS,
     onEvent: (event) => {
+      chars += event.data.length;
       exchange.events.push(event);
       // The body as text, for an excerpt: an event with no data (a priming event) says nothing.
       if (event.data !== "" && exchange.body.length < MAX_BODY_CHARS) {
@@ -344,7 +383,7 @@ async function readEvents(response: Response, exchange: Exchange, answerId: stri
     },
   });
   try {
-    while (!found && exchange.events.length < MAX_EVENTS) {
+    while (!found && exchange.events.length < MAX_EVENTS && chars <= MAX_BODY_CHARS) {
       const { done, value } = await reader.read();
       if (done) {
         parser.end();

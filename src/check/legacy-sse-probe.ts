@@ -66,6 +66,7 @@ const ALL = Object.values(LegacySseRules);
  * Probes a legacy HTTP+SSE server: opens the stream, reads the endpoint, POSTs a ping there and
  * waits for its answer on the stream, then checks that a foreign Origin is refused (loopback
  * servers only). Every wait is bounded by `options.timeoutMs`; the streams are closed at the end.
+ * When `options.signal` aborts, it rejects with the signal's reason.
  */
 export async function probeLegacySse(target: HttpTarget, judge: Judge, options: ProbeOptions = {}): Promise<void> {
   const wire = new HttpWire(target, options);
@@ -123,8 +124,9 @@ async function session(wire: HttpWire, exchange: Exchange, stream: SseReader | u
   // spec 2024-11-05 basic/transports "HTTP with SSE": the server MUST send an endpoint event.
   let endpoint: string | undefined;
   let first: string | undefined;
+  const endpointBy = stream.deadline();
   for (let count = 0; count < MAX_EVENTS_WAITED && endpoint === undefined; count++) {
-    const event = await stream.next();
+    const event = await stream.next(endpointBy);
     if (event === undefined) break;
     first ??= event.type;
     if (event.type === "endpoint") endpoint = event.data.trim();
@@ -140,11 +142,8 @@ async function session(wire: HttpWire, exchange: Exchange, stream: SseReader | u
   }
   if (first === "endpoint") v.pass(R.endpointFirst);
   else v.fail(R.endpointFirst, `the stream's first event is \`${wire.redact(first ?? "", 40)}\`, not \`endpoint\``, exchange);
-  let target: URL;
-  try {
-    if (endpoint === "") throw new TypeError("empty");
-    target = new URL(endpoint, wire.url);
-  } catch {
+  const target = endpoint === "" ? undefined : uriOf(endpoint, wire.url);
+  if (target === undefined) {
     v.fail(R.endpointEvent, "the `endpoint` event's data is not a URI", exchange, wire.redact(endpoint, 120));
     for (const each of [R.postAccepted, R.messageEvent]) v.skip(each, "the endpoint event names no URI to POST to");
     return;
@@ -174,8 +173,9 @@ async function session(wire: HttpWire, exchange: Exchange, stream: SseReader | u
   }
   v.pass(R.postAccepted);
 
+  const answerBy = stream.deadline();
   for (let count = 0; count < MAX_EVENTS_WAITED; count++) {
-    const event = await stream.next();
+    const event = await stream.next(answerBy);
     if (event === undefined) break;
     const message = parseJson(event.data);
     if (event.type === "message" && message === undefined) {
@@ -222,4 +222,13 @@ async function origin(wire: HttpWire, v: Verdicts): Promise<void> {
     return v.skip(R.originValidated, "a GET with the server's own Origin is refused too: that refusal cannot be told from one for another reason");
   }
   v.pass(R.originValidated);
+}
+
+/** `text` as a URI reference resolved against `base`; undefined when it is none. */
+function uriOf(text: string, base: URL): URL | undefined {
+  try {
+    return new URL(text, base);
+  } catch {
+    return undefined;
+  }
 }

@@ -153,7 +153,9 @@ export interface StreamableHttpContext {
 /**
  * Probes a Streamable HTTP server with raw requests and judges the transport's rules for one era:
  * at "legacy" it starts (and at the end DELETEs) a session of its own, at "modern" every request is
- * stateless. Never calls a tool; every request is bounded by `options.timeoutMs`.
+ * stateless. Never calls a tool; every request is bounded by `options.timeoutMs`. A rule the
+ * probes could not evaluate is skipped, saying why; when `options.signal` aborts, it rejects with
+ * the signal's reason.
  */
 export async function probeStreamableHttp(target: HttpTarget, context: StreamableHttpContext, judge: Judge, options: ProbeOptions = {}): Promise<void> {
   const probe = new Probe(new HttpWire(target, options), judge);
@@ -356,11 +358,12 @@ class Probe {
     }
     const negotiated = typeof result["protocolVersion"] === "string" ? result["protocolVersion"] : protocolVersion;
     const session = init.exchange.headers.get("mcp-session-id") ?? undefined;
+    if (session !== undefined) this.wire.addSecret(session); // spec 2025-11-25 "Session Management": handled securely
     const base: HeaderSet = { "MCP-Protocol-Version": negotiated, "Mcp-Session-Id": session };
     const ping = (headers: HeaderSet = {}) => this.post({ jsonrpc: "2.0", id: this.id(), method: "ping" }, { ...base, ...headers });
     let ended = session === undefined;
     try {
-      this.judgeSessionId(session);
+      this.judgeSessionId(session, init.exchange);
       // spec 2025-11-25 basic/transports "Sending Messages to the Server" 4: a notification, then a response.
       this.judgeAccepted(await this.send({ jsonrpc: "2.0", method: "notifications/initialized" }, base), "notifications/initialized");
       this.judgeAccepted(await this.send({ jsonrpc: "2.0", id: "mcpwire-check-unasked", result: {} }, base), "a JSON-RPC response POSTed");
@@ -388,10 +391,10 @@ class Probe {
     this.tally.finish(HANDSHAKE_RULES);
   }
 
-  judgeSessionId(session: string | undefined): void {
+  judgeSessionId(session: string | undefined, init: Exchange): void {
     const each = R.sessionIdVisibleAscii;
     if (session === undefined) return this.tally.cannot(each, "the server issued no Mcp-Session-Id (sessions are optional: MAY)");
-    const seen = { http: "POST initialize → Mcp-Session-Id header" };
+    const seen = { http: init.http, excerpt: "Mcp-Session-Id: [not shown]" };
     if (session === "") return this.tally.broken(each, "the Mcp-Session-Id header initialize answered with is empty", seen);
     for (let index = 0; index < session.length; index++) {
       const code = session.charCodeAt(index);

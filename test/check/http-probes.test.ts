@@ -163,3 +163,30 @@ behaviour("a server that never answers: every wait is bounded and each rule is s
     await new Promise<void>((resolve) => silent.close(() => resolve()));
   }
 });
+
+behaviour("the caller's signal ends the probe: it rejects with the signal's reason, nothing left behind", async () => {
+  const { createServer } = await import("node:http");
+  const held: import("node:http").ServerResponse[] = [];
+  const silent = createServer((_req, res) => void held.push(res));
+  await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
+  try {
+    const address = silent.address() as { port: number };
+    const controller = new AbortController();
+    const reason = new Error("the user pressed ^C");
+    setTimeout(() => controller.abort(reason), 100);
+    const probing = probeStreamableHttp(
+      { url: `http://127.0.0.1:${address.port}/mcp` },
+      { protocolVersion: "2026-07-28", era: "modern" },
+      new RecordingJudge(),
+      {
+        timeoutMs: 60_000,
+        signal: controller.signal,
+      },
+    );
+    await assert.rejects(probing, (error) => error === reason);
+  } finally {
+    for (const res of held) res.destroy();
+    silent.closeAllConnections();
+    await new Promise<void>((resolve) => silent.close(() => resolve()));
+  }
+});
