@@ -118,16 +118,16 @@ export const StreamableHttpRules = {
   modernGetDelete405: rule(
     "transport/modern-get-delete-405",
     "SHOULD",
-    "At 2026-07-28, a GET or DELETE to the MCP endpoint is answered 405 Method Not Allowed",
+    "A server of 2026-07-28 only answers an older client's GET or DELETE with 405 Method Not Allowed",
     { source: MODERN, page: STREAMABLE, section: "Earlier Streamable HTTP Revisions" },
-    "The 2026-07-28 transport has no GET stream and no session to delete: answer GET and DELETE that carry MCP-Protocol-Version 2026-07-28 with 405.",
+    "The 2026-07-28 transport has no GET stream and no session to delete: a server that speaks only that revision answers GET and DELETE with 405.",
   ),
   modernNoSessionId: rule(
     "transport/modern-no-session-id",
     "SHOULD",
-    "At 2026-07-28, no Mcp-Session-Id is minted or echoed",
+    "A server of 2026-07-28 only ignores an Mcp-Session-Id on a request, and mints or echoes none",
     { source: MODERN, page: STREAMABLE, section: "Earlier Streamable HTTP Revisions" },
-    "Sessions are not part of 2026-07-28: send no Mcp-Session-Id header on answers to modern requests, and ignore one a request carries.",
+    "Sessions are not part of 2026-07-28: a server that speaks only that revision answers a request carrying Mcp-Session-Id as if it had none, and sends no Mcp-Session-Id header.",
   ),
   errorIdKept: rule(
     "transport/error-id-kept",
@@ -148,6 +148,12 @@ export interface StreamableHttpContext {
   /** The version to speak: initialize's at the handshake era, the _meta and header version at 2026-07-28. */
   protocolVersion: string;
   era: "modern" | "legacy";
+  /**
+   * At "modern": the server also speaks a handshake-era version (it answered initialize). What
+   * 2026-07-28 says of older traffic is then its handshake era's business. When not given, the
+   * versions server/discover lists say it.
+   */
+  offersLegacy?: boolean;
 }
 
 /**
@@ -160,7 +166,7 @@ export interface StreamableHttpContext {
 export async function probeStreamableHttp(target: HttpTarget, context: StreamableHttpContext, judge: Judge, options: ProbeOptions = {}): Promise<void> {
   const probe = new Probe(new HttpWire(target, options), judge);
   if (context.era === "legacy") await probe.handshakeEra(context.protocolVersion);
-  else await probe.modernEra(context.protocolVersion);
+  else await probe.modernEra(context.protocolVersion, context.offersLegacy);
 }
 
 type Sent = { exchange: Exchange; answer?: Record<string, unknown>; id: string };
@@ -476,15 +482,53 @@ class Probe {
     this.tally.broken(each, `${what} was answered ${exchange.status} with ${shown}; ${status} with error ${code} is wanted`, this.seen(exchange));
   }
 
-  async modernEra(protocolVersion: string): Promise<void> {
+  /** The versions before 2026-07-28 that server/discover lists (undefined: it listed none readable). */
+  olderVersions(discover: Sent): string[] | undefined {
+    const result = discover.answer?.["result"];
+    const supported = isObject(result) ? result["supportedVersions"] : undefined;
+    if (!Array.isArray(supported)) return undefined;
+    return supported.filter((version): version is string => typeof version === "string" && version < MODERN).slice(0, 10);
+  }
+
+  /** spec 2026-07-28 streamable-http "Earlier Streamable HTTP Revisions": what a server of this revision only does with older traffic. */
+  async modernOnly(protocolVersion: string, discovered: Exchange): Promise<void> {
+    const noSession = "the answer carries an Mcp-Session-Id header (not shown)";
+    if (discovered.headers.has("mcp-session-id")) {
+      this.tally.broken(R.modernNoSessionId, `server/discover was answered with ${noSession}`, { http: discovered.http });
+    }
+    const stale = await this.modern(protocolVersion, "server/discover", { headers: { "Mcp-Session-Id": "mcpwire-check-stale-session" } });
+    const status = stale.exchange.status;
+    if (status === undefined) this.noAnswer(R.modernNoSessionId, "server/discover with an Mcp-Session-Id", stale.exchange);
+    else if (status < 200 || status > 299) {
+      this.tally.broken(
+        R.modernNoSessionId,
+        `server/discover with an Mcp-Session-Id header was answered ${status}: the header was not ignored`,
+        this.seen(stale.exchange),
+      );
+    } else if (stale.exchange.headers.has("mcp-session-id")) {
+      this.tally.broken(R.modernNoSessionId, `server/discover with an Mcp-Session-Id header was answered with ${noSession}`, { http: stale.exchange.http });
+    } else this.tally.held(R.modernNoSessionId);
+
+    // As an older client sends them: its version, no session.
+    for (const method of ["GET", "DELETE"] as const) {
+      const headers = method === "GET" ? { Accept: "text/event-stream", "MCP-Protocol-Version": HANDSHAKE } : { "MCP-Protocol-Version": HANDSHAKE };
+      const exchange = await this.wire.request(method, { headers, stream: "head" });
+      this.judgeStatus(R.modernGetDelete405, exchange, 405, `${method} as a ${HANDSHAKE} client sends it`);
+    }
+  }
+
+  async modernEra(protocolVersion: string, offersLegacy: boolean | undefined): Promise<void> {
     const discover = await this.modern(protocolVersion, "server/discover");
     this.judgeRequestAnswer(discover, "server/discover");
-    if (discover.exchange.status === undefined) this.noAnswer(R.modernNoSessionId, "server/discover", discover.exchange);
-    else if (discover.exchange.headers.has("mcp-session-id")) {
-      this.tally.broken(R.modernNoSessionId, "the answer to a 2026-07-28 server/discover carries an Mcp-Session-Id header (the id is not shown)", {
-        http: discover.exchange.http,
-      });
-    } else this.tally.held(R.modernNoSessionId);
+    const older = offersLegacy === true ? ["a handshake-era version (it answered initialize)"] : offersLegacy === false ? [] : this.olderVersions(discover);
+    if (older === undefined) {
+      for (const each of [R.modernNoSessionId, R.modernGetDelete405]) {
+        this.tally.cannot(each, "server/discover gave no supportedVersions: whether the server speaks 2026-07-28 only is unknown");
+      }
+    } else if (older.length > 0) {
+      const why = `the server also speaks ${this.wire.redact(older.join(", "), 80)}: sessions, GET and DELETE belong to its handshake era (judged there)`;
+      for (const each of [R.modernNoSessionId, R.modernGetDelete405]) this.tally.cannot(each, why);
+    } else await this.modernOnly(protocolVersion, discover.exchange);
 
     const cancelled = {
       jsonrpc: "2.0",
@@ -518,11 +562,6 @@ class Probe {
       "the server does not serve prompts/get (-32601), where an Mcp-Name could disagree",
     );
 
-    for (const method of ["GET", "DELETE"] as const) {
-      const headers = method === "GET" ? { Accept: "text/event-stream", "MCP-Protocol-Version": protocolVersion } : { "MCP-Protocol-Version": protocolVersion };
-      const exchange = await this.wire.request(method, { headers, stream: "head" });
-      this.judgeStatus(R.modernGetDelete405, exchange, 405, `${method} at ${protocolVersion}`);
-    }
     this.tally.cannot(R.errorIdKept, "no refusal carried a JSON-RPC error to compare ids with");
     this.tally.finish(MODERN_RULES);
   }

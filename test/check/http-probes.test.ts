@@ -6,7 +6,6 @@
 import assert from "node:assert/strict";
 import type { Rule } from "../../src/check/rule.ts";
 import { probeStreamableHttp, StreamableHttpRules } from "../../src/check/streamable-http-probe.ts";
-import type { HttpTarget } from "../../src/check/target.ts";
 import { behaviour } from "../support/behaviour.ts";
 import { startPortFixture } from "../support/fixture-process.ts";
 import { RecordingJudge } from "../support/recording-judge.ts";
@@ -15,13 +14,14 @@ const R = StreamableHttpRules;
 const SECRET = "Bearer check-secret-token-0123456789";
 const LIMIT = { timeoutMs: 5000 };
 
-async function probe(era: "legacy" | "modern", brk?: string, target: Partial<HttpTarget> = {}): Promise<RecordingJudge> {
+async function probe(era: "legacy" | "modern", brk?: string, query?: string): Promise<RecordingJudge> {
   const server = await startPortFixture("check/streamable-http-server.mjs");
   try {
     const judge = new RecordingJudge();
-    const url = `${server.origin}/mcp${brk === undefined ? "" : `?break=${brk}`}`;
+    const search = [brk === undefined ? undefined : `break=${brk}`, query].filter((part) => part !== undefined).join("&");
+    const url = `${server.origin}/mcp${search === "" ? "" : `?${search}`}`;
     const protocolVersion = era === "legacy" ? "2025-11-25" : "2026-07-28";
-    await probeStreamableHttp({ url, headers: { Authorization: SECRET }, ...target }, { protocolVersion, era }, judge, LIMIT);
+    await probeStreamableHttp({ url, headers: { Authorization: SECRET } }, { protocolVersion, era }, judge, LIMIT);
     return judge;
   } finally {
     await server.stop();
@@ -61,15 +61,35 @@ behaviour("the conformant server passes every handshake-era rule of Streamable H
   for (const each of [R.headerMismatch, R.modernGetDelete405]) assert.equal(judge.verdicts.get(each.id), undefined, `${each.id} is the other era's`);
 });
 
-behaviour("the conformant server passes every 2026-07-28 rule of Streamable HTTP", async () => {
-  const judge = await probe("modern");
+behaviour("the conformant server of 2026-07-28 only passes every 2026-07-28 rule of Streamable HTTP", async () => {
+  const judge = await probe("modern", undefined, "only=modern");
   assert.deepEqual(judge.failures(), []);
   for (const each of MODERN_RULES) assert.equal(judge.outcome(each), "pass", each.id);
   assert.equal(judge.verdicts.get(R.sessionIdVisibleAscii.id), undefined);
 });
 
+behaviour("a dual-era server: what 2026-07-28 says of older traffic is left to its handshake era, saying so", async () => {
+  const judge = await probe("modern");
+  assert.deepEqual(judge.failures(), []);
+  for (const each of [R.modernNoSessionId, R.modernGetDelete405]) {
+    assert.match(judge.skipReason(each), /also speaks 2025-11-25, 2025-06-18, 2025-03-26: sessions, GET and DELETE belong to its handshake era/);
+  }
+  for (const each of MODERN_RULES) if (each !== R.modernNoSessionId && each !== R.modernGetDelete405) assert.equal(judge.outcome(each), "pass", each.id);
+});
+
+behaviour("the runner's word that the server also answers initialize outweighs what server/discover lists", async () => {
+  const server = await startPortFixture("check/streamable-http-server.mjs");
+  try {
+    const judge = new RecordingJudge();
+    await probeStreamableHttp({ url: `${server.origin}/mcp?only=modern` }, { protocolVersion: "2026-07-28", era: "modern", offersLegacy: true }, judge, LIMIT);
+    assert.match(judge.skipReason(R.modernGetDelete405), /also speaks a handshake-era version \(it answered initialize\)/);
+  } finally {
+    await server.stop();
+  }
+});
+
 /** Each break and the rule it must break, in the era that shows it. */
-const BREAKS: [string, "legacy" | "modern", Rule][] = [
+const BREAKS: [string, "legacy" | "modern", Rule, string?][] = [
   ["content-type", "legacy", R.requestAnswer],
   ["content-type", "modern", R.requestAnswer],
   ["session-space", "legacy", R.sessionIdVisibleAscii],
@@ -85,8 +105,9 @@ const BREAKS: [string, "legacy" | "modern", Rule][] = [
   ["ended-session-200", "legacy", R.endedSession404],
   ["delete-500", "legacy", R.deleteSession],
   ["get-200-json", "legacy", R.getStreamOr405],
-  ["get-200-json", "modern", R.modernGetDelete405],
-  ["modern-session", "modern", R.modernNoSessionId],
+  ["get-200-json", "modern", R.modernGetDelete405, "only=modern"],
+  ["modern-session", "modern", R.modernNoSessionId, "only=modern"],
+  ["session-404", "modern", R.modernNoSessionId, "only=modern"],
   ["unknown-method-400", "modern", R.modernUnknownMethod],
   ["no-meta-ok", "modern", R.missingMeta],
   ["method-mismatch", "modern", R.headerMismatch],
@@ -95,9 +116,9 @@ const BREAKS: [string, "legacy" | "modern", Rule][] = [
   ["error-id", "modern", R.errorIdKept],
 ];
 
-for (const [brk, era, broken] of BREAKS) {
+for (const [brk, era, broken, query] of BREAKS) {
   behaviour(`${broken.id} fails on a server that breaks it (${brk}, ${era} era), and only it`, async () => {
-    const judge = await probe(era, brk);
+    const judge = await probe(era, brk, query);
     assert.equal(judge.outcome(broken), "fail", `${broken.id} on ?break=${brk}: ${JSON.stringify(judge.verdicts.get(broken.id))}`);
     const others = judge.failures().filter((failure) => failure.rule !== broken.id);
     // notification-200 and content-type break the shape of answers everywhere; the rest break one rule.
