@@ -6,6 +6,7 @@
 import { isObject } from "../common/json.ts";
 import { type Exchange, HttpWire, parseJson, type ProbeOptions, type SseReader } from "./http-exchange.ts";
 import { type Judge, type Rule, rule } from "./rule.ts";
+import { Tally } from "./tally.ts";
 import type { HttpTarget } from "./target.ts";
 
 const LEGACY = { source: "2024-11-05", page: "basic/transports", section: "HTTP with SSE" } as const;
@@ -60,7 +61,6 @@ export const LegacySseRules = {
 } as const satisfies Record<string, Rule>;
 
 const R = LegacySseRules;
-const ALL = Object.values(LegacySseRules);
 
 /**
  * Probes a legacy HTTP+SSE server: opens the stream, reads the endpoint, POSTs a ping there and
@@ -70,35 +70,25 @@ const ALL = Object.values(LegacySseRules);
  */
 export async function probeLegacySse(target: HttpTarget, judge: Judge, options: ProbeOptions = {}): Promise<void> {
   const wire = new HttpWire(target, options);
-  const verdicts = new Map<Rule, { pass: true } | { skip: string }>();
-  const failed = new Set<Rule>();
-  const fail = (each: Rule, detail: string, exchange: Exchange, excerpt?: string) => {
-    verdicts.delete(each);
-    judge.fail(each, detail, { http: exchange.http, excerpt: excerpt ?? (exchange.failure ?? wire.excerpt(exchange)) });
-    failed.add(each);
+  const tally = new Tally(judge);
+  const v: Verdicts = {
+    pass: (each) => tally.held(each),
+    fail: (each, detail, exchange, excerpt) =>
+      tally.broken(each, detail, { http: exchange.http, excerpt: excerpt ?? exchange.failure ?? wire.excerpt(exchange) }),
+    skip: (each, reason) => tally.cannot(each, reason),
   };
-  const pass = (each: Rule) => verdicts.set(each, { pass: true });
-  const skip = (each: Rule, reason: string) => {
-    if (!verdicts.has(each)) verdicts.set(each, { skip: reason });
-  };
-
   const opened = await wire.openStream();
   const stream = opened.stream;
   try {
-    await session(wire, opened.exchange, stream, { pass, fail, skip });
+    await session(wire, opened.exchange, stream, v);
   } finally {
     await stream?.close();
   }
-  await origin(wire, { pass, fail, skip });
-
-  for (const each of ALL) {
-    if (failed.has(each)) continue;
-    const verdict = verdicts.get(each);
-    if (verdict !== undefined && "pass" in verdict) judge.pass(each);
-    else judge.skip(each, verdict?.skip ?? "not evaluated: the probes before it did not get that far");
-  }
+  await origin(wire, v);
+  tally.finish(Object.values(LegacySseRules));
 }
 
+/** A verdict where it was reached; a break is seen in an exchange (an excerpt of its body, or `excerpt`). */
 interface Verdicts {
   pass(each: Rule): void;
   fail(each: Rule, detail: string, exchange: Exchange, excerpt?: string): void;

@@ -8,6 +8,7 @@
 import { isObject } from "../common/json.ts";
 import { answerTo, errorCode, type Exchange, HttpWire, parseJson, type ProbeOptions } from "./http-exchange.ts";
 import { type Judge, type Rule, rule, type Seen } from "./rule.ts";
+import { Tally } from "./tally.ts";
 import type { HttpTarget } from "./target.ts";
 
 const HANDSHAKE = "2025-11-25" as const;
@@ -174,62 +175,38 @@ type Sent = { exchange: Exchange; answer?: Record<string, unknown>; id: string }
 type HeaderSet = Record<string, string | undefined>;
 
 /**
- * One verdict per rule from many evaluations: each break is reported where it is seen (a rule
- * broken once is broken), and at the end a rule that held somewhere and broke nowhere passes,
- * one never evaluated is skipped with the first reason given.
+ * The rules each era's probes judge: at "legacy" the handshake era's, at "modern" 2026-07-28's
+ * (a rule of the other era is not touched: the runner probes each era the server offers).
  */
-class Tally {
-  readonly #held = new Set<Rule>();
-  readonly #broken = new Set<Rule>();
-  readonly #reasons = new Map<Rule, string>();
-  constructor(readonly judge: Judge) {}
-
-  held(each: Rule): void {
-    this.#held.add(each);
-  }
-  broken(each: Rule, detail: string, seen?: Seen): void {
-    this.#broken.add(each);
-    this.judge.fail(each, detail, seen);
-  }
-  cannot(each: Rule, reason: string): void {
-    if (!this.#reasons.has(each)) this.#reasons.set(each, reason);
-  }
-  /** The verdicts of `rules` not broken: pass, or skip with why. */
-  finish(rules: readonly Rule[]): void {
-    for (const each of rules) {
-      if (this.#broken.has(each)) continue;
-      if (this.#held.has(each)) this.judge.pass(each);
-      else this.judge.skip(each, this.#reasons.get(each) ?? "not evaluated: the probes before it did not get that far");
-    }
-  }
-}
-
-/** The rules each era's probes judge (the others are not touched: the runner probes each era the server offers). */
-const HANDSHAKE_RULES = [
-  R.requestAnswer,
-  R.acceptedWithoutBody,
-  R.originValidated,
-  R.sessionIdVisibleAscii,
-  R.missingSession400,
-  R.unknownSession404,
-  R.endedSession404,
-  R.deleteSession,
-  R.getStreamOr405,
-  R.unsupportedVersion400,
-  R.errorIdKept,
-];
-const MODERN_RULES = [
-  R.requestAnswer,
-  R.acceptedWithoutBody,
-  R.originValidated,
-  R.modernNoSessionId,
-  R.modernUnsupportedVersion,
-  R.modernUnknownMethod,
-  R.missingMeta,
-  R.headerMismatch,
-  R.modernGetDelete405,
-  R.errorIdKept,
-];
+export const StreamableHttpRulesByEra = {
+  legacy: [
+    R.requestAnswer,
+    R.acceptedWithoutBody,
+    R.originValidated,
+    R.sessionIdVisibleAscii,
+    R.missingSession400,
+    R.unknownSession404,
+    R.endedSession404,
+    R.deleteSession,
+    R.getStreamOr405,
+    R.unsupportedVersion400,
+    R.errorIdKept,
+  ],
+  modern: [
+    R.requestAnswer,
+    R.acceptedWithoutBody,
+    R.originValidated,
+    R.modernNoSessionId,
+    R.modernUnsupportedVersion,
+    R.modernUnknownMethod,
+    R.missingMeta,
+    R.headerMismatch,
+    R.modernGetDelete405,
+    R.errorIdKept,
+  ],
+} as const satisfies Record<"legacy" | "modern", readonly Rule[]>;
+const HANDSHAKE_RULES = StreamableHttpRulesByEra.legacy;
+const MODERN_RULES = StreamableHttpRulesByEra.modern;
 
 class Probe {
   readonly tally: Tally;

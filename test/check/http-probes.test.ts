@@ -4,8 +4,9 @@
 // conformant server — spec 2025-11-25 basic/transports, 2026-07-28 basic/transports/streamable-http.
 
 import assert from "node:assert/strict";
+import { createServer, type ServerResponse } from "node:http";
 import type { Rule } from "../../src/check/rule.ts";
-import { probeStreamableHttp, StreamableHttpRules } from "../../src/check/streamable-http-probe.ts";
+import { probeStreamableHttp, StreamableHttpRules, StreamableHttpRulesByEra } from "../../src/check/streamable-http-probe.ts";
 import { behaviour } from "../support/behaviour.ts";
 import { startPortFixture } from "../support/fixture-process.ts";
 import { RecordingJudge } from "../support/recording-judge.ts";
@@ -28,31 +29,22 @@ async function probe(era: "legacy" | "modern", brk?: string, query?: string): Pr
   }
 }
 
-const LEGACY_RULES = [
-  R.requestAnswer,
-  R.acceptedWithoutBody,
-  R.originValidated,
-  R.sessionIdVisibleAscii,
-  R.missingSession400,
-  R.unknownSession404,
-  R.endedSession404,
-  R.deleteSession,
-  R.getStreamOr405,
-  R.unsupportedVersion400,
-  R.errorIdKept,
-];
-const MODERN_RULES = [
-  R.requestAnswer,
-  R.acceptedWithoutBody,
-  R.originValidated,
-  R.modernNoSessionId,
-  R.modernUnsupportedVersion,
-  R.modernUnknownMethod,
-  R.missingMeta,
-  R.headerMismatch,
-  R.modernGetDelete405,
-  R.errorIdKept,
-];
+const LEGACY_RULES = StreamableHttpRulesByEra.legacy;
+const MODERN_RULES = StreamableHttpRulesByEra.modern;
+
+/** A loopback HTTP server that takes every request and never answers, for the length of `body`. */
+async function withSilentServer(body: (url: string) => Promise<void>): Promise<void> {
+  const held: ServerResponse[] = [];
+  const silent = createServer((_req, res) => void held.push(res));
+  await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
+  try {
+    await body(`http://127.0.0.1:${(silent.address() as { port: number }).port}/mcp`);
+  } finally {
+    for (const res of held) res.destroy();
+    silent.closeAllConnections();
+    await new Promise<void>((resolve) => silent.close(() => resolve()));
+  }
+}
 
 behaviour("the conformant server passes every handshake-era rule of Streamable HTTP", async () => {
   const judge = await probe("legacy");
@@ -168,46 +160,23 @@ behaviour("Origin is judged only on a loopback address: elsewhere the rule is sk
 });
 
 behaviour("a server that never answers: every wait is bounded and each rule is skipped, saying why", async () => {
-  const { createServer } = await import("node:http");
-  const held: import("node:http").ServerResponse[] = [];
-  const silent = createServer((_req, res) => void held.push(res));
-  await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
-  try {
-    const address = silent.address() as { port: number };
+  await withSilentServer(async (url) => {
     const judge = new RecordingJudge();
-    await probeStreamableHttp({ url: `http://127.0.0.1:${address.port}/mcp` }, { protocolVersion: "2025-11-25", era: "legacy" }, judge, { timeoutMs: 300 });
+    await probeStreamableHttp({ url }, { protocolVersion: "2025-11-25", era: "legacy" }, judge, { timeoutMs: 300 });
     assert.deepEqual(judge.failures(), []);
     for (const each of LEGACY_RULES) assert.match(judge.skipReason(each), /no answer within 300 ms/, each.id);
-  } finally {
-    for (const res of held) res.destroy();
-    silent.closeAllConnections();
-    await new Promise<void>((resolve) => silent.close(() => resolve()));
-  }
+  });
 });
 
 behaviour("the caller's signal ends the probe: it rejects with the signal's reason, nothing left behind", async () => {
-  const { createServer } = await import("node:http");
-  const held: import("node:http").ServerResponse[] = [];
-  const silent = createServer((_req, res) => void held.push(res));
-  await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
-  try {
-    const address = silent.address() as { port: number };
+  await withSilentServer(async (url) => {
     const controller = new AbortController();
     const reason = new Error("the user pressed ^C");
     setTimeout(() => controller.abort(reason), 100);
-    const probing = probeStreamableHttp(
-      { url: `http://127.0.0.1:${address.port}/mcp` },
-      { protocolVersion: "2026-07-28", era: "modern" },
-      new RecordingJudge(),
-      {
-        timeoutMs: 60_000,
-        signal: controller.signal,
-      },
-    );
+    const probing = probeStreamableHttp({ url }, { protocolVersion: "2026-07-28", era: "modern" }, new RecordingJudge(), {
+      timeoutMs: 60_000,
+      signal: controller.signal,
+    });
     await assert.rejects(probing, (error) => error === reason);
-  } finally {
-    for (const res of held) res.destroy();
-    silent.closeAllConnections();
-    await new Promise<void>((resolve) => silent.close(() => resolve()));
-  }
+  });
 });
