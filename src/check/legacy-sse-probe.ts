@@ -198,18 +198,24 @@ async function origin(wire: HttpWire, v: Verdicts): Promise<void> {
       "the server is not on a loopback address: DNS rebinding aims at local servers, and a remote server's Origin allow-list is its own (judged only on 127.0.0.1, ::1 and localhost)",
     );
   }
+  // The control first: the server's own Origin must get a stream, or a refusal tells nothing.
+  const own = await wire.openStream({ Origin: wire.origin });
+  await own.stream?.close();
+  if (own.exchange.status === undefined) return v.skip(R.originValidated, `the GET with the server's own Origin got no answer: ${own.exchange.failure ?? ""}`);
+  if (own.stream === undefined) {
+    return v.skip(
+      R.originValidated,
+      `a GET with the server's own Origin was answered ${own.exchange.status}: a refusal of a foreign one could not be told from that`,
+    );
+  }
   const foreign = await wire.openStream({ Origin: FOREIGN_ORIGIN });
   await foreign.stream?.close();
   const status = foreign.exchange.status;
   if (status === undefined) return v.skip(R.originValidated, `the GET with a foreign Origin got no answer: ${foreign.exchange.failure ?? ""}`);
+  // The 2024-11-05 text names no status for the refusal (2025-11-25 names 403): any error status holds.
   if (status < 400) {
     const opened = foreign.stream !== undefined ? "opened an event stream" : `was answered ${status}`;
     return v.fail(R.originValidated, `a GET with Origin ${FOREIGN_ORIGIN} ${opened}: the Origin is not validated`, foreign.exchange);
-  }
-  const own = await wire.openStream({ Origin: wire.origin });
-  await own.stream?.close();
-  if (own.exchange.status === undefined || own.exchange.status >= 400) {
-    return v.skip(R.originValidated, "a GET with the server's own Origin is refused too: that refusal cannot be told from one for another reason");
   }
   v.pass(R.originValidated);
 }

@@ -306,18 +306,20 @@ class Probe {
         "the server is not on a loopback address: DNS rebinding aims at local servers, and a remote server's Origin allow-list is its own (judged only on 127.0.0.1, ::1 and localhost)",
       );
     }
+    // The control first: a request with the server's own Origin must get through, or a refusal tells nothing.
+    const own = await send(this.wire.origin);
+    if (own.status === undefined) return this.noAnswer(each, "a request with the server's own Origin", own);
+    if (own.status < 200 || own.status > 299) {
+      return this.tally.cannot(
+        each,
+        `a request with the server's own Origin was answered ${own.status}: a refusal of a foreign one could not be told from that`,
+      );
+    }
     const foreign = await send(FOREIGN_ORIGIN);
     if (foreign.status === undefined) return this.noAnswer(each, `a request with Origin ${FOREIGN_ORIGIN}`, foreign);
     if (foreign.status !== 403) {
-      return this.tally.broken(
-        each,
-        `a request with Origin ${FOREIGN_ORIGIN} was answered ${foreign.status}, not 403 Forbidden: the Origin is not validated`,
-        this.seen(foreign),
-      );
-    }
-    const own = await send(this.wire.origin);
-    if (own.status === 403) {
-      return this.tally.cannot(each, "a request with the server's own Origin is refused with 403 too: that refusal cannot be told from one for another reason");
+      const why = foreign.status >= 200 && foreign.status <= 299 ? "the Origin is not validated" : "an invalid Origin is answered 403";
+      return this.tally.broken(each, `a request with Origin ${FOREIGN_ORIGIN} was answered ${foreign.status}, not 403 Forbidden: ${why}`, this.seen(foreign));
     }
     this.tally.held(each);
   }
@@ -497,6 +499,13 @@ class Probe {
   async modernEra(protocolVersion: string, offersLegacy: boolean | undefined): Promise<void> {
     const discover = await this.modern(protocolVersion, "server/discover");
     this.judgeRequestAnswer(discover, "server/discover");
+    if (!isObject(discover.answer?.["result"])) {
+      // spec 2026-07-28 basic/versioning: servers MUST implement server/discover. Without its answer
+      // (credentials missing, not a 2026-07-28 server) every refusal below would be for that reason.
+      const why = discover.exchange.failure ?? `server/discover was answered ${discover.exchange.status} without a result`;
+      for (const each of MODERN_RULES) this.tally.cannot(each, `no 2026-07-28 answer to compare with: ${why}`);
+      return this.tally.finish(MODERN_RULES);
+    }
     const older = offersLegacy === true ? ["a handshake-era version (it answered initialize)"] : offersLegacy === false ? [] : this.olderVersions(discover);
     if (older === undefined) {
       for (const each of [R.modernNoSessionId, R.modernGetDelete405]) {

@@ -159,6 +159,20 @@ behaviour("Origin is judged only on a loopback address: elsewhere the rule is sk
   }
 });
 
+for (const era of ["legacy", "modern"] as const) {
+  behaviour(`a server that wants credentials the target lacks (${era} era): every rule skipped, none failed`, async () => {
+    const judge = await probe(era, undefined, "auth=required");
+    assert.deepEqual(judge.failures(), []);
+    for (const each of StreamableHttpRulesByEra[era]) assert.match(judge.skipReason(each), /(answered |refused \()401/, each.id);
+  });
+}
+
+behaviour("a server that refuses its own Origin too: the Origin rule is skipped, saying why", async () => {
+  const judge = await probe("modern", undefined, "origin=none");
+  assert.match(judge.skipReason(R.originValidated), /own Origin was answered 403: a refusal of a foreign one could not be told from that/);
+  assert.deepEqual(judge.failures(), []);
+});
+
 behaviour("a server that never answers: every wait is bounded and each rule is skipped, saying why", async () => {
   await withSilentServer(async (url) => {
     const judge = new RecordingJudge();
