@@ -236,13 +236,21 @@ export class HttpWire {
     body: unknown,
     flight: InFlight,
   ): Promise<Sent> {
-    const headers = new Headers(this.#target.headers ?? {});
-    for (const [name, value] of Object.entries(extra)) {
-      if (value === undefined) headers.delete(name);
-      else headers.set(name, value);
+    const shown = `${method} ${redactUrl(url)}`;
+    const unsent = (why: string) => ({
+      failure: { http: `${shown} → no answer`, failure: this.redact(why), headers: new Headers(), mediaType: "", body: "", cut: false, events: [] },
+    });
+    const headers = new Headers();
+    try {
+      // A value the server gave (a session id) may not be a valid header value: then the request is not sent.
+      for (const [name, value] of Object.entries({ ...this.#target.headers, ...extra })) {
+        if (value === undefined) headers.delete(name);
+        else headers.set(name, value);
+      }
+    } catch (error) {
+      return unsent(`the request could not be sent: ${error instanceof Error ? error.message : String(error)}`);
     }
     if (body !== undefined && !headers.has("content-type")) headers.set("Content-Type", "application/json");
-    const shown = `${method} ${redactUrl(url)}`;
     let response: Response;
     try {
       response = await this.#fetch(url, {
@@ -254,10 +262,9 @@ export class HttpWire {
       });
     } catch (error) {
       this.#rethrowAbort();
-      const why = flight.timedOut()
-        ? `no answer within ${this.#timeoutMs} ms`
-        : `the request failed: ${error instanceof Error ? error.message : String(error)}`;
-      return { failure: { http: `${shown} → no answer`, failure: this.redact(why), headers: new Headers(), mediaType: "", body: "", cut: false, events: [] } };
+      return unsent(
+        flight.timedOut() ? `no answer within ${this.#timeoutMs} ms` : `the request failed: ${error instanceof Error ? error.message : String(error)}`,
+      );
     }
     const mediaType = (response.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
     return {

@@ -341,7 +341,9 @@ class Probe {
       for (const each of HANDSHAKE_RULES) this.tally.cannot(each, `no session to probe: ${why}`);
       return this.tally.finish(HANDSHAKE_RULES);
     }
-    const negotiated = typeof result["protocolVersion"] === "string" ? result["protocolVersion"] : protocolVersion;
+    // The header carries the version initialize answered, when it looks like one (a server's string is untrusted).
+    const answered = result["protocolVersion"];
+    const negotiated = typeof answered === "string" && /^\d{4}-\d{2}-\d{2}$/.test(answered) ? answered : protocolVersion;
     const session = init.exchange.headers.get("mcp-session-id") ?? undefined;
     if (session !== undefined) this.wire.addSecret(session); // spec 2025-11-25 "Session Management": handled securely
     const base: HeaderSet = { "MCP-Protocol-Version": negotiated, "Mcp-Session-Id": session };

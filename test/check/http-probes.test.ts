@@ -85,6 +85,7 @@ const BREAKS: [string, "legacy" | "modern", Rule, string?][] = [
   ["content-type", "legacy", R.requestAnswer],
   ["content-type", "modern", R.requestAnswer],
   ["session-space", "legacy", R.sessionIdVisibleAscii],
+  ["session-latin1", "legacy", R.sessionIdVisibleAscii],
   ["notification-200", "legacy", R.acceptedWithoutBody],
   ["notification-200", "modern", R.acceptedWithoutBody],
   ["accepted-body", "legacy", R.acceptedWithoutBody],
@@ -128,6 +129,12 @@ behaviour("a server that echoes the Authorization header: the finding's excerpt 
   assert.equal(failure!.rule, R.modernUnknownMethod.id);
   assert.match(failure!.seen!.excerpt!, /you sent Authorization: \[redacted\]/);
   assert.ok(!JSON.stringify(judge.failures()).includes("check-secret-token"));
+});
+
+behaviour("initialize answering a protocolVersion that is no version: the probe carries on with the one it asked for", async () => {
+  const judge = await probe("legacy", "hostile-version");
+  assert.deepEqual(judge.failures(), []);
+  for (const each of LEGACY_RULES) assert.equal(judge.outcome(each), "pass", each.id);
 });
 
 behaviour("a session id with a space is described, not shown", async () => {
