@@ -30,7 +30,7 @@ export const StreamableHttpRules = {
     "MUST",
     "A notification or response POSTed is answered 202 Accepted with no body (or an HTTP error status)",
     { source: HANDSHAKE, page: TRANSPORTS, section: "Sending Messages to the Server" },
-    "Answer a POSTed notification or response with 202 and an empty body when you accept it, or an HTTP error status (400) when you cannot.",
+    'Answer a POSTed notification or response with 202 and an empty body when you accept it, or an HTTP error status (400) when you cannot (2026-07-28 streamable-http "Sending Messages" keeps this for notifications).',
   ),
   originValidated: rule(
     "transport/origin-validated",
