@@ -1,0 +1,484 @@
+// The check's session with a server (docs/check.md): mcpwire's own Client connected through a
+// RecordingTransport (recording-transport.ts), so every message both ways is numbered and kept
+// as the families judge it; requests sent through the client's chain (on the 2026-07-28 wire
+// its era link puts the per-request protocol fields in `_meta`: spec 2026-07-28 basic/index,
+// "Per-request protocol fields") or raw, as they are; the lists walked to their end. What the
+// Client refuses of a broken server is still kept and answered from the record: the check
+// wants to see broken things, not to stop at them.
+
+import { errorOf, messageOf } from "../common/error-text.ts";
+import { isObject } from "../common/json.ts";
+import { McpwireError } from "../common/mcpwire-error.ts";
+import { withTimeout } from "../common/timing.ts";
+import { RequestAbortedError, RequestTimeoutError } from "../jsonrpc/errors.ts";
+import type { RequestId } from "../jsonrpc/messages.ts";
+import type { Params } from "../jsonrpc/peer.ts";
+import { Client } from "../client/client.ts";
+import { withRequestMeta } from "../client/modern-request.ts";
+import { LATEST_MODERN_PROTOCOL_VERSION, type ModernProtocolVersion, type ProtocolEra } from "../client/protocol-version.ts";
+import { requestHeaders } from "../client/request-headers.ts";
+import type { ClientCapabilities, JsonObject } from "../client/types.ts";
+import { SseLegacyTransport } from "../transport/sse-legacy.ts";
+import { StdioTransport } from "../transport/stdio.ts";
+import { StreamableHttpTransport } from "../transport/streamable-http/mod.ts";
+import type { TraceSink } from "../transport/trace-event.ts";
+import { TracingTransport } from "../transport/tracing.ts";
+import type { ClientTransport } from "../transport/transport.ts";
+import type { ListedItem, Observed, ObservedLists } from "./observed.ts";
+import { type RecordingBounds, RecordingTransport, SessionLog, type TransportProblem } from "./recording-transport.ts";
+import type { SeenMessage } from "./rule.ts";
+import type { CheckTarget } from "./target.ts";
+
+export type { TransportProblem } from "./recording-transport.ts";
+
+/** Who the check says it is, in `initialize` and in each 2026-07-28 request's `_meta`. */
+export const CHECK_CLIENT_INFO = { name: "mcpwire-check", version: "1" } as const;
+
+/**
+ * What the check client declares: nothing. It has no model to sample, no user to elicit from and
+ * no roots to offer, and declaring one only to refuse every request would misstate it. A server's
+ * sampling, elicitation or roots request is answered -32601 by the Client (JSON-RPC 2.0 §5.1: the
+ * method is not served here) and stays in the record, where a family can judge it: spec 2025-11-25
+ * basic/lifecycle ("Operation"): both parties MUST "only use capabilities that were successfully
+ * negotiated"; spec 2026-07-28 basic/index ("Per-request protocol fields"): a server MUST NOT rely
+ * on capabilities the client has not declared. No `tasks` either (taskReceiver: false).
+ */
+export const CHECK_CLIENT_CAPABILITIES: ClientCapabilities = {};
+
+const DEFAULT_TIMEOUT_MS = 10_000;
+const DEFAULT_DISCOVER_TIMEOUT_MS = 5_000;
+const DEFAULT_CLOSE_TIMEOUT_MS = 5_000;
+/** Pages of one list followed before the walk stops (an endless cursor). */
+export const MAX_LIST_PAGES = 100;
+
+/** Options of openSession. */
+export interface SessionOptions {
+  /** The era to speak: `modern` (2026-07-28), `legacy` (the initialize handshake), `auto` (the probe decides). */
+  protocol: "modern" | "legacy" | "auto";
+  /** Where the session's trace events go (`--trace-file`): their `message` events are numbered as SeenMessage.index. */
+  trace?: TraceSink;
+  /** Bound of each wait: the connect, each request (unless a request says otherwise). Default 10 s. */
+  timeoutMs?: number;
+  /** `performance.now()` when the check started: SeenMessage.at counts from it. Default: now. */
+  startedAt?: number;
+  /** How much of the session is kept (recording-transport.ts). */
+  bounds?: RecordingBounds;
+}
+
+/** A JSON-RPC error as the server sent it (the envelope guarantees an integer code and a string message). */
+export interface WireError {
+  code: number;
+  message: string;
+  data?: unknown;
+}
+
+/**
+ * How a request of the check ended, with the indexes (SeenMessage.index) of the request and its
+ * answer: a result, an error, no answer in time, a notification sent (no answer awaited), or a
+ * failure that is neither (the connection closed, the send was refused: `failed` says which).
+ */
+export type CheckAnswer =
+  | { result: Record<string, unknown>; request: number; answer: number }
+  | { error: WireError; request: number; answer: number }
+  | { timeout: true; request?: number }
+  | { sent: true; request: number }
+  | { failed: string; request?: number };
+
+/** One list as the walk followed it: each page's answer, and why it stopped if not at the end. */
+export interface ListWalk {
+  method: "tools/list" | "resources/list" | "resources/templates/list" | "prompts/list";
+  /** The answers, page by page (each CheckAnswer's `answer` index, when it had one). */
+  pages: CheckAnswer[];
+  /** The cursors sent, in order (the first page has none). */
+  cursors: string[];
+  /** Why the walk stopped before a page without `nextCursor`: a cursor seen before, the page limit, a page that failed. */
+  stopped?: "repeated-cursor" | "page-limit" | "failed";
+}
+
+/** What walk() found: the lists (as Observed has them) and how each was walked. */
+export interface WalkResult {
+  lists: ObservedLists;
+  walks: ListWalk[];
+}
+
+/** A session of the check with one server in one era (openSession). */
+export interface CheckSession {
+  readonly era: ProtocolEra;
+  /** The version spoken: the initialize answer's, or the 2026-07-28 version discovered (as the server said it, a string). */
+  readonly protocolVersion: string;
+  /**
+   * Undefined when the Client connected; otherwise why it gave up on the negotiation result (it
+   * was malformed: no capabilities, a version it does not speak) — the session then goes on raw
+   * over the same connection, each request sent as the Client would (protocol fields included).
+   */
+  readonly clientRefused?: string;
+  /** Every message so far, both ways (live; index from 1). */
+  readonly messages: readonly SeenMessage[];
+  /** What the transport reported without ending the connection (lines that are not JSON-RPC, undeliverable answers). */
+  readonly problems: readonly TransportProblem[];
+  /** Whether the connection has ended (the server exited, the stream closed). */
+  readonly ended: boolean;
+  /** A request through the client's chain; its answer as the server sent it, whatever the Client made of it. */
+  request(method: string, params?: Params, options?: { timeoutMs?: number; signal?: AbortSignal }): Promise<CheckAnswer>;
+  /**
+   * `message` sent on the transport as it is (a malformed request, a notification); when it has a
+   * string or number `id`, its answer (matched by that id) is taken out before the Client sees it.
+   * Over HTTP on the 2026-07-28 wire the request headers the Client would send go with it unless
+   * `headers` are given.
+   */
+  raw(message: object, options?: { timeoutMs?: number; headers?: Record<string, string> }): Promise<CheckAnswer>;
+  /** A fresh id for a raw request, never one the Client uses (its are numbers). */
+  rawId(): string;
+  /** `params` with the era's per-request protocol fields (2026-07-28: in `_meta`; the handshake era: as they are). */
+  withProtocolFields(params?: Params): Params | undefined;
+  /** The message with this index, if it was kept. */
+  message(index: number): SeenMessage | undefined;
+  /** tools/list, resources/list, resources/templates/list, prompts/list for each declared capability, every cursor followed. */
+  walk(options?: { timeoutMs?: number; maxPages?: number }): Promise<WalkResult>;
+  /** The session as the families read it, with the lists of the last walk(). */
+  observed(): Observed;
+  /** Ends the session (bounded); safe to call twice. */
+  close(): Promise<void>;
+}
+
+/** Why no session could be opened (the server did not start, or never answered the negotiation): what was seen is kept. */
+export class CheckSessionError extends McpwireError<"connect-failed"> {
+  override readonly name = "CheckSessionError";
+  /** The messages seen before it failed. */
+  readonly messages: readonly SeenMessage[];
+  readonly problems: readonly TransportProblem[];
+
+  constructor(message: string, options: { messages: readonly SeenMessage[]; problems: readonly TransportProblem[]; cause?: unknown }) {
+    super(message, "connect-failed", { cause: options.cause });
+    this.messages = options.messages;
+    this.problems = options.problems;
+  }
+}
+
+/** The transport a target makes for one connection, before recording (the check's probes of a transport make their own). */
+export function targetTransport(target: CheckTarget): ClientTransport {
+  switch (target.kind) {
+    case "stdio":
+      return new StdioTransport(target.stdio);
+    case "http":
+      return new StreamableHttpTransport({ url: target.http.url, headers: target.http.headers, fetch: target.http.fetch });
+    case "sse":
+      return new SseLegacyTransport({ url: target.http.url, headers: target.http.headers, fetch: target.http.fetch });
+    case "transport":
+      return target.make();
+  }
+}
+
+/** The key of each list method's items in its result, and the capability that declares it. */
+const LISTS = [
+  { method: "tools/list", capability: "tools", key: "tools", into: "tools" },
+  { method: "resources/list", capability: "resources", key: "resources", into: "resources" },
+  { method: "resources/templates/list", capability: "resources", key: "resourceTemplates", into: "resourceTemplates" },
+  { method: "prompts/list", capability: "prompts", key: "prompts", into: "prompts" },
+] as const;
+
+/**
+ * Opens a check session with `target` in the era `options.protocol` asks for. Resolves once the
+ * era is settled (the Client ready, or — on a malformed negotiation result — the session going on
+ * raw); rejects with a CheckSessionError, holding what was seen, when the server never answered
+ * the negotiation (it did not start, exited, stayed silent, or refused it with an error).
+ */
+export async function openSession(target: CheckTarget, options: SessionOptions): Promise<CheckSession> {
+  const startedAt = options.startedAt ?? performance.now();
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const log = new SessionLog(startedAt, options.bounds);
+  let current: RecordingTransport | undefined;
+  const make = (): ClientTransport => {
+    const inner = targetTransport(target);
+    const traced = options.trace === undefined ? inner : new TracingTransport(inner, undefined, { sink: options.trace, startedAt });
+    // The transport of a server started again after the era probe: the old one may close now.
+    current?.release();
+    current = new RecordingTransport(traced, log);
+    current.held = true;
+    return current;
+  };
+  const client = new Client({ ...CHECK_CLIENT_INFO }, {
+    capabilities: CHECK_CLIENT_CAPABILITIES,
+    taskReceiver: false,
+    // No subscriptions/listen stream of its own: the record holds only what the check asked.
+    listen: false,
+    requestTimeoutMs: timeoutMs,
+    initializeTimeoutMs: timeoutMs + (options.protocol === "auto" ? Math.min(timeoutMs, DEFAULT_DISCOVER_TIMEOUT_MS) : 0),
+    discoverTimeoutMs: Math.min(timeoutMs, DEFAULT_DISCOVER_TIMEOUT_MS),
+    maxPages: MAX_LIST_PAGES,
+  });
+  // Problems the Client reports (a listener never throws into it).
+  let refusal: string | undefined;
+  try {
+    // A function, so that a stdio server that exits on the era probe is started again (negotiation.ts).
+    await client.connect(make, { protocol: options.protocol });
+  } catch (error) {
+    refusal = messageOf(error);
+  }
+  const transport = current!;
+  transport.held = false;
+  const negotiation = negotiationAnswer(log);
+  if (refusal !== undefined) {
+    // The Client gave up. If the server did answer the negotiation with a result, the session
+    // goes on raw over the same connection (the check judges that result); else it failed.
+    if (negotiation === undefined || transport.ended) {
+      await transport.close().catch(() => {});
+      throw new CheckSessionError(`${transport.description}: no check session: ${refusal}`, {
+        messages: log.messages,
+        problems: log.problems,
+        cause: client.failure,
+      });
+    }
+  }
+  return new Session(client, transport, log, timeoutMs, refusal, negotiation);
+}
+
+/** The last result answering initialize or server/discover, and the era it settles. */
+function negotiationAnswer(log: SessionLog): { seen: SeenMessage; result: Record<string, unknown>; era: ProtocolEra } | undefined {
+  for (let i = log.messages.length - 1; i >= 0; i--) {
+    const seen = log.messages[i]!;
+    if (seen.dir !== "receive" || (seen.method !== "initialize" && seen.method !== "server/discover")) continue;
+    const result = (seen.message as { result?: unknown }).result;
+    if (isObject(result)) return { seen, result, era: seen.method === "initialize" ? "legacy" : "modern" };
+  }
+  return undefined;
+}
+
+class Session implements CheckSession {
+  readonly era: ProtocolEra;
+  readonly protocolVersion: string;
+  readonly clientRefused: string | undefined;
+  readonly #client: Client;
+  readonly #transport: RecordingTransport;
+  readonly #log: SessionLog;
+  readonly #timeoutMs: number;
+  readonly #negotiation: { seen: SeenMessage; result: Record<string, unknown> } | undefined;
+  #lists: ObservedLists = {};
+  #rawIds = 0;
+  #closing: Promise<void> | undefined;
+
+  constructor(
+    client: Client,
+    transport: RecordingTransport,
+    log: SessionLog,
+    timeoutMs: number,
+    refusal: string | undefined,
+    negotiation: { seen: SeenMessage; result: Record<string, unknown>; era: ProtocolEra } | undefined,
+  ) {
+    this.#client = client;
+    this.#transport = transport;
+    this.#log = log;
+    this.#timeoutMs = timeoutMs;
+    this.#negotiation = negotiation;
+    this.clientRefused = refusal;
+    if (refusal === undefined) {
+      this.era = client.era!;
+      this.protocolVersion = client.protocolVersion!;
+    } else {
+      this.era = negotiation!.era;
+      const version = negotiation!.result.protocolVersion;
+      // The handshake era speaks the version the server answered; the 2026-07-28 wire the one asked for.
+      this.protocolVersion = this.era === "legacy" ? (typeof version === "string" ? version : "(none)") : LATEST_MODERN_PROTOCOL_VERSION;
+      // spec 2025-11-25 basic/lifecycle ("Initialization"): after initialize, initialized —
+      // sent here, as the Client that refused the result did not.
+      if (this.era === "legacy") void this.raw({ jsonrpc: "2.0", method: "notifications/initialized" });
+    }
+  }
+
+  get messages(): readonly SeenMessage[] {
+    return this.#log.messages;
+  }
+
+  get problems(): readonly TransportProblem[] {
+    return this.#log.problems;
+  }
+
+  get ended(): boolean {
+    return this.#transport.ended;
+  }
+
+  message(index: number): SeenMessage | undefined {
+    return this.#log.message(index);
+  }
+
+  rawId(): string {
+    return `check-${++this.#rawIds}`;
+  }
+
+  withProtocolFields(params?: Params): Params | undefined {
+    if (this.era !== "modern") return params;
+    return withRequestMeta(params as JsonObject | undefined, {
+      protocolVersion: this.protocolVersion as ModernProtocolVersion,
+      capabilities: CHECK_CLIENT_CAPABILITIES,
+      clientInfo: { ...CHECK_CLIENT_INFO },
+    });
+  }
+
+  async request(method: string, params?: Params, options: { timeoutMs?: number; signal?: AbortSignal } = {}): Promise<CheckAnswer> {
+    const timeoutMs = options.timeoutMs ?? this.#timeoutMs;
+    if (this.clientRefused !== undefined) {
+      return await this.raw({ jsonrpc: "2.0", id: this.rawId(), method, params: this.withProtocolFields(params) ?? {} }, { timeoutMs });
+    }
+    let id: RequestId | undefined;
+    let failure: unknown;
+    try {
+      await this.#client.request(method, params, { timeoutMs, signal: options.signal, onId: (sent) => (id = sent) });
+    } catch (error) {
+      failure = error;
+    }
+    // The last id sent is the final round's (a 2026-07-28 version retry sends the request again).
+    const request = id === undefined ? undefined : this.#log.requestIndex(id);
+    const answer = id === undefined ? undefined : this.#log.answerIndex(id);
+    if (answer !== undefined) {
+      const seen = this.#log.message(answer);
+      if (seen !== undefined) return answerOf(seen, request ?? 0);
+    }
+    if (failure instanceof RequestTimeoutError || (failure instanceof RequestAbortedError && failure.code === "timeout")) {
+      return request === undefined ? { timeout: true } : { timeout: true, request };
+    }
+    const failed = failure === undefined ? "answered, but the answer was not kept (over the check's bounds)" : messageOf(failure);
+    return request === undefined ? { failed } : { failed, request };
+  }
+
+  raw(message: object, options: { timeoutMs?: number; headers?: Record<string, string> } = {}): Promise<CheckAnswer> {
+    const timeoutMs = options.timeoutMs ?? this.#timeoutMs;
+    const fields = message as Record<string, unknown>;
+    const id = fields.id;
+    const awaited = typeof id === "string" || typeof id === "number" ? id : undefined;
+    const method = typeof fields.method === "string" ? fields.method : undefined;
+    let headers = options.headers;
+    if (headers === undefined && this.era === "modern" && this.#transport.sendsHeaders && method !== undefined) {
+      // spec 2026-07-28 streamable-http ("Request Metadata"): the headers a request carries.
+      headers = requestHeaders(method, isObject(fields.params) ? fields.params : undefined);
+    }
+    const sendOptions = { deadline: Date.now() + timeoutMs, ...(headers === undefined ? {} : { headers }) };
+    return new Promise<CheckAnswer>((resolve) => {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      let index = 0;
+      const done = (answer: CheckAnswer) => {
+        if (timer !== undefined) clearTimeout(timer);
+        timer = undefined;
+        resolve(answer);
+      };
+      const answered = (at: number) => {
+        const seen = this.#log.message(at);
+        done(seen === undefined ? { failed: "answered, but the answer was not kept (over the check's bounds)", request: index } : answerOf(seen, index));
+      };
+      let sent: Promise<void>;
+      try {
+        ({ index, sent } = this.#transport.sendRaw(message, sendOptions, awaited === undefined ? undefined : { id: awaited, answered }));
+      } catch (error) {
+        if (awaited !== undefined) this.#transport.forget(awaited);
+        done({ failed: messageOf(error) });
+        return;
+      }
+      sent.then(
+        () => {
+          if (awaited === undefined) done({ sent: true, request: index });
+        },
+        (error: unknown) => {
+          if (awaited !== undefined) this.#transport.forget(awaited);
+          done({ failed: messageOf(error), request: index });
+        },
+      );
+      if (awaited !== undefined) {
+        timer = setTimeout(() => {
+          this.#transport.forget(awaited);
+          done({ timeout: true, request: index });
+        }, timeoutMs);
+      }
+    });
+  }
+
+  async walk(options: { timeoutMs?: number; maxPages?: number } = {}): Promise<WalkResult> {
+    const capabilities = this.#capabilities();
+    const lists: ObservedLists = {};
+    const walks: ListWalk[] = [];
+    for (const list of LISTS) {
+      if (capabilities[list.capability] === undefined) continue;
+      const walk: ListWalk = { method: list.method, pages: [], cursors: [] };
+      walks.push(walk);
+      const items: ListedItem[] = [];
+      const seenCursors = new Set<string>();
+      let cursor: string | undefined;
+      let complete = false;
+      for (;;) {
+        if (walk.pages.length >= (options.maxPages ?? MAX_LIST_PAGES)) {
+          walk.stopped = "page-limit";
+          break;
+        }
+        const answer = await this.request(list.method, cursor === undefined ? undefined : { cursor }, { timeoutMs: options.timeoutMs });
+        walk.pages.push(answer);
+        if (!("result" in answer)) {
+          walk.stopped = "failed";
+          break;
+        }
+        const listed = answer.result[list.key];
+        if (Array.isArray(listed)) {
+          listed.forEach((value, i) => items.push({ value, index: answer.answer, pointer: `/result/${list.key}/${i}` }));
+        }
+        const next = answer.result.nextCursor;
+        if (typeof next !== "string") {
+          complete = true;
+          break;
+        }
+        if (seenCursors.has(next)) {
+          walk.stopped = "repeated-cursor";
+          break;
+        }
+        seenCursors.add(next);
+        walk.cursors.push(next);
+        cursor = next;
+      }
+      // A list that failed on a page is not listed (observed.ts); one cut short by a bad cursor keeps what came.
+      if (complete || walk.stopped !== "failed") lists[list.into] = items;
+    }
+    this.#lists = lists;
+    return { lists, walks };
+  }
+
+  observed(): Observed {
+    const negotiation = this.#negotiation ?? negotiationAnswer(this.#log);
+    const observed: Observed = {
+      era: this.era,
+      protocolVersion: this.protocolVersion,
+      capabilities: this.#capabilities(),
+      lists: this.#lists,
+      messages: this.#log.messages,
+    };
+    if (negotiation !== undefined) {
+      observed.negotiation = { result: negotiation.result, index: negotiation.seen.index };
+      const instructions = negotiation.result.instructions;
+      if (typeof instructions === "string") observed.instructions = instructions;
+    }
+    return observed;
+  }
+
+  /** The capabilities the server declared, raw ({} when none were readable). */
+  #capabilities(): Record<string, unknown> {
+    const negotiation = this.#negotiation ?? negotiationAnswer(this.#log);
+    const capabilities = negotiation?.result.capabilities;
+    return isObject(capabilities) ? capabilities : {};
+  }
+
+  close(): Promise<void> {
+    this.#closing ??= this.#shutdown();
+    return this.#closing;
+  }
+
+  async #shutdown(): Promise<void> {
+    const bound = (promise: Promise<void>) =>
+      withTimeout(promise, DEFAULT_CLOSE_TIMEOUT_MS, () => errorOf(`the check session did not close within ${DEFAULT_CLOSE_TIMEOUT_MS} ms`)).catch(() => {});
+    await bound(this.#client.close());
+    this.#transport.release();
+    await bound(this.#transport.close());
+  }
+}
+
+/** A recorded answer as a CheckAnswer. */
+function answerOf(seen: SeenMessage, request: number): CheckAnswer {
+  const message = seen.message as unknown as Record<string, unknown>;
+  if ("error" in message && isObject(message.error)) return { error: message.error as unknown as WireError, request, answer: seen.index };
+  if (isObject(message.result)) return { result: message.result, request, answer: seen.index };
+  return { failed: "the answer holds neither a result object nor an error", request };
+}
