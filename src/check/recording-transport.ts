@@ -60,9 +60,31 @@ export function idKey(id: RequestId): string {
 }
 
 /**
- * Every message of one check session, in order, and what the transport reported; shared by the
- * transports of a session (a stdio server that exits on the era probe is started again on a
- * new one, and its messages go on being numbered).
+ * The ids of one connection's requests both ways: the method an answer names, the index of a
+ * request and of its answer. Each transport has its own (ids restart on a new connection).
+ */
+export class IdBook {
+  /** Our requests and the server's, by id: the method an answer names, and the index of the request. */
+  readonly sent = new BoundedMap<{ method: string; index: number }>();
+  readonly received = new BoundedMap<{ method: string; index: number }>();
+  /** The index of the first answer to each of our requests, by id. */
+  readonly answers = new BoundedMap<number>();
+
+  /** The index of our request with this id, if it was seen. */
+  requestIndex(id: RequestId): number | undefined {
+    return this.sent.get(idKey(id))?.index;
+  }
+
+  /** The index of the first answer received to our request with this id, if any. */
+  answerIndex(id: RequestId): number | undefined {
+    return this.answers.get(idKey(id));
+  }
+}
+
+/**
+ * Every message of a check, in order, numbered from 1 across all its connections (the session,
+ * and the fresh connections of the probes: one numbering, as one trace file has), and what the
+ * transports reported.
  */
 export class SessionLog {
   readonly messages: SeenMessage[] = [];
@@ -74,37 +96,42 @@ export class SessionLog {
   readonly #startedAt: number;
   readonly #bounds: Required<RecordingBounds>;
   #values = 0;
-  /** Our requests and the server's, by id: the method an answer names, and the index of the request. */
-  readonly #sent = new BoundedMap<{ method: string; index: number }>();
-  readonly #received = new BoundedMap<{ method: string; index: number }>();
-  /** The index of the answer to each of our requests, by id. */
-  readonly #answers = new BoundedMap<number>();
-  /** Messages kept, by index (index - 1 is its place while every message is kept). */
+  /** Messages kept, by index. */
   readonly #byIndex = new Map<number, SeenMessage>();
 
-  constructor(startedAt: number, bounds: RecordingBounds = {}) {
+  /** `startedAt`: `performance.now()` when the check started (SeenMessage.at counts from it). */
+  constructor(startedAt: number = performance.now(), bounds: RecordingBounds = {}) {
     this.#startedAt = startedAt;
     this.#bounds = { ...DEFAULTS, ...bounds };
   }
 
-  /** Records one message crossing the wire; returns its index. */
-  record(dir: "send" | "receive", message: JsonRpcMessage): number {
+  /** When the check started, as `performance.now()`. */
+  get startedAt(): number {
+    return this.#startedAt;
+  }
+
+  /**
+   * Records one message crossing the wire of the connection whose ids `book` keeps, and puts
+   * what is kept in `into` too (the messages of one session); returns its index.
+   */
+  record(dir: "send" | "receive", message: JsonRpcMessage, book: IdBook, into?: SeenMessage[]): number {
     const index = ++this.count;
     const raw = message as unknown as Record<string, unknown>;
     const id = isObject(raw) ? raw.id : undefined;
     const method = isObject(raw) && typeof raw.method === "string" ? raw.method : undefined;
     const hasId = typeof id === "string" || typeof id === "number";
     let answers: string | undefined;
-    if (method !== undefined && hasId) (dir === "send" ? this.#sent : this.#received).set(idKey(id), { method, index });
+    if (method !== undefined && hasId) (dir === "send" ? book.sent : book.received).set(idKey(id), { method, index });
     else if (method === undefined && hasId) {
       // An answer: to one of ours when received, to one of the server's when sent.
-      answers = (dir === "receive" ? this.#sent : this.#received).get(idKey(id))?.method;
-      if (dir === "receive" && !this.#answers.has(idKey(id))) this.#answers.set(idKey(id), index);
+      answers = (dir === "receive" ? book.sent : book.received).get(idKey(id))?.method;
+      if (dir === "receive" && !book.answers.has(idKey(id))) book.answers.set(idKey(id), index);
     }
     if (this.messages.length >= this.#bounds.maxMessages) return index;
     const seen: SeenMessage = { index, dir, message: this.#kept(raw), at: Math.round(performance.now() - this.#startedAt) };
     if (method === undefined && answers !== undefined) seen.method = answers;
     this.messages.push(seen);
+    into?.push(seen);
     this.#byIndex.set(index, seen);
     return index;
   }
@@ -114,17 +141,8 @@ export class SessionLog {
     return this.#byIndex.get(index);
   }
 
-  /** The index of our request with this id, if it was seen. */
-  requestIndex(id: RequestId): number | undefined {
-    return this.#sent.get(idKey(id))?.index;
-  }
-
-  /** The index of the first answer received to our request with this id, if any. */
-  answerIndex(id: RequestId): number | undefined {
-    return this.#answers.get(idKey(id));
-  }
-
-  problem(error: Error): void {
+  /** Keeps what a transport reported (in `into` too), up to maxProblems. */
+  problem(error: Error, into?: TransportProblem[]): void {
     if (this.problems.length >= this.#bounds.maxProblems) return;
     const code = (error as { code?: unknown }).code;
     const problem: TransportProblem = {
@@ -134,6 +152,7 @@ export class SessionLog {
     };
     if (typeof code === "string") problem.code = code;
     this.problems.push(problem);
+    into?.push(problem);
   }
 
   /** The message as kept: a bounded copy; past the session's budget its envelope, the rest a marker. */
@@ -184,18 +203,25 @@ interface RawWaiter {
 export class RecordingTransport extends TransportWrapper {
   readonly inner: ClientTransport;
   readonly log: SessionLog;
+  /** This connection's request ids. */
+  readonly ids = new IdBook();
+  /** The messages and problems of the session this transport serves (a restart's transport shares them). */
+  readonly #seen: SeenMessage[];
+  readonly #problems: TransportProblem[];
   /** While true, close() does not close the inner transport (release() ends it). */
   held = false;
   readonly #raw = new Map<string, RawWaiter>();
 
-  constructor(inner: ClientTransport, log: SessionLog) {
+  constructor(inner: ClientTransport, log: SessionLog, seen: SeenMessage[], problems: TransportProblem[]) {
     super();
     this.inner = inner;
     this.log = log;
+    this.#seen = seen;
+    this.#problems = problems;
     inner.onmessage = (message) => this.#received(message);
     inner.onclose = (details) => this.notifyClose(details);
     inner.onerror = (error) => {
-      log.problem(error);
+      log.problem(error, problems);
       this.reportError(error);
     };
     this.hooks.attach(inner);
@@ -228,7 +254,7 @@ export class RecordingTransport extends TransportWrapper {
   }
 
   send(message: JsonRpcMessage, options?: SendOptions): Promise<void> {
-    this.log.record("send", message);
+    this.log.record("send", message, this.ids, this.#seen);
     return options === undefined ? this.inner.send(message) : this.inner.send(message, options);
   }
 
@@ -240,7 +266,7 @@ export class RecordingTransport extends TransportWrapper {
    */
   sendRaw(message: object, options: SendOptions, waitFor?: { id: RequestId; answered: (index: number) => void }): { index: number; sent: Promise<void> } {
     if (waitFor !== undefined) this.#raw.set(idKey(waitFor.id), { resolve: waitFor.answered });
-    const index = this.log.record("send", message as JsonRpcMessage);
+    const index = this.log.record("send", message as JsonRpcMessage, this.ids, this.#seen);
     return { index, sent: this.inner.send(message as JsonRpcMessage, options) };
   }
 
@@ -250,7 +276,7 @@ export class RecordingTransport extends TransportWrapper {
   }
 
   #received(message: JsonRpcMessage): void {
-    const index = this.log.record("receive", message);
+    const index = this.log.record("receive", message, this.ids, this.#seen);
     const raw = message as unknown as Record<string, unknown>;
     if (!("method" in raw) && this.#raw.size > 0) {
       const id = raw.id;

@@ -25,11 +25,12 @@ import type { TraceSink } from "../transport/trace-event.ts";
 import { TracingTransport } from "../transport/tracing.ts";
 import type { ClientTransport } from "../transport/transport.ts";
 import type { ListedItem, Observed, ObservedLists } from "./observed.ts";
-import { type RecordingBounds, RecordingTransport, SessionLog, type TransportProblem } from "./recording-transport.ts";
+import { RecordingTransport, SessionLog, type TransportProblem } from "./recording-transport.ts";
 import type { SeenMessage } from "./rule.ts";
 import type { CheckTarget } from "./target.ts";
 
-export type { TransportProblem } from "./recording-transport.ts";
+export { SessionLog } from "./recording-transport.ts";
+export type { RecordingBounds, TransportProblem } from "./recording-transport.ts";
 
 /** Who the check says it is, in `initialize` and in each 2026-07-28 request's `_meta`. */
 export const CHECK_CLIENT_INFO = { name: "mcpwire-check", version: "1" } as const;
@@ -59,11 +60,15 @@ export interface SessionOptions {
   trace?: TraceSink;
   /** Bound of each wait: the connect, each request (unless a request says otherwise). Default 10 s. */
   timeoutMs?: number;
-  /** `performance.now()` when the check started: SeenMessage.at counts from it. Default: now. */
-  startedAt?: number;
-  /** How much of the session is kept (recording-transport.ts). */
-  bounds?: RecordingBounds;
+  /**
+   * The check's log: every connection of one check numbers its messages in it, as one trace
+   * file has them (the session's, and each probe's fresh connection). Default: a log of its own.
+   */
+  log?: SessionLog;
 }
+
+/** Options of openConnection: as a session's, without the era (nothing is negotiated). */
+export type ConnectionOptions = Omit<SessionOptions, "protocol">;
 
 /** A JSON-RPC error as the server sent it (the envelope guarantees an integer code and a string message). */
 export interface WireError {
@@ -101,8 +106,35 @@ export interface WalkResult {
   walks: ListWalk[];
 }
 
+/**
+ * A connection of the check's own (openConnection): raw messages only, no Client, nothing
+ * negotiated unless the probe sends it. A probe of the lifecycle starts one to send an
+ * `initialize` of its own making.
+ */
+export interface CheckConnection {
+  /** The messages of this connection so far, both ways (live; SeenMessage.index numbers them across the check). */
+  readonly messages: readonly SeenMessage[];
+  /** What the transport reported without ending the connection (lines that are not JSON-RPC, undeliverable answers). */
+  readonly problems: readonly TransportProblem[];
+  /** Whether the connection has ended (the server exited, the stream closed). */
+  readonly ended: boolean;
+  /**
+   * `message` sent on the transport as it is (a malformed request, a notification); when it has a
+   * string or number `id`, its answer (matched by that id) is taken out before a Client sees it.
+   * Over HTTP on the 2026-07-28 wire the request headers the Client would send go with it unless
+   * `headers` are given.
+   */
+  raw(message: object, options?: { timeoutMs?: number; headers?: Record<string, string> }): Promise<CheckAnswer>;
+  /** A fresh id for a raw request, never one the Client uses (its are numbers). */
+  rawId(): string;
+  /** The message with this index, if it was kept. */
+  message(index: number): SeenMessage | undefined;
+  /** Ends the connection (bounded); safe to call twice. */
+  close(): Promise<void>;
+}
+
 /** A session of the check with one server in one era (openSession). */
-export interface CheckSession {
+export interface CheckSession extends CheckConnection {
   readonly era: ProtocolEra;
   /** The version spoken: the initialize answer's, or the 2026-07-28 version discovered (as the server said it, a string). */
   readonly protocolVersion: string;
@@ -112,33 +144,14 @@ export interface CheckSession {
    * over the same connection, each request sent as the Client would (protocol fields included).
    */
   readonly clientRefused?: string;
-  /** Every message so far, both ways (live; index from 1). */
-  readonly messages: readonly SeenMessage[];
-  /** What the transport reported without ending the connection (lines that are not JSON-RPC, undeliverable answers). */
-  readonly problems: readonly TransportProblem[];
-  /** Whether the connection has ended (the server exited, the stream closed). */
-  readonly ended: boolean;
   /** A request through the client's chain; its answer as the server sent it, whatever the Client made of it. */
   request(method: string, params?: Params, options?: { timeoutMs?: number; signal?: AbortSignal }): Promise<CheckAnswer>;
-  /**
-   * `message` sent on the transport as it is (a malformed request, a notification); when it has a
-   * string or number `id`, its answer (matched by that id) is taken out before the Client sees it.
-   * Over HTTP on the 2026-07-28 wire the request headers the Client would send go with it unless
-   * `headers` are given.
-   */
-  raw(message: object, options?: { timeoutMs?: number; headers?: Record<string, string> }): Promise<CheckAnswer>;
-  /** A fresh id for a raw request, never one the Client uses (its are numbers). */
-  rawId(): string;
   /** `params` with the era's per-request protocol fields (2026-07-28: in `_meta`; the handshake era: as they are). */
   withProtocolFields(params?: Params): Params | undefined;
-  /** The message with this index, if it was kept. */
-  message(index: number): SeenMessage | undefined;
   /** tools/list, resources/list, resources/templates/list, prompts/list for each declared capability, every cursor followed. */
   walk(options?: { timeoutMs?: number; maxPages?: number }): Promise<WalkResult>;
-  /** The session as the families read it, with the lists of the last walk(). */
+  /** The session as the families read it (its own connection's messages), with the lists of the last walk(). */
   observed(): Observed;
-  /** Ends the session (bounded); safe to call twice. */
-  close(): Promise<void>;
 }
 
 /** Why no session could be opened (the server did not start, or never answered the negotiation): what was seen is kept. */
@@ -177,23 +190,54 @@ const LISTS = [
   { method: "prompts/list", capability: "prompts", key: "prompts", into: "prompts" },
 ] as const;
 
+/** A recording transport for `target`, in `log`, traced when a sink is given. */
+function recorder(target: CheckTarget, options: ConnectionOptions, log: SessionLog, seen: SeenMessage[], problems: TransportProblem[]): RecordingTransport {
+  const inner = targetTransport(target);
+  const traced = options.trace === undefined ? inner : new TracingTransport(inner, undefined, { sink: options.trace, startedAt: log.startedAt });
+  return new RecordingTransport(traced, log, seen, problems);
+}
+
+/**
+ * Opens a bare connection to `target`: the transport started and recorded, nothing sent. Rejects
+ * with a CheckSessionError when the transport cannot start (the command does not exist, …).
+ */
+export async function openConnection(target: CheckTarget, options: ConnectionOptions = {}): Promise<CheckConnection> {
+  const log = options.log ?? new SessionLog();
+  const seen: SeenMessage[] = [];
+  const problems: TransportProblem[] = [];
+  const transport = recorder(target, options, log, seen, problems);
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  try {
+    await withTimeout(
+      transport.start(),
+      timeoutMs,
+      () => new CheckSessionError(`${transport.description}: did not start within ${timeoutMs} ms`, { messages: seen, problems }),
+    );
+  } catch (error) {
+    await transport.close().catch(() => {});
+    throw error instanceof CheckSessionError
+      ? error
+      : new CheckSessionError(`${transport.description}: could not connect: ${messageOf(error)}`, { messages: seen, problems, cause: error });
+  }
+  return new Connection(transport, log, seen, problems, timeoutMs);
+}
+
 /**
  * Opens a check session with `target` in the era `options.protocol` asks for. Resolves once the
  * era is settled (the Client ready, or — on a malformed negotiation result — the session going on
  * raw); rejects with a CheckSessionError, holding what was seen, when the server never answered
- * the negotiation (it did not start, exited, stayed silent, or refused it with an error).
+ * the negotiation with a result (it did not start, exited, stayed silent, or refused it).
  */
 export async function openSession(target: CheckTarget, options: SessionOptions): Promise<CheckSession> {
-  const startedAt = options.startedAt ?? performance.now();
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  const log = new SessionLog(startedAt, options.bounds);
+  const log = options.log ?? new SessionLog();
+  const seen: SeenMessage[] = [];
+  const problems: TransportProblem[] = [];
   let current: RecordingTransport | undefined;
   const make = (): ClientTransport => {
-    const inner = targetTransport(target);
-    const traced = options.trace === undefined ? inner : new TracingTransport(inner, undefined, { sink: options.trace, startedAt });
     // The transport of a server started again after the era probe: the old one may close now.
     current?.release();
-    current = new RecordingTransport(traced, log);
+    current = recorder(target, options, log, seen, problems);
     current.held = true;
     return current;
   };
@@ -207,7 +251,6 @@ export async function openSession(target: CheckTarget, options: SessionOptions):
     discoverTimeoutMs: Math.min(timeoutMs, DEFAULT_DISCOVER_TIMEOUT_MS),
     maxPages: MAX_LIST_PAGES,
   });
-  // Problems the Client reports (a listener never throws into it).
   let refusal: string | undefined;
   try {
     // A function, so that a stdio server that exits on the era probe is started again (negotiation.ts).
@@ -217,58 +260,162 @@ export async function openSession(target: CheckTarget, options: SessionOptions):
   }
   const transport = current!;
   transport.held = false;
-  const negotiation = negotiationAnswer(log);
-  if (refusal !== undefined) {
-    // The Client gave up. If the server did answer the negotiation with a result, the session
-    // goes on raw over the same connection (the check judges that result); else it failed.
-    if (negotiation === undefined || transport.ended) {
-      await transport.close().catch(() => {});
-      throw new CheckSessionError(`${transport.description}: no check session: ${refusal}`, {
-        messages: log.messages,
-        problems: log.problems,
-        cause: client.failure,
-      });
+  const negotiation = negotiationAnswer(transport, log);
+  // The Client gave up. If the server did answer the negotiation with a result, the session goes
+  // on raw over the same connection (the check judges that result); else there is no session.
+  if (refusal !== undefined && (negotiation === undefined || transport.ended)) {
+    await transport.close().catch(() => {});
+    throw new CheckSessionError(`${transport.description}: no check session: ${refusal}`, { messages: seen, problems, cause: client.failure });
+  }
+  return new Session(client, transport, log, seen, problems, timeoutMs, refusal, negotiation);
+}
+
+/** What answered the negotiation: the result to this connection's last initialize or server/discover, and the era it settles. */
+interface NegotiationAnswer {
+  seen: SeenMessage;
+  result: Record<string, unknown>;
+  era: ProtocolEra;
+}
+
+function negotiationAnswer(transport: RecordingTransport, log: SessionLog): NegotiationAnswer | undefined {
+  let found: NegotiationAnswer | undefined;
+  for (const [key, request] of transport.ids.sent) {
+    if (request.method !== "initialize" && request.method !== "server/discover") continue;
+    const index = transport.ids.answers.get(key);
+    const seen = index === undefined ? undefined : log.message(index);
+    const result = (seen?.message as { result?: unknown } | undefined)?.result;
+    if (seen !== undefined && isObject(result) && (found === undefined || seen.index > found.seen.index)) {
+      found = { seen, result, era: request.method === "initialize" ? "legacy" : "modern" };
     }
   }
-  return new Session(client, transport, log, timeoutMs, refusal, negotiation);
+  return found;
 }
 
-/** The last result answering initialize or server/discover, and the era it settles. */
-function negotiationAnswer(log: SessionLog): { seen: SeenMessage; result: Record<string, unknown>; era: ProtocolEra } | undefined {
-  for (let i = log.messages.length - 1; i >= 0; i--) {
-    const seen = log.messages[i]!;
-    if (seen.dir !== "receive" || (seen.method !== "initialize" && seen.method !== "server/discover")) continue;
-    const result = (seen.message as { result?: unknown }).result;
-    if (isObject(result)) return { seen, result, era: seen.method === "initialize" ? "legacy" : "modern" };
+/** A recorded connection: raw messages, their answers by id. */
+class Connection implements CheckConnection {
+  protected readonly transport: RecordingTransport;
+  protected readonly log: SessionLog;
+  protected readonly timeoutMs: number;
+  readonly #seen: SeenMessage[];
+  readonly #problems: TransportProblem[];
+  #rawIds = 0;
+  #closing: Promise<void> | undefined;
+
+  constructor(transport: RecordingTransport, log: SessionLog, seen: SeenMessage[], problems: TransportProblem[], timeoutMs: number) {
+    this.transport = transport;
+    this.log = log;
+    this.#seen = seen;
+    this.#problems = problems;
+    this.timeoutMs = timeoutMs;
   }
-  return undefined;
+
+  get messages(): readonly SeenMessage[] {
+    return this.#seen;
+  }
+
+  get problems(): readonly TransportProblem[] {
+    return this.#problems;
+  }
+
+  get ended(): boolean {
+    return this.transport.ended;
+  }
+
+  message(index: number): SeenMessage | undefined {
+    return this.log.message(index);
+  }
+
+  rawId(): string {
+    return `check-${++this.#rawIds}`;
+  }
+
+  /** Headers a raw request carries by default (none; a modern session's over HTTP: the Client's). */
+  protected defaultHeaders(_method: string, _params: Params | undefined): Record<string, string> | undefined {
+    return undefined;
+  }
+
+  raw(message: object, options: { timeoutMs?: number; headers?: Record<string, string> } = {}): Promise<CheckAnswer> {
+    const timeoutMs = options.timeoutMs ?? this.timeoutMs;
+    const fields = message as Record<string, unknown>;
+    const id = fields.id;
+    const awaited = typeof id === "string" || typeof id === "number" ? id : undefined;
+    const method = typeof fields.method === "string" ? fields.method : undefined;
+    const headers = options.headers ?? (method === undefined ? undefined : this.defaultHeaders(method, isObject(fields.params) ? fields.params : undefined));
+    const sendOptions = { deadline: Date.now() + timeoutMs, ...(headers === undefined ? {} : { headers }) };
+    return new Promise<CheckAnswer>((resolve) => {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      let index = 0;
+      const done = (answer: CheckAnswer) => {
+        if (timer !== undefined) clearTimeout(timer);
+        timer = undefined;
+        resolve(answer);
+      };
+      const answered = (at: number) => {
+        const seen = this.log.message(at);
+        done(seen === undefined ? { failed: "answered, but the answer was not kept (over the check's bounds)", request: index } : answerOf(seen, index));
+      };
+      let sent: Promise<void>;
+      try {
+        ({ index, sent } = this.transport.sendRaw(message, sendOptions, awaited === undefined ? undefined : { id: awaited, answered }));
+      } catch (error) {
+        if (awaited !== undefined) this.transport.forget(awaited);
+        done({ failed: messageOf(error) });
+        return;
+      }
+      sent.then(
+        () => {
+          if (awaited === undefined) done({ sent: true, request: index });
+        },
+        (error: unknown) => {
+          if (awaited !== undefined) this.transport.forget(awaited);
+          done({ failed: messageOf(error), request: index });
+        },
+      );
+      if (awaited !== undefined) {
+        timer = setTimeout(() => {
+          this.transport.forget(awaited);
+          done({ timeout: true, request: index });
+        }, timeoutMs);
+      }
+    });
+  }
+
+  close(): Promise<void> {
+    this.#closing ??= this.shutdown();
+    return this.#closing;
+  }
+
+  protected async shutdown(): Promise<void> {
+    this.transport.release();
+    await bounded(this.transport.close());
+  }
 }
 
-class Session implements CheckSession {
+/** `promise`, given up on after DEFAULT_CLOSE_TIMEOUT_MS; never rejects. */
+function bounded(promise: Promise<void>): Promise<void> {
+  return withTimeout(promise, DEFAULT_CLOSE_TIMEOUT_MS, () => errorOf(`did not close within ${DEFAULT_CLOSE_TIMEOUT_MS} ms`)).catch(() => {});
+}
+
+class Session extends Connection implements CheckSession {
   readonly era: ProtocolEra;
   readonly protocolVersion: string;
   readonly clientRefused: string | undefined;
   readonly #client: Client;
-  readonly #transport: RecordingTransport;
-  readonly #log: SessionLog;
-  readonly #timeoutMs: number;
-  readonly #negotiation: { seen: SeenMessage; result: Record<string, unknown> } | undefined;
+  readonly #negotiation: NegotiationAnswer | undefined;
   #lists: ObservedLists = {};
-  #rawIds = 0;
-  #closing: Promise<void> | undefined;
 
   constructor(
     client: Client,
     transport: RecordingTransport,
     log: SessionLog,
+    seen: SeenMessage[],
+    problems: TransportProblem[],
     timeoutMs: number,
     refusal: string | undefined,
-    negotiation: { seen: SeenMessage; result: Record<string, unknown>; era: ProtocolEra } | undefined,
+    negotiation: NegotiationAnswer | undefined,
   ) {
+    super(transport, log, seen, problems, timeoutMs);
     this.#client = client;
-    this.#transport = transport;
-    this.#log = log;
-    this.#timeoutMs = timeoutMs;
     this.#negotiation = negotiation;
     this.clientRefused = refusal;
     if (refusal === undefined) {
@@ -282,27 +429,13 @@ class Session implements CheckSession {
       // spec 2025-11-25 basic/lifecycle ("Initialization"): after initialize, initialized —
       // sent here, as the Client that refused the result did not.
       if (this.era === "legacy") void this.raw({ jsonrpc: "2.0", method: "notifications/initialized" });
+      else transport.setProtocolVersion(LATEST_MODERN_PROTOCOL_VERSION);
     }
   }
 
-  get messages(): readonly SeenMessage[] {
-    return this.#log.messages;
-  }
-
-  get problems(): readonly TransportProblem[] {
-    return this.#log.problems;
-  }
-
-  get ended(): boolean {
-    return this.#transport.ended;
-  }
-
-  message(index: number): SeenMessage | undefined {
-    return this.#log.message(index);
-  }
-
-  rawId(): string {
-    return `check-${++this.#rawIds}`;
+  protected override defaultHeaders(method: string, params: Params | undefined): Record<string, string> | undefined {
+    // spec 2026-07-28 streamable-http ("Request Metadata"): the headers a request carries.
+    return this.era === "modern" && this.transport.sendsHeaders ? requestHeaders(method, params) : undefined;
   }
 
   withProtocolFields(params?: Params): Params | undefined {
@@ -315,7 +448,7 @@ class Session implements CheckSession {
   }
 
   async request(method: string, params?: Params, options: { timeoutMs?: number; signal?: AbortSignal } = {}): Promise<CheckAnswer> {
-    const timeoutMs = options.timeoutMs ?? this.#timeoutMs;
+    const timeoutMs = options.timeoutMs ?? this.timeoutMs;
     if (this.clientRefused !== undefined) {
       return await this.raw({ jsonrpc: "2.0", id: this.rawId(), method, params: this.withProtocolFields(params) ?? {} }, { timeoutMs });
     }
@@ -327,10 +460,10 @@ class Session implements CheckSession {
       failure = error;
     }
     // The last id sent is the final round's (a 2026-07-28 version retry sends the request again).
-    const request = id === undefined ? undefined : this.#log.requestIndex(id);
-    const answer = id === undefined ? undefined : this.#log.answerIndex(id);
+    const request = id === undefined ? undefined : this.transport.ids.requestIndex(id);
+    const answer = id === undefined ? undefined : this.transport.ids.answerIndex(id);
     if (answer !== undefined) {
-      const seen = this.#log.message(answer);
+      const seen = this.log.message(answer);
       if (seen !== undefined) return answerOf(seen, request ?? 0);
     }
     if (failure instanceof RequestTimeoutError || (failure instanceof RequestAbortedError && failure.code === "timeout")) {
@@ -338,56 +471,6 @@ class Session implements CheckSession {
     }
     const failed = failure === undefined ? "answered, but the answer was not kept (over the check's bounds)" : messageOf(failure);
     return request === undefined ? { failed } : { failed, request };
-  }
-
-  raw(message: object, options: { timeoutMs?: number; headers?: Record<string, string> } = {}): Promise<CheckAnswer> {
-    const timeoutMs = options.timeoutMs ?? this.#timeoutMs;
-    const fields = message as Record<string, unknown>;
-    const id = fields.id;
-    const awaited = typeof id === "string" || typeof id === "number" ? id : undefined;
-    const method = typeof fields.method === "string" ? fields.method : undefined;
-    let headers = options.headers;
-    if (headers === undefined && this.era === "modern" && this.#transport.sendsHeaders && method !== undefined) {
-      // spec 2026-07-28 streamable-http ("Request Metadata"): the headers a request carries.
-      headers = requestHeaders(method, isObject(fields.params) ? fields.params : undefined);
-    }
-    const sendOptions = { deadline: Date.now() + timeoutMs, ...(headers === undefined ? {} : { headers }) };
-    return new Promise<CheckAnswer>((resolve) => {
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      let index = 0;
-      const done = (answer: CheckAnswer) => {
-        if (timer !== undefined) clearTimeout(timer);
-        timer = undefined;
-        resolve(answer);
-      };
-      const answered = (at: number) => {
-        const seen = this.#log.message(at);
-        done(seen === undefined ? { failed: "answered, but the answer was not kept (over the check's bounds)", request: index } : answerOf(seen, index));
-      };
-      let sent: Promise<void>;
-      try {
-        ({ index, sent } = this.#transport.sendRaw(message, sendOptions, awaited === undefined ? undefined : { id: awaited, answered }));
-      } catch (error) {
-        if (awaited !== undefined) this.#transport.forget(awaited);
-        done({ failed: messageOf(error) });
-        return;
-      }
-      sent.then(
-        () => {
-          if (awaited === undefined) done({ sent: true, request: index });
-        },
-        (error: unknown) => {
-          if (awaited !== undefined) this.#transport.forget(awaited);
-          done({ failed: messageOf(error), request: index });
-        },
-      );
-      if (awaited !== undefined) {
-        timer = setTimeout(() => {
-          this.#transport.forget(awaited);
-          done({ timeout: true, request: index });
-        }, timeoutMs);
-      }
-    });
   }
 
   async walk(options: { timeoutMs?: number; maxPages?: number } = {}): Promise<WalkResult> {
@@ -401,7 +484,6 @@ class Session implements CheckSession {
       const items: ListedItem[] = [];
       const seenCursors = new Set<string>();
       let cursor: string | undefined;
-      let complete = false;
       for (;;) {
         if (walk.pages.length >= (options.maxPages ?? MAX_LIST_PAGES)) {
           walk.stopped = "page-limit";
@@ -418,10 +500,7 @@ class Session implements CheckSession {
           listed.forEach((value, i) => items.push({ value, index: answer.answer, pointer: `/result/${list.key}/${i}` }));
         }
         const next = answer.result.nextCursor;
-        if (typeof next !== "string") {
-          complete = true;
-          break;
-        }
+        if (typeof next !== "string") break;
         if (seenCursors.has(next)) {
           walk.stopped = "repeated-cursor";
           break;
@@ -431,21 +510,21 @@ class Session implements CheckSession {
         cursor = next;
       }
       // A list that failed on a page is not listed (observed.ts); one cut short by a bad cursor keeps what came.
-      if (complete || walk.stopped !== "failed") lists[list.into] = items;
+      if (walk.stopped !== "failed") lists[list.into] = items;
     }
     this.#lists = lists;
     return { lists, walks };
   }
 
   observed(): Observed {
-    const negotiation = this.#negotiation ?? negotiationAnswer(this.#log);
     const observed: Observed = {
       era: this.era,
       protocolVersion: this.protocolVersion,
       capabilities: this.#capabilities(),
       lists: this.#lists,
-      messages: this.#log.messages,
+      messages: this.messages,
     };
+    const negotiation = this.#negotiation;
     if (negotiation !== undefined) {
       observed.negotiation = { result: negotiation.result, index: negotiation.seen.index };
       const instructions = negotiation.result.instructions;
@@ -456,22 +535,13 @@ class Session implements CheckSession {
 
   /** The capabilities the server declared, raw ({} when none were readable). */
   #capabilities(): Record<string, unknown> {
-    const negotiation = this.#negotiation ?? negotiationAnswer(this.#log);
-    const capabilities = negotiation?.result.capabilities;
+    const capabilities = this.#negotiation?.result.capabilities;
     return isObject(capabilities) ? capabilities : {};
   }
 
-  close(): Promise<void> {
-    this.#closing ??= this.#shutdown();
-    return this.#closing;
-  }
-
-  async #shutdown(): Promise<void> {
-    const bound = (promise: Promise<void>) =>
-      withTimeout(promise, DEFAULT_CLOSE_TIMEOUT_MS, () => errorOf(`the check session did not close within ${DEFAULT_CLOSE_TIMEOUT_MS} ms`)).catch(() => {});
-    await bound(this.#client.close());
-    this.#transport.release();
-    await bound(this.#transport.close());
+  protected override async shutdown(): Promise<void> {
+    await bounded(this.#client.close());
+    await super.shutdown();
   }
 }
 

@@ -6,7 +6,7 @@
 import "../support/test-env.ts";
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { CheckSessionError, openSession } from "../../src/check/session.ts";
+import { CheckSessionError, openConnection, openSession, SessionLog } from "../../src/check/session.ts";
 import type { CheckTarget } from "../../src/check/target.ts";
 import type { TraceEvent } from "../../src/transport/trace-event.ts";
 import { fixturePath } from "../support/fixture-process.ts";
@@ -164,12 +164,37 @@ describe("the check session", () => {
   });
 
   test("what is kept is bounded: a message past its budget is cut, and counted", async () => {
-    const session = await openSession(dualEra(), { protocol: "legacy", timeoutMs: 5000, bounds: { maxValuesPerMessage: 5 } });
+    const session = await openSession(dualEra(), { protocol: "legacy", timeoutMs: 5000, log: new SessionLog(undefined, { maxValuesPerMessage: 5 }) });
     try {
       const answer = await session.request("tools/list");
       assert.ok("result" in answer);
       assert.match(JSON.stringify(answer.result), /not copied/);
     } finally {
+      await session.close();
+    }
+  });
+
+  test("connections sharing a log are numbered in one sequence, each keeping its own messages", async () => {
+    const log = new SessionLog();
+    const session = await openSession(dualEra(), { protocol: "legacy", timeoutMs: 5000, log });
+    const bare = await openConnection(dualEra(), { timeoutMs: 5000, log });
+    try {
+      const answer = await bare.raw({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: { protocolVersion: "1999-01-01", capabilities: {}, clientInfo: { name: "t", version: "1" } },
+      });
+      assert.ok("result" in answer, JSON.stringify(answer));
+      assert.equal(answer.result.protocolVersion, "2025-11-25");
+      assert.equal(bare.message(answer.answer)?.method, "initialize");
+      const ping = await session.request("ping");
+      assert.ok("result" in ping);
+      assert.deepEqual(log.messages.map((m) => m.index), log.messages.map((_, i) => i + 1));
+      assert.deepEqual(bare.messages.map((m) => m.index), [answer.request, answer.answer]);
+      assert.equal(session.messages.length + bare.messages.length, log.messages.length);
+    } finally {
+      await bare.close();
       await session.close();
     }
   });
