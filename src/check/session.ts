@@ -68,7 +68,10 @@ export interface SessionOptions {
 }
 
 /** Options of openConnection: as a session's, without the era (nothing is negotiated). */
-export type ConnectionOptions = Omit<SessionOptions, "protocol">;
+export interface ConnectionOptions extends Omit<SessionOptions, "protocol"> {
+  /** The version an HTTP transport sends as MCP-Protocol-Version from the start (a raw 2026-07-28 request needs it). */
+  protocolVersion?: string;
+}
 
 /** A JSON-RPC error as the server sent it (the envelope guarantees an integer code and a string message). */
 export interface WireError {
@@ -207,6 +210,7 @@ export async function openConnection(target: CheckTarget, options: ConnectionOpt
   const problems: TransportProblem[] = [];
   const transport = recorder(target, options, log, seen, problems);
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  if (options.protocolVersion !== undefined) transport.setProtocolVersion(options.protocolVersion);
   try {
     await withTimeout(
       transport.start(),

@@ -8,15 +8,8 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { CheckSessionError, openConnection, openSession, SessionLog } from "../../src/check/session.ts";
 import type { CheckTarget } from "../../src/check/target.ts";
+import { dualEra } from "../support/dual-era.ts";
 import type { TraceEvent } from "../../src/transport/trace-event.ts";
-import { fixturePath } from "../support/fixture-process.ts";
-
-/** The dual-era fixture over stdio, breaking the rules named. */
-export function dualEra(...breaks: string[]): CheckTarget {
-  const args = [fixturePath("check/dual-era-server.mjs")];
-  for (const name of breaks) args.push("--break", name);
-  return { kind: "stdio", stdio: { command: "node", args } };
-}
 
 describe("the check session", () => {
   test("a legacy session numbers every message both ways, answers named by their request's method", async () => {
@@ -108,14 +101,14 @@ describe("the check session", () => {
   });
 
   test("walk() stops at a repeated cursor and at the page limit", async () => {
-    const repeated = await openSession(dualEra("repeat-cursor"), { protocol: "legacy", timeoutMs: 5000 });
+    const repeated = await openSession(dualEra(["repeat-cursor"]), { protocol: "legacy", timeoutMs: 5000 });
     try {
       const { walks } = await repeated.walk();
       assert.equal(walks[0]?.stopped, "repeated-cursor");
     } finally {
       await repeated.close();
     }
-    const endless = await openSession(dualEra("endless-cursor"), { protocol: "legacy", timeoutMs: 5000 });
+    const endless = await openSession(dualEra(["endless-cursor"]), { protocol: "legacy", timeoutMs: 5000 });
     try {
       const { walks } = await endless.walk({ maxPages: 7 });
       assert.equal(walks[0]?.stopped, "page-limit");
@@ -126,7 +119,7 @@ describe("the check session", () => {
   });
 
   test("an initialize result the Client refuses is recorded, and the session goes on raw", async () => {
-    const session = await openSession(dualEra("init-no-capabilities"), { protocol: "legacy", timeoutMs: 5000 });
+    const session = await openSession(dualEra(["init-no-capabilities"]), { protocol: "legacy", timeoutMs: 5000 });
     try {
       assert.match(session.clientRefused ?? "", /capabilities/);
       assert.equal(session.era, "legacy");
@@ -140,7 +133,7 @@ describe("the check session", () => {
   });
 
   test("a server/discover result the Client refuses: the session goes on raw, with the protocol fields", async () => {
-    const session = await openSession(dualEra("discover-no-capabilities"), { protocol: "modern", timeoutMs: 5000 });
+    const session = await openSession(dualEra(["discover-no-capabilities"]), { protocol: "modern", timeoutMs: 5000 });
     try {
       assert.match(session.clientRefused ?? "", /capabilities/);
       assert.equal(session.era, "modern");
@@ -154,7 +147,7 @@ describe("the check session", () => {
   });
 
   test("a line that is not JSON-RPC is kept as a transport problem", async () => {
-    const session = await openSession(dualEra("garbage-line"), { protocol: "legacy", timeoutMs: 5000 });
+    const session = await openSession(dualEra(["garbage-line"]), { protocol: "legacy", timeoutMs: 5000 });
     try {
       await session.request("ping");
       assert.deepEqual(session.problems.map((p) => p.code), ["bad-line"]);
