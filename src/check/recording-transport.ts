@@ -192,6 +192,8 @@ function countValues(value: unknown, limit: number): number {
 /** Who waits for the answer to a raw request (RecordingTransport.sendRaw). */
 interface RawWaiter {
   resolve(index: number): void;
+  /** Whether an error with a null id answers it too (a request whose id the server may not read). */
+  nullId: boolean;
 }
 
 /**
@@ -260,12 +262,16 @@ export class RecordingTransport extends TransportWrapper {
 
   /**
    * Sends `message` as it is (it need not be well-formed) and returns its index; when
-   * `waitFor` is given, `answered` is told the index of the answer with that id (or of an error
-   * answer with a null id, JSON-RPC 2.0 §5: the id of a request that could not be read), which
-   * the Client never sees.
+   * `waitFor` is given, `answered` is told the index of the answer with that id (or, with
+   * `nullId`, of an error answer with a null id, JSON-RPC 2.0 §5: the answer to a request whose
+   * id could not be read), which the Client never sees.
    */
-  sendRaw(message: object, options: SendOptions, waitFor?: { id: RequestId; answered: (index: number) => void }): { index: number; sent: Promise<void> } {
-    if (waitFor !== undefined) this.#raw.set(idKey(waitFor.id), { resolve: waitFor.answered });
+  sendRaw(
+    message: object,
+    options: SendOptions,
+    waitFor?: { id: RequestId; answered: (index: number) => void; nullId?: boolean },
+  ): { index: number; sent: Promise<void> } {
+    if (waitFor !== undefined) this.#raw.set(idKey(waitFor.id), { resolve: waitFor.answered, nullId: waitFor.nullId === true });
     const index = this.log.record("send", message as JsonRpcMessage, this.ids, this.#seen);
     return { index, sent: this.inner.send(message as JsonRpcMessage, options) };
   }
@@ -281,8 +287,8 @@ export class RecordingTransport extends TransportWrapper {
     if (!("method" in raw) && this.#raw.size > 0) {
       const id = raw.id;
       let key = typeof id === "string" || typeof id === "number" ? idKey(id) : undefined;
-      // An error with a null id answers a request whose id could not be read: the oldest raw one.
-      if (id === null && "error" in raw) key = this.#raw.keys().next().value;
+      // An error with a null id answers a request whose id could not be read: the oldest raw one that allows it.
+      if (id === null && "error" in raw) key = [...this.#raw].find(([, waiter]) => waiter.nullId)?.[0];
       const waiter = key === undefined ? undefined : this.#raw.get(key);
       if (waiter !== undefined) {
         this.#raw.delete(key!);

@@ -92,6 +92,19 @@ export type CheckAnswer =
   | { sent: true; request: number }
   | { failed: string; request?: number };
 
+/** Options of CheckConnection.raw. */
+export interface RawOptions {
+  /** How long to wait for the answer. Default: the session's timeoutMs. */
+  timeoutMs?: number;
+  /** HTTP headers sent with it (over stdio: none); a modern session's default: the Client's request headers. */
+  headers?: Record<string, string>;
+  /**
+   * An error answer with a null id answers it too (JSON-RPC 2.0 §5: the id of a request that
+   * could not be read is null), for a malformed request. Default false.
+   */
+  acceptNullId?: boolean;
+}
+
 /** One list as the walk followed it: each page's answer, and why it stopped if not at the end. */
 export interface ListWalk {
   method: "tools/list" | "resources/list" | "resources/templates/list" | "prompts/list";
@@ -121,13 +134,15 @@ export interface CheckConnection {
   readonly problems: readonly TransportProblem[];
   /** Whether the connection has ended (the server exited, the stream closed). */
   readonly ended: boolean;
+  /** The transport's kind, as trace events name it: "stdio", "streamable-http", "sse", or another transport's class name. */
+  readonly wire: string;
   /**
    * `message` sent on the transport as it is (a malformed request, a notification); when it has a
    * string or number `id`, its answer (matched by that id) is taken out before a Client sees it.
    * Over HTTP on the 2026-07-28 wire the request headers the Client would send go with it unless
    * `headers` are given.
    */
-  raw(message: object, options?: { timeoutMs?: number; headers?: Record<string, string> }): Promise<CheckAnswer>;
+  raw(message: object, options?: RawOptions): Promise<CheckAnswer>;
   /** A fresh id for a raw request, never one the Client uses (its are numbers). */
   rawId(): string;
   /** The message with this index, if it was kept. */
@@ -338,7 +353,11 @@ class Connection implements CheckConnection {
     return undefined;
   }
 
-  raw(message: object, options: { timeoutMs?: number; headers?: Record<string, string> } = {}): Promise<CheckAnswer> {
+  get wire(): string {
+    return this.transport.traceName;
+  }
+
+  raw(message: object, options: RawOptions = {}): Promise<CheckAnswer> {
     const timeoutMs = options.timeoutMs ?? this.timeoutMs;
     const fields = message as Record<string, unknown>;
     const id = fields.id;
@@ -360,7 +379,11 @@ class Connection implements CheckConnection {
       };
       let sent: Promise<void>;
       try {
-        ({ index, sent } = this.transport.sendRaw(message, sendOptions, awaited === undefined ? undefined : { id: awaited, answered }));
+        ({ index, sent } = this.transport.sendRaw(
+          message,
+          sendOptions,
+          awaited === undefined ? undefined : { id: awaited, answered, nullId: options.acceptNullId },
+        ));
       } catch (error) {
         if (awaited !== undefined) this.transport.forget(awaited);
         done({ failed: messageOf(error) });
