@@ -206,18 +206,18 @@ export async function probeLifecycle(context: LifecycleContext): Promise<ErasOff
   const { session, judge, target } = context;
   judgeNegotiation(session.observed(), judge);
   const R = LifecycleRules;
-  if (session.era === "modern") await probeModernRefusals(session, judge, context.timeoutMs);
+  const eras = target === undefined ? undefined : await probeEras(target, context);
+  if (session.era === "modern") await probeModernRefusals(session, judge, eras?.offered, context.timeoutMs);
   else {
     judge.skip(R.missingProtocolFields, "the session speaks the initialize handshake (no per-request protocol fields)");
     judge.skip(R.unsupportedModernVersion, "the session speaks the initialize handshake");
   }
-  if (target === undefined) {
+  if (target === undefined || eras === undefined) {
     const why = "the check was given one transport: it cannot open a fresh connection to the server";
     judge.skip(R.unsupportedVersion, why);
     judge.skip(R.modernOnlyInitialize, why);
     return undefined;
   }
-  const eras = await probeEras(target, context);
   judgeModernOnlyInitialize(eras, judge);
   if (!eras.offered.legacy) judge.skip(R.unsupportedVersion, "the server does not answer initialize: it speaks no version of the handshake");
   else {
@@ -281,12 +281,23 @@ export function judgeNegotiation(observed: Observed, judge: Judge): void {
   }
 }
 
-/** On a 2026-07-28 session: a request without the protocol fields, and one at a version nobody speaks. */
-async function probeModernRefusals(session: CheckSession, judge: Judge, timeoutMs = DEFAULT_TIMEOUT_MS): Promise<void> {
+/**
+ * On a 2026-07-28 session: a request without the protocol fields, and one at a version nobody
+ * speaks. The first is judged only for a server that speaks no handshake version: to a dual-era
+ * server a request without `_meta` may be a legacy one (spec 2026-07-28 basic/versioning: it
+ * "selects its behavior from how the client opens"), which the -32602 rule does not reach.
+ */
+async function probeModernRefusals(session: CheckSession, judge: Judge, eras: ErasOffered | undefined, timeoutMs = DEFAULT_TIMEOUT_MS): Promise<void> {
   const R = LifecycleRules;
+  const discovered = session.observed().negotiation?.result;
+  const listed = isObject(discovered) && Array.isArray(discovered.supportedVersions) ? discovered.supportedVersions : [];
+  // Without fresh connections to tell, the versions its server/discover lists say whether it speaks the handshake.
+  const dualEra = eras !== undefined ? eras.legacy : listed.some((version) => typeof version === "string" && version < LATEST_MODERN_PROTOCOL_VERSION);
   // server/discover: every 2026-07-28 server MUST implement it (basic/versioning), so it is there to refuse.
-  const bare = await session.raw({ jsonrpc: "2.0", id: session.rawId(), method: "server/discover", params: {} }, { timeoutMs });
-  if ("failed" in bare) judge.skip(R.missingProtocolFields, `the request without _meta got no JSON-RPC answer: ${bare.failed}`);
+  const bare = dualEra ? undefined : await session.raw({ jsonrpc: "2.0", id: session.rawId(), method: "server/discover", params: {} }, { timeoutMs });
+  if (bare === undefined) {
+    judge.skip(R.missingProtocolFields, "the server also answers initialize: to a dual-era server a request without _meta may be a legacy request");
+  } else if ("failed" in bare) judge.skip(R.missingProtocolFields, `the request without _meta got no JSON-RPC answer: ${bare.failed}`);
   else if (errorCode(bare) === -32602) judge.pass(R.missingProtocolFields);
   else {
     judge.fail(R.missingProtocolFields, `server/discover without _meta was answered with ${describeAnswer(bare, timeoutMs)}, not error -32602`, seenAt(bare));
@@ -296,14 +307,14 @@ async function probeModernRefusals(session: CheckSession, judge: Judge, timeoutM
   const headers = { ...requestHeaders("server/discover", params), "MCP-Protocol-Version": UNSUPPORTED_VERSION };
   const old = await session.raw({ jsonrpc: "2.0", id: session.rawId(), method: "server/discover", params }, { timeoutMs, headers });
   if ("failed" in old) return judge.skip(R.unsupportedModernVersion, `the request at ${UNSUPPORTED_VERSION} got no JSON-RPC answer: ${old.failed}`);
-  const listed = "error" in old && isObject(old.error.data) ? old.error.data.supported : undefined;
+  const supported = "error" in old && isObject(old.error.data) ? old.error.data.supported : undefined;
   if (errorCode(old) !== -32022) {
     judge.fail(
       R.unsupportedModernVersion,
       `server/discover at version ${UNSUPPORTED_VERSION} was answered with ${describeAnswer(old, timeoutMs)}, not error -32022`,
       seenAt(old),
     );
-  } else if (!Array.isArray(listed) || listed.length === 0 || listed.some((version) => typeof version !== "string")) {
+  } else if (!Array.isArray(supported) || supported.length === 0 || supported.some((version) => typeof version !== "string")) {
     judge.fail(
       R.unsupportedModernVersion,
       "the -32022 error does not list the supported versions in data.supported (an array of strings)",

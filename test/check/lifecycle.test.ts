@@ -34,10 +34,15 @@ describe("the lifecycle family", () => {
     assert.equal(legacy.outcome(R.missingProtocolFields), "skip");
     const modern = await judged(dualEra(), "modern");
     assert.deepEqual(modern.failures, []);
-    for (const rule of [R.discoverResult, R.discoverServerInfo, R.missingProtocolFields, R.unsupportedModernVersion, R.unsupportedVersion]) {
+    for (const rule of [R.discoverResult, R.discoverServerInfo, R.unsupportedModernVersion, R.unsupportedVersion]) {
       assert.equal(modern.outcome(rule), "pass", rule.id);
     }
     assert.match(modern.skipped.get(R.modernOnlyInitialize.id) ?? "", /answers initialize/);
+    // To a dual-era server a request without _meta may be a legacy one: not judged.
+    assert.match(modern.skipped.get(R.missingProtocolFields.id) ?? "", /dual-era/);
+    const modernOnly = await judged(dualEra([], "modern"), "modern");
+    assert.deepEqual(modernOnly.failures, []);
+    assert.equal(modernOnly.outcome(R.missingProtocolFields), "pass");
   });
 
   test("lifecycle/unsupported-version: an initialize at 1999-01-01 answered with 1999-01-01", async () => {
@@ -61,8 +66,8 @@ describe("the lifecycle family", () => {
     assert.equal(noInfo.outcome(R.discoverResult), "pass");
   });
 
-  test("lifecycle/missing-protocol-fields: a request without _meta served", async () => {
-    const judge = await judged(dualEra(["accept-no-meta"]), "modern");
+  test("lifecycle/missing-protocol-fields: a modern-only server serving a request without _meta", async () => {
+    const judge = await judged(dualEra(["accept-no-meta"], "modern"), "modern");
     assert.equal(judge.outcome(R.missingProtocolFields), "fail");
     assert.match(judge.failuresOf(R.missingProtocolFields)[0]!.detail, /a result/);
   });
