@@ -1,0 +1,73 @@
+// The protocol families (lifecycle, JSON-RPC, lists, capabilities) against real servers: the
+// reference server-everything (the handshake era) and the SDK v2 reference server of
+// conformance/fixtures/modern-server.ts (2026-07-28, modern-only and dual-era). Each test names
+// the rules the server breaks as the check saw them; no other rule may fail.
+//   server-everything, SDK v2: a Request object whose method is a number goes unanswered
+//     (json-rpc/invalid-request, SHOULD); a cursor never given is answered with the first page
+//     (lists/invalid-cursor, SHOULD).
+//   server-everything: tools/call of an unknown tool is a tool error result, not -32602
+//     (json-rpc/unknown-tool, SHOULD).
+//   SDK v2, modern-only: a request without _meta is answered -32022, not -32602 (spec 2026-07-28
+//     basic/index, "Per-request protocol fields": lifecycle/missing-protocol-fields, MUST).
+
+import "../support/test-env.ts";
+import assert from "node:assert/strict";
+import { describe, test } from "node:test";
+import { judgeCapabilitiesKept, probeCapabilities } from "../../src/check/capability-probes.ts";
+import { probeJsonRpc } from "../../src/check/jsonrpc-probes.ts";
+import { probeLifecycle } from "../../src/check/lifecycle.ts";
+import { probeLists } from "../../src/check/list-probes.ts";
+import { openSession, SessionLog } from "../../src/check/session.ts";
+import type { CheckTarget } from "../../src/check/target.ts";
+import { RecordingJudge } from "../support/check-judge.ts";
+import { compiledFixture } from "../support/compiled-fixtures.ts";
+import { EVERYTHING } from "../support/everything-path.ts";
+
+const TIMEOUT = 10_000;
+
+/** Every protocol family against `target` in `protocol`'s era: the rules that failed, sorted. */
+async function broken(target: CheckTarget, protocol: "modern" | "legacy"): Promise<{ failed: string[]; era: string }> {
+  const log = new SessionLog();
+  const judge = new RecordingJudge();
+  const session = await openSession(target, { protocol, timeoutMs: TIMEOUT, log });
+  try {
+    await probeLifecycle({ session, target, judge, timeoutMs: TIMEOUT, log });
+    const walked = await session.walk();
+    const toolNames = (walked.lists.tools ?? []).map((item) => String((item.value as { name?: unknown }).name));
+    await probeJsonRpc(session, judge, { timeoutMs: TIMEOUT, toolNames });
+    await probeLists(session, walked, judge, { timeoutMs: TIMEOUT });
+    await probeCapabilities(session, walked, judge, { timeoutMs: TIMEOUT });
+    judgeCapabilitiesKept(session.observed(), judge);
+  } finally {
+    await session.close();
+  }
+  return { failed: [...new Set(judge.failures.map((failure) => failure.rule))].sort(), era: session.era };
+}
+
+const modernServer = (era: "modern" | "dual"): CheckTarget => ({
+  kind: "stdio",
+  stdio: { command: "node", args: [compiledFixture("modern-server"), "--stdio", "--era", era] },
+});
+
+describe("the protocol families against real servers", () => {
+  test("server-everything (handshake era)", async () => {
+    const target: CheckTarget = { kind: "stdio", stdio: { command: "node", args: [EVERYTHING, "stdio"] } };
+    assert.deepEqual(await broken(target, "legacy"), {
+      era: "legacy",
+      failed: ["json-rpc/invalid-request", "json-rpc/unknown-tool", "lists/invalid-cursor"],
+    });
+  });
+
+  test("the SDK v2 reference server, modern-only", async () => {
+    assert.deepEqual(await broken(modernServer("modern"), "modern"), {
+      era: "modern",
+      failed: ["json-rpc/invalid-request", "lifecycle/missing-protocol-fields", "lists/invalid-cursor"],
+    });
+  });
+
+  test("the SDK v2 reference server, dual-era, in both eras", async () => {
+    for (const protocol of ["modern", "legacy"] as const) {
+      assert.deepEqual(await broken(modernServer("dual"), protocol), { era: protocol, failed: ["json-rpc/invalid-request", "lists/invalid-cursor"] });
+    }
+  });
+});
