@@ -12,7 +12,10 @@ const EXCERPT_CHARS = 200;
 
 /** What the answer was, in a few words: `error -32603 "boom"`, `a result`, `no answer within 5000 ms`. */
 export function describeAnswer(answer: CheckAnswer, timeoutMs?: number): string {
-  if ("error" in answer) return `error ${String(answer.error.code)} ${JSON.stringify(String(answer.error.message).slice(0, 120))}`;
+  if ("error" in answer) {
+    const error = `error ${String(answer.error.code)} ${JSON.stringify(String(answer.error.message).slice(0, 120))}`;
+    return "httpStatus" in answer ? `HTTP ${answer.httpStatus} with ${error}` : error;
+  }
   if ("result" in answer) return `a result ${boundedJson(answer.result, { maxChars: 120 })}`;
   if ("timeout" in answer) return timeoutMs === undefined ? "no answer in time" : `no answer within ${timeoutMs} ms`;
   if ("sent" in answer) return "nothing (a notification)";
@@ -26,6 +29,11 @@ export function seenAt(answer: CheckAnswer, pointer?: string): Seen | undefined 
       index: answer.answer,
       excerpt: boundedJson("error" in answer ? { error: answer.error } : { result: answer.result }, { maxChars: EXCERPT_CHARS }),
     };
+    if (pointer !== undefined) seen.pointer = pointer;
+    return seen;
+  }
+  if ("httpStatus" in answer) {
+    const seen: Seen = { index: answer.request, http: `→ ${answer.httpStatus}`, excerpt: boundedJson({ error: answer.error }, { maxChars: EXCERPT_CHARS }) };
     if (pointer !== undefined) seen.pointer = pointer;
     return seen;
   }

@@ -88,6 +88,8 @@ export interface WireError {
 export type CheckAnswer =
   | { result: Record<string, unknown>; request: number; answer: number }
   | { error: WireError; request: number; answer: number }
+  /** An HTTP error status whose body is a JSON-RPC error response: the error as the body says it (no message index: it never reached the trace as a message). */
+  | { error: WireError; request: number; httpStatus: number }
   | { timeout: true; request?: number }
   | { sent: true; request: number }
   | { failed: string; request?: number };
@@ -395,7 +397,7 @@ class Connection implements CheckConnection {
         },
         (error: unknown) => {
           if (awaited !== undefined) this.transport.forget(awaited);
-          done({ failed: messageOf(error), request: index });
+          done(httpErrorAnswer(error, index) ?? { failed: messageOf(error), request: index });
         },
       );
       if (awaited !== undefined) {
@@ -496,6 +498,8 @@ class Session extends Connection implements CheckSession {
     if (failure instanceof RequestTimeoutError || (failure instanceof RequestAbortedError && failure.code === "timeout")) {
       return request === undefined ? { timeout: true } : { timeout: true, request };
     }
+    const fromHttp = request === undefined ? undefined : httpErrorAnswer(failure, request);
+    if (fromHttp !== undefined) return fromHttp;
     const failed = failure === undefined ? "answered, but the answer was not kept (over the check's bounds)" : messageOf(failure);
     return request === undefined ? { failed } : { failed, request };
   }
@@ -570,6 +574,25 @@ class Session extends Connection implements CheckSession {
     await bounded(this.#client.close());
     await super.shutdown();
   }
+}
+
+/**
+ * An HTTP refusal whose body is a JSON-RPC error response (spec 2026-07-28 basic/index: a
+ * malformed request is refused with 400 and its JSON-RPC error), read from the start of the body
+ * the transport's HttpStatusError quotes; undefined for anything else.
+ */
+function httpErrorAnswer(failure: unknown, request: number): CheckAnswer | undefined {
+  const { status, bodyStart } = (isObject(failure) ? failure : {}) as { status?: unknown; bodyStart?: unknown };
+  if (typeof status !== "number" || typeof bodyStart !== "string" || !bodyStart.startsWith("{")) return undefined;
+  let body: unknown;
+  try {
+    body = JSON.parse(bodyStart);
+  } catch {
+    return undefined; // cut, or not JSON
+  }
+  const error = isObject(body) ? body.error : undefined;
+  if (!isObject(error) || !Number.isInteger(error.code) || typeof error.message !== "string") return undefined;
+  return { error: error as unknown as WireError, request, httpStatus: status };
 }
 
 /** A recorded answer as a CheckAnswer. */

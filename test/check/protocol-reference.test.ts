@@ -7,11 +7,14 @@
 //     (lists/invalid-cursor, SHOULD).
 //   server-everything: tools/call of an unknown tool is a tool error result, not -32602
 //     (json-rpc/unknown-tool, SHOULD).
-//   SDK v2, modern-only: a request without _meta is answered -32022, not -32602 (spec 2026-07-28
-//     basic/index, "Per-request protocol fields": lifecycle/missing-protocol-fields, MUST).
+//   SDK v2, modern-only, over stdio: a request without _meta is answered -32022, not -32602 (spec
+//     2026-07-28 basic/index, "Per-request protocol fields": lifecycle/missing-protocol-fields,
+//     MUST); over Streamable HTTP it answers 400 with -32602, as the spec says.
+// Over HTTP the JSON-RPC errors come in the bodies of 400 answers: they are judged as the errors they are.
 
 import "../support/test-env.ts";
 import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
 import { describe, test } from "node:test";
 import { judgeCapabilitiesKept, probeCapabilities } from "../../src/check/capability-probes.ts";
 import { probeJsonRpc } from "../../src/check/jsonrpc-probes.ts";
@@ -26,7 +29,7 @@ import { EVERYTHING } from "../support/everything-path.ts";
 const TIMEOUT = 10_000;
 
 /** Every protocol family against `target` in `protocol`'s era: the rules that failed, sorted. */
-async function broken(target: CheckTarget, protocol: "modern" | "legacy"): Promise<{ failed: string[]; era: string }> {
+async function broken(target: CheckTarget, protocol: "modern" | "legacy", passed?: Set<string>): Promise<{ failed: string[]; era: string }> {
   const log = new SessionLog();
   const judge = new RecordingJudge();
   const session = await openSession(target, { protocol, timeoutMs: TIMEOUT, log });
@@ -41,6 +44,7 @@ async function broken(target: CheckTarget, protocol: "modern" | "legacy"): Promi
   } finally {
     await session.close();
   }
+  for (const id of judge.passed) passed?.add(id);
   return { failed: [...new Set(judge.failures.map((failure) => failure.rule))].sort(), era: session.era };
 }
 
@@ -48,6 +52,31 @@ const modernServer = (era: "modern" | "dual"): CheckTarget => ({
   kind: "stdio",
   stdio: { command: "node", args: [compiledFixture("modern-server"), "--stdio", "--era", era] },
 });
+
+/** The SDK v2 reference server over Streamable HTTP on a free port, for `run`; stopped after it. */
+async function overHttp(era: "modern" | "dual", run: (target: CheckTarget) => Promise<void>): Promise<void> {
+  const child = spawn("node", [compiledFixture("modern-server"), "--http", "--port", "0", "--era", era], { stdio: ["ignore", "pipe", "ignore"] });
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  try {
+    const port = await new Promise<number>((resolve, reject) => {
+      let text = "";
+      const timer = setTimeout(() => reject(new Error(`modern-server printed no port in 10 s: ${text}`)), 10_000);
+      child.stdout!.on("data", (chunk: Uint8Array) => {
+        text += new TextDecoder().decode(chunk);
+        const match = /PORT (\d+)/.exec(text);
+        if (match) {
+          clearTimeout(timer);
+          child.stdout!.destroy();
+          resolve(Number(match[1]));
+        }
+      });
+    });
+    await run({ kind: "http", http: { url: `http://127.0.0.1:${port}/mcp` } });
+  } finally {
+    child.kill("SIGKILL");
+    await exited;
+  }
+}
 
 describe("the protocol families against real servers", () => {
   test("server-everything (handshake era)", async () => {
@@ -69,5 +98,19 @@ describe("the protocol families against real servers", () => {
     for (const protocol of ["modern", "legacy"] as const) {
       assert.deepEqual(await broken(modernServer("dual"), protocol), { era: protocol, failed: ["json-rpc/invalid-request", "lists/invalid-cursor"] });
     }
+  });
+
+  test("the SDK v2 reference server over Streamable HTTP, modern-only and dual-era", async () => {
+    await overHttp("modern", async (target) => {
+      const passed = new Set<string>();
+      assert.deepEqual(await broken(target, "modern", passed), { era: "modern", failed: ["lists/invalid-cursor"] });
+      // Judged from the JSON-RPC errors in the bodies of 400 answers.
+      for (const id of ["lifecycle/modern-only-initialize", "lifecycle/missing-protocol-fields", "json-rpc/invalid-request"]) assert.ok(passed.has(id), id);
+    });
+    await overHttp("dual", async (target) => {
+      for (const protocol of ["modern", "legacy"] as const) {
+        assert.deepEqual(await broken(target, protocol), { era: protocol, failed: ["lists/invalid-cursor"] });
+      }
+    });
   });
 });
