@@ -7,7 +7,9 @@
 import { isObject } from "../common/json.ts";
 import type { ListedItem } from "./observed.ts";
 import type { Judge, SeenMessage } from "./rule.ts";
-import type { CheckAnswer, CheckSession, WalkResult } from "./session.ts";
+import type { CheckAnswer } from "./answer.ts";
+import type { WalkResult } from "./list-walk.ts";
+import type { CheckSession } from "./session.ts";
 
 /**
  * What the calls family gives the wiring (calls.ts): the judge of one call's answer, and the

@@ -6,9 +6,10 @@
 
 import { isObject } from "../common/json.ts";
 import type { Observed } from "./observed.ts";
-import { describeAnswer, seenAt } from "./probe-answers.ts";
+import { describeAnswer, seenAt } from "./answer.ts";
 import { type Judge, type Rule, rule } from "./rule.ts";
-import type { CheckSession, WalkResult } from "./session.ts";
+import type { WalkResult } from "./list-walk.ts";
+import type { CheckSession } from "./session.ts";
 
 const FEATURES = ["tools", "resources", "prompts"] as const;
 type Feature = (typeof FEATURES)[number];

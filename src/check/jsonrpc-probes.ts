@@ -5,7 +5,7 @@
 // server/tools ("Error Handling"). Each probe is sent on the check's session; none calls a tool.
 
 import { isObject } from "../common/json.ts";
-import { describeAnswer, errorCode, seenAt } from "./probe-answers.ts";
+import { describeAnswer, errorCode, seenAt } from "./answer.ts";
 import { type Judge, rule } from "./rule.ts";
 import type { CheckSession } from "./session.ts";
 

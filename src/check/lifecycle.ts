@@ -9,17 +9,9 @@ import { requestHeaders } from "../client/request-headers.ts";
 import { LATEST_MODERN_PROTOCOL_VERSION, LATEST_PROTOCOL_VERSION } from "../client/protocol-version.ts";
 import type { TraceSink } from "../transport/trace-event.ts";
 import type { Observed } from "./observed.ts";
-import { describeAnswer, errorCode, resultOf, seenAt } from "./probe-answers.ts";
+import { type CheckAnswer, describeAnswer, errorCode, resultOf, seenAt } from "./answer.ts";
 import { type Judge, rule } from "./rule.ts";
-import {
-  CHECK_CLIENT_CAPABILITIES,
-  CHECK_CLIENT_INFO,
-  type CheckAnswer,
-  type CheckConnection,
-  type CheckSession,
-  openConnection,
-  type SessionLog,
-} from "./session.ts";
+import { CHECK_CLIENT_CAPABILITIES, CHECK_CLIENT_INFO, type CheckConnection, type CheckSession, openConnection, type SessionLog } from "./session.ts";
 import type { CheckTarget } from "./target.ts";
 
 /** A version no server speaks: what the probes ask for to see a refusal. */

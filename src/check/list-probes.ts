@@ -3,9 +3,10 @@
 // server/utilities/pagination. The walk (CheckSession.walk) followed every cursor; what it saw
 // is judged here, and one request with a cursor the server never gave is sent on the session.
 
-import { describeAnswer, errorCode, seenAt } from "./probe-answers.ts";
+import { describeAnswer, errorCode, seenAt } from "./answer.ts";
 import { type Judge, rule } from "./rule.ts";
-import type { CheckSession, ListWalk, WalkResult } from "./session.ts";
+import type { ListWalk, WalkResult } from "./list-walk.ts";
+import type { CheckSession } from "./session.ts";
 
 /** The rules of the lists family. */
 export const ListRules = {

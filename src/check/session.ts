@@ -24,11 +24,15 @@ import { StreamableHttpTransport } from "../transport/streamable-http/mod.ts";
 import type { TraceSink } from "../transport/trace-event.ts";
 import { TracingTransport } from "../transport/tracing.ts";
 import type { ClientTransport } from "../transport/transport.ts";
-import type { ListedItem, Observed, ObservedLists } from "./observed.ts";
+import type { Observed, ObservedLists } from "./observed.ts";
+import { answerOf, type CheckAnswer, httpErrorAnswer } from "./answer.ts";
+import { MAX_LIST_PAGES, walkLists, type WalkResult } from "./list-walk.ts";
 import { RecordingTransport, SessionLog, type TransportProblem } from "./recording-transport.ts";
 import type { SeenMessage } from "./rule.ts";
 import type { CheckTarget } from "./target.ts";
 
+export type { CheckAnswer, WireError } from "./answer.ts";
+export type { ListWalk, WalkResult } from "./list-walk.ts";
 export { SessionLog } from "./recording-transport.ts";
 export type { RecordingBounds, TransportProblem } from "./recording-transport.ts";
 
@@ -49,8 +53,6 @@ export const CHECK_CLIENT_CAPABILITIES: ClientCapabilities = {};
 const DEFAULT_TIMEOUT_MS = 10_000;
 const DEFAULT_DISCOVER_TIMEOUT_MS = 5_000;
 const DEFAULT_CLOSE_TIMEOUT_MS = 5_000;
-/** Pages of one list followed before the walk stops (an endless cursor). */
-export const MAX_LIST_PAGES = 100;
 
 /** Options of openSession. */
 export interface SessionOptions {
@@ -58,6 +60,8 @@ export interface SessionOptions {
   protocol: "modern" | "legacy" | "auto";
   /** Where the session's trace events go (`--trace-file`): their `message` events are numbered as SeenMessage.index. */
   trace?: TraceSink;
+  /** The server's name in those events. Default "". */
+  server?: string;
   /** Bound of each wait: the connect, each request (unless a request says otherwise). Default 10 s. */
   timeoutMs?: number;
   /**
@@ -73,27 +77,6 @@ export interface ConnectionOptions extends Omit<SessionOptions, "protocol"> {
   protocolVersion?: string;
 }
 
-/** A JSON-RPC error as the server sent it (the envelope guarantees an integer code and a string message). */
-export interface WireError {
-  code: number;
-  message: string;
-  data?: unknown;
-}
-
-/**
- * How a request of the check ended, with the indexes (SeenMessage.index) of the request and its
- * answer: a result, an error, no answer in time, a notification sent (no answer awaited), or a
- * failure that is neither (the connection closed, the send was refused: `failed` says which).
- */
-export type CheckAnswer =
-  | { result: Record<string, unknown>; request: number; answer: number }
-  | { error: WireError; request: number; answer: number }
-  /** An HTTP error status whose body is a JSON-RPC error response: the error as the body says it (no message index: it never reached the trace as a message). */
-  | { error: WireError; request: number; httpStatus: number }
-  | { timeout: true; request?: number }
-  | { sent: true; request: number }
-  | { failed: string; request?: number };
-
 /** Options of CheckConnection.raw. */
 export interface RawOptions {
   /** How long to wait for the answer. Default: the session's timeoutMs. */
@@ -105,23 +88,6 @@ export interface RawOptions {
    * could not be read is null), for a malformed request. Default false.
    */
   acceptNullId?: boolean;
-}
-
-/** One list as the walk followed it: each page's answer, and why it stopped if not at the end. */
-export interface ListWalk {
-  method: "tools/list" | "resources/list" | "resources/templates/list" | "prompts/list";
-  /** The answers, page by page (each CheckAnswer's `answer` index, when it had one). */
-  pages: CheckAnswer[];
-  /** The cursors sent, in order (the first page has none). */
-  cursors: string[];
-  /** Why the walk stopped before a page without `nextCursor`: a cursor seen before, the page limit, a page that failed. */
-  stopped?: "repeated-cursor" | "page-limit" | "failed";
-}
-
-/** What walk() found: the lists (as Observed has them) and how each was walked. */
-export interface WalkResult {
-  lists: ObservedLists;
-  walks: ListWalk[];
 }
 
 /**
@@ -202,18 +168,12 @@ export function targetTransport(target: CheckTarget): ClientTransport {
   }
 }
 
-/** The key of each list method's items in its result, and the capability that declares it. */
-const LISTS = [
-  { method: "tools/list", capability: "tools", key: "tools", into: "tools" },
-  { method: "resources/list", capability: "resources", key: "resources", into: "resources" },
-  { method: "resources/templates/list", capability: "resources", key: "resourceTemplates", into: "resourceTemplates" },
-  { method: "prompts/list", capability: "prompts", key: "prompts", into: "prompts" },
-] as const;
-
 /** A recording transport for `target`, in `log`, traced when a sink is given. */
 function recorder(target: CheckTarget, options: ConnectionOptions, log: SessionLog, seen: SeenMessage[], problems: TransportProblem[]): RecordingTransport {
   const inner = targetTransport(target);
-  const traced = options.trace === undefined ? inner : new TracingTransport(inner, undefined, { sink: options.trace, startedAt: log.startedAt });
+  const traced = options.trace === undefined
+    ? inner
+    : new TracingTransport(inner, undefined, { sink: options.trace, startedAt: log.startedAt, server: options.server ?? "" });
   return new RecordingTransport(traced, log, seen, problems);
 }
 
@@ -279,7 +239,11 @@ export async function openSession(target: CheckTarget, options: SessionOptions):
   } catch (error) {
     refusal = messageOf(error);
   }
-  const transport = current!;
+  const transport = current;
+  if (transport === undefined) {
+    // The transport could not even be made (its options were refused).
+    throw new CheckSessionError(`no check session: ${refusal ?? "no transport was made"}`, { messages: seen, problems, cause: client.failure });
+  }
   transport.held = false;
   const negotiation = negotiationAnswer(transport, log);
   // The Client gave up. If the server did answer the negotiation with a result, the session goes
@@ -505,46 +469,9 @@ class Session extends Connection implements CheckSession {
   }
 
   async walk(options: { timeoutMs?: number; maxPages?: number } = {}): Promise<WalkResult> {
-    const capabilities = this.#capabilities();
-    const lists: ObservedLists = {};
-    const walks: ListWalk[] = [];
-    for (const list of LISTS) {
-      if (capabilities[list.capability] === undefined) continue;
-      const walk: ListWalk = { method: list.method, pages: [], cursors: [] };
-      walks.push(walk);
-      const items: ListedItem[] = [];
-      const seenCursors = new Set<string>();
-      let cursor: string | undefined;
-      for (;;) {
-        if (walk.pages.length >= (options.maxPages ?? MAX_LIST_PAGES)) {
-          walk.stopped = "page-limit";
-          break;
-        }
-        const answer = await this.request(list.method, cursor === undefined ? undefined : { cursor }, { timeoutMs: options.timeoutMs });
-        walk.pages.push(answer);
-        if (!("result" in answer)) {
-          walk.stopped = "failed";
-          break;
-        }
-        const listed = answer.result[list.key];
-        if (Array.isArray(listed)) {
-          listed.forEach((value, i) => items.push({ value, index: answer.answer, pointer: `/result/${list.key}/${i}` }));
-        }
-        const next = answer.result.nextCursor;
-        if (typeof next !== "string") break;
-        if (seenCursors.has(next)) {
-          walk.stopped = "repeated-cursor";
-          break;
-        }
-        seenCursors.add(next);
-        walk.cursors.push(next);
-        cursor = next;
-      }
-      // A list that failed on a page is not listed (observed.ts); one cut short by a bad cursor keeps what came.
-      if (walk.stopped !== "failed") lists[list.into] = items;
-    }
-    this.#lists = lists;
-    return { lists, walks };
+    const walked = await walkLists(this.#capabilities(), (method, params) => this.request(method, params, { timeoutMs: options.timeoutMs }), options.maxPages);
+    this.#lists = walked.lists;
+    return walked;
   }
 
   observed(): Observed {
@@ -574,31 +501,4 @@ class Session extends Connection implements CheckSession {
     await bounded(this.#client.close());
     await super.shutdown();
   }
-}
-
-/**
- * An HTTP refusal whose body is a JSON-RPC error response (spec 2026-07-28 basic/index: a
- * malformed request is refused with 400 and its JSON-RPC error), read from the start of the body
- * the transport's HttpStatusError quotes; undefined for anything else.
- */
-function httpErrorAnswer(failure: unknown, request: number): CheckAnswer | undefined {
-  const { status, bodyStart } = (isObject(failure) ? failure : {}) as { status?: unknown; bodyStart?: unknown };
-  if (typeof status !== "number" || typeof bodyStart !== "string" || !bodyStart.startsWith("{")) return undefined;
-  let body: unknown;
-  try {
-    body = JSON.parse(bodyStart);
-  } catch {
-    return undefined; // cut, or not JSON
-  }
-  const error = isObject(body) ? body.error : undefined;
-  if (!isObject(error) || !Number.isInteger(error.code) || typeof error.message !== "string") return undefined;
-  return { error: error as unknown as WireError, request, httpStatus: status };
-}
-
-/** A recorded answer as a CheckAnswer. */
-function answerOf(seen: SeenMessage, request: number): CheckAnswer {
-  const message = seen.message as unknown as Record<string, unknown>;
-  if ("error" in message && isObject(message.error)) return { error: message.error as unknown as WireError, request, answer: seen.index };
-  if (isObject(message.result)) return { result: message.result, request, answer: seen.index };
-  return { failed: "the answer holds neither a result object nor an error", request };
 }

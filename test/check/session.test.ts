@@ -215,4 +215,10 @@ describe("the check session", () => {
       return true;
     });
   });
+
+  test("a server that cannot be started: a CheckSessionError, for a session and for a bare connection", async () => {
+    const target: CheckTarget = { kind: "stdio", stdio: { command: "mcpwire-check-no-such-command" } };
+    await assert.rejects(openSession(target, { protocol: "auto", timeoutMs: 2000 }), CheckSessionError);
+    await assert.rejects(openConnection(target, { timeoutMs: 2000 }), CheckSessionError);
+  });
 });
