@@ -12,6 +12,7 @@ import { TransportWrapper } from "../transport/http-hooks.ts";
 import { traceTransportName } from "../transport/tracing.ts";
 import type { TraceTransportName } from "../transport/trace-event.ts";
 import type { ClientTransport, SendOptions, ServerProcess } from "../transport/transport.ts";
+import { describeClose } from "../jsonrpc/errors.ts";
 import type { JsonRpcMessage, RequestId } from "../jsonrpc/messages.ts";
 import type { SeenMessage } from "./rule.ts";
 
@@ -192,6 +193,8 @@ function countValues(value: unknown, limit: number): number {
 /** Who waits for the answer to a raw request (RecordingTransport.sendRaw). */
 interface RawWaiter {
   resolve(index: number): void;
+  /** The connection ended before the answer came. */
+  lost(reason: string): void;
   /** Whether an error with a null id answers it too (a request whose id the server may not read). */
   nullId: boolean;
 }
@@ -221,7 +224,13 @@ export class RecordingTransport extends TransportWrapper {
     this.#seen = seen;
     this.#problems = problems;
     inner.onmessage = (message) => this.#received(message);
-    inner.onclose = (details) => this.notifyClose(details);
+    inner.onclose = (details) => {
+      // No answer can come any more: the raw requests waiting for one end now, saying why.
+      const waiting = [...this.#raw.values()];
+      this.#raw.clear();
+      for (const waiter of waiting) waiter.lost(`the connection closed before the answer came (${describeClose(details)})`);
+      this.notifyClose(details);
+    };
     inner.onerror = (error) => {
       log.problem(error, problems);
       this.reportError(error);
@@ -269,9 +278,9 @@ export class RecordingTransport extends TransportWrapper {
   sendRaw(
     message: object,
     options: SendOptions,
-    waitFor?: { id: RequestId; answered: (index: number) => void; nullId?: boolean },
+    waitFor?: { id: RequestId; answered: (index: number) => void; lost: (reason: string) => void; nullId?: boolean },
   ): { index: number; sent: Promise<void> } {
-    if (waitFor !== undefined) this.#raw.set(idKey(waitFor.id), { resolve: waitFor.answered, nullId: waitFor.nullId === true });
+    if (waitFor !== undefined) this.#raw.set(idKey(waitFor.id), { resolve: waitFor.answered, lost: waitFor.lost, nullId: waitFor.nullId === true });
     const index = this.log.record("send", message as JsonRpcMessage, this.ids, this.#seen);
     return { index, sent: this.inner.send(message as JsonRpcMessage, options) };
   }

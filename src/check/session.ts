@@ -348,7 +348,9 @@ class Connection implements CheckConnection {
         ({ index, sent } = this.transport.sendRaw(
           message,
           sendOptions,
-          awaited === undefined ? undefined : { id: awaited, answered, nullId: options.acceptNullId },
+          awaited === undefined
+            ? undefined
+            : { id: awaited, answered, lost: (reason) => done({ failed: reason, request: index }), nullId: options.acceptNullId },
         ));
       } catch (error) {
         if (awaited !== undefined) this.transport.forget(awaited);

@@ -221,4 +221,16 @@ describe("the check session", () => {
     await assert.rejects(openSession(target, { protocol: "auto", timeoutMs: 2000 }), CheckSessionError);
     await assert.rejects(openConnection(target, { timeoutMs: 2000 }), CheckSessionError);
   });
+
+  test("a raw request whose server exits ends at the close, saying so, not at its timeout", { timeout: 30_000 }, async () => {
+    const target: CheckTarget = { kind: "stdio", stdio: { command: "node", args: ["-e", "process.stdin.once('data', () => process.exit(0))"] } };
+    const connection = await openConnection(target, { timeoutMs: 600_000 });
+    try {
+      const answer = await connection.raw({ jsonrpc: "2.0", id: connection.rawId(), method: "ping" });
+      assert.ok("failed" in answer, JSON.stringify(answer));
+      assert.match(answer.failed, /connection closed before the answer came/);
+    } finally {
+      await connection.close();
+    }
+  });
 });
