@@ -1,24 +1,17 @@
 // The check's tool calls, made only when asked (docs/check.md, `--call TOOL ARGS`,
 // `--call-read-only`): a call has side effects, so the check never calls a tool on its own. Each
 // call goes through the session's Client (CheckSession.request "tools/call"); its answer, as the
-// server sent it, goes to the calls family's judge (calls.ts judgeCallResult) — spec 2025-11-25
+// server sent it, goes to the calls family's judge (tool-call.ts judgeCallResult) — spec 2025-11-25
 // server/tools ("Calling Tools", "Tool Result"; "Tool Annotations": readOnlyHint).
 
 import { isObject } from "../common/json.ts";
-import type { ListedItem } from "./observed.ts";
-import type { Judge, SeenMessage } from "./rule.ts";
 import type { CheckAnswer } from "./answer.ts";
 import type { WalkResult } from "./list-walk.ts";
+import type { ListedItem } from "./observed.ts";
+import type { Judge, SeenMessage } from "./rule.ts";
 import type { CheckSession } from "./session.ts";
-
-/**
- * What the calls family gives the wiring (calls.ts): the judge of one call's answer, and the
- * arguments made from a tool's inputSchema (undefined when none can be made).
- */
-export interface CallJudging {
-  judgeCallResult(tool: unknown, answer: SeenMessage, judge: Judge): void;
-  argumentsFor(inputSchema: unknown): Record<string, unknown> | undefined;
-}
+import { argumentsFor } from "./tool-arguments.ts";
+import { judgeCallResult } from "./tool-call.ts";
 
 /** A call asked for by name (`--call TOOL ARGS`). */
 export interface RequestedCall {
@@ -53,14 +46,13 @@ const DEFAULT_MAX_READ_ONLY = 50;
 
 /**
  * Makes the calls asked for, in order — first those named, then (with `readOnly`) each tool
- * annotated readOnlyHint — and hands each answer to `judging.judgeCallResult`. Returns what
+ * annotated readOnlyHint — and hands each answer to judgeCallResult. Returns what
  * each call did, for the report.
  */
 export async function probeCalls(
   session: CheckSession,
   walked: WalkResult,
   judge: Judge,
-  judging: CallJudging,
   options: CallProbeOptions = {},
 ): Promise<CallOutcome[]> {
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
@@ -72,19 +64,19 @@ export async function probeCalls(
       outcomes.push({ tool: asked.tool, notJudged: `"${asked.tool}" is not among the tools the server listed` });
       continue;
     }
-    outcomes.push(await call(session, listed, asked.arguments ?? {}, judge, judging, timeoutMs));
+    outcomes.push(await call(session, listed, asked.arguments ?? {}, judge, timeoutMs));
   }
   if (options.readOnly === true) {
     const readOnly = tools.filter((item) => isObject(item.value) && isObject(item.value.annotations) && item.value.annotations.readOnlyHint === true);
     for (const listed of readOnly.slice(0, options.maxReadOnlyCalls ?? DEFAULT_MAX_READ_ONLY)) {
       const tool = listed.value as Record<string, unknown>;
       const name = typeof tool.name === "string" ? tool.name : "";
-      const made = judging.argumentsFor(tool.inputSchema);
+      const made = argumentsFor(tool.inputSchema);
       if (made === undefined) {
         outcomes.push({ tool: name, notJudged: "no arguments could be made from its inputSchema" });
         continue;
       }
-      outcomes.push(await call(session, listed, made, judge, judging, timeoutMs));
+      outcomes.push(await call(session, listed, made, judge, timeoutMs));
     }
     for (const listed of readOnly.slice(options.maxReadOnlyCalls ?? DEFAULT_MAX_READ_ONLY)) {
       const name = isObject(listed.value) && typeof listed.value.name === "string" ? listed.value.name : "";
@@ -100,7 +92,6 @@ async function call(
   listed: ListedItem,
   args: Record<string, unknown>,
   judge: Judge,
-  judging: CallJudging,
   timeoutMs: number,
 ): Promise<CallOutcome> {
   const tool = listed.value as Record<string, unknown>;
@@ -109,6 +100,6 @@ async function call(
   const outcome: CallOutcome = { tool: name, arguments: args, answer };
   const seen = "answer" in answer ? session.message(answer.answer) : undefined;
   if (seen === undefined) outcome.notJudged = "timeout" in answer ? `no answer within ${timeoutMs} ms` : "no answer";
-  else judging.judgeCallResult(tool, seen, judge);
+  else await judgeCallResult(tool, seen, judge, { protocolVersion: session.protocolVersion, arguments: args });
   return outcome;
 }
