@@ -5,10 +5,10 @@
 // server/prompts ("Capabilities"); spec 2026-07-28 server/tools ("Capabilities").
 
 import { isObject } from "../common/json.ts";
-import type { Observed } from "./observed.ts";
 import { describeAnswer, seenAt } from "./answer.ts";
-import { type Judge, type Rule, rule } from "./rule.ts";
 import type { WalkResult } from "./list-walk.ts";
+import type { Observed } from "./observed.ts";
+import { type Judge, type Rule, rule } from "./rule.ts";
 import type { CheckSession } from "./session.ts";
 
 const FEATURES = ["tools", "resources", "prompts"] as const;
@@ -43,13 +43,6 @@ export const CapabilityRules = {
   toolsUndeclared: undeclaredRule("tools"),
   resourcesUndeclared: undeclaredRule("resources"),
   promptsUndeclared: undeclaredRule("prompts"),
-  listChangedDeclared: rule(
-    "capabilities/list-changed-declared",
-    "MUST",
-    "A list_changed notification comes only from a server that declared listChanged for that list",
-    { source: "2025-11-25", page: "basic/lifecycle", section: "Operation" },
-    "Declare listChanged: true in the capability (tools, resources, prompts) before sending its notifications/…/list_changed, or do not send them.",
-  ),
   clientCapabilityRespected: rule(
     "capabilities/client-capability-respected",
     "MUST",
@@ -115,33 +108,22 @@ export async function probeCapabilities(session: CheckSession, walked: WalkResul
 }
 
 /**
- * The passive part of the capabilities family, over every message the session saw (run it
- * last): list_changed only where declared, and no request for a capability the check client did
- * not declare (it declares none: session.ts CHECK_CLIENT_CAPABILITIES).
+ * The passive part of the capabilities family, over every message the session saw: no request
+ * for a capability the check client did not declare (it declares none: session.ts
+ * CHECK_CLIENT_CAPABILITIES). Which notifications a server may send is capability-use.ts's.
  */
 export function judgeCapabilitiesKept(observed: Observed, judge: Judge): void {
   const R = CapabilityRules;
-  let listChanged = 0;
   let asked = 0;
   for (const seen of observed.messages) {
     if (seen.dir !== "receive") continue;
     const message = seen.message as unknown as Record<string, unknown>;
     const method = message.method;
     if (typeof method !== "string") continue;
-    const changed = /^notifications\/(tools|resources|prompts)\/list_changed$/.exec(method);
-    if (changed !== null) {
-      listChanged++;
-      const feature = changed[1]!;
-      const declared = observed.capabilities[feature];
-      if (!isObject(declared) || declared.listChanged !== true) {
-        judge.fail(R.listChangedDeclared, `the server sent ${method} without declaring ${feature}.listChanged: true`, { index: seen.index });
-      } else judge.pass(R.listChangedDeclared);
-    }
     if ("id" in message && (method === "sampling/createMessage" || method === "elicitation/create" || method === "roots/list")) {
       asked++;
       judge.fail(R.clientCapabilityRespected, `the server sent ${method}, a request for a capability the check client did not declare`, { index: seen.index });
     }
   }
-  if (listChanged === 0) judge.skip(R.listChangedDeclared, "the server sent no list_changed notification");
   if (asked === 0) judge.pass(R.clientCapabilityRespected);
 }

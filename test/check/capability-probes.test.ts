@@ -7,6 +7,7 @@ import "../support/test-env.ts";
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { CapabilityRules as R, judgeCapabilitiesKept, probeCapabilities } from "../../src/check/capability-probes.ts";
+import { CapabilityUseRules, judgeCapabilityUse } from "../../src/check/capability-use.ts";
 import { openSession } from "../../src/check/session.ts";
 import { RecordingJudge } from "../support/check-judge.ts";
 import { dualEra } from "../support/dual-era.ts";
@@ -20,6 +21,7 @@ async function judged(breaks: string[], protocol: "modern" | "legacy"): Promise<
     const walked = await session.walk();
     await probeCapabilities(session, walked, judge, { timeoutMs: TIMEOUT });
     judgeCapabilitiesKept(session.observed(), judge);
+    judgeCapabilityUse(session.observed(), judge);
   } finally {
     await session.close();
   }
@@ -35,7 +37,7 @@ describe("the capabilities family", () => {
     assert.equal(legacy.outcome(R.promptsUndeclared), "pass");
     assert.equal(legacy.outcome(R.toolsUndeclared), "skip");
     assert.equal(legacy.outcome(R.clientCapabilityRespected), "pass");
-    assert.equal(legacy.outcome(R.listChangedDeclared), "skip");
+    assert.equal(legacy.outcome(CapabilityUseRules.listChangedUndeclared), "skip");
     const modern = await judged([], "modern");
     assert.deepEqual(modern.failures, []);
     assert.equal(modern.outcome(R.declaredListAnswers), "pass");
@@ -53,9 +55,9 @@ describe("the capabilities family", () => {
     assert.equal(judge.failuresOf(R.promptsUndeclared)[0]?.seen?.pointer, "/result/prompts");
   });
 
-  test("capabilities/list-changed-declared: tools list_changed without listChanged", async () => {
+  test("capabilities/list-changed-undeclared (capability-use.ts): tools list_changed without listChanged, seen on a real session", async () => {
     const judge = await judged(["list-changed-undeclared"], "legacy");
-    assert.equal(judge.outcome(R.listChangedDeclared), "fail");
+    assert.equal(judge.outcome(CapabilityUseRules.listChangedUndeclared), "fail");
   });
 
   test("capabilities/client-capability-respected: sampling/createMessage to a client that declared no sampling", async () => {
