@@ -42,6 +42,13 @@ export function describeAnswer(answer: CheckAnswer, timeoutMs?: number): string 
   return `no answer (${answer.failed})`;
 }
 
+/** How a request fared, to follow its name: `was answered with error -32603 "boom"`, `got no answer within 5000 ms`. */
+export function answeredText(answer: CheckAnswer, timeoutMs?: number): string {
+  if ("error" in answer || "result" in answer) return `was answered with ${describeAnswer(answer, timeoutMs)}`;
+  if ("sent" in answer) return "was sent as a notification";
+  return `got ${describeAnswer(answer, timeoutMs)}`;
+}
+
 /** Where the answer was seen: its message (or the request's, when no answer came) and an excerpt. */
 export function seenAt(answer: CheckAnswer, pointer?: string): Seen | undefined {
   if ("answer" in answer) {

@@ -8,7 +8,7 @@ import { isObject } from "../common/json.ts";
 import type { CheckAnswer } from "./answer.ts";
 import type { WalkResult } from "./list-walk.ts";
 import type { ListedItem } from "./observed.ts";
-import type { Judge, SeenMessage } from "./rule.ts";
+import type { Judge } from "./rule.ts";
 import type { CheckSession } from "./session.ts";
 import { argumentsFor } from "./tool-arguments.ts";
 import { judgeCallResult } from "./tool-call.ts";

@@ -4,8 +4,7 @@
 // 2025-11-25 basic/lifecycle ("Capability Negotiation", "Operation"), server/tools, server/resources,
 // server/prompts ("Capabilities"); spec 2026-07-28 server/tools ("Capabilities").
 
-import { isObject } from "../common/json.ts";
-import { describeAnswer, seenAt } from "./answer.ts";
+import { answeredText, seenAt } from "./answer.ts";
 import type { WalkResult } from "./list-walk.ts";
 import type { Observed } from "./observed.ts";
 import { type Judge, type Rule, rule } from "./rule.ts";
@@ -84,7 +83,7 @@ export async function probeCapabilities(session: CheckSession, walked: WalkResul
     if (failed === undefined) judge.pass(declaredRule);
     else {
       const capability = walk.method.slice(0, walk.method.indexOf("/"));
-      judge.fail(declaredRule, `the server declares ${capability}, but ${walk.method} was answered with ${describeAnswer(failed, timeoutMs)}`, seenAt(failed));
+      judge.fail(declaredRule, `the server declares ${capability}, but ${walk.method} ${answeredText(failed, timeoutMs)}`, seenAt(failed));
     }
   }
   for (const feature of FEATURES) {

@@ -5,7 +5,7 @@
 // server/tools ("Error Handling"). Each probe is sent on the check's session; none calls a tool.
 
 import { isObject } from "../common/json.ts";
-import { describeAnswer, errorCode, seenAt } from "./answer.ts";
+import { answeredText, describeAnswer, errorCode, seenAt } from "./answer.ts";
 import { type Judge, rule } from "./rule.ts";
 import type { CheckSession } from "./session.ts";
 
@@ -80,7 +80,7 @@ export async function probeJsonRpc(session: CheckSession, judge: Judge, options:
   const unknown = await session.request("mcpwire-check/no-such-method", undefined, { timeoutMs });
   if ("failed" in unknown) judge.skip(R.unknownMethod, `the request got no JSON-RPC answer: ${unknown.failed}`);
   else if (errorCode(unknown) === -32601) judge.pass(R.unknownMethod);
-  else judge.fail(R.unknownMethod, `mcpwire-check/no-such-method was answered with ${describeAnswer(unknown, timeoutMs)}, not error -32601`, seenAt(unknown));
+  else judge.fail(R.unknownMethod, `mcpwire-check/no-such-method ${answeredText(unknown, timeoutMs)}, not error -32601`, seenAt(unknown));
 
   await probeInvalidRequest(session, judge, timeoutMs);
 
@@ -90,7 +90,7 @@ export async function probeJsonRpc(session: CheckSession, judge: Judge, options:
     const keys = "result" in ping ? Object.keys(ping.result).filter((key) => key !== "_meta") : [];
     if ("failed" in ping) judge.skip(R.ping, `ping got no JSON-RPC answer: ${ping.failed}`);
     else if ("result" in ping && keys.length === 0) judge.pass(R.ping);
-    else judge.fail(R.ping, `ping was answered with ${describeAnswer(ping, timeoutMs)}, not an empty result`, seenAt(ping));
+    else judge.fail(R.ping, `ping ${answeredText(ping, timeoutMs)}, not an empty result`, seenAt(ping));
   }
 
   if (!isObject(session.observed().capabilities.tools)) judge.skip(R.unknownTool, "the server declares no tools");
@@ -101,7 +101,7 @@ export async function probeJsonRpc(session: CheckSession, judge: Judge, options:
     else if (errorCode(call) === -32602) judge.pass(R.unknownTool);
     else {judge.fail(
         R.unknownTool,
-        `tools/call of "${name}", a tool the server does not list, was answered with ${describeAnswer(call, timeoutMs)}, not error -32602`,
+        `tools/call of "${name}", a tool the server does not list, ${answeredText(call, timeoutMs)}, not error -32602`,
         seenAt(call),
       );}
   }
@@ -133,7 +133,7 @@ async function probeInvalidRequest(session: CheckSession, judge: Judge, timeoutM
   if (errorCode(answer) === -32600) return judge.pass(R.invalidRequest);
   judge.fail(
     R.invalidRequest,
-    `a request whose method is the number 1 was answered with ${describeAnswer(answer, wait)}, not error -32600`,
+    `a request whose method is the number 1 ${answeredText(answer, wait)}, not error -32600`,
     seenAt(answer),
   );
 }

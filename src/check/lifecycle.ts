@@ -4,12 +4,12 @@
 // What the session's negotiation showed is judged as it was; what needs a fresh connection (an
 // initialize at a version nobody speaks, the eras offered) is sent on one of the check's own.
 
-import { isObject } from "../common/json.ts";
-import { requestHeaders } from "../client/request-headers.ts";
 import { LATEST_MODERN_PROTOCOL_VERSION, LATEST_PROTOCOL_VERSION } from "../client/protocol-version.ts";
+import { requestHeaders } from "../client/request-headers.ts";
+import { isObject } from "../common/json.ts";
 import type { TraceSink } from "../transport/trace-event.ts";
+import { answeredText, type CheckAnswer, describeAnswer, errorCode, resultOf, seenAt } from "./answer.ts";
 import type { Observed } from "./observed.ts";
-import { type CheckAnswer, describeAnswer, errorCode, resultOf, seenAt } from "./answer.ts";
 import { type Judge, rule } from "./rule.ts";
 import { CHECK_CLIENT_CAPABILITIES, CHECK_CLIENT_INFO, type CheckConnection, type CheckSession, openConnection, type SessionLog } from "./session.ts";
 import type { CheckTarget } from "./target.ts";
@@ -292,7 +292,7 @@ async function probeModernRefusals(session: CheckSession, judge: Judge, eras: Er
   } else if ("failed" in bare) judge.skip(R.missingProtocolFields, `the request without _meta got no JSON-RPC answer: ${bare.failed}`);
   else if (errorCode(bare) === -32602) judge.pass(R.missingProtocolFields);
   else {
-    judge.fail(R.missingProtocolFields, `server/discover without _meta was answered with ${describeAnswer(bare, timeoutMs)}, not error -32602`, seenAt(bare));
+    judge.fail(R.missingProtocolFields, `server/discover without _meta ${answeredText(bare, timeoutMs)}, not error -32602`, seenAt(bare));
   }
   const params = { _meta: protocolFields(UNSUPPORTED_VERSION) };
   // Over HTTP the version header says the same as _meta (spec 2026-07-28 streamable-http: they must agree).
@@ -303,7 +303,7 @@ async function probeModernRefusals(session: CheckSession, judge: Judge, eras: Er
   if (errorCode(old) !== -32022) {
     judge.fail(
       R.unsupportedModernVersion,
-      `server/discover at version ${UNSUPPORTED_VERSION} was answered with ${describeAnswer(old, timeoutMs)}, not error -32022`,
+      `server/discover at version ${UNSUPPORTED_VERSION} ${answeredText(old, timeoutMs)}, not error -32022`,
       seenAt(old),
     );
   } else if (!Array.isArray(supported) || supported.length === 0 || supported.some((version) => typeof version !== "string")) {
@@ -350,7 +350,7 @@ function judgeUnsupportedVersion(answer: CheckAnswer | undefined, judge: Judge, 
   if (result === undefined) {
     return judge.fail(
       R.unsupportedVersion,
-      `initialize at version ${UNSUPPORTED_VERSION} was answered with ${describeAnswer(answer, timeoutMs)}`,
+      `initialize at version ${UNSUPPORTED_VERSION} ${answeredText(answer, timeoutMs)}`,
       seenAt(answer),
     );
   }

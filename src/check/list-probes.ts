@@ -3,9 +3,9 @@
 // server/utilities/pagination. The walk (CheckSession.walk) followed every cursor; what it saw
 // is judged here, and one request with a cursor the server never gave is sent on the session.
 
-import { describeAnswer, errorCode, seenAt } from "./answer.ts";
-import { type Judge, rule } from "./rule.ts";
+import { answeredText, errorCode, seenAt } from "./answer.ts";
 import type { ListWalk, WalkResult } from "./list-walk.ts";
+import { type Judge, rule } from "./rule.ts";
 import type { CheckSession } from "./session.ts";
 
 /** The rules of the lists family. */
@@ -60,7 +60,7 @@ export async function probeLists(session: CheckSession, walked: WalkResult, judg
   else {
     judge.fail(
       R.invalidCursor,
-      `${target.method} with cursor "${INVALID_CURSOR}", which it never gave, was answered with ${describeAnswer(answer, timeoutMs)}, not error -32602`,
+      `${target.method} with cursor "${INVALID_CURSOR}", which it never gave, ${answeredText(answer, timeoutMs)}, not error -32602`,
       seenAt(answer),
     );
   }

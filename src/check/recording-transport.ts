@@ -8,12 +8,12 @@
 
 import { boundedCopy } from "../common/bounded.ts";
 import { isObject } from "../common/json.ts";
-import { TransportWrapper } from "../transport/http-hooks.ts";
-import { traceTransportName } from "../transport/tracing.ts";
-import type { TraceTransportName } from "../transport/trace-event.ts";
-import type { ClientTransport, SendOptions, ServerProcess } from "../transport/transport.ts";
 import { describeClose } from "../jsonrpc/errors.ts";
 import type { JsonRpcMessage, RequestId } from "../jsonrpc/messages.ts";
+import { TransportWrapper } from "../transport/http-hooks.ts";
+import type { TraceTransportName } from "../transport/trace-event.ts";
+import { traceTransportName } from "../transport/tracing.ts";
+import type { ClientTransport, SendOptions, ServerProcess } from "../transport/transport.ts";
 import type { SeenMessage } from "./rule.ts";
 
 /** What a transport reported during the session without ending it: a bad line, an undeliverable answer, … */

@@ -67,6 +67,7 @@ function eraLines(era: EraCheck, options: ReportTextOptions): string[] {
       }
     }
   }
+  for (const problem of era.problems ?? []) lines.push(` could not finish ${quoted(problem, 400)} (its rules are left unjudged)`);
   if (era.timings.length > 0) {
     lines.push(" response times (median / max, ms):");
     for (const timing of era.timings) {

@@ -45,6 +45,8 @@ export interface EraCheck {
   timings: MethodTiming[];
   /** Messages this era's main session exchanged (a finding's `seen.index` counts in them). */
   messages: number;
+  /** A family of rules that could not finish (its rules left unjudged): which, and why. */
+  problems?: string[];
 }
 
 /** How many rules were judged, and how many of each level were broken. */

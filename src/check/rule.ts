@@ -15,6 +15,7 @@ export type Level = "MUST" | "SHOULD" | "MAY";
 
 /** The families a report is grouped by, in the order it prints them. */
 export const AREAS = ["lifecycle", "json-rpc", "schema", "capabilities", "lists", "definitions", "transport", "hygiene", "calls"] as const;
+/** A family of rules, as a report groups them: lifecycle, json-rpc, schema, capabilities, lists, definitions, transport, hygiene, calls. */
 export type Area = (typeof AREAS)[number];
 
 /** Where a rule comes from: a revision of the MCP specification, JSON-RPC 2.0, or an RFC the spec cites. */

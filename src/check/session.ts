@@ -6,6 +6,11 @@
 // Client refuses of a broken server is still kept and answered from the record: the check
 // wants to see broken things, not to stop at them.
 
+import { Client } from "../client/client.ts";
+import { withRequestMeta } from "../client/modern-request.ts";
+import { LATEST_MODERN_PROTOCOL_VERSION, type ModernProtocolVersion, type ProtocolEra } from "../client/protocol-version.ts";
+import { requestHeaders } from "../client/request-headers.ts";
+import type { ClientCapabilities, JsonObject } from "../client/types.ts";
 import { errorOf, messageOf } from "../common/error-text.ts";
 import { isObject } from "../common/json.ts";
 import { McpwireError } from "../common/mcpwire-error.ts";
@@ -13,20 +18,15 @@ import { withTimeout } from "../common/timing.ts";
 import { RequestAbortedError, RequestTimeoutError } from "../jsonrpc/errors.ts";
 import type { RequestId } from "../jsonrpc/messages.ts";
 import type { Params } from "../jsonrpc/peer.ts";
-import { Client } from "../client/client.ts";
-import { withRequestMeta } from "../client/modern-request.ts";
-import { LATEST_MODERN_PROTOCOL_VERSION, type ModernProtocolVersion, type ProtocolEra } from "../client/protocol-version.ts";
-import { requestHeaders } from "../client/request-headers.ts";
-import type { ClientCapabilities, JsonObject } from "../client/types.ts";
 import { SseLegacyTransport } from "../transport/sse-legacy.ts";
 import { StdioTransport } from "../transport/stdio.ts";
 import { StreamableHttpTransport } from "../transport/streamable-http/mod.ts";
 import type { TraceSink } from "../transport/trace-event.ts";
 import { TracingTransport } from "../transport/tracing.ts";
 import type { ClientTransport } from "../transport/transport.ts";
-import type { Observed, ObservedLists } from "./observed.ts";
 import { answerOf, type CheckAnswer, httpErrorAnswer } from "./answer.ts";
 import { MAX_LIST_PAGES, walkLists, type WalkResult } from "./list-walk.ts";
+import type { Observed, ObservedLists } from "./observed.ts";
 import { RecordingTransport, SessionLog, type TransportProblem } from "./recording-transport.ts";
 import type { SeenMessage } from "./rule.ts";
 import type { CheckTarget } from "./target.ts";

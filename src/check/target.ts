@@ -18,7 +18,11 @@ export interface HttpTarget {
 /** A server the check can connect to as often as it needs. */
 export type CheckTarget =
   | { kind: "stdio"; stdio: StdioTransportOptions }
-  | { kind: "http"; http: HttpTarget }
+  /**
+   * Streamable HTTP; with `fallback` (a configured `transport: auto`), the legacy HTTP+SSE
+   * transport when Streamable HTTP is refused (spec 2025-11-25 basic/transports, "Backwards Compatibility").
+   */
+  | { kind: "http"; http: HttpTarget; fallback?: boolean }
   | { kind: "sse"; http: HttpTarget }
   /** A transport made anew for each connection (a configured server through the host's factory); no raw probes. */
   | { kind: "transport"; make: () => ClientTransport; description: string };

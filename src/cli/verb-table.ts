@@ -85,6 +85,10 @@ export const VERBS: VerbTable = {
     "connect to one server given on the command line and show what it offers",
     () => import("./verbs/inspect-verb.ts").then((verb) => ({ run: verb.inspect, usage: verb.INSPECT_USAGE, options: verb.INSPECT_OPTIONS, positionals: [] })),
   ),
+  check: row(
+    "judge servers against the spec: mcpwire check [SERVER…] (each finding with its level and spec section)",
+    () => import("./verbs/check-verb.ts").then((verb) => ({ run: verb.check, usage: verb.CHECK_USAGE, options: verb.CHECK_OPTIONS, positionals: ["server"] })),
+  ),
   run: row(
     'one prompt to a model with the servers\' tools: mcpwire run -p "add 2 and 40"',
     () => import("./verbs/run-verb.ts").then((verb) => ({ run: verb.run, usage: verb.RUN_USAGE, options: verb.RUN_OPTIONS, positionals: [] })),
