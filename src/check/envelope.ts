@@ -119,8 +119,9 @@ export function judgeEnvelope(observed: Observed, judge: Judge): void {
     const message = seen.message as unknown;
     const index = seen.index;
     if (seen.dir === "send") {
-      // spec 2025-11-25 basic/index "Requests": what the client asked, to match the answers with.
-      if (isObject(message) && typeof message.method === "string" && "id" in message) {
+      // spec 2025-11-25 basic/index "Requests": what the client asked, to match the answers with —
+      // the check's malformed requests too (a method that is not a string is answered -32600 with its id).
+      if (isObject(message) && "id" in message && !("result" in message) && !("error" in message)) {
         const key = idKey(message.id);
         if (key !== undefined) sent.add(key);
       }
