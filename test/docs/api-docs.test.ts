@@ -53,6 +53,7 @@ test("one page per entry, named by the entry", () => {
     "docs/api/auth.md",
     "docs/api/telemetry.md",
     "docs/api/extensions.md",
+    "docs/api/check.md",
   ]);
 });
 
