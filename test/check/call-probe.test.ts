@@ -46,7 +46,10 @@ describe("the check's tool calls", () => {
   test("--call-read-only calls each readOnlyHint tool with arguments made from its schema", async () => {
     const { outcomes, calls, judge } = await run({ readOnly: true });
     assert.deepEqual(outcomes.map((o) => [o.tool, o.notJudged]), [["add", undefined], ["now", undefined]]);
-    assert.deepEqual(calls.map((seen) => (seen.message as { params?: unknown }).params), [{ name: "add", arguments: { a: 0, b: 0 } }, { name: "now", arguments: {} }]);
+    assert.deepEqual(calls.map((seen) => (seen.message as { params?: unknown }).params), [{ name: "add", arguments: { a: 0, b: 0 } }, {
+      name: "now",
+      arguments: {},
+    }]);
     assert.deepEqual(judge.failures, []);
   });
 });

@@ -8,8 +8,8 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { CheckSessionError, openConnection, openSession, SessionLog } from "../../src/check/session.ts";
 import type { CheckTarget } from "../../src/check/target.ts";
-import { dualEra } from "../support/dual-era.ts";
 import type { TraceEvent } from "../../src/transport/trace-event.ts";
+import { dualEra } from "../support/dual-era.ts";
 
 describe("the check session", () => {
   test("a legacy session numbers every message both ways, answers named by their request's method", async () => {
