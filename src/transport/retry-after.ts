@@ -103,7 +103,7 @@ export async function sendPatiently<T extends SameOriginResponse>(send: PatientS
       ? `the server asks to be tried again ${retryWhen(wait, now)}, after this call's deadline (in ${durationText(Math.max(0, left))}); try again then`
       : undefined;
     if (why !== undefined || wait === undefined) {
-      const start = await bodyStart(answered.response, send.redact);
+      const start = await bodyStart(answered.response, send.redact, undefined, send.signal);
       throw new HttpStatusError(
         `${send.description}: ${send.what}: POST ${showUrl(answered.url)} answered HTTP ${busyName(status)}${send.quoteBody(start)}; ` +
           `the server did not process it and it was not sent again: ${why}`,

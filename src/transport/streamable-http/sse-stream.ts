@@ -153,7 +153,7 @@ export class SseStreams {
       const type = response.headers.get("content-type") ?? "";
       if (response.ok && isEventStream(type)) return { response };
       const status = response.status;
-      const start = await bodyStart(response, this.#context.redact);
+      const start = await bodyStart(response, this.#context.redact, undefined, signal);
       const said = `${this.#context.description}: ${name}: GET ${showUrl(url)} answered HTTP ${status}${quoteBody(start)}`;
       if (response.ok) {
         return {

@@ -271,7 +271,7 @@ export class StreamableHttpTransport extends TransportBase implements HttpTransp
       let posted = await post();
       if (!posted.response.ok && exchange !== undefined && this.#stateless) {
         // spec 2026-07-28 streamable-http: a modern server's 4xx carries the request's JSON-RPC error.
-        const error = await modernError(posted.response, this.#statelessConfirmed);
+        const error = await modernError(posted.response, this.#statelessConfirmed, signal);
         if (error !== undefined) {
           await discardBody(posted.response);
           // The server may not have known the id (a rejected envelope): it is this request's answer.
@@ -283,7 +283,7 @@ export class StreamableHttpTransport extends TransportBase implements HttpTransp
       // the server ended that session: start a new one, then send this again. A server that
       // restarts again meanwhile ends the new session too: each new session gets its turn.
       for (let renewals = 0; !posted.response.ok; renewals++) {
-        const start = await bodyStart(posted.response, this.#redact);
+        const start = await bodyStart(posted.response, this.#redact, undefined, signal);
         const gone = sessionGone(posted.response.status, start, posted.hadSession);
         if (!gone || handshake || this.onsessionexpired === undefined || renewals >= MAX_SESSION_RENEWALS) {
           throw postStatusError(this.description, what, posted, start, gone, renewals);
@@ -418,7 +418,7 @@ export class StreamableHttpTransport extends TransportBase implements HttpTransp
     if (isJson(type)) {
       let text: string | undefined;
       try {
-        text = await boundedText(response, this.#maxMessageBytes);
+        text = await boundedText(response, this.#maxMessageBytes, exchange.abort.signal);
       } catch (error) {
         if (exchange.abort.signal.aborted) throw error;
         throw new TransportError(
@@ -455,7 +455,7 @@ export class StreamableHttpTransport extends TransportBase implements HttpTransp
       if (!exchange.answered) throw new TransportError(`${this.description}: ${exchange.what} got no answer`, "no-answer");
       return;
     }
-    const start = await bodyStart(response, this.#redact);
+    const start = await bodyStart(response, this.#redact, undefined, exchange.abort.signal);
     throw new HttpStatusError(
       `${this.description}: ${exchange.what}: POST ${showUrl(url)} answered HTTP ${response.status} with Content-Type ` +
         `${JSON.stringify(type)}, neither application/json nor text/event-stream${quoteBody(start)}`,

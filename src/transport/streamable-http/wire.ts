@@ -5,6 +5,7 @@
 
 import { durationText } from "../../common/duration.ts";
 import type { JsonRpcErrorResponse, JsonRpcMessage, RequestId } from "../../jsonrpc/messages.ts";
+import { cancelOnAbort } from "../body-abort.ts";
 import { discardBody, HttpStatusError, showUrl, statusAdvice } from "../http-errors.ts";
 import { retryWhen } from "../retry-after.ts";
 import type { SameOriginResponse } from "../same-origin-fetch.ts";
@@ -122,9 +123,11 @@ export function sessionGone(status: number, body: string, hadSession: boolean): 
 
 /**
  * A JSON body as text when it is at most `max` bytes; undefined (the rest unread) when it is
- * larger — told by Content-Length before reading when the server sent one.
+ * larger — told by Content-Length before reading when the server sent one. `signal` aborting
+ * ends the read (it throws the signal's reason): the read is ours to end, fetch's abort does
+ * not always reach a body (body-abort.ts).
  */
-export async function boundedText(response: Response, max: number): Promise<string | undefined> {
+export async function boundedText(response: Response, max: number, signal?: AbortSignal): Promise<string | undefined> {
   const declared = Number(response.headers.get("content-length") ?? NaN);
   if (declared > max) {
     await discardBody(response);
@@ -133,12 +136,15 @@ export async function boundedText(response: Response, max: number): Promise<stri
   const body = response.body;
   if (body === null) return "";
   const reader = body.getReader();
+  const release = cancelOnAbort(reader, signal);
   const chunks: Uint8Array[] = [];
   let bytes = 0;
   let complete = false;
   try {
     for (;;) {
       const { done, value } = await reader.read();
+      // A cancelled reader reads as ended: an abort is not the body's end.
+      if (signal?.aborted) throw signal.reason;
       if (done) {
         complete = true;
         break;
@@ -148,6 +154,7 @@ export async function boundedText(response: Response, max: number): Promise<stri
       chunks.push(value);
     }
   } finally {
+    release();
     if (!complete) await reader.cancel().catch(() => {});
   }
   const whole = new Uint8Array(bytes);
