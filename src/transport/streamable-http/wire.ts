@@ -121,15 +121,18 @@ export function sessionGone(status: number, body: string, hadSession: boolean): 
   return status === 404 || (status === 400 && /session/i.test(body));
 }
 
+/** One decoder for every body (decode() without `stream` keeps no state between calls). */
+const UTF8 = new TextDecoder();
+
 /**
  * A JSON body as text when it is at most `max` bytes; undefined (the rest unread) when it is
  * larger — told by Content-Length before reading when the server sent one. `signal` aborting
  * ends the read (it throws the signal's reason): the read is ours to end, fetch's abort does
- * not always reach a body (body-abort.ts).
+ * not always reach a body (body-abort.ts). A body that came in one piece is decoded as it is.
  */
 export async function boundedText(response: Response, max: number, signal?: AbortSignal): Promise<string | undefined> {
-  const declared = Number(response.headers.get("content-length") ?? NaN);
-  if (declared > max) {
+  const length = response.headers.get("content-length");
+  if (length !== null && Number(length) > max) {
     await discardBody(response);
     return undefined;
   }
@@ -157,13 +160,14 @@ export async function boundedText(response: Response, max: number, signal?: Abor
     release();
     if (!complete) await reader.cancel().catch(() => {});
   }
+  if (chunks.length === 1) return UTF8.decode(chunks[0]);
   const whole = new Uint8Array(bytes);
   let offset = 0;
   for (const chunk of chunks) {
     whole.set(chunk, offset);
     offset += chunk.byteLength;
   }
-  return new TextDecoder().decode(whole);
+  return UTF8.decode(whole);
 }
 
 /** The error of a POST answered with a status we cannot use; `gone` when it said the server ended the session. */
