@@ -6,6 +6,7 @@ import { isObject } from "../common/json.ts";
 import { clipLine, preview } from "../common/preview.ts";
 import { REDACTED, redactedJson, Redactor } from "../common/redact.ts";
 import type { JsonRpcErrorResponse, JsonRpcMessage } from "../jsonrpc/messages.ts";
+import { cancelOnAbort } from "./body-abort.ts";
 import { type HttpErrorCode, TransportError } from "./transport.ts";
 
 // Defined beside TransportErrorCode (which includes it); this is its old home.
@@ -128,38 +129,42 @@ export function showUrl(url: URL): string {
  * still found. Reads no more than it needs and always releases the body (Deno counts an unread
  * body as a leak).
  */
-export async function bodyStart(response: Response, redact: RedactFn, max = BODY_START_CHARS): Promise<string> {
+export async function bodyStart(response: Response, redact: RedactFn, max = BODY_START_CHARS, signal?: AbortSignal): Promise<string> {
   // A body that breaks while we read its start: show what we have.
-  const { text } = await readText(response, max + BODY_REDACT_SLACK_CHARS);
+  const { text } = await readText(response, max + BODY_REDACT_SLACK_CHARS, signal);
   return clipLine(redact(text), max);
 }
 
 /** The whole body as text when it is at most `max` characters; undefined when longer or broken. */
-export async function bodyText(response: Response, max: number): Promise<string | undefined> {
-  const { text, ended } = await readText(response, max);
+export async function bodyText(response: Response, max: number, signal?: AbortSignal): Promise<string | undefined> {
+  const { text, ended } = await readText(response, max, signal);
   return ended === "whole" ? text : undefined;
 }
 
 /**
  * A body's text, read until its end ("whole"), until past `limit` characters ("cut"), or until
- * it broke ("broken"); the body is always released.
+ * it broke or `signal` aborted ("broken"); the body is always released.
  */
-async function readText(response: Response, limit: number): Promise<{ text: string; ended: "whole" | "cut" | "broken" }> {
+async function readText(response: Response, limit: number, signal: AbortSignal | undefined): Promise<{ text: string; ended: "whole" | "cut" | "broken" }> {
   const body = response.body;
   if (body === null) return { text: "", ended: "whole" };
   const reader = body.getReader();
+  // The abort ends the read here: fetch's own does not always reach the body (body-abort.ts).
+  const release = cancelOnAbort(reader, signal);
   const decoder = new TextDecoder();
   let text = "";
   try {
     while (text.length <= limit) {
       const { done, value } = await reader.read();
-      if (done) return { text: text + decoder.decode(), ended: "whole" };
+      // A cancelled reader reads as ended: after an abort the text is only what came.
+      if (done) return signal?.aborted ? { text, ended: "broken" } : { text: text + decoder.decode(), ended: "whole" };
       text += decoder.decode(value, { stream: true });
     }
     return { text, ended: "cut" };
   } catch {
     return { text, ended: "broken" };
   } finally {
+    release();
     await reader.cancel().catch(() => {});
   }
 }

@@ -55,6 +55,8 @@ export function busyName(status: number): string {
 
 /** How one message is POSTed patiently: what to send again, and the limits of the waiting. */
 export interface PatientSend<T extends SameOriginResponse> {
+  /** A busy answer the caller already had from its own first POST: waited out before the next post. */
+  first?: T;
   /** The transport's description, for messages. */
   description: string;
   /** The message, for messages: "tools/call (id 4)". */
@@ -84,7 +86,7 @@ export interface PatientSend<T extends SameOriginResponse> {
  */
 export async function sendPatiently<T extends SameOriginResponse>(send: PatientSend<T>): Promise<T> {
   for (let busy = 0;; busy++) {
-    const answered = await send.post();
+    const answered = busy === 0 && send.first !== undefined ? send.first : await send.post();
     const status = answered.response.status;
     if (!isBusyStatus(status)) return answered;
     const now = Date.now();
@@ -103,7 +105,7 @@ export async function sendPatiently<T extends SameOriginResponse>(send: PatientS
       ? `the server asks to be tried again ${retryWhen(wait, now)}, after this call's deadline (in ${durationText(Math.max(0, left))}); try again then`
       : undefined;
     if (why !== undefined || wait === undefined) {
-      const start = await bodyStart(answered.response, send.redact);
+      const start = await bodyStart(answered.response, send.redact, undefined, send.signal);
       throw new HttpStatusError(
         `${send.description}: ${send.what}: POST ${showUrl(answered.url)} answered HTTP ${busyName(status)}${send.quoteBody(start)}; ` +
           `the server did not process it and it was not sent again: ${why}`,

@@ -27,11 +27,12 @@ export async function fetchSameOrigin(
   who: string,
 ): Promise<SameOriginResponse> {
   const method = init.method ?? "GET";
+  const manual: RequestInit = init.redirect === "manual" ? init : { ...init, redirect: "manual" };
   let current = url;
   for (let hop = 0;; hop++) {
     let response: Response;
     try {
-      response = await fetchFn(current, { ...init, redirect: "manual" });
+      response = await fetchFn(current, manual);
     } catch (error) {
       if (init.signal?.aborted) throw new TransportError(`${who}: ${method} ${showUrl(current)} was aborted`, "cancelled", { cause: error });
       throw new TransportError(

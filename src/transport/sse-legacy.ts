@@ -9,6 +9,7 @@ import { checkOptions, optionNames } from "../common/options.ts";
 import { within } from "../common/timing.ts";
 import { DEFAULT_MAX_MESSAGE_BYTES, readHead } from "../jsonrpc/line-decoder.ts";
 import { type JsonRpcMessage, whyNotJsonRpc } from "../jsonrpc/messages.ts";
+import { cancelOnAbort } from "./body-abort.ts";
 import {
   bodyStart,
   connectionRedaction,
@@ -195,7 +196,7 @@ export class SseLegacyTransport extends TransportBase {
     }
     const { response, url: streamUrl } = opened;
     if (!response.ok) {
-      const start = await bodyStart(response, this.#redact);
+      const start = await bodyStart(response, this.#redact, undefined, this.#abort.signal);
       throw new HttpStatusError(
         `${this.description}: GET ${showUrl(streamUrl)} answered HTTP ${response.status}${quoteBody(start)}; ` +
           `a legacy HTTP+SSE server answers it with an event stream; check the URL (often …/sse)`,
@@ -205,7 +206,7 @@ export class SseLegacyTransport extends TransportBase {
     }
     const type = response.headers.get("content-type") ?? "";
     if (!/^\s*text\/event-stream\b/i.test(type) || response.body === null) {
-      const start = await bodyStart(response, this.#redact);
+      const start = await bodyStart(response, this.#redact, undefined, this.#abort.signal);
       throw new TransportError(
         `${this.description}: GET ${showUrl(streamUrl)} answered HTTP ${response.status} with ` +
           `${type ? `Content-Type ${JSON.stringify(type)}` : "no Content-Type"}, not an SSE stream (text/event-stream)${quoteBody(start)}`,
@@ -260,6 +261,8 @@ export class SseLegacyTransport extends TransportBase {
       onProblem: (message, head) => this.#eventTooLarge(message, head),
     });
     const reader = body.getReader();
+    // close() ends the read itself: fetch's abort does not always reach a body (body-abort.ts).
+    const release = cancelOnAbort(reader, this.#abort.signal);
     let reason = "the server ended the SSE stream";
     try {
       for (;;) {
@@ -271,6 +274,7 @@ export class SseLegacyTransport extends TransportBase {
     } catch (error) {
       reason = this.closing ? "closed by the client" : `the SSE stream broke: ${messageOf(error)}`;
     } finally {
+      release();
       await reader.cancel().catch(() => {});
     }
     this.#streamEnded(reason);
@@ -413,7 +417,7 @@ export class SseLegacyTransport extends TransportBase {
       });
       const { response, url } = answered;
       if (!response.ok) {
-        const start = await bodyStart(response, this.#redact);
+        const start = await bodyStart(response, this.#redact, undefined, post.signal);
         throw new HttpStatusError(
           `${this.description}: ${what}: POST ${showUrl(url)} answered HTTP ${response.status}${quoteBody(start)}`,
           "http-status",

@@ -119,6 +119,48 @@ behaviour("every message is a POST accepting JSON and SSE; JSON answers are read
   });
 });
 
+/** A fetch that records the signal each POST went with, by the JSON-RPC method (and tool) it carried. */
+function signalRecorder(): { fetch: typeof fetch; signals: Map<string, AbortSignal[]> } {
+  const signals = new Map<string, AbortSignal[]>();
+  return {
+    signals,
+    fetch: (input, init) => {
+      if (init?.method === "POST" && typeof init.body === "string" && init.signal) {
+        const body = JSON.parse(init.body) as { method?: string; params?: { name?: string } };
+        const key = body.params?.name === undefined ? String(body.method) : `${body.method} ${body.params.name}`;
+        signals.set(key, [...(signals.get(key) ?? []), init.signal]);
+      }
+      return fetch(input, init);
+    },
+  };
+}
+
+behaviour("a request answered in its own JSON body is not aborted after its answer: nothing of it is left to let go", async () => {
+  const { fetch, signals } = signalRecorder();
+  await withClient("json", async ({ client }) => {
+    await client.callTool("echo", { text: "one" });
+    await client.callTool("echo", { text: "two" });
+    const calls = signals.get("tools/call echo") ?? [];
+    assert.equal(calls.length, 2);
+    for (const signal of calls) assert.equal(signal.aborted, false, "the finished request's fetch was aborted");
+    assert.equal(signals.get("initialize")?.[0]?.aborted, false, "the initialize request's fetch was aborted");
+  }, { fetch });
+});
+
+behaviour("a request answered on its own SSE stream is not aborted either: the stream's reader lets it go at the answer", async () => {
+  const { fetch, signals } = signalRecorder();
+  await withClient("sse", async ({ client, problems }) => {
+    assert.equal(textOf(await client.callTool("echo", { text: "one" })), "echo: one");
+    const updates: Progress[] = [];
+    assert.equal(textOf(await client.callTool("progress", {}, { onProgress: (progress) => updates.push(progress) })), "progress done");
+    assert.equal(updates.length, 3);
+    for (const key of ["tools/call echo", "tools/call progress"]) {
+      assert.equal(signals.get(key)?.[0]?.aborted, false, `${key}: the answered request's fetch was aborted`);
+    }
+    assert.deepEqual(problems, []);
+  }, { fetch });
+});
+
 behaviour("the session id from the initialize answer and the negotiated version go on every later request, the configured headers on all", async () => {
   await withClient("json", async ({ client, transport, log }) => {
     await client.callTool("echo", { text: "x" });

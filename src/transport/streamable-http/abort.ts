@@ -1,6 +1,15 @@
 // Cancellation inside the Streamable HTTP transport: every fetch, stream and wait hangs off
 // one scope that close() aborts, each with its own controller (and timer) that is let go when
-// it is done.
+// it is done. An abort costs an event for each listener (fetch's among them) and, in Node, a
+// new DOMException: each controller is aborted at most once, and a request that got its answer
+// on its own response is not aborted at all (streamable-http.ts). An abort alone does not
+// end a body being read (under Deno it may not reach it): each reader cancels itself
+// (../body-abort.ts).
+
+/** Aborts `controller` unless it was already. */
+function abortOnce(controller: AbortController): void {
+  if (!controller.signal.aborted) controller.abort();
+}
 
 /** Resolves when the signal aborts. */
 export function aborted(signal: AbortSignal): Promise<void> {
@@ -21,7 +30,7 @@ export class AbortScope {
   }
 
   add(controller: AbortController): void {
-    if (this.#aborted) controller.abort();
+    if (this.#aborted) abortOnce(controller);
     else this.#members.add(controller);
   }
 
@@ -31,7 +40,7 @@ export class AbortScope {
 
   abort(): void {
     this.#aborted = true;
-    for (const controller of this.#members) controller.abort();
+    for (const controller of this.#members) abortOnce(controller);
     this.#members.clear();
   }
 }
@@ -44,18 +53,18 @@ export class LinkedAbort {
   readonly controller = new AbortController();
   timedOut = false;
   readonly #parent: AbortSignal | AbortScope | undefined;
-  readonly #onParent = () => this.controller.abort();
+  readonly #onParent = () => abortOnce(this.controller);
   #timer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(parent: AbortSignal | AbortScope | undefined, ms?: number) {
     this.#parent = parent;
     if (parent instanceof AbortScope) parent.add(this.controller);
-    else if (parent?.aborted) this.controller.abort();
+    else if (parent?.aborted) abortOnce(this.controller);
     else parent?.addEventListener("abort", this.#onParent, { once: true });
     if (ms !== undefined && Number.isFinite(ms) && !this.controller.signal.aborted) {
       this.#timer = setTimeout(() => {
         this.timedOut = true;
-        this.controller.abort();
+        abortOnce(this.controller);
       }, ms);
     }
   }
@@ -64,8 +73,9 @@ export class LinkedAbort {
     return this.controller.signal;
   }
 
+  /** Aborts once (a second call does nothing): what listens on the signal hears one event. */
   abort(): void {
-    this.controller.abort();
+    abortOnce(this.controller);
   }
 
   dispose(): void {

@@ -145,7 +145,7 @@ export class Session {
         await discardBody(response);
         return;
       }
-      const start = await bodyStart(response, context.redact);
+      const start = await bodyStart(response, context.redact, undefined, limit.signal);
       context.report(`DELETE ${showUrl(url)} (ending session ${session}) answered HTTP ${status}${quoteBody(start)}`, "delete-failed");
     } catch {
       // The server is gone or slow: there is nothing left for us to end.

@@ -30,8 +30,8 @@ export interface StreamContext {
   sessionId(): string | undefined;
   headersFor(method: "GET"): Headers;
   redact: RedactFn;
-  /** One whole event of the stream named `where`. */
-  receiveEvent(event: SseEvent, where: string): void;
+  /** One whole event of the stream named `where`; `owner` is the request whose own stream it is. */
+  receiveEvent(event: SseEvent, where: string, owner: Exchange | undefined): void;
   /** An event over maxMessageBytes was skipped; `head` is its start, `owner` the request whose stream it was on. */
   eventTooLarge(problem: string, head: string, where: string, owner: Exchange | undefined): void;
 }
@@ -58,8 +58,9 @@ export class SseStreams {
   }
 
   /**
-   * Feeds one SSE body to the parser, delivering its messages, until it ends, breaks, or
-   * `stop` aborts (which cancels the body).
+   * Feeds one SSE body to the parser, delivering its messages, until it ends, breaks, `stop`
+   * aborts (which cancels the body), or — on a request's own stream — the request's answer
+   * came: the body is then let go here, without an abort.
    */
   async pump(response: Response, cursor: StreamCursor, stop: AbortSignal, where: string, owner?: Exchange): Promise<PumpEnd> {
     const body = response.body;
@@ -68,7 +69,7 @@ export class SseStreams {
     const parser = new SseParser({
       onEvent: (event) => {
         cursor.attempts = 0;
-        this.#context.receiveEvent(event, where);
+        this.#context.receiveEvent(event, where, owner);
       },
       onId: (id) => {
         cursor.lastEventId = id;
@@ -91,6 +92,7 @@ export class SseStreams {
           return stop.aborted ? { kind: "stopped" } : { kind: "ended" };
         }
         parser.push(value);
+        if (owner?.answered) return { kind: "ended" };
       }
     } catch (error) {
       return stop.aborted ? { kind: "stopped" } : { kind: "broken", reason: fetchFailureReason(error) };
@@ -153,7 +155,7 @@ export class SseStreams {
       const type = response.headers.get("content-type") ?? "";
       if (response.ok && isEventStream(type)) return { response };
       const status = response.status;
-      const start = await bodyStart(response, this.#context.redact);
+      const start = await bodyStart(response, this.#context.redact, undefined, signal);
       const said = `${this.#context.description}: ${name}: GET ${showUrl(url)} answered HTTP ${status}${quoteBody(start)}`;
       if (response.ok) {
         return {

@@ -29,10 +29,10 @@ export function isStatelessVersion(version: string | undefined): boolean {
  * else stays an HTTP status error, which tells the Client the server is legacy. Reads a clone:
  * the response stays readable.
  */
-export async function modernError(response: Response, confirmed: boolean): Promise<JsonRpcErrorObject | undefined> {
+export async function modernError(response: Response, confirmed: boolean, signal?: AbortSignal): Promise<JsonRpcErrorObject | undefined> {
   if (response.status < 400 || response.status >= 500) return undefined;
   if (!isJson(response.headers.get("content-type") ?? "")) return undefined;
-  const text = await bodyText(response.clone(), ERROR_BODY_MAX_CHARS);
+  const text = await bodyText(response.clone(), ERROR_BODY_MAX_CHARS, signal);
   if (text === undefined) return undefined;
   let value: unknown;
   try {

@@ -24,7 +24,7 @@ import {
 import { observedFetch } from "../http-observer.ts";
 import { TransportBase } from "../lifecycle.ts";
 import { retryOnReset } from "../reset-retry.ts";
-import { busyName, DEFAULT_MAX_RETRY_AFTER_MS, type HttpSendOptions, retryWhen, sendPatiently } from "../retry-after.ts";
+import { busyName, DEFAULT_MAX_RETRY_AFTER_MS, type HttpSendOptions, isBusyStatus, retryWhen, sendPatiently } from "../retry-after.ts";
 import { fetchSameOrigin, type SameOriginResponse } from "../same-origin-fetch.ts";
 import type { SseEvent } from "../sse-parser.ts";
 import { type ReconnectOptions, reconnectOptions } from "../sse-reconnect.ts";
@@ -111,6 +111,11 @@ export class StreamableHttpTransport extends TransportBase implements HttpTransp
   #listener: LinkedAbort | undefined;
   /** Stream readers running in the background; close() lets them finish. */
   readonly #background = new Set<Promise<void>>();
+  /**
+   * The headers of a POST, names in lower case, for the session and version they were made in
+   * (`key`): made once per session and version rather than as a new Headers on each POST.
+   */
+  #postHeaders: { key: string; headers: Readonly<Record<string, string>> } | undefined;
 
   constructor(options: StreamableHttpTransportOptions) {
     super();
@@ -145,7 +150,7 @@ export class StreamableHttpTransport extends TransportBase implements HttpTransp
       sessionId: () => this.#session.id,
       headersFor: (method) => this.#headersFor(method),
       redact: this.#redact,
-      receiveEvent: (event, where) => this.#receiveEvent(event, where),
+      receiveEvent: (event, where, owner) => this.#receiveEvent(event, where, owner),
       eventTooLarge: (problem, head, where, owner) => this.#eventTooLarge(problem, head, where, owner),
     });
     this.#session = new Session({
@@ -247,7 +252,8 @@ export class StreamableHttpTransport extends TransportBase implements HttpTransp
   }
 
   async #transmit(message: JsonRpcMessage, options: HttpSendOptions): Promise<void> {
-    const what = describeMessage(message);
+    // "tools/call (id 4)": made only when a message or an error names the message.
+    const what = () => describeMessage(message);
     // Our cancellation of a request lets go of its stream at once; the notice itself follows.
     if (isNotification(message) && message.method === "notifications/cancelled") {
       this.#cancel(message.params?.requestId);
@@ -256,8 +262,10 @@ export class StreamableHttpTransport extends TransportBase implements HttpTransp
       if (this.#stateless) return;
     }
     const handshake = isHandshake(message);
-    const exchange = isRequest(message) ? this.#openExchange(message, what) : undefined;
+    const exchange = isRequest(message) ? this.#openExchange(message) : undefined;
     const deadline = exchange === undefined ? new LinkedAbort(this.#life, this.#timeoutMs) : undefined;
+    /** The exchange ran to its end: its answer read whole, nothing of it left to let go. */
+    let finished = false;
     const signal = exchange?.abort.signal ?? deadline!.signal;
     // The time this send may take: the caller's deadline for a request, timeoutMs for the rest.
     const until = exchange === undefined ? Date.now() + this.#timeoutMs : options.deadline;
@@ -268,14 +276,17 @@ export class StreamableHttpTransport extends TransportBase implements HttpTransp
       // (spec 2026-07-28 basic/index, "OpenTelemetry trace context").
       const extra = withTraceHeaders(message, options.headers);
       const post = () => this.#postPatiently(message, body, signal, extra, exchange, until);
-      let posted = await post();
+      let posted = await this.#post(message, body, signal, extra);
+      // 429 and 503: the server did not take it; it goes again after its Retry-After (retry-after.ts).
+      if (isBusyStatus(posted.response.status)) posted = await this.#postPatiently(message, body, signal, extra, exchange, until, posted);
       if (!posted.response.ok && exchange !== undefined && this.#stateless) {
         // spec 2026-07-28 streamable-http: a modern server's 4xx carries the request's JSON-RPC error.
-        const error = await modernError(posted.response, this.#statelessConfirmed);
+        const error = await modernError(posted.response, this.#statelessConfirmed, signal);
         if (error !== undefined) {
           await discardBody(posted.response);
           // The server may not have known the id (a rejected envelope): it is this request's answer.
-          this.#deliver({ jsonrpc: "2.0", id: exchange.id, error });
+          this.#deliver({ jsonrpc: "2.0", id: exchange.id, error }, exchange);
+          finished = true;
           return;
         }
       }
@@ -283,10 +294,10 @@ export class StreamableHttpTransport extends TransportBase implements HttpTransp
       // the server ended that session: start a new one, then send this again. A server that
       // restarts again meanwhile ends the new session too: each new session gets its turn.
       for (let renewals = 0; !posted.response.ok; renewals++) {
-        const start = await bodyStart(posted.response, this.#redact);
+        const start = await bodyStart(posted.response, this.#redact, undefined, signal);
         const gone = sessionGone(posted.response.status, start, posted.hadSession);
         if (!gone || handshake || this.onsessionexpired === undefined || renewals >= MAX_SESSION_RENEWALS) {
-          throw postStatusError(this.description, what, posted, start, gone, renewals);
+          throw postStatusError(this.description, what(), posted, start, gone, renewals);
         }
         await this.#session.renew(posted.epoch, posted.response.status);
         posted = await post();
@@ -299,26 +310,40 @@ export class StreamableHttpTransport extends TransportBase implements HttpTransp
         // 2025-11-25 transports (Sending Messages) 4: a notification or response is answered 202, no body.
         await discardBody(posted.response);
       }
+      finished = true;
     } catch (error) {
       if (exchange?.answered) return; // the answer came on another stream meanwhile
-      throw sendFailure(error, what, { description: this.description, closed: this.#life.aborted, timeoutMs: this.#timeoutMs, exchange, deadline });
+      throw sendFailure(error, what(), { description: this.description, closed: this.#life.aborted, timeoutMs: this.#timeoutMs, exchange, deadline });
     } finally {
       deadline?.dispose();
-      if (exchange !== undefined) this.#closeExchange(exchange);
+      if (exchange !== undefined) this.#closeExchange(exchange, finished);
     }
     // 2025-11-25 transports (Listening for Messages from the Server): after initialization.
     if (isNotification(message) && message.method === "notifications/initialized") this.#startListening();
   }
 
-  #openExchange(message: JsonRpcRequest, what: string): Exchange {
-    const exchange: Exchange = { id: message.id, what, abort: new LinkedAbort(this.#life), answered: false, cancelled: false };
+  #openExchange(message: JsonRpcRequest): Exchange {
+    const exchange: Exchange = {
+      id: message.id,
+      get what() {
+        return describeMessage(message);
+      },
+      abort: new LinkedAbort(this.#life),
+      answered: false,
+      cancelled: false,
+    };
     this.#exchanges.set(message.id, exchange);
     return exchange;
   }
 
-  #closeExchange(exchange: Exchange): void {
+  /**
+   * The request is done with. One that `finished` (its answer read whole from its own body)
+   * holds nothing more: it is only forgotten, not aborted. Otherwise its fetch or stream may
+   * still be open, and the abort lets it go.
+   */
+  #closeExchange(exchange: Exchange, finished: boolean): void {
     if (this.#exchanges.get(exchange.id) === exchange) this.#exchanges.delete(exchange.id);
-    exchange.abort.abort();
+    if (!finished) exchange.abort.abort();
     exchange.abort.dispose();
   }
 
@@ -349,7 +374,17 @@ export class StreamableHttpTransport extends TransportBase implements HttpTransp
     return headers;
   }
 
-  /** POSTs a message, waiting out a busy server's Retry-After when it fits (retry-after.ts). */
+  /** #headersFor("POST") as a record, made again only when the session or the version changed. */
+  #postHeadersNow(): Readonly<Record<string, string>> {
+    const key = `${this.#session.id ?? ""}\n${this.#protocolVersion ?? ""}`;
+    if (this.#postHeaders?.key === key) return this.#postHeaders.headers;
+    const headers: Record<string, string> = {};
+    this.#headersFor("POST").forEach((value, name) => (headers[name] = value));
+    this.#postHeaders = { key, headers };
+    return headers;
+  }
+
+  /** POSTs a message, waiting out a busy server's Retry-After when it fits (retry-after.ts); `busy` is a busy answer already had. */
   #postPatiently(
     message: JsonRpcMessage,
     body: string,
@@ -357,9 +392,11 @@ export class StreamableHttpTransport extends TransportBase implements HttpTransp
     extra: Readonly<Record<string, string>> | undefined,
     exchange: Exchange | undefined,
     until: number | undefined,
+    busy?: Posted,
   ): Promise<Posted> {
     const what = describeMessage(message);
     return sendPatiently({
+      first: busy,
       description: this.description,
       what,
       post: () => this.#post(message, body, signal, extra),
@@ -400,10 +437,10 @@ export class StreamableHttpTransport extends TransportBase implements HttpTransp
     // Read together, with no await between them and the headers: the session this POST is in.
     const epoch = this.#session.epoch;
     const hadSession = this.#session.id !== undefined;
-    const headers = this.#headersFor("POST");
+    const headers = { ...this.#postHeadersNow() };
     // spec 2026-07-28 streamable-http ("Standard Request Headers", "Custom Headers from Tool Parameters").
-    if (extra !== undefined) { for (const [name, value] of Object.entries(extra)) headers.set(name, value); }
-    const init: RequestInit = { ...this.#requestInit, method: "POST", headers, body, signal };
+    if (extra !== undefined) { for (const name in extra) headers[name.toLowerCase()] = extra[name]!; }
+    const init: RequestInit = { ...this.#requestInit, method: "POST", headers, body, signal, redirect: "manual" };
     return { ...(await fetchSameOrigin(this.#fetch, this.url, init, this.description)), hadSession, epoch };
   }
 
@@ -418,7 +455,7 @@ export class StreamableHttpTransport extends TransportBase implements HttpTransp
     if (isJson(type)) {
       let text: string | undefined;
       try {
-        text = await boundedText(response, this.#maxMessageBytes);
+        text = await boundedText(response, this.#maxMessageBytes, exchange.abort.signal);
       } catch (error) {
         if (exchange.abort.signal.aborted) throw error;
         throw new TransportError(
@@ -455,7 +492,7 @@ export class StreamableHttpTransport extends TransportBase implements HttpTransp
       if (!exchange.answered) throw new TransportError(`${this.description}: ${exchange.what} got no answer`, "no-answer");
       return;
     }
-    const start = await bodyStart(response, this.#redact);
+    const start = await bodyStart(response, this.#redact, undefined, exchange.abort.signal);
     throw new HttpStatusError(
       `${this.description}: ${exchange.what}: POST ${showUrl(url)} answered HTTP ${response.status} with Content-Type ` +
         `${JSON.stringify(type)}, neither application/json nor text/event-stream${quoteBody(start)}`,
@@ -472,24 +509,30 @@ export class StreamableHttpTransport extends TransportBase implements HttpTransp
     } catch {
       throw new TransportError(`${this.description}: the answer to ${exchange.what} is not JSON: ${this.#preview(text)}`, "bad-json");
     }
-    this.#receiveValue(value, `the JSON answer to ${exchange.what}`);
+    this.#receiveValue(value, exchange, exchange);
   }
 
-  #receiveValue(value: unknown, where: string): void {
-    for (const item of Array.isArray(value) ? value : [value]) {
-      const why = whyNotJsonRpc(item);
-      if (why !== undefined) {
-        this.report(
-          `${where} is not a JSON-RPC message (${why}): ${this.#preview(boundedJson(item, { maxDepth: 8, maxChars: 4096 }))}; skipped`,
-          "bad-message",
-        );
-        continue;
-      }
-      this.#deliver(item as JsonRpcMessage);
-    }
+  /**
+   * One message or a batch: each JSON-RPC message is delivered, anything else reported and
+   * skipped. `where` names the stream, or is the exchange whose JSON body held it; `own` is the
+   * exchange whose own response (its JSON body or its SSE stream) carried the value.
+   */
+  #receiveValue(value: unknown, where: string | Exchange, own: Exchange | undefined): void {
+    if (!Array.isArray(value)) return this.#receiveItem(value, where, own);
+    for (const item of value) this.#receiveItem(item, where, own);
   }
 
-  #receiveEvent(event: SseEvent, where: string): void {
+  #receiveItem(item: unknown, where: string | Exchange, own: Exchange | undefined): void {
+    const why = whyNotJsonRpc(item);
+    if (why === undefined) return this.#deliver(item as JsonRpcMessage, own);
+    const named = typeof where === "string" ? where : `the JSON answer to ${where.what}`;
+    this.report(
+      `${named} is not a JSON-RPC message (${why}): ${this.#preview(boundedJson(item, { maxDepth: 8, maxChars: 4096 }))}; skipped`,
+      "bad-message",
+    );
+  }
+
+  #receiveEvent(event: SseEvent, where: string, owner: Exchange | undefined): void {
     if (this.#observer && event.id !== "") {
       this.#observer({ kind: "http", phase: "sse-event", url: this.#redact(showUrl(this.url)), eventId: this.#redact(event.id), event: event.type });
     }
@@ -503,7 +546,7 @@ export class StreamableHttpTransport extends TransportBase implements HttpTransp
       this.report(`an SSE event on ${where} is not JSON: ${this.#preview(event.data)}; skipped`, "bad-sse-data");
       return;
     }
-    this.#receiveValue(value, `an SSE event on ${where}`);
+    this.#receiveValue(value, `an SSE event on ${where}`, owner);
   }
 
   /**
@@ -525,15 +568,21 @@ export class StreamableHttpTransport extends TransportBase implements HttpTransp
     target.abort.abort();
   }
 
-  /** Hands a message to onmessage; an answer also ends the wait of its request. */
-  #deliver(message: JsonRpcMessage): void {
+  /**
+   * Hands a message to onmessage; an answer also ends the wait of its request. `own` is the
+   * exchange whose own response carried the message: an answer there needs no abort (a JSON
+   * body is read whole already; its SSE stream's reader stops at the answer and lets the body
+   * go, sse-stream.ts). An answer anywhere else (another request's stream, the GET stream)
+   * aborts its request's wait and stream.
+   */
+  #deliver(message: JsonRpcMessage, own?: Exchange): void {
     // A server may echo our headers (credentials) in an error: what we pass on is redacted.
     message = redactMessage(message, this.#redact);
     const exchange = isResponse(message) && message.id !== null ? this.#exchanges.get(message.id) : undefined;
     if (exchange !== undefined) exchange.answered = true;
     this.receive(message);
     // After onmessage, so the caller has its answer before the stream is let go.
-    exchange?.abort.abort();
+    if (exchange !== undefined && exchange !== own) exchange.abort.abort();
   }
 
   /** Opens the GET stream for server-initiated messages (replacing an earlier one). */

@@ -5,6 +5,7 @@
 
 import { durationText } from "../../common/duration.ts";
 import type { JsonRpcErrorResponse, JsonRpcMessage, RequestId } from "../../jsonrpc/messages.ts";
+import { cancelOnAbort } from "../body-abort.ts";
 import { discardBody, HttpStatusError, showUrl, statusAdvice } from "../http-errors.ts";
 import { retryWhen } from "../retry-after.ts";
 import type { SameOriginResponse } from "../same-origin-fetch.ts";
@@ -120,25 +121,33 @@ export function sessionGone(status: number, body: string, hadSession: boolean): 
   return status === 404 || (status === 400 && /session/i.test(body));
 }
 
+/** One decoder for every body (decode() without `stream` keeps no state between calls). */
+const UTF8 = new TextDecoder();
+
 /**
  * A JSON body as text when it is at most `max` bytes; undefined (the rest unread) when it is
- * larger — told by Content-Length before reading when the server sent one.
+ * larger — told by Content-Length before reading when the server sent one. `signal` aborting
+ * ends the read (it throws the signal's reason): the read is ours to end, fetch's abort does
+ * not always reach a body (body-abort.ts). A body that came in one piece is decoded as it is.
  */
-export async function boundedText(response: Response, max: number): Promise<string | undefined> {
-  const declared = Number(response.headers.get("content-length") ?? NaN);
-  if (declared > max) {
+export async function boundedText(response: Response, max: number, signal?: AbortSignal): Promise<string | undefined> {
+  const length = response.headers.get("content-length");
+  if (length !== null && Number(length) > max) {
     await discardBody(response);
     return undefined;
   }
   const body = response.body;
   if (body === null) return "";
   const reader = body.getReader();
+  const release = cancelOnAbort(reader, signal);
   const chunks: Uint8Array[] = [];
   let bytes = 0;
   let complete = false;
   try {
     for (;;) {
       const { done, value } = await reader.read();
+      // A cancelled reader reads as ended: an abort is not the body's end.
+      if (signal?.aborted) throw signal.reason;
       if (done) {
         complete = true;
         break;
@@ -148,15 +157,17 @@ export async function boundedText(response: Response, max: number): Promise<stri
       chunks.push(value);
     }
   } finally {
+    release();
     if (!complete) await reader.cancel().catch(() => {});
   }
+  if (chunks.length === 1) return UTF8.decode(chunks[0]);
   const whole = new Uint8Array(bytes);
   let offset = 0;
   for (const chunk of chunks) {
     whole.set(chunk, offset);
     offset += chunk.byteLength;
   }
-  return new TextDecoder().decode(whole);
+  return UTF8.decode(whole);
 }
 
 /** The error of a POST answered with a status we cannot use; `gone` when it said the server ended the session. */
