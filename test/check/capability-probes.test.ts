@@ -9,8 +9,8 @@ import { describe, test } from "node:test";
 import { CapabilityRules as R, judgeCapabilitiesKept, probeCapabilities } from "../../src/check/capability-probes.ts";
 import { CapabilityUseRules, judgeCapabilityUse } from "../../src/check/capability-use.ts";
 import { openSession } from "../../src/check/session.ts";
-import { RecordingJudge } from "../support/check-judge.ts";
 import { dualEra } from "../support/dual-era.ts";
+import { RecordingJudge } from "../support/recording-judge.ts";
 
 const TIMEOUT = 2000;
 

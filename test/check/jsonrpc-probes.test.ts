@@ -8,8 +8,8 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { JsonRpcRules as R, probeJsonRpc } from "../../src/check/jsonrpc-probes.ts";
 import { openSession } from "../../src/check/session.ts";
-import { RecordingJudge } from "../support/check-judge.ts";
 import { dualEra } from "../support/dual-era.ts";
+import { RecordingJudge } from "../support/recording-judge.ts";
 
 const TIMEOUT = 2000;
 

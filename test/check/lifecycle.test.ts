@@ -8,8 +8,8 @@ import { describe, test } from "node:test";
 import { erasOffered, LifecycleRules as R, probeLifecycle } from "../../src/check/lifecycle.ts";
 import { openSession } from "../../src/check/session.ts";
 import type { CheckTarget } from "../../src/check/target.ts";
-import { RecordingJudge } from "../support/check-judge.ts";
 import { dualEra } from "../support/dual-era.ts";
+import { RecordingJudge } from "../support/recording-judge.ts";
 
 const TIMEOUT = 3000;
 
@@ -37,9 +37,9 @@ describe("the lifecycle family", () => {
     for (const rule of [R.discoverResult, R.discoverServerInfo, R.unsupportedModernVersion, R.unsupportedVersion]) {
       assert.equal(modern.outcome(rule), "pass", rule.id);
     }
-    assert.match(modern.skipped.get(R.modernOnlyInitialize.id) ?? "", /answers initialize/);
+    assert.match(modern.skipReason(R.modernOnlyInitialize), /answers initialize/);
     // To a dual-era server a request without _meta may be a legacy one: not judged.
-    assert.match(modern.skipped.get(R.missingProtocolFields.id) ?? "", /dual-era/);
+    assert.match(modern.skipReason(R.missingProtocolFields), /dual-era/);
     const modernOnly = await judged(dualEra([], "modern"), "modern");
     assert.deepEqual(modernOnly.failures, []);
     assert.equal(modernOnly.outcome(R.missingProtocolFields), "pass");
@@ -82,7 +82,7 @@ describe("the lifecycle family", () => {
   test("lifecycle/modern-only-initialize: a modern-only server refusing initialize without naming a version", async () => {
     const named = await judged(dualEra([], "modern"), "modern");
     assert.equal(named.outcome(R.modernOnlyInitialize), "pass");
-    assert.match(named.skipped.get(R.unsupportedVersion.id) ?? "", /handshake/);
+    assert.match(named.skipReason(R.unsupportedVersion), /handshake/);
     const unnamed = await judged(dualEra(["initialize-refusal-unnamed"], "modern"), "modern");
     assert.equal(unnamed.outcome(R.modernOnlyInitialize), "fail");
   });
@@ -107,6 +107,6 @@ describe("the lifecycle family", () => {
     } finally {
       await session.close();
     }
-    assert.match(judge.skipped.get(R.unsupportedVersion.id) ?? "", /one transport/);
+    assert.match(judge.skipReason(R.unsupportedVersion), /one transport/);
   });
 });

@@ -7,8 +7,8 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { ListRules as R, probeLists } from "../../src/check/list-probes.ts";
 import { openSession } from "../../src/check/session.ts";
-import { RecordingJudge } from "../support/check-judge.ts";
 import { dualEra } from "../support/dual-era.ts";
+import { RecordingJudge } from "../support/recording-judge.ts";
 
 const TIMEOUT = 2000;
 

@@ -22,9 +22,9 @@ import { probeLifecycle } from "../../src/check/lifecycle.ts";
 import { probeLists } from "../../src/check/list-probes.ts";
 import { openSession, SessionLog } from "../../src/check/session.ts";
 import type { CheckTarget } from "../../src/check/target.ts";
-import { RecordingJudge } from "../support/check-judge.ts";
 import { compiledFixture } from "../support/compiled-fixtures.ts";
 import { EVERYTHING } from "../support/everything-path.ts";
+import { RecordingJudge } from "../support/recording-judge.ts";
 
 const TIMEOUT = 10_000;
 
