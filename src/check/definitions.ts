@@ -9,12 +9,13 @@ import { loadJsonSchema } from "../client/schema/json-schema.ts";
 import { dialectOf } from "../client/schema/schema-validator.ts";
 import type { JsonObject } from "../client/types.ts";
 import { isObject, jsonKind } from "../common/json.ts";
+import { pointerToken } from "../common/json-pointer.ts";
 import { clipText } from "../common/preview.ts";
 import { uriProblem } from "../common/uri-syntax.ts";
 import { templateSyntaxProblem } from "../common/uri-template.ts";
 import type { ListedItem, Observed } from "./observed.ts";
 import { type Judge, type Rule, rule, type Seen } from "./rule.ts";
-import { atLeast, pointerToken, Tally } from "./tally.ts";
+import { atLeast, Tally } from "./tally.ts";
 
 /** The rules of the definitions family, by name. */
 export const DefinitionRules = {

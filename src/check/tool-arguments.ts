@@ -8,6 +8,7 @@
 
 import type { JsonObject } from "../client/types.ts";
 import { isObject } from "../common/json.ts";
+import { pointerKey } from "../common/json-pointer.ts";
 import { conforms } from "./tool-call.ts";
 
 /** Nesting followed before giving up ($ref chains, objects in objects). */
@@ -175,7 +176,7 @@ class Maker {
     if (!ref.startsWith("#/")) return undefined;
     let at: unknown = this.#root;
     for (const raw of ref.slice(2).split("/")) {
-      const key = decodeURIComponent(raw).replaceAll("~1", "/").replaceAll("~0", "~");
+      const key = pointerKey(decodeURIComponent(raw));
       if (!isObject(at) || !Object.hasOwn(at, key)) return undefined;
       at = at[key];
     }

@@ -17,6 +17,7 @@
 //   the description, so the model still reads it; everything else is dropped.
 
 import { isObject, setOwn } from "../../common/json.ts";
+import { pointerKey } from "../../common/json-pointer.ts";
 
 export type GeminiType = "STRING" | "NUMBER" | "INTEGER" | "BOOLEAN" | "ARRAY" | "OBJECT";
 
@@ -290,7 +291,7 @@ function resolvePointer(root: unknown, ref: string): unknown {
   if (!ref.startsWith("#/")) return undefined;
   let at: unknown = root;
   for (const raw of ref.slice(2).split("/")) {
-    const key = decodeURIComponent(raw).replace(/~1/g, "/").replace(/~0/g, "~");
+    const key = pointerKey(decodeURIComponent(raw));
     if (!isObject(at) || !Object.hasOwn(at, key)) return undefined;
     at = at[key];
   }
