@@ -11,7 +11,7 @@ import type { TraceSink } from "../transport/trace-event.ts";
 import { answeredText, type CheckAnswer, describeAnswer, errorCode, resultOf, seenAt } from "./answer.ts";
 import type { Observed } from "./observed.ts";
 import { type Judge, rule } from "./rule.ts";
-import { CHECK_CLIENT_CAPABILITIES, CHECK_CLIENT_INFO, type CheckConnection, type CheckSession, openConnection, type SessionLog } from "./session.ts";
+import { type CheckConnection, checkInitializeParams, checkRequestMeta, type CheckSession, openConnection, type SessionLog } from "./session.ts";
 import type { CheckTarget } from "./target.ts";
 
 /** A version no server speaks: what the probes ask for to see a refusal. */
@@ -114,10 +114,13 @@ async function probeEras(target: CheckTarget, options: ProbeConnectionOptions): 
     target,
     { ...options, protocolVersion: LATEST_MODERN_PROTOCOL_VERSION },
     (connection) =>
-      connection.raw({ jsonrpc: "2.0", id: connection.rawId(), method: "server/discover", params: { _meta: protocolFields(LATEST_MODERN_PROTOCOL_VERSION) } }, {
-        timeoutMs: Math.min(timeoutMs, DISCOVER_TIMEOUT_MS),
-        headers: requestHeaders("server/discover", undefined),
-      }),
+      connection.raw(
+        { jsonrpc: "2.0", id: connection.rawId(), method: "server/discover", params: { _meta: checkRequestMeta(LATEST_MODERN_PROTOCOL_VERSION) } },
+        {
+          timeoutMs: Math.min(timeoutMs, DISCOVER_TIMEOUT_MS),
+          headers: requestHeaders("server/discover", undefined),
+        },
+      ),
   );
   const listed = discover === undefined ? undefined : supportedOf(discover);
   if (listed !== undefined) offered.supportedVersions = listed;
@@ -152,21 +155,12 @@ async function onFreshConnection(
   }
 }
 
-/** The per-request protocol fields of a 2026-07-28 request at `version` (spec 2026-07-28 basic/index). */
-function protocolFields(version: string): Record<string, unknown> {
-  return {
-    "io.modelcontextprotocol/protocolVersion": version,
-    "io.modelcontextprotocol/clientCapabilities": CHECK_CLIENT_CAPABILITIES,
-    "io.modelcontextprotocol/clientInfo": { ...CHECK_CLIENT_INFO },
-  };
-}
-
 function initializeRequest(connection: CheckConnection, version: string): object {
   return {
     jsonrpc: "2.0",
     id: connection.rawId(),
     method: "initialize",
-    params: { protocolVersion: version, capabilities: CHECK_CLIENT_CAPABILITIES, clientInfo: { ...CHECK_CLIENT_INFO } },
+    params: checkInitializeParams(version),
   };
 }
 
@@ -294,7 +288,7 @@ async function probeModernRefusals(session: CheckSession, judge: Judge, eras: Er
   else {
     judge.fail(R.missingProtocolFields, `server/discover without _meta ${answeredText(bare, timeoutMs)}, not error -32602`, seenAt(bare));
   }
-  const params = { _meta: protocolFields(UNSUPPORTED_VERSION) };
+  const params = { _meta: checkRequestMeta(UNSUPPORTED_VERSION) };
   // Over HTTP the version header says the same as _meta (spec 2026-07-28 streamable-http: they must agree).
   const headers = { ...requestHeaders("server/discover", params), "MCP-Protocol-Version": UNSUPPORTED_VERSION };
   const old = await session.raw({ jsonrpc: "2.0", id: session.rawId(), method: "server/discover", params }, { timeoutMs, headers });

@@ -10,6 +10,7 @@ import { Client } from "../client/client.ts";
 import { withRequestMeta } from "../client/modern-request.ts";
 import { LATEST_MODERN_PROTOCOL_VERSION, type ModernProtocolVersion, type ProtocolEra } from "../client/protocol-version.ts";
 import { requestHeaders } from "../client/request-headers.ts";
+import { META_CLIENT_CAPABILITIES, META_CLIENT_INFO, META_PROTOCOL_VERSION } from "../client/request-meta.ts";
 import type { ClientCapabilities, JsonObject } from "../client/types.ts";
 import { errorOf, messageOf } from "../common/error-text.ts";
 import { isObject } from "../common/json.ts";
@@ -49,6 +50,16 @@ export const CHECK_CLIENT_INFO = { name: "mcpwire-check", version: "1" } as cons
  * on capabilities the client has not declared. No `tasks` either (taskReceiver: false).
  */
 export const CHECK_CLIENT_CAPABILITIES: ClientCapabilities = {};
+
+/** The params of an `initialize` the check writes itself at `version` (spec 2025-11-25 basic/lifecycle, "Initialization"). */
+export function checkInitializeParams(version: string): Record<string, unknown> {
+  return { protocolVersion: version, capabilities: CHECK_CLIENT_CAPABILITIES, clientInfo: { ...CHECK_CLIENT_INFO } };
+}
+
+/** The per-request protocol fields of a 2026-07-28 request the check writes itself at `version` (spec 2026-07-28 basic/index). */
+export function checkRequestMeta(version: string): Record<string, unknown> {
+  return { [META_PROTOCOL_VERSION]: version, [META_CLIENT_CAPABILITIES]: CHECK_CLIENT_CAPABILITIES, [META_CLIENT_INFO]: { ...CHECK_CLIENT_INFO } };
+}
 
 const DEFAULT_TIMEOUT_MS = 10_000;
 const DEFAULT_DISCOVER_TIMEOUT_MS = 5_000;

@@ -8,7 +8,6 @@
 // is gone when it returns, whatever happened.
 
 import type { ProtocolEra } from "../client/protocol-version.ts";
-import { META_CLIENT_CAPABILITIES, META_CLIENT_INFO, META_PROTOCOL_VERSION } from "../client/request-meta.ts";
 import { messageOf } from "../common/error-text.ts";
 import { isObject } from "../common/json.ts";
 import { LineBuffer } from "../common/line-buffer.ts";
@@ -20,6 +19,7 @@ import { type ChildProcess, coreRuntime, type ExitStatus } from "../runtime/mod.
 import { environmentFor } from "../transport/child-env.ts";
 import type { SpawnCommand, StdioTransportOptions, WrappedSpawn } from "../transport/stdio.ts";
 import { type Judge, type Rule, rule } from "./rule.ts";
+import { checkInitializeParams, checkRequestMeta } from "./session.ts";
 import { MAX_LINES, type StdoutLine, StdoutLines } from "./stdout-lines.ts";
 
 const STDIO_2025 = { source: "2025-11-25", page: "basic/transports", section: "stdio" } as const;
@@ -133,7 +133,6 @@ const STDERR_SHOWN = 3;
 const NOT_JSON = '{"jsonrpc": "2.0", "method": "foobar, "params": "bar", "baz]';
 const FIRST_ID = 1;
 const FOLLOW_UP_ID = 2;
-const CLIENT_INFO = { name: "mcpwire-check", version: "0" };
 
 /** A place a rule was broken: a stdout line, with what was seen. */
 interface Place {
@@ -340,25 +339,20 @@ async function write(child: ChildProcess, text: string): Promise<boolean> {
 function firstRequest(context: StdioProbeContext): Record<string, unknown> {
   if (context.era === "modern") {
     // spec 2026-07-28 basic/transports/stdio ("Backward Compatibility"): server/discover first.
-    return { jsonrpc: "2.0", id: FIRST_ID, method: "server/discover", params: { _meta: modernMeta(context.protocolVersion) } };
+    return { jsonrpc: "2.0", id: FIRST_ID, method: "server/discover", params: { _meta: checkRequestMeta(context.protocolVersion) } };
   }
   return {
     jsonrpc: "2.0",
     id: FIRST_ID,
     method: "initialize",
-    params: { protocolVersion: context.protocolVersion, capabilities: {}, clientInfo: CLIENT_INFO },
+    params: checkInitializeParams(context.protocolVersion),
   };
-}
-
-/** spec 2026-07-28 basic/index ("Per-request protocol fields"). */
-function modernMeta(protocolVersion: string): Record<string, unknown> {
-  return { [META_PROTOCOL_VERSION]: protocolVersion, [META_CLIENT_CAPABILITIES]: {}, [META_CLIENT_INFO]: CLIENT_INFO };
 }
 
 /** A request that any server of the era answers: ping (2025-11-25 basic/utilities/ping), server/discover (2026-07-28, which has no ping). */
 function followUp(context: StdioProbeContext): Record<string, unknown> {
   if (context.era === "modern") {
-    return { jsonrpc: "2.0", id: FOLLOW_UP_ID, method: "server/discover", params: { _meta: modernMeta(context.protocolVersion) } };
+    return { jsonrpc: "2.0", id: FOLLOW_UP_ID, method: "server/discover", params: { _meta: checkRequestMeta(context.protocolVersion) } };
   }
   return { jsonrpc: "2.0", id: FOLLOW_UP_ID, method: "ping" };
 }
