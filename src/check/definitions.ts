@@ -10,7 +10,7 @@ import { dialectOf } from "../client/schema/schema-validator.ts";
 import type { JsonObject } from "../client/types.ts";
 import { isObject, jsonKind } from "../common/json.ts";
 import { pointerToken } from "../common/json-pointer.ts";
-import { clipText } from "../common/preview.ts";
+import { clipJson, clipText } from "../common/preview.ts";
 import { uriProblem } from "../common/uri-syntax.ts";
 import { templateSyntaxProblem } from "../common/uri-template.ts";
 import type { ListedItem, Observed } from "./observed.ts";
@@ -156,7 +156,7 @@ const SINCE = { annotations: "2025-03-26", title: "2025-06-18", outputSchema: "2
 function seenAt(item: ListedItem, path: (string | number)[], excerpt?: unknown): Seen {
   const seen: Seen = { index: item.index, pointer: item.pointer + path.map((key) => `/${pointerToken(key)}`).join("") };
   if (typeof excerpt === "string") seen.excerpt = clipText(excerpt, 120);
-  else if (excerpt !== undefined) seen.excerpt = clipText(JSON.stringify(excerpt) ?? String(excerpt), 120);
+  else if (excerpt !== undefined) seen.excerpt = clipJson(excerpt, 120);
   return seen;
 }
 
@@ -410,7 +410,7 @@ function judgeMimeType(tally: Tally, name: string, item: ListedItem, path: (stri
   if (typeof mimeType === "string" && MIME.test(mimeType)) tally.held(DefinitionRules.mimeType);
   else {tally.fail(
       DefinitionRules.mimeType,
-      `${name}: mimeType ${clipText(JSON.stringify(mimeType) ?? "", 120)} is not a type/subtype`,
+      `${name}: mimeType ${clipJson(mimeType, 120)} is not a type/subtype`,
       seenAt(item, path, mimeType),
     );}
 }
@@ -475,12 +475,12 @@ function judgeIcon(tally: Tally, name: string, item: ListedItem, at: number, ico
     } else {
       const odd = sizes.findIndex((size: string) => !SIZE.test(size));
       if (odd < 0) tally.held(DefinitionRules.iconSizes);
-      else fail(DefinitionRules.iconSizes, `has a size ${clipText(JSON.stringify(sizes[odd]), 120)}, neither "WxH" nor "any"`, ["sizes", odd], sizes[odd]);
+      else fail(DefinitionRules.iconSizes, `has a size ${clipJson(sizes[odd], 120)}, neither "WxH" nor "any"`, ["sizes", odd], sizes[odd]);
     }
   }
   if (theme !== undefined && theme !== "light" && theme !== "dark") {
     broken = true;
-    fail(DefinitionRules.icons, `has a theme ${clipText(JSON.stringify(theme) ?? "", 120)}, neither "light" nor "dark"`, ["theme"], theme);
+    fail(DefinitionRules.icons, `has a theme ${clipJson(theme, 120)}, neither "light" nor "dark"`, ["theme"], theme);
   }
   if (!broken) tally.held(DefinitionRules.icons);
 }

@@ -12,7 +12,7 @@ import { OutputValidators } from "../client/schema/output-validator.ts";
 import { dialectOf } from "../client/schema/schema-validator.ts";
 import type { JsonObject } from "../client/types.ts";
 import { isObject, jsonKind } from "../common/json.ts";
-import { clipText } from "../common/preview.ts";
+import { clipJson, clipText } from "../common/preview.ts";
 import { type Judge, type Rule, rule, type Seen, type SeenMessage } from "./rule.ts";
 
 const TOOLS_2025 = (section: string) => ({ source: "2025-11-25", page: "server/tools", section }) as const;
@@ -238,7 +238,7 @@ export async function judgeCallResult(tool: unknown, answer: SeenMessage, judge:
   const isError = result.isError;
   if (isError === undefined) judge.skip(CallRules.isErrorBoolean, "the result has no isError");
   else if (typeof isError === "boolean") judge.pass(CallRules.isErrorBoolean);
-  else judge.fail(CallRules.isErrorBoolean, `isError is ${jsonKind(isError)} (${clipText(JSON.stringify(isError) ?? "", 40)}), not a boolean`, at("/isError"));
+  else judge.fail(CallRules.isErrorBoolean, `isError is ${jsonKind(isError)} (${clipJson(isError, 40)}), not a boolean`, at("/isError"));
 
   await judgeStructured(judge, listed, result, version, items, at);
 }
