@@ -6,23 +6,16 @@ import "../support/test-env.ts";
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { erasOffered, LifecycleRules as R, probeLifecycle } from "../../src/check/lifecycle.ts";
-import { openSession } from "../../src/check/session.ts";
 import type { CheckTarget } from "../../src/check/target.ts";
 import { dualEra } from "../support/dual-era.ts";
-import { RecordingJudge } from "../support/recording-judge.ts";
+import { judgedSession } from "../support/judged-session.ts";
+import type { RecordingJudge } from "../support/recording-judge.ts";
 
 const TIMEOUT = 3000;
 
 /** The lifecycle family run against `target` in `protocol`'s era. */
-async function judged(target: CheckTarget, protocol: "modern" | "legacy" | "auto"): Promise<RecordingJudge> {
-  const judge = new RecordingJudge();
-  const session = await openSession(target, { protocol, timeoutMs: TIMEOUT });
-  try {
-    await probeLifecycle({ session, target, judge, timeoutMs: TIMEOUT });
-  } finally {
-    await session.close();
-  }
-  return judge;
+function judged(target: CheckTarget, protocol: "modern" | "legacy" | "auto"): Promise<RecordingJudge> {
+  return judgedSession(target, { protocol, timeoutMs: TIMEOUT }, (session, judge) => probeLifecycle({ session, target, judge, timeoutMs: TIMEOUT }));
 }
 
 describe("the lifecycle family", () => {
@@ -100,13 +93,9 @@ describe("the lifecycle family", () => {
   });
 
   test("without a target (one transport), the probes on fresh connections are skipped, saying why", async () => {
-    const judge = new RecordingJudge();
-    const session = await openSession(dualEra(), { protocol: "legacy", timeoutMs: TIMEOUT });
-    try {
+    const judge = await judgedSession(dualEra(), { protocol: "legacy", timeoutMs: TIMEOUT }, async (session, judge) => {
       assert.equal(await probeLifecycle({ session, judge }), undefined);
-    } finally {
-      await session.close();
-    }
+    });
     assert.match(judge.skipReason(R.unsupportedVersion), /one transport/);
   });
 });

@@ -20,19 +20,19 @@ import { judgeCapabilitiesKept, probeCapabilities } from "../../src/check/capabi
 import { probeJsonRpc } from "../../src/check/jsonrpc-probes.ts";
 import { probeLifecycle } from "../../src/check/lifecycle.ts";
 import { probeLists } from "../../src/check/list-probes.ts";
-import { openSession, SessionLog } from "../../src/check/session.ts";
+import { SessionLog } from "../../src/check/session.ts";
 import type { CheckTarget } from "../../src/check/target.ts";
 import { EVERYTHING } from "../support/everything-path.ts";
-import { RecordingJudge } from "../support/recording-judge.ts";
+import { judgedSession } from "../support/judged-session.ts";
 
 const TIMEOUT = 10_000;
 
 /** Every protocol family against `target` in `protocol`'s era: the rules that failed, sorted. */
 async function broken(target: CheckTarget, protocol: "modern" | "legacy", passed?: Set<string>): Promise<{ failed: string[]; era: string }> {
   const log = new SessionLog();
-  const judge = new RecordingJudge();
-  const session = await openSession(target, { protocol, timeoutMs: TIMEOUT, log });
-  try {
+  let era = "";
+  const judge = await judgedSession(target, { protocol, timeoutMs: TIMEOUT, log }, async (session, judge) => {
+    era = session.era;
     await probeLifecycle({ session, target, judge, timeoutMs: TIMEOUT, log });
     const walked = await session.walk();
     const toolNames = (walked.lists.tools ?? []).map((item) => String((item.value as { name?: unknown }).name));
@@ -40,11 +40,9 @@ async function broken(target: CheckTarget, protocol: "modern" | "legacy", passed
     await probeLists(session, walked, judge, { timeoutMs: TIMEOUT });
     await probeCapabilities(session, walked, judge, { timeoutMs: TIMEOUT });
     judgeCapabilitiesKept(session.observed(), judge);
-  } finally {
-    await session.close();
-  }
+  });
   for (const id of judge.passed) passed?.add(id);
-  return { failed: [...new Set(judge.failures.map((failure) => failure.rule))].sort(), era: session.era };
+  return { failed: [...new Set(judge.failures.map((failure) => failure.rule))].sort(), era };
 }
 
 const modernServer = (era: "modern" | "dual"): CheckTarget => ({
