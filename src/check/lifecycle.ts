@@ -9,6 +9,7 @@ import { requestHeaders } from "../client/request-headers.ts";
 import { isObject } from "../common/json.ts";
 import type { TraceSink } from "../transport/trace-event.ts";
 import { answeredText, type CheckAnswer, describeAnswer, errorCode, resultOf, seenAt } from "./answer.ts";
+import { DEFAULT_CHECK_TIMEOUT_MS } from "./check-options.ts";
 import type { Observed } from "./observed.ts";
 import { type Judge, rule } from "./rule.ts";
 import { type CheckConnection, checkInitializeParams, checkRequestMeta, type CheckSession, openConnection, type SessionLog } from "./session.ts";
@@ -89,7 +90,6 @@ export interface ProbeConnectionOptions {
   timeoutMs?: number;
 }
 
-const DEFAULT_TIMEOUT_MS = 10_000;
 const DISCOVER_TIMEOUT_MS = 5_000;
 
 /** The raw answers erasOffered works from (probeLifecycle judges the initialize refusal too). */
@@ -108,7 +108,7 @@ export async function erasOffered(target: CheckTarget, options: ProbeConnectionO
 }
 
 async function probeEras(target: CheckTarget, options: ProbeConnectionOptions): Promise<EraProbe> {
-  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const timeoutMs = options.timeoutMs ?? DEFAULT_CHECK_TIMEOUT_MS;
   const offered: ErasOffered = { modern: false, legacy: false };
   const discover = await onFreshConnection(
     target,
@@ -207,7 +207,7 @@ export async function probeLifecycle(context: LifecycleContext): Promise<ErasOff
   judgeModernOnlyInitialize(eras, judge);
   if (!eras.offered.legacy) judge.skip(R.unsupportedVersion, "the server does not answer initialize: it speaks no version of the handshake");
   else {
-    const timeoutMs = context.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    const timeoutMs = context.timeoutMs ?? DEFAULT_CHECK_TIMEOUT_MS;
     const answer = await onFreshConnection(target, context, (connection) => connection.raw(initializeRequest(connection, UNSUPPORTED_VERSION), { timeoutMs }));
     judgeUnsupportedVersion(answer, judge, timeoutMs);
   }
@@ -273,7 +273,7 @@ export function judgeNegotiation(observed: Observed, judge: Judge): void {
  * server a request without `_meta` may be a legacy one (spec 2026-07-28 basic/versioning: it
  * "selects its behavior from how the client opens"), which the -32602 rule does not reach.
  */
-async function probeModernRefusals(session: CheckSession, judge: Judge, eras: ErasOffered | undefined, timeoutMs = DEFAULT_TIMEOUT_MS): Promise<void> {
+async function probeModernRefusals(session: CheckSession, judge: Judge, eras: ErasOffered | undefined, timeoutMs = DEFAULT_CHECK_TIMEOUT_MS): Promise<void> {
   const R = LifecycleRules;
   const discovered = session.observed().negotiation?.result;
   const listed = isObject(discovered) && Array.isArray(discovered.supportedVersions) ? discovered.supportedVersions : [];

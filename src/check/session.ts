@@ -26,6 +26,7 @@ import type { TraceSink } from "../transport/trace-event.ts";
 import { TracingTransport } from "../transport/tracing.ts";
 import type { ClientTransport } from "../transport/transport.ts";
 import { answerOf, type CheckAnswer, httpErrorAnswer } from "./answer.ts";
+import { DEFAULT_CHECK_TIMEOUT_MS } from "./check-options.ts";
 import { MAX_LIST_PAGES, walkLists, type WalkResult } from "./list-walk.ts";
 import type { Observed, ObservedLists } from "./observed.ts";
 import { RecordingTransport, SessionLog, type TransportProblem } from "./recording-transport.ts";
@@ -61,7 +62,6 @@ export function checkRequestMeta(version: string): Record<string, unknown> {
   return { [META_PROTOCOL_VERSION]: version, [META_CLIENT_CAPABILITIES]: CHECK_CLIENT_CAPABILITIES, [META_CLIENT_INFO]: { ...CHECK_CLIENT_INFO } };
 }
 
-const DEFAULT_TIMEOUT_MS = 10_000;
 const DEFAULT_DISCOVER_TIMEOUT_MS = 5_000;
 const DEFAULT_CLOSE_TIMEOUT_MS = 5_000;
 
@@ -197,7 +197,7 @@ export async function openConnection(target: CheckTarget, options: ConnectionOpt
   const seen: SeenMessage[] = [];
   const problems: TransportProblem[] = [];
   const transport = recorder(target, options, log, seen, problems);
-  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const timeoutMs = options.timeoutMs ?? DEFAULT_CHECK_TIMEOUT_MS;
   if (options.protocolVersion !== undefined) transport.setProtocolVersion(options.protocolVersion);
   try {
     await withTimeout(
@@ -221,7 +221,7 @@ export async function openConnection(target: CheckTarget, options: ConnectionOpt
  * the negotiation with a result (it did not start, exited, stayed silent, or refused it).
  */
 export async function openSession(target: CheckTarget, options: SessionOptions): Promise<CheckSession> {
-  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const timeoutMs = options.timeoutMs ?? DEFAULT_CHECK_TIMEOUT_MS;
   const log = options.log ?? new SessionLog();
   const seen: SeenMessage[] = [];
   const problems: TransportProblem[] = [];

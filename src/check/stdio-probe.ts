@@ -18,6 +18,7 @@ import { whyNotJsonRpc } from "../jsonrpc/messages.ts";
 import { type ChildProcess, coreRuntime, type ExitStatus } from "../runtime/mod.ts";
 import { environmentFor } from "../transport/child-env.ts";
 import type { SpawnCommand, StdioTransportOptions, WrappedSpawn } from "../transport/stdio.ts";
+import { DEFAULT_CHECK_TIMEOUT_MS } from "./check-options.ts";
 import { type Judge, type Rule, rule } from "./rule.ts";
 import { checkInitializeParams, checkRequestMeta } from "./session.ts";
 import { MAX_LINES, type StdoutLine, StdoutLines } from "./stdout-lines.ts";
@@ -108,7 +109,6 @@ export interface StdioProbeOptions {
   timeoutMs?: number;
 }
 
-const DEFAULT_TIMEOUT_MS = 10_000;
 /** After the follow-up request is answered, how long a parse-error answer may still come. */
 const PARSE_ERROR_GRACE_MS = 500;
 /** The "reasonable time" of 2025-11-25 basic/lifecycle ("Shutdown") after stdin closes, and again after SIGTERM. */
@@ -410,7 +410,7 @@ async function end(child: ChildProcess, state: Watch): Promise<"exit" | "SIGTERM
  * closes; a 2026-07-28 server sends no request. Starts its own process and leaves none behind.
  */
 export async function probeStdio(stdio: StdioTransportOptions, context: StdioProbeContext, judge: Judge, options: StdioProbeOptions = {}): Promise<void> {
-  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const timeoutMs = options.timeoutMs ?? DEFAULT_CHECK_TIMEOUT_MS;
   const state = watch();
   const responses = new Map<unknown, Record<string, unknown>>();
   /** Responses to none of our ids: the answer to the line that is not JSON. */
