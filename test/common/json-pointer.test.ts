@@ -2,7 +2,7 @@
 
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { pointerKey, pointerToken } from "../../src/common/json-pointer.ts";
+import { fragmentTarget, pointerKey, pointerToken } from "../../src/common/json-pointer.ts";
 
 describe("JSON Pointer tokens", () => {
   test('"~" is written "~0" and "/" is written "~1" (RFC 6901 section 3); an index as its digits', () => {
@@ -17,5 +17,16 @@ describe("JSON Pointer tokens", () => {
     assert.equal(pointerKey("m~0n"), "m~n");
     assert.equal(pointerKey("~01"), "~1");
     for (const key of ["", "~", "/", "~0", "~1", "a/~b", "é/😀"]) assert.equal(pointerKey(pointerToken(key)), key);
+  });
+
+  test("a same-document reference names its value, its steps percent-decoded then unescaped (RFC 6901 section 6)", () => {
+    const root = { $defs: { "a/b": { type: "string" }, "c d": { type: "number" }, "~": 1 } };
+    assert.equal(fragmentTarget(root, "#"), root);
+    assert.deepEqual(fragmentTarget(root, "#/$defs/a~1b"), { type: "string" });
+    assert.deepEqual(fragmentTarget(root, "#/$defs/c%20d"), { type: "number" });
+    assert.equal(fragmentTarget(root, "#/$defs/~0"), 1);
+    for (const ref of ["#/$defs/missing", "#/$defs/~/x", "other.json#/$defs", "#/constructor", "#/$defs/a~1b/type/length"]) {
+      assert.equal(fragmentTarget(root, ref), undefined, ref);
+    }
   });
 });
