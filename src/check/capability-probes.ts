@@ -5,6 +5,7 @@
 // server/prompts ("Capabilities"); spec 2026-07-28 server/tools ("Capabilities").
 
 import { answeredText, seenAt } from "./answer.ts";
+import { DEFAULT_CHECK_TIMEOUT_MS } from "./check-options.ts";
 import type { WalkResult } from "./list-walk.ts";
 import type { Observed } from "./observed.ts";
 import { type Judge, type Rule, rule } from "./rule.ts";
@@ -63,15 +64,13 @@ export interface CapabilityProbeOptions {
   timeoutMs?: number;
 }
 
-const DEFAULT_TIMEOUT_MS = 10_000;
-
 /**
  * The active part of the capabilities family: each declared capability's lists (as the walk found
  * them) answered; each feature not declared asked for its list, which must not be served.
  */
 export async function probeCapabilities(session: CheckSession, walked: WalkResult, judge: Judge, options: CapabilityProbeOptions = {}): Promise<void> {
   const R = CapabilityRules;
-  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const timeoutMs = options.timeoutMs ?? DEFAULT_CHECK_TIMEOUT_MS;
   const capabilities = session.observed().capabilities;
   const [declaredRule, other] = session.era === "modern"
     ? [R.declaredListAnswers, R.declaredListAnswersHandshake]

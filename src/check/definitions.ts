@@ -8,13 +8,14 @@ import { paramHeadersOf } from "../client/request-headers.ts";
 import { loadJsonSchema } from "../client/schema/json-schema.ts";
 import { dialectOf } from "../client/schema/schema-validator.ts";
 import type { JsonObject } from "../client/types.ts";
-import { isObject } from "../common/json.ts";
-import { clipText } from "../common/preview.ts";
+import { isObject, jsonKind } from "../common/json.ts";
+import { pointerToken } from "../common/json-pointer.ts";
+import { clipJson, clipText } from "../common/preview.ts";
 import { uriProblem } from "../common/uri-syntax.ts";
 import { templateSyntaxProblem } from "../common/uri-template.ts";
 import type { ListedItem, Observed } from "./observed.ts";
 import { type Judge, type Rule, rule, type Seen } from "./rule.ts";
-import { atLeast, pointerToken, Tally } from "./tally.ts";
+import { atLeast, Tally } from "./tally.ts";
 
 /** The rules of the definitions family, by name. */
 export const DefinitionRules = {
@@ -155,7 +156,7 @@ const SINCE = { annotations: "2025-03-26", title: "2025-06-18", outputSchema: "2
 function seenAt(item: ListedItem, path: (string | number)[], excerpt?: unknown): Seen {
   const seen: Seen = { index: item.index, pointer: item.pointer + path.map((key) => `/${pointerToken(key)}`).join("") };
   if (typeof excerpt === "string") seen.excerpt = clipText(excerpt, 120);
-  else if (excerpt !== undefined) seen.excerpt = clipText(JSON.stringify(excerpt) ?? String(excerpt), 120);
+  else if (excerpt !== undefined) seen.excerpt = clipJson(excerpt, 120);
   return seen;
 }
 
@@ -165,10 +166,6 @@ function label(kind: Kind, item: ListedItem): string {
   const key = kind === "resource" ? "uri" : kind === "resource template" ? "uriTemplate" : "name";
   const name = isObject(value) ? value[key] ?? value.name : undefined;
   return typeof name === "string" ? `${kind} ${JSON.stringify(clipText(name, 80))}` : `${kind} at ${item.pointer}`;
-}
-
-function typeName(value: unknown): string {
-  return value === null ? "null" : Array.isArray(value) ? "an array" : typeof value === "object" ? "an object" : `a ${typeof value}`;
 }
 
 /**
@@ -186,7 +183,7 @@ export async function judgeDefinitions(observed: Observed, judge: Judge): Promis
     for (const item of items) {
       const value = item.value;
       if (!isObject(value)) {
-        tally.fail(DefinitionRules.name, `${label(kind, item)} is ${typeName(value)}, not an object`, seenAt(item, []));
+        tally.fail(DefinitionRules.name, `${label(kind, item)} is ${jsonKind(value)}, not an object`, seenAt(item, []));
         continue;
       }
       judgeName(tally, kind, item, value);
@@ -249,7 +246,7 @@ function judgeName(tally: Tally, kind: Kind, item: ListedItem, value: Record<str
   if (typeof value.name === "string") tally.held(DefinitionRules.name);
   else {tally.fail(
       DefinitionRules.name,
-      `${label(kind, item)} has ${value.name === undefined ? "no name" : `a name that is ${typeName(value.name)}`}`,
+      `${label(kind, item)} has ${value.name === undefined ? "no name" : `a name that is ${jsonKind(value.name)}`}`,
       seenAt(item, ["name"]),
     );}
 }
@@ -257,7 +254,7 @@ function judgeName(tally: Tally, kind: Kind, item: ListedItem, value: Record<str
 function judgeTitle(tally: Tally, kind: Kind, item: ListedItem, value: Record<string, unknown>): void {
   if (value.title === undefined) return;
   if (typeof value.title === "string") tally.held(DefinitionRules.title);
-  else tally.fail(DefinitionRules.title, `${label(kind, item)} has a title that is ${typeName(value.title)}`, seenAt(item, ["title"], value.title));
+  else tally.fail(DefinitionRules.title, `${label(kind, item)} has a title that is ${jsonKind(value.title)}`, seenAt(item, ["title"], value.title));
 }
 
 async function judgeTool(tally: Tally, version: string, item: ListedItem, tool: Record<string, unknown>): Promise<void> {
@@ -278,7 +275,7 @@ async function judgeTool(tally: Tally, version: string, item: ListedItem, tool: 
   if (!isObject(input)) {
     tally.fail(
       DefinitionRules.inputSchema,
-      `${name} has ${input === undefined ? "no inputSchema" : `an inputSchema that is ${typeName(input)}`}`,
+      `${name} has ${input === undefined ? "no inputSchema" : `an inputSchema that is ${jsonKind(input)}`}`,
       seenAt(item, ["inputSchema"]),
     );
   } else if (input.type !== "object") {
@@ -291,7 +288,7 @@ async function judgeTool(tally: Tally, version: string, item: ListedItem, tool: 
   const output = tool.outputSchema;
   if (output !== undefined && atLeast(version, SINCE.outputSchema)) {
     // 2026-07-28 schema: outputSchema "can be any valid JSON Schema 2020-12"; before, type "object" at the root.
-    if (!isObject(output)) tally.fail(DefinitionRules.outputSchema, `${name}'s outputSchema is ${typeName(output)}`, seenAt(item, ["outputSchema"]));
+    if (!isObject(output)) tally.fail(DefinitionRules.outputSchema, `${name}'s outputSchema is ${jsonKind(output)}`, seenAt(item, ["outputSchema"]));
     else if (!atLeast(version, "2026-07-28") && output.type !== "object") {
       tally.fail(
         DefinitionRules.outputSchema,
@@ -342,7 +339,7 @@ async function judgeSchema(tally: Tally, item: ListedItem, key: "inputSchema" | 
 function judgeToolAnnotations(tally: Tally, item: ListedItem, annotations: unknown): void {
   const name = label("tool", item);
   if (!isObject(annotations)) {
-    tally.fail(DefinitionRules.toolAnnotations, `${name}'s annotations are ${typeName(annotations)}`, seenAt(item, ["annotations"]));
+    tally.fail(DefinitionRules.toolAnnotations, `${name}'s annotations are ${jsonKind(annotations)}`, seenAt(item, ["annotations"]));
     return;
   }
   let broken = false;
@@ -350,11 +347,11 @@ function judgeToolAnnotations(tally: Tally, item: ListedItem, annotations: unkno
     const value = annotations[hint];
     if (value === undefined || typeof value === "boolean") continue;
     broken = true;
-    tally.fail(DefinitionRules.toolAnnotations, `${name}'s ${hint} is ${typeName(value)}, not a boolean`, seenAt(item, ["annotations", hint], value));
+    tally.fail(DefinitionRules.toolAnnotations, `${name}'s ${hint} is ${jsonKind(value)}, not a boolean`, seenAt(item, ["annotations", hint], value));
   }
   if (annotations.title !== undefined && typeof annotations.title !== "string") {
     broken = true;
-    tally.fail(DefinitionRules.toolAnnotations, `${name}'s annotations.title is ${typeName(annotations.title)}`, seenAt(item, ["annotations", "title"]));
+    tally.fail(DefinitionRules.toolAnnotations, `${name}'s annotations.title is ${jsonKind(annotations.title)}`, seenAt(item, ["annotations", "title"]));
   }
   if (!broken) tally.held(DefinitionRules.toolAnnotations);
 }
@@ -364,7 +361,7 @@ function judgePromptArguments(tally: Tally, item: ListedItem, prompt: Record<str
   if (args === undefined) return;
   const name = label("prompt", item);
   if (!Array.isArray(args)) {
-    tally.fail(DefinitionRules.promptArguments, `${name}'s arguments are ${typeName(args)}, not an array`, seenAt(item, ["arguments"]));
+    tally.fail(DefinitionRules.promptArguments, `${name}'s arguments are ${jsonKind(args)}, not an array`, seenAt(item, ["arguments"]));
     return;
   }
   let broken = false;
@@ -373,15 +370,15 @@ function judgePromptArguments(tally: Tally, item: ListedItem, prompt: Record<str
     tally.fail(DefinitionRules.promptArguments, `${name}: ${detail}`, seenAt(item, ["arguments", ...path], excerpt));
   };
   args.forEach((argument: unknown, at) => {
-    if (!isObject(argument)) return fail(`argument ${at} is ${typeName(argument)}`, [at]);
+    if (!isObject(argument)) return fail(`argument ${at} is ${jsonKind(argument)}`, [at]);
     if (typeof argument.name !== "string") {
-      fail(`argument ${at} has ${argument.name === undefined ? "no name" : `a name that is ${typeName(argument.name)}`}`, [at, "name"]);
+      fail(`argument ${at} has ${argument.name === undefined ? "no name" : `a name that is ${jsonKind(argument.name)}`}`, [at, "name"]);
     }
     if (argument.required !== undefined && typeof argument.required !== "boolean") {
-      fail(`argument ${at}'s required is ${typeName(argument.required)}, not a boolean`, [at, "required"], argument.required);
+      fail(`argument ${at}'s required is ${jsonKind(argument.required)}, not a boolean`, [at, "required"], argument.required);
     }
     for (const key of ["description", "title"]) {
-      if (argument[key] !== undefined && typeof argument[key] !== "string") fail(`argument ${at}'s ${key} is ${typeName(argument[key])}`, [at, key]);
+      if (argument[key] !== undefined && typeof argument[key] !== "string") fail(`argument ${at}'s ${key} is ${jsonKind(argument[key])}`, [at, key]);
     }
   });
   if (!broken) tally.held(DefinitionRules.promptArguments);
@@ -391,7 +388,7 @@ function judgeResource(tally: Tally, item: ListedItem, resource: Record<string, 
   const name = label("resource", item);
   // spec 2025-11-25 server/resources "Custom URI Schemes": URIs MUST be in accordance with RFC 3986.
   const uri = resource.uri;
-  const problem = typeof uri === "string" ? uriProblem(uri) : `it is ${uri === undefined ? "missing" : typeName(uri)}`;
+  const problem = typeof uri === "string" ? uriProblem(uri) : `it is ${uri === undefined ? "missing" : jsonKind(uri)}`;
   if (problem === undefined) tally.held(DefinitionRules.resourceUri);
   else tally.fail(DefinitionRules.resourceUri, `${name}: its uri is not a URI: ${problem}`, seenAt(item, ["uri"], uri));
   judgeMimeType(tally, name, item, ["mimeType"], resource.mimeType);
@@ -401,7 +398,7 @@ function judgeResource(tally: Tally, item: ListedItem, resource: Record<string, 
 function judgeTemplate(tally: Tally, item: ListedItem, template: Record<string, unknown>): void {
   const name = label("resource template", item);
   const value = template.uriTemplate;
-  const problem = typeof value === "string" ? templateSyntaxProblem(value) : `it is ${value === undefined ? "missing" : typeName(value)}`;
+  const problem = typeof value === "string" ? templateSyntaxProblem(value) : `it is ${value === undefined ? "missing" : jsonKind(value)}`;
   if (problem === undefined) tally.held(DefinitionRules.uriTemplate);
   else tally.fail(DefinitionRules.uriTemplate, `${name}: its uriTemplate is not an RFC 6570 template: ${problem}`, seenAt(item, ["uriTemplate"], value));
   judgeMimeType(tally, name, item, ["mimeType"], template.mimeType);
@@ -413,7 +410,7 @@ function judgeMimeType(tally: Tally, name: string, item: ListedItem, path: (stri
   if (typeof mimeType === "string" && MIME.test(mimeType)) tally.held(DefinitionRules.mimeType);
   else {tally.fail(
       DefinitionRules.mimeType,
-      `${name}: mimeType ${clipText(JSON.stringify(mimeType) ?? "", 120)} is not a type/subtype`,
+      `${name}: mimeType ${clipJson(mimeType, 120)} is not a type/subtype`,
       seenAt(item, path, mimeType),
     );}
 }
@@ -423,7 +420,7 @@ function judgeResourceAnnotations(tally: Tally, name: string, item: ListedItem, 
   if (annotations === undefined) return;
   const fail = (detail: string, path: string[], excerpt?: unknown) =>
     tally.fail(DefinitionRules.resourceAnnotations, `${name}: ${detail}`, seenAt(item, ["annotations", ...path], excerpt));
-  if (!isObject(annotations)) return fail(`its annotations are ${typeName(annotations)}`, []);
+  if (!isObject(annotations)) return fail(`its annotations are ${jsonKind(annotations)}`, []);
   const { audience, priority, lastModified } = annotations;
   let broken = false;
   if (audience !== undefined && (!Array.isArray(audience) || !audience.every((role) => role === "user" || role === "assistant"))) {
@@ -432,11 +429,11 @@ function judgeResourceAnnotations(tally: Tally, name: string, item: ListedItem, 
   }
   if (priority !== undefined && (typeof priority !== "number" || !(priority >= 0 && priority <= 1))) {
     broken = true;
-    fail(`annotations.priority is ${typeof priority === "number" ? priority : typeName(priority)}, not a number from 0 to 1`, ["priority"], priority);
+    fail(`annotations.priority is ${typeof priority === "number" ? priority : jsonKind(priority)}, not a number from 0 to 1`, ["priority"], priority);
   }
   if (lastModified !== undefined && typeof lastModified !== "string") {
     broken = true;
-    fail(`annotations.lastModified is ${typeName(lastModified)}, not a string`, ["lastModified"]);
+    fail(`annotations.lastModified is ${jsonKind(lastModified)}, not a string`, ["lastModified"]);
   }
   if (!broken) tally.held(DefinitionRules.resourceAnnotations);
 }
@@ -446,7 +443,7 @@ function judgeIcons(tally: Tally, kind: Kind, item: ListedItem, icons: unknown):
   if (icons === undefined) return;
   const name = label(kind, item);
   if (!Array.isArray(icons)) {
-    tally.fail(DefinitionRules.icons, `${name}'s icons are ${typeName(icons)}, not an array`, seenAt(item, ["icons"]));
+    tally.fail(DefinitionRules.icons, `${name}'s icons are ${jsonKind(icons)}, not an array`, seenAt(item, ["icons"]));
     return;
   }
   icons.forEach((icon: unknown, at) => judgeIcon(tally, name, item, at, icon));
@@ -455,10 +452,10 @@ function judgeIcons(tally: Tally, kind: Kind, item: ListedItem, icons: unknown):
 function judgeIcon(tally: Tally, name: string, item: ListedItem, at: number, icon: unknown): void {
   const fail = (ruleOf: Rule, detail: string, path: (string | number)[], excerpt?: unknown) =>
     tally.fail(ruleOf, `${name}: icon ${at} ${detail}`, seenAt(item, ["icons", at, ...path], excerpt));
-  if (!isObject(icon)) return fail(DefinitionRules.icons, `is ${typeName(icon)}`, []);
+  if (!isObject(icon)) return fail(DefinitionRules.icons, `is ${jsonKind(icon)}`, []);
   let broken = false;
   const { src, mimeType, sizes, theme } = icon;
-  const problem = typeof src === "string" ? uriProblem(src) : `it is ${src === undefined ? "missing" : typeName(src)}`;
+  const problem = typeof src === "string" ? uriProblem(src) : `it is ${src === undefined ? "missing" : jsonKind(src)}`;
   if (problem !== undefined) {
     broken = true;
     fail(DefinitionRules.icons, `has a src that is not a URI: ${problem}`, ["src"], src);
@@ -469,7 +466,7 @@ function judgeIcon(tally: Tally, name: string, item: ListedItem, at: number, ico
   }
   if (mimeType !== undefined && typeof mimeType !== "string") {
     broken = true;
-    fail(DefinitionRules.icons, `has a mimeType that is ${typeName(mimeType)}`, ["mimeType"]);
+    fail(DefinitionRules.icons, `has a mimeType that is ${jsonKind(mimeType)}`, ["mimeType"]);
   } else judgeMimeType(tally, `${name}: icon ${at}`, item, ["icons", at, "mimeType"], mimeType);
   if (sizes !== undefined) {
     if (!Array.isArray(sizes) || !sizes.every((size) => typeof size === "string")) {
@@ -478,12 +475,12 @@ function judgeIcon(tally: Tally, name: string, item: ListedItem, at: number, ico
     } else {
       const odd = sizes.findIndex((size: string) => !SIZE.test(size));
       if (odd < 0) tally.held(DefinitionRules.iconSizes);
-      else fail(DefinitionRules.iconSizes, `has a size ${clipText(JSON.stringify(sizes[odd]), 120)}, neither "WxH" nor "any"`, ["sizes", odd], sizes[odd]);
+      else fail(DefinitionRules.iconSizes, `has a size ${clipJson(sizes[odd], 120)}, neither "WxH" nor "any"`, ["sizes", odd], sizes[odd]);
     }
   }
   if (theme !== undefined && theme !== "light" && theme !== "dark") {
     broken = true;
-    fail(DefinitionRules.icons, `has a theme ${clipText(JSON.stringify(theme) ?? "", 120)}, neither "light" nor "dark"`, ["theme"], theme);
+    fail(DefinitionRules.icons, `has a theme ${clipJson(theme, 120)}, neither "light" nor "dark"`, ["theme"], theme);
   }
   if (!broken) tally.held(DefinitionRules.icons);
 }

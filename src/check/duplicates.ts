@@ -4,10 +4,11 @@
 // server/tools "Tool Names", server/prompts and server/resources "Data Types").
 
 import { isObject } from "../common/json.ts";
+import { pointerToken } from "../common/json-pointer.ts";
 import { clipText } from "../common/preview.ts";
 import type { ListedItem, Observed } from "./observed.ts";
 import { type Judge, type Rule, rule } from "./rule.ts";
-import { pointerToken, Tally } from "./tally.ts";
+import { Tally } from "./tally.ts";
 
 /** The duplicate rules of the lists area, by name. */
 export const DuplicateRules = {

@@ -6,7 +6,7 @@
 // JSON-RPC 2.0, which the spec adopts ("All messages … MUST follow the JSON-RPC 2.0 specification").
 
 import { isObject } from "../common/json.ts";
-import { clipText } from "../common/preview.ts";
+import { clipJson, clipText } from "../common/preview.ts";
 import type { Observed } from "./observed.ts";
 import { type Judge, type Rule, rule, type Seen } from "./rule.ts";
 
@@ -82,14 +82,7 @@ function idKey(id: unknown): string | undefined {
 
 /** An id (or any value) as a short printable quote. */
 function quote(value: unknown): string {
-  if (value === undefined) return "no value";
-  let text: string;
-  try {
-    text = JSON.stringify(value) ?? String(value);
-  } catch {
-    text = String(value);
-  }
-  return clipText(text, 60);
+  return value === undefined ? "no value" : clipJson(value, 60);
 }
 
 /**

@@ -9,10 +9,9 @@ import { isObject } from "../common/json.ts";
 import { clipLine } from "../common/preview.ts";
 import { REDACTED, redactText, redactUrl } from "../common/redact.ts";
 import { type SseEvent, SseParser } from "../transport/sse-parser.ts";
+import { DEFAULT_CHECK_TIMEOUT_MS } from "./check-options.ts";
 import type { HttpTarget } from "./target.ts";
 
-/** How long one request may take, its body included, unless the caller says otherwise. */
-export const DEFAULT_PROBE_TIMEOUT_MS = 10_000;
 /** Characters of a body kept; past this it is cut (a JSON body past it is not parsed). */
 const MAX_BODY_CHARS = 1_000_000;
 /** Events read from one SSE answer (or from a stream) before the probe stops waiting; their data is bounded by MAX_BODY_CHARS. */
@@ -101,7 +100,7 @@ export class HttpWire {
     this.url = new URL(target.url);
     this.#target = target;
     this.#fetch = target.fetch ?? globalThis.fetch;
-    this.#timeoutMs = options.timeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS;
+    this.#timeoutMs = options.timeoutMs ?? DEFAULT_CHECK_TIMEOUT_MS;
     this.#signal = options.signal;
     this.#secrets = [];
     for (const value of Object.values(target.headers ?? {})) this.addSecret(value);

@@ -8,6 +8,7 @@ import { hiddenCharacters } from "../common/deceptive-text.ts";
 import { isObject } from "../common/json.ts";
 import { clipText } from "../common/preview.ts";
 import type { ListedItem, Observed } from "./observed.ts";
+import type { MethodTiming } from "./report.ts";
 import { type Judge, rule, type Seen } from "./rule.ts";
 import { Tally } from "./tally.ts";
 
@@ -44,15 +45,6 @@ export const HygieneRules = {
     "Remove the bidi controls, zero-width and tag characters: a person reviewing the text does not see them, a model reads them (hidden instructions).",
   ),
 } as const;
-
-/** One method's response times over a session (its requests that were answered). */
-export interface MethodTiming {
-  method: string;
-  /** Requests answered (a request never answered is not counted). */
-  count: number;
-  medianMs: number;
-  maxMs: number;
-}
 
 const encoder = new TextEncoder();
 

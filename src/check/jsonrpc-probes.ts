@@ -6,6 +6,7 @@
 
 import { isObject } from "../common/json.ts";
 import { answeredText, describeAnswer, errorCode, seenAt } from "./answer.ts";
+import { DEFAULT_CHECK_TIMEOUT_MS } from "./check-options.ts";
 import { type Judge, rule } from "./rule.ts";
 import type { CheckSession } from "./session.ts";
 
@@ -65,7 +66,6 @@ export interface JsonRpcProbeOptions {
   toolNames?: readonly string[];
 }
 
-const DEFAULT_TIMEOUT_MS = 10_000;
 /** How long the cancelled request's answer is waited for before the next request goes out. */
 const CANCELLED_WAIT_MS = 1_000;
 /** How long the answer to an invalid Request object is waited for at most. */
@@ -73,7 +73,7 @@ const INVALID_REQUEST_WAIT_MS = 3_000;
 
 /** The active JSON-RPC family, on `session`. */
 export async function probeJsonRpc(session: CheckSession, judge: Judge, options: JsonRpcProbeOptions = {}): Promise<void> {
-  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const timeoutMs = options.timeoutMs ?? DEFAULT_CHECK_TIMEOUT_MS;
   const R = JsonRpcRules;
 
   // An unknown method: named so that no server has it.

@@ -9,9 +9,10 @@ import { requestHeaders } from "../client/request-headers.ts";
 import { isObject } from "../common/json.ts";
 import type { TraceSink } from "../transport/trace-event.ts";
 import { answeredText, type CheckAnswer, describeAnswer, errorCode, resultOf, seenAt } from "./answer.ts";
+import { DEFAULT_CHECK_TIMEOUT_MS } from "./check-options.ts";
 import type { Observed } from "./observed.ts";
 import { type Judge, rule } from "./rule.ts";
-import { CHECK_CLIENT_CAPABILITIES, CHECK_CLIENT_INFO, type CheckConnection, type CheckSession, openConnection, type SessionLog } from "./session.ts";
+import { type CheckConnection, checkInitializeParams, checkRequestMeta, type CheckSession, openConnection, type SessionLog } from "./session.ts";
 import type { CheckTarget } from "./target.ts";
 
 /** A version no server speaks: what the probes ask for to see a refusal. */
@@ -89,7 +90,6 @@ export interface ProbeConnectionOptions {
   timeoutMs?: number;
 }
 
-const DEFAULT_TIMEOUT_MS = 10_000;
 const DISCOVER_TIMEOUT_MS = 5_000;
 
 /** The raw answers erasOffered works from (probeLifecycle judges the initialize refusal too). */
@@ -108,16 +108,19 @@ export async function erasOffered(target: CheckTarget, options: ProbeConnectionO
 }
 
 async function probeEras(target: CheckTarget, options: ProbeConnectionOptions): Promise<EraProbe> {
-  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const timeoutMs = options.timeoutMs ?? DEFAULT_CHECK_TIMEOUT_MS;
   const offered: ErasOffered = { modern: false, legacy: false };
   const discover = await onFreshConnection(
     target,
     { ...options, protocolVersion: LATEST_MODERN_PROTOCOL_VERSION },
     (connection) =>
-      connection.raw({ jsonrpc: "2.0", id: connection.rawId(), method: "server/discover", params: { _meta: protocolFields(LATEST_MODERN_PROTOCOL_VERSION) } }, {
-        timeoutMs: Math.min(timeoutMs, DISCOVER_TIMEOUT_MS),
-        headers: requestHeaders("server/discover", undefined),
-      }),
+      connection.raw(
+        { jsonrpc: "2.0", id: connection.rawId(), method: "server/discover", params: { _meta: checkRequestMeta(LATEST_MODERN_PROTOCOL_VERSION) } },
+        {
+          timeoutMs: Math.min(timeoutMs, DISCOVER_TIMEOUT_MS),
+          headers: requestHeaders("server/discover", undefined),
+        },
+      ),
   );
   const listed = discover === undefined ? undefined : supportedOf(discover);
   if (listed !== undefined) offered.supportedVersions = listed;
@@ -152,21 +155,12 @@ async function onFreshConnection(
   }
 }
 
-/** The per-request protocol fields of a 2026-07-28 request at `version` (spec 2026-07-28 basic/index). */
-function protocolFields(version: string): Record<string, unknown> {
-  return {
-    "io.modelcontextprotocol/protocolVersion": version,
-    "io.modelcontextprotocol/clientCapabilities": CHECK_CLIENT_CAPABILITIES,
-    "io.modelcontextprotocol/clientInfo": { ...CHECK_CLIENT_INFO },
-  };
-}
-
 function initializeRequest(connection: CheckConnection, version: string): object {
   return {
     jsonrpc: "2.0",
     id: connection.rawId(),
     method: "initialize",
-    params: { protocolVersion: version, capabilities: CHECK_CLIENT_CAPABILITIES, clientInfo: { ...CHECK_CLIENT_INFO } },
+    params: checkInitializeParams(version),
   };
 }
 
@@ -213,7 +207,7 @@ export async function probeLifecycle(context: LifecycleContext): Promise<ErasOff
   judgeModernOnlyInitialize(eras, judge);
   if (!eras.offered.legacy) judge.skip(R.unsupportedVersion, "the server does not answer initialize: it speaks no version of the handshake");
   else {
-    const timeoutMs = context.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    const timeoutMs = context.timeoutMs ?? DEFAULT_CHECK_TIMEOUT_MS;
     const answer = await onFreshConnection(target, context, (connection) => connection.raw(initializeRequest(connection, UNSUPPORTED_VERSION), { timeoutMs }));
     judgeUnsupportedVersion(answer, judge, timeoutMs);
   }
@@ -279,7 +273,7 @@ export function judgeNegotiation(observed: Observed, judge: Judge): void {
  * server a request without `_meta` may be a legacy one (spec 2026-07-28 basic/versioning: it
  * "selects its behavior from how the client opens"), which the -32602 rule does not reach.
  */
-async function probeModernRefusals(session: CheckSession, judge: Judge, eras: ErasOffered | undefined, timeoutMs = DEFAULT_TIMEOUT_MS): Promise<void> {
+async function probeModernRefusals(session: CheckSession, judge: Judge, eras: ErasOffered | undefined, timeoutMs = DEFAULT_CHECK_TIMEOUT_MS): Promise<void> {
   const R = LifecycleRules;
   const discovered = session.observed().negotiation?.result;
   const listed = isObject(discovered) && Array.isArray(discovered.supportedVersions) ? discovered.supportedVersions : [];
@@ -294,7 +288,7 @@ async function probeModernRefusals(session: CheckSession, judge: Judge, eras: Er
   else {
     judge.fail(R.missingProtocolFields, `server/discover without _meta ${answeredText(bare, timeoutMs)}, not error -32602`, seenAt(bare));
   }
-  const params = { _meta: protocolFields(UNSUPPORTED_VERSION) };
+  const params = { _meta: checkRequestMeta(UNSUPPORTED_VERSION) };
   // Over HTTP the version header says the same as _meta (spec 2026-07-28 streamable-http: they must agree).
   const headers = { ...requestHeaders("server/discover", params), "MCP-Protocol-Version": UNSUPPORTED_VERSION };
   const old = await session.raw({ jsonrpc: "2.0", id: session.rawId(), method: "server/discover", params }, { timeoutMs, headers });

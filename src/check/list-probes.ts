@@ -4,6 +4,7 @@
 // is judged here, and one request with a cursor the server never gave is sent on the session.
 
 import { answeredText, errorCode, seenAt } from "./answer.ts";
+import { DEFAULT_CHECK_TIMEOUT_MS } from "./check-options.ts";
 import type { ListWalk, WalkResult } from "./list-walk.ts";
 import { type Judge, rule } from "./rule.ts";
 import type { CheckSession } from "./session.ts";
@@ -35,15 +36,13 @@ export interface ListProbeOptions {
   timeoutMs?: number;
 }
 
-const DEFAULT_TIMEOUT_MS = 10_000;
-
 /**
  * The lists family: how each list the walk followed ended, and an invalid cursor sent to the
  * first list the server declares.
  */
 export async function probeLists(session: CheckSession, walked: WalkResult, judge: Judge, options: ListProbeOptions = {}): Promise<void> {
   const R = ListRules;
-  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const timeoutMs = options.timeoutMs ?? DEFAULT_CHECK_TIMEOUT_MS;
   if (walked.walks.length === 0) {
     judge.skip(R.cursorEnds, "the server declares no list (no tools, resources or prompts)");
     judge.skip(R.invalidCursor, "the server declares no list (no tools, resources or prompts)");

@@ -10,6 +10,7 @@ import type { JsonSchemaValidator, SchemaFailure } from "../client/schema/schema
 import { boundedJson } from "../common/bounded.ts";
 import { messageOf } from "../common/error-text.ts";
 import { isObject } from "../common/json.ts";
+import { pointerKey } from "../common/json-pointer.ts";
 import { clipText } from "../common/preview.ts";
 import type { Observed } from "./observed.ts";
 import { type Judge, type Rule, rule, type Seen, type SeenMessage, type SpecSource } from "./rule.ts";
@@ -70,7 +71,7 @@ function rulesFor(version: string): ReturnType<typeof makeRules> {
 function valueAt(root: unknown, pointer: string): unknown {
   let value = root;
   for (const raw of pointer.split("/").slice(1)) {
-    const name = raw.replaceAll("~1", "/").replaceAll("~0", "~");
+    const name = pointerKey(raw);
     if (Array.isArray(value)) value = value[Number(name)];
     else if (isObject(value) && Object.hasOwn(value, name)) value = value[name];
     else return undefined;

@@ -10,6 +10,7 @@ import { Client } from "../client/client.ts";
 import { withRequestMeta } from "../client/modern-request.ts";
 import { LATEST_MODERN_PROTOCOL_VERSION, type ModernProtocolVersion, type ProtocolEra } from "../client/protocol-version.ts";
 import { requestHeaders } from "../client/request-headers.ts";
+import { META_CLIENT_CAPABILITIES, META_CLIENT_INFO, META_PROTOCOL_VERSION } from "../client/request-meta.ts";
 import type { ClientCapabilities, JsonObject } from "../client/types.ts";
 import { errorOf, messageOf } from "../common/error-text.ts";
 import { isObject } from "../common/json.ts";
@@ -25,6 +26,7 @@ import type { TraceSink } from "../transport/trace-event.ts";
 import { TracingTransport } from "../transport/tracing.ts";
 import type { ClientTransport } from "../transport/transport.ts";
 import { answerOf, type CheckAnswer, httpErrorAnswer } from "./answer.ts";
+import { DEFAULT_CHECK_TIMEOUT_MS } from "./check-options.ts";
 import { MAX_LIST_PAGES, walkLists, type WalkResult } from "./list-walk.ts";
 import type { Observed, ObservedLists } from "./observed.ts";
 import { RecordingTransport, SessionLog, type TransportProblem } from "./recording-transport.ts";
@@ -50,7 +52,16 @@ export const CHECK_CLIENT_INFO = { name: "mcpwire-check", version: "1" } as cons
  */
 export const CHECK_CLIENT_CAPABILITIES: ClientCapabilities = {};
 
-const DEFAULT_TIMEOUT_MS = 10_000;
+/** The params of an `initialize` the check writes itself at `version` (spec 2025-11-25 basic/lifecycle, "Initialization"). */
+export function checkInitializeParams(version: string): Record<string, unknown> {
+  return { protocolVersion: version, capabilities: CHECK_CLIENT_CAPABILITIES, clientInfo: { ...CHECK_CLIENT_INFO } };
+}
+
+/** The per-request protocol fields of a 2026-07-28 request the check writes itself at `version` (spec 2026-07-28 basic/index). */
+export function checkRequestMeta(version: string): Record<string, unknown> {
+  return { [META_PROTOCOL_VERSION]: version, [META_CLIENT_CAPABILITIES]: CHECK_CLIENT_CAPABILITIES, [META_CLIENT_INFO]: { ...CHECK_CLIENT_INFO } };
+}
+
 const DEFAULT_DISCOVER_TIMEOUT_MS = 5_000;
 const DEFAULT_CLOSE_TIMEOUT_MS = 5_000;
 
@@ -186,7 +197,7 @@ export async function openConnection(target: CheckTarget, options: ConnectionOpt
   const seen: SeenMessage[] = [];
   const problems: TransportProblem[] = [];
   const transport = recorder(target, options, log, seen, problems);
-  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const timeoutMs = options.timeoutMs ?? DEFAULT_CHECK_TIMEOUT_MS;
   if (options.protocolVersion !== undefined) transport.setProtocolVersion(options.protocolVersion);
   try {
     await withTimeout(
@@ -210,7 +221,7 @@ export async function openConnection(target: CheckTarget, options: ConnectionOpt
  * the negotiation with a result (it did not start, exited, stayed silent, or refused it).
  */
 export async function openSession(target: CheckTarget, options: SessionOptions): Promise<CheckSession> {
-  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const timeoutMs = options.timeoutMs ?? DEFAULT_CHECK_TIMEOUT_MS;
   const log = options.log ?? new SessionLog();
   const seen: SeenMessage[] = [];
   const problems: TransportProblem[] = [];

@@ -8,7 +8,6 @@
 // is gone when it returns, whatever happened.
 
 import type { ProtocolEra } from "../client/protocol-version.ts";
-import { META_CLIENT_CAPABILITIES, META_CLIENT_INFO, META_PROTOCOL_VERSION } from "../client/request-meta.ts";
 import { messageOf } from "../common/error-text.ts";
 import { isObject } from "../common/json.ts";
 import { LineBuffer } from "../common/line-buffer.ts";
@@ -19,7 +18,9 @@ import { whyNotJsonRpc } from "../jsonrpc/messages.ts";
 import { type ChildProcess, coreRuntime, type ExitStatus } from "../runtime/mod.ts";
 import { environmentFor } from "../transport/child-env.ts";
 import type { SpawnCommand, StdioTransportOptions, WrappedSpawn } from "../transport/stdio.ts";
+import { DEFAULT_CHECK_TIMEOUT_MS } from "./check-options.ts";
 import { type Judge, type Rule, rule } from "./rule.ts";
+import { checkInitializeParams, checkRequestMeta } from "./session.ts";
 import { MAX_LINES, type StdoutLine, StdoutLines } from "./stdout-lines.ts";
 
 const STDIO_2025 = { source: "2025-11-25", page: "basic/transports", section: "stdio" } as const;
@@ -108,7 +109,6 @@ export interface StdioProbeOptions {
   timeoutMs?: number;
 }
 
-const DEFAULT_TIMEOUT_MS = 10_000;
 /** After the follow-up request is answered, how long a parse-error answer may still come. */
 const PARSE_ERROR_GRACE_MS = 500;
 /** The "reasonable time" of 2025-11-25 basic/lifecycle ("Shutdown") after stdin closes, and again after SIGTERM. */
@@ -133,7 +133,6 @@ const STDERR_SHOWN = 3;
 const NOT_JSON = '{"jsonrpc": "2.0", "method": "foobar, "params": "bar", "baz]';
 const FIRST_ID = 1;
 const FOLLOW_UP_ID = 2;
-const CLIENT_INFO = { name: "mcpwire-check", version: "0" };
 
 /** A place a rule was broken: a stdout line, with what was seen. */
 interface Place {
@@ -340,25 +339,20 @@ async function write(child: ChildProcess, text: string): Promise<boolean> {
 function firstRequest(context: StdioProbeContext): Record<string, unknown> {
   if (context.era === "modern") {
     // spec 2026-07-28 basic/transports/stdio ("Backward Compatibility"): server/discover first.
-    return { jsonrpc: "2.0", id: FIRST_ID, method: "server/discover", params: { _meta: modernMeta(context.protocolVersion) } };
+    return { jsonrpc: "2.0", id: FIRST_ID, method: "server/discover", params: { _meta: checkRequestMeta(context.protocolVersion) } };
   }
   return {
     jsonrpc: "2.0",
     id: FIRST_ID,
     method: "initialize",
-    params: { protocolVersion: context.protocolVersion, capabilities: {}, clientInfo: CLIENT_INFO },
+    params: checkInitializeParams(context.protocolVersion),
   };
-}
-
-/** spec 2026-07-28 basic/index ("Per-request protocol fields"). */
-function modernMeta(protocolVersion: string): Record<string, unknown> {
-  return { [META_PROTOCOL_VERSION]: protocolVersion, [META_CLIENT_CAPABILITIES]: {}, [META_CLIENT_INFO]: CLIENT_INFO };
 }
 
 /** A request that any server of the era answers: ping (2025-11-25 basic/utilities/ping), server/discover (2026-07-28, which has no ping). */
 function followUp(context: StdioProbeContext): Record<string, unknown> {
   if (context.era === "modern") {
-    return { jsonrpc: "2.0", id: FOLLOW_UP_ID, method: "server/discover", params: { _meta: modernMeta(context.protocolVersion) } };
+    return { jsonrpc: "2.0", id: FOLLOW_UP_ID, method: "server/discover", params: { _meta: checkRequestMeta(context.protocolVersion) } };
   }
   return { jsonrpc: "2.0", id: FOLLOW_UP_ID, method: "ping" };
 }
@@ -416,7 +410,7 @@ async function end(child: ChildProcess, state: Watch): Promise<"exit" | "SIGTERM
  * closes; a 2026-07-28 server sends no request. Starts its own process and leaves none behind.
  */
 export async function probeStdio(stdio: StdioTransportOptions, context: StdioProbeContext, judge: Judge, options: StdioProbeOptions = {}): Promise<void> {
-  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const timeoutMs = options.timeoutMs ?? DEFAULT_CHECK_TIMEOUT_MS;
   const state = watch();
   const responses = new Map<unknown, Record<string, unknown>>();
   /** Responses to none of our ids: the answer to the line that is not JSON. */

@@ -8,6 +8,7 @@
 import { isObject } from "../common/json.ts";
 import { answerTo, errorCode, type Exchange, HttpWire, parseJson, type ProbeOptions } from "./http-exchange.ts";
 import { type Judge, type Rule, rule, type Seen } from "./rule.ts";
+import { checkInitializeParams, checkRequestMeta } from "./session.ts";
 import { Tally } from "./tally.ts";
 import type { HttpTarget } from "./target.ts";
 
@@ -140,7 +141,6 @@ export const StreamableHttpRules = {
 } as const satisfies Record<string, Rule>;
 
 const R = StreamableHttpRules;
-const CLIENT_INFO = { name: "mcpwire-check", version: "1.0.0" };
 const ACCEPT_BOTH = "application/json, text/event-stream";
 const FOREIGN_ORIGIN = "http://evil.example";
 
@@ -332,7 +332,7 @@ class Probe {
       jsonrpc: "2.0",
       id: this.id(),
       method: "initialize",
-      params: { protocolVersion, capabilities: {}, clientInfo: CLIENT_INFO },
+      params: checkInitializeParams(protocolVersion),
     }, {});
     this.judgeRequestAnswer(init, "initialize");
     const result = isObject(init.answer?.["result"]) ? init.answer["result"] : undefined;
@@ -441,11 +441,7 @@ class Probe {
     method: string,
     change: { params?: Record<string, unknown>; headers?: HeaderSet; metaVersion?: string; without?: string } = {},
   ): Promise<Sent> {
-    const meta: Record<string, unknown> = {
-      "io.modelcontextprotocol/protocolVersion": change.metaVersion ?? protocolVersion,
-      "io.modelcontextprotocol/clientInfo": CLIENT_INFO,
-      "io.modelcontextprotocol/clientCapabilities": {},
-    };
+    const meta = checkRequestMeta(change.metaVersion ?? protocolVersion);
     if (change.without !== undefined) delete meta[change.without];
     const headers = { "MCP-Protocol-Version": protocolVersion, "Mcp-Method": method, ...change.headers };
     return this.post({ jsonrpc: "2.0", id: this.id(), method, params: { ...change.params, _meta: meta } }, headers);

@@ -48,8 +48,3 @@ export class Tally {
 export function atLeast(version: string, since: string): boolean {
   return version >= since;
 }
-
-/** A JSON Pointer token (RFC 6901 section 3): "~" as "~0", "/" as "~1". */
-export function pointerToken(key: string | number): string {
-  return String(key).replaceAll("~", "~0").replaceAll("/", "~1");
-}

@@ -8,6 +8,7 @@
 
 import type { JsonObject } from "../client/types.ts";
 import { isObject } from "../common/json.ts";
+import { fragmentTarget } from "../common/json-pointer.ts";
 import { conforms } from "./tool-call.ts";
 
 /** Nesting followed before giving up ($ref chains, objects in objects). */
@@ -171,14 +172,7 @@ class Maker {
 
   /** A `$ref` inside this document (`#`, `#/$defs/…`, `#/definitions/…`); undefined for any other. */
   #resolve(ref: string): JsonObject | undefined {
-    if (ref === "#") return this.#root;
-    if (!ref.startsWith("#/")) return undefined;
-    let at: unknown = this.#root;
-    for (const raw of ref.slice(2).split("/")) {
-      const key = decodeURIComponent(raw).replaceAll("~1", "/").replaceAll("~0", "~");
-      if (!isObject(at) || !Object.hasOwn(at, key)) return undefined;
-      at = at[key];
-    }
+    const at = fragmentTarget(this.#root, ref);
     return isObject(at) ? at : undefined;
   }
 }

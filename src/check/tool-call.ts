@@ -11,8 +11,8 @@ import { jsonEqual } from "../client/schema/json-equal.ts";
 import { OutputValidators } from "../client/schema/output-validator.ts";
 import { dialectOf } from "../client/schema/schema-validator.ts";
 import type { JsonObject } from "../client/types.ts";
-import { isObject } from "../common/json.ts";
-import { clipText } from "../common/preview.ts";
+import { isObject, jsonKind } from "../common/json.ts";
+import { clipJson, clipText } from "../common/preview.ts";
 import { type Judge, type Rule, rule, type Seen, type SeenMessage } from "./rule.ts";
 
 const TOOLS_2025 = (section: string) => ({ source: "2025-11-25", page: "server/tools", section }) as const;
@@ -100,12 +100,6 @@ const MAX_PLACES = 3;
 /** Text items longer than this are not parsed to compare with structuredContent. */
 const MAX_TEXT_PARSED = 4 * 1024 * 1024;
 
-function kindOf(value: unknown): string {
-  if (value === null) return "null";
-  if (Array.isArray(value)) return "an array";
-  return typeof value === "object" ? "an object" : `a ${typeof value}`;
-}
-
 /** Reports a rule's places, at most MAX_PLACES of them, or its pass. */
 function report(judge: Judge, target: Rule, places: { detail: string; seen: Seen }[]): void {
   if (places.length === 0) return judge.pass(target);
@@ -117,7 +111,7 @@ function report(judge: Judge, target: Rule, places: { detail: string; seen: Seen
 
 /** What is wrong with one content item at `version`, with the pointer inside it; undefined when nothing. */
 function itemProblem(item: unknown, version: string): { detail: string; at: string } | undefined {
-  if (!isObject(item)) return { detail: `is ${kindOf(item)}, not a content item object`, at: "" };
+  if (!isObject(item)) return { detail: `is ${jsonKind(item)}, not a content item object`, at: "" };
   const type = item.type;
   if (typeof type !== "string") return { detail: `has no string "type"`, at: "/type" };
   const known = CONTENT_TYPES.find((each) => each.type === type);
@@ -126,7 +120,7 @@ function itemProblem(item: unknown, version: string): { detail: string; at: stri
   const needs = (field: string, value: unknown = item[field]) =>
     typeof value === "string"
       ? undefined
-      : { detail: `(${type}) has ${value === undefined ? "no" : `a non-string (${kindOf(value)})`} "${field}"`, at: `/${field}` };
+      : { detail: `(${type}) has ${value === undefined ? "no" : `a non-string (${jsonKind(value)})`} "${field}"`, at: `/${field}` };
   switch (type) {
     case "text":
       return needs("text");
@@ -138,7 +132,7 @@ function itemProblem(item: unknown, version: string): { detail: string; at: stri
     default: {
       const resource = item.resource;
       if (!isObject(resource)) {
-        return { detail: `(resource) has ${resource === undefined ? "no" : `a non-object (${kindOf(resource)})`} "resource"`, at: "/resource" };
+        return { detail: `(resource) has ${resource === undefined ? "no" : `a non-object (${jsonKind(resource)})`} "resource"`, at: "/resource" };
       }
       if (typeof resource.uri !== "string") return { detail: `(resource) has a resource without a string "uri"`, at: "/resource/uri" };
       if (typeof resource.text !== "string" && typeof resource.blob !== "string") {
@@ -207,7 +201,7 @@ export async function judgeCallResult(tool: unknown, answer: SeenMessage, judge:
 
   judgeToolError(judge, listed, message, answer.index, context);
   if (failed) return skipAll(resultRules, "the call was answered with a JSON-RPC error");
-  if (!isObject(result)) return skipAll(resultRules, `the result is ${kindOf(result)}, not an object`);
+  if (!isObject(result)) return skipAll(resultRules, `the result is ${jsonKind(result)}, not an object`);
   // spec 2026-07-28 server/tools ("Input Required Tool Results") and the tasks extension: not the call's final result.
   if (typeof result.resultType === "string" && result.resultType !== "complete") {
     return skipAll(resultRules, `the result is not final (resultType "${clipText(result.resultType, 40)}")`);
@@ -220,7 +214,7 @@ export async function judgeCallResult(tool: unknown, answer: SeenMessage, judge:
   const items = Array.isArray(content) ? content.slice(0, MAX_ITEMS) : [];
   if (!Array.isArray(content)) {
     contentPlaces.push({
-      detail: content === undefined ? 'the result has no "content"' : `"content" is ${kindOf(content)}, not an array`,
+      detail: content === undefined ? 'the result has no "content"' : `"content" is ${jsonKind(content)}, not an array`,
       seen: at("/content"),
     });
   }
@@ -244,7 +238,7 @@ export async function judgeCallResult(tool: unknown, answer: SeenMessage, judge:
   const isError = result.isError;
   if (isError === undefined) judge.skip(CallRules.isErrorBoolean, "the result has no isError");
   else if (typeof isError === "boolean") judge.pass(CallRules.isErrorBoolean);
-  else judge.fail(CallRules.isErrorBoolean, `isError is ${kindOf(isError)} (${clipText(JSON.stringify(isError) ?? "", 40)}), not a boolean`, at("/isError"));
+  else judge.fail(CallRules.isErrorBoolean, `isError is ${jsonKind(isError)} (${clipJson(isError, 40)}), not a boolean`, at("/isError"));
 
   await judgeStructured(judge, listed, result, version, items, at);
 }

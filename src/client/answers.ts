@@ -7,7 +7,7 @@
 // inside the extensions' links, so a task's polls are typed too, and outside the era's link, so
 // it sees one final answer per call, whatever the wire did to get it.
 
-import { isObject } from "../common/json.ts";
+import { isObject, jsonKind } from "../common/json.ts";
 import type { Middleware, Send } from "../jsonrpc/middleware.ts";
 import type { Params } from "../jsonrpc/peer.ts";
 import { surfaceUrlElicitation } from "./elicitation.ts";
@@ -93,7 +93,7 @@ export function checkToolResult(c: AnswersView, result: Params, tool: string | u
     );
   }
   if (!Array.isArray(result.content)) {
-    throw new ProtocolError(`${who} returned "content" that is not an array (${kindOf(result.content)})`, "bad-result", { method: "tools/call" });
+    throw new ProtocolError(`${who} returned "content" that is not an array (${jsonKind(result.content)})`, "bad-result", { method: "tools/call" });
   }
   // structuredContent is left as it is: an object up to 2025-11-25, any JSON value from
   // 2026-07-28 on (spec 2026-07-28 server/tools "Structured Content"); an outputSchema judges it below.
@@ -104,7 +104,7 @@ export function checkToolResult(c: AnswersView, result: Params, tool: string | u
     const structured: unknown = checked.structuredContent;
     if (objectOnly !== undefined && structured !== undefined && !isObject(structured)) {
       c.reportProblem(
-        `${who} returned structuredContent that is not a JSON object (${kindOf(structured)}), which protocol ${objectOnly} ` +
+        `${who} returned structuredContent that is not a JSON object (${jsonKind(structured)}), which protocol ${objectOnly} ` +
           `requires (spec ${objectOnly} server/tools, "Structured Content"); the result is used as it is, its text content unchanged; ` +
           `the server is not following the protocol: report it to its authors`,
       );
@@ -135,11 +135,4 @@ export function checkToolResult(c: AnswersView, result: Params, tool: string | u
     "output-mismatch",
     { tool: tool!, errors: outcome.failures },
   );
-}
-
-/** What kind of JSON value this is, for error messages: "a string", "null", "an array". */
-function kindOf(value: unknown): string {
-  if (value === null) return "null";
-  if (Array.isArray(value)) return "an array";
-  return typeof value === "object" ? "an object" : `a ${typeof value}`;
 }

@@ -5,6 +5,13 @@ export function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
+/** What kind of JSON value this is, for messages: "null", "an array", "an object", "a string", "a number". */
+export function jsonKind(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "an array";
+  return typeof value === "object" ? "an object" : `a ${typeof value}`;
+}
+
 /**
  * An empty table for keys read from files or servers (server, tool, variable names): it has no
  * prototype, so `__proto__`, `constructor` or `toString` is an ordinary key, never Object's.

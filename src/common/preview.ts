@@ -1,6 +1,8 @@
 // Short quotes of long text for messages: the start of a line that was not JSON, of a body, of
 // a command — cut at a limit, marked with "…", never splitting a surrogate pair.
 
+import { boundedJson } from "./bounded.ts";
+
 /** The first `max` UTF-16 units of `text` (one fewer when the cut would split a pair), "…" marking a cut. */
 export function clipText(text: string, max: number): string {
   if (text.length <= max) return text;
@@ -13,6 +15,15 @@ export function clipText(text: string, max: number): string {
 /** clipText, quoted as a JSON string (so the quote shows where the text starts and ends). */
 export function preview(text: string, max: number): string {
   return JSON.stringify(clipText(text, max));
+}
+
+/**
+ * clipText of `value`'s JSON text, written by boundedJson: a value as large or as deep as a server
+ * likes costs only the characters kept, and the quote is the same as of JSON.stringify's text.
+ */
+export function clipJson(value: unknown, max: number): string {
+  // Each level costs a bracket, so nothing deeper than `max` levels is within the first `max` characters.
+  return clipText(boundedJson(value, { maxChars: max, maxDepth: max }), max);
 }
 
 /** clipText of `text` on one line: runs of whitespace become one space. */

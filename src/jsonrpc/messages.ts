@@ -65,7 +65,7 @@ export interface UndeliverableResponse {
   limit?: number;
 }
 
-import { isObject } from "../common/json.ts";
+import { isObject, jsonKind } from "../common/json.ts";
 
 function isId(value: unknown): value is RequestId {
   return typeof value === "string" || (typeof value === "number" && Number.isFinite(value));
@@ -148,8 +148,7 @@ export function undeliverableResponse(value: unknown): UndeliverableResponse | u
   if ("result" in value) {
     if (isObject(value.result)) return undefined;
     // spec 2025-11-25 schema: JSONRPCResultResponse.result is a Result, an object.
-    const shown = value.result === null ? "null" : Array.isArray(value.result) ? "an array" : `a ${typeof value.result}`;
-    return { id, reason: "result-not-object", detail: `the response's "result" is ${shown}, not the JSON object MCP requires` };
+    return { id, reason: "result-not-object", detail: `the response's "result" is ${jsonKind(value.result)}, not the JSON object MCP requires` };
   }
   if ("error" in value) {
     const error = value.error;

@@ -13,7 +13,7 @@ import { CallRules, judgeCallResult } from "../../src/check/tool-call.ts";
 import { Client, StdioTransport } from "../../src/mod.ts";
 import { behaviour } from "../support/behaviour.ts";
 import { EVERYTHING } from "../support/everything-path.ts";
-import { RecordedJudge } from "../support/recorded-judge.ts";
+import { RecordingJudge } from "../support/recording-judge.ts";
 
 const ECHO = { name: "echo", inputSchema: { type: "object", properties: { text: { type: "string" } }, required: ["text"] } };
 const WEATHER = {
@@ -31,16 +31,16 @@ function answer(body: Record<string, unknown>, index = 7): SeenMessage {
   return { index, dir: "receive", method: "tools/call", message: { jsonrpc: "2.0", id: 3, ...body } as SeenMessage["message"], at: 0 };
 }
 
-async function judged(tool: unknown, body: Record<string, unknown>, context: { protocolVersion?: string; arguments?: unknown } = {}): Promise<RecordedJudge> {
-  const judge = new RecordedJudge();
+async function judged(tool: unknown, body: Record<string, unknown>, context: { protocolVersion?: string; arguments?: unknown } = {}): Promise<RecordingJudge> {
+  const judge = new RecordingJudge();
   await judgeCallResult(tool, answer(body), judge, context);
   return judge;
 }
 
-function failed(judge: RecordedJudge, rule: Rule): { details: string[]; pointers: (string | undefined)[] } {
-  const outcome = judge.of(rule);
-  assert.equal(outcome.outcome, "fail", `${rule.id}: ${JSON.stringify(outcome)}`);
-  return outcome.outcome === "fail" ? { details: outcome.details, pointers: outcome.seen.map((seen) => seen?.pointer) } : { details: [], pointers: [] };
+function failed(judge: RecordingJudge, rule: Rule): { details: string[]; pointers: (string | undefined)[] } {
+  assert.equal(judge.outcome(rule), "fail", `${rule.id}: ${JSON.stringify(judge.summary())}`);
+  const failures = judge.failuresOf(rule);
+  return { details: failures.map((each) => each.detail), pointers: failures.map((each) => each.seen?.pointer) };
 }
 
 test("a plain text result of a listed tool passes, and the rules it does not touch are skipped saying why", async () => {
@@ -90,14 +90,14 @@ test("content types are those of the negotiated version: audio from 2025-03-26, 
   const linkOld = failed(await judged(ECHO, { result: { content: [link] } }, { protocolVersion: "2025-03-26" }), CallRules.contentItems);
   assert.match(linkOld.details[0]!, /resource_link", which protocol 2025-03-26 does not define/);
   const now = await judged(ECHO, { result: { content: [audio, link] } }, { protocolVersion: "2025-11-25" });
-  assert.equal(now.of(CallRules.contentItems).outcome, "pass");
+  assert.equal(now.outcome(CallRules.contentItems), "pass");
 });
 
 test("image, audio and blob data that is not base64 breaks base64-data; padded base64 passes", async () => {
   const good = await judged(ECHO, {
     result: { content: [{ type: "image", data: PNG, mimeType: "image/png" }, { type: "resource", resource: { uri: "file:///b", blob: "AAEC" } }] },
   });
-  assert.equal(good.of(CallRules.base64).outcome, "pass");
+  assert.equal(good.outcome(CallRules.base64), "pass");
   const bad = failed(
     await judged(ECHO, {
       result: {
@@ -129,13 +129,13 @@ test("a tool with an outputSchema: structuredContent missing or not matching bre
   assert.deepEqual(mismatch.pointers, ["/result/structuredContent/temperature"]);
   const right = { temperature: 22, conditions: "sunny" };
   const good = await judged(WEATHER, { result: { content: [text(right)], structuredContent: right } });
-  assert.equal(good.of(CallRules.outputSchema).outcome, "pass");
-  assert.equal(good.of(CallRules.structuredText).outcome, "pass");
+  assert.equal(good.outcome(CallRules.outputSchema), "pass");
+  assert.equal(good.outcome(CallRules.structuredText), "pass");
   // A failed call has nothing to conform; a version before 2025-06-18 has no structured content.
   const error = await judged(WEATHER, { result: { content: [{ type: "text", text: "no such city" }], isError: true } });
-  assert.equal(error.of(CallRules.outputSchema).outcome, "skip");
+  assert.equal(error.outcome(CallRules.outputSchema), "skip");
   const old = await judged(WEATHER, { result: { content: [] } }, { protocolVersion: "2025-03-26" });
-  assert.equal(old.of(CallRules.outputSchema).outcome, "skip");
+  assert.equal(old.outcome(CallRules.outputSchema), "skip");
 });
 
 test("structuredContent without its JSON in a text item breaks structured-content-text (a SHOULD)", async () => {
@@ -146,15 +146,15 @@ test("structuredContent without its JSON in a text item breaks structured-conten
   const reordered = await judged(WEATHER, {
     result: { content: [{ type: "text", text: '{ "conditions": "sunny", "temperature": 22.0 }' }], structuredContent: value },
   });
-  assert.equal(reordered.of(CallRules.structuredText).outcome, "pass");
+  assert.equal(reordered.outcome(CallRules.structuredText), "pass");
 });
 
 test("a tool the server does not list answered with a result breaks unknown-tool-error; a JSON-RPC error passes", async () => {
   const result = await judged(undefined, { result: { content: [{ type: "text", text: "Unknown tool" }], isError: true } });
   assert.deepEqual(failed(result, CallRules.unknownToolError).pointers, ["/result"]);
   const error = await judged(undefined, { error: { code: -32602, message: "Unknown tool: nope" } });
-  assert.equal(error.of(CallRules.unknownToolError).outcome, "pass");
-  assert.equal(error.of(CallRules.contentItems).outcome, "skip");
+  assert.equal(error.outcome(CallRules.unknownToolError), "pass");
+  assert.equal(error.outcome(CallRules.contentItems), "skip");
 });
 
 test("-32602 for arguments the tool's own inputSchema accepts breaks tool-error-in-result; other cases are not judged", async () => {
@@ -164,24 +164,24 @@ test("-32602 for arguments the tool's own inputSchema accepts breaks tool-error-
     'tool "echo" answered arguments its inputSchema accepts with a -32602 JSON-RPC error: Invalid date: must be in the future',
   ]);
   const notValid = await judged(ECHO, invalid, { arguments: { text: 5 } });
-  assert.equal(notValid.of(CallRules.toolErrorInResult).outcome, "skip");
+  assert.equal(notValid.outcome(CallRules.toolErrorInResult), "skip");
   const internal = await judged(ECHO, { error: { code: -32603, message: "boom" } }, { arguments: { text: "a" } });
-  assert.equal(internal.of(CallRules.toolErrorInResult).outcome, "skip");
+  assert.equal(internal.outcome(CallRules.toolErrorInResult), "skip");
 });
 
 test("a 2026-07-28 result that is not final (input_required) is not judged as a tool result", async () => {
   const judge = await judged(ECHO, { result: { resultType: "input_required", inputRequests: {} } }, { protocolVersion: "2026-07-28" });
-  assert.equal(judge.of(CallRules.contentItems).outcome, "skip");
+  assert.equal(judge.outcome(CallRules.contentItems), "skip");
   const final = await judged(ECHO, { result: { resultType: "complete", content: [{ type: "text", text: "a" }] } }, { protocolVersion: "2026-07-28" });
-  assert.equal(final.of(CallRules.contentItems).outcome, "pass");
+  assert.equal(final.outcome(CallRules.contentItems), "pass");
 });
 
 test("answers of the wrong shape everywhere are judged without a throw", async () => {
   const odd: unknown[] = [null, "x", [], { result: null }, { result: [] }, { result: { content: [null, [], { type: 5 }], isError: 0, structuredContent: [] } }];
   for (const body of odd) {
-    const judge = new RecordedJudge();
+    const judge = new RecordingJudge();
     await judgeCallResult({ name: 5, outputSchema: "x" }, { index: 1, dir: "receive", message: body as SeenMessage["message"], at: 0 }, judge);
-    assert.equal(judge.outcomes.size, Object.keys(CallRules).length);
+    assert.equal(Object.keys(judge.summary()).length, Object.keys(CallRules).length);
   }
 });
 
@@ -272,10 +272,9 @@ behaviour("server-everything: its read-only tools, called with arguments made fr
       const args = argumentsFor(tool.inputSchema);
       assert.ok(args, `no arguments made for ${tool.name}`);
       const result = await client.callTool(tool.name, args);
-      const judge = new RecordedJudge();
+      const judge = new RecordingJudge();
       await judgeCallResult(tool, answer({ result }), judge, { protocolVersion: client.protocolVersion, arguments: args });
-      const broken = [...judge.outcomes].filter(([, outcome]) => outcome.outcome === "fail");
-      assert.deepEqual(broken, [], `${tool.name} with ${JSON.stringify(args)}`);
+      assert.deepEqual(judge.failures, [], `${tool.name} with ${JSON.stringify(args)}`);
       called.push(tool.name);
     }
     assert.ok(called.includes("get-structured-content") && called.includes("get-tiny-image") && called.includes("echo"), called.join(", "));

@@ -8,24 +8,18 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { CapabilityRules as R, judgeCapabilitiesKept, probeCapabilities } from "../../src/check/capability-probes.ts";
 import { CapabilityUseRules, judgeCapabilityUse } from "../../src/check/capability-use.ts";
-import { openSession } from "../../src/check/session.ts";
-import { RecordingJudge } from "../support/check-judge.ts";
 import { dualEra } from "../support/dual-era.ts";
+import { judgedSession } from "../support/judged-session.ts";
+import type { RecordingJudge } from "../support/recording-judge.ts";
 
 const TIMEOUT = 2000;
 
-async function judged(breaks: string[], protocol: "modern" | "legacy"): Promise<RecordingJudge> {
-  const judge = new RecordingJudge();
-  const session = await openSession(dualEra(breaks), { protocol, timeoutMs: TIMEOUT });
-  try {
-    const walked = await session.walk();
-    await probeCapabilities(session, walked, judge, { timeoutMs: TIMEOUT });
+function judged(breaks: string[], protocol: "modern" | "legacy"): Promise<RecordingJudge> {
+  return judgedSession(dualEra(breaks), { protocol, timeoutMs: TIMEOUT }, async (session, judge) => {
+    await probeCapabilities(session, await session.walk(), judge, { timeoutMs: TIMEOUT });
     judgeCapabilitiesKept(session.observed(), judge);
     judgeCapabilityUse(session.observed(), judge);
-  } finally {
-    await session.close();
-  }
-  return judge;
+  });
 }
 
 describe("the capabilities family", () => {

@@ -6,10 +6,11 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { CapabilityUseRules, judgeCapabilityUse } from "../../src/check/capability-use.ts";
-import { observedSession, recordingJudge, type SessionSpec, weatherTool } from "../support/observed-session.ts";
+import { observedSession, type SessionSpec, weatherTool } from "../support/observed-session.ts";
+import { RecordingJudge } from "../support/recording-judge.ts";
 
 function judged(spec: SessionSpec) {
-  const judge = recordingJudge();
+  const judge = new RecordingJudge();
   judgeCapabilityUse(observedSession(spec), judge);
   return judge;
 }
@@ -28,11 +29,11 @@ describe("capabilities kept, on the initialize wire", () => {
       tools: [weatherTool()],
       notifications: [TOOLS_CHANGED, PROMPTS_CHANGED, RESOURCES_CHANGED, UPDATED, LOG],
     });
-    assert.deepEqual(judge.failed, []);
+    assert.deepEqual(judge.failures, []);
     for (const id of ["capabilities/list-changed-undeclared", "capabilities/updated-without-subscribe", "capabilities/log-without-logging"]) {
-      assert.equal(judge.verdict(id), "pass", id);
+      assert.equal(judge.outcome(id), "pass", id);
     }
-    for (const id of ["capabilities/unrequested-notification", "capabilities/log-without-log-level"]) assert.equal(judge.verdict(id), "skip", id);
+    for (const id of ["capabilities/unrequested-notification", "capabilities/log-without-log-level"]) assert.equal(judge.outcome(id), "skip", id);
   });
 
   test("a list_changed whose capability lacks listChanged: true, or is not declared, is a finding at that notification", () => {
@@ -62,8 +63,8 @@ describe("capabilities kept, on the initialize wire", () => {
 
   test("no notification at all: each rule is skipped, saying none was seen", () => {
     const judge = judged({ tools: [weatherTool()] });
-    assert.equal(judge.skipped.get("capabilities/list-changed-undeclared"), "the server sent no list_changed notification");
-    assert.equal(judge.skipped.get("capabilities/log-without-logging"), "the server sent no notifications/message");
+    assert.equal(judge.skipReason("capabilities/list-changed-undeclared"), "the server sent no list_changed notification");
+    assert.equal(judge.skipReason("capabilities/log-without-logging"), "the server sent no notifications/message");
   });
 });
 
@@ -82,11 +83,11 @@ describe("capabilities kept, on the 2026-07-28 wire", () => {
 
   test("pass when a subscriptions/listen asked for each change notification and a request set a log level", () => {
     const judge = judged({ era: "modern", sent: [listen, withLogLevel], notifications: [TOOLS_CHANGED, UPDATED, LOG] });
-    assert.deepEqual(judge.failed, []);
+    assert.deepEqual(judge.failures, []);
     for (const id of ["capabilities/unrequested-notification", "capabilities/log-without-log-level", "capabilities/log-without-logging"]) {
-      assert.equal(judge.verdict(id), "pass", id);
+      assert.equal(judge.outcome(id), "pass", id);
     }
-    assert.match(judge.skipped.get("capabilities/list-changed-undeclared")!, /initialize era/);
+    assert.match(judge.skipReason("capabilities/list-changed-undeclared"), /initialize era/);
   });
 
   test("a change notification no subscriptions/listen asked for is a finding, a resource update for another URI too", () => {
@@ -101,13 +102,13 @@ describe("capabilities kept, on the 2026-07-28 wire", () => {
   test("a log message before any request carried io.modelcontextprotocol/logLevel is a finding", () => {
     const judge = judged({ era: "modern", sent: [{ method: "tools/list", params: {} }], notifications: [LOG] });
     assert.deepEqual(judge.failuresOf("capabilities/log-without-log-level").map((each) => each.seen?.index), [4]);
-    assert.equal(judge.verdict("capabilities/log-without-logging"), "pass");
+    assert.equal(judge.outcome("capabilities/log-without-logging"), "pass");
   });
 
   test("every rule of the family is reported, whatever the era", () => {
     for (const era of ["legacy", "modern"] as const) {
       const judge = judged({ era });
-      for (const each of Object.values(CapabilityUseRules)) assert.notEqual(judge.verdict(each.id), "none", `${era} ${each.id}`);
+      for (const each of Object.values(CapabilityUseRules)) assert.notEqual(judge.outcome(each.id), "none", `${era} ${each.id}`);
     }
   });
 });

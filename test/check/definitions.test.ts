@@ -12,12 +12,12 @@ import {
   filesTemplate,
   observedSession,
   readmeResource,
-  recordingJudge,
   reviewPrompt,
   type SessionSpec,
   weatherDataTool,
   weatherTool,
 } from "../support/observed-session.ts";
+import { RecordingJudge } from "../support/recording-judge.ts";
 
 /** The conformant session: the spec's examples, one list each (tools answer message 5, prompts 7, resources 9, templates 11). */
 function conformant(): SessionSpec {
@@ -30,7 +30,7 @@ function conformant(): SessionSpec {
 }
 
 async function judged(spec: SessionSpec) {
-  const judge = recordingJudge();
+  const judge = new RecordingJudge();
   await judgeDefinitions(observedSession(spec), judge);
   return judge;
 }
@@ -38,11 +38,11 @@ async function judged(spec: SessionSpec) {
 describe("definitions: the spec's own examples", () => {
   test("pass every rule that applies to 2025-11-25, x-mcp-header skipped as a 2026-07-28 rule", async () => {
     const judge = await judged(conformant());
-    assert.deepEqual(judge.failed, []);
+    assert.deepEqual(judge.failures, []);
     for (const each of Object.values(DefinitionRules)) {
-      assert.equal(judge.verdict(each.id), each.id === "definitions/x-mcp-header" ? "skip" : "pass", each.id);
+      assert.equal(judge.outcome(each.id), each.id === "definitions/x-mcp-header" ? "skip" : "pass", each.id);
     }
-    assert.match(judge.skipped.get("definitions/x-mcp-header")!, /starts with 2026-07-28/);
+    assert.match(judge.skipReason("definitions/x-mcp-header"), /starts with 2026-07-28/);
   });
 
   test("pass on the 2026-07-28 wire too, with an array outputSchema (any 2020-12 schema there) and a valid x-mcp-header", async () => {
@@ -52,9 +52,9 @@ describe("definitions: the spec's own examples", () => {
       outputSchema: { type: "array", items: { type: "object" } },
     };
     const judge = await judged({ ...conformant(), era: "modern", tools: [weatherTool(), listUsers] });
-    assert.deepEqual(judge.failed, []);
-    assert.equal(judge.verdict("definitions/x-mcp-header"), "pass");
-    assert.equal(judge.verdict("definitions/output-schema"), "pass");
+    assert.deepEqual(judge.failures, []);
+    assert.equal(judge.outcome("definitions/x-mcp-header"), "pass");
+    assert.equal(judge.outcome("definitions/output-schema"), "pass");
   });
 });
 
@@ -268,7 +268,7 @@ describe("definitions: each rule broken", () => {
     test(`${each.rule}: ${each.name}`, async () => {
       const judge = await judged(each.spec);
       const failures = judge.failuresOf(each.rule);
-      assert.equal(failures.length, 1, JSON.stringify(judge.failed));
+      assert.equal(failures.length, 1, JSON.stringify(judge.failures));
       assert.deepEqual({ index: failures[0]!.seen?.index, pointer: failures[0]!.seen?.pointer }, { index: each.index, pointer: each.pointer });
       if (each.detail !== undefined) assert.match(failures[0]!.detail, each.detail);
     });
@@ -288,7 +288,7 @@ describe("definitions: each rule broken", () => {
   test("an item that is not an object is a finding of definitions/name, and the other rules still judge the rest", async () => {
     const judge = await judged({ tools: ["get_weather", weatherTool()] });
     assert.deepEqual(judge.failuresOf("definitions/name").map((each) => each.seen?.pointer), ["/result/tools/0"]);
-    assert.equal(judge.verdict("definitions/input-schema"), "pass");
+    assert.equal(judge.outcome("definitions/input-schema"), "pass");
   });
 
   test("a $ref to another document is not called invalid (it is never fetched); one to a missing $defs entry is", async () => {
@@ -302,7 +302,7 @@ describe("definitions: each rule broken", () => {
 
   test("an unknown $schema dialect is not judged", async () => {
     const judge = await judged({ tools: [{ ...draft07Tool(), inputSchema: { $schema: "https://example.com/my-dialect", type: "object", required: "a" } }] });
-    assert.equal(judge.verdict("definitions/schema-valid"), "skip");
+    assert.equal(judge.outcome("definitions/schema-valid"), "skip");
   });
 });
 
@@ -311,7 +311,7 @@ describe("definitions: the server's own icons and title", () => {
     const observed = observedSession({ tools: [weatherTool()] });
     const result = observed.negotiation!.result as Record<string, unknown>;
     result.serverInfo = { name: "weather", version: "1.0.0", title: ["Weather"], icons: [{ src: "ftp://example.com/w.png", sizes: ["48x48"] }] };
-    const judge = recordingJudge();
+    const judge = new RecordingJudge();
     await judgeDefinitions(observed, judge);
     assert.deepEqual(judge.failuresOf("definitions/icon-scheme").map((each) => `${each.seen?.index}${each.seen?.pointer}`), [
       "2/result/serverInfo/icons/0/src",
@@ -325,7 +325,7 @@ describe("definitions: the server's own icons and title", () => {
     result._meta = {
       "io.modelcontextprotocol/serverInfo": { name: "ExampleServer", version: "1.0.0", icons: [{ src: "https://example.com/i.svg", theme: "night" }] },
     };
-    const judge = recordingJudge();
+    const judge = new RecordingJudge();
     await judgeDefinitions(observed, judge);
     assert.deepEqual(judge.failuresOf("definitions/icons").map((each) => each.seen?.pointer), [
       "/result/_meta/io.modelcontextprotocol~1serverInfo/icons/0/theme",
@@ -337,29 +337,29 @@ describe("definitions: each rule only where its revision has it", () => {
   test("2025-06-18: tool names and icons are not judged (both came with 2025-11-25), titles are", async () => {
     const judge = await judged({ ...tool({ name: "get weather", title: 7, icons: [{ src: "file:///x.png" }] }), protocolVersion: "2025-06-18" });
     for (const id of ["definitions/tool-name-characters", "definitions/icons", "definitions/icon-scheme", "definitions/schema-valid"]) {
-      assert.equal(judge.verdict(id), "skip", id);
+      assert.equal(judge.outcome(id), "skip", id);
     }
-    assert.equal(judge.verdict("definitions/title"), "fail");
-    assert.equal(judge.verdict("definitions/output-schema"), "pass");
+    assert.equal(judge.outcome("definitions/title"), "fail");
+    assert.equal(judge.outcome("definitions/output-schema"), "pass");
   });
 
   test("2024-11-05: titles, annotations and outputSchema are not judged", async () => {
     const judge = await judged({ ...tool({ title: 7, annotations: { readOnlyHint: "yes" } }), protocolVersion: "2024-11-05" });
-    for (const id of ["definitions/title", "definitions/tool-annotations", "definitions/output-schema"]) assert.equal(judge.verdict(id), "skip", id);
-    assert.equal(judge.verdict("definitions/input-schema"), "pass");
+    for (const id of ["definitions/title", "definitions/tool-annotations", "definitions/output-schema"]) assert.equal(judge.outcome(id), "skip", id);
+    assert.equal(judge.outcome("definitions/input-schema"), "pass");
   });
 });
 
 describe("lists: duplicates", () => {
   const judgedLists = (spec: SessionSpec) => {
-    const judge = recordingJudge();
+    const judge = new RecordingJudge();
     judgeDuplicates(observedSession(spec), judge);
     return judge;
   };
 
   test("pass on lists whose identifiers are each given once", () => {
     const judge = judgedLists(conformant());
-    for (const each of Object.values(DuplicateRules)) assert.equal(judge.verdict(each.id), "pass", each.id);
+    for (const each of Object.values(DuplicateRules)) assert.equal(judge.outcome(each.id), "pass", each.id);
   });
 
   test("a second tool, prompt and resource of one identifier are each a finding at the second", () => {
@@ -378,7 +378,7 @@ describe("lists: duplicates", () => {
 
   test("a list that was not followed is skipped, saying so", () => {
     const judge = judgedLists({ tools: [weatherTool()] });
-    assert.equal(judge.verdict("lists/duplicate-tool-name"), "pass");
-    assert.match(judge.skipped.get("lists/duplicate-prompt-name")!, /prompts were not listed/);
+    assert.equal(judge.outcome("lists/duplicate-tool-name"), "pass");
+    assert.match(judge.skipReason("lists/duplicate-prompt-name"), /prompts were not listed/);
   });
 });

@@ -6,26 +6,16 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { EnvelopeRules, judgeEnvelope, MAX_ENVELOPE_FINDINGS } from "../../src/check/envelope.ts";
 import type { Observed } from "../../src/check/observed.ts";
-import type { Judge, Rule, Seen, SeenMessage } from "../../src/check/rule.ts";
-
-interface Verdicts {
-  passed: string[];
-  failed: { rule: string; level: string; detail: string; seen?: Seen }[];
-  skipped: { rule: string; reason: string }[];
-}
+import type { SeenMessage } from "../../src/check/rule.ts";
+import { RecordingJudge } from "../support/recording-judge.ts";
 
 /** Judges a session given as [dir, message] pairs, indexed from 1 in order. */
-function judged(session: ["send" | "receive", unknown][]): Verdicts {
-  const verdicts: Verdicts = { passed: [], failed: [], skipped: [] };
-  const judge: Judge = {
-    pass: (rule: Rule) => verdicts.passed.push(rule.id),
-    fail: (rule: Rule, detail: string, seen?: Seen) => verdicts.failed.push({ rule: rule.id, level: rule.level, detail, seen }),
-    skip: (rule: Rule, reason: string) => verdicts.skipped.push({ rule: rule.id, reason }),
-  };
+function judged(session: ["send" | "receive", unknown][]): RecordingJudge {
+  const judge = new RecordingJudge();
   const messages: SeenMessage[] = session.map(([dir, message], at) => ({ index: at + 1, dir, message: message as SeenMessage["message"], at: 0 }));
   const observed: Observed = { era: "legacy", protocolVersion: "2025-11-25", capabilities: {}, lists: {}, messages };
   judgeEnvelope(observed, judge);
-  return verdicts;
+  return judge;
 }
 
 /** A clean session: requests of both sides, answers, an error, notifications. */
@@ -48,14 +38,14 @@ const CLEAN: ["send" | "receive", unknown][] = [
 const ALL = Object.values(EnvelopeRules).map((each) => each.id).sort();
 
 /** The failures of one rule, as "index pointer". */
-function places(verdicts: Verdicts, id: string): string[] {
-  return verdicts.failed.filter((failure) => failure.rule === id).map((failure) => `${failure.seen?.index} ${failure.seen?.pointer}`);
+function places(verdicts: RecordingJudge, id: string): string[] {
+  return verdicts.failures.filter((failure) => failure.rule === id).map((failure) => `${failure.seen?.index} ${failure.seen?.pointer}`);
 }
 
 describe("the JSON-RPC envelope rules", () => {
   test("a clean session passes every rule", () => {
     const verdicts = judged(CLEAN);
-    assert.deepEqual(verdicts.failed, []);
+    assert.deepEqual(verdicts.failures, []);
     assert.deepEqual(verdicts.skipped, []);
     assert.deepEqual([...verdicts.passed].sort(), ALL);
   });
@@ -68,8 +58,8 @@ describe("the JSON-RPC envelope rules", () => {
       ["receive", { jsonrpc: 2, method: "notifications/progress", params: {} }],
     ]);
     assert.deepEqual(places(verdicts, "json-rpc/version"), ["2 /jsonrpc", "3 /jsonrpc", "4 /jsonrpc"]);
-    assert.match(verdicts.failed[0]!.detail, /"jsonrpc" is "1\.0", not "2\.0"/);
-    assert.equal(verdicts.failed[0]!.level, "MUST");
+    assert.match(verdicts.failures[0]!.detail, /"jsonrpc" is "1\.0", not "2\.0"/);
+    assert.equal(verdicts.rules.get(verdicts.failures[0]!.rule)?.level, "MUST");
   });
 
   test("json-rpc/response-id: an id no request carried, a number for a string, a null result id fail", () => {
@@ -82,7 +72,7 @@ describe("the JSON-RPC envelope rules", () => {
       ["receive", { jsonrpc: "2.0", id: 1, result: {} }],
     ]);
     assert.deepEqual(places(verdicts, "json-rpc/response-id"), ["2 /id", "3 /id", "4 /id", "5 /id"]);
-    assert.match(verdicts.failed[0]!.detail, /answers id 7, which no request of the client carried/);
+    assert.match(verdicts.failures[0]!.detail, /answers id 7, which no request of the client carried/);
     assert.ok(verdicts.passed.includes("json-rpc/answered-once"));
   });
 
@@ -101,8 +91,8 @@ describe("the JSON-RPC envelope rules", () => {
       ["receive", { jsonrpc: "2.0", id: 1, error: { code: -32603, message: "late" } }],
     ]);
     assert.deepEqual(places(verdicts, "json-rpc/answered-once"), ["3 /id"]);
-    assert.equal(verdicts.failed[0]!.level, "SHOULD");
-    assert.match(verdicts.failed[0]!.detail, /answers request 1 a second time/);
+    assert.equal(verdicts.rules.get(verdicts.failures[0]!.rule)?.level, "SHOULD");
+    assert.match(verdicts.failures[0]!.detail, /answers request 1 a second time/);
   });
 
   test("json-rpc/result-xor-error: both, or neither, fail", () => {
@@ -113,8 +103,8 @@ describe("the JSON-RPC envelope rules", () => {
       ["receive", { jsonrpc: "2.0", id: 2 }],
     ]);
     assert.deepEqual(places(verdicts, "json-rpc/result-xor-error"), ["3 ", "4 "]);
-    assert.match(verdicts.failed[0]!.detail, /both result and error/);
-    assert.match(verdicts.failed[1]!.detail, /neither result nor error/);
+    assert.match(verdicts.failures[0]!.detail, /both result and error/);
+    assert.match(verdicts.failures[1]!.detail, /neither result nor error/);
   });
 
   test("json-rpc/error-object: a code that is not an integer, a message that is not a string, an error that is not an object", () => {
@@ -136,7 +126,7 @@ describe("the JSON-RPC envelope rules", () => {
       ["receive", { jsonrpc: "2.0", id: { a: 1 }, method: "roots/list" }],
     ]);
     assert.deepEqual(places(verdicts, "json-rpc/request-id"), ["1 /id", "2 /id", "3 /id"]);
-    assert.match(verdicts.failed[0]!.detail, /request ping has id null: not a string or an integer/);
+    assert.match(verdicts.failures[0]!.detail, /request ping has id null: not a string or an integer/);
     assert.ok(verdicts.skipped.some((each) => each.rule === "json-rpc/request-id-unique"));
   });
 
@@ -163,7 +153,7 @@ describe("the JSON-RPC envelope rules", () => {
   test("a server breaking a rule on every message is told by the first findings and a count", () => {
     const session: ["send" | "receive", unknown][] = Array.from({ length: 25 }, () => ["receive", { jsonrpc: "1", method: "notifications/message" }]);
     const verdicts = judged(session);
-    const version = verdicts.failed.filter((failure) => failure.rule === "json-rpc/version");
+    const version = verdicts.failures.filter((failure) => failure.rule === "json-rpc/version");
     assert.equal(version.length, MAX_ENVELOPE_FINDINGS);
     assert.match(version.at(-1)!.detail, /\(and 15 more messages the same way\)$/);
   });

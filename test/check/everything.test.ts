@@ -13,7 +13,8 @@ import { Client, StdioTransport } from "../../src/mod.ts";
 import type { TraceEvent } from "../../src/transport/trace-event.ts";
 import { behaviour } from "../support/behaviour.ts";
 import { EVERYTHING } from "../support/everything-path.ts";
-import { observedFromTrace, recordingJudge } from "../support/observed-session.ts";
+import { observedFromTrace } from "../support/observed-session.ts";
+import { RecordingJudge } from "../support/recording-judge.ts";
 
 const LISTS: [string, string][] = [["tools/list", "tools"], ["prompts/list", "prompts"], ["resources/list", "resources"], [
   "resources/templates/list",
@@ -46,13 +47,13 @@ behaviour(
     assert.equal(observed.protocolVersion, "2025-11-25");
     for (const [, key] of LISTS) assert.ok((observed.lists[key as keyof typeof observed.lists]?.length ?? 0) > 0, key);
 
-    const judge = recordingJudge();
+    const judge = new RecordingJudge();
     await judgeDefinitions(observed, judge);
     judgeDuplicates(observed, judge);
     judgeHygiene(observed, judge);
     judgeCapabilityUse(observed, judge);
 
-    assert.deepEqual(judge.failed, []);
+    assert.deepEqual(judge.failures, []);
     for (
       const id of [
         "definitions/name",
@@ -74,7 +75,7 @@ behaviour(
         "hygiene/tool-description-size",
         "hygiene/hidden-characters",
       ]
-    ) assert.equal(judge.verdict(id), "pass", id);
+    ) assert.equal(judge.outcome(id), "pass", id);
     // It lists no icons and no annotated resources; the 2026-07-28 rules do not apply to a 2025-11-25 session.
     for (
       const id of [
@@ -84,7 +85,7 @@ behaviour(
         "capabilities/unrequested-notification",
         "capabilities/log-without-log-level",
       ]
-    ) assert.equal(judge.verdict(id), "skip", id);
+    ) assert.equal(judge.outcome(id), "skip", id);
 
     const timed = methodTimings(observed).map((row) => row.method);
     for (const [method] of LISTS) assert.ok(timed.includes(method), method);

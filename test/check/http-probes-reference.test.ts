@@ -16,7 +16,7 @@ const LIMIT = { timeoutMs: 10_000 };
 const R = StreamableHttpRules;
 
 function failed(judge: RecordingJudge): string[] {
-  return [...new Set(judge.failures().map((failure) => failure.rule))].sort();
+  return [...new Set(judge.failures.map((failure) => failure.rule))].sort();
 }
 
 behaviour("server-everything over Streamable HTTP (handshake era): no Origin check, and 400 where a session is unknown or ended", async () => {
@@ -27,7 +27,7 @@ behaviour("server-everything over Streamable HTTP (handshake era): no Origin che
     // Its own session map answers an id it does not hold with 400 "No valid session ID provided";
     // spec 2025-11-25 basic/transports "Session Management" 3 asks 404 (MUST once the session has ended).
     assert.deepEqual(failed(judge), [R.endedSession404.id, R.originValidated.id, R.unknownSession404.id]);
-    const ended = judge.failures().find((failure) => failure.rule === R.endedSession404.id)!;
+    const ended = judge.failures.find((failure) => failure.rule === R.endedSession404.id)!;
     assert.match(ended.detail, /answered 400, not 404/);
     for (
       const each of [
@@ -65,7 +65,7 @@ for (const era of ["modern", "dual"] as const) {
     try {
       const modern = new RecordingJudge();
       await probeStreamableHttp({ url: server.url }, { protocolVersion: "2026-07-28", era: "modern" }, modern, LIMIT);
-      assert.deepEqual(modern.failures(), []);
+      assert.deepEqual(modern.failures, []);
       for (
         const each of [
           R.requestAnswer,
@@ -82,7 +82,7 @@ for (const era of ["modern", "dual"] as const) {
       if (era === "dual") {
         const legacy = new RecordingJudge();
         await probeStreamableHttp({ url: server.url }, { protocolVersion: "2025-11-25", era: "legacy" }, legacy, LIMIT);
-        assert.deepEqual(legacy.failures(), []);
+        assert.deepEqual(legacy.failures, []);
         // Its handshake era is stateless: no session id, so the session rules are skipped, saying so.
         assert.match(legacy.skipReason(R.sessionIdVisibleAscii), /issued no Mcp-Session-Id/);
         assert.equal(legacy.outcome(R.unsupportedVersion400), "pass");

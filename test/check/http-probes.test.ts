@@ -48,21 +48,21 @@ async function withSilentServer(body: (url: string) => Promise<void>): Promise<v
 
 behaviour("the conformant server passes every handshake-era rule of Streamable HTTP", async () => {
   const judge = await probe("legacy");
-  assert.deepEqual(judge.failures(), []);
+  assert.deepEqual(judge.failures, []);
   for (const each of LEGACY_RULES) assert.equal(judge.outcome(each), "pass", each.id);
-  for (const each of [R.headerMismatch, R.modernGetDelete405]) assert.equal(judge.verdicts.get(each.id), undefined, `${each.id} is the other era's`);
+  for (const each of [R.headerMismatch, R.modernGetDelete405]) assert.equal(judge.outcome(each), "none", `${each.id} is the other era's`);
 });
 
 behaviour("the conformant server of 2026-07-28 only passes every 2026-07-28 rule of Streamable HTTP", async () => {
   const judge = await probe("modern", undefined, "only=modern");
-  assert.deepEqual(judge.failures(), []);
+  assert.deepEqual(judge.failures, []);
   for (const each of MODERN_RULES) assert.equal(judge.outcome(each), "pass", each.id);
-  assert.equal(judge.verdicts.get(R.sessionIdVisibleAscii.id), undefined);
+  assert.equal(judge.outcome(R.sessionIdVisibleAscii), "none");
 });
 
 behaviour("a dual-era server: what 2026-07-28 says of older traffic is left to its handshake era, saying so", async () => {
   const judge = await probe("modern");
-  assert.deepEqual(judge.failures(), []);
+  assert.deepEqual(judge.failures, []);
   for (const each of [R.modernNoSessionId, R.modernGetDelete405]) {
     assert.match(judge.skipReason(each), /also speaks 2025-11-25, 2025-06-18, 2025-03-26: sessions, GET and DELETE belong to its handshake era/);
   }
@@ -112,11 +112,11 @@ const BREAKS: [string, "legacy" | "modern", Rule, string?][] = [
 for (const [brk, era, broken, query] of BREAKS) {
   behaviour(`${broken.id} fails on a server that breaks it (${brk}, ${era} era), and only it`, async () => {
     const judge = await probe(era, brk, query);
-    assert.equal(judge.outcome(broken), "fail", `${broken.id} on ?break=${brk}: ${JSON.stringify(judge.verdicts.get(broken.id))}`);
-    const others = judge.failures().filter((failure) => failure.rule !== broken.id);
+    assert.equal(judge.outcome(broken), "fail", `${broken.id} on ?break=${brk}: ${JSON.stringify(judge.summary())}`);
+    const others = judge.failures.filter((failure) => failure.rule !== broken.id);
     // notification-200 and content-type break the shape of answers everywhere; the rest break one rule.
     if (brk !== "content-type") assert.deepEqual(others, [], `?break=${brk} breaks only ${broken.id}`);
-    for (const failure of judge.failures()) {
+    for (const failure of judge.failures) {
       assert.ok(!JSON.stringify(failure).includes("check-secret-token"), "a header value of the target never reaches a finding");
       assert.match(failure.seen?.http ?? "", /^(POST|GET|DELETE) /);
     }
@@ -125,21 +125,21 @@ for (const [brk, era, broken, query] of BREAKS) {
 
 behaviour("a server that echoes the Authorization header: the finding's excerpt has it redacted", async () => {
   const judge = await probe("modern", "unknown-method-400&echo=1");
-  const [failure] = judge.failures();
+  const [failure] = judge.failures;
   assert.equal(failure!.rule, R.modernUnknownMethod.id);
   assert.match(failure!.seen!.excerpt!, /you sent Authorization: \[redacted\]/);
-  assert.ok(!JSON.stringify(judge.failures()).includes("check-secret-token"));
+  assert.ok(!JSON.stringify(judge.failures).includes("check-secret-token"));
 });
 
 behaviour("initialize answering a protocolVersion that is no version: the probe carries on with the one it asked for", async () => {
   const judge = await probe("legacy", "hostile-version");
-  assert.deepEqual(judge.failures(), []);
+  assert.deepEqual(judge.failures, []);
   for (const each of LEGACY_RULES) assert.equal(judge.outcome(each), "pass", each.id);
 });
 
 behaviour("a session id with a space is described, not shown", async () => {
   const judge = await probe("legacy", "session-space");
-  const [failure] = judge.failures();
+  const [failure] = judge.failures;
   assert.match(failure!.detail, /a space \(U\+0020\) at character 6/);
   assert.ok(!failure!.detail.includes("check session"));
 });
@@ -169,7 +169,7 @@ behaviour("Origin is judged only on a loopback address: elsewhere the rule is sk
 for (const era of ["legacy", "modern"] as const) {
   behaviour(`a server that wants credentials the target lacks (${era} era): every rule skipped, none failed`, async () => {
     const judge = await probe(era, undefined, "auth=required");
-    assert.deepEqual(judge.failures(), []);
+    assert.deepEqual(judge.failures, []);
     for (const each of StreamableHttpRulesByEra[era]) assert.match(judge.skipReason(each), /(answered |refused \()401/, each.id);
   });
 }
@@ -177,14 +177,14 @@ for (const era of ["legacy", "modern"] as const) {
 behaviour("a server that refuses its own Origin too: the Origin rule is skipped, saying why", async () => {
   const judge = await probe("modern", undefined, "origin=none");
   assert.match(judge.skipReason(R.originValidated), /own Origin was answered 403: a refusal of a foreign one could not be told from that/);
-  assert.deepEqual(judge.failures(), []);
+  assert.deepEqual(judge.failures, []);
 });
 
 behaviour("a server that never answers: every wait is bounded and each rule is skipped, saying why", async () => {
   await withSilentServer(async (url) => {
     const judge = new RecordingJudge();
     await probeStreamableHttp({ url }, { protocolVersion: "2025-11-25", era: "legacy" }, judge, { timeoutMs: 300 });
-    assert.deepEqual(judge.failures(), []);
+    assert.deepEqual(judge.failures, []);
     for (const each of LEGACY_RULES) assert.match(judge.skipReason(each), /no answer within 300 ms/, each.id);
   });
 });

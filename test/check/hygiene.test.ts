@@ -8,10 +8,11 @@ import { HYGIENE_LIMITS, HygieneRules, judgeHygiene, methodTimings } from "../..
 import type { Observed } from "../../src/check/observed.ts";
 import type { SeenMessage } from "../../src/check/rule.ts";
 import type { JsonRpcMessage } from "../../src/jsonrpc/messages.ts";
-import { filesTemplate, observedSession, readmeResource, recordingJudge, reviewPrompt, type SessionSpec, weatherTool } from "../support/observed-session.ts";
+import { filesTemplate, observedSession, readmeResource, reviewPrompt, type SessionSpec, weatherTool } from "../support/observed-session.ts";
+import { RecordingJudge } from "../support/recording-judge.ts";
 
 function judged(spec: SessionSpec) {
-  const judge = recordingJudge();
+  const judge = new RecordingJudge();
   judgeHygiene(observedSession(spec), judge);
   return judge;
 }
@@ -21,8 +22,8 @@ const INSTRUCTIONS = "This server provides weather and resource utilities.";
 describe("hygiene: sizes", () => {
   test("pass on the spec's examples: short instructions and descriptions, no hidden characters", () => {
     const judge = judged({ instructions: INSTRUCTIONS, tools: [weatherTool()], prompts: [reviewPrompt()], resources: [readmeResource()] });
-    assert.deepEqual(judge.failed, []);
-    for (const each of Object.values(HygieneRules)) assert.equal(judge.verdict(each.id), "pass", each.id);
+    assert.deepEqual(judge.failures, []);
+    for (const each of Object.values(HygieneRules)) assert.equal(judge.outcome(each.id), "pass", each.id);
   });
 
   test("instructions over 16 KiB are reported at the initialize result's instructions", () => {
@@ -33,8 +34,8 @@ describe("hygiene: sizes", () => {
 
   test("instructions of exactly the limit in UTF-8 bytes pass; one byte more does not", () => {
     const exact = "é".repeat(HYGIENE_LIMITS.instructionsBytes / 2);
-    assert.equal(judged({ instructions: exact }).verdict("hygiene/instructions-size"), "pass");
-    assert.equal(judged({ instructions: `${exact}.` }).verdict("hygiene/instructions-size"), "fail");
+    assert.equal(judged({ instructions: exact }).outcome("hygiene/instructions-size"), "pass");
+    assert.equal(judged({ instructions: `${exact}.` }).outcome("hygiene/instructions-size"), "fail");
   });
 
   test("a tool description over 4 KiB is reported at its description; the other tools pass", () => {
@@ -46,8 +47,8 @@ describe("hygiene: sizes", () => {
 
   test("without instructions or tools, the size rules are skipped, saying why", () => {
     const judge = judged({ prompts: [reviewPrompt()] });
-    assert.equal(judge.skipped.get("hygiene/instructions-size"), "the server gave no instructions");
-    assert.equal(judge.skipped.get("hygiene/tool-description-size"), "no listed tool has a description");
+    assert.equal(judge.skipReason("hygiene/instructions-size"), "the server gave no instructions");
+    assert.equal(judge.skipReason("hygiene/tool-description-size"), "no listed tool has a description");
   });
 });
 

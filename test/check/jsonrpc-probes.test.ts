@@ -7,21 +7,14 @@ import "../support/test-env.ts";
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { JsonRpcRules as R, probeJsonRpc } from "../../src/check/jsonrpc-probes.ts";
-import { openSession } from "../../src/check/session.ts";
-import { RecordingJudge } from "../support/check-judge.ts";
 import { dualEra } from "../support/dual-era.ts";
+import { judgedSession } from "../support/judged-session.ts";
+import type { RecordingJudge } from "../support/recording-judge.ts";
 
 const TIMEOUT = 2000;
 
-async function judged(breaks: string[], protocol: "modern" | "legacy"): Promise<RecordingJudge> {
-  const judge = new RecordingJudge();
-  const session = await openSession(dualEra(breaks), { protocol, timeoutMs: TIMEOUT });
-  try {
-    await probeJsonRpc(session, judge, { timeoutMs: TIMEOUT });
-  } finally {
-    await session.close();
-  }
-  return judge;
+function judged(breaks: string[], protocol: "modern" | "legacy"): Promise<RecordingJudge> {
+  return judgedSession(dualEra(breaks), { protocol, timeoutMs: TIMEOUT }, (session, judge) => probeJsonRpc(session, judge, { timeoutMs: TIMEOUT }));
 }
 
 describe("the JSON-RPC family", () => {

@@ -6,23 +6,16 @@ import "../support/test-env.ts";
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { erasOffered, LifecycleRules as R, probeLifecycle } from "../../src/check/lifecycle.ts";
-import { openSession } from "../../src/check/session.ts";
 import type { CheckTarget } from "../../src/check/target.ts";
-import { RecordingJudge } from "../support/check-judge.ts";
 import { dualEra } from "../support/dual-era.ts";
+import { judgedSession } from "../support/judged-session.ts";
+import type { RecordingJudge } from "../support/recording-judge.ts";
 
 const TIMEOUT = 3000;
 
 /** The lifecycle family run against `target` in `protocol`'s era. */
-async function judged(target: CheckTarget, protocol: "modern" | "legacy" | "auto"): Promise<RecordingJudge> {
-  const judge = new RecordingJudge();
-  const session = await openSession(target, { protocol, timeoutMs: TIMEOUT });
-  try {
-    await probeLifecycle({ session, target, judge, timeoutMs: TIMEOUT });
-  } finally {
-    await session.close();
-  }
-  return judge;
+function judged(target: CheckTarget, protocol: "modern" | "legacy" | "auto"): Promise<RecordingJudge> {
+  return judgedSession(target, { protocol, timeoutMs: TIMEOUT }, (session, judge) => probeLifecycle({ session, target, judge, timeoutMs: TIMEOUT }));
 }
 
 describe("the lifecycle family", () => {
@@ -37,9 +30,9 @@ describe("the lifecycle family", () => {
     for (const rule of [R.discoverResult, R.discoverServerInfo, R.unsupportedModernVersion, R.unsupportedVersion]) {
       assert.equal(modern.outcome(rule), "pass", rule.id);
     }
-    assert.match(modern.skipped.get(R.modernOnlyInitialize.id) ?? "", /answers initialize/);
+    assert.match(modern.skipReason(R.modernOnlyInitialize), /answers initialize/);
     // To a dual-era server a request without _meta may be a legacy one: not judged.
-    assert.match(modern.skipped.get(R.missingProtocolFields.id) ?? "", /dual-era/);
+    assert.match(modern.skipReason(R.missingProtocolFields), /dual-era/);
     const modernOnly = await judged(dualEra([], "modern"), "modern");
     assert.deepEqual(modernOnly.failures, []);
     assert.equal(modernOnly.outcome(R.missingProtocolFields), "pass");
@@ -82,7 +75,7 @@ describe("the lifecycle family", () => {
   test("lifecycle/modern-only-initialize: a modern-only server refusing initialize without naming a version", async () => {
     const named = await judged(dualEra([], "modern"), "modern");
     assert.equal(named.outcome(R.modernOnlyInitialize), "pass");
-    assert.match(named.skipped.get(R.unsupportedVersion.id) ?? "", /handshake/);
+    assert.match(named.skipReason(R.unsupportedVersion), /handshake/);
     const unnamed = await judged(dualEra(["initialize-refusal-unnamed"], "modern"), "modern");
     assert.equal(unnamed.outcome(R.modernOnlyInitialize), "fail");
   });
@@ -100,13 +93,9 @@ describe("the lifecycle family", () => {
   });
 
   test("without a target (one transport), the probes on fresh connections are skipped, saying why", async () => {
-    const judge = new RecordingJudge();
-    const session = await openSession(dualEra(), { protocol: "legacy", timeoutMs: TIMEOUT });
-    try {
+    const judge = await judgedSession(dualEra(), { protocol: "legacy", timeoutMs: TIMEOUT }, async (session, judge) => {
       assert.equal(await probeLifecycle({ session, judge }), undefined);
-    } finally {
-      await session.close();
-    }
-    assert.match(judge.skipped.get(R.unsupportedVersion.id) ?? "", /one transport/);
+    });
+    assert.match(judge.skipReason(R.unsupportedVersion), /one transport/);
   });
 });

@@ -6,22 +6,16 @@ import "../support/test-env.ts";
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { ListRules as R, probeLists } from "../../src/check/list-probes.ts";
-import { openSession } from "../../src/check/session.ts";
-import { RecordingJudge } from "../support/check-judge.ts";
 import { dualEra } from "../support/dual-era.ts";
+import { judgedSession } from "../support/judged-session.ts";
+import type { RecordingJudge } from "../support/recording-judge.ts";
 
 const TIMEOUT = 2000;
 
-async function judged(breaks: string[], protocol: "modern" | "legacy", maxPages?: number): Promise<RecordingJudge> {
-  const judge = new RecordingJudge();
-  const session = await openSession(dualEra(breaks), { protocol, timeoutMs: TIMEOUT });
-  try {
-    const walked = await session.walk(maxPages === undefined ? {} : { maxPages });
-    await probeLists(session, walked, judge, { timeoutMs: TIMEOUT });
-  } finally {
-    await session.close();
-  }
-  return judge;
+function judged(breaks: string[], protocol: "modern" | "legacy", maxPages?: number): Promise<RecordingJudge> {
+  return judgedSession(dualEra(breaks), { protocol, timeoutMs: TIMEOUT }, async (session, judge) => {
+    await probeLists(session, await session.walk(maxPages === undefined ? {} : { maxPages }), judge, { timeoutMs: TIMEOUT });
+  });
 }
 
 describe("the lists family", () => {

@@ -14,26 +14,25 @@
 
 import "../support/test-env.ts";
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import { describe, test } from "node:test";
+import { modernServerArgs, startModernHttp } from "../../conformance/fixtures/modern-server-launch.ts";
 import { judgeCapabilitiesKept, probeCapabilities } from "../../src/check/capability-probes.ts";
 import { probeJsonRpc } from "../../src/check/jsonrpc-probes.ts";
 import { probeLifecycle } from "../../src/check/lifecycle.ts";
 import { probeLists } from "../../src/check/list-probes.ts";
-import { openSession, SessionLog } from "../../src/check/session.ts";
+import { SessionLog } from "../../src/check/session.ts";
 import type { CheckTarget } from "../../src/check/target.ts";
-import { RecordingJudge } from "../support/check-judge.ts";
-import { compiledFixture } from "../support/compiled-fixtures.ts";
 import { EVERYTHING } from "../support/everything-path.ts";
+import { judgedSession } from "../support/judged-session.ts";
 
 const TIMEOUT = 10_000;
 
 /** Every protocol family against `target` in `protocol`'s era: the rules that failed, sorted. */
 async function broken(target: CheckTarget, protocol: "modern" | "legacy", passed?: Set<string>): Promise<{ failed: string[]; era: string }> {
   const log = new SessionLog();
-  const judge = new RecordingJudge();
-  const session = await openSession(target, { protocol, timeoutMs: TIMEOUT, log });
-  try {
+  let era = "";
+  const judge = await judgedSession(target, { protocol, timeoutMs: TIMEOUT, log }, async (session, judge) => {
+    era = session.era;
     await probeLifecycle({ session, target, judge, timeoutMs: TIMEOUT, log });
     const walked = await session.walk();
     const toolNames = (walked.lists.tools ?? []).map((item) => String((item.value as { name?: unknown }).name));
@@ -41,40 +40,23 @@ async function broken(target: CheckTarget, protocol: "modern" | "legacy", passed
     await probeLists(session, walked, judge, { timeoutMs: TIMEOUT });
     await probeCapabilities(session, walked, judge, { timeoutMs: TIMEOUT });
     judgeCapabilitiesKept(session.observed(), judge);
-  } finally {
-    await session.close();
-  }
+  });
   for (const id of judge.passed) passed?.add(id);
-  return { failed: [...new Set(judge.failures.map((failure) => failure.rule))].sort(), era: session.era };
+  return { failed: [...new Set(judge.failures.map((failure) => failure.rule))].sort(), era };
 }
 
 const modernServer = (era: "modern" | "dual"): CheckTarget => ({
   kind: "stdio",
-  stdio: { command: "node", args: [compiledFixture("modern-server"), "--stdio", "--era", era] },
+  stdio: { command: "node", args: modernServerArgs("--stdio", "--era", era) },
 });
 
 /** The SDK v2 reference server over Streamable HTTP on a free port, for `run`; stopped after it. */
 async function overHttp(era: "modern" | "dual", run: (target: CheckTarget) => Promise<void>): Promise<void> {
-  const child = spawn("node", [compiledFixture("modern-server"), "--http", "--port", "0", "--era", era], { stdio: ["ignore", "pipe", "ignore"] });
-  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  const server = await startModernHttp(era);
   try {
-    const port = await new Promise<number>((resolve, reject) => {
-      let text = "";
-      const timer = setTimeout(() => reject(new Error(`modern-server printed no port in 10 s: ${text}`)), 10_000);
-      child.stdout!.on("data", (chunk: Uint8Array) => {
-        text += new TextDecoder().decode(chunk);
-        const match = /PORT (\d+)/.exec(text);
-        if (match) {
-          clearTimeout(timer);
-          child.stdout!.destroy();
-          resolve(Number(match[1]));
-        }
-      });
-    });
-    await run({ kind: "http", http: { url: `http://127.0.0.1:${port}/mcp` } });
+    await run({ kind: "http", http: { url: server.url } });
   } finally {
-    child.kill("SIGKILL");
-    await exited;
+    await server.stop();
   }
 }
 

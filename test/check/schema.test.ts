@@ -8,30 +8,14 @@ import { readdirSync, readFileSync } from "node:fs";
 import { describe, test } from "node:test";
 import { judgeSchema, MAX_FAILURES_PER_RULE, SchemaRules } from "../../src/check/message-schema.ts";
 import type { Observed } from "../../src/check/observed.ts";
-import type { Judge, Rule, Seen, SeenMessage } from "../../src/check/rule.ts";
+import type { SeenMessage } from "../../src/check/rule.ts";
 import { EraSchema, loadEraSchema, SHIPPED_SCHEMA_VERSIONS, shippedSchema } from "../../src/check/spec-schemas.ts";
 import { interpretingValidator } from "../../src/client/schema/interpreting-validator.ts";
 import { loadJsonSchema } from "../../src/client/schema/json-schema.ts";
 import type { JsonObject } from "../../src/client/types.ts";
+import { RecordingJudge } from "../support/recording-judge.ts";
 
 const EXAMPLES = new URL("../fixtures/check/spec-examples-2026-07-28/", import.meta.url);
-
-/** What a family reported, as a report would hold it. */
-interface Verdicts {
-  passed: string[];
-  failed: { rule: string; detail: string; seen?: Seen; citation: string }[];
-  skipped: { rule: string; reason: string }[];
-}
-
-function recorder(): { judge: Judge; verdicts: Verdicts } {
-  const verdicts: Verdicts = { passed: [], failed: [], skipped: [] };
-  const judge: Judge = {
-    pass: (rule: Rule) => verdicts.passed.push(rule.id),
-    fail: (rule: Rule, detail: string, seen?: Seen) => verdicts.failed.push({ rule: rule.id, detail, seen, citation: `${rule.spec.source} ${rule.spec.page}` }),
-    skip: (rule: Rule, reason: string) => verdicts.skipped.push({ rule: rule.id, reason }),
-  };
-  return { judge, verdicts };
-}
 
 /** A session's messages: each received, answering `method` when given (and a request we sent before it). */
 function observed(protocolVersion: string, received: { message: unknown; method?: string }[], sent: unknown[] = []): Observed {
@@ -43,14 +27,14 @@ function observed(protocolVersion: string, received: { message: unknown; method?
   return { era: protocolVersion === "2026-07-28" ? "modern" : "legacy", protocolVersion, capabilities: {}, lists: {}, messages };
 }
 
-async function judged(protocolVersion: string, received: { message: unknown; method?: string }[], sent: unknown[] = []): Promise<Verdicts> {
-  const { judge, verdicts } = recorder();
+async function judged(protocolVersion: string, received: { message: unknown; method?: string }[], sent: unknown[] = []): Promise<RecordingJudge> {
+  const judge = new RecordingJudge();
   await judgeSchema(observed(protocolVersion, received, sent), judge);
   // The interpreting validator (a browser's, a Worker's) comes to the same verdicts.
-  const again = recorder();
-  await judgeSchema(observed(protocolVersion, received, sent), again.judge, { jsonSchema: "interpreting" });
-  assert.deepEqual(again.verdicts, verdicts);
-  return verdicts;
+  const again = new RecordingJudge();
+  await judgeSchema(observed(protocolVersion, received, sent), again, { jsonSchema: "interpreting" });
+  assert.deepEqual(again.verdicts, judge.verdicts);
+  return judge;
 }
 
 /** The method each result definition of the examples answers. */
@@ -126,22 +110,23 @@ describe("the shipped schemas", () => {
     ];
     for (const { version, method, good, definition, missing } of cases) {
       const pass = await judged(version, [{ message: { jsonrpc: "2.0", id: 1, result: good }, method }]);
-      assert.deepEqual(pass.failed, [], version);
+      assert.deepEqual(pass.failures, [], version);
       assert.ok(pass.passed.includes("schema/result"), version);
       const { [missing]: _gone, ...broken } = good as Record<string, unknown>;
       const fail = await judged(version, [{ message: { jsonrpc: "2.0", id: 1, result: broken }, method }]);
-      assert.equal(fail.failed.length, 1, `${version}: ${JSON.stringify(fail.failed)}`);
-      assert.equal(fail.failed[0]!.rule, "schema/result");
-      assert.equal(fail.failed[0]!.seen?.pointer, "/result");
-      assert.match(fail.failed[0]!.detail, new RegExp(`required property '${missing}'.*${definition}, keyword required; spec ${version} schema`));
-      assert.equal(fail.failed[0]!.citation, `${version} schema`);
+      assert.equal(fail.failures.length, 1, `${version}: ${JSON.stringify(fail.failures)}`);
+      assert.equal(fail.failures[0]!.rule, "schema/result");
+      assert.equal(fail.failures[0]!.seen?.pointer, "/result");
+      assert.match(fail.failures[0]!.detail, new RegExp(`required property '${missing}'.*${definition}, keyword required; spec ${version} schema`));
+      const { source, page } = fail.rules.get("schema/result")!.spec;
+      assert.equal(`${source} ${page}`, `${version} schema`);
     }
   });
 
   test("a version whose schema is not shipped is skipped, naming the version", async () => {
     for (const version of ["2024-11-05", "2025-03-26", "2025-06-18"]) {
       const verdicts = await judged(version, [{ message: { jsonrpc: "2.0", id: 1, result: {} }, method: "initialize" }]);
-      assert.deepEqual(verdicts.failed, []);
+      assert.deepEqual(verdicts.failures, []);
       assert.deepEqual(verdicts.skipped.map((each) => each.rule), ["schema/result", "schema/error", "schema/notification", "schema/request"]);
       assert.match(verdicts.skipped[0]!.reason, new RegExp(`no JSON Schema for protocol version "${version}"`));
     }
@@ -172,8 +157,8 @@ describe("the specification's example messages (2026-07-28 schema/examples)", ()
     const failing: string[] = [];
     for (const example of all) {
       const verdicts = await judged("2026-07-28", [example]);
-      if (verdicts.failed.length > 0) {
-        failing.push(`${example.name}: ${verdicts.failed.map((failure) => failure.detail).join("; ")}`);
+      if (verdicts.failures.length > 0) {
+        failing.push(`${example.name}: ${verdicts.failures.map((failure) => failure.detail).join("; ")}`);
         continue;
       }
       assert.equal(verdicts.passed.length, 1, `${example.name}: ${JSON.stringify(verdicts)}`);
@@ -189,8 +174,8 @@ describe("the specification's example messages (2026-07-28 schema/examples)", ()
     const message = structuredClone(example.message) as { result: { tools: { inputSchema: unknown; name: unknown }[] } };
     message.result.tools[0]!.inputSchema = { type: 5 };
     const verdicts = await judged("2026-07-28", [{ message, method: "tools/list" }, { message: example.message, method: "tools/list" }]);
-    assert.ok(verdicts.failed.length >= 1);
-    for (const failure of verdicts.failed) {
+    assert.ok(verdicts.failures.length >= 1);
+    for (const failure of verdicts.failures) {
       assert.equal(failure.rule, "schema/result");
       assert.equal(failure.seen?.index, 1);
       assert.equal(failure.seen?.pointer, "/result/tools/0/inputSchema/type");
@@ -212,18 +197,18 @@ describe("the specification's example messages (2026-07-28 schema/examples)", ()
     const input = find("InputRequiredResult/");
     (input.message.result as Record<string, unknown>).requestState = 42;
     const verdicts = await judged("2026-07-28", [log, error, input]);
-    const places = verdicts.failed.map((failure) => `${failure.rule} ${failure.seen?.index} ${failure.seen?.pointer}`);
+    const places = verdicts.failures.map((failure) => `${failure.rule} ${failure.seen?.index} ${failure.seen?.pointer}`);
     assert.deepEqual(places, [
       "schema/notification 1 /params/level",
       "schema/error 2 /error/code",
       "schema/result 3 /result/requestState",
     ]);
     assert.match(
-      verdicts.failed[0]!.detail,
+      verdicts.failures[0]!.detail,
       /notifications\/message: \/params\/level must be equal to one of the allowed values \(LoggingMessageNotification, keyword enum/,
     );
-    assert.match(verdicts.failed[1]!.detail, /\(Error, keyword type; spec 2026-07-28 schema\)/);
-    assert.match(verdicts.failed[2]!.detail, /\(InputRequiredResult, keyword type/);
+    assert.match(verdicts.failures[1]!.detail, /\(Error, keyword type; spec 2026-07-28 schema\)/);
+    assert.match(verdicts.failures[2]!.detail, /\(InputRequiredResult, keyword type/);
   });
 
   test("an error with a definition of its own (-32022) must carry the data it defines", async () => {
@@ -231,13 +216,13 @@ describe("the specification's example messages (2026-07-28 schema/examples)", ()
     const broken = structuredClone(example.message) as { error: { data: Record<string, unknown> } };
     delete broken.error.data.supported;
     const verdicts = await judged("2026-07-28", [{ message: broken, method: "server/discover" }]);
-    assert.deepEqual(verdicts.failed.map((failure) => `${failure.rule} ${failure.seen?.pointer}`), ["schema/error /error/data"]);
+    assert.deepEqual(verdicts.failures.map((failure) => `${failure.rule} ${failure.seen?.pointer}`), ["schema/error /error/data"]);
     assert.match(
-      verdicts.failed[0]!.detail,
+      verdicts.failures[0]!.detail,
       /^error response to server\/discover: \/error\/data must have required property 'supported' \(UnsupportedProtocolVersionError, keyword required/,
     );
     // The same code under 2025-11-25, whose schema defines no such error, is judged as any error.
-    assert.deepEqual((await judged("2025-11-25", [{ message: broken }])).failed, []);
+    assert.deepEqual((await judged("2025-11-25", [{ message: broken }])).failures, []);
   });
 
   test("a value broken in many places is reported by its first places and a count", async () => {
@@ -245,8 +230,8 @@ describe("the specification's example messages (2026-07-28 schema/examples)", ()
     const message = structuredClone(example.message) as { result: { tools: unknown[] } };
     message.result.tools = Array.from({ length: 30 }, () => ({ name: 7, inputSchema: { type: "object" } }));
     const verdicts = await judged("2026-07-28", [{ message, method: "tools/list" }]);
-    assert.equal(verdicts.failed.length, 5);
-    assert.match(verdicts.failed[4]!.detail, /\(and 25 more in this message\)$/);
+    assert.equal(verdicts.failures.length, 5);
+    assert.match(verdicts.failures[4]!.detail, /\(and 25 more in this message\)$/);
   });
 });
 
@@ -254,17 +239,17 @@ describe("what a message is judged as", () => {
   test("a session broken the same way in many messages is told by the first findings and a count", async () => {
     const broken = { jsonrpc: "2.0", method: "notifications/message", params: { level: "loud", data: 1 } };
     const verdicts = await judged("2025-11-25", Array.from({ length: 40 }, () => ({ message: broken })));
-    assert.equal(verdicts.failed.length, MAX_FAILURES_PER_RULE);
-    assert.match(verdicts.failed.at(-1)!.detail, /\(and 15 more findings in later messages\)$/);
-    assert.equal(verdicts.failed.at(-1)!.seen?.index, MAX_FAILURES_PER_RULE);
+    assert.equal(verdicts.failures.length, MAX_FAILURES_PER_RULE);
+    assert.match(verdicts.failures.at(-1)!.detail, /\(and 15 more findings in later messages\)$/);
+    assert.equal(verdicts.failures.at(-1)!.seen?.index, MAX_FAILURES_PER_RULE);
   });
 
   test("a request of the server (2025-11-25) fails schema/request at its pointer; an unknown method is skipped, named", async () => {
     const request = { jsonrpc: "2.0", id: 9, method: "sampling/createMessage", params: { maxTokens: 10 } };
     const odd = { jsonrpc: "2.0", id: 10, method: "vendor/thing", params: {} };
     const verdicts = await judged("2025-11-25", [{ message: request }, { message: odd }]);
-    assert.deepEqual(verdicts.failed.map((failure) => `${failure.rule} ${failure.seen?.pointer}`), ["schema/request /params"]);
-    assert.match(verdicts.failed[0]!.detail, /required property 'messages'.*CreateMessageRequest/);
+    assert.deepEqual(verdicts.failures.map((failure) => `${failure.rule} ${failure.seen?.pointer}`), ["schema/request /params"]);
+    assert.match(verdicts.failures[0]!.detail, /required property 'messages'.*CreateMessageRequest/);
     const ok = await judged("2025-11-25", [{ message: { ...request, params: { maxTokens: 10, messages: [] } } }, { message: odd }]);
     assert.ok(ok.passed.includes("schema/request"));
     const unknown = await judged("2025-11-25", [{ message: odd }, { message: { jsonrpc: "2.0", method: "notifications/vendor" } }]);
@@ -277,26 +262,26 @@ describe("what a message is judged as", () => {
   test("a value that matches no alternative is read as the definition its type names, else the anyOf is reported", async () => {
     const content = [{ type: "image", mimeType: "image/png" }, { type: "text", text: 5 }, { type: "bogus" }, { type: "text", text: "ok" }];
     const verdicts = await judged("2025-11-25", [{ message: { jsonrpc: "2.0", id: 1, result: { content } }, method: "tools/call" }]);
-    assert.deepEqual(verdicts.failed.map((failure) => failure.detail), [
+    assert.deepEqual(verdicts.failures.map((failure) => failure.detail), [
       "tools/call result: /result/content/0 must have required property 'data' (CallToolResult, its value read as ImageContent by its type, keyword required; spec 2025-11-25 schema)",
       "tools/call result: /result/content/1/text must be string (CallToolResult, its value read as TextContent by its type, keyword type; spec 2025-11-25 schema)",
       "tools/call result: /result/content/2 must match a schema in anyOf (CallToolResult, keyword anyOf; spec 2025-11-25 schema)",
     ]);
-    assert.deepEqual(verdicts.failed.map((failure) => failure.seen?.pointer), ["/result/content/0", "/result/content/1/text", "/result/content/2"]);
+    assert.deepEqual(verdicts.failures.map((failure) => failure.seen?.pointer), ["/result/content/0", "/result/content/1/text", "/result/content/2"]);
   });
 
   test("a task-augmented tools/call (2025-11-25) is judged as CreateTaskResult", async () => {
     const sent = [{ jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "slow", arguments: {}, task: { ttl: 1000 } } }];
     const task = { taskId: "t1", status: "working", createdAt: "2025-11-25T00:00:00Z", lastUpdatedAt: "2025-11-25T00:00:00Z", ttl: 1000 };
     const pass = await judged("2025-11-25", [{ message: { jsonrpc: "2.0", id: 3, result: { task } }, method: "tools/call" }], sent);
-    assert.deepEqual(pass.failed, []);
+    assert.deepEqual(pass.failures, []);
     const fail = await judged("2025-11-25", [{ message: { jsonrpc: "2.0", id: 3, result: { content: [] } }, method: "tools/call" }], sent);
-    assert.match(fail.failed[0]!.detail, /required property 'task'.*CreateTaskResult/);
+    assert.match(fail.failures[0]!.detail, /required property 'task'.*CreateTaskResult/);
   });
 
   test("the envelope is the json-rpc family's: a wrong jsonrpc in a notification is not reported here", async () => {
     const verdicts = await judged("2025-11-25", [{ message: { jsonrpc: "1.0", method: "notifications/tools/list_changed" } }]);
-    assert.deepEqual(verdicts.failed, []);
+    assert.deepEqual(verdicts.failures, []);
   });
 
   test("a draft-07 schema with `definitions` (the shape of 2024-11-05 to 2025-06-18) is read the same way", async () => {

@@ -30,7 +30,7 @@ async function probe(brk?: string): Promise<RecordingJudge> {
 
 behaviour("the conformant legacy SSE server passes every rule", async () => {
   const judge = await probe();
-  assert.deepEqual(judge.failures(), []);
+  assert.deepEqual(judge.failures, []);
   for (const each of ALL) assert.equal(judge.outcome(each), "pass", each.id);
 });
 
@@ -49,23 +49,23 @@ const BREAKS: [string, Rule][] = [
 for (const [brk, broken] of BREAKS) {
   behaviour(`${broken.id} fails on a legacy SSE server that breaks it (${brk}), and only it`, async () => {
     const judge = await probe(brk);
-    assert.equal(judge.outcome(broken), "fail", `${broken.id} on ?break=${brk}: ${JSON.stringify(judge.verdicts.get(broken.id))}`);
-    assert.deepEqual(judge.failures().filter((failure) => failure.rule !== broken.id), [], `?break=${brk} breaks only ${broken.id}`);
-    assert.ok(!JSON.stringify(judge.failures()).includes("sse-secret-key"));
-    for (const failure of judge.failures()) assert.match(failure.seen?.http ?? "", /^(POST|GET) http:\/\/127\.0\.0\.1:\d+\//);
+    assert.equal(judge.outcome(broken), "fail", `${broken.id} on ?break=${brk}: ${JSON.stringify(judge.summary())}`);
+    assert.deepEqual(judge.failures.filter((failure) => failure.rule !== broken.id), [], `?break=${brk} breaks only ${broken.id}`);
+    assert.ok(!JSON.stringify(judge.failures).includes("sse-secret-key"));
+    for (const failure of judge.failures) assert.match(failure.seen?.http ?? "", /^(POST|GET) http:\/\/127\.0\.0\.1:\d+\//);
   });
 }
 
 behaviour("an endpoint on another origin is not POSTed to: the rules after it are skipped, saying why", async () => {
   const judge = await probe("foreign-endpoint");
-  assert.deepEqual(judge.failures(), []);
+  assert.deepEqual(judge.failures, []);
   assert.equal(judge.outcome(R.endpointEvent), "pass");
   assert.match(judge.skipReason(R.postAccepted), /another origin \(http:\/\/localhost:\d+\): the check sends nothing there/);
 });
 
 behaviour("a stream that never sends the endpoint: the wait is bounded", async () => {
   const judge = await probe("no-endpoint");
-  const failure = judge.failures().find((each) => each.rule === R.endpointEvent.id);
+  const failure = judge.failures.find((each) => each.rule === R.endpointEvent.id);
   assert.match(failure!.detail, /sent no event/);
   assert.match(judge.skipReason(R.postAccepted), /no endpoint event/);
 });

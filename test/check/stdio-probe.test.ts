@@ -17,7 +17,7 @@ import { behaviour } from "../support/behaviour.ts";
 import { EVERYTHING } from "../support/everything-path.ts";
 import { fixturePath } from "../support/fixture-process.ts";
 import { childProcesses, hasProc, isRunning } from "../support/processes.ts";
-import { RecordedJudge } from "../support/recorded-judge.ts";
+import { RecordingJudge } from "../support/recording-judge.ts";
 
 const SERVER = fixturePath("check/stdio-server.mjs");
 const LEGACY: StdioProbeContext = { era: "legacy", protocolVersion: "2025-11-25" };
@@ -36,9 +36,9 @@ async function withPidsFile<T>(body: (file: string) => Promise<T>): Promise<T> {
 }
 
 /** Probes the fixture with these breaks; asserts that none of its processes (grandchildren too) is left. */
-async function probe(breaks: string[], context: StdioProbeContext = LEGACY, options: Partial<StdioTransportOptions> = {}): Promise<RecordedJudge> {
+async function probe(breaks: string[], context: StdioProbeContext = LEGACY, options: Partial<StdioTransportOptions> = {}): Promise<RecordingJudge> {
   return await withPidsFile(async (pidsFile) => {
-    const judge = new RecordedJudge();
+    const judge = new RecordingJudge();
     const stdio: StdioTransportOptions = { command: "node", args: [SERVER, ...breaks], env: { CHECK_PIDS_FILE: pidsFile }, ...options };
     await probeStdio(stdio, context, judge, { timeoutMs: 5000 });
     const pids = readFileSync(pidsFile, "utf8").split(" ").map(Number);
@@ -47,10 +47,9 @@ async function probe(breaks: string[], context: StdioProbeContext = LEGACY, opti
   });
 }
 
-function assertFails(judge: RecordedJudge, rule: Rule, pattern: RegExp): void {
-  const outcome = judge.of(rule);
-  assert.equal(outcome.outcome, "fail", `${rule.id}: ${JSON.stringify(outcome)}`);
-  assert.match(outcome.details.join("\n"), pattern);
+function assertFails(judge: RecordingJudge, rule: Rule, pattern: RegExp): void {
+  assert.equal(judge.outcome(rule), "fail", `${rule.id}: ${JSON.stringify(judge.summary())}`);
+  assert.match(judge.failuresOf(rule).map((each) => each.detail).join("\n"), pattern);
 }
 
 const ALL_PASS_LEGACY = {
@@ -79,18 +78,17 @@ behaviour("a conformant server passes every stdio rule (2026-07-28, server/disco
 behaviour("a banner on stdout breaks stdout-messages-only, at its line", async () => {
   const judge = await probe(["banner"]);
   assertFails(judge, StdioRules.stdoutMessagesOnly, /^stdout line 1: not JSON$/);
-  const outcome = judge.of(StdioRules.stdoutMessagesOnly);
-  assert.equal(outcome.outcome === "fail" && outcome.seen[0]?.excerpt, "check-fixture running on stdio");
+  assert.equal(judge.failuresOf(StdioRules.stdoutMessagesOnly)[0]?.seen?.excerpt, "check-fixture running on stdio");
   // The rest of the session still works: the answers were read and judged.
-  assert.equal(judge.of(StdioRules.survivesBadLine).outcome, "pass");
+  assert.equal(judge.outcome(StdioRules.survivesBadLine), "pass");
 });
 
 behaviour("pretty-printed messages break no-embedded-newline, and are still read as messages", async () => {
   const judge = await probe(["pretty"], MODERN);
   assertFails(judge, StdioRules.noEmbeddedNewline, /one message spread over \d+ lines/);
-  assert.equal(judge.of(StdioRules.stdoutMessagesOnly).outcome, "pass");
-  assert.equal(judge.of(StdioRules.parseError).outcome, "pass");
-  assert.equal(judge.of(StdioRules.survivesBadLine).outcome, "pass");
+  assert.equal(judge.outcome(StdioRules.stdoutMessagesOnly), "pass");
+  assert.equal(judge.outcome(StdioRules.parseError), "pass");
+  assert.equal(judge.outcome(StdioRules.survivesBadLine), "pass");
 });
 
 behaviour("a byte that is not UTF-8 on stdout breaks stdio-utf8", async () => {
@@ -107,26 +105,26 @@ behaviour("stderr is counted for information (a MAY), and its first lines shown"
 behaviour("a line that is not JSON left unanswered breaks stdio-parse-error (a SHOULD)", async () => {
   const judge = await probe(["no-parse-error"]);
   assertFails(judge, StdioRules.parseError, /^the line that is not JSON got no answer$/);
-  assert.equal(judge.of(StdioRules.parseErrorId).outcome, "skip");
-  assert.equal(judge.of(StdioRules.survivesBadLine).outcome, "pass");
+  assert.equal(judge.outcome(StdioRules.parseErrorId), "skip");
+  assert.equal(judge.outcome(StdioRules.survivesBadLine), "pass");
 });
 
 behaviour("a parse error answered with another code breaks stdio-parse-error", async () => {
   const judge = await probe(["parse-error-code"]);
   assertFails(judge, StdioRules.parseError, /answered with code -32600, not -32700/);
-  assert.equal(judge.of(StdioRules.parseErrorId).outcome, "pass");
+  assert.equal(judge.outcome(StdioRules.parseErrorId), "pass");
 });
 
 behaviour("a parse error answered with an id breaks stdio-parse-error-id (a MUST)", async () => {
   const judge = await probe(["parse-error-id"]);
   assertFails(judge, StdioRules.parseErrorId, /^the answer carries id 0, not null$/);
-  assert.equal(judge.of(StdioRules.parseError).outcome, "pass");
+  assert.equal(judge.outcome(StdioRules.parseError), "pass");
 });
 
 behaviour("a server that exits on a line that is not JSON breaks stdio-survives-bad-line", async () => {
   const judge = await probe(["crash-on-bad-json"]);
   assertFails(judge, StdioRules.survivesBadLine, /^the server exited with code 3 after the line that is not JSON, without answering ping$/);
-  assert.equal(judge.of(StdioRules.exitOnStdinClose).outcome, "skip");
+  assert.equal(judge.outcome(StdioRules.exitOnStdinClose), "skip");
 });
 
 behaviour("a server that stays after stdin closes breaks exit-on-stdin-close; SIGTERM ends it", async () => {
@@ -141,7 +139,7 @@ behaviour("a server that ignores stdin closing and SIGTERM is killed, with its g
 
 behaviour("a grandchild left in the group by a server that exits is ended too", async () => {
   const judge = await probe(["grandchild"]);
-  assert.equal(judge.of(StdioRules.exitOnStdinClose).outcome, "pass");
+  assert.equal(judge.outcome(StdioRules.exitOnStdinClose), "pass");
 });
 
 behaviour("a request on stdout breaks no-server-requests in the 2026-07-28 era", async () => {
@@ -152,16 +150,14 @@ behaviour("a request on stdout breaks no-server-requests in the 2026-07-28 era",
 behaviour("a server flooding stdout is stopped, what is kept of it bounded", async () => {
   const judge = await probe(["flood"]);
   assertFails(judge, StdioRules.stdoutMessagesOnly, /^stdout line 1: not JSON\n/);
-  const outcome = judge.of(StdioRules.stdoutMessagesOnly);
-  assert.match(outcome.outcome === "fail" ? outcome.details[2]! : "", /\(and 9997 more lines\); of \d+ lines the first 10000 were judged$/);
-  const skipped = judge.of(StdioRules.parseError);
-  assert.match(skipped.outcome === "skip" ? skipped.reason : "", /wrote more than 16777216 bytes to stdout before it answered initialize/);
+  assert.match(judge.failuresOf(StdioRules.stdoutMessagesOnly)[2]?.detail ?? "", /\(and 9997 more lines\); of \d+ lines the first 10000 were judged$/);
+  assert.match(judge.skipReason(StdioRules.parseError), /wrote more than 16777216 bytes to stdout before it answered initialize/);
 });
 
 behaviour("the server is started through wrapSpawn, as the transport would start it", async () => {
   const wrapped: string[] = [];
   await withPidsFile(async (pidsFile) => {
-    const judge = new RecordedJudge();
+    const judge = new RecordingJudge();
     await probeStdio(
       {
         command: "node",
@@ -185,12 +181,10 @@ behaviour("the server is started through wrapSpawn, as the transport would start
 });
 
 behaviour("a server that cannot be started skips every rule, saying why", async () => {
-  const judge = new RecordedJudge();
+  const judge = new RecordingJudge();
   await probeStdio({ command: "mcpwire-no-such-command-39" }, LEGACY, judge, { timeoutMs: 2000 });
   for (const rule of Object.values(StdioRules)) {
-    const outcome = judge.of(rule);
-    assert.equal(outcome.outcome, "skip");
-    assert.match(outcome.outcome === "skip" ? outcome.reason : "", /could not be started again for the probe/);
+    assert.match(judge.skipReason(rule), /could not be started again for the probe/);
   }
 });
 
@@ -227,7 +221,7 @@ for (const server of REFERENCE) {
     behaviour(`${server.name} (${context.era}): stdout clean, exits on stdin close; it leaves a line that is not JSON unanswered`, async () => {
       const directory = mkdtempSync(join(tmpdir(), "mcpwire-stdio-probe-"));
       try {
-        const judge = new RecordedJudge();
+        const judge = new RecordingJudge();
         await probeStdio(
           { command: "node", args: server.args(directory), env: { MEMORY_FILE_PATH: join(directory, "memory.jsonl") } },
           context,

@@ -4,8 +4,8 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { durationText } from "../../src/common/duration.ts";
 import { messageOf } from "../../src/common/error-text.ts";
-import { isObject } from "../../src/common/json.ts";
-import { clipLine, clipText, fitLine, preview } from "../../src/common/preview.ts";
+import { isObject, jsonKind } from "../../src/common/json.ts";
+import { clipJson, clipLine, clipText, fitLine, preview } from "../../src/common/preview.ts";
 
 test("durations read the same everywhere: ms under a second, seconds with one decimal from there", () => {
   assert.equal(durationText(250), "250 ms");
@@ -32,11 +32,26 @@ test("clips mark their cut and keep surrogate pairs whole", () => {
   assert.equal(clipLine("  one\n  two  ", 20), "one two");
 });
 
+test("clipJson quotes a value as clipText of its JSON would, at the cost of what it keeps", () => {
+  for (const value of [null, 5, "a/b", [1, "two"], { a: { b: [true] } }, "x".repeat(500), { long: "ab😀".repeat(100) }]) {
+    for (const max of [1, 7, 40, 120]) assert.equal(clipJson(value, max), clipText(JSON.stringify(value), max), `${JSON.stringify(value).slice(0, 20)} ${max}`);
+  }
+  // Deeper than JSON.stringify can go, or far larger than the quote: the same start, no throw.
+  let deep: unknown = 0;
+  for (let i = 0; i < 200_000; i++) deep = [deep];
+  assert.equal(clipJson(deep, 10), `${"[".repeat(10)}…`);
+  assert.equal(clipJson(Array.from({ length: 1_000_000 }, () => 1), 6), "[1,1,1…");
+});
+
 test("fitLine fits a table column: at most `width` characters, the cut's mark included", () => {
   assert.equal(fitLine("  one\n  two  ", 7), "one two");
   assert.equal(fitLine("one two three", 7), "one tw…");
   assert.equal(fitLine("ab😀cd", 4), "ab…");
   assert.equal(fitLine("", 5), "");
+});
+
+test("jsonKind names each kind of JSON value with its article, null and arrays apart from objects", () => {
+  assert.deepEqual([null, [], {}, "x", 1, true].map(jsonKind), ["null", "an array", "an object", "a string", "a number", "a boolean"]);
 });
 
 test("isObject is true for plain objects only", () => {

@@ -1,37 +1,15 @@
 // Test helper for the check's passive families: an `Observed` session made from the lists and
 // notifications a test gives (as a walk would have recorded them: initialize or server/discover,
-// then one list request and its answer per list, each item with its message index and pointer),
-// and a Judge that records what a family reported; and the Observed of a real session, made from
+// then one list request and its answer per list, each item with its message index and pointer);
+// and the Observed of a real session, made from
 // a Client's trace as the check's walk records it. The conformant items are the spec's own
 // examples (2026-07-28 schema/examples, 2025-11-25 server/tools, server/resources, server/prompts).
 
 import type { ListedItem, Observed, ObservedLists } from "../../src/check/observed.ts";
-import type { Judge, Rule, Seen, SeenMessage } from "../../src/check/rule.ts";
+import type { SeenMessage } from "../../src/check/rule.ts";
 import type { ProtocolEra } from "../../src/client/protocol-version.ts";
 import type { JsonRpcMessage } from "../../src/jsonrpc/messages.ts";
 import type { TraceEvent } from "../../src/transport/trace-event.ts";
-
-/** What a family reported: rule ids passed, failed (each failure with its detail and place) and skipped. */
-export interface Recorded {
-  passed: Set<string>;
-  failed: { rule: string; detail: string; seen?: Seen }[];
-  skipped: Map<string, string>;
-}
-
-/** A Judge that records; `failuresOf(id)` are the failures of one rule. */
-export function recordingJudge(): Judge & Recorded & { failuresOf(id: string): { detail: string; seen?: Seen }[]; verdict(id: string): string } {
-  const recorded: Recorded = { passed: new Set(), failed: [], skipped: new Map() };
-  return {
-    ...recorded,
-    pass: (rule: Rule) => void recorded.passed.add(rule.id),
-    fail: (rule: Rule, detail: string, seen?: Seen) => void recorded.failed.push({ rule: rule.id, detail, ...(seen === undefined ? {} : { seen }) }),
-    skip: (rule: Rule, reason: string) => void recorded.skipped.set(rule.id, reason),
-    failuresOf: (id: string) => recorded.failed.filter((each) => each.rule === id),
-    /** "pass", "fail" or "skip" (or "none" when the rule was not reported at all). */
-    verdict: (id: string) =>
-      recorded.failed.some((each) => each.rule === id) ? "fail" : recorded.passed.has(id) ? "pass" : recorded.skipped.has(id) ? "skip" : "none",
-  };
-}
 
 /** What a test session holds: the lists by their result key, notifications the server sent after the lists, requests the client sent before them. */
 export interface SessionSpec {

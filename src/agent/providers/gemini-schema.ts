@@ -17,6 +17,7 @@
 //   the description, so the model still reads it; everything else is dropped.
 
 import { isObject, setOwn } from "../../common/json.ts";
+import { fragmentTarget } from "../../common/json-pointer.ts";
 
 export type GeminiType = "STRING" | "NUMBER" | "INTEGER" | "BOOLEAN" | "ARRAY" | "OBJECT";
 
@@ -101,7 +102,7 @@ function convert(input: unknown, context: Context): GeminiSchema {
   // $ref: inline a local reference, with the referring node's own keywords on top.
   if (typeof node.$ref === "string") {
     const ref = node.$ref;
-    const target = ref.startsWith("#") ? resolvePointer(context.root, ref) : undefined;
+    const target = ref.startsWith("#") ? fragmentTarget(context.root, ref) : undefined;
     const { $ref: _ref, ...rest } = node;
     if (target === undefined || context.refs.includes(ref) || context.refs.length >= MAX_REF_DEPTH) {
       const why = target === undefined ? `see ${ref}` : "recursive";
@@ -267,7 +268,7 @@ function mergeAllOf(node: Json, context: Context): Json {
   const required = new Set<string>(Array.isArray(rest.required) ? rest.required.filter((name): name is string => typeof name === "string") : []);
   for (let part of allOf as unknown[]) {
     if (isObject(part) && typeof part.$ref === "string" && part.$ref.startsWith("#") && !context.refs.includes(part.$ref)) {
-      const target = resolvePointer(context.root, part.$ref);
+      const target = fragmentTarget(context.root, part.$ref);
       if (isObject(target)) part = { ...target, ...part, $ref: undefined };
     }
     if (!isObject(part)) continue;
@@ -282,17 +283,4 @@ function mergeAllOf(node: Json, context: Context): Json {
   if (Object.keys(properties).length > 0) merged.properties = properties;
   if (required.size > 0) merged.required = [...required];
   return merged;
-}
-
-/** A JSON Pointer fragment (`#/$defs/Item`, RFC 6901) into the root schema. */
-function resolvePointer(root: unknown, ref: string): unknown {
-  if (ref === "#") return root;
-  if (!ref.startsWith("#/")) return undefined;
-  let at: unknown = root;
-  for (const raw of ref.slice(2).split("/")) {
-    const key = decodeURIComponent(raw).replace(/~1/g, "/").replace(/~0/g, "~");
-    if (!isObject(at) || !Object.hasOwn(at, key)) return undefined;
-    at = at[key];
-  }
-  return at;
 }

@@ -8,6 +8,7 @@
 // Where ajv departs from the specification, this follows ajv (noted at each place).
 
 import { isObject } from "../../common/json.ts";
+import { pointerToken } from "../../common/json-pointer.ts";
 import { clipText } from "../../common/preview.ts";
 import { jsonEqual } from "./json-equal.ts";
 import { SchemaResources, subschemasOf } from "./schema-resources.ts";
@@ -51,11 +52,6 @@ function typeMatches(type: unknown, value: unknown): boolean {
     default:
       return false;
   }
-}
-
-/** A JSON Pointer step for a property name. */
-function step(name: string): string {
-  return name.replaceAll("~", "~0").replaceAll("/", "~1");
 }
 
 /**
@@ -214,7 +210,7 @@ export class SchemaInterpreter {
       for (const name of Object.keys(value)) {
         if (evaluated.hasProperty(name)) continue;
         if (rest === false) out.push({ path, keyword: "unevaluatedProperties", message: "must NOT have unevaluated properties", property: name });
-        else this.#apply(rest, value[name], `${path}/${step(name)}`, depth + 1, out);
+        else this.#apply(rest, value[name], `${path}/${pointerToken(name)}`, depth + 1, out);
       }
       evaluated.properties = "all";
     }
@@ -287,7 +283,7 @@ export class SchemaInterpreter {
   #object(schema: Schema, value: Schema, path: string, depth: number, out: SchemaFailure[], evaluated: Evaluated): void {
     const fail = (keyword: string, message: string) => out.push({ path, keyword, message });
     const names = Object.keys(value);
-    const at = (name: string) => `${path}/${step(name)}`;
+    const at = (name: string) => `${path}/${pointerToken(name)}`;
     if (typeof schema.minProperties === "number" && names.length < schema.minProperties) {
       fail("minProperties", `must NOT have fewer than ${schema.minProperties} properties`);
     }

@@ -6,6 +6,7 @@
 // decides how deep a schema is), bounded in depth.
 
 import { isObject } from "../../common/json.ts";
+import { pointerKey } from "../../common/json-pointer.ts";
 import { ONE_SCHEMA_KEYWORDS, SCHEMA_LIST_KEYWORDS, SCHEMA_MAP_KEYWORDS } from "../../common/schema-keywords.ts";
 import { isForeignKeyword } from "./schema-shape.ts";
 import { type Dialect, SchemaError } from "./schema-validator.ts";
@@ -41,7 +42,7 @@ function resolved(uri: string, base: string): URL | undefined {
 /** A JSON Pointer fragment ("/a~1b/0", percent-encoded in a URI) as its steps. */
 function pointerSteps(fragment: string): string[] | undefined {
   try {
-    return fragment.split("/").slice(1).map((step) => decodeURIComponent(step).replaceAll("~1", "/").replaceAll("~0", "~"));
+    return fragment.split("/").slice(1).map((step) => pointerKey(decodeURIComponent(step)));
   } catch {
     return undefined;
   }

@@ -10,6 +10,7 @@
 import type { ErrorObject } from "ajv";
 import { SchemaInterpreter } from "../../client/schema/json-schema-interpreter.ts";
 import { isObject } from "../../common/json.ts";
+import { pointerKey } from "../../common/json-pointer.ts";
 import { McpwireError } from "../../common/mcpwire-error.ts";
 import { CONFIG_SCHEMA } from "./schema.ts";
 import type { Path } from "./syntax.ts";
@@ -82,7 +83,7 @@ export function pathOf(pointer: string, root: unknown): Path {
   const path: (string | number)[] = [];
   let node = root;
   for (const raw of pointer.slice(1).split("/")) {
-    const segment = raw.replace(/~1/g, "/").replace(/~0/g, "~");
+    const segment = pointerKey(raw);
     const key = Array.isArray(node) ? Number(segment) : segment;
     path.push(key);
     node = isObject(node) || Array.isArray(node) ? (node as Record<string | number, unknown>)[key] : undefined;
