@@ -4,6 +4,7 @@
 
 import { boundedJson } from "../common/bounded.ts";
 import { isObject } from "../common/json.ts";
+import { preview } from "../common/preview.ts";
 import type { Seen, SeenMessage } from "./rule.ts";
 
 /** A JSON-RPC error as the server sent it (the envelope guarantees an integer code and a string message). */
@@ -33,7 +34,7 @@ const EXCERPT_CHARS = 200;
 /** What the answer was, in a few words: `error -32603 "boom"`, `a result`, `no answer within 5000 ms`. */
 export function describeAnswer(answer: CheckAnswer, timeoutMs?: number): string {
   if ("error" in answer) {
-    const error = `error ${String(answer.error.code)} ${JSON.stringify(String(answer.error.message).slice(0, 120))}`;
+    const error = `error ${String(answer.error.code)} ${preview(String(answer.error.message), 120)}`;
     return "httpStatus" in answer ? `HTTP ${answer.httpStatus} with ${error}` : error;
   }
   if ("result" in answer) return `a result ${boundedJson(answer.result, { maxChars: 120 })}`;

@@ -7,6 +7,7 @@
 import { LATEST_MODERN_PROTOCOL_VERSION, LATEST_PROTOCOL_VERSION } from "../client/protocol-version.ts";
 import { requestHeaders } from "../client/request-headers.ts";
 import { isObject } from "../common/json.ts";
+import { clipJson } from "../common/preview.ts";
 import type { TraceSink } from "../transport/trace-event.ts";
 import { answeredText, type CheckAnswer, describeAnswer, errorCode, resultOf, seenAt } from "./answer.ts";
 import { DEFAULT_CHECK_TIMEOUT_MS } from "./check-options.ts";
@@ -250,7 +251,7 @@ export function judgeNegotiation(observed: Observed, judge: Judge): void {
   } else if (!versions.includes(observed.protocolVersion)) {
     broken.push([
       "/result/supportedVersions",
-      `supportedVersions ${JSON.stringify(versions).slice(0, 200)} does not list ${observed.protocolVersion}, the version it serves`,
+      `supportedVersions ${clipJson(versions, 200)} does not list ${observed.protocolVersion}, the version it serves`,
     ]);
   }
   if (!isObject(result.capabilities)) broken.push(["/result/capabilities", "capabilities is missing or not an object"]);

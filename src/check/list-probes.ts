@@ -3,6 +3,7 @@
 // server/utilities/pagination. The walk (CheckSession.walk) followed every cursor; what it saw
 // is judged here, and one request with a cursor the server never gave is sent on the session.
 
+import { preview } from "../common/preview.ts";
 import { answeredText, errorCode, seenAt } from "./answer.ts";
 import { DEFAULT_CHECK_TIMEOUT_MS } from "./check-options.ts";
 import type { ListWalk, WalkResult } from "./list-walk.ts";
@@ -73,7 +74,7 @@ function judgeWalk(walk: ListWalk, judge: Judge): void {
     const cursor = "result" in last ? String(last.result.nextCursor) : "";
     return judge.fail(
       R.cursorEnds,
-      `${walk.method} page ${walk.pages.length} gave nextCursor ${JSON.stringify(cursor.slice(0, 80))}, which an earlier page gave: the list never ends`,
+      `${walk.method} page ${walk.pages.length} gave nextCursor ${preview(cursor, 80)}, which an earlier page gave: the list never ends`,
       seenAt(last, "/result/nextCursor"),
     );
   }
