@@ -58,6 +58,22 @@ describe("mcpwire check", () => {
     assert.equal(strict.code, 1);
   });
 
+  test("--call TOOL key=value calls it, arguments typed by its inputSchema, and judges the answer; no other tool is called", async () => {
+    const file = join(dir.path, "call.jsonl");
+    const run = await mcpwire(["check", "--stdio", DUAL, "--era", "legacy", "--call", "add a=2 b=3", "--json", "--trace-file", file, ...QUICK]);
+    assert.equal(run.code, 0, run.stderr);
+    const rules = new Map((JSON.parse(run.stdout) as JsonOutput).reports[0]!.eras[0]!.rules.map((rule) => [rule.id, rule.status]));
+    assert.equal(rules.get("calls/content-items"), "passed");
+    const calls = readFileSync(file, "utf8").trim().split("\n").map((line) =>
+      JSON.parse(line) as { kind: string; dir?: string; message?: { method?: string; params?: unknown } }
+    )
+      .filter((event) => event.kind === "message" && event.dir === "send" && event.message?.method === "tools/call")
+      .map((event) => event.message!.params);
+    // The JSON-RPC family's call of a tool nobody listed, and the one asked for, its numbers typed.
+    assert.deepEqual(calls.filter((params) => (params as { name: string }).name === "add"), [{ name: "add", arguments: { a: 2, b: 3 } }]);
+    assert.equal(calls.length, 2);
+  });
+
   test("a server's text reaches the terminal made printable: no escape sequence, no bidi override", async () => {
     const run = await mcpwire(["check", "--stdio", `${DUAL} --break hostile-text`, "--era", "legacy", ...QUICK]);
     assert.equal(run.stdout.includes("\u001b"), false);
