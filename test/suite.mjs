@@ -17,17 +17,30 @@
 // N is TEST_JOBS, by default twice os.availableParallelism() for Node and Bun, three times for
 // Deno. Under Node the files spend most of their time on CPU (tsx's loader hooks, the CLI runs):
 // on two cores four at once keep both busy (Node suite: 270 s with two, 210 s with four, at ~94%
-// CPU). Under Deno a file costs half the CPU (335 s for all, one at a time, against 676 s under
-// Node) and waits as long, so four at once left a core idle a third of the time: six at once.
+// CPU, when it had fewer files). Under Deno a file costs half the CPU (335 s for all, one at a
+// time, against 676 s under Node) and waits as long, so four at once left a core idle a third
+// of the time: six at once.
 // Deno runs each file in a process of its own, not `deno test --parallel` (worker threads of one
 // process): tests change process.env and start children. A process per file costs Deno about
-// 10 ms of CPU, and the next file goes to whichever process is free, heaviest first: four fixed
-// shares of the files (as before) ended up to a minute apart. `deno check` (about 25 s, on one
+// 0.1 s of CPU, and the next file goes to whichever process is free, heaviest first: four fixed
+// shares of the files (as before) ended up to a minute apart. `deno check` (16 s of CPU, on one
 // core) runs beside the first files instead of before them; its failure fails the suite. Node's
 // runner sorts the files it is given and hands them out in that order. `npm test` runs the Node
-// suite, then Deno's, Bun's and the package test at once: six Deno files at once still leave
-// part of a core idle, and so do Bun (62 s of CPU in 41 s) and the package test (23 s in 22 s),
-// whose time went on top of Deno's before. Exits non-zero when a step fails.
+// suite, then Deno's, Bun's and the package test at once.
+// Where the time goes (263 files, two cores, 7 December 2026; `/usr/bin/time` around each step,
+// vmstat, each process's CPU with its children's read from /proc): `npm test` 591-609 s, CPU
+// bound throughout, so running the steps in another order or overlap gains little. The Node
+// suite took 297 s with 519 s of CPU (2.6% of it idle; 4.5% in its first 300 s); the rest 311 s
+// with 572 s of CPU (0.7% idle): Deno's files about 400 s of CPU, Bun's 67 s (49 s alone), the
+// package test 70 s (87 s alone, 278 s beside Deno: its steps run one after another, mostly on
+// CPU: npm ci 14 s, four builds of 2-3 s each, deno publish's check 10 s, browsers). Under Node
+// tsx costs each file's process about 0.3 s of CPU (an empty test: 0.32 s with tsx, 0.05 s
+// without; importing the root and host entries: 0.65 s through tsx, 0.35 s compiled), about 80
+// s of CPU over the suite; the compiled CLI about 0.15-0.4 s a run (70 s of CPU seen), the
+// reference servers about 0.27 s a start (80 s); under Deno the CLI from src/ about 0.2 s a run
+// (126 s of CPU seen). The heaviest files, each under 15 s of CPU, are the CLI tests
+// (resources-prompts, run-verb, hostile-server, call-forms, export, config-edit) and
+// docs/examples: no one file is worth a change of its own.
 //
 // Bun runs the same node:test files with `bun test`, which maps node:test's describe, test,
 // before/after and their skip and timeout options onto its own runner and reports every test and
