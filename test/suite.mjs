@@ -4,7 +4,7 @@
 // cores four files at once take less than half the time of one at a time, which is what `node
 // --test` (os.availableParallelism() - 1 files) and `deno test` (one) would do there. Each file
 // has a process of its own, as before.
-//   node test/suite.mjs node [node --test options…]   node --import tsx --test --test-concurrency=N <files>
+//   node test/suite.mjs node [node --test options…]   node --import ./test/support/ts-loader.mjs --test --test-concurrency=N <files>
 //   node test/suite.mjs deno [deno test options…]     `deno test -A --no-check FILE` for each file, N at a time,
 //                                                     heaviest first, beside `deno check <files>`
 //   node test/suite.mjs deno --list                   the files in the order they are handed out, nothing run
@@ -170,7 +170,9 @@ const files = runtime === "package"
 const started = Date.now();
 let codes;
 if (runtime === "node") {
-  codes = [await run(process.execPath, ["--import", "tsx", "--test", `--test-concurrency=${JOBS}`, ...extra, ...files], "")];
+  // Each file's process loads TypeScript through ts-loader.mjs, not tsx: 0.3 s of CPU less a file.
+  const loader = join(ROOT, "test", "support", "ts-loader.mjs");
+  codes = [await run(process.execPath, ["--import", loader, "--test", `--test-concurrency=${JOBS}`, ...extra, ...files], "")];
 } else if (runtime === "deno") {
   const ordered = heaviestFirst(files);
   if (extra[0] === "--list") {
