@@ -15,7 +15,7 @@
 //                                                     joined by +), each `node test/suite.mjs PART`, its
 //                                                     lines after [PART] (Deno's have [deno N] already)
 // N is TEST_JOBS, by default twice os.availableParallelism() for Node and Bun, three times for
-// Deno. Under Node the files spend most of their time on CPU (tsx's loader hooks, the CLI runs):
+// Deno. Under Node the files spend most of their time on CPU (loading TypeScript, the CLI runs):
 // on two cores four at once keep both busy (Node suite: 270 s with two, 210 s with four, at ~94%
 // CPU, when it had fewer files). Under Deno a file costs half the CPU (335 s for all, one at a
 // time, against 676 s under Node) and waits as long, so four at once left a core idle a third
@@ -28,17 +28,18 @@
 // runner sorts the files it is given and hands them out in that order. `npm test` runs the Node
 // suite, then Deno's, Bun's and the package test at once.
 // Where the time goes (263 files, two cores, 7 December 2026; `/usr/bin/time` around each step,
-// vmstat, each process's CPU with its children's read from /proc): `npm test` 591-609 s, CPU
-// bound throughout, so running the steps in another order or overlap gains little. The Node
-// suite took 297 s with 519 s of CPU (2.6% of it idle; 4.5% in its first 300 s); the rest 311 s
-// with 572 s of CPU (0.7% idle): Deno's files about 400 s of CPU, Bun's 67 s (49 s alone), the
-// package test 70 s (87 s alone, 278 s beside Deno: its steps run one after another, mostly on
-// CPU: npm ci 14 s, four builds of 2-3 s each, deno publish's check 10 s, browsers). Under Node
-// tsx costs each file's process about 0.3 s of CPU (an empty test: 0.32 s with tsx, 0.05 s
-// without; importing the root and host entries: 0.65 s through tsx, 0.35 s compiled), about 80
-// s of CPU over the suite; the compiled CLI about 0.15-0.4 s a run (70 s of CPU seen), the
-// reference servers about 0.27 s a start (80 s); under Deno the CLI from src/ about 0.2 s a run
-// (126 s of CPU seen). The heaviest files, each under 15 s of CPU, are the CLI tests
+// vmstat, each process's CPU with its children's read from /proc). `npm test` is CPU-bound
+// throughout, so running the steps in another order or overlap would win at most the ~27 s of
+// CPU left idle in the Node step (about 13 s). With tsx it took 591-609 s: the Node suite 297 s
+// with 519 s of CPU (2.6% idle); the rest 311 s with 572 s of CPU (0.7% idle): Deno's files
+// about 400 s, Bun's 67 s (49 s alone), the package test 70 s (87 s alone, 278 s beside Deno: its
+// steps run one after another, mostly on CPU: npm ci 14 s, four builds of 2-3 s each, deno
+// publish's check 10 s, browsers; not the critical path). tsx cost each Node file's process about
+// 0.3 s of CPU (an empty test 0.32 s, 0.11 s through test/support/ts-loader.mjs; importing the
+// root and host entries 0.73 s against 0.44 s): with the loader the Node suite takes 250 s with
+// 435 s of CPU, `npm test` 552 s. What is left: the compiled CLI about 0.15-0.4 s of CPU a run
+// under Node (70 s seen), the reference servers about 0.27 s a start (80 s), Deno's CLI from src/
+// about 0.2 s a run (126 s seen). The heaviest files, each under 15 s of CPU, are CLI tests
 // (resources-prompts, run-verb, hostile-server, call-forms, export, config-edit) and
 // docs/examples: no one file is worth a change of its own.
 //
