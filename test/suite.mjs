@@ -4,7 +4,7 @@
 // cores four files at once take less than half the time of one at a time, which is what `node
 // --test` (os.availableParallelism() - 1 files) and `deno test` (one) would do there. Each file
 // has a process of its own, as before.
-//   node test/suite.mjs node [node --test options…]   node --import tsx --test --test-concurrency=N <files>
+//   node test/suite.mjs node [node --test options…]   node --import ./test/support/ts-loader.mjs --test --test-concurrency=N <files>
 //   node test/suite.mjs deno [deno test options…]     `deno test -A --no-check FILE` for each file, N at a time,
 //                                                     heaviest first, beside `deno check <files>`
 //   node test/suite.mjs deno --list                   the files in the order they are handed out, nothing run
@@ -15,19 +15,33 @@
 //                                                     joined by +), each `node test/suite.mjs PART`, its
 //                                                     lines after [PART] (Deno's have [deno N] already)
 // N is TEST_JOBS, by default twice os.availableParallelism() for Node and Bun, three times for
-// Deno. Under Node the files spend most of their time on CPU (tsx's loader hooks, the CLI runs):
+// Deno. Under Node the files spend most of their time on CPU (loading TypeScript, the CLI runs):
 // on two cores four at once keep both busy (Node suite: 270 s with two, 210 s with four, at ~94%
-// CPU). Under Deno a file costs half the CPU (335 s for all, one at a time, against 676 s under
-// Node) and waits as long, so four at once left a core idle a third of the time: six at once.
+// CPU, when it had fewer files). Under Deno a file costs half the CPU (335 s for all, one at a
+// time, against 676 s under Node) and waits as long, so four at once left a core idle a third
+// of the time: six at once.
 // Deno runs each file in a process of its own, not `deno test --parallel` (worker threads of one
 // process): tests change process.env and start children. A process per file costs Deno about
-// 10 ms of CPU, and the next file goes to whichever process is free, heaviest first: four fixed
-// shares of the files (as before) ended up to a minute apart. `deno check` (about 25 s, on one
+// 0.1 s of CPU, and the next file goes to whichever process is free, heaviest first: four fixed
+// shares of the files (as before) ended up to a minute apart. `deno check` (16 s of CPU, on one
 // core) runs beside the first files instead of before them; its failure fails the suite. Node's
 // runner sorts the files it is given and hands them out in that order. `npm test` runs the Node
-// suite, then Deno's, Bun's and the package test at once: six Deno files at once still leave
-// part of a core idle, and so do Bun (62 s of CPU in 41 s) and the package test (23 s in 22 s),
-// whose time went on top of Deno's before. Exits non-zero when a step fails.
+// suite, then Deno's, Bun's and the package test at once.
+// Where the time goes (263 files, two cores, 7 December 2026; `/usr/bin/time` around each step,
+// vmstat, each process's CPU with its children's read from /proc). `npm test` is CPU-bound
+// throughout, so running the steps in another order or overlap would win at most the ~27 s of
+// CPU left idle in the Node step (about 13 s). With tsx it took 591-609 s: the Node suite 297 s
+// with 519 s of CPU (2.6% idle); the rest 311 s with 572 s of CPU (0.7% idle): Deno's files
+// about 400 s, Bun's 67 s (49 s alone), the package test 70 s (87 s alone, 278 s beside Deno: its
+// steps run one after another, mostly on CPU: npm ci 14 s, four builds of 2-3 s each, deno
+// publish's check 10 s, browsers; not the critical path). tsx cost each Node file's process about
+// 0.3 s of CPU (an empty test 0.32 s, 0.11 s through test/support/ts-loader.mjs; importing the
+// root and host entries 0.73 s against 0.44 s): with the loader the Node suite takes 250 s with
+// 435 s of CPU, `npm test` 552 s. What is left: the compiled CLI about 0.15-0.4 s of CPU a run
+// under Node (70 s seen), the reference servers about 0.27 s a start (80 s), Deno's CLI from src/
+// about 0.2 s a run (126 s seen). The heaviest files, each under 15 s of CPU, are CLI tests
+// (resources-prompts, run-verb, hostile-server, call-forms, export, config-edit) and
+// docs/examples: no one file is worth a change of its own.
 //
 // Bun runs the same node:test files with `bun test`, which maps node:test's describe, test,
 // before/after and their skip and timeout options onto its own runner and reports every test and
@@ -157,7 +171,9 @@ const files = runtime === "package"
 const started = Date.now();
 let codes;
 if (runtime === "node") {
-  codes = [await run(process.execPath, ["--import", "tsx", "--test", `--test-concurrency=${JOBS}`, ...extra, ...files], "")];
+  // Each file's process loads TypeScript through ts-loader.mjs, not tsx: 0.3 s of CPU less a file.
+  const loader = join(ROOT, "test", "support", "ts-loader.mjs");
+  codes = [await run(process.execPath, ["--import", loader, "--test", `--test-concurrency=${JOBS}`, ...extra, ...files], "")];
 } else if (runtime === "deno") {
   const ordered = heaviestFirst(files);
   if (extra[0] === "--list") {
