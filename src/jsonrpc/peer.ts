@@ -82,6 +82,15 @@ export interface SendOptions {
    * others ignore them. The transport does not read the message to make them.
    */
   headers?: Readonly<Record<string, string>>;
+  /**
+   * On a server: the id of the request from the other side this message belongs to — a
+   * response's own request, a notification or request sent while answering it. A server
+   * transport with one stream per request (Streamable HTTP) sends the message on that request's
+   * stream; without it the message goes on the connection's own stream (spec 2025-11-25
+   * basic/transports, "Sending Messages to the Server" 6; spec 2026-07-28 streamable-http).
+   * Others ignore it. The TypeScript SDK's TransportSendOptions has the same field.
+   */
+  relatedRequestId?: RequestId;
 }
 
 /** Options of a Peer: its name, how it sends, default and maximum timeouts, and where problems go. */
