@@ -8,10 +8,10 @@
 // notification goes to these handlers, through the connection's chain (src/jsonrpc/middleware.ts:
 // on a server, `receive` links see the host's requests, `send` links the requests we send it).
 
-import type { RequestId } from "../jsonrpc/messages.ts";
-import type { Params, RequestOptions } from "../jsonrpc/peer.ts";
 import type { ProtocolEra } from "../client/protocol-version.ts";
 import type { ClientCapabilities, Implementation, JsonObject, LoggingLevel, ServerCapabilities } from "../client/types.ts";
+import type { RequestId } from "../jsonrpc/messages.ts";
+import type { Params, RequestOptions } from "../jsonrpc/peer.ts";
 
 /**
  * Who sent a request, as the protocol says it: on the handshake era what the host declared in

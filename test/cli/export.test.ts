@@ -106,6 +106,51 @@ describe("mcpwire export", () => {
     });
   }
 
+  test("--serve exports one entry that launches mcpwire serve with this config, the servers named and those of the command line", async () => {
+    const { run, config } = sandbox();
+    const [desktop, vscode] = await Promise.all([
+      run(["export", "--to", "claude-desktop", "--serve", "tool", "remote", "--config", config]),
+      run([
+        "export",
+        "--to",
+        "vscode",
+        "--serve",
+        "--config",
+        config,
+        "--http",
+        "https://other.example/mcp",
+        "--name",
+        "other",
+        "--stdio",
+        "node s.mjs",
+        "--sandbox",
+      ]),
+    ]);
+    assert.equal(desktop.code, 0, desktop.stderr);
+    assert.ok(!desktop.stdout.includes(SECRET) && !desktop.stderr.includes(SECRET));
+    assert.deepEqual(JSON.parse(desktop.stdout), {
+      mcpServers: { mcpwire: { command: "npx", args: ["-y", "mcpwire@0.2.0", "serve", "tool", "remote", "--config", config] } },
+    });
+    assert.equal(vscode.code, 0, vscode.stderr);
+    assert.deepEqual(JSON.parse(vscode.stdout).servers.mcpwire.args, [
+      "-y",
+      "mcpwire@0.2.0",
+      "serve",
+      "--config",
+      config,
+      "--http",
+      "https://other.example/mcp",
+      "--name",
+      "other",
+      "--stdio",
+      "node s.mjs",
+      "--sandbox",
+    ]);
+    const unknown = await run(["export", "--to", "cursor", "--serve", "nope", "--config", config]);
+    assert.equal(unknown.code, 2);
+    assert.match(unknown.stderr, /no server "nope" is configured/);
+  });
+
   test("--write into a commented Cursor file keeps the rest byte for byte; a name that exists is refused without --force", async () => {
     const { run, config, home, put } = sandbox();
     const head = `{

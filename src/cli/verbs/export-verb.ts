@@ -5,14 +5,16 @@
 import { exportTarget, writeExport } from "../../host/config/export-file.ts";
 import { APP_LABELS, EXPORT_APPS, type ExportApp, exportDocument, exportServers } from "../../host/config/export-formats.ts";
 import { resolveImportApps } from "../../host/config/import-sources.ts";
-import type { McpwireConfig } from "../../host/config/types.ts";
+import { resolvePath } from "../../host/config/paths.ts";
+import { DEFAULT_CONNECT_TIMEOUT_MS, DEFAULT_TOOL_TIMEOUT_MS, type McpwireConfig, type ServerConfig } from "../../host/config/types.ts";
 import { redactorFor } from "../../host/secrets.ts";
 import { didYouMean, suggestNames } from "../../registry/suggest.ts";
 import { runtime } from "../../runtime/mod.ts";
-import { parseArgs, UsageError } from "../args.ts";
+import { parseArgs, type ParsedArgs, UsageError } from "../args.ts";
 import { lineOf, useRedactor, write } from "../output.ts";
 import { AD_HOC_OPTIONS, AD_HOC_USAGE } from "../session/ad-hoc-servers.ts";
 import { configErrors, configSource, describeConfigError, IMPORT_OPTION, loadSessionConfig, stderrLine } from "../session/host-session.ts";
+import { VERSION } from "../version.ts";
 
 export const EXPORT_USAGE = `usage: mcpwire export --to APP [SERVER…] [--write [--project] [--force]] [--config FILE] [--import APP[,APP]]
 
@@ -41,6 +43,10 @@ get that field (a warning says so).
 --project    with --write: the app's project file in this directory (./.cursor/mcp.json,
              ./.vscode/mcp.json, ./.mcp.json, ./.codex/config.toml, ./.gemini/settings.json)
 --force      with --write: replace servers of the same name
+--serve      one entry named "mcpwire" instead of one per server: the app launches
+             \`npx -y mcpwire@VERSION serve [SERVER…]\` as its stdio server, with this config
+             (its absolute path) and the servers given on the command line, so a host that
+             only launches stdio servers reaches them all, in either era (docs/serve.md)
 
 The servers are the config's as the other verbs load it: --config FILE, --import APP[,APP],
 --trust-project, and servers on the command line:
@@ -55,6 +61,7 @@ export const EXPORT_OPTIONS = {
   write: { kind: "flag" },
   project: { kind: "flag" },
   force: { kind: "flag" },
+  serve: { kind: "flag" },
   config: { kind: "string", values: "file" },
   import: IMPORT_OPTION,
   "trust-project": { kind: "flag" },
@@ -77,7 +84,8 @@ export async function exportVerb(argv: readonly string[]): Promise<number> {
   // Messages on stderr may quote the config; its secrets stay out of them.
   useRedactor(redactorFor(config));
   for (const warning of config.warnings) stderrLine(`warning: ${describeConfigError(warning)}`);
-  const servers = chosenServers(config, args.positional);
+  const chosen = chosenServers(config, args.positional);
+  const servers = args.flags.has("serve") ? [serveEntry(config, args)] : chosen;
   const result = exportServers(app, servers);
   for (const warning of result.warnings) stderrLine(`mcpwire export: warning: ${lineOf(warning)}`);
   if (toFile) {
@@ -136,6 +144,37 @@ function chosenServers(config: McpwireConfig, names: readonly string[]) {
     );
   }
   return config.servers.filter((server) => names.includes(server.name));
+}
+
+/**
+ * The one entry `--serve` exports: `mcpwire serve` as a stdio server, launched with npx at this
+ * version, given the config file in use (absolute: an app starts it from its own directory), the
+ * imports, the servers named and those given on the command line, as they were given.
+ */
+function serveEntry(config: McpwireConfig, args: ParsedArgs): ServerConfig {
+  const serveArgs = ["-y", `mcpwire@${VERSION}`, "serve", ...args.positional];
+  if (config.file !== undefined) serveArgs.push("--config", resolvePath(runtime.cwd(), config.file));
+  const imports = args.values.get("import");
+  if (imports !== undefined) serveArgs.push("--import", imports);
+  if (args.flags.has("trust-project")) serveArgs.push("--trust-project");
+  for (const option of args.sequence) {
+    if (!(option.name in AD_HOC_OPTIONS)) continue;
+    // --sandbox takes its value after "=" (or none); the others take theirs as the next word.
+    if (option.name === "sandbox") serveArgs.push(option.value === "" ? "--sandbox" : `--sandbox=${option.value}`);
+    else serveArgs.push(`--${option.name}`, option.value);
+  }
+  return {
+    name: "mcpwire",
+    transport: "stdio",
+    command: "npx",
+    args: serveArgs,
+    env: {},
+    headers: {},
+    tools: {},
+    enabled: true,
+    timeoutMs: DEFAULT_TOOL_TIMEOUT_MS,
+    connectTimeoutMs: DEFAULT_CONNECT_TIMEOUT_MS,
+  };
 }
 
 /** Last guard: a value a `${VAR}` resolved to is never in what is printed or written. */
