@@ -285,8 +285,10 @@ function listenDenoHttp(options: HttpListenOptions, handler: (request: Request) 
     const gone = () => {
       if (!answered) aborter.abort(new DOMException("the client went away", "AbortError"));
     };
-    // `completed` rejects when the connection closes before the answer was written whole (the
-    // request's own signal would also abort after a successful answer, Deno's legacy behaviour).
+    // While the handler works, the request's own signal says the client went away; after, it
+    // would also abort on a good answer (Deno's legacy behaviour), so `completed` says it: it
+    // rejects when the connection closes before the answer was written whole.
+    incoming.signal.addEventListener("abort", gone, { once: true });
     info.completed?.then(() => void (answered = true), gone);
     const request = new Request(incoming.url, {
       method: incoming.method,
@@ -300,6 +302,7 @@ function listenDenoHttp(options: HttpListenOptions, handler: (request: Request) 
     } catch {
       response = new Response(null, { status: 500 });
     }
+    incoming.signal.removeEventListener("abort", gone);
     if (response.body === null) {
       answered = true;
       return response;
