@@ -19,7 +19,7 @@ import type { HostIdentity, HostSession } from "../server/server-handlers.ts";
 import { capabilitiesBesideHandlers, forwardingHandlers, InFlight } from "./host-forwarders.ts";
 
 /** The manager options a bridge passes on (it sets the host's own: capabilities, handlers, clientInfo, registry). */
-export type BackendManagerOptions = Omit<McpManagerOptions, "capabilities" | "handlers" | "clientInfo" | "registry">;
+export type BackendManagerOptions = Omit<McpManagerOptions, "capabilities" | "handlers" | "clientInfo" | "registry" | "taskReceiver">;
 
 /** What a BackendSet tells the bridge. */
 export interface BackendSetEvents {
@@ -57,6 +57,8 @@ export class BackendSet {
       clientInfo,
       capabilities: capabilitiesBesideHandlers(capabilities),
       handlers: (server: ServerConfig) => forwardingHandlers(server.name, capabilities, this.inFlight),
+      // spec 2025-11-25 basic/utilities/tasks ("Client Capabilities"): `tasks` only when the host declared it.
+      ...(capabilities.tasks === undefined ? { taskReceiver: false as const } : {}),
     });
     const { manager } = this;
     manager.registry.on("toolschange", () => this.#tell("notifications/tools/list_changed"));
