@@ -28,6 +28,7 @@ export const ENTRIES: readonly { specifier: string; source: string; report: stri
   { specifier: "mcpwire/telemetry", source: "src/client/telemetry/mod.ts", report: "api/telemetry.api.md", limit: 60 },
   { specifier: "mcpwire/extensions", source: "src/client/extensions/mod.ts", report: "api/extensions.api.md", limit: 60 },
   { specifier: "mcpwire/check", source: "src/check/mod.ts", report: "api/check.api.md", limit: 60 },
+  { specifier: "mcpwire/serve", source: "src/serve/mod.ts", report: "api/serve.api.md", limit: 60 },
 ];
 
 /** One exported name of an entry. */

@@ -284,6 +284,7 @@ describe("the entries of docs/architecture.md", () => {
     ["src/client/telemetry/mod.ts", ["yaml", "providers", "auth", "workers"]],
     ["src/client/extensions/mod.ts", ["yaml", "providers", "auth", "workers", "telemetry"]],
     ["src/check/mod.ts", ["yaml", "providers", "auth", "workers", "telemetry"]],
+    ["src/serve/mod.ts", ["providers"]],
   ];
   for (const [entry, forbidden] of rules) {
     test(`${entry} exists and loads no ${forbidden.join(", ") || "module outside src/ but its dependencies"}`, () => {

@@ -55,6 +55,8 @@ export function answersLink(c: AnswersView): Middleware {
         (result) => {
           c.answered++;
           if (result.resultType === "task" || (params?.task !== undefined && isObject(result.task))) return result;
+          // Only a bridge's pass-through (PassThroughOptions) lets one this far: the host answers it.
+          if (result.resultType === "input_required") return result;
           return checkToolResult(c, result, params!.name as string) as Params | Promise<Params>;
         },
         callFailed,

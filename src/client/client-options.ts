@@ -222,6 +222,18 @@ export interface ToolCallOptions extends RequestOptions {
   call?: CallOptions;
 }
 
+/**
+ * Client.request's options for a bridge (src/serve/) that passes a request on for a host.
+ * `inputRequired: "return"`: on the 2026-07-28 wire an `input_required` result (spec 2026-07-28
+ * basic/patterns/mrtr) is returned as it came — its `inputRequests` and opaque `requestState`
+ * untouched — instead of being fulfilled by this client's handlers and retried; the host
+ * answers it and sends the retry (its `inputResponses` and `requestState` ride in the params as
+ * given). Default `"fulfil"`.
+ */
+export interface PassThroughOptions extends RequestOptions {
+  inputRequired?: "fulfil" | "return";
+}
+
 /** What Client.connect takes: a transport, or a function that makes one (called again to start the server again). */
 export type ConnectSource = ClientTransport | (() => ClientTransport);
 

@@ -9,6 +9,7 @@ import type { Middleware, Send } from "../jsonrpc/middleware.ts";
 import type { Params } from "../jsonrpc/peer.ts";
 import { TransportError } from "../transport/transport.ts";
 import { HeaderMismatchError, InputRoundsExceededError, OutcomeUnknownError, ProtocolError, typedRpcError, UnsupportedProtocolVersionError } from "./errors.ts";
+import type { PassThroughOptions } from "./client-options.ts";
 import { fulfilInputRequests, INPUT_CAPABLE_METHODS, type InputRequest, readInputRequired, retryFields } from "./input-requests.ts";
 import { MODERN_PROTOCOL_VERSIONS, type ModernProtocolVersion } from "./protocol-version.ts";
 import { META_CLIENT_CAPABILITIES, META_CLIENT_INFO, META_LOG_LEVEL, META_PROTOCOL_VERSION, type RequestMeta } from "./request-meta.ts";
@@ -145,6 +146,8 @@ export function modernLink(wire: ModernWire): Middleware {
         }
         // input-requests.ts isInputRequired, inline: this is every request's path.
         if (result.resultType !== "input_required") return result;
+        // A bridge passes it to its host as it came (client-options.ts PassThroughOptions).
+        if ((options as PassThroughOptions).inputRequired === "return") return result;
         // spec 2026-07-28 mrtr ("Supported Requests"): only tools/call, prompts/get, resources/read.
         if (!INPUT_CAPABLE_METHODS.has(method)) {
           throw new ProtocolError(

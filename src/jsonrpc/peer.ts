@@ -56,6 +56,12 @@ export interface RequestOptions {
    * request headers); a transport without one ignores them (SendOptions.headers).
    */
   headers?: Readonly<Record<string, string>>;
+  /**
+   * On a server: the id of the host's request this one is sent while answering (a sampling
+   * request inside a tools/call): the transport sends it on that request's stream
+   * (SendOptions.relatedRequestId). A client leaves it out.
+   */
+  relatedRequestId?: RequestId;
 }
 
 export interface IncomingRequestContext {
@@ -243,6 +249,7 @@ export class Peer {
     // #onProgress moves the deadline itself: no wrapper closure per request.
     if (wantsProgress && options.resetTimeoutOnProgress !== false) entry.progressResetsTimeout = true;
     if (options.headers !== undefined) entry.headers = options.headers;
+    if (options.relatedRequestId !== undefined) entry.relatedRequestId = options.relatedRequestId;
     if (signal) this.#watchSignal(entry, signal);
     this.#pending.add(entry);
     // The entry itself is the SendOptions (its deadline, kept current): no object per request.
@@ -291,11 +298,14 @@ export class Peer {
     });
   }
 
-  /** Sends a notification. Rejects only when the transport could not send it. */
-  notify(method: string, params?: Params): Promise<void> {
+  /**
+   * Sends a notification. Rejects only when the transport could not send it. `options` (a
+   * server's relatedRequestId: the request it belongs to) go to the transport with it.
+   */
+  notify(method: string, params?: Params, options?: SendOptions): Promise<void> {
     if (this.#closed) return Promise.reject(this.#closedError(method));
     const message: JsonRpcNotification = params === undefined ? { jsonrpc: "2.0", method } : { jsonrpc: "2.0", method, params };
-    return this.#sendSafely(message);
+    return this.#sendSafely(message, options);
   }
 
   /** The send function, with a synchronous throw turned into a rejection. */
@@ -570,9 +580,16 @@ export class Peer {
     return !incoming.aborted && !this.#closed;
   }
 
+  /**
+   * Sends our answer to the other side's request, with its id as the relatedRequestId: a server
+   * transport with a stream per request sends it on that stream (SendOptions). A client answers
+   * few requests (sampling, elicitation, roots, ping), so the one object per answer is not on
+   * its plain path, which sends requests and receives answers.
+   */
   #respond(message: JsonRpcResponse): void {
     if (this.#closed) return;
-    this.#sendSafely(message).catch((error: unknown) =>
+    const id = message.id;
+    this.#sendSafely(message, id === null ? undefined : { relatedRequestId: id }).catch((error: unknown) =>
       this.#onProblem(`${this.name}: could not send the response to request ${JSON.stringify(message.id)}: ${messageOf(error)}`)
     );
   }

@@ -35,6 +35,8 @@ export interface PendingRequest {
   detach?: () => void;
   /** RequestOptions.headers: the entry is the request's SendOptions, so they reach the transport with it. */
   headers?: Readonly<Record<string, string>>;
+  /** RequestOptions.relatedRequestId (a server's request sent while answering one of the host's), for the transport likewise. */
+  relatedRequestId?: RequestId;
 }
 
 /** Ids we gave up on (cancelled or timed out); a late answer to one is dropped silently. */

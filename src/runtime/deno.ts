@@ -7,6 +7,7 @@ import { errorOf } from "../common/error-text.ts";
 import { LineBuffer } from "../common/line-buffer.ts";
 import { within } from "../common/timing.ts";
 import { FileError, fileErrorCode, SpawnError, strictUtf8, unreadableFile } from "./errors.ts";
+import { LISTENER_MAX_BODY_BYTES, OpenBodies, readBoundedBody, tooLarge } from "./http-listener.ts";
 import { Interrupts } from "./interrupts.ts";
 import { OutputQueue } from "./output-queue.ts";
 import { ChildGroups, OUTPUT_GRACE_MS, processGroup, type SyncFs } from "./process-group.ts";
@@ -16,6 +17,8 @@ import type {
   CoreRuntime,
   ExitStatus,
   FileEntry,
+  HttpListener,
+  HttpListenOptions,
   LineReader,
   LinkInfo,
   LinkPolicy,
@@ -81,7 +84,7 @@ interface DenoApi {
   openSync(path: string, options: { append: boolean }): DenoFile;
   serve(
     options: { hostname: string; port: number; onListen?: () => void; signal?: AbortSignal },
-    handler: (request: Request) => Response | Promise<Response>,
+    handler: (request: Request, info: { completed?: Promise<void> }) => Response | Promise<Response>,
   ): { addr: { port: number }; finished: Promise<void>; shutdown(): Promise<void> };
   cwd(): string;
   build: { os: string };
@@ -262,6 +265,69 @@ function timerKeepsAlive(timer: ReturnType<typeof setTimeout>, keepAlive: boolea
 }
 
 /** A Deno file error as a FileError naming `path`: its system code (or `code`, read from the error's class), its message. */
+/**
+ * Runtime.listenHttp on Deno: Deno.serve, with the request body bounded before the handler sees
+ * it, a signal that aborts when the client goes away, and streamed bodies that close() ends
+ * (Deno.serve's shutdown waits for open responses, an SSE stream among them).
+ */
+function listenDenoHttp(options: HttpListenOptions, handler: (request: Request) => Response | Promise<Response>): Promise<HttpListener> {
+  const hostname = options.hostname ?? "127.0.0.1";
+  const maxBodyBytes = options.maxBodyBytes ?? LISTENER_MAX_BODY_BYTES;
+  const bodies = new OpenBodies();
+  const answer = async (incoming: Request, info: { completed?: Promise<void> }): Promise<Response> => {
+    let body: Uint8Array<ArrayBuffer> | undefined;
+    if (incoming.method !== "GET" && incoming.method !== "HEAD" && incoming.body !== null) {
+      body = await readBoundedBody(incoming.body, incoming.headers.get("content-length"), maxBodyBytes);
+      if (body === undefined) return tooLarge(maxBodyBytes);
+    }
+    const aborter = new AbortController();
+    let answered = false;
+    const gone = () => {
+      if (!answered) aborter.abort(new DOMException("the client went away", "AbortError"));
+    };
+    // While the handler works, the request's own signal says the client went away; after, it
+    // would also abort on a good answer (Deno's legacy behaviour), so `completed` says it: it
+    // rejects when the connection closes before the answer was written whole.
+    incoming.signal.addEventListener("abort", gone, { once: true });
+    info.completed?.then(() => void (answered = true), gone);
+    const request = new Request(incoming.url, {
+      method: incoming.method,
+      headers: incoming.headers,
+      signal: aborter.signal,
+      ...(body === undefined ? {} : { body }),
+    });
+    let response: Response;
+    try {
+      response = await handler(request);
+    } catch {
+      response = new Response(null, { status: 500 });
+    }
+    incoming.signal.removeEventListener("abort", gone);
+    if (response.body === null) {
+      answered = true;
+      return response;
+    }
+    const streamed = bodies.pass(response.body, () => {
+      gone();
+      answered = true;
+    });
+    return new Response(streamed, { status: response.status, statusText: response.statusText, headers: response.headers });
+  };
+  try {
+    const server = Deno.serve({ hostname, port: options.port, onListen: () => {} }, answer);
+    return Promise.resolve({
+      hostname,
+      port: server.addr.port,
+      close: () => {
+        bodies.stopAll();
+        return server.shutdown();
+      },
+    });
+  } catch (error) {
+    return Promise.reject(fileError(error, `${hostname}:${options.port}`));
+  }
+}
+
 function fileError(error: unknown, path: string, code: string | undefined = (error as { code?: string }).code): FileError {
   return new FileError((error as Error).message, fileErrorCode(code), { path, cause: error });
 }
@@ -362,15 +428,9 @@ export const denoRuntime: Runtime = {
     }
   },
   serveLoopback(port: number, handler: (request: Request) => Response | Promise<Response>) {
-    try {
-      const server = Deno.serve({ hostname: "127.0.0.1", port, onListen: () => {} }, handler);
-      return Promise.resolve({ port: server.addr.port, close: () => server.shutdown() });
-    } catch (error) {
-      return Promise.reject(
-        fileError(error, `127.0.0.1:${port}`),
-      );
-    }
+    return listenDenoHttp({ port }, handler);
   },
+  listenHttp: listenDenoHttp,
   async linkInfo(path: string): Promise<LinkInfo | undefined> {
     try {
       const info = await Deno.lstat(path);

@@ -13,6 +13,7 @@ import process from "node:process";
 import { LineBuffer } from "../common/line-buffer.ts";
 import { FileError, fileErrorCode, SpawnError, spawnErrorCode, strictUtf8, unreadableFile, UnsupportedRuntimeError } from "./errors.ts";
 import { Interrupts } from "./interrupts.ts";
+import { listenNodeHttp } from "./node-http-listener.ts";
 import { OutputQueue } from "./output-queue.ts";
 import { ChildGroups, OUTPUT_GRACE_MS, processGroup, type SyncFs } from "./process-group.ts";
 import { openSpecialLog, writeSpecialFile, writeTargetOf } from "./special-file.ts";
@@ -35,8 +36,6 @@ import type {
 import { onWorkerEnd, receiveMessageSync, startWorkerThread, workerData } from "./worker-threads.ts";
 
 const groups = new ChildGroups();
-/** The largest request body serveLoopback reads (on Deno, Deno.serve's handler reads the body itself). */
-const LOOPBACK_MAX_BODY_BYTES = 16 * 1024 * 1024;
 let exitHookInstalled = false;
 
 function isDirectory(path: string): boolean {
@@ -307,54 +306,10 @@ export const nodeRuntime: Runtime = {
       throw fileError(error, path);
     }
   },
-  async serveLoopback(port: number, handler: (request: Request) => Response | Promise<Response>) {
-    const server = process.getBuiltinModule("node:http").createServer(async (req, res) => {
-      // The request as fetch's Request: its headers and (bounded) body, as Deno.serve gives them.
-      const headers = new Headers();
-      for (const [name, value] of Object.entries(req.headers)) {
-        if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(", ") : value);
-      }
-      const chunks: Buffer[] = [];
-      let size = 0;
-      for await (const chunk of req as AsyncIterable<Buffer>) {
-        size += chunk.length;
-        if (size > LOOPBACK_MAX_BODY_BYTES) {
-          res.writeHead(413, { connection: "close" });
-          res.end(`request body over ${LOOPBACK_MAX_BODY_BYTES} bytes`);
-          return;
-        }
-        chunks.push(chunk);
-      }
-      const method = req.method ?? "GET";
-      const body = method === "GET" || method === "HEAD" ? undefined : Buffer.concat(chunks);
-      const address = server.address();
-      const origin = `http://127.0.0.1:${typeof address === "object" && address !== null ? address.port : port}`;
-      const request = new Request(new URL(req.url ?? "/", origin), { method, headers, ...(body === undefined ? {} : { body }) });
-      Promise.resolve(handler(request)).then(async (response) => {
-        res.writeHead(response.status, Object.fromEntries(response.headers));
-        res.end(Buffer.from(await response.arrayBuffer()));
-      }, () => {
-        res.writeHead(500);
-        res.end();
-      });
-    });
-    await new Promise<void>((resolve, reject) => {
-      server.once(
-        "error",
-        (error: NodeJS.ErrnoException) => reject(new FileError(error.message, fileErrorCode(error.code), { path: `127.0.0.1:${port}`, cause: error })),
-      );
-      server.listen(port, "127.0.0.1", () => resolve());
-    });
-    const address = server.address();
-    return {
-      port: typeof address === "object" && address !== null ? address.port : port,
-      close: () =>
-        new Promise<void>((resolve) => {
-          server.closeAllConnections();
-          server.close(() => resolve());
-        }),
-    };
+  serveLoopback(port: number, handler: (request: Request) => Response | Promise<Response>) {
+    return listenNodeHttp({ port }, handler);
   },
+  listenHttp: listenNodeHttp,
   async linkInfo(path: string): Promise<LinkInfo | undefined> {
     try {
       const info = await lstat(path);

@@ -199,6 +199,16 @@ export interface Runtime extends CoreRuntime {
    * the OAuth redirect listener of `mcpwire auth login` (RFC 8252 7.3), `mcpwire replay --http`.
    */
   serveLoopback(port: number, handler: (request: Request) => Response | Promise<Response>): Promise<LoopbackListener>;
+  /**
+   * An HTTP listener on `options.hostname` (default 127.0.0.1; `::1`, `0.0.0.0`, `::` only when
+   * asked), answering each request with `handler` — the Streamable HTTP front of `mcpwire serve`.
+   * The request's body is read first, at most `maxBodyBytes` (default 16 MiB; over it: 413, the
+   * handler never called); `request.signal` aborts when the client goes away before its answer
+   * is written. A Response whose body is a stream is written chunk by chunk as it comes (SSE),
+   * and cancelled when the client goes away or the listener closes. Rejects with a FileError
+   * (EADDRINUSE, EACCES, …) when it cannot listen.
+   */
+  listenHttp(options: HttpListenOptions, handler: (request: Request) => Response | Promise<Response>): Promise<HttpListener>;
   /** The command-line arguments after the script name. */
   args(): string[];
   /**
@@ -283,6 +293,22 @@ export interface LoopbackListener {
   readonly port: number;
   /** Stops listening and ends open connections. */
   close(): Promise<void>;
+}
+
+/** Options of Runtime.listenHttp. */
+export interface HttpListenOptions {
+  /** The address to bind: default 127.0.0.1 (loopback only). */
+  hostname?: string;
+  /** 0: any free port. */
+  port: number;
+  /** The largest request body read, in bytes (default 16 MiB): a larger one is answered 413. */
+  maxBodyBytes?: number;
+}
+
+/** A listener from listenHttp: where it is bound, and how to stop it. */
+export interface HttpListener extends LoopbackListener {
+  /** The address it is bound to, as given (default 127.0.0.1). */
+  readonly hostname: string;
 }
 
 export interface WorkerStart {

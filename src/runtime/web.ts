@@ -9,6 +9,7 @@ import type {
   ChildProcess,
   CoreRuntime,
   FileEntry,
+  HttpListener,
   LineReader,
   LinkInfo,
   LoopbackListener,
@@ -100,6 +101,8 @@ export const webRuntime: Runtime = {
   createExclusive: (path) => Promise.reject(unsupported("files", `cannot create ${path}`)),
   listFiles: (path): Promise<FileEntry[]> => Promise.reject(unsupported("files", `cannot list ${path}`)),
   serveLoopback: (port): Promise<LoopbackListener> => Promise.reject(unsupported("listeners", `cannot listen on 127.0.0.1:${port}`)),
+  listenHttp: (options): Promise<HttpListener> =>
+    Promise.reject(unsupported("listeners", `cannot listen on ${options.hostname ?? "127.0.0.1"}:${options.port}`)),
   args: () => [],
   // stdout and stderr are the console: each write is one console line (its final newline dropped).
   write(stream, text) {

@@ -116,8 +116,33 @@ export interface ServerHandlers {
    * extension's. A throw is reported, never crashes the server.
    */
   notification?(method: string, params: Params | undefined, session: HostSession): void;
+  /**
+   * Optional (an addition to the contract): a 2026-07-28 `subscriptions/listen` stream is opening.
+   * `notifications` is what the host asked for, already narrowed to what `capabilities(host)`
+   * declares (a list's `listChanged`, `resources.subscribe`); return the part to honour, or
+   * undefined for all of it. The acknowledgment names what is honoured (spec 2026-07-28
+   * basic/patterns/subscriptions). `context.signal` aborts when the stream ends (the host
+   * cancelled it, the connection ended, the server closed). A bridge learns here which kinds and
+   * resource URIs a host watches; a throw is answered as a handler's throw is.
+   */
+  listen?(notifications: ListenFilter, context: ServerRequestContext): ListenFilter | undefined | Promise<ListenFilter | undefined>;
   /** A session began (a handshake-era session after `initialize`; a 2026-07-28 connection at its first request). */
   sessionOpened?(session: HostSession): void;
   /** A session ended; its in-flight requests were aborted first. */
   sessionClosed?(session: HostSession): void;
+}
+
+/**
+ * What a `subscriptions/listen` stream carries — spec 2026-07-28 basic/patterns/subscriptions
+ * ("Notification Filter"). An addition to the contract (ServerHandlers.listen).
+ */
+export interface ListenFilter {
+  /** `notifications/tools/list_changed`. */
+  readonly toolsListChanged?: boolean;
+  /** `notifications/prompts/list_changed`. */
+  readonly promptsListChanged?: boolean;
+  /** `notifications/resources/list_changed`. */
+  readonly resourcesListChanged?: boolean;
+  /** `notifications/resources/updated` for these URIs. */
+  readonly resourceSubscriptions?: readonly string[];
 }

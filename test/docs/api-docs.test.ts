@@ -54,6 +54,7 @@ test("one page per entry, named by the entry", () => {
     "docs/api/telemetry.md",
     "docs/api/extensions.md",
     "docs/api/check.md",
+    "docs/api/serve.md",
   ]);
 });
 

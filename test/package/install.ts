@@ -40,6 +40,7 @@ const ENTRIES: Readonly<Record<string, string>> = {
   "mcpwire/telemetry": "src/client/telemetry/mod.ts",
   "mcpwire/extensions": "src/client/extensions/mod.ts",
   "mcpwire/check": "src/check/mod.ts",
+  "mcpwire/serve": "src/serve/mod.ts",
 };
 const CACHE = process.env.MCPWIRE_TEST_CACHE ?? join(os.homedir(), ".cache", "mcpwire-test");
 const TSC = join(ROOT, "node_modules", ".bin", "tsc");

@@ -67,6 +67,7 @@ describe("the web runtime: what it lacks fails when asked, with a reason and wha
     })();
     assert.match(unsupported(worker, "workers"), /createSyncBridge, dispatchSync.*client\.callTool/);
     unsupported(await web.serveLoopback(0, () => new Response()).then(() => undefined, (error: unknown) => error), "listeners");
+    unsupported(await web.listenHttp({ port: 0 }, () => new Response()).then(() => undefined, (error: unknown) => error), "listeners");
     assert.throws(() => web.stdinLines(), (error) => unsupported(error, "terminal") !== "");
     assert.throws(() => web.exit(1), (error) => unsupported(error, "terminal") !== "");
     assert.throws(() => web.receiveMessageSync(new MessageChannel().port1), (error) => unsupported(error, "workers") !== "");

@@ -109,6 +109,12 @@ export interface McpManagerOptions {
    * where code generation works.
    */
   jsonSchema?: JsonSchemaValidator;
+  /**
+   * `false`: the clients declare no `tasks` capability and run no task a server asks of them
+   * (ClientOptions.taskReceiver), for a host that passes on another client's capabilities
+   * exactly (mcpwire serve, when its host declared none). Default: declared.
+   */
+  taskReceiver?: false;
 }
 
 export const DEFAULT_CONNECT_RETRIES = 3;
@@ -152,6 +158,7 @@ const MANAGER_OPTIONS = optionNames<McpManagerOptions>({
   pinning: true,
   pins: true,
   jsonSchema: true,
+  taskReceiver: true,
 });
 
 /**
@@ -194,6 +201,7 @@ export class McpManager extends ContainedEventTarget<ManagerEvents> {
       ...hostTelemetry(options.telemetry, config, this.redactor),
       pins: { pins: options.pins ?? defaultPins(config), mode: (server) => server.pinning ?? config.pinning ?? options.pinning ?? "hold" },
       ...(options.jsonSchema === undefined ? {} : { jsonSchema: options.jsonSchema }),
+      ...(options.taskReceiver === false ? { taskReceiver: false as const } : {}),
     };
     this.telemetry = supervision.telemetry;
     const emit = <K extends ManagerEventType>(type: K, detail: ManagerEvents[K]) => this.emit(type, detail);

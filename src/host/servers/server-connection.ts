@@ -61,6 +61,8 @@ export interface SupervisionOptions {
   pins?: { pins: ToolPins; mode: (server: ServerConfig) => PinningMode };
   /** Which JSON Schema validator each Client uses (ClientOptions.jsonSchema). Default: the runtime's. */
   jsonSchema?: JsonSchemaValidator;
+  /** `false`: no tasks capability declared, no task run for a server (McpManagerOptions.taskReceiver). */
+  taskReceiver?: false;
 }
 
 /** How much of a server's `serverInfo` status() copies: an Implementation is a few short fields. */

@@ -24,6 +24,8 @@ export interface SessionClientChoices {
   eraCache?: EraCache;
   telemetry?: TelemetryOptions;
   jsonSchema?: JsonSchemaValidator;
+  /** `false`: declare no tasks capability (McpManagerOptions.taskReceiver). */
+  taskReceiver?: false;
 }
 
 /** The options of a configured server's Client (the host adds `unavailable`, which names its state). */
@@ -51,5 +53,6 @@ export function sessionClientOptions(config: ServerConfig, supervision: SessionC
   if (supervision.eraCache !== undefined) options.eraCache = supervision.eraCache;
   if (supervision.telemetry !== undefined) options.telemetry = openTelemetry(supervision.telemetry);
   if (supervision.jsonSchema !== undefined) options.jsonSchema = supervision.jsonSchema;
+  if (supervision.taskReceiver === false) options.taskReceiver = false;
   return options;
 }

@@ -1,0 +1,358 @@
+// The bridge as the server half sees it: a ServerHandlers (src/server/server-handlers.ts) that
+// answers each host request from the backends of that host's BackendSet — tools, resources,
+// prompts, completion, logging, tasks — spec 2025-11-25 server/tools, server/resources,
+// server/prompts, server/utilities/completion, server/utilities/logging; the tasks extension.
+// docs/serve.md. A reader following a call: request() → #tools()/#call() → forward() (forwarding.ts)
+// → the backend's Client → its transport; the answer back the same way.
+
+import type { Client } from "../client/client.ts";
+import type { ServerCapabilities } from "../client/types.ts";
+import { isObject } from "../common/json.ts";
+import type { ServerConfig } from "../host/config/types.ts";
+import { RpcError } from "../jsonrpc/errors.ts";
+import type { Params } from "../jsonrpc/peer.ts";
+import type { HostIdentity, HostSession, ServerHandlers, ServerRequestContext } from "../server/server-handlers.ts";
+import type { BackendPool } from "./backend-pool.ts";
+import type { BackendSet } from "./backend-set.ts";
+import { type Collision, frontPromptName, frontToolName, type Route, RouteTable } from "./front-names.ts";
+import { backendParams, forward, hostError, INTERNAL_ERROR } from "./forwarding.ts";
+
+/** -32601: a method the bridge does not serve. -32602: an unknown tool, prompt or resource. */
+const METHOD_NOT_FOUND = -32601;
+const INVALID_PARAMS = -32602;
+/** Not-found answers of resources/read: -32002 (handshake era), -32602 (2026-07-28). */
+const NOT_FOUND_CODES: ReadonlySet<number> = new Set([-32002, -32602]);
+
+/** What BridgeHandlers needs of the bridge that made it. */
+export interface BridgeParts {
+  serverInfo: ServerHandlers["serverInfo"];
+  instructions?: string;
+  pool: BackendPool;
+  /** The served servers, in config order. */
+  servers: readonly ServerConfig[];
+  prefixed: boolean;
+  /** Collisions already reported (once per pair, across sets). */
+  reported: Set<string>;
+  collision(collision: Collision): void;
+}
+
+/** The routes one listing of a set found, kept until the next listing of the same kind. */
+interface SetRoutes {
+  tools?: RouteTable;
+  prompts?: RouteTable;
+  resources?: RouteTable;
+}
+
+export class BridgeHandlers implements ServerHandlers {
+  readonly serverInfo: ServerHandlers["serverInfo"];
+  readonly instructions?: string;
+  readonly #parts: BridgeParts;
+  readonly #routes = new WeakMap<BackendSet, SetRoutes>();
+  /** Task ids (tasks extension; spec 2025-11-25 basic/utilities/tasks) by the server that made them. */
+  readonly #tasks = new Map<string, string>();
+
+  constructor(parts: BridgeParts) {
+    this.#parts = parts;
+    this.serverInfo = parts.serverInfo;
+    if (parts.instructions !== undefined) this.instructions = parts.instructions;
+  }
+
+  /** What the backends of `host`'s set declare, together: a family is served when one backend serves it. */
+  async capabilities(host: HostIdentity): Promise<ServerCapabilities> {
+    const set = this.#parts.pool.setFor(host, undefined);
+    await set.start();
+    // spec 2025-11-25 server/tools: tools are always offered, and listChanged always said, since a backend lost takes its tools away.
+    const declared: ServerCapabilities = { tools: { listChanged: true } };
+    for (const [, client] of this.#ready(set)) {
+      const theirs = client.serverCapabilities ?? {};
+      if (theirs.resources !== undefined) {
+        declared.resources = { listChanged: true, ...(theirs.resources.subscribe === true || declared.resources?.subscribe ? { subscribe: true } : {}) };
+      }
+      if (theirs.prompts !== undefined) declared.prompts = { listChanged: true };
+      if (theirs.completions !== undefined) declared.completions = {};
+      if (theirs.logging !== undefined) declared.logging = {};
+    }
+    return declared;
+  }
+
+  /** Starts `host`'s set and lists its tools, prompts and resources: what start() does to report collisions early. */
+  async survey(host: HostIdentity): Promise<void> {
+    const set = this.#parts.pool.setFor(host, undefined);
+    await set.start();
+    await Promise.all([this.#tools(set), this.#prompts(set), this.#resources(set, "resources")]);
+  }
+
+  sessionOpened(session: HostSession): void {
+    if (session.host?.era === "legacy") this.#parts.pool.claim(session, session.host);
+  }
+
+  sessionClosed(session: HostSession): void {
+    void this.#parts.pool.sessionClosed(session);
+  }
+
+  notification(method: string, _params: Params | undefined, session: HostSession): void {
+    // spec 2025-11-25 client/roots ("Root List Changes"): each backend that asked roots hears it.
+    if (method !== "notifications/roots/list_changed" || session.host === undefined) return;
+    const set = this.#parts.pool.claim(session, session.host);
+    for (const [, client] of this.#ready(set)) void client.notify(method).catch(() => {});
+  }
+
+  async request(method: string, params: Params | undefined, context: ServerRequestContext): Promise<Params> {
+    const { pool } = this.#parts;
+    const set = pool.setFor(context.host, context.session);
+    const done = pool.use(set);
+    try {
+      await set.start();
+      switch (method) {
+        case "tools/list":
+          return { tools: await this.#tools(set) };
+        case "tools/call":
+          return await this.#call(set, params, context);
+        case "prompts/list":
+          return { prompts: await this.#prompts(set) };
+        case "prompts/get":
+          return await this.#prompt(set, params, context);
+        case "resources/list":
+          return { resources: await this.#resources(set, "resources") };
+        case "resources/templates/list":
+          return { resourceTemplates: await this.#resources(set, "resourceTemplates") };
+        case "resources/read":
+        case "resources/subscribe":
+        case "resources/unsubscribe":
+          return await this.#byUri(set, method, params, context);
+        case "completion/complete":
+          return await this.#complete(set, params, context);
+        case "logging/setLevel":
+          return await this.#setLevel(set, params);
+        default:
+          if (method.startsWith("tasks/")) return await this.#task(set, method, params, context);
+          throw new RpcError(`mcpwire serve does not serve ${method}`, METHOD_NOT_FOUND);
+      }
+    } finally {
+      done();
+    }
+  }
+
+  /** The ready backends of a set, in config order, with their Clients. */
+  #ready(set: BackendSet): [ServerConfig, Client][] {
+    const ready: [ServerConfig, Client][] = [];
+    for (const server of this.#parts.servers) {
+      const client = set.client(server.name);
+      if (client !== undefined) ready.push([server, client]);
+    }
+    return ready;
+  }
+
+  #table(set: BackendSet, kind: keyof SetRoutes): RouteTable {
+    const table = new RouteTable(kind === "tools" ? "tool" : kind === "prompts" ? "prompt" : "resource", this.#parts.reported, this.#parts.collision);
+    const routes = this.#routes.get(set) ?? {};
+    routes[kind] = table;
+    this.#routes.set(set, routes);
+    return table;
+  }
+
+  // --- tools: spec 2025-11-25 server/tools --------------------------------------------------
+
+  /**
+   * Every ready backend's tools as its Client lists them to this host (its own cache, of this
+   * era), less what the registry does not serve: filtered out by include/exclude, or held by
+   * its pin (docs/pinning.md) — the registry is the policy, the backend the definition.
+   */
+  async #tools(set: BackendSet): Promise<Params[]> {
+    const table = this.#table(set, "tools");
+    const registered = new Map<string, ReturnType<BackendSet["manager"]["registry"]["tools"]>[number]>();
+    for (const tool of set.manager.registry.tools()) {
+      if (tool.origin.kind === "mcp") registered.set(`${tool.origin.server}\u0000${tool.origin.tool}`, tool);
+    }
+    const listings = await Promise.all(
+      this.#ready(set).map(async ([server, client]) => {
+        try {
+          return { server, tools: await client.listTools() };
+        } catch {
+          return { server, tools: [] }; // A backend that cannot list now offers nothing now; its state tells why.
+        }
+      }),
+    );
+    const out: Params[] = [];
+    for (const { server, tools } of listings) {
+      for (const tool of tools) {
+        const entry = registered.get(`${server.name}\u0000${tool.name}`);
+        if (entry === undefined) continue;
+        const front = frontToolName(this.#parts.prefixed, entry);
+        if (table.add(front, { server: server.name, name: tool.name })) out.push({ ...tool, name: front } as unknown as Params);
+      }
+    }
+    return out;
+  }
+
+  async #call(set: BackendSet, params: Params | undefined, context: ServerRequestContext): Promise<Params> {
+    const name = params?.name;
+    if (typeof name !== "string") throw new RpcError("tools/call: params.name must be a string", INVALID_PARAMS);
+    const route = await this.#route(set, "tools", name, () => this.#tools(set));
+    const { server, client, config } = this.#backend(set, route, "tools/call");
+    const result = await forward(set, server, client, "tools/call", backendParams(params, context, route.name), context, config.timeoutMs);
+    this.#rememberTask(server, result);
+    return result;
+  }
+
+  // --- prompts: spec 2025-11-25 server/prompts -----------------------------------------------
+
+  async #prompts(set: BackendSet): Promise<Params[]> {
+    const table = this.#table(set, "prompts");
+    const out: Params[] = [];
+    for (const [server, client] of this.#ready(set)) {
+      if (client.serverCapabilities?.prompts === undefined) continue;
+      const prompts = await client.listPrompts().catch(() => []);
+      for (const prompt of prompts) {
+        const front = frontPromptName(this.#parts.prefixed, server.name, prompt.name, server.naming);
+        if (table.add(front, { server: server.name, name: prompt.name })) out.push({ ...prompt, name: front } as unknown as Params);
+      }
+    }
+    return out;
+  }
+
+  async #prompt(set: BackendSet, params: Params | undefined, context: ServerRequestContext): Promise<Params> {
+    const name = params?.name;
+    if (typeof name !== "string") throw new RpcError("prompts/get: params.name must be a string", INVALID_PARAMS);
+    const route = await this.#route(set, "prompts", name, () => this.#prompts(set));
+    const { server, client } = this.#backend(set, route, "prompts/get");
+    return await forward(set, server, client, "prompts/get", backendParams(params, context, route.name), context, undefined);
+  }
+
+  // --- resources: spec 2025-11-25 server/resources ---------------------------------------------
+
+  /** Every ready backend's resources (or templates); a URI two backends list is the first one's. */
+  async #resources(set: BackendSet, key: "resources" | "resourceTemplates"): Promise<Params[]> {
+    const table = key === "resources" ? this.#table(set, "resources") : undefined;
+    const out: Params[] = [];
+    for (const [server, client] of this.#ready(set)) {
+      if (client.serverCapabilities?.resources === undefined) continue;
+      const listed: Params[] = key === "resources"
+        ? await client.listResources().then((items) => items as unknown as Params[], () => [])
+        : await client.listResourceTemplates().then((items) => items as unknown as Params[], () => []);
+      for (const item of listed) {
+        const uri = typeof item.uri === "string" ? item.uri : undefined;
+        if (table !== undefined && uri !== undefined && !table.add(uri, { server: server.name, name: uri })) continue;
+        out.push(item);
+      }
+    }
+    return out;
+  }
+
+  /**
+   * resources/read, subscribe, unsubscribe: to the backend that listed the URI; a URI none listed
+   * (a template's, a link's) is asked of each backend with resources in turn, until one does not
+   * answer "not found".
+   */
+  async #byUri(set: BackendSet, method: string, params: Params | undefined, context: ServerRequestContext): Promise<Params> {
+    const uri = params?.uri;
+    if (typeof uri !== "string") throw new RpcError(`${method}: params.uri must be a string`, INVALID_PARAMS);
+    let known = this.#routes.get(set)?.resources?.get(uri);
+    if (known === undefined) {
+      await this.#resources(set, "resources");
+      known = this.#routes.get(set)?.resources?.get(uri);
+    }
+    if (known !== undefined) {
+      const { server, client } = this.#backend(set, known, method);
+      return await forward(set, server, client, method, backendParams(params, context), context, undefined);
+    }
+    let notFound: RpcError | undefined;
+    for (const [server, client] of this.#ready(set)) {
+      if (client.serverCapabilities?.resources === undefined) continue;
+      try {
+        return await forward(set, server.name, client, method, backendParams(params, context), context, undefined);
+      } catch (error) {
+        if (!(error instanceof RpcError) || !NOT_FOUND_CODES.has(error.rpcCode)) throw error;
+        notFound ??= error;
+      }
+    }
+    throw notFound ?? new RpcError(`${method}: no server serves ${JSON.stringify(uri)}`, INVALID_PARAMS, { data: { uri } });
+  }
+
+  // --- completion: spec 2025-11-25 server/utilities/completion --------------------------------
+
+  async #complete(set: BackendSet, params: Params | undefined, context: ServerRequestContext): Promise<Params> {
+    const ref = isObject(params?.ref) ? params!.ref as Params : undefined;
+    if (ref?.type === "ref/prompt" && typeof ref.name === "string") {
+      const route = await this.#route(set, "prompts", ref.name, () => this.#prompts(set));
+      const { server, client } = this.#backend(set, route, "completion/complete");
+      return await forward(
+        set,
+        server,
+        client,
+        "completion/complete",
+        { ...backendParams(params, context), ref: { ...ref, name: route.name } },
+        context,
+        undefined,
+      );
+    }
+    // ref/resource: the backend whose template it is, else the first that completes.
+    for (const [server, client] of this.#ready(set)) {
+      if (client.serverCapabilities?.completions === undefined) continue;
+      return await forward(set, server.name, client, "completion/complete", backendParams(params, context), context, undefined);
+    }
+    throw new RpcError("completion/complete: no server offers completions", METHOD_NOT_FOUND);
+  }
+
+  // --- logging: spec 2025-11-25 server/utilities/logging --------------------------------------
+
+  /** The host's level, to every ready backend that logs (a 2026-07-28 backend takes it per request instead). */
+  async #setLevel(set: BackendSet, params: Params | undefined): Promise<Params> {
+    const level = params?.level;
+    if (typeof level !== "string") throw new RpcError("logging/setLevel: params.level must be a string", INVALID_PARAMS);
+    await Promise.all(
+      this.#ready(set).map(async ([server, client]) => {
+        if (client.era === "modern" || client.serverCapabilities?.logging === undefined) return;
+        try {
+          await client.request("logging/setLevel", { level });
+        } catch (error) {
+          throw hostError(server.name, "logging/setLevel", error, set.manager.redactor);
+        }
+      }),
+    );
+    return {};
+  }
+
+  // --- tasks: spec 2025-11-25 basic/utilities/tasks; the 2026-07-28 tasks extension ----------
+
+  /** A tools/call answered with a task: its id is the backend's, remembered to route tasks/* to it. */
+  #rememberTask(server: string, result: Params): void {
+    const task = result.task;
+    if (isObject(task) && typeof task.taskId === "string") this.#tasks.set(task.taskId, server);
+    else if (result.resultType === "task" && typeof result.taskId === "string") this.#tasks.set(result.taskId, server);
+  }
+
+  async #task(set: BackendSet, method: string, params: Params | undefined, context: ServerRequestContext): Promise<Params> {
+    const taskId = params?.taskId;
+    const server = typeof taskId === "string" ? this.#tasks.get(taskId) : undefined;
+    if (server === undefined) throw new RpcError(`${method}: no task ${JSON.stringify(taskId)} was started through this bridge`, INVALID_PARAMS);
+    const { client } = this.#backend(set, { server, name: server }, method);
+    return await forward(set, server, client, method, backendParams(params, context), context, undefined);
+  }
+
+  // --- routing ------------------------------------------------------------------------------
+
+  /** The route of a front name: from the last listing, else from a fresh one. Unknown: -32602. */
+  async #route(set: BackendSet, kind: "tools" | "prompts", front: string, list: () => Promise<unknown>): Promise<Route> {
+    const known = this.#routes.get(set)?.[kind]?.get(front);
+    if (known !== undefined) return known;
+    await list();
+    const found = this.#routes.get(set)?.[kind]?.get(front);
+    if (found !== undefined) return found;
+    // spec 2025-11-25 server/tools ("Error Handling"): an unknown tool is -32602.
+    throw new RpcError(`mcpwire serve: no ${kind === "tools" ? "tool" : "prompt"} ${JSON.stringify(front)} is served now`, INVALID_PARAMS);
+  }
+
+  /** The ready backend of a route, or -32603 naming it and its state (a lost backend's calls fail at once). */
+  #backend(set: BackendSet, route: Route, method: string): { server: string; client: Client; config: ServerConfig } {
+    const config = this.#parts.servers.find((each) => each.name === route.server)!;
+    const client = set.client(route.server);
+    if (client !== undefined) return { server: route.server, client, config };
+    const status = set.manager.status().find((each) => each.name === route.server);
+    const why = status?.lastError === undefined ? "" : ` (${status.lastError})`;
+    throw new RpcError(
+      set.manager.redactor.redact(`server "${route.server}" is ${status?.state ?? "not running"}${why}; ${method} was not sent; try again once it is back`),
+      INTERNAL_ERROR,
+    );
+  }
+}

@@ -1,0 +1,93 @@
+// The bridge behind a real Server of the server half, a real host in front (our own Client over
+// a memory pair) and real backends behind (a handshake-era fixture and the 2026-07-28 reference
+// server, both over stdio): a host of each era reaches both backends, and what a backend asks
+// comes back to that host — as a request of its own on the handshake era, as an input_required
+// result its own MRTR loop answers on 2026-07-28 (spec 2026-07-28 basic/patterns/mrtr).
+
+import "../support/test-env.ts";
+import assert from "node:assert/strict";
+import { after, before, describe, it } from "node:test";
+import { modernServerArgs } from "../../conformance/fixtures/modern-server-launch.ts";
+import type { CallToolResult } from "../../src/client/types.ts";
+import { Client } from "../../src/mod.ts";
+import { createBridge } from "../../src/serve/mod.ts";
+import { Server } from "../../src/server/server.ts";
+import { MemoryTransport } from "../../src/transport/memory.ts";
+import { fixturePath } from "../support/fixture-process.ts";
+import { hangGuard } from "../support/hang-guard.ts";
+import { waitUntil } from "../support/polling.ts";
+import { configOf, stdioServerConfig } from "../support/server-config.ts";
+
+const FAST = { reconnectDelay: { initialMs: 20, maxMs: 80, jitter: 0 }, connectRetries: 0, probeIntervalMs: 600_000 };
+
+function text(result: CallToolResult): string {
+  return result.content.map((block) => ("text" in block ? block.text : "")).join("\n");
+}
+
+describe("a host of each era through a Server over the bridge", () => {
+  const bridge = createBridge({
+    config: configOf(
+      stdioServerConfig("asking", [fixturePath("serve/asking-server.mjs"), "asking"]),
+      stdioServerConfig("modern", modernServerArgs("--stdio", "--era", "modern")),
+    ),
+    manager: FAST,
+  });
+  const problems: string[] = [];
+  const server = new Server(bridge.handlers, { onProblem: (message) => problems.push(message) });
+  const hosts: Client[] = [];
+
+  async function host(protocol: "legacy" | "modern"): Promise<Client> {
+    const [hostEnd, serverEnd] = MemoryTransport.pair();
+    await server.connect(serverEnd);
+    const client = new Client({ name: `host-${protocol}`, version: "1.0.0" }, {
+      protocol,
+      requestTimeoutMs: 20_000,
+      handlers: {
+        sampling: () => Promise.resolve({ role: "assistant", content: { type: "text", text: `the ${protocol} host's model` }, model: "m" }),
+        elicitation: { form: () => Promise.resolve({ action: "accept", content: { name: protocol } }) },
+      },
+    });
+    await hangGuard(client.connect(hostEnd), 30_000, `the ${protocol} host's connect`);
+    hosts.push(client);
+    return client;
+  }
+
+  before(() => hangGuard(bridge.start(), 30_000, "bridge.start()"));
+  after(async () => {
+    await Promise.all(hosts.map((client) => client.close()));
+    await server.close();
+    await bridge.close();
+  });
+
+  it("a handshake-era host: names told apart, a backend's sampling asked of it, a 2026-07-28 backend's elicitation too", async () => {
+    const client = await host("legacy");
+    assert.equal(client.era, "legacy");
+    const names = (await client.listTools()).map((tool) => tool.name);
+    assert.ok(names.includes("mcp_asking_ask_sampling") && names.includes("mcp_modern_ask_name"), names.join(","));
+    assert.equal(text(await client.callTool("mcp_asking_ask_sampling")), "model said: the legacy host's model");
+    assert.equal(text(await client.callTool("mcp_modern_ask_name")), "Hello, legacy");
+  });
+
+  it("a 2026-07-28 host: the backend's input_required reaches its own MRTR loop, and the answer completes the call", async () => {
+    const client = await host("modern");
+    assert.equal(client.era, "modern");
+    assert.equal(text(await client.callTool("mcp_modern_ask_name")), "Hello, modern");
+    assert.equal(text(await client.callTool("mcp_asking_echo", { text: "hi" })), "asking: hi");
+  });
+
+  it("a handshake-era host hears a lost backend's tools go, and its log messages while it called", async () => {
+    const client = await host("legacy");
+    await client.listTools();
+    const logs: unknown[] = [];
+    client.on("log", ({ data }) => logs.push(data));
+    await client.setLoggingLevel("debug");
+    await client.callTool("mcp_asking_slow");
+    await waitUntil(() => logs.includes("slow started"), "the backend's log message");
+    let changed = 0;
+    client.on("toolslistchanged", () => changed++);
+    await assert.rejects(client.callTool("mcp_asking_crash"), /server "asking"/);
+    await waitUntil(() => changed > 0, "tools/list_changed");
+    const names = (await client.listTools({ fresh: true })).map((tool) => tool.name);
+    assert.ok(names.includes("mcp_modern_ask_name"), "the other backend's tools stay");
+  });
+});
