@@ -85,6 +85,10 @@ export const VERBS: VerbTable = {
     "connect to one server given on the command line and show what it offers",
     () => import("./verbs/inspect-verb.ts").then((verb) => ({ run: verb.inspect, usage: verb.INSPECT_USAGE, options: verb.INSPECT_OPTIONS, positionals: [] })),
   ),
+  serve: row(
+    "serve the configured servers as one MCP server, both eras: mcpwire serve [SERVER…] [--listen PORT]",
+    () => import("./verbs/serve-verb.ts").then((verb) => ({ run: verb.serve, usage: verb.SERVE_USAGE, options: verb.SERVE_OPTIONS, positionals: ["server"] })),
+  ),
   check: row(
     "judge servers against the spec: mcpwire check [SERVER…] (each finding with its level and spec section)",
     () => import("./verbs/check-verb.ts").then((verb) => ({ run: verb.check, usage: verb.CHECK_USAGE, options: verb.CHECK_OPTIONS, positionals: ["server"] })),
