@@ -18,7 +18,16 @@ import { parseArgs, UsageError } from "../args.ts";
 import { EXIT } from "../exit-codes.ts";
 import { lineOf, useRedactor, write } from "../output.ts";
 import { AD_HOC_OPTIONS, AD_HOC_USAGE, isAdHoc } from "../session/ad-hoc-servers.ts";
-import { configErrors, configSource, describeConfigError, loadSessionConfig, openTrace, SESSION_OPTIONS, stderrLine, TRACE_USAGE } from "../session/host-session.ts";
+import {
+  configErrors,
+  configSource,
+  describeConfigError,
+  loadSessionConfig,
+  openTrace,
+  SESSION_OPTIONS,
+  stderrLine,
+  TRACE_USAGE,
+} from "../session/host-session.ts";
 import { VERSION } from "../version.ts";
 
 export const SERVE_USAGE = `usage: mcpwire serve [SERVER…] [--stdio "CMD" | --http URL | --sse URL]… [--listen [HOST:]PORT] [options]
@@ -152,7 +161,9 @@ export async function serve(argv: readonly string[]): Promise<number> {
   if (listen === undefined) {
     for (const option of ["token-file", "no-auth", "allow-origin", "allow-host"]) {
       if (args.flags.has(option) || args.values.has(option) || args.lists.has(option)) {
-        throw new UsageError(`--${option} applies to the HTTP front; add --listen [HOST:]PORT (over stdio the host that launched mcpwire serve is the only caller)`);
+        throw new UsageError(
+          `--${option} applies to the HTTP front; add --listen [HOST:]PORT (over stdio the host that launched mcpwire serve is the only caller)`,
+        );
       }
     }
   }
@@ -195,6 +206,7 @@ export async function serve(argv: readonly string[]): Promise<number> {
   });
   // Listening for the signals first: one may come while the backends start.
   const interrupted = new Promise<string>((resolve) => runtime.onInterrupt((signal) => resolve(signal)));
+  let stopped: string | undefined;
   let listener: HttpListener | undefined;
   let front: HttpFront | undefined;
   try {
@@ -203,7 +215,7 @@ export async function serve(argv: readonly string[]): Promise<number> {
       const connection = await server.connect(
         new LineStreamTransport({ lines: runtime.stdinLines(), write: (text) => runtime.write("stdout", text), description: "stdio (the host)" }),
       );
-      await Promise.race([connection.closed, interrupted]);
+      stopped = await Promise.race([connection.closed.then(() => "the end of stdin"), interrupted]);
       return EXIT.ok;
     }
     front = httpFront(server, {
@@ -215,17 +227,23 @@ export async function serve(argv: readonly string[]): Promise<number> {
     try {
       listener = await runtime.listenHttp(listen, front);
     } catch (error) {
-      stderrLine(`mcpwire serve: cannot listen on ${listen.hostname}:${listen.port} (${messageOf(error)}); choose another --listen address or port, 0 for any free one`);
+      stderrLine(
+        `mcpwire serve: cannot listen on ${listen.hostname}:${listen.port} (${messageOf(error)}); choose another --listen address or port, 0 for any free one`,
+      );
       return EXIT.server;
     }
     const host = listen.hostname.includes(":") ? `[${listen.hostname}]` : listen.hostname;
     const url = `http://${host}:${listener.port}/mcp`;
-    if (!isLoopbackHost(listen.hostname)) stderrLine(`mcpwire serve: warning: listening on ${listen.hostname}, not only this machine's loopback: keep the token secret`);
-    if (token === undefined) stderrLine("mcpwire serve: warning: --no-auth: every process that can reach this address may call every tool of every server served");
+    if (!isLoopbackHost(listen.hostname)) {
+      stderrLine(`mcpwire serve: warning: listening on ${listen.hostname}, not only this machine's loopback: keep the token secret`);
+    }
+    if (token === undefined) {
+      stderrLine("mcpwire serve: warning: --no-auth: every process that can reach this address may call every tool of every server served");
+    }
     await write("stderr", `mcpwire serve: serving at ${url}; stop with Ctrl-C\n`);
     // The one place the token is shown, and only one that was made here (the user has the others).
     if (token?.source === "made") await runtime.write("stderr", `mcpwire serve: hosts must send the header  Authorization: Bearer ${token.token}\n`);
-    await interrupted;
+    stopped = await interrupted;
     return EXIT.ok;
   } finally {
     await bounded(
@@ -238,6 +256,7 @@ export async function serve(argv: readonly string[]): Promise<number> {
       CLOSE_TIMEOUT_MS,
     );
     trace?.close();
+    if (stopped !== undefined) await write("stderr", `mcpwire serve: stopped on ${stopped}; every backend closed\n`);
   }
 }
 
