@@ -9,9 +9,9 @@
 // Validation") and the JSON-RPC errors of the Server given their HTTP statuses.
 
 import { isSupportedProtocolVersion } from "../client/protocol-version.ts";
-import { META_CLIENT_CAPABILITIES, META_PROTOCOL_VERSION } from "../client/request-meta.ts";
+import { META_CLIENT_CAPABILITIES, META_PROTOCOL_VERSION, META_SUBSCRIPTION_ID } from "../client/request-meta.ts";
 import { checkOptions, optionNames } from "../common/options.ts";
-import type { JsonRpcMessage, JsonRpcRequest } from "../jsonrpc/messages.ts";
+import type { JsonRpcMessage, JsonRpcRequest, RequestId } from "../jsonrpc/messages.ts";
 import { isRequest } from "../jsonrpc/messages.ts";
 import { StreamableHttpEndpoint, type StreamableHttpEndpointOptions } from "../transport/streamable-http/server-endpoint.ts";
 import { rpcErrorReply } from "../transport/streamable-http/server-replies.ts";
@@ -19,7 +19,7 @@ import { httpGuard, type HttpGuardOptions } from "./http-guard.ts";
 import type { Server } from "./server.ts";
 
 /** Options of httpFront: the path, the guard, and the endpoint's bounds. */
-export interface HttpFrontOptions extends HttpGuardOptions, Omit<StreamableHttpEndpointOptions, "connect"> {
+export interface HttpFrontOptions extends HttpGuardOptions, Omit<StreamableHttpEndpointOptions, "connect" | "idReferences"> {
   /** The MCP endpoint's path (default `/mcp`); any other path is 404. */
   path?: string;
 }
@@ -71,6 +71,7 @@ export function httpFront(server: Server, options: HttpFrontOptions = {}): HttpF
   const endpoint = new StreamableHttpEndpoint({
     ...bounds,
     connect: (transport, sessionId) => server.connect(transport, sessionId === undefined ? {} : { sessionId }),
+    idReferences: subscriptionIds,
   });
 
   const post = async (request: Request): Promise<Response> => {
@@ -79,16 +80,19 @@ export function httpFront(server: Server, options: HttpFrontOptions = {}): HttpF
     const message = parsed.message;
     const headerVersion = request.headers.get("mcp-protocol-version");
     const initialize = isRequest(message) && message.method === "initialize";
-    if (initialize || request.headers.get("mcp-session-id") !== null) {
+    const metaVersion = metaOf(message)?.[META_PROTOCOL_VERSION];
+    const modern = metaVersion !== undefined || (headerVersion !== null && !isSupportedProtocolVersion(headerVersion)) ||
+      (isRequest(message) && (message.method === "server/discover" || message.method === "subscriptions/listen"));
+    const sessionId = request.headers.get("mcp-session-id");
+    // A session id is a handshake's — unless it names no session and the request is 2026-07-28,
+    // which ignores it (streamable-http, Backward Compatibility: "ignore it").
+    if (initialize || (sessionId !== null && (!modern || endpoint.hasSession(sessionId)))) {
       if (!initialize) {
         const refused = handshakeVersion(headerVersion, message);
         if (refused) return refused;
       }
       return endpoint.handshake(request, message);
     }
-    const metaVersion = metaOf(message)?.[META_PROTOCOL_VERSION];
-    const modern = metaVersion !== undefined || (headerVersion !== null && !isSupportedProtocolVersion(headerVersion)) ||
-      (isRequest(message) && (message.method === "server/discover" || message.method === "subscriptions/listen"));
     // Neither initialize, nor a session, nor 2026-07-28: the endpoint answers 400 (no session id).
     if (!modern) return endpoint.handshake(request, message);
     if (!isRequest(message)) return endpoint.stateless(request, message, () => 200);
@@ -184,6 +188,19 @@ function statusOf(answer: JsonRpcMessage, fieldsMissing: boolean): number {
   if (code === -32601) return 404;
   if (BAD_REQUEST_CODES.has(code) || (code === -32602 && fieldsMissing)) return 400;
   return 200;
+}
+
+/**
+ * spec 2026-07-28 basic/patterns/subscriptions: a listen stream's notifications and its answer
+ * carry the listen request's JSON-RPC id as `_meta` subscriptionId; the stateless Transport gave
+ * the request an id of its own, so the host's goes back in its place.
+ */
+function subscriptionIds(message: JsonRpcMessage, internal: RequestId, host: RequestId): JsonRpcMessage {
+  const holder = "result" in message ? message.result : "params" in message ? message.params : undefined;
+  const meta = holder?._meta;
+  if (!isPlainObject(meta) || meta[META_SUBSCRIPTION_ID] !== internal) return message;
+  const rewritten = { ...holder, _meta: { ...meta, [META_SUBSCRIPTION_ID]: host } };
+  return "result" in message ? { ...message, result: rewritten } : { ...message, params: rewritten } as JsonRpcMessage;
 }
 
 function metaOf(message: JsonRpcMessage): Record<string, unknown> | undefined {

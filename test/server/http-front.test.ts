@@ -124,6 +124,20 @@ describe("httpFront: our own Client in each era", () => {
     });
   }
 
+  test("a legacy Client answers the server's roots/list, sent on the stream of the tools/call that asked", async () => {
+    const target = await front();
+    const client = new Client({ name: "front-test", version: "1" }, { roots: [{ uri: "file:///work/project", name: "project" }] });
+    try {
+      await client.connect(new StreamableHttpTransport({ url: target.url, listen: false }), { protocol: "legacy" });
+      const result = await client.callTool("ask", { method: "roots/list" });
+      const text = (result.content[0] as { text: string }).text;
+      assert.deepEqual(JSON.parse(text).roots, [{ uri: "file:///work/project", name: "project" }]);
+    } finally {
+      await client.close();
+      await target.close();
+    }
+  });
+
   test("a legacy Client's session is the Server's session under its Mcp-Session-Id, and ends with its DELETE", async () => {
     const target = await front();
     const client = new Client({ name: "front-test", version: "1" });
@@ -259,6 +273,36 @@ describe("httpFront: the 2026-07-28 HTTP rules", () => {
       );
       assert.equal(unknownTool.status, 200);
       assert.equal((await unknownTool.json()).error.code, -32602);
+    } finally {
+      await target.close();
+    }
+  });
+
+  test("a subscriptions/listen stream stays open and carries the changes it asked for; an unknown Mcp-Session-Id is ignored", async () => {
+    const target = await front();
+    try {
+      const aborter = new AbortController();
+      const response = await target.post(
+        { jsonrpc: "2.0", id: "listen-1", method: "subscriptions/listen", params: { notifications: { toolsListChanged: true }, _meta: modernMeta() } },
+        { ...modernHeaders("subscriptions/listen"), "mcp-session-id": "a-stale-session-of-another-era" },
+        aborter.signal,
+      );
+      assert.equal(response.status, 200);
+      assert.equal(response.headers.get("content-type"), "text/event-stream");
+      assert.equal(response.headers.get("mcp-session-id"), null);
+      const events = sseReader(response);
+      const ack = JSON.parse((await events.next())!.data);
+      assert.equal(ack.method, "notifications/subscriptions/acknowledged");
+      assert.equal(ack.params._meta["io.modelcontextprotocol/subscriptionId"], "listen-1");
+      await target.server.broadcast("notifications/tools/list_changed");
+      const change = JSON.parse((await events.next())!.data);
+      assert.equal(change.method, "notifications/tools/list_changed");
+      assert.equal(change.params._meta["io.modelcontextprotocol/subscriptionId"], "listen-1", "the host's own id, not the internal one");
+      await target.server.broadcast("notifications/prompts/list_changed"); // not asked for
+      await target.server.broadcast("notifications/tools/list_changed");
+      assert.equal(JSON.parse((await events.next())!.data).method, "notifications/tools/list_changed");
+      aborter.abort();
+      await events.cancel();
     } finally {
       await target.close();
     }
