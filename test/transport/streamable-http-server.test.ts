@@ -313,6 +313,22 @@ describe("Streamable HTTP server side: bounds", () => {
     }
   });
 
+  test("an open SSE stream gets a keep-alive comment every keepAliveMs, and a session with one open is not idle", async () => {
+    const server = await serve({ keepAliveMs: 20, idleTimeoutMs: 40 });
+    try {
+      const id = await server.initialize();
+      const get = await fetch(server.url, { headers: { accept: "text/event-stream", "mcp-session-id": id } });
+      const reader = get.body!.getReader();
+      let text = "";
+      for (let i = 0; i < 50 && !text.includes(": keep-alive"); i++) text += new TextDecoder().decode((await reader.read()).value);
+      assert.match(text, /^: keep-alive$/m);
+      assert.equal(server.endpoint.sessionCount, 1, "busy with its GET stream: not ended as idle");
+      await reader.cancel();
+    } finally {
+      await server.close();
+    }
+  });
+
   test("a session idle past idleTimeoutMs is ended (then 404)", async () => {
     const server = await serve({ idleTimeoutMs: 80, keepAliveMs: 20 });
     try {
