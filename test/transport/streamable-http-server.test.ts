@@ -195,7 +195,7 @@ describe("Streamable HTTP server side (handshake sessions)", () => {
   test("the GET stream carries what is sent with no related request; after a drop, Last-Event-ID replays exactly what was missed", async () => {
     const id = await server.initialize();
     const transport = server.echo.transports.at(-1)!;
-    const get = () => fetch(server.url, { headers: { accept: "text/event-stream", "mcp-session-id": id } });
+    const get = () => fetch(server.url, { headers: { accept: "text/event-stream", "mcp-session-id": id, "mcp-protocol-version": "2025-11-25" } });
     const first = await get();
     assert.equal(first.headers.get("content-type"), "text/event-stream");
     const events = sseReader(first);
