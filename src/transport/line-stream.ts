@@ -1,0 +1,146 @@
+// A transport over a source of lines and a write function: newline-delimited JSON-RPC, one
+// message a line, for a server whose stdio is its wire (`mcpwire serve` on its own stdin and
+// stdout) — spec 2025-11-25 basic/transports ("stdio"); spec 2026-07-28 basic/transports/stdio.
+// A line that is not JSON, not JSON-RPC, too large or too deep is reported through onerror as a
+// MalformedMessageError, which the server half answers (-32700 / -32600), and reading goes on.
+
+import { DEFAULT_MAX_DEPTH, jsonTextDepth } from "../common/bounded.ts";
+import { messageOf } from "../common/error-text.ts";
+import { checkOptions, optionNames } from "../common/options.ts";
+import { DEFAULT_MAX_MESSAGE_BYTES, readHead } from "../jsonrpc/line-decoder.ts";
+import { encodeLine } from "../jsonrpc/line-encoder.ts";
+import { type JsonRpcMessage, type RequestId, undeliverableResponse, whyNotJsonRpc } from "../jsonrpc/messages.ts";
+import { TransportBase } from "./lifecycle.ts";
+import { MalformedMessageError } from "./malformed-message.ts";
+import { TransportError, UndeliverableMessageError } from "./transport.ts";
+
+/** Where the lines come from: the next line without its line ending, undefined at the end (the runtime's LineReader is one). */
+export interface LineSource {
+  readLine(): Promise<string | undefined>;
+}
+
+/** Options of a LineStreamTransport: its lines, its writer, its name and its limits. */
+export interface LineStreamTransportOptions {
+  /** The incoming lines (`runtime.stdinLines()`). */
+  lines: LineSource;
+  /** Writes text out, in order; resolves once it is handed on (`(text) => runtime.write("stdout", text)`). */
+  write: (text: string) => Promise<void>;
+  /** Says what it is in messages. Default "stdio (this process)". */
+  description?: string;
+  /** Largest message taken, in bytes of UTF-8; a longer line is answered -32600 and skipped. Default 64 MiB. */
+  maxMessageBytes?: number;
+  /** Deepest nesting of a message taken; a deeper one is answered -32600 and skipped. Default 64. */
+  maxDepth?: number;
+}
+
+const OPTIONS = optionNames<LineStreamTransportOptions>({ lines: true, write: true, description: true, maxMessageBytes: true, maxDepth: true });
+const PREVIEW_CHARS = 80;
+
+/** A transport over a source of lines and a write function (a stdio server's own stdin and stdout). */
+export class LineStreamTransport extends TransportBase {
+  readonly description: string;
+  readonly traceName = "stdio";
+  readonly #lines: LineSource;
+  readonly #write: (text: string) => Promise<void>;
+  readonly #maxBytes: number;
+  readonly #maxDepth: number;
+  /** The last write handed on: close() waits for it, so an answer written just before is not lost. */
+  #lastWrite: Promise<void> = Promise.resolve();
+
+  constructor(options: LineStreamTransportOptions) {
+    super();
+    checkOptions("LineStreamTransport", options, OPTIONS, ["lines", "write"]);
+    this.#lines = options.lines;
+    this.#write = options.write;
+    this.description = options.description ?? "stdio (this process)";
+    this.#maxBytes = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
+    this.#maxDepth = options.maxDepth ?? DEFAULT_MAX_DEPTH;
+  }
+
+  start(): Promise<void> {
+    const refused = this.claimStart();
+    if (refused !== undefined) return Promise.reject(refused);
+    void this.#read();
+    return Promise.resolve();
+  }
+
+  send(message: JsonRpcMessage): Promise<void> {
+    if (this.ending) return Promise.reject(this.refusal("method" in message ? message.method : "a response", "closed"));
+    const written = this.#write(encodeLine(message)).catch((error: unknown) => {
+      throw new TransportError(`${this.description}: could not write a message: ${messageOf(error)}`, "send-failed", { cause: error });
+    });
+    this.#lastWrite = written.catch(() => {});
+    return written;
+  }
+
+  protected async shutdown(): Promise<void> {
+    await this.#lastWrite;
+    this.notifyClose({ reason: "closed by this end" });
+  }
+
+  /** Reads lines until the source ends or the transport closes; each whole message to onmessage. */
+  async #read(): Promise<void> {
+    for (;;) {
+      let line: string | undefined;
+      try {
+        line = await this.#lines.readLine();
+      } catch (error) {
+        this.notifyClose({ reason: `input failed: ${messageOf(error)}` });
+        return;
+      }
+      if (this.ending) return;
+      if (line === undefined) {
+        this.notifyClose({ reason: "input ended" });
+        return;
+      }
+      if (line.trim() !== "") this.#take(line);
+    }
+  }
+
+  /** One line: a message for onmessage, or a report saying why it is skipped. */
+  #take(line: string): void {
+    // A string's length is at most its UTF-8 size and a third of it at least: measured exactly only when in doubt.
+    if (line.length > this.#maxBytes || (line.length * 3 > this.#maxBytes && new TextEncoder().encode(line).length > this.#maxBytes)) {
+      const head = readHead(line.slice(0, 256));
+      if (head.kind === "response") {
+        // An answer to one of our requests (sampling, …): that request fails now, saying why.
+        const detail = `the answer is over maxMessageBytes (${this.#maxBytes}) and was skipped`;
+        const response = head.id === undefined ? { reason: "too-large" as const, detail } : { id: head.id, reason: "too-large" as const, detail };
+        this.reportError(new UndeliverableMessageError(`${this.description}: ${detail}`, { response }));
+        return;
+      }
+      this.#skip(line, `a message over maxMessageBytes (${this.#maxBytes})`, -32600, head.id);
+      return;
+    }
+    if (jsonTextDepth(line, this.#maxDepth + 1) > this.#maxDepth) {
+      this.#skip(line, `a message nested deeper than ${this.#maxDepth}`, -32600, readHead(line.slice(0, 256)).id);
+      return;
+    }
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch (error) {
+      this.#skip(line, `a line that is not JSON (${messageOf(error)})`, -32700, undefined);
+      return;
+    }
+    const why = whyNotJsonRpc(value);
+    if (why === undefined) {
+      this.receive(value as JsonRpcMessage);
+      return;
+    }
+    const response = undeliverableResponse(value);
+    if (response !== undefined) {
+      this.reportError(new UndeliverableMessageError(`${this.description}: ${response.detail}`, { response }));
+      return;
+    }
+    const id = (value as { id?: unknown } | null)?.id;
+    this.#skip(line, `a line that is not a JSON-RPC message (${why})`, -32600, typeof id === "string" || typeof id === "number" ? id : undefined);
+  }
+
+  #skip(line: string, what: string, rpcCode: -32700 | -32600, id: RequestId | undefined): void {
+    const preview = line.length > PREVIEW_CHARS ? `${line.slice(0, PREVIEW_CHARS)}…` : line;
+    this.reportError(
+      new MalformedMessageError(`${this.description}: ${what}, skipped: ${JSON.stringify(preview)}`, "bad-line", { rpcCode, id: id ?? null }),
+    );
+  }
+}
