@@ -12,7 +12,7 @@ import { coreRuntime } from "../../runtime/mod.ts";
 import type { Transport } from "../transport.ts";
 import { accepts, rpcErrorReply } from "./server-replies.ts";
 import { HttpSession, idOf } from "./server-session.ts";
-import { type AnswerStatus, StatelessTransport } from "./server-stateless.ts";
+import { type AnswerStatus, type IdReferences, StatelessTransport } from "./server-stateless.ts";
 import type { SseWriter } from "./sse-writer.ts";
 
 /** Options of StreamableHttpEndpoint: who serves each Transport, and the bounds. */
@@ -39,6 +39,8 @@ export interface StreamableHttpEndpointOptions {
   keepAliveMs?: number;
   /** Retry-After of a 503 when the sessions are full (default 5 s). */
   retryAfterSeconds?: number;
+  /** On the stateless Transport: rewrites what else in a message names its request by id (IdReferences). */
+  idReferences?: IdReferences;
 }
 
 /** A POST body read and checked: one JSON-RPC message, or the reply that refuses it. */
@@ -65,6 +67,11 @@ export class StreamableHttpEndpoint {
   /** Handshake sessions now open. */
   get sessionCount(): number {
     return this.#sessions.size;
+  }
+
+  /** Whether `id` names a handshake session still open. */
+  hasSession(id: string): boolean {
+    return this.#sessions.has(id);
   }
 
   /**
@@ -147,7 +154,7 @@ export class StreamableHttpEndpoint {
     }
     const session = this.#sessionOf(request);
     if (session instanceof Response) return session;
-    return session.get(request.headers.get("last-event-id"));
+    return session.get(request.headers.get("last-event-id"), request.headers.get("mcp-protocol-version") ?? undefined);
   }
 
   /** A DELETE: the session ends (2025-11-25 transports, Session Management 5); later requests get 404. */
@@ -214,7 +221,7 @@ export class StreamableHttpEndpoint {
   }
 
   async #openStateless(): Promise<StatelessTransport> {
-    const transport = new StatelessTransport((writer) => this.#track(writer));
+    const transport = new StatelessTransport((writer) => this.#track(writer), this.#options.idReferences);
     transport.onclose = () => {
       if (this.#stateless !== undefined) this.#stateless = undefined;
     };
