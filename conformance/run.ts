@@ -201,7 +201,6 @@ async function main(): Promise<number> {
       ? []
       : parsed.suiteArgs.filter((arg, i, all) => !["-o", "--output-dir"].includes(arg) && !["-o", "--output-dir"].includes(all[i - 1] ?? ""));
     const serverCode = await runServerSide({ root: ROOT, deno: DENO, suite: SUITE, outDir, targets: parsed.targets, baseline: parsed.baseline, suiteArgs });
-    process.stdout.write(`\nserver side: ${serverCode === 0 ? "PASSED" : "FAILED"}\n`);
     code = Math.max(code, serverCode);
   }
   return code;
