@@ -7,10 +7,11 @@
 // See conformance/README.md.
 
 import { type ChildProcess, spawn } from "node:child_process";
-import { createWriteStream, existsSync, mkdirSync } from "node:fs";
+import { createWriteStream, existsSync, mkdirSync, readFileSync } from "node:fs";
 import { connect, createServer } from "node:net";
 import { join, relative, resolve } from "node:path";
 import process from "node:process";
+import { parse as parseYaml } from "yaml";
 import { isFailing, listedUnder, oneLine, readBaseline, readResults } from "./suite-report.ts";
 
 /** What the serve leg needs; until it exists the leg is skipped and says why. */
@@ -60,6 +61,20 @@ function optionValue(args: string[], name: string): string | undefined {
   const at = args.findIndex((arg) => arg === name || arg.startsWith(`${name}=`));
   if (at < 0) return undefined;
   return args[at] === name ? args[at + 1] : args[at]!.slice(name.length + 1);
+}
+
+/**
+ * The server scenarios a requirement set scores (its frozen `server:` list in the suite's
+ * requirements/<set>.yaml); the others it runs (`not_scored`: extensions, pending, added after
+ * release) count for no pass rate. Undefined when the set has no such file.
+ */
+function scoredBy(options: ServerSideOptions, set: string | undefined): Set<string> | undefined {
+  if (set === undefined) return undefined;
+  const file = resolve(options.suite, "..", "..", "requirements", `${set}.yaml`);
+  if (!existsSync(file)) return undefined;
+  const parsed: unknown = parseYaml(readFileSync(file, "utf8"));
+  const server = typeof parsed === "object" && parsed !== null ? (parsed as { server?: unknown }).server : undefined;
+  return Array.isArray(server) ? new Set(server.filter((name): name is string => typeof name === "string")) : undefined;
 }
 
 function freePort(): Promise<number> {
@@ -266,10 +281,12 @@ export async function runServerSide(options: ServerSideOptions): Promise<number>
       scores.push(await runOne(options, set, target));
     }
   }
-  say(`\n=== server side: scenarios passing (checks passing) ===`);
+  say(`\n=== server side: scenarios passing (checks passing); of those the requirement set scores ===`);
   for (const score of scores) {
     const total = score.passed.length + score.failed.length;
-    const checks = `${score.checksPassed}/${score.checksCounted} checks`;
+    const scored = scoredBy(options, score.set === "-" ? undefined : score.set);
+    const ofScored = scored === undefined ? "" : `; scored ${score.passed.filter((name) => scored.has(name)).length}/${scored.size}`;
+    const checks = `${score.checksPassed}/${score.checksCounted} checks${ofScored}`;
     say(`  ${score.set.padEnd(11)} ${score.target.padEnd(8)} ${score.passed.length}/${total} scenarios (${checks})  ${score.code === 0 ? "ok" : "FAILED"}`);
   }
   // The issue's measure: the bridge passes every scenario the fixture passes alone.
