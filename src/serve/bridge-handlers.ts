@@ -12,13 +12,14 @@ import { isObject } from "../common/json.ts";
 import type { ServerConfig } from "../host/config/types.ts";
 import { RpcError } from "../jsonrpc/errors.ts";
 import type { Params } from "../jsonrpc/peer.ts";
-import type { HostIdentity, HostSession, ServerHandlers, ServerRequestContext } from "../server/server-handlers.ts";
+import type { HostIdentity, HostSession, ListenFilter, ServerHandlers, ServerRequestContext } from "../server/server-handlers.ts";
 import type { BackendPool } from "./backend-pool.ts";
 import type { BackendSet } from "./backend-set.ts";
 import { type Collision, frontPromptName, frontToolName, type Route, RouteTable } from "./front-names.ts";
 import { backendParams, forward, hostError, INTERNAL_ERROR } from "./forwarding.ts";
 import { HeldCall, HeldCalls } from "./held-calls.ts";
 import { requestCaller, statelessCaller } from "./host-forwarders.ts";
+import { ResourceSubscriptions } from "./resource-subscriptions.ts";
 
 /** -32601: a method the bridge does not serve. -32602: an unknown tool, prompt or resource. */
 const METHOD_NOT_FOUND = -32601;
@@ -53,6 +54,7 @@ export class BridgeHandlers implements ServerHandlers {
   readonly instructions?: string;
   readonly #parts: BridgeParts;
   readonly #routes = new WeakMap<BackendSet, SetRoutes>();
+  readonly #subscriptions = new ResourceSubscriptions();
   /** Task ids (tasks extension; spec 2025-11-25 basic/utilities/tasks) by the server that made them. */
   readonly #tasks = new Map<string, string>();
 
@@ -122,9 +124,10 @@ export class BridgeHandlers implements ServerHandlers {
         case "resources/templates/list":
           return { resourceTemplates: await this.#resources(set, "resourceTemplates") };
         case "resources/read":
+          return await this.#byUri(set, method, params, context);
         case "resources/subscribe":
         case "resources/unsubscribe":
-          return await this.#byUri(set, method, params, context);
+          return await this.#subscription(set, method, params);
         case "completion/complete":
           return await this.#complete(set, params, context);
         case "logging/setLevel":
@@ -245,7 +248,7 @@ export class BridgeHandlers implements ServerHandlers {
   }
 
   /**
-   * resources/read, subscribe, unsubscribe: to the backend that listed the URI; a URI none listed
+   * resources/read: to the backend that listed the URI; a URI none listed
    * (a template's, a link's) is asked of each backend with resources in turn, until one does not
    * answer "not found".
    */
@@ -272,6 +275,58 @@ export class BridgeHandlers implements ServerHandlers {
       }
     }
     throw notFound ?? new RpcError(`${method}: no server serves ${JSON.stringify(uri)}`, INVALID_PARAMS, { data: { uri } });
+  }
+
+  /** The ready backend that serves `uri`: the one that listed it, else the first that takes subscriptions. */
+  async #uriOwner(set: BackendSet, uri: string): Promise<{ server: string; client: Client } | undefined> {
+    let known = this.#routes.get(set)?.resources?.get(uri);
+    if (known === undefined) {
+      await this.#resources(set, "resources");
+      known = this.#routes.get(set)?.resources?.get(uri);
+    }
+    if (known !== undefined) return this.#backend(set, known, "resources/subscribe");
+    const taker = this.#ready(set).find(([, client]) => client.serverCapabilities?.resources?.subscribe === true);
+    return taker === undefined ? undefined : { server: taker[0].name, client: taker[1] };
+  }
+
+  /** A handshake-era host's resources/subscribe or unsubscribe, to the backend that serves the URI, in its era. */
+  async #subscription(set: BackendSet, method: string, params: Params | undefined): Promise<Params> {
+    const uri = params?.uri;
+    if (typeof uri !== "string") throw new RpcError(`${method}: params.uri must be a string`, INVALID_PARAMS);
+    const owner = await this.#uriOwner(set, uri);
+    if (owner === undefined) throw new RpcError(`${method}: no server takes subscriptions to ${JSON.stringify(uri)}`, INVALID_PARAMS, { data: { uri } });
+    if (method === "resources/subscribe") await this.#subscriptions.subscribe(set, owner.server, owner.client, uri);
+    else await this.#subscriptions.unsubscribe(set, owner.server, owner.client, uri, set.manager.redactor);
+    return {};
+  }
+
+  /**
+   * A 2026-07-28 host opens a `subscriptions/listen` stream (ServerHandlers.listen): each
+   * resource URI it names is subscribed at the backend that serves it for as long as the stream
+   * lasts; those no backend takes are left out of what is honoured (spec 2026-07-28
+   * basic/patterns/subscriptions: the acknowledgment names what is honoured).
+   */
+  async listen(notifications: ListenFilter, context: ServerRequestContext): Promise<ListenFilter | undefined> {
+    const uris = notifications.resourceSubscriptions ?? [];
+    if (uris.length === 0) return undefined;
+    const { pool } = this.#parts;
+    const set = pool.setFor(context.host, context.session);
+    await set.start();
+    const honoured: string[] = [];
+    for (const uri of uris) {
+      const owner = await this.#uriOwner(set, uri).catch(() => undefined);
+      if (owner === undefined) continue;
+      try {
+        await this.#subscriptions.subscribe(set, owner.server, owner.client, uri);
+      } catch {
+        continue; // Not honoured: the acknowledgment leaves it out.
+      }
+      honoured.push(uri);
+      context.signal.addEventListener("abort", () => {
+        void this.#subscriptions.unsubscribe(set, owner.server, set.client(owner.server), uri, set.manager.redactor).catch(() => {});
+      }, { once: true });
+    }
+    return { ...notifications, resourceSubscriptions: honoured };
   }
 
   // --- completion: spec 2025-11-25 server/utilities/completion --------------------------------
