@@ -39,7 +39,7 @@ describe("one backend, a handshake-era host", () => {
     bridge.handlers.sessionOpened?.(session);
     const { tools } = await bridge.handlers.request("tools/list", {}, hostContext(session, host, "tools/list"));
     const names = (tools as { name: string }[]).map((tool) => tool.name).sort();
-    assert.deepEqual(names, ["ask_elicit", "ask_roots", "ask_sampling", "crash", "echo", "hang", "needs_sampling", "slow"]);
+    assert.deepEqual(names, ["ask_elicit", "ask_roots", "ask_sampling", "crash", "echo", "hang", "leak", "needs_sampling", "slow"]);
   });
 
   it("a backend's sampling, elicitation and roots go to the host request that called, and the answers come back", async () => {
