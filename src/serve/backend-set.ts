@@ -16,10 +16,11 @@ import type { McpwireConfig, ServerConfig } from "../host/config/types.ts";
 import { McpManager, type McpManagerOptions } from "../host/servers/manager.ts";
 import type { Params } from "../jsonrpc/peer.ts";
 import type { HostIdentity, HostSession } from "../server/server-handlers.ts";
+import type { EraPreference } from "./era-preference.ts";
 import { capabilitiesBesideHandlers, forwardingHandlers, InFlight } from "./host-forwarders.ts";
 
 /** The manager options a bridge passes on (it sets the host's own: capabilities, handlers, clientInfo, registry). */
-export type BackendManagerOptions = Omit<McpManagerOptions, "capabilities" | "handlers" | "clientInfo" | "registry" | "taskReceiver">;
+export type BackendManagerOptions = Omit<McpManagerOptions, "capabilities" | "handlers" | "clientInfo" | "registry" | "taskReceiver" | "eraCache">;
 
 /** What a BackendSet tells the bridge. */
 export interface BackendSetEvents {
@@ -48,12 +49,14 @@ export class BackendSet {
   #starting: Promise<void> | undefined;
   readonly #watched = new WeakSet<Client>();
 
-  constructor(config: McpwireConfig, host: HostIdentity, options: BackendManagerOptions, events: BackendSetEvents) {
+  constructor(config: McpwireConfig, host: HostIdentity, options: BackendManagerOptions, events: BackendSetEvents, eras: EraPreference) {
     this.era = host.era;
     const clientInfo: Implementation = host.clientInfo ?? { name: "mcpwire-serve", version: "0" };
     const capabilities: ClientCapabilities = host.capabilities;
     this.manager = new McpManager(config, {
       ...options,
+      // The host's era first, where the backend speaks it (era-preference.ts); the caller's own cache is not written with a bridge's choices.
+      eraCache: eras[host.era],
       clientInfo,
       capabilities: capabilitiesBesideHandlers(capabilities),
       handlers: (server: ServerConfig) => forwardingHandlers(server.name, capabilities, this.inFlight),

@@ -3,15 +3,18 @@
 // ("src/serve/"). createBridge() makes the handlers (bridge-handlers.ts), the pool of backend
 // sets (backend-pool.ts: a host's own McpManager), and the events a CLI or embedder reports.
 
+import type { ProtocolEra } from "../client/protocol-version.ts";
 import type { Implementation } from "../client/types.ts";
 import { ContainedEventTarget, type ListenerFailure } from "../common/events.ts";
 import { McpwireError } from "../common/mcpwire-error.ts";
 import type { McpwireConfig } from "../host/config/types.ts";
+import type { ServerStatus } from "../host/servers/manager.ts";
 import { namingFormatProblem } from "../registry/naming.ts";
 import type { HostIdentity, ServerHandlers } from "../server/server-handlers.ts";
 import { BackendPool, type PoolLimits } from "./backend-pool.ts";
 import { type BackendManagerOptions, BackendSet } from "./backend-set.ts";
 import { BridgeHandlers } from "./bridge-handlers.ts";
+import { eraPreference } from "./era-preference.ts";
 import { HeldCalls } from "./held-calls.ts";
 import { type BridgeNaming, type Collision, prefixes } from "./front-names.ts";
 
@@ -65,6 +68,16 @@ export interface BridgeEvents {
   problem: { message: string; error?: unknown };
 }
 
+/** One backend set as Bridge.status() reports it. */
+export interface BackendSetStatus {
+  /** The era of the host(s) it serves. */
+  host: ProtocolEra;
+  /** Host sessions that used it (one for a handshake-era session's own set). */
+  sessions: number;
+  /** Its servers, as McpManager.status() reports them (the era each speaks, its state, its tools). */
+  servers: ServerStatus[];
+}
+
 /** What createBridge returns: the handlers for a Server of the server half, and the bridge's life. */
 export interface Bridge {
   /** Give them to `new Server(handlers)` (src/server/server.ts). */
@@ -76,6 +89,8 @@ export interface Bridge {
    * are reported. Resolves when each backend is ready or has given up; never rejects for one.
    */
   start(): Promise<void>;
+  /** Every live backend set: the era of the host(s) it serves, how many sessions, and its servers as its manager reports them. */
+  status(): BackendSetStatus[];
   /** Closes every backend set (each backend's process ended as its manager ends it), bounded by the managers' closeTimeoutMs. */
   close(): Promise<void>;
 }
@@ -120,11 +135,12 @@ export function createBridge(options: BridgeOptions): Bridge {
   const served: McpwireConfig = { ...config, servers };
   const events = new BridgeEventTarget();
   const managerOptions = options.manager ?? {};
+  const eras = eraPreference();
   const pool = new BackendPool((host) =>
     new BackendSet(served, host, managerOptions, {
       problem: (message) => events.fire("problem", { message }),
       warning: (message) => events.fire("warning", { message }),
-    }), options.pool);
+    }, eras), options.pool);
   const held = new HeldCalls(options.hold);
   const handlers = new BridgeHandlers({
     serverInfo: options.serverInfo ?? { name: "mcpwire-serve", version: "0.2.0" },
@@ -153,6 +169,7 @@ export function createBridge(options: BridgeOptions): Bridge {
       })();
       return starting;
     },
+    status: () => pool.sets().map((set) => ({ host: set.era, sessions: set.sessions.size, servers: set.manager.status() })),
     close: () => {
       held.close();
       return pool.close();

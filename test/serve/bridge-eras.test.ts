@@ -101,5 +101,26 @@ describe("the 2026-07-28 reference server behind the bridge", () => {
     const result = await bridge.handlers.request("tools/call", { name: "ask_name", arguments: {} }, context);
     assert.equal(texts(result), "Hello, Grace");
     assert.deepEqual(context.asked.map((each) => each.method), ["elicitation/create"]);
+    // A backend of the 2026-07-28 era only: the bridge speaks its era, and translates.
+    const eras = bridge.status().filter((set) => set.host === "legacy").map((set) => set.servers[0]?.era);
+    assert.deepEqual(eras, ["modern"]);
+  });
+});
+
+describe("a backend of both eras behind the bridge", () => {
+  const bridge = createBridge({ config: configOf(stdioServerConfig("dual", modernServerArgs("--stdio", "--era", "dual"))), manager: FAST });
+  after(() => bridge.close());
+
+  it("is spoken to in each host's own era", async () => {
+    for (const era of ["legacy", "modern"] as const) {
+      const host = hostIdentity(era, {});
+      await bridge.handlers.capabilities(host);
+      const session = testSession(host);
+      bridge.handlers.sessionOpened?.(session);
+      const result = await bridge.handlers.request("tools/call", { name: "echo", arguments: { message: era } }, hostContext(session, host, "tools/call"));
+      assert.match(texts(result), new RegExp(era));
+    }
+    const spoken = bridge.status().map((set) => [set.host, set.servers[0]?.era]).sort();
+    assert.deepEqual(spoken, [["legacy", "legacy"], ["modern", "modern"]]);
   });
 });
