@@ -39,7 +39,7 @@ describe("one backend, a handshake-era host", () => {
     bridge.handlers.sessionOpened?.(session);
     const { tools } = await bridge.handlers.request("tools/list", {}, hostContext(session, host, "tools/list"));
     const names = (tools as { name: string }[]).map((tool) => tool.name).sort();
-    assert.deepEqual(names, ["ask_elicit", "ask_roots", "ask_sampling", "crash", "echo", "hang", "leak", "needs_sampling", "slow"]);
+    assert.deepEqual(names, ["ask_elicit", "ask_roots", "ask_sampling", "ask_then_cancel", "crash", "echo", "hang", "leak", "needs_sampling", "slow"]);
   });
 
   it("a backend's sampling, elicitation and roots go to the host request that called, and the answers come back", async () => {
@@ -56,6 +56,13 @@ describe("one backend, a handshake-era host", () => {
     assert.equal(texts(await bridge.handlers.request("tools/call", { name: "ask_elicit", arguments: {} }, elicit)), "user said: accept Ada");
     const roots = hostContext(session, host, "tools/call", { answer });
     assert.equal(texts(await bridge.handlers.request("tools/call", { name: "ask_roots", arguments: {} }, roots)), "roots: file:///work");
+  });
+
+  it("a backend that cancels its own request to the host: the host's request is cancelled too", async () => {
+    const context = hostContext(session, host, "tools/call", { answer: "wait" });
+    const result = await hangGuard(bridge.handlers.request("tools/call", { name: "ask_then_cancel", arguments: {} }, context), 10_000, "ask_then_cancel");
+    assert.equal(texts(result), "cancelled it");
+    assert.deepEqual(context.cancelled, ["sampling/createMessage"]);
   });
 
   it("progress and log messages reach the host request; its traceparent reaches the backend", async () => {
