@@ -7,7 +7,7 @@
 
 import type { Client } from "../client/client.ts";
 import { INPUT_CAPABLE_METHODS } from "../client/input-requests.ts";
-import type { ServerCapabilities } from "../client/types.ts";
+import type { LoggingLevel, ServerCapabilities } from "../client/types.ts";
 import { isObject } from "../common/json.ts";
 import type { ServerConfig } from "../host/config/types.ts";
 import { RpcError } from "../jsonrpc/errors.ts";
@@ -24,6 +24,8 @@ import { ResourceSubscriptions } from "./resource-subscriptions.ts";
 /** -32601: a method the bridge does not serve. -32602: an unknown tool, prompt or resource. */
 const METHOD_NOT_FOUND = -32601;
 const INVALID_PARAMS = -32602;
+/** spec 2025-11-25 server/utilities/logging ("Log Levels"): RFC 5424's, most verbose first. */
+const LOGGING_LEVELS: ReadonlySet<string> = new Set(["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"]);
 /** Not-found answers of resources/read: -32002 (handshake era), -32602 (2026-07-28). */
 const NOT_FOUND_CODES: ReadonlySet<number> = new Set([-32002, -32602]);
 
@@ -55,6 +57,8 @@ export class BridgeHandlers implements ServerHandlers {
   readonly #parts: BridgeParts;
   readonly #routes = new WeakMap<BackendSet, SetRoutes>();
   readonly #subscriptions = new ResourceSubscriptions();
+  /** The level last set at each backend of each set (logging/setLevel is sent only when it changes). */
+  readonly #levels = new WeakMap<BackendSet, Map<string, LoggingLevel>>();
   /** Task ids (tasks extension; spec 2025-11-25 basic/utilities/tasks) by the server that made them. */
   readonly #tasks = new Map<string, string>();
 
@@ -357,21 +361,33 @@ export class BridgeHandlers implements ServerHandlers {
 
   // --- logging: spec 2025-11-25 server/utilities/logging --------------------------------------
 
-  /** The host's level, to every ready backend that logs (a 2026-07-28 backend takes it per request instead). */
+  /**
+   * A handshake-era host's level, to each ready backend in its era: logging/setLevel to a
+   * handshake-era backend that logs; to a 2026-07-28 backend the level its requests carry from
+   * now on (spec 2026-07-28 server/utilities/logging: `io.modelcontextprotocol/logLevel`).
+   */
   async #setLevel(set: BackendSet, params: Params | undefined): Promise<Params> {
     const level = params?.level;
-    if (typeof level !== "string") throw new RpcError("logging/setLevel: params.level must be a string", INVALID_PARAMS);
-    await Promise.all(
-      this.#ready(set).map(async ([server, client]) => {
-        if (client.era === "modern" || client.serverCapabilities?.logging === undefined) return;
-        try {
-          await client.request("logging/setLevel", { level });
-        } catch (error) {
-          throw hostError(server.name, "logging/setLevel", error, set.manager.redactor);
-        }
-      }),
-    );
+    if (typeof level !== "string" || !LOGGING_LEVELS.has(level)) {
+      throw new RpcError(`logging/setLevel: params.level must be one of ${[...LOGGING_LEVELS].join(", ")}`, INVALID_PARAMS);
+    }
+    await Promise.all(this.#ready(set).map(([server, client]) => this.#levelTo(set, server.name, client, level as LoggingLevel)));
     return {};
+  }
+
+  /** Sets `level` at one backend when it is not what it was last set to in this set. */
+  async #levelTo(set: BackendSet, server: string, client: Client, level: LoggingLevel): Promise<void> {
+    if (client.era === "legacy" && client.serverCapabilities?.logging === undefined) return;
+    const levels = this.#levels.get(set) ?? new Map<string, LoggingLevel>();
+    this.#levels.set(set, levels);
+    if (levels.get(server) === level) return;
+    levels.set(server, level);
+    try {
+      await client.setLoggingLevel(level);
+    } catch (error) {
+      levels.delete(server);
+      throw hostError(server, "logging/setLevel", error, set.manager.redactor);
+    }
   }
 
   // --- tasks: spec 2025-11-25 basic/utilities/tasks; the 2026-07-28 tasks extension ----------
@@ -400,7 +416,7 @@ export class BridgeHandlers implements ServerHandlers {
    * bridge gave) continuing that call; anything else goes as it is, and a 2026-07-28 backend's
    * `input_required` comes back untouched (forwarding.ts).
    */
-  #send(
+  async #send(
     set: BackendSet,
     server: string,
     client: Client,
@@ -411,6 +427,9 @@ export class BridgeHandlers implements ServerHandlers {
     timeoutMs: number | undefined,
   ): Promise<Params> {
     const era = context.host.era;
+    // A 2026-07-28 host's level travels in its request; a handshake-era backend needs it set (logging/setLevel).
+    const level = context.host.logLevel;
+    if (era === "modern" && level !== undefined && client.era === "legacy") await this.#levelTo(set, server, client, level).catch(() => {});
     if (era === "legacy") return forward(set, server, client, method, sent, requestCaller(context), { signal: context.signal, era, timeoutMs });
     if (!INPUT_CAPABLE_METHODS.has(method) || client.era !== "legacy") {
       return forward(set, server, client, method, sent, statelessCaller(context, method), { signal: context.signal, era, timeoutMs });

@@ -66,6 +66,7 @@ describe("one backend, a handshake-era host", () => {
   });
 
   it("progress and log messages reach the host request; its traceparent reaches the backend", async () => {
+    await bridge.handlers.request("logging/setLevel", { level: "debug" }, hostContext(session, host, "logging/setLevel"));
     const traceparent = "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01";
     const context = hostContext(session, host, "tools/call", { meta: { progressToken: "p1", traceparent } });
     const result = await bridge.handlers.request("tools/call", { name: "slow", arguments: {}, _meta: { progressToken: "p1", traceparent } }, context);
