@@ -24,6 +24,8 @@ import { ResourceSubscriptions } from "./resource-subscriptions.ts";
 /** -32601: a method the bridge does not serve. -32602: an unknown tool, prompt or resource. */
 const METHOD_NOT_FOUND = -32601;
 const INVALID_PARAMS = -32602;
+/** How many task ids the bridge remembers the server of. */
+const MAX_TASK_ROUTES = 10_000;
 /** spec 2025-11-25 server/utilities/logging ("Log Levels"): RFC 5424's, most verbose first. */
 const LOGGING_LEVELS: ReadonlySet<string> = new Set(["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"]);
 /** Not-found answers of resources/read: -32002 (handshake era), -32602 (2026-07-28). */
@@ -82,6 +84,8 @@ export class BridgeHandlers implements ServerHandlers {
       if (theirs.prompts !== undefined) declared.prompts = { listChanged: true };
       if (theirs.completions !== undefined) declared.completions = {};
       if (theirs.logging !== undefined) declared.logging = {};
+      // spec 2025-11-25 basic/utilities/tasks ("Server Capabilities"): a backend's tasks, so a host may ask for one (routed by its id).
+      if (theirs.tasks !== undefined) declared.tasks ??= theirs.tasks;
     }
     return declared;
   }
@@ -395,8 +399,15 @@ export class BridgeHandlers implements ServerHandlers {
   /** A tools/call answered with a task: its id is the backend's, remembered to route tasks/* to it. */
   #rememberTask(server: string, result: Params): void {
     const task = result.task;
-    if (isObject(task) && typeof task.taskId === "string") this.#tasks.set(task.taskId, server);
-    else if (result.resultType === "task" && typeof result.taskId === "string") this.#tasks.set(result.taskId, server);
+    const taskId = isObject(task) && typeof task.taskId === "string"
+      ? task.taskId
+      : result.resultType === "task" && typeof result.taskId === "string"
+      ? result.taskId
+      : undefined;
+    if (taskId === undefined) return;
+    this.#tasks.set(taskId, server);
+    // Bounded: the oldest task ids are forgotten first (a task that old has long ended, or its ttl has).
+    if (this.#tasks.size > MAX_TASK_ROUTES) this.#tasks.delete(this.#tasks.keys().next().value!);
   }
 
   async #task(set: BackendSet, method: string, params: Params | undefined, context: ServerRequestContext): Promise<Params> {

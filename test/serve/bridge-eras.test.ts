@@ -70,6 +70,39 @@ describe("server-everything behind the bridge", () => {
   });
 });
 
+describe("server-everything's tasks behind the bridge", () => {
+  const bridge = createBridge({ config: configOf(stdioServerConfig("everything", [EVERYTHING, "stdio"])), manager: FAST });
+  after(() => bridge.close());
+
+  it("a handshake-era host that asks for a task gets the backend's task, and tasks/get and tasks/result reach it", async () => {
+    const host = hostIdentity("legacy", { tasks: {} });
+    await bridge.handlers.capabilities(host);
+    const session = testSession(host);
+    bridge.handlers.sessionOpened?.(session);
+    const created = await bridge.handlers.request(
+      "tools/call",
+      { name: "simulate-research-query", arguments: { topic: "bridges" }, task: { ttl: 60_000 } },
+      hostContext(session, host, "tools/call"),
+    );
+    const taskId = (created.task as { taskId: string } | undefined)?.taskId;
+    assert.equal(typeof taskId, "string", JSON.stringify(created));
+    const got = await bridge.handlers.request("tasks/get", { taskId }, hostContext(session, host, "tasks/get"));
+    assert.equal(got.taskId, taskId);
+    const result = await bridge.handlers.request("tasks/result", { taskId }, hostContext(session, host, "tasks/result"));
+    assert.match(texts(result), /bridges/);
+  });
+
+  it("a host that asks for no task gets the tool's result (the bridge follows the task the tool requires)", async () => {
+    const host = hostIdentity("modern", {});
+    const result = await bridge.handlers.request(
+      "tools/call",
+      { name: "simulate-research-query", arguments: { topic: "followed" } },
+      hostContext(testSession(host), host, "tools/call"),
+    );
+    assert.match(texts(result), /followed/);
+  });
+});
+
 describe("the 2026-07-28 reference server behind the bridge", () => {
   const bridge = createBridge({ config: configOf(stdioServerConfig("modern", modernServerArgs("--stdio", "--era", "modern"))), manager: FAST });
   after(() => bridge.close());
