@@ -15,8 +15,8 @@ import { BackendPool, type PoolLimits } from "./backend-pool.ts";
 import { type BackendManagerOptions, BackendSet } from "./backend-set.ts";
 import { BridgeHandlers } from "./bridge-handlers.ts";
 import { eraPreference } from "./era-preference.ts";
-import { HeldCalls } from "./held-calls.ts";
 import { type BridgeNaming, type Collision, prefixes } from "./front-names.ts";
+import { HeldCalls } from "./held-calls.ts";
 
 export type { BackendManagerOptions } from "./backend-set.ts";
 export type { PoolLimits } from "./backend-pool.ts";
