@@ -11,7 +11,10 @@
 
 import type { Client } from "../client/client.ts";
 import type { ProtocolEra } from "../client/protocol-version.ts";
-import type { ClientCapabilities, Implementation } from "../client/types.ts";
+import type { Telemetry, TelemetryContext } from "../client/telemetry.ts";
+import { startTelemetry } from "../client/telemetry/telemetry-layer.ts";
+import { remoteParent } from "../client/telemetry/trace-context.ts";
+import type { ClientCapabilities, Implementation, JsonObject } from "../client/types.ts";
 import type { McpwireConfig, ServerConfig } from "../host/config/types.ts";
 import { McpManager, type McpManagerOptions } from "../host/servers/manager.ts";
 import type { Params } from "../jsonrpc/peer.ts";
@@ -47,6 +50,7 @@ export class BackendSet {
   /** Host requests being answered now (backend-pool.ts closes only an idle set). */
   active = 0;
   #starting: Promise<void> | undefined;
+  #telemetry: Promise<Telemetry | undefined> | undefined;
   readonly #watched = new WeakSet<Client>();
 
   constructor(config: McpwireConfig, host: HostIdentity, options: BackendManagerOptions, events: BackendSetEvents, eras: EraPreference) {
@@ -79,6 +83,20 @@ export class BackendSet {
       if (caller !== undefined) void caller.notify("notifications/message", params);
       else if (this.era === "legacy") this.#tell("notifications/message", params);
     });
+  }
+
+  /**
+   * With the managers' telemetry on: the OpenTelemetry context a host request's `_meta`
+   * traceparent names (W3C Trace Context), the parent of the backend call's client span — so the
+   * host's trace goes on through the bridge into the backend (docs/telemetry.md). Undefined when
+   * telemetry is off or the host sent no (valid) traceparent: then the host's `_meta` trace
+   * fields pass to the backend as they came (forwarding.ts passedMeta).
+   */
+  async traceParent(meta: JsonObject | undefined): Promise<TelemetryContext | undefined> {
+    if (this.manager.telemetry === undefined || meta?.traceparent === undefined) return undefined;
+    this.#telemetry ??= startTelemetry(this.manager.telemetry, "mcpwire serve", (text) => this.manager.redactor.redact(text)).catch(() => undefined);
+    const telemetry = await this.#telemetry;
+    return telemetry === undefined ? undefined : remoteParent(telemetry.api, meta, telemetry.api.ROOT_CONTEXT);
   }
 
   /** Starts every backend (once); resolves when each is ready or has given up. */

@@ -13,6 +13,7 @@ import { type Bridge, createBridge } from "../../src/serve/mod.ts";
 import { fixturePath } from "../support/fixture-process.ts";
 import { hangGuard } from "../support/hang-guard.ts";
 import { configOf, stdioServerConfig } from "../support/server-config.ts";
+import { spanIdOf, spanRecorder } from "../support/spans.ts";
 import { hostContext, hostIdentity, testSession } from "./host-context.ts";
 
 const FAST = { reconnectDelay: { initialMs: 20, maxMs: 80, jitter: 0 }, connectRetries: 0, probeIntervalMs: 600_000 };
@@ -82,5 +83,27 @@ describe("failures stay local", () => {
     }
     const result = await call(bridge, "mcp_sturdy_echo") as { content: { text: string }[] };
     assert.equal(result.content[0]?.text, "sturdy: ");
+  });
+});
+
+describe("OpenTelemetry through the bridge", () => {
+  it("the host's traceparent is the parent of the backend call's span, and the backend sees that span's", async () => {
+    const recorder = spanRecorder();
+    const bridge = bridgeOf([asking("traced")], { telemetry: { tracer: recorder.tracer } });
+    const traceId = "4bf92f3577b34da6a3ce929d0e0e4736";
+    const hostSpan = "00f067aa0ba902b7";
+    const host = hostIdentity("modern");
+    const meta = { traceparent: `00-${traceId}-${hostSpan}-01` };
+    const result = await bridge.handlers.request(
+      "tools/call",
+      { name: "slow", arguments: {}, _meta: meta },
+      hostContext(testSession(host), host, "tools/call", { meta }),
+    );
+    const seen = /traceparent (\S+)/.exec((result as { content: { text: string }[] }).content[0]!.text)?.[1] ?? "";
+    const call = recorder.spans().find((span) => span.name.startsWith("tools/call"));
+    assert.ok(call !== undefined, recorder.spans().map((span) => span.name).join(","));
+    assert.equal(call.spanContext().traceId, traceId);
+    assert.equal(recorder.parentOf(call), hostSpan);
+    assert.equal(spanIdOf(seen), call.spanContext().spanId);
   });
 });
