@@ -11,15 +11,19 @@
 
 import type { Client } from "../client/client.ts";
 import type { ProtocolEra } from "../client/protocol-version.ts";
-import type { ClientCapabilities, Implementation } from "../client/types.ts";
+import type { Telemetry, TelemetryContext } from "../client/telemetry.ts";
+import { startTelemetry } from "../client/telemetry/telemetry-layer.ts";
+import { remoteParent } from "../client/telemetry/trace-context.ts";
+import type { ClientCapabilities, Implementation, JsonObject } from "../client/types.ts";
 import type { McpwireConfig, ServerConfig } from "../host/config/types.ts";
 import { McpManager, type McpManagerOptions } from "../host/servers/manager.ts";
 import type { Params } from "../jsonrpc/peer.ts";
 import type { HostIdentity, HostSession } from "../server/server-handlers.ts";
+import type { EraPreference } from "./era-preference.ts";
 import { capabilitiesBesideHandlers, forwardingHandlers, InFlight } from "./host-forwarders.ts";
 
 /** The manager options a bridge passes on (it sets the host's own: capabilities, handlers, clientInfo, registry). */
-export type BackendManagerOptions = Omit<McpManagerOptions, "capabilities" | "handlers" | "clientInfo" | "registry" | "taskReceiver">;
+export type BackendManagerOptions = Omit<McpManagerOptions, "capabilities" | "handlers" | "clientInfo" | "registry" | "taskReceiver" | "eraCache">;
 
 /** What a BackendSet tells the bridge. */
 export interface BackendSetEvents {
@@ -46,14 +50,17 @@ export class BackendSet {
   /** Host requests being answered now (backend-pool.ts closes only an idle set). */
   active = 0;
   #starting: Promise<void> | undefined;
+  #telemetry: Promise<Telemetry | undefined> | undefined;
   readonly #watched = new WeakSet<Client>();
 
-  constructor(config: McpwireConfig, host: HostIdentity, options: BackendManagerOptions, events: BackendSetEvents) {
+  constructor(config: McpwireConfig, host: HostIdentity, options: BackendManagerOptions, events: BackendSetEvents, eras: EraPreference) {
     this.era = host.era;
     const clientInfo: Implementation = host.clientInfo ?? { name: "mcpwire-serve", version: "0" };
     const capabilities: ClientCapabilities = host.capabilities;
     this.manager = new McpManager(config, {
       ...options,
+      // The host's era first, where the backend speaks it (era-preference.ts); the caller's own cache is not written with a bridge's choices.
+      eraCache: eras[host.era],
       clientInfo,
       capabilities: capabilitiesBesideHandlers(capabilities),
       handlers: (server: ServerConfig) => forwardingHandlers(server.name, capabilities, this.inFlight),
@@ -72,10 +79,24 @@ export class BackendSet {
     manager.on("log", ({ server, level, logger, data }) => {
       // spec 2025-11-25 server/utilities/logging: tied to the host request it came during, when there is one.
       const params: Params = logger === undefined ? { level, data: data as Params["data"] } : { level, logger, data: data as Params["data"] };
-      const caller = this.inFlight.current(server);
+      const caller = this.inFlight.current(server)?.context();
       if (caller !== undefined) void caller.notify("notifications/message", params);
       else if (this.era === "legacy") this.#tell("notifications/message", params);
     });
+  }
+
+  /**
+   * With the managers' telemetry on: the OpenTelemetry context a host request's `_meta`
+   * traceparent names (W3C Trace Context), the parent of the backend call's client span — so the
+   * host's trace goes on through the bridge into the backend (docs/telemetry.md). Undefined when
+   * telemetry is off or the host sent no (valid) traceparent: then the host's `_meta` trace
+   * fields pass to the backend as they came (forwarding.ts passedMeta).
+   */
+  async traceParent(meta: JsonObject | undefined): Promise<TelemetryContext | undefined> {
+    if (this.manager.telemetry === undefined || meta?.traceparent === undefined) return undefined;
+    this.#telemetry ??= startTelemetry(this.manager.telemetry, "mcpwire serve", (text) => this.manager.redactor.redact(text)).catch(() => undefined);
+    const telemetry = await this.#telemetry;
+    return telemetry === undefined ? undefined : remoteParent(telemetry.api, meta, telemetry.api.ROOT_CONTEXT);
   }
 
   /** Starts every backend (once); resolves when each is ready or has given up. */

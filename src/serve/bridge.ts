@@ -3,16 +3,20 @@
 // ("src/serve/"). createBridge() makes the handlers (bridge-handlers.ts), the pool of backend
 // sets (backend-pool.ts: a host's own McpManager), and the events a CLI or embedder reports.
 
+import type { ProtocolEra } from "../client/protocol-version.ts";
 import type { Implementation } from "../client/types.ts";
 import { ContainedEventTarget, type ListenerFailure } from "../common/events.ts";
 import { McpwireError } from "../common/mcpwire-error.ts";
 import type { McpwireConfig } from "../host/config/types.ts";
+import type { ServerStatus } from "../host/servers/manager.ts";
 import { namingFormatProblem } from "../registry/naming.ts";
 import type { HostIdentity, ServerHandlers } from "../server/server-handlers.ts";
 import { BackendPool, type PoolLimits } from "./backend-pool.ts";
 import { type BackendManagerOptions, BackendSet } from "./backend-set.ts";
 import { BridgeHandlers } from "./bridge-handlers.ts";
+import { eraPreference } from "./era-preference.ts";
 import { type BridgeNaming, type Collision, prefixes } from "./front-names.ts";
+import { HeldCalls } from "./held-calls.ts";
 
 export type { BackendManagerOptions } from "./backend-set.ts";
 export type { PoolLimits } from "./backend-pool.ts";
@@ -47,6 +51,11 @@ export interface BridgeOptions {
   manager?: BackendManagerOptions;
   /** Bounds of the pool of backend sets (backend-pool.ts). */
   pool?: PoolLimits;
+  /**
+   * A handshake-era backend asking a 2026-07-28 host (held-calls.ts): how long its call is held
+   * for the host's retry (default 120 s) and how many are held at once (default 64).
+   */
+  hold?: { holdMs?: number; maxHeld?: number };
 }
 
 /** What a bridge reports. */
@@ -57,6 +66,16 @@ export interface BridgeEvents {
   warning: { message: string };
   /** Something survived (a backend's problem, a listener that threw); its text is redacted. */
   problem: { message: string; error?: unknown };
+}
+
+/** One backend set as Bridge.status() reports it. */
+export interface BackendSetStatus {
+  /** The era of the host(s) it serves. */
+  host: ProtocolEra;
+  /** Host sessions that used it (one for a handshake-era session's own set). */
+  sessions: number;
+  /** Its servers, as McpManager.status() reports them (the era each speaks, its state, its tools). */
+  servers: ServerStatus[];
 }
 
 /** What createBridge returns: the handlers for a Server of the server half, and the bridge's life. */
@@ -70,6 +89,8 @@ export interface Bridge {
    * are reported. Resolves when each backend is ready or has given up; never rejects for one.
    */
   start(): Promise<void>;
+  /** Every live backend set: the era of the host(s) it serves, how many sessions, and its servers as its manager reports them. */
+  status(): BackendSetStatus[];
   /** Closes every backend set (each backend's process ended as its manager ends it), bounded by the managers' closeTimeoutMs. */
   close(): Promise<void>;
 }
@@ -114,17 +135,20 @@ export function createBridge(options: BridgeOptions): Bridge {
   const served: McpwireConfig = { ...config, servers };
   const events = new BridgeEventTarget();
   const managerOptions = options.manager ?? {};
+  const eras = eraPreference();
   const pool = new BackendPool((host) =>
     new BackendSet(served, host, managerOptions, {
       problem: (message) => events.fire("problem", { message }),
       warning: (message) => events.fire("warning", { message }),
-    }), options.pool);
+    }, eras), options.pool);
+  const held = new HeldCalls(options.hold);
   const handlers = new BridgeHandlers({
     serverInfo: options.serverInfo ?? { name: "mcpwire-serve", version: "0.2.0" },
     ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
     pool,
     servers,
     prefixed: prefixes(options.naming ?? "auto", servers.length),
+    held,
     reported: new Set(),
     collision: (collision) =>
       events.fire("collision", {
@@ -145,6 +169,10 @@ export function createBridge(options: BridgeOptions): Bridge {
       })();
       return starting;
     },
-    close: () => pool.close(),
+    status: () => pool.sets().map((set) => ({ host: set.era, sessions: set.sessions.size, servers: set.manager.status() })),
+    close: () => {
+      held.close();
+      return pool.close();
+    },
   };
 }
