@@ -93,10 +93,14 @@ export class BackendSet {
    * fields pass to the backend as they came (forwarding.ts passedMeta).
    */
   async traceParent(meta: JsonObject | undefined): Promise<TelemetryContext | undefined> {
-    if (this.manager.telemetry === undefined || meta?.traceparent === undefined) return undefined;
     this.#telemetry ??= startTelemetry(this.manager.telemetry, "mcpwire serve", (text) => this.manager.redactor.redact(text)).catch(() => undefined);
     const telemetry = await this.#telemetry;
     return telemetry === undefined ? undefined : remoteParent(telemetry.api, meta, telemetry.api.ROOT_CONTEXT);
+  }
+
+  /** Whether traceParent() has anything to find for this `_meta` (checked first, so a plain call does not wait for it). */
+  traced(meta: JsonObject | undefined): boolean {
+    return this.manager.telemetry !== undefined && meta?.traceparent !== undefined;
   }
 
   /** Starts every backend (once); resolves when each is ready or has given up. */
@@ -107,8 +111,9 @@ export class BackendSet {
 
   /** The Client of a ready backend, else undefined. */
   client(server: string): Client | undefined {
-    const status = this.manager.status().find((each) => each.name === server);
-    return status?.state === "ready" ? this.manager.client(server) : undefined;
+    // The client of a server that is ready, or reconnecting (then not ready itself: a call fails at once).
+    const client = this.manager.client(server);
+    return client?.state === "ready" ? client : undefined;
   }
 
   close(): Promise<void> {

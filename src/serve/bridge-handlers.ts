@@ -159,12 +159,15 @@ export class BridgeHandlers implements ServerHandlers {
     return ready;
   }
 
-  #table(set: BackendSet, kind: keyof SetRoutes): RouteTable {
-    const table = new RouteTable(kind === "tools" ? "tool" : kind === "prompts" ? "prompt" : "resource", this.#parts.reported, this.#parts.collision);
+  /** A new route table for a listing; installed (#install) only once filled, so a lookup meanwhile sees the last whole one. */
+  #table(kind: keyof SetRoutes): RouteTable {
+    return new RouteTable(kind === "tools" ? "tool" : kind === "prompts" ? "prompt" : "resource", this.#parts.reported, this.#parts.collision);
+  }
+
+  #install(set: BackendSet, kind: keyof SetRoutes, table: RouteTable): void {
     const routes = this.#routes.get(set) ?? {};
     routes[kind] = table;
     this.#routes.set(set, routes);
-    return table;
   }
 
   // --- tools: spec 2025-11-25 server/tools --------------------------------------------------
@@ -175,7 +178,7 @@ export class BridgeHandlers implements ServerHandlers {
    * its pin (docs/pinning.md) — the registry is the policy, the backend the definition.
    */
   async #tools(set: BackendSet): Promise<Params[]> {
-    const table = this.#table(set, "tools");
+    const table = this.#table("tools");
     const registered = new Map<string, ReturnType<BackendSet["manager"]["registry"]["tools"]>[number]>();
     for (const tool of set.manager.registry.tools()) {
       if (tool.origin.kind === "mcp") registered.set(`${tool.origin.server}\u0000${tool.origin.tool}`, tool);
@@ -198,6 +201,7 @@ export class BridgeHandlers implements ServerHandlers {
         if (table.add(front, { server: server.name, name: tool.name })) out.push({ ...tool, name: front } as unknown as Params);
       }
     }
+    this.#install(set, "tools", table);
     return out;
   }
 
@@ -214,7 +218,7 @@ export class BridgeHandlers implements ServerHandlers {
   // --- prompts: spec 2025-11-25 server/prompts -----------------------------------------------
 
   async #prompts(set: BackendSet): Promise<Params[]> {
-    const table = this.#table(set, "prompts");
+    const table = this.#table("prompts");
     const out: Params[] = [];
     for (const [server, client] of this.#ready(set)) {
       if (client.serverCapabilities?.prompts === undefined) continue;
@@ -224,6 +228,7 @@ export class BridgeHandlers implements ServerHandlers {
         if (table.add(front, { server: server.name, name: prompt.name })) out.push({ ...prompt, name: front } as unknown as Params);
       }
     }
+    this.#install(set, "prompts", table);
     return out;
   }
 
@@ -239,7 +244,7 @@ export class BridgeHandlers implements ServerHandlers {
 
   /** Every ready backend's resources (or templates); a URI two backends list is the first one's. */
   async #resources(set: BackendSet, key: "resources" | "resourceTemplates"): Promise<Params[]> {
-    const table = key === "resources" ? this.#table(set, "resources") : undefined;
+    const table = key === "resources" ? this.#table("resources") : undefined;
     const out: Params[] = [];
     for (const [server, client] of this.#ready(set)) {
       if (client.serverCapabilities?.resources === undefined) continue;
@@ -252,6 +257,7 @@ export class BridgeHandlers implements ServerHandlers {
         out.push(item);
       }
     }
+    if (table !== undefined) this.#install(set, "resources", table);
     return out;
   }
 

@@ -118,3 +118,35 @@ describe("a host of each era through a Server over the bridge", () => {
     assert.ok(names.includes("mcp_modern_ask_name"), "the other backend's tools stay");
   });
 });
+
+describe("a host that calls before it lists", () => {
+  it("64 callers of a 2026-07-28 host that never listed all find their tool, call after call", async () => {
+    const bridge = createBridge({
+      config: configOf(stdioServerConfig("eager", [fixturePath("serve/asking-server.mjs"), "eager"])),
+      manager: { ...FAST, pinning: "off" },
+    });
+    const server = new Server(bridge.handlers);
+    const [hostEnd, serverEnd] = MemoryTransport.pair();
+    await server.connect(serverEnd);
+    const client = new Client({ name: "eager-host", version: "1.0.0" }, { protocol: "modern" });
+    try {
+      await client.connect(hostEnd);
+      // 64 callers, each calling again as soon as it is answered: the first calls race to find the tool.
+      let next = 0;
+      const seen: string[] = [];
+      const caller = async () => {
+        while (next < 640) {
+          const index = next++;
+          seen.push(text(await client.callTool("echo", { text: String(index) })));
+        }
+      };
+      await hangGuard(Promise.all(Array.from({ length: 64 }, caller)), 30_000, "640 calls");
+      assert.equal(seen.length, 640);
+      assert.ok(seen.every((each) => each.startsWith("eager: ")));
+    } finally {
+      await client.close();
+      await server.close();
+      await bridge.close();
+    }
+  });
+});
