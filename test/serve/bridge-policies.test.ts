@@ -12,6 +12,7 @@ import { ToolPins } from "../../src/registry/tool-pins.ts";
 import { type Bridge, createBridge } from "../../src/serve/mod.ts";
 import { fixturePath } from "../support/fixture-process.ts";
 import { hangGuard } from "../support/hang-guard.ts";
+import { waitUntil } from "../support/polling.ts";
 import { configOf, stdioServerConfig } from "../support/server-config.ts";
 import { spanIdOf, spanRecorder } from "../support/spans.ts";
 import { hostContext, hostIdentity, testSession } from "./host-context.ts";
@@ -83,6 +84,9 @@ describe("failures stay local", () => {
     }
     const result = await call(bridge, "mcp_sturdy_echo") as { content: { text: string }[] };
     assert.equal(result.content[0]?.text, "sturdy: ");
+    // The manager restarts it as it restarts any server; its tools come back.
+    await waitUntil(() => bridge.status().some((set) => set.servers.find((each) => each.name === "fragile")?.state === "ready"), "fragile restarted", 10_000);
+    assert.ok((await listed(bridge)).includes("mcp_fragile_echo"));
   });
 });
 
