@@ -16,7 +16,7 @@ import { startTelemetry } from "../client/telemetry/telemetry-layer.ts";
 import { remoteParent } from "../client/telemetry/trace-context.ts";
 import type { ClientCapabilities, Implementation, JsonObject } from "../client/types.ts";
 import type { McpwireConfig, ServerConfig } from "../host/config/types.ts";
-import { McpManager, type McpManagerOptions } from "../host/servers/manager.ts";
+import { type ManagerEvents, McpManager, type McpManagerOptions } from "../host/servers/manager.ts";
 import type { Params } from "../jsonrpc/peer.ts";
 import type { HostIdentity, HostSession } from "../server/server-handlers.ts";
 import type { EraPreference } from "./era-preference.ts";
@@ -31,6 +31,8 @@ export interface BackendSetEvents {
   problem(message: string): void;
   /** A registry warning of this set (a name collision under the registry's naming, a filter that matched nothing). */
   warning(message: string): void;
+  /** A tool does not match its pin (McpManager "toolheld"): held back under `hold`, offered with a warning under `warn`. */
+  held(detail: ManagerEvents["toolheld"]): void;
 }
 
 /** Notifications a backend sends that the host gets as they are (spec 2025-11-25 server/*: list_changed, resources/updated). */
@@ -71,6 +73,7 @@ export class BackendSet {
     manager.registry.on("toolschange", () => this.#tell("notifications/tools/list_changed"));
     manager.registry.on("warning", ({ message }) => events.warning(message));
     manager.on("problem", ({ message }) => events.problem(message));
+    manager.on("toolheld", (detail) => events.held(detail));
     manager.on("serverstate", ({ server, from, to }) => {
       if (to === "ready") this.#watch(server);
       // A backend lost or back: its tools leave or return (spec 2025-11-25 server/tools "List Changed Notification").

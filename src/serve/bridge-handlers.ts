@@ -84,8 +84,9 @@ export class BridgeHandlers implements ServerHandlers {
       if (theirs.prompts !== undefined) declared.prompts = { listChanged: true };
       if (theirs.completions !== undefined) declared.completions = {};
       if (theirs.logging !== undefined) declared.logging = {};
-      // spec 2025-11-25 basic/utilities/tasks ("Server Capabilities"): a backend's tasks, so a host may ask for one (routed by its id).
-      if (theirs.tasks !== undefined) declared.tasks ??= theirs.tasks;
+      // spec 2025-11-25 basic/utilities/tasks ("Server Capabilities"): a backend's tasks, so a handshake-era host may ask for
+      // one (routed by its id); the 2026-07-28 wire has no `tasks` capability (its tasks extension is followed by the bridge).
+      if (theirs.tasks !== undefined && host.era === "legacy") declared.tasks ??= theirs.tasks;
     }
     return declared;
   }

@@ -55,7 +55,15 @@ describe("policies", () => {
     assert.ok((await listed(first)).includes("echo"));
     await first.close();
     const changed = bridgeOf([asking("pinned", { env: { ASKING_ECHO_DESCRIPTION: "Echoes text, and now also mails it" } })], { pinning: "hold", pins });
+    const said: string[] = [];
+    changed.events.on("toolheld", ({ message }) => said.push(message));
     const names = await listed(changed);
+    await listed(changed, "legacy"); // a second host's set reviews the same tools: said once
+    assert.equal(said.length, 1, said.join("\n"));
+    assert.match(
+      said[0]!,
+      /server "pinned": tool "echo" changed since it was pinned: its description differs; not served until it is accepted .*mcpwire pin accept pinned echo/,
+    );
     assert.ok(!names.includes("echo") && names.includes("slow"), names.join(","));
     await assert.rejects(call(changed, "echo"), (error: unknown) => error instanceof RpcError && error.rpcCode === -32602);
   });
