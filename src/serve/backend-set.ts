@@ -19,6 +19,7 @@ import type { McpwireConfig, ServerConfig } from "../host/config/types.ts";
 import { type ManagerEvents, McpManager, type McpManagerOptions } from "../host/servers/manager.ts";
 import type { Params } from "../jsonrpc/peer.ts";
 import type { HostIdentity, HostSession } from "../server/server-handlers.ts";
+import type { TraceSink } from "../transport/trace-event.ts";
 import type { EraPreference } from "./era-preference.ts";
 import { capabilitiesBesideHandlers, forwardingHandlers, InFlight } from "./host-forwarders.ts";
 
@@ -41,6 +42,12 @@ const CLIENT_NOTIFICATIONS = [
   ["promptslistchanged", "notifications/prompts/list_changed"],
 ] as const;
 
+/** `sink` with each event's `t` moved from a manager made now to a timeline that began at `origin` (performance.now()). */
+function onTimeline(sink: TraceSink, origin: number): TraceSink {
+  const offset = performance.now() - origin;
+  return (event) => sink({ ...event, t: Math.round((event.t + offset) * 10) / 10 });
+}
+
 /** One host's McpManager over the bridge's config, and where what the backends send goes. */
 export class BackendSet {
   readonly manager: McpManager;
@@ -55,12 +62,25 @@ export class BackendSet {
   #telemetry: Promise<Telemetry | undefined> | undefined;
   readonly #watched = new WeakSet<Client>();
 
-  constructor(config: McpwireConfig, host: HostIdentity, options: BackendManagerOptions, events: BackendSetEvents, eras: EraPreference) {
+  /**
+   * `timeline`: `performance.now()` when the bridge was made; with `options.trace`, every set's
+   * events count `t` from it (a manager counts from its own construction), so the backends of
+   * every host are on one timeline in one trace.
+   */
+  constructor(
+    config: McpwireConfig,
+    host: HostIdentity,
+    options: BackendManagerOptions,
+    events: BackendSetEvents,
+    eras: EraPreference,
+    timeline: number,
+  ) {
     this.era = host.era;
     const clientInfo: Implementation = host.clientInfo ?? { name: "mcpwire-serve", version: "0" };
     const capabilities: ClientCapabilities = host.capabilities;
     this.manager = new McpManager(config, {
       ...options,
+      ...(options.trace === undefined ? {} : { trace: onTimeline(options.trace, timeline) }),
       // The host's era first, where the backend speaks it (era-preference.ts); the caller's own cache is not written with a bridge's choices.
       eraCache: eras[host.era],
       clientInfo,

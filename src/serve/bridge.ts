@@ -148,23 +148,31 @@ export function createBridge(options: BridgeOptions): Bridge {
   // One ToolPins for every backend set (as one McpManager has one): the lock file read and written in one place, a held tool said once.
   const managerOptions: BackendManagerOptions = { ...options.manager, pins: options.manager?.pins ?? bridgePins(config) };
   const eras = eraPreference();
+  const timeline = performance.now();
   const saidHeld = new Set<string>();
   const pool = new BackendPool((host) =>
-    new BackendSet(served, host, managerOptions, {
-      problem: (message) => events.fire("problem", { message }),
-      warning: (message) => events.fire("warning", { message }),
-      held: (held) => {
-        // Every host's set reviews the same tools against the same pins: said once per tool and change.
-        const key = JSON.stringify([held.server, held.tool, held.change, held.fields]);
-        if (saidHeld.has(key)) return;
-        saidHeld.add(key);
-        const what = held.offered ? "offered with this warning (pinning: warn)" : "not served until it is accepted (pinning: hold)";
-        events.fire("toolheld", {
-          ...held,
-          message: `mcpwire serve: ${heldSummary({ ...held, source: "", rejected: false })}; ${what}; ${acceptHint(held)}`,
-        });
+    new BackendSet(
+      served,
+      host,
+      managerOptions,
+      {
+        problem: (message) => events.fire("problem", { message }),
+        warning: (message) => events.fire("warning", { message }),
+        held: (held) => {
+          // Every host's set reviews the same tools against the same pins: said once per tool and change.
+          const key = JSON.stringify([held.server, held.tool, held.change, held.fields]);
+          if (saidHeld.has(key)) return;
+          saidHeld.add(key);
+          const what = held.offered ? "offered with this warning (pinning: warn)" : "not served until it is accepted (pinning: hold)";
+          events.fire("toolheld", {
+            ...held,
+            message: `mcpwire serve: ${heldSummary({ ...held, source: "", rejected: false })}; ${what}; ${acceptHint(held)}`,
+          });
+        },
       },
-    }, eras), options.pool);
+      eras,
+      timeline,
+    ), options.pool);
   const held = new HeldCalls(options.hold);
   const handlers = new BridgeHandlers({
     serverInfo: options.serverInfo ?? { name: "mcpwire-serve", version: "0.2.0" },

@@ -10,6 +10,7 @@ import type { ServerConfig } from "../../src/host/config/types.ts";
 import { RpcError } from "../../src/jsonrpc/errors.ts";
 import { ToolPins } from "../../src/registry/tool-pins.ts";
 import { type Bridge, createBridge } from "../../src/serve/mod.ts";
+import type { TraceEvent } from "../../src/transport/trace-event.ts";
 import { fixturePath } from "../support/fixture-process.ts";
 import { hangGuard } from "../support/hang-guard.ts";
 import { waitUntil } from "../support/polling.ts";
@@ -117,5 +118,17 @@ describe("OpenTelemetry through the bridge", () => {
     assert.equal(call.spanContext().traceId, traceId);
     assert.equal(recorder.parentOf(call), hostSpan);
     assert.equal(spanIdOf(seen), call.spanContext().spanId);
+  });
+});
+
+describe("one trace for every host's backends", () => {
+  it("each set's trace events count t from the bridge's start, not from their own manager's", async () => {
+    const events: TraceEvent[] = [];
+    const bridge = bridgeOf([asking("timed")], { trace: (event) => events.push(event) });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    await listed(bridge);
+    const first = events.find((event) => event.server === "timed");
+    assert.ok(first !== undefined, "the backend was traced");
+    assert.ok(first.t >= 250, `t ${first.t} counts from the bridge's start`);
   });
 });
