@@ -53,7 +53,7 @@ export class BackendSet {
   readonly manager: McpManager;
   readonly era: ProtocolEra;
   /** The host requests in flight per backend: where a backend's requests, logs and progress go. */
-  readonly inFlight = new InFlight();
+  readonly inFlight: InFlight;
   /** The sessions this set's notifications go to: the one handshake session, or the 2026-07-28 connections that used it. */
   readonly sessions = new Set<HostSession>();
   /** Host requests being answered now (backend-pool.ts closes only an idle set). */
@@ -76,6 +76,7 @@ export class BackendSet {
     timeline: number,
   ) {
     this.era = host.era;
+    this.inFlight = new InFlight(host.era === "legacy");
     const clientInfo: Implementation = host.clientInfo ?? { name: "mcpwire-serve", version: "0" };
     const capabilities: ClientCapabilities = host.capabilities;
     this.manager = new McpManager(config, {
