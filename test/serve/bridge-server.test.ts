@@ -117,6 +117,10 @@ describe("a host of each era through a Server over the bridge", () => {
     const names = (await client.listTools({ fresh: true })).map((tool) => tool.name);
     assert.ok(names.includes("mcp_modern_ask_name"), "the other backend's tools stay");
   });
+
+  it("the server half met no problem through all of it (no handler threw, no message it could not send)", () => {
+    assert.deepEqual(problems, []);
+  });
 });
 
 describe("a host that calls before it lists", () => {
