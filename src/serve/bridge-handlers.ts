@@ -363,11 +363,19 @@ export class BridgeHandlers implements ServerHandlers {
       );
     }
     // ref/resource: the backend whose template it is, else the first that completes.
-    for (const [server, client] of this.#ready(set)) {
-      if (client.serverCapabilities?.completions === undefined) continue;
-      return await this.#send(set, server.name, client, "completion/complete", backendParams(params, context), params, context, undefined);
+    const completing = this.#ready(set).filter(([, client]) => client.serverCapabilities?.completions !== undefined);
+    let owner = completing[0];
+    if (ref?.type === "ref/resource" && typeof ref.uri === "string" && completing.length > 1) {
+      for (const candidate of completing) {
+        const templates = await candidate[1].listResourceTemplates().catch(() => []);
+        if (templates.some((template) => template.uriTemplate === ref.uri)) {
+          owner = candidate;
+          break;
+        }
+      }
     }
-    throw new RpcError("completion/complete: no server offers completions", METHOD_NOT_FOUND);
+    if (owner === undefined) throw new RpcError("completion/complete: no server offers completions", METHOD_NOT_FOUND);
+    return await this.#send(set, owner[0].name, owner[1], "completion/complete", backendParams(params, context), params, context, undefined);
   }
 
   // --- logging: spec 2025-11-25 server/utilities/logging --------------------------------------

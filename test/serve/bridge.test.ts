@@ -90,7 +90,7 @@ describe("one backend, a handshake-era host", () => {
       { ref: { type: "ref/prompt", name: "greet" }, argument: { name: "who", value: "Bo" } },
       context(),
     );
-    assert.deepEqual((completed.completion as { values: string[] }).values, ["Bo-done"]);
+    assert.deepEqual((completed.completion as { values: string[] }).values, ["Bo-solo"]);
   });
 
   it("an unknown tool is -32602, an unserved method -32601", async () => {
@@ -149,6 +149,12 @@ describe("several backends", () => {
     assert.deepEqual((prompts as { name: string }[]).map((prompt) => prompt.name), ["mcp_alpha_greet", "mcp_beta_greet"]);
     const read = await bridge.handlers.request("resources/read", { uri: "fixture://beta/hello" }, hostContext(session, host, "resources/read"));
     assert.equal((read.contents as { text: string }[])[0]?.text, "beta has fixture://beta/hello");
+    const completed = await bridge.handlers.request(
+      "completion/complete",
+      { ref: { type: "ref/resource", uri: "fixture://beta/{item}" }, argument: { name: "item", value: "x" } },
+      hostContext(session, host, "completion/complete"),
+    );
+    assert.deepEqual((completed.completion as { values: string[] }).values, ["x-beta"], "the template's own backend completes it");
   });
 
   it("a backend that crashes takes only its own tools away, says so, and its call fails naming it", async () => {
