@@ -457,7 +457,10 @@ export class BridgeHandlers implements ServerHandlers {
     const level = context.host.logLevel;
     if (era === "modern" && level !== undefined && client.era === "legacy") await this.#levelTo(set, server, client, level).catch(() => {});
     if (era === "legacy") return forward(set, server, client, method, sent, requestCaller(context), { signal: context.signal, era, timeoutMs });
-    if (!INPUT_CAPABLE_METHODS.has(method) || client.era !== "legacy") {
+    // Held only where the backend may ask: a handshake-era backend, a request that may take input, a host that declared something to ask.
+    const { sampling, elicitation, roots } = context.host.capabilities;
+    const askable = sampling !== undefined || elicitation !== undefined || roots !== undefined;
+    if (!askable || !INPUT_CAPABLE_METHODS.has(method) || client.era !== "legacy") {
       return forward(set, server, client, method, sent, statelessCaller(context, method), { signal: context.signal, era, timeoutMs });
     }
     const { held } = this.#parts;
