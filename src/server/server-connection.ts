@@ -21,7 +21,7 @@ import { type Transport, UndeliverableMessageError } from "../transport/transpor
 import { discoverResult } from "./discover.ts";
 import { alreadyInitialized, handshakeIdentity, initializeResult, readInitialize } from "./handshake.ts";
 import { Session } from "./host-session.ts";
-import { ListenStreams, readListenFilter, supportedFilter } from "./listen-streams.ts";
+import { keptFilter, ListenStreams, readListenFilter, supportedFilter } from "./listen-streams.ts";
 import { isLoggingLevel } from "./log-level.ts";
 import { carriesModernFields, MODERN_ONLY_METHODS, readModernFields, REMOVED_MODERN_METHODS, stampModernResult } from "./modern-fields.ts";
 import { type ContextPort, RequestContext } from "./request-context.ts";
@@ -287,7 +287,8 @@ export class ServerConnectionImpl implements ServerConnection {
     let filter = supportedFilter(readListenFilter(params), await handlers.capabilities(host));
     if (handlers.listen !== undefined) {
       const context = new RequestContext(this.#port, incoming, host, session, metaOf(params));
-      filter = (await handlers.listen(filter, context)) ?? filter;
+      const kept = await handlers.listen(filter, context);
+      if (kept !== undefined) filter = keptFilter(filter, kept);
     }
     return await this.#streams.open(incoming.requestId, filter, incoming.signal);
   }
