@@ -13,6 +13,7 @@ import { ServerError } from "../../src/server/errors.ts";
 import { Server } from "../../src/server/server.ts";
 import type { ServerRequestContext } from "../../src/server/server-handlers.ts";
 import { MemoryTransport } from "../../src/transport/memory.ts";
+import type { TraceEvent } from "../../src/transport/trace-event.ts";
 import { demoHandlers, demoWithClient, emptyLog, until } from "./demo-server.ts";
 
 describe("Server", () => {
@@ -133,6 +134,22 @@ describe("Server", () => {
       assert.equal(seen.length, 2);
       assert.match(seen[0]!, /^receive tools\/call \(legacy\)$/);
       assert.match(seen[1]!, /^send sampling\/createMessage for \d+$/);
+    } finally {
+      await client.close();
+      await server.close();
+    }
+  });
+
+  test("trace: every message of a connection becomes a message event, the host's as receive and ours as send, an answer naming its request", async () => {
+    const events: TraceEvent[] = [];
+    const { server, client } = await demoWithClient({ protocol: "legacy" }, { trace: (event) => events.push(event), name: "front" });
+    try {
+      await client.callTool("echo", { text: "traced" });
+      const messages = events.filter((event) => event.kind === "message");
+      const lines = messages.map((event) => `${event.dir} ${event.method ?? "?"}${event.answers === undefined ? "" : " (answer)"}`);
+      assert.deepEqual(lines.slice(0, 3), ["receive initialize", "send initialize (answer)", "receive notifications/initialized"]);
+      assert.ok(lines.includes("send tools/call (answer)"), lines.join(", "));
+      assert.ok(messages.every((event) => event.server === "front"));
     } finally {
       await client.close();
       await server.close();
