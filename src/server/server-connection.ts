@@ -8,6 +8,7 @@
 
 import type { ProtocolEra } from "../client/protocol-version.ts";
 import type { JsonObject } from "../client/types.ts";
+import { durationText } from "../common/duration.ts";
 import { messageOf } from "../common/error-text.ts";
 import { withTimeout } from "../common/timing.ts";
 import { type CloseDetails, ErrorCode, RpcError } from "../jsonrpc/errors.ts";
@@ -17,7 +18,7 @@ import { type IncomingRequestContext, type Params, Peer } from "../jsonrpc/peer.
 import { MalformedMessageError } from "../transport/malformed-message.ts";
 import type { TraceSink } from "../transport/trace-event.ts";
 import { TracingTransport } from "../transport/tracing.ts";
-import { type Transport, UndeliverableMessageError } from "../transport/transport.ts";
+import { type Transport, TransportError, UndeliverableMessageError } from "../transport/transport.ts";
 import { discoverResult } from "./discover.ts";
 import { alreadyInitialized, handshakeIdentity, initializeResult, readInitialize } from "./handshake.ts";
 import { Session } from "./host-session.ts";
@@ -91,7 +92,7 @@ export class ServerConnectionImpl implements ServerConnection {
     const handlers = owner.handlers;
     this.#chain = composeChain([this.#lifecycleLink(), ...owner.middleware], {
       send: (method, params, options) => peer.request(method, params, options),
-      // The lifecycle link hands every link after it the request's RequestContext.
+      // The lifecycle link hands every link after it the request's RequestContext (a link passes it on as it got it).
       receive: (method, params, context) => handlers.request(method, params, context as RequestContext),
       hear: (method, params) => handlers.notification?.(method, params, this.#handshake ?? this.#modernSession()),
     });
@@ -124,7 +125,8 @@ export class ServerConnectionImpl implements ServerConnection {
     // spec 2026-07-28 subscriptions ("Graceful Closure"): each listen request answered before the stream closes.
     this.#streams.endAll();
     await new Promise((resolve) => setTimeout(resolve, 0)); // their answers reach the transport first
-    await withTimeout(this.#transport.close(), CLOSE_TIMEOUT_MS, () => new Error("timeout")).catch((error: unknown) =>
+    const late = () => new TransportError(`${this.#transport.description} did not close within ${durationText(CLOSE_TIMEOUT_MS)}`, "timeout");
+    await withTimeout(this.#transport.close(), CLOSE_TIMEOUT_MS, late).catch((error: unknown) =>
       this.#owner.onProblem(`${this.#owner.who}: closing ${this.#transport.description} failed: ${messageOf(error)}`)
     );
     this.#end({ reason: "closed by the server" });
