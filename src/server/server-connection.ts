@@ -10,6 +10,7 @@ import type { ProtocolEra } from "../client/protocol-version.ts";
 import type { JsonObject } from "../client/types.ts";
 import { durationText } from "../common/duration.ts";
 import { messageOf } from "../common/error-text.ts";
+import { jsonKind } from "../common/json.ts";
 import { withTimeout } from "../common/timing.ts";
 import { type CloseDetails, ErrorCode, RpcError } from "../jsonrpc/errors.ts";
 import type { JsonRpcMessage } from "../jsonrpc/messages.ts";
@@ -20,6 +21,7 @@ import type { TraceSink } from "../transport/trace-event.ts";
 import { TracingTransport } from "../transport/tracing.ts";
 import { type Transport, TransportError, UndeliverableMessageError } from "../transport/transport.ts";
 import { discoverResult } from "./discover.ts";
+import { ServerError } from "./errors.ts";
 import { alreadyInitialized, handshakeIdentity, initializeResult, readInitialize } from "./handshake.ts";
 import { Session } from "./host-session.ts";
 import { keptFilter, ListenStreams, readListenFilter, supportedFilter } from "./listen-streams.ts";
@@ -224,7 +226,7 @@ export class ServerConnectionImpl implements ServerConnection {
     } else if (method === "subscriptions/listen") {
       result = await this.#listen(params, incoming, host, session);
     } else {
-      result = await next(method, params, new RequestContext(this.#port, incoming, host, session, metaOf(params)));
+      result = resultObject(method, await next(method, params, new RequestContext(this.#port, incoming, host, session, metaOf(params))));
     }
     return stampModernResult(method, result, handlers.serverInfo);
   }
@@ -255,7 +257,7 @@ export class ServerConnectionImpl implements ServerConnection {
         throw error;
       }
     }
-    return await next(method, params, new RequestContext(this.#port, incoming, handshakeIdentity(handshake), session, metaOf(params)));
+    return resultObject(method, await next(method, params, new RequestContext(this.#port, incoming, handshakeIdentity(handshake), session, metaOf(params))));
   }
 
   /** spec 2025-11-25 lifecycle ("Initialization"): one handshake per session (connection). */
@@ -304,6 +306,16 @@ export class ServerConnectionImpl implements ServerConnection {
     else this.#owner.opened(session);
     return session;
   }
+}
+
+/**
+ * What a handler answered, checked: a JSON object (spec 2025-11-25 schema: a Result is an
+ * object), else a fault of the server answered -32603 (never an answer without a result).
+ */
+function resultObject(method: string, value: unknown): Params {
+  if (typeof value === "object" && value !== null && !Array.isArray(value)) return value as Params;
+  const what = value === undefined ? "nothing" : jsonKind(value);
+  throw new ServerError(`the handler of ${method} returned ${what}, not a result object`, "bad-result", { method });
 }
 
 /** A request's `_meta`, when it is an object. */

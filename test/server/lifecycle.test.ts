@@ -203,4 +203,21 @@ describe("handler errors", () => {
       }
     }
   });
+
+  test("a handler that answers no result object is answered -32603 naming the method, and reported", async () => {
+    for (const protocol of ["modern", "legacy"] as const) {
+      const { server, client, problems } = await demoWithClient({ protocol }, {}, { request: async () => undefined as never });
+      try {
+        await assert.rejects(
+          client.request("tools/list", {}),
+          (error: unknown) =>
+            error instanceof RpcError && error.rpcCode === -32603 && /tools\/list failed: the handler of tools\/list returned nothing/.test(error.message),
+        );
+        assert.ok(problems.some((problem) => /returned nothing, not a result object/.test(problem)));
+      } finally {
+        await client.close();
+        await server.close();
+      }
+    }
+  });
 });
