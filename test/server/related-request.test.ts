@@ -116,4 +116,37 @@ describe("relatedRequestId", () => {
       await hostEnd.close();
     }
   });
+
+  test("the cancel of a request to the host goes where the request went: tied to the host's request it was sent for", async () => {
+    const server = new Server(demoHandlers(emptyLog()));
+    const [clientEnd, serverEnd] = MemoryTransport.pair();
+    const recording = new RecordingTransport(serverEnd);
+    await server.connect(recording);
+    let asked = false;
+    const client = new Client({ name: "host", version: "1" }, {
+      protocol: "legacy",
+      handlers: {
+        sampling: (_request, context) => {
+          asked = true;
+          return new Promise((_resolve, reject) => context.signal.addEventListener("abort", () => reject(new Error("stopped")), { once: true }));
+        },
+      },
+    });
+    await client.connect(clientEnd);
+    try {
+      recording.sent.length = 0;
+      const controller = new AbortController();
+      const call = client.callTool("ask", { method: "sampling/createMessage", params: { messages: [], maxTokens: 3 } }, { signal: controller.signal });
+      await until(() => asked, "the sampling request at the host");
+      controller.abort();
+      await assert.rejects(call);
+      await until(() => recording.sent.some((entry) => "method" in entry.message && entry.message.method === "notifications/cancelled"), "the cancel");
+      const sent = recording.sent.map(describeSent);
+      const callId = /request (\d+)/.exec(sent[0]!)![1];
+      assert.deepEqual(sent, [`sampling/createMessage → request ${callId}`, `notifications/cancelled → request ${callId}`]);
+    } finally {
+      await client.close();
+      await server.close();
+    }
+  });
 });
