@@ -84,8 +84,9 @@ export class BridgeHandlers implements ServerHandlers {
       if (theirs.prompts !== undefined) declared.prompts = { listChanged: true };
       if (theirs.completions !== undefined) declared.completions = {};
       if (theirs.logging !== undefined) declared.logging = {};
-      // spec 2025-11-25 basic/utilities/tasks ("Server Capabilities"): a backend's tasks, so a host may ask for one (routed by its id).
-      if (theirs.tasks !== undefined) declared.tasks ??= theirs.tasks;
+      // spec 2025-11-25 basic/utilities/tasks ("Server Capabilities"): a backend's tasks, so a handshake-era host may ask for
+      // one (routed by its id); the 2026-07-28 wire has no `tasks` capability (its tasks extension is followed by the bridge).
+      if (theirs.tasks !== undefined && host.era === "legacy") declared.tasks ??= theirs.tasks;
     }
     return declared;
   }
@@ -159,12 +160,15 @@ export class BridgeHandlers implements ServerHandlers {
     return ready;
   }
 
-  #table(set: BackendSet, kind: keyof SetRoutes): RouteTable {
-    const table = new RouteTable(kind === "tools" ? "tool" : kind === "prompts" ? "prompt" : "resource", this.#parts.reported, this.#parts.collision);
+  /** A new route table for a listing; installed (#install) only once filled, so a lookup meanwhile sees the last whole one. */
+  #table(kind: keyof SetRoutes): RouteTable {
+    return new RouteTable(kind === "tools" ? "tool" : kind === "prompts" ? "prompt" : "resource", this.#parts.reported, this.#parts.collision);
+  }
+
+  #install(set: BackendSet, kind: keyof SetRoutes, table: RouteTable): void {
     const routes = this.#routes.get(set) ?? {};
     routes[kind] = table;
     this.#routes.set(set, routes);
-    return table;
   }
 
   // --- tools: spec 2025-11-25 server/tools --------------------------------------------------
@@ -175,7 +179,7 @@ export class BridgeHandlers implements ServerHandlers {
    * its pin (docs/pinning.md) — the registry is the policy, the backend the definition.
    */
   async #tools(set: BackendSet): Promise<Params[]> {
-    const table = this.#table(set, "tools");
+    const table = this.#table("tools");
     const registered = new Map<string, ReturnType<BackendSet["manager"]["registry"]["tools"]>[number]>();
     for (const tool of set.manager.registry.tools()) {
       if (tool.origin.kind === "mcp") registered.set(`${tool.origin.server}\u0000${tool.origin.tool}`, tool);
@@ -198,6 +202,7 @@ export class BridgeHandlers implements ServerHandlers {
         if (table.add(front, { server: server.name, name: tool.name })) out.push({ ...tool, name: front } as unknown as Params);
       }
     }
+    this.#install(set, "tools", table);
     return out;
   }
 
@@ -214,7 +219,7 @@ export class BridgeHandlers implements ServerHandlers {
   // --- prompts: spec 2025-11-25 server/prompts -----------------------------------------------
 
   async #prompts(set: BackendSet): Promise<Params[]> {
-    const table = this.#table(set, "prompts");
+    const table = this.#table("prompts");
     const out: Params[] = [];
     for (const [server, client] of this.#ready(set)) {
       if (client.serverCapabilities?.prompts === undefined) continue;
@@ -224,6 +229,7 @@ export class BridgeHandlers implements ServerHandlers {
         if (table.add(front, { server: server.name, name: prompt.name })) out.push({ ...prompt, name: front } as unknown as Params);
       }
     }
+    this.#install(set, "prompts", table);
     return out;
   }
 
@@ -239,7 +245,7 @@ export class BridgeHandlers implements ServerHandlers {
 
   /** Every ready backend's resources (or templates); a URI two backends list is the first one's. */
   async #resources(set: BackendSet, key: "resources" | "resourceTemplates"): Promise<Params[]> {
-    const table = key === "resources" ? this.#table(set, "resources") : undefined;
+    const table = key === "resources" ? this.#table("resources") : undefined;
     const out: Params[] = [];
     for (const [server, client] of this.#ready(set)) {
       if (client.serverCapabilities?.resources === undefined) continue;
@@ -252,6 +258,7 @@ export class BridgeHandlers implements ServerHandlers {
         out.push(item);
       }
     }
+    if (table !== undefined) this.#install(set, "resources", table);
     return out;
   }
 
@@ -356,11 +363,19 @@ export class BridgeHandlers implements ServerHandlers {
       );
     }
     // ref/resource: the backend whose template it is, else the first that completes.
-    for (const [server, client] of this.#ready(set)) {
-      if (client.serverCapabilities?.completions === undefined) continue;
-      return await this.#send(set, server.name, client, "completion/complete", backendParams(params, context), params, context, undefined);
+    const completing = this.#ready(set).filter(([, client]) => client.serverCapabilities?.completions !== undefined);
+    let owner = completing[0];
+    if (ref?.type === "ref/resource" && typeof ref.uri === "string" && completing.length > 1) {
+      for (const candidate of completing) {
+        const templates = await candidate[1].listResourceTemplates().catch(() => []);
+        if (templates.some((template) => template.uriTemplate === ref.uri)) {
+          owner = candidate;
+          break;
+        }
+      }
     }
-    throw new RpcError("completion/complete: no server offers completions", METHOD_NOT_FOUND);
+    if (owner === undefined) throw new RpcError("completion/complete: no server offers completions", METHOD_NOT_FOUND);
+    return await this.#send(set, owner[0].name, owner[1], "completion/complete", backendParams(params, context), params, context, undefined);
   }
 
   // --- logging: spec 2025-11-25 server/utilities/logging --------------------------------------
@@ -442,7 +457,10 @@ export class BridgeHandlers implements ServerHandlers {
     const level = context.host.logLevel;
     if (era === "modern" && level !== undefined && client.era === "legacy") await this.#levelTo(set, server, client, level).catch(() => {});
     if (era === "legacy") return forward(set, server, client, method, sent, requestCaller(context), { signal: context.signal, era, timeoutMs });
-    if (!INPUT_CAPABLE_METHODS.has(method) || client.era !== "legacy") {
+    // Held only where the backend may ask: a handshake-era backend, a request that may take input, a host that declared something to ask.
+    const { sampling, elicitation, roots } = context.host.capabilities;
+    const askable = sampling !== undefined || elicitation !== undefined || roots !== undefined;
+    if (!askable || !INPUT_CAPABLE_METHODS.has(method) || client.era !== "legacy") {
       return forward(set, server, client, method, sent, statelessCaller(context, method), { signal: context.signal, era, timeoutMs });
     }
     const { held } = this.#parts;

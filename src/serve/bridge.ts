@@ -8,8 +8,11 @@ import type { Implementation } from "../client/types.ts";
 import { ContainedEventTarget, type ListenerFailure } from "../common/events.ts";
 import { McpwireError } from "../common/mcpwire-error.ts";
 import type { McpwireConfig } from "../host/config/types.ts";
-import type { ServerStatus } from "../host/servers/manager.ts";
+import type { ManagerEvents, ServerStatus } from "../host/servers/manager.ts";
+import { PinLockFile, pinLockFileOf } from "../host/store/pin-lock-file.ts";
 import { namingFormatProblem } from "../registry/naming.ts";
+import { acceptHint, heldSummary, ToolPins } from "../registry/tool-pins.ts";
+import { runtime } from "../runtime/mod.ts";
 import type { HostIdentity, ServerHandlers } from "../server/server-handlers.ts";
 import { BackendPool, type PoolLimits } from "./backend-pool.ts";
 import { type BackendManagerOptions, BackendSet } from "./backend-set.ts";
@@ -64,6 +67,8 @@ export interface BridgeEvents {
   collision: Collision & { message: string };
   /** A registry warning of a backend set: a name skipped under the registry's naming, a filter that matched nothing. */
   warning: { message: string };
+  /** A backend's tool does not match its pin (docs/pinning.md), once per tool and change: `message` says what and how to accept it. */
+  toolheld: ManagerEvents["toolheld"] & { message: string };
   /** Something survived (a backend's problem, a listener that threw); its text is redacted. */
   problem: { message: string; error?: unknown };
 }
@@ -108,6 +113,12 @@ class BridgeEventTarget extends ContainedEventTarget<BridgeEvents> {
 /** The identity start() warms the backends with: a 2026-07-28 host that declared nothing. */
 const WARM_HOST: HostIdentity = { era: "modern", protocolVersion: "2026-07-28", capabilities: {}, clientInfo: undefined, logLevel: undefined };
 
+/** The pins a manager would make for this config (manager.ts defaultPins): its lock file, or memory when there is no place for one. */
+function bridgePins(config: McpwireConfig): ToolPins {
+  const file = pinLockFileOf(config, runtime.env());
+  return new ToolPins(file === undefined ? {} : { store: new PinLockFile(file) });
+}
+
 /** Makes a bridge over the config's servers. Throws a BridgeError for a server named that the config lacks, or none to serve. */
 export function createBridge(options: BridgeOptions): Bridge {
   const { config } = options;
@@ -134,13 +145,34 @@ export function createBridge(options: BridgeOptions): Bridge {
   }
   const served: McpwireConfig = { ...config, servers };
   const events = new BridgeEventTarget();
-  const managerOptions = options.manager ?? {};
+  // One ToolPins for every backend set (as one McpManager has one): the lock file read and written in one place, a held tool said once.
+  const managerOptions: BackendManagerOptions = { ...options.manager, pins: options.manager?.pins ?? bridgePins(config) };
   const eras = eraPreference();
+  const timeline = performance.now();
+  const saidHeld = new Set<string>();
   const pool = new BackendPool((host) =>
-    new BackendSet(served, host, managerOptions, {
-      problem: (message) => events.fire("problem", { message }),
-      warning: (message) => events.fire("warning", { message }),
-    }, eras), options.pool);
+    new BackendSet(
+      served,
+      host,
+      managerOptions,
+      {
+        problem: (message) => events.fire("problem", { message }),
+        warning: (message) => events.fire("warning", { message }),
+        held: (held) => {
+          // Every host's set reviews the same tools against the same pins: said once per tool and change.
+          const key = JSON.stringify([held.server, held.tool, held.change, held.fields]);
+          if (saidHeld.has(key)) return;
+          saidHeld.add(key);
+          const what = held.offered ? "offered with this warning (pinning: warn)" : "not served until it is accepted (pinning: hold)";
+          events.fire("toolheld", {
+            ...held,
+            message: `mcpwire serve: ${heldSummary({ ...held, source: "", rejected: false })}; ${what}; ${acceptHint(held)}`,
+          });
+        },
+      },
+      eras,
+      timeline,
+    ), options.pool);
   const held = new HeldCalls(options.hold);
   const handlers = new BridgeHandlers({
     serverInfo: options.serverInfo ?? { name: "mcpwire-serve", version: "0.2.0" },

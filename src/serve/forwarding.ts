@@ -66,7 +66,8 @@ export async function forward(
   caller: Caller,
   options: { signal: AbortSignal; era: ProtocolEra; timeoutMs?: number | undefined },
 ): Promise<Params> {
-  const traceContext = await set.traceParent(params._meta as JsonObject | undefined);
+  const meta = params._meta as JsonObject | undefined;
+  const traceContext = set.traced(meta) ? await set.traceParent(meta) : undefined;
   const leave = set.inFlight.enter(server, caller);
   const sent: PassThroughOptions = {
     ...(traceContext === undefined ? {} : { traceContext }),

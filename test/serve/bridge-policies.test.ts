@@ -10,8 +10,10 @@ import type { ServerConfig } from "../../src/host/config/types.ts";
 import { RpcError } from "../../src/jsonrpc/errors.ts";
 import { ToolPins } from "../../src/registry/tool-pins.ts";
 import { type Bridge, createBridge } from "../../src/serve/mod.ts";
+import type { TraceEvent } from "../../src/transport/trace-event.ts";
 import { fixturePath } from "../support/fixture-process.ts";
 import { hangGuard } from "../support/hang-guard.ts";
+import { waitUntil } from "../support/polling.ts";
 import { configOf, stdioServerConfig } from "../support/server-config.ts";
 import { spanIdOf, spanRecorder } from "../support/spans.ts";
 import { hostContext, hostIdentity, testSession } from "./host-context.ts";
@@ -54,7 +56,15 @@ describe("policies", () => {
     assert.ok((await listed(first)).includes("echo"));
     await first.close();
     const changed = bridgeOf([asking("pinned", { env: { ASKING_ECHO_DESCRIPTION: "Echoes text, and now also mails it" } })], { pinning: "hold", pins });
+    const said: string[] = [];
+    changed.events.on("toolheld", ({ message }) => said.push(message));
     const names = await listed(changed);
+    await listed(changed, "legacy"); // a second host's set reviews the same tools: said once
+    assert.equal(said.length, 1, said.join("\n"));
+    assert.match(
+      said[0]!,
+      /server "pinned": tool "echo" changed since it was pinned: its description differs; not served until it is accepted .*mcpwire pin accept pinned echo/,
+    );
     assert.ok(!names.includes("echo") && names.includes("slow"), names.join(","));
     await assert.rejects(call(changed, "echo"), (error: unknown) => error instanceof RpcError && error.rpcCode === -32602);
   });
@@ -83,6 +93,9 @@ describe("failures stay local", () => {
     }
     const result = await call(bridge, "mcp_sturdy_echo") as { content: { text: string }[] };
     assert.equal(result.content[0]?.text, "sturdy: ");
+    // The manager restarts it as it restarts any server; its tools come back.
+    await waitUntil(() => bridge.status().some((set) => set.servers.find((each) => each.name === "fragile")?.state === "ready"), "fragile restarted", 10_000);
+    assert.ok((await listed(bridge)).includes("mcp_fragile_echo"));
   });
 });
 
@@ -105,5 +118,17 @@ describe("OpenTelemetry through the bridge", () => {
     assert.equal(call.spanContext().traceId, traceId);
     assert.equal(recorder.parentOf(call), hostSpan);
     assert.equal(spanIdOf(seen), call.spanContext().spanId);
+  });
+});
+
+describe("one trace for every host's backends", () => {
+  it("each set's trace events count t from the bridge's start, not from their own manager's", async () => {
+    const events: TraceEvent[] = [];
+    const bridge = bridgeOf([asking("timed")], { trace: (event) => events.push(event) });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    await listed(bridge);
+    const first = events.find((event) => event.server === "timed");
+    assert.ok(first !== undefined, "the backend was traced");
+    assert.ok(first.t >= 250, `t ${first.t} counts from the bridge's start`);
   });
 });
