@@ -26,7 +26,7 @@ import { alreadyInitialized, handshakeIdentity, initializeResult, readInitialize
 import { Session } from "./host-session.ts";
 import { keptFilter, ListenStreams, readListenFilter, supportedFilter } from "./listen-streams.ts";
 import { isLoggingLevel } from "./log-level.ts";
-import { carriesModernFields, MODERN_ONLY_METHODS, readModernFields, REMOVED_MODERN_METHODS, stampModernResult } from "./modern-fields.ts";
+import { carriesModernFields, MODERN_ONLY_METHODS, readModernFields, REMOVED_MODERN_METHODS, stampModernResult, supportedVersions } from "./modern-fields.ts";
 import { type ContextPort, RequestContext } from "./request-context.ts";
 import type { HostIdentity, ServerHandlers } from "./server-handlers.ts";
 
@@ -222,7 +222,7 @@ export class ServerConnectionImpl implements ServerConnection {
     const { handlers } = this.#owner;
     let result: Params;
     if (method === "server/discover") {
-      result = discoverResult(await handlers.capabilities(host) as JsonObject, handlers.instructions);
+      result = discoverResult(await handlers.capabilities(host) as JsonObject, handlers.instructions, supportedVersions(eras));
     } else if (method === "subscriptions/listen") {
       result = await this.#listen(params, incoming, host, session);
     } else {

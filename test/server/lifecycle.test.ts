@@ -6,6 +6,7 @@
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { describe, test } from "node:test";
+import { SUPPORTED_PROTOCOL_VERSIONS } from "../../src/client/protocol-version.ts";
 import { RpcError } from "../../src/jsonrpc/errors.ts";
 import { demoWithClient, demoWithRawHost, modernMeta, SERVER_INFO, until } from "./demo-server.ts";
 
@@ -50,7 +51,8 @@ describe("server/discover and the 2026-07-28 wire", () => {
       const expected = (example("DiscoverResultResponse/discover-result-response.json") as { result: Record<string, unknown> }).result;
       assert.equal(answer.id, request.id);
       assert.equal(answer.result.resultType, expected.resultType);
-      assert.deepEqual(answer.result.supportedVersions, expected.supportedVersions);
+      // A dual-era server lists the example's 2026-07-28 versions first, then its handshake ones (spec 2026-07-28 basic/versioning's example).
+      assert.deepEqual(answer.result.supportedVersions, [...expected.supportedVersions as string[], ...SUPPORTED_PROTOCOL_VERSIONS]);
       assert.deepEqual((answer.result._meta as Record<string, unknown>)["io.modelcontextprotocol/serverInfo"], SERVER_INFO);
       assert.equal(answer.result.instructions, "Use echo to echo.");
       // spec 2026-07-28 caching: discover is cacheable; the server gave no hints, so conservative ones.
