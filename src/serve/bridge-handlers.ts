@@ -35,6 +35,11 @@ const NOT_FOUND_CODES: ReadonlySet<number> = new Set([-32002, -32602]);
 export interface BridgeParts {
   serverInfo: ServerHandlers["serverInfo"];
   instructions?: string;
+  /**
+   * One backend is served and no serverInfo was given: the host is told the backend's own
+   * serverInfo and instructions once a backend client has them, as if it talked to it directly.
+   */
+  passIdentity: boolean;
   pool: BackendPool;
   /** The served servers, in config order. */
   servers: readonly ServerConfig[];
@@ -54,8 +59,6 @@ interface SetRoutes {
 }
 
 export class BridgeHandlers implements ServerHandlers {
-  readonly serverInfo: ServerHandlers["serverInfo"];
-  readonly instructions?: string;
   readonly #parts: BridgeParts;
   readonly #routes = new WeakMap<BackendSet, SetRoutes>();
   readonly #subscriptions = new ResourceSubscriptions();
@@ -66,8 +69,28 @@ export class BridgeHandlers implements ServerHandlers {
 
   constructor(parts: BridgeParts) {
     this.#parts = parts;
-    this.serverInfo = parts.serverInfo;
-    if (parts.instructions !== undefined) this.instructions = parts.instructions;
+  }
+
+  /** The front's identity: the one backend's own when it is passed through (BridgeParts.passIdentity), else the bridge's. */
+  get serverInfo(): ServerHandlers["serverInfo"] {
+    return this.#soleBackend()?.serverInfo ?? this.#parts.serverInfo;
+  }
+
+  /** The instructions given to the bridge, else the one backend's own when its identity is passed through. */
+  get instructions(): string | undefined {
+    return this.#parts.instructions ?? this.#soleBackend()?.instructions;
+  }
+
+  /** The one backend's client that knows its serverInfo (every host's set connects to the same server), when its identity is passed through. */
+  #soleBackend(): Client | undefined {
+    if (!this.#parts.passIdentity) return undefined;
+    const name = this.#parts.servers[0]?.name;
+    if (name === undefined) return undefined;
+    for (const set of this.#parts.pool.sets()) {
+      const client = set.client(name);
+      if (client?.serverInfo !== undefined) return client;
+    }
+    return undefined;
   }
 
   /** What the backends of `host`'s set declare, together: a family is served when one backend serves it. */

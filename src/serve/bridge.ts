@@ -39,7 +39,11 @@ export interface BridgeOptions {
   config: McpwireConfig;
   /** Serve only these servers of the config (by name). Default: every enabled one. */
   servers?: readonly string[];
-  /** The front's serverInfo. Default `{ name: "mcpwire-serve", version }` of this package. */
+  /**
+   * The front's serverInfo. Default: with one server served, that server's own (and its
+   * instructions, unless `instructions` is given), as the host would see it directly; with
+   * several, `{ name: "mcpwire-serve", version }` of this package.
+   */
   serverInfo?: Implementation;
   /** Instructions for the host's model, in the front's first answer. */
   instructions?: string;
@@ -176,6 +180,7 @@ export function createBridge(options: BridgeOptions): Bridge {
   const held = new HeldCalls(options.hold);
   const handlers = new BridgeHandlers({
     serverInfo: options.serverInfo ?? { name: "mcpwire-serve", version: "0.2.0" },
+    passIdentity: servers.length === 1 && options.serverInfo === undefined,
     ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
     pool,
     servers,

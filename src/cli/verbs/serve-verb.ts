@@ -28,7 +28,6 @@ import {
   stderrLine,
   TRACE_USAGE,
 } from "../session/host-session.ts";
-import { VERSION } from "../version.ts";
 
 export const SERVE_USAGE = `usage: mcpwire serve [SERVER…] [--stdio "CMD" | --http URL | --sse URL]… [--listen [HOST:]PORT] [options]
 
@@ -184,7 +183,6 @@ export async function serve(argv: readonly string[]): Promise<number> {
       config,
       servers: servedNames(config, args.positional),
       naming,
-      serverInfo: { name: "mcpwire-serve", title: "mcpwire serve", version: VERSION },
       manager: {
         redactor,
         ...(trace === undefined ? {} : { trace: trace.sink }),
