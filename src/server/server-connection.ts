@@ -71,6 +71,8 @@ export class ServerConnectionImpl implements ServerConnection {
   /** ConnectOptions.sessionId: the handshake session's id (HTTP's Mcp-Session-Id). */
   readonly #sessionId: string | undefined;
   #handshake: Session | undefined;
+  /** While an initialize is being answered (its capabilities asked of the handlers): what requests that did not wait for it wait on. */
+  #initializing: Promise<unknown> | undefined;
   #modern: Session | undefined;
   #resolveClosed!: (details: CloseDetails) => void;
   #ended = false;
@@ -176,6 +178,8 @@ export class ServerConnectionImpl implements ServerConnection {
           case "notifications/initialized":
             // spec 2025-11-25 lifecycle: the operation phase begins.
             if (this.#handshake?.handshake !== undefined) this.#handshake.handshake.initialized = true;
+            // A host that did not wait for the initialize answer: the session it names is the one being made.
+            else void this.#initializing?.then(() => this.#handshake?.handshake !== undefined && (this.#handshake.handshake.initialized = true), () => {});
             return;
           case "notifications/cancelled":
           case "notifications/progress":
@@ -203,6 +207,12 @@ export class ServerConnectionImpl implements ServerConnection {
     const { eras } = this.#owner;
     // spec 2026-07-28 basic/versioning: "An initialize request selects legacy semantics", whatever it carries.
     if (method === "initialize") return await this.#initialize(params);
+    // spec 2025-11-25 lifecycle: a client SHOULD wait for the initialize answer. One that did not
+    // (its lines all read at once) means this session: a request without the 2026-07-28 fields
+    // waits for the handshake being made rather than being taken for a stateless one.
+    if (this.#handshake === undefined && this.#initializing !== undefined && !carriesModernFields(params) && !MODERN_ONLY_METHODS.has(method)) {
+      await this.#initializing.catch(() => {});
+    }
     const modern = carriesModernFields(params) || MODERN_ONLY_METHODS.has(method) ||
       (this.#handshake === undefined && method !== "ping" && eras.includes("modern"));
     if (!modern) return await this.#legacy(next, method, params, incoming);
@@ -265,7 +275,14 @@ export class ServerConnectionImpl implements ServerConnection {
     const { who, handlers } = this.#owner;
     if (this.#handshake !== undefined) throw alreadyInitialized(who, this.#handshake.id);
     const handshake = readInitialize(who, params, this.#owner.eras);
-    const capabilities = await handlers.capabilities(handshakeIdentity(handshake));
+    const asked = Promise.resolve().then(() => handlers.capabilities(handshakeIdentity(handshake)));
+    this.#initializing ??= asked;
+    let capabilities: Awaited<typeof asked>;
+    try {
+      capabilities = await asked;
+    } finally {
+      if (this.#initializing === asked) this.#initializing = undefined;
+    }
     // Another initialize may have been answered meanwhile.
     const answered = this.#handshake as Session | undefined;
     if (answered !== undefined) throw alreadyInitialized(who, answered.id);

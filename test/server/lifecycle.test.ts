@@ -8,7 +8,7 @@ import { readFileSync } from "node:fs";
 import { describe, test } from "node:test";
 import { SUPPORTED_PROTOCOL_VERSIONS } from "../../src/client/protocol-version.ts";
 import { RpcError } from "../../src/jsonrpc/errors.ts";
-import { demoWithClient, demoWithRawHost, modernMeta, SERVER_INFO, until } from "./demo-server.ts";
+import { DEMO_CAPABILITIES, demoWithClient, demoWithRawHost, modernMeta, SERVER_INFO, until } from "./demo-server.ts";
 
 const EXAMPLES = new URL("../fixtures/spec-examples/2026-07-28/", import.meta.url);
 function example(path: string): Record<string, unknown> {
@@ -119,6 +119,29 @@ describe("the initialize handshake", () => {
       }
     });
   }
+
+  test("a host that does not wait for the initialize answer: its next requests are the handshake's session's, not stateless ones", async () => {
+    // The capabilities take a while (a bridge starts its backends), so the lines all arrive before the answer.
+    const { server, host, log } = await demoWithRawHost({}, { capabilities: () => new Promise((resolve) => setTimeout(() => resolve(DEMO_CAPABILITIES), 50)) });
+    try {
+      await host.sendRaw({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "eager", version: "1" } },
+      });
+      await host.sendRaw({ jsonrpc: "2.0", method: "notifications/initialized" });
+      await host.sendRaw({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "echo", arguments: { text: "early" } } });
+      await until(() => host.received.length === 2, "both answers");
+      const byId = new Map(host.received.map((message) => [(message as { id: unknown }).id, message as { result?: Record<string, unknown>; error?: unknown }]));
+      assert.equal(byId.get(1)?.result?.protocolVersion, "2025-11-25");
+      assert.equal(byId.get(2)?.error, undefined, JSON.stringify(byId.get(2)));
+      assert.equal(log.contexts[0]?.host.era, "legacy");
+      assert.equal(log.opened.length, 1);
+    } finally {
+      await server.close();
+    }
+  });
 
   test("initialize at a version the server does not speak is answered with its latest", async () => {
     const { server, host } = await demoWithRawHost();
