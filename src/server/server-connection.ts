@@ -48,6 +48,8 @@ export interface ConnectionOwner {
   readonly requestTimeoutMs: number | undefined;
   readonly trace: TraceSink | undefined;
   readonly traceName: string;
+  /** performance.now() when the Server was made: every connection's trace events count `t` from it (one timeline). */
+  readonly traceOrigin: number;
   onProblem(message: string): void;
   /** A fresh session id, unique in the server. */
   newSessionId(): string;
@@ -82,7 +84,7 @@ export class ServerConnectionImpl implements ServerConnection {
     this.#owner = owner;
     this.#sessionId = sessionId;
     this.closed = new Promise((resolve) => (this.#resolveClosed = resolve));
-    this.#transport = owner.trace === undefined ? transport : new TracingTransport(transport, undefined, { sink: owner.trace, server: owner.traceName });
+    this.#transport = owner.trace === undefined ? transport : new TracingTransport(transport, undefined, { sink: owner.trace, server: owner.traceName, startedAt: owner.traceOrigin });
     const wire = this.#transport;
     this.#peer = new Peer({
       name: `${owner.who} (the host on ${transport.description})`,

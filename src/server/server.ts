@@ -34,7 +34,11 @@ export interface ServerOptions {
   middleware?: readonly Middleware[];
   /** For the requests we send the host (sampling, elicitation, roots): the idle timeout. Default 60 s. */
   requestTimeoutMs?: number;
-  /** src/transport/trace-event.ts events of every connection (the host side of a bridge). */
+  /**
+   * src/transport/trace-event.ts events of every connection (the host side of a bridge), each `t`
+   * counted from this Server's construction, so connections made later share its timeline (and a
+   * bridge made at the same moment: `mcpwire serve --trace` shows both sides in one order).
+   */
   trace?: TraceSink;
   /** Non-fatal oddities (a handler or listener threw, a message could not be read or sent, …). */
   onProblem?: (message: string) => void;
@@ -91,6 +95,7 @@ export class Server {
       requestTimeoutMs: options.requestTimeoutMs,
       trace: options.trace,
       traceName: name,
+      traceOrigin: performance.now(),
       onProblem,
       newSessionId: () => String(this.#nextSession++),
       opened: (session) => {
