@@ -11,3 +11,6 @@ export type { PassThroughOptions } from "../client/client-options.ts";
 export { Server, type ServerConnection, type ServerConnectOptions, type ServerOptions } from "../server/server.ts";
 export { ServerError, type ServerErrorCode } from "../server/errors.ts";
 export type { HostIdentity, HostSession, ListenFilter, ServerHandlers, ServerRequestContext } from "../server/server-handlers.ts";
+export { type HttpFront, httpFront, type HttpFrontOptions } from "../server/http-front.ts";
+export { httpGuard, type HttpGuardOptions } from "../server/http-guard.ts";
+export { type LineSource, LineStreamTransport, type LineStreamTransportOptions } from "../transport/line-stream.ts";
