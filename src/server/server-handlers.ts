@@ -126,6 +126,16 @@ export interface ServerHandlers {
    * resource URIs a host watches; a throw is answered as a handler's throw is.
    */
   listen?(notifications: ListenFilter, context: ServerRequestContext): ListenFilter | undefined | Promise<ListenFilter | undefined>;
+  /**
+   * Optional (an addition to the contract): the inputSchema of tool `name` as this server lists it
+   * to `host`, undefined when it serves no such tool. The HTTP front reads its `x-mcp-header`
+   * parameters (src/client/header-params.ts) to check a 2026-07-28 tools/call's `Mcp-Param-*`
+   * headers against its arguments before the call reaches `request` — spec 2026-07-28
+   * basic/transports/streamable-http, "Server Behavior for Custom Headers": 400 with -32020 when
+   * they differ. Without it those headers are not checked; a throw is reported and counts as
+   * undefined.
+   */
+  toolInputSchema?(name: string, host: HostIdentity): JsonObject | undefined | Promise<JsonObject | undefined>;
   /** A session began (a handshake-era session after `initialize`; a 2026-07-28 connection at its first request). */
   sessionOpened?(session: HostSession): void;
   /** A session ended; its in-flight requests were aborted first. */
