@@ -122,7 +122,8 @@ export class BridgeHandlers implements ServerHandlers {
   }
 
   sessionOpened(session: HostSession): void {
-    if (session.host?.era === "legacy") this.#parts.pool.claim(session, session.host);
+    // A handshake-era session: its set's backends may ask it when no request of it is in flight (host-forwarders.ts).
+    if (session.host?.era === "legacy") this.#parts.pool.claim(session, session.host).inFlight.attach(session);
   }
 
   sessionClosed(session: HostSession): void {

@@ -175,7 +175,7 @@ export class ServerConnectionImpl implements ServerConnection {
         switch (method) {
           case "notifications/initialized":
             // spec 2025-11-25 lifecycle: the operation phase begins.
-            if (this.#handshake?.handshake !== undefined) this.#handshake.handshake.initialized = true;
+            this.#handshake?.initialized();
             return;
           case "notifications/cancelled":
           case "notifications/progress":
@@ -276,6 +276,7 @@ export class ServerConnectionImpl implements ServerConnection {
       handshake,
       (method, notifyParams) => peer.notify(method, notifyParams),
       this.#owner.onProblem,
+      this.#port,
     );
     this.#handshake = session;
     this.#owner.opened(session);

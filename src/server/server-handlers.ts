@@ -49,6 +49,18 @@ export interface HostSession {
    * their subscription id (spec 2026-07-28 basic/patterns/subscriptions). Never rejects.
    */
   notify(method: string, params?: Params): Promise<void>;
+  /**
+   * Optional (an addition to the contract; the server half's sessions have it), handshake era
+   * only: sends a request to the host tied to none of its requests (sampling/createMessage,
+   * elicitation/create, roots/list — roots/list right after initialize is common), through the
+   * connection's chain, once the host has sent `notifications/initialized` (waited for, bounded:
+   * a ServerError "not-initialized"). The same checks as ServerRequestContext.request: the host
+   * must have declared the capability ("missing-capability"); on a 2026-07-28 connection it
+   * rejects ("wrong-era"). Over HTTP it goes on the session's GET stream (spec 2025-11-25
+   * basic/transports, "Listening for Messages from the Server"); a host with none open fails it
+   * at once.
+   */
+  request?(method: string, params?: Params, options?: RequestOptions): Promise<Params>;
 }
 
 /** What a request handler is given besides the params. */
