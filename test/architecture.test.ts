@@ -34,7 +34,12 @@ const LAYER_RANK: Readonly<Record<string, number>> = {
  * versions, the 2026-07-28 `_meta` keys), which the server half beside it may import: one
  * definition of the protocol for both halves (docs/architecture.md, "The layers").
  */
-const PROTOCOL_FILES: ReadonlySet<string> = new Set(["src/client/types.ts", "src/client/protocol-version.ts", "src/client/request-meta.ts"]);
+const PROTOCOL_FILES: ReadonlySet<string> = new Set([
+  "src/client/types.ts",
+  "src/client/protocol-version.ts",
+  "src/client/request-meta.ts",
+  "src/client/header-params.ts",
+]);
 /** Importable by every layer. */
 const SHARED_LAYERS = new Set(["runtime", "common"]);
 const RUNTIME_GLOBALS: ReadonlySet<string> = new Set(["process", "Deno", "Buffer"]);

@@ -7,7 +7,7 @@
 
 import type { Client } from "../client/client.ts";
 import { INPUT_CAPABLE_METHODS } from "../client/input-requests.ts";
-import type { LoggingLevel, ServerCapabilities } from "../client/types.ts";
+import type { JsonObject, LoggingLevel, ServerCapabilities } from "../client/types.ts";
 import { isObject } from "../common/json.ts";
 import type { ServerConfig } from "../host/config/types.ts";
 import { RpcError } from "../jsonrpc/errors.ts";
@@ -122,7 +122,8 @@ export class BridgeHandlers implements ServerHandlers {
   }
 
   sessionOpened(session: HostSession): void {
-    if (session.host?.era === "legacy") this.#parts.pool.claim(session, session.host);
+    // A handshake-era session: its set's backends may ask it when no request of it is in flight (host-forwarders.ts).
+    if (session.host?.era === "legacy") this.#parts.pool.claim(session, session.host).inFlight.attach(session);
   }
 
   sessionClosed(session: HostSession): void {
@@ -227,6 +228,29 @@ export class BridgeHandlers implements ServerHandlers {
     }
     this.#install(set, "tools", table);
     return out;
+  }
+
+  /**
+   * ServerHandlers.toolInputSchema: the inputSchema of front tool `name` as `host`'s set lists it
+   * (its backend's own, x-mcp-header annotations and all), so the HTTP front checks a
+   * 2026-07-28 host's Mcp-Param-* headers against the tool the call is routed to (spec
+   * 2026-07-28 basic/transports/streamable-http, "Server Behavior for Custom Headers").
+   * Undefined for a tool not served now: the call itself is answered -32602.
+   */
+  async toolInputSchema(name: string, host: HostIdentity): Promise<JsonObject | undefined> {
+    const { pool } = this.#parts;
+    const set = pool.setFor(host, undefined);
+    const done = pool.use(set);
+    try {
+      await set.start();
+      const route = await this.#route(set, "tools", name, () => this.#tools(set)).catch(() => undefined);
+      const client = route === undefined ? undefined : set.client(route.server);
+      if (route === undefined || client === undefined) return undefined;
+      const tool = client.knownTools.get(route.name) ?? (await client.listTools().catch(() => [])).find((each) => each.name === route.name);
+      return isObject(tool?.inputSchema) ? tool.inputSchema as JsonObject : undefined;
+    } finally {
+      done();
+    }
   }
 
   async #call(set: BackendSet, params: Params | undefined, context: ServerRequestContext): Promise<Params> {

@@ -6,8 +6,10 @@
 // A backend's sampling/createMessage, elicitation/create or roots/list comes while it answers a
 // host's request (a tools/call, a prompts/get): over stdio nothing on the wire says which one, so
 // it goes to the newest host request in flight to that backend, else (a handshake-era session)
-// to any of the session's; with none, the backend is answered -32603 (the contract has no
-// session-level request to the host).
+// to any of the session's; with none — common right after initialize, when a backend asks
+// roots/list — to the handshake-era session itself (HostSession.request: over HTTP on its GET
+// stream), waiting a bounded while for the session a set is made for during `initialize`. A
+// 2026-07-28 host has no session to ask: the backend is answered -32603.
 // A handshake-era host gets it as a request of its own tied to that request
 // (ServerRequestContext.request); the backend's answer is the host's answer, unchanged but for
 // what the Client's handler checks (an elicitation answer against its schema, the sampling
@@ -17,12 +19,19 @@
 
 import type { ClientHandlers, HandlerContext } from "../client/handlers.ts";
 import type { ClientCapabilities, CreateMessageRequest, CreateMessageResult, ElicitFormRequest, ElicitResult, Root } from "../client/types.ts";
+import { messageOf } from "../common/error-text.ts";
 import { RpcError } from "../jsonrpc/errors.ts";
 import type { Params } from "../jsonrpc/peer.ts";
-import type { ServerRequestContext } from "../server/server-handlers.ts";
+import type { HostSession, ServerRequestContext } from "../server/server-handlers.ts";
 
 /** -32603: the JSON-RPC internal error, what a backend gets when its request cannot be asked of a host. */
 const INTERNAL_ERROR = -32603;
+/**
+ * How long a backend's request with no host request in flight waits for its set's handshake
+ * session: a set is made while the host's `initialize` is answered, and a backend may ask at its
+ * own initialize, before the host's session exists.
+ */
+const SESSION_WAIT_MS = 10_000;
 
 /**
  * Who answers what a backend asks while it answers a host request: a handshake-era host request
@@ -61,6 +70,8 @@ export function statelessCaller(context: ServerRequestContext, method: string): 
 export class InFlight {
   readonly #byServer = new Map<string, Set<Caller>>();
   readonly #anyCaller: boolean;
+  #session: HostSession | undefined;
+  readonly #waiting: (() => void)[] = [];
 
   /**
    * `anyCaller`: a backend with no request of its own in flight may be answered through another
@@ -69,6 +80,36 @@ export class InFlight {
    */
   constructor(anyCaller: boolean) {
     this.#anyCaller = anyCaller;
+  }
+
+  /** The handshake-era session this set serves (one per such set): where a backend's request goes with no host request in flight. */
+  attach(session: HostSession): void {
+    if (!this.#anyCaller) return;
+    this.#session = session;
+    for (const wake of this.#waiting.splice(0)) wake();
+  }
+
+  /**
+   * The handshake-era session to ask when no host request is in flight: the attached one, else
+   * the one attached within SESSION_WAIT_MS (or before `signal` aborts); undefined for a set of
+   * 2026-07-28 hosts, or when none came.
+   */
+  async session(signal: AbortSignal): Promise<HostSession | undefined> {
+    if (!this.#anyCaller || this.#session !== undefined || signal.aborted) return this.#session;
+    let wake!: () => void;
+    const attached = new Promise<void>((resolve) => (wake = resolve));
+    this.#waiting.push(wake);
+    const timer = setTimeout(wake, SESSION_WAIT_MS);
+    signal.addEventListener("abort", wake, { once: true });
+    try {
+      await attached;
+    } finally {
+      clearTimeout(timer);
+      signal.removeEventListener("abort", wake);
+      const at = this.#waiting.indexOf(wake);
+      if (at >= 0) this.#waiting.splice(at, 1);
+    }
+    return this.#session;
   }
 
   /** Marks `caller` in flight to `server` until the returned function is called. */
@@ -107,12 +148,24 @@ function last<T>(set: Set<T>): T | undefined {
 export function forwardingHandlers(server: string, host: ClientCapabilities, inFlight: InFlight): ClientHandlers {
   const ask = (method: string, params: Params | undefined, context: HandlerContext): Promise<Params> => {
     const caller = inFlight.current(server);
-    if (caller === undefined) {
-      return Promise.reject(
-        new RpcError(`mcpwire serve: server "${server}" sent ${method} while no host request was in flight to it; there is no host to ask`, INTERNAL_ERROR),
+    return caller === undefined ? askSession(method, params, context.signal) : caller.ask(method, params, context.signal);
+  };
+  // No host request in flight: the handshake-era session itself (HostSession.request, an addition to the contract).
+  const askSession = async (method: string, params: Params | undefined, signal: AbortSignal): Promise<Params> => {
+    const session = await inFlight.session(signal);
+    if (session?.request === undefined) {
+      throw new RpcError(
+        `mcpwire serve: server "${server}" sent ${method} while no host request was in flight to it, and its host has no session to ask ` +
+          "(a 2026-07-28 host is asked only during its own requests)",
+        INTERNAL_ERROR,
       );
     }
-    return caller.ask(method, params, context.signal);
+    try {
+      return await session.request(method, params, { signal });
+    } catch (error) {
+      if (error instanceof RpcError) throw error;
+      throw new RpcError(`mcpwire serve: server "${server}" sent ${method}, which could not be asked of its host: ${messageOf(error)}`, INTERNAL_ERROR);
+    }
   };
   const handlers: ClientHandlers = {};
   if (host.sampling !== undefined) {

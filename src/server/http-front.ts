@@ -6,8 +6,11 @@
 // HTTP rules: on the handshake era the MCP-Protocol-Version header (spec 2025-11-25
 // basic/transports, "Protocol Version Header"); on 2026-07-28 the request metadata headers
 // checked against the body (spec 2026-07-28 basic/transports/streamable-http, "Server
-// Validation") and the JSON-RPC errors of the Server given their HTTP statuses.
+// Validation"), a tools/call's Mcp-Param-* headers against the tool's x-mcp-header parameters
+// ("Server Behavior for Custom Headers", the schema from ServerHandlers.toolInputSchema), and the
+// JSON-RPC errors of the Server given their HTTP statuses.
 
+import { decodeHeaderValue, paramHeaderMismatch, paramHeadersOf } from "../client/header-params.ts";
 import { isSupportedProtocolVersion } from "../client/protocol-version.ts";
 import { META_CLIENT_CAPABILITIES, META_PROTOCOL_VERSION, META_SUBSCRIPTION_ID } from "../client/request-meta.ts";
 import { checkOptions, optionNames } from "../common/options.ts";
@@ -16,7 +19,9 @@ import { isRequest } from "../jsonrpc/messages.ts";
 import { StreamableHttpEndpoint, type StreamableHttpEndpointOptions } from "../transport/streamable-http/server-endpoint.ts";
 import { rpcErrorReply } from "../transport/streamable-http/server-replies.ts";
 import { httpGuard, type HttpGuardOptions } from "./http-guard.ts";
+import { readModernFields } from "./modern-fields.ts";
 import type { Server } from "./server.ts";
+import type { HostIdentity } from "./server-handlers.ts";
 
 /** Options of httpFront: the path, the guard, and the endpoint's bounds. */
 export interface HttpFrontOptions extends HttpGuardOptions, Omit<StreamableHttpEndpointOptions, "connect" | "idReferences"> {
@@ -55,7 +60,6 @@ const BAD_REQUEST_CODES: ReadonlySet<number> = new Set([HEADER_MISMATCH, -32021,
 /** Methods whose Mcp-Name header mirrors params.name, and the one whose mirrors params.uri (Standard Request Headers). */
 const NAMED_BY_NAME: ReadonlySet<string> = new Set(["tools/call", "prompts/get"]);
 const NAMED_BY_URI = "resources/read";
-const SENTINEL = /^=\?base64\?([A-Za-z0-9+/]*={0,2})\?=$/;
 
 /** `server` behind Streamable HTTP at `options.path`: give the result to Runtime.listenHttp. */
 export function httpFront(server: Server, options: HttpFrontOptions = {}): HttpFront {
@@ -97,7 +101,9 @@ export function httpFront(server: Server, options: HttpFrontOptions = {}): HttpF
     if (!modern) return endpoint.handshake(request, message);
     if (!isRequest(message)) return endpoint.stateless(request, message, () => 200);
     const mismatch = headerMismatch(request, message, headerVersion, metaVersion);
-    if (mismatch !== undefined) return rpcErrorReply(400, HEADER_MISMATCH, `Header mismatch: ${mismatch}`, message.id);
+    const params = message.method === "tools/call" && mismatch === undefined ? await paramsMismatch(server, request, message) : undefined;
+    const refused = mismatch ?? params;
+    if (refused !== undefined) return rpcErrorReply(400, HEADER_MISMATCH, `Header mismatch: ${refused}`, message.id);
     const meta = metaOf(message);
     const fieldsMissing = typeof meta?.[META_PROTOCOL_VERSION] !== "string" || !isPlainObject(meta?.[META_CLIENT_CAPABILITIES]);
     return endpoint.stateless(request, message, (answer) => statusOf(answer, fieldsMissing));
@@ -157,23 +163,31 @@ function headerMismatch(request: Request, message: JsonRpcRequest, headerVersion
   const header = request.headers.get("mcp-name");
   if (header === null) return `the Mcp-Name header is missing (${message.method} names params.${field} in it)`;
   const name = decodeHeaderValue(header);
-  if (name === undefined) return "the Mcp-Name header's Base64 value does not decode to UTF-8";
+  if (name === undefined) return "the Mcp-Name header holds invalid characters or a Base64 value that does not decode to UTF-8";
   const body = message.params?.[field];
   if (name !== body) return `Mcp-Name header value ${JSON.stringify(name)} does not match body value ${JSON.stringify(body)}`;
   return undefined;
 }
 
-/** A header value as sent: plain, or `=?base64?…?=` holding UTF-8 (spec 2026-07-28 streamable-http, "Value Encoding"). */
-function decodeHeaderValue(value: string): string | undefined {
-  const sentinel = SENTINEL.exec(value);
-  if (sentinel === null) return value;
+/**
+ * spec 2026-07-28 streamable-http, "Server Behavior for Custom Headers": a tools/call's
+ * Mcp-Param-* headers against the x-mcp-header parameters of the tool as the server lists it to
+ * this host (ServerHandlers.toolInputSchema); what differs, or undefined. A request whose `_meta`
+ * is not one, or a tool the server does not serve, is the Server's to answer.
+ */
+async function paramsMismatch(server: Server, request: Request, message: JsonRpcRequest): Promise<string | undefined> {
+  const name = message.params?.name;
+  if (typeof name !== "string") return undefined;
+  let host: HostIdentity;
   try {
-    const binary = atob(sentinel[1]!);
-    const bytes = Uint8Array.from(binary, (char) => char.charCodeAt(0));
-    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+    host = readModernFields("", message.method, message.params, ["modern"]);
   } catch {
     return undefined;
   }
+  const found = paramHeadersOf(await server.toolInputSchema(name, host));
+  // A tool whose annotations are invalid is one a client leaves out ("Schema Extension"); nothing to check against.
+  if (!("headers" in found) || found.headers.length === 0) return undefined;
+  return paramHeaderMismatch(found.headers, message.params?.arguments, (field) => request.headers.get(field));
 }
 
 /**

@@ -179,9 +179,9 @@ export class ServerConnectionImpl implements ServerConnection {
         switch (method) {
           case "notifications/initialized":
             // spec 2025-11-25 lifecycle: the operation phase begins.
-            if (this.#handshake?.handshake !== undefined) this.#handshake.handshake.initialized = true;
+            if (this.#handshake !== undefined) this.#handshake.initialized();
             // A host that did not wait for the initialize answer: the session it names is the one being made.
-            else void this.#initializing?.then(() => this.#handshake?.handshake !== undefined && (this.#handshake.handshake.initialized = true), () => {});
+            else void this.#initializing?.then(() => this.#handshake?.initialized(), () => {});
             return;
           case "notifications/cancelled":
           case "notifications/progress":
@@ -295,6 +295,7 @@ export class ServerConnectionImpl implements ServerConnection {
       handshake,
       (method, notifyParams) => peer.notify(method, notifyParams),
       this.#owner.onProblem,
+      this.#port,
     );
     this.#handshake = session;
     this.#owner.opened(session);

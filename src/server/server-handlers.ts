@@ -49,6 +49,18 @@ export interface HostSession {
    * their subscription id (spec 2026-07-28 basic/patterns/subscriptions). Never rejects.
    */
   notify(method: string, params?: Params): Promise<void>;
+  /**
+   * Optional (an addition to the contract; the server half's sessions have it), handshake era
+   * only: sends a request to the host tied to none of its requests (sampling/createMessage,
+   * elicitation/create, roots/list — roots/list right after initialize is common), through the
+   * connection's chain, once the host has sent `notifications/initialized` (waited for, bounded:
+   * a ServerError "not-initialized"). The same checks as ServerRequestContext.request: the host
+   * must have declared the capability ("missing-capability"); on a 2026-07-28 connection it
+   * rejects ("wrong-era"). Over HTTP it goes on the session's GET stream (spec 2025-11-25
+   * basic/transports, "Listening for Messages from the Server"); a host with none open fails it
+   * at once.
+   */
+  request?(method: string, params?: Params, options?: RequestOptions): Promise<Params>;
 }
 
 /** What a request handler is given besides the params. */
@@ -126,6 +138,16 @@ export interface ServerHandlers {
    * resource URIs a host watches; a throw is answered as a handler's throw is.
    */
   listen?(notifications: ListenFilter, context: ServerRequestContext): ListenFilter | undefined | Promise<ListenFilter | undefined>;
+  /**
+   * Optional (an addition to the contract): the inputSchema of tool `name` as this server lists it
+   * to `host`, undefined when it serves no such tool. The HTTP front reads its `x-mcp-header`
+   * parameters (src/client/header-params.ts) to check a 2026-07-28 tools/call's `Mcp-Param-*`
+   * headers against its arguments before the call reaches `request` — spec 2026-07-28
+   * basic/transports/streamable-http, "Server Behavior for Custom Headers": 400 with -32020 when
+   * they differ. Without it those headers are not checked; a throw is reported and counts as
+   * undefined.
+   */
+  toolInputSchema?(name: string, host: HostIdentity): JsonObject | undefined | Promise<JsonObject | undefined>;
   /** A session began (a handshake-era session after `initialize`; a 2026-07-28 connection at its first request). */
   sessionOpened?(session: HostSession): void;
   /** A session ended; its in-flight requests were aborted first. */

@@ -11,6 +11,7 @@
 // host through host-requests.ts), host-session.ts, listen-streams.ts, log-level.ts, errors.ts.
 
 import type { ProtocolEra } from "../client/protocol-version.ts";
+import type { JsonObject } from "../client/types.ts";
 import { messageOf } from "../common/error-text.ts";
 import { checkOptions, optionNames } from "../common/options.ts";
 import type { Middleware } from "../jsonrpc/middleware.ts";
@@ -20,7 +21,7 @@ import type { Transport } from "../transport/transport.ts";
 import { ServerError } from "./errors.ts";
 import type { Session } from "./host-session.ts";
 import { type ConnectionOwner, type ServerConnection, ServerConnectionImpl } from "./server-connection.ts";
-import type { HostSession, ServerHandlers } from "./server-handlers.ts";
+import type { HostIdentity, HostSession, ServerHandlers } from "./server-handlers.ts";
 
 export type { ServerConnection } from "./server-connection.ts";
 
@@ -137,6 +138,21 @@ export class Server {
       throw error;
     }
     return connection;
+  }
+
+  /**
+   * The handlers' toolInputSchema (an addition to the contract, for the HTTP front's
+   * `Mcp-Param-*` check): undefined without one, or when it throws (reported). Never rejects.
+   */
+  async toolInputSchema(name: string, host: HostIdentity): Promise<JsonObject | undefined> {
+    const lookup = this.#owner.handlers.toolInputSchema;
+    if (lookup === undefined) return undefined;
+    try {
+      return await lookup.call(this.#owner.handlers, name, host);
+    } catch (error) {
+      this.#owner.onProblem(`${this.#owner.who}: toolInputSchema(${JSON.stringify(name)}) threw: ${messageOf(error)}`);
+      return undefined;
+    }
   }
 
   /** notify() on every session (a backend's list_changed). Never rejects. */

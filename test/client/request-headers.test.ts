@@ -30,9 +30,9 @@ describe("request-headers", () => {
     });
     assert.deepEqual(found, {
       headers: [
-        { name: "Region", path: ["region"] },
-        { name: "Max", path: ["limits", "max"] },
-        { name: "Dry-Run", path: ["dry"] },
+        { name: "Region", path: ["region"], type: "string" },
+        { name: "Max", path: ["limits", "max"], type: "integer" },
+        { name: "Dry-Run", path: ["dry"], type: "boolean" },
       ],
     });
   });
