@@ -6,8 +6,8 @@
 // something not tied to any request of its (HostSession.request: roots/list right after
 // initialize), once the host has sent `notifications/initialized`.
 
-import { messageOf } from "../common/error-text.ts";
 import { durationText } from "../common/duration.ts";
+import { messageOf } from "../common/error-text.ts";
 import type { Send } from "../jsonrpc/middleware.ts";
 import type { Params, RequestOptions } from "../jsonrpc/peer.ts";
 import { ServerError } from "./errors.ts";

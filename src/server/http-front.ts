@@ -19,6 +19,7 @@ import { isRequest } from "../jsonrpc/messages.ts";
 import { StreamableHttpEndpoint, type StreamableHttpEndpointOptions } from "../transport/streamable-http/server-endpoint.ts";
 import { rpcErrorReply } from "../transport/streamable-http/server-replies.ts";
 import { httpGuard, type HttpGuardOptions } from "./http-guard.ts";
+import { isStatelessInitialize } from "./modern-fields.ts";
 import { readModernFields } from "./modern-fields.ts";
 import type { Server } from "./server.ts";
 import type { HostIdentity } from "./server-handlers.ts";
@@ -83,8 +84,11 @@ export function httpFront(server: Server, options: HttpFrontOptions = {}): HttpF
     if (parsed.reply) return parsed.reply;
     const message = parsed.message;
     const headerVersion = request.headers.get("mcp-protocol-version");
-    const initialize = isRequest(message) && message.method === "initialize";
     const metaVersion = metaOf(message)?.[META_PROTOCOL_VERSION];
+    // An initialize is a handshake whatever its header says — unless it is a 2026-07-28 request
+    // through and through (its `_meta` version, no protocolVersion of its own), for which
+    // `initialize` is an unknown method (spec 2026-07-28 basic/versioning): 404 with -32601 below.
+    const initialize = isRequest(message) && message.method === "initialize" && !isStatelessInitialize(message.params);
     const modern = metaVersion !== undefined || (headerVersion !== null && !isSupportedProtocolVersion(headerVersion)) ||
       (isRequest(message) && (message.method === "server/discover" || message.method === "subscriptions/listen"));
     const sessionId = request.headers.get("mcp-session-id");

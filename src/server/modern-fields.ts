@@ -52,6 +52,16 @@ export function carriesModernFields(params: Params | undefined): boolean {
   return typeof meta === "object" && meta !== null && META_PROTOCOL_VERSION in meta;
 }
 
+/**
+ * An `initialize` that is a 2026-07-28 request through and through: its `_meta` names a protocol
+ * version and it has no `protocolVersion` of its own. spec 2026-07-28 basic/versioning: on the
+ * stateless wire `initialize` is an unknown method (a legacy client's initialize, which has
+ * `protocolVersion`, still selects legacy semantics); such a request is answered -32601.
+ */
+export function isStatelessInitialize(params: Params | undefined): boolean {
+  return carriesModernFields(params) && typeof params?.protocolVersion !== "string";
+}
+
 /** The versions this server names in a -32022: the modern ones, then the handshake's when it serves that era. */
 export function supportedVersions(eras: readonly ProtocolEra[]): string[] {
   return [...(eras.includes("modern") ? MODERN_PROTOCOL_VERSIONS : []), ...(eras.includes("legacy") ? SUPPORTED_PROTOCOL_VERSIONS : [])];

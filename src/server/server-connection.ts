@@ -26,7 +26,15 @@ import { alreadyInitialized, handshakeIdentity, initializeResult, readInitialize
 import { Session } from "./host-session.ts";
 import { keptFilter, ListenStreams, readListenFilter, supportedFilter } from "./listen-streams.ts";
 import { isLoggingLevel } from "./log-level.ts";
-import { carriesModernFields, MODERN_ONLY_METHODS, readModernFields, REMOVED_MODERN_METHODS, stampModernResult, supportedVersions } from "./modern-fields.ts";
+import {
+  carriesModernFields,
+  isStatelessInitialize,
+  MODERN_ONLY_METHODS,
+  readModernFields,
+  REMOVED_MODERN_METHODS,
+  stampModernResult,
+  supportedVersions,
+} from "./modern-fields.ts";
 import { type ContextPort, RequestContext } from "./request-context.ts";
 import type { HostIdentity, ServerHandlers } from "./server-handlers.ts";
 
@@ -84,7 +92,9 @@ export class ServerConnectionImpl implements ServerConnection {
     this.#owner = owner;
     this.#sessionId = sessionId;
     this.closed = new Promise((resolve) => (this.#resolveClosed = resolve));
-    this.#transport = owner.trace === undefined ? transport : new TracingTransport(transport, undefined, { sink: owner.trace, server: owner.traceName, startedAt: owner.traceOrigin });
+    this.#transport = owner.trace === undefined
+      ? transport
+      : new TracingTransport(transport, undefined, { sink: owner.trace, server: owner.traceName, startedAt: owner.traceOrigin });
     const wire = this.#transport;
     this.#peer = new Peer({
       name: `${owner.who} (the host on ${transport.description})`,
@@ -208,7 +218,15 @@ export class ServerConnectionImpl implements ServerConnection {
   async #answer(next: Receive, method: string, params: Params | undefined, incoming: IncomingRequestContext): Promise<Params> {
     const { eras } = this.#owner;
     // spec 2026-07-28 basic/versioning: "An initialize request selects legacy semantics", whatever it carries.
-    if (method === "initialize") return await this.#initialize(params);
+    if (method === "initialize") {
+      if (eras.includes("modern") && isStatelessInitialize(params)) {
+        throw new RpcError(
+          "Method not found: initialize is not part of 2026-07-28 (send server/discover, or initialize with a protocolVersion for a session)",
+          ErrorCode.MethodNotFound,
+        );
+      }
+      return await this.#initialize(params);
+    }
     // spec 2025-11-25 lifecycle: a client SHOULD wait for the initialize answer. One that did not
     // (its lines all read at once) means this session: a request without the 2026-07-28 fields
     // waits for the handshake being made rather than being taken for a stateless one.

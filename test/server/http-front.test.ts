@@ -173,6 +173,29 @@ describe("httpFront: which era a POST is", () => {
     }
   });
 
+  test("an initialize that is a 2026-07-28 request through and through (its _meta version, no protocolVersion) is 404 with -32601, no session", async () => {
+    const target = await front();
+    try {
+      const response = await target.post(
+        {
+          jsonrpc: "2.0",
+          id: "init-7",
+          method: "initialize",
+          params: { _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} } },
+        },
+        modernHeaders("initialize"),
+      );
+      assert.equal(response.status, 404);
+      assert.equal(response.headers.get("mcp-session-id"), null);
+      const body = await response.json();
+      assert.equal(body.id, "init-7");
+      assert.equal(body.error.code, -32601);
+      assert.equal(target.server.sessions.size, 0);
+    } finally {
+      await target.close();
+    }
+  });
+
   test("a request with neither a session nor a 2026-07-28 version is 400 (the handshake asks for a session id)", async () => {
     const target = await front();
     try {
