@@ -119,13 +119,15 @@ function run(command, args, prefix) {
 
 /**
  * What `bun test` runs (issue 28): the files of the root entry (jsonrpc, transport, client), the
- * registry and the host, and the CLI's version and inspect --stdio, and the runtime's own (but
+ * registry and the host, and the CLI's version and inspect --stdio, the HTTP front of serve
+ * (its listener is runtime code: node.ts's node:http under Bun), and the runtime's own (but
  * bun.test.ts, which starts Bun from Node and Deno); not those of BUN_SKIPS and BUN_DROPPED. A
  * test that meets a gap of Bun's is skipped there by its own `skip` naming it.
  */
 const BUN_FILES = [
   ...["test/jsonrpc", "test/transport", "test/client", "test/registry", "test/host", "test/runtime"].flatMap(testFiles),
   "test/cli/bun-cli.test.ts",
+  "test/server/http-front.test.ts",
 ].filter((file) => file !== "test/runtime/bun.test.ts");
 /** Files that cannot run under Bun, each with the gap of Bun's that stops it (none today). */
 const BUN_SKIPS = new Map([]);

@@ -72,7 +72,7 @@ export class BackendSet {
     manager.on("log", ({ server, level, logger, data }) => {
       // spec 2025-11-25 server/utilities/logging: tied to the host request it came during, when there is one.
       const params: Params = logger === undefined ? { level, data: data as Params["data"] } : { level, logger, data: data as Params["data"] };
-      const caller = this.inFlight.current(server);
+      const caller = this.inFlight.current(server)?.context();
       if (caller !== undefined) void caller.notify("notifications/message", params);
       else if (this.era === "legacy") this.#tell("notifications/message", params);
     });

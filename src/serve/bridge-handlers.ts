@@ -6,16 +6,20 @@
 // → the backend's Client → its transport; the answer back the same way.
 
 import type { Client } from "../client/client.ts";
+import { INPUT_CAPABLE_METHODS } from "../client/input-requests.ts";
 import type { ServerCapabilities } from "../client/types.ts";
 import { isObject } from "../common/json.ts";
 import type { ServerConfig } from "../host/config/types.ts";
 import { RpcError } from "../jsonrpc/errors.ts";
 import type { Params } from "../jsonrpc/peer.ts";
-import type { HostIdentity, HostSession, ServerHandlers, ServerRequestContext } from "../server/server-handlers.ts";
+import type { HostIdentity, HostSession, ListenFilter, ServerHandlers, ServerRequestContext } from "../server/server-handlers.ts";
 import type { BackendPool } from "./backend-pool.ts";
 import type { BackendSet } from "./backend-set.ts";
 import { type Collision, frontPromptName, frontToolName, type Route, RouteTable } from "./front-names.ts";
 import { backendParams, forward, hostError, INTERNAL_ERROR } from "./forwarding.ts";
+import { HeldCall, HeldCalls } from "./held-calls.ts";
+import { requestCaller, statelessCaller } from "./host-forwarders.ts";
+import { ResourceSubscriptions } from "./resource-subscriptions.ts";
 
 /** -32601: a method the bridge does not serve. -32602: an unknown tool, prompt or resource. */
 const METHOD_NOT_FOUND = -32601;
@@ -31,6 +35,8 @@ export interface BridgeParts {
   /** The served servers, in config order. */
   servers: readonly ServerConfig[];
   prefixed: boolean;
+  /** The calls of 2026-07-28 hosts held for their retries (held-calls.ts). */
+  held: HeldCalls;
   /** Collisions already reported (once per pair, across sets). */
   reported: Set<string>;
   collision(collision: Collision): void;
@@ -48,6 +54,7 @@ export class BridgeHandlers implements ServerHandlers {
   readonly instructions?: string;
   readonly #parts: BridgeParts;
   readonly #routes = new WeakMap<BackendSet, SetRoutes>();
+  readonly #subscriptions = new ResourceSubscriptions();
   /** Task ids (tasks extension; spec 2025-11-25 basic/utilities/tasks) by the server that made them. */
   readonly #tasks = new Map<string, string>();
 
@@ -117,9 +124,10 @@ export class BridgeHandlers implements ServerHandlers {
         case "resources/templates/list":
           return { resourceTemplates: await this.#resources(set, "resourceTemplates") };
         case "resources/read":
+          return await this.#byUri(set, method, params, context);
         case "resources/subscribe":
         case "resources/unsubscribe":
-          return await this.#byUri(set, method, params, context);
+          return await this.#subscription(set, method, params);
         case "completion/complete":
           return await this.#complete(set, params, context);
         case "logging/setLevel":
@@ -190,7 +198,7 @@ export class BridgeHandlers implements ServerHandlers {
     if (typeof name !== "string") throw new RpcError("tools/call: params.name must be a string", INVALID_PARAMS);
     const route = await this.#route(set, "tools", name, () => this.#tools(set));
     const { server, client, config } = this.#backend(set, route, "tools/call");
-    const result = await forward(set, server, client, "tools/call", backendParams(params, context, route.name), context, config.timeoutMs);
+    const result = await this.#send(set, server, client, "tools/call", backendParams(params, context, route.name), params, context, config.timeoutMs);
     this.#rememberTask(server, result);
     return result;
   }
@@ -216,7 +224,7 @@ export class BridgeHandlers implements ServerHandlers {
     if (typeof name !== "string") throw new RpcError("prompts/get: params.name must be a string", INVALID_PARAMS);
     const route = await this.#route(set, "prompts", name, () => this.#prompts(set));
     const { server, client } = this.#backend(set, route, "prompts/get");
-    return await forward(set, server, client, "prompts/get", backendParams(params, context, route.name), context, undefined);
+    return await this.#send(set, server, client, "prompts/get", backendParams(params, context, route.name), params, context, undefined);
   }
 
   // --- resources: spec 2025-11-25 server/resources ---------------------------------------------
@@ -240,7 +248,7 @@ export class BridgeHandlers implements ServerHandlers {
   }
 
   /**
-   * resources/read, subscribe, unsubscribe: to the backend that listed the URI; a URI none listed
+   * resources/read: to the backend that listed the URI; a URI none listed
    * (a template's, a link's) is asked of each backend with resources in turn, until one does not
    * answer "not found".
    */
@@ -254,19 +262,71 @@ export class BridgeHandlers implements ServerHandlers {
     }
     if (known !== undefined) {
       const { server, client } = this.#backend(set, known, method);
-      return await forward(set, server, client, method, backendParams(params, context), context, undefined);
+      return await this.#send(set, server, client, method, backendParams(params, context), params, context, undefined);
     }
     let notFound: RpcError | undefined;
     for (const [server, client] of this.#ready(set)) {
       if (client.serverCapabilities?.resources === undefined) continue;
       try {
-        return await forward(set, server.name, client, method, backendParams(params, context), context, undefined);
+        return await this.#send(set, server.name, client, method, backendParams(params, context), params, context, undefined);
       } catch (error) {
         if (!(error instanceof RpcError) || !NOT_FOUND_CODES.has(error.rpcCode)) throw error;
         notFound ??= error;
       }
     }
     throw notFound ?? new RpcError(`${method}: no server serves ${JSON.stringify(uri)}`, INVALID_PARAMS, { data: { uri } });
+  }
+
+  /** The ready backend that serves `uri`: the one that listed it, else the first that takes subscriptions. */
+  async #uriOwner(set: BackendSet, uri: string): Promise<{ server: string; client: Client } | undefined> {
+    let known = this.#routes.get(set)?.resources?.get(uri);
+    if (known === undefined) {
+      await this.#resources(set, "resources");
+      known = this.#routes.get(set)?.resources?.get(uri);
+    }
+    if (known !== undefined) return this.#backend(set, known, "resources/subscribe");
+    const taker = this.#ready(set).find(([, client]) => client.serverCapabilities?.resources?.subscribe === true);
+    return taker === undefined ? undefined : { server: taker[0].name, client: taker[1] };
+  }
+
+  /** A handshake-era host's resources/subscribe or unsubscribe, to the backend that serves the URI, in its era. */
+  async #subscription(set: BackendSet, method: string, params: Params | undefined): Promise<Params> {
+    const uri = params?.uri;
+    if (typeof uri !== "string") throw new RpcError(`${method}: params.uri must be a string`, INVALID_PARAMS);
+    const owner = await this.#uriOwner(set, uri);
+    if (owner === undefined) throw new RpcError(`${method}: no server takes subscriptions to ${JSON.stringify(uri)}`, INVALID_PARAMS, { data: { uri } });
+    if (method === "resources/subscribe") await this.#subscriptions.subscribe(set, owner.server, owner.client, uri);
+    else await this.#subscriptions.unsubscribe(set, owner.server, owner.client, uri, set.manager.redactor);
+    return {};
+  }
+
+  /**
+   * A 2026-07-28 host opens a `subscriptions/listen` stream (ServerHandlers.listen): each
+   * resource URI it names is subscribed at the backend that serves it for as long as the stream
+   * lasts; those no backend takes are left out of what is honoured (spec 2026-07-28
+   * basic/patterns/subscriptions: the acknowledgment names what is honoured).
+   */
+  async listen(notifications: ListenFilter, context: ServerRequestContext): Promise<ListenFilter | undefined> {
+    const uris = notifications.resourceSubscriptions ?? [];
+    if (uris.length === 0) return undefined;
+    const { pool } = this.#parts;
+    const set = pool.setFor(context.host, context.session);
+    await set.start();
+    const honoured: string[] = [];
+    for (const uri of uris) {
+      const owner = await this.#uriOwner(set, uri).catch(() => undefined);
+      if (owner === undefined) continue;
+      try {
+        await this.#subscriptions.subscribe(set, owner.server, owner.client, uri);
+      } catch {
+        continue; // Not honoured: the acknowledgment leaves it out.
+      }
+      honoured.push(uri);
+      context.signal.addEventListener("abort", () => {
+        void this.#subscriptions.unsubscribe(set, owner.server, set.client(owner.server), uri, set.manager.redactor).catch(() => {});
+      }, { once: true });
+    }
+    return { ...notifications, resourceSubscriptions: honoured };
   }
 
   // --- completion: spec 2025-11-25 server/utilities/completion --------------------------------
@@ -276,12 +336,13 @@ export class BridgeHandlers implements ServerHandlers {
     if (ref?.type === "ref/prompt" && typeof ref.name === "string") {
       const route = await this.#route(set, "prompts", ref.name, () => this.#prompts(set));
       const { server, client } = this.#backend(set, route, "completion/complete");
-      return await forward(
+      return await this.#send(
         set,
         server,
         client,
         "completion/complete",
         { ...backendParams(params, context), ref: { ...ref, name: route.name } },
+        params,
         context,
         undefined,
       );
@@ -289,7 +350,7 @@ export class BridgeHandlers implements ServerHandlers {
     // ref/resource: the backend whose template it is, else the first that completes.
     for (const [server, client] of this.#ready(set)) {
       if (client.serverCapabilities?.completions === undefined) continue;
-      return await forward(set, server.name, client, "completion/complete", backendParams(params, context), context, undefined);
+      return await this.#send(set, server.name, client, "completion/complete", backendParams(params, context), params, context, undefined);
     }
     throw new RpcError("completion/complete: no server offers completions", METHOD_NOT_FOUND);
   }
@@ -327,7 +388,51 @@ export class BridgeHandlers implements ServerHandlers {
     const server = typeof taskId === "string" ? this.#tasks.get(taskId) : undefined;
     if (server === undefined) throw new RpcError(`${method}: no task ${JSON.stringify(taskId)} was started through this bridge`, INVALID_PARAMS);
     const { client } = this.#backend(set, { server, name: server }, method);
-    return await forward(set, server, client, method, backendParams(params, context), context, undefined);
+    return await this.#send(set, server, client, method, backendParams(params, context), params, context, undefined);
+  }
+
+  // --- sending ------------------------------------------------------------------------------
+
+  /**
+   * One host request to one backend, as the eras on each side need: a handshake-era host is asked
+   * what the backend asks (requestCaller); a 2026-07-28 host's request that may need input goes
+   * to a handshake-era backend as a held call (held-calls.ts), its retry (`requestState` the
+   * bridge gave) continuing that call; anything else goes as it is, and a 2026-07-28 backend's
+   * `input_required` comes back untouched (forwarding.ts).
+   */
+  #send(
+    set: BackendSet,
+    server: string,
+    client: Client,
+    method: string,
+    sent: Params,
+    given: Params | undefined,
+    context: ServerRequestContext,
+    timeoutMs: number | undefined,
+  ): Promise<Params> {
+    const era = context.host.era;
+    if (era === "legacy") return forward(set, server, client, method, sent, requestCaller(context), { signal: context.signal, era, timeoutMs });
+    if (!INPUT_CAPABLE_METHODS.has(method) || client.era !== "legacy") {
+      return forward(set, server, client, method, sent, statelessCaller(context, method), { signal: context.signal, era, timeoutMs });
+    }
+    const { held } = this.#parts;
+    const hold = (call: HeldCall) => held.hold(call);
+    if (HeldCalls.isOurs(given?.requestState)) {
+      const call = held.take(given.requestState);
+      if (call === undefined) {
+        throw new RpcError(
+          `${method}: the call this requestState continued is no longer held (answered, timed out, or the bridge restarted); send the request again without requestState`,
+          INVALID_PARAMS,
+        );
+      }
+      call.answer(given.inputResponses);
+      return call.serve(context, hold);
+    }
+    // spec 2026-07-28 mrtr ("Client Requirements" 3): the retry's own fields are not the backend's.
+    const { inputResponses: _responses, requestState: _state, ...fresh } = sent;
+    const call = new HeldCall();
+    call.run((signal) => forward(set, server, client, method, fresh, call, { signal, era, timeoutMs }));
+    return call.serve(context, hold);
   }
 
   // --- routing ------------------------------------------------------------------------------

@@ -12,6 +12,7 @@ import type { HostIdentity, ServerHandlers } from "../server/server-handlers.ts"
 import { BackendPool, type PoolLimits } from "./backend-pool.ts";
 import { type BackendManagerOptions, BackendSet } from "./backend-set.ts";
 import { BridgeHandlers } from "./bridge-handlers.ts";
+import { HeldCalls } from "./held-calls.ts";
 import { type BridgeNaming, type Collision, prefixes } from "./front-names.ts";
 
 export type { BackendManagerOptions } from "./backend-set.ts";
@@ -47,6 +48,11 @@ export interface BridgeOptions {
   manager?: BackendManagerOptions;
   /** Bounds of the pool of backend sets (backend-pool.ts). */
   pool?: PoolLimits;
+  /**
+   * A handshake-era backend asking a 2026-07-28 host (held-calls.ts): how long its call is held
+   * for the host's retry (default 120 s) and how many are held at once (default 64).
+   */
+  hold?: { holdMs?: number; maxHeld?: number };
 }
 
 /** What a bridge reports. */
@@ -119,12 +125,14 @@ export function createBridge(options: BridgeOptions): Bridge {
       problem: (message) => events.fire("problem", { message }),
       warning: (message) => events.fire("warning", { message }),
     }), options.pool);
+  const held = new HeldCalls(options.hold);
   const handlers = new BridgeHandlers({
     serverInfo: options.serverInfo ?? { name: "mcpwire-serve", version: "0.2.0" },
     ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
     pool,
     servers,
     prefixed: prefixes(options.naming ?? "auto", servers.length),
+    held,
     reported: new Set(),
     collision: (collision) =>
       events.fire("collision", {
@@ -145,6 +153,9 @@ export function createBridge(options: BridgeOptions): Bridge {
       })();
       return starting;
     },
-    close: () => pool.close(),
+    close: () => {
+      held.close();
+      return pool.close();
+    },
   };
 }

@@ -6,6 +6,7 @@
 
 import type { Client } from "../client/client.ts";
 import type { PassThroughOptions } from "../client/client-options.ts";
+import type { ProtocolEra } from "../client/protocol-version.ts";
 import { META_CLIENT_CAPABILITIES, META_CLIENT_INFO, META_PROTOCOL_VERSION } from "../client/request-meta.ts";
 import type { JsonObject } from "../client/types.ts";
 import { messageOf } from "../common/error-text.ts";
@@ -15,6 +16,7 @@ import { RpcError } from "../jsonrpc/errors.ts";
 import type { Params } from "../jsonrpc/peer.ts";
 import type { ServerRequestContext } from "../server/server-handlers.ts";
 import type { BackendSet } from "./backend-set.ts";
+import type { Caller } from "./host-forwarders.ts";
 
 /** -32603: what a host gets when a backend could not answer at all (lost, refused, timed out). */
 export const INTERNAL_ERROR = -32603;
@@ -50,10 +52,10 @@ export function backendParams(params: Params | undefined, context: ServerRequest
 }
 
 /**
- * Sends `method` to `server`'s Client for the host request `context`: the host's cancellation
- * aborts it (notifications/cancelled to the backend), the backend's progress goes to the host,
- * a 2026-07-28 host gets an `input_required` result as it came; while it runs, what the backend
- * asks and logs goes to this host request (host-forwarders.ts InFlight).
+ * Sends `method` to `server`'s Client for a host request: `signal` aborts it
+ * (notifications/cancelled to the backend), the backend's progress goes to the caller's current
+ * host request, a 2026-07-28 host gets an `input_required` result as it came; while it runs,
+ * what the backend asks and logs goes to `caller` (host-forwarders.ts InFlight).
  */
 export async function forward(
   set: BackendSet,
@@ -61,19 +63,19 @@ export async function forward(
   client: Client,
   method: string,
   params: Params,
-  context: ServerRequestContext,
-  timeoutMs: number | undefined,
+  caller: Caller,
+  options: { signal: AbortSignal; era: ProtocolEra; timeoutMs?: number | undefined },
 ): Promise<Params> {
-  const leave = set.inFlight.enter(server, context);
-  const options: PassThroughOptions = {
-    signal: context.signal,
-    onProgress: ({ progress, total, message }) => void context.progress(progress, total, message),
-    ...(timeoutMs === undefined ? {} : { timeoutMs }),
+  const leave = set.inFlight.enter(server, caller);
+  const sent: PassThroughOptions = {
+    signal: options.signal,
+    onProgress: ({ progress, total, message }) => void caller.context()?.progress(progress, total, message),
+    ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
     // spec 2026-07-28 mrtr: the host answers the backend's input requests itself and retries.
-    ...(context.host.era === "modern" ? { inputRequired: "return" as const } : {}),
+    ...(options.era === "modern" ? { inputRequired: "return" as const } : {}),
   };
   try {
-    return await client.request(method, params, options);
+    return await client.request(method, params, sent);
   } catch (error) {
     throw hostError(server, method, error, set.manager.redactor);
   } finally {

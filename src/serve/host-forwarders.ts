@@ -9,39 +9,72 @@
 // A handshake-era host gets it as a request of its own tied to that request
 // (ServerRequestContext.request); the backend's answer is the host's answer, unchanged but for
 // what the Client's handler checks (an elicitation answer against its schema, the sampling
-// policy of the backend's config). A 2026-07-28 host is never asked this way: a 2026-07-28
-// backend's `input_required` result goes to it untouched (bridge.ts), and a handshake-era
-// backend's request meets "wrong-era" — translating it is not done yet (docs/serve.md).
+// policy of the backend's config). A 2026-07-28 host is never sent a request: a 2026-07-28
+// backend's `input_required` result goes to it untouched (forwarding.ts), and a handshake-era
+// backend's request is held while the host is answered `input_required` (held-calls.ts).
 
 import type { ClientHandlers, HandlerContext } from "../client/handlers.ts";
 import type { ClientCapabilities, CreateMessageRequest, CreateMessageResult, ElicitFormRequest, ElicitResult, Root } from "../client/types.ts";
 import { RpcError } from "../jsonrpc/errors.ts";
-import type { Params, RequestOptions } from "../jsonrpc/peer.ts";
+import type { Params } from "../jsonrpc/peer.ts";
 import type { ServerRequestContext } from "../server/server-handlers.ts";
 
 /** -32603: the JSON-RPC internal error, what a backend gets when its request cannot be asked of a host. */
 const INTERNAL_ERROR = -32603;
 
-/** The host requests in flight, per backend: where a backend's own requests and messages go. */
-export class InFlight {
-  readonly #byServer = new Map<string, Set<ServerRequestContext>>();
+/**
+ * Who answers what a backend asks while it answers a host request: a handshake-era host request
+ * (its own request to the host), or a held call of a 2026-07-28 host (held-calls.ts: the ask
+ * becomes an `input_required` result). `context` is the host request that hears its logs now.
+ */
+export interface Caller {
+  ask(method: string, params: Params | undefined, signal: AbortSignal): Promise<Params>;
+  context(): ServerRequestContext | undefined;
+}
 
-  /** Marks `context` in flight to `server` until the returned function is called. */
-  enter(server: string, context: ServerRequestContext): () => void {
+/** A handshake-era host request as a Caller: it is asked with a request of its own, tied to it. */
+export function requestCaller(context: ServerRequestContext): Caller {
+  return {
+    ask: (method, params, signal) => context.request(method, params, { signal }),
+    context: () => context,
+  };
+}
+
+/**
+ * A 2026-07-28 host's request that cannot take input (spec 2026-07-28 mrtr "Supported Requests":
+ * only tools/call, prompts/get, resources/read), or one to a 2026-07-28 backend (which asks by
+ * `input_required`, passed through): a backend's request during it is refused.
+ */
+export function statelessCaller(context: ServerRequestContext, method: string): Caller {
+  return {
+    ask: (asked) =>
+      Promise.reject(
+        new RpcError(`mcpwire serve: ${asked} was asked during ${method}, which a 2026-07-28 host cannot be asked input for`, INTERNAL_ERROR),
+      ),
+    context: () => context,
+  };
+}
+
+/** The callers in flight, per backend: where a backend's own requests and messages go. */
+export class InFlight {
+  readonly #byServer = new Map<string, Set<Caller>>();
+
+  /** Marks `caller` in flight to `server` until the returned function is called. */
+  enter(server: string, caller: Caller): () => void {
     let set = this.#byServer.get(server);
     if (set === undefined) this.#byServer.set(server, set = new Set());
-    set.add(context);
+    set.add(caller);
     return () => {
-      set.delete(context);
+      set.delete(caller);
       if (set.size === 0 && this.#byServer.get(server) === set) this.#byServer.delete(server);
     };
   }
 
-  /** The newest host request in flight to `server`, else the newest to any backend; undefined when none. */
-  current(server: string): ServerRequestContext | undefined {
+  /** The newest caller in flight to `server`, else the newest to any backend; undefined when none. */
+  current(server: string): Caller | undefined {
     const own = this.#byServer.get(server);
     if (own !== undefined && own.size > 0) return last(own);
-    let found: ServerRequestContext | undefined;
+    let found: Caller | undefined;
     for (const set of this.#byServer.values()) found = last(set) ?? found;
     return found;
   }
@@ -66,8 +99,7 @@ export function forwardingHandlers(server: string, host: ClientCapabilities, inF
         new RpcError(`mcpwire serve: server "${server}" sent ${method} while no host request was in flight to it; there is no host to ask`, INTERNAL_ERROR),
       );
     }
-    const options: RequestOptions = { signal: context.signal };
-    return caller.request(method, params, options);
+    return caller.ask(method, params, context.signal);
   };
   const handlers: ClientHandlers = {};
   if (host.sampling !== undefined) {

@@ -75,6 +75,22 @@ describe("a host of each era through a Server over the bridge", () => {
     assert.equal(text(await client.callTool("mcp_asking_echo", { text: "hi" })), "asking: hi");
   });
 
+  it("a 2026-07-28 host: a handshake-era backend's sampling and elicitation requests are held and asked as input_required", async () => {
+    const client = await host("modern");
+    assert.equal(text(await client.callTool("mcp_asking_ask_sampling")), "model said: the modern host's model");
+    assert.equal(text(await client.callTool("mcp_asking_ask_elicit")), "user said: accept modern");
+  });
+
+  for (const protocol of ["legacy", "modern"] as const) {
+    it(`a ${protocol} host subscribes to a backend's resource and hears it change`, async () => {
+      const client = await host(protocol);
+      const updated: string[] = [];
+      client.on("resourceupdated", ({ uri }) => updated.push(uri));
+      await client.subscribeResource("fixture://asking/hello");
+      await waitUntil(() => updated.includes("fixture://asking/hello"), "notifications/resources/updated", 15_000);
+    });
+  }
+
   it("a handshake-era host hears a lost backend's tools go, and its log messages while it called", async () => {
     const client = await host("legacy");
     await client.listTools();

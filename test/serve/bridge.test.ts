@@ -39,7 +39,7 @@ describe("one backend, a handshake-era host", () => {
     bridge.handlers.sessionOpened?.(session);
     const { tools } = await bridge.handlers.request("tools/list", {}, hostContext(session, host, "tools/list"));
     const names = (tools as { name: string }[]).map((tool) => tool.name).sort();
-    assert.deepEqual(names, ["ask_elicit", "ask_roots", "ask_sampling", "crash", "echo", "hang", "needs_sampling", "slow"]);
+    assert.deepEqual(names, ["ask_elicit", "ask_roots", "ask_sampling", "crash", "echo", "hang", "leak", "needs_sampling", "slow"]);
   });
 
   it("a backend's sampling, elicitation and roots go to the host request that called, and the answers come back", async () => {
@@ -164,6 +164,41 @@ describe("several backends", () => {
     );
     setTimeout(() => controller.abort(), 100);
     await assert.rejects(hangGuard(call, 10_000, "cancelled call"));
+  });
+});
+
+describe("a 2026-07-28 host, a handshake-era backend that asks", () => {
+  const bridge = bridgeOf([asking("held")], { hold: { holdMs: 300 } });
+  const host = hostIdentity("modern", { sampling: {} });
+  const session = testSession(host);
+
+  it("the host's request is answered input_required; its retry's answer reaches the held backend request", async () => {
+    const first = await bridge.handlers.request("tools/call", { name: "ask_sampling", arguments: {} }, hostContext(session, host, "tools/call"));
+    assert.equal(first.resultType, "input_required");
+    const requests = first.inputRequests as Record<string, { method: string; params: { maxTokens: number } }>;
+    const [key] = Object.keys(requests);
+    assert.equal(requests[key!]?.method, "sampling/createMessage");
+    assert.equal(requests[key!]?.params.maxTokens, 10);
+    const retry = {
+      name: "ask_sampling",
+      arguments: {},
+      inputResponses: { [key!]: { role: "assistant", content: { type: "text", text: "held answer" }, model: "m" } },
+      requestState: first.requestState,
+    };
+    assert.equal(texts(await bridge.handlers.request("tools/call", retry, hostContext(session, host, "tools/call"))), "model said: held answer");
+  });
+
+  it("a retry after the hold ran out is refused -32602, saying to call again", async () => {
+    const first = await bridge.handlers.request("tools/call", { name: "ask_sampling", arguments: {} }, hostContext(session, host, "tools/call"));
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    await assert.rejects(
+      bridge.handlers.request(
+        "tools/call",
+        { name: "ask_sampling", arguments: {}, inputResponses: {}, requestState: first.requestState },
+        hostContext(session, host, "tools/call"),
+      ),
+      (error: unknown) => error instanceof RpcError && error.rpcCode === -32602 && /without requestState/.test(error.message),
+    );
   });
 });
 

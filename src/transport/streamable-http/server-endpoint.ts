@@ -12,13 +12,16 @@ import { coreRuntime } from "../../runtime/mod.ts";
 import type { Transport } from "../transport.ts";
 import { accepts, rpcErrorReply } from "./server-replies.ts";
 import { HttpSession, idOf } from "./server-session.ts";
-import { type AnswerStatus, StatelessTransport } from "./server-stateless.ts";
+import { type AnswerStatus, type IdReferences, StatelessTransport } from "./server-stateless.ts";
 import type { SseWriter } from "./sse-writer.ts";
 
 /** Options of StreamableHttpEndpoint: who serves each Transport, and the bounds. */
 export interface StreamableHttpEndpointOptions {
-  /** Serves a new Transport (the Server's connect): each handshake session, and the stateless one at the first stateless POST. */
-  connect(transport: Transport): Promise<unknown>;
+  /**
+   * Serves a new Transport (the Server's connect): each handshake session (`sessionId` its
+   * Mcp-Session-Id), and the stateless one (no id) at the first stateless POST.
+   */
+  connect(transport: Transport, sessionId: string | undefined): Promise<unknown>;
   /** Handshake sessions at once (default 100): when full, the one idle longest is ended, or 503 with Retry-After. */
   maxSessions?: number;
   /** A session with no request and no open stream for so long is ended (default 30 minutes). */
@@ -36,6 +39,8 @@ export interface StreamableHttpEndpointOptions {
   keepAliveMs?: number;
   /** Retry-After of a 503 when the sessions are full (default 5 s). */
   retryAfterSeconds?: number;
+  /** On the stateless Transport: rewrites what else in a message names its request by id (IdReferences). */
+  idReferences?: IdReferences;
 }
 
 /** A POST body read and checked: one JSON-RPC message, or the reply that refuses it. */
@@ -62,6 +67,11 @@ export class StreamableHttpEndpoint {
   /** Handshake sessions now open. */
   get sessionCount(): number {
     return this.#sessions.size;
+  }
+
+  /** Whether `id` names a handshake session still open. */
+  hasSession(id: string): boolean {
+    return this.#sessions.has(id);
   }
 
   /**
@@ -127,7 +137,13 @@ export class StreamableHttpEndpoint {
   /** A stateless 2026-07-28 POST, through the one shared Transport; `status` gives a JSON answer its HTTP status. */
   async stateless(request: Request, message: JsonRpcMessage, status: AnswerStatus): Promise<Response> {
     if (this.#closed) return rpcErrorReply(503, -32603, "Internal error: the server is closing", idOf(message));
-    const transport = await (this.#stateless ??= this.#openStateless());
+    let transport: StatelessTransport;
+    try {
+      transport = await (this.#stateless ??= this.#openStateless());
+    } catch {
+      this.#stateless = undefined;
+      return rpcErrorReply(500, -32603, "Internal error: the server could not take the request", idOf(message));
+    }
     return transport.post(message, request.signal, status);
   }
 
@@ -196,7 +212,7 @@ export class StreamableHttpEndpoint {
     this.#sessions.set(session.id, session);
     this.#arm();
     try {
-      await this.#options.connect(session);
+      await this.#options.connect(session, session.id);
     } catch {
       await session.close();
       return rpcErrorReply(500, -32603, "Internal error: the server could not take the session");
@@ -205,11 +221,11 @@ export class StreamableHttpEndpoint {
   }
 
   async #openStateless(): Promise<StatelessTransport> {
-    const transport = new StatelessTransport((writer) => this.#track(writer));
+    const transport = new StatelessTransport((writer) => this.#track(writer), this.#options.idReferences);
     transport.onclose = () => {
       if (this.#stateless !== undefined) this.#stateless = undefined;
     };
-    await this.#options.connect(transport);
+    await this.#options.connect(transport, undefined);
     return transport;
   }
 

@@ -22,17 +22,26 @@ interface InFlight {
 /** The status of a JSON answer: the caller maps JSON-RPC errors to HTTP statuses (the transport knows no MCP codes). */
 export type AnswerStatus = (answer: JsonRpcMessage) => number;
 
+/**
+ * What else in a message sent on request `internal`'s stream names that request by its id (MCP's
+ * subscription id is the listen request's id): the caller rewrites it to `host`, the id its host
+ * gave; the transport itself rewrites only the answer's own id. Returns the message, or a copy.
+ */
+export type IdReferences = (message: JsonRpcMessage, internal: RequestId, host: RequestId) => JsonRpcMessage;
+
 /** The shared Transport of the stateless POSTs; `track` is told of each SSE connection. */
 export class StatelessTransport extends TransportBase {
   readonly traceName = "streamable-http";
   readonly description = "Streamable HTTP (stateless)";
   readonly #track: (writer: SseWriter) => void;
+  readonly #references: IdReferences;
   readonly #inFlight = new Map<number, InFlight>();
   #nextId = 0;
 
-  constructor(track: (writer: SseWriter) => void) {
+  constructor(track: (writer: SseWriter) => void, references: IdReferences = (message) => message) {
     super();
     this.#track = track;
+    this.#references = references;
   }
 
   /** Requests still waiting for their answer. */
@@ -51,7 +60,7 @@ export class StatelessTransport extends TransportBase {
       const entry = typeof message.id === "number" ? this.#inFlight.get(message.id) : undefined;
       if (entry !== undefined) {
         this.#inFlight.delete(message.id as number);
-        const answer = { ...message, id: entry.hostId };
+        const answer = this.#references({ ...message, id: entry.hostId }, message.id!, entry.hostId);
         entry.exchange.answer(JSON.stringify(answer), answer);
       }
       return Promise.resolve(); // the answer of a request whose client went away goes nowhere
@@ -60,7 +69,9 @@ export class StatelessTransport extends TransportBase {
     const entry = typeof related === "number" ? this.#inFlight.get(related) : undefined;
     // spec 2026-07-28 streamable-http, Receiving Messages: notifications on a request's stream
     // relate to it; the server MUST NOT send requests there (they travel in results: MRTR).
-    if (!isRequest(message) && entry?.exchange.related(JSON.stringify(message)) === true) return Promise.resolve();
+    if (!isRequest(message) && entry?.exchange.related(JSON.stringify(this.#references(message, related!, entry.hostId))) === true) {
+      return Promise.resolve();
+    }
     if (isRequest(message)) {
       return Promise.reject(
         new TransportError(
