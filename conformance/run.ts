@@ -13,11 +13,12 @@
 // requires every scenario's client to exit 0 (the client records its exit code in a log).
 
 import { spawn, spawnSync } from "node:child_process";
-import { createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
+import { createWriteStream, existsSync, mkdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import process from "node:process";
 import { fileURLToPath } from "node:url";
-import { parse as parseYaml } from "yaml";
+import { runServerSide, type Target } from "./server-side.ts";
+import { isFailing, listedUnder, oneLine, readBaseline, readResults } from "./suite-report.ts";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const SUITE = join(ROOT, "node_modules", "@modelcontextprotocol", "conformance", "dist", "index.js");
@@ -59,20 +60,6 @@ the suite's (passed through): --scenario NAME | --suite all|core|auth|… | --re
 Default: --suite all, --expected-failures ${BASELINE} (${BASELINE_BY_WIRE["2026-07-28"]} on the 2026-07-28 wire),
 -o results/<time>/. Exit 1 on an unexpected failure, a stale baseline entry, or a client that did not exit 0.`;
 
-interface Check {
-  id: string;
-  name?: string;
-  status: string;
-  description?: string;
-  errorMessage?: string;
-}
-
-interface ScenarioResult {
-  scenario: string;
-  dir: string;
-  checks: Check[];
-}
-
 interface ClientExit {
   scenario: string | null;
   exitCode: number;
@@ -106,15 +93,35 @@ function hasOption(args: string[], ...names: string[]): boolean {
 /** Takes our own options out of argv; the rest goes to the suite. */
 type Runtime = "node" | "deno" | "tsx";
 
-function parseArgs(argv: string[]): { runtime: Runtime; baseline: boolean; suiteArgs: string[] } {
+type Side = "client" | "server" | "both";
+
+interface Parsed {
+  runtime: Runtime;
+  baseline: boolean;
+  side: Side;
+  targets: Target[];
+  suiteArgs: string[];
+}
+
+function parseArgs(argv: string[]): Parsed {
   let runtime: Runtime = "node";
   let baseline = true;
+  let side: Side | undefined;
+  let targets: Target[] = ["fixture", "serve"];
   const suiteArgs: string[] = [];
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     if (arg === "--help" || arg === "-h") {
       process.stdout.write(`${HELP}\n`);
       process.exit(0);
+    } else if (arg === "--side" || arg.startsWith("--side=")) {
+      const value = arg === "--side" ? argv[++i] : arg.slice("--side=".length);
+      if (value !== "client" && value !== "server" && value !== "both") fail(`--side takes client, server or both, not ${JSON.stringify(value)}`);
+      side = value;
+    } else if (arg === "--target" || arg.startsWith("--target=")) {
+      const value = arg === "--target" ? argv[++i] : arg.slice("--target=".length);
+      if (value !== "fixture" && value !== "serve" && value !== "both") fail(`--target takes fixture, serve or both, not ${JSON.stringify(value)}`);
+      targets = value === "both" ? ["fixture", "serve"] : [value];
     } else if (arg === "--runtime" || arg.startsWith("--runtime=")) {
       const value = arg === "--runtime" ? argv[++i] : arg.slice("--runtime=".length);
       if (value !== "node" && value !== "deno" && value !== "tsx") fail(`--runtime takes node, deno or tsx, not ${JSON.stringify(value)}`);
@@ -125,7 +132,10 @@ function parseArgs(argv: string[]): { runtime: Runtime; baseline: boolean; suite
       suiteArgs.push(arg);
     }
   }
-  return { runtime, baseline, suiteArgs };
+  // Without --side: both sides, unless an argument picks scenarios (--scenario, --suite,
+  // --requirements, --spec-version) or the client's runtime, which name the client side as before.
+  side ??= hasOption(suiteArgs, "--scenario", "--suite", "--requirements", "--spec-version") || hasOption(argv, "--runtime") ? "client" : "both";
+  return { runtime, baseline, side, targets, suiteArgs };
 }
 
 /**
@@ -155,51 +165,6 @@ function compileClient(outDir: string): string {
   return join(outDir, "conformance", "client.js");
 }
 
-function stripAnsi(text: string): string {
-  // deno-lint-ignore no-control-regex
-  return text.replace(/\x1b\[[0-9;]*m/g, "");
-}
-
-/** The scenario names listed under a heading of the suite's baseline report, e.g. "Stale baseline entries". */
-function listedUnder(output: string, heading: string): string[] {
-  const names: string[] = [];
-  let inside = false;
-  for (const line of stripAnsi(output).split("\n")) {
-    if (line.startsWith(heading)) {
-      inside = true;
-      continue;
-    }
-    if (!inside) continue;
-    const match = /^ {2}[✓✗~] (.+)$/.exec(line);
-    if (match === null) {
-      if (line.trim() === "") continue;
-      inside = false;
-      continue;
-    }
-    names.push(match[1]!.trim());
-  }
-  return names;
-}
-
-/** results/<run>/<scenario>-<time>/checks.json, one per scenario that ran. */
-function readResults(outDir: string): ScenarioResult[] {
-  if (!existsSync(outDir)) return [];
-  const results: ScenarioResult[] = [];
-  for (const entry of readdirSync(outDir, { recursive: true })) {
-    const path = String(entry);
-    if (!path.endsWith("checks.json")) continue;
-    const dir = dirname(path);
-    const scenario = dir.replace(/\\/g, "/").replace(/-\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}-\d{3}Z$/, "");
-    try {
-      const checks = JSON.parse(readFileSync(join(outDir, path), "utf8")) as Check[];
-      results.push({ scenario, dir: join(outDir, dir), checks });
-    } catch (error) {
-      process.stderr.write(`npm run conformance: cannot read ${join(outDir, path)}: ${String(error)}\n`);
-    }
-  }
-  return results.sort((a, b) => a.scenario.localeCompare(b.scenario));
-}
-
 function readExits(file: string): Map<string, ClientExit> {
   const exits = new Map<string, ClientExit>();
   if (!existsSync(file)) return exits;
@@ -215,31 +180,6 @@ function readExits(file: string): Map<string, ClientExit> {
   return exits;
 }
 
-/** The entries of a baseline file (`client: [scenario, scenario:check-id, …]`); the suite validates its shape. */
-function readBaseline(file: string): { scenarios: Set<string>; checks: Set<string> } {
-  const scenarios = new Set<string>();
-  const checks = new Set<string>();
-  if (!existsSync(file)) return { scenarios, checks };
-  const parsed: unknown = parseYaml(readFileSync(file, "utf8"));
-  const client = typeof parsed === "object" && parsed !== null ? (parsed as { client?: unknown }).client : undefined;
-  if (Array.isArray(client)) {
-    for (const entry of client) {
-      if (typeof entry !== "string") continue;
-      (entry.includes(":") ? checks : scenarios).add(entry);
-    }
-  }
-  return { scenarios, checks };
-}
-
-function isFailing(check: Check): boolean {
-  return check.status === "FAILURE" || check.status === "WARNING";
-}
-
-function oneLine(text: string, max = 150): string {
-  const flat = text.replace(/\s+/g, " ").trim();
-  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
-}
-
 /** "client exited 0 in 812 ms", "client left no exit record (…)" */
 function describeExit(exit: ClientExit | undefined): string {
   if (exit === undefined) return "client left no exit record (it crashed while loading, or was killed)";
@@ -249,7 +189,25 @@ function describeExit(exit: ClientExit | undefined): string {
 }
 
 async function main(): Promise<number> {
-  const { runtime, baseline, suiteArgs } = parseArgs(process.argv.slice(2));
+  const parsed = parseArgs(process.argv.slice(2));
+  if (!existsSync(SUITE)) fail(`${relative(ROOT, SUITE)} is missing; run \`npm install\` (it is a dev dependency)`);
+  if (!existsSync(DENO)) fail(`${relative(ROOT, DENO)} is missing; run \`npm install\` (the deno package is a dev dependency)`);
+  const stamp = new Date().toISOString().replace(/[:.]/g, "-");
+  let code = 0;
+  if (parsed.side !== "server") code = await runClientSide(parsed, stamp);
+  if (parsed.side !== "client") {
+    const outDir = resolve(ROOT, optionValue(parsed.suiteArgs, "-o", "--output-dir") ?? join("results", stamp));
+    const suiteArgs = parsed.side === "both"
+      ? []
+      : parsed.suiteArgs.filter((arg, i, all) => !["-o", "--output-dir"].includes(arg) && !["-o", "--output-dir"].includes(all[i - 1] ?? ""));
+    const serverCode = await runServerSide({ root: ROOT, deno: DENO, suite: SUITE, outDir, targets: parsed.targets, baseline: parsed.baseline, suiteArgs });
+    code = Math.max(code, serverCode);
+  }
+  return code;
+}
+
+/** The client scenarios against conformance/client.ts (what `npm run conformance` always ran). */
+async function runClientSide({ runtime, baseline, suiteArgs }: Parsed, stamp: string): Promise<number> {
   if (!existsSync(SUITE)) fail(`${relative(ROOT, SUITE)} is missing; run \`npm install\` (it is a dev dependency)`);
   if (!existsSync(DENO)) fail(`${relative(ROOT, DENO)} is missing; run \`npm install\` (the deno package is a dev dependency)`);
 
@@ -265,7 +223,6 @@ async function main(): Promise<number> {
     args.push("--expected-failures", baselineFile);
   }
 
-  const stamp = new Date().toISOString().replace(/[:.]/g, "-");
   let outDir = optionValue(suiteArgs, "-o", "--output-dir");
   if (outDir === undefined) {
     outDir = join("results", stamp);

@@ -10,6 +10,7 @@
 import { isObject, jsonKind } from "../common/json.ts";
 import type { Middleware, Send } from "../jsonrpc/middleware.ts";
 import type { Params } from "../jsonrpc/peer.ts";
+import type { PassThroughOptions } from "./client-options.ts";
 import { surfaceUrlElicitation } from "./elicitation.ts";
 import { OutputValidationError, ProtocolError, typedRpcError } from "./errors.ts";
 import type { OutputValidators } from "./schema/output-validator.ts";
@@ -55,8 +56,8 @@ export function answersLink(c: AnswersView): Middleware {
         (result) => {
           c.answered++;
           if (result.resultType === "task" || (params?.task !== undefined && isObject(result.task))) return result;
-          // Only a bridge's pass-through (PassThroughOptions) lets one this far: the host answers it.
-          if (result.resultType === "input_required") return result;
+          // A bridge's pass-through (PassThroughOptions): the host answers it. Any other is checked (and refused) as a result.
+          if (result.resultType === "input_required" && (options as PassThroughOptions).inputRequired === "return") return result;
           return checkToolResult(c, result, params!.name as string) as Params | Promise<Params>;
         },
         callFailed,

@@ -8,8 +8,8 @@
 import type { Middleware, Send } from "../jsonrpc/middleware.ts";
 import type { Params } from "../jsonrpc/peer.ts";
 import { TransportError } from "../transport/transport.ts";
-import { HeaderMismatchError, InputRoundsExceededError, OutcomeUnknownError, ProtocolError, typedRpcError, UnsupportedProtocolVersionError } from "./errors.ts";
 import type { PassThroughOptions } from "./client-options.ts";
+import { HeaderMismatchError, InputRoundsExceededError, OutcomeUnknownError, ProtocolError, typedRpcError, UnsupportedProtocolVersionError } from "./errors.ts";
 import { fulfilInputRequests, INPUT_CAPABLE_METHODS, type InputRequest, readInputRequired, retryFields } from "./input-requests.ts";
 import { MODERN_PROTOCOL_VERSIONS, type ModernProtocolVersion } from "./protocol-version.ts";
 import { META_CLIENT_CAPABILITIES, META_CLIENT_INFO, META_LOG_LEVEL, META_PROTOCOL_VERSION, type RequestMeta } from "./request-meta.ts";

@@ -433,7 +433,9 @@ export class Peer {
     if (entry === undefined) return;
     // spec 2025-11-25 basic/utilities/cancellation: the initialize request MUST NOT be cancelled.
     if (entry.method !== "initialize" && !this.#closed) {
-      this.#sendSafely({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: id, reason } })
+      // A server's request sent while answering one of the host's: its cancel goes the same way (relatedRequestId).
+      const related = entry.relatedRequestId === undefined ? undefined : { relatedRequestId: entry.relatedRequestId };
+      this.#sendSafely({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: id, reason } }, related)
         .catch((sendError: unknown) => this.#onProblem(`${this.name}: could not send notifications/cancelled: ${messageOf(sendError)}`));
     }
     this.#reject(entry, error);

@@ -270,7 +270,11 @@ function timerKeepsAlive(timer: ReturnType<typeof setTimeout>, keepAlive: boolea
  * it, a signal that aborts when the client goes away, and streamed bodies that close() ends
  * (Deno.serve's shutdown waits for open responses, an SSE stream among them).
  */
-function listenDenoHttp(options: HttpListenOptions, handler: (request: Request) => Response | Promise<Response>): Promise<HttpListener> {
+function listenDenoHttp(
+  options: HttpListenOptions,
+  handler: (request: Request) => Response | Promise<Response>,
+  watchDisconnect = true,
+): Promise<HttpListener> {
   const hostname = options.hostname ?? "127.0.0.1";
   const maxBodyBytes = options.maxBodyBytes ?? LISTENER_MAX_BODY_BYTES;
   const bodies = new OpenBodies();
@@ -285,10 +289,12 @@ function listenDenoHttp(options: HttpListenOptions, handler: (request: Request) 
     const gone = () => {
       if (!answered) aborter.abort(new DOMException("the client went away", "AbortError"));
     };
-    // While the handler works, the request's own signal says the client went away; after, it
-    // would also abort on a good answer (Deno's legacy behaviour), so `completed` says it: it
-    // rejects when the connection closes before the answer was written whole.
-    incoming.signal.addEventListener("abort", gone, { once: true });
+    // While the handler works, only the request's own signal says the client went away (after,
+    // it would also abort on a good answer: Deno's legacy behaviour, which `answered` hides; a
+    // streamed body says it by being cancelled). Reading that signal makes Deno print, once, a
+    // notice about that behaviour (unless run with --unstable-no-legacy-abort): serveLoopback,
+    // whose callers never look at the signal, does not read it.
+    if (watchDisconnect) incoming.signal.addEventListener("abort", gone, { once: true });
     info.completed?.then(() => void (answered = true), gone);
     const request = new Request(incoming.url, {
       method: incoming.method,
@@ -302,7 +308,7 @@ function listenDenoHttp(options: HttpListenOptions, handler: (request: Request) 
     } catch {
       response = new Response(null, { status: 500 });
     }
-    incoming.signal.removeEventListener("abort", gone);
+    if (watchDisconnect) incoming.signal.removeEventListener("abort", gone);
     if (response.body === null) {
       answered = true;
       return response;
@@ -428,9 +434,9 @@ export const denoRuntime: Runtime = {
     }
   },
   serveLoopback(port: number, handler: (request: Request) => Response | Promise<Response>) {
-    return listenDenoHttp({ port }, handler);
+    return listenDenoHttp({ port }, handler, false);
   },
-  listenHttp: listenDenoHttp,
+  listenHttp: (options: HttpListenOptions, handler: (request: Request) => Response | Promise<Response>) => listenDenoHttp(options, handler),
   async linkInfo(path: string): Promise<LinkInfo | undefined> {
     try {
       const info = await Deno.lstat(path);

@@ -206,7 +206,9 @@ export interface Runtime extends CoreRuntime {
    * handler never called); `request.signal` aborts when the client goes away before its answer
    * is written. A Response whose body is a stream is written chunk by chunk as it comes (SSE),
    * and cancelled when the client goes away or the listener closes. Rejects with a FileError
-   * (EADDRINUSE, EACCES, …) when it cannot listen.
+   * (EADDRINUSE, EACCES, …) when it cannot listen. (On Deno, watching for the client going away
+   * reads Deno.serve's request signal, which makes Deno print a one-line notice once per process
+   * unless run with --unstable-no-legacy-abort; serveLoopback does not watch.)
    */
   listenHttp(options: HttpListenOptions, handler: (request: Request) => Response | Promise<Response>): Promise<HttpListener>;
   /** The command-line arguments after the script name. */

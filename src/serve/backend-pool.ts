@@ -178,7 +178,19 @@ export class BackendPool {
   }
 }
 
+/** Signatures already made, by the identity's plain JSON text (a host sends the same fields in the same order each time). */
+const SIGNATURES = new Map<string, string>();
+const MAX_SIGNATURES = 256;
+
 /** What makes two hosts the same to a backend: era, version, capabilities and clientInfo, as canonical JSON. */
 export function signature(host: HostIdentity): string {
-  return canonicalJson({ era: host.era, version: host.protocolVersion, capabilities: host.capabilities, clientInfo: host.clientInfo ?? null });
+  const identity = { era: host.era, version: host.protocolVersion, capabilities: host.capabilities, clientInfo: host.clientInfo ?? null };
+  const plain = JSON.stringify(identity);
+  let made = SIGNATURES.get(plain);
+  if (made === undefined) {
+    made = canonicalJson(identity);
+    if (SIGNATURES.size >= MAX_SIGNATURES) SIGNATURES.clear();
+    SIGNATURES.set(plain, made);
+  }
+  return made;
 }

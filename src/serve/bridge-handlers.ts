@@ -7,7 +7,7 @@
 
 import type { Client } from "../client/client.ts";
 import { INPUT_CAPABLE_METHODS } from "../client/input-requests.ts";
-import type { ServerCapabilities } from "../client/types.ts";
+import type { LoggingLevel, ServerCapabilities } from "../client/types.ts";
 import { isObject } from "../common/json.ts";
 import type { ServerConfig } from "../host/config/types.ts";
 import { RpcError } from "../jsonrpc/errors.ts";
@@ -15,8 +15,8 @@ import type { Params } from "../jsonrpc/peer.ts";
 import type { HostIdentity, HostSession, ListenFilter, ServerHandlers, ServerRequestContext } from "../server/server-handlers.ts";
 import type { BackendPool } from "./backend-pool.ts";
 import type { BackendSet } from "./backend-set.ts";
-import { type Collision, frontPromptName, frontToolName, type Route, RouteTable } from "./front-names.ts";
 import { backendParams, forward, hostError, INTERNAL_ERROR } from "./forwarding.ts";
+import { type Collision, frontPromptName, frontToolName, type Route, RouteTable } from "./front-names.ts";
 import { HeldCall, HeldCalls } from "./held-calls.ts";
 import { requestCaller, statelessCaller } from "./host-forwarders.ts";
 import { ResourceSubscriptions } from "./resource-subscriptions.ts";
@@ -24,6 +24,10 @@ import { ResourceSubscriptions } from "./resource-subscriptions.ts";
 /** -32601: a method the bridge does not serve. -32602: an unknown tool, prompt or resource. */
 const METHOD_NOT_FOUND = -32601;
 const INVALID_PARAMS = -32602;
+/** How many task ids the bridge remembers the server of. */
+const MAX_TASK_ROUTES = 10_000;
+/** spec 2025-11-25 server/utilities/logging ("Log Levels"): RFC 5424's, most verbose first. */
+const LOGGING_LEVELS: ReadonlySet<string> = new Set(["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"]);
 /** Not-found answers of resources/read: -32002 (handshake era), -32602 (2026-07-28). */
 const NOT_FOUND_CODES: ReadonlySet<number> = new Set([-32002, -32602]);
 
@@ -31,6 +35,11 @@ const NOT_FOUND_CODES: ReadonlySet<number> = new Set([-32002, -32602]);
 export interface BridgeParts {
   serverInfo: ServerHandlers["serverInfo"];
   instructions?: string;
+  /**
+   * One backend is served and no serverInfo was given: the host is told the backend's own
+   * serverInfo and instructions once a backend client has them, as if it talked to it directly.
+   */
+  passIdentity: boolean;
   pool: BackendPool;
   /** The served servers, in config order. */
   servers: readonly ServerConfig[];
@@ -50,18 +59,38 @@ interface SetRoutes {
 }
 
 export class BridgeHandlers implements ServerHandlers {
-  readonly serverInfo: ServerHandlers["serverInfo"];
-  readonly instructions?: string;
   readonly #parts: BridgeParts;
   readonly #routes = new WeakMap<BackendSet, SetRoutes>();
   readonly #subscriptions = new ResourceSubscriptions();
+  /** The level last set at each backend of each set (logging/setLevel is sent only when it changes). */
+  readonly #levels = new WeakMap<BackendSet, Map<string, LoggingLevel>>();
   /** Task ids (tasks extension; spec 2025-11-25 basic/utilities/tasks) by the server that made them. */
   readonly #tasks = new Map<string, string>();
 
   constructor(parts: BridgeParts) {
     this.#parts = parts;
-    this.serverInfo = parts.serverInfo;
-    if (parts.instructions !== undefined) this.instructions = parts.instructions;
+  }
+
+  /** The front's identity: the one backend's own when it is passed through (BridgeParts.passIdentity), else the bridge's. */
+  get serverInfo(): ServerHandlers["serverInfo"] {
+    return this.#soleBackend()?.serverInfo ?? this.#parts.serverInfo;
+  }
+
+  /** The instructions given to the bridge, else the one backend's own when its identity is passed through. */
+  get instructions(): string | undefined {
+    return this.#parts.instructions ?? this.#soleBackend()?.instructions;
+  }
+
+  /** The one backend's client that knows its serverInfo (every host's set connects to the same server), when its identity is passed through. */
+  #soleBackend(): Client | undefined {
+    if (!this.#parts.passIdentity) return undefined;
+    const name = this.#parts.servers[0]?.name;
+    if (name === undefined) return undefined;
+    for (const set of this.#parts.pool.sets()) {
+      const client = set.client(name);
+      if (client?.serverInfo !== undefined) return client;
+    }
+    return undefined;
   }
 
   /** What the backends of `host`'s set declare, together: a family is served when one backend serves it. */
@@ -78,6 +107,9 @@ export class BridgeHandlers implements ServerHandlers {
       if (theirs.prompts !== undefined) declared.prompts = { listChanged: true };
       if (theirs.completions !== undefined) declared.completions = {};
       if (theirs.logging !== undefined) declared.logging = {};
+      // spec 2025-11-25 basic/utilities/tasks ("Server Capabilities"): a backend's tasks, so a handshake-era host may ask for
+      // one (routed by its id); the 2026-07-28 wire has no `tasks` capability (its tasks extension is followed by the bridge).
+      if (theirs.tasks !== undefined && host.era === "legacy") declared.tasks ??= theirs.tasks;
     }
     return declared;
   }
@@ -151,12 +183,15 @@ export class BridgeHandlers implements ServerHandlers {
     return ready;
   }
 
-  #table(set: BackendSet, kind: keyof SetRoutes): RouteTable {
-    const table = new RouteTable(kind === "tools" ? "tool" : kind === "prompts" ? "prompt" : "resource", this.#parts.reported, this.#parts.collision);
+  /** A new route table for a listing; installed (#install) only once filled, so a lookup meanwhile sees the last whole one. */
+  #table(kind: keyof SetRoutes): RouteTable {
+    return new RouteTable(kind === "tools" ? "tool" : kind === "prompts" ? "prompt" : "resource", this.#parts.reported, this.#parts.collision);
+  }
+
+  #install(set: BackendSet, kind: keyof SetRoutes, table: RouteTable): void {
     const routes = this.#routes.get(set) ?? {};
     routes[kind] = table;
     this.#routes.set(set, routes);
-    return table;
   }
 
   // --- tools: spec 2025-11-25 server/tools --------------------------------------------------
@@ -167,7 +202,7 @@ export class BridgeHandlers implements ServerHandlers {
    * its pin (docs/pinning.md) — the registry is the policy, the backend the definition.
    */
   async #tools(set: BackendSet): Promise<Params[]> {
-    const table = this.#table(set, "tools");
+    const table = this.#table("tools");
     const registered = new Map<string, ReturnType<BackendSet["manager"]["registry"]["tools"]>[number]>();
     for (const tool of set.manager.registry.tools()) {
       if (tool.origin.kind === "mcp") registered.set(`${tool.origin.server}\u0000${tool.origin.tool}`, tool);
@@ -190,6 +225,7 @@ export class BridgeHandlers implements ServerHandlers {
         if (table.add(front, { server: server.name, name: tool.name })) out.push({ ...tool, name: front } as unknown as Params);
       }
     }
+    this.#install(set, "tools", table);
     return out;
   }
 
@@ -206,7 +242,7 @@ export class BridgeHandlers implements ServerHandlers {
   // --- prompts: spec 2025-11-25 server/prompts -----------------------------------------------
 
   async #prompts(set: BackendSet): Promise<Params[]> {
-    const table = this.#table(set, "prompts");
+    const table = this.#table("prompts");
     const out: Params[] = [];
     for (const [server, client] of this.#ready(set)) {
       if (client.serverCapabilities?.prompts === undefined) continue;
@@ -216,6 +252,7 @@ export class BridgeHandlers implements ServerHandlers {
         if (table.add(front, { server: server.name, name: prompt.name })) out.push({ ...prompt, name: front } as unknown as Params);
       }
     }
+    this.#install(set, "prompts", table);
     return out;
   }
 
@@ -231,7 +268,7 @@ export class BridgeHandlers implements ServerHandlers {
 
   /** Every ready backend's resources (or templates); a URI two backends list is the first one's. */
   async #resources(set: BackendSet, key: "resources" | "resourceTemplates"): Promise<Params[]> {
-    const table = key === "resources" ? this.#table(set, "resources") : undefined;
+    const table = key === "resources" ? this.#table("resources") : undefined;
     const out: Params[] = [];
     for (const [server, client] of this.#ready(set)) {
       if (client.serverCapabilities?.resources === undefined) continue;
@@ -244,6 +281,7 @@ export class BridgeHandlers implements ServerHandlers {
         out.push(item);
       }
     }
+    if (table !== undefined) this.#install(set, "resources", table);
     return out;
   }
 
@@ -348,30 +386,50 @@ export class BridgeHandlers implements ServerHandlers {
       );
     }
     // ref/resource: the backend whose template it is, else the first that completes.
-    for (const [server, client] of this.#ready(set)) {
-      if (client.serverCapabilities?.completions === undefined) continue;
-      return await this.#send(set, server.name, client, "completion/complete", backendParams(params, context), params, context, undefined);
+    const completing = this.#ready(set).filter(([, client]) => client.serverCapabilities?.completions !== undefined);
+    let owner = completing[0];
+    if (ref?.type === "ref/resource" && typeof ref.uri === "string" && completing.length > 1) {
+      for (const candidate of completing) {
+        const templates = await candidate[1].listResourceTemplates().catch(() => []);
+        if (templates.some((template) => template.uriTemplate === ref.uri)) {
+          owner = candidate;
+          break;
+        }
+      }
     }
-    throw new RpcError("completion/complete: no server offers completions", METHOD_NOT_FOUND);
+    if (owner === undefined) throw new RpcError("completion/complete: no server offers completions", METHOD_NOT_FOUND);
+    return await this.#send(set, owner[0].name, owner[1], "completion/complete", backendParams(params, context), params, context, undefined);
   }
 
   // --- logging: spec 2025-11-25 server/utilities/logging --------------------------------------
 
-  /** The host's level, to every ready backend that logs (a 2026-07-28 backend takes it per request instead). */
+  /**
+   * A handshake-era host's level, to each ready backend in its era: logging/setLevel to a
+   * handshake-era backend that logs; to a 2026-07-28 backend the level its requests carry from
+   * now on (spec 2026-07-28 server/utilities/logging: `io.modelcontextprotocol/logLevel`).
+   */
   async #setLevel(set: BackendSet, params: Params | undefined): Promise<Params> {
     const level = params?.level;
-    if (typeof level !== "string") throw new RpcError("logging/setLevel: params.level must be a string", INVALID_PARAMS);
-    await Promise.all(
-      this.#ready(set).map(async ([server, client]) => {
-        if (client.era === "modern" || client.serverCapabilities?.logging === undefined) return;
-        try {
-          await client.request("logging/setLevel", { level });
-        } catch (error) {
-          throw hostError(server.name, "logging/setLevel", error, set.manager.redactor);
-        }
-      }),
-    );
+    if (typeof level !== "string" || !LOGGING_LEVELS.has(level)) {
+      throw new RpcError(`logging/setLevel: params.level must be one of ${[...LOGGING_LEVELS].join(", ")}`, INVALID_PARAMS);
+    }
+    await Promise.all(this.#ready(set).map(([server, client]) => this.#levelTo(set, server.name, client, level as LoggingLevel)));
     return {};
+  }
+
+  /** Sets `level` at one backend when it is not what it was last set to in this set. */
+  async #levelTo(set: BackendSet, server: string, client: Client, level: LoggingLevel): Promise<void> {
+    if (client.era === "legacy" && client.serverCapabilities?.logging === undefined) return;
+    const levels = this.#levels.get(set) ?? new Map<string, LoggingLevel>();
+    this.#levels.set(set, levels);
+    if (levels.get(server) === level) return;
+    levels.set(server, level);
+    try {
+      await client.setLoggingLevel(level);
+    } catch (error) {
+      levels.delete(server);
+      throw hostError(server, "logging/setLevel", error, set.manager.redactor);
+    }
   }
 
   // --- tasks: spec 2025-11-25 basic/utilities/tasks; the 2026-07-28 tasks extension ----------
@@ -379,8 +437,15 @@ export class BridgeHandlers implements ServerHandlers {
   /** A tools/call answered with a task: its id is the backend's, remembered to route tasks/* to it. */
   #rememberTask(server: string, result: Params): void {
     const task = result.task;
-    if (isObject(task) && typeof task.taskId === "string") this.#tasks.set(task.taskId, server);
-    else if (result.resultType === "task" && typeof result.taskId === "string") this.#tasks.set(result.taskId, server);
+    const taskId = isObject(task) && typeof task.taskId === "string"
+      ? task.taskId
+      : result.resultType === "task" && typeof result.taskId === "string"
+      ? result.taskId
+      : undefined;
+    if (taskId === undefined) return;
+    this.#tasks.set(taskId, server);
+    // Bounded: the oldest task ids are forgotten first (a task that old has long ended, or its ttl has).
+    if (this.#tasks.size > MAX_TASK_ROUTES) this.#tasks.delete(this.#tasks.keys().next().value!);
   }
 
   async #task(set: BackendSet, method: string, params: Params | undefined, context: ServerRequestContext): Promise<Params> {
@@ -400,7 +465,7 @@ export class BridgeHandlers implements ServerHandlers {
    * bridge gave) continuing that call; anything else goes as it is, and a 2026-07-28 backend's
    * `input_required` comes back untouched (forwarding.ts).
    */
-  #send(
+  async #send(
     set: BackendSet,
     server: string,
     client: Client,
@@ -411,8 +476,14 @@ export class BridgeHandlers implements ServerHandlers {
     timeoutMs: number | undefined,
   ): Promise<Params> {
     const era = context.host.era;
+    // A 2026-07-28 host's level travels in its request; a handshake-era backend needs it set (logging/setLevel).
+    const level = context.host.logLevel;
+    if (era === "modern" && level !== undefined && client.era === "legacy") await this.#levelTo(set, server, client, level).catch(() => {});
     if (era === "legacy") return forward(set, server, client, method, sent, requestCaller(context), { signal: context.signal, era, timeoutMs });
-    if (!INPUT_CAPABLE_METHODS.has(method) || client.era !== "legacy") {
+    // Held only where the backend may ask: a handshake-era backend, a request that may take input, a host that declared something to ask.
+    const { sampling, elicitation, roots } = context.host.capabilities;
+    const askable = sampling !== undefined || elicitation !== undefined || roots !== undefined;
+    if (!askable || !INPUT_CAPABLE_METHODS.has(method) || client.era !== "legacy") {
       return forward(set, server, client, method, sent, statelessCaller(context, method), { signal: context.signal, era, timeoutMs });
     }
     const { held } = this.#parts;

@@ -3,17 +3,23 @@
 // ("src/serve/"). createBridge() makes the handlers (bridge-handlers.ts), the pool of backend
 // sets (backend-pool.ts: a host's own McpManager), and the events a CLI or embedder reports.
 
+import type { ProtocolEra } from "../client/protocol-version.ts";
 import type { Implementation } from "../client/types.ts";
 import { ContainedEventTarget, type ListenerFailure } from "../common/events.ts";
 import { McpwireError } from "../common/mcpwire-error.ts";
 import type { McpwireConfig } from "../host/config/types.ts";
+import type { ManagerEvents, ServerStatus } from "../host/servers/manager.ts";
+import { PinLockFile, pinLockFileOf } from "../host/store/pin-lock-file.ts";
 import { namingFormatProblem } from "../registry/naming.ts";
+import { acceptHint, heldSummary, ToolPins } from "../registry/tool-pins.ts";
+import { runtime } from "../runtime/mod.ts";
 import type { HostIdentity, ServerHandlers } from "../server/server-handlers.ts";
 import { BackendPool, type PoolLimits } from "./backend-pool.ts";
 import { type BackendManagerOptions, BackendSet } from "./backend-set.ts";
 import { BridgeHandlers } from "./bridge-handlers.ts";
-import { HeldCalls } from "./held-calls.ts";
+import { eraPreference } from "./era-preference.ts";
 import { type BridgeNaming, type Collision, prefixes } from "./front-names.ts";
+import { HeldCalls } from "./held-calls.ts";
 
 export type { BackendManagerOptions } from "./backend-set.ts";
 export type { PoolLimits } from "./backend-pool.ts";
@@ -33,7 +39,11 @@ export interface BridgeOptions {
   config: McpwireConfig;
   /** Serve only these servers of the config (by name). Default: every enabled one. */
   servers?: readonly string[];
-  /** The front's serverInfo. Default `{ name: "mcpwire-serve", version }` of this package. */
+  /**
+   * The front's serverInfo. Default: with one server served, that server's own (and its
+   * instructions, unless `instructions` is given), as the host would see it directly; with
+   * several, `{ name: "mcpwire-serve", version }` of this package.
+   */
   serverInfo?: Implementation;
   /** Instructions for the host's model, in the front's first answer. */
   instructions?: string;
@@ -61,8 +71,20 @@ export interface BridgeEvents {
   collision: Collision & { message: string };
   /** A registry warning of a backend set: a name skipped under the registry's naming, a filter that matched nothing. */
   warning: { message: string };
+  /** A backend's tool does not match its pin (docs/pinning.md), once per tool and change: `message` says what and how to accept it. */
+  toolheld: ManagerEvents["toolheld"] & { message: string };
   /** Something survived (a backend's problem, a listener that threw); its text is redacted. */
   problem: { message: string; error?: unknown };
+}
+
+/** One backend set as Bridge.status() reports it. */
+export interface BackendSetStatus {
+  /** The era of the host(s) it serves. */
+  host: ProtocolEra;
+  /** Host sessions that used it (one for a handshake-era session's own set). */
+  sessions: number;
+  /** Its servers, as McpManager.status() reports them (the era each speaks, its state, its tools). */
+  servers: ServerStatus[];
 }
 
 /** What createBridge returns: the handlers for a Server of the server half, and the bridge's life. */
@@ -76,6 +98,8 @@ export interface Bridge {
    * are reported. Resolves when each backend is ready or has given up; never rejects for one.
    */
   start(): Promise<void>;
+  /** Every live backend set: the era of the host(s) it serves, how many sessions, and its servers as its manager reports them. */
+  status(): BackendSetStatus[];
   /** Closes every backend set (each backend's process ended as its manager ends it), bounded by the managers' closeTimeoutMs. */
   close(): Promise<void>;
 }
@@ -92,6 +116,12 @@ class BridgeEventTarget extends ContainedEventTarget<BridgeEvents> {
 
 /** The identity start() warms the backends with: a 2026-07-28 host that declared nothing. */
 const WARM_HOST: HostIdentity = { era: "modern", protocolVersion: "2026-07-28", capabilities: {}, clientInfo: undefined, logLevel: undefined };
+
+/** The pins a manager would make for this config (manager.ts defaultPins): its lock file, or memory when there is no place for one. */
+function bridgePins(config: McpwireConfig): ToolPins {
+  const file = pinLockFileOf(config, runtime.env());
+  return new ToolPins(file === undefined ? {} : { store: new PinLockFile(file) });
+}
 
 /** Makes a bridge over the config's servers. Throws a BridgeError for a server named that the config lacks, or none to serve. */
 export function createBridge(options: BridgeOptions): Bridge {
@@ -119,15 +149,38 @@ export function createBridge(options: BridgeOptions): Bridge {
   }
   const served: McpwireConfig = { ...config, servers };
   const events = new BridgeEventTarget();
-  const managerOptions = options.manager ?? {};
+  // One ToolPins for every backend set (as one McpManager has one): the lock file read and written in one place, a held tool said once.
+  const managerOptions: BackendManagerOptions = { ...options.manager, pins: options.manager?.pins ?? bridgePins(config) };
+  const eras = eraPreference();
+  const timeline = performance.now();
+  const saidHeld = new Set<string>();
   const pool = new BackendPool((host) =>
-    new BackendSet(served, host, managerOptions, {
-      problem: (message) => events.fire("problem", { message }),
-      warning: (message) => events.fire("warning", { message }),
-    }), options.pool);
+    new BackendSet(
+      served,
+      host,
+      managerOptions,
+      {
+        problem: (message) => events.fire("problem", { message }),
+        warning: (message) => events.fire("warning", { message }),
+        held: (held) => {
+          // Every host's set reviews the same tools against the same pins: said once per tool and change.
+          const key = JSON.stringify([held.server, held.tool, held.change, held.fields]);
+          if (saidHeld.has(key)) return;
+          saidHeld.add(key);
+          const what = held.offered ? "offered with this warning (pinning: warn)" : "not served until it is accepted (pinning: hold)";
+          events.fire("toolheld", {
+            ...held,
+            message: `mcpwire serve: ${heldSummary({ ...held, source: "", rejected: false })}; ${what}; ${acceptHint(held)}`,
+          });
+        },
+      },
+      eras,
+      timeline,
+    ), options.pool);
   const held = new HeldCalls(options.hold);
   const handlers = new BridgeHandlers({
     serverInfo: options.serverInfo ?? { name: "mcpwire-serve", version: "0.2.0" },
+    passIdentity: servers.length === 1 && options.serverInfo === undefined,
     ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
     pool,
     servers,
@@ -153,6 +206,7 @@ export function createBridge(options: BridgeOptions): Bridge {
       })();
       return starting;
     },
+    status: () => pool.sets().map((set) => ({ host: set.era, sessions: set.sessions.size, servers: set.manager.status() })),
     close: () => {
       held.close();
       return pool.close();

@@ -66,8 +66,11 @@ export async function forward(
   caller: Caller,
   options: { signal: AbortSignal; era: ProtocolEra; timeoutMs?: number | undefined },
 ): Promise<Params> {
+  const meta = params._meta as JsonObject | undefined;
+  const traceContext = set.traced(meta) ? await set.traceParent(meta) : undefined;
   const leave = set.inFlight.enter(server, caller);
   const sent: PassThroughOptions = {
+    ...(traceContext === undefined ? {} : { traceContext }),
     signal: options.signal,
     onProgress: ({ progress, total, message }) => void caller.context()?.progress(progress, total, message),
     ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),

@@ -5,7 +5,9 @@
 //
 // A backend's sampling/createMessage, elicitation/create or roots/list comes while it answers a
 // host's request (a tools/call, a prompts/get): over stdio nothing on the wire says which one, so
-// it goes to the newest host request in flight to that backend, else to any of the session's.
+// it goes to the newest host request in flight to that backend, else (a handshake-era session)
+// to any of the session's; with none, the backend is answered -32603 (the contract has no
+// session-level request to the host).
 // A handshake-era host gets it as a request of its own tied to that request
 // (ServerRequestContext.request); the backend's answer is the host's answer, unchanged but for
 // what the Client's handler checks (an elicitation answer against its schema, the sampling
@@ -58,6 +60,16 @@ export function statelessCaller(context: ServerRequestContext, method: string): 
 /** The callers in flight, per backend: where a backend's own requests and messages go. */
 export class InFlight {
   readonly #byServer = new Map<string, Set<Caller>>();
+  readonly #anyCaller: boolean;
+
+  /**
+   * `anyCaller`: a backend with no request of its own in flight may be answered through another
+   * backend's — for a handshake-era session, whose requests all reach the same host; never for
+   * 2026-07-28 hosts, whose calls are each their own (a held call answers only its backend).
+   */
+  constructor(anyCaller: boolean) {
+    this.#anyCaller = anyCaller;
+  }
 
   /** Marks `caller` in flight to `server` until the returned function is called. */
   enter(server: string, caller: Caller): () => void {
@@ -70,10 +82,11 @@ export class InFlight {
     };
   }
 
-  /** The newest caller in flight to `server`, else the newest to any backend; undefined when none. */
+  /** The newest caller in flight to `server`, else (anyCaller) the newest to any backend; undefined when none. */
   current(server: string): Caller | undefined {
     const own = this.#byServer.get(server);
     if (own !== undefined && own.size > 0) return last(own);
+    if (!this.#anyCaller) return undefined;
     let found: Caller | undefined;
     for (const set of this.#byServer.values()) found = last(set) ?? found;
     return found;

@@ -10,10 +10,10 @@ import { McpwireError } from "../common/mcpwire-error.ts";
  *   did not declare in `initialize` (spec 2025-11-25 basic/lifecycle: "Capability Negotiation");
  * - "wrong-era": context.request on a 2026-07-28 request, which cannot send the host requests
  *   (spec 2026-07-28 basic/patterns/mrtr: answer `input_required` instead);
- * - "session-closed": the session or connection ended (or the Server closed) before it could be done;
+ * - "bad-result": a handler answered something that is not a result object (the host gets -32603);
  * - "server-closed": Server.connect after Server.close.
  */
-export type ServerErrorCode = "missing-capability" | "wrong-era" | "session-closed" | "server-closed";
+export type ServerErrorCode = "missing-capability" | "wrong-era" | "bad-result" | "server-closed";
 
 /** The server half refused or failed; the message names the server, the request and what to do. */
 export class ServerError extends McpwireError<ServerErrorCode> {

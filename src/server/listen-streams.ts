@@ -75,6 +75,20 @@ export function supportedFilter(asked: ListenFilter, capabilities: ServerCapabil
   return filter;
 }
 
+/**
+ * What the listen hook (ServerHandlers.listen) kept of `offered`: only what it offered (a hook
+ * narrows, never widens), only `true` flags and the URIs offered.
+ */
+export function keptFilter(offered: ListenFilter, kept: ListenFilter): ListenFilter {
+  const filter: { -readonly [K in keyof ListenFilter]: ListenFilter[K] } = {};
+  for (const key of ["toolsListChanged", "promptsListChanged", "resourcesListChanged"] as const) {
+    if (offered[key] === true && kept[key] === true) filter[key] = true;
+  }
+  const uris = Array.isArray(kept.resourceSubscriptions) ? kept.resourceSubscriptions.filter((uri) => offered.resourceSubscriptions?.includes(uri)) : [];
+  if (uris.length > 0) filter.resourceSubscriptions = uris;
+  return filter;
+}
+
 /** The `subscriptions/listen` streams open on one connection. */
 export class ListenStreams {
   readonly #send: StreamSend;

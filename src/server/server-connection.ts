@@ -8,7 +8,9 @@
 
 import type { ProtocolEra } from "../client/protocol-version.ts";
 import type { JsonObject } from "../client/types.ts";
+import { durationText } from "../common/duration.ts";
 import { messageOf } from "../common/error-text.ts";
+import { jsonKind } from "../common/json.ts";
 import { withTimeout } from "../common/timing.ts";
 import { type CloseDetails, ErrorCode, RpcError } from "../jsonrpc/errors.ts";
 import type { JsonRpcMessage } from "../jsonrpc/messages.ts";
@@ -17,13 +19,14 @@ import { type IncomingRequestContext, type Params, Peer } from "../jsonrpc/peer.
 import { MalformedMessageError } from "../transport/malformed-message.ts";
 import type { TraceSink } from "../transport/trace-event.ts";
 import { TracingTransport } from "../transport/tracing.ts";
-import { type Transport, UndeliverableMessageError } from "../transport/transport.ts";
+import { type Transport, TransportError, UndeliverableMessageError } from "../transport/transport.ts";
 import { discoverResult } from "./discover.ts";
+import { ServerError } from "./errors.ts";
 import { alreadyInitialized, handshakeIdentity, initializeResult, readInitialize } from "./handshake.ts";
 import { Session } from "./host-session.ts";
-import { ListenStreams, readListenFilter, supportedFilter } from "./listen-streams.ts";
+import { keptFilter, ListenStreams, readListenFilter, supportedFilter } from "./listen-streams.ts";
 import { isLoggingLevel } from "./log-level.ts";
-import { carriesModernFields, MODERN_ONLY_METHODS, readModernFields, REMOVED_MODERN_METHODS, stampModernResult } from "./modern-fields.ts";
+import { carriesModernFields, MODERN_ONLY_METHODS, readModernFields, REMOVED_MODERN_METHODS, stampModernResult, supportedVersions } from "./modern-fields.ts";
 import { type ContextPort, RequestContext } from "./request-context.ts";
 import type { HostIdentity, ServerHandlers } from "./server-handlers.ts";
 
@@ -91,7 +94,7 @@ export class ServerConnectionImpl implements ServerConnection {
     const handlers = owner.handlers;
     this.#chain = composeChain([this.#lifecycleLink(), ...owner.middleware], {
       send: (method, params, options) => peer.request(method, params, options),
-      // The lifecycle link hands every link after it the request's RequestContext.
+      // The lifecycle link hands every link after it the request's RequestContext (a link passes it on as it got it).
       receive: (method, params, context) => handlers.request(method, params, context as RequestContext),
       hear: (method, params) => handlers.notification?.(method, params, this.#handshake ?? this.#modernSession()),
     });
@@ -124,7 +127,8 @@ export class ServerConnectionImpl implements ServerConnection {
     // spec 2026-07-28 subscriptions ("Graceful Closure"): each listen request answered before the stream closes.
     this.#streams.endAll();
     await new Promise((resolve) => setTimeout(resolve, 0)); // their answers reach the transport first
-    await withTimeout(this.#transport.close(), CLOSE_TIMEOUT_MS, () => new Error("timeout")).catch((error: unknown) =>
+    const late = () => new TransportError(`${this.#transport.description} did not close within ${durationText(CLOSE_TIMEOUT_MS)}`, "timeout");
+    await withTimeout(this.#transport.close(), CLOSE_TIMEOUT_MS, late).catch((error: unknown) =>
       this.#owner.onProblem(`${this.#owner.who}: closing ${this.#transport.description} failed: ${messageOf(error)}`)
     );
     this.#end({ reason: "closed by the server" });
@@ -218,11 +222,11 @@ export class ServerConnectionImpl implements ServerConnection {
     const { handlers } = this.#owner;
     let result: Params;
     if (method === "server/discover") {
-      result = discoverResult(await handlers.capabilities(host) as JsonObject, handlers.instructions);
+      result = discoverResult(await handlers.capabilities(host) as JsonObject, handlers.instructions, supportedVersions(eras));
     } else if (method === "subscriptions/listen") {
       result = await this.#listen(params, incoming, host, session);
     } else {
-      result = await next(method, params, new RequestContext(this.#port, incoming, host, session, metaOf(params)));
+      result = resultObject(method, await next(method, params, new RequestContext(this.#port, incoming, host, session, metaOf(params))));
     }
     return stampModernResult(method, result, handlers.serverInfo);
   }
@@ -253,7 +257,7 @@ export class ServerConnectionImpl implements ServerConnection {
         throw error;
       }
     }
-    return await next(method, params, new RequestContext(this.#port, incoming, handshakeIdentity(handshake), session, metaOf(params)));
+    return resultObject(method, await next(method, params, new RequestContext(this.#port, incoming, handshakeIdentity(handshake), session, metaOf(params))));
   }
 
   /** spec 2025-11-25 lifecycle ("Initialization"): one handshake per session (connection). */
@@ -287,7 +291,8 @@ export class ServerConnectionImpl implements ServerConnection {
     let filter = supportedFilter(readListenFilter(params), await handlers.capabilities(host));
     if (handlers.listen !== undefined) {
       const context = new RequestContext(this.#port, incoming, host, session, metaOf(params));
-      filter = (await handlers.listen(filter, context)) ?? filter;
+      const kept = await handlers.listen(filter, context);
+      if (kept !== undefined) filter = keptFilter(filter, kept);
     }
     return await this.#streams.open(incoming.requestId, filter, incoming.signal);
   }
@@ -301,6 +306,16 @@ export class ServerConnectionImpl implements ServerConnection {
     else this.#owner.opened(session);
     return session;
   }
+}
+
+/**
+ * What a handler answered, checked: a JSON object (spec 2025-11-25 schema: a Result is an
+ * object), else a fault of the server answered -32603 (never an answer without a result).
+ */
+function resultObject(method: string, value: unknown): Params {
+  if (typeof value === "object" && value !== null && !Array.isArray(value)) return value as Params;
+  const what = value === undefined ? "nothing" : jsonKind(value);
+  throw new ServerError(`the handler of ${method} returned ${what}, not a result object`, "bad-result", { method });
 }
 
 /** A request's `_meta`, when it is an object. */

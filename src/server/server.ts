@@ -3,6 +3,12 @@
 // and the stateless 2026-07-28 requests after server/discover (spec 2026-07-28
 // basic/versioning, server/discover). Written as the client half is: a Peer and the middleware
 // chain per connection (server-connection.ts), one file per concern of the lifecycle.
+//
+// Reading order: server-handlers.ts (the contract: what a server answers with), this file,
+// server-connection.ts (one connection: the Peer, the chain, which era a request is), then one
+// file per concern — handshake.ts, discover.ts, modern-fields.ts (the 2026-07-28 checks and
+// stamps), request-context.ts (what a handler may send: progress, log messages, requests to the
+// host through host-requests.ts), host-session.ts, listen-streams.ts, log-level.ts, errors.ts.
 
 import type { ProtocolEra } from "../client/protocol-version.ts";
 import { messageOf } from "../common/error-text.ts";

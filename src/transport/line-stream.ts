@@ -35,6 +35,8 @@ export interface LineStreamTransportOptions {
 
 const OPTIONS = optionNames<LineStreamTransportOptions>({ lines: true, write: true, description: true, maxMessageBytes: true, maxDepth: true });
 const PREVIEW_CHARS = 80;
+/** How much of a line too large to parse is read for its id. */
+const HEAD_CHARS = 1024;
 
 /** A transport over a source of lines and a write function (a stdio server's own stdin and stdout). */
 export class LineStreamTransport extends TransportBase {
@@ -101,7 +103,7 @@ export class LineStreamTransport extends TransportBase {
   #take(line: string): void {
     // A string's length is at most its UTF-8 size and a third of it at least: measured exactly only when in doubt.
     if (line.length > this.#maxBytes || (line.length * 3 > this.#maxBytes && new TextEncoder().encode(line).length > this.#maxBytes)) {
-      const head = readHead(line.slice(0, 256));
+      const head = readHead(line.slice(0, HEAD_CHARS));
       if (head.kind === "response") {
         // An answer to one of our requests (sampling, …): that request fails now, saying why.
         const detail = `the answer is over maxMessageBytes (${this.#maxBytes}) and was skipped`;
@@ -109,11 +111,11 @@ export class LineStreamTransport extends TransportBase {
         this.reportError(new UndeliverableMessageError(`${this.description}: ${detail}`, { response }));
         return;
       }
-      this.#skip(line, `a message over maxMessageBytes (${this.#maxBytes})`, -32600, head.id);
+      this.#skip(line, `a message over maxMessageBytes (${this.#maxBytes})`, -32600, topLevelId(line.slice(0, HEAD_CHARS)));
       return;
     }
     if (jsonTextDepth(line, this.#maxDepth + 1) > this.#maxDepth) {
-      this.#skip(line, `a message nested deeper than ${this.#maxDepth}`, -32600, readHead(line.slice(0, 256)).id);
+      this.#skip(line, `a message nested deeper than ${this.#maxDepth}`, -32600, topLevelId(line));
       return;
     }
     let value: unknown;
@@ -143,4 +145,39 @@ export class LineStreamTransport extends TransportBase {
       new MalformedMessageError(`${this.description}: ${what}, skipped: ${JSON.stringify(preview)}`, "bad-line", { rpcCode, id: id ?? null }),
     );
   }
+}
+
+const ID_VALUE = /\s*:\s*("(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?)/y;
+
+/**
+ * The `"id"` member of a message's top-level object, read from its text without parsing it
+ * (a line too large or too deep to parse), so that the answer keeps the request's id; undefined
+ * when it is not there in full. Brackets and strings are followed so that an `"id"` nested in
+ * the params is never taken for it.
+ */
+export function topLevelId(text: string): RequestId | undefined {
+  let depth = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === '"') {
+      let end = i + 1;
+      while (end < text.length && text[end] !== '"') end += text[end] === "\\" ? 2 : 1;
+      if (end >= text.length) return undefined;
+      if (depth === 1 && text.slice(i, end + 1) === '"id"') {
+        ID_VALUE.lastIndex = end + 1;
+        const match = ID_VALUE.exec(text);
+        if (match !== null) {
+          try {
+            const value: unknown = JSON.parse(match[1]!);
+            if (typeof value === "string" || typeof value === "number") return value;
+          } catch {
+            return undefined;
+          }
+        }
+      }
+      i = end;
+    } else if (c === "{" || c === "[") depth++;
+    else if (c === "}" || c === "]") depth--;
+  }
+  return undefined;
 }

@@ -317,7 +317,7 @@ _mcpwire; printf '%s\\n' "\${COMPREPLY[@]}"`,
     ]);
     assert.equal(registered.trim(), "complete -F _mcpwire mcpwire");
     assert.deepEqual(replies, [
-      ["servers"],
+      ["servers", "serve"],
       ["--args-file"],
       ["debug"],
       ["warning"],

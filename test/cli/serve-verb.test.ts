@@ -71,7 +71,8 @@ describe("mcpwire serve", () => {
       const { client, pid, stderr } = await throughStdio(["--stdio", `node ${word(ECHO)}`], protocol);
       try {
         assert.equal(client.era, protocol);
-        assert.equal(client.serverInfo?.name, "mcpwire-serve");
+        // One backend: the host sees its identity, as it would directly.
+        assert.equal(client.serverInfo?.name, "echo");
         const tools = await client.listTools();
         assert.ok(tools.some((tool) => tool.name === "echo"), JSON.stringify(tools.map((tool) => tool.name)));
         const result = await client.callTool("echo", { text: "through the bridge" });

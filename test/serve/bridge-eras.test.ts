@@ -8,8 +8,8 @@ import "../support/test-env.ts";
 import assert from "node:assert/strict";
 import { after, describe, it } from "node:test";
 import { modernServerArgs } from "../../conformance/fixtures/modern-server-launch.ts";
-import { Client, StdioTransport } from "../../src/mod.ts";
 import type { JsonObject } from "../../src/client/types.ts";
+import { Client, StdioTransport } from "../../src/mod.ts";
 import { createBridge } from "../../src/serve/mod.ts";
 import { EVERYTHING } from "../support/everything-path.ts";
 import { configOf, stdioServerConfig } from "../support/server-config.ts";
@@ -70,6 +70,39 @@ describe("server-everything behind the bridge", () => {
   });
 });
 
+describe("server-everything's tasks behind the bridge", () => {
+  const bridge = createBridge({ config: configOf(stdioServerConfig("everything", [EVERYTHING, "stdio"])), manager: FAST });
+  after(() => bridge.close());
+
+  it("a handshake-era host that asks for a task gets the backend's task, and tasks/get and tasks/result reach it", async () => {
+    const host = hostIdentity("legacy", { tasks: {} });
+    await bridge.handlers.capabilities(host);
+    const session = testSession(host);
+    bridge.handlers.sessionOpened?.(session);
+    const created = await bridge.handlers.request(
+      "tools/call",
+      { name: "simulate-research-query", arguments: { topic: "bridges" }, task: { ttl: 60_000 } },
+      hostContext(session, host, "tools/call"),
+    );
+    const taskId = (created.task as { taskId: string } | undefined)?.taskId;
+    assert.equal(typeof taskId, "string", JSON.stringify(created));
+    const got = await bridge.handlers.request("tasks/get", { taskId }, hostContext(session, host, "tasks/get"));
+    assert.equal(got.taskId, taskId);
+    const result = await bridge.handlers.request("tasks/result", { taskId }, hostContext(session, host, "tasks/result"));
+    assert.match(texts(result), /bridges/);
+  });
+
+  it("a host that asks for no task gets the tool's result (the bridge follows the task the tool requires)", async () => {
+    const host = hostIdentity("modern", {});
+    const result = await bridge.handlers.request(
+      "tools/call",
+      { name: "simulate-research-query", arguments: { topic: "followed" } },
+      hostContext(testSession(host), host, "tools/call"),
+    );
+    assert.match(texts(result), /followed/);
+  });
+});
+
 describe("the 2026-07-28 reference server behind the bridge", () => {
   const bridge = createBridge({ config: configOf(stdioServerConfig("modern", modernServerArgs("--stdio", "--era", "modern"))), manager: FAST });
   after(() => bridge.close());
@@ -101,5 +134,26 @@ describe("the 2026-07-28 reference server behind the bridge", () => {
     const result = await bridge.handlers.request("tools/call", { name: "ask_name", arguments: {} }, context);
     assert.equal(texts(result), "Hello, Grace");
     assert.deepEqual(context.asked.map((each) => each.method), ["elicitation/create"]);
+    // A backend of the 2026-07-28 era only: the bridge speaks its era, and translates.
+    const eras = bridge.status().filter((set) => set.host === "legacy").map((set) => set.servers[0]?.era);
+    assert.deepEqual(eras, ["modern"]);
+  });
+});
+
+describe("a backend of both eras behind the bridge", () => {
+  const bridge = createBridge({ config: configOf(stdioServerConfig("dual", modernServerArgs("--stdio", "--era", "dual"))), manager: FAST });
+  after(() => bridge.close());
+
+  it("is spoken to in each host's own era", async () => {
+    for (const era of ["legacy", "modern"] as const) {
+      const host = hostIdentity(era, {});
+      await bridge.handlers.capabilities(host);
+      const session = testSession(host);
+      bridge.handlers.sessionOpened?.(session);
+      const result = await bridge.handlers.request("tools/call", { name: "echo", arguments: { message: era } }, hostContext(session, host, "tools/call"));
+      assert.match(texts(result), new RegExp(era));
+    }
+    const spoken = bridge.status().map((set) => [set.host, set.servers[0]?.era]).sort();
+    assert.deepEqual(spoken, [["legacy", "legacy"], ["modern", "modern"]]);
   });
 });

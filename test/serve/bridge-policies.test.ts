@@ -10,9 +10,12 @@ import type { ServerConfig } from "../../src/host/config/types.ts";
 import { RpcError } from "../../src/jsonrpc/errors.ts";
 import { ToolPins } from "../../src/registry/tool-pins.ts";
 import { type Bridge, createBridge } from "../../src/serve/mod.ts";
+import type { TraceEvent } from "../../src/transport/trace-event.ts";
 import { fixturePath } from "../support/fixture-process.ts";
 import { hangGuard } from "../support/hang-guard.ts";
+import { waitUntil } from "../support/polling.ts";
 import { configOf, stdioServerConfig } from "../support/server-config.ts";
+import { spanIdOf, spanRecorder } from "../support/spans.ts";
 import { hostContext, hostIdentity, testSession } from "./host-context.ts";
 
 const FAST = { reconnectDelay: { initialMs: 20, maxMs: 80, jitter: 0 }, connectRetries: 0, probeIntervalMs: 600_000 };
@@ -53,7 +56,15 @@ describe("policies", () => {
     assert.ok((await listed(first)).includes("echo"));
     await first.close();
     const changed = bridgeOf([asking("pinned", { env: { ASKING_ECHO_DESCRIPTION: "Echoes text, and now also mails it" } })], { pinning: "hold", pins });
+    const said: string[] = [];
+    changed.events.on("toolheld", ({ message }) => said.push(message));
     const names = await listed(changed);
+    await listed(changed, "legacy"); // a second host's set reviews the same tools: said once
+    assert.equal(said.length, 1, said.join("\n"));
+    assert.match(
+      said[0]!,
+      /server "pinned": tool "echo" changed since it was pinned: its description differs; not served until it is accepted .*mcpwire pin accept pinned echo/,
+    );
     assert.ok(!names.includes("echo") && names.includes("slow"), names.join(","));
     await assert.rejects(call(changed, "echo"), (error: unknown) => error instanceof RpcError && error.rpcCode === -32602);
   });
@@ -82,5 +93,42 @@ describe("failures stay local", () => {
     }
     const result = await call(bridge, "mcp_sturdy_echo") as { content: { text: string }[] };
     assert.equal(result.content[0]?.text, "sturdy: ");
+    // The manager restarts it as it restarts any server; its tools come back.
+    await waitUntil(() => bridge.status().some((set) => set.servers.find((each) => each.name === "fragile")?.state === "ready"), "fragile restarted", 10_000);
+    assert.ok((await listed(bridge)).includes("mcp_fragile_echo"));
+  });
+});
+
+describe("OpenTelemetry through the bridge", () => {
+  it("the host's traceparent is the parent of the backend call's span, and the backend sees that span's", async () => {
+    const recorder = spanRecorder();
+    const bridge = bridgeOf([asking("traced")], { telemetry: { tracer: recorder.tracer } });
+    const traceId = "4bf92f3577b34da6a3ce929d0e0e4736";
+    const hostSpan = "00f067aa0ba902b7";
+    const host = hostIdentity("modern");
+    const meta = { traceparent: `00-${traceId}-${hostSpan}-01` };
+    const result = await bridge.handlers.request(
+      "tools/call",
+      { name: "slow", arguments: {}, _meta: meta },
+      hostContext(testSession(host), host, "tools/call", { meta }),
+    );
+    const seen = /traceparent (\S+)/.exec((result as { content: { text: string }[] }).content[0]!.text)?.[1] ?? "";
+    const call = recorder.spans().find((span) => span.name.startsWith("tools/call"));
+    assert.ok(call !== undefined, recorder.spans().map((span) => span.name).join(","));
+    assert.equal(call.spanContext().traceId, traceId);
+    assert.equal(recorder.parentOf(call), hostSpan);
+    assert.equal(spanIdOf(seen), call.spanContext().spanId);
+  });
+});
+
+describe("one trace for every host's backends", () => {
+  it("each set's trace events count t from the bridge's start, not from their own manager's", async () => {
+    const events: TraceEvent[] = [];
+    const bridge = bridgeOf([asking("timed")], { trace: (event) => events.push(event) });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    await listed(bridge);
+    const first = events.find((event) => event.server === "timed");
+    assert.ok(first !== undefined, "the backend was traced");
+    assert.ok(first.t >= 250, `t ${first.t} counts from the bridge's start`);
   });
 });

@@ -13,6 +13,7 @@ import { Client } from "../../src/mod.ts";
 import { createBridge } from "../../src/serve/mod.ts";
 import { Server } from "../../src/server/server.ts";
 import { MemoryTransport } from "../../src/transport/memory.ts";
+import { EVERYTHING } from "../support/everything-path.ts";
 import { fixturePath } from "../support/fixture-process.ts";
 import { hangGuard } from "../support/hang-guard.ts";
 import { waitUntil } from "../support/polling.ts";
@@ -75,6 +76,17 @@ describe("a host of each era through a Server over the bridge", () => {
     assert.equal(text(await client.callTool("mcp_asking_echo", { text: "hi" })), "asking: hi");
   });
 
+  it("a 2026-07-28 host's log level reaches a handshake-era backend, and its log messages come back on the call", async () => {
+    const client = await host("modern");
+    const logs: unknown[] = [];
+    client.on("log", ({ data }) => logs.push(data));
+    await client.callTool("mcp_asking_slow");
+    assert.equal(logs.length, 0, "no level, no log messages");
+    await client.setLoggingLevel("info");
+    await client.callTool("mcp_asking_slow");
+    await waitUntil(() => logs.includes("slow started"), "the backend's log message");
+  });
+
   it("a 2026-07-28 host: a handshake-era backend's sampling and elicitation requests are held and asked as input_required", async () => {
     const client = await host("modern");
     assert.equal(text(await client.callTool("mcp_asking_ask_sampling")), "model said: the modern host's model");
@@ -106,4 +118,75 @@ describe("a host of each era through a Server over the bridge", () => {
     const names = (await client.listTools({ fresh: true })).map((tool) => tool.name);
     assert.ok(names.includes("mcp_modern_ask_name"), "the other backend's tools stay");
   });
+
+  it("the server half met no problem through all of it (no handler threw, no message it could not send)", () => {
+    assert.deepEqual(problems, []);
+  });
+});
+
+describe("a host that calls before it lists", () => {
+  it("64 callers of a 2026-07-28 host that never listed all find their tool, call after call", async () => {
+    const bridge = createBridge({
+      config: configOf(stdioServerConfig("eager", [fixturePath("serve/asking-server.mjs"), "eager"])),
+      manager: { ...FAST, pinning: "off" },
+    });
+    const server = new Server(bridge.handlers);
+    const [hostEnd, serverEnd] = MemoryTransport.pair();
+    await server.connect(serverEnd);
+    const client = new Client({ name: "eager-host", version: "1.0.0" }, { protocol: "modern" });
+    try {
+      await client.connect(hostEnd);
+      // 64 callers, each calling again as soon as it is answered: the first calls race to find the tool.
+      let next = 0;
+      const seen: string[] = [];
+      const caller = async () => {
+        while (next < 640) {
+          const index = next++;
+          seen.push(text(await client.callTool("echo", { text: String(index) })));
+        }
+      };
+      await hangGuard(Promise.all(Array.from({ length: 64 }, caller)), 30_000, "640 calls");
+      assert.equal(seen.length, 640);
+      assert.ok(seen.every((each) => each.startsWith("eager: ")));
+    } finally {
+      await client.close();
+      await server.close();
+      await bridge.close();
+    }
+  });
+});
+
+describe("server-everything behind a Server over the bridge, a host of each era", () => {
+  for (const protocol of ["legacy", "modern"] as const) {
+    it(`(${protocol} host) its sampling and elicitation requests reach the host's own handlers`, async () => {
+      const bridge = createBridge({ config: configOf(stdioServerConfig("everything", [EVERYTHING, "stdio"])), manager: FAST });
+      const server = new Server(bridge.handlers);
+      const [hostEnd, serverEnd] = MemoryTransport.pair();
+      await server.connect(serverEnd);
+      const client = new Client({ name: `everything-${protocol}-host`, version: "1.0.0" }, {
+        protocol,
+        requestTimeoutMs: 20_000,
+        handlers: {
+          sampling: () => Promise.resolve({ role: "assistant", content: { type: "text", text: `from the ${protocol} host` }, model: "deterministic" }),
+          elicitation: { form: () => Promise.resolve({ action: "accept", content: { name: "Ada Lovelace" } }) },
+        },
+      });
+      try {
+        await client.connect(hostEnd);
+        let names: string[] = [];
+        for (let attempt = 0; attempt < 50 && !names.includes("trigger-elicitation-request"); attempt++) {
+          names = (await client.listTools({ fresh: true })).map((tool) => tool.name);
+          if (!names.includes("trigger-elicitation-request")) await new Promise((resolve) => setTimeout(resolve, 100));
+        }
+        const sampled = text(await client.callTool("trigger-sampling-request", { prompt: "What is 6 x 7?", maxTokens: 20 }));
+        assert.match(sampled, new RegExp(`from the ${protocol} host`));
+        const elicited = text(await client.callTool("trigger-elicitation-request"));
+        assert.match(elicited, /- Name: Ada Lovelace/);
+      } finally {
+        await client.close();
+        await server.close();
+        await bridge.close();
+      }
+    });
+  }
 });

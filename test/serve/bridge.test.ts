@@ -39,7 +39,7 @@ describe("one backend, a handshake-era host", () => {
     bridge.handlers.sessionOpened?.(session);
     const { tools } = await bridge.handlers.request("tools/list", {}, hostContext(session, host, "tools/list"));
     const names = (tools as { name: string }[]).map((tool) => tool.name).sort();
-    assert.deepEqual(names, ["ask_elicit", "ask_roots", "ask_sampling", "crash", "echo", "hang", "leak", "needs_sampling", "slow"]);
+    assert.deepEqual(names, ["ask_elicit", "ask_roots", "ask_sampling", "ask_then_cancel", "crash", "echo", "hang", "leak", "needs_sampling", "slow"]);
   });
 
   it("a backend's sampling, elicitation and roots go to the host request that called, and the answers come back", async () => {
@@ -58,7 +58,15 @@ describe("one backend, a handshake-era host", () => {
     assert.equal(texts(await bridge.handlers.request("tools/call", { name: "ask_roots", arguments: {} }, roots)), "roots: file:///work");
   });
 
+  it("a backend that cancels its own request to the host: the host's request is cancelled too", async () => {
+    const context = hostContext(session, host, "tools/call", { answer: "wait" });
+    const result = await hangGuard(bridge.handlers.request("tools/call", { name: "ask_then_cancel", arguments: {} }, context), 10_000, "ask_then_cancel");
+    assert.equal(texts(result), "cancelled it");
+    assert.deepEqual(context.cancelled, ["sampling/createMessage"]);
+  });
+
   it("progress and log messages reach the host request; its traceparent reaches the backend", async () => {
+    await bridge.handlers.request("logging/setLevel", { level: "debug" }, hostContext(session, host, "logging/setLevel"));
     const traceparent = "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01";
     const context = hostContext(session, host, "tools/call", { meta: { progressToken: "p1", traceparent } });
     const result = await bridge.handlers.request("tools/call", { name: "slow", arguments: {}, _meta: { progressToken: "p1", traceparent } }, context);
@@ -82,7 +90,7 @@ describe("one backend, a handshake-era host", () => {
       { ref: { type: "ref/prompt", name: "greet" }, argument: { name: "who", value: "Bo" } },
       context(),
     );
-    assert.deepEqual((completed.completion as { values: string[] }).values, ["Bo-done"]);
+    assert.deepEqual((completed.completion as { values: string[] }).values, ["Bo-solo"]);
   });
 
   it("an unknown tool is -32602, an unserved method -32601", async () => {
@@ -141,6 +149,12 @@ describe("several backends", () => {
     assert.deepEqual((prompts as { name: string }[]).map((prompt) => prompt.name), ["mcp_alpha_greet", "mcp_beta_greet"]);
     const read = await bridge.handlers.request("resources/read", { uri: "fixture://beta/hello" }, hostContext(session, host, "resources/read"));
     assert.equal((read.contents as { text: string }[])[0]?.text, "beta has fixture://beta/hello");
+    const completed = await bridge.handlers.request(
+      "completion/complete",
+      { ref: { type: "ref/resource", uri: "fixture://beta/{item}" }, argument: { name: "item", value: "x" } },
+      hostContext(session, host, "completion/complete"),
+    );
+    assert.deepEqual((completed.completion as { values: string[] }).values, ["x-beta"], "the template's own backend completes it");
   });
 
   it("a backend that crashes takes only its own tools away, says so, and its call fails naming it", async () => {
@@ -202,7 +216,35 @@ describe("a 2026-07-28 host, a handshake-era backend that asks", () => {
   });
 });
 
+describe("naming: plain, several backends", () => {
+  const collisions: BridgeEvents["collision"][] = [];
+  const bridge = bridgeOf([asking("first"), asking("second")], { naming: "plain" });
+  bridge.events.on("collision", (collision) => collisions.push(collision));
+
+  it("keeps names as they are; a name both offer is the first server's, and the collision is said once at start", async () => {
+    await hangGuard(bridge.start(), 20_000, "bridge.start()");
+    const tools = collisions.filter((collision) => collision.kind === "tool").map(({ name, servers }) => `${name}: ${servers.join(" over ")}`);
+    assert.ok(tools.includes("echo: first over second"), tools.join("; "));
+    assert.ok(collisions.some((collision) => collision.kind === "prompt" && collision.name === "greet"));
+    const count = collisions.length;
+    const host = hostIdentity("modern", {});
+    const session = testSession(host);
+    const { tools: listed } = await bridge.handlers.request("tools/list", {}, hostContext(session, host, "tools/list"));
+    assert.equal((listed as { name: string }[]).filter((tool) => tool.name === "echo").length, 1);
+    assert.equal(collisions.length, count, "said once");
+    const result = await bridge.handlers.request("tools/call", { name: "echo", arguments: { text: "which" } }, hostContext(session, host, "tools/call"));
+    assert.equal(texts(result), "first: which");
+  });
+});
+
 describe("createBridge", () => {
+  it("refuses a naming format that cannot work, naming the server", () => {
+    assert.throws(
+      () => createBridge({ config: configOf(asking("a", { naming: "{server}" })) }),
+      (error: unknown) => error instanceof BridgeError && error.code === "bad-naming" && /server "a"/.test(error.message),
+    );
+  });
+
   it("refuses a server the config lacks, naming it", () => {
     assert.throws(
       () => createBridge({ config: configOf(asking("a")), servers: ["b"] }),

@@ -47,6 +47,8 @@ export interface TestContext extends ServerRequestContext {
   progressed: { progress: number; total?: number; message?: string }[];
   notified: Told[];
   asked: Told[];
+  /** The bridge's requests to the host that it cancelled (with answer "wait"). */
+  cancelled: string[];
 }
 
 /** A request context; `answer` answers what the bridge asks the host (sampling, elicitation, roots). */
@@ -54,12 +56,19 @@ export function hostContext(
   session: HostSession,
   host: HostIdentity,
   method: string,
-  options: { answer?: (method: string, params: Params | undefined) => Params; signal?: AbortSignal; meta?: JsonObject } = {},
+  options: {
+    /** Answers the bridge's requests to the host; "wait": never answers, and records the request's cancellation in `cancelled`. */
+    answer?: ((method: string, params: Params | undefined) => Params) | "wait";
+    signal?: AbortSignal;
+    meta?: JsonObject;
+  } = {},
 ): TestContext {
   const progressed: TestContext["progressed"] = [];
   const notified: Told[] = [];
   const asked: Told[] = [];
+  const cancelled: string[] = [];
   return {
+    cancelled,
     requestId: ++requests,
     method,
     host,
@@ -71,8 +80,16 @@ export function hostContext(
     asked,
     progress: (progress, total, message) => (progressed.push({ progress, total, message }), Promise.resolve()),
     notify: (notifyMethod, params) => (notified.push({ method: notifyMethod, params }), Promise.resolve()),
-    request(askMethod, params) {
+    request(askMethod, params, requestOptions) {
       asked.push({ method: askMethod, params });
+      if (options.answer === "wait") {
+        return new Promise((_resolve, reject) =>
+          requestOptions?.signal?.addEventListener("abort", () => {
+            cancelled.push(askMethod);
+            reject(new Error(`${askMethod} cancelled`));
+          })
+        );
+      }
       if (host.era === "modern") return Promise.reject(new Error("wrong-era: a 2026-07-28 host is not sent requests"));
       if (options.answer === undefined) return Promise.reject(new Error(`the test host does not answer ${askMethod}`));
       return Promise.resolve(options.answer(askMethod, params));

@@ -6,21 +6,14 @@
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { describe, test } from "node:test";
+import { SUPPORTED_PROTOCOL_VERSIONS } from "../../src/client/protocol-version.ts";
 import { RpcError } from "../../src/jsonrpc/errors.ts";
-import { demoWithClient, demoWithRawHost, SERVER_INFO } from "./demo-server.ts";
+import { demoWithClient, demoWithRawHost, modernMeta, SERVER_INFO, until } from "./demo-server.ts";
 
-const EXAMPLES = "/work/shared/spec/2026-07-28/schema/examples";
+const EXAMPLES = new URL("../fixtures/spec-examples/2026-07-28/", import.meta.url);
 function example(path: string): Record<string, unknown> {
-  return JSON.parse(readFileSync(`${EXAMPLES}/${path}`, "utf8")) as Record<string, unknown>;
+  return JSON.parse(readFileSync(new URL(path, EXAMPLES), "utf8")) as Record<string, unknown>;
 }
-const haveExamples = (() => {
-  try {
-    readFileSync(`${EXAMPLES}/DiscoverRequest/server-discover-request.json`);
-    return true;
-  } catch {
-    return false;
-  }
-})();
 
 describe("server/discover and the 2026-07-28 wire", () => {
   test("a Client under protocol auto finds the 2026-07-28 era, the server's identity, capabilities and instructions", async () => {
@@ -48,18 +41,18 @@ describe("server/discover and the 2026-07-28 wire", () => {
     }
   });
 
-  test("the spec's DiscoverRequest example is answered with the DiscoverResult's fields, stamped", { skip: !haveExamples && "no spec examples" }, async () => {
+  test("the spec's DiscoverRequest example is answered with the DiscoverResult's fields, stamped", async () => {
     const { server, host } = await demoWithRawHost();
     try {
       const request = example("DiscoverRequest/server-discover-request.json");
       await host.sendRaw(request);
-      const { until } = await import("./demo-server.ts");
       await until(() => host.received.length === 1, "the discover answer");
       const answer = host.received[0] as { id: unknown; result: Record<string, unknown> };
       const expected = (example("DiscoverResultResponse/discover-result-response.json") as { result: Record<string, unknown> }).result;
       assert.equal(answer.id, request.id);
       assert.equal(answer.result.resultType, expected.resultType);
-      assert.deepEqual(answer.result.supportedVersions, expected.supportedVersions);
+      // A dual-era server lists the example's 2026-07-28 versions first, then its handshake ones (spec 2026-07-28 basic/versioning's example).
+      assert.deepEqual(answer.result.supportedVersions, [...expected.supportedVersions as string[], ...SUPPORTED_PROTOCOL_VERSIONS]);
       assert.deepEqual((answer.result._meta as Record<string, unknown>)["io.modelcontextprotocol/serverInfo"], SERVER_INFO);
       assert.equal(answer.result.instructions, "Use echo to echo.");
       // spec 2026-07-28 caching: discover is cacheable; the server gave no hints, so conservative ones.
@@ -73,7 +66,6 @@ describe("server/discover and the 2026-07-28 wire", () => {
   test("a 2026-07-28 result is stamped resultType complete and _meta serverInfo; a handler's caching hints are kept", async () => {
     const { server, host } = await demoWithRawHost();
     try {
-      const { modernMeta } = await import("./demo-server.ts");
       const read = await host.peer.request("resources/read", { uri: "demo://a", _meta: modernMeta() });
       assert.equal(read.resultType, "complete");
       assert.equal(read.ttlMs, 5000);
@@ -207,6 +199,23 @@ describe("handler errors", () => {
           return true;
         });
         assert.ok(problems.some((problem) => /tools\/call .* failed: the demo tool failed on purpose/.test(problem)));
+      } finally {
+        await client.close();
+        await server.close();
+      }
+    }
+  });
+
+  test("a handler that answers no result object is answered -32603 naming the method, and reported", async () => {
+    for (const protocol of ["modern", "legacy"] as const) {
+      const { server, client, problems } = await demoWithClient({ protocol }, {}, { request: async () => undefined as never });
+      try {
+        await assert.rejects(
+          client.request("tools/list", {}),
+          (error: unknown) =>
+            error instanceof RpcError && error.rpcCode === -32603 && /tools\/list failed: the handler of tools\/list returned nothing/.test(error.message),
+        );
+        assert.ok(problems.some((problem) => /returned nothing, not a result object/.test(problem)));
       } finally {
         await client.close();
         await server.close();

@@ -195,7 +195,7 @@ describe("Streamable HTTP server side (handshake sessions)", () => {
   test("the GET stream carries what is sent with no related request; after a drop, Last-Event-ID replays exactly what was missed", async () => {
     const id = await server.initialize();
     const transport = server.echo.transports.at(-1)!;
-    const get = () => fetch(server.url, { headers: { accept: "text/event-stream", "mcp-session-id": id } });
+    const get = () => fetch(server.url, { headers: { accept: "text/event-stream", "mcp-session-id": id, "mcp-protocol-version": "2025-11-25" } });
     const first = await get();
     assert.equal(first.headers.get("content-type"), "text/event-stream");
     const events = sseReader(first);
@@ -308,6 +308,22 @@ describe("Streamable HTTP server side: bounds", () => {
       await refused.body?.cancel();
       assert.equal(server.endpoint.sessionCount, 2);
       for (const stream of streams) await stream.cancel();
+    } finally {
+      await server.close();
+    }
+  });
+
+  test("an open SSE stream gets a keep-alive comment every keepAliveMs, and a session with one open is not idle", async () => {
+    const server = await serve({ keepAliveMs: 20, idleTimeoutMs: 40 });
+    try {
+      const id = await server.initialize();
+      const get = await fetch(server.url, { headers: { accept: "text/event-stream", "mcp-session-id": id } });
+      const reader = get.body!.getReader();
+      let text = "";
+      for (let i = 0; i < 50 && !text.includes(": keep-alive"); i++) text += new TextDecoder().decode((await reader.read()).value);
+      assert.match(text, /^: keep-alive$/m);
+      assert.equal(server.endpoint.sessionCount, 1, "busy with its GET stream: not ended as idle");
+      await reader.cancel();
     } finally {
       await server.close();
     }

@@ -28,7 +28,6 @@ import {
   stderrLine,
   TRACE_USAGE,
 } from "../session/host-session.ts";
-import { VERSION } from "../version.ts";
 
 export const SERVE_USAGE = `usage: mcpwire serve [SERVER…] [--stdio "CMD" | --http URL | --sse URL]… [--listen [HOST:]PORT] [options]
 
@@ -184,7 +183,6 @@ export async function serve(argv: readonly string[]): Promise<number> {
       config,
       servers: servedNames(config, args.positional),
       naming,
-      serverInfo: { name: "mcpwire-serve", title: "mcpwire serve", version: VERSION },
       manager: {
         redactor,
         ...(trace === undefined ? {} : { trace: trace.sink }),
@@ -210,14 +208,18 @@ export async function serve(argv: readonly string[]): Promise<number> {
   let listener: HttpListener | undefined;
   let front: HttpFront | undefined;
   try {
-    void bridge.start();
     if (listen === undefined) {
+      // One host, which asks at once: its own backends start at its first request (a warm set
+      // for other hosts would be a second copy of every stdio backend).
       const connection = await server.connect(
         new LineStreamTransport({ lines: runtime.stdinLines(), write: (text) => runtime.write("stdout", text), description: "stdio (the host)" }),
       );
       stopped = await Promise.race([connection.closed.then(() => "the end of stdin"), interrupted]);
       return EXIT.ok;
     }
+    // Started before any host asks, so a backend that cannot start, or a name two backends
+    // share, is said at once; 2026-07-28 hosts that declare nothing share this set.
+    void bridge.start();
     front = httpFront(server, {
       ...(token === undefined ? {} : { token: token.token, tokenHint: tokenHint(token.source) }),
       boundHost: listen.hostname,

@@ -154,7 +154,7 @@ export class StreamableHttpEndpoint {
     }
     const session = this.#sessionOf(request);
     if (session instanceof Response) return session;
-    return session.get(request.headers.get("last-event-id"));
+    return session.get(request.headers.get("last-event-id"), request.headers.get("mcp-protocol-version") ?? undefined);
   }
 
   /** A DELETE: the session ends (2025-11-25 transports, Session Management 5); later requests get 404. */

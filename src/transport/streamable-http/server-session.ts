@@ -138,8 +138,9 @@ export class HttpSession extends TransportBase {
   /**
    * A GET (Listening for Messages; Resumability 2): with `lastEventId`, the stream it names
    * resumed; without, a new GET stream that carries what is sent with no related request.
+   * `version` is the GET's MCP-Protocol-Version (for priming).
    */
-  get(lastEventId: string | null): Response {
+  get(lastEventId: string | null, version: string | undefined): Response {
     this.lastActive = Date.now();
     if (lastEventId !== null) {
       const cut = lastEventId.lastIndexOf("-");
@@ -160,7 +161,8 @@ export class HttpSession extends TransportBase {
     const stream = this.#newStream("g");
     this.#getStream = stream;
     const writer = stream.connect(() => this.#dropped());
-    stream.send(""); // the priming event: its id lets the client resume from the start
+    // The priming event: its id lets the client resume from the start (for the clients that expect one).
+    if ((version ?? "") >= PRIMING_SINCE) stream.send("");
     return new Response(writer.stream, { status: 200, headers: sseHeaders(this.headers) });
   }
 
