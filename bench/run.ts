@@ -13,7 +13,7 @@ import process from "node:process";
 import { fileURLToPath } from "node:url";
 import type { Figures, MeasureOptions, RoundBench, Row, Samples, Spread } from "./common.ts";
 
-const ROUND_BENCHES = ["framing", "dispatch", "stdio", "http", "bridge"] as const;
+const ROUND_BENCHES = ["framing", "dispatch", "stdio", "http", "bridge", "serve"] as const;
 const BENCHES = [...ROUND_BENCHES, "startup", "call-startup", "plainpath", "bundle"] as const;
 type BenchName = typeof BENCHES[number];
 const DEFAULT_ROUNDS = 7;
@@ -356,6 +356,62 @@ const TARGETS: Target[] = [
       atLeast: 1,
     },
   ]),
+  // issue 40: a call through `mcpwire serve` against the same call made directly (bench/serve.bench.ts; bench/README.md says why these goals).
+  ...(["handshake era", "2026-07-28 wire"] as const).flatMap((wire): Target[] => {
+    const stdio = `stdio front → stdio backend, vs direct stdio, ${wire}`;
+    const http = `HTTP front → HTTP backend, vs direct HTTP, ${wire}`;
+    const bridgeCpu = (rowCase: string) => ({ label: "bridge CPU µs/call", case: rowCase, pick: (r: Row) => r.cpu_us?.mcpwire });
+    return [
+      {
+        name: `serve: added latency, sequential, stdio → stdio, ${wire}`,
+        goal: "≤ 150 µs",
+        bench: "serve",
+        case: `added latency per call, sequential, ${stdio}`,
+        field: "value",
+        atMost: 150,
+        also: [bridgeCpu(`added latency per call, sequential, ${stdio}`), {
+          label: "direct µs/call",
+          case: `sequential µs per call, ${stdio}`,
+          pick: (r) => r.floor,
+        }],
+      },
+      {
+        name: `serve: 64 in flight, stdio → stdio, ${wire}, through / direct`,
+        goal: "≥ 0.50×",
+        bench: "serve",
+        case: `64 in flight, ${stdio}`,
+        field: "ratio_vs_floor",
+        atLeast: 0.5,
+        also: [bridgeCpu(`added time per call at 64 in flight, ${stdio}`), {
+          label: "client CPU µs/call direct",
+          case: `64 in flight, ${stdio}`,
+          pick: (r) => r.cpu_us?.floor,
+        }],
+      },
+      {
+        name: `serve: sequential, HTTP → HTTP, ${wire}, direct / through (time)`,
+        goal: "≥ 0.50× (adds ≤ one direct call)",
+        bench: "serve",
+        case: `sequential µs per call, ${http}`,
+        field: "ratio_vs_floor",
+        atLeast: 0.5,
+        also: [
+          { label: "added µs", case: `added latency per call, sequential, ${http}`, pick: (r) => r.mcpwire },
+          bridgeCpu(`added latency per call, sequential, ${http}`),
+          { label: "client CPU µs/call direct", case: `sequential µs per call, ${http}`, pick: (r) => r.cpu_us?.floor },
+        ],
+      },
+      {
+        name: `serve: 64 in flight, HTTP → HTTP, ${wire}, through / direct`,
+        goal: "≥ 0.50×",
+        bench: "serve",
+        case: `64 in flight, ${http}`,
+        field: "ratio_vs_floor",
+        atLeast: 0.5,
+        also: [bridgeCpu(`added time per call at 64 in flight, ${http}`)],
+      },
+    ];
+  }),
   { name: "in-process dispatch vs SDK v1", goal: "≥ 5× (keep)", bench: "dispatch", case: "in-process tools/call", field: "ratio_vs_sdk_v1", atLeast: 5 },
   // issue 25: a plain tool call runs few of our functions (bench/plain-path.ts).
   {
@@ -469,7 +525,7 @@ for (const r of rows) {
 }
 const judged = judge(rows);
 if (judged.length > 2) {
-  console.log("\ntargets (issues 19, 25, 28 and 41), judged on the median:\n");
+  console.log("\ntargets (issues 19, 25, 28, 40 and 41), judged on the median:\n");
   for (const line of judged) console.log(line);
 }
 process.exit(0);
