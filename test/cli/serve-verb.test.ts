@@ -6,6 +6,7 @@
 
 import "../support/test-env.ts"; // the era cache off, here and in the CLIs started
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import process from "node:process";
@@ -46,6 +47,15 @@ async function exitedCleanly(running: RunningCli): Promise<void> {
   const code = await running.code;
   assert.match(running.stderr(), /mcpwire serve: stopped on SIGTERM; every backend closed/);
   if (!("Deno" in globalThis)) assert.equal(code, 0, running.stderr());
+}
+
+/** A file's text, or "" while it is not there yet. */
+function readFileSafe(path: string): string {
+  try {
+    return readFileSync(path, "utf8");
+  } catch {
+    return "";
+  }
 }
 
 describe("mcpwire serve", () => {
@@ -151,5 +161,35 @@ describe("mcpwire serve", () => {
       await exitedCleanly(running);
       assert.ok(!running.stderr().includes(SECRET_TOKEN) && !running.stdout().includes(SECRET_TOKEN), running.stderr());
     }
+  });
+
+  test("SIGTERM with a backend that ignores the end of its stdin and SIGTERM: serve exits 0, and neither it nor its grandchild is left", async () => {
+    const traceFile = join(scratch.path, "stubborn-trace.jsonl");
+    const stubborn = join(root, "test/fixtures/stubborn-server.mjs");
+    const running = startMcpwire(
+      [
+        "serve",
+        "--listen",
+        "0",
+        "--no-auth",
+        "--trace-file",
+        traceFile,
+        "--stdio",
+        `node ${word(stubborn)}`,
+        "--name",
+        "stubborn",
+        "--stdio",
+        `node ${word(ECHO)}`,
+      ],
+      childEnv(),
+    );
+    await until("serve's URL on stderr", () => /serving at (http:\/\/127\.0\.0\.1:\d+\/mcp)/.exec(running.stderr())?.[1], 60_000);
+    const pids = await until("the stubborn server's pids in the trace", () => {
+      const match = /pids (\d+) (\d+)/.exec(readFileSafe(traceFile));
+      return match === null ? undefined : [Number(match[1]), Number(match[2])];
+    }, 30_000);
+    running.child.kill("SIGTERM");
+    await exitedCleanly(running);
+    for (const pid of pids) await until(`process ${pid} gone`, () => (isRunning(pid) ? undefined : true), 10_000);
   });
 });
