@@ -12,7 +12,10 @@ import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import process from "node:process";
 import { after, before, describe, test } from "node:test";
-import { mcpwire, scratchDir, writeConfig } from "../support/cli-runner.ts";
+import { Client } from "../../src/client/client.ts";
+import { StdioTransport } from "../../src/transport/stdio.ts";
+import { TracingTransport } from "../../src/transport/tracing.ts";
+import { mcpwire, runtimeArgs, scratchDir, writeConfig } from "../support/cli-runner.ts";
 import { refusedOrigin } from "../support/fake-model-apis.ts";
 import { fixturePath, type PortFixture, startPortFixture } from "../support/fixture-process.ts";
 
@@ -28,6 +31,9 @@ const TOKEN = 'tok"en\\SECRET-5f1e0a9c';
 const TOKEN_CORE = "SECRET-5f1e0a9c";
 /** A key shaped like one, handed to the echo tool as an argument: known by its field name only (`api_key`). */
 const SHAPED = "sk-SECRET-aa77c3d1e2f4";
+
+/** The environment a CLI child needs beyond the stdio baseline (Deno's cache). */
+const denoDir = (): Record<string, string> => (process.env.DENO_DIR === undefined ? {} : { DENO_DIR: process.env.DENO_DIR });
 
 /** Fails naming the output that shows any of `secrets`. */
 function assertNoSecret(outputs: Record<string, string>, secrets: string[]): void {
@@ -153,6 +159,53 @@ describe("a password in a URL's userinfo (item 10)", () => {
     assert.notEqual(outcome.code, 0);
     assert.match(outcome.stderr, /user name and password before the host, and the headers an Authorization header too; keep one/);
     assertNoSecret({ stdout: outcome.stdout, stderr: outcome.stderr }, [PASSWORD]);
+  });
+});
+
+describe("mcpwire serve (issue 40): the config's secrets reach the backend, never the host, serve's stderr or its trace", () => {
+  let http: PortFixture | undefined;
+  before(async () => {
+    http = await startPortFixture("secret-echo-server.mjs", { args: ["--http"] });
+  });
+  after(async () => {
+    await http?.stop();
+  });
+
+  test("a URL password and a header from ${VAR}: used for the backend; a wrong one's refusal reaches the host without them", async () => {
+    const file = join(scratch.path, "serve.jsonl");
+    const wrong = "WRONG-PASSWORD-51aa";
+    const config = await writeConfig(scratch.path, "serve.yaml", [
+      "mcp_servers:",
+      "  basic:",
+      `    url: "http://u:\${SERVICE_PASSWORD}@127.0.0.1:${http!.port}/mcp"`,
+      "    auth: false",
+      "    headers:",
+      '      X-Api-Key: "${API_TOKEN}"',
+      "  refused:",
+      `    url: "http://u:\${WRONG_PASSWORD}@127.0.0.1:${http!.port}/mcp"`,
+      "    auth: false",
+    ]);
+    const env = { SERVICE_PASSWORD: PASSWORD, API_TOKEN: TOKEN, WRONG_PASSWORD: wrong, MCPWIRE_RECONNECT_DELAY_MS: "10", MCPWIRE_CONNECT_RETRIES: "0" };
+    const client = new Client({ name: "host", version: "1" }, { protocol: "legacy", requestTimeoutMs: 30_000, initializeTimeoutMs: 60_000 });
+    const [command, ...rest] = [process.execPath, ...runtimeArgs, "serve", "--config", config, "--trust-project", "--trace-file", file];
+    const stderr: string[] = [];
+    const seen: string[] = [];
+    const transport = new StdioTransport({ command: command!, args: rest, env: { ...env, ...denoDir() }, onStderr: (line) => stderr.push(line) });
+    const traced = new TracingTransport(transport, (event) => seen.push(JSON.stringify(event)));
+    await client.connect(traced);
+    try {
+      const tools = (await client.listTools()).map((tool) => tool.name);
+      assert.ok(tools.includes("mcp_basic_whoami"), JSON.stringify(tools));
+      const who = await client.callTool("mcp_basic_whoami", {});
+      assert.deepEqual(who.content, [{ type: "text", text: "u" }], "the backend got the URL's password");
+      await assert.rejects(client.callTool("mcp_refused_whoami", {}));
+    } finally {
+      await client.close();
+    }
+    assertNoSecret(
+      { "what the host received": seen.join("\n"), "serve's stderr": stderr.join("\n"), "the trace file": await traceText(file) },
+      [PASSWORD, BASIC, TOKEN_CORE, wrong, btoa(`u:${wrong}`)],
+    );
   });
 });
 
