@@ -43,6 +43,16 @@
 // about 0.2 s a run (126 s seen). The heaviest files, each under 15 s of CPU, are CLI tests
 // (resources-prompts, run-verb, hostile-server, call-forms, export, config-edit) and
 // docs/examples: no one file is worth a change of its own.
+// Later the same day (TEST_CPU_LOG; the machine shared with other work, so A/B runs of the same
+// files one after the other, two rounds each, rather than wall times): Deno's CLI runs use the
+// bundle (cli-runner.ts), nine heavy CLI files 74.5 -> 51.5 s of CPU, about 75 s over the suite;
+// the suite's `deno check` dropped (16 s); the Node suite's files run bundled
+// (test/support/node-suite-build.mjs), test/client 48 -> 38 s, test/host 36.5 -> 32.4 s, about
+// 40 s over the suite. Whole runs under that load: 1,106 s of CPU before, 944 s after. What is
+// left: each CLI run under Node costs about 0.07 s of CPU more than under Deno (no code cache on
+// Node 20), the fixture server or server-everything each CLI run starts (0.07 s, 0.27 s: a CLI
+// test over stdio needs its own), a `deno test` process 0.07 s (mostly system time: 22,000 page
+// faults at start, against 2,600 for `deno run`).
 //
 // Bun runs the same node:test files with `bun test`, which maps node:test's describe, test,
 // before/after and their skip and timeout options onto its own runner and reports every test and
