@@ -6,7 +6,7 @@
 // has a process of its own, as before.
 //   node test/suite.mjs node [node --test options…]   node --import ./test/support/ts-loader.mjs --test --test-concurrency=N <files>
 //   node test/suite.mjs deno [deno test options…]     `deno test -A --no-check FILE` for each file, N at a time,
-//                                                     heaviest first, beside `deno check <files>`
+//                                                     heaviest first
 //   node test/suite.mjs deno --list                   the files in the order they are handed out, nothing run
 //   node test/suite.mjs bun [bun test options…]       bun test --parallel=N <BUN_FILES>
 //   node test/suite.mjs bun --list                    the files Bun runs and those it does not, nothing run
@@ -23,10 +23,11 @@
 // Deno runs each file in a process of its own, not `deno test --parallel` (worker threads of one
 // process): tests change process.env and start children. A process per file costs Deno about
 // 0.1 s of CPU, and the next file goes to whichever process is free, heaviest first: four fixed
-// shares of the files (as before) ended up to a minute apart. `deno check` (16 s of CPU, on one
-// core) runs beside the first files instead of before them; its failure fails the suite. Node's
-// runner sorts the files it is given and hands them out in that order. `npm test` runs the Node
-// suite, then Deno's, Bun's and the package test at once.
+// shares of the files (as before) ended up to a minute apart. The suite type-checks nothing:
+// `npm run check` (which CI runs before `npm test`) runs tsc and `deno check` over test/ and
+// conformance/ among the rest, and the suite's own `deno check` of its files repeated it (16 s
+// of CPU). Node's runner sorts the files it is given and hands them out in that order. `npm
+// test` runs the Node suite, then Deno's, Bun's and the package test at once.
 // Where the time goes (263 files, two cores, 7 December 2026; `/usr/bin/time` around each step,
 // vmstat, each process's CPU with its children's read from /proc). `npm test` is CPU-bound
 // throughout, so running the steps in another order or overlap would win at most the ~27 s of
@@ -42,6 +43,16 @@
 // about 0.2 s a run (126 s seen). The heaviest files, each under 15 s of CPU, are CLI tests
 // (resources-prompts, run-verb, hostile-server, call-forms, export, config-edit) and
 // docs/examples: no one file is worth a change of its own.
+// Later the same day (TEST_CPU_LOG; the machine shared with other work, so A/B runs of the same
+// files one after the other, two rounds each, rather than wall times): Deno's CLI runs use the
+// bundle (cli-runner.ts), nine heavy CLI files 74.5 -> 51.5 s of CPU, about 75 s over the suite;
+// the suite's `deno check` dropped (16 s); the Node suite's files run bundled
+// (test/support/node-suite-build.mjs), test/client 48 -> 38 s, test/host 36.5 -> 32.4 s, about
+// 40 s over the suite. Whole runs under that load: 1,106 s of CPU before, 944 s after. What is
+// left: each CLI run under Node costs about 0.07 s of CPU more than under Deno (no code cache on
+// Node 20), the fixture server or server-everything each CLI run starts (0.07 s, 0.27 s: a CLI
+// test over stdio needs its own), a `deno test` process 0.07 s (mostly system time: 22,000 page
+// faults at start, against 2,600 for `deno run`).
 //
 // Bun runs the same node:test files with `bun test`, which maps node:test's describe, test,
 // before/after and their skip and timeout options onto its own runner and reports every test and
@@ -56,6 +67,7 @@ import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import process from "node:process";
 import { fileURLToPath } from "node:url";
+import { buildNodeSuite } from "./support/node-suite-build.mjs";
 
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
 const [runtime, ...extra] = process.argv.slice(2);
@@ -95,8 +107,17 @@ async function queue(items, jobs, task) {
   return results;
 }
 
-/** Runs `command args`; its output goes to ours, each line after `prefix`. Resolves its exit code. */
-function run(command, args, prefix) {
+/**
+ * TEST_CPU_LOG=FILE (Linux): the CPU each test file's process and its children used, appended
+ * to FILE a line each, `USER SYS WALL RUNTIME FILE` (seconds): Deno's through /usr/bin/time,
+ * Node's by ts-loader.mjs at the process's exit; each part of a `deno+bun+package` run as
+ * `PART name`. How the figures above were measured.
+ */
+const CPU_LOG = process.env.TEST_CPU_LOG;
+
+/** Runs `command args`; its output goes to ours, each line after `prefix`. Resolves its exit code. `label` names it in CPU_LOG. */
+function run(command, args, prefix, label) {
+  if (CPU_LOG && label !== undefined) [command, args] = ["/usr/bin/time", ["-a", "-o", CPU_LOG, "-f", `%U %S %e ${label}`, command, ...args]];
   return new Promise((resolve) => {
     const child = spawn(command, args, { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"], shell: process.platform === "win32" && command === "deno" });
     for (const [from, to] of [[child.stdout, process.stdout], [child.stderr, process.stderr]]) {
@@ -156,7 +177,7 @@ if (runtime?.includes("+")) {
     process.exit(2);
   }
   const began = Date.now();
-  const results = await Promise.all(parts.map((part) => run(process.execPath, [SELF, part], part === "deno" ? "" : `[${part}] `)));
+  const results = await Promise.all(parts.map((part) => run(process.execPath, [SELF, part], part === "deno" ? "" : `[${part}] `, `PART ${part}`)));
   const bad = results.some((code) => code !== 0);
   process.stdout.write(
     `suite: ${parts.join(", ")} at once, ${((Date.now() - began) / 1000).toFixed(0)} s: ` +
@@ -174,8 +195,14 @@ const started = Date.now();
 let codes;
 if (runtime === "node") {
   // Each file's process loads TypeScript through ts-loader.mjs, not tsx: 0.3 s of CPU less a file.
+  // The files run bundled (test/support/node-suite-build.mjs): their modules not each through its hooks.
   const loader = join(ROOT, "test", "support", "ts-loader.mjs");
-  codes = [await run(process.execPath, ["--import", loader, "--test", `--test-concurrency=${JOBS}`, ...extra, ...files], "")];
+  const build = process.env.TEST_NODE_FROM === "source" ? undefined : await buildNodeSuite(ROOT, files);
+  try {
+    codes = [await run(process.execPath, ["--import", loader, "--test", `--test-concurrency=${JOBS}`, ...extra, ...(build?.bundles ?? files)], "")];
+  } finally {
+    build?.remove();
+  }
 } else if (runtime === "deno") {
   const ordered = heaviestFirst(files);
   if (extra[0] === "--list") {
@@ -183,12 +210,7 @@ if (runtime === "node") {
     process.exit(0);
   }
   const tag = (index) => (JOBS > 1 ? `[deno ${index + 1}] ` : "");
-  const check = ["check", ...files];
-  codes = await queue(
-    [check, ...ordered],
-    JOBS,
-    (item, index) => item === check ? run("deno", check, "[deno check] ") : run("deno", ["test", "-A", "--no-check", ...extra, item], tag(index)),
-  );
+  codes = await queue(ordered, JOBS, (file, index) => run("deno", ["test", "-A", "--no-check", ...extra, file], tag(index), `deno ${file}`));
 } else if (runtime === "bun") {
   const left = [
     ...[...BUN_SKIPS].map(([file, why]) => `${file} (a gap of Bun's: ${why})`),

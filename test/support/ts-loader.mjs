@@ -9,3 +9,19 @@ import process from "node:process";
 // Stack traces name the .ts lines, as under tsx.
 process.setSourceMapsEnabled(true);
 register(new URL("./ts-hooks.mjs", import.meta.url));
+
+// TEST_CPU_LOG (test/suite.mjs): this test file's CPU and its children's (those it waited for),
+// from /proc/self/stat in clock ticks of 1/100 s, appended at its exit.
+if (process.env.TEST_CPU_LOG && process.env.NODE_TEST_CONTEXT && process.platform === "linux") {
+  const { appendFileSync, readFileSync } = await import("node:fs");
+  process.on("exit", () => {
+    const stat = readFileSync("/proc/self/stat", "utf8");
+    // The fields after the command's name, from the third: utime is the 14th, stime, cutime, cstime follow.
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    const seconds = (field) => Number(fields[field - 3]) / 100;
+    const user = seconds(14) + seconds(16);
+    const system = seconds(15) + seconds(17);
+    const file = process.argv.at(-1);
+    appendFileSync(process.env.TEST_CPU_LOG, `${user.toFixed(2)} ${system.toFixed(2)} ${process.uptime().toFixed(1)} node ${file}\n`);
+  });
+}
