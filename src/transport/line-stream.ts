@@ -8,9 +8,8 @@ import { DEFAULT_MAX_DEPTH, jsonTextDepth } from "../common/bounded.ts";
 import { messageOf } from "../common/error-text.ts";
 import { checkOptions, optionNames } from "../common/options.ts";
 import { DEFAULT_MAX_MESSAGE_BYTES, readHead } from "../jsonrpc/line-decoder.ts";
-import { encodeLine } from "../jsonrpc/line-encoder.ts";
 import { type JsonRpcMessage, type RequestId, undeliverableResponse, whyNotJsonRpc } from "../jsonrpc/messages.ts";
-import { TransportBase } from "./lifecycle.ts";
+import { LineWriterTransport } from "./lifecycle.ts";
 import { MalformedMessageError } from "./malformed-message.ts";
 import { TransportError, UndeliverableMessageError } from "./transport.ts";
 
@@ -39,15 +38,13 @@ const PREVIEW_CHARS = 80;
 const HEAD_CHARS = 1024;
 
 /** A transport over a source of lines and a write function (a stdio server's own stdin and stdout). */
-export class LineStreamTransport extends TransportBase {
+export class LineStreamTransport extends LineWriterTransport {
   readonly description: string;
   readonly traceName = "stdio";
   readonly #lines: LineSource;
   readonly #write: (text: string) => Promise<void>;
   readonly #maxBytes: number;
   readonly #maxDepth: number;
-  /** The last write handed on: close() waits for it, so an answer written just before is not lost. */
-  #lastWrite: Promise<void> = Promise.resolve();
 
   constructor(options: LineStreamTransportOptions) {
     super();
@@ -57,6 +54,7 @@ export class LineStreamTransport extends TransportBase {
     this.description = options.description ?? "stdio (this process)";
     this.#maxBytes = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
     this.#maxDepth = options.maxDepth ?? DEFAULT_MAX_DEPTH;
+    this.openWrites(); // what is sent before start() is written too
   }
 
   start(): Promise<void> {
@@ -66,17 +64,23 @@ export class LineStreamTransport extends TransportBase {
     return Promise.resolve();
   }
 
-  send(message: JsonRpcMessage): Promise<void> {
-    if (this.ending) return Promise.reject(this.refusal("method" in message ? message.method : "a response", "closed"));
-    const written = this.#write(encodeLine(message)).catch((error: unknown) => {
-      throw new TransportError(`${this.description}: could not write a message: ${messageOf(error)}`, "send-failed", { cause: error });
-    });
-    this.#lastWrite = written.catch(() => {});
-    return written;
+  // send() is LineWriterTransport's: the answers of one turn go out in one write (each write
+  // wakes the host's process); close() waits for the last.
+
+  protected unwritableState(): string {
+    return "closed";
+  }
+
+  protected writeBatch(text: string, done: (error?: unknown) => void): void {
+    this.#write(text).then(() => done(), (error: unknown) => done(error ?? new Error("the write failed")));
+  }
+
+  protected override writeFailed(error: unknown): Promise<Error> {
+    return Promise.resolve(new TransportError(`${this.description}: could not write a message: ${messageOf(error)}`, "send-failed", { cause: error }));
   }
 
   protected async shutdown(): Promise<void> {
-    await this.#lastWrite;
+    await this.writesSettled();
     this.notifyClose({ reason: "closed by this end" });
   }
 

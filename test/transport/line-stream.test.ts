@@ -87,10 +87,23 @@ describe("LineStreamTransport", () => {
     assert.equal(answers[0]!.id, "big");
     assert.equal(answers[0]!.error?.code, -32600);
     assert.deepEqual(answers[1], { jsonrpc: "2.0", id: 3, result: {} });
-    assert.ok(written.every((line) => line.endsWith("\n") && line.indexOf("\n") === line.length - 1), "one line per message");
+    assert.ok(written.every((line) => line.endsWith("\n") && line.indexOf("\n") === line.length - 1), "one line per message, one message a turn");
     source.end();
     await connection.closed;
     await server.close();
+  });
+
+  test("the messages of one turn go out in one write, at most 16 lines a write, in order", async () => {
+    const written: string[] = [];
+    const transport = new LineStreamTransport({ lines: lineSource().lines, write: async (text) => void written.push(text) });
+    await transport.start();
+    const sends = Array.from({ length: 20 }, (_, id) => transport.send({ jsonrpc: "2.0", id, result: {} }));
+    await Promise.all(sends);
+    assert.equal(written.length, 2, "16 lines, then the turn's other 4");
+    const ids = written.join("").trimEnd().split("\n").map((line) => (JSON.parse(line) as { id: number }).id);
+    assert.deepEqual(ids, Array.from({ length: 20 }, (_, id) => id));
+    assert.equal(written[0]!.split("\n").length - 1, 16);
+    await transport.close();
   });
 
   test("topLevelId reads the id of the top-level object only, from text that is not parsed", () => {
