@@ -562,6 +562,7 @@ function denoStdinLines(): LineReader {
       await readUntil(() => buffer.settled);
       return buffer.take();
     },
+    takeReadyLine: () => buffer.take(),
     async readText() {
       await readUntil(() => buffer.holdsText || buffer.ended);
       return buffer.holdsText ? buffer.takeText() : undefined;

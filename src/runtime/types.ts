@@ -72,6 +72,12 @@ export interface LineReader {
   /** The next line, without its line ending; undefined at the end of input. Reads only while asked. */
   readLine(): Promise<string | undefined>;
   /**
+   * A line that has already arrived, without waiting (and without reading more); undefined
+   * when none is here, and at the end of input (readLine then says so). A reader of a burst
+   * takes every line of a chunk in one turn.
+   */
+  takeReadyLine(): string | undefined;
+  /**
    * The input that has arrived and not been read yet, exactly as it came (what readLine left
    * buffered first), waiting for more when there is none; undefined at the end of input. Reads
    * only while asked: a caller that stops asking (a size limit reached) stops the reading.

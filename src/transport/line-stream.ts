@@ -16,6 +16,8 @@ import { TransportError, UndeliverableMessageError } from "./transport.ts";
 /** Where the lines come from: the next line without its line ending, undefined at the end (the runtime's LineReader is one). */
 export interface LineSource {
   readLine(): Promise<string | undefined>;
+  /** A line already here, without waiting; undefined when none is. When given, a chunk's lines are all taken in one turn. */
+  takeReadyLine?(): string | undefined;
 }
 
 /** Options of a LineStreamTransport: its lines, its writer, its name and its limits. */
@@ -100,6 +102,11 @@ export class LineStreamTransport extends LineWriterTransport {
         return;
       }
       if (line.trim() !== "") this.#take(line);
+      // Every whole line already here before the next await: the requests of one chunk reach
+      // the server in one turn, so what it sends on (a backend's stdin batch) goes together.
+      for (let more = this.#lines.takeReadyLine?.(); more !== undefined && !this.ending; more = this.#lines.takeReadyLine?.()) {
+        if (more.trim() !== "") this.#take(more);
+      }
     }
   }
 

@@ -106,6 +106,31 @@ describe("LineStreamTransport", () => {
     await transport.close();
   });
 
+  test("the lines already here are all taken in one turn: their answers go out together", async () => {
+    const queued: string[] = [];
+    let wake: (() => void) | undefined;
+    const lines = {
+      async readLine(): Promise<string | undefined> {
+        while (queued.length === 0) await new Promise<void>((resolve) => (wake = resolve));
+        return queued.shift();
+      },
+      takeReadyLine: (): string | undefined => queued.shift(),
+    };
+    const written: string[] = [];
+    const server = new Server(demoHandlers(emptyLog()));
+    const connection = await server.connect(new LineStreamTransport({ lines, write: async (text) => void written.push(text) }));
+    // A chunk of three requests, as a pipe delivers a burst.
+    queued.push(...[1, 2, 3].map((id) => `{"jsonrpc":"2.0","id":${id},"method":"ping"}`));
+    wake?.();
+    await until(() => written.join("").split("\n").length > 3, "three answers");
+    assert.equal(written.length, 1, "the three answers in one write");
+    assert.deepEqual(written[0]!.trimEnd().split("\n").map((line) => (JSON.parse(line) as { id: number }).id), [1, 2, 3]);
+    queued.push(undefined as unknown as string);
+    wake?.();
+    await connection.closed;
+    await server.close();
+  });
+
   test("topLevelId reads the id of the top-level object only, from text that is not parsed", () => {
     assert.equal(topLevelId('{"jsonrpc":"2.0","params":{"id":9},"id":"x","method":"m"}'), "x");
     assert.equal(topLevelId('{"params":{"id":9},"method":"m"'), undefined);
