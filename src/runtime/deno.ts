@@ -313,6 +313,12 @@ function listenDenoHttp(
       answered = true;
       return response;
     }
+    if (!(response.headers.get("content-type") ?? "").startsWith("text/event-stream")) {
+      // Not an event stream: whole, so Deno.serve sends it with its Content-Length, not chunked.
+      const bytes = await response.arrayBuffer();
+      answered = true;
+      return new Response(bytes, { status: response.status, statusText: response.statusText, headers: response.headers });
+    }
     const streamed = bodies.pass(response.body, () => {
       gone();
       answered = true;
