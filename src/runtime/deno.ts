@@ -313,6 +313,12 @@ function listenDenoHttp(
       answered = true;
       return response;
     }
+    if (!(response.headers.get("content-type") ?? "").startsWith("text/event-stream")) {
+      // Not an event stream: whole, so Deno.serve sends it with its Content-Length, not chunked.
+      const bytes = await response.arrayBuffer();
+      answered = true;
+      return new Response(bytes, { status: response.status, statusText: response.statusText, headers: response.headers });
+    }
     const streamed = bodies.pass(response.body, () => {
       gone();
       answered = true;
@@ -562,6 +568,7 @@ function denoStdinLines(): LineReader {
       await readUntil(() => buffer.settled);
       return buffer.take();
     },
+    takeReadyLine: () => buffer.take(),
     async readText() {
       await readUntil(() => buffer.holdsText || buffer.ended);
       return buffer.holdsText ? buffer.takeText() : undefined;

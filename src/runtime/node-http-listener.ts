@@ -1,7 +1,8 @@
 // Runtime.listenHttp on Node (Bun runs it too): node:http's server, each request turned into a
 // fetch Request (bounded body, a signal that aborts when the client goes away) and each Response
-// written back as it comes — a streamed body chunk by chunk, so an SSE event leaves when it is
-// written (types.ts; the Deno half is in deno.ts).
+// written back: an SSE body chunk by chunk, so an event leaves when it is written; any other
+// body (a JSON answer) whole, head and body in one write with its Content-Length (types.ts; the
+// Deno half is in deno.ts, where Deno.serve does both itself).
 
 import type { IncomingMessage, ServerResponse } from "node:http";
 import process from "node:process";
@@ -11,12 +12,17 @@ import type { HttpListener, HttpListenOptions } from "./types.ts";
 
 type Handler = (request: Request) => Response | Promise<Response>;
 
+/** RFC 9110 15's reason phrases by status code (node:http's table), loaded with the listener. */
+let STATUS_CODES: Record<number, string | undefined> = {};
+
 /** Listens on options.hostname:options.port (default 127.0.0.1) and answers with handler. */
 export async function listenNodeHttp(options: HttpListenOptions, handler: Handler): Promise<HttpListener> {
   const hostname = options.hostname ?? "127.0.0.1";
   const maxBodyBytes = options.maxBodyBytes ?? LISTENER_MAX_BODY_BYTES;
   let origin = listenerOrigin(hostname, options.port);
-  const server = process.getBuiltinModule("node:http").createServer((req, res) => {
+  const http = process.getBuiltinModule("node:http");
+  STATUS_CODES = http.STATUS_CODES;
+  const server = http.createServer((req, res) => {
     answer(req, res, origin, maxBodyBytes, handler).catch(() => res.destroy());
   });
   await new Promise<void>((resolve, reject) => {
@@ -71,7 +77,11 @@ async function answer(req: IncomingMessage, res: ServerResponse, origin: string,
   await write(res, response, aborter.signal);
 }
 
-/** Writes the response: its head at once, then each chunk of its body as it comes, waiting on drain. */
+/**
+ * Writes the response. A body that is not an event stream is whole once read: it goes with the
+ * head in one write, with its Content-Length (one packet for the client, no chunked framing).
+ * An event stream: the head at once, then each chunk as it comes, waiting on drain.
+ */
 async function write(res: ServerResponse, response: Response, gone: AbortSignal | undefined): Promise<void> {
   if (res.destroyed) {
     await response.body?.cancel().catch(() => {});
@@ -79,8 +89,20 @@ async function write(res: ServerResponse, response: Response, gone: AbortSignal 
   }
   const head: Record<string, string> = {};
   response.headers.forEach((value, name) => (head[name] = value));
-  res.writeHead(response.status, response.statusText, head);
-  if (response.body === null) return void res.end();
+  // RFC 9112 4: a reason phrase; a Response made without a statusText has none.
+  const reason = response.statusText || (STATUS_CODES[response.status] ?? "");
+  if (response.body === null) {
+    res.writeHead(response.status, reason, head);
+    return void res.end();
+  }
+  if (!(head["content-type"] ?? "").startsWith("text/event-stream")) {
+    const bytes = new Uint8Array(await response.arrayBuffer());
+    if (res.destroyed) return;
+    head["content-length"] = String(bytes.byteLength);
+    res.writeHead(response.status, reason, head);
+    return void res.end(bytes);
+  }
+  res.writeHead(response.status, reason, head);
   res.flushHeaders();
   const reader = response.body.getReader();
   const cancel = () => void reader.cancel(new DOMException("the client went away", "AbortError")).catch(() => {});

@@ -481,6 +481,7 @@ function nodeStdinLines(): LineReader {
       await readUntil(() => buffer.settled);
       return buffer.take();
     },
+    takeReadyLine: () => buffer.take(),
     async readText() {
       await readUntil(() => buffer.holdsText || buffer.ended);
       return buffer.holdsText ? buffer.takeText() : undefined;

@@ -72,6 +72,12 @@ export interface LineReader {
   /** The next line, without its line ending; undefined at the end of input. Reads only while asked. */
   readLine(): Promise<string | undefined>;
   /**
+   * A line that has already arrived, without waiting (and without reading more); undefined
+   * when none is here, and at the end of input (readLine then says so). A reader of a burst
+   * takes every line of a chunk in one turn.
+   */
+  takeReadyLine(): string | undefined;
+  /**
    * The input that has arrived and not been read yet, exactly as it came (what readLine left
    * buffered first), waiting for more when there is none; undefined at the end of input. Reads
    * only while asked: a caller that stops asking (a size limit reached) stops the reading.
@@ -204,8 +210,9 @@ export interface Runtime extends CoreRuntime {
    * asked), answering each request with `handler` — the Streamable HTTP front of `mcpwire serve`.
    * The request's body is read first, at most `maxBodyBytes` (default 16 MiB; over it: 413, the
    * handler never called); `request.signal` aborts when the client goes away before its answer
-   * is written. A Response whose body is a stream is written chunk by chunk as it comes (SSE),
-   * and cancelled when the client goes away or the listener closes. Rejects with a FileError
+   * is written. A `text/event-stream` Response is written chunk by chunk as it comes (SSE), and
+   * cancelled when the client goes away or the listener closes; any other body is read whole
+   * first and goes with its Content-Length (one write on Node). Rejects with a FileError
    * (EADDRINUSE, EACCES, …) when it cannot listen. (On Deno, watching for the client going away
    * reads Deno.serve's request signal, which makes Deno print a one-line notice once per process
    * unless run with --unstable-no-legacy-abort; serveLoopback does not watch.)

@@ -8,15 +8,16 @@ import { DEFAULT_MAX_DEPTH, jsonTextDepth } from "../common/bounded.ts";
 import { messageOf } from "../common/error-text.ts";
 import { checkOptions, optionNames } from "../common/options.ts";
 import { DEFAULT_MAX_MESSAGE_BYTES, readHead } from "../jsonrpc/line-decoder.ts";
-import { encodeLine } from "../jsonrpc/line-encoder.ts";
 import { type JsonRpcMessage, type RequestId, undeliverableResponse, whyNotJsonRpc } from "../jsonrpc/messages.ts";
-import { TransportBase } from "./lifecycle.ts";
+import { LineWriterTransport } from "./lifecycle.ts";
 import { MalformedMessageError } from "./malformed-message.ts";
 import { TransportError, UndeliverableMessageError } from "./transport.ts";
 
 /** Where the lines come from: the next line without its line ending, undefined at the end (the runtime's LineReader is one). */
 export interface LineSource {
   readLine(): Promise<string | undefined>;
+  /** A line already here, without waiting; undefined when none is. When given, a chunk's lines are all taken in one turn. */
+  takeReadyLine?(): string | undefined;
 }
 
 /** Options of a LineStreamTransport: its lines, its writer, its name and its limits. */
@@ -39,15 +40,13 @@ const PREVIEW_CHARS = 80;
 const HEAD_CHARS = 1024;
 
 /** A transport over a source of lines and a write function (a stdio server's own stdin and stdout). */
-export class LineStreamTransport extends TransportBase {
+export class LineStreamTransport extends LineWriterTransport {
   readonly description: string;
   readonly traceName = "stdio";
   readonly #lines: LineSource;
   readonly #write: (text: string) => Promise<void>;
   readonly #maxBytes: number;
   readonly #maxDepth: number;
-  /** The last write handed on: close() waits for it, so an answer written just before is not lost. */
-  #lastWrite: Promise<void> = Promise.resolve();
 
   constructor(options: LineStreamTransportOptions) {
     super();
@@ -57,6 +56,7 @@ export class LineStreamTransport extends TransportBase {
     this.description = options.description ?? "stdio (this process)";
     this.#maxBytes = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
     this.#maxDepth = options.maxDepth ?? DEFAULT_MAX_DEPTH;
+    this.openWrites(); // what is sent before start() is written too
   }
 
   start(): Promise<void> {
@@ -66,17 +66,23 @@ export class LineStreamTransport extends TransportBase {
     return Promise.resolve();
   }
 
-  send(message: JsonRpcMessage): Promise<void> {
-    if (this.ending) return Promise.reject(this.refusal("method" in message ? message.method : "a response", "closed"));
-    const written = this.#write(encodeLine(message)).catch((error: unknown) => {
-      throw new TransportError(`${this.description}: could not write a message: ${messageOf(error)}`, "send-failed", { cause: error });
-    });
-    this.#lastWrite = written.catch(() => {});
-    return written;
+  // send() is LineWriterTransport's: the answers of one turn go out in one write (each write
+  // wakes the host's process); close() waits for the last.
+
+  protected unwritableState(): string {
+    return "closed";
+  }
+
+  protected writeBatch(text: string, done: (error?: unknown) => void): void {
+    this.#write(text).then(() => done(), (error: unknown) => done(error ?? new Error("the write failed")));
+  }
+
+  protected override writeFailed(error: unknown): Promise<Error> {
+    return Promise.resolve(new TransportError(`${this.description}: could not write a message: ${messageOf(error)}`, "send-failed", { cause: error }));
   }
 
   protected async shutdown(): Promise<void> {
-    await this.#lastWrite;
+    await this.writesSettled();
     this.notifyClose({ reason: "closed by this end" });
   }
 
@@ -96,6 +102,11 @@ export class LineStreamTransport extends TransportBase {
         return;
       }
       if (line.trim() !== "") this.#take(line);
+      // Every whole line already here before the next await: the requests of one chunk reach
+      // the server in one turn, so what it sends on (a backend's stdin batch) goes together.
+      for (let more = this.#lines.takeReadyLine?.(); more !== undefined && !this.ending; more = this.#lines.takeReadyLine?.()) {
+        if (more.trim() !== "") this.#take(more);
+      }
     }
   }
 

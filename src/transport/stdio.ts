@@ -10,10 +10,9 @@ import { type Redactor, redactText } from "../common/redact.ts";
 import { sleep, within } from "../common/timing.ts";
 import { describeClose } from "../jsonrpc/errors.ts";
 import { LineDecoder } from "../jsonrpc/line-decoder.ts";
-import type { JsonRpcMessage } from "../jsonrpc/messages.ts";
 import { type ChildProcess, coreRuntime, type ExitStatus, SpawnError } from "../runtime/mod.ts";
 import { CHILD_ENV_BASELINE, CHILD_ENV_BASELINE_WINDOWS, childEnvironment, environmentFor, type EnvMode, variableOf } from "./child-env.ts";
-import { methodOf, TransportBase } from "./lifecycle.ts";
+import { LineWriterTransport } from "./lifecycle.ts";
 import type { ProcessObserver } from "./trace-event.ts";
 import { type ServerProcess, TransportError, UndeliverableMessageError } from "./transport.ts";
 
@@ -104,12 +103,6 @@ const KILL_MARGIN_MS = 2000;
 const REAP_GRACE_MS = 500;
 /** How long a failed write to stdin waits for the server's exit, to say how it ended. */
 const EXIT_AFTER_WRITE_ERROR_MS = 1000;
-/**
- * Most lines, and most UTF-16 units (about the 64 KiB of a Linux pipe), written to stdin
- * together: past them a batch goes at once instead of at the end of the tick.
- */
-const BATCH_MAX_LINES = 16;
-const BATCH_MAX_CHARS = 64 * 1024;
 const STDERR_TAIL_LINES = 20;
 const STDERR_LINE_CHARS = 500;
 /** Most characters of the PATH shown in a "command not found" error. */
@@ -135,21 +128,12 @@ function describeExit(status: ExitStatus): string {
   return status.signal !== null ? `server process was killed by ${status.signal}` : `server process exited with code ${status.code}`;
 }
 
-/** Lines waiting for one write to stdin, and the promise their senders share. */
-interface WriteBatch {
-  lines: string[];
-  chars: number;
-  written: Promise<void>;
-  /** The write's callback: settles `written`. */
-  done(error?: Error): void;
-}
-
 /**
  * A server run as a child process, one JSON-RPC message per line on its stdin and stdout.
  * Node, Deno and Bun only: in a browser or a Worker, start() rejects with an
  * UnsupportedRuntimeError (code "unsupported-runtime"); importing it is harmless everywhere.
  */
-export class StdioTransport extends TransportBase {
+export class StdioTransport extends LineWriterTransport {
   readonly description: string;
   readonly traceName = "stdio";
 
@@ -165,8 +149,6 @@ export class StdioTransport extends TransportBase {
   /** Reaping the group and releasing the pipes after the server exited on its own. */
   #cleanup: Promise<void> | undefined;
   #closedByUs = false;
-  /** Lines waiting for this tick's write to stdin. */
-  #batch: WriteBatch | undefined;
   /** The environment the child was started with (for a "not found" message). */
   #env: Record<string, string> = {};
   /** What wrapSpawn runs the command inside (a sandbox), for the spawn event. */
@@ -231,6 +213,7 @@ export class StdioTransport extends TransportBase {
     this.#spawning = spawning.catch(() => {});
     try {
       this.#child = await spawning;
+      this.openWrites();
     } catch (error) {
       // What wrapSpawn threw says itself why the server did not start (e.g. no sandbox can be had).
       const failure = this.#wrapFailed ? error : this.#spawnFailure(error, env);
@@ -312,52 +295,26 @@ export class StdioTransport extends TransportBase {
     return new TransportError(message, code, { cause: error });
   }
 
-  send(message: JsonRpcMessage): Promise<void> {
-    const child = this.#child;
-    if (child === undefined || this.ending) {
-      const state = child === undefined ? "not started" : this.closed ? "closed (the server process has ended)" : "closing";
-      return Promise.reject(this.refusal(methodOf(message), state));
-    }
-    // Lines sent in the same tick go to stdin together: one system call for up to
-    // BATCH_MAX_LINES messages instead of one each. A full batch goes at once, so the server
-    // starts on it while we encode the next (one batch of a whole burst made the two processes
-    // take turns). Order is kept; every sender of a batch sees that one write's outcome.
-    let batch = this.#batch;
-    if (batch === undefined) batch = this.#batch = this.#newBatch(child);
-    const line = JSON.stringify(message) + "\n"; // line-encoder.ts encodeLine, inline: every send's path
-    batch.lines.push(line);
-    batch.chars += line.length;
-    if (batch.lines.length >= BATCH_MAX_LINES || batch.chars >= BATCH_MAX_CHARS) this.#flush(child, batch);
-    return batch.written;
+  // send() is LineWriterTransport's: the lines of a turn go to stdin together, one system call
+  // for up to BATCH_MAX_LINES messages instead of one each.
+
+  protected unwritableState(): string {
+    return this.#child === undefined ? "not started" : this.closed ? "closed (the server process has ended)" : "closing";
   }
 
-  /** A batch that goes at the end of this tick unless it fills up first. */
-  #newBatch(child: ChildProcess): WriteBatch {
-    let resolve!: () => void;
-    let reject!: (error: TransportError) => void;
-    const written = new Promise<void>((resolveWritten, rejectWritten) => {
-      resolve = resolveWritten;
-      reject = rejectWritten;
-    });
-    const batch: WriteBatch = {
-      lines: [],
-      chars: 0,
-      written,
-      done: (error) => {
-        if (error === undefined) return resolve();
-        // A write that fails has almost always met a server that exited (EPIPE) and whose exit
-        // has not been seen yet: wait for it, briefly, so the error says how the server ended
-        // and what it wrote to stderr rather than only "broken pipe".
-        void this.#exitAfter(child).then((ended) => {
-          const why = ended === undefined ? `${messageOf(error)}; the server has probably exited` : `${messageOf(error)}: ${ended}`;
-          reject(new TransportError(`${this.description}: could not write to the server's stdin (${why})`, "send-failed", { cause: error }));
-        });
-      },
-    };
-    queueMicrotask(() => {
-      if (this.#batch === batch) this.#flush(child, batch);
-    });
-    return batch;
+  protected writeBatch(text: string, done: (error?: unknown) => void): void {
+    this.#child!.write(text, done); // openWrites() comes once the child exists
+  }
+
+  /**
+   * A write that fails has almost always met a server that exited (EPIPE) and whose exit has
+   * not been seen yet: wait for it, briefly, so the error says how the server ended and what it
+   * wrote to stderr rather than only "broken pipe".
+   */
+  protected override async writeFailed(error: unknown): Promise<Error> {
+    const ended = await this.#exitAfter(this.#child!);
+    const why = ended === undefined ? `${messageOf(error)}; the server has probably exited` : `${messageOf(error)}: ${ended}`;
+    return new TransportError(`${this.description}: could not write to the server's stdin (${why})`, "send-failed", { cause: error });
   }
 
   /** How the child ended, with the end of its stderr, once it exits within EXIT_AFTER_WRITE_ERROR_MS; undefined if it does not. */
@@ -366,12 +323,6 @@ export class StdioTransport extends TransportBase {
     await within(child.exited.then((exit) => (status = exit)), EXIT_AFTER_WRITE_ERROR_MS);
     if (status === undefined) return undefined;
     return describeClose({ reason: describeExit(status), exitCode: status.code, signal: status.signal, stderrTail: this.stderrTail });
-  }
-
-  #flush(child: ChildProcess, batch: WriteBatch): void {
-    this.#batch = undefined;
-    const { lines } = batch;
-    child.write(lines.length === 1 ? lines[0]! : lines.join(""), batch.done);
   }
 
   /**

@@ -3,6 +3,7 @@
 // over the bound are 413, the address asked for is bound, close() ends open streams.
 
 import assert from "node:assert/strict";
+import { connect } from "node:net";
 import { describe, test } from "node:test";
 import { runtime } from "../../src/runtime/mod.ts";
 
@@ -44,6 +45,32 @@ describe("Runtime.listenHttp", () => {
       assert.equal(new TextDecoder().decode((await reader.read()).value), "data: two\n\n");
       body.end();
       assert.equal((await reader.read()).done, true);
+    } finally {
+      await listener.close();
+    }
+  });
+
+  test("a body that is not an event stream goes whole: its Content-Length, no chunked framing, a reason phrase", async () => {
+    const listener = await runtime.listenHttp(
+      { port: 0 },
+      () => new Response(JSON.stringify({ jsonrpc: "2.0", id: 1, result: {} }), { headers: { "content-type": "application/json" } }),
+    );
+    try {
+      const socket = connect(listener.port, "127.0.0.1");
+      let raw = "";
+      socket.setEncoding("utf8");
+      socket.on("data", (chunk: string) => (raw += chunk));
+      const ended = new Promise<void>((resolve) => socket.on("close", () => resolve()));
+      socket.write("POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}");
+      await until("the answer", () => raw.includes('"result":{}'));
+      socket.destroy();
+      await ended;
+      const [head, body] = raw.split("\r\n\r\n");
+      const lines = head!.split("\r\n");
+      assert.equal(lines[0], "HTTP/1.1 200 OK");
+      const fields = lines.slice(1).map((line) => line.toLowerCase());
+      assert.ok(fields.includes(`content-length: ${body!.length}`), head);
+      assert.ok(!fields.some((line) => line.startsWith("transfer-encoding")), head);
     } finally {
       await listener.close();
     }

@@ -87,8 +87,46 @@ describe("LineStreamTransport", () => {
     assert.equal(answers[0]!.id, "big");
     assert.equal(answers[0]!.error?.code, -32600);
     assert.deepEqual(answers[1], { jsonrpc: "2.0", id: 3, result: {} });
-    assert.ok(written.every((line) => line.endsWith("\n") && line.indexOf("\n") === line.length - 1), "one line per message");
+    assert.ok(written.every((line) => line.endsWith("\n") && line.indexOf("\n") === line.length - 1), "one line per message, one message a turn");
     source.end();
+    await connection.closed;
+    await server.close();
+  });
+
+  test("the messages of one turn go out in one write, at most 16 lines a write, in order", async () => {
+    const written: string[] = [];
+    const transport = new LineStreamTransport({ lines: lineSource().lines, write: async (text) => void written.push(text) });
+    await transport.start();
+    const sends = Array.from({ length: 20 }, (_, id) => transport.send({ jsonrpc: "2.0", id, result: {} }));
+    await Promise.all(sends);
+    assert.equal(written.length, 2, "16 lines, then the turn's other 4");
+    const ids = written.join("").trimEnd().split("\n").map((line) => (JSON.parse(line) as { id: number }).id);
+    assert.deepEqual(ids, Array.from({ length: 20 }, (_, id) => id));
+    assert.equal(written[0]!.split("\n").length - 1, 16);
+    await transport.close();
+  });
+
+  test("the lines already here are all taken in one turn: their answers go out together", async () => {
+    const queued: string[] = [];
+    let wake: (() => void) | undefined;
+    const lines = {
+      async readLine(): Promise<string | undefined> {
+        while (queued.length === 0) await new Promise<void>((resolve) => (wake = resolve));
+        return queued.shift();
+      },
+      takeReadyLine: (): string | undefined => queued.shift(),
+    };
+    const written: string[] = [];
+    const server = new Server(demoHandlers(emptyLog()));
+    const connection = await server.connect(new LineStreamTransport({ lines, write: async (text) => void written.push(text) }));
+    // A chunk of three requests, as a pipe delivers a burst.
+    queued.push(...[1, 2, 3].map((id) => `{"jsonrpc":"2.0","id":${id},"method":"ping"}`));
+    wake?.();
+    await until(() => written.join("").split("\n").length > 3, "three answers");
+    assert.equal(written.length, 1, "the three answers in one write");
+    assert.deepEqual(written[0]!.trimEnd().split("\n").map((line) => (JSON.parse(line) as { id: number }).id), [1, 2, 3]);
+    queued.push(undefined as unknown as string);
+    wake?.();
     await connection.closed;
     await server.close();
   });
