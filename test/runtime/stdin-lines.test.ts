@@ -15,7 +15,12 @@ const LOADER = new URL("../support/ts-loader.mjs", import.meta.url).href;
 const PROBE = fixturePath("stdin-lines-probe.ts");
 
 behaviour("takeReadyLine() gives the lines of a chunk that readLine() left, without waiting; undefined when none is here", async () => {
-  const [cmd, args] = "Deno" in globalThis ? [DENO, ["run", "-A", PROBE]] : [process.execPath, ["--import", LOADER, PROBE]];
+  // Bun runs TypeScript itself; Node needs the loader.
+  const [cmd, args] = "Deno" in globalThis
+    ? [DENO, ["run", "-A", PROBE]]
+    : "Bun" in globalThis
+    ? [process.execPath, [PROBE]]
+    : [process.execPath, ["--import", LOADER, PROBE]];
   const child = spawn(cmd, args, { stdio: ["pipe", "pipe", "ignore"], env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "" } });
   try {
     let out = "";
