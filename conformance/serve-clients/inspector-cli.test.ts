@@ -12,6 +12,7 @@ import { execFile } from "node:child_process";
 import process from "node:process";
 import { describe, test } from "node:test";
 import { fileURLToPath } from "node:url";
+import { compiledCli } from "../../test/support/compiled-cli.ts";
 import { type Endpoint, everythingStdio, firstText, serveMissing, serveStdio, startEverythingHttp, startServeHttp } from "./serve-front.ts";
 
 const BUILD = fileURLToPath(new URL("../../node_modules/@modelcontextprotocol/inspector-cli/build/", import.meta.url));
@@ -65,6 +66,13 @@ const command = (server: { command: string; args: string[] }) => [server.command
 describe("Inspector CLI → server-everything", () => {
   test("directly, over stdio", () => exercise(command(everythingStdio)));
   test("directly, over Streamable HTTP", () => overHttp(startEverythingHttp));
-  test("through mcpwire serve, stdio front", { skip: serveMissing }, () => exercise(command(serveStdio())));
+  // The Inspector CLI takes options of its own from anywhere on its command line (`--config` is
+  // one), so `mcpwire serve` is launched here as the compiled bin under Node, whose only options
+  // are serve's, rather than with the test runtime's own (Deno's `run -A --config deno.json`).
+  test(
+    "through mcpwire serve, stdio front",
+    { skip: serveMissing },
+    () => exercise(["node", compiledCli(), ...serveStdio().args.slice(serveStdio().args.indexOf("serve"))]),
+  );
   test("through mcpwire serve, Streamable HTTP front", { skip: serveMissing }, () => overHttp(startServeHttp));
 });
