@@ -5,7 +5,8 @@
 
 import { setOwn } from "../../common/json.ts";
 import { redactText } from "../../common/redact.ts";
-import { DEFAULT_CONNECT_TIMEOUT_MS, DEFAULT_TOOL_TIMEOUT_MS, type McpwireConfig, type SandboxSettings, type ServerConfig } from "../../host/config/types.ts";
+import { newServerConfig } from "../../host/config/server.ts";
+import type { McpwireConfig, SandboxSettings, ServerConfig } from "../../host/config/types.ts";
 import { type ParsedArgs, UsageError } from "../args.ts";
 import { splitCommandLine } from "../command-line.ts";
 
@@ -105,17 +106,7 @@ function serverOf(given: Given): ServerConfig {
   const label = `--${given.flag} "${given.value}"`;
   if (given.names.length > 1) throw new UsageError(`${label} has ${given.names.length} --name options; give it one`);
   if (given.cwd.length > 1) throw new UsageError(`${label} has ${given.cwd.length} --cwd options; give it one`);
-  const server: ServerConfig = {
-    name: "",
-    transport: given.flag,
-    args: [],
-    env: {},
-    headers: {},
-    tools: {},
-    enabled: true,
-    timeoutMs: DEFAULT_TOOL_TIMEOUT_MS,
-    connectTimeoutMs: DEFAULT_CONNECT_TIMEOUT_MS,
-  };
+  const server = newServerConfig("", given.flag);
   if (given.flag === "stdio") {
     if (given.headers.length > 0) throw new UsageError(`--header applies to --http and --sse servers, not to ${label}`);
     const [command, ...commandArgs] = splitCommandLine(given.value);

@@ -6,7 +6,8 @@ import { exportTarget, writeExport } from "../../host/config/export-file.ts";
 import { APP_LABELS, EXPORT_APPS, type ExportApp, exportDocument, exportServers } from "../../host/config/export-formats.ts";
 import { resolveImportApps } from "../../host/config/import-sources.ts";
 import { resolvePath } from "../../host/config/paths.ts";
-import { DEFAULT_CONNECT_TIMEOUT_MS, DEFAULT_TOOL_TIMEOUT_MS, type McpwireConfig, type ServerConfig } from "../../host/config/types.ts";
+import { newServerConfig } from "../../host/config/server.ts";
+import type { McpwireConfig, ServerConfig } from "../../host/config/types.ts";
 import { redactorFor } from "../../host/secrets.ts";
 import { didYouMean, suggestNames } from "../../registry/suggest.ts";
 import { runtime } from "../../runtime/mod.ts";
@@ -163,18 +164,7 @@ function serveEntry(config: McpwireConfig, args: ParsedArgs): ServerConfig {
     if (option.name === "sandbox") serveArgs.push(option.value === "" ? "--sandbox" : `--sandbox=${option.value}`);
     else serveArgs.push(`--${option.name}`, option.value);
   }
-  return {
-    name: "mcpwire",
-    transport: "stdio",
-    command: "npx",
-    args: serveArgs,
-    env: {},
-    headers: {},
-    tools: {},
-    enabled: true,
-    timeoutMs: DEFAULT_TOOL_TIMEOUT_MS,
-    connectTimeoutMs: DEFAULT_CONNECT_TIMEOUT_MS,
-  };
+  return { ...newServerConfig("mcpwire", "stdio"), command: "npx", args: serveArgs };
 }
 
 /** Last guard: a value a `${VAR}` resolved to is never in what is printed or written. */

@@ -14,10 +14,11 @@ import { findJsonError } from "./json-error.ts";
 import { buildServers } from "./parser.ts";
 import type { ProjectConfigSummary } from "./project-summary.ts";
 import { ProjectGate, type ProjectTrust, untrustedImportWarning } from "./project-trust.ts";
+import { newServerConfig } from "./server.ts";
 import { keepWritten } from "./server.ts";
 import type { Parsed, Path } from "./syntax.ts";
 import { parseJson, parseYaml, positionIn, tooDeep } from "./syntax.ts";
-import { ConfigError, DEFAULT_CONNECT_TIMEOUT_MS, DEFAULT_TOOL_TIMEOUT_MS, type McpwireConfig, type ServerConfig } from "./types.ts";
+import { ConfigError, type McpwireConfig, type ServerConfig } from "./types.ts";
 import { loadSchemaErrors } from "./validate.ts";
 
 /** What one app's file gave. */
@@ -357,18 +358,7 @@ function sourcePath(shaped: Shaped | undefined, path: Path): Path {
 
 /** A server that could not be read at all: listed, disabled, with its origin. */
 function stubServer(name: string, origin: { app: string; file: string }): ServerConfig {
-  return {
-    name,
-    transport: "stdio",
-    args: [],
-    env: {},
-    headers: {},
-    tools: {},
-    enabled: false,
-    timeoutMs: DEFAULT_TOOL_TIMEOUT_MS,
-    connectTimeoutMs: DEFAULT_CONNECT_TIMEOUT_MS,
-    origin,
-  };
+  return { ...newServerConfig(name, "stdio"), enabled: false, origin };
 }
 
 function valueAt(root: unknown, path: readonly string[]): unknown {

@@ -31,17 +31,7 @@ export function buildServer(
     entry.report([], "key", `has no settings; give it "command" (a stdio server) or "url" (an http or sse server)`);
   }
   const transport = transportOf(entry);
-  const server: ServerConfig = {
-    name,
-    transport: transport ?? (entry.has("url") ? "auto" : "stdio"),
-    args: [],
-    env: {},
-    headers: {},
-    tools: {},
-    enabled: !entry.userDisabled,
-    timeoutMs: DEFAULT_TOOL_TIMEOUT_MS,
-    connectTimeoutMs: DEFAULT_CONNECT_TIMEOUT_MS,
-  };
+  const server: ServerConfig = { ...newServerConfig(name, transport ?? (entry.has("url") ? "auto" : "stdio")), enabled: !entry.userDisabled };
   if (isObject(raw)) keepWritten(server, raw);
   readProcess(entry, server);
   readHttp(entry, server);
@@ -366,4 +356,19 @@ function readSandbox(entry: ServerEntry, server: ServerConfig): void {
 export function homePath(text: string, env: Readonly<Record<string, string | undefined>>): string {
   const home = env.HOME ?? env.USERPROFILE;
   return (text === "~" || text.startsWith("~/")) && home ? home + text.slice(1) : text;
+}
+
+/** A server as an entry with no keys but its name makes it: no arguments, variables, headers or filters; enabled; the default timeouts. */
+export function newServerConfig(name: string, transport: TransportKind): ServerConfig {
+  return {
+    name,
+    transport,
+    args: [],
+    env: {},
+    headers: {},
+    tools: {},
+    enabled: true,
+    timeoutMs: DEFAULT_TOOL_TIMEOUT_MS,
+    connectTimeoutMs: DEFAULT_CONNECT_TIMEOUT_MS,
+  };
 }
